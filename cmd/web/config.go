@@ -1,0 +1,164 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+)
+
+// Config is the whole service configuration: every setting has a flag and an environment
+// variable (flag wins), and a default that works on a fresh machine.
+type Config struct {
+	Addr            string        // listen address
+	PublicURL       string        // how browsers reach the site; builds ReturnUrl and cookie security
+	UpstreamURL     string        // ticketing API base URL; empty: the embedded sandbox
+	UpstreamToken   string        // connectapitoken value
+	PaymentsURL     string        // payment provider API base URL; empty: the embedded sandbox's
+	PaymentsKey     string        // payment provider API key
+	PaymentMethod   string        // ExternalPaymentInfo.PaymentMethod for redirect payments
+	DatabaseURL     string        // sqlite:PATH or postgres://...
+	SessionStore    string        // sqlite, postgres or redis; empty: the database's kind
+	RedisURL        string        // for SessionStore=redis
+	CookieKeys      string        // comma-separated 128-hex-char secrets, newest first; empty: generated
+	DataDir         string        // where the SQLite file and generated keys live
+	LogLevel        string        // debug, info, warn, error
+	LogFormat       string        // text, json, auto (text on a terminal)
+	TrustedProxies  string        // comma-separated CIDRs whose X-Forwarded-For is believed
+	SessionIdle     time.Duration // visit idle timeout
+	SessionLifetime time.Duration // visit absolute lifetime
+	ShutdownTimeout time.Duration // how long in-flight requests get on SIGTERM
+	SiteName        string        // shown in the header
+	KioskIdle       time.Duration // kiosk returns to the start after this long without touch
+	SandboxDelay    time.Duration // embedded sandbox: how long the connector takes to complete a paid order
+}
+
+// envPrefix is the prefix of every environment variable.
+const envPrefix = "CINEMA_"
+
+type setting struct {
+	name, env, help string
+	str             *string
+	dur             *time.Duration
+	def             string
+}
+
+func (c *Config) settings() []setting {
+	return []setting{
+		{name: "addr", help: "listen address", str: &c.Addr, def: "localhost:8080"},
+		{name: "public-url", help: "public base URL of the site (default: http://<addr>)", str: &c.PublicURL},
+		{name: "upstream-url", help: "ticketing API base URL (default: start the embedded sandbox)", str: &c.UpstreamURL},
+		{name: "upstream-token", help: "ticketing API token (connectapitoken)", str: &c.UpstreamToken, def: "sandbox-dev-token"},
+		{name: "payments-url", help: "payment provider API base URL (default: the embedded sandbox's)", str: &c.PaymentsURL},
+		{name: "payments-key", help: "payment provider API key", str: &c.PaymentsKey, def: "sandbox-pay-key"},
+		{name: "payment-method", help: "PaymentMethod sent when starting a redirect payment", str: &c.PaymentMethod, def: "SANDBOXPAY"},
+		{name: "database-url", help: "database: sqlite:PATH or postgres://... (default: sqlite:<data-dir>/cinema.db)", str: &c.DatabaseURL},
+		{name: "session-store", help: "session store: sqlite, postgres or redis (default: the database's kind)", str: &c.SessionStore},
+		{name: "redis-url", help: "Redis URL for session-store=redis", str: &c.RedisURL, def: "redis://127.0.0.1:6379/0"},
+		{name: "cookie-keys", help: "comma-separated cookie secrets (128 hex chars each), newest first (default: generated into <data-dir>)", str: &c.CookieKeys},
+		{name: "data-dir", help: "folder for the SQLite database and generated keys", str: &c.DataDir, def: "data"},
+		{name: "log-level", help: "debug, info, warn or error", str: &c.LogLevel, def: "info"},
+		{name: "log-format", help: "text, json or auto", str: &c.LogFormat, def: "auto"},
+		{name: "trusted-proxies", help: "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is trusted", str: &c.TrustedProxies},
+		{name: "session-idle", help: "a visit ends after this long without activity", dur: &c.SessionIdle, def: "30m"},
+		{name: "session-lifetime", help: "a visit ends at the latest after this long", dur: &c.SessionLifetime, def: "12h"},
+		{name: "shutdown-timeout", help: "how long in-flight requests may finish on shutdown", dur: &c.ShutdownTimeout, def: "15s"},
+		{name: "site-name", help: "name shown in the header", str: &c.SiteName, def: "Lumière Cinemas"},
+		{name: "kiosk-idle", help: "kiosk idle time before it starts over", dur: &c.KioskIdle, def: "60s"},
+		{name: "sandbox-completion-delay", help: "embedded sandbox: delay before a paid redirect order completes (negative: never)", dur: &c.SandboxDelay, def: "1s"},
+	}
+}
+
+// envName is the environment variable of a flag: CINEMA_ plus the name in upper snake case.
+func envName(flagName string) string {
+	return envPrefix + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// parseConfig reads flags (args) over environment (getenv) over defaults.
+func parseConfig(args []string, getenv func(string) string, out io.Writer) (Config, error) {
+	var c Config
+	fs := flag.NewFlagSet("web", flag.ContinueOnError)
+	fs.SetOutput(out)
+	for _, s := range c.settings() {
+		def := s.def
+		if v := getenv(envName(s.name)); v != "" {
+			def = v
+		}
+		help := s.help + " [$" + envName(s.name) + "]"
+		if s.str != nil {
+			fs.StringVar(s.str, s.name, def, help)
+			continue
+		}
+		d, err := time.ParseDuration(def)
+		if err != nil {
+			return c, fmt.Errorf("%s: %q is not a duration (e.g. 30s, 5m): %w", envName(s.name), def, err)
+		}
+		fs.DurationVar(s.dur, s.name, d, help)
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return c, c.complete()
+}
+
+// complete fills derived defaults and validates.
+func (c *Config) complete() error {
+	if c.PublicURL == "" {
+		host := c.Addr
+		if strings.HasPrefix(host, ":") {
+			host = "localhost" + host
+		}
+		c.PublicURL = "http://" + host
+	}
+	u, err := url.Parse(c.PublicURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("public URL %q must be an absolute http(s) URL", c.PublicURL)
+	}
+	c.PublicURL = strings.TrimSuffix(c.PublicURL, "/")
+	if c.DatabaseURL == "" {
+		c.DatabaseURL = "sqlite:" + c.DataDir + string(os.PathSeparator) + "cinema.db"
+	}
+	if c.SessionStore == "" {
+		c.SessionStore = "sqlite"
+		if strings.HasPrefix(c.DatabaseURL, "postgres") {
+			c.SessionStore = "postgres"
+		}
+	}
+	switch c.SessionStore {
+	case "sqlite", "postgres", "redis":
+	default:
+		return fmt.Errorf("session store %q: want sqlite, postgres or redis", c.SessionStore)
+	}
+	if _, err := c.proxies(); err != nil {
+		return err
+	}
+	if c.SessionIdle <= 0 || c.SessionLifetime <= 0 || c.SessionIdle > c.SessionLifetime {
+		return errors.New("session-idle and session-lifetime must be positive, idle not longer than lifetime")
+	}
+	return nil
+}
+
+// proxies parses TrustedProxies.
+func (c *Config) proxies() ([]*net.IPNet, error) {
+	var nets []*net.IPNet
+	for _, s := range strings.Split(c.TrustedProxies, ",") {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		_, n, err := net.ParseCIDR(s)
+		if err != nil {
+			return nil, fmt.Errorf("trusted proxy %q is not a CIDR (e.g. 10.0.0.0/8): %w", s, err)
+		}
+		nets = append(nets, n)
+	}
+	return nets, nil
+}

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"golang.org/x/term"
+
+	"github.com/cinemabff/cinemabff/internal/bff"
+	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/keys"
+	"github.com/cinemabff/cinemabff/internal/storage"
+	"github.com/cinemabff/cinemabff/static"
+)
+
+// run is the whole program; main only supplies the process's context, arguments and
+// environment, so tests can run it in-process.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	if len(args) > 0 && args[0] == "sandbox" {
+		return runSandbox(ctx, args[1:], stdout)
+	}
+	cfg, err := parseConfig(args, getenv, stdout)
+	if err != nil {
+		return err
+	}
+	logger, err := newLogger(cfg, stdout)
+	if err != nil {
+		return err
+	}
+
+	db, err := storage.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := db.Migrate(ctx, logger); err != nil {
+		return err
+	}
+
+	cookieKeys, err := loadCookieKeys(cfg, db, logger)
+	if err != nil {
+		return err
+	}
+	sessStore, err := storage.NewSessionStore(ctx, storage.SessionStoreKind(cfg.SessionStore), db, cfg.RedisURL)
+	if err != nil {
+		return err
+	}
+	defer sessStore.Close()
+
+	assets, err := static.New()
+	if err != nil {
+		return err
+	}
+	publicURL, _ := url.Parse(cfg.PublicURL) // validated by parseConfig
+	proxies, _ := cfg.proxies()
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+
+	// The embedded sandbox stands in for the ticketing API and the payment provider unless real
+	// ones are configured.
+	var sandboxMount http.Handler
+	if cfg.UpstreamURL == "" {
+		sb, err := startEmbeddedSandbox(ctx, &cfg, logger)
+		if err != nil {
+			return err
+		}
+		defer sb.Close()
+		sandboxMount = sb.browserHandler
+	}
+
+	site, err := bff.New(bff.Deps{
+		Config: bff.Config{
+			SiteName:          cfg.SiteName,
+			PublicURL:         publicURL,
+			TrustedProxies:    proxies,
+			SessionIdle:       cfg.SessionIdle,
+			SessionLifetime:   cfg.SessionLifetime,
+			FormActionOrigins: formActionOrigins(cfg),
+			KioskIdle:         cfg.KioskIdle,
+		},
+		Logger:       logger,
+		DB:           db,
+		SessionStore: sessStore.Store,
+		Device:       device.NewStore(cookieKeys, publicURL.Scheme == "https"),
+		Assets:       assets,
+		Registry:     reg,
+	})
+	if err != nil {
+		return err
+	}
+
+	mux := http.NewServeMux()
+	mux.Handle("/", site)
+	if sandboxMount != nil {
+		// The sandbox provider's hosted page must be reachable wherever the site is.
+		mux.Handle(sandboxPayPrefix+"/", http.StripPrefix(sandboxPayPrefix, sandboxMount))
+	}
+	return serve(ctx, cfg, mux, logger, stdout)
+}
+
+// serve listens, prints the URL, and shuts down gracefully when ctx ends.
+func serve(ctx context.Context, cfg Config, h http.Handler, logger *slog.Logger, stdout io.Writer) error {
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    32 << 10,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	fmt.Fprintf(stdout, "cinema BFF listening on http://%s (open %s)\n", ln.Addr(), cfg.PublicURL)
+	logger.Info("listening", "addr", ln.Addr().String(), "public_url", cfg.PublicURL)
+
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down", "deadline", cfg.ShutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("graceful shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	logger.Info("stopped")
+	return nil
+}
+
+// loadCookieKeys returns the configured keys, or keys generated once and kept beside the
+// SQLite file (or in the data folder).
+func loadCookieKeys(cfg Config, db *storage.DB, logger *slog.Logger) ([]keys.Pair, error) {
+	if cfg.CookieKeys != "" {
+		return keys.Parse(cfg.CookieKeys)
+	}
+	dir := cfg.DataDir
+	if db.Path != "" {
+		dir = filepath.Dir(db.Path)
+	}
+	path := filepath.Join(dir, "cookie-keys")
+	pairs, created, err := keys.LoadOrCreate(path)
+	if err != nil {
+		return nil, err
+	}
+	logger.Warn("cookie keys not configured: using keys kept in "+path+"; production must set "+envName("cookie-keys"), "generated", created)
+	return pairs, nil
+}
+
+func newLogger(cfg Config, out io.Writer) (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
+		return nil, fmt.Errorf("log level %q: want debug, info, warn or error", cfg.LogLevel)
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	format := cfg.LogFormat
+	if format == "auto" {
+		format = "json"
+		if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+			format = "text"
+		}
+	}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(out, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(out, opts)), nil
+	default:
+		return nil, fmt.Errorf("log format %q: want text, json or auto", cfg.LogFormat)
+	}
+}
+
+// formActionOrigins lists origins our forms may lead to besides our own: the payment
+// provider's hosted page, reached by a redirect after a POST.
+func formActionOrigins(cfg Config) []string {
+	var out []string
+	for _, raw := range []string{cfg.PaymentsURL} {
+		if u, err := url.Parse(raw); err == nil && u.Host != "" {
+			out = append(out, u.Scheme+"://"+u.Host)
+		}
+	}
+	return out
+}

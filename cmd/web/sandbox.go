@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/cinemabff/cinemabff/internal/sandbox"
+	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
+)
+
+// sandboxPayPrefix is where the embedded sandbox's payment pages are served on the site's own
+// listener, so a phone or a kiosk that reaches the site also reaches the "provider".
+const sandboxPayPrefix = "/sandbox/pay"
+
+func runSandbox(ctx context.Context, args []string, stdout io.Writer) error {
+	return sandbox.Main(ctx, args, stdout)
+}
+
+type embeddedSandbox struct {
+	browserHandler http.Handler
+	close          func()
+}
+
+func (e *embeddedSandbox) Close() { e.close() }
+
+// startEmbeddedSandbox serves the sandbox ticketing API and payment provider API on a loopback
+// port of this process and points the configuration at it.
+func startEmbeddedSandbox(ctx context.Context, cfg *Config, logger *slog.Logger) (*embeddedSandbox, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("embedded sandbox listen: %w", err)
+	}
+	base := "http://" + ln.Addr().String()
+	provider := payprovider.New(payprovider.Options{PublicURL: cfg.PublicURL + sandboxPayPrefix, APIKey: cfg.PaymentsKey})
+	sb, err := sandbox.New(sandbox.Options{
+		Token:           cfg.UpstreamToken,
+		CompletionDelay: cfg.SandboxDelay,
+		Payments:        provider,
+		Logger:          logger.With("component", "sandbox"),
+	})
+	if err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("embedded sandbox: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/pay/", http.StripPrefix("/pay", provider.Handler()))
+	mux.Handle("/", sb.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
+			logger.Error("embedded sandbox stopped", "err", err)
+		}
+	}()
+	cfg.UpstreamURL = base
+	if cfg.PaymentsURL == "" {
+		cfg.PaymentsURL = base + "/pay"
+	}
+	logger.Info("embedded sandbox started", "upstream_url", base, "payments_url", cfg.PaymentsURL)
+	return &embeddedSandbox{
+		browserHandler: provider.Handler(),
+		close: func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			_ = srv.Shutdown(sctx)
+			sb.Close()
+		},
+	}, nil
+}

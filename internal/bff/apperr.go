@@ -1,0 +1,79 @@
+package bff
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// Code classifies an application error (after benbjohnson/wtf): it decides the HTTP status and
+// whether the message may be shown to the person as it is.
+type Code string
+
+const (
+	EInvalid     Code = "invalid"     // the person sent something we cannot accept; say what
+	ENotFound    Code = "not_found"   // the thing asked for does not exist (or is not theirs)
+	EConflict    Code = "conflict"    // the state changed under them (seat taken, edit ended)
+	EForbidden   Code = "forbidden"   // not allowed here (CSRF, wrong device mode)
+	ETooMany     Code = "too_many"    // rate limited
+	EUnavailable Code = "unavailable" // the ticketing service or payment provider is not answering
+	EGone        Code = "gone"        // expired (an order hold, an edit)
+	EInternal    Code = "internal"    // a bug or an unexpected failure: never shown as it is
+)
+
+// Error is an error meant for the person using the site. Heading and Message are shown as they
+// are; Err (optional) is the cause, logged but never shown.
+type Error struct {
+	Code       Code
+	Heading    string
+	Message    string
+	RetryAfter int    // seconds, for ETooMany
+	BackURL    string // where the person can go next
+	BackLabel  string
+	Err        error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// appError builds an *Error.
+func appError(code Code, heading, message string) *Error {
+	return &Error{Code: code, Heading: heading, Message: message}
+}
+
+// ErrorCode returns the code of err: the code of an *Error in its chain, EInternal otherwise.
+func ErrorCode(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return EInternal
+}
+
+// statusOf maps a code to its HTTP status, in one place.
+func statusOf(code Code) int {
+	switch code {
+	case EInvalid:
+		return http.StatusUnprocessableEntity
+	case ENotFound:
+		return http.StatusNotFound
+	case EConflict:
+		return http.StatusConflict
+	case EForbidden:
+		return http.StatusForbidden
+	case ETooMany:
+		return http.StatusTooManyRequests
+	case EUnavailable:
+		return http.StatusServiceUnavailable
+	case EGone:
+		return http.StatusGone
+	default:
+		return http.StatusInternalServerError
+	}
+}

@@ -1,0 +1,352 @@
+package bff
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/keys"
+	"github.com/cinemabff/cinemabff/internal/storage"
+	"github.com/cinemabff/cinemabff/internal/testenv"
+)
+
+// addSessionProbe adds routes that write, read and renew a session value.
+func addSessionProbe(h *harness) {
+	h.srv.echo.POST("/test/put", func(c echo.Context) error {
+		h.srv.sessions.Put(c.Request().Context(), "probe", c.FormValue("v"))
+		return c.String(http.StatusOK, "stored")
+	})
+	h.srv.echo.GET("/test/get", func(c echo.Context) error {
+		return c.String(http.StatusOK, h.srv.sessions.GetString(c.Request().Context(), "probe"))
+	})
+	h.srv.echo.POST("/test/renew", func(c echo.Context) error {
+		if err := h.srv.renewSession(c); err != nil {
+			return err
+		}
+		return c.String(http.StatusOK, "renewed")
+	})
+}
+
+func TestSessionRoundTripOnEveryStore(t *testing.T) {
+	cases := []struct {
+		name string
+		opts func(t *testing.T) harnessOpts
+	}{
+		{"sqlite", func(t *testing.T) harnessOpts { return harnessOpts{} }},
+		{"postgres", func(t *testing.T) harnessOpts {
+			return harnessOpts{databaseURL: testenv.PostgresURL(t), sessionStore: storage.SessionsPostgres}
+		}},
+		{"redis", func(t *testing.T) harnessOpts {
+			return harnessOpts{sessionStore: storage.SessionsRedis, redisURL: testenv.RedisURL(t)}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, tc.opts(t))
+			addSessionProbe(h)
+			resp, _ := h.post("/test/put", "/device", url.Values{"v": {"seat F12 " + tc.name}})
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("put: status %d", resp.StatusCode)
+			}
+			ck := h.cookie("session")
+			if ck == nil {
+				t.Fatal("no session cookie after a write")
+			}
+			_, body := h.get("/test/get")
+			if body != "seat F12 "+tc.name {
+				t.Fatalf("read back %q", body)
+			}
+			// A second client without the cookie sees nothing.
+			h2 := *h
+			h2.client = &http.Client{}
+			_, body = h2.get("/test/get")
+			if body != "" {
+				t.Fatalf("a visitor without the cookie read %q", body)
+			}
+		})
+	}
+}
+
+func TestSessionTokenChangesOnRenewal(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	addSessionProbe(h)
+	h.post("/test/put", "/device", url.Values{"v": {"kept"}})
+	before := h.cookie("session").Value
+	resp, _ := h.post("/test/renew", "/device", nil)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("renew status %d", resp.StatusCode)
+	}
+	after := h.cookie("session").Value
+	if after == before || after == "" {
+		t.Fatalf("token not renewed: before %q after %q", before, after)
+	}
+	if _, body := h.get("/test/get"); body != "kept" {
+		t.Fatalf("data lost on renewal: %q", body)
+	}
+	// The old token no longer opens the session.
+	old := &http.Client{}
+	req, _ := http.NewRequest("GET", h.ts.URL+"/test/get", nil)
+	req.AddCookie(&http.Cookie{Name: "session", Value: before})
+	r, err := old.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	buf := make([]byte, 64)
+	n, _ := r.Body.Read(buf)
+	if string(buf[:n]) == "kept" {
+		t.Fatal("old token still opens the session")
+	}
+}
+
+func TestGetDoesNotWriteSessionStore(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	addSessionProbe(h)
+	h.post("/test/put", "/device", url.Values{"v": {"x"}})
+	before := h.store.commits.Load()
+	if before == 0 {
+		t.Fatal("the write was not committed")
+	}
+	for _, p := range []string{"/", "/test/get", "/device", "/nope"} {
+		h.get(p)
+	}
+	if after := h.store.commits.Load(); after != before {
+		t.Fatalf("GETs wrote the session store %d times", after-before)
+	}
+}
+
+func TestCSRF(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	addSessionProbe(h)
+	tok := h.csrfToken("/device")
+	cases := []struct {
+		name   string
+		form   url.Values
+		header http.Header
+		want   int
+	}{
+		{"cross-site browser POST", url.Values{"v": {"a"}, "_csrf": {tok}}, http.Header{"Sec-Fetch-Site": {"cross-site"}}, http.StatusForbidden},
+		{"same-site subdomain POST without token", url.Values{"v": {"a"}}, http.Header{"Sec-Fetch-Site": {"same-site"}}, http.StatusForbidden},
+		{"no token at all", url.Values{"v": {"a"}}, nil, http.StatusForbidden},
+		{"wrong token", url.Values{"v": {"a"}, "_csrf": {"forged"}}, nil, http.StatusForbidden},
+		{"same-origin browser POST", url.Values{"v": {"a"}}, http.Header{"Sec-Fetch-Site": {"same-origin"}}, http.StatusOK},
+		{"form token", url.Values{"v": {"a"}, "_csrf": {tok}}, nil, http.StatusOK},
+		{"htmx header token", url.Values{"v": {"a"}}, http.Header{"X-Csrf-Token": {tok}, "Hx-Request": {"true"}}, http.StatusOK},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := h.do("POST", "/test/put", tc.form, tc.header)
+			if resp.StatusCode != tc.want {
+				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.want, body)
+			}
+			if tc.want == http.StatusForbidden && !strings.Contains(body, "This form has expired") {
+				t.Fatalf("403 without the clear page: %s", body)
+			}
+		})
+	}
+}
+
+func TestSecurityHeaders(t *testing.T) {
+	for _, tc := range []struct {
+		name, publicURL string
+		hsts            bool
+	}{{"http", "http://127.0.0.1", false}, {"https", "https://cinema.example", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{publicURL: tc.publicURL})
+			resp, body := h.get("/")
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("home status %d", resp.StatusCode)
+			}
+			csp := resp.Header.Get("Content-Security-Policy")
+			for _, want := range []string{"script-src 'self' 'nonce-", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'"} {
+				if !strings.Contains(csp, want) {
+					t.Errorf("CSP %q lacks %q", csp, want)
+				}
+			}
+			if strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "unsafe-eval") {
+				t.Errorf("CSP allows unsafe sources: %q", csp)
+			}
+			nonce := strings.SplitN(strings.SplitN(csp, "'nonce-", 2)[1], "'", 2)[0]
+			doc := h.doc(body)
+			doc.Find("script").Each(func(_ int, s *goquery_Selection) {
+				if n, _ := s.Attr("nonce"); n != nonce {
+					t.Errorf("script without the request nonce: %v", s.AttrOr("src", "inline"))
+				}
+			})
+			for k, v := range map[string]string{
+				"X-Content-Type-Options": "nosniff",
+				"Referrer-Policy":        "same-origin",
+				"Cache-Control":          "no-store",
+			} {
+				if got := resp.Header.Get(k); got != v {
+					t.Errorf("%s = %q, want %q", k, got, v)
+				}
+			}
+			if got := resp.Header.Get("X-Request-ID"); got == "" {
+				t.Error("no X-Request-ID")
+			}
+			if hsts := resp.Header.Get("Strict-Transport-Security"); (hsts != "") != tc.hsts {
+				t.Errorf("HSTS %q, want present=%v", hsts, tc.hsts)
+			}
+			// A second page gets a different nonce.
+			resp2, _ := h.get("/")
+			if resp2.Header.Get("Content-Security-Policy") == csp {
+				t.Error("nonce reused across requests")
+			}
+		})
+	}
+}
+
+func TestSecureCookiesOnHTTPS(t *testing.T) {
+	h := newHarness(t, harnessOpts{publicURL: "https://cinema.example"})
+	addSessionProbe(h)
+	tok := h.csrfToken("/device")
+	resp, _ := h.do("POST", "/test/put", url.Values{"v": {"x"}, "_csrf": {tok}}, nil)
+	var names []string
+	for _, c := range resp.Cookies() {
+		names = append(names, c.Name)
+		if c.Name == "__Host-session" {
+			if !c.Secure || !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || c.Path != "/" || c.Domain != "" {
+				t.Errorf("session cookie attributes wrong: %+v", c)
+			}
+		}
+	}
+	if !strings.Contains(strings.Join(names, ","), "__Host-session") {
+		t.Errorf("no __Host-session cookie, got %v", names)
+	}
+}
+
+func TestDeviceCookieOutlivesVisitAndRejectsTampering(t *testing.T) {
+	k1, _ := keys.Generate()
+	pairs, _ := keys.Parse(k1)
+	h := newHarness(t, harnessOpts{keys: pairs})
+	addSessionProbe(h)
+	h.post("/test/put", "/device", url.Values{"v": {"visit data"}})
+	resp, _ := h.post("/device", "/device", url.Values{"mode": {"kiosk"}})
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("save mode: %d", resp.StatusCode)
+	}
+	// End the visit (what the kiosk's idle reset does).
+	resp, _ = h.post("/visit/reset", "/device", nil)
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("reset: %d", resp.StatusCode)
+	}
+	if _, body := h.get("/test/get"); body != "" {
+		t.Fatalf("visit data survived the reset: %q", body)
+	}
+	_, body := h.get("/device")
+	if got := h.doc(body).Find(`[data-testid="device-mode"]`).Text(); got != "Lobby kiosk" {
+		t.Fatalf("mode after visit end = %q, want Lobby kiosk", got)
+	}
+	if !strings.Contains(body, `class="mode-kiosk"`) {
+		t.Error("body class is not mode-kiosk")
+	}
+
+	// Tampering: flip a character of the cookie value.
+	dc := h.cookie("device")
+	v := []byte(dc.Value)
+	v[len(v)/2] ^= 1
+	req, _ := http.NewRequest("GET", h.ts.URL+"/device", nil)
+	req.AddCookie(&http.Cookie{Name: "device", Value: string(v)})
+	r, err := (&http.Client{}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	d := docFrom(t, r)
+	if got := d.Find(`[data-testid="device-mode"]`).Text(); got != "Customer" {
+		t.Fatalf("tampered cookie accepted: mode %q", got)
+	}
+
+	// Rotation: a server with a new key first and the old one second still reads the cookie.
+	k2, _ := keys.Generate()
+	rotated, _ := keys.Parse(k2 + "," + k1)
+	h2 := newHarness(t, harnessOpts{keys: rotated})
+	req, _ = http.NewRequest("GET", h2.ts.URL+"/device", nil)
+	req.AddCookie(&http.Cookie{Name: "device", Value: dc.Value})
+	r2, err := (&http.Client{}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Body.Close()
+	if got := docFrom(t, r2).Find(`[data-testid="device-mode"]`).Text(); got != "Lobby kiosk" {
+		t.Fatalf("old-key cookie not accepted after rotation: %q", got)
+	}
+	// A server that dropped the old key does not.
+	only2, _ := keys.Parse(k2)
+	h3 := newHarness(t, harnessOpts{keys: only2})
+	req, _ = http.NewRequest("GET", h3.ts.URL+"/device", nil)
+	req.AddCookie(&http.Cookie{Name: "device", Value: dc.Value})
+	r3, err := (&http.Client{}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r3.Body.Close()
+	if got := docFrom(t, r3).Find(`[data-testid="device-mode"]`).Text(); got != "Customer" {
+		t.Fatalf("cookie signed with a retired key accepted: %q", got)
+	}
+}
+
+func TestErrorPages(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.srv.echo.GET("/test/boom", func(c echo.Context) error { return errBoom })
+	resp, body := h.get("/no/such/page")
+	if resp.StatusCode != http.StatusNotFound || !strings.Contains(body, "Page not found") || !strings.Contains(body, "<main") {
+		t.Fatalf("404 page: %d %s", resp.StatusCode, body)
+	}
+	resp, body = h.get("/test/boom")
+	if resp.StatusCode != http.StatusInternalServerError {
+		t.Fatalf("500 status %d", resp.StatusCode)
+	}
+	ref := h.doc(body).Find(`[data-testid="error-reference"]`).Text()
+	if ref == "" || ref != resp.Header.Get("X-Request-ID") {
+		t.Fatalf("reference %q does not quote the request id %q", ref, resp.Header.Get("X-Request-ID"))
+	}
+	if strings.Contains(body, errBoom.Error()) {
+		t.Fatal("internal error text leaked to the page")
+	}
+	resp, body = h.do("GET", "/no/such/page", nil, http.Header{"Hx-Request": {"true"}})
+	if resp.StatusCode != http.StatusNotFound || strings.Contains(body, "<html") || resp.Header.Get("HX-Retarget") != "#htmx-error" {
+		t.Fatalf("htmx error is not a retargeted fragment: %d %v %s", resp.StatusCode, resp.Header, body)
+	}
+	// Invalid device mode: an application error shown as it is.
+	resp, body = h.post("/device", "/device", url.Values{"mode": {"spaceship"}})
+	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "Please choose one of the three terminal modes.") {
+		t.Fatalf("invalid mode: %d %s", resp.StatusCode, body)
+	}
+}
+
+func TestHomeTellsWhatToDo(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	_, body := h.get("/")
+	d := h.doc(body)
+	if d.Find("main h1").Length() != 1 || d.Find(`a.skip-link[href="#main"]`).Length() != 1 {
+		t.Fatal("home lacks its heading or skip link")
+	}
+	for _, id := range []string{"home-buy", "home-manage"} {
+		if d.Find(`[data-testid="`+id+`"] a`).Length() == 0 {
+			t.Errorf("home card %s has no link", id)
+		}
+	}
+	css, _ := d.Find(`link[rel="stylesheet"]`).Attr("href")
+	resp, _ := h.get(css)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(resp.Header.Get("Cache-Control"), "immutable") {
+		t.Fatalf("stylesheet %s: %d %q", css, resp.StatusCode, resp.Header.Get("Cache-Control"))
+	}
+}
+
+func TestRouteTableIsComplete(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	registered := map[string]bool{}
+	for _, r := range h.srv.echo.Routes() {
+		registered[r.Path] = true
+	}
+	for name, p := range paths {
+		if !registered[p] && name != RouteFindBooking && name != RouteWhatsOn {
+			t.Errorf("route %s (%s) has a path but no handler", name, p)
+		}
+	}
+}

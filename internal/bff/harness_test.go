@@ -1,0 +1,209 @@
+package bff
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/alexedwards/scs/v2"
+
+	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/keys"
+	"github.com/cinemabff/cinemabff/internal/storage"
+	"github.com/cinemabff/cinemabff/static"
+)
+
+// countingStore counts writes to the session store; it keeps the context-aware methods of the
+// store it wraps (the Redis store has only those working).
+type countingStore struct {
+	scs.Store
+	commits atomic.Int64
+}
+
+var _ scs.CtxStore = (*countingStore)(nil)
+
+func (c *countingStore) Commit(token string, b []byte, expiry time.Time) error {
+	return c.CommitCtx(context.Background(), token, b, expiry)
+}
+
+func (c *countingStore) CommitCtx(ctx context.Context, token string, b []byte, expiry time.Time) error {
+	c.commits.Add(1)
+	if cs, ok := c.Store.(scs.CtxStore); ok {
+		return cs.CommitCtx(ctx, token, b, expiry)
+	}
+	return c.Store.Commit(token, b, expiry)
+}
+
+func (c *countingStore) FindCtx(ctx context.Context, token string) ([]byte, bool, error) {
+	if cs, ok := c.Store.(scs.CtxStore); ok {
+		return cs.FindCtx(ctx, token)
+	}
+	return c.Store.Find(token)
+}
+
+func (c *countingStore) DeleteCtx(ctx context.Context, token string) error {
+	if cs, ok := c.Store.(scs.CtxStore); ok {
+		return cs.DeleteCtx(ctx, token)
+	}
+	return c.Store.Delete(token)
+}
+
+type harnessOpts struct {
+	databaseURL  string
+	sessionStore storage.SessionStoreKind
+	redisURL     string
+	publicURL    string
+	keys         []keys.Pair
+}
+
+type harness struct {
+	t      *testing.T
+	srv    *Server
+	ts     *httptest.Server
+	store  *countingStore
+	client *http.Client
+}
+
+// newHarness starts the real server on a random port with the given stores.
+func newHarness(t *testing.T, o harnessOpts) *harness {
+	t.Helper()
+	ctx := context.Background()
+	if o.databaseURL == "" {
+		o.databaseURL = "sqlite:" + filepath.Join(t.TempDir(), "test.db")
+	}
+	if o.sessionStore == "" {
+		o.sessionStore = storage.SessionsSQLite
+	}
+	db, err := storage.Open(ctx, o.databaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.Migrate(ctx, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	st, err := storage.NewSessionStore(ctx, o.sessionStore, db, o.redisURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	cs := &countingStore{Store: st.Store}
+	if o.keys == nil {
+		k, err := keys.Generate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.keys, _ = keys.Parse(k)
+	}
+	assets, err := static.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.publicURL == "" {
+		o.publicURL = "http://127.0.0.1"
+	}
+	pu, _ := url.Parse(o.publicURL)
+	logger := slog.New(slog.DiscardHandler)
+	if os.Getenv("TEST_LOG") != "" {
+		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	s, err := New(Deps{
+		Config:       Config{SiteName: "Test Cinemas", PublicURL: pu},
+		Logger:       logger,
+		DB:           db,
+		SessionStore: cs,
+		Device:       device.NewStore(o.keys, pu.Scheme == "https"),
+		Assets:       assets,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s)
+	t.Cleanup(ts.Close)
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return &harness{t: t, srv: s, ts: ts, store: cs, client: client}
+}
+
+// do sends a request and returns the response with its body read.
+func (h *harness) do(method, path string, form url.Values, header http.Header) (*http.Response, string) {
+	h.t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, h.ts.URL+path, body)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	resp, err := h.client.Do(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return resp, string(b)
+}
+
+func (h *harness) get(path string) (*http.Response, string) { return h.do("GET", path, nil, nil) }
+
+// csrfToken scrapes the CSRF token from a page's form.
+func (h *harness) csrfToken(path string) string {
+	h.t.Helper()
+	_, body := h.get(path)
+	doc := h.doc(body)
+	tok, ok := doc.Find(`input[name="_csrf"]`).First().Attr("value")
+	if !ok || tok == "" {
+		h.t.Fatalf("no CSRF token on %s", path)
+	}
+	return tok
+}
+
+// post submits a form with the CSRF token scraped from tokenPage.
+func (h *harness) post(path, tokenPage string, form url.Values) (*http.Response, string) {
+	h.t.Helper()
+	if form == nil {
+		form = url.Values{}
+	}
+	form.Set("_csrf", h.csrfToken(tokenPage))
+	return h.do("POST", path, form, nil)
+}
+
+func (h *harness) doc(body string) *goquery.Document {
+	h.t.Helper()
+	d, err := goquery.NewDocumentFromReader(strings.NewReader(body))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return d
+}
+
+func (h *harness) cookie(name string) *http.Cookie {
+	u, _ := url.Parse(h.ts.URL)
+	for _, c := range h.client.Jar.Cookies(u) {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}

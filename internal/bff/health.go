@@ -1,0 +1,32 @@
+package bff
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+// livez answers while the process can serve HTTP at all.
+func (s *Server) livez(c echo.Context) error {
+	return c.String(http.StatusOK, "ok\n")
+}
+
+// readyz answers 200 when the database answers and the upstream's circuit is not open.
+func (s *Server) readyz(c echo.Context) error {
+	if s.db != nil {
+		if err := s.db.Ping(c.Request().Context()); err != nil {
+			loggerFrom(c.Request().Context(), s.logger).Warn("not ready: database", "err", err)
+			return c.String(http.StatusServiceUnavailable, "database: unavailable\n")
+		}
+	}
+	if s.upstream != nil {
+		if err := s.upstream.Ready(); err != nil {
+			return c.String(http.StatusServiceUnavailable, "upstream: "+err.Error()+"\n")
+		}
+	}
+	return c.String(http.StatusOK, "ready\n")
+}
+
+func (s *Server) staticHandler() echo.HandlerFunc {
+	return echo.WrapHandler(s.assets)
+}

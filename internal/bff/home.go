@@ -1,0 +1,20 @@
+package bff
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/views/pages"
+)
+
+// home is the start page: what a visitor can do here.
+func (s *Server) home(c echo.Context) error {
+	v := pages.HomeView{
+		FindBookingURL: s.url(RouteFindBooking),
+		WhatsOnURL:     s.url(RouteWhatsOn),
+		Kiosk:          deviceOf(c).Mode == device.Kiosk,
+	}
+	return s.render(c, http.StatusOK, "Welcome", pages.Home(v))
+}

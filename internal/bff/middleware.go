@@ -1,0 +1,215 @@
+package bff
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/cinemabff/cinemabff/internal/device"
+)
+
+// Context keys set by the middleware chain.
+const (
+	ctxNonce     = "csp_nonce"
+	ctxRequestID = "request_id"
+	ctxDevice    = "device"
+	ctxCSRF      = "csrf"
+)
+
+type loggerKey struct{}
+
+// loggerFrom returns the request-scoped logger (carrying the request id).
+func loggerFrom(ctx context.Context, fallback *slog.Logger) *slog.Logger {
+	if l, ok := ctx.Value(loggerKey{}).(*slog.Logger); ok {
+		return l
+	}
+	return fallback
+}
+
+func (s *Server) useMiddleware() {
+	e := s.echo
+	e.Pre(middleware.RemoveTrailingSlashWithConfig(middleware.TrailingSlashConfig{RedirectCode: http.StatusMovedPermanently,
+		Skipper: func(c echo.Context) bool { return c.Request().URL.Path == "/" }}))
+	e.Use(s.requestID)
+	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
+		DisablePrintStack: true,
+		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
+			loggerFrom(c.Request().Context(), s.logger).Error("panic recovered", "err", err, "stack", string(stack))
+			return err
+		},
+	}))
+	e.Use(s.observe)
+	e.Use(s.securityHeaders)
+	e.Use(middleware.BodyLimit(s.cfg.BodyLimit))
+	e.Use(s.loadSession)
+	e.Use(s.loadDevice)
+	e.Use(s.csrf())
+}
+
+var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{8,64}$`)
+
+// requestID takes a well-formed X-Request-ID from the caller (a proxy) or makes one, echoes it,
+// and puts a logger carrying it into the request context.
+func (s *Server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		id := c.Request().Header.Get(echo.HeaderXRequestID)
+		if !requestIDPattern.MatchString(id) {
+			b := make([]byte, 8)
+			_, _ = rand.Read(b)
+			id = hex.EncodeToString(b)
+		}
+		c.Set(ctxRequestID, id)
+		c.Response().Header().Set(echo.HeaderXRequestID, id)
+		l := s.logger.With("request_id", id)
+		ctx := context.WithValue(c.Request().Context(), loggerKey{}, l)
+		ctx = withRequestID(ctx, id)
+		c.SetRequest(c.Request().WithContext(ctx))
+		return next(c)
+	}
+}
+
+// observe records metrics and writes one access log line per request.
+func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		s.metrics.inFlight.Inc()
+		defer s.metrics.inFlight.Dec()
+		err := next(c)
+		if err != nil {
+			c.Error(err) // render now, so the status below is the one the person got
+		}
+		route := c.Path()
+		if route == "" {
+			route = "unmatched"
+		}
+		status := c.Response().Status
+		d := time.Since(start)
+		s.metrics.requests.WithLabelValues(c.Request().Method, route, fmt.Sprint(status)).Inc()
+		s.metrics.duration.WithLabelValues(c.Request().Method, route).Observe(d.Seconds())
+		if route != paths[RouteMetrics] && route != paths[RouteLivez] && route != paths[RouteReadyz] {
+			loggerFrom(c.Request().Context(), s.logger).Info("request",
+				"method", c.Request().Method, "route", route, "status", status,
+				"duration_ms", float64(d.Microseconds())/1000, "ip", c.RealIP())
+		}
+		return nil
+	}
+}
+
+// securityHeaders sets a strict CSP with a per-request nonce and the other baseline headers.
+func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	formAction := "'self'"
+	for _, o := range s.cfg.FormActionOrigins {
+		formAction += " " + o
+	}
+	return func(c echo.Context) error {
+		b := make([]byte, 16)
+		_, _ = rand.Read(b)
+		nonce := base64.RawStdEncoding.EncodeToString(b)
+		c.Set(ctxNonce, nonce)
+		c.SetRequest(c.Request().WithContext(templ.WithNonce(c.Request().Context(), nonce)))
+		h := c.Response().Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'nonce-"+nonce+"'; style-src 'self'; img-src 'self' data:; "+
+			"connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action "+formAction)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()")
+		if s.cfg.Secure() {
+			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
+		}
+		if !strings.HasPrefix(c.Request().URL.Path, "/static/") {
+			// Every dynamic page may show a booking or a payment: never cache it anywhere.
+			h.Set("Cache-Control", "no-store")
+		}
+		return next(c)
+	}
+}
+
+// loadDevice reads the device cookie; a new device gets one (customer mode) on its first page.
+func (s *Server) loadDevice(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if isInfraPath(c.Request().URL.Path) {
+			return next(c)
+		}
+		info, ok := s.device.Read(c.Request())
+		c.Set(ctxDevice, info)
+		if !ok {
+			if err := s.device.Write(c.Response(), c.Request(), info); err != nil {
+				return fmt.Errorf("issue device cookie: %w", err)
+			}
+		}
+		return next(c)
+	}
+}
+
+// deviceOf returns the device info of the request.
+func deviceOf(c echo.Context) device.Info {
+	if info, ok := c.Get(ctxDevice).(device.Info); ok {
+		return info
+	}
+	return device.Info{Mode: device.Customer}
+}
+
+// csrf protects every unsafe method: Fetch Metadata first (a browser's cross-site POST is
+// refused outright), then the double-submit token from the form field or the X-CSRF-Token
+// header that htmx sends. Every failure is one clear 403.
+func (s *Server) csrf() echo.MiddlewareFunc {
+	name := "csrf"
+	if s.cfg.Secure() {
+		name = "__Host-csrf"
+	}
+	refuse := func(err error, c echo.Context) error {
+		loggerFrom(c.Request().Context(), s.logger).Warn("csrf refused", "err", err,
+			"sec_fetch_site", c.Request().Header.Get("Sec-Fetch-Site"))
+		return &Error{Code: EForbidden, Heading: "This form has expired",
+			Message: "For your safety we could not accept that request: it did not come from this page, or the page was open too long. Please go back, reload the page and try again.",
+			BackURL: s.url(RouteHome), BackLabel: "Back to the start", Err: err}
+	}
+	return middleware.CSRFWithConfig(middleware.CSRFConfig{
+		Skipper: func(c echo.Context) bool { return isInfraPath(c.Request().URL.Path) },
+		// A browser says where an unsafe request comes from; anything but our own origin is
+		// refused outright, before any token is looked at.
+		AllowSecFetchSiteFunc: func(c echo.Context) (bool, error) {
+			return false, refuse(errors.New("sec-fetch-site "+c.Request().Header.Get("Sec-Fetch-Site")), c)
+		},
+		TokenLookup:    "header:X-CSRF-Token,form:_csrf",
+		ContextKey:     ctxCSRF,
+		CookieName:     name,
+		CookiePath:     "/",
+		CookieHTTPOnly: true,
+		CookieSecure:   s.cfg.Secure(),
+		CookieSameSite: http.SameSiteLaxMode,
+		CookieMaxAge:   12 * 60 * 60,
+		ErrorHandler:   refuse,
+	})
+}
+
+// csrfToken is the token to put into forms for this request.
+func csrfToken(c echo.Context) string {
+	t, _ := c.Get(ctxCSRF).(string)
+	return t
+}
+
+// isInfraPath marks paths that need neither sessions, device cookies nor CSRF.
+func isInfraPath(p string) bool {
+	return strings.HasPrefix(p, "/static/") || p == paths[RouteMetrics] || p == paths[RouteLivez] || p == paths[RouteReadyz]
+}
+
+// isHTMX reports whether the request comes from htmx (and wants a fragment).
+func isHTMX(c echo.Context) bool {
+	return c.Request().Header.Get("HX-Request") == "true" && c.Request().Header.Get("HX-Boosted") != "true"
+}

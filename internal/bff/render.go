@@ -1,0 +1,62 @@
+package bff
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/views/layouts"
+)
+
+// chrome builds the page frame's view model for this request.
+func (s *Server) chrome(c echo.Context, title string) layouts.Chrome {
+	dev := deviceOf(c)
+	ch := layouts.Chrome{
+		Title:     title,
+		SiteName:  s.cfg.SiteName,
+		Mode:      string(dev.Mode),
+		CSRFToken: csrfToken(c),
+		CSSPath:   s.assets.Path("css/app.css"),
+		HTMXPath:  s.assets.Path("vendor/htmx-2.0.11.min.js"),
+		JSPath:    s.assets.Path("js/app.js"),
+		HomeURL:   s.url(RouteHome),
+	}
+	current := c.Path()
+	for _, l := range []struct{ label, route string }{
+		{"What's on", RouteWhatsOn},
+		{"My booking", RouteFindBooking},
+	} {
+		ch.Nav = append(ch.Nav, layouts.Link{Label: l.label, URL: s.url(l.route), Current: current == paths[l.route]})
+	}
+	if dev.Mode == device.Kiosk {
+		ch.IdleResetSeconds = int(s.cfg.KioskIdle / time.Second)
+		ch.ResetURL = s.url(RouteVisitReset)
+	}
+	return ch
+}
+
+// render writes a page: the whole document normally, only the body component for an htmx
+// request. Vary tells caches the two differ.
+func (s *Server) render(c echo.Context, status int, title string, body templ.Component) error {
+	c.Response().Header().Add("Vary", "HX-Request")
+	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	c.Response().WriteHeader(status)
+	ctx := c.Request().Context()
+	if isHTMX(c) {
+		return body.Render(ctx, c.Response())
+	}
+	return layouts.Base(s.chrome(c, title)).Render(templ.WithChildren(ctx, body), c.Response())
+}
+
+// redirect sends the browser on after a POST (Post/Redirect/Get). For htmx requests it uses
+// HX-Redirect so the whole page changes, not a fragment.
+func (s *Server) redirect(c echo.Context, to string) error {
+	if c.Request().Header.Get("HX-Request") == "true" {
+		c.Response().Header().Set("HX-Redirect", to)
+		return c.NoContent(http.StatusNoContent)
+	}
+	return c.Redirect(http.StatusSeeOther, to)
+}

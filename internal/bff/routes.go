@@ -1,0 +1,69 @@
+package bff
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// Route names: every URL in the site is built from these (Server.url), never by string
+// concatenation in handlers or views. paths is the one table of names and patterns.
+const (
+	RouteHome        = "home"
+	RouteDevice      = "device"
+	RouteVisitReset  = "visit.reset"
+	RouteFindBooking = "booking.find"
+	RouteWhatsOn     = "whatson"
+	RouteLivez       = "livez"
+	RouteReadyz      = "readyz"
+	RouteMetrics     = "metrics"
+)
+
+var paths = map[string]string{
+	RouteHome:        "/",
+	RouteDevice:      "/device",
+	RouteVisitReset:  "/visit/reset",
+	RouteFindBooking: "/booking",
+	RouteWhatsOn:     "/whats-on",
+	RouteLivez:       "/livez",
+	RouteReadyz:      "/readyz",
+	RouteMetrics:     "/metrics",
+}
+
+// registerRoutes wires every handler. Flows add their routes here, each in its own block.
+func (s *Server) registerRoutes() {
+	s.route("GET", RouteHome, s.home)
+	s.route("GET", RouteDevice, s.showDevice)
+	s.route("POST", RouteDevice, s.saveDevice)
+	s.route("POST", RouteVisitReset, s.resetVisit)
+
+	s.route("GET", RouteLivez, s.livez)
+	s.route("GET", RouteReadyz, s.readyz)
+	s.route("GET", RouteMetrics, s.metricsHandler())
+	s.echo.GET("/static/*", s.staticHandler())
+}
+
+// url builds the path of a named route, filling its :params in order and escaping them.
+// An unknown name is a programming error caught by the route tests; it yields "/".
+func (s *Server) url(name string, params ...any) string {
+	p, ok := paths[name]
+	if !ok {
+		s.logger.Error("unknown route name", "name", name)
+		return "/"
+	}
+	segs := strings.Split(p, "/")
+	i := 0
+	for j, seg := range segs {
+		if strings.HasPrefix(seg, ":") && i < len(params) {
+			segs[j] = url.PathEscape(fmt.Sprint(params[i]))
+			i++
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+// absURL is url() made absolute with the configured public base URL (for ReturnUrl and links
+// that leave the site).
+func (s *Server) absURL(name string, params ...any) string {
+	return strings.TrimSuffix(s.cfg.PublicURL.String(), "/") + s.url(name, params...)
+}

@@ -1,0 +1,153 @@
+// Package bff is the backend-for-frontend: Echo handlers for the three jobs (edit a booking,
+// pay by redirect, swap seats), the server session, and the payment ledger. Echo stays in this
+// package; views and the upstream client never see it.
+package bff
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/static"
+)
+
+// Config is the part of the service configuration the web layer needs.
+type Config struct {
+	SiteName        string
+	PublicURL       *url.URL // absolute; https turns on Secure cookies, __Host- names and HSTS
+	TrustedProxies  []*net.IPNet
+	SessionIdle     time.Duration // a visit ends after this long without activity
+	SessionLifetime time.Duration // and at the latest after this long
+	// FormActionOrigins are origins (besides 'self') forms may lead to, e.g. the payment provider
+	// whose hosted page we redirect to after a POST.
+	FormActionOrigins []string
+	BodyLimit         string // e.g. "64K"
+	KioskIdle         time.Duration
+}
+
+// Secure reports whether the site is served over https.
+func (c Config) Secure() bool { return c.PublicURL != nil && c.PublicURL.Scheme == "https" }
+
+// Pinger is anything that can say it is alive (the database).
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// ReadyChecker reports whether a dependency can take requests (the upstream's circuit breaker).
+type ReadyChecker interface {
+	Ready() error
+}
+
+// Deps are the server's collaborators, passed explicitly.
+type Deps struct {
+	Config       Config
+	Logger       *slog.Logger
+	DB           Pinger
+	SessionStore scs.Store
+	Device       *device.Store
+	Assets       *static.Assets
+	Registry     *prometheus.Registry
+	// Upstream is checked by /readyz when set.
+	Upstream ReadyChecker
+}
+
+// Server is the BFF's HTTP handler.
+type Server struct {
+	cfg      Config
+	logger   *slog.Logger
+	db       Pinger
+	echo     *echo.Echo
+	sessions *scs.SessionManager
+	device   *device.Store
+	assets   *static.Assets
+	registry *prometheus.Registry
+	metrics  *httpMetrics
+	upstream ReadyChecker
+}
+
+// New builds the server and its routes.
+func New(d Deps) (*Server, error) {
+	if d.Config.PublicURL == nil {
+		return nil, fmt.Errorf("bff: public URL is required")
+	}
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	if d.Registry == nil {
+		d.Registry = prometheus.NewRegistry()
+	}
+	if d.Config.SiteName == "" {
+		d.Config.SiteName = "Cinema"
+	}
+	if d.Config.BodyLimit == "" {
+		d.Config.BodyLimit = "64K"
+	}
+	if d.Config.KioskIdle == 0 {
+		d.Config.KioskIdle = 60 * time.Second
+	}
+	s := &Server{
+		cfg:      d.Config,
+		logger:   d.Logger,
+		db:       d.DB,
+		device:   d.Device,
+		assets:   d.Assets,
+		registry: d.Registry,
+		upstream: d.Upstream,
+		sessions: newSessionManager(d.SessionStore, d.Config),
+	}
+	m, err := newHTTPMetrics(d.Registry)
+	if err != nil {
+		return nil, err
+	}
+	s.metrics = m
+
+	e := echo.New()
+	e.HideBanner = true
+	e.HidePort = true
+	e.Logger.SetOutput(discard{})
+	e.HTTPErrorHandler = s.handleError
+	e.IPExtractor = ipExtractor(d.Config.TrustedProxies)
+	s.echo = e
+	s.useMiddleware()
+	s.registerRoutes()
+	return s, nil
+}
+
+// ServeHTTP makes the server an http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+// route registers a handler under a named path.
+func (s *Server) route(method, name string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
+	p, ok := paths[name]
+	if !ok {
+		// A programming error, caught by the route table test; never reached by a request.
+		s.logger.Error("route has no path", "name", name)
+		return
+	}
+	s.echo.Add(method, p, h, m...).Name = name + "." + method
+}
+
+// ipExtractor trusts X-Forwarded-For only from the configured proxies.
+func ipExtractor(trusted []*net.IPNet) echo.IPExtractor {
+	if len(trusted) == 0 {
+		return echo.ExtractIPDirect()
+	}
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, n := range trusted {
+		opts = append(opts, echo.TrustIPRange(n))
+	}
+	return echo.ExtractIPFromXFFHeader(opts...)
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }

@@ -1,0 +1,152 @@
+package bff
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/labstack/echo/v4"
+)
+
+// Session keys. The visit's server-side state lives under these names only.
+const (
+	sessTouched = "touched" // unix seconds of the last write; refreshes the idle deadline
+)
+
+func newSessionManager(store scs.Store, cfg Config) *scs.SessionManager {
+	sm := scs.New()
+	sm.Store = store
+	sm.IdleTimeout = cfg.SessionIdle
+	if sm.IdleTimeout == 0 {
+		sm.IdleTimeout = 30 * time.Minute
+	}
+	sm.Lifetime = cfg.SessionLifetime
+	if sm.Lifetime == 0 {
+		sm.Lifetime = 12 * time.Hour
+	}
+	sm.Cookie.Name = "session"
+	sm.Cookie.Path = "/"
+	sm.Cookie.HttpOnly = true
+	// Lax, not Strict: the return from the payment provider is a cross-site top-level GET and
+	// must arrive with the visit's cookie.
+	sm.Cookie.SameSite = http.SameSiteLaxMode
+	sm.Cookie.Persist = false // the visit ends with the browser session; the device cookie outlives it
+	if cfg.Secure() {
+		sm.Cookie.Name = "__Host-session"
+		sm.Cookie.Secure = true
+	}
+	return sm
+}
+
+// loadSession loads the visit's server-side session and commits it just before the response
+// headers go out, only when something changed: the values, the token (renewal) or its
+// destruction. scs marks every loaded session "modified" when an idle timeout is set, so we
+// compare a fingerprint of the values instead; a GET that changes nothing writes nothing. An
+// active visit refreshes its idle deadline at most every IdleTimeout/4.
+func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if isInfraPath(c.Request().URL.Path) {
+			return next(c)
+		}
+		sm := s.sessions
+		token := ""
+		if ck, err := c.Cookie(sm.Cookie.Name); err == nil {
+			token = ck.Value
+		}
+		ctx, err := sm.Load(c.Request().Context(), token)
+		if err != nil {
+			return fmt.Errorf("load session: %w", err)
+		}
+		c.SetRequest(c.Request().WithContext(ctx))
+		loaded := sessionState{token: sm.Token(ctx), print: s.fingerprint(ctx)}
+		if loaded.token != "" {
+			last := time.Unix(sm.GetInt64(ctx, sessTouched), 0)
+			if time.Since(last) > sm.IdleTimeout/4 {
+				sm.Put(ctx, sessTouched, time.Now().Unix())
+			}
+		}
+		var commitErr error
+		done := false
+		commit := func() {
+			if !done {
+				done = true
+				commitErr = s.commitSession(c, loaded)
+			}
+		}
+		c.Response().Before(commit)
+		err = next(c)
+		if !c.Response().Committed && err == nil {
+			commit()
+		}
+		if err == nil && commitErr != nil {
+			return commitErr
+		}
+		if commitErr != nil {
+			loggerFrom(c.Request().Context(), s.logger).Error("commit session", "err", commitErr)
+		}
+		return err
+	}
+}
+
+// sessionState is what the session looked like when the request started.
+type sessionState struct {
+	token string
+	print [32]byte
+}
+
+// fingerprint hashes the session's values (scs's own encoding of them, keys sorted by gob's
+// map handling is not stable, so we encode key by key in Keys() order, which is sorted).
+func (s *Server) fingerprint(ctx context.Context) [32]byte {
+	h := sha256.New()
+	for _, k := range s.sessions.Keys(ctx) {
+		b, err := s.sessions.Codec.Encode(time.Time{}, map[string]any{k: s.sessions.Get(ctx, k)})
+		if err != nil {
+			// Unencodable values would fail the commit anyway; treat as changed so it surfaces.
+			b = []byte{0}
+		}
+		h.Write([]byte(k))
+		h.Write(b)
+	}
+	var out [32]byte
+	copy(out[:], h.Sum(nil))
+	return out
+}
+
+func (s *Server) commitSession(c echo.Context, loaded sessionState) error {
+	sm := s.sessions
+	ctx := c.Request().Context()
+	switch sm.Status(ctx) {
+	case scs.Destroyed:
+		sm.WriteSessionCookie(ctx, c.Response(), "", time.Time{})
+		return nil
+	case scs.Unmodified:
+		return nil
+	}
+	if len(sm.Keys(ctx)) == 0 && loaded.token == "" {
+		return nil // a new, empty visit: nothing worth storing yet
+	}
+	if sm.Token(ctx) == loaded.token && s.fingerprint(ctx) == loaded.print {
+		return nil
+	}
+	if sm.GetInt64(ctx, sessTouched) == 0 {
+		sm.Put(ctx, sessTouched, time.Now().Unix())
+	}
+	token, expiry, err := sm.Commit(ctx)
+	if err != nil {
+		return fmt.Errorf("commit session: %w", err)
+	}
+	sm.WriteSessionCookie(ctx, c.Response(), token, expiry)
+	return nil
+}
+
+// renewSession gives the visit a new session token, keeping its data. Call it on every change
+// of privilege: a booking bound to the visit, a staff sign-in or sign-out.
+func (s *Server) renewSession(c echo.Context) error {
+	if err := s.sessions.RenewToken(c.Request().Context()); err != nil {
+		return fmt.Errorf("renew session token: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,22 @@
+package bff
+
+import (
+	"errors"
+	"net/http"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+type goquery_Selection = goquery.Selection
+
+var errBoom = errors.New("database exploded: secret detail")
+
+func docFrom(t *testing.T, r *http.Response) *goquery.Document {
+	t.Helper()
+	d, err := goquery.NewDocumentFromReader(r.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}

@@ -1,0 +1,75 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/alexedwards/scs/goredisstore"
+	"github.com/alexedwards/scs/pgxstore"
+	"github.com/alexedwards/scs/sqlite3store"
+	"github.com/alexedwards/scs/v2"
+	"github.com/redis/go-redis/v9"
+)
+
+// SessionStoreKind names where server-side sessions are kept.
+type SessionStoreKind string
+
+const (
+	SessionsSQLite   SessionStoreKind = "sqlite"
+	SessionsPostgres SessionStoreKind = "postgres"
+	SessionsRedis    SessionStoreKind = "redis"
+)
+
+// ErrStoreMismatch is returned when the session store needs a database the BFF is not using.
+var ErrStoreMismatch = errors.New("session store does not match the database")
+
+// SessionStore is an scs store plus the function that releases what it holds. Store is the
+// store itself (not wrapped), so scs still sees the context-aware methods a store may have.
+type SessionStore struct {
+	Store scs.Store
+	close func() error
+}
+
+// Close stops cleanup goroutines and closes connections owned by the store.
+func (s *SessionStore) Close() error {
+	if s.close == nil {
+		return nil
+	}
+	return s.close()
+}
+
+// NewSessionStore builds the session store of the given kind. SQLite and PostgreSQL reuse the
+// BFF's database (the sessions table comes from the migrations); Redis opens its own client.
+func NewSessionStore(ctx context.Context, kind SessionStoreKind, db *DB, redisURL string) (*SessionStore, error) {
+	switch kind {
+	case SessionsSQLite:
+		if db.Dialect != SQLite {
+			return nil, fmt.Errorf("%w: sqlite sessions need a sqlite database, have %s", ErrStoreMismatch, db.Dialect)
+		}
+		st := sqlite3store.NewWithCleanupInterval(db.SQL, 5*time.Minute)
+		return &SessionStore{Store: st, close: func() error { st.StopCleanup(); return nil }}, nil
+	case SessionsPostgres:
+		if db.Dialect != Postgres {
+			return nil, fmt.Errorf("%w: postgres sessions need a postgres database, have %s", ErrStoreMismatch, db.Dialect)
+		}
+		st := pgxstore.NewWithCleanupInterval(db.Pool, 5*time.Minute)
+		return &SessionStore{Store: st, close: func() error { st.StopCleanup(); return nil }}, nil
+	case SessionsRedis:
+		opts, err := redis.ParseURL(redisURL)
+		if err != nil {
+			return nil, fmt.Errorf("parse redis URL: %w", err)
+		}
+		client := redis.NewClient(opts)
+		pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		defer cancel()
+		if err := client.Ping(pctx).Err(); err != nil {
+			client.Close()
+			return nil, fmt.Errorf("ping redis: %w", err)
+		}
+		return &SessionStore{Store: goredisstore.NewWithPrefix(client, "cinemabff:session:"), close: client.Close}, nil
+	default:
+		return nil, fmt.Errorf("unknown session store %q (want sqlite, postgres or redis)", kind)
+	}
+}
