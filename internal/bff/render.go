@@ -22,6 +22,7 @@ func (s *Server) chrome(c echo.Context, title string) layouts.Chrome {
 		CSSPath:   s.assets.Path("css/app.css"),
 		HTMXPath:  s.assets.Path("vendor/htmx-2.0.11.min.js"),
 		JSPath:    s.assets.Path("js/app.js"),
+		IconPath:  s.assets.Path("img/favicon.svg"),
 		HomeURL:   s.url(RouteHome),
 	}
 	current := c.Path()

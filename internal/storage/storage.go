@@ -112,7 +112,7 @@ func (db *DB) Migrate(ctx context.Context, logger *slog.Logger) (int, error) {
 	var opts []goose.ProviderOption
 	if db.Dialect == Postgres {
 		dialect = goose.DialectPostgres
-		locker, err := lock.NewPostgresSessionLocker()
+		locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 120)) // retry every second for two minutes
 		if err != nil {
 			return 0, fmt.Errorf("postgres migration lock: %w", err)
 		}

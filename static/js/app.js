@@ -1,0 +1,380 @@
+/*
+ * Small, unobtrusive enhancements. Every page works without this file and
+ * without htmx. Loaded with `defer` and a CSP nonce: no eval, no inline
+ * handlers, no innerHTML; text is only ever set through textContent.
+ *
+ *   1. Busy buttons (forms and htmx requests): no double submits
+ *   2. Countdowns: [data-countdown-expires]
+ *   3. Kiosk idle reset: body[data-idle-reset]
+ *   4. Seat map live count: .seatmap[data-max]
+ *   5. Print buttons: [data-print]
+ */
+(function () {
+  'use strict';
+
+  var doc = document;
+
+  /* Run fn for every element matching selector in root (root included). */
+  function each(root, selector, fn) {
+    if (!root || !root.querySelectorAll) return;
+    if (root.matches && root.matches(selector)) fn(root);
+    Array.prototype.forEach.call(root.querySelectorAll(selector), fn);
+  }
+
+  /* ------------------------------------------------------------------
+   * 1. Busy buttons
+   * ------------------------------------------------------------------ */
+  var SUBMIT_SELECTOR = 'button[type=submit], button:not([type]), input[type=submit]';
+
+  function setBusy(el, busy) {
+    if (!el) return;
+    if (busy) {
+      el.setAttribute('aria-busy', 'true');
+      el.classList.add('is-busy');
+      if ('disabled' in el) el.disabled = true;
+      else el.setAttribute('aria-disabled', 'true');
+    } else {
+      el.removeAttribute('aria-busy');
+      el.classList.remove('is-busy');
+      if ('disabled' in el) el.disabled = false;
+      else el.removeAttribute('aria-disabled');
+    }
+  }
+
+  function clearAllBusy() {
+    each(doc, '[aria-busy="true"].is-busy', function (el) { setBusy(el, false); });
+  }
+
+  doc.addEventListener('submit', function (event) {
+    var form = event.target;
+    if (!(form instanceof HTMLFormElement) || form.hasAttribute('data-no-busy')) return;
+    var submitter = event.submitter || form.querySelector(SUBMIT_SELECTOR);
+    // Wait until the submit event is over: the submitter's name/value is
+    // already in the form data set, and we know whether anyone (htmx, a
+    // validation script) cancelled the native submission.
+    setTimeout(function () {
+      if (event.defaultPrevented || !submitter || submitter.hasAttribute('data-no-busy')) return;
+      setBusy(submitter, true);
+    }, 0);
+  });
+
+  // Back/forward cache restores the page as it was: buttons must work again.
+  window.addEventListener('pageshow', clearAllBusy);
+
+  // htmx requests: mark the element that started the request (for a form,
+  // the button that submitted it). Form values are collected before
+  // htmx:beforeRequest, so disabling here does not drop the button's value.
+  var busyByRequest = typeof WeakMap === 'function' ? new WeakMap() : null;
+
+  function busyTargetFor(detail) {
+    var elt = detail && detail.elt;
+    if (!elt || !elt.matches) return null;
+    if (elt.closest('[data-no-busy]')) return null;
+    if (elt instanceof HTMLFormElement) {
+      var trig = detail.requestConfig && detail.requestConfig.triggeringEvent;
+      var sub = trig && trig.submitter;
+      if (sub && elt.contains(sub)) return sub;
+      if (sub && sub.form === elt) return sub;
+      return elt.querySelector(SUBMIT_SELECTOR);
+    }
+    // Only controls get a busy state; a polling <div> does not.
+    if (elt.matches('button, input[type=submit], input[type=button], a.button')) return elt;
+    return null;
+  }
+
+  doc.addEventListener('htmx:beforeRequest', function (event) {
+    var target = busyTargetFor(event.detail);
+    if (!target || !busyByRequest || !event.detail.xhr) return;
+    busyByRequest.set(event.detail.xhr, target);
+    setBusy(target, true);
+  });
+
+  doc.addEventListener('htmx:afterRequest', function (event) {
+    if (!busyByRequest || !event.detail || !event.detail.xhr) return;
+    var target = busyByRequest.get(event.detail.xhr);
+    if (target) {
+      busyByRequest.delete(event.detail.xhr);
+      setBusy(target, false);
+    }
+  });
+
+  /* ------------------------------------------------------------------
+   * 2. Countdowns
+   * <div class="countdown" data-countdown-expires="ISO"
+   *      [data-countdown-now="ISO server time"] [data-countdown-warn-seconds="120"]
+   *      [data-countdown-expired-url="/…"]>
+   *   <span class="countdown-time" aria-hidden="true">mm:ss</span>
+   *   <span class="countdown-sr visually-hidden" aria-live="polite"></span>
+   *   <p data-countdown-warning role="alert" hidden>…</p>
+   *   <p data-countdown-expired role="alert" hidden>…</p>
+   * </div>
+   * The visible mm:ss changes every second and is hidden from screen
+   * readers; .countdown-sr speaks only on each full minute and at the warning.
+   * ------------------------------------------------------------------ */
+  var started = typeof WeakSet === 'function' ? new WeakSet() : null;
+
+  function pad2(n) { return (n < 10 ? '0' : '') + n; }
+
+  function formatClock(total) {
+    var h = Math.floor(total / 3600);
+    var m = Math.floor((total % 3600) / 60);
+    var s = total % 60;
+    return (h > 0 ? h + ':' + pad2(m) : pad2(m)) + ':' + pad2(s);
+  }
+
+  function minutesText(mins) {
+    return mins === 1 ? '1 minute left' : mins + ' minutes left';
+  }
+
+  function sameOrigin(url) {
+    try { return new URL(url, location.href).origin === location.origin; } catch (e) { return false; }
+  }
+
+  function startCountdown(el) {
+    if (started) {
+      if (started.has(el)) return;
+      started.add(el);
+    }
+    var timeEl = el.querySelector('.countdown-time');
+    if (!timeEl) return;
+    timeEl.setAttribute('aria-hidden', 'true');
+
+    var sr = el.querySelector('.countdown-sr');
+    if (!sr) {
+      sr = doc.createElement('span');
+      sr.className = 'countdown-sr visually-hidden';
+      el.appendChild(sr);
+    }
+    sr.setAttribute('aria-live', 'polite');
+
+    // Correct for a wrong device clock when the server says what time it is.
+    var skew = 0;
+    var serverNow = Date.parse(el.getAttribute('data-countdown-now') || '');
+    if (!isNaN(serverNow)) skew = serverNow - Date.now();
+
+    var warned = false;
+    var lastMinute = null;
+    var done = false;
+
+    function tick() {
+      if (done) return;
+      if (!el.isConnected) { done = true; return; } // swapped out by htmx
+      var expires = Date.parse(el.getAttribute('data-countdown-expires') || '');
+      if (isNaN(expires)) return;
+      var warnAt = parseInt(el.getAttribute('data-countdown-warn-seconds') || '120', 10);
+      if (isNaN(warnAt)) warnAt = 120;
+
+      var msLeft = expires - (Date.now() + skew);
+      var left = Math.max(0, Math.ceil(msLeft / 1000));
+      timeEl.textContent = formatClock(left);
+
+      var warning = el.querySelector('[data-countdown-warning]');
+      if (left > 0 && left <= warnAt) {
+        if (!warned) {
+          warned = true;
+          el.classList.add('countdown-warning');
+          if (warning) warning.hidden = false;
+          sr.textContent = 'Less than ' + minutesText(Math.max(1, Math.ceil(left / 60))).replace(' left', '') + ' left';
+          lastMinute = Math.ceil(left / 60);
+        }
+      } else if (left > warnAt && warned) {
+        // More time was given (attribute updated in place): back to calm.
+        warned = false;
+        el.classList.remove('countdown-warning');
+        if (warning) warning.hidden = true;
+      }
+
+      // Announce once per full minute (never every second).
+      var minute = Math.ceil(left / 60);
+      if (left > 0 && left % 60 === 0 && minute !== lastMinute) {
+        lastMinute = minute;
+        sr.textContent = minutesText(minute);
+      } else if (lastMinute === null) {
+        lastMinute = minute; // the initial text comes from the server
+      }
+
+      if (left === 0) {
+        done = true;
+        el.classList.remove('countdown-warning');
+        el.classList.add('countdown-expired');
+        if (warning) warning.hidden = true;
+        var expired = el.querySelector('[data-countdown-expired]');
+        if (expired) expired.hidden = false;
+        else sr.textContent = 'Time is up';
+        var url = el.getAttribute('data-countdown-expired-url');
+        if (url && sameOrigin(url)) {
+          // A moment for the expired message to be seen and heard.
+          setTimeout(function () { location.assign(url); }, 1500);
+        }
+        return;
+      }
+      // Next tick just after the next whole second of remaining time.
+      var wait = msLeft % 1000;
+      setTimeout(tick, (wait <= 0 ? 1000 : wait) + 20);
+    }
+    tick();
+  }
+
+  /* ------------------------------------------------------------------
+   * 3. Kiosk idle reset
+   * <body data-idle-reset="60" data-idle-url="/kiosk/reset" hx-headers='{"X-CSRF-Token":"…"}'>
+   * ------------------------------------------------------------------ */
+  function setupIdleReset() {
+    var body = doc.body;
+    var seconds = parseInt(body.getAttribute('data-idle-reset') || '', 10);
+    var url = body.getAttribute('data-idle-url');
+    if (!(seconds > 0) || !url) return;
+
+    var lead = Math.min(15, seconds / 2);           // warning shows 15 s before the end
+    var warningEl = doc.getElementById('idle-warning');
+    var continueBtn = doc.getElementById('idle-continue');
+    var warnTimer = null;
+    var endTimer = null;
+    var lastReset = 0;
+    var ending = false;
+
+    function setPageInert(on) {
+      Array.prototype.forEach.call(body.children, function (child) {
+        if (child === warningEl || child.tagName === 'SCRIPT') return;
+        if (on) child.setAttribute('inert', '');
+        else child.removeAttribute('inert');
+      });
+    }
+
+    function warningShown() { return !!warningEl && !warningEl.hidden; }
+
+    function showWarning() {
+      if (!warningEl) return;
+      warningEl.hidden = false;
+      setPageInert(true);
+      if (continueBtn) continueBtn.focus();
+    }
+
+    function hideWarning() {
+      if (!warningEl || warningEl.hidden) return;
+      warningEl.hidden = true;
+      setPageInert(false);
+    }
+
+    function csrfToken() {
+      try {
+        var headers = JSON.parse(body.getAttribute('hx-headers') || '{}');
+        return headers['X-CSRF-Token'] || '';
+      } catch (e) { return ''; }
+    }
+
+    function endVisit() {
+      if (ending) return;
+      ending = true;
+      var form = doc.createElement('form');
+      form.method = 'post';
+      form.action = url;
+      form.hidden = true;
+      form.setAttribute('data-no-busy', '');
+      var input = doc.createElement('input');
+      input.type = 'hidden';
+      input.name = '_csrf';
+      input.value = csrfToken();
+      form.appendChild(input);
+      body.appendChild(form);
+      form.submit();
+    }
+
+    function reset() {
+      if (ending) return;
+      lastReset = Date.now();
+      clearTimeout(warnTimer);
+      clearTimeout(endTimer);
+      warnTimer = setTimeout(showWarning, (seconds - lead) * 1000);
+      endTimer = setTimeout(endVisit, seconds * 1000);
+    }
+
+    function onActivity(event) {
+      if (warningShown()) {
+        // Any touch while warned counts as "continue"; the button is the obvious way.
+        if (event.type === 'pointermove') return;
+        hideWarning();
+        reset();
+        return;
+      }
+      // Cheap: at most one timer reset every half second.
+      if (Date.now() - lastReset > 500) reset();
+    }
+
+    ['pointerdown', 'pointermove', 'keydown', 'touchstart', 'wheel', 'input'].forEach(function (type) {
+      doc.addEventListener(type, onActivity, { capture: true, passive: true });
+    });
+    if (continueBtn) {
+      continueBtn.addEventListener('click', function () { hideWarning(); reset(); });
+    }
+    window.addEventListener('pageshow', function (event) {
+      if (event.persisted) { ending = false; hideWarning(); reset(); }
+    });
+    reset();
+  }
+
+  /* ------------------------------------------------------------------
+   * 4. Seat map live count
+   * <div class="seatmap" data-max="3" [data-seat-count-template="{n} of {max} seats chosen"]>
+   *   <p class="seatmap-count" data-seat-count aria-live="polite">…</p>
+   *   <p class="hint" data-seat-limit hidden>…</p> … seats …
+   * Counts ticked seat checkboxes; at the maximum it shows the hint but
+   * never blocks a choice (the server has the last word).
+   * ------------------------------------------------------------------ */
+  function updateSeatmap(map) {
+    var max = parseInt(map.getAttribute('data-max') || '', 10);
+    if (!(max > 0)) return;
+    var boxes = map.querySelectorAll('.seat input[type=checkbox]');
+    var n = 0;
+    Array.prototype.forEach.call(boxes, function (box) {
+      var seat = box.closest('.seat');
+      if (seat) seat.classList.toggle('is-checked', box.checked);
+      if (box.checked) n++;
+    });
+    var template = map.getAttribute('data-seat-count-template') ||
+      (max === 1 ? '{n} of {max} seat chosen' : '{n} of {max} seats chosen');
+    var text = template.replace('{n}', String(n)).replace('{max}', String(max));
+    each(map, '[data-seat-count]', function (c) {
+      if (c.textContent !== text) c.textContent = text;
+    });
+    each(map, '[data-seat-limit]', function (hint) { hint.hidden = n < max; });
+    map.classList.toggle('seatmap-over', n > max);
+  }
+
+  doc.addEventListener('change', function (event) {
+    var t = event.target;
+    if (!t || !t.closest) return;
+    var map = t.closest('.seatmap[data-max]');
+    if (map) updateSeatmap(map);
+  });
+  // Restored form state (back/forward) needs a recount.
+  window.addEventListener('pageshow', function () { each(doc, '.seatmap[data-max]', updateSeatmap); });
+
+  /* ------------------------------------------------------------------
+   * 5. Print buttons: <button type="button" class="button" data-print>Print tickets</button>
+   * ------------------------------------------------------------------ */
+  doc.addEventListener('click', function (event) {
+    var btn = event.target && event.target.closest && event.target.closest('[data-print]');
+    if (!btn) return;
+    event.preventDefault();
+    window.print();
+  });
+
+  /* ------------------------------------------------------------------
+   * Start-up, and again for content htmx swaps in.
+   * ------------------------------------------------------------------ */
+  function init(root) {
+    each(root, '[data-countdown-expires]', startCountdown);
+    each(root, '.seatmap[data-max]', updateSeatmap);
+  }
+
+  function ready() {
+    init(doc);
+    setupIdleReset();
+  }
+
+  if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', ready);
+  else ready();
+
+  doc.addEventListener('htmx:load', function (event) { init(event.target); });
+})();

@@ -10,6 +10,7 @@ type Chrome struct {
 	CSSPath   string // hashed URL of the stylesheet
 	HTMXPath  string // hashed URL of the vendored htmx
 	JSPath    string // hashed URL of our small enhancement script
+	IconPath  string // hashed URL of the favicon
 	HomeURL   string
 	// Nav links shown in the header; empty on the kiosk idle screen.
 	Nav []Link

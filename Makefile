@@ -1,0 +1,33 @@
+# The README's two commands are `go run ./cmd/web` and `make test`.
+FUZZTIME ?= 30s
+
+.PHONY: run test generate fuzz bench check-prereqs
+
+run:
+	go run ./cmd/web
+
+generate:
+	go tool templ generate
+
+# test runs the whole suite with the race detector. PostgreSQL, Redis and Chromium are used
+# for real; without them the tests that need them skip loudly (and fail when CI is set).
+test: check-prereqs
+	go test -race -count=1 -timeout 20m ./...
+
+check-prereqs:
+	@command -v go >/dev/null || { echo "Go 1.26+ is required"; exit 1; }
+	@test -x /usr/bin/chromium || echo "NOTE: /usr/bin/chromium missing: browser tests will skip (apt-get install -y chromium)"
+	@(exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null || echo "NOTE: PostgreSQL not on 127.0.0.1:5432: its tests will skip"
+	@(exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null || echo "NOTE: Redis not on 127.0.0.1:6379: its tests will skip"
+
+# fuzz runs every fuzz target for FUZZTIME each (go test allows one target per run).
+fuzz:
+	@for pkg in $$(go list ./...); do \
+	  for f in $$(go test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+	    echo "fuzz $$pkg $$f"; \
+	    go test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+bench:
+	go test -run '^$$' -bench . -benchmem ./...

@@ -1,0 +1,203 @@
+// Package browsertest drives the installed Chromium with chromedp for end-to-end tests: it
+// records every request and console message of a page, so a test can assert that a page
+// makes no request to another host and logs no error, and it saves screenshots as artifacts.
+package browsertest
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"github.com/cinemabff/cinemabff/internal/testenv"
+)
+
+// Page is one browser tab with its recorded traffic.
+type Page struct {
+	Ctx context.Context
+	t   *testing.T
+
+	mu       sync.Mutex
+	requests []string
+	console  []chromedp.ConsoleMessage
+}
+
+// Options tune a page.
+type Options struct {
+	Width, Height int64 // viewport; default 1280x900
+	Mobile        bool  // emulate a phone (touch, small viewport)
+	NoJavaScript  bool  // disable scripts (proves pages work without them)
+}
+
+// NewPage starts a fresh headless Chromium (own user-data dir) and opens a tab.
+func NewPage(t *testing.T, o Options) *Page {
+	t.Helper()
+	path := testenv.Chromium(t)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.NoFirstRun,
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+
+	p := &Page{Ctx: ctx, t: t}
+	if err := chromedp.Listen(ctx, p.record); err != nil {
+		t.Fatalf("start browser: %v", err)
+	}
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatalf("enable network events: %v", err)
+	}
+	w, h := o.Width, o.Height
+	if w == 0 {
+		w, h = 1280, 900
+	}
+	var vopts []chromedp.EmulateViewportOption
+	if o.Mobile {
+		vopts = append(vopts, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	}
+	steps := []chromedp.Action[chromedp.Void]{chromedp.EmulateViewport(w, h, vopts...)}
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("viewport: %v", err)
+	}
+	if o.NoJavaScript {
+		if err := disableScripts(ctx); err != nil {
+			t.Fatalf("disable JavaScript: %v", err)
+		}
+	}
+	go func() {
+		for m, err := range chromedp.Console(ctx) {
+			if err != nil {
+				return
+			}
+			p.mu.Lock()
+			p.console = append(p.console, m)
+			p.mu.Unlock()
+		}
+	}()
+	return p
+}
+
+func (p *Page) record(ev any) {
+	if e, ok := ev.(*network.EventRequestWillBeSent); ok {
+		p.mu.Lock()
+		p.requests = append(p.requests, e.Request.URL)
+		p.mu.Unlock()
+	}
+}
+
+// Do runs steps and fails the test on error, with a screenshot of the moment.
+func (p *Page) Do(steps ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.Ctx, steps...); err != nil {
+		p.Screenshot("failure-" + sanitize(p.t.Name()))
+		p.t.Fatalf("browser: %v", err)
+	}
+}
+
+// Text returns the visible text of the first match of sel.
+func (p *Page) Text(sel string) string {
+	p.t.Helper()
+	s, err := chromedp.Run(p.Ctx, chromedp.Text(sel))
+	if err != nil {
+		p.Screenshot("failure-" + sanitize(p.t.Name()))
+		p.t.Fatalf("text of %s: %v", sel, err)
+	}
+	return s
+}
+
+// Requests returns every URL the page asked for so far.
+func (p *Page) Requests() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.requests...)
+}
+
+// AssertOnlyHost fails if any request went to a host other than host (host:port).
+func (p *Page) AssertOnlyHost(host string) {
+	p.t.Helper()
+	for _, r := range p.Requests() {
+		u, err := url.Parse(r)
+		if err != nil {
+			p.t.Errorf("unparsable request URL %q", r)
+			continue
+		}
+		if u.Scheme == "data" || u.Scheme == "about" {
+			continue
+		}
+		if u.Host != host {
+			p.t.Errorf("request to another host: %s", r)
+		}
+	}
+}
+
+// AssertNoConsoleErrors fails on any console error, warning about CSP, or uncaught exception.
+func (p *Page) AssertNoConsoleErrors() {
+	p.t.Helper()
+	time.Sleep(150 * time.Millisecond) // let late console events arrive
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, m := range p.console {
+		if m.IsException() || m.Type == "error" || m.Type == "warning" || strings.Contains(m.Text, "Content Security Policy") {
+			p.t.Errorf("console %s: %s (%s:%d)", m.Type, m.Text, m.URL, m.Line)
+		}
+	}
+}
+
+// Screenshot saves a full-page PNG under artifacts/ at the repository root.
+func (p *Page) Screenshot(name string) string {
+	p.t.Helper()
+	png, err := chromedp.Run(p.Ctx, chromedp.FullScreenshot(90))
+	if err != nil {
+		p.t.Logf("screenshot %s: %v", name, err)
+		return ""
+	}
+	dir := ArtifactsDir(p.t)
+	path := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		p.t.Logf("write screenshot: %v", err)
+	}
+	return path
+}
+
+// ArtifactsDir is artifacts/ at the module root (git-ignored), created on demand.
+func ArtifactsDir(t *testing.T) string {
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test")
+		}
+		dir = parent
+	}
+	out := filepath.Join(dir, "artifacts")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func sanitize(s string) string {
+	return strings.NewReplacer("/", "_", " ", "_").Replace(s)
+}
