@@ -75,6 +75,9 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		if err != nil {
 			return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 		}
+		// One connection: SQLite has one writer anyway, and a single connection turns lock
+		// contention ("database is locked") into orderly queueing in the pool.
+		db.SetMaxOpenConns(1)
 		if err := db.PingContext(ctx); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("ping sqlite %s: %w", path, err)

@@ -1,0 +1,304 @@
+// Package ledger records every payment and refund the BFF asks the payment provider for, with
+// its state written before and after each step. State changes are compare-and-set, so two
+// requests (a double click, two tabs, two replicas, the reconciler) can never both act on the
+// same step.
+package ledger
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Kind says which way the money goes.
+type Kind string
+
+const (
+	KindPayment Kind = "payment" // the customer pays a positive balance
+	KindRefund  Kind = "refund"  // the customer gets a negative balance back
+)
+
+// State is where an entry stands. Payments: created → redirected → paid → applied, or failed
+// (declined / cancelled), or (paid but the edit is gone) refund_requested → refunded.
+// Refunds: created → refund_requested → refunded → applied.
+type State string
+
+const (
+	StateCreated         State = "created"          // row written, provider not asked yet
+	StateRedirected      State = "redirected"       // provider payment exists; customer sent to its page
+	StatePaid            State = "paid"             // provider says paid; not yet applied to the booking
+	StateApplied         State = "applied"          // complete-edit accepted it: done
+	StateRefundRequested State = "refund_requested" // provider refund asked for (idempotently)
+	StateRefunded        State = "refunded"         // provider refunded
+	StateFailed          State = "failed"           // nothing taken (declined, cancelled, never started)
+)
+
+// Terminal reports whether nothing more will happen to an entry of kind k in state s.
+func (s State) Terminal(k Kind) bool {
+	switch s {
+	case StateApplied, StateFailed:
+		return true
+	case StateRefunded:
+		return k == KindPayment // a reversed payment ends refunded; a refund still has to be applied
+	}
+	return false
+}
+
+// Entry is one payment or refund.
+type Entry struct {
+	ID                string
+	Kind              Kind
+	State             State
+	IdempotencyKey    string
+	AmountCents       int64
+	Currency          string
+	CinemaID          string
+	BookingID         string
+	BookingNumber     int64
+	EditSessionID     string
+	ProviderPaymentID string // the payment taken (payment) or refunded against (refund)
+	ProviderReference string // reported to complete-edit
+	RefundID          string
+	CardMasked        string
+	CardType          string
+	HostedURL         string
+	LastError         string
+	Attempts          int
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+}
+
+// Event is one recorded state change.
+type Event struct {
+	From, To State
+	Note     string
+	At       time.Time
+}
+
+var (
+	// ErrNotFound: no entry with that id.
+	ErrNotFound = errors.New("ledger entry not found")
+	// ErrStateChanged: the entry was not in an expected state (someone else moved it first).
+	ErrStateChanged = errors.New("ledger entry state changed concurrently")
+)
+
+// Store is the ledger on a database/sql handle (SQLite or PostgreSQL: the SQL is common).
+type Store struct {
+	db  *sql.DB
+	now func() time.Time
+}
+
+// New returns a ledger on db.
+func New(db *sql.DB) *Store { return &Store{db: db, now: time.Now} }
+
+// NewID returns a random identifier (also used for idempotency keys).
+func NewID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+const columns = `id, kind, state, idempotency_key, amount_cents, currency, cinema_id, booking_id, booking_number,
+	edit_session_id, provider_payment_id, provider_reference, refund_id, card_masked, card_type, hosted_url,
+	last_error, attempts, created_at, updated_at`
+
+// Create writes a new entry in state created. An entry with the same idempotency key is
+// returned as it is instead (created=false): a repeated request never makes a second entry.
+func (s *Store) Create(ctx context.Context, e Entry) (out Entry, created bool, err error) {
+	if e.ID == "" {
+		e.ID = NewID()
+	}
+	if e.IdempotencyKey == "" {
+		return Entry{}, false, errors.New("ledger: idempotency key is required")
+	}
+	now := s.now()
+	e.State, e.CreatedAt, e.UpdatedAt = StateCreated, now, now
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return Entry{}, false, fmt.Errorf("ledger create: %w", err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `INSERT INTO ledger_entries (`+columns+`)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20)
+		ON CONFLICT (idempotency_key) DO NOTHING`,
+		e.ID, e.Kind, e.State, e.IdempotencyKey, e.AmountCents, e.Currency, e.CinemaID, e.BookingID, e.BookingNumber,
+		e.EditSessionID, e.ProviderPaymentID, e.ProviderReference, e.RefundID, e.CardMasked, e.CardType, e.HostedURL,
+		e.LastError, e.Attempts, now.UnixMilli(), now.UnixMilli())
+	if err != nil {
+		return Entry{}, false, fmt.Errorf("ledger create: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		existing, err := scanOne(tx.QueryRowContext(ctx, `SELECT `+columns+` FROM ledger_entries WHERE idempotency_key = $1`, e.IdempotencyKey))
+		if err != nil {
+			return Entry{}, false, fmt.Errorf("ledger create (existing): %w", err)
+		}
+		return existing, false, tx.Commit()
+	}
+	if err := insertEvent(ctx, tx, e.ID, "", StateCreated, "", now); err != nil {
+		return Entry{}, false, err
+	}
+	if err := tx.Commit(); err != nil {
+		return Entry{}, false, fmt.Errorf("ledger create commit: %w", err)
+	}
+	return e, true, nil
+}
+
+// Get reads one entry.
+func (s *Store) Get(ctx context.Context, id string) (Entry, error) {
+	e, err := scanOne(s.db.QueryRowContext(ctx, `SELECT `+columns+` FROM ledger_entries WHERE id = $1`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Entry{}, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	return e, err
+}
+
+// Transition moves an entry from one of the states in from to state to, applying change to the
+// other fields, and records the event. If the entry is no longer in one of from (someone else
+// moved it), nothing is written and ErrStateChanged is returned.
+func (s *Store) Transition(ctx context.Context, id string, from []State, to State, note string, change func(*Entry)) (Entry, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return Entry{}, fmt.Errorf("ledger transition: %w", err)
+	}
+	defer tx.Rollback()
+	e, err := scanOne(tx.QueryRowContext(ctx, `SELECT `+columns+` FROM ledger_entries WHERE id = $1`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Entry{}, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	if err != nil {
+		return Entry{}, fmt.Errorf("ledger transition read: %w", err)
+	}
+	if !contains(from, e.State) {
+		return e, fmt.Errorf("%w: %s is %s, wanted one of %v", ErrStateChanged, id, e.State, from)
+	}
+	prev := e.State
+	if change != nil {
+		change(&e)
+	}
+	e.State = to
+	e.UpdatedAt = s.now()
+	// The WHERE on the old state makes this a compare-and-set even across replicas.
+	args := []any{e.State, e.ProviderPaymentID, e.ProviderReference, e.RefundID, e.CardMasked, e.CardType,
+		e.HostedURL, e.LastError, e.Attempts, e.UpdatedAt.UnixMilli(), e.ID, prev}
+	res, err := tx.ExecContext(ctx, `UPDATE ledger_entries SET state=$1, provider_payment_id=$2, provider_reference=$3,
+		refund_id=$4, card_masked=$5, card_type=$6, hosted_url=$7, last_error=$8, attempts=$9, updated_at=$10
+		WHERE id=$11 AND state=$12`, args...)
+	if err != nil {
+		return Entry{}, fmt.Errorf("ledger transition write: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return e, fmt.Errorf("%w: %s", ErrStateChanged, id)
+	}
+	if err := insertEvent(ctx, tx, e.ID, prev, to, note, e.UpdatedAt); err != nil {
+		return Entry{}, err
+	}
+	if err := tx.Commit(); err != nil {
+		return Entry{}, fmt.Errorf("ledger transition commit: %w", err)
+	}
+	return e, nil
+}
+
+// Note records a failed attempt (error text, attempt count) without changing the state.
+func (s *Store) Note(ctx context.Context, id string, errText string) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE ledger_entries SET last_error=$1, attempts=attempts+1, updated_at=$2 WHERE id=$3`,
+		truncate(errText, 500), s.now().UnixMilli(), id)
+	if err != nil {
+		return fmt.Errorf("ledger note: %w", err)
+	}
+	return nil
+}
+
+// ForEdit returns the entries of an edit, newest first.
+func (s *Store) ForEdit(ctx context.Context, editSessionID string) ([]Entry, error) {
+	return s.query(ctx, `SELECT `+columns+` FROM ledger_entries WHERE edit_session_id = $1 ORDER BY created_at DESC, id`, editSessionID)
+}
+
+// Unfinished returns entries that still need work (for the reconciler), oldest first.
+func (s *Store) Unfinished(ctx context.Context) ([]Entry, error) {
+	return s.query(ctx, `SELECT `+columns+` FROM ledger_entries
+		WHERE state IN ('created','redirected','paid','refund_requested') OR (kind='refund' AND state='refunded')
+		ORDER BY created_at, id`)
+}
+
+// Events returns the recorded state changes of an entry, oldest first.
+func (s *Store) Events(ctx context.Context, id string) ([]Event, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT from_state, to_state, note, at FROM ledger_events WHERE entry_id = $1 ORDER BY id`, id)
+	if err != nil {
+		return nil, fmt.Errorf("ledger events: %w", err)
+	}
+	defer rows.Close()
+	var out []Event
+	for rows.Next() {
+		var ev Event
+		var at int64
+		if err := rows.Scan(&ev.From, &ev.To, &ev.Note, &at); err != nil {
+			return nil, fmt.Errorf("ledger events scan: %w", err)
+		}
+		ev.At = time.UnixMilli(at)
+		out = append(out, ev)
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) query(ctx context.Context, q string, args ...any) ([]Entry, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("ledger query: %w", err)
+	}
+	defer rows.Close()
+	var out []Entry
+	for rows.Next() {
+		e, err := scanOne(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanOne(r scanner) (Entry, error) {
+	var e Entry
+	var created, updated int64
+	err := r.Scan(&e.ID, &e.Kind, &e.State, &e.IdempotencyKey, &e.AmountCents, &e.Currency, &e.CinemaID, &e.BookingID,
+		&e.BookingNumber, &e.EditSessionID, &e.ProviderPaymentID, &e.ProviderReference, &e.RefundID, &e.CardMasked,
+		&e.CardType, &e.HostedURL, &e.LastError, &e.Attempts, &created, &updated)
+	if err != nil {
+		return Entry{}, err
+	}
+	e.CreatedAt, e.UpdatedAt = time.UnixMilli(created), time.UnixMilli(updated)
+	return e, nil
+}
+
+func insertEvent(ctx context.Context, tx *sql.Tx, id string, from, to State, note string, at time.Time) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO ledger_events (entry_id, from_state, to_state, note, at) VALUES ($1,$2,$3,$4,$5)`,
+		id, string(from), string(to), truncate(note, 500), at.UnixMilli())
+	if err != nil {
+		return fmt.Errorf("ledger event: %w", err)
+	}
+	return nil
+}
+
+func contains(states []State, s State) bool {
+	for _, x := range states {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func truncate(s string, n int) string {
+	s = strings.ToValidUTF8(s, "?")
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
