@@ -48,14 +48,18 @@ func NewSessionStore(ctx context.Context, kind SessionStoreKind, db *DB, redisUR
 		if db.Dialect != SQLite {
 			return nil, fmt.Errorf("%w: sqlite sessions need a sqlite database, have %s", ErrStoreMismatch, db.Dialect)
 		}
-		st := sqlite3store.NewWithCleanupInterval(db.SQL, 5*time.Minute)
-		return &SessionStore{Store: st, close: func() error { st.StopCleanup(); return nil }}, nil
+		st := sqlite3store.NewWithCleanupInterval(db.SQL, 0)
+		stop := sweepExpired(db, "DELETE FROM sessions WHERE expiry < julianday('now')")
+		return &SessionStore{Store: st, close: func() error { stop(); return nil }}, nil
 	case SessionsPostgres:
 		if db.Dialect != Postgres {
 			return nil, fmt.Errorf("%w: postgres sessions need a postgres database, have %s", ErrStoreMismatch, db.Dialect)
 		}
-		st := pgxstore.NewWithCleanupInterval(db.Pool, 5*time.Minute)
-		return &SessionStore{Store: st, close: func() error { st.StopCleanup(); return nil }}, nil
+		// The store's own cleanup goroutine races with StopCleanup (seen with -race); we sweep
+		// expired sessions ourselves.
+		st := pgxstore.NewWithCleanupInterval(db.Pool, 0)
+		stop := sweepExpired(db, "DELETE FROM sessions WHERE expiry < current_timestamp")
+		return &SessionStore{Store: st, close: func() error { stop(); return nil }}, nil
 	case SessionsRedis:
 		opts, err := redis.ParseURL(redisURL)
 		if err != nil {
@@ -72,4 +76,29 @@ func NewSessionStore(ctx context.Context, kind SessionStoreKind, db *DB, redisUR
 	default:
 		return nil, fmt.Errorf("unknown session store %q (want sqlite, postgres or redis)", kind)
 	}
+}
+
+// sweepInterval is how often expired sessions are deleted.
+const sweepInterval = 5 * time.Minute
+
+// sweepExpired deletes expired sessions every sweepInterval until the returned stop is called.
+func sweepExpired(db *DB, query string) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(sweepInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				qctx, qcancel := context.WithTimeout(ctx, 30*time.Second)
+				_, _ = db.SQL.ExecContext(qctx, query) // best effort: expired rows are never read anyway
+				qcancel()
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
 }
