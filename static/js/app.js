@@ -174,8 +174,9 @@
           warned = true;
           el.classList.add('countdown-warning');
           if (warning) warning.hidden = false;
-          sr.textContent = 'Less than ' + minutesText(Math.max(1, Math.ceil(left / 60))).replace(' left', '') + ' left';
-          lastMinute = Math.ceil(left / 60);
+          var m = Math.max(1, Math.ceil(left / 60));
+          sr.textContent = 'Less than ' + (m === 1 ? '1 minute' : m + ' minutes') + ' left';
+          lastMinute = m;
         }
       } else if (left > warnAt && warned) {
         // More time was given (attribute updated in place): back to calm.
@@ -184,13 +185,14 @@
         if (warning) warning.hidden = true;
       }
 
-      // Announce once per full minute (never every second).
+      // Announce once per full minute (never every second). ceil(left/60)
+      // drops exactly when a whole minute is reached, even if a tick is late.
       var minute = Math.ceil(left / 60);
-      if (left > 0 && left % 60 === 0 && minute !== lastMinute) {
+      if (lastMinute === null || minute > lastMinute) {
+        lastMinute = minute; // first run (the server wrote the text) or more time given
+      } else if (left > 0 && minute < lastMinute) {
         lastMinute = minute;
         sr.textContent = minutesText(minute);
-      } else if (lastMinute === null) {
-        lastMinute = minute; // the initial text comes from the server
       }
 
       if (left === 0) {
