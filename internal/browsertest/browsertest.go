@@ -162,7 +162,7 @@ func (p *Page) AssertNoConsoleErrors() {
 // Screenshot saves a full-page PNG under artifacts/ at the repository root.
 func (p *Page) Screenshot(name string) string {
 	p.t.Helper()
-	png, err := chromedp.Run(p.Ctx, chromedp.FullScreenshot(90))
+	png, err := chromedp.Run(p.Ctx, chromedp.FullScreenshot(100)) // quality 100 means PNG
 	if err != nil {
 		p.t.Logf("screenshot %s: %v", name, err)
 		return ""
