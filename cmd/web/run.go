@@ -21,6 +21,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/keys"
 	"github.com/cinemabff/cinemabff/internal/storage"
+	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/static"
 )
 
@@ -80,6 +81,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		sandboxMount = sb.browserHandler
 	}
 
+	ticketing, payments, err := newUpstreamClients(ctx, cfg, logger, reg)
+	if err != nil {
+		return err
+	}
+
 	site, err := bff.New(bff.Deps{
 		Config: bff.Config{
 			SiteName:          cfg.SiteName,
@@ -90,12 +96,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			FormActionOrigins: formActionOrigins(cfg),
 			KioskIdle:         cfg.KioskIdle,
 		},
-		Logger:       logger,
-		DB:           db,
-		SessionStore: sessStore.Store,
-		Device:       device.NewStore(cookieKeys, publicURL.Scheme == "https"),
-		Assets:       assets,
-		Registry:     reg,
+		Logger:        logger,
+		DB:            db,
+		SessionStore:  sessStore.Store,
+		Device:        device.NewStore(cookieKeys, publicURL.Scheme == "https"),
+		Assets:        assets,
+		Registry:      reg,
+		Ticketing:     ticketing,
+		Payments:      payments,
+		SQL:           db.SQL,
+		PaymentMethod: cfg.PaymentMethod,
 	})
 	if err != nil {
 		return err
@@ -109,6 +119,35 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	}
 	return serve(ctx, cfg, mux, logger, stdout)
 }
+
+// newUpstreamClients builds the ticketing and payment provider clients. It asks the upstream
+// for its cinemas once (their currencies); a failure there is logged, not fatal: the site
+// starts and /readyz tells.
+func newUpstreamClients(ctx context.Context, cfg Config, logger *slog.Logger, reg prometheus.Registerer) (*upstream.Client, upstream.Payments, error) {
+	opts := []upstream.Option{
+		upstream.WithLogger(logger.With("component", "upstream")),
+		upstream.WithRegisterer(reg),
+		upstream.WithVersion(version),
+		upstream.WithOperationTimeout(upstream.OpCompleteEditBooking, 20*time.Second),
+	}
+	c, err := upstream.New(cfg.UpstreamURL, cfg.UpstreamToken, opts...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("ticketing client: %w", err)
+	}
+	p, err := upstream.NewPaymentClient(cfg.PaymentsURL, cfg.PaymentsKey, upstream.WithLogger(logger.With("component", "payments")), upstream.WithVersion(version))
+	if err != nil {
+		return nil, nil, fmt.Errorf("payment client: %w", err)
+	}
+	lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if _, err := c.ListCinemas(lctx); err != nil {
+		logger.Warn("could not list cinemas at start", "err", err)
+	}
+	return c, p, nil
+}
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
 
 // serve listens, prints the URL, and shuts down gracefully when ctx ends.
 func serve(ctx context.Context, cfg Config, h http.Handler, logger *slog.Logger, stdout io.Writer) error {

@@ -20,7 +20,10 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/keys"
+	"github.com/cinemabff/cinemabff/internal/sandbox"
+	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
 	"github.com/cinemabff/cinemabff/internal/storage"
+	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/static"
 )
 
@@ -60,15 +63,22 @@ func (c *countingStore) DeleteCtx(ctx context.Context, token string) error {
 }
 
 type harnessOpts struct {
-	databaseURL  string
-	sessionStore storage.SessionStoreKind
-	redisURL     string
-	publicURL    string
-	keys         []keys.Pair
+	sandbox         bool          // start the sandbox upstream and payment provider
+	clock           sandbox.Clock // sandbox clock (nil: real time)
+	completionDelay time.Duration // sandbox connector delay (0: 20ms)
+	now             func() time.Time
+	databaseURL     string
+	sessionStore    storage.SessionStoreKind
+	redisURL        string
+	publicURL       string
+	keys            []keys.Pair
 }
 
 type harness struct {
 	t      *testing.T
+	sb     *sandbox.Server
+	prov   *payprovider.Provider
+	upURL  string // sandbox base URL
 	srv    *Server
 	ts     *httptest.Server
 	store  *countingStore
@@ -118,22 +128,81 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	if os.Getenv("TEST_LOG") != "" {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	s, err := New(Deps{
+	h := &harness{t: t}
+	deps := Deps{
 		Config:       Config{SiteName: "Test Cinemas", PublicURL: pu},
 		Logger:       logger,
 		DB:           db,
+		SQL:          db.SQL,
 		SessionStore: cs,
 		Device:       device.NewStore(o.keys, pu.Scheme == "https"),
 		Assets:       assets,
-	})
+		Now:          o.now,
+	}
+	if o.sandbox {
+		h.startSandbox(&deps, o)
+	}
+	// The site's own URL is only known once it listens; the public URL must match it so the
+	// payment provider returns here.
+	ts := httptest.NewUnstartedServer(nil)
+	ts.Start()
+	t.Cleanup(ts.Close)
+	if o.publicURL == "http://127.0.0.1" {
+		deps.Config.PublicURL, _ = url.Parse(ts.URL)
+	}
+	s, err := New(deps)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(s)
-	t.Cleanup(ts.Close)
+	ts.Config.Handler = s
 	jar, _ := cookiejar.New(nil)
 	client := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	return &harness{t: t, srv: s, ts: ts, store: cs, client: client}
+	h.srv, h.ts, h.store, h.client = s, ts, cs, client
+	return h
+}
+
+const (
+	testToken  = "bff-test-token"
+	testPayKey = "bff-test-pay-key"
+)
+
+// startSandbox runs the sandbox ticketing API and payment provider on their own port, as a
+// real upstream would be, and points the server's clients at them.
+func (h *harness) startSandbox(d *Deps, o harnessOpts) {
+	t := h.t
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	prov := payprovider.New(payprovider.Options{PublicURL: srv.URL + "/pay", APIKey: testPayKey})
+	delay := o.completionDelay
+	if delay == 0 {
+		delay = 20 * time.Millisecond
+	}
+	sb, err := sandbox.New(sandbox.Options{Token: testToken, Clock: o.clock, CompletionDelay: delay, Payments: prov})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sb.Close)
+	mux.Handle("/pay/", http.StripPrefix("/pay", prov.Handler()))
+	mux.Handle("/", sb.Handler())
+	opts := []upstream.Option{
+		upstream.WithTimeout(5 * time.Second),
+		upstream.WithRetry(upstream.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: 10 * time.Millisecond}),
+	}
+	c, err := upstream.New(srv.URL, testToken, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ListCinemas(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	p, err := upstream.NewPaymentClient(srv.URL+"/pay", testPayKey, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Ticketing, d.Payments = c, p
+	d.Config.FormActionOrigins = []string{srv.URL}
+	h.sb, h.prov, h.upURL = sb, prov, srv.URL
 }
 
 // do sends a request and returns the response with its body read.

@@ -1,10 +1,13 @@
 package bff
 
-import "context"
+import (
+	"context"
 
-type requestIDKey struct{}
+	"github.com/cinemabff/cinemabff/internal/upstream"
+)
 
-// withRequestID keeps the request id in the context so upstream calls can pass it on.
+// withRequestID keeps the request id in the context; the upstream client sends it on as
+// X-Request-ID.
 func withRequestID(ctx context.Context, id string) context.Context {
-	return context.WithValue(ctx, requestIDKey{}, id)
+	return upstream.WithRequestID(ctx, id)
 }

@@ -9,25 +9,33 @@ import (
 // Route names: every URL in the site is built from these (Server.url), never by string
 // concatenation in handlers or views. paths is the one table of names and patterns.
 const (
-	RouteHome        = "home"
-	RouteDevice      = "device"
-	RouteVisitReset  = "visit.reset"
-	RouteFindBooking = "booking.find"
-	RouteWhatsOn     = "whatson"
-	RouteLivez       = "livez"
-	RouteReadyz      = "readyz"
-	RouteMetrics     = "metrics"
+	RouteHome       = "home"
+	RouteDevice     = "device"
+	RouteVisitReset = "visit.reset"
+	RouteLivez      = "livez"
+	RouteReadyz     = "readyz"
+	RouteMetrics    = "metrics"
 )
 
-var paths = map[string]string{
-	RouteHome:        "/",
-	RouteDevice:      "/device",
-	RouteVisitReset:  "/visit/reset",
-	RouteFindBooking: "/booking",
-	RouteWhatsOn:     "/whats-on",
-	RouteLivez:       "/livez",
-	RouteReadyz:      "/readyz",
-	RouteMetrics:     "/metrics",
+// paths is the one table of route names and their patterns; each flow keeps its part in its
+// own file (bookingPaths, checkoutPaths, swapPaths).
+var paths = mergePaths(map[string]string{
+	RouteHome:       "/",
+	RouteDevice:     "/device",
+	RouteVisitReset: "/visit/reset",
+	RouteLivez:      "/livez",
+	RouteReadyz:     "/readyz",
+	RouteMetrics:    "/metrics",
+}, bookingPaths, checkoutPaths, swapPaths)
+
+func mergePaths(parts ...map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, p := range parts {
+		for k, v := range p {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // registerRoutes wires every handler. Flows add their routes here, each in its own block.
@@ -41,6 +49,10 @@ func (s *Server) registerRoutes() {
 	s.route("GET", RouteReadyz, s.readyz)
 	s.route("GET", RouteMetrics, s.metricsHandler())
 	s.echo.GET("/static/*", s.staticHandler())
+
+	s.registerBookingRoutes()
+	s.registerCheckoutRoutes()
+	s.registerSwapRoutes()
 }
 
 // url builds the path of a named route, filling its :params in order and escaping them.

@@ -5,6 +5,7 @@ package bff
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"log/slog"
 	"net"
@@ -17,6 +18,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/ratelimit"
+	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/static"
 )
 
@@ -56,8 +60,16 @@ type Deps struct {
 	Device       *device.Store
 	Assets       *static.Assets
 	Registry     *prometheus.Registry
-	// Upstream is checked by /readyz when set.
-	Upstream ReadyChecker
+	// Ticketing is the upstream ticketing client; /readyz checks its circuit breaker.
+	Ticketing *upstream.Client
+	// Payments is the payment provider the BFF takes edit payments and refunds through.
+	Payments upstream.Payments
+	// SQL is the BFF's own database (ledger, checkout records).
+	SQL *sql.DB
+	// PaymentMethod is sent as ExternalPaymentInfo.PaymentMethod for redirect payments.
+	PaymentMethod string
+	// Now is the clock (tests); nil means time.Now.
+	Now func() time.Time
 }
 
 // Server is the BFF's HTTP handler.
@@ -72,6 +84,16 @@ type Server struct {
 	registry *prometheus.Registry
 	metrics  *httpMetrics
 	upstream ReadyChecker
+
+	ticketing     *upstream.Client
+	payments      upstream.Payments
+	ledger        *ledger.Store
+	sql           *sql.DB
+	paymentMethod string
+	now           func() time.Time
+
+	findByIP      *ratelimit.Limiter
+	findByBooking *ratelimit.Limiter
 }
 
 // New builds the server and its routes.
@@ -101,8 +123,28 @@ func New(d Deps) (*Server, error) {
 		device:   d.Device,
 		assets:   d.Assets,
 		registry: d.Registry,
-		upstream: d.Upstream,
 		sessions: newSessionManager(d.SessionStore, d.Config),
+
+		ticketing:     d.Ticketing,
+		payments:      d.Payments,
+		sql:           d.SQL,
+		paymentMethod: d.PaymentMethod,
+		now:           d.Now,
+
+		findByIP:      ratelimit.New(10, 6*time.Second), // 10 look-ups, then one every 6 s
+		findByBooking: ratelimit.New(5, 60*time.Second), // 5 per booking number, then one a minute
+	}
+	if d.Ticketing != nil {
+		s.upstream = d.Ticketing
+	}
+	if d.SQL != nil {
+		s.ledger = ledger.New(d.SQL)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.paymentMethod == "" {
+		s.paymentMethod = "SANDBOXPAY"
 	}
 	m, err := newHTTPMetrics(d.Registry)
 	if err != nil {

@@ -1,0 +1,74 @@
+package cinema
+
+import "time"
+
+// Cinema is one site of the circuit.
+type Cinema struct {
+	ID       string
+	Name     string
+	Currency string // ISO 4217 code used for every amount of this cinema
+	Locale   string // BCP 47 tag for formatting, e.g. "de-DE"
+	TimeZone string // IANA name, e.g. "Europe/Berlin"
+}
+
+// Location returns the cinema's time zone, or UTC when it is unknown.
+func (c Cinema) Location() *time.Location {
+	if loc, err := time.LoadLocation(c.TimeZone); err == nil && c.TimeZone != "" {
+		return loc
+	}
+	return time.UTC
+}
+
+// Film is a film scheduled at a cinema.
+type Film struct {
+	ID       string
+	Title    string
+	Rating   string
+	RunTime  time.Duration
+	Synopsis string
+}
+
+// Session is one showing of a film.
+type Session struct {
+	ID                string // listing identifier, unique across cinemas
+	CinemaID          string
+	SessionID         string // identifier within the cinema, used by every order call
+	FilmID            string
+	FilmTitle         string
+	Showtime          time.Time
+	ScreenName        string
+	ScreenNumber      int
+	AllocatedSeating  bool
+	SeatsAvailable    int
+	AreaCategoryCodes []string
+}
+
+// SessionInfo is what a booking says about its session.
+type SessionInfo struct {
+	ID         string
+	FilmTitle  string
+	Showtime   time.Time
+	ScreenName string
+}
+
+// TicketType is a ticket that can be bought for a session, with its price.
+type TicketType struct {
+	Code             string
+	AreaCategoryCode string
+	Description      string
+	LongDescription  string
+	Price            Money
+	Tax              Money
+	IsPackage        bool
+	PackageSize      int
+	IsLoyalty        bool
+	IsVoucher        bool
+	IsThirdParty     bool // third-party member ticket
+	IsChild          bool
+}
+
+// Simple reports whether the ticket type is allowed in a booking edit: no
+// package, loyalty recognition, voucher or third-party member ticket.
+func (t TicketType) Simple() bool {
+	return !t.IsPackage && !t.IsLoyalty && !t.IsVoucher && !t.IsThirdParty
+}

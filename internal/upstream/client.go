@@ -1,0 +1,336 @@
+package upstream
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+)
+
+// Operation names, used in metrics, logs, errors and WithOperationTimeout.
+const (
+	OpEditBooking               = "EditBooking"
+	OpAddTickets                = "AddTickets"
+	OpRemoveTickets             = "RemoveTickets"
+	OpSetSelectedSeats          = "SetSelectedSeats"
+	OpGetOrder                  = "GetOrder"
+	OpResetOrderExpiry          = "ResetOrderExpiry"
+	OpCancelOrder               = "CancelOrder"
+	OpCompleteEditBooking       = "CompleteEditBooking"
+	OpCompleteOrder             = "CompleteOrder"
+	OpApplyGiftCard             = "ApplyGiftCard"
+	OpApplyLoyaltyPointsPayment = "ApplyLoyaltyPointsPayment"
+	OpExternalPaymentStarting   = "ExternalPaymentStarting"
+	OpGetOrderDetails           = "GetOrderDetails"
+	OpGetSingleBooking          = "GetSingleBooking"
+	OpSwapSeats                 = "SwapSeats"
+	OpListCinemas               = "ListCinemas"
+	OpListFilms                 = "ListFilms"
+	OpListSessions              = "ListSessions"
+	OpGetSeatPlan               = "GetSeatPlan"
+	OpGetTicketTypes            = "GetTicketTypes"
+	OpCreatePayment             = "CreatePayment"
+	OpGetPayment                = "GetPayment"
+	OpRefund                    = "Refund"
+)
+
+type requestIDKey struct{}
+
+// WithRequestID returns a context whose calls carry id as X-Request-ID.
+func WithRequestID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, requestIDKey{}, id)
+}
+
+// RequestID returns the request id set by WithRequestID, or "".
+func RequestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+// Client is the ticketing API client. It is safe for concurrent use.
+type Client struct {
+	base    *url.URL
+	token   string
+	cfg     config
+	t       *transport
+	details singleflight.Group
+
+	mu         sync.RWMutex
+	currencies map[string]string // cinema id → currency, learnt from ListCinemas
+}
+
+// New returns a client of the ticketing API at baseURL (the {base_url} of the
+// contract) authenticating with token.
+func New(baseURL, token string, opts ...Option) (*Client, error) {
+	u, err := parseBase(baseURL)
+	if err != nil {
+		return nil, err
+	}
+	cfg := newConfig(opts)
+	t, err := newTransport("ticketing", cfg, func(h http.Header) { h.Set("connectapitoken", token) })
+	if err != nil {
+		return nil, err
+	}
+	return &Client{base: u, token: token, cfg: cfg, t: t, currencies: map[string]string{}}, nil
+}
+
+func parseBase(baseURL string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
+	if err != nil {
+		return nil, fmt.Errorf("upstream: base URL: %w", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, fmt.Errorf("upstream: base URL %q: need an absolute http(s) URL", baseURL)
+	}
+	return u, nil
+}
+
+// Ready returns nil while the circuit breaker lets calls through (closed or
+// half-open), and an ErrUnavailable error while it is open. For /readyz.
+func (c *Client) Ready() error { return c.t.ready() }
+
+func (c *Client) currencyFor(cinemaID string) string {
+	c.mu.RLock()
+	cur, ok := c.currencies[cinemaID]
+	c.mu.RUnlock()
+	if ok && cur != "" {
+		return cur
+	}
+	return c.cfg.currency
+}
+
+func (c *Client) learnCurrency(cinemaID, currency string) {
+	if cinemaID == "" || currency == "" {
+		return
+	}
+	c.mu.Lock()
+	c.currencies[cinemaID] = currency
+	c.mu.Unlock()
+}
+
+// request describes one call.
+type request struct {
+	op     string
+	method string
+	path   string // below the base URL, segments already escaped
+	query  url.Values
+	body   any  // encoded as JSON when non-nil
+	read   bool // safe to repeat: retried on ErrUnavailable
+}
+
+// responder is implemented by wire responses that carry result codes.
+type responder interface{ resultCodes() codes }
+
+// transport does the HTTP work shared by both clients: deadlines, retries,
+// the circuit breaker, headers, metrics and logs.
+type transport struct {
+	name    string
+	cfg     config
+	auth    func(http.Header)
+	breaker *breaker
+	metrics *metrics
+}
+
+func newTransport(name string, cfg config, auth func(http.Header)) (*transport, error) {
+	m, err := newMetrics(cfg.registerer)
+	if err != nil {
+		return nil, err
+	}
+	return &transport{name: name, cfg: cfg, auth: auth, breaker: newBreaker(name, cfg.breaker, cfg.logger), metrics: m}, nil
+}
+
+func (t *transport) ready() error {
+	if t.breaker.isOpen() {
+		return &Error{Op: "Ready", Kind: ErrUnavailable, Err: fmt.Errorf("%s: %w", t.name, ErrCircuitOpen)}
+	}
+	return nil
+}
+
+// call performs req against base and decodes the answer into a new T. Reads
+// are retried on ErrUnavailable within the deadline; writes never are.
+func call[T any](ctx context.Context, t *transport, base *url.URL, req request) (*T, error) {
+	ctx, cancel := context.WithTimeout(ctx, t.cfg.timeoutFor(req.op))
+	defer cancel()
+
+	var body []byte
+	if req.body != nil {
+		b, err := json.Marshal(req.body)
+		if err != nil {
+			return nil, &Error{Op: req.op, Kind: ErrInvalidRequest, Err: fmt.Errorf("encode request: %w", err)}
+		}
+		body = b
+	}
+	u := *base
+	escaped := strings.TrimRight(base.EscapedPath(), "/") + req.path
+	u.Path, _ = url.PathUnescape(escaped)
+	u.RawPath = escaped
+	if len(req.query) > 0 {
+		u.RawQuery = req.query.Encode()
+	}
+	target := u.String()
+
+	attempts := 1
+	if req.read {
+		attempts = t.cfg.retry.MaxAttempts
+	}
+	for attempt := 1; ; attempt++ {
+		out, err := attemptOnce[T](ctx, t, req, target, body, attempt)
+		if err == nil || attempt >= attempts || !retryable(err) || ctx.Err() != nil {
+			return out, err
+		}
+		if !sleepBackoff(ctx, t.cfg.retry, attempt) {
+			return out, err
+		}
+	}
+}
+
+func attemptOnce[T any](ctx context.Context, t *transport, req request, target string, body []byte, attempt int) (*T, error) {
+	var out *T
+	err := t.breaker.run(func() error {
+		var err error
+		out, err = roundTrip[T](ctx, t, req, target, body, attempt)
+		return err
+	})
+	if errors.Is(err, ErrCircuitOpen) {
+		t.metrics.observe(req.op, "breaker_open", 0)
+		return nil, &Error{Op: req.op, Kind: ErrUnavailable, Err: err}
+	}
+	return out, err
+}
+
+func roundTrip[T any](ctx context.Context, t *transport, req request, target string, body []byte, attempt int) (out *T, err error) {
+	start := time.Now()
+	status := 0
+	var cs codes
+	defer func() {
+		d := time.Since(start)
+		oc := outcome(err)
+		t.metrics.observe(req.op, oc, d)
+		t.cfg.logger.LogAttrs(ctx, slog.LevelDebug, "upstream call",
+			slog.String("upstream", t.name),
+			slog.String("op", req.op),
+			slog.String("method", req.method),
+			slog.Int("attempt", attempt),
+			slog.Int("status", status),
+			slog.Int("result", cs.Result),
+			slog.Int("extended_result", cs.ExtendedResultCode),
+			slog.String("outcome", oc),
+			slog.Duration("duration", d),
+			slog.String("request_id", RequestID(ctx)),
+		)
+	}()
+
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	hr, err := http.NewRequestWithContext(ctx, req.method, target, rd)
+	if err != nil {
+		return nil, &Error{Op: req.op, Kind: ErrInvalidRequest, Err: err}
+	}
+	hr.Header.Set("Accept", "application/json")
+	if body != nil {
+		hr.Header.Set("Content-Type", "application/json")
+	}
+	hr.Header.Set("User-Agent", "cinemabff/"+t.cfg.version)
+	if id := RequestID(ctx); id != "" {
+		hr.Header.Set("X-Request-ID", id)
+	}
+	t.auth(hr.Header)
+
+	resp, err := t.cfg.httpClient.Do(hr)
+	if err != nil {
+		return nil, &Error{Op: req.op, Kind: ErrUnavailable, Err: err}
+	}
+	defer resp.Body.Close()
+	status = resp.StatusCode
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	if err != nil {
+		return nil, &Error{Op: req.op, HTTPStatus: status, Kind: ErrUnavailable, Err: fmt.Errorf("read body: %w", err)}
+	}
+
+	if status < 200 || status > 299 {
+		cs = probeCodes(raw)
+		return nil, newError(req.op, status, cs)
+	}
+	v := new(T)
+	if len(bytes.TrimSpace(raw)) > 0 {
+		if err := json.Unmarshal(raw, v); err != nil {
+			// A 200 body we cannot read (a proxy's HTML page, a truncated
+			// answer): the upstream is not usable right now.
+			return nil, &Error{Op: req.op, HTTPStatus: status, Kind: ErrUnavailable, Err: fmt.Errorf("decode %s response: %w", req.op, err)}
+		}
+	}
+	if r, ok := any(v).(responder); ok {
+		cs = r.resultCodes()
+		if !cs.ok() {
+			return nil, newError(req.op, status, cs)
+		}
+	}
+	return v, nil
+}
+
+func newError(op string, status int, cs codes) *Error {
+	return &Error{
+		Op: op, HTTPStatus: status, Result: cs.Result, ExtendedResultCode: cs.ExtendedResultCode,
+		Description: cs.Description, Reason: cs.Reason, Kind: classify(status, cs),
+	}
+}
+
+// probeCodes reads whatever code fields an error body has; a body that is
+// not JSON yields no codes.
+func probeCodes(raw []byte) codes {
+	var p errorProbe
+	if json.Unmarshal(raw, &p) != nil {
+		return codes{Description: strings.TrimSpace(truncate(string(raw), 200))}
+	}
+	return p.resultCodes()
+}
+
+// errorProbe is the union of the error fields of every response family.
+// encoding/json matches names case-insensitively, so "Result" also reads the
+// camelCase "result".
+type errorProbe struct {
+	Result             *int    `json:"Result"`
+	ResultCode         *int    `json:"ResultCode"`
+	ResponseCode       *int    `json:"ResponseCode"`
+	ExtendedResultCode int     `json:"ExtendedResultCode"`
+	ErrorDescription   *string `json:"ErrorDescription"`
+	Reason             string  `json:"reason"`
+	ProviderError      string  `json:"error"`
+	Message            string  `json:"message"`
+}
+
+func (p errorProbe) resultCodes() codes {
+	c := codes{ExtendedResultCode: p.ExtendedResultCode, Reason: p.Reason}
+	switch {
+	case p.Result != nil:
+		c.Result = *p.Result
+	case p.ResultCode != nil:
+		c.Result = *p.ResultCode
+	case p.ResponseCode != nil:
+		c.Result = *p.ResponseCode
+	}
+	if p.ErrorDescription != nil {
+		c.Description = *p.ErrorDescription
+	}
+	if c.Reason == "" {
+		c.Reason = p.ProviderError
+	}
+	if c.Description == "" {
+		c.Description = p.Message
+	}
+	return c
+}
+
+func escape(s string) string { return url.PathEscape(s) }

@@ -1,0 +1,334 @@
+package upstream
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// Sentinel errors. Every error of the client is an *Error that matches one
+// (or, for a few, two) of these with errors.Is.
+var (
+	// ErrNotFound: unknown booking, order, session, cinema or payment.
+	ErrNotFound = errors.New("upstream: not found")
+	// ErrOrderExpired: the order's hold time ran out; its seats are released.
+	ErrOrderExpired = errors.New("upstream: order expired")
+	// ErrSeatsUnavailable: the seats asked for are taken or held.
+	ErrSeatsUnavailable = errors.New("upstream: seats unavailable")
+	// ErrEditRefused: an edit (start or completion) was refused by a rule;
+	// Error.EditRestriction says which.
+	ErrEditRefused = errors.New("upstream: edit refused")
+	// ErrSwapRefused: a seat swap was refused by a rule; Error.SwapRestriction
+	// says which.
+	ErrSwapRefused = errors.New("upstream: seat swap refused")
+	// ErrPaymentDeclined: a payment (gift card, loyalty, card) was declined.
+	ErrPaymentDeclined = errors.New("upstream: payment declined")
+	// ErrInsufficientBalance: not enough balance on a gift card or loyalty
+	// account. It also matches ErrPaymentDeclined.
+	ErrInsufficientBalance = errors.New("upstream: insufficient balance")
+	// ErrOrderClosed: the order is already completed or awaiting an external
+	// payment, so it cannot be changed.
+	ErrOrderClosed = errors.New("upstream: order completed or awaiting payment")
+	// ErrInvalidRequest: the upstream refused the request as malformed or not
+	// allowed in the order's state.
+	ErrInvalidRequest = errors.New("upstream: invalid request")
+	// ErrUnauthorized: the API token or key was missing or refused (HTTP
+	// 401/403): a configuration problem.
+	ErrUnauthorized = errors.New("upstream: unauthorized")
+	// ErrUnavailable: transport failure, timeout, HTTP 5xx, an upstream-side
+	// failure code, or the circuit breaker is open. The cause is wrapped.
+	ErrUnavailable = errors.New("upstream: unavailable")
+	// ErrPaymentNotPaid: a refund was asked for a payment that is not paid.
+	ErrPaymentNotPaid = errors.New("upstream: payment not paid")
+	// ErrRefundExceedsRefundable: a refund larger than what remains refundable.
+	ErrRefundExceedsRefundable = errors.New("upstream: refund exceeds refundable amount")
+)
+
+// Result codes (Result / ResultCode / ResponseCode), by position in the
+// published list.
+const (
+	ResultOK                           = 0
+	ResultUnexpectedError              = 1
+	ResultDBError                      = 2
+	ResultMembershipError              = 3
+	ResultInvalidRequestData           = 4
+	ResultCinemaConnectError           = 5
+	ResultLoyaltyConnectError          = 6
+	ResultInsufficientPoints           = 7
+	ResultSeatsUnavailable             = 8
+	ResultFailedSeatDataRetrieve       = 9
+	ResultFailedOrderValueProcess      = 10
+	ResultPrepareOrderForCompleteError = 11
+	ResultPaymentDeclined              = 12
+	ResultPaymentSystemError           = 13
+	ResultPostChargeCommitError        = 14
+	ResultUnpaidBookingsDisallowed     = 15
+	ResultVouchersDisallowed           = 16
+	ResultMemberNotFound               = 17
+	ResponseSessionNotFound            = 50 // data calls: session or cinema not found
+)
+
+// Extended result codes of the wire profile (47 and 48 observed upstream).
+const (
+	ExtOrderNotFound       = 40
+	ExtOrderExpired        = 41
+	ExtNotInEditState      = 42 // operation not supported while in edit state
+	ExtEditRefused         = 43
+	ExtSwapRefused         = 44
+	ExtGiftCardRejected    = 45
+	ExtInsufficientBalance = 46
+	ExtBookingNotFound     = 47
+	ExtRefundRequired      = 48
+	ExtAmountMismatch      = 49
+	ExtOrderClosed         = 50
+)
+
+// EditRestriction is the machine word of an edit refusal (`reason`).
+type EditRestriction string
+
+// Edit refusal reasons of the wire profile.
+const (
+	EditConcessions             EditRestriction = "concessions"
+	EditNonExternalPayment      EditRestriction = "non_external_payment"
+	EditPackageTicket           EditRestriction = "package_ticket"
+	EditLoyaltyTicket           EditRestriction = "loyalty_ticket"
+	EditVoucherTicket           EditRestriction = "voucher_ticket"
+	EditThirdPartyMemberTicket  EditRestriction = "third_party_member_ticket"
+	EditAlreadyInEdit           EditRestriction = "already_in_edit"
+	EditUnpaidRequiresNoPayment EditRestriction = "unpaid_requires_no_payment"
+	EditPaymentRequired         EditRestriction = "payment_required"
+	EditRefundRequired          EditRestriction = "refund_required"
+	EditAmountMismatch          EditRestriction = "amount_mismatch"
+)
+
+// SwapRestriction is the machine word of a swap refusal (`reason`).
+type SwapRestriction string
+
+// Swap refusal reasons of the wire profile.
+const (
+	SwapUnpaidBooking         SwapRestriction = "unpaid_booking"
+	SwapInSeatDelivery        SwapRestriction = "in_seat_delivery"
+	SwapDifferentSession      SwapRestriction = "different_session"
+	SwapDifferentAreaCategory SwapRestriction = "different_area_category"
+	SwapSeatUnavailable       SwapRestriction = "seat_unavailable"
+	SwapSeatInBooking         SwapRestriction = "seat_in_booking"
+	SwapPartialPackage        SwapRestriction = "partial_package"
+	SwapUnknownTicket         SwapRestriction = "unknown_ticket"
+	SwapDuplicateSeat         SwapRestriction = "duplicate_seat"
+	SwapInvalidSeat           SwapRestriction = "invalid_seat"
+)
+
+// Error is a failed upstream call. It keeps the original codes and
+// description for logs and matches its Kind (a sentinel above) with errors.Is.
+type Error struct {
+	Op                 string // operation name, e.g. "GetOrder"
+	HTTPStatus         int    // 0 when no response was received
+	Result             int    // Result, ResultCode or ResponseCode of the body
+	ExtendedResultCode int
+	Description        string // ErrorDescription (or the provider's message)
+	Reason             string // machine word of an edit/swap refusal or provider error
+	Kind               error  // the sentinel this error matches; nil when unclassified
+	Err                error  // the cause (transport error, context error), if any
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("upstream ")
+	b.WriteString(e.Op)
+	b.WriteString(": ")
+	if e.Kind != nil {
+		b.WriteString(strings.TrimPrefix(e.Kind.Error(), "upstream: "))
+	} else {
+		b.WriteString("failed")
+	}
+	if e.HTTPStatus != 0 {
+		fmt.Fprintf(&b, " (HTTP %d", e.HTTPStatus)
+		if e.Result != 0 || e.ExtendedResultCode != 0 {
+			fmt.Fprintf(&b, ", result %d/%d", e.Result, e.ExtendedResultCode)
+		}
+		if e.Reason != "" {
+			fmt.Fprintf(&b, ", reason %s", e.Reason)
+		}
+		b.WriteString(")")
+	}
+	if e.Description != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Description)
+	}
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is matches the error's Kind, and the broader kinds it implies.
+func (e *Error) Is(target error) bool {
+	if e.Kind == nil {
+		return false
+	}
+	if target == e.Kind {
+		return true
+	}
+	switch target {
+	case ErrPaymentDeclined:
+		return e.Kind == ErrInsufficientBalance
+	case ErrSeatsUnavailable:
+		// A swap to a seat that is taken is also "seats unavailable".
+		return e.Kind == ErrSwapRefused && (e.Reason == string(SwapSeatUnavailable) || e.Reason == string(SwapSeatInBooking))
+	}
+	return false
+}
+
+// EditRestriction returns the restriction of an edit refusal ("" otherwise).
+func (e *Error) EditRestriction() EditRestriction {
+	if e.Kind != ErrEditRefused {
+		return ""
+	}
+	if e.Reason != "" {
+		return EditRestriction(e.Reason)
+	}
+	switch e.ExtendedResultCode {
+	case ExtRefundRequired:
+		return EditRefundRequired
+	case ExtAmountMismatch:
+		return EditAmountMismatch
+	}
+	return ""
+}
+
+// SwapRestriction returns the restriction of a swap refusal ("" otherwise).
+func (e *Error) SwapRestriction() SwapRestriction {
+	if e.Kind != ErrSwapRefused {
+		return ""
+	}
+	return SwapRestriction(e.Reason)
+}
+
+// EditRefusal reports the restriction when err is an edit refusal.
+func EditRefusal(err error) (EditRestriction, bool) {
+	var e *Error
+	if errors.As(err, &e) && e.Kind == ErrEditRefused {
+		return e.EditRestriction(), true
+	}
+	return "", false
+}
+
+// SwapRefusal reports the restriction when err is a swap refusal.
+func SwapRefusal(err error) (SwapRestriction, bool) {
+	var e *Error
+	if errors.As(err, &e) && e.Kind == ErrSwapRefused {
+		return e.SwapRestriction(), true
+	}
+	return "", false
+}
+
+// codes is what a response body says about success: the union of the code
+// fields of every response family.
+type codes struct {
+	Result             int
+	ExtendedResultCode int
+	Description        string
+	Reason             string
+}
+
+func (c codes) ok() bool { return c.Result == 0 && c.ExtendedResultCode == 0 }
+
+// classify picks the sentinel for a refusal. The extended code is the most
+// precise, then the HTTP status of the camelCase family, then the result code.
+func classify(status int, c codes) error {
+	switch c.ExtendedResultCode {
+	case ExtOrderNotFound, ExtBookingNotFound:
+		return ErrNotFound
+	case ExtOrderExpired:
+		return ErrOrderExpired
+	case ExtNotInEditState:
+		return ErrInvalidRequest
+	case ExtEditRefused, ExtRefundRequired:
+		return ErrEditRefused
+	case ExtAmountMismatch:
+		// The edit family names the rule in reason; on a regular order
+		// (CompleteOrder, ExternalPaymentStarting) it is a request error.
+		if c.Reason != "" {
+			return ErrEditRefused
+		}
+		return ErrInvalidRequest
+	case ExtSwapRefused:
+		return ErrSwapRefused
+	case ExtGiftCardRejected:
+		return ErrPaymentDeclined
+	case ExtInsufficientBalance:
+		return ErrInsufficientBalance
+	case ExtOrderClosed:
+		return ErrOrderClosed
+	}
+	switch {
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		return ErrUnauthorized
+	case status == http.StatusNotFound:
+		return ErrNotFound
+	case status == http.StatusGone:
+		return ErrOrderExpired
+	case status == http.StatusConflict:
+		return ErrSeatsUnavailable
+	case status == http.StatusTooManyRequests || status >= 500:
+		return ErrUnavailable
+	}
+	switch c.Result {
+	case ResultInvalidRequestData, ResultMembershipError, ResultUnpaidBookingsDisallowed,
+		ResultVouchersDisallowed, ResultFailedOrderValueProcess, ResultPrepareOrderForCompleteError:
+		return ErrInvalidRequest
+	case ResultSeatsUnavailable:
+		return ErrSeatsUnavailable
+	case ResultPaymentDeclined:
+		return ErrPaymentDeclined
+	case ResultInsufficientPoints:
+		return ErrInsufficientBalance
+	case ResultMemberNotFound, ResponseSessionNotFound:
+		return ErrNotFound
+	case ResultUnexpectedError, ResultDBError, ResultCinemaConnectError, ResultLoyaltyConnectError,
+		ResultFailedSeatDataRetrieve, ResultPaymentSystemError, ResultPostChargeCommitError:
+		return ErrUnavailable
+	}
+	if status >= 400 {
+		return ErrInvalidRequest
+	}
+	return nil
+}
+
+// outcome is the metric label of an error.
+func outcome(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	var e *Error
+	if !errors.As(err, &e) || e.Kind == nil {
+		return "error"
+	}
+	switch e.Kind {
+	case ErrNotFound:
+		return "not_found"
+	case ErrOrderExpired:
+		return "expired"
+	case ErrSeatsUnavailable:
+		return "seats_unavailable"
+	case ErrEditRefused, ErrSwapRefused, ErrOrderClosed:
+		return "refused"
+	case ErrPaymentDeclined, ErrInsufficientBalance, ErrPaymentNotPaid, ErrRefundExceedsRefundable:
+		return "declined"
+	case ErrInvalidRequest:
+		return "invalid"
+	case ErrUnauthorized:
+		return "unauthorized"
+	case ErrUnavailable:
+		if errors.Is(e.Err, errBreakerOpen) {
+			return "breaker_open"
+		}
+		return "unavailable"
+	}
+	return "error"
+}
