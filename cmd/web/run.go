@@ -111,6 +111,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return err
 	}
 
+	// Finish payments and refunds a request could not finish (crash, failed upstream call).
+	site.StartReconciler(ctx, 30*time.Second)
+
 	mux := http.NewServeMux()
 	mux.Handle("/", site)
 	if sandboxMount != nil {

@@ -94,6 +94,7 @@ type Server struct {
 
 	findByIP      *ratelimit.Limiter
 	findByBooking *ratelimit.Limiter
+	cinemaCache   cinemaCache
 }
 
 // New builds the server and its routes.

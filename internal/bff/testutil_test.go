@@ -10,6 +10,8 @@ import (
 
 type goquery_Selection = goquery.Selection
 
+type goquerySel = goquery.Selection
+
 var errBoom = errors.New("database exploded: secret detail")
 
 func docFrom(t *testing.T, r *http.Response) *goquery.Document {

@@ -23,15 +23,16 @@ const (
 	KindRefund  Kind = "refund"  // the customer gets a negative balance back
 )
 
-// State is where an entry stands. Payments: created → redirected → paid → applied, or failed
-// (declined / cancelled), or (paid but the edit is gone) refund_requested → refunded.
-// Refunds: created → refund_requested → refunded → applied.
+// State is where an entry stands. Payments: created → redirected → paid → applying → applied,
+// or failed (declined / cancelled), or (paid but the edit is gone) refund_requested → refunded.
+// Refunds: created → refund_requested → refunded → applying → applied.
 type State string
 
 const (
 	StateCreated         State = "created"          // row written, provider not asked yet
 	StateRedirected      State = "redirected"       // provider payment exists; customer sent to its page
 	StatePaid            State = "paid"             // provider says paid; not yet applied to the booking
+	StateApplying        State = "applying"         // complete-edit is being called (claimed by one worker)
 	StateApplied         State = "applied"          // complete-edit accepted it: done
 	StateRefundRequested State = "refund_requested" // provider refund asked for (idempotently)
 	StateRefunded        State = "refunded"         // provider refunded
@@ -221,7 +222,7 @@ func (s *Store) ForEdit(ctx context.Context, editSessionID string) ([]Entry, err
 // Unfinished returns entries that still need work (for the reconciler), oldest first.
 func (s *Store) Unfinished(ctx context.Context) ([]Entry, error) {
 	return s.query(ctx, `SELECT `+columns+` FROM ledger_entries
-		WHERE state IN ('created','redirected','paid','refund_requested') OR (kind='refund' AND state='refunded')
+		WHERE state IN ('created','redirected','paid','applying','refund_requested') OR (kind='refund' AND state='refunded')
 		ORDER BY created_at, id`)
 }
 

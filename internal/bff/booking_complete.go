@@ -1,0 +1,323 @@
+package bff
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+	"github.com/cinemabff/cinemabff/views/pages/booking"
+)
+
+func (s *Server) settler() *settler {
+	return &settler{ticketing: s.ticketing, payments: s.payments, ledger: s.ledger, logger: s.logger, now: s.now,
+		returnURL: func(id string) string { return s.absURL(RouteEditReturn, id) }}
+}
+
+// paymentUnderWay reports whether the edit has a payment or refund that has started and not
+// ended; such an edit can no longer be cancelled or changed.
+func (s *Server) paymentUnderWay(c echo.Context, e editVisit) (bool, error) {
+	if e.Entry == "" {
+		return false, nil
+	}
+	entry, err := s.ledger.Get(c.Request().Context(), e.Entry)
+	if errors.Is(err, ledger.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return !entry.State.Terminal(entry.Kind), nil
+}
+
+// completeEdit finishes the edit: with nothing to pay, by taking a payment on the provider's
+// page, or by refunding the difference. A double click, a refresh or a second tab finds the
+// payment already started and never starts another.
+func (s *Server) completeEdit(c echo.Context) error {
+	e, err := s.requireEdit(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	if e.Entry != "" {
+		entry, err := s.ledger.Get(ctx, e.Entry)
+		if err != nil && !errors.Is(err, ledger.ErrNotFound) {
+			return err
+		}
+		if err == nil && !entry.State.Terminal(entry.Kind) {
+			if entry.State == ledger.StateRedirected {
+				return s.redirect(c, entry.HostedURL) // the same payment page again
+			}
+			return s.redirect(c, s.url(RouteEditStatus, entry.ID))
+		}
+	}
+	o, err := s.ticketing.GetOrder(ctx, e.UserSessionID)
+	if err != nil {
+		return s.editEnded(c, e, err)
+	}
+	lines, _ := editLines(e, o)
+	e.Summary = changeSummary(lines)
+	balance := o.Total
+
+	if !e.Paid || balance.Cents == 0 {
+		if _, err := s.ticketing.CompleteEditBooking(ctx, e.UserSessionID, upstream.CompleteEditUnpaid()); err != nil {
+			return s.editEnded(c, e, err)
+		}
+		if !e.Paid && balance.Cents != 0 {
+			e.Summary = append(e.Summary, fmt.Sprintf("The amount to pay at the cinema changed by %s.", signed(balance)))
+		}
+		return s.finishEdit(c, e)
+	}
+
+	kind, key := ledger.KindPayment, "edit-pay:"+e.UserSessionID
+	if balance.Cents < 0 {
+		kind, key = ledger.KindRefund, "edit-refund:"+e.UserSessionID
+	}
+	// A new attempt after a declined or cancelled payment needs its own key.
+	previous, err := s.ledger.ForEdit(ctx, e.UserSessionID)
+	if err != nil {
+		return err
+	}
+	key = fmt.Sprintf("%s:%d:%d", key, balance.Abs().Cents, len(previous))
+	entry := ledger.Entry{Kind: kind, IdempotencyKey: key, AmountCents: balance.Abs().Cents, Currency: balance.Currency,
+		CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber, EditSessionID: e.UserSessionID}
+	if kind == ledger.KindRefund {
+		b, err := s.ticketing.GetSingleBooking(ctx, e.CinemaID, e.BookingNumber)
+		if err != nil {
+			return s.fromUpstream(err, s.url(RouteEdit), "Back to your changes")
+		}
+		orig, ok := refundablePayment(b, balance.Abs())
+		if !ok {
+			return &Error{Code: EConflict, Heading: "We cannot refund this online",
+				Message: "The original payment of this booking cannot take this refund online. Please ask at the box office; your changes are still held for you until the countdown ends.",
+				BackURL: s.url(RouteEdit), BackLabel: "Back to your changes"}
+		}
+		entry.ProviderPaymentID = orig.ProviderReference
+		entry.CardMasked, entry.CardType = orig.CardNumberMasked, orig.CardType
+	}
+	entry, _, err = s.ledger.Create(ctx, entry)
+	if err != nil {
+		return err
+	}
+	e.Entry = entry.ID
+	s.saveEdit(c, e)
+
+	if kind == ledger.KindPayment {
+		// The hold must outlast the visit to the payment page.
+		if _, err := s.ticketing.ResetOrderExpiry(ctx, e.UserSessionID); err != nil {
+			loggerFrom(ctx, s.logger).Warn("reset expiry before payment", "err", err)
+		}
+		entry, err = s.settler().advance(ctx, entry.ID)
+		if err != nil || entry.State != ledger.StateRedirected {
+			// Nothing was taken: the provider did not create the payment.
+			if entry.State == ledger.StateCreated {
+				_, _ = s.ledger.Transition(ctx, entry.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "provider payment not created", nil)
+			}
+			e.Entry = ""
+			s.saveEdit(c, e)
+			return &Error{Code: EUnavailable, Heading: "The payment page is not available",
+				Message: "We could not open the payment page just now. Nothing was charged and your changes are still held. Please try again in a moment.",
+				BackURL: s.url(RouteEdit), BackLabel: "Back to your changes", Err: err}
+		}
+		return c.Redirect(http.StatusSeeOther, entry.HostedURL)
+	}
+	entry, err = s.settler().advance(ctx, entry.ID)
+	if err == nil && entry.State == ledger.StateApplied {
+		return s.finishEdit(c, e)
+	}
+	return s.redirect(c, s.url(RouteEditStatus, entry.ID))
+}
+
+// refundablePayment picks the booking's external payment a refund goes back to: the newest
+// one large enough.
+func refundablePayment(b cinema.Booking, amount cinema.Money) (cinema.BookingPayment, bool) {
+	for i := len(b.Payments) - 1; i >= 0; i-- {
+		p := b.Payments[i]
+		if p.External && p.ProviderReference != "" && p.Amount.Cents >= amount.Cents {
+			return p, true
+		}
+	}
+	return cinema.BookingPayment{}, false
+}
+
+// changeSummary says in words what the edit changes.
+func changeSummary(lines []booking.LineView) []string {
+	var out []string
+	for _, l := range lines {
+		seat := ""
+		if l.Seat != "" {
+			seat = " (" + l.Seat + ")"
+		}
+		switch l.State {
+		case "added":
+			out = append(out, "Added: "+l.Description+seat)
+		case "removed":
+			out = append(out, "Removed: "+l.Description+seat)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, "Your changes are saved.")
+	}
+	return out
+}
+
+// finishEdit ends the edit in this visit and shows the booking, read again from the upstream,
+// with what changed and what was paid or refunded.
+func (s *Server) finishEdit(c echo.Context, e editVisit) error {
+	ctx := c.Request().Context()
+	summary := e.Summary
+	if e.Entry != "" {
+		if entry, err := s.ledger.Get(ctx, e.Entry); err == nil {
+			amount := cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}
+			card := strings.TrimSpace(entry.CardType + " " + entry.CardMasked)
+			if entry.Kind == ledger.KindPayment {
+				summary = append(summary, fmt.Sprintf("Paid %s by %s.", amount, card))
+			} else {
+				summary = append(summary, fmt.Sprintf("Refunded %s to %s.", amount, card))
+			}
+		}
+	}
+	s.clearEdit(c)
+	s.sessions.Put(ctx, sessChanges, strings.Join(summary, "\n"))
+	return s.redirect(c, s.url(RouteBooking))
+}
+
+// entryForVisit loads a ledger entry and checks that this visit may see it: it is the visit's
+// own, or the token the provider put on the return address matches the payment's.
+func (s *Server) entryForVisit(c echo.Context) (ledger.Entry, editVisit, error) {
+	ctx := c.Request().Context()
+	id := c.Param("entry")
+	denied := &Error{Code: EForbidden, Heading: "We cannot show this payment",
+		Message: "This payment does not belong to this visit. If you paid, your booking shows the result; find it with its number and your e-mail address.",
+		BackURL: s.url(RouteFindBooking), BackLabel: "Find your booking"}
+	entry, err := s.ledger.Get(ctx, id)
+	if errors.Is(err, ledger.ErrNotFound) {
+		return entry, editVisit{}, denied
+	}
+	if err != nil {
+		return entry, editVisit{}, err
+	}
+	e, ok := s.currentEdit(c)
+	if ok && e.Entry == entry.ID {
+		return entry, e, nil
+	}
+	token := c.QueryParam("token")
+	if token != "" && entry.ProviderPaymentID != "" && entry.Kind == ledger.KindPayment {
+		p, err := s.payments.GetPayment(ctx, entry.ProviderPaymentID)
+		if err == nil && p.Token != "" && p.Token == token {
+			// The visit's cookie did not come back (another browser, a webview): carry on
+			// with a visit bound to this booking.
+			if err := s.bindBooking(c, boundBooking{CinemaID: entry.CinemaID, Number: entry.BookingNumber}); err != nil {
+				return entry, e, err
+			}
+			e = editVisit{UserSessionID: entry.EditSessionID, CinemaID: entry.CinemaID, BookingID: entry.BookingID, BookingNumber: entry.BookingNumber, Paid: true, Entry: entry.ID}
+			s.saveEdit(c, e)
+			return entry, e, nil
+		}
+	}
+	return entry, e, denied
+}
+
+// editPaymentReturn is where the provider sends the customer back. It trusts nothing in its
+// parameters: it reads the ledger entry of this visit and asks the provider.
+func (s *Server) editPaymentReturn(c echo.Context) error {
+	entry, e, err := s.entryForVisit(c)
+	if err != nil {
+		return err
+	}
+	entry, err = s.settler().advance(c.Request().Context(), entry.ID)
+	if err != nil {
+		loggerFrom(c.Request().Context(), s.logger).Warn("settle after return", "entry", entry.ID, "err", err)
+	}
+	return s.afterSettle(c, e, entry)
+}
+
+// editPaymentStatus shows where a payment or refund stands and keeps checking.
+func (s *Server) editPaymentStatus(c echo.Context) error {
+	entry, e, err := s.entryForVisit(c)
+	if err != nil {
+		return err
+	}
+	if !entry.State.Terminal(entry.Kind) {
+		if next, err := s.settler().advance(c.Request().Context(), entry.ID); err == nil {
+			entry = next
+		}
+	}
+	return s.afterSettle(c, e, entry)
+}
+
+// afterSettle sends the person where the entry's state says.
+func (s *Server) afterSettle(c echo.Context, e editVisit, entry ledger.Entry) error {
+	switch {
+	case entry.State == ledger.StateApplied:
+		if e.UserSessionID == entry.EditSessionID {
+			return s.finishEdit(c, e)
+		}
+		return s.redirect(c, s.url(RouteBooking))
+	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed:
+		// Declined or cancelled at the provider: nothing taken, the edit is still there.
+		e.Entry = ""
+		s.saveEdit(c, e)
+		s.flash(c, "The payment was not completed, so nothing was charged. Your changes are still held: you can pay again or cancel them.")
+		return s.redirect(c, s.url(RouteEdit))
+	}
+	v := s.statusView(entry)
+	return s.render(c, http.StatusOK, "Your booking change", booking.StatusPage(v))
+}
+
+// statusView says honestly where the money is.
+func (s *Server) statusView(entry ledger.Entry) booking.PaymentStatusView {
+	amount := cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}.String()
+	v := booking.PaymentStatusView{Reference: entry.ID[:12], PollURL: s.url(RouteEditStatus, entry.ID), Refresh: true, Kind: components.NoticeInfo}
+	switch {
+	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRedirected:
+		v.Heading, v.Body = "Waiting for your payment", "We are waiting for the payment provider to confirm your payment of "+amount+". This page updates by itself."
+		v.NextURL, v.NextLabel = entry.HostedURL, "Go back to the payment page"
+	case entry.Kind == ledger.KindPayment && (entry.State == ledger.StatePaid || entry.State == ledger.StateApplying):
+		v.Heading, v.Body = "Payment received: finishing your change", "Your payment of "+amount+" was received. We are saving the change to your booking; this usually takes seconds. If the ticketing system is slow we keep trying, and if the change cannot be saved you get the money back automatically."
+	case entry.Kind == ledger.KindPayment && (entry.State == ledger.StateRefundRequested || entry.State == ledger.StateRefunded):
+		v.Kind = components.NoticeWarning
+		v.Heading, v.Body = "Your change could not be saved: payment refunded", "The change to your booking could not be completed in time, so your payment of "+amount+" is being returned to your card. Your booking is as it was."
+		v.Refresh = entry.State != ledger.StateRefunded
+		v.NextURL, v.NextLabel = s.url(RouteBooking), "See your booking"
+	case entry.Kind == ledger.KindRefund && entry.State == ledger.StateFailed:
+		v.Kind, v.Refresh = components.NoticeWarning, false
+		v.Heading, v.Body = "Your refund was sent, the change needs a check", "We refunded "+amount+" to your card, but the change to the booking could not be saved. Our staff will check it; please quote the reference below if you contact us."
+		v.NextURL, v.NextLabel = s.url(RouteBooking), "See your booking"
+	case entry.Kind == ledger.KindRefund:
+		v.Heading, v.Body = "Refunding "+amount, "We are returning "+amount+" to your card and saving the change to your booking. This page updates by itself."
+	default:
+		v.Heading, v.Body = "Working on it", "Your change is being processed. This page updates by itself."
+	}
+	return v
+}
+
+// StartReconciler finishes, in the background, every payment or refund that a request could
+// not finish (a crash, a failed upstream call): at once, then every interval, until ctx ends.
+func (s *Server) StartReconciler(ctx context.Context, every time.Duration) {
+	if s.ledger == nil || s.payments == nil || s.ticketing == nil {
+		return
+	}
+	go func() {
+		st := s.settler()
+		for {
+			st.reconcile(ctx)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(every):
+			}
+		}
+	}()
+}
+
+// Reconcile runs one reconciliation pass now (tests, admin).
+func (s *Server) Reconcile(ctx context.Context) int { return s.settler().reconcile(ctx) }

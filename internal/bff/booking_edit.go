@@ -1,0 +1,359 @@
+package bff
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+	"github.com/cinemabff/cinemabff/views/pages/booking"
+)
+
+// startEdit puts the bound booking into edit state upstream and keeps the edit's
+// userSessionId in the server session only.
+func (s *Server) startEdit(c echo.Context) error {
+	b, _, err := s.requireBooking(c)
+	if err != nil {
+		return err
+	}
+	if e, ok := s.currentEdit(c); ok && e.BookingNumber == b.Number {
+		return s.redirect(c, s.url(RouteEdit)) // a double click or a second tab: the same edit
+	}
+	eo, err := s.ticketing.EditBooking(c.Request().Context(), b.CinemaID, b.ID)
+	if err != nil {
+		return s.fromUpstream(err, s.url(RouteBooking), "Back to your booking")
+	}
+	e := editVisit{
+		UserSessionID: eo.UserSessionID,
+		CinemaID:      b.CinemaID,
+		BookingID:     b.ID,
+		BookingNumber: b.Number,
+		SessionID:     b.Session.ID,
+		StartBalance:  eo.Balance.Cents,
+		Currency:      eo.Balance.Currency,
+		Paid:          b.Paid,
+		Started:       s.now(),
+	}
+	if len(eo.Sessions) > 0 && eo.Sessions[0].ID != "" {
+		e.SessionID = eo.Sessions[0].ID
+	}
+	for _, l := range eo.Lines {
+		if l.State == cinema.LineKept {
+			seat := ""
+			if len(l.Seats) > 0 {
+				seat = seatText(&l.Seats[0])
+			}
+			e.Original = append(e.Original, originLine{ID: strconv.FormatInt(l.TicketID, 10), Description: l.Description, Seat: seat, PriceCents: l.FinalPrice.Cents})
+		}
+	}
+	s.saveEdit(c, e)
+	return s.redirect(c, s.url(RouteEdit))
+}
+
+// requireEdit returns the edit of this visit, or sends the person to their booking.
+func (s *Server) requireEdit(c echo.Context) (editVisit, error) {
+	e, ok := s.currentEdit(c)
+	if !ok {
+		return e, &Error{Code: ENotFound, Heading: "No change in progress",
+			Message: "There is no booking change in progress in this visit. It may have been finished, cancelled or timed out; your booking is as shown on its page.",
+			BackURL: s.url(RouteBooking), BackLabel: "See your booking"}
+	}
+	return e, nil
+}
+
+// editEnded handles an edit the upstream no longer knows (expired, cancelled elsewhere): the
+// person gets a clear message and their booking, never a stack trace. While a payment or a
+// refund is under way the status page tells what happens to the money instead.
+func (s *Server) editEnded(c echo.Context, e editVisit, err error) error {
+	if !errors.Is(err, upstream.ErrOrderExpired) && !errors.Is(err, upstream.ErrNotFound) && !errors.Is(err, upstream.ErrOrderClosed) {
+		return s.fromUpstream(err, s.url(RouteEdit), "Back to your changes")
+	}
+	loggerFrom(c.Request().Context(), s.logger).Info("edit ended upstream", "err", err)
+	if e.Entry != "" {
+		return s.redirect(c, s.url(RouteEditStatus, e.Entry))
+	}
+	s.clearEdit(c)
+	s.flash(c, "Your change timed out or was ended elsewhere, so nothing was changed: your booking is as it was.")
+	return s.redirect(c, s.url(RouteBooking))
+}
+
+// showEdit shows the order as it stands now.
+func (s *Server) showEdit(c echo.Context) error {
+	e, err := s.requireEdit(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	if e.Entry != "" {
+		if entry, err := s.ledger.Get(ctx, e.Entry); err == nil && !entry.State.Terminal(entry.Kind) && entry.State != ledger.StateCreated {
+			return s.redirect(c, s.url(RouteEditStatus, e.Entry))
+		}
+	}
+	o, err := s.ticketing.GetOrder(ctx, e.UserSessionID)
+	if err != nil {
+		return s.editEnded(c, e, err)
+	}
+	v := s.editView(c, e, o)
+	if msg := s.popFlash(c); msg != "" {
+		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
+	}
+	return s.render(c, http.StatusOK, "Change booking", booking.Edit(v))
+}
+
+func (s *Server) editView(c echo.Context, e editVisit, o cinema.Order) booking.EditView {
+	ctx := c.Request().Context()
+	ci := s.cinemaByID(ctx, e.CinemaID)
+	v := booking.EditView{
+		BookingNumber: fmt.Sprint(e.BookingNumber),
+		Fees:          signed(o.BookingFee),
+		CSRFToken:     csrfToken(c),
+		AddURL:        s.url(RouteEditAdd),
+		ExtendURL:     s.url(RouteEditExtend),
+		SeatsURL:      s.url(RouteEditSeats),
+		CancelURL:     s.url(RouteEditCancel),
+		CompleteURL:   s.url(RouteEditComplete),
+		ExpiredURL:    s.url(RouteEditExpired),
+		NowISO:        s.now().UTC().Format(time.RFC3339),
+	}
+	if !o.Expires.IsZero() {
+		v.ExpiresISO = o.Expires.UTC().Format(time.RFC3339)
+		v.ExpiresLocal = o.Expires.In(ci.Location()).Format("15:04")
+	}
+	for _, sess := range o.Sessions {
+		if v.FilmTitle == "" {
+			v.FilmTitle = sess.FilmTitle
+		}
+	}
+	v.Lines, v.HasChanges = editLines(e, o)
+	for i := range v.Lines {
+		if v.Lines[i].State == "kept" || v.Lines[i].State == "added" {
+			v.Lines[i].RemoveURL = s.url(RouteEditRemove)
+		}
+	}
+	balance := o.Total
+	switch {
+	case balance.Cents > 0:
+		v.BalanceKind, v.Balance = "pay", balance.String()
+		if e.Paid {
+			v.CompleteLabel = "Pay " + balance.String() + " and confirm"
+		} else {
+			v.CompleteLabel = "Confirm changes (" + balance.String() + " more to pay at the cinema)"
+		}
+	case balance.Cents < 0:
+		v.BalanceKind, v.Balance = "refund", balance.Neg().String()
+		if e.Paid {
+			v.CompleteLabel = "Confirm and refund " + balance.Neg().String()
+		} else {
+			v.CompleteLabel = "Confirm changes (" + balance.Neg().String() + " less to pay at the cinema)"
+		}
+	default:
+		v.BalanceKind, v.Balance, v.CompleteLabel = "none", balance.String(), "Confirm changes"
+	}
+	if e.StartBalance != 0 {
+		start := cinema.Money{Cents: e.StartBalance, Currency: balance.Currency}
+		v.FeeNote = fmt.Sprintf("Our booking fees have changed since you booked. The fees for the tickets you already have are recalculated with today's prices, which accounts for %s of the balance before any change you make.", signed(start))
+	}
+	for _, d := range o.SuggestedDeals {
+		if d.Description != "" {
+			v.Deals = append(v.Deals, d.Description)
+		}
+	}
+	if types, err := s.ticketing.GetTicketTypes(ctx, e.CinemaID, e.SessionID, e.UserSessionID); err == nil {
+		for _, t := range types {
+			if t.Simple() {
+				v.TicketTypes = append(v.TicketTypes, booking.Option{Value: t.Code, Label: fmt.Sprintf("%s – %s", t.Description, t.Price.String())})
+			}
+		}
+	}
+	return v
+}
+
+// editLines lists the order's tickets with their state. The contract's ticketing order does
+// not say which tickets were booked before; when the upstream does not say either, the state
+// is derived from the tickets the edit started with.
+func editLines(e editVisit, o cinema.Order) (lines []booking.LineView, changed bool) {
+	original := map[string]originLine{}
+	for _, l := range e.Original {
+		original[l.ID] = l
+	}
+	seen := map[string]bool{}
+	for _, t := range o.Tickets() {
+		state := t.State
+		if !t.StateKnown {
+			if _, ok := original[t.ID]; ok {
+				state = cinema.LineKept
+			} else {
+				state = cinema.LineAdded
+			}
+		}
+		seen[t.ID] = true
+		lines = append(lines, lineView(state, t.ID, t.Description, seatText(t.Seat), t.FinalPrice))
+		if state == cinema.LineAdded || state == cinema.LineRemoved {
+			changed = true
+		}
+	}
+	for _, l := range e.Original {
+		if !seen[l.ID] {
+			lines = append(lines, lineView(cinema.LineRemoved, l.ID, l.Description, l.Seat, cinema.Money{Cents: l.PriceCents, Currency: e.Currency}))
+			changed = true
+		}
+	}
+	return lines, changed
+}
+
+func lineView(state cinema.LineState, id, desc, seat string, price cinema.Money) booking.LineView {
+	label := map[cinema.LineState]string{cinema.LineKept: "Kept", cinema.LineAdded: "Added", cinema.LineRemoved: "Removed"}[state]
+	if label == "" {
+		label = "Unknown"
+	}
+	return booking.LineView{State: state.String(), StateLabel: label, Description: desc, Seat: seat, Price: price.String(), TicketID: id}
+}
+
+// signed writes an amount with its sign spelled out: "+€0.50", "−€2.00", "€0.00".
+func signed(m cinema.Money) string {
+	switch {
+	case m.Cents > 0:
+		return "+" + m.String()
+	case m.Cents < 0:
+		return "−" + m.Neg().String()
+	}
+	return m.String()
+}
+
+// addTickets adds tickets of one simple type (no seat selection: the contract forbids
+// SelectedSeats in edit state).
+func (s *Server) addTickets(c echo.Context) error {
+	e, err := s.requireEdit(c)
+	if err != nil {
+		return err
+	}
+	code := strings.TrimSpace(c.FormValue("type"))
+	qty, qerr := strconv.Atoi(strings.TrimSpace(c.FormValue("qty")))
+	if code == "" || qerr != nil || qty < 1 || qty > 10 {
+		s.flash(c, "Please choose a ticket type and a number of tickets from 1 to 10.")
+		return s.redirect(c, s.url(RouteEdit))
+	}
+	ctx := c.Request().Context()
+	types, err := s.ticketing.GetTicketTypes(ctx, e.CinemaID, e.SessionID, e.UserSessionID)
+	if err != nil {
+		return s.editEnded(c, e, err)
+	}
+	var chosen *cinema.TicketType
+	for i := range types {
+		if types[i].Code == code && types[i].Simple() {
+			chosen = &types[i]
+		}
+	}
+	if chosen == nil {
+		s.flash(c, "That ticket type cannot be added to this booking online.")
+		return s.redirect(c, s.url(RouteEdit))
+	}
+	mode := upstream.BookingModeSale
+	if !e.Paid {
+		mode = upstream.BookingModeReservation
+	}
+	_, err = s.ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID,
+		Tickets: []upstream.TicketRequest{{TypeCode: code, Qty: qty}}, BookingMode: mode})
+	switch {
+	case errors.Is(err, upstream.ErrSeatsUnavailable):
+		s.flash(c, "There are not enough free seats for that many tickets.")
+	case err != nil:
+		return s.editEnded(c, e, err)
+	default:
+		s.flash(c, fmt.Sprintf("Added %d × %s.", qty, chosen.Description))
+	}
+	return s.redirect(c, s.url(RouteEdit))
+}
+
+// removeTicket removes one ticket (a booked one becomes "removed"; an added one disappears).
+func (s *Server) removeTicket(c echo.Context) error {
+	e, err := s.requireEdit(c)
+	if err != nil {
+		return err
+	}
+	id := strings.TrimSpace(c.FormValue("ticket"))
+	if id == "" || len(id) > 32 {
+		s.flash(c, "Please choose the ticket to remove.")
+		return s.redirect(c, s.url(RouteEdit))
+	}
+	_, err = s.ticketing.RemoveTickets(c.Request().Context(), upstream.RemoveTicketsRequest{UserSessionID: e.UserSessionID, SessionID: e.SessionID, TicketIDs: []string{id}})
+	switch {
+	case errors.Is(err, upstream.ErrInvalidRequest):
+		s.flash(c, "That ticket could not be removed. Please reload the page and try again.")
+	case err != nil:
+		return s.editEnded(c, e, err)
+	default:
+		s.flash(c, "Ticket removed.")
+	}
+	return s.redirect(c, s.url(RouteEdit))
+}
+
+// extendEdit gives the edit its full hold time again.
+func (s *Server) extendEdit(c echo.Context) error {
+	e, err := s.requireEdit(c)
+	if err != nil {
+		return err
+	}
+	if _, err := s.ticketing.ResetOrderExpiry(c.Request().Context(), e.UserSessionID); err != nil {
+		return s.editEnded(c, e, err)
+	}
+	s.flash(c, "You have more time: the countdown started again.")
+	return s.redirect(c, s.url(RouteEdit))
+}
+
+// confirmCancelEdit asks before discarding the changes.
+func (s *Server) confirmCancelEdit(c echo.Context) error {
+	e, err := s.requireEdit(c)
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, "Cancel changes", booking.CancelConfirm(booking.CancelView{
+		BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: s.url(RouteEditCancel), BackURL: s.url(RouteEdit), CSRFToken: csrfToken(c)}))
+}
+
+// cancelEdit cancels the edit upstream: the original booking comes back unchanged.
+func (s *Server) cancelEdit(c echo.Context) error {
+	e, err := s.requireEdit(c)
+	if err != nil {
+		return s.redirect(c, s.url(RouteBooking)) // already gone: the booking is as it was
+	}
+	if busy, err := s.paymentUnderWay(c, e); err != nil || busy {
+		if err != nil {
+			return err
+		}
+		return &Error{Code: EConflict, Heading: "A payment is in progress",
+			Message: "Your payment for this change is being processed, so the change can no longer be cancelled here. The status page shows what happens.",
+			BackURL: s.url(RouteEditStatus, e.Entry), BackLabel: "See the status"}
+	}
+	err = s.ticketing.CancelOrder(c.Request().Context(), e.UserSessionID)
+	if err != nil && !errors.Is(err, upstream.ErrOrderExpired) && !errors.Is(err, upstream.ErrNotFound) {
+		return s.fromUpstream(err, s.url(RouteEdit), "Back to your changes")
+	}
+	s.clearEdit(c)
+	s.flash(c, "Your changes were cancelled. Your booking is exactly as it was.")
+	return s.redirect(c, s.url(RouteBooking))
+}
+
+// editExpired is where the countdown sends the browser when time runs out.
+func (s *Server) editExpired(c echo.Context) error {
+	if e, ok := s.currentEdit(c); ok {
+		if busy, _ := s.paymentUnderWay(c, e); busy {
+			return s.redirect(c, s.url(RouteEditStatus, e.Entry))
+		}
+		if o, err := s.ticketing.GetOrder(c.Request().Context(), e.UserSessionID); err == nil && o.Expires.After(s.now()) {
+			return s.redirect(c, s.url(RouteEdit)) // more time was given in another tab
+		}
+		_ = s.ticketing.CancelOrder(c.Request().Context(), e.UserSessionID) // release it now; it expires anyway
+		s.clearEdit(c)
+	}
+	s.flash(c, "The time for your change ran out, so nothing was changed: your booking is as it was.")
+	return s.redirect(c, s.url(RouteBooking))
+}

@@ -1,0 +1,98 @@
+package bff
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/mail"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/pages/booking"
+)
+
+// notFoundMessage is the one neutral answer for every wrong detail: it never says which part
+// was wrong, so the form cannot be used to learn booking numbers or e-mail addresses.
+const notFoundMessage = "We could not find a booking with these details. Please check the booking number and the e-mail address."
+
+func (s *Server) findView(c echo.Context) booking.FindView {
+	v := booking.FindView{ActionURL: s.url(RouteFindBooking), CSRFToken: csrfToken(c)}
+	if list, err := s.cinemas(c.Request().Context()); err == nil {
+		for _, ci := range list {
+			v.Cinemas = append(v.Cinemas, booking.Option{Value: ci.ID, Label: ci.Name})
+		}
+	}
+	return v
+}
+
+// showFindBooking shows the look-up form.
+func (s *Server) showFindBooking(c echo.Context) error {
+	v := s.findView(c)
+	if msg := s.popFlash(c); msg != "" {
+		v.Error = msg
+	}
+	return s.render(c, http.StatusOK, "Find your booking", booking.Find(v))
+}
+
+// findBooking checks the booking number and e-mail against the upstream and binds the visit
+// to the booking. Attempts are limited per client IP and per booking number.
+func (s *Server) findBooking(c echo.Context) error {
+	v := s.findView(c)
+	v.CinemaID = strings.TrimSpace(c.FormValue("cinema"))
+	v.Number = strings.TrimSpace(c.FormValue("number"))
+	v.Email = strings.TrimSpace(c.FormValue("email"))
+
+	if ok, wait := s.findByIP.Allow("ip:" + c.RealIP()); !ok {
+		return s.tooMany(c, v, wait.Seconds())
+	}
+	number, err := strconv.ParseInt(v.Number, 10, 64)
+	addr, mailErr := mail.ParseAddress(v.Email)
+	if err != nil || number <= 0 || mailErr != nil || v.CinemaID == "" {
+		v.Error = "Please enter the booking number (digits only) and the e-mail address you booked with."
+		return s.render(c, http.StatusUnprocessableEntity, "Find your booking", booking.Find(v))
+	}
+	if ok, wait := s.findByBooking.Allow(fmt.Sprintf("booking:%s:%d", v.CinemaID, number)); !ok {
+		return s.tooMany(c, v, wait.Seconds())
+	}
+	b, err := s.ticketing.GetSingleBooking(c.Request().Context(), v.CinemaID, number)
+	switch {
+	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest):
+		v.Error = notFoundMessage
+		return s.render(c, http.StatusNotFound, "Find your booking", booking.Find(v))
+	case err != nil:
+		return s.fromUpstream(err, s.url(RouteFindBooking), "Try again")
+	}
+	if !strings.EqualFold(strings.TrimSpace(b.CustomerEmail), addr.Address) {
+		v.Error = notFoundMessage
+		return s.render(c, http.StatusNotFound, "Find your booking", booking.Find(v))
+	}
+	if err := s.bindBooking(c, boundBooking{CinemaID: v.CinemaID, Number: number}); err != nil {
+		return err
+	}
+	return s.redirect(c, s.url(RouteBooking))
+}
+
+func (s *Server) tooMany(c echo.Context, v booking.FindView, seconds float64) error {
+	n := int(seconds + 0.999)
+	if n < 1 {
+		n = 1
+	}
+	c.Response().Header().Set("Retry-After", strconv.Itoa(n))
+	v.Error = fmt.Sprintf("Too many attempts. Please try again in %d seconds.", n)
+	return s.render(c, http.StatusTooManyRequests, "Find your booking", booking.Find(v))
+}
+
+// forgetBooking unbinds the booking from this visit (a shared computer, the kiosk).
+func (s *Server) forgetBooking(c echo.Context) error {
+	ctx := c.Request().Context()
+	s.sessions.Remove(ctx, sessBookingCinema)
+	s.sessions.Remove(ctx, sessBookingNumber)
+	s.clearEdit(c)
+	if err := s.renewSession(c); err != nil {
+		return err
+	}
+	return s.redirect(c, s.url(RouteHome))
+}

@@ -1,0 +1,128 @@
+package bff
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// Ready-made sandbox bookings (docs/sandbox.md), all cinema 0001.
+const (
+	bkPaid1       = 100001
+	bkPaid2       = 100002
+	bkPaid3       = 100003
+	bkPaid4       = 100004
+	bkUnpaid      = 100010
+	bkConcessions = 100011
+	bkPackage     = 100012
+	bkLoyalty     = 100013
+	bkVoucher     = 100014
+	bkPartner     = 100015
+	bkInternal    = 100016
+	bkInSeat      = 100017
+	bkFeeChange   = 100018
+)
+
+var bookingEmails = map[int]string{
+	bkPaid1: "paid1@example.com", bkPaid2: "paid2@example.com", bkPaid3: "paid3@example.com", bkPaid4: "paid4@example.com",
+	bkUnpaid: "unpaid@example.com", bkConcessions: "concessions@example.com", bkPackage: "package@example.com",
+	bkLoyalty: "loyalty@example.com", bkVoucher: "voucher@example.com", bkPartner: "partner@example.com",
+	bkInternal: "internal@example.com", bkInSeat: "inseat@example.com", bkFeeChange: "feechange@example.com",
+}
+
+// find looks a booking up and returns the booking page.
+func (h *harness) find(number int) *goquery.Document {
+	h.t.Helper()
+	resp, body := h.post("/booking", "/booking", url.Values{"cinema": {"0001"}, "number": {fmt.Sprint(number)}, "email": {bookingEmails[number]}})
+	if resp.StatusCode != http.StatusSeeOther {
+		h.t.Fatalf("find %d: status %d: %s", number, resp.StatusCode, body)
+	}
+	return h.page("/booking/current", http.StatusOK)
+}
+
+// page GETs a page and checks its status.
+func (h *harness) page(path string, want int) *goquery.Document {
+	h.t.Helper()
+	resp, body := h.get(path)
+	if resp.StatusCode != want {
+		h.t.Fatalf("GET %s: status %d, want %d: %s", path, resp.StatusCode, want, body)
+	}
+	return h.doc(body)
+}
+
+// submit POSTs a form scraped from tokenPage and follows redirects within the site to the
+// final page; it returns that page and its status.
+func (h *harness) submit(path, tokenPage string, form url.Values) (*http.Response, *goquery.Document) {
+	h.t.Helper()
+	resp, body := h.post(path, tokenPage, form)
+	return h.follow(resp, body)
+}
+
+// follow follows 303/302 redirects (also to the payment provider) and returns the last answer.
+func (h *harness) follow(resp *http.Response, body string) (*http.Response, *goquery.Document) {
+	h.t.Helper()
+	for i := 0; i < 10 && (resp.StatusCode == http.StatusSeeOther || resp.StatusCode == http.StatusFound); i++ {
+		loc, err := resp.Location()
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		resp, body = h.getURL(loc.String())
+	}
+	return resp, h.doc(body)
+}
+
+// getURL GETs an absolute URL (our site or the provider's page) with the visit's cookies.
+func (h *harness) getURL(u string) (*http.Response, string) {
+	h.t.Helper()
+	resp, err := h.client.Get(u)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+// startEdit starts an edit from the booking page and returns the edit page.
+func (h *harness) startEdit(t *testing.T) *goquery.Document {
+	t.Helper()
+	resp, doc := h.submit("/booking/edit/start", "/booking/current", nil)
+	if resp.StatusCode != http.StatusOK || doc.Find("#edit-title").Length() == 0 {
+		t.Fatalf("start edit: status %d: %s", resp.StatusCode, doc.Text())
+	}
+	return doc
+}
+
+// payAtProvider answers the provider's hosted page at hostedURL with action (pay, decline,
+// cancel) and follows the way back to our site.
+func (h *harness) payAtProvider(t *testing.T, hostedURL, action string) (*http.Response, *goquery.Document) {
+	t.Helper()
+	resp, body := h.getURL(hostedURL)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "Sandbox payment") {
+		t.Fatalf("provider page %s: %d %s", hostedURL, resp.StatusCode, body)
+	}
+	r, err := h.client.PostForm(hostedURL, url.Values{"action": {action}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	b, _ := io.ReadAll(r.Body)
+	return h.follow(r, string(b))
+}
+
+func lineStates(doc *goquery.Document) map[string]int {
+	out := map[string]int{}
+	doc.Find(`[data-testid="edit-lines"] li`).Each(func(_ int, s *goquery.Selection) {
+		out[strings.TrimPrefix(s.AttrOr("data-testid", ""), "line-")]++
+	})
+	return out
+}
+
+func text(doc *goquery.Document, testid string) string {
+	return strings.TrimSpace(doc.Find(`[data-testid="` + testid + `"]`).First().Text())
+}

@@ -1,0 +1,135 @@
+package bff
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+	"github.com/cinemabff/cinemabff/views/pages/booking"
+)
+
+// requireBooking returns the booking bound to this visit, read fresh from the upstream.
+func (s *Server) requireBooking(c echo.Context) (cinema.Booking, boundBooking, error) {
+	bb, ok := s.boundBooking(c)
+	if !ok {
+		return cinema.Booking{}, bb, &Error{Code: ENotFound, Heading: "Find your booking first",
+			Message: "To see or change a booking, enter its number and your e-mail address.", BackURL: s.url(RouteFindBooking), BackLabel: "Find your booking"}
+	}
+	b, err := s.ticketing.GetSingleBooking(c.Request().Context(), bb.CinemaID, bb.Number)
+	if err != nil {
+		return cinema.Booking{}, bb, s.fromUpstream(err, s.url(RouteFindBooking), "Find your booking")
+	}
+	return b, bb, nil
+}
+
+// showBooking is the booking page.
+func (s *Server) showBooking(c echo.Context) error {
+	b, _, err := s.requireBooking(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	ci := s.cinemaByID(ctx, b.CinemaID)
+	v := booking.BookingView{
+		Number:    fmt.Sprint(b.Number),
+		FilmTitle: b.Session.FilmTitle,
+		Showtime:  showtime(b.Session.Showtime, ci),
+		Screen:    b.Session.ScreenName,
+		Fees:      b.Fees.String(),
+		Total:     b.Total.String(),
+		Paid:      b.Paid,
+		CSRFToken: csrfToken(c),
+		EndURL:    s.url(RouteBookingForget),
+	}
+	for _, t := range b.Tickets {
+		v.Tickets = append(v.Tickets, booking.TicketRow{Description: t.Description, Seat: seatText(t.Seat), Price: t.Price.String(), Package: t.InPackage()})
+	}
+	for _, cc := range b.Concessions {
+		v.Concessions = append(v.Concessions, booking.TicketRow{Description: fmt.Sprintf("%d × %s", cc.Quantity, cc.Description), Price: cc.Price.String()})
+	}
+	for _, p := range b.Payments {
+		v.Payments = append(v.Payments, paymentText(p))
+	}
+	if msg := s.popFlash(c); msg != "" {
+		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
+	}
+	if raw := s.sessions.PopString(ctx, sessChanges); raw != "" {
+		v.Changes = strings.Split(raw, "\n")
+	}
+	v.Actions = append(v.Actions, s.editAction(c, b))
+	return s.render(c, http.StatusOK, "Booking "+v.Number, booking.Show(v))
+}
+
+// editAction is "Change this booking", or why it cannot be done online.
+func (s *Server) editAction(c echo.Context, b cinema.Booking) booking.Action {
+	a := booking.Action{Label: "Change this booking", TestID: "action-edit"}
+	if e, ok := s.currentEdit(c); ok && e.BookingNumber == b.Number {
+		a.Label, a.URL, a.Enabled = "Continue changing this booking", s.url(RouteEdit), true
+		return a
+	}
+	if reason := s.editUnavailableReason(c.Request().Context(), b); reason != "" {
+		a.Reason = reason
+		return a
+	}
+	a.URL, a.Method, a.Enabled = s.url(RouteEditStart), "post", true
+	return a
+}
+
+// editUnavailableReason says why a booking cannot be edited online, from what we can see
+// before asking the upstream (which has the last word).
+func (s *Server) editUnavailableReason(ctx context.Context, b cinema.Booking) string {
+	if b.BeingEdited {
+		return editRestrictionText("already_in_edit")
+	}
+	for _, r := range b.EditRestrictions() {
+		return editRestrictionText(upstream.EditRestriction(r))
+	}
+	// Loyalty, voucher and partner tickets are known only from the session's ticket types.
+	types, err := s.ticketing.GetTicketTypes(ctx, b.CinemaID, b.Session.ID, "")
+	if err != nil {
+		return "" // the upstream will refuse with the reason if it applies
+	}
+	byCode := map[string]cinema.TicketType{}
+	for _, t := range types {
+		byCode[t.Code] = t
+	}
+	for _, t := range b.Tickets {
+		tt, ok := byCode[t.TypeCode]
+		switch {
+		case !ok:
+		case tt.IsLoyalty:
+			return editRestrictionText("loyalty_ticket")
+		case tt.IsVoucher:
+			return editRestrictionText("voucher_ticket")
+		case tt.IsThirdParty:
+			return editRestrictionText("third_party_member_ticket")
+		case tt.IsPackage:
+			return editRestrictionText("package_ticket")
+		}
+	}
+	return ""
+}
+
+func seatText(r *cinema.SeatRef) string {
+	if r == nil {
+		return ""
+	}
+	return fmt.Sprintf("Row %s, seat %s", r.RowLabel, r.Label)
+}
+
+func paymentText(p cinema.BookingPayment) string {
+	card := strings.TrimSpace(p.CardType + " " + p.CardNumberMasked)
+	if p.Amount.Cents < 0 {
+		return fmt.Sprintf("%s refunded to %s", p.Amount.Neg().String(), card)
+	}
+	if card == "" {
+		return p.Amount.String() + " paid"
+	}
+	return fmt.Sprintf("%s paid by %s", p.Amount.String(), card)
+}

@@ -1,0 +1,97 @@
+package bff
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/labstack/echo/v4"
+)
+
+// Server-session keys of the booking flow. The swap flow reads sessBookingCinema and
+// sessBookingNumber too.
+const (
+	sessBookingCinema = "booking.cinema" // string
+	sessBookingNumber = "booking.number" // int64
+	sessEdit          = "edit"           // JSON of editVisit
+	sessFlash         = "flash"          // one-shot message for the next page
+	sessChanges       = "booking.changes"
+)
+
+// boundBooking is the booking this visit proved it may see (number + e-mail).
+type boundBooking struct {
+	CinemaID string
+	Number   int64
+}
+
+func (s *Server) boundBooking(c echo.Context) (boundBooking, bool) {
+	ctx := c.Request().Context()
+	b := boundBooking{CinemaID: s.sessions.GetString(ctx, sessBookingCinema), Number: s.sessions.GetInt64(ctx, sessBookingNumber)}
+	return b, b.CinemaID != "" && b.Number != 0
+}
+
+// bindBooking binds the visit to a booking; this is a privilege change, so the session token
+// is renewed.
+func (s *Server) bindBooking(c echo.Context, b boundBooking) error {
+	ctx := c.Request().Context()
+	if cur, ok := s.boundBooking(c); ok && cur != b {
+		s.clearEdit(c) // an edit of another booking does not carry over
+	}
+	s.sessions.Put(ctx, sessBookingCinema, b.CinemaID)
+	s.sessions.Put(ctx, sessBookingNumber, b.Number)
+	return s.renewSession(c)
+}
+
+// editVisit is the edit in progress, kept only in the server session: the upstream's
+// userSessionId never reaches the browser.
+type editVisit struct {
+	UserSessionID string       `json:"usid"`
+	CinemaID      string       `json:"cinema"`
+	BookingID     string       `json:"bookingId"`
+	BookingNumber int64        `json:"number"`
+	SessionID     string       `json:"session"`
+	Original      []originLine `json:"original"` // the booking's tickets when the edit started
+	StartBalance  int64        `json:"startBalance"`
+	Currency      string       `json:"currency"`
+	Paid          bool         `json:"paid"`
+	Started       time.Time    `json:"started"`
+	Entry         string       `json:"entry,omitempty"` // ledger entry of the payment/refund under way
+	Summary       []string     `json:"summary,omitempty"` // what the change does, in words
+}
+
+// originLine is a ticket booked before the edit, by its id in the edit order.
+type originLine struct {
+	ID          string `json:"id"`
+	Description string `json:"desc"`
+	Seat        string `json:"seat"`
+	PriceCents  int64  `json:"price"`
+}
+
+func (s *Server) currentEdit(c echo.Context) (editVisit, bool) {
+	raw := s.sessions.GetString(c.Request().Context(), sessEdit)
+	if raw == "" {
+		return editVisit{}, false
+	}
+	var e editVisit
+	if err := json.Unmarshal([]byte(raw), &e); err != nil || e.UserSessionID == "" {
+		return editVisit{}, false
+	}
+	return e, true
+}
+
+func (s *Server) saveEdit(c echo.Context, e editVisit) {
+	b, _ := json.Marshal(e) // plain struct: cannot fail
+	s.sessions.Put(c.Request().Context(), sessEdit, string(b))
+}
+
+func (s *Server) clearEdit(c echo.Context) {
+	s.sessions.Remove(c.Request().Context(), sessEdit)
+}
+
+// flash keeps a one-line message for the next page the visit sees.
+func (s *Server) flash(c echo.Context, msg string) {
+	s.sessions.Put(c.Request().Context(), sessFlash, msg)
+}
+
+func (s *Server) popFlash(c echo.Context) string {
+	return s.sessions.PopString(c.Request().Context(), sessFlash)
+}

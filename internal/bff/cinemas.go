@@ -1,0 +1,59 @@
+package bff
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/cinemabff/cinemabff/internal/cinema"
+)
+
+// cinemaCache keeps the upstream's cinema list for a while: it changes rarely and every page
+// that shows a time or an amount needs a cinema's time zone and currency.
+type cinemaCache struct {
+	mu      sync.Mutex
+	list    []cinema.Cinema
+	fetched time.Time
+}
+
+const cinemaCacheTTL = 10 * time.Minute
+
+// cinemas returns the cinemas, from the cache when fresh. On an upstream failure a stale list
+// is better than none.
+func (s *Server) cinemas(ctx context.Context) ([]cinema.Cinema, error) {
+	s.cinemaCache.mu.Lock()
+	defer s.cinemaCache.mu.Unlock()
+	if s.cinemaCache.list != nil && time.Since(s.cinemaCache.fetched) < cinemaCacheTTL {
+		return s.cinemaCache.list, nil
+	}
+	list, err := s.ticketing.ListCinemas(ctx)
+	if err != nil {
+		if s.cinemaCache.list != nil {
+			return s.cinemaCache.list, nil
+		}
+		return nil, err
+	}
+	s.cinemaCache.list, s.cinemaCache.fetched = list, time.Now()
+	return list, nil
+}
+
+// cinemaByID finds one cinema; an unknown id yields a UTC cinema with only its id.
+func (s *Server) cinemaByID(ctx context.Context, id string) cinema.Cinema {
+	list, err := s.cinemas(ctx)
+	if err == nil {
+		for _, c := range list {
+			if c.ID == id {
+				return c
+			}
+		}
+	}
+	return cinema.Cinema{ID: id, Name: id}
+}
+
+// showtime formats a session time in the cinema's own time zone.
+func showtime(t time.Time, c cinema.Cinema) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.In(c.Location()).Format("Monday 2 January 2006, 15:04")
+}

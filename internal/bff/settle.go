@@ -1,0 +1,261 @@
+package bff
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+)
+
+// settler moves a ledger entry (an edit's payment or refund) through its steps: ask the
+// provider, apply to the booking with complete-edit, or reverse the payment when the edit is
+// gone. Every step is written to the ledger before and after; every state change is a
+// compare-and-set, so the customer's own request, a second tab and the reconciler can all call
+// advance at once and each step still happens once.
+type settler struct {
+	ticketing editTicketing
+	payments  upstream.Payments
+	ledger    *ledger.Store
+	logger    *slog.Logger
+	now       func() time.Time
+	returnURL func(entryID string) string // where the provider sends the customer back
+}
+
+// editTicketing is what the settler needs from the ticketing API.
+type editTicketing interface {
+	CompleteEditBooking(ctx context.Context, userSessionID string, r upstream.CompleteEdit) (upstream.EditCompletion, error)
+	GetSingleBooking(ctx context.Context, cinemaID string, bookingNumber int64) (cinema.Booking, error)
+}
+
+// staleApplying is how long an "applying" claim may stand before it is taken for a crash.
+const staleApplying = time.Minute
+
+// tenderCategory is what we report for card payments taken by the provider.
+const tenderCategory = "CREDITCARD"
+
+// advance takes the entry as far as it can go now and returns it.
+func (st *settler) advance(ctx context.Context, id string) (ledger.Entry, error) {
+	var e ledger.Entry
+	var err error
+	for range 8 { // each pass makes one step; a lost race just re-reads
+		e, err = st.ledger.Get(ctx, id)
+		if err != nil {
+			return e, err
+		}
+		next, moved, err := st.step(ctx, e)
+		if errors.Is(err, ledger.ErrStateChanged) {
+			continue
+		}
+		if err != nil {
+			if nerr := st.ledger.Note(ctx, id, err.Error()); nerr != nil {
+				st.logger.Error("ledger note", "entry", id, "err", nerr)
+			}
+			return e, err
+		}
+		if !moved {
+			return next, nil
+		}
+	}
+	return st.ledger.Get(ctx, id)
+}
+
+// step makes one move; moved=false means the entry waits (for the customer, the provider, or
+// is finished).
+func (st *settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
+	switch {
+	case e.State.Terminal(e.Kind):
+		return e, false, nil
+
+	case e.Kind == ledger.KindPayment && e.State == ledger.StateCreated:
+		// The provider call may have happened before a crash: the idempotency key makes a
+		// repeat return the same payment.
+		p, err := st.payments.CreatePayment(ctx, upstream.PaymentRequest{AmountCents: e.AmountCents, Currency: e.Currency,
+			ReturnURL: st.returnURL(e.ID), IdempotencyKey: e.IdempotencyKey, Reference: e.ID, Description: fmt.Sprintf("Change to booking %d", e.BookingNumber)})
+		if err != nil {
+			return e, false, fmt.Errorf("create provider payment: %w", err)
+		}
+		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateRedirected, "provider payment created", func(x *ledger.Entry) {
+			x.ProviderPaymentID, x.HostedURL = p.ID, p.HostedURL
+		})
+		return e, err == nil, err
+
+	case e.Kind == ledger.KindPayment && e.State == ledger.StateRedirected:
+		p, err := st.payments.GetPayment(ctx, e.ProviderPaymentID)
+		if err != nil {
+			return e, false, fmt.Errorf("read provider payment: %w", err)
+		}
+		switch {
+		case p.Status == cinema.PaymentPaid:
+			if p.Amount.Cents != e.AmountCents {
+				return e, false, fmt.Errorf("provider payment %s is %d cents, ledger says %d", p.ID, p.Amount.Cents, e.AmountCents)
+			}
+			e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateRedirected}, ledger.StatePaid, "provider says paid", func(x *ledger.Entry) {
+				x.ProviderReference, x.CardMasked, x.CardType = p.ID, p.CardNumberMasked, p.CardType
+			})
+			return e, err == nil, err
+		case p.Status.Failed():
+			e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateRedirected}, ledger.StateFailed, "provider says "+p.Status.String(), func(x *ledger.Entry) {
+				x.LastError = "payment " + p.Status.String() + " at the provider"
+			})
+			return e, err == nil, err
+		}
+		return e, false, nil // pending or unknown: never taken as paid
+
+	case e.State == ledger.StatePaid && e.Kind == ledger.KindPayment, e.State == ledger.StateRefunded && e.Kind == ledger.KindRefund:
+		return st.apply(ctx, e)
+
+	case e.State == ledger.StateApplying:
+		if st.now().Sub(e.UpdatedAt) < staleApplying {
+			return e, false, nil // someone is applying it right now
+		}
+		// A claim left by a crash: the booking itself tells whether complete-edit went through.
+		applied, err := st.appliedToBooking(ctx, e)
+		if err != nil {
+			return e, false, err
+		}
+		back := ledger.StatePaid
+		if e.Kind == ledger.KindRefund {
+			back = ledger.StateRefunded
+		}
+		if applied {
+			back = ledger.StateApplied
+		}
+		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, back, "stale claim resolved", nil)
+		return e, err == nil, err
+
+	case e.Kind == ledger.KindRefund && e.State == ledger.StateCreated:
+		e, err := st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateRefundRequested, "asking the provider for the refund", nil)
+		return e, err == nil, err
+
+	case e.State == ledger.StateRefundRequested:
+		key := e.IdempotencyKey
+		if e.Kind == ledger.KindPayment {
+			key = "reverse:" + e.ID // reversing a payment that could not be applied
+		}
+		r, err := st.payments.Refund(ctx, e.ProviderPaymentID, e.AmountCents, key)
+		if err != nil {
+			return e, false, fmt.Errorf("provider refund: %w", err)
+		}
+		if !r.Succeeded() {
+			return e, false, fmt.Errorf("provider refund %s is %q", r.ID, r.Status)
+		}
+		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateRefundRequested}, ledger.StateRefunded, "provider refunded", func(x *ledger.Entry) {
+			x.RefundID = r.ID
+			if x.Kind == ledger.KindRefund {
+				x.ProviderReference = r.ID
+			}
+		})
+		return e, err == nil, err
+	}
+	return e, false, fmt.Errorf("ledger entry %s: no step from %s/%s", e.ID, e.Kind, e.State)
+}
+
+// apply claims the entry and calls complete-edit with it.
+func (st *settler) apply(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
+	from := e.State
+	if e.Attempts > 0 {
+		// An earlier attempt may have gone through without us hearing the answer.
+		if applied, err := st.appliedToBooking(ctx, e); err != nil {
+			return e, false, err
+		} else if applied {
+			e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{from}, ledger.StateApplied, "found on the booking", nil)
+			return e, err == nil, err
+		}
+	}
+	e, err := st.ledger.Transition(ctx, e.ID, []ledger.State{from}, ledger.StateApplying, "calling complete-edit", nil)
+	if err != nil {
+		return e, false, err
+	}
+	item := upstream.ExternalPayment{AmountCents: e.AmountCents, ProviderReference: e.ProviderReference, TenderCategory: tenderCategory,
+		CardNumberMasked: e.CardMasked, CardType: e.CardType}
+	body := upstream.CompleteEditWithPayments(item)
+	if e.Kind == ledger.KindRefund {
+		body = upstream.CompleteEditWithRefunds(item)
+	}
+	_, cerr := st.ticketing.CompleteEditBooking(ctx, e.EditSessionID, body)
+	if cerr == nil {
+		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, ledger.StateApplied, "complete-edit accepted", nil)
+		return e, err == nil, err
+	}
+	// Not applied, or not known: find out from the booking before deciding.
+	applied, verr := st.appliedToBooking(ctx, e)
+	switch {
+	case verr != nil || errors.Is(cerr, upstream.ErrUnavailable):
+		// Try again later (the reconciler does); give the claim back.
+		_, terr := st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, from, "complete-edit failed, will retry", func(x *ledger.Entry) {
+			x.Attempts++
+			x.LastError = cerr.Error()
+		})
+		if terr != nil {
+			return e, false, terr
+		}
+		return e, false, fmt.Errorf("complete-edit: %w", cerr)
+	case applied:
+		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, ledger.StateApplied, "found on the booking", nil)
+		return e, err == nil, err
+	case e.Kind == ledger.KindPayment:
+		// The edit is gone (expired, cancelled) or refused the payment: give the money back.
+		st.logger.Warn("edit payment could not be applied: refunding", "entry", e.ID, "err", cerr)
+		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, ledger.StateRefundRequested, "edit gone: reversing payment", func(x *ledger.Entry) {
+			x.LastError = cerr.Error()
+		})
+		return e, err == nil, err
+	default:
+		// A refund was paid out but the edit could not take it: people must look at this.
+		st.logger.Error("refund issued but the edit could not be completed: needs staff review", "entry", e.ID, "booking", e.BookingNumber, "err", cerr)
+		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, ledger.StateFailed, "refund issued, edit not applied: staff review", func(x *ledger.Entry) {
+			x.LastError = "refund issued but the booking change could not be completed: " + cerr.Error()
+		})
+		return e, err == nil, err
+	}
+}
+
+// appliedToBooking reports whether the booking already carries this payment or refund.
+func (st *settler) appliedToBooking(ctx context.Context, e ledger.Entry) (bool, error) {
+	if e.ProviderReference == "" {
+		return false, nil
+	}
+	b, err := st.ticketing.GetSingleBooking(ctx, e.CinemaID, e.BookingNumber)
+	if err != nil {
+		return false, fmt.Errorf("read booking to verify: %w", err)
+	}
+	for _, p := range b.Payments {
+		if p.ProviderReference == e.ProviderReference {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// reconcile advances every unfinished entry once. It runs at start and periodically.
+func (st *settler) reconcile(ctx context.Context) (advanced int) {
+	entries, err := st.ledger.Unfinished(ctx)
+	if err != nil {
+		st.logger.Error("reconcile: list unfinished", "err", err)
+		return 0
+	}
+	for _, e := range entries {
+		if ctx.Err() != nil {
+			return advanced
+		}
+		// A redirected payment waits for its customer; ask the provider only after a while.
+		if e.State == ledger.StateRedirected && st.now().Sub(e.UpdatedAt) < 30*time.Second {
+			continue
+		}
+		after, err := st.advance(ctx, e.ID)
+		if err != nil {
+			st.logger.Warn("reconcile: entry not advanced", "entry", e.ID, "state", after.State, "err", err)
+			continue
+		}
+		if after.State != e.State {
+			advanced++
+			st.logger.Info("reconcile: entry advanced", "entry", e.ID, "from", e.State, "to", after.State)
+		}
+	}
+	return advanced
+}

@@ -1,0 +1,127 @@
+// Package booking holds the pages of the "manage a booking" flow: find, view, edit, pay or
+// refund the difference.
+package booking
+
+import "github.com/cinemabff/cinemabff/views/components"
+
+// FindView is the look-up form.
+type FindView struct {
+	ActionURL string
+	CSRFToken string
+	Cinemas   []Option // shown only when there is more than one
+	CinemaID  string
+	Number    string
+	Email     string
+	Error     string // one neutral message
+}
+
+// Option is a choice in a select.
+type Option struct {
+	Value, Label string
+}
+
+// TicketRow is one ticket line as shown on the booking page.
+type TicketRow struct {
+	Description string
+	Seat        string
+	Price       string
+	Package     bool
+}
+
+// Action is something the person can do here, or why not.
+type Action struct {
+	Label   string
+	URL     string
+	Method  string // "post" for a form button, "" for a link
+	Enabled bool
+	Reason  string // shown when disabled
+	TestID  string
+}
+
+// BookingView is the booking page.
+type BookingView struct {
+	Number      string
+	FilmTitle   string
+	Showtime    string
+	Screen      string
+	Tickets     []TicketRow
+	Concessions []TicketRow
+	Fees        string
+	Total       string
+	Paid        bool
+	Payments    []string // "€12.50 paid by VISA ************4242"
+	Actions     []Action
+	Notice      *components.Notice
+	Changes     []string // what the last completed change did, in words
+	CSRFToken   string
+	EndURL      string // forget this booking on this device
+}
+
+// LineView is one line of the edit order.
+type LineView struct {
+	State       string // kept, added, removed, unknown
+	StateLabel  string // the word shown
+	Description string
+	Seat        string
+	Price       string
+	RemoveURL   string // empty when it cannot be removed
+	TicketID    string
+}
+
+// EditView is the edit page.
+type EditView struct {
+	BookingNumber string
+	FilmTitle     string
+	Showtime      string
+	Lines         []LineView
+	Fees          string
+	BalanceKind   string // pay, refund, none
+	Balance       string
+	FeeNote       string // explanation of a balance caused by changed fee rules
+	Deals         []string
+	ExpiresISO    string // for the countdown script
+	ExpiresLocal  string // shown without JavaScript
+	NowISO        string
+	Notice        *components.Notice
+	TicketTypes   []Option // add-ticket choices, label with price
+	AddURL        string
+	ExtendURL     string
+	SeatsURL      string
+	CancelURL     string
+	CompleteURL   string
+	CompleteLabel string
+	ExpiredURL    string
+	CSRFToken     string
+	HasChanges    bool
+	Busy          *PaymentStatusView // a payment or refund in progress for this edit
+}
+
+// PaymentStatusView says where a payment or refund stands, honestly.
+type PaymentStatusView struct {
+	Heading   string
+	Body      string
+	Reference string
+	Kind      components.NoticeKind
+	Refresh   bool   // keep checking (meta refresh / htmx poll)
+	PollURL   string // this page's URL
+	NextURL   string
+	NextLabel string
+}
+
+// CancelView confirms cancelling the edit.
+type CancelView struct {
+	BookingNumber string
+	ActionURL     string
+	BackURL       string
+	CSRFToken     string
+}
+
+// SeatsView is the seat change page of the edit.
+type SeatsView struct {
+	BookingNumber string
+	ActionURL     string
+	BackURL       string
+	CSRFToken     string
+	Count         int
+	Notice        *components.Notice
+}
