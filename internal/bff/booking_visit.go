@@ -54,7 +54,7 @@ type editVisit struct {
 	Currency      string       `json:"currency"`
 	Paid          bool         `json:"paid"`
 	Started       time.Time    `json:"started"`
-	Entry         string       `json:"entry,omitempty"` // ledger entry of the payment/refund under way
+	Entry         string       `json:"entry,omitempty"`   // ledger entry of the payment/refund under way
 	Summary       []string     `json:"summary,omitempty"` // what the change does, in words
 }
 
