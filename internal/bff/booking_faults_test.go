@@ -1,0 +1,143 @@
+package bff
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/sandbox"
+	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
+)
+
+// faultPoint is a way the world can fail after the customer paid.
+type faultPoint struct {
+	name string
+	// arm sets the fault before the customer returns from the provider.
+	arm func(h *harness, clock *sandbox.ManualClock)
+	// expire: the edit's hold ends before the reconciler gets to it.
+	expire bool
+}
+
+var faultPoints = []faultPoint{
+	{name: "complete-edit 503 once", arm: func(h *harness, _ *sandbox.ManualClock) {
+		mustFault(h, sandbox.Fault{Operation: "CompleteEditBooking", HTTPStatus: 503, Times: 1})
+	}},
+	{name: "complete-edit connection dropped once", arm: func(h *harness, _ *sandbox.ManualClock) {
+		mustFault(h, sandbox.Fault{Operation: "CompleteEditBooking", Drop: true, Times: 1})
+	}},
+	{name: "complete-edit error code in a 200 body, twice", arm: func(h *harness, _ *sandbox.ManualClock) {
+		mustFault(h, sandbox.Fault{Operation: "CompleteEditBooking", Result: 1, Times: 2})
+	}},
+	{name: "complete-edit down, then the edit expires", expire: true, arm: func(h *harness, _ *sandbox.ManualClock) {
+		mustFault(h, sandbox.Fault{Operation: "CompleteEditBooking", HTTPStatus: 503})
+	}},
+	{name: "complete-edit down, edit expires, first refund fails", expire: true, arm: func(h *harness, _ *sandbox.ManualClock) {
+		mustFault(h, sandbox.Fault{Operation: "CompleteEditBooking", HTTPStatus: 503})
+		h.prov.SetFailNext("refund", 1, 503)
+	}},
+	{name: "provider read fails on return", arm: func(h *harness, _ *sandbox.ManualClock) {
+		h.prov.SetFailNext("get", 3, 503)
+	}},
+	{name: "booking read fails while verifying", arm: func(h *harness, _ *sandbox.ManualClock) {
+		mustFault(h, sandbox.Fault{Operation: "CompleteEditBooking", HTTPStatus: 503, Times: 1})
+		mustFault(h, sandbox.Fault{Operation: "GetSingleBooking", HTTPStatus: 503, Times: 4})
+	}},
+	{name: "no fault", arm: func(*harness, *sandbox.ManualClock) {}},
+}
+
+func mustFault(h *harness, f sandbox.Fault) {
+	h.t.Helper()
+	if err := h.sb.Faults().Set(f); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// TestMoneyIsNeverLost pays a positive balance and breaks the world at a random point after
+// the payment, many times over. Whatever happens, after the reconciler every payment is either
+// applied to the booking (once) or refunded in full, and nothing is taken twice.
+func TestMoneyIsNeverLost(t *testing.T) {
+	rounds := 24
+	if testing.Short() {
+		rounds = 8
+	}
+	seed := uint64(time.Now().UnixNano())
+	rng := rand.New(rand.NewPCG(seed, 42))
+	t.Logf("seed %d", seed)
+	for i := range rounds {
+		fp := faultPoints[rng.IntN(len(faultPoints))]
+		booking := []int{bkPaid1, bkPaid2, bkPaid4}[rng.IntN(3)]
+		t.Run(fmt.Sprintf("%02d %s", i, fp.name), func(t *testing.T) {
+			clock := sandbox.NewManualClock(time.Now())
+			h := newHarness(t, harnessOpts{sandbox: true, clock: clock, now: clock.Now})
+			h.find(booking)
+			doc := h.startEdit(t)
+			typ := doc.Find(`select[name="type"] option`).First().AttrOr("value", "")
+			h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {fmt.Sprint(1 + rng.IntN(2))}})
+			resp, body := h.post("/booking/edit/complete", "/booking/edit", nil)
+			if resp.StatusCode != http.StatusSeeOther {
+				t.Fatalf("complete: %d %s", resp.StatusCode, body)
+			}
+			hosted := resp.Header.Get("Location")
+			fp.arm(h, clock)
+			h.payAtProvider(t, hosted, "pay") // the page after it may say anything honest
+			h.sb.Faults().Clear()
+			if fp.expire {
+				clock.Advance(11 * time.Minute)
+			}
+			// The reconciler runs; claims older than a minute are taken for crashes.
+			for range 4 {
+				clock.Advance(2 * time.Minute)
+				h.srv.Reconcile(context.Background())
+			}
+			assertSettled(t, h, booking)
+		})
+	}
+}
+
+func assertSettled(t *testing.T, h *harness, booking int) {
+	t.Helper()
+	es, _ := entries(t, h)
+	if len(es) != 1 {
+		t.Fatalf("%d ledger entries for one payment: %+v", len(es), es)
+	}
+	e := es[0]
+	p, ok := h.prov.Get(e.ProviderPaymentID)
+	if !ok {
+		t.Fatalf("provider has no payment %q", e.ProviderPaymentID)
+	}
+	b, err := h.srv.ticketing.GetSingleBooking(context.Background(), "0001", int64(booking))
+	if err != nil {
+		t.Fatal(err)
+	}
+	onBooking := 0
+	for _, bp := range b.Payments {
+		if bp.ProviderReference == p.ID {
+			onBooking++
+		}
+	}
+	switch e.State {
+	case ledger.StateApplied:
+		if p.Status != payprovider.StatusPaid || onBooking != 1 {
+			t.Fatalf("applied, but provider status %s and %d times on the booking", p.Status, onBooking)
+		}
+	case ledger.StateRefunded:
+		if p.Status != payprovider.StatusRefunded || p.RefundedInCents != p.AmountInCents || onBooking != 0 {
+			t.Fatalf("refunded, but provider %s refunded %d of %d, %d times on the booking", p.Status, p.RefundedInCents, p.AmountInCents, onBooking)
+		}
+	default:
+		evs, _ := h.srv.ledger.Events(context.Background(), e.ID)
+		t.Fatalf("entry left in %s (last error %q), events %+v", e.State, e.LastError, evs)
+	}
+	// The customer's status page tells the truth about it.
+	_, doc := h.follow(h.get("/booking/edit/status/" + e.ID))
+	txt := doc.Text()
+	if e.State == ledger.StateRefunded && !strings.Contains(txt, "refunded") && !strings.Contains(txt, "returned") {
+		t.Fatalf("status page does not say the payment was refunded: %s", txt)
+	}
+}
