@@ -40,6 +40,8 @@ func (s *Server) startEdit(c echo.Context) error {
 		StartBalance:  eo.Balance.Cents,
 		Currency:      eo.Balance.Currency,
 		Paid:          b.Paid,
+		FilmTitle:     b.Session.FilmTitle,
+		Showtime:      b.Session.Showtime,
 		Started:       s.now(),
 	}
 	if len(eo.Sessions) > 0 && eo.Sessions[0].ID != "" {
@@ -113,6 +115,8 @@ func (s *Server) editView(c echo.Context, e editVisit, o cinema.Order) booking.E
 	ci := s.cinemaByID(ctx, e.CinemaID)
 	v := booking.EditView{
 		BookingNumber: fmt.Sprint(e.BookingNumber),
+		FilmTitle:     e.FilmTitle,
+		Showtime:      showtime(e.Showtime, ci),
 		Fees:          signed(o.BookingFee),
 		CSRFToken:     csrfToken(c),
 		AddURL:        s.url(RouteEditAdd),

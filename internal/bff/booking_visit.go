@@ -53,6 +53,8 @@ type editVisit struct {
 	StartBalance  int64        `json:"startBalance"`
 	Currency      string       `json:"currency"`
 	Paid          bool         `json:"paid"`
+	FilmTitle     string       `json:"film"`
+	Showtime      time.Time    `json:"showtime"`
 	Started       time.Time    `json:"started"`
 	Entry         string       `json:"entry,omitempty"`   // ledger entry of the payment/refund under way
 	Summary       []string     `json:"summary,omitempty"` // what the change does, in words
