@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseConfig(t *testing.T) {
+	env := map[string]string{"CINEMA_ADDR": "127.0.0.1:9999", "CINEMA_LOG_LEVEL": "debug", "CINEMA_SESSION_IDLE": "10m"}
+	getenv := func(k string) string { return env[k] }
+	cases := []struct {
+		name    string
+		args    []string
+		check   func(t *testing.T, c Config)
+		wantErr string
+	}{
+		{"environment over defaults", nil, func(t *testing.T, c Config) {
+			if c.Addr != "127.0.0.1:9999" || c.LogLevel != "debug" || c.SessionIdle != 10*time.Minute {
+				t.Fatalf("%+v", c)
+			}
+			if c.PublicURL != "http://127.0.0.1:9999" || c.DatabaseURL != "sqlite:data/cinema.db" || c.SessionStore != "sqlite" {
+				t.Fatalf("derived defaults: %+v", c)
+			}
+		}, ""},
+		{"flags over environment", []string{"-addr", ":7000", "-public-url", "https://cinema.example/"}, func(t *testing.T, c Config) {
+			if c.Addr != ":7000" || c.PublicURL != "https://cinema.example" {
+				t.Fatalf("%+v", c)
+			}
+		}, ""},
+		{"postgres picks postgres sessions", []string{"-database-url", "postgres://x@y/z"}, func(t *testing.T, c Config) {
+			if c.SessionStore != "postgres" {
+				t.Fatalf("session store %q", c.SessionStore)
+			}
+		}, ""},
+		{"bad store", []string{"-session-store", "memcached"}, nil, "session store"},
+		{"bad proxy", []string{"-trusted-proxies", "10.0.0.1"}, nil, "not a CIDR"},
+		{"bad public URL", []string{"-public-url", "cinema.example"}, nil, "absolute http(s) URL"},
+		{"bad duration in env", nil, nil, ""},
+		{"idle longer than lifetime", []string{"-session-idle", "2h", "-session-lifetime", "1h"}, nil, "idle not longer"},
+		{"stray argument", []string{"serve"}, nil, "unexpected argument"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g := getenv
+			if tc.name == "bad duration in env" {
+				g = func(k string) string {
+					if k == "CINEMA_SHUTDOWN_TIMEOUT" {
+						return "soon"
+					}
+					return ""
+				}
+				tc.wantErr = "not a duration"
+			}
+			c, err := parseConfig(tc.args, g, io.Discard)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, c)
+		})
+	}
+}
+
+// TestRunServesOnEmbeddedDefaults runs the program as `go run ./cmd/web` would (with its own
+// data folder and a free port), checks the site and the embedded sandbox answer, then stops it
+// the way SIGTERM does.
+func TestRunServesOnEmbeddedDefaults(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-data-dir", t.TempDir(), "-log-format", "json"}, func(string) string { return "" }, pw)
+		pw.Close()
+	}()
+	addrRe := regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
+	sc := bufio.NewScanner(pr)
+	base := ""
+	for sc.Scan() {
+		if m := addrRe.FindStringSubmatch(sc.Text()); m != nil {
+			base = m[1]
+			break
+		}
+	}
+	if base == "" {
+		t.Fatalf("no listening line; run ended: %v", <-done)
+	}
+	go io.Copy(io.Discard, pr)
+	for _, path := range []string{"/", "/booking", "/readyz", "/livez", "/metrics"} {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %d", path, resp.StatusCode)
+		}
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("run returned %v after shutdown", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("run did not stop after its context ended")
+	}
+}
