@@ -73,7 +73,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	// ones are configured.
 	var sandboxMount http.Handler
 	if cfg.UpstreamURL == "" {
-		sb, err := startEmbeddedSandbox(ctx, &cfg, logger)
+		sb, err := startEmbeddedSandbox(ctx, &cfg, logger, stdout)
 		if err != nil {
 			return err
 		}

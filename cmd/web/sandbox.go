@@ -30,14 +30,16 @@ func (e *embeddedSandbox) Close() { e.close() }
 
 // startEmbeddedSandbox serves the sandbox ticketing API and payment provider API on a loopback
 // port of this process and points the configuration at it.
-func startEmbeddedSandbox(ctx context.Context, cfg *Config, logger *slog.Logger) (*embeddedSandbox, error) {
+func startEmbeddedSandbox(ctx context.Context, cfg *Config, logger *slog.Logger, stdout io.Writer) (*embeddedSandbox, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("embedded sandbox listen: %w", err)
 	}
 	base := "http://" + ln.Addr().String()
 	provider := payprovider.New(payprovider.Options{PublicURL: cfg.PublicURL + sandboxPayPrefix, APIKey: cfg.PaymentsKey})
+	world := sandbox.DefaultWorld(time.Now())
 	sb, err := sandbox.New(sandbox.Options{
+		World:           world,
 		Token:           cfg.UpstreamToken,
 		CompletionDelay: cfg.SandboxDelay,
 		Payments:        provider,
@@ -61,6 +63,8 @@ func startEmbeddedSandbox(ctx context.Context, cfg *Config, logger *slog.Logger)
 		cfg.PaymentsURL = base + "/pay"
 	}
 	logger.Info("embedded sandbox started", "upstream_url", base, "payments_url", cfg.PaymentsURL)
+	fmt.Fprintln(stdout, "Embedded sandbox: ready-made bookings to try (find them under \"My booking\"):")
+	sandbox.PrintBookings(stdout, world)
 	return &embeddedSandbox{
 		browserHandler: provider.Handler(),
 		close: func() {
