@@ -1,0 +1,36 @@
+package bff
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/cinemabff/cinemabff/internal/sandbox"
+)
+
+// TestReadyzReportsTheUpstreamBreaker: when the ticketing API keeps failing, the circuit opens,
+// pages fail fast with a clear message, and /readyz says the upstream is not ready.
+func TestReadyzReportsTheUpstreamBreaker(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	if resp, body := h.get("/readyz"); resp.StatusCode != http.StatusOK {
+		t.Fatalf("readyz before: %d %s", resp.StatusCode, body)
+	}
+	mustFault(h, sandbox.Fault{Operation: "*", HTTPStatus: 503})
+	var last string
+	for i := 0; i < 6; i++ {
+		resp, body := h.post("/booking", "/device", url.Values{"cinema": {"0001"}, "number": {fmt.Sprint(100001 + i)}, "email": {"paid1@example.com"}})
+		if resp.StatusCode != http.StatusServiceUnavailable {
+			t.Fatalf("lookup during an outage: %d", resp.StatusCode)
+		}
+		last = body
+	}
+	if !strings.Contains(last, "not answering") {
+		t.Fatalf("no clear outage message: %s", last)
+	}
+	resp, body := h.get("/readyz")
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, "upstream") {
+		t.Fatalf("readyz with the breaker open: %d %s", resp.StatusCode, body)
+	}
+}
