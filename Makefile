@@ -1,4 +1,5 @@
 # The README's two commands are `go run ./cmd/web` and `make test`.
+SHELL := /bin/bash
 FUZZTIME ?= 30s
 
 .PHONY: run test generate fuzz bench check-prereqs
