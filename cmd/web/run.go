@@ -20,6 +20,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/keys"
+	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/internal/storage"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/static"
@@ -28,8 +29,13 @@ import (
 // run is the whole program; main only supplies the process's context, arguments and
 // environment, so tests can run it in-process.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
-	if len(args) > 0 && args[0] == "sandbox" {
-		return runSandbox(ctx, args[1:], stdout)
+	if len(args) > 0 {
+		switch args[0] {
+		case "sandbox":
+			return runSandbox(ctx, args[1:], stdout)
+		case "staff":
+			return runStaff(ctx, args[1:], getenv, os.Stdin, stdout)
+		}
 	}
 	cfg, err := parseConfig(args, getenv, stdout)
 	if err != nil {
@@ -79,6 +85,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		}
 		defer sb.Close()
 		sandboxMount = sb.browserHandler
+		if err := staff.New(db.SQL).Put(ctx, demoStaffUser, "Demo box office", demoStaffPassword); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "Demo box-office sign-in (embedded sandbox only): %s / %s at /staff/sign-in\n", demoStaffUser, demoStaffPassword)
 	}
 
 	ticketing, payments, err := newUpstreamClients(ctx, cfg, logger, reg)

@@ -19,7 +19,7 @@ import (
 const notFoundMessage = "We could not find a booking with these details. Please check the booking number and the e-mail address."
 
 func (s *Server) findView(c echo.Context) booking.FindView {
-	v := booking.FindView{ActionURL: s.url(RouteFindBooking), CSRFToken: csrfToken(c)}
+	v := booking.FindView{ActionURL: s.url(RouteFindBooking), CSRFToken: csrfToken(c), Staff: s.staffMember(c) != ""}
 	if list, err := s.cinemas(c.Request().Context()); err == nil {
 		for _, ci := range list {
 			v.Cinemas = append(v.Cinemas, booking.Option{Value: ci.ID, Label: ci.Name})
@@ -50,6 +50,12 @@ func (s *Server) findBooking(c echo.Context) error {
 	}
 	number, err := strconv.ParseInt(v.Number, 10, 64)
 	addr, mailErr := mail.ParseAddress(v.Email)
+	if addr == nil {
+		addr = &mail.Address{}
+	}
+	if v.Staff {
+		mailErr = nil // staff look up by number alone
+	}
 	if err != nil || number <= 0 || mailErr != nil || v.CinemaID == "" {
 		v.Error = "Please enter the booking number (digits only) and the e-mail address you booked with."
 		return s.render(c, http.StatusUnprocessableEntity, "Find your booking", booking.Find(v))
@@ -65,7 +71,7 @@ func (s *Server) findBooking(c echo.Context) error {
 	case err != nil:
 		return s.fromUpstream(err, s.url(RouteFindBooking), "Try again")
 	}
-	if !strings.EqualFold(strings.TrimSpace(b.CustomerEmail), addr.Address) {
+	if !v.Staff && !strings.EqualFold(strings.TrimSpace(b.CustomerEmail), addr.Address) {
 		v.Error = notFoundMessage
 		return s.render(c, http.StatusNotFound, "Find your booking", booking.Find(v))
 	}
@@ -76,13 +82,27 @@ func (s *Server) findBooking(c echo.Context) error {
 }
 
 func (s *Server) tooMany(c echo.Context, v booking.FindView, seconds float64) error {
+	c.Response().Header().Set("Retry-After", strconv.Itoa(wholeSeconds(seconds)))
+	v.Error = "Too many attempts. Please try again in " + secondsText(seconds) + "."
+	return s.render(c, http.StatusTooManyRequests, "Find your booking", booking.Find(v))
+}
+
+// wholeSeconds rounds a wait up to whole seconds (at least one).
+func wholeSeconds(seconds float64) int {
 	n := int(seconds + 0.999)
 	if n < 1 {
 		n = 1
 	}
-	c.Response().Header().Set("Retry-After", strconv.Itoa(n))
-	v.Error = fmt.Sprintf("Too many attempts. Please try again in %d seconds.", n)
-	return s.render(c, http.StatusTooManyRequests, "Find your booking", booking.Find(v))
+	return n
+}
+
+// secondsText is a wait in words: "1 second", "12 seconds".
+func secondsText(seconds float64) string {
+	n := wholeSeconds(seconds)
+	if n == 1 {
+		return "1 second"
+	}
+	return fmt.Sprintf("%d seconds", n)
 }
 
 // forgetBooking unbinds the booking from this visit (a shared computer, the kiosk).

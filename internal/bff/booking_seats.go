@@ -4,12 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages/booking"
@@ -38,7 +37,7 @@ func (s *Server) showEditSeats(c echo.Context) error {
 	return s.renderEditSeats(c, http.StatusOK, nil, nil)
 }
 
-func (s *Server) renderEditSeats(c echo.Context, status int, notice *components.Notice, chosen map[string]bool) error {
+func (s *Server) renderEditSeats(c echo.Context, status int, notice *components.Notice, chosen []cinema.SeatPosition) error {
 	e, err := s.requireEdit(c)
 	if err != nil {
 		return err
@@ -53,71 +52,20 @@ func (s *Server) renderEditSeats(c echo.Context, status int, notice *components.
 		return s.fromUpstream(err, s.url(RouteEdit), "Back to your changes")
 	}
 	tickets := editSeatTickets(e, o)
-	yours := map[string]bool{}
+	var yours []cinema.SeatPosition
 	for _, t := range tickets {
 		if t.Seat != nil {
-			yours[seatValue(t.Seat.Position)] = true
+			yours = append(yours, t.Seat.Position)
 		}
 	}
 	if chosen == nil {
 		chosen = yours
 	}
 	v := booking.SeatsView{BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: s.url(RouteEditSeats), BackURL: s.url(RouteEdit),
-		CSRFToken: csrfToken(c), Count: len(tickets), Notice: notice}
-	var areas []booking.SeatAreaChoice
-	for _, a := range plan.Areas {
-		ac := booking.SeatAreaChoice{Name: a.Description}
-		for _, r := range a.Rows {
-			if len(r.Seats) == 0 {
-				continue
-			}
-			rc := booking.SeatRowChoice{Label: r.Label}
-			free := 0
-			for _, st := range r.Seats {
-				val := seatValue(st.Position)
-				mine := yours[val]
-				if st.Availability == cinema.SeatFree {
-					free++
-				}
-				if st.Availability != cinema.SeatFree && !mine {
-					continue
-				}
-				state := "free"
-				if mine {
-					state = "yours"
-				}
-				rc.Seats = append(rc.Seats, booking.SeatChoice{Value: val, Label: st.Label, Checked: chosen[val], Yours: mine,
-					Name: fmt.Sprintf("Row %s, seat %s, %s, %s", r.Label, st.Label, strings.ToLower(a.Description), state)})
-			}
-			rc.Summary = fmt.Sprintf("Row %s, %d of %d free", r.Label, free, len(r.Seats))
-			if len(rc.Seats) > 0 {
-				ac.Rows = append(ac.Rows, rc)
-			}
-		}
-		areas = append(areas, ac)
-	}
-	return s.render(c, status, "Choose seats", booking.SimpleSeats(v, areas))
-}
-
-// seatValue is a seat's form value: area-row-col.
-func seatValue(p cinema.SeatPosition) string {
-	return fmt.Sprintf("%d-%d-%d", p.AreaNumber, p.RowIndex, p.ColumnIndex)
-}
-
-func parseSeatValue(v string) (cinema.SeatPosition, bool) {
-	parts := strings.Split(v, "-")
-	if len(parts) != 3 {
-		return cinema.SeatPosition{}, false
-	}
-	var n [3]int
-	for i, p := range parts {
-		x, err := strconv.Atoi(p)
-		if err != nil || x < 0 || x > 10000 {
-			return cinema.SeatPosition{}, false
-		}
-		n[i] = x
-	}
-	return cinema.SeatPosition{AreaNumber: n[0], RowIndex: n[1], ColumnIndex: n[2]}, true
+		CSRFToken: csrfToken(c), Count: len(tickets), Notice: notice,
+		Map: components.BuildSeatMap(plan, components.SeatMapOptions{Max: len(tickets), Yours: yours, YoursSelectable: true,
+			Chosen: chosen, Kiosk: deviceOf(c).Mode == device.Kiosk, Label: "Seat map: choose your seats"})}
+	return s.render(c, status, "Choose seats", booking.Seats(v))
 }
 
 // setEditSeats moves the order's tickets to the chosen seats (SetSelectedSeats).
@@ -131,19 +79,27 @@ func (s *Server) setEditSeats(c echo.Context) error {
 	if err != nil {
 		return &Error{Code: EInvalid, Heading: "That did not work", Message: "We could not read your choice. Please choose again.", BackURL: s.url(RouteEditSeats), BackLabel: "Choose seats"}
 	}
-	values := form["seat"]
+	// The map's checkboxes and the list alternative's selects submit the same field; empty
+	// selects and a seat given twice count once.
 	chosen := map[string]bool{}
-	for _, v := range values {
+	var chosenPos []cinema.SeatPosition
+	for _, v := range form["seat"] {
+		if v == "" || chosen[v] {
+			continue
+		}
 		chosen[v] = true
+		if p, ok := components.ParseSeatValue(v); ok {
+			chosenPos = append(chosenPos, p)
+		}
 	}
 	o, err := s.ticketing.GetOrder(ctx, e.UserSessionID)
 	if err != nil {
 		return s.editEnded(c, e, err)
 	}
 	want := len(editSeatTickets(e, o))
-	if len(chosen) != want || len(values) != want {
+	if len(chosen) != want {
 		return s.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError,
-			Heading: fmt.Sprintf("Please choose exactly %d seats", want), Body: fmt.Sprintf("You chose %d. Each ticket needs one seat.", len(chosen))}, chosen)
+			Heading: fmt.Sprintf("Please choose exactly %d seats", want), Body: fmt.Sprintf("You chose %d. Each ticket needs one seat.", len(chosen))}, chosenPos)
 	}
 	plan, err := s.ticketing.GetSeatPlan(ctx, e.CinemaID, e.SessionID)
 	if err != nil {
@@ -151,7 +107,7 @@ func (s *Server) setEditSeats(c echo.Context) error {
 	}
 	var seats []upstream.SelectedSeat
 	for v := range chosen {
-		pos, ok := parseSeatValue(v)
+		pos, ok := components.ParseSeatValue(v)
 		seat, found := plan.Seat(pos)
 		if !ok || !found {
 			return s.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: "Please choose seats from the map"}, nil)

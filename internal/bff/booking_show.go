@@ -68,7 +68,7 @@ func (s *Server) showBooking(c echo.Context) error {
 
 // editAction is "Change this booking", or why it cannot be done online.
 func (s *Server) editAction(c echo.Context, b cinema.Booking) booking.Action {
-	a := booking.Action{Label: "Change this booking", TestID: "action-edit"}
+	a := booking.Action{Label: "Change this booking", TestID: "action-edit", Shortcut: "e"}
 	if e, ok := s.currentEdit(c); ok && e.BookingNumber == b.Number {
 		a.Label, a.URL, a.Enabled = "Continue changing this booking", s.url(RouteEdit), true
 		return a

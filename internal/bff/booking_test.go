@@ -133,7 +133,10 @@ func TestEditAddRemoveSeatsExtendCancel(t *testing.T) {
 	// Change seats: pick other free seats for the two remaining tickets.
 	seats := h.page("/booking/edit/seats", http.StatusOK)
 	var free []string
-	seats.Find(`input[name="seat"]`).Each(func(_ int, s *goquerySel) {
+	if seats.Find(`[data-testid="seatmap"]`).Length() != 1 {
+		t.Fatal("the seat change page does not use the seat map")
+	}
+	seats.Find(`[data-testid="seatmap"] input[name="seat"]:not([disabled])`).Each(func(_ int, s *goquerySel) {
 		if _, checked := s.Attr("checked"); !checked && len(free) < 2 {
 			free = append(free, s.AttrOr("value", ""))
 		}

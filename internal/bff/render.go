@@ -32,6 +32,9 @@ func (s *Server) chrome(c echo.Context, title string) layouts.Chrome {
 	} {
 		ch.Nav = append(ch.Nav, layouts.Link{Label: l.label, URL: s.url(l.route), Current: current == paths[l.route]})
 	}
+	if name := s.staffMember(c); name != "" {
+		ch.StaffName, ch.SignOutURL = name, s.url(RouteStaffSignOut)
+	}
 	if dev.Mode == device.Kiosk {
 		ch.IdleResetSeconds = int(s.cfg.KioskIdle / time.Second)
 		ch.ResetURL = s.url(RouteVisitReset)

@@ -26,7 +26,7 @@ var paths = mergePaths(map[string]string{
 	RouteLivez:      "/livez",
 	RouteReadyz:     "/readyz",
 	RouteMetrics:    "/metrics",
-}, bookingPaths, checkoutPaths, swapPaths)
+}, bookingPaths, checkoutPaths, swapPaths, staffPaths)
 
 func mergePaths(parts ...map[string]string) map[string]string {
 	out := map[string]string{}
@@ -53,6 +53,7 @@ func (s *Server) registerRoutes() {
 	s.registerBookingRoutes()
 	s.registerCheckoutRoutes()
 	s.registerSwapRoutes()
+	s.registerStaffRoutes()
 }
 
 // url builds the path of a named route, filling its :params in order and escaping them.

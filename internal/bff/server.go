@@ -20,6 +20,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
+	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/static"
 )
@@ -95,6 +96,7 @@ type Server struct {
 	findByIP      *ratelimit.Limiter
 	findByBooking *ratelimit.Limiter
 	cinemaCache   cinemaCache
+	staff         *staff.Store
 }
 
 // New builds the server and its routes.
@@ -140,6 +142,7 @@ func New(d Deps) (*Server, error) {
 	}
 	if d.SQL != nil {
 		s.ledger = ledger.New(d.SQL)
+		s.staff = staff.New(d.SQL)
 	}
 	if s.now == nil {
 		s.now = time.Now

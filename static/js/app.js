@@ -363,6 +363,28 @@
   });
 
   /* ------------------------------------------------------------------
+   * 6. Counter mode: one-key shortcuts for box-office staff.
+   *    <button data-shortcut="e">Change this booking <kbd class="kbd">e</kbd></button>
+   *    A key press outside text fields focuses a field or presses a button with that
+   *    data-shortcut. Only on the counter terminal (body.mode-counter).
+   * ------------------------------------------------------------------ */
+  doc.addEventListener('keydown', function (event) {
+    if (!doc.body.classList.contains('mode-counter')) return;
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+    var t = event.target;
+    if (t && t.closest && t.closest('input, textarea, select, [contenteditable]')) return;
+    var targets = doc.querySelectorAll('[data-shortcut]');
+    for (var i = 0; i < targets.length; i++) {
+      var el = targets[i];
+      if (el.getAttribute('data-shortcut') !== event.key || el.disabled) continue;
+      event.preventDefault();
+      if (el.matches('input, select, textarea')) el.focus();
+      else el.click();
+      return;
+    }
+  });
+
+  /* ------------------------------------------------------------------
    * Start-up, and again for content htmx swaps in.
    * ------------------------------------------------------------------ */
   function init(root) {

@@ -18,6 +18,9 @@ type Chrome struct {
 	IdleResetSeconds int
 	// ResetURL is where the kiosk's idle reset posts (ends the visit).
 	ResetURL string
+	// StaffName is the signed-in staff member ("" when none); SignOutURL ends the sign-in.
+	StaffName  string
+	SignOutURL string
 }
 
 // Link is a labelled URL.

@@ -13,6 +13,7 @@ type FindView struct {
 	Number    string
 	Email     string
 	Error     string // one neutral message
+	Staff     bool   // a signed-in staff member looks up by number alone
 }
 
 // Option is a choice in a select.
@@ -34,8 +35,9 @@ type Action struct {
 	URL     string
 	Method  string // "post" for a form button, "" for a link
 	Enabled bool
-	Reason  string // shown when disabled
-	TestID  string
+	Reason   string // shown when disabled
+	TestID   string
+	Shortcut string // counter-mode key, e.g. "e"
 }
 
 // BookingView is the booking page.
@@ -124,4 +126,5 @@ type SeatsView struct {
 	CSRFToken     string
 	Count         int
 	Notice        *components.Notice
+	Map           components.SeatMapView
 }

@@ -1,0 +1,442 @@
+package components
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/cinemabff/cinemabff/internal/cinema"
+)
+
+// The seat map: one component for every seat choice (purchase, edit, swap). Build the view
+// model with BuildSeatMap and render it with SeatMap inside the caller's <form>; the chosen
+// seats come back as form values of SeatMapOptions.FieldName, each one "area-row-col" (read
+// them with ParseSeatValue or SeatValues). The markup follows the seat map section of
+// static/css/app.css. See docs/seatmap.md.
+
+// SeatMapOptions says whose seats are whose and what may be chosen.
+type SeatMapOptions struct {
+	// ID prefixes the element ids of the map (unique per page); default "seatmap".
+	ID string
+	// FieldName is the form field of the seat checkboxes and list selects; default "seat".
+	FieldName string
+	// Max is how many seats may be chosen; it drives the live count (static/js/app.js).
+	// 0 means one per seat of the plan (no limit shown).
+	Max int
+	// Yours are the seats of the booking or order being changed.
+	Yours []cinema.SeatPosition
+	// YoursSelectable keeps the person's own seats as ticked, untickable controls (an edit
+	// keeps or gives back seats); false shows them as fixed ("yours", not a choice).
+	YoursSelectable bool
+	// Chosen are the seats to show ticked (a form shown again keeps its choices).
+	Chosen []cinema.SeatPosition
+	// AreaCategories limits the choice to seats of these area category codes; empty means any.
+	AreaCategories []string
+	// Kiosk words the hints for touch screens (sizes come from the body class).
+	Kiosk bool
+	// Label is the accessible name of the map's scroll region; default "Seat map".
+	Label string
+	// CountTemplate is the live count text with {n} and {max}; default "{n} of {max} seats chosen".
+	CountTemplate string
+	// NoList leaves out the "choose from a list" alternative.
+	NoList bool
+}
+
+// Seat states: each has a CSS class "seat-<state>", a shape and a word in the legend.
+const (
+	SeatStateFree        = "free"
+	SeatStateTaken       = "taken"
+	SeatStateYours       = "yours"
+	SeatStateSelected    = "selected"
+	SeatStateUnavailable = "unavailable"
+)
+
+// SeatMapView is the view model of the seat map.
+type SeatMapView struct {
+	ID            string
+	FieldName     string
+	Max           int
+	Label         string
+	CountText     string // the count as rendered (JS keeps it up to date)
+	CountTemplate string
+	LimitText     string // shown by JS when the maximum is reached
+	Hint          string // how to use the map
+	Areas         []SeatAreaView
+	Legend        []LegendEntry
+	List          *SeatListView // the list alternative; nil when left out
+}
+
+// SeatAreaView is one area (block) of seats: a fieldset.
+type SeatAreaView struct {
+	Number     int
+	Name       string // "Stalls"
+	Category   string // "Standard"
+	Legend     string // "Stalls · Standard" (+ a note when it cannot be chosen)
+	Selectable bool   // some seat here may be chosen
+	TestID     string
+	Rows       []SeatRowView
+}
+
+// SeatRowView is one row of an area, padded to the area's column count. A cross aisle has
+// Aisle set and no cells.
+type SeatRowView struct {
+	ID      string // id of the row label that names the group
+	Label   string // "F"
+	Summary string // "Row F, 3 of 14 free"
+	Aisle   bool
+	TestID  string
+	Cells   []SeatCellView
+}
+
+// SeatCellView is a seat or a gap (aisle) at one column.
+type SeatCellView struct {
+	Gap  bool
+	Seat SeatView
+}
+
+// SeatView is one place of the map.
+type SeatView struct {
+	Value    string // form value, "area-row-col"
+	Label    string // "12"
+	Name     string // full accessible name: "Row F, seat 12, premium, free"
+	State    string // one of the SeatState constants
+	Class    string // "seat seat-free seat-wheelchair"
+	Col      int    // 1-based column, for data-col
+	Checked  bool
+	Disabled bool
+	TestID   string
+}
+
+// LegendEntry is one line of the key.
+type LegendEntry struct {
+	Key   string   // state or kind: free, selected, taken, yours, wheelchair, companion, sofa, unavailable
+	Class []string // classes of the sample seat(s); two for the sofa pair
+	Text  string
+}
+
+// SeatListView is the "choose from a list" alternative: one select per seat to choose, the
+// options grouped by area and row.
+type SeatListView struct {
+	Selects []SeatSelectView
+	Groups  []SeatOptionGroup
+}
+
+// SeatSelectView is one select of the list alternative.
+type SeatSelectView struct {
+	ID    string
+	Label string
+}
+
+// SeatOptionGroup is an optgroup: one row of one area.
+type SeatOptionGroup struct {
+	Label   string // "Stalls, row F"
+	Options []SeatOption
+}
+
+// SeatOption is one seat in the list.
+type SeatOption struct {
+	Value string
+	Text  string // "Seat 12" (+ kind)
+}
+
+// SeatValue is the form value of a seat position: "area-row-col".
+func SeatValue(p cinema.SeatPosition) string {
+	return strconv.Itoa(p.AreaNumber) + "-" + strconv.Itoa(p.RowIndex) + "-" + strconv.Itoa(p.ColumnIndex)
+}
+
+// ParseSeatValue reads a form value written by SeatValue ("area-row-col", three decimal
+// numbers from 0 to 9999). It reports false for anything else.
+func ParseSeatValue(v string) (cinema.SeatPosition, bool) {
+	parts := strings.Split(v, "-")
+	if len(parts) != 3 {
+		return cinema.SeatPosition{}, false
+	}
+	var n [3]int
+	for i, p := range parts {
+		if p == "" || len(p) > 4 || strings.TrimLeft(p, "0123456789") != "" {
+			return cinema.SeatPosition{}, false
+		}
+		n[i], _ = strconv.Atoi(p)
+	}
+	return cinema.SeatPosition{AreaNumber: n[0], RowIndex: n[1], ColumnIndex: n[2]}, true
+}
+
+// SeatValues reads the submitted values of a seat field (map checkboxes and list selects):
+// empty values (a list select left at "no seat") are skipped and repeats counted once, in
+// the order given. It reports the first value that is not a seat.
+func SeatValues(values []string) ([]cinema.SeatPosition, error) {
+	var out []cinema.SeatPosition
+	seen := map[cinema.SeatPosition]bool{}
+	for _, v := range values {
+		if v == "" {
+			continue
+		}
+		p, ok := ParseSeatValue(v)
+		if !ok {
+			return nil, fmt.Errorf("not a seat: %q", v)
+		}
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// SeatName is the spoken name of a seat without its state: "Row F, seat 12, wheelchair
+// space, premium".
+func SeatName(s cinema.Seat, category string) string {
+	var b strings.Builder
+	b.WriteString("Row ")
+	b.WriteString(s.RowLabel)
+	b.WriteString(", seat ")
+	b.WriteString(s.Label)
+	if k := kindWords(s); k != "" {
+		b.WriteString(", ")
+		b.WriteString(k)
+	}
+	if category != "" {
+		b.WriteString(", ")
+		b.WriteString(strings.ToLower(category))
+	}
+	return b.String()
+}
+
+func kindWords(s cinema.Seat) string {
+	switch {
+	case s.Kind == cinema.SeatKindWheelchair:
+		return "wheelchair space"
+	case s.Kind == cinema.SeatKindCompanion:
+		return "companion seat"
+	case len(s.SofaGroup) > 1:
+		if sofaLeft(s) {
+			return fmt.Sprintf("sofa for %d, left place", len(s.SofaGroup))
+		}
+		return fmt.Sprintf("sofa for %d, right place", len(s.SofaGroup))
+	}
+	return ""
+}
+
+func sofaLeft(s cinema.Seat) bool {
+	for _, p := range s.SofaGroup {
+		if p.ColumnIndex < s.Position.ColumnIndex {
+			return false
+		}
+	}
+	return true
+}
+
+// BuildSeatMap turns a seat plan into the map's view model.
+func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
+	if opt.ID == "" {
+		opt.ID = "seatmap"
+	}
+	if opt.FieldName == "" {
+		opt.FieldName = "seat"
+	}
+	if opt.Label == "" {
+		opt.Label = "Seat map"
+	}
+	if opt.CountTemplate == "" {
+		opt.CountTemplate = "{n} of {max} seats chosen"
+	}
+	yours := positionSet(opt.Yours)
+	chosen := positionSet(opt.Chosen)
+	allowed := map[string]bool{}
+	for _, c := range opt.AreaCategories {
+		allowed[c] = true
+	}
+	categories := map[string]string{}
+	for _, c := range plan.AreaCategories {
+		categories[c.Code] = c.Description
+	}
+
+	v := SeatMapView{ID: opt.ID, FieldName: opt.FieldName, Max: opt.Max, Label: opt.Label, CountTemplate: opt.CountTemplate}
+	present := map[string]bool{SeatStateFree: true, SeatStateSelected: true, SeatStateTaken: true}
+	var list SeatListView
+	nChecked, nSeats := 0, 0
+	for _, a := range plan.Areas {
+		cat := categories[a.AreaCategoryCode]
+		areaAllowed := len(allowed) == 0 || allowed[a.AreaCategoryCode]
+		av := SeatAreaView{Number: a.Number, Name: a.Description, Category: cat, TestID: "seatmap-area-" + strconv.Itoa(a.Number)}
+		av.Legend = a.Description
+		if cat != "" && !strings.EqualFold(cat, a.Description) {
+			av.Legend += " · " + cat
+		}
+		if !areaAllowed {
+			av.Legend += " (not for these tickets)"
+		}
+		maxCol := -1
+		for _, r := range a.Rows {
+			for _, s := range r.Seats {
+				maxCol = max(maxCol, s.Position.ColumnIndex)
+			}
+		}
+		maxCol = max(maxCol, a.ColumnCount-1)
+		for ri, r := range a.Rows {
+			rowID := opt.ID + "-row-" + strconv.Itoa(a.Number) + "-" + strconv.Itoa(ri)
+			if len(r.Seats) == 0 {
+				av.Rows = append(av.Rows, SeatRowView{ID: rowID, Aisle: true, TestID: "seat-aisle"})
+				continue
+			}
+			rv := SeatRowView{ID: rowID, Label: r.Label, TestID: "seat-row-" + strconv.Itoa(a.Number) + "-" + r.Label}
+			rv.Cells = make([]SeatCellView, maxCol+1)
+			for i := range rv.Cells {
+				rv.Cells[i].Gap = true
+			}
+			free := 0
+			var group SeatOptionGroup
+			for _, s := range r.Seats {
+				nSeats++
+				if s.Availability == cinema.SeatFree {
+					free++
+				}
+				sv, ok := buildSeat(s, cat, areaAllowed, yours[s.Position], chosen[s.Position], opt.YoursSelectable)
+				if sv.State != SeatStateFree && sv.State != SeatStateSelected {
+					present[sv.State] = true
+				}
+				if k := legendKind(s); k != "" {
+					present[k] = true
+				}
+				if sv.Checked {
+					nChecked++
+				}
+				if ok && !(yours[s.Position]) {
+					text := "Seat " + s.Label
+					if k := kindWords(s); k != "" {
+						text += ", " + k
+					}
+					group.Options = append(group.Options, SeatOption{Value: sv.Value, Text: text})
+				}
+				c := s.Position.ColumnIndex
+				if c >= 0 && c < len(rv.Cells) {
+					rv.Cells[c] = SeatCellView{Seat: sv}
+				}
+				if ok {
+					av.Selectable = true
+				}
+			}
+			rv.Summary = fmt.Sprintf("Row %s, %d of %d free", r.Label, free, len(r.Seats))
+			av.Rows = append(av.Rows, rv)
+			if len(group.Options) > 0 {
+				group.Label = a.Description + ", row " + r.Label
+				list.Groups = append(list.Groups, group)
+			}
+		}
+		v.Areas = append(v.Areas, av)
+	}
+	if v.Max <= 0 {
+		v.Max = nSeats
+	}
+	v.CountText = strings.NewReplacer("{n}", strconv.Itoa(nChecked), "{max}", strconv.Itoa(v.Max)).Replace(opt.CountTemplate)
+	v.LimitText = fmt.Sprintf("You have chosen %d seats. Unselect one to pick another.", v.Max)
+	if opt.Kiosk {
+		v.Hint = "Touch a free seat to choose it; touch it again to undo. Drag the map sideways to see more."
+	} else {
+		v.Hint = "Tick free seats to choose them (Tab to move, Space to tick). The map scrolls sideways on small screens."
+	}
+	v.Legend = legend(present)
+	if !opt.NoList && len(list.Groups) > 0 {
+		n := min(v.Max, 12)
+		for i := range n {
+			label := "Seat"
+			if n > 1 {
+				label = fmt.Sprintf("Seat %d of %d", i+1, n)
+			}
+			list.Selects = append(list.Selects, SeatSelectView{ID: fmt.Sprintf("%s-list-%d", opt.ID, i+1), Label: label})
+		}
+		v.List = &list
+	}
+	return v
+}
+
+// buildSeat makes one seat; ok reports whether the person may choose it.
+func buildSeat(s cinema.Seat, category string, areaAllowed, mine, chosen, yoursSelectable bool) (SeatView, bool) {
+	sv := SeatView{Value: SeatValue(s.Position), Label: s.Label, Col: s.Position.ColumnIndex + 1,
+		TestID: "seat-" + SeatValue(s.Position)}
+	var state, words string
+	ok := false
+	switch {
+	case mine:
+		state, words = SeatStateYours, "your seat"
+		ok = yoursSelectable
+		sv.Checked = yoursSelectable && chosen
+	case s.Availability == cinema.SeatFree && areaAllowed:
+		state, words, ok = SeatStateFree, "free", true
+		if chosen {
+			state, sv.Checked = SeatStateSelected, true
+		}
+	case s.Availability == cinema.SeatFree:
+		state, words = SeatStateFree, "free, in another seating area than your tickets"
+	case s.Availability == cinema.SeatTaken, s.Availability == cinema.SeatHeld:
+		state, words = SeatStateTaken, "taken"
+	default:
+		state, words = SeatStateUnavailable, "not available"
+		switch s.Kind {
+		case cinema.SeatKindHouse:
+			words = "not available (kept by the cinema)"
+		case cinema.SeatKindBroken:
+			words = "not available (out of use)"
+		}
+	}
+	sv.State = state
+	sv.Disabled = !ok
+	sv.Name = SeatName(s, category) + ", " + words
+	var cls strings.Builder
+	cls.WriteString("seat seat-")
+	cls.WriteString(state)
+	switch {
+	case s.Kind == cinema.SeatKindWheelchair:
+		cls.WriteString(" seat-wheelchair")
+	case s.Kind == cinema.SeatKindCompanion:
+		cls.WriteString(" seat-companion")
+	case len(s.SofaGroup) > 1 && sofaLeft(s):
+		cls.WriteString(" seat-sofa-left")
+	case len(s.SofaGroup) > 1:
+		cls.WriteString(" seat-sofa-right")
+	}
+	sv.Class = cls.String()
+	return sv, ok
+}
+
+func legendKind(s cinema.Seat) string {
+	switch {
+	case s.Kind == cinema.SeatKindWheelchair:
+		return "wheelchair"
+	case s.Kind == cinema.SeatKindCompanion:
+		return "companion"
+	case len(s.SofaGroup) > 1:
+		return "sofa"
+	}
+	return ""
+}
+
+// allLegend is the key in display order.
+var allLegend = []LegendEntry{
+	{Key: SeatStateFree, Class: []string{"seat seat-free"}, Text: "Free"},
+	{Key: SeatStateSelected, Class: []string{"seat seat-selected"}, Text: "Your choice"},
+	{Key: SeatStateTaken, Class: []string{"seat seat-taken"}, Text: "Taken"},
+	{Key: SeatStateYours, Class: []string{"seat seat-yours"}, Text: "Your seat now"},
+	{Key: "wheelchair", Class: []string{"seat seat-free seat-wheelchair"}, Text: "Wheelchair space"},
+	{Key: "companion", Class: []string{"seat seat-free seat-companion"}, Text: "Companion seat"},
+	{Key: "sofa", Class: []string{"seat seat-free seat-sofa-left", "seat seat-free seat-sofa-right"}, Text: "Sofa for two"},
+	{Key: SeatStateUnavailable, Class: []string{"seat seat-unavailable"}, Text: "Not available"},
+}
+
+func legend(present map[string]bool) []LegendEntry {
+	var out []LegendEntry
+	for _, e := range allLegend {
+		if present[e.Key] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func positionSet(ps []cinema.SeatPosition) map[cinema.SeatPosition]bool {
+	m := make(map[cinema.SeatPosition]bool, len(ps))
+	for _, p := range ps {
+		m[p] = true
+	}
+	return m
+}
