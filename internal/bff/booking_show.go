@@ -62,7 +62,7 @@ func (s *Server) showBooking(c echo.Context) error {
 	if raw := s.sessions.PopString(ctx, sessChanges); raw != "" {
 		v.Changes = strings.Split(raw, "\n")
 	}
-	v.Actions = append(v.Actions, s.editAction(c, b))
+	v.Actions = append(v.Actions, s.editAction(c, b), s.swapAction(c, b))
 	return s.render(c, http.StatusOK, "Booking "+v.Number, booking.Show(v))
 }
 
@@ -78,6 +78,21 @@ func (s *Server) editAction(c echo.Context, b cinema.Booking) booking.Action {
 		return a
 	}
 	a.URL, a.Method, a.Enabled = s.url(RouteEditStart), "post", true
+	return a
+}
+
+// swapAction is "Change seats" (seat swap of a paid booking), or why it cannot be done.
+func (s *Server) swapAction(c echo.Context, b cinema.Booking) booking.Action {
+	a := booking.Action{Label: "Change seats", TestID: "action-swap", Shortcut: "s"}
+	if e, ok := s.currentEdit(c); ok && e.BookingNumber == b.Number {
+		a.Reason = "Finish or cancel the change in progress first; seats can also be changed inside it."
+		return a
+	}
+	if reason := swapUnavailableReason(b); reason != "" {
+		a.Reason = reason
+		return a
+	}
+	a.URL, a.Enabled = s.url(RouteSwap, b.CinemaID, b.Number), true
 	return a
 }
 

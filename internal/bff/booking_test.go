@@ -335,3 +335,26 @@ func entries(t *testing.T, h *harness) ([]ledger.Entry, bool) {
 	}
 	return out, true
 }
+
+func TestBookingPageSwapAction(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	cases := []struct {
+		number  int
+		enabled bool
+		words   string
+	}{
+		{bkPaid1, true, ""},
+		{bkUnpaid, false, "not been paid"},
+		{bkInSeat, false, "delivered to the seat"},
+	}
+	for _, tc := range cases {
+		doc := h.find(tc.number)
+		a := doc.Find(`[data-testid="action-swap"]`)
+		if got := a.Find("a.button").Length() == 1; got != tc.enabled {
+			t.Errorf("%d: swap enabled=%v, want %v", tc.number, got, tc.enabled)
+		}
+		if !tc.enabled && !strings.Contains(a.Text(), tc.words) {
+			t.Errorf("%d: reason %q lacks %q", tc.number, a.Text(), tc.words)
+		}
+	}
+}

@@ -104,7 +104,10 @@ type SeatView struct {
 	Col      int    // 1-based column, for data-col
 	Checked  bool
 	Disabled bool
-	TestID   string
+	// Fixed marks one of the person's own seats that is not a choice here: drawn (and named,
+	// as an image) but with no control, so it is neither submitted nor counted.
+	Fixed  bool
+	TestID string
 }
 
 // LegendEntry is one line of the key.
@@ -361,13 +364,15 @@ func buildSeat(s cinema.Seat, category string, areaAllowed, mine, chosen, yoursS
 		state, words = SeatStateYours, "your seat"
 		ok = yoursSelectable
 		sv.Checked = yoursSelectable && chosen
+		sv.Fixed = !yoursSelectable
 	case s.Availability == cinema.SeatFree && areaAllowed:
 		state, words, ok = SeatStateFree, "free", true
 		if chosen {
 			state, sv.Checked = SeatStateSelected, true
 		}
 	case s.Availability == cinema.SeatFree:
-		state, words = SeatStateFree, "free, in another seating area than your tickets"
+		// Free, but not for these tickets: drawn as not available, and the name says why.
+		state, words = SeatStateUnavailable, "not available for these tickets (another seating area)"
 	case s.Availability == cinema.SeatTaken, s.Availability == cinema.SeatHeld:
 		state, words = SeatStateTaken, "taken"
 	default:

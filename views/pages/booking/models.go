@@ -31,10 +31,10 @@ type TicketRow struct {
 
 // Action is something the person can do here, or why not.
 type Action struct {
-	Label   string
-	URL     string
-	Method  string // "post" for a form button, "" for a link
-	Enabled bool
+	Label    string
+	URL      string
+	Method   string // "post" for a form button, "" for a link
+	Enabled  bool
 	Reason   string // shown when disabled
 	TestID   string
 	Shortcut string // counter-mode key, e.g. "e"

@@ -1,0 +1,214 @@
+package bff
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/browsertest"
+)
+
+// addBrowserBookingBinder is addBookingBinder for a browser (a GET it can simply open, which
+// then leads to the booking's swap page).
+// Test-only: the real binding happens in the booking flow after number + e-mail.
+func addBrowserBookingBinder(h *harness) {
+	h.srv.echo.GET("/test/bind-booking", func(c echo.Context) error {
+		n, err := strconv.ParseInt(c.QueryParam("number"), 10, 64)
+		if err != nil {
+			return err
+		}
+		ctx := c.Request().Context()
+		h.srv.sessions.Put(ctx, "booking.cinema", c.QueryParam("cinema"))
+		h.srv.sessions.Put(ctx, "booking.number", n)
+		return c.Redirect(http.StatusSeeOther, h.srv.url(RouteSwap, c.QueryParam("cinema"), n))
+	})
+}
+
+// tabTo presses Tab until the focused element matches sel.
+func tabTo(t *testing.T, p *browsertest.Page, sel string, limit int) {
+	t.Helper()
+	check := `document.activeElement !== null && document.activeElement.matches(` + strconv.Quote(sel) + `)`
+	for range limit {
+		p.Do(chromedp.KeyEvent(kb.Tab))
+		ok, err := chromedp.Run(p.Ctx, chromedp.Evaluate[bool](check))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			return
+		}
+	}
+	p.Screenshot("failure-tab-" + sanitizeName(t.Name()))
+	t.Fatalf("%s not reached with %d presses of Tab", sel, limit)
+}
+
+// waitFor polls a script condition in the current document. (chromedp's selector waits can
+// lose the page after a navigation started by a key press.)
+func waitFor(t *testing.T, p *browsertest.Page, cond string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		if ok, err := chromedp.Run(p.Ctx, chromedp.Evaluate[bool](cond)); err == nil && ok {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	p.Screenshot("failure-wait-" + sanitizeName(t.Name()))
+	t.Fatalf("timed out waiting for %s", cond)
+}
+
+func sanitizeName(s string) string { return strings.NewReplacer("/", "-", " ", "-").Replace(s) }
+
+// TestBrowserSwapSeatWithKeyboard: find the swap page, tick a ticket and a new seat, review
+// and confirm, using only Tab, Space and Enter.
+func TestBrowserSwapSeatWithKeyboard(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	addBrowserBookingBinder(h)
+	p := browsertest.NewPage(t, browsertest.Options{})
+	p.Do(
+		chromedp.Navigate(h.ts.URL+"/test/bind-booking?cinema=0001&number=100001"),
+		chromedp.WaitVisible(`[data-testid="seatmap"]`),
+	)
+	p.Screenshot("swap-1-map")
+	tabTo(t, p, `input[name="ticket"][value="1"]`, 20)
+	p.Do(chromedp.KeyEvent(" "))
+	tabTo(t, p, `input[name="seat"][value="1-5-2"]`, 200)
+	p.Do(chromedp.KeyEvent(" "))
+	if got := p.Text(`[data-seat-count]`); got != "1 of 2 new seats chosen" {
+		t.Errorf("live count %q", got)
+	}
+	p.Screenshot("swap-2-chosen")
+	tabTo(t, p, `[data-testid="swap-form"] button[type="submit"]`, 400)
+	p.Do(chromedp.KeyEvent(kb.Enter))
+	waitFor(t, p, `document.querySelector('[data-testid="confirm-form"]') !== null`)
+	p.Screenshot("swap-3-confirm")
+	tabTo(t, p, `[data-testid="confirm-form"] button`, 20)
+	p.Do(chromedp.KeyEvent(kb.Enter))
+	waitFor(t, p, `document.querySelector('[data-testid="moves"]') !== null && document.querySelector("h1").textContent.includes("changed")`)
+	p.Screenshot("swap-4-done")
+	got, err := chromedp.Run(p.Ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('[data-testid="move-1"] td')].map(e => e.textContent.trim())`))
+	if err != nil || len(got) != 3 || got[1] != "Row F, seat 11" || got[2] != "Row F, seat 3" {
+		t.Fatalf("result row %q (%v)", got, err)
+	}
+	u, _ := url.Parse(h.ts.URL)
+	p.AssertOnlyHost(u.Host)
+	p.AssertNoConsoleErrors()
+}
+
+// axeSource reads axe-core as .ci/run installs it. Without it the test is skipped loudly on a
+// developer machine and fails in CI.
+func axeSource(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(browsertest.ArtifactsDir(t), "..", ".cache", "axe", "node_modules", "axe-core", "axe.min.js")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("axe-core missing (%v): .ci/run installs it with npm", err)
+		}
+		t.Skipf("SKIPPED: axe-core not installed at %s; run: npm install --no-save --prefix .cache/axe axe-core@4.14.1", path)
+	}
+	return string(b)
+}
+
+type axeViolation struct {
+	ID     string   `json:"id"`
+	Impact string   `json:"impact"`
+	Help   string   `json:"help"`
+	Nodes  []string `json:"nodes"`
+}
+
+// runAxe evaluates axe-core in the page (CDP evaluation is not subject to the page's CSP) and
+// returns the WCAG 2.2 A/AA violations.
+func runAxe(t *testing.T, p *browsertest.Page, src string) []axeViolation {
+	t.Helper()
+	if _, err := chromedp.Run(p.Ctx, chromedp.Evaluate[[]byte](src+";true")); err != nil {
+		t.Fatalf("load axe-core: %v", err)
+	}
+	raw, err := chromedp.Run(p.Ctx, chromedp.Evaluate[[]byte](`axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]}})
+		.then(r => ({passes: r.passes.length, violations: r.violations.map(v => ({id: v.id, impact: v.impact || "", help: v.help, nodes: v.nodes.slice(0, 5).map(n => n.target.join(" "))}))}))`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("run axe-core: %v", err)
+	}
+	var res struct {
+		Passes     int            `json:"passes"`
+		Violations []axeViolation `json:"violations"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Fatalf("axe result: %v", err)
+	}
+	if res.Passes == 0 {
+		t.Fatal("axe-core checked nothing")
+	}
+	t.Logf("axe-core: %d rules passed, %d violated", res.Passes, len(res.Violations))
+	return res.Violations
+}
+
+// TestBrowserSwapMapAccessibility runs axe-core on the seat map page in customer and kiosk
+// mode (and on a phone) and saves screenshots of each.
+func TestBrowserSwapMapAccessibility(t *testing.T) {
+	src := axeSource(t)
+	h := newHarness(t, harnessOpts{sandbox: true})
+	addBrowserBookingBinder(h)
+	for _, tc := range []struct {
+		name  string
+		opts  browsertest.Options
+		kiosk bool
+	}{
+		{"customer", browsertest.Options{}, false},
+		{"phone", browsertest.Options{Width: 390, Height: 844, Mobile: true}, false},
+		{"kiosk", browsertest.Options{Width: 1080, Height: 1920}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := browsertest.NewPage(t, tc.opts)
+			if tc.kiosk {
+				p.Do(
+					chromedp.Navigate(h.ts.URL+"/device"),
+					chromedp.WaitVisible(`#mode-kiosk`),
+					chromedp.Click(`#mode-kiosk`),
+					chromedp.Click(`button[type="submit"]`),
+					chromedp.WaitVisible(`[data-testid="notice-success"]`),
+				)
+			}
+			p.Do(
+				chromedp.Navigate(h.ts.URL+"/test/bind-booking?cinema=0001&number=100012"),
+				chromedp.WaitVisible(`[data-testid="seatmap"]`),
+			)
+			if tc.kiosk {
+				if ok, _ := chromedp.Run(p.Ctx, chromedp.Evaluate[bool](`document.body.classList.contains("mode-kiosk")`)); !ok {
+					t.Fatal("kiosk mode not set")
+				}
+			}
+			// Tick a sofa so the screenshot shows the chosen state too.
+			p.Do(chromedp.Click(`label[data-testid="seat-2-3-3"]`), chromedp.Click(`label[data-testid="seat-2-3-4"]`))
+			// Touch targets: every seat at least 24 px (44 px on the kiosk).
+			minSize := 24.0
+			if tc.kiosk {
+				minSize = 44
+			}
+			small, err := chromedp.Run(p.Ctx, chromedp.Evaluate[int](`[...document.querySelectorAll("[data-testid=seatmap] label.seat")].filter(e => { const r = e.getBoundingClientRect(); return r.width < `+strconv.FormatFloat(minSize, 'f', 0, 64)+` || r.height < `+strconv.FormatFloat(minSize, 'f', 0, 64)+`; }).length`))
+			if err != nil || small != 0 {
+				t.Errorf("%d seats smaller than %.0f px (%v)", small, minSize, err)
+			}
+			p.Screenshot("swap-map-" + tc.name)
+			for _, v := range runAxe(t, p, src) {
+				msg := v.ID + " (" + v.Impact + "): " + v.Help + " at " + strings.Join(v.Nodes, ", ")
+				if v.Impact == "serious" || v.Impact == "critical" {
+					t.Errorf("axe: %s", msg)
+				} else {
+					t.Logf("axe (not failing): %s", msg)
+				}
+			}
+			p.AssertNoConsoleErrors()
+		})
+	}
+}

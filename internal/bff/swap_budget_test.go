@@ -1,0 +1,59 @@
+package bff
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// TestSwapPageBudget measures the seat map page of the largest auditorium (412 places) as the
+// server renders it, without the upstream: build the view model, render the map and the page
+// frame. It reports the time per render and the HTML size before and after gzip, and fails
+// above 15 KB compressed (docs/seatmap.md has the figures and the command).
+func TestSwapPageBudget(t *testing.T) {
+	h := swapHarness(t, 100001)
+	ctx := context.Background()
+	b, err := h.srv.ticketing.GetSingleBooking(ctx, "0001", 100001)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := h.srv.ticketing.GetSeatPlan(ctx, "0001", b.Session.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := plan.Count(0) + plan.Count(1) + plan.Count(2) + plan.Count(3) + plan.Count(4); n != 412 {
+		t.Fatalf("plan of %d places, want the 412-place auditorium", n)
+	}
+	render := func() *httptest.ResponseRecorder {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodGet, swapPath(100001, ""), nil)
+		sctx, err := h.srv.sessions.Load(req.Context(), "") // the page frame reads the visit's session
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := h.srv.echo.NewContext(req.WithContext(sctx), rec)
+		if err := h.srv.renderSwapWithPlan(c, http.StatusOK, b, &plan, swapChoice{}, nil); err != nil {
+			t.Fatal(err)
+		}
+		return rec
+	}
+	page := render().Body.Bytes() // also fills the cinema cache, as on a live server
+	res := testing.Benchmark(func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			render()
+		}
+	})
+	var gz bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&gz, gzip.DefaultCompression)
+	_, _ = w.Write(page)
+	_ = w.Close()
+	t.Logf("swap page, 412 places: %.2f ms per render (%d allocs), %d bytes HTML, %d bytes gzip",
+		float64(res.NsPerOp())/1e6, res.AllocsPerOp(), len(page), gz.Len())
+	if gz.Len() > 15*1024 {
+		t.Errorf("page is %d bytes compressed, budget 15 KB", gz.Len())
+	}
+}

@@ -1,0 +1,102 @@
+package bff
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+	"github.com/cinemabff/cinemabff/views/pages/swap"
+)
+
+// showSwapConfirm shows the checked moves and asks for the go-ahead. Nothing is fetched: the
+// moves were checked a moment ago and the ticketing system checks them again on the swap.
+func (s *Server) showSwapConfirm(c echo.Context) error {
+	bb, err := s.swapAccess(c)
+	if err != nil {
+		return err
+	}
+	v, ok := s.loadSwap(c, sessSwapPending, bb)
+	if !ok {
+		return c.Redirect(http.StatusSeeOther, s.url(RouteSwap, bb.CinemaID, bb.Number))
+	}
+	cv := swap.ConfirmView{Header: v.Header, ActionURL: s.url(RouteSwapConfirm, bb.CinemaID, bb.Number),
+		ChangeURL: s.url(RouteSwap, bb.CinemaID, bb.Number), CSRFToken: csrfToken(c)}
+	for _, m := range v.Moves {
+		cv.Moves = append(cv.Moves, swap.Move{Ticket: m.Ticket, From: m.From, To: m.ToText, Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq)})
+	}
+	return s.render(c, http.StatusOK, "Check your new seats", swap.Confirm(cv))
+}
+
+// confirmSwap sends all moves in one SwapSeats call. A refusal only the ticketing system can
+// see (a seat taken a moment ago) shows the map again with fresh availability and the
+// person's choices kept where they still can be.
+func (s *Server) confirmSwap(c echo.Context) error {
+	bb, err := s.swapAccess(c)
+	if err != nil {
+		return err
+	}
+	v, ok := s.loadSwap(c, sessSwapPending, bb)
+	if !ok {
+		return s.redirect(c, s.url(RouteSwap, bb.CinemaID, bb.Number))
+	}
+	ctx := c.Request().Context()
+	swaps := make([]upstream.SeatSwap, len(v.Moves))
+	for i, m := range v.Moves {
+		swaps[i] = upstream.SeatSwap{TicketSequenceNumber: m.Seq, NewSeat: m.To}
+	}
+	err = s.ticketing.SwapSeats(ctx, v.CinemaID, v.BookingID, swaps)
+	if r, refused := upstream.SwapRefusal(err); refused || errors.Is(err, upstream.ErrSeatsUnavailable) {
+		s.sessions.Remove(ctx, sessSwapPending)
+		loggerFrom(ctx, s.logger).Info("swap refused", "booking", v.Number, "reason", r, "err", err)
+		if r == "" {
+			r = upstream.SwapSeatUnavailable
+		}
+		b, berr := s.ticketing.GetSingleBooking(ctx, bb.CinemaID, bb.Number)
+		if berr != nil {
+			return s.fromUpstream(err, s.url(RouteSwap, bb.CinemaID, bb.Number), "Choose seats again")
+		}
+		choice := swapChoice{Seqs: map[int]bool{}}
+		for _, m := range v.Moves {
+			choice.Seqs[m.Seq] = true
+			choice.Seats = append(choice.Seats, m.To)
+		}
+		return s.renderSwap(c, http.StatusConflict, b, choice, &components.Notice{Kind: components.NoticeError,
+			Heading: "Your seats were not changed", Body: swapRestrictionText(r)})
+	}
+	if err != nil {
+		return s.fromUpstream(err, s.url(RouteSwap, bb.CinemaID, bb.Number), "Choose seats again")
+	}
+	s.sessions.Remove(ctx, sessSwapPending)
+	s.saveSwap(c, sessSwapDone, v)
+	return s.redirect(c, s.url(RouteSwapDone, bb.CinemaID, bb.Number))
+}
+
+// showSwapDone shows old and new seats side by side; the new ones are read back from the
+// ticketing system, not taken from what was asked for.
+func (s *Server) showSwapDone(c echo.Context) error {
+	bb, err := s.swapAccess(c)
+	if err != nil {
+		return err
+	}
+	v, ok := s.loadSwap(c, sessSwapDone, bb)
+	if !ok {
+		return c.Redirect(http.StatusSeeOther, s.url(RouteSwap, bb.CinemaID, bb.Number))
+	}
+	b, err := s.ticketing.GetSingleBooking(c.Request().Context(), bb.CinemaID, bb.Number)
+	if err != nil {
+		return s.fromUpstream(err, s.url(RouteBooking), "Back to your booking")
+	}
+	dv := swap.DoneView{Header: s.swapHeader(c, b), BackURL: s.url(RouteBooking), BackLabel: "Back to your booking"}
+	for _, m := range v.Moves {
+		mv := swap.Move{Ticket: m.Ticket, From: m.From, Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq), To: "(not shown by the ticketing system)"}
+		if t, ok := b.Ticket(m.Seq); ok && t.Seat != nil {
+			mv.To = seatText(t.Seat)
+		}
+		dv.Moves = append(dv.Moves, mv)
+	}
+	return s.render(c, http.StatusOK, "Your seats have changed", swap.Done(dv))
+}
