@@ -123,6 +123,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 
 	// Finish payments and refunds a request could not finish (crash, failed upstream call).
 	site.StartReconciler(ctx, 30*time.Second)
+	// Keep checking redirect payments that were still awaiting an outcome when we stopped.
+	if n, err := site.ResumeCheckoutWatchers(ctx); err != nil {
+		logger.Warn("resume checkout watchers", "err", err)
+	} else if n > 0 {
+		logger.Info("resumed checkout watchers", "count", n)
+	}
 
 	mux := http.NewServeMux()
 	mux.Handle("/", site)

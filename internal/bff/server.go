@@ -97,6 +97,7 @@ type Server struct {
 	findByBooking *ratelimit.Limiter
 	cinemaCache   cinemaCache
 	staff         *staff.Store
+	checkoutState *checkoutState
 }
 
 // New builds the server and its routes.
@@ -146,6 +147,9 @@ func New(d Deps) (*Server, error) {
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	if d.SQL != nil && d.Ticketing != nil {
+		s.checkoutState = s.newCheckoutState()
 	}
 	if s.paymentMethod == "" {
 		s.paymentMethod = "SANDBOXPAY"

@@ -363,6 +363,21 @@
   });
 
   /* ------------------------------------------------------------------
+   * 5b. Kiosk: print a confirmation's tickets by itself, once per booking.
+   *     <button data-print data-autoprint="123456">Print tickets</button>
+   * ------------------------------------------------------------------ */
+  function autoPrint() {
+    var el = doc.querySelector('[data-autoprint]');
+    if (!el || !doc.body.classList.contains('mode-kiosk')) return;
+    var key = 'printed:' + el.getAttribute('data-autoprint');
+    try {
+      if (window.sessionStorage.getItem(key)) return;
+      window.sessionStorage.setItem(key, '1');
+    } catch (e) { /* storage refused: print anyway, the button stays for a reprint */ }
+    window.setTimeout(function () { window.print(); }, 300);
+  }
+
+  /* ------------------------------------------------------------------
    * 6. Counter mode: one-key shortcuts for box-office staff.
    *    <button data-shortcut="e">Change this booking <kbd class="kbd">e</kbd></button>
    *    A key press outside text fields focuses a field or presses a button with that
@@ -395,6 +410,7 @@
   function ready() {
     init(doc);
     setupIdleReset();
+    autoPrint();
   }
 
   if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', ready);

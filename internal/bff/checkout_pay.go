@@ -1,0 +1,432 @@
+package bff
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+	co "github.com/cinemabff/cinemabff/views/pages/checkout"
+)
+
+// buySnapshot is the order as it stood when the payment started, kept with the payment record
+// so the confirmation and the failed-order page need neither the visit nor the order.
+type buySnapshot struct {
+	CinemaID  string         `json:"cinema"`
+	FilmTitle string         `json:"film"`
+	Showtime  time.Time      `json:"showtime"`
+	Screen    string         `json:"screen"`
+	Tickets   []snapshotLine `json:"tickets"`
+	Fees      int64          `json:"fees"`
+	Total     int64          `json:"total"`
+	Currency  string         `json:"currency"`
+}
+
+type snapshotLine struct {
+	Description string `json:"d"`
+	Seat        string `json:"s"`
+	Cents       int64  `json:"c"`
+}
+
+func snapshotOf(v buyVisit, o cinema.Order) string {
+	sn := buySnapshot{CinemaID: v.CinemaID, FilmTitle: v.FilmTitle, Showtime: v.Showtime, Screen: v.Screen,
+		Fees: o.BookingFee.Cents, Total: o.Total.Cents, Currency: o.Total.Currency}
+	for _, t := range o.Tickets() {
+		sn.Tickets = append(sn.Tickets, snapshotLine{Description: t.Description, Seat: seatWords(t.Seat), Cents: t.FinalPrice.Cents})
+	}
+	b, _ := json.Marshal(sn)
+	return string(b)
+}
+
+// startBuyPayment starts the redirect payment: the record first, then the upstream start, then
+// the browser goes to the provider. A second press (double click, refresh, back, another tab)
+// finds the payment under way and goes to the same provider page; it never starts another.
+func (s *Server) startBuyPayment(c echo.Context) error {
+	v, err := s.requireBuy(c)
+	if err != nil {
+		return err
+	}
+	if v.Name == "" || v.Email == "" {
+		return s.redirect(c, s.url(RouteBuyDetails))
+	}
+	ctx := c.Request().Context()
+	st := s.checkout()
+	if rec, busy := s.buyPaymentUnderWay(c, v); busy {
+		return s.continuePayment(c, rec)
+	}
+	o, err := s.ticketing.GetOrder(ctx, v.UserSessionID)
+	if err != nil {
+		return s.buyEnded(c, v, err)
+	}
+	toPay := o.ToPay()
+	rec, err := st.store.Create(ctx, checkout.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
+		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: toPay.Cents, Currency: toPay.Currency, Summary: snapshotOf(v, o)})
+	if errors.Is(err, checkout.ErrActiveExists) {
+		return s.continuePayment(c, rec)
+	}
+	if err != nil {
+		return err
+	}
+	s.addBuyRef(c, rec.ID)
+	if toPay.Cents <= 0 {
+		return s.completeWithoutRedirect(c, v, rec)
+	}
+	// The hold must outlast the visit to the provider's page.
+	if _, err := s.ticketing.ResetOrderExpiry(ctx, v.UserSessionID); err != nil {
+		loggerFrom(ctx, s.logger).Warn("reset expiry before payment", "err", err)
+	}
+	redirectURL, err := s.ticketing.ExternalPaymentStarting(ctx, upstream.ExternalPaymentRequest{
+		UserSessionID: v.UserSessionID, ReturnURL: s.absURL(RouteBuyReturn, rec.ID), PaymentMethod: s.paymentMethod,
+		InApp: deviceOf(c).Mode == device.Kiosk, CustomerName: v.Name, CustomerEmail: v.Email,
+		PrintStreamType: "HTML", GeneratePrintStream: true,
+	})
+	if err == nil && !safeExternalURL(redirectURL) {
+		err = fmt.Errorf("unusable PaymentRedirectUrl %q", redirectURL)
+	}
+	if err != nil {
+		if _, ferr := st.store.MarkStartFailed(ctx, rec.ID, err.Error()); ferr != nil {
+			loggerFrom(ctx, s.logger).Error("record failed payment start", "err", ferr)
+		}
+		if errors.Is(err, upstream.ErrOrderExpired) || errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrOrderClosed) {
+			return s.buyEnded(c, v, err)
+		}
+		loggerFrom(ctx, s.logger).Warn("external payment not started", "err", err)
+		return s.renderBuySummary(c, http.StatusServiceUnavailable, &components.Notice{Kind: components.NoticeError,
+			Heading: "The payment page could not be opened", Body: "We could not start the payment just now. Nothing was charged and your seats are still held. Please try again in a moment."}, summaryForm{})
+	}
+	// The expected token is known only from the upstream: read it now, before the browser
+	// leaves, so the return can be checked against our own record.
+	token := ""
+	if d, err := s.ticketing.GetOrderDetails(ctx, v.UserSessionID); err == nil && d.WebPayment != nil {
+		token = d.WebPayment.Token
+	}
+	if _, err := st.store.MarkAwaiting(ctx, rec.ID, redirectURL, token); err != nil {
+		return err
+	}
+	st.poller.Forget(v.UserSessionID) // what it knew was about an earlier attempt
+	return c.Redirect(http.StatusSeeOther, redirectURL)
+}
+
+// safeExternalURL accepts only absolute http(s) addresses for the provider's page.
+func safeExternalURL(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && (p.Scheme == "https" || p.Scheme == "http") && p.Host != ""
+}
+
+// continuePayment sends a repeated "Pay" to the payment already under way.
+func (s *Server) continuePayment(c echo.Context, rec checkout.Record) error {
+	ctx := c.Request().Context()
+	s.addBuyRef(c, rec.ID)
+	// A start still being made by the first click: wait for it briefly.
+	for i := 0; i < 50 && rec.State == checkout.StateStarting; i++ {
+		time.Sleep(100 * time.Millisecond)
+		next, err := s.checkout().store.Get(ctx, rec.ID)
+		if err != nil {
+			return err
+		}
+		rec = next
+	}
+	switch {
+	case rec.State == checkout.StateAwaiting && rec.RedirectURL != "":
+		return c.Redirect(http.StatusSeeOther, rec.RedirectURL)
+	case rec.State == checkout.StateStarting:
+		return &Error{Code: EConflict, Heading: "Your payment is being started", Message: "Please wait a moment and try again. You will not be charged twice.",
+			BackURL: s.url(RouteBuySummary), BackLabel: "Back to your order"}
+	}
+	return s.redirect(c, s.url(RouteBuySummary))
+}
+
+// completeWithoutRedirect books an order that gift cards or points paid in full.
+func (s *Server) completeWithoutRedirect(c echo.Context, v buyVisit, rec checkout.Record) error {
+	ctx := c.Request().Context()
+	d, err := s.ticketing.CompleteOrder(ctx, upstream.CompleteOrderRequest{UserSessionID: v.UserSessionID, CustomerName: v.Name, CustomerEmail: v.Email,
+		BookingMode: upstream.BookingModeSale, PerformPayment: true, GeneratePrintStream: true, ReturnPrintStream: true})
+	if err != nil || !d.Completed {
+		_, _ = s.checkout().store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("complete order: ", err))
+		if err == nil {
+			err = &Error{Code: EUnavailable, Heading: "Your booking could not be completed", Message: "The ticketing system did not confirm the booking. Nothing was charged; please try again."}
+		}
+		return s.buyEnded(c, v, err)
+	}
+	if _, err := s.checkout().store.MarkCompleted(ctx, rec.ID, d.BookingNumber); err != nil {
+		return err
+	}
+	return s.redirect(c, s.url(RouteBuyReturn, rec.ID))
+}
+
+// buyPaymentReturn is the ReturnUrl and the page that shows where the payment stands. A GET
+// only; it trusts nothing in its parameters: the token must match the one recorded for this
+// payment (or the visit must have started it), and the outcome is read from the upstream.
+func (s *Server) buyPaymentReturn(c echo.Context) error {
+	ctx := c.Request().Context()
+	st := s.checkout()
+	ref, token := c.Param("ref"), c.QueryParam("token")
+	denied := &Error{Code: EForbidden, Heading: "We cannot show this payment",
+		Message: "This payment link is not valid. If you paid, your tickets are sent to you by e-mail; the box office can help with your payment reference.",
+		BackURL: s.url(RouteHome), BackLabel: "Back to the start"}
+	if len(ref) != 32 || len(token) > 512 {
+		return denied
+	}
+	rec, err := st.store.Get(ctx, ref)
+	if errors.Is(err, checkout.ErrNotFound) {
+		return denied
+	}
+	if err != nil {
+		return err
+	}
+	if token != "" {
+		ok := rec.TokenMatches(token)
+		if !ok && rec.ExpectedToken == "" && rec.VerifiedToken == "" && rec.State != checkout.StateStarting {
+			// The token could not be read at the start: ask the upstream which it is.
+			if r := st.poller.Get(ctx, rec.UserSessionID); r.Err == nil && r.Details.WebPayment != nil && r.Details.WebPayment.Token != "" {
+				ok = subtle.ConstantTimeCompare([]byte(r.Details.WebPayment.Token), []byte(token)) == 1
+			}
+		}
+		if !ok {
+			loggerFrom(ctx, s.logger).Warn("payment return with a token that does not match", "ref", ref)
+			return denied
+		}
+		s.addBuyRef(c, rec.ID)
+	} else if !slices.Contains(s.buyRefs(c), rec.ID) {
+		return denied
+	}
+	if rec.Returned.IsZero() || (token != "" && rec.VerifiedToken == "") {
+		if next, err := st.store.MarkReturned(ctx, rec.ID, token); err == nil {
+			rec = next
+		}
+	}
+	self := s.url(RouteBuyReturn, rec.ID)
+	if token != "" {
+		self += "?" + url.Values{"token": {token}}.Encode()
+	}
+	switch rec.State {
+	case checkout.StateCompleted:
+		if isHTMX(c) {
+			return s.redirect(c, self) // the whole page changes to the confirmation
+		}
+		return s.showBuyConfirmation(c, rec)
+	case checkout.StateDeclined, checkout.StateCancelled, checkout.StateStartFailed:
+		return s.buyPaymentEnded(c, rec)
+	case checkout.StateStarting:
+		return s.redirect(c, s.url(RouteBuySummary))
+	}
+	r := st.poller.Get(ctx, rec.UserSessionID)
+	if next, final := s.applyDetails(ctx, rec, r); final {
+		if isHTMX(c) {
+			return s.redirect(c, self)
+		}
+		if next.State == checkout.StateCompleted {
+			return s.showBuyConfirmation(c, next)
+		}
+		return s.buyPaymentEnded(c, next)
+	}
+	elapsed := s.now().Sub(rec.Returned)
+	if elapsed >= checkoutGiveUpAfter {
+		s.watchInBackground(rec)
+		if isHTMX(c) {
+			return s.redirect(c, self)
+		}
+		return s.showBuyFailed(c, rec, r, self)
+	}
+	v := co.ConfirmingView{Heading: "Waiting for the payment provider", Body: "As soon as your payment is confirmed, your tickets appear here. This usually takes a few seconds.",
+		Elapsed: int(elapsed / time.Second), Max: int(checkoutGiveUpAfter / time.Second), PollURL: self, Reference: rec.Reference()}
+	if r.Err == nil && r.Details.WebPayment != nil && r.Details.WebPayment.Status == cinema.PaymentPaid {
+		v.Heading, v.Body = "Payment received: booking your seats", "Your payment was received. We are now completing your booking; this usually takes a few seconds."
+	} else if r.Err != nil {
+		v.Body = "We are still checking with the ticketing system. This page keeps trying by itself."
+	}
+	if isHTMX(c) {
+		c.Response().Header().Add("Vary", "HX-Request")
+		c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+		c.Response().WriteHeader(http.StatusOK)
+		return co.ConfirmingStatus(v).Render(ctx, c.Response())
+	}
+	return s.render(c, http.StatusOK, "Confirming your payment", co.Confirming(v))
+}
+
+// applyDetails records what the upstream said about the payment; final reports a completed or
+// ended payment.
+func (s *Server) applyDetails(ctx context.Context, rec checkout.Record, r checkout.Result) (checkout.Record, bool) {
+	if r.Err != nil {
+		return rec, false
+	}
+	st := s.checkout()
+	d := r.Details
+	if d.Completed {
+		next, err := st.store.MarkCompleted(ctx, rec.ID, d.BookingNumber)
+		if err != nil && !checkout.IsStateChanged(err) {
+			loggerFrom(ctx, s.logger).Error("record completed order", "ref", rec.ID, "err", err)
+			rec.State, rec.BookingNumber = checkout.StateCompleted, d.BookingNumber
+			return rec, true
+		}
+		return next, next.State == checkout.StateCompleted
+	}
+	wp := d.WebPayment
+	if wp == nil || !wp.Status.Failed() || !rec.TokenMatches(wp.Token) {
+		return rec, false // pending, paid and completing, unknown: keep waiting
+	}
+	state := checkout.StateDeclined
+	if wp.Status == cinema.PaymentCancelled {
+		state = checkout.StateCancelled
+	}
+	next, err := st.store.MarkEnded(ctx, rec.ID, state)
+	if err != nil && !checkout.IsStateChanged(err) {
+		loggerFrom(ctx, s.logger).Error("record ended payment", "ref", rec.ID, "err", err)
+		return rec, false
+	}
+	return next, true
+}
+
+// watchInBackground keeps checking an unconfirmed order after the page gave up, so a late
+// completion is recorded even if nobody looks.
+func (s *Server) watchInBackground(rec checkout.Record) {
+	st := s.checkout()
+	st.poller.Watch(context.Background(), rec.UserSessionID, checkoutWatchFor, checkoutWatchEvery, func(r checkout.Result) bool {
+		cur, err := st.store.Get(context.Background(), rec.ID)
+		if err != nil || cur.State != checkout.StateAwaiting {
+			return true
+		}
+		_, final := s.applyDetails(context.Background(), cur, r)
+		return final
+	})
+}
+
+// buyPaymentEnded: declined or cancelled at the provider (or never started). The visit that
+// bought goes back to its summary with the same seats while the hold lives.
+func (s *Server) buyPaymentEnded(c echo.Context, rec checkout.Record) error {
+	msg := "The payment was declined, so nothing was charged."
+	if rec.State == checkout.StateCancelled {
+		msg = "The payment was cancelled, so nothing was charged."
+	}
+	if v, ok := s.currentBuy(c); ok && v.UserSessionID == rec.UserSessionID {
+		s.sessions.Put(c.Request().Context(), sessBuyNotice, msg+" Your seats are still held for you: you can try again, use another card, or cancel.")
+		return s.redirect(c, s.url(RouteBuySummary))
+	}
+	if isHTMX(c) {
+		return s.redirect(c, s.url(RouteBuyReturn, rec.ID))
+	}
+	return s.render(c, http.StatusOK, "Payment not completed", co.Ended(co.EndedView{Heading: "Your payment was not completed",
+		Body: msg + " The seats are released when their hold time ends.", NextURL: s.url(RouteWhatsOn), Label: "See what's on"}))
+}
+
+// showBuyFailed is the failed-order path.
+func (s *Server) showBuyFailed(c echo.Context, rec checkout.Record, r checkout.Result, self string) error {
+	state := "We have not heard whether your payment went through."
+	if r.Err == nil && r.Details.WebPayment != nil {
+		switch r.Details.WebPayment.Status {
+		case cinema.PaymentPaid:
+			state = "Your payment was received, but the booking has not been confirmed yet."
+		case cinema.PaymentPending:
+			state = "The payment provider has not confirmed your payment yet."
+		}
+	}
+	cin := s.cinemaByID(c.Request().Context(), rec.CinemaID)
+	v := co.FailedView{Reference: rec.Reference(), CustomerEmail: rec.CustomerEmail, CheckURL: self, HomeURL: s.url(RouteHome), PaymentState: state,
+		Amount: cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency}.Format(cin.Locale)}
+	return s.render(c, http.StatusOK, "Booking not confirmed yet", co.Failed(v))
+}
+
+// showBuyConfirmation shows the booking from the upstream's order details and the snapshot
+// taken when the payment started.
+func (s *Server) showBuyConfirmation(c echo.Context, rec checkout.Record) error {
+	ctx := c.Request().Context()
+	var sn buySnapshot
+	_ = json.Unmarshal([]byte(rec.Summary), &sn)
+	cin := s.cinemaByID(ctx, rec.CinemaID)
+	money := func(cents int64, cur string) string {
+		return cinema.Money{Cents: cents, Currency: cur}.Format(cin.Locale)
+	}
+	v := co.ConfirmationView{BookingNumber: fmt.Sprint(rec.BookingNumber), Session: s.sessionHeader(ctx, rec.CinemaID, sn.FilmTitle, sn.Showtime, sn.Screen),
+		CustomerName: rec.CustomerName, CustomerEmail: rec.CustomerEmail, Fees: money(sn.Fees, sn.Currency), Total: money(sn.Total, sn.Currency),
+		Kiosk: deviceOf(c).Mode == device.Kiosk, Reference: rec.Reference(), HomeURL: s.url(RouteHome), WhatsOnURL: s.url(RouteWhatsOn)}
+	for _, t := range sn.Tickets {
+		v.Tickets = append(v.Tickets, co.Line{Description: t.Description, Seat: t.Seat, Amount: money(t.Cents, sn.Currency)})
+	}
+	r := s.checkout().poller.Get(ctx, rec.UserSessionID)
+	if r.Err == nil && r.Details.Completed {
+		d := r.Details
+		if wp := d.WebPayment; wp != nil && wp.Amount.Cents > 0 {
+			v.Payments = append(v.Payments, co.Line{Description: "Card payment", Seat: strings.TrimSpace(wp.CardType + " " + wp.CardNumberMasked), Amount: wp.Amount.Format(cin.Locale)})
+		}
+		for _, a := range d.AdditionalPayments {
+			v.Payments = append(v.Payments, co.Line{Description: additionalLabel(a.CardType), Seat: a.MaskedCardNumber, Amount: a.Amount.Format(cin.Locale)})
+		}
+		for _, p := range d.PrintStreams {
+			if p.DocType == cinema.PrintBookingVoucher {
+				v.PrintTickets = append(v.PrintTickets, printTicketOf(p.Data))
+			}
+		}
+	} else if r.Err != nil {
+		loggerFrom(ctx, s.logger).Warn("order details for the confirmation", "ref", rec.ID, "err", r.Err)
+	}
+	if b, ok := s.currentBuy(c); ok && b.UserSessionID == rec.UserSessionID {
+		s.clearBuy(c) // bought: the next visit to "what's on" starts afresh
+	}
+	return s.render(c, http.StatusOK, "Booking "+v.BookingNumber, co.Confirmation(v))
+}
+
+func additionalLabel(cardType string) string {
+	switch strings.ToUpper(cardType) {
+	case "GIFTCARD":
+		return "Gift card"
+	case "LOYALTY":
+		return "Loyalty points"
+	}
+	return cardType
+}
+
+// printTicketOf reads a print stream: an HTML document with a heading and a list of labelled
+// values, or plain text, shown as it is (never as markup of ours).
+func printTicketOf(data string) co.PrintTicket {
+	t := co.PrintTicket{Title: "Ticket"}
+	if !strings.HasPrefix(strings.TrimSpace(data), "<") {
+		t.Text = data
+		return t
+	}
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(data))
+	if err != nil {
+		t.Text = data
+		return t
+	}
+	if h := strings.TrimSpace(doc.Find("h1").First().Text()); h != "" {
+		t.Title = h
+	}
+	doc.Find("dt").Each(func(_ int, dt *goquery.Selection) {
+		t.Fields = append(t.Fields, co.PrintField{Label: strings.TrimSpace(dt.Text()), Value: strings.TrimSpace(dt.NextFiltered("dd").Text())})
+	})
+	if len(t.Fields) == 0 {
+		t.Text = strings.TrimSpace(doc.Text())
+	}
+	return t
+}
+
+// ResumeCheckoutWatchers keeps checking, in the background, every redirect payment that was
+// still awaiting its outcome when the process stopped (call once at start-up, after the
+// migrations). It returns how many it resumed.
+func (s *Server) ResumeCheckoutWatchers(ctx context.Context) (int, error) {
+	if s.sql == nil || s.ticketing == nil {
+		return 0, nil
+	}
+	recs, err := s.checkout().store.Pending(ctx, 1000)
+	if err != nil {
+		return 0, err
+	}
+	for _, r := range recs {
+		s.watchInBackground(r)
+	}
+	return len(recs), nil
+}

@@ -1,0 +1,338 @@
+package bff
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cinemabff/cinemabff/internal/checkout"
+)
+
+func twoAdults() url.Values { return url.Values{"qty-0001": {"2"}} }
+
+func TestWhatsOnListsSessions(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	resp, body := h.get("/whats-on?cinema=0001&day=" + time.Now().AddDate(0, 0, 1).In(mustLoc(t, "Europe/Berlin")).Format("2006-01-02"))
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("what's on %d: %s", resp.StatusCode, body)
+	}
+	doc := h.doc(body)
+	link, ok := doc.Find(`a[href="/whats-on/0001/1113"]`).Attr("href")
+	if !ok || doc.Find(`[data-testid="film"]`).Length() == 0 {
+		t.Fatalf("no session 1113 listed tomorrow (%q): %s", link, body)
+	}
+	for _, bad := range []string{"/whats-on?cinema=9999", "/whats-on?day=yesterday", "/whats-on?day=2001-01-01"} {
+		if resp, body := h.get(bad); resp.StatusCode != http.StatusOK || !strings.Contains(body, `data-testid="notice-warning"`) {
+			t.Errorf("%s: %d, no clear notice", bad, resp.StatusCode)
+		}
+	}
+	if resp, _ := h.get("/whats-on/0001/999999"); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("unknown session: %d", resp.StatusCode)
+	}
+}
+
+func mustLoc(t *testing.T, name string) *time.Location {
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		t.Skip("no time zone database")
+	}
+	return loc
+}
+
+func TestBuyTicketsBadInputIsShownAgain(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	page := "/whats-on/0001/1113"
+	for _, tc := range []struct {
+		form url.Values
+		text string
+	}{
+		{url.Values{"qty-0001": {"abc"}}, "whole number"},
+		{url.Values{"qty-0001": {"0"}}, "at least one ticket"},
+		{url.Values{"qty-0001": {"8"}, "qty-0002": {"5"}}, "At most 10"},
+	} {
+		resp, body := h.post(page, page, tc.form)
+		if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, tc.text) {
+			t.Fatalf("%v: %d, lacks %q: %s", tc.form, resp.StatusCode, tc.text, body)
+		}
+		for k, v := range tc.form {
+			if val, _ := h.doc(body).Find(`input[name="` + k + `"]`).Attr("value"); val != v[0] {
+				t.Errorf("typed %s=%s not shown again (%q)", k, v[0], val)
+			}
+		}
+	}
+	h.buyUpToSummary("1113", twoAdults())
+	resp, body := h.post("/checkout/details", "/checkout/details", url.Values{"name": {""}, "email": {"not-an-address"}})
+	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "Please enter your name") || !strings.Contains(body, `value="not-an-address"`) {
+		t.Fatalf("details: %d %s", resp.StatusCode, body)
+	}
+	resp, body = h.post("/checkout/seats", "/checkout/seats", url.Values{"seat": {"1-0-9"}})
+	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "exactly 2 seats") {
+		t.Fatalf("seats: %d %s", resp.StatusCode, body)
+	}
+	resp, body = h.post("/checkout/seats", "/checkout/seats", url.Values{"seat": {"x", "y"}})
+	if resp.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("garbage seats: %d %s", resp.StatusCode, body)
+	}
+}
+
+func TestBuyAndPayByRedirect(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	h.buyUpToSummary("1113", twoAdults())
+	_, body := h.get("/checkout")
+	doc := h.doc(body)
+	if got := doc.Find(`[data-testid="total"]`).Text(); got != "26,50\u00a0€" {
+		t.Fatalf("total %q (2 × 12,50 + 2 × 0,75)", got)
+	}
+	if doc.Find(`[data-testid="countdown"][data-countdown-expires]`).Length() != 1 || doc.Find(`[data-testid="tickets"] li`).Length() != 2 {
+		t.Fatalf("summary lacks countdown or tickets: %s", body)
+	}
+	hosted := h.pressPay()
+	// Refresh, back and a double click: the same payment page, never a second start.
+	if again := h.pressPay(); again != hosted {
+		t.Fatalf("second press went to %s, not %s", again, hosted)
+	}
+	if n := h.sb.Calls("ExternalPaymentStarting"); n != 1 {
+		t.Fatalf("%d payment starts for one order", n)
+	}
+	_, body = h.get("/checkout")
+	if h.doc(body).Find(`[data-testid="payment-underway"]`).Length() != 1 || h.doc(body).Find(`[data-testid="pay"]`).Length() != 0 {
+		t.Fatalf("summary during the payment offers to pay again: %s", body)
+	}
+	ret := h.actAtProvider(hosted, "pay")
+	body = h.waitForConfirmation(ret, 5*time.Second)
+	doc = h.doc(body)
+	num := strings.TrimSpace(doc.Find(`[data-testid="booking-number"]`).Text())
+	if !strings.HasPrefix(num, "4000") {
+		t.Fatalf("booking number %q", num)
+	}
+	if doc.Find(`[data-testid="seat"]`).Length() != 2 || doc.Find(`[data-testid="print-ticket"]`).Length() != 2 {
+		t.Fatalf("confirmation lacks seats or printable tickets: %s", body)
+	}
+	if pay := doc.Find(`[data-testid="payment"]`).Text(); !strings.Contains(pay, "26,50") || !strings.Contains(pay, "4242") {
+		t.Fatalf("payments %q", pay)
+	}
+	if !strings.Contains(doc.Find(`[data-testid="film"]`).Text(), "") || doc.Find(`[data-print]`).Length() != 1 {
+		t.Fatal("no print button")
+	}
+	// Pay after completion: nothing starts again.
+	if resp, _ := h.post("/checkout/pay", "/booking", nil); resp.StatusCode == http.StatusSeeOther && strings.Contains(resp.Header.Get("Location"), "/pay/checkout/") {
+		t.Fatal("a completed purchase could be paid again")
+	}
+	if n := h.sb.Calls("ExternalPaymentStarting"); n != 1 {
+		t.Fatalf("%d payment starts", n)
+	}
+}
+
+func TestBuyWithGiftCardAndLoyaltyPoints(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	h.buyUpToSummary("1113", twoAdults())
+	for _, tc := range []struct {
+		path string
+		form url.Values
+		text string
+	}{
+		{"/checkout/gift-card", url.Values{"card": {"6000000000000002"}, "pin": {"9999"}}, "number or the PIN is wrong"},
+		{"/checkout/gift-card", url.Values{"card": {"6000000000000003"}, "pin": {"3333"}}, "no balance left"},
+		{"/checkout/gift-card", url.Values{"card": {"12ab"}, "pin": {"1"}}, "12 to 19 digits"},
+		{"/checkout/loyalty", url.Values{"card": {"7999999999999999"}}, "do not know this loyalty card"},
+	} {
+		resp, body := h.post(tc.path, "/checkout", tc.form)
+		if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, tc.text) {
+			t.Fatalf("%v: %d lacks %q: %s", tc.form, resp.StatusCode, tc.text, body)
+		}
+		if v, _ := h.doc(body).Find(`form[action="` + tc.path + `"] input[name="card"]`).Attr("value"); v != tc.form.Get("card") {
+			t.Errorf("typed card not shown again: %q", v)
+		}
+	}
+	resp, body := h.post("/checkout/gift-card", "/checkout", url.Values{"card": {"6000 0000 0000 0002"}, "pin": {"2222"}})
+	expectRedirect(t, resp, body, "/checkout")
+	resp, body = h.post("/checkout/loyalty", "/checkout", url.Values{"card": {"7000000000000002"}})
+	expectRedirect(t, resp, body, "/checkout")
+	_, body = h.get("/checkout")
+	doc := h.doc(body)
+	if doc.Find(`[data-testid="applied"]`).Length() != 2 || doc.Find(`[data-testid="to-pay"]`).Text() != "13,50\u00a0€" {
+		t.Fatalf("applied payments or to pay wrong (26,50 − 10,00 − 3,00): %s", doc.Find(`[data-testid="money"]`).Text())
+	}
+	ret := h.actAtProvider(h.pressPay(), "pay")
+	body = h.waitForConfirmation(ret, 5*time.Second)
+	pays := h.doc(body).Find(`[data-testid="payment"]`)
+	text := pays.Text()
+	if pays.Length() != 3 || !strings.Contains(text, "Gift card") || !strings.Contains(text, "Loyalty points") || !strings.Contains(text, "13,50") {
+		t.Fatalf("payments on the confirmation: %q", text)
+	}
+}
+
+func TestBuyDeclinedThenCancelledKeepsSeats(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	h.buyUpToSummary("1113", twoAdults())
+	_, before := h.get("/checkout")
+	seats := h.doc(before).Find(`[data-testid="tickets"]`).Text()
+	for i, action := range []string{"decline", "cancel"} {
+		ret := h.actAtProvider(h.pressPay(), action)
+		resp, body := h.get(ret)
+		expectRedirect(t, resp, body, "/checkout")
+		_, body = h.get("/checkout")
+		doc := h.doc(body)
+		want := map[string]string{"decline": "declined", "cancel": "cancelled"}[action]
+		if !strings.Contains(doc.Find(`[data-testid="notice-warning"]`).Text(), want) || !strings.Contains(body, "nothing was charged") {
+			t.Fatalf("%s: no clear message: %s", action, body)
+		}
+		if got := doc.Find(`[data-testid="tickets"]`).Text(); got != seats {
+			t.Fatalf("seats changed after %s: %q vs %q", action, got, seats)
+		}
+		if doc.Find(`[data-testid="pay"]`).Length() != 1 {
+			t.Fatal("cannot pay again")
+		}
+		if n := h.sb.Calls("ExternalPaymentStarting"); n != int64(i+1) {
+			t.Fatalf("starts %d", n)
+		}
+	}
+	// The third attempt pays.
+	h.waitForConfirmation(h.actAtProvider(h.pressPay(), "pay"), 5*time.Second)
+}
+
+func TestBuySlowCompletionStillConfirms(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true, completionDelay: 2500 * time.Millisecond})
+	h.buyUpToSummary("1113", twoAdults())
+	ret := h.actAtProvider(h.pressPay(), "pay")
+	resp, body := h.get(ret)
+	doc := h.doc(body)
+	if resp.StatusCode != http.StatusOK || doc.Find(`[role="status"] [hx-get][hx-trigger="every 2s"]`).Length() != 1 || !strings.Contains(body, `http-equiv="refresh"`) {
+		t.Fatalf("no polling confirming page: %s", body)
+	}
+	// An htmx poll gets only the status fragment.
+	_, frag := h.do("GET", ret, nil, http.Header{"Hx-Request": {"true"}})
+	if strings.Contains(frag, "<html") || !strings.Contains(frag, `data-testid="elapsed"`) {
+		t.Fatalf("poll answer is not the fragment: %s", frag)
+	}
+	h.waitForConfirmation(ret, 6*time.Second)
+	resp, _ = h.do("GET", ret, nil, http.Header{"Hx-Request": {"true"}})
+	if resp.Header.Get("HX-Redirect") == "" {
+		t.Fatal("a poll after completion does not send the page to the confirmation")
+	}
+}
+
+func TestBuyNeverConfirmedInTimeThenLateCompletion(t *testing.T) {
+	old, oldEvery := checkoutGiveUpAfter, checkoutWatchEvery
+	checkoutGiveUpAfter = time.Second
+	checkoutWatchEvery = func(int) time.Duration { return 200 * time.Millisecond }
+	t.Cleanup(func() { checkoutGiveUpAfter, checkoutWatchEvery = old, oldEvery })
+	h := newHarness(t, harnessOpts{sandbox: true, completionDelay: 3 * time.Second})
+	h.buyUpToSummary("1113", twoAdults())
+	ret := h.actAtProvider(h.pressPay(), "pay")
+	_, body := h.get(ret)
+	if h.doc(body).Find(`[data-testid="poller"]`).Length() != 1 {
+		t.Fatalf("not confirming first: %s", body)
+	}
+	time.Sleep(1100 * time.Millisecond)
+	resp, _ := h.do("GET", ret, nil, http.Header{"Hx-Request": {"true"}})
+	if resp.Header.Get("HX-Redirect") == "" {
+		t.Fatal("the poll does not move the page on after the time is up")
+	}
+	_, body = h.get(ret)
+	doc := h.doc(body)
+	ref := strings.TrimSpace(doc.Find(`[data-testid="reference"]`).Text())
+	if doc.Find(`[data-testid="failed-order"]`).Length() != 1 || len(ref) != 14 || !strings.Contains(body, "never charged twice") ||
+		doc.Find(`[data-testid="poller"]`).Length() != 0 {
+		t.Fatalf("no failed-order page: %s", body)
+	}
+	// The server keeps checking in the background: the record ends completed without a visit.
+	parts := strings.Split(strings.Split(ret, "?")[0], "/")
+	id := parts[len(parts)-1]
+	deadline := time.Now().Add(6 * time.Second)
+	for {
+		rec, err := h.srv.checkout().store.Get(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.State == checkout.StateCompleted {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("background check never saw the completion: %s", rec.State)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	// Revisiting the landing address later shows the confirmation, also in another browser.
+	h.client.Jar, _ = cookiejar.New(nil)
+	resp, body = h.get(ret)
+	if resp.StatusCode != http.StatusOK || h.doc(body).Find(`[data-testid="booking-number"]`).Length() != 1 {
+		t.Fatalf("late completion not shown on revisit: %d %s", resp.StatusCode, body)
+	}
+}
+
+func TestBuyReturnRefusesForgedAndForeignTokens(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	h.buyUpToSummary("1113", twoAdults())
+	retA := h.actAtProvider(h.pressPay(), "pay")
+	// Another customer, another browser, another purchase.
+	jarA := h.client.Jar
+	h.client.Jar, _ = cookiejar.New(nil)
+	h.buyUpToSummary("1113", url.Values{"qty-0002": {"1"}})
+	retB := h.actAtProvider(h.pressPay(), "pay")
+	pathA, _, _ := strings.Cut(retA, "?")
+	_, queryB, _ := strings.Cut(retB, "?")
+	for _, bad := range []string{pathA + "?" + queryB, pathA + "?token=forged", pathA + "?token=", "/checkout/payments/" + strings.Repeat("a", 32) + "?" + queryB, "/checkout/payments/short"} {
+		resp, body := h.get(bad)
+		if resp.StatusCode != http.StatusForbidden || !strings.Contains(body, "We cannot show this payment") || strings.Contains(body, "booking-number") {
+			t.Errorf("%s: %d %s", bad, resp.StatusCode, body)
+		}
+	}
+	// The right token works without the visit's cookie.
+	h.client.Jar, _ = cookiejar.New(nil)
+	h.waitForConfirmation(retA, 5*time.Second)
+	// The visit that paid may see its payment without the token.
+	h.client.Jar = jarA
+	h.waitForConfirmation(pathA, 5*time.Second)
+}
+
+func TestBuyPollersCoalesce(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true, completionDelay: -1})
+	h.buyUpToSummary("1113", twoAdults())
+	ret := h.actAtProvider(h.pressPay(), "pay")
+	before := h.sb.Calls("GetOrderDetails")
+	const pollers, window = 50, 3 * time.Second
+	start := time.Now()
+	var wg sync.WaitGroup
+	errs := make(chan error, pollers)
+	for i := 0; i < pollers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Since(start) < window {
+				req, _ := http.NewRequest("GET", h.ts.URL+ret, nil)
+				req.Header.Set("HX-Request", "true")
+				resp, err := h.client.Do(req)
+				if err != nil {
+					errs <- err
+					return
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "elapsed") {
+					errs <- fmt.Errorf("poll %d: %s", resp.StatusCode, b)
+					return
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	calls := h.sb.Calls("GetOrderDetails") - before
+	maxCalls := int64(time.Since(start)/time.Second) + 1
+	t.Logf("%d pollers for %v: %d upstream order-details calls", pollers, time.Since(start).Round(time.Millisecond), calls)
+	if calls > maxCalls || calls < 1 {
+		t.Fatalf("%d upstream calls in %v, want at most one per second (%d)", calls, time.Since(start), maxCalls)
+	}
+}

@@ -1,0 +1,170 @@
+package bff
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	co "github.com/cinemabff/cinemabff/views/pages/checkout"
+)
+
+// Tunables of the redirect payment; package variables so tests can shorten them.
+var (
+	// checkoutGiveUpAfter is how long after the return from the provider the landing page
+	// waits for IsCompletedOrder before it shows the failed-order path.
+	checkoutGiveUpAfter = 60 * time.Second
+	// checkoutWatchFor is how long the server keeps checking an unconfirmed order in the
+	// background after the failed-order path was shown.
+	checkoutWatchFor = 30 * time.Minute
+	// checkoutBackoff is the minimum time between two upstream order-details reads of one
+	// order, by how long it has been watched.
+	checkoutBackoff = checkout.Backoff
+	// checkoutWatchEvery is the pause before background check n.
+	checkoutWatchEvery = func(n int) time.Duration {
+		return min(5*time.Second*time.Duration(1<<min(n, 3)), 30*time.Second)
+	}
+)
+
+// maxTicketsPerOrder bounds one purchase (the upstream takes at most 40 places per call).
+const maxTicketsPerOrder = 10
+
+// Server-session keys of the purchase flow.
+const (
+	sessBuy       = "buy"        // JSON of buyVisit
+	sessBuyRefs   = "buy.refs"   // JSON list of payment record ids this visit may see without a token
+	sessBuyNotice = "buy.notice" // one-shot warning for the summary (payment declined or cancelled)
+)
+
+// checkoutState is the purchase flow's share of the server: the payment records and the
+// coalescing poller of order details.
+type checkoutState struct {
+	store  *checkout.Store
+	poller *checkout.Poller
+}
+
+// newCheckoutState builds it once, in New.
+func (s *Server) newCheckoutState() *checkoutState {
+	return &checkoutState{
+		store: checkout.NewStore(s.sql, s.now),
+		poller: checkout.NewPoller(func(ctx context.Context, id string) (cinema.OrderDetails, error) {
+			return s.ticketing.GetOrderDetails(ctx, id)
+		}, checkout.WithBackoff(func(age time.Duration) time.Duration { return checkoutBackoff(age) }), checkout.WithClock(s.now)),
+	}
+}
+
+func (s *Server) checkout() *checkoutState { return s.checkoutState }
+
+// buyVisit is the purchase in progress, kept only in the server session: the upstream's
+// userSessionId never reaches the browser.
+type buyVisit struct {
+	UserSessionID string    `json:"usid"`
+	CinemaID      string    `json:"cinema"`
+	SessionID     string    `json:"session"`
+	FilmTitle     string    `json:"film"`
+	Showtime      time.Time `json:"showtime"`
+	Screen        string    `json:"screen"`
+	Places        int       `json:"places"` // seats the tickets need
+	Name          string    `json:"name,omitempty"`
+	Email         string    `json:"email,omitempty"`
+	Started       time.Time `json:"started"`
+}
+
+func (s *Server) currentBuy(c echo.Context) (buyVisit, bool) {
+	raw := s.sessions.GetString(c.Request().Context(), sessBuy)
+	if raw == "" {
+		return buyVisit{}, false
+	}
+	var v buyVisit
+	if err := json.Unmarshal([]byte(raw), &v); err != nil || v.UserSessionID == "" {
+		return buyVisit{}, false
+	}
+	return v, true
+}
+
+func (s *Server) saveBuy(c echo.Context, v buyVisit) {
+	b, _ := json.Marshal(v) // plain struct: cannot fail
+	s.sessions.Put(c.Request().Context(), sessBuy, string(b))
+}
+
+func (s *Server) clearBuy(c echo.Context) {
+	s.sessions.Remove(c.Request().Context(), sessBuy)
+}
+
+// buyRefs are the payment records this visit started or proved (by the token) it may see.
+func (s *Server) buyRefs(c echo.Context) []string {
+	var refs []string
+	_ = json.Unmarshal([]byte(s.sessions.GetString(c.Request().Context(), sessBuyRefs)), &refs)
+	return refs
+}
+
+func (s *Server) addBuyRef(c echo.Context, ref string) {
+	refs := s.buyRefs(c)
+	if slices.Contains(refs, ref) {
+		return
+	}
+	refs = append(refs, ref)
+	if len(refs) > 10 {
+		refs = refs[len(refs)-10:]
+	}
+	b, _ := json.Marshal(refs)
+	s.sessions.Put(c.Request().Context(), sessBuyRefs, string(b))
+}
+
+// requireBuy returns the visit's purchase or a clear page saying there is none.
+func (s *Server) requireBuy(c echo.Context) (buyVisit, error) {
+	v, ok := s.currentBuy(c)
+	if !ok {
+		return v, &Error{Code: EGone, Heading: "No tickets chosen",
+			Message: "There is no ticket selection in this visit (it may have ended or timed out). Nothing was charged. Please choose a showing again.",
+			BackURL: s.url(RouteWhatsOn), BackLabel: "See what's on"}
+	}
+	return v, nil
+}
+
+// buyEnded explains an upstream error on the visit's order; an order that is gone (expired,
+// cancelled) also ends the purchase in this visit.
+func (s *Server) buyEnded(c echo.Context, v buyVisit, err error) error {
+	back := s.url(RouteBuySession, v.CinemaID, v.SessionID)
+	switch {
+	case errors.Is(err, upstream.ErrOrderExpired), errors.Is(err, upstream.ErrNotFound):
+		s.clearBuy(c)
+		return &Error{Code: EGone, Heading: "Time ran out",
+			Message: "The time to finish your purchase has run out and the seats held for you were released. Nothing was charged. You can start again.",
+			BackURL: back, BackLabel: "Choose tickets again", Err: err}
+	case errors.Is(err, upstream.ErrOrderClosed):
+		return &Error{Code: EConflict, Heading: "Your payment has already started",
+			Message: "This order is waiting for its payment or is already booked, so it cannot be changed any more.",
+			BackURL: s.url(RouteBuySummary), BackLabel: "See your order", Err: err}
+	}
+	return s.fromUpstream(err, back, "Back to the tickets")
+}
+
+// sessionHeader names the showing in the cinema's own time zone.
+func (s *Server) sessionHeader(ctx context.Context, cinemaID, film string, at time.Time, screen string) co.SessionHeader {
+	cin := s.cinemaByID(ctx, cinemaID)
+	return co.SessionHeader{FilmTitle: film, Showtime: showtime(at, cin), Screen: screen, Cinema: cin.Name}
+}
+
+func (s *Server) buyHeader(ctx context.Context, v buyVisit) co.SessionHeader {
+	return s.sessionHeader(ctx, v.CinemaID, v.FilmTitle, v.Showtime, v.Screen)
+}
+
+// buyCountdown is the hold countdown of the order.
+func (s *Server) buyCountdown(c echo.Context, v buyVisit, o cinema.Order) co.CountdownView {
+	cin := s.cinemaByID(c.Request().Context(), v.CinemaID)
+	return co.CountdownView{
+		ExpiresISO:   o.Expires.UTC().Format(time.RFC3339),
+		ExpiresLocal: o.Expires.In(cin.Location()).Format("15:04"),
+		NowISO:       s.now().UTC().Format(time.RFC3339),
+		ExtendURL:    s.url(RouteBuyExtend),
+		ExpiredURL:   s.url(RouteBuyExpired),
+		CSRFToken:    csrfToken(c),
+	}
+}

@@ -1,0 +1,210 @@
+package checkout
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+
+	"github.com/cinemabff/cinemabff/internal/cinema"
+)
+
+// Fetcher reads an order's details from the upstream (GetOrderDetails).
+type Fetcher func(ctx context.Context, userSessionID string) (cinema.OrderDetails, error)
+
+// Result is the last answer about an order, with the time its fetch started.
+type Result struct {
+	Details cinema.OrderDetails
+	Err     error
+	At      time.Time
+}
+
+// Backoff returns the minimum time between two upstream reads of one order that has been
+// watched for age: at once and every second at first, then gently slower.
+func Backoff(age time.Duration) time.Duration {
+	switch {
+	case age < 30*time.Second:
+		return time.Second
+	case age < 2*time.Minute:
+		return 2 * time.Second
+	case age < 10*time.Minute:
+		return 5 * time.Second
+	default:
+		return 15 * time.Second
+	}
+}
+
+// Poller reads order details at most once per interval per order, however many browsers,
+// tabs or background checks ask: it keeps the last result per order with the time its fetch
+// started and hands it out until the interval has passed; concurrent askers of a stale order
+// share one fetch. A completed order's result is kept and never fetched again.
+type Poller struct {
+	fetch    Fetcher
+	now      func() time.Time
+	backoff  func(age time.Duration) time.Duration
+	timeout  time.Duration
+	keepIdle time.Duration
+
+	mu      sync.Mutex
+	entries map[string]*entry
+	group   singleflight.Group
+	sweep   time.Time
+
+	watchMu  sync.Mutex
+	watching map[string]bool
+}
+
+type entry struct {
+	first    time.Time // when the order was first asked about
+	last     *Result
+	lastUsed time.Time
+}
+
+// PollerOption tunes a poller.
+type PollerOption func(*Poller)
+
+// WithBackoff replaces Backoff (tests, benchmarks).
+func WithBackoff(f func(age time.Duration) time.Duration) PollerOption {
+	return func(p *Poller) { p.backoff = f }
+}
+
+// WithClock replaces time.Now.
+func WithClock(now func() time.Time) PollerOption { return func(p *Poller) { p.now = now } }
+
+// NewPoller returns a poller reading through fetch.
+func NewPoller(fetch Fetcher, opts ...PollerOption) *Poller {
+	p := &Poller{fetch: fetch, now: time.Now, backoff: Backoff, timeout: 10 * time.Second, keepIdle: 30 * time.Minute,
+		entries: map[string]*entry{}, watching: map[string]bool{}}
+	for _, o := range opts {
+		o(p)
+	}
+	return p
+}
+
+// fresh returns the cached result when it may be used now.
+func (p *Poller) fresh(e *entry, now time.Time) (Result, bool) {
+	if e == nil || e.last == nil {
+		return Result{}, false
+	}
+	if e.last.Err == nil && e.last.Details.Completed {
+		return *e.last, true
+	}
+	if now.Sub(e.last.At) < p.backoff(now.Sub(e.first)) {
+		return *e.last, true
+	}
+	return Result{}, false
+}
+
+// Get returns the order's details, from the last fetch when it is recent enough, otherwise
+// from a new fetch shared with everyone asking at the same time. The fetch runs detached from
+// ctx (under its own timeout) so a caller going away does not fail the others; Get itself
+// returns when ctx ends.
+func (p *Poller) Get(ctx context.Context, userSessionID string) Result {
+	now := p.now()
+	p.mu.Lock()
+	e := p.entries[userSessionID]
+	if e == nil {
+		e = &entry{first: now}
+		p.entries[userSessionID] = e
+	}
+	e.lastUsed = now
+	r, ok := p.fresh(e, now)
+	p.sweepLocked(now)
+	p.mu.Unlock()
+	if ok {
+		return r
+	}
+	ch := p.group.DoChan(userSessionID, func() (any, error) {
+		// Someone may have fetched between our check and this call: check again, so one
+		// interval never sees two fetches.
+		start := p.now()
+		p.mu.Lock()
+		e := p.entries[userSessionID]
+		if e == nil {
+			e = &entry{first: start, lastUsed: start}
+			p.entries[userSessionID] = e
+		}
+		if r, ok := p.fresh(e, start); ok {
+			p.mu.Unlock()
+			return r, nil
+		}
+		p.mu.Unlock()
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.timeout)
+		defer cancel()
+		d, err := p.fetch(fctx, userSessionID)
+		res := Result{Details: d, Err: err, At: start}
+		p.mu.Lock()
+		e.last = &res
+		p.mu.Unlock()
+		return res, nil
+	})
+	select {
+	case out := <-ch:
+		return out.Val.(Result)
+	case <-ctx.Done():
+		return Result{Err: ctx.Err(), At: now}
+	}
+}
+
+// Forget drops what the poller knows about an order.
+func (p *Poller) Forget(userSessionID string) {
+	p.mu.Lock()
+	delete(p.entries, userSessionID)
+	p.mu.Unlock()
+}
+
+// sweepLocked drops orders nobody asked about for a long time (at most once a minute).
+func (p *Poller) sweepLocked(now time.Time) {
+	if now.Sub(p.sweep) < time.Minute {
+		return
+	}
+	p.sweep = now
+	for k, e := range p.entries {
+		if now.Sub(e.lastUsed) > p.keepIdle {
+			delete(p.entries, k)
+		}
+	}
+}
+
+// Watch keeps checking an order in the background until handle says it is done, ctx ends or
+// for runs out. Only one watcher runs per order; a second call while one runs does nothing and
+// returns false. every gives the pause before check n (0, 1, ...).
+func (p *Poller) Watch(ctx context.Context, userSessionID string, for_ time.Duration, every func(n int) time.Duration, handle func(Result) (done bool)) bool {
+	p.watchMu.Lock()
+	if p.watching[userSessionID] {
+		p.watchMu.Unlock()
+		return false
+	}
+	p.watching[userSessionID] = true
+	p.watchMu.Unlock()
+	go func() {
+		defer func() {
+			p.watchMu.Lock()
+			delete(p.watching, userSessionID)
+			p.watchMu.Unlock()
+		}()
+		ctx, cancel := context.WithTimeout(ctx, for_)
+		defer cancel()
+		for n := 0; ; n++ {
+			t := time.NewTimer(every(n))
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-t.C:
+			}
+			if handle(p.Get(ctx, userSessionID)) {
+				return
+			}
+		}
+	}()
+	return true
+}
+
+// Watching reports whether a background watcher runs for the order.
+func (p *Poller) Watching(userSessionID string) bool {
+	p.watchMu.Lock()
+	defer p.watchMu.Unlock()
+	return p.watching[userSessionID]
+}

@@ -1,0 +1,278 @@
+// Package checkout holds the non-HTTP parts of the purchase flow: the record of every redirect
+// payment the BFF starts (so a return from the provider can be checked against it and a
+// double click never starts a second payment) and the coalescing poller of the upstream's
+// order details.
+package checkout
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// State is where a redirect payment stands.
+type State string
+
+const (
+	StateStarting    State = "starting"     // row written, ExternalPaymentStarting not answered yet
+	StateAwaiting    State = "awaiting"     // the provider page exists; waiting for payment and completion
+	StateCompleted   State = "completed"    // IsCompletedOrder: booked
+	StateDeclined    State = "declined"     // declined at the provider: nothing taken
+	StateCancelled   State = "cancelled"    // cancelled by the customer: nothing taken
+	StateStartFailed State = "start_failed" // the start was refused or failed: nothing taken
+)
+
+// Active reports whether a payment in this state may still take money.
+func (s State) Active() bool { return s == StateStarting || s == StateAwaiting }
+
+// Errors of the store.
+var (
+	ErrNotFound     = errors.New("checkout: payment record not found")
+	ErrActiveExists = errors.New("checkout: a payment is already under way for this order")
+)
+
+// Record is one redirect payment start.
+type Record struct {
+	ID            string // our reference, unguessable; part of the ReturnUrl path
+	UserSessionID string
+	CinemaID      string
+	SessionID     string
+	CustomerName  string
+	CustomerEmail string
+	State         State
+	AmountCents   int64
+	Currency      string
+	RedirectURL   string
+	ExpectedToken string // the provider's token as the upstream reported it after the start
+	VerifiedToken string // the token that came back on the return address and matched
+	BookingNumber int64
+	Summary       string // JSON snapshot of the order at the start, for the confirmation
+	LastError     string
+	Created       time.Time
+	Returned      time.Time // first verified return from the provider (zero: not yet)
+	Completed     time.Time
+	Updated       time.Time
+}
+
+// Reference is the short form a customer quotes (the first 12 characters, grouped).
+func (r Record) Reference() string {
+	id := r.ID
+	if len(id) > 12 {
+		id = id[:12]
+	}
+	out := []byte{}
+	for i := 0; i < len(id); i++ {
+		if i > 0 && i%4 == 0 {
+			out = append(out, '-')
+		}
+		c := id[i]
+		if c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		out = append(out, c)
+	}
+	return string(out)
+}
+
+// TokenMatches compares a returned token with the record's expected (or already verified)
+// token in constant time. An empty token never matches.
+func (r Record) TokenMatches(token string) bool {
+	if token == "" {
+		return false
+	}
+	want := r.VerifiedToken
+	if want == "" {
+		want = r.ExpectedToken
+	}
+	if want == "" {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(want), []byte(token)) == 1
+}
+
+// NewID returns a new unguessable record id (128 random bits, hex).
+func NewID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Store keeps the records in the BFF's database (SQLite or PostgreSQL: one SQL for both).
+type Store struct {
+	db  *sql.DB
+	now func() time.Time
+}
+
+// NewStore returns a store on db. now may be nil (time.Now).
+func NewStore(db *sql.DB, now func() time.Time) *Store {
+	if now == nil {
+		now = time.Now
+	}
+	return &Store{db: db, now: now}
+}
+
+const columns = `id, user_session_id, cinema_id, session_id, customer_name, customer_email, state, amount_cents,
+	currency, redirect_url, expected_token, verified_token, booking_number, summary, last_error,
+	created_at, returned_at, completed_at, updated_at`
+
+func millis(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func fromMillis(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms)
+}
+
+func scan(row interface{ Scan(...any) error }) (Record, error) {
+	var r Record
+	var state string
+	var created, returned, completed, updated int64
+	err := row.Scan(&r.ID, &r.UserSessionID, &r.CinemaID, &r.SessionID, &r.CustomerName, &r.CustomerEmail, &state,
+		&r.AmountCents, &r.Currency, &r.RedirectURL, &r.ExpectedToken, &r.VerifiedToken, &r.BookingNumber, &r.Summary,
+		&r.LastError, &created, &returned, &completed, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, ErrNotFound
+	}
+	if err != nil {
+		return r, fmt.Errorf("checkout: read record: %w", err)
+	}
+	r.State = State(state)
+	r.Created, r.Returned, r.Completed, r.Updated = fromMillis(created), fromMillis(returned), fromMillis(completed), fromMillis(updated)
+	return r, nil
+}
+
+// Create writes a new record in state starting. If the order already has a starting or
+// awaiting record, nothing is written and ErrActiveExists is returned with that record.
+func (s *Store) Create(ctx context.Context, r Record) (Record, error) {
+	if r.ID == "" {
+		r.ID = NewID()
+	}
+	now := s.now()
+	r.State, r.Created, r.Updated = StateStarting, now, now
+	res, err := s.db.ExecContext(ctx, `INSERT INTO checkout_payments (`+columns+`)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19)
+		ON CONFLICT DO NOTHING`,
+		r.ID, r.UserSessionID, r.CinemaID, r.SessionID, r.CustomerName, r.CustomerEmail, string(r.State), r.AmountCents,
+		r.Currency, r.RedirectURL, r.ExpectedToken, r.VerifiedToken, r.BookingNumber, r.Summary, r.LastError,
+		millis(r.Created), millis(r.Returned), millis(r.Completed), millis(r.Updated))
+	if err != nil {
+		return r, fmt.Errorf("checkout: create record: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		existing, err := s.Active(ctx, r.UserSessionID)
+		if err != nil {
+			return r, fmt.Errorf("checkout: record not written and no active one: %w", err)
+		}
+		return existing, ErrActiveExists
+	}
+	return r, nil
+}
+
+// Get reads one record.
+func (s *Store) Get(ctx context.Context, id string) (Record, error) {
+	return scan(s.db.QueryRowContext(ctx, `SELECT `+columns+` FROM checkout_payments WHERE id = $1`, id))
+}
+
+// Active returns the order's starting or awaiting record.
+func (s *Store) Active(ctx context.Context, userSessionID string) (Record, error) {
+	return scan(s.db.QueryRowContext(ctx, `SELECT `+columns+` FROM checkout_payments
+		WHERE user_session_id = $1 AND state IN ('starting', 'awaiting') ORDER BY created_at DESC LIMIT 1`, userSessionID))
+}
+
+// Latest returns the order's newest record of any state.
+func (s *Store) Latest(ctx context.Context, userSessionID string) (Record, error) {
+	return scan(s.db.QueryRowContext(ctx, `SELECT `+columns+` FROM checkout_payments
+		WHERE user_session_id = $1 ORDER BY created_at DESC LIMIT 1`, userSessionID))
+}
+
+// Pending lists the records still awaiting payment or completion (for background checks after
+// a restart).
+func (s *Store) Pending(ctx context.Context, limit int) ([]Record, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+columns+` FROM checkout_payments WHERE state = 'awaiting' ORDER BY created_at LIMIT $1`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: list pending: %w", err)
+	}
+	defer rows.Close()
+	var out []Record
+	for rows.Next() {
+		r, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// update runs a compare-and-set UPDATE: only records in one of the from states change.
+func (s *Store) update(ctx context.Context, id string, from []State, set string, args ...any) (Record, error) {
+	q := `UPDATE checkout_payments SET ` + set + `, updated_at = $1 WHERE id = $2 AND state IN (`
+	all := append([]any{s.now().UnixMilli(), id}, args...)
+	for i, f := range from {
+		if i > 0 {
+			q += ", "
+		}
+		all = append(all, string(f))
+		q += fmt.Sprintf("$%d", len(all))
+	}
+	q += ")"
+	res, err := s.db.ExecContext(ctx, q, all...)
+	if err != nil {
+		return Record{}, fmt.Errorf("checkout: update record: %w", err)
+	}
+	r, err := s.Get(ctx, id)
+	if err != nil {
+		return r, err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return r, fmt.Errorf("checkout: record %s is %s: %w", id, r.State, errStateChanged)
+	}
+	return r, nil
+}
+
+var errStateChanged = errors.New("state changed under us")
+
+// IsStateChanged reports whether err says a compare-and-set found another state.
+func IsStateChanged(err error) bool { return errors.Is(err, errStateChanged) }
+
+// MarkAwaiting records a successful start: the provider's page and the expected token.
+func (s *Store) MarkAwaiting(ctx context.Context, id, redirectURL, expectedToken string) (Record, error) {
+	return s.update(ctx, id, []State{StateStarting}, `state = 'awaiting', redirect_url = $3, expected_token = $4`, redirectURL, expectedToken)
+}
+
+// MarkStartFailed records a start that did not happen (nothing can be taken).
+func (s *Store) MarkStartFailed(ctx context.Context, id, reason string) (Record, error) {
+	return s.update(ctx, id, []State{StateStarting}, `state = 'start_failed', last_error = $3`, reason)
+}
+
+// MarkReturned stores the token that came back and matched (an empty token keeps the one
+// stored), and the time of the first return: the failed-order clock starts there.
+func (s *Store) MarkReturned(ctx context.Context, id, token string) (Record, error) {
+	return s.update(ctx, id, []State{StateAwaiting, StateCompleted, StateDeclined, StateCancelled},
+		`verified_token = CASE WHEN $3 = '' THEN verified_token ELSE $3 END,
+		returned_at = CASE WHEN returned_at = 0 THEN $1 ELSE returned_at END`, token)
+}
+
+// MarkCompleted records the completed booking.
+func (s *Store) MarkCompleted(ctx context.Context, id string, bookingNumber int64) (Record, error) {
+	return s.update(ctx, id, []State{StateAwaiting, StateStarting}, `state = 'completed', booking_number = $3, completed_at = $1`, bookingNumber)
+}
+
+// MarkEnded records a payment that ended without money taken (declined or cancelled).
+func (s *Store) MarkEnded(ctx context.Context, id string, state State) (Record, error) {
+	if state != StateDeclined && state != StateCancelled {
+		return Record{}, fmt.Errorf("checkout: %s is not an ending state", state)
+	}
+	return s.update(ctx, id, []State{StateAwaiting}, `state = $3`, string(state))
+}

@@ -1,0 +1,209 @@
+// Package checkout holds the pages of the purchase flow: what's on, tickets, seats, your
+// details, the summary with gift card and loyalty payments, the "confirming your payment"
+// page that polls, the confirmation with printable tickets and the failed-order page.
+package checkout
+
+import "github.com/cinemabff/cinemabff/views/components"
+
+// Step names of the purchase, in order.
+var Steps = []string{"Tickets", "Seats", "Your details", "Pay"}
+
+// Option is a choice in a select or a list of links.
+type Option struct {
+	Value    string
+	Label    string
+	Selected bool
+	URL      string
+}
+
+// WhatsOnView lists the films and sessions of a cinema on one day.
+type WhatsOnView struct {
+	ActionURL  string
+	Cinemas    []Option
+	Days       []Option // links to the other days
+	CinemaName string
+	DayLabel   string
+	Films      []FilmSessions
+	Notice     *components.Notice
+}
+
+// FilmSessions is a film with its sessions of the day.
+type FilmSessions struct {
+	Title    string
+	Rating   string
+	RunTime  string
+	Synopsis string
+	Sessions []SessionLink
+}
+
+// SessionLink is one showing.
+type SessionLink struct {
+	Time      string // "20:30"
+	DateTime  string // ISO, for <time>
+	Screen    string
+	Available string // "412 seats free"
+	URL       string
+	SoldOut   bool
+}
+
+// SessionHeader says which showing a step is about.
+type SessionHeader struct {
+	FilmTitle string
+	Showtime  string
+	Screen    string
+	Cinema    string
+}
+
+// TicketsView is the ticket step: types with prices and quantities.
+type TicketsView struct {
+	Session   SessionHeader
+	ActionURL string
+	BackURL   string
+	CSRFToken string
+	Types     []TicketTypeRow
+	Notice    *components.Notice
+	MaxTotal  int
+}
+
+// TicketTypeRow is one ticket type with the quantity typed.
+type TicketTypeRow struct {
+	Code        string
+	Description string
+	Detail      string // "package of 2", "child"
+	Price       string
+	Qty         string
+	Invalid     bool
+}
+
+// SeatsView is the seat step (the shared seat map component).
+type SeatsView struct {
+	Session   SessionHeader
+	ActionURL string
+	BackURL   string
+	CSRFToken string
+	Count     int
+	Map       components.SeatMapView
+	Notice    *components.Notice
+	Countdown CountdownView
+}
+
+// DetailsView is the name and e-mail step.
+type DetailsView struct {
+	Session    SessionHeader
+	ActionURL  string
+	BackURL    string
+	CSRFToken  string
+	Name       string
+	Email      string
+	NameError  string
+	EmailError string
+	Countdown  CountdownView
+}
+
+// CountdownView is the live hold countdown.
+type CountdownView struct {
+	ExpiresISO   string
+	ExpiresLocal string
+	NowISO       string
+	ExtendURL    string
+	ExpiredURL   string
+	CSRFToken    string
+}
+
+// Line is a ticket or payment line with an amount.
+type Line struct {
+	Description string
+	Seat        string
+	Amount      string
+}
+
+// SummaryView is the last step before paying.
+type SummaryView struct {
+	Session       SessionHeader
+	Tickets       []Line
+	Subtotal      string
+	Fees          string
+	Total         string
+	Applied       []Line // gift card and loyalty payments
+	ToPay         string
+	NothingToPay  bool
+	CustomerName  string
+	CustomerEmail string
+	Notice        *components.Notice
+	Countdown     CountdownView
+	CSRFToken     string
+	PayURL        string
+	PayLabel      string
+	GiftCardURL   string
+	LoyaltyURL    string
+	SeatsURL      string
+	DetailsURL    string
+	CancelURL     string
+	GiftCard      string // what was typed
+	GiftCardError string
+	Loyalty       string
+	LoyaltyError  string
+	// Underway is set when a payment for this order has started: the provider page again, or
+	// the status page.
+	UnderwayURL  string // the provider's page again
+	UnderwayStat string
+	StatusURL    string // our page that shows where the payment stands
+}
+
+// ConfirmingView is the return landing page while the payment is being confirmed.
+type ConfirmingView struct {
+	Heading   string
+	Body      string
+	Elapsed   int // seconds since the return
+	Max       int // seconds before the failed-order path
+	PollURL   string
+	Reference string
+}
+
+// ConfirmationView is the booking confirmation.
+type ConfirmationView struct {
+	BookingNumber string
+	Session       SessionHeader
+	CustomerName  string
+	CustomerEmail string
+	Tickets       []Line
+	Fees          string
+	Total         string
+	Payments      []Line
+	PrintTickets  []PrintTicket
+	Receipt       *PrintTicket
+	Kiosk         bool
+	Reference     string
+	HomeURL       string
+	WhatsOnURL    string
+}
+
+// PrintTicket is one printable document built from a print stream.
+type PrintTicket struct {
+	Title  string
+	Fields []PrintField
+	Text   string // a plain-text stream, shown as it is
+}
+
+// PrintField is one labelled value of a print stream.
+type PrintField struct {
+	Label, Value string
+}
+
+// FailedView is the failed-order path: no confirmation in time.
+type FailedView struct {
+	Reference     string
+	CustomerEmail string
+	Amount        string
+	CheckURL      string
+	HomeURL       string
+	PaymentState  string // what we know of the payment, in words
+}
+
+// EndedView is a payment that ended without money taken, seen outside the visit that paid.
+type EndedView struct {
+	Heading string
+	Body    string
+	NextURL string
+	Label   string
+}
