@@ -32,68 +32,59 @@ const declinedCard = "4000000000000002"
 // handleCompleteOrder completes a regular order through the service's own
 // payment processing (BookingMode 0) or as an unpaid reservation (1).
 func (s *Server) handleCompleteOrder(r *http.Request) reply {
-	var req completeOrderRequest
-	if e := decodeBody(r, &req, false); e != nil {
-		return errReply(famTicketing, e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.clock.Now()
-	o, e := s.lookupActive(req.UserSessionID, now)
-	if e != nil {
-		return errReply(famTicketing, e)
-	}
-	if o.edit != nil {
-		return errReply(famTicketing, errNotInEdit)
-	}
-	if len(o.tickets) == 0 {
-		return errReply(famTicketing, invalid("the order has no tickets"))
-	}
-	mode := 0
-	if req.BookingMode != nil {
-		mode = *req.BookingMode
-	}
-	if mode != 0 && mode != 1 {
-		return errReply(famTicketing, invalid("BookingMode must be 0 (sale) or 1 (reservation)"))
-	}
-	v := o.values(now)
-	if v.applied > v.total {
-		return errReply(famTicketing, errAppliedTooMuch)
-	}
-	var pays []paymentRecord
-	if mode == 1 {
-		if len(o.applied) > 0 {
-			return errReply(famTicketing, &apiError{result: resInvalidRequest, ext: extAmountMismatch, msg: "a reservation cannot carry gift card or loyalty payments"})
+	return onActiveOrder(s, r, func(req *completeOrderRequest, o *order, now time.Time) reply {
+		if o.edit != nil {
+			return errReply(famTicketing, errNotInEdit)
 		}
-	} else if toPay := v.toPay(); toPay > 0 {
-		pi := req.PaymentInfo
-		if pi == nil || (req.PerformPayment != nil && !*req.PerformPayment) {
-			return errReply(famTicketing, invalid("PaymentInfo is required for a sale with %d cents to pay", toPay))
+		if len(o.tickets) == 0 {
+			return errReply(famTicketing, invalid("the order has no tickets"))
 		}
-		if pi.PaymentValueCents != toPay {
-			return errReply(famTicketing, &apiError{result: resInvalidRequest, ext: extAmountMismatch, msg: fmt.Sprintf("PaymentValueCents %d does not match the %d cents to pay", pi.PaymentValueCents, toPay)})
+		mode := 0
+		if req.BookingMode != nil {
+			mode = *req.BookingMode
 		}
-		card := strings.ReplaceAll(pi.CardNumber, " ", "")
-		if card == declinedCard {
-			return errReply(famTicketing, &apiError{result: resPaymentDeclined, msg: "payment declined by the card issuer"})
+		if mode != 0 && mode != 1 {
+			return errReply(famTicketing, invalid("BookingMode must be 0 (sale) or 1 (reservation)"))
 		}
-		tender := pi.PaymentTenderCategory
-		if tender == "" {
-			tender = "CREDITCARD"
+		v := o.values(now)
+		if v.applied > v.total {
+			return errReply(famTicketing, errAppliedTooMuch)
 		}
-		pays = append(pays, paymentRecord{amount: toPay, tender: tender, masked: maskCard(card), cardType: pi.CardType})
-	}
-	o.customer = customerInfo{req.CustomerName, req.CustomerEmail, req.CustomerPhone}
-	o.print = printSettings{generate: req.GeneratePrintStream, streamType: req.PrintStreamType}
-	b := s.complete(o, now, mode == 0, pays)
-	if len(pays) > 0 {
-		b.payments[0].ref = fmt.Sprintf("INT%d", b.transID)
-	}
-	d := s.orderDetails(o)
-	if !req.ReturnPrintStream {
-		d.PrintStreams = []printStreamJSON{}
-	}
-	return okReply(d)
+		var pays []paymentRecord
+		if mode == 1 {
+			if len(o.applied) > 0 {
+				return errReply(famTicketing, &apiError{result: resInvalidRequest, ext: extAmountMismatch, msg: "a reservation cannot carry gift card or loyalty payments"})
+			}
+		} else if toPay := v.toPay(); toPay > 0 {
+			pi := req.PaymentInfo
+			if pi == nil || (req.PerformPayment != nil && !*req.PerformPayment) {
+				return errReply(famTicketing, invalid("PaymentInfo is required for a sale with %d cents to pay", toPay))
+			}
+			if pi.PaymentValueCents != toPay {
+				return errReply(famTicketing, &apiError{result: resInvalidRequest, ext: extAmountMismatch, msg: fmt.Sprintf("PaymentValueCents %d does not match the %d cents to pay", pi.PaymentValueCents, toPay)})
+			}
+			card := strings.ReplaceAll(pi.CardNumber, " ", "")
+			if card == declinedCard {
+				return errReply(famTicketing, &apiError{result: resPaymentDeclined, msg: "payment declined by the card issuer"})
+			}
+			tender := pi.PaymentTenderCategory
+			if tender == "" {
+				tender = "CREDITCARD"
+			}
+			pays = append(pays, paymentRecord{amount: toPay, tender: tender, masked: maskCard(card), cardType: pi.CardType})
+		}
+		o.customer = customerInfo{req.CustomerName, req.CustomerEmail, req.CustomerPhone}
+		o.print = printSettings{generate: req.GeneratePrintStream, streamType: req.PrintStreamType}
+		b := s.complete(o, now, mode == 0, pays)
+		if len(pays) > 0 {
+			b.payments[0].ref = fmt.Sprintf("INT%d", b.transID)
+		}
+		d := s.orderDetails(o)
+		if !req.ReturnPrintStream {
+			d.PrintStreams = []printStreamJSON{}
+		}
+		return okReply(d)
+	})
 }
 
 var errAppliedTooMuch = &apiError{result: resInvalidRequest, ext: extAmountMismatch, msg: "gift card and loyalty payments exceed the order total; apply a smaller amount"}

@@ -32,50 +32,32 @@ type applyReply struct {
 }
 
 func (s *Server) handleApplyGiftCard(r *http.Request) reply {
-	var req applyGiftCardRequest
-	if e := decodeBody(r, &req, false); e != nil {
-		return errReply(famTicketing, e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.clock.Now()
-	o, e := s.lookupActive(req.UserSessionID, now)
-	if e != nil {
-		return errReply(famTicketing, e)
-	}
-	if o.edit != nil {
-		return errReply(famTicketing, errNotInEdit)
-	}
-	card, ok := s.giftCards[req.CardNumber]
-	if !ok || card.Pin != req.Pin {
-		return errReply(famTicketing, &apiError{result: resInvalidRequest, ext: extGiftCardUnknown, msg: "gift card unknown or PIN wrong"})
-	}
-	if card.Currency != o.cinema.CurrencyCode {
-		return errReply(famTicketing, &apiError{result: resInvalidRequest, ext: extGiftCardUnknown, msg: fmt.Sprintf("gift card is in %s, the cinema takes %s", card.Currency, o.cinema.CurrencyCode)})
-	}
-	return s.apply(o, now, "GiftCard", card.Number, req.AmountInCents, card.BalanceInCents-card.reserved, func(d int64) { card.reserved += d }, resInvalidRequest)
+	return onActiveOrder(s, r, func(req *applyGiftCardRequest, o *order, now time.Time) reply {
+		if o.edit != nil {
+			return errReply(famTicketing, errNotInEdit)
+		}
+		card, ok := s.giftCards[req.CardNumber]
+		if !ok || card.Pin != req.Pin {
+			return errReply(famTicketing, &apiError{result: resInvalidRequest, ext: extGiftCardUnknown, msg: "gift card unknown or PIN wrong"})
+		}
+		if card.Currency != o.cinema.CurrencyCode {
+			return errReply(famTicketing, &apiError{result: resInvalidRequest, ext: extGiftCardUnknown, msg: fmt.Sprintf("gift card is in %s, the cinema takes %s", card.Currency, o.cinema.CurrencyCode)})
+		}
+		return s.apply(o, now, "GiftCard", card.Number, req.AmountInCents, card.BalanceInCents-card.reserved, func(d int64) { card.reserved += d }, resInvalidRequest)
+	})
 }
 
 func (s *Server) handleApplyLoyalty(r *http.Request) reply {
-	var req applyLoyaltyRequest
-	if e := decodeBody(r, &req, false); e != nil {
-		return errReply(famTicketing, e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.clock.Now()
-	o, e := s.lookupActive(req.UserSessionID, now)
-	if e != nil {
-		return errReply(famTicketing, e)
-	}
-	if o.edit != nil {
-		return errReply(famTicketing, errNotInEdit)
-	}
-	acct, ok := s.loyalty[req.LoyaltyCardNumber]
-	if !ok {
-		return errReply(famTicketing, &apiError{result: resMemberNotFound, msg: "loyalty member not found"})
-	}
-	return s.apply(o, now, "Loyalty", acct.CardNumber, req.AmountInCents, acct.PointsBalance-acct.reserved, func(d int64) { acct.reserved += d }, resInsufficientPts)
+	return onActiveOrder(s, r, func(req *applyLoyaltyRequest, o *order, now time.Time) reply {
+		if o.edit != nil {
+			return errReply(famTicketing, errNotInEdit)
+		}
+		acct, ok := s.loyalty[req.LoyaltyCardNumber]
+		if !ok {
+			return errReply(famTicketing, &apiError{result: resMemberNotFound, msg: "loyalty member not found"})
+		}
+		return s.apply(o, now, "Loyalty", acct.CardNumber, req.AmountInCents, acct.PointsBalance-acct.reserved, func(d int64) { acct.reserved += d }, resInsufficientPts)
+	})
 }
 
 // apply records a gift card or loyalty payment on an order, replacing an

@@ -601,71 +601,62 @@ type removeTicketsRequest struct {
 }
 
 func (s *Server) handleRemoveTickets(r *http.Request) reply {
-	var req removeTicketsRequest
-	if e := decodeBody(r, &req, false); e != nil {
-		return errReply(famTicketing, e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.clock.Now()
-	o, e := s.lookupActive(req.UserSessionID, now)
-	if e != nil {
-		return errReply(famTicketing, e)
-	}
-	var picked []*ticket
-	for _, tr := range req.TicketRemovals {
-		ids := append(append([]flexString(nil), tr.Tickets...), tr.PackageTicketIDs...)
-		for _, raw := range ids {
-			id, err := strconv.Atoi(string(raw))
-			var found *ticket
-			for _, t := range o.tickets {
-				if err == nil && t.id == id && (tr.SessionID == "" || string(tr.SessionID) == strconv.Itoa(t.sess.id)) {
-					found = t
+	return onActiveOrder(s, r, func(req *removeTicketsRequest, o *order, now time.Time) reply {
+		var picked []*ticket
+		for _, tr := range req.TicketRemovals {
+			ids := append(append([]flexString(nil), tr.Tickets...), tr.PackageTicketIDs...)
+			for _, raw := range ids {
+				id, err := strconv.Atoi(string(raw))
+				var found *ticket
+				for _, t := range o.tickets {
+					if err == nil && t.id == id && (tr.SessionID == "" || string(tr.SessionID) == strconv.Itoa(t.sess.id)) {
+						found = t
+					}
 				}
+				if found == nil {
+					return errReply(famTicketing, invalid("ticket %q is not in the order", raw))
+				}
+				picked = append(picked, found)
 			}
-			if found == nil {
-				return errReply(famTicketing, invalid("ticket %q is not in the order", raw))
-			}
-			picked = append(picked, found)
 		}
-	}
-	if len(picked) == 0 {
-		return errReply(famTicketing, invalid("TicketRemovals names no tickets"))
-	}
-	// A package goes as a whole: removing one of its tickets removes all.
-	drop := map[*ticket]bool{}
-	for _, t := range picked {
-		drop[t] = true
-		if t.pkg != 0 {
-			for _, u := range o.tickets {
-				if u.pkg == t.pkg {
-					drop[u] = true
+		if len(picked) == 0 {
+			return errReply(famTicketing, invalid("TicketRemovals names no tickets"))
+		}
+		// A package goes as a whole: removing one of its tickets removes all.
+		drop := map[*ticket]bool{}
+		for _, t := range picked {
+			drop[t] = true
+			if t.pkg != 0 {
+				for _, u := range o.tickets {
+					if u.pkg == t.pkg {
+						drop[u] = true
+					}
 				}
 			}
 		}
-	}
-	kept := o.tickets[:0]
-	sessions := map[*session]bool{}
-	for _, t := range o.tickets {
-		sessions[t.sess] = true
-		switch {
-		case !drop[t]:
-			kept = append(kept, t)
-		case t.status == statusAdded:
-			// an added ticket simply leaves the order
-		default:
-			// a booked ticket of an edit stays, marked removed
-			t.status = statusRemoved
-			t.seat = t.origSeat
-			kept = append(kept, t)
+		kept := o.tickets[:0]
+		sessions := map[*session]bool{}
+		for _, t := range o.tickets {
+			sessions[t.sess] = true
+			switch {
+			case !drop[t]:
+				kept = append(kept, t)
+			case t.status == statusAdded:
+				// an added ticket simply leaves the order
+			default:
+				// a booked ticket of an edit stays, marked removed
+				t.status = statusRemoved
+				t.seat = t.origSeat
+				kept = append(kept, t)
+			}
 		}
-	}
-	o.tickets = kept
-	for ss := range sessions {
-		o.syncHolds(ss)
-	}
-	o.updated = now
-	return s.orderReply(o, now, req.ReturnOrder)
+		o.tickets = kept
+		for ss := range sessions {
+			o.syncHolds(ss)
+		}
+		o.updated = now
+		return s.orderReply(o, now, req.ReturnOrder)
+	})
 }
 
 type setSeatsRequest struct {
@@ -680,72 +671,63 @@ type setSeatsRequest struct {
 // session. Tickets already on one of the new seats keep it; the others take
 // the remaining seats of their area category in the order given.
 func (s *Server) handleSetSelectedSeats(r *http.Request) reply {
-	var req setSeatsRequest
-	if e := decodeBody(r, &req, false); e != nil {
-		return errReply(famTicketing, e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.clock.Now()
-	o, e := s.lookupActive(req.UserSessionID, now)
-	if e != nil {
-		return errReply(famTicketing, e)
-	}
-	sid, _ := strconv.Atoi(string(req.SessionID))
-	ss, ok := s.sessions[sid]
-	if !ok || ss.cinema != o.cinema {
-		return errReply(famTicketing, invalid("session %q not found at cinema %s", req.SessionID, o.cinema.ID))
-	}
-	tickets := o.liveTickets(ss)
-	if len(tickets) == 0 {
-		return errReply(famTicketing, invalid("the order has no tickets for session %d", ss.id))
-	}
-	seats, e := resolveSeats(ss, req.SelectedSeats)
-	if e != nil {
-		return errReply(famTicketing, e)
-	}
-	if len(seats) != len(tickets) {
-		return errReply(famTicketing, invalid("%d seats selected for %d tickets", len(seats), len(tickets)))
-	}
-	for _, idx := range seats {
-		if !o.canTake(ss, idx) {
-			return errReply(famTicketing, errSeatTaken(&ss.screen.seats[idx]))
+	return onActiveOrder(s, r, func(req *setSeatsRequest, o *order, now time.Time) reply {
+		sid, _ := strconv.Atoi(string(req.SessionID))
+		ss, ok := s.sessions[sid]
+		if !ok || ss.cinema != o.cinema {
+			return errReply(famTicketing, invalid("session %q not found at cinema %s", req.SessionID, o.cinema.ID))
 		}
-	}
-	assign := map[*ticket]int{}
-	used := map[int]bool{}
-	wanted := map[int]bool{}
-	for _, idx := range seats {
-		wanted[idx] = true
-	}
-	for _, t := range tickets {
-		if t.seat >= 0 && wanted[t.seat] && !used[t.seat] {
-			assign[t], used[t.seat] = t.seat, true
+		tickets := o.liveTickets(ss)
+		if len(tickets) == 0 {
+			return errReply(famTicketing, invalid("the order has no tickets for session %d", ss.id))
 		}
-	}
-	for _, idx := range seats {
-		if used[idx] {
-			continue
+		seats, e := resolveSeats(ss, req.SelectedSeats)
+		if e != nil {
+			return errReply(famTicketing, e)
 		}
-		cat := ss.screen.seats[idx].area.category.Code
-		placed := false
-		for _, t := range tickets {
-			if _, done := assign[t]; !done && t.tt.AreaCategoryCode == cat {
-				assign[t], used[idx], placed = idx, true, true
-				break
+		if len(seats) != len(tickets) {
+			return errReply(famTicketing, invalid("%d seats selected for %d tickets", len(seats), len(tickets)))
+		}
+		for _, idx := range seats {
+			if !o.canTake(ss, idx) {
+				return errReply(famTicketing, errSeatTaken(&ss.screen.seats[idx]))
 			}
 		}
-		if !placed {
-			d := &ss.screen.seats[idx]
-			return errReply(famTicketing, invalid("seat %s%s does not match the area category of the order's tickets", d.rowName, d.label))
+		assign := map[*ticket]int{}
+		used := map[int]bool{}
+		wanted := map[int]bool{}
+		for _, idx := range seats {
+			wanted[idx] = true
 		}
-	}
-	for t, idx := range assign {
-		t.seat = idx
-	}
-	o.syncHolds(ss)
-	o.updated = now
-	return s.orderReply(o, now, req.ReturnOrder)
+		for _, t := range tickets {
+			if t.seat >= 0 && wanted[t.seat] && !used[t.seat] {
+				assign[t], used[t.seat] = t.seat, true
+			}
+		}
+		for _, idx := range seats {
+			if used[idx] {
+				continue
+			}
+			cat := ss.screen.seats[idx].area.category.Code
+			placed := false
+			for _, t := range tickets {
+				if _, done := assign[t]; !done && t.tt.AreaCategoryCode == cat {
+					assign[t], used[idx], placed = idx, true, true
+					break
+				}
+			}
+			if !placed {
+				d := &ss.screen.seats[idx]
+				return errReply(famTicketing, invalid("seat %s%s does not match the area category of the order's tickets", d.rowName, d.label))
+			}
+		}
+		for t, idx := range assign {
+			t.seat = idx
+		}
+		o.syncHolds(ss)
+		o.updated = now
+		return s.orderReply(o, now, req.ReturnOrder)
+	})
 }
 
 type userSessionRequest struct {
@@ -768,40 +750,22 @@ func (s *Server) handleGetOrder(r *http.Request) reply {
 }
 
 func (s *Server) handleResetOrderExpiry(r *http.Request) reply {
-	var req userSessionRequest
-	if e := decodeBody(r, &req, false); e != nil {
-		return errReply(famTicketing, e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.clock.Now()
-	o, e := s.lookupActive(req.UserSessionID, now)
-	if e != nil {
-		return errReply(famTicketing, e)
-	}
-	o.expiry = now.Add(orderLifetime)
-	o.updated = now
-	j := s.orderJSON(o, now)
-	return okReply(struct {
-		orderEnvelope
-		OrderLastUpdated legacyDate `json:"OrderLastUpdated"`
-	}{orderEnvelope{Order: &j}, legacyDate{now.In(o.cinema.loc)}})
+	return onActiveOrder(s, r, func(req *userSessionRequest, o *order, now time.Time) reply {
+		o.expiry = now.Add(orderLifetime)
+		o.updated = now
+		j := s.orderJSON(o, now)
+		return okReply(struct {
+			orderEnvelope
+			OrderLastUpdated legacyDate `json:"OrderLastUpdated"`
+		}{orderEnvelope{Order: &j}, legacyDate{now.In(o.cinema.loc)}})
+	})
 }
 
 func (s *Server) handleCancelOrder(r *http.Request) reply {
-	var req userSessionRequest
-	if e := decodeBody(r, &req, false); e != nil {
-		return errReply(famTicketing, e)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.clock.Now()
-	o, e := s.lookupActive(req.UserSessionID, now)
-	if e != nil {
-		return errReply(famTicketing, e)
-	}
-	s.cancel(o)
-	return okReply(ticketingEnvelope{})
+	return onActiveOrder(s, r, func(req *userSessionRequest, o *order, now time.Time) reply {
+		s.cancel(o)
+		return okReply(ticketingEnvelope{})
+	})
 }
 
 // cancel discards an order. A regular order's id may be used again; an
@@ -814,3 +778,30 @@ func (s *Server) cancel(o *order) {
 	}
 	s.log.Info("order cancelled", "user_session_id", o.id, "edit", o.edit != nil)
 }
+
+// onActiveOrder is the common start of the order operations: decode the body, take the lock,
+// find the live order the request names; fn runs with the lock held.
+func onActiveOrder[T any, PT interface {
+	*T
+	userSession() string
+}](s *Server, r *http.Request, fn func(req PT, o *order, now time.Time) reply) reply {
+	req := PT(new(T))
+	if e := decodeBody(r, req, false); e != nil {
+		return errReply(famTicketing, e)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.clock.Now()
+	o, e := s.lookupActive(req.userSession(), now)
+	if e != nil {
+		return errReply(famTicketing, e)
+	}
+	return fn(req, o, now)
+}
+
+func (r *completeOrderRequest) userSession() string { return r.UserSessionID }
+func (r *applyGiftCardRequest) userSession() string { return r.UserSessionID }
+func (r *applyLoyaltyRequest) userSession() string  { return r.UserSessionID }
+func (r *removeTicketsRequest) userSession() string { return r.UserSessionID }
+func (r *setSeatsRequest) userSession() string      { return r.UserSessionID }
+func (r *userSessionRequest) userSession() string   { return r.UserSessionID }
