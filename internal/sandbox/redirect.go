@@ -28,6 +28,29 @@ type webPayment struct {
 	attempt     int
 	cardMasked  string
 	cardType    string
+	method      string // ExternalPaymentInfo.PaymentMethod as sent
+	inApp       bool   // ExternalPaymentInfo.IsInAppPayment as sent
+}
+
+// StartedPayment is what a client sent when it started a redirect payment (for tests that
+// check the BFF's request, e.g. IsInAppPayment from a kiosk).
+type StartedPayment struct {
+	UserSessionID string
+	PaymentMethod string
+	InApp         bool
+}
+
+// StartedPayments lists the redirect payments started so far, in no particular order.
+func (s *Server) StartedPayments() []StartedPayment {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []StartedPayment
+	for _, o := range s.payOrders {
+		if o.web != nil {
+			out = append(out, StartedPayment{UserSessionID: o.id, PaymentMethod: o.web.method, InApp: o.web.inApp})
+		}
+	}
+	return out
 }
 
 type startPaymentRequest struct {
@@ -115,7 +138,8 @@ func (s *Server) handleStartExternalPayment(r *http.Request) reply {
 		}
 		return errReply(famTicketing, &apiError{result: res, msg: fmt.Sprintf("start external payment: %v", err)})
 	}
-	o.web = &webPayment{paymentID: pay.ID, token: pay.Token, redirectURL: s.pay.HostedURL(pay.ID), status: payPending, amount: amount, attempt: attempt}
+	o.web = &webPayment{paymentID: pay.ID, token: pay.Token, redirectURL: s.pay.HostedURL(pay.ID), status: payPending, amount: amount, attempt: attempt,
+		method: req.ExternalPaymentInfo.PaymentMethod, inApp: req.ExternalPaymentInfo.IsInAppPayment}
 	if ci := req.OrderCompletionInfo; ci != nil {
 		if c := ci.CustomerInfo; c != nil {
 			o.customer = customerInfo{c.Name, c.Email, c.Phone}
