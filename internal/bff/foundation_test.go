@@ -350,3 +350,13 @@ func TestRouteTableIsComplete(t *testing.T) {
 		}
 	}
 }
+
+func TestBodyLimit(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	tok := h.csrfToken("/device")
+	big := strings.Repeat("x", 100<<10)
+	resp, body := h.do("POST", "/device", url.Values{"_csrf": {tok}, "mode": {"kiosk"}, "pad": {big}}, nil)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(body, "Too much data") {
+		t.Fatalf("100 KB form: %d %s", resp.StatusCode, body)
+	}
+}

@@ -27,6 +27,8 @@ const (
 	ctxRequestID = "request_id"
 	ctxDevice    = "device"
 	ctxCSRF      = "csrf"
+	// ctxSessionLoaded is set once the server session is in the request context.
+	ctxSessionLoaded = "session_loaded"
 )
 
 type loggerKey struct{}
@@ -53,9 +55,9 @@ func (s *Server) useMiddleware() {
 	}))
 	e.Use(s.observe)
 	e.Use(s.securityHeaders)
-	e.Use(middleware.BodyLimit(s.cfg.BodyLimit))
 	e.Use(s.loadSession)
 	e.Use(s.loadDevice)
+	e.Use(middleware.BodyLimit(s.cfg.BodyLimit)) // before anything reads the body (CSRF reads the form)
 	e.Use(s.csrf())
 }
 

@@ -61,6 +61,7 @@ func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 			return fmt.Errorf("load session: %w", err)
 		}
 		c.SetRequest(c.Request().WithContext(ctx))
+		c.Set(ctxSessionLoaded, true)
 		loaded := sessionState{token: sm.Token(ctx), print: s.fingerprint(ctx)}
 		if loaded.token != "" {
 			last := time.Unix(sm.GetInt64(ctx, sessTouched), 0)

@@ -33,6 +33,9 @@ func (s *Server) registerStaffRoutes() {
 
 // staffMember returns the signed-in staff member's name ("" when none).
 func (s *Server) staffMember(c echo.Context) string {
+	if loaded, _ := c.Get(ctxSessionLoaded).(bool); !loaded {
+		return "" // an error page for a request that never reached the session middleware
+	}
 	return s.sessions.GetString(c.Request().Context(), sessStaffName)
 }
 
