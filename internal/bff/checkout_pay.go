@@ -243,17 +243,26 @@ func (s *Server) buyPaymentReturn(c echo.Context) error {
 		return s.showBuyFailed(c, rec, r, self)
 	}
 	v := co.ConfirmingView{Heading: "Waiting for the payment provider", Body: "As soon as your payment is confirmed, your tickets appear here. This usually takes a few seconds.",
-		Elapsed: int(elapsed / time.Second), Max: int(checkoutGiveUpAfter / time.Second), PollURL: self, Reference: rec.Reference()}
+		Elapsed: int(elapsed / time.Second), Max: int(checkoutGiveUpAfter / time.Second), Reference: rec.Reference()}
+	shown := "waiting"
 	if r.Err == nil && r.Details.WebPayment != nil && r.Details.WebPayment.Status == cinema.PaymentPaid {
 		v.Heading, v.Body = "Payment received: booking your seats", "Your payment was received. We are now completing your booking; this usually takes a few seconds."
+		shown = "paid"
 	} else if r.Err != nil {
 		v.Body = "We are still checking with the ticketing system. This page keeps trying by itself."
+		shown = "checking"
 	}
+	// The poller says which words the page shows; new words go out only when they change.
+	q := url.Values{"shown": {shown}}
+	if token != "" {
+		q.Set("token", token)
+	}
+	v.PollURL = s.url(RouteBuyReturn, rec.ID) + "?" + q.Encode()
 	if isHTMX(c) {
 		c.Response().Header().Add("Vary", "HX-Request")
 		c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 		c.Response().WriteHeader(http.StatusOK)
-		return co.ConfirmingStatus(v).Render(ctx, c.Response())
+		return co.ConfirmingPoll(v, c.QueryParam("shown") != shown).Render(ctx, c.Response())
 	}
 	return s.render(c, http.StatusOK, "Confirming your payment", co.Confirming(v))
 }

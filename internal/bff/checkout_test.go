@@ -204,13 +204,23 @@ func TestBuySlowCompletionStillConfirms(t *testing.T) {
 	ret := h.actAtProvider(h.pressPay(), "pay")
 	resp, body := h.get(ret)
 	doc := h.doc(body)
-	if resp.StatusCode != http.StatusOK || doc.Find(`[role="status"] [hx-get][hx-trigger="every 2s"]`).Length() != 1 || !strings.Contains(body, `http-equiv="refresh"`) {
+	poller := doc.Find(`[hx-get][hx-trigger="every 2s"]`)
+	if resp.StatusCode != http.StatusOK || doc.Find(`[role="status"] [data-testid="status-heading"]`).Length() != 1 || poller.Length() != 1 || !strings.Contains(body, `http-equiv="refresh"`) {
 		t.Fatalf("no polling confirming page: %s", body)
 	}
-	// An htmx poll gets only the status fragment.
-	_, frag := h.do("GET", ret, nil, http.Header{"Hx-Request": {"true"}})
+	// An htmx poll gets only the poller; the live region's words come along (out of band)
+	// only when the state the page shows has changed, so screen readers hear each change once.
+	pollURL := poller.AttrOr("hx-get", "")
+	_, frag := h.do("GET", pollURL, nil, http.Header{"Hx-Request": {"true"}})
 	if strings.Contains(frag, "<html") || !strings.Contains(frag, `data-testid="elapsed"`) {
 		t.Fatalf("poll answer is not the fragment: %s", frag)
+	}
+	if strings.Contains(frag, `hx-swap-oob`) {
+		t.Fatalf("unchanged state re-sent the live region: %s", frag)
+	}
+	_, frag = h.do("GET", strings.Replace(pollURL, "shown=", "shown=stale", 1), nil, http.Header{"Hx-Request": {"true"}})
+	if !strings.Contains(frag, `hx-swap-oob="true"`) || !strings.Contains(frag, `role="status"`) {
+		t.Fatalf("changed state did not send the live region: %s", frag)
 	}
 	h.waitForConfirmation(ret, 6*time.Second)
 	resp, _ = h.do("GET", ret, nil, http.Header{"Hx-Request": {"true"}})
