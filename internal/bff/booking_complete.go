@@ -129,6 +129,10 @@ func (s *Server) completeEdit(c echo.Context) error {
 		}
 		return c.Redirect(http.StatusSeeOther, entry.HostedURL)
 	}
+	// A refund paid out must find the edit still alive to be applied: give it its full time.
+	if _, err := s.ticketing.ResetOrderExpiry(ctx, e.UserSessionID); err != nil {
+		loggerFrom(ctx, s.logger).Warn("reset expiry before refund", "err", err)
+	}
 	entry, err = s.settler().advance(ctx, entry.ID)
 	if err == nil && entry.State == ledger.StateApplied {
 		return s.finishEdit(c, e)

@@ -67,6 +67,7 @@ type harnessOpts struct {
 	clock           sandbox.Clock // sandbox clock (nil: real time)
 	completionDelay time.Duration // sandbox connector delay (0: 20ms)
 	now             func() time.Time
+	kioskIdle       time.Duration
 	databaseURL     string
 	sessionStore    storage.SessionStoreKind
 	redisURL        string
@@ -130,7 +131,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	}
 	h := &harness{t: t}
 	deps := Deps{
-		Config:       Config{SiteName: "Test Cinemas", PublicURL: pu},
+		Config:       Config{SiteName: "Test Cinemas", PublicURL: pu, KioskIdle: o.kioskIdle},
 		Logger:       logger,
 		DB:           db,
 		SQL:          db.SQL,
