@@ -116,6 +116,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		Payments:      payments,
 		SQL:           db.SQL,
 		PaymentMethod: cfg.PaymentMethod,
+		Background:    ctx,
 	})
 	if err != nil {
 		return err

@@ -304,12 +304,12 @@ func (s *Server) applyDetails(ctx context.Context, rec checkout.Record, r checko
 // completion is recorded even if nobody looks.
 func (s *Server) watchInBackground(rec checkout.Record) {
 	st := s.checkout()
-	st.poller.Watch(context.Background(), rec.UserSessionID, checkoutWatchFor, checkoutWatchEvery, func(r checkout.Result) bool {
-		cur, err := st.store.Get(context.Background(), rec.ID)
+	st.poller.Watch(s.background, rec.UserSessionID, checkoutWatchFor, checkoutWatchEvery, func(r checkout.Result) bool {
+		cur, err := st.store.Get(s.background, rec.ID)
 		if err != nil || cur.State != checkout.StateAwaiting {
 			return true
 		}
-		_, final := s.applyDetails(context.Background(), cur, r)
+		_, final := s.applyDetails(s.background, cur, r)
 		return final
 	})
 }

@@ -130,7 +130,10 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	h := &harness{t: t}
+	bg, stopBackground := context.WithCancel(context.Background())
+	t.Cleanup(stopBackground) // background watchers end with the test
 	deps := Deps{
+		Background:   bg,
 		Config:       Config{SiteName: "Test Cinemas", PublicURL: pu, KioskIdle: o.kioskIdle},
 		Logger:       logger,
 		DB:           db,

@@ -71,6 +71,9 @@ type Deps struct {
 	PaymentMethod string
 	// Now is the clock (tests); nil means time.Now.
 	Now func() time.Time
+	// Background bounds the server's background work (payment watchers); it ends at shutdown.
+	// nil means it never ends.
+	Background context.Context
 }
 
 // Server is the BFF's HTTP handler.
@@ -98,6 +101,7 @@ type Server struct {
 	cinemaCache   cinemaCache
 	staff         *staff.Store
 	checkoutState *checkoutState
+	background    context.Context
 }
 
 // New builds the server and its routes.
@@ -147,6 +151,10 @@ func New(d Deps) (*Server, error) {
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	s.background = d.Background
+	if s.background == nil {
+		s.background = context.Background()
 	}
 	if d.SQL != nil && d.Ticketing != nil {
 		s.checkoutState = s.newCheckoutState()
