@@ -10,6 +10,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
 // Config is the whole service configuration: every setting has a flag and an environment
@@ -36,6 +38,8 @@ type Config struct {
 	SiteName        string        // shown in the header
 	KioskIdle       time.Duration // kiosk returns to the start after this long without touch
 	SandboxDelay    time.Duration // embedded sandbox: how long the connector takes to complete a paid order
+	BookingStatuses string        // upstream bookingStatus numbers, e.g. "0=kept,1=added,2=removed"
+	PaymentStatuses string        // upstream PaymentStatus letters, e.g. "P=pending,Y=paid,..."
 }
 
 // envPrefix is the prefix of every environment variable.
@@ -70,6 +74,8 @@ func (c *Config) settings() []setting {
 		{name: "shutdown-timeout", help: "how long in-flight requests may finish on shutdown", dur: &c.ShutdownTimeout, def: "15s"},
 		{name: "site-name", help: "name shown in the header", str: &c.SiteName, def: "Lumière Cinemas"},
 		{name: "kiosk-idle", help: "kiosk idle time before it starts over", dur: &c.KioskIdle, def: "60s"},
+		{name: "booking-status-map", help: "upstream bookingStatus numbers (NUMBER=kept|added|removed, comma-separated; default the sandbox's 0=kept,1=added,2=removed)", str: &c.BookingStatuses},
+		{name: "payment-status-map", help: "upstream PaymentStatus letters (LETTER=pending|paid|declined|cancelled|refunded; default P,Y,N,C,R); unlisted letters are never success", str: &c.PaymentStatuses},
 		{name: "sandbox-completion-delay", help: "embedded sandbox: delay before a paid redirect order completes (negative: never)", dur: &c.SandboxDelay, def: "1s"},
 	}
 }
@@ -138,6 +144,12 @@ func (c *Config) complete() error {
 		return fmt.Errorf("session store %q: want sqlite, postgres or redis", c.SessionStore)
 	}
 	if _, err := c.proxies(); err != nil {
+		return err
+	}
+	if _, err := upstream.ParseBookingStatusMapping(c.BookingStatuses); err != nil {
+		return err
+	}
+	if _, err := upstream.ParsePaymentStatusMapping(c.PaymentStatuses); err != nil {
 		return err
 	}
 	if c.SessionIdle <= 0 || c.SessionLifetime <= 0 || c.SessionIdle > c.SessionLifetime {

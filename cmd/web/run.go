@@ -144,7 +144,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 // for its cinemas once (their currencies); a failure there is logged, not fatal: the site
 // starts and /readyz tells.
 func newUpstreamClients(ctx context.Context, cfg Config, logger *slog.Logger, reg prometheus.Registerer) (*upstream.Client, upstream.Payments, error) {
+	bookingStatuses, _ := upstream.ParseBookingStatusMapping(cfg.BookingStatuses) // validated by parseConfig
+	paymentStatuses, _ := upstream.ParsePaymentStatusMapping(cfg.PaymentStatuses)
 	opts := []upstream.Option{
+		upstream.WithBookingStatusMapping(bookingStatuses),
+		upstream.WithPaymentStatusMapping(paymentStatuses),
 		upstream.WithLogger(logger.With("component", "upstream")),
 		upstream.WithRegisterer(reg),
 		upstream.WithVersion(version),

@@ -44,6 +44,8 @@ func TestParseConfig(t *testing.T) {
 		{"bad duration in env", nil, nil, ""},
 		{"idle longer than lifetime", []string{"-session-idle", "2h", "-session-lifetime", "1h"}, nil, "idle not longer"},
 		{"stray argument", []string{"serve"}, nil, "unexpected argument"},
+		{"bad booking status map", []string{"-booking-status-map", "1=maybe"}, nil, "booking status mapping"},
+		{"bad payment status map", []string{"-payment-status-map", "Y"}, nil, "payment status mapping"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
