@@ -22,20 +22,29 @@ func (s *Server) settler() *settler {
 		returnURL: func(id string) string { return s.absURL(RouteEditReturn, id) }}
 }
 
-// paymentUnderWay reports whether the edit has a payment or refund that has started and not
-// ended; such an edit can no longer be cancelled or changed.
-func (s *Server) paymentUnderWay(c echo.Context, e editVisit) (bool, error) {
-	if e.Entry == "" {
-		return false, nil
-	}
-	entry, err := s.ledger.Get(c.Request().Context(), e.Entry)
-	if errors.Is(err, ledger.ErrNotFound) {
-		return false, nil
-	}
+// blockingEntry returns the edit's ledger entry that has money in motion: a payment or
+// refund that has started and not ended, or a refund paid out that the booking never took
+// (staff must look at it). While there is one the edit can no longer be changed, cancelled or
+// completed again here; the entry's status page says where it stands. nil when there is none.
+func (s *Server) blockingEntry(ctx context.Context, e editVisit) (*ledger.Entry, error) {
+	entries, err := s.ledger.ForEdit(ctx, e.UserSessionID)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	return !entry.State.Terminal(entry.Kind), nil
+	for i := range entries {
+		en := entries[i]
+		if !en.State.Terminal(en.Kind) || (en.Kind == ledger.KindRefund && en.RefundID != "" && en.State != ledger.StateApplied) {
+			return &en, nil
+		}
+	}
+	return nil, nil
+}
+
+// refuseWhilePaying is the answer to a change attempted while money is in motion.
+func (s *Server) refuseWhilePaying(entry *ledger.Entry) error {
+	return &Error{Code: EConflict, Heading: "A payment is in progress",
+		Message: "Your payment or refund for this change is being processed, so the change can no longer be altered here. The status page shows what happens.",
+		BackURL: s.url(RouteEditStatus, entry.ID), BackLabel: "See the status"}
 }
 
 // completeEdit finishes the edit: with nothing to pay, by taking a payment on the provider's
@@ -47,17 +56,19 @@ func (s *Server) completeEdit(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if e.Entry != "" {
-		entry, err := s.ledger.Get(ctx, e.Entry)
-		if err != nil && !errors.Is(err, ledger.ErrNotFound) {
-			return err
-		}
-		if err == nil && !entry.State.Terminal(entry.Kind) {
-			if entry.State == ledger.StateRedirected {
-				return s.redirect(c, entry.HostedURL) // the same payment page again
+	// A double click, a refresh or a second tab finds the payment already under way (in the
+	// ledger, not only in this visit's session, which a parallel request does not see yet).
+	if entry, err := s.blockingEntry(ctx, e); err != nil {
+		return err
+	} else if entry != nil {
+		if entry.Kind == ledger.KindPayment && (entry.State == ledger.StateCreated || entry.State == ledger.StateRedirected) {
+			if next, err := s.settler().advance(ctx, entry.ID); err == nil && next.State == ledger.StateRedirected && safeExternalURL(next.HostedURL) {
+				return c.Redirect(http.StatusSeeOther, next.HostedURL) // the same payment page again
 			}
-			return s.redirect(c, s.url(RouteEditStatus, entry.ID))
 		}
+		e.Entry = entry.ID
+		s.saveEdit(c, e)
+		return s.redirect(c, s.url(RouteEditStatus, entry.ID))
 	}
 	o, err := s.ticketing.GetOrder(ctx, e.UserSessionID)
 	if err != nil {
@@ -81,12 +92,19 @@ func (s *Server) completeEdit(c echo.Context) error {
 	if balance.Cents < 0 {
 		kind, key = ledger.KindRefund, "edit-refund:"+e.UserSessionID
 	}
-	// A new attempt after a declined or cancelled payment needs its own key.
+	// A new attempt after a declined or cancelled payment needs its own key; presses at the
+	// same moment (two tabs) share one, so they share one entry and one provider payment.
 	previous, err := s.ledger.ForEdit(ctx, e.UserSessionID)
 	if err != nil {
 		return err
 	}
-	key = fmt.Sprintf("%s:%d:%d", key, balance.Abs().Cents, len(previous))
+	failed := 0
+	for _, p := range previous {
+		if p.State == ledger.StateFailed {
+			failed++
+		}
+	}
+	key = fmt.Sprintf("%s:%d:%d", key, balance.Abs().Cents, failed)
 	entry := ledger.Entry{Kind: kind, IdempotencyKey: key, AmountCents: balance.Abs().Cents, Currency: balance.Currency,
 		CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber, EditSessionID: e.UserSessionID}
 	if kind == ledger.KindRefund {
@@ -127,11 +145,10 @@ func (s *Server) completeEdit(c echo.Context) error {
 				Message: "We could not open the payment page just now. Nothing was charged and your changes are still held. Please try again in a moment.",
 				BackURL: s.url(RouteEdit), BackLabel: "Back to your changes", Err: err}
 		}
+		if !safeExternalURL(entry.HostedURL) {
+			return fmt.Errorf("payment provider gave an unusable page address %q", entry.HostedURL)
+		}
 		return c.Redirect(http.StatusSeeOther, entry.HostedURL)
-	}
-	// A refund paid out must find the edit still alive to be applied: give it its full time.
-	if _, err := s.ticketing.ResetOrderExpiry(ctx, e.UserSessionID); err != nil {
-		loggerFrom(ctx, s.logger).Warn("reset expiry before refund", "err", err)
 	}
 	entry, err = s.settler().advance(ctx, entry.ID)
 	if err == nil && entry.State == ledger.StateApplied {
@@ -214,7 +231,10 @@ func (s *Server) entryForVisit(c echo.Context) (ledger.Entry, editVisit, error) 
 		return entry, e, nil
 	}
 	token := c.QueryParam("token")
-	if token != "" && entry.ProviderPaymentID != "" && entry.Kind == ledger.KindPayment {
+	// The token opens the payment only while it is under way or just after: an old return
+	// address in a shared browser's history must not hand the booking to the next person.
+	fresh := !entry.State.Terminal(entry.Kind) || s.now().Sub(entry.UpdatedAt) < returnTokenWindow
+	if token != "" && fresh && entry.ProviderPaymentID != "" && entry.Kind == ledger.KindPayment {
 		p, err := s.payments.GetPayment(ctx, entry.ProviderPaymentID)
 		if err == nil && p.Token != "" && p.Token == token {
 			// The visit's cookie did not come back (another browser, a webview): carry on
@@ -229,6 +249,9 @@ func (s *Server) entryForVisit(c echo.Context) (ledger.Entry, editVisit, error) 
 	}
 	return entry, e, denied
 }
+
+// returnTokenWindow is how long after a payment ended its return address still opens it.
+const returnTokenWindow = 15 * time.Minute
 
 // editPaymentReturn is where the provider sends the customer back. It trusts nothing in its
 // parameters: it reads the ledger entry of this visit and asks the provider.
@@ -272,6 +295,9 @@ func (s *Server) afterSettle(c echo.Context, e editVisit, entry ledger.Entry) er
 		s.saveEdit(c, e)
 		s.flash(c, "The payment was not completed, so nothing was charged. Your changes are still held: you can pay again or cancel them.")
 		return s.redirect(c, s.url(RouteEdit))
+	}
+	if entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefunded && e.UserSessionID == entry.EditSessionID {
+		s.clearEdit(c) // the edit is gone and the money is back: the visit may start afresh
 	}
 	v := s.statusView(entry)
 	return s.render(c, http.StatusOK, "Your booking change", booking.StatusPage(v))

@@ -11,7 +11,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
-	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages/booking"
@@ -71,6 +70,23 @@ func (s *Server) requireEdit(c echo.Context) (editVisit, error) {
 	return e, nil
 }
 
+// requireChangeableEdit is requireEdit for actions that change the order: refused while its
+// payment or refund is under way (the amount taken must stay the amount applied).
+func (s *Server) requireChangeableEdit(c echo.Context) (editVisit, error) {
+	e, err := s.requireEdit(c)
+	if err != nil {
+		return e, err
+	}
+	entry, err := s.blockingEntry(c.Request().Context(), e)
+	if err != nil {
+		return e, err
+	}
+	if entry != nil {
+		return e, s.refuseWhilePaying(entry)
+	}
+	return e, nil
+}
+
 // editEnded handles an edit the upstream no longer knows (expired, cancelled elsewhere): the
 // person gets a clear message and their booking, never a stack trace. While a payment or a
 // refund is under way the status page tells what happens to the money instead.
@@ -79,8 +95,8 @@ func (s *Server) editEnded(c echo.Context, e editVisit, err error) error {
 		return s.fromUpstream(err, s.url(RouteEdit), "Back to your changes")
 	}
 	loggerFrom(c.Request().Context(), s.logger).Info("edit ended upstream", "err", err)
-	if e.Entry != "" {
-		return s.redirect(c, s.url(RouteEditStatus, e.Entry))
+	if entry, berr := s.blockingEntry(c.Request().Context(), e); berr == nil && entry != nil {
+		return s.redirect(c, s.url(RouteEditStatus, entry.ID))
 	}
 	s.clearEdit(c)
 	s.flash(c, "Your change timed out or was ended elsewhere, so nothing was changed: your booking is as it was.")
@@ -94,10 +110,10 @@ func (s *Server) showEdit(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if e.Entry != "" {
-		if entry, err := s.ledger.Get(ctx, e.Entry); err == nil && !entry.State.Terminal(entry.Kind) && entry.State != ledger.StateCreated {
-			return s.redirect(c, s.url(RouteEditStatus, e.Entry))
-		}
+	if entry, err := s.blockingEntry(ctx, e); err != nil {
+		return err
+	} else if entry != nil {
+		return s.redirect(c, s.url(RouteEditStatus, entry.ID))
 	}
 	o, err := s.ticketing.GetOrder(ctx, e.UserSessionID)
 	if err != nil {
@@ -235,7 +251,7 @@ func signed(m cinema.Money) string {
 // addTickets adds tickets of one simple type (no seat selection: the contract forbids
 // SelectedSeats in edit state).
 func (s *Server) addTickets(c echo.Context) error {
-	e, err := s.requireEdit(c)
+	e, err := s.requireChangeableEdit(c)
 	if err != nil {
 		return err
 	}
@@ -279,7 +295,7 @@ func (s *Server) addTickets(c echo.Context) error {
 
 // removeTicket removes one ticket (a booked one becomes "removed"; an added one disappears).
 func (s *Server) removeTicket(c echo.Context) error {
-	e, err := s.requireEdit(c)
+	e, err := s.requireChangeableEdit(c)
 	if err != nil {
 		return err
 	}
@@ -329,13 +345,10 @@ func (s *Server) cancelEdit(c echo.Context) error {
 	if err != nil {
 		return s.redirect(c, s.url(RouteBooking)) // already gone: the booking is as it was
 	}
-	if busy, err := s.paymentUnderWay(c, e); err != nil || busy {
-		if err != nil {
-			return err
-		}
-		return &Error{Code: EConflict, Heading: "A payment is in progress",
-			Message: "Your payment for this change is being processed, so the change can no longer be cancelled here. The status page shows what happens.",
-			BackURL: s.url(RouteEditStatus, e.Entry), BackLabel: "See the status"}
+	if entry, err := s.blockingEntry(c.Request().Context(), e); err != nil {
+		return err
+	} else if entry != nil {
+		return s.refuseWhilePaying(entry)
 	}
 	err = s.ticketing.CancelOrder(c.Request().Context(), e.UserSessionID)
 	if err != nil && !errors.Is(err, upstream.ErrOrderExpired) && !errors.Is(err, upstream.ErrNotFound) {
@@ -346,18 +359,23 @@ func (s *Server) cancelEdit(c echo.Context) error {
 	return s.redirect(c, s.url(RouteBooking))
 }
 
-// editExpired is where the countdown sends the browser when time runs out.
+// editExpired is where the countdown sends the browser when time runs out. It is a GET, so it
+// changes nothing upstream: it only forgets the edit in this visit when the upstream says the
+// order is gone (an expired order releases itself).
 func (s *Server) editExpired(c echo.Context) error {
-	if e, ok := s.currentEdit(c); ok {
-		if busy, _ := s.paymentUnderWay(c, e); busy {
-			return s.redirect(c, s.url(RouteEditStatus, e.Entry))
-		}
-		if o, err := s.ticketing.GetOrder(c.Request().Context(), e.UserSessionID); err == nil && o.Expires.After(s.now()) {
-			return s.redirect(c, s.url(RouteEdit)) // more time was given in another tab
-		}
-		_ = s.ticketing.CancelOrder(c.Request().Context(), e.UserSessionID) // release it now; it expires anyway
-		s.clearEdit(c)
+	e, ok := s.currentEdit(c)
+	if !ok {
+		s.flash(c, "The time for your change ran out, so nothing was changed: your booking is as it was.")
+		return s.redirect(c, s.url(RouteBooking))
 	}
+	if entry, err := s.blockingEntry(c.Request().Context(), e); err == nil && entry != nil {
+		return s.redirect(c, s.url(RouteEditStatus, entry.ID))
+	}
+	_, err := s.ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+	if err == nil || !(errors.Is(err, upstream.ErrOrderExpired) || errors.Is(err, upstream.ErrNotFound)) {
+		return s.redirect(c, s.url(RouteEdit)) // still alive (more time in another tab), or unknown: show it
+	}
+	s.clearEdit(c)
 	s.flash(c, "The time for your change ran out, so nothing was changed: your booking is as it was.")
 	return s.redirect(c, s.url(RouteBooking))
 }

@@ -70,7 +70,7 @@ func (s *Server) renderEditSeats(c echo.Context, status int, notice *components.
 
 // setEditSeats moves the order's tickets to the chosen seats (SetSelectedSeats).
 func (s *Server) setEditSeats(c echo.Context) error {
-	e, err := s.requireEdit(c)
+	e, err := s.requireChangeableEdit(c)
 	if err != nil {
 		return err
 	}

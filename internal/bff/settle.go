@@ -30,6 +30,7 @@ type settler struct {
 type editTicketing interface {
 	CompleteEditBooking(ctx context.Context, userSessionID string, r upstream.CompleteEdit) (upstream.EditCompletion, error)
 	GetSingleBooking(ctx context.Context, cinemaID string, bookingNumber int64) (cinema.Booking, error)
+	ResetOrderExpiry(ctx context.Context, userSessionID string) (upstream.ExpiryReset, error)
 }
 
 // staleApplying is how long an "applying" claim may stand before it is taken for a crash.
@@ -129,6 +130,18 @@ func (st *settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 		return e, err == nil, err
 
 	case e.Kind == ledger.KindRefund && e.State == ledger.StateCreated:
+		// Money goes out only for an edit that can still take it: the refund would otherwise
+		// leave the customer with the money and the unchanged booking. Renewing the hold
+		// checks that and gives complete-edit its full time.
+		if _, err := st.ticketing.ResetOrderExpiry(ctx, e.EditSessionID); err != nil {
+			if errors.Is(err, upstream.ErrOrderExpired) || errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrOrderClosed) {
+				e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "edit gone before the refund: nothing refunded", func(x *ledger.Entry) {
+					x.LastError = "the change ended before the refund was made; nothing was refunded"
+				})
+				return e, err == nil, err
+			}
+			return e, false, fmt.Errorf("check the edit before refunding: %w", err)
+		}
 		e, err := st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateRefundRequested, "asking the provider for the refund", nil)
 		return e, err == nil, err
 
@@ -138,6 +151,13 @@ func (st *settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 			key = "reverse:" + e.ID // reversing a payment that could not be applied
 		}
 		r, err := st.payments.Refund(ctx, e.ProviderPaymentID, e.AmountCents, key)
+		if e.Kind == ledger.KindRefund && (errors.Is(err, upstream.ErrRefundExceedsRefundable) || errors.Is(err, upstream.ErrPaymentNotPaid) || errors.Is(err, upstream.ErrNotFound)) {
+			// The provider refused outright: no money moved, and retrying cannot help.
+			e, terr := st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateRefundRequested}, ledger.StateFailed, "provider refused the refund", func(x *ledger.Entry) {
+				x.LastError = "the payment provider refused the refund: " + err.Error()
+			})
+			return e, terr == nil, terr
+		}
 		if err != nil {
 			return e, false, fmt.Errorf("provider refund: %w", err)
 		}
