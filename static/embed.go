@@ -63,9 +63,6 @@ func (a *Assets) Path(name string) string {
 	return Prefix + "missing/" + name
 }
 
-// ReadFile returns the content of a logical asset (tests load it; so could an inline critical path).
-func (a *Assets) ReadFile(name string) ([]byte, error) { return fs.ReadFile(a.fsys, name) }
-
 // ServeHTTP serves a hashed asset with a long, immutable cache lifetime. The request path is
 // relative to Prefix.
 func (a *Assets) ServeHTTP(w http.ResponseWriter, r *http.Request) {

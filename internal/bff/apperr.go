@@ -1,7 +1,6 @@
 package bff
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 )
@@ -41,20 +40,6 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
-
-// appError builds an *Error.
-func appError(code Code, heading, message string) *Error {
-	return &Error{Code: code, Heading: heading, Message: message}
-}
-
-// ErrorCode returns the code of err: the code of an *Error in its chain, EInternal otherwise.
-func ErrorCode(err error) Code {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
-	}
-	return EInternal
-}
 
 // statusOf maps a code to its HTTP status, in one place.
 func statusOf(code Code) int {

@@ -8,7 +8,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
-	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages/booking"
@@ -64,7 +63,7 @@ func (s *Server) renderEditSeats(c echo.Context, status int, notice *components.
 	v := booking.SeatsView{BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: s.url(RouteEditSeats), BackURL: s.url(RouteEdit),
 		CSRFToken: csrfToken(c), Count: len(tickets), Notice: notice,
 		Map: components.BuildSeatMap(plan, components.SeatMapOptions{Max: len(tickets), Yours: yours, YoursSelectable: true,
-			Chosen: chosen, Kiosk: deviceOf(c).Mode == device.Kiosk, Label: "Seat map: choose your seats"})}
+			Chosen: chosen, Kiosk: isKiosk(c), Label: "Seat map: choose your seats"})}
 	return s.render(c, status, "Choose seats", booking.Seats(v))
 }
 

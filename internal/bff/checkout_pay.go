@@ -17,7 +17,6 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
-	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	co "github.com/cinemabff/cinemabff/views/pages/checkout"
@@ -91,7 +90,7 @@ func (s *Server) startBuyPayment(c echo.Context) error {
 	}
 	redirectURL, err := s.ticketing.ExternalPaymentStarting(ctx, upstream.ExternalPaymentRequest{
 		UserSessionID: v.UserSessionID, ReturnURL: s.absURL(RouteBuyReturn, rec.ID), PaymentMethod: s.paymentMethod,
-		InApp: deviceOf(c).Mode == device.Kiosk, CustomerName: v.Name, CustomerEmail: v.Email,
+		InApp: isKiosk(c), CustomerName: v.Name, CustomerEmail: v.Email,
 		PrintStreamType: "HTML", GeneratePrintStream: true,
 	})
 	if err == nil && !safeExternalURL(redirectURL) {
@@ -361,7 +360,7 @@ func (s *Server) showBuyConfirmation(c echo.Context, rec checkout.Record) error 
 	}
 	v := co.ConfirmationView{BookingNumber: fmt.Sprint(rec.BookingNumber), Session: s.sessionHeader(ctx, rec.CinemaID, sn.FilmTitle, sn.Showtime, sn.Screen),
 		CustomerName: rec.CustomerName, CustomerEmail: rec.CustomerEmail, Fees: money(sn.Fees, sn.Currency), Total: money(sn.Total, sn.Currency),
-		Kiosk: deviceOf(c).Mode == device.Kiosk, Reference: rec.Reference(), HomeURL: s.url(RouteHome), WhatsOnURL: s.url(RouteWhatsOn)}
+		Kiosk: isKiosk(c), Reference: rec.Reference(), HomeURL: s.url(RouteHome), WhatsOnURL: s.url(RouteWhatsOn)}
 	for _, t := range sn.Tickets {
 		v.Tickets = append(v.Tickets, co.Line{Description: t.Description, Seat: t.Seat, Amount: money(t.Cents, sn.Currency)})
 	}

@@ -72,7 +72,7 @@ func (s *Server) renderBuySeats(c echo.Context, status int, notice *components.N
 		count = v.Places
 	}
 	m := components.BuildSeatMap(plan, components.SeatMapOptions{ID: "buy-seats", Max: count, Yours: yours, YoursSelectable: true,
-		Chosen: chosen, AreaCategories: cats, Kiosk: deviceOf(c).Mode == "kiosk"})
+		Chosen: chosen, AreaCategories: cats, Kiosk: isKiosk(c)})
 	view := co.SeatsView{Session: s.buyHeader(ctx, v), ActionURL: s.url(RouteBuySeats), BackURL: s.url(RouteBuySession, v.CinemaID, v.SessionID),
 		CSRFToken: csrfToken(c), Count: count, Map: m, Notice: notice, Countdown: s.buyCountdown(c, v, o)}
 	return s.render(c, status, "Choose seats", co.Seats(view))

@@ -5,7 +5,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
 
@@ -14,7 +13,6 @@ func (s *Server) home(c echo.Context) error {
 	v := pages.HomeView{
 		FindBookingURL: s.url(RouteFindBooking),
 		WhatsOnURL:     s.url(RouteWhatsOn),
-		Kiosk:          deviceOf(c).Mode == device.Kiosk,
 	}
 	return s.render(c, http.StatusOK, "Welcome", pages.Home(v))
 }

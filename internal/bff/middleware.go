@@ -166,6 +166,9 @@ func deviceOf(c echo.Context) device.Info {
 	return device.Info{Mode: device.Customer}
 }
 
+// isKiosk reports whether the request comes from a lobby kiosk.
+func isKiosk(c echo.Context) bool { return deviceOf(c).Mode == device.Kiosk }
+
 // csrf protects every unsafe method: Fetch Metadata first (a browser's cross-site POST is
 // refused outright), then the double-submit token from the form field or the X-CSRF-Token
 // header that htmx sends. Every failure is one clear 403.

@@ -11,7 +11,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
-	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages/swap"
@@ -236,7 +235,7 @@ func (s *Server) swapChooseView(c echo.Context, b cinema.Booking, plan *cinema.S
 	}
 	v.Map = components.BuildSeatMap(*plan, components.SeatMapOptions{
 		Max: len(yours), Yours: yours, Chosen: choice.Seats, AreaCategories: cats,
-		Kiosk: deviceOf(c).Mode == device.Kiosk, Label: "Seat map, screen at the top",
+		Kiosk: isKiosk(c), Label: "Seat map, screen at the top",
 		CountTemplate: "{n} of {max} new seats chosen",
 	})
 	return v

@@ -69,9 +69,6 @@ func NewStore(pairs []keys.Pair, secure bool) *Store {
 	return &Store{cookies: cs, name: name}
 }
 
-// Name is the cookie name.
-func (s *Store) Name() string { return s.name }
-
 // Read returns the device info. A missing, tampered or undecodable cookie yields a new customer
 // device (fresh id) and ok=false; the caller decides whether to write it.
 func (s *Store) Read(r *http.Request) (info Info, ok bool) {
