@@ -18,19 +18,26 @@ import (
 // was wrong, so the form cannot be used to learn booking numbers or e-mail addresses.
 const notFoundMessage = "We could not find a booking with these details. Please check the booking number and the e-mail address."
 
-func (s *Server) findView(c echo.Context) booking.FindView {
+// Without the cinemas the form cannot be filled in: that is the ticketing system's failure,
+// never the person's, so it comes back as an error to show instead of the form.
+func (s *Server) findView(c echo.Context) (booking.FindView, error) {
 	v := booking.FindView{ActionURL: s.url(RouteFindBooking), CSRFToken: csrfToken(c), Staff: s.staffMember(c) != ""}
-	if list, err := s.cinemas(c.Request().Context()); err == nil {
-		for _, ci := range list {
-			v.Cinemas = append(v.Cinemas, booking.Option{Value: ci.ID, Label: ci.Name})
-		}
+	list, err := s.cinemas(c.Request().Context())
+	if err != nil {
+		return v, s.fromUpstream(err, s.url(RouteFindBooking), "Try again")
 	}
-	return v
+	for _, ci := range list {
+		v.Cinemas = append(v.Cinemas, booking.Option{Value: ci.ID, Label: ci.Name})
+	}
+	return v, nil
 }
 
 // showFindBooking shows the look-up form.
 func (s *Server) showFindBooking(c echo.Context) error {
-	v := s.findView(c)
+	v, err := s.findView(c)
+	if err != nil {
+		return err
+	}
 	if msg := s.popFlash(c); msg != "" {
 		v.Error = msg
 	}
@@ -40,7 +47,10 @@ func (s *Server) showFindBooking(c echo.Context) error {
 // findBooking checks the booking number and e-mail against the upstream and binds the visit
 // to the booking. Attempts are limited per client IP and per booking number.
 func (s *Server) findBooking(c echo.Context) error {
-	v := s.findView(c)
+	v, err := s.findView(c)
+	if err != nil {
+		return err
+	}
 	v.CinemaID = strings.TrimSpace(c.FormValue("cinema"))
 	v.Number = strings.TrimSpace(c.FormValue("number"))
 	v.Email = strings.TrimSpace(c.FormValue("email"))
@@ -63,7 +73,7 @@ func (s *Server) findBooking(c echo.Context) error {
 	if ok, wait := s.findByBooking.Allow(fmt.Sprintf("booking:%s:%d", v.CinemaID, number)); !ok {
 		return s.tooMany(c, v, wait.Seconds())
 	}
-	b, err := s.ticketing.GetSingleBooking(c.Request().Context(), v.CinemaID, number)
+	b, err := s.readBooking(c.Request().Context(), v.CinemaID, number)
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest):
 		v.Error = notFoundMessage

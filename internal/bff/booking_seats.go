@@ -115,9 +115,11 @@ func (s *Server) setEditSeats(c echo.Context) error {
 	}
 	_, err = s.ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats})
 	switch {
-	case errors.Is(err, upstream.ErrSeatsUnavailable), errors.Is(err, upstream.ErrInvalidRequest):
+	case errors.Is(err, upstream.ErrSeatsUnavailable):
+		return s.renderEditSeats(c, http.StatusConflict, seatsTakenNotice, nil)
+	case errors.Is(err, upstream.ErrInvalidRequest):
 		return s.renderEditSeats(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: "Those seats cannot be used",
-			Body: "Some of them were just taken or cannot be chosen together. The list below shows what is free now."}, nil)
+			Body: "They cannot be chosen together for these tickets. The list below shows what is free now."}, nil)
 	case err != nil:
 		return s.editEnded(c, e, err)
 	}

@@ -21,7 +21,7 @@ func (s *Server) requireBooking(c echo.Context) (cinema.Booking, boundBooking, e
 		return cinema.Booking{}, bb, &Error{Code: ENotFound, Heading: "Find your booking first",
 			Message: "To see or change a booking, enter its number and your e-mail address.", BackURL: s.url(RouteFindBooking), BackLabel: "Find your booking"}
 	}
-	b, err := s.ticketing.GetSingleBooking(c.Request().Context(), bb.CinemaID, bb.Number)
+	b, err := s.readBooking(c.Request().Context(), bb.CinemaID, bb.Number)
 	if err != nil {
 		return cinema.Booking{}, bb, s.fromUpstream(err, s.url(RouteFindBooking), "Find your booking")
 	}

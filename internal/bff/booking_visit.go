@@ -1,10 +1,13 @@
 package bff
 
 import (
+	"context"
 	"encoding/json"
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/cinema"
 )
 
 // Server-session keys of the booking flow. The swap flow reads sessBookingCinema and
@@ -96,4 +99,11 @@ func (s *Server) flash(c echo.Context, msg string) {
 
 func (s *Server) popFlash(c echo.Context) string {
 	return s.sessions.PopString(c.Request().Context(), sessFlash)
+}
+
+// readBooking reads a booking completed from the listing and the seat plan
+// (internal/bookings): the real API's answer alone has seat labels only.
+func (s *Server) readBooking(ctx context.Context, cinemaID string, number int64) (cinema.Booking, error) {
+	b, err := s.bookings.Read(ctx, cinemaID, number)
+	return b.Booking, err
 }

@@ -91,7 +91,7 @@ func (s *Server) startBuyPayment(c echo.Context) error {
 	redirectURL, err := s.ticketing.ExternalPaymentStarting(ctx, upstream.ExternalPaymentRequest{
 		UserSessionID: v.UserSessionID, ReturnURL: s.absURL(RouteBuyReturn, rec.ID), PaymentMethod: s.paymentMethod,
 		InApp: isKiosk(c), CustomerName: v.Name, CustomerEmail: v.Email,
-		PrintStreamType: "HTML", GeneratePrintStream: true,
+		GeneratePrintStream: true, // PrintStreamType: the deployment's (-print-stream-type)
 	})
 	if err == nil && !safeExternalURL(redirectURL) {
 		err = fmt.Errorf("unusable PaymentRedirectUrl %q", redirectURL)

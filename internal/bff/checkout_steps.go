@@ -130,9 +130,11 @@ func (s *Server) chooseBuySeats(c echo.Context) error {
 		}
 		_, err = s.ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID, Seats: seats})
 		switch {
-		case errors.Is(err, upstream.ErrSeatsUnavailable), errors.Is(err, upstream.ErrInvalidRequest):
+		case errors.Is(err, upstream.ErrSeatsUnavailable):
+			return s.renderBuySeats(c, http.StatusConflict, seatsTakenNotice, nil)
+		case errors.Is(err, upstream.ErrInvalidRequest):
 			return s.renderBuySeats(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: "Those seats cannot be used",
-				Body: "Some of them were just taken, or they do not suit these tickets (for example another seating area). The map shows what is free now."}, nil)
+				Body: "They do not suit these tickets (for example another seating area). The map shows what is free now."}, nil)
 		case err != nil:
 			return s.buyEnded(c, v, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/cinemabff/cinemabff/internal/bookings"
 	"log/slog"
 	"net"
 	"net/http"
@@ -90,6 +91,7 @@ type Server struct {
 	upstream ReadyChecker
 
 	ticketing     *upstream.Client
+	bookings      bookings.Reader
 	payments      upstream.Payments
 	ledger        *ledger.Store
 	sql           *sql.DB
@@ -134,6 +136,7 @@ func New(d Deps) (*Server, error) {
 		sessions: newSessionManager(d.SessionStore, d.Config),
 
 		ticketing:     d.Ticketing,
+		bookings:      bookings.Reader{Source: d.Ticketing, Logger: d.Logger},
 		payments:      d.Payments,
 		sql:           d.SQL,
 		paymentMethod: d.PaymentMethod,

@@ -36,9 +36,6 @@ type editTicketing interface {
 // staleApplying is how long an "applying" claim may stand before it is taken for a crash.
 const staleApplying = time.Minute
 
-// tenderCategory is what we report for card payments taken by the provider.
-const tenderCategory = "CREDITCARD"
-
 // advance takes the entry as far as it can go now and returns it.
 func (st *settler) advance(ctx context.Context, id string) (ledger.Entry, error) {
 	var e ledger.Entry
@@ -191,7 +188,7 @@ func (st *settler) apply(ctx context.Context, e ledger.Entry) (ledger.Entry, boo
 	if err != nil {
 		return e, false, err
 	}
-	item := upstream.ExternalPayment{AmountCents: e.AmountCents, ProviderReference: e.ProviderReference, TenderCategory: tenderCategory,
+	item := upstream.ExternalPayment{AmountCents: e.AmountCents, ProviderReference: e.ProviderReference,
 		CardNumberMasked: e.CardMasked, CardType: e.CardType}
 	body := upstream.CompleteEditWithPayments(item)
 	if e.Kind == ledger.KindRefund {

@@ -30,7 +30,7 @@ func (s *Server) showSwap(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	b, err := s.ticketing.GetSingleBooking(c.Request().Context(), bb.CinemaID, bb.Number)
+	b, err := s.readBooking(c.Request().Context(), bb.CinemaID, bb.Number)
 	if err != nil {
 		return s.fromUpstream(err, s.url(RouteBooking), "Back to your booking")
 	}
@@ -46,7 +46,7 @@ func (s *Server) reviewSwap(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	b, err := s.ticketing.GetSingleBooking(ctx, bb.CinemaID, bb.Number)
+	b, err := s.readBooking(ctx, bb.CinemaID, bb.Number)
 	if err != nil {
 		return s.fromUpstream(err, s.url(RouteBooking), "Back to your booking")
 	}

@@ -55,7 +55,7 @@ func (s *Server) confirmSwap(c echo.Context) error {
 		if r == "" {
 			r = upstream.SwapSeatUnavailable
 		}
-		b, berr := s.ticketing.GetSingleBooking(ctx, bb.CinemaID, bb.Number)
+		b, berr := s.readBooking(ctx, bb.CinemaID, bb.Number)
 		if berr != nil {
 			return s.fromUpstream(err, s.url(RouteSwap, bb.CinemaID, bb.Number), "Choose seats again")
 		}
@@ -86,7 +86,7 @@ func (s *Server) showSwapDone(c echo.Context) error {
 	if !ok {
 		return c.Redirect(http.StatusSeeOther, s.url(RouteSwap, bb.CinemaID, bb.Number))
 	}
-	b, err := s.ticketing.GetSingleBooking(c.Request().Context(), bb.CinemaID, bb.Number)
+	b, err := s.readBooking(c.Request().Context(), bb.CinemaID, bb.Number)
 	if err != nil {
 		return s.fromUpstream(err, s.url(RouteBooking), "Back to your booking")
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
 )
 
 // editRestrictionText says, in plain words, why a booking cannot be changed online.
@@ -68,12 +69,14 @@ func (s *Server) fromUpstream(err error, backURL, backLabel string) error {
 		return e
 	}
 	switch {
-	case errors.Is(err, upstream.ErrUnavailable):
-		e.Code, e.Heading, e.Message = EUnavailable, "The ticketing system is not answering", "We could not reach the ticketing system just now. Nothing was changed. Please try again in a minute."
+	case errors.Is(err, upstream.ErrUnavailable), errors.Is(err, upstream.ErrUnauthorized):
+		// A refused token or a reply we cannot read is the cinema's problem, never the
+		// person's: they see that the system cannot be reached; staff read why in the log.
+		e.Code, e.Heading, e.Message = EUnavailable, "The cinema's system cannot be reached right now", "We could not reach the cinema's ticketing system just now. Nothing was changed. Please try again in a few minutes."
 	case errors.Is(err, upstream.ErrOrderExpired):
 		e.Code, e.Heading, e.Message = EGone, "Time ran out", "The time to finish this step has run out, and the seats held for you were released. Nothing was charged."
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
-		e.Code, e.Heading, e.Message = EConflict, "Seats no longer available", "Some of the seats you chose were just taken by someone else. Please choose again."
+		e.Code, e.Heading, e.Message = EConflict, seatsTakenNotice.Heading, seatsTakenNotice.Body
 	case errors.Is(err, upstream.ErrPaymentDeclined):
 		e.Code, e.Heading, e.Message = EInvalid, "Payment not accepted", "The payment was not accepted. Nothing was charged. Please check the details or use another card."
 	case errors.Is(err, upstream.ErrNotFound):
@@ -85,3 +88,8 @@ func (s *Server) fromUpstream(err error, backURL, backLabel string) error {
 	}
 	return e
 }
+
+// seatsTakenNotice is shown, over a freshly read seat map, when the ticketing system refuses
+// seats someone else has just taken (the real system often says only "unexpected error").
+var seatsTakenNotice = &components.Notice{Kind: components.NoticeError, Heading: "Those seats were just taken",
+	Body: "Please pick others. The map shows what is free now."}

@@ -1,5 +1,7 @@
 package cinema
 
+import "strings"
+
 // Booking is a completed order as GetSingleBooking reports it.
 type Booking struct {
 	Number         int64  // the booking number the customer quotes
@@ -11,7 +13,10 @@ type Booking struct {
 	Concessions    []Concession
 	Payments       []BookingPayment
 	Paid           bool
-	InSeatDelivery bool
+	// PaidKnown is false when the answer did not say whether the booking is
+	// paid: actions that depend on it are offered and the upstream decides.
+	PaidKnown      bool
+	InSeatDelivery bool // true only when known (the seat plan's area category says so)
 	BeingEdited    bool
 	Total          Money // total value of the booking, fees included
 	Fees           Money // booking fees
@@ -27,7 +32,9 @@ type BookedTicket struct {
 	Description  string
 	Price        Money
 	PackageGroup int      // 0: not in a package; equal non-zero numbers form one package
-	Seat         *SeatRef // nil for unallocated seating
+	Seat         *SeatRef // nil for unallocated seating; see SeatRef.Placed
+	RefundGroup  int      // RefundGroupNumber, when sent
+	PaymentID    string   // the booking payment this ticket was paid with, when sent
 }
 
 // InPackage reports whether the ticket belongs to a package.
@@ -48,7 +55,12 @@ type BookingPayment struct {
 	TenderCategory    string
 	CardNumberMasked  string
 	CardType          string
-	External          bool // taken by an external payment provider
+	ID                string // PaymentId, when sent
+	// External is true when the answer says the payment was taken by an
+	// external provider; ExternalKnown is false when it does not say (the
+	// real API does not), and the upstream then decides.
+	External      bool
+	ExternalKnown bool
 }
 
 // PackageMates returns the tickets that must move together with the ticket
@@ -95,7 +107,7 @@ func (b *Booking) EditRestrictions() []string {
 		out = append(out, "concessions")
 	}
 	for _, p := range b.Payments {
-		if !p.External {
+		if p.ExternalKnown && !p.External {
 			out = append(out, "non_external_payment")
 			break
 		}
@@ -113,7 +125,7 @@ func (b *Booking) EditRestrictions() []string {
 // (unpaid, in-seat delivery).
 func (b *Booking) SwapRestrictions() []string {
 	var out []string
-	if !b.Paid {
+	if b.PaidKnown && !b.Paid {
 		out = append(out, "unpaid_booking")
 	}
 	if b.InSeatDelivery {
@@ -121,3 +133,71 @@ func (b *Booking) SwapRestrictions() []string {
 	}
 	return out
 }
+
+// SessionID returns the session of the booking's tickets (the booking's own
+// when it names one).
+func (b *Booking) SessionID() string {
+	if b.Session.ID != "" {
+		return b.Session.ID
+	}
+	for _, t := range b.Tickets {
+		if t.SessionID != "" {
+			return t.SessionID
+		}
+	}
+	return ""
+}
+
+// PlaceOnPlan finds the seat-plan position of every ticket whose seat is
+// known only by its labels (the real API's SeatRowId and SeatNumber), by
+// matching the row's PhysicalName and the seat's Id. When two areas share
+// labels, the ticket's area category decides, then the first area. It also
+// learns from the plan whether the booking's area categories deliver to the
+// seat. It returns the tickets that could not be placed.
+func (b *Booking) PlaceOnPlan(plan SeatPlan) []BookedTicket {
+	type key struct{ row, seat string }
+	found := map[key][]Seat{}
+	for _, a := range plan.Areas {
+		for _, r := range a.Rows {
+			for _, s := range r.Seats {
+				k := key{norm(r.Label), norm(s.Label)}
+				found[k] = append(found[k], s)
+			}
+		}
+	}
+	var missing []BookedTicket
+	for i := range b.Tickets {
+		t := &b.Tickets[i]
+		if t.Seat == nil || t.Seat.Placed {
+			continue
+		}
+		cands := found[key{norm(t.Seat.RowLabel), norm(t.Seat.Label)}]
+		if len(cands) == 0 {
+			missing = append(missing, *t)
+			continue
+		}
+		pick := cands[0]
+		for _, c := range cands {
+			if t.Seat.AreaCategoryCode != "" && c.AreaCategoryCode == t.Seat.AreaCategoryCode {
+				pick = c
+				break
+			}
+		}
+		t.Seat.Position, t.Seat.AreaCategoryCode, t.Seat.Placed = pick.Position, pick.AreaCategoryCode, true
+		t.Seat.RowLabel, t.Seat.Label = pick.RowLabel, pick.Label
+	}
+	for _, t := range b.Tickets {
+		if t.Seat == nil || !t.Seat.Placed {
+			continue
+		}
+		for _, c := range plan.AreaCategories {
+			if c.Code == t.Seat.AreaCategoryCode && c.InSeatDelivery {
+				b.InSeatDelivery = true
+			}
+		}
+	}
+	return missing
+}
+
+// norm compares labels without case or surrounding space ("f " is "F").
+func norm(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }

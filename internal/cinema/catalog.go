@@ -35,12 +35,23 @@ type Session struct {
 	SessionID         string // identifier within the cinema, used by every order call
 	FilmID            string
 	FilmTitle         string
-	Showtime          time.Time
+	Showtime          time.Time // the instant it starts (read in the cinema's zone)
+	BusinessDay       time.Time // midnight of the day it belongs to, in the cinema's zone
 	ScreenName        string
 	ScreenNumber      int
 	AllocatedSeating  bool
 	SeatsAvailable    int
 	AreaCategoryCodes []string
+	OnSale            bool     // AllowTicketSales (true when not said)
+	Attributes        []string // e.g. "OV", "OmU"
+}
+
+// Day is the business day of the session as "2006-01-02".
+func (s Session) Day() string {
+	if s.BusinessDay.IsZero() {
+		return s.Showtime.Format("2006-01-02")
+	}
+	return s.BusinessDay.Format("2006-01-02")
 }
 
 // SessionInfo is what a booking says about its session.

@@ -22,6 +22,9 @@ type SeatRef struct {
 	AreaCategoryCode string
 	RowLabel         string // "F"
 	Label            string // "12"
+	// Placed is true when Position is known: sent by the upstream, or found
+	// on the seat plan by the labels (Booking.PlaceOnPlan).
+	Placed bool
 }
 
 // Name returns the row label and seat label, e.g. "F12".
@@ -117,7 +120,7 @@ type Seat struct {
 
 // Ref returns the seat as an order refers to it.
 func (s Seat) Ref() SeatRef {
-	return SeatRef{Position: s.Position, AreaCategoryCode: s.AreaCategoryCode, RowLabel: s.RowLabel, Label: s.Label}
+	return SeatRef{Position: s.Position, AreaCategoryCode: s.AreaCategoryCode, RowLabel: s.RowLabel, Label: s.Label, Placed: true}
 }
 
 // Selectable reports whether the seat can be chosen for a new ticket.

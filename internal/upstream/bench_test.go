@@ -13,19 +13,19 @@ func largeSeatPlan(tb testing.TB) []byte {
 	tb.Helper()
 	layout := wireSeatLayout{AreaCategories: []wireAreaCategory{
 		{AreaCategoryCode: "0000000001", Description: "Standard"},
-		{AreaCategoryCode: "0000000002", Description: "Sofa", IsInSeatDeliveryEnabled: true},
+		{AreaCategoryCode: "0000000002", Description: "Sofa", IsInSeatDeliveryEnabled: ptr(true)},
 	}}
 	addArea := func(number, rows, cols int, cat string, sofa bool) {
-		a := wireArea{Number: number, AreaCategoryCode: cat, Description: "Area " + strconv.Itoa(number), IsAllocatedSeating: true,
-			HasSofaSeatingEnabled: sofa, RowCount: rows, ColumnCount: cols + 1, Height: float64(rows), Width: float64(cols + 1)}
+		a := wireArea{Number: flexInt(number), AreaCategoryCode: cat, Description: "Area " + strconv.Itoa(number), IsAllocatedSeating: ptr(true),
+			HasSofaSeatingEnabled: sofa, RowCount: flexInt(rows), ColumnCount: flexInt(cols + 1), Height: float64(rows), Width: float64(cols + 1)}
 		for r := range rows {
-			row := wireRow{PhysicalName: string(rune('A' + r))}
+			row := wireRow{PhysicalName: flexString(rune('A' + r))}
 			for col := range cols + 1 {
 				if col == cols/2 {
 					continue // aisle
 				}
 				st := (r*7 + col*3) % 8
-				s := wireSeat{Position: wirePosition{AreaNumber: number, RowIndex: r, ColumnIndex: col}, Id: strconv.Itoa(col + 1),
+				s := wireSeat{Position: wirePosition{AreaNumber: number, RowIndex: r, ColumnIndex: col}, Id: flexString(strconv.Itoa(col + 1)),
 					Status: st, OriginalStatus: ptr(0), SeatStyle: 0}
 				if sofa {
 					s.SeatStyle = 1 + col%2*2
@@ -44,7 +44,7 @@ func largeSeatPlan(tb testing.TB) []byte {
 	addArea(3, 1, 10, "0000000001", false)
 	n := 0
 	for _, a := range layout.Areas {
-		n += a.NumberOfSeats
+		n += int(a.NumberOfSeats)
 	}
 	if n < 400 {
 		tb.Fatalf("only %d seats", n)

@@ -65,8 +65,8 @@ type Client struct {
 	t       *transport
 	details singleflight.Group
 
-	mu         sync.RWMutex
-	currencies map[string]string // cinema id → currency, learnt from ListCinemas
+	mu      sync.RWMutex
+	cinemas map[string]cinemaFacts // learnt from ListCinemas
 }
 
 // New returns a client of the ticketing API at baseURL (the {base_url} of the
@@ -77,11 +77,17 @@ func New(baseURL, token string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	cfg := newConfig(opts)
-	t, err := newTransport("ticketing", cfg, func(h http.Header) { h.Set("connectapitoken", token) })
+	headers := cfg.headers
+	t, err := newTransport("ticketing", cfg, func(h http.Header) {
+		for _, x := range headers {
+			setRaw(h, x.Name, x.Value)
+		}
+		setRaw(h, tokenHeader, token)
+	})
 	if err != nil {
 		return nil, err
 	}
-	return &Client{base: u, token: token, cfg: cfg, t: t, currencies: map[string]string{}}, nil
+	return &Client{base: u, token: token, cfg: cfg, t: t, cinemas: map[string]cinemaFacts{}}, nil
 }
 
 func parseBase(baseURL string) (*url.URL, error) {
@@ -99,33 +105,41 @@ func parseBase(baseURL string) (*url.URL, error) {
 // half-open), and an ErrUnavailable error while it is open. For /readyz.
 func (c *Client) Ready() error { return c.t.ready() }
 
-func (c *Client) currencyFor(cinemaID string) string {
-	c.mu.RLock()
-	cur, ok := c.currencies[cinemaID]
-	c.mu.RUnlock()
-	if ok && cur != "" {
-		return cur
-	}
-	return c.cfg.currency
-}
-
-func (c *Client) learnCurrency(cinemaID, currency string) {
-	if cinemaID == "" || currency == "" {
-		return
-	}
-	c.mu.Lock()
-	c.currencies[cinemaID] = currency
-	c.mu.Unlock()
-}
-
 // request describes one call.
 type request struct {
-	op     string
-	method string
-	path   string // below the base URL, segments already escaped
-	query  url.Values
-	body   any  // encoded as JSON when non-nil
-	read   bool // safe to repeat: retried on ErrUnavailable
+	op       string
+	method   string
+	path     string // below the base URL, segments already escaped
+	query    url.Values
+	rawQuery string // used when query is empty
+	body     any    // encoded as JSON when non-nil
+	read     bool   // safe to repeat: retried on ErrUnavailable
+}
+
+// routed builds the request of op from the paths table: its method, path and
+// query, with params in the placeholders. extra adds query values (e.g. the
+// optional userSessionId of ticket types).
+func (c *Client) routed(op string, params routeParams, body any, read bool, extra url.Values) (request, error) {
+	method, path, rawQuery, err := c.cfg.paths.target(op, params)
+	if err != nil {
+		return request{}, &Error{Op: op, Kind: ErrInvalidRequest, Err: err}
+	}
+	if len(extra) > 0 {
+		if rawQuery != "" {
+			rawQuery += "&"
+		}
+		rawQuery += extra.Encode()
+	}
+	return request{op: op, method: method, path: path, rawQuery: rawQuery, body: body, read: read}, nil
+}
+
+// do performs op through the paths table.
+func do[T any](ctx context.Context, c *Client, op string, params routeParams, body any, read bool, extra url.Values) (*T, error) {
+	req, err := c.routed(op, params, body, read, extra)
+	if err != nil {
+		return nil, err
+	}
+	return call[T](ctx, c.t, c.base, req)
 }
 
 // responder is implemented by wire responses that carry result codes.
@@ -176,6 +190,8 @@ func call[T any](ctx context.Context, t *transport, base *url.URL, req request) 
 	u.RawPath = escaped
 	if len(req.query) > 0 {
 		u.RawQuery = req.query.Encode()
+	} else if req.rawQuery != "" {
+		u.RawQuery = req.rawQuery
 	}
 	target := u.String()
 
@@ -203,7 +219,7 @@ func attemptOnce[T any](ctx context.Context, t *transport, req request, target s
 	})
 	if errors.Is(err, ErrCircuitOpen) {
 		t.metrics.observe(req.op, "breaker_open", 0)
-		return nil, &Error{Op: req.op, Kind: ErrUnavailable, Err: err}
+		return nil, &Error{Op: req.op, Kind: ErrUnavailable, Err: err, Outage: true}
 	}
 	return out, err
 }
@@ -250,13 +266,13 @@ func roundTrip[T any](ctx context.Context, t *transport, req request, target str
 
 	resp, err := t.cfg.httpClient.Do(hr)
 	if err != nil {
-		return nil, &Error{Op: req.op, Kind: ErrUnavailable, Err: err}
+		return nil, &Error{Op: req.op, Kind: ErrUnavailable, Err: err, Outage: true}
 	}
 	defer resp.Body.Close()
 	status = resp.StatusCode
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
 	if err != nil {
-		return nil, &Error{Op: req.op, HTTPStatus: status, Kind: ErrUnavailable, Err: fmt.Errorf("read body: %w", err)}
+		return nil, &Error{Op: req.op, HTTPStatus: status, Kind: ErrUnavailable, Err: fmt.Errorf("read body: %w", err), Outage: true}
 	}
 
 	if status < 200 || status > 299 {
@@ -266,9 +282,9 @@ func roundTrip[T any](ctx context.Context, t *transport, req request, target str
 	v := new(T)
 	if len(bytes.TrimSpace(raw)) > 0 {
 		if err := json.Unmarshal(raw, v); err != nil {
-			// A 200 body we cannot read (a proxy's HTML page, a truncated
-			// answer): the upstream is not usable right now.
-			return nil, &Error{Op: req.op, HTTPStatus: status, Kind: ErrUnavailable, Err: fmt.Errorf("decode %s response: %w", req.op, err)}
+			// A 200 body we cannot read (a proxy's HTML page, a field of
+			// an unexpected type): an answer we do not understand, named.
+			return nil, badReply(req.op, status, err)
 		}
 	}
 	if r, ok := any(v).(responder); ok {
@@ -281,11 +297,48 @@ func roundTrip[T any](ctx context.Context, t *transport, req request, target str
 }
 
 func newError(op string, status int, cs codes) *Error {
+	kind := classify(status, cs)
+	if cs.Result == ResultUnexpectedError && cs.ExtendedResultCode == 0 && status < 300 && seatOps[op] {
+		// The real service's answer to a seat someone else took.
+		kind = ErrSeatsUnavailable
+	}
 	return &Error{
 		Op: op, HTTPStatus: status, Result: cs.Result, ExtendedResultCode: cs.ExtendedResultCode,
-		Description: cs.Description, Reason: cs.Reason, Kind: classify(status, cs),
+		Description: cs.Description, Reason: cs.Reason, Kind: kind,
+		Outage: status >= 500,
 	}
 }
+
+// badReply names what could not be read in a 200 body.
+func badReply(op string, status int, err error) *Error {
+	e := &Error{Op: op, HTTPStatus: status, Kind: ErrBadReply, Err: err}
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	var fe *fieldError
+	switch {
+	case errors.As(err, &fe):
+		e.Field = fe.field
+	case errors.As(err, &te):
+		e.Field = te.Field
+		if e.Field == "" {
+			e.Field = te.Struct
+		}
+		e.Description = fmt.Sprintf("want %s, got JSON %s", te.Type, te.Value)
+	case errors.As(err, &se):
+		e.Description = fmt.Sprintf("not JSON at byte %d", se.Offset)
+	}
+	return e
+}
+
+// fieldError is a value of a field that a decoder refused; it names the
+// field for the logs.
+type fieldError struct {
+	field string
+	err   error
+}
+
+func (e *fieldError) Error() string { return e.field + ": " + e.err.Error() }
+func (e *fieldError) Unwrap() error { return e.err }
 
 // probeCodes reads whatever code fields an error body has; a body that is
 // not JSON yields no codes.

@@ -1,7 +1,9 @@
 package upstream
 
 import (
+	"cmp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
@@ -11,13 +13,14 @@ import (
 // that happens.
 type converter struct {
 	currency      func(cinemaID string) string
+	location      func(cinemaID string) *time.Location
 	bookingStatus BookingStatusMapping
 	paymentStatus PaymentStatusMapping
 	seatStatus    SeatStatusMapping
 }
 
 func (c *Client) conv() converter {
-	return converter{currency: c.currencyFor, bookingStatus: c.cfg.bookingStatus, paymentStatus: c.cfg.paymentStatus, seatStatus: c.cfg.seatStatus}
+	return converter{currency: c.currencyFor, location: c.locationFor, bookingStatus: c.cfg.bookingStatus, paymentStatus: c.cfg.paymentStatus, seatStatus: c.cfg.seatStatus}
 }
 
 func money(cents int64, cur string) cinema.Money { return cinema.Money{Cents: cents, Currency: cur} }
@@ -46,8 +49,8 @@ func (cv converter) order(w *wireOrder) cinema.Order {
 		BookingFee:        money(w.BookingFeeValueCents, cur),
 		BookingFeeTax:     money(w.BookingFeeTaxValueCents, cur),
 		TotalOrderCount:   w.TotalOrderCount,
-		TransactionNumber: w.CoreTransactionNumber,
-		BookingNumber:     w.CoreBookingNumber,
+		TransactionNumber: w.transactionNumber(),
+		BookingNumber:     w.bookingNumber(),
 		LastUpdated:       firstTime(w.LastUpdatedUtc, w.LastUpdated),
 		Expires:           firstTime(w.ExpiryDateUtc, w.ExpiryDate),
 		SuggestedDeals:    dealsPascal(w.SuggestedDeals),
@@ -91,6 +94,7 @@ func (cv converter) order(w *wireOrder) cinema.Order {
 					AreaCategoryCode: t.SeatAreaCatCode,
 					RowLabel:         t.SeatRowId,
 					Label:            t.SeatNumber,
+					Placed:           true,
 				}
 			}
 			os.Tickets = append(os.Tickets, ot)
@@ -185,6 +189,7 @@ func (cv converter) editOrder(w *wireEditOrderResponse) cinema.EditOrder {
 					AreaCategoryCode: st.AreaCategoryCode,
 					RowLabel:         st.RowDisplay,
 					Label:            st.ColumnDisplay,
+					Placed:           true,
 				})
 			}
 			e.Lines = append(e.Lines, l)
@@ -204,8 +209,8 @@ func (cv converter) orderDetails(w *wireOrderDetails) cinema.OrderDetails {
 	cur := ""
 	if id := w.OrderIdentifiers; id != nil {
 		d = cinema.OrderDetails{
-			CinemaID: id.CinemaId, UserSessionID: id.UserSessionId, ClientID: id.ClientId, HistoryID: id.HistoryId,
-			BookingNumber: id.CoreBookingNumber, BookingID: id.CoreBookingId, TransactionNumber: id.CoreTransNumber,
+			CinemaID: id.CinemaId, UserSessionID: id.UserSessionId, ClientID: string(id.ClientId), HistoryID: int64(id.HistoryId),
+			BookingNumber: id.bookingNumber(), BookingID: id.bookingID(), TransactionNumber: id.transNumber(),
 			Completed: id.IsCompletedOrder,
 		}
 	}
@@ -224,7 +229,7 @@ func (cv converter) orderDetails(w *wireOrderDetails) cinema.OrderDetails {
 			AttemptNumber:     p.AttemptNumber,
 			Token:             p.Token,
 			BankService:       p.BankService,
-			TransRef:          p.CoreTransRef,
+			TransRef:          p.transRef(),
 			UserID:            p.UserId,
 		}
 	}
@@ -241,54 +246,76 @@ func (cv converter) orderDetails(w *wireOrderDetails) cinema.OrderDetails {
 	return d
 }
 
+// completion reads the flat CompleteOrder reply. A reply without codes of
+// failure is a completed order (the caller has checked the codes).
+func (cv converter) completion(w *wireCompleteOrderReply, userSessionID string) cinema.OrderDetails {
+	d := cinema.OrderDetails{
+		UserSessionID: userSessionID, BookingNumber: w.bookingNumber(), BookingID: w.bookingID(),
+		TransactionNumber: w.transNumber(), Completed: true,
+	}
+	if w.PrintStream != "" {
+		d.PrintStreams = append(d.PrintStreams, cinema.PrintStream{Data: w.PrintStream, DocType: cinema.PrintAll})
+	}
+	for _, p := range w.PrintStreamCollection {
+		if p.PrintStream != "" && p.PrintStream != w.PrintStream {
+			d.PrintStreams = append(d.PrintStreams, cinema.PrintStream{Data: p.PrintStream, DocType: cinema.PrintDocType(p.PrintDocType)})
+		}
+	}
+	return d
+}
+
 func (cv converter) booking(w *wireBooking, cinemaID string) cinema.Booking {
 	if w.CinemaId != "" {
-		cinemaID = w.CinemaId
+		cinemaID = string(w.CinemaId)
 	}
 	cur := cv.currency(cinemaID)
 	b := cinema.Booking{
-		Number:         w.BookingNumber,
-		ID:             w.BookingId,
+		Number:         int64(w.BookingNumber),
+		ID:             string(w.BookingId),
 		CinemaID:       cinemaID,
-		TransactionID:  w.CoreTransactionId,
-		Session:        cinema.SessionInfo{ID: string(w.SessionId), FilmTitle: w.FilmTitle, Showtime: w.Showtime.Time, ScreenName: w.ScreenName},
-		Paid:           w.IsPaid,
-		InSeatDelivery: w.HasInSeatDelivery,
+		TransactionID:  w.transactionID(),
+		Session:        cinema.SessionInfo{ID: string(w.SessionId), FilmTitle: w.FilmTitle, Showtime: w.Showtime.in(cv.location(cinemaID)), ScreenName: w.ScreenName},
+		Paid:           deref(w.IsPaid),
+		PaidKnown:      w.IsPaid != nil,
+		InSeatDelivery: deref(w.HasInSeatDelivery),
 		BeingEdited:    w.IsBeingEdited,
-		Total:          money(w.TotalValueCents, cur),
-		Fees:           money(w.BookingFeeValueCents, cur),
+		Total:          money(int64(w.TotalValueCents), cur),
+		Fees:           money(int64(w.BookingFeeValueCents), cur),
 		CustomerName:   w.CustomerName,
-		CustomerEmail:  w.CustomerEmail,
+		CustomerEmail:  cmp.Or(w.CustomerEmail, w.Email),
 	}
 	if len(w.Tickets) > 0 {
 		b.Tickets = make([]cinema.BookedTicket, 0, len(w.Tickets))
 	}
 	for _, t := range w.Tickets {
 		bt := cinema.BookedTicket{
-			Seq: t.TicketSequenceNumber, SessionID: string(t.SessionId), TypeCode: t.TicketTypeCode,
-			Description: t.Description, Price: money(t.PriceInCents, cur), PackageGroup: t.PackageGroupNumber,
+			Seq: int(t.TicketSequenceNumber), SessionID: string(t.SessionId), TypeCode: string(t.TicketTypeCode),
+			Description: t.Description, Price: money(int64(t.PriceInCents), cur), PackageGroup: int(t.PackageGroupNumber),
+			RefundGroup: int(t.RefundGroupNumber), PaymentID: string(t.PaymentId),
 		}
 		if bt.SessionID == "" {
 			bt.SessionID = b.Session.ID
 		}
 		if t.SeatNumber != "" || t.SeatRowId != "" {
-			bt.Seat = &cinema.SeatRef{
-				Position:         cinema.SeatPosition{AreaNumber: deref(t.AreaNumber), RowIndex: deref(t.RowIndex), ColumnIndex: deref(t.ColumnIndex)},
-				AreaCategoryCode: t.AreaCategoryCode,
-				RowLabel:         t.SeatRowId,
-				Label:            t.SeatNumber,
+			bt.Seat = &cinema.SeatRef{AreaCategoryCode: t.AreaCategoryCode, RowLabel: string(t.SeatRowId), Label: string(t.SeatNumber)}
+			if t.AreaNumber != nil && t.RowIndex != nil && t.ColumnIndex != nil {
+				bt.Seat.Position = cinema.SeatPosition{AreaNumber: int(*t.AreaNumber), RowIndex: int(*t.RowIndex), ColumnIndex: int(*t.ColumnIndex)}
+				bt.Seat.Placed = true
 			}
 		}
 		b.Tickets = append(b.Tickets, bt)
 	}
+	if b.Session.ID == "" {
+		b.Session.ID = b.SessionID()
+	}
 	for _, c := range w.Concessions {
-		b.Concessions = append(b.Concessions, cinema.Concession{ItemID: c.ItemId, Description: c.Description, Price: money(c.PriceInCents, cur), Quantity: c.Quantity})
+		b.Concessions = append(b.Concessions, cinema.Concession{ItemID: string(c.ItemId), Description: c.Description, Price: money(int64(c.PriceInCents), cur), Quantity: int(c.Quantity)})
 	}
 	for _, p := range w.Payments {
 		b.Payments = append(b.Payments, cinema.BookingPayment{
-			Amount: money(p.AmountInCents, cur), ProviderReference: p.PaymentProviderReference,
-			TenderCategory: p.PaymentTenderCategory, CardNumberMasked: p.CardNumberMasked, CardType: p.CardType,
-			External: p.IsExternal,
+			ID: string(p.PaymentId), Amount: money(p.amount(), cur), ProviderReference: p.reference(),
+			TenderCategory: p.PaymentTenderCategory, CardNumberMasked: p.masked(), CardType: p.CardType,
+			External: deref(p.IsExternal), ExternalKnown: p.IsExternal != nil,
 		})
 	}
 	return b
@@ -300,18 +327,18 @@ func (cv converter) seatPlan(w *wireSeatLayout, cinemaID, sessionID string) cine
 		return sp
 	}
 	for _, c := range w.AreaCategories {
-		sp.AreaCategories = append(sp.AreaCategories, cinema.AreaCategory{Code: c.AreaCategoryCode, Description: c.Description, InSeatDelivery: c.IsInSeatDeliveryEnabled})
+		sp.AreaCategories = append(sp.AreaCategories, cinema.AreaCategory{Code: c.AreaCategoryCode, Description: cmp.Or(c.Name, c.Description), InSeatDelivery: deref(c.IsInSeatDeliveryEnabled)})
 	}
 	sp.Areas = make([]cinema.Area, 0, len(w.Areas))
 	for _, a := range w.Areas {
 		ar := cinema.Area{
-			Number: a.Number, AreaCategoryCode: a.AreaCategoryCode, Description: a.Description,
-			AllocatedSeating: a.IsAllocatedSeating, HasSofas: a.HasSofaSeatingEnabled,
-			RowCount: a.RowCount, ColumnCount: a.ColumnCount, NumberOfSeats: a.NumberOfSeats,
+			Number: int(a.Number), AreaCategoryCode: a.AreaCategoryCode, Description: a.Description,
+			AllocatedSeating: a.IsAllocatedSeating == nil || *a.IsAllocatedSeating, HasSofas: a.HasSofaSeatingEnabled,
+			RowCount: int(a.RowCount), ColumnCount: int(a.ColumnCount), NumberOfSeats: int(a.NumberOfSeats),
 			Rows: make([]cinema.Row, 0, len(a.Rows)),
 		}
 		for _, r := range a.Rows {
-			row := cinema.Row{Label: r.PhysicalName}
+			row := cinema.Row{Label: string(r.PhysicalName)}
 			if len(r.Seats) > 0 {
 				row.Seats = make([]cinema.Seat, 0, len(r.Seats))
 			}
@@ -324,8 +351,8 @@ func (cv converter) seatPlan(w *wireSeatLayout, cinemaID, sessionID string) cine
 				seat := cinema.Seat{
 					Position:         cinema.SeatPosition{AreaNumber: s.Position.AreaNumber, RowIndex: s.Position.RowIndex, ColumnIndex: s.Position.ColumnIndex},
 					AreaCategoryCode: a.AreaCategoryCode,
-					RowLabel:         r.PhysicalName,
-					Label:            s.Id,
+					RowLabel:         string(r.PhysicalName),
+					Label:            string(s.Id),
 					Kind:             kind,
 					Availability:     avail,
 				}
@@ -348,20 +375,66 @@ func (cv converter) ticketTypes(ws []wireTicketType, cinemaID string) []cinema.T
 	cur := cv.currency(cinemaID)
 	out := make([]cinema.TicketType, 0, len(ws))
 	for _, t := range ws {
+		size := t.PackageContent.seats
+		if size == 0 {
+			size = int(t.PackageSize)
+		}
+		if size == 0 {
+			size = 1
+		}
 		out = append(out, cinema.TicketType{
 			Code: t.TicketTypeCode, AreaCategoryCode: t.AreaCategoryCode, Description: t.Description,
-			LongDescription: t.LongDescription, Price: money(t.PriceInCents, cur), Tax: money(t.TaxInCents, cur),
-			IsPackage: t.IsPackageTicket, PackageSize: t.PackageSize, IsLoyalty: t.IsLoyaltyRecognition,
-			IsVoucher: t.IsVoucherTicket, IsThirdParty: t.IsThirdPartyMemberTicket, IsChild: t.IsChildTicket,
+			LongDescription: t.LongDescription, Price: money(int64(t.PriceInCents), cur), Tax: money(int64(t.TaxInCents), cur),
+			IsPackage: t.IsPackageTicket, PackageSize: size,
+			IsLoyalty:    t.IsAvailableAsLoyaltyRecognitionOnly || t.IsLoyaltyRecognition,
+			IsVoucher:    t.ProductCodeForVoucher != "" || t.IsVoucherTicket,
+			IsThirdParty: t.IsThirdPartyMemberTicket,
+			IsChild:      t.IsChildOnlyTicket || t.IsChildTicket,
 		})
 	}
 	return out
 }
 
-func sessionFromWire(s wireSession) cinema.Session {
-	return cinema.Session{
-		ID: s.ID, CinemaID: s.CinemaId, SessionID: string(s.SessionId), FilmID: s.ScheduledFilmId,
-		FilmTitle: s.FilmTitle, Showtime: s.Showtime.Time, ScreenName: s.ScreenName, ScreenNumber: s.ScreenNumber,
-		AllocatedSeating: s.IsAllocatedSeating, SeatsAvailable: s.SeatsAvailable, AreaCategoryCodes: s.AreaCategoryCodes,
+// session converts a listing row; loc is the cinema's zone, films gives
+// titles by ScheduledFilmId.
+func (cv converter) session(s wireSession, loc *time.Location, films map[string]cinema.Film) cinema.Session {
+	cinemaID, sessionID := string(s.CinemaId), string(s.SessionId)
+	if sessionID == "" {
+		// Only the listing id: "{cinemaId}-{sessionId}".
+		sessionID = SplitSessionID(cinemaID, string(s.ID))
 	}
+	id := string(s.ID)
+	if id == "" {
+		id = cinemaID + "-" + sessionID
+	}
+	start := s.Showtime.in(loc)
+	day := s.SessionBusinessDate.in(loc)
+	if day.IsZero() && !start.IsZero() {
+		day = time.Date(start.Year(), start.Month(), start.Day(), 0, 0, 0, 0, loc)
+	}
+	title := s.FilmTitle
+	if f, ok := films[string(s.ScheduledFilmId)]; ok && title == "" {
+		title = f.Title
+	}
+	return cinema.Session{
+		ID: id, CinemaID: cinemaID, SessionID: sessionID, FilmID: string(s.ScheduledFilmId),
+		FilmTitle: title, Showtime: start, BusinessDay: day, ScreenName: s.ScreenName, ScreenNumber: int(s.ScreenNumber),
+		AllocatedSeating: s.IsAllocatedSeating == nil || *s.IsAllocatedSeating, SeatsAvailable: int(s.SeatsAvailable),
+		AreaCategoryCodes: s.AreaCategoryCodes, OnSale: s.AllowTicketSales == nil || *s.AllowTicketSales,
+		Attributes: s.SessionAttributesNames,
+	}
+}
+
+// SplitSessionID returns the plain session id of either form: "1001" or the
+// listing's "{cinemaId}-1001".
+func SplitSessionID(cinemaID, id string) string {
+	if cinemaID != "" {
+		if rest, ok := strings.CutPrefix(id, cinemaID+"-"); ok {
+			return rest
+		}
+	}
+	if i := strings.LastIndexByte(id, '-'); i >= 0 && cinemaID == "" {
+		return id[i+1:]
+	}
+	return id
 }

@@ -1,6 +1,7 @@
 package upstream
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 
@@ -13,8 +14,7 @@ import (
 // A booking outside the restrictions fails with ErrEditRefused; see
 // Error.EditRestriction.
 func (c *Client) EditBooking(ctx context.Context, cinemaID, bookingID string) (cinema.EditOrder, error) {
-	path := "/cinemas/" + escape(cinemaID) + "/bookings/" + escape(bookingID) + "/edit"
-	w, err := call[wireEditOrderResponse](ctx, c.t, c.base, request{op: OpEditBooking, method: http.MethodPost, path: path})
+	w, err := do[wireEditOrderResponse](ctx, c, OpEditBooking, routeParams{"cinemaId": cinemaID, "bookingId": bookingID}, nil, false, nil)
 	if err != nil {
 		return cinema.EditOrder{}, err
 	}
@@ -30,7 +30,7 @@ func (c *Client) EditBooking(ctx context.Context, cinemaID, bookingID string) (c
 type ExternalPayment struct {
 	AmountCents       int64
 	ProviderReference string // the provider's payment id
-	TenderCategory    string // e.g. "CREDITCARD"
+	TenderCategory    string // "": the deployment's card tender (WithTenders)
 	CardNumberMasked  string
 	CardType          string
 }
@@ -52,7 +52,9 @@ func CompleteEditWithPayments(p ...ExternalPayment) CompleteEdit { return Comple
 // CompleteEditWithRefunds is the form for a paid booking with a negative balance.
 func CompleteEditWithRefunds(r ...ExternalPayment) CompleteEdit { return CompleteEdit{Refunds: r} }
 
-func externalToWire(ps []ExternalPayment) *wireExternalPayments {
+// externalToWire writes the external payment items; an item without a
+// tender category gets the deployment's card tender.
+func (c *Client) externalToWire(ps []ExternalPayment) *wireExternalPayments {
 	if ps == nil {
 		return nil
 	}
@@ -60,7 +62,7 @@ func externalToWire(ps []ExternalPayment) *wireExternalPayments {
 	for i, p := range ps {
 		w.ExternalPayments[i] = wireExternalPayment{
 			AmountInCents: p.AmountCents, PaymentProviderReference: p.ProviderReference,
-			PaymentTenderCategory: p.TenderCategory, CardNumberMasked: p.CardNumberMasked, CardType: p.CardType,
+			PaymentTenderCategory: cmp.Or(p.TenderCategory, c.cfg.tenders.Card), CardNumberMasked: p.CardNumberMasked, CardType: p.CardType,
 		}
 	}
 	return w
@@ -76,10 +78,8 @@ type EditCompletion struct {
 // failure after the request left may or may not have committed; read the
 // booking to find out.
 func (c *Client) CompleteEditBooking(ctx context.Context, userSessionID string, r CompleteEdit) (EditCompletion, error) {
-	w := wireCompleteEditRequest{Payments: externalToWire(r.Payments), RefundPayments: externalToWire(r.Refunds)}
-	resp, err := call[wireCompleteEditResponse](ctx, c.t, c.base, request{
-		op: OpCompleteEditBooking, method: http.MethodPost, path: "/orders/" + escape(userSessionID) + "/complete-edit", body: w,
-	})
+	w := wireCompleteEditRequest{Payments: c.externalToWire(r.Payments), RefundPayments: c.externalToWire(r.Refunds)}
+	resp, err := do[wireCompleteEditResponse](ctx, c, OpCompleteEditBooking, routeParams{"userSessionId": userSessionID}, w, false, nil)
 	if err != nil {
 		return EditCompletion{}, err
 	}
@@ -100,18 +100,15 @@ func (c *Client) SwapSeats(ctx context.Context, cinemaID, bookingID string, swap
 	for i, s := range swaps {
 		w.Swaps[i] = wireSwap{TicketSequenceNumber: s.TicketSequenceNumber, NewSeat: wireNewSeat{AreaNumber: s.NewSeat.AreaNumber, RowIndex: s.NewSeat.RowIndex, ColumnIndex: s.NewSeat.ColumnIndex}}
 	}
-	path := "/cinemas/" + escape(cinemaID) + "/bookings/" + escape(bookingID) + "/swap-seats"
-	_, err := call[wireSwapSeatsResponse](ctx, c.t, c.base, request{op: OpSwapSeats, method: http.MethodPost, path: path, body: w})
+	_, err := do[wireSwapSeatsResponse](ctx, c, OpSwapSeats, routeParams{"cinemaId": cinemaID, "bookingId": bookingID}, w, false, nil)
 	return err
 }
 
 // GetSingleBooking reads a booking by its number. Retried when the upstream
 // is unavailable.
 func (c *Client) GetSingleBooking(ctx context.Context, cinemaID string, bookingNumber int64) (cinema.Booking, error) {
-	resp, err := call[wireSingleBookingResponse](ctx, c.t, c.base, request{
-		op: OpGetSingleBooking, method: http.MethodPost, path: "/RESTBooking.svc/booking",
-		body: wireSingleBookingRequest{CinemaId: cinemaID, BookingNumber: itoa(bookingNumber)}, read: true,
-	})
+	resp, err := do[wireSingleBookingResponse](ctx, c, OpGetSingleBooking, routeParams{"cinemaId": cinemaID},
+		wireSingleBookingRequest{CinemaId: cinemaID, BookingNumber: itoa(bookingNumber)}, true, nil)
 	if err != nil {
 		return cinema.Booking{}, err
 	}

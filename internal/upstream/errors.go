@@ -39,6 +39,12 @@ var (
 	// ErrUnavailable: transport failure, timeout, HTTP 5xx, an upstream-side
 	// failure code, or the circuit breaker is open. The cause is wrapped.
 	ErrUnavailable = errors.New("upstream: unavailable")
+	// ErrBadReply: a reply that could not be understood (not JSON, a field
+	// of the wrong type, a required field missing). Error.Field names the
+	// field. It also matches ErrUnavailable, so a person sees that the
+	// cinema's system cannot be used right now; it is not an outage, so it
+	// neither trips the circuit breaker nor is retried.
+	ErrBadReply = errors.New("upstream: reply not understood")
 	// ErrPaymentNotPaid: a refund was asked for a payment that is not paid.
 	ErrPaymentNotPaid = errors.New("upstream: payment not paid")
 	// ErrRefundExceedsRefundable: a refund larger than what remains refundable.
@@ -130,6 +136,11 @@ type Error struct {
 	Reason             string // machine word of an edit/swap refusal or provider error
 	Kind               error  // the sentinel this error matches; nil when unclassified
 	Err                error  // the cause (transport error, context error), if any
+	Field              string // ErrBadReply: the field that could not be read
+	// Outage is set for transport failures, timeouts and HTTP 5xx: only they
+	// count toward the circuit breaker and are retried. A code in a 200
+	// body is an answer, even when it reads like a failure.
+	Outage bool
 }
 
 func (e *Error) Error() string {
@@ -151,6 +162,10 @@ func (e *Error) Error() string {
 			fmt.Fprintf(&b, ", reason %s", e.Reason)
 		}
 		b.WriteString(")")
+	}
+	if e.Field != "" {
+		b.WriteString(": field ")
+		b.WriteString(e.Field)
 	}
 	if e.Description != "" {
 		b.WriteString(": ")
@@ -175,6 +190,8 @@ func (e *Error) Is(target error) bool {
 		return true
 	}
 	switch target {
+	case ErrUnavailable:
+		return e.Kind == ErrBadReply
 	case ErrPaymentDeclined:
 		return e.Kind == ErrInsufficientBalance
 	case ErrSeatsUnavailable:
@@ -300,6 +317,17 @@ func classify(status int, c codes) error {
 	return nil
 }
 
+// isOutage reports whether err is an outage: transport failure, timeout,
+// HTTP 5xx, or the open breaker.
+func isOutage(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Outage
+}
+
+// seatOps are the operations on which the real service answers a seat taken
+// by someone else with the generic "unexpected error" (Result 1).
+var seatOps = map[string]bool{OpSetSelectedSeats: true, OpAddTickets: true}
+
 // outcome is the metric label of an error.
 func outcome(err error) string {
 	if err == nil {
@@ -324,6 +352,8 @@ func outcome(err error) string {
 		return "invalid"
 	case ErrUnauthorized:
 		return "unauthorized"
+	case ErrBadReply:
+		return "bad_reply"
 	case ErrUnavailable:
 		if errors.Is(e.Err, errBreakerOpen) {
 			return "breaker_open"

@@ -2,12 +2,32 @@ package upstream
 
 import (
 	"encoding/json"
+	"time"
+
+	"github.com/cinemabff/cinemabff/internal/cinema"
 	"os"
 	"path/filepath"
 	"testing"
 )
 
+// addGoldens seeds a fuzz target with every golden body (testdata/golden):
+// each decoder must survive every shape the real wire has.
+func addGoldens(f *testing.F) {
+	files, err := filepath.Glob(filepath.Join("testdata", "golden", "*.json"))
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no golden bodies: %v", err)
+	}
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+}
+
 func addFixtures(f *testing.F, names ...string) {
+	addGoldens(f)
 	for _, n := range names {
 		b, err := os.ReadFile(filepath.Join("testdata", n))
 		if err != nil {
@@ -20,6 +40,7 @@ func addFixtures(f *testing.F, names ...string) {
 func testConverter() converter {
 	return converter{
 		currency:      func(string) string { return "EUR" },
+		location:      func(string) *time.Location { return time.UTC },
 		bookingStatus: DefaultBookingStatusMapping(),
 		paymentStatus: DefaultPaymentStatusMapping(),
 		seatStatus:    DefaultSeatStatusMapping(),
@@ -110,5 +131,54 @@ func FuzzProbeCodes(f *testing.F) {
 		_ = e.Error()
 		_ = outcome(e)
 		_, _ = EditRefusal(e)
+	})
+}
+
+func FuzzDecodeCompleteOrderReply(f *testing.F) {
+	addGoldens(f)
+	f.Add([]byte(`{"Result":0,"VistaBookingNumber":"12","CoreBookingNumber":3,"PrintStreamCollection":["a",{"PrintStream":"b","PrintDocType":"2"},7]}`))
+	cv := testConverter()
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		decodeChecked(raw, func(w *wireCompleteOrderReply) { d := cv.completion(w, "u"); _ = len(d.PrintStreams) })
+	})
+}
+
+func FuzzDecodeListings(f *testing.F) {
+	addGoldens(f)
+	f.Add([]byte(`{"value":[{"ID":"0001-x","Showtime":"2019-02-26T20:00:00","SessionBusinessDate":null,"RunTime":"87","TimeZoneId":"W. Europe Standard Time"}]}`))
+	f.Add([]byte(`{"value":[{"Showtime":"\/Date(1+0100)\/","SessionId":14164,"AllowTicketSales":null}]}`))
+	cv := testConverter()
+	films := map[string]cinema.Film{"HO00000001": {Title: "x"}}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		decodeChecked(raw, func(w *wireSessionList) {
+			for _, s := range w.Value {
+				cs := cv.session(s, time.UTC, films)
+				_ = cs.Day()
+			}
+		})
+		decodeChecked(raw, func(w *wireCinemaList) {
+			for _, c := range w.Value {
+				_, _ = zoneLocation(c.TimeZoneId)
+			}
+		})
+		decodeChecked(raw, func(w *wireFilmList) {})
+	})
+}
+
+func FuzzDecodeTicketTypes(f *testing.F) {
+	addGoldens(f)
+	f.Add([]byte(`{"Tickets":[{"PackageContent":{"Tickets":[{"Quantity":"2"},{}]},"PriceInCents":"1250","ProductCodeForVoucher":0}]}`))
+	cv := testConverter()
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		decodeChecked(raw, func(w *wireTicketTypesResponse) { _ = cv.ticketTypes(w.Tickets, "0001") })
+	})
+}
+
+func FuzzDecodeEditAndSwapReplies(f *testing.F) {
+	addGoldens(f)
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		decodeChecked(raw, func(w *wireCompleteEditResponse) {})
+		decodeChecked(raw, func(w *wireSwapSeatsResponse) {})
+		decodeChecked(raw, func(w *wireStartExternalPaymentResponse) {})
 	})
 }

@@ -1,8 +1,10 @@
 package upstream
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -98,7 +100,7 @@ func (d *legacyDate) UnmarshalJSON(b []byte) error {
 	}
 	var s string
 	if err := jsonUnmarshalString(b, &s); err != nil {
-		return fmt.Errorf("%w: %s", errLegacyDate, truncate(string(b), 64))
+		return typeErr(b, reflect.TypeFor[legacyDate]())
 	}
 	if s == "" {
 		d.Time = time.Time{}
@@ -106,7 +108,14 @@ func (d *legacyDate) UnmarshalJSON(b []byte) error {
 	}
 	t, err := ParseLegacyDate(s)
 	if err != nil {
-		return err
+		// Some deployments write ISO 8601 where the contract shows the
+		// legacy form: accept it rather than lose the value.
+		var iso isoTime
+		if iso.UnmarshalJSON(b) == nil {
+			d.Time = iso.Time
+			return nil
+		}
+		return typeErr(b, reflect.TypeFor[legacyDate]())
 	}
 	d.Time = t
 	return nil
@@ -136,7 +145,7 @@ func (t *isoTime) UnmarshalJSON(b []byte) error {
 	}
 	var s string
 	if err := jsonUnmarshalString(b, &s); err != nil {
-		return fmt.Errorf("upstream: timestamp is not a string: %s", truncate(string(b), 64))
+		return typeErr(b, reflect.TypeFor[isoTime]())
 	}
 	if s == "" {
 		t.Time = time.Time{}
@@ -148,7 +157,67 @@ func (t *isoTime) UnmarshalJSON(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("upstream: bad ISO 8601 timestamp %q", truncate(s, 64))
+	if lt, err := ParseLegacyDate(s); err == nil {
+		t.Time = lt.UTC()
+		return nil
+	}
+	return typeErr(b, reflect.TypeFor[isoTime]())
+}
+
+// localTime is a wall-clock time as the listings send it: the cinema's local
+// time without an offset ("2019-02-26T20:00:00"). It keeps the text until the
+// cinema's zone is known; in resolves it. A value with an offset or "Z", or
+// in the legacy form, names its instant itself.
+type localTime struct {
+	raw string
+}
+
+func (t *localTime) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		t.raw = ""
+		return nil
+	}
+	var s string
+	if err := jsonUnmarshalString(b, &s); err != nil {
+		return typeErr(b, reflect.TypeFor[localTime]())
+	}
+	if _, ok := parseLocal(s, time.UTC); !ok && s != "" {
+		return typeErr(b, reflect.TypeFor[localTime]())
+	}
+	t.raw = s
+	return nil
+}
+
+// in returns the time in loc (zero when absent).
+func (t localTime) in(loc *time.Location) time.Time {
+	v, _ := parseLocal(t.raw, loc)
+	return v
+}
+
+var localLayouts = []string{"2006-01-02T15:04:05.999999999", "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02"}
+
+func parseLocal(s string, loc *time.Location) (time.Time, bool) {
+	if s == "" {
+		return time.Time{}, false
+	}
+	if v, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return v.In(loc), true
+	}
+	if v, err := ParseLegacyDate(s); err == nil {
+		return v.In(loc), true
+	}
+	for _, l := range localLayouts {
+		if v, err := time.ParseInLocation(l, s, loc); err == nil {
+			return v, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// typeErr reports a value a decoder refused as a *json.UnmarshalTypeError,
+// so that encoding/json adds the path of the field (Booking.Tickets.SeatNumber).
+func typeErr(b []byte, t reflect.Type) error {
+	return &json.UnmarshalTypeError{Value: "value " + truncate(string(b), 40), Type: t}
 }
 
 func (t isoTime) MarshalJSON() ([]byte, error) {

@@ -2,6 +2,9 @@ package upstream
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -137,6 +140,17 @@ func FuzzParseLegacyDate(f *testing.F) {
 		"/Date(9223372036854775807)/", "/Date(-9223372036854775808+0100)/", "/Date(", ")/", "/Date(1+)/", "",
 	} {
 		f.Add(s)
+	}
+	// Every legacy date of the golden bodies.
+	files, _ := filepath.Glob(filepath.Join("testdata", "golden", "*.json"))
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, m := range regexp.MustCompile(`\\?/Date\([^)]*\)\\?/`).FindAll(b, -1) {
+			f.Add(strings.ReplaceAll(string(m), `\/`, "/"))
+		}
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		got, err := ParseLegacyDate(s)

@@ -60,6 +60,13 @@ type config struct {
 	bookingStatus BookingStatusMapping
 	paymentStatus PaymentStatusMapping
 	seatStatus    SeatStatusMapping
+
+	headers         []Header
+	paths           Paths
+	tenders         Tenders
+	printStreamType string
+	bookingModes    BookingModes
+	location        *time.Location // for cinemas whose TimeZoneId is absent or unknown
 }
 
 func newConfig(opts []Option) config {
@@ -75,6 +82,12 @@ func newConfig(opts []Option) config {
 		bookingStatus: DefaultBookingStatusMapping(),
 		paymentStatus: DefaultPaymentStatusMapping(),
 		seatStatus:    DefaultSeatStatusMapping(),
+
+		paths:           DefaultPaths(),
+		tenders:         DefaultTenders,
+		printStreamType: DefaultPrintStreamType,
+		bookingModes:    DefaultBookingModes,
+		location:        time.UTC,
 	}
 	for _, o := range opts {
 		o(&cfg)
@@ -148,6 +161,16 @@ func WithCurrency(code string) Option {
 	return func(c *config) {
 		if code != "" {
 			c.currency = code
+		}
+	}
+}
+
+// WithTimeZone sets the zone of cinemas whose TimeZoneId is absent or not
+// understood.
+func WithTimeZone(loc *time.Location) Option {
+	return func(c *config) {
+		if loc != nil {
+			c.location = loc
 		}
 	}
 }

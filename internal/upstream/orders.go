@@ -1,9 +1,9 @@
 package upstream
 
 import (
+	"cmp"
 	"context"
 	"net/http"
-	"net/url"
 	"strconv"
 	"time"
 
@@ -73,8 +73,8 @@ func seatsToWire(ss []SelectedSeat) []wireSelectedSeat {
 	return out
 }
 
-func (c *Client) orderCall(ctx context.Context, op, path string, body any, read bool) (*wireOrderEnvelope, error) {
-	return call[wireOrderEnvelope](ctx, c.t, c.base, request{op: op, method: http.MethodPost, path: path, body: body, read: read})
+func (c *Client) orderCall(ctx context.Context, op string, params routeParams, body any, read bool) (*wireOrderEnvelope, error) {
+	return do[wireOrderEnvelope](ctx, c, op, params, body, read, nil)
 }
 
 // AddTickets adds tickets to an order (a new one when UserSessionID is new).
@@ -82,7 +82,7 @@ func (c *Client) orderCall(ctx context.Context, op, path string, body any, read 
 func (c *Client) AddTickets(ctx context.Context, r AddTicketsRequest) (cinema.Order, error) {
 	w := wireAddTicketsRequest{
 		UserSessionId: r.UserSessionID, CinemaId: r.CinemaID, SessionId: r.SessionID,
-		BookingMode: int(r.BookingMode), ReturnOrder: true, SelectedSeats: seatsToWire(r.Seats),
+		BookingMode: c.cfg.bookingModes.wire(r.BookingMode), ReturnOrder: true, SelectedSeats: seatsToWire(r.Seats),
 		TicketTypes: make([]wireTicketTypeReq, 0, len(r.Tickets)),
 	}
 	for _, t := range r.Tickets {
@@ -91,7 +91,7 @@ func (c *Client) AddTickets(ctx context.Context, r AddTicketsRequest) (cinema.Or
 	if r.BookingFeeOverrideCents != nil {
 		w.BookingFeeOverride = &wireBookingFeeOverride{FeeInCents: *r.BookingFeeOverrideCents}
 	}
-	env, err := c.orderCall(ctx, OpAddTickets, "/RESTTicketing.svc/order/tickets", w, false)
+	env, err := c.orderCall(ctx, OpAddTickets, routeParams{"cinemaId": r.CinemaID, "sessionId": r.SessionID, "userSessionId": r.UserSessionID}, w, false)
 	if err != nil {
 		return cinema.Order{}, err
 	}
@@ -102,13 +102,13 @@ func (c *Client) AddTickets(ctx context.Context, r AddTicketsRequest) (cinema.Or
 func (c *Client) RemoveTickets(ctx context.Context, r RemoveTicketsRequest) (cinema.Order, error) {
 	w := wireRemoveTicketsRequest{
 		UserSessionId:  r.UserSessionID,
-		TicketRemovals: []wireTicketRemoval{{SessionId: r.SessionID, Tickets: r.TicketIDs}},
+		TicketRemovals: []wireTicketRemoval{{SessionId: r.SessionID, Tickets: r.TicketIDs, PackageTicketIds: []string{}}},
 		ReturnOrder:    true,
 	}
 	if w.TicketRemovals[0].Tickets == nil {
 		w.TicketRemovals[0].Tickets = []string{}
 	}
-	env, err := c.orderCall(ctx, OpRemoveTickets, "/RESTTicketing.svc/order/tickets/remove", w, false)
+	env, err := c.orderCall(ctx, OpRemoveTickets, routeParams{"sessionId": r.SessionID, "userSessionId": r.UserSessionID}, w, false)
 	if err != nil {
 		return cinema.Order{}, err
 	}
@@ -124,7 +124,7 @@ func (c *Client) SetSelectedSeats(ctx context.Context, r SetSelectedSeatsRequest
 	if w.SelectedSeats == nil {
 		w.SelectedSeats = []wireSelectedSeat{}
 	}
-	env, err := c.orderCall(ctx, OpSetSelectedSeats, "/RESTTicketing.svc/order/seats", w, false)
+	env, err := c.orderCall(ctx, OpSetSelectedSeats, routeParams{"cinemaId": r.CinemaID, "sessionId": r.SessionID, "userSessionId": r.UserSessionID}, w, false)
 	if err != nil {
 		return cinema.Order{}, err
 	}
@@ -134,7 +134,7 @@ func (c *Client) SetSelectedSeats(ctx context.Context, r SetSelectedSeatsRequest
 // GetOrder reads an order (regular or in edit state). Retried when the
 // upstream is unavailable.
 func (c *Client) GetOrder(ctx context.Context, userSessionID string) (cinema.Order, error) {
-	env, err := c.orderCall(ctx, OpGetOrder, "/RESTTicketing.svc/order", wireUserSessionRequest{UserSessionId: userSessionID}, true)
+	env, err := c.orderCall(ctx, OpGetOrder, routeParams{"userSessionId": userSessionID}, wireUserSessionRequest{UserSessionId: userSessionID}, true)
 	if err != nil {
 		return cinema.Order{}, err
 	}
@@ -149,7 +149,7 @@ type ExpiryReset struct {
 
 // ResetOrderExpiry gives the order its full hold time again ("more time").
 func (c *Client) ResetOrderExpiry(ctx context.Context, userSessionID string) (ExpiryReset, error) {
-	env, err := c.orderCall(ctx, OpResetOrderExpiry, "/RESTTicketing.svc/order/reset-expiry", wireUserSessionRequest{UserSessionId: userSessionID}, false)
+	env, err := c.orderCall(ctx, OpResetOrderExpiry, routeParams{"userSessionId": userSessionID}, wireUserSessionRequest{UserSessionId: userSessionID}, false)
 	if err != nil {
 		return ExpiryReset{}, err
 	}
@@ -166,7 +166,7 @@ func (c *Client) ResetOrderExpiry(ctx context.Context, userSessionID string) (Ex
 
 // CancelOrder cancels an order; in edit state it restores the original booking.
 func (c *Client) CancelOrder(ctx context.Context, userSessionID string) error {
-	_, err := c.orderCall(ctx, OpCancelOrder, "/RESTTicketing.svc/order/cancel", wireUserSessionRequest{UserSessionId: userSessionID}, false)
+	_, err := c.orderCall(ctx, OpCancelOrder, routeParams{"userSessionId": userSessionID}, wireUserSessionRequest{UserSessionId: userSessionID}, false)
 	return err
 }
 
@@ -191,21 +191,27 @@ type OrderPayment struct {
 	CardType       string
 }
 
-// CompleteOrder completes a regular order. Never retried.
+// CompleteOrder completes a regular order. Never retried. The real service
+// answers flat (booking number and id, trans number, print streams), not
+// with order details: the result is marked completed with what it said.
 func (c *Client) CompleteOrder(ctx context.Context, r CompleteOrderRequest) (cinema.OrderDetails, error) {
 	w := wireCompleteOrderRequest{
 		UserSessionId: r.UserSessionID, CustomerName: r.CustomerName, CustomerEmail: r.CustomerEmail,
-		BookingMode: int(r.BookingMode), PerformPayment: r.PerformPayment,
+		BookingMode: c.cfg.bookingModes.wire(r.BookingMode), PerformPayment: r.PerformPayment,
 		GeneratePrintStream: r.GeneratePrintStream, ReturnPrintStream: r.ReturnPrintStream,
 	}
 	if p := r.Payment; p != nil {
-		w.PaymentInfo = &wirePaymentInfo{PaymentValueCents: p.AmountCents, PaymentTenderCategory: p.TenderCategory, CardNumber: p.CardNumber, CardType: p.CardType}
+		tender := p.TenderCategory
+		if tender == "" {
+			tender = c.cfg.tenders.Card
+		}
+		w.PaymentInfo = &wirePaymentInfo{PaymentValueCents: p.AmountCents, PaymentTenderCategory: tender, CardNumber: p.CardNumber, CardType: p.CardType}
 	}
-	d, err := call[wireOrderDetails](ctx, c.t, c.base, request{op: OpCompleteOrder, method: http.MethodPost, path: "/RESTTicketing.svc/order/payment", body: w})
+	d, err := do[wireCompleteOrderReply](ctx, c, OpCompleteOrder, routeParams{"userSessionId": r.UserSessionID}, w, false, nil)
 	if err != nil {
 		return cinema.OrderDetails{}, err
 	}
-	return c.conv().orderDetails(d), nil
+	return c.conv().completion(d, r.UserSessionID), nil
 }
 
 // AppliedPaymentResult is the answer of ApplyGiftCard and ApplyLoyaltyPointsPayment.
@@ -240,7 +246,7 @@ func (c *Client) appliedResult(env *wireOrderEnvelope) AppliedPaymentResult {
 // ApplyGiftCard pays part of an order with a gift card, before the external
 // payment. amountCents nil: the smaller of the card balance and what remains.
 func (c *Client) ApplyGiftCard(ctx context.Context, userSessionID, cardNumber, pin string, amountCents *int64) (AppliedPaymentResult, error) {
-	env, err := c.orderCall(ctx, OpApplyGiftCard, "/RESTTicketing.svc/order/giftcard",
+	env, err := c.orderCall(ctx, OpApplyGiftCard, routeParams{"userSessionId": userSessionID},
 		wireGiftCardRequest{UserSessionId: userSessionID, CardNumber: cardNumber, Pin: pin, AmountInCents: amountCents}, false)
 	if err != nil {
 		return AppliedPaymentResult{}, err
@@ -251,7 +257,7 @@ func (c *Client) ApplyGiftCard(ctx context.Context, userSessionID, cardNumber, p
 // ApplyLoyaltyPointsPayment pays part of an order with loyalty points (1
 // point = 1 cent), before the external payment.
 func (c *Client) ApplyLoyaltyPointsPayment(ctx context.Context, userSessionID, loyaltyCardNumber string, amountCents *int64) (AppliedPaymentResult, error) {
-	env, err := c.orderCall(ctx, OpApplyLoyaltyPointsPayment, "/RESTTicketing.svc/order/loyalty-points",
+	env, err := c.orderCall(ctx, OpApplyLoyaltyPointsPayment, routeParams{"userSessionId": userSessionID},
 		wireLoyaltyRequest{UserSessionId: userSessionID, LoyaltyCardNumber: loyaltyCardNumber, AmountInCents: amountCents}, false)
 	if err != nil {
 		return AppliedPaymentResult{}, err
@@ -280,10 +286,10 @@ func (c *Client) ExternalPaymentStarting(ctx context.Context, r ExternalPaymentR
 		ExternalPaymentInfo: wireExternalPaymentInfo{ReturnUrl: r.ReturnURL, PaymentMethod: r.PaymentMethod, IsInAppPayment: r.InApp},
 		OrderCompletionInfo: wireOrderCompletionInfo{
 			CustomerInfo:  wireCustomerInfo{Name: r.CustomerName, Email: r.CustomerEmail},
-			PrintSettings: wirePrintSettings{PrintStreamType: r.PrintStreamType, GeneratePrintStream: r.GeneratePrintStream},
+			PrintSettings: wirePrintSettings{PrintStreamType: cmp.Or(r.PrintStreamType, c.cfg.printStreamType), GeneratePrintStream: r.GeneratePrintStream},
 		},
 	}
-	resp, err := call[wireStartExternalPaymentResponse](ctx, c.t, c.base, request{op: OpExternalPaymentStarting, method: http.MethodPost, path: "/RESTTicketing.svc/order/startexternalpayment", body: w})
+	resp, err := do[wireStartExternalPaymentResponse](ctx, c, OpExternalPaymentStarting, routeParams{"userSessionId": r.UserSessionID}, w, false, nil)
 	if err != nil {
 		return "", err
 	}
@@ -302,10 +308,7 @@ func (c *Client) ExternalPaymentStarting(ctx context.Context, r ExternalPaymentR
 func (c *Client) GetOrderDetails(ctx context.Context, userSessionID string) (cinema.OrderDetails, error) {
 	ch := c.details.DoChan(userSessionID, func() (any, error) {
 		// The op timeout applied inside call() is the shared call's deadline.
-		d, err := call[wireOrderDetails](context.WithoutCancel(ctx), c.t, c.base, request{
-			op: OpGetOrderDetails, method: http.MethodGet, path: "/RESTTicketing.svc/order/details",
-			query: url.Values{"userSessionId": {userSessionID}}, read: true,
-		})
+		d, err := do[wireOrderDetails](context.WithoutCancel(ctx), c, OpGetOrderDetails, routeParams{"userSessionId": userSessionID}, nil, true, nil)
 		if err != nil {
 			return cinema.OrderDetails{}, err
 		}

@@ -31,7 +31,7 @@ func newBreaker(name string, s BreakerSettings, log *slog.Logger) *breaker {
 		Timeout:     s.OpenTimeout,
 		ReadyToTrip: func(c gobreaker.Counts) bool { return c.ConsecutiveFailures >= s.ConsecutiveFailures },
 		IsSuccessful: func(err error) bool {
-			return err == nil || !errors.Is(err, ErrUnavailable)
+			return err == nil || !isOutage(err)
 		},
 		IsExcluded: func(err error) bool { return errors.Is(err, context.Canceled) },
 		OnStateChange: func(name string, from, to gobreaker.State) {
@@ -54,10 +54,10 @@ func (b *breaker) run(fn func() error) error {
 
 func (b *breaker) isOpen() bool { return b.cb.State() == gobreaker.StateOpen }
 
-// retryable reports whether a failed read may be tried again: only
-// unavailable-type failures, and not a refusal of the open breaker.
+// retryable reports whether a failed read may be tried again: only outages
+// (transport, timeout, 5xx), and not a refusal of the open breaker.
 func retryable(err error) bool {
-	return errors.Is(err, ErrUnavailable) && !errors.Is(err, ErrCircuitOpen)
+	return isOutage(err) && !errors.Is(err, ErrCircuitOpen)
 }
 
 // backoff returns the wait before attempt+1: BaseDelay·2^(attempt-1), capped

@@ -3,8 +3,10 @@ package upstream
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
+	"math"
+	"reflect"
 	"strconv"
+	"strings"
 )
 
 // jsonUnmarshalString decodes a JSON string, taking the fast path when it
@@ -25,7 +27,7 @@ type flexString string
 func (f *flexString) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
-		return fmt.Errorf("upstream: empty value")
+		return typeErr(b, reflect.TypeFor[flexString]())
 	}
 	switch b[0] {
 	case '"':
@@ -57,9 +59,9 @@ func (f *flexInt) UnmarshalJSON(b []byte) error {
 	if len(b) > 0 && b[0] == '"' {
 		var s string
 		if err := jsonUnmarshalString(b, &s); err != nil {
-			return err
+			return typeErr(b, reflect.TypeFor[flexInt]())
 		}
-		b = []byte(s)
+		b = []byte(strings.TrimSpace(s))
 	}
 	if string(b) == "null" || len(b) == 0 {
 		*f = 0
@@ -67,9 +69,11 @@ func (f *flexInt) UnmarshalJSON(b []byte) error {
 	}
 	n, err := strconv.ParseInt(string(b), 10, 64)
 	if err != nil {
+		// 1250.0 is an integer; 12.5 is not, and truncating it would show
+		// a wrong amount as if it were right.
 		fl, ferr := strconv.ParseFloat(string(b), 64)
-		if ferr != nil {
-			return fmt.Errorf("upstream: not an integer: %s", truncate(string(b), 32))
+		if ferr != nil || fl != math.Trunc(fl) || math.Abs(fl) > 1<<53 {
+			return typeErr(b, reflect.TypeFor[flexInt]())
 		}
 		n = int64(fl)
 	}
@@ -81,46 +85,46 @@ func (f flexInt) MarshalJSON() ([]byte, error) { return strconv.AppendInt(nil, i
 
 // ticketingCodes is the envelope of the PascalCase ticketing responses.
 type ticketingCodes struct {
-	Result             int     `json:"Result"`
-	ExtendedResultCode int     `json:"ExtendedResultCode"`
-	ErrorDescription   *string `json:"ErrorDescription"`
+	Result             flexInt     `json:"Result"`
+	ExtendedResultCode flexInt     `json:"ExtendedResultCode"`
+	ErrorDescription   *flexString `json:"ErrorDescription"`
 }
 
 func (e *ticketingCodes) resultCodes() codes {
-	return codes{Result: e.Result, ExtendedResultCode: e.ExtendedResultCode, Description: deref(e.ErrorDescription)}
+	return codes{Result: int(e.Result), ExtendedResultCode: int(e.ExtendedResultCode), Description: string(deref(e.ErrorDescription))}
 }
 
 // camelCodes is the envelope of the camelCase edit and swap responses.
 type camelCodes struct {
-	Result             int     `json:"result"`
-	ExtendedResultCode int     `json:"extendedResultCode"`
-	ErrorDescription   *string `json:"errorDescription"`
-	Reason             string  `json:"reason,omitempty"`
+	Result             flexInt     `json:"result"`
+	ExtendedResultCode flexInt     `json:"extendedResultCode"`
+	ErrorDescription   *flexString `json:"errorDescription"`
+	Reason             string      `json:"reason,omitempty"`
 }
 
 func (e *camelCodes) resultCodes() codes {
-	return codes{Result: e.Result, ExtendedResultCode: e.ExtendedResultCode, Description: deref(e.ErrorDescription), Reason: e.Reason}
+	return codes{Result: int(e.Result), ExtendedResultCode: int(e.ExtendedResultCode), Description: string(deref(e.ErrorDescription)), Reason: e.Reason}
 }
 
 // bookingCodes is the envelope of the booking (RESTBooking.svc) responses.
 type bookingCodes struct {
-	ResultCode         int     `json:"ResultCode"`
-	ExtendedResultCode int     `json:"ExtendedResultCode"`
-	ErrorDescription   *string `json:"ErrorDescription"`
+	ResultCode         flexInt     `json:"ResultCode"`
+	ExtendedResultCode flexInt     `json:"ExtendedResultCode"`
+	ErrorDescription   *flexString `json:"ErrorDescription"`
 }
 
 func (e *bookingCodes) resultCodes() codes {
-	return codes{Result: e.ResultCode, ExtendedResultCode: e.ExtendedResultCode, Description: deref(e.ErrorDescription)}
+	return codes{Result: int(e.ResultCode), ExtendedResultCode: int(e.ExtendedResultCode), Description: string(deref(e.ErrorDescription))}
 }
 
 // dataCodes is the envelope of the data (RESTData.svc) responses.
 type dataCodes struct {
-	ResponseCode     int     `json:"ResponseCode"`
-	ErrorDescription *string `json:"ErrorDescription"`
+	ResponseCode     flexInt     `json:"ResponseCode"`
+	ErrorDescription *flexString `json:"ErrorDescription"`
 }
 
 func (e *dataCodes) resultCodes() codes {
-	return codes{Result: e.ResponseCode, Description: deref(e.ErrorDescription)}
+	return codes{Result: int(e.ResponseCode), Description: string(deref(e.ErrorDescription))}
 }
 
 func deref[T any](p *T) T {

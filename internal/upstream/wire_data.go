@@ -1,7 +1,12 @@
 package upstream
 
+import (
+	"bytes"
+	"encoding/json"
+)
+
 // Wire shapes of the data calls: OData.svc listings and RESTData.svc seat
-// plan and ticket types (wire profile "Data calls").
+// plan and ticket types (docs/wire-profile.md, "Data calls").
 
 type wireCinemaList struct {
 	ticketingCodes
@@ -9,11 +14,12 @@ type wireCinemaList struct {
 }
 
 type wireCinema struct {
-	ID           string `json:"ID"`
-	Name         string `json:"Name"`
-	CurrencyCode string `json:"CurrencyCode"`
-	Locale       string `json:"Locale"`
-	TimeZone     string `json:"TimeZone"`
+	ID           flexString `json:"ID"`
+	Name         string     `json:"Name"`
+	TimeZoneId   string     `json:"TimeZoneId"`
+	TimeZone     string     `json:"TimeZone"` // our old sandbox's name
+	CurrencyCode string     `json:"CurrencyCode"`
+	Locale       string     `json:"Locale"`
 }
 
 type wireFilmList struct {
@@ -22,11 +28,13 @@ type wireFilmList struct {
 }
 
 type wireFilm struct {
-	ID       string `json:"ID"`
-	Title    string `json:"Title"`
-	Rating   string `json:"Rating"`
-	RunTime  int    `json:"RunTime"` // minutes
-	Synopsis string `json:"Synopsis"`
+	ID              flexString `json:"ID"`
+	ScheduledFilmId flexString `json:"ScheduledFilmId"`
+	CinemaId        flexString `json:"CinemaId"`
+	Title           string     `json:"Title"`
+	Rating          string     `json:"Rating"`
+	RunTime         flexInt    `json:"RunTime"` // minutes; a string on the real wire
+	Synopsis        string     `json:"Synopsis"`
 }
 
 type wireSessionList struct {
@@ -35,17 +43,22 @@ type wireSessionList struct {
 }
 
 type wireSession struct {
-	ID                 string     `json:"ID"`
-	CinemaId           string     `json:"CinemaId"`
-	SessionId          flexString `json:"SessionId"`
-	ScheduledFilmId    string     `json:"ScheduledFilmId"`
-	FilmTitle          string     `json:"FilmTitle"`
-	Showtime           isoTime    `json:"Showtime"`
-	ScreenName         string     `json:"ScreenName"`
-	ScreenNumber       int        `json:"ScreenNumber"`
-	IsAllocatedSeating bool       `json:"IsAllocatedSeating"`
-	SeatsAvailable     int        `json:"SeatsAvailable"`
-	AreaCategoryCodes  []string   `json:"AreaCategoryCodes"`
+	ID                     flexString `json:"ID"`
+	CinemaId               flexString `json:"CinemaId"`
+	SessionId              flexString `json:"SessionId"`
+	ScheduledFilmId        flexString `json:"ScheduledFilmId"`
+	Showtime               localTime  `json:"Showtime"`
+	SessionBusinessDate    localTime  `json:"SessionBusinessDate"`
+	ScreenName             string     `json:"ScreenName"`
+	ScreenNumber           flexInt    `json:"ScreenNumber"`
+	SeatsAvailable         flexInt    `json:"SeatsAvailable"`
+	AllowTicketSales       *bool      `json:"AllowTicketSales"`
+	SessionAttributesNames []string   `json:"SessionAttributesNames"`
+
+	// Read when present; the real service is not known to send them.
+	FilmTitle          string   `json:"FilmTitle"`
+	IsAllocatedSeating *bool    `json:"IsAllocatedSeating"`
+	AreaCategoryCodes  []string `json:"AreaCategoryCodes"`
 }
 
 type wireSeatPlanResponse struct {
@@ -60,19 +73,20 @@ type wireSeatLayout struct {
 
 type wireAreaCategory struct {
 	AreaCategoryCode        string `json:"AreaCategoryCode"`
+	Name                    string `json:"Name"`
 	Description             string `json:"Description"`
-	IsInSeatDeliveryEnabled bool   `json:"IsInSeatDeliveryEnabled"`
+	IsInSeatDeliveryEnabled *bool  `json:"IsInSeatDeliveryEnabled"`
 }
 
 type wireArea struct {
-	Number                int       `json:"Number"`
+	Number                flexInt   `json:"Number"`
 	AreaCategoryCode      string    `json:"AreaCategoryCode"`
 	Description           string    `json:"Description"`
-	NumberOfSeats         int       `json:"NumberOfSeats"`
-	IsAllocatedSeating    bool      `json:"IsAllocatedSeating"`
+	NumberOfSeats         flexInt   `json:"NumberOfSeats"`
+	IsAllocatedSeating    *bool     `json:"IsAllocatedSeating"`
 	HasSofaSeatingEnabled bool      `json:"HasSofaSeatingEnabled"`
-	RowCount              int       `json:"RowCount"`
-	ColumnCount           int       `json:"ColumnCount"`
+	RowCount              flexInt   `json:"RowCount"`
+	ColumnCount           flexInt   `json:"ColumnCount"`
 	Top                   float64   `json:"Top"`
 	Left                  float64   `json:"Left"`
 	Height                float64   `json:"Height"`
@@ -81,13 +95,13 @@ type wireArea struct {
 }
 
 type wireRow struct {
-	PhysicalName string     `json:"PhysicalName"`
+	PhysicalName flexString `json:"PhysicalName"`
 	Seats        []wireSeat `json:"Seats"`
 }
 
 type wireSeat struct {
 	Position       wirePosition   `json:"Position"`
-	Id             string         `json:"Id"`
+	Id             flexString     `json:"Id"`
 	Status         int            `json:"Status"`
 	OriginalStatus *int           `json:"OriginalStatus"`
 	SeatStyle      int            `json:"SeatStyle"`
@@ -107,16 +121,50 @@ type wireTicketTypesResponse struct {
 }
 
 type wireTicketType struct {
-	TicketTypeCode           string `json:"TicketTypeCode"`
-	AreaCategoryCode         string `json:"AreaCategoryCode"`
-	Description              string `json:"Description"`
-	LongDescription          string `json:"LongDescription"`
-	PriceInCents             int64  `json:"PriceInCents"`
-	TaxInCents               int64  `json:"TaxInCents"`
-	IsPackageTicket          bool   `json:"IsPackageTicket"`
-	PackageSize              int    `json:"PackageSize"`
-	IsLoyaltyRecognition     bool   `json:"IsLoyaltyRecognition"`
-	IsVoucherTicket          bool   `json:"IsVoucherTicket"`
-	IsThirdPartyMemberTicket bool   `json:"IsThirdPartyMemberTicket"`
-	IsChildTicket            bool   `json:"IsChildTicket"`
+	TicketTypeCode                      string         `json:"TicketTypeCode"`
+	AreaCategoryCode                    string         `json:"AreaCategoryCode"`
+	Description                         string         `json:"Description"`
+	LongDescription                     string         `json:"LongDescription"`
+	PriceInCents                        flexInt        `json:"PriceInCents"`
+	TaxInCents                          flexInt        `json:"TaxInCents"`
+	IsPackageTicket                     bool           `json:"IsPackageTicket"`
+	PackageContent                      packageContent `json:"PackageContent"`
+	IsChildOnlyTicket                   bool           `json:"IsChildOnlyTicket"`
+	IsAvailableAsLoyaltyRecognitionOnly bool           `json:"IsAvailableAsLoyaltyRecognitionOnly"`
+	ProductCodeForVoucher               flexString     `json:"ProductCodeForVoucher"`
+	IsThirdPartyMemberTicket            bool           `json:"IsThirdPartyMemberTicket"`
+
+	// Our old sandbox's names, read when present.
+	PackageSize          flexInt `json:"PackageSize"`
+	IsLoyaltyRecognition bool    `json:"IsLoyaltyRecognition"`
+	IsVoucherTicket      bool    `json:"IsVoucherTicket"`
+	IsChildTicket        bool    `json:"IsChildTicket"`
+}
+
+// packageContent is a ticket type's PackageContent, whose shape public
+// clients do not agree on. What we need of it is the number of tickets in the
+// package: the count of its Tickets (their Quantity when given).
+type packageContent struct{ seats int }
+
+func (p *packageContent) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || b[0] != '{' {
+		return nil // null, a string, a number, an array: size unknown
+	}
+	var v struct {
+		Tickets []struct {
+			Quantity *flexInt `json:"Quantity"`
+		} `json:"Tickets"`
+	}
+	if json.Unmarshal(b, &v) != nil {
+		return nil
+	}
+	for _, t := range v.Tickets {
+		n := 1
+		if t.Quantity != nil && *t.Quantity > 0 {
+			n = int(*t.Quantity)
+		}
+		p.seats += n
+	}
+	return nil
 }

@@ -1,5 +1,10 @@
 package upstream
 
+import (
+	"bytes"
+	"encoding/json"
+)
+
 // Wire shapes of the PascalCase ticketing operations (RESTTicketing.svc),
 // contract 2.3, 2.5, 4.3, 4.5, 4.6 and the wire profile's regular order
 // operations. Field names and casing mirror the contract exactly.
@@ -17,21 +22,20 @@ type wireOrderEnvelope struct {
 }
 
 type wireOrder struct {
-	UserSessionId           string              `json:"UserSessionId"`
-	CinemaId                string              `json:"CinemaId"`
-	TotalValueCents         int64               `json:"TotalValueCents"`
-	TaxValueCents           int64               `json:"TaxValueCents"`
-	BookingFeeValueCents    int64               `json:"BookingFeeValueCents"`
-	BookingFeeTaxValueCents int64               `json:"BookingFeeTaxValueCents"`
-	TotalOrderCount         int                 `json:"TotalOrderCount"`
-	Sessions                []wireOrderSession  `json:"Sessions"`
-	CoreTransactionNumber   int64               `json:"CoreTransactionNumber"`
-	CoreBookingNumber       int64               `json:"CoreBookingNumber"`
-	LastUpdated             legacyDate          `json:"LastUpdated"`
-	LastUpdatedUtc          isoTime             `json:"LastUpdatedUtc"`
-	ExpiryDate              legacyDate          `json:"ExpiryDate"`
-	ExpiryDateUtc           isoTime             `json:"ExpiryDateUtc"`
-	SuggestedDeals          []wireSuggestedDeal `json:"SuggestedDeals"`
+	UserSessionId           string             `json:"UserSessionId"`
+	CinemaId                string             `json:"CinemaId"`
+	TotalValueCents         int64              `json:"TotalValueCents"`
+	TaxValueCents           int64              `json:"TaxValueCents"`
+	BookingFeeValueCents    int64              `json:"BookingFeeValueCents"`
+	BookingFeeTaxValueCents int64              `json:"BookingFeeTaxValueCents"`
+	TotalOrderCount         int                `json:"TotalOrderCount"`
+	Sessions                []wireOrderSession `json:"Sessions"`
+	orderBrand
+	LastUpdated    legacyDate          `json:"LastUpdated"`
+	LastUpdatedUtc isoTime             `json:"LastUpdatedUtc"`
+	ExpiryDate     legacyDate          `json:"ExpiryDate"`
+	ExpiryDateUtc  isoTime             `json:"ExpiryDateUtc"`
+	SuggestedDeals []wireSuggestedDeal `json:"SuggestedDeals"`
 	// Extensions of the wire profile (tolerated when absent).
 	AppliedPayments    []wireAppliedPayment `json:"AppliedPayments,omitempty"`
 	AmountToPayInCents *int64               `json:"AmountToPayInCents,omitempty"`
@@ -130,8 +134,9 @@ type wireRemoveTicketsRequest struct {
 }
 
 type wireTicketRemoval struct {
-	SessionId string   `json:"SessionId"`
-	Tickets   []string `json:"Tickets"`
+	SessionId        string   `json:"SessionId"`
+	Tickets          []string `json:"Tickets"`
+	PackageTicketIds []string `json:"PackageTicketIds"`
 }
 
 type wireSetSelectedSeatsRequest struct {
@@ -219,14 +224,21 @@ type wireOrderDetails struct {
 }
 
 type wireOrderIdentifiers struct {
-	CinemaId          string `json:"CinemaId"`
-	UserSessionId     string `json:"UserSessionId"`
-	ClientId          string `json:"ClientId"`
-	HistoryId         int64  `json:"HistoryId"`
-	CoreBookingNumber int64  `json:"CoreBookingNumber"`
-	CoreBookingId     string `json:"CoreBookingId"`
-	CoreTransNumber   int64  `json:"CoreTransNumber"`
-	IsCompletedOrder  bool   `json:"IsCompletedOrder"`
+	CinemaId      string     `json:"CinemaId"`
+	UserSessionId string     `json:"UserSessionId"`
+	ClientId      flexString `json:"ClientId"`
+	HistoryId     flexInt    `json:"HistoryId"`
+	completionBrand
+	IsCompletedOrder bool `json:"IsCompletedOrder"`
+}
+
+// wireCompleteOrderReply is the real CompleteOrder answer: flat, not order
+// details (upstream-notes, "Shapes that differ").
+type wireCompleteOrderReply struct {
+	ticketingCodes
+	completionBrand
+	PrintStream           string            `json:"PrintStream"`
+	PrintStreamCollection []wirePrintStream `json:"PrintStreamCollection"`
 }
 
 type wireOrderWebPaymentData struct {
@@ -241,9 +253,9 @@ type wireOrderWebPaymentData struct {
 	AttemptNumber     int    `json:"AttemptNumber"`
 	Token             string `json:"Token"`
 	BankService       string `json:"BankService"`
-	CoreTransRef      string `json:"CoreTransRef"`
-	AmountInCents     int64  `json:"AmountInCents"`
-	PaymentStatus     string `json:"PaymentStatus"`
+	webPaymentBrand
+	AmountInCents int64  `json:"AmountInCents"`
+	PaymentStatus string `json:"PaymentStatus"`
 }
 
 type wireAdditionalPayment struct {
@@ -255,6 +267,16 @@ type wireAdditionalPayment struct {
 }
 
 type wirePrintStream struct {
-	PrintStream  string `json:"PrintStream"`
-	PrintDocType int    `json:"PrintDocType"`
+	PrintStream  string  `json:"PrintStream"`
+	PrintDocType flexInt `json:"PrintDocType"`
+}
+
+// UnmarshalJSON reads a print stream item, or a bare string as in the
+// CompleteOrder reply's PrintStreamCollection.
+func (p *wirePrintStream) UnmarshalJSON(b []byte) error {
+	if s := bytes.TrimSpace(b); len(s) > 0 && s[0] == '"' {
+		return jsonUnmarshalString(s, &p.PrintStream)
+	}
+	type plain wirePrintStream
+	return json.Unmarshal(b, (*plain)(p))
 }
