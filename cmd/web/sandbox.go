@@ -54,7 +54,7 @@ func startEmbeddedSandbox(ctx context.Context, cfg *Config, logger *slog.Logger,
 	mux.Handle("/", sb.Handler())
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
-		if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
+		if err := sandbox.Serve(srv, ln); err != nil && err != http.ErrServerClosed {
 			logger.Error("embedded sandbox stopped", "err", err)
 		}
 	}()

@@ -34,10 +34,10 @@ func TestEditBookingStart(t *testing.T) {
 	if len(ed.Sessions) != 1 || ed.Sessions[0].FilmTitle == "" || len(ed.SuggestedDeals) == 0 {
 		t.Errorf("sessions %+v deals %+v", ed.Sessions, ed.SuggestedDeals)
 	}
-	b, err := e.client.GetSingleBooking(e.ctx, berlin, 100001)
-	noErr(t, err)
-	if !b.BeingEdited {
-		t.Error("booking not marked as being edited")
+	// The real wire does not say "being edited": a second edit is refused instead.
+	_, err = e.client.EditBooking(e.ctx, berlin, "BK0186A1")
+	if r, ok := upstream.EditRefusal(err); !ok || r != upstream.EditAlreadyInEdit {
+		t.Errorf("second edit: %v", err)
 	}
 
 	// A fee rule changed since purchase: a balance at once, explained by the fees.

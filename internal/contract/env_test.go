@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cinemabff/cinemabff/internal/bookings"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
@@ -47,7 +48,12 @@ type envOptions struct {
 func newEnv(t *testing.T, o envOptions) *env {
 	t.Helper()
 	mux := http.NewServeMux()
-	srv := httptest.NewServer(mux)
+	// Served as the sandbox serves itself: its listener sees the raw header names, so a
+	// token header in any casing but connectapitoken is refused.
+	srv := httptest.NewUnstartedServer(mux)
+	srv.Listener = sandbox.WrapListener(srv.Listener)
+	srv.Config.ConnContext = sandbox.ConnContext
+	srv.Start()
 	t.Cleanup(srv.Close)
 	prov := payprovider.New(payprovider.Options{PublicURL: srv.URL + "/pay", APIKey: payKey})
 	if o.completionDelay == 0 {
@@ -62,6 +68,7 @@ func newEnv(t *testing.T, o envOptions) *env {
 	mux.Handle("/", sb.Handler())
 
 	opts := append([]upstream.Option{
+		upstream.WithHTTPClient(&http.Client{Transport: recorded}),
 		upstream.WithTimeout(5 * time.Second),
 		upstream.WithRetry(upstream.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: 10 * time.Millisecond}),
 	}, o.clientOpts...)
@@ -204,3 +211,13 @@ func (e *env) pollDetails(id string, done func(cinema.OrderDetails) bool) cinema
 }
 
 func errorsIs(err, target error) bool { return errors.Is(err, target) }
+
+// booking reads a booking as the BFF does: GetSingleBooking completed from the session
+// listing and the seat plan (the real wire's tickets carry seat labels only).
+func (e *env) booking(cinemaID string, number int64) (cinema.Booking, error) {
+	b, err := bookings.Reader{Source: e.client}.Read(e.ctx, cinemaID, number)
+	if err == nil && len(b.Unplaced) > 0 {
+		e.t.Errorf("booking %d: tickets not found on the seat plan by their labels: %+v", number, b.Unplaced)
+	}
+	return b.Booking, err
+}

@@ -9,7 +9,7 @@ import (
 
 func TestSwapSeats(t *testing.T) {
 	e := newEnv(t, envOptions{})
-	b, err := e.client.GetSingleBooking(e.ctx, berlin, 100003)
+	b, err := e.booking(berlin, 100003)
 	noErr(t, err)
 	sp := e.plan(bigSession)
 	to := freeSeats(t, sp, b.Tickets[0].Seat.AreaCategoryCode, 2)
@@ -17,7 +17,7 @@ func TestSwapSeats(t *testing.T) {
 		{TicketSequenceNumber: b.Tickets[0].Seq, NewSeat: to[0].Position},
 		{TicketSequenceNumber: b.Tickets[1].Seq, NewSeat: to[1].Position},
 	}))
-	after, err := e.client.GetSingleBooking(e.ctx, berlin, 100003)
+	after, err := e.booking(berlin, 100003)
 	noErr(t, err)
 	if after.Tickets[0].Seat.Position != to[0].Position || after.Tickets[1].Seat.Position != to[1].Position {
 		t.Errorf("seats after swap %+v %+v, want %v %v", after.Tickets[0].Seat, after.Tickets[1].Seat, to[0].Position, to[1].Position)
@@ -31,7 +31,7 @@ func TestSwapSeats(t *testing.T) {
 	}
 
 	// A package moves as a whole.
-	pkg, err := e.client.GetSingleBooking(e.ctx, berlin, 100012)
+	pkg, err := e.booking(berlin, 100012)
 	noErr(t, err)
 	var sofa []cinema.Seat
 	for _, a := range sp.Areas {
@@ -58,7 +58,7 @@ func TestSwapSeats(t *testing.T) {
 func TestSwapSeatsRefusals(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	sp := e.plan(bigSession)
-	paid, err := e.client.GetSingleBooking(e.ctx, berlin, 100001) // F11, F12
+	paid, err := e.booking(berlin, 100001) // F11, F12
 	noErr(t, err)
 	free := freeSeats(t, sp, "0000000001", 1)[0]
 	premium := freeSeats(t, sp, "0000000002", 1)[0]
@@ -68,13 +68,13 @@ func TestSwapSeatsRefusals(t *testing.T) {
 	one := func(bookingID string, seq int, to cinema.SeatPosition) []upstream.SeatSwap {
 		return []upstream.SeatSwap{{TicketSequenceNumber: seq, NewSeat: to}}
 	}
-	unpaid, err := e.client.GetSingleBooking(e.ctx, berlin, 100010)
+	unpaid, err := e.booking(berlin, 100010)
 	noErr(t, err)
-	inSeat, err := e.client.GetSingleBooking(e.ctx, berlin, 100017)
+	inSeat, err := e.booking(berlin, 100017)
 	noErr(t, err)
-	pkg, err := e.client.GetSingleBooking(e.ctx, berlin, 100012)
+	pkg, err := e.booking(berlin, 100012)
 	noErr(t, err)
-	other, err := e.client.GetSingleBooking(e.ctx, berlin, 100002) // F14, F15
+	other, err := e.booking(berlin, 100002) // F14, F15
 	noErr(t, err)
 
 	tests := []struct {
@@ -114,7 +114,7 @@ func TestSwapSeatsRefusals(t *testing.T) {
 	wantErr(t, err, upstream.ErrNotFound)
 
 	// Nothing moved.
-	again, err := e.client.GetSingleBooking(e.ctx, berlin, 100001)
+	again, err := e.booking(berlin, 100001)
 	noErr(t, err)
 	if again.Tickets[0].Seat.Name() != "F11" || again.Tickets[1].Seat.Name() != "F12" {
 		t.Errorf("a refused swap moved seats: %+v", again.Tickets)

@@ -10,25 +10,22 @@ type singleBookingRequest struct {
 	BookingNumber flexString `json:"BookingNumber"`
 }
 
+// bookingJSON is the Booking of GetSingleBooking as the real service sends
+// it (wire-profile "Booking calls"): seat labels but no seat-plan
+// positions, no session facts, no in-seat delivery or edit flags.
 type bookingJSON struct {
-	BookingNumber        int64                   `json:"BookingNumber"`
-	BookingID            string                  `json:"BookingId"`
-	CinemaID             string                  `json:"CinemaId"`
-	CoreTransactionID    int64                   `json:"CoreTransactionId"`
-	TotalValueCents      int64                   `json:"TotalValueCents"`
-	BookingFeeValueCents int64                   `json:"BookingFeeValueCents"`
-	IsPaid               bool                    `json:"IsPaid"`
-	HasInSeatDelivery    bool                    `json:"HasInSeatDelivery"`
-	CustomerName         string                  `json:"CustomerName"`
-	CustomerEmail        string                  `json:"CustomerEmail"`
-	SessionID            int                     `json:"SessionId"`
-	FilmTitle            string                  `json:"FilmTitle"`
-	Showtime             string                  `json:"Showtime"`
-	ScreenName           string                  `json:"ScreenName"`
-	Tickets              []bookingTicketJSON     `json:"Tickets"`
-	Concessions          []bookingConcessionJSON `json:"Concessions"`
-	Payments             []bookingPaymentJSON    `json:"Payments"`
-	IsBeingEdited        bool                    `json:"IsBeingEdited"`
+	BookingNumber      int64                   `json:"BookingNumber"`
+	BookingID          string                  `json:"BookingId"`
+	CinemaID           string                  `json:"CinemaId"`
+	VistaTransactionID int64                   `json:"VistaTransactionId"`
+	VistaTransNumber   int64                   `json:"VistaTransNumber"`
+	TotalValueCents    int64                   `json:"TotalValueCents"`
+	IsPaid             bool                    `json:"IsPaid"`
+	CustomerName       string                  `json:"CustomerName"`
+	CustomerEmail      string                  `json:"CustomerEmail"`
+	Tickets            []bookingTicketJSON     `json:"Tickets"`
+	Concessions        []bookingConcessionJSON `json:"Concessions"`
+	Payments           []bookingPaymentJSON    `json:"Payments"`
 }
 
 type bookingTicketJSON struct {
@@ -40,10 +37,10 @@ type bookingTicketJSON struct {
 	PackageGroupNumber   int    `json:"PackageGroupNumber"`
 	SeatRowID            string `json:"SeatRowId"`
 	SeatNumber           string `json:"SeatNumber"`
-	AreaCategoryCode     string `json:"AreaCategoryCode"`
-	AreaNumber           int    `json:"AreaNumber"`
-	RowIndex             int    `json:"RowIndex"`
-	ColumnIndex          int    `json:"ColumnIndex"`
+	RefundGroupNumber    int    `json:"RefundGroupNumber"`
+	CurrentValueInCents  int64  `json:"CurrentValueInCents"`
+	PaymentID            string `json:"PaymentId,omitempty"`
+	OrderPaymentAmount   *int64 `json:"OrderPaymentAmount,omitempty"`
 }
 
 type bookingConcessionJSON struct {
@@ -53,44 +50,63 @@ type bookingConcessionJSON struct {
 	Quantity     int    `json:"Quantity"`
 }
 
+// bookingPaymentJSON is one payment of a booking; a refund from
+// complete-edit has a negative OrderPaymentAmount.
 type bookingPaymentJSON struct {
-	AmountInCents            int64  `json:"AmountInCents"`
-	PaymentProviderReference string `json:"PaymentProviderReference"`
-	PaymentTenderCategory    string `json:"PaymentTenderCategory"`
-	CardNumberMasked         string `json:"CardNumberMasked"`
-	CardType                 string `json:"CardType"`
-	IsExternal               bool   `json:"IsExternal"`
-	IsRefund                 bool   `json:"IsRefund"` // extension: refunds from complete-edit, AmountInCents negative
+	PaymentID             string `json:"PaymentId"`
+	OrderPaymentAmount    int64  `json:"OrderPaymentAmount"`
+	PaymentTenderCategory string `json:"PaymentTenderCategory"`
+	CardType              string `json:"CardType"`
+	CardNumberMasked      string `json:"CardNumberMasked"`
+	BankReference         string `json:"BankReference"`
 }
 
-// bookingJSON renders a booking record (contract 2.6 with the wire-profile
-// fields). s.mu must be held.
+// json renders a booking record. s.mu must be held.
 func (b *booking) json() bookingJSON {
-	total, fees := b.totals()
-	j := bookingJSON{BookingNumber: b.number, BookingID: b.id, CinemaID: b.cinema.ID, CoreTransactionID: b.transID,
-		TotalValueCents: total, BookingFeeValueCents: fees, IsPaid: b.paid, HasInSeatDelivery: b.inSeatDelivery,
-		CustomerName: b.customerName, CustomerEmail: b.customerEmail, Tickets: []bookingTicketJSON{},
-		Concessions: []bookingConcessionJSON{}, Payments: []bookingPaymentJSON{}, IsBeingEdited: b.edit != nil}
-	if ss := b.primarySession(); ss != nil {
-		j.SessionID, j.FilmTitle, j.Showtime, j.ScreenName = ss.id, ss.film.Title, isoUTC(ss.showtime), ss.screen.name
-	}
-	for _, t := range b.tickets {
-		tj := bookingTicketJSON{TicketTypeCode: t.tt.Code, TicketSequenceNumber: t.seq, SessionID: t.sess.id, PriceInCents: t.price,
-			Description: t.tt.Description, PackageGroupNumber: t.pkg}
-		if t.seat >= 0 {
-			d := &t.sess.screen.seats[t.seat]
-			tj.SeatRowID, tj.SeatNumber, tj.AreaCategoryCode = d.rowName, d.label, d.area.category.Code
-			tj.AreaNumber, tj.RowIndex, tj.ColumnIndex = d.pos.area, d.pos.row, d.pos.col
-		}
-		j.Tickets = append(j.Tickets, tj)
-	}
+	total, _ := b.totals()
+	j := bookingJSON{BookingNumber: b.number, BookingID: b.id, CinemaID: b.cinema.ID, VistaTransactionID: b.transID, VistaTransNumber: b.transID,
+		TotalValueCents: total, IsPaid: b.paid, CustomerName: b.customerName, CustomerEmail: b.customerEmail,
+		Tickets: b.ticketsJSON(), Concessions: []bookingConcessionJSON{}, Payments: []bookingPaymentJSON{}}
 	for _, c := range b.concessions {
 		j.Concessions = append(j.Concessions, bookingConcessionJSON{c.c.ItemID, c.c.Description, c.c.PriceInCents, c.qty})
 	}
-	for _, p := range b.payments {
-		j.Payments = append(j.Payments, bookingPaymentJSON{p.amount, p.ref, p.tender, p.masked, p.cardType, p.external, p.refund})
+	for i, p := range b.payments {
+		j.Payments = append(j.Payments, bookingPaymentJSON{paymentID(i), p.amount, p.tender, p.cardType, p.masked, p.ref})
 	}
 	return j
+}
+
+// paymentID is the PaymentId of the i-th payment of a booking: "1", "2", …
+func paymentID(i int) string { return strconv.Itoa(i + 1) }
+
+// ticketsJSON renders the tickets with their refund groups (one per
+// package, otherwise one per ticket, numbered from 1) and the first payment
+// of the booking. s.mu must be held.
+func (b *booking) ticketsJSON() []bookingTicketJSON {
+	out := make([]bookingTicketJSON, 0, len(b.tickets))
+	groups, nextGroup := map[int]int{}, 0
+	for _, t := range b.tickets {
+		group := groups[t.pkg]
+		if t.pkg == 0 || group == 0 {
+			nextGroup++
+			group = nextGroup
+			if t.pkg != 0 {
+				groups[t.pkg] = group
+			}
+		}
+		tj := bookingTicketJSON{TicketTypeCode: t.tt.Code, TicketSequenceNumber: t.seq, SessionID: t.sess.id, PriceInCents: t.price,
+			Description: t.tt.Description, PackageGroupNumber: t.pkg, RefundGroupNumber: group, CurrentValueInCents: t.price}
+		if t.seat >= 0 {
+			d := &t.sess.screen.seats[t.seat]
+			tj.SeatRowID, tj.SeatNumber = d.rowName, d.label
+		}
+		if len(b.payments) > 0 {
+			amount := b.payments[0].amount
+			tj.PaymentID, tj.OrderPaymentAmount = paymentID(0), &amount
+		}
+		out = append(out, tj)
+	}
+	return out
 }
 
 func (s *Server) handleGetSingleBooking(r *http.Request) reply {

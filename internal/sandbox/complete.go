@@ -25,6 +25,10 @@ type completeOrderRequest struct {
 	} `json:"PaymentInfo"`
 }
 
+// defaultTender is the tender category recorded for a card payment whose
+// tender is not given (the real service's usual CREDIT).
+const defaultTender = "CREDIT"
+
 // declinedCard is the card number CompleteOrder declines, to exercise
 // PaymentDeclined without a real bank.
 const declinedCard = "4000000000000002"
@@ -69,7 +73,7 @@ func (s *Server) handleCompleteOrder(r *http.Request) reply {
 			}
 			tender := pi.PaymentTenderCategory
 			if tender == "" {
-				tender = "CREDITCARD"
+				tender = defaultTender
 			}
 			pays = append(pays, paymentRecord{amount: toPay, tender: tender, masked: maskCard(card), cardType: pi.CardType})
 		}
@@ -79,12 +83,41 @@ func (s *Server) handleCompleteOrder(r *http.Request) reply {
 		if len(pays) > 0 {
 			b.payments[0].ref = fmt.Sprintf("INT%d", b.transID)
 		}
-		d := s.orderDetails(o)
-		if !req.ReturnPrintStream {
-			d.PrintStreams = []printStreamJSON{}
-		}
-		return okReply(d)
+		return okReply(completeOrderReply(b, o, mode, req.ReturnPrintStream))
 	})
+}
+
+// completeOrderJSON is the flat CompleteOrder reply of the real service
+// (wire-profile "CompleteOrder reply").
+type completeOrderJSON struct {
+	Result                int      `json:"Result"`
+	ExtendedResultCode    int      `json:"ExtendedResultCode"`
+	ErrorDescription      *string  `json:"ErrorDescription"`
+	VistaBookingNumber    int64    `json:"VistaBookingNumber"`
+	VistaBookingID        string   `json:"VistaBookingId"`
+	VistaTransNumber      int64    `json:"VistaTransNumber"`
+	PrintStream           string   `json:"PrintStream"`
+	PrintStreamCollection []string `json:"PrintStreamCollection"`
+}
+
+// completeOrderReply renders the flat reply: a reservation (mode 1) has no
+// transaction, so VistaTransNumber is 0. PrintStream holds every document
+// one after the other, PrintStreamCollection one string per document; both
+// are empty unless the print streams were asked to be returned.
+func completeOrderReply(b *booking, o *order, mode int, withPrint bool) completeOrderJSON {
+	j := completeOrderJSON{VistaBookingNumber: b.number, VistaBookingID: b.id, PrintStreamCollection: []string{}}
+	if mode == 0 {
+		j.VistaTransNumber = b.transID
+	}
+	if withPrint {
+		var all strings.Builder
+		for _, ps := range o.streams {
+			all.WriteString(ps.data)
+			j.PrintStreamCollection = append(j.PrintStreamCollection, ps.data)
+		}
+		j.PrintStream = all.String()
+	}
+	return j
 }
 
 var errAppliedTooMuch = &apiError{result: resInvalidRequest, ext: extAmountMismatch, msg: "gift card and loyalty payments exceed the order total; apply a smaller amount"}
@@ -135,7 +168,7 @@ func (s *Server) complete(o *order, now time.Time, paid bool, pays []paymentReco
 	return b
 }
 
-// Order details (contract 2.5).
+// Order details (contract 2.5, brand fields named Vista… as on the real wire).
 type orderDetailsJSON struct {
 	ExtendedResultCode  int                     `json:"ExtendedResultCode"`
 	OrderIdentifiers    orderIdentifiersJSON    `json:"OrderIdentifiers"`
@@ -149,14 +182,14 @@ type orderDetailsJSON struct {
 }
 
 type orderIdentifiersJSON struct {
-	CinemaID          string `json:"CinemaId"`
-	UserSessionID     string `json:"UserSessionId"`
-	ClientID          string `json:"ClientId"`
-	HistoryID         int64  `json:"HistoryId"`
-	CoreBookingNumber int64  `json:"CoreBookingNumber"`
-	CoreBookingID     string `json:"CoreBookingId"`
-	CoreTransNumber   int64  `json:"CoreTransNumber"`
-	IsCompletedOrder  bool   `json:"IsCompletedOrder"`
+	CinemaID           string `json:"CinemaId"`
+	UserSessionID      string `json:"UserSessionId"`
+	ClientID           string `json:"ClientId"`
+	HistoryID          int64  `json:"HistoryId"`
+	VistaBookingNumber int64  `json:"VistaBookingNumber"`
+	VistaBookingID     string `json:"VistaBookingId"`
+	VistaTransNumber   int64  `json:"VistaTransNumber"`
+	IsCompletedOrder   bool   `json:"IsCompletedOrder"`
 }
 
 type webPaymentJSON struct {
@@ -171,7 +204,7 @@ type webPaymentJSON struct {
 	AttemptNumber     int    `json:"AttemptNumber"`
 	Token             string `json:"Token"`
 	BankService       string `json:"BankService"`
-	CoreTransRef      string `json:"CoreTransRef"`
+	VistaTransRef     string `json:"VistaTransRef"`
 	AmountInCents     int64  `json:"AmountInCents"`
 	PaymentStatus     string `json:"PaymentStatus"`
 }
@@ -206,12 +239,12 @@ func (s *Server) orderDetails(o *order) orderDetailsJSON {
 		PrintStreams: []printStreamJSON{},
 	}
 	if b := o.done; b != nil {
-		d.OrderIdentifiers.CoreBookingNumber, d.OrderIdentifiers.CoreBookingID, d.OrderIdentifiers.CoreTransNumber = b.number, b.id, b.transID
+		d.OrderIdentifiers.VistaBookingNumber, d.OrderIdentifiers.VistaBookingID, d.OrderIdentifiers.VistaTransNumber = b.number, b.id, b.transID
 	}
 	if w := o.web; w != nil {
 		wp := &d.OrderWebPaymentData
 		wp.CardNumber, wp.CardType, wp.AttemptNumber, wp.Token = w.cardMasked, w.cardType, w.attempt, w.token
-		wp.CoreTransRef, wp.AmountInCents, wp.PaymentStatus = w.paymentID, w.amount, w.status
+		wp.VistaTransRef, wp.AmountInCents, wp.PaymentStatus = w.paymentID, w.amount, w.status
 		if w.cardMasked != "" {
 			wp.CardExpiryMonth, wp.CardExpiryYear = "12", fmt.Sprintf("%04d", o.created.Year()+3)
 		}

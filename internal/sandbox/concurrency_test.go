@@ -24,7 +24,7 @@ func TestConcurrentOrdersNeverShareASeat(t *testing.T) {
 					wins.Add(1)
 					h.post("/RESTTicketing.svc/order/payment", map[string]any{"UserSessionId": id, "BookingMode": 0,
 						"PaymentInfo": map[string]any{"PaymentValueCents": 1325, "CardNumber": "4111111111111111"}})
-				} else if j["Result"] != float64(resSeatsUnavailable) {
+				} else if j["Result"] != float64(resUnexpected) || j["ErrorDescription"] != seatTakenText {
 					t.Errorf("unexpected answer %s", compact(j))
 				}
 			}()

@@ -20,6 +20,21 @@ func newSessionID() string {
 	return hex.EncodeToString(b)
 }
 
+// startedSession is a session of the booking that has begun at now, or nil.
+func (b *booking) startedSession(now time.Time) *session {
+	for _, t := range b.tickets {
+		if !now.Before(t.sess.showtime) {
+			return t.sess
+		}
+	}
+	return nil
+}
+
+// sessionStartedText explains a refusal for a session that has begun.
+func sessionStartedText(ss *session, what string) string {
+	return fmt.Sprintf("session %d started at %s (%s); %s", ss.id, ss.showtime.In(ss.cinema.loc).Format("2006-01-02 15:04"), ss.cinema.TimeZone, what)
+}
+
 // editRestriction is the first edit restriction (contract 1.3) a booking
 // breaks, or nil.
 func editRestriction(b *booking) *apiError {
@@ -65,6 +80,9 @@ func (s *Server) handleEditBooking(r *http.Request) reply {
 	b, ok := s.bookings[r.PathValue("bookingId")]
 	if !ok || b.cinema.ID != r.PathValue("cinemaId") {
 		return errReply(famEdit, errBookingNotFound)
+	}
+	if ss := b.startedSession(now); ss != nil {
+		return errReply(famEdit, editRefusal("session_started", sessionStartedText(ss, "a booking cannot be edited once its session has started")))
 	}
 	if b.edit != nil {
 		return errReply(famEdit, editRefusal("already_in_edit", "the booking already has a live edit ("+b.edit.id+"); complete or cancel it first"))
@@ -258,7 +276,7 @@ func (s *Server) commitEdit(o *order, now time.Time, pays, refunds []externalPay
 		b.payments = append(b.payments, paymentRecord{amount: p.AmountInCents, ref: p.PaymentProviderReference, tender: p.PaymentTenderCategory, masked: p.CardNumberMasked, cardType: p.CardType, external: true})
 	}
 	for _, p := range refunds {
-		b.payments = append(b.payments, paymentRecord{amount: -p.AmountInCents, ref: p.PaymentProviderReference, tender: p.PaymentTenderCategory, masked: p.CardNumberMasked, cardType: p.CardType, external: true, refund: true})
+		b.payments = append(b.payments, paymentRecord{amount: -p.AmountInCents, ref: p.PaymentProviderReference, tender: p.PaymentTenderCategory, masked: p.CardNumberMasked, cardType: p.CardType, external: true})
 	}
 	b.edit = nil
 	delete(s.orders, o.id)

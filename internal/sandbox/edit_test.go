@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -21,7 +22,7 @@ func (h *harness) completeEdit(id string, body any) (int, J) {
 }
 
 func extPay(amount int64, ref string) map[string]any {
-	return map[string]any{"amountInCents": amount, "paymentProviderReference": ref, "paymentTenderCategory": "CREDITCARD", "cardNumberMasked": "************4242", "cardType": "VISA"}
+	return map[string]any{"amountInCents": amount, "paymentProviderReference": ref, "paymentTenderCategory": "CREDIT", "cardNumberMasked": "************4242", "cardType": "VISA"}
 }
 
 func TestEditRefusals(t *testing.T) {
@@ -84,11 +85,6 @@ func TestEditPaidBookingAddTicket(t *testing.T) {
 	if len(deals) < 2 || h.val(e, "suggestedDeals.0.limitPerOrder") != 4.0 || h.val(e, "suggestedDeals.2.limitPerOrder") != nil {
 		t.Fatalf("deals: %s", compact(e))
 	}
-	b := h.booking("0001", 100001)
-	if h.val(b, "Booking.IsBeingEdited") != true {
-		t.Fatal("IsBeingEdited not set")
-	}
-
 	// Edit state: SelectedSeats on AddTickets and the payment operations are refused.
 	h.wantCodes(h.addTickets(id, "0001", 1113, []string{"0001"}, "F13"), 4, extNotInEdit)
 	h.wantCodes(h.addTickets(id, "0001", 1113, []string{"0004"}), 4, extEditRefused)
@@ -99,7 +95,7 @@ func TestEditPaidBookingAddTicket(t *testing.T) {
 	h.wantCodes(h.details(id), 4, extNotInEdit)
 	tt := h.get("/RESTData.svc/cinemas/0001/sessions/1113/tickets?userSessionId=" + id)
 	for _, v := range h.list(tt, "Tickets") {
-		if m := v.(map[string]any); m["IsPackageTicket"] == true || m["IsVoucherTicket"] == true {
+		if m := v.(map[string]any); m["IsPackageTicket"] == true || m["ProductCodeForVoucher"] != "" {
 			t.Fatalf("edit ticket list offers %v", m)
 		}
 	}
@@ -107,10 +103,10 @@ func TestEditPaidBookingAddTicket(t *testing.T) {
 	// AddTickets without seats: value = the added ticket and its fee only.
 	j := h.addTickets(id, "0001", 1113, []string{"0001"})
 	h.wantOK(j)
-	if h.num(j, "Order.TotalValueCents") != 1250+75 || h.num(j, "Order.BookingFeeValueCents") != 75 || h.val(j, "Order.IsEditOrder") != true {
+	if h.num(j, "Order.TotalValueCents") != 1250+75 || h.num(j, "Order.BookingFeeValueCents") != 75 {
 		t.Fatalf("after add: %s", compact(j))
 	}
-	if h.num(j, "Order.Sessions.0.Tickets.2.BookingStatus") != statusAdded || h.num(j, "Order.Sessions.0.Tickets.0.BookingStatus") != statusBooked || h.num(j, "Order.CoreBookingNumber") != 100001 {
+	if h.num(j, "Order.Sessions.0.Tickets.2.BookingStatus") != statusAdded || h.num(j, "Order.Sessions.0.Tickets.0.BookingStatus") != statusBooked || h.num(j, "Order.VistaBookingNumber") != 100001 {
 		t.Fatalf("statuses: %s", compact(j))
 	}
 	// Move the added ticket next to the others.
@@ -150,15 +146,16 @@ func TestEditPaidBookingAddTicket(t *testing.T) {
 	if st != 200 || h.num(r, "result") != 0 || h.num(r, "bookingNumber") != 100001 || h.str(r, "bookingId") != "BK0186A1" {
 		t.Fatalf("complete-edit: %d %s", st, compact(r))
 	}
-	b = h.booking("0001", 100001)
-	if len(h.list(b, "Booking.Tickets")) != 3 || h.num(b, "Booking.TotalValueCents") != 2650+1325 || h.val(b, "Booking.IsBeingEdited") != false {
+	b := h.booking("0001", 100001)
+	if len(h.list(b, "Booking.Tickets")) != 3 || h.num(b, "Booking.TotalValueCents") != 2650+1325 {
 		t.Fatalf("booking after edit: %s", compact(b))
 	}
 	if h.str(b, "Booking.Tickets.2.SeatRowId")+h.str(b, "Booking.Tickets.2.SeatNumber") != "F13" || h.num(b, "Booking.Tickets.2.TicketSequenceNumber") != 3 {
 		t.Fatalf("added ticket: %s", compact(b))
 	}
 	pays := h.list(b, "Booking.Payments")
-	if len(pays) != 3 || h.str(b, "Booking.Payments.1.PaymentProviderReference") != "pay_a" || h.num(b, "Booking.Payments.2.AmountInCents") != 325 {
+	if len(pays) != 3 || h.str(b, "Booking.Payments.1.BankReference") != "pay_a" || h.num(b, "Booking.Payments.2.OrderPaymentAmount") != 325 ||
+		h.str(b, "Booking.Payments.2.PaymentId") != "3" || h.str(b, "Booking.Payments.2.PaymentTenderCategory") != "CREDIT" {
 		t.Fatalf("payments: %s", compact(b))
 	}
 	if h.seatStatus("0001", 1113, "F13") != seatSold {
@@ -213,7 +210,7 @@ func TestEditRemoveTicketRefund(t *testing.T) {
 	if len(h.list(b, "Booking.Tickets")) != 1 || h.num(b, "Booking.TotalValueCents") != 1250+75 {
 		t.Fatalf("booking after refund: %s", compact(b))
 	}
-	if h.num(b, "Booking.Payments.1.AmountInCents") != -refund || h.val(b, "Booking.Payments.1.IsRefund") != true {
+	if h.num(b, "Booking.Payments.1.OrderPaymentAmount") != -refund || h.str(b, "Booking.Payments.1.PaymentId") != "2" {
 		t.Fatalf("refund record: %s", compact(b))
 	}
 	if h.seatStatus("0001", 1113, "F15") != seatEmpty {
@@ -318,7 +315,7 @@ func TestEditExpiryIsCancel(t *testing.T) {
 		t.Fatalf("complete after expiry: %d %s", st, compact(r))
 	}
 	b := h.booking("0001", 100004)
-	if len(h.list(b, "Booking.Tickets")) != 3 || h.val(b, "Booking.IsBeingEdited") != false {
+	if len(h.list(b, "Booking.Tickets")) != 3 {
 		t.Fatalf("booking after expired edit: %s", compact(b))
 	}
 	h.startEdit("0001", "BK0186A4")
@@ -336,7 +333,7 @@ func TestEditMoveSeatsAndComplete(t *testing.T) {
 	}
 	other := newID()
 	h.wantOK(h.addTickets(other, "0001", 1123, []string{"0001"}, "E2"))
-	h.wantCodes(h.post("/RESTTicketing.svc/order/seats", map[string]any{"UserSessionId": id, "SessionId": "1123", "SelectedSeats": []any{h.seat(1123, "D8"), h.seat(1123, "E2")}}), 8, 0)
+	h.wantCodes(h.post("/RESTTicketing.svc/order/seats", map[string]any{"UserSessionId": id, "SessionId": "1123", "SelectedSeats": []any{h.seat(1123, "D8"), h.seat(1123, "E2")}}), resUnexpected, 0)
 	if st, r := h.completeEdit(id, map[string]any{}); st != 200 {
 		t.Fatalf("complete zero-balance edit of a paid booking: %d %s", st, compact(r))
 	}
@@ -352,5 +349,48 @@ func TestEditMoveSeatsAndComplete(t *testing.T) {
 	}
 	if h.seatStatus("0001", 1123, "D7") != seatEmpty || h.seatStatus("0001", 1123, "E1") != seatSold {
 		t.Fatal("seat plan after the move")
+	}
+}
+
+// A booking whose session has begun can be neither edited nor swapped.
+func TestEditAndSwapRefusedOnceTheSessionStarted(t *testing.T) {
+	const (
+		edit = "/cinemas/0001/bookings/BK0186A1/edit"
+		swap = "/cinemas/0001/bookings/BK0186A1/swap-seats"
+	)
+	cases := []struct {
+		name   string
+		at     time.Duration // relative to the showtime of session 1113
+		path   string
+		status int
+		ext    int64
+		reason string
+	}{
+		{"edit a minute before", -time.Minute, edit, 200, 0, ""},
+		{"edit at the start", 0, edit, 400, extEditRefused, "session_started"},
+		{"edit an hour after", time.Hour, edit, 400, extEditRefused, "session_started"},
+		{"swap a minute before", -time.Minute, swap, 200, 0, ""},
+		{"swap at the start", 0, swap, 400, extSwapRefused, "session_started"},
+		{"swap a day after", 24 * time.Hour, swap, 400, extSwapRefused, "session_started"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.clock.Set(h.srv.sessions[1113].showtime.Add(tc.at))
+			var body any
+			if tc.path == swap {
+				body = h.swapBody(1113, swapSpec{seq: 1, seat: "B1"})
+			}
+			st, j := h.call("POST", tc.path, body)
+			if st != tc.status || h.num(j, "extendedResultCode") != tc.ext {
+				t.Fatalf("got %d %s, want %d ext %d", st, compact(j), tc.status, tc.ext)
+			}
+			if tc.reason == "" {
+				return
+			}
+			if h.str(j, "reason") != tc.reason || !strings.Contains(h.str(j, "errorDescription"), "started at 2026-11-23 20:30") {
+				t.Fatalf("refusal: %s", compact(j))
+			}
+		})
 	}
 }

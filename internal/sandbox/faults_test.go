@@ -72,7 +72,7 @@ func TestFaults(t *testing.T) {
 			t.Fatal(err)
 		}
 		req, _ := http.NewRequest("GET", h.url+"/OData.svc/Cinemas", nil)
-		req.Header.Set("connectapitoken", testToken)
+		setToken(req.Header, testToken)
 		// A fresh connection: Go's client would silently retry an idempotent
 		// request that failed on a reused one.
 		fresh := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 5 * time.Second}

@@ -24,7 +24,7 @@ var testNow = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 const testToken = "test-token"
 
 // harness runs a sandbox and a payment provider behind one real HTTP server,
-// the way Main mounts them.
+// the way Main mounts them (with the raw token header check on).
 type harness struct {
 	t      *testing.T
 	srv    *Server
@@ -45,8 +45,7 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	clock := NewManualClock(testNow)
 	h := &harness{t: t, clock: clock}
 	mux := http.NewServeMux()
-	ts := httptest.NewServer(mux)
-	t.Cleanup(ts.Close)
+	ts := newRawHeaderServer(t, mux)
 	h.url = ts.URL
 	h.pay = payprovider.New(payprovider.Options{PublicURL: ts.URL + "/pay", APIKey: "test-pay-key", Now: clock.Now})
 	o := Options{Token: testToken, Clock: clock, Payments: h.pay, CompletionDelay: 5 * time.Millisecond}
@@ -63,6 +62,29 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	mux.Handle("/", srv.Handler())
 	h.client = &http.Client{Timeout: 10 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	return h
+}
+
+// newRawHeaderServer starts an httptest server whose connections record the
+// raw header names, the way Serve does for Main.
+func newRawHeaderServer(t testing.TB, h http.Handler) *httptest.Server {
+	t.Helper()
+	ts := httptest.NewUnstartedServer(h)
+	ts.Listener = WrapListener(ts.Listener)
+	ts.Config.ConnContext = ConnContext
+	ts.Start()
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// setToken puts the token header under its exact lower-case raw name (Go's
+// Header.Set would write "Connectapitoken", which the sandbox refuses); ""
+// removes it.
+func setToken(hd http.Header, v string) {
+	delete(hd, http.CanonicalHeaderKey(tokenHeader))
+	delete(hd, tokenHeader)
+	if v != "" {
+		hd[tokenHeader] = []string{v}
+	}
 }
 
 // J is a decoded JSON object; paths like "Order.Sessions.0.Tickets.1.Id"
@@ -87,14 +109,17 @@ func (h *harness) raw(method, path string, body any, header map[string]string) (
 	if err != nil {
 		h.t.Fatalf("request: %v", err)
 	}
-	req.Header.Set("connectapitoken", testToken)
+	setToken(req.Header, testToken)
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	for k, v := range header {
-		if v == "" {
+		switch {
+		case k == tokenHeader:
+			setToken(req.Header, v)
+		case v == "":
 			req.Header.Del(k)
-		} else {
+		default:
 			req.Header.Set(k, v)
 		}
 	}

@@ -117,10 +117,11 @@ func errReply(fam family, e *apiError) reply {
 		}{e.result, &desc}}
 	case famBooking:
 		return reply{status: status, body: struct {
-			ResultCode         int     `json:"ResultCode"`
-			ExtendedResultCode int     `json:"ExtendedResultCode"`
-			ErrorDescription   *string `json:"ErrorDescription"`
-		}{e.result, e.ext, &desc}}
+			ResultCode         int       `json:"ResultCode"`
+			ExtendedResultCode int       `json:"ExtendedResultCode"`
+			ErrorDescription   *string   `json:"ErrorDescription"`
+			Booking            *struct{} `json:"Booking"` // null, as the real service answers
+		}{e.result, e.ext, &desc, nil}}
 	case famEdit:
 		status = e.status
 		if status == 0 {
@@ -141,7 +142,7 @@ func (s *Server) routes() http.Handler {
 		mux.Handle(path, s.endpoint(method, op, fam, h))
 	}
 	r(http.MethodGet, "/OData.svc/Cinemas", "Cinemas", famData, s.handleCinemas)
-	r(http.MethodGet, "/OData.svc/Films", "Films", famData, s.handleFilms)
+	r(http.MethodGet, "/OData.svc/ScheduledFilms", "Films", famData, s.handleFilms)
 	r(http.MethodGet, "/OData.svc/Sessions", "Sessions", famData, s.handleSessions)
 	r(http.MethodGet, "/RESTData.svc/cinemas/{cinemaId}/sessions/{sessionId}/seat-plan", "SeatPlan", famData, s.handleSeatPlan)
 	r(http.MethodGet, "/RESTData.svc/cinemas/{cinemaId}/sessions/{sessionId}/tickets", "TicketTypes", famData, s.handleTicketTypes)
@@ -199,20 +200,42 @@ func (s *Server) endpoint(method, op string, fam family, h handlerFunc) http.Han
 	})
 }
 
-// authorize checks the connectapitoken header: missing 401, wrong 403.
+// authorize checks the connectapitoken header: missing 401; a wrong token,
+// or the right one under a raw name that is not exactly "connectapitoken",
+// 403 with the same body (wire-profile "Transport").
 func (s *Server) authorize(w http.ResponseWriter, r *http.Request) bool {
-	got := r.Header.Get("connectapitoken")
-	if got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) == 1 {
-		return true
-	}
+	got := r.Header.Get(tokenHeader)
 	status, msg := http.StatusForbidden, "invalid API token"
-	if got == "" {
+	switch {
+	case got == "":
 		status, msg = http.StatusUnauthorized, "missing connectapitoken header"
+	case s.rawTokenNameOK(r) && subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) == 1:
+		return true
 	}
 	e := malformed("%s", msg)
 	e.status = status
 	s.write(w, errReply(famTicketing, e))
 	return false
+}
+
+// rawTokenNameOK reports whether the token header came under its exact
+// lower-case name. A request served without WrapListener and ConnContext
+// cannot be checked and passes (logged once).
+func (s *Server) rawTokenNameOK(r *http.Request) bool {
+	names, ok := rawTokenNames(r)
+	if !ok {
+		s.uncheckedOnce.Do(func() {
+			s.log.Warn("the raw name of the token header is not checked: serve the sandbox with sandbox.Serve, or WrapListener and ConnContext")
+		})
+		return true
+	}
+	for _, n := range names {
+		if n != tokenHeader {
+			s.log.Info("token header refused: its raw name is not "+tokenHeader, "raw_name", n, "path", r.URL.Path)
+			return false
+		}
+	}
+	return true
 }
 
 func (s *Server) write(w http.ResponseWriter, rep reply) {

@@ -115,7 +115,7 @@ func Main(ctx context.Context, args []string, stdout io.Writer) error {
 	PrintBookings(stdout, world)
 
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- Serve(hs, ln) }()
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)

@@ -5,8 +5,9 @@ import (
 	"time"
 )
 
-// orderJSON is the ticketing order (contract 2.3) plus the wire-profile
-// extensions AppliedPayments and AmountToPayInCents.
+// orderJSON is the ticketing order (contract 2.3, brand fields named Vista…
+// as on the real wire) plus the wire-profile extensions AppliedPayments and
+// AmountToPayInCents.
 type orderJSON struct {
 	UserSessionID           string             `json:"UserSessionId"`
 	CinemaID                string             `json:"CinemaId"`
@@ -16,8 +17,8 @@ type orderJSON struct {
 	BookingFeeTaxValueCents int64              `json:"BookingFeeTaxValueCents"`
 	TotalOrderCount         int                `json:"TotalOrderCount"`
 	Sessions                []orderSessionJSON `json:"Sessions"`
-	CoreTransactionNumber   int64              `json:"CoreTransactionNumber"`
-	CoreBookingNumber       int64              `json:"CoreBookingNumber"`
+	VistaTransactionNumber  int64              `json:"VistaTransactionNumber"`
+	VistaBookingNumber      int64              `json:"VistaBookingNumber"`
 	LastUpdated             legacyDate         `json:"LastUpdated"`
 	LastUpdatedUtc          string             `json:"LastUpdatedUtc"`
 	ExpiryDate              legacyDate         `json:"ExpiryDate"`
@@ -25,7 +26,6 @@ type orderJSON struct {
 	SuggestedDeals          []dealPascalJSON   `json:"SuggestedDeals"`
 	AppliedPayments         []appliedJSON      `json:"AppliedPayments"`
 	AmountToPayInCents      int64              `json:"AmountToPayInCents"`
-	IsEditOrder             bool               `json:"IsEditOrder"`
 }
 
 type orderSessionJSON struct {
@@ -113,13 +113,13 @@ func (s *Server) orderJSON(o *order, now time.Time) orderJSON {
 		LastUpdated: legacyDate{o.updated.In(loc)}, LastUpdatedUtc: isoUTC(o.updated),
 		ExpiryDate: legacyDate{o.expiry.In(loc)}, ExpiryDateUtc: isoUTC(o.expiry),
 		SuggestedDeals: pascalDeals(o.cinema.SuggestedDeals), AppliedPayments: []appliedJSON{},
-		AmountToPayInCents: v.toPay(), IsEditOrder: o.edit != nil,
+		AmountToPayInCents: v.toPay(),
 	}
 	if o.done != nil {
-		j.CoreBookingNumber, j.CoreTransactionNumber = o.done.number, o.done.transID
+		j.VistaBookingNumber, j.VistaTransactionNumber = o.done.number, o.done.transID
 	}
 	if o.edit != nil {
-		j.CoreBookingNumber = o.edit.number
+		j.VistaBookingNumber = o.edit.number
 	}
 	for _, a := range o.applied {
 		j.AppliedPayments = append(j.AppliedPayments, appliedJSON{a.kind, a.amount, maskCard(a.card)})

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"encoding/json"
 	"net/http"
 	"sort"
 	"strconv"
@@ -302,8 +303,21 @@ func resolveSeats(ss *session, req []seatRequest) ([]int, *apiError) {
 	return out, nil
 }
 
-func errSeatTaken(d *seatDef) *apiError {
+// errSeatUnsellable refuses a place that cannot be sold at all (house,
+// broken, placeholder).
+func errSeatUnsellable(d *seatDef) *apiError {
 	return &apiError{status: http.StatusConflict, result: resSeatsUnavailable, reason: "seat_unavailable", msg: "seat " + d.rowName + d.label + " is not available"}
+}
+
+// seatTakenText is what the real service says about a seat someone else
+// has: Result 1 in an HTTP 200 body (wire-profile "Seat refusals").
+const seatTakenText = "An unexpected error has occurred"
+
+// errSeatTaken answers a request for a place another order or booking has,
+// the way the real service does; the log says which seat it was.
+func (s *Server) errSeatTaken(ss *session, d *seatDef) *apiError {
+	s.log.Info("seat taken by someone else", "session", ss.id, "seat", d.rowName+d.label)
+	return &apiError{status: http.StatusConflict, result: resUnexpected, reason: "seat_unavailable", msg: seatTakenText}
 }
 
 // allocate picks n free normal places of a category for tickets added
@@ -525,8 +539,11 @@ func (s *Server) addTickets(req *addTicketsRequest, now time.Time) (*order, *api
 		}
 		for _, idx := range seats {
 			d := &ss.screen.seats[idx]
-			if !d.sellable() || ss.owners[idx] != (owner{}) {
-				return nil, errSeatTaken(d)
+			if !d.sellable() {
+				return nil, errSeatUnsellable(d)
+			}
+			if ss.owners[idx] != (owner{}) {
+				return nil, s.errSeatTaken(ss, d)
 			}
 			placed := false
 			for i := range lines {
@@ -590,12 +607,15 @@ func (s *Server) addTickets(req *addTicketsRequest, now time.Time) (*order, *api
 	return o, nil
 }
 
+// removeTicketsRequest is the SOAP form of RemoveTickets. PackageTicketIds
+// is accepted and ignored: Tickets names what goes, and removing one ticket
+// of a package removes the whole package anyway.
 type removeTicketsRequest struct {
 	UserSessionID  string `json:"UserSessionId"`
 	TicketRemovals []struct {
-		SessionID        flexString   `json:"SessionId"`
-		Tickets          []flexString `json:"Tickets"`
-		PackageTicketIDs []flexString `json:"PackageTicketIds"`
+		SessionID        flexString      `json:"SessionId"`
+		Tickets          []flexString    `json:"Tickets"`
+		PackageTicketIDs json.RawMessage `json:"PackageTicketIds"`
 	} `json:"TicketRemovals"`
 	ReturnOrder bool `json:"ReturnOrder"`
 }
@@ -604,8 +624,7 @@ func (s *Server) handleRemoveTickets(r *http.Request) reply {
 	return onActiveOrder(s, r, func(req *removeTicketsRequest, o *order, now time.Time) reply {
 		var picked []*ticket
 		for _, tr := range req.TicketRemovals {
-			ids := append(append([]flexString(nil), tr.Tickets...), tr.PackageTicketIDs...)
-			for _, raw := range ids {
+			for _, raw := range tr.Tickets {
 				id, err := strconv.Atoi(string(raw))
 				var found *ticket
 				for _, t := range o.tickets {
@@ -689,8 +708,12 @@ func (s *Server) handleSetSelectedSeats(r *http.Request) reply {
 			return errReply(famTicketing, invalid("%d seats selected for %d tickets", len(seats), len(tickets)))
 		}
 		for _, idx := range seats {
-			if !o.canTake(ss, idx) {
-				return errReply(famTicketing, errSeatTaken(&ss.screen.seats[idx]))
+			d := &ss.screen.seats[idx]
+			switch {
+			case !d.sellable():
+				return errReply(famTicketing, errSeatUnsellable(d))
+			case !o.canTake(ss, idx):
+				return errReply(famTicketing, s.errSeatTaken(ss, d))
 			}
 		}
 		assign := map[*ticket]int{}

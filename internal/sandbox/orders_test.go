@@ -3,6 +3,7 @@ package sandbox
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -23,7 +24,7 @@ func TestRegularOrderLifecycle(t *testing.T) {
 	if h.num(j, "Order.TaxValueCents") != 200+136+2*12 || h.num(j, "Order.BookingFeeTaxValueCents") != 24 {
 		t.Fatalf("tax: %s", compact(j))
 	}
-	if h.num(j, "Order.CoreBookingNumber") != 0 || h.num(j, "Order.CoreTransactionNumber") != 0 || h.num(j, "Order.AmountToPayInCents") != 2250 {
+	if h.num(j, "Order.VistaBookingNumber") != 0 || h.num(j, "Order.VistaTransactionNumber") != 0 || h.num(j, "Order.AmountToPayInCents") != 2250 {
 		t.Fatalf("not completed yet: %s", compact(j))
 	}
 	if got := h.seatLabels(j, "Order."); !slices.Equal(got, []string{"K5", "K6"}) {
@@ -57,14 +58,30 @@ func TestRegularOrderLifecycle(t *testing.T) {
 		t.Fatalf("after auto-allocated add: %s", compact(j))
 	}
 
-	// Remove the child ticket (Id 2).
-	j = h.post("/RESTTicketing.svc/order/tickets/remove", map[string]any{"UserSessionId": id, "TicketRemovals": []map[string]any{{"SessionId": "1113", "Tickets": []string{"2"}}}, "ReturnOrder": true})
+	// Remove the child ticket (Id 2); PackageTicketIds (the SOAP form) is accepted and ignored.
+	j = h.post("/RESTTicketing.svc/order/tickets/remove", map[string]any{"UserSessionId": id, "TicketRemovals": []map[string]any{{"SessionId": "1113", "Tickets": []string{"2"},
+		"PackageTicketIds": []any{"77", 78}}}, "ReturnOrder": true})
 	h.wantOK(j)
 	if h.num(j, "Order.TotalOrderCount") != 2 || h.seatStatus("0001", 1113, "K6") != seatEmpty {
 		t.Fatalf("remove: %s", compact(j))
 	}
 	j = h.post("/RESTTicketing.svc/order/tickets/remove", map[string]any{"UserSessionId": id, "TicketRemovals": []map[string]any{{"Tickets": []string{"99"}}}})
 	h.wantCodes(j, 4, 0)
+
+	// A seat someone else holds: the real service's Result 1; a house seat: Result 8.
+	other := newID()
+	h.wantOK(h.addTickets(other, "0001", 1113, []string{"0001"}, "M2"))
+	for _, tc := range []struct {
+		seat   string
+		result int64
+	}{{"M2", resUnexpected}, {"H11", resSeatsUnavailable}} {
+		j = h.post("/RESTTicketing.svc/order/seats", map[string]any{"UserSessionId": id, "CinemaId": "0001", "SessionId": "1113",
+			"SelectedSeats": []any{h.seat(1113, tc.seat), h.seat(1113, "K5")}, "ReturnOrder": true})
+		h.wantCodes(j, tc.result, 0)
+		if tc.result == resUnexpected && h.str(j, "ErrorDescription") != seatTakenText {
+			t.Fatalf("seat conflict: %s", compact(j))
+		}
+	}
 
 	// Move both tickets.
 	j = h.post("/RESTTicketing.svc/order/seats", map[string]any{"UserSessionId": id, "CinemaId": "0001", "SessionId": "1113",
@@ -110,9 +127,10 @@ func TestAddTicketsRefusals(t *testing.T) {
 		ext      int64
 		override map[string]any
 	}{
-		{name: "sold seat", cinema: "0001", session: 1113, codes: []string{"0001"}, seats: []string{"F11"}, result: 8},
-		{name: "seat held by another order", cinema: "0001", session: 1113, codes: []string{"0001"}, seats: []string{"N10"}, result: 8},
-		{name: "reserved seat", cinema: "0001", session: 1113, codes: []string{"0001"}, seats: []string{"E11"}, result: 8},
+		// A seat someone else has answers like the real service: Result 1, "An unexpected error has occurred".
+		{name: "sold seat", cinema: "0001", session: 1113, codes: []string{"0001"}, seats: []string{"F11"}, result: resUnexpected},
+		{name: "seat held by another order", cinema: "0001", session: 1113, codes: []string{"0001"}, seats: []string{"N10"}, result: resUnexpected},
+		{name: "reserved seat", cinema: "0001", session: 1113, codes: []string{"0001"}, seats: []string{"E11"}, result: resUnexpected},
 		{name: "house seat", cinema: "0001", session: 1113, codes: []string{"0001"}, seats: []string{"H11"}, result: 8},
 		{name: "broken seat", cinema: "0001", session: 1113, codes: []string{"0001"}, seats: []string{"K22"}, result: 8},
 		{name: "premium seat for a standard ticket", cinema: "0001", session: 1113, codes: []string{"0001"}, seats: []string{"P3"}, result: 4},
@@ -145,7 +163,11 @@ func TestAddTicketsRefusals(t *testing.T) {
 			for k, v := range tc.override {
 				body[k] = v
 			}
-			h.wantCodes(h.post("/RESTTicketing.svc/order/tickets", body), tc.result, tc.ext)
+			j := h.post("/RESTTicketing.svc/order/tickets", body)
+			h.wantCodes(j, tc.result, tc.ext)
+			if tc.result == resUnexpected && h.str(j, "ErrorDescription") != seatTakenText {
+				t.Fatalf("seat conflict text: %s", compact(j))
+			}
 			// A refused first call creates no order.
 			h.wantCodes(h.post("/RESTTicketing.svc/order", map[string]any{"UserSessionId": id}), 4, extOrderNotFound)
 		})
@@ -249,19 +271,31 @@ func TestCompleteOrder(t *testing.T) {
 
 		j := h.post("/RESTTicketing.svc/order/payment", req)
 		h.wantOK(j)
-		if h.val(j, "OrderIdentifiers.IsCompletedOrder") != true || h.num(j, "OrderIdentifiers.CoreBookingNumber") == 0 {
+		wantKeys(t, j, "Result", "ExtendedResultCode", "ErrorDescription", "VistaBookingNumber", "VistaBookingId", "VistaTransNumber", "PrintStream", "PrintStreamCollection")
+		number := h.num(j, "VistaBookingNumber")
+		if number == 0 || h.num(j, "VistaTransNumber") == 0 {
 			t.Fatalf("completion: %s", compact(j))
 		}
-		streams := h.list(j, "PrintStreams")
-		if len(streams) != 3 || h.num(j, "PrintStreams.0.PrintDocType") != printDocBookingVoucher || h.num(j, "PrintStreams.2.PrintDocType") != printDocReceipt {
+		streams := h.list(j, "PrintStreamCollection")
+		if len(streams) != 3 || !strings.Contains(h.str(j, "PrintStreamCollection.0"), "Row M, Seat 5") ||
+			h.str(j, "PrintStream") != h.str(j, "PrintStreamCollection.0")+h.str(j, "PrintStreamCollection.1")+h.str(j, "PrintStreamCollection.2") {
 			t.Fatalf("print streams: %s", compact(j))
 		}
-		number := h.num(j, "OrderIdentifiers.CoreBookingNumber")
+		// GetOrderDetails keeps the contract's shape, with the Vista names.
+		d := h.get("/RESTTicketing.svc/order/details?userSessionId=" + id)
+		if h.val(d, "OrderIdentifiers.IsCompletedOrder") != true || h.num(d, "OrderIdentifiers.VistaBookingNumber") != number ||
+			h.str(d, "OrderIdentifiers.VistaBookingId") != h.str(j, "VistaBookingId") || h.num(d, "OrderIdentifiers.VistaTransNumber") != h.num(j, "VistaTransNumber") {
+			t.Fatalf("details after completion: %s", compact(d))
+		}
+		if len(h.list(d, "PrintStreams")) != 3 || h.num(d, "PrintStreams.0.PrintDocType") != printDocBookingVoucher || h.num(d, "PrintStreams.2.PrintDocType") != printDocReceipt {
+			t.Fatalf("print streams in details: %s", compact(d))
+		}
 		b := h.booking("0001", number)
-		if h.num(b, "Booking.TotalValueCents") != 2650 || h.val(b, "Booking.IsPaid") != true || h.val(b, "Booking.Payments.0.IsExternal") != false {
+		if h.num(b, "Booking.TotalValueCents") != 2650 || h.val(b, "Booking.IsPaid") != true || h.str(b, "Booking.Payments.0.PaymentTenderCategory") != "CREDITCARD" ||
+			!strings.HasPrefix(h.str(b, "Booking.Payments.0.BankReference"), "INT") {
 			t.Fatalf("booking: %s", compact(b))
 		}
-		if h.str(b, "Booking.BookingId") != h.str(j, "OrderIdentifiers.CoreBookingId") || h.str(b, "Booking.CustomerEmail") != "sam@example.com" {
+		if h.str(b, "Booking.BookingId") != h.str(j, "VistaBookingId") || h.str(b, "Booking.CustomerEmail") != "sam@example.com" {
 			t.Fatalf("booking ids: %s", compact(b))
 		}
 		if h.seatStatus("0001", 1113, "M5") != seatSold {
@@ -270,7 +304,7 @@ func TestCompleteOrder(t *testing.T) {
 		// The completed order stays readable and refuses changes.
 		o := h.post("/RESTTicketing.svc/order", map[string]any{"UserSessionId": id})
 		h.wantOK(o)
-		if h.num(o, "Order.CoreBookingNumber") != number {
+		if h.num(o, "Order.VistaBookingNumber") != number {
 			t.Fatalf("completed order: %s", compact(o))
 		}
 		h.wantCodes(h.post("/RESTTicketing.svc/order/payment", req), 4, extOrderCompleted)
@@ -286,9 +320,14 @@ func TestCompleteOrder(t *testing.T) {
 		h.t = t
 		id := newID()
 		h.wantOK(h.addTickets(id, "0001", 1113, []string{"0001"}, "M8"))
-		j := h.post("/RESTTicketing.svc/order/payment", map[string]any{"UserSessionId": id, "CustomerName": "Res", "CustomerEmail": "res@example.com", "BookingMode": 1})
+		j := h.post("/RESTTicketing.svc/order/payment", map[string]any{"UserSessionId": id, "CustomerName": "Res", "CustomerEmail": "res@example.com", "BookingMode": 1,
+			"ReturnPrintStream": true})
 		h.wantOK(j)
-		b := h.booking("0001", h.num(j, "OrderIdentifiers.CoreBookingNumber"))
+		if h.num(j, "VistaBookingNumber") == 0 || h.str(j, "VistaBookingId") == "" || h.num(j, "VistaTransNumber") != 0 ||
+			h.str(j, "PrintStream") != "" || len(h.list(j, "PrintStreamCollection")) != 0 {
+			t.Fatalf("reservation reply: %s", compact(j))
+		}
+		b := h.booking("0001", h.num(j, "VistaBookingNumber"))
 		if h.val(b, "Booking.IsPaid") != false || len(h.list(b, "Booking.Payments")) != 0 {
 			t.Fatalf("reservation: %s", compact(b))
 		}
@@ -321,5 +360,18 @@ func TestPackageTicketsMoveAndGoTogether(t *testing.T) {
 	h.wantOK(j)
 	if h.num(j, "Order.TotalOrderCount") != 0 || h.seatStatus("0001", 1113, "S5") != seatEmpty {
 		t.Fatalf("removing one package ticket must remove the package: %s", compact(j))
+	}
+}
+
+// wantKeys fails unless j has exactly these top-level keys.
+func wantKeys(t *testing.T, j J, keys ...string) {
+	t.Helper()
+	if len(j) != len(keys) {
+		t.Fatalf("want exactly the keys %v, got %s", keys, compact(j))
+	}
+	for _, k := range keys {
+		if _, ok := j[k]; !ok {
+			t.Fatalf("no %s in %s", k, compact(j))
+		}
 	}
 }

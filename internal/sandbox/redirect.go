@@ -223,6 +223,6 @@ func (s *Server) finishRedirect(orderID, paymentID string) {
 		return
 	}
 	w := o.web
-	s.complete(o, s.clock.Now(), true, []paymentRecord{{amount: w.amount, ref: w.paymentID, tender: "CREDITCARD", masked: w.cardMasked, cardType: w.cardType, external: true}})
+	s.complete(o, s.clock.Now(), true, []paymentRecord{{amount: w.amount, ref: w.paymentID, tender: defaultTender, masked: w.cardMasked, cardType: w.cardType, external: true}})
 	delete(s.payOrders, paymentID)
 }

@@ -89,7 +89,7 @@ func TestRedirectPayment(t *testing.T) {
 	})
 	d = h.details(id)
 	if h.str(d, "OrderWebPaymentData.PaymentStatus") != payPaid || h.str(d, "OrderWebPaymentData.CardNumber") != payprovider.TestCardMasked ||
-		h.str(d, "OrderWebPaymentData.CardType") != "VISA" || h.str(d, "OrderWebPaymentData.CustomerName") != "Rosa Redirect" || h.str(d, "OrderWebPaymentData.CoreTransRef") != payID {
+		h.str(d, "OrderWebPaymentData.CardType") != "VISA" || h.str(d, "OrderWebPaymentData.CustomerName") != "Rosa Redirect" || h.str(d, "OrderWebPaymentData.VistaTransRef") != payID {
 		t.Fatalf("paid details: %s", compact(d))
 	}
 	if len(h.str(d, "OrderWebPaymentData.CardExpiryMonth")) != 2 || len(h.str(d, "OrderWebPaymentData.CardExpiryYear")) != 4 {
@@ -99,10 +99,10 @@ func TestRedirectPayment(t *testing.T) {
 	if len(streams) != 3 || !strings.Contains(h.str(d, "PrintStreams.0.PrintStream"), "Row N, Seat 5") {
 		t.Fatalf("print streams: %s", compact(d))
 	}
-	number := h.num(d, "OrderIdentifiers.CoreBookingNumber")
+	number := h.num(d, "OrderIdentifiers.VistaBookingNumber")
 	b := h.booking("0001", number)
-	if h.str(b, "Booking.Payments.0.PaymentProviderReference") != payID || h.val(b, "Booking.Payments.0.IsExternal") != true ||
-		h.num(b, "Booking.Payments.0.AmountInCents") != 2250 || h.str(b, "Booking.CustomerEmail") != "rosa@example.com" {
+	if h.str(b, "Booking.Payments.0.BankReference") != payID || h.str(b, "Booking.Payments.0.PaymentTenderCategory") != defaultTender ||
+		h.num(b, "Booking.Payments.0.OrderPaymentAmount") != 2250 || h.str(b, "Booking.CustomerEmail") != "rosa@example.com" {
 		t.Fatalf("booking after redirect: %s", compact(b))
 	}
 	if h.seatStatus("0001", 1113, "N5") != seatSold {
@@ -249,7 +249,7 @@ func TestGiftCardAndLoyaltyWithRedirect(t *testing.T) {
 	if h.str(d, "OrderWebPaymentData.LoyaltyCardNumber") != "7000000000000001" || h.num(d, "MemberBalances.0.PointsRemaining") != 9350 {
 		t.Fatalf("loyalty in details: %s", compact(d))
 	}
-	b := h.booking("0001", h.num(d, "OrderIdentifiers.CoreBookingNumber"))
+	b := h.booking("0001", h.num(d, "OrderIdentifiers.VistaBookingNumber"))
 	if len(h.list(b, "Booking.Payments")) != 3 {
 		t.Fatalf("booking payments: %s", compact(b))
 	}
@@ -279,7 +279,14 @@ func TestFullyPaidByGiftCardUsesCompleteOrder(t *testing.T) {
 	h.wantCodes(h.post("/RESTTicketing.svc/order/startexternalpayment", startPayment(id, "https://bff.example/r", true)), 4, extAmountMismatch)
 	j := h.post("/RESTTicketing.svc/order/payment", map[string]any{"UserSessionId": id, "CustomerName": "G", "CustomerEmail": "g@example.com", "BookingMode": 0})
 	h.wantOK(j)
-	if h.str(j, "AdditionalPayments.0.PaymentStatus") != payPaid {
-		t.Fatalf("gift card payment: %s", compact(j))
+	if h.num(j, "VistaBookingNumber") == 0 {
+		t.Fatalf("completion: %s", compact(j))
+	}
+	if d := h.details(id); h.str(d, "AdditionalPayments.0.PaymentStatus") != payPaid {
+		t.Fatalf("gift card payment: %s", compact(d))
+	}
+	b := h.booking("0001", h.num(j, "VistaBookingNumber"))
+	if h.str(b, "Booking.Payments.0.PaymentTenderCategory") != "GIFTCARD" || h.num(b, "Booking.Payments.0.OrderPaymentAmount") != 925 {
+		t.Fatalf("gift card on the booking: %s", compact(b))
 	}
 }

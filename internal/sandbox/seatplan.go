@@ -47,7 +47,7 @@ type areaJSON struct {
 
 type areaCategoryJSON struct {
 	AreaCategoryCode        string `json:"AreaCategoryCode"`
-	Description             string `json:"Description"`
+	Name                    string `json:"Name"`
 	IsInSeatDeliveryEnabled bool   `json:"IsInSeatDeliveryEnabled"`
 }
 
@@ -67,7 +67,7 @@ func (d *seatDef) posJSON() posJSON { return posJSON{d.pos.area, d.pos.row, d.po
 func (s *Server) handleSeatPlan(r *http.Request) reply {
 	ss, e := s.sessionFromPath(r)
 	if e != nil {
-		return errReply(famData, e)
+		return seatPlanError(e)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -75,11 +75,22 @@ func (s *Server) handleSeatPlan(r *http.Request) reply {
 	if ss.plan == nil {
 		b, err := ss.renderPlan()
 		if err != nil {
-			return errReply(famData, &apiError{result: resUnexpected, msg: fmt.Sprintf("encode seat plan: %v", err)})
+			return seatPlanError(&apiError{result: resUnexpected, msg: fmt.Sprintf("encode seat plan: %v", err)})
 		}
 		ss.plan = b
 	}
 	return reply{status: http.StatusOK, raw: ss.plan}
+}
+
+// seatPlanError is a refused seat plan: the data envelope with
+// "SeatLayoutData": null, as the real service answers.
+func seatPlanError(e *apiError) reply {
+	desc := e.msg
+	return reply{status: http.StatusOK, body: struct {
+		ResponseCode     int       `json:"ResponseCode"`
+		ErrorDescription *string   `json:"ErrorDescription"`
+		SeatLayoutData   *struct{} `json:"SeatLayoutData"`
+	}{e.result, &desc, nil}}
 }
 
 // planTemplate is a screen's seat-plan answer cut just before each seat's

@@ -61,6 +61,7 @@ type Server struct {
 	faults          *Faults
 	calls           map[string]*atomic.Int64
 	handler         http.Handler
+	uncheckedOnce   sync.Once // warns once that raw header names cannot be checked
 
 	mu          sync.Mutex
 	cinemas     map[string]*cinema
@@ -111,13 +112,14 @@ func (c *cinema) feeAt(t time.Time) FeeRule {
 }
 
 type session struct {
-	id       int
-	cinema   *cinema
-	film     Film
-	screen   *screenDef
-	showtime time.Time
-	owners   []owner // one per place of the screen
-	plan     []byte  // cached seat-plan answer; nil when a seat changed
+	id         int
+	cinema     *cinema
+	film       Film
+	screen     *screenDef
+	showtime   time.Time
+	attributes []string
+	owners     []owner // one per place of the screen
+	plan       []byte  // cached seat-plan answer; nil when a seat changed
 }
 
 // owner says who has a place: a booking (sold, or reserved when unpaid) or
@@ -193,7 +195,6 @@ type paymentRecord struct {
 	masked   string
 	cardType string
 	external bool
-	refund   bool
 }
 
 func (b *booking) totals() (total, fees int64) {
@@ -205,14 +206,6 @@ func (b *booking) totals() (total, fees int64) {
 		total += c.c.PriceInCents * int64(c.qty)
 	}
 	return total, fees
-}
-
-// primarySession is the session a booking is about (its first ticket's).
-func (b *booking) primarySession() *session {
-	if len(b.tickets) == 0 {
-		return nil
-	}
-	return b.tickets[0].sess
 }
 
 type giftCard struct {
@@ -403,7 +396,8 @@ func (s *Server) loadCinema(wc Cinema) (*cinema, error) {
 		if ws.Showtime.IsZero() {
 			return nil, fmt.Errorf("session %d has no showtime", ws.ID)
 		}
-		ss := &session{id: ws.ID, cinema: c, film: film, screen: sc, showtime: ws.Showtime, owners: make([]owner, len(sc.seats))}
+		ss := &session{id: ws.ID, cinema: c, film: film, screen: sc, showtime: ws.Showtime, attributes: append([]string(nil), ws.Attributes...),
+			owners: make([]owner, len(sc.seats))}
 		s.sessions[ws.ID] = ss
 		c.sessions = append(c.sessions, ss)
 	}
@@ -485,7 +479,7 @@ func (s *Server) loadBooking(c *cinema, wb Booking) error {
 		total, _ := b.totals()
 		rec := paymentRecord{amount: total, ref: p.ProviderReference, tender: p.TenderCategory, masked: p.CardNumberMasked, cardType: p.CardType, external: p.External}
 		if rec.tender == "" {
-			rec.tender = "CREDITCARD"
+			rec.tender = defaultTender
 		}
 		if p.External {
 			if rec.ref == "" {

@@ -32,10 +32,14 @@ func (s *Server) handleSwapSeats(r *http.Request) reply {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.sweep(s.clock.Now())
+	now := s.clock.Now()
+	s.sweep(now)
 	b, ok := s.bookings[r.PathValue("bookingId")]
 	if !ok || b.cinema.ID != r.PathValue("cinemaId") {
 		return errReply(famEdit, errBookingNotFound)
+	}
+	if ss := b.startedSession(now); ss != nil {
+		return errReply(famEdit, swapRefusal(http.StatusBadRequest, "session_started", "%s", sessionStartedText(ss, "seats cannot be swapped once the session has started")))
 	}
 	if e := s.checkSwaps(b, &req); e != nil {
 		return errReply(famEdit, e)

@@ -122,29 +122,53 @@ func TestSwapSeats(t *testing.T) {
 func TestGetSingleBooking(t *testing.T) {
 	h := newHarness(t)
 	b := h.booking("0001", 100011)
+	// Exactly the real wire's fields: labels, no seat positions, no session facts, no flags.
+	wantKeys(t, h.val(b, "Booking").(map[string]any), "BookingNumber", "BookingId", "CinemaId", "VistaTransactionId", "VistaTransNumber",
+		"TotalValueCents", "IsPaid", "CustomerName", "CustomerEmail", "Tickets", "Concessions", "Payments")
+	wantKeys(t, h.val(b, "Booking.Tickets.0").(map[string]any), "TicketTypeCode", "TicketSequenceNumber", "SessionId", "PriceInCents",
+		"Description", "PackageGroupNumber", "SeatRowId", "SeatNumber", "RefundGroupNumber", "CurrentValueInCents", "PaymentId", "OrderPaymentAmount")
+	wantKeys(t, h.val(b, "Booking.Payments.0").(map[string]any), "PaymentId", "OrderPaymentAmount", "PaymentTenderCategory", "CardType",
+		"CardNumberMasked", "BankReference")
+	total := int64(2*1250 + 2*75 + 2*650 + 450)
 	want := map[string]any{"Booking.BookingId": "BK0186AB", "Booking.CustomerEmail": "concessions@example.com", "Booking.IsPaid": true,
-		"Booking.HasInSeatDelivery": false, "Booking.SessionId": 1113.0, "Booking.ScreenName": "Saal 1", "Booking.Concessions.0.ItemId": "C001",
-		"Booking.Concessions.0.Quantity": 2.0, "Booking.Payments.0.PaymentProviderReference": "pay_seed100011", "Booking.Payments.0.CardType": "VISA",
-		"Booking.Tickets.0.AreaNumber": 1.0, "Booking.Tickets.0.RowIndex": 3.0, "Booking.Tickets.0.PackageGroupNumber": 0.0}
+		"Booking.Concessions.0.ItemId": "C001", "Booking.Concessions.0.Quantity": 2.0,
+		"Booking.Payments.0.PaymentId": "1", "Booking.Payments.0.OrderPaymentAmount": float64(total), "Booking.Payments.0.PaymentTenderCategory": "CREDIT",
+		"Booking.Payments.0.BankReference": "pay_seed100011", "Booking.Payments.0.CardType": "VISA",
+		"Booking.Tickets.0.SessionId": 1113.0, "Booking.Tickets.0.SeatRowId": "D", "Booking.Tickets.0.SeatNumber": "11",
+		"Booking.Tickets.0.PackageGroupNumber": 0.0, "Booking.Tickets.0.CurrentValueInCents": 1250.0,
+		"Booking.Tickets.0.RefundGroupNumber": 1.0, "Booking.Tickets.1.RefundGroupNumber": 2.0,
+		"Booking.Tickets.1.PaymentId": "1", "Booking.Tickets.1.OrderPaymentAmount": float64(total)}
 	for path, v := range want {
 		if got := h.val(b, path); got != v {
 			t.Fatalf("%s = %v, want %v", path, got, v)
 		}
 	}
-	total := int64(2*1250 + 2*75 + 2*650 + 450)
-	if h.num(b, "Booking.TotalValueCents") != total || h.num(b, "Booking.Payments.0.AmountInCents") != total {
-		t.Fatalf("total: %s", compact(b))
+	if h.num(b, "Booking.TotalValueCents") != total || h.num(b, "Booking.VistaTransNumber") != h.num(b, "Booking.VistaTransactionId") {
+		t.Fatalf("total and transaction: %s", compact(b))
 	}
 	// The seeded payment exists at the provider with the booking's amount.
 	if p, ok := h.pay.Get("pay_seed100011"); !ok || p.AmountInCents != total || p.Status != "paid" || p.CardNumberMasked != "************4242" {
 		t.Fatalf("seeded payment: %+v", p)
 	}
+	// A package is one refund group.
 	pkg := h.booking("0001", 100012)
-	if h.num(pkg, "Booking.Tickets.0.PackageGroupNumber") != 1 || h.num(pkg, "Booking.Tickets.1.PackageGroupNumber") != 1 {
-		t.Fatalf("package group: %s", compact(pkg))
+	for _, path := range []string{"Booking.Tickets.0.PackageGroupNumber", "Booking.Tickets.1.PackageGroupNumber", "Booking.Tickets.0.RefundGroupNumber", "Booking.Tickets.1.RefundGroupNumber"} {
+		if h.num(pkg, path) != 1 {
+			t.Fatalf("%s: %s", path, compact(pkg))
+		}
 	}
-	fee := h.booking("0001", 100018)
-	if h.num(fee, "Booking.BookingFeeValueCents") != 100 {
+	// An unpaid reservation has no payment to point at.
+	unpaid := h.booking("0001", 100010)
+	if len(h.list(unpaid, "Booking.Payments")) != 0 || h.val(unpaid, "Booking.IsPaid") != false {
+		t.Fatalf("unpaid: %s", compact(unpaid))
+	}
+	for _, k := range []string{"PaymentId", "OrderPaymentAmount"} {
+		if _, ok := h.val(unpaid, "Booking.Tickets.0").(map[string]any)[k]; ok {
+			t.Fatalf("unpaid ticket with %s: %s", k, compact(unpaid))
+		}
+	}
+	// Made at the old fee of 50 per ticket.
+	if fee := h.booking("0001", 100018); h.num(fee, "Booking.TotalValueCents") != 2*1250+2*50 {
 		t.Fatalf("old fee: %s", compact(fee))
 	}
 	// Number as a JSON number, unknown booking, missing number.
@@ -153,7 +177,7 @@ func TestGetSingleBooking(t *testing.T) {
 		t.Fatalf("numeric BookingNumber: %s", compact(j))
 	}
 	j = h.post("/RESTBooking.svc/booking", map[string]any{"CinemaId": "0002", "BookingNumber": "100001"})
-	if h.num(j, "ResultCode") != 1 || h.num(j, "ExtendedResultCode") != extBookingNotFound || h.str(j, "ErrorDescription") != "booking not found" {
+	if v, ok := j["Booking"]; !ok || v != nil || h.num(j, "ResultCode") != 1 || h.num(j, "ExtendedResultCode") != extBookingNotFound || h.str(j, "ErrorDescription") != "booking not found" {
 		t.Fatalf("not found: %s", compact(j))
 	}
 	j = h.post("/RESTBooking.svc/booking", map[string]any{"CinemaId": "0001"})

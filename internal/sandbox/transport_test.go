@@ -2,8 +2,10 @@ package sandbox
 
 import (
 	"encoding/json"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestTransport(t *testing.T) {
@@ -95,59 +97,117 @@ func TestTransport(t *testing.T) {
 	})
 }
 
+// odataPath is a listing path with an OData $filter, encoded as a client sends it.
+func odataPath(entity, filter string) string {
+	if filter == "" {
+		return "/OData.svc/" + entity
+	}
+	return "/OData.svc/" + entity + "?" + url.Values{"$filter": {filter}}.Encode()
+}
+
 func TestDataCalls(t *testing.T) {
 	h := newHarness(t)
 	cin := h.get("/OData.svc/Cinemas")
-	if len(h.list(cin, "value")) != 2 || h.str(cin, "value.0.CurrencyCode") != "EUR" || h.str(cin, "value.1.CurrencyCode") != "GBP" {
+	wantKeys(t, h.val(cin, "value.0").(map[string]any), "ID", "Name", "TimeZoneId", "CurrencyCode")
+	if len(h.list(cin, "value")) != 2 || h.str(cin, "value.0.TimeZoneId") != "Europe/Berlin" || h.str(cin, "value.0.CurrencyCode") != "EUR" ||
+		h.str(cin, "value.1.TimeZoneId") != "Europe/London" || h.str(cin, "value.1.CurrencyCode") != "GBP" {
 		t.Fatalf("cinemas: %s", compact(cin))
 	}
-	films := h.get("/OData.svc/Films?cinemaId=0001")
-	if len(h.list(films, "value")) < 3 || h.str(films, "value.0.ID") == "" {
-		t.Fatalf("films: %s", compact(films))
-	}
-	all := h.get("/OData.svc/Sessions?cinemaId=0001")
-	if n := len(h.list(all, "value")); n != 24 {
-		t.Fatalf("want 24 sessions at 0001, got %d", n)
-	}
-	tomorrow := h.get("/OData.svc/Sessions?cinemaId=0001&date=2026-11-23")
-	found := false
-	for _, v := range h.list(tomorrow, "value") {
+
+	films := h.get(odataPath("ScheduledFilms", "CinemaId eq '0001'"))
+	wantKeys(t, h.val(films, "value.0").(map[string]any), "ID", "ScheduledFilmId", "CinemaId", "Title", "Rating", "RunTime", "Synopsis")
+	for _, v := range h.list(films, "value") {
 		m := v.(map[string]any)
-		if m["SessionId"] == "1113" {
-			found = true
-			if m["Showtime"] != "2026-11-23T19:30:00Z" || m["ScreenName"] != "Saal 1" || m["IsAllocatedSeating"] != true {
-				t.Fatalf("session 1113: %v", m)
-			}
-			if int(m["SeatsAvailable"].(float64)) >= 412-7 {
-				t.Fatalf("sold seats not subtracted: %v", m["SeatsAvailable"])
-			}
+		if m["CinemaId"] != "0001" || m["ID"] != "0001-"+m["ScheduledFilmId"].(string) {
+			t.Fatalf("film row: %v", m)
+		}
+		if rt, ok := m["RunTime"].(string); !ok || rt == "" || strings.Trim(rt, "0123456789") != "" {
+			t.Fatalf("RunTime must be a string of minutes: %v", m)
 		}
 	}
-	if !found || len(h.list(tomorrow, "value")) != 6 {
-		t.Fatalf("date filter: %s", compact(tomorrow))
+	if n := len(h.list(films, "value")); n < 3 || n > 5 {
+		t.Fatalf("films at 0001: %s", compact(films))
 	}
-	today := h.get("/OData.svc/Sessions?cinemaId=0001&date=2026-11-22")
-	if len(h.list(today, "value")) != 6 {
-		t.Fatalf("today: %s", compact(today))
+	if all := h.get(odataPath("ScheduledFilms", "")); len(h.list(all, "value")) <= len(h.list(films, "value")) {
+		t.Fatalf("films without a filter list every cinema: %s", compact(all))
 	}
-	if _, j := h.call("GET", "/OData.svc/Sessions?date=22-11-2026", nil); h.num(j, "ResponseCode") != 4 {
-		t.Fatalf("bad date accepted: %s", compact(j))
+
+	for _, tc := range []struct {
+		name, path string
+		want       int
+	}{
+		{"one cinema", odataPath("Sessions", "CinemaId eq '0001'"), 24},
+		{"joined with and", odataPath("Sessions", "CinemaId eq '0002' and SessionBusinessDate ge datetime'2026-11-23T00:00:00'"), 24},
+		{"no filter", odataPath("Sessions", ""), 48},
+		{"unknown cinema", odataPath("Sessions", "CinemaId eq '0042'"), 0},
+		{"old parameters are ignored", "/OData.svc/Sessions?cinemaId=0002&date=2026-11-23", 48},
+	} {
+		if n := len(h.list(h.get(tc.path), "value")); n != tc.want {
+			t.Fatalf("%s: %d sessions, want %d", tc.name, n, tc.want)
+		}
+	}
+	if st, j := h.call("GET", odataPath("Sessions", "CinemaId eq '0001"), nil); st != 400 || h.num(j, "ResponseCode") != 4 {
+		t.Fatalf("malformed $filter: %d %s", st, compact(j))
+	}
+
+	sessions := h.get(odataPath("Sessions", "CinemaId eq '0001'"))
+	byID := map[string]map[string]any{}
+	days := map[string]int{}
+	for _, v := range h.list(sessions, "value") {
+		m := v.(map[string]any)
+		byID[m["SessionId"].(string)] = m
+		days[m["SessionBusinessDate"].(string)]++
+	}
+	s1113 := byID["1113"]
+	wantKeys(t, s1113, "ID", "CinemaId", "SessionId", "ScheduledFilmId", "Showtime", "SessionBusinessDate", "ScreenName", "ScreenNumber",
+		"SeatsAvailable", "AllowTicketSales", "SoldoutStatus", "SessionAttributesNames")
+	for k, want := range map[string]any{"ID": "0001-1113", "CinemaId": "0001", "Showtime": "2026-11-23T20:30:00", "SessionBusinessDate": "2026-11-23T00:00:00",
+		"ScreenName": "Saal 1", "ScreenNumber": 1.0, "AllowTicketSales": true, "SoldoutStatus": 0.0} {
+		if s1113[k] != want {
+			t.Fatalf("session 1113 %s = %v, want %v: %v", k, s1113[k], want, s1113)
+		}
+	}
+	if n := s1113["SeatsAvailable"].(float64); n >= 412-7 {
+		t.Fatalf("sold seats not subtracted: %v", n)
+	}
+	if a := s1113["SessionAttributesNames"].([]any); len(a) != 0 {
+		t.Fatalf("session 1113 attributes: %v", a)
+	}
+	if a := byID["1123"]["SessionAttributesNames"].([]any); len(a) != 1 || a[0] != "OV" {
+		t.Fatalf("session 1123 attributes: %v", a)
+	}
+	if days["2026-11-23T00:00:00"] != 6 || days["2026-11-22T00:00:00"] != 6 {
+		t.Fatalf("business days: %v", days)
 	}
 
 	tickets := h.get("/RESTData.svc/cinemas/0001/sessions/1113/tickets")
 	if h.num(tickets, "ResponseCode") != 0 {
 		t.Fatalf("tickets: %s", compact(tickets))
 	}
+	wantKeys(t, h.val(tickets, "Tickets.0").(map[string]any), "TicketTypeCode", "AreaCategoryCode", "Description", "PriceInCents",
+		"IsChildOnlyTicket", "IsAvailableAsLoyaltyRecognitionOnly", "ProductCodeForVoucher", "IsPackageTicket", "PackageContent",
+		"LongDescription", "TaxInCents", "IsThirdPartyMemberTicket")
 	kinds := map[string]bool{}
 	for _, v := range h.list(tickets, "Tickets") {
 		m := v.(map[string]any)
-		for _, k := range []string{"IsPackageTicket", "IsLoyaltyRecognition", "IsVoucherTicket", "IsThirdPartyMemberTicket", "IsChildTicket"} {
+		for _, k := range []string{"IsPackageTicket", "IsAvailableAsLoyaltyRecognitionOnly", "IsThirdPartyMemberTicket", "IsChildOnlyTicket"} {
 			if m[k] == true {
 				kinds[k] = true
 			}
 		}
-		if m["TicketTypeCode"] == "0001" && (m["PriceInCents"] != 1250.0 || m["TaxInCents"] != 200.0) {
-			t.Fatalf("adult price: %v", m)
+		if m["ProductCodeForVoucher"] != "" {
+			kinds["voucher"] = true
+		}
+		switch m["TicketTypeCode"] {
+		case "0001":
+			if m["PriceInCents"] != 1250.0 || m["TaxInCents"] != 200.0 || m["PackageContent"] != nil || m["ProductCodeForVoucher"] != "" {
+				t.Fatalf("adult: %v", m)
+			}
+		case "0004":
+			content := m["PackageContent"].(map[string]any)["Tickets"].([]any)
+			if len(content) != 2 || content[0].(map[string]any)["Quantity"] != 1.0 {
+				t.Fatalf("couple package content: %v", m)
+			}
 		}
 	}
 	if len(kinds) != 5 {
@@ -161,14 +221,104 @@ func TestDataCalls(t *testing.T) {
 	}
 }
 
+// A session without a free place is sold out.
+func TestSessionSoldOut(t *testing.T) {
+	h := newHarness(t)
+	h.srv.mu.Lock()
+	ss := h.srv.sessions[1121]
+	b := h.srv.bookings["BK0186A1"]
+	for i := range ss.owners {
+		ss.setOwner(i, owner{booking: b})
+	}
+	h.srv.mu.Unlock()
+	for _, v := range h.list(h.get(odataPath("Sessions", "CinemaId eq '0001'")), "value") {
+		m := v.(map[string]any)
+		want := 0.0
+		if m["SessionId"] == "1121" {
+			want = 2
+			if m["SeatsAvailable"] != 0.0 {
+				t.Fatalf("sold out session: %v", m)
+			}
+		}
+		if m["SoldoutStatus"] != want {
+			t.Fatalf("session %v SoldoutStatus %v, want %v", m["SessionId"], m["SoldoutStatus"], want)
+		}
+	}
+}
+
+func TestBusinessDate(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		local string
+		want  string
+	}{
+		{"2026-11-23 20:30", "2026-11-23T00:00:00"},
+		{"2026-11-24 00:30", "2026-11-23T00:00:00"}, // after midnight: the day before
+		{"2026-11-24 05:59", "2026-11-23T00:00:00"},
+		{"2026-11-24 06:00", "2026-11-24T00:00:00"},
+		{"2026-01-01 01:15", "2025-12-31T00:00:00"},
+	} {
+		at, err := time.ParseInLocation("2006-01-02 15:04", tc.local, berlin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := businessDate(at); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.local, got, tc.want)
+		}
+	}
+}
+
+func TestCinemaFilter(t *testing.T) {
+	for _, tc := range []struct {
+		filter string
+		want   string
+		ok     bool
+		err    bool
+	}{
+		{filter: "", ok: false},
+		{filter: "CinemaId eq '0001'", want: "0001", ok: true},
+		{filter: "CinemaId  eq  '0001' ", want: "0001", ok: true},
+		{filter: "(CinemaId eq '0001')", want: "0001", ok: true},
+		{filter: "((CinemaId eq '0001' and AllowTicketSales eq true))", want: "0001", ok: true},
+		{filter: "CinemaId eq 'a)'", want: "a)", ok: true},
+		{filter: "CinemaId eq '0001' and SessionBusinessDate eq datetime'2026-11-23T00:00:00'", want: "0001", ok: true},
+		{filter: "Showtime ge datetime'2026-11-23T00:00:00' AND CinemaId eq '0002'", want: "0002", ok: true},
+		{filter: "ScheduledFilmId eq 'A and CinemaId eq ''9'''", ok: false}, // "and" inside a literal does not split
+		{filter: "CinemaId eq 'O''Neil'", want: "O'Neil", ok: true},
+		{filter: "CinemaId eq 1", want: "1", ok: true},
+		{filter: "ScheduledFilmId eq 'HO00000001'", ok: false},
+		{filter: "CinemaId eq '0001", err: true},
+		{filter: "CinemaId ne '0001'", err: true},
+		{filter: "CinemaId eq", err: true},
+		{filter: "CinemaId eq 'a'b'", err: true},
+	} {
+		got, ok, err := cinemaFilter(tc.filter)
+		if (err != nil) != tc.err || ok != tc.ok || got != tc.want {
+			t.Errorf("%q: got %q %v %v, want %q %v error %v", tc.filter, got, ok, err, tc.want, tc.ok, tc.err)
+		}
+	}
+}
+
 func TestSeatPlanOfTheLargeAuditorium(t *testing.T) {
 	h := newHarness(t)
 	plan := h.get("/RESTData.svc/cinemas/0001/sessions/1113/seat-plan")
 	if h.num(plan, "ResponseCode") != 0 {
 		t.Fatalf("seat plan: %s", compact(plan))
 	}
+	if j := h.get("/RESTData.svc/cinemas/0001/sessions/9999/seat-plan"); h.num(j, "ResponseCode") != resDataNotFound || j["SeatLayoutData"] != nil {
+		t.Fatalf("unknown session: %s", compact(j))
+	} else if _, ok := j["SeatLayoutData"]; !ok {
+		t.Fatalf("unknown session without SeatLayoutData null: %s", compact(j))
+	}
 	if n := len(h.list(plan, "SeatLayoutData.AreaCategories")); n != 2 {
 		t.Fatalf("area categories: %d", n)
+	}
+	wantKeys(t, h.val(plan, "SeatLayoutData.AreaCategories.1").(map[string]any), "AreaCategoryCode", "Name", "IsInSeatDeliveryEnabled")
+	if h.str(plan, "SeatLayoutData.AreaCategories.1.Name") != "Premium" || h.val(plan, "SeatLayoutData.AreaCategories.1.IsInSeatDeliveryEnabled") != true {
+		t.Fatalf("area category: %s", compact(plan))
 	}
 	total, statuses, originals, styles := 0, map[int64]int{}, map[int64]int{}, map[int64]int{}
 	crossAisle, gaps, groups := false, false, 0

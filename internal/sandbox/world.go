@@ -123,7 +123,8 @@ type Deal struct {
 
 // Session is a showing of a film on a screen. Give exactly one of Showtime
 // (absolute), StartsIn (relative to the world's "now") or Day+At (a local
-// wall-clock time in the cinema's time zone, Day 0 being today).
+// wall-clock time in the cinema's time zone, Day 0 being today). Attributes
+// are listed as SessionAttributesNames (e.g. "OV").
 type Session struct {
 	ID           int       `json:"id"`
 	FilmID       string    `json:"filmId"`
@@ -132,6 +133,7 @@ type Session struct {
 	StartsIn     *Duration `json:"startsIn,omitempty"`
 	Day          *int      `json:"day,omitempty"`
 	At           string    `json:"at,omitempty"`
+	Attributes   []string  `json:"attributes,omitempty"`
 }
 
 // Film is a title that sessions show.

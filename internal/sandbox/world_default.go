@@ -70,6 +70,9 @@ func defaultSessions(cinemaIndex, films int) []Session {
 					FilmID:       fmt.Sprintf("HO%08d", 1+(day*3+screen*2+slot+cinemaIndex)%films),
 					ScreenNumber: screen,
 				}
+				if screen == 2 && slot == 3 {
+					s.Attributes = []string{"OV"} // the late show on screen 2 is in the original version
+				}
 				if day == 0 {
 					d := Duration(todayStarts[screen][slot-1])
 					s.StartsIn = &d
@@ -147,10 +150,10 @@ func berlinCinema() Cinema {
 	const rate = 19
 	created := ago(48 * time.Hour)
 	visa := func(n int64) *BookingPayment {
-		return &BookingPayment{External: true, ProviderReference: fmt.Sprintf("pay_seed%06d", n), TenderCategory: "CREDITCARD", CardNumberMasked: "************4242", CardType: "VISA"}
+		return &BookingPayment{External: true, ProviderReference: fmt.Sprintf("pay_seed%06d", n), TenderCategory: "CREDIT", CardNumberMasked: "************4242", CardType: "VISA"}
 	}
 	master := func(n int64) *BookingPayment {
-		return &BookingPayment{External: true, ProviderReference: fmt.Sprintf("pay_seed%06d", n), TenderCategory: "CREDITCARD", CardNumberMasked: "************5454", CardType: "MASTERCARD"}
+		return &BookingPayment{External: true, ProviderReference: fmt.Sprintf("pay_seed%06d", n), TenderCategory: "CREDIT", CardNumberMasked: "************5454", CardType: "MASTERCARD"}
 	}
 	tk := func(code string, seats ...string) BookingTicket {
 		return BookingTicket{TicketTypeCode: code, Seats: seats}
@@ -215,7 +218,7 @@ func berlinCinema() Cinema {
 				Tickets: []BookingTicket{tk("0007", "B11"), tk("0007", "B12")}, Payment: master(100015)},
 			{Number: 100016, ID: "BK0186B0", Case: "paid through the service's own payment processing", SessionID: 1113, CustomerName: "Frances Allen", CustomerEmail: "internal@example.com", CreatedAgo: created, Paid: true,
 				Tickets: []BookingTicket{tk("0001", "H6"), tk("0001", "H7")},
-				Payment: &BookingPayment{External: false, TenderCategory: "CREDITCARD", CardNumberMasked: "************1881", CardType: "VISA"}},
+				Payment: &BookingPayment{External: false, TenderCategory: "CREDIT", CardNumberMasked: "************1881", CardType: "VISA"}},
 			{Number: 100017, ID: "BK0186B1", Case: "with in-seat delivery", SessionID: 1113, CustomerName: "Radia Perlman", CustomerEmail: "inseat@example.com", CreatedAgo: created, Paid: true, InSeatDelivery: true,
 				Tickets: []BookingTicket{tk("0101", "Q10"), tk("0101", "Q11")}, Payment: visa(100017)},
 			{Number: 100018, ID: "BK0186B2", Case: "fee rule changed since purchase (edit shows +0,50 at once)", SessionID: 1113, CustomerName: "Donald Knuth", CustomerEmail: "feechange@example.com", CreatedAgo: ago(30 * 24 * time.Hour), Paid: true,
@@ -269,7 +272,7 @@ func londonCinema() Cinema {
 		Bookings: []Booking{
 			{Number: 200001, ID: "BK030D41", Case: "paid, simple (2 adults, GBP)", SessionID: 2113, CustomerName: "Tim Berners-Lee", CustomerEmail: "paid7@example.com", CreatedAgo: ago(48 * time.Hour), Paid: true,
 				Tickets: []BookingTicket{{TicketTypeCode: "0001", Seats: []string{"E9"}}, {TicketTypeCode: "0001", Seats: []string{"E10"}}},
-				Payment: &BookingPayment{External: true, ProviderReference: "pay_seed200001", TenderCategory: "CREDITCARD", CardNumberMasked: "************4242", CardType: "VISA"}},
+				Payment: &BookingPayment{External: true, ProviderReference: "pay_seed200001", TenderCategory: "CREDIT", CardNumberMasked: "************4242", CardType: "VISA"}},
 		},
 	}
 }

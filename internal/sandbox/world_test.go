@@ -39,11 +39,12 @@ func TestLoadWorldExample(t *testing.T) {
 	h := newHarness(t, func(o *Options) { o.World = w })
 	b := h.booking("0101", 300001)
 	// Created two days ago: after the 2026-01-01 rule, so 75 per ticket.
-	if h.num(b, "Booking.TotalValueCents") != 1100+800+150 || h.str(b, "Booking.Payments.0.PaymentProviderReference") != "pay_seed300001" {
+	if h.num(b, "Booking.TotalValueCents") != 1100+800+150 || h.str(b, "Booking.Payments.0.BankReference") != "pay_seed300001" {
 		t.Fatalf("example booking: %s", compact(b))
 	}
 	unpaid := h.booking("0101", 300002)
-	if h.num(unpaid, "Booking.BookingFeeValueCents") != 150 || h.num(unpaid, "Booking.Tickets.1.PackageGroupNumber") != 1 {
+	// The couple package (2000) with two fees of 75, and a popcorn (600).
+	if h.num(unpaid, "Booking.TotalValueCents") != 2000+150+600 || h.num(unpaid, "Booking.Tickets.1.PackageGroupNumber") != 1 {
 		t.Fatalf("unpaid example: %s", compact(unpaid))
 	}
 	plan := h.get("/RESTData.svc/cinemas/0101/sessions/5002/seat-plan")
@@ -184,7 +185,7 @@ func TestMain_Standalone(t *testing.T) {
 	get := func(path string, header map[string]string) int {
 		req, _ := http.NewRequest("GET", base+path, nil)
 		for k, v := range header {
-			req.Header.Set(k, v)
+			req.Header[k] = []string{v} // raw names, written as given
 		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -197,7 +198,10 @@ func TestMain_Standalone(t *testing.T) {
 	if st := get("/OData.svc/Cinemas", map[string]string{"connectapitoken": "T"}); st != 200 {
 		t.Fatalf("API: %d", st)
 	}
-	if st := get("/OData.svc/Films", map[string]string{"connectapitoken": "T"}); st != 503 {
+	if st := get("/OData.svc/Cinemas", map[string]string{"Connectapitoken": "T"}); st != 403 {
+		t.Fatalf("Main does not check the raw token header name: %d", st)
+	}
+	if st := get("/OData.svc/ScheduledFilms", map[string]string{"connectapitoken": "T"}); st != 503 {
 		t.Fatalf("fault flag: %d", st)
 	}
 	if st := get("/pay/api/payments/pay_seed100001", map[string]string{"Authorization": "Bearer K"}); st != 200 {
