@@ -40,6 +40,17 @@ type Config struct {
 	SandboxDelay    time.Duration // embedded sandbox: how long the connector takes to complete a paid order
 	BookingStatuses string        // upstream bookingStatus numbers, e.g. "0=kept,1=added,2=removed"
 	PaymentStatuses string        // upstream PaymentStatus letters, e.g. "P=pending,Y=paid,..."
+
+	// The deployment of the ticketing API (docs/going-live.md).
+	UpstreamHeaders []string // extra "Name: value" headers sent on every upstream call
+	UpstreamPaths   string   // JSON file overriding operation paths
+	TimeZone        string   // IANA zone used when a cinema's TimeZoneId is absent or unknown
+	Currency        string   // ISO 4217 code used when a cinema names none
+	TenderCard      string   // PaymentTenderCategory of card (external) payments
+	TenderGiftCard  string   // ... of gift card payments
+	TenderLoyalty   string   // ... of loyalty points payments
+	PrintStreamType string   // PrintSettings.PrintStreamType of redirect payments
+	BookingModes    string   // BookingMode numbers, e.g. "sale=0,reservation=1"
 }
 
 // envPrefix is the prefix of every environment variable.
@@ -49,6 +60,7 @@ type setting struct {
 	name, env, help string
 	str             *string
 	dur             *time.Duration
+	list            *[]string // repeatable flag; its environment variable holds one value per line
 	def             string
 }
 
@@ -76,8 +88,25 @@ func (c *Config) settings() []setting {
 		{name: "kiosk-idle", help: "kiosk idle time before it starts over", dur: &c.KioskIdle, def: "60s"},
 		{name: "booking-status-map", help: "upstream bookingStatus numbers (NUMBER=kept|added|removed, comma-separated; default the sandbox's 0=kept,1=added,2=removed)", str: &c.BookingStatuses},
 		{name: "payment-status-map", help: "upstream PaymentStatus letters (LETTER=pending|paid|declined|cancelled|refunded; default P,Y,N,C,R); unlisted letters are never success", str: &c.PaymentStatuses},
+		{name: "upstream-header", env: envPrefix + "UPSTREAM_HEADERS", help: "extra header on every upstream call, 'Name: value' (repeatable; the environment variable holds one per line)", list: &c.UpstreamHeaders},
+		{name: "upstream-paths", help: "JSON file overriding upstream operation paths ({\"RemoveTickets\":\"POST RESTTicketing.svc/...\"})", str: &c.UpstreamPaths},
+		{name: "time-zone", help: "time zone for a cinema whose TimeZoneId is absent or unknown", str: &c.TimeZone, def: "Europe/Berlin"},
+		{name: "currency", help: "currency for a cinema that names none (ISO 4217)", str: &c.Currency, def: upstream.DefaultCurrency},
+		{name: "tender-card", help: "PaymentTenderCategory of card payments taken by the payment provider", str: &c.TenderCard, def: upstream.DefaultTenders.Card},
+		{name: "tender-giftcard", help: "PaymentTenderCategory of gift card payments", str: &c.TenderGiftCard, def: upstream.DefaultTenders.GiftCard},
+		{name: "tender-loyalty", help: "PaymentTenderCategory of loyalty points payments", str: &c.TenderLoyalty, def: upstream.DefaultTenders.Loyalty},
+		{name: "print-stream-type", help: "PrintStreamType asked for when an order completes", str: &c.PrintStreamType, def: upstream.DefaultPrintStreamType},
+		{name: "booking-modes", help: "the upstream's BookingMode numbers", str: &c.BookingModes, def: "sale=0,reservation=1"},
 		{name: "sandbox-completion-delay", help: "embedded sandbox: delay before a paid redirect order completes (negative: never)", dur: &c.SandboxDelay, def: "1s"},
 	}
+}
+
+// envVar is the setting's environment variable: its own, or the flag's name (envName).
+func (s setting) envVar() string {
+	if s.env != "" {
+		return s.env
+	}
+	return envName(s.name)
 }
 
 // envName is the environment variable of a flag: CINEMA_ plus the name in upper snake case.
@@ -87,24 +116,37 @@ func envName(flagName string) string {
 
 // parseConfig reads flags (args) over environment (getenv) over defaults.
 func parseConfig(args []string, getenv func(string) string, out io.Writer) (Config, error) {
+	return parseConfigWith(args, getenv, out, nil)
+}
+
+// parseConfigWith is parseConfig with extra flags registered by a subcommand (extra may be nil).
+func parseConfigWith(args []string, getenv func(string) string, out io.Writer, extra func(*flag.FlagSet)) (Config, error) {
 	var c Config
 	fs := flag.NewFlagSet("web", flag.ContinueOnError)
 	fs.SetOutput(out)
 	for _, s := range c.settings() {
 		def := s.def
-		if v := getenv(envName(s.name)); v != "" {
+		if v := getenv(s.envVar()); v != "" {
 			def = v
 		}
-		help := s.help + " [$" + envName(s.name) + "]"
+		help := s.help + " [$" + s.envVar() + "]"
+		if s.list != nil {
+			*s.list = splitLines(def)
+			fs.Var(&listFlag{vals: s.list}, s.name, help)
+			continue
+		}
 		if s.str != nil {
 			fs.StringVar(s.str, s.name, def, help)
 			continue
 		}
 		d, err := time.ParseDuration(def)
 		if err != nil {
-			return c, fmt.Errorf("%s: %q is not a duration (e.g. 30s, 5m): %w", envName(s.name), def, err)
+			return c, fmt.Errorf("%s: %q is not a duration (e.g. 30s, 5m): %w", s.envVar(), def, err)
 		}
 		fs.DurationVar(s.dur, s.name, d, help)
+	}
+	if extra != nil {
+		extra(fs)
 	}
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -152,6 +194,20 @@ func (c *Config) complete() error {
 	if _, err := upstream.ParsePaymentStatusMapping(c.PaymentStatuses); err != nil {
 		return err
 	}
+	if _, err := upstream.ParseHeaders(c.UpstreamHeaders); err != nil {
+		return err
+	}
+	if _, err := upstream.ParseBookingModes(c.BookingModes); err != nil {
+		return err
+	}
+	if c.UpstreamPaths != "" {
+		if _, err := upstream.LoadPaths(c.UpstreamPaths); err != nil {
+			return err
+		}
+	}
+	if _, err := time.LoadLocation(c.TimeZone); err != nil {
+		return fmt.Errorf("time zone %q: %w", c.TimeZone, err)
+	}
 	if c.SessionIdle <= 0 || c.SessionLifetime <= 0 || c.SessionIdle > c.SessionLifetime {
 		return errors.New("session-idle and session-lifetime must be positive, idle not longer than lifetime")
 	}
@@ -173,4 +229,38 @@ func (c *Config) proxies() ([]*net.IPNet, error) {
 		nets = append(nets, n)
 	}
 	return nets, nil
+}
+
+// listFlag is a repeatable flag. The first value given on the command line replaces the
+// environment's values; later ones add to it.
+type listFlag struct {
+	vals     *[]string
+	fromFlag bool
+}
+
+// String never shows the values: a header value may be a secret.
+func (l *listFlag) String() string {
+	if l == nil || l.vals == nil {
+		return ""
+	}
+	return fmt.Sprint(len(*l.vals), " values")
+}
+
+func (l *listFlag) Set(v string) error {
+	if !l.fromFlag {
+		*l.vals, l.fromFlag = nil, true
+	}
+	*l.vals = append(*l.vals, v)
+	return nil
+}
+
+// splitLines splits an environment value holding one entry per line, skipping blank lines.
+func splitLines(s string) []string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
 }

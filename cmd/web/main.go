@@ -3,6 +3,8 @@
 package main
 
 import (
+	_ "time/tzdata" // cinema time zones on machines (and images) without a zone database
+
 	"context"
 	"fmt"
 	"os"

@@ -35,6 +35,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			return runSandbox(ctx, args[1:], stdout)
 		case "staff":
 			return runStaff(ctx, args[1:], getenv, os.Stdin, stdout)
+		case "check-upstream":
+			return runCheckUpstream(ctx, args[1:], getenv, stdout)
 		}
 	}
 	cfg, err := parseConfig(args, getenv, stdout)
@@ -144,19 +146,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 // for its cinemas once (their currencies); a failure there is logged, not fatal: the site
 // starts and /readyz tells.
 func newUpstreamClients(ctx context.Context, cfg Config, logger *slog.Logger, reg prometheus.Registerer) (*upstream.Client, upstream.Payments, error) {
-	bookingStatuses, _ := upstream.ParseBookingStatusMapping(cfg.BookingStatuses) // validated by parseConfig
-	paymentStatuses, _ := upstream.ParsePaymentStatusMapping(cfg.PaymentStatuses)
-	opts := []upstream.Option{
-		upstream.WithBookingStatusMapping(bookingStatuses),
-		upstream.WithPaymentStatusMapping(paymentStatuses),
-		upstream.WithLogger(logger.With("component", "upstream")),
-		upstream.WithRegisterer(reg),
-		upstream.WithVersion(version),
-		upstream.WithOperationTimeout(upstream.OpCompleteEditBooking, 20*time.Second),
-	}
-	c, err := upstream.New(cfg.UpstreamURL, cfg.UpstreamToken, opts...)
+	c, err := newTicketingClient(cfg, logger, reg)
 	if err != nil {
-		return nil, nil, fmt.Errorf("ticketing client: %w", err)
+		return nil, nil, err
 	}
 	p, err := upstream.NewPaymentClient(cfg.PaymentsURL, cfg.PaymentsKey, upstream.WithLogger(logger.With("component", "payments")), upstream.WithVersion(version))
 	if err != nil {
@@ -168,6 +160,42 @@ func newUpstreamClients(ctx context.Context, cfg Config, logger *slog.Logger, re
 		logger.Warn("could not list cinemas at start", "err", err)
 	}
 	return c, p, nil
+}
+
+// newTicketingClient builds the ticketing API client with the deployment's settings
+// (docs/going-live.md). parseConfig has validated them.
+func newTicketingClient(cfg Config, logger *slog.Logger, reg prometheus.Registerer) (*upstream.Client, error) {
+	bookingStatuses, _ := upstream.ParseBookingStatusMapping(cfg.BookingStatuses)
+	paymentStatuses, _ := upstream.ParsePaymentStatusMapping(cfg.PaymentStatuses)
+	headers, _ := upstream.ParseHeaders(cfg.UpstreamHeaders)
+	modes, _ := upstream.ParseBookingModes(cfg.BookingModes)
+	loc, _ := time.LoadLocation(cfg.TimeZone)
+	opts := []upstream.Option{
+		upstream.WithBookingStatusMapping(bookingStatuses),
+		upstream.WithPaymentStatusMapping(paymentStatuses),
+		upstream.WithLogger(logger.With("component", "upstream")),
+		upstream.WithRegisterer(reg),
+		upstream.WithVersion(version),
+		upstream.WithOperationTimeout(upstream.OpCompleteEditBooking, 20*time.Second),
+		upstream.WithHeaders(headers),
+		upstream.WithTimeZone(loc),
+		upstream.WithCurrency(cfg.Currency),
+		upstream.WithTenders(upstream.Tenders{Card: cfg.TenderCard, GiftCard: cfg.TenderGiftCard, Loyalty: cfg.TenderLoyalty}),
+		upstream.WithPrintStreamType(cfg.PrintStreamType),
+		upstream.WithBookingModes(modes),
+	}
+	if cfg.UpstreamPaths != "" {
+		paths, err := upstream.LoadPaths(cfg.UpstreamPaths)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, upstream.WithPaths(paths))
+	}
+	c, err := upstream.New(cfg.UpstreamURL, cfg.UpstreamToken, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("ticketing client: %w", err)
+	}
+	return c, nil
 }
 
 // version is set at build time with -ldflags "-X main.version=...".

@@ -12,7 +12,8 @@ import (
 )
 
 func TestParseConfig(t *testing.T) {
-	env := map[string]string{"CINEMA_ADDR": "127.0.0.1:9999", "CINEMA_LOG_LEVEL": "debug", "CINEMA_SESSION_IDLE": "10m"}
+	env := map[string]string{"CINEMA_ADDR": "127.0.0.1:9999", "CINEMA_LOG_LEVEL": "debug", "CINEMA_SESSION_IDLE": "10m",
+		"CINEMA_UPSTREAM_HEADERS": "Connect-Region-Code: EU\n\n  X-Tenant: lumiere \n"}
 	getenv := func(k string) string { return env[k] }
 	cases := []struct {
 		name    string
@@ -46,6 +47,21 @@ func TestParseConfig(t *testing.T) {
 		{"stray argument", []string{"serve"}, nil, "unexpected argument"},
 		{"bad booking status map", []string{"-booking-status-map", "1=maybe"}, nil, "booking status mapping"},
 		{"bad payment status map", []string{"-payment-status-map", "Y"}, nil, "payment status mapping"},
+		{"headers from flags replace the environment's", []string{"-upstream-header", "Connect-Region-Code: EU", "-upstream-header", "X-Tenant: a"}, func(t *testing.T, c Config) {
+			if strings.Join(c.UpstreamHeaders, "|") != "Connect-Region-Code: EU|X-Tenant: a" {
+				t.Fatalf("headers %q", c.UpstreamHeaders)
+			}
+		}, ""},
+		{"headers from the environment, one per line", nil, func(t *testing.T, c Config) {
+			if strings.Join(c.UpstreamHeaders, "|") != "Connect-Region-Code: EU|X-Tenant: lumiere" {
+				t.Fatalf("headers %q", c.UpstreamHeaders)
+			}
+		}, ""},
+		{"bad header", []string{"-upstream-header", "no colon"}, nil, "want 'Name: value'"},
+		{"token as header", []string{"-upstream-header", "connectapitoken: x"}, nil, "-upstream-token"},
+		{"bad booking modes", []string{"-booking-modes", "sale=1,reservation=1"}, nil, "must differ"},
+		{"bad time zone", []string{"-time-zone", "Mars/Olympus"}, nil, "time zone"},
+		{"missing paths file", []string{"-upstream-paths", "/nonexistent/paths.json"}, nil, "upstream paths"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -162,7 +162,9 @@ func (s *Server) completeEdit(c echo.Context) error {
 func refundablePayment(b cinema.Booking, amount cinema.Money) (cinema.BookingPayment, bool) {
 	for i := len(b.Payments) - 1; i >= 0; i-- {
 		p := b.Payments[i]
-		if p.External && p.ProviderReference != "" && p.Amount.Cents >= amount.Cents {
+		// The real API does not say whether a payment was external: unless it says it was not,
+		// a payment with a provider reference is a candidate, and the upstream has the last word.
+		if (p.External || !p.ExternalKnown) && p.ProviderReference != "" && p.Amount.Cents >= amount.Cents {
 			return p, true
 		}
 	}

@@ -38,7 +38,7 @@ func (s *Server) startEdit(c echo.Context) error {
 		SessionID:     b.Session.ID,
 		StartBalance:  eo.Balance.Cents,
 		Currency:      eo.Balance.Currency,
-		Paid:          b.Paid,
+		Paid:          b.LikelyPaid(),
 		FilmTitle:     b.Session.FilmTitle,
 		Showtime:      b.Session.Showtime,
 		Started:       s.now(),

@@ -43,7 +43,7 @@ func (s *Server) showBooking(c echo.Context) error {
 		Screen:    b.Session.ScreenName,
 		Fees:      b.Fees.String(),
 		Total:     b.Total.String(),
-		Paid:      b.Paid,
+		Paid:      b.LikelyPaid(),
 		CSRFToken: csrfToken(c),
 		EndURL:    s.url(RouteBookingForget),
 	}

@@ -77,8 +77,8 @@ func (s *Server) showWhatsOn(c echo.Context) error {
 	var order []string
 	sort.Slice(sessions, func(i, j int) bool { return sessions[i].Showtime.Before(sessions[j].Showtime) })
 	for _, se := range sessions {
-		if se.Showtime.Before(s.now()) {
-			continue // started already
+		if se.Showtime.Before(s.now()) || !se.OnSale {
+			continue // started already, or the cinema does not sell it online
 		}
 		f := byFilm[se.FilmID]
 		if f == nil {
@@ -120,9 +120,10 @@ func dayLabel(d, today time.Time) string {
 func (s *Server) findSession(c echo.Context, cinemaID, sessionID string) (cinema.Session, error) {
 	notFound := &Error{Code: ENotFound, Heading: "Showing not found", Message: "We could not find this showing. It may have started or been taken off the programme.",
 		BackURL: s.url(RouteWhatsOn), BackLabel: "See what's on"}
-	if cinemaID == "" || sessionID == "" || len(cinemaID) > 20 || len(sessionID) > 20 {
+	if cinemaID == "" || sessionID == "" || len(cinemaID) > 20 || len(sessionID) > 41 {
 		return cinema.Session{}, notFound
 	}
+	sessionID = upstream.SplitSessionID(cinemaID, sessionID) // "1001" or the listing's "0001-1001"
 	list, err := s.ticketing.ListSessions(c.Request().Context(), cinemaID, "")
 	if errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrInvalidRequest) {
 		return cinema.Session{}, notFound

@@ -19,6 +19,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 
 	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/goldenapi"
 	"github.com/cinemabff/cinemabff/internal/keys"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
@@ -73,6 +74,8 @@ type harnessOpts struct {
 	redisURL        string
 	publicURL       string
 	keys            []keys.Pair
+	golden          *goldenapi.Server // an upstream answering with the golden bodies of the real wire
+	goldenToken     string            // the token the BFF sends to it (default: testToken)
 }
 
 type harness struct {
@@ -146,6 +149,9 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	if o.sandbox {
 		h.startSandbox(&deps, o)
 	}
+	if o.golden != nil {
+		h.startGolden(&deps, o)
+	}
 	// The site's own URL is only known once it listens; the public URL must match it so the
 	// payment provider returns here.
 	ts := httptest.NewUnstartedServer(nil)
@@ -207,6 +213,32 @@ func (h *harness) startSandbox(d *Deps, o harnessOpts) {
 	d.Ticketing, d.Payments = c, p
 	d.Config.FormActionOrigins = []string{srv.URL}
 	h.sb, h.prov, h.upURL = sb, prov, srv.URL
+}
+
+// startGolden points the server at an upstream written from upstream-notes (internal/goldenapi)
+// instead of our sandbox.
+func (h *harness) startGolden(d *Deps, o harnessOpts) {
+	t := h.t
+	srv := httptest.NewServer(o.golden)
+	t.Cleanup(srv.Close)
+	token := o.goldenToken
+	if token == "" {
+		token = testToken
+	}
+	c, err := upstream.New(srv.URL, token, upstream.WithTimeout(5*time.Second),
+		upstream.WithRetry(upstream.RetryPolicy{MaxAttempts: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prov := payprovider.New(payprovider.Options{PublicURL: srv.URL + "/pay", APIKey: testPayKey})
+	pay := httptest.NewServer(prov.Handler())
+	t.Cleanup(pay.Close)
+	p, err := upstream.NewPaymentClient(pay.URL, testPayKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Ticketing, d.Payments = c, p
+	h.upURL = srv.URL
 }
 
 // do sends a request and returns the response with its body read.

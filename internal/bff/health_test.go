@@ -26,7 +26,7 @@ func TestReadyzReportsTheUpstreamBreaker(t *testing.T) {
 		}
 		last = body
 	}
-	if !strings.Contains(last, "not answering") {
+	if !strings.Contains(last, "cannot be reached right now") {
 		t.Fatalf("no clear outage message: %s", last)
 	}
 	resp, body := h.get("/readyz")

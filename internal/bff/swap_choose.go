@@ -2,6 +2,7 @@ package bff
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
@@ -30,11 +31,11 @@ func (s *Server) showSwap(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	b, err := s.readBooking(c.Request().Context(), bb.CinemaID, bb.Number)
+	rb, err := s.bookings.Read(c.Request().Context(), bb.CinemaID, bb.Number)
 	if err != nil {
 		return s.fromUpstream(err, s.url(RouteBooking), "Back to your booking")
 	}
-	return s.renderSwap(c, http.StatusOK, b, swapChoice{}, nil)
+	return s.renderSwap(c, http.StatusOK, rb.Booking, rb.Plan, swapChoice{}, nil)
 }
 
 // reviewSwap checks the choice against the booking and a fresh seat plan. Nothing is sent to
@@ -46,25 +47,26 @@ func (s *Server) reviewSwap(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	b, err := s.readBooking(ctx, bb.CinemaID, bb.Number)
+	rb, err := s.bookings.Read(ctx, bb.CinemaID, bb.Number)
 	if err != nil {
 		return s.fromUpstream(err, s.url(RouteBooking), "Back to your booking")
 	}
+	b := rb.Booking
 	if swapUnavailableReason(b) != "" {
-		return s.renderSwap(c, http.StatusConflict, b, swapChoice{}, nil)
+		return s.renderSwap(c, http.StatusConflict, b, nil, swapChoice{}, nil)
 	}
 	form, err := c.FormParams()
 	if err != nil {
 		return &Error{Code: EInvalid, Heading: "That did not work", Message: "We could not read your choice. Please choose again.",
 			BackURL: s.url(RouteSwap, bb.CinemaID, bb.Number), BackLabel: "Choose seats"}
 	}
-	plan, err := s.ticketing.GetSeatPlan(ctx, b.CinemaID, b.Session.ID)
+	plan, err := s.freshPlan(ctx, b, rb.Plan)
 	if err != nil {
 		return s.fromUpstream(err, s.url(RouteBooking), "Back to your booking")
 	}
-	choice, moves, problem := planSwap(b, plan, form["ticket"], form["seat"])
+	choice, moves, problem := planSwap(b, *plan, form["ticket"], form["seat"])
 	if problem != nil {
-		return s.renderSwapWithPlan(c, http.StatusUnprocessableEntity, b, &plan, choice, problem)
+		return s.renderSwapWithPlan(c, http.StatusUnprocessableEntity, b, plan, choice, problem)
 	}
 	s.saveSwap(c, sessSwapPending, swapVisit{CinemaID: b.CinemaID, Number: b.Number, BookingID: b.ID, Header: s.swapHeader(c, b), Moves: moves})
 	return s.redirect(c, s.url(RouteSwapConfirm, b.CinemaID, b.Number))
@@ -86,7 +88,7 @@ func planSwap(b cinema.Booking, plan cinema.SeatPlan, ticketValues, seatValues [
 		for _, part := range strings.Split(v, "+") {
 			seq, err := strconv.Atoi(part)
 			t, ok := b.Ticket(seq)
-			if err != nil || !ok || t.Seat == nil {
+			if err != nil || !ok || !t.Placed() {
 				return choice, nil, swapProblem("Please choose tickets from the list", "One of the tickets you chose is not in this booking, or has no numbered seat.")
 			}
 			if !choice.Seqs[seq] {
@@ -116,7 +118,7 @@ func planSwap(b cinema.Booking, plan cinema.SeatPlan, ticketValues, seatValues [
 	}
 	owned := map[cinema.SeatPosition]bool{}
 	for _, t := range b.Tickets {
-		if t.Seat != nil {
+		if t.Placed() {
 			owned[t.Seat.Position] = true
 		}
 	}
@@ -190,16 +192,29 @@ func (s *Server) swapHeader(c echo.Context, b cinema.Booking) swap.Header {
 }
 
 // renderSwap shows the swap page for b: the reason when its seats cannot be swapped,
-// otherwise the tickets and the map with a fresh seat plan.
-func (s *Server) renderSwap(c echo.Context, status int, b cinema.Booking, choice swapChoice, notice *components.Notice) error {
+// otherwise the tickets and the map with a fresh seat plan (plan, when the booking's own read
+// just fetched it to place the tickets).
+func (s *Server) renderSwap(c echo.Context, status int, b cinema.Booking, plan *cinema.SeatPlan, choice swapChoice, notice *components.Notice) error {
 	if swapUnavailableReason(b) != "" {
 		return s.renderSwapWithPlan(c, status, b, nil, choice, notice)
 	}
-	plan, err := s.ticketing.GetSeatPlan(c.Request().Context(), b.CinemaID, b.Session.ID)
+	plan, err := s.freshPlan(c.Request().Context(), b, plan)
 	if err != nil {
 		return s.fromUpstream(err, s.url(RouteBooking), "Back to your booking")
 	}
-	return s.renderSwapWithPlan(c, status, b, &plan, choice, notice)
+	return s.renderSwapWithPlan(c, status, b, plan, choice, notice)
+}
+
+// freshPlan is plan when the booking's read fetched one, else the session's seat plan read now.
+func (s *Server) freshPlan(ctx context.Context, b cinema.Booking, plan *cinema.SeatPlan) (*cinema.SeatPlan, error) {
+	if plan != nil {
+		return plan, nil
+	}
+	p, err := s.ticketing.GetSeatPlan(ctx, b.CinemaID, b.Session.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &p, nil
 }
 
 func (s *Server) renderSwapWithPlan(c echo.Context, status int, b cinema.Booking, plan *cinema.SeatPlan, choice swapChoice, notice *components.Notice) error {
@@ -218,7 +233,7 @@ func (s *Server) swapChooseView(c echo.Context, b cinema.Booking, plan *cinema.S
 	var cats []string
 	var catNames []string
 	for _, t := range b.Tickets {
-		if t.Seat == nil {
+		if !t.Placed() {
 			continue
 		}
 		yours = append(yours, t.Seat.Position)
@@ -246,7 +261,7 @@ func swapUnits(b cinema.Booking, plan cinema.SeatPlan, ticked map[int]bool) []sw
 	var out []swap.TicketUnit
 	done := map[int]bool{}
 	for _, t := range b.Tickets {
-		if t.Seat == nil || done[t.Seq] {
+		if !t.Placed() || done[t.Seq] {
 			continue
 		}
 		mates := b.PackageMates(t.Seq)
@@ -255,7 +270,7 @@ func swapUnits(b cinema.Booking, plan cinema.SeatPlan, ticked map[int]bool) []sw
 		for _, m := range mates {
 			done[m.Seq] = true
 			seqs = append(seqs, strconv.Itoa(m.Seq))
-			if m.Seat != nil {
+			if m.Placed() {
 				seats = append(seats, m.Seat.Label)
 			}
 			checked = checked && ticked[m.Seq]

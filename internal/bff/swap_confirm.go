@@ -55,7 +55,7 @@ func (s *Server) confirmSwap(c echo.Context) error {
 		if r == "" {
 			r = upstream.SwapSeatUnavailable
 		}
-		b, berr := s.readBooking(ctx, bb.CinemaID, bb.Number)
+		rb, berr := s.bookings.Read(ctx, bb.CinemaID, bb.Number)
 		if berr != nil {
 			return s.fromUpstream(err, s.url(RouteSwap, bb.CinemaID, bb.Number), "Choose seats again")
 		}
@@ -64,7 +64,7 @@ func (s *Server) confirmSwap(c echo.Context) error {
 			choice.Seqs[m.Seq] = true
 			choice.Seats = append(choice.Seats, m.To)
 		}
-		return s.renderSwap(c, http.StatusConflict, b, choice, &components.Notice{Kind: components.NoticeError,
+		return s.renderSwap(c, http.StatusConflict, rb.Booking, rb.Plan, choice, &components.Notice{Kind: components.NoticeError,
 			Heading: "Your seats were not changed", Body: swapRestrictionText(r)})
 	}
 	if err != nil {

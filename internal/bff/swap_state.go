@@ -75,10 +75,17 @@ func swapUnavailableReason(b cinema.Booking) string {
 	if b.BeingEdited {
 		return "This booking is being changed right now, perhaps in another tab or at the box office. Finish or cancel that change first."
 	}
+	seated := false
 	for _, t := range b.Tickets {
-		if t.Seat != nil {
+		if t.Placed() {
 			return ""
 		}
+		seated = seated || t.Seat != nil
+	}
+	if seated {
+		// The booking names its seats by row and number; they could not be found on the
+		// showing's seat map (not read, or labelled differently).
+		return "We could not find your seats on this showing's seat map just now. Please try again in a minute, or ask at the box office."
 	}
 	return "The tickets of this booking have no numbered seats, so there are no seats to change."
 }

@@ -210,7 +210,7 @@ func TestSwapPackage(t *testing.T) {
 	doc := h.doc(body)
 	unit := doc.Find(`[data-testid="ticket-1-2"]`)
 	if unit.Length() != 1 || unit.Find(`input[name="ticket"][value="1+2"]`).Length() != 1 {
-		t.Fatal("the package is not one choice")
+		t.Fatalf("the package is not one choice: %s", doc.Find("main").Text())
 	}
 	if !strings.Contains(unit.Text(), "move together") || !strings.Contains(unit.Text(), "seats 5 and 6") {
 		t.Fatalf("package choice does not say its tickets move together: %q", unit.Text())
@@ -285,8 +285,8 @@ func TestSwapRefusedBeforeSending(t *testing.T) {
 	}
 }
 
-// TestSwapRefusedBooking: unpaid and in-seat delivery bookings show the reason instead of the
-// action, and a POST is refused without a call.
+// TestSwapRefusedBooking: an unpaid booking shows the reason instead of the action, and a POST
+// is refused without a call.
 func TestSwapRefusedBooking(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -295,7 +295,6 @@ func TestSwapRefusedBooking(t *testing.T) {
 		reason string
 	}{
 		{"unpaid", 100010, seat(1, 5, 2), "only on a paid booking"},
-		{"in-seat delivery", 100017, seat(2, 1, 2), "delivered to the seat"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := swapHarness(t, tc.number)
@@ -323,6 +322,27 @@ func TestSwapRefusedBooking(t *testing.T) {
 
 // TestSwapSeatTakenMeanwhile: the seat is taken between the check and the go-ahead; only the
 // upstream sees it. The person reads why, and the map is shown again with the seat taken.
+// TestSwapInSeatDeliveryRefusedByTicketing: the real booking record does not say whether
+// food is delivered to the seat, so the swap is offered and the ticketing system's refusal is
+// shown in words, with nothing changed.
+func TestSwapInSeatDeliveryRefusedByTicketing(t *testing.T) {
+	h := swapHarness(t, 100017)
+	resp, _ := h.reviewSwap(100017, []string{"1"}, []string{seat(2, 1, 2)})
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("review status %d", resp.StatusCode)
+	}
+	resp, body := h.post(swapPath(100017, "/confirm"), swapPath(100017, "/confirm"), nil)
+	if resp.StatusCode != http.StatusConflict {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	if got := h.doc(body).Find(`[data-testid="notice-error"]`).Text(); !strings.Contains(got, "delivered to the seat") || !strings.Contains(got, "not changed") {
+		t.Fatalf("notice %q", got)
+	}
+	if n := h.sb.Calls("SwapSeats"); n != 1 {
+		t.Fatalf("%d SwapSeats calls", n)
+	}
+}
+
 func TestSwapSeatTakenMeanwhile(t *testing.T) {
 	h := swapHarness(t, 100001)
 	resp, _ := h.reviewSwap(100001, []string{"1"}, []string{seat(1, 5, 2)})
@@ -396,13 +416,14 @@ func TestSwapNeedsTheBoundBooking(t *testing.T) {
 }
 
 func TestSwapUnavailableReason(t *testing.T) {
-	seated := []cinema.BookedTicket{{Seq: 1, Seat: &cinema.SeatRef{RowLabel: "F", Label: "11"}}}
+	seated := []cinema.BookedTicket{{Seq: 1, Seat: &cinema.SeatRef{RowLabel: "F", Label: "11", Placed: true}}}
 	for _, tc := range []struct {
 		b    cinema.Booking
 		want string
 	}{
 		{cinema.Booking{Paid: true, Tickets: seated}, ""},
-		{cinema.Booking{Paid: false, Tickets: seated}, "only on a paid booking"},
+		{cinema.Booking{Paid: false, PaidKnown: true, Tickets: seated}, "only on a paid booking"},
+		{cinema.Booking{Tickets: seated}, ""}, // not said: offered, and the ticketing system decides
 		{cinema.Booking{Paid: true, InSeatDelivery: true, Tickets: seated}, "delivered to the seat"},
 		{cinema.Booking{Paid: true, BeingEdited: true, Tickets: seated}, "being changed right now"},
 		{cinema.Booking{Paid: true, Tickets: []cinema.BookedTicket{{Seq: 1}}}, "no numbered seats"},

@@ -16,7 +16,7 @@ type Booking struct {
 	// PaidKnown is false when the answer did not say whether the booking is
 	// paid: actions that depend on it are offered and the upstream decides.
 	PaidKnown      bool
-	InSeatDelivery bool // true only when known (the seat plan's area category says so)
+	InSeatDelivery bool // true only when the answer says so (the real API does not: the upstream decides)
 	BeingEdited    bool
 	Total          Money // total value of the booking, fees included
 	Fees           Money // booking fees
@@ -151,9 +151,10 @@ func (b *Booking) SessionID() string {
 // PlaceOnPlan finds the seat-plan position of every ticket whose seat is
 // known only by its labels (the real API's SeatRowId and SeatNumber), by
 // matching the row's PhysicalName and the seat's Id. When two areas share
-// labels, the ticket's area category decides, then the first area. It also
-// learns from the plan whether the booking's area categories deliver to the
-// seat. It returns the tickets that could not be placed.
+// labels, the ticket's area category decides, then the first area. It
+// returns the tickets that could not be placed. (Whether the booking has
+// in-seat delivery is the booking's own setting, not its area's: the real
+// API does not say, so the upstream decides.)
 func (b *Booking) PlaceOnPlan(plan SeatPlan) []BookedTicket {
 	type key struct{ row, seat string }
 	found := map[key][]Seat{}
@@ -186,18 +187,20 @@ func (b *Booking) PlaceOnPlan(plan SeatPlan) []BookedTicket {
 		t.Seat.Position, t.Seat.AreaCategoryCode, t.Seat.Placed = pick.Position, pick.AreaCategoryCode, true
 		t.Seat.RowLabel, t.Seat.Label = pick.RowLabel, pick.Label
 	}
-	for _, t := range b.Tickets {
-		if t.Seat == nil || !t.Seat.Placed {
-			continue
-		}
-		for _, c := range plan.AreaCategories {
-			if c.Code == t.Seat.AreaCategoryCode && c.InSeatDelivery {
-				b.InSeatDelivery = true
-			}
-		}
-	}
 	return missing
 }
 
 // norm compares labels without case or surrounding space ("f " is "F").
 func norm(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
+
+// Placed reports whether the ticket's seat-plan position is known.
+func (t BookedTicket) Placed() bool { return t.Seat != nil && t.Seat.Placed }
+
+// LikelyPaid is Paid when the answer said; when it did not, a booking with
+// payments on record is taken as paid (the upstream still decides).
+func (b *Booking) LikelyPaid() bool {
+	if b.PaidKnown {
+		return b.Paid
+	}
+	return len(b.Payments) > 0
+}

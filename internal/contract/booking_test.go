@@ -49,9 +49,11 @@ func TestGetSingleBooking(t *testing.T) {
 	if unpaid.Paid || len(unpaid.SwapRestrictions()) == 0 {
 		t.Errorf("unpaid %+v", unpaid)
 	}
+	// In-seat delivery is not on the real wire: the swap is refused by the upstream
+	// (TestSwapSeatsRefusals), so the booking itself must not claim to know.
 	inSeat, err := e.booking(berlin, 100017)
 	noErr(t, err)
-	if !inSeat.InSeatDelivery {
+	if inSeat.InSeatDelivery || len(inSeat.SwapRestrictions()) != 0 {
 		t.Errorf("in-seat %+v", inSeat)
 	}
 	gbp, err := e.booking("0002", 200001)

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/cinemabff/cinemabff/internal/goldenapi"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/internal/wireshape"
 )
@@ -57,7 +58,7 @@ func (r *replyRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(b))
-	if op := operationOf(req.Method, req.URL.Path); op != "" && isSuccess(b) {
+	if op := goldenapi.OperationOf(req.Method, req.URL.Path); op != "" && isSuccess(b) {
 		r.mu.Lock()
 		if len(r.replies[op]) < 20 {
 			r.replies[op] = append(r.replies[op], b)
@@ -76,29 +77,6 @@ func isSuccess(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// operationOf finds the operation of a request by the default paths table.
-func operationOf(method, path string) string {
-	segs := strings.Split(strings.Trim(path, "/"), "/")
-	for op, r := range upstream.DefaultPaths() {
-		tmpl, _, _ := strings.Cut(r.Path, "?")
-		ts := strings.Split(tmpl, "/")
-		if r.Method != method || len(ts) != len(segs) {
-			continue
-		}
-		match := true
-		for i := range ts {
-			if !strings.HasPrefix(ts[i], "{") && ts[i] != segs[i] {
-				match = false
-				break
-			}
-		}
-		if match {
-			return op
-		}
-	}
-	return ""
 }
 
 // drifts compares every recorded reply with its operation's golden body.

@@ -65,8 +65,9 @@ type Client struct {
 	t       *transport
 	details singleflight.Group
 
-	mu      sync.RWMutex
-	cinemas map[string]cinemaFacts // learnt from ListCinemas
+	mu       sync.RWMutex
+	cinemas  map[string]cinemaFacts // learnt from ListCinemas
+	listings map[string]listing     // FindSession's session listings by cinema
 }
 
 // New returns a client of the ticketing API at baseURL (the {base_url} of the
@@ -87,7 +88,7 @@ func New(baseURL, token string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{base: u, token: token, cfg: cfg, t: t, cinemas: map[string]cinemaFacts{}}, nil
+	return &Client{base: u, token: token, cfg: cfg, t: t, cinemas: map[string]cinemaFacts{}, listings: map[string]listing{}}, nil
 }
 
 func parseBase(baseURL string) (*url.URL, error) {
