@@ -4,15 +4,15 @@ import "strings"
 
 // Booking is a completed order as GetSingleBooking reports it.
 type Booking struct {
-	Number         int64  // the booking number the customer quotes
-	ID             string // the booking identifier used by edit and swap calls
-	CinemaID       string
-	TransactionID  int64
-	Session        SessionInfo
-	Tickets        []BookedTicket
-	Concessions    []Concession
-	Payments       []BookingPayment
-	Paid           bool
+	Number        int64  // the booking number the customer quotes
+	ID            string // the booking identifier used by edit and swap calls
+	CinemaID      string
+	TransactionID int64
+	Session       SessionInfo
+	Tickets       []BookedTicket
+	Concessions   []Concession
+	Payments      []BookingPayment
+	Paid          bool
 	// PaidKnown is false when the answer did not say whether the booking is
 	// paid: actions that depend on it are offered and the upstream decides.
 	PaidKnown      bool
