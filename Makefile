@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 FUZZTIME ?= 30s
 
-.PHONY: run test generate fuzz bench check-prereqs
+.PHONY: run test generate fuzz fuzz-long bench check-prereqs
 
 run:
 	go run ./cmd/web
@@ -29,6 +29,11 @@ fuzz:
 	    go test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	  done; \
 	done
+
+# fuzz-long is the longer run of the same targets (seeded with every golden body of the
+# real wire), e.g. before a release: make fuzz-long (5 minutes each).
+fuzz-long:
+	$(MAKE) fuzz FUZZTIME=5m
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...

@@ -47,7 +47,12 @@ func (s *Server) errorView(err error, c echo.Context) pages.ErrorView {
 	home := s.url(RouteHome)
 	var ae *Error
 	if errors.As(err, &ae) && ae.Code != EInternal {
-		if ae.Err != nil {
+		switch {
+		case ae.Err != nil && ae.Code == EUnavailable:
+			// The cinema's system, not the person: staff read here why (a refused token,
+			// a reply that could not be read and its field, an outage).
+			log.Warn("ticketing system could not be used", "err", ae.Err)
+		case ae.Err != nil:
 			log.Info("request refused", "code", ae.Code, "err", ae.Err)
 		}
 		v := pages.ErrorView{Status: statusOf(ae.Code), Heading: ae.Heading, Message: ae.Message, BackURL: ae.BackURL, BackLabel: ae.BackLabel}

@@ -285,7 +285,11 @@ func roundTrip[T any](ctx context.Context, t *transport, req request, target str
 		if err := json.Unmarshal(raw, v); err != nil {
 			// A 200 body we cannot read (a proxy's HTML page, a field of
 			// an unexpected type): an answer we do not understand, named.
-			return nil, badReply(req.op, status, err)
+			e := badReply(req.op, status, err)
+			t.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "upstream reply not understood",
+				slog.String("upstream", t.name), slog.String("op", req.op), slog.String("field", e.Field),
+				slog.String("detail", e.Error()), slog.String("request_id", RequestID(ctx)))
+			return nil, e
 		}
 	}
 	if r, ok := any(v).(responder); ok {
