@@ -93,12 +93,23 @@ func TestEnumStrings(t *testing.T) {
 }
 
 func TestBookingRestrictions(t *testing.T) {
-	b := Booking{Paid: false, InSeatDelivery: true, Payments: []BookingPayment{{External: false}}}
+	b := Booking{Paid: false, PaidKnown: true, InSeatDelivery: true, Payments: []BookingPayment{{External: false, ExternalKnown: true}}}
 	if r := b.SwapRestrictions(); len(r) != 2 {
 		t.Errorf("swap restrictions %v", r)
 	}
 	if r := b.EditRestrictions(); len(r) != 1 || r[0] != "non_external_payment" {
 		t.Errorf("edit restrictions %v", r)
+	}
+	// What the real booking record does not say is not held against it: the upstream decides.
+	silent := Booking{Payments: []BookingPayment{{ProviderReference: "pay_1"}}}
+	if r := silent.SwapRestrictions(); len(r) != 0 {
+		t.Errorf("swap restrictions of a silent record %v", r)
+	}
+	if r := silent.EditRestrictions(); len(r) != 0 {
+		t.Errorf("edit restrictions of a silent record %v", r)
+	}
+	if !silent.LikelyPaid() || (&Booking{}).LikelyPaid() {
+		t.Error("LikelyPaid")
 	}
 	if _, ok := b.Ticket(1); ok || b.PackageMates(1) != nil {
 		t.Error("ticket lookup on empty booking")
@@ -114,5 +125,46 @@ func TestCinemaLocation(t *testing.T) {
 	}
 	if loc := (Cinema{TimeZone: "Europe/Berlin"}).Location(); loc.String() != "Europe/Berlin" {
 		t.Errorf("location %v", loc)
+	}
+}
+
+func TestPlaceOnPlan(t *testing.T) {
+	plan := SeatPlan{Areas: []Area{
+		{Number: 1, AreaCategoryCode: "STD", Rows: []Row{{Label: "F", Seats: []Seat{
+			{Position: SeatPosition{1, 5, 11}, AreaCategoryCode: "STD", RowLabel: "F", Label: "12"},
+		}}}},
+		{Number: 2, AreaCategoryCode: "BOX", Rows: []Row{{Label: "F", Seats: []Seat{
+			{Position: SeatPosition{2, 0, 0}, AreaCategoryCode: "BOX", RowLabel: "F", Label: "12"},
+			{Position: SeatPosition{2, 0, 1}, AreaCategoryCode: "BOX", RowLabel: "F", Label: "13"},
+		}}}},
+	}}
+	tests := []struct {
+		name   string
+		seat   *SeatRef
+		want   *SeatPosition // nil: not placed
+		placed bool
+	}{
+		{"labels in one area", &SeatRef{RowLabel: "F", Label: "13"}, &SeatPosition{2, 0, 1}, true},
+		{"shared labels: the first area", &SeatRef{RowLabel: "F", Label: "12"}, &SeatPosition{1, 5, 11}, true},
+		{"shared labels: the ticket's category", &SeatRef{RowLabel: "f ", Label: " 12", AreaCategoryCode: "BOX"}, &SeatPosition{2, 0, 0}, true},
+		{"not on the plan", &SeatRef{RowLabel: "Z", Label: "1"}, nil, false},
+		{"already placed is kept", &SeatRef{RowLabel: "F", Label: "12", Position: SeatPosition{9, 9, 9}, Placed: true}, &SeatPosition{9, 9, 9}, true},
+		{"no seat", nil, nil, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := Booking{Tickets: []BookedTicket{{Seq: 1, Seat: tc.seat}}}
+			missing := b.PlaceOnPlan(plan)
+			got := b.Tickets[0]
+			if got.Placed() != tc.placed {
+				t.Fatalf("placed = %v, want %v (missing %v)", got.Placed(), tc.placed, missing)
+			}
+			if tc.want != nil && got.Seat.Position != *tc.want {
+				t.Errorf("position %v, want %v", got.Seat.Position, *tc.want)
+			}
+			if tc.seat != nil && tc.want == nil && len(missing) != 1 {
+				t.Errorf("missing %v", missing)
+			}
+		})
 	}
 }
