@@ -91,6 +91,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			return err
 		}
 		fmt.Fprintf(stdout, "Demo box-office sign-in (embedded sandbox only): %s / %s at /staff/sign-in\n", demoStaffUser, demoStaffPassword)
+	} else if cfg.PaymentsURL == "" {
+		// A real ticketing API but no payment provider configured: the stand-in provider.
+		pp, err := startEmbeddedPayments(&cfg, logger)
+		if err != nil {
+			return err
+		}
+		defer pp.Close()
+		sandboxMount = pp.browserHandler
 	}
 
 	ticketing, payments, err := newUpstreamClients(ctx, cfg, logger, reg)

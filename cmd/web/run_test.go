@@ -5,10 +5,14 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cinemabff/cinemabff/internal/goldenapi"
 )
 
 func TestParseConfig(t *testing.T) {
@@ -124,6 +128,59 @@ func TestRunServesOnEmbeddedDefaults(t *testing.T) {
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("GET %s: %d", path, resp.StatusCode)
 		}
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("run returned %v after shutdown", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("run did not stop after its context ended")
+	}
+}
+
+// TestRunAgainstAnotherUpstream starts the service unchanged against a ticketing API that is
+// not our sandbox (the golden bodies of the real wire) and without a payment provider: it must
+// start (the stand-in provider takes edit payments) and show that API's cinemas.
+func TestRunAgainstAnotherUpstream(t *testing.T) {
+	up := httptest.NewServer(goldenapi.New(os.DirFS("../../internal/upstream/testdata/golden"), "real-token"))
+	defer up.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-data-dir", t.TempDir(), "-log-format", "json",
+			"-upstream-url", up.URL, "-upstream-token", "real-token", "-upstream-header", "Connect-Region-Code: EU"}, func(string) string { return "" }, pw)
+		pw.Close()
+	}()
+	addrRe := regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
+	sc := bufio.NewScanner(pr)
+	base := ""
+	var out strings.Builder
+	for sc.Scan() {
+		out.WriteString(sc.Text() + "\n")
+		if m := addrRe.FindStringSubmatch(sc.Text()); m != nil {
+			base = m[1]
+			break
+		}
+	}
+	if base == "" {
+		t.Fatalf("no listening line; run ended: %v\n%s", <-done, out.String())
+	}
+	go io.Copy(io.Discard, pr)
+	if !strings.Contains(out.String(), "embedded sandbox payment provider") || strings.Contains(out.String(), "real-token") {
+		t.Errorf("start log does not say which payment provider is used, or shows the token:\n%s", out.String())
+	}
+	resp, err := http.Get(base + "/booking")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "Lumière Mitte") {
+		t.Fatalf("find page: %d\n%s", resp.StatusCode, b)
 	}
 	cancel()
 	select {

@@ -28,6 +28,35 @@ type embeddedSandbox struct {
 
 func (e *embeddedSandbox) Close() { e.close() }
 
+// startEmbeddedPayments serves only the sandbox payment provider on a loopback port, for a
+// service pointed at a real ticketing API without a payment provider of its own (a test
+// deployment): edits that move money then go through the stand-in provider, and the log says
+// so. A live deployment sets -payments-url.
+func startEmbeddedPayments(cfg *Config, logger *slog.Logger) (*embeddedSandbox, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("embedded payment provider listen: %w", err)
+	}
+	provider := payprovider.New(payprovider.Options{PublicURL: cfg.PublicURL + sandboxPayPrefix, APIKey: cfg.PaymentsKey})
+	srv := &http.Server{Handler: http.StripPrefix("/pay", provider.Handler()), ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
+			logger.Error("embedded payment provider stopped", "err", err)
+		}
+	}()
+	cfg.PaymentsURL = "http://" + ln.Addr().String() + "/pay"
+	logger.Warn("no -payments-url: edit payments and refunds go through the embedded sandbox payment provider; set -payments-url for real money",
+		"payments_url", cfg.PaymentsURL)
+	return &embeddedSandbox{
+		browserHandler: provider.Handler(),
+		close: func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			_ = srv.Shutdown(sctx)
+		},
+	}, nil
+}
+
 // startEmbeddedSandbox serves the sandbox ticketing API and payment provider API on a loopback
 // port of this process and points the configuration at it.
 func startEmbeddedSandbox(ctx context.Context, cfg *Config, logger *slog.Logger, stdout io.Writer) (*embeddedSandbox, error) {
