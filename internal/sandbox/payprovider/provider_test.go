@@ -510,3 +510,22 @@ func (e *env) postAction(id, action string) *http.Response {
 	res.Body.Close()
 	return res
 }
+
+func TestAdoptUnknownPayments(t *testing.T) {
+	strict := New(Options{PublicURL: "http://x/pay"})
+	if _, err := strict.Refund("pay_elsewhere", 500, "k1"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("strict provider refunded an unknown payment: %v", err)
+	}
+	standIn := New(Options{PublicURL: "http://x/pay", AdoptUnknownPayments: true})
+	rf, err := standIn.Refund("pay_elsewhere", 500, "k1")
+	if err != nil || rf.Status != RefundSucceeded {
+		t.Fatalf("stand-in refund: %+v %v", rf, err)
+	}
+	again, err := standIn.Refund("pay_elsewhere", 500, "k1")
+	if err != nil || again.ID != rf.ID {
+		t.Fatalf("repeat with the same key: %+v %v", again, err)
+	}
+	if p, ok := standIn.Get("pay_elsewhere"); !ok || !strings.Contains(p.Reference, "adopted") || p.Status != StatusRefunded {
+		t.Fatalf("adopted payment %+v", p)
+	}
+}
