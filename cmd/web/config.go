@@ -22,7 +22,9 @@ type Config struct {
 	UpstreamURL     string        // ticketing API base URL; empty: the embedded sandbox
 	UpstreamToken   string        // connectapitoken value
 	PaymentsURL     string        // payment provider API base URL; empty: the embedded sandbox's
-	PaymentsKey     string        // payment provider API key
+	PaymentsKey     string        // payment provider secret key (Stripe sk_test_… / sk_live_…); never logged
+	PaymentsWebhook string        // payment provider webhook signing secret (whsec_…)
+	PaymentsTender  string        // paymentTenderCategory of the provider's payments in complete-edit
 	PaymentMethod   string        // ExternalPaymentInfo.PaymentMethod for redirect payments
 	DatabaseURL     string        // sqlite:PATH or postgres://...
 	SessionStore    string        // sqlite, postgres or redis; empty: the database's kind
@@ -71,7 +73,9 @@ func (c *Config) settings() []setting {
 		{name: "upstream-url", help: "ticketing API base URL (default: start the embedded sandbox)", str: &c.UpstreamURL},
 		{name: "upstream-token", help: "ticketing API token (connectapitoken)", str: &c.UpstreamToken, def: "sandbox-dev-token"},
 		{name: "payments-url", help: "payment provider API base URL (default: the embedded sandbox's)", str: &c.PaymentsURL},
-		{name: "payments-key", help: "payment provider API key", str: &c.PaymentsKey, def: "sandbox-pay-key"},
+		{name: "payments-key", help: "payment provider secret key: Stripe sk_test_… or sk_live_… (the embedded sandbox's: sk_test_sandbox)", str: &c.PaymentsKey, def: "sk_test_sandbox"},
+		{name: "payments-webhook-secret", help: "payment provider webhook signing secret (Stripe whsec_…; the embedded sandbox makes one)", str: &c.PaymentsWebhook},
+		{name: "payments-tender", help: "paymentTenderCategory of payments and refunds taken by the payment provider", str: &c.PaymentsTender, def: "CREDITCARD"},
 		{name: "payment-method", help: "PaymentMethod sent when starting a redirect payment", str: &c.PaymentMethod, def: "SANDBOXPAY"},
 		{name: "database-url", help: "database: sqlite:PATH or postgres://... (default: sqlite:<data-dir>/cinema.db)", str: &c.DatabaseURL},
 		{name: "session-store", help: "session store: sqlite, postgres or redis (default: the database's kind)", str: &c.SessionStore},

@@ -116,17 +116,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			FormActionOrigins: formActionOrigins(cfg),
 			KioskIdle:         cfg.KioskIdle,
 		},
-		Logger:        logger,
-		DB:            db,
-		SessionStore:  sessStore.Store,
-		Device:        device.NewStore(cookieKeys, publicURL.Scheme == "https"),
-		Assets:        assets,
-		Registry:      reg,
-		Ticketing:     ticketing,
-		Payments:      payments,
-		SQL:           db.SQL,
-		PaymentMethod: cfg.PaymentMethod,
-		Background:    ctx,
+		Logger:         logger,
+		DB:             db,
+		SessionStore:   sessStore.Store,
+		Device:         device.NewStore(cookieKeys, publicURL.Scheme == "https"),
+		Assets:         assets,
+		Registry:       reg,
+		Ticketing:      ticketing,
+		Payments:       payments,
+		SQL:            db.SQL,
+		PaymentMethod:  cfg.PaymentMethod,
+		PaymentsTender: cfg.PaymentsTender,
+		Webhooks:       payments,
+		Background:     ctx,
 	})
 	if err != nil {
 		return err
@@ -153,15 +155,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 // newUpstreamClients builds the ticketing and payment provider clients. It asks the upstream
 // for its cinemas once (their currencies); a failure there is logged, not fatal: the site
 // starts and /readyz tells.
-func newUpstreamClients(ctx context.Context, cfg Config, logger *slog.Logger, reg prometheus.Registerer) (*upstream.Client, upstream.Payments, error) {
+func newUpstreamClients(ctx context.Context, cfg Config, logger *slog.Logger, reg prometheus.Registerer) (*upstream.Client, *upstream.StripePayments, error) {
 	c, err := newTicketingClient(cfg, logger, reg)
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := upstream.NewPaymentClient(cfg.PaymentsURL, cfg.PaymentsKey, upstream.WithLogger(logger.With("component", "payments")), upstream.WithVersion(version))
+	p, err := upstream.NewStripePayments(upstream.StripeOptions{BaseURL: cfg.PaymentsURL, SecretKey: cfg.PaymentsKey,
+		WebhookSecret: cfg.PaymentsWebhook, Logger: logger.With("component", "payments")})
 	if err != nil {
-		return nil, nil, fmt.Errorf("payment client: %w", err)
+		return nil, nil, fmt.Errorf("payment provider: %w", err)
 	}
+	// Which provider and mode, never the key.
+	logger.Info("payments: Stripe", "mode", p.Mode(), "api", cfg.PaymentsURL, "webhook_secret_set", cfg.PaymentsWebhook != "")
 	lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if _, err := c.ListCinemas(lctx); err != nil {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"log/slog"
@@ -39,7 +41,7 @@ func startEmbeddedPayments(cfg *Config, logger *slog.Logger) (*embeddedSandbox, 
 	}
 	// The bookings of the other ticketing API were paid elsewhere: refunds against their
 	// payments are adopted, so an edit with a refund can be tried end to end.
-	provider := payprovider.New(payprovider.Options{PublicURL: cfg.PublicURL + sandboxPayPrefix, APIKey: cfg.PaymentsKey, AdoptUnknownPayments: true})
+	provider := payprovider.New(providerOptions(cfg, logger, true))
 	srv := &http.Server{Handler: http.StripPrefix("/pay", provider.Handler()), ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
@@ -55,8 +57,32 @@ func startEmbeddedPayments(cfg *Config, logger *slog.Logger) (*embeddedSandbox, 
 			sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			defer cancel()
 			_ = srv.Shutdown(sctx)
+			provider.Close()
 		},
 	}, nil
+}
+
+// providerOptions configures the stand-in Stripe: the site's own key, and its webhook events
+// signed with a secret made for this run and sent to the site's own webhook route.
+func providerOptions(cfg *Config, logger *slog.Logger, adopt bool) payprovider.Options {
+	o := payprovider.Options{PublicURL: cfg.PublicURL + sandboxPayPrefix, APIKey: cfg.PaymentsKey,
+		AdoptUnknownPayments: adopt, Logger: logger.With("component", "sandbox-stripe")}
+	if cfg.PaymentsURL != "" {
+		// A real provider takes the site's payments; this one serves only the sandbox's own
+		// connector and sends no events to the site.
+		return o
+	}
+	if cfg.PaymentsWebhook == "" {
+		cfg.PaymentsWebhook = "whsec_" + randomHex(24)
+	}
+	o.WebhookURL, o.WebhookSecret = cfg.PublicURL+"/payments/webhook", cfg.PaymentsWebhook
+	return o
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 // startEmbeddedSandbox serves the sandbox ticketing API and payment provider API on a loopback
@@ -67,7 +93,7 @@ func startEmbeddedSandbox(ctx context.Context, cfg *Config, logger *slog.Logger,
 		return nil, fmt.Errorf("embedded sandbox listen: %w", err)
 	}
 	base := "http://" + ln.Addr().String()
-	provider := payprovider.New(payprovider.Options{PublicURL: cfg.PublicURL + sandboxPayPrefix, APIKey: cfg.PaymentsKey})
+	provider := payprovider.New(providerOptions(cfg, logger, false))
 	world := sandbox.DefaultWorld(time.Now())
 	sb, err := sandbox.New(sandbox.Options{
 		World:           world,
@@ -103,6 +129,7 @@ func startEmbeddedSandbox(ctx context.Context, cfg *Config, logger *slog.Logger,
 			defer cancel()
 			_ = srv.Shutdown(sctx)
 			sb.Close()
+			provider.Close()
 		},
 	}, nil
 }

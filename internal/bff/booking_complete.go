@@ -19,7 +19,7 @@ import (
 
 func (s *Server) settler() *settler {
 	return &settler{ticketing: s.ticketing, payments: s.payments, ledger: s.ledger, logger: s.logger, now: s.now,
-		returnURL: func(id string) string { return s.absURL(RouteEditReturn, id) }}
+		returnURL: func(id string) string { return s.absURL(RouteEditReturn, id) }, tender: s.paymentsTender}
 }
 
 // blockingEntry returns the edit's ledger entry that has money in motion: a payment or
@@ -141,6 +141,12 @@ func (s *Server) completeEdit(c echo.Context) error {
 			}
 			e.Entry = ""
 			s.saveEdit(c, e)
+			if errors.Is(err, upstream.ErrAmountTooSmall) {
+				return &Error{Code: EInvalid, Heading: "This difference is too small to pay by card",
+					Message: "Card payments start at 0,50 €, and this change costs " + cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}.String() +
+						". Nothing was charged and your changes are still held: add or remove something, or ask at the box office.",
+					BackURL: s.url(RouteEdit), BackLabel: "Back to your changes", Err: err}
+			}
 			return &Error{Code: EUnavailable, Heading: "The payment page is not available",
 				Message: "We could not open the payment page just now. Nothing was charged and your changes are still held. Please try again in a moment.",
 				BackURL: s.url(RouteEdit), BackLabel: "Back to your changes", Err: err}
@@ -262,12 +268,46 @@ func (s *Server) editPaymentReturn(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	entry, err = s.settler().advance(c.Request().Context(), entry.ID)
+	ctx := c.Request().Context()
+	if c.QueryParam("cancelled") == "1" && entry.Kind == ledger.KindPayment && entry.State == ledger.StateRedirected {
+		// The customer turned back on the provider's page: end that payment so it can no
+		// longer be paid, and keep the edit for another try. A payment made meanwhile
+		// stays paid and is used.
+		if _, err := s.payments.CancelPayment(ctx, entry.ProviderPaymentID); err != nil {
+			loggerFrom(ctx, s.logger).Warn("cancel provider payment", "entry", entry.ID, "err", err)
+		}
+	}
+	entry, err = s.settler().advance(ctx, entry.ID)
 	if err != nil {
 		loggerFrom(c.Request().Context(), s.logger).Warn("settle after return", "entry", entry.ID, "err", err)
 	}
+	entry = s.awaitApplying(ctx, entry)
 	return s.afterSettle(c, e, entry)
 }
+
+// awaitApplying waits a moment for an entry that another request (the provider's webhook,
+// usually, which arrives with the customer) is applying right now, so the customer sees the
+// result rather than a "finishing" page; after applyWait the status page takes over.
+func (s *Server) awaitApplying(ctx context.Context, entry ledger.Entry) ledger.Entry {
+	deadline := time.Now().Add(applyWait)
+	for entry.State == ledger.StateApplying && time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return entry
+		case <-time.After(50 * time.Millisecond):
+		}
+		next, err := s.ledger.Get(ctx, entry.ID)
+		if err != nil {
+			return entry
+		}
+		entry = next
+	}
+	return entry
+}
+
+// applyWait bounds awaitApplying: complete-edit answers in well under a second when the
+// ticketing API is well.
+const applyWait = 3 * time.Second
 
 // editPaymentStatus shows where a payment or refund stands and keeps checking.
 func (s *Server) editPaymentStatus(c echo.Context) error {

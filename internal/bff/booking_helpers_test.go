@@ -106,6 +106,20 @@ func (h *harness) payAtProvider(t *testing.T, hostedURL, action string) (*http.R
 	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "Sandbox payment") {
 		t.Fatalf("provider page %s: %d %s", hostedURL, resp.StatusCode, body)
 	}
+	if action == "decline" {
+		// A declined card keeps the customer on the provider's page (Stripe Checkout); they
+		// then turn back to us.
+		r, err := h.client.PostForm(hostedURL, url.Values{"action": {"decline"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(r.Body)
+		r.Body.Close()
+		if r.StatusCode != http.StatusOK || !strings.Contains(strings.ToLower(string(b)), "declined") {
+			t.Fatalf("declined card: %d %s", r.StatusCode, b)
+		}
+		action = "cancel"
+	}
 	r, err := h.client.PostForm(hostedURL, url.Values{"action": {action}})
 	if err != nil {
 		t.Fatal(err)

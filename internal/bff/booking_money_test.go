@@ -104,7 +104,7 @@ func TestRefundNotPaidOutForAGoneEdit(t *testing.T) {
 	if len(es) != 1 || es[0].State != ledger.StateFailed || es[0].RefundID != "" {
 		t.Fatalf("entry %+v, want failed without a refund", es)
 	}
-	if p, _ := h.prov.Get(fmt.Sprintf("pay_seed%06d", bkPaid3)); p.RefundedInCents != 0 {
+	if p, _ := h.prov.Get(fmt.Sprintf("pi_seed%06d", bkPaid3)); p.RefundedInCents != 0 {
 		t.Fatalf("refunded %d cents for an edit that is gone", p.RefundedInCents)
 	}
 }

@@ -233,7 +233,7 @@ func TestPayPositiveBalance(t *testing.T) {
 			_, doc = h.payAtProvider(t, hosted, "pay")
 			changes := doc.Find(`[data-testid="changes"]`).Text()
 			if !strings.Contains(changes, "Paid "+toPay) || !strings.Contains(changes, "Added:") {
-				t.Fatalf("booking page after payment lacks what changed / what was paid: %q (to pay %s)", changes, toPay)
+				t.Fatalf("booking page after payment lacks what changed / what was paid: %q (to pay %s): %s", changes, toPay, doc.Find("main").Text())
 			}
 			if n := doc.Find(`[data-testid="tickets"] li`).Length(); n != 3 {
 				t.Fatalf("%d tickets after adding one to two", n)
@@ -270,7 +270,7 @@ func TestRefundNegativeBalance(t *testing.T) {
 	if n := doc.Find(`[data-testid="tickets"] li`).Length(); n != 1 {
 		t.Fatalf("%d tickets after removing one of two", n)
 	}
-	p, ok := h.prov.Get(fmt.Sprintf("pay_seed%06d", bkPaid3))
+	p, ok := h.prov.Get(fmt.Sprintf("pi_seed%06d", bkPaid3))
 	if !ok || p.RefundedInCents == 0 {
 		t.Fatalf("the original payment was not refunded: %+v", p)
 	}

@@ -74,8 +74,9 @@ type harnessOpts struct {
 	redisURL        string
 	publicURL       string
 	keys            []keys.Pair
-	golden          *goldenapi.Server // an upstream answering with the golden bodies of the real wire
-	goldenToken     string            // the token the BFF sends to it (default: testToken)
+	breaker         *upstream.BreakerSettings // the ticketing client's breaker (nil: the default)
+	golden          *goldenapi.Server         // an upstream answering with the golden bodies of the real wire
+	goldenToken     string                    // the token the BFF sends to it (default: testToken)
 }
 
 type harness struct {
@@ -157,6 +158,9 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	ts := httptest.NewUnstartedServer(nil)
 	ts.Start()
 	t.Cleanup(ts.Close)
+	if h.prov != nil {
+		h.prov.SetWebhookURL(ts.URL + "/payments/webhook") // the provider's events come to the site
+	}
 	if o.publicURL == "http://127.0.0.1" {
 		deps.Config.PublicURL, _ = url.Parse(ts.URL)
 	}
@@ -172,9 +176,12 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 }
 
 const (
-	testToken  = "bff-test-token"
-	testPayKey = "bff-test-pay-key"
+	testToken         = "bff-test-token"
+	testPayKey        = "sk_test_bff"
+	testWebhookSecret = "whsec_bff_test"
 )
+
+func ptrTo[T any](v T) *T { return &v }
 
 // startSandbox runs the sandbox ticketing API and payment provider on their own port, as a
 // real upstream would be, and points the server's clients at them.
@@ -183,7 +190,9 @@ func (h *harness) startSandbox(d *Deps, o harnessOpts) {
 	mux := http.NewServeMux()
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	prov := payprovider.New(payprovider.Options{PublicURL: srv.URL + "/pay", APIKey: testPayKey})
+	prov := payprovider.New(payprovider.Options{PublicURL: srv.URL + "/pay", APIKey: testPayKey, WebhookSecret: testWebhookSecret,
+		WebhookBackoff: 20 * time.Millisecond})
+	t.Cleanup(prov.Close)
 	delay := o.completionDelay
 	if delay == 0 {
 		delay = 20 * time.Millisecond
@@ -199,6 +208,9 @@ func (h *harness) startSandbox(d *Deps, o harnessOpts) {
 		upstream.WithTimeout(5 * time.Second),
 		upstream.WithRetry(upstream.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: 10 * time.Millisecond}),
 	}
+	if o.breaker != nil {
+		opts = append(opts, upstream.WithBreaker(*o.breaker))
+	}
 	c, err := upstream.New(srv.URL, testToken, opts...)
 	if err != nil {
 		t.Fatal(err)
@@ -206,11 +218,12 @@ func (h *harness) startSandbox(d *Deps, o harnessOpts) {
 	if _, err := c.ListCinemas(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	p, err := upstream.NewPaymentClient(srv.URL+"/pay", testPayKey, opts...)
+	p, err := upstream.NewStripePayments(upstream.StripeOptions{BaseURL: srv.URL + "/pay", SecretKey: testPayKey, WebhookSecret: testWebhookSecret,
+		Timeout: 5 * time.Second, Retries: ptrTo(int64(0))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.Ticketing, d.Payments = c, p
+	d.Ticketing, d.Payments, d.Webhooks = c, p, p
 	d.Config.FormActionOrigins = []string{srv.URL}
 	h.sb, h.prov, h.upURL = sb, prov, srv.URL
 }
@@ -230,10 +243,11 @@ func (h *harness) startGolden(d *Deps, o harnessOpts) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prov := payprovider.New(payprovider.Options{PublicURL: srv.URL + "/pay", APIKey: testPayKey})
-	pay := httptest.NewServer(prov.Handler())
+	prov := payprovider.New(payprovider.Options{PublicURL: srv.URL + "/pay", APIKey: testPayKey, AdoptUnknownPayments: true})
+	t.Cleanup(prov.Close)
+	pay := httptest.NewServer(http.StripPrefix("/pay", prov.Handler()))
 	t.Cleanup(pay.Close)
-	p, err := upstream.NewPaymentClient(pay.URL, testPayKey)
+	p, err := upstream.NewStripePayments(upstream.StripeOptions{BaseURL: pay.URL + "/pay", SecretKey: testPayKey, Retries: ptrTo(int64(0))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -211,7 +211,8 @@ func csrfToken(c echo.Context) string {
 
 // isInfraPath marks paths that need neither sessions, device cookies nor CSRF.
 func isInfraPath(p string) bool {
-	return strings.HasPrefix(p, "/static/") || p == paths[RouteMetrics] || p == paths[RouteLivez] || p == paths[RouteReadyz]
+	return strings.HasPrefix(p, "/static/") || p == paths[RouteMetrics] || p == paths[RouteLivez] || p == paths[RouteReadyz] ||
+		p == paths[RoutePaymentWebhook] // signed by the provider, not sent by a browser
 }
 
 // isHTMX reports whether the request comes from htmx (and wants a fragment).

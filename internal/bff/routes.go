@@ -26,6 +26,8 @@ var paths = mergePaths(map[string]string{
 	RouteLivez:      "/livez",
 	RouteReadyz:     "/readyz",
 	RouteMetrics:    "/metrics",
+
+	RoutePaymentWebhook: "/payments/webhook",
 }, bookingPaths, checkoutPaths, swapPaths, staffPaths)
 
 func mergePaths(parts ...map[string]string) map[string]string {
@@ -49,6 +51,7 @@ func (s *Server) registerRoutes() {
 	s.route("GET", RouteReadyz, s.readyz)
 	s.route("GET", RouteMetrics, s.metricsHandler())
 	s.echo.GET("/static/*", s.staticHandler())
+	s.route("POST", RoutePaymentWebhook, s.paymentWebhook)
 
 	s.registerBookingRoutes()
 	s.registerCheckoutRoutes()

@@ -4,10 +4,12 @@
 package bff
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
 	"github.com/cinemabff/cinemabff/internal/bookings"
+	"github.com/cinemabff/cinemabff/internal/payevents"
 	"log/slog"
 	"net"
 	"net/http"
@@ -70,6 +72,12 @@ type Deps struct {
 	SQL *sql.DB
 	// PaymentMethod is sent as ExternalPaymentInfo.PaymentMethod for redirect payments.
 	PaymentMethod string
+	// PaymentsTender is the paymentTenderCategory of payments and refunds taken by Payments
+	// (complete-edit); "" means "CREDITCARD".
+	PaymentsTender string
+	// Webhooks verifies the payment provider's webhook events (POST /payments/webhook); nil:
+	// the route answers 404.
+	Webhooks WebhookVerifier
 	// Now is the clock (tests); nil means time.Now.
 	Now func() time.Time
 	// Background bounds the server's background work (payment watchers); it ends at shutdown.
@@ -90,13 +98,16 @@ type Server struct {
 	metrics  *httpMetrics
 	upstream ReadyChecker
 
-	ticketing     *upstream.Client
-	bookings      bookings.Reader
-	payments      upstream.Payments
-	ledger        *ledger.Store
-	sql           *sql.DB
-	paymentMethod string
-	now           func() time.Time
+	ticketing      *upstream.Client
+	bookings       bookings.Reader
+	payments       upstream.Payments
+	ledger         *ledger.Store
+	sql            *sql.DB
+	paymentMethod  string
+	paymentsTender string
+	webhooks       WebhookVerifier
+	inbox          *payevents.Inbox
+	now            func() time.Time
 
 	findByIP      *ratelimit.Limiter
 	findByBooking *ratelimit.Limiter
@@ -135,12 +146,14 @@ func New(d Deps) (*Server, error) {
 		registry: d.Registry,
 		sessions: newSessionManager(d.SessionStore, d.Config),
 
-		ticketing:     d.Ticketing,
-		bookings:      bookings.Reader{Source: d.Ticketing, Logger: d.Logger},
-		payments:      d.Payments,
-		sql:           d.SQL,
-		paymentMethod: d.PaymentMethod,
-		now:           d.Now,
+		ticketing:      d.Ticketing,
+		bookings:       bookings.Reader{Source: d.Ticketing, Logger: d.Logger},
+		payments:       d.Payments,
+		sql:            d.SQL,
+		paymentMethod:  d.PaymentMethod,
+		paymentsTender: cmp.Or(d.PaymentsTender, "CREDITCARD"),
+		webhooks:       d.Webhooks,
+		now:            d.Now,
 
 		findByIP:      ratelimit.New(10, 6*time.Second), // 10 look-ups, then one every 6 s
 		findByBooking: ratelimit.New(5, 60*time.Second), // 5 per booking number, then one a minute
@@ -150,6 +163,7 @@ func New(d Deps) (*Server, error) {
 	}
 	if d.SQL != nil {
 		s.ledger = ledger.New(d.SQL)
+		s.inbox = payevents.New(d.SQL)
 		s.staff = staff.New(d.SQL)
 	}
 	if s.now == nil {

@@ -1,6 +1,7 @@
 package bff
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -24,6 +25,7 @@ type settler struct {
 	logger    *slog.Logger
 	now       func() time.Time
 	returnURL func(entryID string) string // where the provider sends the customer back
+	tender    string                      // paymentTenderCategory of the provider's payments
 }
 
 // editTicketing is what the settler needs from the ticketing API.
@@ -73,7 +75,8 @@ func (st *settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 		// The provider call may have happened before a crash: the idempotency key makes a
 		// repeat return the same payment.
 		p, err := st.payments.CreatePayment(ctx, upstream.PaymentRequest{AmountCents: e.AmountCents, Currency: e.Currency,
-			ReturnURL: st.returnURL(e.ID), IdempotencyKey: e.IdempotencyKey, Reference: e.ID, Description: fmt.Sprintf("Change to booking %d", e.BookingNumber)})
+			ReturnURL: st.returnURL(e.ID), IdempotencyKey: e.IdempotencyKey, Reference: e.ID, Description: fmt.Sprintf("Change to booking %d", e.BookingNumber),
+			Metadata: map[string]string{"booking": fmt.Sprintf("%s/%d", e.CinemaID, e.BookingNumber)}})
 		if err != nil {
 			return e, false, fmt.Errorf("create provider payment: %w", err)
 		}
@@ -93,7 +96,9 @@ func (st *settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 				return e, false, fmt.Errorf("provider payment %s is %d cents, ledger says %d", p.ID, p.Amount.Cents, e.AmountCents)
 			}
 			e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateRedirected}, ledger.StatePaid, "provider says paid", func(x *ledger.Entry) {
-				x.ProviderReference, x.CardMasked, x.CardType = p.ID, p.CardNumberMasked, p.CardType
+				// The provider's own reference for the money (Stripe's payment intent) is what
+				// the ticketing API keeps; the hosted-page id only when there is no other.
+				x.ProviderReference, x.CardMasked, x.CardType = cmp.Or(p.ProviderReference, p.ID), p.CardNumberMasked, p.CardType
 			})
 			return e, err == nil, err
 		case p.Status.Failed():
@@ -189,7 +194,7 @@ func (st *settler) apply(ctx context.Context, e ledger.Entry) (ledger.Entry, boo
 		return e, false, err
 	}
 	item := upstream.ExternalPayment{AmountCents: e.AmountCents, ProviderReference: e.ProviderReference,
-		CardNumberMasked: e.CardMasked, CardType: e.CardType}
+		TenderCategory: st.tender, CardNumberMasked: e.CardMasked, CardType: e.CardType}
 	body := upstream.CompleteEditWithPayments(item)
 	if e.Kind == ledger.KindRefund {
 		body = upstream.CompleteEditWithRefunds(item)

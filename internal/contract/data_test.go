@@ -125,8 +125,8 @@ func TestAuthentication(t *testing.T) {
 	noErr(t, err)
 	_, err = bad.ListCinemas(e.ctx)
 	wantErr(t, err, upstream.ErrUnauthorized)
-	badPay, err := upstream.NewPaymentClient(e.srv.URL+"/pay", "wrong-key")
+	badPay, err := upstream.NewStripePayments(upstream.StripeOptions{BaseURL: e.srv.URL + "/pay", SecretKey: "sk_test_wrong", Retries: ptr(int64(0))})
 	noErr(t, err)
-	_, err = badPay.GetPayment(e.ctx, "pay_x")
+	_, err = badPay.GetPayment(e.ctx, "cs_test_x")
 	wantErr(t, err, upstream.ErrUnauthorized)
 }

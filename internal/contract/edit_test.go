@@ -3,6 +3,7 @@ package contract
 import (
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
@@ -153,7 +154,10 @@ func TestEditPaidBookingPositiveBalance(t *testing.T) {
 	if p.Status != cinema.PaymentPaid {
 		t.Fatalf("payment %+v", p)
 	}
-	item := upstream.ExternalPayment{AmountCents: balance.Cents, ProviderReference: p.ID, TenderCategory: "CREDITCARD", CardNumberMasked: p.CardNumberMasked, CardType: p.CardType}
+	if !strings.HasPrefix(p.ProviderReference, "pi_") || p.CardType == "" {
+		t.Fatalf("paid checkout without its payment intent or card: %+v", p)
+	}
+	item := upstream.ExternalPayment{AmountCents: balance.Cents, ProviderReference: p.ProviderReference, TenderCategory: "CREDITCARD", CardNumberMasked: p.CardNumberMasked, CardType: p.CardType}
 
 	wrong := item
 	wrong.AmountCents--
@@ -173,7 +177,7 @@ func TestEditPaidBookingPositiveBalance(t *testing.T) {
 	}
 	b, err := e.client.GetSingleBooking(e.ctx, berlin, 100002)
 	noErr(t, err)
-	if len(b.Tickets) != 3 || len(b.Payments) != 2 || b.Payments[1].ProviderReference != p.ID {
+	if len(b.Tickets) != 3 || len(b.Payments) != 2 || b.Payments[1].ProviderReference != p.ProviderReference {
 		t.Errorf("booking after edit: tickets %+v payments %+v", b.Tickets, b.Payments)
 	}
 }

@@ -157,12 +157,14 @@ func TestCompleteOrderAsReservation(t *testing.T) {
 	}
 }
 
+// TestPaymentProvider drives the Stripe adapter against the sandbox's Stripe subset: the
+// behaviour (state) that stripe-mock does not have.
 func TestPaymentProvider(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	req := upstream.PaymentRequest{AmountCents: 500, Currency: "EUR", ReturnURL: "http://bff.example/paid", IdempotencyKey: "edit-1", Reference: "ledger-1", Description: "Booking edit"}
 	p, err := e.pay.CreatePayment(e.ctx, req)
 	noErr(t, err)
-	if !strings.HasPrefix(p.ID, "pay_") || p.Status != cinema.PaymentPending || p.Amount != (cinema.Money{Cents: 500, Currency: "EUR"}) || p.HostedURL == "" || p.Reference != "ledger-1" || p.CreatedAt.IsZero() {
+	if !strings.HasPrefix(p.ID, "cs_") || p.Status != cinema.PaymentPending || p.Amount != (cinema.Money{Cents: 500, Currency: "EUR"}) || p.HostedURL == "" || p.Reference != "ledger-1" || p.CreatedAt.IsZero() {
 		t.Fatalf("payment %+v", p)
 	}
 	again, err := e.pay.CreatePayment(e.ctx, req)
@@ -173,18 +175,24 @@ func TestPaymentProvider(t *testing.T) {
 	_, err = e.pay.Refund(e.ctx, p.ID, 100, "rf-0")
 	wantErr(t, err, upstream.ErrPaymentNotPaid)
 
+	if back := e.decide(p.HostedURL, "decline"); back != nil {
+		t.Fatalf("a declined card left the page: %v", back)
+	}
+	if still, err := e.pay.GetPayment(e.ctx, p.ID); err != nil || still.Status != cinema.PaymentPending {
+		t.Fatalf("after a decline: %+v %v", still, err)
+	}
 	back := e.decide(p.HostedURL, "pay")
 	paid, err := e.pay.GetPayment(e.ctx, p.ID)
 	noErr(t, err)
-	if paid.Status != cinema.PaymentPaid || paid.Token != back.Query().Get("token") || paid.CardNumberMasked == "" || paid.Refundable().Cents != 500 {
+	if paid.Status != cinema.PaymentPaid || paid.Token != back.Query().Get("token") || paid.CardNumberMasked == "" || paid.Refundable().Cents != 500 || !strings.HasPrefix(paid.ProviderReference, "pi_") {
 		t.Errorf("paid %+v, return %v", paid, back)
 	}
 	rf, err := e.pay.Refund(e.ctx, p.ID, 300, "rf-1")
 	noErr(t, err)
-	if !strings.HasPrefix(rf.ID, "rf_") || rf.PaymentID != p.ID || rf.Amount != 300 || !rf.Succeeded() {
+	if !strings.HasPrefix(rf.ID, "re_") || rf.PaymentID != paid.ProviderReference || rf.Amount != 300 || !rf.Succeeded() {
 		t.Errorf("refund %+v", rf)
 	}
-	rf2, err := e.pay.Refund(e.ctx, p.ID, 300, "rf-1")
+	rf2, err := e.pay.Refund(e.ctx, paid.ProviderReference, 300, "rf-1")
 	noErr(t, err)
 	if rf2.ID != rf.ID {
 		t.Error("refund repeat with the same key refunded twice")
@@ -196,12 +204,25 @@ func TestPaymentProvider(t *testing.T) {
 	if part.Status != cinema.PaymentPartiallyRefunded || part.Refunded.Cents != 300 || part.Refundable().Cents != 200 {
 		t.Errorf("partially refunded %+v", part)
 	}
-	_, err = e.pay.GetPayment(e.ctx, "pay_doesnotexist")
+	// The booking's original payment is a payment intent the sandbox knows.
+	orig, err := e.pay.GetPayment(e.ctx, "pi_seed100001")
+	if err != nil || orig.Status != cinema.PaymentPaid || orig.CardType == "" {
+		t.Errorf("seeded intent %+v %v", orig, err)
+	}
+	// A checkout the customer turned back from is ended.
+	other, err := e.pay.CreatePayment(e.ctx, upstream.PaymentRequest{AmountCents: 700, Currency: "EUR", ReturnURL: "http://bff.example/paid", IdempotencyKey: "edit-2", Reference: "ledger-2", Description: "Booking edit"})
+	noErr(t, err)
+	if c, err := e.pay.CancelPayment(e.ctx, other.ID); err != nil || c.Status != cinema.PaymentCancelled {
+		t.Errorf("cancelled %+v %v", c, err)
+	}
+	_, err = e.pay.GetPayment(e.ctx, "cs_test_doesnotexist")
 	wantErr(t, err, upstream.ErrNotFound)
-	_, err = e.pay.Refund(e.ctx, "pay_doesnotexist", 1, "k")
+	_, err = e.pay.Refund(e.ctx, "pi_doesnotexist", 1, "k")
 	wantErr(t, err, upstream.ErrNotFound)
 	_, err = e.pay.CreatePayment(e.ctx, upstream.PaymentRequest{AmountCents: -5, Currency: "EUR", ReturnURL: "http://x"})
 	wantErr(t, err, upstream.ErrInvalidRequest)
+	_, err = e.pay.CreatePayment(e.ctx, upstream.PaymentRequest{AmountCents: 25, Currency: "EUR", ReturnURL: "http://x"})
+	wantErr(t, err, upstream.ErrAmountTooSmall)
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -191,18 +191,18 @@ func TestEditRemoveTicketRefund(t *testing.T) {
 		reason string
 	}{
 		{map[string]any{}, extRefundRequired, "refund_required"},
-		{map[string]any{"payments": map[string]any{"externalPayments": []any{extPay(refund, "pay_seed100002")}}}, extAmountMismatch, "amount_mismatch"},
-		{map[string]any{"refundPayments": map[string]any{"externalPayments": []any{extPay(refund-1, "pay_seed100002")}}}, extAmountMismatch, "amount_mismatch"},
+		{map[string]any{"payments": map[string]any{"externalPayments": []any{extPay(refund, "pi_seed100002")}}}, extAmountMismatch, "amount_mismatch"},
+		{map[string]any{"refundPayments": map[string]any{"externalPayments": []any{extPay(refund-1, "pi_seed100002")}}}, extAmountMismatch, "amount_mismatch"},
 	} {
 		if st, r := h.completeEdit(id, tc.body); st != 400 || h.num(r, "extendedResultCode") != tc.ext || h.str(r, "reason") != tc.reason {
 			t.Fatalf("want %s: %d %s", tc.reason, st, compact(r))
 		}
 	}
 	// The seeded original payment is real at the provider: refund against it.
-	if _, err := h.pay.Refund("pay_seed100002", refund, "edit-"+id); err != nil {
+	if _, err := h.pay.Refund("pi_seed100002", refund, "edit-"+id); err != nil {
 		t.Fatalf("refund of seeded payment: %v", err)
 	}
-	st, r := h.completeEdit(id, map[string]any{"refundPayments": map[string]any{"externalPayments": []any{extPay(refund, "pay_seed100002")}}})
+	st, r := h.completeEdit(id, map[string]any{"refundPayments": map[string]any{"externalPayments": []any{extPay(refund, "pi_seed100002")}}})
 	if st != 200 {
 		t.Fatalf("complete-edit refund: %d %s", st, compact(r))
 	}

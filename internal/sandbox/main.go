@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"sort"
 	"strings"
@@ -32,7 +33,8 @@ func (f *faultFlags) Set(v string) error {
 }
 
 // Main runs the standalone sandbox: the ticketing API at the root and the
-// payment provider under /pay. args are the arguments after the "sandbox"
+// payment provider under /pay (its Stripe API also at /v1/ of the root, for
+// stripe-go). args are the arguments after the "sandbox"
 // subcommand (a leading "sandbox" is skipped). It prints the addresses and
 // the ready-made bookings, and stops when ctx is cancelled.
 func Main(ctx context.Context, args []string, stdout io.Writer) error {
@@ -45,13 +47,18 @@ func Main(ctx context.Context, args []string, stdout io.Writer) error {
 	token := fs.String("token", DefaultToken, "API token expected in the connectapitoken header")
 	fixtures := fs.String("fixtures", "", "world fixture JSON file (default: the built-in world)")
 	completion := fs.String("completion-delay", "1s", `how long the connector takes to complete a paid redirect order, or "never"`)
-	payKey := fs.String("pay-key", payprovider.DefaultAPIKey, "payment provider API key (Authorization: Bearer)")
+	payKey := fs.String("pay-key", payprovider.DefaultAPIKey, "payment provider secret key (stripe-go's API key: Authorization: Bearer)")
+	webhookURL := fs.String("webhook-url", "", "absolute URL that receives the payment provider's signed Stripe events (default: none)")
+	webhookSecret := fs.String("webhook-secret", payprovider.DefaultWebhookSecret, "secret that signs the Stripe events (Stripe-Signature)")
 	publicURL := fs.String("public-url", "", "absolute URL where browsers reach this server (default http://<addr>)")
 	verbose := fs.Bool("v", false, "log every request")
 	var faults faultFlags
 	fs.Var(&faults, "fault", "inject a fault, e.g. op=GetOrder,latency=500ms,status=503,result=13,ext=0,drop=true,times=2 (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("sandbox flags: %w", err)
+	}
+	if u, err := url.Parse(*webhookURL); *webhookURL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+		return fmt.Errorf("sandbox flags: -webhook-url %q is not an absolute http(s) URL", *webhookURL)
 	}
 	delay, err := parseCompletionDelay(*completion)
 	if err != nil {
@@ -90,7 +97,9 @@ func Main(ctx context.Context, args []string, stdout io.Writer) error {
 	if base == "" {
 		base = "http://" + ln.Addr().String()
 	}
-	provider := payprovider.New(payprovider.Options{PublicURL: base + "/pay", APIKey: *payKey})
+	provider := payprovider.New(payprovider.Options{PublicURL: base + "/pay", APIKey: *payKey,
+		WebhookURL: *webhookURL, WebhookSecret: *webhookSecret, Logger: logger.With("component", "payprovider")})
+	defer provider.Close()
 	srv, err := New(Options{Token: *token, World: world, CompletionDelay: delay, Payments: provider, Logger: logger})
 	if err != nil {
 		_ = ln.Close()
@@ -106,11 +115,17 @@ func Main(ctx context.Context, args []string, stdout io.Writer) error {
 
 	mux := http.NewServeMux()
 	mux.Handle("/pay/", http.StripPrefix("/pay", provider.Handler()))
+	// The provider's API also at the root: stripe-go v85 refuses a backend
+	// URL with a path, so its backend URL is this server's root.
+	mux.Handle("/v1/", provider.Handler())
 	mux.Handle("/", srv.Handler())
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 
 	fmt.Fprintf(stdout, "sandbox ticketing API: %s/  (header connectapitoken: %s)\n", base, *token)
-	fmt.Fprintf(stdout, "payment provider:      %s/pay/  (Authorization: Bearer %s)\n", base, *payKey)
+	fmt.Fprintf(stdout, "payment provider:      %s/pay  (Stripe API subset: %s/pay/v1/..., also %s/v1/... for stripe-go; key %s)\n", base, base, base, *payKey)
+	if *webhookURL != "" {
+		fmt.Fprintf(stdout, "webhooks:              %s  (secret %s)\n", *webhookURL, *webhookSecret)
+	}
 	fmt.Fprintf(stdout, "admin:                 %s/sandbox-admin/faults, %s/sandbox-admin/stats\n\n", base, base)
 	PrintBookings(stdout, world)
 

@@ -50,7 +50,7 @@ func TestRedirectPayment(t *testing.T) {
 	j := h.post("/RESTTicketing.svc/order/startexternalpayment", startPayment(id, "https://bff.example/return?visit=7", true))
 	h.wantOK(j)
 	redirect := h.str(j, "PaymentRedirectUrl")
-	if !strings.HasPrefix(redirect, h.url+"/pay/checkout/pay_") {
+	if !strings.HasPrefix(redirect, h.url+"/pay/checkout/pi_") {
 		t.Fatalf("redirect %s", redirect)
 	}
 	payID := strings.TrimPrefix(redirect, h.url+"/pay/checkout/")

@@ -133,7 +133,7 @@ func TestGetSingleBooking(t *testing.T) {
 	want := map[string]any{"Booking.BookingId": "BK0186AB", "Booking.CustomerEmail": "concessions@example.com", "Booking.IsPaid": true,
 		"Booking.Concessions.0.ItemId": "C001", "Booking.Concessions.0.Quantity": 2.0,
 		"Booking.Payments.0.PaymentId": "1", "Booking.Payments.0.OrderPaymentAmount": float64(total), "Booking.Payments.0.PaymentTenderCategory": "CREDIT",
-		"Booking.Payments.0.BankReference": "pay_seed100011", "Booking.Payments.0.CardType": "VISA",
+		"Booking.Payments.0.BankReference": "pi_seed100011", "Booking.Payments.0.CardType": "VISA",
 		"Booking.Tickets.0.SessionId": 1113.0, "Booking.Tickets.0.SeatRowId": "D", "Booking.Tickets.0.SeatNumber": "11",
 		"Booking.Tickets.0.PackageGroupNumber": 0.0, "Booking.Tickets.0.CurrentValueInCents": 1250.0,
 		"Booking.Tickets.0.RefundGroupNumber": 1.0, "Booking.Tickets.1.RefundGroupNumber": 2.0,
@@ -147,7 +147,7 @@ func TestGetSingleBooking(t *testing.T) {
 		t.Fatalf("total and transaction: %s", compact(b))
 	}
 	// The seeded payment exists at the provider with the booking's amount.
-	if p, ok := h.pay.Get("pay_seed100011"); !ok || p.AmountInCents != total || p.Status != "paid" || p.CardNumberMasked != "************4242" {
+	if p, ok := h.pay.Get("pi_seed100011"); !ok || p.AmountInCents != total || p.Status != "paid" || p.CardNumberMasked != "************4242" {
 		t.Fatalf("seeded payment: %+v", p)
 	}
 	// A package is one refund group.

@@ -195,8 +195,10 @@ type BookingConcession struct {
 }
 
 // BookingPayment describes how a paid booking was paid. External payments
-// are seeded into the payment provider under ProviderReference so refunds
-// against them work.
+// are seeded into the payment provider as succeeded payment intents with a
+// charge (card brand and last 4 digits from CardType and CardNumberMasked)
+// under ProviderReference, so refunds against them work; the default world
+// uses pi_seed<booking number>.
 type BookingPayment struct {
 	External          bool   `json:"external"`
 	ProviderReference string `json:"providerReference,omitempty"`

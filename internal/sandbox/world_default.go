@@ -150,10 +150,10 @@ func berlinCinema() Cinema {
 	const rate = 19
 	created := ago(48 * time.Hour)
 	visa := func(n int64) *BookingPayment {
-		return &BookingPayment{External: true, ProviderReference: fmt.Sprintf("pay_seed%06d", n), TenderCategory: "CREDIT", CardNumberMasked: "************4242", CardType: "VISA"}
+		return &BookingPayment{External: true, ProviderReference: fmt.Sprintf("pi_seed%06d", n), TenderCategory: "CREDIT", CardNumberMasked: "************4242", CardType: "VISA"}
 	}
 	master := func(n int64) *BookingPayment {
-		return &BookingPayment{External: true, ProviderReference: fmt.Sprintf("pay_seed%06d", n), TenderCategory: "CREDIT", CardNumberMasked: "************5454", CardType: "MASTERCARD"}
+		return &BookingPayment{External: true, ProviderReference: fmt.Sprintf("pi_seed%06d", n), TenderCategory: "CREDIT", CardNumberMasked: "************5454", CardType: "MASTERCARD"}
 	}
 	tk := func(code string, seats ...string) BookingTicket {
 		return BookingTicket{TicketTypeCode: code, Seats: seats}
@@ -272,7 +272,7 @@ func londonCinema() Cinema {
 		Bookings: []Booking{
 			{Number: 200001, ID: "BK030D41", Case: "paid, simple (2 adults, GBP)", SessionID: 2113, CustomerName: "Tim Berners-Lee", CustomerEmail: "paid7@example.com", CreatedAgo: ago(48 * time.Hour), Paid: true,
 				Tickets: []BookingTicket{{TicketTypeCode: "0001", Seats: []string{"E9"}}, {TicketTypeCode: "0001", Seats: []string{"E10"}}},
-				Payment: &BookingPayment{External: true, ProviderReference: "pay_seed200001", TenderCategory: "CREDIT", CardNumberMasked: "************4242", CardType: "VISA"}},
+				Payment: &BookingPayment{External: true, ProviderReference: "pi_seed200001", TenderCategory: "CREDIT", CardNumberMasked: "************4242", CardType: "VISA"}},
 		},
 	}
 }

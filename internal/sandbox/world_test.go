@@ -39,7 +39,7 @@ func TestLoadWorldExample(t *testing.T) {
 	h := newHarness(t, func(o *Options) { o.World = w })
 	b := h.booking("0101", 300001)
 	// Created two days ago: after the 2026-01-01 rule, so 75 per ticket.
-	if h.num(b, "Booking.TotalValueCents") != 1100+800+150 || h.str(b, "Booking.Payments.0.BankReference") != "pay_seed300001" {
+	if h.num(b, "Booking.TotalValueCents") != 1100+800+150 || h.str(b, "Booking.Payments.0.BankReference") != "pi_seed300001" {
 		t.Fatalf("example booking: %s", compact(b))
 	}
 	unpaid := h.booking("0101", 300002)
@@ -177,7 +177,7 @@ func TestMain_Standalone(t *testing.T) {
 		}
 		return m != nil
 	})
-	for _, want := range []string{"100001", "BK0186A1", "paid1@example.com", "feechange@example.com", "6000000000000001", "7000000000000001", "/pay/"} {
+	for _, want := range []string{"100001", "BK0186A1", "paid1@example.com", "feechange@example.com", "6000000000000001", "7000000000000001", "/v1/... for stripe-go; key K)"} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("output lacks %q:\n%s", want, out.String())
 		}
@@ -204,8 +204,11 @@ func TestMain_Standalone(t *testing.T) {
 	if st := get("/OData.svc/ScheduledFilms", map[string]string{"connectapitoken": "T"}); st != 503 {
 		t.Fatalf("fault flag: %d", st)
 	}
-	if st := get("/pay/api/payments/pay_seed100001", map[string]string{"Authorization": "Bearer K"}); st != 200 {
+	if st := get("/pay/v1/payment_intents/pi_seed100001", map[string]string{"Authorization": "Bearer K"}); st != 200 {
 		t.Fatalf("provider under /pay: %d", st)
+	}
+	if st := get("/v1/payment_intents/pi_seed100001", map[string]string{"Authorization": "Bearer K"}); st != 200 {
+		t.Fatalf("provider API at the root: %d", st)
 	}
 	if st := get("/sandbox-admin/faults", map[string]string{"connectapitoken": "T"}); st != 200 {
 		t.Fatalf("admin: %d", st)
@@ -218,6 +221,9 @@ func TestMain_Standalone(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Main did not stop")
+	}
+	if err := Main(context.Background(), []string{"-webhook-url", "/relative"}, io.Discard); err == nil {
+		t.Fatal("relative -webhook-url accepted")
 	}
 	if err := Main(context.Background(), []string{"-completion-delay", "whenever"}, io.Discard); err == nil {
 		t.Fatal("bad flag accepted")

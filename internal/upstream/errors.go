@@ -45,6 +45,9 @@ var (
 	// cinema's system cannot be used right now; it is not an outage, so it
 	// neither trips the circuit breaker nor is retried.
 	ErrBadReply = errors.New("upstream: reply not understood")
+	// ErrAmountTooSmall: the payment provider does not take an amount this
+	// small (Stripe: 0.50 in EUR and USD).
+	ErrAmountTooSmall = errors.New("upstream: amount below the provider's minimum")
 	// ErrPaymentNotPaid: a refund was asked for a payment that is not paid.
 	ErrPaymentNotPaid = errors.New("upstream: payment not paid")
 	// ErrRefundExceedsRefundable: a refund larger than what remains refundable.

@@ -286,7 +286,7 @@ func TestMetricsAndLogs(t *testing.T) {
 	log := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c := f.client(WithRegisterer(reg), WithLogger(log), WithVersion("1.2.3"))
 	// A second client on the same registerer shares the collectors.
-	if _, err := NewPaymentClient(f.srv.URL, "k", WithRegisterer(reg)); err != nil {
+	if _, err := New(f.srv.URL, "k", WithRegisterer(reg)); err != nil {
 		t.Fatal(err)
 	}
 	ctx := WithRequestID(context.Background(), "rid-1")

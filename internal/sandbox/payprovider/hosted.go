@@ -25,6 +25,11 @@ dd { margin: 0; overflow-wrap: anywhere; }
 .buttons { display: flex; flex-wrap: wrap; gap: .75rem; margin-top: 1.5rem; }
 button { min-width: 7rem; min-height: 44px; padding: .5rem 1.25rem; font: inherit; font-weight: 600; border-radius: 6px; border: 2px solid #1a1a1a; background: #fff; color: #1a1a1a; cursor: pointer; }
 button.pay { background: #0b5d1e; border-color: #0b5d1e; color: #fff; }
+label { font-weight: 600; }
+input { box-sizing: border-box; width: 100%; max-width: 22rem; min-height: 44px; padding: .5rem .75rem; font: inherit; border: 2px solid #555; border-radius: 6px; }
+input:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
+.hint { font-size: 1rem; color: #3a3a3a; }
+.alert { padding: .75rem 1rem; background: #fde8e8; border: 1px solid #9b1c1c; border-radius: 4px; color: #7a1010; font-weight: 600; }
 button:focus-visible, a:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 3px; }
 a { color: #1d4ed8; }
 `
@@ -47,6 +52,9 @@ var (
 <main>
 <h1>{{.Heading}}</h1>
 <p class="note" role="note"><strong>Test provider.</strong> This is a sandbox payment page: no card is charged and no real money moves.</p>
+{{- with .Alert}}
+<p class="alert" role="alert">{{.}}</p>
+{{- end}}
 {{- with .Message}}
 <p role="status">{{.}}</p>
 {{- end}}
@@ -56,18 +64,29 @@ var (
 {{- with .Description}}
 <dt>Description</dt><dd>{{.}}</dd>
 {{- end}}
+{{- range .Items}}
+<dt>Item</dt><dd>{{.}}</dd>
+{{- end}}
 <dt>Amount</dt><dd class="amount">{{.Amount}}</dd>
-{{- if .Pending}}
+{{- if and .Pending (not .CardField)}}
 <dt>Test card</dt><dd>VISA ending in 4242</dd>
 {{- end}}
 </dl>
 {{- end}}
 {{- if .Pending}}
 <form method="post" action="{{.Action}}">
+{{- if .CardField}}
+<p><label for="card">Card number</label><br>
+<input id="card" name="card" value="{{.CardValue}}" inputmode="numeric" autocomplete="cc-number" aria-describedby="cards"></p>
+<p id="cards" class="hint">Test cards: 4242 4242 4242 4242 (Visa) and 5555 5555 5555 4444 (Mastercard) pay;
+4000 0000 0000 0002 is declined; 4000 0000 0000 9995 has insufficient funds. Decline pays with a declined card.</p>
+{{- end}}
 <div class="buttons">
 <button type="submit" name="action" value="pay" class="pay">Pay</button>
 <button type="submit" name="action" value="decline">Decline</button>
+{{- if .ShowCancel}}
 <button type="submit" name="action" value="cancel">Cancel</button>
+{{- end}}
 </div>
 </form>
 {{- end}}
@@ -82,13 +101,18 @@ var (
 
 type pageData struct {
 	Title, Heading, Message string
+	Alert                   string
 	Reference, Description  string
+	Items                   []string
 	Amount                  string
 	Pending                 bool
+	CardField               bool
+	CardValue               string
+	ShowCancel              bool
 	Action                  string
 	Link                    string
 	LinkText                string
-	formOrigin              string // extra form-action source, for the redirect
+	formOrigins             []string // extra form-action sources, for the redirects
 }
 
 var actions = map[string]Status{
@@ -97,49 +121,161 @@ var actions = map[string]Status{
 	"cancel":  StatusCancelled,
 }
 
+// defaultCard prefills the card field of a Checkout Session's page.
+const defaultCard = "4242 4242 4242 4242"
+
+// declinedCard is what the Decline button pays with.
+const declinedCard = "4000 0000 0000 0002"
+
 func (p *Provider) handleCheckout(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	switch r.Method {
-	case http.MethodGet, http.MethodHead:
-		pay, ok := p.Get(id)
-		if !ok {
-			renderNotFound(w)
-			return
-		}
-		renderPage(w, http.StatusOK, paymentPage(pay))
-	case http.MethodPost:
+	case http.MethodGet, http.MethodHead, http.MethodPost:
+	default:
+		w.Header().Set("Allow", "GET, HEAD, POST")
+		renderPage(w, http.StatusMethodNotAllowed, pageData{Title: "Method not allowed – Sandbox payment", Heading: "Sandbox payment", Message: "Method not allowed."})
+		return
+	}
+	if r.Method == http.MethodPost {
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		if err := r.ParseForm(); err != nil {
 			renderPage(w, http.StatusBadRequest, pageData{Title: "Bad request – Sandbox payment", Heading: "Sandbox payment", Message: "The form could not be read."})
 			return
 		}
-		pay, ok := p.Get(id)
-		if !ok {
-			renderNotFound(w)
-			return
-		}
-		to, ok := actions[r.PostForm.Get("action")]
-		if !ok {
-			renderPage(w, http.StatusBadRequest, pageData{
-				Title: "Bad request – Sandbox payment", Heading: "Sandbox payment",
-				Message: "Unknown action: choose Pay, Decline or Cancel.",
-				Link:    id, LinkText: "Back to the payment",
-			})
-			return
-		}
-		pay, _ = p.decide(id, to)
-		target := returnTarget(pay)
-		if target == "" { // seeded payments have no return URL
-			renderPage(w, http.StatusOK, paymentPage(pay))
-			return
-		}
-		w.Header().Set("Cache-Control", "no-store")
-		w.Header().Set("Referrer-Policy", "no-referrer")
-		http.Redirect(w, r, target, http.StatusSeeOther)
-	default:
-		w.Header().Set("Allow", "GET, HEAD, POST")
-		renderPage(w, http.StatusMethodNotAllowed, pageData{Title: "Method not allowed – Sandbox payment", Heading: "Sandbox payment", Message: "Method not allowed."})
 	}
+	if strings.HasPrefix(id, "cs_") {
+		p.handleSessionPage(w, r, id)
+		return
+	}
+	pay, ok := p.Get(id)
+	if !ok || pay.Token == "" { // only connector payments have a page of their own
+		renderNotFound(w)
+		return
+	}
+	if r.Method != http.MethodPost {
+		renderPage(w, http.StatusOK, paymentPage(pay))
+		return
+	}
+	to, ok := actions[r.PostForm.Get("action")]
+	if !ok {
+		renderPage(w, http.StatusBadRequest, pageData{
+			Title: "Bad request – Sandbox payment", Heading: "Sandbox payment",
+			Message: "Unknown action: choose Pay, Decline or Cancel.",
+			Link:    id, LinkText: "Back to the payment",
+		})
+		return
+	}
+	pay, _ = p.decide(id, to)
+	target := returnTarget(pay)
+	if target == "" {
+		renderPage(w, http.StatusOK, paymentPage(pay))
+		return
+	}
+	seeOther(w, r, target)
+}
+
+func seeOther(w http.ResponseWriter, r *http.Request, target string) {
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	http.Redirect(w, r, target, http.StatusSeeOther)
+}
+
+// handleSessionPage is the hosted page of a Checkout Session: Pay with the
+// card number in the form, Decline (a declined test card), Cancel (back to
+// cancel_url; the session stays open, as with Stripe).
+func (p *Provider) handleSessionPage(w http.ResponseWriter, r *http.Request, id string) {
+	p.mu.Lock()
+	p.sweepLocked()
+	s := p.sessions[id]
+	if s == nil {
+		p.mu.Unlock()
+		renderNotFound(w)
+		return
+	}
+	if r.Method != http.MethodPost {
+		d := sessionPage(s, "", defaultCard)
+		p.mu.Unlock()
+		renderPage(w, http.StatusOK, d)
+		return
+	}
+	action := r.PostForm.Get("action")
+	switch {
+	case s.Status == SessionComplete:
+		target := withSessionID(s.SuccessURL, s.ID)
+		p.mu.Unlock()
+		seeOther(w, r, target)
+		return
+	case s.Status != SessionOpen:
+		d := sessionPage(s, "", "")
+		p.mu.Unlock()
+		renderPage(w, http.StatusOK, d)
+		return
+	}
+	number := r.PostForm.Get("card")
+	switch action {
+	case "pay", "decline":
+		if action == "decline" {
+			number = declinedCard
+		} else if strings.TrimSpace(number) == "" {
+			number = defaultCard
+		}
+		res := p.paySessionLocked(s, number)
+		if res.redirect != "" {
+			p.mu.Unlock()
+			seeOther(w, r, res.redirect)
+			return
+		}
+		alert := res.invalid
+		if res.declined != nil {
+			alert = res.declined.message + " Try another card."
+		}
+		d := sessionPage(s, alert, number)
+		p.mu.Unlock()
+		renderPage(w, http.StatusOK, d)
+	case "cancel":
+		target := withSessionID(s.CancelURL, s.ID)
+		if s.CancelURL == "" {
+			d := sessionPage(s, "This checkout has no way back to the merchant: close this page.", defaultCard)
+			p.mu.Unlock()
+			renderPage(w, http.StatusOK, d)
+			return
+		}
+		p.mu.Unlock()
+		seeOther(w, r, target)
+	default:
+		d := sessionPage(s, "Unknown action: choose Pay, Decline or Cancel.", defaultCard)
+		p.mu.Unlock()
+		renderPage(w, http.StatusBadRequest, d)
+	}
+}
+
+// sessionPage is the page of a session; p.mu must be held.
+func sessionPage(s *CheckoutSession, alert, card string) pageData {
+	cur := strings.ToUpper(s.Currency)
+	d := pageData{
+		Title: "Sandbox payment", Heading: "Sandbox payment", Alert: alert,
+		Reference: s.ClientReferenceID, Amount: formatAmount(s.AmountTotal, cur),
+		Pending: s.Status == SessionOpen, CardField: true, CardValue: card, ShowCancel: s.CancelURL != "",
+		Action: s.ID, formOrigins: []string{origin(withSessionID(s.SuccessURL, s.ID)), origin(withSessionID(s.CancelURL, s.ID))},
+	}
+	if d.Reference == "" {
+		d.Reference = "(none)"
+	}
+	for _, it := range s.LineItems {
+		line := it.Name
+		if it.Quantity != 1 {
+			line += " × " + strconv.FormatInt(it.Quantity, 10)
+		}
+		d.Items = append(d.Items, line+": "+formatAmount(it.UnitAmount*it.Quantity, cur))
+	}
+	switch s.Status {
+	case SessionComplete:
+		d.Message = "This payment is complete."
+		d.Link, d.LinkText = withSessionID(s.SuccessURL, s.ID), "Return to the merchant"
+	case SessionExpired:
+		d.Message = "This checkout session has expired."
+	}
+	return d
 }
 
 func paymentPage(pay Payment) pageData {
@@ -150,8 +286,9 @@ func paymentPage(pay Payment) pageData {
 		Description: pay.Description,
 		Amount:      formatAmount(pay.AmountInCents, pay.Currency),
 		Pending:     pay.Status == StatusPending,
+		ShowCancel:  true,
 		Action:      pay.ID, // relative: resolves to this page's own address
-		formOrigin:  origin(pay.ReturnURL),
+		formOrigins: []string{origin(pay.ReturnURL)},
 	}
 	if d.Reference == "" {
 		d.Reference = "(none)"
@@ -179,8 +316,12 @@ func renderPage(w http.ResponseWriter, status int, d pageData) {
 		return
 	}
 	formAction := "'self'"
-	if d.formOrigin != "" {
-		formAction += " " + d.formOrigin
+	seen := map[string]bool{}
+	for _, o := range d.formOrigins {
+		if o != "" && !seen[o] {
+			seen[o] = true
+			formAction += " " + o
+		}
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")

@@ -1,14 +1,25 @@
-// Package payprovider is a sandbox redirect payment provider: our own stand-in
-// for an external card payment service. It keeps payments in memory, serves a
-// hosted checkout page and a small JSON API (see docs/wire-profile.md,
-// "Payment provider").
+// Package payprovider is the sandbox's card payment provider: an in-memory
+// stand-in for Stripe. Over HTTP it speaks the part of Stripe's API that the
+// service's Stripe adapter uses (Checkout Sessions, Payment Intents, Refunds;
+// form-encoded requests, Stripe's objects and errors, Idempotency-Key,
+// expand[]), serves a hosted checkout page and sends signed webhooks, so that
+// stripe-go pointed at PublicURL (which ends in /pay) works unchanged. See
+// docs/sandbox.md ("Payment provider") and docs/wire-profile.md.
+//
+// The ticketing sandbox also takes its own redirect payments here through the
+// Go API (Create, Get, Subscribe): those are payment intents with a hosted page
+// that returns with a token, not Checkout Sessions.
 package payprovider
 
 import (
+	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -17,28 +28,49 @@ import (
 
 // Options configure a Provider.
 type Options struct {
-	// PublicURL is the absolute URL where browsers reach Handler, e.g.
-	// http://127.0.0.1:9090/pay. Hosted URLs are PublicURL + "/checkout/" + id.
+	// PublicURL is the absolute URL where browsers and stripe-go reach
+	// Handler, e.g. http://127.0.0.1:9090/pay (stripe-go's backend URL: it
+	// appends /v1/...). Hosted pages are PublicURL + "/checkout/" + id.
 	PublicURL string
-	// APIKey is the bearer key of the API; "" means "sandbox-pay-key".
+	// APIKey is the secret key expected as "Authorization: Bearer <key>";
+	// "" means DefaultAPIKey.
 	APIKey string
-	// Now is the clock; nil means time.Now.
+	// Now is the clock of the objects (created, expires_at, expiry); nil
+	// means time.Now. Webhook signatures always use the wall clock, as
+	// stripe-go checks their age against time.Now.
 	Now func() time.Time
-	// AdoptUnknownPayments makes a refund against a payment this provider never took
-	// succeed, as if the payment had been taken before it started: the stand-in provider of
-	// a service pointed at another ticketing API, whose bookings were paid elsewhere.
-	// Adopted payments are marked so. Never on for a provider whose payments all come
-	// from itself (the sandbox's world).
+	// AdoptUnknownPayments makes a refund against a payment intent this
+	// provider never saw (an id starting with pi_, with an amount) succeed, as
+	// if the payment had been taken before it started: the stand-in provider of
+	// a service pointed at another ticketing API, whose bookings were paid
+	// elsewhere. The adopted intent gets metadata sandbox_adopted=true. Never
+	// on for a provider whose payments all come from itself (the sandbox's
+	// world).
 	AdoptUnknownPayments bool
+	// WebhookURL is the absolute URL that receives the signed events
+	// (checkout.session.completed, checkout.session.expired, charge.refunded);
+	// "" sends none (Events still records them).
+	WebhookURL string
+	// WebhookSecret signs the events (Stripe-Signature); "" means
+	// DefaultWebhookSecret.
+	WebhookSecret string
+	// WebhookBackoff is the wait before the first retry of a failed delivery;
+	// it doubles for each further retry. 0 means one second.
+	WebhookBackoff time.Duration
+	// Logger receives delivery failures; nil discards them.
+	Logger *slog.Logger
 }
 
-// DefaultAPIKey is the API key used when Options.APIKey is empty.
-const DefaultAPIKey = "sandbox-pay-key"
+// Development credentials used when Options leave them empty.
+const (
+	DefaultAPIKey        = "sk_test_sandbox"
+	DefaultWebhookSecret = "whsec_sandbox"
+)
 
-// Status is the state of a payment.
+// Status is the state of a connector payment (Create).
 type Status string
 
-// Payment states.
+// Connector payment states.
 const (
 	StatusPending           Status = "pending"
 	StatusPaid              Status = "paid"
@@ -48,21 +80,24 @@ const (
 	StatusPartiallyRefunded Status = "partially_refunded"
 )
 
-// RefundSucceeded is the status of every refund the sandbox records.
+// RefundSucceeded is the status of every refund the sandbox makes.
 const RefundSucceeded = "succeeded"
 
-// Test card used by the hosted page's Pay button.
+// Test card used by the connector page's Pay button.
 const (
 	TestCardMasked = "************4242"
 	TestCardType   = "VISA"
 )
 
-// Payment is one payment as the provider stores it.
+// Payment is a connector payment: a redirect payment the ticketing sandbox
+// takes for an order (Create), or the view Get gives of any payment intent.
+// Its ID is the id of its payment intent (pi_…), so refunds through the
+// Stripe API reach it.
 type Payment struct {
 	ID, Token        string
 	Status           Status
 	AmountInCents    int64
-	Currency         string
+	Currency         string // upper case
 	ReturnURL        string
 	Reference        string
 	Description      string
@@ -72,14 +107,6 @@ type Payment struct {
 	RefundedInCents  int64
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
-}
-
-// Refund is one refund of a payment.
-type Refund struct {
-	ID, PaymentID, IdempotencyKey string
-	AmountInCents                 int64
-	Status                        string
-	CreatedAt                     time.Time
 }
 
 // CreateRequest is the input of Create.
@@ -92,7 +119,7 @@ type CreateRequest struct {
 	Description    string
 }
 
-// Errors returned by Create and Refund.
+// Errors of the Go API (Create, Refund).
 var (
 	ErrInvalidRequest      = errors.New("invalid request")
 	ErrIdempotencyConflict = errors.New("idempotency key reused with a different request")
@@ -107,62 +134,125 @@ type failRule struct {
 }
 
 // Provider is an in-memory sandbox payment provider. It is safe for
-// concurrent use.
+// concurrent use. Close stops its background work.
 type Provider struct {
-	publicURL string
-	apiKey    string
-	now       func() time.Time
-	adopt     bool
+	publicURL     string
+	apiKey        string
+	now           func() time.Time
+	adopt         bool
+	webhookSecret string
+	backoff       time.Duration
+	log           *slog.Logger
+	hc            *http.Client
 
-	mu         sync.Mutex
-	payments   map[string]*Payment
-	createKeys map[string]string   // create idempotency key -> payment id
-	refunds    map[string][]Refund // payment id -> refunds, oldest first
-	refundKeys map[string]Refund   // payment id + "\x00" + key -> first refund
-	subs       []func(Payment)
-	fail       map[string]failRule
+	ctx    context.Context // cancelled by Close
+	cancel context.CancelFunc
+	bg     sync.WaitGroup // the expiry ticker and webhook deliveries
+
+	mu           sync.Mutex
+	webhookURL   string
+	payments     map[string]*Payment // connector payments by id
+	createKeys   map[string]string   // Create idempotency key -> payment id
+	sessions     map[string]*CheckoutSession
+	open         map[string]*CheckoutSession // sessions with status open
+	intents      map[string]*PaymentIntent
+	charges      map[string]*Charge
+	refunds      map[string]*Refund
+	piRefunds    map[string][]string // payment intent id -> refund ids, oldest first
+	goRefundKeys map[string]string   // payment intent id + "\x00" + key -> refund id
+	idem         map[string]*idemEntry
+	events       []*eventRec
+	subs         []func(Payment)
+	fail         map[string]failRule
+	inflight     int           // automatic webhook deliveries under way
+	idle         chan struct{} // closed when inflight drops to 0
+	ticking      bool
+	closed       bool
 }
 
 // New returns a Provider with no payments.
 func New(opts Options) *Provider {
+	ctx, cancel := context.WithCancel(context.Background())
 	p := &Provider{
-		publicURL:  strings.TrimRight(opts.PublicURL, "/"),
-		apiKey:     opts.APIKey,
-		now:        opts.Now,
-		adopt:      opts.AdoptUnknownPayments,
-		payments:   map[string]*Payment{},
-		createKeys: map[string]string{},
-		refunds:    map[string][]Refund{},
-		refundKeys: map[string]Refund{},
-		fail:       map[string]failRule{},
+		publicURL:     strings.TrimRight(opts.PublicURL, "/"),
+		apiKey:        opts.APIKey,
+		now:           opts.Now,
+		adopt:         opts.AdoptUnknownPayments,
+		webhookSecret: opts.WebhookSecret,
+		backoff:       opts.WebhookBackoff,
+		log:           opts.Logger,
+		hc: &http.Client{Timeout: 10 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse // Stripe does not follow redirects: a 3xx is a failed delivery
+		}},
+		ctx:          ctx,
+		cancel:       cancel,
+		webhookURL:   opts.WebhookURL,
+		payments:     map[string]*Payment{},
+		createKeys:   map[string]string{},
+		sessions:     map[string]*CheckoutSession{},
+		open:         map[string]*CheckoutSession{},
+		intents:      map[string]*PaymentIntent{},
+		charges:      map[string]*Charge{},
+		refunds:      map[string]*Refund{},
+		piRefunds:    map[string][]string{},
+		goRefundKeys: map[string]string{},
+		idem:         map[string]*idemEntry{},
+		fail:         map[string]failRule{},
 	}
 	if p.apiKey == "" {
 		p.apiKey = DefaultAPIKey
 	}
+	if p.webhookSecret == "" {
+		p.webhookSecret = DefaultWebhookSecret
+	}
 	if p.now == nil {
 		p.now = time.Now
+	}
+	if p.backoff <= 0 {
+		p.backoff = time.Second
+	}
+	if p.log == nil {
+		p.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	return p
 }
 
-// HostedURL is the absolute address of the hosted checkout page of a payment.
+// Close stops the expiry ticker and webhook retries and waits for them. The
+// provider still answers afterwards, but sends no more webhooks.
+func (p *Provider) Close() {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	p.cancel()
+	p.bg.Wait()
+}
+
+// SetWebhookURL changes where events are sent ("" for nowhere), for a
+// receiver that starts after the provider.
+func (p *Provider) SetWebhookURL(u string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.webhookURL = u
+}
+
+// WebhookSecret is the secret that signs the events.
+func (p *Provider) WebhookSecret() string { return p.webhookSecret }
+
+// HostedURL is the absolute address of the hosted page of a connector
+// payment or a Checkout Session.
 func (p *Provider) HostedURL(id string) string {
 	return p.publicURL + "/checkout/" + id
 }
 
-// Create starts a pending payment. A repeat with the same idempotency key and
-// the same amount and currency returns the first payment; the same key with a
-// different amount or currency is ErrIdempotencyConflict.
+// Create starts a pending connector payment (a payment intent awaiting a
+// payment method) for the ticketing sandbox's redirect orders. A repeat with
+// the same idempotency key and the same amount and currency returns the first
+// payment; the same key with a different amount or currency is
+// ErrIdempotencyConflict.
 func (p *Provider) Create(req CreateRequest) (Payment, error) {
-	pay, _, err := p.create(req)
-	return pay, err
-}
-
-// create is Create that also reports whether a new payment was made.
-func (p *Provider) create(req CreateRequest) (Payment, bool, error) {
 	req.Currency = strings.ToUpper(req.Currency)
 	if err := validateCreate(req); err != nil {
-		return Payment{}, false, err
+		return Payment{}, err
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -170,15 +260,21 @@ func (p *Provider) create(req CreateRequest) (Payment, bool, error) {
 		if id, ok := p.createKeys[req.IdempotencyKey]; ok {
 			prev := p.payments[id]
 			if prev.AmountInCents != req.AmountInCents || prev.Currency != req.Currency {
-				return Payment{}, false, ErrIdempotencyConflict
+				return Payment{}, ErrIdempotencyConflict
 			}
-			return *prev, false, nil
+			return *prev, nil
 		}
 	}
 	now := p.now()
+	pi := &PaymentIntent{
+		ID: newID("pi_", 24), Status: IntentRequiresPaymentMethod, Amount: req.AmountInCents,
+		Currency: strings.ToLower(req.Currency), Description: req.Description,
+		Metadata: map[string]string{"reference": req.Reference}, Created: now,
+	}
+	p.intents[pi.ID] = pi
 	pay := &Payment{
-		ID:             "pay_" + randomHex(16),
-		Token:          randomHex(24),
+		ID:             pi.ID,
+		Token:          newID("", 40),
 		Status:         StatusPending,
 		AmountInCents:  req.AmountInCents,
 		Currency:       req.Currency,
@@ -193,7 +289,7 @@ func (p *Provider) create(req CreateRequest) (Payment, bool, error) {
 	if req.IdempotencyKey != "" {
 		p.createKeys[req.IdempotencyKey] = pay.ID
 	}
-	return *pay, true, nil
+	return *pay, nil
 }
 
 func validateCreate(req CreateRequest) error {
@@ -203,11 +299,15 @@ func validateCreate(req CreateRequest) error {
 	if !validCurrency(req.Currency) {
 		return fmt.Errorf("%w: currency must be 3 letters", ErrInvalidRequest)
 	}
-	u, err := url.Parse(req.ReturnURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if !absoluteHTTP(req.ReturnURL) {
 		return fmt.Errorf("%w: returnUrl must be an absolute http(s) URL", ErrInvalidRequest)
 	}
 	return nil
+}
+
+func absoluteHTTP(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
 func validCurrency(c string) bool {
@@ -222,96 +322,119 @@ func validCurrency(c string) bool {
 	return true
 }
 
-// Get returns a copy of a payment.
+// Get returns a connector payment, or the same view of any other payment
+// intent the provider knows (seeded, adopted, paid through a Checkout
+// Session) or of a Checkout Session (cs_…; Token is the session id, as
+// the service's adapter uses it): status pending / paid / partially_refunded /
+// refunded / cancelled (a canceled intent, an expired session), amounts, card.
 func (p *Provider) Get(id string) (Payment, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	pay, ok := p.payments[id]
+	p.sweepLocked()
+	if pay, ok := p.payments[id]; ok {
+		return *pay, true
+	}
+	if pi, ok := p.intents[id]; ok {
+		return p.intentViewLocked(pi), true
+	}
+	s, ok := p.sessions[id]
 	if !ok {
 		return Payment{}, false
 	}
-	return *pay, true
+	v := Payment{Status: StatusPending, AmountInCents: s.AmountTotal, Currency: strings.ToUpper(s.Currency)}
+	if pi := p.intents[s.PaymentIntentID]; pi != nil {
+		v = p.intentViewLocked(pi)
+	} else if s.Status == SessionExpired {
+		v.Status = StatusCancelled
+	}
+	v.ID, v.Token, v.ReturnURL, v.Reference, v.CreatedAt = s.ID, s.ID, withSessionID(s.SuccessURL, s.ID), s.ClientReferenceID, s.Created
+	return v, true
 }
 
-// Refunds returns the refunds of a payment, oldest first.
-func (p *Provider) Refunds(paymentID string) ([]Refund, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if _, ok := p.payments[paymentID]; !ok {
-		return nil, false
+// intentViewLocked is the Payment view of a payment intent.
+func (p *Provider) intentViewLocked(pi *PaymentIntent) Payment {
+	v := Payment{ID: pi.ID, AmountInCents: pi.Amount, Currency: strings.ToUpper(pi.Currency),
+		Reference: pi.Metadata["reference"], Description: pi.Description, CreatedAt: pi.Created, UpdatedAt: pi.Created}
+	switch pi.Status {
+	case IntentSucceeded:
+		v.Status = StatusPaid
+	case IntentCanceled:
+		v.Status = StatusCancelled
+	default:
+		v.Status = StatusPending
 	}
-	return append([]Refund{}, p.refunds[paymentID]...), true
-}
-
-// Refund refunds part or all of a paid payment. A repeat of an idempotency
-// key (per payment) returns the first refund and refunds nothing more.
-// Errors: ErrNotFound, ErrInvalidRequest, ErrNotPaid, ErrExceedsRefundable.
-func (p *Provider) Refund(paymentID string, amountInCents int64, idempotencyKey string) (Refund, error) {
-	rf, _, err := p.refund(paymentID, amountInCents, idempotencyKey)
-	return rf, err
-}
-
-// refund is Refund that also reports whether a new refund was made.
-func (p *Provider) refund(paymentID string, amount int64, key string) (Refund, bool, error) {
-	p.mu.Lock()
-	pay, ok := p.payments[paymentID]
-	if !ok && p.adopt && paymentID != "" && amount > 0 {
-		now := p.now()
-		pay = &Payment{ID: paymentID, Status: StatusPaid, AmountInCents: amount, Currency: "EUR",
-			Reference: "adopted: taken before this provider started", CreatedAt: now, UpdatedAt: now}
-		p.payments[paymentID], ok = pay, true
-	}
-	if !ok {
-		p.mu.Unlock()
-		return Refund{}, false, ErrNotFound
-	}
-	if key != "" {
-		if rf, ok := p.refundKeys[paymentID+"\x00"+key]; ok {
-			p.mu.Unlock()
-			return rf, false, nil
+	if ch := p.charges[pi.LatestChargeID]; ch != nil {
+		v.CardNumberMasked, v.CardType = "************"+ch.Last4, strings.ToUpper(ch.Brand)
+		v.RefundedInCents = ch.AmountRefunded
+		switch {
+		case ch.AmountRefunded > 0 && ch.AmountRefunded >= ch.Amount:
+			v.Status = StatusRefunded
+		case ch.AmountRefunded > 0:
+			v.Status = StatusPartiallyRefunded
 		}
 	}
-	if amount <= 0 {
-		p.mu.Unlock()
-		return Refund{}, false, fmt.Errorf("%w: amountInCents must be greater than 0", ErrInvalidRequest)
-	}
-	switch pay.Status {
-	case StatusPaid, StatusPartiallyRefunded, StatusRefunded: // refunded: nothing remains
-	default:
-		p.mu.Unlock()
-		return Refund{}, false, ErrNotPaid
-	}
-	if remaining := pay.AmountInCents - pay.RefundedInCents; amount > remaining {
-		p.mu.Unlock()
-		return Refund{}, false, fmt.Errorf("%w: %d cents requested, %d cents refundable", ErrExceedsRefundable, amount, remaining)
-	}
-	now := p.now()
-	rf := Refund{
-		ID:             "rf_" + randomHex(16),
-		PaymentID:      paymentID,
-		IdempotencyKey: key,
-		AmountInCents:  amount,
-		Status:         RefundSucceeded,
-		CreatedAt:      now,
-	}
-	pay.RefundedInCents += amount
-	if pay.RefundedInCents == pay.AmountInCents {
-		pay.Status = StatusRefunded
-	} else {
-		pay.Status = StatusPartiallyRefunded
-	}
-	pay.UpdatedAt = now
-	p.refunds[paymentID] = append(p.refunds[paymentID], rf)
-	if key != "" {
-		p.refundKeys[paymentID+"\x00"+key] = rf
-	}
-	snap, subs := *pay, p.subscribers()
-	p.mu.Unlock()
-	notify(subs, snap)
-	return rf, true, nil
+	return v
 }
 
-// decide moves a pending payment to paid, declined or cancelled. A payment
+// Refunds returns the refunds of a payment intent, oldest first.
+func (p *Provider) Refunds(paymentIntentID string) ([]Refund, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.intents[paymentIntentID]; !ok {
+		return nil, false
+	}
+	var out []Refund
+	for _, id := range p.piRefunds[paymentIntentID] {
+		out = append(out, p.refunds[id].clone())
+	}
+	return out, true
+}
+
+// Refund refunds part or all of a succeeded payment intent, as POST
+// /v1/refunds does (and sends charge.refunded). A repeat of an idempotency
+// key (per payment intent) returns the first refund and refunds nothing more.
+// Errors: ErrNotFound, ErrInvalidRequest, ErrNotPaid, ErrExceedsRefundable.
+func (p *Provider) Refund(paymentIntentID string, amountInCents int64, idempotencyKey string) (Refund, error) {
+	var eff effects
+	p.mu.Lock()
+	if idempotencyKey != "" {
+		if id, ok := p.goRefundKeys[paymentIntentID+"\x00"+idempotencyKey]; ok {
+			rf := p.refunds[id].clone()
+			p.mu.Unlock()
+			return rf, nil
+		}
+	}
+	if amountInCents <= 0 {
+		p.mu.Unlock()
+		return Refund{}, fmt.Errorf("%w: amount must be greater than 0", ErrInvalidRequest)
+	}
+	amount := amountInCents
+	rf, aerr := p.refundLocked(refundInput{paymentIntent: paymentIntentID, amount: &amount}, nil, &eff)
+	if aerr == nil && idempotencyKey != "" {
+		p.goRefundKeys[paymentIntentID+"\x00"+idempotencyKey] = rf.ID
+	}
+	var out Refund
+	if rf != nil {
+		out = rf.clone()
+	}
+	p.mu.Unlock()
+	p.apply(eff)
+	if aerr != nil {
+		switch aerr.Code {
+		case "resource_missing":
+			return Refund{}, ErrNotFound
+		case "payment_intent_unexpected_state":
+			return Refund{}, ErrNotPaid
+		case "amount_too_large", "charge_already_refunded":
+			return Refund{}, fmt.Errorf("%w: %s", ErrExceedsRefundable, aerr.Message)
+		}
+		return Refund{}, fmt.Errorf("%w: %s", ErrInvalidRequest, aerr.Message)
+	}
+	return out, nil
+}
+
+// decide moves a pending connector payment to paid, declined or cancelled,
+// and its payment intent to succeeded (with a charge) or canceled. A payment
 // that is no longer pending is returned unchanged.
 func (p *Provider) decide(id string, to Status) (Payment, bool) {
 	p.mu.Lock()
@@ -325,48 +448,82 @@ func (p *Provider) decide(id string, to Status) (Payment, bool) {
 		p.mu.Unlock()
 		return snap, true
 	}
+	now := p.now()
+	pi := p.intents[id]
 	pay.Status = to
-	if to == StatusPaid {
+	switch to {
+	case StatusPaid:
 		pay.CardNumberMasked = TestCardMasked
 		pay.CardType = TestCardType
+		p.succeedLocked(pi, card{brand: "visa", last4: "4242", funding: "credit"}, "")
+	case StatusDeclined:
+		pi.lastPaymentError = &cardError{code: "card_declined", declineCode: "generic_decline", message: "Your card was declined."}
+		pi.Status, pi.CanceledAt, pi.CancellationReason = IntentCanceled, now, "abandoned"
+	default:
+		pi.Status, pi.CanceledAt, pi.CancellationReason = IntentCanceled, now, "abandoned"
 	}
-	pay.UpdatedAt = p.now()
+	pay.UpdatedAt = now
 	snap, subs := *pay, p.subscribers()
 	p.mu.Unlock()
 	notify(subs, snap)
 	return snap, true
 }
 
-// SeedPaid records a payment that is already paid, for bookings that exist
-// before the sandbox starts. An empty id gets a random one; an id that is
-// already known returns the existing payment unchanged.
-func (p *Provider) SeedPaid(id string, amountInCents int64, currency, cardNumberMasked, cardType string) Payment {
+// SeedPaid records a payment intent that already succeeded, with a charge, for
+// bookings that exist before the sandbox starts (the default world uses
+// pi_seed<booking number>). cardNumberMasked gives the last 4 digits and
+// cardType the brand (VISA, MASTERCARD, AMEX, …). An empty id gets a random
+// pi_ id; an id that is already known returns the existing intent unchanged.
+func (p *Provider) SeedPaid(id string, amountInCents int64, currency, cardNumberMasked, cardType string) PaymentIntent {
 	if id == "" {
-		id = "pay_" + randomHex(16)
+		id = newID("pi_", 24)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if prev, ok := p.payments[id]; ok {
-		return *prev
+	if prev, ok := p.intents[id]; ok {
+		return prev.clone()
 	}
-	now := p.now()
-	pay := &Payment{
-		ID:               id,
-		Token:            randomHex(24),
-		Status:           StatusPaid,
-		AmountInCents:    amountInCents,
-		Currency:         strings.ToUpper(currency),
-		CardNumberMasked: cardNumberMasked,
-		CardType:         cardType,
-		CreatedAt:        now,
-		UpdatedAt:        now,
-	}
-	p.payments[id] = pay
-	return *pay
+	pi := &PaymentIntent{ID: id, Status: IntentRequiresPaymentMethod, Amount: amountInCents,
+		Currency: strings.ToLower(currency), Metadata: map[string]string{}, Created: p.now()}
+	p.intents[id] = pi
+	c := card{brand: brandFromType(cardType), last4: lastDigits(cardNumberMasked), funding: "credit"}
+	p.succeedLocked(pi, c, "")
+	return pi.clone()
 }
 
-// Subscribe registers fn to be called after every change of a payment's
-// status or refunded amount (not on Create or SeedPaid). fn runs outside the
+// brandFromType maps the ticketing API's card type words to Stripe's brands.
+func brandFromType(t string) string {
+	switch s := strings.ToLower(strings.NewReplacer(" ", "", "_", "", "-", "").Replace(t)); s {
+	case "visa", "mastercard", "discover", "jcb", "unionpay":
+		return s
+	case "amex", "americanexpress":
+		return "amex"
+	case "diners", "dinersclub":
+		return "diners"
+	case "mc":
+		return "mastercard"
+	case "":
+		return "visa"
+	}
+	return "unknown"
+}
+
+// lastDigits is the last 4 digits of a masked number, "4242" without any.
+func lastDigits(masked string) string {
+	var d []byte
+	for i := 0; i < len(masked); i++ {
+		if masked[i] >= '0' && masked[i] <= '9' {
+			d = append(d, masked[i])
+		}
+	}
+	if len(d) < 4 {
+		return "4242"
+	}
+	return string(d[len(d)-4:])
+}
+
+// Subscribe registers fn to be called after every change of a connector
+// payment's status or refunded amount (not on Create). fn runs outside the
 // provider's locks, in the goroutine that made the change.
 func (p *Provider) Subscribe(fn func(Payment)) {
 	p.mu.Lock()
@@ -385,10 +542,50 @@ func notify(subs []func(Payment), pay Payment) {
 	}
 }
 
-// SetFailNext makes the next n HTTP API calls of op ("create", "get",
-// "refund") answer with the given HTTP status (500 if status is 0) and a
-// JSON error. n <= 0 clears the rule.
+// effects are what a change made under p.mu must do after it is released.
+type effects struct {
+	notify []Payment
+}
+
+func (p *Provider) apply(eff effects) {
+	if len(eff.notify) == 0 {
+		return
+	}
+	p.mu.Lock()
+	subs := p.subscribers()
+	p.mu.Unlock()
+	for _, pay := range eff.notify {
+		notify(subs, pay)
+	}
+}
+
+// Fault injection operations: the API endpoints, named as in stripe-go.
+const (
+	OpCheckoutSessionsCreate   = "checkout.sessions.create"
+	OpCheckoutSessionsRetrieve = "checkout.sessions.retrieve"
+	OpCheckoutSessionsExpire   = "checkout.sessions.expire"
+	OpPaymentIntentsRetrieve   = "payment_intents.retrieve"
+	OpRefundsCreate            = "refunds.create"
+	OpRefundsRetrieve          = "refunds.retrieve"
+)
+
+// opAliases are the operation names of the provider's former API.
+var opAliases = map[string]string{
+	"create": OpCheckoutSessionsCreate,
+	"get":    OpCheckoutSessionsRetrieve,
+	"refund": OpRefundsCreate,
+}
+
+// SetFailNext makes the next n API calls of op (OpCheckoutSessionsCreate,
+// …; the old names "create", "get" and "refund" stand for the session create,
+// session retrieve and refund create) answer with the given HTTP status (500
+// if status is 0) and a Stripe error: type api_error for 5xx. The failure
+// happens before the call does anything, so a retry with the same
+// Idempotency-Key then runs the call. n <= 0 clears the rule.
 func (p *Provider) SetFailNext(op string, n int, status int) {
+	if a, ok := opAliases[op]; ok {
+		op = a
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if n <= 0 {
@@ -418,8 +615,21 @@ func (p *Provider) takeFailure(op string) (int, bool) {
 	return r.status, true
 }
 
-func randomHex(n int) string {
+const idAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// newID is prefix + n random characters of [0-9A-Za-z], like Stripe's ids.
+func newID(prefix string, n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
-	return hex.EncodeToString(b)
+	for i := range b {
+		b[i] = idAlphabet[int(b[i])%len(idAlphabet)]
+	}
+	return prefix + string(b)
+}
+
+func cloneMap(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return maps.Clone(m)
 }

@@ -1,0 +1,106 @@
+package bff
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+)
+
+// RoutePaymentWebhook is where the payment provider posts its events. It is signed by the
+// provider, not by a browser: no session, no device cookie, no CSRF token.
+const RoutePaymentWebhook = "payments.webhook"
+
+// WebhookVerifier checks a provider event's signature and reads it (upstream.StripePayments).
+type WebhookVerifier interface {
+	ParseWebhook(payload []byte, signature string) (upstream.PaymentEvent, error)
+}
+
+// maxWebhookBytes bounds an event body; Stripe's are a few kilobytes.
+const maxWebhookBytes = 256 << 10
+
+// paymentWebhook acts on a verified provider event once: a completed or expired checkout
+// moves its ledger entry on (so an edit is applied even when the customer never comes back
+// from the provider's page), a refund update moves the refunds of that payment on. A bad or
+// old signature is refused with 400 and changes nothing; an event seen before is acknowledged
+// and not acted on again; an event that could not be acted on is released and answered 500, so
+// the provider delivers it again (the reconciler would also get there).
+func (s *Server) paymentWebhook(c echo.Context) error {
+	if s.webhooks == nil {
+		return echo.ErrNotFound
+	}
+	ctx := c.Request().Context()
+	log := loggerFrom(ctx, s.logger)
+	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxWebhookBytes+1))
+	if err != nil || len(body) > maxWebhookBytes {
+		return c.String(http.StatusBadRequest, "unreadable or too large event\n")
+	}
+	ev, err := s.webhooks.ParseWebhook(body, c.Request().Header.Get("Stripe-Signature"))
+	if err != nil {
+		log.Warn("payment webhook refused", "err", err)
+		return c.String(http.StatusBadRequest, "signature not valid\n")
+	}
+	claimed, err := s.inbox.Claim(ctx, ev.ID, ev.Type)
+	if err != nil {
+		log.Error("payment webhook inbox", "event", ev.ID, "err", err)
+		return c.String(http.StatusInternalServerError, "try again\n")
+	}
+	if !claimed {
+		log.Info("payment webhook seen before", "event", ev.ID, "type", ev.Type)
+		return c.String(http.StatusOK, "already handled\n")
+	}
+	if err := s.actOnPaymentEvent(ctx, ev); err != nil {
+		log.Warn("payment webhook not acted on; the provider will deliver it again", "event", ev.ID, "type", ev.Type, "err", err)
+		if rerr := s.inbox.Release(ctx, ev.ID); rerr != nil {
+			log.Error("payment webhook release", "event", ev.ID, "err", rerr)
+		}
+		return c.String(http.StatusInternalServerError, "not handled yet\n")
+	}
+	if err := s.inbox.Done(ctx, ev.ID); err != nil {
+		log.Error("payment webhook done", "event", ev.ID, "err", err)
+	}
+	log.Info("payment webhook handled", "event", ev.ID, "type", ev.Type, "payment", ev.PaymentID)
+	return c.String(http.StatusOK, "ok\n")
+}
+
+// actOnPaymentEvent advances the ledger entries an event is about.
+func (s *Server) actOnPaymentEvent(ctx context.Context, ev upstream.PaymentEvent) error {
+	var ids []string
+	switch {
+	case strings.HasPrefix(ev.Type, "checkout.session."):
+		if ev.Reference != "" {
+			ids = append(ids, ev.Reference)
+		}
+	case strings.HasPrefix(ev.Type, "charge.refund"), strings.HasPrefix(ev.Type, "refund."):
+		unfinished, err := s.ledger.Unfinished(ctx)
+		if err != nil {
+			return err
+		}
+		for _, e := range unfinished {
+			if e.ProviderPaymentID == ev.PaymentID || e.ProviderReference == ev.PaymentID {
+				ids = append(ids, e.ID)
+			}
+		}
+	default:
+		return nil // not an event the ledger needs
+	}
+	st := s.settler()
+	for _, id := range ids {
+		e, err := st.advance(ctx, id)
+		switch {
+		case errors.Is(err, ledger.ErrNotFound):
+			// Not one of ours (another system on the same account): nothing to do.
+		case err != nil:
+			return err
+		default:
+			loggerFrom(ctx, s.logger).Info("ledger entry moved by a provider event", "entry", e.ID, "state", e.State)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,391 @@
+package payprovider
+
+import (
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// maxBody limits request bodies of the API and of the hosted page's form.
+const maxBody = 64 << 10
+
+// idempotencyWindow is how long Stripe keeps an Idempotency-Key.
+const idempotencyWindow = 24 * time.Hour
+
+// Stripe's error types.
+const (
+	typeInvalidRequest = "invalid_request_error"
+	typeAPI            = "api_error"
+	typeIdempotency    = "idempotency_error"
+	typeCard           = "card_error"
+)
+
+// apiError is a Stripe error answer.
+type apiError struct {
+	status                                  int
+	Type, Code, Param, Message, DeclineCode string
+	// executed: the call ran and failed on the state of things (not on its
+	// parameters), so an idempotent repeat replays this answer, as Stripe does.
+	executed bool
+}
+
+// noSuch is Stripe's resource_missing for the object in the URL (404).
+func noSuch(object, id, param string) *apiError {
+	return &apiError{status: http.StatusNotFound, Type: typeInvalidRequest, Code: "resource_missing", Param: param,
+		Message: fmt.Sprintf("No such %s: '%s'", object, id)}
+}
+
+// noSuchParam is resource_missing for an object named by a parameter (400).
+func noSuchParam(object, id, param string) *apiError {
+	e := noSuch(object, id, param)
+	e.status = http.StatusBadRequest
+	return e
+}
+
+type errorJSON struct {
+	Code        string `json:"code,omitempty"`
+	DeclineCode string `json:"decline_code,omitempty"`
+	DocURL      string `json:"doc_url,omitempty"`
+	Message     string `json:"message"`
+	Param       string `json:"param,omitempty"`
+	Type        string `json:"type"`
+}
+
+func (e *apiError) body() []byte {
+	j := errorJSON{Code: e.Code, DeclineCode: e.DeclineCode, Message: e.Message, Param: e.Param, Type: e.Type}
+	if e.Code != "" {
+		j.DocURL = "https://stripe.com/docs/error-codes/" + strings.ReplaceAll(e.Code, "_", "-")
+	}
+	return marshal(struct {
+		Error errorJSON `json:"error"`
+	}{j})
+}
+
+func marshal(v any) []byte {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		panic(err) // only our own types are marshalled
+	}
+	return append(b, '\n')
+}
+
+// apiCall is one API request as the endpoint functions see it.
+type apiCall struct {
+	form    *fnode
+	id      string // {id} of the path
+	reqID   string
+	idemKey string
+}
+
+// idemEntry is the remembered answer of an Idempotency-Key.
+type idemEntry struct {
+	fingerprint string
+	status      int
+	body        []byte
+	reqID       string
+	at          time.Time
+}
+
+type execFunc func(c *apiCall, eff *effects) (any, *apiError)
+
+// Handler serves Stripe's API subset and the hosted pages, with routes
+// relative to its mount point (mount it with http.StripPrefix, e.g. under
+// /pay, and give stripe-go that URL):
+//
+//	POST /v1/checkout/sessions
+//	GET  /v1/checkout/sessions/{id}
+//	POST /v1/checkout/sessions/{id}/expire
+//	GET  /v1/payment_intents/{id}
+//	POST /v1/refunds
+//	GET  /v1/refunds/{id}
+//	GET  /checkout/{id}, POST /checkout/{id}   (hosted pages: cs_… sessions, pi_… connector payments)
+func (p *Provider) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("POST /v1/checkout/sessions", p.endpoint(OpCheckoutSessionsCreate, p.createSession))
+	mux.Handle("GET /v1/checkout/sessions/{id}", p.endpoint(OpCheckoutSessionsRetrieve, p.retrieveSession))
+	mux.Handle("POST /v1/checkout/sessions/{id}/expire", p.endpoint(OpCheckoutSessionsExpire, p.expireSession))
+	mux.Handle("GET /v1/payment_intents/{id}", p.endpoint(OpPaymentIntentsRetrieve, p.retrieveIntent))
+	mux.Handle("POST /v1/refunds", p.endpoint(OpRefundsCreate, p.createRefund))
+	mux.Handle("GET /v1/refunds/{id}", p.endpoint(OpRefundsRetrieve, p.retrieveRefund))
+	mux.Handle("/v1/", p.endpoint("", nil))
+	mux.HandleFunc("/checkout/{id}", p.handleCheckout)
+	return mux
+}
+
+// endpoint wraps an API call: Request-Id, auth, injected faults, form
+// parsing, Idempotency-Key, and the answer. exec runs under p.mu, so a call is
+// atomic; a nil exec is an unknown URL.
+func (p *Provider) endpoint(op string, exec execFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reqID := newID("req_", 14)
+		h := w.Header()
+		h.Set("Request-Id", reqID)
+		h.Set("Cache-Control", "no-cache, no-store")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Stripe-Version", stripeVersion(r))
+		if e := p.authorize(r); e != nil {
+			if e.status == http.StatusUnauthorized {
+				h.Set("WWW-Authenticate", `Bearer realm="Stripe"`)
+			}
+			writeAPI(w, e.status, e.body())
+			return
+		}
+		if exec == nil {
+			e := &apiError{status: http.StatusNotFound, Type: typeInvalidRequest, Message: fmt.Sprintf(
+				"Unrecognized request URL (%s: %s). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.", r.Method, r.URL.Path)}
+			writeAPI(w, e.status, e.body())
+			return
+		}
+		if status, ok := p.takeFailure(op); ok {
+			e := injectedError(op, status)
+			writeAPI(w, e.status, e.body())
+			return
+		}
+		if e := readForm(w, r); e != nil {
+			writeAPI(w, e.status, e.body())
+			return
+		}
+		c := &apiCall{form: parseParams(r.Form), id: r.PathValue("id"), reqID: reqID}
+		if r.Method == http.MethodPost {
+			c.idemKey = strings.TrimSpace(r.Header.Get("Idempotency-Key"))
+		}
+		if len(c.idemKey) > 255 {
+			e := invalidParam("", "", "Idempotency-Key must be at most 255 characters long.")
+			writeAPI(w, e.status, e.body())
+			return
+		}
+		if c.idemKey != "" {
+			h.Set("Idempotency-Key", c.idemKey)
+		}
+		fingerprint := r.Form.Encode() // sorted by key: the parameters, not their order
+		ikey := p.apiKey + "\x00" + r.Method + " " + r.URL.Path + "\x00" + c.idemKey
+
+		var eff effects
+		p.mu.Lock()
+		p.sweepLocked()
+		now := p.now()
+		if c.idemKey != "" {
+			if prev := p.idem[ikey]; prev != nil && now.Sub(prev.at) < idempotencyWindow {
+				p.mu.Unlock()
+				if prev.fingerprint != fingerprint {
+					e := &apiError{status: http.StatusBadRequest, Type: typeIdempotency, Message: "Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '" + c.idemKey + "' if you meant to execute a different request."}
+					writeAPI(w, e.status, e.body())
+					return
+				}
+				h.Set("Idempotent-Replayed", "true")
+				h.Set("Original-Request", prev.reqID)
+				writeAPI(w, prev.status, prev.body)
+				return
+			}
+		}
+		res, aerr := exec(c, &eff)
+		status, body := http.StatusOK, []byte(nil)
+		if aerr != nil {
+			status, body = aerr.status, aerr.body()
+		} else {
+			body = marshal(res)
+		}
+		if c.idemKey != "" && (aerr == nil || aerr.executed) {
+			p.idem[ikey] = &idemEntry{fingerprint: fingerprint, status: status, body: body, reqID: reqID, at: now}
+			if len(p.idem)%1024 == 0 {
+				for k, e := range p.idem {
+					if now.Sub(e.at) >= idempotencyWindow {
+						delete(p.idem, k)
+					}
+				}
+			}
+		}
+		p.mu.Unlock()
+		p.apply(eff)
+		writeAPI(w, status, body)
+	})
+}
+
+func stripeVersion(r *http.Request) string {
+	if v := r.Header.Get("Stripe-Version"); v != "" && len(v) < 64 {
+		return v
+	}
+	return apiVersion
+}
+
+// readForm parses a form-encoded body (POST) or the query string (GET).
+func readForm(w http.ResponseWriter, r *http.Request) *apiError {
+	if r.Method == http.MethodPost {
+		if ct := r.Header.Get("Content-Type"); ct != "" {
+			mt, _, err := mime.ParseMediaType(ct)
+			if err != nil || mt != "application/x-www-form-urlencoded" {
+				return &apiError{status: http.StatusBadRequest, Type: typeInvalidRequest,
+					Message: "Invalid request: unsupported Content-Type " + ct + ". If error persists and you need assistance, please contact support@stripe.com."}
+			}
+		} else {
+			r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		}
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	if err := r.ParseForm(); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return &apiError{status: http.StatusRequestEntityTooLarge, Type: typeInvalidRequest, Message: "Request body too large."}
+		}
+		return &apiError{status: http.StatusBadRequest, Type: typeInvalidRequest, Message: "Invalid request: the parameters could not be parsed."}
+	}
+	return nil
+}
+
+// authorize checks the secret key: Bearer (stripe-go) or Basic with the key
+// as user name (curl -u sk_test_…:).
+func (p *Provider) authorize(r *http.Request) *apiError {
+	scheme, cred, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	cred = strings.TrimSpace(cred)
+	var key string
+	switch {
+	case strings.EqualFold(scheme, "Bearer"):
+		key = cred
+	case strings.EqualFold(scheme, "Basic"):
+		if raw, err := base64.StdEncoding.DecodeString(cred); err == nil {
+			key, _, _ = strings.Cut(string(raw), ":")
+		}
+	}
+	if key == "" {
+		return &apiError{status: http.StatusUnauthorized, Type: typeInvalidRequest,
+			Message: "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY'). See https://stripe.com/docs/api#authentication for details, or we can help at https://support.stripe.com/."}
+	}
+	if subtle.ConstantTimeCompare([]byte(key), []byte(p.apiKey)) != 1 {
+		return &apiError{status: http.StatusUnauthorized, Type: typeInvalidRequest, Message: "Invalid API Key provided: " + maskKey(key)}
+	}
+	return nil
+}
+
+// maskKey shows a key's prefix (sk_test_) and, for a long key, its last 4
+// characters; never the whole key.
+func maskKey(k string) string {
+	prefix := ""
+	if i := strings.LastIndexByte(k[:min(len(k), 8)], '_'); i >= 0 && i < len(k)-1 {
+		prefix, k = k[:i+1], k[i+1:]
+	}
+	if len(k) >= 12 {
+		return prefix + strings.Repeat("*", len(k)-4) + k[len(k)-4:]
+	}
+	return prefix + strings.Repeat("*", max(len(k), 4))
+}
+
+// injectedError is the answer of a failure injected with SetFailNext.
+func injectedError(op string, status int) *apiError {
+	msg := "Sandbox: failure injected by SetFailNext(" + op + ")."
+	e := &apiError{status: status, Type: typeInvalidRequest, Message: msg}
+	switch {
+	case status >= 500:
+		e.Type, e.Message = typeAPI, "An unknown error occurred. "+msg
+	case status == http.StatusTooManyRequests:
+		e.Code, e.Message = "rate_limit", "Too many requests hit the API too quickly. "+msg
+	case status == http.StatusPaymentRequired:
+		e.Type, e.Code, e.DeclineCode, e.Message = typeCard, "card_declined", "generic_decline", "Your card was declined. "+msg
+	}
+	return e
+}
+
+func writeAPI(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// The endpoints. They run under p.mu.
+
+func (p *Provider) createSession(c *apiCall, _ *effects) (any, *apiError) {
+	s, err := p.newSession(c.form, p.now())
+	if err != nil {
+		return nil, err
+	}
+	exp, err := parseExpand(c.form, sessionExpandable)
+	if err != nil {
+		return nil, err
+	}
+	p.sessions[s.ID] = s
+	p.open[s.ID] = s
+	p.ensureTickerLocked()
+	return p.sessionJSONLocked(s, exp), nil
+}
+
+func (p *Provider) retrieveSession(c *apiCall, _ *effects) (any, *apiError) {
+	exp, err := expandParams(c.form, sessionExpandable)
+	if err != nil {
+		return nil, err
+	}
+	s := p.sessions[c.id]
+	if s == nil {
+		return nil, noSuch("checkout.session", c.id, "id")
+	}
+	return p.sessionJSONLocked(s, exp), nil
+}
+
+func (p *Provider) expireSession(c *apiCall, _ *effects) (any, *apiError) {
+	exp, err := expandParams(c.form, sessionExpandable)
+	if err != nil {
+		return nil, err
+	}
+	s := p.sessions[c.id]
+	if s == nil {
+		return nil, noSuch("checkout.session", c.id, "id")
+	}
+	if s.Status != SessionOpen {
+		return nil, &apiError{status: http.StatusBadRequest, Type: typeInvalidRequest, executed: true,
+			Message: fmt.Sprintf("Only Checkout Sessions with a status in [\"open\"] can be expired. This Checkout Session has a status of %q.", s.Status)}
+	}
+	p.expireLocked(s, c)
+	return p.sessionJSONLocked(s, exp), nil
+}
+
+func (p *Provider) retrieveIntent(c *apiCall, _ *effects) (any, *apiError) {
+	exp, err := expandParams(c.form, intentExpandable)
+	if err != nil {
+		return nil, err
+	}
+	pi := p.intents[c.id]
+	if pi == nil {
+		return nil, noSuch("payment_intent", c.id, "id")
+	}
+	return p.intentJSONLocked(pi, exp), nil
+}
+
+func (p *Provider) createRefund(c *apiCall, eff *effects) (any, *apiError) {
+	in, err := refundParams(c.form)
+	if err != nil {
+		return nil, err
+	}
+	exp, err := parseExpand(c.form, refundExpandable)
+	if err != nil {
+		return nil, err
+	}
+	rf, err := p.refundLocked(in, c, eff)
+	if err != nil {
+		return nil, err
+	}
+	return p.refundJSONLocked(rf, exp), nil
+}
+
+func (p *Provider) retrieveRefund(c *apiCall, _ *effects) (any, *apiError) {
+	exp, err := expandParams(c.form, refundExpandable)
+	if err != nil {
+		return nil, err
+	}
+	rf := p.refunds[c.id]
+	if rf == nil {
+		return nil, noSuch("refund", c.id, "id")
+	}
+	return p.refundJSONLocked(rf, exp), nil
+}
+
+// expandParams checks a request that takes only expand[].
+func expandParams(f *fnode, allowed []string) (expansion, *apiError) {
+	if err := f.check(expandOnly, ""); err != nil {
+		return nil, err
+	}
+	return parseExpand(f, allowed)
+}
