@@ -20,6 +20,7 @@ check-prereqs:
 	@test -x /usr/bin/chromium || echo "NOTE: /usr/bin/chromium missing: browser tests will skip (apt-get install -y chromium)"
 	@(exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null || echo "NOTE: PostgreSQL not on 127.0.0.1:5432: its tests will skip"
 	@(exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null || echo "NOTE: Redis not on 127.0.0.1:6379: its tests will skip"
+	@(exec 3<>/dev/tcp/127.0.0.1/12111) 2>/dev/null || echo "NOTE: stripe-mock not on 127.0.0.1:12111: the payment adapter's Stripe-mock test will skip (.ci/run installs and starts it)"
 
 # fuzz runs every fuzz target for FUZZTIME each (go test allows one target per run).
 fuzz:
