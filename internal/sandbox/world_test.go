@@ -170,14 +170,24 @@ func TestMain_Standalone(t *testing.T) {
 	}()
 	re := regexp.MustCompile(`sandbox ticketing API: (http://127\.0\.0\.1:\d+)/`)
 	var base string
-	eventually(t, "Main to print its address", func() bool {
+	wants := []string{"100001", "BK0186A1", "paid1@example.com", "feechange@example.com", "6000000000000001", "7000000000000001", "/v1/... for stripe-go; key K)"}
+	// The address comes first and the ready-made bookings after it: wait for both.
+	eventually(t, "Main to print its address and its bookings", func() bool {
 		m := re.FindStringSubmatch(out.String())
 		if m != nil {
 			base = m[1]
 		}
-		return m != nil
+		if m == nil {
+			return false
+		}
+		for _, w := range wants {
+			if !strings.Contains(out.String(), w) {
+				return false
+			}
+		}
+		return true
 	})
-	for _, want := range []string{"100001", "BK0186A1", "paid1@example.com", "feechange@example.com", "6000000000000001", "7000000000000001", "/v1/... for stripe-go; key K)"} {
+	for _, want := range wants {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("output lacks %q:\n%s", want, out.String())
 		}
