@@ -1,0 +1,118 @@
+package bff
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/views/pages/booking"
+)
+
+// The change cut-off (internal/changewindow): customers may change, refund or swap until a
+// cut-off before the show, staff at the counter until it starts. The booking page says until
+// when; every request that would change a booking upstream asks changesClosed first and is
+// refused with the same words, before any upstream call.
+
+// changeWindow says, for this visit (customer or staff), whether changes to a booking of a
+// show at showtime in cinemaID are still open, in words with the closing time in the cinema's
+// zone: "Changes possible until 19:30, 30 minutes before the show." or the reason they are
+// closed. An unknown showtime is open with no words (the upstream has the last word).
+func (s *Server) changeWindow(c echo.Context, cinemaID string, showtime time.Time) (text string, open bool) {
+	if showtime.IsZero() {
+		return "", true
+	}
+	staff := s.staffMember(c) != ""
+	now := s.now()
+	loc := s.cinemaByID(c.Request().Context(), cinemaID).Location()
+	at := func(t time.Time) string {
+		out := t.In(loc).Format("15:04")
+		if y, m, d := t.In(loc).Date(); !sameDay(now.In(loc), y, m, d) {
+			out += t.In(loc).Format(" on Monday 2 January")
+		}
+		return out
+	}
+	cutoff := s.changePolicy.Cutoff(cinemaID)
+	closes := s.changePolicy.Closes(cinemaID, showtime, staff)
+	if s.changePolicy.Open(now, cinemaID, showtime, staff) {
+		if staff || cutoff == 0 {
+			return fmt.Sprintf("Changes possible until %s, when the show starts.", at(closes)), true
+		}
+		return fmt.Sprintf("Changes possible until %s, %s before the show.", at(closes), cutoffWords(cutoff)), true
+	}
+	switch {
+	case staff || cutoff == 0:
+		return fmt.Sprintf("Changes closed when the show started at %s.", at(showtime)), false
+	case !now.Before(showtime):
+		// Nobody can change it any more: no box office advice.
+		return fmt.Sprintf("Changes closed at %s, %s before the show, which started at %s.", at(closes), cutoffWords(cutoff), at(showtime)), false
+	}
+	return fmt.Sprintf("Changes closed at %s, %s before the show. Please ask at the box office.", at(closes), cutoffWords(cutoff)), false
+}
+
+// changesClosed is the reason changes are closed for this visit, or "" while they are open.
+func (s *Server) changesClosed(c echo.Context, cinemaID string, showtime time.Time) string {
+	if text, open := s.changeWindow(c, cinemaID, showtime); !open {
+		return text
+	}
+	return ""
+}
+
+// refuseClosed is the answer (409) to a change that arrives after the cut-off (an open edit
+// page, a replayed form), or nil while changes are open. Nothing has been sent upstream.
+func (s *Server) refuseClosed(c echo.Context, cinemaID string, showtime time.Time, backURL, backLabel string) error {
+	reason := s.changesClosed(c, cinemaID, showtime)
+	if reason == "" {
+		return nil
+	}
+	loggerFrom(c.Request().Context(), s.logger).Info("change refused after the cut-off", "path", c.Path(), "cinema", cinemaID, "showtime", showtime)
+	return &Error{Code: EConflict, Heading: "Changes are closed", Message: reason, BackURL: backURL, BackLabel: backLabel}
+}
+
+// refuseClosedEdit is refuseClosed for the edit in progress: the way on is cancelling it,
+// which still works and restores the booking as it was.
+func (s *Server) refuseClosedEdit(c echo.Context, e editVisit) error {
+	return s.refuseClosed(c, e.CinemaID, e.Showtime, s.url(RouteEditCancel), "Cancel this change")
+}
+
+// changeWindowLine is what the booking page says about the cut-off: until when changes are
+// possible while some change action is offered, or why they are closed unless an action
+// already says so.
+func (s *Server) changeWindowLine(c echo.Context, cinemaID string, showtime time.Time, actions []booking.Action) string {
+	text, open := s.changeWindow(c, cinemaID, showtime)
+	for _, a := range actions {
+		switch {
+		case open && a.Enabled:
+			return text
+		case !open && a.Reason == text:
+			return ""
+		}
+	}
+	if open {
+		return "" // nothing can be changed anyway; the actions say why
+	}
+	return text
+}
+
+func sameDay(t time.Time, y int, m time.Month, d int) bool {
+	ty, tm, td := t.Date()
+	return ty == y && tm == m && td == d
+}
+
+// cutoffWords writes a cut-off in words: "30 minutes", "2 hours", "1 hour 30 minutes".
+func cutoffWords(d time.Duration) string {
+	if d < time.Minute {
+		n := int(d / time.Second)
+		return fmt.Sprintf("%d %s", n, plural(n, "second", "seconds"))
+	}
+	h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
+	var parts []string
+	if h > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", h, plural(h, "hour", "hours")))
+	}
+	if m > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", m, plural(m, "minute", "minutes")))
+	}
+	return strings.Join(parts, " ")
+}

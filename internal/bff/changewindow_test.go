@@ -1,0 +1,230 @@
+package bff
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/cinemabff/cinemabff/internal/upstream"
+)
+
+// Ready-made bookings of the change cut-off (docs/sandbox.md), cinema 0001.
+const (
+	bkSoon    = 100019 // its show starts 20 minutes after start-up: inside the 30-minute cut-off
+	bkStarted = 100021 // its show started 10 minutes before start-up
+)
+
+var cutoffEmails = map[int]string{bkSoon: "soon@example.com", bkStarted: "started@example.com", bkPaid1: "paid1@example.com", bkPaid2: "paid2@example.com"}
+
+// findCutoff looks a booking of the cut-off tests up and returns its page.
+func (h *harness) findCutoff(number int) *goquery.Document {
+	h.t.Helper()
+	resp, body := h.post("/booking", "/booking", url.Values{"cinema": {"0001"}, "number": {fmt.Sprint(number)}, "email": {cutoffEmails[number]}})
+	if resp.StatusCode != http.StatusSeeOther {
+		h.t.Fatalf("find %d: status %d: %s", number, resp.StatusCode, body)
+	}
+	return h.page("/booking/current", http.StatusOK)
+}
+
+// showtimeOf is a session's start as the ticketing system lists it.
+func (h *harness) showtimeOf(sessionID string) time.Time {
+	h.t.Helper()
+	s, err := h.srv.ticketing.FindSession(context.Background(), "0001", sessionID)
+	if err != nil || s.Showtime.IsZero() {
+		h.t.Fatalf("session %s: %v %v", sessionID, s, err)
+	}
+	return s.Showtime
+}
+
+func berlinClock(t *testing.T, at time.Time) string {
+	t.Helper()
+	loc, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return at.In(loc).Format("15:04")
+}
+
+// disabledWith checks that the action is shown disabled, with no form or link, and returns
+// its reason.
+func disabledWith(t *testing.T, doc *goquery.Document, testid string) string {
+	t.Helper()
+	a := doc.Find(`[data-testid="` + testid + `"]`)
+	if a.Length() != 1 || a.Find("form, a").Length() != 0 || a.Find("button[disabled]").Length() != 1 {
+		t.Fatalf("%s is not shown disabled: %s", testid, a.Text())
+	}
+	return strings.TrimSpace(a.Find(".disabled-reason").Text())
+}
+
+// refusedWithoutUpstream posts a change and checks it is refused (409) with the words, and
+// that the operation never reached the ticketing system.
+func refusedWithoutUpstream(t *testing.T, h *harness, path, tokenPage string, form url.Values, op string, words ...string) {
+	t.Helper()
+	before := h.sb.Calls(op)
+	resp, body := h.post(path, tokenPage, form)
+	if resp.StatusCode != http.StatusConflict {
+		t.Fatalf("POST %s: status %d, want 409: %s", path, resp.StatusCode, h.doc(body).Find("main").Text())
+	}
+	text := strings.Join(strings.Fields(h.doc(body).Find("main").Text()), " ")
+	for _, w := range words {
+		if !strings.Contains(text, w) {
+			t.Fatalf("POST %s: refusal does not say %q: %s", path, w, text)
+		}
+	}
+	if n := h.sb.Calls(op) - before; n != 0 {
+		t.Fatalf("POST %s: %d %s calls upstream after the cut-off", path, n, op)
+	}
+}
+
+func TestCutoffSoonShowIsClosedForCustomers(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	show := h.showtimeOf("1028")
+	closed := "Changes closed at " + berlinClock(t, show.Add(-30*time.Minute))
+	tail := "30 minutes before the show. Please ask at the box office."
+
+	doc := h.findCutoff(bkSoon)
+	for _, id := range []string{"action-edit", "action-swap"} {
+		if r := disabledWith(t, doc, id); !strings.HasPrefix(r, closed) || !strings.HasSuffix(r, tail) {
+			t.Fatalf("%s reason %q, want %q … %q", id, r, closed, tail)
+		}
+	}
+	if strings.Contains(doc.Text(), "Changes possible until") {
+		t.Fatal("the page says changes are possible")
+	}
+	refusedWithoutUpstream(t, h, "/booking/edit/start", "/booking/current", nil, "EditBooking", closed, tail)
+	// The swap page explains instead of offering the map; its form, replayed, is refused.
+	swapPage := h.page(swapPath(bkSoon, ""), http.StatusOK)
+	if !strings.Contains(swapPage.Text(), closed) || swapPage.Find(`input[name="seat"]`).Length() != 0 {
+		t.Fatalf("swap page: %s", swapPage.Find("main").Text())
+	}
+	refusedWithoutUpstream(t, h, swapPath(bkSoon, ""), "/booking/current", url.Values{"ticket": {"1"}, "seat": {seat(1, 4, 0)}}, "SwapSeats", closed, tail)
+	if n := h.sb.Calls("EditBooking") + h.sb.Calls("SwapSeats"); n != 0 {
+		t.Fatalf("%d change calls upstream", n)
+	}
+}
+
+func TestCutoffStartedShowIsClosed(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	show := h.showtimeOf("1029")
+	want := fmt.Sprintf("Changes closed at %s, 30 minutes before the show, which started at %s.", berlinClock(t, show.Add(-30*time.Minute)), berlinClock(t, show))
+
+	doc := h.findCutoff(bkStarted)
+	for _, id := range []string{"action-edit", "action-swap"} {
+		if r := disabledWith(t, doc, id); r != want {
+			t.Fatalf("%s reason %q, want %q", id, r, want)
+		}
+	}
+	refusedWithoutUpstream(t, h, "/booking/edit/start", "/booking/current", nil, "EditBooking", want)
+	refusedWithoutUpstream(t, h, swapPath(bkStarted, ""), "/booking/current", url.Values{"ticket": {"1"}, "seat": {seat(1, 4, 0)}}, "SwapSeats", want)
+}
+
+func TestCutoffFarAheadSaysUntilWhen(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	show := h.showtimeOf("1113") // tomorrow 20:30 local
+	doc := h.findCutoff(bkPaid1)
+	got := strings.TrimSpace(doc.Find(`[data-testid="change-window"]`).Text())
+	if !regexp.MustCompile(`^Changes possible until \d\d:\d\d`).MatchString(got) || !strings.HasPrefix(got, "Changes possible until "+berlinClock(t, show.Add(-30*time.Minute))) ||
+		!strings.HasSuffix(got, ", 30 minutes before the show.") {
+		t.Fatalf("change window %q", got)
+	}
+	if doc.Find(`[data-testid="action-edit"] form`).Length() != 1 || doc.Find(`[data-testid="action-swap"] a`).Length() != 1 {
+		t.Fatal("change actions not offered before the cut-off")
+	}
+}
+
+func signInStaff(t *testing.T, h *harness) {
+	t.Helper()
+	if err := h.srv.staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	if resp, _ := h.post("/staff/sign-in", "/staff/sign-in", url.Values{"username": {"anna"}, "password": {"correct horse battery"}}); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("sign in: %d", resp.StatusCode)
+	}
+}
+
+func TestCutoffStaffMayChangeUntilTheShowStarts(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	signInStaff(t, h)
+	show := h.showtimeOf("1028")
+	doc := h.findCutoff(bkSoon)
+	if got, want := strings.TrimSpace(doc.Find(`[data-testid="change-window"]`).Text()), "Changes possible until "+berlinClock(t, show)+", when the show starts."; got != want {
+		t.Fatalf("change window %q, want %q", got, want)
+	}
+	h.startEdit(t)
+	if n := h.sb.Calls("EditBooking"); n != 1 {
+		t.Fatalf("%d EditBooking calls", n)
+	}
+	// Once the show has started, not even the counter can change it.
+	started := h.showtimeOf("1029")
+	doc = h.findCutoff(bkStarted)
+	want := "Changes closed when the show started at " + berlinClock(t, started) + "."
+	if r := disabledWith(t, doc, "action-edit"); r != want {
+		t.Fatalf("staff reason %q, want %q", r, want)
+	}
+	refusedWithoutUpstream(t, h, "/booking/edit/start", "/booking/current", nil, "EditBooking", want)
+}
+
+// TestCutoffRefusesReplayedChanges opens an edit and a checked swap before the cut-off, then
+// lets the clock pass it: every change is refused with the words and nothing goes upstream,
+// but cancelling the edit still works and restores the booking.
+func TestCutoffRefusesReplayedChanges(t *testing.T) {
+	var offset atomic.Int64
+	h := newHarness(t, harnessOpts{sandbox: true, now: func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }})
+	show := h.showtimeOf("1113")
+	h.findCutoff(bkPaid1)
+	h.startEdit(t)
+	offset.Store(int64(time.Until(show.Add(-20 * time.Minute))))
+	closed := "Changes closed at " + berlinClock(t, show.Add(-30*time.Minute))
+
+	edit := h.page("/booking/edit", http.StatusOK)
+	if !strings.Contains(edit.Text(), closed) {
+		t.Fatalf("the edit page does not say changes closed: %s", edit.Find("main").Text())
+	}
+	refusedWithoutUpstream(t, h, "/booking/edit/tickets", "/booking/edit", url.Values{"type": {"0001"}, "qty": {"1"}}, "AddTickets", closed)
+	refusedWithoutUpstream(t, h, "/booking/edit/tickets/remove", "/booking/edit", url.Values{"ticket": {"1"}}, "RemoveTickets", closed)
+	refusedWithoutUpstream(t, h, "/booking/edit/seats", "/booking/edit", url.Values{"seat": {seat(1, 5, 2), seat(1, 5, 3)}}, "SetSelectedSeats", closed)
+	refusedWithoutUpstream(t, h, "/booking/edit/extend", "/booking/edit", nil, "ResetOrderExpiry", closed)
+	refusedWithoutUpstream(t, h, "/booking/edit/complete", "/booking/edit", nil, "CompleteEditBooking", closed)
+	resp, doc := h.submit("/booking/edit/cancel", "/booking/edit", nil)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(doc.Text(), "Your changes were cancelled") || h.sb.Calls("CancelOrder") != 1 {
+		t.Fatalf("cancel after the cut-off: %d %s", resp.StatusCode, doc.Find("main").Text())
+	}
+
+	// A swap checked before the cut-off and confirmed after it.
+	offset.Store(0)
+	h.findCutoff(bkPaid2)
+	if resp, doc := h.reviewSwap(bkPaid2, []string{"1"}, []string{seat(1, 5, 2)}); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("review: %d %s", resp.StatusCode, doc.Find(".notice").Text())
+	}
+	offset.Store(int64(time.Until(show.Add(-20 * time.Minute))))
+	refusedWithoutUpstream(t, h, swapPath(bkPaid2, "/confirm"), "/booking/current", nil, "SwapSeats", closed)
+}
+
+func TestCutoffWords(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		30 * time.Minute: "30 minutes", time.Minute: "1 minute", time.Hour: "1 hour", 2 * time.Hour: "2 hours",
+		90 * time.Minute: "1 hour 30 minutes", 45 * time.Second: "45 seconds", 2*time.Hour + 90*time.Second: "2 hours 1 minute",
+	} {
+		if got := cutoffWords(d); got != want {
+			t.Errorf("%s: %q, want %q", d, got, want)
+		}
+	}
+}
+
+func TestSessionStartedRefusalInWords(t *testing.T) {
+	want := "This showing has already started, so the booking can no longer be changed."
+	if got := editRestrictionText(upstream.EditSessionStarted); got != want {
+		t.Errorf("edit: %q", got)
+	}
+	if got := swapRestrictionText(upstream.SwapSessionStarted); got != want {
+		t.Errorf("swap: %q", got)
+	}
+}
