@@ -70,8 +70,13 @@ type Entry struct {
 	HostedURL         string
 	LastError         string
 	Attempts          int
-	CreatedAt         time.Time
-	UpdatedAt         time.Time
+	// A refund split over several of the booking's payments is one entry per part: the parts
+	// share RefundGroup and are numbered by RefundPart from 1 (newest payment first). Both are
+	// empty for an entry that stands alone. Set at creation, never changed.
+	RefundGroup string
+	RefundPart  int
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 }
 
 // Event is one recorded state change.
@@ -106,7 +111,7 @@ func NewID() string {
 
 const columns = `id, kind, state, idempotency_key, amount_cents, currency, cinema_id, booking_id, booking_number,
 	edit_session_id, provider_payment_id, provider_reference, refund_id, card_masked, card_type, hosted_url,
-	last_error, attempts, created_at, updated_at`
+	last_error, attempts, created_at, updated_at, refund_group, refund_part`
 
 // Create writes a new entry in state created. An entry with the same idempotency key is
 // returned as it is instead (created=false): a repeated request never makes a second entry.
@@ -124,16 +129,11 @@ func (s *Store) Create(ctx context.Context, e Entry) (out Entry, created bool, e
 		return Entry{}, false, fmt.Errorf("ledger create: %w", err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `INSERT INTO ledger_entries (`+columns+`)
-		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20)
-		ON CONFLICT (idempotency_key) DO NOTHING`,
-		e.ID, e.Kind, e.State, e.IdempotencyKey, e.AmountCents, e.Currency, e.CinemaID, e.BookingID, e.BookingNumber,
-		e.EditSessionID, e.ProviderPaymentID, e.ProviderReference, e.RefundID, e.CardMasked, e.CardType, e.HostedURL,
-		e.LastError, e.Attempts, now.UnixMilli(), now.UnixMilli())
+	inserted, err := insertEntry(ctx, tx, e)
 	if err != nil {
-		return Entry{}, false, fmt.Errorf("ledger create: %w", err)
+		return Entry{}, false, err
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if !inserted {
 		existing, err := scanOne(tx.QueryRowContext(ctx, `SELECT `+columns+` FROM ledger_entries WHERE idempotency_key = $1`, e.IdempotencyKey))
 		if err != nil {
 			return Entry{}, false, fmt.Errorf("ledger create (existing): %w", err)
@@ -149,6 +149,89 @@ func (s *Store) Create(ctx context.Context, e Entry) (out Entry, created bool, e
 	return e, true, nil
 }
 
+// insertEntry writes e unless its idempotency key is taken (inserted=false).
+func insertEntry(ctx context.Context, tx *sql.Tx, e Entry) (inserted bool, err error) {
+	res, err := tx.ExecContext(ctx, `INSERT INTO ledger_entries (`+columns+`)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22)
+		ON CONFLICT (idempotency_key) DO NOTHING`,
+		e.ID, e.Kind, e.State, e.IdempotencyKey, e.AmountCents, e.Currency, e.CinemaID, e.BookingID, e.BookingNumber,
+		e.EditSessionID, e.ProviderPaymentID, e.ProviderReference, e.RefundID, e.CardMasked, e.CardType, e.HostedURL,
+		e.LastError, e.Attempts, e.CreatedAt.UnixMilli(), e.UpdatedAt.UnixMilli(), e.RefundGroup, e.RefundPart)
+	if err != nil {
+		return false, fmt.Errorf("ledger create: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}
+
+// CreateGroup writes the parts of one refund in one transaction, in state created: they share
+// a new RefundGroup and are numbered 1, 2, … in the order given. Every part needs its own
+// idempotency key. When the first part's key is taken already (a repeated request, a second
+// tab), nothing is written and the group that key belongs to is returned as it is
+// (created=false), so a repeat never makes a second refund.
+func (s *Store) CreateGroup(ctx context.Context, parts []Entry) (out []Entry, created bool, err error) {
+	if len(parts) == 0 {
+		return nil, false, errors.New("ledger: a group needs at least one part")
+	}
+	group := NewID()
+	now := s.now()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, false, fmt.Errorf("ledger create group: %w", err)
+	}
+	defer tx.Rollback()
+	for i, e := range parts {
+		if e.IdempotencyKey == "" {
+			return nil, false, errors.New("ledger: idempotency key is required")
+		}
+		if e.ID == "" {
+			e.ID = NewID()
+		}
+		e.State, e.CreatedAt, e.UpdatedAt = StateCreated, now, now
+		e.RefundGroup, e.RefundPart = group, i+1
+		inserted, err := insertEntry(ctx, tx, e)
+		if err != nil {
+			return nil, false, err
+		}
+		if !inserted {
+			if i > 0 {
+				return nil, false, fmt.Errorf("ledger create group: the key of part %d is taken, the first part's is not", i+1)
+			}
+			existing, err := scanOne(tx.QueryRowContext(ctx, `SELECT `+columns+` FROM ledger_entries WHERE idempotency_key = $1`, e.IdempotencyKey))
+			if err != nil {
+				return nil, false, fmt.Errorf("ledger create group (existing): %w", err)
+			}
+			_ = tx.Rollback()
+			out, err := s.Group(ctx, existing)
+			return out, false, err
+		}
+		if err := insertEvent(ctx, tx, e.ID, "", StateCreated, fmt.Sprintf("refund part %d of %d", i+1, len(parts)), now); err != nil {
+			return nil, false, err
+		}
+		out = append(out, e)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, false, fmt.Errorf("ledger create group commit: %w", err)
+	}
+	return out, true, nil
+}
+
+// Group returns the parts of e's refund group in part order; an entry outside any group is a
+// group of one.
+func (s *Store) Group(ctx context.Context, e Entry) ([]Entry, error) {
+	if e.RefundGroup == "" {
+		return []Entry{e}, nil
+	}
+	out, err := s.query(ctx, `SELECT `+columns+` FROM ledger_entries WHERE refund_group = $1 ORDER BY refund_part, id`, e.RefundGroup)
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: group %s", ErrNotFound, e.RefundGroup)
+	}
+	return out, nil
+}
+
 // Get reads one entry.
 func (s *Store) Get(ctx context.Context, id string) (Entry, error) {
 	e, err := scanOne(s.db.QueryRowContext(ctx, `SELECT `+columns+` FROM ledger_entries WHERE id = $1`, id))
@@ -162,11 +245,41 @@ func (s *Store) Get(ctx context.Context, id string) (Entry, error) {
 // other fields, and records the event. If the entry is no longer in one of from (someone else
 // moved it), nothing is written and ErrStateChanged is returned.
 func (s *Store) Transition(ctx context.Context, id string, from []State, to State, note string, change func(*Entry)) (Entry, error) {
+	out, err := s.TransitionAll(ctx, []string{id}, from, to, note, change)
+	if len(out) == 1 {
+		return out[0], err
+	}
+	return Entry{}, err
+}
+
+// TransitionAll is Transition for several entries at once (the parts of a refund), all or
+// none: if any of them is no longer in one of from, nothing is written and ErrStateChanged is
+// returned. It is the compare-and-set that lets exactly one worker claim a whole group.
+func (s *Store) TransitionAll(ctx context.Context, ids []string, from []State, to State, note string, change func(*Entry)) ([]Entry, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return Entry{}, fmt.Errorf("ledger transition: %w", err)
+		return nil, fmt.Errorf("ledger transition: %w", err)
 	}
 	defer tx.Rollback()
+	out := make([]Entry, 0, len(ids))
+	now := s.now()
+	for _, id := range ids {
+		e, err := transitionTx(ctx, tx, id, from, to, note, change, now)
+		if err != nil {
+			if len(ids) == 1 {
+				return []Entry{e}, err
+			}
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("ledger transition commit: %w", err)
+	}
+	return out, nil
+}
+
+func transitionTx(ctx context.Context, tx *sql.Tx, id string, from []State, to State, note string, change func(*Entry), now time.Time) (Entry, error) {
 	e, err := scanOne(tx.QueryRowContext(ctx, `SELECT `+columns+` FROM ledger_entries WHERE id = $1`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Entry{}, fmt.Errorf("%w: %s", ErrNotFound, id)
@@ -182,7 +295,7 @@ func (s *Store) Transition(ctx context.Context, id string, from []State, to Stat
 		change(&e)
 	}
 	e.State = to
-	e.UpdatedAt = s.now()
+	e.UpdatedAt = now
 	// The WHERE on the old state makes this a compare-and-set even across replicas.
 	args := []any{e.State, e.ProviderPaymentID, e.ProviderReference, e.RefundID, e.CardMasked, e.CardType,
 		e.HostedURL, e.LastError, e.Attempts, e.UpdatedAt.UnixMilli(), e.ID, prev}
@@ -197,9 +310,6 @@ func (s *Store) Transition(ctx context.Context, id string, from []State, to Stat
 	}
 	if err := insertEvent(ctx, tx, e.ID, prev, to, note, e.UpdatedAt); err != nil {
 		return Entry{}, err
-	}
-	if err := tx.Commit(); err != nil {
-		return Entry{}, fmt.Errorf("ledger transition commit: %w", err)
 	}
 	return e, nil
 }
@@ -270,7 +380,7 @@ func scanOne(r scanner) (Entry, error) {
 	var created, updated int64
 	err := r.Scan(&e.ID, &e.Kind, &e.State, &e.IdempotencyKey, &e.AmountCents, &e.Currency, &e.CinemaID, &e.BookingID,
 		&e.BookingNumber, &e.EditSessionID, &e.ProviderPaymentID, &e.ProviderReference, &e.RefundID, &e.CardMasked,
-		&e.CardType, &e.HostedURL, &e.LastError, &e.Attempts, &created, &updated)
+		&e.CardType, &e.HostedURL, &e.LastError, &e.Attempts, &created, &updated, &e.RefundGroup, &e.RefundPart)
 	if err != nil {
 		return Entry{}, err
 	}
