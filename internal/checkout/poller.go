@@ -35,6 +35,27 @@ func Backoff(age time.Duration) time.Duration {
 	}
 }
 
+// WatchInterval is the pause between two background checks of an order whose payment started
+// age ago and has not completed: every 2 s at first, then backing off to every 10 minutes. The
+// server keeps checking on this schedule until the order completes, ends, or is given up at the
+// end of the watch window (-order-watch-for, 24 h by default).
+func WatchInterval(age time.Duration) time.Duration {
+	switch {
+	case age < time.Minute:
+		return 2 * time.Second
+	case age < 5*time.Minute:
+		return 10 * time.Second
+	case age < 15*time.Minute:
+		return 30 * time.Second
+	case age < time.Hour:
+		return time.Minute
+	case age < 4*time.Hour:
+		return 5 * time.Minute
+	default:
+		return 10 * time.Minute
+	}
+}
+
 // Poller reads order details at most once per interval per order, however many browsers,
 // tabs or background checks ask: it keeps the last result per order with the time its fetch
 // started and hands it out until the interval has passed; concurrent askers of a stale order

@@ -25,6 +25,7 @@ const (
 	StateDeclined    State = "declined"     // declined at the provider: nothing taken
 	StateCancelled   State = "cancelled"    // cancelled by the customer: nothing taken
 	StateStartFailed State = "start_failed" // the start was refused or failed: nothing taken
+	StateGivenUp     State = "given_up"     // never completed within the watch window: order cancelled upstream
 )
 
 // Active reports whether a payment in this state may still take money.
@@ -57,6 +58,12 @@ type Record struct {
 	Returned      time.Time // first verified return from the provider (zero: not yet)
 	Completed     time.Time
 	Updated       time.Time
+	// GivenUp is when the order was given up (zero: not given up); GiveUpReason says why and
+	// what happened upstream; OrderCancelled reports that CancelOrder was accepted (the seats
+	// were released), false when the upstream refused or could not be asked.
+	GivenUp        time.Time
+	GiveUpReason   string
+	OrderCancelled bool
 }
 
 // Reference is the short form a customer quotes (the first 12 characters, grouped).
@@ -118,7 +125,7 @@ func NewStore(db *sql.DB, now func() time.Time) *Store {
 
 const columns = `id, user_session_id, cinema_id, session_id, customer_name, customer_email, state, amount_cents,
 	currency, redirect_url, expected_token, verified_token, booking_number, summary, last_error,
-	created_at, returned_at, completed_at, updated_at`
+	created_at, returned_at, completed_at, updated_at, given_up_at, give_up_reason, order_cancelled`
 
 func millis(t time.Time) int64 {
 	if t.IsZero() {
@@ -137,10 +144,10 @@ func fromMillis(ms int64) time.Time {
 func scan(row interface{ Scan(...any) error }) (Record, error) {
 	var r Record
 	var state string
-	var created, returned, completed, updated int64
+	var created, returned, completed, updated, givenUp, cancelled int64
 	err := row.Scan(&r.ID, &r.UserSessionID, &r.CinemaID, &r.SessionID, &r.CustomerName, &r.CustomerEmail, &state,
 		&r.AmountCents, &r.Currency, &r.RedirectURL, &r.ExpectedToken, &r.VerifiedToken, &r.BookingNumber, &r.Summary,
-		&r.LastError, &created, &returned, &completed, &updated)
+		&r.LastError, &created, &returned, &completed, &updated, &givenUp, &r.GiveUpReason, &cancelled)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, ErrNotFound
 	}
@@ -149,6 +156,7 @@ func scan(row interface{ Scan(...any) error }) (Record, error) {
 	}
 	r.State = State(state)
 	r.Created, r.Returned, r.Completed, r.Updated = fromMillis(created), fromMillis(returned), fromMillis(completed), fromMillis(updated)
+	r.GivenUp, r.OrderCancelled = fromMillis(givenUp), cancelled != 0
 	return r, nil
 }
 
@@ -161,11 +169,11 @@ func (s *Store) Create(ctx context.Context, r Record) (Record, error) {
 	now := s.now()
 	r.State, r.Created, r.Updated = StateStarting, now, now
 	res, err := s.db.ExecContext(ctx, `INSERT INTO checkout_payments (`+columns+`)
-		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22)
 		ON CONFLICT DO NOTHING`,
 		r.ID, r.UserSessionID, r.CinemaID, r.SessionID, r.CustomerName, r.CustomerEmail, string(r.State), r.AmountCents,
 		r.Currency, r.RedirectURL, r.ExpectedToken, r.VerifiedToken, r.BookingNumber, r.Summary, r.LastError,
-		millis(r.Created), millis(r.Returned), millis(r.Completed), millis(r.Updated))
+		millis(r.Created), millis(r.Returned), millis(r.Completed), millis(r.Updated), int64(0), "", 0)
 	if err != nil {
 		return r, fmt.Errorf("checkout: create record: %w", err)
 	}
@@ -197,11 +205,29 @@ func (s *Store) Latest(ctx context.Context, userSessionID string) (Record, error
 }
 
 // Pending lists the records still awaiting payment or completion (for background checks after
-// a restart).
-func (s *Store) Pending(ctx context.Context, limit int) ([]Record, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+columns+` FROM checkout_payments WHERE state = 'awaiting' ORDER BY created_at LIMIT $1`, limit)
+// a restart): awaiting ones, and starting ones whose start began before startedBefore (a crash
+// between the record and the upstream's answer; a zero time leaves starting ones out).
+func (s *Store) Pending(ctx context.Context, limit int, startedBefore ...time.Time) ([]Record, error) {
+	cut := int64(0)
+	if len(startedBefore) > 0 {
+		cut = millis(startedBefore[0])
+	}
+	return s.list(ctx, `SELECT `+columns+` FROM checkout_payments WHERE state = 'awaiting' OR (state = 'starting' AND created_at < $2)
+		ORDER BY created_at LIMIT $1`, limit, cut)
+}
+
+// NeedingAttention lists what staff should look at: records still starting or awaiting that
+// began before stuckBefore, and given-up records, oldest first.
+func (s *Store) NeedingAttention(ctx context.Context, stuckBefore time.Time, limit int) ([]Record, error) {
+	return s.list(ctx, `SELECT `+columns+` FROM checkout_payments
+		WHERE (state IN ('starting', 'awaiting') AND created_at < $2) OR state = 'given_up'
+		ORDER BY created_at LIMIT $1`, limit, millis(stuckBefore))
+}
+
+func (s *Store) list(ctx context.Context, q string, args ...any) ([]Record, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("checkout: list pending: %w", err)
+		return nil, fmt.Errorf("checkout: list records: %w", err)
 	}
 	defer rows.Close()
 	var out []Record
@@ -264,9 +290,20 @@ func (s *Store) MarkReturned(ctx context.Context, id, token string) (Record, err
 		returned_at = CASE WHEN returned_at = 0 THEN $1 ELSE returned_at END`, token)
 }
 
-// MarkCompleted records the completed booking.
+// MarkCompleted records the completed booking. A given-up record may still complete: the
+// upstream's word that the order is booked wins over our having stopped waiting.
 func (s *Store) MarkCompleted(ctx context.Context, id string, bookingNumber int64) (Record, error) {
-	return s.update(ctx, id, []State{StateAwaiting, StateStarting}, `state = 'completed', booking_number = $3, completed_at = $1`, bookingNumber)
+	return s.update(ctx, id, []State{StateAwaiting, StateStarting, StateGivenUp}, `state = 'completed', booking_number = $3, completed_at = $1`, bookingNumber)
+}
+
+// MarkGivenUp records an order given up after the watch window: why, and whether CancelOrder
+// was accepted upstream.
+func (s *Store) MarkGivenUp(ctx context.Context, id, reason string, cancelled bool) (Record, error) {
+	c := 0
+	if cancelled {
+		c = 1
+	}
+	return s.update(ctx, id, []State{StateAwaiting, StateStarting}, `state = 'given_up', given_up_at = $1, give_up_reason = $3, order_cancelled = $4`, reason, c)
 }
 
 // MarkEnded records a payment that ended without money taken (declined or cancelled).
