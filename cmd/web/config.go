@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cinemabff/cinemabff/internal/changewindow"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -39,9 +40,15 @@ type Config struct {
 	ShutdownTimeout time.Duration // how long in-flight requests get on SIGTERM
 	SiteName        string        // shown in the header
 	KioskIdle       time.Duration // kiosk returns to the start after this long without touch
+	ChangeCutoff    time.Duration // customers' changes close this long before the show
+	ChangeCutoffBy  string        // per-cinema cut-offs, e.g. "0001=2h,0002=45m"
 	SandboxDelay    time.Duration // embedded sandbox: how long the connector takes to complete a paid order
 	BookingStatuses string        // upstream bookingStatus numbers, e.g. "0=kept,1=added,2=removed"
 	PaymentStatuses string        // upstream PaymentStatus letters, e.g. "P=pending,Y=paid,..."
+
+	// Stuck orders: a redirect payment's order that never completes.
+	OrderWatchFor     time.Duration // how long it is checked before it is given up (cancelled upstream)
+	FailedOrderPolicy string        // the operator's words on money taken for a given-up order
 
 	// The deployment of the ticketing API (docs/going-live.md).
 	UpstreamHeaders []string // extra "Name: value" headers sent on every upstream call
@@ -90,6 +97,8 @@ func (c *Config) settings() []setting {
 		{name: "shutdown-timeout", help: "how long in-flight requests may finish on shutdown", dur: &c.ShutdownTimeout, def: "15s"},
 		{name: "site-name", help: "name shown in the header", str: &c.SiteName, def: "Lumière Cinemas"},
 		{name: "kiosk-idle", help: "kiosk idle time before it starts over", dur: &c.KioskIdle, def: "60s"},
+		{name: "change-cutoff", help: "customers may change, refund or swap until this long before the show (staff at the counter until it starts)", dur: &c.ChangeCutoff, def: "30m"},
+		{name: "change-cutoff-cinema", help: "per-cinema change cut-offs, CINEMA=DURATION comma-separated, e.g. 0001=2h,0002=45m", str: &c.ChangeCutoffBy},
 		{name: "booking-status-map", help: "upstream bookingStatus numbers (NUMBER=kept|added|removed, comma-separated; default the sandbox's 0=kept,1=added,2=removed)", str: &c.BookingStatuses},
 		{name: "payment-status-map", help: "upstream PaymentStatus letters (LETTER=pending|paid|declined|cancelled|refunded; default P,Y,N,C,R); unlisted letters are never success", str: &c.PaymentStatuses},
 		{name: "upstream-header", env: envPrefix + "UPSTREAM_HEADERS", help: "extra header on every upstream call, 'Name: value' (repeatable; the environment variable holds one per line)", list: &c.UpstreamHeaders},
@@ -101,6 +110,8 @@ func (c *Config) settings() []setting {
 		{name: "tender-loyalty", help: "PaymentTenderCategory of loyalty points payments", str: &c.TenderLoyalty, def: upstream.DefaultTenders.Loyalty},
 		{name: "print-stream-type", help: "PrintStreamType asked for when an order completes", str: &c.PrintStreamType, def: upstream.DefaultPrintStreamType},
 		{name: "booking-modes", help: "the upstream's BookingMode numbers", str: &c.BookingModes, def: "sale=0,reservation=1"},
+		{name: "order-watch-for", help: "how long an order whose redirect payment never completes is checked (growing interval, up to every 10 minutes) before it is given up and cancelled upstream", dur: &c.OrderWatchFor, def: "24h"},
+		{name: "failed-order-policy", help: "what the page of a given-up order says about money taken for it, shown as written (default: a sentence that promises nothing)", str: &c.FailedOrderPolicy},
 		{name: "sandbox-completion-delay", help: "embedded sandbox: delay before a paid redirect order completes (negative: never)", dur: &c.SandboxDelay, def: "1s"},
 	}
 }
@@ -192,6 +203,9 @@ func (c *Config) complete() error {
 	if _, err := c.proxies(); err != nil {
 		return err
 	}
+	if _, err := c.changeWindow(); err != nil {
+		return err
+	}
 	if _, err := upstream.ParseBookingStatusMapping(c.BookingStatuses); err != nil {
 		return err
 	}
@@ -215,7 +229,24 @@ func (c *Config) complete() error {
 	if c.SessionIdle <= 0 || c.SessionLifetime <= 0 || c.SessionIdle > c.SessionLifetime {
 		return errors.New("session-idle and session-lifetime must be positive, idle not longer than lifetime")
 	}
+	if c.OrderWatchFor < time.Minute {
+		return fmt.Errorf("order-watch-for %v: give at least 1m (the default is 24h)", c.OrderWatchFor)
+	}
+	c.FailedOrderPolicy = strings.TrimSpace(c.FailedOrderPolicy)
 	return nil
+}
+
+// changeWindow is the change cut-off policy of ChangeCutoff and ChangeCutoffBy.
+func (c *Config) changeWindow() (changewindow.Policy, error) {
+	per, err := changewindow.ParsePerCinema(c.ChangeCutoffBy)
+	if err != nil {
+		return changewindow.Policy{}, fmt.Errorf("-change-cutoff-cinema / $%s: %w", envName("change-cutoff-cinema"), err)
+	}
+	p := changewindow.Policy{Default: c.ChangeCutoff, PerCinema: per}
+	if err := p.Validate(); err != nil {
+		return changewindow.Policy{}, fmt.Errorf("-change-cutoff / $%s: %w", envName("change-cutoff"), err)
+	}
+	return p, nil
 }
 
 // proxies parses TrustedProxies.

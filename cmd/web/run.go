@@ -73,6 +73,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	}
 	publicURL, _ := url.Parse(cfg.PublicURL) // validated by parseConfig
 	proxies, _ := cfg.proxies()
+	changeWindow, _ := cfg.changeWindow() // both checked when the configuration was read
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -115,6 +116,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			SessionLifetime:   cfg.SessionLifetime,
 			FormActionOrigins: formActionOrigins(cfg),
 			KioskIdle:         cfg.KioskIdle,
+			OrderWatchFor:     cfg.OrderWatchFor,
+			FailedOrderPolicy: cfg.FailedOrderPolicy,
+			ChangeWindow:      &changeWindow,
 		},
 		Logger:         logger,
 		DB:             db,
@@ -136,12 +140,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 
 	// Finish payments and refunds a request could not finish (crash, failed upstream call).
 	site.StartReconciler(ctx, 30*time.Second)
-	// Keep checking redirect payments that were still awaiting an outcome when we stopped.
+	// Keep checking redirect payments whose outcome is not known (also those awaiting it when
+	// we stopped) until they complete, end, or are given up after -order-watch-for.
 	if n, err := site.ResumeCheckoutWatchers(ctx); err != nil {
 		logger.Warn("resume checkout watchers", "err", err)
 	} else if n > 0 {
 		logger.Info("resumed checkout watchers", "count", n)
 	}
+	site.StartCheckoutWatchers(ctx, time.Minute)
 
 	mux := http.NewServeMux()
 	mux.Handle("/", site)

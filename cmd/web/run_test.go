@@ -66,6 +66,19 @@ func TestParseConfig(t *testing.T) {
 		{"bad booking modes", []string{"-booking-modes", "sale=1,reservation=1"}, nil, "must differ"},
 		{"bad time zone", []string{"-time-zone", "Mars/Olympus"}, nil, "time zone"},
 		{"missing paths file", []string{"-upstream-paths", "/nonexistent/paths.json"}, nil, "upstream paths"},
+		{"change cut-off: 30 minutes by default", nil, func(t *testing.T, c Config) {
+			if p, err := c.changeWindow(); err != nil || p.Default != 30*time.Minute || p.PerCinema != nil {
+				t.Fatalf("%+v %v", p, err)
+			}
+		}, ""},
+		{"change cut-off per cinema", []string{"-change-cutoff", "45m", "-change-cutoff-cinema", "0001=2h, 0002=0"}, func(t *testing.T, c Config) {
+			p, err := c.changeWindow()
+			if err != nil || p.Cutoff("0001") != 2*time.Hour || p.Cutoff("0002") != 0 || p.Cutoff("0003") != 45*time.Minute {
+				t.Fatalf("%+v %v", p, err)
+			}
+		}, ""},
+		{"bad per-cinema change cut-off", []string{"-change-cutoff-cinema", "0001:2h"}, nil, "-change-cutoff-cinema / $CINEMA_CHANGE_CUTOFF_CINEMA: per-cinema change cut-off \"0001:2h\": want CINEMA=DURATION"},
+		{"negative change cut-off", []string{"-change-cutoff", "-5m"}, nil, "is negative"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -70,6 +70,9 @@ func (s *Server) completeEdit(c echo.Context) error {
 		s.saveEdit(c, e)
 		return s.redirect(c, s.url(RouteEditStatus, entry.ID))
 	}
+	if err := s.refuseClosedEdit(c, e); err != nil { // money already in motion above goes on
+		return err
+	}
 	o, err := s.ticketing.GetOrder(ctx, e.UserSessionID)
 	if err != nil {
 		return s.editEnded(c, e, err)
@@ -108,18 +111,8 @@ func (s *Server) completeEdit(c echo.Context) error {
 	entry := ledger.Entry{Kind: kind, IdempotencyKey: key, AmountCents: balance.Abs().Cents, Currency: balance.Currency,
 		CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber, EditSessionID: e.UserSessionID}
 	if kind == ledger.KindRefund {
-		b, err := s.ticketing.GetSingleBooking(ctx, e.CinemaID, e.BookingNumber)
-		if err != nil {
-			return s.fromUpstream(err, s.url(RouteEdit), "Back to your changes")
-		}
-		orig, ok := refundablePayment(b, balance.Abs())
-		if !ok {
-			return &Error{Code: EConflict, Heading: "We cannot refund this online",
-				Message: "The original payment of this booking cannot take this refund online. Please ask at the box office; your changes are still held for you until the countdown ends.",
-				BackURL: s.url(RouteEdit), BackLabel: "Back to your changes"}
-		}
-		entry.ProviderPaymentID = orig.ProviderReference
-		entry.CardMasked, entry.CardType = orig.CardNumberMasked, orig.CardType
+		// Split over the booking's payments, newest first: one ledger entry per part.
+		return s.startRefund(c, e, entry)
 	}
 	entry, _, err = s.ledger.Create(ctx, entry)
 	if err != nil {
@@ -156,25 +149,7 @@ func (s *Server) completeEdit(c echo.Context) error {
 		}
 		return c.Redirect(http.StatusSeeOther, entry.HostedURL)
 	}
-	entry, err = s.settler().advance(ctx, entry.ID)
-	if err == nil && entry.State == ledger.StateApplied {
-		return s.finishEdit(c, e)
-	}
-	return s.redirect(c, s.url(RouteEditStatus, entry.ID))
-}
-
-// refundablePayment picks the booking's external payment a refund goes back to: the newest
-// one large enough.
-func refundablePayment(b cinema.Booking, amount cinema.Money) (cinema.BookingPayment, bool) {
-	for i := len(b.Payments) - 1; i >= 0; i-- {
-		p := b.Payments[i]
-		// The real API does not say whether a payment was external: unless it says it was not,
-		// a payment with a provider reference is a candidate, and the upstream has the last word.
-		if (p.External || !p.ExternalKnown) && p.ProviderReference != "" && p.Amount.Cents >= amount.Cents {
-			return p, true
-		}
-	}
-	return cinema.BookingPayment{}, false
+	return fmt.Errorf("ledger entry %s of kind %s: not a payment", entry.ID, entry.Kind) // refunds went to startRefund
 }
 
 // changeSummary says in words what the edit changes.
@@ -190,6 +165,8 @@ func changeSummary(lines []booking.LineView) []string {
 			out = append(out, "Added: "+l.Description+seat)
 		case "removed":
 			out = append(out, "Removed: "+l.Description+seat)
+		case lineMoved:
+			out = append(out, "Moved: "+l.Description+" ("+l.From+" → "+l.Seat+")")
 		}
 	}
 	if len(out) == 0 {
@@ -210,7 +187,7 @@ func (s *Server) finishEdit(c echo.Context, e editVisit) error {
 			if entry.Kind == ledger.KindPayment {
 				summary = append(summary, fmt.Sprintf("Paid %s by %s.", amount, card))
 			} else {
-				summary = append(summary, fmt.Sprintf("Refunded %s to %s.", amount, card))
+				summary = append(summary, s.refundGroupSummary(ctx, entry)) // every part, with its card
 			}
 		}
 	}
@@ -235,7 +212,7 @@ func (s *Server) entryForVisit(c echo.Context) (ledger.Entry, editVisit, error) 
 		return entry, editVisit{}, err
 	}
 	e, ok := s.currentEdit(c)
-	if ok && e.Entry == entry.ID {
+	if ok && (e.Entry == entry.ID || s.sameRefund(ctx, entry, e.Entry)) {
 		return entry, e, nil
 	}
 	token := c.QueryParam("token")
@@ -315,8 +292,18 @@ func (s *Server) editPaymentStatus(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if !entry.State.Terminal(entry.Kind) {
-		if next, err := s.settler().advance(c.Request().Context(), entry.ID); err == nil {
+	ctx := c.Request().Context()
+	switch {
+	case entry.Kind == ledger.KindRefund:
+		// Every part that is still under way is tried again, each on its own.
+		if _, err := s.settler().advanceGroup(ctx, entry); err != nil {
+			loggerFrom(ctx, s.logger).Warn("refund not finished yet", "entry", entry.ID, "err", err)
+		}
+		if next, err := s.ledger.Get(ctx, entry.ID); err == nil {
+			entry = s.awaitApplying(ctx, next)
+		}
+	case !entry.State.Terminal(entry.Kind):
+		if next, err := s.settler().advance(ctx, entry.ID); err == nil {
 			entry = next
 		}
 	}
@@ -331,6 +318,14 @@ func (s *Server) afterSettle(c echo.Context, e editVisit, entry ledger.Entry) er
 			return s.finishEdit(c, e)
 		}
 		return s.redirect(c, s.url(RouteBooking))
+	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && s.editSaved(c.Request().Context(), entry.EditSessionID):
+		// An earlier attempt opened again (Back, its way back from the provider) after another
+		// payment saved the change: not "nothing was charged", and no edit to go back to.
+		if e.UserSessionID == entry.EditSessionID {
+			s.clearEdit(c)
+		}
+		s.flash(c, savedChangeText)
+		return s.redirect(c, s.url(RouteBooking))
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed:
 		// Declined or cancelled at the provider: nothing taken, the edit is still there.
 		e.Entry = ""
@@ -341,11 +336,11 @@ func (s *Server) afterSettle(c echo.Context, e editVisit, entry ledger.Entry) er
 	if entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefunded && e.UserSessionID == entry.EditSessionID {
 		s.clearEdit(c) // the edit is gone and the money is back: the visit may start afresh
 	}
-	v := s.statusView(entry)
+	v := s.statusViewFor(c.Request().Context(), entry)
 	return s.render(c, http.StatusOK, "Your booking change", booking.StatusPage(v))
 }
 
-// statusView says honestly where the money is.
+// statusView says honestly where the money is (a payment; refunds: refundStatusView).
 func (s *Server) statusView(entry ledger.Entry) booking.PaymentStatusView {
 	amount := cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}.String()
 	v := booking.PaymentStatusView{Reference: entry.ID[:12], PollURL: s.url(RouteEditStatus, entry.ID), Refresh: true, Kind: components.NoticeInfo}
@@ -355,17 +350,20 @@ func (s *Server) statusView(entry ledger.Entry) booking.PaymentStatusView {
 		v.NextURL, v.NextLabel = entry.HostedURL, "Go back to the payment page"
 	case entry.Kind == ledger.KindPayment && (entry.State == ledger.StatePaid || entry.State == ledger.StateApplying):
 		v.Heading, v.Body = "Payment received: finishing your change", "Your payment of "+amount+" was received. We are saving the change to your booking; this usually takes seconds. If the ticketing system is slow we keep trying, and if the change cannot be saved you get the money back automatically."
-	case entry.Kind == ledger.KindPayment && (entry.State == ledger.StateRefundRequested || entry.State == ledger.StateRefunded):
-		v.Kind = components.NoticeWarning
-		v.Heading, v.Body = "Your change could not be saved: payment refunded", "The change to your booking could not be completed in time, so your payment of "+amount+" is being returned to your card. Your booking is as it was."
-		v.Refresh = entry.State != ledger.StateRefunded
-		v.NextURL, v.NextLabel = s.url(RouteBooking), "See your booking"
-	case entry.Kind == ledger.KindRefund && entry.State == ledger.StateFailed:
+	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefunded:
 		v.Kind, v.Refresh = components.NoticeWarning, false
-		v.Heading, v.Body = "Your refund was sent, the change needs a check", "We refunded "+amount+" to your card, but the change to the booking could not be saved. Our staff will check it; please quote the reference below if you contact us."
+		v.Heading, v.Body = "Your change could not be saved: payment refunded", "The change to your booking could not be completed in time, so your payment of "+amount+" was returned to your card. Your booking is as it was."
+		v.NextURL, v.NextLabel = s.url(RouteBooking), "See your booking"
+	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefundRequested:
+		// Never "refunded" before the provider says so: the refund may still be failing.
+		v.Kind = components.NoticeWarning
+		v.Heading, v.Body = "Your change could not be saved: your payment is being returned", "The change to your booking could not be completed in time, so we are returning your payment of "+amount+" to your card. It is still under way; this page updates by itself. Your booking is as it was."
+		if entry.LastError != "" {
+			v.Body += " The payment provider has not confirmed the refund yet; we keep trying, and you need to do nothing."
+		}
 		v.NextURL, v.NextLabel = s.url(RouteBooking), "See your booking"
 	case entry.Kind == ledger.KindRefund:
-		v.Heading, v.Body = "Refunding "+amount, "We are returning "+amount+" to your card and saving the change to your booking. This page updates by itself."
+		return s.refundStatusView(entry, []ledger.Entry{entry}) // statusViewFor gives every part
 	default:
 		v.Heading, v.Body = "Working on it", "Your change is being processed. This page updates by itself."
 	}

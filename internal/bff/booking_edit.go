@@ -26,6 +26,9 @@ func (s *Server) startEdit(c echo.Context) error {
 	if e, ok := s.currentEdit(c); ok && e.BookingNumber == b.Number {
 		return s.redirect(c, s.url(RouteEdit)) // a double click or a second tab: the same edit
 	}
+	if err := s.refuseClosed(c, b.CinemaID, b.Session.Showtime, s.url(RouteBooking), "Back to your booking"); err != nil {
+		return err
+	}
 	eo, err := s.ticketing.EditBooking(c.Request().Context(), b.CinemaID, b.ID)
 	if err != nil {
 		return s.fromUpstream(err, s.url(RouteBooking), "Back to your booking")
@@ -77,6 +80,9 @@ func (s *Server) requireChangeableEdit(c echo.Context) (editVisit, error) {
 	if err != nil {
 		return e, err
 	}
+	if err := s.refuseClosedEdit(c, e); err != nil {
+		return e, err
+	}
 	entry, err := s.blockingEntry(c.Request().Context(), e)
 	if err != nil {
 		return e, err
@@ -99,7 +105,11 @@ func (s *Server) editEnded(c echo.Context, e editVisit, err error) error {
 		return s.redirect(c, s.url(RouteEditStatus, entry.ID))
 	}
 	s.clearEdit(c)
-	s.flash(c, "Your change timed out or was ended elsewhere, so nothing was changed: your booking is as it was.")
+	if s.editSaved(c.Request().Context(), e.UserSessionID) {
+		s.flash(c, savedChangeText) // ended because it was saved (another tab, the provider's webhook)
+	} else {
+		s.flash(c, "Your change timed out or was ended elsewhere, so nothing was changed: your booking is as it was.")
+	}
 	return s.redirect(c, s.url(RouteBooking))
 }
 
@@ -122,6 +132,9 @@ func (s *Server) showEdit(c echo.Context) error {
 	v := s.editView(c, e, o)
 	if msg := s.popFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
+	}
+	if reason := s.changesClosed(c, e.CinemaID, e.Showtime); reason != "" && v.Notice == nil {
+		v.Notice = &components.Notice{Kind: components.NoticeError, Heading: "Changes are closed", Body: reason + " You can still cancel this change: your booking then stays as it was."}
 	}
 	return s.render(c, http.StatusOK, "Change booking", booking.Edit(v))
 }
@@ -154,7 +167,7 @@ func (s *Server) editView(c echo.Context, e editVisit, o cinema.Order) booking.E
 	}
 	v.Lines, v.HasChanges = editLines(e, o)
 	for i := range v.Lines {
-		if v.Lines[i].State == "kept" || v.Lines[i].State == "added" {
+		if v.Lines[i].State == "kept" || v.Lines[i].State == lineMoved || v.Lines[i].State == "added" {
 			v.Lines[i].RemoveURL = s.url(RouteEditRemove)
 		}
 	}
@@ -215,7 +228,13 @@ func editLines(e editVisit, o cinema.Order) (lines []booking.LineView, changed b
 			}
 		}
 		seen[t.ID] = true
-		lines = append(lines, lineView(state, t.ID, t.Description, seatText(t.Seat), t.FinalPrice))
+		lv := lineView(state, t.ID, t.Description, seatText(t.Seat), t.FinalPrice)
+		// A booked ticket on another seat than it had is moved, not kept.
+		if ol, ok := original[t.ID]; ok && state == cinema.LineKept && ol.Seat != "" && lv.Seat != "" && lv.Seat != ol.Seat {
+			lv.State, lv.StateLabel, lv.From = lineMoved, "Moved", ol.Seat
+			changed = true
+		}
+		lines = append(lines, lv)
 		if state == cinema.LineAdded || state == cinema.LineRemoved {
 			changed = true
 		}
@@ -228,6 +247,10 @@ func editLines(e editVisit, o cinema.Order) (lines []booking.LineView, changed b
 	}
 	return lines, changed
 }
+
+// lineMoved is the state of a booked ticket that has another seat now (the upstream calls it
+// booked: only its seat changed).
+const lineMoved = "moved"
 
 func lineView(state cinema.LineState, id, desc, seat string, price cinema.Money) booking.LineView {
 	label := map[cinema.LineState]string{cinema.LineKept: "Kept", cinema.LineAdded: "Added", cinema.LineRemoved: "Removed"}[state]
@@ -280,13 +303,19 @@ func (s *Server) addTickets(c echo.Context) error {
 	if !e.Paid {
 		mode = upstream.BookingModeReservation
 	}
-	_, err = s.ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID,
+	before, err := s.ticketing.GetOrder(ctx, e.UserSessionID) // where the party sits
+	if err != nil {
+		return s.editEnded(c, e, err)
+	}
+	after, err := s.ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID,
 		Tickets: []upstream.TicketRequest{{TypeCode: code, Qty: qty}}, BookingMode: mode})
 	switch {
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
 		s.flash(c, "There are not enough free seats for that many tickets.")
 	case err != nil:
 		return s.editEnded(c, e, err)
+	case s.seatWithParty(ctx, e, before, after):
+		s.flash(c, fmt.Sprintf("Added %d × %s, next to your other seats.", qty, chosen.Description))
 	default:
 		s.flash(c, fmt.Sprintf("Added %d × %s.", qty, chosen.Description))
 	}
@@ -304,6 +333,16 @@ func (s *Server) removeTicket(c echo.Context) error {
 		s.flash(c, "Please choose the ticket to remove.")
 		return s.redirect(c, s.url(RouteEdit))
 	}
+	// A booking needs a ticket: the last one is not removed (a booking without tickets cannot
+	// be shown, and cancelling a whole booking is the box office's job).
+	o, err := s.ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+	if err != nil {
+		return s.editEnded(c, e, err)
+	}
+	if removesEveryTicket(e, o, id) {
+		s.flash(c, lastTicketText)
+		return s.redirect(c, s.url(RouteEdit))
+	}
 	_, err = s.ticketing.RemoveTickets(c.Request().Context(), upstream.RemoveTicketsRequest{UserSessionID: e.UserSessionID, SessionID: e.SessionID, TicketIDs: []string{id}})
 	switch {
 	case errors.Is(err, upstream.ErrInvalidRequest):
@@ -316,10 +355,34 @@ func (s *Server) removeTicket(c echo.Context) error {
 	return s.redirect(c, s.url(RouteEdit))
 }
 
+// lastTicketText is why the last ticket of a booking cannot be removed in an edit.
+const lastTicketText = "A booking needs at least one ticket. To cancel the whole booking, ask at the box office."
+
+// removesEveryTicket reports whether removing ticket id (with its package) would leave the
+// order without a ticket.
+func removesEveryTicket(e editVisit, o cinema.Order, id string) bool {
+	live := editSeatTickets(e, o)
+	group := 0
+	for _, t := range live {
+		if t.ID == id {
+			group = t.PackageGroup
+		}
+	}
+	for _, t := range live {
+		if t.ID != id && (group == 0 || t.PackageGroup != group) {
+			return false
+		}
+	}
+	return len(live) > 0
+}
+
 // extendEdit gives the edit its full hold time again.
 func (s *Server) extendEdit(c echo.Context) error {
 	e, err := s.requireEdit(c)
 	if err != nil {
+		return err
+	}
+	if err := s.refuseClosedEdit(c, e); err != nil {
 		return err
 	}
 	if _, err := s.ticketing.ResetOrderExpiry(c.Request().Context(), e.UserSessionID); err != nil {
@@ -365,7 +428,9 @@ func (s *Server) cancelEdit(c echo.Context) error {
 func (s *Server) editExpired(c echo.Context) error {
 	e, ok := s.currentEdit(c)
 	if !ok {
-		s.flash(c, "The time for your change ran out, so nothing was changed: your booking is as it was.")
+		// The edit already ended in this visit (saved, cancelled or run out): an old page's
+		// countdown says nothing about it.
+		s.flash(c, noEditText)
 		return s.redirect(c, s.url(RouteBooking))
 	}
 	if entry, err := s.blockingEntry(c.Request().Context(), e); err == nil && entry != nil {
@@ -376,6 +441,10 @@ func (s *Server) editExpired(c echo.Context) error {
 		return s.redirect(c, s.url(RouteEdit)) // still alive (more time in another tab), or unknown: show it
 	}
 	s.clearEdit(c)
+	if s.editSaved(c.Request().Context(), e.UserSessionID) {
+		s.flash(c, savedChangeText)
+		return s.redirect(c, s.url(RouteBooking))
+	}
 	s.flash(c, "The time for your change ran out, so nothing was changed: your booking is as it was.")
 	return s.redirect(c, s.url(RouteBooking))
 }

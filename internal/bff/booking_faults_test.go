@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -42,6 +44,10 @@ var faultPoints = []faultPoint{
 		mustFault(h, sandbox.Fault{Operation: "CompleteEditBooking", HTTPStatus: 503})
 		h.prov.SetFailNext("refund", 1, 503)
 	}},
+	{name: "complete-edit down, edit expires, the refund's answer is lost", expire: true, arm: func(h *harness, _ *sandbox.ManualClock) {
+		mustFault(h, sandbox.Fault{Operation: "CompleteEditBooking", HTTPStatus: 503})
+		h.dropAfter.Store(1) // the provider refunds, and the connection drops before the answer
+	}},
 	{name: "provider read fails on return", arm: func(h *harness, _ *sandbox.ManualClock) {
 		h.prov.SetFailNext("get", 3, 503)
 	}},
@@ -63,11 +69,17 @@ func mustFault(h *harness, f sandbox.Fault) {
 // the payment, many times over. Whatever happens, after the reconciler every payment is either
 // applied to the booking (once) or refunded in full, and nothing is taken twice.
 func TestMoneyIsNeverLost(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	// MONEY_RUNS sets the number of randomised runs (`make money` runs 1,000); CI runs the
+	// default.
 	rounds := 24
 	if testing.Short() {
 		rounds = 8
 	}
-	seed := uint64(time.Now().UnixNano())
+	if n, err := strconv.Atoi(os.Getenv("MONEY_RUNS")); err == nil && n > 0 {
+		rounds = n
+	}
+	defer func() { t.Logf("%d randomised runs (seed %d)", rounds, seed) }()
 	rng := rand.New(rand.NewPCG(seed, 42))
 	t.Logf("seed %d", seed)
 	for i := range rounds {

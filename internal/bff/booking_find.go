@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/pages/booking"
 )
@@ -55,9 +56,7 @@ func (s *Server) findBooking(c echo.Context) error {
 	v.Number = strings.TrimSpace(c.FormValue("number"))
 	v.Email = strings.TrimSpace(c.FormValue("email"))
 
-	if ok, wait := s.findByIP.Allow("ip:" + c.RealIP()); !ok {
-		return s.tooMany(c, v, wait.Seconds())
-	}
+	ipKey := "ip:" + c.RealIP()
 	number, err := strconv.ParseInt(v.Number, 10, 64)
 	addr, mailErr := mail.ParseAddress(v.Email)
 	if addr == nil {
@@ -67,10 +66,17 @@ func (s *Server) findBooking(c echo.Context) error {
 		mailErr = nil // staff look up by number alone
 	}
 	if err != nil || number <= 0 || mailErr != nil || v.CinemaID == "" {
+		if ok, wait := s.findByIP.Allow(ipKey); !ok {
+			return s.tooMany(c, v, wait.Seconds())
+		}
 		v.Error = "Please enter the booking number (digits only) and the e-mail address you booked with."
 		return s.render(c, http.StatusUnprocessableEntity, "Find your booking", booking.Find(v))
 	}
-	if ok, wait := s.findByBooking.Allow(fmt.Sprintf("booking:%s:%d", v.CinemaID, number)); !ok {
+	// Both limits at once: a refused attempt uses up neither, and the wait named is the one
+	// after which the look-up is allowed (the booking's, once that number is blocked), so it
+	// only counts down.
+	if ok, wait := ratelimit.AllowAll(ratelimit.Check{Limiter: s.findByIP, Key: ipKey},
+		ratelimit.Check{Limiter: s.findByBooking, Key: fmt.Sprintf("booking:%s:%d", v.CinemaID, number)}); !ok {
 		return s.tooMany(c, v, wait.Seconds())
 	}
 	b, err := s.readBooking(c.Request().Context(), v.CinemaID, number)

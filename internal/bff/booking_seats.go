@@ -95,7 +95,8 @@ func (s *Server) setEditSeats(c echo.Context) error {
 	if err != nil {
 		return s.editEnded(c, e, err)
 	}
-	want := len(editSeatTickets(e, o))
+	tickets := editSeatTickets(e, o)
+	want := len(tickets)
 	if len(chosen) != want {
 		return s.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError,
 			Heading: fmt.Sprintf("Please choose exactly %d seats", want), Body: fmt.Sprintf("You chose %d. Each ticket needs one seat.", len(chosen))}, chosenPos)
@@ -105,6 +106,7 @@ func (s *Server) setEditSeats(c echo.Context) error {
 		return s.fromUpstream(err, s.url(RouteEdit), "Back to your changes")
 	}
 	var seats []upstream.SelectedSeat
+	var planSeats []cinema.Seat
 	for v := range chosen {
 		pos, ok := components.ParseSeatValue(v)
 		seat, found := plan.Seat(pos)
@@ -112,6 +114,30 @@ func (s *Server) setEditSeats(c echo.Context) error {
 			return s.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: "Please choose seats from the map"}, nil)
 		}
 		seats = append(seats, upstream.SelectedSeat{AreaCategoryCode: seat.AreaCategoryCode, Position: pos})
+		planSeats = append(planSeats, seat)
+	}
+	// The same seats as now: nothing to change, and nothing is said to have changed.
+	unchanged := true
+	var cats []string
+	for _, t := range tickets {
+		if t.Seat == nil || !t.Seat.Placed || !chosen[components.SeatValue(t.Seat.Position)] {
+			unchanged = false
+		}
+		if t.Seat != nil && t.Seat.AreaCategoryCode != "" {
+			cats = append(cats, t.Seat.AreaCategoryCode)
+		}
+	}
+	if unchanged {
+		return s.redirect(c, s.url(RouteEdit))
+	}
+	// Seats of another seating area: refused here with the rule, naming the tickets' area
+	// (the ticketing system answers only "invalid request"). When a ticket's area is not
+	// known, the ticketing system decides.
+	if len(cats) == len(tickets) {
+		if msg := areaProblem(plan, cats, planSeats); msg != "" {
+			return s.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError,
+				Heading: "New seats must be in the same seating area", Body: msg}, chosenPos)
+		}
 	}
 	_, err = s.ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats})
 	switch {

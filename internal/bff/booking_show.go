@@ -41,7 +41,7 @@ func (s *Server) showBooking(c echo.Context) error {
 		FilmTitle: b.Session.FilmTitle,
 		Showtime:  showtime(b.Session.Showtime, ci),
 		Screen:    b.Session.ScreenName,
-		Fees:      b.Fees.String(),
+		Fees:      bookingFees(b).String(),
 		Total:     b.Total.String(),
 		Paid:      b.LikelyPaid(),
 		CSRFToken: csrfToken(c),
@@ -51,7 +51,9 @@ func (s *Server) showBooking(c echo.Context) error {
 		v.Tickets = append(v.Tickets, booking.TicketRow{Description: t.Description, Seat: seatText(t.Seat), Price: t.Price.String(), Package: t.InPackage()})
 	}
 	for _, cc := range b.Concessions {
-		v.Concessions = append(v.Concessions, booking.TicketRow{Description: fmt.Sprintf("%d × %s", cc.Quantity, cc.Description), Price: cc.Price.String()})
+		// The booking gives the unit price: the line shows quantity × unit price and its total.
+		v.Concessions = append(v.Concessions, booking.TicketRow{Description: cc.Description,
+			Detail: fmt.Sprintf("%d × %s", cc.Quantity, cc.Price.String()), Price: concessionTotal(cc).String()})
 	}
 	for _, p := range b.Payments {
 		v.Payments = append(v.Payments, paymentText(p))
@@ -59,10 +61,14 @@ func (s *Server) showBooking(c echo.Context) error {
 	if msg := s.popFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
+	if v.Notice == nil {
+		v.Notice = s.refundUnderWayNotice(c, b.Number) // a refund of this visit's change, part by part
+	}
 	if raw := s.sessions.PopString(ctx, sessChanges); raw != "" {
 		v.Changes = strings.Split(raw, "\n")
 	}
 	v.Actions = append(v.Actions, s.editAction(c, b), s.swapAction(c, b))
+	v.ChangeWindow = s.changeWindowLine(c, b.CinemaID, b.Session.Showtime, v.Actions)
 	return s.render(c, http.StatusOK, "Booking "+v.Number, booking.Show(v))
 }
 
@@ -71,6 +77,10 @@ func (s *Server) editAction(c echo.Context, b cinema.Booking) booking.Action {
 	a := booking.Action{Label: "Change this booking", TestID: "action-edit", Shortcut: "e"}
 	if e, ok := s.currentEdit(c); ok && e.BookingNumber == b.Number {
 		a.Label, a.URL, a.Enabled = "Continue changing this booking", s.url(RouteEdit), true
+		return a
+	}
+	if reason := s.changesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
+		a.Reason = reason
 		return a
 	}
 	if reason := s.editUnavailableReason(c.Request().Context(), b); reason != "" {
@@ -86,6 +96,10 @@ func (s *Server) swapAction(c echo.Context, b cinema.Booking) booking.Action {
 	a := booking.Action{Label: "Change seats", TestID: "action-swap", Shortcut: "s"}
 	if e, ok := s.currentEdit(c); ok && e.BookingNumber == b.Number {
 		a.Reason = "Finish or cancel the change in progress first; seats can also be changed inside it."
+		return a
+	}
+	if reason := s.changesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
+		a.Reason = reason
 		return a
 	}
 	if reason := swapUnavailableReason(b); reason != "" {
@@ -147,4 +161,29 @@ func paymentText(p cinema.BookingPayment) string {
 		return p.Amount.String() + " paid"
 	}
 	return fmt.Sprintf("%s paid by %s", p.Amount.String(), card)
+}
+
+// concessionTotal is a concession line's value: the booking gives its unit price.
+func concessionTotal(cc cinema.Concession) cinema.Money {
+	return cc.Price.Mul(int64(max(cc.Quantity, 1)))
+}
+
+// bookingFees are the booking's fees: as the booking says, or, when it does not (the real
+// booking record has no fee field), what its total holds beyond the tickets and concessions,
+// so that the lines of the booking page add up to its total.
+func bookingFees(b cinema.Booking) cinema.Money {
+	if b.Fees.Cents != 0 {
+		return b.Fees
+	}
+	rest := b.Total
+	for _, t := range b.Tickets {
+		rest = rest.Sub(t.Price)
+	}
+	for _, cc := range b.Concessions {
+		rest = rest.Sub(concessionTotal(cc))
+	}
+	if rest.Cents <= 0 {
+		return b.Fees
+	}
+	return cinema.Money{Cents: rest.Cents, Currency: b.Total.Currency}
 }

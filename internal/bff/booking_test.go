@@ -76,7 +76,7 @@ func TestEditRefusedBookings(t *testing.T) {
 		words  string
 	}{
 		{bkConcessions, "food or drinks"},
-		{bkInternal, "paid at the cinema"},
+		{bkInternal, "gift card, loyalty points or at the cinema"},
 		{bkPackage, "package ticket"},
 		{bkLoyalty, "loyalty reward"},
 		{bkVoucher, "voucher"},

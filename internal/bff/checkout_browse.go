@@ -56,6 +56,9 @@ func (s *Server) showWhatsOn(c echo.Context) error {
 			day = parsed
 		}
 	}
+	if msg := s.popFlash(c); msg != "" && notice == nil {
+		notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg} // e.g. a cancelled purchase
+	}
 	sessions, err := s.ticketing.ListSessions(ctx, cin.ID, day.Format("2006-01-02"))
 	if err != nil {
 		return s.fromUpstream(err, s.url(RouteHome), "Back to the start")

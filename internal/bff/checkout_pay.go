@@ -117,6 +117,7 @@ func (s *Server) startBuyPayment(c echo.Context) error {
 		return err
 	}
 	st.poller.Forget(v.UserSessionID) // what it knew was about an earlier attempt
+	s.watchInBackground(rec)          // checked until known, even if the customer never comes back
 	return c.Redirect(http.StatusSeeOther, redirectURL)
 }
 
@@ -175,7 +176,7 @@ func (s *Server) buyPaymentReturn(c echo.Context) error {
 	st := s.checkout()
 	ref, token := c.Param("ref"), c.QueryParam("token")
 	denied := &Error{Code: EForbidden, Heading: "We cannot show this payment",
-		Message: "This payment link is not valid. If you paid, your tickets are sent to you by e-mail; the box office can help with your payment reference.",
+		Message: "This payment link is not valid. If you paid, the cinema's box office can help you find your order.",
 		BackURL: s.url(RouteHome), BackLabel: "Back to the start"}
 	if len(ref) != 32 || len(token) > 512 {
 		return denied
@@ -220,6 +221,11 @@ func (s *Server) buyPaymentReturn(c echo.Context) error {
 		return s.showBuyConfirmation(c, rec)
 	case checkout.StateDeclined, checkout.StateCancelled, checkout.StateStartFailed:
 		return s.buyPaymentEnded(c, rec)
+	case checkout.StateGivenUp:
+		if isHTMX(c) {
+			return s.redirect(c, self)
+		}
+		return s.showBuyFailed(c, rec, checkout.Result{}, self)
 	case checkout.StateStarting:
 		return s.redirect(c, s.url(RouteBuySummary))
 	}
@@ -299,20 +305,6 @@ func (s *Server) applyDetails(ctx context.Context, rec checkout.Record, r checko
 	return next, true
 }
 
-// watchInBackground keeps checking an unconfirmed order after the page gave up, so a late
-// completion is recorded even if nobody looks.
-func (s *Server) watchInBackground(rec checkout.Record) {
-	st := s.checkout()
-	st.poller.Watch(s.background, rec.UserSessionID, checkoutWatchFor, checkoutWatchEvery, func(r checkout.Result) bool {
-		cur, err := st.store.Get(s.background, rec.ID)
-		if err != nil || cur.State != checkout.StateAwaiting {
-			return true
-		}
-		_, final := s.applyDetails(s.background, cur, r)
-		return final
-	})
-}
-
 // buyPaymentEnded: declined or cancelled at the provider (or never started). The visit that
 // bought goes back to its summary with the same seats while the hold lives.
 func (s *Server) buyPaymentEnded(c echo.Context, rec checkout.Record) error {
@@ -331,20 +323,34 @@ func (s *Server) buyPaymentEnded(c echo.Context, rec checkout.Record) error {
 		Body: msg + " The seats are released when their hold time ends.", NextURL: s.url(RouteWhatsOn), Label: "See what's on"}))
 }
 
-// showBuyFailed is the failed-order path.
+// showBuyFailed is the failed-order path. It says only what is true now: while the order is
+// still being checked, that we have no confirmation yet, keep checking, and that this page
+// shows the outcome; once given up, that the order was cancelled and, about the money, only the
+// operator's policy text. (Completed orders show the confirmation instead.)
 func (s *Server) showBuyFailed(c echo.Context, rec checkout.Record, r checkout.Result, self string) error {
-	state := "We have not heard whether your payment went through."
+	cin := s.cinemaByID(c.Request().Context(), rec.CinemaID)
+	v := co.FailedView{Reference: rec.Reference(), CheckURL: self, HomeURL: s.url(RouteHome),
+		Amount: cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency}.Format(cin.Locale)}
+	if rec.State == checkout.StateGivenUp {
+		v.GivenUp, v.Policy = true, s.failedOrderPolicy()
+		v.Outcome = "We waited " + watchWindowWords(s.orderWatchFor()) + " for the cinema to confirm your booking and did not receive a confirmation, so we stopped."
+		if rec.OrderCancelled {
+			v.Outcome += " The order was cancelled and its seats were released: no booking was made."
+		} else {
+			v.Outcome += " No booking was confirmed."
+		}
+		return s.render(c, http.StatusOK, "Booking not completed", co.Failed(v))
+	}
+	v.PaymentState = "We have not heard from the payment provider whether your payment went through."
 	if r.Err == nil && r.Details.WebPayment != nil {
 		switch r.Details.WebPayment.Status {
 		case cinema.PaymentPaid:
-			state = "Your payment was received, but the booking has not been confirmed yet."
+			v.PaymentState = "The payment provider reported your payment; the cinema has not confirmed the booking yet."
 		case cinema.PaymentPending:
-			state = "The payment provider has not confirmed your payment yet."
+			v.PaymentState = "The payment provider has not confirmed your payment yet."
 		}
 	}
-	cin := s.cinemaByID(c.Request().Context(), rec.CinemaID)
-	v := co.FailedView{Reference: rec.Reference(), CustomerEmail: rec.CustomerEmail, CheckURL: self, HomeURL: s.url(RouteHome), PaymentState: state,
-		Amount: cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency}.Format(cin.Locale)}
+	v.CheckingUntil = s.watchDeadline(rec).In(cin.Location()).Format("Mon 2 Jan, 15:04")
 	return s.render(c, http.StatusOK, "Booking not confirmed yet", co.Failed(v))
 }
 
@@ -383,6 +389,7 @@ func (s *Server) showBuyConfirmation(c echo.Context, rec checkout.Record) error 
 	}
 	if b, ok := s.currentBuy(c); ok && b.UserSessionID == rec.UserSessionID {
 		s.clearBuy(c) // bought: the next visit to "what's on" starts afresh
+		s.sessions.Put(c.Request().Context(), sessBuyDone, rec.ID)
 	}
 	return s.render(c, http.StatusOK, "Booking "+v.BookingNumber, co.Confirmation(v))
 }
@@ -420,21 +427,4 @@ func printTicketOf(data string) co.PrintTicket {
 		t.Text = strings.TrimSpace(doc.Text())
 	}
 	return t
-}
-
-// ResumeCheckoutWatchers keeps checking, in the background, every redirect payment that was
-// still awaiting its outcome when the process stopped (call once at start-up, after the
-// migrations). It returns how many it resumed.
-func (s *Server) ResumeCheckoutWatchers(ctx context.Context) (int, error) {
-	if s.sql == nil || s.ticketing == nil {
-		return 0, nil
-	}
-	recs, err := s.checkout().store.Pending(ctx, 1000)
-	if err != nil {
-		return 0, err
-	}
-	for _, r := range recs {
-		s.watchInBackground(r)
-	}
-	return len(recs), nil
 }

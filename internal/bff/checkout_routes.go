@@ -46,6 +46,7 @@ func (s *Server) registerCheckoutRoutes() {
 	s.route("POST", RouteBuyGiftCard, s.applyGiftCard)
 	s.route("POST", RouteBuyLoyalty, s.applyLoyalty)
 	s.route("POST", RouteBuyExtend, s.extendBuyHold)
+	s.route("GET", RouteBuyCancel, s.confirmCancelBuy)
 	s.route("POST", RouteBuyCancel, s.cancelBuy)
 	s.route("GET", RouteBuyExpired, s.buyExpired)
 	s.route("POST", RouteBuyPay, s.startBuyPayment)

@@ -108,8 +108,7 @@ func (s *Server) chooseBuySeats(c echo.Context) error {
 		want = v.Places
 	}
 	if len(chosen) != want {
-		return s.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError,
-			Heading: fmt.Sprintf("Please choose exactly %d seats", want), Body: fmt.Sprintf("You chose %d. Each ticket needs one seat.", len(chosen))}, chosen)
+		return s.renderBuySeats(c, http.StatusUnprocessableEntity, seatCountNotice(len(chosen), want), chosen)
 	}
 	same := true
 	for _, p := range chosen {
@@ -379,22 +378,51 @@ func (s *Server) extendBuyHold(c echo.Context) error {
 	return s.redirect(c, back)
 }
 
-// cancelBuy releases the seats and ends the purchase.
-func (s *Server) cancelBuy(c echo.Context) error {
+// confirmCancelBuy asks before the purchase is cancelled and says what cancelling does.
+func (s *Server) confirmCancelBuy(c echo.Context) error {
 	v, err := s.requireBuy(c)
 	if err != nil {
 		return err
 	}
 	if rec, busy := s.buyPaymentUnderWay(c, v); busy {
-		return &Error{Code: EConflict, Heading: "Your payment has already started",
-			Message: "This order cannot be cancelled here while its payment is under way. Cancel on the payment page, or see where the payment stands.",
-			BackURL: s.url(RouteBuyReturn, rec.ID), BackLabel: "See the payment"}
+		return s.cancelRefusedWhilePaying(rec)
+	}
+	ctx := c.Request().Context()
+	view := co.CancelView{Session: s.buyHeader(ctx, v), ActionURL: s.url(RouteBuyCancel), BackURL: s.url(RouteBuySummary), CSRFToken: csrfToken(c)}
+	if o, err := s.ticketing.GetOrder(ctx, v.UserSessionID); err == nil {
+		cin := s.cinemaByID(ctx, v.CinemaID)
+		for _, t := range o.Tickets() {
+			view.Tickets = append(view.Tickets, co.Line{Description: t.Description, Seat: seatWords(t.Seat), Amount: t.FinalPrice.Format(cin.Locale)})
+		}
+	}
+	return s.render(c, http.StatusOK, "Cancel this purchase?", co.CancelConfirm(view))
+}
+
+func (s *Server) cancelRefusedWhilePaying(rec checkout.Record) error {
+	return &Error{Code: EConflict, Heading: "Your payment has already started",
+		Message: "This order cannot be cancelled here while its payment is under way. Cancel on the payment page, or see where the payment stands.",
+		BackURL: s.url(RouteBuyReturn, rec.ID), BackLabel: "See the payment"}
+}
+
+// cancelBuy releases the seats and ends the purchase, once confirmed (confirm=yes; a form
+// without it, say an old page, gets the question first). The next page says it was done.
+func (s *Server) cancelBuy(c echo.Context) error {
+	v, err := s.requireBuy(c)
+	if err != nil {
+		return err
+	}
+	if c.FormValue("confirm") != "yes" {
+		return s.confirmCancelBuy(c)
+	}
+	if rec, busy := s.buyPaymentUnderWay(c, v); busy {
+		return s.cancelRefusedWhilePaying(rec)
 	}
 	err = s.ticketing.CancelOrder(c.Request().Context(), v.UserSessionID)
 	if err != nil && !errors.Is(err, upstream.ErrNotFound) && !errors.Is(err, upstream.ErrOrderExpired) {
 		return s.buyEnded(c, v, err)
 	}
 	s.clearBuy(c)
+	s.flash(c, "Your purchase was cancelled: your seats were released and nothing was charged.")
 	return s.redirect(c, s.url(RouteWhatsOn)+"?"+url.Values{"cinema": {v.CinemaID}}.Encode())
 }
 

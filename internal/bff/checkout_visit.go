@@ -20,16 +20,18 @@ var (
 	// checkoutGiveUpAfter is how long after the return from the provider the landing page
 	// waits for IsCompletedOrder before it shows the failed-order path.
 	checkoutGiveUpAfter = 60 * time.Second
-	// checkoutWatchFor is how long the server keeps checking an unconfirmed order in the
-	// background after the failed-order path was shown.
-	checkoutWatchFor = 30 * time.Minute
 	// checkoutBackoff is the minimum time between two upstream order-details reads of one
 	// order, by how long it has been watched.
 	checkoutBackoff = checkout.Backoff
-	// checkoutWatchEvery is the pause before background check n.
-	checkoutWatchEvery = func(n int) time.Duration {
-		return min(5*time.Second*time.Duration(1<<min(n, 3)), 30*time.Second)
-	}
+	// checkoutWatchEvery is the pause between two background checks of an unconfirmed order,
+	// by the time since its payment started. How long the checks go on is
+	// Config.OrderWatchFor (-order-watch-for, 24 h); see checkout_stuck.go.
+	checkoutWatchEvery = checkout.WatchInterval
+	// attentionStuckAfter: an order still unconfirmed this long after its payment started is
+	// on staff's Needs attention list.
+	attentionStuckAfter = 10 * time.Minute
+	// attentionMinAttempts: an unfinished ledger entry is on the list once it failed this often.
+	attentionMinAttempts = 3
 )
 
 // maxTicketsPerOrder bounds one purchase (the upstream takes at most 40 places per call).
@@ -47,6 +49,9 @@ const (
 type checkoutState struct {
 	store  *checkout.Store
 	poller *checkout.Poller
+	// watchEvery is the pause between background checks (checkoutWatchEvery when the server
+	// was built; per server so a test can give a second server its own).
+	watchEvery func(age time.Duration) time.Duration
 }
 
 // newCheckoutState builds it once, in New.
@@ -56,6 +61,7 @@ func (s *Server) newCheckoutState() *checkoutState {
 		poller: checkout.NewPoller(func(ctx context.Context, id string) (cinema.OrderDetails, error) {
 			return s.ticketing.GetOrderDetails(ctx, id)
 		}, checkout.WithBackoff(func(age time.Duration) time.Duration { return checkoutBackoff(age) }), checkout.WithClock(s.now)),
+		watchEvery: checkoutWatchEvery,
 	}
 }
 
@@ -91,6 +97,7 @@ func (s *Server) currentBuy(c echo.Context) (buyVisit, bool) {
 func (s *Server) saveBuy(c echo.Context, v buyVisit) {
 	b, _ := json.Marshal(v) // plain struct: cannot fail
 	s.sessions.Put(c.Request().Context(), sessBuy, string(b))
+	s.sessions.Remove(c.Request().Context(), sessBuyDone) // a new purchase: the last one is no longer "this step"
 }
 
 func (s *Server) clearBuy(c echo.Context) {
@@ -121,6 +128,9 @@ func (s *Server) addBuyRef(c echo.Context, ref string) {
 func (s *Server) requireBuy(c echo.Context) (buyVisit, error) {
 	v, ok := s.currentBuy(c)
 	if !ok {
+		if err := s.boughtAlready(c); err != nil {
+			return v, err
+		}
 		return v, &Error{Code: EGone, Heading: "No tickets chosen",
 			Message: "There is no ticket selection in this visit (it may have ended or timed out). Nothing was charged. Please choose a showing again.",
 			BackURL: s.url(RouteWhatsOn), BackLabel: "See what's on"}
@@ -134,6 +144,12 @@ func (s *Server) buyEnded(c echo.Context, v buyVisit, err error) error {
 	back := s.url(RouteBuySession, v.CinemaID, v.SessionID)
 	switch {
 	case errors.Is(err, upstream.ErrOrderExpired), errors.Is(err, upstream.ErrNotFound):
+		if rec, lerr := s.checkout().store.Latest(c.Request().Context(), v.UserSessionID); lerr == nil && rec.State == checkout.StateGivenUp {
+			// Not "nothing was charged": the order was given up after its payment; its page says
+			// what is known and the operator's policy.
+			s.clearBuy(c)
+			return s.redirect(c, s.url(RouteBuyReturn, rec.ID))
+		}
 		s.clearBuy(c)
 		return &Error{Code: EGone, Heading: "Time ran out",
 			Message: "The time to finish your purchase has run out and the seats held for you were released. Nothing was charged. You can start again.",

@@ -75,8 +75,12 @@ type harnessOpts struct {
 	publicURL       string
 	keys            []keys.Pair
 	breaker         *upstream.BreakerSettings // the ticketing client's breaker (nil: the default)
-	golden          *goldenapi.Server         // an upstream answering with the golden bodies of the real wire
-	goldenToken     string                    // the token the BFF sends to it (default: testToken)
+	// upstreamURL points the server at a sandbox that is already running (another process's):
+	// its ticketing API there, its payment provider under /pay. wrapPayments wraps the provider.
+	upstreamURL  string
+	wrapPayments func(upstream.Payments) upstream.Payments
+	golden       *goldenapi.Server // an upstream answering with the golden bodies of the real wire
+	goldenToken  string            // the token the BFF sends to it (default: testToken)
 }
 
 type harness struct {
@@ -88,6 +92,9 @@ type harness struct {
 	ts     *httptest.Server
 	store  *countingStore
 	client *http.Client
+	// dropAfter makes the payment provider process the next n API writes and then drop the
+	// connection without an answer (the request happened; the caller cannot know).
+	dropAfter *atomic.Int32
 }
 
 // newHarness starts the real server on a random port with the given stores.
@@ -133,7 +140,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	if os.Getenv("TEST_LOG") != "" {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	h := &harness{t: t}
+	h := &harness{t: t, dropAfter: new(atomic.Int32)}
 	bg, stopBackground := context.WithCancel(context.Background())
 	t.Cleanup(stopBackground) // background watchers end with the test
 	deps := Deps{
@@ -152,6 +159,20 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	}
 	if o.golden != nil {
 		h.startGolden(&deps, o)
+	}
+	if o.upstreamURL != "" {
+		c, err := upstream.New(o.upstreamURL, testToken, upstream.WithTimeout(5*time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := upstream.NewStripePayments(upstream.StripeOptions{BaseURL: o.upstreamURL + "/pay", SecretKey: testPayKey, Retries: ptrTo(int64(0))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		deps.Ticketing, deps.Payments, h.upURL = c, p, o.upstreamURL
+	}
+	if o.wrapPayments != nil {
+		deps.Payments = o.wrapPayments(deps.Payments)
 	}
 	// The site's own URL is only known once it listens; the public URL must match it so the
 	// payment provider returns here.
@@ -202,7 +223,7 @@ func (h *harness) startSandbox(d *Deps, o harnessOpts) {
 		t.Fatal(err)
 	}
 	t.Cleanup(sb.Close)
-	mux.Handle("/pay/", http.StripPrefix("/pay", prov.Handler()))
+	mux.Handle("/pay/", http.StripPrefix("/pay", h.dropping(prov.Handler())))
 	mux.Handle("/", sb.Handler())
 	opts := []upstream.Option{
 		upstream.WithTimeout(5 * time.Second),
@@ -226,6 +247,26 @@ func (h *harness) startSandbox(d *Deps, o harnessOpts) {
 	d.Ticketing, d.Payments, d.Webhooks = c, p, p
 	d.Config.FormActionOrigins = []string{srv.URL}
 	h.sb, h.prov, h.upURL = sb, prov, srv.URL
+}
+
+// dropping serves next, except that while dropAfter is set an API write (POST /v1/...) is
+// processed in full and then the connection is closed without the answer.
+func (h *harness) dropping(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || !strings.HasPrefix(r.URL.Path, "/v1/") || h.dropAfter == nil || h.dropAfter.Load() <= 0 {
+			next.ServeHTTP(w, r)
+			return
+		}
+		h.dropAfter.Add(-1)
+		next.ServeHTTP(httptest.NewRecorder(), r) // the provider does it
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				conn.Close() // and the answer is lost
+				return
+			}
+		}
+		panic(http.ErrAbortHandler)
+	})
 }
 
 // startGolden points the server at an upstream written from upstream-notes (internal/goldenapi)

@@ -34,6 +34,7 @@ func (s *Server) chrome(c echo.Context, title string) layouts.Chrome {
 	}
 	if name := s.staffMember(c); name != "" {
 		ch.StaffName, ch.SignOutURL = name, s.url(RouteStaffSignOut)
+		ch.Nav = append(ch.Nav, layouts.Link{Label: "Needs attention", URL: s.url(RouteStaffAttention), Current: current == paths[RouteStaffAttention]})
 	}
 	if dev.Mode == device.Kiosk {
 		ch.IdleResetSeconds = int(s.cfg.KioskIdle / time.Second)

@@ -20,6 +20,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/cinemabff/cinemabff/internal/changewindow"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
@@ -40,6 +41,15 @@ type Config struct {
 	FormActionOrigins []string
 	BodyLimit         string // e.g. "64K"
 	KioskIdle         time.Duration
+	// ChangeWindow is until when bookings may be changed (internal/changewindow); nil means
+	// changewindow.Default(): 30 minutes before the show.
+	ChangeWindow *changewindow.Policy
+	// OrderWatchFor is how long a redirect payment's order that never completes is checked
+	// before it is given up (cancelled upstream); 0 means 24 hours.
+	OrderWatchFor time.Duration
+	// FailedOrderPolicy is the operator's words on what happens to money taken for an order
+	// that was given up, shown as they are; "" means DefaultFailedOrderPolicy.
+	FailedOrderPolicy string
 }
 
 // Secure reports whether the site is served over https.
@@ -115,6 +125,7 @@ type Server struct {
 	staff         *staff.Store
 	checkoutState *checkoutState
 	background    context.Context
+	changePolicy  changewindow.Policy
 }
 
 // New builds the server and its routes.
@@ -168,6 +179,10 @@ func New(d Deps) (*Server, error) {
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	s.changePolicy = changewindow.Default()
+	if d.Config.ChangeWindow != nil {
+		s.changePolicy = *d.Config.ChangeWindow
 	}
 	s.background = d.Background
 	if s.background == nil {

@@ -109,12 +109,19 @@ func (st *settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 		}
 		return e, false, nil // pending or unknown: never taken as paid
 
-	case e.State == ledger.StatePaid && e.Kind == ledger.KindPayment, e.State == ledger.StateRefunded && e.Kind == ledger.KindRefund:
+	case e.State == ledger.StatePaid && e.Kind == ledger.KindPayment:
 		return st.apply(ctx, e)
+
+	case e.State == ledger.StateRefunded && e.Kind == ledger.KindRefund:
+		// A refund may be one part of several (refund_split.go): complete-edit waits for all.
+		return st.applyRefund(ctx, e)
 
 	case e.State == ledger.StateApplying:
 		if st.now().Sub(e.UpdatedAt) < staleApplying {
 			return e, false, nil // someone is applying it right now
+		}
+		if e.Kind == ledger.KindRefund {
+			return st.resolveStaleRefund(ctx, e) // all parts of the refund were claimed together
 		}
 		// A claim left by a crash: the booking itself tells whether complete-edit went through.
 		applied, err := st.appliedToBooking(ctx, e)
@@ -134,7 +141,16 @@ func (st *settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 	case e.Kind == ledger.KindRefund && e.State == ledger.StateCreated:
 		// Money goes out only for an edit that can still take it: the refund would otherwise
 		// leave the customer with the money and the unchanged booking. Renewing the hold
-		// checks that and gives complete-edit its full time.
+		// checks that and gives complete-edit its full time. A part whose sibling failed is
+		// not made either: the change can no longer be completed.
+		if failed, err := st.siblingFailed(ctx, e); err != nil {
+			return e, false, err
+		} else if failed {
+			e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "another part of the refund failed: nothing refunded", func(x *ledger.Entry) {
+				x.LastError = "another part of the refund could not be made, so this part was not refunded"
+			})
+			return e, err == nil, err
+		}
 		if _, err := st.ticketing.ResetOrderExpiry(ctx, e.EditSessionID); err != nil {
 			if errors.Is(err, upstream.ErrOrderExpired) || errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrOrderClosed) {
 				e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "edit gone before the refund: nothing refunded", func(x *ledger.Entry) {
@@ -177,7 +193,8 @@ func (st *settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 	return e, false, fmt.Errorf("ledger entry %s: no step from %s/%s", e.ID, e.Kind, e.State)
 }
 
-// apply claims the entry and calls complete-edit with it.
+// apply claims the entry and calls complete-edit with it. Refunds go through applyRefund,
+// which claims every part of the refund at once.
 func (st *settler) apply(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
 	from := e.State
 	if e.Attempts > 0 {

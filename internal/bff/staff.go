@@ -15,6 +15,10 @@ import (
 const (
 	RouteStaffSignIn  = "staff.signin"
 	RouteStaffSignOut = "staff.signout"
+	// Needs attention (staff_attention.go).
+	RouteStaffAttention        = "staff.attention"
+	RouteStaffAttentionRetry   = "staff.attention.retry"
+	RouteStaffAttentionResolve = "staff.attention.resolve"
 
 	sessStaffUser = "staff.user"
 	sessStaffName = "staff.name"
@@ -23,12 +27,19 @@ const (
 var staffPaths = map[string]string{
 	RouteStaffSignIn:  "/staff/sign-in",
 	RouteStaffSignOut: "/staff/sign-out",
+
+	RouteStaffAttention:        "/staff/attention",
+	RouteStaffAttentionRetry:   "/staff/attention/:kind/:ref/retry",
+	RouteStaffAttentionResolve: "/staff/attention/:kind/:ref/resolve",
 }
 
 func (s *Server) registerStaffRoutes() {
 	s.route("GET", RouteStaffSignIn, s.showSignIn)
 	s.route("POST", RouteStaffSignIn, s.signIn)
 	s.route("POST", RouteStaffSignOut, s.signOut)
+	s.route("GET", RouteStaffAttention, s.showAttention)
+	s.route("POST", RouteStaffAttentionRetry, s.retryAttention)
+	s.route("POST", RouteStaffAttentionResolve, s.resolveAttention)
 }
 
 // staffMember returns the signed-in staff member's name ("" when none).

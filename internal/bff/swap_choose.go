@@ -52,6 +52,9 @@ func (s *Server) reviewSwap(c echo.Context) error {
 		return s.fromUpstream(err, s.url(RouteBooking), "Back to your booking")
 	}
 	b := rb.Booking
+	if err := s.refuseClosed(c, b.CinemaID, b.Session.Showtime, s.url(RouteBooking), "Back to your booking"); err != nil {
+		return err
+	}
 	if swapUnavailableReason(b) != "" {
 		return s.renderSwap(c, http.StatusConflict, b, nil, swapChoice{}, nil)
 	}
@@ -68,7 +71,7 @@ func (s *Server) reviewSwap(c echo.Context) error {
 	if problem != nil {
 		return s.renderSwapWithPlan(c, http.StatusUnprocessableEntity, b, plan, choice, problem)
 	}
-	s.saveSwap(c, sessSwapPending, swapVisit{CinemaID: b.CinemaID, Number: b.Number, BookingID: b.ID, Header: s.swapHeader(c, b), Moves: moves})
+	s.saveSwap(c, sessSwapPending, swapVisit{CinemaID: b.CinemaID, Number: b.Number, BookingID: b.ID, Header: s.swapHeader(c, b), Moves: moves, Showtime: b.Session.Showtime})
 	return s.redirect(c, s.url(RouteSwapConfirm, b.CinemaID, b.Number))
 }
 
@@ -123,8 +126,10 @@ func planSwap(b cinema.Booking, plan cinema.SeatPlan, ticketValues, seatValues [
 		}
 	}
 	need := map[string]int{} // area category -> tickets moving
+	var cats []string        // the category of each ticket moving, in order
 	for _, t := range tickets {
 		need[t.Seat.AreaCategoryCode]++
+		cats = append(cats, t.Seat.AreaCategoryCode)
 	}
 	seatsByCat := map[string][]cinema.Seat{}
 	for _, p := range choice.Seats {
@@ -137,7 +142,7 @@ func planSwap(b cinema.Booking, plan cinema.SeatPlan, ticketValues, seatValues [
 				fmt.Sprintf("%s is already in your booking. %s Please choose a seat you do not have yet.", seatText(ptr(seat.Ref())), swapRestrictionText(upstream.SwapSeatInBooking)))
 		case need[seat.AreaCategoryCode] == 0:
 			return choice, nil, swapProblem("New seats must be in the same area",
-				fmt.Sprintf("%s is in the %s area. %s", seatText(ptr(seat.Ref())), categoryName(plan, seat.AreaCategoryCode), swapRestrictionText(upstream.SwapDifferentAreaCategory)))
+				fmt.Sprintf("%s: %s is in the %s area.", areaRule(plan, cats), seatText(ptr(seat.Ref())), categoryName(plan, seat.AreaCategoryCode)))
 		case !seat.Selectable():
 			return choice, nil, swapProblem("That seat is taken",
 				fmt.Sprintf("%s is not free. Please choose another seat; the map shows what is free now.", seatText(ptr(seat.Ref()))))
@@ -147,8 +152,8 @@ func planSwap(b cinema.Booking, plan cinema.SeatPlan, ticketValues, seatValues [
 	for cat, n := range need {
 		if len(seatsByCat[cat]) != n {
 			return choice, nil, swapProblem("New seats must be in the same area",
-				fmt.Sprintf("You are moving %d %s %s and chose %d new %s seats. %s", n, plural(n, "ticket", "tickets"), categoryName(plan, cat),
-					len(seatsByCat[cat]), categoryName(plan, cat), swapRestrictionText(upstream.SwapDifferentAreaCategory)))
+				fmt.Sprintf("%s: you are moving %d %s %s and chose %d new %s seats.", areaRule(plan, cats), n, categoryName(plan, cat), plural(n, "ticket", "tickets"),
+					len(seatsByCat[cat]), categoryName(plan, cat)))
 		}
 	}
 	slices.SortStableFunc(tickets, func(a, b cinema.BookedTicket) int { return comparePos(a.Seat.Position, b.Seat.Position) })
@@ -226,6 +231,9 @@ func (s *Server) renderSwapWithPlan(c echo.Context, status int, b cinema.Booking
 func (s *Server) swapChooseView(c echo.Context, b cinema.Booking, plan *cinema.SeatPlan, choice swapChoice, notice *components.Notice) swap.ChooseView {
 	v := swap.ChooseView{Header: s.swapHeader(c, b), Notice: notice, BackURL: s.url(RouteBooking), BackLabel: "Back to your booking",
 		ActionURL: s.url(RouteSwap, b.CinemaID, b.Number), CSRFToken: csrfToken(c), Reason: swapUnavailableReason(b)}
+	if v.Reason == "" {
+		v.Reason = s.changesClosed(c, b.CinemaID, b.Session.Showtime)
+	}
 	if v.Reason != "" || plan == nil {
 		return v
 	}
@@ -248,11 +256,27 @@ func (s *Server) swapChooseView(c echo.Context, b cinema.Booking, plan *cinema.S
 	} else {
 		v.AreaNote = fmt.Sprintf("Each ticket moves within its own seating area (%s).", strings.Join(catNames, ", "))
 	}
+	// The count is against the seats the ticked tickets need (the script follows the ticks);
+	// Max, all the booking's seats, sizes the list alternative.
 	v.Map = components.BuildSeatMap(*plan, components.SeatMapOptions{
 		Max: len(yours), Yours: yours, Chosen: choice.Seats, AreaCategories: cats,
 		Kiosk: isKiosk(c), Label: "Seat map, screen at the top",
-		CountTemplate: "{n} of {max} new seats chosen",
+		CountTemplate: "{n} of {max} new seats chosen", CountTemplateOne: "{n} of {max} new seat chosen",
+		MaxFrom: "#swap-tickets", CountNone: "{n} new seats chosen. Tick the tickets that move to see how many they need.",
 	})
+	need := 0
+	for _, u := range v.Units {
+		if u.Checked {
+			need += u.Seats
+		}
+	}
+	counted := v.Map
+	counted.Max = need
+	if need == 0 {
+		v.Map.CountText = strings.ReplaceAll(v.Map.CountNone, "{n}", strconv.Itoa(len(choice.Seats)))
+	} else {
+		v.Map.CountText = components.CountText(counted, len(choice.Seats))
+	}
 	return v
 }
 
@@ -275,7 +299,7 @@ func swapUnits(b cinema.Booking, plan cinema.SeatPlan, ticked map[int]bool) []sw
 			}
 			checked = checked && ticked[m.Seq]
 		}
-		u := swap.TicketUnit{Value: strings.Join(seqs, "+"), Checked: checked, TestID: "ticket-" + strings.Join(seqs, "-")}
+		u := swap.TicketUnit{Value: strings.Join(seqs, "+"), Checked: checked, Seats: len(mates), TestID: "ticket-" + strings.Join(seqs, "-")}
 		cat := categoryName(plan, t.Seat.AreaCategoryCode)
 		if len(mates) > 1 {
 			u.Package = true

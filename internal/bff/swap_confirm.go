@@ -43,6 +43,9 @@ func (s *Server) confirmSwap(c echo.Context) error {
 	if !ok {
 		return s.redirect(c, s.url(RouteSwap, bb.CinemaID, bb.Number))
 	}
+	if err := s.refuseClosed(c, v.CinemaID, v.Showtime, s.url(RouteBooking), "Back to your booking"); err != nil {
+		return err
+	}
 	ctx := c.Request().Context()
 	swaps := make([]upstream.SeatSwap, len(v.Moves))
 	for i, m := range v.Moves {

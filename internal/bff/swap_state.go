@@ -3,6 +3,7 @@ package bff
 import (
 	"encoding/json"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -25,6 +26,7 @@ type swapVisit struct {
 	BookingID string      `json:"bookingId"`
 	Header    swap.Header `json:"header"`
 	Moves     []swapMove  `json:"moves"`
+	Showtime  time.Time   `json:"showtime,omitzero"` // for the change cut-off; zero: not known
 }
 
 // swapMove is one ticket moving to a new seat.

@@ -7,13 +7,16 @@ import (
 	"github.com/cinemabff/cinemabff/views/components"
 )
 
+// sessionStartedText is the upstream's refusal of an edit or swap of a showing that has started.
+const sessionStartedText = "This showing has already started, so the booking can no longer be changed."
+
 // editRestrictionText says, in plain words, why a booking cannot be changed online.
 func editRestrictionText(r upstream.EditRestriction) string {
 	switch r {
 	case upstream.EditConcessions:
 		return "This booking includes food or drinks, and bookings with food or drinks cannot be changed online. Please ask at the box office."
 	case upstream.EditNonExternalPayment:
-		return "This booking was paid at the cinema, and such bookings cannot be changed online. Please ask at the box office."
+		return "A payment for this booking was made with a gift card, loyalty points or at the cinema, which cannot be changed online. Please ask at the box office."
 	case upstream.EditPackageTicket:
 		return "This booking includes a package ticket (several tickets sold together), which cannot be changed online."
 	case upstream.EditLoyaltyTicket:
@@ -22,6 +25,8 @@ func editRestrictionText(r upstream.EditRestriction) string {
 		return "This booking includes a ticket paid with a voucher, which cannot be changed online."
 	case upstream.EditThirdPartyMemberTicket:
 		return "This booking includes a partner membership ticket, which cannot be changed online."
+	case upstream.EditSessionStarted:
+		return sessionStartedText
 	case upstream.EditAlreadyInEdit:
 		return "This booking is already being changed, perhaps in another tab or at the box office. Finish or cancel that change first, or try again in ten minutes."
 	default:
@@ -48,6 +53,8 @@ func swapRestrictionText(r upstream.SwapRestriction) string {
 		return "Tickets of a package are sold together and must move together."
 	case upstream.SwapDuplicateSeat:
 		return "You chose the same seat twice."
+	case upstream.SwapSessionStarted:
+		return sessionStartedText
 	default:
 		return "These seats cannot be swapped. Please choose again."
 	}

@@ -57,6 +57,46 @@ func (l *Limiter) Allow(key string) (ok bool, retryAfter time.Duration) {
 	return false, wait
 }
 
+// Wait returns how long until an attempt for key would be allowed (0: now), without taking one.
+func (l *Limiter) Wait(key string) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, found := l.buckets[key]
+	if !found {
+		return 0
+	}
+	tokens := b.tokens + float64(l.now().Sub(b.last))/float64(l.Interval)
+	if tokens >= 1 {
+		return 0
+	}
+	return time.Duration((1 - tokens) * float64(l.Interval))
+}
+
+// Check is one limiter and the key an attempt counts against.
+type Check struct {
+	Limiter *Limiter
+	Key     string
+}
+
+// AllowAll takes one attempt from every check, or none: when one of them refuses, nothing is
+// taken (a refused attempt does not shorten any other allowance) and the wait is the longest
+// of the refusing ones, the time after which every check allows the attempt.
+func AllowAll(checks ...Check) (ok bool, retryAfter time.Duration) {
+	for _, c := range checks {
+		retryAfter = max(retryAfter, c.Limiter.Wait(c.Key))
+	}
+	if retryAfter > 0 {
+		return false, retryAfter
+	}
+	for _, c := range checks {
+		// Another request may have taken the last attempt meanwhile.
+		if ok, wait := c.Limiter.Allow(c.Key); !ok {
+			return false, wait
+		}
+	}
+	return true, 0
+}
+
 // sweep drops full buckets now and then so the map does not grow without bound.
 func (l *Limiter) sweep(now time.Time) {
 	if now.Sub(l.swept) < time.Minute {

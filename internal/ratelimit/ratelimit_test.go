@@ -36,3 +36,34 @@ func TestLimiter(t *testing.T) {
 		t.Fatal("idle bucket not swept")
 	}
 }
+
+// TestAllowAllTakesNothingWhenRefused: a refused attempt names the longest wait and costs no
+// other allowance, so the wait shown only counts down.
+func TestAllowAllTakesNothingWhenRefused(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	ip, booking := New(10, 6*time.Second), New(2, time.Minute)
+	ip.SetClock(func() time.Time { return now })
+	booking.SetClock(func() time.Time { return now })
+	both := []Check{{ip, "ip"}, {booking, "b"}}
+	for i := range 2 {
+		if ok, _ := AllowAll(both...); !ok {
+			t.Fatalf("attempt %d refused", i+1)
+		}
+	}
+	last := time.Hour
+	for i := range 20 {
+		ok, wait := AllowAll(both...)
+		if ok || wait > last || wait < 50*time.Second {
+			t.Fatalf("refused attempt %d: ok=%v wait=%v (last %v)", i+1, ok, wait, last)
+		}
+		last = wait
+		now = now.Add(200 * time.Millisecond)
+	}
+	if w := ip.Wait("ip"); w != 0 {
+		t.Fatalf("refused attempts used the IP's allowance: wait %v", w)
+	}
+	now = now.Add(time.Minute)
+	if ok, _ := AllowAll(both...); !ok {
+		t.Fatal("not allowed after the wait")
+	}
+}

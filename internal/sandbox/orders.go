@@ -784,11 +784,30 @@ func (s *Server) handleResetOrderExpiry(r *http.Request) reply {
 	})
 }
 
+// handleCancelOrder discards a live order. An order awaiting its external payment may be
+// cancelled too (the BFF gives a stuck order up this way): its seats and gift card / loyalty
+// reservations are released and the connector never completes it; a payment the provider took,
+// or takes afterwards on its still open page, stays taken (what happens to that money is the
+// operator's policy). A completed or expired order cannot be cancelled.
 func (s *Server) handleCancelOrder(r *http.Request) reply {
-	return onActiveOrder(s, r, func(req *userSessionRequest, o *order, now time.Time) reply {
-		s.cancel(o)
-		return okReply(ticketingEnvelope{})
-	})
+	var req userSessionRequest
+	if e := decodeBody(r, &req, false); e != nil {
+		return errReply(famTicketing, e)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o, e := s.lookup(req.UserSessionID, s.clock.Now())
+	if e != nil {
+		return errReply(famTicketing, e)
+	}
+	if o.state != orderActive && o.state != orderAwaitingPayment {
+		return errReply(famTicketing, errCompleted)
+	}
+	if o.state == orderAwaitingPayment && o.web != nil {
+		s.log.Info("order awaiting external payment cancelled", "user_session_id", o.id, "payment_id", o.web.paymentID, "payment_status", o.web.status)
+	}
+	s.cancel(o)
+	return okReply(ticketingEnvelope{})
 }
 
 // cancel discards an order. A regular order's id may be used again; an

@@ -472,24 +472,48 @@ func (s *Server) loadBooking(c *cinema, wb Booking) error {
 		b.concessions = append(b.concessions, bookedConcession{c: con, qty: wc.Quantity})
 	}
 	if wb.Paid {
-		p := wb.Payment
-		if p == nil {
+		total, _ := b.totals()
+		pays := wb.Payments
+		switch {
+		case wb.Payment != nil && len(pays) > 0:
+			return errors.New("give a paid booking payment or payments, not both")
+		case wb.Payment != nil:
+			p := *wb.Payment
+			if p.AmountInCents == 0 {
+				p.AmountInCents = total
+			}
+			pays = []BookingPayment{p}
+		case len(pays) == 0:
 			return errors.New("a paid booking needs a payment")
 		}
-		total, _ := b.totals()
-		rec := paymentRecord{amount: total, ref: p.ProviderReference, tender: p.TenderCategory, masked: p.CardNumberMasked, cardType: p.CardType, external: p.External}
-		if rec.tender == "" {
-			rec.tender = defaultTender
-		}
-		if p.External {
-			if rec.ref == "" {
-				return errors.New("an external payment needs a providerReference")
+		var sum int64
+		for i, p := range pays {
+			if p.AmountInCents <= 0 {
+				return fmt.Errorf("payment %d needs a positive amountInCents", i+1)
 			}
-			s.pay.SeedPaid(rec.ref, total, c.CurrencyCode, p.CardNumberMasked, p.CardType)
-		} else if rec.ref == "" {
-			rec.ref = fmt.Sprintf("INT%d", b.transID)
+			sum += p.AmountInCents
 		}
-		b.payments = append(b.payments, rec)
+		if sum != total {
+			return fmt.Errorf("the payments add up to %d cents, the booking's total is %d", sum, total)
+		}
+		for i, p := range pays {
+			rec := paymentRecord{amount: p.AmountInCents, ref: p.ProviderReference, tender: p.TenderCategory, masked: p.CardNumberMasked, cardType: p.CardType, external: p.External}
+			if rec.tender == "" {
+				rec.tender = defaultTender
+			}
+			if p.External {
+				if rec.ref == "" {
+					return errors.New("an external payment needs a providerReference")
+				}
+				s.pay.SeedPaid(rec.ref, rec.amount, c.CurrencyCode, p.CardNumberMasked, p.CardType)
+			} else if rec.ref == "" {
+				rec.ref = fmt.Sprintf("INT%d", b.transID)
+				if i > 0 {
+					rec.ref = fmt.Sprintf("INT%d-%d", b.transID, i+1)
+				}
+			}
+			b.payments = append(b.payments, rec)
+		}
 	}
 	s.bookings[b.id] = b
 	s.bookingNums[key] = b

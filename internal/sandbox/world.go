@@ -163,7 +163,8 @@ type LoyaltyMember struct {
 
 // Booking is a ready-made booking. Its fees come from the fee rule valid at
 // CreatedAt (or now minus CreatedAgo); a paid booking gets one payment for
-// its whole value.
+// its whole value (Payment), or several that add up to it (Payments, oldest
+// first, each with its AmountInCents).
 type Booking struct {
 	Number         int64               `json:"number"`
 	ID             string              `json:"id"`
@@ -178,6 +179,7 @@ type Booking struct {
 	Tickets        []BookingTicket     `json:"tickets"`
 	Concessions    []BookingConcession `json:"concessions,omitempty"`
 	Payment        *BookingPayment     `json:"payment,omitempty"`
+	Payments       []BookingPayment    `json:"payments,omitempty"`
 }
 
 // BookingTicket is one ticket type bought for one or more seats (a package
@@ -205,6 +207,9 @@ type BookingPayment struct {
 	TenderCategory    string `json:"tenderCategory,omitempty"`
 	CardNumberMasked  string `json:"cardNumberMasked"`
 	CardType          string `json:"cardType"`
+	// AmountInCents is the payment's share of a booking paid in several
+	// payments (Booking.Payments); a single Payment takes the whole value.
+	AmountInCents int64 `json:"amountInCents,omitempty"`
 }
 
 // Duration is a time.Duration written as a Go duration string ("90m",

@@ -40,6 +40,7 @@ func DefaultWorld(now time.Time) *World {
 	for ci := range w.Cinemas {
 		w.Cinemas[ci].Sessions = defaultSessions(ci, len(w.Films))
 	}
+	w.Cinemas[0].Sessions = append(w.Cinemas[0].Sessions, cutoffSessions()...)
 	// resolveTimes cannot fail here: the zones are embedded and every session
 	// sets exactly one time form.
 	if err := w.resolveTimes(now); err != nil {
@@ -85,6 +86,21 @@ func defaultSessions(cinemaIndex, films int) []Session {
 		}
 	}
 	return out
+}
+
+// Sessions of the change cut-off bookings (100019, 100021): two more showings today on Saal 2
+// of cinema 0001, outside the base + day*100 + screen*10 + slot scheme's slots 1-3.
+const (
+	sessionSoon    = 1028 // starts 20 minutes after start-up: inside the default 30-minute cut-off
+	sessionStarted = 1029 // started 10 minutes before start-up
+)
+
+func cutoffSessions() []Session {
+	soon, started := Duration(20*time.Minute), Duration(-10*time.Minute)
+	return []Session{
+		{ID: sessionSoon, FilmID: "HO00000004", ScreenNumber: 2, StartsIn: &soon},
+		{ID: sessionStarted, FilmID: "HO00000002", ScreenNumber: 2, StartsIn: &started},
+	}
 }
 
 // taxIncluded is the tax contained in a tax-inclusive price, rounded half up.
@@ -223,6 +239,19 @@ func berlinCinema() Cinema {
 				Tickets: []BookingTicket{tk("0101", "Q10"), tk("0101", "Q11")}, Payment: visa(100017)},
 			{Number: 100018, ID: "BK0186B2", Case: "fee rule changed since purchase (edit shows +0,50 at once)", SessionID: 1113, CustomerName: "Donald Knuth", CustomerEmail: "feechange@example.com", CreatedAgo: ago(30 * 24 * time.Hour), Paid: true,
 				Tickets: []BookingTicket{tk("0001", "L11"), tk("0001", "L12")}, Payment: visa(100018)},
+			{Number: 100019, ID: "BK0186B3", Case: "show starts 20 minutes after start-up: inside the 30-minute change cut-off", SessionID: sessionSoon, CustomerName: "Sophie Wilson", CustomerEmail: "soon@example.com", CreatedAgo: created, Paid: true,
+				Tickets: []BookingTicket{tk("0001", "E7"), tk("0001", "E8")}, Payment: visa(100019)},
+			// Paid in two external payments: two seniors by card, then a child added later and
+			// paid by PayPal (made 20 days ago, at the old fee of 0,50: 2 × 10,00 + 9,00). A
+			// refund larger than the newest payment goes back over both, newest first.
+			{Number: 100020, ID: "BK0186B4", Case: "paid by two external payments (20,00 VISA + 9,00 PAYPAL): refunds split over both", SessionID: 1113, CustomerName: "Annie Easley", CustomerEmail: "split@example.com", CreatedAgo: ago(20 * 24 * time.Hour), Paid: true,
+				Tickets: []BookingTicket{tk("0003", "K11"), tk("0003", "K12"), tk("0002", "K13")},
+				Payments: []BookingPayment{
+					{External: true, ProviderReference: "pi_seed100020a", TenderCategory: "CREDIT", CardNumberMasked: "************4242", CardType: "VISA", AmountInCents: 2000},
+					{External: true, ProviderReference: "pi_seed100020b", TenderCategory: "CREDIT", CardType: "PAYPAL", AmountInCents: 900},
+				}},
+			{Number: 100021, ID: "BK0186B5", Case: "show started 10 minutes before start-up: edit and swap refused session_started", SessionID: sessionStarted, CustomerName: "Jean Sammet", CustomerEmail: "started@example.com", CreatedAgo: created, Paid: true,
+				Tickets: []BookingTicket{tk("0001", "E7"), tk("0001", "E8")}, Payment: master(100021)},
 		},
 	}
 }

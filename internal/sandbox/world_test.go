@@ -170,7 +170,7 @@ func TestMain_Standalone(t *testing.T) {
 	}()
 	re := regexp.MustCompile(`sandbox ticketing API: (http://127\.0\.0\.1:\d+)/`)
 	var base string
-	wants := []string{"100001", "BK0186A1", "paid1@example.com", "feechange@example.com", "6000000000000001", "7000000000000001", "/v1/... for stripe-go; key K)"}
+	wants := []string{"100001", "BK0186A1", "paid1@example.com", "feechange@example.com", "soon@example.com", "started@example.com", "6000000000000001", "7000000000000001", "/v1/... for stripe-go; key K)"}
 	// The address comes first and the ready-made bookings after it: wait for both.
 	eventually(t, "Main to print its address and its bookings", func() bool {
 		m := re.FindStringSubmatch(out.String())

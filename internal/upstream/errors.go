@@ -109,6 +109,7 @@ const (
 	EditPaymentRequired         EditRestriction = "payment_required"
 	EditRefundRequired          EditRestriction = "refund_required"
 	EditAmountMismatch          EditRestriction = "amount_mismatch"
+	EditSessionStarted          EditRestriction = "session_started"
 )
 
 // SwapRestriction is the machine word of a swap refusal (`reason`).
@@ -126,6 +127,7 @@ const (
 	SwapUnknownTicket         SwapRestriction = "unknown_ticket"
 	SwapDuplicateSeat         SwapRestriction = "duplicate_seat"
 	SwapInvalidSeat           SwapRestriction = "invalid_seat"
+	SwapSessionStarted        SwapRestriction = "session_started"
 )
 
 // Error is a failed upstream call. It keeps the original codes and

@@ -6,7 +6,7 @@
  *   1. Busy buttons (forms and htmx requests): no double submits
  *   2. Countdowns: [data-countdown-expires]
  *   3. Kiosk idle reset: body[data-idle-reset]
- *   4. Seat map live count: .seatmap[data-max]
+ *   4. Seat map live count and limit: .seatmap[data-max]
  *   5. Print buttons: [data-print]
  */
 (function () {
@@ -316,31 +316,84 @@
   }
 
   /* ------------------------------------------------------------------
-   * 4. Seat map live count
-   * <div class="seatmap" data-max="3" [data-seat-count-template="{n} of {max} seats chosen"]>
+   * 4. Seat map live count and limit
+   * <div class="seatmap" data-max="3" [data-seat-count-template="{n} of {max} seats chosen"]
+   *      [data-seat-count-template-one="{n} of {max} seat chosen"]
+   *      [data-max-from="#swap-tickets" data-seat-count-none="{n} seats chosen …"]>
    *   <p class="seatmap-count" data-seat-count aria-live="polite">…</p>
    *   <p class="hint" data-seat-limit hidden>…</p> … seats …
-   * Counts ticked seat checkboxes; at the maximum it shows the hint but
-   * never blocks a choice (the server has the last word).
+   * Counts the chosen seats (ticked checkboxes and list selects). With
+   * data-max-from the maximum is the sum of data-seats of the ticked boxes
+   * in that element (the tickets that move), and follows them. Once enough
+   * seats are chosen the other seats are disabled (until one is unticked)
+   * and the hint says so; the server still checks the count.
    * ------------------------------------------------------------------ */
+  function seatMax(map) {
+    var from = map.getAttribute('data-max-from');
+    var src = from ? doc.querySelector(from) : null;
+    if (!src) return parseInt(map.getAttribute('data-max') || '', 10);
+    var sum = 0;
+    each(src, 'input[data-seats]', function (box) {
+      if (box.checked) sum += parseInt(box.getAttribute('data-seats') || '1', 10) || 1;
+    });
+    return sum;
+  }
+
+  function limitText(n, max) {
+    if (n > max) {
+      return 'You have chosen ' + n + ' seats, but only ' + max + (max === 1 ? ' is' : ' are') +
+        ' needed. Untick ' + (n - max) + '.';
+    }
+    if (max === 1) return 'You have chosen 1 seat. Untick it to choose another.';
+    return 'You have chosen ' + max + ' seats. Untick one to choose another.';
+  }
+
   function updateSeatmap(map) {
-    var max = parseInt(map.getAttribute('data-max') || '', 10);
-    if (!(max > 0)) return;
+    var max = seatMax(map);
+    var limited = max > 0;
+    if (!limited && !map.hasAttribute('data-max-from')) return;
     var boxes = map.querySelectorAll('.seat input[type=checkbox]');
+    var chosen = {};
     var n = 0;
     Array.prototype.forEach.call(boxes, function (box) {
       var seat = box.closest('.seat');
       if (seat) seat.classList.toggle('is-checked', box.checked);
-      if (box.checked) n++;
+      if (box.checked && !chosen[box.value]) { chosen[box.value] = true; n++; }
     });
-    var template = map.getAttribute('data-seat-count-template') ||
-      (max === 1 ? '{n} of {max} seat chosen' : '{n} of {max} seats chosen');
-    var text = template.replace('{n}', String(n)).replace('{max}', String(max));
+    each(map, '.seatmap-list select', function (sel) {
+      if (sel.value && !chosen[sel.value]) { chosen[sel.value] = true; n++; }
+    });
+    var text;
+    if (limited) {
+      var template = (max === 1 && map.getAttribute('data-seat-count-template-one')) ||
+        map.getAttribute('data-seat-count-template') ||
+        (max === 1 ? '{n} of {max} seat chosen' : '{n} of {max} seats chosen');
+      text = template.replace('{n}', String(n)).replace('{max}', String(max));
+    } else {
+      text = (map.getAttribute('data-seat-count-none') || '{n} seats chosen').replace('{n}', String(n));
+    }
     each(map, '[data-seat-count]', function (c) {
       if (c.textContent !== text) c.textContent = text;
     });
-    each(map, '[data-seat-limit]', function (hint) { hint.hidden = n < max; });
-    map.classList.toggle('seatmap-over', n > max);
+    // Enough seats: the others cannot be ticked until one is unticked. Only seats this
+    // script disabled are enabled again.
+    var full = limited && n >= max;
+    Array.prototype.forEach.call(boxes, function (box) {
+      if (full && !box.checked && !box.disabled) {
+        box.disabled = true;
+        box.setAttribute('data-limit-disabled', '');
+      } else if (!full && box.hasAttribute('data-limit-disabled')) {
+        box.disabled = false;
+        box.removeAttribute('data-limit-disabled');
+      }
+    });
+    var hint = limitText(n, max);
+    each(map, '[data-seat-limit]', function (h) {
+      h.hidden = !full;
+      if (full && h.textContent !== hint) h.textContent = hint;
+    });
+    map.classList.toggle('seatmap-full', full);
+    map.classList.toggle('seatmap-over', limited && n > max);
   }
 
   doc.addEventListener('change', function (event) {
@@ -348,6 +401,13 @@
     if (!t || !t.closest) return;
     var map = t.closest('.seatmap[data-max]');
     if (map) updateSeatmap(map);
+    if (t.hasAttribute && t.hasAttribute('data-seats')) {
+      // A ticket that moves was ticked or unticked: the maps counting those follow.
+      each(doc, '.seatmap[data-max-from]', function (m) {
+        var src = doc.querySelector(m.getAttribute('data-max-from'));
+        if (src && src.contains(t)) updateSeatmap(m);
+      });
+    }
   });
   // Restored form state (back/forward) needs a recount.
   window.addEventListener('pageshow', function () { each(doc, '.seatmap[data-max]', updateSeatmap); });

@@ -38,6 +38,14 @@ type SeatMapOptions struct {
 	Label string
 	// CountTemplate is the live count text with {n} and {max}; default "{n} of {max} seats chosen".
 	CountTemplate string
+	// CountTemplateOne is CountTemplate for a maximum of one ("{n} of {max} seat chosen").
+	CountTemplateOne string
+	// MaxFrom, when set, is a CSS selector of the element whose ticked checkboxes with a
+	// data-seats count say how many seats may be chosen (the swap's "which tickets move");
+	// the script counts against that instead of Max. CountNone is the count text with {n}
+	// while none of them is ticked.
+	MaxFrom   string
+	CountNone string
 	// NoList leaves out the "choose from a list" alternative.
 	NoList bool
 }
@@ -53,17 +61,21 @@ const (
 
 // SeatMapView is the view model of the seat map.
 type SeatMapView struct {
-	ID            string
-	FieldName     string
-	Max           int
-	Label         string
-	CountText     string // the count as rendered (JS keeps it up to date)
-	CountTemplate string
-	LimitText     string // shown by JS when the maximum is reached
-	Hint          string // how to use the map
-	Areas         []SeatAreaView
-	Legend        []LegendEntry
-	List          *SeatListView // the list alternative; nil when left out
+	ID               string
+	FieldName        string
+	Max              int
+	Label            string
+	CountText        string // the count as rendered (JS keeps it up to date)
+	CountTemplate    string
+	CountTemplateOne string
+	MaxFrom          string // see SeatMapOptions.MaxFrom
+	CountNone        string
+	LimitText        string // shown when the maximum is reached (JS) or passed (also without JS)
+	LimitShown       bool   // more seats are ticked than may be chosen
+	Hint             string // how to use the map
+	Areas            []SeatAreaView
+	Legend           []LegendEntry
+	List             *SeatListView // the list alternative; nil when left out
 }
 
 // SeatAreaView is one area (block) of seats: a fieldset.
@@ -254,7 +266,8 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 		categories[c.Code] = c.Description
 	}
 
-	v := SeatMapView{ID: opt.ID, FieldName: opt.FieldName, Max: opt.Max, Label: opt.Label, CountTemplate: opt.CountTemplate}
+	v := SeatMapView{ID: opt.ID, FieldName: opt.FieldName, Max: opt.Max, Label: opt.Label, CountTemplate: opt.CountTemplate,
+		CountTemplateOne: opt.CountTemplateOne, MaxFrom: opt.MaxFrom, CountNone: opt.CountNone}
 	present := map[string]bool{SeatStateFree: true, SeatStateSelected: true, SeatStateTaken: true}
 	var list SeatListView
 	nChecked, nSeats := 0, 0
@@ -331,8 +344,8 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 	if v.Max <= 0 {
 		v.Max = nSeats
 	}
-	v.CountText = strings.NewReplacer("{n}", strconv.Itoa(nChecked), "{max}", strconv.Itoa(v.Max)).Replace(opt.CountTemplate)
-	v.LimitText = fmt.Sprintf("You have chosen %d seats. Unselect one to pick another.", v.Max)
+	v.CountText = CountText(v, nChecked)
+	v.LimitText, v.LimitShown = LimitText(nChecked, v.Max), nChecked > v.Max
 	if opt.Kiosk {
 		v.Hint = "Touch a free seat to choose it; touch it again to undo. Drag the map sideways to see more."
 	} else {
@@ -351,6 +364,27 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 		v.List = &list
 	}
 	return v
+}
+
+// CountText is the count line for n chosen seats of v.Max (static/js/app.js writes the same).
+func CountText(v SeatMapView, n int) string {
+	t := v.CountTemplate
+	if v.Max == 1 && v.CountTemplateOne != "" {
+		t = v.CountTemplateOne
+	}
+	return strings.NewReplacer("{n}", strconv.Itoa(n), "{max}", strconv.Itoa(v.Max)).Replace(t)
+}
+
+// LimitText is the hint once n seats of max are chosen (static/js/app.js writes the same):
+// at the maximum, how to choose another; past it, how many to untick.
+func LimitText(n, max int) string {
+	switch {
+	case n > max:
+		return fmt.Sprintf("You have chosen %d seats, but only %d %s needed. Untick %d.", n, max, map[bool]string{true: "is", false: "are"}[max == 1], n-max)
+	case max == 1:
+		return "You have chosen 1 seat. Untick it to choose another."
+	}
+	return fmt.Sprintf("You have chosen %d seats. Untick one to choose another.", max)
 }
 
 // buildSeat makes one seat; ok reports whether the person may choose it.

@@ -25,7 +25,8 @@ type Option struct {
 type TicketRow struct {
 	Description string
 	Seat        string
-	Price       string
+	Detail      string // a concession's "2 × 6,50 €"
+	Price       string // the line's total
 	Package     bool
 }
 
@@ -53,18 +54,22 @@ type BookingView struct {
 	Paid        bool
 	Payments    []string // "€12.50 paid by VISA ************4242"
 	Actions     []Action
-	Notice      *components.Notice
-	Changes     []string // what the last completed change did, in words
-	CSRFToken   string
-	EndURL      string // forget this booking on this device
+	// ChangeWindow is until when changes are possible ("Changes possible until 19:30, …") or
+	// why they are closed; "" to say nothing.
+	ChangeWindow string
+	Notice       *components.Notice
+	Changes      []string // what the last completed change did, in words
+	CSRFToken    string
+	EndURL       string // forget this booking on this device
 }
 
 // LineView is one line of the edit order.
 type LineView struct {
-	State       string // kept, added, removed, unknown
+	State       string // kept, moved, added, removed, unknown
 	StateLabel  string // the word shown
 	Description string
 	Seat        string
+	From        string // a moved ticket's seat before the change
 	Price       string
 	RemoveURL   string // empty when it cannot be removed
 	TicketID    string
@@ -108,6 +113,14 @@ type PaymentStatusView struct {
 	PollURL   string // this page's URL
 	NextURL   string
 	NextLabel string
+	Parts     []RefundPartView // a refund: where each part of it stands
+}
+
+// RefundPartView is one part of a refund: "9,00 € back to PAYPAL" and whether it went out.
+type RefundPartView struct {
+	Text   string
+	Status string // "sent back", "still under way", "not sent back"
+	State  string // done, pending, failed
 }
 
 // CancelView confirms cancelling the edit.

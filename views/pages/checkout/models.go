@@ -190,14 +190,18 @@ type PrintField struct {
 	Label, Value string
 }
 
-// FailedView is the failed-order path: no confirmation in time.
+// FailedView is the failed-order path: no confirmation in time. While the order is still being
+// checked it says so; once given up, the outcome and the operator's policy on the money.
 type FailedView struct {
 	Reference     string
-	CustomerEmail string
 	Amount        string
 	CheckURL      string
 	HomeURL       string
-	PaymentState  string // what we know of the payment, in words
+	PaymentState  string // what we know of the payment, in words (still being checked)
+	CheckingUntil string // when the checks end, in the cinema's time (still being checked)
+	GivenUp       bool   // the wait ended: Outcome and Policy say what that means
+	Outcome       string
+	Policy        string // the operator's words on the money (-failed-order-policy), shown as they are
 }
 
 // EndedView is a payment that ended without money taken, seen outside the visit that paid.

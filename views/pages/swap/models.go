@@ -19,6 +19,7 @@ type TicketUnit struct {
 	Detail  string // "Standard" or, for a package, the note that its tickets move together
 	Package bool
 	Checked bool
+	Seats   int    // how many new seats it needs (a package: its size)
 	TestID  string // also the base of the element ids
 }
 

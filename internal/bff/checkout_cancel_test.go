@@ -1,0 +1,48 @@
+package bff
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestBuyCancelAsksFirstAndSaysItWasDone (issue 14, item 12): cancelling a purchase asks once,
+// saying what will happen, and the next page says it was done.
+func TestBuyCancelAsksFirstAndSaysItWasDone(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	h.buyUpToSummary("1113", twoAdults())
+	doc := h.page("/checkout", http.StatusOK)
+	if doc.Find(`form[action="/checkout/cancel"]`).Length() != 0 || doc.Find(`a[data-testid="cancel-link"][href="/checkout/cancel"]`).Length() != 1 {
+		t.Fatal("the summary cancels without asking")
+	}
+	// The question says what will happen; nothing is cancelled yet.
+	doc = h.page("/checkout/cancel", http.StatusOK)
+	if !strings.Contains(doc.Find(`[data-testid="cancel-confirm-page"]`).Text(), "Your seats will be released and nothing will be charged.") ||
+		doc.Find(`form[action="/checkout/cancel"] input[name="confirm"][value="yes"]`).Length() != 1 ||
+		doc.Find(`a[data-testid="cancel-back"][href="/checkout"]`).Length() != 1 || doc.Find(`[data-testid="tickets"] li`).Length() != 2 {
+		t.Fatalf("confirmation page: %s", doc.Find("main").Text())
+	}
+	// A POST without the confirmation (an old page, a replayed form) only asks.
+	resp, body := h.post("/checkout/cancel", "/checkout", nil)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "nothing will be charged") || h.sb.Calls("CancelOrder") != 0 {
+		t.Fatalf("unconfirmed cancel: %d, %d CancelOrder calls", resp.StatusCode, h.sb.Calls("CancelOrder"))
+	}
+	h.page("/checkout", http.StatusOK) // still there
+	// Confirmed: cancelled upstream, and the next page says so, once.
+	resp, body = h.post("/checkout/cancel", "/checkout/cancel", url.Values{"confirm": {"yes"}})
+	loc := expectRedirect(t, resp, body, "/whats-on?cinema=0001")
+	if h.sb.Calls("CancelOrder") != 1 {
+		t.Fatalf("%d CancelOrder calls", h.sb.Calls("CancelOrder"))
+	}
+	doc = h.page(h.local(loc), http.StatusOK)
+	if got := doc.Find(`[data-testid="notice-success"]`).Text(); !strings.Contains(got, "Your purchase was cancelled: your seats were released and nothing was charged.") {
+		t.Fatalf("no feedback after cancelling: %q", got)
+	}
+	if h.page(h.local(loc), http.StatusOK).Find(`[data-testid="notice-success"]`).Length() != 0 {
+		t.Fatal("the feedback shows twice")
+	}
+	if resp, _ := h.get("/checkout"); resp.StatusCode != http.StatusGone {
+		t.Fatalf("purchase still in the visit: %d", resp.StatusCode)
+	}
+}

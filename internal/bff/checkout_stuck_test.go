@@ -1,0 +1,227 @@
+package bff
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/sandbox"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+)
+
+// recordOf returns the payment record behind a return path (/checkout/payments/<id>?token=…).
+func (h *harness) recordOf(ret string) checkout.Record {
+	h.t.Helper()
+	parts := strings.Split(strings.Split(ret, "?")[0], "/")
+	rec, err := h.srv.checkout().store.Get(context.Background(), parts[len(parts)-1])
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return rec
+}
+
+// waitForState waits for the record's state (background work).
+func (h *harness) waitForState(id string, want checkout.State, within time.Duration) checkout.Record {
+	h.t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		rec, err := h.srv.checkout().store.Get(context.Background(), id)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		if rec.State == want {
+			return rec
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("record %s is %s after %v, want %s", id, rec.State, within, want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// untruePromises are words the failed-order page must not say: no refund is made by anything,
+// and no page mentions e-mail until e-mail is sent.
+var untruePromises = []string{"refund", "returned to you", "money back", "e-mail", "email"}
+
+func checkNoPromises(t *testing.T, what, text string) {
+	t.Helper()
+	low := strings.ToLower(text)
+	for _, w := range untruePromises {
+		if strings.Contains(low, w) {
+			t.Errorf("%s promises %q: %s", what, w, text)
+		}
+	}
+}
+
+// TestBuyNeverConfirmedInTimeThenLateCompletion: the page gives up waiting, the server keeps
+// checking; the failed page says only what is true; a late completion is recorded without a
+// visit, the same address then shows the confirmation (in another browser too) and the booking
+// can be found as usual.
+func TestBuyNeverConfirmedInTimeThenLateCompletion(t *testing.T) {
+	old, oldEvery := checkoutGiveUpAfter, checkoutWatchEvery
+	checkoutGiveUpAfter = time.Second
+	checkoutWatchEvery = func(time.Duration) time.Duration { return 50 * time.Millisecond }
+	t.Cleanup(func() { checkoutGiveUpAfter, checkoutWatchEvery = old, oldEvery })
+	h := newHarness(t, harnessOpts{sandbox: true, completionDelay: -1}) // the connector never completes by itself
+	h.buyUpToSummary("1113", twoAdults())
+	ret := h.actAtProvider(h.pressPay(), "pay")
+	_, body := h.get(ret)
+	if h.doc(body).Find(`[data-testid="poller"]`).Length() != 1 {
+		t.Fatalf("not confirming first: %s", body)
+	}
+	time.Sleep(1100 * time.Millisecond)
+	resp, _ := h.do("GET", ret, nil, http.Header{"Hx-Request": {"true"}})
+	if resp.Header.Get("HX-Redirect") == "" {
+		t.Fatal("the poll does not move the page on after the time is up")
+	}
+	_, body = h.get(ret)
+	doc := h.doc(body)
+	failed := doc.Find(`[data-testid="failed-order"]`)
+	ref := strings.TrimSpace(doc.Find(`[data-testid="reference"]`).Text())
+	if failed.Length() != 1 || len(ref) != 14 || doc.Find(`[data-testid="poller"]`).Length() != 0 {
+		t.Fatalf("no failed-order page: %s", body)
+	}
+	status := strings.Join(strings.Fields(doc.Find(`[data-testid="failed-status"]`).Text()), " ")
+	if want := "We have not received confirmation from the cinema yet. We keep checking; your reference is " + ref + "; this page shows the outcome."; status != want {
+		t.Fatalf("failed page says %q, want %q", status, want)
+	}
+	checkNoPromises(t, "the failed page", failed.Text())
+	if doc.Find(`[data-testid="check-again"]`).Length() != 1 || doc.Find(`[data-testid="failed-policy"]`).Length() != 0 {
+		t.Fatalf("failed page while checking: %s", body)
+	}
+	rec := h.recordOf(ret)
+	if rec.State != checkout.StateAwaiting || !h.srv.checkout().poller.Watching(rec.UserSessionID) {
+		t.Fatalf("not being checked in the background: %s", rec.State)
+	}
+	// The connector completes late; nobody looks; the server records it.
+	if !h.sb.CompleteAwaiting(rec.UserSessionID) {
+		t.Fatal("sandbox did not complete the held-back order")
+	}
+	rec = h.waitForState(rec.ID, checkout.StateCompleted, 5*time.Second)
+	// Opened again later, in another browser, the same address shows the confirmation.
+	h.client.Jar, _ = cookiejar.New(nil)
+	resp, body = h.get(ret)
+	doc = h.doc(body)
+	if resp.StatusCode != http.StatusOK || strings.TrimSpace(doc.Find(`[data-testid="booking-number"]`).Text()) != fmt.Sprint(rec.BookingNumber) {
+		t.Fatalf("late completion not shown on revisit: %d %s", resp.StatusCode, body)
+	}
+	// The booking is findable as usual: cinema, number and the e-mail given at the purchase.
+	resp, body = h.post("/booking", "/booking", url.Values{"cinema": {"0001"}, "number": {fmt.Sprint(rec.BookingNumber)}, "email": {"ada@example.com"}})
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("find the late booking: %d %s", resp.StatusCode, body)
+	}
+	if got := h.page("/booking/current", http.StatusOK).Find("h1").Text(); got != "Booking "+fmt.Sprint(rec.BookingNumber) {
+		t.Fatalf("booking page %q", got)
+	}
+}
+
+// TestStuckOrderGivenUpAfterTheWindow: with the sandbox's completion disabled, an order is
+// checked for the whole window (on the server's clock) and then given up: cancelled upstream,
+// recorded with when and why, and the return page shows the outcome with the operator's
+// policy text and nothing else about the money.
+func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
+	oldEvery := checkoutWatchEvery
+	checkoutWatchEvery = func(time.Duration) time.Duration { return 20 * time.Millisecond }
+	t.Cleanup(func() { checkoutWatchEvery = oldEvery })
+	clock := sandbox.NewManualClock(time.Now())
+	h := newHarness(t, harnessOpts{sandbox: true, completionDelay: -1, now: clock.Now})
+	h.buyUpToSummary("1113", twoAdults())
+	ret := h.actAtProvider(h.pressPay(), "pay")
+	rec := h.recordOf(ret)
+	if rec.State != checkout.StateAwaiting || !h.srv.checkout().poller.Watching(rec.UserSessionID) {
+		t.Fatalf("an unconfirmed payment is not watched from its start: %s", rec.State)
+	}
+	// Just before the end of the window nothing is given up.
+	clock.Advance(24*time.Hour - time.Minute)
+	time.Sleep(300 * time.Millisecond)
+	if n := h.sb.Calls("CancelOrder"); n != 0 {
+		t.Fatalf("cancelled %d times before the window ended", n)
+	}
+	if rec = h.recordOf(ret); rec.State != checkout.StateAwaiting {
+		t.Fatalf("given up early: %s", rec.State)
+	}
+	clock.Advance(2 * time.Minute)
+	rec = h.waitForState(rec.ID, checkout.StateGivenUp, 5*time.Second)
+	if n := h.sb.Calls("CancelOrder"); n != 1 {
+		t.Fatalf("CancelOrder called %d times, want 1", n)
+	}
+	if !rec.OrderCancelled || !rec.GivenUp.Equal(clock.Now().Truncate(time.Millisecond)) ||
+		!strings.Contains(rec.GiveUpReason, "24 hours") || !strings.Contains(rec.GiveUpReason, "cancelled upstream") {
+		t.Fatalf("give-up not recorded: %+v", rec)
+	}
+	// The seats are released: the upstream no longer knows the order.
+	if _, err := h.srv.ticketing.GetOrderDetails(context.Background(), rec.UserSessionID); !errors.Is(err, upstream.ErrNotFound) {
+		t.Fatalf("order still upstream after the give-up: %v", err)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for h.srv.checkout().poller.Watching(rec.UserSessionID) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if h.srv.checkout().poller.Watching(rec.UserSessionID) {
+		t.Fatal("still watching a given-up order")
+	}
+
+	// The visit that bought goes to the outcome too, not to "nothing was charged".
+	resp, body := h.get("/checkout")
+	expectRedirect(t, resp, body, "/checkout/payments/"+rec.ID)
+
+	// The same page shows the outcome: the default policy, which promises nothing.
+	_, body = h.get(ret)
+	doc := h.doc(body)
+	failed := doc.Find(`[data-testid="failed-order"]`)
+	if failed.Length() != 1 || !strings.Contains(doc.Find("h1").Text(), "not completed") ||
+		strings.TrimSpace(doc.Find(`[data-testid="failed-policy"]`).Text()) != DefaultFailedOrderPolicy ||
+		!strings.Contains(failed.Text(), "seats were released") || doc.Find(`[data-testid="check-again"]`).Length() != 0 {
+		t.Fatalf("given-up page: %s", body)
+	}
+	checkNoPromises(t, "the given-up page", failed.Text())
+	// What is said about the money is the operator's text, word for word.
+	h.srv.cfg.FailedOrderPolicy = "Payments for orders we could not complete are paid back within 5 working days; the box office can help."
+	_, body = h.get(ret)
+	if got := strings.TrimSpace(h.doc(body).Find(`[data-testid="failed-policy"]`).Text()); got != h.srv.cfg.FailedOrderPolicy {
+		t.Fatalf("policy shown %q", got)
+	}
+	// A poll of the page after the give-up sends it to the outcome.
+	if resp, _ := h.do("GET", ret, nil, http.Header{"Hx-Request": {"true"}}); resp.Header.Get("HX-Redirect") == "" {
+		t.Fatal("poll after the give-up does not move the page on")
+	}
+}
+
+// TestCheckoutWatchersSurviveARestart: a second server on the same database (a restart) picks
+// up the unconfirmed payment and records its late completion.
+func TestCheckoutWatchersSurviveARestart(t *testing.T) {
+	oldEvery := checkoutWatchEvery
+	checkoutWatchEvery = func(time.Duration) time.Duration { return time.Hour } // the first server's watcher sleeps
+	t.Cleanup(func() { checkoutWatchEvery = oldEvery })
+	h := newHarness(t, harnessOpts{sandbox: true, completionDelay: -1})
+	h.buyUpToSummary("1113", twoAdults())
+	ret := h.actAtProvider(h.pressPay(), "pay")
+	rec := h.recordOf(ret)
+
+	bg, stop := context.WithCancel(context.Background())
+	t.Cleanup(stop)
+	s := h.srv
+	again, err := New(Deps{Config: s.cfg, Logger: s.logger, DB: s.db, SessionStore: h.store, Device: s.device, Assets: s.assets,
+		Ticketing: s.ticketing, Payments: s.payments, SQL: s.sql, Now: s.now, Background: bg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again.checkout().watchEvery = func(time.Duration) time.Duration { return 20 * time.Millisecond }
+	if n, err := again.ResumeCheckoutWatchers(context.Background()); err != nil || n != 1 || !again.checkout().poller.Watching(rec.UserSessionID) {
+		t.Fatalf("resumed %d watchers: %v", n, err)
+	}
+	if !h.sb.CompleteAwaiting(rec.UserSessionID) {
+		t.Fatal("sandbox did not complete the order")
+	}
+	rec = h.waitForState(rec.ID, checkout.StateCompleted, 5*time.Second)
+	if rec.BookingNumber == 0 {
+		t.Fatalf("completed without a booking number: %+v", rec)
+	}
+}

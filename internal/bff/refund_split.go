@@ -1,0 +1,462 @@
+package bff
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/refunds"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+	"github.com/cinemabff/cinemabff/views/pages/booking"
+)
+
+// Refunds across several payments. A negative balance goes back over the booking's external
+// payments, the newest first, never more than a payment can still give back (internal/refunds
+// plans it). Every part is its own ledger entry with its own idempotency key and its own
+// provider refund, made by the settler independently of the others: if one part fails, the
+// others stay done and the reconciler retries the failing one. complete-edit is called once,
+// with every part, when all of them are refunded; the parts move to "applying" together in one
+// compare-and-set, so two parts finishing at the same moment call it once.
+
+// startRefund plans the refund of tmpl.AmountCents over the booking's payments, writes one
+// ledger entry per part and makes them. A repeated press finds the same parts (the first
+// part's idempotency key does not depend on the plan) and never refunds twice.
+func (s *Server) startRefund(c echo.Context, e editVisit, tmpl ledger.Entry) error {
+	ctx := c.Request().Context()
+	b, err := s.ticketing.GetSingleBooking(ctx, e.CinemaID, e.BookingNumber)
+	if err != nil {
+		return s.fromUpstream(err, s.url(RouteEdit), "Back to your changes")
+	}
+	plan, err := refunds.Plan(tmpl.AmountCents, s.refundablePayments(ctx, b))
+	if err != nil {
+		loggerFrom(ctx, s.logger).Warn("refund cannot be planned", "booking", e.BookingNumber, "err", err)
+		return &Error{Code: EConflict, Heading: "We cannot refund this online",
+			Message: "The payments of this booking cannot take this refund online. Please ask at the box office; your changes are still held for you until the countdown ends.",
+			BackURL: s.url(RouteEdit), BackLabel: "Back to your changes", Err: err}
+	}
+	parts := make([]ledger.Entry, len(plan))
+	for i, p := range plan {
+		en := tmpl
+		en.IdempotencyKey = fmt.Sprintf("%s:part%d", tmpl.IdempotencyKey, i+1)
+		en.AmountCents = p.AmountCents
+		en.ProviderPaymentID = p.Payment.Reference
+		en.CardMasked, en.CardType = p.Payment.CardMasked, p.Payment.CardType
+		parts[i] = en
+	}
+	group, _, err := s.ledger.CreateGroup(ctx, parts)
+	if err != nil {
+		return err
+	}
+	lead := group[0]
+	e.Entry = lead.ID
+	s.saveEdit(c, e)
+	if _, err := s.settler().advanceGroup(ctx, lead); err != nil {
+		loggerFrom(ctx, s.logger).Warn("refund not finished at once", "entry", lead.ID, "err", err)
+	}
+	if lead, err = s.ledger.Get(ctx, lead.ID); err != nil {
+		return err
+	}
+	lead = s.awaitApplying(ctx, lead) // a provider event may be completing it right now
+	if lead.State == ledger.StateApplied {
+		return s.finishEdit(c, e)
+	}
+	return s.redirect(c, s.url(RouteEditStatus, lead.ID))
+}
+
+// refundablePayments lists the booking's payments a refund can go back to, oldest first, with
+// what the provider says can still be refunded from each (unknown when it cannot be read).
+func (s *Server) refundablePayments(ctx context.Context, b cinema.Booking) []refunds.Payment {
+	var out []refunds.Payment
+	for _, p := range b.Payments {
+		// The real API does not say whether a payment was external: unless it says it was not,
+		// a payment with a provider reference is a candidate, and the upstream has the last word.
+		if !(p.External || !p.ExternalKnown) || p.ProviderReference == "" || p.Amount.Cents <= 0 {
+			continue
+		}
+		rp := refunds.Payment{Reference: p.ProviderReference, CardType: p.CardType, CardMasked: p.CardNumberMasked,
+			PaidCents: p.Amount.Cents, RefundableCents: -1}
+		if s.payments != nil {
+			if pp, err := s.payments.GetPayment(ctx, p.ProviderReference); err == nil {
+				rp.RefundableCents = pp.Refundable().Cents
+			} else {
+				loggerFrom(ctx, s.logger).Info("refundable amount unknown: the payment's own amount is the limit", "payment", p.ProviderReference, "err", err)
+			}
+		}
+		out = append(out, rp)
+	}
+	return out
+}
+
+// advanceGroup advances every unfinished part of e's refund and returns the parts as they
+// stand; the first error is returned after all were tried (one part failing leaves the
+// others going).
+func (st *settler) advanceGroup(ctx context.Context, e ledger.Entry) ([]ledger.Entry, error) {
+	parts, err := st.ledger.Group(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	var first error
+	for _, p := range parts {
+		if p.State.Terminal(p.Kind) {
+			continue
+		}
+		if _, err := st.advance(ctx, p.ID); err != nil && first == nil {
+			first = err
+		}
+	}
+	parts, err = st.ledger.Group(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	return parts, first
+}
+
+func entryIDs(parts []ledger.Entry) []string {
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = p.ID
+	}
+	return out
+}
+
+// pick returns the entry with id from out (a TransitionAll answer), or e.
+func pick(out []ledger.Entry, e ledger.Entry) ledger.Entry {
+	for _, x := range out {
+		if x.ID == e.ID {
+			return x
+		}
+	}
+	return e
+}
+
+// siblingFailed reports whether another part of e's refund failed: a part not yet asked for
+// is then not paid out either, since the change can no longer be completed with it.
+func (st *settler) siblingFailed(ctx context.Context, e ledger.Entry) (bool, error) {
+	if e.RefundGroup == "" {
+		return false, nil
+	}
+	parts, err := st.ledger.Group(ctx, e)
+	if err != nil {
+		return false, err
+	}
+	for _, p := range parts {
+		if p.ID != e.ID && p.State == ledger.StateFailed {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// applyRefund is the step of a refund part the provider has refunded: once every part is
+// refunded, one worker claims them all and calls complete-edit once with every part.
+func (st *settler) applyRefund(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
+	parts, err := st.ledger.Group(ctx, e)
+	if err != nil {
+		return e, false, err
+	}
+	var refunded, failed, waiting int
+	for _, p := range parts {
+		switch p.State {
+		case ledger.StateRefunded:
+			refunded++
+		case ledger.StateFailed:
+			failed++
+		case ledger.StateCreated, ledger.StateRefundRequested:
+			waiting++
+		default:
+			// Applying or applied while this part is still refunded: parts move together, so
+			// this is a read between two writes; the next pass sees them settled.
+			return e, false, nil
+		}
+	}
+	switch {
+	case waiting > 0:
+		return e, false, nil // the other parts are made on their own (and retried by the reconciler)
+	case failed > 0:
+		// A part could not be made: the change cannot be completed with only some of the
+		// refund, and the money of the parts that went out must not be forgotten.
+		var sent []string
+		for _, p := range parts {
+			if p.State == ledger.StateRefunded {
+				sent = append(sent, p.ID)
+			}
+		}
+		st.logger.Error("refund partly issued, another part failed: the edit is not applied, needs staff review", "entry", e.ID, "booking", e.BookingNumber)
+		out, err := st.ledger.TransitionAll(ctx, sent, []ledger.State{ledger.StateRefunded}, ledger.StateFailed, "refund part issued, another part failed: staff review", func(x *ledger.Entry) {
+			x.LastError = "this part was refunded, but another part of the refund could not be made, so the booking change was not completed"
+		})
+		return pick(out, e), err == nil, err
+	}
+	ids := entryIDs(parts)
+	for _, p := range parts {
+		if p.Attempts == 0 {
+			continue
+		}
+		// An earlier attempt may have gone through without us hearing the answer.
+		applied, err := st.refundsOnBooking(ctx, parts)
+		if err != nil {
+			return e, false, err
+		}
+		if applied {
+			out, err := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateRefunded}, ledger.StateApplied, "found on the booking", nil)
+			return pick(out, e), err == nil, err
+		}
+		break
+	}
+	if _, err := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateRefunded}, ledger.StateApplying, "calling complete-edit", nil); err != nil {
+		return e, false, err // ErrStateChanged: another worker claimed the refund
+	}
+	items := make([]upstream.ExternalPayment, len(parts))
+	for i, p := range parts {
+		items[i] = upstream.ExternalPayment{AmountCents: p.AmountCents, ProviderReference: p.ProviderReference,
+			TenderCategory: st.tender, CardNumberMasked: p.CardMasked, CardType: p.CardType}
+	}
+	_, cerr := st.ticketing.CompleteEditBooking(ctx, e.EditSessionID, upstream.CompleteEditWithRefunds(items...))
+	if cerr == nil {
+		out, err := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateApplying}, ledger.StateApplied, "complete-edit accepted", nil)
+		return pick(out, e), err == nil, err
+	}
+	// Not applied, or not known: find out from the booking before deciding.
+	applied, verr := st.refundsOnBooking(ctx, parts)
+	switch {
+	case verr != nil || errors.Is(cerr, upstream.ErrUnavailable):
+		// Try again later (the reconciler does); give the claim back.
+		if _, terr := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateApplying}, ledger.StateRefunded, "complete-edit failed, will retry", func(x *ledger.Entry) {
+			x.Attempts++
+			x.LastError = cerr.Error()
+		}); terr != nil {
+			return e, false, terr
+		}
+		return e, false, fmt.Errorf("complete-edit: %w", cerr)
+	case applied:
+		out, err := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateApplying}, ledger.StateApplied, "found on the booking", nil)
+		return pick(out, e), err == nil, err
+	default:
+		// The refund was paid out but the edit could not take it: people must look at this.
+		st.logger.Error("refund issued but the edit could not be completed: needs staff review", "entry", e.ID, "booking", e.BookingNumber, "parts", len(parts), "err", cerr)
+		out, err := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateApplying}, ledger.StateFailed, "refund issued, edit not applied: staff review", func(x *ledger.Entry) {
+			x.LastError = "refund issued but the booking change could not be completed: " + cerr.Error()
+		})
+		return pick(out, e), err == nil, err
+	}
+}
+
+// resolveStaleRefund ends a claim on a refund left by a crash: the booking tells whether
+// complete-edit went through.
+func (st *settler) resolveStaleRefund(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
+	parts, err := st.ledger.Group(ctx, e)
+	if err != nil {
+		return e, false, err
+	}
+	applied, err := st.refundsOnBooking(ctx, parts)
+	if err != nil {
+		return e, false, err
+	}
+	var claimed []string
+	for _, p := range parts {
+		if p.State == ledger.StateApplying {
+			claimed = append(claimed, p.ID)
+		}
+	}
+	back := ledger.StateRefunded
+	if applied {
+		back = ledger.StateApplied
+	}
+	out, err := st.ledger.TransitionAll(ctx, claimed, []ledger.State{ledger.StateApplying}, back, "stale claim resolved", nil)
+	return pick(out, e), err == nil, err
+}
+
+// refundsOnBooking reports whether the booking already carries every part of the refund
+// (complete-edit takes all of them or none).
+func (st *settler) refundsOnBooking(ctx context.Context, parts []ledger.Entry) (bool, error) {
+	for _, p := range parts {
+		if p.ProviderReference == "" {
+			return false, nil
+		}
+	}
+	b, err := st.ticketing.GetSingleBooking(ctx, parts[0].CinemaID, parts[0].BookingNumber)
+	if err != nil {
+		return false, fmt.Errorf("read booking to verify: %w", err)
+	}
+	on := map[string]bool{}
+	for _, bp := range b.Payments {
+		on[bp.ProviderReference] = true
+	}
+	found := 0
+	for _, p := range parts {
+		if on[p.ProviderReference] {
+			found++
+		}
+	}
+	if found > 0 && found < len(parts) {
+		st.logger.Error("only some parts of a refund are on the booking", "entry", parts[0].ID, "found", found, "parts", len(parts))
+	}
+	return found == len(parts), nil
+}
+
+// refundCard names where a part goes back: "VISA ************4242", "PAYPAL".
+func refundCard(p ledger.Entry) string {
+	if card := strings.TrimSpace(p.CardType + " " + p.CardMasked); card != "" {
+		return card
+	}
+	return "your original payment"
+}
+
+func partsTotal(parts []ledger.Entry) cinema.Money {
+	var m cinema.Money
+	for _, p := range parts {
+		m = cinema.Money{Cents: m.Cents + p.AmountCents, Currency: p.Currency}
+	}
+	return m
+}
+
+// refundSummary is the booking page's line for a refund that was applied.
+func refundSummary(parts []ledger.Entry) string {
+	total := partsTotal(parts)
+	if len(parts) == 1 {
+		return fmt.Sprintf("Refunded %s to %s.", total, refundCard(parts[0]))
+	}
+	var each []string
+	for _, p := range parts {
+		each = append(each, fmt.Sprintf("%s back to %s", cinema.Money{Cents: p.AmountCents, Currency: p.Currency}, refundCard(p)))
+	}
+	return fmt.Sprintf("Refunded %s: %s.", total, strings.Join(each, ", "))
+}
+
+// refundPartSent reports whether the provider has paid the part out.
+func refundPartSent(p ledger.Entry) bool {
+	switch p.State {
+	case ledger.StateRefunded, ledger.StateApplying, ledger.StateApplied:
+		return true
+	}
+	return p.RefundID != ""
+}
+
+// refundStatusView says where each part of a refund stands. It never says the money is back
+// while a part is still under way or failing.
+func (s *Server) refundStatusView(lead ledger.Entry, parts []ledger.Entry) booking.PaymentStatusView {
+	total := partsTotal(parts).String()
+	v := booking.PaymentStatusView{Reference: lead.ID[:12], PollURL: s.url(RouteEditStatus, lead.ID), Refresh: true, Kind: components.NoticeInfo}
+	var sent, pending, notSent, applied int
+	retrying := false
+	for _, p := range parts {
+		pv := booking.RefundPartView{Text: fmt.Sprintf("%s back to %s", cinema.Money{Cents: p.AmountCents, Currency: p.Currency}, refundCard(p))}
+		switch {
+		case refundPartSent(p):
+			sent++
+			pv.State, pv.Status = "done", "sent back"
+		case p.State == ledger.StateFailed:
+			notSent++
+			pv.State, pv.Status = "failed", "not sent back"
+		default:
+			pending++
+			pv.State, pv.Status = "pending", "still under way"
+			if p.LastError != "" {
+				retrying = true
+				pv.Status = "still under way: the payment provider has not confirmed it yet, we keep trying"
+			}
+		}
+		if p.State == ledger.StateApplied {
+			applied++
+		}
+		v.Parts = append(v.Parts, pv)
+	}
+	failed := false
+	for _, p := range parts {
+		failed = failed || p.State == ledger.StateFailed
+	}
+	switch {
+	case applied == len(parts):
+		v.Refresh = false
+		v.Heading, v.Body = "Refund complete", "We sent "+total+" back and saved the change to your booking."
+		v.NextURL, v.NextLabel = s.url(RouteBooking), "See your booking"
+	case failed && pending == 0 && sent > 0:
+		v.Kind, v.Refresh = components.NoticeWarning, false
+		v.Heading = "Your refund was sent, the change needs a check"
+		if notSent > 0 {
+			v.Heading = "Part of your refund was sent, the change needs a check"
+		}
+		v.Body = "The parts marked sent back were returned, but the change to the booking could not be saved. Our staff will check it; please quote the reference below if you contact us."
+		v.NextURL, v.NextLabel = s.url(RouteBooking), "See your booking"
+	case failed && pending == 0:
+		v.Kind, v.Refresh = components.NoticeWarning, false
+		v.Heading, v.Body = "Nothing was refunded", "We could not return the money online, so nothing was refunded and your booking was not changed. Please ask at the box office if you still want the change."
+		v.NextURL, v.NextLabel = s.url(RouteBooking), "See your booking"
+	case failed:
+		v.Kind = components.NoticeWarning
+		v.Heading, v.Body = "Part of your refund could not be made", "One part of "+total+" could not be sent back. We finish the part still under way; then our staff will check the change. Please quote the reference below if you contact us."
+	case pending > 0:
+		v.Heading = "Refunding " + total
+		if len(parts) == 1 {
+			v.Body = "We are returning " + total + " to " + refundCard(parts[0]) + " and then saving the change to your booking. It is still under way; this page updates by itself."
+		} else {
+			v.Body = fmt.Sprintf("We are returning %s in %d parts, one to each payment, and then saving the change to your booking. Sent back so far: %d of %d parts; the rest is still under way. This page updates by itself.", total, len(parts), sent, len(parts))
+		}
+		if retrying {
+			v.Body += " The payment provider has not confirmed a part yet; we keep trying, and you need to do nothing."
+		}
+	default: // every part sent back, the change being saved
+		v.Heading, v.Body = total+" sent back: finishing your change", "Every part of your refund was sent back. We are saving the change to your booking; this usually takes seconds."
+	}
+	return v
+}
+
+// statusViewFor is statusView with the parts of a refund.
+func (s *Server) statusViewFor(ctx context.Context, entry ledger.Entry) booking.PaymentStatusView {
+	if entry.Kind != ledger.KindRefund {
+		return s.statusView(entry)
+	}
+	parts, err := s.ledger.Group(ctx, entry)
+	if err != nil {
+		parts = []ledger.Entry{entry}
+	}
+	return s.refundStatusView(entry, parts)
+}
+
+// refundGroupSummary is the booking page's line for the refund of entry.
+func (s *Server) refundGroupSummary(ctx context.Context, entry ledger.Entry) string {
+	parts, err := s.ledger.Group(ctx, entry)
+	if err != nil {
+		parts = []ledger.Entry{entry}
+	}
+	return refundSummary(parts)
+}
+
+// sameRefund reports whether a and the entry with id b are parts of one refund.
+func (s *Server) sameRefund(ctx context.Context, a ledger.Entry, b string) bool {
+	if a.RefundGroup == "" || b == "" {
+		return false
+	}
+	other, err := s.ledger.Get(ctx, b)
+	return err == nil && other.RefundGroup == a.RefundGroup
+}
+
+// refundUnderWayNotice tells the booking page, while this visit's change of the booking has a
+// refund under way, where each part of it stands; nil when there is none.
+func (s *Server) refundUnderWayNotice(c echo.Context, number int64) *components.Notice {
+	e, ok := s.currentEdit(c)
+	if !ok || e.BookingNumber != number || s.ledger == nil {
+		return nil
+	}
+	ctx := c.Request().Context()
+	entry, err := s.blockingEntry(ctx, e)
+	if err != nil || entry == nil || entry.Kind != ledger.KindRefund {
+		return nil
+	}
+	parts, err := s.ledger.Group(ctx, *entry)
+	if err != nil {
+		return nil
+	}
+	v := s.refundStatusView(*entry, parts)
+	var each []string
+	for _, p := range v.Parts {
+		each = append(each, p.Text+": "+p.Status)
+	}
+	return &components.Notice{Kind: v.Kind, Heading: v.Heading, Body: strings.Join(each, "; ") + ". The booking below shows it as it was until the change is saved."}
+}
