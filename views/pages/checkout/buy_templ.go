@@ -1152,7 +1152,7 @@ func Seats(v SeatsView) templ.Component {
 	})
 }
 
-// Details asks for the name and e-mail the tickets are sent to.
+// Details asks for the name and e-mail of the booking (with the number, they find it later).
 func Details(v DetailsView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -1261,7 +1261,7 @@ func Details(v DetailsView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 113, "</div><div class=\"field\"><label for=\"email\">E-mail address</label><p class=\"hint\" id=\"email-hint\">Your tickets and booking number are sent here.</p><input id=\"email\" name=\"email\" type=\"email\" autocomplete=\"email\" maxlength=\"254\" value=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 113, "</div><div class=\"field\"><label for=\"email\">E-mail address</label><p class=\"hint\" id=\"email-hint\">With it and the booking number you can find and change your booking later.</p><input id=\"email\" name=\"email\" type=\"email\" autocomplete=\"email\" maxlength=\"254\" value=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
