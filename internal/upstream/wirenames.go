@@ -2,10 +2,9 @@ package upstream
 
 // The contract writes every field that carries the maker's brand with the
 // word "Core"; the real wire says "Vista" (docs/wire-profile.md, "Brand
-// names"). This file is the one table of those names. Wire structs read the
-// Vista name and also accept the contract's neutral name, so that a test
-// double written literally from the contract is understood; when both are
-// present the Vista name wins. Requests always carry the Vista name.
+// names"). This file is the one place those names are spelled: the wire
+// structs embed the types below. A reply in the contract's neutral spelling
+// is not the real service's, and is not read.
 //
 //	contract               wire
 //	CoreBookingNumber      VistaBookingNumber      (order, order identifiers, CompleteOrder reply)
@@ -17,73 +16,42 @@ package upstream
 
 // orderBrand is the brand-carrying part of a ticketing Order.
 type orderBrand struct {
-	VistaTransactionNumber *flexInt `json:"VistaTransactionNumber"`
-	VistaBookingNumber     *flexInt `json:"VistaBookingNumber"`
-	CoreTransactionNumber  *flexInt `json:"CoreTransactionNumber"`
-	CoreBookingNumber      *flexInt `json:"CoreBookingNumber"`
+	VistaTransactionNumber flexInt `json:"VistaTransactionNumber"`
+	VistaBookingNumber     flexInt `json:"VistaBookingNumber"`
 }
 
-func (b orderBrand) bookingNumber() int64 { return brandInt(b.VistaBookingNumber, b.CoreBookingNumber) }
-func (b orderBrand) transactionNumber() int64 {
-	return brandInt(b.VistaTransactionNumber, b.CoreTransactionNumber)
-}
+func (b orderBrand) bookingNumber() int64     { return int64(b.VistaBookingNumber) }
+func (b orderBrand) transactionNumber() int64 { return int64(b.VistaTransactionNumber) }
 
 // completionBrand is the brand-carrying part of OrderIdentifiers and of the
 // flat CompleteOrder reply.
 type completionBrand struct {
-	VistaBookingNumber *flexInt    `json:"VistaBookingNumber"`
-	VistaBookingId     *flexString `json:"VistaBookingId"`
-	VistaTransNumber   *flexInt    `json:"VistaTransNumber"`
-	CoreBookingNumber  *flexInt    `json:"CoreBookingNumber"`
-	CoreBookingId      *flexString `json:"CoreBookingId"`
-	CoreTransNumber    *flexInt    `json:"CoreTransNumber"`
+	VistaBookingNumber flexInt    `json:"VistaBookingNumber"`
+	VistaBookingId     flexString `json:"VistaBookingId"`
+	VistaTransNumber   flexInt    `json:"VistaTransNumber"`
 }
 
-func (b completionBrand) bookingNumber() int64 {
-	return brandInt(b.VistaBookingNumber, b.CoreBookingNumber)
-}
-func (b completionBrand) bookingID() string  { return brandString(b.VistaBookingId, b.CoreBookingId) }
-func (b completionBrand) transNumber() int64 { return brandInt(b.VistaTransNumber, b.CoreTransNumber) }
+func (b completionBrand) bookingNumber() int64 { return int64(b.VistaBookingNumber) }
+func (b completionBrand) bookingID() string    { return string(b.VistaBookingId) }
+func (b completionBrand) transNumber() int64   { return int64(b.VistaTransNumber) }
 
-// bookingBrand is the brand-carrying part of a GetSingleBooking Booking.
+// bookingBrand is the brand-carrying part of a GetSingleBooking Booking. Both
+// spellings of the transaction are seen on booking look-ups.
 type bookingBrand struct {
-	VistaTransactionId *flexInt `json:"VistaTransactionId"`
-	VistaTransNumber   *flexInt `json:"VistaTransNumber"`
-	CoreTransactionId  *flexInt `json:"CoreTransactionId"`
-	CoreTransNumber    *flexInt `json:"CoreTransNumber"`
+	VistaTransactionId flexInt `json:"VistaTransactionId"`
+	VistaTransNumber   flexInt `json:"VistaTransNumber"`
 }
 
 func (b bookingBrand) transactionID() int64 {
-	if n := brandInt(b.VistaTransactionId, b.CoreTransactionId); n != 0 {
-		return n
+	if b.VistaTransactionId != 0 {
+		return int64(b.VistaTransactionId)
 	}
-	return brandInt(b.VistaTransNumber, b.CoreTransNumber)
+	return int64(b.VistaTransNumber)
 }
 
 // webPaymentBrand is the brand-carrying part of OrderWebPaymentData.
 type webPaymentBrand struct {
-	VistaTransRef *flexString `json:"VistaTransRef"`
-	CoreTransRef  *flexString `json:"CoreTransRef"`
+	VistaTransRef flexString `json:"VistaTransRef"`
 }
 
-func (b webPaymentBrand) transRef() string { return brandString(b.VistaTransRef, b.CoreTransRef) }
-
-func brandInt(vista, core *flexInt) int64 {
-	if vista != nil {
-		return int64(*vista)
-	}
-	if core != nil {
-		return int64(*core)
-	}
-	return 0
-}
-
-func brandString(vista, core *flexString) string {
-	if vista != nil && *vista != "" {
-		return string(*vista)
-	}
-	if core != nil {
-		return string(*core)
-	}
-	return ""
-}
+func (b webPaymentBrand) transRef() string { return string(b.VistaTransRef) }
