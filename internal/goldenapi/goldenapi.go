@@ -10,7 +10,6 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-	"strings"
 	"sync"
 
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -38,27 +37,7 @@ func New(files fs.FS, token string) *Server {
 }
 
 // OperationOf finds the operation whose default route matches a request.
-func OperationOf(method, path string) string {
-	segs := strings.Split(strings.Trim(path, "/"), "/")
-	for op, r := range upstream.DefaultPaths() {
-		tmpl, _, _ := strings.Cut(r.Path, "?")
-		ts := strings.Split(tmpl, "/")
-		if r.Method != method || len(ts) != len(segs) {
-			continue
-		}
-		match := true
-		for i := range ts {
-			if !strings.HasPrefix(ts[i], "{") && ts[i] != segs[i] {
-				match = false
-				break
-			}
-		}
-		if match {
-			return op
-		}
-	}
-	return ""
-}
+func OperationOf(method, path string) string { return upstream.DefaultPaths().Operation(method, path) }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")

@@ -42,34 +42,8 @@ func newGoldenUpstream(t *testing.T) *goldenUpstream {
 	return g
 }
 
-// opFor finds the operation whose default route matches the request.
-func opFor(method, path string) string {
-	segs := strings.Split(strings.Trim(path, "/"), "/")
-	for op, r := range DefaultPaths() {
-		if r.Method != method {
-			continue
-		}
-		tmpl, _, _ := strings.Cut(r.Path, "?")
-		ts := strings.Split(tmpl, "/")
-		if len(ts) != len(segs) {
-			continue
-		}
-		ok := true
-		for i := range ts {
-			if !strings.HasPrefix(ts[i], "{") && ts[i] != segs[i] {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return op
-		}
-	}
-	return ""
-}
-
 func (g *goldenUpstream) serve(w http.ResponseWriter, r *http.Request) {
-	op := opFor(r.Method, r.URL.Path)
+	op := DefaultPaths().Operation(r.Method, r.URL.Path)
 	if op == "" {
 		http.Error(w, `{"Result":4,"ErrorDescription":"unknown path"}`, http.StatusNotFound)
 		return

@@ -158,3 +158,28 @@ func expandTemplate(t string, esc func(string) string, params ...routeParams) st
 		t = t[i+j+1:]
 	}
 }
+
+// Operation finds the operation whose route matches a request's method and
+// path (below the base URL); "" when none does. Placeholders match one path
+// segment. Test doubles of the ticketing API use it to know what was asked.
+func (p Paths) Operation(method, path string) string {
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	for op, r := range p {
+		tmpl, _, _ := strings.Cut(r.Path, "?")
+		ts := strings.Split(tmpl, "/")
+		if r.Method != method || len(ts) != len(segs) {
+			continue
+		}
+		match := true
+		for i := range ts {
+			if !strings.HasPrefix(ts[i], "{") && ts[i] != segs[i] {
+				match = false
+				break
+			}
+		}
+		if match {
+			return op
+		}
+	}
+	return ""
+}
