@@ -59,11 +59,7 @@ func (s *Server) showWhatsOn(c echo.Context) error {
 	if msg := s.popFlash(c); msg != "" && notice == nil {
 		notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg} // e.g. a cancelled purchase
 	}
-	sessions, err := s.ticketing.ListSessions(ctx, cin.ID, day.Format("2006-01-02"))
-	if err != nil {
-		return s.fromUpstream(err, s.url(RouteHome), "Back to the start")
-	}
-	films, err := s.ticketing.ListFilms(ctx, cin.ID)
+	sessions, films, err := s.ticketing.ListSessionsWithFilms(ctx, cin.ID, day.Format("2006-01-02"))
 	if err != nil {
 		return s.fromUpstream(err, s.url(RouteHome), "Back to the start")
 	}

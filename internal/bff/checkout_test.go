@@ -294,3 +294,21 @@ func TestBuyPollersCoalesce(t *testing.T) {
 		t.Fatalf("%d upstream calls in %v, want at most one per second (%d)", calls, time.Since(start), maxCalls)
 	}
 }
+
+// TestWhatsOnReadsFilmsOnce: the programme needs the sessions and their films; the films are
+// read once per page, not once for the titles and again for the details.
+func TestWhatsOnReadsFilmsOnce(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	h.get("/whats-on") // warms the cinema list
+	before, sessions := h.sb.Calls("Films"), h.sb.Calls("Sessions")
+	resp, body := h.get("/whats-on")
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "min") {
+		t.Fatalf("what's on: %d", resp.StatusCode)
+	}
+	if got := h.sb.Calls("Films") - before; got != 1 {
+		t.Errorf("%d films reads for one page", got)
+	}
+	if got := h.sb.Calls("Sessions") - sessions; got != 1 {
+		t.Errorf("%d session listings for one page", got)
+	}
+}

@@ -68,20 +68,39 @@ func (c *Client) ListFilms(ctx context.Context, cinemaID string) ([]cinema.Film,
 // here: the real service knows no date parameter. Show times are the
 // cinema's local times, read in its zone.
 func (c *Client) ListSessions(ctx context.Context, cinemaID, day string) ([]cinema.Session, error) {
+	sessions, _, filmsErr, err := c.listSessions(ctx, cinemaID, day)
+	if filmsErr != nil && !errors.Is(filmsErr, ErrNotFound) {
+		c.cfg.logger.Warn("films of the session listing could not be read", "cinema", cinemaID, "err", filmsErr)
+	}
+	return sessions, err
+}
+
+// ListSessionsWithFilms is ListSessions with the films it read for the
+// titles, for a page that shows both: one films call, not two. Unlike
+// ListSessions it fails when the films cannot be read.
+func (c *Client) ListSessionsWithFilms(ctx context.Context, cinemaID, day string) ([]cinema.Session, []cinema.Film, error) {
+	sessions, films, filmsErr, err := c.listSessions(ctx, cinemaID, day)
+	if err == nil {
+		err = filmsErr
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return sessions, films, nil
+}
+
+func (c *Client) listSessions(ctx context.Context, cinemaID, day string) (out []cinema.Session, fs []cinema.Film, filmsErr, err error) {
 	loc := c.zoneFor(ctx, cinemaID)
 	w, err := do[wireSessionList](ctx, c, OpListSessions, routeParams{"cinemaId": cinemaID}, nil, true, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	films := map[string]cinema.Film{}
-	if fs, err := c.ListFilms(ctx, cinemaID); err == nil {
-		for _, f := range fs {
-			films[f.ID] = f
-		}
-	} else if !errors.Is(err, ErrNotFound) {
-		c.cfg.logger.Warn("films of the session listing could not be read", "cinema", cinemaID, "err", err)
+	fs, filmsErr = c.ListFilms(ctx, cinemaID)
+	for _, f := range fs {
+		films[f.ID] = f
 	}
-	out := make([]cinema.Session, 0, len(w.Value))
+	out = make([]cinema.Session, 0, len(w.Value))
 	cv := c.conv()
 	for _, s := range w.Value {
 		if s.CinemaId != "" && string(s.CinemaId) != cinemaID {
@@ -96,7 +115,7 @@ func (c *Client) ListSessions(ctx context.Context, cinemaID, day string) ([]cine
 		}
 		out = append(out, cs)
 	}
-	return out, nil
+	return out, fs, filmsErr, nil
 }
 
 // listingTTL is how long FindSession trusts a cinema's session listing: a
