@@ -129,9 +129,6 @@ func (st *settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 			return e, false, err
 		}
 		back := ledger.StatePaid
-		if e.Kind == ledger.KindRefund {
-			back = ledger.StateRefunded
-		}
 		if applied {
 			back = ledger.StateApplied
 		}
@@ -193,8 +190,8 @@ func (st *settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 	return e, false, fmt.Errorf("ledger entry %s: no step from %s/%s", e.ID, e.Kind, e.State)
 }
 
-// apply claims the entry and calls complete-edit with it. Refunds go through applyRefund,
-// which claims every part of the refund at once.
+// apply claims a payment entry and calls complete-edit with it. Refunds go through
+// applyRefund, which claims every part of the refund at once.
 func (st *settler) apply(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
 	from := e.State
 	if e.Attempts > 0 {
@@ -212,11 +209,7 @@ func (st *settler) apply(ctx context.Context, e ledger.Entry) (ledger.Entry, boo
 	}
 	item := upstream.ExternalPayment{AmountCents: e.AmountCents, ProviderReference: e.ProviderReference,
 		TenderCategory: st.tender, CardNumberMasked: e.CardMasked, CardType: e.CardType}
-	body := upstream.CompleteEditWithPayments(item)
-	if e.Kind == ledger.KindRefund {
-		body = upstream.CompleteEditWithRefunds(item)
-	}
-	_, cerr := st.ticketing.CompleteEditBooking(ctx, e.EditSessionID, body)
+	_, cerr := st.ticketing.CompleteEditBooking(ctx, e.EditSessionID, upstream.CompleteEditWithPayments(item))
 	if cerr == nil {
 		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, ledger.StateApplied, "complete-edit accepted", nil)
 		return e, err == nil, err
@@ -237,18 +230,11 @@ func (st *settler) apply(ctx context.Context, e ledger.Entry) (ledger.Entry, boo
 	case applied:
 		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, ledger.StateApplied, "found on the booking", nil)
 		return e, err == nil, err
-	case e.Kind == ledger.KindPayment:
+	default:
 		// The edit is gone (expired, cancelled) or refused the payment: give the money back.
 		st.logger.Warn("edit payment could not be applied: refunding", "entry", e.ID, "err", cerr)
 		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, ledger.StateRefundRequested, "edit gone: reversing payment", func(x *ledger.Entry) {
 			x.LastError = cerr.Error()
-		})
-		return e, err == nil, err
-	default:
-		// A refund was paid out but the edit could not take it: people must look at this.
-		st.logger.Error("refund issued but the edit could not be completed: needs staff review", "entry", e.ID, "booking", e.BookingNumber, "err", cerr)
-		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, ledger.StateFailed, "refund issued, edit not applied: staff review", func(x *ledger.Entry) {
-			x.LastError = "refund issued but the booking change could not be completed: " + cerr.Error()
 		})
 		return e, err == nil, err
 	}
