@@ -390,5 +390,3 @@ func (p errorProbe) resultCodes() codes {
 	}
 	return c
 }
-
-func escape(s string) string { return url.PathEscape(s) }

@@ -3,7 +3,6 @@ package upstream
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -123,5 +122,3 @@ func fixture(t testing.TB, name string) string {
 	}
 	return string(b)
 }
-
-func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }
