@@ -3,8 +3,6 @@ package attention_test
 import (
 	"context"
 	"errors"
-	"log/slog"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,7 +12,6 @@ import (
 	"github.com/cinemabff/cinemabff/internal/attention"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/ledger"
-	"github.com/cinemabff/cinemabff/internal/storage"
 	"github.com/cinemabff/cinemabff/internal/testenv"
 )
 
@@ -26,21 +23,10 @@ type env struct {
 	now       time.Time
 }
 
-// envs opens a migrated database of each dialect, like internal/ledger's tests.
+// envs opens a migrated database of each dialect.
 func envs(t *testing.T) map[string]*env {
 	out := map[string]*env{}
-	for name, url := range map[string]func() string{
-		"sqlite":   func() string { return "sqlite:" + filepath.Join(t.TempDir(), "a.db") },
-		"postgres": func() string { return testenv.PostgresURL(t) },
-	} {
-		db, err := storage.Open(context.Background(), url())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		if _, err := db.Migrate(context.Background(), slog.New(slog.DiscardHandler)); err != nil {
-			t.Fatal(err)
-		}
+	for name, db := range testenv.MigratedDatabases(t) {
 		e := &env{now: time.Now().Add(-2 * time.Hour).Truncate(time.Millisecond)}
 		clock := func() time.Time { return e.now }
 		e.checkouts = checkout.NewStore(db.SQL, clock)

@@ -3,31 +3,17 @@ package ledger_test
 import (
 	"context"
 	"errors"
-	"log/slog"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/cinemabff/cinemabff/internal/ledger"
-	"github.com/cinemabff/cinemabff/internal/storage"
 	"github.com/cinemabff/cinemabff/internal/testenv"
 )
 
 func stores(t *testing.T) map[string]*ledger.Store {
 	out := map[string]*ledger.Store{}
-	for name, url := range map[string]func() string{
-		"sqlite":   func() string { return "sqlite:" + filepath.Join(t.TempDir(), "l.db") },
-		"postgres": func() string { return testenv.PostgresURL(t) },
-	} {
-		db, err := storage.Open(context.Background(), url())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		if _, err := db.Migrate(context.Background(), slog.New(slog.DiscardHandler)); err != nil {
-			t.Fatal(err)
-		}
+	for name, db := range testenv.MigratedDatabases(t) {
 		out[name] = ledger.New(db.SQL)
 	}
 	return out

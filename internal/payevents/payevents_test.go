@@ -2,31 +2,17 @@ package payevents_test
 
 import (
 	"context"
-	"log/slog"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/cinemabff/cinemabff/internal/payevents"
-	"github.com/cinemabff/cinemabff/internal/storage"
 	"github.com/cinemabff/cinemabff/internal/testenv"
 )
 
 func inboxes(t *testing.T) map[string]*payevents.Inbox {
 	out := map[string]*payevents.Inbox{}
-	for name, url := range map[string]func() string{
-		"sqlite":   func() string { return "sqlite:" + filepath.Join(t.TempDir(), "e.db") },
-		"postgres": func() string { return testenv.PostgresURL(t) },
-	} {
-		db, err := storage.Open(context.Background(), url())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		if _, err := db.Migrate(context.Background(), slog.New(slog.DiscardHandler)); err != nil {
-			t.Fatal(err)
-		}
+	for name, db := range testenv.MigratedDatabases(t) {
 		out[name] = payevents.New(db.SQL)
 	}
 	return out

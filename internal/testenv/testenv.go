@@ -6,14 +6,18 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"log/slog"
 	"net"
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/cinemabff/cinemabff/internal/storage"
 )
 
 // missing fails the test in CI and skips it loudly elsewhere.
@@ -102,4 +106,26 @@ func randHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// MigratedDatabases opens a migrated database of each dialect the BFF runs on: SQLite in a
+// temporary folder, and a fresh PostgreSQL schema (PostgresURL's rules). Both close at the end.
+func MigratedDatabases(t testing.TB) map[string]*storage.DB {
+	t.Helper()
+	out := map[string]*storage.DB{}
+	for name, url := range map[string]func() string{
+		"sqlite":   func() string { return "sqlite:" + filepath.Join(t.TempDir(), "test.db") },
+		"postgres": func() string { return PostgresURL(t) },
+	} {
+		db, err := storage.Open(context.Background(), url())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		if _, err := db.Migrate(context.Background(), slog.New(slog.DiscardHandler)); err != nil {
+			t.Fatal(err)
+		}
+		out[name] = db
+	}
+	return out
 }
