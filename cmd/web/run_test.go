@@ -111,27 +111,7 @@ func TestParseConfig(t *testing.T) {
 // data folder and a free port), checks the site and the embedded sandbox answer, then stops it
 // the way SIGTERM does.
 func TestRunServesOnEmbeddedDefaults(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-data-dir", t.TempDir(), "-log-format", "json"}, func(string) string { return "" }, pw)
-		pw.Close()
-	}()
-	addrRe := regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
-	sc := bufio.NewScanner(pr)
-	base := ""
-	for sc.Scan() {
-		if m := addrRe.FindStringSubmatch(sc.Text()); m != nil {
-			base = m[1]
-			break
-		}
-	}
-	if base == "" {
-		t.Fatalf("no listening line; run ended: %v", <-done)
-	}
-	go io.Copy(io.Discard, pr)
+	base, _, stop := startRun(t, "-addr", "127.0.0.1:0", "-data-dir", t.TempDir(), "-log-format", "json")
 	for _, path := range []string{"/", "/booking", "/readyz", "/livez", "/metrics"} {
 		resp, err := http.Get(base + path)
 		if err != nil {
@@ -142,35 +122,24 @@ func TestRunServesOnEmbeddedDefaults(t *testing.T) {
 			t.Fatalf("GET %s: %d", path, resp.StatusCode)
 		}
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("run returned %v after shutdown", err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("run did not stop after its context ended")
-	}
+	stop()
 }
 
-// TestRunAgainstAnotherUpstream starts the service unchanged against a ticketing API that is
-// not our sandbox (the golden bodies of the real wire) and without a payment provider: it must
-// start (the stand-in provider takes edit payments) and show that API's cinemas.
-func TestRunAgainstAnotherUpstream(t *testing.T) {
-	up := httptest.NewServer(goldenapi.New(os.DirFS("../../internal/upstream/testdata/golden"), "real-token"))
-	defer up.Close()
+// startRun runs the program in-process with args, waits until it listens, and returns its
+// base URL, what it printed until then, and a stop that ends it the way SIGTERM does and
+// checks it stopped cleanly.
+func startRun(t *testing.T, args ...string) (base, printed string, stop func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	t.Cleanup(cancel)
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-data-dir", t.TempDir(), "-log-format", "json",
-			"-upstream-url", up.URL, "-upstream-token", "real-token", "-upstream-header", "Connect-Region-Code: EU"}, func(string) string { return "" }, pw)
+		done <- run(ctx, args, func(string) string { return "" }, pw)
 		pw.Close()
 	}()
 	addrRe := regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
 	sc := bufio.NewScanner(pr)
-	base := ""
 	var out strings.Builder
 	for sc.Scan() {
 		out.WriteString(sc.Text() + "\n")
@@ -183,8 +152,30 @@ func TestRunAgainstAnotherUpstream(t *testing.T) {
 		t.Fatalf("no listening line; run ended: %v\n%s", <-done, out.String())
 	}
 	go io.Copy(io.Discard, pr)
-	if !strings.Contains(out.String(), "embedded sandbox payment provider") || strings.Contains(out.String(), "real-token") {
-		t.Errorf("start log does not say which payment provider is used, or shows the token:\n%s", out.String())
+	return base, out.String(), func() {
+		t.Helper()
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("run returned %v after shutdown", err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("run did not stop after its context ended")
+		}
+	}
+}
+
+// TestRunAgainstAnotherUpstream starts the service unchanged against a ticketing API that is
+// not our sandbox (the golden bodies of the real wire) and without a payment provider: it must
+// start (the stand-in provider takes edit payments) and show that API's cinemas.
+func TestRunAgainstAnotherUpstream(t *testing.T) {
+	up := httptest.NewServer(goldenapi.New(os.DirFS("../../internal/upstream/testdata/golden"), "real-token"))
+	defer up.Close()
+	base, printed, stop := startRun(t, "-addr", "127.0.0.1:0", "-data-dir", t.TempDir(), "-log-format", "json",
+		"-upstream-url", up.URL, "-upstream-token", "real-token", "-upstream-header", "Connect-Region-Code: EU")
+	if !strings.Contains(printed, "embedded sandbox payment provider") || strings.Contains(printed, "real-token") {
+		t.Errorf("start log does not say which payment provider is used, or shows the token:\n%s", printed)
 	}
 	resp, err := http.Get(base + "/booking")
 	if err != nil {
@@ -195,13 +186,5 @@ func TestRunAgainstAnotherUpstream(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "Lumière Mitte") {
 		t.Fatalf("find page: %d\n%s", resp.StatusCode, b)
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("run returned %v after shutdown", err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("run did not stop after its context ended")
-	}
+	stop()
 }
