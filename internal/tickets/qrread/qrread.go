@@ -1,0 +1,508 @@
+// Package qrread reads QR codes back from what the tickets package renders,
+// so that tests (of this or any other package) can check what a page or an
+// image actually shows. It is meant for tests only: it pulls in a decoder.
+package qrread
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/makiuchi-d/gozxing"
+	"github.com/makiuchi-d/gozxing/qrcode"
+)
+
+const (
+	// pxPerModule and marginModules shape the raster handed to the decoder.
+	pxPerModule   = 8
+	marginModules = 4
+	// maxModules bounds the viewBox: the largest QR code is 177 modules.
+	maxModules = 400
+)
+
+// DecodeSVG rasterises one SVG element as produced by tickets.SVG and decodes
+// the QR code in it, returning the text.
+//
+// It reads only the markup: the viewBox (in modules) and, in document order,
+// each <rect> and <path> with its fill, painting the centre of every module.
+// The page is taken to be white behind the SVG, and a white margin is added
+// around the viewBox. Anything it cannot interpret faithfully (transforms,
+// styles, classes, curves, other elements) is an error rather than ignored,
+// so a decoded text proves what the markup shows.
+func DecodeSVG(svg string) (string, error) {
+	c, err := rasterise(svg)
+	if err != nil {
+		return "", fmt.Errorf("qrread: %w", err)
+	}
+	return decode(c.image())
+}
+
+// DecodePNG decodes the QR code in a PNG image.
+func DecodePNG(b []byte) (string, error) {
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		return "", fmt.Errorf("qrread: %w", err)
+	}
+	return decode(img)
+}
+
+func decode(img image.Image) (string, error) {
+	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
+	if err != nil {
+		return "", fmt.Errorf("qrread: %w", err)
+	}
+	hints := map[gozxing.DecodeHintType]any{
+		gozxing.DecodeHintType_TRY_HARDER:    true,
+		gozxing.DecodeHintType_CHARACTER_SET: "UTF-8",
+	}
+	res, err := qrcode.NewQRCodeReader().Decode(bmp, hints)
+	if err != nil {
+		return "", fmt.Errorf("qrread: decode QR: %w", err)
+	}
+	// The decoder quietly accepts a mirror image (a transposed matrix), which
+	// some scanners do not: refuse it. Its points are bottom-left, top-left,
+	// top-right finder centres, corrected for mirroring, so a mirrored code
+	// turns the wrong way round (the cross product is negative, y pointing down).
+	pts := res.GetResultPoints()
+	if len(pts) < 3 {
+		return "", errors.New("qrread: decoder returned no finder positions")
+	}
+	bl, tl, tr := pts[0], pts[1], pts[2]
+	ax, ay := tr.GetX()-tl.GetX(), tr.GetY()-tl.GetY()
+	bx, by := bl.GetX()-tl.GetX(), bl.GetY()-tl.GetY()
+	if ax*by-ay*bx <= 0 {
+		return "", errors.New("qrread: QR code is mirrored")
+	}
+	return res.GetText(), nil
+}
+
+// canvas holds one boolean per module of the viewBox (true = dark).
+type canvas struct {
+	minX, minY int
+	w, h       int
+	dark       []bool
+}
+
+// image returns the canvas scaled up, with a white margin.
+func (c *canvas) image() image.Image {
+	w := (c.w + 2*marginModules) * pxPerModule
+	h := (c.h + 2*marginModules) * pxPerModule
+	img := image.NewGray(image.Rect(0, 0, w, h))
+	for i := range img.Pix {
+		img.Pix[i] = 0xff
+	}
+	for y := 0; y < c.h; y++ {
+		for x := 0; x < c.w; x++ {
+			if !c.dark[y*c.w+x] {
+				continue
+			}
+			x0, y0 := (x+marginModules)*pxPerModule, (y+marginModules)*pxPerModule
+			for py := y0; py < y0+pxPerModule; py++ {
+				for px := x0; px < x0+pxPerModule; px++ {
+					img.SetGray(px, py, color.Gray{})
+				}
+			}
+		}
+	}
+	return img
+}
+
+// paint sets every module whose centre inside(cx, cy) reports to dark.
+func (c *canvas) paint(dark bool, inside func(cx, cy float64) bool) {
+	for y := 0; y < c.h; y++ {
+		for x := 0; x < c.w; x++ {
+			if inside(float64(c.minX+x)+0.5, float64(c.minY+y)+0.5) {
+				c.dark[y*c.w+x] = dark
+			}
+		}
+	}
+}
+
+// Attributes each element may carry; any other is refused because it could
+// change what is drawn.
+var allowedAttrs = map[string]map[string]bool{
+	"svg": {
+		"xmlns": true, "viewbox": true, "width": true, "height": true,
+		"shape-rendering": true, "role": true, "aria-label": true,
+	},
+	"rect": {"x": true, "y": true, "width": true, "height": true, "fill": true},
+	"path": {"d": true, "fill": true, "fill-rule": true},
+}
+
+// rasterise parses svg and paints its modules.
+func rasterise(svg string) (*canvas, error) {
+	d := xml.NewDecoder(strings.NewReader(svg))
+	d.Strict = false
+	d.Entity = xml.HTMLEntity
+	var c *canvas
+	depth := 0
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("parse SVG: %w", err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			name := strings.ToLower(t.Name.Local)
+			if c == nil {
+				if name != "svg" {
+					return nil, fmt.Errorf("root element is <%s>, want <svg>", t.Name.Local)
+				}
+				if c, err = newCanvas(t); err != nil {
+					return nil, err
+				}
+				depth = 1
+				continue
+			}
+			if depth == 0 {
+				return nil, fmt.Errorf("<%s> after the <svg> element: want exactly one", t.Name.Local)
+			}
+			depth++
+			switch name {
+			case "title", "desc":
+				// Text for people; it paints nothing.
+				if err := d.Skip(); err != nil {
+					return nil, fmt.Errorf("parse SVG: %w", err)
+				}
+				depth--
+			case "rect", "path":
+				if depth != 2 {
+					return nil, fmt.Errorf("<%s> nested inside another element", name)
+				}
+				if err := c.draw(name, t.Attr); err != nil {
+					return nil, err
+				}
+			default:
+				return nil, fmt.Errorf("unsupported element <%s>", t.Name.Local)
+			}
+		case xml.EndElement:
+			depth--
+		case xml.CharData:
+			if strings.TrimSpace(string(t)) != "" {
+				return nil, fmt.Errorf("unexpected text %q", string(t))
+			}
+		}
+	}
+	if c == nil {
+		return nil, errors.New("no <svg> element")
+	}
+	return c, nil
+}
+
+// newCanvas reads the <svg> element's attributes.
+func newCanvas(t xml.StartElement) (*canvas, error) {
+	attrs, err := checkAttrs("svg", t.Attr)
+	if err != nil {
+		return nil, err
+	}
+	vb, ok := attrs["viewbox"]
+	if !ok {
+		return nil, errors.New("<svg> has no viewBox")
+	}
+	nums, err := numbers(vb)
+	if err != nil || len(nums) != 4 {
+		return nil, fmt.Errorf("viewBox %q: want four numbers", vb)
+	}
+	var ints [4]int
+	for i, f := range nums {
+		if f != math.Trunc(f) || math.Abs(f) > maxModules {
+			return nil, fmt.Errorf("viewBox %q: want whole numbers of modules up to %d", vb, maxModules)
+		}
+		ints[i] = int(f)
+	}
+	if ints[2] <= 0 || ints[3] <= 0 {
+		return nil, fmt.Errorf("viewBox %q: empty", vb)
+	}
+	return &canvas{minX: ints[0], minY: ints[1], w: ints[2], h: ints[3], dark: make([]bool, ints[2]*ints[3])}, nil
+}
+
+// draw paints one <rect> or <path>.
+func (c *canvas) draw(name string, attr []xml.Attr) error {
+	attrs, err := checkAttrs(name, attr)
+	if err != nil {
+		return err
+	}
+	dark, visible, err := fill(attrs)
+	if err != nil {
+		return fmt.Errorf("<%s>: %w", name, err)
+	}
+	if name == "rect" {
+		var v [4]float64 // x, y, width, height
+		for i, k := range []string{"x", "y", "width", "height"} {
+			s, ok := attrs[k]
+			if !ok {
+				if i >= 2 {
+					return fmt.Errorf("<rect> has no %s", k)
+				}
+				continue
+			}
+			if v[i], err = strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil {
+				return fmt.Errorf("<rect> %s=%q: want a plain number", k, s)
+			}
+		}
+		if visible {
+			c.paint(dark, func(cx, cy float64) bool {
+				return v[0] <= cx && cx < v[0]+v[2] && v[1] <= cy && cy < v[1]+v[3]
+			})
+		}
+		return nil
+	}
+	edges, err := parsePath(attrs["d"])
+	if err != nil {
+		return fmt.Errorf("<path> d: %w", err)
+	}
+	evenOdd := false
+	switch r := attrs["fill-rule"]; r {
+	case "", "nonzero":
+	case "evenodd":
+		evenOdd = true
+	default:
+		return fmt.Errorf("<path> fill-rule %q unsupported", r)
+	}
+	if visible {
+		c.fillPath(dark, edges, evenOdd)
+	}
+	return nil
+}
+
+// checkAttrs returns el's attributes by lower-case name, refusing any that
+// could change the drawing in ways this package does not model.
+func checkAttrs(el string, attr []xml.Attr) (map[string]string, error) {
+	out := make(map[string]string, len(attr))
+	for _, a := range attr {
+		name := strings.ToLower(a.Name.Local)
+		if a.Name.Space == "xmlns" || (a.Name.Space == "" && name == "xmlns") {
+			continue
+		}
+		if !allowedAttrs[el][name] {
+			return nil, fmt.Errorf("<%s> attribute %q unsupported", el, a.Name.Local)
+		}
+		out[name] = a.Value
+	}
+	return out, nil
+}
+
+// fill reads the fill attribute: SVG paints black when it is absent.
+func fill(attrs map[string]string) (dark, visible bool, err error) {
+	f, ok := attrs["fill"]
+	if !ok {
+		return true, true, nil
+	}
+	switch strings.ToLower(strings.TrimSpace(f)) {
+	case "#000", "#000000", "black":
+		return true, true, nil
+	case "#fff", "#ffffff", "white":
+		return false, true, nil
+	case "none":
+		return false, false, nil
+	}
+	return false, false, fmt.Errorf("fill %q unsupported: want black, white or none", f)
+}
+
+// edge is one straight segment of a path outline.
+type edge struct{ x0, y0, x1, y1 float64 }
+
+// fillPath paints the modules whose centres lie inside the outline, by the
+// nonzero or even-odd rule, scanning one row of centres at a time.
+func (c *canvas) fillPath(dark bool, edges []edge, evenOdd bool) {
+	type crossing struct {
+		x   float64
+		dir int
+	}
+	var cs []crossing
+	for y := 0; y < c.h; y++ {
+		cy := float64(c.minY+y) + 0.5
+		cs = cs[:0]
+		for _, e := range edges {
+			switch {
+			case e.y0 <= cy && cy < e.y1:
+				cs = append(cs, crossing{e.x0 + (cy-e.y0)*(e.x1-e.x0)/(e.y1-e.y0), 1})
+			case e.y1 <= cy && cy < e.y0:
+				cs = append(cs, crossing{e.x0 + (cy-e.y0)*(e.x1-e.x0)/(e.y1-e.y0), -1})
+			}
+		}
+		sort.Slice(cs, func(i, j int) bool { return cs[i].x < cs[j].x })
+		winding, next := 0, 0
+		for x := 0; x < c.w; x++ {
+			cx := float64(c.minX+x) + 0.5
+			for next < len(cs) && cs[next].x <= cx {
+				winding += cs[next].dir
+				next++
+			}
+			in := winding != 0
+			if evenOdd {
+				in = winding%2 != 0
+			}
+			if in {
+				c.dark[y*c.w+x] = dark
+			}
+		}
+	}
+}
+
+// parsePath turns path data made of straight lines (M, L, H, V, Z, absolute
+// or relative) into edges, closing every subpath as filling does.
+func parsePath(d string) ([]edge, error) {
+	var (
+		edges          []edge
+		x, y           float64 // current point
+		sx, sy         float64 // start of the subpath
+		open           bool
+		cmd            byte
+		i              int
+		haveStartPoint bool
+	)
+	lineTo := func(nx, ny float64) {
+		edges = append(edges, edge{x, y, nx, ny})
+		x, y = nx, ny
+	}
+	closePath := func() {
+		if open && (x != sx || y != sy) {
+			lineTo(sx, sy)
+		}
+		x, y = sx, sy
+		open = false
+	}
+	for {
+		i = skipSeparators(d, i)
+		if i >= len(d) {
+			break
+		}
+		if ch := d[i]; isLetter(ch) {
+			cmd = ch
+			i++
+			if cmd == 'Z' || cmd == 'z' {
+				closePath()
+			}
+			continue
+		}
+		if cmd == 0 {
+			return nil, errors.New("number before the first command")
+		}
+		rel := cmd >= 'a'
+		var ox, oy float64
+		if rel {
+			ox, oy = x, y
+		}
+		switch cmd {
+		case 'M', 'm':
+			nx, ny, n, err := pair(d, i)
+			if err != nil {
+				return nil, err
+			}
+			i = n
+			closePath()
+			x, y = ox+nx, oy+ny
+			sx, sy = x, y
+			open, haveStartPoint = true, true
+			// Further pairs after a move are lines (SVG 1.1, 8.3.2).
+			cmd = 'L' + (cmd - 'M')
+		case 'L', 'l':
+			nx, ny, n, err := pair(d, i)
+			if err != nil {
+				return nil, err
+			}
+			i = n
+			lineTo(ox+nx, oy+ny)
+		case 'H', 'h':
+			v, n, err := number(d, i)
+			if err != nil {
+				return nil, err
+			}
+			i = n
+			lineTo(ox+v, y)
+		case 'V', 'v':
+			v, n, err := number(d, i)
+			if err != nil {
+				return nil, err
+			}
+			i = n
+			lineTo(x, oy+v)
+		default:
+			return nil, fmt.Errorf("command %q unsupported", cmd)
+		}
+		if !haveStartPoint {
+			return nil, errors.New("drawing before the first move")
+		}
+	}
+	closePath()
+	return edges, nil
+}
+
+func isLetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
+
+func skipSeparators(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == ',' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// number reads one number starting at s[i] (after separators).
+func number(s string, i int) (float64, int, error) {
+	i = skipSeparators(s, i)
+	start := i
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := false
+	for i < len(s) && ('0' <= s[i] && s[i] <= '9' || s[i] == '.') {
+		digits = digits || s[i] != '.'
+		i++
+	}
+	if digits && i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		j := i + 1
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		if j < len(s) && '0' <= s[j] && s[j] <= '9' {
+			for j < len(s) && '0' <= s[j] && s[j] <= '9' {
+				j++
+			}
+			i = j
+		}
+	}
+	if !digits {
+		return 0, i, fmt.Errorf("want a number at offset %d", start)
+	}
+	f, err := strconv.ParseFloat(s[start:i], 64)
+	if err != nil {
+		return 0, i, fmt.Errorf("number %q at offset %d: %w", s[start:i], start, err)
+	}
+	return f, i, nil
+}
+
+func pair(s string, i int) (float64, float64, int, error) {
+	a, i, err := number(s, i)
+	if err != nil {
+		return 0, 0, i, err
+	}
+	b, i, err := number(s, i)
+	return a, b, i, err
+}
+
+// numbers reads a whitespace- or comma-separated list of numbers.
+func numbers(s string) ([]float64, error) {
+	var out []float64
+	for i := skipSeparators(s, 0); i < len(s); i = skipSeparators(s, i) {
+		f, n, err := number(s, i)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+		i = n
+	}
+	return out, nil
+}
