@@ -111,8 +111,9 @@ func NewID() string {
 
 // Store keeps the records in the BFF's database (SQLite or PostgreSQL: one SQL for both).
 type Store struct {
-	db  *sql.DB
-	now func() time.Time
+	db      *sql.DB
+	now     func() time.Time
+	changed Hook
 }
 
 // NewStore returns a store on db. now may be nil (time.Now).
@@ -241,7 +242,8 @@ func (s *Store) list(ctx context.Context, q string, args ...any) ([]Record, erro
 	return out, rows.Err()
 }
 
-// update runs a compare-and-set UPDATE: only records in one of the from states change.
+// update runs a compare-and-set UPDATE: only records in one of the from states change. The
+// hook (OnChange) sees the record before and after, inside the same transaction.
 func (s *Store) update(ctx context.Context, id string, from []State, set string, args ...any) (Record, error) {
 	q := `UPDATE checkout_payments SET ` + set + `, updated_at = $1 WHERE id = $2 AND state IN (`
 	all := append([]any{s.now().UnixMilli(), id}, args...)
@@ -253,19 +255,48 @@ func (s *Store) update(ctx context.Context, id string, from []State, set string,
 		q += fmt.Sprintf("$%d", len(all))
 	}
 	q += ")"
-	res, err := s.db.ExecContext(ctx, q, all...)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return Record{}, fmt.Errorf("checkout: update record: %w", err)
 	}
-	r, err := s.Get(ctx, id)
+	defer tx.Rollback()
+	get := func() (Record, error) {
+		return scan(tx.QueryRowContext(ctx, `SELECT `+columns+` FROM checkout_payments WHERE id = $1`, id))
+	}
+	before, err := get()
 	if err != nil {
-		return r, err
+		return before, err
+	}
+	res, err := tx.ExecContext(ctx, q, all...)
+	if err != nil {
+		return Record{}, fmt.Errorf("checkout: update record: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return r, fmt.Errorf("checkout: record %s is %s: %w", id, r.State, errStateChanged)
+		return before, fmt.Errorf("checkout: record %s is %s: %w", id, before.State, errStateChanged)
 	}
-	return r, nil
+	after, err := get()
+	if err != nil {
+		return after, err
+	}
+	if s.changed != nil && after.State != before.State {
+		if err := s.changed(ctx, tx, before, after); err != nil {
+			return before, fmt.Errorf("checkout: record %s change hook: %w", id, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return before, fmt.Errorf("checkout: update record commit: %w", err)
+	}
+	return after, nil
 }
+
+// Hook is called inside the transaction of every change of a record's state, with the record
+// before and after. What it writes commits or rolls back with the change; an error undoes the
+// change. It is how the customer's message about a completed or given-up order is written in
+// the same transaction as the record.
+type Hook func(ctx context.Context, tx *sql.Tx, before, after Record) error
+
+// OnChange sets the hook; call it before the store is shared.
+func (s *Store) OnChange(h Hook) { s.changed = h }
 
 var errStateChanged = errors.New("state changed under us")
 

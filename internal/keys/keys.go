@@ -3,7 +3,9 @@
 package keys
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -91,4 +93,12 @@ func Generate() (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(b), nil
+}
+
+// Derive returns a 32-byte key for one purpose (e.g. "ticket-codes"), made from p's signing
+// key with HMAC-SHA256, so one configured secret serves several uses without reusing a key.
+func Derive(p Pair, purpose string) []byte {
+	m := hmac.New(sha256.New, p.Hash)
+	m.Write([]byte("cinemabff derived key\x00" + purpose))
+	return m.Sum(nil)
 }

@@ -75,8 +75,11 @@ type Entry struct {
 	// empty for an entry that stands alone. Set at creation, never changed.
 	RefundGroup string
 	RefundPart  int
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	// Notice is what to tell the customer when the entry settles (JSON written by the caller,
+	// opaque to the ledger). Set at creation, never changed.
+	Notice    string
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // Event is one recorded state change.
@@ -95,9 +98,19 @@ var (
 
 // Store is the ledger on a database/sql handle (SQLite or PostgreSQL: the SQL is common).
 type Store struct {
-	db  *sql.DB
-	now func() time.Time
+	db    *sql.DB
+	now   func() time.Time
+	moved Hook
 }
+
+// Hook is called inside the transaction of every state change, with the entries as they are
+// after it (the parts of a refund move together, in one call). What it writes commits or rolls
+// back with the change; an error undoes the change. It is how a customer message is written
+// in the same transaction as the ledger step that causes it.
+type Hook func(ctx context.Context, tx *sql.Tx, moved []Entry) error
+
+// OnTransition sets the hook; call it before the store is shared.
+func (s *Store) OnTransition(h Hook) { s.moved = h }
 
 // New returns a ledger on db.
 func New(db *sql.DB) *Store { return &Store{db: db, now: time.Now} }
@@ -111,7 +124,7 @@ func NewID() string {
 
 const columns = `id, kind, state, idempotency_key, amount_cents, currency, cinema_id, booking_id, booking_number,
 	edit_session_id, provider_payment_id, provider_reference, refund_id, card_masked, card_type, hosted_url,
-	last_error, attempts, created_at, updated_at, refund_group, refund_part`
+	last_error, attempts, created_at, updated_at, refund_group, refund_part, notice`
 
 // Create writes a new entry in state created. An entry with the same idempotency key is
 // returned as it is instead (created=false): a repeated request never makes a second entry.
@@ -152,11 +165,11 @@ func (s *Store) Create(ctx context.Context, e Entry) (out Entry, created bool, e
 // insertEntry writes e unless its idempotency key is taken (inserted=false).
 func insertEntry(ctx context.Context, tx *sql.Tx, e Entry) (inserted bool, err error) {
 	res, err := tx.ExecContext(ctx, `INSERT INTO ledger_entries (`+columns+`)
-		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23)
 		ON CONFLICT (idempotency_key) DO NOTHING`,
 		e.ID, e.Kind, e.State, e.IdempotencyKey, e.AmountCents, e.Currency, e.CinemaID, e.BookingID, e.BookingNumber,
 		e.EditSessionID, e.ProviderPaymentID, e.ProviderReference, e.RefundID, e.CardMasked, e.CardType, e.HostedURL,
-		e.LastError, e.Attempts, e.CreatedAt.UnixMilli(), e.UpdatedAt.UnixMilli(), e.RefundGroup, e.RefundPart)
+		e.LastError, e.Attempts, e.CreatedAt.UnixMilli(), e.UpdatedAt.UnixMilli(), e.RefundGroup, e.RefundPart, e.Notice)
 	if err != nil {
 		return false, fmt.Errorf("ledger create: %w", err)
 	}
@@ -273,6 +286,11 @@ func (s *Store) TransitionAll(ctx context.Context, ids []string, from []State, t
 		}
 		out = append(out, e)
 	}
+	if s.moved != nil {
+		if err := s.moved(ctx, tx, out); err != nil {
+			return nil, fmt.Errorf("ledger transition hook: %w", err)
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("ledger transition commit: %w", err)
 	}
@@ -380,7 +398,7 @@ func scanOne(r scanner) (Entry, error) {
 	var created, updated int64
 	err := r.Scan(&e.ID, &e.Kind, &e.State, &e.IdempotencyKey, &e.AmountCents, &e.Currency, &e.CinemaID, &e.BookingID,
 		&e.BookingNumber, &e.EditSessionID, &e.ProviderPaymentID, &e.ProviderReference, &e.RefundID, &e.CardMasked,
-		&e.CardType, &e.HostedURL, &e.LastError, &e.Attempts, &created, &updated, &e.RefundGroup, &e.RefundPart)
+		&e.CardType, &e.HostedURL, &e.LastError, &e.Attempts, &created, &updated, &e.RefundGroup, &e.RefundPart, &e.Notice)
 	if err != nil {
 		return Entry{}, err
 	}
