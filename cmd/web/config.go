@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"io"
 	"net"
+	netmail "net/mail"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/changewindow"
+	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -45,6 +48,11 @@ type Config struct {
 	SandboxDelay    time.Duration // embedded sandbox: how long the connector takes to complete a paid order
 	BookingStatuses string        // upstream bookingStatus numbers, e.g. "0=kept,1=added,2=removed"
 	PaymentStatuses string        // upstream PaymentStatus letters, e.g. "P=pending,Y=paid,..."
+
+	// Customer e-mail.
+	SMTPURL  string // smtp://user:pass@host:587 (STARTTLS) or smtps://…; empty: .eml files in MailDir
+	MailFrom string // the From address of customer e-mail
+	MailDir  string // where messages are written as .eml files without SMTP (default <data-dir>/mail)
 
 	// Stuck orders: a redirect payment's order that never completes.
 	OrderWatchFor     time.Duration // how long it is checked before it is given up (cancelled upstream)
@@ -89,6 +97,9 @@ func (c *Config) settings() []setting {
 		{name: "redis-url", help: "Redis URL for session-store=redis", str: &c.RedisURL, def: "redis://127.0.0.1:6379/0"},
 		{name: "cookie-keys", help: "comma-separated cookie secrets (128 hex chars each), newest first (default: generated into <data-dir>)", str: &c.CookieKeys},
 		{name: "data-dir", help: "folder for the SQLite database and generated keys", str: &c.DataDir, def: "data"},
+		{name: "smtp-url", help: "customer e-mail relay: smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465 (default: write .eml files into -mail-dir)", str: &c.SMTPURL},
+		{name: "mail-from", help: "From address of customer e-mail", str: &c.MailFrom, def: "Cinema tickets <tickets@cinema.example>"},
+		{name: "mail-dir", help: "folder for .eml files when no -smtp-url is set (default <data-dir>/mail)", str: &c.MailDir},
 		{name: "log-level", help: "debug, info, warn or error", str: &c.LogLevel, def: "info"},
 		{name: "log-format", help: "text, json or auto", str: &c.LogFormat, def: "auto"},
 		{name: "trusted-proxies", help: "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is trusted", str: &c.TrustedProxies},
@@ -188,6 +199,17 @@ func (c *Config) complete() error {
 	c.PublicURL = strings.TrimSuffix(c.PublicURL, "/")
 	if c.DatabaseURL == "" {
 		c.DatabaseURL = "sqlite:" + c.DataDir + string(os.PathSeparator) + "cinema.db"
+	}
+	if c.MailDir == "" {
+		c.MailDir = filepath.Join(c.DataDir, "mail")
+	}
+	if c.SMTPURL != "" {
+		if _, err := mail.NewSMTP(c.SMTPURL); err != nil {
+			return err
+		}
+	}
+	if _, err := netmail.ParseAddress(c.MailFrom); err != nil {
+		return fmt.Errorf("mail-from %q: %w", c.MailFrom, err)
 	}
 	if c.SessionStore == "" {
 		c.SessionStore = "sqlite"

@@ -20,6 +20,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/keys"
+	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/internal/storage"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -81,7 +82,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	// The embedded sandbox stands in for the ticketing API and the payment provider unless real
 	// ones are configured.
 	var sandboxMount http.Handler
-	if cfg.UpstreamURL == "" {
+	embedded := cfg.UpstreamURL == "" // startEmbeddedSandbox points cfg at the sandbox
+	if embedded {
 		sb, err := startEmbeddedSandbox(ctx, &cfg, logger, stdout)
 		if err != nil {
 			return err
@@ -107,6 +109,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return err
 	}
 
+	mailDeps, err := newMailDeps(cfg, cookieKeys, embedded, stdout)
+	if err != nil {
+		return err
+	}
 	site, err := bff.New(bff.Deps{
 		Config: bff.Config{
 			SiteName:          cfg.SiteName,
@@ -132,6 +138,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		PaymentMethod:  cfg.PaymentMethod,
 		PaymentsTender: cfg.PaymentsTender,
 		Webhooks:       payments,
+		Mail:           mailDeps,
 		Background:     ctx,
 	})
 	if err != nil {
@@ -148,6 +155,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		logger.Info("resumed checkout watchers", "count", n)
 	}
 	site.StartCheckoutWatchers(ctx, time.Minute)
+	// Deliver customer e-mail from the outbox (every replica may: each message goes once).
+	site.StartMailSender(ctx, 5*time.Second)
 
 	mux := http.NewServeMux()
 	mux.Handle("/", site)
@@ -310,4 +319,27 @@ func formActionOrigins(cfg Config) []string {
 		}
 	}
 	return out
+}
+
+// newMailDeps sets up customer e-mail: SMTP when -smtp-url is set, otherwise .eml files in
+// -mail-dir (the start banner says which). Ticket codes are signed with a key derived from the
+// newest cookie key, so every replica with the same keys makes and checks the same codes.
+func newMailDeps(cfg Config, cookieKeys []keys.Pair, sandbox bool, stdout io.Writer) (bff.MailDeps, error) {
+	d := bff.MailDeps{From: cfg.MailFrom, TicketKey: keys.Derive(cookieKeys[0], "ticket-codes")}
+	if cfg.SMTPURL != "" {
+		t, err := mail.NewSMTP(cfg.SMTPURL)
+		if err != nil {
+			return d, err
+		}
+		d.Transport = t
+		fmt.Fprintf(stdout, "Customer e-mail: %s\n", t.Describe())
+		return d, nil
+	}
+	d.Transport, d.Dir, d.ShowMailbox = mail.NewDir(cfg.MailDir), cfg.MailDir, sandbox
+	where := "Customer e-mail: no -smtp-url, so every message is written as an .eml file into " + cfg.MailDir
+	if sandbox {
+		where += " (listed at /sandbox/mail)"
+	}
+	fmt.Fprintln(stdout, where)
+	return d, nil
 }

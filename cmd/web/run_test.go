@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -79,6 +80,18 @@ func TestParseConfig(t *testing.T) {
 		}, ""},
 		{"bad per-cinema change cut-off", []string{"-change-cutoff-cinema", "0001:2h"}, nil, "-change-cutoff-cinema / $CINEMA_CHANGE_CUTOFF_CINEMA: per-cinema change cut-off \"0001:2h\": want CINEMA=DURATION"},
 		{"negative change cut-off", []string{"-change-cutoff", "-5m"}, nil, "is negative"},
+		{"mail: .eml files in the data folder by default", []string{"-data-dir", "/srv/cinema"}, func(t *testing.T, c Config) {
+			if c.SMTPURL != "" || c.MailDir != "/srv/cinema/mail" {
+				t.Fatalf("smtp %q, mail dir %q", c.SMTPURL, c.MailDir)
+			}
+		}, ""},
+		{"mail: SMTP with STARTTLS", []string{"-smtp-url", "smtp://user:pw@mail.example:587", "-mail-from", "Kino <karten@kino.example>"}, func(t *testing.T, c Config) {
+			if c.SMTPURL == "" || c.MailFrom != "Kino <karten@kino.example>" {
+				t.Fatalf("%+v", c)
+			}
+		}, ""},
+		{"mail: unknown scheme", []string{"-smtp-url", "http://mail.example"}, nil, "SMTP URL"},
+		{"mail: bad From", []string{"-mail-from", "not an address"}, nil, "mail-from"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -111,8 +124,13 @@ func TestParseConfig(t *testing.T) {
 // data folder and a free port), checks the site and the embedded sandbox answer, then stops it
 // the way SIGTERM does.
 func TestRunServesOnEmbeddedDefaults(t *testing.T) {
-	base, _, stop := startRun(t, "-addr", "127.0.0.1:0", "-data-dir", t.TempDir(), "-log-format", "json")
-	for _, path := range []string{"/", "/booking", "/readyz", "/livez", "/metrics"} {
+	dir := t.TempDir()
+	base, printed, stop := startRun(t, "-addr", "127.0.0.1:0", "-data-dir", dir, "-log-format", "json")
+	// No SMTP server configured: the banner says where customer e-mail goes.
+	if want := "written as an .eml file into " + filepath.Join(dir, "mail"); !strings.Contains(printed, want) || !strings.Contains(printed, "/sandbox/mail") {
+		t.Fatalf("the start banner does not say %q:\n%s", want, printed)
+	}
+	for _, path := range []string{"/", "/booking", "/readyz", "/livez", "/metrics", "/sandbox/mail"} {
 		resp, err := http.Get(base + path)
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 // Package attention is staff's "Needs attention" list: redirect-payment orders that are stuck
 // (still being checked after a few minutes, or given up and not resolved), ledger entries
-// waiting for staff review, and refunds or payments that keep failing. It lists them from the
+// waiting for staff review, refunds or payments that keep failing, and customer e-mail that
+// could not be delivered. It lists them from the
 // checkout records and the ledger, and records every action staff take on an item (retry, or
 // mark resolved with a mandatory note) with who did it and when. A resolved item leaves the
 // list for good.
@@ -18,6 +19,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/mail"
 )
 
 // Kind says where an item comes from.
@@ -26,10 +28,11 @@ type Kind string
 const (
 	KindCheckout Kind = "checkout" // a redirect-payment order (checkout_payments); Ref is the record id
 	KindLedger   Kind = "ledger"   // a payment or refund of an edit (ledger_entries); Ref is the entry id
+	KindMail     Kind = "mail"     // a customer e-mail that could not be delivered (mail_outbox); Ref is the message id
 )
 
 // Valid reports whether k is a known kind.
-func (k Kind) Valid() bool { return k == KindCheckout || k == KindLedger }
+func (k Kind) Valid() bool { return k == KindCheckout || k == KindLedger || k == KindMail }
 
 // ActionKind is what staff did.
 type ActionKind string
@@ -47,6 +50,7 @@ const (
 	ReasonGivenUp      Reason = "given_up"      // checked for the whole window, then given up
 	ReasonReview       Reason = "review"        // a failed ledger entry marked for staff review (money moved)
 	ReasonKeepsFailing Reason = "keeps_failing" // an unfinished ledger entry that failed MinAttempts times
+	ReasonUndelivered  Reason = "undelivered"   // a customer e-mail the sender gave up on
 )
 
 // MaxNote is the longest note accepted, in characters.
@@ -250,6 +254,7 @@ type Item struct {
 	Since       time.Time        // the payment's or entry's creation: the item's age counts from here
 	Checkout    *checkout.Record // set for KindCheckout
 	Entry       *ledger.Entry    // set for KindLedger
+	Mail        *mail.Message    // set for KindMail
 	Last        *Action          // the last action taken on it, if any
 }
 
@@ -257,6 +262,7 @@ type Item struct {
 type Lister struct {
 	Checkouts *checkout.Store
 	Ledger    *ledger.Store // nil: no ledger items
+	Mail      *mail.Outbox  // nil: no e-mail items
 	Actions   *Store
 	Now       func() time.Time
 	// StuckAfter: a redirect payment still starting or awaiting this long after it started is
@@ -329,6 +335,26 @@ func (l Lister) List(ctx context.Context) ([]Item, error) {
 			items = append(items, it)
 		}
 		kept, err := l.withState(ctx, KindLedger, items)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, kept...)
+	}
+	if l.Mail != nil {
+		msgs, err := l.Mail.Undeliverable(ctx, l.Limit)
+		if err != nil {
+			return nil, err
+		}
+		items := make([]Item, 0, len(msgs))
+		for i := range msgs {
+			m := &msgs[i]
+			ref := m.ID
+			if len(ref) > 12 {
+				ref = ref[:12]
+			}
+			items = append(items, Item{Kind: KindMail, Ref: m.ID, Reference: ref, Reason: ReasonUndelivered, Since: m.CreatedAt, Mail: m})
+		}
+		kept, err := l.withState(ctx, KindMail, items)
 		if err != nil {
 			return nil, err
 		}

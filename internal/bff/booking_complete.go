@@ -2,6 +2,7 @@ package bff
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/notify"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages/booking"
@@ -80,6 +82,7 @@ func (s *Server) completeEdit(c echo.Context) error {
 	lines, _ := editLines(e, o)
 	e.Summary = changeSummary(lines)
 	balance := o.Total
+	notice := editNotice(e, noticeLines(lines), cinema.Money{}, cinema.Money{})
 
 	if !e.Paid || balance.Cents == 0 {
 		if _, err := s.ticketing.CompleteEditBooking(ctx, e.UserSessionID, upstream.CompleteEditUnpaid()); err != nil {
@@ -87,9 +90,12 @@ func (s *Server) completeEdit(c echo.Context) error {
 		}
 		if !e.Paid && balance.Cents != 0 {
 			e.Summary = append(e.Summary, fmt.Sprintf("The amount to pay at the cinema changed by %s.", signed(balance)))
+			notice.Money = append(notice.Money, notify.MoneyLine{What: notify.MoneyAtCinema, Amount: balance})
 		}
+		s.writeNotice(ctx, notice)
 		return s.finishEdit(c, e)
 	}
+	rawNotice, _ := json.Marshal(notice) // plain struct: cannot fail
 
 	kind, key := ledger.KindPayment, "edit-pay:"+e.UserSessionID
 	if balance.Cents < 0 {
@@ -109,7 +115,7 @@ func (s *Server) completeEdit(c echo.Context) error {
 	}
 	key = fmt.Sprintf("%s:%d:%d", key, balance.Abs().Cents, failed)
 	entry := ledger.Entry{Kind: kind, IdempotencyKey: key, AmountCents: balance.Abs().Cents, Currency: balance.Currency,
-		CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber, EditSessionID: e.UserSessionID}
+		CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber, EditSessionID: e.UserSessionID, Notice: string(rawNotice)}
 	if kind == ledger.KindRefund {
 		// Split over the booking's payments, newest first: one ledger entry per part.
 		return s.startRefund(c, e, entry)
@@ -193,6 +199,7 @@ func (s *Server) finishEdit(c echo.Context, e editVisit) error {
 	}
 	s.clearEdit(c)
 	s.sessions.Put(ctx, sessChanges, strings.Join(summary, "\n"))
+	s.sessions.Put(ctx, sessMailKey, editNotice(e, nil, cinema.Money{}, cinema.Money{}).Key)
 	return s.redirect(c, s.url(RouteBooking))
 }
 

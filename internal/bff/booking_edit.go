@@ -45,6 +45,7 @@ func (s *Server) startEdit(c echo.Context) error {
 		FilmTitle:     b.Session.FilmTitle,
 		Showtime:      b.Session.Showtime,
 		Started:       s.now(),
+		Email:         b.CustomerEmail,
 	}
 	if len(eo.Sessions) > 0 && eo.Sessions[0].ID != "" {
 		e.SessionID = eo.Sessions[0].ID

@@ -2,37 +2,39 @@ package bff
 
 // Routes of the "manage a booking" flow: find, view, edit, pay or refund the difference.
 const (
-	RouteFindBooking   = "booking.find"
-	RouteBooking       = "booking.show"
-	RouteBookingForget = "booking.forget"
-	RouteEdit          = "edit.show"
-	RouteEditStart     = "edit.start"
-	RouteEditAdd       = "edit.add"
-	RouteEditRemove    = "edit.remove"
-	RouteEditSeats     = "edit.seats"
-	RouteEditExtend    = "edit.extend"
-	RouteEditCancel    = "edit.cancel"
-	RouteEditComplete  = "edit.complete"
-	RouteEditReturn    = "edit.return"
-	RouteEditStatus    = "edit.status"
-	RouteEditExpired   = "edit.expired"
+	RouteFindBooking    = "booking.find"
+	RouteBooking        = "booking.show"
+	RouteBookingForget  = "booking.forget"
+	RouteBookingTickets = "booking.tickets"
+	RouteEdit           = "edit.show"
+	RouteEditStart      = "edit.start"
+	RouteEditAdd        = "edit.add"
+	RouteEditRemove     = "edit.remove"
+	RouteEditSeats      = "edit.seats"
+	RouteEditExtend     = "edit.extend"
+	RouteEditCancel     = "edit.cancel"
+	RouteEditComplete   = "edit.complete"
+	RouteEditReturn     = "edit.return"
+	RouteEditStatus     = "edit.status"
+	RouteEditExpired    = "edit.expired"
 )
 
 var bookingPaths = map[string]string{
-	RouteFindBooking:   "/booking",
-	RouteBooking:       "/booking/current",
-	RouteBookingForget: "/booking/forget",
-	RouteEdit:          "/booking/edit",
-	RouteEditStart:     "/booking/edit/start",
-	RouteEditAdd:       "/booking/edit/tickets",
-	RouteEditRemove:    "/booking/edit/tickets/remove",
-	RouteEditSeats:     "/booking/edit/seats",
-	RouteEditExtend:    "/booking/edit/extend",
-	RouteEditCancel:    "/booking/edit/cancel",
-	RouteEditComplete:  "/booking/edit/complete",
-	RouteEditReturn:    "/booking/edit/payment/:entry",
-	RouteEditStatus:    "/booking/edit/status/:entry",
-	RouteEditExpired:   "/booking/edit/expired",
+	RouteFindBooking:    "/booking",
+	RouteBooking:        "/booking/current",
+	RouteBookingForget:  "/booking/forget",
+	RouteBookingTickets: "/booking/tickets",
+	RouteEdit:           "/booking/edit",
+	RouteEditStart:      "/booking/edit/start",
+	RouteEditAdd:        "/booking/edit/tickets",
+	RouteEditRemove:     "/booking/edit/tickets/remove",
+	RouteEditSeats:      "/booking/edit/seats",
+	RouteEditExtend:     "/booking/edit/extend",
+	RouteEditCancel:     "/booking/edit/cancel",
+	RouteEditComplete:   "/booking/edit/complete",
+	RouteEditReturn:     "/booking/edit/payment/:entry",
+	RouteEditStatus:     "/booking/edit/status/:entry",
+	RouteEditExpired:    "/booking/edit/expired",
 }
 
 // registerBookingRoutes wires the booking flow.
@@ -41,6 +43,7 @@ func (s *Server) registerBookingRoutes() {
 	s.route("POST", RouteFindBooking, s.findBooking)
 	s.route("GET", RouteBooking, s.showBooking)
 	s.route("POST", RouteBookingForget, s.forgetBooking)
+	s.route("GET", RouteBookingTickets, s.showBookingTickets)
 
 	s.route("POST", RouteEditStart, s.startEdit)
 	s.route("GET", RouteEdit, s.showEdit)

@@ -66,10 +66,22 @@ func (s *Server) showBooking(c echo.Context) error {
 	}
 	if raw := s.sessions.PopString(ctx, sessChanges); raw != "" {
 		v.Changes = strings.Split(raw, "\n")
+		v.MailLine = s.mailLine(ctx, s.sessions.PopString(ctx, sessMailKey))
 	}
+	v.TicketCards = s.ticketsView(ctx, b, s.url(RouteBookingTickets))
 	v.Actions = append(v.Actions, s.editAction(c, b), s.swapAction(c, b))
 	v.ChangeWindow = s.changeWindowLine(c, b.CinemaID, b.Session.Showtime, v.Actions)
 	return s.render(c, http.StatusOK, "Booking "+v.Number, booking.Show(v))
+}
+
+// showBookingTickets is the print view of the booking's tickets.
+func (s *Server) showBookingTickets(c echo.Context) error {
+	b, _, err := s.requireBooking(c)
+	if err != nil {
+		return err
+	}
+	v := booking.PrintView{Number: fmt.Sprint(b.Number), Tickets: s.ticketsView(c.Request().Context(), b, ""), BackURL: s.url(RouteBooking)}
+	return s.render(c, http.StatusOK, "Tickets for booking "+v.Number, booking.Print(v))
 }
 
 // editAction is "Change this booking", or why it cannot be done online.

@@ -193,6 +193,10 @@ func TestCompleteUnpaidBooking(t *testing.T) {
 	if e, ok := entries(t, h); ok && len(e) != 0 {
 		t.Fatalf("an unpaid booking made ledger entries: %v", e)
 	}
+	m := h.oneMail("edit")
+	if !strings.Contains(m.Text, "Added:") || strings.Contains(m.Text, "Paid:") || len(m.Inline) != before+1 {
+		t.Fatalf("edit message with %d QR codes:\n%s", len(m.Inline), m.Text)
+	}
 }
 
 func TestPayPositiveBalance(t *testing.T) {
@@ -248,6 +252,9 @@ func TestPayPositiveBalance(t *testing.T) {
 			if applied != 1 {
 				t.Fatalf("ledger: %d applied entries, want 1: %+v", applied, es)
 			}
+			if m := h.oneMail("edit"); !strings.Contains(m.Text, "Paid: "+toPay) || !strings.Contains(m.Text, "Added:") || len(m.Inline) != 3 {
+				t.Fatalf("edit message (to pay %s) with %d QR codes:\n%s", toPay, len(m.Inline), m.Text)
+			}
 		})
 	}
 }
@@ -273,6 +280,10 @@ func TestRefundNegativeBalance(t *testing.T) {
 	p, ok := h.prov.Get(fmt.Sprintf("pi_seed%06d", bkPaid3))
 	if !ok || p.RefundedInCents == 0 {
 		t.Fatalf("the original payment was not refunded: %+v", p)
+	}
+	m := h.oneMail("edit")
+	if !strings.Contains(m.Text, "Refunded: "+refund) || !strings.Contains(m.Text, "Removed:") || !strings.Contains(m.Text, "No longer valid") || len(m.Inline) != 1 {
+		t.Fatalf("edit message (refund %s) with %d QR codes:\n%s", refund, len(m.Inline), m.Text)
 	}
 }
 

@@ -18,6 +18,7 @@ const (
 	sessEdit          = "edit"           // JSON of editVisit
 	sessFlash         = "flash"          // one-shot message for the next page
 	sessChanges       = "booking.changes"
+	sessMailKey       = "booking.mail" // outbox key of the message about the last change
 )
 
 // boundBooking is the booking this visit proved it may see (number + e-mail).
@@ -61,6 +62,7 @@ type editVisit struct {
 	Started       time.Time    `json:"started"`
 	Entry         string       `json:"entry,omitempty"`   // ledger entry of the payment/refund under way
 	Summary       []string     `json:"summary,omitempty"` // what the change does, in words
+	Email         string       `json:"email,omitempty"`   // the booking's e-mail address: where the message about the change goes
 }
 
 // originLine is a ticket booked before the edit, by its id in the edit order.

@@ -43,7 +43,7 @@ func TestBrowserBuyTwoTicketsAndPay(t *testing.T) {
 	if n := p.Text(`[data-testid="booking-number"]`); len(n) != 6 {
 		t.Fatalf("booking number %q", n)
 	}
-	ok, err := chromedp.Run(p.Ctx, chromedp.Evaluate[bool](`document.querySelectorAll('[data-testid="print-ticket"]').length === 2`))
+	ok, err := chromedp.Run(p.Ctx, chromedp.Evaluate[bool](`document.querySelectorAll('[data-testid="ticket-card"]').length === 2`))
 	if err != nil || !ok {
 		t.Fatalf("two printable tickets expected: %v", err)
 	}

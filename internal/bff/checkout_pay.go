@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/PuerkitoBio/goquery"
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/checkout"
@@ -379,14 +378,15 @@ func (s *Server) showBuyConfirmation(c echo.Context, rec checkout.Record) error 
 		for _, a := range d.AdditionalPayments {
 			v.Payments = append(v.Payments, co.Line{Description: additionalLabel(a.CardType), Seat: a.MaskedCardNumber, Amount: a.Amount.Format(cin.Locale)})
 		}
-		for _, p := range d.PrintStreams {
-			if p.DocType == cinema.PrintBookingVoucher {
-				v.PrintTickets = append(v.PrintTickets, printTicketOf(p.Data))
-			}
-		}
 	} else if r.Err != nil {
 		loggerFrom(ctx, s.logger).Warn("order details for the confirmation", "ref", rec.ID, "err", r.Err)
 	}
+	if b, err := s.readBooking(ctx, rec.CinemaID, rec.BookingNumber); err == nil {
+		v.TicketCards = s.ticketsView(ctx, b, "")
+	} else {
+		loggerFrom(ctx, s.logger).Warn("booking for the confirmation's tickets", "ref", rec.ID, "booking", rec.BookingNumber, "err", err)
+	}
+	v.MailLine = s.mailLine(ctx, "purchase:"+rec.ID)
 	if b, ok := s.currentBuy(c); ok && b.UserSessionID == rec.UserSessionID {
 		s.clearBuy(c) // bought: the next visit to "what's on" starts afresh
 		s.sessions.Put(c.Request().Context(), sessBuyDone, rec.ID)
@@ -402,29 +402,4 @@ func additionalLabel(cardType string) string {
 		return "Loyalty points"
 	}
 	return cardType
-}
-
-// printTicketOf reads a print stream: an HTML document with a heading and a list of labelled
-// values, or plain text, shown as it is (never as markup of ours).
-func printTicketOf(data string) co.PrintTicket {
-	t := co.PrintTicket{Title: "Ticket"}
-	if !strings.HasPrefix(strings.TrimSpace(data), "<") {
-		t.Text = data
-		return t
-	}
-	doc, err := goquery.NewDocumentFromReader(strings.NewReader(data))
-	if err != nil {
-		t.Text = data
-		return t
-	}
-	if h := strings.TrimSpace(doc.Find("h1").First().Text()); h != "" {
-		t.Title = h
-	}
-	doc.Find("dt").Each(func(_ int, dt *goquery.Selection) {
-		t.Fields = append(t.Fields, co.PrintField{Label: strings.TrimSpace(dt.Text()), Value: strings.TrimSpace(dt.NextFiltered("dd").Text())})
-	})
-	if len(t.Fields) == 0 {
-		t.Text = strings.TrimSpace(doc.Text())
-	}
-	return t
 }

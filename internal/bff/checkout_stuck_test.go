@@ -120,6 +120,14 @@ func TestBuyNeverConfirmedInTimeThenLateCompletion(t *testing.T) {
 	if got := h.page("/booking/current", http.StatusOK).Find("h1").Text(); got != "Booking "+fmt.Sprint(rec.BookingNumber) {
 		t.Fatalf("booking page %q", got)
 	}
+	// The customer, who may have left, is told by e-mail, once, with the tickets.
+	m := h.oneMail("purchase_late")
+	if !strings.Contains(m.Subject, fmt.Sprint(rec.BookingNumber)) || !strings.Contains(m.Text, "confirmed your booking") || len(m.Inline) != 2 {
+		t.Fatalf("late-completion message %q with %d QR codes:\n%s", m.Subject, len(m.Inline), m.Text)
+	}
+	if n := len(h.deliveredMail("purchase")); n != 0 {
+		t.Fatalf("also %d ordinary purchase messages", n)
+	}
 }
 
 // TestStuckOrderGivenUpAfterTheWindow: with the sandbox's completion disabled, an order is
@@ -182,6 +190,11 @@ func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
 		t.Fatalf("given-up page: %s", body)
 	}
 	checkNoPromises(t, "the given-up page", failed.Text())
+	// The customer is told by e-mail: what happened, and the operator's words on the money.
+	m := h.oneMail("order_given_up")
+	if !strings.Contains(m.Text, DefaultFailedOrderPolicy) || !strings.Contains(m.Text, "cancelled upstream") || !strings.Contains(m.Subject, rec.Reference()) {
+		t.Fatalf("given-up message %q:\n%s", m.Subject, m.Text)
+	}
 	// What is said about the money is the operator's text, word for word.
 	h.srv.cfg.FailedOrderPolicy = "Payments for orders we could not complete are paid back within 5 working days; the box office can help."
 	_, body = h.get(ret)
@@ -209,7 +222,7 @@ func TestCheckoutWatchersSurviveARestart(t *testing.T) {
 	t.Cleanup(stop)
 	s := h.srv
 	again, err := New(Deps{Config: s.cfg, Logger: s.logger, DB: s.db, SessionStore: h.store, Device: s.device, Assets: s.assets,
-		Ticketing: s.ticketing, Payments: s.payments, SQL: s.sql, Now: s.now, Background: bg})
+		Ticketing: s.ticketing, Payments: s.payments, SQL: s.sql, Now: s.now, Background: bg, Mail: h.mailDeps})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,7 +109,7 @@ func TestBuyAndPayByRedirect(t *testing.T) {
 	if !strings.HasPrefix(num, "4000") {
 		t.Fatalf("booking number %q", num)
 	}
-	if doc.Find(`[data-testid="seat"]`).Length() != 2 || doc.Find(`[data-testid="print-ticket"]`).Length() != 2 {
+	if doc.Find(`[data-testid="seat"]`).Length() != 2 || doc.Find(`[data-testid="ticket-card"]`).Length() != 2 {
 		t.Fatalf("confirmation lacks seats or printable tickets: %s", body)
 	}
 	if pay := doc.Find(`[data-testid="payment"]`).Text(); !strings.Contains(pay, "26,50") || !strings.Contains(pay, "4242") {

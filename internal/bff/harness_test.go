@@ -21,6 +21,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/goldenapi"
 	"github.com/cinemabff/cinemabff/internal/keys"
+	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
 	"github.com/cinemabff/cinemabff/internal/storage"
@@ -81,17 +82,22 @@ type harnessOpts struct {
 	wrapPayments func(upstream.Payments) upstream.Payments
 	golden       *goldenapi.Server // an upstream answering with the golden bodies of the real wire
 	goldenToken  string            // the token the BFF sends to it (default: testToken)
+	// mailTransport delivers customer e-mail (nil: .eml files in the harness's mailDir).
+	mailTransport mail.Transport
+	mailBackoff   func(attempt int) time.Duration // nil: the default
 }
 
 type harness struct {
-	t      *testing.T
-	sb     *sandbox.Server
-	prov   *payprovider.Provider
-	upURL  string // sandbox base URL
-	srv    *Server
-	ts     *httptest.Server
-	store  *countingStore
-	client *http.Client
+	t        *testing.T
+	sb       *sandbox.Server
+	prov     *payprovider.Provider
+	upURL    string // sandbox base URL
+	srv      *Server
+	ts       *httptest.Server
+	store    *countingStore
+	client   *http.Client
+	mailDir  string   // where the default transport writes .eml files
+	mailDeps MailDeps // as given to the server
 	// dropAfter makes the payment provider process the next n API writes and then drop the
 	// connection without an answer (the request happened; the caller cannot know).
 	dropAfter *atomic.Int32
@@ -154,6 +160,13 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		Assets:       assets,
 		Now:          o.now,
 	}
+	h.mailDir = filepath.Join(t.TempDir(), "mail")
+	deps.Mail = MailDeps{TicketKey: keys.Derive(o.keys[0], "ticket-codes"), Transport: o.mailTransport, From: "Test Cinemas <tickets@test.example>",
+		Backoff: o.mailBackoff}
+	if deps.Mail.Transport == nil {
+		deps.Mail.Transport, deps.Mail.Dir, deps.Mail.ShowMailbox = mail.NewDir(h.mailDir), h.mailDir, true
+	}
+	h.mailDeps = deps.Mail
 	if o.sandbox {
 		h.startSandbox(&deps, o)
 	}

@@ -127,6 +127,10 @@ func TestRefundSplitOverTwoPayments(t *testing.T) {
 	if back != total || len(b.Payments) != 4 {
 		t.Fatalf("booking payments %+v: refunds add up to %d, want %d", b.Payments, back, total)
 	}
+	// One message names both parts.
+	if m := h.oneMail("edit"); !strings.Contains(m.Text, "Refunded: 9,00") || !strings.Contains(m.Text, "PAYPAL") || !strings.Contains(m.Text, "VISA ************4242") {
+		t.Fatalf("edit message of a split refund:\n%s", m.Text)
+	}
 }
 
 // TestRefundSplitOnePartFails: the provider fails the first part (the newest payment); the

@@ -28,7 +28,7 @@ var paths = mergePaths(map[string]string{
 	RouteMetrics:    "/metrics",
 
 	RoutePaymentWebhook: "/payments/webhook",
-}, bookingPaths, checkoutPaths, swapPaths, staffPaths)
+}, bookingPaths, checkoutPaths, swapPaths, staffPaths, mailboxPaths)
 
 func mergePaths(parts ...map[string]string) map[string]string {
 	out := map[string]string{}
@@ -57,6 +57,7 @@ func (s *Server) registerRoutes() {
 	s.registerCheckoutRoutes()
 	s.registerSwapRoutes()
 	s.registerStaffRoutes()
+	s.registerMailboxRoutes()
 }
 
 // url builds the path of a named route, filling its :params in order and escaping them.

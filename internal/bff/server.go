@@ -90,6 +90,8 @@ type Deps struct {
 	Webhooks WebhookVerifier
 	// Now is the clock (tests); nil means time.Now.
 	Now func() time.Time
+	// Mail configures customer e-mail and ticket codes.
+	Mail MailDeps
 	// Background bounds the server's background work (payment watchers); it ends at shutdown.
 	// nil means it never ends.
 	Background context.Context
@@ -126,6 +128,7 @@ type Server struct {
 	checkoutState *checkoutState
 	background    context.Context
 	changePolicy  changewindow.Policy
+	mail          *mailer
 }
 
 // New builds the server and its routes.
@@ -190,6 +193,11 @@ func New(d Deps) (*Server, error) {
 	}
 	if d.SQL != nil && d.Ticketing != nil {
 		s.checkoutState = s.newCheckoutState()
+	}
+	if d.SQL != nil && d.Ticketing != nil {
+		if err := s.setUpMail(d.Mail); err != nil {
+			return nil, err
+		}
 	}
 	if s.paymentMethod == "" {
 		s.paymentMethod = "SANDBOXPAY"

@@ -12,6 +12,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/attention"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
@@ -42,6 +43,9 @@ func (s *Server) attention() (*attention.Store, attention.Lister, error) {
 	l := attention.Lister{Ledger: s.ledger, Actions: st, Now: s.now, StuckAfter: attentionStuckAfter, MinAttempts: attentionMinAttempts}
 	if s.checkoutState != nil {
 		l.Checkouts = s.checkout().store
+	}
+	if s.mail != nil {
+		l.Mail = s.mail.outbox
 	}
 	return st, l, nil
 }
@@ -137,6 +141,14 @@ func (s *Server) describeItem(row *pages.AttentionItem, it attention.Item, loc *
 		if e.State.Terminal(e.Kind) {
 			row.RetryURL, row.RetryHint = "", "Retry cannot help: this entry has ended. Handle it, then mark it resolved."
 		}
+	case it.Mail != nil:
+		m := it.Mail
+		row.Label, row.Amount = "E-mail not delivered", "–"
+		row.Details = append(row.Details, fmt.Sprintf("A %s message to %s, written at %s; %d attempts.", m.Kind, m.To, at(m.CreatedAt), m.Attempts))
+		if m.LastError != "" {
+			row.Details = append(row.Details, "Last error: "+m.LastError)
+		}
+		row.Details = append(row.Details, "Retry sends it again; or tell the customer another way, then mark it resolved.")
 	}
 }
 
@@ -219,6 +231,18 @@ func (s *Server) retryAttention(c echo.Context) error {
 			outcome = fmt.Sprintf("Tried again; it failed again (state %s): %v", e.State, aerr)
 		} else {
 			outcome = fmt.Sprintf("Tried again; the entry is now %s.", e.State)
+		}
+	case it.Mail != nil:
+		if _, rerr := s.mail.outbox.Retry(ctx, it.Ref); rerr != nil {
+			outcome = fmt.Sprintf("Could not queue the e-mail again: %v", rerr)
+			break
+		}
+		if _, derr := s.DeliverMail(ctx); derr != nil {
+			outcome = fmt.Sprintf("Queued again; delivery failed just now (%v) and is tried again later.", derr)
+		} else if m, gerr := s.mail.outbox.Get(ctx, it.Ref); gerr == nil && m.State == mail.StateSent {
+			outcome = "Sent."
+		} else {
+			outcome = "Queued again; it is sent as soon as the mail server takes it."
 		}
 	}
 	st, _, _ := s.attention()

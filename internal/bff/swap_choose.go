@@ -71,7 +71,7 @@ func (s *Server) reviewSwap(c echo.Context) error {
 	if problem != nil {
 		return s.renderSwapWithPlan(c, http.StatusUnprocessableEntity, b, plan, choice, problem)
 	}
-	s.saveSwap(c, sessSwapPending, swapVisit{CinemaID: b.CinemaID, Number: b.Number, BookingID: b.ID, Header: s.swapHeader(c, b), Moves: moves, Showtime: b.Session.Showtime})
+	s.saveSwap(c, sessSwapPending, swapVisit{CinemaID: b.CinemaID, Number: b.Number, BookingID: b.ID, Header: s.swapHeader(c, b), Moves: moves, Showtime: b.Session.Showtime, Email: b.CustomerEmail})
 	return s.redirect(c, s.url(RouteSwapConfirm, b.CinemaID, b.Number))
 }
 

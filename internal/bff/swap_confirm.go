@@ -74,6 +74,10 @@ func (s *Server) confirmSwap(c echo.Context) error {
 		return s.fromUpstream(err, s.url(RouteSwap, bb.CinemaID, bb.Number), "Choose seats again")
 	}
 	s.sessions.Remove(ctx, sessSwapPending)
+	n := swapNotice(v)
+	s.writeNotice(ctx, n)
+	v.MailKey = n.Key
+	s.sessions.Put(ctx, sessMailKey, n.Key)
 	s.saveSwap(c, sessSwapDone, v)
 	return s.redirect(c, s.url(RouteSwapDone, bb.CinemaID, bb.Number))
 }
@@ -89,11 +93,13 @@ func (s *Server) showSwapDone(c echo.Context) error {
 	if !ok {
 		return c.Redirect(http.StatusSeeOther, s.url(RouteSwap, bb.CinemaID, bb.Number))
 	}
-	b, err := s.readBooking(c.Request().Context(), bb.CinemaID, bb.Number)
+	ctx := c.Request().Context()
+	b, err := s.readBooking(ctx, bb.CinemaID, bb.Number)
 	if err != nil {
 		return s.fromUpstream(err, s.url(RouteBooking), "Back to your booking")
 	}
-	dv := swap.DoneView{Header: s.swapHeader(c, b), BackURL: s.url(RouteBooking), BackLabel: "Back to your booking"}
+	dv := swap.DoneView{Header: s.swapHeader(c, b), BackURL: s.url(RouteBooking), BackLabel: "Back to your booking",
+		Tickets: s.ticketsView(ctx, b, s.url(RouteBookingTickets)), MailLine: s.mailLine(ctx, v.MailKey)}
 	for _, m := range v.Moves {
 		mv := swap.Move{Ticket: m.Ticket, From: m.From, Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq), To: "(not shown by the ticketing system)"}
 		if t, ok := b.Ticket(m.Seq); ok && t.Seat != nil {

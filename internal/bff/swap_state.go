@@ -27,6 +27,8 @@ type swapVisit struct {
 	Header    swap.Header `json:"header"`
 	Moves     []swapMove  `json:"moves"`
 	Showtime  time.Time   `json:"showtime,omitzero"` // for the change cut-off; zero: not known
+	Email     string      `json:"email,omitempty"`   // where the message about the swap goes
+	MailKey   string      `json:"mail,omitempty"`    // outbox key of that message, once written
 }
 
 // swapMove is one ticket moving to a new seat.

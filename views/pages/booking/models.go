@@ -59,6 +59,8 @@ type BookingView struct {
 	ChangeWindow string
 	Notice       *components.Notice
 	Changes      []string // what the last completed change did, in words
+	MailLine     string   // where the e-mail about the last change stands; "" when none
+	TicketCards  components.TicketsView
 	CSRFToken    string
 	EndURL       string // forget this booking on this device
 }
@@ -140,4 +142,11 @@ type SeatsView struct {
 	Count         int
 	Notice        *components.Notice
 	Map           components.SeatMapView
+}
+
+// PrintView is a booking's tickets alone, laid out for paper (A4 or an 80 mm roll).
+type PrintView struct {
+	Number  string
+	Tickets components.TicketsView
+	BackURL string
 }

@@ -170,24 +170,12 @@ type ConfirmationView struct {
 	Fees          string
 	Total         string
 	Payments      []Line
-	PrintTickets  []PrintTicket
-	Receipt       *PrintTicket
+	TicketCards   components.TicketsView
+	MailLine      string // where the e-mail with the tickets stands; "" when none was written
 	Kiosk         bool
 	Reference     string
 	HomeURL       string
 	WhatsOnURL    string
-}
-
-// PrintTicket is one printable document built from a print stream.
-type PrintTicket struct {
-	Title  string
-	Fields []PrintField
-	Text   string // a plain-text stream, shown as it is
-}
-
-// PrintField is one labelled value of a print stream.
-type PrintField struct {
-	Label, Value string
 }
 
 // FailedView is the failed-order path: no confirmation in time. While the order is still being

@@ -59,6 +59,8 @@ type ConfirmView struct {
 type DoneView struct {
 	Header
 	Moves     []Move
+	Tickets   components.TicketsView
+	MailLine  string
 	BackURL   string
 	BackLabel string
 }

@@ -1,0 +1,186 @@
+package bff
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cinemabff/cinemabff/internal/mail"
+	"github.com/cinemabff/cinemabff/internal/mail/smtptest"
+	"github.com/cinemabff/cinemabff/internal/storage"
+	"github.com/cinemabff/cinemabff/internal/testenv"
+)
+
+// TestCustomerMailOverSMTPTwoReplicasAndAnOutage: with -smtp-url pointing at a real SMTP
+// server, a purchase and a swap made on one replica are delivered by whichever of two
+// replicas sharing the PostgreSQL database claims them, once each; while the server is down
+// nothing is lost, and after it comes back every message arrives once.
+func TestCustomerMailOverSMTPTwoReplicasAndAnOutage(t *testing.T) {
+	relay := smtptest.Start(t, "127.0.0.1:0")
+	transport, err := mail.NewSMTP(relay.URL(), mail.WithTLSConfig(smtptest.ClientTLS(t)), mail.WithDialTimeout(2*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg := testenv.PostgresURL(t)
+	h := newHarness(t, harnessOpts{sandbox: true, databaseURL: pg, sessionStore: storage.SessionsPostgres, mailTransport: transport,
+		mailBackoff: func(int) time.Duration { return 10 * time.Millisecond }})
+	addBookingBinder(h)
+
+	// A second replica: its own connections to the same database, the same upstream and keys.
+	db2, err := storage.Open(context.Background(), pg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db2.Close() })
+	s := h.srv
+	replica2, err := New(Deps{Config: s.cfg, Logger: s.logger, DB: db2, SessionStore: h.store, Device: s.device, Assets: s.assets,
+		Ticketing: s.ticketing, Payments: s.payments, SQL: db2.SQL, Now: s.now, Background: context.Background(), Mail: h.mailDeps})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The server goes down before anything is sent.
+	addr := relay.Addr
+	relay.Stop()
+
+	h.buyUpToSummary("1113", twoAdults())
+	body := h.waitForConfirmation(h.actAtProvider(h.pressPay(), "pay"), 5*time.Second)
+	number := strings.TrimSpace(h.doc(body).Find(`[data-testid="booking-number"]`).Text())
+	bindBooking(h, 100004)
+	swapThrough(t, h, 100004, []string{"3"}, []string{seat(1, 2, 2)})
+
+	deliverBoth := func() {
+		var wg sync.WaitGroup
+		for _, r := range []*Server{h.srv, replica2} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, _ = r.DeliverMail(context.Background()) // failures are recorded on the messages
+			}()
+		}
+		wg.Wait()
+	}
+	for range 3 {
+		deliverBoth()
+		time.Sleep(15 * time.Millisecond)
+	}
+	pending := 0
+	msgs, err := h.srv.mail.outbox.Recent(context.Background(), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range msgs {
+		if m.State == mail.StateSent {
+			t.Fatalf("message %s sent while the server was down", m.Kind)
+		}
+		if m.State == mail.StatePending && m.LastError != "" && m.Attempts > 0 {
+			pending++
+		}
+	}
+	if len(msgs) != 2 || pending != 2 {
+		t.Fatalf("during the outage: %d messages, %d waiting with an error: %+v", len(msgs), pending, msgs)
+	}
+	// The page says where the message stands, and never "sent".
+	if line := h.srv.mailLine(context.Background(), msgs[0].Key); !strings.Contains(line, "on its way") {
+		t.Fatalf("during the outage the page would say %q", line)
+	}
+
+	// The server is back on the same address.
+	relay = smtptest.Start(t, addr)
+	deadline := time.Now().Add(10 * time.Second)
+	for len(relay.Messages()) < 2 && time.Now().Before(deadline) {
+		deliverBoth()
+		time.Sleep(20 * time.Millisecond)
+	}
+	for range 5 { // more rounds on both replicas: nothing is sent twice
+		deliverBoth()
+	}
+	got := relay.ByMessageID(t)
+	if len(got) != 2 {
+		t.Fatalf("%d distinct messages arrived, want 2: %v", len(got), got)
+	}
+	for id, n := range got {
+		if n != 1 {
+			t.Errorf("message %s arrived %d times", id, n)
+		}
+	}
+	subjects := ""
+	for _, r := range relay.Messages() {
+		p, err := r.Parse()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Text == "" || p.HTML == "" || len(p.Inline) == 0 || !r.TLS {
+			t.Errorf("message %q: text %d bytes, HTML %d bytes, %d images, TLS %v", p.Header.Get("Subject"), len(p.Text), len(p.HTML), len(p.Inline), r.TLS)
+		}
+		subjects += p.Header.Get("Subject") + "\n"
+	}
+	if !strings.Contains(subjects, number) || !strings.Contains(subjects, "100004") {
+		t.Fatalf("subjects %q do not name booking %s and 100004", subjects, number)
+	}
+	for _, m := range must(h.srv.mail.outbox.Recent(context.Background(), 10)) {
+		if m.State != mail.StateSent {
+			t.Fatalf("message %s is %s after delivery", m.Kind, m.State)
+		}
+	}
+}
+
+// TestUndeliverableMailNeedsAttention: a recipient the server refuses for good makes the
+// message undeliverable; the page says so, and staff see it in Needs attention and can retry.
+func TestUndeliverableMailNeedsAttention(t *testing.T) {
+	relay := smtptest.Start(t, "127.0.0.1:0")
+	relay.SetRejectRcpt("paid4@example.com", true)
+	transport, err := mail.NewSMTP(relay.URL(), mail.WithTLSConfig(smtptest.ClientTLS(t)), mail.WithDialTimeout(2*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, harnessOpts{sandbox: true, mailTransport: transport})
+	addBookingBinder(h)
+	bindBooking(h, 100004)
+	done := swapThrough(t, h, 100004, []string{"3"}, []string{seat(1, 2, 2)})
+	if _, err := h.srv.DeliverMail(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	msgs := must(h.srv.mail.outbox.Undeliverable(context.Background(), 10))
+	if len(msgs) != 1 || !strings.Contains(msgs[0].LastError, "550") {
+		t.Fatalf("undeliverable: %+v", msgs)
+	}
+	if line := done.Find(`[data-testid="mail-line"]`).Text(); !strings.Contains(line, "on its way") {
+		t.Fatalf("the swap result says %q before delivery", line)
+	}
+	_, body := h.get(swapPath(100004, "/done"))
+	if line := h.doc(body).Find(`[data-testid="mail-line"]`).Text(); !strings.Contains(line, "could not send") {
+		t.Fatalf("the swap result says %q about an undeliverable e-mail", line)
+	}
+
+	h.signInStaff("anna", "Anna")
+	_, body = h.get("/staff/attention")
+	doc := h.doc(body)
+	row := doc.Find(fmt.Sprintf(`#item-mail-%s`, msgs[0].ID))
+	if row.Length() != 1 || !strings.Contains(row.Text(), "E-mail not delivered") || !strings.Contains(row.Text(), "paid4@example.com") {
+		t.Fatalf("Needs attention does not list the undeliverable e-mail: %s", doc.Find("main").Text())
+	}
+	// The address is fixed at the relay; Retry sends it.
+	relay.SetRejectRcpt("paid4@example.com", false)
+	retry := row.Find(`[data-testid="retry-form"]`).AttrOr("action", "")
+	if retry == "" {
+		t.Fatalf("no retry form: %s", row.Text())
+	}
+	h.post(retry, "/staff/attention", nil)
+	if n := len(relay.Messages()); n != 1 {
+		t.Fatalf("%d messages at the relay after Retry", n)
+	}
+	if m := must(h.srv.mail.outbox.Get(context.Background(), msgs[0].ID)); m.State != mail.StateSent {
+		t.Fatalf("after Retry the message is %s", m.State)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

@@ -1,0 +1,98 @@
+package bff
+
+import (
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/mail"
+	"github.com/cinemabff/cinemabff/views/pages"
+)
+
+// The sandbox's mailbox: with the embedded sandbox and no SMTP server, customer e-mail is
+// written as .eml files, and these pages list and show them.
+const (
+	RouteMailbox     = "sandbox.mailbox"
+	RouteMailMessage = "sandbox.mail"
+	RouteMailHTML    = "sandbox.mail.html"
+)
+
+var mailboxPaths = map[string]string{
+	RouteMailbox:     "/sandbox/mail",
+	RouteMailMessage: "/sandbox/mail/:name",
+	RouteMailHTML:    "/sandbox/mail/:name/html",
+}
+
+func (s *Server) registerMailboxRoutes() {
+	s.route("GET", RouteMailbox, s.showMailbox)
+	s.route("GET", RouteMailMessage, s.showMailMessage)
+	s.route("GET", RouteMailHTML, s.showMailHTML)
+}
+
+// mailboxDir is the folder the pages show, or an error when there is no mailbox.
+func (s *Server) mailboxDir() (string, error) {
+	if s.mail == nil || !s.mail.showMailbox || s.mail.dir == "" {
+		return "", &Error{Code: ENotFound, Heading: "Page not found", Message: "There is no sandbox mailbox here: e-mail goes to a real mail server.", BackURL: s.url(RouteHome), BackLabel: "Back to the start"}
+	}
+	return s.mail.dir, nil
+}
+
+func (s *Server) showMailbox(c echo.Context) error {
+	dir, err := s.mailboxDir()
+	if err != nil {
+		return err
+	}
+	list, err := mail.ListDir(dir)
+	if err != nil {
+		return err
+	}
+	v := pages.MailboxView{Dir: dir}
+	for _, m := range list {
+		v.Messages = append(v.Messages, pages.MailboxItem{URL: s.url(RouteMailMessage, m.Name), Subject: m.Subject, To: m.To,
+			Date: m.Date.Local().Format("2 Jan 15:04:05"), Kind: m.Kind})
+	}
+	return s.render(c, http.StatusOK, "Sent e-mail", pages.Mailbox(v))
+}
+
+// storedMail reads the message named in the path.
+func (s *Server) storedMail(c echo.Context) (mail.StoredMessage, error) {
+	dir, err := s.mailboxDir()
+	if err != nil {
+		return mail.StoredMessage{}, err
+	}
+	m, err := mail.ReadStored(dir, c.Param("name"))
+	if errors.Is(err, mail.ErrBadName) || errors.Is(err, mail.ErrNotFound) {
+		return m, &Error{Code: ENotFound, Heading: "No such message", Message: "This message is not in the sandbox mailbox.", BackURL: s.url(RouteMailbox), BackLabel: "All messages", Err: err}
+	}
+	return m, err
+}
+
+func (s *Server) showMailMessage(c echo.Context) error {
+	m, err := s.storedMail(c)
+	if err != nil {
+		return err
+	}
+	v := pages.MailView{Subject: m.Subject, To: m.To, From: m.From, Date: m.Date.Local().Format("2 Jan 2006 15:04:05"), Text: m.Text,
+		HTMLURL: s.url(RouteMailHTML, m.Name), Images: len(m.Inline), BackURL: s.url(RouteMailbox)}
+	return s.render(c, http.StatusOK, m.Subject, pages.MailMessage(v))
+}
+
+// showMailHTML serves the HTML part as the mail client would show it: inline images from
+// their parts (as data: URLs), inline styles allowed, nothing else (no scripts, no requests).
+func (s *Server) showMailHTML(c echo.Context) error {
+	m, err := s.storedMail(c)
+	if err != nil {
+		return err
+	}
+	html := m.HTML
+	for _, in := range m.Inline {
+		data := "data:" + in.ContentType + ";base64," + base64.StdEncoding.EncodeToString(in.Data)
+		html = strings.ReplaceAll(html, `"cid:`+in.CID+`"`, `"`+data+`"`)
+	}
+	h := c.Response().Header()
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	return c.HTML(http.StatusOK, html)
+}

@@ -1,0 +1,302 @@
+package bff
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cinemabff/cinemabff/internal/changes"
+	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/mail"
+	"github.com/cinemabff/cinemabff/internal/notify"
+	"github.com/cinemabff/cinemabff/internal/tickets"
+	"github.com/cinemabff/cinemabff/views/components"
+	"github.com/cinemabff/cinemabff/views/pages/booking"
+)
+
+// Customer messages: every purchase, late completion, given-up order, edit, swap and refund
+// writes a notice to the outbox in the same transaction as the step that causes it (the
+// checkout record's and the ledger's hooks, or its own transaction for a swap and an edit
+// without money). A sender delivers them (internal/mail). Pages say a message is on its way
+// only when it is in the outbox.
+
+// mailer is the server's part of customer e-mail.
+type mailer struct {
+	outbox *mail.Outbox
+	sender *mail.Sender // nil: no transport configured (messages wait in the outbox)
+	dir    string       // where .eml files are written (sandbox page); "" for SMTP
+	// showMailbox: the embedded sandbox lists the files at /sandbox/mail.
+	showMailbox bool
+	signer      *tickets.Signer
+	store       *changes.Store
+}
+
+// MailDeps configure customer e-mail.
+type MailDeps struct {
+	// Transport delivers (SMTP or .eml files); nil: messages are written to the outbox and wait.
+	Transport mail.Transport
+	From      string
+	// Dir is the folder a file transport writes to; with ShowMailbox, /sandbox/mail lists it.
+	Dir         string
+	ShowMailbox bool
+	// TicketKey signs the codes in the tickets' QR codes (at least 16 bytes).
+	TicketKey []byte
+	// Backoff is the wait after a failed delivery attempt (nil: mail.DefaultBackoff).
+	Backoff func(attempt int) time.Duration
+}
+
+func (s *Server) setUpMail(d MailDeps) error {
+	key := d.TicketKey
+	if len(key) == 0 {
+		return errors.New("bff: a ticket signing key is required")
+	}
+	signer, err := tickets.NewSigner(key)
+	if err != nil {
+		return fmt.Errorf("bff: ticket signing key: %w", err)
+	}
+	m := &mailer{outbox: mail.NewOutbox(s.sql, s.now), signer: signer, store: changes.New(s.sql), dir: d.Dir, showMailbox: d.ShowMailbox}
+	if d.Transport != nil {
+		comp := &notify.Composer{Booking: s.readBooking, Cinema: s.cinemaByID, Signer: signer, SiteName: s.cfg.SiteName,
+			FindURL: s.absURL(RouteFindBooking)}
+		m.sender = &mail.Sender{Outbox: m.outbox, Compose: comp.Compose, Transport: d.Transport, From: d.From,
+			Logger: s.logger.With("component", "mail"), Backoff: d.Backoff}
+	}
+	s.mail = m
+	s.ledger.OnTransition(s.ledgerNotices)
+	s.checkout().store.OnChange(s.checkoutNotices)
+	return nil
+}
+
+// StartMailSender delivers the outbox until ctx ends (no-op without a transport).
+func (s *Server) StartMailSender(ctx context.Context, every time.Duration) {
+	if s.mail == nil || s.mail.sender == nil {
+		return
+	}
+	go s.mail.sender.Run(ctx, every)
+}
+
+// DeliverMail delivers what is due now (tests, and the `web` start-up).
+func (s *Server) DeliverMail(ctx context.Context) (int, error) {
+	if s.mail == nil || s.mail.sender == nil {
+		return 0, nil
+	}
+	return s.mail.sender.RunOnce(ctx)
+}
+
+// kickMail asks the sender to deliver soon: after the transaction that wrote the message has
+// committed (hooks run inside it), so a moment later.
+func (s *Server) kickMail() {
+	if s.mail != nil && s.mail.sender != nil {
+		time.AfterFunc(50*time.Millisecond, s.mail.sender.Kick)
+	}
+}
+
+// writeNotice records a notice in its own transaction (a swap, an edit without money).
+func (s *Server) writeNotice(ctx context.Context, n notify.Notice) {
+	if s.mail == nil {
+		return
+	}
+	log := loggerFrom(ctx, s.logger)
+	tx, err := s.sql.BeginTx(ctx, nil)
+	if err == nil {
+		defer tx.Rollback()
+		if _, err = notify.Write(ctx, tx, n, s.now()); err == nil {
+			err = tx.Commit()
+		}
+	}
+	if err != nil {
+		// The change itself is done upstream; the page shows it and says no message was written.
+		log.Error("customer message not written", "kind", n.Kind, "booking", n.BookingNumber, "err", err)
+		return
+	}
+	s.kickMail()
+}
+
+// editNotice is what an edit will tell the customer, written with its ledger entries (or at
+// once when no money moves).
+func editNotice(e editVisit, lines []notify.Line, oldTotal, newTotal cinema.Money) notify.Notice {
+	n := notify.Notice{Kind: notify.KindEdit, Key: "edit:" + e.UserSessionID, To: e.Email, Lang: "en", CinemaID: e.CinemaID,
+		BookingNumber: e.BookingNumber, Film: e.FilmTitle, Showtime: e.Showtime, Lines: lines, OldTotal: oldTotal, NewTotal: newTotal}
+	for _, l := range lines {
+		switch l.Change {
+		case notify.ChangeRemoved:
+			n.Replaced = append(n.Replaced, changes.Ticket{Description: l.Description, Seat: l.Seat})
+		case notify.ChangeMoved:
+			n.Replaced = append(n.Replaced, changes.Ticket{Description: l.Description, Seat: l.From})
+		}
+	}
+	return n
+}
+
+// ledgerNotices writes the customer message of a ledger step, inside its transaction: an
+// edit applied (with what was paid or refunded), or a payment given back because its edit
+// could not be completed.
+func (s *Server) ledgerNotices(ctx context.Context, tx *sql.Tx, moved []ledger.Entry) error {
+	if len(moved) == 0 || moved[0].Notice == "" {
+		return nil // entries from before notices, or none asked for
+	}
+	lead := moved[0]
+	var n notify.Notice
+	if err := json.Unmarshal([]byte(lead.Notice), &n); err != nil {
+		s.logger.Error("ledger entry notice unreadable", "entry", lead.ID, "err", err)
+		return nil // never block money on a message
+	}
+	switch {
+	case lead.State == ledger.StateApplied:
+		for _, e := range moved {
+			line := notify.MoneyLine{What: notify.MoneyPaid, Amount: cinema.Money{Cents: e.AmountCents, Currency: e.Currency},
+				Card: strings.TrimSpace(e.CardType + " " + e.CardMasked)}
+			if e.Kind == ledger.KindRefund {
+				line.What = notify.MoneyRefunded
+			}
+			n.Money = append(n.Money, line)
+		}
+	case lead.Kind == ledger.KindPayment && lead.State == ledger.StateRefunded:
+		n = notify.Notice{Kind: notify.KindRefund, Key: "refund:" + lead.ID, To: n.To, Name: n.Name, Lang: n.Lang, CinemaID: n.CinemaID,
+			BookingNumber: n.BookingNumber, Money: []notify.MoneyLine{{What: notify.MoneyRefunded,
+				Amount: cinema.Money{Cents: lead.AmountCents, Currency: lead.Currency}, Card: strings.TrimSpace(lead.CardType + " " + lead.CardMasked)}}}
+	default:
+		return nil
+	}
+	if _, err := notify.Write(ctx, tx, n, s.now()); err != nil {
+		return err
+	}
+	s.kickMail()
+	return nil
+}
+
+// checkoutNotices writes the customer message of a purchase that completed (late, when it had
+// been given up or completed long after the customer came back) or was given up.
+func (s *Server) checkoutNotices(ctx context.Context, tx *sql.Tx, before, after checkout.Record) error {
+	var sn buySnapshot
+	_ = json.Unmarshal([]byte(after.Summary), &sn)
+	n := notify.Notice{To: after.CustomerEmail, Name: after.CustomerName, Lang: "en", CinemaID: after.CinemaID, BookingNumber: after.BookingNumber,
+		Reference: after.Reference(), Film: sn.FilmTitle, Showtime: sn.Showtime, Screen: sn.Screen,
+		Total: cinema.Money{Cents: sn.Total, Currency: sn.Currency}}
+	for _, t := range sn.Tickets {
+		n.Lines = append(n.Lines, notify.Line{Change: notify.ChangeBought, Description: t.Description, Seat: t.Seat, Amount: cinema.Money{Cents: t.Cents, Currency: sn.Currency}})
+	}
+	switch after.State {
+	case checkout.StateCompleted:
+		n.Kind, n.Key = notify.KindPurchase, "purchase:"+after.ID
+		if before.State == checkout.StateGivenUp || (!after.Returned.IsZero() && after.Completed.Sub(after.Returned) > checkoutGiveUpAfter) {
+			n.Kind = notify.KindPurchaseLate
+		}
+	case checkout.StateGivenUp:
+		n.Kind, n.Key, n.BookingNumber = notify.KindOrderGivenUp, "given-up:"+after.ID, 0
+		n.Outcome, n.Policy = after.GiveUpReason, s.failedOrderPolicy()
+	default:
+		return nil
+	}
+	if _, err := notify.Write(ctx, tx, n, s.now()); err != nil {
+		return err
+	}
+	s.kickMail()
+	return nil
+}
+
+// mailLine says where the message with the given key stands, in words for the page: only what
+// the outbox shows ("" when there is no such message).
+func (s *Server) mailLine(ctx context.Context, key string) string {
+	if s.mail == nil || key == "" {
+		return ""
+	}
+	m, err := s.mail.outbox.ByKey(ctx, key)
+	if err != nil {
+		return ""
+	}
+	switch m.State {
+	case mail.StateSent:
+		return "An e-mail with your tickets was sent to " + maskEmail(m.To) + "."
+	case mail.StateUndeliverable:
+		return "We could not send the e-mail with your tickets to " + maskEmail(m.To) + ". Your tickets are on this page; the box office has been told."
+	}
+	return "An e-mail with your tickets is on its way to " + maskEmail(m.To) + "."
+}
+
+// maskEmail shows the first letter of the mailbox and the domain: a…@example.com.
+func maskEmail(addr string) string {
+	at := strings.LastIndexByte(addr, '@')
+	if at < 1 {
+		return "your e-mail address"
+	}
+	first := []rune(addr[:at])[0]
+	return string(first) + "…" + addr[at:]
+}
+
+// ticketsView makes the booking's tickets with their QR codes, and the tickets its recorded
+// changes replaced.
+func (s *Server) ticketsView(ctx context.Context, b cinema.Booking, printURL string) components.TicketsView {
+	v := components.TicketsView{PrintURL: printURL}
+	if s.mail == nil {
+		return v
+	}
+	cin := s.cinemaByID(ctx, b.CinemaID)
+	log := loggerFrom(ctx, s.logger)
+	cards, err := tickets.Cards(b, s.mail.signer, cin.Location(), cin.Locale)
+	if err != nil {
+		log.Warn("tickets without codes", "booking", b.Number, "err", err)
+	}
+	current := map[string]bool{}
+	for _, c := range cards {
+		card := components.TicketCard{Card: c}
+		if c.Payload == "" {
+			// listed without a code (logged above)
+		} else if svg, err := tickets.SVG(c.Payload, "QR code for "+c.SeatText, 168); err == nil {
+			card.QR = svg
+		} else {
+			log.Warn("ticket QR code", "booking", b.Number, "line", c.Line, "err", err)
+		}
+		v.Cards = append(v.Cards, card)
+		current[changes.Key(0, c.SeatText)], current[changes.Key(c.Line, c.SeatText)] = true, true
+	}
+	all, err := s.mail.store.ForBooking(ctx, b.CinemaID, b.Number)
+	if err != nil {
+		log.Warn("booking changes", "booking", b.Number, "err", err)
+	}
+	for _, r := range changes.NoLongerValid(all, current) {
+		by := "an edit"
+		if r.By == changes.KindSwap {
+			by = "a seat swap"
+		}
+		v.Replaced = append(v.Replaced, components.ReplacedTicket{Description: r.Description, Seat: r.Seat,
+			When: "Replaced by " + by + " on " + r.At.In(cin.Location()).Format("2 January, 15:04")})
+	}
+	return v
+}
+
+// noticeLines says what an edit changes, for its message.
+func noticeLines(lines []booking.LineView) []notify.Line {
+	var out []notify.Line
+	for _, l := range lines {
+		n := notify.Line{Description: l.Description, Seat: l.Seat}
+		switch l.State {
+		case "added":
+			n.Change = notify.ChangeAdded
+		case "removed":
+			n.Change = notify.ChangeRemoved
+		case lineMoved:
+			n.Change, n.From = notify.ChangeMoved, l.From
+		default:
+			n.Change = notify.ChangeKept
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// swapNotice is what a seat swap tells the customer: old seats and new seats.
+func swapNotice(v swapVisit) notify.Notice {
+	n := notify.Notice{Kind: notify.KindSwap, Key: "swap:" + ledger.NewID(), To: v.Email, Lang: "en", CinemaID: v.CinemaID, BookingNumber: v.Number}
+	for _, m := range v.Moves {
+		n.Lines = append(n.Lines, notify.Line{Change: notify.ChangeMoved, Description: m.Ticket, Seat: m.ToText, From: m.From})
+		n.Replaced = append(n.Replaced, changes.Ticket{Line: m.Seq, Description: m.Ticket, Seat: m.From})
+	}
+	return n
+}
