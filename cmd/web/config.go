@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -58,6 +59,17 @@ type Config struct {
 	OrderWatchFor     time.Duration // how long it is checked before it is given up (cancelled upstream)
 	FailedOrderPolicy string        // the operator's words on money taken for a given-up order
 
+	// Seat hoarding limits (signed-in staff are exempt).
+	MaxSeatsPerVisit   int           // seats one visit may hold at a time
+	MaxOrdersPerClient int           // open purchase orders per client address, across replicas
+	HoldLifetime       time.Duration // how long an order whose end is never seen counts against its client
+
+	// Staff sign-in (staff.go).
+	StaffIdle     time.Duration // a staff sign-in ends after this long without a request
+	Argon2Memory  int           // MiB of memory per staff password hash (argon2id)
+	Argon2Time    int           // argon2id passes
+	Argon2Threads int           // argon2id lanes
+
 	// The deployment of the ticketing API (docs/going-live.md).
 	UpstreamHeaders []string // extra "Name: value" headers sent on every upstream call
 	UpstreamPaths   string   // JSON file overriding operation paths
@@ -66,8 +78,12 @@ type Config struct {
 	TenderCard      string   // PaymentTenderCategory of card (external) payments
 	TenderGiftCard  string   // ... of gift card payments
 	TenderLoyalty   string   // ... of loyalty points payments
-	PrintStreamType string   // PrintSettings.PrintStreamType of redirect payments
-	BookingModes    string   // BookingMode numbers, e.g. "sale=0,reservation=1"
+	TenderTerminal  string   // ... of payments on the box office's card terminal
+	TenderCash      string   // ... of cash taken at the box office
+	// RefundApprovalAbove: refunds at the counter above this amount need a supervisor's PIN.
+	RefundApprovalAbove string
+	PrintStreamType     string // PrintSettings.PrintStreamType of redirect payments
+	BookingModes        string // BookingMode numbers, e.g. "sale=0,reservation=1"
 }
 
 // envPrefix is the prefix of every environment variable.
@@ -78,6 +94,7 @@ type setting struct {
 	str             *string
 	dur             *time.Duration
 	list            *[]string // repeatable flag; its environment variable holds one value per line
+	num             *int      // a whole number (complete checks its range)
 	def             string
 }
 
@@ -119,10 +136,20 @@ func (c *Config) settings() []setting {
 		{name: "tender-card", help: "PaymentTenderCategory of card payments taken by the payment provider", str: &c.TenderCard, def: upstream.DefaultTenders.Card},
 		{name: "tender-giftcard", help: "PaymentTenderCategory of gift card payments", str: &c.TenderGiftCard, def: upstream.DefaultTenders.GiftCard},
 		{name: "tender-loyalty", help: "PaymentTenderCategory of loyalty points payments", str: &c.TenderLoyalty, def: upstream.DefaultTenders.Loyalty},
+		{name: "tender-terminal", help: "PaymentTenderCategory of payments on the box office's card terminal", str: &c.TenderTerminal, def: "CREDIT"},
+		{name: "tender-cash", help: "PaymentTenderCategory of cash taken at the box office", str: &c.TenderCash, def: "CASH"},
+		{name: "refund-approval-above", help: "refunds at the counter above this amount (e.g. 50.00) need a supervisor's username and PIN", str: &c.RefundApprovalAbove, def: "50.00"},
 		{name: "print-stream-type", help: "PrintStreamType asked for when an order completes", str: &c.PrintStreamType, def: upstream.DefaultPrintStreamType},
 		{name: "booking-modes", help: "the upstream's BookingMode numbers", str: &c.BookingModes, def: "sale=0,reservation=1"},
 		{name: "order-watch-for", help: "how long an order whose redirect payment never completes is checked (growing interval, up to every 10 minutes) before it is given up and cancelled upstream", dur: &c.OrderWatchFor, def: "24h"},
 		{name: "failed-order-policy", help: "what the page of a given-up order says about money taken for it, shown as written (default: a sentence that promises nothing)", str: &c.FailedOrderPolicy},
+		{name: "max-seats-per-visit", help: "seats one visit may hold at a time: the tickets being bought and those added to a booking change (signed-in staff are exempt)", num: &c.MaxSeatsPerVisit, def: "10"},
+		{name: "max-orders-per-client", help: "open purchase orders one client address may have at a time, counted in the database across replicas (signed-in staff are exempt)", num: &c.MaxOrdersPerClient, def: "3"},
+		{name: "hold-lifetime", help: "how long an open order whose end is never seen counts against its client (at most; its expiry upstream when known)", dur: &c.HoldLifetime, def: "20m"},
+		{name: "staff-idle", help: "a staff sign-in ends after this long without a request (the visit's own -session-idle still applies)", dur: &c.StaffIdle, def: "15m"},
+		{name: "argon2-memory", help: "memory in MiB per staff password or PIN hash (argon2id); older hashes are upgraded at the next sign-in", num: &c.Argon2Memory, def: "64"},
+		{name: "argon2-time", help: "argon2id passes per staff password or PIN hash", num: &c.Argon2Time, def: "3"},
+		{name: "argon2-threads", help: "argon2id lanes per staff password or PIN hash", num: &c.Argon2Threads, def: "2"},
 		{name: "sandbox-completion-delay", help: "embedded sandbox: delay before a paid redirect order completes (negative: never)", dur: &c.SandboxDelay, def: "1s"},
 	}
 }
@@ -165,6 +192,14 @@ func parseConfigWith(args []string, getenv func(string) string, out io.Writer, e
 			fs.StringVar(s.str, s.name, def, help)
 			continue
 		}
+		if s.num != nil {
+			n, err := strconv.Atoi(strings.TrimSpace(def))
+			if err != nil {
+				return c, fmt.Errorf("%s: %q is not a whole number: %w", s.envVar(), def, err)
+			}
+			fs.IntVar(s.num, s.name, n, help)
+			continue
+		}
 		d, err := time.ParseDuration(def)
 		if err != nil {
 			return c, fmt.Errorf("%s: %q is not a duration (e.g. 30s, 5m): %w", s.envVar(), def, err)
@@ -199,6 +234,9 @@ func (c *Config) complete() error {
 	c.PublicURL = strings.TrimSuffix(c.PublicURL, "/")
 	if c.DatabaseURL == "" {
 		c.DatabaseURL = "sqlite:" + c.DataDir + string(os.PathSeparator) + "cinema.db"
+	}
+	if _, err := c.refundApprovalCents(); err != nil {
+		return err
 	}
 	if c.MailDir == "" {
 		c.MailDir = filepath.Join(c.DataDir, "mail")
@@ -255,6 +293,15 @@ func (c *Config) complete() error {
 		return fmt.Errorf("order-watch-for %v: give at least 1m (the default is 24h)", c.OrderWatchFor)
 	}
 	c.FailedOrderPolicy = strings.TrimSpace(c.FailedOrderPolicy)
+	if c.MaxSeatsPerVisit < 1 || c.MaxOrdersPerClient < 1 {
+		return fmt.Errorf("max-seats-per-visit %d and max-orders-per-client %d: give at least 1 (the defaults are 10 and 3)", c.MaxSeatsPerVisit, c.MaxOrdersPerClient)
+	}
+	if c.HoldLifetime < time.Minute {
+		return fmt.Errorf("hold-lifetime %v: give at least 1m (the default is 20m)", c.HoldLifetime)
+	}
+	if err := c.checkStaffSettings(); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -320,4 +367,20 @@ func splitLines(s string) []string {
 		}
 	}
 	return out
+}
+
+// refundApprovalCents reads -refund-approval-above ("50", "50.00", "50,00") as cents.
+func (c Config) refundApprovalCents() (int64, error) {
+	v := strings.Replace(strings.TrimSpace(c.RefundApprovalAbove), ",", ".", 1)
+	whole, frac, _ := strings.Cut(v, ".")
+	if len(frac) > 2 {
+		return 0, fmt.Errorf("refund-approval-above %q: at most two decimals", c.RefundApprovalAbove)
+	}
+	frac += strings.Repeat("0", 2-len(frac))
+	w, err1 := strconv.ParseInt(whole, 10, 64)
+	f, err2 := strconv.ParseInt(frac, 10, 64)
+	if err1 != nil || err2 != nil || w < 0 || w > 1_000_000 {
+		return 0, fmt.Errorf("refund-approval-above %q: want an amount such as 50.00", c.RefundApprovalAbove)
+	}
+	return w*100 + f, nil
 }

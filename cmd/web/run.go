@@ -90,10 +90,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		}
 		defer sb.Close()
 		sandboxMount = sb.browserHandler
-		if err := staff.New(db.SQL).Put(ctx, demoStaffUser, "Demo box office", demoStaffPassword); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "Demo box-office sign-in (embedded sandbox only): %s / %s at /staff/sign-in\n", demoStaffUser, demoStaffPassword)
 	} else if cfg.PaymentsURL == "" {
 		// A real ticketing API but no payment provider configured: the stand-in provider.
 		pp, err := startEmbeddedPayments(&cfg, logger)
@@ -104,27 +100,50 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		sandboxMount = pp.browserHandler
 	}
 
+	// The demo staff accounts (demoStaffUser) exist only in demo mode: the embedded sandbox on
+	// the default SQLite file. In any other database a leftover one is disabled (staff.go).
+	passwordHashing, _ := cfg.passwordHashing() // checked by parseConfig
+	if err := applyDemoAccounts(ctx, staff.New(db.SQL).WithParams(passwordHashing), demoMode(cfg, embedded), logger, stdout); err != nil {
+		return err
+	}
+	limits, closeLimits, err := newLimitStore(ctx, cfg, db)
+	if err != nil {
+		return err
+	}
+	defer closeLimits()
+
 	ticketing, payments, err := newUpstreamClients(ctx, cfg, logger, reg)
 	if err != nil {
 		return err
 	}
 
+	refundApproval, _ := cfg.refundApprovalCents() // checked when the configuration was read
 	mailDeps, err := newMailDeps(cfg, cookieKeys, embedded, stdout)
 	if err != nil {
 		return err
 	}
 	site, err := bff.New(bff.Deps{
 		Config: bff.Config{
-			SiteName:          cfg.SiteName,
-			PublicURL:         publicURL,
-			TrustedProxies:    proxies,
-			SessionIdle:       cfg.SessionIdle,
-			SessionLifetime:   cfg.SessionLifetime,
-			FormActionOrigins: formActionOrigins(cfg),
-			KioskIdle:         cfg.KioskIdle,
-			OrderWatchFor:     cfg.OrderWatchFor,
-			FailedOrderPolicy: cfg.FailedOrderPolicy,
-			ChangeWindow:      &changeWindow,
+			SiteName:            cfg.SiteName,
+			PublicURL:           publicURL,
+			TrustedProxies:      proxies,
+			SessionIdle:         cfg.SessionIdle,
+			SessionLifetime:     cfg.SessionLifetime,
+			FormActionOrigins:   formActionOrigins(cfg),
+			KioskIdle:           cfg.KioskIdle,
+			OrderWatchFor:       cfg.OrderWatchFor,
+			FailedOrderPolicy:   cfg.FailedOrderPolicy,
+			TenderTerminal:      cfg.TenderTerminal,
+			TenderCash:          cfg.TenderCash,
+			RefundApprovalAbove: refundApproval,
+			ChangeWindow:        &changeWindow,
+			StaffIdle:           cfg.StaffIdle,
+			PasswordHashing:     passwordHashing,
+
+			// Seat hoarding limits (internal/bff/holds.go).
+			MaxSeatsPerVisit:   cfg.MaxSeatsPerVisit,
+			MaxOrdersPerClient: cfg.MaxOrdersPerClient,
+			HoldLifetime:       cfg.HoldLifetime,
 		},
 		Logger:         logger,
 		DB:             db,
@@ -140,6 +159,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		Webhooks:       payments,
 		Mail:           mailDeps,
 		Background:     ctx,
+		Limits:         limits,
 	})
 	if err != nil {
 		return err

@@ -10,39 +10,66 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
+	"github.com/redis/go-redis/v9"
+	"golang.org/x/term"
+
+	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/internal/storage"
 )
 
-// runStaff is `web staff -username U -name N [-database-url ...]`: it creates or replaces a
-// box-office account. The password comes from CINEMA_STAFF_PASSWORD or the first line of
-// standard input, never from a flag (flags show in process lists).
+// runStaff is `web staff -username U -name N [-role clerk|supervisor] [-pin | -pin-from-env]`
+// (and any of the server's flags, e.g. -database-url): it creates or replaces a box-office
+// account and ends the account's current sign-ins. The password comes from
+// CINEMA_STAFF_PASSWORD or the first line of standard input, never from a flag (flags show in
+// process lists). A supervisor's approval PIN (4-8 digits) comes from CINEMA_STAFF_PIN with
+// -pin-from-env, or from the next line of standard input with -pin; without either a
+// supervisor keeps the PIN they have.
 func runStaff(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout io.Writer) error {
-	fs := flag.NewFlagSet("web staff", flag.ContinueOnError)
-	fs.SetOutput(stdout)
-	username := fs.String("username", "", "account name (required)")
-	name := fs.String("name", "", "the person's name (required)")
-	dbURL := fs.String("database-url", getenv(envName("database-url")), "database URL (default: sqlite:<data-dir>/cinema.db)")
-	dataDir := fs.String("data-dir", firstNonEmpty(getenv(envName("data-dir")), "data"), "data folder for the default SQLite database")
-	if err := fs.Parse(args); err != nil {
+	var username, name, role string
+	var askPIN, pinFromEnv bool
+	cfg, err := parseConfigWith(args, getenv, stdout, func(fs *flag.FlagSet) {
+		fs.StringVar(&username, "username", "", "staff: account name (required)")
+		fs.StringVar(&name, "name", "", "staff: the person's name (required)")
+		fs.StringVar(&role, "role", string(staff.Clerk), "staff: clerk or supervisor")
+		fs.BoolVar(&askPIN, "pin", false, "staff: read a supervisor's approval PIN (4-8 digits) from the next line of standard input")
+		fs.BoolVar(&pinFromEnv, "pin-from-env", false, "staff: take a supervisor's approval PIN from $CINEMA_STAFF_PIN")
+	})
+	if err != nil {
 		return err
 	}
-	if *username == "" || *name == "" {
+	if username == "" || name == "" {
 		return errors.New("staff: -username and -name are required")
 	}
-	if *dbURL == "" {
-		*dbURL = "sqlite:" + *dataDir + string(os.PathSeparator) + "cinema.db"
+	r := staff.Role(role)
+	if !r.Valid() {
+		return fmt.Errorf("staff: -role %q: want clerk or supervisor", role)
 	}
+	if (askPIN || pinFromEnv) && r != staff.Supervisor {
+		return errors.New("staff: only supervisors have a PIN (add -role supervisor)")
+	}
+	in := bufio.NewReader(stdin)
 	password := getenv("CINEMA_STAFF_PASSWORD")
 	if password == "" {
-		line, err := bufio.NewReader(stdin).ReadString('\n')
-		if err != nil && line == "" {
+		if password, err = readSecret(in, stdin, stdout, "Password: "); err != nil {
 			return errors.New("staff: give the password in CINEMA_STAFF_PASSWORD or on standard input")
 		}
-		password = strings.TrimRight(line, "\r\n")
 	}
-	db, err := storage.Open(ctx, *dbURL)
+	pin := ""
+	switch {
+	case pinFromEnv:
+		if pin = getenv("CINEMA_STAFF_PIN"); pin == "" {
+			return errors.New("staff: -pin-from-env: CINEMA_STAFF_PIN is empty")
+		}
+	case askPIN:
+		if pin, err = readSecret(in, stdin, stdout, "Approval PIN (4-8 digits): "); err != nil {
+			return errors.New("staff: -pin: give the PIN on the next line of standard input")
+		}
+	}
+	params, _ := cfg.passwordHashing() // checked by parseConfigWith
+	db, err := storage.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return err
 	}
@@ -50,25 +77,127 @@ func runStaff(ctx context.Context, args []string, getenv func(string) string, st
 	if _, err := db.Migrate(ctx, slog.New(slog.DiscardHandler)); err != nil {
 		return err
 	}
-	if err := staff.New(db.SQL).Put(ctx, *username, *name, password); err != nil {
+	st := staff.New(db.SQL).WithParams(params)
+	if err := st.Save(ctx, staff.NewAccount{Username: username, Name: name, Password: password, Role: r, PIN: pin}); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "staff account %q saved\n", strings.ToLower(*username))
+	// A changed password must not leave a sign-in made with the old one.
+	if _, err := st.EndSessions(ctx, username); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "staff account %q saved (%s)\n", staff.Normalize(username), r.Label())
 	return nil
 }
 
-func firstNonEmpty(vs ...string) string {
-	for _, v := range vs {
-		if v != "" {
-			return v
-		}
+// readSecret reads one line: from a terminal without echo after a prompt, else as it comes.
+func readSecret(in *bufio.Reader, stdin io.Reader, stdout io.Writer, prompt string) (string, error) {
+	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		fmt.Fprint(stdout, prompt)
+		b, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(stdout)
+		return string(b), err
 	}
-	return ""
+	line, err := in.ReadString('\n')
+	if err != nil && line == "" {
+		return "", err
+	}
+	return strings.TrimRight(line, "\r\n"), nil
 }
 
-// Demo staff account of the embedded sandbox (development only: never created when a real
-// upstream is configured).
+// passwordHashing is the argon2id parameters of -argon2-memory (MiB), -argon2-time and
+// -argon2-threads.
+func (c *Config) passwordHashing() (staff.Params, error) {
+	if c.Argon2Memory < 1 || c.Argon2Memory > 4096 || c.Argon2Time < 1 || c.Argon2Time > 100 || c.Argon2Threads < 1 || c.Argon2Threads > 255 {
+		return staff.Params{}, fmt.Errorf("argon2-memory %d MiB (1-4096), argon2-time %d (1-100), argon2-threads %d (1-255): out of range",
+			c.Argon2Memory, c.Argon2Time, c.Argon2Threads)
+	}
+	p := staff.Params{Memory: uint32(c.Argon2Memory) * 1024, Time: uint32(c.Argon2Time), Threads: uint8(c.Argon2Threads)}
+	return p, p.Validate()
+}
+
+// checkStaffSettings validates the staff sign-in settings (complete calls it).
+func (c *Config) checkStaffSettings() error {
+	if c.StaffIdle < time.Minute {
+		return fmt.Errorf("staff-idle %v: give at least 1m (the default is 15m)", c.StaffIdle)
+	}
+	_, err := c.passwordHashing()
+	return err
+}
+
+// Demo staff accounts: only in demo mode (demoMode), never in a configured database.
 const (
-	demoStaffUser     = "counter"
-	demoStaffPassword = "counter-demo-2026"
+	demoStaffUser          = "counter"
+	demoStaffPassword      = "counter-demo-2026"
+	demoSupervisorUser     = "supervisor"
+	demoSupervisorPassword = "supervisor-demo-2026"
+	demoSupervisorPIN      = "246810"
 )
+
+// demoMode: the embedded sandbox on the default SQLite file in the data folder (no other
+// database configured). Only then do the demo accounts, whose passwords are published, exist.
+func demoMode(cfg Config, embedded bool) bool {
+	return embedded && cfg.DatabaseURL == defaultDatabaseURL(cfg.DataDir)
+}
+
+// defaultDatabaseURL is the database when none is configured (Config.complete).
+func defaultDatabaseURL(dataDir string) string {
+	return "sqlite:" + dataDir + string(os.PathSeparator) + "cinema.db"
+}
+
+// applyDemoAccounts creates the demo clerk and supervisor in demo mode and prints them. In any
+// other mode it disables a demo account that still has its published password (a database
+// first used for a demo, then configured), with a warning in the log.
+func applyDemoAccounts(ctx context.Context, st *staff.Store, demo bool, logger *slog.Logger, stdout io.Writer) error {
+	accounts := []staff.NewAccount{
+		{Username: demoStaffUser, Name: "Demo box office", Password: demoStaffPassword, Role: staff.Clerk},
+		{Username: demoSupervisorUser, Name: "Demo supervisor", Password: demoSupervisorPassword, Role: staff.Supervisor, PIN: demoSupervisorPIN},
+	}
+	if demo {
+		for _, a := range accounts {
+			if err := st.Save(ctx, a); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(stdout, "Demo box-office sign-in (demo mode only): %s / %s (clerk), %s / %s (supervisor, approval PIN %s) at /staff/sign-in\n",
+			demoStaffUser, demoStaffPassword, demoSupervisorUser, demoSupervisorPassword, demoSupervisorPIN)
+		return nil
+	}
+	for _, a := range accounts {
+		known, err := st.HasPassword(ctx, a.Username, a.Password)
+		if err != nil {
+			return err
+		}
+		if !known {
+			continue
+		}
+		disabled, err := st.Disable(ctx, a.Username)
+		if err != nil {
+			return err
+		}
+		if disabled {
+			logger.Warn("demo staff account with its published password found outside demo mode: disabled; set a password with `web staff` to use the account",
+				"user", a.Username)
+		}
+	}
+	return nil
+}
+
+// newLimitStore builds the rate limit store shared by every replica: Redis when sessions are
+// there, else the database. The returned close releases a Redis client.
+func newLimitStore(ctx context.Context, cfg Config, db *storage.DB) (ratelimit.Store, func() error, error) {
+	if storage.SessionStoreKind(cfg.SessionStore) != storage.SessionsRedis {
+		return ratelimit.NewSQL(db.SQL), func() error { return nil }, nil
+	}
+	opts, err := redis.ParseURL(cfg.RedisURL)
+	if err != nil {
+		return nil, nil, fmt.Errorf("parse redis URL: %w", err)
+	}
+	client := redis.NewClient(opts)
+	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	if err := client.Ping(pctx).Err(); err != nil {
+		client.Close()
+		return nil, nil, fmt.Errorf("ping redis: %w", err)
+	}
+	return ratelimit.NewRedis(client, "cinemabff:ratelimit:"), client.Close, nil
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/notify"
@@ -95,6 +96,14 @@ func (s *Server) completeEdit(c echo.Context) error {
 		s.writeNotice(ctx, notice)
 		return s.finishEdit(c, e)
 	}
+	if balance.Cents > 0 && s.atCounter(c) {
+		return s.redirect(c, s.url(RouteEditCounterPay)) // terminal or cash, no provider page
+	}
+	if balance.Cents < 0 {
+		if ok, err := s.refundApproval(c, e, balance.Abs()); !ok {
+			return err
+		}
+	}
 	rawNotice, _ := json.Marshal(notice) // plain struct: cannot fail
 
 	kind, key := ledger.KindPayment, "edit-pay:"+e.UserSessionID
@@ -115,7 +124,7 @@ func (s *Server) completeEdit(c echo.Context) error {
 	}
 	key = fmt.Sprintf("%s:%d:%d", key, balance.Abs().Cents, failed)
 	entry := ledger.Entry{Kind: kind, IdempotencyKey: key, AmountCents: balance.Abs().Cents, Currency: balance.Currency,
-		CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber, EditSessionID: e.UserSessionID, Notice: string(rawNotice)}
+		CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber, EditSessionID: e.UserSessionID, Notice: string(rawNotice), Actor: s.staffUser(c)}
 	if kind == ledger.KindRefund {
 		// Split over the booking's payments, newest first: one ledger entry per part.
 		return s.startRefund(c, e, entry)
@@ -198,6 +207,7 @@ func (s *Server) finishEdit(c echo.Context, e editVisit) error {
 		}
 	}
 	s.clearEdit(c)
+	s.recordAudit(c, editAudit(ctx, s, e, summary))
 	s.sessions.Put(ctx, sessChanges, strings.Join(summary, "\n"))
 	s.sessions.Put(ctx, sessMailKey, editNotice(e, nil, cinema.Money{}, cinema.Money{}).Key)
 	return s.redirect(c, s.url(RouteBooking))
@@ -344,6 +354,9 @@ func (s *Server) afterSettle(c echo.Context, e editVisit, entry ledger.Entry) er
 		s.clearEdit(c) // the edit is gone and the money is back: the visit may start afresh
 	}
 	v := s.statusViewFor(c.Request().Context(), entry)
+	if v.Refresh {
+		pauseKioskIdle(c) // money in motion: the kiosk does not start over (kiosk.go)
+	}
 	return s.render(c, http.StatusOK, "Your booking change", booking.StatusPage(v))
 }
 
@@ -398,3 +411,30 @@ func (s *Server) StartReconciler(ctx context.Context, every time.Duration) {
 
 // Reconcile runs one reconciliation pass now (tests, admin).
 func (s *Server) Reconcile(ctx context.Context) int { return s.settler().reconcile(ctx) }
+
+// editAudit is the audit row of a completed edit: what changed, and the money of its ledger
+// entry (a refund counts negative).
+func editAudit(ctx context.Context, s *Server, e editVisit, summary []string) audit.Entry {
+	a := audit.Entry{Action: audit.ActionEdit, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber, Detail: strings.Join(summary, "; ")}
+	if e.Entry == "" {
+		return a
+	}
+	entry, err := s.ledger.Get(ctx, e.Entry)
+	if err != nil {
+		return a
+	}
+	a.AmountCents, a.Currency = entry.AmountCents, entry.Currency
+	if entry.Kind == ledger.KindRefund {
+		a.Action = audit.ActionRefund
+		a.AmountCents = -partsTotal(mustGroup(ctx, s, entry)).Cents
+	}
+	return a
+}
+
+// mustGroup is the entry's refund parts (itself alone when they cannot be read).
+func mustGroup(ctx context.Context, s *Server, e ledger.Entry) []ledger.Entry {
+	if parts, err := s.ledger.Group(ctx, e); err == nil && len(parts) > 0 {
+		return parts
+	}
+	return []ledger.Entry{e}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
@@ -156,6 +157,7 @@ func (s *Server) editView(c echo.Context, e editVisit, o cinema.Order) booking.E
 		CompleteURL:   s.url(RouteEditComplete),
 		ExpiredURL:    s.url(RouteEditExpired),
 		NowISO:        s.now().UTC().Format(time.RFC3339),
+		Counter:       s.atCounter(c),
 	}
 	if !o.Expires.IsZero() {
 		v.ExpiresISO = o.Expires.UTC().Format(time.RFC3339)
@@ -308,6 +310,10 @@ func (s *Server) addTickets(c echo.Context) error {
 	if err != nil {
 		return s.editEnded(c, e, err)
 	}
+	// Seat hoarding (holds.go): the seats this visit may hold, before the upstream is asked.
+	if done, err := s.refuseVisitSeats(c, seatStepEditAdd, qty, &before, s.url(RouteEdit)); done {
+		return err
+	}
 	after, err := s.ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID,
 		Tickets: []upstream.TicketRequest{{TypeCode: code, Qty: qty}}, BookingMode: mode})
 	switch {
@@ -419,6 +425,7 @@ func (s *Server) cancelEdit(c echo.Context) error {
 		return s.fromUpstream(err, s.url(RouteEdit), "Back to your changes")
 	}
 	s.clearEdit(c)
+	s.recordAudit(c, audit.Entry{Action: audit.ActionEditCancel, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber})
 	s.flash(c, "Your changes were cancelled. Your booking is exactly as it was.")
 	return s.redirect(c, s.url(RouteBooking))
 }

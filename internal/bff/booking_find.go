@@ -10,7 +10,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
+	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/pages/booking"
 )
@@ -46,7 +48,10 @@ func (s *Server) showFindBooking(c echo.Context) error {
 }
 
 // findBooking checks the booking number and e-mail against the upstream and binds the visit
-// to the booking. Attempts are limited per client IP and per booking number.
+// to the booking. Signed-in staff need the number alone, or scan a ticket's QR code into the
+// same field. Failed attempts are limited per client and per booking number and client
+// (limits.go): a booking number is never locked for everybody, and a failure the upstream
+// caused (an outage) does not count.
 func (s *Server) findBooking(c echo.Context) error {
 	v, err := s.findView(c)
 	if err != nil {
@@ -55,8 +60,19 @@ func (s *Server) findBooking(c echo.Context) error {
 	v.CinemaID = strings.TrimSpace(c.FormValue("cinema"))
 	v.Number = strings.TrimSpace(c.FormValue("number"))
 	v.Email = strings.TrimSpace(c.FormValue("email"))
-
-	ipKey := "ip:" + c.RealIP()
+	ctx := c.Request().Context()
+	client := ratelimit.Limit{Key: "find:client:" + c.RealIP(), Rule: findPerClient}
+	if user := s.staffUser(c); v.Staff && user != "" {
+		client.Key = "find:staff:" + user // a counter's staff share one address; each has an allowance
+	}
+	how := "by number"
+	if isTicketCode(v.Number) {
+		code, msg := s.readTicketCode(v.Staff, v.Number)
+		if msg != "" {
+			return s.findRefused(c, v, msg, client)
+		}
+		v.CinemaID, v.Number, how = code.CinemaID, strconv.FormatInt(code.BookingNumber, 10), "by ticket code"
+	}
 	number, err := strconv.ParseInt(v.Number, 10, 64)
 	addr, mailErr := mail.ParseAddress(v.Email)
 	if addr == nil {
@@ -65,36 +81,89 @@ func (s *Server) findBooking(c echo.Context) error {
 	if v.Staff {
 		mailErr = nil // staff look up by number alone
 	}
-	if err != nil || number <= 0 || mailErr != nil || v.CinemaID == "" {
-		if ok, wait := s.findByIP.Allow(ipKey); !ok {
-			return s.tooMany(c, v, wait.Seconds())
+	if err != nil || number <= 0 || len(v.Number) > 12 || mailErr != nil || v.CinemaID == "" {
+		msg := "Please enter the booking number (digits only) and the e-mail address you booked with."
+		if v.Staff {
+			msg = "Please enter the booking number (digits only) or scan the ticket's QR code."
 		}
-		v.Error = "Please enter the booking number (digits only) and the e-mail address you booked with."
-		return s.render(c, http.StatusUnprocessableEntity, "Find your booking", booking.Find(v))
+		return s.findRefused(c, v, msg, client)
 	}
 	// Both limits at once: a refused attempt uses up neither, and the wait named is the one
-	// after which the look-up is allowed (the booking's, once that number is blocked), so it
-	// only counts down.
-	if ok, wait := ratelimit.AllowAll(ratelimit.Check{Limiter: s.findByIP, Key: ipKey},
-		ratelimit.Check{Limiter: s.findByBooking, Key: fmt.Sprintf("booking:%s:%d", v.CinemaID, number)}); !ok {
+	// after which this person's look-up is allowed, so it only counts down.
+	limits := []ratelimit.Limit{client,
+		{Key: fmt.Sprintf("find:booking:%s:%d:%s", v.CinemaID, number, client.Key), Rule: findPerBookingClient}}
+	ok, wait, err := ratelimit.TakeAll(ctx, s.limits, limits...)
+	if err != nil {
+		return err
+	}
+	if !ok {
 		return s.tooMany(c, v, wait.Seconds())
 	}
-	b, err := s.readBooking(c.Request().Context(), v.CinemaID, number)
+	b, err := s.readBooking(ctx, v.CinemaID, number)
+	found := err == nil && (v.Staff || strings.EqualFold(strings.TrimSpace(b.CustomerEmail), addr.Address))
 	switch {
-	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest):
+	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !found:
+		s.recordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how + ": not found"})
 		v.Error = notFoundMessage
+		if v.Staff {
+			v.Error = "There is no booking " + v.Number + " at this cinema. Please check the number."
+		}
 		return s.render(c, http.StatusNotFound, "Find your booking", booking.Find(v))
 	case err != nil:
+		// The ticketing system failed, not the person: the attempt does not count.
+		if gerr := ratelimit.GiveAll(ctx, s.limits, limits...); gerr != nil {
+			loggerFrom(ctx, s.logger).Warn("give back look-up attempt", "err", gerr)
+		}
 		return s.fromUpstream(err, s.url(RouteFindBooking), "Try again")
 	}
-	if !v.Staff && !strings.EqualFold(strings.TrimSpace(b.CustomerEmail), addr.Address) {
-		v.Error = notFoundMessage
-		return s.render(c, http.StatusNotFound, "Find your booking", booking.Find(v))
+	if err := ratelimit.GiveAll(ctx, s.limits, limits...); err != nil {
+		loggerFrom(ctx, s.logger).Warn("give back look-up attempt", "err", err)
 	}
+	s.recordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how})
 	if err := s.bindBooking(c, boundBooking{CinemaID: v.CinemaID, Number: number}); err != nil {
 		return err
 	}
 	return s.redirect(c, s.url(RouteBooking))
+}
+
+// findRefused answers a look-up that never reached the ticketing system (a malformed number,
+// an unreadable ticket code). It counts against the client: the form is no way around the limit.
+func (s *Server) findRefused(c echo.Context, v booking.FindView, msg string, client ratelimit.Limit) error {
+	ok, wait, err := s.limits.Take(c.Request().Context(), client.Key, client.Rule)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return s.tooMany(c, v, wait.Seconds())
+	}
+	v.Error = msg
+	return s.render(c, http.StatusUnprocessableEntity, "Find your booking", booking.Find(v))
+}
+
+// isTicketCode reports whether a look-up field holds a scanned ticket code (internal/tickets:
+// "TKT1 booking=… sig=…") rather than a booking number.
+func isTicketCode(field string) bool {
+	return len(field) > 3 && strings.EqualFold(field[:3], "TKT")
+}
+
+// readTicketCode checks a scanned ticket code. It returns the code, or what to tell the person:
+// only staff look up by code (a customer's own code is no proof of the e-mail address), and a
+// forged or unreadable code says so plainly.
+func (s *Server) readTicketCode(staffLookUp bool, field string) (tickets.Code, string) {
+	if !staffLookUp {
+		return tickets.Code{}, "That is a ticket code. Please enter the booking number from your confirmation e-mail and the e-mail address you booked with."
+	}
+	if s.mail == nil || s.mail.signer == nil {
+		return tickets.Code{}, "Ticket codes cannot be checked here. Please type the booking number."
+	}
+	code, err := s.mail.signer.Parse(field)
+	switch {
+	case errors.Is(err, tickets.ErrForged):
+		return tickets.Code{}, "This ticket code is not valid: it was not issued by us or has been altered. Please check the ticket and type the booking number."
+	case err != nil:
+		return tickets.Code{}, "The scan could not be read as a ticket code. Please scan it again or type the booking number."
+	}
+	return code, ""
 }
 
 func (s *Server) tooMany(c echo.Context, v booking.FindView, seconds float64) error {

@@ -191,7 +191,7 @@ func (s *Server) renderTickets(c echo.Context, status int, notice *components.No
 	cin := s.cinemaByID(ctx, se.CinemaID)
 	v := co.TicketsView{Session: s.sessionHeader(ctx, se.CinemaID, se.FilmTitle, se.Showtime, se.ScreenName),
 		ActionURL: s.url(RouteBuySession, se.CinemaID, se.SessionID), BackURL: s.url(RouteWhatsOn) + "?" + url.Values{"cinema": {se.CinemaID}}.Encode(),
-		CSRFToken: csrfToken(c), Notice: notice, MaxTotal: maxTicketsPerOrder}
+		CSRFToken: csrfToken(c), Notice: notice, MaxTotal: s.seatsPerOrder(c)}
 	for _, t := range buyableTypes(types, se) {
 		row := co.TicketTypeRow{Code: t.Code, Description: t.Description, Price: t.Price.Format(cin.Locale), Qty: "0", Invalid: invalid[t.Code]}
 		switch {
@@ -245,9 +245,12 @@ func (s *Server) chooseTickets(c echo.Context) error {
 			Body: fmt.Sprintf("Each quantity must be a whole number from 0 to %d.", maxTicketsPerOrder)}, typed, invalid)
 	case total == 0:
 		return s.renderTickets(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: "Please choose at least one ticket"}, typed, invalid)
-	case total > maxTicketsPerOrder:
-		return s.renderTickets(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: fmt.Sprintf("At most %d seats in one booking", maxTicketsPerOrder),
-			Body: fmt.Sprintf("You chose %d. For larger groups please contact the box office.", total)}, typed, invalid)
+	case total > s.seatsPerOrder(c):
+		return s.renderTickets(c, http.StatusUnprocessableEntity, s.tooManySeatsNotice(c, total), typed, invalid)
+	}
+	// Seat hoarding (holds.go): with what else the visit holds, before the upstream is asked.
+	if done, err := s.refuseVisitSeats(c, seatStepTickets, total, nil, s.url(RouteBuySession, se.CinemaID, se.SessionID)); done {
+		return err
 	}
 	prev, hadPrev := s.currentBuy(c)
 	if hadPrev {
@@ -256,13 +259,23 @@ func (s *Server) chooseTickets(c echo.Context) error {
 				Message: "A payment for your earlier choice is under way. Finish or cancel it on the payment page before choosing new tickets.",
 				BackURL: s.url(RouteBuyReturn, rec.ID), BackLabel: "See that payment"}
 		}
-		// The earlier choice is replaced: release its seats at once.
-		if err := s.ticketing.CancelOrder(ctx, prev.UserSessionID); err != nil && !errors.Is(err, upstream.ErrNotFound) && !errors.Is(err, upstream.ErrOrderExpired) {
-			loggerFrom(ctx, s.logger).Warn("cancel replaced order", "err", err)
-		}
 	}
 	usid := upstream.NewUserSessionID()
-	_, err = s.ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, Tickets: req})
+	// The open orders of this client address (holds.go), the visit's earlier one not counted.
+	if done, err := s.openPurchaseHold(c, usid, total, prev.UserSessionID, s.url(RouteBuySession, se.CinemaID, se.SessionID)); done {
+		return err
+	}
+	if hadPrev {
+		// One open order per visit: the earlier choice is released before the new one is made.
+		if err := s.releaseReplacedOrder(c, prev); err != nil {
+			s.dropHold(ctx, usid)
+			return err
+		}
+	}
+	o, err := s.ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, Tickets: req})
+	if err != nil {
+		s.dropHold(ctx, usid) // nothing is held
+	}
 	switch {
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
 		return s.renderTickets(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: "Not enough seats free",
@@ -270,6 +283,7 @@ func (s *Server) chooseTickets(c echo.Context) error {
 	case err != nil:
 		return s.fromUpstream(err, s.url(RouteBuySession, se.CinemaID, se.SessionID), "Back to the tickets")
 	}
+	s.holdStarted(ctx, usid, o)
 	v := buyVisit{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, FilmTitle: se.FilmTitle, Showtime: se.Showtime,
 		Screen: se.ScreenName, Places: total, Name: prev.Name, Email: prev.Email, Started: s.now()}
 	s.saveBuy(c, v)

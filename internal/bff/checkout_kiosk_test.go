@@ -1,11 +1,12 @@
 package bff
 
 import (
-	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cinemabff/cinemabff/internal/device"
 )
 
 // TestKioskPaysInApp: a payment started from a kiosk is marked in-app; from a customer's own
@@ -17,9 +18,7 @@ func TestKioskPaysInApp(t *testing.T) {
 	}{{"customer", false}, {"kiosk", true}} {
 		t.Run(tc.mode, func(t *testing.T) {
 			h := newHarness(t, harnessOpts{sandbox: true})
-			if resp, _ := h.post("/device", "/device", url.Values{"mode": {tc.mode}}); resp.StatusCode != http.StatusSeeOther {
-				t.Fatalf("set mode: %d", resp.StatusCode)
-			}
+			h.enrol(device.Mode(tc.mode))
 			h.buyUpToSummary("1113", twoAdults())
 			h.pressPay()
 			started := h.sb.StartedPayments()

@@ -58,6 +58,9 @@ func (s *Server) startBuyPayment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if s.atCounter(c) {
+		return s.redirect(c, s.url(RouteBuyCounterPay)) // terminal or cash; name and e-mail optional
+	}
 	if v.Name == "" || v.Email == "" {
 		return s.redirect(c, s.url(RouteBuyDetails))
 	}
@@ -268,6 +271,7 @@ func (s *Server) buyPaymentReturn(c echo.Context) error {
 		c.Response().WriteHeader(http.StatusOK)
 		return co.ConfirmingPoll(v, c.QueryParam("shown") != shown).Render(ctx, c.Response())
 	}
+	pauseKioskIdle(c) // a payment is in progress: the kiosk does not start over (kiosk.go)
 	return s.render(c, http.StatusOK, "Confirming your payment", co.Confirming(v))
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	co "github.com/cinemabff/cinemabff/views/pages/checkout"
@@ -110,6 +111,10 @@ func (s *Server) chooseBuySeats(c echo.Context) error {
 	if len(chosen) != want {
 		return s.renderBuySeats(c, http.StatusUnprocessableEntity, seatCountNotice(len(chosen), want), chosen)
 	}
+	// Seat hoarding (holds.go): an order is never given more seats than a visit may hold.
+	if done, err := s.refuseVisitSeats(c, seatStepBuySeats, want, nil, s.url(RouteBuySummary)); done {
+		return err
+	}
 	same := true
 	for _, p := range chosen {
 		same = same && current[p]
@@ -186,14 +191,15 @@ func (s *Server) saveBuyDetails(c echo.Context) error {
 	name := strings.Join(strings.Fields(c.FormValue("name")), " ")
 	email := strings.TrimSpace(c.FormValue("email"))
 	d := co.DetailsView{Name: name, Email: email}
-	if name == "" {
+	counter := s.atCounter(c) // a walk-in customer at the box office need not give either
+	if name == "" && !counter {
 		d.NameError = "Please enter your name."
 	} else if utf8.RuneCountInString(name) > 100 {
 		d.NameError = "Please shorten your name to 100 characters."
 	}
-	if email == "" {
+	if email == "" && !counter {
 		d.EmailError = "Please enter your e-mail address."
-	} else if !validEmail(email) {
+	} else if email != "" && !validEmail(email) {
 		d.EmailError = "This does not look like an e-mail address. Please check it (for example name@example.com)."
 	}
 	if d.NameError != "" || d.EmailError != "" {
@@ -226,7 +232,7 @@ func (s *Server) renderBuySummary(c echo.Context, status int, notice *components
 	if err != nil {
 		return err
 	}
-	if v.Name == "" || v.Email == "" {
+	if (v.Name == "" || v.Email == "") && !s.atCounter(c) {
 		return s.redirect(c, s.url(RouteBuyDetails))
 	}
 	ctx := c.Request().Context()
@@ -363,9 +369,11 @@ func (s *Server) extendBuyHold(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.ticketing.ResetOrderExpiry(c.Request().Context(), v.UserSessionID); err != nil {
+	reset, err := s.ticketing.ResetOrderExpiry(c.Request().Context(), v.UserSessionID)
+	if err != nil {
 		return s.buyEnded(c, v, err)
 	}
+	s.holdExtended(c.Request().Context(), v.UserSessionID, reset) // it counts as long as it holds (holds.go)
 	s.flash(c, "Your seats are held for longer now.")
 	back := s.url(RouteBuySummary)
 	if ref, err := url.Parse(c.Request().Referer()); err == nil {
@@ -421,6 +429,7 @@ func (s *Server) cancelBuy(c echo.Context) error {
 	if err != nil && !errors.Is(err, upstream.ErrNotFound) && !errors.Is(err, upstream.ErrOrderExpired) {
 		return s.buyEnded(c, v, err)
 	}
+	s.endHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonCancelled)
 	s.clearBuy(c)
 	s.flash(c, "Your purchase was cancelled: your seats were released and nothing was charged.")
 	return s.redirect(c, s.url(RouteWhatsOn)+"?"+url.Values{"cinema": {v.CinemaID}}.Encode())

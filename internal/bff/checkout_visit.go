@@ -11,6 +11,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	co "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
@@ -147,9 +148,11 @@ func (s *Server) buyEnded(c echo.Context, v buyVisit, err error) error {
 		if rec, lerr := s.checkout().store.Latest(c.Request().Context(), v.UserSessionID); lerr == nil && rec.State == checkout.StateGivenUp {
 			// Not "nothing was charged": the order was given up after its payment; its page says
 			// what is known and the operator's policy.
+			s.endHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonGivenUp)
 			s.clearBuy(c)
 			return s.redirect(c, s.url(RouteBuyReturn, rec.ID))
 		}
+		s.endHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonExpired) // it holds nothing any more
 		s.clearBuy(c)
 		return &Error{Code: EGone, Heading: "Time ran out",
 			Message: "The time to finish your purchase has run out and the seats held for you were released. Nothing was charged. You can start again.",

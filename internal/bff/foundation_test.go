@@ -3,11 +3,13 @@ package bff
 import (
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/keys"
 	"github.com/cinemabff/cinemabff/internal/storage"
 	"github.com/cinemabff/cinemabff/internal/testenv"
@@ -222,15 +224,14 @@ func TestSecureCookiesOnHTTPS(t *testing.T) {
 func TestDeviceCookieOutlivesVisitAndRejectsTampering(t *testing.T) {
 	k1, _ := keys.Generate()
 	pairs, _ := keys.Parse(k1)
-	h := newHarness(t, harnessOpts{keys: pairs})
+	// The servers below share the database: the kiosk's enrolment is a row in it.
+	shared := "sqlite:" + filepath.Join(t.TempDir(), "shared.db")
+	h := newHarness(t, harnessOpts{keys: pairs, databaseURL: shared})
 	addSessionProbe(h)
+	h.enrol(device.Kiosk)
 	h.post("/test/put", "/device", url.Values{"v": {"visit data"}})
-	resp, _ := h.post("/device", "/device", url.Values{"mode": {"kiosk"}})
-	if resp.StatusCode != http.StatusSeeOther {
-		t.Fatalf("save mode: %d", resp.StatusCode)
-	}
 	// End the visit (what the kiosk's idle reset does).
-	resp, _ = h.post("/visit/reset", "/device", nil)
+	resp, _ := h.post("/visit/reset", "/device", nil)
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("reset: %d", resp.StatusCode)
 	}
@@ -264,7 +265,7 @@ func TestDeviceCookieOutlivesVisitAndRejectsTampering(t *testing.T) {
 	// Rotation: a server with a new key first and the old one second still reads the cookie.
 	k2, _ := keys.Generate()
 	rotated, _ := keys.Parse(k2 + "," + k1)
-	h2 := newHarness(t, harnessOpts{keys: rotated})
+	h2 := newHarness(t, harnessOpts{keys: rotated, databaseURL: shared})
 	req, _ = http.NewRequest("GET", h2.ts.URL+"/device", nil)
 	req.AddCookie(&http.Cookie{Name: "device", Value: dc.Value})
 	r2, err := (&http.Client{}).Do(req)
@@ -277,7 +278,7 @@ func TestDeviceCookieOutlivesVisitAndRejectsTampering(t *testing.T) {
 	}
 	// A server that dropped the old key does not.
 	only2, _ := keys.Parse(k2)
-	h3 := newHarness(t, harnessOpts{keys: only2})
+	h3 := newHarness(t, harnessOpts{keys: only2, databaseURL: shared})
 	req, _ = http.NewRequest("GET", h3.ts.URL+"/device", nil)
 	req.AddCookie(&http.Cookie{Name: "device", Value: dc.Value})
 	r3, err := (&http.Client{}).Do(req)
@@ -313,6 +314,7 @@ func TestErrorPages(t *testing.T) {
 		t.Fatalf("htmx error is not a retargeted fragment: %d %v %s", resp.StatusCode, resp.Header, body)
 	}
 	// Invalid device mode: an application error shown as it is.
+	h.signInSupervisor()
 	resp, body = h.post("/device", "/device", url.Values{"mode": {"spaceship"}})
 	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "Please choose one of the three terminal modes.") {
 		t.Fatalf("invalid mode: %d %s", resp.StatusCode, body)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -85,6 +86,9 @@ type harnessOpts struct {
 	// mailTransport delivers customer e-mail (nil: .eml files in the harness's mailDir).
 	mailTransport mail.Transport
 	mailBackoff   func(attempt int) time.Duration // nil: the default
+	// trustedProxies believe X-Forwarded-For from these senders (the test client: loopback),
+	// so a test can speak as several client addresses.
+	trustedProxies []*net.IPNet
 }
 
 type harness struct {
@@ -151,7 +155,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	t.Cleanup(stopBackground) // background watchers end with the test
 	deps := Deps{
 		Background:   bg,
-		Config:       Config{SiteName: "Test Cinemas", PublicURL: pu, KioskIdle: o.kioskIdle},
+		Config:       Config{SiteName: "Test Cinemas", PublicURL: pu, KioskIdle: o.kioskIdle, TrustedProxies: o.trustedProxies, PasswordHashing: testPasswordHashing},
 		Logger:       logger,
 		DB:           db,
 		SQL:          db.SQL,

@@ -10,6 +10,9 @@ import (
 
 // home is the start page: what a visitor can do here.
 func (s *Server) home(c echo.Context) error {
+	if isKiosk(c) {
+		return s.kioskStart(c) // kiosk.go: three large choices
+	}
 	v := pages.HomeView{
 		FindBookingURL: s.url(RouteFindBooking),
 		WhatsOnURL:     s.url(RouteWhatsOn),

@@ -8,6 +8,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/cinemabff/cinemabff/internal/browsertest"
+	"github.com/cinemabff/cinemabff/internal/device"
 )
 
 // TestBrowserKioskIdleReset: a kiosk left alone warns ("touch to continue"), then ends the visit
@@ -15,13 +16,7 @@ import (
 func TestBrowserKioskIdleReset(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true, kioskIdle: 4 * time.Second})
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
-	p.Do(
-		chromedp.Navigate(h.ts.URL+"/device"),
-		chromedp.WaitVisible("#mode-kiosk"),
-		chromedp.Click("#mode-kiosk"),
-		chromedp.Click(`form button[type="submit"]`),
-		chromedp.WaitVisible(`[data-testid="notice-success"]`),
-	)
+	browserEnrol(t, p, h, device.Kiosk)
 	browserFind(p, h.ts.URL, "100001", "paid1@example.com")
 	p.Do(chromedp.WaitVisible("#idle-warning"))
 	p.Screenshot("kiosk-idle-warning")

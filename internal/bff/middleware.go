@@ -57,6 +57,7 @@ func (s *Server) useMiddleware() {
 	e.Use(s.securityHeaders)
 	e.Use(s.loadSession)
 	e.Use(s.loadDevice)
+	e.Use(s.checkStaffSignIn)                    // idle timeout, ended sessions, disabled accounts (staff.go)
 	e.Use(middleware.BodyLimit(s.cfg.BodyLimit)) // before anything reads the body (CSRF reads the form)
 	e.Use(s.csrf())
 }
@@ -148,8 +149,9 @@ func (s *Server) loadDevice(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		info, ok := s.device.Read(c.Request())
+		info, stale := s.resolveDevice(c, info) // the mode comes from the enrolment row (device.go)
 		c.Set(ctxDevice, info)
-		if !ok {
+		if !ok || stale {
 			if err := s.device.Write(c.Response(), c.Request(), info); err != nil {
 				return fmt.Errorf("issue device cookie: %w", err)
 			}

@@ -174,6 +174,9 @@ func (s *Server) ledgerNotices(ctx context.Context, tx *sql.Tx, moved []ledger.E
 // checkoutNotices writes the customer message of a purchase that completed (late, when it had
 // been given up or completed long after the customer came back) or was given up.
 func (s *Server) checkoutNotices(ctx context.Context, tx *sql.Tx, before, after checkout.Record) error {
+	if after.CustomerEmail == "" {
+		return nil // a counter sale without an e-mail address: the tickets are printed there
+	}
 	var sn buySnapshot
 	_ = json.Unmarshal([]byte(after.Summary), &sn)
 	n := notify.Notice{To: after.CustomerEmail, Name: after.CustomerName, Lang: "en", CinemaID: after.CinemaID, BookingNumber: after.BookingNumber,

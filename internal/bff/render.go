@@ -2,7 +2,6 @@ package bff
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -35,10 +34,17 @@ func (s *Server) chrome(c echo.Context, title string) layouts.Chrome {
 	if name := s.staffMember(c); name != "" {
 		ch.StaffName, ch.SignOutURL = name, s.url(RouteStaffSignOut)
 		ch.Nav = append(ch.Nav, layouts.Link{Label: "Needs attention", URL: s.url(RouteStaffAttention), Current: current == paths[RouteStaffAttention]})
+		if s.supervisorSignedIn(c) {
+			ch.Nav = append(ch.Nav, layouts.Link{Label: "Audit trail", URL: s.url(RouteStaffAudit), Current: current == paths[RouteStaffAudit]})
+			ch.Nav = append(ch.Nav, layouts.Link{Label: "Terminals", URL: s.url(RouteStaffDevices), Current: current == paths[RouteStaffDevices]})
+			ch.Nav = append(ch.Nav, layouts.Link{Label: "Staff accounts", URL: s.url(RouteStaffAccounts), Current: current == paths[RouteStaffAccounts]})
+		}
+		if dev.Mode == device.Counter {
+			ch.NextCustomerURL = s.url(RouteNextCustomer)
+		}
 	}
 	if dev.Mode == device.Kiosk {
-		ch.IdleResetSeconds = int(s.cfg.KioskIdle / time.Second)
-		ch.ResetURL = s.url(RouteVisitReset)
+		s.kioskChrome(c, &ch) // kiosk.go: its own nav, the idle timer, the refresh without JavaScript
 	}
 	return ch
 }

@@ -28,7 +28,7 @@ var paths = mergePaths(map[string]string{
 	RouteMetrics:    "/metrics",
 
 	RoutePaymentWebhook: "/payments/webhook",
-}, bookingPaths, checkoutPaths, swapPaths, staffPaths, mailboxPaths)
+}, bookingPaths, checkoutPaths, swapPaths, staffPaths, mailboxPaths, kioskPaths, counterPaths, staffDevicePaths)
 
 func mergePaths(parts ...map[string]string) map[string]string {
 	out := map[string]string{}
@@ -58,6 +58,9 @@ func (s *Server) registerRoutes() {
 	s.registerSwapRoutes()
 	s.registerStaffRoutes()
 	s.registerMailboxRoutes()
+	s.registerKioskRoutes()
+	s.registerStaffDeviceRoutes()
+	s.registerCounterRoutes()
 }
 
 // url builds the path of a named route, filling its :params in order and escaping them.

@@ -50,6 +50,22 @@ type Config struct {
 	// FailedOrderPolicy is the operator's words on what happens to money taken for an order
 	// that was given up, shown as they are; "" means DefaultFailedOrderPolicy.
 	FailedOrderPolicy string
+	// StaffIdle ends a staff sign-in after this long without a request (0 means 15 minutes);
+	// PasswordHashing are the argon2id parameters of staff passwords and PINs (zero: defaults).
+	StaffIdle       time.Duration
+	PasswordHashing staff.Params
+	// Seat hoarding limits (holds.go; signed-in staff are exempt): the seats one visit may hold
+	// (0 means 10), the open purchase orders of one client address across replicas (0 means
+	// 3), and how long an order whose end is never seen counts (0 means 20 minutes).
+	MaxSeatsPerVisit   int
+	MaxOrdersPerClient int
+	HoldLifetime       time.Duration
+	// Box office: the tender categories of payments taken at the counter ("" means "CREDIT"
+	// for the card terminal and "CASH"), and the refund amount in cents above which a
+	// supervisor must approve (0 means 5000: 50,00).
+	TenderTerminal      string
+	TenderCash          string
+	RefundApprovalAbove int64
 }
 
 // Secure reports whether the site is served over https.
@@ -95,6 +111,9 @@ type Deps struct {
 	// Background bounds the server's background work (payment watchers); it ends at shutdown.
 	// nil means it never ends.
 	Background context.Context
+	// Limits keeps the rate limits (look-ups, staff sign-in), shared by every replica: the
+	// database's or Redis's. nil means the database's (SQL set), else one process's memory.
+	Limits ratelimit.Store
 }
 
 // Server is the BFF's HTTP handler.
@@ -121,10 +140,10 @@ type Server struct {
 	inbox          *payevents.Inbox
 	now            func() time.Time
 
-	findByIP      *ratelimit.Limiter
-	findByBooking *ratelimit.Limiter
+	limits        ratelimit.Store // look-up and sign-in limits (staff_security.go)
 	cinemaCache   cinemaCache
 	staff         *staff.Store
+	enrolments    *device.Enrolments // counter and kiosk enrolments (device_enrolments)
 	checkoutState *checkoutState
 	background    context.Context
 	changePolicy  changewindow.Policy
@@ -169,8 +188,7 @@ func New(d Deps) (*Server, error) {
 		webhooks:       d.Webhooks,
 		now:            d.Now,
 
-		findByIP:      ratelimit.New(10, 6*time.Second), // 10 look-ups, then one every 6 s
-		findByBooking: ratelimit.New(5, 60*time.Second), // 5 per booking number, then one a minute
+		limits: d.Limits,
 	}
 	if d.Ticketing != nil {
 		s.upstream = d.Ticketing
@@ -178,10 +196,14 @@ func New(d Deps) (*Server, error) {
 	if d.SQL != nil {
 		s.ledger = ledger.New(d.SQL)
 		s.inbox = payevents.New(d.SQL)
-		s.staff = staff.New(d.SQL)
+		s.staff = staff.New(d.SQL).WithParams(d.Config.PasswordHashing)
+		s.enrolments = device.NewEnrolments(d.SQL, device.EnrolmentsOptions{})
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	if s.limits == nil {
+		s.limits = defaultLimits(d.SQL)
 	}
 	s.changePolicy = changewindow.Default()
 	if d.Config.ChangeWindow != nil {

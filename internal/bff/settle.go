@@ -208,7 +208,7 @@ func (st *settler) apply(ctx context.Context, e ledger.Entry) (ledger.Entry, boo
 		return e, false, err
 	}
 	item := upstream.ExternalPayment{AmountCents: e.AmountCents, ProviderReference: e.ProviderReference,
-		TenderCategory: st.tender, CardNumberMasked: e.CardMasked, CardType: e.CardType}
+		TenderCategory: cmp.Or(e.Tender, st.tender), CardNumberMasked: e.CardMasked, CardType: e.CardType}
 	_, cerr := st.ticketing.CompleteEditBooking(ctx, e.EditSessionID, upstream.CompleteEditWithPayments(item))
 	if cerr == nil {
 		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, ledger.StateApplied, "complete-edit accepted", nil)
@@ -229,6 +229,14 @@ func (st *settler) apply(ctx context.Context, e ledger.Entry) (ledger.Entry, boo
 		return e, false, fmt.Errorf("complete-edit: %w", cerr)
 	case applied:
 		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, ledger.StateApplied, "found on the booking", nil)
+		return e, err == nil, err
+	case e.Actor != "" && e.ProviderPaymentID == "":
+		// Taken at the box office (terminal or cash): no provider can give it back. People must.
+		st.logger.Warn("counter payment could not be applied: staff review", "entry", e.ID, "actor", e.Actor, "err", cerr)
+		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, ledger.StateFailed,
+			"counter payment not applied: give it back at the counter (staff review)", func(x *ledger.Entry) {
+				x.LastError = "the change could not be completed (" + cerr.Error() + "); the money taken at the counter must be given back by hand"
+			})
 		return e, err == nil, err
 	default:
 		// The edit is gone (expired, cancelled) or refused the payment: give the money back.

@@ -2,16 +2,22 @@ package bff
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
 
-// Staff sign-in: box-office staff look bookings up by number alone.
+// Staff sign-in: box-office staff look bookings up by number alone; supervisors also manage
+// the accounts (staff_accounts.go).
 const (
 	RouteStaffSignIn  = "staff.signin"
 	RouteStaffSignOut = "staff.signout"
@@ -19,9 +25,18 @@ const (
 	RouteStaffAttention        = "staff.attention"
 	RouteStaffAttentionRetry   = "staff.attention.retry"
 	RouteStaffAttentionResolve = "staff.attention.resolve"
+	// Staff accounts (staff_accounts.go).
+	RouteStaffAccounts           = "staff.accounts"
+	RouteStaffAccountEndSessions = "staff.accounts.endsessions"
+	RouteStaffAccountUnlock      = "staff.accounts.unlock"
 
-	sessStaffUser = "staff.user"
-	sessStaffName = "staff.name"
+	sessStaffUser  = "staff.user"
+	sessStaffName  = "staff.name"
+	sessStaffEpoch = "staff.epoch" // the account's session epoch at sign-in
+	sessStaffSeen  = "staff.seen"  // unix milliseconds of the last staff request (idle timeout)
+
+	// ctxStaffAccount holds the staff.Account checked for this request (checkStaffSignIn).
+	ctxStaffAccount = "staff_account"
 )
 
 var staffPaths = map[string]string{
@@ -31,6 +46,10 @@ var staffPaths = map[string]string{
 	RouteStaffAttention:        "/staff/attention",
 	RouteStaffAttentionRetry:   "/staff/attention/:kind/:ref/retry",
 	RouteStaffAttentionResolve: "/staff/attention/:kind/:ref/resolve",
+
+	RouteStaffAccounts:           "/staff/accounts",
+	RouteStaffAccountEndSessions: "/staff/accounts/:username/end-sessions",
+	RouteStaffAccountUnlock:      "/staff/accounts/:username/unlock",
 }
 
 func (s *Server) registerStaffRoutes() {
@@ -40,7 +59,17 @@ func (s *Server) registerStaffRoutes() {
 	s.route("GET", RouteStaffAttention, s.showAttention)
 	s.route("POST", RouteStaffAttentionRetry, s.retryAttention)
 	s.route("POST", RouteStaffAttentionResolve, s.resolveAttention)
+	s.route("GET", RouteStaffAccounts, s.showStaffAccounts)
+	s.route("POST", RouteStaffAccountEndSessions, s.endStaffSessions)
+	s.route("POST", RouteStaffAccountUnlock, s.unlockStaffAccount)
 }
+
+// DefaultStaffIdle ends a staff sign-in after this long without a request.
+const DefaultStaffIdle = 15 * time.Minute
+
+// signInPerClient: failed staff sign-ins from one client address, shared by every replica.
+// A success gives its attempt back.
+var signInPerClient = ratelimit.Rule{Burst: 10, Every: 30 * time.Second}
 
 // staffMember returns the signed-in staff member's name ("" when none).
 func (s *Server) staffMember(c echo.Context) string {
@@ -50,44 +79,203 @@ func (s *Server) staffMember(c echo.Context) string {
 	return s.sessions.GetString(c.Request().Context(), sessStaffName)
 }
 
-func (s *Server) showSignIn(c echo.Context) error {
-	return s.render(c, http.StatusOK, "Staff sign-in", pages.SignIn(pages.SignInView{ActionURL: s.url(RouteStaffSignIn), CSRFToken: csrfToken(c)}))
+// signedInStaff returns the signed-in staff member's account as checked at the start of this
+// request (enabled, session epoch current, not idle).
+func (s *Server) signedInStaff(c echo.Context) (staff.Account, bool) {
+	a, ok := c.Get(ctxStaffAccount).(staff.Account)
+	return a, ok
 }
 
-// signIn checks the account; a sign-in is a privilege change, so the session token is renewed.
+func (s *Server) staffIdle() time.Duration {
+	if s.cfg.StaffIdle > 0 {
+		return s.cfg.StaffIdle
+	}
+	return DefaultStaffIdle
+}
+
+// checkStaffSignIn checks a staff sign-in on every request of the visit: it ends after
+// StaffIdle without a request (the visit's own idle timeout is longer), when a supervisor ended
+// the account's sessions (session epoch), and when the account was disabled or deleted. The
+// account is read from the database each time, so this holds on every replica and with every
+// session store. An ended sign-in ends the whole visit, as signing out does: a booking found by
+// number alone must not stay with the browser.
+func (s *Server) checkStaffSignIn(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if loaded, _ := c.Get(ctxSessionLoaded).(bool); !loaded || s.staff == nil {
+			return next(c)
+		}
+		ctx := c.Request().Context()
+		user := s.sessions.GetString(ctx, sessStaffUser)
+		if user == "" {
+			return next(c)
+		}
+		now := time.Now() // wall clock, like the visit's own idle timeout
+		idle := s.staffIdle()
+		seen := time.UnixMilli(s.sessions.GetInt64(ctx, sessStaffSeen))
+		why := ""
+		var a staff.Account
+		if now.Sub(seen) > idle {
+			why = fmt.Sprintf("after %s without activity", durationText(idle))
+		} else {
+			var err error
+			a, err = s.staff.Get(ctx, user)
+			switch {
+			case errors.Is(err, staff.ErrNotFound), err == nil && a.Disabled:
+				why = "because the account is no longer active"
+			case err != nil:
+				return fmt.Errorf("check staff sign-in: %w", err)
+			case a.SessionEpoch != s.sessions.GetInt64(ctx, sessStaffEpoch):
+				why = "because a supervisor ended it"
+			}
+		}
+		if why == "" {
+			c.Set(ctxStaffAccount, a)
+			if now.Sub(seen) > idle/15 { // a write at most every minute (default idle)
+				s.sessions.Put(ctx, sessStaffSeen, now.UnixMilli())
+			}
+			if s.sessions.GetString(ctx, sessStaffName) != a.Name {
+				s.sessions.Put(ctx, sessStaffName, a.Name)
+			}
+			return next(c)
+		}
+		loggerFrom(ctx, s.logger).Info("staff sign-in ended", "user", user, "why", why)
+		s.recordAudit(c, audit.Entry{Actor: user, Action: audit.ActionSignOut, Detail: "sign-in ended " + why})
+		if err := s.sessions.Destroy(ctx); err != nil {
+			return fmt.Errorf("end staff sign-in: %w", err)
+		}
+		p := c.Request().URL.Path
+		if p == paths[RouteStaffSignIn] || p == paths[RouteStaffSignOut] {
+			return next(c) // signing in again, or out anyway
+		}
+		s.flash(c, "Your staff sign-in ended "+why+". Please sign in again.")
+		back := ""
+		if c.Request().Method == http.MethodGet {
+			back = c.Request().URL.RequestURI()
+		}
+		return s.redirect(c, s.signInURL(back))
+	}
+}
+
+// durationText is a duration in words: "15 minutes", "1 hour", "90 seconds".
+func durationText(d time.Duration) string {
+	plural := func(n int64, unit string) string {
+		if n == 1 {
+			return "1 " + unit
+		}
+		return strconv.FormatInt(n, 10) + " " + unit + "s"
+	}
+	switch {
+	case d >= time.Hour && d%time.Hour == 0:
+		return plural(int64(d/time.Hour), "hour")
+	case d >= time.Minute && d%time.Minute == 0:
+		return plural(int64(d/time.Minute), "minute")
+	default:
+		return plural(int64(max(d.Round(time.Second), time.Second)/time.Second), "second")
+	}
+}
+
+func (s *Server) signInView(c echo.Context) pages.SignInView {
+	v := pages.SignInView{ActionURL: s.url(RouteStaffSignIn), CSRFToken: csrfToken(c)}
+	if n, ok := safeNext(c.QueryParam("next")); ok {
+		v.Next = n
+	}
+	if n, ok := safeNext(c.FormValue("next")); ok && c.Request().Method == http.MethodPost {
+		v.Next = n
+	}
+	return v
+}
+
+func (s *Server) showSignIn(c echo.Context) error {
+	v := s.signInView(c)
+	v.Notice = s.popFlash(c)
+	return s.render(c, http.StatusOK, "Staff sign-in", pages.SignIn(v))
+}
+
+// signIn checks the account. Failures count per account (5 lock it for 15 minutes, in the
+// database) and per client address (shared limits); a success clears both. A sign-in is a
+// privilege change, so the session token is renewed.
 func (s *Server) signIn(c echo.Context) error {
-	v := pages.SignInView{ActionURL: s.url(RouteStaffSignIn), CSRFToken: csrfToken(c), Username: strings.TrimSpace(c.FormValue("username"))}
-	if ok, wait := s.findByIP.Allow("signin:" + c.RealIP()); !ok {
-		v.Error = "Too many attempts. Please try again in " + secondsText(wait.Seconds()) + "."
-		return s.render(c, http.StatusTooManyRequests, "Staff sign-in", pages.SignIn(v))
+	ctx := c.Request().Context()
+	v := s.signInView(c)
+	v.Username = strings.TrimSpace(c.FormValue("username"))
+	if len(v.Username) > staff.MaxUsernameLength {
+		v.Username = v.Username[:staff.MaxUsernameLength]
 	}
-	a, err := s.staff.Authenticate(c.Request().Context(), v.Username, c.FormValue("password"))
-	if errors.Is(err, staff.ErrBadCredentials) {
-		v.Error = "Wrong username or password."
-		return s.render(c, http.StatusUnauthorized, "Staff sign-in", pages.SignIn(v))
+	if s.staff == nil {
+		return &Error{Code: EUnavailable, Heading: "Staff sign-in is not available", Message: "Staff sign-in needs the service's database."}
 	}
+	client := ratelimit.Limit{Key: "signin:client:" + c.RealIP(), Rule: signInPerClient}
+	ok, wait, err := ratelimit.TakeAll(ctx, s.limits, client)
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	s.sessions.Put(ctx, sessStaffUser, a.Username)
-	s.sessions.Put(ctx, sessStaffName, a.Name)
+	if !ok {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(wholeSeconds(wait.Seconds())))
+		v.Error = "Too many sign-in attempts from this device. Please try again in " + secondsText(wait.Seconds()) + "."
+		return s.render(c, http.StatusTooManyRequests, "Staff sign-in", pages.SignIn(v))
+	}
+	a, err := s.staff.Authenticate(ctx, v.Username, c.FormValue("password"))
+	var locked *staff.LockedError
+	switch {
+	case errors.As(err, &locked):
+		s.recordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "account locked"})
+		wait := time.Until(locked.Until)
+		c.Response().Header().Set("Retry-After", strconv.Itoa(wholeSeconds(wait.Seconds())))
+		v.Error = "This account is locked after too many failed attempts. Please try again in " + minutesText(wait) +
+			", or ask a supervisor to unlock it."
+		return s.render(c, http.StatusTooManyRequests, "Staff sign-in", pages.SignIn(v))
+	case errors.Is(err, staff.ErrBadCredentials):
+		s.recordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "wrong username or password"})
+		v.Error = "Wrong username or password."
+		return s.render(c, http.StatusUnauthorized, "Staff sign-in", pages.SignIn(v))
+	case err != nil:
+		_ = ratelimit.GiveAll(ctx, s.limits, client)
+		return err
+	}
+	if err := ratelimit.GiveAll(ctx, s.limits, client); err != nil {
+		loggerFrom(ctx, s.logger).Warn("give back sign-in attempt", "err", err)
+	}
 	if err := s.renewSession(c); err != nil {
 		return err
 	}
-	loggerFrom(ctx, s.logger).Info("staff signed in", "user", a.Username)
+	s.sessions.Put(ctx, sessStaffUser, a.Username)
+	s.sessions.Put(ctx, sessStaffName, a.Name)
+	s.sessions.Put(ctx, sessStaffEpoch, a.SessionEpoch)
+	s.sessions.Put(ctx, sessStaffSeen, time.Now().UnixMilli())
+	c.Set(ctxStaffAccount, a)
+	s.recordAudit(c, audit.Entry{Actor: a.Username, Action: audit.ActionSignIn, Detail: a.Role.Label()})
+	loggerFrom(ctx, s.logger).Info("staff signed in", "user", a.Username, "role", a.Role)
+	if v.Next != "" {
+		return s.redirect(c, v.Next)
+	}
 	return s.redirect(c, s.url(RouteFindBooking))
 }
 
-// signOut ends the staff sign-in and forgets any booking bound through it.
-func (s *Server) signOut(c echo.Context) error {
-	ctx := c.Request().Context()
-	for _, k := range []string{sessStaffUser, sessStaffName, sessBookingCinema, sessBookingNumber} {
-		s.sessions.Remove(ctx, k)
+// typedUsername is the actor of a failed sign-in: what was typed, or a placeholder.
+func typedUsername(u string) string {
+	if u = staff.Normalize(u); u != "" {
+		return u
 	}
-	s.clearEdit(c)
-	if err := s.renewSession(c); err != nil {
-		return err
+	return "(no username)"
+}
+
+// minutesText is a lock's remaining time in words, rounded up: "15 minutes", "1 minute".
+func minutesText(d time.Duration) string {
+	n := int64((d + time.Minute - 1) / time.Minute)
+	if n <= 1 {
+		return "1 minute"
+	}
+	return strconv.FormatInt(n, 10) + " minutes"
+}
+
+// signOut ends the visit: the staff sign-in and anything found or started through it.
+func (s *Server) signOut(c echo.Context) error {
+	if user := s.staffUser(c); user != "" {
+		s.recordAudit(c, audit.Entry{Actor: user, Action: audit.ActionSignOut})
+		loggerFrom(c.Request().Context(), s.logger).Info("staff signed out", "user", user)
+	}
+	if err := s.sessions.Destroy(c.Request().Context()); err != nil {
+		return fmt.Errorf("end visit: %w", err)
 	}
 	return s.redirect(c, s.url(RouteHome))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/attention"
+	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/mail"
@@ -250,6 +251,7 @@ func (s *Server) retryAttention(c echo.Context) error {
 		return err
 	}
 	loggerFrom(ctx, s.logger).Info("needs attention: retry", "staff", user, "kind", it.Kind, "ref", it.Ref, "outcome", outcome)
+	s.recordAudit(c, attentionAudit(audit.ActionAttentionRetry, it, outcome))
 	s.flash(c, it.Reference+": "+outcome)
 	return s.redirect(c, s.url(RouteStaffAttention))
 }
@@ -285,6 +287,20 @@ func (s *Server) resolveAttention(c echo.Context) error {
 		return err
 	}
 	loggerFrom(ctx, s.logger).Info("needs attention: resolved", "staff", user, "kind", it.Kind, "ref", it.Ref)
+	s.recordAudit(c, attentionAudit(audit.ActionAttentionSolved, it, note))
 	s.flash(c, "Marked resolved: "+it.Reference+".")
 	return s.redirect(c, s.url(RouteStaffAttention))
+}
+
+// attentionAudit is the audit row of a Needs-attention action on it.
+func attentionAudit(action string, it attention.Item, note string) audit.Entry {
+	e := audit.Entry{Action: action, CinemaID: it.CinemaID, AmountCents: it.AmountCents, Currency: it.Currency,
+		Reason: note, Detail: fmt.Sprintf("%s %s (%s)", it.Kind, it.Reference, it.Reason)}
+	switch {
+	case it.Checkout != nil:
+		e.BookingNumber = it.Checkout.BookingNumber
+	case it.Entry != nil:
+		e.BookingNumber = it.Entry.BookingNumber
+	}
+	return e
 }

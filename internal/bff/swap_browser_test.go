@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/browsertest"
+	"github.com/cinemabff/cinemabff/internal/device"
 )
 
 // addBrowserBookingBinder is addBookingBinder for a browser (a GET it can simply open, which
@@ -171,13 +172,7 @@ func TestBrowserSwapMapAccessibility(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := browsertest.NewPage(t, tc.opts)
 			if tc.kiosk {
-				p.Do(
-					chromedp.Navigate(h.ts.URL+"/device"),
-					chromedp.WaitVisible(`#mode-kiosk`),
-					chromedp.Click(`#mode-kiosk`),
-					chromedp.Click(`button[type="submit"]`),
-					chromedp.WaitVisible(`[data-testid="notice-success"]`),
-				)
+				browserEnrol(t, p, h, device.Kiosk)
 			}
 			p.Do(
 				chromedp.Navigate(h.ts.URL+"/test/bind-booking?cinema=0001&number=100012"),

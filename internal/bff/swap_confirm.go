@@ -4,9 +4,11 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages/swap"
@@ -76,6 +78,11 @@ func (s *Server) confirmSwap(c echo.Context) error {
 	s.sessions.Remove(ctx, sessSwapPending)
 	n := swapNotice(v)
 	s.writeNotice(ctx, n)
+	var moved []string
+	for _, m := range v.Moves {
+		moved = append(moved, m.From+" → "+m.ToText)
+	}
+	s.recordAudit(c, audit.Entry{Action: audit.ActionSwap, CinemaID: v.CinemaID, BookingNumber: v.Number, Detail: strings.Join(moved, "; ")})
 	v.MailKey = n.Key
 	s.sessions.Put(ctx, sessMailKey, n.Key)
 	s.saveSwap(c, sessSwapDone, v)

@@ -1,6 +1,9 @@
-// Package device keeps the long-lived, signed and encrypted device cookie: which kind of
-// terminal this browser is (customer, counter, kiosk) and a stable device id. It outlives the
-// server-side visit session, so a kiosk that resets its visit stays a kiosk.
+// Package device keeps the long-lived, signed and encrypted device cookie and the enrolments of
+// counter and kiosk terminals. The cookie holds a stable device id and the id of the enrolment a
+// supervisor made for this browser; it is never trusted for the mode itself: the mode is read
+// from the enrolment row (Enrolments), so revoking the row makes the browser a customer device
+// again, and a cookie naming no live row is a customer. The cookie outlives the server-side
+// visit session, so a kiosk that resets its visit stays a kiosk.
 package device
 
 import (
@@ -38,10 +41,14 @@ func (m Mode) Label() string {
 	}
 }
 
-// Info is what the cookie holds.
+// Info is this browser as a device: what the cookie holds (ID, Enrolment) and what the live
+// enrolment says (Mode, Name). Read leaves Mode at Customer; the caller fills Mode and Name from
+// the enrolment row.
 type Info struct {
-	ID   string
-	Mode Mode
+	ID        string // stable device reference
+	Enrolment int64  // the enrolment the cookie names; 0: none
+	Mode      Mode
+	Name      string // the live enrolment's name ("Counter 2"); "" for a customer device
 }
 
 // Store reads and writes the device cookie.
@@ -69,25 +76,28 @@ func NewStore(pairs []keys.Pair, secure bool) *Store {
 	return &Store{cookies: cs, name: name}
 }
 
-// Read returns the device info. A missing, tampered or undecodable cookie yields a new customer
-// device (fresh id) and ok=false; the caller decides whether to write it.
+// Read returns the device info with Mode Customer: the enrolment, not the cookie, says what the
+// device is. A missing, tampered or undecodable cookie yields a new customer device (fresh id)
+// and ok=false; the caller decides whether to write it. A cookie of an older version that held
+// a mode keeps its id and loses the mode.
 func (s *Store) Read(r *http.Request) (info Info, ok bool) {
 	sess, err := s.cookies.Get(r, s.name)
 	if err == nil && !sess.IsNew {
 		id, _ := sess.Values["id"].(string)
-		mode, _ := sess.Values["mode"].(string)
-		if id != "" && Mode(mode).Valid() {
-			return Info{ID: id, Mode: Mode(mode)}, true
+		enrolment, _ := sess.Values["enrolment"].(int64)
+		if id != "" {
+			return Info{ID: id, Enrolment: max(enrolment, 0), Mode: Customer}, true
 		}
 	}
 	return Info{ID: newID(), Mode: Customer}, false
 }
 
-// Write stores info in the cookie (signed with the newest key).
+// Write stores the device id and enrolment id in the cookie (signed with the newest key). The
+// mode and name are not stored: they are read from the enrolment.
 func (s *Store) Write(w http.ResponseWriter, r *http.Request, info Info) error {
 	sess, _ := s.cookies.New(r, s.name) // New returns a usable session even when decoding fails
 	sess.Values["id"] = info.ID
-	sess.Values["mode"] = string(info.Mode)
+	sess.Values["enrolment"] = info.Enrolment
 	if err := sess.Save(r, w); err != nil {
 		return fmt.Errorf("save device cookie: %w", err)
 	}

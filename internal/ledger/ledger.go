@@ -77,7 +77,11 @@ type Entry struct {
 	RefundPart  int
 	// Notice is what to tell the customer when the entry settles (JSON written by the caller,
 	// opaque to the ledger). Set at creation, never changed.
-	Notice    string
+	Notice string
+	// Actor is the staff member who took the payment at the box office; Tender its tender
+	// category for complete-edit (card terminal, cash). Both empty for the provider's payments.
+	Actor     string
+	Tender    string
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
@@ -124,7 +128,7 @@ func NewID() string {
 
 const columns = `id, kind, state, idempotency_key, amount_cents, currency, cinema_id, booking_id, booking_number,
 	edit_session_id, provider_payment_id, provider_reference, refund_id, card_masked, card_type, hosted_url,
-	last_error, attempts, created_at, updated_at, refund_group, refund_part, notice`
+	last_error, attempts, created_at, updated_at, refund_group, refund_part, notice, actor, tender`
 
 // Create writes a new entry in state created. An entry with the same idempotency key is
 // returned as it is instead (created=false): a repeated request never makes a second entry.
@@ -165,11 +169,11 @@ func (s *Store) Create(ctx context.Context, e Entry) (out Entry, created bool, e
 // insertEntry writes e unless its idempotency key is taken (inserted=false).
 func insertEntry(ctx context.Context, tx *sql.Tx, e Entry) (inserted bool, err error) {
 	res, err := tx.ExecContext(ctx, `INSERT INTO ledger_entries (`+columns+`)
-		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25)
 		ON CONFLICT (idempotency_key) DO NOTHING`,
 		e.ID, e.Kind, e.State, e.IdempotencyKey, e.AmountCents, e.Currency, e.CinemaID, e.BookingID, e.BookingNumber,
 		e.EditSessionID, e.ProviderPaymentID, e.ProviderReference, e.RefundID, e.CardMasked, e.CardType, e.HostedURL,
-		e.LastError, e.Attempts, e.CreatedAt.UnixMilli(), e.UpdatedAt.UnixMilli(), e.RefundGroup, e.RefundPart, e.Notice)
+		e.LastError, e.Attempts, e.CreatedAt.UnixMilli(), e.UpdatedAt.UnixMilli(), e.RefundGroup, e.RefundPart, e.Notice, e.Actor, e.Tender)
 	if err != nil {
 		return false, fmt.Errorf("ledger create: %w", err)
 	}
@@ -398,7 +402,7 @@ func scanOne(r scanner) (Entry, error) {
 	var created, updated int64
 	err := r.Scan(&e.ID, &e.Kind, &e.State, &e.IdempotencyKey, &e.AmountCents, &e.Currency, &e.CinemaID, &e.BookingID,
 		&e.BookingNumber, &e.EditSessionID, &e.ProviderPaymentID, &e.ProviderReference, &e.RefundID, &e.CardMasked,
-		&e.CardType, &e.HostedURL, &e.LastError, &e.Attempts, &created, &updated, &e.RefundGroup, &e.RefundPart, &e.Notice)
+		&e.CardType, &e.HostedURL, &e.LastError, &e.Attempts, &created, &updated, &e.RefundGroup, &e.RefundPart, &e.Notice, &e.Actor, &e.Tender)
 	if err != nil {
 		return Entry{}, err
 	}

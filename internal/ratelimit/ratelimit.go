@@ -1,6 +1,7 @@
-// Package ratelimit slows down repeated attempts (booking look-ups) per key: a client IP, a
-// booking number. It is in memory, per replica: good enough to make guessing slow; a shared
-// limiter would need Redis.
+// Package ratelimit slows down repeated attempts (booking look-ups, staff sign-in) per key: a
+// client, a booking number and client, an account. Store is the shared form (database or
+// Redis, so every replica counts the same attempts); Limiter below is one process's token
+// bucket, kept for callers that need no sharing.
 package ratelimit
 
 import (

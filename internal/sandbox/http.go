@@ -163,6 +163,7 @@ func (s *Server) routes() http.Handler {
 	r(http.MethodPost, "/orders/{userSessionId}/complete-edit", "CompleteEditBooking", famEdit, s.handleCompleteEdit)
 	r(http.MethodPost, "/RESTBooking.svc/booking", "GetSingleBooking", famBooking, s.handleGetSingleBooking)
 	r(http.MethodPost, "/cinemas/{cinemaId}/bookings/{bookingId}/swap-seats", "SwapSeats", famEdit, s.handleSwapSeats)
+	r(http.MethodPost, "/RESTBooking.svc/booking/collected", "MarkBookingCollected", famBooking, s.handleMarkBookingCollected)
 
 	mux.Handle("/sandbox-admin/faults", s.admin(s.handleAdminFaults))
 	mux.Handle("/sandbox-admin/stats", s.admin(s.handleAdminStats))

@@ -30,7 +30,7 @@ var Operations = []string{
 	"Cinemas", "Films", "Sessions", "SeatPlan", "TicketTypes",
 	"AddTickets", "RemoveTickets", "SetSelectedSeats", "GetOrder", "ResetOrderExpiry", "CancelOrder", "CompleteOrder",
 	"ApplyGiftCard", "ApplyLoyaltyPointsPayment", "ExternalPaymentStarting", "GetOrderDetails",
-	"EditBooking", "CompleteEditBooking", "GetSingleBooking", "SwapSeats",
+	"EditBooking", "CompleteEditBooking", "GetSingleBooking", "SwapSeats", "MarkBookingCollected",
 }
 
 // Options configure a Server.
@@ -168,7 +168,8 @@ type booking struct {
 	tickets        []*bookedTicket
 	concessions    []bookedConcession
 	payments       []paymentRecord
-	edit           *order // the live edit order, if any
+	edit           *order    // the live edit order, if any
+	collectedAt    time.Time // when its tickets were first printed (MarkBookingCollected); zero: never
 }
 
 type bookedTicket struct {

@@ -1,4 +1,8 @@
-// Package staff keeps the box-office accounts: who may look a booking up by its number alone.
+// Package staff keeps the box-office accounts: clerks and supervisors, their password and PIN
+// hashes (argon2id; bcrypt from earlier versions is upgraded at the next sign-in), the lock-out
+// after repeated failures, and the session epoch that ends every sign-in of an account.
+//
+// Everything lives in the database, so every replica agrees on it.
 package staff
 
 import (
@@ -7,71 +11,433 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
-
-	"golang.org/x/crypto/bcrypt"
 )
+
+// Role is what a staff member may do.
+type Role string
+
+const (
+	// Clerk works the counter.
+	Clerk Role = "clerk"
+	// Supervisor may also approve with a PIN, end sessions and unlock accounts.
+	Supervisor Role = "supervisor"
+)
+
+// Valid reports whether r is a known role.
+func (r Role) Valid() bool { return r == Clerk || r == Supervisor }
+
+// Label is the role's name for people.
+func (r Role) Label() string {
+	if r == Supervisor {
+		return "Supervisor"
+	}
+	return "Clerk"
+}
 
 // Account is a staff member.
 type Account struct {
 	Username string
 	Name     string
+	Role     Role
+	Disabled bool
+	HasPIN   bool
+	// SessionEpoch is written into a sign-in; a sign-in with another epoch has been ended.
+	SessionEpoch int64
+	// LockedUntil is when a lock-out ends (zero: not locked; List and Get fill it in).
+	LockedUntil time.Time
+	// Failures counts the failed attempts since the last success or lock-out.
+	Failures int
 }
 
+// IsSupervisor reports whether a is an enabled supervisor.
+func (a Account) IsSupervisor() bool { return a.Role == Supervisor && !a.Disabled }
+
 var (
-	// ErrBadCredentials: unknown user or wrong password (never said which).
+	// ErrBadCredentials: unknown user, disabled account, or wrong password or PIN (never said which).
 	ErrBadCredentials = errors.New("staff: wrong username or password")
-	// ErrInvalid: a username, name or password that cannot be stored.
+	// ErrLocked: too many failures for this username; see LockedError for until when.
+	ErrLocked = errors.New("staff: locked after too many failed attempts")
+	// ErrNotSupervisor: the account may not approve.
+	ErrNotSupervisor = errors.New("staff: not a supervisor")
+	// ErrInvalid: a username, name, role, password or PIN that cannot be stored.
 	ErrInvalid = errors.New("staff: invalid account data")
+	// ErrNotFound: no such account.
+	ErrNotFound = errors.New("staff: no such account")
 )
 
-// MinPasswordLength is the shortest password accepted.
-const MinPasswordLength = 10
+// LockedError says until when a username is locked. errors.Is(err, ErrLocked) holds.
+type LockedError struct{ Until time.Time }
+
+func (e *LockedError) Error() string {
+	return fmt.Sprintf("%v until %s", ErrLocked, e.Until.UTC().Format(time.RFC3339))
+}
+
+// Is makes errors.Is(err, ErrLocked) hold.
+func (e *LockedError) Is(target error) bool { return target == ErrLocked }
+
+// Limits of the data and the lock-out.
+const (
+	MinPasswordLength = 10
+	MaxPasswordLength = 128
+	MinPINLength      = 4
+	MaxPINLength      = 8
+	MaxUsernameLength = 64
+	// MaxFailures failed sign-ins or approvals within LockFor lock the username for LockFor.
+	MaxFailures = 5
+	LockFor     = 15 * time.Minute
+)
 
 // Store reads and writes staff accounts.
-type Store struct{ db *sql.DB }
+type Store struct {
+	db     *sql.DB
+	params Params
+	now    func() time.Time
 
-// New returns a store on db (SQLite or PostgreSQL: the SQL is common).
-func New(db *sql.DB) *Store { return &Store{db: db} }
+	dummyOnce sync.Once
+	dummy     string // a hash of nothing, compared against for unknown users
+}
 
-// Put creates or replaces an account.
+// New returns a store on db (SQLite or PostgreSQL: the SQL is common) hashing with DefaultParams.
+func New(db *sql.DB) *Store { return &Store{db: db, params: DefaultParams, now: time.Now} }
+
+// WithParams sets the argon2id parameters of new hashes (zero: DefaultParams) and returns s.
+func (s *Store) WithParams(p Params) *Store {
+	s.params = p.orDefault()
+	return s
+}
+
+// SetClock replaces the clock of the lock-out (tests).
+func (s *Store) SetClock(now func() time.Time) { s.now = now }
+
+// NewAccount is what Save stores.
+type NewAccount struct {
+	Username string
+	Name     string
+	Password string
+	Role     Role   // "" is Clerk
+	PIN      string // supervisors only, 4-8 digits; "" keeps the PIN the account has
+}
+
+// Normalize is the form usernames are stored and compared in.
+func Normalize(username string) string { return strings.ToLower(strings.TrimSpace(username)) }
+
+// Put creates or replaces a clerk account (name and password).
 func (s *Store) Put(ctx context.Context, username, name, password string) error {
-	username = strings.ToLower(strings.TrimSpace(username))
-	if username == "" || len(username) > 64 || strings.TrimSpace(name) == "" || utf8.RuneCountInString(password) < MinPasswordLength || len(password) > 72 {
-		return fmt.Errorf("%w: username 1-64 characters, a name, password %d-72 characters", ErrInvalid, MinPasswordLength)
+	return s.Save(ctx, NewAccount{Username: username, Name: name, Password: password, Role: Clerk})
+}
+
+// Save creates or replaces an account. A replaced account is enabled again and its lock-out
+// lifted; its PIN is kept unless a new one is given (a clerk's PIN is dropped).
+func (s *Store) Save(ctx context.Context, a NewAccount) error {
+	username := Normalize(a.Username)
+	name := strings.TrimSpace(a.Name)
+	if a.Role == "" {
+		a.Role = Clerk
 	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
-	if err != nil {
-		return fmt.Errorf("hash password: %w", err)
+	n := utf8.RuneCountInString(a.Password)
+	switch {
+	case username == "" || len(username) > MaxUsernameLength || strings.ContainsAny(username, " \t\r\n"):
+		return fmt.Errorf("%w: a username is 1-%d characters without spaces", ErrInvalid, MaxUsernameLength)
+	case name == "" || len(name) > 200:
+		return fmt.Errorf("%w: a name is required (at most 200 characters)", ErrInvalid)
+	case n < MinPasswordLength || n > MaxPasswordLength:
+		return fmt.Errorf("%w: a password is %d-%d characters", ErrInvalid, MinPasswordLength, MaxPasswordLength)
+	case !a.Role.Valid():
+		return fmt.Errorf("%w: role %q (want clerk or supervisor)", ErrInvalid, a.Role)
+	case a.PIN != "" && a.Role != Supervisor:
+		return fmt.Errorf("%w: only supervisors have a PIN", ErrInvalid)
+	case a.PIN != "" && !ValidPIN(a.PIN):
+		return fmt.Errorf("%w: a PIN is %d-%d digits", ErrInvalid, MinPINLength, MaxPINLength)
 	}
-	_, err = s.db.ExecContext(ctx, `INSERT INTO staff_accounts (username, name, password_hash, created_at) VALUES ($1,$2,$3,$4)
-		ON CONFLICT (username) DO UPDATE SET name = excluded.name, password_hash = excluded.password_hash`,
-		username, strings.TrimSpace(name), string(hash), time.Now().UnixMilli())
+	hash, err := hashSecret(a.Password, s.params)
 	if err != nil {
+		return err
+	}
+	pinHash := ""
+	if a.PIN != "" {
+		if pinHash, err = hashSecret(a.PIN, s.params); err != nil {
+			return err
+		}
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store staff account: %w", err)
+	}
+	defer tx.Rollback()
+	_, err = tx.ExecContext(ctx, `INSERT INTO staff_accounts (username, name, password_hash, created_at, role, pin_hash, disabled)
+		VALUES ($1,$2,$3,$4,$5,$6,0)
+		ON CONFLICT (username) DO UPDATE SET name = excluded.name, password_hash = excluded.password_hash, role = excluded.role,
+			pin_hash = CASE WHEN excluded.role <> 'supervisor' THEN '' WHEN excluded.pin_hash = '' THEN staff_accounts.pin_hash ELSE excluded.pin_hash END,
+			disabled = 0`,
+		username, name, hash, s.now().UnixMilli(), string(a.Role), pinHash)
+	if err != nil {
+		return fmt.Errorf("store staff account: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM staff_lockouts WHERE username = $1`, username); err != nil {
+		return fmt.Errorf("store staff account: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store staff account: %w", err)
 	}
 	return nil
 }
 
-// dummyHash is compared against when the user is unknown, so both answers take as long.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("not-a-real-password"), bcrypt.DefaultCost)
+// ValidPIN reports whether pin is 4-8 ASCII digits.
+func ValidPIN(pin string) bool {
+	if len(pin) < MinPINLength || len(pin) > MaxPINLength {
+		return false
+	}
+	for i := 0; i < len(pin); i++ {
+		if pin[i] < '0' || pin[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
-// Authenticate checks a username and password.
-func (s *Store) Authenticate(ctx context.Context, username, password string) (Account, error) {
-	username = strings.ToLower(strings.TrimSpace(username))
+const accountColumns = `a.username, a.name, a.role, a.disabled, a.pin_hash <> '', a.session_epoch,
+	COALESCE(l.locked_until, 0), COALESCE(l.failures, 0), COALESCE(l.updated_at, 0)`
+
+func (s *Store) scanAccount(row interface{ Scan(...any) error }) (Account, error) {
 	var a Account
-	var hash string
-	err := s.db.QueryRowContext(ctx, `SELECT username, name, password_hash FROM staff_accounts WHERE username = $1`, username).Scan(&a.Username, &a.Name, &hash)
+	var role string
+	var disabled int64
+	var lockedUntil, updatedAt int64
+	if err := row.Scan(&a.Username, &a.Name, &role, &disabled, &a.HasPIN, &a.SessionEpoch, &lockedUntil, &a.Failures, &updatedAt); err != nil {
+		return Account{}, err
+	}
+	a.Role, a.Disabled = Role(role), disabled != 0
+	now := s.now()
+	if lockedUntil > now.UnixMilli() {
+		a.LockedUntil = time.UnixMilli(lockedUntil)
+	}
+	if updatedAt < now.Add(-LockFor).UnixMilli() {
+		a.Failures = 0 // forgotten at the next attempt
+	}
+	return a, nil
+}
+
+// Get returns the account of username (ErrNotFound when none).
+func (s *Store) Get(ctx context.Context, username string) (Account, error) {
+	a, err := s.scanAccount(s.db.QueryRowContext(ctx, `SELECT `+accountColumns+`
+		FROM staff_accounts a LEFT JOIN staff_lockouts l ON l.username = a.username WHERE a.username = $1`, Normalize(username)))
 	if errors.Is(err, sql.ErrNoRows) {
-		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
-		return Account{}, ErrBadCredentials
+		return Account{}, ErrNotFound
 	}
 	if err != nil {
 		return Account{}, fmt.Errorf("read staff account: %w", err)
 	}
-	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {
-		return Account{}, ErrBadCredentials
+	return a, nil
+}
+
+// List returns every account by username, with its lock state.
+func (s *Store) List(ctx context.Context) ([]Account, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+accountColumns+`
+		FROM staff_accounts a LEFT JOIN staff_lockouts l ON l.username = a.username ORDER BY a.username`)
+	if err != nil {
+		return nil, fmt.Errorf("list staff accounts: %w", err)
+	}
+	defer rows.Close()
+	var out []Account
+	for rows.Next() {
+		a, err := s.scanAccount(rows)
+		if err != nil {
+			return nil, fmt.Errorf("read staff account: %w", err)
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// Authenticate checks a username and password. A locked username is refused before the
+// password is looked at; a failure counts towards the lock-out, a success clears it and
+// replaces a hash made with older parameters (or bcrypt).
+func (s *Store) Authenticate(ctx context.Context, username, password string) (Account, error) {
+	return s.check(ctx, username, password, "password_hash")
+}
+
+// Approve checks a supervisor's username and PIN (a refund above the limit at the counter). It
+// succeeds only for an enabled supervisor with the right PIN. A wrong PIN counts towards the
+// same lock-out as sign-in failures. Errors: ErrBadCredentials, ErrLocked (a *LockedError),
+// ErrNotSupervisor (the account is a clerk: nothing was guessed, nothing counted).
+func (s *Store) Approve(ctx context.Context, username, pin string) (Account, error) {
+	return s.check(ctx, username, pin, "pin_hash")
+}
+
+// check is Authenticate (column password_hash) and Approve (pin_hash).
+func (s *Store) check(ctx context.Context, username, secret, column string) (Account, error) {
+	username = Normalize(username)
+	if len(username) > MaxUsernameLength {
+		username = username[:MaxUsernameLength]
+	}
+	// The attempt is counted before the secret is compared, so parallel guesses cannot get
+	// past the limit; a success clears the count again.
+	failures, err := s.countAttempt(ctx, username)
+	if err != nil {
+		return Account{}, err
+	}
+	var a Account
+	var hash, role string
+	var disabled int64
+	err = s.db.QueryRowContext(ctx, `SELECT username, name, role, disabled, pin_hash <> '', session_epoch, `+column+`
+		FROM staff_accounts WHERE username = $1`, username).Scan(&a.Username, &a.Name, &role, &disabled, &a.HasPIN, &a.SessionEpoch, &hash)
+	a.Role, a.Disabled = Role(role), disabled != 0
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		s.compareDummy(secret)
+		return Account{}, s.failed(ctx, username, failures)
+	case err != nil:
+		return Account{}, fmt.Errorf("read staff account: %w", err)
+	case column == "pin_hash" && !a.Disabled && a.Role != Supervisor:
+		s.compareDummy(secret)
+		if err := s.uncount(ctx, username); err != nil {
+			return Account{}, err
+		}
+		return Account{}, ErrNotSupervisor
+	case a.Disabled || hash == "":
+		s.compareDummy(secret)
+		return Account{}, s.failed(ctx, username, failures)
+	}
+	ok, stale, err := verifySecret(hash, secret, s.params)
+	if err != nil && !errors.Is(err, errBadHash) {
+		return Account{}, err
+	}
+	if !ok {
+		return Account{}, s.failed(ctx, username, failures)
+	}
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM staff_lockouts WHERE username = $1`, username); err != nil {
+		return Account{}, fmt.Errorf("clear failed attempts: %w", err)
+	}
+	if stale {
+		s.upgrade(ctx, username, column, hash, secret)
 	}
 	return a, nil
+}
+
+// upgrade replaces an old hash (bcrypt, other parameters) by one with the current parameters,
+// only if it is still the one just checked. A failure is harmless: the old hash still works.
+func (s *Store) upgrade(ctx context.Context, username, column, old, secret string) {
+	h, err := hashSecret(secret, s.params)
+	if err != nil {
+		return
+	}
+	_, _ = s.db.ExecContext(ctx, `UPDATE staff_accounts SET `+column+` = $1 WHERE username = $2 AND `+column+` = $3`, h, username, old)
+}
+
+func (s *Store) compareDummy(secret string) {
+	s.dummyOnce.Do(func() { s.dummy, _ = hashSecret("no account has this password", s.params) })
+	_, _, _ = verifySecret(s.dummy, secret, s.params)
+}
+
+// countAttempt counts an attempt for username and returns the count, or a *LockedError when
+// the username is locked. Counts older than LockFor are forgotten.
+func (s *Store) countAttempt(ctx context.Context, username string) (int, error) {
+	now := s.now()
+	var failures int
+	var lockedUntil int64
+	err := s.db.QueryRowContext(ctx, `INSERT INTO staff_lockouts (username, failures, locked_until, updated_at) VALUES ($1, 1, 0, $2)
+		ON CONFLICT (username) DO UPDATE SET
+			failures = CASE WHEN staff_lockouts.locked_until > $2 THEN staff_lockouts.failures
+				WHEN staff_lockouts.updated_at < $3 THEN 1
+				ELSE staff_lockouts.failures + 1 END,
+			updated_at = CASE WHEN staff_lockouts.locked_until > $2 THEN staff_lockouts.updated_at ELSE $2 END
+		RETURNING failures, locked_until`, username, now.UnixMilli(), now.Add(-LockFor).UnixMilli()).Scan(&failures, &lockedUntil)
+	if err != nil {
+		return 0, fmt.Errorf("count sign-in attempt: %w", err)
+	}
+	if lockedUntil > now.UnixMilli() {
+		return failures, &LockedError{Until: time.UnixMilli(lockedUntil)}
+	}
+	if failures > MaxFailures {
+		// Parallel attempts went past the limit before any of them failed: lock now.
+		return failures, s.lock(ctx, username, now)
+	}
+	return failures, nil
+}
+
+// uncount takes back an attempt that guessed nothing.
+func (s *Store) uncount(ctx context.Context, username string) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE staff_lockouts SET failures = failures - 1 WHERE username = $1 AND failures > 0 AND locked_until <= $2`,
+		username, s.now().UnixMilli())
+	if err != nil {
+		return fmt.Errorf("count sign-in attempt: %w", err)
+	}
+	return nil
+}
+
+// failed returns the error of a failed attempt: ErrBadCredentials, or a *LockedError when this
+// failure was the MaxFailures-th.
+func (s *Store) failed(ctx context.Context, username string, failures int) error {
+	if failures < MaxFailures {
+		return ErrBadCredentials
+	}
+	return s.lock(ctx, username, s.now())
+}
+
+func (s *Store) lock(ctx context.Context, username string, now time.Time) error {
+	until := now.Add(LockFor)
+	if _, err := s.db.ExecContext(ctx, `UPDATE staff_lockouts SET failures = 0, locked_until = $2, updated_at = $3 WHERE username = $1`,
+		username, until.UnixMilli(), now.UnixMilli()); err != nil {
+		return fmt.Errorf("lock staff account: %w", err)
+	}
+	// Forget long-past attempts of names that never came back.
+	_, _ = s.db.ExecContext(ctx, `DELETE FROM staff_lockouts WHERE updated_at < $1 AND locked_until < $2`,
+		now.Add(-24*time.Hour).UnixMilli(), now.UnixMilli())
+	return &LockedError{Until: until}
+}
+
+// Unlock lifts a lock-out and forgets the failures of username.
+func (s *Store) Unlock(ctx context.Context, username string) error {
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM staff_lockouts WHERE username = $1`, Normalize(username)); err != nil {
+		return fmt.Errorf("unlock staff account: %w", err)
+	}
+	return nil
+}
+
+// EndSessions ends every sign-in of username (on every replica, at its next request) by raising
+// its session epoch. It returns the new epoch.
+func (s *Store) EndSessions(ctx context.Context, username string) (int64, error) {
+	var epoch int64
+	err := s.db.QueryRowContext(ctx, `UPDATE staff_accounts SET session_epoch = session_epoch + 1 WHERE username = $1 RETURNING session_epoch`,
+		Normalize(username)).Scan(&epoch)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, ErrNotFound
+	}
+	if err != nil {
+		return 0, fmt.Errorf("end staff sessions: %w", err)
+	}
+	return epoch, nil
+}
+
+// Disable disables username and ends its sign-ins. It reports whether an enabled account was
+// disabled.
+func (s *Store) Disable(ctx context.Context, username string) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE staff_accounts SET disabled = 1, session_epoch = session_epoch + 1 WHERE username = $1 AND disabled = 0`,
+		Normalize(username))
+	if err != nil {
+		return false, fmt.Errorf("disable staff account: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
+}
+
+// HasPassword reports whether username exists and password is its password (no lock-out
+// counting: for start-up checks such as finding the well-known demo password).
+func (s *Store) HasPassword(ctx context.Context, username, password string) (bool, error) {
+	var hash string
+	err := s.db.QueryRowContext(ctx, `SELECT password_hash FROM staff_accounts WHERE username = $1`, Normalize(username)).Scan(&hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read staff account: %w", err)
+	}
+	ok, _, err := verifySecret(hash, password, s.params)
+	if err != nil && !errors.Is(err, errBadHash) {
+		return false, err
+	}
+	return ok, nil
 }

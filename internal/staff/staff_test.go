@@ -3,54 +3,381 @@ package staff_test
 import (
 	"context"
 	"errors"
-	"log/slog"
-	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
 
 	"github.com/cinemabff/cinemabff/internal/staff"
-	"github.com/cinemabff/cinemabff/internal/storage"
+	"github.com/cinemabff/cinemabff/internal/testenv"
 )
+
+// cheap keeps the tests fast (the race detector slows argon2 down a lot).
+var cheap = staff.Params{Memory: 64, Time: 1, Threads: 1}
+
+// stores returns a store on SQLite and on PostgreSQL, with a clock the test moves.
+func stores(t *testing.T) map[string]*storeAndClock {
+	t.Helper()
+	out := map[string]*storeAndClock{}
+	for name, db := range testenv.MigratedDatabases(t) {
+		sc := &storeAndClock{now: time.UnixMilli(time.Now().UnixMilli())}
+		sc.Store = staff.New(db.SQL).WithParams(cheap)
+		sc.SetClock(func() time.Time { return sc.now })
+		sc.exec = func(q string, args ...any) {
+			if _, err := db.SQL.Exec(q, args...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sc.hash = func(u string) string {
+			var h string
+			if err := db.SQL.QueryRow(`SELECT password_hash FROM staff_accounts WHERE username = $1`, u).Scan(&h); err != nil {
+				t.Fatal(err)
+			}
+			return h
+		}
+		out[name] = sc
+	}
+	return out
+}
+
+type storeAndClock struct {
+	*staff.Store
+	now  time.Time
+	exec func(string, ...any)
+	hash func(string) string
+}
 
 func TestAccounts(t *testing.T) {
 	ctx := context.Background()
-	db, err := storage.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
+	for name, st := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			invalid := []staff.NewAccount{
+				{Username: "anna", Name: "Anna", Password: "short"},
+				{Username: "", Name: "Anna", Password: "correct horse battery"},
+				{Username: "an na", Name: "Anna", Password: "correct horse battery"},
+				{Username: "anna", Name: " ", Password: "correct horse battery"},
+				{Username: "anna", Name: "Anna", Password: "correct horse battery", Role: "boss"},
+				{Username: "anna", Name: "Anna", Password: "correct horse battery", PIN: "1234"}, // a clerk with a PIN
+				{Username: "anna", Name: "Anna", Password: "correct horse battery", Role: staff.Supervisor, PIN: "12a4"},
+				{Username: "anna", Name: "Anna", Password: "correct horse battery", Role: staff.Supervisor, PIN: "123"},
+				{Username: "anna", Name: "Anna", Password: "correct horse battery", Role: staff.Supervisor, PIN: "123456789"},
+			}
+			for _, a := range invalid {
+				if err := st.Save(ctx, a); !errors.Is(err, staff.ErrInvalid) {
+					t.Errorf("Save(%+v) = %v, want ErrInvalid", a, err)
+				}
+			}
+			if err := st.Put(ctx, "Anna", "Anna Box", "correct horse battery"); err != nil {
+				t.Fatal(err)
+			}
+			if h := st.hash("anna"); !strings.HasPrefix(h, "$argon2id$v=19$m=64,t=1,p=1$") {
+				t.Fatalf("stored hash %q is not argon2id with the store's parameters", h)
+			}
+			cases := []struct {
+				user, pass string
+				ok         bool
+			}{
+				{"anna", "correct horse battery", true},
+				{" ANNA ", "correct horse battery", true},
+				{"anna", "wrong password!!", false},
+				{"bob", "correct horse battery", false},
+			}
+			for _, tc := range cases {
+				a, err := st.Authenticate(ctx, tc.user, tc.pass)
+				if tc.ok != (err == nil) || (!tc.ok && !errors.Is(err, staff.ErrBadCredentials)) {
+					t.Errorf("Authenticate(%q, %q) = %+v, %v", tc.user, tc.pass, a, err)
+				}
+				if tc.ok && (a.Name != "Anna Box" || a.Role != staff.Clerk || a.IsSupervisor()) {
+					t.Errorf("account %+v", a)
+				}
+			}
+			// Put replaces the password.
+			if err := st.Put(ctx, "anna", "Anna Box", "a brand new password"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery"); !errors.Is(err, staff.ErrBadCredentials) {
+				t.Fatal("old password still works")
+			}
+			// A disabled account cannot sign in; saving it again enables it.
+			if ok, err := st.Disable(ctx, "anna"); !ok || err != nil {
+				t.Fatalf("Disable = %v, %v", ok, err)
+			}
+			if _, err := st.Authenticate(ctx, "anna", "a brand new password"); !errors.Is(err, staff.ErrBadCredentials) {
+				t.Fatalf("disabled account signs in: %v", err)
+			}
+			if err := st.Put(ctx, "anna", "Anna Box", "a brand new password"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := st.Authenticate(ctx, "anna", "a brand new password"); err != nil {
+				t.Fatalf("re-saved account: %v", err)
+			}
+		})
 	}
-	defer db.Close()
-	if _, err := db.Migrate(ctx, slog.New(slog.DiscardHandler)); err != nil {
-		t.Fatal(err)
+}
+
+// TestOldHashesAreUpgraded: a bcrypt hash (from before argon2id) and an argon2id hash with
+// other parameters keep working and are replaced at the next successful sign-in only.
+func TestOldHashesAreUpgraded(t *testing.T) {
+	ctx := context.Background()
+	for name, st := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			b, err := bcrypt.GenerateFromPassword([]byte("correct horse battery"), bcrypt.MinCost)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st.exec(`INSERT INTO staff_accounts (username, name, password_hash, created_at) VALUES ('old', 'Old Timer', $1, 0)`, string(b))
+			if _, err := st.Authenticate(ctx, "old", "wrong password!!"); !errors.Is(err, staff.ErrBadCredentials) {
+				t.Fatalf("wrong password against bcrypt: %v", err)
+			}
+			if st.hash("old") != string(b) {
+				t.Fatal("hash replaced after a failed sign-in")
+			}
+			if _, err := st.Authenticate(ctx, "old", "correct horse battery"); err != nil {
+				t.Fatalf("bcrypt password refused: %v", err)
+			}
+			upgraded := st.hash("old")
+			if !strings.HasPrefix(upgraded, "$argon2id$v=19$m=64,t=1,p=1$") {
+				t.Fatalf("bcrypt hash not upgraded: %q", upgraded)
+			}
+			if _, err := st.Authenticate(ctx, "old", "correct horse battery"); err != nil || st.hash("old") != upgraded {
+				t.Fatalf("upgraded hash: %v, replaced again: %v", err, st.hash("old") != upgraded)
+			}
+			// New parameters: the hash follows at the next sign-in.
+			st.WithParams(staff.Params{Memory: 128, Time: 2, Threads: 1})
+			if _, err := st.Authenticate(ctx, "old", "correct horse battery"); err != nil {
+				t.Fatal(err)
+			}
+			if h := st.hash("old"); !strings.HasPrefix(h, "$argon2id$v=19$m=128,t=2,p=1$") {
+				t.Fatalf("hash not rehashed with the new parameters: %q", h)
+			}
+			st.WithParams(cheap)
+		})
 	}
-	st := staff.New(db.SQL)
-	if err := st.Put(ctx, "Anna", "Anna Box", "short"); !errors.Is(err, staff.ErrInvalid) {
-		t.Fatalf("short password accepted: %v", err)
+}
+
+// TestLockout: 5 failures lock the username for 15 minutes (even the right password is
+// refused), a success before that resets the count, unknown usernames lock the same way (a
+// lock-out does not tell which names exist), and Unlock lifts it.
+func TestLockout(t *testing.T) {
+	ctx := context.Background()
+	for name, st := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			if err := st.Put(ctx, "anna", "Anna Box", "correct horse battery"); err != nil {
+				t.Fatal(err)
+			}
+			fail := func(user string, n int) error {
+				t.Helper()
+				var err error
+				for range n {
+					_, err = st.Authenticate(ctx, user, "wrong password!!")
+				}
+				return err
+			}
+			// 4 failures, a success: the count starts over.
+			if err := fail("anna", 4); !errors.Is(err, staff.ErrBadCredentials) {
+				t.Fatal(err)
+			}
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery"); err != nil {
+				t.Fatalf("4 failures locked: %v", err)
+			}
+			if err := fail("anna", 4); !errors.Is(err, staff.ErrBadCredentials) {
+				t.Fatal(err)
+			}
+			// The fifth locks, and says until when.
+			err := fail("anna", 1)
+			var locked *staff.LockedError
+			if !errors.As(err, &locked) || !errors.Is(err, staff.ErrLocked) || !locked.Until.Equal(st.now.Add(staff.LockFor)) {
+				t.Fatalf("5th failure: %v, want locked for 15 minutes", err)
+			}
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery"); !errors.Is(err, staff.ErrLocked) {
+				t.Fatalf("right password while locked: %v", err)
+			}
+			if a, err := st.Get(ctx, "anna"); err != nil || a.LockedUntil.IsZero() {
+				t.Fatalf("Get does not show the lock: %+v %v", a, err)
+			}
+			st.now = st.now.Add(staff.LockFor - time.Second)
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery"); !errors.Is(err, staff.ErrLocked) {
+				t.Fatalf("lock ended early: %v", err)
+			}
+			st.now = st.now.Add(time.Second)
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery"); err != nil {
+				t.Fatalf("after 15 minutes: %v", err)
+			}
+			// Unknown names lock the same way.
+			if err := fail("nobody", 5); !errors.Is(err, staff.ErrLocked) {
+				t.Fatalf("unknown username after 5 failures: %v", err)
+			}
+			// Failures spread over more than 15 minutes are forgotten.
+			for range 6 {
+				if err := fail("anna", 1); !errors.Is(err, staff.ErrBadCredentials) || errors.Is(err, staff.ErrLocked) {
+					t.Fatalf("spread failures: %v", err)
+				}
+				st.now = st.now.Add(staff.LockFor + time.Second)
+			}
+			// Unlock lifts a lock.
+			_ = fail("anna", 5)
+			if err := st.Unlock(ctx, "ANNA"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery"); err != nil {
+				t.Fatalf("after Unlock: %v", err)
+			}
+		})
 	}
-	if err := st.Put(ctx, "Anna", "Anna Box", "correct horse battery"); err != nil {
-		t.Fatal(err)
+}
+
+// TestParallelGuessesStopAtTheLimit: 20 parallel wrong passwords lock the account; at most 5
+// of them were compared.
+func TestParallelGuessesStopAtTheLimit(t *testing.T) {
+	ctx := context.Background()
+	for name, st := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			if err := st.Put(ctx, "anna", "Anna Box", "correct horse battery"); err != nil {
+				t.Fatal(err)
+			}
+			var mu sync.Mutex
+			wrong := 0
+			var wg sync.WaitGroup
+			for range 20 {
+				wg.Go(func() {
+					_, err := st.Authenticate(ctx, "anna", "wrong password!!")
+					mu.Lock()
+					defer mu.Unlock()
+					if errors.Is(err, staff.ErrBadCredentials) {
+						wrong++
+					} else if !errors.Is(err, staff.ErrLocked) {
+						t.Error(err)
+					}
+				})
+			}
+			wg.Wait()
+			if wrong > staff.MaxFailures-1 {
+				t.Fatalf("%d guesses answered 'wrong password', want at most %d", wrong, staff.MaxFailures-1)
+			}
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery"); !errors.Is(err, staff.ErrLocked) {
+				t.Fatalf("not locked after 20 parallel guesses: %v", err)
+			}
+		})
 	}
-	cases := []struct {
-		user, pass string
-		ok         bool
-	}{
-		{"anna", "correct horse battery", true},
-		{" ANNA ", "correct horse battery", true},
-		{"anna", "wrong password!!", false},
-		{"bob", "correct horse battery", false},
+}
+
+// TestApprove: only an enabled supervisor with the right PIN approves; wrong PINs count towards
+// the sign-in lock-out; a clerk is ErrNotSupervisor.
+func TestApprove(t *testing.T) {
+	ctx := context.Background()
+	for name, st := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			must := func(err error) {
+				t.Helper()
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			must(st.Save(ctx, staff.NewAccount{Username: "sue", Name: "Sue Visor", Password: "correct horse battery", Role: staff.Supervisor, PIN: "246810"}))
+			must(st.Save(ctx, staff.NewAccount{Username: "nopin", Name: "No Pin", Password: "correct horse battery", Role: staff.Supervisor}))
+			must(st.Put(ctx, "anna", "Anna Box", "correct horse battery"))
+			a, err := st.Approve(ctx, "Sue", "246810")
+			if err != nil || !a.IsSupervisor() || a.Name != "Sue Visor" || !a.HasPIN {
+				t.Fatalf("Approve = %+v, %v", a, err)
+			}
+			cases := []struct {
+				user, pin string
+				want      error
+			}{
+				{"sue", "111111", staff.ErrBadCredentials},
+				{"sue", "correct horse battery", staff.ErrBadCredentials}, // the password is not the PIN
+				{"nopin", "1234", staff.ErrBadCredentials},
+				{"anna", "1234", staff.ErrNotSupervisor},
+				{"nobody", "1234", staff.ErrBadCredentials},
+			}
+			for _, tc := range cases {
+				if _, err := st.Approve(ctx, tc.user, tc.pin); !errors.Is(err, tc.want) {
+					t.Errorf("Approve(%q, %q) = %v, want %v", tc.user, tc.pin, err, tc.want)
+				}
+			}
+			// Re-saving without a PIN keeps it; as a clerk it is dropped.
+			must(st.Save(ctx, staff.NewAccount{Username: "sue", Name: "Sue Visor", Password: "correct horse battery", Role: staff.Supervisor}))
+			if _, err := st.Approve(ctx, "sue", "246810"); err != nil {
+				t.Fatalf("PIN lost when re-saved without one: %v", err)
+			}
+			// Wrong PINs and wrong passwords share one lock-out.
+			for range 3 {
+				_, _ = st.Approve(ctx, "sue", "000000")
+			}
+			_, _ = st.Authenticate(ctx, "sue", "wrong password!!")
+			if _, err := st.Approve(ctx, "sue", "000000"); !errors.Is(err, staff.ErrLocked) {
+				t.Fatalf("5th failure (PINs and password): %v", err)
+			}
+			if _, err := st.Authenticate(ctx, "sue", "correct horse battery"); !errors.Is(err, staff.ErrLocked) {
+				t.Fatalf("sign-in while locked by PIN failures: %v", err)
+			}
+			must(st.Unlock(ctx, "sue"))
+			// A clerk's attempts count nothing.
+			for range 10 {
+				_, _ = st.Approve(ctx, "anna", "1234")
+			}
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery"); err != nil {
+				t.Fatalf("clerk locked by approval attempts: %v", err)
+			}
+			// Disabled supervisors cannot approve.
+			if _, err := st.Disable(ctx, "sue"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := st.Approve(ctx, "sue", "246810"); !errors.Is(err, staff.ErrBadCredentials) {
+				t.Fatalf("disabled supervisor approves: %v", err)
+			}
+			must(st.Save(ctx, staff.NewAccount{Username: "sue", Name: "Sue Visor", Password: "correct horse battery", Role: staff.Clerk}))
+			must(st.Save(ctx, staff.NewAccount{Username: "sue", Name: "Sue Visor", Password: "correct horse battery", Role: staff.Supervisor}))
+			if a, _ := st.Get(ctx, "sue"); a.HasPIN {
+				t.Fatal("a PIN survived the demotion to clerk")
+			}
+		})
 	}
-	for _, tc := range cases {
-		a, err := st.Authenticate(ctx, tc.user, tc.pass)
-		if tc.ok != (err == nil) || (!tc.ok && !errors.Is(err, staff.ErrBadCredentials)) {
-			t.Errorf("Authenticate(%q, %q) = %+v, %v", tc.user, tc.pass, a, err)
-		}
-		if tc.ok && a.Name != "Anna Box" {
-			t.Errorf("name %q", a.Name)
-		}
-	}
-	// Put replaces the password.
-	if err := st.Put(ctx, "anna", "Anna Box", "a brand new password"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := st.Authenticate(ctx, "anna", "correct horse battery"); !errors.Is(err, staff.ErrBadCredentials) {
-		t.Fatal("old password still works")
+}
+
+// TestEndSessionsAndList: EndSessions raises the epoch; List shows role and lock state.
+func TestEndSessionsAndList(t *testing.T) {
+	ctx := context.Background()
+	for name, st := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			if err := st.Save(ctx, staff.NewAccount{Username: "sue", Name: "Sue Visor", Password: "correct horse battery", Role: staff.Supervisor, PIN: "2468"}); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.Put(ctx, "anna", "Anna Box", "correct horse battery"); err != nil {
+				t.Fatal(err)
+			}
+			a, err := st.Authenticate(ctx, "anna", "correct horse battery")
+			if err != nil {
+				t.Fatal(err)
+			}
+			epoch, err := st.EndSessions(ctx, "anna")
+			if err != nil || epoch != a.SessionEpoch+1 {
+				t.Fatalf("EndSessions = %d, %v (was %d)", epoch, err, a.SessionEpoch)
+			}
+			if _, err := st.EndSessions(ctx, "nobody"); !errors.Is(err, staff.ErrNotFound) {
+				t.Fatalf("EndSessions(nobody) = %v", err)
+			}
+			for range staff.MaxFailures {
+				_, _ = st.Authenticate(ctx, "anna", "wrong password!!")
+			}
+			list, err := st.List(ctx)
+			if err != nil || len(list) != 2 {
+				t.Fatalf("List = %+v, %v", list, err)
+			}
+			if list[0].Username != "anna" || list[0].LockedUntil.IsZero() || list[0].SessionEpoch != epoch || list[0].Role != staff.Clerk {
+				t.Errorf("anna: %+v", list[0])
+			}
+			if list[1].Username != "sue" || !list[1].IsSupervisor() || !list[1].HasPIN || !list[1].LockedUntil.IsZero() {
+				t.Errorf("sue: %+v", list[1])
+			}
+			if ok, err := st.HasPassword(ctx, "sue", "correct horse battery"); !ok || err != nil {
+				t.Errorf("HasPassword = %v, %v", ok, err)
+			}
+			if ok, _ := st.HasPassword(ctx, "sue", "something else"); ok {
+				t.Error("HasPassword accepts a wrong password")
+			}
+		})
 	}
 }

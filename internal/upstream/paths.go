@@ -49,6 +49,7 @@ func DefaultPaths() Paths {
 		OpEditBooking:               {http.MethodPost, "cinemas/{cinemaId}/bookings/{bookingId}/edit"},
 		OpCompleteEditBooking:       {http.MethodPost, "orders/{userSessionId}/complete-edit"},
 		OpSwapSeats:                 {http.MethodPost, "cinemas/{cinemaId}/bookings/{bookingId}/swap-seats"},
+		OpMarkBookingCollected:      {http.MethodPost, "RESTBooking.svc/booking/collected"},
 	}
 }
 

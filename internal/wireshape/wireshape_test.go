@@ -287,6 +287,7 @@ var operations = []struct {
 	{"EditBooking", true},
 	{"CompleteEditBooking", true},
 	{"SwapSeats", true},
+	{"MarkBookingCollected", true},
 }
 
 // withoutBody are POST operations that send no body (wire profile: "Edit

@@ -219,7 +219,14 @@
 
   /* ------------------------------------------------------------------
    * 3. Kiosk idle reset
-   * <body data-idle-reset="60" data-idle-url="/kiosk/reset" hx-headers='{"X-CSRF-Token":"…"}'>
+   * <body data-idle-reset="60" data-idle-warn="20" data-idle-url="/visit/reset"
+   *       hx-headers='{"X-CSRF-Token":"…"}'>
+   * After data-idle-reset seconds without a touch, #idle-warning counts down
+   * data-idle-warn seconds (never less than 20) in #idle-seconds. Continue, or
+   * any touch, keeps the visit; otherwise the visit ends with a POST to
+   * data-idle-url (the server cancels the open order, releasing its seats).
+   * While an element carries data-idle-paused (a payment in progress) the
+   * timer does not run. Without JavaScript a meta refresh does the same.
    * ------------------------------------------------------------------ */
   function setupIdleReset() {
     var body = doc.body;
@@ -227,13 +234,17 @@
     var url = body.getAttribute('data-idle-url');
     if (!(seconds > 0) || !url) return;
 
-    var lead = Math.min(15, seconds / 2);           // warning shows 15 s before the end
+    var warnFor = Math.max(20, parseInt(body.getAttribute('data-idle-warn') || '', 10) || 20);
     var warningEl = doc.getElementById('idle-warning');
     var continueBtn = doc.getElementById('idle-continue');
-    var warnTimer = null;
-    var endTimer = null;
+    var secondsEl = doc.getElementById('idle-seconds');
+    var idleTimer = null;
+    var tickTimer = null;
+    var deadline = 0;
     var lastReset = 0;
     var ending = false;
+
+    function paused() { return !!doc.querySelector('[data-idle-paused]'); }
 
     function setPageInert(on) {
       Array.prototype.forEach.call(body.children, function (child) {
@@ -245,14 +256,28 @@
 
     function warningShown() { return !!warningEl && !warningEl.hidden; }
 
+    function tick() {
+      clearTimeout(tickTimer);
+      var left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      if (secondsEl && secondsEl.textContent !== String(left)) secondsEl.textContent = String(left);
+      if (left === 0) { endVisit(); return; }
+      tickTimer = setTimeout(tick, 250);
+    }
+
     function showWarning() {
-      if (!warningEl) return;
-      warningEl.hidden = false;
-      setPageInert(true);
-      if (continueBtn) continueBtn.focus();
+      if (ending) return;
+      if (paused()) { reset(); return; } // a payment is running: look again later
+      deadline = Date.now() + warnFor * 1000;
+      if (warningEl) {
+        warningEl.hidden = false;
+        setPageInert(true);
+        if (continueBtn) continueBtn.focus();
+      }
+      tick();
     }
 
     function hideWarning() {
+      clearTimeout(tickTimer);
       if (!warningEl || warningEl.hidden) return;
       warningEl.hidden = true;
       setPageInert(false);
@@ -268,6 +293,8 @@
     function endVisit() {
       if (ending) return;
       ending = true;
+      clearTimeout(idleTimer);
+      clearTimeout(tickTimer);
       var form = doc.createElement('form');
       form.method = 'post';
       form.action = url;
@@ -285,10 +312,8 @@
     function reset() {
       if (ending) return;
       lastReset = Date.now();
-      clearTimeout(warnTimer);
-      clearTimeout(endTimer);
-      warnTimer = setTimeout(showWarning, (seconds - lead) * 1000);
-      endTimer = setTimeout(endVisit, seconds * 1000);
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(showWarning, seconds * 1000);
     }
 
     function onActivity(event) {

@@ -14,13 +14,23 @@ type Chrome struct {
 	HomeURL   string
 	// Nav links shown in the header; empty on the kiosk idle screen.
 	Nav []Link
-	// IdleResetSeconds > 0 makes the kiosk return to HomeURL after that much inactivity.
+	// IdleResetSeconds > 0 makes the kiosk warn after that much inactivity, count down
+	// IdleWarnSeconds and then end the visit (app.js); it also shows "Start over".
 	IdleResetSeconds int
+	IdleWarnSeconds  int
 	// ResetURL is where the kiosk's idle reset posts (ends the visit).
 	ResetURL string
+	// IdlePaused: a payment is in progress (or the page is the idle warning itself): no timer,
+	// no meta refresh (body data-idle-paused).
+	IdlePaused bool
+	// IdleRefreshURL is where a kiosk without JavaScript goes after IdleResetSeconds (a meta
+	// refresh inside <noscript>); "" for none.
+	IdleRefreshURL string
 	// StaffName is the signed-in staff member ("" when none); SignOutURL ends the sign-in.
 	StaffName  string
 	SignOutURL string
+	// NextCustomerURL ends the customer's part of a counter visit ("" when not at a counter).
+	NextCustomerURL string
 }
 
 // Link is a labelled URL.

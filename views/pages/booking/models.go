@@ -93,6 +93,7 @@ type EditView struct {
 	NowISO        string
 	Notice        *components.Notice
 	TicketTypes   []Option // add-ticket choices, label with price
+	Counter       bool     // box office: a key per ticket type adds one
 	AddURL        string
 	ExtendURL     string
 	SeatsURL      string

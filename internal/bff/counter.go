@@ -1,0 +1,350 @@
+package bff
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/pages"
+)
+
+// The box office: staff signed in on a counter take payments by card terminal or cash (no
+// provider page), sell to walk-in customers, need a supervisor's approval for large refunds,
+// and start afresh for the next customer.
+const (
+	RouteEditCounterPay = "edit.counterpay"
+	RouteBuyCounterPay  = "buy.counterpay"
+	RouteNextCustomer   = "staff.next"
+)
+
+var counterPaths = map[string]string{
+	RouteEditCounterPay: "/booking/edit/counter-payment",
+	RouteBuyCounterPay:  "/checkout/counter-payment",
+	RouteNextCustomer:   "/staff/next-customer",
+	RouteStaffAudit:     "/staff/audit",
+}
+
+func (s *Server) registerCounterRoutes() {
+	s.route("GET", RouteEditCounterPay, s.showEditCounterPay)
+	s.route("POST", RouteEditCounterPay, s.takeEditCounterPay)
+	s.route("GET", RouteBuyCounterPay, s.showBuyCounterPay)
+	s.route("POST", RouteBuyCounterPay, s.takeBuyCounterPay)
+	s.route("POST", RouteNextCustomer, s.nextCustomer)
+	s.route("GET", RouteStaffAudit, s.showAudit)
+}
+
+// atCounter reports a signed-in staff member on a box-office device.
+func (s *Server) atCounter(c echo.Context) bool {
+	return s.staffUser(c) != "" && deviceOf(c).Mode == device.Counter
+}
+
+// counterPayment is what the counter's payment form says.
+type counterPayment struct {
+	Method    string // terminal | cash
+	Reference string // the terminal's reference; ours for cash
+	Tender    string
+	CardType  string
+}
+
+// errBadCounterPayment is a form the payment cannot be recorded from.
+var errBadCounterPayment = errors.New("counter payment form incomplete")
+
+// readCounterPayment checks the form: a card payment needs the terminal's reference (printable,
+// at most 64 characters); cash gets a reference of ours.
+func (s *Server) readCounterPayment(c echo.Context) (counterPayment, string, error) {
+	p := counterPayment{Method: c.FormValue("method"), Reference: strings.TrimSpace(c.FormValue("reference"))}
+	switch p.Method {
+	case "terminal":
+		if p.Reference == "" {
+			return p, "Type the reference the card terminal printed, or choose cash.", errBadCounterPayment
+		}
+		if len(p.Reference) > 64 || strings.IndexFunc(p.Reference, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+			return p, "The terminal reference can have at most 64 letters, digits and signs.", errBadCounterPayment
+		}
+		p.Tender, p.CardType = cmp.Or(s.cfg.TenderTerminal, "CREDIT"), "Card terminal"
+	case "cash":
+		p.Reference, p.Tender, p.CardType = "CASH-"+strings.ToUpper(ledger.NewID()[:10]), cmp.Or(s.cfg.TenderCash, "CASH"), "Cash"
+	default:
+		return p, "Choose card terminal or cash.", errBadCounterPayment
+	}
+	return p, "", nil
+}
+
+// requireCounter refuses a request that is not from staff at a counter.
+func (s *Server) requireCounter(c echo.Context) (string, error) {
+	if !s.atCounter(c) {
+		return "", &Error{Code: EForbidden, Heading: "Only at the box office",
+			Message: "Payments by card terminal or cash are taken by staff signed in at a box-office counter.",
+			BackURL: s.url(RouteHome), BackLabel: "Back to the start"}
+	}
+	return s.staffUser(c), nil
+}
+
+// editBalance reads what the edit in progress costs now.
+func (s *Server) editBalance(c echo.Context, e editVisit) (cinema.Money, error) {
+	o, err := s.ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+	if err != nil {
+		return cinema.Money{}, s.editEnded(c, e, err)
+	}
+	return o.Total, nil
+}
+
+func (s *Server) editCounterView(c echo.Context, e editVisit, due cinema.Money) pages.CounterPayView {
+	cin := s.cinemaByID(c.Request().Context(), e.CinemaID)
+	return pages.CounterPayView{Heading: "Take the payment", What: fmt.Sprintf("Change to booking %d", e.BookingNumber),
+		Amount: due.Format(cin.Locale), ActionURL: s.url(RouteEditCounterPay), BackURL: s.url(RouteEdit), BackLabel: "Back to the change",
+		CSRFToken: csrfToken(c)}
+}
+
+func (s *Server) showEditCounterPay(c echo.Context) error {
+	if _, err := s.requireCounter(c); err != nil {
+		return err
+	}
+	e, err := s.requireChangeableEdit(c)
+	if err != nil {
+		return err
+	}
+	due, err := s.editBalance(c, e)
+	if err != nil {
+		return err
+	}
+	if due.Cents <= 0 {
+		return s.redirect(c, s.url(RouteEdit))
+	}
+	return s.render(c, http.StatusOK, "Take the payment", pages.CounterPay(s.editCounterView(c, e, due)))
+}
+
+// takeEditCounterPay records a payment taken at the counter and completes the edit with it:
+// a ledger entry (with the staff member and the tender) goes straight to paid, and the settler
+// applies it with complete-edit as it does a provider's payment.
+func (s *Server) takeEditCounterPay(c echo.Context) error {
+	user, err := s.requireCounter(c)
+	if err != nil {
+		return err
+	}
+	e, err := s.requireChangeableEdit(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	due, err := s.editBalance(c, e)
+	if err != nil {
+		return err
+	}
+	if due.Cents <= 0 {
+		return s.redirect(c, s.url(RouteEdit))
+	}
+	p, problem, err := s.readCounterPayment(c)
+	if err != nil {
+		v := s.editCounterView(c, e, due)
+		v.Method, v.Reference, v.Error = p.Method, p.Reference, problem
+		return s.render(c, http.StatusUnprocessableEntity, "Take the payment", pages.CounterPay(v))
+	}
+	lines, _ := editLines(e, mustOrder(s, c, e))
+	e.Summary = changeSummary(lines)
+	notice, _ := json.Marshal(editNotice(e, noticeLines(lines), cinema.Money{}, cinema.Money{}))
+	entry, _, err := s.ledger.Create(ctx, ledger.Entry{Kind: ledger.KindPayment, IdempotencyKey: fmt.Sprintf("edit-counter:%s:%d", e.UserSessionID, due.Cents),
+		AmountCents: due.Cents, Currency: due.Currency, CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber,
+		EditSessionID: e.UserSessionID, Notice: string(notice), Actor: user, Tender: p.Tender})
+	if err != nil {
+		return err
+	}
+	if entry.State == ledger.StateCreated {
+		entry, err = s.ledger.Transition(ctx, entry.ID, []ledger.State{ledger.StateCreated}, ledger.StatePaid,
+			fmt.Sprintf("taken at the counter by %s (%s)", user, p.CardType), func(x *ledger.Entry) {
+				x.ProviderReference, x.CardType = p.Reference, p.CardType
+			})
+		if err != nil && !errors.Is(err, ledger.ErrStateChanged) {
+			return err
+		}
+		s.recordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
+			AmountCents: due.Cents, Currency: due.Currency, Detail: fmt.Sprintf("%s, reference %s, for a change to the booking", p.CardType, entry.ProviderReference)})
+	}
+	e.Entry = entry.ID
+	s.saveEdit(c, e)
+	entry, err = s.settler().advance(ctx, entry.ID)
+	if err != nil {
+		loggerFrom(ctx, s.logger).Warn("counter payment not applied yet", "entry", entry.ID, "err", err)
+	}
+	return s.afterSettle(c, e, entry)
+}
+
+// mustOrder reads the edit order for the change summary; nil when it cannot be read (the
+// summary then says only that the change is saved).
+func mustOrder(s *Server, c echo.Context, e editVisit) cinema.Order {
+	o, err := s.ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+	if err != nil {
+		return cinema.Order{}
+	}
+	return o
+}
+
+// refundApproval checks, at the counter, the supervisor's approval of a refund above the
+// limit. ok=true: go on (no approval needed, or approved and recorded); otherwise the approval
+// page has been rendered (err is what the handler returns).
+func (s *Server) refundApproval(c echo.Context, e editVisit, refund cinema.Money) (ok bool, err error) {
+	limit := cmp.Or(s.cfg.RefundApprovalAbove, 5000)
+	if !s.atCounter(c) || refund.Cents <= limit {
+		return true, nil
+	}
+	cin := s.cinemaByID(c.Request().Context(), e.CinemaID)
+	v := pages.ApprovalView{Amount: refund.Format(cin.Locale), Limit: cinema.Money{Cents: limit, Currency: refund.Currency}.Format(cin.Locale),
+		ActionURL: s.url(RouteEditComplete), BackURL: s.url(RouteEdit), CSRFToken: csrfToken(c),
+		Approver: strings.TrimSpace(c.FormValue("approver")), Reason: strings.TrimSpace(c.FormValue("reason"))}
+	if c.FormValue("approval") == "" {
+		return false, s.render(c, http.StatusOK, "Approval needed", pages.Approval(v))
+	}
+	if v.Reason == "" {
+		v.Error = "Give the reason for the refund."
+		return false, s.render(c, http.StatusUnprocessableEntity, "Approval needed", pages.Approval(v))
+	}
+	sup, aerr := s.approveBy(c.Request().Context(), v.Approver, c.FormValue("pin"))
+	if aerr != nil {
+		if v.Error = approvalRefusal(aerr); v.Error == "" {
+			return false, aerr
+		}
+		s.recordAudit(c, audit.Entry{Action: "approval-refused", CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
+			AmountCents: refund.Cents, Currency: refund.Currency, Reason: v.Reason, Detail: "approver typed: " + v.Approver})
+		return false, s.render(c, http.StatusForbidden, "Approval needed", pages.Approval(v))
+	}
+	s.recordAudit(c, audit.Entry{Action: audit.ActionApproval, Actor: sup.Username, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
+		AmountCents: refund.Cents, Currency: refund.Currency, Reason: v.Reason, Detail: "refund approved for " + s.staffUser(c)})
+	return true, nil
+}
+
+// Selling at the counter: the buy path for a walk-in customer, paid by terminal or cash.
+
+func (s *Server) buyCounterView(c echo.Context, v buyVisit, due cinema.Money) pages.CounterPayView {
+	cin := s.cinemaByID(c.Request().Context(), v.CinemaID)
+	return pages.CounterPayView{Heading: "Take the payment", What: fmt.Sprintf("%d tickets for %s", v.Places, v.FilmTitle),
+		Amount: due.Format(cin.Locale), ActionURL: s.url(RouteBuyCounterPay), BackURL: s.url(RouteBuySummary), BackLabel: "Back to the order",
+		CSRFToken: csrfToken(c)}
+}
+
+func (s *Server) showBuyCounterPay(c echo.Context) error {
+	if _, err := s.requireCounter(c); err != nil {
+		return err
+	}
+	v, err := s.requireBuy(c)
+	if err != nil {
+		return err
+	}
+	o, err := s.ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
+	if err != nil {
+		return s.buyEnded(c, v, err)
+	}
+	return s.render(c, http.StatusOK, "Take the payment", pages.CounterPay(s.buyCounterView(c, v, o.ToPay())))
+}
+
+// takeBuyCounterPay completes a counter sale: the order is completed with the payment taken
+// at the counter (CompleteOrder's PaymentInfo with the counter's tender), recorded like any
+// purchase, and the confirmation shows the tickets.
+func (s *Server) takeBuyCounterPay(c echo.Context) error {
+	user, err := s.requireCounter(c)
+	if err != nil {
+		return err
+	}
+	v, err := s.requireBuy(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	if rec, busy := s.buyPaymentUnderWay(c, v); busy {
+		return s.redirect(c, s.url(RouteBuyReturn, rec.ID))
+	}
+	o, err := s.ticketing.GetOrder(ctx, v.UserSessionID)
+	if err != nil {
+		return s.buyEnded(c, v, err)
+	}
+	due := o.ToPay()
+	p, problem, err := s.readCounterPayment(c)
+	if err != nil {
+		cv := s.buyCounterView(c, v, due)
+		cv.Method, cv.Reference, cv.Error = p.Method, p.Reference, problem
+		return s.render(c, http.StatusUnprocessableEntity, "Take the payment", pages.CounterPay(cv))
+	}
+	st := s.checkout()
+	rec, err := st.store.Create(ctx, checkout.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
+		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: due.Cents, Currency: due.Currency, Summary: snapshotOf(v, o)})
+	if errors.Is(err, checkout.ErrActiveExists) {
+		return s.redirect(c, s.url(RouteBuyReturn, rec.ID))
+	}
+	if err != nil {
+		return err
+	}
+	s.addBuyRef(c, rec.ID)
+	req := upstream.CompleteOrderRequest{UserSessionID: v.UserSessionID, CustomerName: v.Name, CustomerEmail: v.Email,
+		BookingMode: upstream.BookingModeSale, PerformPayment: true, GeneratePrintStream: true, ReturnPrintStream: true}
+	if due.Cents > 0 {
+		req.Payment = &upstream.OrderPayment{AmountCents: due.Cents, TenderCategory: p.Tender, CardNumber: p.Reference, CardType: strings.ToUpper(p.Method)}
+	}
+	d, err := s.ticketing.CompleteOrder(ctx, req)
+	if err != nil || !d.Completed {
+		_, _ = st.store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("counter sale: ", err))
+		if err == nil {
+			err = errors.New("the ticketing system did not confirm the sale")
+		}
+		cv := s.buyCounterView(c, v, due)
+		cv.Method, cv.Reference = p.Method, p.Reference
+		cv.Error = "The ticketing system did not complete the sale, so nothing was booked. If the card terminal took the money, cancel it on the terminal or try again."
+		loggerFrom(ctx, s.logger).Warn("counter sale not completed", "err", err)
+		return s.render(c, http.StatusServiceUnavailable, "Take the payment", pages.CounterPay(cv))
+	}
+	if _, err := st.store.MarkCompleted(ctx, rec.ID, d.BookingNumber); err != nil {
+		return err
+	}
+	s.recordAudit(c, audit.Entry{Action: audit.ActionSale, CinemaID: v.CinemaID, BookingNumber: d.BookingNumber, AmountCents: due.Cents,
+		Currency: due.Currency, Detail: fmt.Sprintf("%d tickets, %s, reference %s, sold by %s", v.Places, p.CardType, p.Reference, user)})
+	return s.redirect(c, s.url(RouteBuyReturn, rec.ID))
+}
+
+// nextCustomer ends the customer's part of the visit: the edit order is released (cancelled
+// upstream, the original booking stays), a purchase order in progress too, the booking is
+// unbound; the staff member stays signed in.
+func (s *Server) nextCustomer(c echo.Context) error {
+	if _, err := s.requireStaff(c); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	log := loggerFrom(ctx, s.logger)
+	bb, _ := s.boundBooking(c)
+	if e, ok := s.currentEdit(c); ok {
+		if entry, err := s.blockingEntry(ctx, e); err == nil && entry != nil {
+			s.flash(c, "A payment or refund of this change is still under way: finish it before the next customer.")
+			return s.redirect(c, s.url(RouteEditStatus, entry.ID))
+		}
+		if err := s.ticketing.CancelOrder(ctx, e.UserSessionID); err != nil {
+			log.Warn("next customer: edit order not cancelled", "err", err)
+		}
+	}
+	if v, ok := s.currentBuy(c); ok {
+		if _, busy := s.buyPaymentUnderWay(c, v); !busy {
+			if err := s.ticketing.CancelOrder(ctx, v.UserSessionID); err != nil {
+				log.Warn("next customer: order not cancelled", "err", err)
+			}
+		}
+	}
+	s.clearEdit(c)
+	s.clearBuy(c)
+	for _, k := range []string{sessBookingCinema, sessBookingNumber, sessChanges, sessMailKey, sessSwapPending, sessSwapDone, sessFlash} {
+		s.sessions.Remove(ctx, k)
+	}
+	if err := s.renewSession(c); err != nil {
+		return err
+	}
+	s.recordAudit(c, audit.Entry{Action: audit.ActionNextCustomer, CinemaID: bb.CinemaID, BookingNumber: bb.Number})
+	s.flash(c, "Ready for the next customer.")
+	return s.redirect(c, s.url(RouteFindBooking))
+}

@@ -1,0 +1,410 @@
+package bff
+
+import (
+	"context"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/chromedp/chromedp"
+
+	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/browsertest"
+	"github.com/cinemabff/cinemabff/internal/device"
+)
+
+const testClerkPassword = "clerk horse battery"
+
+// enrolmentsOf returns every enrolment, live ones first.
+func (h *harness) enrolmentsOf() []device.Enrolment {
+	h.t.Helper()
+	list, err := h.srv.enrolments.List(context.Background(), 0)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return list
+}
+
+// auditOf returns the audit rows of action, newest first.
+func (h *harness) auditOf(action string) []audit.Entry {
+	h.t.Helper()
+	all, err := audit.New(h.srv.sql).List(context.Background(), audit.Filter{})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var out []audit.Entry
+	for _, e := range all {
+		if e.Action == action {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// withDeviceCookie GETs path in a browser that has nothing but the given device cookie.
+func (h *harness) withDeviceCookie(path, value string) (*http.Response, *goquery.Document) {
+	h.t.Helper()
+	jar, _ := cookiejar.New(nil)
+	u, _ := url.Parse(h.ts.URL)
+	jar.SetCookies(u, []*http.Cookie{{Name: "device", Value: value, Path: "/"}})
+	c := &http.Client{Jar: jar, CheckRedirect: h.client.CheckRedirect}
+	resp, err := c.Get(h.ts.URL + path)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	return resp, docFrom(h.t, resp)
+}
+
+func deviceMode(d *goquery.Document) string {
+	return strings.TrimSpace(d.Find(`[data-testid="device-mode"]`).Text())
+}
+
+func bodyMode(d *goquery.Document) string {
+	cls, _ := d.Find("body").Attr("class")
+	return cls
+}
+
+// TestDeviceWithoutSupervisorChangesNothing: /device without a signed-in supervisor shows what
+// the device is and leads to sign-in; a POST is refused with a page leading to sign-in, and
+// changes neither the cookie nor the database.
+func TestDeviceWithoutSupervisorChangesNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		signIn func(h *harness)
+		says   string
+	}{
+		{"nobody signed in", func(*harness) {}, "Please sign in with a supervisor's account"},
+		{"a clerk signed in", func(h *harness) {
+			h.addClerk("carl", "Carl Clerk", testClerkPassword)
+			h.signInAs("carl", testClerkPassword)
+		}, "You are signed in as Carl Clerk"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{})
+			h.addSupervisor(testSupervisor, testSupervisorName, testSupervisorPassword) // exists, not signed in
+			tc.signIn(h)
+			d := h.page("/device", http.StatusOK)
+			before := h.cookie("device").Value
+			if got := deviceMode(d); got != "Customer" {
+				t.Fatalf("mode %q", got)
+			}
+			if d.Find(`[data-testid="device-form"], input[name="mode"]`).Length() != 0 {
+				t.Fatal("the mode form is shown without a supervisor")
+			}
+			if !strings.Contains(d.Find(`[data-testid="device-locked"]`).Text(), tc.says) {
+				t.Fatalf("the page does not say %q: %q", tc.says, d.Find(`[data-testid="device-locked"]`).Text())
+			}
+			action, _ := d.Find(`form[data-testid="device-signin"]`).Attr("action")
+			link, _ := d.Find(`a[data-testid="device-signin-link"]`).Attr("href")
+			if want := "/staff/sign-in?next=%2Fdevice"; action != want || link != want {
+				t.Fatalf("sign-in form %q and link %q, want %q", action, link, want)
+			}
+			if h.page(link, http.StatusOK).Find(`input[name="password"]`).Length() == 0 {
+				t.Fatal("the link does not lead to the sign-in form")
+			}
+
+			for _, mode := range []string{"counter", "kiosk", "customer"} {
+				resp, body := h.post("/device", "/device", url.Values{"mode": {mode}, "name": {"Counter 9"}})
+				if resp.StatusCode != http.StatusForbidden || !strings.Contains(body, "For supervisors only") || !strings.Contains(body, "Nothing was changed") {
+					t.Fatalf("POST mode %s: %d %s", mode, resp.StatusCode, body)
+				}
+				if h.doc(body).Find(`a[href="/staff/sign-in?next=%2Fdevice"]`).Length() == 0 {
+					t.Fatalf("the refusal does not lead to sign-in: %s", body)
+				}
+			}
+			if got := deviceMode(h.page("/device", http.StatusOK)); got != "Customer" {
+				t.Fatalf("mode after refused POSTs %q", got)
+			}
+			if after := h.cookie("device").Value; after != before {
+				t.Fatal("a refused POST rewrote the device cookie")
+			}
+			if n := len(h.enrolmentsOf()); n != 0 {
+				t.Fatalf("%d enrolments stored", n)
+			}
+			if n := len(h.auditOf(audit.ActionDeviceEnrol)); n != 0 {
+				t.Fatalf("%d enrolment audit rows", n)
+			}
+
+			// The page's sign-in form comes back to /device, where the supervisor may change it.
+			resp, body := h.post(action, "/device", url.Values{"username": {testSupervisor}, "password": {testSupervisorPassword}})
+			expectRedirect(t, resp, body, "/device")
+			if loc := resp.Header.Get("Location"); loc != "/device" {
+				t.Fatalf("after sign-in: %q, want /device", loc)
+			}
+			if h.page("/device", http.StatusOK).Find(`[data-testid="device-form"]`).Length() != 1 {
+				t.Fatal("no mode form after a supervisor signed in")
+			}
+		})
+	}
+}
+
+// TestSupervisorEnrolsACounter: a signed-in supervisor names and enrols the browser as a
+// counter (a row, an audit row); the counter works for a clerk after the supervisor signed
+// out; enrolling again replaces the enrolment and choosing Customer ends it, both audited.
+func TestSupervisorEnrolsACounter(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	h.signInSupervisor()
+	d := h.page("/device", http.StatusOK)
+	if d.Find(`[data-testid="device-form"] input[name="mode"]`).Length() != 3 || d.Find(`#device-name`).Length() != 1 {
+		t.Fatal("a supervisor does not get the mode form with a name field")
+	}
+	deviceID := d.Find(`[data-testid="device-id"]`).Text()
+
+	// A counter needs a name.
+	resp, body := h.post("/device", "/device", url.Values{"mode": {"counter"}, "name": {"   "}})
+	if resp.StatusCode != http.StatusUnprocessableEntity || h.doc(body).Find(`[data-testid="device-name-error"]`).Length() != 1 {
+		t.Fatalf("no name: %d %s", resp.StatusCode, body)
+	}
+	if n := len(h.enrolmentsOf()); n != 0 {
+		t.Fatalf("enrolled without a name (%d rows)", n)
+	}
+
+	resp, body = h.post("/device", "/device", url.Values{"mode": {"counter"}, "name": {" Counter 2 "}})
+	expectRedirect(t, resp, body, "/device?saved=1")
+	d = h.page("/device?saved=1", http.StatusOK)
+	if deviceMode(d) != "Box-office counter" || d.Find(`[data-testid="device-name"]`).Text() != "Counter 2" ||
+		d.Find(`[data-testid="notice-success"]`).Length() != 1 || bodyMode(d) != "mode-counter" {
+		t.Fatalf("after enrolling: mode %q, name %q, body %q", deviceMode(d), d.Find(`[data-testid="device-name"]`).Text(), bodyMode(d))
+	}
+	list := h.enrolmentsOf()
+	if len(list) != 1 || list[0].Name != "Counter 2" || list[0].Mode != device.Counter || list[0].EnrolledBy != testSupervisor ||
+		list[0].DeviceID != deviceID || !list[0].Live() {
+		t.Fatalf("enrolments %+v", list)
+	}
+	counter := list[0]
+	enrols := h.auditOf(audit.ActionDeviceEnrol)
+	if len(enrols) != 1 || enrols[0].Actor != testSupervisor || !strings.Contains(enrols[0].Detail, `"Counter 2"`) || !strings.Contains(enrols[0].Detail, "counter") {
+		t.Fatalf("audit %+v", enrols)
+	}
+
+	// The counter works: the supervisor signs out, a clerk signs in at the counter.
+	h.signOutStaff()
+	h.addClerk("carl", "Carl Clerk", testClerkPassword)
+	h.signInAs("carl", testClerkPassword)
+	d = h.page("/booking", http.StatusOK)
+	if bodyMode(d) != "mode-counter" || d.Find(`[data-testid="next-customer"]`).Length() != 1 {
+		t.Fatalf("a clerk at the counter: body %q, next-customer %d", bodyMode(d), d.Find(`[data-testid="next-customer"]`).Length())
+	}
+	// The clerk cannot change it.
+	if resp, _ := h.post("/device", "/device", url.Values{"mode": {"customer"}}); resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("a clerk took the counter out of its mode: %d", resp.StatusCode)
+	}
+	// The same clerk in a browser that is not enrolled is not at a counter.
+	counterJar := h.client.Jar
+	h.client.Jar, _ = cookiejar.New(nil)
+	h.signInAs("carl", testClerkPassword)
+	if d := h.page("/booking", http.StatusOK); bodyMode(d) != "mode-customer" || d.Find(`[data-testid="next-customer"]`).Length() != 0 {
+		t.Fatalf("a clerk in an unenrolled browser: body %q", bodyMode(d))
+	}
+	h.client.Jar = counterJar
+
+	// Enrolling again replaces the enrolment.
+	h.signInSupervisor()
+	resp, body = h.post("/device", "/device", url.Values{"mode": {"kiosk"}, "name": {"Lobby 1"}})
+	expectRedirect(t, resp, body, "/device?saved=1")
+	list = h.enrolmentsOf()
+	if len(list) != 2 || list[0].Name != "Lobby 1" || list[0].Mode != device.Kiosk || !list[0].Live() ||
+		list[1].ID != counter.ID || list[1].Live() || list[1].RevokedBy != testSupervisor {
+		t.Fatalf("after re-enrolling: %+v", list)
+	}
+	if got := deviceMode(h.page("/device", http.StatusOK)); got != "Lobby kiosk" {
+		t.Fatalf("mode %q", got)
+	}
+	// And Customer ends it.
+	resp, body = h.post("/device", "/device", url.Values{"mode": {"customer"}})
+	expectRedirect(t, resp, body, "/device?saved=1")
+	if got := deviceMode(h.page("/device", http.StatusOK)); got != "Customer" {
+		t.Fatalf("mode %q", got)
+	}
+	for _, e := range h.enrolmentsOf() {
+		if e.Live() {
+			t.Fatalf("still live: %+v", e)
+		}
+	}
+	revokes := h.auditOf(audit.ActionDeviceRevoke)
+	if len(revokes) != 2 || !strings.Contains(revokes[0].Detail, `"Lobby 1" as kiosk`) || !strings.Contains(revokes[1].Detail, `"Counter 2" as counter`) {
+		t.Fatalf("revoke audit rows %+v", revokes)
+	}
+	if n := len(h.auditOf(audit.ActionDeviceEnrol)); n != 2 {
+		t.Fatalf("%d enrol audit rows, want 2", n)
+	}
+}
+
+// TestRevokeAtStaffDevicesEndsTheMode: only a supervisor sees /staff/devices and revokes; the
+// revoked counter is a customer device at its next request (this server forgets its cached
+// row at once), with the same device reference.
+func TestRevokeAtStaffDevicesEndsTheMode(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.enrol(device.Counter)
+	counterJar := h.client.Jar
+	counterID := h.page("/device", http.StatusOK).Find(`[data-testid="device-id"]`).Text()
+	counterCookie := h.cookie("device").Value
+	enrolment := h.enrolmentsOf()[0]
+
+	// Nobody and a clerk are refused, the list as well as the revocation.
+	h.addClerk("carl", "Carl Clerk", testClerkPassword)
+	for _, who := range []string{"nobody", "carl"} {
+		h.client.Jar, _ = cookiejar.New(nil)
+		if who != "nobody" {
+			h.signInAs(who, testClerkPassword)
+		}
+		resp, body := h.get("/staff/devices")
+		if resp.StatusCode != http.StatusForbidden || h.doc(body).Find(`a[href="/staff/sign-in?next=%2Fstaff%2Fdevices"]`).Length() != 1 {
+			t.Fatalf("%s: GET /staff/devices: %d %s", who, resp.StatusCode, body)
+		}
+		resp, _ = h.post("/staff/devices/"+strconv.FormatInt(enrolment.ID, 10)+"/revoke", "/device", nil)
+		if resp.StatusCode != http.StatusForbidden {
+			t.Fatalf("%s: revoke: %d", who, resp.StatusCode)
+		}
+	}
+	if !h.enrolmentsOf()[0].Live() {
+		t.Fatal("a refused revocation revoked")
+	}
+
+	// A supervisor, in another browser, lists and revokes.
+	h.client.Jar, _ = cookiejar.New(nil)
+	h.signInSupervisor()
+	d := h.page("/staff/devices", http.StatusOK)
+	row := d.Find(`[data-testid="enrolment"][data-id="` + strconv.FormatInt(enrolment.ID, 10) + `"]`)
+	if row.Find(`[data-testid="enrolment-name"]`).Text() != "Test counter" || row.Find(`[data-testid="enrolment-mode"]`).Text() != "Box-office counter" ||
+		row.Find(`[data-testid="enrolment-by"]`).Text() != testSupervisor || row.Find(`time`).Length() != 1 ||
+		strings.TrimSpace(row.Find(`[data-testid="enrolment-state"]`).Text()) != "Live" {
+		t.Fatalf("row: %q", row.Text())
+	}
+	action, _ := row.Find(`form[data-testid="revoke-form"]`).Attr("action")
+	if tok, _ := row.Find(`form[data-testid="revoke-form"] input[name="_csrf"]`).Attr("value"); tok == "" {
+		t.Fatal("the revoke form has no CSRF token")
+	}
+	if resp, _ := h.do("POST", action, url.Values{}, nil); resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("revoke without a CSRF token: %d", resp.StatusCode)
+	}
+	if !h.enrolmentsOf()[0].Live() {
+		t.Fatal("revoked without a CSRF token")
+	}
+	resp, d := h.submit(action, "/staff/devices", nil)
+	row = d.Find(`[data-testid="enrolment"][data-id="` + strconv.FormatInt(enrolment.ID, 10) + `"]`)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(d.Find(`[data-testid="notice-success"]`).Text(), "no longer a box-office counter") ||
+		strings.TrimSpace(row.Find(`[data-testid="enrolment-state"]`).Text()) != "Revoked" || row.Find(`form`).Length() != 0 {
+		t.Fatalf("after revoking: %d, row %q", resp.StatusCode, row.Text())
+	}
+	revokes := h.auditOf(audit.ActionDeviceRevoke)
+	if len(revokes) != 1 || revokes[0].Actor != testSupervisor || !strings.Contains(revokes[0].Detail, `"Test counter" as counter`) {
+		t.Fatalf("audit %+v", revokes)
+	}
+	// A second revocation says so and is not audited again; an unknown one is not found.
+	_, d = h.submit(action, "/staff/devices", nil)
+	if !strings.Contains(d.Find(`[data-testid="notice-success"]`).Text(), "already revoked") || len(h.auditOf(audit.ActionDeviceRevoke)) != 1 {
+		t.Fatal("second revocation")
+	}
+	if resp, _ := h.post("/staff/devices/999999/revoke", "/staff/devices", nil); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("unknown enrolment: %d", resp.StatusCode)
+	}
+
+	// The counter's next request: a customer device, same reference, cookie rewritten.
+	h.client.Jar = counterJar
+	d = h.page("/device", http.StatusOK)
+	if deviceMode(d) != "Customer" || bodyMode(d) != "mode-customer" || d.Find(`[data-testid="device-id"]`).Text() != counterID {
+		t.Fatalf("revoked counter: mode %q body %q id %q", deviceMode(d), bodyMode(d), d.Find(`[data-testid="device-id"]`).Text())
+	}
+	if h.cookie("device").Value == counterCookie {
+		t.Fatal("the cookie of the revoked enrolment was not rewritten")
+	}
+}
+
+// TestReplayedOrForgedDeviceCookieIsCustomer: a cookie kept from a revoked enrolment, and a
+// validly signed cookie naming another device's live enrolment, are customer devices.
+func TestReplayedOrForgedDeviceCookieIsCustomer(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.enrol(device.Kiosk)
+	kept := h.cookie("device").Value
+	live := h.enrolmentsOf()[0]
+	if _, d := h.withDeviceCookie("/device", kept); deviceMode(d) != "Lobby kiosk" {
+		t.Fatalf("the live cookie in another client: %q (the replay below would prove nothing)", deviceMode(d))
+	}
+
+	// Signed with the server's key (as if the key had leaked) but for another device.
+	rec := httptest.NewRecorder()
+	if err := h.srv.device.Write(rec, httptest.NewRequest("GET", "/", nil), device.Info{ID: "someone-else", Enrolment: live.ID, Mode: device.Kiosk}); err != nil {
+		t.Fatal(err)
+	}
+	forged := rec.Result().Cookies()[0].Value
+	if _, d := h.withDeviceCookie("/device", forged); deviceMode(d) != "Customer" || bodyMode(d) != "mode-customer" {
+		t.Fatalf("another device's enrolment accepted: %q", deviceMode(d))
+	}
+
+	// Revoke; then the kept cookie is replayed.
+	h.enrol(device.Customer)
+	resp, d := h.withDeviceCookie("/device", kept)
+	if deviceMode(d) != "Customer" || bodyMode(d) != "mode-customer" {
+		t.Fatalf("replayed cookie of a revoked enrolment: %q", deviceMode(d))
+	}
+	var rewritten bool
+	for _, c := range resp.Cookies() {
+		rewritten = rewritten || (c.Name == "device" && c.Value != kept)
+	}
+	if !rewritten {
+		t.Fatal("the replayed cookie was not replaced")
+	}
+	if _, d := h.withDeviceCookie("/", kept); d.Find(`[data-idle-reset]`).Length() != 0 {
+		t.Fatal("the replayed kiosk cookie still gets the kiosk's idle reset")
+	}
+}
+
+func TestSafeNext(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string
+		ok   bool
+	}{
+		{"/device", "/device", true},
+		{"/staff/devices?x=1", "/staff/devices?x=1", true},
+		{"", "", false},
+		{"device", "", false},
+		{"//evil.example/device", "", false},
+		{"/\\evil.example", "", false},
+		{"https://evil.example/", "", false},
+		{"javascript:alert(1)", "", false},
+		{"/device\r\nSet-Cookie: x=1", "", false},
+		{"/" + strings.Repeat("a", 600), "", false},
+	} {
+		got, ok := safeNext(tc.in)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("safeNext(%q) = %q %v, want %q %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestBrowserEnrolWithoutJavaScript: a supervisor enrols a browser without JavaScript as a
+// counter through the pages (sign in on /device, choose, name, save, sign out), and revokes it
+// on /staff/devices; the screenshots show the pages.
+func TestBrowserEnrolWithoutJavaScript(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	p := browsertest.NewPage(t, browsertest.Options{NoJavaScript: true})
+	p.Do(chromedp.Navigate(h.ts.URL+"/device"), chromedp.WaitVisible(`[data-testid="device-signin"]`))
+	p.Screenshot("device-locked")
+	browserEnrol(t, p, h, device.Counter)
+	p.Do(chromedp.WaitVisible(`body.mode-counter`))
+
+	// The supervisor signs in again (the sign-in comes back here) to see the list.
+	p.Do(
+		chromedp.SendKeys("#device-username", testSupervisor),
+		chromedp.SendKeys("#device-password", testSupervisorPassword),
+		chromedp.Click(`[data-testid="device-signin"] button[type="submit"]`),
+		chromedp.WaitVisible(`[data-testid="device-form"]`),
+	)
+	p.Screenshot("device-supervisor")
+	p.Do(chromedp.Click(`[data-testid="devices-link"]`), chromedp.WaitVisible(`[data-testid="devices-list"]`))
+	p.Screenshot("staff-devices")
+	p.Do(chromedp.Click(`[data-testid="revoke-form"] button[type="submit"]`), chromedp.WaitVisible(`[data-testid="notice-success"]`))
+	if got := p.Text(`[data-testid="enrolment-state"]`); !strings.Contains(got, "Revoked") {
+		t.Fatalf("state after revoking: %q", got)
+	}
+	p.Screenshot("staff-devices-revoked")
+	p.Do(chromedp.WaitVisible(`body.mode-customer`))
+}

@@ -1,0 +1,452 @@
+package bff
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/holds"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+	"github.com/cinemabff/cinemabff/views/pages"
+)
+
+// Seat hoarding limits. Without them one visitor could hold most of an auditorium in seconds.
+//
+//   - One open order per visit: a visit that chooses tickets again replaces its purchase order,
+//     and the old one is cancelled upstream before the new one is asked for (never left holding
+//     seats). If it cannot be cancelled, the new purchase is refused.
+//   - A visit holds at most Config.MaxSeatsPerVisit seats (10): the purchase order's seats and
+//     the seats an edit of a booking adds. Checked before the upstream is asked, where tickets
+//     are chosen (the ticket step, adding tickets to an edit) and where seats are set.
+//   - A client address has at most Config.MaxOrdersPerClient open purchase orders (3), counted
+//     in the database (internal/holds) so all replicas agree. A hold ends when its order
+//     completes, is cancelled, expires or is given up (endHold); one whose end is never seen
+//     stops counting when the upstream hold would have run out (at most Config.HoldLifetime
+//     after it was last seen alive).
+//
+// Signed-in staff are exempt from both limits: a box office sells to groups, and all its
+// orders come from one address.
+
+// Defaults of the limits (Config fields left 0).
+const (
+	defaultMaxSeatsPerVisit   = 10
+	defaultMaxOrdersPerClient = 3
+	defaultHoldLifetime       = 20 * time.Minute
+)
+
+func (s *Server) maxSeatsPerVisit() int {
+	if s.cfg.MaxSeatsPerVisit > 0 {
+		return s.cfg.MaxSeatsPerVisit
+	}
+	return defaultMaxSeatsPerVisit
+}
+
+func (s *Server) maxOrdersPerClient() int {
+	if s.cfg.MaxOrdersPerClient > 0 {
+		return s.cfg.MaxOrdersPerClient
+	}
+	return defaultMaxOrdersPerClient
+}
+
+func (s *Server) holdLifetime() time.Duration {
+	if s.cfg.HoldLifetime > 0 {
+		return s.cfg.HoldLifetime
+	}
+	return defaultHoldLifetime
+}
+
+// holdStore is the open-order store (nil without a database).
+func (s *Server) holdStore() *holds.Store {
+	if s.sql == nil {
+		return nil
+	}
+	return holds.New(s.sql, s.now)
+}
+
+// holdExempt reports whether the limits do not apply: signed-in staff.
+func (s *Server) holdExempt(c echo.Context) bool { return s.staffMember(c) != "" }
+
+// holdUntil is until when an order counts against its client: its upstream expiry when known,
+// never later than the hold lifetime from now.
+func (s *Server) holdUntil(expires time.Time) time.Time {
+	latest := s.now().Add(s.holdLifetime())
+	if expires.IsZero() || !expires.After(s.now()) || expires.After(latest) {
+		return latest
+	}
+	return expires
+}
+
+// endHold marks the purchase order's hold ended: it completed, was cancelled, expired or was
+// given up. Safe to call for any order, more than once, and without a database; it never fails
+// the request (a hold not ended stops counting at its expiry anyway).
+func (s *Server) endHold(ctx context.Context, userSessionID string) {
+	s.endHoldFor(ctx, userSessionID, holds.ReasonEnded)
+}
+
+func (s *Server) endHoldFor(ctx context.Context, userSessionID, reason string) {
+	st := s.holdStore()
+	if st == nil || userSessionID == "" {
+		return
+	}
+	if _, err := st.End(context.WithoutCancel(ctx), userSessionID, reason); err != nil {
+		loggerFrom(ctx, s.logger).Warn("end order hold", "reason", reason, "err", err)
+	}
+}
+
+// extendHold moves the hold's expiry after the upstream gave the order more time.
+func (s *Server) extendHold(ctx context.Context, userSessionID string, expires time.Time) {
+	st := s.holdStore()
+	if st == nil {
+		return
+	}
+	if err := st.Extend(ctx, userSessionID, s.holdUntil(expires)); err != nil {
+		loggerFrom(ctx, s.logger).Warn("extend order hold", "err", err)
+	}
+}
+
+// holdExtended follows ResetOrderExpiry: the order's new expiry when the upstream returned
+// the order, else a full hold lifetime from now.
+func (s *Server) holdExtended(ctx context.Context, userSessionID string, r upstream.ExpiryReset) {
+	var expires time.Time
+	if r.Order != nil {
+		expires = r.Order.Expires
+	}
+	s.extendHold(ctx, userSessionID, expires)
+}
+
+// dropHold forgets the hold of an order the upstream did not create.
+func (s *Server) dropHold(ctx context.Context, userSessionID string) {
+	st := s.holdStore()
+	if st == nil {
+		return
+	}
+	if err := st.Forget(context.WithoutCancel(ctx), userSessionID); err != nil {
+		loggerFrom(ctx, s.logger).Warn("forget order hold", "err", err)
+	}
+}
+
+// holdStarted records what the upstream said about the order it just created.
+func (s *Server) holdStarted(ctx context.Context, userSessionID string, o cinema.Order) {
+	s.extendHold(ctx, userSessionID, o.Expires)
+}
+
+// orderGone reports an upstream answer meaning the order holds no seats any more.
+func orderGone(err error) bool {
+	return errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrOrderExpired)
+}
+
+// releaseReplacedOrder cancels the visit's earlier purchase order before a new one is made: a
+// visit has one open order. An order that cannot be cancelled (the ticketing system is not
+// answering) stops the new purchase, so it is never left holding seats unseen.
+func (s *Server) releaseReplacedOrder(c echo.Context, prev buyVisit) error {
+	ctx := c.Request().Context()
+	err := s.ticketing.CancelOrder(ctx, prev.UserSessionID)
+	switch {
+	case err == nil:
+		s.endHoldFor(ctx, prev.UserSessionID, holds.ReasonReplaced)
+	case orderGone(err):
+		s.endHoldFor(ctx, prev.UserSessionID, holds.ReasonExpired)
+	case errors.Is(err, upstream.ErrOrderClosed):
+		// Booked (or paying, which the caller refused before): it holds no seats for us to release.
+		s.endHoldFor(ctx, prev.UserSessionID, holds.ReasonEnded)
+	default:
+		loggerFrom(ctx, s.logger).Warn("cancel replaced order", "err", err)
+		e := s.fromUpstream(err, s.url(RouteBuySummary), "Back to your order")
+		var ae *Error
+		if errors.As(e, &ae) && ae.Code == EUnavailable {
+			ae.Heading = "Your earlier choice could not be released"
+			ae.Message = "You already hold seats for other tickets in this visit, and we could not release them just now. Nothing new was reserved and nothing was charged. Please try again in a moment."
+		}
+		return e
+	}
+	return nil
+}
+
+// visitHolding is what a visit holds now: the seats of its purchase order and the seats its
+// booking change adds.
+type visitHolding struct {
+	purchase  int    // seats of the purchase order (0: none)
+	editAdded int    // seats added to the booking being changed (0: none)
+	buyUSID   string // the purchase order ("" when none)
+	hasEdit   bool
+}
+
+// addedSeats counts the tickets an edit adds (each takes one seat: only simple ticket types
+// can be added).
+func addedSeats(e editVisit, o cinema.Order) int {
+	lines, _ := editLines(e, o)
+	n := 0
+	for _, l := range lines {
+		if l.State == cinema.LineAdded.String() {
+			n++
+		}
+	}
+	return n
+}
+
+// holding reads what the visit holds. editOrder is the edit's order when the caller has just
+// read it (nil: read here when there is an edit). Orders the upstream no longer has count 0.
+func (s *Server) holding(c echo.Context, editOrder *cinema.Order) visitHolding {
+	ctx := c.Request().Context()
+	var h visitHolding
+	if v, ok := s.currentBuy(c); ok {
+		h.purchase, h.buyUSID = v.Places, v.UserSessionID
+	}
+	if e, ok := s.currentEdit(c); ok {
+		h.hasEdit = true
+		if editOrder == nil {
+			if o, err := s.ticketing.GetOrder(ctx, e.UserSessionID); err == nil {
+				editOrder = &o
+			}
+		}
+		if editOrder != nil {
+			h.editAdded = addedSeats(e, *editOrder)
+		}
+	}
+	return h
+}
+
+// purchaseAlive reports whether the visit's purchase order still holds seats upstream (asked
+// only when it would make the difference).
+func (s *Server) purchaseAlive(c echo.Context, usid string) bool {
+	ctx := c.Request().Context()
+	if _, err := s.ticketing.GetOrder(ctx, usid); orderGone(err) {
+		s.endHoldFor(ctx, usid, holds.ReasonExpired)
+		return false
+	}
+	return true
+}
+
+// seatsPerOrder is the most seats one purchase may have: maxTicketsPerOrder, and for a
+// customer no more than a visit may hold.
+func (s *Server) seatsPerOrder(c echo.Context) int {
+	if s.holdExempt(c) {
+		return maxTicketsPerOrder
+	}
+	return min(maxTicketsPerOrder, s.maxSeatsPerVisit())
+}
+
+// tooManySeatsNotice is the ticket step's answer to more seats than one purchase may have:
+// the form comes back with what was typed, so choosing fewer is one step.
+func (s *Server) tooManySeatsNotice(c echo.Context, seats int) *components.Notice {
+	n := s.seatsPerOrder(c)
+	if s.holdExempt(c) || n == maxTicketsPerOrder && s.maxSeatsPerVisit() > maxTicketsPerOrder {
+		return &components.Notice{Kind: components.NoticeError, Heading: fmt.Sprintf("At most %d seats in one booking", n),
+			Body: fmt.Sprintf("You chose %d. Please split a larger group into several bookings.", seats)}
+	}
+	return &components.Notice{Kind: components.NoticeError, Heading: fmt.Sprintf("At most %d seats at a time", n),
+		Body: fmt.Sprintf("You can hold at most %s at a time and chose %d. Please choose fewer tickets. For a larger group, please ask at the box office.",
+			count(n, "seat", "seats"), seats)}
+}
+
+// Where a seat limit is checked: it decides the words and the ways on.
+type seatStep int
+
+const (
+	seatStepTickets  seatStep = iota // choosing tickets for a new purchase (replaces the visit's order)
+	seatStepBuySeats                 // setting the purchase order's seats
+	seatStepEditAdd                  // adding tickets to a booking change
+)
+
+// refuseVisitSeats checks that the visit, after the step, holds at most MaxSeatsPerVisit seats.
+// seats is what the step asks for: the new purchase's seats (tickets), the purchase order's
+// seats (buy seats) or the tickets to add (edit). When it is too many, it renders the page that
+// says so and what to do, and done is true (err is the rendering's). editOrder: see holding.
+func (s *Server) refuseVisitSeats(c echo.Context, step seatStep, seats int, editOrder *cinema.Order, back string) (done bool, err error) {
+	if s.holdExempt(c) {
+		return false, nil
+	}
+	limit := s.maxSeatsPerVisit()
+	h := s.holding(c, editOrder)
+	total := 0
+	switch step {
+	case seatStepTickets, seatStepBuySeats:
+		total = seats + h.editAdded // the purchase order is replaced by, or is, these seats
+	case seatStepEditAdd:
+		total = h.purchase + h.editAdded + seats
+	}
+	if total <= limit {
+		return false, nil
+	}
+	if step == seatStepEditAdd && h.purchase > 0 && !s.purchaseAlive(c, h.buyUSID) {
+		h.purchase = 0 // the purchase ran out: it holds nothing
+		if total = h.editAdded + seats; total <= limit {
+			return false, nil
+		}
+	}
+	return true, s.renderSeatLimit(c, step, seats, h, back)
+}
+
+// count writes a number of things: "1 seat", "3 seats".
+func count(n int, one, many string) string {
+	return fmt.Sprintf("%d %s", n, plural(n, one, many))
+}
+
+// renderSeatLimit is the page of a visit that would hold too many seats.
+func (s *Server) renderSeatLimit(c echo.Context, step seatStep, seats int, h visitHolding, back string) error {
+	limit := s.maxSeatsPerVisit()
+	v := pages.HoldLimitView{Limit: "seats", Heading: fmt.Sprintf("At most %d seats at a time", limit)}
+	switch step {
+	case seatStepTickets:
+		v.Message = fmt.Sprintf("You can hold at most %s at a time. You asked for %s.", count(limit, "seat", "seats"), count(seats, "seat", "seats"))
+	case seatStepBuySeats:
+		v.Message = fmt.Sprintf("You can hold at most %s at a time. This order has %s.", count(limit, "seat", "seats"), count(seats, "seat", "seats"))
+	case seatStepEditAdd:
+		v.Message = fmt.Sprintf("You can hold at most %s at a time. You asked to add %s.", count(limit, "seat", "seats"), count(seats, "ticket", "tickets"))
+	}
+	if step != seatStepEditAdd {
+		h.purchase = 0 // the purchase order is what was asked about, not something held besides
+	}
+	switch {
+	case h.purchase > 0 && h.editAdded > 0:
+		v.Holding = fmt.Sprintf("You already hold %s for the tickets you are buying, and your booking change adds %s.",
+			count(h.purchase, "seat", "seats"), count(h.editAdded, "seat", "seats"))
+	case h.purchase > 0:
+		v.Holding = fmt.Sprintf("You already hold %s for the tickets you are buying.", count(h.purchase, "seat", "seats"))
+	case h.editAdded > 0:
+		v.Holding = fmt.Sprintf("Your booking change already adds %s.", count(h.editAdded, "seat", "seats"))
+	}
+	v.Advice = "Choose fewer tickets, or complete or cancel your order first. For a larger group, please ask at the box office."
+	if step == seatStepBuySeats {
+		v.Advice = "Please cancel this order and choose fewer tickets. For a larger group, please ask at the box office."
+	}
+	if back != "" {
+		label := "Choose fewer tickets"
+		if step == seatStepBuySeats {
+			label = "Back to your order"
+		}
+		v.Links = append(v.Links, pages.HoldLimitLink{Label: label, URL: back, TestID: "hold-limit-back"})
+	}
+	v.Links = append(v.Links, s.heldOrderLinks(h)...)
+	loggerFrom(c.Request().Context(), s.logger).Info("seat limit reached", "asked", seats, "purchase", h.purchase, "edit_added", h.editAdded, "max", limit)
+	return s.render(c, http.StatusConflict, v.Heading, pages.HoldLimit(v))
+}
+
+// heldOrderLinks lead to what the visit holds: its order and how to cancel it, its change.
+func (s *Server) heldOrderLinks(h visitHolding) []pages.HoldLimitLink {
+	var links []pages.HoldLimitLink
+	if h.buyUSID != "" {
+		links = append(links,
+			pages.HoldLimitLink{Label: "See your order", URL: s.url(RouteBuySummary), TestID: "hold-limit-order"},
+			pages.HoldLimitLink{Label: "Cancel your order", URL: s.url(RouteBuyCancel), TestID: "hold-limit-cancel"})
+	}
+	if h.hasEdit {
+		links = append(links,
+			pages.HoldLimitLink{Label: "See your booking change", URL: s.url(RouteEdit), TestID: "hold-limit-edit"},
+			pages.HoldLimitLink{Label: "Cancel your booking change", URL: s.url(RouteEditCancel), TestID: "hold-limit-edit-cancel"})
+	}
+	return links
+}
+
+// openPurchaseHold records the purchase order usid (seats) for the client before the upstream
+// is asked for it, and refuses it when the client already has MaxOrdersPerClient open orders
+// (the visit's own order being replaced, replaces, not counted): then it renders the page that
+// says so and done is true. Staff are exempt and not recorded.
+func (s *Server) openPurchaseHold(c echo.Context, usid string, seats int, replaces, back string) (done bool, err error) {
+	st := s.holdStore()
+	if st == nil || s.holdExempt(c) {
+		return false, nil
+	}
+	ctx := c.Request().Context()
+	key := holds.ClientKey(c.RealIP())
+	h := holds.Hold{UserSessionID: usid, ClientKey: key, Seats: seats, Expires: s.now().Add(s.holdLifetime())}
+	limit := s.maxOrdersPerClient()
+	err = st.Open(ctx, h, limit, replaces)
+	if errors.Is(err, holds.ErrLimit) && s.settleHolds(c, st, key, replaces) {
+		err = st.Open(ctx, h, limit, replaces) // some had ended unseen: count again
+	}
+	var le *holds.LimitError
+	switch {
+	case errors.As(err, &le):
+		return true, s.renderOrderLimit(c, st, key, le, back)
+	case err != nil:
+		return true, err
+	}
+	return false, nil
+}
+
+// settleHolds asks what became of the client's open orders whose end was not seen (paid in
+// another visit and confirmed by the background watcher, cancelled by a kiosk's reset, run out)
+// and ends those that hold no seats any more. It reports whether it ended any. Called only when
+// the client is at its limit, so at most a few orders are looked at.
+func (s *Server) settleHolds(c echo.Context, st *holds.Store, key, except string) bool {
+	ctx := c.Request().Context()
+	open, err := st.OpenFor(ctx, key)
+	if err != nil {
+		loggerFrom(ctx, s.logger).Warn("list open orders", "err", err)
+		return false
+	}
+	ended := false
+	for i, h := range open {
+		if i >= 2*s.maxOrdersPerClient() {
+			break
+		}
+		if h.UserSessionID == except {
+			continue
+		}
+		reason := ""
+		if s.checkoutState != nil {
+			if rec, err := s.checkout().store.Latest(ctx, h.UserSessionID); err == nil {
+				switch {
+				case rec.State == checkout.StateCompleted:
+					reason = holds.ReasonCompleted
+				case rec.State == checkout.StateGivenUp:
+					reason = holds.ReasonGivenUp
+				case rec.State.Active():
+					continue // its payment is under way: it holds its seats
+				}
+			}
+		}
+		if reason == "" {
+			o, err := s.ticketing.GetOrder(ctx, h.UserSessionID)
+			switch {
+			case orderGone(err):
+				reason = holds.ReasonExpired
+			case err == nil:
+				s.extendHold(ctx, h.UserSessionID, o.Expires) // alive: what the upstream says now
+			}
+		}
+		if reason != "" {
+			if ok, err := st.End(ctx, h.UserSessionID, reason); err == nil && ok {
+				ended = true
+			}
+		}
+	}
+	return ended
+}
+
+// renderOrderLimit is the page of a client with too many open orders.
+func (s *Server) renderOrderLimit(c echo.Context, st *holds.Store, key string, le *holds.LimitError, back string) error {
+	ctx := c.Request().Context()
+	v := pages.HoldLimitView{Limit: "orders", Heading: "Too many orders in progress",
+		Message: fmt.Sprintf("There are already %s in progress from your internet connection, and at most %d can hold seats at the same time.",
+			count(le.Open, "order", "orders"), le.Limit),
+		Advice: "Complete or cancel one of them first, or ask at the box office."}
+	if open, err := st.OpenFor(ctx, key); err == nil && len(open) > 0 {
+		first := open[0].Expires
+		for _, h := range open[1:] {
+			if h.Expires.Before(first) {
+				first = h.Expires
+			}
+		}
+		wait := max(first.Sub(s.now()), time.Minute)
+		c.Response().Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())))
+		v.Holding = fmt.Sprintf("Orders that are not completed release their seats by themselves: the next one within about %s.",
+			count(int((wait+time.Minute-1)/time.Minute), "minute", "minutes"))
+	}
+	if back != "" {
+		v.Links = append(v.Links, pages.HoldLimitLink{Label: "Back to the tickets", URL: back, TestID: "hold-limit-back"})
+	}
+	h := s.holding(c, nil)
+	v.Links = append(v.Links, s.heldOrderLinks(h)...)
+	v.Links = append(v.Links, pages.HoldLimitLink{Label: "See what's on", URL: s.url(RouteWhatsOn), TestID: "hold-limit-whatson"})
+	loggerFrom(ctx, s.logger).Info("open order limit reached", "open", le.Open, "max", le.Limit)
+	return s.render(c, http.StatusTooManyRequests, v.Heading, pages.HoldLimit(v))
+}

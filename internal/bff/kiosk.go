@@ -1,0 +1,661 @@
+package bff
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/mail"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/ratelimit"
+	"github.com/cinemabff/cinemabff/internal/tickets"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+	"github.com/cinemabff/cinemabff/views/layouts"
+	"github.com/cinemabff/cinemabff/views/pages/kiosk"
+)
+
+// The lobby kiosk: its start screen, collecting (printing) booked tickets, and the idle reset
+// that ends an abandoned visit and releases its seats.
+
+// Routes of the kiosk.
+const (
+	RouteKioskCollect      = "kiosk.collect"
+	RouteKioskCollectAgain = "kiosk.collect.again"
+	RouteKioskCollected    = "kiosk.collected"
+	RouteKioskIdle         = "kiosk.idle"
+	RouteKioskIdleExpired  = "kiosk.idle.expired"
+)
+
+var kioskPaths = map[string]string{
+	RouteKioskCollect:      "/kiosk/collect",
+	RouteKioskCollectAgain: "/kiosk/collect/again",
+	RouteKioskCollected:    "/kiosk/collect/tickets",
+	RouteKioskIdle:         "/kiosk/idle",
+	RouteKioskIdleExpired:  "/kiosk/idle/expired",
+}
+
+func (s *Server) registerKioskRoutes() {
+	s.route("GET", RouteKioskCollect, s.showCollect)
+	s.route("POST", RouteKioskCollect, s.collectTickets)
+	s.route("GET", RouteKioskCollectAgain, s.showCollectAgain)
+	s.route("POST", RouteKioskCollectAgain, s.collectAgain)
+	s.route("GET", RouteKioskCollected, s.showCollected)
+	s.route("GET", RouteKioskIdle, s.showKioskIdle)
+	s.route("GET", RouteKioskIdleExpired, s.kioskIdleExpired)
+}
+
+// kioskIdleWarning is how long the idle warning counts down before the visit ends: at least
+// 20 seconds to respond (WCAG 2.2.1, EN 301 549 for self-service machines).
+const kioskIdleWarning = 20 * time.Second
+
+// Server-session keys of the kiosk.
+const (
+	sessKioskIdle      = "kiosk.idle"      // JSON of idleToken: the warning page's one-time token
+	sessKioskCollect   = "kiosk.collect"   // JSON of collectVisit: a booking found, not yet printed
+	sessKioskCollected = "kiosk.collected" // JSON of collectedVisit: the tickets being printed
+)
+
+// ctxKioskIdlePaused marks a request whose page must not start over by itself (a payment is in
+// progress, or the page is the idle warning itself).
+const ctxKioskIdlePaused = "kiosk_idle_paused"
+
+// pauseKioskIdle keeps the page from starting over while it shows: no idle timer (the body
+// carries data-idle-paused, which app.js reads) and no meta refresh. For the pages of a payment
+// in progress: the timer pauses while a payment runs.
+func pauseKioskIdle(c echo.Context) { c.Set(ctxKioskIdlePaused, true) }
+
+func kioskIdlePaused(c echo.Context) bool {
+	p, _ := c.Get(ctxKioskIdlePaused).(bool)
+	return p
+}
+
+// kioskChrome is the kiosk's part of the page frame: its own navigation (nothing that leaves the
+// kiosk), the idle timer for app.js, and for browsers without JavaScript a meta refresh to the
+// idle warning page. The start screen of a kiosk without a visit has nothing to reset.
+func (s *Server) kioskChrome(c echo.Context, ch *layouts.Chrome) {
+	current := c.Path()
+	nav := []layouts.Link{
+		{Label: "Buy tickets", URL: s.url(RouteWhatsOn), Current: current == paths[RouteWhatsOn]},
+		{Label: "Collect tickets", URL: s.url(RouteKioskCollect), Current: current == paths[RouteKioskCollect]},
+		{Label: "Change my booking", URL: s.url(RouteFindBooking), Current: current == paths[RouteFindBooking]},
+	}
+	for _, l := range ch.Nav { // staff links stay (a supervisor at the kiosk)
+		if l.URL != s.url(RouteWhatsOn) && l.URL != s.url(RouteFindBooking) {
+			nav = append(nav, l)
+		}
+	}
+	ch.Nav = nav
+	if current == paths[RouteHome] && !s.hasVisit(c) {
+		return
+	}
+	ch.IdleResetSeconds = int(s.cfg.KioskIdle / time.Second)
+	ch.IdleWarnSeconds = int(kioskIdleWarning / time.Second)
+	ch.ResetURL = s.url(RouteVisitReset)
+	if kioskIdlePaused(c) {
+		ch.IdlePaused = true
+		return
+	}
+	ch.IdleRefreshURL = s.url(RouteKioskIdle) + "?" + url.Values{"back": {kioskBackURL(c)}}.Encode()
+}
+
+// hasVisit reports whether this browser has a server session (a visit with something in it).
+func (s *Server) hasVisit(c echo.Context) bool {
+	if loaded, _ := c.Get(ctxSessionLoaded).(bool); !loaded {
+		return false
+	}
+	return s.sessions.Token(c.Request().Context()) != ""
+}
+
+// kioskBackURL is where "Continue" on the idle page returns to: this page when it was a GET,
+// else the page the form was on.
+func kioskBackURL(c echo.Context) string {
+	r := c.Request()
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return r.URL.RequestURI()
+	}
+	if ref, err := url.Parse(r.Referer()); err == nil && ref.Host == r.Host {
+		return ref.RequestURI()
+	}
+	return "/"
+}
+
+// localPath accepts only a path of this site ("/…", never "//host" or "/\host"); anything else
+// is the start screen.
+func localPath(p string) string {
+	if p == "" || p[0] != '/' || strings.HasPrefix(p, "//") || strings.HasPrefix(p, "/\\") || strings.ContainsAny(p, "\r\n") {
+		return "/"
+	}
+	if u, err := url.Parse(p); err != nil || u.Host != "" || u.Scheme != "" {
+		return "/"
+	}
+	return p
+}
+
+// kioskStart is the kiosk's start screen (the home page of a kiosk).
+func (s *Server) kioskStart(c echo.Context) error {
+	v := kiosk.StartView{BuyURL: s.url(RouteWhatsOn), CollectURL: s.url(RouteKioskCollect), ChangeURL: s.url(RouteFindBooking)}
+	if msg := s.popFlash(c); msg != "" {
+		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
+	}
+	return s.render(c, http.StatusOK, "Welcome", kiosk.Start(v))
+}
+
+// ---- Idle reset ----------------------------------------------------------------------------
+
+// resetVisit ends the visit: the kiosk's idle reset (app.js posts here when the warning's
+// countdown runs out), "Start over" and "Done". The visit's open order is cancelled upstream,
+// which releases its seats, the server session is destroyed, and the start screen comes back.
+// The device cookie stays.
+func (s *Server) resetVisit(c echo.Context) error {
+	if err := s.endVisit(c); err != nil {
+		return err
+	}
+	return s.redirect(c, s.url(RouteHome))
+}
+
+// endVisit releases what the visit holds upstream and destroys it. An order whose payment is
+// under way is left alone: the payment's watcher finishes it whether anybody waits or not.
+// Cancelling is best effort: an order the upstream cannot cancel now releases its seats when its
+// hold expires, and the next guest must not inherit this visit either way.
+func (s *Server) endVisit(c echo.Context) error {
+	ctx := c.Request().Context()
+	log := loggerFrom(ctx, s.logger)
+	if s.ticketing != nil {
+		if v, ok := s.currentBuy(c); ok {
+			if rec, busy := s.buyPaymentUnderWay(c, v); busy {
+				log.Info("visit ended with a payment under way: order kept", "ref", rec.ID)
+			} else {
+				s.cancelAbandoned(ctx, "purchase", v.UserSessionID)
+			}
+		}
+		if e, ok := s.currentEdit(c); ok {
+			entry, err := s.blockingEntry(ctx, e)
+			switch {
+			case err != nil:
+				log.Warn("visit ended: edit payment state unknown, edit order kept", "booking", e.BookingNumber, "err", err)
+			case entry != nil:
+				log.Info("visit ended with an edit payment under way: edit order kept", "booking", e.BookingNumber, "entry", entry.ID)
+			default:
+				s.cancelAbandoned(ctx, "edit", e.UserSessionID)
+			}
+		}
+	}
+	if err := s.sessions.Destroy(ctx); err != nil {
+		return fmt.Errorf("end visit: %w", err)
+	}
+	return nil
+}
+
+// cancelAbandoned cancels an order nobody will finish; an order already gone is fine.
+func (s *Server) cancelAbandoned(ctx context.Context, what, userSessionID string) {
+	err := s.ticketing.CancelOrder(ctx, userSessionID)
+	switch {
+	case err == nil:
+		loggerFrom(ctx, s.logger).Info("abandoned order cancelled", "what", what)
+	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrOrderExpired):
+	default:
+		loggerFrom(ctx, s.logger).Warn("abandoned order not cancelled: its seats are released when its hold expires", "what", what, "err", err)
+	}
+}
+
+// idleToken is the one-time token of the idle warning page.
+type idleToken struct {
+	Token  string    `json:"token"`
+	Issued time.Time `json:"issued"`
+}
+
+// showKioskIdle is the idle warning for a kiosk without JavaScript (its pages meta-refresh here
+// after the idle time): "Are you still there?" with Continue, and after the countdown its own
+// refresh goes to the expired URL, which ends the visit. The token it issues is kept in the
+// visit's server session, like a CSRF token: issuing it changes nothing the visitor has.
+func (s *Server) showKioskIdle(c echo.Context) error {
+	back := localPath(c.QueryParam("back"))
+	switch {
+	case !isKiosk(c):
+		return s.redirect(c, back)
+	case !s.hasVisit(c):
+		return s.redirect(c, s.url(RouteHome)) // no visit to end: the start screen is the rest state
+	}
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return fmt.Errorf("idle token: %w", err)
+	}
+	now := s.now()
+	t := idleToken{Token: hex.EncodeToString(b), Issued: now}
+	raw, _ := json.Marshal(t) // plain struct: cannot fail
+	s.sessions.Put(c.Request().Context(), sessKioskIdle, string(raw))
+	pauseKioskIdle(c) // the page is its own countdown
+	v := kiosk.IdleView{
+		ContinueURL: back,
+		ExpiredURL:  s.url(RouteKioskIdleExpired) + "?" + url.Values{"token": {t.Token}}.Encode(),
+		Seconds:     int(kioskIdleWarning / time.Second),
+		ExpiresISO:  now.Add(kioskIdleWarning).UTC().Format(time.RFC3339),
+		NowISO:      now.UTC().Format(time.RFC3339),
+		ResetURL:    s.url(RouteVisitReset),
+		CSRFToken:   csrfToken(c),
+	}
+	return s.render(c, http.StatusOK, "Are you still there?", kiosk.Idle(v))
+}
+
+// kioskIdleExpired ends the visit when the idle warning page's countdown ran out. It is a GET
+// that changes state, which the site otherwise never allows; here it is acceptable because a
+// meta refresh can only GET, and:
+//   - it is bound to this visit: the one-time token lives in the visit's server session and is
+//     only ever shown on the warning page, so another site cannot make a browser call it with a
+//     valid token, and a stale or copied link does nothing;
+//   - it is idempotent: once the visit has ended there is no token, and the call only shows the
+//     start screen;
+//   - it only ends the visit, as "Start over" does: it takes no money and books nothing, and
+//     releasing the seats of an abandoned order is what the visitor's absence calls for;
+//   - it is honoured only once the countdown has run (not before, not long after).
+func (s *Server) kioskIdleExpired(c echo.Context) error {
+	home := s.url(RouteHome)
+	ctx := c.Request().Context()
+	var t idleToken
+	_ = json.Unmarshal([]byte(s.sessions.GetString(ctx, sessKioskIdle)), &t)
+	got := c.QueryParam("token")
+	now := s.now()
+	switch {
+	case !isKiosk(c), t.Token == "", len(got) != len(t.Token), subtle.ConstantTimeCompare([]byte(got), []byte(t.Token)) != 1:
+		return s.redirect(c, home) // the visit already ended, or this is not its warning
+	case now.Before(t.Issued.Add(kioskIdleWarning - 2*time.Second)), now.After(t.Issued.Add(kioskIdleWarning + 10*time.Minute)):
+		return s.redirect(c, home)
+	}
+	if err := s.endVisit(c); err != nil {
+		return err
+	}
+	return s.redirect(c, home)
+}
+
+// ---- Collect tickets -----------------------------------------------------------------------
+
+// collectVisit is a booking this visit proved it may collect (QR code, or number and e-mail),
+// waiting for "print them again" when it was printed before.
+type collectVisit struct {
+	CinemaID string `json:"cinema"`
+	Number   int64  `json:"number"`
+	// Marked: the upstream was told of this collection already (it knew of an earlier one).
+	Marked bool `json:"marked,omitempty"`
+	// The earlier printing: when, where (our record), or only the upstream's time.
+	BeforeAt     time.Time `json:"beforeAt"`
+	BeforeDevice string    `json:"beforeDevice,omitempty"`
+	BeforeName   string    `json:"beforeName,omitempty"`
+	BeforeOurs   bool      `json:"beforeOurs,omitempty"`
+}
+
+// collectedVisit is the collection whose tickets the print view shows.
+type collectedVisit struct {
+	CinemaID string `json:"cinema"`
+	Number   int64  `json:"number"`
+	ID       string `json:"id"`
+	Again    bool   `json:"again,omitempty"`
+}
+
+// requireCollectDevice: tickets are collected at a kiosk or at the box office. A customer's own
+// device has the booking page and its printable tickets instead.
+func (s *Server) requireCollectDevice(c echo.Context) error {
+	if m := deviceOf(c).Mode; m == device.Kiosk || m == device.Counter {
+		return nil
+	}
+	return &Error{Code: ENotFound, Heading: "Tickets are collected at the cinema",
+		Message: "Collecting tickets is for the cinema's kiosks. Find your booking to see and print your tickets here.",
+		BackURL: s.url(RouteFindBooking), BackLabel: "Find my booking"}
+}
+
+func (s *Server) collectView(c echo.Context) (kiosk.CollectView, error) {
+	v := kiosk.CollectView{ActionURL: s.url(RouteKioskCollect), CSRFToken: csrfToken(c), Staff: s.staffMember(c) != ""}
+	list, err := s.cinemas(c.Request().Context())
+	if err != nil {
+		return v, s.fromUpstream(err, s.url(RouteKioskCollect), "Try again")
+	}
+	for _, ci := range list {
+		v.Cinemas = append(v.Cinemas, kiosk.Option{Value: ci.ID, Label: ci.Name})
+	}
+	return v, nil
+}
+
+// showCollect is the collect-tickets form.
+func (s *Server) showCollect(c echo.Context) error {
+	if err := s.requireCollectDevice(c); err != nil {
+		return err
+	}
+	v, err := s.collectView(c)
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, "Collect your tickets", kiosk.Collect(v))
+}
+
+// collectTickets finds the booking by the scanned QR code or by number and e-mail, then prints
+// its tickets, or first asks when they were printed before.
+func (s *Server) collectTickets(c echo.Context) error {
+	if err := s.requireCollectDevice(c); err != nil {
+		return err
+	}
+	v, err := s.collectView(c)
+	if err != nil {
+		return err
+	}
+	var cinemaID string
+	var number int64
+	if code := strings.TrimSpace(c.FormValue("code")); code != "" {
+		cinemaID, number, err = s.collectByCode(c, &v, code)
+	} else {
+		cinemaID, number, err = s.collectByDetails(c, &v)
+	}
+	if err != nil {
+		return err
+	}
+	if v.ScanError != "" || v.Error != "" {
+		status := http.StatusUnprocessableEntity
+		if c.Response().Header().Get("Retry-After") != "" {
+			status = http.StatusTooManyRequests
+		}
+		return s.render(c, status, "Collect your tickets", kiosk.Collect(v))
+	}
+	return s.startCollection(c, cinemaID, number)
+}
+
+// collectClientLimit is the look-up limit of this client (limits.go), shared with the booking
+// look-up: only failed attempts count.
+func (s *Server) collectClientLimit(c echo.Context) ratelimit.Limit {
+	client := ratelimit.Limit{Key: "find:client:" + c.RealIP(), Rule: findPerClient}
+	if user := s.staffUser(c); user != "" {
+		client.Key = "find:staff:" + user // a counter's staff share one address; each has an allowance
+	}
+	return client
+}
+
+// tooManyText says how long to wait.
+func tooManyText(c echo.Context, wait time.Duration) string {
+	c.Response().Header().Set("Retry-After", strconv.Itoa(wholeSeconds(wait.Seconds())))
+	return "Too many attempts. Please try again in " + secondsText(wait.Seconds()) + "."
+}
+
+// countCollectFailure counts an attempt that never reached the ticketing system against the
+// client; the answer is msg, or the wait once the client used up its attempts.
+func (s *Server) countCollectFailure(c echo.Context, msg string) (string, error) {
+	client := s.collectClientLimit(c)
+	ok, wait, err := s.limits.Take(c.Request().Context(), client.Key, client.Rule)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return tooManyText(c, wait), nil
+	}
+	return msg, nil
+}
+
+// collectByCode reads a scanned ticket code: a valid signature proves the person holds the
+// booking's ticket or confirmation, so no e-mail is asked for. A code that is not ours is
+// refused in words and counts as a failed attempt (forging one needs the signing key, so
+// guessing is no way in anyway).
+func (s *Server) collectByCode(c echo.Context, v *kiosk.CollectView, raw string) (string, int64, error) {
+	ctx := c.Request().Context()
+	unreadable := "This code could not be read as one of our tickets. Please scan it again, or type your booking number and e-mail address below."
+	if s.mail == nil || s.mail.signer == nil {
+		v.ScanError = "Ticket codes cannot be checked here. Please type your booking number and e-mail address below."
+		return "", 0, nil
+	}
+	code, err := s.mail.signer.Parse(raw)
+	if err != nil {
+		loggerFrom(ctx, s.logger).Info("kiosk: ticket code refused", "err", err, "forged", errors.Is(err, tickets.ErrForged))
+		if errors.Is(err, tickets.ErrForged) {
+			unreadable = "This code is not valid: it was not issued by us or has been altered. Please type your booking number and e-mail address below."
+		}
+		v.ScanError, err = s.countCollectFailure(c, unreadable)
+		return "", 0, err
+	}
+	b, err := s.readBooking(ctx, code.CinemaID, code.BookingNumber)
+	switch {
+	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest):
+		v.ScanError = "We could not find the booking of this code. Please ask at the box office."
+		return "", 0, nil
+	case err != nil:
+		return "", 0, s.fromUpstream(err, s.url(RouteKioskCollect), "Try again")
+	}
+	if code.BookingID != "" && b.ID != "" && code.BookingID != b.ID {
+		// The number now belongs to another booking: this code is not for it.
+		v.ScanError = "This code belongs to a booking that no longer exists. Please ask at the box office."
+		return "", 0, nil
+	}
+	s.recordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: code.CinemaID, BookingNumber: code.BookingNumber, Detail: "collect: by ticket code"})
+	return code.CinemaID, code.BookingNumber, nil
+}
+
+// collectByDetails checks the booking number and e-mail address as the booking look-up does
+// (staff need the number only), with the same limits: failures count per client and per
+// booking number and client; a success or an outage gives its attempt back.
+func (s *Server) collectByDetails(c echo.Context, v *kiosk.CollectView) (string, int64, error) {
+	ctx := c.Request().Context()
+	v.CinemaID = strings.TrimSpace(c.FormValue("cinema"))
+	v.Number = strings.TrimSpace(c.FormValue("number"))
+	v.Email = strings.TrimSpace(c.FormValue("email"))
+	number, err := strconv.ParseInt(v.Number, 10, 64)
+	addr, mailErr := mail.ParseAddress(v.Email)
+	if addr == nil {
+		addr = &mail.Address{}
+	}
+	if v.Staff {
+		mailErr = nil
+	}
+	if err != nil || number <= 0 || len(v.Number) > 12 || mailErr != nil || v.CinemaID == "" {
+		v.Error, err = s.countCollectFailure(c, "Please enter the booking number (digits only) and the e-mail address you booked with.")
+		return "", 0, err
+	}
+	client := s.collectClientLimit(c)
+	limits := []ratelimit.Limit{client,
+		{Key: fmt.Sprintf("find:booking:%s:%d:%s", v.CinemaID, number, client.Key), Rule: findPerBookingClient}}
+	ok, wait, err := ratelimit.TakeAll(ctx, s.limits, limits...)
+	if err != nil {
+		return "", 0, err
+	}
+	if !ok {
+		v.Error = tooManyText(c, wait)
+		return "", 0, nil
+	}
+	b, err := s.readBooking(ctx, v.CinemaID, number)
+	found := err == nil && (v.Staff || strings.EqualFold(strings.TrimSpace(b.CustomerEmail), addr.Address))
+	switch {
+	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !found:
+		s.recordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: "collect: not found"})
+		v.Error = notFoundMessage
+		return "", 0, nil
+	case err != nil:
+		// The ticketing system failed, not the person: the attempt does not count.
+		if gerr := ratelimit.GiveAll(ctx, s.limits, limits...); gerr != nil {
+			loggerFrom(ctx, s.logger).Warn("give back look-up attempt", "err", gerr)
+		}
+		return "", 0, s.fromUpstream(err, s.url(RouteKioskCollect), "Try again")
+	}
+	if err := ratelimit.GiveAll(ctx, s.limits, limits...); err != nil {
+		loggerFrom(ctx, s.logger).Warn("give back look-up attempt", "err", err)
+	}
+	s.recordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: "collect: by number"})
+	return v.CinemaID, number, nil
+}
+
+// startCollection prints the booking's tickets, unless they were printed before: then the
+// person is asked first.
+func (s *Server) startCollection(c echo.Context, cinemaID string, number int64) error {
+	ctx := c.Request().Context()
+	s.sessions.Remove(ctx, sessKioskCollected)
+	cv := collectVisit{CinemaID: cinemaID, Number: number}
+	if s.sql != nil {
+		earlier, err := latestCollection(ctx, s.sql, cinemaID, number)
+		switch {
+		case err == nil:
+			cv.BeforeAt, cv.BeforeDevice, cv.BeforeName, cv.BeforeOurs = earlier.At, earlier.DeviceID, earlier.DeviceName, true
+			s.saveCollectVisit(c, cv)
+			return s.redirect(c, s.url(RouteKioskCollectAgain))
+		case !errors.Is(err, errNoCollection):
+			return err
+		}
+	}
+	col, err := s.markCollected(c, cinemaID, number)
+	if err != nil {
+		return err
+	}
+	if col.Before {
+		// Printed before somewhere we have no record of (the box office's own system): ask.
+		cv.Marked, cv.BeforeAt = true, col.At
+		s.saveCollectVisit(c, cv)
+		return s.redirect(c, s.url(RouteKioskCollectAgain))
+	}
+	return s.finishCollection(c, cv, false)
+}
+
+// markCollected tells the upstream the tickets are printed. Its failure does not keep the
+// tickets from the person: they are valid either way, our own record says they were printed,
+// and the failure is logged for the operator.
+func (s *Server) markCollected(c echo.Context, cinemaID string, number int64) (upstream.Collection, error) {
+	ctx := c.Request().Context()
+	col, err := s.ticketing.MarkBookingCollected(ctx, cinemaID, number)
+	if err != nil {
+		loggerFrom(ctx, s.logger).Warn("tickets printed but not marked collected upstream", "cinema", cinemaID, "booking", number, "err", err)
+		return upstream.Collection{}, nil
+	}
+	return col, nil
+}
+
+func (s *Server) saveCollectVisit(c echo.Context, cv collectVisit) {
+	b, _ := json.Marshal(cv) // plain struct: cannot fail
+	s.sessions.Put(c.Request().Context(), sessKioskCollect, string(b))
+}
+
+func (s *Server) currentCollectVisit(c echo.Context) (collectVisit, bool) {
+	var cv collectVisit
+	raw := s.sessions.GetString(c.Request().Context(), sessKioskCollect)
+	if raw == "" || json.Unmarshal([]byte(raw), &cv) != nil || cv.CinemaID == "" || cv.Number == 0 {
+		return collectVisit{}, false
+	}
+	return cv, true
+}
+
+// finishCollection records the collection (our row, the audit trail when staff is signed in)
+// and shows the print view.
+func (s *Server) finishCollection(c echo.Context, cv collectVisit, again bool) error {
+	ctx := c.Request().Context()
+	dev := deviceOf(c)
+	tc := ticketCollection{CinemaID: cv.CinemaID, BookingNumber: cv.Number, DeviceID: dev.ID, DeviceName: dev.Name, Actor: s.staffUser(c), At: s.now()}
+	if s.sql != nil {
+		var err error
+		if tc, err = recordCollection(ctx, s.sql, tc); err != nil {
+			return err
+		}
+	}
+	detail := "tickets printed"
+	if again {
+		detail = "tickets printed again"
+	}
+	s.recordAudit(c, audit.Entry{Action: audit.ActionCollect, CinemaID: cv.CinemaID, BookingNumber: cv.Number, Detail: detail})
+	s.sessions.Remove(ctx, sessKioskCollect)
+	b, _ := json.Marshal(collectedVisit{CinemaID: cv.CinemaID, Number: cv.Number, ID: tc.ID, Again: again})
+	s.sessions.Put(ctx, sessKioskCollected, string(b))
+	return s.redirect(c, s.url(RouteKioskCollected))
+}
+
+// showCollectAgain asks "print them again?" with when and where they were printed before.
+func (s *Server) showCollectAgain(c echo.Context) error {
+	if err := s.requireCollectDevice(c); err != nil {
+		return err
+	}
+	cv, ok := s.currentCollectVisit(c)
+	if !ok {
+		return s.redirect(c, s.url(RouteKioskCollect))
+	}
+	ctx := c.Request().Context()
+	cin := s.cinemaByID(ctx, cv.CinemaID)
+	v := kiosk.AgainView{Number: strconv.FormatInt(cv.Number, 10), ConfirmURL: s.url(RouteKioskCollectAgain),
+		CancelURL: s.collectDoneURL(c), CSRFToken: csrfToken(c), Where: s.collectedWhere(c, cv)}
+	if !cv.BeforeAt.IsZero() {
+		v.PrintedAt = cv.BeforeAt.In(cin.Location()).Format("2 January at 15:04")
+	}
+	return s.render(c, http.StatusOK, "Printed before", kiosk.Again(v))
+}
+
+// collectDoneURL is where "Done" posts: at a kiosk the visit ends (the next guest starts
+// afresh); at the counter only the customer's part does (Next customer), staff stay signed in.
+func (s *Server) collectDoneURL(c echo.Context) string {
+	if deviceOf(c).Mode == device.Counter && s.staffUser(c) != "" {
+		return s.url(RouteNextCustomer)
+	}
+	return s.url(RouteVisitReset)
+}
+
+// collectedWhere says where the tickets were printed before, from our record.
+func (s *Server) collectedWhere(c echo.Context, cv collectVisit) string {
+	if !cv.BeforeOurs {
+		return ""
+	}
+	dev := deviceOf(c)
+	kind := "terminal"
+	if dev.Mode == device.Kiosk {
+		kind = "kiosk"
+	}
+	switch {
+	case cv.BeforeDevice != "" && cv.BeforeDevice == dev.ID:
+		return "at this " + kind
+	case cv.BeforeName != "":
+		return "at “" + cv.BeforeName + "”"
+	}
+	return "at another " + kind
+}
+
+// collectAgain prints tickets that were printed before, once the person confirmed it.
+func (s *Server) collectAgain(c echo.Context) error {
+	if err := s.requireCollectDevice(c); err != nil {
+		return err
+	}
+	cv, ok := s.currentCollectVisit(c)
+	if !ok {
+		return &Error{Code: EGone, Heading: "Please start again",
+			Message: "We no longer know which booking to print. Please scan your code or type your booking number again.",
+			BackURL: s.url(RouteKioskCollect), BackLabel: "Collect tickets"}
+	}
+	if !cv.Marked {
+		if _, err := s.markCollected(c, cv.CinemaID, cv.Number); err != nil {
+			return err
+		}
+	}
+	return s.finishCollection(c, cv, true)
+}
+
+// showCollected is the print view of the collected tickets: printed by itself once per
+// collection on the kiosk, with a button to print again and "Done" to start over.
+func (s *Server) showCollected(c echo.Context) error {
+	if err := s.requireCollectDevice(c); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	var cv collectedVisit
+	raw := s.sessions.GetString(ctx, sessKioskCollected)
+	if raw == "" || json.Unmarshal([]byte(raw), &cv) != nil || cv.Number == 0 {
+		return s.redirect(c, s.url(RouteKioskCollect))
+	}
+	b, err := s.readBooking(ctx, cv.CinemaID, cv.Number)
+	if err != nil {
+		return s.fromUpstream(err, s.url(RouteKioskCollect), "Back")
+	}
+	number := strconv.FormatInt(cv.Number, 10)
+	key := number
+	if cv.ID != "" {
+		key += "-" + cv.ID
+	}
+	v := kiosk.CollectedView{Number: number, Tickets: s.ticketsView(ctx, b, ""), PrintKey: key, Again: cv.Again,
+		DoneURL: s.collectDoneURL(c), CSRFToken: csrfToken(c)}
+	return s.render(c, http.StatusOK, "Tickets for booking "+number, kiosk.Collected(v))
+}

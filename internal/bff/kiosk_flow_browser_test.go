@@ -1,0 +1,133 @@
+package bff
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/cinemabff/cinemabff/internal/browsertest"
+	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/tickets"
+)
+
+// countPrints replaces window.print in every document of the page with a counter
+// (window.__prints), so a test sees the kiosk print by itself without a print dialog.
+func countPrints() chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+			Source: `window.__prints = 0; window.print = function () { window.__prints++; };`})
+		return chromedp.Void{}, err
+	}
+}
+
+// TestBrowserKioskCollectByScan: on the kiosk's start screen a guest chooses Collect tickets; the
+// scan field has the focus, the scanner types the ticket's code and Enter, and the print view
+// shows the tickets with their QR codes and prints them by itself, once. Done starts over.
+func TestBrowserKioskCollectByScan(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	b, err := h.srv.readBooking(context.Background(), "0001", 100002)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := h.srv.mail.signer.Payload(tickets.Code{CinemaID: "0001", BookingID: b.ID, BookingNumber: 100002, Line: b.Tickets[0].Seq})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
+	src := axeSource(t)
+	accessible := func(name string) { // axe-core, WCAG 2.2 A/AA: serious and critical fail
+		t.Helper()
+		for _, v := range runAxe(t, p, src) {
+			if v.Impact == "serious" || v.Impact == "critical" {
+				t.Errorf("%s: %s (%s): %s at %s", name, v.ID, v.Impact, v.Help, strings.Join(v.Nodes, "; "))
+			}
+		}
+	}
+	browserEnrol(t, p, h, device.Kiosk)
+	p.Do(countPrints(), chromedp.Navigate(h.ts.URL+"/"), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
+	p.Screenshot("kiosk-start")
+	accessible("kiosk start")
+	size, err := chromedp.Run(p.Ctx, chromedp.Evaluate[float64](`Math.min(...[...document.querySelectorAll('.kiosk-choice')].map(a => Math.min(a.getBoundingClientRect().width, a.getBoundingClientRect().height)))`))
+	if err != nil || size < 44 {
+		t.Errorf("smallest start screen target %.0f px (%v), want at least 44", size, err)
+	}
+	p.Do(chromedp.Click(`[data-testid="kiosk-collect"]`), chromedp.WaitVisible("#collect-code"))
+	accessible("collect tickets")
+	if focus, err := chromedp.Run(p.Ctx, chromedp.Evaluate[string](`document.activeElement && document.activeElement.id`)); err != nil || focus != "collect-code" {
+		t.Fatalf("focus on %q (%v), want the scan field", focus, err)
+	}
+	// The scanner is a keyboard: it types the code into the focused field and presses Enter.
+	p.Do(chromedp.KeyEvent(code+"\r"), chromedp.WaitVisible(`[data-testid="collected"]`), chromedp.WaitVisible(`[data-testid="ticket-card"]`))
+	qrs, err := chromedp.Run(p.Ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="ticket-card"] [data-testid="ticket-qr"] svg').length`))
+	if err != nil || qrs != len(b.Tickets) {
+		t.Fatalf("%d tickets with QR codes (%v), want %d", qrs, err, len(b.Tickets))
+	}
+	time.Sleep(600 * time.Millisecond) // the kiosk prints 300 ms after the page is shown
+	if prints, err := chromedp.Run(p.Ctx, chromedp.Evaluate[int](`window.__prints`)); err != nil || prints != 1 {
+		t.Errorf("printed %d times by itself (%v), want once", prints, err)
+	}
+	p.Screenshot("kiosk-collect-print")
+	accessible("collected tickets")
+	if n := h.sb.Calls("MarkBookingCollected"); n != 1 {
+		t.Errorf("MarkBookingCollected called %d times", n)
+	}
+	p.Do(chromedp.Click(`[data-testid="collect-done"]`), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
+	p.AssertOnlyHost(strings.TrimPrefix(h.ts.URL, "http://"))
+	p.AssertNoConsoleErrors()
+}
+
+// TestBrowserKioskIdleCountdownContinue: left alone, the kiosk warns with a countdown of 20
+// seconds that runs down; Continue keeps the page as it was, with what was typed.
+func TestBrowserKioskIdleCountdownContinue(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true, kioskIdle: 2 * time.Second})
+	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
+	browserEnrol(t, p, h, device.Kiosk)
+	p.Do(chromedp.Navigate(h.ts.URL+"/kiosk/collect"), chromedp.WaitVisible("#collect-number"),
+		chromedp.SendKeys("#collect-number", "1000"), chromedp.WaitVisible("#idle-warning"))
+	first, err := strconv.Atoi(strings.TrimSpace(p.Text("#idle-seconds")))
+	if err != nil || first > 20 || first < 18 {
+		t.Fatalf("countdown starts at %d (%v), want 20", first, err)
+	}
+	if focus, _ := chromedp.Run(p.Ctx, chromedp.Evaluate[string](`document.activeElement.id`)); focus != "idle-continue" {
+		t.Errorf("focus on %q, want Continue", focus)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	later, _ := strconv.Atoi(strings.TrimSpace(p.Text("#idle-seconds")))
+	if later >= first {
+		t.Errorf("countdown stands at %d after 1.5 s (from %d)", later, first)
+	}
+	p.Screenshot("kiosk-idle-countdown")
+	p.Do(chromedp.Click("#idle-continue"), chromedp.WaitNotVisible("#idle-warning"))
+	url, _ := chromedp.Run(p.Ctx, chromedp.Location())
+	typed, _ := chromedp.Run(p.Ctx, chromedp.Evaluate[string](`document.getElementById('collect-number').value`))
+	if !strings.HasSuffix(url, "/kiosk/collect") || typed != "1000" {
+		t.Errorf("after Continue: %s with %q typed", url, typed)
+	}
+	p.AssertNoConsoleErrors()
+}
+
+// TestBrowserKioskIdleWithoutJavaScript: a kiosk browser without JavaScript is sent to the
+// "Are you still there?" page after the idle time, and when its countdown runs out the visit
+// ends and the start screen comes back.
+func TestBrowserKioskIdleWithoutJavaScript(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true, kioskIdle: 2 * time.Second})
+	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920, NoJavaScript: true})
+	browserEnrol(t, p, h, device.Kiosk)
+	browserFind(p, h.ts.URL, "100001", "paid1@example.com")
+	p.Do(chromedp.WaitVisible(`[data-testid="kiosk-idle"]`))
+	p.Screenshot("kiosk-idle-nojs")
+	if href, _ := chromedp.Run(p.Ctx, chromedp.AttributeValue(`[data-testid="idle-continue"]`, "href")); href.Value != "/booking/current" {
+		t.Errorf("Continue leads to %q", href.Value)
+	}
+	p.Do(chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
+	p.Do(chromedp.Navigate(h.ts.URL + "/booking/current"))
+	if got := p.Text("h1"); !strings.Contains(got, "Find your booking first") {
+		t.Fatalf("booking still bound after the idle reset: %q", got)
+	}
+}

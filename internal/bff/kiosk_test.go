@@ -1,0 +1,465 @@
+package bff
+
+import (
+	"context"
+	"html"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/sandbox"
+	"github.com/cinemabff/cinemabff/internal/storage"
+	"github.com/cinemabff/cinemabff/internal/testenv"
+	"github.com/cinemabff/cinemabff/internal/tickets"
+	"github.com/cinemabff/cinemabff/views/components"
+)
+
+// kioskHarness is a server with the sandbox and a client enrolled as a lobby kiosk the way a
+// supervisor does it (device_helpers_test.go); nobody is signed in afterwards.
+func kioskHarness(t *testing.T, o harnessOpts) *harness {
+	t.Helper()
+	o.sandbox = true
+	h := newHarness(t, o)
+	h.enrol(device.Kiosk)
+	return h
+}
+
+// TestKioskStartScreen: a kiosk's start screen offers Buy tickets, Collect tickets and Change my
+// booking, and nothing on it leads out of the kiosk; a customer's home page is the usual one.
+func TestKioskStartScreen(t *testing.T) {
+	h := kioskHarness(t, harnessOpts{})
+	doc := h.page("/", http.StatusOK)
+	for id, href := range map[string]string{"kiosk-buy": "/whats-on", "kiosk-collect": "/kiosk/collect", "kiosk-change": "/booking"} {
+		a := doc.Find(`[data-testid="` + id + `"]`)
+		if got, _ := a.Attr("href"); a.Length() != 1 || got != href || !a.HasClass("kiosk-choice") {
+			t.Errorf("%s: %d links to %q, want one to %s", id, a.Length(), got, href)
+		}
+	}
+	doc.Find("a[href]").Each(func(_ int, a *goquery.Selection) {
+		href, _ := a.Attr("href")
+		if !strings.HasPrefix(href, "/") && !strings.HasPrefix(href, "#") || strings.HasPrefix(href, "//") {
+			t.Errorf("link out of the kiosk: %q (%s)", href, a.Text())
+		}
+		if a.AttrOr("target", "") != "" {
+			t.Errorf("link opens a window: %q", href)
+		}
+	})
+	nav := doc.Find(`nav a`).Map(func(_ int, a *goquery.Selection) string { return strings.TrimSpace(a.Text()) })
+	if strings.Join(nav, "|") != "Buy tickets|Collect tickets|Change my booking" {
+		t.Errorf("kiosk nav %v", nav)
+	}
+	// The start screen of a kiosk without a visit has nothing to reset.
+	if _, ok := doc.Find("body").Attr("data-idle-reset"); ok {
+		t.Error("the empty start screen has an idle reset")
+	}
+
+	customer := newHarness(t, harnessOpts{sandbox: true})
+	cdoc := customer.page("/", http.StatusOK)
+	if cdoc.Find(`[data-testid="kiosk-start"]`).Length() != 0 || cdoc.Find(`[data-testid="home-buy"]`).Length() != 1 {
+		t.Error("a customer's home page shows the kiosk start screen")
+	}
+	if resp, _ := customer.get("/kiosk/collect"); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("collect on a customer's device: %d, want 404", resp.StatusCode)
+	}
+}
+
+// collect submits the collect form by number and e-mail.
+func (h *harness) collect(number, email string) (*http.Response, string) {
+	h.t.Helper()
+	return h.post("/kiosk/collect", "/kiosk/collect", url.Values{"cinema": {"0001"}, "number": {number}, "email": {email}})
+}
+
+// TestKioskCollectPrintsAndAsksTheSecondTime: collecting 100002 by number and e-mail shows the
+// print view (ticket cards with valid QR codes, printing by itself) and marks the booking
+// collected upstream once; a second collection in a later visit says when the tickets were
+// printed at this kiosk and prints them only after "print them again", marking once more.
+func TestKioskCollectPrintsAndAsksTheSecondTime(t *testing.T) {
+	for _, store := range []struct {
+		name string
+		db   func(t *testing.T) harnessOpts
+	}{
+		{"sqlite", func(t *testing.T) harnessOpts { return harnessOpts{} }},
+		{"postgres", func(t *testing.T) harnessOpts {
+			return harnessOpts{databaseURL: testenv.PostgresURL(t), sessionStore: storage.SessionsPostgres}
+		}},
+	} {
+		t.Run(store.name, func(t *testing.T) { testKioskCollectTwice(t, store.db) })
+	}
+}
+
+func testKioskCollectTwice(t *testing.T, db func(t *testing.T) harnessOpts) {
+	clock := sandbox.NewManualClock(time.Date(2026, 11, 23, 9, 14, 0, 0, time.UTC)) // 10:14 in Berlin
+	o := db(t)
+	o.clock, o.now = clock, clock.Now
+	h := kioskHarness(t, o)
+	const op = "MarkBookingCollected"
+
+	if resp, body := h.collect("100002", "someone@example.com"); resp.StatusCode != http.StatusUnprocessableEntity ||
+		!strings.Contains(h.doc(body).Find(`[data-testid="collect-error"]`).Text(), "could not find a booking") {
+		t.Fatalf("wrong e-mail: %d %s", resp.StatusCode, body)
+	}
+	if n := h.sb.Calls(op); n != 0 {
+		t.Fatalf("a refused collection marked the booking (%d calls)", n)
+	}
+
+	resp, body := h.collect("100002", "PAID2@example.com")
+	expectRedirect(t, resp, body, "/kiosk/collect/tickets")
+	doc := h.page("/kiosk/collect/tickets", http.StatusOK)
+	codes := h.pageCodes(doc)
+	if len(codes) == 0 || doc.Find(`[data-testid="ticket-card"]`).Length() != len(codes) {
+		t.Fatalf("print view shows %d cards, %d codes", doc.Find(`[data-testid="ticket-card"]`).Length(), len(codes))
+	}
+	for _, c := range codes {
+		if c.BookingNumber != 100002 || c.CinemaID != "0001" {
+			t.Errorf("code of another booking: %+v", c)
+		}
+	}
+	print := doc.Find(`[data-testid="print"][data-print]`)
+	firstKey, _ := print.Attr("data-autoprint")
+	if print.Length() != 1 || !strings.HasPrefix(firstKey, "100002-") {
+		t.Errorf("print button %d, autoprint key %q", print.Length(), firstKey)
+	}
+	if n := h.sb.Calls(op); n != 1 {
+		t.Fatalf("%s called %d times for one collection", op, n)
+	}
+	if n, err := countCollections(context.Background(), h.srv.sql, "0001", 100002); err != nil || n != 1 {
+		t.Fatalf("collections recorded: %d %v", n, err)
+	}
+
+	// The guest is done: the next one collects the same booking.
+	resp, body = h.post("/visit/reset", "/kiosk/collect/tickets", nil)
+	expectRedirect(t, resp, body, "/")
+	clock.Advance(5 * time.Minute)
+	resp, body = h.collect("100002", "paid2@example.com")
+	expectRedirect(t, resp, body, "/kiosk/collect/again")
+	doc = h.page("/kiosk/collect/again", http.StatusOK)
+	if got := strings.Join(strings.Fields(doc.Find(`[data-testid="printed-before"]`).Text()), " "); got !=
+		"These tickets were printed at this kiosk on 23 November at 10:14. Print them again?" {
+		t.Errorf("second collection says %q", got)
+	}
+	if n := h.sb.Calls(op); n != 1 {
+		t.Fatalf("asking before a reprint marked the booking (%d calls)", n)
+	}
+	resp, body = h.post("/kiosk/collect/again", "/kiosk/collect/again", nil)
+	expectRedirect(t, resp, body, "/kiosk/collect/tickets")
+	doc = h.page("/kiosk/collect/tickets", http.StatusOK)
+	if key, _ := doc.Find(`[data-autoprint]`).Attr("data-autoprint"); key == firstKey || key == "" {
+		t.Errorf("a reprint has the first collection's autoprint key %q: it would not print by itself", key)
+	}
+	if len(h.pageCodes(doc)) != len(codes) {
+		t.Error("the reprint shows other tickets")
+	}
+	if n := h.sb.Calls(op); n != 2 {
+		t.Fatalf("%s called %d times for two collections", op, n)
+	}
+	if n, _ := countCollections(context.Background(), h.srv.sql, "0001", 100002); n != 2 {
+		t.Fatalf("collections recorded: %d", n)
+	}
+}
+
+// TestKioskCollectWhenOnlyTheUpstreamKnew: tickets printed elsewhere (the upstream says so, we
+// have no record) are printed only after the question, with the upstream's time, and the
+// collection marks the booking once.
+func TestKioskCollectWhenOnlyTheUpstreamKnew(t *testing.T) {
+	h := kioskHarness(t, harnessOpts{})
+	if _, err := h.srv.ticketing.MarkBookingCollected(context.Background(), "0001", 100002); err != nil {
+		t.Fatal(err)
+	}
+	resp, body := h.collect("100002", "paid2@example.com")
+	expectRedirect(t, resp, body, "/kiosk/collect/again")
+	text := strings.Join(strings.Fields(h.page("/kiosk/collect/again", http.StatusOK).Find(`[data-testid="printed-before"]`).Text()), " ")
+	if !regexp.MustCompile(`^These tickets were printed on \d{1,2} \w+ at \d\d:\d\d\. Print them again\?$`).MatchString(text) {
+		t.Errorf("question %q", text)
+	}
+	resp, body = h.post("/kiosk/collect/again", "/kiosk/collect/again", nil)
+	expectRedirect(t, resp, body, "/kiosk/collect/tickets")
+	if n := h.sb.Calls("MarkBookingCollected"); n != 2 {
+		t.Errorf("MarkBookingCollected called %d times, want the earlier one and one for this collection", n)
+	}
+}
+
+// TestKioskCollectByScannedCode: the scanner types a ticket's code and Enter: a valid code finds
+// the booking without the e-mail; a forged, foreign or unreadable one is refused in words.
+func TestKioskCollectByScannedCode(t *testing.T) {
+	h := kioskHarness(t, harnessOpts{})
+	b, err := h.srv.readBooking(context.Background(), "0001", 100002)
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid, err := h.srv.mail.signer.Payload(tickets.Code{CinemaID: "0001", BookingID: b.ID, BookingNumber: 100002, Line: b.Tickets[0].Seq, Seat: "F-12"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherKey, _ := tickets.NewSigner([]byte("not the server's ticket key at all"))
+	foreign, _ := otherKey.Payload(tickets.Code{CinemaID: "0001", BookingID: b.ID, BookingNumber: 100002, Line: 1})
+	stale, _ := h.srv.mail.signer.Payload(tickets.Code{CinemaID: "0001", BookingID: "WBOTHER1", BookingNumber: 100002, Line: 1})
+	for _, tc := range []struct {
+		name, code string
+		ok         bool
+		says       string
+	}{
+		{"valid", valid + "\n", true, ""},
+		{"forged", foreign, false, "not valid"},
+		{"altered", strings.Replace(valid, "n=100002", "n=100001", 1), false, "not valid"},
+		{"unreadable", "hello scanner", false, "could not be read"},
+		{"another booking's number", stale, false, "no longer exists"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := h.post("/kiosk/collect", "/kiosk/collect", url.Values{"code": {tc.code}})
+			if tc.ok {
+				expectRedirect(t, resp, body, "/kiosk/collect/tickets")
+				if n := len(h.pageCodes(h.page("/kiosk/collect/tickets", http.StatusOK))); n != len(b.Tickets) {
+					t.Errorf("%d codes printed, want %d", n, len(b.Tickets))
+				}
+				return
+			}
+			got := h.doc(body).Find(`[data-testid="collect-scan-error"]`).Text()
+			if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, tc.says) {
+				t.Errorf("%d %q, want 422 saying %q", resp.StatusCode, got, tc.says)
+			}
+		})
+	}
+	if n := h.sb.Calls("MarkBookingCollected"); n != 1 {
+		t.Errorf("MarkBookingCollected called %d times, want once for the one valid code", n)
+	}
+}
+
+// heldSeats are the seats of the visit's purchase, from its seat page.
+func (h *harness) heldSeats() []cinema.SeatPosition {
+	h.t.Helper()
+	var out []cinema.SeatPosition
+	for _, v := range h.checkedSeats()["seat"] {
+		p, ok := components.ParseSeatValue(v)
+		if !ok {
+			h.t.Fatalf("seat value %q", v)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// seatStates reads the seats' availability from the upstream's seat plan.
+func (h *harness) seatStates(session string, seats []cinema.SeatPosition) []cinema.SeatAvailability {
+	h.t.Helper()
+	plan, err := h.srv.ticketing.GetSeatPlan(context.Background(), "0001", session)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var out []cinema.SeatAvailability
+	for _, p := range seats {
+		s, ok := plan.Seat(p)
+		if !ok {
+			h.t.Fatalf("no seat %+v in the plan", p)
+		}
+		out = append(out, s.Availability)
+	}
+	return out
+}
+
+func allSeats(states []cinema.SeatAvailability, want cinema.SeatAvailability) bool {
+	for _, s := range states {
+		if s != want {
+			return false
+		}
+	}
+	return len(states) > 0
+}
+
+// TestKioskIdleResetReleasesSeats: an order abandoned on a kiosk with seats held is cancelled
+// upstream when the idle reset ends the visit, whichever way the reset comes: the script's POST,
+// or without JavaScript the warning page's refresh to its one-time URL. The seat plan shows the
+// seats free, the visit is gone, the browser is still a kiosk.
+func TestKioskIdleResetReleasesSeats(t *testing.T) {
+	for _, way := range []string{"script", "meta refresh"} {
+		t.Run(way, func(t *testing.T) {
+			clock := sandbox.NewManualClock(time.Now())
+			h := kioskHarness(t, harnessOpts{clock: clock, now: clock.Now})
+			h.buyUpToSummary("1113", twoAdults())
+			seats := h.heldSeats()
+			if st := h.seatStates("1113", seats); !allSeats(st, cinema.SeatHeld) {
+				t.Fatalf("before the reset the seats are %v, want held", st)
+			}
+			cancels := h.sb.Calls("CancelOrder")
+			switch way {
+			case "script":
+				resp, body := h.post("/visit/reset", "/checkout", nil) // what app.js posts
+				expectRedirect(t, resp, body, "/")
+			case "meta refresh":
+				doc := h.page("/checkout", http.StatusOK)
+				if refresh := noscriptRefresh(doc); refresh != "60;url=/kiosk/idle?back=%2Fcheckout" {
+					t.Fatalf("meta refresh of a kiosk page %q", refresh)
+				}
+				resp, body := h.get("/kiosk/idle?back=%2Fcheckout")
+				if resp.StatusCode != http.StatusOK {
+					t.Fatalf("idle page %d", resp.StatusCode)
+				}
+				idle := h.doc(body)
+				if href, _ := idle.Find(`[data-testid="idle-continue"]`).Attr("href"); href != "/checkout" {
+					t.Errorf("Continue goes to %q", href)
+				}
+				content, _ := idle.Find(`meta[http-equiv="refresh"]`).Last().Attr("content")
+				m := regexp.MustCompile(`^(\d+);url=(/kiosk/idle/expired\?token=[0-9a-f]{32})$`).FindStringSubmatch(content)
+				if m == nil || m[1] != "20" || noscriptRefresh(idle) != "" {
+					t.Fatalf("idle page refresh %q (want 20 s to the expired URL, and no other refresh)", content)
+				}
+				// Too early (a prefetch, a second tab): nothing ends.
+				resp, body = h.get(m[2])
+				expectRedirect(t, resp, body, "/")
+				if st := h.seatStates("1113", seats); !allSeats(st, cinema.SeatHeld) {
+					t.Fatalf("the expired URL ended the visit before the countdown ran: %v", st)
+				}
+				// A wrong token does nothing either.
+				clock.Advance(21 * time.Second)
+				resp, body = h.get("/kiosk/idle/expired?token=" + strings.Repeat("0", 32))
+				expectRedirect(t, resp, body, "/")
+				if st := h.seatStates("1113", seats); !allSeats(st, cinema.SeatHeld) {
+					t.Fatalf("a wrong token ended the visit: %v", st)
+				}
+				resp, body = h.get(m[2])
+				expectRedirect(t, resp, body, "/")
+			}
+			if n := h.sb.Calls("CancelOrder") - cancels; n != 1 {
+				t.Errorf("CancelOrder called %d times by the reset", n)
+			}
+			if st := h.seatStates("1113", seats); !allSeats(st, cinema.SeatFree) {
+				t.Errorf("after the idle reset the seats are %v, want free", st)
+			}
+			resp, body := h.get("/checkout")
+			if resp.StatusCode != http.StatusGone || !strings.Contains(body, "No tickets chosen") {
+				t.Errorf("the visit's purchase survived the reset: %d", resp.StatusCode)
+			}
+			if got := bodyMode(h.page("/", http.StatusOK)); got != "mode-kiosk" {
+				t.Errorf("after the reset the browser is %q", got)
+			}
+		})
+	}
+}
+
+// noscriptRefresh is the content of the meta refresh in the head's <noscript> ("" when none).
+// A parser with scripting on (goquery's, a browser's) reads <noscript> as text.
+func noscriptRefresh(doc *goquery.Document) string {
+	m := regexp.MustCompile(`<meta http-equiv="refresh" content="([^"]*)"`).FindStringSubmatch(doc.Find("head noscript").Text())
+	if m == nil {
+		return ""
+	}
+	return html.UnescapeString(m[1])
+}
+
+// TestKioskIdleChrome: kiosk pages carry the idle timer (at least 20 s of warning) and, for a
+// browser without JavaScript, a meta refresh to the warning page; a payment in progress pauses
+// both; a customer's pages have neither.
+func TestKioskIdleChrome(t *testing.T) {
+	h := kioskHarness(t, harnessOpts{completionDelay: -1}) // the payment stays unconfirmed
+	doc := h.page("/kiosk/collect", http.StatusOK)
+	body := doc.Find("body")
+	if body.AttrOr("data-idle-reset", "") != "60" || body.AttrOr("data-idle-warn", "") != "20" || body.AttrOr("data-idle-url", "") != "/visit/reset" {
+		t.Errorf("kiosk body idle attributes: reset %q warn %q url %q", body.AttrOr("data-idle-reset", ""), body.AttrOr("data-idle-warn", ""), body.AttrOr("data-idle-url", ""))
+	}
+	if got := doc.Find(`#idle-warning #idle-seconds`).Text(); got != "20" {
+		t.Errorf("idle warning countdown %q", got)
+	}
+	if doc.Find(`[data-testid="start-over"] button`).Length() != 1 {
+		t.Error("no Start over on a kiosk page")
+	}
+	if c := noscriptRefresh(doc); c != "60;url=/kiosk/idle?back=%2Fkiosk%2Fcollect" {
+		t.Errorf("meta refresh %q", c)
+	}
+
+	h.buyUpToSummary("1113", twoAdults())
+	ret := h.actAtProvider(h.pressPay(), "pay")
+	doc = h.page(ret, http.StatusOK)
+	if doc.Find(`[data-testid="payment-status"]`).Length() == 0 {
+		t.Fatalf("not the confirming page: %s", doc.Find("h1").Text())
+	}
+	if _, paused := doc.Find("body").Attr("data-idle-paused"); !paused {
+		t.Error("the confirming page of a payment does not pause the idle timer")
+	}
+	if noscriptRefresh(doc) != "" {
+		t.Error("the confirming page of a payment has the idle meta refresh")
+	}
+
+	customer := newHarness(t, harnessOpts{sandbox: true})
+	cdoc := customer.page("/booking", http.StatusOK)
+	if _, ok := cdoc.Find("body").Attr("data-idle-reset"); ok || noscriptRefresh(cdoc) != "" {
+		t.Error("a customer's page has the kiosk's idle reset")
+	}
+	if resp, body := customer.get("/kiosk/idle?back=%2Fbooking"); resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("idle page for a customer: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestLocalPath: the idle page's Continue never leads off the site.
+func TestLocalPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"/checkout":                 "/checkout",
+		"/booking?x=1":              "/booking?x=1",
+		"":                          "/",
+		"https://evil.example/":     "/",
+		"//evil.example/":           "/",
+		"/\\evil.example":           "/",
+		"checkout":                  "/",
+		"/ok\r\nSet-Cookie: x=1":    "/",
+		"javascript:alert(1)":       "/",
+		"/kiosk/idle?back=%2Fhello": "/kiosk/idle?back=%2Fhello",
+	} {
+		if got := localPath(in); got != want {
+			t.Errorf("localPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestKioskIdleResetCancelsAnEdit: an edit left open on a kiosk is cancelled upstream by the
+// reset, as "Cancel changes" does, and the booking can be changed again by the next visit.
+func TestKioskIdleResetCancelsAnEdit(t *testing.T) {
+	h := kioskHarness(t, harnessOpts{})
+	h.find(bkPaid2)
+	h.startEdit(t)
+	cancels := h.sb.Calls("CancelOrder")
+	resp, body := h.post("/visit/reset", "/booking/edit", nil)
+	expectRedirect(t, resp, body, "/")
+	if n := h.sb.Calls("CancelOrder") - cancels; n != 1 {
+		t.Fatalf("CancelOrder called %d times for the open edit", n)
+	}
+	if resp, _ := h.get("/booking/current"); resp.StatusCode == http.StatusOK {
+		t.Fatal("the booking is still bound after the reset")
+	}
+	h.find(bkPaid2)
+	h.startEdit(t)
+}
+
+// TestCollectIsAuditedForStaff: staff at the counter collect by the booking number alone and
+// the collection is an audit row "collect" with who and where; a kiosk's guest leaves none.
+func TestCollectIsAuditedForStaff(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	h.enrol(device.Counter)
+	h.addClerk("carl", "Carl Clerk", "clerk horse battery")
+	h.signInAs("carl", "clerk horse battery")
+	resp, body := h.post("/kiosk/collect", "/kiosk/collect", url.Values{"cinema": {"0001"}, "number": {"100002"}})
+	expectRedirect(t, resp, body, "/kiosk/collect/tickets")
+	rows := h.auditOf("collect")
+	if len(rows) != 1 || rows[0].Actor != "carl" || rows[0].BookingNumber != 100002 || rows[0].CinemaID != "0001" || rows[0].Device == "" {
+		t.Fatalf("audit rows %+v", rows)
+	}
+	done := h.page("/kiosk/collect/tickets", http.StatusOK).Find(`[data-testid="collect-done"]`).Closest("form")
+	if action, _ := done.Attr("action"); action != "/staff/next-customer" {
+		t.Errorf("Done at the counter posts to %q: it must not sign the clerk out", action)
+	}
+
+	k := kioskHarness(t, harnessOpts{})
+	resp, body = k.collect("100002", "paid2@example.com")
+	expectRedirect(t, resp, body, "/kiosk/collect/tickets")
+	done = k.page("/kiosk/collect/tickets", http.StatusOK).Find(`[data-testid="collect-done"]`).Closest("form")
+	if action, _ := done.Attr("action"); action != "/visit/reset" {
+		t.Errorf("Done at the kiosk posts to %q", action)
+	}
+	if rows := k.auditOf("collect"); len(rows) != 0 {
+		t.Fatalf("a guest's collection was audited: %+v", rows)
+	}
+}

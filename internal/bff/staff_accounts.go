@@ -1,0 +1,115 @@
+package bff
+
+import (
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/views/components"
+	"github.com/cinemabff/cinemabff/views/pages"
+)
+
+// actionAccountUnlock is the audit action of a supervisor lifting a lock-out (internal/audit
+// has no constant for it).
+const actionAccountUnlock = "account-unlock"
+
+// accountsSupervisor returns the signed-in supervisor, or the page that says only supervisors
+// manage accounts and leads to sign-in.
+func (s *Server) accountsSupervisor(c echo.Context) (staff.Account, error) {
+	a, ok := s.signedInStaff(c)
+	if ok && a.IsSupervisor() {
+		return a, nil
+	}
+	msg := "Staff accounts are managed by a supervisor. Please sign in with a supervisor's account."
+	if ok {
+		msg = "You are signed in as " + a.Name + ", who is not a supervisor. Please ask a supervisor."
+	}
+	return staff.Account{}, &Error{Code: EForbidden, Heading: "For supervisors only", Message: msg,
+		BackURL: s.signInURL(s.url(RouteStaffAccounts)), BackLabel: "Sign in as a supervisor"}
+}
+
+// showStaffAccounts lists the accounts with role and lock state.
+func (s *Server) showStaffAccounts(c echo.Context) error {
+	me, err := s.accountsSupervisor(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	list, err := s.staff.List(ctx)
+	if err != nil {
+		return err
+	}
+	v := pages.StaffAccountsView{CSRFToken: csrfToken(c)}
+	if msg := s.popFlash(c); msg != "" {
+		v.Notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
+	}
+	loc := s.staffLocation(ctx)
+	for _, a := range list {
+		r := pages.StaffAccountRow{Username: a.Username, Name: a.Name, Role: a.Role.Label(), HasPIN: a.HasPIN,
+			State: "Active", StateClass: "badge-kept", Failures: a.Failures, You: a.Username == me.Username,
+			EndSessionsURL: s.url(RouteStaffAccountEndSessions, a.Username)}
+		switch {
+		case a.Disabled:
+			r.State, r.StateClass = "Disabled", "badge-removed"
+		case !a.LockedUntil.IsZero():
+			r.State, r.StateClass = "Locked", "badge-removed"
+			r.LockedUntil, r.LockedUntilISO = a.LockedUntil.In(loc).Format("15:04 MST"), a.LockedUntil.UTC().Format(time.RFC3339)
+		}
+		if !a.LockedUntil.IsZero() || a.Failures > 0 {
+			r.UnlockURL = s.url(RouteStaffAccountUnlock, a.Username)
+		}
+		v.Rows = append(v.Rows, r)
+	}
+	return s.render(c, http.StatusOK, "Staff accounts", pages.StaffAccounts(v))
+}
+
+// endStaffSessions ends every sign-in of an account, on every terminal and replica, at its
+// next request (the account's session epoch goes up).
+func (s *Server) endStaffSessions(c echo.Context) error {
+	if _, err := s.accountsSupervisor(c); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	a, err := s.accountFromPath(c)
+	if err != nil {
+		return err
+	}
+	if _, err := s.staff.EndSessions(ctx, a.Username); err != nil {
+		return err
+	}
+	s.recordAudit(c, audit.Entry{Action: audit.ActionSessionsEnded, Detail: "account " + a.Username})
+	loggerFrom(ctx, s.logger).Info("staff sessions ended", "account", a.Username, "by", s.staffUser(c))
+	s.flash(c, "Every sign-in of "+a.Name+" has ended.")
+	return s.redirect(c, s.url(RouteStaffAccounts))
+}
+
+// unlockStaffAccount lifts a lock-out and forgets the failed attempts.
+func (s *Server) unlockStaffAccount(c echo.Context) error {
+	if _, err := s.accountsSupervisor(c); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	a, err := s.accountFromPath(c)
+	if err != nil {
+		return err
+	}
+	if err := s.staff.Unlock(ctx, a.Username); err != nil {
+		return err
+	}
+	s.recordAudit(c, audit.Entry{Action: actionAccountUnlock, Detail: "account " + a.Username})
+	s.flash(c, a.Name+" can sign in again.")
+	return s.redirect(c, s.url(RouteStaffAccounts))
+}
+
+func (s *Server) accountFromPath(c echo.Context) (staff.Account, error) {
+	a, err := s.staff.Get(c.Request().Context(), c.Param("username"))
+	if errors.Is(err, staff.ErrNotFound) {
+		return staff.Account{}, &Error{Code: ENotFound, Heading: "No such account", Message: "There is no staff account with that username.",
+			BackURL: s.url(RouteStaffAccounts), BackLabel: "Back to the accounts"}
+	}
+	return a, err
+}

@@ -1,0 +1,185 @@
+package bff
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/views/components"
+	"github.com/cinemabff/cinemabff/views/pages"
+)
+
+// Enrolled terminals (/staff/devices): supervisors see every counter and kiosk enrolment and
+// revoke them.
+const (
+	RouteStaffDevices      = "staff.devices"
+	RouteStaffDeviceRevoke = "staff.devices.revoke"
+)
+
+var staffDevicePaths = map[string]string{
+	RouteStaffDevices:      "/staff/devices",
+	RouteStaffDeviceRevoke: "/staff/devices/:id/revoke",
+}
+
+func (s *Server) registerStaffDeviceRoutes() {
+	s.route("GET", RouteStaffDevices, s.showStaffDevices)
+	s.route("POST", RouteStaffDeviceRevoke, s.revokeDevice)
+}
+
+// staffRole returns the signed-in staff member's username and whether the account is an
+// enabled supervisor now. The role is read from the account (internal/staff), not from the
+// session, so a supervisor demoted or disabled since signing in is refused at once: the
+// account checkStaffSignIn read for this request, or else the account read here.
+func (s *Server) staffRole(c echo.Context) (username string, supervisor bool) {
+	username = s.staffUser(c)
+	if username == "" || s.staff == nil {
+		return username, false
+	}
+	if a, ok := s.signedInStaff(c); ok && a.Username == username {
+		return username, a.IsSupervisor()
+	}
+	ctx := c.Request().Context()
+	a, err := s.staff.Get(ctx, username)
+	if err != nil {
+		if !errors.Is(err, staff.ErrNotFound) {
+			loggerFrom(ctx, s.logger).Error("staff account not readable: not treated as a supervisor", "user", username, "err", err)
+		}
+		return username, false
+	}
+	return username, a.IsSupervisor()
+}
+
+// isSupervisor reports whether an enabled supervisor is signed in.
+func (s *Server) isSupervisor(c echo.Context) bool {
+	_, sup := s.staffRole(c)
+	return sup
+}
+
+// requireSupervisor returns the signed-in supervisor's username, or the page that says only a
+// supervisor may do this and leads to sign-in (coming back to next afterwards).
+func (s *Server) requireSupervisor(c echo.Context, next string) (string, error) {
+	user, sup := s.staffRole(c)
+	if sup {
+		return user, nil
+	}
+	msg := "Counter and kiosk terminals are set up by a supervisor. Please sign in with a supervisor's account. Nothing was changed."
+	if user != "" {
+		msg = "You are signed in as " + s.staffMember(c) + ", who is not a supervisor. Please ask a supervisor to sign in. Nothing was changed."
+	}
+	return "", &Error{Code: EForbidden, Heading: "For supervisors only", Message: msg,
+		BackURL: s.signInURL(next), BackLabel: "Sign in as a supervisor"}
+}
+
+// signInURL is the staff sign-in page that comes back to next after signing in (next is
+// dropped unless safeNext accepts it).
+func (s *Server) signInURL(next string) string {
+	u := s.url(RouteStaffSignIn)
+	if n, ok := safeNext(next); ok {
+		u += "?next=" + url.QueryEscape(n)
+	}
+	return u
+}
+
+// safeNext accepts a place to go after sign-in only if it is a path on this site: it starts
+// with one "/", has no scheme, host or user, no backslash and no control characters. Anything
+// else (an open redirect: "//evil.example", "https://…", "/\evil") is refused.
+func safeNext(raw string) (string, bool) {
+	if raw == "" || len(raw) > 512 || raw[0] != '/' || strings.HasPrefix(raw, "//") ||
+		strings.ContainsRune(raw, '\\') || strings.IndexFunc(raw, unicode.IsControl) >= 0 {
+		return "", false
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" || !strings.HasPrefix(u.Path, "/") {
+		return "", false
+	}
+	return u.RequestURI(), true
+}
+
+// showStaffDevices lists the enrolments, live ones first.
+func (s *Server) showStaffDevices(c echo.Context) error {
+	if _, err := s.requireSupervisor(c, s.url(RouteStaffDevices)); err != nil {
+		return err
+	}
+	if s.enrolments == nil {
+		return &Error{Code: EUnavailable, Heading: "Not available", Message: "The list needs the service's database."}
+	}
+	ctx := c.Request().Context()
+	list, err := s.enrolments.List(ctx, 0)
+	if err != nil {
+		return err
+	}
+	v := pages.DevicesView{CSRFToken: csrfToken(c), DeviceURL: s.url(RouteDevice)}
+	if msg := s.popFlash(c); msg != "" {
+		v.Notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
+	}
+	loc := s.staffLocation(ctx)
+	at := func(t time.Time) (string, string) {
+		return t.In(loc).Format("Mon 2 Jan 2006 15:04 MST"), t.UTC().Format(time.RFC3339)
+	}
+	this := deviceOf(c)
+	for _, e := range list {
+		row := pages.DeviceRow{ID: strconv.FormatInt(e.ID, 10), Name: e.Name, Mode: e.Mode.Label(), ModeValue: string(e.Mode),
+			EnrolledBy: e.EnrolledBy, DeviceID: e.DeviceID, Live: e.Live(), ThisDevice: e.DeviceID == this.ID}
+		row.EnrolledAt, row.EnrolledAtISO = at(e.EnrolledAt)
+		if e.Live() {
+			row.RevokeURL = s.url(RouteStaffDeviceRevoke, e.ID)
+		} else {
+			row.RevokedAt, row.RevokedAtISO = at(e.RevokedAt)
+			row.RevokedBy = e.RevokedBy
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	return s.render(c, http.StatusOK, "Terminals", pages.Devices(v))
+}
+
+// revokeDevice ends an enrolment: its browser is a customer device from its next request on.
+func (s *Server) revokeDevice(c echo.Context) error {
+	sup, err := s.requireSupervisor(c, s.url(RouteStaffDevices))
+	if err != nil {
+		return err
+	}
+	if s.enrolments == nil {
+		return &Error{Code: EUnavailable, Heading: "Not available", Message: "Revoking a terminal needs the service's database."}
+	}
+	notFound := &Error{Code: ENotFound, Heading: "No such terminal", Message: "There is no enrolled terminal with that number. It may have been removed.",
+		BackURL: s.url(RouteStaffDevices), BackLabel: "Back to the terminals"}
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return notFound
+	}
+	e, err := s.enrolments.Revoke(c.Request().Context(), id, sup)
+	switch {
+	case errors.Is(err, device.ErrNotFound):
+		return notFound
+	case errors.Is(err, device.ErrAlreadyRevoked):
+		s.flash(c, "“"+e.Name+"” was already revoked by "+e.RevokedBy+".")
+	case err != nil:
+		return err
+	default:
+		s.recordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
+		s.flash(c, "“"+e.Name+"” is no longer a "+strings.ToLower(e.Mode.Label())+": it is a customer device from its next page on.")
+	}
+	return s.redirect(c, s.url(RouteStaffDevices))
+}
+
+// staffLocation is the time zone staff read times in: the first cinema's (UTC without one).
+func (s *Server) staffLocation(ctx context.Context) *time.Location {
+	if s.ticketing == nil {
+		return time.UTC
+	}
+	list, err := s.cinemas(ctx)
+	if err != nil || len(list) == 0 {
+		return time.UTC
+	}
+	return list[0].Location()
+}

@@ -1,0 +1,65 @@
+// Package kiosk holds the lobby kiosk's own screens: the start screen, collecting tickets, and
+// the idle warning for browsers without JavaScript.
+package kiosk
+
+import "github.com/cinemabff/cinemabff/views/components"
+
+// StartView is the kiosk's start screen: three large choices, nothing that leaves the kiosk.
+type StartView struct {
+	BuyURL     string
+	CollectURL string
+	ChangeURL  string
+	Notice     *components.Notice // e.g. "The screen started over"
+}
+
+// Option is one choice of a select.
+type Option struct {
+	Value string
+	Label string
+}
+
+// CollectView is the collect-tickets form: the QR code held up to the scanner, or the booking
+// number and e-mail address.
+type CollectView struct {
+	ActionURL string
+	CSRFToken string
+	Cinemas   []Option
+	CinemaID  string
+	Number    string
+	Email     string
+	Staff     bool   // staff at the box office: the booking number is enough
+	ScanError string // the scanned code could not be used
+	Error     string // the number and e-mail did not find a booking
+}
+
+// AgainView asks before printing tickets that were printed before.
+type AgainView struct {
+	Number     string
+	PrintedAt  string // "23 November at 10:14"
+	Where      string // "at this kiosk", "at another kiosk (Lobby left)", "" when only the ticketing system knew
+	ConfirmURL string
+	CancelURL  string // ends the visit (start over)
+	CSRFToken  string
+}
+
+// CollectedView is the print view of the collected tickets.
+type CollectedView struct {
+	Number    string
+	Tickets   components.TicketsView
+	PrintKey  string // data-autoprint: prints by itself once per collection
+	Again     bool   // printed before: this is a reprint
+	DoneURL   string // ends the visit (start over)
+	CSRFToken string
+}
+
+// IdleView is the "Still there?" page a kiosk without JavaScript is sent to after the idle time:
+// Continue goes back, and after Seconds the page itself goes to ExpiredURL, which ends the visit.
+type IdleView struct {
+	ContinueURL string
+	ExpiredURL  string
+	Seconds     int
+	ExpiresISO  string
+	NowISO      string
+	ResetURL    string // "Start over now"
+	CSRFToken   string
+}
