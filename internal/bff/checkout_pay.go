@@ -285,6 +285,9 @@ func (s *Server) applyDetails(ctx context.Context, rec checkout.Record, r checko
 	d := r.Details
 	if d.Completed {
 		next, err := st.store.MarkCompleted(ctx, rec.ID, d.BookingNumber)
+		if err == nil {
+			s.endHold(ctx, rec.UserSessionID) // booked: the order no longer holds seats
+		}
 		if err != nil && !checkout.IsStateChanged(err) {
 			loggerFrom(ctx, s.logger).Error("record completed order", "ref", rec.ID, "err", err)
 			rec.State, rec.BookingNumber = checkout.StateCompleted, d.BookingNumber
