@@ -19,6 +19,7 @@ import (
 
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/qrcode"
+	qrdecoder "github.com/makiuchi-d/gozxing/qrcode/decoder"
 )
 
 const (
@@ -43,7 +44,63 @@ func DecodeSVG(svg string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("qrread: %w", err)
 	}
-	return decode(c.image())
+	// gozxing's detector misses some codes at one scale and finds them at another: try a
+	// few scales before saying the markup shows no code.
+	var err1 error
+	for _, px := range []int{pxPerModule, 5, 3, 11} {
+		text, err := decode(c.imageAt(px))
+		if err == nil || errors.Is(err, errMirrored) {
+			return text, err
+		}
+		if err1 == nil {
+			err1 = err
+		}
+	}
+	// The detector still misses a few codes; the markup gives the modules exactly, so decode
+	// those (format, error correction and all) without the detector.
+	if text, err := decodeModules(c.modules()); err == nil || errors.Is(err, errMirrored) {
+		return text, err
+	}
+	return "", err1
+}
+
+// modules is the canvas's dark modules without the quiet zone (the bounding box of dark).
+func (c *canvas) modules() [][]bool {
+	x0, y0, x1, y1 := c.w, c.h, -1, -1
+	for y := 0; y < c.h; y++ {
+		for x := 0; x < c.w; x++ {
+			if c.dark[y*c.w+x] {
+				x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+			}
+		}
+	}
+	if x1 < 0 {
+		return nil
+	}
+	out := make([][]bool, y1-y0+1)
+	for y := range out {
+		out[y] = make([]bool, x1-x0+1)
+		for x := range out[y] {
+			out[y][x] = c.dark[(y+y0)*c.w+x+x0]
+		}
+	}
+	return out
+}
+
+// decodeModules decodes a module matrix (no quiet zone) with the QR decoder alone, and refuses
+// a mirrored reading as decode does.
+func decodeModules(m [][]bool) (string, error) {
+	if len(m) == 0 || len(m) != len(m[0]) {
+		return "", errors.New("qrread: no square module matrix")
+	}
+	res, err := qrdecoder.NewDecoder().DecodeBoolMap(m, map[gozxing.DecodeHintType]any{gozxing.DecodeHintType_CHARACTER_SET: "UTF-8"})
+	if err != nil {
+		return "", fmt.Errorf("qrread: decode modules: %w", err)
+	}
+	if meta, ok := res.GetOther().(*qrdecoder.QRCodeDecoderMetaData); ok && meta.IsMirrored() {
+		return "", errMirrored
+	}
+	return res.GetText(), nil
 }
 
 // DecodePNG decodes the QR code in a PNG image.
@@ -52,11 +109,98 @@ func DecodePNG(b []byte) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("qrread: %w", err)
 	}
-	return decode(img)
+	text, err := decode(img)
+	if err == nil || errors.Is(err, errMirrored) {
+		return text, err
+	}
+	// As for SVG: another scale, with a wider white margin, before giving up.
+	for _, k := range []int{2, 3} {
+		if t, err2 := decode(scaled(img, k)); err2 == nil || errors.Is(err2, errMirrored) {
+			return t, err2
+		}
+	}
+	// A code drawn with whole-pixel modules (as tickets.PNG draws it): sample the modules.
+	if m := sampleModules(img); m != nil {
+		if t, err2 := decodeModules(m); err2 == nil || errors.Is(err2, errMirrored) {
+			return t, err2
+		}
+	}
+	return "", err
 }
 
+// sampleModules reads the module matrix of a code drawn with square, whole-pixel modules: the
+// bounding box of dark pixels is a QR size (21, 25, … 177 modules) times a whole module size.
+func sampleModules(img image.Image) [][]bool {
+	b := img.Bounds()
+	dark := func(x, y int) bool {
+		r, g, bl, _ := img.At(x, y).RGBA()
+		return r+g+bl < 3*0x8000
+	}
+	x0, y0, x1, y1 := b.Max.X, b.Max.Y, b.Min.X-1, b.Min.Y-1
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if dark(x, y) {
+				x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+			}
+		}
+	}
+	w, h := x1-x0+1, y1-y0+1
+	if w <= 0 || w != h {
+		return nil
+	}
+	for dim := 21; dim <= 177; dim += 4 {
+		if w%dim != 0 {
+			continue
+		}
+		px := w / dim
+		m := make([][]bool, dim)
+		for y := range m {
+			m[y] = make([]bool, dim)
+			for x := range m[y] {
+				m[y][x] = dark(x0+x*px+px/2, y0+y*px+px/2)
+			}
+		}
+		return m
+	}
+	return nil
+}
+
+// scaled is img k times larger (nearest neighbour) on a white border of 8k pixels.
+func scaled(img image.Image, k int) image.Image {
+	b := img.Bounds()
+	pad := 8 * k
+	out := image.NewGray(image.Rect(0, 0, b.Dx()*k+2*pad, b.Dy()*k+2*pad))
+	for i := range out.Pix {
+		out.Pix[i] = 0xff
+	}
+	for y := 0; y < b.Dy()*k; y++ {
+		for x := 0; x < b.Dx()*k; x++ {
+			out.Set(x+pad, y+pad, img.At(b.Min.X+x/k, b.Min.Y+y/k))
+		}
+	}
+	return out
+}
+
+// errMirrored: the image shows a mirrored code.
+var errMirrored = errors.New("qrread: QR code is mirrored")
+
 func decode(img image.Image) (string, error) {
+	text, err := decodeWith(img, false)
+	if err != nil && !errors.Is(err, errMirrored) {
+		if t, err2 := decodeWith(img, true); err2 == nil || errors.Is(err2, errMirrored) {
+			return t, err2
+		}
+	}
+	return text, err
+}
+
+// decodeWith decodes img with the hybrid binarizer, or the global histogram one.
+func decodeWith(img image.Image, global bool) (string, error) {
 	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
+	if global {
+		src := gozxing.NewLuminanceSourceFromImage(img)
+		bmp, err = gozxing.NewBinaryBitmap(gozxing.NewGlobalHistgramBinarizer(src))
+	}
 	if err != nil {
 		return "", fmt.Errorf("qrread: %w", err)
 	}
@@ -80,7 +224,7 @@ func decode(img image.Image) (string, error) {
 	ax, ay := tr.GetX()-tl.GetX(), tr.GetY()-tl.GetY()
 	bx, by := bl.GetX()-tl.GetX(), bl.GetY()-tl.GetY()
 	if ax*by-ay*bx <= 0 {
-		return "", errors.New("qrread: QR code is mirrored")
+		return "", errMirrored
 	}
 	return res.GetText(), nil
 }
@@ -93,7 +237,10 @@ type canvas struct {
 }
 
 // image returns the canvas scaled up, with a white margin.
-func (c *canvas) image() image.Image {
+func (c *canvas) image() image.Image { return c.imageAt(pxPerModule) }
+
+// imageAt is image with pxPerModule pixels per module.
+func (c *canvas) imageAt(pxPerModule int) image.Image {
 	w := (c.w + 2*marginModules) * pxPerModule
 	h := (c.h + 2*marginModules) * pxPerModule
 	img := image.NewGray(image.Rect(0, 0, w, h))
