@@ -190,9 +190,11 @@ func secondsText(seconds float64) string {
 	return fmt.Sprintf("%d seconds", n)
 }
 
-// forgetBooking unbinds the booking from this visit (a shared computer, the kiosk).
+// forgetBooking unbinds the booking from this visit (a shared computer, the kiosk). An edit in
+// progress is cancelled upstream, so its added seats do not stay held for nobody.
 func (s *Server) forgetBooking(c echo.Context) error {
 	ctx := c.Request().Context()
+	s.releaseEdit(c)
 	s.sessions.Remove(ctx, sessBookingCinema)
 	s.sessions.Remove(ctx, sessBookingNumber)
 	s.clearEdit(c)

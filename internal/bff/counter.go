@@ -318,24 +318,14 @@ func (s *Server) nextCustomer(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	log := loggerFrom(ctx, s.logger)
 	bb, _ := s.boundBooking(c)
 	if e, ok := s.currentEdit(c); ok {
 		if entry, err := s.blockingEntry(ctx, e); err == nil && entry != nil {
 			s.flash(c, "A payment or refund of this change is still under way: finish it before the next customer.")
 			return s.redirect(c, s.url(RouteEditStatus, entry.ID))
 		}
-		if err := s.ticketing.CancelOrder(ctx, e.UserSessionID); err != nil {
-			log.Warn("next customer: edit order not cancelled", "err", err)
-		}
 	}
-	if v, ok := s.currentBuy(c); ok {
-		if _, busy := s.buyPaymentUnderWay(c, v); !busy {
-			if err := s.ticketing.CancelOrder(ctx, v.UserSessionID); err != nil {
-				log.Warn("next customer: order not cancelled", "err", err)
-			}
-		}
-	}
+	s.releaseOpenOrders(c)
 	s.clearEdit(c)
 	s.clearBuy(c)
 	for _, k := range []string{sessBookingCinema, sessBookingNumber, sessChanges, sessMailKey, sessSwapPending, sessSwapDone, sessFlash} {

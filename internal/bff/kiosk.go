@@ -171,32 +171,59 @@ func (s *Server) resetVisit(c echo.Context) error {
 // Cancelling is best effort: an order the upstream cannot cancel now releases its seats when its
 // hold expires, and the next guest must not inherit this visit either way.
 func (s *Server) endVisit(c echo.Context) error {
-	ctx := c.Request().Context()
-	log := loggerFrom(ctx, s.logger)
-	if s.ticketing != nil {
-		if v, ok := s.currentBuy(c); ok {
-			if rec, busy := s.buyPaymentUnderWay(c, v); busy {
-				log.Info("visit ended with a payment under way: order kept", "ref", rec.ID)
-			} else {
-				s.cancelAbandoned(ctx, "purchase", v.UserSessionID)
-			}
-		}
-		if e, ok := s.currentEdit(c); ok {
-			entry, err := s.blockingEntry(ctx, e)
-			switch {
-			case err != nil:
-				log.Warn("visit ended: edit payment state unknown, edit order kept", "booking", e.BookingNumber, "err", err)
-			case entry != nil:
-				log.Info("visit ended with an edit payment under way: edit order kept", "booking", e.BookingNumber, "entry", entry.ID)
-			default:
-				s.cancelAbandoned(ctx, "edit", e.UserSessionID)
-			}
-		}
-	}
-	if err := s.sessions.Destroy(ctx); err != nil {
+	s.releaseOpenOrders(c)
+	if err := s.sessions.Destroy(c.Request().Context()); err != nil {
 		return fmt.Errorf("end visit: %w", err)
 	}
 	return nil
+}
+
+// releaseOpenOrders cancels upstream the orders this visit holds and nobody will finish: the
+// purchase order and the edit order, unless a payment of theirs is under way (its watcher or
+// the reconciler finishes it whether anybody waits or not). Used wherever a visit lets go of
+// what it holds: the kiosk's reset, forgetting a booking, signing out, the next customer.
+func (s *Server) releaseOpenOrders(c echo.Context) {
+	s.releaseBuy(c)
+	s.releaseEdit(c)
+}
+
+// releaseBuy cancels the visit's purchase order unless its payment is under way.
+func (s *Server) releaseBuy(c echo.Context) {
+	if s.ticketing == nil {
+		return
+	}
+	v, ok := s.currentBuy(c)
+	if !ok {
+		return
+	}
+	if rec, busy := s.buyPaymentUnderWay(c, v); busy {
+		loggerFrom(c.Request().Context(), s.logger).Info("visit let go of a purchase with a payment under way: order kept", "ref", rec.ID)
+		return
+	}
+	s.cancelAbandoned(c.Request().Context(), "purchase", v.UserSessionID)
+}
+
+// releaseEdit cancels the visit's edit order (the original booking stays as it was) unless a
+// payment or refund of the change is under way.
+func (s *Server) releaseEdit(c echo.Context) {
+	if s.ticketing == nil {
+		return
+	}
+	e, ok := s.currentEdit(c)
+	if !ok {
+		return
+	}
+	ctx := c.Request().Context()
+	log := loggerFrom(ctx, s.logger)
+	entry, err := s.blockingEntry(ctx, e)
+	switch {
+	case err != nil:
+		log.Warn("visit let go of an edit whose payment state is unknown: edit order kept", "booking", e.BookingNumber, "err", err)
+	case entry != nil:
+		log.Info("visit let go of an edit with a payment under way: edit order kept", "booking", e.BookingNumber, "entry", entry.ID)
+	default:
+		s.cancelAbandoned(ctx, "edit", e.UserSessionID)
+	}
 }
 
 // cancelAbandoned cancels an order nobody will finish; an order already gone is fine.

@@ -463,3 +463,60 @@ func TestCollectIsAuditedForStaff(t *testing.T) {
 		t.Fatalf("a guest's collection was audited: %+v", rows)
 	}
 }
+
+// TestLettingGoOfABookingReleasesTheEdit: a visit that lets go of a booking with an edit open
+// cancels the edit order upstream (its held seats come free, the original stays): a customer's
+// "Not your booking?" (forget), a clerk's sign-out, and "Next customer" at the counter. Before,
+// forget and sign-out only dropped the edit from the session, and its seats stayed held until
+// the order expired.
+func TestLettingGoOfABookingReleasesTheEdit(t *testing.T) {
+	cases := []struct {
+		name    string
+		harness func(t *testing.T) *harness
+		letGo   func(h *harness)
+	}{
+		{"forget", func(t *testing.T) *harness { return newHarness(t, harnessOpts{sandbox: true}) }, func(h *harness) {
+			resp, body := h.post("/booking/forget", "/booking/current", nil)
+			expectRedirect(h.t, resp, body, "/")
+		}},
+		{"sign-out", func(t *testing.T) *harness {
+			h := counterHarness(t)
+			h.signInAs("carl", "clerk horse battery")
+			return h
+		}, func(h *harness) { h.signOutStaff() }},
+		{"next customer", func(t *testing.T) *harness {
+			h := counterHarness(t)
+			h.signInAs("carl", "clerk horse battery")
+			return h
+		}, func(h *harness) {
+			resp, _ := h.post("/staff/next-customer", "/booking/current", nil)
+			if resp.StatusCode != http.StatusSeeOther {
+				h.t.Fatalf("next customer: %d", resp.StatusCode)
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := tc.harness(t)
+			if tc.name == "forget" {
+				h.find(bkPaid2)
+			} else {
+				h.counterFind("100002")
+			}
+			h.startEdit(t)
+			cancels := h.sb.Calls("CancelOrder")
+			tc.letGo(h)
+			if n := h.sb.Calls("CancelOrder") - cancels; n != 1 {
+				t.Fatalf("CancelOrder called %d times when the visit let go of the edit, want 1", n)
+			}
+			// The booking is not "being edited" any more: it can be changed again at once.
+			if tc.name == "forget" {
+				h.find(bkPaid2)
+			} else {
+				h.signInAs("carl", "clerk horse battery")
+				h.counterFind("100002")
+			}
+			h.startEdit(t)
+		})
+	}
+}

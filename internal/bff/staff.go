@@ -274,8 +274,8 @@ func (s *Server) signOut(c echo.Context) error {
 		s.recordAudit(c, audit.Entry{Actor: user, Action: audit.ActionSignOut})
 		loggerFrom(c.Request().Context(), s.logger).Info("staff signed out", "user", user)
 	}
-	if err := s.sessions.Destroy(c.Request().Context()); err != nil {
-		return fmt.Errorf("end visit: %w", err)
+	if err := s.endVisit(c); err != nil { // releases the orders held for the customer served
+		return err
 	}
 	return s.redirect(c, s.url(RouteHome))
 }
