@@ -48,9 +48,14 @@ func (s *Server) staffUser(c echo.Context) string {
 	return s.sessions.GetString(c.Request().Context(), sessStaffUser)
 }
 
-// deviceLabel names the device for the audit trail.
+// deviceLabel names the device for the audit trail: the enrolled name people know it by
+// ("Counter 2"), with the device id that stays the same across renames and re-enrolments.
 func (s *Server) deviceLabel(c echo.Context) string {
-	return deviceOf(c).ID
+	d := deviceOf(c)
+	if d.Name == "" {
+		return d.ID
+	}
+	return d.Name + " (" + d.ID + ")"
 }
 
 // RouteStaffAudit is the supervisors' audit trail (?actor=&booking=&day=, &format=csv).

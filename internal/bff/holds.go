@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
@@ -355,7 +357,7 @@ func (s *Server) openPurchaseHold(c echo.Context, usid string, seats int, replac
 		return false, nil
 	}
 	ctx := c.Request().Context()
-	key := holds.ClientKey(c.RealIP())
+	key := holdClientKey(c)
 	h := holds.Hold{UserSessionID: usid, ClientKey: key, Seats: seats, Expires: s.now().Add(s.holdLifetime())}
 	limit := s.maxOrdersPerClient()
 	err = st.Open(ctx, h, limit, replaces)
@@ -370,6 +372,16 @@ func (s *Server) openPurchaseHold(c echo.Context, usid string, seats int, replac
 		return true, err
 	}
 	return false, nil
+}
+
+// holdClientKey is who an open order counts against: the client address, except for an
+// enrolled kiosk, which is its own client. Several kiosks in one lobby share one address, and
+// each may well have a guest's order open at the same time.
+func holdClientKey(c echo.Context) string {
+	if d := deviceOf(c); d.Mode == device.Kiosk && d.Enrolment != 0 {
+		return holds.ClientKey("device-enrolment:" + strconv.FormatInt(d.Enrolment, 10))
+	}
+	return holds.ClientKey(c.RealIP())
 }
 
 // settleHolds asks what became of the client's open orders whose end was not seen (paid in

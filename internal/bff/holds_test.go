@@ -13,6 +13,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 )
@@ -376,4 +377,27 @@ func TestReplacedOrderThatCannotBeCancelledStopsThePurchase(t *testing.T) {
 	if got := len(h.checkedSeats()["seat"]); got != 2 {
 		t.Fatalf("the visit's order has %d seats, want its 2", got)
 	}
+}
+
+// TestKiosksBehindOneAddressEachHoldAnOrder: the kiosks of one lobby share an internet address,
+// but each enrolled kiosk is its own client for the open-order limit: four kiosks behind one
+// address each have a guest's order open, while a fourth browser behind that address is refused.
+func TestKiosksBehindOneAddressEachHoldAnOrder(t *testing.T) {
+	h := holdHarness(t, harnessOpts{})
+	const addr = "203.0.113.9"
+	for range 4 {
+		k := h.visitor(addr)
+		k.enrol(device.Kiosk)
+		resp, body := k.chooseQty(qty(1, 0))
+		expectRedirect(t, resp, body, "/checkout/seats")
+	}
+	if got := len(h.openOrders(t, addr)); got != 0 {
+		t.Fatalf("%d kiosk orders counted against the lobby's address, want 0", got)
+	}
+	for range 3 {
+		resp, body := h.visitor(addr).chooseQty(qty(1, 0))
+		expectRedirect(t, resp, body, "/checkout/seats")
+	}
+	resp, body := h.visitor(addr).chooseQty(qty(1, 0))
+	holdLimitPage(t, h, resp, body, http.StatusTooManyRequests, "orders")
 }
