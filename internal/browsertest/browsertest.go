@@ -34,6 +34,9 @@ type Options struct {
 	Width, Height int64 // viewport; default 1280x900
 	Mobile        bool  // emulate a phone (touch, small viewport)
 	NoJavaScript  bool  // disable scripts (proves pages work without them)
+	// Timeout bounds everything the page does; 0 means 90 seconds. A long walk through many
+	// pages (with axe-core and a screenshot at each) needs more.
+	Timeout time.Duration
 }
 
 // NewPage starts a fresh headless Chromium (own user-data dir) and opens a tab.
@@ -53,7 +56,11 @@ func NewPage(t *testing.T, o Options) *Page {
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(actx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	timeout := o.Timeout
+	if timeout == 0 {
+		timeout = 90 * time.Second
+	}
+	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
 	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
 
 	p := &Page{Ctx: ctx, t: t}
