@@ -65,7 +65,7 @@ func (s *Server) completeEdit(c echo.Context) error {
 		return err
 	} else if entry != nil {
 		if entry.Kind == ledger.KindPayment && (entry.State == ledger.StateCreated || entry.State == ledger.StateRedirected) {
-			if next, err := s.settler().advance(ctx, entry.ID); err == nil && next.State == ledger.StateRedirected && safeExternalURL(next.HostedURL) {
+			if next, err := s.advanceWithin(ctx, entry.ID); err == nil && next.State == ledger.StateRedirected && safeExternalURL(next.HostedURL) {
 				return c.Redirect(http.StatusSeeOther, next.HostedURL) // the same payment page again
 			}
 		}
@@ -86,7 +86,12 @@ func (s *Server) completeEdit(c echo.Context) error {
 	notice := editNotice(e, noticeLines(lines), cinema.Money{}, cinema.Money{})
 
 	if !e.Paid || balance.Cents == 0 {
-		if _, err := s.ticketing.CompleteEditBooking(ctx, e.UserSessionID, upstream.CompleteEditUnpaid()); err != nil {
+		// No money moves, but the booking changes: the page waits for the answer rather
+		// than leave the change half-known (budget.go).
+		dctx, cancel := s.detached(ctx)
+		_, err := s.ticketing.CompleteEditBooking(dctx, e.UserSessionID, upstream.CompleteEditUnpaid())
+		cancel()
+		if err != nil {
 			return s.editEnded(c, e, err)
 		}
 		if !e.Paid && balance.Cents != 0 {
@@ -141,7 +146,7 @@ func (s *Server) completeEdit(c echo.Context) error {
 		if _, err := s.ticketing.ResetOrderExpiry(ctx, e.UserSessionID); err != nil {
 			loggerFrom(ctx, s.logger).Warn("reset expiry before payment", "err", err)
 		}
-		entry, err = s.settler().advance(ctx, entry.ID)
+		entry, err = s.advanceWithin(ctx, entry.ID)
 		if err != nil || entry.State != ledger.StateRedirected {
 			// Nothing was taken: the provider did not create the payment.
 			if entry.State == ledger.StateCreated {
@@ -271,7 +276,9 @@ func (s *Server) editPaymentReturn(c echo.Context) error {
 			loggerFrom(ctx, s.logger).Warn("cancel provider payment", "entry", entry.ID, "err", err)
 		}
 	}
-	entry, err = s.settler().advance(ctx, entry.ID)
+	// Applying the payment to the booking is a money step: never cut off halfway; when the
+	// ticketing system is slow the status page says the change is being processed.
+	entry, err = s.advanceWithin(ctx, entry.ID)
 	if err != nil {
 		loggerFrom(c.Request().Context(), s.logger).Warn("settle after return", "entry", entry.ID, "err", err)
 	}
@@ -284,6 +291,9 @@ func (s *Server) editPaymentReturn(c echo.Context) error {
 // result rather than a "finishing" page; after applyWait the status page takes over.
 func (s *Server) awaitApplying(ctx context.Context, entry ledger.Entry) ledger.Entry {
 	deadline := time.Now().Add(applyWait)
+	if dl, ok := upstream.ReadDeadline(ctx); ok && dl.Before(deadline) {
+		deadline = dl // the page answers in time; the status page keeps checking
+	}
 	for entry.State == ledger.StateApplying && time.Now().Before(deadline) {
 		select {
 		case <-ctx.Done():
@@ -313,14 +323,14 @@ func (s *Server) editPaymentStatus(c echo.Context) error {
 	switch {
 	case entry.Kind == ledger.KindRefund:
 		// Every part that is still under way is tried again, each on its own.
-		if _, err := s.settler().advanceGroup(ctx, entry); err != nil {
+		if err := s.advanceGroupWithin(ctx, entry); err != nil {
 			loggerFrom(ctx, s.logger).Warn("refund not finished yet", "entry", entry.ID, "err", err)
 		}
 		if next, err := s.ledger.Get(ctx, entry.ID); err == nil {
 			entry = s.awaitApplying(ctx, next)
 		}
 	case !entry.State.Terminal(entry.Kind):
-		if next, err := s.settler().advance(ctx, entry.ID); err == nil {
+		if next, err := s.advanceWithin(ctx, entry.ID); err == nil {
 			entry = next
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/cinema"
@@ -127,11 +128,29 @@ func (s *Server) showEdit(c echo.Context) error {
 	} else if entry != nil {
 		return s.redirect(c, s.url(RouteEditStatus, entry.ID))
 	}
-	o, err := s.ticketing.GetOrder(ctx, e.UserSessionID)
-	if err != nil {
+	// The order and the ticket types are independent reads: both at once.
+	var (
+		o        cinema.Order
+		types    []cinema.TicketType
+		typesErr error
+	)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		o, err = s.ticketing.GetOrder(gctx, e.UserSessionID)
+		return err
+	})
+	g.Go(func() error {
+		// Without the types the page still shows the order; only adding is not offered.
+		types, typesErr = s.ticketing.GetTicketTypes(gctx, e.CinemaID, e.SessionID, e.UserSessionID)
+		return nil
+	})
+	if err := g.Wait(); err != nil {
 		return s.editEnded(c, e, err)
 	}
-	v := s.editView(c, e, o)
+	if typesErr != nil {
+		loggerFrom(ctx, s.logger).Warn("ticket types not read: adding tickets not offered", "err", typesErr)
+	}
+	v := s.editView(c, e, o, types)
 	if msg := s.popFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
@@ -141,7 +160,9 @@ func (s *Server) showEdit(c echo.Context) error {
 	return s.render(c, http.StatusOK, "Change booking", booking.Edit(v))
 }
 
-func (s *Server) editView(c echo.Context, e editVisit, o cinema.Order) booking.EditView {
+// editView is the edit page of order o; types are the session's ticket types (none: adding
+// tickets is not offered).
+func (s *Server) editView(c echo.Context, e editVisit, o cinema.Order, types []cinema.TicketType) booking.EditView {
 	ctx := c.Request().Context()
 	ci := s.cinemaByID(ctx, e.CinemaID)
 	v := booking.EditView{
@@ -202,11 +223,9 @@ func (s *Server) editView(c echo.Context, e editVisit, o cinema.Order) booking.E
 			v.Deals = append(v.Deals, d.Description)
 		}
 	}
-	if types, err := s.ticketing.GetTicketTypes(ctx, e.CinemaID, e.SessionID, e.UserSessionID); err == nil {
-		for _, t := range types {
-			if t.Simple() {
-				v.TicketTypes = append(v.TicketTypes, booking.Option{Value: t.Code, Label: fmt.Sprintf("%s – %s", t.Description, t.Price.String())})
-			}
+	for _, t := range types {
+		if t.Simple() {
+			v.TicketTypes = append(v.TicketTypes, booking.Option{Value: t.Code, Label: fmt.Sprintf("%s – %s", t.Description, t.Price.String())})
 		}
 	}
 	return v
@@ -288,8 +307,22 @@ func (s *Server) addTickets(c echo.Context) error {
 		return s.redirect(c, s.url(RouteEdit))
 	}
 	ctx := c.Request().Context()
-	types, err := s.ticketing.GetTicketTypes(ctx, e.CinemaID, e.SessionID, e.UserSessionID)
-	if err != nil {
+	// The ticket types and the order as it stands (where the party sits) are independent
+	// reads: both at once; the first error ends the other.
+	var (
+		types  []cinema.TicketType
+		before cinema.Order
+	)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		types, err = s.ticketing.GetTicketTypes(gctx, e.CinemaID, e.SessionID, e.UserSessionID)
+		return err
+	})
+	g.Go(func() (err error) {
+		before, err = s.ticketing.GetOrder(gctx, e.UserSessionID)
+		return err
+	})
+	if err := g.Wait(); err != nil {
 		return s.editEnded(c, e, err)
 	}
 	var chosen *cinema.TicketType
@@ -305,10 +338,6 @@ func (s *Server) addTickets(c echo.Context) error {
 	mode := upstream.BookingModeSale
 	if !e.Paid {
 		mode = upstream.BookingModeReservation
-	}
-	before, err := s.ticketing.GetOrder(ctx, e.UserSessionID) // where the party sits
-	if err != nil {
-		return s.editEnded(c, e, err)
 	}
 	// Seat hoarding (holds.go): the seats this visit may hold, before the upstream is asked.
 	if done, err := s.refuseVisitSeats(c, seatStepEditAdd, qty, &before, s.url(RouteEdit)); done {

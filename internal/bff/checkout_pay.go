@@ -90,7 +90,9 @@ func (s *Server) startBuyPayment(c echo.Context) error {
 	if _, err := s.ticketing.ResetOrderExpiry(ctx, v.UserSessionID); err != nil {
 		loggerFrom(ctx, s.logger).Warn("reset expiry before payment", "err", err)
 	}
-	redirectURL, err := s.ticketing.ExternalPaymentStarting(ctx, upstream.ExternalPaymentRequest{
+	dctx, cancel := s.detached(ctx) // the upstream starts taking money: never cut off halfway
+	defer cancel()
+	redirectURL, err := s.ticketing.ExternalPaymentStarting(dctx, upstream.ExternalPaymentRequest{
 		UserSessionID: v.UserSessionID, ReturnURL: s.absURL(RouteBuyReturn, rec.ID), PaymentMethod: s.paymentMethod,
 		InApp: isKiosk(c), CustomerName: v.Name, CustomerEmail: v.Email,
 		GeneratePrintStream: true, // PrintStreamType: the deployment's (-print-stream-type)
@@ -155,7 +157,9 @@ func (s *Server) continuePayment(c echo.Context, rec checkout.Record) error {
 // completeWithoutRedirect books an order that gift cards or points paid in full.
 func (s *Server) completeWithoutRedirect(c echo.Context, v buyVisit, rec checkout.Record) error {
 	ctx := c.Request().Context()
-	d, err := s.ticketing.CompleteOrder(ctx, upstream.CompleteOrderRequest{UserSessionID: v.UserSessionID, CustomerName: v.Name, CustomerEmail: v.Email,
+	dctx, cancel := s.detached(ctx) // the booking is made: never cut off halfway (budget.go)
+	defer cancel()
+	d, err := s.ticketing.CompleteOrder(dctx, upstream.CompleteOrderRequest{UserSessionID: v.UserSessionID, CustomerName: v.Name, CustomerEmail: v.Email,
 		BookingMode: upstream.BookingModeSale, PerformPayment: true, GeneratePrintStream: true, ReturnPrintStream: true})
 	if err != nil || !d.Completed {
 		_, _ = s.checkout().store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("complete order: ", err))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
 
@@ -18,11 +19,22 @@ func (s *Server) handleError(err error, c echo.Context) {
 		loggerFrom(c.Request().Context(), s.logger).Error("error after response started", "err", err)
 		return
 	}
-	v := s.errorView(err, c)
-	if v.Status == http.StatusTooManyRequests {
+	if upstream.TimedOut(err) {
 		var ae *Error
-		if errors.As(err, &ae) && ae.RetryAfter > 0 {
-			c.Response().Header().Set("Retry-After", fmt.Sprint(ae.RetryAfter))
+		if !errors.As(err, &ae) {
+			// A handler that passed the upstream's error on as it is: still the slow page.
+			err = slowUpstream(err, s.url(RouteHome), "Back to the start")
+		}
+	}
+	v := s.errorView(err, c)
+	if v.Status == http.StatusTooManyRequests || v.Status == http.StatusServiceUnavailable {
+		var ae *Error
+		if errors.As(err, &ae) {
+			if ra := retryAfter(ae); ra != "" {
+				c.Response().Header().Set("Retry-After", ra)
+			} else if ae.Code == EUnavailable {
+				c.Response().Header().Set("Retry-After", fmt.Sprint(slowRetryAfter))
+			}
 		}
 	}
 	if isHTMX(c) {
@@ -56,6 +68,9 @@ func (s *Server) errorView(err error, c echo.Context) pages.ErrorView {
 			log.Info("request refused", "code", ae.Code, "err", ae.Err)
 		}
 		v := pages.ErrorView{Status: statusOf(ae.Code), Heading: ae.Heading, Message: ae.Message, BackURL: ae.BackURL, BackLabel: ae.BackLabel}
+		if ae.Code == EUnavailable {
+			v.RetryURL = retryURL(c) // the same page, when trying again is a GET
+		}
 		if v.Heading == "" {
 			v.Heading = "We could not do that"
 		}

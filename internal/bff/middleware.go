@@ -46,6 +46,7 @@ func (s *Server) useMiddleware() {
 	e.Pre(middleware.RemoveTrailingSlashWithConfig(middleware.TrailingSlashConfig{RedirectCode: http.StatusMovedPermanently,
 		Skipper: func(c echo.Context) bool { return c.Request().URL.Path == "/" }}))
 	e.Use(s.requestID)
+	e.Use(s.readBudget) // counted from the request's arrival
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		DisablePrintStack: true,
 		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {

@@ -56,7 +56,8 @@ func (s *Server) startRefund(c echo.Context, e editVisit, tmpl ledger.Entry) err
 	lead := group[0]
 	e.Entry = lead.ID
 	s.saveEdit(c, e)
-	if _, err := s.settler().advanceGroup(ctx, lead); err != nil {
+	// A money step: never cut off halfway; a slow one goes on and the status page follows it.
+	if err := s.advanceGroupWithin(ctx, lead); err != nil {
 		loggerFrom(ctx, s.logger).Warn("refund not finished at once", "entry", lead.ID, "err", err)
 	}
 	if lead, err = s.ledger.Get(ctx, lead.ID); err != nil {

@@ -66,6 +66,12 @@ type Config struct {
 	TenderTerminal      string
 	TenderCash          string
 	RefundApprovalAbove int64
+	// ReadBudget is how long the ticketing reads of one request may take in all, from its
+	// arrival (0 means 1.5 s), so a page answers within about 2 s (budget.go).
+	// MoneyStepTimeout is the own deadline of a step that changes state upstream or moves
+	// money, detached from the request (0 means 45 s).
+	ReadBudget       time.Duration
+	MoneyStepTimeout time.Duration
 }
 
 // Secure reports whether the site is served over https.

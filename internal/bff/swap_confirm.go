@@ -53,7 +53,10 @@ func (s *Server) confirmSwap(c echo.Context) error {
 	for i, m := range v.Moves {
 		swaps[i] = upstream.SeatSwap{TicketSequenceNumber: m.Seq, NewSeat: m.To}
 	}
-	err = s.ticketing.SwapSeats(ctx, v.CinemaID, v.BookingID, swaps)
+	// The swap changes the booking: never cut off halfway (budget.go).
+	dctx, cancel := s.detached(ctx)
+	err = s.ticketing.SwapSeats(dctx, v.CinemaID, v.BookingID, swaps)
+	cancel()
 	if r, refused := upstream.SwapRefusal(err); refused || errors.Is(err, upstream.ErrSeatsUnavailable) {
 		s.sessions.Remove(ctx, sessSwapPending)
 		loggerFrom(ctx, s.logger).Info("swap refused", "booking", v.Number, "reason", r, "err", err)

@@ -66,6 +66,9 @@ func (s *Server) fromUpstream(err error, backURL, backLabel string) error {
 	if err == nil {
 		return nil
 	}
+	if upstream.TimedOut(err) {
+		return slowUpstream(err, backURL, backLabel) // slow, not refusing
+	}
 	e := &Error{Err: err, BackURL: backURL, BackLabel: backLabel}
 	if r, ok := upstream.EditRefusal(err); ok {
 		e.Code, e.Heading, e.Message = EConflict, "This booking cannot be changed online", editRestrictionText(r)

@@ -1,8 +1,10 @@
 package sandbox
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"sort"
@@ -130,6 +132,15 @@ func (f *Faults) inject(w http.ResponseWriter, r *http.Request, op string, fam f
 		return false
 	}
 	if ft.Latency > 0 {
+		// Read the body first, as a real server would have: only then does net/http
+		// notice a caller that gives up (its context ends), and the call ends with it.
+		if r.Body != nil {
+			b, err := io.ReadAll(r.Body)
+			if err != nil {
+				return true
+			}
+			r.Body = io.NopCloser(bytes.NewReader(b))
+		}
 		t := time.NewTimer(time.Duration(ft.Latency))
 		select {
 		case <-t.C:

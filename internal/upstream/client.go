@@ -174,8 +174,25 @@ func (t *transport) ready() error {
 // call performs req against base and decodes the answer into a new T. Reads
 // are retried on ErrUnavailable within the deadline; writes never are.
 func call[T any](ctx context.Context, t *transport, base *url.URL, req request) (*T, error) {
+	out, err := callWithin[T](ctx, t, base, req)
+	var e *Error
+	if req.read && errors.As(err, &e) {
+		e.Read = true
+	}
+	return out, err
+}
+
+// callWithin is call within the call's deadline: its own timeout and, for a read, the
+// request's read deadline (WithReadDeadline), whichever comes first. Retries and their
+// backoff stay inside it (sleepBackoff never waits past it).
+func callWithin[T any](ctx context.Context, t *transport, base *url.URL, req request) (*T, error) {
 	ctx, cancel := context.WithTimeout(ctx, t.cfg.timeoutFor(req.op))
 	defer cancel()
+	if dl, ok := ReadDeadline(ctx); ok && req.read {
+		var cancelRead context.CancelFunc
+		ctx, cancelRead = context.WithDeadline(ctx, dl)
+		defer cancelRead()
+	}
 
 	var body []byte
 	if req.body != nil {

@@ -146,6 +146,8 @@ type Error struct {
 	// count toward the circuit breaker and are retried. A code in a 200
 	// body is an answer, even when it reads like a failure.
 	Outage bool
+	// Read is set for a failed read (a safe call): nothing was changed upstream by it.
+	Read bool
 }
 
 func (e *Error) Error() string {

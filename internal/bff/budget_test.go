@@ -1,0 +1,226 @@
+package bff
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/sandbox"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+)
+
+// tenSeconds is an upstream that takes 10 s to answer every call.
+var tenSeconds = sandbox.Fault{Operation: "*", Latency: sandbox.Duration(10 * time.Second)}
+
+// pageWithin is how long a page may take in these tests: the 1.5 s read budget, rendering,
+// and slack for a shared machine. (Wall-clock bounds from a unit test, not a benchmark.)
+const pageWithin = 2500 * time.Millisecond
+
+// TestSlowUpstreamBookingPage: with every upstream call taking 10 s, the booking page answers
+// within the budget with the slow page (full page, or the fragment for htmx), 503 with
+// Retry-After, a retry of the same address, and the truth: nothing was changed.
+func TestSlowUpstreamBookingPage(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true,
+		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
+	h.find(bkPaid2)
+	mustFault(h, tenSeconds)
+
+	tests := []struct {
+		name      string
+		header    http.Header
+		wantFrag  bool
+		wantRetry string
+	}{
+		{"full page", nil, false, "/booking/current"},
+		{"htmx fragment", http.Header{"Hx-Request": {"true"}, "Hx-Current-Url": {"/booking/current?x=1"}}, true, "/booking/current?x=1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			resp, body := h.do("GET", "/booking/current", nil, tt.header)
+			took := time.Since(start)
+			if took > pageWithin {
+				t.Errorf("answered after %v, want within %v", took, pageWithin)
+			}
+			if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+				t.Errorf("status %d, Retry-After %q; want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
+			}
+			doc := h.doc(body)
+			if got := resp.Header.Get("HX-Retarget") != ""; got != tt.wantFrag {
+				t.Errorf("fragment %v, want %v", got, tt.wantFrag)
+			}
+			// The fragment goes into the page's error region, under the page's own heading.
+			if h1 := doc.Find("h1#error-title").Text(); !tt.wantFrag && h1 != "The cinema's system is slow right now" {
+				t.Errorf("heading %q, want the slow page's: %s", h1, doc.Text())
+			}
+			if !strings.Contains(text(doc, "error-message"), "Nothing was changed.") {
+				t.Errorf("message %q does not say nothing was changed", text(doc, "error-message"))
+			}
+			if href := doc.Find(`[data-testid="error-retry"]`).AttrOr("href", ""); href != tt.wantRetry {
+				t.Errorf("retry link %q, want %q", href, tt.wantRetry)
+			}
+		})
+	}
+}
+
+// TestSlowUpstreamPostChangesNothing: a POST that starts a change reads the booking first;
+// when that read runs out of time nothing is sent upstream, and the page says so.
+func TestSlowUpstreamPostChangesNothing(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true,
+		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
+	h.find(bkPaid2)
+	token := h.csrfToken("/booking/current")
+	mustFault(h, tenSeconds)
+	start := time.Now()
+	resp, body := h.do("POST", "/booking/edit/start", url.Values{"_csrf": {token}}, nil)
+	if took := time.Since(start); took > pageWithin {
+		t.Errorf("answered after %v, want within %v", took, pageWithin)
+	}
+	doc := h.doc(body)
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(text(doc, "error-message"), "Nothing was changed.") {
+		t.Fatalf("status %d: %s", resp.StatusCode, doc.Text())
+	}
+	if doc.Find(`[data-testid="error-retry"]`).Length() != 0 {
+		t.Errorf("a retry link on a POST's page: it would GET a form's address")
+	}
+	h.sb.Faults().Clear()
+	b, err := h.srv.ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.BeingEdited {
+		t.Errorf("the booking was put into edit state although the page said nothing was changed")
+	}
+}
+
+// TestSlowUpstreamRecoversWithoutRestart: the slow pages open the circuit breaker; once the
+// upstream answers again, the breaker lets a trial call through (half-open), closes, and the
+// same page works, with no restart.
+func TestSlowUpstreamRecoversWithoutRestart(t *testing.T) {
+	open := 300 * time.Millisecond
+	h := newHarness(t, harnessOpts{sandbox: true,
+		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 1, OpenTimeout: open}})
+	h.find(bkPaid2)
+	mustFault(h, tenSeconds)
+	if resp, _ := h.get("/booking/current"); resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("slow upstream: status %d, want 503", resp.StatusCode)
+	}
+	if err := h.srv.upstream.Ready(); err == nil {
+		t.Fatal("breaker still closed after the timed-out read; this test would not show recovery")
+	}
+	h.sb.Faults().Clear()
+	time.Sleep(open + 100*time.Millisecond) // open → half-open
+	doc := h.page("/booking/current", http.StatusOK)
+	if !strings.Contains(doc.Text(), "100002") {
+		t.Errorf("booking page after recovery does not show the booking: %s", doc.Text())
+	}
+	if err := h.srv.upstream.Ready(); err != nil {
+		t.Errorf("breaker not closed after the upstream recovered: %v", err)
+	}
+}
+
+// TestSlowMoneyStepIsHandedOn: the customer pays, and complete-edit then takes 10 s. The page
+// after the payment answers in time and says the change is being processed (neither done nor
+// failed); the step is not cut off by the page, and the entry ends applied, by the request's
+// own step or by the reconciler.
+func TestSlowMoneyStepIsHandedOn(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true,
+		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
+	h.find(bkPaid2)
+	doc := h.startEdit(t)
+	typ := doc.Find(`select[name="type"] option`).First().AttrOr("value", "")
+	h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
+	resp, body := h.post("/booking/edit/complete", "/booking/edit", nil)
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("complete: %d %s", resp.StatusCode, body)
+	}
+	hosted := resp.Header.Get("Location")
+	mustFault(h, sandbox.Fault{Operation: "CompleteEditBooking", Latency: sandbox.Duration(10 * time.Second)})
+
+	h.getURL(hosted) // the provider's page
+	r, err := h.client.PostForm(hosted, url.Values{"action": {"pay"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Body.Close()
+	loc, err := r.Location()
+	if err != nil {
+		t.Fatalf("provider did not send the customer back: %d", r.StatusCode)
+	}
+	start := time.Now()
+	back, doc2 := h.follow(h.getURL(loc.String()))
+	if took := time.Since(start); took > pageWithin {
+		t.Errorf("the page after paying answered after %v, want within %v", took, pageWithin)
+	}
+	txt := doc2.Text()
+	if back.StatusCode != http.StatusOK || !strings.Contains(txt, "finishing your change") {
+		t.Errorf("status %d, want the 'being processed' page: %s", back.StatusCode, txt)
+	}
+	for _, claim := range []string{"could not be saved", "refunded", "Your changes are saved", "was not completed"} {
+		if strings.Contains(txt, claim) {
+			t.Errorf("page claims %q while the change is still being made", claim)
+		}
+	}
+
+	// The step goes on after the page; once the upstream answers again the reconciler
+	// finishes whatever it left.
+	h.sb.Faults().Clear()
+	deadline := time.Now().Add(20 * time.Second)
+	var e ledger.Entry
+	for time.Now().Before(deadline) {
+		es, _ := entries(t, h)
+		if len(es) != 1 {
+			t.Fatalf("%d ledger entries for one payment", len(es))
+		}
+		if e = es[0]; e.State == ledger.StateApplied {
+			break
+		}
+		if e.State == ledger.StatePaid { // the request's step gave its claim back: the reconciler's turn
+			h.srv.Reconcile(context.Background())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if e.State != ledger.StateApplied {
+		t.Fatalf("entry left in %s (last error %q)", e.State, e.LastError)
+	}
+	b, err := h.srv.ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	on := 0
+	for _, p := range b.Payments {
+		if p.ProviderReference == e.ProviderReference {
+			on++
+		}
+	}
+	if on != 1 {
+		t.Errorf("payment on the booking %d times, want once", on)
+	}
+}
+
+// TestBudgetEditReadsRunConcurrently: the edit page's order and ticket types are independent
+// reads; with 300 ms on each, the page takes well under the 600 ms they would take in turn.
+func TestBudgetEditReadsRunConcurrently(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	h.find(bkPaid2)
+	h.startEdit(t)
+	const each = 300 * time.Millisecond
+	mustFault(h, sandbox.Fault{Operation: "GetOrder", Latency: sandbox.Duration(each)})
+	mustFault(h, sandbox.Fault{Operation: "TicketTypes", Latency: sandbox.Duration(each)})
+	best := time.Hour
+	for range 3 { // the best of three, so one stall of a shared machine does not decide
+		start := time.Now()
+		doc := h.page("/booking/edit", http.StatusOK)
+		best = min(best, time.Since(start))
+		if doc.Find(`select[name="type"] option`).Length() == 0 {
+			t.Fatal("edit page without ticket types: the second read did not happen")
+		}
+	}
+	if best < each || best >= 2*each {
+		t.Errorf("edit page took %v with %v on each of two reads; want at least %v and under %v (concurrent)", best, each, each, 2*each)
+	}
+}

@@ -1,0 +1,42 @@
+package upstream
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+type readDeadlineKey struct{}
+
+// WithReadDeadline returns a context whose reads (the safe calls, retries and
+// backoff included) end at t at the latest. Writes are not bound by it: a
+// call that changes state upstream is never cut off because a page wants to
+// answer, only by its own timeout and its context. The zero time removes a
+// read deadline set earlier (a money step detached from its request).
+//
+// It is a value, not a cancellation, so the rest of the request (the
+// database, the session store) is not cut off with the reads.
+func WithReadDeadline(ctx context.Context, t time.Time) context.Context {
+	return context.WithValue(ctx, readDeadlineKey{}, t)
+}
+
+// ReadDeadline returns the read deadline set by WithReadDeadline.
+func ReadDeadline(ctx context.Context) (time.Time, bool) {
+	t, ok := ctx.Value(readDeadlineKey{}).(time.Time)
+	return t, ok && !t.IsZero()
+}
+
+// TimedOut reports whether err is a call that ran out of time: its own
+// timeout, the read deadline, or its context's deadline passed before the
+// upstream answered. The upstream is then slow, not refusing.
+func TimedOut(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && errors.Is(e.Err, context.DeadlineExceeded)
+}
+
+// SafeCall reports whether err comes from a read: a call that changes
+// nothing upstream, so a person may be told that nothing was changed by it.
+func SafeCall(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Read
+}
