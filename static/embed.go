@@ -12,6 +12,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/cinemabff/cinemabff/internal/etag"
 )
 
 //go:embed css js img vendor
@@ -25,14 +27,14 @@ type Assets struct {
 	fsys    fs.FS
 	hashed  map[string]string // logical name -> URL path
 	logical map[string]string // hashed file name (without prefix) -> logical name
-	modTime time.Time
+	etags   map[string]string // logical name -> strong ETag of the content
 }
 
 // New indexes the embedded files. It fails only if the embedded tree is unreadable.
 func New() (*Assets, error) { return newAssets(files) }
 
 func newAssets(fsys fs.FS) (*Assets, error) {
-	a := &Assets{fsys: fsys, hashed: map[string]string{}, logical: map[string]string{}, modTime: time.Now()}
+	a := &Assets{fsys: fsys, hashed: map[string]string{}, logical: map[string]string{}, etags: map[string]string{}}
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -46,6 +48,7 @@ func newAssets(fsys fs.FS) (*Assets, error) {
 		name := strings.TrimSuffix(p, ext) + "." + hex.EncodeToString(sum[:])[:12] + ext
 		a.hashed[p] = Prefix + name
 		a.logical[name] = p
+		a.etags[p] = etag.Of(b)
 		return nil
 	})
 	if err != nil {
@@ -63,8 +66,10 @@ func (a *Assets) Path(name string) string {
 	return Prefix + "missing/" + name
 }
 
-// ServeHTTP serves a hashed asset with a long, immutable cache lifetime. The request path is
-// relative to Prefix.
+// ServeHTTP serves a hashed asset with a long, immutable cache lifetime and a strong ETag of
+// its content; a browser that revalidates anyway (a reload) gets a 304. The same content has
+// the same ETag on every replica and after every restart, so there is no Last-Modified (it
+// would be the start time). The request path is relative to Prefix.
 func (a *Assets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(r.URL.Path, Prefix)
 	logical, ok := a.logical[name]
@@ -86,7 +91,13 @@ func (a *Assets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "asset not seekable", http.StatusInternalServerError)
 		return
 	}
+	tag := a.etags[logical]
 	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	http.ServeContent(w, r, logical, a.modTime, rs)
+	w.Header().Set("ETag", tag)
+	if etag.Matches(r.Header.Get("If-None-Match"), tag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	http.ServeContent(w, r, logical, time.Time{}, rs)
 }

@@ -226,6 +226,7 @@ func newTicketingClient(cfg Config, logger *slog.Logger, reg prometheus.Register
 		upstream.WithVersion(version),
 		upstream.WithOperationTimeout(upstream.OpCompleteEditBooking, 20*time.Second),
 		upstream.WithHeaders(headers),
+		upstream.WithMaxIdleConnsPerHost(cfg.UpstreamIdle),
 		upstream.WithTimeZone(loc),
 		upstream.WithCurrency(cfg.Currency),
 		upstream.WithTenders(upstream.Tenders{Card: cfg.TenderCard, GiftCard: cfg.TenderGiftCard, Loyalty: cfg.TenderLoyalty}),

@@ -270,10 +270,7 @@ func (s *Server) buyPaymentReturn(c echo.Context) error {
 	}
 	v.PollURL = s.url(RouteBuyReturn, rec.ID) + "?" + q.Encode()
 	if isHTMX(c) {
-		c.Response().Header().Add("Vary", "HX-Request")
-		c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
-		c.Response().WriteHeader(http.StatusOK)
-		return co.ConfirmingPoll(v, c.QueryParam("shown") != shown).Render(ctx, c.Response())
+		return s.fragment(c, http.StatusOK, co.ConfirmingPoll(v, c.QueryParam("shown") != shown))
 	}
 	pauseKioskIdle(c) // a payment is in progress: the kiosk does not start over (kiosk.go)
 	return s.render(c, http.StatusOK, "Confirming your payment", co.Confirming(v))

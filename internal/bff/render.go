@@ -1,12 +1,15 @@
 package bff
 
 import (
+	"bytes"
+	"fmt"
 	"net/http"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/etag"
 	"github.com/cinemabff/cinemabff/views/layouts"
 )
 
@@ -50,16 +53,46 @@ func (s *Server) chrome(c echo.Context, title string) layouts.Chrome {
 }
 
 // render writes a page: the whole document normally, only the body component for an htmx
-// request. Vary tells caches the two differ.
+// request (see fragment). Vary tells caches the two differ.
 func (s *Server) render(c echo.Context, status int, title string, body templ.Component) error {
+	if isHTMX(c) {
+		return s.fragment(c, status, body)
+	}
 	c.Response().Header().Add("Vary", "HX-Request")
 	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	c.Response().WriteHeader(status)
 	ctx := c.Request().Context()
-	if isHTMX(c) {
+	return layouts.Base(s.chrome(c, title)).Render(templ.WithChildren(ctx, body), c.Response())
+}
+
+// fragment writes an htmx fragment. A fragment answering a GET with 200 (a poller asking
+// again) carries an ETag of its content and may be kept by the browser, privately, for
+// revalidation only (no-cache instead of the site's no-store); when it has not changed the
+// browser's If-None-Match gets a 304 without the body. Fragments are small, so they are
+// rendered into memory first.
+func (s *Server) fragment(c echo.Context, status int, body templ.Component) error {
+	h := c.Response().Header()
+	h.Add("Vary", "HX-Request")
+	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	ctx := c.Request().Context()
+	if c.Request().Method != http.MethodGet || status != http.StatusOK {
+		c.Response().WriteHeader(status)
 		return body.Render(ctx, c.Response())
 	}
-	return layouts.Base(s.chrome(c, title)).Render(templ.WithChildren(ctx, body), c.Response())
+	var buf bytes.Buffer
+	if err := body.Render(ctx, &buf); err != nil {
+		return fmt.Errorf("render fragment: %w", err)
+	}
+	tag := etag.Of(buf.Bytes())
+	h.Set("ETag", tag)
+	h.Set("Cache-Control", "no-cache, private")
+	if etag.Matches(c.Request().Header.Get("If-None-Match"), tag) {
+		c.Response().WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	c.Response().WriteHeader(status)
+	_, err := buf.WriteTo(c.Response())
+	return err
 }
 
 // redirect sends the browser on after a POST (Post/Redirect/Get). For htmx requests it uses

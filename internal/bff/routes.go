@@ -51,6 +51,7 @@ func (s *Server) registerRoutes() {
 	s.route("GET", RouteReadyz, s.readyz)
 	s.route("GET", RouteMetrics, s.metricsHandler())
 	s.echo.GET("/static/*", s.staticHandler())
+	s.echo.HEAD("/static/*", s.staticHandler())
 	s.route("POST", RoutePaymentWebhook, s.paymentWebhook)
 
 	s.registerBookingRoutes()

@@ -128,6 +128,7 @@ type Server struct {
 	logger   *slog.Logger
 	db       Pinger
 	echo     *echo.Echo
+	handler  http.Handler // echo wrapped in compression (compress.go)
 	sessions *scs.SessionManager
 	device   *device.Store
 	assets   *static.Assets
@@ -245,11 +246,14 @@ func New(d Deps) (*Server, error) {
 	s.echo = e
 	s.useMiddleware()
 	s.registerRoutes()
+	if s.handler, err = compressed(e); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
 // ServeHTTP makes the server an http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 // route registers a handler under a named path.
 func (s *Server) route(method, name string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {

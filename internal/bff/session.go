@@ -2,7 +2,6 @@ package bff
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"net/http"
 	"time"
@@ -44,8 +43,9 @@ func newSessionManager(store scs.Store, cfg Config) *scs.SessionManager {
 // loadSession loads the visit's server-side session and commits it just before the response
 // headers go out, only when something changed: the values, the token (renewal) or its
 // destruction. scs marks every loaded session "modified" when an idle timeout is set, so we
-// compare a fingerprint of the values instead; a GET that changes nothing writes nothing. An
-// active visit refreshes its idle deadline at most every IdleTimeout/4.
+// keep a copy of the values as loaded and compare; a GET that changes nothing writes nothing.
+// An active visit refreshes its idle deadline at most every IdleTimeout/4 (a write, but not on
+// every GET: see TestBookingPageGETsDoNotWriteSessionStore).
 func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if isInfraPath(c.Request().URL.Path) {
@@ -62,8 +62,9 @@ func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		c.SetRequest(c.Request().WithContext(ctx))
 		c.Set(ctxSessionLoaded, true)
-		loaded := sessionState{token: sm.Token(ctx), print: s.fingerprint(ctx)}
+		loaded := sessionState{token: sm.Token(ctx)}
 		if loaded.token != "" {
+			loaded.values = s.snapshot(ctx)
 			last := time.Unix(sm.GetInt64(ctx, sessTouched), 0)
 			if time.Since(last) > sm.IdleTimeout/4 {
 				sm.Put(ctx, sessTouched, time.Now().Unix())
@@ -94,26 +95,66 @@ func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 
 // sessionState is what the session looked like when the request started.
 type sessionState struct {
-	token string
-	print [32]byte
+	token  string
+	values map[string]any // see snapshot
 }
 
-// fingerprint hashes the session's values (scs's own encoding of them, keys sorted by gob's
-// map handling is not stable, so we encode key by key in Keys() order, which is sorted).
-func (s *Server) fingerprint(ctx context.Context) [32]byte {
-	h := sha256.New()
-	for _, k := range s.sessions.Keys(ctx) {
-		b, err := s.sessions.Codec.Encode(time.Time{}, map[string]any{k: s.sessions.Get(ctx, k)})
-		if err != nil {
-			// Unencodable values would fail the commit anyway; treat as changed so it surfaces.
-			b = []byte{0}
-		}
-		h.Write([]byte(k))
-		h.Write(b)
+// gobbed is a session value of a type without == (a slice, a struct of them), held as its
+// gob encoding so a change made to it in place is still seen.
+type gobbed string
+
+// snapshot copies the session's values. The values the site stores are strings and numbers,
+// which are copied as they are and compared with ==: no encoding on the hot path. Anything
+// else is kept encoded, as scs would store it.
+func (s *Server) snapshot(ctx context.Context) map[string]any {
+	keys := s.sessions.Keys(ctx)
+	if len(keys) == 0 {
+		return nil
 	}
-	var out [32]byte
-	copy(out[:], h.Sum(nil))
+	out := make(map[string]any, len(keys))
+	for _, k := range keys {
+		out[k] = s.snapshotValue(s.sessions.Get(ctx, k))
+	}
 	return out
+}
+
+func (s *Server) snapshotValue(v any) any {
+	switch v.(type) {
+	case nil, string, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64:
+		return v
+	}
+	b, err := s.sessions.Codec.Encode(time.Time{}, map[string]any{"v": v})
+	if err != nil {
+		// Unencodable values would fail the commit anyway; a fresh value never compares equal,
+		// so the commit happens and the error surfaces.
+		return new(int)
+	}
+	return gobbed(b)
+}
+
+// changedSince reports whether the session's values differ from the snapshot taken at load.
+func (s *Server) changedSince(ctx context.Context, loaded map[string]any) bool {
+	keys := s.sessions.Keys(ctx)
+	if len(keys) != len(loaded) {
+		return true
+	}
+	for _, k := range keys {
+		was, ok := loaded[k]
+		if !ok {
+			return true
+		}
+		now := s.sessions.Get(ctx, k)
+		if g, isGob := was.(gobbed); isGob {
+			if cur, curGob := s.snapshotValue(now).(gobbed); !curGob || cur != g {
+				return true
+			}
+			continue
+		}
+		if s.snapshotValue(now) != was {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Server) commitSession(c echo.Context, loaded sessionState) error {
@@ -129,7 +170,7 @@ func (s *Server) commitSession(c echo.Context, loaded sessionState) error {
 	if len(sm.Keys(ctx)) == 0 && loaded.token == "" {
 		return nil // a new, empty visit: nothing worth storing yet
 	}
-	if sm.Token(ctx) == loaded.token && s.fingerprint(ctx) == loaded.print {
+	if sm.Token(ctx) == loaded.token && !s.changedSince(ctx, loaded.values) {
 		return nil
 	}
 	if sm.GetInt64(ctx, sessTouched) == 0 {

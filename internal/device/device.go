@@ -11,6 +11,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"sync"
+	"time"
 
 	"github.com/gorilla/sessions"
 
@@ -55,7 +57,28 @@ type Info struct {
 type Store struct {
 	cookies *sessions.CookieStore
 	name    string
+	now     func() time.Time
+
+	// decoded remembers what cookie values that passed the signature check held, so a
+	// returning browser's cookie is not verified, decrypted and gob-decoded on every request.
+	// A value is only ever added after a full check, and the key is the exact cookie value, so
+	// a hit is as trustworthy as decoding again; an entry is checked afresh after decodedFor.
+	mu      sync.Mutex
+	decoded map[string]decodedCookie
 }
+
+type decodedCookie struct {
+	info  Info
+	until time.Time
+}
+
+// decodedFor is how long a checked cookie value is trusted without checking it again; well
+// inside the cookie's own MaxAge, so the expiry check still happens.
+const decodedFor = 10 * time.Minute
+
+// maxDecoded bounds the remembered cookies; past it, expired entries are dropped, and if that
+// is not enough, all of them.
+const maxDecoded = 8192
 
 // MaxAge of the device cookie: a year.
 const MaxAge = 365 * 24 * 60 * 60
@@ -73,7 +96,7 @@ func NewStore(pairs []keys.Pair, secure bool) *Store {
 	if secure {
 		name = "__Host-device"
 	}
-	return &Store{cookies: cs, name: name}
+	return &Store{cookies: cs, name: name, now: time.Now, decoded: map[string]decodedCookie{}}
 }
 
 // Read returns the device info with Mode Customer: the enrolment, not the cookie, says what the
@@ -81,15 +104,44 @@ func NewStore(pairs []keys.Pair, secure bool) *Store {
 // and ok=false; the caller decides whether to write it. A cookie of an older version that held
 // a mode keeps its id and loses the mode.
 func (s *Store) Read(r *http.Request) (info Info, ok bool) {
+	ck, err := r.Cookie(s.name)
+	if err != nil {
+		return Info{ID: newID(), Mode: Customer}, false
+	}
+	now := s.now()
+	s.mu.Lock()
+	d, hit := s.decoded[ck.Value]
+	s.mu.Unlock()
+	if hit && now.Before(d.until) {
+		return d.info, true
+	}
 	sess, err := s.cookies.Get(r, s.name)
 	if err == nil && !sess.IsNew {
 		id, _ := sess.Values["id"].(string)
 		enrolment, _ := sess.Values["enrolment"].(int64)
 		if id != "" {
-			return Info{ID: id, Enrolment: max(enrolment, 0), Mode: Customer}, true
+			info := Info{ID: id, Enrolment: max(enrolment, 0), Mode: Customer}
+			s.remember(ck.Value, info, now)
+			return info, true
 		}
 	}
 	return Info{ID: newID(), Mode: Customer}, false
+}
+
+func (s *Store) remember(value string, info Info, now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.decoded) >= maxDecoded {
+		for k, d := range s.decoded {
+			if !now.Before(d.until) {
+				delete(s.decoded, k)
+			}
+		}
+		if len(s.decoded) >= maxDecoded {
+			clear(s.decoded)
+		}
+	}
+	s.decoded[value] = decodedCookie{info: info, until: now.Add(decodedFor)}
 }
 
 // Write stores the device id and enrolment id in the cookie (signed with the newest key). The

@@ -41,6 +41,25 @@ const (
 	maxResponseBytes int64 = 16 << 20
 )
 
+// DefaultMaxIdleConnsPerHost is how many idle keep-alive connections the client keeps to the
+// upstream. At 200 page views a second with 20 ms per call and up to three reads in parallel,
+// about 4 to 12 calls are in flight; 64 covers bursts of several times that without opening
+// (and TLS-handshaking) new connections, where Go's default of 2 closed all but two after
+// every burst.
+const DefaultMaxIdleConnsPerHost = 64
+
+// NewTransport is http.DefaultTransport's settings with maxIdlePerHost idle connections per
+// host (DefaultMaxIdleConnsPerHost when < 1) and twice that in all.
+func NewTransport(maxIdlePerHost int) *http.Transport {
+	if maxIdlePerHost < 1 {
+		maxIdlePerHost = DefaultMaxIdleConnsPerHost
+	}
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = maxIdlePerHost
+	t.MaxIdleConns = max(t.MaxIdleConns, 2*maxIdlePerHost)
+	return t
+}
+
 // DefaultRetryPolicy is used unless WithRetry says otherwise.
 var DefaultRetryPolicy = RetryPolicy{MaxAttempts: 3, BaseDelay: 100 * time.Millisecond, MaxDelay: 2 * time.Second}
 
@@ -48,7 +67,8 @@ var DefaultRetryPolicy = RetryPolicy{MaxAttempts: 3, BaseDelay: 100 * time.Milli
 var DefaultBreakerSettings = BreakerSettings{ConsecutiveFailures: 5, OpenTimeout: 15 * time.Second, HalfOpenRequests: 1}
 
 type config struct {
-	httpClient    *http.Client
+	httpClient    *http.Client // nil: one on NewTransport(maxIdle)
+	maxIdle       int
 	timeout       time.Duration
 	opTimeouts    map[string]time.Duration
 	logger        *slog.Logger
@@ -71,7 +91,6 @@ type config struct {
 
 func newConfig(opts []Option) config {
 	cfg := config{
-		httpClient:    &http.Client{Transport: http.DefaultTransport},
 		timeout:       DefaultTimeout,
 		opTimeouts:    map[string]time.Duration{},
 		logger:        slog.New(slog.DiscardHandler),
@@ -91,6 +110,9 @@ func newConfig(opts []Option) config {
 	}
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if cfg.httpClient == nil {
+		cfg.httpClient = &http.Client{Transport: NewTransport(cfg.maxIdle)}
 	}
 	if cfg.retry.MaxAttempts < 1 {
 		cfg.retry.MaxAttempts = 1
@@ -114,6 +136,13 @@ func WithHTTPClient(hc *http.Client) Option {
 			c.httpClient = hc
 		}
 	}
+}
+
+// WithMaxIdleConnsPerHost sets how many idle connections to the upstream are kept for reuse
+// (default DefaultMaxIdleConnsPerHost). It has no effect together with WithHTTPClient, whose
+// transport is used as it is.
+func WithMaxIdleConnsPerHost(n int) Option {
+	return func(c *config) { c.maxIdle = n }
 }
 
 // WithTimeout sets the default deadline of a call (all attempts included).

@@ -345,3 +345,42 @@ func TestBackoffIsCappedWithJitter(t *testing.T) {
 		}
 	}
 }
+
+func TestTransportKeepsIdleConnections(t *testing.T) {
+	cases := []struct {
+		name string
+		opts []Option
+		want int
+	}{
+		{"default", nil, DefaultMaxIdleConnsPerHost},
+		{"configured", []Option{WithMaxIdleConnsPerHost(16)}, 16},
+		{"zero means default", []Option{WithMaxIdleConnsPerHost(0)}, DefaultMaxIdleConnsPerHost},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := New("http://upstream.test", "token", tc.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, ok := c.cfg.httpClient.Transport.(*http.Transport)
+			if !ok {
+				t.Fatalf("transport %T", c.cfg.httpClient.Transport)
+			}
+			if tr.MaxIdleConnsPerHost != tc.want || tr.MaxIdleConns < tc.want {
+				t.Fatalf("MaxIdleConnsPerHost %d, MaxIdleConns %d; want %d per host", tr.MaxIdleConnsPerHost, tr.MaxIdleConns, tc.want)
+			}
+			if tr == http.DefaultTransport {
+				t.Fatal("the client changed http.DefaultTransport")
+			}
+		})
+	}
+	// A client of one's own is used as it is.
+	own := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 3}}
+	c, err := New("http://upstream.test", "token", WithHTTPClient(own), WithMaxIdleConnsPerHost(50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.cfg.httpClient != own {
+		t.Fatal("WithHTTPClient's client not used")
+	}
+}

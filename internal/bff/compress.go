@@ -1,0 +1,52 @@
+package bff
+
+import (
+	"fmt"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/klauspost/compress/gzhttp"
+)
+
+// compressMinSize: a smaller body fits in one packet anyway; compressing it only costs CPU.
+const compressMinSize = 1024
+
+// compressed wraps the whole site (pages, htmx fragments, CSS, JS, SVG) in gzip, or zstd for a
+// browser that prefers it. It sits outside Echo so every answer, error pages included, is
+// written before the compressor closes. What is not text is passed through as it is (see
+// compressible), as is an answer that already has a Content-Encoding (/metrics compresses
+// itself), a range, a HEAD request, a body under compressMinSize and a 304. A compressed answer's
+// ETag gets "-gzip" or "-zstd" appended, so the two representations have different strong
+// ETags; etag.Matches accepts them back in If-None-Match. Vary: Accept-Encoding is always set.
+func compressed(h http.Handler) (http.Handler, error) {
+	wrap, err := gzhttp.NewWrapper(
+		gzhttp.MinSize(compressMinSize),
+		gzhttp.ContentTypeFilter(compressible),
+		gzhttp.SuffixETag("-gzip"), // "-zstd" for zstd
+	)
+	if err != nil {
+		return nil, fmt.Errorf("compression: %w", err)
+	}
+	return wrap(h), nil
+}
+
+// compressible reports whether a response of this Content-Type is worth compressing: text,
+// scripts, JSON, XML and SVG. Images, fonts, archives and streams (text/event-stream: every
+// event must go out at once) are not.
+func compressible(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return false
+	}
+	switch {
+	case mt == "text/event-stream":
+		return false
+	case strings.HasPrefix(mt, "text/"):
+		return true
+	case mt == "image/svg+xml", mt == "application/javascript", mt == "application/json", mt == "application/xml",
+		mt == "application/manifest+json", strings.HasSuffix(mt, "+json"), strings.HasSuffix(mt, "+xml"):
+		return true
+	}
+	return false
+}

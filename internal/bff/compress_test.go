@@ -1,0 +1,141 @@
+package bff
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/labstack/echo/v4"
+)
+
+// gunzip decompresses a gzip body or fails the test.
+func gunzip(t *testing.T, body string) string {
+	t.Helper()
+	zr, err := gzip.NewReader(strings.NewReader(body))
+	if err != nil {
+		t.Fatalf("not gzip: %v", err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("bad gzip: %v", err)
+	}
+	return string(b)
+}
+
+// TestGzipSeatMapPage is issue 17's "done when": the seat map of the 412-seat auditorium comes
+// back gzip-compressed, in at most 15 KB, to a browser that accepts it.
+func TestGzipSeatMapPage(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	resp, body := h.post("/whats-on/0001/1113", "/whats-on/0001/1113", url1Adult()) // 1113: screen 1, the 412-seat one
+	expectRedirect(t, resp, body, "/checkout/seats")
+
+	_, plain := h.do("GET", "/checkout/seats", nil, http.Header{"Accept-Encoding": {"identity"}})
+	resp, body = h.do("GET", "/checkout/seats", nil, http.Header{"Accept-Encoding": {"gzip, deflate, br"}})
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	if ce := resp.Header.Get("Content-Encoding"); ce != "gzip" {
+		t.Fatalf("Content-Encoding %q, want gzip", ce)
+	}
+	if !strings.Contains(strings.Join(resp.Header.Values("Vary"), ","), "Accept-Encoding") {
+		t.Errorf("Vary %q lacks Accept-Encoding", resp.Header.Values("Vary"))
+	}
+	html := gunzip(t, body)
+	seats := h.doc(html).Find(`[data-testid="seatmap"] input[name="seat"]`).Length()
+	if seats < 400 {
+		t.Fatalf("the page shows %d seat inputs: not the big auditorium's seat map", seats)
+	}
+	t.Logf("seat map page, %d seat inputs: %d bytes, %d gzipped (goal ≤ 15360)", seats, len(plain), len(body))
+	if len(body) > 15<<10 {
+		t.Errorf("gzipped seat map page is %d bytes", len(body))
+	}
+}
+
+// TestGzipWhatAndWhen: what is compressed and what is left alone.
+func TestGzipWhatAndWhen(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	png := append([]byte("\x89PNG\r\n\x1a\n"), bytes.Repeat([]byte{0}, 4096)...)
+	h.srv.echo.GET("/test/png", func(c echo.Context) error { return c.Blob(http.StatusOK, "image/png", png) })
+	css := h.srv.assets.Path("css/app.css")
+	js := h.srv.assets.Path("vendor/htmx-2.0.11.min.js")
+	gz := http.Header{"Accept-Encoding": {"gzip"}}
+	cases := []struct {
+		name     string
+		method   string
+		path     string
+		header   http.Header
+		wantGzip bool
+	}{
+		{"html page", "GET", "/booking", gz, true},
+		{"html page, no Accept-Encoding", "GET", "/booking", http.Header{"Accept-Encoding": {"identity"}}, false},
+		{"gzip refused by q=0", "GET", "/booking", http.Header{"Accept-Encoding": {"gzip;q=0"}}, false},
+		{"htmx fragment", "GET", "/booking", http.Header{"Accept-Encoding": {"gzip"}, "Hx-Request": {"true"}}, true},
+		{"css", "GET", css, gz, true},
+		{"js", "GET", js, gz, true},
+		{"HEAD of css", "HEAD", css, gz, false},
+		{"png: already compressed", "GET", "/test/png", gz, false},
+		{"tiny body", "GET", "/livez", gz, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := h.do(tc.method, tc.path, nil, tc.header)
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("status %d", resp.StatusCode)
+			}
+			if got := resp.Header.Get("Content-Encoding") == "gzip"; got != tc.wantGzip {
+				t.Fatalf("gzip = %v (Content-Encoding %q), want %v", got, resp.Header.Get("Content-Encoding"), tc.wantGzip)
+			}
+			if tc.wantGzip {
+				body = gunzip(t, body)
+			}
+			if tc.method == "GET" && len(body) == 0 {
+				t.Fatal("empty body")
+			}
+		})
+	}
+}
+
+// TestGzipMetricsNotDoubleCompressed: /metrics compresses itself; the site must not compress
+// it again.
+func TestGzipMetricsNotDoubleCompressed(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.get("/booking")
+	resp, body := h.do("GET", "/metrics", nil, http.Header{"Accept-Encoding": {"gzip"}})
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	if resp.Header.Get("Content-Encoding") == "gzip" {
+		body = gunzip(t, body)
+	}
+	if !strings.Contains(body, "# HELP") {
+		t.Fatalf("metrics not readable after one decompression: %.200q", body)
+	}
+}
+
+func TestCompressible(t *testing.T) {
+	cases := map[string]bool{
+		"text/html; charset=UTF-8":               true,
+		"text/css; charset=utf-8":                true,
+		"text/javascript; charset=utf-8":         true,
+		"application/javascript":                 true,
+		"application/json":                       true,
+		"image/svg+xml":                          true,
+		"text/plain; version=0.0.4":              true,
+		"text/event-stream":                      false,
+		"image/png":                              false,
+		"image/jpeg":                             false,
+		"font/woff2":                             false,
+		"application/zip":                        false,
+		"application/octet-stream":               false,
+		"":                                       false,
+		"application/vnd.api+json; charset=utf8": true,
+	}
+	for ct, want := range cases {
+		if got := compressible(ct); got != want {
+			t.Errorf("compressible(%q) = %v, want %v", ct, got, want)
+		}
+	}
+}
