@@ -66,6 +66,9 @@ type Config struct {
 	TenderTerminal      string
 	TenderCash          string
 	RefundApprovalAbove int64
+	// MetricsToken, when set, opens /metrics on the site to "Authorization: Bearer <token>";
+	// when empty /metrics on the site answers 404 (the metrics listener serves MetricsHandler).
+	MetricsToken string
 }
 
 // Secure reports whether the site is served over https.
