@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 FUZZTIME ?= 30s
 
-.PHONY: run test generate fuzz fuzz-long bench money check-prereqs
+.PHONY: run test generate fuzz fuzz-long bench money check-prereqs deps
 
 run:
 	go run ./cmd/web
@@ -14,6 +14,11 @@ generate:
 # for real; without them the tests that need them skip loudly (and fail when CI is set).
 test: check-prereqs
 	go test -race -count=1 -timeout 20m ./...
+
+# deps lists the direct dependencies behind their latest release and fails for any without a
+# reason written in docs/dependencies.md (it asks the Go module proxy).
+deps:
+	go run ./tools/depcheck -doc docs/dependencies.md
 
 check-prereqs:
 	@command -v go >/dev/null || { echo "Go 1.26+ is required"; exit 1; }

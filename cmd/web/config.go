@@ -23,6 +23,8 @@ import (
 // variable (flag wins), and a default that works on a fresh machine.
 type Config struct {
 	Addr            string        // listen address
+	MetricsAddr     string        // listen address of a listener serving only /metrics; empty: none
+	MetricsToken    string        // bearer token opening /metrics on Addr; empty: /metrics there is 404. Never logged
 	PublicURL       string        // how browsers reach the site; builds ReturnUrl and cookie security
 	UpstreamURL     string        // ticketing API base URL; empty: the embedded sandbox
 	UpstreamToken   string        // connectapitoken value
@@ -102,6 +104,8 @@ type setting struct {
 func (c *Config) settings() []setting {
 	return []setting{
 		{name: "addr", help: "listen address", str: &c.Addr, def: "localhost:8080"},
+		{name: "metrics-addr", help: "listen address of a separate listener serving only /metrics, e.g. 127.0.0.1:9090 (default: none)", str: &c.MetricsAddr},
+		{name: "metrics-token", help: "bearer token that opens /metrics on the site's own listener (default: none, and /metrics there answers 404)", str: &c.MetricsToken},
 		{name: "public-url", help: "public base URL of the site (default: http://<addr>)", str: &c.PublicURL},
 		{name: "upstream-url", help: "ticketing API base URL (default: start the embedded sandbox)", str: &c.UpstreamURL},
 		{name: "upstream-token", help: "ticketing API token (connectapitoken)", str: &c.UpstreamToken, def: "sandbox-dev-token"},
@@ -234,6 +238,12 @@ func (c *Config) complete() error {
 		return fmt.Errorf("public URL %q must be an absolute http(s) URL", c.PublicURL)
 	}
 	c.PublicURL = strings.TrimSuffix(c.PublicURL, "/")
+	if strings.ContainsAny(c.MetricsToken, " \t\r\n") {
+		return errors.New("metrics-token must not contain spaces (it is sent as \"Authorization: Bearer <token>\")")
+	}
+	if _, port, _ := net.SplitHostPort(c.MetricsAddr); c.MetricsAddr == c.Addr && port != "0" { // ":0" picks a free port each
+		return fmt.Errorf("metrics-addr %q is the site's own -addr: give the metrics listener an address of its own", c.MetricsAddr)
+	}
 	if c.DatabaseURL == "" {
 		c.DatabaseURL = "sqlite:" + c.DataDir + string(os.PathSeparator) + "cinema.db"
 	}

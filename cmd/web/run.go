@@ -136,6 +136,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			TenderTerminal:      cfg.TenderTerminal,
 			TenderCash:          cfg.TenderCash,
 			RefundApprovalAbove: refundApproval,
+			MetricsToken:        cfg.MetricsToken,
 			ChangeWindow:        &changeWindow,
 			StaffIdle:           cfg.StaffIdle,
 			PasswordHashing:     passwordHashing,
@@ -184,7 +185,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		// The sandbox provider's hosted page must be reachable wherever the site is.
 		mux.Handle(sandboxPayPrefix+"/", http.StripPrefix(sandboxPayPrefix, sandboxMount))
 	}
-	return serve(ctx, cfg, mux, logger, stdout)
+	return serve(ctx, cfg, mux, site.MetricsHandler(), logger, stdout)
 }
 
 // newUpstreamClients builds the ticketing and payment provider clients. It asks the upstream
@@ -250,13 +251,68 @@ func newTicketingClient(cfg Config, logger *slog.Logger, reg prometheus.Register
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
-// serve listens, prints the URL, and shuts down gracefully when ctx ends.
-func serve(ctx context.Context, cfg Config, h http.Handler, logger *slog.Logger, stdout io.Writer) error {
+// serve listens, prints the URL, and shuts down gracefully when ctx ends. With
+// -metrics-addr it also serves metrics, and nothing else, on a listener of their own.
+func serve(ctx context.Context, cfg Config, h, metrics http.Handler, logger *slog.Logger, stdout io.Writer) error {
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
-	srv := &http.Server{
+	servers := []*http.Server{newHTTPServer(h, logger)}
+	listeners := []net.Listener{ln}
+	if cfg.MetricsAddr != "" {
+		mln, err := net.Listen("tcp", cfg.MetricsAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("listen on %s (metrics): %w", cfg.MetricsAddr, err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", metrics)
+		servers = append(servers, newHTTPServer(mux, logger))
+		listeners = append(listeners, mln)
+		// Printed before the site's line, which tells callers (and tests) the site is up.
+		fmt.Fprintf(stdout, "metrics served on http://%s/metrics\n", mln.Addr())
+		logger.Info("metrics listener", "addr", mln.Addr().String())
+	}
+	errc := make(chan error, len(servers))
+	for i, srv := range servers {
+		go func() { errc <- srv.Serve(listeners[i]) }()
+	}
+	fmt.Fprintf(stdout, "cinema BFF listening on http://%s (open %s)\n", ln.Addr(), cfg.PublicURL)
+	logger.Info("listening", "addr", ln.Addr().String(), "public_url", cfg.PublicURL)
+
+	select {
+	case err := <-errc:
+		for _, srv := range servers {
+			srv.Close()
+		}
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down", "deadline", cfg.ShutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	var errs []error
+	for _, srv := range servers {
+		if err := srv.Shutdown(sctx); err != nil {
+			errs = append(errs, fmt.Errorf("graceful shutdown: %w", err))
+		}
+	}
+	for range servers {
+		if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	logger.Info("stopped")
+	return nil
+}
+
+// newHTTPServer is an http.Server with the service's timeouts and limits.
+func newHTTPServer(h http.Handler, logger *slog.Logger) *http.Server {
+	return &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
@@ -265,27 +321,6 @@ func serve(ctx context.Context, cfg Config, h http.Handler, logger *slog.Logger,
 		MaxHeaderBytes:    32 << 10,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	fmt.Fprintf(stdout, "cinema BFF listening on http://%s (open %s)\n", ln.Addr(), cfg.PublicURL)
-	logger.Info("listening", "addr", ln.Addr().String(), "public_url", cfg.PublicURL)
-
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
-	}
-	logger.Info("shutting down", "deadline", cfg.ShutdownTimeout)
-	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		return fmt.Errorf("graceful shutdown: %w", err)
-	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	logger.Info("stopped")
-	return nil
 }
 
 // loadCookieKeys returns the configured keys, or keys generated once and kept beside the

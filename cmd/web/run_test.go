@@ -92,6 +92,18 @@ func TestParseConfig(t *testing.T) {
 		}, ""},
 		{"mail: unknown scheme", []string{"-smtp-url", "http://mail.example"}, nil, "SMTP URL"},
 		{"mail: bad From", []string{"-mail-from", "not an address"}, nil, "mail-from"},
+		{"metrics: not served by default", nil, func(t *testing.T, c Config) {
+			if c.MetricsAddr != "" || c.MetricsToken != "" {
+				t.Fatalf("metrics addr %q, token %q", c.MetricsAddr, c.MetricsToken)
+			}
+		}, ""},
+		{"metrics: listener and token", []string{"-metrics-addr", "127.0.0.1:9090", "-metrics-token", "t0ken"}, func(t *testing.T, c Config) {
+			if c.MetricsAddr != "127.0.0.1:9090" || c.MetricsToken != "t0ken" {
+				t.Fatalf("metrics addr %q, token %q", c.MetricsAddr, c.MetricsToken)
+			}
+		}, ""},
+		{"metrics: token with a space", []string{"-metrics-token", "two words"}, nil, "metrics-token must not contain spaces"},
+		{"metrics: the site's own address", []string{"-addr", "127.0.0.1:8080", "-metrics-addr", "127.0.0.1:8080"}, nil, "address of its own"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -130,7 +142,7 @@ func TestRunServesOnEmbeddedDefaults(t *testing.T) {
 	if want := "written as an .eml file into " + filepath.Join(dir, "mail"); !strings.Contains(printed, want) || !strings.Contains(printed, "/sandbox/mail") {
 		t.Fatalf("the start banner does not say %q:\n%s", want, printed)
 	}
-	for _, path := range []string{"/", "/booking", "/readyz", "/livez", "/metrics", "/sandbox/mail"} {
+	for _, path := range []string{"/", "/booking", "/readyz", "/livez", "/sandbox/mail"} {
 		resp, err := http.Get(base + path)
 		if err != nil {
 			t.Fatal(err)
@@ -140,7 +152,65 @@ func TestRunServesOnEmbeddedDefaults(t *testing.T) {
 			t.Fatalf("GET %s: %d", path, resp.StatusCode)
 		}
 	}
+	// Neither -metrics-addr nor -metrics-token: the metrics are not on the site at all.
+	if code, _ := getWith(t, base+"/metrics", ""); code != http.StatusNotFound {
+		t.Fatalf("GET /metrics with no metrics settings: %d, want 404", code)
+	}
 	stop()
+}
+
+// TestRunServesMetricsOnlyWhereConfigured: -metrics-addr serves /metrics (and nothing else) on
+// a listener of its own; -metrics-token opens /metrics on the site to that bearer token only.
+func TestRunServesMetricsOnlyWhereConfigured(t *testing.T) {
+	base, printed, stop := startRun(t, "-addr", "127.0.0.1:0", "-data-dir", t.TempDir(), "-log-format", "json",
+		"-metrics-addr", "127.0.0.1:0", "-metrics-token", "scrape-me")
+	m := regexp.MustCompile(`metrics served on (http://127\.0\.0\.1:\d+)/metrics`).FindStringSubmatch(printed)
+	if m == nil {
+		t.Fatalf("the start banner does not say where the metrics are:\n%s", printed)
+	}
+	metricsBase := m[1]
+	cases := []struct {
+		name, url, auth string
+		want            int
+		wantBody        string
+	}{
+		{"metrics listener", metricsBase + "/metrics", "", http.StatusOK, "go_goroutines"},
+		{"metrics listener serves nothing else", metricsBase + "/", "", http.StatusNotFound, ""},
+		{"metrics listener has no site", metricsBase + "/booking", "", http.StatusNotFound, ""},
+		{"site without token", base + "/metrics", "", http.StatusUnauthorized, ""},
+		{"site with a wrong token", base + "/metrics", "Bearer scrape-you", http.StatusUnauthorized, ""},
+		{"site with the token", base + "/metrics", "Bearer scrape-me", http.StatusOK, "http_requests_total"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, body := getWith(t, tc.url, tc.auth)
+			if code != tc.want || !strings.Contains(body, tc.wantBody) {
+				t.Fatalf("GET %s: %d, want %d with %q\n%.300s", tc.url, code, tc.want, tc.wantBody, body)
+			}
+		})
+	}
+	stop()
+}
+
+func getWith(t *testing.T, url, authorization string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if authorization != "" {
+		req.Header.Set("Authorization", authorization)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
 }
 
 // startRun runs the program in-process with args, waits until it listens, and returns its

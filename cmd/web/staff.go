@@ -131,6 +131,13 @@ const (
 	demoSupervisorUser     = "supervisor"
 	demoSupervisorPassword = "supervisor-demo-2026"
 	demoSupervisorPIN      = "246810"
+
+	// Their argon2id hashes (staff.DefaultParams), made once: hashing the three secrets at
+	// every start took about 130 ms. The salts are fixed, which costs nothing here: the
+	// secrets are published. TestDemoHashesMatchThePublishedSecrets checks each pair.
+	demoStaffPasswordHash      = "$argon2id$v=19$m=65536,t=3,p=2$1jJfNpEhWabABOc9zKoviw$moBJvmVeP4rmWctjYYYR1+ynvvCWRnPDdA5CRyzcQ+k"
+	demoSupervisorPasswordHash = "$argon2id$v=19$m=65536,t=3,p=2$huSOyRnOVEUardBdU9SpNg$5J5rBNTkMM7hKuMnxrAyjZIPQbnu8jgjbOo0sfllLA4"
+	demoSupervisorPINHash      = "$argon2id$v=19$m=65536,t=3,p=2$qX+UFzwzsSDO3VS8NJLM2Q$ZQONPmdyC3XaYdZviREwoi5X2amajAGu2cORGyKIeIs"
 )
 
 // demoMode: the embedded sandbox on the default SQLite file in the data folder (no other
@@ -149,8 +156,10 @@ func defaultDatabaseURL(dataDir string) string {
 // first used for a demo, then configured), with a warning in the log.
 func applyDemoAccounts(ctx context.Context, st *staff.Store, demo bool, logger *slog.Logger, stdout io.Writer) error {
 	accounts := []staff.NewAccount{
-		{Username: demoStaffUser, Name: "Demo box office", Password: demoStaffPassword, Role: staff.Clerk},
-		{Username: demoSupervisorUser, Name: "Demo supervisor", Password: demoSupervisorPassword, Role: staff.Supervisor, PIN: demoSupervisorPIN},
+		{Username: demoStaffUser, Name: "Demo box office", Password: demoStaffPassword, Role: staff.Clerk,
+			PasswordHash: demoStaffPasswordHash},
+		{Username: demoSupervisorUser, Name: "Demo supervisor", Password: demoSupervisorPassword, Role: staff.Supervisor,
+			PasswordHash: demoSupervisorPasswordHash, PIN: demoSupervisorPIN, PINHash: demoSupervisorPINHash},
 	}
 	if demo {
 		for _, a := range accounts {

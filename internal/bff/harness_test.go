@@ -89,6 +89,7 @@ type harnessOpts struct {
 	// trustedProxies believe X-Forwarded-For from these senders (the test client: loopback),
 	// so a test can speak as several client addresses.
 	trustedProxies []*net.IPNet
+	metricsToken   string // opens /metrics on the site (Config.MetricsToken)
 }
 
 type harness struct {
@@ -164,6 +165,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		Assets:       assets,
 		Now:          o.now,
 	}
+	deps.Config.MetricsToken = o.metricsToken
 	h.mailDir = filepath.Join(t.TempDir(), "mail")
 	deps.Mail = MailDeps{TicketKey: keys.Derive(o.keys[0], "ticket-codes"), Transport: o.mailTransport, From: "Test Cinemas <tickets@test.example>",
 		Backoff: o.mailBackoff}

@@ -1,7 +1,11 @@
 package bff
 
 import (
+	"crypto/sha256"
+	"crypto/subtle"
 	"fmt"
+	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
@@ -35,7 +39,38 @@ func newHTTPMetrics(reg prometheus.Registerer) (*httpMetrics, error) {
 	return m, nil
 }
 
-func (s *Server) metricsHandler() echo.HandlerFunc {
-	h := promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{})
-	return echo.WrapHandler(h)
+// methodLabel is the method label of a request: the methods the site knows by name, anything
+// else "OTHER", so a client cannot create series by sending made-up methods.
+func methodLabel(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions:
+		return method
+	}
+	return "OTHER"
+}
+
+// MetricsHandler serves the metrics without asking who calls: for a listener of their own
+// (-metrics-addr) that only the operators' scraper reaches.
+func (s *Server) MetricsHandler() http.Handler {
+	return promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{})
+}
+
+// metricsOnSite is /metrics on the public listener: it answers only a caller that sends
+// "Authorization: Bearer <Config.MetricsToken>", and is not there (404) when no token is set.
+func (s *Server) metricsOnSite() echo.HandlerFunc {
+	if s.cfg.MetricsToken == "" {
+		return func(echo.Context) error { return echo.ErrNotFound }
+	}
+	h := echo.WrapHandler(s.MetricsHandler())
+	// Compared as hashes, so neither the token's content nor its length shows in the timing.
+	want := sha256.Sum256([]byte(s.cfg.MetricsToken))
+	return func(c echo.Context) error {
+		scheme, token, _ := strings.Cut(c.Request().Header.Get(echo.HeaderAuthorization), " ")
+		got := sha256.Sum256([]byte(strings.TrimSpace(token)))
+		if subtle.ConstantTimeCompare(got[:], want[:]) != 1 || !strings.EqualFold(scheme, "Bearer") {
+			c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="metrics"`)
+			return echo.NewHTTPError(http.StatusUnauthorized)
+		}
+		return h(c)
+	}
 }

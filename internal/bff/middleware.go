@@ -101,8 +101,10 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		status := c.Response().Status
 		d := time.Since(start)
-		s.metrics.requests.WithLabelValues(c.Request().Method, route, fmt.Sprint(status)).Inc()
-		s.metrics.duration.WithLabelValues(c.Request().Method, route).Observe(d.Seconds())
+		// Labels are bounded: the route's pattern (never the raw path) and a known method.
+		method := methodLabel(c.Request().Method)
+		s.metrics.requests.WithLabelValues(method, route, fmt.Sprint(status)).Inc()
+		s.metrics.duration.WithLabelValues(method, route).Observe(d.Seconds())
 		if route != paths[RouteMetrics] && route != paths[RouteLivez] && route != paths[RouteReadyz] {
 			loggerFrom(c.Request().Context(), s.logger).Info("request",
 				"method", c.Request().Method, "route", route, "status", status,

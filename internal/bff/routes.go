@@ -49,7 +49,7 @@ func (s *Server) registerRoutes() {
 
 	s.route("GET", RouteLivez, s.livez)
 	s.route("GET", RouteReadyz, s.readyz)
-	s.route("GET", RouteMetrics, s.metricsHandler())
+	s.route("GET", RouteMetrics, s.metricsOnSite()) // 404 without -metrics-token (metrics.go)
 	s.echo.GET("/static/*", s.staticHandler())
 	s.echo.HEAD("/static/*", s.staticHandler())
 	s.route("POST", RoutePaymentWebhook, s.paymentWebhook)

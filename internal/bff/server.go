@@ -72,6 +72,9 @@ type Config struct {
 	// money, detached from the request (0 means 45 s).
 	ReadBudget       time.Duration
 	MoneyStepTimeout time.Duration
+	// MetricsToken, when set, opens /metrics on the site to "Authorization: Bearer <token>";
+	// when empty /metrics on the site answers 404 (the metrics listener serves MetricsHandler).
+	MetricsToken string
 }
 
 // Secure reports whether the site is served over https.

@@ -119,6 +119,12 @@ type NewAccount struct {
 	Password string
 	Role     Role   // "" is Clerk
 	PIN      string // supervisors only, 4-8 digits; "" keeps the PIN the account has
+	// PasswordHash and PINHash, when set, are argon2id PHC strings stored as they are in place
+	// of hashing Password and PIN: for accounts whose secrets are fixed and published (the demo
+	// accounts), hashed once instead of at every start. A hash with other parameters than the
+	// store's is replaced at the next sign-in, like any older hash.
+	PasswordHash string
+	PINHash      string
 }
 
 // Normalize is the form usernames are stored and compared in.
@@ -138,6 +144,9 @@ func (s *Store) Save(ctx context.Context, a NewAccount) error {
 		a.Role = Clerk
 	}
 	n := utf8.RuneCountInString(a.Password)
+	if a.PasswordHash != "" {
+		n = MinPasswordLength // the length was checked when the hash was made
+	}
 	switch {
 	case username == "" || len(username) > MaxUsernameLength || strings.ContainsAny(username, " \t\r\n"):
 		return fmt.Errorf("%w: a username is 1-%d characters without spaces", ErrInvalid, MaxUsernameLength)
@@ -147,18 +156,18 @@ func (s *Store) Save(ctx context.Context, a NewAccount) error {
 		return fmt.Errorf("%w: a password is %d-%d characters", ErrInvalid, MinPasswordLength, MaxPasswordLength)
 	case !a.Role.Valid():
 		return fmt.Errorf("%w: role %q (want clerk or supervisor)", ErrInvalid, a.Role)
-	case a.PIN != "" && a.Role != Supervisor:
+	case (a.PIN != "" || a.PINHash != "") && a.Role != Supervisor:
 		return fmt.Errorf("%w: only supervisors have a PIN", ErrInvalid)
 	case a.PIN != "" && !ValidPIN(a.PIN):
 		return fmt.Errorf("%w: a PIN is %d-%d digits", ErrInvalid, MinPINLength, MaxPINLength)
 	}
-	hash, err := hashSecret(a.Password, s.params)
+	hash, err := s.hashOrGiven(a.Password, a.PasswordHash)
 	if err != nil {
 		return err
 	}
 	pinHash := ""
-	if a.PIN != "" {
-		if pinHash, err = hashSecret(a.PIN, s.params); err != nil {
+	if a.PIN != "" || a.PINHash != "" {
+		if pinHash, err = s.hashOrGiven(a.PIN, a.PINHash); err != nil {
 			return err
 		}
 	}
@@ -183,6 +192,18 @@ func (s *Store) Save(ctx context.Context, a NewAccount) error {
 		return fmt.Errorf("store staff account: %w", err)
 	}
 	return nil
+}
+
+// hashOrGiven is the stored form of a secret: given (a PHC string made earlier, checked to be a
+// readable argon2id hash), or secret hashed with the store's parameters.
+func (s *Store) hashOrGiven(secret, given string) (string, error) {
+	if given == "" {
+		return hashSecret(secret, s.params)
+	}
+	if _, _, _, err := decodeArgon2(given); err != nil {
+		return "", fmt.Errorf("%w: a given hash must be an argon2id PHC string: %w", ErrInvalid, err)
+	}
+	return given, nil
 }
 
 // ValidPIN reports whether pin is 4-8 ASCII digits.

@@ -381,3 +381,57 @@ func TestEndSessionsAndList(t *testing.T) {
 		})
 	}
 }
+
+// TestSaveWithGivenHashes: an account saved with hashes made earlier (the demo accounts) stores
+// them as they are, without hashing, and signs in with the secrets they were made from; a
+// given hash that is not a readable argon2id string is refused.
+func TestSaveWithGivenHashes(t *testing.T) {
+	ctx := context.Background()
+	bcryptHash, err := bcrypt.GenerateFromPassword([]byte("correct horse battery"), bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, st := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			// A hash as this store makes it.
+			if err := st.Put(ctx, "source", "Source", "correct horse battery"); err != nil {
+				t.Fatal(err)
+			}
+			pwHash := st.hash("source")
+			cases := []struct {
+				name    string
+				account staff.NewAccount
+				wantErr error
+			}{
+				{"clerk with a given password hash", staff.NewAccount{Username: "given", Name: "Given", PasswordHash: pwHash}, nil},
+				{"supervisor with given password and PIN hashes", staff.NewAccount{Username: "givensup", Name: "Given Sup", Role: staff.Supervisor,
+					PasswordHash: pwHash, PIN: "246810", PINHash: pwHash}, nil},
+				{"not a hash", staff.NewAccount{Username: "bad1", Name: "Bad", PasswordHash: "correct horse battery"}, staff.ErrInvalid},
+				{"bcrypt is not taken as given", staff.NewAccount{Username: "bad2", Name: "Bad", PasswordHash: string(bcryptHash)}, staff.ErrInvalid},
+				{"clerk with a PIN hash", staff.NewAccount{Username: "bad3", Name: "Bad", PasswordHash: pwHash, PINHash: pwHash}, staff.ErrInvalid},
+			}
+			for _, tc := range cases {
+				err := st.Save(ctx, tc.account)
+				if !errors.Is(err, tc.wantErr) {
+					t.Fatalf("%s: Save = %v, want %v", tc.name, err, tc.wantErr)
+				}
+				if tc.wantErr != nil {
+					if _, err := st.Get(ctx, tc.account.Username); !errors.Is(err, staff.ErrNotFound) {
+						t.Errorf("%s: refused account stored anyway (%v)", tc.name, err)
+					}
+					continue
+				}
+				if got := st.hash(tc.account.Username); got != pwHash {
+					t.Errorf("%s: stored %q, want the given hash %q", tc.name, got, pwHash)
+				}
+				if _, err := st.Authenticate(ctx, tc.account.Username, "correct horse battery"); err != nil {
+					t.Errorf("%s: sign-in with the secret the hash was made from: %v", tc.name, err)
+				}
+			}
+			// The PIN hash given was the password's: the password approves, the PIN does not.
+			if _, err := st.Approve(ctx, "givensup", "correct horse battery"); err != nil {
+				t.Errorf("approve with the secret of the given PIN hash: %v", err)
+			}
+		})
+	}
+}
