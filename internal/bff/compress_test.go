@@ -101,9 +101,9 @@ func TestGzipWhatAndWhen(t *testing.T) {
 // TestGzipMetricsNotDoubleCompressed: /metrics compresses itself; the site must not compress
 // it again.
 func TestGzipMetricsNotDoubleCompressed(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
+	h := newHarness(t, harnessOpts{metricsToken: "scrape-token"})
 	h.get("/booking")
-	resp, body := h.do("GET", "/metrics", nil, http.Header{"Accept-Encoding": {"gzip"}})
+	resp, body := h.do("GET", "/metrics", nil, http.Header{"Accept-Encoding": {"gzip"}, "Authorization": {"Bearer scrape-token"}})
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
