@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"net/http"
+	"regexp"
 	"testing"
 )
 
@@ -38,5 +39,24 @@ func TestSeatPageSizeLargeAuditorium(t *testing.T) {
 		if c.got > c.limit {
 			t.Errorf("%s: %d bytes, budget %d", c.what, c.got, c.limit)
 		}
+	}
+}
+
+// TestSeatPageReadsPlanOncePerTTL (issue 17): seat map views within the seat states' TTL
+// share one upstream read of the plan, and the page says how current the map is.
+func TestSeatPageReadsPlanOncePerTTL(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	page := "/whats-on/0001/1113"
+	resp, body := h.post(page, page, twoAdults())
+	expectRedirect(t, resp, body, "/checkout/seats")
+	before := h.sb.Calls("GetSeatPlan")
+	for range 3 {
+		doc := h.page("/checkout/seats", http.StatusOK)
+		if got := doc.Find(`[data-testid="seat-states-as-of"]`).Text(); !regexp.MustCompile(`^Free and taken seats as of \d\d:\d\d:\d\d `).MatchString(got) {
+			t.Fatalf("freshness line %q", got)
+		}
+	}
+	if got := h.sb.Calls("GetSeatPlan") - before; got > 1 {
+		t.Errorf("3 views in a row read the seat plan %d times, want at most 1", got)
 	}
 }

@@ -46,6 +46,8 @@ type SeatMapOptions struct {
 	// while none of them is ticked.
 	MaxFrom   string
 	CountNone string
+	// AsOf, when set, is the time the seat states were read ("20:31:05"); the map says so.
+	AsOf string
 	// NoList leaves out the switch to the list view (the same seats laid out row by row).
 	NoList bool
 }
@@ -74,6 +76,7 @@ type SeatMapView struct {
 	LimitText        string // shown when the maximum is reached (JS) or passed (also without JS)
 	LimitShown       bool   // more seats are ticked than may be chosen
 	Hint             string // how to use the map
+	AsOfText         string // how current the free/taken states are; "" says nothing
 	Areas            []SeatAreaView
 	Legend           []LegendEntry
 	ListView         bool // offer the list view: the same checkboxes, row by row (CSS)
@@ -350,6 +353,9 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 		v.Hint = "Tick free seats to choose them (Tab to move, Space to tick). The map scrolls sideways on small screens."
 	}
 	v.Legend = legend(present)
+	if opt.AsOf != "" {
+		v.AsOfText = "Free and taken seats as of " + opt.AsOf + " (read again every few seconds). If a seat is taken meanwhile, we tell you when you choose."
+	}
 	v.ListView = !opt.NoList && nSeats > 0
 	return v
 }
