@@ -94,7 +94,9 @@ type entry struct {
 	following bool
 }
 
-func newEntry(now time.Time) *entry { return &entry{first: now, lastUsed: now, next: make(chan struct{})} }
+func newEntry(now time.Time) *entry {
+	return &entry{first: now, lastUsed: now, next: make(chan struct{})}
+}
 
 // PollerOption tunes a poller.
 type PollerOption func(*Poller)
