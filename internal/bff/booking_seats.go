@@ -46,10 +46,11 @@ func (s *Server) renderEditSeats(c echo.Context, status int, notice *components.
 	if err != nil {
 		return s.editEnded(c, e, err)
 	}
-	plan, err := s.ticketing.GetSeatPlan(ctx, e.CinemaID, e.SessionID)
+	snap, err := s.seatPlans.Plan(ctx, e.CinemaID, e.SessionID)
 	if err != nil {
 		return s.fromUpstream(err, s.url(RouteEdit), "Back to your changes")
 	}
+	plan := snap.Plan
 	tickets := editSeatTickets(e, o)
 	var yours []cinema.SeatPosition
 	for _, t := range tickets {
@@ -63,7 +64,7 @@ func (s *Server) renderEditSeats(c echo.Context, status int, notice *components.
 	v := booking.SeatsView{BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: s.url(RouteEditSeats), BackURL: s.url(RouteEdit),
 		CSRFToken: csrfToken(c), Count: len(tickets), Notice: notice,
 		Map: components.BuildSeatMap(plan, components.SeatMapOptions{Max: len(tickets), Yours: yours, YoursSelectable: true,
-			Chosen: chosen, Kiosk: isKiosk(c), Label: "Seat map: choose your seats"})}
+			Chosen: chosen, Kiosk: isKiosk(c), Label: "Seat map: choose your seats", AsOf: s.seatsAsOf(ctx, e.CinemaID, snap.AsOf)})}
 	return s.render(c, status, "Choose seats", booking.Seats(v))
 }
 
@@ -140,6 +141,7 @@ func (s *Server) setEditSeats(c echo.Context) error {
 		}
 	}
 	_, err = s.ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats})
+	s.seatPlans.Invalidate(e.CinemaID, e.SessionID) // seats changed or refused: the next map reads them again
 	switch {
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
 		return s.renderEditSeats(c, http.StatusConflict, seatsTakenNotice, nil)

@@ -236,6 +236,11 @@ func (s *Server) buyPaymentReturn(c echo.Context) error {
 		return s.redirect(c, s.url(RouteBuySummary))
 	}
 	r := st.poller.Get(ctx, rec.UserSessionID)
+	if isHTMX(c) && !r.Details.Completed && c.QueryParam("shown") == paymentShown(r) {
+		// The page already shows this answer: wait (about one poll interval) for the next
+		// read of the order, so a completion shows as soon as it is read.
+		r = st.poller.Next(ctx, rec.UserSessionID, checkout.PollInterval+250*time.Millisecond)
+	}
 	if next, final := s.applyDetails(ctx, rec, r); final {
 		if isHTMX(c) {
 			return s.redirect(c, self)
@@ -255,13 +260,12 @@ func (s *Server) buyPaymentReturn(c echo.Context) error {
 	}
 	v := co.ConfirmingView{Heading: "Waiting for the payment provider", Body: "As soon as your payment is confirmed, your tickets appear here. This usually takes a few seconds.",
 		Elapsed: int(elapsed / time.Second), Max: int(checkoutGiveUpAfter / time.Second), Reference: rec.Reference()}
-	shown := "waiting"
-	if r.Err == nil && r.Details.WebPayment != nil && r.Details.WebPayment.Status == cinema.PaymentPaid {
+	shown := paymentShown(r)
+	switch shown {
+	case "paid":
 		v.Heading, v.Body = "Payment received: booking your seats", "Your payment was received. We are now completing your booking; this usually takes a few seconds."
-		shown = "paid"
-	} else if r.Err != nil {
+	case "checking":
 		v.Body = "We are still checking with the ticketing system. This page keeps trying by itself."
-		shown = "checking"
 	}
 	// The poller says which words the page shows; new words go out only when they change.
 	q := url.Values{"shown": {shown}}
@@ -274,6 +278,18 @@ func (s *Server) buyPaymentReturn(c echo.Context) error {
 	}
 	pauseKioskIdle(c) // a payment is in progress: the kiosk does not start over (kiosk.go)
 	return s.render(c, http.StatusOK, "Confirming your payment", co.Confirming(v))
+}
+
+// paymentShown names what the waiting page says for r: "waiting", "paid" (completing) or
+// "checking" (the upstream did not answer).
+func paymentShown(r checkout.Result) string {
+	switch {
+	case r.Err != nil:
+		return "checking"
+	case r.Details.WebPayment != nil && r.Details.WebPayment.Status == cinema.PaymentPaid:
+		return "paid"
+	}
+	return "waiting"
 }
 
 // applyDetails records what the upstream said about the payment; final reports a completed or

@@ -51,10 +51,11 @@ func (s *Server) renderBuySeats(c echo.Context, status int, notice *components.N
 	if err != nil {
 		return s.buyEnded(c, v, err)
 	}
-	plan, err := s.ticketing.GetSeatPlan(ctx, v.CinemaID, v.SessionID)
+	snap, err := s.seatPlans.Plan(ctx, v.CinemaID, v.SessionID)
 	if err != nil {
 		return s.fromUpstream(err, s.url(RouteBuySummary), "Back to your order")
 	}
+	plan := snap.Plan
 	var yours []cinema.SeatPosition
 	var cats []string
 	for _, t := range o.Tickets() {
@@ -73,7 +74,7 @@ func (s *Server) renderBuySeats(c echo.Context, status int, notice *components.N
 		count = v.Places
 	}
 	m := components.BuildSeatMap(plan, components.SeatMapOptions{ID: "buy-seats", Max: count, Yours: yours, YoursSelectable: true,
-		Chosen: chosen, AreaCategories: cats, Kiosk: isKiosk(c)})
+		Chosen: chosen, AreaCategories: cats, Kiosk: isKiosk(c), AsOf: s.seatsAsOf(ctx, v.CinemaID, snap.AsOf)})
 	view := co.SeatsView{Session: s.buyHeader(ctx, v), ActionURL: s.url(RouteBuySeats), BackURL: s.url(RouteBuySession, v.CinemaID, v.SessionID),
 		CSRFToken: csrfToken(c), Count: count, Map: m, Notice: notice, Countdown: s.buyCountdown(c, v, o)}
 	return s.render(c, status, "Choose seats", co.Seats(view))
@@ -133,6 +134,7 @@ func (s *Server) chooseBuySeats(c echo.Context) error {
 			seats = append(seats, upstream.SelectedSeat{AreaCategoryCode: seat.AreaCategoryCode, Position: p})
 		}
 		_, err = s.ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID, Seats: seats})
+		s.seatPlans.Invalidate(v.CinemaID, v.SessionID) // seats changed or refused: the next map reads them again
 		switch {
 		case errors.Is(err, upstream.ErrSeatsUnavailable):
 			return s.renderBuySeats(c, http.StatusConflict, seatsTakenNotice, nil)

@@ -21,7 +21,7 @@ func evalBool(t *testing.T, p *browsertest.Page, script string) bool {
 }
 
 // freeEnabled counts the map's free seats that can still be ticked.
-const freeEnabled = `document.querySelectorAll('[data-testid="seatmap"] label.seat-free input:not(:disabled):not(:checked)').length`
+const freeEnabled = `document.querySelectorAll('[data-testid="seatmap"] label.seat:not(.seat-yours) input:not(:disabled):not(:checked)').length`
 
 func evalInt(t *testing.T, p *browsertest.Page, script string) int {
 	t.Helper()
@@ -50,7 +50,7 @@ func TestBrowserSwapCounterFollowsTickedTickets(t *testing.T) {
 	if got := count(); got != "0 of 1 new seat chosen" {
 		t.Errorf("one ticket ticked: count %q", got)
 	}
-	p.Do(chromedp.Click(`label[data-testid="seat-1-5-2"]`))
+	p.Do(chromedp.Click(seatLabel("1-5-2")))
 	if got := count(); got != "1 of 1 new seat chosen" {
 		t.Errorf("one ticket, one seat: count %q", got)
 	}
@@ -97,11 +97,17 @@ func TestBrowserBuySeatMapStopsAtTheTickets(t *testing.T) {
 	if evalBool(t, p, hintShown) || evalInt(t, p, freeEnabled) == 0 {
 		t.Error("after unticking one: hint still shown or no seat can be ticked")
 	}
-	p.Do(chromedp.Click(`label[data-testid="seat-1-1-2"]`))
+	p.Do(chromedp.Click(seatLabel("1-1-2")))
 	if got := p.Text(`[data-seat-count]`); got != "2 of 2 seats chosen" || evalInt(t, p, freeEnabled) != 0 || !evalBool(t, p, hintShown) {
 		t.Errorf("after choosing another: count %q, hint shown %v", got, evalBool(t, p, hintShown))
 	}
 	p.Screenshot("buy-limit-chosen")
 	p.Do(chromedp.Click(`[data-testid="seat-form"] button.button-primary`), chromedp.WaitVisible(`#name`))
 	p.AssertNoConsoleErrors()
+}
+
+// seatLabel selects the seat map's label of the seat "area-row-col" (the seat is its input's
+// value; seats carry no test id of their own).
+func seatLabel(value string) chromedp.CSS {
+	return chromedp.CSS(`label.seat:has(> input[value="` + value + `"])`)
 }

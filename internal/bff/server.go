@@ -24,6 +24,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
+	"github.com/cinemabff/cinemabff/internal/seatplans"
 	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/static"
@@ -140,6 +141,7 @@ type Server struct {
 	upstream ReadyChecker
 
 	ticketing      *upstream.Client
+	seatPlans      *seatplans.Cache // seat plans for showing maps (never for deciding a write)
 	bookings       bookings.Reader
 	payments       upstream.Payments
 	ledger         *ledger.Store
@@ -202,6 +204,7 @@ func New(d Deps) (*Server, error) {
 	}
 	if d.Ticketing != nil {
 		s.upstream = d.Ticketing
+		s.seatPlans = seatplans.New(d.Ticketing, seatplans.Options{TTL: seatStatesTTL})
 	}
 	if d.SQL != nil {
 		s.ledger = ledger.New(d.SQL)

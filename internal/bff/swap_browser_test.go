@@ -184,7 +184,7 @@ func TestBrowserSwapMapAccessibility(t *testing.T) {
 				}
 			}
 			// Tick a sofa so the screenshot shows the chosen state too.
-			p.Do(chromedp.Click(`label[data-testid="seat-2-3-3"]`), chromedp.Click(`label[data-testid="seat-2-3-4"]`))
+			p.Do(chromedp.Click(seatLabel("2-3-3")), chromedp.Click(seatLabel("2-3-4")))
 			// Touch targets: every seat at least 24 px (44 px on the kiosk).
 			minSize := 24.0
 			if tc.kiosk {

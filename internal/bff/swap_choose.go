@@ -215,11 +215,11 @@ func (s *Server) freshPlan(ctx context.Context, b cinema.Booking, plan *cinema.S
 	if plan != nil {
 		return plan, nil
 	}
-	p, err := s.ticketing.GetSeatPlan(ctx, b.CinemaID, b.Session.ID)
+	snap, err := s.seatPlans.Plan(ctx, b.CinemaID, b.Session.ID)
 	if err != nil {
 		return nil, err
 	}
-	return &p, nil
+	return &snap.Plan, nil
 }
 
 func (s *Server) renderSwapWithPlan(c echo.Context, status int, b cinema.Booking, plan *cinema.SeatPlan, choice swapChoice, notice *components.Notice) error {

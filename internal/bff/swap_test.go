@@ -145,7 +145,7 @@ func TestSwapPageFetchesOnlyBookingAndSeatPlan(t *testing.T) {
 	if after != total {
 		t.Errorf("%d other upstream calls per page view", after-total)
 	}
-	if n := doc.Find(`[data-testid="seatmap"] .seat[data-col]`).Length(); n != 412 {
+	if n := doc.Find(`[data-testid="seatmap"] .seat-row > .seat`).Length(); n != 412 {
 		t.Errorf("map of %d seats", n)
 	}
 	if doc.Find(`[role="img"][aria-label="Row F, seat 11, standard, your seat"]`).Length() != 1 {
@@ -367,7 +367,7 @@ func TestSwapSeatTakenMeanwhile(t *testing.T) {
 	if got := doc.Find(`[data-testid="notice-error"]`).Text(); !strings.Contains(got, "just been taken by someone else") || !strings.Contains(got, "not changed") {
 		t.Fatalf("notice %q", got)
 	}
-	if doc.Find(`label.seat-taken[data-testid="seat-1-5-2"] input[disabled]`).Length() != 1 {
+	if doc.Find(`label.seat-taken input[value="1-5-2"][disabled]`).Length() != 1 {
 		t.Fatal("the map does not show F3 taken now")
 	}
 	if doc.Find(`input[name="ticket"][value="1"][checked]`).Length() != 1 {

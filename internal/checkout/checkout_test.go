@@ -59,12 +59,12 @@ func TestPollerRefetchesAfterIntervalAndKeepsCompleted(t *testing.T) {
 		return cinema.OrderDetails{Completed: completed}, nil
 	}, WithClock(clock))
 	p.Get(context.Background(), "x")
-	advance(500 * time.Millisecond)
+	advance(PollInterval - 100*time.Millisecond)
 	p.Get(context.Background(), "x")
 	if calls.Load() != 1 {
 		t.Fatalf("fetched again within the interval: %d", calls.Load())
 	}
-	advance(600 * time.Millisecond)
+	advance(100 * time.Millisecond)
 	if r := p.Get(context.Background(), "x"); r.Err == nil {
 		t.Fatal("error not passed on")
 	}
@@ -74,7 +74,7 @@ func TestPollerRefetchesAfterIntervalAndKeepsCompleted(t *testing.T) {
 		t.Fatalf("calls %d, want 2", calls.Load())
 	}
 	completed = true
-	advance(time.Second)
+	advance(PollInterval)
 	if r := p.Get(context.Background(), "x"); !r.Details.Completed {
 		t.Fatal("not completed")
 	}
@@ -94,8 +94,9 @@ func TestBackoffIsGentle(t *testing.T) {
 		}
 		prev = b
 	}
-	if Backoff(0) > time.Second {
-		t.Fatal("first checks must be quick")
+	// First checks follow the page's poll: once per poll, never more (issue 17).
+	if Backoff(0) != PollInterval || Backoff(29*time.Second) != PollInterval {
+		t.Fatalf("first checks every %v, want the page's poll interval %v", Backoff(0), PollInterval)
 	}
 }
 
@@ -218,5 +219,49 @@ func TestStoreConcurrentStartsWriteOne(t *testing.T) {
 	wg.Wait()
 	if created.Load() != 1 {
 		t.Fatalf("%d records started for one order", created.Load())
+	}
+}
+
+// TestNextReadsOncePerIntervalAndWakesEveryWaiter (issue 17): however many page polls wait on
+// an order, it is read once per interval, and all of them learn of the completion when the
+// read that sees it returns.
+func TestNextReadsOncePerIntervalAndWakesEveryWaiter(t *testing.T) {
+	const every = 100 * time.Millisecond
+	for _, watchers := range []int{1, 3, 20} {
+		var calls atomic.Int32
+		var completedAt atomic.Int64 // unix nanos; 0 until the order completes
+		start := time.Now()
+		p := NewPoller(func(context.Context, string) (cinema.OrderDetails, error) {
+			calls.Add(1)
+			if time.Since(start) > 350*time.Millisecond {
+				completedAt.CompareAndSwap(0, time.Now().UnixNano())
+				return cinema.OrderDetails{Completed: true}, nil
+			}
+			return cinema.OrderDetails{}, nil
+		}, WithBackoff(func(time.Duration) time.Duration { return every }))
+		var wg sync.WaitGroup
+		lags := make(chan time.Duration, watchers)
+		for range watchers {
+			wg.Go(func() {
+				for {
+					r := p.Next(context.Background(), "usid", every+50*time.Millisecond)
+					if r.Details.Completed {
+						lags <- time.Since(time.Unix(0, completedAt.Load()))
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(lags)
+		elapsed := time.Since(start)
+		if max := int32(elapsed/every) + 1; calls.Load() > max {
+			t.Errorf("%d watchers: %d reads in %v, want at most one per %v (%d)", watchers, calls.Load(), elapsed, every, max)
+		}
+		for lag := range lags {
+			if lag > 30*time.Millisecond {
+				t.Errorf("%d watchers: a waiter learnt of the completion %v after it was read", watchers, lag)
+			}
+		}
 	}
 }

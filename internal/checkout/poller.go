@@ -2,6 +2,7 @@ package checkout
 
 import (
 	"context"
+	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -20,12 +21,18 @@ type Result struct {
 	At      time.Time
 }
 
+// PollInterval is how often the return page asks about its payment (its htmx poll,
+// views/pages/checkout) and so how often the upstream is asked about an order while someone
+// waits for it: one shared constant, so the two cannot drift apart (a 1 s read against a 2 s
+// page poll read the order twice per poll).
+const PollInterval = 2 * time.Second
+
 // Backoff returns the minimum time between two upstream reads of one order that has been
-// watched for age: at once and every second at first, then gently slower.
+// watched for age: once per page poll at first, then gently slower.
 func Backoff(age time.Duration) time.Duration {
 	switch {
 	case age < 30*time.Second:
-		return time.Second
+		return PollInterval
 	case age < 2*time.Minute:
 		return 2 * time.Second
 	case age < 10*time.Minute:
@@ -80,6 +87,15 @@ type entry struct {
 	first    time.Time // when the order was first asked about
 	last     *Result
 	lastUsed time.Time
+	// next is closed when the next result is stored (then replaced): page polls waiting in
+	// Next learn of a new answer at once.
+	next chan struct{}
+	// following is set while a background loop reads the order for waiting page polls.
+	following bool
+}
+
+func newEntry(now time.Time) *entry {
+	return &entry{first: now, lastUsed: now, next: make(chan struct{})}
 }
 
 // PollerOption tunes a poller.
@@ -126,7 +142,7 @@ func (p *Poller) Get(ctx context.Context, userSessionID string) Result {
 	p.mu.Lock()
 	e := p.entries[userSessionID]
 	if e == nil {
-		e = &entry{first: now}
+		e = newEntry(now)
 		p.entries[userSessionID] = e
 	}
 	e.lastUsed = now
@@ -143,7 +159,7 @@ func (p *Poller) Get(ctx context.Context, userSessionID string) Result {
 		p.mu.Lock()
 		e := p.entries[userSessionID]
 		if e == nil {
-			e = &entry{first: start, lastUsed: start}
+			e = newEntry(start)
 			p.entries[userSessionID] = e
 		}
 		if r, ok := p.fresh(e, start); ok {
@@ -157,6 +173,8 @@ func (p *Poller) Get(ctx context.Context, userSessionID string) Result {
 		res := Result{Details: d, Err: err, At: start}
 		p.mu.Lock()
 		e.last = &res
+		close(e.next)
+		e.next = make(chan struct{})
 		p.mu.Unlock()
 		return res, nil
 	})
@@ -166,6 +184,73 @@ func (p *Poller) Get(ctx context.Context, userSessionID string) Result {
 	case <-ctx.Done():
 		return Result{Err: ctx.Err(), At: now}
 	}
+}
+
+// Next is Get for a page poll that already shows the last answer: it waits, at most maxWait
+// or until ctx ends, for the next read of the order and returns that (at once when the order
+// is already completed). A background loop reads the order every Backoff interval, with a
+// little jitter, while page polls keep asking, so however many pages wait, the upstream is
+// read once per interval and every page learns of a completion as soon as it is read.
+func (p *Poller) Next(ctx context.Context, userSessionID string, maxWait time.Duration) Result {
+	now := p.now()
+	p.mu.Lock()
+	e := p.entries[userSessionID]
+	if e == nil {
+		e = newEntry(now)
+		p.entries[userSessionID] = e
+	}
+	e.lastUsed = now
+	if e.last != nil && e.last.Err == nil && e.last.Details.Completed {
+		r := *e.last
+		p.mu.Unlock()
+		return r
+	}
+	next := e.next
+	if !e.following {
+		e.following = true
+		go p.follow(userSessionID, e)
+	}
+	p.mu.Unlock()
+	t := time.NewTimer(maxWait)
+	defer t.Stop()
+	select {
+	case <-next:
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return p.Get(ctx, userSessionID) // the result just stored, or a read if none is recent
+}
+
+// follow reads the order every Backoff interval plus up to 5 % jitter (never sooner, so one
+// interval never sees two reads) until it completes or no page poll asked for two intervals.
+func (p *Poller) follow(userSessionID string, e *entry) {
+	defer func() {
+		p.mu.Lock()
+		e.following = false
+		p.mu.Unlock()
+	}()
+	for {
+		r := p.Get(context.Background(), userSessionID)
+		if r.Err == nil && r.Details.Completed {
+			return
+		}
+		p.mu.Lock()
+		now := p.now()
+		every := p.backoff(now.Sub(e.first))
+		idle := now.Sub(e.lastUsed) > 2*every
+		wait := every - now.Sub(r.At) // from the start of the read, as fresh counts
+		p.mu.Unlock()
+		if idle || p.isForgotten(userSessionID, e) {
+			return
+		}
+		time.Sleep(max(wait, 10*time.Millisecond) + rand.N(every/20+1))
+	}
+}
+
+func (p *Poller) isForgotten(userSessionID string, e *entry) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.entries[userSessionID] != e
 }
 
 // Forget drops what the poller knows about an order.

@@ -347,7 +347,7 @@
    *      [data-max-from="#swap-tickets" data-seat-count-none="{n} seats chosen …"]>
    *   <p class="seatmap-count" data-seat-count aria-live="polite">…</p>
    *   <p class="hint" data-seat-limit hidden>…</p> … seats …
-   * Counts the chosen seats (ticked checkboxes and list selects). With
+   * Counts the chosen seats (ticked seat checkboxes; the list view shows the same ones). With
    * data-max-from the maximum is the sum of data-seats of the ticked boxes
    * in that element (the tickets that move), and follows them. Once enough
    * seats are chosen the other seats are disabled (until one is unticked)
@@ -384,9 +384,6 @@
       var seat = box.closest('.seat');
       if (seat) seat.classList.toggle('is-checked', box.checked);
       if (box.checked && !chosen[box.value]) { chosen[box.value] = true; n++; }
-    });
-    each(map, '.seatmap-list select', function (sel) {
-      if (sel.value && !chosen[sel.value]) { chosen[sel.value] = true; n++; }
     });
     var text;
     if (limited) {

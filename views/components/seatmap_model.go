@@ -18,7 +18,7 @@ import (
 type SeatMapOptions struct {
 	// ID prefixes the element ids of the map (unique per page); default "seatmap".
 	ID string
-	// FieldName is the form field of the seat checkboxes and list selects; default "seat".
+	// FieldName is the form field of the seat checkboxes; default "seat".
 	FieldName string
 	// Max is how many seats may be chosen; it drives the live count (static/js/app.js).
 	// 0 means one per seat of the plan (no limit shown).
@@ -46,11 +46,14 @@ type SeatMapOptions struct {
 	// while none of them is ticked.
 	MaxFrom   string
 	CountNone string
-	// NoList leaves out the "choose from a list" alternative.
+	// AsOf, when set, is the time the seat states were read ("20:31:05"); the map says so.
+	AsOf string
+	// NoList leaves out the switch to the list view (the same seats laid out row by row).
 	NoList bool
 }
 
-// Seat states: each has a CSS class "seat-<state>", a shape and a word in the legend.
+// Seat states: each but free (the default look of .seat) has a CSS class "seat-<state>"; each has a
+// shape and a word in the legend.
 const (
 	SeatStateFree        = "free"
 	SeatStateTaken       = "taken"
@@ -73,9 +76,10 @@ type SeatMapView struct {
 	LimitText        string // shown when the maximum is reached (JS) or passed (also without JS)
 	LimitShown       bool   // more seats are ticked than may be chosen
 	Hint             string // how to use the map
+	AsOfText         string // how current the free/taken states are; "" says nothing
 	Areas            []SeatAreaView
 	Legend           []LegendEntry
-	List             *SeatListView // the list alternative; nil when left out
+	ListView         bool // offer the list view: the same checkboxes, row by row (CSS)
 }
 
 // SeatAreaView is one area (block) of seats: a fieldset.
@@ -106,20 +110,51 @@ type SeatCellView struct {
 	Seat SeatView
 }
 
-// SeatView is one place of the map.
+// SeatView is one place of the map. It keeps the parts of its name rather than the name
+// itself: seatCells writes them straight into the page, so building and rendering a seat
+// allocates nothing (Name and Value assemble the strings for tests and callers).
 type SeatView struct {
-	Value    string // form value, "area-row-col"
-	Label    string // "12"
-	Name     string // full accessible name: "Row F, seat 12, premium, free"
+	Pos      cinema.SeatPosition
+	Row      string // row label, "F"
+	Label    string // "12", shown in the list view
+	Kind     string // kind words ("wheelchair space"), or ""
+	Category string // area category in lower case ("premium"), or ""
+	Words    string // state words ("free", "taken", "your seat", "not available …")
 	State    string // one of the SeatState constants
-	Class    string // "seat seat-free seat-wheelchair"
-	Col      int    // 1-based column, for data-col
+	Class    string // "seat seat-wheelchair"; free is the default state and has no class
 	Checked  bool
 	Disabled bool
 	// Fixed marks one of the person's own seats that is not a choice here: drawn (and named,
 	// as an image) but with no control, so it is neither submitted nor counted.
-	Fixed  bool
-	TestID string
+	Fixed bool
+}
+
+// Value is the seat's form value, "area-row-col".
+func (s SeatView) Value() string { return SeatValue(s.Pos) }
+
+// Name is the full accessible name: "Row F, seat 12, premium, free".
+func (s SeatView) Name() string {
+	var b strings.Builder
+	s.writeName(func(p string) { b.WriteString(p) })
+	return b.String()
+}
+
+// writeName hands the parts of the name to put in order (no allocation).
+func (s SeatView) writeName(put func(string)) {
+	put("Row ")
+	put(s.Row)
+	put(", seat ")
+	put(s.Label)
+	if s.Kind != "" {
+		put(", ")
+		put(s.Kind)
+	}
+	if s.Category != "" {
+		put(", ")
+		put(s.Category)
+	}
+	put(", ")
+	put(s.Words)
 }
 
 // LegendEntry is one line of the key.
@@ -127,31 +162,6 @@ type LegendEntry struct {
 	Key   string   // state or kind: free, selected, taken, yours, wheelchair, companion, sofa, unavailable
 	Class []string // classes of the sample seat(s); two for the sofa pair
 	Text  string
-}
-
-// SeatListView is the "choose from a list" alternative: one select per seat to choose, the
-// options grouped by area and row.
-type SeatListView struct {
-	Selects []SeatSelectView
-	Groups  []SeatOptionGroup
-}
-
-// SeatSelectView is one select of the list alternative.
-type SeatSelectView struct {
-	ID    string
-	Label string
-}
-
-// SeatOptionGroup is an optgroup: one row of one area.
-type SeatOptionGroup struct {
-	Label   string // "Stalls, row F"
-	Options []SeatOption
-}
-
-// SeatOption is one seat in the list.
-type SeatOption struct {
-	Value string
-	Text  string // "Seat 12" (+ kind)
 }
 
 // SeatValue is the form value of a seat position: "area-row-col".
@@ -176,8 +186,7 @@ func ParseSeatValue(v string) (cinema.SeatPosition, bool) {
 	return cinema.SeatPosition{AreaNumber: n[0], RowIndex: n[1], ColumnIndex: n[2]}, true
 }
 
-// SeatValues reads the submitted values of a seat field (map checkboxes and list selects):
-// empty values (a list select left at "no seat") are skipped and repeats counted once, in
+// SeatValues reads the submitted values of a seat field: empty values are skipped and repeats counted once, in
 // the order given. It reports the first value that is not a seat.
 func SeatValues(values []string) ([]cinema.SeatPosition, error) {
 	var out []cinema.SeatPosition
@@ -223,6 +232,10 @@ func kindWords(s cinema.Seat) string {
 		return "wheelchair space"
 	case s.Kind == cinema.SeatKindCompanion:
 		return "companion seat"
+	case len(s.SofaGroup) == 2 && sofaLeft(s):
+		return "sofa for 2, left place" // the common sofa, without a Sprintf per seat
+	case len(s.SofaGroup) == 2:
+		return "sofa for 2, right place"
 	case len(s.SofaGroup) > 1:
 		if sofaLeft(s) {
 			return fmt.Sprintf("sofa for %d, left place", len(s.SofaGroup))
@@ -269,10 +282,10 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 	v := SeatMapView{ID: opt.ID, FieldName: opt.FieldName, Max: opt.Max, Label: opt.Label, CountTemplate: opt.CountTemplate,
 		CountTemplateOne: opt.CountTemplateOne, MaxFrom: opt.MaxFrom, CountNone: opt.CountNone}
 	present := map[string]bool{SeatStateFree: true, SeatStateSelected: true, SeatStateTaken: true}
-	var list SeatListView
 	nChecked, nSeats := 0, 0
 	for _, a := range plan.Areas {
 		cat := categories[a.AreaCategoryCode]
+		catWords := strings.ToLower(cat)
 		areaAllowed := len(allowed) == 0 || allowed[a.AreaCategoryCode]
 		av := SeatAreaView{Number: a.Number, Name: a.Description, Category: cat, TestID: "seatmap-area-" + strconv.Itoa(a.Number)}
 		av.Legend = a.Description
@@ -301,13 +314,12 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 				rv.Cells[i].Gap = true
 			}
 			free := 0
-			var group SeatOptionGroup
 			for _, s := range r.Seats {
 				nSeats++
 				if s.Availability == cinema.SeatFree {
 					free++
 				}
-				sv, ok := buildSeat(s, cat, areaAllowed, yours[s.Position], chosen[s.Position], opt.YoursSelectable)
+				sv, ok := buildSeat(s, catWords, areaAllowed, yours[s.Position], chosen[s.Position], opt.YoursSelectable)
 				if sv.State != SeatStateFree && sv.State != SeatStateSelected {
 					present[sv.State] = true
 				}
@@ -316,13 +328,6 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 				}
 				if sv.Checked {
 					nChecked++
-				}
-				if ok && !(yours[s.Position]) {
-					text := "Seat " + s.Label
-					if k := kindWords(s); k != "" {
-						text += ", " + k
-					}
-					group.Options = append(group.Options, SeatOption{Value: sv.Value, Text: text})
 				}
 				c := s.Position.ColumnIndex
 				if c >= 0 && c < len(rv.Cells) {
@@ -334,10 +339,6 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 			}
 			rv.Summary = fmt.Sprintf("Row %s, %d of %d free", r.Label, free, len(r.Seats))
 			av.Rows = append(av.Rows, rv)
-			if len(group.Options) > 0 {
-				group.Label = a.Description + ", row " + r.Label
-				list.Groups = append(list.Groups, group)
-			}
 		}
 		v.Areas = append(v.Areas, av)
 	}
@@ -352,17 +353,10 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 		v.Hint = "Tick free seats to choose them (Tab to move, Space to tick). The map scrolls sideways on small screens."
 	}
 	v.Legend = legend(present)
-	if !opt.NoList && len(list.Groups) > 0 {
-		n := min(v.Max, 12)
-		for i := range n {
-			label := "Seat"
-			if n > 1 {
-				label = fmt.Sprintf("Seat %d of %d", i+1, n)
-			}
-			list.Selects = append(list.Selects, SeatSelectView{ID: fmt.Sprintf("%s-list-%d", opt.ID, i+1), Label: label})
-		}
-		v.List = &list
+	if opt.AsOf != "" {
+		v.AsOfText = "Free and taken seats as of " + opt.AsOf + " (read again every few seconds). If a seat is taken meanwhile, we tell you when you choose."
 	}
+	v.ListView = !opt.NoList && nSeats > 0
 	return v
 }
 
@@ -387,10 +381,10 @@ func LimitText(n, max int) string {
 	return fmt.Sprintf("You have chosen %d seats. Untick one to choose another.", max)
 }
 
-// buildSeat makes one seat; ok reports whether the person may choose it.
+// buildSeat makes one seat; ok reports whether the person may choose it. category is the
+// area category in lower case.
 func buildSeat(s cinema.Seat, category string, areaAllowed, mine, chosen, yoursSelectable bool) (SeatView, bool) {
-	sv := SeatView{Value: SeatValue(s.Position), Label: s.Label, Col: s.Position.ColumnIndex + 1,
-		TestID: "seat-" + SeatValue(s.Position)}
+	sv := SeatView{Pos: s.Position, Row: s.RowLabel, Label: s.Label, Kind: kindWords(s), Category: category}
 	var state, words string
 	ok := false
 	switch {
@@ -418,25 +412,42 @@ func buildSeat(s cinema.Seat, category string, areaAllowed, mine, chosen, yoursS
 			words = "not available (out of use)"
 		}
 	}
-	sv.State = state
+	sv.State, sv.Words = state, words
 	sv.Disabled = !ok
-	sv.Name = SeatName(s, category) + ", " + words
-	var cls strings.Builder
-	cls.WriteString("seat seat-")
-	cls.WriteString(state)
+	kind := ""
 	switch {
 	case s.Kind == cinema.SeatKindWheelchair:
-		cls.WriteString(" seat-wheelchair")
+		kind = "wheelchair"
 	case s.Kind == cinema.SeatKindCompanion:
-		cls.WriteString(" seat-companion")
+		kind = "companion"
 	case len(s.SofaGroup) > 1 && sofaLeft(s):
-		cls.WriteString(" seat-sofa-left")
+		kind = "sofa-left"
 	case len(s.SofaGroup) > 1:
-		cls.WriteString(" seat-sofa-right")
+		kind = "sofa-right"
 	}
-	sv.Class = cls.String()
+	sv.Class = seatClasses[seatClassKey{state, kind}]
 	return sv, ok
 }
+
+type seatClassKey struct{ state, kind string }
+
+// seatClasses holds every class attribute a seat can have, so no seat builds its own.
+var seatClasses = func() map[seatClassKey]string {
+	m := map[seatClassKey]string{}
+	for _, state := range []string{SeatStateFree, SeatStateTaken, SeatStateYours, SeatStateSelected, SeatStateUnavailable} {
+		for _, kind := range []string{"", "wheelchair", "companion", "sofa-left", "sofa-right"} {
+			c := "seat"
+			if state != SeatStateFree {
+				c += " seat-" + state
+			}
+			if kind != "" {
+				c += " seat-" + kind
+			}
+			m[seatClassKey{state, kind}] = c
+		}
+	}
+	return m
+}()
 
 func legendKind(s cinema.Seat) string {
 	switch {
@@ -452,13 +463,13 @@ func legendKind(s cinema.Seat) string {
 
 // allLegend is the key in display order.
 var allLegend = []LegendEntry{
-	{Key: SeatStateFree, Class: []string{"seat seat-free"}, Text: "Free"},
+	{Key: SeatStateFree, Class: []string{"seat"}, Text: "Free"},
 	{Key: SeatStateSelected, Class: []string{"seat seat-selected"}, Text: "Your choice"},
 	{Key: SeatStateTaken, Class: []string{"seat seat-taken"}, Text: "Taken"},
 	{Key: SeatStateYours, Class: []string{"seat seat-yours"}, Text: "Your seat now"},
-	{Key: "wheelchair", Class: []string{"seat seat-free seat-wheelchair"}, Text: "Wheelchair space"},
-	{Key: "companion", Class: []string{"seat seat-free seat-companion"}, Text: "Companion seat"},
-	{Key: "sofa", Class: []string{"seat seat-free seat-sofa-left", "seat seat-free seat-sofa-right"}, Text: "Sofa for two"},
+	{Key: "wheelchair", Class: []string{"seat seat-wheelchair"}, Text: "Wheelchair space"},
+	{Key: "companion", Class: []string{"seat seat-companion"}, Text: "Companion seat"},
+	{Key: "sofa", Class: []string{"seat seat-sofa-left", "seat seat-sofa-right"}, Text: "Sofa for two"},
 	{Key: SeatStateUnavailable, Class: []string{"seat seat-unavailable"}, Text: "Not available"},
 }
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -107,7 +108,7 @@ func TestSeatMapEveryStateHasShapeNameAndLegend(t *testing.T) {
 	cases := []struct {
 		key, seatSel, nameHas, legend string
 	}{
-		{"free", `label.seat-free:not(.seat-wheelchair):not(.seat-companion)`, ", free", "Free"},
+		{"free", `label[class="seat"]`, ", free", "Free"},
 		{"selected", `label.seat-selected`, ", free", "Your choice"},
 		{"taken", `label.seat-taken`, ", taken", "Taken"},
 		{"yours", `span.seat-yours[role="img"]`, ", your seat", "Your seat now"},
@@ -131,7 +132,7 @@ func TestSeatMapEveryStateHasShapeNameAndLegend(t *testing.T) {
 				if !strings.Contains(name, tc.nameHas) {
 					t.Errorf("%s: name %q lacks %q", tc.seatSel, name, tc.nameHas)
 				}
-				if s.Find(`span.seat-glyph[aria-hidden="true"]`).Length() != 1 {
+				if s.Find(`i[aria-hidden="true"]`).Length() != 1 {
 					t.Errorf("%s: no glyph", name)
 				}
 			})
@@ -140,7 +141,7 @@ func TestSeatMapEveryStateHasShapeNameAndLegend(t *testing.T) {
 			if li.Length() != 1 || strings.TrimSpace(li.Text()) != tc.legend {
 				t.Fatalf("legend %s: %d entries, text %q", key, li.Length(), li.Text())
 			}
-			if li.Find(`span.seat[aria-hidden="true"] > span.seat-glyph`).Length() == 0 {
+			if li.Find(`span.seat[aria-hidden="true"] > i`).Length() == 0 {
 				t.Errorf("legend %s has no sample shape", key)
 			}
 		})
@@ -186,7 +187,7 @@ func TestSeatMapSeatNamesAndRowSummaries(t *testing.T) {
 	// Rows are groups named by their summary.
 	row := doc.Find(`[data-testid="seat-row-1-E"]`)
 	id, _ := row.Attr("aria-labelledby")
-	if row.AttrOr("role", "") != "group" || strings.TrimSpace(doc.Find("#"+id).Find(".visually-hidden").Text()) != "Row E, 22 of 24 free" {
+	if row.AttrOr("role", "") != "group" || strings.TrimSpace(doc.Find("#"+id).Find(".seat-row-sum").Text()) != "Row E, 22 of 24 free" {
 		t.Errorf("row E summary: %q", doc.Find("#"+id).Text())
 	}
 	if got := doc.Find(`[data-testid="seatmap-area-2"] > legend`).Text(); got != "Premium Lounge · Premium (not for these tickets)" {
@@ -231,9 +232,6 @@ func TestSeatMapKeepsGapsAndAisles(t *testing.T) {
 			t.Errorf("row B child %d is %q, want %s", i, kids.Eq(i).AttrOr("class", ""), want)
 		}
 	}
-	if got := kids.Eq(8).AttrOr("data-col", ""); got != "8" {
-		t.Errorf("seat after the aisle at data-col %s", got)
-	}
 	if kids.Eq(8).Find("input").AttrOr("aria-label", "") != "Row B, seat 6, standard, free" {
 		t.Errorf("seat after the aisle: %q", kids.Eq(8).Find("input").AttrOr("aria-label", ""))
 	}
@@ -247,31 +245,40 @@ func TestSeatMapKeepsGapsAndAisles(t *testing.T) {
 	}
 }
 
-func TestSeatMapListAlternative(t *testing.T) {
-	doc, _ := renderDoc(t, BuildSeatMap(largePlan(), swapOptions()))
-	alt := doc.Find(`details.seatmap-alt[data-testid="seatmap-list"]`)
-	if alt.Find("summary").Length() != 1 {
-		t.Fatal("no list alternative")
+// TestSeatMapRendersEachSeatOnce (issue 17): one set of native inputs serves the map and
+// the list view; the list view is a labelled switch that is never submitted.
+func TestSeatMapRendersEachSeatOnce(t *testing.T) {
+	doc, html := renderDoc(t, BuildSeatMap(largePlan(), swapOptions()))
+	if doc.Find("select, option").Length() != 0 {
+		t.Error("seats rendered a second time as list options")
 	}
-	sel := alt.Find(`select[name="seat"]`)
-	if sel.Length() != 2 {
-		t.Fatalf("%d selects, want one per seat to choose", sel.Length())
-	}
-	sel.Each(func(_ int, s *goquery.Selection) {
-		id, _ := s.Attr("id")
-		if doc.Find(`label[for="`+id+`"]`).Length() != 1 {
-			t.Errorf("select %s has no label", id)
+	doc.Find(`[data-testid="seatmap"] input[name="seat"]`).Each(func(_ int, s *goquery.Selection) {
+		v := s.AttrOr("value", "")
+		if n := strings.Count(html, `"`+v+`"`); n != 1 {
+			t.Errorf("seat %s appears %d times", v, n)
 		}
 	})
-	first := sel.First()
-	if first.Find(`optgroup[label="Premium Lounge, row P"]`).Length() != 0 {
-		t.Error("seats of another category offered in the list")
+	toggle := doc.Find(`input[type="checkbox"].seatmap-view[data-testid="seatmap-list"]`)
+	if toggle.Length() != 1 {
+		t.Fatal("no switch to the list view")
 	}
-	if first.Find(`optgroup[label="Stalls, row F"] option[value="1-5-12"]`).Length() != 0 {
-		t.Error("the booking's own seat offered in the list")
+	if _, named := toggle.Attr("name"); named {
+		t.Error("the list view switch would be submitted with the seats")
 	}
-	if first.Find(`optgroup[label="Stalls, row A"] option[value="1-0-0"]`).Text() != "Seat 1, wheelchair space" {
-		t.Error("list option for A1 not named")
+	if id := toggle.AttrOr("id", ""); doc.Find(`label[for="`+id+`"]`).Length() != 1 {
+		t.Error("the list view switch has no label")
+	}
+	// The list view needs what the map shows by shape: the seat number and the row summary.
+	if got := doc.Find(`label.seat:has(input[value="1-0-0"]) > i`).Text(); got != "1" {
+		t.Errorf("A1 glyph holds %q, want the seat number", got)
+	}
+	if got := doc.Find(`[data-testid="seat-row-1-E"] .seat-row-sum`).Text(); got != "Row E, 22 of 24 free" {
+		t.Errorf("row E summary %q", got)
+	}
+	opt := swapOptions()
+	opt.NoList = true
+	if doc, _ := renderDoc(t, BuildSeatMap(largePlan(), opt)); doc.Find(".seatmap-view").Length() != 0 {
+		t.Error("NoList still offers the list view")
 	}
 }
 
@@ -320,4 +327,88 @@ func BenchmarkSeatMapLargeAuditorium(b *testing.B) {
 	_, _ = w.Write(buf.Bytes())
 	_ = w.Close()
 	b.ReportMetric(float64(gz.Len()), "gzip-bytes/map")
+}
+
+// gridPlan is one area of n seats in rows of 20 (the last row shorter), every fifth seat taken.
+func gridPlan(n int) cinema.SeatPlan {
+	var rows [][2]string
+	for r := 0; n > 0; r++ {
+		w := min(n, 20)
+		row := []byte(strings.Repeat("s", w))
+		for i := 4; i < w; i += 5 {
+			row[i] = 't'
+		}
+		rows = append(rows, [2]string{string(rune('A' + r)), string(row)})
+		n -= w
+	}
+	return testPlan(testArea{1, "0000000001", "Stalls", rows})
+}
+
+// BenchmarkSeatMapRender builds and renders maps of 100 and 400 seats in one run: allocs/op
+// of /400 against /100 shows how the cost grows with the seat count (allocs/seat beside it).
+func BenchmarkSeatMapRender(b *testing.B) {
+	for _, n := range []int{100, 400} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			plan := gridPlan(n)
+			opt := SeatMapOptions{Max: 2, Chosen: []cinema.SeatPosition{pos(1, 0, 0)}}
+			var buf bytes.Buffer
+			b.ReportAllocs()
+			for b.Loop() {
+				buf.Reset()
+				if err := SeatMap(BuildSeatMap(plan, opt)).Render(context.Background(), &buf); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(buf.Len())/float64(n), "bytes/seat")
+		})
+	}
+}
+
+// TestSeatCellsEscapeUpstreamText: seat and row labels and categories come from the
+// upstream; the hand-written seat markup escapes them as templ would.
+func TestSeatCellsEscapeUpstreamText(t *testing.T) {
+	plan := testPlan(testArea{1, "0000000001", "Stalls", [][2]string{{`<R&"'>`, "ss"}}})
+	plan.AreaCategories[0].Description = `Std <i>&"'`
+	plan.Areas[0].Rows[0].Seats[0].Label = `1<script>`
+	v := BuildSeatMap(plan, SeatMapOptions{Yours: []cinema.SeatPosition{pos(1, 0, 1)}})
+	doc, html := renderDoc(t, v)
+	if strings.Contains(html, "<script>") || strings.Contains(html, "<i>&") {
+		t.Fatalf("unescaped upstream text in %s", html)
+	}
+	want := v.Areas[0].Rows[0].Cells[0].Seat.Name()
+	if want != `Row <R&"'>, seat 1<script>, std <i>&"', free` {
+		t.Errorf("name %q", want)
+	}
+	if got := doc.Find(`label.seat input`).AttrOr("aria-label", ""); got != want {
+		t.Errorf("aria-label %q, want %q", got, want)
+	}
+	if got := doc.Find(`label.seat > i`).Text(); got != "1<script>" {
+		t.Errorf("glyph %q", got)
+	}
+	if got := doc.Find(`span.seat-yours[role="img"]`).AttrOr("aria-label", ""); !strings.HasSuffix(got, ", your seat") || !strings.HasPrefix(got, `Row <R&"'>, seat 2`) {
+		t.Errorf("fixed seat name %q", got)
+	}
+}
+
+// TestSeatMapAllocationsPerSeat: a seat costs no allocations of its own (the map's cost
+// grows with its rows, not its seats). Before issue 17 a seat cost about 34.
+func TestSeatMapAllocationsPerSeat(t *testing.T) {
+	allocs := func(n int) float64 {
+		plan := gridPlan(n)
+		opt := SeatMapOptions{Max: 2, Chosen: []cinema.SeatPosition{pos(1, 0, 0)}}
+		var buf bytes.Buffer
+		return testing.AllocsPerRun(20, func() {
+			buf.Reset()
+			if err := SeatMap(BuildSeatMap(plan, opt)).Render(context.Background(), &buf); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	a100, a400 := allocs(100), allocs(400)
+	perSeat := (a400 - a100) / 300
+	t.Logf("allocs: %.0f at 100 seats, %.0f at 400 (ratio %.2f, %.2f per added seat)", a100, a400, a400/a100, perSeat)
+	// Rows still cost some (about 17 each, 0.86 per seat at 20 seats a row).
+	if perSeat > 2 {
+		t.Errorf("%.2f allocations per added seat, want at most 2", perSeat)
+	}
 }

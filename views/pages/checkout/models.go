@@ -3,7 +3,18 @@
 // page that polls, the confirmation with printable tickets and the failed-order page.
 package checkout
 
-import "github.com/cinemabff/cinemabff/views/components"
+import (
+	"strconv"
+	"time"
+
+	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/views/components"
+)
+
+// PollTrigger is the htmx trigger of the "confirming your payment" poll: every
+// checkout.PollInterval, the interval the server reads the order at, so each poll finds a
+// fresh answer and the upstream is read once per poll whatever the number of open pages.
+var PollTrigger = "every " + strconv.Itoa(int(checkout.PollInterval/time.Second)) + "s"
 
 // Step names of the purchase, in order.
 var Steps = []string{"Tickets", "Seats", "Your details", "Pay"}

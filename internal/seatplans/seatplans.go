@@ -1,0 +1,207 @@
+// Package seatplans owns the BFF's copy of session seat plans. A seat plan is a layout that
+// does not change for a session (areas, rows, seat positions, kinds, sofas) and the state of
+// every seat, which does. Pages read plans through a Cache: concurrent reads of one session
+// share one upstream call, the layout is kept per session id in a small bounded cache, and
+// the seat states are read again once they are older than a short time-to-live.
+//
+// A cached state is only ever shown, never trusted for a write: when seats are set the
+// upstream decides, and answers "seats unavailable" for a seat that was taken meanwhile.
+package seatplans
+
+import (
+	"container/list"
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+
+	"github.com/cinemabff/cinemabff/internal/cinema"
+)
+
+// Source reads a session's seat plan from the upstream.
+type Source interface {
+	GetSeatPlan(ctx context.Context, cinemaID, sessionID string) (cinema.SeatPlan, error)
+}
+
+// Options configure a Cache. Zero values take the defaults.
+type Options struct {
+	// TTL is how old seat states may be before they are read again; default 2 s.
+	TTL time.Duration
+	// Size is how many sessions' plans are kept; default 64 (least recently used go first).
+	Size int
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+}
+
+// Snapshot is a seat plan with the time its seat states were read. Plan is shared by every
+// reader until the next refresh: read it, never change it.
+type Snapshot struct {
+	Plan cinema.SeatPlan
+	AsOf time.Time
+}
+
+// Cache keeps seat plans per session. It is safe for concurrent use.
+type Cache struct {
+	src   Source
+	ttl   time.Duration
+	size  int
+	now   func() time.Time
+	group singleflight.Group
+
+	mu      sync.Mutex
+	entries map[key]*list.Element // of *entry
+	lru     *list.List            // front: most recently used
+}
+
+type key struct{ cinemaID, sessionID string }
+
+type entry struct {
+	key    key
+	layout cinema.SeatPlan // as first read; its seat states are not used
+	snap   Snapshot        // the layout with the latest states
+}
+
+// New returns a Cache reading from src.
+func New(src Source, opt Options) *Cache {
+	if opt.TTL <= 0 {
+		opt.TTL = 2 * time.Second
+	}
+	if opt.Size <= 0 {
+		opt.Size = 64
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	return &Cache{src: src, ttl: opt.TTL, size: opt.Size, now: opt.Now, entries: map[key]*list.Element{}, lru: list.New()}
+}
+
+// TTL is how old the seat states of a Snapshot may be.
+func (c *Cache) TTL() time.Duration { return c.ttl }
+
+// Plan returns the session's seat plan with seat states at most TTL old, reading the
+// upstream once for all callers that ask at the same time.
+func (c *Cache) Plan(ctx context.Context, cinemaID, sessionID string) (Snapshot, error) {
+	k := key{cinemaID, sessionID}
+	if snap, ok := c.fresh(k); ok {
+		return snap, nil
+	}
+	ch := c.group.DoChan(cinemaID+"\x00"+sessionID, func() (any, error) {
+		if snap, ok := c.fresh(k); ok { // refreshed while this call waited for the group
+			return snap, nil
+		}
+		// The shared read must not die with the request that started it: other readers wait on it.
+		plan, err := c.src.GetSeatPlan(context.WithoutCancel(ctx), cinemaID, sessionID)
+		if err != nil {
+			return Snapshot{}, fmt.Errorf("read seat plan of session %s at cinema %s: %w", sessionID, cinemaID, err)
+		}
+		return c.store(k, plan), nil
+	})
+	select {
+	case r := <-ch:
+		if r.Err != nil {
+			return Snapshot{}, r.Err
+		}
+		return r.Val.(Snapshot), nil
+	case <-ctx.Done():
+		return Snapshot{}, ctx.Err()
+	}
+}
+
+func (c *Cache) fresh(k key) (Snapshot, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.entries[k]
+	if !ok {
+		return Snapshot{}, false
+	}
+	e := el.Value.(*entry)
+	if c.now().Sub(e.snap.AsOf) >= c.ttl {
+		return Snapshot{}, false
+	}
+	c.lru.MoveToFront(el)
+	return e.snap, true
+}
+
+// store takes the seat states of a plan just read; the layout is the one kept for the session
+// unless the upstream's differs (a changed auditorium), which then replaces it.
+func (c *Cache) store(k key, plan cinema.SeatPlan) Snapshot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.now()
+	if el, ok := c.entries[k]; ok {
+		e := el.Value.(*entry)
+		if !sameLayout(e.layout, plan) {
+			e.layout = plan
+		}
+		e.snap = Snapshot{Plan: withStates(e.layout, plan), AsOf: now}
+		c.lru.MoveToFront(el)
+		return e.snap
+	}
+	e := &entry{key: k, layout: plan, snap: Snapshot{Plan: plan, AsOf: now}}
+	c.entries[k] = c.lru.PushFront(e)
+	for c.lru.Len() > c.size {
+		old := c.lru.Back()
+		c.lru.Remove(old)
+		delete(c.entries, old.Value.(*entry).key)
+	}
+	return e.snap
+}
+
+// sameLayout reports whether b has a's areas, rows and seat positions.
+func sameLayout(a, b cinema.SeatPlan) bool {
+	if len(a.Areas) != len(b.Areas) || len(a.AreaCategories) != len(b.AreaCategories) {
+		return false
+	}
+	for i := range a.Areas {
+		aa, ba := &a.Areas[i], &b.Areas[i]
+		if aa.Number != ba.Number || len(aa.Rows) != len(ba.Rows) {
+			return false
+		}
+		for r := range aa.Rows {
+			as, bs := aa.Rows[r].Seats, ba.Rows[r].Seats
+			if len(as) != len(bs) {
+				return false
+			}
+			for s := range as {
+				if as[s].Position != bs[s].Position {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// withStates is layout with the seat states of fresh (which has the same layout): new seat
+// slices, everything else shared with the kept layout.
+func withStates(layout, fresh cinema.SeatPlan) cinema.SeatPlan {
+	out := layout
+	out.Areas = make([]cinema.Area, len(layout.Areas))
+	for i, a := range layout.Areas {
+		rows := make([]cinema.Row, len(a.Rows))
+		for r, row := range a.Rows {
+			seats := make([]cinema.Seat, len(row.Seats))
+			copy(seats, row.Seats)
+			for s := range seats {
+				seats[s].Availability = fresh.Areas[i].Rows[r].Seats[s].Availability
+			}
+			rows[r] = cinema.Row{Label: row.Label, Seats: seats}
+		}
+		a.Rows = rows
+		out.Areas[i] = a
+	}
+	return out
+}
+
+// Invalidate makes the next Plan of the session read the seat states again (the layout is
+// kept). Call it after this service changed seats there, or the upstream refused seats as
+// taken, so the map shown next is the upstream's.
+func (c *Cache) Invalidate(cinemaID, sessionID string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[key{cinemaID, sessionID}]; ok {
+		el.Value.(*entry).snap.AsOf = time.Time{}
+	}
+}

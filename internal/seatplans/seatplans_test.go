@@ -1,0 +1,214 @@
+package seatplans
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/cinemabff/cinemabff/internal/cinema"
+)
+
+// fakeSource answers GetSeatPlan with plan(n), n counting the calls; gate, when set, holds
+// every call until it is closed.
+type fakeSource struct {
+	calls atomic.Int32
+	gate  chan struct{}
+	plan  func(n int) cinema.SeatPlan
+	err   error
+}
+
+func (f *fakeSource) GetSeatPlan(_ context.Context, cinemaID, sessionID string) (cinema.SeatPlan, error) {
+	n := int(f.calls.Add(1))
+	if f.gate != nil {
+		<-f.gate
+	}
+	if f.err != nil {
+		return cinema.SeatPlan{}, f.err
+	}
+	p := f.plan(n)
+	p.CinemaID, p.SessionID = cinemaID, sessionID
+	return p, nil
+}
+
+var _ Source = (*fakeSource)(nil)
+
+// twoSeats is a plan of one row, A1 and A2; A2 is taken from call `takenFrom` on. Its area
+// description names the call that read it.
+func twoSeats(takenFrom int) func(n int) cinema.SeatPlan {
+	return func(n int) cinema.SeatPlan {
+		a2 := cinema.SeatFree
+		if n >= takenFrom {
+			a2 = cinema.SeatTaken
+		}
+		return cinema.SeatPlan{Areas: []cinema.Area{{Number: 1, Description: "read " + string(rune('0'+n)), Rows: []cinema.Row{{Label: "A", Seats: []cinema.Seat{
+			{Position: cinema.SeatPosition{AreaNumber: 1, ColumnIndex: 0}, RowLabel: "A", Label: "1", Availability: cinema.SeatFree},
+			{Position: cinema.SeatPosition{AreaNumber: 1, ColumnIndex: 1}, RowLabel: "A", Label: "2", Availability: a2},
+		}}}}}}
+	}
+}
+
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+func TestConcurrentReadsShareOneUpstreamCall(t *testing.T) {
+	for _, n := range []int{1, 2, 50} {
+		src := &fakeSource{gate: make(chan struct{}), plan: twoSeats(99)}
+		c := New(src, Options{})
+		var wg sync.WaitGroup
+		errs := make(chan error, n)
+		for range n {
+			wg.Go(func() {
+				snap, err := c.Plan(context.Background(), "0001", "1113")
+				if err == nil && len(snap.Plan.Areas) != 1 {
+					err = errors.New("empty plan")
+				}
+				errs <- err
+			})
+		}
+		// Let every reader reach the cache before the upstream answers.
+		for deadline := time.Now().Add(2 * time.Second); src.calls.Load() == 0 && time.Now().Before(deadline); {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(20 * time.Millisecond)
+		close(src.gate)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := src.calls.Load(); got != 1 {
+			t.Errorf("%d concurrent readers: %d upstream calls, want 1", n, got)
+		}
+	}
+}
+
+func TestStatesRefreshAfterTTLLayoutKept(t *testing.T) {
+	clk := &clock{t: time.Date(2026, 3, 1, 20, 31, 5, 0, time.UTC)}
+	src := &fakeSource{plan: twoSeats(2)}
+	c := New(src, Options{TTL: 2 * time.Second, Now: clk.now})
+	ctx := context.Background()
+	cases := []struct {
+		advance   time.Duration
+		wantCalls int32
+		wantA2    cinema.SeatAvailability
+	}{
+		{0, 1, cinema.SeatFree},                       // first read
+		{1999 * time.Millisecond, 1, cinema.SeatFree}, // within the TTL: cached
+		{time.Millisecond, 2, cinema.SeatTaken},       // TTL reached: states read again
+		{time.Second, 2, cinema.SeatTaken},
+	}
+	var first Snapshot
+	for i, tc := range cases {
+		clk.add(tc.advance)
+		snap, err := c.Plan(ctx, "0001", "1113")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = snap
+		}
+		if got := src.calls.Load(); got != tc.wantCalls {
+			t.Errorf("step %d: %d upstream calls, want %d", i, got, tc.wantCalls)
+		}
+		if got := snap.Plan.Areas[0].Rows[0].Seats[1].Availability; got != tc.wantA2 {
+			t.Errorf("step %d: A2 is %v, want %v", i, got, tc.wantA2)
+		}
+		// The layout is the one first read (read 1), whatever later reads carry.
+		if got := snap.Plan.Areas[0].Description; got != "read 1" {
+			t.Errorf("step %d: layout from %q, want the first read kept", i, got)
+		}
+		if tc.wantCalls == 2 && !snap.AsOf.Equal(first.AsOf.Add(2*time.Second)) {
+			t.Errorf("step %d: states as of %v, want the refresh time", i, snap.AsOf)
+		}
+	}
+	// The first snapshot was not changed by the refresh (readers may still hold it).
+	if first.Plan.Areas[0].Rows[0].Seats[1].Availability != cinema.SeatFree {
+		t.Error("a refresh changed a snapshot already handed out")
+	}
+}
+
+func TestChangedLayoutReplacesKeptOne(t *testing.T) {
+	clk := &clock{t: time.Unix(0, 0)}
+	src := &fakeSource{plan: func(n int) cinema.SeatPlan {
+		p := twoSeats(99)(n)
+		if n > 1 { // the auditorium was changed: a third seat
+			r := &p.Areas[0].Rows[0]
+			r.Seats = append(r.Seats, cinema.Seat{Position: cinema.SeatPosition{AreaNumber: 1, ColumnIndex: 2}, RowLabel: "A", Label: "3"})
+		}
+		return p
+	}}
+	c := New(src, Options{TTL: time.Second, Now: clk.now})
+	if _, err := c.Plan(context.Background(), "0001", "1"); err != nil {
+		t.Fatal(err)
+	}
+	clk.add(time.Second)
+	snap, err := c.Plan(context.Background(), "0001", "1")
+	if err != nil || len(snap.Plan.Areas[0].Rows[0].Seats) != 3 || snap.Plan.Areas[0].Description != "read 2" {
+		t.Fatalf("changed layout not taken: %+v %v", snap.Plan.Areas, err)
+	}
+}
+
+func TestCacheIsBoundedAndErrorsAreNotKept(t *testing.T) {
+	src := &fakeSource{plan: twoSeats(99)}
+	c := New(src, Options{Size: 2, TTL: time.Hour})
+	ctx := context.Background()
+	for _, s := range []string{"1", "2", "3", "1"} { // "1" was evicted by "3"
+		if _, err := c.Plan(ctx, "0001", s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := src.calls.Load(); got != 4 {
+		t.Errorf("%d upstream calls, want 4 (the least recently used session evicted)", got)
+	}
+	if n := c.lru.Len(); n != 2 {
+		t.Errorf("%d sessions kept, want 2", n)
+	}
+	src.err = errors.New("upstream down")
+	for range 2 {
+		if _, err := c.Plan(ctx, "0001", "9"); !errors.Is(err, src.err) {
+			t.Fatalf("error %v, want the upstream's wrapped", err)
+		}
+	}
+	if got := src.calls.Load(); got != 6 {
+		t.Errorf("a failed read was cached: %d calls, want 6", got)
+	}
+}
+
+func TestWaitingReaderGivesUpWithItsContext(t *testing.T) {
+	src := &fakeSource{gate: make(chan struct{}), plan: twoSeats(99)}
+	defer close(src.gate)
+	c := New(src, Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := c.Plan(ctx, "0001", "1"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("error %v, want the reader's deadline", err)
+	}
+}
+
+func TestInvalidateRereadsStates(t *testing.T) {
+	src := &fakeSource{plan: twoSeats(2)}
+	c := New(src, Options{TTL: time.Hour})
+	ctx := context.Background()
+	if _, err := c.Plan(ctx, "0001", "1"); err != nil {
+		t.Fatal(err)
+	}
+	c.Invalidate("0001", "1")
+	snap, err := c.Plan(ctx, "0001", "1")
+	if err != nil || src.calls.Load() != 2 || snap.Plan.Areas[0].Rows[0].Seats[1].Availability != cinema.SeatTaken {
+		t.Fatalf("after Invalidate: %d calls, %v", src.calls.Load(), err)
+	}
+}
