@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/checkout"
+	co "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
 // TestBenchConfirmationDelay measures the delay from the upstream marking an order completed
@@ -44,7 +45,8 @@ func TestBenchConfirmationDelay(t *testing.T) {
 		completed := time.Now().Add(d) // the connector's timer started while the provider answered
 		_, landing := h.get(ret)       // the landing page
 		// Each watcher (a tab, a second device) polls like the page: the poller's hx-get (it
-		// carries what the page shows), every pollEvery after the last answer; phase at random.
+		// carries what the page shows), PollPause after the last answer (the server holds an
+		// answer the page already shows until its next read); opened at a random moment.
 		pollURL := func(body string) string {
 			u := h.doc(body).Find(`[data-testid="poller"]`).AttrOr("hx-get", "")
 			return strings.ReplaceAll(u, "&amp;", "&")
@@ -63,7 +65,7 @@ func TestBenchConfirmationDelay(t *testing.T) {
 				}
 				next := pollURL(page)
 				for {
-					time.Sleep(pollEvery)
+					time.Sleep(co.PollPause)
 					resp, frag := h.do("GET", next, nil, http.Header{"Hx-Request": {"true"}})
 					if to := resp.Header.Get("HX-Redirect"); to != "" {
 						_, body := h.get(h.local(to))

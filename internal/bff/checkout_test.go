@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/checkout"
+	co "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
 func twoAdults() url.Values { return url.Values{"qty-0001": {"2"}} }
@@ -203,7 +204,7 @@ func TestBuySlowCompletionStillConfirms(t *testing.T) {
 	ret := h.actAtProvider(h.pressPay(), "pay")
 	resp, body := h.get(ret)
 	doc := h.doc(body)
-	poller := doc.Find(`[hx-get][hx-trigger="every 2s"]`)
+	poller := doc.Find(`[hx-get][hx-trigger="` + co.PollTrigger + `"]`)
 	if resp.StatusCode != http.StatusOK || doc.Find(`[role="status"] [data-testid="status-heading"]`).Length() != 1 || poller.Length() != 1 || !strings.Contains(body, `http-equiv="refresh"`) {
 		t.Fatalf("no polling confirming page: %s", body)
 	}

@@ -11,10 +11,18 @@ import (
 	"github.com/cinemabff/cinemabff/views/components"
 )
 
-// PollTrigger is the htmx trigger of the "confirming your payment" poll: every
-// checkout.PollInterval, the interval the server reads the order at, so each poll finds a
-// fresh answer and the upstream is read once per poll whatever the number of open pages.
-var PollTrigger = "every " + strconv.Itoa(int(checkout.PollInterval/time.Second)) + "s"
+// PollPause is how long the "confirming your payment" page waits after an answer before it
+// asks again.
+const PollPause = 100 * time.Millisecond
+
+// PollTrigger is the htmx trigger of that poll. The page asks again as soon as an answer has
+// arrived (load, after PollPause), and the server holds a question whose answer the page
+// already shows until its next read of the order (every checkout.PollInterval, whatever the
+// number of open pages). So a page always has a question waiting when the order is read, and
+// learns of a completion at that read, not one poll later. The "every" is the fallback for an
+// answer that never came (a network error swaps nothing, so no new load fires).
+var PollTrigger = "load delay:" + strconv.Itoa(int(PollPause/time.Millisecond)) + "ms, every " +
+	strconv.Itoa(int((checkout.PollInterval+time.Second)/time.Second)) + "s"
 
 // Step names of the purchase, in order.
 var Steps = []string{"Tickets", "Seats", "Your details", "Pay"}
