@@ -31,30 +31,33 @@ type target struct {
 	header http.Header
 }
 
-// setupVisitors walks n visitors to a page, a few at a time.
+// setupVisitors walks n visitors to a page, several at a time.
 func setupVisitors(ctx context.Context, site string, p page, n int) ([]target, error) {
 	if p.maxPool > 0 {
 		n = min(n, p.maxPool)
 	}
 	targets := make([]target, n)
+	err := forEach(ctx, n, func(ctx context.Context, i int) error {
+		v := newVisitor(site, i)
+		path, header, err := p.setup(ctx, v, i)
+		if err != nil {
+			return fmt.Errorf("visitor %d: %w", i, err)
+		}
+		targets[i] = v.target(path, header)
+		return nil
+	})
+	return targets, err
+}
+
+// forEach calls fn for 0..n-1, 32 at a time (browsers arrive together; the service, not this
+// tool, should be the limit), and returns the first error.
+func forEach(ctx context.Context, n int, fn func(ctx context.Context, i int) error) error {
 	g, ctx := errgroup.WithContext(ctx)
-	g.SetLimit(8)
+	g.SetLimit(32)
 	for i := range n {
-		g.Go(func() error {
-			v := newVisitor(site)
-			path, header, err := p.setup(ctx, v, i)
-			if err != nil {
-				return fmt.Errorf("visitor %d: %w", i, err)
-			}
-			h := http.Header{"Cookie": {v.cookieHeader()}}
-			for k, vs := range header {
-				h[k] = vs
-			}
-			targets[i] = target{url: site + path, header: h}
-			return nil
-		})
+		g.Go(func() error { return fn(ctx, i) })
 	}
-	return targets, g.Wait()
+	return g.Wait()
 }
 
 // measurePage sets up the page's visitors, times unloaded views, then attacks the page at the

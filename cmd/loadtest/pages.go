@@ -53,7 +53,11 @@ var pages = map[string]page{
 		if err := v.chooseTicket(ctx, purchaseSession(i)); err != nil {
 			return "", nil, err
 		}
-		poll, err := v.payAndReturn(ctx)
+		hosted, err := v.startPayment(ctx)
+		if err != nil {
+			return "", nil, err
+		}
+		poll, err := v.payAndReturn(ctx, hosted)
 		return poll, http.Header{"Hx-Request": {"true"}}, err
 	}},
 }

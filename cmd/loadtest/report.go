@@ -47,7 +47,8 @@ func printPages(w io.Writer, cfg config, results []pageResult) {
 // printWatch writes the figures of the return page visitors.
 func printWatch(w io.Writer, cfg config, r watchResult) {
 	intervals := r.duration.Seconds() / cfg.PollEvery.Seconds()
-	fmt.Fprintf(w, "\nreturn page: %d visitors, each polling every %v for %v (set up in %v)\n", r.visitors, cfg.PollEvery, r.duration, r.setup.Round(time.Second))
+	fmt.Fprintf(w, "\nreturn page: %d visitors, each polling every %v for %v (set up in %v, returns within %v)\n", r.visitors, cfg.PollEvery, r.duration,
+		r.setup.Round(time.Second), r.returning.Round(time.Second))
 	fmt.Fprintf(w, "  polls %d, errors %d, p50 %v, p99 %v, max %v\n", r.metrics.Requests, errorCount(r.metrics.StatusCodes),
 		ms(r.metrics.Latencies.P50), ms(r.metrics.Latencies.P99), ms(r.metrics.Latencies.Max))
 	fmt.Fprintf(w, "  service RSS: %.1f MB at the start of polling, %.1f MB peak\n", float64(r.rssStartKB)/1024, float64(r.rssPeakKB)/1024)

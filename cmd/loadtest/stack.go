@@ -63,8 +63,8 @@ func startStack(ctx context.Context, cfg config, work string, log *slog.Logger) 
 		"-upstream-url", st.upstream, "-upstream-token", sandboxToken,
 		"-payments-url", st.upstream + "/pay", "-payments-webhook-secret", webhookSecret,
 		"-data-dir", filepath.Join(work, "data"), "-log-level", "warn", "-log-format", "text",
-		// One client address stands for every visitor here.
-		"-max-orders-per-client", "1000000"}
+		// Each visitor's address comes in X-Forwarded-For (visitor.go), as through a proxy.
+		"-trusted-proxies", "127.0.0.1/32"}
 	st.web, _, err = startProcess(ctx, bin, webArgs, filepath.Join(work, "web.log"), regexp.MustCompile(`listening on (http://\S+)`))
 	if err != nil {
 		st.stop()

@@ -12,17 +12,33 @@ import (
 	"github.com/PuerkitoBio/goquery"
 )
 
-// visitor is one browser: its own cookies, redirects not followed (each step checks where it
-// is sent).
+// visitor is one browser: its own cookies and its own address (sent as X-Forwarded-For, which
+// the service trusts from the loopback, as from a reverse proxy: the look-up and hold limits
+// are per address), redirects not followed (each step checks where it is sent).
 type visitor struct {
 	site   string
+	addr   string
 	client *http.Client
 }
 
-func newVisitor(site string) *visitor {
+func newVisitor(site string, i int) *visitor {
 	jar, _ := cookiejar.New(nil)
-	return &visitor{site: site, client: &http.Client{Jar: jar,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	return &visitor{site: site, addr: fmt.Sprintf("10.%d.%d.%d", (i>>16)&255, (i>>8)&255, i&255),
+		client: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+// header is what every request of the visitor to the site carries: its cookies and address.
+func (v *visitor) header() http.Header {
+	return http.Header{"Cookie": {v.cookieHeader()}, "X-Forwarded-For": {v.addr}}
+}
+
+// target is the visitor's GET of path with its cookies, address and the extra header.
+func (v *visitor) target(path string, extra http.Header) target {
+	h := v.header()
+	for k, vs := range extra {
+		h[k] = vs
+	}
+	return target{url: v.site + path, header: h}
 }
 
 // cookieHeader is the Cookie header the visitor sends to the site: the attack sends it as is.
@@ -40,6 +56,7 @@ func (v *visitor) do(ctx context.Context, method, target string, form url.Values
 	if strings.HasPrefix(target, "/") {
 		target = v.site + target
 	}
+	toSite := strings.HasPrefix(target, v.site+"/")
 	var body io.Reader
 	if form != nil {
 		body = strings.NewReader(form.Encode())
@@ -50,6 +67,9 @@ func (v *visitor) do(ctx context.Context, method, target string, form url.Values
 	}
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if toSite {
+		req.Header.Set("X-Forwarded-For", v.addr)
 	}
 	resp, err := v.client.Do(req)
 	if err != nil {
@@ -134,9 +154,9 @@ func (v *visitor) chooseTicket(ctx context.Context, session int) error {
 	return nil
 }
 
-// payAndReturn takes a visit on the seat page through details and the payment provider (it
-// pays there) back to the return page, and returns the URL the return page polls.
-func (v *visitor) payAndReturn(ctx context.Context) (string, error) {
+// startPayment takes a visit on the seat page through details to the payment provider and
+// returns the provider's page.
+func (v *visitor) startPayment(ctx context.Context) (string, error) {
 	doc, err := v.page(ctx, "/checkout/seats")
 	if err != nil {
 		return "", err
@@ -156,6 +176,12 @@ func (v *visitor) payAndReturn(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("pay: %w", err)
 	}
+	return hosted, nil
+}
+
+// payAndReturn pays on the provider's page and comes back to the return page; it returns the
+// URL the return page polls. (The service gives up waiting a minute after the return.)
+func (v *visitor) payAndReturn(ctx context.Context, hosted string) (string, error) {
 	if _, err := v.page(ctx, hosted); err != nil {
 		return "", fmt.Errorf("provider page: %w", err)
 	}
