@@ -23,6 +23,7 @@ type pageResult struct {
 	needs     int              // round trips it cannot do without (page.needs)
 	calls     map[string]int64 // upstream calls during the attack, per operation
 	pollOrder int              // return page: orders watched
+	sample    target           // one visitor's view, for the slow-upstream check
 }
 
 // target is one visitor's GET of its page.
@@ -69,6 +70,7 @@ func measurePage(ctx context.Context, st *stack, cfg config, name string, p page
 	if err != nil {
 		return r, err
 	}
+	r.sample = targets[0]
 	if name == "return-poll" {
 		r.pollOrder = len(targets)
 	}

@@ -8,6 +8,7 @@
 //
 //	go run ./cmd/loadtest                      # 200/s for 20 s per page, 20 ms upstream
 //	go run ./cmd/loadtest -visitors 2000       # and 2,000 visitors polling the return page
+//	go run ./cmd/loadtest -slow 10s            # and each page once with a 10 s upstream
 //	go run ./cmd/loadtest -smoke               # 2 s at 10/s; fails only if a page errors
 package main
 
@@ -41,6 +42,7 @@ type config struct {
 	Latency     time.Duration // injected into every upstream call
 	Pool        int           // visitors per page the attack rotates through
 	Visitors    int           // return page visitors of the concurrency run (0: skip it)
+	Slow        time.Duration // upstream latency of the slow-upstream check (0: skip it)
 	PollEvery   time.Duration // the return page's htmx poll interval
 	Pages       []string      // which pages to attack
 	Package     string        // the service's main package
@@ -57,6 +59,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.DurationVar(&c.Latency, "latency", 20*time.Millisecond, "latency the sandbox adds to every ticketing API call")
 	fs.IntVar(&c.Pool, "pool", 20, "returning visitors per page that the attack takes turns with (edit: at most one per ready-made booking)")
 	fs.IntVar(&c.Visitors, "visitors", 0, "also hold this many visitors on the return page, each polling, and report p99 and RSS (0: skip)")
+	fs.DurationVar(&c.Slow, "slow", 0, "also view each page once with every upstream call taking this long (e.g. 10s), then once after it recovers (0: skip)")
 	fs.DurationVar(&c.PollEvery, "poll-every", 2*time.Second, `the return page's poll interval (hx-trigger="every 2s")`)
 	pages := fs.String("pages", strings.Join(pageNames, ","), "comma-separated pages to attack")
 	fs.StringVar(&c.Package, "pkg", "./cmd/web", "the service's main package, built once with go build")
@@ -67,7 +70,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	}
 	c.Pages = strings.Split(*pages, ",")
 	if c.Smoke {
-		c.Rate, c.Duration, c.Pool, c.Visitors = 10, 2*time.Second, 2, min(c.Visitors, 20)
+		c.Rate, c.Duration, c.Pool, c.Visitors, c.Slow = 10, 2*time.Second, 2, min(c.Visitors, 20), min(c.Slow, 3*time.Second)
 	}
 	if c.Rate <= 0 || c.Duration <= 0 || c.Pool <= 0 || c.Latency < 0 {
 		return c, errors.New("-rate, -duration and -pool must be positive, -latency not negative")
@@ -110,6 +113,14 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		results = append(results, r)
 	}
 	printPages(stdout, cfg, results)
+
+	if cfg.Slow > 0 {
+		slow, err := measureSlow(ctx, st, cfg, results, log)
+		if err != nil {
+			return fmt.Errorf("slow upstream: %w", err)
+		}
+		printSlow(stdout, cfg, slow)
+	}
 
 	var watch *watchResult
 	if cfg.Visitors > 0 {
