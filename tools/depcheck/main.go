@@ -54,12 +54,15 @@ func run(docPath string, out io.Writer) (failed bool, err error) {
 	if proxy, err := exec.Command("go", "env", "GOPROXY").Output(); err == nil && strings.TrimSpace(string(proxy)) == "off" {
 		return false, errors.New("GOPROXY=off: cannot look up the latest releases")
 	}
-	var stderr bytes.Buffer
-	cmd := exec.Command("go", "list", "-m", "-u", "-json", "all")
-	cmd.Stderr = &stderr
-	raw, err := cmd.Output()
+	// Only the direct requirements are looked up: asking about all modules also loads the
+	// retractions of every indirect one, and one the proxy no longer serves fails the run.
+	direct, err := goList("-m", "-f", "{{if not .Indirect}}{{if not .Main}}{{.Path}}{{end}}{{end}}", "all")
 	if err != nil {
-		return false, fmt.Errorf("go list -m -u -json all: %w: %s", err, strings.TrimSpace(stderr.String()))
+		return false, err
+	}
+	raw, err := goList(append([]string{"-m", "-u", "-json"}, strings.Fields(string(direct))...)...)
+	if err != nil {
+		return false, err
 	}
 	mods, err := parseModules(bytes.NewReader(raw))
 	if err != nil {
@@ -75,6 +78,18 @@ func run(docPath string, out io.Writer) (failed bool, err error) {
 		return false, fmt.Errorf("%s: %w", docPath, err)
 	}
 	return report(out, docPath, mods, rows), nil
+}
+
+// goList runs `go list args…` and returns what it printed.
+func goList(args ...string) ([]byte, error) {
+	var stderr bytes.Buffer
+	cmd := exec.Command("go", append([]string{"list"}, args...)...)
+	cmd.Stderr = &stderr
+	raw, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list %s: %w: %s", strings.Join(args[:min(len(args), 4)], " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return raw, nil
 }
 
 // parseModules reads the stream of JSON objects `go list -m -json` prints.

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"net/http"
+)
+
+// booking is a ready-made booking of the sandbox's default world (docs/sandbox.md).
+type booking struct{ number, email string }
+
+// paidBookings are the simple paid bookings: each can be looked up and changed.
+var paidBookings = []booking{
+	{"100001", "paid1@example.com"}, {"100002", "paid2@example.com"}, {"100003", "paid3@example.com"},
+	{"100004", "paid4@example.com"}, {"100005", "paid5@example.com"}, {"100006", "paid6@example.com"},
+}
+
+// bigSession is on Saal 1 of cinema 0001, the 412-seat auditorium.
+const bigSession = 1111
+
+// page walks visitor i to a page and returns the URL its GET asks for and that GET's headers.
+type page struct {
+	// needs is the upstream round trips a view cannot do without: the length of the chain of
+	// calls that depend on each other (issue 17: independent reads run concurrently, so they
+	// count once). The ratios are taken against needs × latency.
+	needs   int
+	maxPool int // at most this many visitors (0: no limit)
+	setup   func(ctx context.Context, v *visitor, i int) (string, http.Header, error)
+}
+
+// pageNames are the pages in the order they are attacked: the return page last, as its
+// orders keep the payment poller busy afterwards.
+var pageNames = []string{"booking", "edit", "seatmap", "return-poll"}
+
+var pages = map[string]page{
+	// GetSingleBooking, then its session's SeatPlan and TicketTypes (both need the booking).
+	"booking": {needs: 2, setup: func(ctx context.Context, v *visitor, i int) (string, http.Header, error) {
+		return "/booking/current", nil, v.findBooking(ctx, paidBookings[i%len(paidBookings)])
+	}},
+	// One change per booking: a second visit changing the same booking is not what people do.
+	// GetOrder and TicketTypes: the visit knows the cinema and session, so they are independent.
+	"edit": {needs: 1, maxPool: len(paidBookings), setup: func(ctx context.Context, v *visitor, i int) (string, http.Header, error) {
+		if err := v.findBooking(ctx, paidBookings[i]); err != nil {
+			return "", nil, err
+		}
+		return "/booking/edit", nil, v.startEdit(ctx)
+	}},
+	// GetOrder and SeatPlan: independent (the visit knows the session).
+	"seatmap": {needs: 1, setup: func(ctx context.Context, v *visitor, i int) (string, http.Header, error) {
+		return "/checkout/seats", nil, v.chooseTicket(ctx, bigSession)
+	}},
+	// At most one GetOrderDetails (the poller answers from its last read within an interval).
+	"return-poll": {needs: 1, setup: func(ctx context.Context, v *visitor, i int) (string, http.Header, error) {
+		if err := v.chooseTicket(ctx, purchaseSession(i)); err != nil {
+			return "", nil, err
+		}
+		hosted, err := v.startPayment(ctx)
+		if err != nil {
+			return "", nil, err
+		}
+		poll, err := v.payAndReturn(ctx, hosted)
+		return poll, http.Header{"Hx-Request": {"true"}}, err
+	}},
+}
+
+// purchaseSession spreads purchases over the sessions of cinema 0001 (ids base + day*100 +
+// screen*10 + slot; internal/sandbox/world_default.go) so that no auditorium fills up.
+func purchaseSession(i int) int {
+	day, screen, slot := (i/6)%4, 1+(i/3)%2, 1+i%3
+	return 1000 + day*100 + screen*10 + slot
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// orderDetailsOp is the upstream operation the payment poller calls.
+const orderDetailsOp = "GetOrderDetails"
+
+// printPages writes one row per page and the poller's figures.
+func printPages(w io.Writer, cfg config, results []pageResult) {
+	fmt.Fprintf(w, "\nrate %d/s per page for %v, upstream latency %v per call\n", cfg.Rate, cfg.Duration, cfg.Latency)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "page\tviews\terrors\tp50\tp99\tunloaded (rounds)\tupstream needs\tp50/up\tp99/up\tcalls/view\t")
+	for _, r := range results {
+		m := r.metrics
+		need := time.Duration(r.needs) * cfg.Latency
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%v\t%v\t%v (%d)\t%d × %v = %v\t%s\t%s\t%.2f\t\n", r.name, m.Requests, errorCount(m.StatusCodes),
+			ms(m.Latencies.P50), ms(m.Latencies.P99), ms(r.probe), r.rounds, r.needs, cfg.Latency, need,
+			ratio(m.Latencies.P50, need), ratio(m.Latencies.P99, need), perView(r.calls, m.Requests))
+	}
+	_ = tw.Flush()
+	fmt.Fprintln(w, "\nupstream calls per view, by operation:")
+	for _, r := range results {
+		fmt.Fprintf(w, "  %-12s %s\n", r.name, byOperation(r.calls, r.metrics.Requests))
+	}
+	for _, r := range results {
+		if r.pollOrder == 0 {
+			continue
+		}
+		intervals := cfg.Duration.Seconds() / cfg.PollEvery.Seconds()
+		fmt.Fprintf(w, "\npoller (%s: %d orders, %d views over %v): %d %s calls = %.2f per order per %v poll interval\n",
+			r.name, r.pollOrder, r.metrics.Requests, cfg.Duration, r.calls[orderDetailsOp], orderDetailsOp,
+			float64(r.calls[orderDetailsOp])/float64(r.pollOrder)/intervals, cfg.PollEvery)
+	}
+	fmt.Fprintln(w, "\nupstream needs: the page's chain of dependent upstream calls × latency (independent reads count once; cmd/loadtest/pages.go)")
+	fmt.Fprintln(w, "unloaded: median of 11 views one at a time before the attack; rounds: that ÷ latency, rounded down (what the code waits for now)")
+}
+
+// printWatch writes the figures of the return page visitors.
+func printWatch(w io.Writer, cfg config, r watchResult) {
+	intervals := r.duration.Seconds() / cfg.PollEvery.Seconds()
+	fmt.Fprintf(w, "\nreturn page: %d visitors, each polling every %v for %v (set up in %v, returns within %v)\n", r.visitors, cfg.PollEvery, r.duration,
+		r.setup.Round(time.Second), r.returning.Round(time.Second))
+	fmt.Fprintf(w, "  polls %d, errors %d, p50 %v, p99 %v, max %v\n", r.metrics.Requests, errorCount(r.metrics.StatusCodes),
+		ms(r.metrics.Latencies.P50), ms(r.metrics.Latencies.P99), ms(r.metrics.Latencies.Max))
+	fmt.Fprintf(w, "  service RSS: %.1f MB at the start of polling, %.1f MB peak\n", float64(r.rssStartKB)/1024, float64(r.rssPeakKB)/1024)
+	fmt.Fprintf(w, "  poller: %d %s calls = %.2f per order per %v poll interval\n", r.orderDetails, orderDetailsOp,
+		float64(r.orderDetails)/float64(r.visitors)/intervals, cfg.PollEvery)
+}
+
+// failures is an error naming the pages that answered anything but 200.
+func failures(results []pageResult, watch *watchResult) error {
+	var bad []string
+	for _, r := range results {
+		if n := errorCount(r.metrics.StatusCodes); n > 0 {
+			bad = append(bad, fmt.Sprintf("%s: %d of %d failed (%s)", r.name, n, r.metrics.Requests, strings.Join(first(r.metrics.Errors, 3), "; ")))
+		}
+	}
+	if watch != nil {
+		if n := errorCount(watch.metrics.StatusCodes); n > 0 {
+			bad = append(bad, fmt.Sprintf("return page visitors: %d of %d polls failed (%s)", n, watch.metrics.Requests, strings.Join(first(watch.metrics.Errors, 3), "; ")))
+		}
+	}
+	if len(bad) > 0 {
+		return errors.New("pages failed: " + strings.Join(bad, "; "))
+	}
+	return nil
+}
+
+func errorCount(codes map[string]int) int {
+	n := 0
+	for code, c := range codes {
+		if code != "200" {
+			n += c
+		}
+	}
+	return n
+}
+
+func first(s []string, n int) []string { return s[:min(n, len(s))] }
+
+func ms(d time.Duration) string { return d.Round(100 * time.Microsecond).String() }
+
+func ratio(d, need time.Duration) string {
+	if need <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f×", float64(d)/float64(need))
+}
+
+func perView(calls map[string]int64, views uint64) float64 {
+	if views == 0 {
+		return 0
+	}
+	var n int64
+	for _, c := range calls {
+		n += c
+	}
+	return float64(n) / float64(views)
+}
+
+func byOperation(calls map[string]int64, views uint64) string {
+	if views == 0 || len(calls) == 0 {
+		return "none"
+	}
+	var parts []string
+	for _, op := range slices.Sorted(maps.Keys(calls)) {
+		parts = append(parts, fmt.Sprintf("%s %.2f", op, float64(calls[op])/float64(views)))
+	}
+	return strings.Join(parts, ", ")
+}

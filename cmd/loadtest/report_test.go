@@ -1,0 +1,39 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+func TestFailuresNameThePagesThatErred(t *testing.T) {
+	ok := pageResult{name: "booking", metrics: vegeta.Metrics{Requests: 10, StatusCodes: map[string]int{"200": 10}}}
+	if err := failures([]pageResult{ok}, nil); err != nil {
+		t.Fatalf("all 200: %v", err)
+	}
+	bad := pageResult{name: "seatmap", metrics: vegeta.Metrics{Requests: 10, StatusCodes: map[string]int{"200": 8, "502": 1, "0": 1},
+		Errors: []string{"status 502"}}}
+	err := failures([]pageResult{ok, bad}, nil)
+	if err == nil || !strings.Contains(err.Error(), "seatmap: 2 of 10 failed") || strings.Contains(err.Error(), "booking") {
+		t.Fatalf("want only seatmap named with 2 failures, got %v", err)
+	}
+	watch := &watchResult{metrics: vegeta.Metrics{Requests: 4, StatusCodes: map[string]int{"500": 4}}}
+	if err := failures([]pageResult{ok}, watch); err == nil || !strings.Contains(err.Error(), "4 of 4 polls failed") {
+		t.Fatalf("failed polls not reported: %v", err)
+	}
+}
+
+func TestPurchaseSessionsSpreadOverTheCinema(t *testing.T) {
+	seen := map[int]bool{}
+	for i := range 24 {
+		s := purchaseSession(i)
+		if s < 1011 || s > 1323 || s%10 < 1 || s%10 > 3 || (s/10)%10 < 1 || (s/10)%10 > 2 {
+			t.Fatalf("visitor %d: %d is not a session of cinema 0001's default world", i, s)
+		}
+		seen[s] = true
+	}
+	if len(seen) != 24 {
+		t.Fatalf("24 visitors use %d sessions, want all 24", len(seen))
+	}
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// slowResult is one page's answer while the upstream took cfg.Slow per call, and after it
+// recovered.
+type slowResult struct {
+	page      string
+	took      time.Duration
+	status    int
+	slowPage  bool // the answer says the cinema's system is slow and nothing was changed
+	recovered int  // status once the upstream was fast again
+	err       string
+}
+
+// measureSlow slows every upstream call to cfg.Slow and views each page once (one of the
+// visitors the attack used), then restores the latency and views each again.
+func measureSlow(ctx context.Context, st *stack, cfg config, pages []pageResult, log *slog.Logger) ([]slowResult, error) {
+	log.Info("slowing the upstream", "latency", cfg.Slow)
+	if err := st.setLatency(ctx, cfg.Slow); err != nil {
+		return nil, err
+	}
+	client := &http.Client{Timeout: cfg.Slow + 30*time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	results := make([]slowResult, len(pages))
+	for i, p := range pages {
+		r := slowResult{page: p.name}
+		start := time.Now()
+		status, body, err := get(ctx, client, p.sample)
+		r.took, r.status = time.Since(start), status
+		if err != nil {
+			r.err = err.Error()
+		}
+		r.slowPage = strings.Contains(strings.ToLower(body), "slow")
+		results[i] = r
+	}
+	if err := st.setLatency(ctx, cfg.Latency); err != nil {
+		return nil, err
+	}
+	time.Sleep(cfg.Slow) // calls still under way end (a breaker may need the time to close)
+	for i, p := range pages {
+		results[i].recovered, _, _ = get(ctx, client, p.sample)
+	}
+	return results, nil
+}
+
+func get(ctx context.Context, client *http.Client, t target) (int, string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.url, nil)
+	if err != nil {
+		return 0, "", err
+	}
+	req.Header = t.header.Clone()
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), err
+}
+
+// setLatency replaces the sandbox's fault on every operation (POST /sandbox-admin/faults), or
+// clears the faults for 0.
+func (st *stack) setLatency(ctx context.Context, d time.Duration) error {
+	method, body := http.MethodDelete, []byte(nil)
+	if d > 0 {
+		method = http.MethodPost
+		body, _ = json.Marshal(map[string]string{"operation": "*", "latency": d.String()})
+	}
+	req, err := http.NewRequestWithContext(ctx, method, st.upstream+"/sandbox-admin/faults", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header["connectapitoken"] = []string{sandboxToken}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("sandbox faults: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		return fmt.Errorf("sandbox faults: %d %s", resp.StatusCode, b)
+	}
+	return nil
+}
+
+func printSlow(w io.Writer, cfg config, results []slowResult) {
+	fmt.Fprintf(w, "\nupstream slowed to %v per call (one view per page), then back to %v:\n", cfg.Slow, cfg.Latency)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "page\tanswered in\tstatus\tsays slow\tafter recovery\t")
+	for _, r := range results {
+		status := fmt.Sprint(r.status)
+		if r.err != "" {
+			status = r.err
+		}
+		fmt.Fprintf(tw, "%s\t%v\t%s\t%v\t%d\t\n", r.page, ms(r.took), status, r.slowPage, r.recovered)
+	}
+	_ = tw.Flush()
+}

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The sandbox's defaults (docs/sandbox.md), which the service's defaults match.
+const (
+	sandboxToken  = "sandbox-dev-token"
+	webhookSecret = "whsec_sandbox"
+)
+
+// stack is the sandbox and the service, each a subprocess of one binary.
+type stack struct {
+	site     string // the service's base URL
+	upstream string // the sandbox's base URL
+	web      *proc
+	sandbox  *proc
+	logs     string
+}
+
+// startStack builds the service and starts the sandbox (with the latency) and the service
+// pointed at it.
+func startStack(ctx context.Context, cfg config, work string, log *slog.Logger) (*stack, error) {
+	bin := filepath.Join(work, "web")
+	log.Info("building the service", "pkg", cfg.Package)
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, cfg.Package)
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return nil, fmt.Errorf("go build %s: %w", cfg.Package, err)
+	}
+	sitePort, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	st := &stack{site: "http://127.0.0.1:" + strconv.Itoa(sitePort), logs: work}
+
+	sbArgs := []string{"sandbox", "-addr", "127.0.0.1:0", "-completion-delay", "never",
+		"-webhook-url", st.site + "/payments/webhook", "-webhook-secret", webhookSecret}
+	if cfg.Latency > 0 {
+		sbArgs = append(sbArgs, "-latency", cfg.Latency.String())
+	}
+	st.sandbox, st.upstream, err = startProcess(ctx, bin, sbArgs, filepath.Join(work, "sandbox.log"),
+		regexp.MustCompile(`sandbox ticketing API: (http://\S+)/ `))
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	webArgs := []string{"-addr", "127.0.0.1:" + strconv.Itoa(sitePort), "-public-url", st.site,
+		"-upstream-url", st.upstream, "-upstream-token", sandboxToken,
+		"-payments-url", st.upstream + "/pay", "-payments-webhook-secret", webhookSecret,
+		"-data-dir", filepath.Join(work, "data"), "-log-level", "warn", "-log-format", "text",
+		// Each visitor's address comes in X-Forwarded-For (visitor.go), as through a proxy.
+		"-trusted-proxies", "127.0.0.1/32"}
+	st.web, _, err = startProcess(ctx, bin, webArgs, filepath.Join(work, "web.log"), regexp.MustCompile(`listening on (http://\S+)`))
+	if err != nil {
+		st.stop()
+		return nil, fmt.Errorf("service: %w", err)
+	}
+	log.Info("started", "site", st.site, "upstream", st.upstream, "latency", cfg.Latency, "logs", work)
+	return st, nil
+}
+
+// proc is a started subprocess; done closes when it has exited.
+type proc struct {
+	cmd  *exec.Cmd
+	done chan struct{}
+}
+
+// startProcess starts bin with args, its output going to logFile, and waits until a line
+// matches ready; it returns the first group of that match (the address).
+func startProcess(ctx context.Context, bin string, args []string, logFile string, ready *regexp.Regexp) (*proc, string, error) {
+	f, err := os.Create(logFile)
+	if err != nil {
+		return nil, "", err
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 10 * time.Second
+	if err := cmd.Start(); err != nil {
+		return nil, "", err
+	}
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		sent := false
+		for sc.Scan() {
+			fmt.Fprintln(f, sc.Text())
+			if m := ready.FindStringSubmatch(sc.Text()); m != nil && !sent {
+				found <- m[1]
+				sent = true
+			}
+		}
+		f.Close()
+	}()
+	p := &proc{cmd: cmd, done: make(chan struct{})}
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); pw.Close(); close(p.done) }()
+	select {
+	case addr := <-found:
+		return p, addr, nil
+	case <-p.done:
+		return nil, "", fmt.Errorf("%s exited before it was ready (%v); see %s", filepath.Base(bin), waitErr, logFile)
+	case <-time.After(60 * time.Second):
+		_ = cmd.Process.Kill()
+		return nil, "", fmt.Errorf("not ready within 60 s; see %s", logFile)
+	}
+}
+
+// stop ends both processes (SIGINT: they shut down cleanly).
+func (st *stack) stop() {
+	for _, p := range []*proc{st.web, st.sandbox} {
+		if p != nil {
+			_ = p.cmd.Process.Signal(os.Interrupt)
+		}
+	}
+	for _, p := range []*proc{st.web, st.sandbox} {
+		if p == nil {
+			continue
+		}
+		select {
+		case <-p.done:
+		case <-time.After(20 * time.Second):
+			_ = p.cmd.Process.Kill()
+		}
+	}
+}
+
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("free port: %w", err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// upstreamCalls reads the sandbox's call count per operation (GET /sandbox-admin/stats).
+func (st *stack) upstreamCalls(ctx context.Context) (map[string]int64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, st.upstream+"/sandbox-admin/stats", nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header["connectapitoken"] = []string{sandboxToken} // the sandbox wants the raw lower-case name
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox stats: %w", err)
+	}
+	defer resp.Body.Close()
+	var stats struct {
+		Calls map[string]int64 `json:"calls"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&stats); err != nil {
+		return nil, fmt.Errorf("sandbox stats: %w", err)
+	}
+	return stats.Calls, nil
+}
+
+// rssKB is the service's resident set size (VmRSS in /proc/<pid>/status), in KiB.
+func (st *stack) rssKB() (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", st.web.cmd.Process.Pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			return strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+		}
+	}
+	return 0, fmt.Errorf("no VmRSS in /proc/%d/status", st.web.cmd.Process.Pid)
+}

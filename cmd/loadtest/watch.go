@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"sync"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// watchResult is what the return page visitors measured.
+type watchResult struct {
+	visitors     int
+	setup        time.Duration // all of it
+	returning    time.Duration // from the first payment at the provider to the last return
+	duration     time.Duration
+	metrics      vegeta.Metrics
+	rssStartKB   int64
+	rssPeakKB    int64
+	orderDetails int64 // GetOrderDetails calls while they polled
+}
+
+// watchReturnPage puts cfg.Visitors visitors on the return page of their own paid order, then
+// has each poll it every cfg.PollEvery (starting at a random moment of the first interval,
+// as people arrive) for cfg.Duration, and samples the service's RSS meanwhile.
+func watchReturnPage(ctx context.Context, st *stack, cfg config, log *slog.Logger) (watchResult, error) {
+	r := watchResult{visitors: cfg.Visitors, duration: cfg.Duration}
+	// Everyone first gets as far as the provider's page, then all pay and return: the service
+	// gives up waiting a minute after a return, so the returns must be close together.
+	log.Info("setting up return page visitors", "visitors", cfg.Visitors)
+	began := time.Now()
+	visitors := make([]*visitor, cfg.Visitors)
+	hosted := make([]string, cfg.Visitors)
+	err := forEach(ctx, cfg.Visitors, func(ctx context.Context, i int) error {
+		v := newVisitor(st.site, i)
+		if err := v.chooseTicket(ctx, purchaseSession(i)); err != nil {
+			return fmt.Errorf("visitor %d: %w", i, err)
+		}
+		h, err := v.startPayment(ctx)
+		if err != nil {
+			return fmt.Errorf("visitor %d: %w", i, err)
+		}
+		visitors[i], hosted[i] = v, h
+		return nil
+	})
+	if err != nil {
+		return r, err
+	}
+	log.Info("paying and returning", "visitors", cfg.Visitors, "after", time.Since(began).Round(time.Second))
+	returned := time.Now()
+	targets := make([]target, cfg.Visitors)
+	err = forEach(ctx, cfg.Visitors, func(ctx context.Context, i int) error {
+		poll, err := visitors[i].payAndReturn(ctx, hosted[i])
+		if err != nil {
+			return fmt.Errorf("visitor %d: %w", i, err)
+		}
+		targets[i] = visitors[i].target(poll, http.Header{"Hx-Request": {"true"}})
+		return nil
+	})
+	if err != nil {
+		return r, err
+	}
+	r.setup, r.returning = time.Since(began), time.Since(returned)
+	if r.returning+cfg.Duration > 55*time.Second {
+		log.Warn("the first returns will be given up (after 60 s) before polling ends: shorten -duration", "returning", r.returning.Round(time.Second))
+	}
+	if r.rssStartKB, err = st.rssKB(); err != nil {
+		return r, err
+	}
+	r.rssPeakKB = r.rssStartKB
+	before, err := st.upstreamCalls(ctx)
+	if err != nil {
+		return r, err
+	}
+
+	log.Info("polling", "visitors", len(targets), "every", cfg.PollEvery, "for", cfg.Duration)
+	// One connection per visitor, as browsers keep theirs.
+	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: len(targets)},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	results := make(chan *vegeta.Result, 1024)
+	end := time.Now().Add(cfg.Duration)
+	var wg sync.WaitGroup
+	for _, t := range targets {
+		wg.Go(func() { pollUntil(ctx, client, t, cfg.PollEvery, end, results) })
+	}
+	stopRSS := make(chan struct{})
+	rssDone := make(chan struct{})
+	go func() {
+		defer close(rssDone)
+		tick := time.NewTicker(500 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stopRSS:
+				return
+			case <-tick.C:
+				if kb, err := st.rssKB(); err == nil {
+					r.rssPeakKB = max(r.rssPeakKB, kb)
+				}
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	for res := range results {
+		r.metrics.Add(res)
+	}
+	close(stopRSS)
+	<-rssDone
+	r.metrics.Close()
+	after, err := st.upstreamCalls(ctx)
+	if err != nil {
+		return r, err
+	}
+	r.orderDetails = after[orderDetailsOp] - before[orderDetailsOp]
+	return r, nil
+}
+
+// pollUntil GETs the target every interval until end, sending each outcome to out.
+func pollUntil(ctx context.Context, client *http.Client, t target, every time.Duration, end time.Time, out chan<- *vegeta.Result) {
+	next := time.Now().Add(rand.N(every))
+	for next.Before(end) {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Until(next)):
+		}
+		next = next.Add(every)
+		res := &vegeta.Result{Method: http.MethodGet, URL: t.url, Timestamp: time.Now()}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.url, nil)
+		if err != nil {
+			res.Error = err.Error()
+			out <- res
+			continue
+		}
+		req.Header = t.header.Clone()
+		resp, err := client.Do(req)
+		if err != nil {
+			res.Error = err.Error()
+		} else {
+			_, _ = io.Copy(io.Discard, resp.Body) // the answer has arrived once it is read
+			_ = resp.Body.Close()
+			res.Code = uint16(resp.StatusCode)
+			if resp.StatusCode != http.StatusOK {
+				res.Error = fmt.Sprintf("status %d", resp.StatusCode)
+			}
+		}
+		res.Latency = time.Since(res.Timestamp)
+		out <- res
+	}
+}

@@ -1,0 +1,200 @@
+package bff
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
+)
+
+// BenchmarkPages puts an Echo hello handler and our pages side by side in one run: each page
+// GET goes through the whole server (s.ServeHTTP) as a returning visitor (its session cookie,
+// gzip accepted), with the upstream answered in memory (replayed, so the sandbox's own work is
+// not counted). Besides ns/op and allocs/op each reports
+//
+//	x-hello       ns/op as a multiple of the hello handler's, measured first in this process
+//	upstream/op   upstream calls the page made (replayed answers included)
+//	store-writes/op  session store writes (a GET should make none)
+//	wire-B/op     bytes of the answer's body as sent (compressed if the server compressed it)
+//
+// Run: go test -run '^$' -bench BenchmarkPages -benchmem ./internal/bff/
+// Seat maps: session 1121 is on Saal 2 (112 seats), 1111 on Saal 1 (412 seats) of the
+// sandbox's default world.
+func BenchmarkPages(b *testing.B) {
+	env := newBenchEnv(b)
+	pages := []benchPage{
+		{name: "booking", setup: benchBookingPage},
+		{name: "edit", setup: benchEditPage},
+		{name: "seatmap-100", setup: benchSeatMap(1121, 112)},
+		{name: "seatmap-400", setup: benchSeatMap(1111, 412)},
+		{name: "return-poll", setup: benchReturnPoll},
+	}
+	// Every visitor is set up (and each page shown once) before anything is measured; from
+	// then on the upstream's answers are recorded once and replayed.
+	for i := range pages {
+		pages[i].visitor = env.visitor(b)
+		pages[i].path, pages[i].header = pages[i].setup(b, pages[i].visitor)
+		pages[i].visitor.check(pages[i].path, pages[i].header)
+	}
+	env.upstream.replay.Store(true)
+	for _, p := range pages {
+		p.visitor.check(p.path, p.header) // record the upstream's answers
+	}
+
+	hello := echoHello()
+	helloReq := func() { serveHello(hello) }
+	// The reference, measured here so that it is there whatever -bench selects (testing.Benchmark
+	// cannot run inside a benchmark).
+	helloNs := nsPerOp(helloReq, time.Second)
+	b.Run("hello", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			helloReq()
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/helloNs, "x-hello")
+	})
+	for _, p := range pages {
+		b.Run(p.name, func(b *testing.B) {
+			b.ReportAllocs()
+			calls, writes := env.upstream.calls.Load(), env.store.commits.Load()
+			var wire int
+			for b.Loop() {
+				rec := p.visitor.serve(p.path, p.header)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("GET %s: status %d: %.500s", p.path, rec.Code, rec.Body.String())
+				}
+				wire = rec.Body.Len()
+			}
+			n := float64(b.N)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n/helloNs, "x-hello")
+			b.ReportMetric(float64(env.upstream.calls.Load()-calls)/n, "upstream/op")
+			b.ReportMetric(float64(env.store.commits.Load()-writes)/n, "store-writes/op")
+			b.ReportMetric(float64(wire), "wire-B/op")
+		})
+	}
+}
+
+// nsPerOp runs f for about d and returns its time per call.
+func nsPerOp(f func(), d time.Duration) float64 {
+	for i := 0; i < 100; i++ {
+		f() // warm up
+	}
+	n, start := 0, time.Now()
+	for time.Since(start) < d {
+		for range 100 {
+			f()
+		}
+		n += 100
+	}
+	return float64(time.Since(start).Nanoseconds()) / float64(n)
+}
+
+// benchPage is one page of the suite: setup walks a visitor to it and returns its path and the
+// headers its GET carries.
+type benchPage struct {
+	name    string
+	setup   func(*testing.B, *benchVisitor) (string, http.Header)
+	visitor *benchVisitor
+	path    string
+	header  http.Header
+}
+
+func echoHello() *echo.Echo {
+	e := echo.New()
+	e.GET("/", func(c echo.Context) error { return c.String(http.StatusOK, "Hello, World!") })
+	return e
+}
+
+// serveHello serves hello the way serve sends our pages (same request and recorder), so the
+// ratio compares the handlers.
+func serveHello(e *echo.Echo) {
+	req := httptest.NewRequest(http.MethodGet, benchSite+"/", nil)
+	req.Header.Set("Cookie", "session=abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG")
+	req.Header.Set("Accept-Encoding", "gzip")
+	rec := httptest.NewRecorder()
+	e.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		panic(fmt.Sprintf("hello: %d", rec.Code))
+	}
+}
+
+// check GETs the page once and fails unless it answers 200.
+func (v *benchVisitor) check(path string, header http.Header) {
+	v.b.Helper()
+	if rec := v.serve(path, header); rec.Code != http.StatusOK {
+		v.b.Fatalf("GET %s: status %d: %.500s", path, rec.Code, rec.Body.String())
+	}
+}
+
+// findBooking looks a ready-made booking up (docs/sandbox.md).
+func (v *benchVisitor) findBooking(number int) {
+	v.b.Helper()
+	to := v.submit("/booking", "/booking", url.Values{"cinema": {"0001"}, "number": {fmt.Sprint(number)}, "email": {bookingEmails[number]}})
+	if !strings.HasSuffix(to, "/booking/current") {
+		v.b.Fatalf("find %d: redirected to %q", number, to)
+	}
+}
+
+func benchBookingPage(b *testing.B, v *benchVisitor) (string, http.Header) {
+	v.findBooking(bkPaid1)
+	return "/booking/current", nil
+}
+
+func benchEditPage(b *testing.B, v *benchVisitor) (string, http.Header) {
+	v.findBooking(bkPaid2)
+	if to := v.submit("/booking/edit/start", "/booking/current", nil); !strings.HasSuffix(to, "/booking/edit") {
+		b.Fatalf("start edit: redirected to %q", to)
+	}
+	return "/booking/edit", nil
+}
+
+// benchSeatMap chooses one adult ticket for a session and shows its seat page; seats is the
+// auditorium's size, checked against the page.
+func benchSeatMap(session, seats int) func(*testing.B, *benchVisitor) (string, http.Header) {
+	return func(b *testing.B, v *benchVisitor) (string, http.Header) {
+		page := fmt.Sprintf("/whats-on/0001/%d", session)
+		if to := v.submit(page, page, url1Adult()); !strings.HasSuffix(to, "/checkout/seats") {
+			b.Fatalf("choose tickets: redirected to %q", to)
+		}
+		_, body := v.do("GET", "/checkout/seats", nil)
+		if got := v.doc(body).Find(`[data-testid="seatmap"] input[name="seat"]`).Length(); got != seats {
+			b.Logf("session %d: the seat map shows %d seat inputs (auditorium of %d)", session, got, seats)
+		}
+		return "/checkout/seats", nil
+	}
+}
+
+// benchReturnPoll buys a ticket up to the payment provider, pays there, and returns the
+// return page's htmx poll (the connector never completes the order, so it keeps waiting).
+func benchReturnPoll(b *testing.B, v *benchVisitor) (string, http.Header) {
+	page := "/whats-on/0001/1112"
+	v.submit(page, page, url1Adult())
+	_, body := v.do("GET", "/checkout/seats", nil)
+	seats := url.Values{}
+	v.doc(body).Find(`[data-testid="seatmap"] input[name="seat"]:checked`).Each(func(_ int, s *goquerySel) {
+		val, _ := s.Attr("value")
+		seats.Add("seat", val)
+	})
+	v.submit("/checkout/seats", "/checkout/seats", seats)
+	v.submit("/checkout/details", "/checkout/details", url.Values{"name": {"Ada Lovelace"}, "email": {"ada@example.com"}})
+	hosted := v.submit("/checkout/pay", "/checkout", nil)
+	if resp, body := v.do("GET", hosted, nil); resp.StatusCode != http.StatusOK {
+		b.Fatalf("provider page %s: %d %s", hosted, resp.StatusCode, body)
+	}
+	resp, body := v.do("POST", hosted, url.Values{"action": {"pay"}})
+	ret := resp.Header.Get("Location")
+	if resp.StatusCode != http.StatusSeeOther || !strings.Contains(ret, "/checkout/payments/") {
+		b.Fatalf("provider: %d to %q: %s", resp.StatusCode, ret, body)
+	}
+	_, landing := v.do("GET", ret, nil)
+	poll, ok := v.doc(landing).Find(`[data-testid="poller"]`).Attr("hx-get")
+	if !ok {
+		b.Fatalf("the return page does not poll: %s", landing)
+	}
+	return poll, http.Header{"Hx-Request": {"true"}}
+}
