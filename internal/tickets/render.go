@@ -59,7 +59,23 @@ func isDark(c color.Color) bool {
 //
 // The result is safe to embed in HTML as it is: apart from the escaped label
 // it contains only characters SVG wrote itself.
+//
+// A ticket's page is seen many times (the booking page, the print view, each poll), and
+// encoding a QR code takes milliseconds: the SVG of a recent (payload, label, size) is
+// remembered (svgMemo) and given again.
 func SVG(payload, label string, sizePx int) (string, error) {
+	k := svgKey{payload, label, sizePx}
+	if s, ok := svgMemo.get(k); ok {
+		return s, nil
+	}
+	s, err := renderSVG(payload, label, sizePx)
+	if err == nil {
+		svgMemo.put(k, s)
+	}
+	return s, err
+}
+
+func renderSVG(payload, label string, sizePx int) (string, error) {
 	if sizePx <= 0 {
 		return "", fmt.Errorf("tickets: SVG size %dpx, want a positive size", sizePx)
 	}
