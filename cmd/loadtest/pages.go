@@ -58,7 +58,7 @@ var pages = map[string]page{
 			return "", nil, err
 		}
 		poll, err := v.payAndReturn(ctx, hosted)
-		return poll, http.Header{"Hx-Request": {"true"}}, err
+		return answeredAtOnce(poll), http.Header{"Hx-Request": {"true"}}, err
 	}},
 }
 

@@ -59,7 +59,7 @@ func watchReturnPage(ctx context.Context, st *stack, cfg config, log *slog.Logge
 		if err != nil {
 			return fmt.Errorf("visitor %d: %w", i, err)
 		}
-		targets[i] = visitors[i].target(poll, http.Header{"Hx-Request": {"true"}})
+		targets[i] = visitors[i].target(answeredAtOnce(poll), http.Header{"Hx-Request": {"true"}})
 		return nil
 	})
 	if err != nil {

@@ -15,13 +15,14 @@ import (
 )
 
 // requireBooking returns the booking bound to this visit, read fresh from the upstream.
-func (s *Server) requireBooking(c echo.Context) (cinema.Booking, boundBooking, error) {
+// Each of also runs beside the booking's own follow-up reads (bookings.Reader.Read).
+func (s *Server) requireBooking(c echo.Context, also ...func(context.Context, cinema.Booking)) (cinema.Booking, boundBooking, error) {
 	bb, ok := s.boundBooking(c)
 	if !ok {
 		return cinema.Booking{}, bb, &Error{Code: ENotFound, Heading: "Find your booking first",
 			Message: "To see or change a booking, enter its number and your e-mail address.", BackURL: s.url(RouteFindBooking), BackLabel: "Find your booking"}
 	}
-	b, err := s.readBooking(c.Request().Context(), bb.CinemaID, bb.Number)
+	b, err := s.readBooking(c.Request().Context(), bb.CinemaID, bb.Number, also...)
 	if err != nil {
 		return cinema.Booking{}, bb, s.fromUpstream(err, s.url(RouteFindBooking), "Find your booking")
 	}
@@ -30,7 +31,8 @@ func (s *Server) requireBooking(c echo.Context) (cinema.Booking, boundBooking, e
 
 // showBooking is the booking page.
 func (s *Server) showBooking(c echo.Context) error {
-	b, _, err := s.requireBooking(c)
+	var types sessionTypes // read beside the seat plan, not after it
+	b, _, err := s.requireBooking(c, types.reader(s))
 	if err != nil {
 		return err
 	}
@@ -69,7 +71,7 @@ func (s *Server) showBooking(c echo.Context) error {
 		v.MailLine = s.mailLine(ctx, s.sessions.PopString(ctx, sessMailKey))
 	}
 	v.TicketCards = s.ticketsView(ctx, b, s.url(RouteBookingTickets))
-	v.Actions = append(v.Actions, s.editAction(c, b), s.swapAction(c, b))
+	v.Actions = append(v.Actions, s.editAction(c, b, &types), s.swapAction(c, b))
 	v.ChangeWindow = s.changeWindowLine(c, b.CinemaID, b.Session.Showtime, v.Actions)
 	return s.render(c, http.StatusOK, "Booking "+v.Number, booking.Show(v))
 }
@@ -85,7 +87,7 @@ func (s *Server) showBookingTickets(c echo.Context) error {
 }
 
 // editAction is "Change this booking", or why it cannot be done online.
-func (s *Server) editAction(c echo.Context, b cinema.Booking) booking.Action {
+func (s *Server) editAction(c echo.Context, b cinema.Booking, types *sessionTypes) booking.Action {
 	a := booking.Action{Label: "Change this booking", TestID: "action-edit", Shortcut: "e"}
 	if e, ok := s.currentEdit(c); ok && e.BookingNumber == b.Number {
 		a.Label, a.URL, a.Enabled = "Continue changing this booking", s.url(RouteEdit), true
@@ -95,7 +97,7 @@ func (s *Server) editAction(c echo.Context, b cinema.Booking) booking.Action {
 		a.Reason = reason
 		return a
 	}
-	if reason := s.editUnavailableReason(c.Request().Context(), b); reason != "" {
+	if reason := s.editUnavailableReason(c.Request().Context(), b, types); reason != "" {
 		a.Reason = reason
 		return a
 	}
@@ -124,7 +126,9 @@ func (s *Server) swapAction(c echo.Context, b cinema.Booking) booking.Action {
 
 // editUnavailableReason says why a booking cannot be edited online, from what we can see
 // before asking the upstream (which has the last word).
-func (s *Server) editUnavailableReason(ctx context.Context, b cinema.Booking) string {
+//
+// types are the session's ticket types when already read (nil or unread: read here).
+func (s *Server) editUnavailableReason(ctx context.Context, b cinema.Booking, known *sessionTypes) string {
 	if b.BeingEdited {
 		return editRestrictionText("already_in_edit")
 	}
@@ -132,7 +136,13 @@ func (s *Server) editUnavailableReason(ctx context.Context, b cinema.Booking) st
 		return editRestrictionText(upstream.EditRestriction(r))
 	}
 	// Loyalty, voucher and partner tickets are known only from the session's ticket types.
-	types, err := s.ticketing.GetTicketTypes(ctx, b.CinemaID, b.Session.ID, "")
+	var types []cinema.TicketType
+	var err error
+	if known != nil && known.read {
+		types, err = known.types, known.err
+	} else {
+		types, err = s.ticketing.GetTicketTypes(ctx, b.CinemaID, b.Session.ID, "")
+	}
 	if err != nil {
 		return "" // the upstream will refuse with the reason if it applies
 	}
@@ -198,4 +208,21 @@ func bookingFees(b cinema.Booking) cinema.Money {
 		return b.Fees
 	}
 	return cinema.Money{Cents: rest.Cents, Currency: b.Total.Currency}
+}
+
+// sessionTypes are a booking's session ticket types, read alongside the booking's other reads.
+type sessionTypes struct {
+	types []cinema.TicketType
+	err   error
+	read  bool
+}
+
+// reader reads the ticket types of the booking's session into st (bookings.Reader.Read's also).
+func (st *sessionTypes) reader(s *Server) func(context.Context, cinema.Booking) {
+	return func(ctx context.Context, b cinema.Booking) {
+		if id := b.SessionID(); id != "" {
+			st.types, st.err = s.ticketing.GetTicketTypes(ctx, b.CinemaID, id, "")
+			st.read = true
+		}
+	}
 }

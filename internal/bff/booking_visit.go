@@ -105,7 +105,7 @@ func (s *Server) popFlash(c echo.Context) string {
 
 // readBooking reads a booking completed from the listing and the seat plan
 // (internal/bookings): the real API's answer alone has seat labels only.
-func (s *Server) readBooking(ctx context.Context, cinemaID string, number int64) (cinema.Booking, error) {
-	b, err := s.bookings.Read(ctx, cinemaID, number)
+func (s *Server) readBooking(ctx context.Context, cinemaID string, number int64, also ...func(context.Context, cinema.Booking)) (cinema.Booking, error) {
+	b, err := s.bookings.Read(ctx, cinemaID, number, also...)
 	return b.Booking, err
 }

@@ -62,7 +62,10 @@ func (s *Server) setUpMail(d MailDeps) error {
 	}
 	m := &mailer{outbox: mail.NewOutbox(s.sql, s.now), signer: signer, store: changes.New(s.sql), dir: d.Dir, showMailbox: d.ShowMailbox}
 	if d.Transport != nil {
-		comp := &notify.Composer{Booking: s.readBooking, Cinema: s.cinemaByID, Signer: signer, SiteName: s.cfg.SiteName,
+		read := func(ctx context.Context, cinemaID string, number int64) (cinema.Booking, error) {
+			return s.readBooking(ctx, cinemaID, number)
+		}
+		comp := &notify.Composer{Booking: read, Cinema: s.cinemaByID, Signer: signer, SiteName: s.cfg.SiteName,
 			FindURL: s.absURL(RouteFindBooking)}
 		m.sender = &mail.Sender{Outbox: m.outbox, Compose: comp.Compose, Transport: d.Transport, From: d.From,
 			Logger: s.logger.With("component", "mail"), Backoff: d.Backoff}

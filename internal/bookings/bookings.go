@@ -40,7 +40,11 @@ type Booking struct {
 // read: when the listing or the seat plan cannot be read, the booking comes
 // back with what is known (and the failure is logged), so a person can still
 // see it; actions that need seat positions then read the plan themselves.
-func (r Reader) Read(ctx context.Context, cinemaID string, number int64) (Booking, error) {
+//
+// Each of also runs concurrently with the listing and seat-plan reads, once the booking is
+// known: a page's own reads that depend only on the booking (its session's ticket types) then
+// cost no round trip of their own.
+func (r Reader) Read(ctx context.Context, cinemaID string, number int64, also ...func(context.Context, cinema.Booking)) (Booking, error) {
 	b, err := r.Source.GetSingleBooking(ctx, cinemaID, number)
 	if err != nil {
 		return Booking{}, err
@@ -71,6 +75,9 @@ func (r Reader) Read(ctx context.Context, cinemaID string, number int64) (Bookin
 	if needPlan {
 		planRead = true
 		wg.Go(func() { plan, planErr = r.Source.GetSeatPlan(ctx, cinemaID, sessionID) })
+	}
+	for _, f := range also {
+		wg.Go(func() { f(ctx, b) })
 	}
 	wg.Wait()
 	if needSession {
