@@ -319,13 +319,11 @@ func (s *Server) nextCustomer(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	bb, _ := s.boundBooking(c)
-	if e, ok := s.currentEdit(c); ok {
-		if entry, err := s.blockingEntry(ctx, e); err == nil && entry != nil {
-			s.flash(c, "A payment or refund of this change is still under way: finish it before the next customer.")
-			return s.redirect(c, s.url(RouteEditStatus, entry.ID))
-		}
+	if entry := s.releaseEdit(c); entry != nil {
+		s.flash(c, "A payment or refund of this change is still under way: finish it before the next customer.")
+		return s.redirect(c, s.url(RouteEditStatus, entry.ID))
 	}
-	s.releaseOpenOrders(c)
+	s.releaseBuy(c)
 	s.clearEdit(c)
 	s.clearBuy(c)
 	for _, k := range []string{sessBookingCinema, sessBookingNumber, sessChanges, sessMailKey, sessSwapPending, sessSwapDone, sessFlash} {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -204,14 +205,15 @@ func (s *Server) releaseBuy(c echo.Context) {
 }
 
 // releaseEdit cancels the visit's edit order (the original booking stays as it was) unless a
-// payment or refund of the change is under way.
-func (s *Server) releaseEdit(c echo.Context) {
+// payment or refund of the change is under way; that entry is returned (nil when none), so a
+// caller that must not let go of it (the next customer at the counter) can say so.
+func (s *Server) releaseEdit(c echo.Context) *ledger.Entry {
 	if s.ticketing == nil {
-		return
+		return nil
 	}
 	e, ok := s.currentEdit(c)
 	if !ok {
-		return
+		return nil
 	}
 	ctx := c.Request().Context()
 	log := loggerFrom(ctx, s.logger)
@@ -224,6 +226,7 @@ func (s *Server) releaseEdit(c echo.Context) {
 	default:
 		s.cancelAbandoned(ctx, "edit", e.UserSessionID)
 	}
+	return entry
 }
 
 // cancelAbandoned cancels an order nobody will finish; an order already gone is fine.
