@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -73,27 +71,10 @@ func get(ctx context.Context, client *http.Client, t target) (int, string, error
 // setLatency replaces the sandbox's fault on every operation (POST /sandbox-admin/faults), or
 // clears the faults for 0.
 func (st *stack) setLatency(ctx context.Context, d time.Duration) error {
-	method, body := http.MethodDelete, []byte(nil)
-	if d > 0 {
-		method = http.MethodPost
-		body, _ = json.Marshal(map[string]string{"operation": "*", "latency": d.String()})
+	if d <= 0 {
+		return st.admin(ctx, http.MethodDelete, "/sandbox-admin/faults", nil, nil)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, st.upstream+"/sandbox-admin/faults", bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header["connectapitoken"] = []string{sandboxToken}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("sandbox faults: %w", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		b, _ := io.ReadAll(resp.Body)
-		return fmt.Errorf("sandbox faults: %d %s", resp.StatusCode, b)
-	}
-	return nil
+	return st.admin(ctx, http.MethodPost, "/sandbox-admin/faults", map[string]string{"operation": "*", "latency": d.String()}, nil)
 }
 
 func printSlow(w io.Writer, cfg config, results []slowResult) {
