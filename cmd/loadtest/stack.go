@@ -50,7 +50,7 @@ func startStack(ctx context.Context, cfg config, work string, log *slog.Logger) 
 	sbArgs := []string{"sandbox", "-addr", "127.0.0.1:0", "-completion-delay", "never",
 		"-webhook-url", st.site + "/payments/webhook", "-webhook-secret", payprovider.DefaultWebhookSecret}
 	if cfg.Latency > 0 {
-		sbArgs = append(sbArgs, "-latency", cfg.Latency.String())
+		sbArgs = append(sbArgs, "-fault", "op=*,latency="+cfg.Latency.String())
 	}
 	st.sandbox, st.upstream, err = startProcess(ctx, bin, sbArgs, filepath.Join(work, "sandbox.log"),
 		regexp.MustCompile(`sandbox ticketing API: (http://\S+)/ `))
