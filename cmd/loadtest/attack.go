@@ -40,11 +40,11 @@ func setupVisitors(ctx context.Context, site string, p page, n int) ([]target, e
 	targets := make([]target, n)
 	err := forEach(ctx, n, func(ctx context.Context, i int) error {
 		v := newVisitor(site, i)
-		path, header, err := p.setup(ctx, v, i)
+		t, err := p.setup(ctx, v, i)
 		if err != nil {
 			return fmt.Errorf("visitor %d: %w", i, err)
 		}
-		targets[i] = v.target(path, header)
+		targets[i] = t
 		return nil
 	})
 	return targets, err

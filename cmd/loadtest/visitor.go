@@ -204,6 +204,25 @@ func (v *visitor) payAndReturn(ctx context.Context, hosted string) (string, erro
 	return poll, nil
 }
 
+// toProvider chooses one ticket for the session and takes the visit through seats and details
+// to the payment provider; it returns the provider's page.
+func (v *visitor) toProvider(ctx context.Context, session int) (string, error) {
+	if err := v.chooseTicket(ctx, session); err != nil {
+		return "", err
+	}
+	return v.startPayment(ctx)
+}
+
+// returnPoll pays on the provider's page, comes back to the return page and returns the
+// visitor's GET of that page's poll as htmx sends it, without "shown" (answeredAtOnce).
+func (v *visitor) returnPoll(ctx context.Context, hosted string) (target, error) {
+	poll, err := v.payAndReturn(ctx, hosted)
+	if err != nil {
+		return target{}, err
+	}
+	return v.target(answeredAtOnce(poll), http.Header{"Hx-Request": {"true"}}), nil
+}
+
 // answeredAtOnce is the page's poll URL without what the page shows ("shown"). The page's own
 // poll names the answer it shows, and the server holds such a poll until its next read of the
 // order (about one poll interval: the confirmation delay TestBenchConfirmationDelay measures).

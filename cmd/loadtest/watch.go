@@ -38,10 +38,7 @@ func watchReturnPage(ctx context.Context, st *stack, cfg config, log *slog.Logge
 	hosted := make([]string, cfg.Visitors)
 	err := forEach(ctx, cfg.Visitors, func(ctx context.Context, i int) error {
 		v := newVisitor(st.site, i)
-		if err := v.chooseTicket(ctx, purchaseSession(i)); err != nil {
-			return fmt.Errorf("visitor %d: %w", i, err)
-		}
-		h, err := v.startPayment(ctx)
+		h, err := v.toProvider(ctx, purchaseSession(i))
 		if err != nil {
 			return fmt.Errorf("visitor %d: %w", i, err)
 		}
@@ -55,11 +52,11 @@ func watchReturnPage(ctx context.Context, st *stack, cfg config, log *slog.Logge
 	returned := time.Now()
 	targets := make([]target, cfg.Visitors)
 	err = forEach(ctx, cfg.Visitors, func(ctx context.Context, i int) error {
-		poll, err := visitors[i].payAndReturn(ctx, hosted[i])
+		t, err := visitors[i].returnPoll(ctx, hosted[i])
 		if err != nil {
 			return fmt.Errorf("visitor %d: %w", i, err)
 		}
-		targets[i] = visitors[i].target(answeredAtOnce(poll), http.Header{"Hx-Request": {"true"}})
+		targets[i] = t
 		return nil
 	})
 	if err != nil {
