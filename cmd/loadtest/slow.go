@@ -29,13 +29,12 @@ func measureSlow(ctx context.Context, st *stack, cfg config, pages []pageResult,
 	if err := st.setLatency(ctx, cfg.Slow); err != nil {
 		return nil, err
 	}
-	client := &http.Client{Timeout: cfg.Slow + 30*time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	client := noRedirectClient(cfg.Slow + 30*time.Second)
 	results := make([]slowResult, len(pages))
 	for i, p := range pages {
 		r := slowResult{page: p.name}
 		start := time.Now()
-		status, body, err := get(ctx, client, p.sample)
+		status, body, err := fetch(ctx, client, p.sample)
 		r.took, r.status = time.Since(start), status
 		if err != nil {
 			r.err = err.Error()
@@ -48,24 +47,9 @@ func measureSlow(ctx context.Context, st *stack, cfg config, pages []pageResult,
 	}
 	time.Sleep(cfg.Slow) // calls still under way end (a breaker may need the time to close)
 	for i, p := range pages {
-		results[i].recovered, _, _ = get(ctx, client, p.sample)
+		results[i].recovered, _, _ = fetch(ctx, client, p.sample)
 	}
 	return results, nil
-}
-
-func get(ctx context.Context, client *http.Client, t target) (int, string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.url, nil)
-	if err != nil {
-		return 0, "", err
-	}
-	req.Header = t.header.Clone()
-	resp, err := client.Do(req)
-	if err != nil {
-		return 0, "", err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b), err
 }
 
 // setLatency replaces the sandbox's fault on every operation (POST /sandbox-admin/faults), or

@@ -8,6 +8,7 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 )
@@ -23,8 +24,33 @@ type visitor struct {
 
 func newVisitor(site string, i int) *visitor {
 	jar, _ := cookiejar.New(nil)
-	return &visitor{site: site, addr: fmt.Sprintf("10.%d.%d.%d", (i>>16)&255, (i>>8)&255, i&255),
-		client: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	v := &visitor{site: site, addr: fmt.Sprintf("10.%d.%d.%d", (i>>16)&255, (i>>8)&255, i&255),
+		client: noRedirectClient(0)}
+	v.client.Jar = jar
+	return v
+}
+
+// noRedirectClient is a client that does not follow redirects (a redirect's answer is the
+// answer), with the time-out (0: none).
+func noRedirectClient(timeout time.Duration) *http.Client {
+	return &http.Client{Timeout: timeout,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// fetch GETs a target with the client and returns the status and the body.
+func fetch(ctx context.Context, client *http.Client, t target) (int, string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.url, nil)
+	if err != nil {
+		return 0, "", err
+	}
+	req.Header = t.header.Clone()
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), err
 }
 
 // header is what every request of the visitor to the site carries: its cookies and address.

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
@@ -77,8 +76,8 @@ func watchReturnPage(ctx context.Context, st *stack, cfg config, log *slog.Logge
 
 	log.Info("polling", "visitors", len(targets), "every", cfg.PollEvery, "for", cfg.Duration)
 	// One connection per visitor, as browsers keep theirs.
-	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: len(targets)},
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	client := noRedirectClient(30 * time.Second)
+	client.Transport = &http.Transport{MaxIdleConnsPerHost: len(targets)}
 	results := make(chan *vegeta.Result, 1024)
 	end := time.Now().Add(cfg.Duration)
 	var wg sync.WaitGroup
@@ -128,25 +127,15 @@ func pollUntil(ctx context.Context, client *http.Client, t target, every time.Du
 		}
 		next = next.Add(every)
 		res := &vegeta.Result{Method: http.MethodGet, URL: t.url, Timestamp: time.Now()}
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.url, nil)
-		if err != nil {
-			res.Error = err.Error()
-			out <- res
-			continue
-		}
-		req.Header = t.header.Clone()
-		resp, err := client.Do(req)
-		if err != nil {
-			res.Error = err.Error()
-		} else {
-			_, _ = io.Copy(io.Discard, resp.Body) // the answer has arrived once it is read
-			_ = resp.Body.Close()
-			res.Code = uint16(resp.StatusCode)
-			if resp.StatusCode != http.StatusOK {
-				res.Error = fmt.Sprintf("status %d", resp.StatusCode)
-			}
-		}
+		status, _, err := fetch(ctx, client, t) // the answer has arrived once it is read
 		res.Latency = time.Since(res.Timestamp)
+		res.Code = uint16(status)
+		switch {
+		case err != nil:
+			res.Error = err.Error()
+		case status != http.StatusOK:
+			res.Error = fmt.Sprintf("status %d", status)
+		}
 		out <- res
 	}
 }
