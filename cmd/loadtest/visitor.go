@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+
+	checkoutpages "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
 // visitor is one browser: its own cookies and its own address (sent as X-Forwarded-For, which
@@ -240,7 +242,7 @@ func (v *visitor) toProvider(ctx context.Context, session int) (string, error) {
 }
 
 // returnPoll pays on the provider's page, comes back to the return page and returns the
-// visitor's GET of that page's poll as htmx sends it, without "shown" (answeredAtOnce).
+// visitor's GET of that page's poll as htmx sends it, without what it shows (answeredAtOnce).
 func (v *visitor) returnPoll(ctx context.Context, hosted string) (target, error) {
 	poll, err := v.payAndReturn(ctx, hosted)
 	if err != nil {
@@ -249,9 +251,9 @@ func (v *visitor) returnPoll(ctx context.Context, hosted string) (target, error)
 	return v.target(answeredAtOnce(poll), http.Header{"Hx-Request": {"true"}}), nil
 }
 
-// answeredAtOnce is the page's poll URL without what the page shows ("shown"). The page's own
-// poll names the answer it shows, and the server holds such a poll until its next read of the
-// order (about one poll interval: the confirmation delay TestBenchConfirmationDelay measures).
+// answeredAtOnce is the page's poll URL without what the page shows (PollShownParam). The
+// page's own poll names the answer it shows, and the server holds such a poll until its next
+// read of the order (about one poll interval: the confirmation delay TestBenchConfirmationDelay measures).
 // The load tool measures the server's work per poll, so it asks without it: that is answered
 // at once from the poller's last read, like a page's first poll.
 func answeredAtOnce(poll string) string {
@@ -260,7 +262,7 @@ func answeredAtOnce(poll string) string {
 		return poll
 	}
 	q := u.Query()
-	q.Del("shown")
+	q.Del(checkoutpages.PollShownParam)
 	u.RawQuery = q.Encode()
 	return u.String()
 }
