@@ -70,7 +70,7 @@ func measurePage(ctx context.Context, st *stack, cfg config, name string, p page
 		return r, err
 	}
 	r.sample = targets[0]
-	if name == "return-poll" {
+	if p.pollsOrders {
 		r.pollOrder = len(targets)
 	}
 	if r.probe, err = probe(ctx, targets, 11); err != nil {

@@ -21,7 +21,10 @@ type page struct {
 	// count once). The ratios are taken against needs × latency.
 	needs   int
 	maxPool int // at most this many visitors (0: no limit)
-	setup   func(ctx context.Context, v *visitor, i int) (target, error)
+	// pollsOrders: each view is a poll of an order the payment poller watches (the report
+	// gives the poller's calls per order).
+	pollsOrders bool
+	setup       func(ctx context.Context, v *visitor, i int) (target, error)
 }
 
 // pageNames are the pages in the order they are attacked: the return page last, as its
@@ -49,7 +52,7 @@ var pages = map[string]page{
 		return v.target("/checkout/seats", nil), err
 	}},
 	// At most one GetOrderDetails (the poller answers from its last read within an interval).
-	"return-poll": {needs: 1, setup: func(ctx context.Context, v *visitor, i int) (target, error) {
+	"return-poll": {needs: 1, pollsOrders: true, setup: func(ctx context.Context, v *visitor, i int) (target, error) {
 		hosted, err := v.toProvider(ctx, purchaseSession(i))
 		if err != nil {
 			return target{}, err

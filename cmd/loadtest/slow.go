@@ -45,7 +45,12 @@ func measureSlow(ctx context.Context, st *stack, cfg config, pages []pageResult,
 	if err := st.setLatency(ctx, cfg.Latency); err != nil {
 		return nil, err
 	}
-	time.Sleep(cfg.Slow) // calls still under way end (a breaker may need the time to close)
+	// Calls still under way end (a breaker may need the time to close).
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-time.After(cfg.Slow):
+	}
 	for i, p := range pages {
 		results[i].recovered, _, _ = fetch(ctx, client, p.sample)
 	}

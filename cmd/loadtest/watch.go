@@ -14,10 +14,8 @@ import (
 
 // watchResult is what the return page visitors measured.
 type watchResult struct {
-	visitors     int
 	setup        time.Duration // all of it
 	returning    time.Duration // from the first payment at the provider to the last return
-	duration     time.Duration
 	metrics      vegeta.Metrics
 	rssStartKB   int64
 	rssPeakKB    int64
@@ -28,7 +26,7 @@ type watchResult struct {
 // has each poll it every cfg.PollEvery (starting at a random moment of the first interval,
 // as people arrive) for cfg.Duration, and samples the service's RSS meanwhile.
 func watchReturnPage(ctx context.Context, st *stack, cfg config, log *slog.Logger) (watchResult, error) {
-	r := watchResult{visitors: cfg.Visitors, duration: cfg.Duration}
+	var r watchResult
 	// Everyone first gets as far as the provider's page, then all pay and return: the service
 	// gives up waiting a minute after a return, so the returns must be close together.
 	log.Info("setting up return page visitors", "visitors", cfg.Visitors)
