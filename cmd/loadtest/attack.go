@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -40,11 +39,11 @@ func setupVisitors(ctx context.Context, site string, p page, n int) ([]target, e
 	targets := make([]target, n)
 	err := forEach(ctx, n, func(ctx context.Context, i int) error {
 		v := newVisitor(site, i)
-		path, header, err := p.setup(ctx, v, i)
+		t, err := p.setup(ctx, v, i)
 		if err != nil {
 			return fmt.Errorf("visitor %d: %w", i, err)
 		}
-		targets[i] = v.target(path, header)
+		targets[i] = t
 		return nil
 	})
 	return targets, err
@@ -71,7 +70,7 @@ func measurePage(ctx context.Context, st *stack, cfg config, name string, p page
 		return r, err
 	}
 	r.sample = targets[0]
-	if name == "return-poll" {
+	if p.pollsOrders {
 		r.pollOrder = len(targets)
 	}
 	if r.probe, err = probe(ctx, targets, 11); err != nil {
@@ -99,25 +98,20 @@ func measurePage(ctx context.Context, st *stack, cfg config, name string, p page
 	return r, nil
 }
 
-// probe views the page n times one after another, unloaded, and returns the median time.
+// probe views the page n times one after another, unloaded, and returns the median time. A
+// redirect is not followed: it is not the page's answer.
 func probe(ctx context.Context, targets []target, n int) (time.Duration, error) {
+	client := noRedirectClient(0)
 	var took []time.Duration
 	for i := range n {
 		t := targets[i%len(targets)]
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.url, nil)
-		if err != nil {
-			return 0, err
-		}
-		req.Header = t.header.Clone()
 		start := time.Now()
-		resp, err := http.DefaultClient.Do(req)
+		status, _, err := fetch(ctx, client, t)
 		if err != nil {
 			return 0, err
 		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		_ = resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return 0, fmt.Errorf("probe GET %s: status %d", t.url, resp.StatusCode)
+		if status != http.StatusOK {
+			return 0, fmt.Errorf("probe GET %s: status %d", t.url, status)
 		}
 		took = append(took, time.Since(start))
 	}

@@ -1,5 +1,5 @@
 // Command loadtest measures the site under load against a slow upstream (issue 17). It builds
-// cmd/web once, starts `web sandbox -latency L` and the service pointed at it as subprocesses,
+// cmd/web once, starts `web sandbox -fault op=*,latency=L` and the service pointed at it as subprocesses,
 // walks visitors to their pages, then drives each page at a set rate with vegeta and prints,
 // per page, p50 and p99 against the upstream time the page needs, upstream calls per page view,
 // and the payment poller's order-details calls per order per poll interval. With -visitors N
@@ -61,14 +61,19 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.IntVar(&c.Visitors, "visitors", 0, "also hold this many visitors on the return page, each polling, and report p99 and RSS (0: skip)")
 	fs.DurationVar(&c.Slow, "slow", 0, "also view each page once with every upstream call taking this long (e.g. 10s), then once after it recovers (0: skip)")
 	fs.DurationVar(&c.PollEvery, "poll-every", 2*time.Second, `the return page's poll interval (hx-trigger="every 2s")`)
-	pages := fs.String("pages", strings.Join(pageNames, ","), "comma-separated pages to attack")
+	pageList := fs.String("pages", strings.Join(pageNames, ","), "comma-separated pages to attack")
 	fs.StringVar(&c.Package, "pkg", "./cmd/web", "the service's main package, built once with go build")
 	fs.BoolVar(&c.Smoke, "smoke", false, "a short smoke run for CI: 2 s at 10/s, 2 visitors per page, fails only if a page errors")
 	fs.BoolVar(&c.KeepWorkDir, "keep", false, "keep the work directory (binaries, logs, database)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
-	c.Pages = strings.Split(*pages, ",")
+	c.Pages = strings.Split(*pageList, ",")
+	for _, name := range c.Pages {
+		if _, ok := pages[name]; !ok {
+			return c, fmt.Errorf("unknown page %q (one of %s)", name, strings.Join(pageNames, ", "))
+		}
+	}
 	if c.Smoke {
 		c.Rate, c.Duration, c.Pool, c.Visitors, c.Slow = 10, 2*time.Second, 2, min(c.Visitors, 20), min(c.Slow, 3*time.Second)
 	}
@@ -102,11 +107,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 
 	var results []pageResult
 	for _, name := range cfg.Pages {
-		p, ok := pages[name]
-		if !ok {
-			return fmt.Errorf("unknown page %q (one of %s)", name, strings.Join(pageNames, ", "))
-		}
-		r, err := measurePage(ctx, st, cfg, name, p, log)
+		r, err := measurePage(ctx, st, cfg, name, pages[name], log)
 		if err != nil {
 			return fmt.Errorf("page %s: %w", name, err)
 		}

@@ -1,9 +1,6 @@
 package main
 
-import (
-	"context"
-	"net/http"
-)
+import "context"
 
 // booking is a ready-made booking of the sandbox's default world (docs/sandbox.md).
 type booking struct{ number, email string }
@@ -17,14 +14,17 @@ var paidBookings = []booking{
 // bigSession is on Saal 1 of cinema 0001, the 412-seat auditorium.
 const bigSession = 1111
 
-// page walks visitor i to a page and returns the URL its GET asks for and that GET's headers.
+// page walks visitor i to a page and returns its GET of the page (URL and headers).
 type page struct {
 	// needs is the upstream round trips a view cannot do without: the length of the chain of
 	// calls that depend on each other (issue 17: independent reads run concurrently, so they
 	// count once). The ratios are taken against needs × latency.
 	needs   int
 	maxPool int // at most this many visitors (0: no limit)
-	setup   func(ctx context.Context, v *visitor, i int) (string, http.Header, error)
+	// pollsOrders: each view is a poll of an order the payment poller watches (the report
+	// gives the poller's calls per order).
+	pollsOrders bool
+	setup       func(ctx context.Context, v *visitor, i int) (target, error)
 }
 
 // pageNames are the pages in the order they are attacked: the return page last, as its
@@ -33,32 +33,31 @@ var pageNames = []string{"booking", "edit", "seatmap", "return-poll"}
 
 var pages = map[string]page{
 	// GetSingleBooking, then its session's SeatPlan and TicketTypes (both need the booking).
-	"booking": {needs: 2, setup: func(ctx context.Context, v *visitor, i int) (string, http.Header, error) {
-		return "/booking/current", nil, v.findBooking(ctx, paidBookings[i%len(paidBookings)])
+	"booking": {needs: 2, setup: func(ctx context.Context, v *visitor, i int) (target, error) {
+		err := v.findBooking(ctx, paidBookings[i%len(paidBookings)])
+		return v.target("/booking/current", nil), err
 	}},
 	// One change per booking: a second visit changing the same booking is not what people do.
 	// GetOrder and TicketTypes: the visit knows the cinema and session, so they are independent.
-	"edit": {needs: 1, maxPool: len(paidBookings), setup: func(ctx context.Context, v *visitor, i int) (string, http.Header, error) {
+	"edit": {needs: 1, maxPool: len(paidBookings), setup: func(ctx context.Context, v *visitor, i int) (target, error) {
 		if err := v.findBooking(ctx, paidBookings[i]); err != nil {
-			return "", nil, err
+			return target{}, err
 		}
-		return "/booking/edit", nil, v.startEdit(ctx)
+		err := v.startEdit(ctx)
+		return v.target("/booking/edit", nil), err
 	}},
 	// GetOrder and SeatPlan: independent (the visit knows the session).
-	"seatmap": {needs: 1, setup: func(ctx context.Context, v *visitor, i int) (string, http.Header, error) {
-		return "/checkout/seats", nil, v.chooseTicket(ctx, bigSession)
+	"seatmap": {needs: 1, setup: func(ctx context.Context, v *visitor, i int) (target, error) {
+		err := v.chooseTicket(ctx, bigSession)
+		return v.target("/checkout/seats", nil), err
 	}},
 	// At most one GetOrderDetails (the poller answers from its last read within an interval).
-	"return-poll": {needs: 1, setup: func(ctx context.Context, v *visitor, i int) (string, http.Header, error) {
-		if err := v.chooseTicket(ctx, purchaseSession(i)); err != nil {
-			return "", nil, err
-		}
-		hosted, err := v.startPayment(ctx)
+	"return-poll": {needs: 1, pollsOrders: true, setup: func(ctx context.Context, v *visitor, i int) (target, error) {
+		hosted, err := v.toProvider(ctx, purchaseSession(i))
 		if err != nil {
-			return "", nil, err
+			return target{}, err
 		}
-		poll, err := v.payAndReturn(ctx, hosted)
-		return answeredAtOnce(poll), http.Header{"Hx-Request": {"true"}}, err
+		return v.returnPoll(ctx, hosted)
 	}},
 }
 

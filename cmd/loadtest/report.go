@@ -46,14 +46,14 @@ func printPages(w io.Writer, cfg config, results []pageResult) {
 
 // printWatch writes the figures of the return page visitors.
 func printWatch(w io.Writer, cfg config, r watchResult) {
-	intervals := r.duration.Seconds() / cfg.PollEvery.Seconds()
-	fmt.Fprintf(w, "\nreturn page: %d visitors, each polling every %v for %v (set up in %v, returns within %v)\n", r.visitors, cfg.PollEvery, r.duration,
+	intervals := cfg.Duration.Seconds() / cfg.PollEvery.Seconds()
+	fmt.Fprintf(w, "\nreturn page: %d visitors, each polling every %v for %v (set up in %v, returns within %v)\n", cfg.Visitors, cfg.PollEvery, cfg.Duration,
 		r.setup.Round(time.Second), r.returning.Round(time.Second))
 	fmt.Fprintf(w, "  polls %d, errors %d, p50 %v, p99 %v, max %v\n", r.metrics.Requests, errorCount(r.metrics.StatusCodes),
 		ms(r.metrics.Latencies.P50), ms(r.metrics.Latencies.P99), ms(r.metrics.Latencies.Max))
 	fmt.Fprintf(w, "  service RSS: %.1f MB at the start of polling, %.1f MB peak\n", float64(r.rssStartKB)/1024, float64(r.rssPeakKB)/1024)
 	fmt.Fprintf(w, "  poller: %d %s calls = %.2f per order per %v poll interval\n", r.orderDetails, orderDetailsOp,
-		float64(r.orderDetails)/float64(r.visitors)/intervals, cfg.PollEvery)
+		float64(r.orderDetails)/float64(cfg.Visitors)/intervals, cfg.PollEvery)
 }
 
 // failures is an error naming the pages that answered anything but 200.

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -31,13 +29,12 @@ func measureSlow(ctx context.Context, st *stack, cfg config, pages []pageResult,
 	if err := st.setLatency(ctx, cfg.Slow); err != nil {
 		return nil, err
 	}
-	client := &http.Client{Timeout: cfg.Slow + 30*time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	client := noRedirectClient(cfg.Slow + 30*time.Second)
 	results := make([]slowResult, len(pages))
 	for i, p := range pages {
 		r := slowResult{page: p.name}
 		start := time.Now()
-		status, body, err := get(ctx, client, p.sample)
+		status, body, err := fetch(ctx, client, p.sample)
 		r.took, r.status = time.Since(start), status
 		if err != nil {
 			r.err = err.Error()
@@ -48,52 +45,25 @@ func measureSlow(ctx context.Context, st *stack, cfg config, pages []pageResult,
 	if err := st.setLatency(ctx, cfg.Latency); err != nil {
 		return nil, err
 	}
-	time.Sleep(cfg.Slow) // calls still under way end (a breaker may need the time to close)
+	// Calls still under way end (a breaker may need the time to close).
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-time.After(cfg.Slow):
+	}
 	for i, p := range pages {
-		results[i].recovered, _, _ = get(ctx, client, p.sample)
+		results[i].recovered, _, _ = fetch(ctx, client, p.sample)
 	}
 	return results, nil
-}
-
-func get(ctx context.Context, client *http.Client, t target) (int, string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.url, nil)
-	if err != nil {
-		return 0, "", err
-	}
-	req.Header = t.header.Clone()
-	resp, err := client.Do(req)
-	if err != nil {
-		return 0, "", err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b), err
 }
 
 // setLatency replaces the sandbox's fault on every operation (POST /sandbox-admin/faults), or
 // clears the faults for 0.
 func (st *stack) setLatency(ctx context.Context, d time.Duration) error {
-	method, body := http.MethodDelete, []byte(nil)
-	if d > 0 {
-		method = http.MethodPost
-		body, _ = json.Marshal(map[string]string{"operation": "*", "latency": d.String()})
+	if d <= 0 {
+		return st.admin(ctx, http.MethodDelete, "/sandbox-admin/faults", nil, nil)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, st.upstream+"/sandbox-admin/faults", bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header["connectapitoken"] = []string{sandboxToken}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("sandbox faults: %w", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		b, _ := io.ReadAll(resp.Body)
-		return fmt.Errorf("sandbox faults: %d %s", resp.StatusCode, b)
-	}
-	return nil
+	return st.admin(ctx, http.MethodPost, "/sandbox-admin/faults", map[string]string{"operation": "*", "latency": d.String()}, nil)
 }
 
 func printSlow(w io.Writer, cfg config, results []slowResult) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,12 +17,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-)
 
-// The sandbox's defaults (docs/sandbox.md), which the service's defaults match.
-const (
-	sandboxToken  = "sandbox-dev-token"
-	webhookSecret = "whsec_sandbox"
+	"github.com/cinemabff/cinemabff/internal/sandbox"
+	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
 )
 
 // stack is the sandbox and the service, each a subprocess of one binary.
@@ -50,9 +48,9 @@ func startStack(ctx context.Context, cfg config, work string, log *slog.Logger) 
 	st := &stack{site: "http://127.0.0.1:" + strconv.Itoa(sitePort), logs: work}
 
 	sbArgs := []string{"sandbox", "-addr", "127.0.0.1:0", "-completion-delay", "never",
-		"-webhook-url", st.site + "/payments/webhook", "-webhook-secret", webhookSecret}
+		"-webhook-url", st.site + "/payments/webhook", "-webhook-secret", payprovider.DefaultWebhookSecret}
 	if cfg.Latency > 0 {
-		sbArgs = append(sbArgs, "-latency", cfg.Latency.String())
+		sbArgs = append(sbArgs, "-fault", "op=*,latency="+cfg.Latency.String())
 	}
 	st.sandbox, st.upstream, err = startProcess(ctx, bin, sbArgs, filepath.Join(work, "sandbox.log"),
 		regexp.MustCompile(`sandbox ticketing API: (http://\S+)/ `))
@@ -60,8 +58,8 @@ func startStack(ctx context.Context, cfg config, work string, log *slog.Logger) 
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	webArgs := []string{"-addr", "127.0.0.1:" + strconv.Itoa(sitePort), "-public-url", st.site,
-		"-upstream-url", st.upstream, "-upstream-token", sandboxToken,
-		"-payments-url", st.upstream + "/pay", "-payments-webhook-secret", webhookSecret,
+		"-upstream-url", st.upstream, "-upstream-token", sandbox.DefaultToken,
+		"-payments-url", st.upstream + "/pay", "-payments-webhook-secret", payprovider.DefaultWebhookSecret,
 		"-data-dir", filepath.Join(work, "data"), "-log-level", "warn", "-log-format", "text",
 		// Each visitor's address comes in X-Forwarded-For (visitor.go), as through a proxy.
 		"-trusted-proxies", "127.0.0.1/32"}
@@ -152,23 +150,50 @@ func freePort() (int, error) {
 
 // upstreamCalls reads the sandbox's call count per operation (GET /sandbox-admin/stats).
 func (st *stack) upstreamCalls(ctx context.Context) (map[string]int64, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, st.upstream+"/sandbox-admin/stats", nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header["connectapitoken"] = []string{sandboxToken} // the sandbox wants the raw lower-case name
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox stats: %w", err)
-	}
-	defer resp.Body.Close()
 	var stats struct {
 		Calls map[string]int64 `json:"calls"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&stats); err != nil {
-		return nil, fmt.Errorf("sandbox stats: %w", err)
+	if err := st.admin(ctx, http.MethodGet, "/sandbox-admin/stats", nil, &stats); err != nil {
+		return nil, err
 	}
 	return stats.Calls, nil
+}
+
+// admin calls the sandbox's admin API: in (if not nil) is sent as JSON, the answer must be
+// 200 and is decoded into out (if not nil).
+func (st *stack) admin(ctx context.Context, method, path string, in, out any) error {
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return err
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, st.upstream+path, body)
+	if err != nil {
+		return err
+	}
+	req.Header["connectapitoken"] = []string{sandbox.DefaultToken} // the sandbox wants the raw lower-case name
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("sandbox %s %s: %w", method, path, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
+		return fmt.Errorf("sandbox %s %s: status %d: %s", method, path, resp.StatusCode, b)
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		return fmt.Errorf("sandbox %s %s: %w", method, path, err)
+	}
+	return nil
 }
 
 // rssKB is the service's resident set size (VmRSS in /proc/<pid>/status), in KiB.

@@ -8,8 +8,11 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
+
+	checkoutpages "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
 // visitor is one browser: its own cookies and its own address (sent as X-Forwarded-For, which
@@ -23,8 +26,33 @@ type visitor struct {
 
 func newVisitor(site string, i int) *visitor {
 	jar, _ := cookiejar.New(nil)
-	return &visitor{site: site, addr: fmt.Sprintf("10.%d.%d.%d", (i>>16)&255, (i>>8)&255, i&255),
-		client: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	v := &visitor{site: site, addr: fmt.Sprintf("10.%d.%d.%d", (i>>16)&255, (i>>8)&255, i&255),
+		client: noRedirectClient(0)}
+	v.client.Jar = jar
+	return v
+}
+
+// noRedirectClient is a client that does not follow redirects (a redirect's answer is the
+// answer), with the time-out (0: none).
+func noRedirectClient(timeout time.Duration) *http.Client {
+	return &http.Client{Timeout: timeout,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// fetch GETs a target with the client and returns the status and the body.
+func fetch(ctx context.Context, client *http.Client, t target) (int, string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.url, nil)
+	if err != nil {
+		return 0, "", err
+	}
+	req.Header = t.header.Clone()
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), err
 }
 
 // header is what every request of the visitor to the site carries: its cookies and address.
@@ -204,9 +232,28 @@ func (v *visitor) payAndReturn(ctx context.Context, hosted string) (string, erro
 	return poll, nil
 }
 
-// answeredAtOnce is the page's poll URL without what the page shows ("shown"). The page's own
-// poll names the answer it shows, and the server holds such a poll until its next read of the
-// order (about one poll interval: the confirmation delay TestBenchConfirmationDelay measures).
+// toProvider chooses one ticket for the session and takes the visit through seats and details
+// to the payment provider; it returns the provider's page.
+func (v *visitor) toProvider(ctx context.Context, session int) (string, error) {
+	if err := v.chooseTicket(ctx, session); err != nil {
+		return "", err
+	}
+	return v.startPayment(ctx)
+}
+
+// returnPoll pays on the provider's page, comes back to the return page and returns the
+// visitor's GET of that page's poll as htmx sends it, without what it shows (answeredAtOnce).
+func (v *visitor) returnPoll(ctx context.Context, hosted string) (target, error) {
+	poll, err := v.payAndReturn(ctx, hosted)
+	if err != nil {
+		return target{}, err
+	}
+	return v.target(answeredAtOnce(poll), http.Header{"Hx-Request": {"true"}}), nil
+}
+
+// answeredAtOnce is the page's poll URL without what the page shows (PollShownParam). The
+// page's own poll names the answer it shows, and the server holds such a poll until its next
+// read of the order (about one poll interval: the confirmation delay TestBenchConfirmationDelay measures).
 // The load tool measures the server's work per poll, so it asks without it: that is answered
 // at once from the poller's last read, like a page's first poll.
 func answeredAtOnce(poll string) string {
@@ -215,7 +262,7 @@ func answeredAtOnce(poll string) string {
 		return poll
 	}
 	q := u.Query()
-	q.Del("shown")
+	q.Del(checkoutpages.PollShownParam)
 	u.RawQuery = q.Encode()
 	return u.String()
 }

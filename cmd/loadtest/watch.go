@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
@@ -15,10 +14,8 @@ import (
 
 // watchResult is what the return page visitors measured.
 type watchResult struct {
-	visitors     int
 	setup        time.Duration // all of it
 	returning    time.Duration // from the first payment at the provider to the last return
-	duration     time.Duration
 	metrics      vegeta.Metrics
 	rssStartKB   int64
 	rssPeakKB    int64
@@ -29,7 +26,7 @@ type watchResult struct {
 // has each poll it every cfg.PollEvery (starting at a random moment of the first interval,
 // as people arrive) for cfg.Duration, and samples the service's RSS meanwhile.
 func watchReturnPage(ctx context.Context, st *stack, cfg config, log *slog.Logger) (watchResult, error) {
-	r := watchResult{visitors: cfg.Visitors, duration: cfg.Duration}
+	var r watchResult
 	// Everyone first gets as far as the provider's page, then all pay and return: the service
 	// gives up waiting a minute after a return, so the returns must be close together.
 	log.Info("setting up return page visitors", "visitors", cfg.Visitors)
@@ -38,10 +35,7 @@ func watchReturnPage(ctx context.Context, st *stack, cfg config, log *slog.Logge
 	hosted := make([]string, cfg.Visitors)
 	err := forEach(ctx, cfg.Visitors, func(ctx context.Context, i int) error {
 		v := newVisitor(st.site, i)
-		if err := v.chooseTicket(ctx, purchaseSession(i)); err != nil {
-			return fmt.Errorf("visitor %d: %w", i, err)
-		}
-		h, err := v.startPayment(ctx)
+		h, err := v.toProvider(ctx, purchaseSession(i))
 		if err != nil {
 			return fmt.Errorf("visitor %d: %w", i, err)
 		}
@@ -55,11 +49,11 @@ func watchReturnPage(ctx context.Context, st *stack, cfg config, log *slog.Logge
 	returned := time.Now()
 	targets := make([]target, cfg.Visitors)
 	err = forEach(ctx, cfg.Visitors, func(ctx context.Context, i int) error {
-		poll, err := visitors[i].payAndReturn(ctx, hosted[i])
+		t, err := visitors[i].returnPoll(ctx, hosted[i])
 		if err != nil {
 			return fmt.Errorf("visitor %d: %w", i, err)
 		}
-		targets[i] = visitors[i].target(answeredAtOnce(poll), http.Header{"Hx-Request": {"true"}})
+		targets[i] = t
 		return nil
 	})
 	if err != nil {
@@ -80,8 +74,8 @@ func watchReturnPage(ctx context.Context, st *stack, cfg config, log *slog.Logge
 
 	log.Info("polling", "visitors", len(targets), "every", cfg.PollEvery, "for", cfg.Duration)
 	// One connection per visitor, as browsers keep theirs.
-	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: len(targets)},
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	client := noRedirectClient(30 * time.Second)
+	client.Transport = &http.Transport{MaxIdleConnsPerHost: len(targets)}
 	results := make(chan *vegeta.Result, 1024)
 	end := time.Now().Add(cfg.Duration)
 	var wg sync.WaitGroup
@@ -131,25 +125,15 @@ func pollUntil(ctx context.Context, client *http.Client, t target, every time.Du
 		}
 		next = next.Add(every)
 		res := &vegeta.Result{Method: http.MethodGet, URL: t.url, Timestamp: time.Now()}
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.url, nil)
-		if err != nil {
-			res.Error = err.Error()
-			out <- res
-			continue
-		}
-		req.Header = t.header.Clone()
-		resp, err := client.Do(req)
-		if err != nil {
-			res.Error = err.Error()
-		} else {
-			_, _ = io.Copy(io.Discard, resp.Body) // the answer has arrived once it is read
-			_ = resp.Body.Close()
-			res.Code = uint16(resp.StatusCode)
-			if resp.StatusCode != http.StatusOK {
-				res.Error = fmt.Sprintf("status %d", resp.StatusCode)
-			}
-		}
+		status, _, err := fetch(ctx, client, t) // the answer has arrived once it is read
 		res.Latency = time.Since(res.Timestamp)
+		res.Code = uint16(status)
+		switch {
+		case err != nil:
+			res.Error = err.Error()
+		case status != http.StatusOK:
+			res.Error = fmt.Sprintf("status %d", status)
+		}
 		out <- res
 	}
 }

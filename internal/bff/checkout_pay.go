@@ -236,7 +236,7 @@ func (s *Server) buyPaymentReturn(c echo.Context) error {
 		return s.redirect(c, s.url(RouteBuySummary))
 	}
 	r := st.poller.Get(ctx, rec.UserSessionID)
-	if isHTMX(c) && !r.Details.Completed && c.QueryParam("shown") == paymentShown(r) {
+	if isHTMX(c) && !r.Details.Completed && c.QueryParam(co.PollShownParam) == paymentShown(r) {
 		// The page already shows this answer: wait (about one poll interval) for the next
 		// read of the order, so a completion shows as soon as it is read.
 		r = st.poller.Next(ctx, rec.UserSessionID, checkout.PollInterval+250*time.Millisecond)
@@ -268,13 +268,13 @@ func (s *Server) buyPaymentReturn(c echo.Context) error {
 		v.Body = "We are still checking with the ticketing system. This page keeps trying by itself."
 	}
 	// The poller says which words the page shows; new words go out only when they change.
-	q := url.Values{"shown": {shown}}
+	q := url.Values{co.PollShownParam: {shown}}
 	if token != "" {
 		q.Set("token", token)
 	}
 	v.PollURL = s.url(RouteBuyReturn, rec.ID) + "?" + q.Encode()
 	if isHTMX(c) {
-		return s.fragment(c, http.StatusOK, co.ConfirmingPoll(v, c.QueryParam("shown") != shown))
+		return s.fragment(c, http.StatusOK, co.ConfirmingPoll(v, c.QueryParam(co.PollShownParam) != shown))
 	}
 	pauseKioskIdle(c) // a payment is in progress: the kiosk does not start over (kiosk.go)
 	return s.render(c, http.StatusOK, "Confirming your payment", co.Confirming(v))

@@ -52,7 +52,6 @@ func Main(ctx context.Context, args []string, stdout io.Writer) error {
 	webhookSecret := fs.String("webhook-secret", payprovider.DefaultWebhookSecret, "secret that signs the Stripe events (Stripe-Signature)")
 	publicURL := fs.String("public-url", "", "absolute URL where browsers reach this server (default http://<addr>)")
 	verbose := fs.Bool("v", false, "log every request")
-	latency := fs.Duration("latency", 0, `answer every ticketing API call this much later (a fault on operation "*"; a -fault for "*" replaces it)`)
 	var faults faultFlags
 	fs.Var(&faults, "fault", "inject a fault, e.g. op=GetOrder,latency=500ms,status=503,result=13,ext=0,drop=true,times=2 (repeatable)")
 	if err := fs.Parse(args); err != nil {
@@ -107,9 +106,6 @@ func Main(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	defer srv.Close()
-	if *latency > 0 {
-		faults = append(faultFlags{{Operation: "*", Latency: Duration(*latency)}}, faults...)
-	}
 	for _, ft := range faults {
 		if err := srv.Faults().Set(ft); err != nil {
 			_ = ln.Close()

@@ -166,7 +166,7 @@ func TestMain_Standalone(t *testing.T) {
 	var out syncBuffer
 	done := make(chan error, 1)
 	go func() {
-		done <- Main(ctx, []string{"sandbox", "-addr", "127.0.0.1:0", "-token", "T", "-completion-delay", "never", "-pay-key", "K", "-fault", "op=Films,status=503,times=1", "-latency", "30ms"}, &out)
+		done <- Main(ctx, []string{"sandbox", "-addr", "127.0.0.1:0", "-token", "T", "-completion-delay", "never", "-pay-key", "K", "-fault", "op=Films,status=503,times=1", "-fault", "op=*,latency=30ms"}, &out)
 	}()
 	re := regexp.MustCompile(`sandbox ticketing API: (http://127\.0\.0\.1:\d+)/`)
 	var base string
@@ -210,7 +210,7 @@ func TestMain_Standalone(t *testing.T) {
 		t.Fatalf("API: %d", st)
 	}
 	if took := time.Since(began); took < 30*time.Millisecond {
-		t.Fatalf("-latency 30ms: the call took %v", took)
+		t.Fatalf("-fault op=*,latency=30ms: the call took %v", took)
 	}
 	if st := get("/OData.svc/Cinemas", map[string]string{"Connectapitoken": "T"}); st != 403 {
 		t.Fatalf("Main does not check the raw token header name: %d", st)

@@ -21,18 +21,11 @@ import (
 
 // Module is the part of `go list -m -u -json` output the check reads.
 type Module struct {
-	Path     string
-	Version  string
-	Main     bool
-	Indirect bool
-	Update   *struct{ Version string }
-	Error    *struct{ Err string }
-}
-
-// Row is one dependency's line of the table in docs/dependencies.md.
-type Row struct {
-	Why    string // why we use it
-	Reason string // why it is behind its latest release; "" when it should not be
+	Path    string
+	Version string
+	Main    bool
+	Update  *struct{ Version string }
+	Error   *struct{ Err string }
 }
 
 func main() {
@@ -56,11 +49,16 @@ func run(docPath string, out io.Writer) (failed bool, err error) {
 	}
 	// Only the direct requirements are looked up: asking about all modules also loads the
 	// retractions of every indirect one, and one the proxy no longer serves fails the run.
-	direct, err := goList("-m", "-f", "{{if not .Indirect}}{{if not .Main}}{{.Path}}{{end}}{{end}}", "all")
+	// go.mod names them (go mod edit -json), without loading the module graph.
+	gomod, err := goCmd("mod", "edit", "-json")
 	if err != nil {
 		return false, err
 	}
-	raw, err := goList(append([]string{"-m", "-u", "-json"}, strings.Fields(string(direct))...)...)
+	direct, err := directRequires(bytes.NewReader(gomod))
+	if err != nil {
+		return false, err
+	}
+	raw, err := goCmd(append([]string{"list", "-m", "-u", "-json"}, direct...)...)
 	if err != nil {
 		return false, err
 	}
@@ -80,16 +78,37 @@ func run(docPath string, out io.Writer) (failed bool, err error) {
 	return report(out, docPath, mods, rows), nil
 }
 
-// goList runs `go list args…` and returns what it printed.
-func goList(args ...string) ([]byte, error) {
+// goCmd runs `go args…` and returns what it printed.
+func goCmd(args ...string) ([]byte, error) {
 	var stderr bytes.Buffer
-	cmd := exec.Command("go", append([]string{"list"}, args...)...)
+	cmd := exec.Command("go", args...)
 	cmd.Stderr = &stderr
 	raw, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go list %s: %w: %s", strings.Join(args[:min(len(args), 4)], " "), err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("go %s: %w: %s", strings.Join(args[:min(len(args), 4)], " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return raw, nil
+}
+
+// directRequires reads `go mod edit -json` output and returns the paths of the requirements
+// not marked // indirect.
+func directRequires(r io.Reader) ([]string, error) {
+	var gomod struct {
+		Require []struct {
+			Path     string
+			Indirect bool
+		}
+	}
+	if err := json.NewDecoder(r).Decode(&gomod); err != nil {
+		return nil, fmt.Errorf("parse go mod edit -json output: %w", err)
+	}
+	var paths []string
+	for _, req := range gomod.Require {
+		if !req.Indirect {
+			paths = append(paths, req.Path)
+		}
+	}
+	return paths, nil
 }
 
 // parseModules reads the stream of JSON objects `go list -m -json` prints.
@@ -111,15 +130,16 @@ func parseModules(r io.Reader) ([]Module, error) {
 
 // parseTable reads the dependency table: the markdown table whose header has a "Module"
 // column and a column whose title contains "behind" (the reason). Module names may be
-// written in backticks. A reason of "", "-" or "—" is no reason.
-func parseTable(r io.Reader) (map[string]Row, error) {
-	rows := map[string]Row{}
-	modCol, whyCol, reasonCol := -1, -1, -1
+// written in backticks. It returns each module's reason for being behind its latest release; a
+// reason of "", "-" or "—" is no reason ("").
+func parseTable(r io.Reader) (map[string]string, error) {
+	rows := map[string]string{}
+	modCol, reasonCol := -1, -1
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if !strings.HasPrefix(line, "|") {
-			if modCol >= 0 && len(rows) > 0 {
+			if modCol >= 0 {
 				break // the table ended
 			}
 			continue
@@ -132,29 +152,24 @@ func parseTable(r io.Reader) (map[string]Row, error) {
 					modCol = i
 				case strings.Contains(lc, "behind"):
 					reasonCol = i
-				case strings.HasPrefix(lc, "why"):
-					whyCol = i
 				}
 			}
 			if modCol < 0 || reasonCol < 0 {
-				modCol, whyCol, reasonCol = -1, -1, -1
+				modCol, reasonCol = -1, -1
 			}
 			continue
 		}
 		if isSeparator(cells) || modCol >= len(cells) {
 			continue
 		}
-		var row Row
+		var reason string
 		if reasonCol < len(cells) {
-			row.Reason = cells[reasonCol]
+			reason = cells[reasonCol]
 		}
-		if row.Reason == "-" || row.Reason == "—" {
-			row.Reason = ""
+		if reason == "-" || reason == "—" {
+			reason = ""
 		}
-		if whyCol >= 0 && whyCol < len(cells) {
-			row.Why = cells[whyCol]
-		}
-		rows[strings.Trim(cells[modCol], "`")] = row
+		rows[strings.Trim(cells[modCol], "`")] = reason
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err
@@ -188,15 +203,15 @@ type Behind struct {
 	Path, Version, Latest, Reason string
 }
 
-// behind lists the direct (not Indirect) dependencies that have an Update, with the reason
-// written for each (if any), sorted by path.
-func behind(mods []Module, rows map[string]Row) []Behind {
+// behind lists the dependencies (all direct: only those are looked up) that have an Update,
+// with the reason written for each (if any), sorted by path.
+func behind(mods []Module, rows map[string]string) []Behind {
 	var out []Behind
 	for _, m := range mods {
-		if m.Main || m.Indirect || m.Update == nil {
+		if m.Main || m.Update == nil {
 			continue
 		}
-		out = append(out, Behind{Path: m.Path, Version: m.Version, Latest: m.Update.Version, Reason: rows[m.Path].Reason})
+		out = append(out, Behind{Path: m.Path, Version: m.Version, Latest: m.Update.Version, Reason: rows[m.Path]})
 	}
 	slices.SortFunc(out, func(a, b Behind) int { return strings.Compare(a.Path, b.Path) })
 	return out
@@ -204,7 +219,7 @@ func behind(mods []Module, rows map[string]Row) []Behind {
 
 // report prints what is behind (and notes direct dependencies the table does not list) and
 // says whether any is behind without a reason.
-func report(out io.Writer, docPath string, mods []Module, rows map[string]Row) (failed bool) {
+func report(out io.Writer, docPath string, mods []Module, rows map[string]string) (failed bool) {
 	for _, m := range mods {
 		if m.Error != nil {
 			fmt.Fprintf(out, "FAIL %s: %s\n", m.Path, m.Error.Err)
@@ -227,7 +242,7 @@ func report(out io.Writer, docPath string, mods []Module, rows map[string]Row) (
 		fmt.Fprintf(out, "  ok   %s %s -> %s: %s\n", b.Path, b.Version, b.Latest, b.Reason)
 	}
 	for _, m := range mods {
-		if _, ok := rows[m.Path]; !ok && !m.Main && !m.Indirect {
+		if _, ok := rows[m.Path]; !ok && !m.Main {
 			fmt.Fprintf(out, "note: %s is a direct dependency without a row in %s (say why we use it)\n", m.Path, docPath)
 		}
 	}

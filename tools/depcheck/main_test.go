@@ -10,14 +10,14 @@ func TestParseModules(t *testing.T) {
 	tests := []struct {
 		name    string
 		in      string
-		want    []string // path@version, +indirect, +update=V, +main
+		want    []string // path@version, +update=V, +main
 		wantErr bool
 	}{
 		{name: "empty", in: ""},
 		{name: "stream of objects", in: `{"Path":"example.com/app","Main":true}
 {"Path":"example.com/a","Version":"v1.0.0","Update":{"Path":"example.com/a","Version":"v1.2.0"}}
 {"Path":"example.com/b","Version":"v0.1.0","Indirect":true}`,
-			want: []string{"example.com/app@+main", "example.com/a@v1.0.0+update=v1.2.0", "example.com/b@v0.1.0+indirect"}},
+			want: []string{"example.com/app@+main", "example.com/a@v1.0.0+update=v1.2.0", "example.com/b@v0.1.0"}},
 		{name: "truncated", in: `{"Path":"example.com/a"`, wantErr: true},
 	}
 	for _, tt := range tests {
@@ -32,9 +32,6 @@ func TestParseModules(t *testing.T) {
 				if m.Main {
 					s += "+main"
 				}
-				if m.Indirect {
-					s += "+indirect"
-				}
 				if m.Update != nil {
 					s += "+update=" + m.Update.Version
 				}
@@ -44,6 +41,24 @@ func TestParseModules(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// An indirect requirement is not looked up (so it is never reported).
+func TestDirectRequires(t *testing.T) {
+	in := `{"Module":{"Path":"example.com/app"},"Go":"1.26","Require":[
+{"Path":"example.com/a","Version":"v1.0.0"},
+{"Path":"example.com/indirect","Version":"v0.1.0","Indirect":true},
+{"Path":"example.com/b","Version":"v2.0.0"}]}`
+	got, err := directRequires(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "example.com/a example.com/b"; strings.Join(got, " ") != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if _, err := directRequires(strings.NewReader(`{"Require":[`)); err == nil {
+		t.Error("truncated output accepted")
 	}
 }
 
@@ -87,6 +102,18 @@ Text mentioning | example.com/z | later.
 			doc:  "| Module | Why | Behind because |\n|---|---|---|\n| example.com/a | a |\n",
 			want: map[string]string{"example.com/a": ""},
 		},
+		{
+			// A table with no rows ends at its end: the scan does not run on into a later table.
+			name: "empty table before another table",
+			doc: `| Module | Why | Behind because |
+|---|---|---|
+
+| Module | Why | Behind because |
+|---|---|---|
+| example.com/z | z | not the dependency table |
+`,
+			want: map[string]string{},
+		},
 		{name: "no table", doc: "# Dependencies\n\nNone.\n", wantErr: true},
 		{name: "table without reason column", doc: "| Module | Why |\n|---|---|\n| example.com/a | a |\n", wantErr: true},
 	}
@@ -103,13 +130,13 @@ Text mentioning | example.com/z | later.
 				t.Errorf("got %d rows %v, want %d", len(rows), rows, len(tt.want))
 			}
 			for mod, reason := range tt.want {
-				row, ok := rows[mod]
+				got, ok := rows[mod]
 				if !ok {
 					t.Errorf("%s: no row", mod)
 					continue
 				}
-				if row.Reason != reason {
-					t.Errorf("%s: reason %q, want %q", mod, row.Reason, reason)
+				if got != reason {
+					t.Errorf("%s: reason %q, want %q", mod, got, reason)
 				}
 			}
 		})
@@ -123,12 +150,11 @@ func TestReport(t *testing.T) {
 		{Path: "example.com/current", Version: "v1.0.0"},
 		{Path: "example.com/behind-with-reason", Version: "v1.0.0", Update: update("v1.1.0")},
 		{Path: "example.com/behind", Version: "v2.0.0", Update: update("v2.0.1")},
-		{Path: "example.com/indirect", Version: "v0.1.0", Indirect: true, Update: update("v0.2.0")},
 	}
 	tests := []struct {
 		name       string
 		mods       []Module
-		rows       map[string]Row
+		rows       map[string]string
 		wantFailed bool
 		wantOut    []string
 		notOut     []string
@@ -136,33 +162,33 @@ func TestReport(t *testing.T) {
 		{
 			name:       "behind without a reason fails",
 			mods:       mods,
-			rows:       map[string]Row{"example.com/current": {}, "example.com/behind-with-reason": {Reason: "needs Go 1.99"}, "example.com/behind": {}},
+			rows:       map[string]string{"example.com/current": "", "example.com/behind-with-reason": "needs Go 1.99", "example.com/behind": ""},
 			wantFailed: true,
 			wantOut: []string{
 				"FAIL example.com/behind v2.0.0 -> v2.0.1: no reason in deps.md",
 				"ok   example.com/behind-with-reason v1.0.0 -> v1.1.0: needs Go 1.99",
 				"1 direct dependencies behind without a reason",
 			},
-			notOut: []string{"example.com/indirect", "example.com/current v", "note:"},
+			notOut: []string{"example.com/current v", "note:"},
 		},
 		{
 			name:    "every one behind has a reason",
 			mods:    mods,
-			rows:    map[string]Row{"example.com/current": {}, "example.com/behind-with-reason": {Reason: "r1"}, "example.com/behind": {Reason: "r2"}},
+			rows:    map[string]string{"example.com/current": "", "example.com/behind-with-reason": "r1", "example.com/behind": "r2"},
 			wantOut: []string{"ok   example.com/behind v2.0.0 -> v2.0.1: r2"},
 			notOut:  []string{"FAIL"},
 		},
 		{
 			name:    "all current; a missing row is a note, not a failure",
 			mods:    []Module{{Path: "example.com/app", Main: true}, {Path: "example.com/current", Version: "v1.0.0"}},
-			rows:    map[string]Row{},
+			rows:    map[string]string{},
 			wantOut: []string{"every direct dependency is at its latest release", "note: example.com/current is a direct dependency without a row"},
 			notOut:  []string{"FAIL", "example.com/app"},
 		},
 		{
 			name:       "a module go list could not look up fails",
 			mods:       []Module{{Path: "example.com/gone", Version: "v1.0.0", Error: &struct{ Err string }{"not found"}}},
-			rows:       map[string]Row{"example.com/gone": {}},
+			rows:       map[string]string{"example.com/gone": ""},
 			wantFailed: true,
 			wantOut:    []string{"FAIL example.com/gone: not found"},
 		},

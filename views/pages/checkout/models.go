@@ -24,6 +24,10 @@ const PollPause = 100 * time.Millisecond
 var PollTrigger = "load delay:" + strconv.Itoa(int(PollPause/time.Millisecond)) + "ms, every " +
 	strconv.Itoa(int((checkout.PollInterval+time.Second)/time.Second)) + "s"
 
+// PollShownParam is the query parameter of that poll naming the answer the page shows (the
+// server holds a poll whose answer the page already shows; without it, it answers at once).
+const PollShownParam = "shown"
+
 // Step names of the purchase, in order.
 var Steps = []string{"Tickets", "Seats", "Your details", "Pay"}
 
