@@ -89,7 +89,7 @@ func (h *harness) getURL(u string) (*http.Response, string) {
 }
 
 // startEdit starts an edit from the booking page and returns the edit page.
-func (h *harness) startEdit(t *testing.T) *goquery.Document {
+func (h *harness) startEdit(t testing.TB) *goquery.Document {
 	t.Helper()
 	resp, doc := h.submit("/booking/edit/start", "/booking/current", nil)
 	if resp.StatusCode != http.StatusOK || doc.Find("#edit-title").Length() == 0 {

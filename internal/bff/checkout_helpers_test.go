@@ -45,7 +45,7 @@ func (h *harness) local(u string) string {
 	return p.RequestURI()
 }
 
-func expectRedirect(t *testing.T, resp *http.Response, body, to string) string {
+func expectRedirect(t testing.TB, resp *http.Response, body, to string) string {
 	t.Helper()
 	loc := resp.Header.Get("Location")
 	if resp.StatusCode != http.StatusSeeOther || !strings.Contains(loc, to) {

@@ -90,10 +90,13 @@ type harnessOpts struct {
 	// so a test can speak as several client addresses.
 	trustedProxies []*net.IPNet
 	metricsToken   string // opens /metrics on the site (Config.MetricsToken)
+	// upstreamTransport wraps the transport of the sandbox's ticketing client (nil: as it is).
+	upstreamTransport  func(next http.RoundTripper) http.RoundTripper
+	maxOrdersPerClient int // Config.MaxOrdersPerClient (0: the default)
 }
 
 type harness struct {
-	t        *testing.T
+	t        testing.TB
 	sb       *sandbox.Server
 	prov     *payprovider.Provider
 	upURL    string // sandbox base URL
@@ -109,7 +112,7 @@ type harness struct {
 }
 
 // newHarness starts the real server on a random port with the given stores.
-func newHarness(t *testing.T, o harnessOpts) *harness {
+func newHarness(t testing.TB, o harnessOpts) *harness {
 	t.Helper()
 	ctx := context.Background()
 	if o.databaseURL == "" {
@@ -165,7 +168,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		Assets:       assets,
 		Now:          o.now,
 	}
-	deps.Config.MetricsToken = o.metricsToken
+	deps.Config.MetricsToken, deps.Config.MaxOrdersPerClient = o.metricsToken, o.maxOrdersPerClient
 	h.mailDir = filepath.Join(t.TempDir(), "mail")
 	deps.Mail = MailDeps{TicketKey: keys.Derive(o.keys[0], "ticket-codes"), Transport: o.mailTransport, From: "Test Cinemas <tickets@test.example>",
 		Backoff: o.mailBackoff}
@@ -250,6 +253,9 @@ func (h *harness) startSandbox(d *Deps, o harnessOpts) {
 	}
 	if o.breaker != nil {
 		opts = append(opts, upstream.WithBreaker(*o.breaker))
+	}
+	if o.upstreamTransport != nil {
+		opts = append(opts, upstream.WithHTTPClient(&http.Client{Transport: o.upstreamTransport(upstream.NewTransport(0))}))
 	}
 	c, err := upstream.New(srv.URL, testToken, opts...)
 	if err != nil {

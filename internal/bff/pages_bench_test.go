@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"strings"
 	"testing"
 	"time"
 
@@ -26,7 +25,7 @@ import (
 // Seat maps: session 1121 is on Saal 2 (112 seats), 1111 on Saal 1 (412 seats) of the
 // sandbox's default world.
 func BenchmarkPages(b *testing.B) {
-	env := newBenchEnv(b)
+	h, upstream := newBenchEnv(b)
 	pages := []benchPage{
 		{name: "booking", setup: benchBookingPage},
 		{name: "edit", setup: benchEditPage},
@@ -37,11 +36,11 @@ func BenchmarkPages(b *testing.B) {
 	// Every visitor is set up (and each page shown once) before anything is measured; from
 	// then on the upstream's answers are recorded once and replayed.
 	for i := range pages {
-		pages[i].visitor = env.visitor(b)
-		pages[i].path, pages[i].header = pages[i].setup(b, pages[i].visitor)
+		pages[i].visitor = newBenchVisitor(h)
+		pages[i].path, pages[i].header = pages[i].setup(pages[i].visitor)
 		pages[i].visitor.check(pages[i].path, pages[i].header)
 	}
-	env.upstream.replay.Store(true)
+	upstream.replay.Store(true)
 	for _, p := range pages {
 		p.visitor.check(p.path, p.header) // record the upstream's answers
 	}
@@ -61,7 +60,7 @@ func BenchmarkPages(b *testing.B) {
 	for _, p := range pages {
 		b.Run(p.name, func(b *testing.B) {
 			b.ReportAllocs()
-			calls, writes := env.upstream.calls.Load(), env.store.commits.Load()
+			calls, writes := upstream.calls.Load(), h.store.commits.Load()
 			var wire int
 			for b.Loop() {
 				rec := p.visitor.serve(p.path, p.header)
@@ -72,8 +71,8 @@ func BenchmarkPages(b *testing.B) {
 			}
 			n := float64(b.N)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n/helloNs, "x-hello")
-			b.ReportMetric(float64(env.upstream.calls.Load()-calls)/n, "upstream/op")
-			b.ReportMetric(float64(env.store.commits.Load()-writes)/n, "store-writes/op")
+			b.ReportMetric(float64(upstream.calls.Load()-calls)/n, "upstream/op")
+			b.ReportMetric(float64(h.store.commits.Load()-writes)/n, "store-writes/op")
 			b.ReportMetric(float64(wire), "wire-B/op")
 		})
 	}
@@ -98,7 +97,7 @@ func nsPerOp(f func(), d time.Duration) float64 {
 // headers its GET carries.
 type benchPage struct {
 	name    string
-	setup   func(*testing.B, *benchVisitor) (string, http.Header)
+	setup   func(*benchVisitor) (string, http.Header)
 	visitor *benchVisitor
 	path    string
 	header  http.Header
@@ -113,7 +112,7 @@ func echoHello() *echo.Echo {
 // serveHello serves hello the way serve sends our pages (same request and recorder), so the
 // ratio compares the handlers.
 func serveHello(e *echo.Echo) {
-	req := httptest.NewRequest(http.MethodGet, benchSite+"/", nil)
+	req := httptest.NewRequest(http.MethodGet, "/", nil)
 	req.Header.Set("Cookie", "session=abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG")
 	req.Header.Set("Accept-Encoding", "gzip")
 	rec := httptest.NewRecorder()
@@ -125,45 +124,32 @@ func serveHello(e *echo.Echo) {
 
 // check GETs the page once and fails unless it answers 200.
 func (v *benchVisitor) check(path string, header http.Header) {
-	v.b.Helper()
+	v.t.Helper()
 	if rec := v.serve(path, header); rec.Code != http.StatusOK {
-		v.b.Fatalf("GET %s: status %d: %.500s", path, rec.Code, rec.Body.String())
+		v.t.Fatalf("GET %s: status %d: %.500s", path, rec.Code, rec.Body.String())
 	}
 }
 
-// findBooking looks a ready-made booking up (docs/sandbox.md).
-func (v *benchVisitor) findBooking(number int) {
-	v.b.Helper()
-	to := v.submit("/booking", "/booking", url.Values{"cinema": {"0001"}, "number": {fmt.Sprint(number)}, "email": {bookingEmails[number]}})
-	if !strings.HasSuffix(to, "/booking/current") {
-		v.b.Fatalf("find %d: redirected to %q", number, to)
-	}
-}
-
-func benchBookingPage(b *testing.B, v *benchVisitor) (string, http.Header) {
-	v.findBooking(bkPaid1)
+func benchBookingPage(v *benchVisitor) (string, http.Header) {
+	v.find(bkPaid1)
 	return "/booking/current", nil
 }
 
-func benchEditPage(b *testing.B, v *benchVisitor) (string, http.Header) {
-	v.findBooking(bkPaid2)
-	if to := v.submit("/booking/edit/start", "/booking/current", nil); !strings.HasSuffix(to, "/booking/edit") {
-		b.Fatalf("start edit: redirected to %q", to)
-	}
+func benchEditPage(v *benchVisitor) (string, http.Header) {
+	v.find(bkPaid2)
+	v.startEdit(v.t)
 	return "/booking/edit", nil
 }
 
 // benchSeatMap chooses one adult ticket for a session and shows its seat page; seats is the
 // auditorium's size, checked against the page.
-func benchSeatMap(session, seats int) func(*testing.B, *benchVisitor) (string, http.Header) {
-	return func(b *testing.B, v *benchVisitor) (string, http.Header) {
+func benchSeatMap(session, seats int) func(*benchVisitor) (string, http.Header) {
+	return func(v *benchVisitor) (string, http.Header) {
 		page := fmt.Sprintf("/whats-on/0001/%d", session)
-		if to := v.submit(page, page, url1Adult()); !strings.HasSuffix(to, "/checkout/seats") {
-			b.Fatalf("choose tickets: redirected to %q", to)
-		}
-		_, body := v.do("GET", "/checkout/seats", nil)
-		if got := v.doc(body).Find(`[data-testid="seatmap"] input[name="seat"]`).Length(); got != seats {
-			b.Logf("session %d: the seat map shows %d seat inputs (auditorium of %d)", session, got, seats)
+		resp, body := v.post(page, page, url1Adult())
+		expectRedirect(v.t, resp, body, "/checkout/seats")
+		if got := v.page("/checkout/seats", http.StatusOK).Find(`[data-testid="seatmap"] input[name="seat"]`).Length(); got != seats {
+			v.t.Fatalf("session %d: the seat map shows %d seat inputs (auditorium of %d)", session, got, seats)
 		}
 		return "/checkout/seats", nil
 	}
@@ -171,37 +157,19 @@ func benchSeatMap(session, seats int) func(*testing.B, *benchVisitor) (string, h
 
 // benchReturnPoll buys a ticket up to the payment provider, pays there, and returns the
 // return page's htmx poll (the connector never completes the order, so it keeps waiting).
-func benchReturnPoll(b *testing.B, v *benchVisitor) (string, http.Header) {
-	page := "/whats-on/0001/1112"
-	v.submit(page, page, url1Adult())
-	_, body := v.do("GET", "/checkout/seats", nil)
-	seats := url.Values{}
-	v.doc(body).Find(`[data-testid="seatmap"] input[name="seat"]:checked`).Each(func(_ int, s *goquerySel) {
-		val, _ := s.Attr("value")
-		seats.Add("seat", val)
-	})
-	v.submit("/checkout/seats", "/checkout/seats", seats)
-	v.submit("/checkout/details", "/checkout/details", url.Values{"name": {"Ada Lovelace"}, "email": {"ada@example.com"}})
-	hosted := v.submit("/checkout/pay", "/checkout", nil)
-	if resp, body := v.do("GET", hosted, nil); resp.StatusCode != http.StatusOK {
-		b.Fatalf("provider page %s: %d %s", hosted, resp.StatusCode, body)
-	}
-	resp, body := v.do("POST", hosted, url.Values{"action": {"pay"}})
-	ret := resp.Header.Get("Location")
-	if resp.StatusCode != http.StatusSeeOther || !strings.Contains(ret, "/checkout/payments/") {
-		b.Fatalf("provider: %d to %q: %s", resp.StatusCode, ret, body)
-	}
-	_, landing := v.do("GET", ret, nil)
+func benchReturnPoll(v *benchVisitor) (string, http.Header) {
+	v.buyUpToSummary("1112", url1Adult())
+	_, landing := v.get(v.actAtProvider(v.pressPay(), "pay"))
 	poll, ok := v.doc(landing).Find(`[data-testid="poller"]`).Attr("hx-get")
 	if !ok {
-		b.Fatalf("the return page does not poll: %s", landing)
+		v.t.Fatalf("the return page does not poll: %s", landing)
 	}
 	// The page's own poll names what it shows ("shown") and is held until the order's next
 	// read (TestBenchConfirmationDelay measures that); without it the poll is answered at once
 	// from the poller's last read, which is the server's work per poll.
 	u, err := url.Parse(poll)
 	if err != nil {
-		b.Fatal(err)
+		v.t.Fatal(err)
 	}
 	q := u.Query()
 	q.Del("shown")
@@ -209,6 +177,6 @@ func benchReturnPoll(b *testing.B, v *benchVisitor) (string, http.Header) {
 	// A slow run must not reach the point where the site gives the payment up.
 	old := checkoutGiveUpAfter
 	checkoutGiveUpAfter = time.Hour
-	b.Cleanup(func() { checkoutGiveUpAfter = old })
+	v.t.Cleanup(func() { checkoutGiveUpAfter = old })
 	return u.String(), http.Header{"Hx-Request": {"true"}}
 }

@@ -14,7 +14,7 @@ type goquerySel = goquery.Selection
 
 var errBoom = errors.New("database exploded: secret detail")
 
-func docFrom(t *testing.T, r *http.Response) *goquery.Document {
+func docFrom(t testing.TB, r *http.Response) *goquery.Document {
 	t.Helper()
 	d, err := goquery.NewDocumentFromReader(r.Body)
 	if err != nil {
