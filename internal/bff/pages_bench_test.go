@@ -1,6 +1,8 @@
 package bff
 
 import (
+	co "github.com/cinemabff/cinemabff/views/pages/checkout"
+
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -164,7 +166,7 @@ func benchReturnPoll(v *benchVisitor) (string, http.Header) {
 	if !ok {
 		v.t.Fatalf("the return page does not poll: %s", landing)
 	}
-	// The page's own poll names what it shows ("shown") and is held until the order's next
+	// The page's own poll names what it shows (co.PollShownParam) and is held until the order's next
 	// read (TestBenchConfirmationDelay measures that); without it the poll is answered at once
 	// from the poller's last read, which is the server's work per poll.
 	u, err := url.Parse(poll)
@@ -172,7 +174,7 @@ func benchReturnPoll(v *benchVisitor) (string, http.Header) {
 		v.t.Fatal(err)
 	}
 	q := u.Query()
-	q.Del("shown")
+	q.Del(co.PollShownParam)
 	u.RawQuery = q.Encode()
 	// A slow run must not reach the point where the site gives the payment up.
 	old := checkoutGiveUpAfter
