@@ -1,8 +1,6 @@
 package bff
 
 import (
-	co "github.com/cinemabff/cinemabff/views/pages/checkout"
-
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +9,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	co "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
 // BenchmarkPages puts an Echo hello handler and our pages side by side in one run: each page
