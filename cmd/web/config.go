@@ -241,9 +241,6 @@ func (c *Config) complete() error {
 	if strings.ContainsAny(c.MetricsToken, " \t\r\n") {
 		return errors.New("metrics-token must not contain spaces (it is sent as \"Authorization: Bearer <token>\")")
 	}
-	if _, port, _ := net.SplitHostPort(c.MetricsAddr); c.MetricsAddr == c.Addr && port != "0" { // ":0" picks a free port each
-		return fmt.Errorf("metrics-addr %q is the site's own -addr: give the metrics listener an address of its own", c.MetricsAddr)
-	}
 	if c.DatabaseURL == "" {
 		c.DatabaseURL = "sqlite:" + c.DataDir + string(os.PathSeparator) + "cinema.db"
 	}
