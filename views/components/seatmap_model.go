@@ -112,7 +112,7 @@ type SeatCellView struct {
 
 // SeatView is one place of the map. It keeps the parts of its name rather than the name
 // itself: seatCells writes them straight into the page, so building and rendering a seat
-// allocates nothing (Name and Value assemble the strings for tests and callers).
+// allocates nothing (Name assembles the string for tests and callers).
 type SeatView struct {
 	Pos      cinema.SeatPosition
 	Row      string // row label, "F"
@@ -128,9 +128,6 @@ type SeatView struct {
 	// as an image) but with no control, so it is neither submitted nor counted.
 	Fixed bool
 }
-
-// Value is the seat's form value, "area-row-col".
-func (s SeatView) Value() string { return SeatValue(s.Pos) }
 
 // Name is the full accessible name: "Row F, seat 12, premium, free".
 func (s SeatView) Name() string {
@@ -166,7 +163,17 @@ type LegendEntry struct {
 
 // SeatValue is the form value of a seat position: "area-row-col".
 func SeatValue(p cinema.SeatPosition) string {
-	return strconv.Itoa(p.AreaNumber) + "-" + strconv.Itoa(p.RowIndex) + "-" + strconv.Itoa(p.ColumnIndex)
+	var b [32]byte
+	return string(appendSeatValue(b[:0], p))
+}
+
+// appendSeatValue appends the form value of p to b (seatCells writes it without a string).
+func appendSeatValue(b []byte, p cinema.SeatPosition) []byte {
+	b = strconv.AppendInt(b, int64(p.AreaNumber), 10)
+	b = append(b, '-')
+	b = strconv.AppendInt(b, int64(p.RowIndex), 10)
+	b = append(b, '-')
+	return strconv.AppendInt(b, int64(p.ColumnIndex), 10)
 }
 
 // ParseSeatValue reads a form value written by SeatValue ("area-row-col", three decimal
@@ -205,25 +212,6 @@ func SeatValues(values []string) ([]cinema.SeatPosition, error) {
 		}
 	}
 	return out, nil
-}
-
-// SeatName is the spoken name of a seat without its state: "Row F, seat 12, wheelchair
-// space, premium".
-func SeatName(s cinema.Seat, category string) string {
-	var b strings.Builder
-	b.WriteString("Row ")
-	b.WriteString(s.RowLabel)
-	b.WriteString(", seat ")
-	b.WriteString(s.Label)
-	if k := kindWords(s); k != "" {
-		b.WriteString(", ")
-		b.WriteString(k)
-	}
-	if category != "" {
-		b.WriteString(", ")
-		b.WriteString(strings.ToLower(category))
-	}
-	return b.String()
 }
 
 func kindWords(s cinema.Seat) string {
