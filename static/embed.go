@@ -12,8 +12,6 @@ import (
 	"path"
 	"strings"
 	"time"
-
-	"github.com/cinemabff/cinemabff/internal/etag"
 )
 
 //go:embed css js img vendor
@@ -44,11 +42,12 @@ func newAssets(fsys fs.FS) (*Assets, error) {
 			return fmt.Errorf("read asset %s: %w", p, err)
 		}
 		sum := sha256.Sum256(b)
+		hash := hex.EncodeToString(sum[:])
 		ext := path.Ext(p)
-		name := strings.TrimSuffix(p, ext) + "." + hex.EncodeToString(sum[:])[:12] + ext
+		name := strings.TrimSuffix(p, ext) + "." + hash[:12] + ext
 		a.hashed[p] = Prefix + name
 		a.logical[name] = p
-		a.etags[p] = etag.Of(b)
+		a.etags[p] = `"` + hash[:32] + `"` // as etag.Of(b): the first 128 bits of the same sum
 		return nil
 	})
 	if err != nil {
@@ -67,9 +66,11 @@ func (a *Assets) Path(name string) string {
 }
 
 // ServeHTTP serves a hashed asset with a long, immutable cache lifetime and a strong ETag of
-// its content; a browser that revalidates anyway (a reload) gets a 304. The same content has
-// the same ETag on every replica and after every restart, so there is no Last-Modified (it
-// would be the start time). The request path is relative to Prefix.
+// its content; a browser that revalidates anyway (a reload) gets a 304 from http.ServeContent.
+// (The site's compression layer takes the tag of a compressed copy back to this one first: see
+// etag.StripEncodingSuffixes.) The same content has the same ETag on every replica and after
+// every restart, so there is no Last-Modified (it would be the start time). The request path
+// is relative to Prefix.
 func (a *Assets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(r.URL.Path, Prefix)
 	logical, ok := a.logical[name]
@@ -91,13 +92,8 @@ func (a *Assets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "asset not seekable", http.StatusInternalServerError)
 		return
 	}
-	tag := a.etags[logical]
 	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("ETag", tag)
-	if etag.Matches(r.Header.Get("If-None-Match"), tag) {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
+	w.Header().Set("ETag", a.etags[logical])
 	http.ServeContent(w, r, logical, time.Time{}, rs)
 }

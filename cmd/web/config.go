@@ -135,7 +135,7 @@ func (c *Config) settings() []setting {
 		{name: "booking-status-map", help: "upstream bookingStatus numbers (NUMBER=kept|added|removed, comma-separated; default the sandbox's 0=kept,1=added,2=removed)", str: &c.BookingStatuses},
 		{name: "payment-status-map", help: "upstream PaymentStatus letters (LETTER=pending|paid|declined|cancelled|refunded; default P,Y,N,C,R); unlisted letters are never success", str: &c.PaymentStatuses},
 		{name: "upstream-header", env: envPrefix + "UPSTREAM_HEADERS", help: "extra header on every upstream call, 'Name: value' (repeatable; the environment variable holds one per line)", list: &c.UpstreamHeaders},
-		{name: "upstream-idle-conns", help: "idle keep-alive connections kept to the ticketing API for reuse (size for the calls in flight in a burst)", num: &c.UpstreamIdle, def: strconv.Itoa(upstream.DefaultMaxIdleConnsPerHost)},
+		{name: "upstream-idle-conns", help: "idle keep-alive connections kept to the ticketing API for reuse (size for the calls in flight in a burst; below 1: the default)", num: &c.UpstreamIdle, def: strconv.Itoa(upstream.DefaultMaxIdleConnsPerHost)},
 		{name: "upstream-paths", help: "JSON file overriding upstream operation paths ({\"RemoveTickets\":\"POST RESTTicketing.svc/...\"})", str: &c.UpstreamPaths},
 		{name: "time-zone", help: "time zone for a cinema whose TimeZoneId is absent or unknown", str: &c.TimeZone, def: "Europe/Berlin"},
 		{name: "currency", help: "currency for a cinema that names none (ISO 4217)", str: &c.Currency, def: upstream.DefaultCurrency},
@@ -241,9 +241,6 @@ func (c *Config) complete() error {
 	if strings.ContainsAny(c.MetricsToken, " \t\r\n") {
 		return errors.New("metrics-token must not contain spaces (it is sent as \"Authorization: Bearer <token>\")")
 	}
-	if _, port, _ := net.SplitHostPort(c.MetricsAddr); c.MetricsAddr == c.Addr && port != "0" { // ":0" picks a free port each
-		return fmt.Errorf("metrics-addr %q is the site's own -addr: give the metrics listener an address of its own", c.MetricsAddr)
-	}
 	if c.DatabaseURL == "" {
 		c.DatabaseURL = "sqlite:" + c.DataDir + string(os.PathSeparator) + "cinema.db"
 	}
@@ -305,9 +302,6 @@ func (c *Config) complete() error {
 		return fmt.Errorf("order-watch-for %v: give at least 1m (the default is 24h)", c.OrderWatchFor)
 	}
 	c.FailedOrderPolicy = strings.TrimSpace(c.FailedOrderPolicy)
-	if c.UpstreamIdle < 1 {
-		return fmt.Errorf("upstream-idle-conns %d: give at least 1 (the default is %d)", c.UpstreamIdle, upstream.DefaultMaxIdleConnsPerHost)
-	}
 	if c.MaxSeatsPerVisit < 1 || c.MaxOrdersPerClient < 1 {
 		return fmt.Errorf("max-seats-per-visit %d and max-orders-per-client %d: give at least 1 (the defaults are 10 and 3)", c.MaxSeatsPerVisit, c.MaxOrdersPerClient)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/gzhttp"
+
+	"github.com/cinemabff/cinemabff/internal/etag"
 )
 
 // compressMinSize: a smaller body fits in one packet anyway; compressing it only costs CPU.
@@ -18,7 +20,9 @@ const compressMinSize = 1024
 // compressible), as is an answer that already has a Content-Encoding (/metrics compresses
 // itself), a range, a HEAD request, a body under compressMinSize and a 304. A compressed answer's
 // ETag gets "-gzip" or "-zstd" appended, so the two representations have different strong
-// ETags; etag.Matches accepts them back in If-None-Match. Vary: Accept-Encoding is always set.
+// ETags; the suffix is taken off a tag sent back in If-None-Match before the handler sees it
+// (etag.StripEncodingSuffixes), so the handler compares it with its own tag. Vary:
+// Accept-Encoding is always set.
 func compressed(h http.Handler) (http.Handler, error) {
 	wrap, err := gzhttp.NewWrapper(
 		gzhttp.MinSize(compressMinSize),
@@ -28,7 +32,7 @@ func compressed(h http.Handler) (http.Handler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compression: %w", err)
 	}
-	return wrap(h), nil
+	return etag.StripEncodingSuffixes(wrap(h)), nil
 }
 
 // compressible reports whether a response of this Content-Type is worth compressing: text,

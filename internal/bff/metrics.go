@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -61,16 +62,20 @@ func (s *Server) metricsOnSite() echo.HandlerFunc {
 	if s.cfg.MetricsToken == "" {
 		return func(echo.Context) error { return echo.ErrNotFound }
 	}
-	h := echo.WrapHandler(s.MetricsHandler())
 	// Compared as hashes, so neither the token's content nor its length shows in the timing.
 	want := sha256.Sum256([]byte(s.cfg.MetricsToken))
-	return func(c echo.Context) error {
-		scheme, token, _ := strings.Cut(c.Request().Header.Get(echo.HeaderAuthorization), " ")
-		got := sha256.Sum256([]byte(strings.TrimSpace(token)))
-		if subtle.ConstantTimeCompare(got[:], want[:]) != 1 || !strings.EqualFold(scheme, "Bearer") {
+	auth := middleware.KeyAuthWithConfig(middleware.KeyAuthConfig{
+		KeyLookup:  "header:" + echo.HeaderAuthorization,
+		AuthScheme: "Bearer", // matched in any case
+		Validator: func(token string, _ echo.Context) (bool, error) {
+			got := sha256.Sum256([]byte(strings.TrimSpace(token)))
+			return subtle.ConstantTimeCompare(got[:], want[:]) == 1, nil
+		},
+		// A missing header too is a 401 (KeyAuth's own answer would be 400), with the challenge.
+		ErrorHandler: func(_ error, c echo.Context) error {
 			c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="metrics"`)
 			return echo.NewHTTPError(http.StatusUnauthorized)
-		}
-		return h(c)
-	}
+		},
+	})
+	return auth(echo.WrapHandler(s.MetricsHandler()))
 }

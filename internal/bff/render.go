@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -68,8 +69,8 @@ func (s *Server) render(c echo.Context, status int, title string, body templ.Com
 // fragment writes an htmx fragment. A fragment answering a GET with 200 (a poller asking
 // again) carries an ETag of its content and may be kept by the browser, privately, for
 // revalidation only (no-cache instead of the site's no-store); when it has not changed the
-// browser's If-None-Match gets a 304 without the body. Fragments are small, so they are
-// rendered into memory first.
+// browser's If-None-Match gets a 304 without the body (http.ServeContent answers it).
+// Fragments are small, so they are rendered into memory first.
 func (s *Server) fragment(c echo.Context, status int, body templ.Component) error {
 	h := c.Response().Header()
 	h.Add("Vary", "HX-Request")
@@ -83,16 +84,10 @@ func (s *Server) fragment(c echo.Context, status int, body templ.Component) erro
 	if err := body.Render(ctx, &buf); err != nil {
 		return fmt.Errorf("render fragment: %w", err)
 	}
-	tag := etag.Of(buf.Bytes())
-	h.Set("ETag", tag)
+	h.Set("ETag", etag.Of(buf.Bytes()))
 	h.Set("Cache-Control", "no-cache, private")
-	if etag.Matches(c.Request().Header.Get("If-None-Match"), tag) {
-		c.Response().WriteHeader(http.StatusNotModified)
-		return nil
-	}
-	c.Response().WriteHeader(status)
-	_, err := buf.WriteTo(c.Response())
-	return err
+	http.ServeContent(c.Response(), c.Request(), "", time.Time{}, bytes.NewReader(buf.Bytes()))
+	return nil
 }
 
 // redirect sends the browser on after a POST (Post/Redirect/Get). For htmx requests it uses

@@ -100,7 +100,8 @@ type sessionState struct {
 }
 
 // gobbed is a session value of a type without == (a slice, a struct of them), held as its
-// gob encoding so a change made to it in place is still seen.
+// gob encoding so a change made to it in place is still seen. Being a string it compares
+// with == like the plain values, so changedSince needs no case for it.
 type gobbed string
 
 // snapshot copies the session's values. The values the site stores are strings and numbers,
@@ -143,14 +144,7 @@ func (s *Server) changedSince(ctx context.Context, loaded map[string]any) bool {
 		if !ok {
 			return true
 		}
-		now := s.sessions.Get(ctx, k)
-		if g, isGob := was.(gobbed); isGob {
-			if cur, curGob := s.snapshotValue(now).(gobbed); !curGob || cur != g {
-				return true
-			}
-			continue
-		}
-		if s.snapshotValue(now) != was {
+		if s.snapshotValue(s.sessions.Get(ctx, k)) != was {
 			return true
 		}
 	}

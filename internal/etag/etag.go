@@ -1,10 +1,12 @@
-// Package etag makes strong entity tags from content and answers If-None-Match, so a browser
-// that has the current version of an asset or fragment gets a 304 instead of the body.
+// Package etag makes strong entity tags from content, and lets a browser send back the tag
+// of a compressed copy: http.ServeContent then answers If-None-Match with a 304 as for the
+// uncompressed tag.
 package etag
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"net/http"
 	"strings"
 )
 
@@ -16,30 +18,43 @@ func Of(b []byte) string {
 
 // encodingSuffixes are appended inside the quotes by the compression middleware
 // (gzhttp.SuffixETag), so a compressed representation has its own tag. The content behind
-// them is the same, so they match the uncompressed tag here.
-var encodingSuffixes = []string{"-gzip", "-zstd"}
+// them is the same, so they are taken off again in If-None-Match.
+var encodingSuffixes = []string{`-gzip"`, `-zstd"`}
 
-// Matches reports whether an If-None-Match header value names tag, with the weak comparison
-// RFC 9110 section 13.1.2 prescribes for If-None-Match; "*" matches anything.
-func Matches(ifNoneMatch, tag string) bool {
-	if ifNoneMatch == "" || tag == "" {
-		return false
-	}
-	tag = strings.TrimPrefix(tag, "W/")
-	for c := range strings.SplitSeq(ifNoneMatch, ",") {
-		c = strings.TrimSpace(c)
-		if c == "*" {
-			return true
+// StripEncodingSuffixes hands h the request with the encoding suffixes taken off the tags in
+// its If-None-Match, so the handler compares them with the tag of the uncompressed content.
+func StripEncodingSuffixes(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if inm := r.Header.Get("If-None-Match"); hasEncodingSuffix(inm) {
+			r2 := *r
+			r2.Header = r.Header.Clone()
+			r2.Header.Set("If-None-Match", stripSuffixes(inm))
+			r = &r2
 		}
-		c = strings.TrimPrefix(c, "W/")
-		if c == tag {
+		h.ServeHTTP(w, r)
+	})
+}
+
+func hasEncodingSuffix(ifNoneMatch string) bool {
+	for _, s := range encodingSuffixes {
+		if strings.Contains(ifNoneMatch, s) {
 			return true
-		}
-		for _, s := range encodingSuffixes {
-			if strings.HasSuffix(c, s+`"`) && strings.TrimSuffix(c, s+`"`)+`"` == tag {
-				return true
-			}
 		}
 	}
 	return false
+}
+
+func stripSuffixes(ifNoneMatch string) string {
+	tags := strings.Split(ifNoneMatch, ",")
+	for i, t := range tags {
+		t = strings.TrimSpace(t)
+		for _, s := range encodingSuffixes {
+			if strings.HasSuffix(t, s) {
+				t = strings.TrimSuffix(t, s) + `"`
+				break
+			}
+		}
+		tags[i] = t
+	}
+	return strings.Join(tags, ", ")
 }

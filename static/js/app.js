@@ -378,12 +378,11 @@
     var limited = max > 0;
     if (!limited && !map.hasAttribute('data-max-from')) return;
     var boxes = map.querySelectorAll('.seat input[type=checkbox]');
-    var chosen = {};
     var n = 0;
     Array.prototype.forEach.call(boxes, function (box) {
       var seat = box.closest('.seat');
       if (seat) seat.classList.toggle('is-checked', box.checked);
-      if (box.checked && !chosen[box.value]) { chosen[box.value] = true; n++; }
+      if (box.checked) n++;
     });
     var text;
     if (limited) {

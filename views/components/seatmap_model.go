@@ -112,7 +112,7 @@ type SeatCellView struct {
 
 // SeatView is one place of the map. It keeps the parts of its name rather than the name
 // itself: seatCells writes them straight into the page, so building and rendering a seat
-// allocates nothing (Name and Value assemble the strings for tests and callers).
+// allocates nothing (Name assembles the string for tests and callers).
 type SeatView struct {
 	Pos      cinema.SeatPosition
 	Row      string // row label, "F"
@@ -128,9 +128,6 @@ type SeatView struct {
 	// as an image) but with no control, so it is neither submitted nor counted.
 	Fixed bool
 }
-
-// Value is the seat's form value, "area-row-col".
-func (s SeatView) Value() string { return SeatValue(s.Pos) }
 
 // Name is the full accessible name: "Row F, seat 12, premium, free".
 func (s SeatView) Name() string {
@@ -166,7 +163,17 @@ type LegendEntry struct {
 
 // SeatValue is the form value of a seat position: "area-row-col".
 func SeatValue(p cinema.SeatPosition) string {
-	return strconv.Itoa(p.AreaNumber) + "-" + strconv.Itoa(p.RowIndex) + "-" + strconv.Itoa(p.ColumnIndex)
+	var b [32]byte
+	return string(appendSeatValue(b[:0], p))
+}
+
+// appendSeatValue appends the form value of p to b (seatCells writes it without a string).
+func appendSeatValue(b []byte, p cinema.SeatPosition) []byte {
+	b = strconv.AppendInt(b, int64(p.AreaNumber), 10)
+	b = append(b, '-')
+	b = strconv.AppendInt(b, int64(p.RowIndex), 10)
+	b = append(b, '-')
+	return strconv.AppendInt(b, int64(p.ColumnIndex), 10)
 }
 
 // ParseSeatValue reads a form value written by SeatValue ("area-row-col", three decimal
@@ -207,40 +214,62 @@ func SeatValues(values []string) ([]cinema.SeatPosition, error) {
 	return out, nil
 }
 
-// SeatName is the spoken name of a seat without its state: "Row F, seat 12, wheelchair
-// space, premium".
-func SeatName(s cinema.Seat, category string) string {
-	var b strings.Builder
-	b.WriteString("Row ")
-	b.WriteString(s.RowLabel)
-	b.WriteString(", seat ")
-	b.WriteString(s.Label)
-	if k := kindWords(s); k != "" {
-		b.WriteString(", ")
-		b.WriteString(k)
-	}
-	if category != "" {
-		b.WriteString(", ")
-		b.WriteString(strings.ToLower(category))
-	}
-	return b.String()
-}
+// Seat kinds with a look of their own; the class of a seat of kind k has "seat-" + seatKinds[k].
+type seatKind uint8
 
-func kindWords(s cinema.Seat) string {
+const (
+	kindPlain seatKind = iota
+	kindWheelchair
+	kindCompanion
+	kindSofaLeft
+	kindSofaRight
+	numKinds
+)
+
+// seatKinds are the class suffixes of the kinds.
+var seatKinds = [numKinds]string{"", "wheelchair", "companion", "sofa-left", "sofa-right"}
+
+// kindOf says which kind s is: the one place that tells the kinds apart.
+func kindOf(s cinema.Seat) seatKind {
 	switch {
 	case s.Kind == cinema.SeatKindWheelchair:
-		return "wheelchair space"
+		return kindWheelchair
 	case s.Kind == cinema.SeatKindCompanion:
-		return "companion seat"
-	case len(s.SofaGroup) == 2 && sofaLeft(s):
-		return "sofa for 2, left place" // the common sofa, without a Sprintf per seat
-	case len(s.SofaGroup) == 2:
-		return "sofa for 2, right place"
+		return kindCompanion
+	case len(s.SofaGroup) > 1 && sofaLeft(s):
+		return kindSofaLeft
 	case len(s.SofaGroup) > 1:
-		if sofaLeft(s) {
-			return fmt.Sprintf("sofa for %d, left place", len(s.SofaGroup))
+		return kindSofaRight
+	}
+	return kindPlain
+}
+
+// legendKey is the key of the kind's line in the legend: both places of a sofa share one.
+func (k seatKind) legendKey() string {
+	if k == kindSofaLeft || k == kindSofaRight {
+		return "sofa"
+	}
+	return seatKinds[k]
+}
+
+// words is the kind in the seat's spoken name ("wheelchair space"); sofaSize is
+// len(s.SofaGroup).
+func (k seatKind) words(sofaSize int) string {
+	switch k {
+	case kindWheelchair:
+		return "wheelchair space"
+	case kindCompanion:
+		return "companion seat"
+	case kindSofaLeft:
+		if sofaSize == 2 {
+			return "sofa for 2, left place" // the common sofa, without a Sprintf per seat
 		}
-		return fmt.Sprintf("sofa for %d, right place", len(s.SofaGroup))
+		return fmt.Sprintf("sofa for %d, left place", sofaSize)
+	case kindSofaRight:
+		if sofaSize == 2 {
+			return "sofa for 2, right place"
+		}
+		return fmt.Sprintf("sofa for %d, right place", sofaSize)
 	}
 	return ""
 }
@@ -319,12 +348,13 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 				if s.Availability == cinema.SeatFree {
 					free++
 				}
-				sv, ok := buildSeat(s, catWords, areaAllowed, yours[s.Position], chosen[s.Position], opt.YoursSelectable)
+				kind := kindOf(s)
+				sv, ok := buildSeat(s, kind, catWords, areaAllowed, yours[s.Position], chosen[s.Position], opt.YoursSelectable)
 				if sv.State != SeatStateFree && sv.State != SeatStateSelected {
 					present[sv.State] = true
 				}
-				if k := legendKind(s); k != "" {
-					present[k] = true
+				if kind != kindPlain {
+					present[kind.legendKey()] = true
 				}
 				if sv.Checked {
 					nChecked++
@@ -381,10 +411,10 @@ func LimitText(n, max int) string {
 	return fmt.Sprintf("You have chosen %d seats. Untick one to choose another.", max)
 }
 
-// buildSeat makes one seat; ok reports whether the person may choose it. category is the
-// area category in lower case.
-func buildSeat(s cinema.Seat, category string, areaAllowed, mine, chosen, yoursSelectable bool) (SeatView, bool) {
-	sv := SeatView{Pos: s.Position, Row: s.RowLabel, Label: s.Label, Kind: kindWords(s), Category: category}
+// buildSeat makes one seat of the given kind; ok reports whether the person may choose it.
+// category is the area category in lower case.
+func buildSeat(s cinema.Seat, kind seatKind, category string, areaAllowed, mine, chosen, yoursSelectable bool) (SeatView, bool) {
+	sv := SeatView{Pos: s.Position, Row: s.RowLabel, Label: s.Label, Kind: kind.words(len(s.SofaGroup)), Category: category}
 	var state, words string
 	ok := false
 	switch {
@@ -414,28 +444,17 @@ func buildSeat(s cinema.Seat, category string, areaAllowed, mine, chosen, yoursS
 	}
 	sv.State, sv.Words = state, words
 	sv.Disabled = !ok
-	kind := ""
-	switch {
-	case s.Kind == cinema.SeatKindWheelchair:
-		kind = "wheelchair"
-	case s.Kind == cinema.SeatKindCompanion:
-		kind = "companion"
-	case len(s.SofaGroup) > 1 && sofaLeft(s):
-		kind = "sofa-left"
-	case len(s.SofaGroup) > 1:
-		kind = "sofa-right"
-	}
-	sv.Class = seatClasses[seatClassKey{state, kind}]
+	sv.Class = seatClasses[state][kind]
 	return sv, ok
 }
 
-type seatClassKey struct{ state, kind string }
-
-// seatClasses holds every class attribute a seat can have, so no seat builds its own.
-var seatClasses = func() map[seatClassKey]string {
-	m := map[seatClassKey]string{}
+// seatClasses is every class attribute a seat can have, by state and kind, so no seat builds
+// its own: "seat", then "seat-<state>" unless free (the default look), then "seat-<kind>".
+var seatClasses = func() map[string]*[numKinds]string {
+	t := map[string]*[numKinds]string{}
 	for _, state := range []string{SeatStateFree, SeatStateTaken, SeatStateYours, SeatStateSelected, SeatStateUnavailable} {
-		for _, kind := range []string{"", "wheelchair", "companion", "sofa-left", "sofa-right"} {
+		t[state] = new([numKinds]string)
+		for k, kind := range seatKinds {
 			c := "seat"
 			if state != SeatStateFree {
 				c += " seat-" + state
@@ -443,23 +462,11 @@ var seatClasses = func() map[seatClassKey]string {
 			if kind != "" {
 				c += " seat-" + kind
 			}
-			m[seatClassKey{state, kind}] = c
+			t[state][k] = c
 		}
 	}
-	return m
+	return t
 }()
-
-func legendKind(s cinema.Seat) string {
-	switch {
-	case s.Kind == cinema.SeatKindWheelchair:
-		return "wheelchair"
-	case s.Kind == cinema.SeatKindCompanion:
-		return "companion"
-	case len(s.SofaGroup) > 1:
-		return "sofa"
-	}
-	return ""
-}
 
 // allLegend is the key in display order.
 var allLegend = []LegendEntry{

@@ -2,8 +2,8 @@ package components
 
 import (
 	"context"
+	"html"
 	"io"
-	"strconv"
 
 	"github.com/a-h/templ"
 )
@@ -42,12 +42,7 @@ func seatCells(field string, cells []SeatCellView) templ.Component {
 			hw.raw(`"><input type="checkbox" name="`)
 			hw.escaped(field)
 			hw.raw(`" value="`)
-			b := strconv.AppendInt(num[:0], int64(s.Pos.AreaNumber), 10)
-			b = append(b, '-')
-			b = strconv.AppendInt(b, int64(s.Pos.RowIndex), 10)
-			b = append(b, '-')
-			b = strconv.AppendInt(b, int64(s.Pos.ColumnIndex), 10)
-			hw.bytes(b)
+			hw.bytes(appendSeatValue(num[:0], s.Pos))
 			hw.raw(`" aria-label="`)
 			s.writeName(put)
 			hw.raw(`"`)
@@ -83,28 +78,6 @@ func (h *htmlWriter) bytes(b []byte) {
 	}
 }
 
-// escaped writes s escaped for text and quoted attribute values (as templ.EscapeString).
-func (h *htmlWriter) escaped(s string) {
-	last := 0
-	for i := 0; i < len(s); i++ {
-		var esc string
-		switch s[i] {
-		case '&':
-			esc = "&amp;"
-		case '<':
-			esc = "&lt;"
-		case '>':
-			esc = "&gt;"
-		case '"':
-			esc = "&#34;"
-		case '\'':
-			esc = "&#39;"
-		default:
-			continue
-		}
-		h.raw(s[last:i])
-		h.raw(esc)
-		last = i + 1
-	}
-	h.raw(s[last:])
-}
+// escaped writes s escaped for text and quoted attribute values (html.EscapeString returns s
+// itself, without allocating, when there is nothing to escape).
+func (h *htmlWriter) escaped(s string) { h.raw(html.EscapeString(s)) }
