@@ -2,7 +2,6 @@ package bff
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"time"
 
@@ -107,14 +106,6 @@ func retryURL(c echo.Context) string {
 		return "" // never an address elsewhere
 	}
 	return p
-}
-
-// retryAfter is the Retry-After header value of an error page, "" for none.
-func retryAfter(e *Error) string {
-	if e == nil || e.RetryAfter <= 0 {
-		return ""
-	}
-	return fmt.Sprint(e.RetryAfter)
 }
 
 // advanceWithin moves a ledger entry on as a money step (settle.go) and returns where it
