@@ -30,10 +30,7 @@ const (
 // upstream client honours for reads, not a cancellation: the session store and the database
 // still finish their work after the reads ran out of time.
 func (s *Server) readBudget(next echo.HandlerFunc) echo.HandlerFunc {
-	budget := s.cfg.ReadBudget
-	if budget <= 0 {
-		budget = defaultReadBudget
-	}
+	budget := s.cfg.ReadBudget // resolved in New
 	return func(c echo.Context) error {
 		if isInfraPath(c.Request().URL.Path) {
 			return next(c)
@@ -51,7 +48,7 @@ func (s *Server) readBudget(next echo.HandlerFunc) echo.HandlerFunc {
 // ends; done is false when it is still running then, and the step goes on in the background
 // (a ledger entry it leaves unfinished is the reconciler's: settle.go).
 func (s *Server) moneyStep(ctx context.Context, step func(ctx context.Context) error) (done bool, err error) {
-	wait := defaultReadBudget
+	wait := s.cfg.ReadBudget
 	if dl, ok := upstream.ReadDeadline(ctx); ok {
 		wait = time.Until(dl)
 	}

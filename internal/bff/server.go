@@ -68,9 +68,10 @@ type Config struct {
 	TenderCash          string
 	RefundApprovalAbove int64
 	// ReadBudget is how long the ticketing reads of one request may take in all, from its
-	// arrival (0 means 1.5 s), so a page answers within about 2 s (budget.go).
+	// arrival (0 means 1.5 s), so a page answers within about 2 s (budget.go); it is also how
+	// long a page waits for a money step when its request has no read deadline.
 	// MoneyStepTimeout is the own deadline of a step that changes state upstream or moves
-	// money, detached from the request (0 means 45 s).
+	// money, detached from the request (0 means 45 s). New resolves both once.
 	ReadBudget       time.Duration
 	MoneyStepTimeout time.Duration
 	// MetricsToken, when set, opens /metrics on the site to "Authorization: Bearer <token>";
@@ -181,6 +182,12 @@ func New(d Deps) (*Server, error) {
 	}
 	if d.Config.KioskIdle == 0 {
 		d.Config.KioskIdle = 60 * time.Second
+	}
+	if d.Config.ReadBudget <= 0 {
+		d.Config.ReadBudget = defaultReadBudget
+	}
+	if d.Config.MoneyStepTimeout <= 0 {
+		d.Config.MoneyStepTimeout = defaultMoneyStepTimeout
 	}
 	s := &Server{
 		cfg:      d.Config,
