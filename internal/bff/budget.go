@@ -12,8 +12,9 @@ import (
 )
 
 // The time budget of a page. Reads of the ticketing system get what is left of ReadBudget
-// from the moment the request arrives, so that a page answers within about two seconds even
-// when the upstream hangs: a slow page says so (slowUpstream) and nothing was changed. Steps
+// from the moment the request arrives (requestID puts the read deadline into its context),
+// so that a page answers within about two seconds even when the upstream hangs: a slow page
+// says so (slowUpstream) and nothing was changed. Steps
 // that change state upstream or move money are never cut off by it: they run detached from
 // the request with their own, longer deadline (moneyStep), and when the page cannot wait for
 // them it says the change is being processed.
@@ -25,21 +26,6 @@ const (
 	// the budget: a well upstream answers in far less, so the page usually shows the result.
 	minMoneyWait = 300 * time.Millisecond
 )
-
-// readBudget puts the read deadline of the request into its context. It is a value the
-// upstream client honours for reads, not a cancellation: the session store and the database
-// still finish their work after the reads ran out of time.
-func (s *Server) readBudget(next echo.HandlerFunc) echo.HandlerFunc {
-	budget := s.cfg.ReadBudget // resolved in New
-	return func(c echo.Context) error {
-		if isInfraPath(c.Request().URL.Path) {
-			return next(c)
-		}
-		r := c.Request()
-		c.SetRequest(r.WithContext(upstream.WithReadDeadline(r.Context(), time.Now().Add(budget))))
-		return next(c)
-	}
-}
 
 // moneyStep runs a step that changes state upstream or moves money (complete-edit, a
 // payment, a refund, a seat swap, completing an order) detached from the request: a closed
