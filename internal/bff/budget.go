@@ -92,20 +92,22 @@ func retryURL(c echo.Context) string {
 }
 
 // advanceWithin moves a ledger entry on as a money step (settle.go) and returns where it
-// stands when the page must answer: the settler's result, or, while the step goes on in the
-// background, the entry as the ledger has it now (the status page then tells the truth, and
-// the reconciler finishes what the step leaves).
-func (s *Server) advanceWithin(ctx context.Context, id string) (ledger.Entry, error) {
+// stands when the page must answer: the settler's result (done), or, while the step goes on
+// in the background (not done), the entry as the ledger has it now. That entry may still
+// change under the step: a page must not conclude from it (a payment still "created" may yet
+// be made); the status page tells the truth, and the reconciler finishes what the step leaves.
+func (s *Server) advanceWithin(ctx context.Context, id string) (entry ledger.Entry, done bool, err error) {
 	var after ledger.Entry
-	done, err := s.moneyStep(ctx, func(ctx context.Context) error {
+	done, err = s.moneyStep(ctx, func(ctx context.Context) error {
 		var err error
 		after, err = s.settler().advance(ctx, id)
 		return err
 	})
 	if done {
-		return after, err
+		return after, true, err
 	}
-	return s.ledger.Get(ctx, id)
+	entry, err = s.ledger.Get(ctx, id)
+	return entry, false, err
 }
 
 // advanceGroupWithin is advanceWithin for every part of a refund.

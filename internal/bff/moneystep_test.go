@@ -2,9 +2,14 @@ package bff
 
 import (
 	"context"
+	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
 // newBareServer is a server without upstream or database, for the money step's machinery.
@@ -37,5 +42,56 @@ func TestMoneyStepWaitsForTheConfiguredBudget(t *testing.T) {
 	}
 	if took := time.Since(start); took > 700*time.Millisecond {
 		t.Errorf("the page waited %v, want about max(ReadBudget, minMoneyWait) = %v", took, minMoneyWait)
+	}
+}
+
+// slowCreate is a payment provider whose CreatePayment takes createTook.
+type slowCreate struct{ upstream.Payments }
+
+const createTook = 2500 * time.Millisecond
+
+func (p slowCreate) CreatePayment(ctx context.Context, r upstream.PaymentRequest) (upstream.Payment, error) {
+	select {
+	case <-time.After(createTook):
+	case <-ctx.Done():
+		return upstream.Payment{}, ctx.Err()
+	}
+	return p.Payments.CreatePayment(ctx, r)
+}
+
+// TestSlowPaymentCreationIsNotCalledFailed: the provider takes longer than the page's budget to
+// create the payment. The page must not say "nothing was charged" and fail the entry while the
+// step goes on creating the payment: it sends the customer to the status page, and the entry
+// ends with the provider's payment page, not failed.
+func TestSlowPaymentCreationIsNotCalledFailed(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true,
+		wrapPayments: func(p upstream.Payments) upstream.Payments { return slowCreate{p} }})
+	h.find(bkPaid2)
+	doc := h.startEdit(t)
+	typ := doc.Find(`select[name="type"] option`).First().AttrOr("value", "")
+	h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
+	start := time.Now()
+	resp, body := h.post("/booking/edit/complete", "/booking/edit", nil)
+	if took := time.Since(start); took > pageWithin {
+		t.Errorf("complete answered after %v, want within %v", took, pageWithin)
+	}
+	if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/booking/edit/status/") {
+		t.Errorf("complete: status %d, Location %q; want 303 to the status page: %s", resp.StatusCode, loc, body)
+	}
+	deadline := time.Now().Add(createTook + 5*time.Second)
+	var e ledger.Entry
+	for time.Now().Before(deadline) {
+		es, _ := entries(t, h)
+		if len(es) != 1 {
+			t.Fatalf("%d ledger entries for one payment", len(es))
+		}
+		if e = es[0]; e.State != ledger.StateCreated {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if e.State != ledger.StateRedirected || e.HostedURL == "" {
+		t.Errorf("entry in %s (hosted page %q, last error %q), want redirected to the payment page the step created",
+			e.State, e.HostedURL, e.LastError)
 	}
 }
