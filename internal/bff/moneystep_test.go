@@ -1,10 +1,13 @@
 package bff
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,12 +33,12 @@ func TestMoneyStepWaitsForTheConfiguredBudget(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	start := time.Now()
-	done, err := s.moneyStep(context.Background(), func(ctx context.Context) error {
+	_, done, err := s.moneyStep(context.Background(), "entry:1", func(ctx context.Context) (any, error) {
 		select {
 		case <-release:
 		case <-time.After(time.Second):
 		}
-		return nil
+		return nil, nil
 	})
 	if done || err != nil {
 		t.Fatalf("done %v, err %v: the page waited past the configured budget for a 1 s step", done, err)
@@ -45,14 +48,22 @@ func TestMoneyStepWaitsForTheConfiguredBudget(t *testing.T) {
 	}
 }
 
-// slowCreate is a payment provider whose CreatePayment takes createTook.
-type slowCreate struct{ upstream.Payments }
+// slowCreate is a payment provider whose CreatePayment takes took (createTook when 0); calls
+// counts them, when set.
+type slowCreate struct {
+	upstream.Payments
+	took  time.Duration
+	calls *atomic.Int32
+}
 
 const createTook = 2500 * time.Millisecond
 
 func (p slowCreate) CreatePayment(ctx context.Context, r upstream.PaymentRequest) (upstream.Payment, error) {
+	if p.calls != nil {
+		p.calls.Add(1)
+	}
 	select {
-	case <-time.After(createTook):
+	case <-time.After(cmp.Or(p.took, createTook)):
 	case <-ctx.Done():
 		return upstream.Payment{}, ctx.Err()
 	}
@@ -65,7 +76,7 @@ func (p slowCreate) CreatePayment(ctx context.Context, r upstream.PaymentRequest
 // ends with the provider's payment page, not failed.
 func TestSlowPaymentCreationIsNotCalledFailed(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true,
-		wrapPayments: func(p upstream.Payments) upstream.Payments { return slowCreate{p} }})
+		wrapPayments: func(p upstream.Payments) upstream.Payments { return slowCreate{Payments: p} }})
 	h.find(bkPaid2)
 	doc := h.startEdit(t)
 	typ := doc.Find(`select[name="type"] option`).First().AttrOr("value", "")
@@ -93,5 +104,69 @@ func TestSlowPaymentCreationIsNotCalledFailed(t *testing.T) {
 	if e.State != ledger.StateRedirected || e.HostedURL == "" {
 		t.Errorf("entry in %s (hosted page %q, last error %q), want redirected to the payment page the step created",
 			e.State, e.HostedURL, e.LastError)
+	}
+}
+
+// TestStatusPollsJoinTheRunningStep: while a slow payment creation goes on, every poll of the
+// status page joins the step already running instead of starting another one (before, each
+// poll started a detached settler step of its own, and each asked the provider again).
+func TestStatusPollsJoinTheRunningStep(t *testing.T) {
+	var calls atomic.Int32
+	h := newHarness(t, harnessOpts{sandbox: true,
+		wrapPayments: func(p upstream.Payments) upstream.Payments {
+			return slowCreate{Payments: p, took: 3500 * time.Millisecond, calls: &calls}
+		}})
+	h.find(bkPaid2)
+	doc := h.startEdit(t)
+	typ := doc.Find(`select[name="type"] option`).First().AttrOr("value", "")
+	h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
+	resp, body := h.post("/booking/edit/complete", "/booking/edit", nil)
+	status := resp.Header.Get("Location")
+	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(status, "/booking/edit/status/") {
+		t.Fatalf("complete: status %d, Location %q; want 303 to the status page: %s", resp.StatusCode, status, body)
+	}
+	for range 2 { // two polls while the creation goes on (each waits out its budget)
+		if r, _ := h.get(status); r.StatusCode != http.StatusOK {
+			t.Fatalf("status page: %d", r.StatusCode)
+		}
+	}
+	if err := h.srv.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("the provider was asked %d times for the payment, want once (the polls join the step)", n)
+	}
+	es, _ := entries(t, h)
+	if len(es) != 1 || es[0].State != ledger.StateRedirected {
+		t.Errorf("entries %+v, want one, redirected", es)
+	}
+}
+
+// TestWaitWaitsForMoneySteps: Wait returns once the steps running in the background end, and
+// gives up with ctx.
+func TestWaitWaitsForMoneySteps(t *testing.T) {
+	s := newBareServer(t, Config{ReadBudget: 10 * time.Millisecond})
+	release := make(chan struct{})
+	ended := make(chan struct{})
+	if _, done, _ := s.moneyStep(context.Background(), "entry:1", func(context.Context) (any, error) {
+		<-release
+		close(ended)
+		return nil, nil
+	}); done {
+		t.Fatal("a step that waits for release was done")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := s.Wait(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Wait with a step running = %v, want the deadline", err)
+	}
+	close(release)
+	if err := s.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ended:
+	default:
+		t.Error("Wait returned before the step ended")
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/cinemabff/cinemabff/internal/changewindow"
 	"github.com/cinemabff/cinemabff/internal/device"
@@ -161,6 +162,11 @@ type Server struct {
 	background    context.Context
 	changePolicy  changewindow.Policy
 	mail          *mailer
+
+	// moneySteps joins a money step to the one of the same ledger entry already running;
+	// steps counts those running in the background, for Wait (budget.go).
+	moneySteps singleflight.Group
+	steps      stepTracker
 }
 
 // New builds the server and its routes.
