@@ -185,7 +185,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		// The sandbox provider's hosted page must be reachable wherever the site is.
 		mux.Handle(sandboxPayPrefix+"/", http.StripPrefix(sandboxPayPrefix, sandboxMount))
 	}
-	return serve(ctx, cfg, mux, site.MetricsHandler(), logger, stdout)
+	return serve(ctx, cfg, mux, site.MetricsHandler(), site.Wait, logger, stdout)
 }
 
 // newUpstreamClients builds the ticketing and payment provider clients. It asks the upstream
@@ -251,9 +251,11 @@ func newTicketingClient(cfg Config, logger *slog.Logger, reg prometheus.Register
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
-// serve listens, prints the URL, and shuts down gracefully when ctx ends. With
-// -metrics-addr it also serves metrics, and nothing else, on a listener of their own.
-func serve(ctx context.Context, cfg Config, h, metrics http.Handler, logger *slog.Logger, stdout io.Writer) error {
+// serve listens, prints the URL, and shuts down gracefully when ctx ends: once the HTTP
+// servers have stopped it waits for the work they left running (waitSteps: the site's money
+// steps), all within the shutdown timeout. With -metrics-addr it also serves metrics, and
+// nothing else, on a listener of their own.
+func serve(ctx context.Context, cfg Config, h, metrics http.Handler, waitSteps func(context.Context) error, logger *slog.Logger, stdout io.Writer) error {
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
@@ -300,6 +302,13 @@ func serve(ctx context.Context, cfg Config, h, metrics http.Handler, logger *slo
 	}
 	for range servers {
 		if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			errs = append(errs, err)
+		}
+	}
+	if waitSteps != nil {
+		// No request runs any more: wait for the steps they left in the background (a
+		// step not waited for leaves its ledger entry to the reconciler of the next start).
+		if err := waitSteps(sctx); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -65,7 +65,7 @@ func (s *Server) completeEdit(c echo.Context) error {
 		return err
 	} else if entry != nil {
 		if entry.Kind == ledger.KindPayment && (entry.State == ledger.StateCreated || entry.State == ledger.StateRedirected) {
-			if next, err := s.advanceWithin(ctx, entry.ID); err == nil && next.State == ledger.StateRedirected && safeExternalURL(next.HostedURL) {
+			if next, _, err := s.advanceWithin(ctx, entry.ID); err == nil && next.State == ledger.StateRedirected && safeExternalURL(next.HostedURL) {
 				return c.Redirect(http.StatusSeeOther, next.HostedURL) // the same payment page again
 			}
 		}
@@ -146,7 +146,14 @@ func (s *Server) completeEdit(c echo.Context) error {
 		if _, err := s.ticketing.ResetOrderExpiry(ctx, e.UserSessionID); err != nil {
 			loggerFrom(ctx, s.logger).Warn("reset expiry before payment", "err", err)
 		}
-		entry, err = s.advanceWithin(ctx, entry.ID)
+		next, done, err := s.advanceWithin(ctx, entry.ID)
+		if !done {
+			// The provider is still being asked for the payment, and the step goes on: the
+			// payment may yet be made, so neither "nothing was charged" nor a failed entry.
+			// The status page follows it and leads to the payment page once it is there.
+			return s.redirect(c, s.url(RouteEditStatus, entry.ID))
+		}
+		entry = next
 		if err != nil || entry.State != ledger.StateRedirected {
 			// Nothing was taken: the provider did not create the payment.
 			if entry.State == ledger.StateCreated {
@@ -278,7 +285,7 @@ func (s *Server) editPaymentReturn(c echo.Context) error {
 	}
 	// Applying the payment to the booking is a money step: never cut off halfway; when the
 	// ticketing system is slow the status page says the change is being processed.
-	entry, err = s.advanceWithin(ctx, entry.ID)
+	entry, _, err = s.advanceWithin(ctx, entry.ID)
 	if err != nil {
 		loggerFrom(c.Request().Context(), s.logger).Warn("settle after return", "entry", entry.ID, "err", err)
 	}
@@ -330,7 +337,7 @@ func (s *Server) editPaymentStatus(c echo.Context) error {
 			entry = s.awaitApplying(ctx, next)
 		}
 	case !entry.State.Terminal(entry.Kind):
-		if next, err := s.advanceWithin(ctx, entry.ID); err == nil {
+		if next, _, err := s.advanceWithin(ctx, entry.ID); err == nil {
 			entry = next
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -13,8 +14,9 @@ import (
 )
 
 // The time budget of a page. Reads of the ticketing system get what is left of ReadBudget
-// from the moment the request arrives, so that a page answers within about two seconds even
-// when the upstream hangs: a slow page says so (slowUpstream) and nothing was changed. Steps
+// from the moment the request arrives (requestID puts the read deadline into its context),
+// so that a page answers within about two seconds even when the upstream hangs: a slow page
+// says so (slowUpstream) and nothing was changed. Steps
 // that change state upstream or move money are never cut off by it: they run detached from
 // the request with their own, longer deadline (moneyStep), and when the page cannot wait for
 // them it says the change is being processed.
@@ -27,50 +29,84 @@ const (
 	minMoneyWait = 300 * time.Millisecond
 )
 
-// readBudget puts the read deadline of the request into its context. It is a value the
-// upstream client honours for reads, not a cancellation: the session store and the database
-// still finish their work after the reads ran out of time.
-func (s *Server) readBudget(next echo.HandlerFunc) echo.HandlerFunc {
-	budget := s.cfg.ReadBudget
-	if budget <= 0 {
-		budget = defaultReadBudget
-	}
-	return func(c echo.Context) error {
-		if isInfraPath(c.Request().URL.Path) {
-			return next(c)
-		}
-		r := c.Request()
-		c.SetRequest(r.WithContext(upstream.WithReadDeadline(r.Context(), time.Now().Add(budget))))
-		return next(c)
-	}
-}
-
 // moneyStep runs a step that changes state upstream or moves money (complete-edit, a
 // payment, a refund, a seat swap, completing an order) detached from the request: a closed
 // tab, a server that answers the page, or the page's read budget never cut it off halfway.
-// It has its own deadline (MoneyStepTimeout). The page waits for it until its read budget
-// ends; done is false when it is still running then, and the step goes on in the background
-// (a ledger entry it leaves unfinished is the reconciler's: settle.go).
-func (s *Server) moneyStep(ctx context.Context, step func(ctx context.Context) error) (done bool, err error) {
-	wait := defaultReadBudget
+// It has its own deadline (MoneyStepTimeout). key names what the step moves on (the ledger
+// entry): a call while a step of the same key is running joins it rather than start another
+// (the status page polls every 2 s while a slow step goes on). The page waits for the step
+// until its read budget ends; done is false when it is still running then, and the step goes
+// on in the background (a ledger entry it leaves unfinished is the reconciler's: settle.go),
+// counted in s.steps so that shutdown waits for it (Wait).
+func (s *Server) moneyStep(ctx context.Context, key string, step func(ctx context.Context) (any, error)) (v any, done bool, err error) {
+	wait := s.cfg.ReadBudget
 	if dl, ok := upstream.ReadDeadline(ctx); ok {
 		wait = time.Until(dl)
 	}
-	mctx, cancel := s.detached(ctx)
-	result := make(chan error, 1)
-	go func() {
+	result := s.moneySteps.DoChan(key, func() (any, error) {
+		if s.steps.add() {
+			defer s.steps.done()
+		}
+		mctx, cancel := s.detached(ctx)
 		defer cancel()
-		result <- step(mctx)
-	}()
+		return step(mctx)
+	})
 	t := time.NewTimer(max(wait, minMoneyWait))
 	defer t.Stop()
 	select {
-	case err := <-result:
-		return true, err
+	case r := <-result:
+		return r.Val, true, r.Err
 	case <-t.C:
-		loggerFrom(ctx, s.logger).Warn("money step goes on after the page answered", "waited", wait)
-		return false, nil
+		loggerFrom(ctx, s.logger).Warn("money step goes on after the page answered", "step", key, "waited", wait)
+		return nil, false, nil
 	}
+}
+
+// stepTracker counts the money steps running in the background. Once wait has begun no step
+// is counted any more: shutdown waits for the HTTP server first, so none starts then.
+type stepTracker struct {
+	mu      sync.Mutex
+	waiting bool
+	wg      sync.WaitGroup
+}
+
+func (t *stepTracker) add() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.waiting {
+		return false
+	}
+	t.wg.Add(1)
+	return true
+}
+
+func (t *stepTracker) done() { t.wg.Done() }
+
+func (t *stepTracker) wait(ctx context.Context) error {
+	t.mu.Lock()
+	t.waiting = true
+	t.mu.Unlock()
+	finished := make(chan struct{})
+	go func() {
+		t.wg.Wait()
+		close(finished)
+	}()
+	select {
+	case <-finished:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Wait waits until the money steps still running in the background end, or ctx does. Call it
+// after the HTTP server has shut down (no request starts another); a step it does not wait
+// for leaves its ledger entry to the reconciler of the next start.
+func (s *Server) Wait(ctx context.Context) error {
+	if err := s.steps.wait(ctx); err != nil {
+		return fmt.Errorf("money steps still running: %w", err)
+	}
+	return nil
 }
 
 // slowUpstream is the page of a ticketing system that did not answer in time. A read that
@@ -109,36 +145,28 @@ func retryURL(c echo.Context) string {
 	return p
 }
 
-// retryAfter is the Retry-After header value of an error page, "" for none.
-func retryAfter(e *Error) string {
-	if e == nil || e.RetryAfter <= 0 {
-		return ""
-	}
-	return fmt.Sprint(e.RetryAfter)
-}
-
 // advanceWithin moves a ledger entry on as a money step (settle.go) and returns where it
-// stands when the page must answer: the settler's result, or, while the step goes on in the
-// background, the entry as the ledger has it now (the status page then tells the truth, and
-// the reconciler finishes what the step leaves).
-func (s *Server) advanceWithin(ctx context.Context, id string) (ledger.Entry, error) {
-	var after ledger.Entry
-	done, err := s.moneyStep(ctx, func(ctx context.Context) error {
-		var err error
-		after, err = s.settler().advance(ctx, id)
-		return err
+// stands when the page must answer: the settler's result (done), or, while the step goes on
+// in the background (not done), the entry as the ledger has it now. That entry may still
+// change under the step: a page must not conclude from it (a payment still "created" may yet
+// be made); the status page tells the truth, and the reconciler finishes what the step leaves.
+func (s *Server) advanceWithin(ctx context.Context, id string) (entry ledger.Entry, done bool, err error) {
+	v, done, err := s.moneyStep(ctx, "entry:"+id, func(ctx context.Context) (any, error) {
+		return s.settler().advance(ctx, id)
 	})
 	if done {
-		return after, err
+		entry, _ = v.(ledger.Entry)
+		return entry, true, err
 	}
-	return s.ledger.Get(ctx, id)
+	entry, err = s.ledger.Get(ctx, id)
+	return entry, false, err
 }
 
-// advanceGroupWithin is advanceWithin for every part of a refund.
+// advanceGroupWithin is advanceWithin for every part of a refund; the group's step is keyed
+// by its lead entry.
 func (s *Server) advanceGroupWithin(ctx context.Context, lead ledger.Entry) error {
-	_, err := s.moneyStep(ctx, func(ctx context.Context) error {
-		_, err := s.settler().advanceGroup(ctx, lead)
-		return err
+	_, _, err := s.moneyStep(ctx, "group:"+lead.ID, func(ctx context.Context) (any, error) {
+		return s.settler().advanceGroup(ctx, lead)
 	})
 	return err
 }

@@ -97,12 +97,14 @@ func TestSlowUpstreamPostChangesNothing(t *testing.T) {
 	}
 }
 
-// TestSlowUpstreamRecoversWithoutRestart: the slow pages open the circuit breaker; once the
-// upstream answers again, the breaker lets a trial call through (half-open), closes, and the
-// same page works, with no restart.
+// TestSlowUpstreamRecoversWithoutRestart: an upstream that hangs past the calls' own timeout
+// (here 300 ms, inside the page's read budget) opens the circuit breaker; once the upstream
+// answers again, the breaker lets a trial call through (half-open), closes, and the same page
+// works, with no restart. (A read cut off by the page's budget alone does not open it:
+// TestReadBudgetLeavesBreakerClosed.)
 func TestSlowUpstreamRecoversWithoutRestart(t *testing.T) {
 	open := 300 * time.Millisecond
-	h := newHarness(t, harnessOpts{sandbox: true,
+	h := newHarness(t, harnessOpts{sandbox: true, callTimeout: 300 * time.Millisecond,
 		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 1, OpenTimeout: open}})
 	h.find(bkPaid2)
 	mustFault(h, tenSeconds)
@@ -120,6 +122,25 @@ func TestSlowUpstreamRecoversWithoutRestart(t *testing.T) {
 	}
 	if err := h.srv.upstream.Ready(); err != nil {
 		t.Errorf("breaker not closed after the upstream recovered: %v", err)
+	}
+}
+
+// TestReadBudgetLeavesBreakerClosed: pages whose reads ran out of the read budget show the
+// slow page, but the budget is the page's, not the upstream's failure: the circuit breaker
+// stays closed, so writes and payments are not refused because pages were slow.
+func TestReadBudgetLeavesBreakerClosed(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true,
+		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 1, OpenTimeout: time.Minute}})
+	h.find(bkPaid2)
+	mustFault(h, tenSeconds)
+	for range 2 {
+		resp, body := h.get("/booking/current")
+		if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(text(h.doc(body), "error-message"), "Nothing was changed.") {
+			t.Fatalf("slow upstream: status %d, want the slow page: %s", resp.StatusCode, body)
+		}
+	}
+	if err := h.srv.upstream.Ready(); err != nil {
+		t.Errorf("reads cut off by the page's read budget opened the breaker: %v", err)
 	}
 }
 

@@ -2,8 +2,8 @@ package bff
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -30,10 +30,12 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if v.Status == http.StatusTooManyRequests || v.Status == http.StatusServiceUnavailable {
 		var ae *Error
 		if errors.As(err, &ae) {
-			if ra := retryAfter(ae); ra != "" {
-				c.Response().Header().Set("Retry-After", ra)
-			} else if ae.Code == EUnavailable {
-				c.Response().Header().Set("Retry-After", fmt.Sprint(slowRetryAfter))
+			ra := ae.RetryAfter
+			if ra <= 0 && ae.Code == EUnavailable {
+				ra = slowRetryAfter
+			}
+			if ra > 0 {
+				c.Response().Header().Set("Retry-After", strconv.Itoa(ra))
 			}
 		}
 	}

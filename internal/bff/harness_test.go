@@ -1,6 +1,7 @@
 package bff
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"log/slog"
@@ -77,6 +78,7 @@ type harnessOpts struct {
 	publicURL       string
 	keys            []keys.Pair
 	breaker         *upstream.BreakerSettings // the ticketing client's breaker (nil: the default)
+	callTimeout     time.Duration             // the ticketing client's own timeout of a call (0: 5 s)
 	// upstreamURL points the server at a sandbox that is already running (another process's):
 	// its ticketing API there, its payment provider under /pay. wrapPayments wraps the provider.
 	upstreamURL  string
@@ -248,7 +250,7 @@ func (h *harness) startSandbox(d *Deps, o harnessOpts) {
 	mux.Handle("/pay/", http.StripPrefix("/pay", h.dropping(prov.Handler())))
 	mux.Handle("/", sb.Handler())
 	opts := []upstream.Option{
-		upstream.WithTimeout(5 * time.Second),
+		upstream.WithTimeout(cmp.Or(o.callTimeout, 5*time.Second)),
 		upstream.WithRetry(upstream.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: 10 * time.Millisecond}),
 	}
 	if o.breaker != nil {

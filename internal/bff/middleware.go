@@ -19,6 +19,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
 // Context keys set by the middleware chain.
@@ -45,8 +46,7 @@ func (s *Server) useMiddleware() {
 	e := s.echo
 	e.Pre(middleware.RemoveTrailingSlashWithConfig(middleware.TrailingSlashConfig{RedirectCode: http.StatusMovedPermanently,
 		Skipper: func(c echo.Context) bool { return c.Request().URL.Path == "/" }}))
-	e.Use(s.requestID)
-	e.Use(s.readBudget) // counted from the request's arrival
+	e.Use(s.requestID) // also starts the read budget, counted from the request's arrival
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		DisablePrintStack: true,
 		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
@@ -66,8 +66,12 @@ func (s *Server) useMiddleware() {
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{8,64}$`)
 
 // requestID takes a well-formed X-Request-ID from the caller (a proxy) or makes one, echoes it,
-// and puts a logger carrying it into the request context.
+// and puts a logger carrying it into the request context. In the same context it puts the
+// read deadline of the request (budget.go), except on the infrastructure paths: a value the
+// upstream client honours for reads, not a cancellation, so the session store and the
+// database still finish their work after the reads ran out of time.
 func (s *Server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
+	budget := s.cfg.ReadBudget // resolved in New
 	return func(c echo.Context) error {
 		id := c.Request().Header.Get(echo.HeaderXRequestID)
 		if !requestIDPattern.MatchString(id) {
@@ -80,6 +84,9 @@ func (s *Server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
 		l := s.logger.With("request_id", id)
 		ctx := context.WithValue(c.Request().Context(), loggerKey{}, l)
 		ctx = withRequestID(ctx, id)
+		if !isInfraPath(c.Request().URL.Path) {
+			ctx = upstream.WithReadDeadline(ctx, time.Now().Add(budget))
+		}
 		c.SetRequest(c.Request().WithContext(ctx))
 		return next(c)
 	}

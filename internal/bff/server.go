@@ -19,6 +19,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/cinemabff/cinemabff/internal/changewindow"
 	"github.com/cinemabff/cinemabff/internal/device"
@@ -68,9 +69,10 @@ type Config struct {
 	TenderCash          string
 	RefundApprovalAbove int64
 	// ReadBudget is how long the ticketing reads of one request may take in all, from its
-	// arrival (0 means 1.5 s), so a page answers within about 2 s (budget.go).
+	// arrival (0 means 1.5 s), so a page answers within about 2 s (budget.go); it is also how
+	// long a page waits for a money step when its request has no read deadline.
 	// MoneyStepTimeout is the own deadline of a step that changes state upstream or moves
-	// money, detached from the request (0 means 45 s).
+	// money, detached from the request (0 means 45 s). New resolves both once.
 	ReadBudget       time.Duration
 	MoneyStepTimeout time.Duration
 	// MetricsToken, when set, opens /metrics on the site to "Authorization: Bearer <token>";
@@ -160,6 +162,11 @@ type Server struct {
 	background    context.Context
 	changePolicy  changewindow.Policy
 	mail          *mailer
+
+	// moneySteps joins a money step to the one of the same ledger entry already running;
+	// steps counts those running in the background, for Wait (budget.go).
+	moneySteps singleflight.Group
+	steps      stepTracker
 }
 
 // New builds the server and its routes.
@@ -181,6 +188,12 @@ func New(d Deps) (*Server, error) {
 	}
 	if d.Config.KioskIdle == 0 {
 		d.Config.KioskIdle = 60 * time.Second
+	}
+	if d.Config.ReadBudget <= 0 {
+		d.Config.ReadBudget = defaultReadBudget
+	}
+	if d.Config.MoneyStepTimeout <= 0 {
+		d.Config.MoneyStepTimeout = defaultMoneyStepTimeout
 	}
 	s := &Server{
 		cfg:      d.Config,

@@ -182,6 +182,13 @@ func call[T any](ctx context.Context, t *transport, base *url.URL, req request) 
 	return out, err
 }
 
+// errReadBudget is the cause of a read cut off by the request's read deadline: the page ran
+// out of time, which says nothing about the upstream's health, so the circuit breaker does
+// not count it (readBudgetCut). A read that runs past its own timeout still counts. It wraps
+// context.DeadlineExceeded: the read timed out all the same (TimedOut), and net/http returns
+// the cause as the error of the call.
+var errReadBudget = fmt.Errorf("upstream: the request's read budget ran out: %w", context.DeadlineExceeded)
+
 // callWithin is call within the call's deadline: its own timeout and, for a read, the
 // request's read deadline (WithReadDeadline), whichever comes first. Retries and their
 // backoff stay inside it (sleepBackoff never waits past it).
@@ -190,7 +197,7 @@ func callWithin[T any](ctx context.Context, t *transport, base *url.URL, req req
 	defer cancel()
 	if dl, ok := ReadDeadline(ctx); ok && req.read {
 		var cancelRead context.CancelFunc
-		ctx, cancelRead = context.WithDeadline(ctx, dl)
+		ctx, cancelRead = context.WithDeadlineCause(ctx, dl, errReadBudget)
 		defer cancelRead()
 	}
 
@@ -284,13 +291,14 @@ func roundTrip[T any](ctx context.Context, t *transport, req request, target str
 
 	resp, err := t.cfg.httpClient.Do(hr)
 	if err != nil {
-		return nil, &Error{Op: req.op, Kind: ErrUnavailable, Err: err, Outage: true}
+		return nil, &Error{Op: req.op, Kind: ErrUnavailable, Err: err, Outage: true, budgetCut: cutByReadBudget(ctx)}
 	}
 	defer resp.Body.Close()
 	status = resp.StatusCode
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
 	if err != nil {
-		return nil, &Error{Op: req.op, HTTPStatus: status, Kind: ErrUnavailable, Err: fmt.Errorf("read body: %w", err), Outage: true}
+		return nil, &Error{Op: req.op, HTTPStatus: status, Kind: ErrUnavailable, Err: fmt.Errorf("read body: %w", err), Outage: true,
+			budgetCut: cutByReadBudget(ctx)}
 	}
 
 	if status < 200 || status > 299 {
@@ -316,6 +324,12 @@ func roundTrip[T any](ctx context.Context, t *transport, req request, target str
 		}
 	}
 	return v, nil
+}
+
+// cutByReadBudget reports whether ctx ended because the request's read budget ran out
+// (callWithin), rather than the call's own timeout or the caller.
+func cutByReadBudget(ctx context.Context) bool {
+	return errors.Is(context.Cause(ctx), errReadBudget)
 }
 
 func newError(op string, status int, cs codes) *Error {

@@ -148,6 +148,10 @@ type Error struct {
 	Outage bool
 	// Read is set for a failed read (a safe call): nothing was changed upstream by it.
 	Read bool
+	// budgetCut is set for a read that got no answer because the request's read budget ran
+	// out (errReadBudget): still an outage to the page (slow, retry later), but the circuit
+	// breaker does not count it.
+	budgetCut bool
 }
 
 func (e *Error) Error() string {
@@ -329,6 +333,12 @@ func classify(status int, c codes) error {
 func isOutage(err error) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Outage
+}
+
+// readBudgetCut reports whether err is a read cut off by the request's read budget.
+func readBudgetCut(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.budgetCut
 }
 
 // seatOps are the operations on which the real service answers a seat taken

@@ -19,7 +19,8 @@ var errBreakerOpen = ErrCircuitOpen
 
 // breaker wraps one gobreaker per upstream. Only ErrUnavailable failures
 // count against it: a refusal by rule is a healthy upstream. A call the
-// caller itself cancelled is not counted at all.
+// caller itself cancelled, or a read cut off by the request's read budget
+// (the page ran out of time, not the upstream), is not counted at all.
 type breaker struct {
 	cb *gobreaker.CircuitBreaker[struct{}]
 }
@@ -33,7 +34,7 @@ func newBreaker(name string, s BreakerSettings, log *slog.Logger) *breaker {
 		IsSuccessful: func(err error) bool {
 			return err == nil || !isOutage(err)
 		},
-		IsExcluded: func(err error) bool { return errors.Is(err, context.Canceled) },
+		IsExcluded: func(err error) bool { return errors.Is(err, context.Canceled) || readBudgetCut(err) },
 		OnStateChange: func(name string, from, to gobreaker.State) {
 			log.Warn("upstream circuit breaker", slog.String("upstream", name),
 				slog.String("from", from.String()), slog.String("to", to.String()))

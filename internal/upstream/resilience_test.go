@@ -384,3 +384,29 @@ func TestTransportKeepsIdleConnections(t *testing.T) {
 		t.Fatal("WithHTTPClient's client not used")
 	}
 }
+
+// TestReadBudgetDoesNotTripBreaker: a read cut off by the page's read budget (WithReadDeadline)
+// says nothing about the upstream's health, so the breaker counts it neither way; the same
+// hang past the call's own timeout is an outage and opens it.
+func TestReadBudgetDoesNotTripBreaker(t *testing.T) {
+	f := newFake(t)
+	f.handle("POST /RESTTicketing.svc/order", hang)
+	c := f.client(WithTimeout(300*time.Millisecond), WithRetry(RetryPolicy{MaxAttempts: 1}), WithBreaker(BreakerSettings{ConsecutiveFailures: 2, OpenTimeout: time.Minute}))
+	for range 4 {
+		ctx := WithReadDeadline(context.Background(), time.Now().Add(20*time.Millisecond))
+		if _, err := c.GetOrder(ctx, "u"); !TimedOut(err) || !SafeCall(err) {
+			t.Fatalf("err = %v, want a timed-out read", err)
+		}
+	}
+	if err := c.Ready(); err != nil {
+		t.Fatalf("reads cut off by the read budget opened the breaker: %v", err)
+	}
+	for range 2 { // the call's own timeout: the upstream really hangs
+		if _, err := c.GetOrder(context.Background(), "u"); !TimedOut(err) {
+			t.Fatalf("err = %v, want a timed-out read", err)
+		}
+	}
+	if err := c.Ready(); !errors.Is(err, ErrCircuitOpen) {
+		t.Fatalf("Ready = %v after 2 reads past their own timeout, want the breaker open", err)
+	}
+}
