@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
 // Fetcher reads an order's details from the upstream (GetOrderDetails).
@@ -167,7 +168,9 @@ func (p *Poller) Get(ctx context.Context, userSessionID string) Result {
 			return r, nil
 		}
 		p.mu.Unlock()
-		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.timeout)
+		// Detached: neither the caller's cancellation nor its read budget (upstream.Detach)
+		// cuts short a read that others wait on.
+		fctx, cancel := context.WithTimeout(upstream.Detach(ctx), p.timeout)
 		defer cancel()
 		d, err := p.fetch(fctx, userSessionID)
 		res := Result{Details: d, Err: err, At: start}

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
 // Source reads a session's seat plan from the upstream.
@@ -33,6 +34,9 @@ type Options struct {
 	Size int
 	// Now is the clock; default time.Now.
 	Now func() time.Time
+	// ReadTimeout bounds the shared upstream read of a plan, which no single reader's
+	// cancellation or read budget cuts short; default 10 s.
+	ReadTimeout time.Duration
 }
 
 // Snapshot is a seat plan with the time its seat states were read. Plan is shared by every
@@ -44,11 +48,12 @@ type Snapshot struct {
 
 // Cache keeps seat plans per session. It is safe for concurrent use.
 type Cache struct {
-	src   Source
-	ttl   time.Duration
-	size  int
-	now   func() time.Time
-	group singleflight.Group
+	src     Source
+	ttl     time.Duration
+	timeout time.Duration
+	size    int
+	now     func() time.Time
+	group   singleflight.Group
 
 	mu      sync.Mutex
 	entries map[key]*list.Element // of *entry
@@ -74,7 +79,10 @@ func New(src Source, opt Options) *Cache {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	return &Cache{src: src, ttl: opt.TTL, size: opt.Size, now: opt.Now, entries: map[key]*list.Element{}, lru: list.New()}
+	if opt.ReadTimeout <= 0 {
+		opt.ReadTimeout = 10 * time.Second
+	}
+	return &Cache{src: src, ttl: opt.TTL, size: opt.Size, now: opt.Now, timeout: opt.ReadTimeout, entries: map[key]*list.Element{}, lru: list.New()}
 }
 
 // TTL is how old the seat states of a Snapshot may be.
@@ -91,8 +99,11 @@ func (c *Cache) Plan(ctx context.Context, cinemaID, sessionID string) (Snapshot,
 		if snap, ok := c.fresh(k); ok { // refreshed while this call waited for the group
 			return snap, nil
 		}
-		// The shared read must not die with the request that started it: other readers wait on it.
-		plan, err := c.src.GetSeatPlan(context.WithoutCancel(ctx), cinemaID, sessionID)
+		// The shared read must not die with the request that started it, nor end at its read
+		// budget (upstream.Detach): other readers wait on it. It has its own timeout.
+		rctx, cancel := context.WithTimeout(upstream.Detach(ctx), c.timeout)
+		defer cancel()
+		plan, err := c.src.GetSeatPlan(rctx, cinemaID, sessionID)
 		if err != nil {
 			return Snapshot{}, fmt.Errorf("read seat plan of session %s at cinema %s: %w", sessionID, cinemaID, err)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
 // fakeSource answers GetSeatPlan with plan(n), n counting the calls; gate, when set, holds
@@ -210,5 +211,36 @@ func TestInvalidateRereadsStates(t *testing.T) {
 	snap, err := c.Plan(ctx, "0001", "1")
 	if err != nil || src.calls.Load() != 2 || snap.Plan.Areas[0].Rows[0].Seats[1].Availability != cinema.SeatTaken {
 		t.Fatalf("after Invalidate: %d calls, %v", src.calls.Load(), err)
+	}
+}
+
+// ctxSource records the context its read was given.
+type ctxSource struct {
+	fakeSource
+	ctx chan context.Context
+}
+
+func (s *ctxSource) GetSeatPlan(ctx context.Context, cinemaID, sessionID string) (cinema.SeatPlan, error) {
+	s.ctx <- ctx
+	return s.fakeSource.GetSeatPlan(ctx, cinemaID, sessionID)
+}
+
+// TestSharedReadIsDetachedWithItsOwnTimeout: the read shared by every reader of a session is
+// cut short neither by the first reader's cancellation nor by its read budget, only by the
+// cache's own timeout.
+func TestSharedReadIsDetachedWithItsOwnTimeout(t *testing.T) {
+	src := &ctxSource{fakeSource: fakeSource{plan: twoSeats(99)}, ctx: make(chan context.Context, 1)}
+	c := New(src, Options{ReadTimeout: time.Minute})
+	ctx, cancel := context.WithCancel(upstream.WithReadDeadline(context.Background(), time.Now().Add(-time.Second)))
+	defer cancel()
+	if _, err := c.Plan(ctx, "0001", "1"); err != nil {
+		t.Fatal(err)
+	}
+	rctx := <-src.ctx
+	if dl, ok := upstream.ReadDeadline(rctx); ok {
+		t.Errorf("the shared read carries the first reader's read deadline %v", dl)
+	}
+	if dl, ok := rctx.Deadline(); !ok || time.Until(dl) > time.Minute || time.Until(dl) < 50*time.Second {
+		t.Errorf("the shared read's deadline is %v (set %v), want its own minute", dl, ok)
 	}
 }
