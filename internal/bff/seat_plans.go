@@ -7,7 +7,7 @@ import (
 
 // seatStatesTTL is how old the free/taken states on a seat map may be. Maps are read through
 // s.seatPlans (internal/seatplans): concurrent views of one session share an upstream read
-// and the layout is kept per session. A stale state is never used to decide: when seats are
+// and the plan is kept per session. A stale state is never used to decide: when seats are
 // set the upstream answers "seats unavailable" for a seat taken meanwhile.
 const seatStatesTTL = 2 * time.Second
 

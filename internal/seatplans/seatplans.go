@@ -1,8 +1,9 @@
 // Package seatplans owns the BFF's copy of session seat plans. A seat plan is a layout that
 // does not change for a session (areas, rows, seat positions, kinds, sofas) and the state of
 // every seat, which does. Pages read plans through a Cache: concurrent reads of one session
-// share one upstream call, the layout is kept per session id in a small bounded cache, and
-// the seat states are read again once they are older than a short time-to-live.
+// share one upstream call, the plan is kept per session id in a small bounded cache, and it
+// is read again (layout and seat states, as the upstream sends both) once it is older than a
+// short time-to-live.
 //
 // A cached state is only ever shown, never trusted for a write: when seats are set the
 // upstream decides, and answers "seats unavailable" for a seat that was taken meanwhile.
@@ -63,9 +64,8 @@ type Cache struct {
 type key struct{ cinemaID, sessionID string }
 
 type entry struct {
-	key    key
-	layout cinema.SeatPlan // as first read; its seat states are not used
-	snap   Snapshot        // the layout with the latest states
+	key  key
+	snap Snapshot // the plan as last read
 }
 
 // New returns a Cache reading from src.
@@ -84,9 +84,6 @@ func New(src Source, opt Options) *Cache {
 	}
 	return &Cache{src: src, ttl: opt.TTL, size: opt.Size, now: opt.Now, timeout: opt.ReadTimeout, entries: map[key]*list.Element{}, lru: list.New()}
 }
-
-// TTL is how old the seat states of a Snapshot may be.
-func (c *Cache) TTL() time.Duration { return c.ttl }
 
 // Plan returns the session's seat plan with seat states at most TTL old, reading the
 // upstream once for all callers that ask at the same time.
@@ -135,79 +132,26 @@ func (c *Cache) fresh(k key) (Snapshot, bool) {
 	return e.snap, true
 }
 
-// store takes the seat states of a plan just read; the layout is the one kept for the session
-// unless the upstream's differs (a changed auditorium), which then replaces it.
+// store keeps a plan just read as the session's snapshot.
 func (c *Cache) store(k key, plan cinema.SeatPlan) Snapshot {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	now := c.now()
+	snap := Snapshot{Plan: plan, AsOf: c.now()}
 	if el, ok := c.entries[k]; ok {
-		e := el.Value.(*entry)
-		if !sameLayout(e.layout, plan) {
-			e.layout = plan
-		}
-		e.snap = Snapshot{Plan: withStates(e.layout, plan), AsOf: now}
+		el.Value.(*entry).snap = snap
 		c.lru.MoveToFront(el)
-		return e.snap
+		return snap
 	}
-	e := &entry{key: k, layout: plan, snap: Snapshot{Plan: plan, AsOf: now}}
-	c.entries[k] = c.lru.PushFront(e)
+	c.entries[k] = c.lru.PushFront(&entry{key: k, snap: snap})
 	for c.lru.Len() > c.size {
 		old := c.lru.Back()
 		c.lru.Remove(old)
 		delete(c.entries, old.Value.(*entry).key)
 	}
-	return e.snap
+	return snap
 }
 
-// sameLayout reports whether b has a's areas, rows and seat positions.
-func sameLayout(a, b cinema.SeatPlan) bool {
-	if len(a.Areas) != len(b.Areas) || len(a.AreaCategories) != len(b.AreaCategories) {
-		return false
-	}
-	for i := range a.Areas {
-		aa, ba := &a.Areas[i], &b.Areas[i]
-		if aa.Number != ba.Number || len(aa.Rows) != len(ba.Rows) {
-			return false
-		}
-		for r := range aa.Rows {
-			as, bs := aa.Rows[r].Seats, ba.Rows[r].Seats
-			if len(as) != len(bs) {
-				return false
-			}
-			for s := range as {
-				if as[s].Position != bs[s].Position {
-					return false
-				}
-			}
-		}
-	}
-	return true
-}
-
-// withStates is layout with the seat states of fresh (which has the same layout): new seat
-// slices, everything else shared with the kept layout.
-func withStates(layout, fresh cinema.SeatPlan) cinema.SeatPlan {
-	out := layout
-	out.Areas = make([]cinema.Area, len(layout.Areas))
-	for i, a := range layout.Areas {
-		rows := make([]cinema.Row, len(a.Rows))
-		for r, row := range a.Rows {
-			seats := make([]cinema.Seat, len(row.Seats))
-			copy(seats, row.Seats)
-			for s := range seats {
-				seats[s].Availability = fresh.Areas[i].Rows[r].Seats[s].Availability
-			}
-			rows[r] = cinema.Row{Label: row.Label, Seats: seats}
-		}
-		a.Rows = rows
-		out.Areas[i] = a
-	}
-	return out
-}
-
-// Invalidate makes the next Plan of the session read the seat states again (the layout is
-// kept). Call it after this service changed seats there, or the upstream refused seats as
+// Invalidate makes the next Plan of the session read the plan again. Call it after this service changed seats there, or the upstream refused seats as
 // taken, so the map shown next is the upstream's.
 func (c *Cache) Invalidate(cinemaID, sessionID string) {
 	c.mu.Lock()
