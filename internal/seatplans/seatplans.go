@@ -66,6 +66,9 @@ type key struct{ cinemaID, sessionID string }
 type entry struct {
 	key  key
 	snap Snapshot // the plan as last read
+	// gen counts the Invalidate calls of the session: a read that began before one stores
+	// nothing, as its states may be older than the change that was invalidated.
+	gen uint64
 }
 
 // New returns a Cache reading from src.
@@ -92,10 +95,11 @@ func (c *Cache) Plan(ctx context.Context, cinemaID, sessionID string) (Snapshot,
 	if snap, ok := c.fresh(k); ok {
 		return snap, nil
 	}
-	ch := c.group.DoChan(cinemaID+"\x00"+sessionID, func() (any, error) {
+	ch := c.group.DoChan(groupKey(k), func() (any, error) {
 		if snap, ok := c.fresh(k); ok { // refreshed while this call waited for the group
 			return snap, nil
 		}
+		gen := c.generation(k)
 		// The shared read must not die with the request that started it, nor end at its read
 		// budget (upstream.Detach): other readers wait on it. It has its own timeout.
 		rctx, cancel := context.WithTimeout(upstream.Detach(ctx), c.timeout)
@@ -104,7 +108,7 @@ func (c *Cache) Plan(ctx context.Context, cinemaID, sessionID string) (Snapshot,
 		if err != nil {
 			return Snapshot{}, fmt.Errorf("read seat plan of session %s at cinema %s: %w", sessionID, cinemaID, err)
 		}
-		return c.store(k, plan), nil
+		return c.store(k, plan, gen), nil
 	})
 	select {
 	case r := <-ch:
@@ -132,31 +136,66 @@ func (c *Cache) fresh(k key) (Snapshot, bool) {
 	return e.snap, true
 }
 
-// store keeps a plan just read as the session's snapshot.
-func (c *Cache) store(k key, plan cinema.SeatPlan) Snapshot {
+func groupKey(k key) string { return k.cinemaID + "\x00" + k.sessionID }
+
+// generation is the session's Invalidate count, taken before a read begins.
+func (c *Cache) generation(k key) uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[k]; ok {
+		return el.Value.(*entry).gen
+	}
+	return 0
+}
+
+// store keeps a plan just read as the session's snapshot, unless the session was invalidated
+// since the read began (gen is its generation then): the plan is handed to the readers that
+// waited for it, but the next Plan reads again.
+func (c *Cache) store(k key, plan cinema.SeatPlan, gen uint64) Snapshot {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	snap := Snapshot{Plan: plan, AsOf: c.now()}
 	if el, ok := c.entries[k]; ok {
-		el.Value.(*entry).snap = snap
+		e := el.Value.(*entry)
+		if e.gen != gen {
+			return snap
+		}
+		e.snap = snap
 		c.lru.MoveToFront(el)
 		return snap
 	}
-	c.entries[k] = c.lru.PushFront(&entry{key: k, snap: snap})
+	c.insertLocked(&entry{key: k, snap: snap})
+	return snap
+}
+
+// insertLocked adds e as the most recently used session, dropping the least recently used
+// beyond the size.
+func (c *Cache) insertLocked(e *entry) {
+	c.entries[e.key] = c.lru.PushFront(e)
 	for c.lru.Len() > c.size {
 		old := c.lru.Back()
 		c.lru.Remove(old)
 		delete(c.entries, old.Value.(*entry).key)
 	}
-	return snap
 }
 
 // Invalidate makes the next Plan of the session read the plan again. Call it after this service changed seats there, or the upstream refused seats as
 // taken, so the map shown next is the upstream's.
+//
+// A read already in flight then stores nothing (it may predate the change), and a Plan after
+// Invalidate does not join it but reads anew.
 func (c *Cache) Invalidate(cinemaID, sessionID string) {
+	k := key{cinemaID, sessionID}
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.entries[key{cinemaID, sessionID}]; ok {
-		el.Value.(*entry).snap.AsOf = time.Time{}
+	if el, ok := c.entries[k]; ok {
+		e := el.Value.(*entry)
+		e.snap.AsOf = time.Time{}
+		e.gen++
+	} else {
+		// Nothing kept yet, but a first read may be in flight: an entry that is never fresh
+		// carries the new generation, so that read stores nothing either.
+		c.insertLocked(&entry{key: k, gen: 1})
 	}
+	c.mu.Unlock()
+	c.group.Forget(groupKey(k))
 }

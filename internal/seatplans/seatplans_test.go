@@ -240,3 +240,61 @@ func TestSharedReadIsDetachedWithItsOwnTimeout(t *testing.T) {
 		t.Errorf("the shared read's deadline is %v (set %v), want its own minute", dl, ok)
 	}
 }
+
+// heldSource holds its read number held until release is closed; that read and those before
+// answer A2 free, every later read answers at once with A2 taken (a seat set meanwhile).
+type heldSource struct {
+	calls   atomic.Int32
+	held    int
+	release chan struct{}
+}
+
+func (s *heldSource) GetSeatPlan(_ context.Context, _, _ string) (cinema.SeatPlan, error) {
+	n := int(s.calls.Add(1))
+	if n == s.held {
+		<-s.release
+	}
+	if n <= s.held {
+		return twoSeats(99)(n), nil
+	}
+	return twoSeats(0)(n), nil
+}
+
+// TestInvalidateDuringReadIsNotLost: a read that began before Invalidate neither answers the
+// Plan after it (which reads anew) nor is kept as fresh when it ends later; whether it is the
+// session's first read or the refresh of a kept plan.
+func TestInvalidateDuringReadIsNotLost(t *testing.T) {
+	for _, held := range []int{1, 2} {
+		clk := &clock{t: time.Unix(0, 0)}
+		src := &heldSource{held: held, release: make(chan struct{})}
+		c := New(src, Options{TTL: time.Second, Now: clk.now})
+		ctx := context.Background()
+		if held == 2 { // a plan is kept, and has grown stale: the held read refreshes it
+			if _, err := c.Plan(ctx, "0001", "1"); err != nil {
+				t.Fatal(err)
+			}
+			clk.add(time.Second)
+		}
+		oldRead := make(chan Snapshot, 1)
+		go func() { snap, _ := c.Plan(ctx, "0001", "1"); oldRead <- snap }()
+		for deadline := time.Now().Add(2 * time.Second); int(src.calls.Load()) < held && time.Now().Before(deadline); {
+			time.Sleep(time.Millisecond)
+		}
+		c.Invalidate("0001", "1") // seats were set while the read was in flight
+		rctx, cancel := context.WithTimeout(ctx, time.Second)
+		snap, err := c.Plan(rctx, "0001", "1")
+		cancel()
+		if err != nil || snap.Plan.Areas[0].Rows[0].Seats[1].Availability != cinema.SeatTaken {
+			t.Fatalf("held read %d: Plan after Invalidate joined the older read: %v", held, err)
+		}
+		close(src.release)
+		<-oldRead
+		snap, err = c.Plan(ctx, "0001", "1")
+		if err != nil || snap.Plan.Areas[0].Rows[0].Seats[1].Availability != cinema.SeatTaken {
+			t.Errorf("held read %d: the read begun before Invalidate was kept as fresh: A2 %v, %v", held, snap.Plan.Areas[0].Rows[0].Seats[1].Availability, err)
+		}
+		if got := src.calls.Load(); got != int32(held+1) {
+			t.Errorf("held read %d: %d upstream calls, want %d", held, got, held+1)
+		}
+	}
+}
