@@ -102,10 +102,13 @@ func (s *Server) setEditSeats(c echo.Context) error {
 		return s.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError,
 			Heading: fmt.Sprintf("Please choose exactly %d seats", want), Body: fmt.Sprintf("You chose %d. Each ticket needs one seat.", len(chosen))}, chosenPos)
 	}
-	plan, err := s.ticketing.GetSeatPlan(ctx, e.CinemaID, e.SessionID)
+	// The plan gives the chosen seats' areas (layout only): the upstream decides below whether
+	// they are free.
+	snap, err := s.seatPlans.Plan(ctx, e.CinemaID, e.SessionID)
 	if err != nil {
 		return s.fromUpstream(err, s.url(RouteEdit), "Back to your changes")
 	}
+	plan := snap.Plan
 	var seats []upstream.SelectedSeat
 	var planSeats []cinema.Seat
 	for v := range chosen {

@@ -104,8 +104,9 @@ func (s *Server) popFlash(c echo.Context) string {
 }
 
 // readBooking reads a booking completed from the listing and the seat plan
-// (internal/bookings): the real API's answer alone has seat labels only.
+// (internal/bookings): the real API's answer alone has seat labels only. The seat plan comes
+// from s.seatPlans: it only places the tickets (layout), so a cached one does.
 func (s *Server) readBooking(ctx context.Context, cinemaID string, number int64, also ...func(context.Context, cinema.Booking)) (cinema.Booking, error) {
-	b, err := s.bookings.Read(ctx, cinemaID, number, also...)
+	b, err := s.placedBookings.Read(ctx, cinemaID, number, also...)
 	return b.Booking, err
 }

@@ -179,5 +179,5 @@ func (s *Server) detached(ctx context.Context) (context.Context, context.CancelF
 	if timeout <= 0 {
 		timeout = defaultMoneyStepTimeout
 	}
-	return context.WithTimeout(upstream.WithReadDeadline(context.WithoutCancel(ctx), time.Time{}), timeout)
+	return context.WithTimeout(upstream.Detach(ctx), timeout)
 }

@@ -121,10 +121,13 @@ func (s *Server) chooseBuySeats(c echo.Context) error {
 		same = same && current[p]
 	}
 	if !same {
-		plan, err := s.ticketing.GetSeatPlan(ctx, v.CinemaID, v.SessionID)
+		// The plan gives the chosen seats' areas (layout only): the upstream decides below
+		// whether they are free.
+		snap, err := s.seatPlans.Plan(ctx, v.CinemaID, v.SessionID)
 		if err != nil {
 			return s.fromUpstream(err, s.url(RouteBuySeats), "Choose seats")
 		}
+		plan := snap.Plan
 		var seats []upstream.SelectedSeat
 		for _, p := range chosen {
 			seat, found := plan.Seat(p)

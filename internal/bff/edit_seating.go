@@ -43,10 +43,13 @@ func (s *Server) seatWithParty(ctx context.Context, e editVisit, before, after c
 	if seatedTogether(party, addedPos) {
 		return false // already beside the party
 	}
-	plan, err := s.ticketing.GetSeatPlan(ctx, e.CinemaID, e.SessionID)
+	// A cached plan (seat states at most seatStatesTTL old): the upstream decides below
+	// whether the seats beside the party are still free.
+	snap, err := s.seatPlans.Plan(ctx, e.CinemaID, e.SessionID)
 	if err != nil {
 		return false
 	}
+	plan := snap.Plan
 	// Per area category: the party's seats of that category, and where the added tickets go.
 	need := map[string]int{}
 	for _, t := range added {

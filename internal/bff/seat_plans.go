@@ -3,11 +3,15 @@ package bff
 import (
 	"context"
 	"time"
+
+	"github.com/cinemabff/cinemabff/internal/bookings"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/seatplans"
 )
 
 // seatStatesTTL is how old the free/taken states on a seat map may be. Maps are read through
 // s.seatPlans (internal/seatplans): concurrent views of one session share an upstream read
-// and the layout is kept per session. A stale state is never used to decide: when seats are
+// and the plan is kept per session. A stale state is never used to decide: when seats are
 // set the upstream answers "seats unavailable" for a seat taken meanwhile.
 const seatStatesTTL = 2 * time.Second
 
@@ -18,4 +22,17 @@ func (s *Server) seatsAsOf(ctx context.Context, cinemaID string, at time.Time) s
 		return ""
 	}
 	return at.In(s.cinemaByID(ctx, cinemaID).Location()).Format("15:04:05")
+}
+
+// cachedPlanSource is the bookings reader's source: the ticketing client, with seat plans read
+// through the cache. The plan it returns is shared with every reader of the session: callers
+// only read it (Booking.PlaceOnPlan copies what it takes).
+type cachedPlanSource struct {
+	bookings.Source
+	plans *seatplans.Cache
+}
+
+func (s cachedPlanSource) GetSeatPlan(ctx context.Context, cinemaID, sessionID string) (cinema.SeatPlan, error) {
+	snap, err := s.plans.Plan(ctx, cinemaID, sessionID)
+	return snap.Plan, err
 }

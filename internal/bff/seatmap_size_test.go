@@ -60,3 +60,20 @@ func TestSeatPageReadsPlanOncePerTTL(t *testing.T) {
 		t.Errorf("3 views in a row read the seat plan %d times, want at most 1", got)
 	}
 }
+
+// TestBookingPageReadsPlanThroughCache: the booking page places its tickets on the cached
+// seat plan, so views in a row read the plan from the upstream at most once.
+func TestBookingPageReadsPlanThroughCache(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	h.find(bkPaid1)
+	if h.sb.Calls("SeatPlan") == 0 {
+		t.Fatal("the booking page does not read the seat plan: nothing to measure")
+	}
+	before := h.sb.Calls("SeatPlan")
+	for range 3 {
+		h.page("/booking/current", http.StatusOK)
+	}
+	if got := h.sb.Calls("SeatPlan") - before; got > 1 {
+		t.Errorf("3 booking page views read the seat plan %d times, want at most 1", got)
+	}
+}

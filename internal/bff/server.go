@@ -145,6 +145,7 @@ type Server struct {
 	ticketing      *upstream.Client
 	seatPlans      *seatplans.Cache // seat plans for showing maps (never for deciding a write)
 	bookings       bookings.Reader
+	placedBookings bookings.Reader // bookings with seat plans from seatPlans: readBooking
 	payments       upstream.Payments
 	ledger         *ledger.Store
 	sql            *sql.DB
@@ -218,6 +219,12 @@ func New(d Deps) (*Server, error) {
 	if d.Ticketing != nil {
 		s.upstream = d.Ticketing
 		s.seatPlans = seatplans.New(d.Ticketing, seatplans.Options{TTL: seatStatesTTL})
+		// readBooking places tickets on the cached plan (layout only, the plan is not
+		// returned); the swap pages, which show the plan's seat states to choose from, keep
+		// reading it from the upstream through s.bookings.
+		s.placedBookings = bookings.Reader{Source: cachedPlanSource{Source: d.Ticketing, plans: s.seatPlans}, Logger: d.Logger}
+	} else {
+		s.placedBookings = s.bookings
 	}
 	if d.SQL != nil {
 		s.ledger = ledger.New(d.SQL)

@@ -265,3 +265,25 @@ func TestNextReadsOncePerIntervalAndWakesEveryWaiter(t *testing.T) {
 		}
 	}
 }
+
+// TestNextStopsReadingWhenNobodyWaits: a page poll that waited once and went away leaves
+// nothing reading the order (an abandoned payment must not be read for ever).
+func TestNextStopsReadingWhenNobodyWaits(t *testing.T) {
+	const every = 10 * time.Millisecond
+	var calls atomic.Int32
+	p := NewPoller(func(context.Context, string) (cinema.OrderDetails, error) {
+		calls.Add(1)
+		return cinema.OrderDetails{}, nil
+	}, WithBackoff(func(time.Duration) time.Duration { return every }))
+	p.Get(context.Background(), "usid")
+	if r := p.Next(context.Background(), "usid", 5*every); r.Err != nil || r.Details.Completed {
+		t.Fatalf("Next: %+v", r)
+	}
+	if got := calls.Load(); got != 2 {
+		t.Fatalf("%d reads after Get and one Next, want 2", got)
+	}
+	time.Sleep(20 * every)
+	if got := calls.Load(); got != 2 {
+		t.Errorf("%d reads in the %v after the last waiter left, want none after the 2 asked for", got-2, 20*every)
+	}
+}

@@ -2,13 +2,13 @@ package checkout
 
 import (
 	"context"
-	"math/rand/v2"
 	"sync"
 	"time"
 
 	"golang.org/x/sync/singleflight"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
 // Fetcher reads an order's details from the upstream (GetOrderDetails).
@@ -90,8 +90,6 @@ type entry struct {
 	// next is closed when the next result is stored (then replaced): page polls waiting in
 	// Next learn of a new answer at once.
 	next chan struct{}
-	// following is set while a background loop reads the order for waiting page polls.
-	following bool
 }
 
 func newEntry(now time.Time) *entry {
@@ -124,7 +122,7 @@ func (p *Poller) fresh(e *entry, now time.Time) (Result, bool) {
 	if e == nil || e.last == nil {
 		return Result{}, false
 	}
-	if e.last.Err == nil && e.last.Details.Completed {
+	if completed(e.last) {
 		return *e.last, true
 	}
 	if now.Sub(e.last.At) < p.backoff(now.Sub(e.first)) {
@@ -132,6 +130,9 @@ func (p *Poller) fresh(e *entry, now time.Time) (Result, bool) {
 	}
 	return Result{}, false
 }
+
+// completed reports whether r is the answer of a completed order (kept, never read again).
+func completed(r *Result) bool { return r.Err == nil && r.Details.Completed }
 
 // Get returns the order's details, from the last fetch when it is recent enough, otherwise
 // from a new fetch shared with everyone asking at the same time. The fetch runs detached from
@@ -167,7 +168,9 @@ func (p *Poller) Get(ctx context.Context, userSessionID string) Result {
 			return r, nil
 		}
 		p.mu.Unlock()
-		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.timeout)
+		// Detached: neither the caller's cancellation nor its read budget (upstream.Detach)
+		// cuts short a read that others wait on.
+		fctx, cancel := context.WithTimeout(upstream.Detach(ctx), p.timeout)
 		defer cancel()
 		d, err := p.fetch(fctx, userSessionID)
 		res := Result{Details: d, Err: err, At: start}
@@ -188,9 +191,10 @@ func (p *Poller) Get(ctx context.Context, userSessionID string) Result {
 
 // Next is Get for a page poll that already shows the last answer: it waits, at most maxWait
 // or until ctx ends, for the next read of the order and returns that (at once when the order
-// is already completed). A background loop reads the order every Backoff interval, with a
-// little jitter, while page polls keep asking, so however many pages wait, the upstream is
-// read once per interval and every page learns of a completion as soon as it is read.
+// is already completed). Every waiter wakes when a read is stored, or when the last read is
+// one Backoff interval old; the waiters then read through Get, which shares one read per
+// interval among them, and that read's result wakes the rest. Nothing reads the order once
+// nobody waits for it.
 func (p *Poller) Next(ctx context.Context, userSessionID string, maxWait time.Duration) Result {
 	now := p.now()
 	p.mu.Lock()
@@ -200,57 +204,27 @@ func (p *Poller) Next(ctx context.Context, userSessionID string, maxWait time.Du
 		p.entries[userSessionID] = e
 	}
 	e.lastUsed = now
-	if e.last != nil && e.last.Err == nil && e.last.Details.Completed {
-		r := *e.last
+	last, ok := p.fresh(e, now)
+	if ok && completed(&last) {
 		p.mu.Unlock()
-		return r
+		return last
 	}
 	next := e.next
-	if !e.following {
-		e.following = true
-		go p.follow(userSessionID, e)
+	wait := time.Duration(0) // nothing recent: read at once
+	if ok {
+		wait = min(last.At.Add(p.backoff(now.Sub(e.first))).Sub(now), maxWait)
 	}
 	p.mu.Unlock()
-	t := time.NewTimer(maxWait)
-	defer t.Stop()
-	select {
-	case <-next:
-	case <-t.C:
-	case <-ctx.Done():
+	if wait > 0 {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case <-next:
+		case <-t.C:
+		case <-ctx.Done():
+		}
 	}
 	return p.Get(ctx, userSessionID) // the result just stored, or a read if none is recent
-}
-
-// follow reads the order every Backoff interval plus up to 5 % jitter (never sooner, so one
-// interval never sees two reads) until it completes or no page poll asked for two intervals.
-func (p *Poller) follow(userSessionID string, e *entry) {
-	defer func() {
-		p.mu.Lock()
-		e.following = false
-		p.mu.Unlock()
-	}()
-	for {
-		r := p.Get(context.Background(), userSessionID)
-		if r.Err == nil && r.Details.Completed {
-			return
-		}
-		p.mu.Lock()
-		now := p.now()
-		every := p.backoff(now.Sub(e.first))
-		idle := now.Sub(e.lastUsed) > 2*every
-		wait := every - now.Sub(r.At) // from the start of the read, as fresh counts
-		p.mu.Unlock()
-		if idle || p.isForgotten(userSessionID, e) {
-			return
-		}
-		time.Sleep(max(wait, 10*time.Millisecond) + rand.N(every/20+1))
-	}
-}
-
-func (p *Poller) isForgotten(userSessionID string, e *entry) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.entries[userSessionID] != e
 }
 
 // Forget drops what the poller knows about an order.

@@ -1,8 +1,9 @@
 // Package seatplans owns the BFF's copy of session seat plans. A seat plan is a layout that
 // does not change for a session (areas, rows, seat positions, kinds, sofas) and the state of
 // every seat, which does. Pages read plans through a Cache: concurrent reads of one session
-// share one upstream call, the layout is kept per session id in a small bounded cache, and
-// the seat states are read again once they are older than a short time-to-live.
+// share one upstream call, the plan is kept per session id in a small bounded cache, and it
+// is read again (layout and seat states, as the upstream sends both) once it is older than a
+// short time-to-live.
 //
 // A cached state is only ever shown, never trusted for a write: when seats are set the
 // upstream decides, and answers "seats unavailable" for a seat that was taken meanwhile.
@@ -18,6 +19,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
 // Source reads a session's seat plan from the upstream.
@@ -33,6 +35,9 @@ type Options struct {
 	Size int
 	// Now is the clock; default time.Now.
 	Now func() time.Time
+	// ReadTimeout bounds the shared upstream read of a plan, which no single reader's
+	// cancellation or read budget cuts short; default 10 s.
+	ReadTimeout time.Duration
 }
 
 // Snapshot is a seat plan with the time its seat states were read. Plan is shared by every
@@ -44,11 +49,12 @@ type Snapshot struct {
 
 // Cache keeps seat plans per session. It is safe for concurrent use.
 type Cache struct {
-	src   Source
-	ttl   time.Duration
-	size  int
-	now   func() time.Time
-	group singleflight.Group
+	src     Source
+	ttl     time.Duration
+	timeout time.Duration
+	size    int
+	now     func() time.Time
+	group   singleflight.Group
 
 	mu      sync.Mutex
 	entries map[key]*list.Element // of *entry
@@ -58,9 +64,11 @@ type Cache struct {
 type key struct{ cinemaID, sessionID string }
 
 type entry struct {
-	key    key
-	layout cinema.SeatPlan // as first read; its seat states are not used
-	snap   Snapshot        // the layout with the latest states
+	key  key
+	snap Snapshot // the plan as last read
+	// gen counts the Invalidate calls of the session: a read that began before one stores
+	// nothing, as its states may be older than the change that was invalidated.
+	gen uint64
 }
 
 // New returns a Cache reading from src.
@@ -74,11 +82,11 @@ func New(src Source, opt Options) *Cache {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	return &Cache{src: src, ttl: opt.TTL, size: opt.Size, now: opt.Now, entries: map[key]*list.Element{}, lru: list.New()}
+	if opt.ReadTimeout <= 0 {
+		opt.ReadTimeout = 10 * time.Second
+	}
+	return &Cache{src: src, ttl: opt.TTL, size: opt.Size, now: opt.Now, timeout: opt.ReadTimeout, entries: map[key]*list.Element{}, lru: list.New()}
 }
-
-// TTL is how old the seat states of a Snapshot may be.
-func (c *Cache) TTL() time.Duration { return c.ttl }
 
 // Plan returns the session's seat plan with seat states at most TTL old, reading the
 // upstream once for all callers that ask at the same time.
@@ -87,16 +95,20 @@ func (c *Cache) Plan(ctx context.Context, cinemaID, sessionID string) (Snapshot,
 	if snap, ok := c.fresh(k); ok {
 		return snap, nil
 	}
-	ch := c.group.DoChan(cinemaID+"\x00"+sessionID, func() (any, error) {
+	ch := c.group.DoChan(groupKey(k), func() (any, error) {
 		if snap, ok := c.fresh(k); ok { // refreshed while this call waited for the group
 			return snap, nil
 		}
-		// The shared read must not die with the request that started it: other readers wait on it.
-		plan, err := c.src.GetSeatPlan(context.WithoutCancel(ctx), cinemaID, sessionID)
+		gen := c.generation(k)
+		// The shared read must not die with the request that started it, nor end at its read
+		// budget (upstream.Detach): other readers wait on it. It has its own timeout.
+		rctx, cancel := context.WithTimeout(upstream.Detach(ctx), c.timeout)
+		defer cancel()
+		plan, err := c.src.GetSeatPlan(rctx, cinemaID, sessionID)
 		if err != nil {
 			return Snapshot{}, fmt.Errorf("read seat plan of session %s at cinema %s: %w", sessionID, cinemaID, err)
 		}
-		return c.store(k, plan), nil
+		return c.store(k, plan, gen), nil
 	})
 	select {
 	case r := <-ch:
@@ -124,84 +136,66 @@ func (c *Cache) fresh(k key) (Snapshot, bool) {
 	return e.snap, true
 }
 
-// store takes the seat states of a plan just read; the layout is the one kept for the session
-// unless the upstream's differs (a changed auditorium), which then replaces it.
-func (c *Cache) store(k key, plan cinema.SeatPlan) Snapshot {
+func groupKey(k key) string { return k.cinemaID + "\x00" + k.sessionID }
+
+// generation is the session's Invalidate count, taken before a read begins.
+func (c *Cache) generation(k key) uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	now := c.now()
+	if el, ok := c.entries[k]; ok {
+		return el.Value.(*entry).gen
+	}
+	return 0
+}
+
+// store keeps a plan just read as the session's snapshot, unless the session was invalidated
+// since the read began (gen is its generation then): the plan is handed to the readers that
+// waited for it, but the next Plan reads again.
+func (c *Cache) store(k key, plan cinema.SeatPlan, gen uint64) Snapshot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	snap := Snapshot{Plan: plan, AsOf: c.now()}
 	if el, ok := c.entries[k]; ok {
 		e := el.Value.(*entry)
-		if !sameLayout(e.layout, plan) {
-			e.layout = plan
+		if e.gen != gen {
+			return snap
 		}
-		e.snap = Snapshot{Plan: withStates(e.layout, plan), AsOf: now}
+		e.snap = snap
 		c.lru.MoveToFront(el)
-		return e.snap
+		return snap
 	}
-	e := &entry{key: k, layout: plan, snap: Snapshot{Plan: plan, AsOf: now}}
-	c.entries[k] = c.lru.PushFront(e)
+	c.insertLocked(&entry{key: k, snap: snap})
+	return snap
+}
+
+// insertLocked adds e as the most recently used session, dropping the least recently used
+// beyond the size.
+func (c *Cache) insertLocked(e *entry) {
+	c.entries[e.key] = c.lru.PushFront(e)
 	for c.lru.Len() > c.size {
 		old := c.lru.Back()
 		c.lru.Remove(old)
 		delete(c.entries, old.Value.(*entry).key)
 	}
-	return e.snap
 }
 
-// sameLayout reports whether b has a's areas, rows and seat positions.
-func sameLayout(a, b cinema.SeatPlan) bool {
-	if len(a.Areas) != len(b.Areas) || len(a.AreaCategories) != len(b.AreaCategories) {
-		return false
-	}
-	for i := range a.Areas {
-		aa, ba := &a.Areas[i], &b.Areas[i]
-		if aa.Number != ba.Number || len(aa.Rows) != len(ba.Rows) {
-			return false
-		}
-		for r := range aa.Rows {
-			as, bs := aa.Rows[r].Seats, ba.Rows[r].Seats
-			if len(as) != len(bs) {
-				return false
-			}
-			for s := range as {
-				if as[s].Position != bs[s].Position {
-					return false
-				}
-			}
-		}
-	}
-	return true
-}
-
-// withStates is layout with the seat states of fresh (which has the same layout): new seat
-// slices, everything else shared with the kept layout.
-func withStates(layout, fresh cinema.SeatPlan) cinema.SeatPlan {
-	out := layout
-	out.Areas = make([]cinema.Area, len(layout.Areas))
-	for i, a := range layout.Areas {
-		rows := make([]cinema.Row, len(a.Rows))
-		for r, row := range a.Rows {
-			seats := make([]cinema.Seat, len(row.Seats))
-			copy(seats, row.Seats)
-			for s := range seats {
-				seats[s].Availability = fresh.Areas[i].Rows[r].Seats[s].Availability
-			}
-			rows[r] = cinema.Row{Label: row.Label, Seats: seats}
-		}
-		a.Rows = rows
-		out.Areas[i] = a
-	}
-	return out
-}
-
-// Invalidate makes the next Plan of the session read the seat states again (the layout is
-// kept). Call it after this service changed seats there, or the upstream refused seats as
+// Invalidate makes the next Plan of the session read the plan again. Call it after this service changed seats there, or the upstream refused seats as
 // taken, so the map shown next is the upstream's.
+//
+// A read already in flight then stores nothing (it may predate the change), and a Plan after
+// Invalidate does not join it but reads anew.
 func (c *Cache) Invalidate(cinemaID, sessionID string) {
+	k := key{cinemaID, sessionID}
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.entries[key{cinemaID, sessionID}]; ok {
-		el.Value.(*entry).snap.AsOf = time.Time{}
+	if el, ok := c.entries[k]; ok {
+		e := el.Value.(*entry)
+		e.snap.AsOf = time.Time{}
+		e.gen++
+	} else {
+		// Nothing kept yet, but a first read may be in flight: an entry that is never fresh
+		// carries the new generation, so that read stores nothing either.
+		c.insertLocked(&entry{key: k, gen: 1})
 	}
+	c.mu.Unlock()
+	c.group.Forget(groupKey(k))
 }

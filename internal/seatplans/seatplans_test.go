@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
 // fakeSource answers GetSeatPlan with plan(n), n counting the calls; gate, when set, holds
@@ -96,7 +97,7 @@ func TestConcurrentReadsShareOneUpstreamCall(t *testing.T) {
 	}
 }
 
-func TestStatesRefreshAfterTTLLayoutKept(t *testing.T) {
+func TestStatesRefreshAfterTTL(t *testing.T) {
 	clk := &clock{t: time.Date(2026, 3, 1, 20, 31, 5, 0, time.UTC)}
 	src := &fakeSource{plan: twoSeats(2)}
 	c := New(src, Options{TTL: 2 * time.Second, Now: clk.now})
@@ -126,10 +127,6 @@ func TestStatesRefreshAfterTTLLayoutKept(t *testing.T) {
 		}
 		if got := snap.Plan.Areas[0].Rows[0].Seats[1].Availability; got != tc.wantA2 {
 			t.Errorf("step %d: A2 is %v, want %v", i, got, tc.wantA2)
-		}
-		// The layout is the one first read (read 1), whatever later reads carry.
-		if got := snap.Plan.Areas[0].Description; got != "read 1" {
-			t.Errorf("step %d: layout from %q, want the first read kept", i, got)
 		}
 		if tc.wantCalls == 2 && !snap.AsOf.Equal(first.AsOf.Add(2*time.Second)) {
 			t.Errorf("step %d: states as of %v, want the refresh time", i, snap.AsOf)
@@ -210,5 +207,94 @@ func TestInvalidateRereadsStates(t *testing.T) {
 	snap, err := c.Plan(ctx, "0001", "1")
 	if err != nil || src.calls.Load() != 2 || snap.Plan.Areas[0].Rows[0].Seats[1].Availability != cinema.SeatTaken {
 		t.Fatalf("after Invalidate: %d calls, %v", src.calls.Load(), err)
+	}
+}
+
+// ctxSource records the context its read was given.
+type ctxSource struct {
+	fakeSource
+	ctx chan context.Context
+}
+
+func (s *ctxSource) GetSeatPlan(ctx context.Context, cinemaID, sessionID string) (cinema.SeatPlan, error) {
+	s.ctx <- ctx
+	return s.fakeSource.GetSeatPlan(ctx, cinemaID, sessionID)
+}
+
+// TestSharedReadIsDetachedWithItsOwnTimeout: the read shared by every reader of a session is
+// cut short neither by the first reader's cancellation nor by its read budget, only by the
+// cache's own timeout.
+func TestSharedReadIsDetachedWithItsOwnTimeout(t *testing.T) {
+	src := &ctxSource{fakeSource: fakeSource{plan: twoSeats(99)}, ctx: make(chan context.Context, 1)}
+	c := New(src, Options{ReadTimeout: time.Minute})
+	ctx, cancel := context.WithCancel(upstream.WithReadDeadline(context.Background(), time.Now().Add(-time.Second)))
+	defer cancel()
+	if _, err := c.Plan(ctx, "0001", "1"); err != nil {
+		t.Fatal(err)
+	}
+	rctx := <-src.ctx
+	if dl, ok := upstream.ReadDeadline(rctx); ok {
+		t.Errorf("the shared read carries the first reader's read deadline %v", dl)
+	}
+	if dl, ok := rctx.Deadline(); !ok || time.Until(dl) > time.Minute || time.Until(dl) < 50*time.Second {
+		t.Errorf("the shared read's deadline is %v (set %v), want its own minute", dl, ok)
+	}
+}
+
+// heldSource holds its read number held until release is closed; that read and those before
+// answer A2 free, every later read answers at once with A2 taken (a seat set meanwhile).
+type heldSource struct {
+	calls   atomic.Int32
+	held    int
+	release chan struct{}
+}
+
+func (s *heldSource) GetSeatPlan(_ context.Context, _, _ string) (cinema.SeatPlan, error) {
+	n := int(s.calls.Add(1))
+	if n == s.held {
+		<-s.release
+	}
+	if n <= s.held {
+		return twoSeats(99)(n), nil
+	}
+	return twoSeats(0)(n), nil
+}
+
+// TestInvalidateDuringReadIsNotLost: a read that began before Invalidate neither answers the
+// Plan after it (which reads anew) nor is kept as fresh when it ends later; whether it is the
+// session's first read or the refresh of a kept plan.
+func TestInvalidateDuringReadIsNotLost(t *testing.T) {
+	for _, held := range []int{1, 2} {
+		clk := &clock{t: time.Unix(0, 0)}
+		src := &heldSource{held: held, release: make(chan struct{})}
+		c := New(src, Options{TTL: time.Second, Now: clk.now})
+		ctx := context.Background()
+		if held == 2 { // a plan is kept, and has grown stale: the held read refreshes it
+			if _, err := c.Plan(ctx, "0001", "1"); err != nil {
+				t.Fatal(err)
+			}
+			clk.add(time.Second)
+		}
+		oldRead := make(chan Snapshot, 1)
+		go func() { snap, _ := c.Plan(ctx, "0001", "1"); oldRead <- snap }()
+		for deadline := time.Now().Add(2 * time.Second); int(src.calls.Load()) < held && time.Now().Before(deadline); {
+			time.Sleep(time.Millisecond)
+		}
+		c.Invalidate("0001", "1") // seats were set while the read was in flight
+		rctx, cancel := context.WithTimeout(ctx, time.Second)
+		snap, err := c.Plan(rctx, "0001", "1")
+		cancel()
+		if err != nil || snap.Plan.Areas[0].Rows[0].Seats[1].Availability != cinema.SeatTaken {
+			t.Fatalf("held read %d: Plan after Invalidate joined the older read: %v", held, err)
+		}
+		close(src.release)
+		<-oldRead
+		snap, err = c.Plan(ctx, "0001", "1")
+		if err != nil || snap.Plan.Areas[0].Rows[0].Seats[1].Availability != cinema.SeatTaken {
+			t.Errorf("held read %d: the read begun before Invalidate was kept as fresh: A2 %v, %v", held, snap.Plan.Areas[0].Rows[0].Seats[1].Availability, err)
+		}
+		if got := src.calls.Load(); got != int32(held+1) {
+			t.Errorf("held read %d: %d upstream calls, want %d", held, got, held+1)
+		}
 	}
 }

@@ -20,6 +20,14 @@ func WithReadDeadline(ctx context.Context, t time.Time) context.Context {
 	return context.WithValue(ctx, readDeadlineKey{}, t)
 }
 
+// Detach returns ctx without its cancellation, its deadline and its read deadline, keeping
+// its values: the context of a call shared by several requests (or outliving the one that
+// started it), which no single request's budget may cut short. The caller gives it a
+// timeout of its own.
+func Detach(ctx context.Context) context.Context {
+	return WithReadDeadline(context.WithoutCancel(ctx), time.Time{})
+}
+
 // ReadDeadline returns the read deadline set by WithReadDeadline.
 func ReadDeadline(ctx context.Context) (time.Time, bool) {
 	t, ok := ctx.Value(readDeadlineKey{}).(time.Time)

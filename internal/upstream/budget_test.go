@@ -64,3 +64,41 @@ func TestReadDeadlineBoundsReadsOnly(t *testing.T) {
 		t.Errorf("read without a read deadline: %v", err)
 	}
 }
+
+// TestDetachDropsCancellationAndReadDeadline: a detached context keeps the request's values
+// but neither its cancellation nor its read deadline.
+func TestDetachDropsCancellationAndReadDeadline(t *testing.T) {
+	type k struct{}
+	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), k{}, "v"))
+	ctx = WithReadDeadline(ctx, time.Now().Add(-time.Second))
+	cancel()
+	d := Detach(ctx)
+	if d.Err() != nil {
+		t.Errorf("detached context ended with its request: %v", d.Err())
+	}
+	if dl, ok := ReadDeadline(d); ok {
+		t.Errorf("detached context keeps the read deadline %v", dl)
+	}
+	if d.Value(k{}) != "v" {
+		t.Error("detached context lost the request's values")
+	}
+}
+
+// TestSharedOrderDetailsReadOutlivesFirstCallersBudget: the one GetOrderDetails call shared
+// by concurrent callers is not cut off at the read deadline of the caller that started it.
+func TestSharedOrderDetailsReadOutlivesFirstCallersBudget(t *testing.T) {
+	f := newFake(t)
+	f.handle("GET /RESTTicketing.svc/order/details", slowly(300*time.Millisecond, fixture(t, "order_details.json")))
+	c := f.client(WithTimeout(5 * time.Second))
+	first := WithReadDeadline(context.Background(), time.Now().Add(50*time.Millisecond))
+	go c.GetOrderDetails(first, "0123456789abcdef0123456789abcdef")
+	for deadline := time.Now().Add(2 * time.Second); f.count("GET /RESTTicketing.svc/order/details") == 0 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	if _, err := c.GetOrderDetails(context.Background(), "0123456789abcdef0123456789abcdef"); err != nil {
+		t.Fatalf("a caller without a read deadline got the first caller's timeout: %v", err)
+	}
+	if n := f.count("GET /RESTTicketing.svc/order/details"); n != 1 {
+		t.Errorf("%d upstream calls, want the one shared", n)
+	}
+}

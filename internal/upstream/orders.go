@@ -307,8 +307,9 @@ func (c *Client) ExternalPaymentStarting(ctx context.Context, r ExternalPaymentR
 // coalesced callers: treat them as read-only.
 func (c *Client) GetOrderDetails(ctx context.Context, userSessionID string) (cinema.OrderDetails, error) {
 	ch := c.details.DoChan(userSessionID, func() (any, error) {
-		// The op timeout applied inside call() is the shared call's deadline.
-		d, err := do[wireOrderDetails](context.WithoutCancel(ctx), c, OpGetOrderDetails, routeParams{"userSessionId": userSessionID}, nil, true, nil)
+		// The op timeout applied inside call() is the shared call's deadline; no caller's
+		// read deadline applies to it (the first caller's budget would cut it short for all).
+		d, err := do[wireOrderDetails](Detach(ctx), c, OpGetOrderDetails, routeParams{"userSessionId": userSessionID}, nil, true, nil)
 		if err != nil {
 			return cinema.OrderDetails{}, err
 		}
