@@ -49,14 +49,14 @@ func TestSeatPageReadsPlanOncePerTTL(t *testing.T) {
 	page := "/whats-on/0001/1113"
 	resp, body := h.post(page, page, twoAdults())
 	expectRedirect(t, resp, body, "/checkout/seats")
-	before := h.sb.Calls("GetSeatPlan")
+	before := h.sb.Calls("SeatPlan")
 	for range 3 {
 		doc := h.page("/checkout/seats", http.StatusOK)
 		if got := doc.Find(`[data-testid="seat-states-as-of"]`).Text(); !regexp.MustCompile(`^Free and taken seats as of \d\d:\d\d:\d\d `).MatchString(got) {
 			t.Fatalf("freshness line %q", got)
 		}
 	}
-	if got := h.sb.Calls("GetSeatPlan") - before; got > 1 {
+	if got := h.sb.Calls("SeatPlan") - before; got > 1 {
 		t.Errorf("3 views in a row read the seat plan %d times, want at most 1", got)
 	}
 }
