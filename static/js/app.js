@@ -7,6 +7,7 @@
  *   2. Countdowns: [data-countdown-expires]
  *   3. Kiosk idle reset: body[data-idle-reset]
  *   4. Seat map live count and limit: .seatmap[data-max]
+ *   4b. Seat map zoom and pinch: .seatmap [data-seatmap-zoom]
  *   5. Print buttons: [data-print]
  */
 (function () {
@@ -396,6 +397,12 @@
     each(map, '[data-seat-count]', function (c) {
       if (c.textContent !== text) c.textContent = text;
     });
+    // The copy in the form's sticky action bar (not a live region: the map's count is).
+    if (map.id) {
+      each(doc, '[data-seat-count-for="' + map.id + '"]', function (c) {
+        if (c.textContent !== text) c.textContent = text;
+      });
+    }
     // Enough seats: the others cannot be ticked until one is unticked. Only seats this
     // script disabled are enabled again.
     var full = limited && n >= max;
@@ -432,6 +439,87 @@
   });
   // Restored form state (back/forward) needs a recount.
   window.addEventListener('pageshow', function () { each(doc, '.seatmap[data-max]', updateSeatmap); });
+
+  /* ------------------------------------------------------------------
+   * 4b. Seat map zoom: <div class="seatmap-zoom" data-seatmap-zoom hidden>
+   *       <button type="button" data-zoom="out|fit|in">…</button></div>
+   * Without this script the map fits its width (CSS). Here the buttons and a two-finger
+   * pinch set --zoom on the .seatmap (1 = fit), and the scroller pans; the point at the
+   * centre of the view (or between the fingers) stays put. "In" steps up so that seats
+   * reach at least 24 px (44 px on the kiosk) in one or two presses.
+   * ------------------------------------------------------------------ */
+  var ZOOM_MAX = 6;
+
+  function seatSize(map) {
+    var seat = map.querySelector('.seatmap-scroll .seat');
+    return seat ? seat.getBoundingClientRect().width : 0;
+  }
+
+  function setZoom(map, zoom, cx, cy) {
+    var scroller = map.querySelector('.seatmap-scroll');
+    if (!scroller) return;
+    zoom = Math.max(1, Math.min(ZOOM_MAX, zoom));
+    var old = parseFloat(map.getAttribute('data-zoom') || '1') || 1;
+    var rect = scroller.getBoundingClientRect();
+    if (cx === undefined) { cx = rect.width / 2; cy = rect.height / 2; }
+    // the map point under (cx, cy), in unzoomed units
+    var px = (scroller.scrollLeft + cx) / old, py = (scroller.scrollTop + cy) / old;
+    map.setAttribute('data-zoom', String(zoom));
+    map.style.setProperty('--zoom', String(zoom));
+    scroller.scrollLeft = px * zoom - cx;
+    scroller.scrollTop = py * zoom - cy;
+    each(map, '[data-zoom="out"], [data-zoom="fit"]', function (b) { b.disabled = zoom <= 1; });
+    each(map, '[data-zoom="in"]', function (b) { b.disabled = zoom >= ZOOM_MAX; });
+  }
+
+  function zoomStep(map, dir) {
+    var zoom = parseFloat(map.getAttribute('data-zoom') || '1') || 1;
+    if (dir === 'fit') return setZoom(map, 1);
+    var size = seatSize(map) || 24;
+    var target = doc.body.classList.contains('mode-kiosk') ? 44 : 24;
+    if (dir === 'in') {
+      // first step: straight to a comfortable target size when the fit is smaller
+      var next = size < target ? zoom * Math.max(1.5, (target + 2) / size) : zoom * 1.5;
+      return setZoom(map, next);
+    }
+    return setZoom(map, zoom / 1.5);
+  }
+
+  function setupZoom(map) {
+    var bar = map.querySelector('[data-seatmap-zoom]');
+    var scroller = map.querySelector('.seatmap-scroll');
+    if (!bar || !scroller || bar.getAttribute('data-ready')) return;
+    bar.setAttribute('data-ready', '1');
+    bar.hidden = false;
+    if (map.style.setProperty && !map.style.getPropertyValue('--cols')) {
+      // browsers without typed attr(): the column count from data-cols
+      map.style.setProperty('--cols', map.getAttribute('data-cols') || '24');
+    }
+    setZoom(map, 1);
+    bar.addEventListener('click', function (event) {
+      var b = event.target.closest && event.target.closest('[data-zoom]');
+      if (b && !b.disabled) zoomStep(map, b.getAttribute('data-zoom'));
+    });
+    // Pinch: two fingers on the map scale it; one finger pans (native scrolling).
+    var start = null;
+    function dist(t) { return Math.hypot(t[0].clientX - t[1].clientX, t[0].clientY - t[1].clientY); }
+    scroller.addEventListener('touchstart', function (e) {
+      if (e.touches.length === 2) {
+        start = { d: dist(e.touches), zoom: parseFloat(map.getAttribute('data-zoom') || '1') || 1 };
+      }
+    }, { passive: true });
+    scroller.addEventListener('touchmove', function (e) {
+      if (!start || e.touches.length !== 2) return;
+      e.preventDefault();
+      var r = scroller.getBoundingClientRect();
+      var cx = (e.touches[0].clientX + e.touches[1].clientX) / 2 - r.left;
+      var cy = (e.touches[0].clientY + e.touches[1].clientY) / 2 - r.top;
+      setZoom(map, start.zoom * dist(e.touches) / start.d, cx, cy);
+    }, { passive: false });
+    function end(e) { if (e.touches.length < 2) start = null; }
+    scroller.addEventListener('touchend', end);
+    scroller.addEventListener('touchcancel', end);
+  }
 
   /* ------------------------------------------------------------------
    * 5. Print buttons: <button type="button" class="button" data-print>Print tickets</button>
@@ -486,6 +574,7 @@
   function init(root) {
     each(root, '[data-countdown-expires]', startCountdown);
     each(root, '.seatmap[data-max]', updateSeatmap);
+    each(root, '.seatmap', setupZoom);
   }
 
   function ready() {

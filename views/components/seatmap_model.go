@@ -80,6 +80,7 @@ type SeatMapView struct {
 	Areas            []SeatAreaView
 	Legend           []LegendEntry
 	ListView         bool // offer the list view: the same checkboxes, row by row (CSS)
+	Columns          int  // the widest area's column count plus the two row labels (the map's width in seats)
 }
 
 // SeatAreaView is one area (block) of seats: a fieldset.
@@ -331,6 +332,7 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 			}
 		}
 		maxCol = max(maxCol, a.ColumnCount-1)
+		v.Columns = max(v.Columns, maxCol+1+2)
 		for ri, r := range a.Rows {
 			rowID := opt.ID + "-row-" + strconv.Itoa(a.Number) + "-" + strconv.Itoa(ri)
 			if len(r.Seats) == 0 {
@@ -378,9 +380,9 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 	v.CountText = CountText(v, nChecked)
 	v.LimitText, v.LimitShown = LimitText(nChecked, v.Max), nChecked > v.Max
 	if opt.Kiosk {
-		v.Hint = "Touch a free seat to choose it; touch it again to undo. Drag the map sideways to see more."
+		v.Hint = "Touch a free seat to choose it; touch it again to undo. Use + and − (or two fingers) to make the seats larger or smaller."
 	} else {
-		v.Hint = "Tick free seats to choose them (Tab to move, Space to tick). The map scrolls sideways on small screens."
+		v.Hint = "Tick free seats to choose them (Tab to move, Space to tick). The map fits the screen; zoom in for larger seats."
 	}
 	v.Legend = legend(present)
 	if opt.AsOf != "" {
