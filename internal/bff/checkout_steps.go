@@ -77,6 +77,9 @@ func (s *Server) renderBuySeats(c echo.Context, status int, notice *components.N
 		Chosen: chosen, AreaCategories: cats, Kiosk: isKiosk(c), AsOf: s.seatsAsOf(ctx, v.CinemaID, snap.AsOf)})
 	view := co.SeatsView{Session: s.buyHeader(ctx, v), ActionURL: s.url(RouteBuySeats), BackURL: s.url(RouteBuySession, v.CinemaID, v.SessionID),
 		CSRFToken: csrfToken(c), Count: count, Map: m, Notice: notice, Countdown: s.buyCountdown(c, v, o)}
+	if o.Total.Cents > 0 {
+		view.Total = "Total " + o.Total.Format(s.cinemaByID(ctx, v.CinemaID).Locale)
+	}
 	return s.render(c, status, "Choose seats", co.Seats(view))
 }
 

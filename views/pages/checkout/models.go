@@ -106,6 +106,7 @@ type SeatsView struct {
 	CSRFToken string
 	Count     int
 	Map       components.SeatMapView
+	Total     string // the order's total as it stands, for the action bar ("" shows none)
 	Notice    *components.Notice
 	Countdown CountdownView
 }
