@@ -162,8 +162,9 @@ func (s *Server) completeEdit(c echo.Context) error {
 			e.Entry = ""
 			s.saveEdit(c, e)
 			if errors.Is(err, upstream.ErrAmountTooSmall) {
+				locale := s.cinemaByID(ctx, entry.CinemaID).Locale
 				return &Error{Code: EInvalid, Heading: "This difference is too small to pay by card",
-					Message: "Card payments start at 0,50 €, and this change costs " + cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}.String() +
+					Message: "Card payments start at " + cinema.Money{Cents: 50, Currency: entry.Currency}.Format(locale) + ", and this change costs " + cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}.Format(locale) +
 						". Nothing was charged and your changes are still held: add or remove something, or ask at the box office.",
 					BackURL: s.url(RouteEdit), BackLabel: "Back to your changes", Err: err}
 			}
@@ -209,7 +210,7 @@ func (s *Server) finishEdit(c echo.Context, e editVisit) error {
 	summary := e.Summary
 	if e.Entry != "" {
 		if entry, err := s.ledger.Get(ctx, e.Entry); err == nil {
-			amount := cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}
+			amount := cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}.Format(s.cinemaByID(ctx, entry.CinemaID).Locale)
 			card := strings.TrimSpace(entry.CardType + " " + entry.CardMasked)
 			if entry.Kind == ledger.KindPayment {
 				summary = append(summary, fmt.Sprintf("Paid %s by %s.", amount, card))
@@ -378,8 +379,8 @@ func (s *Server) afterSettle(c echo.Context, e editVisit, entry ledger.Entry) er
 }
 
 // statusView says honestly where the money is (a payment; refunds: refundStatusView).
-func (s *Server) statusView(entry ledger.Entry) booking.PaymentStatusView {
-	amount := cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}.String()
+func (s *Server) statusView(ctx context.Context, entry ledger.Entry) booking.PaymentStatusView {
+	amount := cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}.Format(s.cinemaByID(ctx, entry.CinemaID).Locale)
 	v := booking.PaymentStatusView{Reference: entry.ID[:12], PollURL: s.url(RouteEditStatus, entry.ID), Refresh: true, Kind: components.NoticeInfo}
 	switch {
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRedirected:
@@ -400,7 +401,7 @@ func (s *Server) statusView(entry ledger.Entry) booking.PaymentStatusView {
 		}
 		v.NextURL, v.NextLabel = s.url(RouteBooking), "See your booking"
 	case entry.Kind == ledger.KindRefund:
-		return s.refundStatusView(entry, []ledger.Entry{entry}) // statusViewFor gives every part
+		return s.refundStatusView(ctx, entry, []ledger.Entry{entry}) // statusViewFor gives every part
 	default:
 		v.Heading, v.Body = "Working on it", "Your change is being processed. This page updates by itself."
 	}

@@ -43,22 +43,22 @@ func (s *Server) showBooking(c echo.Context) error {
 		FilmTitle: b.Session.FilmTitle,
 		Showtime:  showtime(b.Session.Showtime, ci),
 		Screen:    b.Session.ScreenName,
-		Fees:      bookingFees(b).String(),
-		Total:     b.Total.String(),
+		Fees:      bookingFees(b).Format(ci.Locale),
+		Total:     b.Total.Format(ci.Locale),
 		Paid:      b.LikelyPaid(),
 		CSRFToken: csrfToken(c),
 		EndURL:    s.url(RouteBookingForget),
 	}
 	for _, t := range b.Tickets {
-		v.Tickets = append(v.Tickets, booking.TicketRow{Description: t.Description, Seat: seatText(t.Seat), Price: t.Price.String(), Package: t.InPackage()})
+		v.Tickets = append(v.Tickets, booking.TicketRow{Description: t.Description, Seat: seatText(t.Seat), Price: t.Price.Format(ci.Locale), Package: t.InPackage()})
 	}
 	for _, cc := range b.Concessions {
 		// The booking gives the unit price: the line shows quantity × unit price and its total.
 		v.Concessions = append(v.Concessions, booking.TicketRow{Description: cc.Description,
-			Detail: fmt.Sprintf("%d × %s", cc.Quantity, cc.Price.String()), Price: concessionTotal(cc).String()})
+			Detail: fmt.Sprintf("%d × %s", cc.Quantity, cc.Price.Format(ci.Locale)), Price: concessionTotal(cc).Format(ci.Locale)})
 	}
 	for _, p := range b.Payments {
-		v.Payments = append(v.Payments, paymentText(p))
+		v.Payments = append(v.Payments, paymentText(p, ci.Locale))
 	}
 	if msg := s.popFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
@@ -174,15 +174,15 @@ func seatText(r *cinema.SeatRef) string {
 	return fmt.Sprintf("Row %s, seat %s", r.RowLabel, r.Label)
 }
 
-func paymentText(p cinema.BookingPayment) string {
+func paymentText(p cinema.BookingPayment, locale string) string {
 	card := strings.TrimSpace(p.CardType + " " + p.CardNumberMasked)
 	if p.Amount.Cents < 0 {
-		return fmt.Sprintf("%s refunded to %s", p.Amount.Neg().String(), card)
+		return fmt.Sprintf("%s refunded to %s", p.Amount.Neg().Format(locale), card)
 	}
 	if card == "" {
-		return p.Amount.String() + " paid"
+		return p.Amount.Format(locale) + " paid"
 	}
-	return fmt.Sprintf("%s paid by %s", p.Amount.String(), card)
+	return fmt.Sprintf("%s paid by %s", p.Amount.Format(locale), card)
 }
 
 // concessionTotal is a concession line's value: the booking gives its unit price.

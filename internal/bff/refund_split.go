@@ -318,14 +318,14 @@ func partsTotal(parts []ledger.Entry) cinema.Money {
 }
 
 // refundSummary is the booking page's line for a refund that was applied.
-func refundSummary(parts []ledger.Entry) string {
-	total := partsTotal(parts)
+func refundSummary(parts []ledger.Entry, locale string) string {
+	total := partsTotal(parts).Format(locale)
 	if len(parts) == 1 {
 		return fmt.Sprintf("Refunded %s to %s.", total, refundCard(parts[0]))
 	}
 	var each []string
 	for _, p := range parts {
-		each = append(each, fmt.Sprintf("%s back to %s", cinema.Money{Cents: p.AmountCents, Currency: p.Currency}, refundCard(p)))
+		each = append(each, fmt.Sprintf("%s back to %s", cinema.Money{Cents: p.AmountCents, Currency: p.Currency}.Format(locale), refundCard(p)))
 	}
 	return fmt.Sprintf("Refunded %s: %s.", total, strings.Join(each, ", "))
 }
@@ -341,13 +341,14 @@ func refundPartSent(p ledger.Entry) bool {
 
 // refundStatusView says where each part of a refund stands. It never says the money is back
 // while a part is still under way or failing.
-func (s *Server) refundStatusView(lead ledger.Entry, parts []ledger.Entry) booking.PaymentStatusView {
-	total := partsTotal(parts).String()
+func (s *Server) refundStatusView(ctx context.Context, lead ledger.Entry, parts []ledger.Entry) booking.PaymentStatusView {
+	locale := s.cinemaByID(ctx, lead.CinemaID).Locale
+	total := partsTotal(parts).Format(locale)
 	v := booking.PaymentStatusView{Reference: lead.ID[:12], PollURL: s.url(RouteEditStatus, lead.ID), Refresh: true, Kind: components.NoticeInfo}
 	var sent, pending, notSent, applied int
 	retrying := false
 	for _, p := range parts {
-		pv := booking.RefundPartView{Text: fmt.Sprintf("%s back to %s", cinema.Money{Cents: p.AmountCents, Currency: p.Currency}, refundCard(p))}
+		pv := booking.RefundPartView{Text: fmt.Sprintf("%s back to %s", cinema.Money{Cents: p.AmountCents, Currency: p.Currency}.Format(locale), refundCard(p))}
 		switch {
 		case refundPartSent(p):
 			sent++
@@ -411,13 +412,13 @@ func (s *Server) refundStatusView(lead ledger.Entry, parts []ledger.Entry) booki
 // statusViewFor is statusView with the parts of a refund.
 func (s *Server) statusViewFor(ctx context.Context, entry ledger.Entry) booking.PaymentStatusView {
 	if entry.Kind != ledger.KindRefund {
-		return s.statusView(entry)
+		return s.statusView(ctx, entry)
 	}
 	parts, err := s.ledger.Group(ctx, entry)
 	if err != nil {
 		parts = []ledger.Entry{entry}
 	}
-	return s.refundStatusView(entry, parts)
+	return s.refundStatusView(ctx, entry, parts)
 }
 
 // refundGroupSummary is the booking page's line for the refund of entry.
@@ -426,7 +427,7 @@ func (s *Server) refundGroupSummary(ctx context.Context, entry ledger.Entry) str
 	if err != nil {
 		parts = []ledger.Entry{entry}
 	}
-	return refundSummary(parts)
+	return refundSummary(parts, s.cinemaByID(ctx, entry.CinemaID).Locale)
 }
 
 // sameRefund reports whether a and the entry with id b are parts of one refund.
@@ -454,7 +455,7 @@ func (s *Server) refundUnderWayNotice(c echo.Context, number int64) *components.
 	if err != nil {
 		return nil
 	}
-	v := s.refundStatusView(*entry, parts)
+	v := s.refundStatusView(ctx, *entry, parts)
 	var each []string
 	for _, p := range v.Parts {
 		each = append(each, p.Text+": "+p.Status)
