@@ -30,7 +30,7 @@ func TestBrowserPagesAccessibility(t *testing.T) {
 	browserFind(p, h.ts.URL, "100001", "paid1@example.com")
 	check("booking")
 	p.Do(chromedp.Click(`[data-testid="action-edit"] button`), chromedp.WaitVisible("#edit-title"),
-		chromedp.Click(`[data-testid="add-form"] button[type="submit"]`), chromedp.WaitVisible(`[data-testid="line-added"]`))
+		chromedp.Click(`[data-testid="add-form"] [data-testid="add-one"]`), chromedp.WaitVisible(`[data-testid="line-added"]`))
 	check("edit")
 	p.Do(chromedp.Navigate(h.ts.URL+"/booking/edit/cancel"), chromedp.WaitVisible(`[data-testid="cancel-confirm"]`))
 	check("cancel confirmation")

@@ -32,7 +32,7 @@ func TestBrowserEditPayDifference(t *testing.T) {
 	p.Do(
 		chromedp.Click(`[data-testid="action-edit"] button`),
 		chromedp.WaitVisible("#edit-title"),
-		chromedp.Click(`[data-testid="add-form"] button[type="submit"]`),
+		chromedp.Click(`[data-testid="add-form"] [data-testid="add-one"]`),
 		chromedp.WaitVisible(`[data-testid="line-added"]`),
 	)
 	p.Screenshot("edit-2-added")
@@ -98,7 +98,7 @@ func TestBrowserEditWithoutJavaScript(t *testing.T) {
 		t.Fatal("no expiry time without JavaScript")
 	}
 	p.Do(
-		chromedp.Click(`[data-testid="add-form"] button[type="submit"]`),
+		chromedp.Click(`[data-testid="add-form"] [data-testid="add-one"]`),
 		chromedp.WaitVisible(`[data-testid="line-added"]`),
 	)
 	// A plain form post: wait for the navigation it causes.

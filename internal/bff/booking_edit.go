@@ -13,6 +13,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/refunds"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages/booking"
@@ -48,6 +49,13 @@ func (s *Server) startEdit(c echo.Context) error {
 		Showtime:      b.Session.Showtime,
 		Started:       s.now(),
 		Email:         b.CustomerEmail,
+		OriginalTotal: b.Total.Cents,
+		TotalKnown:    true,
+	}
+	for _, p := range b.Payments {
+		if p.Amount.Cents > 0 && p.ProviderReference != "" && (p.External || !p.ExternalKnown) {
+			e.Payments = append(e.Payments, editPayment{Reference: p.ProviderReference, CardType: p.CardType, Masked: p.CardNumberMasked, Cents: p.Amount.Cents})
+		}
 	}
 	if len(eo.Sessions) > 0 && eo.Sessions[0].ID != "" {
 		e.SessionID = eo.Sessions[0].ID
@@ -172,6 +180,7 @@ func (s *Server) editView(c echo.Context, e editVisit, o cinema.Order, types []c
 		Fees:          signed(o.BookingFee),
 		CSRFToken:     csrfToken(c),
 		AddURL:        s.url(RouteEditAdd),
+		RemoveURL:     s.url(RouteEditRemove),
 		ExtendURL:     s.url(RouteEditExtend),
 		SeatsURL:      s.url(RouteEditSeats),
 		CancelURL:     s.url(RouteEditCancel),
@@ -214,6 +223,15 @@ func (s *Server) editView(c echo.Context, e editVisit, o cinema.Order, types []c
 	default:
 		v.BalanceKind, v.Balance, v.CompleteLabel = "none", balance.String(), "Confirm changes"
 	}
+	v.PayWith, v.RefundTo = editPayWith(e, balance)
+	if e.TotalKnown {
+		orig := cinema.Money{Cents: e.OriginalTotal, Currency: balance.Currency}
+		v.Totals = true
+		v.OriginalTotal = orig.String()
+		v.NewTotal = cinema.Money{Cents: orig.Cents + balance.Cents, Currency: balance.Currency}.String()
+		v.TicketsChange = signed(cinema.Money{Cents: balance.Cents - o.BookingFee.Cents, Currency: balance.Currency})
+	}
+	v.Steppers = editSteppers(o, types)
 	if e.StartBalance != 0 {
 		start := cinema.Money{Cents: e.StartBalance, Currency: balance.Currency}
 		v.FeeNote = fmt.Sprintf("Our booking fees have changed since you booked. The fees for the tickets you already have are recalculated with today's prices, which accounts for %s of the balance before any change you make.", signed(start))
@@ -229,6 +247,69 @@ func (s *Server) editView(c echo.Context, e editVisit, o cinema.Order, types []c
 		}
 	}
 	return v
+}
+
+// editPayWith says how the balance is settled: paid by card on the next step, at the cinema,
+// or refunded to the booking's payments (the newest first, as the refund will be planned).
+func editPayWith(e editVisit, balance cinema.Money) (string, []string) {
+	switch {
+	case balance.Cents > 0 && e.Paid:
+		return "You pay the difference by card on the next step.", nil
+	case balance.Cents > 0:
+		return "You pay the difference at the cinema.", nil
+	case balance.Cents < 0 && !e.Paid:
+		return "You pay that much less at the cinema.", nil
+	case balance.Cents < 0:
+		var pays []refunds.Payment
+		for _, p := range e.Payments {
+			pays = append(pays, refunds.Payment{Reference: p.Reference, CardType: p.CardType, CardMasked: p.Masked, PaidCents: p.Cents, RefundableCents: -1})
+		}
+		plan, err := refunds.Plan(-balance.Cents, pays)
+		if err != nil || len(plan) == 0 {
+			return "The refund goes back to the payment you booked with.", nil
+		}
+		var to []string
+		for _, part := range plan {
+			card := strings.TrimSpace(part.Payment.CardType + " " + part.Payment.CardMasked)
+			if card == "" {
+				card = "your original payment"
+			}
+			to = append(to, cinema.Money{Cents: part.AmountCents, Currency: balance.Currency}.String()+" back to "+card)
+		}
+		return "The refund goes back to the payment you booked with:", to
+	}
+	return "", nil
+}
+
+// editSteppers is a − n + row per ticket type that can be added: how many of the type the
+// booking has, and the ticket − removes (the newest of the type; none when it is the
+// booking's last ticket, which cannot be removed).
+func editSteppers(o cinema.Order, types []cinema.TicketType) []booking.StepperView {
+	var out []booking.StepperView
+	active := 0
+	for _, t := range o.Tickets() {
+		if !(t.StateKnown && t.State == cinema.LineRemoved) {
+			active++
+		}
+	}
+	for _, tt := range types {
+		if !tt.Simple() {
+			continue
+		}
+		st := booking.StepperView{Type: tt.Code, Name: tt.Description, Price: tt.Price.String()}
+		for _, t := range o.Tickets() {
+			if t.TypeCode != tt.Code || (t.StateKnown && t.State == cinema.LineRemoved) {
+				continue
+			}
+			st.Count++
+			if active > 1 {
+				st.RemoveTicket = t.ID
+				st.RemoveWhat = strings.TrimSuffix(t.Description+", "+seatText(t.Seat), ", ")
+			}
+		}
+		out = append(out, st)
+	}
+	return out
 }
 
 // editLines lists the order's tickets with their state. The contract's ticketing order does

@@ -63,6 +63,19 @@ type editVisit struct {
 	Entry         string       `json:"entry,omitempty"`   // ledger entry of the payment/refund under way
 	Summary       []string     `json:"summary,omitempty"` // what the change does, in words
 	Email         string       `json:"email,omitempty"`   // the booking's e-mail address: where the message about the change goes
+	// OriginalTotal is the booking's total when the edit started (TotalKnown: an edit saved
+	// before this was kept has none), Payments its payments: the edit page's breakdown.
+	OriginalTotal int64         `json:"originalTotal,omitempty"`
+	TotalKnown    bool          `json:"totalKnown,omitempty"`
+	Payments      []editPayment `json:"payments,omitempty"`
+}
+
+// editPayment is a payment of the booking, as the edit page names it and plans a refund over it.
+type editPayment struct {
+	Reference string `json:"ref"`
+	CardType  string `json:"card,omitempty"`
+	Masked    string `json:"masked,omitempty"`
+	Cents     int64  `json:"cents"`
 }
 
 // originLine is a ticket booked before the edit, by its id in the edit order.

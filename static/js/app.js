@@ -104,7 +104,8 @@
    * <div class="countdown" data-countdown-expires="ISO"
    *      [data-countdown-now="ISO server time"] [data-countdown-warn-seconds="120"]
    *      [data-countdown-expired-url="/…"]>
-   *   <span class="countdown-time" aria-hidden="true">mm:ss</span>
+   *   [<span class="countdown-for" hidden>for </span>] <span class="countdown-time" aria-hidden="true">m:ss</span>
+   *   [<span class="countdown-until">until <time>…</time></span>: shown without JavaScript]
    *   <span class="countdown-sr visually-hidden" aria-live="polite"></span>
    *   <p data-countdown-warning role="alert" hidden>…</p>
    *   <p data-countdown-expired role="alert" hidden>…</p>
@@ -120,7 +121,7 @@
     var h = Math.floor(total / 3600);
     var m = Math.floor((total % 3600) / 60);
     var s = total % 60;
-    return (h > 0 ? h + ':' + pad2(m) : pad2(m)) + ':' + pad2(s);
+    return (h > 0 ? h + ':' + pad2(m) : String(m)) + ':' + pad2(s);
   }
 
   function minutesText(mins) {
@@ -139,6 +140,13 @@
     var timeEl = el.querySelector('.countdown-time');
     if (!timeEl) return;
     timeEl.setAttribute('aria-hidden', 'true');
+    // "Seats held for 9:41": the live clock replaces "until 19:52", which is what is shown
+    // (and what screen readers read) without JavaScript.
+    var forEl = el.querySelector('.countdown-for');
+    if (forEl) {
+      forEl.hidden = false;
+      el.classList.add('countdown-live');
+    }
 
     var sr = el.querySelector('.countdown-sr');
     if (!sr) {

@@ -77,6 +77,17 @@ type LineView struct {
 	TicketID    string
 }
 
+// StepperView is one ticket type on the edit page: how many the booking has, − removes one,
+// + adds one.
+type StepperView struct {
+	Type         string // ticket type code (the add form's type)
+	Name         string
+	Price        string
+	Count        int
+	RemoveTicket string // the ticket − removes; empty when none of this type can be removed
+	RemoveWhat   string // that ticket in words, for the accessible name: "Adult, Row C, seat 5"
+}
+
 // EditView is the edit page.
 type EditView struct {
 	BookingNumber string
@@ -86,6 +97,15 @@ type EditView struct {
 	Fees          string
 	BalanceKind   string // pay, refund, none
 	Balance       string
+	// The breakdown: what the booking cost, what the tickets and the fees change, what it
+	// costs now. Totals is false when the booking's total before the change is not known.
+	Totals        bool
+	OriginalTotal string
+	TicketsChange string // signed
+	NewTotal      string
+	PayWith       string   // how the balance is paid or where it goes back, in words
+	RefundTo      []string // a refund's parts: "9,00 € back to VISA ****4242"
+	Steppers      []StepperView
 	FeeNote       string // explanation of a balance caused by changed fee rules
 	Deals         []string
 	ExpiresISO    string // for the countdown script
@@ -95,6 +115,7 @@ type EditView struct {
 	TicketTypes   []Option // add-ticket choices, label with price
 	Counter       bool     // box office: a key per ticket type adds one
 	AddURL        string
+	RemoveURL     string // the steppers' −
 	ExtendURL     string
 	SeatsURL      string
 	CancelURL     string
