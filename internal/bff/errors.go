@@ -2,6 +2,7 @@ package bff
 
 import (
 	"errors"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"net/http"
 	"strconv"
 
@@ -18,6 +19,11 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		loggerFrom(c.Request().Context(), s.logger).Error("error after response started", "err", err)
 		return
+	}
+	if i18n.FromContext(c.Request().Context()) == nil {
+		// The error came before chooseLanguage ran (a middleware refused the request).
+		r := c.Request()
+		c.SetRequest(r.WithContext(i18n.NewContext(r.Context(), s.langs.For(s.langs.Match(r.Header.Get("Accept-Language"))))))
 	}
 	if upstream.TimedOut(err) {
 		var ae *Error

@@ -17,5 +17,5 @@ func (s *Server) home(c echo.Context) error {
 		FindBookingURL: s.url(RouteFindBooking),
 		WhatsOnURL:     s.url(RouteWhatsOn),
 	}
-	return s.render(c, http.StatusOK, "Welcome", pages.Home(v))
+	return s.render(c, http.StatusOK, loc(c).T("home.page_title"), pages.Home(v))
 }

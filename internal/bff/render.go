@@ -17,7 +17,10 @@ import (
 // chrome builds the page frame's view model for this request.
 func (s *Server) chrome(c echo.Context, title string) layouts.Chrome {
 	dev := deviceOf(c)
+	l := loc(c)
 	ch := layouts.Chrome{
+		Lang:      l.Lang(),
+		Languages: s.languageLinks(c),
 		Title:     title,
 		SiteName:  s.cfg.SiteName,
 		Mode:      string(dev.Mode),
@@ -29,19 +32,19 @@ func (s *Server) chrome(c echo.Context, title string) layouts.Chrome {
 		HomeURL:   s.url(RouteHome),
 	}
 	current := c.Path()
-	for _, l := range []struct{ label, route string }{
-		{"What's on", RouteWhatsOn},
-		{"My booking", RouteFindBooking},
+	for _, n := range []struct{ label, route string }{
+		{l.T("nav.whats_on"), RouteWhatsOn},
+		{l.T("nav.my_booking"), RouteFindBooking},
 	} {
-		ch.Nav = append(ch.Nav, layouts.Link{Label: l.label, URL: s.url(l.route), Current: current == paths[l.route]})
+		ch.Nav = append(ch.Nav, layouts.Link{Label: n.label, URL: s.url(n.route), Current: current == paths[n.route]})
 	}
 	if name := s.staffMember(c); name != "" {
 		ch.StaffName, ch.SignOutURL = name, s.url(RouteStaffSignOut)
-		ch.Nav = append(ch.Nav, layouts.Link{Label: "Needs attention", URL: s.url(RouteStaffAttention), Current: current == paths[RouteStaffAttention]})
+		ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.needs_attention"), URL: s.url(RouteStaffAttention), Current: current == paths[RouteStaffAttention]})
 		if s.supervisorSignedIn(c) {
-			ch.Nav = append(ch.Nav, layouts.Link{Label: "Audit trail", URL: s.url(RouteStaffAudit), Current: current == paths[RouteStaffAudit]})
-			ch.Nav = append(ch.Nav, layouts.Link{Label: "Terminals", URL: s.url(RouteStaffDevices), Current: current == paths[RouteStaffDevices]})
-			ch.Nav = append(ch.Nav, layouts.Link{Label: "Staff accounts", URL: s.url(RouteStaffAccounts), Current: current == paths[RouteStaffAccounts]})
+			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.audit"), URL: s.url(RouteStaffAudit), Current: current == paths[RouteStaffAudit]})
+			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.terminals"), URL: s.url(RouteStaffDevices), Current: current == paths[RouteStaffDevices]})
+			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.staff_accounts"), URL: s.url(RouteStaffAccounts), Current: current == paths[RouteStaffAccounts]})
 		}
 		if dev.Mode == device.Counter {
 			ch.NextCustomerURL = s.url(RouteNextCustomer)

@@ -9,7 +9,9 @@ import (
 	"database/sql"
 	"fmt"
 	"github.com/cinemabff/cinemabff/internal/bookings"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/payevents"
+	"golang.org/x/text/language"
 	"log/slog"
 	"net"
 	"net/http"
@@ -126,10 +128,14 @@ type Deps struct {
 	// Limits keeps the rate limits (look-ups, staff sign-in), shared by every replica: the
 	// database's or Redis's. nil means the database's (SQL set), else one process's memory.
 	Limits ratelimit.Store
+	// Languages are the site's message catalogs (internal/i18n); nil loads them with English
+	// as the fallback.
+	Languages *i18n.Catalog
 }
 
 // Server is the BFF's HTTP handler.
 type Server struct {
+	langs    *i18n.Catalog
 	cfg      Config
 	logger   *slog.Logger
 	db       Pinger
@@ -196,7 +202,15 @@ func New(d Deps) (*Server, error) {
 	if d.Config.MoneyStepTimeout <= 0 {
 		d.Config.MoneyStepTimeout = defaultMoneyStepTimeout
 	}
+	if d.Languages == nil {
+		langs, err := i18n.Load(language.English)
+		if err != nil {
+			return nil, fmt.Errorf("bff: %w", err)
+		}
+		d.Languages = langs
+	}
 	s := &Server{
+		langs:    d.Languages,
 		cfg:      d.Config,
 		logger:   d.Logger,
 		db:       d.DB,

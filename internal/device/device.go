@@ -51,6 +51,7 @@ type Info struct {
 	Enrolment int64  // the enrolment the cookie names; 0: none
 	Mode      Mode
 	Name      string // the live enrolment's name ("Counter 2"); "" for a customer device
+	Language  string // the enrolment's default language code ("de"); "" for the site's
 }
 
 // Store reads and writes the device cookie.

@@ -3,7 +3,9 @@ package layouts
 
 // Chrome is what the frame around a page needs. Handlers fill it once per request.
 type Chrome struct {
-	Title     string // page title, without the site name
+	Lang      string     // the page's language code for <html lang>: "en", "de"
+	Languages []LangLink // the header's language switch
+	Title     string     // page title, without the site name
 	SiteName  string // the cinema chain's name in the header
 	Mode      string // device mode: customer, counter, kiosk (body class mode-<Mode>)
 	CSRFToken string // sent by htmx in X-CSRF-Token and by forms in _csrf
@@ -31,6 +33,14 @@ type Chrome struct {
 	SignOutURL string
 	// NextCustomerURL ends the customer's part of a counter visit ("" when not at a counter).
 	NextCustomerURL string
+}
+
+// LangLink switches the site to one language: a plain link, named in that language.
+type LangLink struct {
+	Lang    string // "de"
+	Name    string // "Deutsch"
+	URL     string
+	Current bool
 }
 
 // Link is a labelled URL.

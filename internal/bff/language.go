@@ -1,0 +1,105 @@
+package bff
+
+import (
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"golang.org/x/text/language"
+
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/views/layouts"
+)
+
+// The language of a page is, in this order: the one the person chose (?lang=, remembered in a
+// cookie; on a kiosk in the visit's session, so the next guest starts afresh), on a kiosk its
+// device's default, what the browser asks for (Accept-Language), the site's fallback.
+const (
+	langParam      = "lang"
+	langCookieName = "lang"
+	sessLang       = "lang"
+	langCookieLife = 365 * 24 * time.Hour
+)
+
+func (s *Server) langCookie() string {
+	if s.cfg.Secure() {
+		return "__Host-" + langCookieName
+	}
+	return langCookieName
+}
+
+// chooseLanguage puts the request's localizer into its context. A GET with ?lang=xx remembers
+// the choice and redirects to the same address without it, so the choice is one plain link
+// that works without JavaScript and the address people share carries no language.
+func (s *Server) chooseLanguage(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if isInfraPath(r.URL.Path) {
+			return next(c)
+		}
+		if code := r.URL.Query().Get(langParam); code != "" && r.Method == http.MethodGet {
+			if tag, ok := s.langs.Parse(code); ok {
+				s.rememberLanguage(c, tag)
+				q := r.URL.Query()
+				q.Del(langParam)
+				to := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
+				return c.Redirect(http.StatusSeeOther, to.RequestURI())
+			}
+		}
+		l := s.langs.For(s.requestLanguage(c))
+		c.SetRequest(r.WithContext(i18n.NewContext(r.Context(), l)))
+		h := c.Response().Header()
+		h.Add("Vary", "Accept-Language")
+		h.Set("Content-Language", l.Lang())
+		return next(c)
+	}
+}
+
+// requestLanguage is the language of this request (see the order above).
+func (s *Server) requestLanguage(c echo.Context) language.Tag {
+	if isKiosk(c) {
+		if tag, ok := s.langs.Parse(s.sessions.GetString(c.Request().Context(), sessLang)); ok {
+			return tag
+		}
+		if tag, ok := s.langs.Parse(deviceOf(c).Language); ok {
+			return tag
+		}
+		return s.langs.Fallback()
+	}
+	if ck, err := c.Cookie(s.langCookie()); err == nil {
+		if tag, ok := s.langs.Parse(ck.Value); ok {
+			return tag
+		}
+	}
+	return s.langs.Match(c.Request().Header.Get("Accept-Language"))
+}
+
+// rememberLanguage keeps a person's choice: in a cookie, or on a kiosk in the visit.
+func (s *Server) rememberLanguage(c echo.Context, tag language.Tag) {
+	if isKiosk(c) {
+		s.sessions.Put(c.Request().Context(), sessLang, tag.String())
+		return
+	}
+	c.SetCookie(&http.Cookie{Name: s.langCookie(), Value: tag.String(), Path: "/", MaxAge: int(langCookieLife.Seconds()),
+		HttpOnly: true, Secure: s.cfg.Secure(), SameSite: http.SameSiteLaxMode})
+}
+
+// loc is the request's localizer.
+func loc(c echo.Context) *i18n.Localizer { return i18n.FromContext(c.Request().Context()) }
+
+// languageLinks are the header's language switch: one plain link per language to this page
+// (a GET) or to the home page, each named in its own language.
+func (s *Server) languageLinks(c echo.Context) []layouts.LangLink {
+	here, q := s.url(RouteHome), url.Values{}
+	if r := c.Request(); r.Method == http.MethodGet && !isHTMX(c) {
+		here, q = r.URL.Path, r.URL.Query()
+	}
+	current := loc(c).Tag()
+	var out []layouts.LangLink
+	for _, t := range i18n.Languages {
+		q.Set(langParam, t.String())
+		out = append(out, layouts.LangLink{Lang: t.String(), Name: s.langs.For(t).T("language.name"), URL: here + "?" + q.Encode(), Current: t == current})
+	}
+	return out
+}

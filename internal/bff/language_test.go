@@ -1,0 +1,57 @@
+package bff
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestLanguageFromTheBrowserAndTheSwitch(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	de := http.Header{"Accept-Language": {"de-DE,de;q=0.9,en;q=0.5"}}
+
+	resp, body := h.do("GET", "/", nil, de)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET / in German: %d", resp.StatusCode)
+	}
+	doc := h.doc(body)
+	if lang, _ := doc.Find("html").Attr("lang"); lang != "de" {
+		t.Errorf(`<html lang=%q>, want "de"`, lang)
+	}
+	if got := doc.Find("h1").Text(); got != "Ihre Tickets, Ihre Plätze" {
+		t.Errorf("German heading %q", got)
+	}
+	if cl := resp.Header.Get("Content-Language"); cl != "de" {
+		t.Errorf("Content-Language %q", cl)
+	}
+	en := doc.Find(`[data-testid="lang-switch"] a[hreflang="en"]`)
+	href, ok := en.Attr("href")
+	if !ok || en.Text() != "English" {
+		t.Fatalf("no link to English in the switch: %q", en.Text())
+	}
+	if cur, _ := doc.Find(`[data-testid="lang-switch"] a[aria-current]`).Attr("hreflang"); cur != "de" {
+		t.Errorf("the switch marks %q as current, want de", cur)
+	}
+
+	// The plain link, as a browser without JavaScript follows it.
+	resp, _ = h.do("GET", href, nil, de)
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
+		t.Fatalf("?lang=en: %d to %q, want 303 to /", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	for _, path := range []string{"/", "/booking"} {
+		_, body = h.do("GET", path, nil, de) // the browser still asks for German
+		doc = h.doc(body)
+		if lang, _ := doc.Find("html").Attr("lang"); lang != "en" {
+			t.Errorf("%s after choosing English: <html lang=%q>", path, lang)
+		}
+	}
+	if got := doc.Find(`nav[aria-label] a[href="/booking"]`).Text(); got != "My booking" {
+		t.Errorf("nav after choosing English: %q", got)
+	}
+
+	// An unknown choice changes nothing and is not an error.
+	resp, body = h.do("GET", "/?lang=xx", nil, nil)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `lang="en"`) {
+		t.Errorf("?lang=xx: %d", resp.StatusCode)
+	}
+}

@@ -1,0 +1,88 @@
+package i18n
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/text/currency"
+	"golang.org/x/text/message"
+	"golang.org/x/text/number"
+
+	"github.com/cinemabff/cinemabff/internal/cinema"
+)
+
+// Money writes an amount in this language: the currency's symbol and minor digits
+// (golang.org/x/text/currency), the language's digit grouping and decimal mark
+// (golang.org/x/text/number) and its placement of the symbol (the catalog's "money.pattern"):
+// "€13.25" in English, "13,25 €" in German.
+func (l *Localizer) Money(m cinema.Money) string {
+	unit, err := currency.ParseISO(m.Currency)
+	code := strings.ToUpper(m.Currency)
+	scale := cinema.MinorDigits(code)
+	symbol := code
+	if err == nil {
+		scale, _ = currency.Standard.Rounding(unit)
+		symbol = l.printer().Sprint(currency.NarrowSymbol(unit))
+	}
+	cents := m.Cents
+	sign := ""
+	if cents < 0 {
+		sign, cents = "-", -cents
+	}
+	// Whole and fraction from the integer minor units, so no float rounding can creep in.
+	div := int64(1)
+	for range scale {
+		div *= 10
+	}
+	whole := l.printer().Sprint(number.Decimal(cents / div))
+	amount := whole
+	if scale > 0 {
+		frac := strconv.FormatInt(cents%div, 10)
+		amount += l.T("money.decimal_mark") + strings.Repeat("0", scale-len(frac)) + frac
+	}
+	return l.T("money.pattern", "Sign", sign, "Amount", amount, "Symbol", symbol)
+}
+
+func (l *Localizer) printer() *message.Printer {
+	if l == nil {
+		return message.NewPrinter(Languages[0])
+	}
+	return l.p
+}
+
+// Style is a way of writing a moment.
+type Style int
+
+const (
+	Clock         Style = iota // 20:15
+	DayShort                   // Wed 25 Nov · Mi., 25. Nov.
+	DayLong                    // Wednesday 25 November · Mittwoch, 25. November
+	DateTimeShort              // Wed 25 Nov, 20:15 · Mi., 25. Nov., 20:15
+	DateTimeLong               // Wednesday 25 November 2026, 20:15 · Mittwoch, 25. November 2026, 20:15
+	DayMonth                   // 25 November · 25. November
+)
+
+var styleIDs = map[Style]string{
+	Clock: "time.clock", DayShort: "time.day_short", DayLong: "time.day_long",
+	DateTimeShort: "time.datetime_short", DateTimeLong: "time.datetime_long", DayMonth: "time.day_month",
+}
+
+// Time writes t in loc (the cinema's time zone; nil means t's own) in this language's way of
+// the style. The patterns and the names of days and months are in the catalog.
+func (l *Localizer) Time(t time.Time, loc *time.Location, style Style) string {
+	if loc != nil {
+		t = t.In(loc)
+	}
+	wd := strings.ToLower(t.Weekday().String())
+	mo := strings.ToLower(t.Month().String())
+	return l.T(styleIDs[style],
+		"Clock", t.Format("15:04"),
+		"Day", t.Day(),
+		"Year", t.Year(),
+		"Weekday", l.T("time.weekday."+wd),
+		"Wkd", l.T("time.weekday_short."+wd),
+		"Month", l.T("time.month."+mo),
+		"Mon", l.T("time.month_short."+mo),
+	)
+}
