@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"io"
 	"net"
 	netmail "net/mail"
@@ -77,6 +78,7 @@ type Config struct {
 	UpstreamPaths   string   // JSON file overriding operation paths
 	UpstreamIdle    int      // idle keep-alive connections kept to the upstream
 	TimeZone        string   // IANA zone used when a cinema's TimeZoneId is absent or unknown
+	Language        string   // the site's language for a browser that asks for none of ours
 	Currency        string   // ISO 4217 code used when a cinema names none
 	TenderCard      string   // PaymentTenderCategory of card (external) payments
 	TenderGiftCard  string   // ... of gift card payments
@@ -137,6 +139,7 @@ func (c *Config) settings() []setting {
 		{name: "upstream-header", env: envPrefix + "UPSTREAM_HEADERS", help: "extra header on every upstream call, 'Name: value' (repeatable; the environment variable holds one per line)", list: &c.UpstreamHeaders},
 		{name: "upstream-idle-conns", help: "idle keep-alive connections kept to the ticketing API for reuse (size for the calls in flight in a burst; below 1: the default)", num: &c.UpstreamIdle, def: strconv.Itoa(upstream.DefaultMaxIdleConnsPerHost)},
 		{name: "upstream-paths", help: "JSON file overriding upstream operation paths ({\"RemoveTickets\":\"POST RESTTicketing.svc/...\"})", str: &c.UpstreamPaths},
+		{name: "language", help: "the site's language for a browser that asks for none of its languages (en or de)", str: &c.Language, def: "en"},
 		{name: "time-zone", help: "time zone for a cinema whose TimeZoneId is absent or unknown", str: &c.TimeZone, def: "Europe/Berlin"},
 		{name: "currency", help: "currency for a cinema that names none (ISO 4217)", str: &c.Currency, def: upstream.DefaultCurrency},
 		{name: "tender-card", help: "PaymentTenderCategory of card payments taken by the payment provider", str: &c.TenderCard, def: upstream.DefaultTenders.Card},
@@ -292,6 +295,9 @@ func (c *Config) complete() error {
 			return err
 		}
 	}
+	if _, err := c.languages(); err != nil {
+		return err
+	}
 	if _, err := time.LoadLocation(c.TimeZone); err != nil {
 		return fmt.Errorf("time zone %q: %w", c.TimeZone, err)
 	}
@@ -392,4 +398,13 @@ func (c Config) refundApprovalCents() (int64, error) {
 		return 0, fmt.Errorf("refund-approval-above %q: want an amount such as 50.00", c.RefundApprovalAbove)
 	}
 	return w*100 + f, nil
+}
+
+// languages loads the message catalogs with -language as the fallback.
+func (c Config) languages() (*i18n.Catalog, error) {
+	tag, ok := i18n.Supported(c.Language)
+	if !ok {
+		return nil, fmt.Errorf("language %q: the site speaks %v", c.Language, i18n.Languages)
+	}
+	return i18n.Load(tag)
 }

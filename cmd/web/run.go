@@ -122,7 +122,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err != nil {
 		return err
 	}
+	langs, err := cfg.languages()
+	if err != nil {
+		return err
+	}
 	site, err := bff.New(bff.Deps{
+		Languages: langs,
 		Config: bff.Config{
 			SiteName:            cfg.SiteName,
 			PublicURL:           publicURL,

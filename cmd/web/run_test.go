@@ -65,6 +65,12 @@ func TestParseConfig(t *testing.T) {
 		{"bad header", []string{"-upstream-header", "no colon"}, nil, "want 'Name: value'"},
 		{"token as header", []string{"-upstream-header", "connectapitoken: x"}, nil, "-upstream-token"},
 		{"bad booking modes", []string{"-booking-modes", "sale=1,reservation=1"}, nil, "must differ"},
+		{"language German", []string{"-language", "de"}, func(t *testing.T, c Config) {
+			if l, err := c.languages(); err != nil || l.Fallback().String() != "de" {
+				t.Fatalf("%v %v", l, err)
+			}
+		}, ""},
+		{"language not spoken", []string{"-language", "fr"}, nil, "the site speaks"},
 		{"bad time zone", []string{"-time-zone", "Mars/Olympus"}, nil, "time zone"},
 		{"missing paths file", []string{"-upstream-paths", "/nonexistent/paths.json"}, nil, "upstream paths"},
 		{"change cut-off: 30 minutes by default", nil, func(t *testing.T, c Config) {

@@ -113,7 +113,11 @@ func (c *Catalog) Match(acceptLanguage string) language.Tag {
 
 // Parse reads a language code a person chose ("de", "en", "de-AT") and says whether it is
 // one of the site's languages; the answer is the site language it stands for.
-func (c *Catalog) Parse(code string) (language.Tag, bool) {
+func (c *Catalog) Parse(code string) (language.Tag, bool) { return Supported(code) }
+
+// Supported reads a language code and says whether it names one of the site's languages
+// (by its base language: "de-AT" is German); the answer is that site language.
+func Supported(code string) (language.Tag, bool) {
 	t, err := language.Parse(strings.TrimSpace(code))
 	if err != nil {
 		return language.Und, false
