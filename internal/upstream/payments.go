@@ -37,6 +37,7 @@ type PaymentRequest struct {
 	Reference      string // our reference (e.g. the ledger entry)
 	Description    string
 	Metadata       map[string]string // e.g. the booking, shown in the provider's dashboard
+	Locale         string            // the language of the customer's page ("de", "en"); "" lets the provider choose
 }
 
 // Payment is a payment at the provider.

@@ -136,6 +136,9 @@ func (s *StripePayments) CreatePayment(ctx context.Context, r PaymentRequest) (P
 		}},
 		PaymentIntentData: &stripe.CheckoutSessionCreatePaymentIntentDataParams{},
 	}
+	if r.Locale != "" {
+		p.Locale = stripe.String(r.Locale) // Checkout shows its page in the customer's language
+	}
 	meta := map[string]string{"ledger_entry": r.Reference}
 	for k, v := range r.Metadata {
 		meta[k] = v

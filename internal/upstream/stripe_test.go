@@ -79,7 +79,7 @@ func exerciseStripeAdapter(t *testing.T, base, key, refundable string) {
 	}
 	ctx := context.Background()
 	p, err := s.CreatePayment(ctx, PaymentRequest{AmountCents: 1325, Currency: "EUR", ReturnURL: "https://tickets.example/booking/edit/return/le_1",
-		IdempotencyKey: "le_1", Reference: "le_1", Description: "Change to booking 100002", Metadata: map[string]string{"booking": "0001/100002"}})
+		IdempotencyKey: "le_1", Reference: "le_1", Description: "Change to booking 100002", Metadata: map[string]string{"booking": "0001/100002"}, Locale: "de"})
 	if err != nil {
 		t.Fatalf("create checkout session: %v", err)
 	}
