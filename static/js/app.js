@@ -480,6 +480,25 @@
     each(map, '[data-zoom="in"]', function (b) { b.disabled = zoom >= ZOOM_MAX; });
   }
 
+  /* On the kiosk a large plan is picked in two steps: the whole auditorium at fit, where a
+   * tap chooses the part to sit in (the seats do not take taps yet: at fit they are smaller
+   * than a finger), then that part with seats of at least 44 px. The map's
+   * [data-area-hint] (shown here) says so; "Fit" goes back to the overview. A keyboard
+   * still reaches every seat at any zoom. */
+  var KIOSK_SEAT = 44;
+
+  function pickAreaFirst(map) {
+    if (!doc.body.classList.contains('mode-kiosk')) return;
+    if ((seatSize(map) || KIOSK_SEAT) >= KIOSK_SEAT) return;
+    map.setAttribute('data-pick-area', '');
+    each(map, '[data-area-hint]', function (h) { h.hidden = false; });
+  }
+
+  function leavePickArea(map) {
+    map.removeAttribute('data-pick-area');
+    each(map, '[data-area-hint]', function (h) { h.hidden = true; });
+  }
+
   function zoomStep(map, dir) {
     var zoom = parseFloat(map.getAttribute('data-zoom') || '1') || 1;
     if (dir === 'fit') return setZoom(map, 1);
@@ -504,10 +523,24 @@
       map.style.setProperty('--cols', map.getAttribute('data-cols') || '24');
     }
     setZoom(map, 1);
+    pickAreaFirst(map);
     bar.addEventListener('click', function (event) {
       var b = event.target.closest && event.target.closest('[data-zoom]');
-      if (b && !b.disabled) zoomStep(map, b.getAttribute('data-zoom'));
+      if (!b || b.disabled) return;
+      zoomStep(map, b.getAttribute('data-zoom'));
+      if (b.getAttribute('data-zoom') === 'fit') pickAreaFirst(map);
+      else leavePickArea(map);
     });
+    // Picking the area: a tap on the overview zooms there, seats at a comfortable size.
+    scroller.addEventListener('click', function (event) {
+      if (!map.hasAttribute('data-pick-area')) return;
+      event.preventDefault();
+      var r = scroller.getBoundingClientRect();
+      var size = seatSize(map) || 24;
+      leavePickArea(map);
+      setZoom(map, (parseFloat(map.getAttribute('data-zoom') || '1') || 1) * (KIOSK_SEAT + 4) / size,
+        event.clientX - r.left, event.clientY - r.top);
+    }, true);
     // Pinch: two fingers on the map scale it; one finger pans (native scrolling).
     var start = null;
     function dist(t) { return Math.hypot(t[0].clientX - t[1].clientX, t[0].clientY - t[1].clientY); }
