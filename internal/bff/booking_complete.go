@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"golang.org/x/text/language"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/notify"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -22,7 +24,7 @@ import (
 
 func (s *Server) settler() *settler {
 	return &settler{ticketing: s.ticketing, payments: s.payments, ledger: s.ledger, logger: s.logger, now: s.now,
-		returnURL: func(id string) string { return s.absURL(RouteEditReturn, id) }, tender: s.paymentsTender}
+		returnURL: func(id string) string { return s.absURL(RouteEditReturn, id) }, tender: s.paymentsTender, words: s.langs.For(s.langs.Fallback())}
 }
 
 // blockingEntry returns the edit's ledger entry that has money in motion: a payment or
@@ -44,10 +46,10 @@ func (s *Server) blockingEntry(ctx context.Context, e editVisit) (*ledger.Entry,
 }
 
 // refuseWhilePaying is the answer to a change attempted while money is in motion.
-func (s *Server) refuseWhilePaying(entry *ledger.Entry) error {
-	return &Error{Code: EConflict, Heading: "A payment is in progress",
-		Message: "Your payment or refund for this change is being processed, so the change can no longer be altered here. The status page shows what happens.",
-		BackURL: s.url(RouteEditStatus, entry.ID), BackLabel: "See the status"}
+func (s *Server) refuseWhilePaying(c echo.Context, entry *ledger.Entry) error {
+	l := loc(c)
+	return &Error{Code: EConflict, Heading: l.T("booking.paying_heading"), Message: l.T("booking.paying_text"),
+		BackURL: s.url(RouteEditStatus, entry.ID), BackLabel: l.T("booking.see_status")}
 }
 
 // completeEdit finishes the edit: with nothing to pay, by taking a payment on the provider's
@@ -80,6 +82,7 @@ func (s *Server) completeEdit(c echo.Context) error {
 	if err != nil {
 		return s.editEnded(c, e, err)
 	}
+	l := loc(c)
 	lines, _ := editLines(e, o)
 	e.Summary = changeSummary(lines)
 	balance := o.Total
@@ -95,7 +98,7 @@ func (s *Server) completeEdit(c echo.Context) error {
 			return s.editEnded(c, e, err)
 		}
 		if !e.Paid && balance.Cents != 0 {
-			e.Summary = append(e.Summary, fmt.Sprintf("The amount to pay at the cinema changed by %s.", signed(balance)))
+			e.Summary = append(e.Summary, changeItem{What: changeAtCinema, Amount: balance})
 			notice.Money = append(notice.Money, notify.MoneyLine{What: notify.MoneyAtCinema, Amount: balance})
 		}
 		s.writeNotice(ctx, notice)
@@ -162,15 +165,12 @@ func (s *Server) completeEdit(c echo.Context) error {
 			e.Entry = ""
 			s.saveEdit(c, e)
 			if errors.Is(err, upstream.ErrAmountTooSmall) {
-				locale := s.cinemaByID(ctx, entry.CinemaID).Locale
-				return &Error{Code: EInvalid, Heading: "This difference is too small to pay by card",
-					Message: "Card payments start at " + cinema.Money{Cents: 50, Currency: entry.Currency}.Format(locale) + ", and this change costs " + cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}.Format(locale) +
-						". Nothing was charged and your changes are still held: add or remove something, or ask at the box office.",
-					BackURL: s.url(RouteEdit), BackLabel: "Back to your changes", Err: err}
+				return &Error{Code: EInvalid, Heading: l.T("booking.too_small_heading"),
+					Message: l.T("booking.too_small_text", "Minimum", l.Money(cinema.Money{Cents: 50, Currency: entry.Currency}), "Amount", l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})),
+					BackURL: s.url(RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
 			}
-			return &Error{Code: EUnavailable, Heading: "The payment page is not available",
-				Message: "We could not open the payment page just now. Nothing was charged and your changes are still held. Please try again in a moment.",
-				BackURL: s.url(RouteEdit), BackLabel: "Back to your changes", Err: err}
+			return &Error{Code: EUnavailable, Heading: l.T("booking.pay_page_unavailable_heading"), Message: l.T("booking.pay_page_unavailable_text"),
+				BackURL: s.url(RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
 		}
 		if !safeExternalURL(entry.HostedURL) {
 			return fmt.Errorf("payment provider gave an unusable page address %q", entry.HostedURL)
@@ -180,48 +180,87 @@ func (s *Server) completeEdit(c echo.Context) error {
 	return fmt.Errorf("ledger entry %s of kind %s: not a payment", entry.ID, entry.Kind) // refunds went to startRefund
 }
 
-// changeSummary says in words what the edit changes.
-func changeSummary(lines []booking.LineView) []string {
-	var out []string
-	for _, l := range lines {
-		seat := ""
-		if l.Seat != "" {
-			seat = " (" + l.Seat + ")"
-		}
-		switch l.State {
-		case "added":
-			out = append(out, "Added: "+l.Description+seat)
-		case "removed":
-			out = append(out, "Removed: "+l.Description+seat)
-		case lineMoved:
-			out = append(out, "Moved: "+l.Description+" ("+l.From+" → "+l.Seat+")")
+// changeItem is one thing an edit changed, in no language: the booking page says it in the
+// visitor's (changeWords), the audit trail in English.
+type changeItem struct {
+	What   string       `json:"what"` // changeAdded, changeRemoved, changeMoved, changeSaved, changeAtCinema
+	Ticket string       `json:"ticket,omitempty"`
+	Seat   seatName     `json:"seat,omitzero"`
+	From   seatName     `json:"from,omitzero"`   // a moved ticket's seat before
+	Amount cinema.Money `json:"amount,omitzero"` // changeAtCinema: what the amount to pay there changed by
+}
+
+const (
+	changeAdded    = "added"
+	changeRemoved  = "removed"
+	changeMoved    = "moved"
+	changeSaved    = "saved"     // nothing to list: the changes are saved
+	changeAtCinema = "at_cinema" // the amount to pay at the cinema changed
+)
+
+// changeSummary says what the edit changes, line by line.
+func changeSummary(lines []booking.LineView) []changeItem {
+	var out []changeItem
+	for i := range lines {
+		lv := &lines[i]
+		switch lv.State {
+		case "added", "removed", lineMoved:
+			out = append(out, changeItem{What: lv.State, Ticket: lv.Description, Seat: lineSeat(lv), From: lineFrom(lv)})
 		}
 	}
 	if len(out) == 0 {
-		out = append(out, "Your changes are saved.")
+		out = append(out, changeItem{What: changeSaved})
+	}
+	return out
+}
+
+// changeWords says the changes in l's language, one sentence each.
+func changeWords(l *i18n.Localizer, items []changeItem) []string {
+	var out []string
+	for _, it := range items {
+		ticket := it.Ticket
+		if seat := it.Seat.words(l); seat != "" && it.What != changeMoved {
+			ticket += " (" + seat + ")"
+		}
+		switch it.What {
+		case changeAdded:
+			out = append(out, l.T("booking.change_added", "Ticket", ticket))
+		case changeRemoved:
+			out = append(out, l.T("booking.change_removed", "Ticket", ticket))
+		case changeMoved:
+			out = append(out, l.T("booking.change_moved", "Ticket", ticket, "From", it.From.words(l), "Seat", it.Seat.words(l)))
+		case changeAtCinema:
+			out = append(out, l.T("booking.change_at_cinema", "Amount", bookingSigned(l, it.Amount)))
+		default:
+			out = append(out, l.T("booking.change_saved"))
+		}
 	}
 	return out
 }
 
 // finishEdit ends the edit in this visit and shows the booking, read again from the upstream,
-// with what changed and what was paid or refunded.
+// with what changed and what was paid or refunded. The audit trail gets the same in English.
 func (s *Server) finishEdit(c echo.Context, e editVisit) error {
 	ctx := c.Request().Context()
-	summary := e.Summary
+	l, en := loc(c), s.langs.For(language.English)
+	shown, audited := changeWords(l, e.Summary), changeWords(en, e.Summary)
 	if e.Entry != "" {
 		if entry, err := s.ledger.Get(ctx, e.Entry); err == nil {
-			amount := cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}.Format(s.cinemaByID(ctx, entry.CinemaID).Locale)
+			amount := cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}
 			card := strings.TrimSpace(entry.CardType + " " + entry.CardMasked)
 			if entry.Kind == ledger.KindPayment {
-				summary = append(summary, fmt.Sprintf("Paid %s by %s.", amount, card))
+				shown = append(shown, l.T("booking.paid_by", "Amount", l.Money(amount), "Card", card))
+				audited = append(audited, en.T("booking.paid_by", "Amount", en.Money(amount), "Card", card))
 			} else {
-				summary = append(summary, s.refundGroupSummary(ctx, entry)) // every part, with its card
+				parts := mustGroup(ctx, s, entry) // every part, with its card
+				shown = append(shown, refundSummary(l, parts))
+				audited = append(audited, refundSummary(en, parts))
 			}
 		}
 	}
 	s.clearEdit(c)
-	s.recordAudit(c, editAudit(ctx, s, e, summary))
-	s.sessions.Put(ctx, sessChanges, strings.Join(summary, "\n"))
+	s.recordAudit(c, editAudit(ctx, s, e, audited))
+	s.sessions.Put(ctx, sessChanges, strings.Join(shown, "\n"))
 	s.sessions.Put(ctx, sessMailKey, editNotice(e, nil, cinema.Money{}, cinema.Money{}).Key)
 	return s.redirect(c, s.url(RouteBooking))
 }
@@ -231,9 +270,9 @@ func (s *Server) finishEdit(c echo.Context, e editVisit) error {
 func (s *Server) entryForVisit(c echo.Context) (ledger.Entry, editVisit, error) {
 	ctx := c.Request().Context()
 	id := c.Param("entry")
-	denied := &Error{Code: EForbidden, Heading: "We cannot show this payment",
-		Message: "This payment does not belong to this visit. If you paid, your booking shows the result; find it with its number and your e-mail address.",
-		BackURL: s.url(RouteFindBooking), BackLabel: "Find your booking"}
+	l := loc(c)
+	denied := &Error{Code: EForbidden, Heading: l.T("booking.not_your_payment_heading"), Message: l.T("booking.not_your_payment_text"),
+		BackURL: s.url(RouteFindBooking), BackLabel: l.T("booking.find_title")}
 	entry, err := s.ledger.Get(ctx, id)
 	if errors.Is(err, ledger.ErrNotFound) {
 		return entry, editVisit{}, denied
@@ -359,13 +398,13 @@ func (s *Server) afterSettle(c echo.Context, e editVisit, entry ledger.Entry) er
 		if e.UserSessionID == entry.EditSessionID {
 			s.clearEdit(c)
 		}
-		s.flash(c, savedChangeText)
+		s.flash(c, loc(c).T("booking.saved_change"))
 		return s.redirect(c, s.url(RouteBooking))
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed:
 		// Declined or cancelled at the provider: nothing taken, the edit is still there.
 		e.Entry = ""
 		s.saveEdit(c, e)
-		s.flash(c, "The payment was not completed, so nothing was charged. Your changes are still held: you can pay again or cancel them.")
+		s.flash(c, loc(c).T("booking.payment_not_completed"))
 		return s.redirect(c, s.url(RouteEdit))
 	}
 	if entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefunded && e.UserSessionID == entry.EditSessionID {
@@ -375,35 +414,37 @@ func (s *Server) afterSettle(c echo.Context, e editVisit, entry ledger.Entry) er
 	if v.Refresh {
 		pauseKioskIdle(c) // money in motion: the kiosk does not start over (kiosk.go)
 	}
-	return s.render(c, http.StatusOK, "Your booking change", booking.StatusPage(v))
+	return s.render(c, http.StatusOK, loc(c).T("booking.status_title"), booking.StatusPage(v))
 }
 
-// statusView says honestly where the money is (a payment; refunds: refundStatusView).
+// statusView says honestly where the money is (a payment; refunds: refundStatusView), in the
+// language of ctx.
 func (s *Server) statusView(ctx context.Context, entry ledger.Entry) booking.PaymentStatusView {
-	amount := cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}.Format(s.cinemaByID(ctx, entry.CinemaID).Locale)
+	l := i18n.FromContext(ctx)
+	amount := l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})
 	v := booking.PaymentStatusView{Reference: entry.ID[:12], PollURL: s.url(RouteEditStatus, entry.ID), Refresh: true, Kind: components.NoticeInfo}
 	switch {
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRedirected:
-		v.Heading, v.Body = "Waiting for your payment", "We are waiting for the payment provider to confirm your payment of "+amount+". This page updates by itself."
-		v.NextURL, v.NextLabel = entry.HostedURL, "Go back to the payment page"
+		v.Heading, v.Body = l.T("booking.status_waiting"), l.T("booking.status_waiting_text", "Amount", amount)
+		v.NextURL, v.NextLabel = entry.HostedURL, l.T("booking.status_back_to_payment")
 	case entry.Kind == ledger.KindPayment && (entry.State == ledger.StatePaid || entry.State == ledger.StateApplying):
-		v.Heading, v.Body = "Payment received: finishing your change", "Your payment of "+amount+" was received. We are saving the change to your booking; this usually takes seconds. If the ticketing system is slow we keep trying, and if the change cannot be saved you get the money back automatically."
+		v.Heading, v.Body = l.T("booking.status_paid"), l.T("booking.status_paid_text", "Amount", amount)
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefunded:
 		v.Kind, v.Refresh = components.NoticeWarning, false
-		v.Heading, v.Body = "Your change could not be saved: payment refunded", "The change to your booking could not be completed in time, so your payment of "+amount+" was returned to your card. Your booking is as it was."
-		v.NextURL, v.NextLabel = s.url(RouteBooking), "See your booking"
+		v.Heading, v.Body = l.T("booking.status_reversed"), l.T("booking.status_reversed_text", "Amount", amount)
+		v.NextURL, v.NextLabel = s.url(RouteBooking), l.T("booking.see_booking")
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefundRequested:
 		// Never "refunded" before the provider says so: the refund may still be failing.
 		v.Kind = components.NoticeWarning
-		v.Heading, v.Body = "Your change could not be saved: your payment is being returned", "The change to your booking could not be completed in time, so we are returning your payment of "+amount+" to your card. It is still under way; this page updates by itself. Your booking is as it was."
+		v.Heading, v.Body = l.T("booking.status_reversing"), l.T("booking.status_reversing_text", "Amount", amount)
 		if entry.LastError != "" {
-			v.Body += " The payment provider has not confirmed the refund yet; we keep trying, and you need to do nothing."
+			v.Body += " " + l.T("booking.status_provider_retrying")
 		}
-		v.NextURL, v.NextLabel = s.url(RouteBooking), "See your booking"
+		v.NextURL, v.NextLabel = s.url(RouteBooking), l.T("booking.see_booking")
 	case entry.Kind == ledger.KindRefund:
 		return s.refundStatusView(ctx, entry, []ledger.Entry{entry}) // statusViewFor gives every part
 	default:
-		v.Heading, v.Body = "Working on it", "Your change is being processed. This page updates by itself."
+		v.Heading, v.Body = l.T("booking.status_working"), l.T("booking.status_working_text")
 	}
 	return v
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/refunds"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
@@ -29,12 +30,13 @@ func (s *Server) startEdit(c echo.Context) error {
 	if e, ok := s.currentEdit(c); ok && e.BookingNumber == b.Number {
 		return s.redirect(c, s.url(RouteEdit)) // a double click or a second tab: the same edit
 	}
-	if err := s.refuseClosed(c, b.CinemaID, b.Session.Showtime, s.url(RouteBooking), "Back to your booking"); err != nil {
+	back := loc(c).T("booking.back_to_booking")
+	if err := s.refuseClosed(c, b.CinemaID, b.Session.Showtime, s.url(RouteBooking), back); err != nil {
 		return err
 	}
 	eo, err := s.ticketing.EditBooking(c.Request().Context(), b.CinemaID, b.ID)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteBooking), "Back to your booking")
+		return s.fromUpstream(err, s.url(RouteBooking), back)
 	}
 	e := editVisit{
 		UserSessionID: eo.UserSessionID,
@@ -60,13 +62,13 @@ func (s *Server) startEdit(c echo.Context) error {
 	if len(eo.Sessions) > 0 && eo.Sessions[0].ID != "" {
 		e.SessionID = eo.Sessions[0].ID
 	}
-	for _, l := range eo.Lines {
-		if l.State == cinema.LineKept {
-			seat := ""
-			if len(l.Seats) > 0 {
-				seat = seatText(&l.Seats[0])
+	for _, ln := range eo.Lines {
+		if ln.State == cinema.LineKept {
+			var place seatName
+			if len(ln.Seats) > 0 {
+				place = seatNameOf(&ln.Seats[0])
 			}
-			e.Original = append(e.Original, originLine{ID: strconv.FormatInt(l.TicketID, 10), Description: l.Description, Seat: seat, PriceCents: l.FinalPrice.Cents})
+			e.Original = append(e.Original, originLine{ID: strconv.FormatInt(ln.TicketID, 10), Description: ln.Description, Seat: place.key(), Place: place, PriceCents: ln.FinalPrice.Cents})
 		}
 	}
 	s.saveEdit(c, e)
@@ -77,9 +79,9 @@ func (s *Server) startEdit(c echo.Context) error {
 func (s *Server) requireEdit(c echo.Context) (editVisit, error) {
 	e, ok := s.currentEdit(c)
 	if !ok {
-		return e, &Error{Code: ENotFound, Heading: "No change in progress",
-			Message: "There is no booking change in progress in this visit. It may have been finished, cancelled or timed out; your booking is as shown on its page.",
-			BackURL: s.url(RouteBooking), BackLabel: "See your booking"}
+		l := loc(c)
+		return e, &Error{Code: ENotFound, Heading: l.T("booking.no_edit_heading"), Message: l.T("booking.no_edit_text"),
+			BackURL: s.url(RouteBooking), BackLabel: l.T("booking.see_booking")}
 	}
 	return e, nil
 }
@@ -99,7 +101,7 @@ func (s *Server) requireChangeableEdit(c echo.Context) (editVisit, error) {
 		return e, err
 	}
 	if entry != nil {
-		return e, s.refuseWhilePaying(entry)
+		return e, s.refuseWhilePaying(c, entry)
 	}
 	return e, nil
 }
@@ -108,8 +110,9 @@ func (s *Server) requireChangeableEdit(c echo.Context) (editVisit, error) {
 // person gets a clear message and their booking, never a stack trace. While a payment or a
 // refund is under way the status page tells what happens to the money instead.
 func (s *Server) editEnded(c echo.Context, e editVisit, err error) error {
+	l := loc(c)
 	if !errors.Is(err, upstream.ErrOrderExpired) && !errors.Is(err, upstream.ErrNotFound) && !errors.Is(err, upstream.ErrOrderClosed) {
-		return s.fromUpstream(err, s.url(RouteEdit), "Back to your changes")
+		return s.fromUpstream(err, s.url(RouteEdit), l.T("booking.back_to_changes"))
 	}
 	loggerFrom(c.Request().Context(), s.logger).Info("edit ended upstream", "err", err)
 	if entry, berr := s.blockingEntry(c.Request().Context(), e); berr == nil && entry != nil {
@@ -117,9 +120,9 @@ func (s *Server) editEnded(c echo.Context, e editVisit, err error) error {
 	}
 	s.clearEdit(c)
 	if s.editSaved(c.Request().Context(), e.UserSessionID) {
-		s.flash(c, savedChangeText) // ended because it was saved (another tab, the provider's webhook)
+		s.flash(c, l.T("booking.saved_change")) // ended because it was saved (another tab, the provider's webhook)
 	} else {
-		s.flash(c, "Your change timed out or was ended elsewhere, so nothing was changed: your booking is as it was.")
+		s.flash(c, l.T("booking.edit_ended"))
 	}
 	return s.redirect(c, s.url(RouteBooking))
 }
@@ -162,22 +165,24 @@ func (s *Server) showEdit(c echo.Context) error {
 	if msg := s.popFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
+	l := loc(c)
 	if reason := s.changesClosed(c, e.CinemaID, e.Showtime); reason != "" && v.Notice == nil {
-		v.Notice = &components.Notice{Kind: components.NoticeError, Heading: "Changes are closed", Body: reason + " You can still cancel this change: your booking then stays as it was."}
+		v.Notice = &components.Notice{Kind: components.NoticeError, Heading: l.T("booking.closed_heading"), Body: l.T("booking.closed_edit", "Reason", reason)}
 	}
-	return s.render(c, http.StatusOK, "Change booking", booking.Edit(v))
+	return s.render(c, http.StatusOK, l.T("booking.edit_page_title"), booking.Edit(v))
 }
 
 // editView is the edit page of order o; types are the session's ticket types (none: adding
 // tickets is not offered).
 func (s *Server) editView(c echo.Context, e editVisit, o cinema.Order, types []cinema.TicketType) booking.EditView {
 	ctx := c.Request().Context()
+	l := loc(c)
 	ci := s.cinemaByID(ctx, e.CinemaID)
 	v := booking.EditView{
 		BookingNumber: fmt.Sprint(e.BookingNumber),
 		FilmTitle:     e.FilmTitle,
-		Showtime:      showtime(e.Showtime, ci),
-		Fees:          signed(o.BookingFee),
+		Showtime:      bookingShowtime(l, e.Showtime, ci),
+		Fees:          bookingSigned(l, o.BookingFee),
 		CSRFToken:     csrfToken(c),
 		AddURL:        s.url(RouteEditAdd),
 		RemoveURL:     s.url(RouteEditRemove),
@@ -191,14 +196,14 @@ func (s *Server) editView(c echo.Context, e editVisit, o cinema.Order, types []c
 	}
 	if !o.Expires.IsZero() {
 		v.ExpiresISO = o.Expires.UTC().Format(time.RFC3339)
-		v.ExpiresLocal = o.Expires.In(ci.Location()).Format("15:04")
+		v.ExpiresLocal = l.Time(o.Expires, ci.Location(), i18n.Clock)
 	}
 	for _, sess := range o.Sessions {
 		if v.FilmTitle == "" {
 			v.FilmTitle = sess.FilmTitle
 		}
 	}
-	v.Lines, v.HasChanges = editLines(e, o)
+	v.Lines, v.HasChanges = shownEditLines(l, e, o)
 	for i := range v.Lines {
 		if v.Lines[i].State == "kept" || v.Lines[i].State == lineMoved || v.Lines[i].State == "added" {
 			v.Lines[i].RemoveURL = s.url(RouteEditRemove)
@@ -207,34 +212,34 @@ func (s *Server) editView(c echo.Context, e editVisit, o cinema.Order, types []c
 	balance := o.Total
 	switch {
 	case balance.Cents > 0:
-		v.BalanceKind, v.Balance = "pay", balance.String()
+		v.BalanceKind, v.Balance = "pay", l.Money(balance)
 		if e.Paid {
-			v.CompleteLabel = "Pay " + balance.String() + " and confirm"
+			v.CompleteLabel = l.T("booking.complete_pay", "Amount", v.Balance)
 		} else {
-			v.CompleteLabel = "Confirm changes (" + balance.String() + " more to pay at the cinema)"
+			v.CompleteLabel = l.T("booking.complete_more_at_cinema", "Amount", v.Balance)
 		}
 	case balance.Cents < 0:
-		v.BalanceKind, v.Balance = "refund", balance.Neg().String()
+		v.BalanceKind, v.Balance = "refund", l.Money(balance.Neg())
 		if e.Paid {
-			v.CompleteLabel = "Confirm and refund " + balance.Neg().String()
+			v.CompleteLabel = l.T("booking.complete_refund", "Amount", v.Balance)
 		} else {
-			v.CompleteLabel = "Confirm changes (" + balance.Neg().String() + " less to pay at the cinema)"
+			v.CompleteLabel = l.T("booking.complete_less_at_cinema", "Amount", v.Balance)
 		}
 	default:
-		v.BalanceKind, v.Balance, v.CompleteLabel = "none", balance.String(), "Confirm changes"
+		v.BalanceKind, v.Balance, v.CompleteLabel = "none", l.Money(balance), l.T("booking.complete")
 	}
-	v.PayWith, v.RefundTo = editPayWith(e, balance)
+	v.PayWith, v.RefundTo = editPayWith(l, e, balance)
 	if e.TotalKnown {
 		orig := cinema.Money{Cents: e.OriginalTotal, Currency: balance.Currency}
 		v.Totals = true
-		v.OriginalTotal = orig.String()
-		v.NewTotal = cinema.Money{Cents: orig.Cents + balance.Cents, Currency: balance.Currency}.String()
-		v.TicketsChange = signed(cinema.Money{Cents: balance.Cents - o.BookingFee.Cents, Currency: balance.Currency})
+		v.OriginalTotal = l.Money(orig)
+		v.NewTotal = l.Money(cinema.Money{Cents: orig.Cents + balance.Cents, Currency: balance.Currency})
+		v.TicketsChange = bookingSigned(l, cinema.Money{Cents: balance.Cents - o.BookingFee.Cents, Currency: balance.Currency})
 	}
-	v.Steppers = editSteppers(o, types)
+	v.Steppers = editSteppers(l, o, types)
 	if e.StartBalance != 0 {
 		start := cinema.Money{Cents: e.StartBalance, Currency: balance.Currency}
-		v.FeeNote = fmt.Sprintf("Our booking fees have changed since you booked. The fees for the tickets you already have are recalculated with today's prices, which accounts for %s of the balance before any change you make.", signed(start))
+		v.FeeNote = l.T("booking.fee_note", "Amount", bookingSigned(l, start))
 	}
 	for _, d := range o.SuggestedDeals {
 		if d.Description != "" {
@@ -243,22 +248,23 @@ func (s *Server) editView(c echo.Context, e editVisit, o cinema.Order, types []c
 	}
 	for _, t := range types {
 		if t.Simple() {
-			v.TicketTypes = append(v.TicketTypes, booking.Option{Value: t.Code, Label: fmt.Sprintf("%s – %s", t.Description, t.Price.String())})
+			v.TicketTypes = append(v.TicketTypes, booking.Option{Value: t.Code, Label: fmt.Sprintf("%s – %s", t.Description, l.Money(t.Price))})
 		}
 	}
 	return v
 }
 
-// editPayWith says how the balance is settled: paid by card on the next step, at the cinema,
-// or refunded to the booking's payments (the newest first, as the refund will be planned).
-func editPayWith(e editVisit, balance cinema.Money) (string, []string) {
+// editPayWith says, in l's language, how the balance is settled: paid by card on the next
+// step, at the cinema, or refunded to the booking's payments (the newest first, as the refund
+// will be planned).
+func editPayWith(l *i18n.Localizer, e editVisit, balance cinema.Money) (string, []string) {
 	switch {
 	case balance.Cents > 0 && e.Paid:
-		return "You pay the difference by card on the next step.", nil
+		return l.T("booking.pay_by_card"), nil
 	case balance.Cents > 0:
-		return "You pay the difference at the cinema.", nil
+		return l.T("booking.pay_at_cinema"), nil
 	case balance.Cents < 0 && !e.Paid:
-		return "You pay that much less at the cinema.", nil
+		return l.T("booking.pay_less_at_cinema"), nil
 	case balance.Cents < 0:
 		var pays []refunds.Payment
 		for _, p := range e.Payments {
@@ -266,17 +272,17 @@ func editPayWith(e editVisit, balance cinema.Money) (string, []string) {
 		}
 		plan, err := refunds.Plan(-balance.Cents, pays)
 		if err != nil || len(plan) == 0 {
-			return "The refund goes back to the payment you booked with.", nil
+			return l.T("booking.refund_to_payment"), nil
 		}
 		var to []string
 		for _, part := range plan {
 			card := strings.TrimSpace(part.Payment.CardType + " " + part.Payment.CardMasked)
 			if card == "" {
-				card = "your original payment"
+				card = l.T("booking.original_payment")
 			}
-			to = append(to, cinema.Money{Cents: part.AmountCents, Currency: balance.Currency}.String()+" back to "+card)
+			to = append(to, l.T("booking.refund_part", "Amount", l.Money(cinema.Money{Cents: part.AmountCents, Currency: balance.Currency}), "Card", card))
 		}
-		return "The refund goes back to the payment you booked with:", to
+		return l.T("booking.refund_to_payments"), to
 	}
 	return "", nil
 }
@@ -284,7 +290,7 @@ func editPayWith(e editVisit, balance cinema.Money) (string, []string) {
 // editSteppers is a − n + row per ticket type that can be added: how many of the type the
 // booking has, and the ticket − removes (the newest of the type; none when it is the
 // booking's last ticket, which cannot be removed).
-func editSteppers(o cinema.Order, types []cinema.TicketType) []booking.StepperView {
+func editSteppers(l *i18n.Localizer, o cinema.Order, types []cinema.TicketType) []booking.StepperView {
 	var out []booking.StepperView
 	active := 0
 	for _, t := range o.Tickets() {
@@ -296,7 +302,7 @@ func editSteppers(o cinema.Order, types []cinema.TicketType) []booking.StepperVi
 		if !tt.Simple() {
 			continue
 		}
-		st := booking.StepperView{Type: tt.Code, Name: tt.Description, Price: tt.Price.String()}
+		st := booking.StepperView{Type: tt.Code, Name: tt.Description, Price: l.Money(tt.Price)}
 		for _, t := range o.Tickets() {
 			if t.TypeCode != tt.Code || (t.StateKnown && t.State == cinema.LineRemoved) {
 				continue
@@ -304,7 +310,7 @@ func editSteppers(o cinema.Order, types []cinema.TicketType) []booking.StepperVi
 			st.Count++
 			if active > 1 {
 				st.RemoveTicket = t.ID
-				st.RemoveWhat = strings.TrimSuffix(t.Description+", "+seatText(t.Seat), ", ")
+				st.RemoveWhat = strings.TrimSuffix(t.Description+", "+bookingSeat(l, t.Seat), ", ")
 			}
 		}
 		out = append(out, st)
@@ -312,13 +318,14 @@ func editSteppers(o cinema.Order, types []cinema.TicketType) []booking.StepperVi
 	return out
 }
 
-// editLines lists the order's tickets with their state. The contract's ticketing order does
+// editLines lists the order's tickets with their state, their seats as keys and by their
+// labels, in no language (shownEditLines adds the words). The contract's ticketing order does
 // not say which tickets were booked before; when the upstream does not say either, the state
 // is derived from the tickets the edit started with.
 func editLines(e editVisit, o cinema.Order) (lines []booking.LineView, changed bool) {
 	original := map[string]originLine{}
-	for _, l := range e.Original {
-		original[l.ID] = l
+	for _, ol := range e.Original {
+		original[ol.ID] = ol
 	}
 	seen := map[string]bool{}
 	for _, t := range o.Tickets() {
@@ -331,10 +338,11 @@ func editLines(e editVisit, o cinema.Order) (lines []booking.LineView, changed b
 			}
 		}
 		seen[t.ID] = true
-		lv := lineView(state, t.ID, t.Description, seatText(t.Seat), t.FinalPrice)
+		lv := lineView(state, t.ID, t.Description, seatNameOf(t.Seat), t.FinalPrice)
 		// A booked ticket on another seat than it had is moved, not kept.
 		if ol, ok := original[t.ID]; ok && state == cinema.LineKept && ol.Seat != "" && lv.Seat != "" && lv.Seat != ol.Seat {
-			lv.State, lv.StateLabel, lv.From = lineMoved, "Moved", ol.Seat
+			from := ol.place()
+			lv.State, lv.From, lv.FromRow, lv.FromLabel = lineMoved, from.key(), from.Row, from.Seat
 			changed = true
 		}
 		lines = append(lines, lv)
@@ -342,11 +350,35 @@ func editLines(e editVisit, o cinema.Order) (lines []booking.LineView, changed b
 			changed = true
 		}
 	}
-	for _, l := range e.Original {
-		if !seen[l.ID] {
-			lines = append(lines, lineView(cinema.LineRemoved, l.ID, l.Description, l.Seat, cinema.Money{Cents: l.PriceCents, Currency: e.Currency}))
+	for _, ol := range e.Original {
+		if !seen[ol.ID] {
+			lines = append(lines, lineView(cinema.LineRemoved, ol.ID, ol.Description, ol.place(), cinema.Money{Cents: ol.PriceCents, Currency: e.Currency}))
 			changed = true
 		}
+	}
+	return lines, changed
+}
+
+// shownEditLines is editLines with the words the edit page shows, in l's language.
+func shownEditLines(l *i18n.Localizer, e editVisit, o cinema.Order) ([]booking.LineView, bool) {
+	lines, changed := editLines(e, o)
+	for i := range lines {
+		lv := &lines[i]
+		switch lv.State {
+		case "kept":
+			lv.StateLabel = l.T("booking.line_kept")
+		case "added":
+			lv.StateLabel = l.T("booking.line_added")
+		case "removed":
+			lv.StateLabel = l.T("booking.line_removed")
+		case lineMoved:
+			lv.StateLabel = l.T("booking.line_moved")
+		default:
+			lv.StateLabel = l.T("booking.line_unknown")
+		}
+		lv.SeatText = lineSeat(lv).words(l)
+		lv.FromText = lineFrom(lv).words(l)
+		lv.Price = l.Money(lv.Amount)
 	}
 	return lines, changed
 }
@@ -355,23 +387,18 @@ func editLines(e editVisit, o cinema.Order) (lines []booking.LineView, changed b
 // booked: only its seat changed).
 const lineMoved = "moved"
 
-func lineView(state cinema.LineState, id, desc, seat string, price cinema.Money) booking.LineView {
-	label := map[cinema.LineState]string{cinema.LineKept: "Kept", cinema.LineAdded: "Added", cinema.LineRemoved: "Removed"}[state]
-	if label == "" {
-		label = "Unknown"
-	}
-	return booking.LineView{State: state.String(), StateLabel: label, Description: desc, Seat: seat, Price: price.String(), TicketID: id}
+func lineView(state cinema.LineState, id, desc string, seat seatName, price cinema.Money) booking.LineView {
+	return booking.LineView{State: state.String(), Description: desc, Seat: seat.key(), SeatRow: seat.Row, SeatLabel: seat.Seat,
+		Amount: price, TicketID: id}
 }
 
-// signed writes an amount with its sign spelled out: "+€0.50", "−€2.00", "€0.00".
-func signed(m cinema.Money) string {
-	switch {
-	case m.Cents > 0:
-		return "+" + m.String()
-	case m.Cents < 0:
-		return "−" + m.Neg().String()
-	}
-	return m.String()
+// lineSeat and lineFrom are a line's seat and a moved line's seat before the change.
+func lineSeat(lv *booking.LineView) seatName {
+	return seatName{Row: lv.SeatRow, Seat: lv.SeatLabel, Text: lv.Seat}
+}
+
+func lineFrom(lv *booking.LineView) seatName {
+	return seatName{Row: lv.FromRow, Seat: lv.FromLabel, Text: lv.From}
 }
 
 // addTickets adds tickets of one simple type (no seat selection: the contract forbids
@@ -383,8 +410,9 @@ func (s *Server) addTickets(c echo.Context) error {
 	}
 	code := strings.TrimSpace(c.FormValue("type"))
 	qty, qerr := strconv.Atoi(strings.TrimSpace(c.FormValue("qty")))
+	l := loc(c)
 	if code == "" || qerr != nil || qty < 1 || qty > 10 {
-		s.flash(c, "Please choose a ticket type and a number of tickets from 1 to 10.")
+		s.flash(c, l.T("booking.add_invalid"))
 		return s.redirect(c, s.url(RouteEdit))
 	}
 	ctx := c.Request().Context()
@@ -413,7 +441,7 @@ func (s *Server) addTickets(c echo.Context) error {
 		}
 	}
 	if chosen == nil {
-		s.flash(c, "That ticket type cannot be added to this booking online.")
+		s.flash(c, l.T("booking.add_type_refused"))
 		return s.redirect(c, s.url(RouteEdit))
 	}
 	mode := upstream.BookingModeSale
@@ -428,13 +456,13 @@ func (s *Server) addTickets(c echo.Context) error {
 		Tickets: []upstream.TicketRequest{{TypeCode: code, Qty: qty}}, BookingMode: mode})
 	switch {
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
-		s.flash(c, "There are not enough free seats for that many tickets.")
+		s.flash(c, l.T("booking.add_no_seats"))
 	case err != nil:
 		return s.editEnded(c, e, err)
 	case s.seatWithParty(ctx, e, before, after):
-		s.flash(c, fmt.Sprintf("Added %d × %s, next to your other seats.", qty, chosen.Description))
+		s.flash(c, l.T("booking.added_beside", "Qty", qty, "Type", chosen.Description))
 	default:
-		s.flash(c, fmt.Sprintf("Added %d × %s.", qty, chosen.Description))
+		s.flash(c, l.T("booking.added", "Qty", qty, "Type", chosen.Description))
 	}
 	return s.redirect(c, s.url(RouteEdit))
 }
@@ -445,9 +473,10 @@ func (s *Server) removeTicket(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	l := loc(c)
 	id := strings.TrimSpace(c.FormValue("ticket"))
 	if id == "" || len(id) > 32 {
-		s.flash(c, "Please choose the ticket to remove.")
+		s.flash(c, l.T("booking.remove_which"))
 		return s.redirect(c, s.url(RouteEdit))
 	}
 	// A booking needs a ticket: the last one is not removed (a booking without tickets cannot
@@ -457,23 +486,20 @@ func (s *Server) removeTicket(c echo.Context) error {
 		return s.editEnded(c, e, err)
 	}
 	if removesEveryTicket(e, o, id) {
-		s.flash(c, lastTicketText)
+		s.flash(c, l.T("booking.last_ticket"))
 		return s.redirect(c, s.url(RouteEdit))
 	}
 	_, err = s.ticketing.RemoveTickets(c.Request().Context(), upstream.RemoveTicketsRequest{UserSessionID: e.UserSessionID, SessionID: e.SessionID, TicketIDs: []string{id}})
 	switch {
 	case errors.Is(err, upstream.ErrInvalidRequest):
-		s.flash(c, "That ticket could not be removed. Please reload the page and try again.")
+		s.flash(c, l.T("booking.remove_refused"))
 	case err != nil:
 		return s.editEnded(c, e, err)
 	default:
-		s.flash(c, "Ticket removed.")
+		s.flash(c, l.T("booking.removed"))
 	}
 	return s.redirect(c, s.url(RouteEdit))
 }
-
-// lastTicketText is why the last ticket of a booking cannot be removed in an edit.
-const lastTicketText = "A booking needs at least one ticket. To cancel the whole booking, ask at the box office."
 
 // removesEveryTicket reports whether removing ticket id (with its package) would leave the
 // order without a ticket.
@@ -505,7 +531,7 @@ func (s *Server) extendEdit(c echo.Context) error {
 	if _, err := s.ticketing.ResetOrderExpiry(c.Request().Context(), e.UserSessionID); err != nil {
 		return s.editEnded(c, e, err)
 	}
-	s.flash(c, "You have more time: the countdown started again.")
+	s.flash(c, loc(c).T("booking.more_time_given"))
 	return s.redirect(c, s.url(RouteEdit))
 }
 
@@ -515,7 +541,7 @@ func (s *Server) confirmCancelEdit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.render(c, http.StatusOK, "Cancel changes", booking.CancelConfirm(booking.CancelView{
+	return s.render(c, http.StatusOK, loc(c).T("booking.cancel_changes"), booking.CancelConfirm(booking.CancelView{
 		BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: s.url(RouteEditCancel), BackURL: s.url(RouteEdit), CSRFToken: csrfToken(c)}))
 }
 
@@ -528,15 +554,15 @@ func (s *Server) cancelEdit(c echo.Context) error {
 	if entry, err := s.blockingEntry(c.Request().Context(), e); err != nil {
 		return err
 	} else if entry != nil {
-		return s.refuseWhilePaying(entry)
+		return s.refuseWhilePaying(c, entry)
 	}
 	err = s.ticketing.CancelOrder(c.Request().Context(), e.UserSessionID)
 	if err != nil && !errors.Is(err, upstream.ErrOrderExpired) && !errors.Is(err, upstream.ErrNotFound) {
-		return s.fromUpstream(err, s.url(RouteEdit), "Back to your changes")
+		return s.fromUpstream(err, s.url(RouteEdit), loc(c).T("booking.back_to_changes"))
 	}
 	s.clearEdit(c)
 	s.recordAudit(c, audit.Entry{Action: audit.ActionEditCancel, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber})
-	s.flash(c, "Your changes were cancelled. Your booking is exactly as it was.")
+	s.flash(c, loc(c).T("booking.cancelled"))
 	return s.redirect(c, s.url(RouteBooking))
 }
 
@@ -548,7 +574,7 @@ func (s *Server) editExpired(c echo.Context) error {
 	if !ok {
 		// The edit already ended in this visit (saved, cancelled or run out): an old page's
 		// countdown says nothing about it.
-		s.flash(c, noEditText)
+		s.flash(c, loc(c).T("booking.no_edit_any_more"))
 		return s.redirect(c, s.url(RouteBooking))
 	}
 	if entry, err := s.blockingEntry(c.Request().Context(), e); err == nil && entry != nil {
@@ -560,9 +586,9 @@ func (s *Server) editExpired(c echo.Context) error {
 	}
 	s.clearEdit(c)
 	if s.editSaved(c.Request().Context(), e.UserSessionID) {
-		s.flash(c, savedChangeText)
+		s.flash(c, loc(c).T("booking.saved_change"))
 		return s.redirect(c, s.url(RouteBooking))
 	}
-	s.flash(c, "The time for your change ran out, so nothing was changed: your booking is as it was.")
+	s.flash(c, loc(c).T("booking.edit_expired"))
 	return s.redirect(c, s.url(RouteBooking))
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -18,7 +19,8 @@ import (
 )
 
 // notFoundMessage is the one neutral answer for every wrong detail: it never says which part
-// was wrong, so the form cannot be used to learn booking numbers or e-mail addresses.
+// was wrong, so the form cannot be used to learn booking numbers or e-mail addresses. (The
+// find page says it in the visitor's language: booking.find_not_found.)
 const notFoundMessage = "We could not find a booking with these details. Please check the booking number and the e-mail address."
 
 // Without the cinemas the form cannot be filled in: that is the ticketing system's failure,
@@ -27,7 +29,7 @@ func (s *Server) findView(c echo.Context) (booking.FindView, error) {
 	v := booking.FindView{ActionURL: s.url(RouteFindBooking), CSRFToken: csrfToken(c), Staff: s.staffMember(c) != ""}
 	list, err := s.cinemas(c.Request().Context())
 	if err != nil {
-		return v, s.fromUpstream(err, s.url(RouteFindBooking), "Try again")
+		return v, s.fromUpstream(err, s.url(RouteFindBooking), loc(c).T("booking.try_again"))
 	}
 	for _, ci := range list {
 		v.Cinemas = append(v.Cinemas, booking.Option{Value: ci.ID, Label: ci.Name})
@@ -44,7 +46,7 @@ func (s *Server) showFindBooking(c echo.Context) error {
 	if msg := s.popFlash(c); msg != "" {
 		v.Error = msg
 	}
-	return s.render(c, http.StatusOK, "Find your booking", booking.Find(v))
+	return s.render(c, http.StatusOK, loc(c).T("booking.find_title"), booking.Find(v))
 }
 
 // findBooking checks the booking number and e-mail against the upstream and binds the visit
@@ -61,13 +63,14 @@ func (s *Server) findBooking(c echo.Context) error {
 	v.Number = strings.TrimSpace(c.FormValue("number"))
 	v.Email = strings.TrimSpace(c.FormValue("email"))
 	ctx := c.Request().Context()
+	l := loc(c)
 	client := ratelimit.Limit{Key: "find:client:" + c.RealIP(), Rule: findPerClient}
 	if user := s.staffUser(c); v.Staff && user != "" {
 		client.Key = "find:staff:" + user // a counter's staff share one address; each has an allowance
 	}
 	how := "by number"
 	if isTicketCode(v.Number) {
-		code, msg := s.readTicketCode(v.Staff, v.Number)
+		code, msg := s.readTicketCode(l, v.Staff, v.Number)
 		if msg != "" {
 			return s.findRefused(c, v, msg, client)
 		}
@@ -82,9 +85,9 @@ func (s *Server) findBooking(c echo.Context) error {
 		mailErr = nil // staff look up by number alone
 	}
 	if err != nil || number <= 0 || len(v.Number) > 12 || mailErr != nil || v.CinemaID == "" {
-		msg := "Please enter the booking number (digits only) and the e-mail address you booked with."
+		msg := l.T("booking.find_incomplete")
 		if v.Staff {
-			msg = "Please enter the booking number (digits only) or scan the ticket's QR code."
+			msg = l.T("booking.find_incomplete_staff")
 		}
 		return s.findRefused(c, v, msg, client)
 	}
@@ -104,17 +107,17 @@ func (s *Server) findBooking(c echo.Context) error {
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !found:
 		s.recordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how + ": not found"})
-		v.Error = notFoundMessage
+		v.Error = l.T("booking.find_not_found")
 		if v.Staff {
-			v.Error = "There is no booking " + v.Number + " at this cinema. Please check the number."
+			v.Error = l.T("booking.find_not_found_staff", "Number", v.Number)
 		}
-		return s.render(c, http.StatusNotFound, "Find your booking", booking.Find(v))
+		return s.render(c, http.StatusNotFound, l.T("booking.find_title"), booking.Find(v))
 	case err != nil:
 		// The ticketing system failed, not the person: the attempt does not count.
 		if gerr := ratelimit.GiveAll(ctx, s.limits, limits...); gerr != nil {
 			loggerFrom(ctx, s.logger).Warn("give back look-up attempt", "err", gerr)
 		}
-		return s.fromUpstream(err, s.url(RouteFindBooking), "Try again")
+		return s.fromUpstream(err, s.url(RouteFindBooking), l.T("booking.try_again"))
 	}
 	if err := ratelimit.GiveAll(ctx, s.limits, limits...); err != nil {
 		loggerFrom(ctx, s.logger).Warn("give back look-up attempt", "err", err)
@@ -137,7 +140,7 @@ func (s *Server) findRefused(c echo.Context, v booking.FindView, msg string, cli
 		return s.tooMany(c, v, wait.Seconds())
 	}
 	v.Error = msg
-	return s.render(c, http.StatusUnprocessableEntity, "Find your booking", booking.Find(v))
+	return s.render(c, http.StatusUnprocessableEntity, loc(c).T("booking.find_title"), booking.Find(v))
 }
 
 // isTicketCode reports whether a look-up field holds a scanned ticket code (internal/tickets:
@@ -146,30 +149,31 @@ func isTicketCode(field string) bool {
 	return len(field) > 3 && strings.EqualFold(field[:3], "TKT")
 }
 
-// readTicketCode checks a scanned ticket code. It returns the code, or what to tell the person:
-// only staff look up by code (a customer's own code is no proof of the e-mail address), and a
-// forged or unreadable code says so plainly.
-func (s *Server) readTicketCode(staffLookUp bool, field string) (tickets.Code, string) {
+// readTicketCode checks a scanned ticket code. It returns the code, or what to tell the person
+// (in l's language): only staff look up by code (a customer's own code is no proof of the
+// e-mail address), and a forged or unreadable code says so plainly.
+func (s *Server) readTicketCode(l *i18n.Localizer, staffLookUp bool, field string) (tickets.Code, string) {
 	if !staffLookUp {
-		return tickets.Code{}, "That is a ticket code. Please enter the booking number from your confirmation e-mail and the e-mail address you booked with."
+		return tickets.Code{}, l.T("booking.find_code_not_for_customers")
 	}
 	if s.mail == nil || s.mail.signer == nil {
-		return tickets.Code{}, "Ticket codes cannot be checked here. Please type the booking number."
+		return tickets.Code{}, l.T("booking.find_code_unchecked")
 	}
 	code, err := s.mail.signer.Parse(field)
 	switch {
 	case errors.Is(err, tickets.ErrForged):
-		return tickets.Code{}, "This ticket code is not valid: it was not issued by us or has been altered. Please check the ticket and type the booking number."
+		return tickets.Code{}, l.T("booking.find_code_forged")
 	case err != nil:
-		return tickets.Code{}, "The scan could not be read as a ticket code. Please scan it again or type the booking number."
+		return tickets.Code{}, l.T("booking.find_code_unreadable")
 	}
 	return code, ""
 }
 
 func (s *Server) tooMany(c echo.Context, v booking.FindView, seconds float64) error {
 	c.Response().Header().Set("Retry-After", strconv.Itoa(wholeSeconds(seconds)))
-	v.Error = "Too many attempts. Please try again in " + secondsText(seconds) + "."
-	return s.render(c, http.StatusTooManyRequests, "Find your booking", booking.Find(v))
+	l := loc(c)
+	v.Error = l.T("booking.find_too_many", "Wait", bookingWait(l, seconds))
+	return s.render(c, http.StatusTooManyRequests, l.T("booking.find_title"), booking.Find(v))
 }
 
 // wholeSeconds rounds a wait up to whole seconds (at least one).
@@ -181,7 +185,8 @@ func wholeSeconds(seconds float64) int {
 	return n
 }
 
-// secondsText is a wait in words: "1 second", "12 seconds".
+// secondsText is a wait in English words: "1 second", "12 seconds" (bookingWait in the
+// visitor's language).
 func secondsText(seconds float64) string {
 	n := wholeSeconds(seconds)
 	if n == 1 {

@@ -42,13 +42,14 @@ func (s *Server) renderEditSeats(c echo.Context, status int, notice *components.
 		return err
 	}
 	ctx := c.Request().Context()
+	l := loc(c)
 	o, err := s.ticketing.GetOrder(ctx, e.UserSessionID)
 	if err != nil {
 		return s.editEnded(c, e, err)
 	}
 	snap, err := s.seatPlans.Plan(ctx, e.CinemaID, e.SessionID)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteEdit), "Back to your changes")
+		return s.fromUpstream(err, s.url(RouteEdit), l.T("booking.back_to_changes"))
 	}
 	plan := snap.Plan
 	tickets := editSeatTickets(e, o)
@@ -64,8 +65,8 @@ func (s *Server) renderEditSeats(c echo.Context, status int, notice *components.
 	v := booking.SeatsView{BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: s.url(RouteEditSeats), BackURL: s.url(RouteEdit),
 		CSRFToken: csrfToken(c), Count: len(tickets), Notice: notice,
 		Map: components.BuildSeatMap(plan, components.SeatMapOptions{Max: len(tickets), Yours: yours, YoursSelectable: true,
-			Chosen: chosen, Kiosk: isKiosk(c), Label: "Seat map: choose your seats", AsOf: s.seatsAsOf(ctx, e.CinemaID, snap.AsOf)})}
-	return s.render(c, status, "Choose seats", booking.Seats(v))
+			Chosen: chosen, Kiosk: isKiosk(c), Label: l.T("booking.seat_map_label"), AsOf: s.seatsAsOf(ctx, e.CinemaID, snap.AsOf)})}
+	return s.render(c, status, l.T("booking.seats_page_title"), booking.Seats(v))
 }
 
 // setEditSeats moves the order's tickets to the chosen seats (SetSelectedSeats).
@@ -75,9 +76,11 @@ func (s *Server) setEditSeats(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
+	l := loc(c)
 	form, err := c.FormParams()
 	if err != nil {
-		return &Error{Code: EInvalid, Heading: "That did not work", Message: "We could not read your choice. Please choose again.", BackURL: s.url(RouteEditSeats), BackLabel: "Choose seats"}
+		return &Error{Code: EInvalid, Heading: l.T("booking.seats_unreadable_heading"), Message: l.T("booking.seats_unreadable_text"),
+			BackURL: s.url(RouteEditSeats), BackLabel: l.T("booking.seats_page_title")}
 	}
 	// The map's checkboxes and the list alternative's selects submit the same field; empty
 	// selects and a seat given twice count once.
@@ -100,13 +103,13 @@ func (s *Server) setEditSeats(c echo.Context) error {
 	want := len(tickets)
 	if len(chosen) != want {
 		return s.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError,
-			Heading: fmt.Sprintf("Please choose exactly %d seats", want), Body: fmt.Sprintf("You chose %d. Each ticket needs one seat.", len(chosen))}, chosenPos)
+			Heading: l.N("booking.seats_count_wrong", want), Body: l.T("booking.seats_count_chosen", "Count", len(chosen))}, chosenPos)
 	}
 	// The plan gives the chosen seats' areas (layout only): the upstream decides below whether
 	// they are free.
 	snap, err := s.seatPlans.Plan(ctx, e.CinemaID, e.SessionID)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteEdit), "Back to your changes")
+		return s.fromUpstream(err, s.url(RouteEdit), l.T("booking.back_to_changes"))
 	}
 	plan := snap.Plan
 	var seats []upstream.SelectedSeat
@@ -115,7 +118,7 @@ func (s *Server) setEditSeats(c echo.Context) error {
 		pos, ok := components.ParseSeatValue(v)
 		seat, found := plan.Seat(pos)
 		if !ok || !found {
-			return s.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: "Please choose seats from the map"}, nil)
+			return s.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("booking.seats_from_map")}, nil)
 		}
 		seats = append(seats, upstream.SelectedSeat{AreaCategoryCode: seat.AreaCategoryCode, Position: pos})
 		planSeats = append(planSeats, seat)
@@ -138,9 +141,9 @@ func (s *Server) setEditSeats(c echo.Context) error {
 	// (the ticketing system answers only "invalid request"). When a ticket's area is not
 	// known, the ticketing system decides.
 	if len(cats) == len(tickets) {
-		if msg := areaProblem(plan, cats, planSeats); msg != "" {
+		if msg := areaProblem(l, plan, cats, planSeats); msg != "" {
 			return s.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError,
-				Heading: "New seats must be in the same seating area", Body: msg}, chosenPos)
+				Heading: l.T("booking.seats_same_area"), Body: msg}, chosenPos)
 		}
 	}
 	_, err = s.ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats})
@@ -149,11 +152,11 @@ func (s *Server) setEditSeats(c echo.Context) error {
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
 		return s.renderEditSeats(c, http.StatusConflict, seatsTakenNotice, nil)
 	case errors.Is(err, upstream.ErrInvalidRequest):
-		return s.renderEditSeats(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: "Those seats cannot be used",
-			Body: "They cannot be chosen together for these tickets. The list below shows what is free now."}, nil)
+		return s.renderEditSeats(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("booking.seats_refused_heading"),
+			Body: l.T("booking.seats_refused_text")}, nil)
 	case err != nil:
 		return s.editEnded(c, e, err)
 	}
-	s.flash(c, "Your seats were changed.")
+	s.flash(c, l.T("booking.seats_changed"))
 	return s.redirect(c, s.url(RouteEdit))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages/booking"
@@ -17,14 +18,15 @@ import (
 // requireBooking returns the booking bound to this visit, read fresh from the upstream.
 // Each of also runs beside the booking's own follow-up reads (bookings.Reader.Read).
 func (s *Server) requireBooking(c echo.Context, also ...func(context.Context, cinema.Booking)) (cinema.Booking, boundBooking, error) {
+	l := loc(c)
 	bb, ok := s.boundBooking(c)
 	if !ok {
-		return cinema.Booking{}, bb, &Error{Code: ENotFound, Heading: "Find your booking first",
-			Message: "To see or change a booking, enter its number and your e-mail address.", BackURL: s.url(RouteFindBooking), BackLabel: "Find your booking"}
+		return cinema.Booking{}, bb, &Error{Code: ENotFound, Heading: l.T("booking.find_first"),
+			Message: l.T("booking.find_first_text"), BackURL: s.url(RouteFindBooking), BackLabel: l.T("booking.find_title")}
 	}
 	b, err := s.readBooking(c.Request().Context(), bb.CinemaID, bb.Number, also...)
 	if err != nil {
-		return cinema.Booking{}, bb, s.fromUpstream(err, s.url(RouteFindBooking), "Find your booking")
+		return cinema.Booking{}, bb, s.fromUpstream(err, s.url(RouteFindBooking), l.T("booking.find_title"))
 	}
 	return b, bb, nil
 }
@@ -37,28 +39,29 @@ func (s *Server) showBooking(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
+	l := loc(c)
 	ci := s.cinemaByID(ctx, b.CinemaID)
 	v := booking.BookingView{
 		Number:    fmt.Sprint(b.Number),
 		FilmTitle: b.Session.FilmTitle,
-		Showtime:  showtime(b.Session.Showtime, ci),
+		Showtime:  bookingShowtime(l, b.Session.Showtime, ci),
 		Screen:    b.Session.ScreenName,
-		Fees:      bookingFees(b).Format(ci.Locale),
-		Total:     b.Total.Format(ci.Locale),
+		Fees:      l.Money(bookingFees(b)),
+		Total:     l.Money(b.Total),
 		Paid:      b.LikelyPaid(),
 		CSRFToken: csrfToken(c),
 		EndURL:    s.url(RouteBookingForget),
 	}
 	for _, t := range b.Tickets {
-		v.Tickets = append(v.Tickets, booking.TicketRow{Description: t.Description, Seat: seatText(t.Seat), Price: t.Price.Format(ci.Locale), Package: t.InPackage()})
+		v.Tickets = append(v.Tickets, booking.TicketRow{Description: t.Description, Seat: bookingSeat(l, t.Seat), Price: l.Money(t.Price), Package: t.InPackage()})
 	}
 	for _, cc := range b.Concessions {
 		// The booking gives the unit price: the line shows quantity × unit price and its total.
 		v.Concessions = append(v.Concessions, booking.TicketRow{Description: cc.Description,
-			Detail: fmt.Sprintf("%d × %s", cc.Quantity, cc.Price.Format(ci.Locale)), Price: concessionTotal(cc).Format(ci.Locale)})
+			Detail: fmt.Sprintf("%d × %s", cc.Quantity, l.Money(cc.Price)), Price: l.Money(concessionTotal(cc))})
 	}
 	for _, p := range b.Payments {
-		v.Payments = append(v.Payments, paymentText(p, ci.Locale))
+		v.Payments = append(v.Payments, paymentText(l, p))
 	}
 	if msg := s.popFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
@@ -73,7 +76,7 @@ func (s *Server) showBooking(c echo.Context) error {
 	v.TicketCards = s.ticketsView(ctx, b, s.url(RouteBookingTickets))
 	v.Actions = append(v.Actions, s.editAction(c, b, &types), s.swapAction(c, b))
 	v.ChangeWindow = s.changeWindowLine(c, b.CinemaID, b.Session.Showtime, v.Actions)
-	return s.render(c, http.StatusOK, "Booking "+v.Number, booking.Show(v))
+	return s.render(c, http.StatusOK, l.T("booking.show_title", "Number", v.Number), booking.Show(v))
 }
 
 // showBookingTickets is the print view of the booking's tickets.
@@ -83,14 +86,15 @@ func (s *Server) showBookingTickets(c echo.Context) error {
 		return err
 	}
 	v := booking.PrintView{Number: fmt.Sprint(b.Number), Tickets: s.ticketsView(c.Request().Context(), b, ""), BackURL: s.url(RouteBooking)}
-	return s.render(c, http.StatusOK, "Tickets for booking "+v.Number, booking.Print(v))
+	return s.render(c, http.StatusOK, loc(c).T("booking.print_title", "Number", v.Number), booking.Print(v))
 }
 
 // editAction is "Change this booking", or why it cannot be done online.
 func (s *Server) editAction(c echo.Context, b cinema.Booking, types *sessionTypes) booking.Action {
-	a := booking.Action{Label: "Change this booking", TestID: "action-edit", Shortcut: "e"}
+	l := loc(c)
+	a := booking.Action{Label: l.T("booking.action_edit"), TestID: "action-edit", Shortcut: "e"}
 	if e, ok := s.currentEdit(c); ok && e.BookingNumber == b.Number {
-		a.Label, a.URL, a.Enabled = "Continue changing this booking", s.url(RouteEdit), true
+		a.Label, a.URL, a.Enabled = l.T("booking.action_edit_continue"), s.url(RouteEdit), true
 		return a
 	}
 	if reason := s.changesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
@@ -107,9 +111,10 @@ func (s *Server) editAction(c echo.Context, b cinema.Booking, types *sessionType
 
 // swapAction is "Change seats" (seat swap of a paid booking), or why it cannot be done.
 func (s *Server) swapAction(c echo.Context, b cinema.Booking) booking.Action {
-	a := booking.Action{Label: "Change seats", TestID: "action-swap", Shortcut: "s"}
+	l := loc(c)
+	a := booking.Action{Label: l.T("booking.change_seats"), TestID: "action-swap", Shortcut: "s"}
 	if e, ok := s.currentEdit(c); ok && e.BookingNumber == b.Number {
-		a.Reason = "Finish or cancel the change in progress first; seats can also be changed inside it."
+		a.Reason = l.T("booking.action_swap_during_edit")
 		return a
 	}
 	if reason := s.changesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
@@ -167,6 +172,8 @@ func (s *Server) editUnavailableReason(ctx context.Context, b cinema.Booking, kn
 	return ""
 }
 
+// seatText is a seat in English words, "Row C, seat 5": the tickets and the change records
+// name seats so (seatName.key); pages write bookingSeat.
 func seatText(r *cinema.SeatRef) string {
 	if r == nil {
 		return ""
@@ -174,15 +181,16 @@ func seatText(r *cinema.SeatRef) string {
 	return fmt.Sprintf("Row %s, seat %s", r.RowLabel, r.Label)
 }
 
-func paymentText(p cinema.BookingPayment, locale string) string {
+// paymentText is a payment of the booking in l's language: "€12.50 paid by VISA ****4242".
+func paymentText(l *i18n.Localizer, p cinema.BookingPayment) string {
 	card := strings.TrimSpace(p.CardType + " " + p.CardNumberMasked)
 	if p.Amount.Cents < 0 {
-		return fmt.Sprintf("%s refunded to %s", p.Amount.Neg().Format(locale), card)
+		return l.T("booking.payment_refunded", "Amount", l.Money(p.Amount.Neg()), "Card", card)
 	}
 	if card == "" {
-		return p.Amount.Format(locale) + " paid"
+		return l.T("booking.payment_paid", "Amount", l.Money(p.Amount))
 	}
-	return fmt.Sprintf("%s paid by %s", p.Amount.Format(locale), card)
+	return l.T("booking.payment_paid_by", "Amount", l.Money(p.Amount), "Card", card)
 }
 
 // concessionTotal is a concession line's value: the booking gives its unit price.

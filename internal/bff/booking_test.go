@@ -252,7 +252,7 @@ func TestPayPositiveBalance(t *testing.T) {
 			if applied != 1 {
 				t.Fatalf("ledger: %d applied entries, want 1: %+v", applied, es)
 			}
-			if m := h.oneMail("edit"); !strings.Contains(m.Text, "Paid: "+toPay) || !strings.Contains(m.Text, "Added:") || len(m.Inline) != 3 {
+			if m := h.oneMail("edit"); !containsAmount(t, m.Text, "Paid: ", splitCents(t, toPay)) || !strings.Contains(m.Text, "Added:") || len(m.Inline) != 3 {
 				t.Fatalf("edit message (to pay %s) with %d QR codes:\n%s", toPay, len(m.Inline), m.Text)
 			}
 		})
@@ -282,7 +282,7 @@ func TestRefundNegativeBalance(t *testing.T) {
 		t.Fatalf("the original payment was not refunded: %+v", p)
 	}
 	m := h.oneMail("edit")
-	if !strings.Contains(m.Text, "Refunded: "+refund) || !strings.Contains(m.Text, "Removed:") || !strings.Contains(m.Text, "No longer valid") || len(m.Inline) != 1 {
+	if !containsAmount(t, m.Text, "Refunded: ", splitCents(t, refund)) || !strings.Contains(m.Text, "Removed:") || !strings.Contains(m.Text, "No longer valid") || len(m.Inline) != 1 {
 		t.Fatalf("edit message (refund %s) with %d QR codes:\n%s", refund, len(m.Inline), m.Text)
 	}
 }

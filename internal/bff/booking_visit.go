@@ -61,7 +61,7 @@ type editVisit struct {
 	Showtime      time.Time    `json:"showtime"`
 	Started       time.Time    `json:"started"`
 	Entry         string       `json:"entry,omitempty"`   // ledger entry of the payment/refund under way
-	Summary       []string     `json:"summary,omitempty"` // what the change does, in words
+	Summary       []changeItem `json:"changes,omitempty"` // what the change does (changeSummary)
 	Email         string       `json:"email,omitempty"`   // the booking's e-mail address: where the message about the change goes
 	// OriginalTotal is the booking's total when the edit started (TotalKnown: an edit saved
 	// before this was kept has none), Payments its payments: the edit page's breakdown.
@@ -78,12 +78,23 @@ type editPayment struct {
 	Cents     int64  `json:"cents"`
 }
 
-// originLine is a ticket booked before the edit, by its id in the edit order.
+// originLine is a ticket booked before the edit, by its id in the edit order. Seat is its
+// seat in English words (the key the change records use), Place the same seat by its labels.
 type originLine struct {
-	ID          string `json:"id"`
-	Description string `json:"desc"`
-	Seat        string `json:"seat"`
-	PriceCents  int64  `json:"price"`
+	ID          string   `json:"id"`
+	Description string   `json:"desc"`
+	Seat        string   `json:"seat"`
+	Place       seatName `json:"place,omitzero"`
+	PriceCents  int64    `json:"price"`
+}
+
+// place is the line's seat by its labels, or by its English words alone when the edit began
+// before the labels were kept.
+func (ol originLine) place() seatName {
+	if ol.Place.labelled() {
+		return ol.Place
+	}
+	return seatName{Text: ol.Seat}
 }
 
 func (s *Server) currentEdit(c echo.Context) (editVisit, bool) {

@@ -1,12 +1,12 @@
 package bff
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
@@ -16,39 +16,40 @@ import (
 // refused with the same words, before any upstream call.
 
 // changeWindow says, for this visit (customer or staff), whether changes to a booking of a
-// show at showtime in cinemaID are still open, in words with the closing time in the cinema's
-// zone: "Changes possible until 19:30, 30 minutes before the show." or the reason they are
-// closed. An unknown showtime is open with no words (the upstream has the last word).
+// show at showtime in cinemaID are still open, in words (the visitor's language) with the
+// closing time in the cinema's zone: "Changes possible until 19:30, 30 minutes before the
+// show." or the reason they are closed. An unknown showtime is open with no words (the
+// upstream has the last word).
 func (s *Server) changeWindow(c echo.Context, cinemaID string, showtime time.Time) (text string, open bool) {
 	if showtime.IsZero() {
 		return "", true
 	}
+	l := loc(c)
 	staff := s.staffMember(c) != ""
 	now := s.now()
-	loc := s.cinemaByID(c.Request().Context(), cinemaID).Location()
+	zone := s.cinemaByID(c.Request().Context(), cinemaID).Location()
 	at := func(t time.Time) string {
-		out := t.In(loc).Format("15:04")
-		if y, m, d := t.In(loc).Date(); !sameDay(now.In(loc), y, m, d) {
-			out += t.In(loc).Format(" on Monday 2 January")
+		if y, m, d := t.In(zone).Date(); !sameDay(now.In(zone), y, m, d) {
+			return l.T("booking.at_on_day", "Time", l.Time(t, zone, i18n.Clock), "Day", l.Time(t, zone, i18n.DayLong))
 		}
-		return out
+		return l.T("booking.at_time", "Time", l.Time(t, zone, i18n.Clock))
 	}
 	cutoff := s.changePolicy.Cutoff(cinemaID)
 	closes := s.changePolicy.Closes(cinemaID, showtime, staff)
 	if s.changePolicy.Open(now, cinemaID, showtime, staff) {
 		if staff || cutoff == 0 {
-			return fmt.Sprintf("Changes possible until %s, when the show starts.", at(closes)), true
+			return l.T("booking.window_open_until_start", "Time", at(closes)), true
 		}
-		return fmt.Sprintf("Changes possible until %s, %s before the show.", at(closes), cutoffWords(cutoff)), true
+		return l.T("booking.window_open", "Time", at(closes), "Cutoff", cutoffWords(l, cutoff)), true
 	}
 	switch {
 	case staff || cutoff == 0:
-		return fmt.Sprintf("Changes closed when the show started at %s.", at(showtime)), false
+		return l.T("booking.window_closed_at_start", "Start", at(showtime)), false
 	case !now.Before(showtime):
 		// Nobody can change it any more: no box office advice.
-		return fmt.Sprintf("Changes closed at %s, %s before the show, which started at %s.", at(closes), cutoffWords(cutoff), at(showtime)), false
+		return l.T("booking.window_closed_started", "Time", at(closes), "Cutoff", cutoffWords(l, cutoff), "Start", at(showtime)), false
 	}
-	return fmt.Sprintf("Changes closed at %s, %s before the show. Please ask at the box office.", at(closes), cutoffWords(cutoff)), false
+	return l.T("booking.window_closed", "Time", at(closes), "Cutoff", cutoffWords(l, cutoff)), false
 }
 
 // changesClosed is the reason changes are closed for this visit, or "" while they are open.
@@ -67,13 +68,13 @@ func (s *Server) refuseClosed(c echo.Context, cinemaID string, showtime time.Tim
 		return nil
 	}
 	loggerFrom(c.Request().Context(), s.logger).Info("change refused after the cut-off", "path", c.Path(), "cinema", cinemaID, "showtime", showtime)
-	return &Error{Code: EConflict, Heading: "Changes are closed", Message: reason, BackURL: backURL, BackLabel: backLabel}
+	return &Error{Code: EConflict, Heading: loc(c).T("booking.closed_heading"), Message: reason, BackURL: backURL, BackLabel: backLabel}
 }
 
 // refuseClosedEdit is refuseClosed for the edit in progress: the way on is cancelling it,
 // which still works and restores the booking as it was.
 func (s *Server) refuseClosedEdit(c echo.Context, e editVisit) error {
-	return s.refuseClosed(c, e.CinemaID, e.Showtime, s.url(RouteEditCancel), "Cancel this change")
+	return s.refuseClosed(c, e.CinemaID, e.Showtime, s.url(RouteEditCancel), loc(c).T("booking.cancel_this_change"))
 }
 
 // changeWindowLine is what the booking page says about the cut-off: until when changes are
@@ -100,19 +101,18 @@ func sameDay(t time.Time, y int, m time.Month, d int) bool {
 	return ty == y && tm == m && td == d
 }
 
-// cutoffWords writes a cut-off in words: "30 minutes", "2 hours", "1 hour 30 minutes".
-func cutoffWords(d time.Duration) string {
+// cutoffWords writes a cut-off in l's words: "30 minutes", "2 hours", "1 hour 30 minutes".
+func cutoffWords(l *i18n.Localizer, d time.Duration) string {
 	if d < time.Minute {
-		n := int(d / time.Second)
-		return fmt.Sprintf("%d %s", n, plural(n, "second", "seconds"))
+		return l.N("booking.seconds", int(d/time.Second))
 	}
 	h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
 	var parts []string
 	if h > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s", h, plural(h, "hour", "hours")))
+		parts = append(parts, l.N("booking.hours", h))
 	}
 	if m > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s", m, plural(m, "minute", "minutes")))
+		parts = append(parts, l.N("booking.minutes", m))
 	}
 	return strings.Join(parts, " ")
 }

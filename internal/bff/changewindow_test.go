@@ -209,12 +209,21 @@ func TestCutoffRefusesReplayedChanges(t *testing.T) {
 }
 
 func TestCutoffWords(t *testing.T) {
+	en, de := localizers(t)
 	for d, want := range map[time.Duration]string{
 		30 * time.Minute: "30 minutes", time.Minute: "1 minute", time.Hour: "1 hour", 2 * time.Hour: "2 hours",
 		90 * time.Minute: "1 hour 30 minutes", 45 * time.Second: "45 seconds", 2*time.Hour + 90*time.Second: "2 hours 1 minute",
 	} {
-		if got := cutoffWords(d); got != want {
+		if got := cutoffWords(en, d); got != want {
 			t.Errorf("%s: %q, want %q", d, got, want)
+		}
+	}
+	for d, want := range map[time.Duration]string{
+		30 * time.Minute: "30 Minuten", time.Minute: "1 Minute", time.Hour: "1 Stunde", 90 * time.Minute: "1 Stunde 30 Minuten",
+		1 * time.Second: "1 Sekunde", 2*time.Hour + 90*time.Second: "2 Stunden 1 Minute",
+	} {
+		if got := cutoffWords(de, d); got != want {
+			t.Errorf("German %s: %q, want %q", d, got, want)
 		}
 	}
 }

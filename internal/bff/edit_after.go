@@ -6,13 +6,10 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ledger"
 )
 
-// savedChangeText is said when a page of an edit is opened again (Back, an old tab, the
-// provider's way back) after the change was saved with a payment or refund.
-const savedChangeText = "This change is already saved, and its payment is done. Your booking below shows it as it is now."
-
-// noEditText is said when the edit's pages are opened after it ended in this visit: it may
-// have been saved, cancelled or have run out, so nothing is claimed about what happened.
-const noEditText = "There is no change in progress any more. Your booking below shows how it is now."
+// Said when a page of an edit is opened again (Back, an old tab, the provider's way back)
+// after the change was saved with a payment or refund: booking.saved_change. Said when the
+// edit's pages are opened after it ended in this visit (it may have been saved, cancelled or
+// have run out, so nothing is claimed about what happened): booking.no_edit_any_more.
 
 // editSaved reports whether the edit was completed with money that moved: one of its ledger
 // entries was applied to the booking. Back on the edit's pages after that, nothing may say

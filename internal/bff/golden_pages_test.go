@@ -43,7 +43,7 @@ func TestGoldenBookingPage(t *testing.T) {
 	doc := h.page("/booking/current", http.StatusOK)
 	main := doc.Find("main").Text()
 	// Film, time (20:30 in Berlin) and screen come from the listing, not from the booking.
-	for _, want := range []string{"100002", "Long Night, The", "Sunday 22 November 2026, 20:30", "Screen 1", "27,00"} {
+	for _, want := range []string{"100002", "Long Night, The", "Sunday 22 November 2026, 20:30", "Screen 1", "€27.00"} {
 		if !strings.Contains(main, want) {
 			t.Errorf("booking page lacks %q: %s", want, main)
 		}

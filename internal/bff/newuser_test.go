@@ -58,7 +58,7 @@ func TestConcessionLinesAddUp(t *testing.T) {
 	if got := cents(t, popcorn.Find(".amount").Text()); got != 1300 {
 		t.Errorf("popcorn line total %d cents, want 1300 (2 × 6,50 €): %q", got, popcorn.Text())
 	}
-	if got := strings.Join(strings.Fields(popcorn.Text()), " "); !strings.Contains(got, "2 × 6,50") {
+	if got := strings.Join(strings.Fields(popcorn.Text()), " "); !strings.Contains(got, "2 × €6.50") {
 		t.Errorf("popcorn line %q does not show quantity × unit price", got)
 	}
 	fees := cents(t, doc.Find(`.money-summary .money-row`).First().Find("dd").Text())

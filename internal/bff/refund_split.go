@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/refunds"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -29,16 +30,16 @@ import (
 // part's idempotency key does not depend on the plan) and never refunds twice.
 func (s *Server) startRefund(c echo.Context, e editVisit, tmpl ledger.Entry) error {
 	ctx := c.Request().Context()
+	l := loc(c)
 	b, err := s.ticketing.GetSingleBooking(ctx, e.CinemaID, e.BookingNumber)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteEdit), "Back to your changes")
+		return s.fromUpstream(err, s.url(RouteEdit), l.T("booking.back_to_changes"))
 	}
 	plan, err := refunds.Plan(tmpl.AmountCents, s.refundablePayments(ctx, b))
 	if err != nil {
 		loggerFrom(ctx, s.logger).Warn("refund cannot be planned", "booking", e.BookingNumber, "err", err)
-		return &Error{Code: EConflict, Heading: "We cannot refund this online",
-			Message: "The payments of this booking cannot take this refund online. Please ask at the box office; your changes are still held for you until the countdown ends.",
-			BackURL: s.url(RouteEdit), BackLabel: "Back to your changes", Err: err}
+		return &Error{Code: EConflict, Heading: l.T("booking.refund_impossible_heading"), Message: l.T("booking.refund_impossible_text"),
+			BackURL: s.url(RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
 	}
 	parts := make([]ledger.Entry, len(plan))
 	for i, p := range plan {
@@ -302,11 +303,16 @@ func (st *settler) refundsOnBooking(ctx context.Context, parts []ledger.Entry) (
 }
 
 // refundCard names where a part goes back: "VISA ************4242", "PAYPAL".
-func refundCard(p ledger.Entry) string {
+func refundCard(l *i18n.Localizer, p ledger.Entry) string {
 	if card := strings.TrimSpace(p.CardType + " " + p.CardMasked); card != "" {
 		return card
 	}
-	return "your original payment"
+	return l.T("booking.original_payment")
+}
+
+// refundPartText is one part of a refund in l's language: "€9.00 back to PAYPAL".
+func refundPartText(l *i18n.Localizer, p ledger.Entry) string {
+	return l.T("booking.refund_part", "Amount", l.Money(cinema.Money{Cents: p.AmountCents, Currency: p.Currency}), "Card", refundCard(l, p))
 }
 
 func partsTotal(parts []ledger.Entry) cinema.Money {
@@ -317,17 +323,17 @@ func partsTotal(parts []ledger.Entry) cinema.Money {
 	return m
 }
 
-// refundSummary is the booking page's line for a refund that was applied.
-func refundSummary(parts []ledger.Entry, locale string) string {
-	total := partsTotal(parts).Format(locale)
+// refundSummary is the booking page's line for a refund that was applied, in l's language.
+func refundSummary(l *i18n.Localizer, parts []ledger.Entry) string {
+	total := l.Money(partsTotal(parts))
 	if len(parts) == 1 {
-		return fmt.Sprintf("Refunded %s to %s.", total, refundCard(parts[0]))
+		return l.T("booking.refunded_to", "Amount", total, "Card", refundCard(l, parts[0]))
 	}
 	var each []string
 	for _, p := range parts {
-		each = append(each, fmt.Sprintf("%s back to %s", cinema.Money{Cents: p.AmountCents, Currency: p.Currency}.Format(locale), refundCard(p)))
+		each = append(each, refundPartText(l, p))
 	}
-	return fmt.Sprintf("Refunded %s: %s.", total, strings.Join(each, ", "))
+	return l.T("booking.refunded_parts", "Amount", total, "Parts", strings.Join(each, ", "))
 }
 
 // refundPartSent reports whether the provider has paid the part out.
@@ -339,29 +345,29 @@ func refundPartSent(p ledger.Entry) bool {
 	return p.RefundID != ""
 }
 
-// refundStatusView says where each part of a refund stands. It never says the money is back
-// while a part is still under way or failing.
+// refundStatusView says where each part of a refund stands, in the language of ctx. It never
+// says the money is back while a part is still under way or failing.
 func (s *Server) refundStatusView(ctx context.Context, lead ledger.Entry, parts []ledger.Entry) booking.PaymentStatusView {
-	locale := s.cinemaByID(ctx, lead.CinemaID).Locale
-	total := partsTotal(parts).Format(locale)
+	l := i18n.FromContext(ctx)
+	total := l.Money(partsTotal(parts))
 	v := booking.PaymentStatusView{Reference: lead.ID[:12], PollURL: s.url(RouteEditStatus, lead.ID), Refresh: true, Kind: components.NoticeInfo}
 	var sent, pending, notSent, applied int
 	retrying := false
 	for _, p := range parts {
-		pv := booking.RefundPartView{Text: fmt.Sprintf("%s back to %s", cinema.Money{Cents: p.AmountCents, Currency: p.Currency}.Format(locale), refundCard(p))}
+		pv := booking.RefundPartView{Text: refundPartText(l, p)}
 		switch {
 		case refundPartSent(p):
 			sent++
-			pv.State, pv.Status = "done", "sent back"
+			pv.State, pv.Status = "done", l.T("booking.refund_part_sent")
 		case p.State == ledger.StateFailed:
 			notSent++
-			pv.State, pv.Status = "failed", "not sent back"
+			pv.State, pv.Status = "failed", l.T("booking.refund_part_not_sent")
 		default:
 			pending++
-			pv.State, pv.Status = "pending", "still under way"
+			pv.State, pv.Status = "pending", l.T("booking.refund_part_pending")
 			if p.LastError != "" {
 				retrying = true
-				pv.Status = "still under way: the payment provider has not confirmed it yet, we keep trying"
+				pv.Status = l.T("booking.refund_part_retrying")
 			}
 		}
 		if p.State == ledger.StateApplied {
@@ -376,35 +382,35 @@ func (s *Server) refundStatusView(ctx context.Context, lead ledger.Entry, parts 
 	switch {
 	case applied == len(parts):
 		v.Refresh = false
-		v.Heading, v.Body = "Refund complete", "We sent "+total+" back and saved the change to your booking."
-		v.NextURL, v.NextLabel = s.url(RouteBooking), "See your booking"
+		v.Heading, v.Body = l.T("booking.refund_done"), l.T("booking.refund_done_text", "Amount", total)
+		v.NextURL, v.NextLabel = s.url(RouteBooking), l.T("booking.see_booking")
 	case failed && pending == 0 && sent > 0:
 		v.Kind, v.Refresh = components.NoticeWarning, false
-		v.Heading = "Your refund was sent, the change needs a check"
+		v.Heading = l.T("booking.refund_sent_check")
 		if notSent > 0 {
-			v.Heading = "Part of your refund was sent, the change needs a check"
+			v.Heading = l.T("booking.refund_part_sent_check")
 		}
-		v.Body = "The parts marked sent back were returned, but the change to the booking could not be saved. Our staff will check it; please quote the reference below if you contact us."
-		v.NextURL, v.NextLabel = s.url(RouteBooking), "See your booking"
+		v.Body = l.T("booking.refund_sent_check_text")
+		v.NextURL, v.NextLabel = s.url(RouteBooking), l.T("booking.see_booking")
 	case failed && pending == 0:
 		v.Kind, v.Refresh = components.NoticeWarning, false
-		v.Heading, v.Body = "Nothing was refunded", "We could not return the money online, so nothing was refunded and your booking was not changed. Please ask at the box office if you still want the change."
-		v.NextURL, v.NextLabel = s.url(RouteBooking), "See your booking"
+		v.Heading, v.Body = l.T("booking.refund_nothing"), l.T("booking.refund_nothing_text")
+		v.NextURL, v.NextLabel = s.url(RouteBooking), l.T("booking.see_booking")
 	case failed:
 		v.Kind = components.NoticeWarning
-		v.Heading, v.Body = "Part of your refund could not be made", "One part of "+total+" could not be sent back. We finish the part still under way; then our staff will check the change. Please quote the reference below if you contact us."
+		v.Heading, v.Body = l.T("booking.refund_part_failed"), l.T("booking.refund_part_failed_text", "Amount", total)
 	case pending > 0:
-		v.Heading = "Refunding " + total
+		v.Heading = l.T("booking.refunding", "Amount", total)
 		if len(parts) == 1 {
-			v.Body = "We are returning " + total + " to " + refundCard(parts[0]) + " and then saving the change to your booking. It is still under way; this page updates by itself."
+			v.Body = l.T("booking.refunding_text", "Amount", total, "Card", refundCard(l, parts[0]))
 		} else {
-			v.Body = fmt.Sprintf("We are returning %s in %d parts, one to each payment, and then saving the change to your booking. Sent back so far: %d of %d parts; the rest is still under way. This page updates by itself.", total, len(parts), sent, len(parts))
+			v.Body = l.N("booking.refunding_parts_text", len(parts), "Amount", total, "Sent", sent)
 		}
 		if retrying {
-			v.Body += " The payment provider has not confirmed a part yet; we keep trying, and you need to do nothing."
+			v.Body += " " + l.T("booking.refund_provider_retrying")
 		}
 	default: // every part sent back, the change being saved
-		v.Heading, v.Body = total+" sent back: finishing your change", "Every part of your refund was sent back. We are saving the change to your booking; this usually takes seconds."
+		v.Heading, v.Body = l.T("booking.refund_sent", "Amount", total), l.T("booking.refund_sent_text")
 	}
 	return v
 }
@@ -419,15 +425,6 @@ func (s *Server) statusViewFor(ctx context.Context, entry ledger.Entry) booking.
 		parts = []ledger.Entry{entry}
 	}
 	return s.refundStatusView(ctx, entry, parts)
-}
-
-// refundGroupSummary is the booking page's line for the refund of entry.
-func (s *Server) refundGroupSummary(ctx context.Context, entry ledger.Entry) string {
-	parts, err := s.ledger.Group(ctx, entry)
-	if err != nil {
-		parts = []ledger.Entry{entry}
-	}
-	return refundSummary(parts, s.cinemaByID(ctx, entry.CinemaID).Locale)
 }
 
 // sameRefund reports whether a and the entry with id b are parts of one refund.
@@ -460,5 +457,5 @@ func (s *Server) refundUnderWayNotice(c echo.Context, number int64) *components.
 	for _, p := range v.Parts {
 		each = append(each, p.Text+": "+p.Status)
 	}
-	return &components.Notice{Kind: v.Kind, Heading: v.Heading, Body: strings.Join(each, "; ") + ". The booking below shows it as it was until the change is saved."}
+	return &components.Notice{Kind: v.Kind, Heading: v.Heading, Body: loc(c).T("booking.refund_under_way", "Parts", strings.Join(each, "; "))}
 }

@@ -76,7 +76,7 @@ func TestRefundSplitOverTwoPayments(t *testing.T) {
 	refund := removeTwoOfSplit(t, h)
 	_, doc := h.submit("/booking/edit/complete", "/booking/edit", nil)
 	changes := splitNorm(doc.Find(`[data-testid="changes"]`).Text())
-	if !strings.Contains(changes, "Refunded "+refund) || !strings.Contains(changes, "9,00 € back to PAYPAL") ||
+	if !strings.Contains(changes, "Refunded "+refund) || !strings.Contains(changes, "€9.00 back to PAYPAL") ||
 		!strings.Contains(changes, "back to VISA ************4242") || !strings.Contains(changes, "Removed:") {
 		t.Fatalf("the booking page does not name both parts: %q (refund %s): %s", changes, refund, doc.Find("main").Text())
 	}
@@ -85,7 +85,7 @@ func TestRefundSplitOverTwoPayments(t *testing.T) {
 	}
 	// The booking's payments list both refunds too, each with its card.
 	payments := splitNorm(doc.Find("main").Text())
-	if !strings.Contains(payments, "9,00 € refunded to PAYPAL") || !strings.Contains(payments, "refunded to VISA ************4242") {
+	if !strings.Contains(payments, "€9.00 refunded to PAYPAL") || !strings.Contains(payments, "refunded to VISA ************4242") {
 		t.Fatalf("the booking's payments do not list both refunds: %s", payments)
 	}
 	// The provider: all of the newest payment, the rest from the older.
@@ -128,7 +128,7 @@ func TestRefundSplitOverTwoPayments(t *testing.T) {
 		t.Fatalf("booking payments %+v: refunds add up to %d, want %d", b.Payments, back, total)
 	}
 	// One message names both parts.
-	if m := h.oneMail("edit"); !strings.Contains(m.Text, "Refunded: 9,00") || !strings.Contains(m.Text, "PAYPAL") || !strings.Contains(m.Text, "VISA ************4242") {
+	if m := h.oneMail("edit"); !containsAmount(t, m.Text, "Refunded: ", 900) || !strings.Contains(m.Text, "PAYPAL") || !strings.Contains(m.Text, "VISA ************4242") {
 		t.Fatalf("edit message of a split refund:\n%s", m.Text)
 	}
 }
@@ -161,7 +161,7 @@ func TestRefundSplitOnePartFails(t *testing.T) {
 	doc := h.page(loc, http.StatusOK)
 	status := splitNorm(doc.Find(`[data-testid="payment-status"]`).Text())
 	parts := splitParts(doc)
-	if len(parts) != 2 || !strings.HasPrefix(parts[0], "pending: 9,00 € back to PAYPAL") || !strings.Contains(parts[0], "still under way") ||
+	if len(parts) != 2 || !strings.HasPrefix(parts[0], "pending: €9.00 back to PAYPAL") || !strings.Contains(parts[0], "still under way") ||
 		!strings.HasPrefix(parts[1], "done: ") || !strings.Contains(parts[1], "back to VISA ************4242") {
 		t.Fatalf("status page parts %q: %s", parts, status)
 	}
@@ -170,7 +170,7 @@ func TestRefundSplitOnePartFails(t *testing.T) {
 	}
 	// The booking page says it too (it only reads the ledger).
 	doc = h.page("/booking/current", http.StatusOK)
-	if main := splitNorm(doc.Find("main").Text()); !strings.Contains(main, "9,00 € back to PAYPAL: still under way") || !strings.Contains(main, "back to VISA ************4242: sent back") {
+	if main := splitNorm(doc.Find("main").Text()); !strings.Contains(main, "€9.00 back to PAYPAL: still under way") || !strings.Contains(main, "back to VISA ************4242: sent back") {
 		t.Fatalf("booking page while a part is under way: %s", main)
 	}
 	if n := h.sb.Calls("CompleteEditBooking"); n != 0 {
@@ -197,7 +197,7 @@ func TestRefundSplitOnePartFails(t *testing.T) {
 	// The status page now sends the customer to the booking, which names both parts.
 	_, doc = h.follow(h.get(loc))
 	changes := splitNorm(doc.Find(`[data-testid="changes"]`).Text())
-	if !strings.Contains(changes, "Refunded "+refund) || !strings.Contains(changes, "9,00 € back to PAYPAL") || !strings.Contains(changes, "back to VISA ************4242") {
+	if !strings.Contains(changes, "Refunded "+refund) || !strings.Contains(changes, "€9.00 back to PAYPAL") || !strings.Contains(changes, "back to VISA ************4242") {
 		t.Fatalf("booking page after the retry: %q: %s", changes, doc.Find("main").Text())
 	}
 }
@@ -236,7 +236,7 @@ func TestRefundSplitTwoTabs(t *testing.T) {
 	}
 }
 
-// moneyCents reads "18,75 €" as 1875.
+// splitCents reads "€18.75" (or "18,75 €") as 1875.
 func splitCents(t *testing.T, s string) int64 {
 	t.Helper()
 	var cents int64
@@ -247,7 +247,7 @@ func splitCents(t *testing.T, s string) int64 {
 			digits++
 		}
 	}
-	if digits < 3 || !strings.Contains(s, ",") {
+	if digits < 3 || !strings.ContainsAny(s, ",.") {
 		t.Fatalf("not an amount: %q", s)
 	}
 	return cents
@@ -333,7 +333,7 @@ func TestRefundSplitAtTheCounter(t *testing.T) {
 	refund := removeTwoOfSplit(t, h)
 	_, doc := h.submit("/booking/edit/complete", "/booking/edit", nil)
 	changes := splitNorm(doc.Find(`[data-testid="changes"]`).Text())
-	if !strings.Contains(changes, "Refunded "+refund+": 9,00 € back to PAYPAL, ") || !strings.Contains(changes, "back to VISA ************4242") {
+	if !strings.Contains(changes, "Refunded "+refund+": €9.00 back to PAYPAL, ") || !strings.Contains(changes, "back to VISA ************4242") {
 		t.Fatalf("counter: booking page after the refund: %q", changes)
 	}
 	if splitRefundedAt(t, h, splitPayPal) != 900 || splitRefundedAt(t, h, splitCard) != splitCents(t, refund)-900 {

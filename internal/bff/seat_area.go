@@ -6,11 +6,13 @@ import (
 	"strings"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/views/components"
 )
 
 // areaRule states the seating-area rule of a seat change, naming the area (category) of the
-// tickets: "New seats must be in the same seating area (Standard) as the tickets".
+// tickets, in English: "New seats must be in the same seating area (Standard) as the tickets"
+// (areaRuleWords: in the visitor's language).
 func areaRule(plan cinema.SeatPlan, ticketCats []string) string {
 	var names []string
 	for _, c := range ticketCats {
@@ -24,10 +26,24 @@ func areaRule(plan cinema.SeatPlan, ticketCats []string) string {
 	return fmt.Sprintf("New seats must be in the seating areas of the tickets (%s), each ticket in its own", strings.Join(names, ", "))
 }
 
+// areaRuleWords is areaRule in l's words.
+func areaRuleWords(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string) string {
+	var names []string
+	for _, c := range ticketCats {
+		if n := categoryName(plan, c); !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 1 {
+		return l.T("booking.area_rule", "Area", names[0])
+	}
+	return l.T("booking.area_rule_several", "Areas", strings.Join(names, ", "))
+}
+
 // areaProblem checks chosen seats against the area categories of the tickets that get them
 // (one category per ticket): "" when every category gets as many seats as it has tickets,
-// otherwise the rule and what does not fit it.
-func areaProblem(plan cinema.SeatPlan, ticketCats []string, seats []cinema.Seat) string {
+// otherwise the rule and what does not fit it, in l's words.
+func areaProblem(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string, seats []cinema.Seat) string {
 	need := map[string]int{}
 	for _, c := range ticketCats {
 		need[c]++
@@ -35,15 +51,16 @@ func areaProblem(plan cinema.SeatPlan, ticketCats []string, seats []cinema.Seat)
 	got := map[string]int{}
 	for _, s := range seats {
 		if need[s.AreaCategoryCode] == 0 {
-			return fmt.Sprintf("%s: %s is in the %s area.", areaRule(plan, ticketCats), seatText(ptr(s.Ref())), categoryName(plan, s.AreaCategoryCode))
+			return l.T("booking.area_seat_elsewhere", "Rule", areaRuleWords(l, plan, ticketCats), "Seat", bookingSeat(l, ptr(s.Ref())),
+				"Area", categoryName(plan, s.AreaCategoryCode))
 		}
 		got[s.AreaCategoryCode]++
 	}
 	for _, c := range ticketCats {
 		if n := need[c]; got[c] != n {
 			name := categoryName(plan, c)
-			return fmt.Sprintf("%s: you have %d %s %s and chose %d %s %s.", areaRule(plan, ticketCats), n, name, plural(n, "ticket", "tickets"),
-				got[c], name, plural(got[c], "seat", "seats"))
+			return l.T("booking.area_count", "Rule", areaRuleWords(l, plan, ticketCats),
+				"Tickets", l.N("booking.area_tickets", n, "Area", name), "Seats", l.N("booking.area_seats", got[c], "Area", name))
 		}
 	}
 	return ""

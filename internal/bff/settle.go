@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
@@ -26,6 +27,7 @@ type settler struct {
 	now       func() time.Time
 	returnURL func(entryID string) string // where the provider sends the customer back
 	tender    string                      // paymentTenderCategory of the provider's payments
+	words     *i18n.Localizer             // the site's fallback language, for a step no request asked for
 }
 
 // editTicketing is what the settler needs from the ticketing API.
@@ -73,9 +75,15 @@ func (st *settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 
 	case e.Kind == ledger.KindPayment && e.State == ledger.StateCreated:
 		// The provider call may have happened before a crash: the idempotency key makes a
-		// repeat return the same payment.
+		// repeat return the same payment. The customer's page is in their language when the
+		// step runs for their request (the reconciler's: the provider chooses).
+		words, locale := st.words, ""
+		if l := i18n.FromContext(ctx); l != nil {
+			words, locale = l, l.Lang()
+		}
 		p, err := st.payments.CreatePayment(ctx, upstream.PaymentRequest{AmountCents: e.AmountCents, Currency: e.Currency,
-			ReturnURL: st.returnURL(e.ID), IdempotencyKey: e.IdempotencyKey, Reference: e.ID, Description: fmt.Sprintf("Change to booking %d", e.BookingNumber),
+			ReturnURL: st.returnURL(e.ID), IdempotencyKey: e.IdempotencyKey, Reference: e.ID,
+			Description: words.T("booking.payment_description", "Number", e.BookingNumber), Locale: locale,
 			Metadata: map[string]string{"booking": fmt.Sprintf("%s/%d", e.CinemaID, e.BookingNumber)}})
 		if err != nil {
 			return e, false, fmt.Errorf("create provider payment: %w", err)

@@ -2,7 +2,10 @@
 // refund the difference.
 package booking
 
-import "github.com/cinemabff/cinemabff/views/components"
+import (
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/views/components"
+)
 
 // FindView is the look-up form.
 type FindView struct {
@@ -70,11 +73,18 @@ type LineView struct {
 	State       string // kept, moved, added, removed, unknown
 	StateLabel  string // the word shown
 	Description string
-	Seat        string
-	From        string // a moved ticket's seat before the change
-	Price       string
-	RemoveURL   string // empty when it cannot be removed
-	TicketID    string
+	// Seat and From (a moved ticket's seat before the change) name the seats in English,
+	// "Row C, seat 5", as the tickets and the change records do: they are keys, not shown.
+	// SeatRow, SeatLabel, FromRow and FromLabel are the same seats by their labels ("" when
+	// only the English words are known); SeatText and FromText are what the page shows.
+	Seat, From         string
+	SeatRow, SeatLabel string
+	FromRow, FromLabel string
+	SeatText, FromText string
+	Amount             cinema.Money // the line's price
+	Price              string       // the same, written for the page
+	RemoveURL          string       // empty when it cannot be removed
+	TicketID           string
 }
 
 // StepperView is one ticket type on the edit page: how many the booking has, − removes one,

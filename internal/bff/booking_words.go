@@ -1,0 +1,77 @@
+package bff
+
+import (
+	"time"
+
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
+)
+
+// Words of the "manage a booking" flow that several of its pages share, in the request's
+// language. (seatText and showtime write the same in English only: the tickets and the
+// change records use seatText's words as a key, see seatName.)
+
+// seatName is a seat by its row and seat labels, kept apart from any language: the page
+// writes it in the visitor's language (words), the tickets and the change records name it
+// in English (key). Text is the English key alone, for a seat known only by it (an edit
+// started before seats were kept by their labels).
+type seatName struct {
+	Row  string `json:"row,omitempty"`
+	Seat string `json:"seat,omitempty"`
+	Text string `json:"text,omitempty"`
+}
+
+func seatNameOf(r *cinema.SeatRef) seatName {
+	if r == nil {
+		return seatName{}
+	}
+	return seatName{Row: r.RowLabel, Seat: r.Label}
+}
+
+func (n seatName) labelled() bool { return n.Row != "" || n.Seat != "" }
+
+// key is the seat as the tickets and the change records name it: seatText's English words
+// ("Row C, seat 5"), whatever the page's language; "" for no seat.
+func (n seatName) key() string {
+	if !n.labelled() {
+		return n.Text
+	}
+	return seatText(&cinema.SeatRef{RowLabel: n.Row, Label: n.Seat})
+}
+
+// words is the seat in l's language: "Row C, seat 5", "Reihe C, Platz 5"; "" for no seat.
+func (n seatName) words(l *i18n.Localizer) string {
+	if !n.labelled() {
+		return n.Text
+	}
+	return l.T("booking.seat", "Row", n.Row, "Seat", n.Seat)
+}
+
+// bookingSeat is a booked seat in l's language ("" for none).
+func bookingSeat(l *i18n.Localizer, r *cinema.SeatRef) string { return seatNameOf(r).words(l) }
+
+// bookingShowtime is a show's time in the cinema's time zone, in l's language: "Monday 2
+// January 2026, 20:15", "Montag, 2. Januar 2026, 20:15 Uhr"; "" when it is not known.
+func bookingShowtime(l *i18n.Localizer, t time.Time, c cinema.Cinema) string {
+	if t.IsZero() {
+		return ""
+	}
+	return l.Time(t, c.Location(), i18n.DateTimeLong)
+}
+
+// bookingSigned writes an amount with its sign spelled out: "+€0.50", "−€2.00", "€0.00" (a
+// minus sign, not a hyphen).
+func bookingSigned(l *i18n.Localizer, m cinema.Money) string {
+	switch {
+	case m.Cents > 0:
+		return "+" + l.Money(m)
+	case m.Cents < 0:
+		return "−" + l.Money(m.Neg())
+	}
+	return l.Money(m)
+}
+
+// bookingWait is a wait in words, rounded up to whole seconds: "1 second", "12 Sekunden".
+func bookingWait(l *i18n.Localizer, seconds float64) string {
+	return l.N("booking.seconds", wholeSeconds(seconds))
+}
