@@ -124,8 +124,16 @@
     return (h > 0 ? h + ':' + pad2(m) : String(m)) + ':' + pad2(s);
   }
 
-  function minutesText(mins) {
-    return mins === 1 ? '1 minute left' : mins + ' minutes left';
+  // The page's words for the live region, in its language: data-countdown-left-one/-other
+  // ("{n} minutes left") and data-countdown-less-one/-other ("Less than {n} minutes left");
+  // English when the page gives none.
+  function countWords(el, name, n, one, other) {
+    var text = el.getAttribute('data-countdown-' + name + (n === 1 ? '-one' : '-other')) || (n === 1 ? one : other);
+    return text.split('{n}').join(String(n));
+  }
+
+  function minutesText(el, mins) {
+    return countWords(el, 'left', mins, '{n} minute left', '{n} minutes left');
   }
 
   function sameOrigin(url) {
@@ -184,7 +192,7 @@
           el.classList.add('countdown-warning');
           if (warning) warning.hidden = false;
           var m = Math.max(1, Math.ceil(left / 60));
-          sr.textContent = 'Less than ' + (m === 1 ? '1 minute' : m + ' minutes') + ' left';
+          sr.textContent = countWords(el, 'less', m, 'Less than {n} minute left', 'Less than {n} minutes left');
           lastMinute = m;
         }
       } else if (left > warnAt && warned) {
@@ -201,7 +209,7 @@
         lastMinute = minute; // first run (the server wrote the text) or more time given
       } else if (left > 0 && minute < lastMinute) {
         lastMinute = minute;
-        sr.textContent = minutesText(minute);
+        sr.textContent = minutesText(el, minute);
       }
 
       if (left === 0) {
