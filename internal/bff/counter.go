@@ -161,7 +161,7 @@ func (s *Server) takeEditCounterPay(c echo.Context) error {
 	}
 	lines, _ := editLines(e, mustOrder(s, c, e))
 	e.Summary = changeSummary(lines)
-	notice, _ := json.Marshal(editNotice(e, noticeLines(lines), cinema.Money{}, cinema.Money{}))
+	notice, _ := json.Marshal(editNotice(ctx, e, noticeLines(lines), cinema.Money{}, cinema.Money{}))
 	entry, _, err := s.ledger.Create(ctx, ledger.Entry{Kind: ledger.KindPayment, IdempotencyKey: fmt.Sprintf("edit-counter:%s:%d", e.UserSessionID, due.Cents),
 		AmountCents: due.Cents, Currency: due.Currency, CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber,
 		EditSessionID: e.UserSessionID, Notice: string(notice), Actor: user, Tender: p.Tender})
@@ -285,7 +285,7 @@ func (s *Server) takeBuyCounterPay(c echo.Context) error {
 	}
 	st := s.checkout()
 	rec, err := st.store.Create(ctx, checkout.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
-		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: due.Cents, Currency: due.Currency, Summary: snapshotOf(v, o)})
+		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: due.Cents, Currency: due.Currency, Summary: snapshotOf(ctx, v, o)})
 	if errors.Is(err, checkout.ErrActiveExists) {
 		return s.redirect(c, s.url(RouteBuyReturn, rec.ID))
 	}

@@ -128,7 +128,7 @@ func TestRefundSplitOverTwoPayments(t *testing.T) {
 		t.Fatalf("booking payments %+v: refunds add up to %d, want %d", b.Payments, back, total)
 	}
 	// One message names both parts.
-	if m := h.oneMail("edit"); !strings.Contains(m.Text, "Refunded: 9,00") || !strings.Contains(m.Text, "PAYPAL") || !strings.Contains(m.Text, "VISA ************4242") {
+	if m := h.oneMail("edit"); !strings.Contains(m.Text, "Refunded: €9.00") || !strings.Contains(m.Text, "PAYPAL") || !strings.Contains(m.Text, "VISA ************4242") {
 		t.Fatalf("edit message of a split refund:\n%s", m.Text)
 	}
 }
