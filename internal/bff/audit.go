@@ -12,6 +12,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
 
@@ -66,26 +67,27 @@ func (s *Server) showAudit(c echo.Context) error {
 	if _, err := s.requireStaff(c); err != nil {
 		return err
 	}
+	l := loc(c)
 	if !s.supervisorSignedIn(c) {
-		return &Error{Code: EForbidden, Heading: "For supervisors only", Message: "The audit trail is shown to supervisors. Ask a supervisor to sign in.",
-			BackURL: s.url(RouteFindBooking), BackLabel: "Back to the box office"}
+		return &Error{Code: EForbidden, Heading: l.T("staff.supervisors_only"), Message: l.T("staff.audit.supervisors_only"),
+			BackURL: s.url(RouteFindBooking), BackLabel: l.T("staff.audit.back_to_box_office")}
 	}
 	ctx := c.Request().Context()
-	loc := s.defaultLocation(ctx)
+	zone := s.defaultLocation(ctx)
 	v := pages.AuditView{ActionURL: s.url(RouteStaffAudit), Actor: strings.TrimSpace(c.QueryParam("actor")),
 		Booking: strings.TrimSpace(c.QueryParam("booking")), Day: strings.TrimSpace(c.QueryParam("day"))}
 	f := audit.Filter{Actor: v.Actor, Limit: 501}
 	if v.Booking != "" {
 		n, err := strconv.ParseInt(v.Booking, 10, 64)
 		if err != nil || n <= 0 {
-			v.Error = "A booking number has only digits."
+			v.Error = l.T("staff.audit.booking_digits")
 		}
 		f.BookingNumber = n
 	}
 	if v.Day != "" {
-		day, err := time.ParseInLocation("2006-01-02", v.Day, loc)
+		day, err := time.ParseInLocation("2006-01-02", v.Day, zone)
 		if err != nil {
-			v.Error = "Choose a day (YYYY-MM-DD)."
+			v.Error = l.T("staff.audit.day_format")
 		} else {
 			f.From, f.To = day, day.AddDate(0, 0, 1)
 		}
@@ -98,7 +100,7 @@ func (s *Server) showAudit(c echo.Context) error {
 	}
 	v.CSVURL = s.url(RouteStaffAudit) + "?" + q.Encode()
 	if v.Error != "" {
-		return s.render(c, http.StatusUnprocessableEntity, "Audit trail", pages.Audit(v))
+		return s.render(c, http.StatusUnprocessableEntity, l.T("staff.audit.title"), pages.Audit(v))
 	}
 	if c.QueryParam("format") == "csv" {
 		f.Limit = 100000
@@ -110,27 +112,80 @@ func (s *Server) showAudit(c echo.Context) error {
 		h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
 		h.Set(echo.HeaderContentDisposition, `attachment; filename="audit-trail.csv"`)
 		c.Response().WriteHeader(http.StatusOK)
-		return audit.WriteCSV(c.Response(), rows, loc)
+		return audit.WriteCSV(c.Response(), rows, zone)
 	}
 	rows, err := audit.New(s.sql).List(ctx, f)
 	if err != nil {
 		return err
 	}
 	if len(rows) > 500 {
-		rows, v.Limited = rows[:500], true
+		rows, v.Limited, v.Shown = rows[:500], true, 500
 	}
 	for _, r := range rows {
-		row := pages.AuditRow{When: r.At.In(loc).Format("Mon 2 Jan 15:04:05"), WhenISO: r.At.UTC().Format(time.RFC3339), Actor: r.Actor,
-			Device: r.Device, Action: r.Action, Reason: r.Reason, Detail: r.Detail}
+		// Reason and detail are stored as they were written: data, not translated.
+		row := pages.AuditRow{When: whenWithSeconds(l, r.At, zone), WhenISO: r.At.UTC().Format(time.RFC3339), Actor: r.Actor,
+			Device: r.Device, ActionCode: r.Action, Action: auditActionWords(l, r.Action), Reason: r.Reason, Detail: r.Detail}
 		if r.BookingNumber != 0 {
 			row.Booking = strconv.FormatInt(r.BookingNumber, 10)
 		}
 		if r.Currency != "" || r.AmountCents != 0 {
-			row.Amount = cinema.Money{Cents: r.AmountCents, Currency: r.Currency}.Format(s.cinemaByID(ctx, r.CinemaID).Locale)
+			row.Amount = l.Money(cinema.Money{Cents: r.AmountCents, Currency: r.Currency})
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	return s.render(c, http.StatusOK, "Audit trail", pages.Audit(v))
+	return s.render(c, http.StatusOK, l.T("staff.audit.title"), pages.Audit(v))
+}
+
+// whenWithSeconds is a moment to the second in l's way, in zone: "Wed 25 Nov, 20:15:07".
+func whenWithSeconds(l *i18n.Localizer, t time.Time, zone *time.Location) string {
+	return l.T("staff.when_seconds", "Day", l.Time(t, zone, i18n.DayShort), "Clock", t.In(zone).Format("15:04:05"))
+}
+
+// auditActionWords is an audit action in l's words (the stored code for one it does not know).
+func auditActionWords(l *i18n.Localizer, action string) string {
+	switch action {
+	case audit.ActionSignIn:
+		return l.T("staff.audit.action.sign_in")
+	case audit.ActionSignInFailed:
+		return l.T("staff.audit.action.sign_in_failed")
+	case audit.ActionSignOut:
+		return l.T("staff.audit.action.sign_out")
+	case audit.ActionSessionsEnded:
+		return l.T("staff.audit.action.sessions_ended")
+	case audit.ActionLookup:
+		return l.T("staff.audit.action.look_up")
+	case audit.ActionEdit:
+		return l.T("staff.audit.action.edit")
+	case audit.ActionEditCancel:
+		return l.T("staff.audit.action.edit_cancel")
+	case audit.ActionPayment:
+		return l.T("staff.audit.action.payment")
+	case audit.ActionRefund:
+		return l.T("staff.audit.action.refund")
+	case audit.ActionApproval:
+		return l.T("staff.audit.action.approval")
+	case actionApprovalRefused:
+		return l.T("staff.audit.action.approval_refused")
+	case audit.ActionSwap:
+		return l.T("staff.audit.action.swap")
+	case audit.ActionSale:
+		return l.T("staff.audit.action.sale")
+	case audit.ActionCollect:
+		return l.T("staff.audit.action.collect")
+	case audit.ActionDeviceEnrol:
+		return l.T("staff.audit.action.device_enrol")
+	case audit.ActionDeviceRevoke:
+		return l.T("staff.audit.action.device_revoke")
+	case audit.ActionAttentionRetry:
+		return l.T("staff.audit.action.attention_retry")
+	case audit.ActionAttentionSolved:
+		return l.T("staff.audit.action.attention_resolve")
+	case audit.ActionNextCustomer:
+		return l.T("staff.audit.action.next_customer")
+	case actionAccountUnlock:
+		return l.T("staff.audit.action.account_unlock")
+	}
+	return action
 }
 
 // defaultLocation is the time zone the trail's days are read in: the first cinema's.

@@ -86,7 +86,7 @@ func (s *Server) completeEdit(c echo.Context) error {
 	lines, _ := editLines(e, o)
 	e.Summary = changeSummary(lines)
 	balance := o.Total
-	notice := editNotice(e, noticeLines(lines), cinema.Money{}, cinema.Money{})
+	notice := editNotice(ctx, e, noticeLines(lines), cinema.Money{}, cinema.Money{})
 
 	if !e.Paid || balance.Cents == 0 {
 		// No money moves, but the booking changes: the page waits for the answer rather
@@ -261,7 +261,7 @@ func (s *Server) finishEdit(c echo.Context, e editVisit) error {
 	s.clearEdit(c)
 	s.recordAudit(c, editAudit(ctx, s, e, audited))
 	s.sessions.Put(ctx, sessChanges, strings.Join(shown, "\n"))
-	s.sessions.Put(ctx, sessMailKey, editNotice(e, nil, cinema.Money{}, cinema.Money{}).Key)
+	s.sessions.Put(ctx, sessMailKey, editNotice(ctx, e, nil, cinema.Money{}, cinema.Money{}).Key)
 	return s.redirect(c, s.url(RouteBooking))
 }
 

@@ -11,33 +11,6 @@ import (
 	"github.com/PuerkitoBio/goquery"
 )
 
-// acceptLanguage asks for a language on every request, as a browser set to it does.
-type acceptLanguage struct {
-	lang string
-	next http.RoundTripper
-}
-
-func (a acceptLanguage) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Accept-Language", a.lang)
-	return a.next.RoundTrip(r)
-}
-
-// speaking is the harness's visit with a browser that asks for lang on every request (our
-// pages, the provider's page and the way back).
-func (h *harness) speaking(lang string) *harness {
-	v := *h
-	next := h.client.Transport
-	if next == nil {
-		next = http.DefaultTransport
-	}
-	v.client = &http.Client{Jar: h.client.Jar, CheckRedirect: h.client.CheckRedirect, Transport: acceptLanguage{lang: lang, next: next}}
-	return &v
-}
-
-// germanMoney is an amount as German writes it: "13,25 €", with a no-break space.
-var germanMoney = regexp.MustCompile(`^[+−]?\d{1,3}(\.\d{3})*,\d{2}\x{00a0}€$`)
-
 // germanShowtime is a show's time in German: "Freitag, 27. November 2026, 20:30 Uhr".
 var germanShowtime = regexp.MustCompile(`(Montag|Dienstag|Mittwoch|Donnerstag|Freitag|Samstag|Sonntag), \d{1,2}\. (Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember) \d{4}, \d{2}:\d{2} Uhr`)
 
@@ -75,7 +48,8 @@ func wantContains(t *testing.T, doc *goquery.Document, sel string, want ...strin
 // difference on the provider's page and comes back to the confirmation, every page of ours in
 // German with German money and dates.
 func TestGermanEditWithoutJavaScript(t *testing.T) {
-	h := newHarness(t, harnessOpts{sandbox: true}).speaking("de-DE,de;q=0.9,en;q=0.5")
+	h := newHarness(t, harnessOpts{sandbox: true})
+	h.speaking("de-DE,de;q=0.9,en;q=0.5") // every request: ours, the provider's page and the way back
 
 	// Find.
 	doc := h.page("/booking", http.StatusOK)
@@ -174,28 +148,29 @@ func TestGermanEditWithoutJavaScript(t *testing.T) {
 // a refusal with its count, the cut-off), and English when nothing is asked for.
 func TestGermanEditWords(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
-	de := h.speaking("de")
-	de.find(bkPaid1)
-	de.startEdit(t)
+	speak := h.speaking("de")
+	h.find(bkPaid1)
+	h.startEdit(t)
 
-	doc := de.page("/booking/edit/cancel", http.StatusOK)
+	doc := h.page("/booking/edit/cancel", http.StatusOK)
 	inGerman(t, doc, "cancel page")
 	wantText(t, doc, "#cancel-title", "Änderungen verwerfen?")
 	wantContains(t, doc, "main", "Buchung 100001 bleibt genau so", "Ja, Änderungen verwerfen", "Nein, weiter ändern")
 
-	doc = de.page("/booking/edit/seats", http.StatusOK)
+	doc = h.page("/booking/edit/seats", http.StatusOK)
 	inGerman(t, doc, "seat page")
 	wantText(t, doc, "#seats-title", "Plätze für Buchung 100001 wählen")
 	wantContains(t, doc, "main", "Wählen Sie 2 Plätze, einen für jedes Ticket.", "Diese Plätze nehmen", "Zurück zu Ihren Änderungen")
 
-	resp, body := de.post("/booking/edit/seats", "/booking/edit/seats", url.Values{"seat": {seat(1, 5, 12)}})
-	doc = de.doc(body)
+	resp, body := h.post("/booking/edit/seats", "/booking/edit/seats", url.Values{"seat": {seat(1, 5, 12)}})
+	doc = h.doc(body)
 	if resp.StatusCode != http.StatusUnprocessableEntity {
 		t.Fatalf("one seat for two tickets: %d", resp.StatusCode)
 	}
 	wantContains(t, doc, `[data-testid="notice-error"]`, "Bitte wählen Sie genau 2 Plätze", "Sie haben 1 gewählt.")
 
 	// The same visit without a language: English (the visit has no language of its own).
+	speak("")
 	doc = h.page("/booking/edit", http.StatusOK)
 	if lang, _ := doc.Find("html").Attr("lang"); lang != "en" {
 		t.Errorf("without Accept-Language: <html lang=%q>", lang)
@@ -204,7 +179,8 @@ func TestGermanEditWords(t *testing.T) {
 	wantContains(t, doc, `[data-testid="countdown"]`, "Seats held", "until")
 
 	// Cancelled: the booking page says so in German.
-	_, doc = de.submit("/booking/edit/cancel", "/booking/edit/cancel", nil)
+	speak("de")
+	_, doc = h.submit("/booking/edit/cancel", "/booking/edit/cancel", nil)
 	inGerman(t, doc, "booking after cancel")
 	wantContains(t, doc, "main", "Ihre Änderungen wurden verworfen. Ihre Buchung ist genau so, wie sie war.")
 }

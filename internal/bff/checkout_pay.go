@@ -32,6 +32,7 @@ type buySnapshot struct {
 	Fees      int64          `json:"fees"`
 	Total     int64          `json:"total"`
 	Currency  string         `json:"currency"`
+	Lang      string         `json:"lang,omitempty"` // the visit's language: its e-mails are written in it
 }
 
 type snapshotLine struct {
@@ -40,8 +41,8 @@ type snapshotLine struct {
 	Cents       int64  `json:"c"`
 }
 
-func snapshotOf(v buyVisit, o cinema.Order) string {
-	sn := buySnapshot{CinemaID: v.CinemaID, FilmTitle: v.FilmTitle, Showtime: v.Showtime, Screen: v.Screen,
+func snapshotOf(ctx context.Context, v buyVisit, o cinema.Order) string {
+	sn := buySnapshot{CinemaID: v.CinemaID, FilmTitle: v.FilmTitle, Showtime: v.Showtime, Screen: v.Screen, Lang: noticeLang(ctx),
 		Fees: o.BookingFee.Cents, Total: o.Total.Cents, Currency: o.Total.Currency}
 	for _, t := range o.Tickets() {
 		sn.Tickets = append(sn.Tickets, snapshotLine{Description: t.Description, Seat: seatWords(t.Seat), Cents: t.FinalPrice.Cents})
@@ -75,7 +76,7 @@ func (s *Server) startBuyPayment(c echo.Context) error {
 	}
 	toPay := o.ToPay()
 	rec, err := st.store.Create(ctx, checkout.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
-		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: toPay.Cents, Currency: toPay.Currency, Summary: snapshotOf(v, o)})
+		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: toPay.Cents, Currency: toPay.Currency, Summary: snapshotOf(ctx, v, o)})
 	if errors.Is(err, checkout.ErrActiveExists) {
 		return s.continuePayment(c, rec)
 	}

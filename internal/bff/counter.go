@@ -58,26 +58,32 @@ type counterPayment struct {
 	CardType  string
 }
 
+// actionApprovalRefused is the audit action of a refused refund approval (internal/audit has no
+// constant for it).
+const actionApprovalRefused = "approval-refused"
+
 // errBadCounterPayment is a form the payment cannot be recorded from.
 var errBadCounterPayment = errors.New("counter payment form incomplete")
 
 // readCounterPayment checks the form: a card payment needs the terminal's reference (printable,
-// at most 64 characters); cash gets a reference of ours.
+// at most 64 characters); cash gets a reference of ours. The problem is in the page's language;
+// CardType is stored data (the ledger, the audit trail) and stays English.
 func (s *Server) readCounterPayment(c echo.Context) (counterPayment, string, error) {
+	l := loc(c)
 	p := counterPayment{Method: c.FormValue("method"), Reference: strings.TrimSpace(c.FormValue("reference"))}
 	switch p.Method {
 	case "terminal":
 		if p.Reference == "" {
-			return p, "Type the reference the card terminal printed, or choose cash.", errBadCounterPayment
+			return p, l.T("staff.counter.reference_missing"), errBadCounterPayment
 		}
 		if len(p.Reference) > 64 || strings.IndexFunc(p.Reference, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
-			return p, "The terminal reference can have at most 64 letters, digits and signs.", errBadCounterPayment
+			return p, l.T("staff.counter.reference_too_long", "Max", 64), errBadCounterPayment
 		}
 		p.Tender, p.CardType = cmp.Or(s.cfg.TenderTerminal, "CREDIT"), "Card terminal"
 	case "cash":
 		p.Reference, p.Tender, p.CardType = "CASH-"+strings.ToUpper(ledger.NewID()[:10]), cmp.Or(s.cfg.TenderCash, "CASH"), "Cash"
 	default:
-		return p, "Choose card terminal or cash.", errBadCounterPayment
+		return p, l.T("staff.counter.method_missing"), errBadCounterPayment
 	}
 	return p, "", nil
 }
@@ -85,9 +91,10 @@ func (s *Server) readCounterPayment(c echo.Context) (counterPayment, string, err
 // requireCounter refuses a request that is not from staff at a counter.
 func (s *Server) requireCounter(c echo.Context) (string, error) {
 	if !s.atCounter(c) {
-		return "", &Error{Code: EForbidden, Heading: "Only at the box office",
-			Message: "Payments by card terminal or cash are taken by staff signed in at a box-office counter.",
-			BackURL: s.url(RouteHome), BackLabel: "Back to the start"}
+		l := loc(c)
+		return "", &Error{Code: EForbidden, Heading: l.T("staff.counter.only_heading"),
+			Message: l.T("staff.counter.only_text"),
+			BackURL: s.url(RouteHome), BackLabel: l.T("staff.back_to_start")}
 	}
 	return s.staffUser(c), nil
 }
@@ -102,9 +109,9 @@ func (s *Server) editBalance(c echo.Context, e editVisit) (cinema.Money, error) 
 }
 
 func (s *Server) editCounterView(c echo.Context, e editVisit, due cinema.Money) pages.CounterPayView {
-	cin := s.cinemaByID(c.Request().Context(), e.CinemaID)
-	return pages.CounterPayView{Heading: "Take the payment", What: fmt.Sprintf("Change to booking %d", e.BookingNumber),
-		Amount: due.Format(cin.Locale), ActionURL: s.url(RouteEditCounterPay), BackURL: s.url(RouteEdit), BackLabel: "Back to the change",
+	l := loc(c)
+	return pages.CounterPayView{What: l.T("staff.counter.edit_what", "Number", e.BookingNumber),
+		Amount: l.Money(due), ActionURL: s.url(RouteEditCounterPay), BackURL: s.url(RouteEdit), BackLabel: l.T("staff.counter.back_to_change"),
 		CSRFToken: csrfToken(c)}
 }
 
@@ -123,7 +130,7 @@ func (s *Server) showEditCounterPay(c echo.Context) error {
 	if due.Cents <= 0 {
 		return s.redirect(c, s.url(RouteEdit))
 	}
-	return s.render(c, http.StatusOK, "Take the payment", pages.CounterPay(s.editCounterView(c, e, due)))
+	return s.render(c, http.StatusOK, loc(c).T("staff.counter.title"), pages.CounterPay(s.editCounterView(c, e, due)))
 }
 
 // takeEditCounterPay records a payment taken at the counter and completes the edit with it:
@@ -150,11 +157,11 @@ func (s *Server) takeEditCounterPay(c echo.Context) error {
 	if err != nil {
 		v := s.editCounterView(c, e, due)
 		v.Method, v.Reference, v.Error = p.Method, p.Reference, problem
-		return s.render(c, http.StatusUnprocessableEntity, "Take the payment", pages.CounterPay(v))
+		return s.render(c, http.StatusUnprocessableEntity, loc(c).T("staff.counter.title"), pages.CounterPay(v))
 	}
 	lines, _ := editLines(e, mustOrder(s, c, e))
 	e.Summary = changeSummary(lines)
-	notice, _ := json.Marshal(editNotice(e, noticeLines(lines), cinema.Money{}, cinema.Money{}))
+	notice, _ := json.Marshal(editNotice(ctx, e, noticeLines(lines), cinema.Money{}, cinema.Money{}))
 	entry, _, err := s.ledger.Create(ctx, ledger.Entry{Kind: ledger.KindPayment, IdempotencyKey: fmt.Sprintf("edit-counter:%s:%d", e.UserSessionID, due.Cents),
 		AmountCents: due.Cents, Currency: due.Currency, CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber,
 		EditSessionID: e.UserSessionID, Notice: string(notice), Actor: user, Tender: p.Tender})
@@ -199,25 +206,26 @@ func (s *Server) refundApproval(c echo.Context, e editVisit, refund cinema.Money
 	if !s.atCounter(c) || refund.Cents <= limit {
 		return true, nil
 	}
-	cin := s.cinemaByID(c.Request().Context(), e.CinemaID)
-	v := pages.ApprovalView{Amount: refund.Format(cin.Locale), Limit: cinema.Money{Cents: limit, Currency: refund.Currency}.Format(cin.Locale),
+	l := loc(c)
+	title := l.T("staff.approval.page_title")
+	v := pages.ApprovalView{Amount: l.Money(refund), Limit: l.Money(cinema.Money{Cents: limit, Currency: refund.Currency}),
 		ActionURL: s.url(RouteEditComplete), BackURL: s.url(RouteEdit), CSRFToken: csrfToken(c),
 		Approver: strings.TrimSpace(c.FormValue("approver")), Reason: strings.TrimSpace(c.FormValue("reason"))}
 	if c.FormValue("approval") == "" {
-		return false, s.render(c, http.StatusOK, "Approval needed", pages.Approval(v))
+		return false, s.render(c, http.StatusOK, title, pages.Approval(v))
 	}
 	if v.Reason == "" {
-		v.Error = "Give the reason for the refund."
-		return false, s.render(c, http.StatusUnprocessableEntity, "Approval needed", pages.Approval(v))
+		v.Error = l.T("staff.approval.reason_missing")
+		return false, s.render(c, http.StatusUnprocessableEntity, title, pages.Approval(v))
 	}
 	sup, aerr := s.approveBy(c.Request().Context(), v.Approver, c.FormValue("pin"))
 	if aerr != nil {
-		if v.Error = approvalRefusal(aerr); v.Error == "" {
+		if v.Error = approvalRefusal(l, aerr); v.Error == "" {
 			return false, aerr
 		}
-		s.recordAudit(c, audit.Entry{Action: "approval-refused", CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
+		s.recordAudit(c, audit.Entry{Action: actionApprovalRefused, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
 			AmountCents: refund.Cents, Currency: refund.Currency, Reason: v.Reason, Detail: "approver typed: " + v.Approver})
-		return false, s.render(c, http.StatusForbidden, "Approval needed", pages.Approval(v))
+		return false, s.render(c, http.StatusForbidden, title, pages.Approval(v))
 	}
 	s.recordAudit(c, audit.Entry{Action: audit.ActionApproval, Actor: sup.Username, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
 		AmountCents: refund.Cents, Currency: refund.Currency, Reason: v.Reason, Detail: "refund approved for " + s.staffUser(c)})
@@ -227,9 +235,9 @@ func (s *Server) refundApproval(c echo.Context, e editVisit, refund cinema.Money
 // Selling at the counter: the buy path for a walk-in customer, paid by terminal or cash.
 
 func (s *Server) buyCounterView(c echo.Context, v buyVisit, due cinema.Money) pages.CounterPayView {
-	cin := s.cinemaByID(c.Request().Context(), v.CinemaID)
-	return pages.CounterPayView{Heading: "Take the payment", What: fmt.Sprintf("%d tickets for %s", v.Places, v.FilmTitle),
-		Amount: due.Format(cin.Locale), ActionURL: s.url(RouteBuyCounterPay), BackURL: s.url(RouteBuySummary), BackLabel: "Back to the order",
+	l := loc(c)
+	return pages.CounterPayView{What: l.N("staff.counter.sale_what", v.Places, "Film", v.FilmTitle),
+		Amount: l.Money(due), ActionURL: s.url(RouteBuyCounterPay), BackURL: s.url(RouteBuySummary), BackLabel: l.T("staff.counter.back_to_order"),
 		CSRFToken: csrfToken(c)}
 }
 
@@ -245,7 +253,7 @@ func (s *Server) showBuyCounterPay(c echo.Context) error {
 	if err != nil {
 		return s.buyEnded(c, v, err)
 	}
-	return s.render(c, http.StatusOK, "Take the payment", pages.CounterPay(s.buyCounterView(c, v, o.ToPay())))
+	return s.render(c, http.StatusOK, loc(c).T("staff.counter.title"), pages.CounterPay(s.buyCounterView(c, v, o.ToPay())))
 }
 
 // takeBuyCounterPay completes a counter sale: the order is completed with the payment taken
@@ -273,11 +281,11 @@ func (s *Server) takeBuyCounterPay(c echo.Context) error {
 	if err != nil {
 		cv := s.buyCounterView(c, v, due)
 		cv.Method, cv.Reference, cv.Error = p.Method, p.Reference, problem
-		return s.render(c, http.StatusUnprocessableEntity, "Take the payment", pages.CounterPay(cv))
+		return s.render(c, http.StatusUnprocessableEntity, loc(c).T("staff.counter.title"), pages.CounterPay(cv))
 	}
 	st := s.checkout()
 	rec, err := st.store.Create(ctx, checkout.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
-		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: due.Cents, Currency: due.Currency, Summary: snapshotOf(v, o)})
+		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: due.Cents, Currency: due.Currency, Summary: snapshotOf(ctx, v, o)})
 	if errors.Is(err, checkout.ErrActiveExists) {
 		return s.redirect(c, s.url(RouteBuyReturn, rec.ID))
 	}
@@ -298,9 +306,9 @@ func (s *Server) takeBuyCounterPay(c echo.Context) error {
 		}
 		cv := s.buyCounterView(c, v, due)
 		cv.Method, cv.Reference = p.Method, p.Reference
-		cv.Error = "The ticketing system did not complete the sale, so nothing was booked. If the card terminal took the money, cancel it on the terminal or try again."
+		cv.Error = loc(c).T("staff.counter.sale_failed")
 		loggerFrom(ctx, s.logger).Warn("counter sale not completed", "err", err)
-		return s.render(c, http.StatusServiceUnavailable, "Take the payment", pages.CounterPay(cv))
+		return s.render(c, http.StatusServiceUnavailable, loc(c).T("staff.counter.title"), pages.CounterPay(cv))
 	}
 	if _, err := st.store.MarkCompleted(ctx, rec.ID, d.BookingNumber); err != nil {
 		return err
@@ -320,7 +328,7 @@ func (s *Server) nextCustomer(c echo.Context) error {
 	ctx := c.Request().Context()
 	bb, _ := s.boundBooking(c)
 	if entry := s.releaseEdit(c); entry != nil {
-		s.flash(c, "A payment or refund of this change is still under way: finish it before the next customer.")
+		s.flash(c, loc(c).T("staff.counter.next_busy"))
 		return s.redirect(c, s.url(RouteEditStatus, entry.ID))
 	}
 	s.releaseBuy(c)
@@ -333,6 +341,6 @@ func (s *Server) nextCustomer(c echo.Context) error {
 		return err
 	}
 	s.recordAudit(c, audit.Entry{Action: audit.ActionNextCustomer, CinemaID: bb.CinemaID, BookingNumber: bb.Number})
-	s.flash(c, "Ready for the next customer.")
+	s.flash(c, loc(c).T("staff.counter.next_ready"))
 	return s.redirect(c, s.url(RouteFindBooking))
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/staff"
 )
 
@@ -15,15 +16,15 @@ func (s *Server) approveBy(ctx context.Context, username, pin string) (staff.Acc
 	return s.staff.Approve(ctx, username, pin)
 }
 
-// approvalRefusal says why an approval was refused, in words ("" for an unexpected error).
-func approvalRefusal(err error) string {
+// approvalRefusal says why an approval was refused, in l's words ("" for an unexpected error).
+func approvalRefusal(l *i18n.Localizer, err error) string {
 	switch {
 	case errors.Is(err, staff.ErrLocked):
-		return "This supervisor account is locked after too many wrong PINs. Another supervisor can approve."
+		return l.T("staff.approval.locked")
 	case errors.Is(err, staff.ErrNotSupervisor):
-		return "Only a supervisor can approve a refund of this size."
+		return l.T("staff.approval.not_supervisor")
 	case errors.Is(err, staff.ErrBadCredentials):
-		return "Wrong username or PIN."
+		return l.T("staff.approval.wrong_pin")
 	}
 	return ""
 }

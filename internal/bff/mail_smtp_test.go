@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/text/language"
+
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/internal/mail/smtptest"
 	"github.com/cinemabff/cinemabff/internal/storage"
@@ -84,7 +87,7 @@ func TestCustomerMailOverSMTPTwoReplicasAndAnOutage(t *testing.T) {
 		t.Fatalf("during the outage: %d messages, %d waiting with an error: %+v", len(msgs), pending, msgs)
 	}
 	// The page says where the message stands, and never "sent".
-	if line := h.srv.mailLine(context.Background(), msgs[0].Key); !strings.Contains(line, "on its way") {
+	if line := h.srv.mailLine(i18n.NewContext(context.Background(), h.srv.langs.For(language.English)), msgs[0].Key); !strings.Contains(line, "on its way") {
 		t.Fatalf("during the outage the page would say %q", line)
 	}
 

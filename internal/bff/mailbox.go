@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
@@ -33,15 +34,16 @@ func (s *Server) registerMailboxRoutes() {
 }
 
 // mailboxDir is the folder the pages show, or an error when there is no mailbox.
-func (s *Server) mailboxDir() (string, error) {
+func (s *Server) mailboxDir(l *i18n.Localizer) (string, error) {
 	if s.mail == nil || !s.mail.showMailbox || s.mail.dir == "" {
-		return "", &Error{Code: ENotFound, Heading: "Page not found", Message: "There is no sandbox mailbox here: e-mail goes to a real mail server.", BackURL: s.url(RouteHome), BackLabel: "Back to the start"}
+		return "", &Error{Code: ENotFound, Heading: l.T("staff.mailbox.none_heading"), Message: l.T("staff.mailbox.none_text"), BackURL: s.url(RouteHome), BackLabel: l.T("staff.back_to_start")}
 	}
 	return s.mail.dir, nil
 }
 
 func (s *Server) showMailbox(c echo.Context) error {
-	dir, err := s.mailboxDir()
+	l := loc(c)
+	dir, err := s.mailboxDir(l)
 	if err != nil {
 		return err
 	}
@@ -49,23 +51,25 @@ func (s *Server) showMailbox(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	zone := s.defaultLocation(c.Request().Context())
 	v := pages.MailboxView{Dir: dir}
 	for _, m := range list {
 		v.Messages = append(v.Messages, pages.MailboxItem{URL: s.url(RouteMailMessage, m.Name), Subject: m.Subject, To: m.To,
-			Date: m.Date.Local().Format("2 Jan 15:04:05"), Kind: m.Kind})
+			Date: whenWithSeconds(l, m.Date, zone), Kind: m.Kind})
 	}
-	return s.render(c, http.StatusOK, "Sent e-mail", pages.Mailbox(v))
+	return s.render(c, http.StatusOK, l.T("staff.mailbox.page_title"), pages.Mailbox(v))
 }
 
 // storedMail reads the message named in the path.
 func (s *Server) storedMail(c echo.Context) (mail.StoredMessage, error) {
-	dir, err := s.mailboxDir()
+	l := loc(c)
+	dir, err := s.mailboxDir(l)
 	if err != nil {
 		return mail.StoredMessage{}, err
 	}
 	m, err := mail.ReadStored(dir, c.Param("name"))
 	if errors.Is(err, mail.ErrBadName) || errors.Is(err, mail.ErrNotFound) {
-		return m, &Error{Code: ENotFound, Heading: "No such message", Message: "This message is not in the sandbox mailbox.", BackURL: s.url(RouteMailbox), BackLabel: "All messages", Err: err}
+		return m, &Error{Code: ENotFound, Heading: l.T("staff.mailbox.no_such_heading"), Message: l.T("staff.mailbox.no_such_text"), BackURL: s.url(RouteMailbox), BackLabel: l.T("staff.mailbox.all"), Err: err}
 	}
 	return m, err
 }
@@ -75,7 +79,8 @@ func (s *Server) showMailMessage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := pages.MailView{Subject: m.Subject, To: m.To, From: m.From, Date: m.Date.Local().Format("2 Jan 2006 15:04:05"), Text: m.Text,
+	zone := s.defaultLocation(c.Request().Context())
+	v := pages.MailView{Subject: m.Subject, To: m.To, From: m.From, Date: loc(c).Time(m.Date, zone, i18n.DateTimeLong), Text: m.Text,
 		HTMLURL: s.url(RouteMailHTML, m.Name), Images: len(m.Inline), BackURL: s.url(RouteMailbox)}
 	return s.render(c, http.StatusOK, m.Subject, pages.MailMessage(v))
 }

@@ -58,7 +58,7 @@ func (s *Server) useMiddleware() {
 	e.Use(s.securityHeaders)
 	e.Use(s.loadSession)
 	e.Use(s.loadDevice)
-	e.Use(s.chooseLanguage) // language.go: after the device, as a kiosk has its own
+	e.Use(s.chooseLanguage)                      // language.go: after the device, as a kiosk has its own
 	e.Use(s.checkStaffSignIn)                    // idle timeout, ended sessions, disabled accounts (staff.go)
 	e.Use(middleware.BodyLimit(s.cfg.BodyLimit)) // before anything reads the body (CSRF reads the form)
 	e.Use(s.csrf())

@@ -12,6 +12,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/changes"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/internal/notify"
@@ -24,7 +25,8 @@ import (
 // writes a notice to the outbox in the same transaction as the step that causes it (the
 // checkout record's and the ledger's hooks, or its own transaction for a swap and an edit
 // without money). A sender delivers them (internal/mail). Pages say a message is on its way
-// only when it is in the outbox.
+// only when it is in the outbox. Each notice carries the language of the visit that caused it
+// (noticeLang), so the message is written in that language whenever it is sent.
 
 // mailer is the server's part of customer e-mail.
 type mailer struct {
@@ -65,7 +67,7 @@ func (s *Server) setUpMail(d MailDeps) error {
 		read := func(ctx context.Context, cinemaID string, number int64) (cinema.Booking, error) {
 			return s.readBooking(ctx, cinemaID, number)
 		}
-		comp := &notify.Composer{Booking: read, Cinema: s.cinemaByID, Signer: signer, SiteName: s.cfg.SiteName,
+		comp := &notify.Composer{Booking: read, Cinema: s.cinemaByID, Signer: signer, Catalog: s.langs, SiteName: s.cfg.SiteName,
 			FindURL: s.absURL(RouteFindBooking)}
 		m.sender = &mail.Sender{Outbox: m.outbox, Compose: comp.Compose, Transport: d.Transport, From: d.From,
 			Logger: s.logger.With("component", "mail"), Backoff: d.Backoff}
@@ -121,10 +123,19 @@ func (s *Server) writeNotice(ctx context.Context, n notify.Notice) {
 	s.kickMail()
 }
 
+// noticeLang is the language of the visit behind ctx, for its notices ("" without one: the
+// message is then written in the site's fallback).
+func noticeLang(ctx context.Context) string {
+	if l := i18n.FromContext(ctx); l != nil {
+		return l.Lang()
+	}
+	return ""
+}
+
 // editNotice is what an edit will tell the customer, written with its ledger entries (or at
-// once when no money moves).
-func editNotice(e editVisit, lines []notify.Line, oldTotal, newTotal cinema.Money) notify.Notice {
-	n := notify.Notice{Kind: notify.KindEdit, Key: "edit:" + e.UserSessionID, To: e.Email, Lang: "en", CinemaID: e.CinemaID,
+// once when no money moves), in the language of the visit behind ctx.
+func editNotice(ctx context.Context, e editVisit, lines []notify.Line, oldTotal, newTotal cinema.Money) notify.Notice {
+	n := notify.Notice{Kind: notify.KindEdit, Key: "edit:" + e.UserSessionID, To: e.Email, Lang: noticeLang(ctx), CinemaID: e.CinemaID,
 		BookingNumber: e.BookingNumber, Film: e.FilmTitle, Showtime: e.Showtime, Lines: lines, OldTotal: oldTotal, NewTotal: newTotal}
 	for _, l := range lines {
 		switch l.Change {
@@ -175,14 +186,19 @@ func (s *Server) ledgerNotices(ctx context.Context, tx *sql.Tx, moved []ledger.E
 }
 
 // checkoutNotices writes the customer message of a purchase that completed (late, when it had
-// been given up or completed long after the customer came back) or was given up.
+// been given up or completed long after the customer came back) or was given up. It often runs
+// in a background watcher: the language is the one the order was made in, kept in its snapshot.
 func (s *Server) checkoutNotices(ctx context.Context, tx *sql.Tx, before, after checkout.Record) error {
 	if after.CustomerEmail == "" {
 		return nil // a counter sale without an e-mail address: the tickets are printed there
 	}
 	var sn buySnapshot
 	_ = json.Unmarshal([]byte(after.Summary), &sn)
-	n := notify.Notice{To: after.CustomerEmail, Name: after.CustomerName, Lang: "en", CinemaID: after.CinemaID, BookingNumber: after.BookingNumber,
+	lang := sn.Lang
+	if lang == "" {
+		lang = noticeLang(ctx) // an order from before languages were kept
+	}
+	n := notify.Notice{To: after.CustomerEmail, Name: after.CustomerName, Lang: lang, CinemaID: after.CinemaID, BookingNumber: after.BookingNumber,
 		Reference: after.Reference(), Film: sn.FilmTitle, Showtime: sn.Showtime, Screen: sn.Screen,
 		Total: cinema.Money{Cents: sn.Total, Currency: sn.Currency}}
 	for _, t := range sn.Tickets {
@@ -196,7 +212,12 @@ func (s *Server) checkoutNotices(ctx context.Context, tx *sql.Tx, before, after 
 		}
 	case checkout.StateGivenUp:
 		n.Kind, n.Key, n.BookingNumber = notify.KindOrderGivenUp, "given-up:"+after.ID, 0
-		n.Outcome, n.Policy = after.GiveUpReason, s.failedOrderPolicy()
+		// The operator's own words, or (none configured) the catalog's default in the message's
+		// language; what happened, as a code the message puts in words.
+		n.Policy, n.Waited, n.Outcome = s.cfg.FailedOrderPolicy, s.orderWatchFor(), notify.OutcomeNotCancelled
+		if after.OrderCancelled {
+			n.Outcome = notify.OutcomeCancelled
+		}
 	default:
 		return nil
 	}
@@ -207,8 +228,8 @@ func (s *Server) checkoutNotices(ctx context.Context, tx *sql.Tx, before, after 
 	return nil
 }
 
-// mailLine says where the message with the given key stands, in words for the page: only what
-// the outbox shows ("" when there is no such message).
+// mailLine says where the message with the given key stands, in words for the page (in the
+// request's language): only what the outbox shows ("" when there is no such message).
 func (s *Server) mailLine(ctx context.Context, key string) string {
 	if s.mail == nil || key == "" {
 		return ""
@@ -217,62 +238,76 @@ func (s *Server) mailLine(ctx context.Context, key string) string {
 	if err != nil {
 		return ""
 	}
+	l := i18n.FromContext(ctx)
+	to := maskEmail(l, m.To)
 	switch m.State {
 	case mail.StateSent:
-		return "An e-mail with your tickets was sent to " + maskEmail(m.To) + "."
+		return l.T("notice.mail_sent", "Address", to)
 	case mail.StateUndeliverable:
-		return "We could not send the e-mail with your tickets to " + maskEmail(m.To) + ". Your tickets are on this page; the box office has been told."
+		return l.T("notice.mail_undeliverable", "Address", to)
 	}
-	return "An e-mail with your tickets is on its way to " + maskEmail(m.To) + "."
+	return l.T("notice.mail_on_its_way", "Address", to)
 }
 
 // maskEmail shows the first letter of the mailbox and the domain: a…@example.com.
-func maskEmail(addr string) string {
+func maskEmail(l *i18n.Localizer, addr string) string {
 	at := strings.LastIndexByte(addr, '@')
 	if at < 1 {
-		return "your e-mail address"
+		return l.T("notice.your_address")
 	}
 	first := []rune(addr[:at])[0]
 	return string(first) + "…" + addr[at:]
 }
 
 // ticketsView makes the booking's tickets with their QR codes, and the tickets its recorded
-// changes replaced.
+// changes replaced, in the request's language.
 func (s *Server) ticketsView(ctx context.Context, b cinema.Booking, printURL string) components.TicketsView {
 	v := components.TicketsView{PrintURL: printURL}
 	if s.mail == nil {
 		return v
 	}
+	l := i18n.FromContext(ctx)
 	cin := s.cinemaByID(ctx, b.CinemaID)
+	loc := cin.Location()
 	log := loggerFrom(ctx, s.logger)
-	cards, err := tickets.Cards(b, s.mail.signer, cin.Location(), cin.Locale)
+	cards, err := tickets.Cards(b, s.mail.signer, loc, cin.Locale)
 	if err != nil {
 		log.Warn("tickets without codes", "booking", b.Number, "err", err)
 	}
+	// A replaced ticket is known by the words its change recorded, in the language of the
+	// visit that made it: a current ticket is matched in every language.
 	current := map[string]bool{}
 	for _, c := range cards {
+		seats := []string{c.SeatText}
+		for _, t := range i18n.Languages {
+			seats = append(seats, notify.SeatWords(s.langs.For(t), c.Row, c.Seat))
+		}
+		for _, st := range seats {
+			current[changes.Key(0, st)], current[changes.Key(c.Line, st)] = true, true
+		}
+	}
+	for _, c := range notify.LocalizeCards(cards, b, l, loc) {
 		card := components.TicketCard{Card: c}
 		if c.Payload == "" {
 			// listed without a code (logged above)
-		} else if svg, err := tickets.SVG(c.Payload, "QR code for "+c.SeatText, 168); err == nil {
+		} else if svg, err := tickets.SVG(c.Payload, l.T("notice.qr_code", "Seat", c.SeatText), 168); err == nil {
 			card.QR = svg
 		} else {
 			log.Warn("ticket QR code", "booking", b.Number, "line", c.Line, "err", err)
 		}
 		v.Cards = append(v.Cards, card)
-		current[changes.Key(0, c.SeatText)], current[changes.Key(c.Line, c.SeatText)] = true, true
 	}
 	all, err := s.mail.store.ForBooking(ctx, b.CinemaID, b.Number)
 	if err != nil {
 		log.Warn("booking changes", "booking", b.Number, "err", err)
 	}
 	for _, r := range changes.NoLongerValid(all, current) {
-		by := "an edit"
+		when := l.Time(r.At, loc, i18n.DateTimeShort)
+		by := l.T("notice.replaced_by_edit", "When", when)
 		if r.By == changes.KindSwap {
-			by = "a seat swap"
+			by = l.T("notice.replaced_by_swap", "When", when)
 		}
-		v.Replaced = append(v.Replaced, components.ReplacedTicket{Description: r.Description, Seat: r.Seat,
-			When: "Replaced by " + by + " on " + r.At.In(cin.Location()).Format("2 January, 15:04")})
+		v.Replaced = append(v.Replaced, components.ReplacedTicket{Description: r.Description, Seat: r.Seat, When: by})
 	}
 	return v
 }
@@ -297,9 +332,10 @@ func noticeLines(lines []booking.LineView) []notify.Line {
 	return out
 }
 
-// swapNotice is what a seat swap tells the customer: old seats and new seats.
-func swapNotice(v swapVisit) notify.Notice {
-	n := notify.Notice{Kind: notify.KindSwap, Key: "swap:" + ledger.NewID(), To: v.Email, Lang: "en", CinemaID: v.CinemaID, BookingNumber: v.Number}
+// swapNotice is what a seat swap tells the customer: old seats and new seats, in the language
+// of the visit behind ctx.
+func swapNotice(ctx context.Context, v swapVisit) notify.Notice {
+	n := notify.Notice{Kind: notify.KindSwap, Key: "swap:" + ledger.NewID(), To: v.Email, Lang: noticeLang(ctx), CinemaID: v.CinemaID, BookingNumber: v.Number}
 	for _, m := range v.Moves {
 		n.Lines = append(n.Lines, notify.Line{Change: notify.ChangeMoved, Description: m.Ticket, Seat: m.ToText, From: m.From})
 		n.Replaced = append(n.Replaced, changes.Ticket{Line: m.Seq, Description: m.Ticket, Seat: m.From})

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/views/pages"
@@ -112,20 +113,22 @@ func (s *Server) checkStaffSignIn(next echo.HandlerFunc) echo.HandlerFunc {
 		now := time.Now() // wall clock, like the visit's own idle timeout
 		idle := s.staffIdle()
 		seen := time.UnixMilli(s.sessions.GetInt64(ctx, sessStaffSeen))
-		why := ""
+		l := loc(c)
+		why, notice := "", "" // why: for the log and the audit trail; notice: for the person
 		var a staff.Account
 		if now.Sub(seen) > idle {
 			why = fmt.Sprintf("after %s without activity", durationText(idle))
+			notice = l.T("staff.signin.ended_idle", "Duration", durationWords(l, idle))
 		} else {
 			var err error
 			a, err = s.staff.Get(ctx, user)
 			switch {
 			case errors.Is(err, staff.ErrNotFound), err == nil && a.Disabled:
-				why = "because the account is no longer active"
+				why, notice = "because the account is no longer active", l.T("staff.signin.ended_inactive")
 			case err != nil:
 				return fmt.Errorf("check staff sign-in: %w", err)
 			case a.SessionEpoch != s.sessions.GetInt64(ctx, sessStaffEpoch):
-				why = "because a supervisor ended it"
+				why, notice = "because a supervisor ended it", l.T("staff.signin.ended_by_supervisor")
 			}
 		}
 		if why == "" {
@@ -147,7 +150,7 @@ func (s *Server) checkStaffSignIn(next echo.HandlerFunc) echo.HandlerFunc {
 		if p == paths[RouteStaffSignIn] || p == paths[RouteStaffSignOut] {
 			return next(c) // signing in again, or out anyway
 		}
-		s.flash(c, "Your staff sign-in ended "+why+". Please sign in again.")
+		s.flash(c, notice)
 		back := ""
 		if c.Request().Method == http.MethodGet {
 			back = c.Request().URL.RequestURI()
@@ -156,7 +159,8 @@ func (s *Server) checkStaffSignIn(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// durationText is a duration in words: "15 minutes", "1 hour", "90 seconds".
+// durationText is a duration in English words for the log and the audit trail: "15 minutes",
+// "1 hour", "90 seconds". People read durationWords.
 func durationText(d time.Duration) string {
 	plural := func(n int64, unit string) string {
 		if n == 1 {
@@ -174,6 +178,18 @@ func durationText(d time.Duration) string {
 	}
 }
 
+// durationWords is a duration in l's words: "15 minutes", "1 Stunde", "90 seconds".
+func durationWords(l *i18n.Localizer, d time.Duration) string {
+	switch {
+	case d >= time.Hour && d%time.Hour == 0:
+		return l.N("staff.duration.hours", int(d/time.Hour))
+	case d >= time.Minute && d%time.Minute == 0:
+		return l.N("staff.duration.minutes", int(d/time.Minute))
+	default:
+		return l.N("staff.duration.seconds", int(max(d.Round(time.Second), time.Second)/time.Second))
+	}
+}
+
 func (s *Server) signInView(c echo.Context) pages.SignInView {
 	v := pages.SignInView{ActionURL: s.url(RouteStaffSignIn), CSRFToken: csrfToken(c)}
 	if n, ok := safeNext(c.QueryParam("next")); ok {
@@ -188,7 +204,7 @@ func (s *Server) signInView(c echo.Context) pages.SignInView {
 func (s *Server) showSignIn(c echo.Context) error {
 	v := s.signInView(c)
 	v.Notice = s.popFlash(c)
-	return s.render(c, http.StatusOK, "Staff sign-in", pages.SignIn(v))
+	return s.render(c, http.StatusOK, loc(c).T("staff.signin.title"), pages.SignIn(v))
 }
 
 // signIn checks the account. Failures count per account (5 lock it for 15 minutes, in the
@@ -196,13 +212,15 @@ func (s *Server) showSignIn(c echo.Context) error {
 // privilege change, so the session token is renewed.
 func (s *Server) signIn(c echo.Context) error {
 	ctx := c.Request().Context()
+	l := loc(c)
+	title := l.T("staff.signin.title")
 	v := s.signInView(c)
 	v.Username = strings.TrimSpace(c.FormValue("username"))
 	if len(v.Username) > staff.MaxUsernameLength {
 		v.Username = v.Username[:staff.MaxUsernameLength]
 	}
 	if s.staff == nil {
-		return &Error{Code: EUnavailable, Heading: "Staff sign-in is not available", Message: "Staff sign-in needs the service's database."}
+		return &Error{Code: EUnavailable, Heading: l.T("staff.signin.unavailable_heading"), Message: l.T("staff.signin.unavailable_text")}
 	}
 	client := ratelimit.Limit{Key: "signin:client:" + c.RealIP(), Rule: signInPerClient}
 	ok, wait, err := ratelimit.TakeAll(ctx, s.limits, client)
@@ -211,8 +229,8 @@ func (s *Server) signIn(c echo.Context) error {
 	}
 	if !ok {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(wholeSeconds(wait.Seconds())))
-		v.Error = "Too many sign-in attempts from this device. Please try again in " + secondsText(wait.Seconds()) + "."
-		return s.render(c, http.StatusTooManyRequests, "Staff sign-in", pages.SignIn(v))
+		v.Error = l.T("staff.signin.too_many", "Wait", l.N("staff.duration.seconds", wholeSeconds(wait.Seconds())))
+		return s.render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
 	}
 	a, err := s.staff.Authenticate(ctx, v.Username, c.FormValue("password"))
 	var locked *staff.LockedError
@@ -221,13 +239,12 @@ func (s *Server) signIn(c echo.Context) error {
 		s.recordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "account locked"})
 		wait := time.Until(locked.Until)
 		c.Response().Header().Set("Retry-After", strconv.Itoa(wholeSeconds(wait.Seconds())))
-		v.Error = "This account is locked after too many failed attempts. Please try again in " + minutesText(wait) +
-			", or ask a supervisor to unlock it."
-		return s.render(c, http.StatusTooManyRequests, "Staff sign-in", pages.SignIn(v))
+		v.Error = l.T("staff.signin.locked", "Wait", l.N("staff.duration.minutes", wholeMinutes(wait)))
+		return s.render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
 	case errors.Is(err, staff.ErrBadCredentials):
 		s.recordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "wrong username or password"})
-		v.Error = "Wrong username or password."
-		return s.render(c, http.StatusUnauthorized, "Staff sign-in", pages.SignIn(v))
+		v.Error = l.T("staff.signin.wrong")
+		return s.render(c, http.StatusUnauthorized, title, pages.SignIn(v))
 	case err != nil:
 		_ = ratelimit.GiveAll(ctx, s.limits, client)
 		return err
@@ -259,13 +276,9 @@ func typedUsername(u string) string {
 	return "(no username)"
 }
 
-// minutesText is a lock's remaining time in words, rounded up: "15 minutes", "1 minute".
-func minutesText(d time.Duration) string {
-	n := int64((d + time.Minute - 1) / time.Minute)
-	if n <= 1 {
-		return "1 minute"
-	}
-	return strconv.FormatInt(n, 10) + " minutes"
+// wholeMinutes is a lock's remaining time in minutes, rounded up (at least one).
+func wholeMinutes(d time.Duration) int {
+	return max(int((d+time.Minute-1)/time.Minute), 1)
 }
 
 // signOut ends the visit: the staff sign-in and anything found or started through it.

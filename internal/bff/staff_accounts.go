@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages"
@@ -24,12 +25,13 @@ func (s *Server) accountsSupervisor(c echo.Context) (staff.Account, error) {
 	if ok && a.IsSupervisor() {
 		return a, nil
 	}
-	msg := "Staff accounts are managed by a supervisor. Please sign in with a supervisor's account."
+	l := loc(c)
+	msg := l.T("staff.accounts.supervisors_only")
 	if ok {
-		msg = "You are signed in as " + a.Name + ", who is not a supervisor. Please ask a supervisor."
+		msg = l.T("staff.accounts.not_supervisor", "Name", a.Name)
 	}
-	return staff.Account{}, &Error{Code: EForbidden, Heading: "For supervisors only", Message: msg,
-		BackURL: s.signInURL(s.url(RouteStaffAccounts)), BackLabel: "Sign in as a supervisor"}
+	return staff.Account{}, &Error{Code: EForbidden, Heading: l.T("staff.supervisors_only"), Message: msg,
+		BackURL: s.signInURL(s.url(RouteStaffAccounts)), BackLabel: l.T("staff.accounts.sign_in_supervisor")}
 }
 
 // showStaffAccounts lists the accounts with role and lock state.
@@ -47,24 +49,33 @@ func (s *Server) showStaffAccounts(c echo.Context) error {
 	if msg := s.popFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
 	}
-	loc := s.staffLocation(ctx)
+	l, zone := loc(c), s.staffLocation(ctx)
 	for _, a := range list {
-		r := pages.StaffAccountRow{Username: a.Username, Name: a.Name, Role: a.Role.Label(), HasPIN: a.HasPIN,
-			State: "Active", StateClass: "badge-kept", Failures: a.Failures, You: a.Username == me.Username,
+		r := pages.StaffAccountRow{Username: a.Username, Name: a.Name, Role: roleWords(l, a.Role), Supervisor: a.Role == staff.Supervisor,
+			HasPIN: a.HasPIN, State: l.T("staff.accounts.state_active"), StateClass: "badge-kept", Failures: a.Failures, You: a.Username == me.Username,
 			EndSessionsURL: s.url(RouteStaffAccountEndSessions, a.Username)}
 		switch {
 		case a.Disabled:
-			r.State, r.StateClass = "Disabled", "badge-removed"
+			r.State, r.StateClass = l.T("staff.accounts.state_disabled"), "badge-removed"
 		case !a.LockedUntil.IsZero():
-			r.State, r.StateClass = "Locked", "badge-removed"
-			r.LockedUntil, r.LockedUntilISO = a.LockedUntil.In(loc).Format("15:04 MST"), a.LockedUntil.UTC().Format(time.RFC3339)
+			r.State, r.StateClass = l.T("staff.accounts.state_locked"), "badge-removed"
+			r.LockedUntil, r.LockedUntilISO = l.Time(a.LockedUntil, zone, i18n.Clock), a.LockedUntil.UTC().Format(time.RFC3339)
 		}
 		if !a.LockedUntil.IsZero() || a.Failures > 0 {
 			r.UnlockURL = s.url(RouteStaffAccountUnlock, a.Username)
 		}
 		v.Rows = append(v.Rows, r)
 	}
-	return s.render(c, http.StatusOK, "Staff accounts", pages.StaffAccounts(v))
+	return s.render(c, http.StatusOK, l.T("staff.accounts.title"), pages.StaffAccounts(v))
+}
+
+// roleWords is a staff role's name in l's words (staff.Role.Label is the English one the
+// command line and the audit trail use).
+func roleWords(l *i18n.Localizer, r staff.Role) string {
+	if r == staff.Supervisor {
+		return l.T("staff.role.supervisor")
+	}
+	return l.T("staff.role.clerk")
 }
 
 // endStaffSessions ends every sign-in of an account, on every terminal and replica, at its
@@ -83,7 +94,7 @@ func (s *Server) endStaffSessions(c echo.Context) error {
 	}
 	s.recordAudit(c, audit.Entry{Action: audit.ActionSessionsEnded, Detail: "account " + a.Username})
 	loggerFrom(ctx, s.logger).Info("staff sessions ended", "account", a.Username, "by", s.staffUser(c))
-	s.flash(c, "Every sign-in of "+a.Name+" has ended.")
+	s.flash(c, loc(c).T("staff.accounts.sessions_ended", "Name", a.Name))
 	return s.redirect(c, s.url(RouteStaffAccounts))
 }
 
@@ -101,15 +112,16 @@ func (s *Server) unlockStaffAccount(c echo.Context) error {
 		return err
 	}
 	s.recordAudit(c, audit.Entry{Action: actionAccountUnlock, Detail: "account " + a.Username})
-	s.flash(c, a.Name+" can sign in again.")
+	s.flash(c, loc(c).T("staff.accounts.unlocked", "Name", a.Name))
 	return s.redirect(c, s.url(RouteStaffAccounts))
 }
 
 func (s *Server) accountFromPath(c echo.Context) (staff.Account, error) {
 	a, err := s.staff.Get(c.Request().Context(), c.Param("username"))
 	if errors.Is(err, staff.ErrNotFound) {
-		return staff.Account{}, &Error{Code: ENotFound, Heading: "No such account", Message: "There is no staff account with that username.",
-			BackURL: s.url(RouteStaffAccounts), BackLabel: "Back to the accounts"}
+		l := loc(c)
+		return staff.Account{}, &Error{Code: ENotFound, Heading: l.T("staff.accounts.no_such_heading"), Message: l.T("staff.accounts.no_such_text"),
+			BackURL: s.url(RouteStaffAccounts), BackLabel: l.T("staff.accounts.back")}
 	}
 	return a, err
 }

@@ -4,14 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"golang.org/x/text/language"
 
 	"github.com/cinemabff/cinemabff/internal/attention"
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/views/components"
@@ -30,25 +33,27 @@ func (s *Server) requireStaff(c echo.Context) (string, error) {
 			return u, nil
 		}
 	}
-	return "", &Error{Code: EForbidden, Heading: "For box-office staff only",
-		Message: "This page is for the cinema's staff. Please sign in with your staff account.",
-		BackURL: s.url(RouteStaffSignIn), BackLabel: "Staff sign-in"}
+	l := loc(c)
+	return "", &Error{Code: EForbidden, Heading: l.T("staff.staff_only_heading"),
+		Message: l.T("staff.staff_only_text"),
+		BackURL: s.url(RouteStaffSignIn), BackLabel: l.T("staff.signin.title")}
 }
 
-// attention returns the list's store and lister, or an error page when there is no database.
-func (s *Server) attention() (*attention.Store, attention.Lister, error) {
+// attention returns the list's store and lister, or an error page (in l's words) when there is
+// no database.
+func (s *Server) attention(l *i18n.Localizer) (*attention.Store, attention.Lister, error) {
 	if s.sql == nil {
-		return nil, attention.Lister{}, &Error{Code: EUnavailable, Heading: "Not available", Message: "The list needs the service's database."}
+		return nil, attention.Lister{}, &Error{Code: EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_database")}
 	}
 	st := attention.New(s.sql, s.now)
-	l := attention.Lister{Ledger: s.ledger, Actions: st, Now: s.now, StuckAfter: attentionStuckAfter, MinAttempts: attentionMinAttempts}
+	lister := attention.Lister{Ledger: s.ledger, Actions: st, Now: s.now, StuckAfter: attentionStuckAfter, MinAttempts: attentionMinAttempts}
 	if s.checkoutState != nil {
-		l.Checkouts = s.checkout().store
+		lister.Checkouts = s.checkout().store
 	}
 	if s.mail != nil {
-		l.Mail = s.mail.outbox
+		lister.Mail = s.mail.outbox
 	}
-	return st, l, nil
+	return st, lister, nil
 }
 
 // typedNote is what a refused resolve form had, shown again with its error.
@@ -69,32 +74,32 @@ func (s *Server) showAttention(c echo.Context) error {
 
 func (s *Server) renderAttention(c echo.Context, status int, notice *components.Notice, typed map[string]typedNote) error {
 	ctx := c.Request().Context()
-	_, l, err := s.attention()
+	l := loc(c)
+	_, lister, err := s.attention(l)
 	if err != nil {
 		return err
 	}
-	items, err := l.List(ctx)
+	items, err := lister.List(ctx)
 	if err != nil {
 		return err
 	}
-	v := pages.AttentionView{Notice: notice, CSRFToken: csrfToken(c),
-		StuckText: "still unconfirmed " + watchWindowWords(attentionStuckAfter) + " after the payment started, or given up"}
+	v := pages.AttentionView{Notice: notice, CSRFToken: csrfToken(c), StuckAfter: durationWords(l, attentionStuckAfter)}
 	now := s.now()
 	for _, it := range items {
-		cin := s.cinemaByID(ctx, it.CinemaID)
-		loc := cin.Location()
+		zone := s.cinemaByID(ctx, it.CinemaID).Location()
 		key := attentionKey(it.Kind, it.Ref)
 		row := pages.AttentionItem{Key: key, Kind: string(it.Kind), Ref: it.Ref, Reference: it.Reference,
-			Amount:   cinema.Money{Cents: it.AmountCents, Currency: it.Currency}.Format(cin.Locale),
-			Age:      ageWords(now.Sub(it.Since)),
-			SinceISO: it.Since.UTC().Format(time.RFC3339), Since: it.Since.In(loc).Format("Mon 2 Jan 15:04"),
+			Amount:   l.Money(cinema.Money{Cents: it.AmountCents, Currency: it.Currency}),
+			Age:      ageWords(l, now.Sub(it.Since)),
+			SinceISO: it.Since.UTC().Format(time.RFC3339), Since: l.Time(it.Since, zone, i18n.DateTimeShort),
 			RetryURL:   s.url(RouteStaffAttentionRetry, it.Kind, it.Ref),
 			ResolveURL: s.url(RouteStaffAttentionResolve, it.Kind, it.Ref)}
-		s.describeItem(&row, it, loc)
+		s.describeItem(l, &row, it, zone)
 		if a := it.Last; a != nil {
-			row.LastAction = fmt.Sprintf("Last action: %s by %s at %s", actionWords(a.Action), a.Staff, a.At.In(loc).Format("Mon 2 Jan 15:04"))
+			row.LastAction = l.T("staff.attention.last_action", "Action", actionWords(l, a.Action), "Staff", a.Staff,
+				"Time", l.Time(a.At, zone, i18n.DateTimeShort))
 			if a.Note != "" {
-				row.LastAction += ": " + a.Note
+				row.LastAction += ": " + a.Note // the note is data, as it was written
 			}
 		}
 		if t, ok := typed[key]; ok {
@@ -102,99 +107,130 @@ func (s *Server) renderAttention(c echo.Context, status int, notice *components.
 		}
 		v.Items = append(v.Items, row)
 	}
-	return s.render(c, status, "Needs attention", pages.Attention(v))
+	return s.render(c, status, l.T("staff.attention.title"), pages.Attention(v))
 }
 
-// describeItem says what the item is, in words for staff.
-func (s *Server) describeItem(row *pages.AttentionItem, it attention.Item, loc *time.Location) {
-	at := func(t time.Time) string { return t.In(loc).Format("Mon 2 Jan 15:04") }
+// describeItem says what the item is, in l's words for staff; times in the cinema's zone.
+func (s *Server) describeItem(l *i18n.Localizer, row *pages.AttentionItem, it attention.Item, zone *time.Location) {
+	at := func(t time.Time) string { return l.Time(t, zone, i18n.DateTimeShort) }
 	switch {
 	case it.Checkout != nil:
 		r := it.Checkout
-		row.Details = append(row.Details, "Customer: "+r.CustomerName+", "+r.CustomerEmail)
+		row.Details = append(row.Details, l.T("staff.attention.customer", "Name", r.CustomerName, "Email", r.CustomerEmail))
 		if it.Reason == attention.ReasonGivenUp {
-			row.Label = "Order given up"
-			row.Details = append(row.Details, "Given up at "+at(r.GivenUp)+". "+r.GiveUpReason)
+			row.Label = l.T("staff.attention.label_given_up")
+			row.Details = append(row.Details, strings.TrimSpace(l.T("staff.attention.given_up_at", "Time", at(r.GivenUp), "Reason", r.GiveUpReason)))
 			break
 		}
-		row.Label = "Order not confirmed"
+		row.Label = l.T("staff.attention.label_not_confirmed")
 		if r.Returned.IsZero() {
-			row.Details = append(row.Details, "Payment started at "+at(r.Created)+"; the customer has not come back from the payment page.")
+			row.Details = append(row.Details, l.T("staff.attention.started_not_back", "Time", at(r.Created)))
 		} else {
-			row.Details = append(row.Details, "Payment started at "+at(r.Created)+"; back from the payment page at "+at(r.Returned)+".")
+			row.Details = append(row.Details, l.T("staff.attention.started_back", "Time", at(r.Created), "Back", at(r.Returned)))
 		}
-		row.Details = append(row.Details, "Still being checked; given up (order cancelled) at "+at(s.watchDeadline(*r))+" if never confirmed.")
+		row.Details = append(row.Details, l.T("staff.attention.watched_until", "Time", at(s.watchDeadline(*r))))
 	case it.Entry != nil:
 		e := it.Entry
-		what := "Refund"
-		if e.Kind == ledger.KindPayment {
-			what = "Payment"
+		review := it.Reason == attention.ReasonReview
+		switch {
+		case e.Kind == ledger.KindPayment && review:
+			row.Label = l.T("staff.attention.label_payment_review")
+		case e.Kind == ledger.KindPayment:
+			row.Label = l.T("staff.attention.label_payment_failing")
+		case review:
+			row.Label = l.T("staff.attention.label_refund_review")
+		default:
+			row.Label = l.T("staff.attention.label_refund_failing")
 		}
-		if it.Reason == attention.ReasonReview {
-			row.Label = what + " needs review"
-		} else {
-			row.Label = what + " keeps failing"
-		}
-		row.Details = append(row.Details, fmt.Sprintf("Booking %d at cinema %s; state %s; %d failed attempts.", e.BookingNumber, e.CinemaID, e.State, e.Attempts))
+		row.Details = append(row.Details, l.N("staff.attention.entry_details", e.Attempts,
+			"Number", e.BookingNumber, "Cinema", e.CinemaID, "State", ledgerStateWords(l, e.State)))
 		if e.LastError != "" {
-			row.Details = append(row.Details, "Last error: "+e.LastError)
+			row.Details = append(row.Details, l.T("staff.attention.last_error", "Error", e.LastError))
 		}
 		if e.State.Terminal(e.Kind) {
-			row.RetryURL, row.RetryHint = "", "Retry cannot help: this entry has ended. Handle it, then mark it resolved."
+			row.RetryURL, row.RetryHint = "", l.T("staff.attention.retry_cannot_help")
 		}
 	case it.Mail != nil:
 		m := it.Mail
-		row.Label, row.Amount = "E-mail not delivered", "–"
-		row.Details = append(row.Details, fmt.Sprintf("A %s message to %s, written at %s; %d attempts.", m.Kind, m.To, at(m.CreatedAt), m.Attempts))
+		row.Label, row.Amount = l.T("staff.attention.label_mail"), "–"
+		row.Details = append(row.Details, l.N("staff.attention.mail_details", m.Attempts, "Kind", m.Kind, "To", m.To, "Time", at(m.CreatedAt)))
 		if m.LastError != "" {
-			row.Details = append(row.Details, "Last error: "+m.LastError)
+			row.Details = append(row.Details, l.T("staff.attention.last_error", "Error", m.LastError))
 		}
-		row.Details = append(row.Details, "Retry sends it again; or tell the customer another way, then mark it resolved.")
+		row.Details = append(row.Details, l.T("staff.attention.mail_hint"))
 	}
 }
 
-func actionWords(a attention.ActionKind) string {
-	if a == attention.ActionRetry {
-		return "retried"
+// actionWords is what was done to an item, in l's words (the stored code for one it does not know).
+func actionWords(l *i18n.Localizer, a attention.ActionKind) string {
+	switch a {
+	case attention.ActionRetry:
+		return l.T("staff.attention.action_retry")
+	case attention.ActionResolve:
+		return l.T("staff.attention.action_resolve")
 	}
 	return string(a)
 }
 
-// ageWords is an age for a list: "5 min", "2 h 5 min", "3 d 4 h".
-func ageWords(d time.Duration) string {
+// ledgerStateWords is a ledger entry's state in l's words (the stored code for one it does not
+// know).
+func ledgerStateWords(l *i18n.Localizer, st ledger.State) string {
+	switch st {
+	case ledger.StateCreated:
+		return l.T("staff.ledger_state.created")
+	case ledger.StateRedirected:
+		return l.T("staff.ledger_state.redirected")
+	case ledger.StatePaid:
+		return l.T("staff.ledger_state.paid")
+	case ledger.StateApplying:
+		return l.T("staff.ledger_state.applying")
+	case ledger.StateApplied:
+		return l.T("staff.ledger_state.applied")
+	case ledger.StateRefundRequested:
+		return l.T("staff.ledger_state.refund_requested")
+	case ledger.StateRefunded:
+		return l.T("staff.ledger_state.refunded")
+	case ledger.StateFailed:
+		return l.T("staff.ledger_state.failed")
+	}
+	return string(st)
+}
+
+// ageWords is an age for a list, in l's words: "5 min", "2 h 5 min", "3 d 4 h".
+func ageWords(l *i18n.Localizer, d time.Duration) string {
 	if d < time.Minute {
-		return "under a minute"
+		return l.T("staff.age.under_a_minute")
 	}
 	m := int(d / time.Minute)
 	switch {
 	case m < 60:
-		return fmt.Sprintf("%d min", m)
+		return l.T("staff.age.minutes", "Minutes", m)
 	case m < 24*60:
-		return fmt.Sprintf("%d h %d min", m/60, m%60)
+		return l.T("staff.age.hours", "Hours", m/60, "Minutes", m%60)
 	}
-	return fmt.Sprintf("%d d %d h", m/(24*60), m%(24*60)/60)
+	return l.T("staff.age.days", "Days", m/(24*60), "Hours", m%(24*60)/60)
 }
 
 // attentionItem reads the :kind/:ref of an action and finds the item; ok=false (with a flash
 // and a redirect done) when it is not on the list any more.
 func (s *Server) attentionItem(c echo.Context) (it attention.Item, ok bool, err error) {
+	l := loc(c)
 	kind, ref := attention.Kind(c.Param("kind")), c.Param("ref")
 	if !kind.Valid() || ref == "" || len(ref) > 64 {
-		return it, false, &Error{Code: ENotFound, Heading: "No such item", Message: "There is nothing like that on the list.",
-			BackURL: s.url(RouteStaffAttention), BackLabel: "Needs attention"}
+		return it, false, &Error{Code: ENotFound, Heading: l.T("staff.attention.no_such_heading"), Message: l.T("staff.attention.no_such_text"),
+			BackURL: s.url(RouteStaffAttention), BackLabel: l.T("staff.attention.title")}
 	}
-	_, l, err := s.attention()
+	st, lister, err := s.attention(l)
 	if err != nil {
 		return it, false, err
 	}
-	it, ok, err = l.Find(c.Request().Context(), kind, ref)
+	it, ok, err = lister.Find(c.Request().Context(), kind, ref)
 	if err != nil || ok {
 		return it, ok, err
 	}
-	st, _, _ := s.attention()
-	msg := "That item no longer needs attention."
+	msg := l.T("staff.attention.gone")
 	if a, resolved, _ := st.Resolution(c.Request().Context(), kind, ref); resolved {
-		msg = fmt.Sprintf("That item was already marked resolved by %s.", a.Staff)
+		msg = l.T("staff.attention.gone_resolved", "Staff", a.Staff)
 	}
 	s.flash(c, msg)
 	return it, false, s.redirect(c, s.url(RouteStaffAttention))
@@ -212,47 +248,63 @@ func (s *Server) retryAttention(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	var outcome string
+	l := loc(c)
+	// The outcome is recorded (the item's history, the log, the audit trail) in English and
+	// shown to the person in their language; a ledger.State in kv is put into words in each.
+	var outcome, shown string
+	msg := func(id string, kv ...any) {
+		say := func(in *i18n.Localizer) string {
+			args := slices.Clone(kv)
+			for i, a := range args {
+				if st, ok := a.(ledger.State); ok {
+					args[i] = ledgerStateWords(in, st)
+				}
+			}
+			return in.T(id, args...)
+		}
+		outcome, shown = say(s.langs.For(language.English)), say(l)
+	}
 	switch {
 	case it.Checkout != nil:
 		if s.checkoutState == nil || s.ticketing == nil {
-			return &Error{Code: EUnavailable, Heading: "Not available", Message: "The ticketing system is not configured."}
+			return &Error{Code: EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_ticketing")}
 		}
 		_, outcome = s.checkOrderNow(ctx, *it.Checkout)
+		shown = outcome
 	case it.Entry != nil:
 		if it.Entry.State.Terminal(it.Entry.Kind) {
-			outcome = "Nothing to retry: this entry has ended (" + string(it.Entry.State) + ")."
+			msg("staff.attention.outcome_ended", "State", it.Entry.State)
 			break
 		}
 		if s.payments == nil || s.ticketing == nil {
-			return &Error{Code: EUnavailable, Heading: "Not available", Message: "The payment provider is not configured."}
+			return &Error{Code: EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_payments")}
 		}
 		e, aerr := s.settler().advance(ctx, it.Ref)
 		if aerr != nil {
-			outcome = fmt.Sprintf("Tried again; it failed again (state %s): %v", e.State, aerr)
+			msg("staff.attention.outcome_failed_again", "State", e.State, "Error", aerr.Error())
 		} else {
-			outcome = fmt.Sprintf("Tried again; the entry is now %s.", e.State)
+			msg("staff.attention.outcome_now", "State", e.State)
 		}
 	case it.Mail != nil:
 		if _, rerr := s.mail.outbox.Retry(ctx, it.Ref); rerr != nil {
-			outcome = fmt.Sprintf("Could not queue the e-mail again: %v", rerr)
+			msg("staff.attention.outcome_not_queued", "Error", rerr.Error())
 			break
 		}
 		if _, derr := s.DeliverMail(ctx); derr != nil {
-			outcome = fmt.Sprintf("Queued again; delivery failed just now (%v) and is tried again later.", derr)
+			msg("staff.attention.outcome_delivery_failed", "Error", derr.Error())
 		} else if m, gerr := s.mail.outbox.Get(ctx, it.Ref); gerr == nil && m.State == mail.StateSent {
-			outcome = "Sent."
+			msg("staff.attention.outcome_sent")
 		} else {
-			outcome = "Queued again; it is sent as soon as the mail server takes it."
+			msg("staff.attention.outcome_queued")
 		}
 	}
-	st, _, _ := s.attention()
+	st, _, _ := s.attention(l)
 	if _, err := st.Record(ctx, attention.Action{Kind: it.Kind, Ref: it.Ref, Action: attention.ActionRetry, Note: outcome, Staff: user}); err != nil {
 		return err
 	}
 	loggerFrom(ctx, s.logger).Info("needs attention: retry", "staff", user, "kind", it.Kind, "ref", it.Ref, "outcome", outcome)
 	s.recordAudit(c, attentionAudit(audit.ActionAttentionRetry, it, outcome))
-	s.flash(c, it.Reference+": "+outcome)
+	s.flash(c, it.Reference+": "+shown)
 	return s.redirect(c, s.url(RouteStaffAttention))
 }
 
@@ -268,27 +320,28 @@ func (s *Server) resolveAttention(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	st, _, _ := s.attention()
+	l := loc(c)
+	st, _, _ := s.attention(l)
 	a, err := st.Record(ctx, attention.Action{Kind: it.Kind, Ref: it.Ref, Action: attention.ActionResolve, Note: note, Staff: user})
 	refuse := func(msg string) error {
 		return s.renderAttention(c, http.StatusUnprocessableEntity,
-			&components.Notice{Kind: components.NoticeError, Heading: "Not marked resolved: " + it.Reference, Body: msg},
+			&components.Notice{Kind: components.NoticeError, Heading: l.T("staff.attention.not_resolved", "Reference", it.Reference), Body: msg},
 			map[string]typedNote{attentionKey(it.Kind, it.Ref): {note: note, err: msg}})
 	}
 	switch {
 	case errors.Is(err, attention.ErrNoteRequired):
-		return refuse("Please write a note saying what was done; it is required to mark an item resolved.")
+		return refuse(l.T("staff.attention.note_required"))
 	case errors.Is(err, attention.ErrNoteTooLong):
-		return refuse(fmt.Sprintf("Please shorten the note to %d characters.", attention.MaxNote))
+		return refuse(l.T("staff.attention.note_too_long", "Max", attention.MaxNote))
 	case errors.Is(err, attention.ErrAlreadyResolved):
-		s.flash(c, fmt.Sprintf("%s was already marked resolved by %s.", it.Reference, a.Staff))
+		s.flash(c, l.T("staff.attention.already_resolved", "Reference", it.Reference, "Staff", a.Staff))
 		return s.redirect(c, s.url(RouteStaffAttention))
 	case err != nil:
 		return err
 	}
 	loggerFrom(ctx, s.logger).Info("needs attention: resolved", "staff", user, "kind", it.Kind, "ref", it.Ref)
 	s.recordAudit(c, attentionAudit(audit.ActionAttentionSolved, it, note))
-	s.flash(c, "Marked resolved: "+it.Reference+".")
+	s.flash(c, l.T("staff.attention.resolved", "Reference", it.Reference))
 	return s.redirect(c, s.url(RouteStaffAttention))
 }
 

@@ -86,7 +86,7 @@ func TestStuckOrderNeedsAttention(t *testing.T) {
 	if got := row.Find(`[data-testid="attention-reference"]`).Text(); got != stuck.Reference() {
 		t.Fatalf("reference %q, want %q", got, stuck.Reference())
 	}
-	if got := row.Find(`[data-testid="attention-amount"]`).Text(); got != "26,50\u00a0€" {
+	if got := row.Find(`[data-testid="attention-amount"]`).Text(); got != "€26.50" {
 		t.Fatalf("amount %q", got)
 	}
 	if got := row.Find(`[data-testid="attention-age"]`).Text(); got != "11 min" {
@@ -190,7 +190,7 @@ func TestLedgerEntriesNeedAttention(t *testing.T) {
 		t.Fatalf("ledger entries not listed: %s", doc.Find("main").Text())
 	}
 	if !strings.Contains(rr.Text(), "Refund needs review") || rr.Find(`[data-testid="attention-reference"]`).Text() != review.ID[:12] ||
-		rr.Find(`[data-testid="attention-amount"]`).Text() != "8,50\u00a0€" || rr.Find(`[data-testid="retry-form"]`).Length() != 0 {
+		rr.Find(`[data-testid="attention-amount"]`).Text() != "€8.50" || rr.Find(`[data-testid="retry-form"]`).Length() != 0 {
 		t.Fatalf("review row: %s", rr.Text())
 	}
 	if !strings.Contains(fr.Text(), "Refund keeps failing") || fr.Find(`[data-testid="retry-form"]`).Length() != 1 {

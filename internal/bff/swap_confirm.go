@@ -79,7 +79,7 @@ func (s *Server) confirmSwap(c echo.Context) error {
 		return s.fromUpstream(err, s.url(RouteSwap, bb.CinemaID, bb.Number), "Choose seats again")
 	}
 	s.sessions.Remove(ctx, sessSwapPending)
-	n := swapNotice(v)
+	n := swapNotice(ctx, v)
 	s.writeNotice(ctx, n)
 	var moved []string
 	for _, m := range v.Moves {

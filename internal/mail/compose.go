@@ -16,6 +16,7 @@ import (
 type Rendered struct {
 	To      string // recipient; empty means the outbox message's To
 	Subject string
+	Lang    string // the language it is written in ("en", "de"): its Content-Language; "" for none
 	Text    string // the text/plain part (required)
 	HTML    string // the text/html part (required); may show Inline parts as <img src="cid:CID">
 	Inline  []Inline
@@ -71,6 +72,9 @@ func Build(from string, m Message, r Rendered) (*gomail.Msg, error) {
 	msg.SetMessageIDWithValue(strings.TrimSuffix(strings.TrimPrefix(m.MessageID, "<"), ">"))
 	// A transactional mail: auto-responders should not answer it (RFC 3834).
 	msg.SetGenHeader("Auto-Submitted", "auto-generated")
+	if r.Lang != "" {
+		msg.SetGenHeader("Content-Language", r.Lang)
+	}
 	msg.SetBodyString(gomail.TypeTextPlain, r.Text)
 	msg.AddAlternativeString(gomail.TypeTextHTML, r.HTML)
 	for _, in := range r.Inline {

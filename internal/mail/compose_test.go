@@ -13,7 +13,7 @@ import (
 
 func testMessage(id string) Message {
 	return Message{
-		ID: id, Key: "k-" + id, Kind: "booking_confirmed", To: "ann@example.org",
+		ID: id, Key: "k-" + id, Kind: "booking_confirmed", To: "ann@example.org", Lang: "de",
 		MessageID: "<" + id + "@cinema.example>", Payload: []byte(`{"subject":"Ihre Buchung – Saal 3","name":"Ann"}`),
 		CreatedAt: time.Date(2026, 3, 14, 18, 30, 5, 0, time.UTC),
 	}
@@ -52,6 +52,9 @@ func checkComposed(t *testing.T, raw []byte, m Message) {
 	}
 	if to, err := h.AddressList("To"); err != nil || len(to) != 1 || to[0].Address != m.To {
 		t.Errorf("To = %q (%v), want %s", h.Get("To"), err, m.To)
+	}
+	if got := h.Get("Content-Language"); got != m.Lang {
+		t.Errorf("Content-Language = %q, want the message's language %q", got, m.Lang)
 	}
 	if d, err := h.Date(); err != nil || !d.Equal(m.CreatedAt) {
 		t.Errorf("Date = %q (%v), want %v", h.Get("Date"), err, m.CreatedAt)

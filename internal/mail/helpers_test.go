@@ -98,6 +98,7 @@ func composeTest(_ context.Context, m Message) (Rendered, error) {
 	}
 	return Rendered{
 		Subject: p.Subject,
+		Lang:    m.Lang,
 		Text:    "Hello " + p.Name + ",\nyour seats are booked.\n",
 		HTML:    `<p>Hello ` + p.Name + `,</p><p>your seats are booked.</p><img src="cid:logo" alt="Cinema">`,
 		Inline:  []Inline{{CID: "logo", Filename: "logo.png", ContentType: "image/png", Data: logoPNG()}},

@@ -7,21 +7,26 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	mailview "github.com/cinemabff/cinemabff/views/mail"
 )
 
-// Composer turns outbox messages into e-mails with the booking's current tickets.
+// Composer turns outbox messages into e-mails with the booking's current tickets, in the
+// language the booking was made in (the message's Lang).
 type Composer struct {
 	// Booking reads a booking as it stands now (internal/bookings).
 	Booking func(ctx context.Context, cinemaID string, number int64) (cinema.Booking, error)
-	// Cinema gives a cinema's name, time zone and locale.
+	// Cinema gives a cinema's name and time zone.
 	Cinema func(ctx context.Context, id string) cinema.Cinema
 	Signer *tickets.Signer
+	// Catalog has the words of every language (internal/i18n); required.
+	Catalog *i18n.Catalog
 	// SiteName signs the message; FindURL is where a booking is found online.
 	SiteName string
 	FindURL  string
@@ -32,12 +37,26 @@ type Composer struct {
 // ErrNoBooking wraps mail.ErrPermanent: the booking a message is about does not exist.
 var ErrNoBooking = fmt.Errorf("notify: the booking does not exist: %w", mail.ErrPermanent)
 
+// errNoCatalog: the Composer was set up without its catalog (retried: a configuration fault
+// that a fixed deployment mends, not a fault of the message).
+var errNoCatalog = errors.New("notify: the composer has no message catalog")
+
 // Compose is a mail.Composer.
 func (c *Composer) Compose(ctx context.Context, m mail.Message) (mail.Rendered, error) {
 	n, err := Decode(m)
 	if err != nil {
 		return mail.Rendered{}, err
 	}
+	if c.Catalog == nil {
+		return mail.Rendered{}, errNoCatalog
+	}
+	// The language was chosen when the message was written, by the visit that caused it; the
+	// sender's context (a background worker) has none of its own.
+	lang := m.Lang
+	if lang == "" {
+		lang = n.Lang
+	}
+	l := c.Catalog.ForCode(lang)
 	cin := c.Cinema(ctx, n.CinemaID)
 	var b *cinema.Booking
 	if n.BookingNumber != 0 {
@@ -50,11 +69,11 @@ func (c *Composer) Compose(ctx context.Context, m mail.Message) (mail.Rendered, 
 		}
 		b = &got
 	}
-	v, err := c.view(n, b, cin)
+	v, err := c.view(l, n, b, cin)
 	if err != nil {
 		return mail.Rendered{}, err
 	}
-	r := mail.Rendered{To: n.To, Subject: subject(n, b, cin)}
+	r := mail.Rendered{To: n.To, Subject: v.Subject, Lang: l.Lang()}
 	px := c.QRPixels
 	if px <= 0 {
 		px = 320
@@ -72,150 +91,205 @@ func (c *Composer) Compose(ctx context.Context, m mail.Message) (mail.Rendered, 
 		r.Inline = append(r.Inline, mail.Inline{CID: cid, Filename: fmt.Sprintf("ticket-%d.png", t.Line), ContentType: "image/png", Data: img})
 	}
 	var html bytes.Buffer
-	if err := mailview.Message(v).Render(ctx, &html); err != nil {
+	if err := mailview.Message(v).Render(i18n.NewContext(ctx, l), &html); err != nil {
 		return mail.Rendered{}, fmt.Errorf("render the %s message: %w", n.Kind, err)
 	}
-	r.HTML, r.Text = html.String(), Text(v)
+	r.HTML, r.Text = html.String(), Text(l, v)
 	return r, nil
 }
 
-// subject is the message's subject line.
-func subject(n Notice, b *cinema.Booking, cin cinema.Cinema) string {
-	film := n.Film
-	if b != nil && b.Session.FilmTitle != "" {
-		film = b.Session.FilmTitle
+// view is what the message says, for both parts, in l's language.
+func (c *Composer) view(l *i18n.Localizer, n Notice, b *cinema.Booking, cin cinema.Cinema) (mailview.MessageView, error) {
+	loc := cin.Location()
+	v := mailview.MessageView{Lang: l.Lang(), SiteName: c.SiteName,
+		Footer: l.T("mail.footer", "Site", c.SiteName, "Cinema", cin.Name, "To", n.To)}
+	hello := l.T("mail.hello")
+	if n.Name != "" {
+		hello = l.T("mail.hello_name", "Name", n.Name)
 	}
+	film, showing := n.Film, ""
+	if b != nil {
+		film = b.Session.FilmTitle
+		showing = joinWords(b.Session.FilmTitle, when(l, b.Session.Showtime, loc), b.Session.ScreenName)
+	} else if n.Film != "" {
+		showing = joinWords(n.Film, when(l, n.Showtime, loc), n.Screen)
+	}
+	number := fmt.Sprint(n.BookingNumber)
+	ticketsBelow := l.T("mail.tickets_below")
 	switch n.Kind {
 	case KindPurchase:
-		return fmt.Sprintf("Your tickets for %s: booking %d", film, n.BookingNumber)
+		v.Subject = l.T("mail.subject_purchase", "Film", film, "Number", number)
+		v.Heading = l.T("mail.heading_purchase", "Number", number)
+		v.Intro = []string{hello, l.T("mail.purchase_thanks") + " " + ticketsBelow, showing}
 	case KindPurchaseLate:
-		return fmt.Sprintf("Your booking is confirmed after all: booking %d", n.BookingNumber)
+		v.Subject = l.T("mail.subject_purchase_late", "Number", number)
+		v.Heading = l.T("mail.heading_purchase", "Number", number)
+		v.Intro = []string{hello, l.T("mail.purchase_late") + " " + ticketsBelow, showing}
 	case KindOrderGivenUp:
-		return fmt.Sprintf("Your order %s was not completed", n.Reference)
-	case KindEdit:
-		return fmt.Sprintf("Booking %d was changed: your new tickets", n.BookingNumber)
-	case KindSwap:
-		return fmt.Sprintf("New seats for booking %d: your new tickets", n.BookingNumber)
-	case KindRefund:
-		return fmt.Sprintf("Refund for booking %d", n.BookingNumber)
-	}
-	return fmt.Sprintf("About your booking at %s", cin.Name)
-}
-
-// view is what the message says, for both parts.
-func (c *Composer) view(n Notice, b *cinema.Booking, cin cinema.Cinema) (mailview.MessageView, error) {
-	loc := cin.Location()
-	v := mailview.MessageView{SiteName: c.SiteName, Footer: fmt.Sprintf("%s · %s. This message was sent to %s.", c.SiteName, cin.Name, n.To)}
-	hello := "Hello,"
-	if n.Name != "" {
-		hello = "Hello " + n.Name + ","
-	}
-	money := func(m cinema.Money) string { return m.Format(cin.Locale) }
-	showing := ""
-	if b != nil {
-		showing = fmt.Sprintf("%s, %s, %s", b.Session.FilmTitle, when(b.Session.Showtime, loc), b.Session.ScreenName)
-	} else if n.Film != "" {
-		showing = fmt.Sprintf("%s, %s, %s", n.Film, when(n.Showtime, loc), n.Screen)
-	}
-	switch n.Kind {
-	case KindPurchase, KindPurchaseLate:
-		v.Heading = fmt.Sprintf("You're booked: booking %d", n.BookingNumber)
-		v.Intro = []string{hello, "Thank you for your booking. Your tickets are below: show them on your phone at the door, or print them.", showing}
-		if n.Kind == KindPurchaseLate {
-			v.Intro[1] = "The cinema has now confirmed your booking. We are sorry it took so long. Your tickets are below: show them on your phone at the door, or print them."
-		}
-	case KindOrderGivenUp:
-		v.Heading = fmt.Sprintf("Your order %s was not completed", n.Reference)
-		v.Intro = []string{hello, n.Outcome}
+		v.Subject = l.T("mail.order_given_up", "Reference", n.Reference)
+		v.Heading = v.Subject
+		v.Intro = []string{hello, outcome(l, n)}
 		if showing != "" {
-			v.Intro = append(v.Intro, "The order was for: "+showing+".")
+			v.Intro = append(v.Intro, l.T("mail.order_was_for", "Showing", showing))
 		}
-		v.Sections = append(v.Sections, mailview.Section{Heading: "About your money", Items: []string{n.Policy}})
+		policy := n.Policy
+		if policy == "" {
+			policy = l.T("mail.default_policy")
+		}
+		v.Sections = append(v.Sections, mailview.Section{Heading: l.T("mail.about_your_money"), Items: []string{policy}})
 	case KindEdit:
-		v.Heading = fmt.Sprintf("Booking %d was changed", n.BookingNumber)
-		v.Intro = []string{hello, "Your booking was changed. Your new tickets are below; tickets you had before that are not listed there are no longer valid.", showing}
+		v.Subject = l.T("mail.subject_edit", "Number", number)
+		v.Heading = l.T("mail.heading_edit", "Number", number)
+		v.Intro = []string{hello, l.T("mail.edit_intro"), showing}
 	case KindSwap:
-		v.Heading = fmt.Sprintf("New seats for booking %d", n.BookingNumber)
-		v.Intro = []string{hello, "Your seats were changed. Your new tickets are below; the old ones are no longer valid.", showing}
+		v.Subject = l.T("mail.subject_swap", "Number", number)
+		v.Heading = l.T("mail.heading_swap", "Number", number)
+		v.Intro = []string{hello, l.T("mail.swap_intro"), showing}
 	case KindRefund:
-		v.Heading = fmt.Sprintf("Refund for booking %d", n.BookingNumber)
-		v.Intro = []string{hello, "Your change to the booking could not be completed, so the payment you made for it was given back. Your booking is as it was before; its tickets are below."}
+		v.Subject = l.T("mail.refund", "Number", number)
+		v.Heading = v.Subject
+		v.Intro = []string{hello, l.T("mail.refund_intro")}
 	default:
 		return v, fmt.Errorf("notify: unknown message kind %q: %w", n.Kind, mail.ErrPermanent)
 	}
-	if items := changeItems(n, money); len(items) > 0 {
-		h := "What changed"
+	if items := changeItems(l, n); len(items) > 0 {
+		h := l.T("mail.what_changed")
 		if n.Kind == KindPurchase || n.Kind == KindPurchaseLate {
-			h = "What you bought"
+			h = l.T("mail.what_you_bought")
 		}
 		v.Sections = append(v.Sections, mailview.Section{Heading: h, Items: items})
 	}
-	if items := moneyItems(n, money); len(items) > 0 {
-		v.Sections = append(v.Sections, mailview.Section{Heading: "Money", Items: items})
+	if items := moneyItems(l, n); len(items) > 0 {
+		v.Sections = append(v.Sections, mailview.Section{Heading: l.T("mail.money"), Items: items})
 	}
 	for _, r := range n.Replaced {
-		v.Replaced = append(v.Replaced, strings.TrimSpace(r.Description+" "+parens(r.Seat)))
+		v.Replaced = append(v.Replaced, joinSpace(r.Description, parens(r.Seat)))
 	}
 	if b != nil {
-		cards, err := tickets.Cards(*b, c.Signer, loc, cin.Locale)
+		cards, err := tickets.Cards(*b, c.Signer, loc, "")
 		if len(cards) == 0 && err != nil {
 			return v, fmt.Errorf("tickets of booking %d: %w", b.Number, err)
 		}
-		for _, t := range cards {
+		for _, t := range LocalizeCards(cards, *b, l, loc) {
 			v.Tickets = append(v.Tickets, mailview.Ticket{Card: t})
 		}
-		v.LinkURL, v.LinkText = c.FindURL, fmt.Sprintf("See or change booking %d online", b.Number)
+		v.LinkURL, v.LinkText = c.FindURL, l.T("mail.see_online", "Number", fmt.Sprint(b.Number))
 	}
 	return v, nil
 }
 
-func changeItems(n Notice, money func(cinema.Money) string) []string {
-	var out []string
-	for _, l := range n.Lines {
-		amount := ""
-		if l.Amount.Currency != "" {
-			amount = ", " + money(l.Amount)
-		}
-		switch l.Change {
-		case ChangeAdded:
-			out = append(out, "Added: "+l.Description+" "+parens(l.Seat)+amount)
-		case ChangeRemoved:
-			out = append(out, "Removed: "+l.Description+" "+parens(l.Seat)+amount)
-		case ChangeMoved:
-			out = append(out, fmt.Sprintf("Moved: %s from %s to %s", l.Description, l.From, l.Seat))
-		case ChangeBought:
-			out = append(out, l.Description+" "+parens(l.Seat)+amount)
-		}
+// Outcomes of an order given up (Notice.Outcome); any other text is an older notice's own
+// words, shown as they are.
+const (
+	OutcomeCancelled    = "cancelled"     // cancelled upstream: its seats are free again
+	OutcomeNotCancelled = "not-cancelled" // the ticketing system would not cancel it
+)
+
+func outcome(l *i18n.Localizer, n Notice) string {
+	wait := durationWords(l, n.Waited)
+	switch n.Outcome {
+	case OutcomeCancelled:
+		return l.T("mail.given_up_cancelled", "Wait", wait)
+	case OutcomeNotCancelled:
+		return l.T("mail.given_up_not_cancelled", "Wait", wait)
 	}
-	for i := range out {
-		out[i] = strings.Join(strings.Fields(out[i]), " ")
-		out[i] = strings.ReplaceAll(out[i], " ,", ",")
+	return n.Outcome
+}
+
+// durationWords is a wait in whole hours, minutes or seconds: "24 hours", "24 Stunden".
+func durationWords(l *i18n.Localizer, d time.Duration) string {
+	switch {
+	case d >= time.Hour && d%time.Hour == 0:
+		return l.N("mail.hours", int(d/time.Hour))
+	case d >= time.Minute && d%time.Minute == 0:
+		return l.N("mail.minutes", int(d/time.Minute))
+	}
+	return l.N("mail.seconds", int(d.Round(time.Second)/time.Second))
+}
+
+func changeItems(l *i18n.Localizer, n Notice) []string {
+	var out []string
+	for _, ln := range n.Lines {
+		ticket := joinSpace(ln.Description, parens(ln.Seat))
+		if ln.Amount.Currency != "" && ln.Change != ChangeMoved {
+			ticket += ", " + l.Money(ln.Amount)
+		}
+		switch ln.Change {
+		case ChangeAdded:
+			out = append(out, l.T("mail.line_added", "Ticket", ticket))
+		case ChangeRemoved:
+			out = append(out, l.T("mail.line_removed", "Ticket", ticket))
+		case ChangeMoved:
+			out = append(out, l.T("mail.line_moved", "Ticket", ln.Description, "From", ln.From, "To", ln.Seat))
+		case ChangeBought:
+			out = append(out, ticket)
+		}
 	}
 	if n.OldTotal.Currency != "" && n.NewTotal.Currency != "" {
-		out = append(out, fmt.Sprintf("Total before: %s. Total now: %s.", money(n.OldTotal), money(n.NewTotal)))
+		out = append(out, l.T("mail.totals", "Before", l.Money(n.OldTotal), "Now", l.Money(n.NewTotal)))
 	} else if n.Total.Currency != "" {
-		out = append(out, "Total: "+money(n.Total))
+		out = append(out, l.T("mail.total", "Total", l.Money(n.Total)))
 	}
 	return out
 }
 
-func moneyItems(n Notice, money func(cinema.Money) string) []string {
+func moneyItems(l *i18n.Localizer, n Notice) []string {
 	var out []string
 	for _, m := range n.Money {
-		card := ""
-		if m.Card != "" {
-			card = " (" + m.Card + ")"
-		}
+		amount := l.Money(m.Amount)
 		switch m.What {
 		case MoneyPaid:
-			out = append(out, "Paid: "+money(m.Amount)+card)
+			if m.Card != "" {
+				out = append(out, l.T("mail.paid_card", "Amount", amount, "Card", m.Card))
+			} else {
+				out = append(out, l.T("mail.paid", "Amount", amount))
+			}
 		case MoneyRefunded:
-			out = append(out, "Refunded: "+money(m.Amount)+" to your payment"+card+". Refunds usually reach your account within 5 to 10 working days.")
+			s := l.T("mail.refunded", "Amount", amount)
+			if m.Card != "" {
+				s = l.T("mail.refunded_card", "Amount", amount, "Card", m.Card)
+			}
+			out = append(out, s+" "+l.T("mail.refund_takes"))
 		case MoneyAtCinema:
-			out = append(out, "The amount to pay at the cinema changed by "+money(m.Amount)+".")
+			if m.Amount.Cents < 0 {
+				out = append(out, l.T("mail.at_cinema_less", "Amount", l.Money(m.Amount.Neg())))
+			} else {
+				out = append(out, l.T("mail.at_cinema_more", "Amount", amount))
+			}
 		}
 	}
 	return out
+}
+
+// LocalizeCards writes the words of tickets.Cards' cards for booking b in l's language: the
+// day and time of the showing in loc (the cinema's time zone), the seat and the price. The
+// signed codes are left as they are.
+func LocalizeCards(cards []tickets.Card, b cinema.Booking, l *i18n.Localizer, loc *time.Location) []tickets.Card {
+	prices := map[int]cinema.Money{}
+	for _, t := range b.Tickets {
+		prices[t.Seq] = t.Price
+	}
+	out := make([]tickets.Card, len(cards))
+	for i, c := range cards {
+		if st := b.Session.Showtime; !st.IsZero() {
+			c.Date, c.Time = l.Time(st, loc, i18n.DayLong), l.Time(st, loc, i18n.Clock)
+		}
+		c.SeatText = SeatWords(l, c.Row, c.Seat)
+		if p, ok := prices[c.Line]; ok && p.Currency != "" {
+			c.Price = l.Money(p)
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// SeatWords is a seat in l's language: "Row F, seat 7", "Reihe F, Platz 7"; free seating
+// without a row.
+func SeatWords(l *i18n.Localizer, row, seat string) string {
+	if row == "" {
+		return l.T("mail.free_seating")
+	}
+	return l.T("mail.seat", "Row", row, "Seat", seat)
 }
 
 func parens(s string) string {
@@ -225,19 +299,37 @@ func parens(s string) string {
 	return "(" + s + ")"
 }
 
-func when(t time.Time, loc *time.Location) string {
+// joinSpace joins the non-empty parts with a space.
+func joinSpace(parts ...string) string { return strings.Join(nonEmpty(parts), " ") }
+
+// joinWords joins the non-empty parts with a comma: film, time, screen.
+func joinWords(parts ...string) string { return strings.Join(nonEmpty(parts), ", ") }
+
+func nonEmpty(parts []string) []string {
+	var out []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// when is the showtime in the cinema's time zone, with its year: "Tuesday 24 November 2026,
+// 20:30".
+func when(l *i18n.Localizer, t time.Time, loc *time.Location) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.In(loc).Format("Monday 2 January 2006, 15:04")
+	return l.Time(t, loc, i18n.DateTimeLong)
 }
 
-// Text is the text/plain part: the same words as the HTML part.
-func Text(v mailview.MessageView) string {
+// Text is the text/plain part: the same words as the HTML part, in l's language.
+func Text(l *i18n.Localizer, v mailview.MessageView) string {
 	var b strings.Builder
 	line := func(s string) { b.WriteString(s); b.WriteString("\r\n") }
 	line(v.Heading)
-	line(strings.Repeat("=", min(len(v.Heading), 72)))
+	line(strings.Repeat("=", min(utf8.RuneCountInString(v.Heading), 72)))
 	line("")
 	for _, p := range v.Intro {
 		if p != "" {
@@ -253,14 +345,16 @@ func Text(v mailview.MessageView) string {
 		line("")
 	}
 	if len(v.Tickets) > 0 {
-		line("Your tickets (the QR codes are in the HTML version of this message):")
+		line(l.T("mail.tickets_text"))
 		for _, t := range v.Tickets {
-			line(fmt.Sprintf("- %s, %s %s, %s: %s. %s, %s. Booking %s.", t.Film, t.Date, t.Time, t.Screen, t.SeatText, t.Type, t.Price, t.BookingNumber))
+			line("- " + l.T("mail.ticket_line", "Film", t.Film, "Date", t.Date, "Time", t.Time, "Screen", t.Screen,
+				"Seat", t.SeatText, "Type", t.Type, "Price", t.Price, "Number", t.BookingNumber))
 		}
 		line("")
 	}
 	if len(v.Replaced) > 0 {
-		line("No longer valid (replaced, not accepted at the door):")
+		line(l.T("mail.no_longer_valid") + ":")
+		line(l.T("mail.replaced_text"))
 		for _, r := range v.Replaced {
 			line("- " + r)
 		}

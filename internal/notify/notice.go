@@ -29,7 +29,9 @@ const (
 )
 
 // Notice is what a message says, as known when its cause happens. The current tickets are
-// read when the message is composed.
+// read when the message is composed. Lang is the language of the visit that caused it ("en",
+// "de"; empty: the site's fallback): the message is written in it, however much later it is
+// sent.
 type Notice struct {
 	Kind          Kind      `json:"kind"`
 	Key           string    `json:"key"` // one message per key, however often its cause is seen
@@ -51,10 +53,13 @@ type Notice struct {
 	Total    cinema.Money `json:"total,omitzero"`
 	OldTotal cinema.Money `json:"oldTotal,omitzero"`
 	NewTotal cinema.Money `json:"newTotal,omitzero"`
-	// Policy is the operator's words on an order given up.
+	// Policy is the operator's words on an order given up, shown as they are (empty: the
+	// catalog's default, in the message's language).
 	Policy string `json:"policy,omitempty"`
-	// Outcome says what happened to an order given up.
-	Outcome string `json:"outcome,omitempty"`
+	// Outcome says what happened to an order given up (OutcomeCancelled, OutcomeNotCancelled),
+	// after waiting Waited for the cinema's confirmation.
+	Outcome string        `json:"outcome,omitempty"`
+	Waited  time.Duration `json:"waited,omitempty"`
 	// Replaced are the tickets the change replaced: no longer valid.
 	Replaced []changes.Ticket `json:"replaced,omitempty"`
 }

@@ -8,8 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/text/language"
+
 	"github.com/cinemabff/cinemabff/internal/changes"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/internal/testenv"
 	"github.com/cinemabff/cinemabff/internal/tickets"
@@ -35,7 +38,11 @@ func composer(t *testing.T, read func(context.Context, string, int64) (cinema.Bo
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Composer{Booking: read, Signer: s, SiteName: "Lumière", FindURL: "https://cinema.example/booking",
+	cat, err := i18n.Load(language.English)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Composer{Booking: read, Signer: s, Catalog: cat, SiteName: "Lumière", FindURL: "https://cinema.example/booking",
 		Cinema: func(context.Context, string) cinema.Cinema {
 			return cinema.Cinema{ID: "0001", Name: "Lumière Mitte", Locale: "de-DE", TimeZone: "Europe/Berlin", Currency: "EUR"}
 		}}
@@ -43,7 +50,7 @@ func composer(t *testing.T, read func(context.Context, string, int64) (cinema.Bo
 
 func message(t *testing.T, n Notice) mail.Message {
 	t.Helper()
-	m := mail.Message{ID: "m1", Kind: string(n.Kind), To: n.To}
+	m := mail.Message{ID: "m1", Kind: string(n.Kind), To: n.To, Lang: n.Lang}
 	var err error
 	if m.Payload, err = jsonOf(n); err != nil {
 		t.Fatal(err)
@@ -65,7 +72,7 @@ func TestComposeSaysWhatHappened(t *testing.T) {
 		{"purchase", func(n *Notice) {
 			n.Kind, n.Total = KindPurchase, eur(2200)
 			n.Lines = []Line{{Change: ChangeBought, Description: "Adult", Seat: "Row C, seat 3", Amount: eur(1250)}}
-		}, "Your tickets for Otters of the Elbe: booking 100004", []string{"Row C, seat 3", "Row J, seat 11", "Total: 22,00", "20:30", "Tuesday 24 November 2026", "What you bought"}, 2},
+		}, "Your tickets for Otters of the Elbe: booking 100004", []string{"Row C, seat 3", "Row J, seat 11", "Total: €22.00", "20:30", "Tuesday 24 November 2026", "What you bought"}, 2},
 		{"late purchase", func(n *Notice) { n.Kind = KindPurchaseLate }, "confirmed after all: booking 100004", []string{"sorry it took so long", "Row C, seat 3"}, 2},
 		{"swap", func(n *Notice) {
 			n.Kind = KindSwap
@@ -76,20 +83,24 @@ func TestComposeSaysWhatHappened(t *testing.T) {
 			n.Kind = KindEdit
 			n.Lines = []Line{{Change: ChangeAdded, Description: "Senior", Seat: "Row J, seat 11"}, {Change: ChangeKept, Description: "Adult"}}
 			n.Money = []MoneyLine{{What: MoneyPaid, Amount: eur(950), Card: "VISA ****4242"}}
-		}, "Booking 100004 was changed", []string{"Added: Senior (Row J, seat 11)", "Paid: 9,50", "VISA ****4242"}, 2},
+		}, "Booking 100004 was changed", []string{"Added: Senior (Row J, seat 11)", "Paid: €9.50", "VISA ****4242"}, 2},
 		{"edit with a refund in two parts", func(n *Notice) {
 			n.Kind = KindEdit
 			n.Lines = []Line{{Change: ChangeRemoved, Description: "Child", Seat: "Row J, seat 12"}}
 			n.Money = []MoneyLine{{What: MoneyRefunded, Amount: eur(900), Card: "PAYPAL"}, {What: MoneyRefunded, Amount: eur(50), Card: "VISA ****4242"}}
-		}, "Booking 100004 was changed", []string{"Removed: Child (Row J, seat 12)", "Refunded: 9,00", "PAYPAL", "Refunded: 0,50"}, 2},
+		}, "Booking 100004 was changed", []string{"Removed: Child (Row J, seat 12)", "Refunded: €9.00", "PAYPAL", "Refunded: €0.50"}, 2},
 		{"payment given back", func(n *Notice) {
 			n.Kind = KindRefund
 			n.Money = []MoneyLine{{What: MoneyRefunded, Amount: eur(950), Card: "VISA ****4242"}}
-		}, "Refund for booking 100004", []string{"could not be completed", "Refunded: 9,50"}, 2},
+		}, "Refund for booking 100004", []string{"could not be completed", "Refunded: €9.50"}, 2},
 		{"order given up", func(n *Notice) {
 			n.Kind, n.BookingNumber, n.Reference = KindOrderGivenUp, 0, "ABCD-EFGH-IJKL"
 			n.Outcome, n.Policy, n.Film = "The order was cancelled upstream.", "Paid back within 5 working days.", "Otters of the Elbe"
 		}, "Your order ABCD-EFGH-IJKL was not completed", []string{"The order was cancelled upstream.", "Paid back within 5 working days.", "Otters of the Elbe"}, 0},
+		{"order given up and cancelled, with the default policy", func(n *Notice) {
+			n.Kind, n.BookingNumber, n.Reference, n.Film = KindOrderGivenUp, 0, "ABCD-EFGH-IJKL", "Otters of the Elbe"
+			n.Outcome, n.Waited = OutcomeCancelled, 24*time.Hour
+		}, "Your order ABCD-EFGH-IJKL was not completed", []string{"within 24 hours", "cancelled upstream", "please contact the cinema's box office"}, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,13 +6,13 @@ type Chrome struct {
 	Lang      string     // the page's language code for <html lang>: "en", "de"
 	Languages []LangLink // the header's language switch
 	Title     string     // page title, without the site name
-	SiteName  string // the cinema chain's name in the header
-	Mode      string // device mode: customer, counter, kiosk (body class mode-<Mode>)
-	CSRFToken string // sent by htmx in X-CSRF-Token and by forms in _csrf
-	CSSPath   string // hashed URL of the stylesheet
-	HTMXPath  string // hashed URL of the vendored htmx
-	JSPath    string // hashed URL of our small enhancement script
-	IconPath  string // hashed URL of the favicon
+	SiteName  string     // the cinema chain's name in the header
+	Mode      string     // device mode: customer, counter, kiosk (body class mode-<Mode>)
+	CSRFToken string     // sent by htmx in X-CSRF-Token and by forms in _csrf
+	CSSPath   string     // hashed URL of the stylesheet
+	HTMXPath  string     // hashed URL of the vendored htmx
+	JSPath    string     // hashed URL of our small enhancement script
+	IconPath  string     // hashed URL of the favicon
 	HomeURL   string
 	// Nav links shown in the header; empty on the kiosk idle screen.
 	Nav []Link

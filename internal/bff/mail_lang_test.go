@@ -1,0 +1,185 @@
+package bff
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+)
+
+// acceptLanguage sends every request of a client with an Accept-Language header (none when
+// *lang is empty): a browser set to that language.
+type acceptLanguage struct {
+	lang *string
+	next http.RoundTripper
+}
+
+func (a acceptLanguage) RoundTrip(r *http.Request) (*http.Response, error) {
+	if *a.lang != "" {
+		r = r.Clone(r.Context())
+		r.Header.Set("Accept-Language", *a.lang)
+	}
+	return a.next.RoundTrip(r)
+}
+
+// speaking makes the harness's browser ask for lang ("de", "en;q=0.9"; "" for no header)
+// from now on; the returned function changes it.
+func (h *harness) speaking(lang string) func(string) {
+	l := lang
+	h.client.Transport = acceptLanguage{lang: &l, next: http.DefaultTransport}
+	return func(next string) { l = next }
+}
+
+// mailWords is what an e-mail of a booking change says in one language, and words of the
+// other language it must not have.
+type mailWords struct {
+	subject, text, html, page, seat []string
+	card                            []string // on the page's ticket cards: money and the day
+	not                             []string
+}
+
+var editMailWords = map[string]mailWords{
+	"de": {
+		subject: []string{"Buchung ", " wurde geändert: Ihre neuen Tickets"},
+		text:    []string{"Guten Tag", "Ihre Buchung wurde geändert.", "Was sich geändert hat:", "Hinzugefügt: ", "Ihre Tickets (die QR-Codes", "\u00a0€", " Uhr", "Buchung "},
+		html:    []string{`<html lang="de">`, "Ihre Tickets", `alt="QR-Code für `},
+		page:    []string{"Eine E-Mail mit Ihren Tickets ist unterwegs an u…@example.com."},
+		seat:    []string{"Reihe ", "Platz "},
+		card:    []string{"\u00a0€", "ag, ", ". "}, // "12,50 €", "Freitag, 27. November"
+		// Not "Row ": what changed names the seats in the edit page's words (its own area).
+		not: []string{"Hello", "Your booking", "What changed", "Added:", "Your tickets", "Booking ", "€1", "€0"},
+	},
+	"en": {
+		subject: []string{"Booking ", " was changed: your new tickets"},
+		text:    []string{"Hello", "Your booking was changed.", "What changed:", "Added: ", "Your tickets (the QR codes", "€", "Booking "},
+		html:    []string{`<html lang="en">`, "Your tickets", `alt="QR code for `},
+		page:    []string{"An e-mail with your tickets is on its way to u…@example.com."},
+		seat:    []string{"Row ", "seat "},
+		card:    []string{"€1", "day "}, // "€12.50", "Friday 27 November"
+		not:     []string{"Guten Tag", "Ihre Buchung", "Hinzugefügt", "Ihre Tickets", "Buchung ", "Reihe ", "\u00a0€"},
+	},
+}
+
+func mustContain(t *testing.T, what, got string, want []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, got)
+		}
+	}
+}
+
+func mustNotContain(t *testing.T, what, got string, unwanted []string) {
+	t.Helper()
+	for _, w := range unwanted {
+		if strings.Contains(got, w) {
+			t.Errorf("%s has %q:\n%s", what, w, got)
+		}
+	}
+}
+
+// TestEditMailInTheVisitsLanguage: a booking changed by a browser asking for German
+// (Accept-Language: de) gets a German e-mail, subject and both parts, sent later from the
+// outbox by the sender (which has no request and no language of its own); the page says in
+// German that it is on its way and shows the tickets in German. Without the header, English.
+func TestEditMailInTheVisitsLanguage(t *testing.T) {
+	for _, lang := range []string{"de", "en"} {
+		t.Run(lang, func(t *testing.T) {
+			want := editMailWords[lang]
+			h := newHarness(t, harnessOpts{sandbox: true})
+			if lang == "de" {
+				h.speaking("de-DE,de;q=0.9,en;q=0.5")
+			}
+			h.find(bkUnpaid)
+			doc := h.startEdit(t)
+			typ := doc.Find(`select[name="type"] option`).First().AttrOr("value", "")
+			h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
+			_, doc = h.submit("/booking/edit/complete", "/booking/edit", nil)
+			if got := doc.Find("html").AttrOr("lang", ""); got != lang {
+				t.Fatalf("the booking page is in %q", got)
+			}
+			mustContain(t, "the page's e-mail line", doc.Find(`[data-testid="mail-line"]`).Text(), want.page)
+			cards := doc.Find(`[data-testid="ticket-card"]`)
+			if cards.Length() == 0 {
+				t.Fatalf("no tickets on the booking page: %s", doc.Find("main").Text())
+			}
+			mustContain(t, "the page's tickets", cards.Find(".ticket-when").Text()+" "+cards.Find(".amount").Text(), want.card)
+
+			m := h.oneMail("edit") // delivered now, from the outbox, by a context without a language
+			mustContain(t, "the subject", m.Subject, want.subject)
+			mustContain(t, "the text part", m.Text, append(want.text, want.seat...))
+			mustContain(t, "the HTML part", m.HTML, append(want.html, want.seat...))
+			mustNotContain(t, "the subject and text part", m.Subject+"\n"+m.Text, want.not)
+		})
+	}
+}
+
+// TestPaidEditMailInGerman: a German change paid at the provider, applied when the money is in
+// (the ledger's step, not the visit's request), is told in German with German money.
+func TestPaidEditMailInGerman(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	h.speaking("de")
+	h.find(bkPaid2)
+	doc := h.startEdit(t)
+	typ := doc.Find(`select[name="type"] option`).First().AttrOr("value", "")
+	h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
+	resp, body := h.post("/booking/edit/complete", "/booking/edit", nil)
+	hosted := resp.Header.Get("Location")
+	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(hosted, h.upURL+"/pay/checkout/") {
+		t.Fatalf("complete did not send to the provider: %d %q %s", resp.StatusCode, hosted, body)
+	}
+	h.payAtProvider(t, hosted, "pay")
+	m := h.oneMail("edit")
+	mustContain(t, "the subject", m.Subject, editMailWords["de"].subject)
+	mustContain(t, "the text part", m.Text, []string{"Zahlung:", "Bezahlt: ", "\u00a0€", "Hinzugefügt: "})
+	mustNotContain(t, "the text part", m.Text, []string{"Paid", "Money:", "Hello"})
+}
+
+// TestPurchaseMailInTheLanguageItWasMadeIn: an order made in German is confirmed by a German
+// e-mail even when the confirmation is seen in English: the language travels with the order,
+// not with the request that happens to complete it.
+func TestPurchaseMailInTheLanguageItWasMadeIn(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	speak := h.speaking("de")
+	h.buyUpToSummary("1113", twoAdults())
+	hosted := h.pressPay()
+	speak("en")
+	body := h.waitForConfirmation(h.actAtProvider(hosted, "pay"), 5*time.Second)
+	doc := h.doc(body)
+	number := strings.TrimSpace(doc.Find(`[data-testid="booking-number"]`).Text())
+	mustContain(t, "the English confirmation's e-mail line", doc.Find(`[data-testid="mail-line"]`).Text(), []string{"An e-mail with your tickets", "a…@example.com"})
+	mustContain(t, "the English confirmation's tickets", doc.Find(`[data-testid="ticket-card"] .amount`).Text(), []string{"€1"})
+
+	m := h.oneMail("purchase")
+	mustContain(t, "the subject", m.Subject, []string{"Ihre Tickets für ", "Buchung " + number})
+	mustContain(t, "the text part", m.Text, []string{"Guten Tag Ada Lovelace,", "Vielen Dank für Ihre Buchung.", "Ihre Bestellung:", "Gesamt: ", "\u00a0€", "Reihe ", " Uhr"})
+	mustContain(t, "the HTML part", m.HTML, []string{`<html lang="de">`, "Ihre Tickets"})
+	mustNotContain(t, "the text part", m.Text, []string{"Hello", "Thank you", "Total", "Your tickets"})
+}
+
+// TestMailLineInTheRequestsLanguage: where a message stands is said in the language of the
+// page that asks, whatever language the message itself is in.
+func TestMailLineInTheRequestsLanguage(t *testing.T) {
+	h := swapHarness(t, 100004)
+	swapThrough(t, h, 100004, []string{"3"}, []string{seat(1, 2, 2)}) // made in English
+	for _, tc := range []struct{ lang, want, not string }{
+		{"de", "Eine E-Mail mit Ihren Tickets ist unterwegs an p…@example.com.", "An e-mail"},
+		{"en", "An e-mail with your tickets is on its way to p…@example.com.", "Eine E-Mail"},
+	} {
+		_, body := h.do("GET", swapPath(100004, "/done"), nil, http.Header{"Accept-Language": {tc.lang}})
+		doc := h.doc(body)
+		line := doc.Find(`[data-testid="mail-line"]`).Text()
+		if !strings.Contains(line, tc.want) || strings.Contains(line, tc.not) {
+			t.Fatalf("%s: the page says %q", tc.lang, line)
+		}
+		replaced := doc.Find(`[data-testid="replaced-ticket"]`).Text()
+		wantReplaced := map[string]string{"de": "Durch einen Platzwechsel ersetzt am ", "en": "Replaced by a seat swap on "}[tc.lang]
+		if !strings.Contains(replaced, wantReplaced) {
+			t.Errorf("%s: replaced tickets shown as %q", tc.lang, replaced)
+		}
+	}
+	if m := h.oneMail("swap"); !strings.Contains(m.Subject, "New seats for booking 100004") {
+		t.Fatalf("the swap was made in English, its message is %q", m.Subject)
+	}
+}
