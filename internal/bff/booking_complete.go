@@ -83,7 +83,7 @@ func (s *Server) completeEdit(c echo.Context) error {
 		return s.editEnded(c, e, err)
 	}
 	l := loc(c)
-	lines, _ := editLines(e, o)
+	lines, _ := editLinesIn(l, e, o) // the message and the change record name seats in the visitor's words
 	e.Summary = changeSummary(lines)
 	balance := o.Total
 	notice := editNotice(ctx, e, noticeLines(lines), cinema.Money{}, cinema.Money{})

@@ -203,7 +203,7 @@ func (s *Server) editView(c echo.Context, e editVisit, o cinema.Order, types []c
 			v.FilmTitle = sess.FilmTitle
 		}
 	}
-	v.Lines, v.HasChanges = shownEditLines(l, e, o)
+	v.Lines, v.HasChanges = editLinesIn(l, e, o)
 	for i := range v.Lines {
 		if v.Lines[i].State == "kept" || v.Lines[i].State == lineMoved || v.Lines[i].State == "added" {
 			v.Lines[i].RemoveURL = s.url(RouteEditRemove)
@@ -318,10 +318,10 @@ func editSteppers(l *i18n.Localizer, o cinema.Order, types []cinema.TicketType) 
 	return out
 }
 
-// editLines lists the order's tickets with their state, their seats as keys and by their
-// labels, in no language (shownEditLines adds the words). The contract's ticketing order does
-// not say which tickets were booked before; when the upstream does not say either, the state
-// is derived from the tickets the edit started with.
+// editLines lists the order's tickets with their state and their seats by their labels, the
+// seats' words in English (editLinesIn: in a visitor's language). The contract's ticketing
+// order does not say which tickets were booked before; when the upstream does not say either,
+// the state is derived from the tickets the edit started with.
 func editLines(e editVisit, o cinema.Order) (lines []booking.LineView, changed bool) {
 	original := map[string]originLine{}
 	for _, ol := range e.Original {
@@ -359,8 +359,9 @@ func editLines(e editVisit, o cinema.Order) (lines []booking.LineView, changed b
 	return lines, changed
 }
 
-// shownEditLines is editLines with the words the edit page shows, in l's language.
-func shownEditLines(l *i18n.Localizer, e editVisit, o cinema.Order) ([]booking.LineView, bool) {
+// editLinesIn is editLines in l's language: the words the edit page shows and the change's
+// message and records keep (Seat and From in l's words too).
+func editLinesIn(l *i18n.Localizer, e editVisit, o cinema.Order) ([]booking.LineView, bool) {
 	lines, changed := editLines(e, o)
 	for i := range lines {
 		lv := &lines[i]
@@ -376,8 +377,8 @@ func shownEditLines(l *i18n.Localizer, e editVisit, o cinema.Order) ([]booking.L
 		default:
 			lv.StateLabel = l.T("booking.line_unknown")
 		}
-		lv.SeatText = lineSeat(lv).words(l)
-		lv.FromText = lineFrom(lv).words(l)
+		lv.Seat = lineSeat(lv).words(l)
+		lv.From = lineFrom(lv).words(l)
 		lv.Price = l.Money(lv.Amount)
 	}
 	return lines, changed

@@ -142,6 +142,10 @@ func TestGermanEditWithoutJavaScript(t *testing.T) {
 	if strings.Contains(squash(doc.Find(`[data-testid="changes"]`).Text()), "Added") {
 		t.Errorf("English in the German confirmation: %q", text(doc, "changes"))
 	}
+	// The change's message names the seats in German too (its words come from the edit's lines).
+	if m := h.oneMail("edit"); !strings.Contains(m.Text, "Reihe F, Platz 16") || strings.Contains(m.Text, "Row F, seat 16") {
+		t.Errorf("the edit's e-mail does not name the new seat in German:\n%s", m.Text)
+	}
 }
 
 // TestGermanEditWords: the edit's other pages and messages in German (cancel, the seat page,

@@ -159,7 +159,7 @@ func (s *Server) takeEditCounterPay(c echo.Context) error {
 		v.Method, v.Reference, v.Error = p.Method, p.Reference, problem
 		return s.render(c, http.StatusUnprocessableEntity, loc(c).T("staff.counter.title"), pages.CounterPay(v))
 	}
-	lines, _ := editLines(e, mustOrder(s, c, e))
+	lines, _ := editLinesIn(loc(c), e, mustOrder(s, c, e))
 	e.Summary = changeSummary(lines)
 	notice, _ := json.Marshal(editNotice(ctx, e, noticeLines(lines), cinema.Money{}, cinema.Money{}))
 	entry, _, err := s.ledger.Create(ctx, ledger.Entry{Kind: ledger.KindPayment, IdempotencyKey: fmt.Sprintf("edit-counter:%s:%d", e.UserSessionID, due.Cents),

@@ -73,14 +73,13 @@ type LineView struct {
 	State       string // kept, moved, added, removed, unknown
 	StateLabel  string // the word shown
 	Description string
-	// Seat and From (a moved ticket's seat before the change) name the seats in English,
-	// "Row C, seat 5", as the tickets and the change records do: they are keys, not shown.
-	// SeatRow, SeatLabel, FromRow and FromLabel are the same seats by their labels ("" when
-	// only the English words are known); SeatText and FromText are what the page shows.
+	// Seat and From (a moved ticket's seat before the change) are the seats in words: in the
+	// visitor's language on the page and in the change's message and records, in English
+	// where no language is at hand. SeatRow, SeatLabel, FromRow and FromLabel are the same
+	// seats by their labels, in no language ("" when only the words are known).
 	Seat, From         string
 	SeatRow, SeatLabel string
 	FromRow, FromLabel string
-	SeatText, FromText string
 	Amount             cinema.Money // the line's price
 	Price              string       // the same, written for the page
 	RemoveURL          string       // empty when it cannot be removed
