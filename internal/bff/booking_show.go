@@ -172,8 +172,7 @@ func (s *Server) editUnavailableReason(ctx context.Context, b cinema.Booking, kn
 	return ""
 }
 
-// seatText is a seat in English words, "Row C, seat 5": the tickets and the change records
-// name seats so (seatName.key); pages write bookingSeat.
+// seatText is a seat in English words, "Row C, seat 5" (bookingSeat: in the visitor's).
 func seatText(r *cinema.SeatRef) string {
 	if r == nil {
 		return ""

@@ -8,13 +8,13 @@ import (
 )
 
 // Words of the "manage a booking" flow that several of its pages share, in the request's
-// language. (seatText and showtime write the same in English only: the tickets and the
-// change records use seatText's words as a key, see seatName.)
+// language. (seatText, showtime, secondsText and areaRule write the same in English only;
+// other areas' pages still call them.)
 
-// seatName is a seat by its row and seat labels, kept apart from any language: the page
-// writes it in the visitor's language (words), the tickets and the change records name it
-// in English (key). Text is the English key alone, for a seat known only by it (an edit
-// started before seats were kept by their labels).
+// seatName is a seat by its row and seat labels, kept apart from any language: words writes
+// it in a visitor's language, key in English (seatText's words). Text is the seat's words
+// alone, for a seat known only by them (an edit started before seats were kept by their
+// labels); both then answer with it.
 type seatName struct {
 	Row  string `json:"row,omitempty"`
 	Seat string `json:"seat,omitempty"`
@@ -30,8 +30,8 @@ func seatNameOf(r *cinema.SeatRef) seatName {
 
 func (n seatName) labelled() bool { return n.Row != "" || n.Seat != "" }
 
-// key is the seat as the tickets and the change records name it: seatText's English words
-// ("Row C, seat 5"), whatever the page's language; "" for no seat.
+// key is the seat in English, "Row C, seat 5", whatever the page's language: how the edit
+// tells a moved ticket (its seat when the edit began is kept so); "" for no seat.
 func (n seatName) key() string {
 	if !n.labelled() {
 		return n.Text
