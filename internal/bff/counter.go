@@ -277,7 +277,7 @@ func (s *Server) takeBuyCounterPay(c echo.Context) error {
 	}
 	st := s.checkout()
 	rec, err := st.store.Create(ctx, checkout.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
-		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: due.Cents, Currency: due.Currency, Summary: snapshotOf(v, o)})
+		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: due.Cents, Currency: due.Currency, Summary: snapshotOf(ctx, v, o)})
 	if errors.Is(err, checkout.ErrActiveExists) {
 		return s.redirect(c, s.url(RouteBuyReturn, rec.ID))
 	}
