@@ -135,8 +135,18 @@ func TestCheckoutInGerman(t *testing.T) {
 		t.Errorf("continue button %q", got)
 	}
 
+	// Too many tickets: the limit in German, its plural included.
+	resp, body := g.post("/whats-on/0001/1113", "/whats-on/0001/1113", url.Values{"qty-0001": {"8"}, "qty-0002": {"5"}})
+	if resp.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("13 tickets: %d", resp.StatusCode)
+	}
+	notice := squash(h.doc(body).Find(`[data-testid="notice-error"]`).Text())
+	if !strings.Contains(notice, "Höchstens 10 Plätze gleichzeitig") || !strings.Contains(notice, "höchstens 10 Plätze gleichzeitig reservieren und haben 13 gewählt") {
+		t.Errorf("limit notice %q not in German", notice)
+	}
+
 	// Through the steps in German to the summary.
-	resp, body := g.post("/whats-on/0001/1113", "/whats-on/0001/1113", twoAdults())
+	resp, body = g.post("/whats-on/0001/1113", "/whats-on/0001/1113", twoAdults())
 	expectRedirect(t, resp, body, "/checkout/seats")
 	doc = g.page(t, "/checkout/seats")
 	if got := squash(doc.Find("h1").Text()); got != "Wählen Sie Ihre Plätze" {
