@@ -2,6 +2,7 @@ package bff
 
 import (
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -55,3 +56,7 @@ func TestLanguageFromTheBrowserAndTheSwitch(t *testing.T) {
 		t.Errorf("?lang=xx: %d", resp.StatusCode)
 	}
 }
+
+// germanMoney is an amount the way German writes it: "13,25 €" (a no-break space before the
+// sign); the German page tests of every area hold their amounts to it.
+var germanMoney = regexp.MustCompile(`^-?\d{1,3}(\.\d{3})*,\d{2}\x{00a0}€$`)
