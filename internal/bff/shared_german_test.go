@@ -31,27 +31,8 @@ func localizer(t testing.TB, tag language.Tag) *i18n.Localizer {
 // englishLocalizer is localizer(t, language.English).
 func englishLocalizer(t testing.TB) *i18n.Localizer { return localizer(t, language.English) }
 
-// acceptLanguage sends every request of a test client with an Accept-Language header, as a
-// browser does.
-type acceptLanguage struct {
-	lang string
-	next http.RoundTripper
-}
-
-func (a acceptLanguage) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Accept-Language", a.lang)
-	return a.next.RoundTrip(r)
-}
-
-// speak makes h's client a browser that asks for lang.
-func speak(h *harness, lang string) {
-	next := h.client.Transport
-	if next == nil {
-		next = http.DefaultTransport
-	}
-	h.client.Transport = acceptLanguage{lang: lang, next: next}
-}
+// speak makes h's client a browser that asks for lang (mail_lang_test.go's speaking).
+func speak(h *harness, lang string) { h.speaking(lang) }
 
 // mustHave fails unless every want is in got.
 func mustHave(t *testing.T, what, got string, want ...string) {
