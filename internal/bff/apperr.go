@@ -20,8 +20,10 @@ const (
 	EInternal    Code = "internal"    // a bug or an unexpected failure: never shown as it is
 )
 
-// Error is an error meant for the person using the site. Heading and Message are shown as they
-// are; Err (optional) is the cause, logged but never shown.
+// Error is an error meant for the person using the site. Heading, Message and BackLabel are
+// shown as they are, so they are written in the request's language (loc(c).T); an empty
+// Heading or Message is the code's general one (errorView). Err (optional) is the cause,
+// logged but never shown.
 type Error struct {
 	Code       Code
 	Heading    string
@@ -30,14 +32,28 @@ type Error struct {
 	BackURL    string // where the person can go next
 	BackLabel  string
 	Err        error
+
+	// headingID and messageID are catalog messages shown when Heading or Message is empty:
+	// helpers without the request at hand (fromUpstream, slowUpstream) name the words, and
+	// the error page writes them in the request's language.
+	headingID, messageID string
 }
 
 func (e *Error) Error() string {
-	if e.Err != nil {
-		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
+	m := e.Message
+	if m == "" {
+		m = e.messageID
 	}
-	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, m, e.Err)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, m)
 }
+
+// msg marks a catalog message id that is written later, in the language of the request that
+// shows it (an *Error's headingID and messageID, a notice made without the request at hand).
+// The catalog tests find the ids it marks.
+func msg(id string) string { return id }
 
 func (e *Error) Unwrap() error { return e.Err }
 

@@ -121,7 +121,7 @@ func (s *Server) swapAction(c echo.Context, b cinema.Booking) booking.Action {
 		a.Reason = reason
 		return a
 	}
-	if reason := swapUnavailableReason(b); reason != "" {
+	if reason := swapUnavailableReason(loc(c), b); reason != "" {
 		a.Reason = reason
 		return a
 	}
@@ -135,10 +135,10 @@ func (s *Server) swapAction(c echo.Context, b cinema.Booking) booking.Action {
 // types are the session's ticket types when already read (nil or unread: read here).
 func (s *Server) editUnavailableReason(ctx context.Context, b cinema.Booking, known *sessionTypes) string {
 	if b.BeingEdited {
-		return editRestrictionText("already_in_edit")
+		return editRestrictionText(i18n.FromContext(ctx), "already_in_edit")
 	}
 	for _, r := range b.EditRestrictions() {
-		return editRestrictionText(upstream.EditRestriction(r))
+		return editRestrictionText(i18n.FromContext(ctx), upstream.EditRestriction(r))
 	}
 	// Loyalty, voucher and partner tickets are known only from the session's ticket types.
 	var types []cinema.TicketType
@@ -160,13 +160,13 @@ func (s *Server) editUnavailableReason(ctx context.Context, b cinema.Booking, kn
 		switch {
 		case !ok:
 		case tt.IsLoyalty:
-			return editRestrictionText("loyalty_ticket")
+			return editRestrictionText(i18n.FromContext(ctx), "loyalty_ticket")
 		case tt.IsVoucher:
-			return editRestrictionText("voucher_ticket")
+			return editRestrictionText(i18n.FromContext(ctx), "voucher_ticket")
 		case tt.IsThirdParty:
-			return editRestrictionText("third_party_member_ticket")
+			return editRestrictionText(i18n.FromContext(ctx), "third_party_member_ticket")
 		case tt.IsPackage:
-			return editRestrictionText("package_ticket")
+			return editRestrictionText(i18n.FromContext(ctx), "package_ticket")
 		}
 	}
 	return ""

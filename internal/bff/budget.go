@@ -111,14 +111,15 @@ func (s *Server) Wait(ctx context.Context) error {
 
 // slowUpstream is the page of a ticketing system that did not answer in time. A read that
 // timed out changed nothing, and the page says so; a change that timed out may have been made,
-// and the page says that instead of claiming either.
+// and the page says that instead of claiming either. backLabel is shown as it is (callers write
+// it in the request's language); the heading and message are written by the error page.
 func slowUpstream(err error, backURL, backLabel string) *Error {
-	e := &Error{Code: EUnavailable, Heading: "The cinema's system is slow right now", RetryAfter: slowRetryAfter,
+	e := &Error{Code: EUnavailable, headingID: msg("ui.error.slow.heading"), RetryAfter: slowRetryAfter,
 		BackURL: backURL, BackLabel: backLabel, Err: err}
 	if upstream.SafeCall(err) {
-		e.Message = "The cinema's ticketing system did not answer in time. Nothing was changed. Please try again in a moment."
+		e.messageID = msg("ui.error.slow.nothing_changed")
 	} else {
-		e.Message = "The cinema's ticketing system did not answer in time, so we cannot tell yet whether your change was made. Please look at your booking before you try again."
+		e.messageID = msg("ui.error.slow.change_unknown")
 	}
 	return e
 }

@@ -13,7 +13,7 @@ func (s *Server) boughtAlready(c echo.Context) error {
 	if ref == "" {
 		return nil
 	}
-	return &Error{Code: EGone, Heading: "You have bought these tickets",
-		Message: "Your payment went through and your booking is confirmed, so this step is over. Your confirmation shows the booking number and the tickets.",
-		BackURL: s.url(RouteBuyReturn, ref), BackLabel: "See your booking confirmation"}
+	l := loc(c)
+	return &Error{Code: EGone, Heading: l.T("checkout.bought_already"), Message: l.T("checkout.bought_already_text"),
+		BackURL: s.url(RouteBuyReturn, ref), BackLabel: l.T("checkout.see_confirmation")}
 }

@@ -230,10 +230,10 @@ func TestCutoffWords(t *testing.T) {
 
 func TestSessionStartedRefusalInWords(t *testing.T) {
 	want := "This showing has already started, so the booking can no longer be changed."
-	if got := editRestrictionText(upstream.EditSessionStarted); got != want {
+	if got := editRestrictionText(englishLocalizer(t), upstream.EditSessionStarted); got != want {
 		t.Errorf("edit: %q", got)
 	}
-	if got := swapRestrictionText(upstream.SwapSessionStarted); got != want {
+	if got := swapRestrictionText(englishLocalizer(t), upstream.SwapSessionStarted); got != want {
 		t.Errorf("swap: %q", got)
 	}
 }

@@ -2,7 +2,6 @@ package bff
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"sort"
@@ -13,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	co "github.com/cinemabff/cinemabff/views/pages/checkout"
@@ -24,12 +24,13 @@ const whatsOnDays = 4
 // showWhatsOn lists the films and sessions of a cinema on one day.
 func (s *Server) showWhatsOn(c echo.Context) error {
 	ctx := c.Request().Context()
+	l := loc(c)
 	cinemas, err := s.cinemas(ctx)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteHome), "Back to the start")
+		return s.fromUpstream(err, s.url(RouteHome), l.T("checkout.back_to_start"))
 	}
 	if len(cinemas) == 0 {
-		return &Error{Code: EUnavailable, Heading: "Nothing to show", Message: "No cinema is open for online sales just now."}
+		return &Error{Code: EUnavailable, Heading: l.T("checkout.whatson_no_cinema_heading"), Message: l.T("checkout.whatson_no_cinema")}
 	}
 	var notice *components.Notice
 	cin := cinemas[0]
@@ -41,17 +42,17 @@ func (s *Server) showWhatsOn(c echo.Context) error {
 			}
 		}
 		if !found {
-			notice = &components.Notice{Kind: components.NoticeWarning, Heading: "We do not know that cinema", Body: "Here is what's on at " + cin.Name + "."}
+			notice = &components.Notice{Kind: components.NoticeWarning, Heading: l.T("checkout.whatson_unknown_cinema"), Body: l.T("checkout.whatson_here_is", "Cinema", cin.Name)}
 		}
 	}
-	loc := cin.Location()
-	today := s.now().In(loc)
-	today = time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, loc)
+	tz := cin.Location()
+	today := s.now().In(tz)
+	today = time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, tz)
 	day := today
 	if d := c.QueryParam("day"); d != "" {
-		parsed, err := time.ParseInLocation("2006-01-02", d, loc)
+		parsed, err := time.ParseInLocation("2006-01-02", d, tz)
 		if err != nil || parsed.Before(today) || !parsed.Before(today.AddDate(0, 0, whatsOnDays)) {
-			notice = &components.Notice{Kind: components.NoticeWarning, Heading: "Please choose one of the days below", Body: "We sell tickets for today and the next few days. Here is today's programme."}
+			notice = &components.Notice{Kind: components.NoticeWarning, Heading: l.T("checkout.whatson_choose_day"), Body: l.T("checkout.whatson_days_sold")}
 		} else {
 			day = parsed
 		}
@@ -61,16 +62,16 @@ func (s *Server) showWhatsOn(c echo.Context) error {
 	}
 	sessions, films, err := s.ticketing.ListSessionsWithFilms(ctx, cin.ID, day.Format("2006-01-02"))
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteHome), "Back to the start")
+		return s.fromUpstream(err, s.url(RouteHome), l.T("checkout.back_to_start"))
 	}
-	v := co.WhatsOnView{ActionURL: s.url(RouteWhatsOn), CinemaName: cin.Name, DayLabel: dayLabel(day, today), Notice: notice}
+	v := co.WhatsOnView{ActionURL: s.url(RouteWhatsOn), CinemaName: cin.Name, DayLabel: dayLabel(l, day, today), Notice: notice}
 	for _, x := range cinemas {
 		v.Cinemas = append(v.Cinemas, co.Option{Value: x.ID, Label: x.Name, Selected: x.ID == cin.ID})
 	}
 	for i := 0; i < whatsOnDays; i++ {
 		d := today.AddDate(0, 0, i)
 		q := url.Values{"cinema": {cin.ID}, "day": {d.Format("2006-01-02")}}
-		v.Days = append(v.Days, co.Option{Label: dayLabel(d, today), URL: s.url(RouteWhatsOn) + "?" + q.Encode(), Selected: d.Equal(day)})
+		v.Days = append(v.Days, co.Option{Label: dayLabel(l, d, today), URL: s.url(RouteWhatsOn) + "?" + q.Encode(), Selected: d.Equal(day)})
 	}
 	byFilm := map[string]*co.FilmSessions{}
 	var order []string
@@ -86,7 +87,7 @@ func (s *Server) showWhatsOn(c echo.Context) error {
 				if fl.ID == se.FilmID {
 					f.Title, f.Rating, f.Synopsis = fl.Title, fl.Rating, fl.Synopsis
 					if fl.RunTime > 0 {
-						f.RunTime = fmt.Sprintf("%d min", int(fl.RunTime.Minutes()))
+						f.RunTime = l.T("checkout.run_time", "Minutes", int(fl.RunTime.Minutes()))
 					}
 				}
 			}
@@ -94,31 +95,34 @@ func (s *Server) showWhatsOn(c echo.Context) error {
 			order = append(order, se.FilmID)
 		}
 		f.Sessions = append(f.Sessions, co.SessionLink{
-			Time: se.Showtime.In(loc).Format("15:04"), DateTime: se.Showtime.UTC().Format(time.RFC3339),
-			Screen: se.ScreenName, Available: fmt.Sprintf("%d seats free", se.SeatsAvailable),
+			Time: l.Time(se.Showtime, tz, i18n.Clock), DateTime: se.Showtime.UTC().Format(time.RFC3339),
+			Screen: se.ScreenName, Available: l.N("checkout.seats_free", se.SeatsAvailable),
 			URL: s.url(RouteBuySession, cin.ID, se.SessionID), SoldOut: se.SeatsAvailable <= 0,
 		})
 	}
 	for _, id := range order {
 		v.Films = append(v.Films, *byFilm[id])
 	}
-	return s.render(c, http.StatusOK, "What's on", co.WhatsOn(v))
+	return s.render(c, http.StatusOK, l.T("checkout.whatson_title"), co.WhatsOn(v))
 }
 
-func dayLabel(d, today time.Time) string {
+// dayLabel names a day of the listing: today, tomorrow, or its short date (d and today are
+// midnights in the cinema's time zone).
+func dayLabel(l *i18n.Localizer, d, today time.Time) string {
 	switch {
 	case d.Equal(today):
-		return "Today"
+		return l.T("checkout.today")
 	case d.Equal(today.AddDate(0, 0, 1)):
-		return "Tomorrow"
+		return l.T("checkout.tomorrow")
 	}
-	return d.Format("Mon 2 Jan")
+	return l.Time(d, d.Location(), i18n.DayShort)
 }
 
 // findSession looks a session of a cinema up by its id.
 func (s *Server) findSession(c echo.Context, cinemaID, sessionID string) (cinema.Session, error) {
-	notFound := &Error{Code: ENotFound, Heading: "Showing not found", Message: "We could not find this showing. It may have started or been taken off the programme.",
-		BackURL: s.url(RouteWhatsOn), BackLabel: "See what's on"}
+	l := loc(c)
+	notFound := &Error{Code: ENotFound, Heading: l.T("checkout.showing_not_found"), Message: l.T("checkout.showing_not_found_text"),
+		BackURL: s.url(RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
 	if cinemaID == "" || sessionID == "" || len(cinemaID) > 20 || len(sessionID) > 41 {
 		return cinema.Session{}, notFound
 	}
@@ -128,12 +132,12 @@ func (s *Server) findSession(c echo.Context, cinemaID, sessionID string) (cinema
 		return cinema.Session{}, notFound
 	}
 	if err != nil {
-		return cinema.Session{}, s.fromUpstream(err, s.url(RouteWhatsOn), "See what's on")
+		return cinema.Session{}, s.fromUpstream(err, s.url(RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
 	for _, se := range list {
 		if se.SessionID == sessionID {
 			if se.Showtime.Before(s.now()) {
-				return se, &Error{Code: EGone, Heading: "This showing has started", Message: "Tickets for this showing can no longer be bought online.", BackURL: s.url(RouteWhatsOn), BackLabel: "See what's on"}
+				return se, &Error{Code: EGone, Heading: l.T("checkout.showing_started"), Message: l.T("checkout.showing_started_text"), BackURL: s.url(RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
 			}
 			return se, nil
 		}
@@ -180,23 +184,23 @@ func (s *Server) showTickets(c echo.Context) error {
 
 func (s *Server) renderTickets(c echo.Context, status int, notice *components.Notice, typed map[string]string, invalid map[string]bool) error {
 	ctx := c.Request().Context()
+	l := loc(c)
 	se, err := s.findSession(c, c.Param("cinema"), c.Param("session"))
 	if err != nil {
 		return err
 	}
 	types, err := s.ticketing.GetTicketTypes(ctx, se.CinemaID, se.SessionID, "")
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteWhatsOn), "See what's on")
+		return s.fromUpstream(err, s.url(RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
-	cin := s.cinemaByID(ctx, se.CinemaID)
 	v := co.TicketsView{Session: s.sessionHeader(ctx, se.CinemaID, se.FilmTitle, se.Showtime, se.ScreenName),
 		ActionURL: s.url(RouteBuySession, se.CinemaID, se.SessionID), BackURL: s.url(RouteWhatsOn) + "?" + url.Values{"cinema": {se.CinemaID}}.Encode(),
 		CSRFToken: csrfToken(c), Notice: notice, MaxTotal: s.seatsPerOrder(c)}
 	for _, t := range buyableTypes(types, se) {
-		row := co.TicketTypeRow{Code: t.Code, Description: t.Description, Price: t.Price.Format(cin.Locale), Qty: "0", Invalid: invalid[t.Code]}
+		row := co.TicketTypeRow{Code: t.Code, Description: t.Description, Price: l.Money(t.Price), Qty: "0", Invalid: invalid[t.Code]}
 		switch {
 		case t.IsPackage || t.PackageSize > 1:
-			row.Detail = fmt.Sprintf("package of %d", places(t))
+			row.Detail = l.T("checkout.package_of", "Count", places(t))
 		case t.LongDescription != "":
 			row.Detail = t.LongDescription
 		}
@@ -205,20 +209,21 @@ func (s *Server) renderTickets(c echo.Context, status int, notice *components.No
 		}
 		v.Types = append(v.Types, row)
 	}
-	return s.render(c, status, "Choose tickets", co.Tickets(v))
+	return s.render(c, status, l.T("checkout.tickets_title"), co.Tickets(v))
 }
 
 // chooseTickets starts the order with the chosen tickets; the upstream picks the best seats
 // together, which the next step shows and lets the person change.
 func (s *Server) chooseTickets(c echo.Context) error {
 	ctx := c.Request().Context()
+	l := loc(c)
 	se, err := s.findSession(c, c.Param("cinema"), c.Param("session"))
 	if err != nil {
 		return err
 	}
 	types, err := s.ticketing.GetTicketTypes(ctx, se.CinemaID, se.SessionID, "")
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteWhatsOn), "See what's on")
+		return s.fromUpstream(err, s.url(RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
 	typed, invalid := map[string]string{}, map[string]bool{}
 	var req []upstream.TicketRequest
@@ -241,10 +246,10 @@ func (s *Server) chooseTickets(c echo.Context) error {
 	}
 	switch {
 	case bad:
-		return s.renderTickets(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: "Please check the numbers",
-			Body: fmt.Sprintf("Each quantity must be a whole number from 0 to %d.", maxTicketsPerOrder)}, typed, invalid)
+		return s.renderTickets(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.tickets_check_numbers"),
+			Body: l.T("checkout.tickets_whole_number", "Max", maxTicketsPerOrder)}, typed, invalid)
 	case total == 0:
-		return s.renderTickets(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: "Please choose at least one ticket"}, typed, invalid)
+		return s.renderTickets(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.tickets_at_least_one")}, typed, invalid)
 	case total > s.seatsPerOrder(c):
 		return s.renderTickets(c, http.StatusUnprocessableEntity, s.tooManySeatsNotice(c, total), typed, invalid)
 	}
@@ -255,9 +260,9 @@ func (s *Server) chooseTickets(c echo.Context) error {
 	prev, hadPrev := s.currentBuy(c)
 	if hadPrev {
 		if rec, err := s.checkout().store.Active(ctx, prev.UserSessionID); err == nil {
-			return &Error{Code: EConflict, Heading: "Your payment has already started",
-				Message: "A payment for your earlier choice is under way. Finish or cancel it on the payment page before choosing new tickets.",
-				BackURL: s.url(RouteBuyReturn, rec.ID), BackLabel: "See that payment"}
+			return &Error{Code: EConflict, Heading: l.T("checkout.payment_started"),
+				Message: l.T("checkout.payment_started_earlier"),
+				BackURL: s.url(RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
 		}
 	}
 	usid := upstream.NewUserSessionID()
@@ -278,10 +283,10 @@ func (s *Server) chooseTickets(c echo.Context) error {
 	}
 	switch {
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
-		return s.renderTickets(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: "Not enough seats free",
-			Body: "There are not enough free seats for these tickets in this showing. Please choose fewer tickets or another showing."}, typed, invalid)
+		return s.renderTickets(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.not_enough_seats"),
+			Body: l.T("checkout.not_enough_seats_text")}, typed, invalid)
 	case err != nil:
-		return s.fromUpstream(err, s.url(RouteBuySession, se.CinemaID, se.SessionID), "Back to the tickets")
+		return s.fromUpstream(err, s.url(RouteBuySession, se.CinemaID, se.SessionID), l.T("checkout.back_to_tickets"))
 	}
 	s.holdStarted(ctx, usid, o)
 	v := buyVisit{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, FilmTitle: se.FilmTitle, Showtime: se.Showtime,

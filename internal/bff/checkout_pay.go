@@ -16,6 +16,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	co "github.com/cinemabff/cinemabff/views/pages/checkout"
@@ -45,7 +46,7 @@ func snapshotOf(ctx context.Context, v buyVisit, o cinema.Order) string {
 	sn := buySnapshot{CinemaID: v.CinemaID, FilmTitle: v.FilmTitle, Showtime: v.Showtime, Screen: v.Screen, Lang: noticeLang(ctx),
 		Fees: o.BookingFee.Cents, Total: o.Total.Cents, Currency: o.Total.Currency}
 	for _, t := range o.Tickets() {
-		sn.Tickets = append(sn.Tickets, snapshotLine{Description: t.Description, Seat: seatWords(t.Seat), Cents: t.FinalPrice.Cents})
+		sn.Tickets = append(sn.Tickets, snapshotLine{Description: t.Description, Seat: seatWords(i18n.FromContext(ctx), t.Seat), Cents: t.FinalPrice.Cents})
 	}
 	b, _ := json.Marshal(sn)
 	return string(b)
@@ -109,8 +110,9 @@ func (s *Server) startBuyPayment(c echo.Context) error {
 			return s.buyEnded(c, v, err)
 		}
 		loggerFrom(ctx, s.logger).Warn("external payment not started", "err", err)
+		l := loc(c)
 		return s.renderBuySummary(c, http.StatusServiceUnavailable, &components.Notice{Kind: components.NoticeError,
-			Heading: "The payment page could not be opened", Body: "We could not start the payment just now. Nothing was charged and your seats are still held. Please try again in a moment."}, summaryForm{})
+			Heading: l.T("checkout.payment_page_failed"), Body: l.T("checkout.payment_page_failed_text")}, summaryForm{})
 	}
 	// The expected token is known only from the upstream: read it now, before the browser
 	// leaves, so the return can be checked against our own record.
@@ -149,8 +151,9 @@ func (s *Server) continuePayment(c echo.Context, rec checkout.Record) error {
 	case rec.State == checkout.StateAwaiting && rec.RedirectURL != "":
 		return c.Redirect(http.StatusSeeOther, rec.RedirectURL)
 	case rec.State == checkout.StateStarting:
-		return &Error{Code: EConflict, Heading: "Your payment is being started", Message: "Please wait a moment and try again. You will not be charged twice.",
-			BackURL: s.url(RouteBuySummary), BackLabel: "Back to your order"}
+		l := loc(c)
+		return &Error{Code: EConflict, Heading: l.T("checkout.payment_starting"), Message: l.T("checkout.payment_starting_text") + " " + l.T("checkout.not_charged_twice"),
+			BackURL: s.url(RouteBuySummary), BackLabel: l.T("checkout.back_to_order")}
 	}
 	return s.redirect(c, s.url(RouteBuySummary))
 }
@@ -165,7 +168,8 @@ func (s *Server) completeWithoutRedirect(c echo.Context, v buyVisit, rec checkou
 	if err != nil || !d.Completed {
 		_, _ = s.checkout().store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("complete order: ", err))
 		if err == nil {
-			err = &Error{Code: EUnavailable, Heading: "Your booking could not be completed", Message: "The ticketing system did not confirm the booking. Nothing was charged; please try again."}
+			l := loc(c)
+			err = &Error{Code: EUnavailable, Heading: l.T("checkout.complete_failed"), Message: l.T("checkout.complete_failed_text")}
 		}
 		return s.buyEnded(c, v, err)
 	}
@@ -182,9 +186,9 @@ func (s *Server) buyPaymentReturn(c echo.Context) error {
 	ctx := c.Request().Context()
 	st := s.checkout()
 	ref, token := c.Param("ref"), c.QueryParam("token")
-	denied := &Error{Code: EForbidden, Heading: "We cannot show this payment",
-		Message: "This payment link is not valid. If you paid, the cinema's box office can help you find your order.",
-		BackURL: s.url(RouteHome), BackLabel: "Back to the start"}
+	l := loc(c)
+	denied := &Error{Code: EForbidden, Heading: l.T("checkout.payment_link_invalid"), Message: l.T("checkout.payment_link_invalid_text"),
+		BackURL: s.url(RouteHome), BackLabel: l.T("checkout.back_to_start")}
 	if len(ref) != 32 || len(token) > 512 {
 		return denied
 	}
@@ -259,14 +263,14 @@ func (s *Server) buyPaymentReturn(c echo.Context) error {
 		}
 		return s.showBuyFailed(c, rec, r, self)
 	}
-	v := co.ConfirmingView{Heading: "Waiting for the payment provider", Body: "As soon as your payment is confirmed, your tickets appear here. This usually takes a few seconds.",
+	v := co.ConfirmingView{Heading: l.T("checkout.confirming_waiting"), Body: l.T("checkout.confirming_waiting_text"),
 		Elapsed: int(elapsed / time.Second), Max: int(checkoutGiveUpAfter / time.Second), Reference: rec.Reference()}
 	shown := paymentShown(r)
 	switch shown {
 	case "paid":
-		v.Heading, v.Body = "Payment received: booking your seats", "Your payment was received. We are now completing your booking; this usually takes a few seconds."
+		v.Heading, v.Body = l.T("checkout.confirming_paid"), l.T("checkout.confirming_paid_text")
 	case "checking":
-		v.Body = "We are still checking with the ticketing system. This page keeps trying by itself."
+		v.Body = l.T("checkout.confirming_checking_text")
 	}
 	// The poller says which words the page shows; new words go out only when they change.
 	q := url.Values{co.PollShownParam: {shown}}
@@ -278,7 +282,7 @@ func (s *Server) buyPaymentReturn(c echo.Context) error {
 		return s.fragment(c, http.StatusOK, co.ConfirmingPoll(v, c.QueryParam(co.PollShownParam) != shown))
 	}
 	pauseKioskIdle(c) // a payment is in progress: the kiosk does not start over (kiosk.go)
-	return s.render(c, http.StatusOK, "Confirming your payment", co.Confirming(v))
+	return s.render(c, http.StatusOK, l.T("checkout.confirming_title"), co.Confirming(v))
 }
 
 // paymentShown names what the waiting page says for r: "waiting", "paid" (completing) or
@@ -332,19 +336,20 @@ func (s *Server) applyDetails(ctx context.Context, rec checkout.Record, r checko
 // buyPaymentEnded: declined or cancelled at the provider (or never started). The visit that
 // bought goes back to its summary with the same seats while the hold lives.
 func (s *Server) buyPaymentEnded(c echo.Context, rec checkout.Record) error {
-	msg := "The payment was declined, so nothing was charged."
+	l := loc(c)
+	msg := l.T("checkout.payment_declined")
 	if rec.State == checkout.StateCancelled {
-		msg = "The payment was cancelled, so nothing was charged."
+		msg = l.T("checkout.payment_cancelled")
 	}
 	if v, ok := s.currentBuy(c); ok && v.UserSessionID == rec.UserSessionID {
-		s.sessions.Put(c.Request().Context(), sessBuyNotice, msg+" Your seats are still held for you: you can try again, use another card, or cancel.")
+		s.sessions.Put(c.Request().Context(), sessBuyNotice, msg+" "+l.T("checkout.payment_ended_still_held"))
 		return s.redirect(c, s.url(RouteBuySummary))
 	}
 	if isHTMX(c) {
 		return s.redirect(c, s.url(RouteBuyReturn, rec.ID))
 	}
-	return s.render(c, http.StatusOK, "Payment not completed", co.Ended(co.EndedView{Heading: "Your payment was not completed",
-		Body: msg + " The seats are released when their hold time ends.", NextURL: s.url(RouteWhatsOn), Label: "See what's on"}))
+	return s.render(c, http.StatusOK, l.T("checkout.payment_ended_title"), co.Ended(co.EndedView{Heading: l.T("checkout.payment_not_completed"),
+		Body: msg + " " + l.T("checkout.payment_ended_released"), NextURL: s.url(RouteWhatsOn), Label: l.T("checkout.see_whatson")}))
 }
 
 // showBuyFailed is the failed-order path. It says only what is true now: while the order is
@@ -352,41 +357,42 @@ func (s *Server) buyPaymentEnded(c echo.Context, rec checkout.Record) error {
 // shows the outcome; once given up, that the order was cancelled and, about the money, only the
 // operator's policy text. (Completed orders show the confirmation instead.)
 func (s *Server) showBuyFailed(c echo.Context, rec checkout.Record, r checkout.Result, self string) error {
+	l := loc(c)
 	cin := s.cinemaByID(c.Request().Context(), rec.CinemaID)
 	v := co.FailedView{Reference: rec.Reference(), CheckURL: self, HomeURL: s.url(RouteHome),
-		Amount: cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency}.Format(cin.Locale)}
+		Amount: l.Money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency})}
 	if rec.State == checkout.StateGivenUp {
-		v.GivenUp, v.Policy = true, s.failedOrderPolicy()
-		v.Outcome = "We waited " + watchWindowWords(s.orderWatchFor()) + " for the cinema to confirm your booking and did not receive a confirmation, so we stopped."
+		v.GivenUp, v.Policy = true, s.failedOrderPolicyIn(l)
+		v.Outcome = l.T("checkout.failed_waited", "Window", watchWindowText(l, s.orderWatchFor()))
 		if rec.OrderCancelled {
-			v.Outcome += " The order was cancelled and its seats were released: no booking was made."
+			v.Outcome += " " + l.T("checkout.failed_order_cancelled")
 		} else {
-			v.Outcome += " No booking was confirmed."
+			v.Outcome += " " + l.T("checkout.failed_no_booking")
 		}
-		return s.render(c, http.StatusOK, "Booking not completed", co.Failed(v))
+		return s.render(c, http.StatusOK, l.T("checkout.failed_page_title"), co.Failed(v))
 	}
-	v.PaymentState = "We have not heard from the payment provider whether your payment went through."
+	v.PaymentState = l.T("checkout.unconfirmed_no_word")
 	if r.Err == nil && r.Details.WebPayment != nil {
 		switch r.Details.WebPayment.Status {
 		case cinema.PaymentPaid:
-			v.PaymentState = "The payment provider reported your payment; the cinema has not confirmed the booking yet."
+			v.PaymentState = l.T("checkout.unconfirmed_paid")
 		case cinema.PaymentPending:
-			v.PaymentState = "The payment provider has not confirmed your payment yet."
+			v.PaymentState = l.T("checkout.unconfirmed_pending")
 		}
 	}
-	v.CheckingUntil = s.watchDeadline(rec).In(cin.Location()).Format("Mon 2 Jan, 15:04")
-	return s.render(c, http.StatusOK, "Booking not confirmed yet", co.Failed(v))
+	v.CheckingUntil = l.Time(s.watchDeadline(rec), cin.Location(), i18n.DateTimeShort)
+	return s.render(c, http.StatusOK, l.T("checkout.unconfirmed_page_title"), co.Failed(v))
 }
 
 // showBuyConfirmation shows the booking from the upstream's order details and the snapshot
 // taken when the payment started.
 func (s *Server) showBuyConfirmation(c echo.Context, rec checkout.Record) error {
 	ctx := c.Request().Context()
+	l := loc(c)
 	var sn buySnapshot
 	_ = json.Unmarshal([]byte(rec.Summary), &sn)
-	cin := s.cinemaByID(ctx, rec.CinemaID)
 	money := func(cents int64, cur string) string {
-		return cinema.Money{Cents: cents, Currency: cur}.Format(cin.Locale)
+		return l.Money(cinema.Money{Cents: cents, Currency: cur})
 	}
 	v := co.ConfirmationView{BookingNumber: fmt.Sprint(rec.BookingNumber), Session: s.sessionHeader(ctx, rec.CinemaID, sn.FilmTitle, sn.Showtime, sn.Screen),
 		CustomerName: rec.CustomerName, CustomerEmail: rec.CustomerEmail, Fees: money(sn.Fees, sn.Currency), Total: money(sn.Total, sn.Currency),
@@ -398,10 +404,10 @@ func (s *Server) showBuyConfirmation(c echo.Context, rec checkout.Record) error 
 	if r.Err == nil && r.Details.Completed {
 		d := r.Details
 		if wp := d.WebPayment; wp != nil && wp.Amount.Cents > 0 {
-			v.Payments = append(v.Payments, co.Line{Description: "Card payment", Seat: strings.TrimSpace(wp.CardType + " " + wp.CardNumberMasked), Amount: wp.Amount.Format(cin.Locale)})
+			v.Payments = append(v.Payments, co.Line{Description: l.T("checkout.card_payment"), Seat: strings.TrimSpace(wp.CardType + " " + wp.CardNumberMasked), Amount: l.Money(wp.Amount)})
 		}
 		for _, a := range d.AdditionalPayments {
-			v.Payments = append(v.Payments, co.Line{Description: additionalLabel(a.CardType), Seat: a.MaskedCardNumber, Amount: a.Amount.Format(cin.Locale)})
+			v.Payments = append(v.Payments, co.Line{Description: additionalLabel(l, a.CardType), Seat: a.MaskedCardNumber, Amount: l.Money(a.Amount)})
 		}
 	} else if r.Err != nil {
 		loggerFrom(ctx, s.logger).Warn("order details for the confirmation", "ref", rec.ID, "err", r.Err)
@@ -416,15 +422,15 @@ func (s *Server) showBuyConfirmation(c echo.Context, rec checkout.Record) error 
 		s.clearBuy(c) // bought: the next visit to "what's on" starts afresh
 		s.sessions.Put(c.Request().Context(), sessBuyDone, rec.ID)
 	}
-	return s.render(c, http.StatusOK, "Booking "+v.BookingNumber, co.Confirmation(v))
+	return s.render(c, http.StatusOK, l.T("checkout.confirmation_page_title", "Number", v.BookingNumber), co.Confirmation(v))
 }
 
-func additionalLabel(cardType string) string {
+func additionalLabel(l *i18n.Localizer, cardType string) string {
 	switch strings.ToUpper(cardType) {
 	case "GIFTCARD":
-		return "Gift card"
+		return l.T("checkout.gift_card")
 	case "LOYALTY":
-		return "Loyalty points"
+		return l.T("checkout.loyalty_points")
 	}
 	return cardType
 }

@@ -2,7 +2,6 @@ package bff
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"net/mail"
 	"net/url"
@@ -14,6 +13,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/holds"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	co "github.com/cinemabff/cinemabff/views/pages/checkout"
@@ -25,12 +25,12 @@ func (s *Server) buyPaymentUnderWay(c echo.Context, v buyVisit) (checkout.Record
 	return rec, err == nil
 }
 
-// seatWords is how a seat is written for people: "Row F, seat 12".
-func seatWords(r *cinema.SeatRef) string {
+// seatWords is how a seat is written for people: "Row F, seat 12", "Reihe F, Platz 12".
+func seatWords(l *i18n.Localizer, r *cinema.SeatRef) string {
 	if r == nil {
 		return ""
 	}
-	return fmt.Sprintf("Row %s, seat %s", r.RowLabel, r.Label)
+	return l.T("checkout.seat", "Row", r.RowLabel, "Seat", r.Label)
 }
 
 // showBuySeats shows the seat map with the order's seats ticked.
@@ -47,13 +47,14 @@ func (s *Server) renderBuySeats(c echo.Context, status int, notice *components.N
 		return s.redirect(c, s.url(RouteBuySummary))
 	}
 	ctx := c.Request().Context()
+	l := loc(c)
 	o, err := s.ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
 		return s.buyEnded(c, v, err)
 	}
 	snap, err := s.seatPlans.Plan(ctx, v.CinemaID, v.SessionID)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteBuySummary), "Back to your order")
+		return s.fromUpstream(err, s.url(RouteBuySummary), l.T("checkout.back_to_order"))
 	}
 	plan := snap.Plan
 	var yours []cinema.SeatPosition
@@ -78,9 +79,9 @@ func (s *Server) renderBuySeats(c echo.Context, status int, notice *components.N
 	view := co.SeatsView{Session: s.buyHeader(ctx, v), ActionURL: s.url(RouteBuySeats), BackURL: s.url(RouteBuySession, v.CinemaID, v.SessionID),
 		CSRFToken: csrfToken(c), Count: count, Map: m, Notice: notice, Countdown: s.buyCountdown(c, v, o)}
 	if o.Total.Cents > 0 {
-		view.Total = "Total " + o.Total.Format(s.cinemaByID(ctx, v.CinemaID).Locale)
+		view.Total = l.T("checkout.total_amount", "Amount", l.Money(o.Total))
 	}
-	return s.render(c, status, "Choose seats", co.Seats(view))
+	return s.render(c, status, l.T("checkout.seats_title"), co.Seats(view))
 }
 
 // chooseBuySeats moves the order's tickets to the chosen seats (SetSelectedSeats).
@@ -90,13 +91,14 @@ func (s *Server) chooseBuySeats(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
+	l := loc(c)
 	form, err := c.FormParams()
 	if err != nil {
-		return s.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: "We could not read your choice", Body: "Please choose again."}, nil)
+		return s.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_unreadable"), Body: l.T("checkout.seats_choose_again")}, nil)
 	}
 	chosen, err := components.SeatValues(form["seat"])
 	if err != nil {
-		return s.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: "Please choose seats from the map"}, nil)
+		return s.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_from_map")}, nil)
 	}
 	o, err := s.ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
@@ -128,14 +130,14 @@ func (s *Server) chooseBuySeats(c echo.Context) error {
 		// whether they are free.
 		snap, err := s.seatPlans.Plan(ctx, v.CinemaID, v.SessionID)
 		if err != nil {
-			return s.fromUpstream(err, s.url(RouteBuySeats), "Choose seats")
+			return s.fromUpstream(err, s.url(RouteBuySeats), l.T("checkout.seats_title"))
 		}
 		plan := snap.Plan
 		var seats []upstream.SelectedSeat
 		for _, p := range chosen {
 			seat, found := plan.Seat(p)
 			if !found {
-				return s.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: "Please choose seats from the map"}, nil)
+				return s.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_from_map")}, nil)
 			}
 			seats = append(seats, upstream.SelectedSeat{AreaCategoryCode: seat.AreaCategoryCode, Position: p})
 		}
@@ -145,8 +147,8 @@ func (s *Server) chooseBuySeats(c echo.Context) error {
 		case errors.Is(err, upstream.ErrSeatsUnavailable):
 			return s.renderBuySeats(c, http.StatusConflict, seatsTakenNotice, nil)
 		case errors.Is(err, upstream.ErrInvalidRequest):
-			return s.renderBuySeats(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: "Those seats cannot be used",
-				Body: "They do not suit these tickets (for example another seating area). The map shows what is free now."}, nil)
+			return s.renderBuySeats(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_unsuitable"),
+				Body: l.T("checkout.seats_unsuitable_text")}, nil)
 		case err != nil:
 			return s.buyEnded(c, v, err)
 		}
@@ -154,7 +156,7 @@ func (s *Server) chooseBuySeats(c echo.Context) error {
 	if v.Name == "" || v.Email == "" {
 		return s.redirect(c, s.url(RouteBuyDetails))
 	}
-	s.flash(c, "Your seats are saved.")
+	s.flash(c, l.T("checkout.seats_saved"))
 	return s.redirect(c, s.url(RouteBuySummary))
 }
 
@@ -174,7 +176,7 @@ func (s *Server) renderBuyDetails(c echo.Context, status int, v buyVisit, d co.D
 	}
 	d.Session, d.ActionURL, d.BackURL, d.CSRFToken = s.buyHeader(c.Request().Context(), v), s.url(RouteBuyDetails), s.url(RouteBuySeats), csrfToken(c)
 	d.Countdown = s.buyCountdown(c, v, o)
-	return s.render(c, status, "Your details", co.Details(d))
+	return s.render(c, status, loc(c).T("checkout.details_title"), co.Details(d))
 }
 
 // validEmail accepts a plain address (no display name), with a dot in the domain.
@@ -199,16 +201,17 @@ func (s *Server) saveBuyDetails(c echo.Context) error {
 	name := strings.Join(strings.Fields(c.FormValue("name")), " ")
 	email := strings.TrimSpace(c.FormValue("email"))
 	d := co.DetailsView{Name: name, Email: email}
+	l := loc(c)
 	counter := s.atCounter(c) // a walk-in customer at the box office need not give either
 	if name == "" && !counter {
-		d.NameError = "Please enter your name."
+		d.NameError = l.T("checkout.details_name_missing")
 	} else if utf8.RuneCountInString(name) > 100 {
-		d.NameError = "Please shorten your name to 100 characters."
+		d.NameError = l.T("checkout.details_name_long", "Max", 100)
 	}
 	if email == "" && !counter {
-		d.EmailError = "Please enter your e-mail address."
+		d.EmailError = l.T("checkout.details_email_missing")
 	} else if email != "" && !validEmail(email) {
-		d.EmailError = "This does not look like an e-mail address. Please check it (for example name@example.com)."
+		d.EmailError = l.T("checkout.details_email_invalid")
 	}
 	if d.NameError != "" || d.EmailError != "" {
 		return s.renderBuyDetails(c, http.StatusUnprocessableEntity, v, d)
@@ -228,7 +231,7 @@ type summaryForm struct {
 func (s *Server) showBuySummary(c echo.Context) error {
 	var notice *components.Notice
 	if msg := s.sessions.PopString(c.Request().Context(), sessBuyNotice); msg != "" {
-		notice = &components.Notice{Kind: components.NoticeWarning, Heading: "Your payment was not completed", Body: msg}
+		notice = &components.Notice{Kind: components.NoticeWarning, Heading: loc(c).T("checkout.payment_not_completed"), Body: msg}
 	} else if msg := s.popFlash(c); msg != "" {
 		notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
 	}
@@ -244,51 +247,53 @@ func (s *Server) renderBuySummary(c echo.Context, status int, notice *components
 		return s.redirect(c, s.url(RouteBuyDetails))
 	}
 	ctx := c.Request().Context()
+	l := loc(c)
 	o, err := s.ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
 		return s.buyEnded(c, v, err)
 	}
 	cin := s.cinemaByID(ctx, v.CinemaID)
-	money := func(m cinema.Money) string { return m.Format(cin.Locale) }
+	money := l.Money
 	view := co.SummaryView{Session: s.buyHeader(ctx, v), CustomerName: v.Name, CustomerEmail: v.Email, Notice: notice,
 		Countdown: s.buyCountdown(c, v, o), CSRFToken: csrfToken(c), PayURL: s.url(RouteBuyPay), GiftCardURL: s.url(RouteBuyGiftCard),
 		LoyaltyURL: s.url(RouteBuyLoyalty), SeatsURL: s.url(RouteBuySeats), DetailsURL: s.url(RouteBuyDetails), CancelURL: s.url(RouteBuyCancel),
 		GiftCard: f.GiftCard, GiftCardError: f.GiftCardError, Loyalty: f.Loyalty, LoyaltyError: f.LoyaltyError}
 	sub := cinema.Money{Currency: o.Total.Currency}
 	for _, t := range o.Tickets() {
-		view.Tickets = append(view.Tickets, co.Line{Description: t.Description, Seat: seatWords(t.Seat), Amount: money(t.FinalPrice)})
+		view.Tickets = append(view.Tickets, co.Line{Description: t.Description, Seat: seatWords(l, t.Seat), Amount: money(t.FinalPrice)})
 		sub = sub.Add(t.FinalPrice)
 	}
 	view.Subtotal, view.Fees, view.Total = money(sub), money(o.BookingFee), money(o.Total)
 	for _, a := range o.AppliedPayments {
-		view.Applied = append(view.Applied, co.Line{Description: appliedLabel(a.Kind, a.MaskedCardNumber), Amount: money(a.Amount)})
+		view.Applied = append(view.Applied, co.Line{Description: appliedLabel(l, a.Kind, a.MaskedCardNumber), Amount: money(a.Amount)})
 	}
 	toPay := o.ToPay()
 	view.ToPay, view.NothingToPay = money(toPay), toPay.Cents <= 0
-	view.PayLabel = "Pay " + money(toPay) + " securely"
+	view.PayLabel = l.T("checkout.pay_securely", "Amount", money(toPay))
 	if view.NothingToPay {
-		view.PayLabel = "Confirm booking"
+		view.PayLabel = l.T("checkout.confirm_booking")
 	}
 	if rec, busy := s.buyPaymentUnderWay(c, v); busy {
 		view.UnderwayURL, view.StatusURL = rec.RedirectURL, s.url(RouteBuyReturn, rec.ID)
-		view.UnderwayStat = fmt.Sprintf("A payment of %s was started at %s.", money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency}), rec.Created.In(cin.Location()).Format("15:04"))
+		view.UnderwayStat = l.T("checkout.underway_started", "Amount", money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency}),
+			"Time", l.Time(rec.Created, cin.Location(), i18n.Clock))
 		if rec.RedirectURL == "" {
 			view.UnderwayURL = view.StatusURL
 		}
 	}
-	return s.render(c, status, "Check and pay", co.Summary(view))
+	return s.render(c, status, l.T("checkout.summary_title"), co.Summary(view))
 }
 
-func appliedLabel(kind, masked string) string {
+func appliedLabel(l *i18n.Localizer, kind, masked string) string {
 	last := masked
 	if len(last) > 4 {
 		last = last[len(last)-4:]
 	}
 	switch strings.ToLower(kind) {
 	case "giftcard", "gift_card":
-		return "Gift card ending " + last
+		return l.T("checkout.applied_gift_card", "Last", last)
 	case "loyalty":
-		return "Loyalty points, card ending " + last
+		return l.T("checkout.applied_loyalty", "Last", last)
 	}
 	return kind + " " + masked
 }
@@ -310,12 +315,13 @@ func (s *Server) applyGiftCard(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	l := loc(c)
 	card, pin := digitsOnly(c.FormValue("card")), strings.TrimSpace(c.FormValue("pin"))
 	f := summaryForm{GiftCard: c.FormValue("card")}
 	if !allDigits(card, 12, 19) {
-		f.GiftCardError = "Please enter the gift card number: 12 to 19 digits, as printed on the card."
+		f.GiftCardError = l.T("checkout.gift_card_number_invalid", "Min", 12, "Max", 19)
 	} else if !allDigits(pin, 3, 8) {
-		f.GiftCardError = "Please enter the card's PIN (digits only)."
+		f.GiftCardError = l.T("checkout.gift_card_pin_invalid")
 	}
 	if f.GiftCardError != "" {
 		return s.renderBuySummary(c, http.StatusUnprocessableEntity, nil, f)
@@ -323,19 +329,18 @@ func (s *Server) applyGiftCard(c echo.Context) error {
 	res, err := s.ticketing.ApplyGiftCard(c.Request().Context(), v.UserSessionID, card, pin, nil)
 	switch {
 	case errors.Is(err, upstream.ErrInsufficientBalance):
-		f.GiftCardError = "There is no balance left on this gift card."
+		f.GiftCardError = l.T("checkout.gift_card_empty")
 	case errors.Is(err, upstream.ErrPaymentDeclined):
-		f.GiftCardError = "We could not use this gift card: the number or the PIN is wrong, or the card is for another currency."
+		f.GiftCardError = l.T("checkout.gift_card_declined")
 	case errors.Is(err, upstream.ErrInvalidRequest):
-		f.GiftCardError = "This gift card cannot be used for this order (there may be nothing left to pay)."
+		f.GiftCardError = l.T("checkout.gift_card_not_for_order")
 	case err != nil:
 		return s.buyEnded(c, v, err)
 	}
 	if f.GiftCardError != "" {
 		return s.renderBuySummary(c, http.StatusUnprocessableEntity, nil, f)
 	}
-	cin := s.cinemaByID(c.Request().Context(), v.CinemaID)
-	s.flash(c, fmt.Sprintf("Gift card used: %s. Left to pay: %s.", res.Applied.Format(cin.Locale), res.ToPay.Format(cin.Locale)))
+	s.flash(c, l.T("checkout.gift_card_used", "Applied", l.Money(res.Applied), "ToPay", l.Money(res.ToPay)))
 	return s.redirect(c, s.url(RouteBuySummary))
 }
 
@@ -345,29 +350,29 @@ func (s *Server) applyLoyalty(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	l := loc(c)
 	card := digitsOnly(c.FormValue("card"))
 	f := summaryForm{Loyalty: c.FormValue("card")}
 	if !allDigits(card, 8, 19) {
-		f.LoyaltyError = "Please enter your loyalty card number: 8 to 19 digits."
+		f.LoyaltyError = l.T("checkout.loyalty_number_invalid", "Min", 8, "Max", 19)
 		return s.renderBuySummary(c, http.StatusUnprocessableEntity, nil, f)
 	}
 	res, err := s.ticketing.ApplyLoyaltyPointsPayment(c.Request().Context(), v.UserSessionID, card, nil)
 	var ue *upstream.Error
 	switch {
 	case errors.As(err, &ue) && ue.Result == 17:
-		f.LoyaltyError = "We do not know this loyalty card number. Please check it."
+		f.LoyaltyError = l.T("checkout.loyalty_unknown")
 	case errors.Is(err, upstream.ErrInsufficientBalance):
-		f.LoyaltyError = "There are not enough points on this card."
+		f.LoyaltyError = l.T("checkout.loyalty_not_enough")
 	case errors.Is(err, upstream.ErrPaymentDeclined), errors.Is(err, upstream.ErrInvalidRequest):
-		f.LoyaltyError = "Points from this card cannot be used for this order."
+		f.LoyaltyError = l.T("checkout.loyalty_not_for_order")
 	case err != nil:
 		return s.buyEnded(c, v, err)
 	}
 	if f.LoyaltyError != "" {
 		return s.renderBuySummary(c, http.StatusUnprocessableEntity, nil, f)
 	}
-	cin := s.cinemaByID(c.Request().Context(), v.CinemaID)
-	s.flash(c, fmt.Sprintf("Loyalty points used: %s. Left to pay: %s.", res.Applied.Format(cin.Locale), res.ToPay.Format(cin.Locale)))
+	s.flash(c, l.T("checkout.loyalty_used", "Applied", l.Money(res.Applied), "ToPay", l.Money(res.ToPay)))
 	return s.redirect(c, s.url(RouteBuySummary))
 }
 
@@ -382,7 +387,7 @@ func (s *Server) extendBuyHold(c echo.Context) error {
 		return s.buyEnded(c, v, err)
 	}
 	s.holdExtended(c.Request().Context(), v.UserSessionID, reset) // it counts as long as it holds (holds.go)
-	s.flash(c, "Your seats are held for longer now.")
+	s.flash(c, loc(c).T("checkout.held_longer"))
 	back := s.url(RouteBuySummary)
 	if ref, err := url.Parse(c.Request().Referer()); err == nil {
 		for _, r := range []string{RouteBuySeats, RouteBuyDetails} {
@@ -400,24 +405,24 @@ func (s *Server) confirmCancelBuy(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	l := loc(c)
 	if rec, busy := s.buyPaymentUnderWay(c, v); busy {
-		return s.cancelRefusedWhilePaying(rec)
+		return s.cancelRefusedWhilePaying(l, rec)
 	}
 	ctx := c.Request().Context()
 	view := co.CancelView{Session: s.buyHeader(ctx, v), ActionURL: s.url(RouteBuyCancel), BackURL: s.url(RouteBuySummary), CSRFToken: csrfToken(c)}
 	if o, err := s.ticketing.GetOrder(ctx, v.UserSessionID); err == nil {
-		cin := s.cinemaByID(ctx, v.CinemaID)
 		for _, t := range o.Tickets() {
-			view.Tickets = append(view.Tickets, co.Line{Description: t.Description, Seat: seatWords(t.Seat), Amount: t.FinalPrice.Format(cin.Locale)})
+			view.Tickets = append(view.Tickets, co.Line{Description: t.Description, Seat: seatWords(l, t.Seat), Amount: l.Money(t.FinalPrice)})
 		}
 	}
-	return s.render(c, http.StatusOK, "Cancel this purchase?", co.CancelConfirm(view))
+	return s.render(c, http.StatusOK, l.T("checkout.cancel_title"), co.CancelConfirm(view))
 }
 
-func (s *Server) cancelRefusedWhilePaying(rec checkout.Record) error {
-	return &Error{Code: EConflict, Heading: "Your payment has already started",
-		Message: "This order cannot be cancelled here while its payment is under way. Cancel on the payment page, or see where the payment stands.",
-		BackURL: s.url(RouteBuyReturn, rec.ID), BackLabel: "See the payment"}
+func (s *Server) cancelRefusedWhilePaying(l *i18n.Localizer, rec checkout.Record) error {
+	return &Error{Code: EConflict, Heading: l.T("checkout.payment_started"),
+		Message: l.T("checkout.cancel_refused_paying"),
+		BackURL: s.url(RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
 }
 
 // cancelBuy releases the seats and ends the purchase, once confirmed (confirm=yes; a form
@@ -431,7 +436,7 @@ func (s *Server) cancelBuy(c echo.Context) error {
 		return s.confirmCancelBuy(c)
 	}
 	if rec, busy := s.buyPaymentUnderWay(c, v); busy {
-		return s.cancelRefusedWhilePaying(rec)
+		return s.cancelRefusedWhilePaying(loc(c), rec)
 	}
 	err = s.ticketing.CancelOrder(c.Request().Context(), v.UserSessionID)
 	if err != nil && !errors.Is(err, upstream.ErrNotFound) && !errors.Is(err, upstream.ErrOrderExpired) {
@@ -439,7 +444,7 @@ func (s *Server) cancelBuy(c echo.Context) error {
 	}
 	s.endHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonCancelled)
 	s.clearBuy(c)
-	s.flash(c, "Your purchase was cancelled: your seats were released and nothing was charged.")
+	s.flash(c, loc(c).T("checkout.cancelled"))
 	return s.redirect(c, s.url(RouteWhatsOn)+"?"+url.Values{"cinema": {v.CinemaID}}.Encode())
 }
 

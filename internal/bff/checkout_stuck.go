@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -20,8 +21,9 @@ import (
 // defaultOrderWatchFor is Config.OrderWatchFor's default.
 const defaultOrderWatchFor = 24 * time.Hour
 
-// DefaultFailedOrderPolicy is shown on a given-up order's page when the operator configured no
-// policy (-failed-order-policy). It promises nothing.
+// DefaultFailedOrderPolicy is the English of the policy shown on a given-up order's page when
+// the operator configured none (-failed-order-policy); pages show it in their language (the
+// catalog's checkout.failed_policy_default). It promises nothing.
 const DefaultFailedOrderPolicy = "If money was taken for this order, please contact the cinema's box office and quote your reference."
 
 // orderWatchFor is how long an unconfirmed order is checked before it is given up.
@@ -38,6 +40,15 @@ func (s *Server) failedOrderPolicy() string {
 		return s.cfg.FailedOrderPolicy
 	}
 	return DefaultFailedOrderPolicy
+}
+
+// failedOrderPolicyIn is the policy for a page in l's language: the operator's words as they
+// are, or the default in that language.
+func (s *Server) failedOrderPolicyIn(l *i18n.Localizer) string {
+	if s.cfg.FailedOrderPolicy != "" {
+		return s.cfg.FailedOrderPolicy
+	}
+	return l.T("checkout.failed_policy_default")
 }
 
 // watchDeadline is when the record's order is given up.
@@ -207,7 +218,22 @@ func (s *Server) StartCheckoutWatchers(ctx context.Context, every time.Duration)
 	}()
 }
 
-// watchWindowWords writes a watch window for people: "24 hours", "90 minutes", "1 hour".
+// watchWindowText writes a watch window for people in l's language: "24 hours", "24 Stunden",
+// "90 minutes", "1 hour".
+func watchWindowText(l *i18n.Localizer, d time.Duration) string {
+	switch {
+	case d >= time.Hour && d%time.Hour == 0:
+		return l.N("checkout.hours", int(d/time.Hour))
+	case d >= time.Minute && d%time.Minute == 0:
+		return l.N("checkout.minutes", int(d/time.Minute))
+	case d%time.Second == 0:
+		return l.N("checkout.seconds", int(d/time.Second))
+	}
+	return d.String()
+}
+
+// watchWindowWords writes a watch window in English, for the records that keep why an order
+// was given up (pages use watchWindowText): "24 hours", "90 minutes", "1 hour".
 func watchWindowWords(d time.Duration) string {
 	plural := func(n int64, unit string) string {
 		if n == 1 {

@@ -87,8 +87,8 @@ func TestBuyAndPayByRedirect(t *testing.T) {
 	h.buyUpToSummary("1113", twoAdults())
 	_, body := h.get("/checkout")
 	doc := h.doc(body)
-	if got := doc.Find(`[data-testid="total"]`).Text(); got != "26,50\u00a0€" {
-		t.Fatalf("total %q (2 × 12,50 + 2 × 0,75)", got)
+	if got := doc.Find(`[data-testid="total"]`).Text(); got != "€26.50" {
+		t.Fatalf("total %q (2 × 12.50 + 2 × 0.75)", got)
 	}
 	if doc.Find(`[data-testid="countdown"][data-countdown-expires]`).Length() != 1 || doc.Find(`[data-testid="tickets"] li`).Length() != 2 {
 		t.Fatalf("summary lacks countdown or tickets: %s", body)
@@ -115,7 +115,7 @@ func TestBuyAndPayByRedirect(t *testing.T) {
 	if doc.Find(`[data-testid="seat"]`).Length() != 2 || doc.Find(`[data-testid="ticket-card"]`).Length() != 2 {
 		t.Fatalf("confirmation lacks seats or printable tickets: %s", body)
 	}
-	if pay := doc.Find(`[data-testid="payment"]`).Text(); !strings.Contains(pay, "26,50") || !strings.Contains(pay, "4242") {
+	if pay := doc.Find(`[data-testid="payment"]`).Text(); !strings.Contains(pay, "€26.50") || !strings.Contains(pay, "4242") {
 		t.Fatalf("payments %q", pay)
 	}
 	if !strings.Contains(doc.Find(`[data-testid="film"]`).Text(), "") || doc.Find(`[data-print]`).Length() != 1 {
@@ -157,14 +157,14 @@ func TestBuyWithGiftCardAndLoyaltyPoints(t *testing.T) {
 	expectRedirect(t, resp, body, "/checkout")
 	_, body = h.get("/checkout")
 	doc := h.doc(body)
-	if doc.Find(`[data-testid="applied"]`).Length() != 2 || doc.Find(`[data-testid="to-pay"]`).Text() != "13,50\u00a0€" {
-		t.Fatalf("applied payments or to pay wrong (26,50 − 10,00 − 3,00): %s", doc.Find(`[data-testid="money"]`).Text())
+	if doc.Find(`[data-testid="applied"]`).Length() != 2 || doc.Find(`[data-testid="to-pay"]`).Text() != "€13.50" {
+		t.Fatalf("applied payments or to pay wrong (26.50 − 10.00 − 3.00): %s", doc.Find(`[data-testid="money"]`).Text())
 	}
 	ret := h.actAtProvider(h.pressPay(), "pay")
 	body = h.waitForConfirmation(ret, 5*time.Second)
 	pays := h.doc(body).Find(`[data-testid="payment"]`)
 	text := pays.Text()
-	if pays.Length() != 3 || !strings.Contains(text, "Gift card") || !strings.Contains(text, "Loyalty points") || !strings.Contains(text, "13,50") {
+	if pays.Length() != 3 || !strings.Contains(text, "Gift card") || !strings.Contains(text, "Loyalty points") || !strings.Contains(text, "€13.50") {
 		t.Fatalf("payments on the confirmation: %q", text)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/holds"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	co "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
@@ -132,9 +133,9 @@ func (s *Server) requireBuy(c echo.Context) (buyVisit, error) {
 		if err := s.boughtAlready(c); err != nil {
 			return v, err
 		}
-		return v, &Error{Code: EGone, Heading: "No tickets chosen",
-			Message: "There is no ticket selection in this visit (it may have ended or timed out). Nothing was charged. Please choose a showing again.",
-			BackURL: s.url(RouteWhatsOn), BackLabel: "See what's on"}
+		l := loc(c)
+		return v, &Error{Code: EGone, Heading: l.T("checkout.no_selection"), Message: l.T("checkout.no_selection_text"),
+			BackURL: s.url(RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
 	}
 	return v, nil
 }
@@ -143,6 +144,7 @@ func (s *Server) requireBuy(c echo.Context) (buyVisit, error) {
 // cancelled) also ends the purchase in this visit.
 func (s *Server) buyEnded(c echo.Context, v buyVisit, err error) error {
 	back := s.url(RouteBuySession, v.CinemaID, v.SessionID)
+	l := loc(c)
 	switch {
 	case errors.Is(err, upstream.ErrOrderExpired), errors.Is(err, upstream.ErrNotFound):
 		if rec, lerr := s.checkout().store.Latest(c.Request().Context(), v.UserSessionID); lerr == nil && rec.State == checkout.StateGivenUp {
@@ -154,21 +156,24 @@ func (s *Server) buyEnded(c echo.Context, v buyVisit, err error) error {
 		}
 		s.endHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonExpired) // it holds nothing any more
 		s.clearBuy(c)
-		return &Error{Code: EGone, Heading: "Time ran out",
-			Message: "The time to finish your purchase has run out and the seats held for you were released. Nothing was charged. You can start again.",
-			BackURL: back, BackLabel: "Choose tickets again", Err: err}
+		return &Error{Code: EGone, Heading: l.T("checkout.time_ran_out"), Message: l.T("checkout.time_ran_out_text"),
+			BackURL: back, BackLabel: l.T("checkout.choose_tickets_again"), Err: err}
 	case errors.Is(err, upstream.ErrOrderClosed):
-		return &Error{Code: EConflict, Heading: "Your payment has already started",
-			Message: "This order is waiting for its payment or is already booked, so it cannot be changed any more.",
-			BackURL: s.url(RouteBuySummary), BackLabel: "See your order", Err: err}
+		return &Error{Code: EConflict, Heading: l.T("checkout.payment_started"), Message: l.T("checkout.order_closed"),
+			BackURL: s.url(RouteBuySummary), BackLabel: l.T("checkout.see_order"), Err: err}
 	}
-	return s.fromUpstream(err, back, "Back to the tickets")
+	return s.fromUpstream(err, back, l.T("checkout.back_to_tickets"))
 }
 
-// sessionHeader names the showing in the cinema's own time zone.
+// sessionHeader names the showing, its time in the cinema's own time zone and in the
+// request's language.
 func (s *Server) sessionHeader(ctx context.Context, cinemaID, film string, at time.Time, screen string) co.SessionHeader {
 	cin := s.cinemaByID(ctx, cinemaID)
-	return co.SessionHeader{FilmTitle: film, Showtime: showtime(at, cin), Screen: screen, Cinema: cin.Name}
+	h := co.SessionHeader{FilmTitle: film, Screen: screen, Cinema: cin.Name}
+	if !at.IsZero() {
+		h.Showtime = i18n.FromContext(ctx).Time(at, cin.Location(), i18n.DateTimeLong)
+	}
+	return h
 }
 
 func (s *Server) buyHeader(ctx context.Context, v buyVisit) co.SessionHeader {
@@ -180,7 +185,7 @@ func (s *Server) buyCountdown(c echo.Context, v buyVisit, o cinema.Order) co.Cou
 	cin := s.cinemaByID(c.Request().Context(), v.CinemaID)
 	return co.CountdownView{
 		ExpiresISO:   o.Expires.UTC().Format(time.RFC3339),
-		ExpiresLocal: o.Expires.In(cin.Location()).Format("15:04"),
+		ExpiresLocal: loc(c).Time(o.Expires, cin.Location(), i18n.Clock),
 		NowISO:       s.now().UTC().Format(time.RFC3339),
 		ExtendURL:    s.url(RouteBuyExtend),
 		ExpiredURL:   s.url(RouteBuyExpired),

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
 
@@ -17,12 +18,13 @@ import (
 // another replica ends the mode at the first request after that, one made here at once). Only a
 // signed-in supervisor enrols a device or takes it out of its mode.
 
-// resolveDevice fills the mode and name of info from its live enrolment. A cookie naming an
+// resolveDevice fills the mode, name and default language of info from its live enrolment (the
+// language is what a kiosk greets each new guest in: language.go). A cookie naming an
 // enrolment that is revoked, unknown or another device's is a customer device, and stale says
 // the cookie should be rewritten without it. When the row cannot be read the device is a
 // customer for this request (the cookie is kept: the next request may read it).
 func (s *Server) resolveDevice(c echo.Context, info device.Info) (device.Info, bool) {
-	info.Mode, info.Name = device.Customer, ""
+	info.Mode, info.Name, info.Language = device.Customer, "", ""
 	if info.Enrolment == 0 {
 		return info, false
 	}
@@ -40,20 +42,81 @@ func (s *Server) resolveDevice(c echo.Context, info device.Info) (device.Info, b
 		info.Enrolment = 0
 		return info, true
 	}
-	info.Mode, info.Name = e.Mode, e.Name
+	info.Mode, info.Name, info.Language = e.Mode, e.Name, e.Language
 	return info, false
 }
 
-// enrolmentDetail is the audit row's Detail of an enrolment: its name and mode.
+// enrolmentDetail is the audit row's Detail of an enrolment: its name, mode and default
+// language (machine text, not translated).
 func enrolmentDetail(e device.Enrolment) string {
-	return fmt.Sprintf("%q as %s (enrolment %d)", e.Name, e.Mode, e.ID)
+	lang := e.Language
+	if lang == "" {
+		lang = "site default"
+	}
+	return fmt.Sprintf("%q as %s in %s (enrolment %d)", e.Name, e.Mode, lang, e.ID)
+}
+
+// modeLabel is a terminal mode's name in l's language.
+func modeLabel(l *i18n.Localizer, m device.Mode) string {
+	switch m {
+	case device.Counter:
+		return l.T("kiosk.device_mode_counter")
+	case device.Kiosk:
+		return l.T("kiosk.device_mode_kiosk")
+	default:
+		return l.T("kiosk.device_mode_customer")
+	}
+}
+
+// deviceLanguages are the default languages a terminal can have: the site's default first,
+// then each of the site's languages, named in its own language.
+func (s *Server) deviceLanguages(l *i18n.Localizer) []pages.DeviceLanguage {
+	out := []pages.DeviceLanguage{s.deviceLanguage(l, "")}
+	for _, t := range i18n.Languages {
+		out = append(out, s.deviceLanguage(l, t.String()))
+	}
+	return out
+}
+
+// deviceLanguage names an enrolment's default language code: a site language in its own
+// language ("Deutsch"); "" (or a language the site no longer speaks) as the site's default.
+func (s *Server) deviceLanguage(l *i18n.Localizer, code string) pages.DeviceLanguage {
+	if t, ok := s.langs.Parse(code); ok && code != "" {
+		return pages.DeviceLanguage{Value: t.String(), Label: s.langs.For(t).T("language.name"), Lang: t.String()}
+	}
+	fallback := s.langs.Fallback()
+	return pages.DeviceLanguage{Value: "", Label: l.T("kiosk.device_language_site", "Language", s.langs.For(fallback).T("language.name"))}
+}
+
+// chosenDeviceLanguage reads the language field of a form: "" (the site's default) or a site
+// language's code; ok is false for anything else.
+func (s *Server) chosenDeviceLanguage(c echo.Context) (code string, ok bool) {
+	raw := c.FormValue("language")
+	if raw == "" {
+		return "", true
+	}
+	t, ok := s.langs.Parse(raw)
+	if !ok {
+		return "", false
+	}
+	return t.String(), true
+}
+
+// invalidDeviceLanguage refuses a language the site does not speak (only a hand-made form
+// sends one: the pages offer a choice).
+func invalidDeviceLanguage(l *i18n.Localizer, back string) error {
+	return &Error{Code: EInvalid, Heading: l.T("kiosk.device_language_invalid_heading"), Message: l.T("kiosk.device_language_invalid"),
+		BackURL: back, BackLabel: l.T("kiosk.back")}
 }
 
 func (s *Server) deviceView(c echo.Context) pages.DeviceView {
 	dev := deviceOf(c)
+	l := loc(c)
 	v := pages.DeviceView{
-		Current:   dev.Mode.Label(),
+		Current:   modeLabel(l, dev.Mode),
+		Mode:      string(dev.Mode),
 		Name:      dev.Name,
+		Language:  s.deviceLanguage(l, dev.Language),
 		DeviceID:  dev.ID,
 		CSRFToken: csrfToken(c),
 	}
@@ -70,10 +133,12 @@ func (s *Server) deviceView(c echo.Context) pages.DeviceView {
 	v.DevicesURL = s.url(RouteStaffDevices)
 	v.NameValue = dev.Name
 	v.Chosen = string(dev.Mode)
+	v.Languages = s.deviceLanguages(l)
+	v.LangValue = v.Language.Value
 	v.Modes = []pages.DeviceMode{
-		{Value: string(device.Customer), Label: device.Customer.Label(), Description: "A customer's own phone or computer. Ends this terminal's enrolment."},
-		{Value: string(device.Counter), Label: device.Counter.Label(), Description: "Box-office staff: dense layout and keyboard shortcuts."},
-		{Value: string(device.Kiosk), Label: device.Kiosk.Label(), Description: "Lobby touch screen: large targets, starts over after a minute without touch, prints tickets."},
+		{Value: string(device.Customer), Label: modeLabel(l, device.Customer), Description: l.T("kiosk.device_mode_customer_text")},
+		{Value: string(device.Counter), Label: modeLabel(l, device.Counter), Description: l.T("kiosk.device_mode_counter_text")},
+		{Value: string(device.Kiosk), Label: modeLabel(l, device.Kiosk), Description: l.T("kiosk.device_mode_kiosk_text")},
 	}
 	return v
 }
@@ -83,22 +148,24 @@ func (s *Server) deviceView(c echo.Context) pages.DeviceView {
 func (s *Server) showDevice(c echo.Context) error {
 	v := s.deviceView(c)
 	v.Saved = c.QueryParam("saved") == "1" && v.CanChange
-	return s.render(c, http.StatusOK, "This terminal", pages.Device(v))
+	return s.render(c, http.StatusOK, loc(c).T("kiosk.device_title"), pages.Device(v))
 }
 
-// saveDevice enrols this browser as a counter or kiosk (replacing its current enrolment), or
-// takes it out of that mode. Supervisors only: anybody else is refused and nothing changes.
+// saveDevice enrols this browser as a counter or kiosk with its name and default language
+// (replacing its current enrolment), or takes it out of that mode. Supervisors only: anybody
+// else is refused and nothing changes.
 func (s *Server) saveDevice(c echo.Context) error {
 	sup, err := s.requireSupervisor(c, s.url(RouteDevice))
 	if err != nil {
 		return err
 	}
+	l := loc(c)
 	mode := device.Mode(c.FormValue("mode"))
 	if !mode.Valid() {
-		return &Error{Code: EInvalid, Heading: "Choose a terminal mode", Message: "Please choose one of the three terminal modes.", BackURL: s.url(RouteDevice), BackLabel: "Back"}
+		return &Error{Code: EInvalid, Heading: l.T("kiosk.device_mode_invalid_heading"), Message: l.T("kiosk.device_mode_invalid"), BackURL: s.url(RouteDevice), BackLabel: l.T("kiosk.back")}
 	}
 	if s.enrolments == nil {
-		return &Error{Code: EUnavailable, Heading: "Not available", Message: "Enrolling a terminal needs the service's database.", BackURL: s.url(RouteDevice), BackLabel: "Back"}
+		return &Error{Code: EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.device_enrol_no_database"), BackURL: s.url(RouteDevice), BackLabel: l.T("kiosk.back")}
 	}
 	ctx := c.Request().Context()
 	info := deviceOf(c)
@@ -112,23 +179,27 @@ func (s *Server) saveDevice(c echo.Context) error {
 				return err
 			}
 		}
-		info.Enrolment, info.Mode, info.Name = 0, device.Customer, ""
+		info.Enrolment, info.Mode, info.Name, info.Language = 0, device.Customer, "", ""
 	} else {
+		lang, ok := s.chosenDeviceLanguage(c)
+		if !ok {
+			return invalidDeviceLanguage(l, s.url(RouteDevice))
+		}
 		name, err := device.CleanName(c.FormValue("name"))
 		if err != nil {
 			v := s.deviceView(c)
-			v.Chosen, v.NameValue = string(mode), c.FormValue("name")
-			v.NameError = fmt.Sprintf("Give this terminal a name of up to %d characters, for example “Counter 2” or “Lobby kiosk left”.", device.MaxNameLength)
-			return s.render(c, http.StatusUnprocessableEntity, "This terminal", pages.Device(v))
+			v.Chosen, v.NameValue, v.LangValue = string(mode), c.FormValue("name"), lang
+			v.NameError = l.T("kiosk.device_name_invalid", "Max", device.MaxNameLength)
+			return s.render(c, http.StatusUnprocessableEntity, l.T("kiosk.device_title"), pages.Device(v))
 		}
-		e, replaced, err := s.enrolments.Enrol(ctx, info.ID, name, mode, sup)
+		e, replaced, err := s.enrolments.Enrol(ctx, info.ID, name, mode, lang, sup)
 		if err != nil {
 			return err
 		}
 		for _, r := range replaced {
 			s.recordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(r)})
 		}
-		info.Enrolment, info.Mode, info.Name = e.ID, e.Mode, e.Name
+		info.Enrolment, info.Mode, info.Name, info.Language = e.ID, e.Mode, e.Name, e.Language
 		c.Set(ctxDevice, info) // the audit row is made on the device as enrolled now
 		s.recordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: enrolmentDetail(e)})
 	}

@@ -2,12 +2,12 @@ package bff
 
 import (
 	"errors"
-	"github.com/cinemabff/cinemabff/internal/i18n"
 	"net/http"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
@@ -29,7 +29,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		var ae *Error
 		if !errors.As(err, &ae) {
 			// A handler that passed the upstream's error on as it is: still the slow page.
-			err = slowUpstream(err, s.url(RouteHome), "Back to the start")
+			err = slowUpstream(err, s.url(RouteHome), loc(c).T("ui.back_to_start"))
 		}
 	}
 	v := s.errorView(err, c)
@@ -64,7 +64,8 @@ func (s *Server) handleError(err error, c echo.Context) {
 
 func (s *Server) errorView(err error, c echo.Context) pages.ErrorView {
 	log := loggerFrom(c.Request().Context(), s.logger)
-	home := s.url(RouteHome)
+	l := loc(c)
+	home, toStart := s.url(RouteHome), l.T("ui.back_to_start")
 	var ae *Error
 	if errors.As(err, &ae) && ae.Code != EInternal {
 		switch {
@@ -79,28 +80,38 @@ func (s *Server) errorView(err error, c echo.Context) pages.ErrorView {
 		if ae.Code == EUnavailable {
 			v.RetryURL = retryURL(c) // the same page, when trying again is a GET
 		}
+		if v.Heading == "" && ae.headingID != "" {
+			v.Heading = l.T(ae.headingID)
+		}
+		if v.Message == "" && ae.messageID != "" {
+			v.Message = l.T(ae.messageID)
+		}
+		heading, message := codeWords(ae.Code)
 		if v.Heading == "" {
-			v.Heading = "We could not do that"
+			v.Heading = l.T(heading)
+		}
+		if v.Message == "" {
+			v.Message = l.T(message)
 		}
 		if v.BackURL == "" {
-			v.BackURL, v.BackLabel = home, "Back to the start"
+			v.BackURL, v.BackLabel = home, toStart
 		}
 		return v
 	}
 	var he *echo.HTTPError
 	if errors.As(err, &he) && he.Code < 500 {
-		v := pages.ErrorView{Status: he.Code, BackURL: home, BackLabel: "Back to the start"}
+		v := pages.ErrorView{Status: he.Code, BackURL: home, BackLabel: toStart}
 		switch he.Code {
 		case http.StatusNotFound:
-			v.Heading, v.Message = "Page not found", "There is no page at this address. It may have moved, or the link may be incomplete."
+			v.Heading, v.Message = l.T("ui.error.page_not_found.heading"), l.T("ui.error.page_not_found.message")
 		case http.StatusMethodNotAllowed:
-			v.Heading, v.Message = "That did not work", "This page cannot be used that way. Please start again from the page before."
+			v.Heading, v.Message = l.T("ui.error.invalid.heading"), l.T("ui.error.method_not_allowed.message")
 		case http.StatusRequestEntityTooLarge:
-			v.Heading, v.Message = "Too much data", "What you sent was larger than we accept. Please shorten it and try again."
+			v.Heading, v.Message = l.T("ui.error.too_large.heading"), l.T("ui.error.too_large.message")
 		case http.StatusForbidden:
-			v.Heading, v.Message = "Not allowed", "You are not allowed to do that here."
+			v.Heading, v.Message = l.T("ui.error.forbidden.heading"), l.T("ui.error.forbidden.message")
 		default:
-			v.Heading, v.Message = "We could not do that", "The request could not be handled. Please go back and try again."
+			v.Heading, v.Message = l.T("ui.error.request.heading"), l.T("ui.error.request.message")
 		}
 		return v
 	}
@@ -108,9 +119,32 @@ func (s *Server) errorView(err error, c echo.Context) pages.ErrorView {
 	log.Error("unexpected error", "err", err, "reference", ref, "method", c.Request().Method, "path", c.Request().URL.Path)
 	return pages.ErrorView{
 		Status:    http.StatusInternalServerError,
-		Heading:   "Something went wrong on our side",
-		Message:   "Nothing you did caused this, and nothing was charged by this step. Please try again in a moment.",
+		Heading:   l.T("ui.error.internal.heading"),
+		Message:   l.T("ui.error.internal.message"),
 		Reference: ref,
-		BackURL:   home, BackLabel: "Back to the start",
+		BackURL:   home, BackLabel: toStart,
+	}
+}
+
+// codeWords are the catalog ids of the general heading and message of an application error's
+// code, for an *Error that brings no words of its own.
+func codeWords(code Code) (heading, message string) {
+	switch code {
+	case EInvalid:
+		return msg("ui.error.invalid.heading"), msg("ui.error.invalid.message")
+	case ENotFound:
+		return msg("ui.error.not_found.heading"), msg("ui.error.not_found.message")
+	case EConflict:
+		return msg("ui.error.conflict.heading"), msg("ui.error.conflict.message")
+	case EForbidden:
+		return msg("ui.error.forbidden.heading"), msg("ui.error.forbidden.message")
+	case ETooMany:
+		return msg("ui.error.too_many.heading"), msg("ui.error.too_many.message")
+	case EUnavailable:
+		return msg("ui.error.unavailable.heading"), msg("ui.error.unavailable.message")
+	case EGone:
+		return msg("ui.error.gone.heading"), msg("ui.error.gone.message")
+	default:
+		return msg("ui.error.request.heading"), msg("ui.error.request.message")
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/holds"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages"
@@ -160,11 +161,12 @@ func (s *Server) releaseReplacedOrder(c echo.Context, prev buyVisit) error {
 		s.endHoldFor(ctx, prev.UserSessionID, holds.ReasonEnded)
 	default:
 		loggerFrom(ctx, s.logger).Warn("cancel replaced order", "err", err)
-		e := s.fromUpstream(err, s.url(RouteBuySummary), "Back to your order")
+		l := loc(c)
+		e := s.fromUpstream(err, s.url(RouteBuySummary), l.T("checkout.back_to_order"))
 		var ae *Error
 		if errors.As(e, &ae) && ae.Code == EUnavailable {
-			ae.Heading = "Your earlier choice could not be released"
-			ae.Message = "You already hold seats for other tickets in this visit, and we could not release them just now. Nothing new was reserved and nothing was charged. Please try again in a moment."
+			ae.Heading = l.T("checkout.replaced_not_released")
+			ae.Message = l.T("checkout.replaced_not_released_text")
 		}
 		return e
 	}
@@ -238,14 +240,15 @@ func (s *Server) seatsPerOrder(c echo.Context) int {
 // tooManySeatsNotice is the ticket step's answer to more seats than one purchase may have:
 // the form comes back with what was typed, so choosing fewer is one step.
 func (s *Server) tooManySeatsNotice(c echo.Context, seats int) *components.Notice {
+	l := loc(c)
 	n := s.seatsPerOrder(c)
 	if s.holdExempt(c) || n == maxTicketsPerOrder && s.maxSeatsPerVisit() > maxTicketsPerOrder {
-		return &components.Notice{Kind: components.NoticeError, Heading: fmt.Sprintf("At most %d seats in one booking", n),
-			Body: fmt.Sprintf("You chose %d. Please split a larger group into several bookings.", seats)}
+		return &components.Notice{Kind: components.NoticeError, Heading: l.N("checkout.limit_per_booking", n),
+			Body: l.T("checkout.limit_split_group", "Chosen", seats)}
 	}
-	return &components.Notice{Kind: components.NoticeError, Heading: fmt.Sprintf("At most %d seats at a time", n),
-		Body: fmt.Sprintf("You can hold at most %s at a time and chose %d. Please choose fewer tickets. For a larger group, please ask at the box office.",
-			count(n, "seat", "seats"), seats)}
+	return &components.Notice{Kind: components.NoticeError, Heading: l.N("checkout.limit_at_a_time", n),
+		Body: l.T("checkout.limit_chose", "Limit", l.N("checkout.seats_count", n), "Chosen", seats) + " " +
+			l.T("checkout.limit_choose_fewer") + " " + l.T("checkout.limit_larger_group")}
 }
 
 // Where a seat limit is checked: it decides the words and the ways on.
@@ -286,63 +289,59 @@ func (s *Server) refuseVisitSeats(c echo.Context, step seatStep, seats int, edit
 	return true, s.renderSeatLimit(c, step, seats, h, back)
 }
 
-// count writes a number of things: "1 seat", "3 seats".
-func count(n int, one, many string) string {
-	return fmt.Sprintf("%d %s", n, plural(n, one, many))
-}
-
 // renderSeatLimit is the page of a visit that would hold too many seats.
 func (s *Server) renderSeatLimit(c echo.Context, step seatStep, seats int, h visitHolding, back string) error {
+	l := loc(c)
 	limit := s.maxSeatsPerVisit()
-	v := pages.HoldLimitView{Limit: "seats", Heading: fmt.Sprintf("At most %d seats at a time", limit)}
+	v := pages.HoldLimitView{Limit: "seats", Heading: l.N("checkout.limit_at_a_time", limit)}
+	atMost := l.T("checkout.limit_hold_at_most", "Limit", l.N("checkout.seats_count", limit))
 	switch step {
 	case seatStepTickets:
-		v.Message = fmt.Sprintf("You can hold at most %s at a time. You asked for %s.", count(limit, "seat", "seats"), count(seats, "seat", "seats"))
+		v.Message = atMost + " " + l.T("checkout.limit_asked_for", "Asked", l.N("checkout.seats_count", seats))
 	case seatStepBuySeats:
-		v.Message = fmt.Sprintf("You can hold at most %s at a time. This order has %s.", count(limit, "seat", "seats"), count(seats, "seat", "seats"))
+		v.Message = atMost + " " + l.T("checkout.limit_order_has", "Asked", l.N("checkout.seats_count", seats))
 	case seatStepEditAdd:
-		v.Message = fmt.Sprintf("You can hold at most %s at a time. You asked to add %s.", count(limit, "seat", "seats"), count(seats, "ticket", "tickets"))
+		v.Message = atMost + " " + l.T("checkout.limit_asked_to_add", "Asked", l.N("common.tickets", seats))
 	}
 	if step != seatStepEditAdd {
 		h.purchase = 0 // the purchase order is what was asked about, not something held besides
 	}
 	switch {
 	case h.purchase > 0 && h.editAdded > 0:
-		v.Holding = fmt.Sprintf("You already hold %s for the tickets you are buying, and your booking change adds %s.",
-			count(h.purchase, "seat", "seats"), count(h.editAdded, "seat", "seats"))
+		v.Holding = l.T("checkout.limit_holding_both", "Purchase", l.N("checkout.seats_count", h.purchase), "Added", l.N("checkout.seats_count", h.editAdded))
 	case h.purchase > 0:
-		v.Holding = fmt.Sprintf("You already hold %s for the tickets you are buying.", count(h.purchase, "seat", "seats"))
+		v.Holding = l.T("checkout.limit_holding_purchase", "Purchase", l.N("checkout.seats_count", h.purchase))
 	case h.editAdded > 0:
-		v.Holding = fmt.Sprintf("Your booking change already adds %s.", count(h.editAdded, "seat", "seats"))
+		v.Holding = l.T("checkout.limit_holding_edit", "Added", l.N("checkout.seats_count", h.editAdded))
 	}
-	v.Advice = "Choose fewer tickets, or complete or cancel your order first. For a larger group, please ask at the box office."
+	v.Advice = l.T("checkout.limit_advice") + " " + l.T("checkout.limit_larger_group")
 	if step == seatStepBuySeats {
-		v.Advice = "Please cancel this order and choose fewer tickets. For a larger group, please ask at the box office."
+		v.Advice = l.T("checkout.limit_advice_cancel") + " " + l.T("checkout.limit_larger_group")
 	}
 	if back != "" {
-		label := "Choose fewer tickets"
+		label := l.T("checkout.limit_choose_fewer_link")
 		if step == seatStepBuySeats {
-			label = "Back to your order"
+			label = l.T("checkout.back_to_order")
 		}
 		v.Links = append(v.Links, pages.HoldLimitLink{Label: label, URL: back, TestID: "hold-limit-back"})
 	}
-	v.Links = append(v.Links, s.heldOrderLinks(h)...)
+	v.Links = append(v.Links, s.heldOrderLinks(l, h)...)
 	loggerFrom(c.Request().Context(), s.logger).Info("seat limit reached", "asked", seats, "purchase", h.purchase, "edit_added", h.editAdded, "max", limit)
 	return s.render(c, http.StatusConflict, v.Heading, pages.HoldLimit(v))
 }
 
 // heldOrderLinks lead to what the visit holds: its order and how to cancel it, its change.
-func (s *Server) heldOrderLinks(h visitHolding) []pages.HoldLimitLink {
+func (s *Server) heldOrderLinks(l *i18n.Localizer, h visitHolding) []pages.HoldLimitLink {
 	var links []pages.HoldLimitLink
 	if h.buyUSID != "" {
 		links = append(links,
-			pages.HoldLimitLink{Label: "See your order", URL: s.url(RouteBuySummary), TestID: "hold-limit-order"},
-			pages.HoldLimitLink{Label: "Cancel your order", URL: s.url(RouteBuyCancel), TestID: "hold-limit-cancel"})
+			pages.HoldLimitLink{Label: l.T("checkout.see_order"), URL: s.url(RouteBuySummary), TestID: "hold-limit-order"},
+			pages.HoldLimitLink{Label: l.T("checkout.cancel_order"), URL: s.url(RouteBuyCancel), TestID: "hold-limit-cancel"})
 	}
 	if h.hasEdit {
 		links = append(links,
-			pages.HoldLimitLink{Label: "See your booking change", URL: s.url(RouteEdit), TestID: "hold-limit-edit"},
-			pages.HoldLimitLink{Label: "Cancel your booking change", URL: s.url(RouteEditCancel), TestID: "hold-limit-edit-cancel"})
+			pages.HoldLimitLink{Label: l.T("checkout.see_edit"), URL: s.url(RouteEdit), TestID: "hold-limit-edit"},
+			pages.HoldLimitLink{Label: l.T("checkout.cancel_edit"), URL: s.url(RouteEditCancel), TestID: "hold-limit-edit-cancel"})
 	}
 	return links
 }
@@ -437,10 +436,10 @@ func (s *Server) settleHolds(c echo.Context, st *holds.Store, key, except string
 // renderOrderLimit is the page of a client with too many open orders.
 func (s *Server) renderOrderLimit(c echo.Context, st *holds.Store, key string, le *holds.LimitError, back string) error {
 	ctx := c.Request().Context()
-	v := pages.HoldLimitView{Limit: "orders", Heading: "Too many orders in progress",
-		Message: fmt.Sprintf("There are already %s in progress from your internet connection, and at most %d can hold seats at the same time.",
-			count(le.Open, "order", "orders"), le.Limit),
-		Advice: "Complete or cancel one of them first, or ask at the box office."}
+	l := loc(c)
+	v := pages.HoldLimitView{Limit: "orders", Heading: l.T("checkout.order_limit"),
+		Message: l.T("checkout.order_limit_text", "Orders", l.N("checkout.orders_count", le.Open), "Limit", le.Limit),
+		Advice:  l.T("checkout.order_limit_advice")}
 	if open, err := st.OpenFor(ctx, key); err == nil && len(open) > 0 {
 		first := open[0].Expires
 		for _, h := range open[1:] {
@@ -450,15 +449,14 @@ func (s *Server) renderOrderLimit(c echo.Context, st *holds.Store, key string, l
 		}
 		wait := max(first.Sub(s.now()), time.Minute)
 		c.Response().Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())))
-		v.Holding = fmt.Sprintf("Orders that are not completed release their seats by themselves: the next one within about %s.",
-			count(int((wait+time.Minute-1)/time.Minute), "minute", "minutes"))
+		v.Holding = l.T("checkout.order_limit_release", "Minutes", l.N("checkout.minutes", int((wait+time.Minute-1)/time.Minute)))
 	}
 	if back != "" {
-		v.Links = append(v.Links, pages.HoldLimitLink{Label: "Back to the tickets", URL: back, TestID: "hold-limit-back"})
+		v.Links = append(v.Links, pages.HoldLimitLink{Label: l.T("checkout.back_to_tickets"), URL: back, TestID: "hold-limit-back"})
 	}
 	h := s.holding(c, nil)
-	v.Links = append(v.Links, s.heldOrderLinks(h)...)
-	v.Links = append(v.Links, pages.HoldLimitLink{Label: "See what's on", URL: s.url(RouteWhatsOn), TestID: "hold-limit-whatson"})
+	v.Links = append(v.Links, s.heldOrderLinks(l, h)...)
+	v.Links = append(v.Links, pages.HoldLimitLink{Label: l.T("checkout.see_whatson"), URL: s.url(RouteWhatsOn), TestID: "hold-limit-whatson"})
 	loggerFrom(ctx, s.logger).Info("open order limit reached", "open", le.Open, "max", le.Limit)
 	return s.render(c, http.StatusTooManyRequests, v.Heading, pages.HoldLimit(v))
 }

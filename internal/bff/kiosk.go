@@ -19,6 +19,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/tickets"
@@ -88,14 +89,15 @@ func kioskIdlePaused(c echo.Context) bool {
 // idle warning page. The start screen of a kiosk without a visit has nothing to reset.
 func (s *Server) kioskChrome(c echo.Context, ch *layouts.Chrome) {
 	current := c.Path()
+	l := loc(c)
 	nav := []layouts.Link{
-		{Label: "Buy tickets", URL: s.url(RouteWhatsOn), Current: current == paths[RouteWhatsOn]},
-		{Label: "Collect tickets", URL: s.url(RouteKioskCollect), Current: current == paths[RouteKioskCollect]},
-		{Label: "Change my booking", URL: s.url(RouteFindBooking), Current: current == paths[RouteFindBooking]},
+		{Label: l.T("kiosk.buy_title"), URL: s.url(RouteWhatsOn), Current: current == paths[RouteWhatsOn]},
+		{Label: l.T("kiosk.collect_title"), URL: s.url(RouteKioskCollect), Current: current == paths[RouteKioskCollect]},
+		{Label: l.T("kiosk.change_title"), URL: s.url(RouteFindBooking), Current: current == paths[RouteFindBooking]},
 	}
-	for _, l := range ch.Nav { // staff links stay (a supervisor at the kiosk)
-		if l.URL != s.url(RouteWhatsOn) && l.URL != s.url(RouteFindBooking) {
-			nav = append(nav, l)
+	for _, link := range ch.Nav { // staff links stay (a supervisor at the kiosk)
+		if link.URL != s.url(RouteWhatsOn) && link.URL != s.url(RouteFindBooking) {
+			nav = append(nav, link)
 		}
 	}
 	ch.Nav = nav
@@ -145,13 +147,19 @@ func localPath(p string) string {
 	return p
 }
 
-// kioskStart is the kiosk's start screen (the home page of a kiosk).
+// kioskStart is the kiosk's start screen (the home page of a kiosk), with a large button per
+// language: the guest's choice lasts for the visit (language.go keeps it in the visit's
+// session), so the next guest, after Start over or the idle reset, is greeted in the kiosk's
+// own default language again.
 func (s *Server) kioskStart(c echo.Context) error {
 	v := kiosk.StartView{BuyURL: s.url(RouteWhatsOn), CollectURL: s.url(RouteKioskCollect), ChangeURL: s.url(RouteFindBooking)}
 	if msg := s.popFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
-	return s.render(c, http.StatusOK, "Welcome", kiosk.Start(v))
+	for _, ll := range s.languageLinks(c) {
+		v.Languages = append(v.Languages, kiosk.LangChoice{Lang: ll.Lang, Name: ll.Name, URL: ll.URL, Current: ll.Current})
+	}
+	return s.render(c, http.StatusOK, loc(c).T("kiosk.page_title"), kiosk.Start(v))
 }
 
 // ---- Idle reset ----------------------------------------------------------------------------
@@ -277,7 +285,7 @@ func (s *Server) showKioskIdle(c echo.Context) error {
 		ResetURL:    s.url(RouteVisitReset),
 		CSRFToken:   csrfToken(c),
 	}
-	return s.render(c, http.StatusOK, "Are you still there?", kiosk.Idle(v))
+	return s.render(c, http.StatusOK, loc(c).T("kiosk.idle_title"), kiosk.Idle(v))
 }
 
 // kioskIdleExpired ends the visit when the idle warning page's countdown ran out. It is a GET
@@ -340,16 +348,16 @@ func (s *Server) requireCollectDevice(c echo.Context) error {
 	if m := deviceOf(c).Mode; m == device.Kiosk || m == device.Counter {
 		return nil
 	}
-	return &Error{Code: ENotFound, Heading: "Tickets are collected at the cinema",
-		Message: "Collecting tickets is for the cinema's kiosks. Find your booking to see and print your tickets here.",
-		BackURL: s.url(RouteFindBooking), BackLabel: "Find my booking"}
+	l := loc(c)
+	return &Error{Code: ENotFound, Heading: l.T("kiosk.collect_elsewhere_heading"),
+		Message: l.T("kiosk.collect_elsewhere"), BackURL: s.url(RouteFindBooking), BackLabel: l.T("kiosk.find_my_booking")}
 }
 
 func (s *Server) collectView(c echo.Context) (kiosk.CollectView, error) {
 	v := kiosk.CollectView{ActionURL: s.url(RouteKioskCollect), CSRFToken: csrfToken(c), Staff: s.staffMember(c) != ""}
 	list, err := s.cinemas(c.Request().Context())
 	if err != nil {
-		return v, s.fromUpstream(err, s.url(RouteKioskCollect), "Try again")
+		return v, s.fromUpstream(err, s.url(RouteKioskCollect), loc(c).T("kiosk.try_again"))
 	}
 	for _, ci := range list {
 		v.Cinemas = append(v.Cinemas, kiosk.Option{Value: ci.ID, Label: ci.Name})
@@ -366,7 +374,7 @@ func (s *Server) showCollect(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.render(c, http.StatusOK, "Collect your tickets", kiosk.Collect(v))
+	return s.render(c, http.StatusOK, loc(c).T("kiosk.collect_heading"), kiosk.Collect(v))
 }
 
 // collectTickets finds the booking by the scanned QR code or by number and e-mail, then prints
@@ -394,7 +402,7 @@ func (s *Server) collectTickets(c echo.Context) error {
 		if c.Response().Header().Get("Retry-After") != "" {
 			status = http.StatusTooManyRequests
 		}
-		return s.render(c, status, "Collect your tickets", kiosk.Collect(v))
+		return s.render(c, status, loc(c).T("kiosk.collect_heading"), kiosk.Collect(v))
 	}
 	return s.startCollection(c, cinemaID, number)
 }
@@ -411,8 +419,9 @@ func (s *Server) collectClientLimit(c echo.Context) ratelimit.Limit {
 
 // tooManyText says how long to wait.
 func tooManyText(c echo.Context, wait time.Duration) string {
-	c.Response().Header().Set("Retry-After", strconv.Itoa(wholeSeconds(wait.Seconds())))
-	return "Too many attempts. Please try again in " + secondsText(wait.Seconds()) + "."
+	n := wholeSeconds(wait.Seconds())
+	c.Response().Header().Set("Retry-After", strconv.Itoa(n))
+	return loc(c).N("kiosk.too_many", n)
 }
 
 // countCollectFailure counts an attempt that never reached the ticketing system against the
@@ -435,16 +444,17 @@ func (s *Server) countCollectFailure(c echo.Context, msg string) (string, error)
 // guessing is no way in anyway).
 func (s *Server) collectByCode(c echo.Context, v *kiosk.CollectView, raw string) (string, int64, error) {
 	ctx := c.Request().Context()
-	unreadable := "This code could not be read as one of our tickets. Please scan it again, or type your booking number and e-mail address below."
+	l := loc(c)
+	unreadable := l.T("kiosk.scan_unreadable")
 	if s.mail == nil || s.mail.signer == nil {
-		v.ScanError = "Ticket codes cannot be checked here. Please type your booking number and e-mail address below."
+		v.ScanError = l.T("kiosk.scan_unavailable")
 		return "", 0, nil
 	}
 	code, err := s.mail.signer.Parse(raw)
 	if err != nil {
 		loggerFrom(ctx, s.logger).Info("kiosk: ticket code refused", "err", err, "forged", errors.Is(err, tickets.ErrForged))
 		if errors.Is(err, tickets.ErrForged) {
-			unreadable = "This code is not valid: it was not issued by us or has been altered. Please type your booking number and e-mail address below."
+			unreadable = l.T("kiosk.scan_forged")
 		}
 		v.ScanError, err = s.countCollectFailure(c, unreadable)
 		return "", 0, err
@@ -452,14 +462,14 @@ func (s *Server) collectByCode(c echo.Context, v *kiosk.CollectView, raw string)
 	b, err := s.readBooking(ctx, code.CinemaID, code.BookingNumber)
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest):
-		v.ScanError = "We could not find the booking of this code. Please ask at the box office."
+		v.ScanError = l.T("kiosk.scan_not_found")
 		return "", 0, nil
 	case err != nil:
-		return "", 0, s.fromUpstream(err, s.url(RouteKioskCollect), "Try again")
+		return "", 0, s.fromUpstream(err, s.url(RouteKioskCollect), l.T("kiosk.try_again"))
 	}
 	if code.BookingID != "" && b.ID != "" && code.BookingID != b.ID {
 		// The number now belongs to another booking: this code is not for it.
-		v.ScanError = "This code belongs to a booking that no longer exists. Please ask at the box office."
+		v.ScanError = l.T("kiosk.scan_stale")
 		return "", 0, nil
 	}
 	s.recordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: code.CinemaID, BookingNumber: code.BookingNumber, Detail: "collect: by ticket code"})
@@ -471,6 +481,7 @@ func (s *Server) collectByCode(c echo.Context, v *kiosk.CollectView, raw string)
 // booking number and client; a success or an outage gives its attempt back.
 func (s *Server) collectByDetails(c echo.Context, v *kiosk.CollectView) (string, int64, error) {
 	ctx := c.Request().Context()
+	l := loc(c)
 	v.CinemaID = strings.TrimSpace(c.FormValue("cinema"))
 	v.Number = strings.TrimSpace(c.FormValue("number"))
 	v.Email = strings.TrimSpace(c.FormValue("email"))
@@ -483,7 +494,7 @@ func (s *Server) collectByDetails(c echo.Context, v *kiosk.CollectView) (string,
 		mailErr = nil
 	}
 	if err != nil || number <= 0 || len(v.Number) > 12 || mailErr != nil || v.CinemaID == "" {
-		v.Error, err = s.countCollectFailure(c, "Please enter the booking number (digits only) and the e-mail address you booked with.")
+		v.Error, err = s.countCollectFailure(c, l.T("kiosk.details_invalid"))
 		return "", 0, err
 	}
 	client := s.collectClientLimit(c)
@@ -502,14 +513,14 @@ func (s *Server) collectByDetails(c echo.Context, v *kiosk.CollectView) (string,
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !found:
 		s.recordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: "collect: not found"})
-		v.Error = notFoundMessage
+		v.Error = l.T("kiosk.not_found")
 		return "", 0, nil
 	case err != nil:
 		// The ticketing system failed, not the person: the attempt does not count.
 		if gerr := ratelimit.GiveAll(ctx, s.limits, limits...); gerr != nil {
 			loggerFrom(ctx, s.logger).Warn("give back look-up attempt", "err", gerr)
 		}
-		return "", 0, s.fromUpstream(err, s.url(RouteKioskCollect), "Try again")
+		return "", 0, s.fromUpstream(err, s.url(RouteKioskCollect), l.T("kiosk.try_again"))
 	}
 	if err := ratelimit.GiveAll(ctx, s.limits, limits...); err != nil {
 		loggerFrom(ctx, s.logger).Warn("give back look-up attempt", "err", err)
@@ -608,13 +619,21 @@ func (s *Server) showCollectAgain(c echo.Context) error {
 		return s.redirect(c, s.url(RouteKioskCollect))
 	}
 	ctx := c.Request().Context()
+	l := loc(c)
 	cin := s.cinemaByID(ctx, cv.CinemaID)
 	v := kiosk.AgainView{Number: strconv.FormatInt(cv.Number, 10), ConfirmURL: s.url(RouteKioskCollectAgain),
-		CancelURL: s.collectDoneURL(c), CSRFToken: csrfToken(c), Where: s.collectedWhere(c, cv)}
-	if !cv.BeforeAt.IsZero() {
-		v.PrintedAt = cv.BeforeAt.In(cin.Location()).Format("2 January at 15:04")
+		CancelURL: s.collectDoneURL(c), CSRFToken: csrfToken(c)}
+	where := s.collectedWhere(c, l, cv)
+	switch at := cv.BeforeAt; {
+	case at.IsZero():
+		v.Question = l.T("kiosk.again_question_undated")
+	case where == "":
+		v.Question = l.T("kiosk.again_question", "Date", l.Time(at, cin.Location(), i18n.DayMonth), "Clock", l.Time(at, cin.Location(), i18n.Clock))
+	default:
+		v.Question = l.T("kiosk.again_question_where", "Where", where,
+			"Date", l.Time(at, cin.Location(), i18n.DayMonth), "Clock", l.Time(at, cin.Location(), i18n.Clock))
 	}
-	return s.render(c, http.StatusOK, "Printed before", kiosk.Again(v))
+	return s.render(c, http.StatusOK, l.T("kiosk.again_title"), kiosk.Again(v))
 }
 
 // collectDoneURL is where "Done" posts: at a kiosk the visit ends (the next guest starts
@@ -626,23 +645,25 @@ func (s *Server) collectDoneURL(c echo.Context) string {
 	return s.url(RouteVisitReset)
 }
 
-// collectedWhere says where the tickets were printed before, from our record.
-func (s *Server) collectedWhere(c echo.Context, cv collectVisit) string {
+// collectedWhere says where the tickets were printed before, from our record ("" when only
+// the ticketing system knew): "at this kiosk", "at “Counter 2”", "at another terminal".
+func (s *Server) collectedWhere(c echo.Context, l *i18n.Localizer, cv collectVisit) string {
 	if !cv.BeforeOurs {
 		return ""
 	}
 	dev := deviceOf(c)
-	kind := "terminal"
-	if dev.Mode == device.Kiosk {
-		kind = "kiosk"
-	}
+	atKiosk := dev.Mode == device.Kiosk
 	switch {
+	case cv.BeforeDevice != "" && cv.BeforeDevice == dev.ID && atKiosk:
+		return l.T("kiosk.where_this_kiosk")
 	case cv.BeforeDevice != "" && cv.BeforeDevice == dev.ID:
-		return "at this " + kind
+		return l.T("kiosk.where_this_terminal")
 	case cv.BeforeName != "":
-		return "at “" + cv.BeforeName + "”"
+		return l.T("kiosk.where_named", "Name", cv.BeforeName)
+	case atKiosk:
+		return l.T("kiosk.where_other_kiosk")
 	}
-	return "at another " + kind
+	return l.T("kiosk.where_other_terminal")
 }
 
 // collectAgain prints tickets that were printed before, once the person confirmed it.
@@ -652,9 +673,9 @@ func (s *Server) collectAgain(c echo.Context) error {
 	}
 	cv, ok := s.currentCollectVisit(c)
 	if !ok {
-		return &Error{Code: EGone, Heading: "Please start again",
-			Message: "We no longer know which booking to print. Please scan your code or type your booking number again.",
-			BackURL: s.url(RouteKioskCollect), BackLabel: "Collect tickets"}
+		l := loc(c)
+		return &Error{Code: EGone, Heading: l.T("kiosk.collect_gone_heading"), Message: l.T("kiosk.collect_gone"),
+			BackURL: s.url(RouteKioskCollect), BackLabel: l.T("kiosk.collect_title")}
 	}
 	if !cv.Marked {
 		if _, err := s.markCollected(c, cv.CinemaID, cv.Number); err != nil {
@@ -676,9 +697,10 @@ func (s *Server) showCollected(c echo.Context) error {
 	if raw == "" || json.Unmarshal([]byte(raw), &cv) != nil || cv.Number == 0 {
 		return s.redirect(c, s.url(RouteKioskCollect))
 	}
+	l := loc(c)
 	b, err := s.readBooking(ctx, cv.CinemaID, cv.Number)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteKioskCollect), "Back")
+		return s.fromUpstream(err, s.url(RouteKioskCollect), l.T("kiosk.back"))
 	}
 	number := strconv.FormatInt(cv.Number, 10)
 	key := number
@@ -687,5 +709,5 @@ func (s *Server) showCollected(c echo.Context) error {
 	}
 	v := kiosk.CollectedView{Number: number, Tickets: s.ticketsView(ctx, b, ""), PrintKey: key, Again: cv.Again,
 		DoneURL: s.collectDoneURL(c), CSRFToken: csrfToken(c)}
-	return s.render(c, http.StatusOK, "Tickets for booking "+number, kiosk.Collected(v))
+	return s.render(c, http.StatusOK, l.T("kiosk.collected_title", "Number", number), kiosk.Collected(v))
 }

@@ -53,7 +53,7 @@ func TestBrowserKioskCollectByScan(t *testing.T) {
 	p.Do(countPrints(), chromedp.Navigate(h.ts.URL+"/"), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
 	p.Screenshot("kiosk-start")
 	accessible("kiosk start")
-	size, err := chromedp.Run(p.Ctx, chromedp.Evaluate[float64](`Math.min(...[...document.querySelectorAll('.kiosk-choice')].map(a => Math.min(a.getBoundingClientRect().width, a.getBoundingClientRect().height)))`))
+	size, err := chromedp.Run(p.Ctx, chromedp.Evaluate[float64](`Math.min(...[...document.querySelectorAll('.kiosk-choice, .kiosk-language')].map(a => Math.min(a.getBoundingClientRect().width, a.getBoundingClientRect().height)))`))
 	if err != nil || size < 44 {
 		t.Errorf("smallest start screen target %.0f px (%v), want at least 44", size, err)
 	}

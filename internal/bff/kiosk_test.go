@@ -51,7 +51,7 @@ func TestKioskStartScreen(t *testing.T) {
 			t.Errorf("link opens a window: %q", href)
 		}
 	})
-	nav := doc.Find(`nav a`).Map(func(_ int, a *goquery.Selection) string { return strings.TrimSpace(a.Text()) })
+	nav := doc.Find(`nav[aria-label="Main"] a`).Map(func(_ int, a *goquery.Selection) string { return strings.TrimSpace(a.Text()) })
 	if strings.Join(nav, "|") != "Buy tickets|Collect tickets|Change my booking" {
 		t.Errorf("kiosk nav %v", nav)
 	}

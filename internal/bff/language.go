@@ -13,8 +13,8 @@ import (
 )
 
 // The language of a page is, in this order: the one the person chose (?lang=, remembered in a
-// cookie; on a kiosk in the visit's session, so the next guest starts afresh), on a kiosk its
-// device's default, what the browser asks for (Accept-Language), the site's fallback.
+// cookie; on a kiosk in the visit's session, so the next guest starts afresh), the enrolled
+// device's default (a kiosk's or a counter's), what the browser asks for (Accept-Language), the site's fallback.
 const (
 	langParam      = "lang"
 	langCookieName = "lang"
@@ -71,6 +71,9 @@ func (s *Server) requestLanguage(c echo.Context) language.Tag {
 		if tag, ok := s.langs.Parse(ck.Value); ok {
 			return tag
 		}
+	}
+	if tag, ok := s.langs.Parse(deviceOf(c).Language); ok {
+		return tag // an enrolled counter's default
 	}
 	return s.langs.Match(c.Request().Header.Get("Accept-Language"))
 }

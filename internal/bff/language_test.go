@@ -2,8 +2,11 @@ package bff
 
 import (
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/cinemabff/cinemabff/internal/device"
 )
 
 func TestLanguageFromTheBrowserAndTheSwitch(t *testing.T) {
@@ -53,5 +56,29 @@ func TestLanguageFromTheBrowserAndTheSwitch(t *testing.T) {
 	resp, body = h.do("GET", "/?lang=xx", nil, nil)
 	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `lang="en"`) {
 		t.Errorf("?lang=xx: %d", resp.StatusCode)
+	}
+}
+
+// germanMoney is an amount the way German writes it: "13,25 €" (a no-break space before the
+// sign); the German page tests of every area hold their amounts to it.
+var germanMoney = regexp.MustCompile(`^-?\d{1,3}(\.\d{3})*,\d{2}\x{00a0}€$`)
+
+// TestCounterDefaultLanguage: a counter enrolled with German shows the site in German to a
+// browser that asks for English, until the staff member chooses English in the header.
+func TestCounterDefaultLanguage(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	h.enrolIn(device.Counter, "de")
+	lang := func() string {
+		_, body := h.do("GET", "/booking", nil, acceptEnglish)
+		return h.doc(body).Find("html").AttrOr("lang", "")
+	}
+	if got := lang(); got != "de" {
+		t.Fatalf("a German counter answers in %q", got)
+	}
+	if resp, _ := h.do("GET", "/booking?lang=en", nil, acceptEnglish); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("?lang=en: %d", resp.StatusCode)
+	}
+	if got := lang(); got != "en" {
+		t.Errorf("after choosing English the counter answers in %q", got)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
-
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -193,9 +192,9 @@ func (s *Server) csrf() echo.MiddlewareFunc {
 	refuse := func(err error, c echo.Context) error {
 		loggerFrom(c.Request().Context(), s.logger).Warn("csrf refused", "err", err,
 			"sec_fetch_site", c.Request().Header.Get("Sec-Fetch-Site"))
-		return &Error{Code: EForbidden, Heading: "This form has expired",
-			Message: "For your safety we could not accept that request: it did not come from this page, or the page was open too long. Please go back, reload the page and try again.",
-			BackURL: s.url(RouteHome), BackLabel: "Back to the start", Err: err}
+		// The words are written by errorView, in the request's language; the way back is
+		// its default, to the start.
+		return &Error{Code: EForbidden, headingID: msg("ui.error.csrf.heading"), messageID: msg("ui.error.csrf.message"), Err: err}
 	}
 	return middleware.CSRFWithConfig(middleware.CSRFConfig{
 		Skipper: func(c echo.Context) bool { return isInfraPath(c.Request().URL.Path) },

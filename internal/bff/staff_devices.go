@@ -14,26 +14,30 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
 
-// Enrolled terminals (/staff/devices): supervisors see every counter and kiosk enrolment and
-// revoke them.
+// Enrolled terminals (/staff/devices): supervisors see every counter and kiosk enrolment,
+// change a live one's default language and revoke them.
 const (
-	RouteStaffDevices      = "staff.devices"
-	RouteStaffDeviceRevoke = "staff.devices.revoke"
+	RouteStaffDevices        = "staff.devices"
+	RouteStaffDeviceRevoke   = "staff.devices.revoke"
+	RouteStaffDeviceLanguage = "staff.devices.language"
 )
 
 var staffDevicePaths = map[string]string{
-	RouteStaffDevices:      "/staff/devices",
-	RouteStaffDeviceRevoke: "/staff/devices/:id/revoke",
+	RouteStaffDevices:        "/staff/devices",
+	RouteStaffDeviceRevoke:   "/staff/devices/:id/revoke",
+	RouteStaffDeviceLanguage: "/staff/devices/:id/language",
 }
 
 func (s *Server) registerStaffDeviceRoutes() {
 	s.route("GET", RouteStaffDevices, s.showStaffDevices)
 	s.route("POST", RouteStaffDeviceRevoke, s.revokeDevice)
+	s.route("POST", RouteStaffDeviceLanguage, s.setDeviceLanguage)
 }
 
 // staffRole returns the signed-in staff member's username and whether the account is an
@@ -72,12 +76,13 @@ func (s *Server) requireSupervisor(c echo.Context, next string) (string, error) 
 	if sup {
 		return user, nil
 	}
-	msg := "Counter and kiosk terminals are set up by a supervisor. Please sign in with a supervisor's account. Nothing was changed."
+	l := loc(c)
+	msg := l.T("kiosk.supervisor_only")
 	if user != "" {
-		msg = "You are signed in as " + s.staffMember(c) + ", who is not a supervisor. Please ask a supervisor to sign in. Nothing was changed."
+		msg = l.T("kiosk.supervisor_only_staff", "Name", s.staffMember(c))
 	}
-	return "", &Error{Code: EForbidden, Heading: "For supervisors only", Message: msg,
-		BackURL: s.signInURL(next), BackLabel: "Sign in as a supervisor"}
+	return "", &Error{Code: EForbidden, Heading: l.T("kiosk.supervisor_only_heading"), Message: msg,
+		BackURL: s.signInURL(next), BackLabel: l.T("kiosk.supervisor_sign_in")}
 }
 
 // signInURL is the staff sign-in page that comes back to next after signing in (next is
@@ -110,36 +115,44 @@ func (s *Server) showStaffDevices(c echo.Context) error {
 	if _, err := s.requireSupervisor(c, s.url(RouteStaffDevices)); err != nil {
 		return err
 	}
+	l := loc(c)
 	if s.enrolments == nil {
-		return &Error{Code: EUnavailable, Heading: "Not available", Message: "The list needs the service's database."}
+		return &Error{Code: EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.devices_no_database")}
 	}
 	ctx := c.Request().Context()
 	list, err := s.enrolments.List(ctx, 0)
 	if err != nil {
 		return err
 	}
-	v := pages.DevicesView{CSRFToken: csrfToken(c), DeviceURL: s.url(RouteDevice)}
+	v := pages.DevicesView{CSRFToken: csrfToken(c), DeviceURL: s.url(RouteDevice), Languages: s.deviceLanguages(l)}
 	if msg := s.popFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
 	}
-	loc := s.staffLocation(ctx)
+	zone := s.staffLocation(ctx)
 	at := func(t time.Time) (string, string) {
-		return t.In(loc).Format("Mon 2 Jan 2006 15:04 MST"), t.UTC().Format(time.RFC3339)
+		return l.Time(t, zone, i18n.DateTimeLong), t.UTC().Format(time.RFC3339)
 	}
 	this := deviceOf(c)
 	for _, e := range list {
-		row := pages.DeviceRow{ID: strconv.FormatInt(e.ID, 10), Name: e.Name, Mode: e.Mode.Label(), ModeValue: string(e.Mode),
-			EnrolledBy: e.EnrolledBy, DeviceID: e.DeviceID, Live: e.Live(), ThisDevice: e.DeviceID == this.ID}
+		row := pages.DeviceRow{ID: strconv.FormatInt(e.ID, 10), Name: e.Name, Mode: modeLabel(l, e.Mode), ModeValue: string(e.Mode),
+			Language: s.deviceLanguage(l, e.Language), EnrolledBy: e.EnrolledBy, DeviceID: e.DeviceID, Live: e.Live(), ThisDevice: e.DeviceID == this.ID}
 		row.EnrolledAt, row.EnrolledAtISO = at(e.EnrolledAt)
 		if e.Live() {
 			row.RevokeURL = s.url(RouteStaffDeviceRevoke, e.ID)
+			row.LanguageURL = s.url(RouteStaffDeviceLanguage, e.ID)
 		} else {
 			row.RevokedAt, row.RevokedAtISO = at(e.RevokedAt)
 			row.RevokedBy = e.RevokedBy
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	return s.render(c, http.StatusOK, "Terminals", pages.Devices(v))
+	return s.render(c, http.StatusOK, l.T("kiosk.devices_title"), pages.Devices(v))
+}
+
+// noSuchDevice is the answer for an enrolment id that names none.
+func (s *Server) noSuchDevice(l *i18n.Localizer) error {
+	return &Error{Code: ENotFound, Heading: l.T("kiosk.devices_not_found_heading"), Message: l.T("kiosk.devices_not_found"),
+		BackURL: s.url(RouteStaffDevices), BackLabel: l.T("kiosk.devices_back")}
 }
 
 // revokeDevice ends an enrolment: its browser is a customer device from its next request on.
@@ -148,26 +161,62 @@ func (s *Server) revokeDevice(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	l := loc(c)
 	if s.enrolments == nil {
-		return &Error{Code: EUnavailable, Heading: "Not available", Message: "Revoking a terminal needs the service's database."}
+		return &Error{Code: EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.devices_revoke_no_database")}
 	}
-	notFound := &Error{Code: ENotFound, Heading: "No such terminal", Message: "There is no enrolled terminal with that number. It may have been removed.",
-		BackURL: s.url(RouteStaffDevices), BackLabel: "Back to the terminals"}
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return notFound
+		return s.noSuchDevice(l)
 	}
 	e, err := s.enrolments.Revoke(c.Request().Context(), id, sup)
 	switch {
 	case errors.Is(err, device.ErrNotFound):
-		return notFound
+		return s.noSuchDevice(l)
 	case errors.Is(err, device.ErrAlreadyRevoked):
-		s.flash(c, "“"+e.Name+"” was already revoked by "+e.RevokedBy+".")
+		s.flash(c, l.T("kiosk.devices_already_revoked", "Name", e.Name, "By", e.RevokedBy))
+	case err != nil:
+		return err
+	case e.Mode == device.Counter:
+		s.recordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
+		s.flash(c, l.T("kiosk.devices_revoked_counter", "Name", e.Name))
+	default:
+		s.recordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
+		s.flash(c, l.T("kiosk.devices_revoked_kiosk", "Name", e.Name))
+	}
+	return s.redirect(c, s.url(RouteStaffDevices))
+}
+
+// setDeviceLanguage changes the default language of a live enrolment: the kiosk greets its
+// next guest in it (a visit under way keeps the language it has). Audited as an enrolment
+// change.
+func (s *Server) setDeviceLanguage(c echo.Context) error {
+	if _, err := s.requireSupervisor(c, s.url(RouteStaffDevices)); err != nil {
+		return err
+	}
+	l := loc(c)
+	if s.enrolments == nil {
+		return &Error{Code: EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.devices_no_database")}
+	}
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return s.noSuchDevice(l)
+	}
+	lang, ok := s.chosenDeviceLanguage(c)
+	if !ok {
+		return invalidDeviceLanguage(l, s.url(RouteStaffDevices))
+	}
+	e, err := s.enrolments.SetLanguage(c.Request().Context(), id, lang)
+	switch {
+	case errors.Is(err, device.ErrNotFound):
+		return s.noSuchDevice(l)
+	case errors.Is(err, device.ErrAlreadyRevoked):
+		s.flash(c, l.T("kiosk.devices_already_revoked", "Name", e.Name, "By", e.RevokedBy))
 	case err != nil:
 		return err
 	default:
-		s.recordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
-		s.flash(c, "“"+e.Name+"” is no longer a "+strings.ToLower(e.Mode.Label())+": it is a customer device from its next page on.")
+		s.recordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: "default language changed: " + enrolmentDetail(e)})
+		s.flash(c, l.T("kiosk.devices_language_saved", "Name", e.Name, "Language", s.deviceLanguage(l, e.Language).Label))
 	}
 	return s.redirect(c, s.url(RouteStaffDevices))
 }

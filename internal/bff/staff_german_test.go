@@ -18,9 +18,6 @@ import (
 // germanBrowser is the Accept-Language of a browser set to German.
 var germanBrowser = http.Header{"Accept-Language": {"de-DE,de;q=0.9,en;q=0.5"}}
 
-// germanMoney is an amount the way German writes it: "13,25 €" (no-break space).
-var germanMoney = regexp.MustCompile(`^-?\d{1,3}(\.\d{3})*,\d{2}\x{00a0}€$`)
-
 // germanPage GETs path as a German browser and checks it is a German page.
 func (h *harness) germanPage(path string) *goquery.Document {
 	h.t.Helper()

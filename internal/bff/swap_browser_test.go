@@ -209,3 +209,43 @@ func TestBrowserSwapMapAccessibility(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowserSwapInGerman: the live count and the limit hint the script writes come from the
+// page, in its language: a person who chose German reads them in German as they tick.
+func TestBrowserSwapInGerman(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	addBrowserBookingBinder(h)
+	p := browsertest.NewPage(t, browsertest.Options{Width: 390, Height: 844, Mobile: true})
+	p.Do(
+		chromedp.Navigate(h.ts.URL+"/?lang=de"), // the language switch's link: remembered in a cookie
+		chromedp.Navigate(h.ts.URL+"/test/bind-booking?cinema=0001&number=100001"),
+		chromedp.WaitVisible(`[data-testid="seatmap"]`),
+	)
+	count := func() string { return p.Text(`[data-seat-count]`) }
+	if got := count(); got != "0 neue Plätze gewählt. Kreuzen Sie die Tickets an, die neue Plätze bekommen, um zu sehen, wie viele sie brauchen." {
+		t.Errorf("no ticket ticked: count %q", got)
+	}
+	p.Do(chromedp.Click(`#ticket-1-box`))
+	if got := count(); got != "0 von 1 neuen Platz gewählt" {
+		t.Errorf("one ticket ticked: count %q", got)
+	}
+	p.Do(chromedp.Click(seatLabel("1-5-2")))
+	if got := count(); got != "1 von 1 neuen Platz gewählt" {
+		t.Errorf("one ticket, one seat: count %q", got)
+	}
+	if got := p.Text(`[data-seat-limit]`); got != "Sie haben 1 Platz gewählt. Wählen Sie ihn ab, um einen anderen zu wählen." {
+		t.Errorf("limit hint %q", got)
+	}
+	if got := p.Text(`[data-seat-count-for]`); got != "1 von 1 neuen Platz gewählt" {
+		t.Errorf("action bar count %q", got)
+	}
+	p.Do(chromedp.Click(`#ticket-2-box`))
+	if got := count(); got != "1 von 2 neuen Plätzen gewählt" {
+		t.Errorf("two tickets, one seat: count %q", got)
+	}
+	if got := p.Text(`.seatmap-zoom-fit`); got != "Einpassen" {
+		t.Errorf("zoom button %q", got)
+	}
+	p.Screenshot("swap-german-phone")
+	p.AssertNoConsoleErrors()
+}

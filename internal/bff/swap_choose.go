@@ -3,7 +3,6 @@ package bff
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -12,6 +11,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages/swap"
@@ -33,7 +34,7 @@ func (s *Server) showSwap(c echo.Context) error {
 	}
 	rb, err := s.bookings.Read(c.Request().Context(), bb.CinemaID, bb.Number)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteBooking), "Back to your booking")
+		return s.fromUpstream(err, s.url(RouteBooking), loc(c).T("swap.back_to_booking"))
 	}
 	return s.renderSwap(c, http.StatusOK, rb.Booking, rb.Plan, swapChoice{}, nil)
 }
@@ -46,32 +47,35 @@ func (s *Server) reviewSwap(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	l := loc(c)
 	ctx := c.Request().Context()
 	rb, err := s.bookings.Read(ctx, bb.CinemaID, bb.Number)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteBooking), "Back to your booking")
+		return s.fromUpstream(err, s.url(RouteBooking), l.T("swap.back_to_booking"))
 	}
 	b := rb.Booking
-	if err := s.refuseClosed(c, b.CinemaID, b.Session.Showtime, s.url(RouteBooking), "Back to your booking"); err != nil {
+	if err := s.refuseClosed(c, b.CinemaID, b.Session.Showtime, s.url(RouteBooking), l.T("swap.back_to_booking")); err != nil {
 		return err
 	}
-	if swapUnavailableReason(b) != "" {
+	if swapUnavailableReason(l, b) != "" {
 		return s.renderSwap(c, http.StatusConflict, b, nil, swapChoice{}, nil)
 	}
 	form, err := c.FormParams()
 	if err != nil {
-		return &Error{Code: EInvalid, Heading: "That did not work", Message: "We could not read your choice. Please choose again.",
-			BackURL: s.url(RouteSwap, bb.CinemaID, bb.Number), BackLabel: "Choose seats"}
+		return &Error{Code: EInvalid, Heading: l.T("ui.error.invalid.heading"), Message: l.T("swap.problem.unreadable"),
+			BackURL: s.url(RouteSwap, bb.CinemaID, bb.Number), BackLabel: l.T("swap.choose_seats_link")}
 	}
 	plan, err := s.freshPlan(ctx, b, rb.Plan)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteBooking), "Back to your booking")
+		return s.fromUpstream(err, s.url(RouteBooking), l.T("swap.back_to_booking"))
 	}
-	choice, moves, problem := planSwap(b, *plan, form["ticket"], form["seat"])
+	choice, moves, problem := planSwap(l, b, *plan, form["ticket"], form["seat"])
 	if problem != nil {
 		return s.renderSwapWithPlan(c, http.StatusUnprocessableEntity, b, plan, choice, problem)
 	}
-	s.saveSwap(c, sessSwapPending, swapVisit{CinemaID: b.CinemaID, Number: b.Number, BookingID: b.ID, Header: s.swapHeader(c, b), Moves: moves, Showtime: b.Session.Showtime, Email: b.CustomerEmail})
+	ci := s.cinemaByID(ctx, b.CinemaID)
+	s.saveSwap(c, sessSwapPending, swapVisit{CinemaID: b.CinemaID, Number: b.Number, BookingID: b.ID, Header: s.swapHeader(c, b), Moves: moves,
+		Showtime: b.Session.Showtime, TimeZone: ci.TimeZone, Email: b.CustomerEmail, Lang: l.Lang()})
 	return s.redirect(c, s.url(RouteSwapConfirm, b.CinemaID, b.Number))
 }
 
@@ -79,11 +83,11 @@ func swapProblem(heading, body string) *components.Notice {
 	return &components.Notice{Kind: components.NoticeError, Heading: heading, Body: body}
 }
 
-// planSwap turns the submitted tickets and seats into moves, or explains what it cannot
-// accept: an unknown ticket, part of a package, the wrong number of seats, a seat that is not
-// on the map, already in the booking, in another area category, or not free. Each ticket is
-// paired with a new seat of its own area category, both in seat order.
-func planSwap(b cinema.Booking, plan cinema.SeatPlan, ticketValues, seatValues []string) (swapChoice, []swapMove, *components.Notice) {
+// planSwap turns the submitted tickets and seats into moves, or explains in l's language what
+// it cannot accept: an unknown ticket, part of a package, the wrong number of seats, a seat
+// that is not on the map, already in the booking, in another area category, or not free. Each
+// ticket is paired with a new seat of its own area category, both in seat order.
+func planSwap(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticketValues, seatValues []string) (swapChoice, []swapMove, *components.Notice) {
 	choice := swapChoice{Seqs: map[int]bool{}}
 	choice.Seats, _ = components.SeatValues(seatValues)
 	var tickets []cinema.BookedTicket
@@ -92,7 +96,7 @@ func planSwap(b cinema.Booking, plan cinema.SeatPlan, ticketValues, seatValues [
 			seq, err := strconv.Atoi(part)
 			t, ok := b.Ticket(seq)
 			if err != nil || !ok || !t.Placed() {
-				return choice, nil, swapProblem("Please choose tickets from the list", "One of the tickets you chose is not in this booking, or has no numbered seat.")
+				return choice, nil, swapProblem(l.T("swap.problem.unknown_ticket.heading"), l.T("swap.problem.unknown_ticket.body"))
 			}
 			if !choice.Seqs[seq] {
 				choice.Seqs[seq] = true
@@ -101,23 +105,25 @@ func planSwap(b cinema.Booking, plan cinema.SeatPlan, ticketValues, seatValues [
 		}
 	}
 	if len(tickets) == 0 {
-		return choice, nil, swapProblem("Choose which tickets move", "Tick at least one ticket under “Which tickets move?”, then choose a new seat for each.")
+		return choice, nil, swapProblem(l.T("swap.problem.no_ticket.heading"), l.T("swap.problem.no_ticket.body"))
 	}
 	for _, t := range tickets {
 		for _, m := range b.PackageMates(t.Seq) {
 			if !choice.Seqs[m.Seq] {
-				return choice, nil, swapProblem("Tickets of a package move together",
-					swapRestrictionText(upstream.SwapPartialPackage)+" Tick the whole package and choose a new seat for each of its tickets.")
+				return choice, nil, swapProblem(l.T("swap.problem.partial_package.heading"),
+					swapRestrictionText(l, upstream.SwapPartialPackage)+" "+l.T("swap.problem.partial_package.body"))
 			}
 		}
 	}
+	notASeat := func() *components.Notice {
+		return swapProblem(l.T("swap.problem.not_a_seat.heading"), l.T("swap.problem.not_a_seat.body"))
+	}
 	if _, err := components.SeatValues(seatValues); err != nil {
-		return choice, nil, swapProblem("Please choose seats from the map", "One of the seats you sent is not a seat of this showing.")
+		return choice, nil, notASeat()
 	}
 	if len(choice.Seats) != len(tickets) {
-		return choice, nil, swapProblem(fmt.Sprintf("Choose %d new %s", len(tickets), plural(len(tickets), "seat", "seats")),
-			fmt.Sprintf("You are moving %d %s and chose %d new %s. Each ticket that moves needs one new seat.",
-				len(tickets), plural(len(tickets), "ticket", "tickets"), len(choice.Seats), plural(len(choice.Seats), "seat", "seats")))
+		return choice, nil, swapProblem(l.T("swap.problem.count.heading", "Seats", l.N("swap.new_seats", len(tickets))),
+			l.T("swap.problem.count.body", "Tickets", l.N("common.tickets", len(tickets)), "Seats", l.N("swap.new_seats", len(choice.Seats))))
 	}
 	owned := map[cinema.SeatPosition]bool{}
 	for _, t := range b.Tickets {
@@ -126,34 +132,37 @@ func planSwap(b cinema.Booking, plan cinema.SeatPlan, ticketValues, seatValues [
 		}
 	}
 	need := map[string]int{} // area category -> tickets moving
-	var cats []string        // the category of each ticket moving, in order
+	var cats []string        // the categories of the tickets moving, each once, in order
 	for _, t := range tickets {
+		if need[t.Seat.AreaCategoryCode] == 0 {
+			cats = append(cats, t.Seat.AreaCategoryCode)
+		}
 		need[t.Seat.AreaCategoryCode]++
-		cats = append(cats, t.Seat.AreaCategoryCode)
 	}
 	seatsByCat := map[string][]cinema.Seat{}
 	for _, p := range choice.Seats {
 		seat, ok := plan.Seat(p)
 		switch {
 		case !ok:
-			return choice, nil, swapProblem("Please choose seats from the map", "One of the seats you sent is not a seat of this showing.")
+			return choice, nil, notASeat()
 		case owned[p]:
-			return choice, nil, swapProblem("That seat is already yours",
-				fmt.Sprintf("%s is already in your booking. %s Please choose a seat you do not have yet.", seatText(ptr(seat.Ref())), swapRestrictionText(upstream.SwapSeatInBooking)))
+			return choice, nil, swapProblem(l.T("swap.problem.yours.heading"),
+				l.T("swap.problem.yours.body", "Seat", swapSeatText(l, seat.RowLabel, seat.Label)))
 		case need[seat.AreaCategoryCode] == 0:
-			return choice, nil, swapProblem("New seats must be in the same area",
-				fmt.Sprintf("%s: %s is in the %s area.", areaRule(plan, cats), seatText(ptr(seat.Ref())), categoryName(plan, seat.AreaCategoryCode)))
+			return choice, nil, swapProblem(l.T("swap.problem.area.heading"),
+				l.T("swap.problem.area.other_area", "Rule", swapAreaRule(l, plan, cats), "Seat", swapSeatText(l, seat.RowLabel, seat.Label),
+					"Area", categoryName(plan, seat.AreaCategoryCode)))
 		case !seat.Selectable():
-			return choice, nil, swapProblem("That seat is taken",
-				fmt.Sprintf("%s is not free. Please choose another seat; the map shows what is free now.", seatText(ptr(seat.Ref()))))
+			return choice, nil, swapProblem(l.T("swap.problem.taken.heading"),
+				l.T("swap.problem.taken.body", "Seat", swapSeatText(l, seat.RowLabel, seat.Label)))
 		}
 		seatsByCat[seat.AreaCategoryCode] = append(seatsByCat[seat.AreaCategoryCode], seat)
 	}
-	for cat, n := range need {
-		if len(seatsByCat[cat]) != n {
-			return choice, nil, swapProblem("New seats must be in the same area",
-				fmt.Sprintf("%s: you are moving %d %s %s and chose %d new %s seats.", areaRule(plan, cats), n, categoryName(plan, cat), plural(n, "ticket", "tickets"),
-					len(seatsByCat[cat]), categoryName(plan, cat)))
+	for _, cat := range cats {
+		if n := need[cat]; len(seatsByCat[cat]) != n {
+			return choice, nil, swapProblem(l.T("swap.problem.area.heading"),
+				l.T("swap.problem.area.count", "Rule", swapAreaRule(l, plan, cats), "Tickets", l.N("common.tickets", n),
+					"Area", categoryName(plan, cat), "Seats", l.N("swap.new_seats", len(seatsByCat[cat]))))
 		}
 	}
 	slices.SortStableFunc(tickets, func(a, b cinema.BookedTicket) int { return comparePos(a.Seat.Position, b.Seat.Position) })
@@ -165,17 +174,44 @@ func planSwap(b cinema.Booking, plan cinema.SeatPlan, ticketValues, seatValues [
 		cat := t.Seat.AreaCategoryCode
 		to := seatsByCat[cat][0]
 		seatsByCat[cat] = seatsByCat[cat][1:]
-		moves = append(moves, swapMove{Seq: t.Seq, Ticket: t.Description, Package: t.InPackage(), From: seatText(t.Seat), To: to.Position, ToText: seatText(ptr(to.Ref()))})
+		moves = append(moves, swapMove{Seq: t.Seq, Ticket: t.Description, Package: t.InPackage(),
+			From: seatKey(t.Seat.RowLabel, t.Seat.Label), To: to.Position, ToText: seatKey(to.RowLabel, to.Label),
+			FromRow: t.Seat.RowLabel, FromSeat: t.Seat.Label, ToRow: to.RowLabel, ToSeat: to.Label})
 	}
 	return choice, moves, nil
 }
+
+// swapAreaRule states the seating-area rule of a swap in l's language, naming the areas
+// (categories) of the tickets that move.
+func swapAreaRule(l *i18n.Localizer, plan cinema.SeatPlan, cats []string) string {
+	names := make([]string, len(cats))
+	for i, c := range cats {
+		names[i] = categoryName(plan, c)
+	}
+	if len(names) == 1 {
+		return l.T("swap.area_rule.one", "Area", names[0])
+	}
+	return l.T("swap.area_rule.several", "Areas", strings.Join(names, ", "))
+}
+
+// swapSeatText names a seat for people, in l's language: "Row F, seat 11".
+func swapSeatText(l *i18n.Localizer, row, seat string) string {
+	return l.T("ui.seat", "Row", row, "Seat", seat)
+}
+
+// seatKey names a seat the way the records of a change do ("Row F, seat 11", in English
+// whatever the page's language): the audit trail, the message about the swap and the change
+// record that marks the old ticket as replaced (matched against tickets.Card.SeatText).
+func seatKey(row, seat string) string { return tickets.SeatKey(row, seat) }
 
 func comparePos(a, b cinema.SeatPosition) int {
 	return cmp.Or(cmp.Compare(a.AreaNumber, b.AreaNumber), cmp.Compare(a.RowIndex, b.RowIndex), cmp.Compare(a.ColumnIndex, b.ColumnIndex))
 }
 
+// ptr is a pointer to a copy of v.
 func ptr[T any](v T) *T { return &v }
 
+// plural picks one or many by n (English words; used outside the swap).
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
@@ -183,6 +219,7 @@ func plural(n int, one, many string) string {
 	return many
 }
 
+// categoryName is the area category as the cinema names it (its code when it has no name).
 func categoryName(plan cinema.SeatPlan, code string) string {
 	if c, ok := plan.AreaCategory(code); ok && c.Description != "" {
 		return c.Description
@@ -192,20 +229,23 @@ func categoryName(plan cinema.SeatPlan, code string) string {
 
 func (s *Server) swapHeader(c echo.Context, b cinema.Booking) swap.Header {
 	ci := s.cinemaByID(c.Request().Context(), b.CinemaID)
-	return swap.Header{BookingNumber: strconv.FormatInt(b.Number, 10), FilmTitle: b.Session.FilmTitle,
-		Showtime: showtime(b.Session.Showtime, ci), Screen: b.Session.ScreenName}
+	h := swap.Header{BookingNumber: strconv.FormatInt(b.Number, 10), FilmTitle: b.Session.FilmTitle, Screen: b.Session.ScreenName}
+	if !b.Session.Showtime.IsZero() {
+		h.Showtime = loc(c).Time(b.Session.Showtime, ci.Location(), i18n.DateTimeLong)
+	}
+	return h
 }
 
 // renderSwap shows the swap page for b: the reason when its seats cannot be swapped,
 // otherwise the tickets and the map with a fresh seat plan (plan, when the booking's own read
 // just fetched it to place the tickets).
 func (s *Server) renderSwap(c echo.Context, status int, b cinema.Booking, plan *cinema.SeatPlan, choice swapChoice, notice *components.Notice) error {
-	if swapUnavailableReason(b) != "" {
+	if swapUnavailableReason(loc(c), b) != "" {
 		return s.renderSwapWithPlan(c, status, b, nil, choice, notice)
 	}
 	plan, err := s.freshPlan(c.Request().Context(), b, plan)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteBooking), "Back to your booking")
+		return s.fromUpstream(err, s.url(RouteBooking), loc(c).T("swap.back_to_booking"))
 	}
 	return s.renderSwapWithPlan(c, status, b, plan, choice, notice)
 }
@@ -223,14 +263,15 @@ func (s *Server) freshPlan(ctx context.Context, b cinema.Booking, plan *cinema.S
 }
 
 func (s *Server) renderSwapWithPlan(c echo.Context, status int, b cinema.Booking, plan *cinema.SeatPlan, choice swapChoice, notice *components.Notice) error {
-	return s.render(c, status, "Change seats", swap.Choose(s.swapChooseView(c, b, plan, choice, notice)))
+	return s.render(c, status, loc(c).T("swap.title"), swap.Choose(s.swapChooseView(c, b, plan, choice, notice)))
 }
 
 // swapChooseView builds the swap page's view model (no upstream calls: the benchmark
 // measures it).
 func (s *Server) swapChooseView(c echo.Context, b cinema.Booking, plan *cinema.SeatPlan, choice swapChoice, notice *components.Notice) swap.ChooseView {
-	v := swap.ChooseView{Header: s.swapHeader(c, b), Notice: notice, BackURL: s.url(RouteBooking), BackLabel: "Back to your booking",
-		ActionURL: s.url(RouteSwap, b.CinemaID, b.Number), CSRFToken: csrfToken(c), Reason: swapUnavailableReason(b)}
+	l := loc(c)
+	v := swap.ChooseView{Header: s.swapHeader(c, b), Notice: notice, BackURL: s.url(RouteBooking), BackLabel: l.T("swap.back_to_booking"),
+		ActionURL: s.url(RouteSwap, b.CinemaID, b.Number), CSRFToken: csrfToken(c), Reason: swapUnavailableReason(l, b)}
 	if v.Reason == "" {
 		v.Reason = s.changesClosed(c, b.CinemaID, b.Session.Showtime)
 	}
@@ -250,19 +291,20 @@ func (s *Server) swapChooseView(c echo.Context, b cinema.Booking, plan *cinema.S
 			catNames = append(catNames, categoryName(*plan, t.Seat.AreaCategoryCode))
 		}
 	}
-	v.Units = swapUnits(b, *plan, choice.Seqs)
+	v.Units = swapUnits(l, b, *plan, choice.Seqs)
 	if len(cats) == 1 {
-		v.AreaNote = fmt.Sprintf("New seats must be in the same seating area as your tickets: %s. Seats in other areas cannot be chosen.", catNames[0])
+		v.AreaNote = l.T("swap.area_note.one", "Area", catNames[0])
 	} else {
-		v.AreaNote = fmt.Sprintf("Each ticket moves within its own seating area (%s).", strings.Join(catNames, ", "))
+		v.AreaNote = l.T("swap.area_note.several", "Areas", strings.Join(catNames, ", "))
 	}
 	// The count is against the seats the ticked tickets need (the script follows the ticks);
 	// Max, all the booking's seats, sizes the list alternative.
+	count := []any{"N", "{n}", "Max", "{max}"}
 	v.Map = components.BuildSeatMap(*plan, components.SeatMapOptions{
 		Max: len(yours), Yours: yours, Chosen: choice.Seats, AreaCategories: cats,
-		Kiosk: isKiosk(c), Label: "Seat map, screen at the top",
-		CountTemplate: "{n} of {max} new seats chosen", CountTemplateOne: "{n} of {max} new seat chosen",
-		MaxFrom: "#swap-tickets", CountNone: "{n} new seats chosen. Tick the tickets that move to see how many they need.",
+		Kiosk: isKiosk(c), Label: l.T("swap.map_label"),
+		CountTemplate: l.N("swap.count", 2, count...), CountTemplateOne: l.N("swap.count", 1, count...),
+		MaxFrom: "#swap-tickets", CountNone: l.N("swap.count_none", 2, count[:2]...), CountNoneOne: l.N("swap.count_none", 1, count[:2]...),
 	})
 	need := 0
 	for _, u := range v.Units {
@@ -273,15 +315,15 @@ func (s *Server) swapChooseView(c echo.Context, b cinema.Booking, plan *cinema.S
 	counted := v.Map
 	counted.Max = need
 	if need == 0 {
-		v.Map.CountText = strings.ReplaceAll(v.Map.CountNone, "{n}", strconv.Itoa(len(choice.Seats)))
+		v.Map.CountText = l.N("swap.count_none", len(choice.Seats), "N", len(choice.Seats))
 	} else {
-		v.Map.CountText = components.CountText(counted, len(choice.Seats))
+		v.Map.CountText = components.CountText(l, counted, len(choice.Seats))
 	}
 	return v
 }
 
 // swapUnits lists what can move: each ticket alone, the tickets of a package together.
-func swapUnits(b cinema.Booking, plan cinema.SeatPlan, ticked map[int]bool) []swap.TicketUnit {
+func swapUnits(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticked map[int]bool) []swap.TicketUnit {
 	var out []swap.TicketUnit
 	done := map[int]bool{}
 	for _, t := range b.Tickets {
@@ -303,10 +345,10 @@ func swapUnits(b cinema.Booking, plan cinema.SeatPlan, ticked map[int]bool) []sw
 		cat := categoryName(plan, t.Seat.AreaCategoryCode)
 		if len(mates) > 1 {
 			u.Package = true
-			u.Label = fmt.Sprintf("%s · Row %s, seats %s", t.Description, t.Seat.RowLabel, joinWords(seats))
-			u.Detail = fmt.Sprintf("%s · a package of %d tickets: they move together, so choose %d new seats for it.", cat, len(mates), len(mates))
+			u.Label = l.T("swap.unit.package_label", "Ticket", t.Description, "Row", t.Seat.RowLabel, "Seats", joinWords(l, seats))
+			u.Detail = l.N("swap.unit.package_detail", len(mates), "Area", cat)
 		} else {
-			u.Label = fmt.Sprintf("%s · %s", t.Description, seatText(t.Seat))
+			u.Label = t.Description + " · " + swapSeatText(l, t.Seat.RowLabel, t.Seat.Label)
 			u.Detail = cat
 		}
 		out = append(out, u)
@@ -314,9 +356,10 @@ func swapUnits(b cinema.Booking, plan cinema.SeatPlan, ticked map[int]bool) []sw
 	return out
 }
 
-func joinWords(ws []string) string {
+// joinWords lists words in l's language: "5, 6 and 7".
+func joinWords(l *i18n.Localizer, ws []string) string {
 	if len(ws) < 2 {
 		return strings.Join(ws, "")
 	}
-	return strings.Join(ws[:len(ws)-1], ", ") + " and " + ws[len(ws)-1]
+	return l.T("swap.list_and", "List", strings.Join(ws[:len(ws)-1], ", "), "Last", ws[len(ws)-1])
 }

@@ -25,12 +25,13 @@ func (s *Server) showSwapConfirm(c echo.Context) error {
 	if !ok {
 		return c.Redirect(http.StatusSeeOther, s.url(RouteSwap, bb.CinemaID, bb.Number))
 	}
-	cv := swap.ConfirmView{Header: v.Header, ActionURL: s.url(RouteSwapConfirm, bb.CinemaID, bb.Number),
+	l := loc(c)
+	cv := swap.ConfirmView{Header: v.header(l), ActionURL: s.url(RouteSwapConfirm, bb.CinemaID, bb.Number),
 		ChangeURL: s.url(RouteSwap, bb.CinemaID, bb.Number), CSRFToken: csrfToken(c)}
 	for _, m := range v.Moves {
-		cv.Moves = append(cv.Moves, swap.Move{Ticket: m.Ticket, From: m.From, To: m.ToText, Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq)})
+		cv.Moves = append(cv.Moves, swap.Move{Ticket: m.Ticket, From: m.fromText(l), To: m.toText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq)})
 	}
-	return s.render(c, http.StatusOK, "Check your new seats", swap.Confirm(cv))
+	return s.render(c, http.StatusOK, l.T("swap.confirm_title"), swap.Confirm(cv))
 }
 
 // confirmSwap sends all moves in one SwapSeats call. A refusal only the ticketing system can
@@ -45,7 +46,8 @@ func (s *Server) confirmSwap(c echo.Context) error {
 	if !ok {
 		return s.redirect(c, s.url(RouteSwap, bb.CinemaID, bb.Number))
 	}
-	if err := s.refuseClosed(c, v.CinemaID, v.Showtime, s.url(RouteBooking), "Back to your booking"); err != nil {
+	l := loc(c)
+	if err := s.refuseClosed(c, v.CinemaID, v.Showtime, s.url(RouteBooking), l.T("swap.back_to_booking")); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
@@ -65,7 +67,7 @@ func (s *Server) confirmSwap(c echo.Context) error {
 		}
 		rb, berr := s.bookings.Read(ctx, bb.CinemaID, bb.Number)
 		if berr != nil {
-			return s.fromUpstream(err, s.url(RouteSwap, bb.CinemaID, bb.Number), "Choose seats again")
+			return s.fromUpstream(err, s.url(RouteSwap, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
 		}
 		choice := swapChoice{Seqs: map[int]bool{}}
 		for _, m := range v.Moves {
@@ -73,10 +75,10 @@ func (s *Server) confirmSwap(c echo.Context) error {
 			choice.Seats = append(choice.Seats, m.To)
 		}
 		return s.renderSwap(c, http.StatusConflict, rb.Booking, rb.Plan, choice, &components.Notice{Kind: components.NoticeError,
-			Heading: "Your seats were not changed", Body: swapRestrictionText(r)})
+			Heading: l.T("swap.not_changed"), Body: swapRestrictionText(l, r)})
 	}
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteSwap, bb.CinemaID, bb.Number), "Choose seats again")
+		return s.fromUpstream(err, s.url(RouteSwap, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
 	}
 	s.sessions.Remove(ctx, sessSwapPending)
 	n := swapNotice(ctx, v)
@@ -103,19 +105,20 @@ func (s *Server) showSwapDone(c echo.Context) error {
 	if !ok {
 		return c.Redirect(http.StatusSeeOther, s.url(RouteSwap, bb.CinemaID, bb.Number))
 	}
+	l := loc(c)
 	ctx := c.Request().Context()
 	b, err := s.readBooking(ctx, bb.CinemaID, bb.Number)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteBooking), "Back to your booking")
+		return s.fromUpstream(err, s.url(RouteBooking), l.T("swap.back_to_booking"))
 	}
-	dv := swap.DoneView{Header: s.swapHeader(c, b), BackURL: s.url(RouteBooking), BackLabel: "Back to your booking",
+	dv := swap.DoneView{Header: s.swapHeader(c, b), BackURL: s.url(RouteBooking), BackLabel: l.T("swap.back_to_booking"),
 		Tickets: s.ticketsView(ctx, b, s.url(RouteBookingTickets)), MailLine: s.mailLine(ctx, v.MailKey)}
 	for _, m := range v.Moves {
-		mv := swap.Move{Ticket: m.Ticket, From: m.From, Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq), To: "(not shown by the ticketing system)"}
+		mv := swap.Move{Ticket: m.Ticket, From: m.fromText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq), To: l.T("swap.new_seat_unknown")}
 		if t, ok := b.Ticket(m.Seq); ok && t.Seat != nil {
-			mv.To = seatText(t.Seat)
+			mv.To = swapSeatText(l, t.Seat.RowLabel, t.Seat.Label)
 		}
 		dv.Moves = append(dv.Moves, mv)
 	}
-	return s.render(c, http.StatusOK, "Your seats have changed", swap.Done(dv))
+	return s.render(c, http.StatusOK, l.T("swap.done_title"), swap.Done(dv))
 }

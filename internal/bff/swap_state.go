@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/pages/swap"
 )
@@ -27,18 +28,51 @@ type swapVisit struct {
 	Header    swap.Header `json:"header"`
 	Moves     []swapMove  `json:"moves"`
 	Showtime  time.Time   `json:"showtime,omitzero"` // for the change cut-off; zero: not known
+	TimeZone  string      `json:"tz,omitempty"`      // the cinema's, to write Showtime in the page's language
 	Email     string      `json:"email,omitempty"`   // where the message about the swap goes
+	Lang      string      `json:"lang,omitempty"`    // the language the swap was asked for in ("en", "de")
 	MailKey   string      `json:"mail,omitempty"`    // outbox key of that message, once written
 }
 
-// swapMove is one ticket moving to a new seat.
+// header is the booking's header in l's language: the showtime is written again (the visit
+// keeps the moment, the page may be in another language by now).
+func (v swapVisit) header(l *i18n.Localizer) swap.Header {
+	h := v.Header
+	if !v.Showtime.IsZero() && v.TimeZone != "" {
+		h.Showtime = l.Time(v.Showtime, cinema.Cinema{TimeZone: v.TimeZone}.Location(), i18n.DateTimeLong)
+	}
+	return h
+}
+
+// swapMove is one ticket moving to a new seat. From and ToText name the seats for the records
+// of the change, in English (seatKey); the labels name them for the page, in its language.
 type swapMove struct {
-	Seq     int                 `json:"seq"`
-	Ticket  string              `json:"ticket"`
-	Package bool                `json:"pkg,omitempty"`
-	From    string              `json:"from"`
-	To      cinema.SeatPosition `json:"to"`
-	ToText  string              `json:"toText"`
+	Seq      int                 `json:"seq"`
+	Ticket   string              `json:"ticket"`
+	Package  bool                `json:"pkg,omitempty"`
+	From     string              `json:"from"`
+	To       cinema.SeatPosition `json:"to"`
+	ToText   string              `json:"toText"`
+	FromRow  string              `json:"fromRow,omitempty"`
+	FromSeat string              `json:"fromSeat,omitempty"`
+	ToRow    string              `json:"toRow,omitempty"`
+	ToSeat   string              `json:"toSeat,omitempty"`
+}
+
+// fromText is the old seat in l's language.
+func (m swapMove) fromText(l *i18n.Localizer) string {
+	if m.FromRow == "" {
+		return m.From // kept by an older version
+	}
+	return swapSeatText(l, m.FromRow, m.FromSeat)
+}
+
+// toText is the new seat asked for, in l's language.
+func (m swapMove) toText(l *i18n.Localizer) string {
+	if m.ToRow == "" {
+		return m.ToText
+	}
+	return swapSeatText(l, m.ToRow, m.ToSeat)
 }
 
 // swapAccess checks that the visit has opened the booking named in the path (the booking flow
@@ -47,9 +81,9 @@ func (s *Server) swapAccess(c echo.Context) (boundBooking, error) {
 	number, err := strconv.ParseInt(c.Param("number"), 10, 64)
 	bb, ok := s.boundBooking(c)
 	if err != nil || !ok || bb.CinemaID != c.Param("cinema") || bb.Number != number {
-		return boundBooking{}, &Error{Code: EForbidden, Heading: "Find your booking first",
-			Message: "This page belongs to a booking this visit has not opened. To change seats, first find the booking with its number and your e-mail address.",
-			BackURL: s.url(RouteFindBooking), BackLabel: "Find your booking"}
+		l := loc(c)
+		return boundBooking{}, &Error{Code: EForbidden, Heading: l.T("swap.not_opened.heading"), Message: l.T("swap.not_opened.message"),
+			BackURL: s.url(RouteFindBooking), BackLabel: l.T("swap.not_opened.find")}
 	}
 	return bb, nil
 }
@@ -68,16 +102,16 @@ func (s *Server) saveSwap(c echo.Context, key string, v swapVisit) {
 	s.sessions.Put(c.Request().Context(), key, string(b))
 }
 
-// swapUnavailableReason says why the booking's seats cannot be swapped online, from what the
-// booking record shows (unpaid, in-seat delivery, being edited, no allocated seats); "" when
-// nothing visible stands in the way. The upstream has the last word. The booking page shows
-// this instead of the "Change seats" link.
-func swapUnavailableReason(b cinema.Booking) string {
+// swapUnavailableReason says, in l's language, why the booking's seats cannot be swapped
+// online, from what the booking record shows (unpaid, in-seat delivery, being edited, no
+// allocated seats); "" when nothing visible stands in the way. The upstream has the last word.
+// The booking page shows this instead of the "Change seats" link.
+func swapUnavailableReason(l *i18n.Localizer, b cinema.Booking) string {
 	for _, r := range b.SwapRestrictions() {
-		return swapRestrictionText(upstream.SwapRestriction(r))
+		return swapRestrictionText(l, upstream.SwapRestriction(r))
 	}
 	if b.BeingEdited {
-		return "This booking is being changed right now, perhaps in another tab or at the box office. Finish or cancel that change first."
+		return l.T("swap.reason.being_edited")
 	}
 	seated := false
 	for _, t := range b.Tickets {
@@ -89,7 +123,7 @@ func swapUnavailableReason(b cinema.Booking) string {
 	if seated {
 		// The booking names its seats by row and number; they could not be found on the
 		// showing's seat map (not read, or labelled differently).
-		return "We could not find your seats on this showing's seat map just now. Please try again in a minute, or ask at the box office."
+		return l.T("swap.reason.seats_not_found")
 	}
-	return "The tickets of this booking have no numbered seats, so there are no seats to change."
+	return l.T("swap.reason.no_numbered_seats")
 }

@@ -428,7 +428,7 @@ func TestSwapUnavailableReason(t *testing.T) {
 		{cinema.Booking{Paid: true, BeingEdited: true, Tickets: seated}, "being changed right now"},
 		{cinema.Booking{Paid: true, Tickets: []cinema.BookedTicket{{Seq: 1}}}, "no numbered seats"},
 	} {
-		got := swapUnavailableReason(tc.b)
+		got := swapUnavailableReason(englishLocalizer(t), tc.b)
 		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 			t.Errorf("%+v: %q, want %q", tc.b, got, tc.want)
 		}

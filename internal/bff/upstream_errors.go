@@ -3,65 +3,76 @@ package bff
 import (
 	"errors"
 
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 )
 
-// sessionStartedText is the upstream's refusal of an edit or swap of a showing that has started.
-const sessionStartedText = "This showing has already started, so the booking can no longer be changed."
+// editRestrictionText says, in plain words and in l's language, why a booking cannot be
+// changed online.
+func editRestrictionText(l *i18n.Localizer, r upstream.EditRestriction) string {
+	return l.T(editRestrictionID(r))
+}
 
-// editRestrictionText says, in plain words, why a booking cannot be changed online.
-func editRestrictionText(r upstream.EditRestriction) string {
+// editRestrictionID is the catalog message of editRestrictionText.
+func editRestrictionID(r upstream.EditRestriction) string {
 	switch r {
 	case upstream.EditConcessions:
-		return "This booking includes food or drinks, and bookings with food or drinks cannot be changed online. Please ask at the box office."
+		return msg("ui.edit_refused.concessions")
 	case upstream.EditNonExternalPayment:
-		return "A payment for this booking was made with a gift card, loyalty points or at the cinema, which cannot be changed online. Please ask at the box office."
+		return msg("ui.edit_refused.non_external_payment")
 	case upstream.EditPackageTicket:
-		return "This booking includes a package ticket (several tickets sold together), which cannot be changed online."
+		return msg("ui.edit_refused.package_ticket")
 	case upstream.EditLoyaltyTicket:
-		return "This booking includes a loyalty reward ticket, which cannot be changed online."
+		return msg("ui.edit_refused.loyalty_ticket")
 	case upstream.EditVoucherTicket:
-		return "This booking includes a ticket paid with a voucher, which cannot be changed online."
+		return msg("ui.edit_refused.voucher_ticket")
 	case upstream.EditThirdPartyMemberTicket:
-		return "This booking includes a partner membership ticket, which cannot be changed online."
+		return msg("ui.edit_refused.third_party_member_ticket")
 	case upstream.EditSessionStarted:
-		return sessionStartedText
+		return msg("ui.session_started")
 	case upstream.EditAlreadyInEdit:
-		return "This booking is already being changed, perhaps in another tab or at the box office. Finish or cancel that change first, or try again in ten minutes."
+		return msg("ui.edit_refused.already_in_edit")
 	default:
-		return "This booking cannot be changed online. Please ask at the box office."
+		return msg("ui.edit_refused.other")
 	}
 }
 
-// swapRestrictionText says why seats cannot be swapped.
-func swapRestrictionText(r upstream.SwapRestriction) string {
+// swapRestrictionText says, in l's language, why seats cannot be swapped.
+func swapRestrictionText(l *i18n.Localizer, r upstream.SwapRestriction) string {
+	return l.T(swapRestrictionID(r))
+}
+
+// swapRestrictionID is the catalog message of swapRestrictionText.
+func swapRestrictionID(r upstream.SwapRestriction) string {
 	switch r {
 	case upstream.SwapUnpaidBooking:
-		return "Seats can be changed only on a paid booking. This booking is a reservation that has not been paid yet."
+		return msg("ui.swap_refused.unpaid_booking")
 	case upstream.SwapInSeatDelivery:
-		return "This booking has food and drinks delivered to the seat, so its seats cannot be changed online."
+		return msg("ui.swap_refused.in_seat_delivery")
 	case upstream.SwapDifferentSession:
-		return "New seats must be in the same showing."
+		return msg("ui.swap_refused.different_session")
 	case upstream.SwapDifferentAreaCategory:
-		return "New seats must be in the same seating area (for example standard or premium) as the tickets you move."
+		return msg("ui.swap_refused.different_area_category")
 	case upstream.SwapSeatUnavailable:
-		return "One of the seats you chose has just been taken by someone else. The map below shows what is free now."
+		return msg("ui.swap_refused.seat_unavailable")
 	case upstream.SwapSeatInBooking:
-		return "One of the seats you chose is already in your booking."
+		return msg("ui.swap_refused.seat_in_booking")
 	case upstream.SwapPartialPackage:
-		return "Tickets of a package are sold together and must move together."
+		return msg("ui.swap_refused.partial_package")
 	case upstream.SwapDuplicateSeat:
-		return "You chose the same seat twice."
+		return msg("ui.swap_refused.duplicate_seat")
 	case upstream.SwapSessionStarted:
-		return sessionStartedText
+		return msg("ui.session_started")
 	default:
-		return "These seats cannot be swapped. Please choose again."
+		return msg("ui.swap_refused.other")
 	}
 }
 
 // fromUpstream turns an upstream error into an application error with words a person can
-// act on. Unknown errors stay internal (logged, shown with a reference).
+// act on. Unknown errors stay internal (logged, shown with a reference). backLabel is shown as
+// it is: callers write it in the request's language. The heading and message are named by
+// catalog id and written in the language of the page that shows the error (errorView).
 func (s *Server) fromUpstream(err error, backURL, backLabel string) error {
 	if err == nil {
 		return nil
@@ -71,28 +82,28 @@ func (s *Server) fromUpstream(err error, backURL, backLabel string) error {
 	}
 	e := &Error{Err: err, BackURL: backURL, BackLabel: backLabel}
 	if r, ok := upstream.EditRefusal(err); ok {
-		e.Code, e.Heading, e.Message = EConflict, "This booking cannot be changed online", editRestrictionText(r)
+		e.Code, e.headingID, e.messageID = EConflict, msg("ui.edit_refused.heading"), editRestrictionID(r)
 		return e
 	}
 	if r, ok := upstream.SwapRefusal(err); ok {
-		e.Code, e.Heading, e.Message = EConflict, "These seats cannot be swapped", swapRestrictionText(r)
+		e.Code, e.headingID, e.messageID = EConflict, msg("ui.swap_refused.heading"), swapRestrictionID(r)
 		return e
 	}
 	switch {
 	case errors.Is(err, upstream.ErrUnavailable), errors.Is(err, upstream.ErrUnauthorized):
 		// A refused token or a reply we cannot read is the cinema's problem, never the
 		// person's: they see that the system cannot be reached; staff read why in the log.
-		e.Code, e.Heading, e.Message = EUnavailable, "The cinema's system cannot be reached right now", "We could not reach the cinema's ticketing system just now. Nothing was changed. Please try again in a few minutes."
+		e.Code, e.headingID, e.messageID = EUnavailable, msg("ui.error.unavailable.heading"), msg("ui.error.unavailable.message")
 	case errors.Is(err, upstream.ErrOrderExpired):
-		e.Code, e.Heading, e.Message = EGone, "Time ran out", "The time to finish this step has run out, and the seats held for you were released. Nothing was charged."
+		e.Code, e.headingID, e.messageID = EGone, msg("ui.error.gone.heading"), msg("ui.error.order_expired.message")
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
-		e.Code, e.Heading, e.Message = EConflict, seatsTakenNotice.Heading, seatsTakenNotice.Body
+		e.Code, e.headingID, e.messageID = EConflict, seatsTakenNotice.Heading, seatsTakenNotice.Body
 	case errors.Is(err, upstream.ErrPaymentDeclined):
-		e.Code, e.Heading, e.Message = EInvalid, "Payment not accepted", "The payment was not accepted. Nothing was charged. Please check the details or use another card."
+		e.Code, e.headingID, e.messageID = EInvalid, msg("ui.error.payment_declined.heading"), msg("ui.error.payment_declined.message")
 	case errors.Is(err, upstream.ErrNotFound):
-		e.Code, e.Heading, e.Message = ENotFound, "Not found", "We could not find that any more. It may have ended or expired."
+		e.Code, e.headingID, e.messageID = ENotFound, msg("ui.error.not_found.heading"), msg("ui.error.not_found.message")
 	case errors.Is(err, upstream.ErrInvalidRequest):
-		e.Code, e.Heading, e.Message = EInvalid, "That did not work", "The ticketing system did not accept that request. Please check your choice and try again."
+		e.Code, e.headingID, e.messageID = EInvalid, msg("ui.error.invalid.heading"), msg("ui.error.invalid_request.message")
 	default:
 		return err
 	}
@@ -100,6 +111,7 @@ func (s *Server) fromUpstream(err error, backURL, backLabel string) error {
 }
 
 // seatsTakenNotice is shown, over a freshly read seat map, when the ticketing system refuses
-// seats someone else has just taken (the real system often says only "unexpected error").
-var seatsTakenNotice = &components.Notice{Kind: components.NoticeError, Heading: "Those seats were just taken",
-	Body: "Please pick others. The map shows what is free now."}
+// seats someone else has just taken (the real system often says only "unexpected error"). Its
+// words are catalog ids, written in the page's language by NoticeBox.
+var seatsTakenNotice = &components.Notice{Kind: components.NoticeError, IDs: true,
+	Heading: msg("ui.seats_taken.heading"), Body: msg("ui.seats_taken.body")}

@@ -31,21 +31,10 @@ const (
 // Valid reports whether m is a known mode.
 func (m Mode) Valid() bool { return m == Customer || m == Counter || m == Kiosk }
 
-// Label is the mode's name for people.
-func (m Mode) Label() string {
-	switch m {
-	case Counter:
-		return "Box-office counter"
-	case Kiosk:
-		return "Lobby kiosk"
-	default:
-		return "Customer"
-	}
-}
-
 // Info is this browser as a device: what the cookie holds (ID, Enrolment) and what the live
-// enrolment says (Mode, Name). Read leaves Mode at Customer; the caller fills Mode and Name from
-// the enrolment row.
+// enrolment says (Mode, Name, Language). Read leaves Mode at Customer; the caller fills Mode,
+// Name and Language from the enrolment row. A mode's name for people is the caller's (it is
+// written in the person's language).
 type Info struct {
 	ID        string // stable device reference
 	Enrolment int64  // the enrolment the cookie names; 0: none

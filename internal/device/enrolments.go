@@ -19,6 +19,7 @@ type Enrolment struct {
 	DeviceID   string // the device cookie's id the enrolment was made for
 	Name       string // typed by the supervisor, e.g. "Counter 2"
 	Mode       Mode   // Counter or Kiosk
+	Language   string // the default language code ("de"); "": the site's
 	EnrolledBy string // staff username
 	EnrolledAt time.Time
 	RevokedAt  time.Time // zero: live
@@ -97,11 +98,35 @@ func CleanName(name string) (string, error) {
 	return name, nil
 }
 
-// Enrol makes deviceID a counter or kiosk named name, enrolled by the supervisor by. Live
-// enrolments of the same device are revoked in the same transaction (a device has at most one)
-// and returned as replaced.
-func (s *Enrolments) Enrol(ctx context.Context, deviceID, name string, mode Mode, by string) (e Enrolment, replaced []Enrolment, err error) {
+// MaxLanguageLength is the longest language code an enrolment keeps.
+const MaxLanguageLength = 35
+
+// CleanLanguage checks a default language code: "" (the site's) or a BCP 47 tag of letters,
+// digits and hyphens ("de", "en-GB"). Which languages the site speaks is the caller's business.
+func CleanLanguage(code string) (string, error) {
+	code = strings.TrimSpace(code)
+	if code == "" {
+		return "", nil
+	}
+	ok := len(code) <= MaxLanguageLength && code[0] != '-' && code[len(code)-1] != '-' && !strings.Contains(code, "--")
+	for _, r := range code {
+		ok = ok && (r == '-' || r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)))
+	}
+	if !ok {
+		return "", fmt.Errorf("%w: language %q", ErrInvalidEnrolment, code)
+	}
+	return code, nil
+}
+
+// Enrol makes deviceID a counter or kiosk named name, with the default language language (""
+// for the site's), enrolled by the supervisor by. Live enrolments of the same device are
+// revoked in the same transaction (a device has at most one) and returned as replaced.
+func (s *Enrolments) Enrol(ctx context.Context, deviceID, name string, mode Mode, language, by string) (e Enrolment, replaced []Enrolment, err error) {
 	name, err = CleanName(name)
+	if err != nil {
+		return Enrolment{}, nil, err
+	}
+	language, err = CleanLanguage(language)
 	if err != nil {
 		return Enrolment{}, nil, err
 	}
@@ -112,7 +137,7 @@ func (s *Enrolments) Enrol(ctx context.Context, deviceID, name string, mode Mode
 		return Enrolment{}, nil, fmt.Errorf("%w: a device and a supervisor are needed", ErrInvalidEnrolment)
 	}
 	now := s.now()
-	e = Enrolment{DeviceID: deviceID, Name: name, Mode: mode, EnrolledBy: by, EnrolledAt: time.UnixMilli(now.UnixMilli())}
+	e = Enrolment{DeviceID: deviceID, Name: name, Mode: mode, Language: language, EnrolledBy: by, EnrolledAt: time.UnixMilli(now.UnixMilli())}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return Enrolment{}, nil, fmt.Errorf("device: enrol: %w", err)
@@ -126,8 +151,8 @@ func (s *Enrolments) Enrol(ctx context.Context, deviceID, name string, mode Mode
 		now.UnixMilli(), by, deviceID); err != nil {
 		return Enrolment{}, nil, fmt.Errorf("device: revoke the replaced enrolment: %w", err)
 	}
-	if err := tx.QueryRowContext(ctx, `INSERT INTO device_enrolments (device_id, name, mode, enrolled_by, enrolled_at) VALUES ($1,$2,$3,$4,$5) RETURNING id`,
-		e.DeviceID, e.Name, string(e.Mode), e.EnrolledBy, e.EnrolledAt.UnixMilli()).Scan(&e.ID); err != nil {
+	if err := tx.QueryRowContext(ctx, `INSERT INTO device_enrolments (device_id, name, mode, language, enrolled_by, enrolled_at) VALUES ($1,$2,$3,$4,$5,$6) RETURNING id`,
+		e.DeviceID, e.Name, string(e.Mode), e.Language, e.EnrolledBy, e.EnrolledAt.UnixMilli()).Scan(&e.ID); err != nil {
 		return Enrolment{}, nil, fmt.Errorf("device: enrol: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -155,6 +180,34 @@ func (s *Enrolments) Revoke(ctx context.Context, id int64, by string) (Enrolment
 	n, err := res.RowsAffected()
 	if err != nil {
 		return Enrolment{}, fmt.Errorf("device: revoke enrolment %d: %w", id, err)
+	}
+	e, err := s.Get(ctx, id)
+	if err != nil {
+		return Enrolment{}, err
+	}
+	if n == 0 {
+		return e, ErrAlreadyRevoked
+	}
+	return e, nil
+}
+
+// SetLanguage changes the default language of the live enrolment id ("" for the site's). It
+// returns the enrolment as it is now; ErrAlreadyRevoked (with the row) when it was revoked,
+// ErrNotFound when there is none. The change counts at once through this store, through
+// another within its cache time.
+func (s *Enrolments) SetLanguage(ctx context.Context, id int64, language string) (Enrolment, error) {
+	language, err := CleanLanguage(language)
+	if err != nil {
+		return Enrolment{}, err
+	}
+	defer s.forget(id)
+	res, err := s.db.ExecContext(ctx, `UPDATE device_enrolments SET language = $1 WHERE id = $2 AND revoked_at = 0`, language, id)
+	if err != nil {
+		return Enrolment{}, fmt.Errorf("device: set the language of enrolment %d: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return Enrolment{}, fmt.Errorf("device: set the language of enrolment %d: %w", id, err)
 	}
 	e, err := s.Get(ctx, id)
 	if err != nil {
@@ -246,7 +299,7 @@ type querier interface {
 }
 
 func queryEnrolments(ctx context.Context, q querier, where string, args ...any) ([]Enrolment, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, device_id, name, mode, enrolled_by, enrolled_at, revoked_at, revoked_by FROM device_enrolments `+where, args...)
+	rows, err := q.QueryContext(ctx, `SELECT id, device_id, name, mode, language, enrolled_by, enrolled_at, revoked_at, revoked_by FROM device_enrolments `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("device: read enrolments: %w", err)
 	}
@@ -256,7 +309,7 @@ func queryEnrolments(ctx context.Context, q querier, where string, args ...any) 
 		var e Enrolment
 		var mode string
 		var enrolledAt, revokedAt int64
-		if err := rows.Scan(&e.ID, &e.DeviceID, &e.Name, &mode, &e.EnrolledBy, &enrolledAt, &revokedAt, &e.RevokedBy); err != nil {
+		if err := rows.Scan(&e.ID, &e.DeviceID, &e.Name, &mode, &e.Language, &e.EnrolledBy, &enrolledAt, &revokedAt, &e.RevokedBy); err != nil {
 			return nil, fmt.Errorf("device: read enrolments: %w", err)
 		}
 		e.Mode, e.EnrolledAt = Mode(mode), time.UnixMilli(enrolledAt)

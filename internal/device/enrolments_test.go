@@ -39,16 +39,20 @@ func TestEnrolments(t *testing.T) {
 			for _, tc := range []struct {
 				name, device, enrolName, by string
 				mode                        device.Mode
+				language                    string
 			}{
-				{"no name", "dev-a", "   ", "sue", device.Counter},
-				{"name too long", "dev-a", strings.Repeat("x", device.MaxNameLength+1), "sue", device.Counter},
-				{"control character", "dev-a", "Counter\x002", "sue", device.Counter},
-				{"customer is not enrolled", "dev-a", "Counter 2", "sue", device.Customer},
-				{"unknown mode", "dev-a", "Counter 2", "sue", device.Mode("spaceship")},
-				{"no device", "", "Counter 2", "sue", device.Counter},
-				{"no supervisor", "dev-a", "Counter 2", " ", device.Counter},
+				{"no name", "dev-a", "   ", "sue", device.Counter, ""},
+				{"name too long", "dev-a", strings.Repeat("x", device.MaxNameLength+1), "sue", device.Counter, ""},
+				{"control character", "dev-a", "Counter\x002", "sue", device.Counter, ""},
+				{"customer is not enrolled", "dev-a", "Counter 2", "sue", device.Customer, ""},
+				{"unknown mode", "dev-a", "Counter 2", "sue", device.Mode("spaceship"), ""},
+				{"no device", "", "Counter 2", "sue", device.Counter, ""},
+				{"no supervisor", "dev-a", "Counter 2", " ", device.Counter, ""},
+				{"language with a space", "dev-a", "Counter 2", "sue", device.Counter, "de DE"},
+				{"language with markup", "dev-a", "Counter 2", "sue", device.Counter, "<de>"},
+				{"language too long", "dev-a", "Counter 2", "sue", device.Counter, "de-" + strings.Repeat("x", device.MaxLanguageLength)},
 			} {
-				if _, _, err := st.Enrol(ctx, tc.device, tc.enrolName, tc.mode, tc.by); !errors.Is(err, device.ErrInvalidEnrolment) {
+				if _, _, err := st.Enrol(ctx, tc.device, tc.enrolName, tc.mode, tc.language, tc.by); !errors.Is(err, device.ErrInvalidEnrolment) {
 					t.Errorf("%s: Enrol = %v, want ErrInvalidEnrolment", tc.name, err)
 				}
 			}
@@ -56,7 +60,7 @@ func TestEnrolments(t *testing.T) {
 				t.Fatalf("refused enrolments were stored: %v %v", list, err)
 			}
 
-			counter, replaced, err := st.Enrol(ctx, "dev-a", "  Counter \t 2 ", device.Counter, "sue")
+			counter, replaced, err := st.Enrol(ctx, "dev-a", "  Counter \t 2 ", device.Counter, "", "sue")
 			if err != nil || len(replaced) != 0 {
 				t.Fatalf("Enrol: %v, replaced %v", err, replaced)
 			}
@@ -83,19 +87,39 @@ func TestEnrolments(t *testing.T) {
 
 			// Enrolling the same device again replaces the enrolment.
 			clock.Advance(time.Minute)
-			kiosk, replaced, err := st.Enrol(ctx, "dev-a", "Lobby left", device.Kiosk, "tom")
+			kiosk, replaced, err := st.Enrol(ctx, "dev-a", "Lobby left", device.Kiosk, " de ", "tom")
 			if err != nil || len(replaced) != 1 || replaced[0].ID != counter.ID || replaced[0].RevokedBy != "tom" {
 				t.Fatalf("re-enrol: %+v %v %v", kiosk, replaced, err)
 			}
 			if _, ok, _ := st.Live(ctx, counter.ID, "dev-a"); ok {
 				t.Fatal("the replaced enrolment is still live")
 			}
-			if e, ok, _ := st.Live(ctx, kiosk.ID, "dev-a"); !ok || e.Mode != device.Kiosk || e.Name != "Lobby left" {
+			if e, ok, _ := st.Live(ctx, kiosk.ID, "dev-a"); !ok || e.Mode != device.Kiosk || e.Name != "Lobby left" || e.Language != "de" {
 				t.Fatalf("new enrolment: %+v %v", e, ok)
 			}
-			other, _, err := st.Enrol(ctx, "dev-b", "Counter 1", device.Counter, "sue")
+			other, _, err := st.Enrol(ctx, "dev-b", "Counter 1", device.Counter, "", "sue")
 			if err != nil {
 				t.Fatal(err)
+			}
+
+			// The default language of a live enrolment can be changed, at once through this store.
+			if e, err := st.SetLanguage(ctx, kiosk.ID, "en"); err != nil || e.Language != "en" || e.Name != "Lobby left" || !e.Live() {
+				t.Fatalf("SetLanguage = %+v %v", e, err)
+			}
+			if e, _, _ := st.Live(ctx, kiosk.ID, "dev-a"); e.Language != "en" {
+				t.Fatalf("after SetLanguage the live enrolment says %q", e.Language)
+			}
+			if _, err := st.SetLanguage(ctx, kiosk.ID, "en;drop"); !errors.Is(err, device.ErrInvalidEnrolment) {
+				t.Fatalf("SetLanguage of a bad code = %v", err)
+			}
+			if e, err := st.SetLanguage(ctx, kiosk.ID, ""); err != nil || e.Language != "" {
+				t.Fatalf("SetLanguage to the site's = %+v %v", e, err)
+			}
+			if _, err := st.SetLanguage(ctx, counter.ID, "de"); !errors.Is(err, device.ErrAlreadyRevoked) {
+				t.Fatalf("SetLanguage of a replaced enrolment = %v", err)
+			}
+			if _, err := st.SetLanguage(ctx, other.ID+100, "de"); !errors.Is(err, device.ErrNotFound) {
+				t.Fatalf("SetLanguage of an unknown enrolment = %v", err)
 			}
 
 			// Revoke: once; a second time says so; an unknown one is not found.
@@ -139,7 +163,7 @@ func TestEnrolmentCache(t *testing.T) {
 			clock := &manualClock{t: time.Now()}
 			a := device.NewEnrolments(db.SQL, device.EnrolmentsOptions{Now: clock.Now})
 			b := device.NewEnrolments(db.SQL, device.EnrolmentsOptions{Now: clock.Now})
-			e, _, err := b.Enrol(ctx, "dev-a", "Counter 2", device.Counter, "sue")
+			e, _, err := b.Enrol(ctx, "dev-a", "Counter 2", device.Counter, "", "sue")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,7 +187,7 @@ func TestEnrolmentCache(t *testing.T) {
 
 			// No cache: every call reads the row.
 			nc := device.NewEnrolments(db.SQL, device.EnrolmentsOptions{Now: clock.Now, CacheFor: -1})
-			e2, _, err := nc.Enrol(ctx, "dev-b", "Kiosk 1", device.Kiosk, "sue")
+			e2, _, err := nc.Enrol(ctx, "dev-b", "Kiosk 1", device.Kiosk, "", "sue")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,6 +3,7 @@ package tickets
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
@@ -10,17 +11,23 @@ import (
 
 // Card is one ticket as a person reads it at the door: the showing, the seat in large type,
 // the ticket type and price, and the signed code its QR carries.
+//
+// A page writes a card's words in its own language from Showtime, Row, Seat and Amount
+// (components.Tickets). Date, Time, SeatText and Price are the same in English: SeatText is
+// also the key a change record names the ticket by (internal/changes), so it stays English.
 type Card struct {
 	Line          int
 	BookingNumber string
 	Film          string
-	Date          string // "Saturday 28 November 2026", in the cinema's time zone
-	Time          string // "20:30"
-	DateTime      string // ISO 8601, for <time>
+	Showtime      time.Time // in the cinema's time zone; zero when not known
+	Date          string    // "Saturday 28 November 2026", in the cinema's time zone
+	Time          string    // "20:30"
+	DateTime      string    // ISO 8601, for <time>
 	Screen        string
 	Row, Seat     string // "F", "7"; both empty for unallocated seating
 	SeatText      string // "Row F, seat 7" or "Free seating"
 	Type          string
+	Amount        cinema.Money // the price
 	Price         string
 	Payload       string // the text of the QR code
 }
@@ -36,15 +43,16 @@ func Cards(b cinema.Booking, s *Signer, loc *time.Location, locale string) ([]Ca
 	out := make([]Card, 0, len(b.Tickets))
 	for _, t := range b.Tickets {
 		c := Card{Line: t.Seq, BookingNumber: fmt.Sprint(b.Number), Film: b.Session.FilmTitle, Screen: b.Session.ScreenName,
-			Type: t.Description, Price: t.Price.Format(locale), SeatText: "Free seating"}
+			Type: t.Description, Amount: t.Price, Price: t.Price.Format(locale), SeatText: FreeSeatingKey}
 		if st := b.Session.Showtime; !st.IsZero() {
 			st = st.In(loc)
+			c.Showtime = st
 			c.Date, c.Time, c.DateTime = st.Format("Monday 2 January 2006"), st.Format("15:04"), st.Format(time.RFC3339)
 		}
 		code := Code{CinemaID: b.CinemaID, BookingID: b.ID, BookingNumber: b.Number, Line: t.Seq}
 		if t.Seat != nil && t.Seat.RowLabel != "" {
 			c.Row, c.Seat = t.Seat.RowLabel, t.Seat.Label
-			c.SeatText = fmt.Sprintf("Row %s, seat %s", t.Seat.RowLabel, t.Seat.Label)
+			c.SeatText = SeatKey(t.Seat.RowLabel, t.Seat.Label)
 			code.Seat = t.Seat.RowLabel + "-" + t.Seat.Label
 		}
 		p, err := s.Payload(code)
@@ -55,4 +63,25 @@ func Cards(b cinema.Booking, s *Signer, loc *time.Location, locale string) ([]Ca
 		out = append(out, c)
 	}
 	return out, errors.Join(errs...)
+}
+
+// FreeSeatingKey is Card.SeatText of a ticket without a numbered seat.
+const FreeSeatingKey = "Free seating"
+
+// SeatKey is Card.SeatText of a numbered seat, "Row F, seat 7": the name the records of a
+// change keep for a ticket's seat (in English, whatever the language of the page that made
+// them). A page shows it in its own language with ParseSeatKey.
+func SeatKey(row, seat string) string { return "Row " + row + ", seat " + seat }
+
+// ParseSeatKey reads a seat name written by SeatKey.
+func ParseSeatKey(s string) (row, seat string, ok bool) {
+	rest, ok := strings.CutPrefix(s, "Row ")
+	if !ok {
+		return "", "", false
+	}
+	row, seat, ok = strings.Cut(rest, ", seat ")
+	if !ok || row == "" || seat == "" {
+		return "", "", false
+	}
+	return row, seat, true
 }

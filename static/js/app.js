@@ -112,6 +112,10 @@
    * </div>
    * The visible mm:ss changes every second and is hidden from screen
    * readers; .countdown-sr speaks only on each full minute and at the warning.
+   * Its words come from the server, in the page's language, as templates with {n}
+   * on the countdown (components.CountdownWords): data-countdown-left(-one) "{n}
+   * minutes left", data-countdown-less(-one) "Less than {n} minutes left",
+   * data-countdown-time-up. A countdown without them speaks English.
    * ------------------------------------------------------------------ */
   var started = typeof WeakSet === 'function' ? new WeakSet() : null;
 
@@ -124,16 +128,18 @@
     return (h > 0 ? h + ':' + pad2(m) : String(m)) + ':' + pad2(s);
   }
 
-  // The page's words for the live region, in its language: data-countdown-left-one/-other
-  // ("{n} minutes left") and data-countdown-less-one/-other ("Less than {n} minutes left");
-  // English when the page gives none.
-  function countWords(el, name, n, one, other) {
-    var text = el.getAttribute('data-countdown-' + name + (n === 1 ? '-one' : '-other')) || (n === 1 ? one : other);
-    return text.split('{n}').join(String(n));
-  }
+  var COUNTDOWN_WORDS = {
+    'left': ['{n} minutes left', '{n} minute left'],
+    'less': ['Less than {n} minutes left', 'Less than {n} minute left'],
+    'time-up': ['Time is up', 'Time is up']
+  };
 
-  function minutesText(el, mins) {
-    return countWords(el, 'left', mins, '{n} minute left', '{n} minutes left');
+  /* The countdown's words for n minutes: the server's template, else English. */
+  function countdownText(el, key, n) {
+    var attr = 'data-countdown-' + key;
+    var t = (n === 1 && el.getAttribute(attr + '-one')) || el.getAttribute(attr) ||
+      COUNTDOWN_WORDS[key][n === 1 ? 1 : 0];
+    return t.replace('{n}', String(n));
   }
 
   function sameOrigin(url) {
@@ -192,7 +198,7 @@
           el.classList.add('countdown-warning');
           if (warning) warning.hidden = false;
           var m = Math.max(1, Math.ceil(left / 60));
-          sr.textContent = countWords(el, 'less', m, 'Less than {n} minute left', 'Less than {n} minutes left');
+          sr.textContent = countdownText(el, 'less', m);
           lastMinute = m;
         }
       } else if (left > warnAt && warned) {
@@ -209,7 +215,7 @@
         lastMinute = minute; // first run (the server wrote the text) or more time given
       } else if (left > 0 && minute < lastMinute) {
         lastMinute = minute;
-        sr.textContent = minutesText(el, minute);
+        sr.textContent = countdownText(el, 'left', minute);
       }
 
       if (left === 0) {
@@ -219,7 +225,7 @@
         if (warning) warning.hidden = true;
         var expired = el.querySelector('[data-countdown-expired]');
         if (expired) expired.hidden = false;
-        else sr.textContent = 'Time is up';
+        else sr.textContent = countdownText(el, 'time-up', 0);
         var url = el.getAttribute('data-countdown-expired-url');
         if (url && sameOrigin(url)) {
           // A moment for the expired message to be seen and heard.
@@ -359,16 +365,21 @@
 
   /* ------------------------------------------------------------------
    * 4. Seat map live count and limit
-   * <div class="seatmap" data-max="3" [data-seat-count-template="{n} of {max} seats chosen"]
+   * <div class="seatmap" data-max="3" data-seat-count-template="{n} of {max} seats chosen"
    *      [data-seat-count-template-one="{n} of {max} seat chosen"]
-   *      [data-max-from="#swap-tickets" data-seat-count-none="{n} seats chosen …"]>
+   *      [data-max-from="#swap-tickets" data-seat-count-none="{n} seats chosen …"
+   *       [data-seat-count-none-one="{n} seat chosen …"]]
+   *      data-seat-limit-over="… {n} … {max} … {extra} …" data-seat-limit-over-one="…"
+   *      data-seat-limit-full="… {max} …" data-seat-limit-full-one="…">
    *   <p class="seatmap-count" data-seat-count aria-live="polite">…</p>
    *   <p class="hint" data-seat-limit hidden>…</p> … seats …
    * Counts the chosen seats (ticked seat checkboxes; the list view shows the same ones). With
    * data-max-from the maximum is the sum of data-seats of the ticked boxes
    * in that element (the tickets that move), and follows them. Once enough
    * seats are chosen the other seats are disabled (until one is unticked)
-   * and the hint says so; the server still checks the count.
+   * and the hint says so; the server still checks the count. Every text comes from the
+   * server, in the page's language: the templates above (the "-one" ones for a maximum, or
+   * a count, of one).
    * ------------------------------------------------------------------ */
   function seatMax(map) {
     var from = map.getAttribute('data-max-from');
@@ -381,13 +392,19 @@
     return sum;
   }
 
-  function limitText(n, max) {
-    if (n > max) {
-      return 'You have chosen ' + n + ' seats, but only ' + max + (max === 1 ? ' is' : ' are') +
-        ' needed. Untick ' + (n - max) + '.';
-    }
-    if (max === 1) return 'You have chosen 1 seat. Untick it to choose another.';
-    return 'You have chosen ' + max + ' seats. Untick one to choose another.';
+  /* The map's template named by attr, its "-one" form when one is 1 and the map has it. */
+  function seatTemplate(map, attr, one) {
+    return (one && map.getAttribute(attr + '-one')) || map.getAttribute(attr) || '';
+  }
+
+  function fill(template, n, max) {
+    return template.replace('{n}', String(n)).replace('{max}', String(max))
+      .replace('{extra}', String(n - max));
+  }
+
+  function limitText(map, n, max) {
+    if (n > max) return fill(seatTemplate(map, 'data-seat-limit-over', max === 1), n, max);
+    return fill(seatTemplate(map, 'data-seat-limit-full', max === 1), n, max);
   }
 
   function updateSeatmap(map) {
@@ -403,12 +420,9 @@
     });
     var text;
     if (limited) {
-      var template = (max === 1 && map.getAttribute('data-seat-count-template-one')) ||
-        map.getAttribute('data-seat-count-template') ||
-        (max === 1 ? '{n} of {max} seat chosen' : '{n} of {max} seats chosen');
-      text = template.replace('{n}', String(n)).replace('{max}', String(max));
+      text = fill(seatTemplate(map, 'data-seat-count-template', max === 1), n, max);
     } else {
-      text = (map.getAttribute('data-seat-count-none') || '{n} seats chosen').replace('{n}', String(n));
+      text = fill(seatTemplate(map, 'data-seat-count-none', n === 1), n, 0);
     }
     each(map, '[data-seat-count]', function (c) {
       if (c.textContent !== text) c.textContent = text;
@@ -431,7 +445,7 @@
         box.removeAttribute('data-limit-disabled');
       }
     });
-    var hint = limitText(n, max);
+    var hint = limitText(map, n, max);
     each(map, '[data-seat-limit]', function (h) {
       h.hidden = !full;
       if (full && h.textContent !== hint) h.textContent = hint;

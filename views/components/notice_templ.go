@@ -9,6 +9,12 @@ package components
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
+import (
+	"context"
+
+	"github.com/cinemabff/cinemabff/internal/i18n"
+)
+
 // NoticeKind is the tone of a notice.
 type NoticeKind string
 
@@ -20,10 +26,26 @@ const (
 )
 
 // Notice is a message with a heading, shown with an icon and words, never colour alone.
+// Heading and Body are shown as they are (written in the page's language by whoever makes the
+// notice), or, with IDs set, are catalog message ids that NoticeBox writes in the page's
+// language: for a notice made without the request at hand.
 type Notice struct {
 	Kind    NoticeKind
 	Heading string
 	Body    string
+	IDs     bool
+}
+
+// words are the heading and body in the page's language.
+func (n Notice) words(ctx context.Context) (heading, body string) {
+	if !n.IDs {
+		return n.Heading, n.Body
+	}
+	l := i18n.FromContext(ctx)
+	if n.Body != "" {
+		body = l.T(n.Body)
+	}
+	return l.T(n.Heading), body
 }
 
 func (n Notice) role() string {
@@ -46,16 +68,17 @@ func (n Notice) icon() string {
 	}
 }
 
-func (n Notice) kindLabel() string {
+// kindLabel is the tone in words, for screen readers ("Problem:").
+func (n Notice) kindLabel(ctx context.Context) string {
 	switch n.Kind {
 	case NoticeSuccess:
-		return "Done:"
+		return i18n.T(ctx, "ui.notice.success")
 	case NoticeWarning:
-		return "Warning:"
+		return i18n.T(ctx, "ui.notice.warning")
 	case NoticeError:
-		return "Problem:"
+		return i18n.T(ctx, "ui.notice.error")
 	default:
-		return "Note:"
+		return i18n.T(ctx, "ui.notice.info")
 	}
 }
 
@@ -77,6 +100,7 @@ func NoticeBox(n Notice) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
+		heading, body := n.words(ctx)
 		{
 			templ_7745c5c3_ElementWriter := templ_7745c5c3_Buffer
 			templ_7745c5c3_Buffer := templ.GetBuffer()
@@ -106,7 +130,7 @@ func NoticeBox(n Notice) templ.Component {
 			var templ_7745c5c3_Var4 string
 			templ_7745c5c3_Var4, templ_7745c5c3_Err = templruntime.NewAttributeExpression(n.role()).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/notice.templ`, Line: 55, Col: 68}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/notice.templ`, Line: 79, Col: 68}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var4)
 			if templ_7745c5c3_Err != nil {
@@ -119,7 +143,7 @@ func NoticeBox(n Notice) templ.Component {
 			var templ_7745c5c3_Var5 string
 			templ_7745c5c3_Var5, templ_7745c5c3_Err = templruntime.NewAttributeExpression("notice-" + string(n.Kind)).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/notice.templ`, Line: 55, Col: 111}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/notice.templ`, Line: 79, Col: 111}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var5)
 			if templ_7745c5c3_Err != nil {
@@ -146,7 +170,7 @@ func NoticeBox(n Notice) templ.Component {
 		var templ_7745c5c3_Var6 string
 		templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(n.icon())
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/notice.templ`, Line: 56, Col: 57}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/notice.templ`, Line: 80, Col: 57}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
 		if templ_7745c5c3_Err != nil {
@@ -157,9 +181,9 @@ func NoticeBox(n Notice) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var7 string
-		templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(n.kindLabel())
+		templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(n.kindLabel(ctx) + " ")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/notice.templ`, Line: 58, Col: 74}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/notice.templ`, Line: 82, Col: 83}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 		if templ_7745c5c3_Err != nil {
@@ -170,9 +194,9 @@ func NoticeBox(n Notice) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var8 string
-		templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(n.Heading)
+		templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(heading)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/notice.templ`, Line: 58, Col: 95}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/notice.templ`, Line: 82, Col: 101}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 		if templ_7745c5c3_Err != nil {
@@ -182,15 +206,15 @@ func NoticeBox(n Notice) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if n.Body != "" {
+		if body != "" {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "<p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var9 string
-			templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(n.Body)
+			templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(body)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/notice.templ`, Line: 60, Col: 15}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/notice.templ`, Line: 84, Col: 13}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 			if templ_7745c5c3_Err != nil {

@@ -1,11 +1,13 @@
 package components
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 )
 
 // The seat map: one component for every seat choice (purchase, edit, swap). Build the view
@@ -34,6 +36,9 @@ type SeatMapOptions struct {
 	AreaCategories []string
 	// Kiosk words the hints for touch screens (sizes come from the body class).
 	Kiosk bool
+	// Words given here are shown as they are: write them in the request's language. Words
+	// left empty are the map's own, written in the page's language when it is rendered.
+	//
 	// Label is the accessible name of the map's scroll region; default "Seat map".
 	Label string
 	// CountTemplate is the live count text with {n} and {max}; default "{n} of {max} seats chosen".
@@ -43,9 +48,10 @@ type SeatMapOptions struct {
 	// MaxFrom, when set, is a CSS selector of the element whose ticked checkboxes with a
 	// data-seats count say how many seats may be chosen (the swap's "which tickets move");
 	// the script counts against that instead of Max. CountNone is the count text with {n}
-	// while none of them is ticked.
-	MaxFrom   string
-	CountNone string
+	// while none of them is ticked (CountNoneOne for one seat chosen).
+	MaxFrom      string
+	CountNone    string
+	CountNoneOne string
 	// AsOf, when set, is the time the seat states were read ("20:31:05"); the map says so.
 	AsOf string
 	// NoList leaves out the switch to the list view (the same seats laid out row by row).
@@ -62,21 +68,23 @@ const (
 	SeatStateUnavailable = "unavailable"
 )
 
-// SeatMapView is the view model of the seat map.
+// SeatMapView is the view model of the seat map. It holds what the map shows, not its words:
+// those are written when it is rendered, in the language of the render's context (i18n).
 type SeatMapView struct {
 	ID               string
 	FieldName        string
 	Max              int
-	Label            string
-	CountText        string // the count as rendered (JS keeps it up to date)
-	CountTemplate    string
+	Label            string // "" is the map's own name, "Seat map"
+	CountText        string // the count as rendered, when the caller words it; "" counts Chosen (JS keeps it up to date)
+	CountTemplate    string // "" are the map's own
 	CountTemplateOne string
 	MaxFrom          string // see SeatMapOptions.MaxFrom
 	CountNone        string
-	LimitText        string // shown when the maximum is reached (JS) or passed (also without JS)
+	CountNoneOne     string
+	Chosen           int    // seats ticked as rendered
 	LimitShown       bool   // more seats are ticked than may be chosen
-	Hint             string // how to use the map
-	AsOfText         string // how current the free/taken states are; "" says nothing
+	Kiosk            bool   // the hint is for touch screens
+	AsOf             string // when the free/taken states were read; "" says nothing
 	Areas            []SeatAreaView
 	Legend           []LegendEntry
 	ListView         bool // offer the list view: the same checkboxes, row by row (CSS)
@@ -88,7 +96,8 @@ type SeatAreaView struct {
 	Number     int
 	Name       string // "Stalls"
 	Category   string // "Standard"
-	Legend     string // "Stalls · Standard" (+ a note when it cannot be chosen)
+	Legend     string // "Stalls · Standard"
+	Allowed    bool   // its category may be chosen (else the legend says it is not for these tickets)
 	Selectable bool   // some seat here may be chosen
 	TestID     string
 	Rows       []SeatRowView
@@ -97,12 +106,13 @@ type SeatAreaView struct {
 // SeatRowView is one row of an area, padded to the area's column count. A cross aisle has
 // Aisle set and no cells.
 type SeatRowView struct {
-	ID      string // id of the row label that names the group
-	Label   string // "F"
-	Summary string // "Row F, 3 of 14 free"
-	Aisle   bool
-	TestID  string
-	Cells   []SeatCellView
+	ID     string // id of the row label that names the group
+	Label  string // "F"
+	Free   int    // free seats, for the summary "Row F, 3 of 14 free"
+	Seats  int
+	Aisle  bool
+	TestID string
+	Cells  []SeatCellView
 }
 
 // SeatCellView is a seat or a gap (aisle) at one column.
@@ -112,15 +122,14 @@ type SeatCellView struct {
 }
 
 // SeatView is one place of the map. It keeps the parts of its name rather than the name
-// itself: seatCells writes them straight into the page, so building and rendering a seat
-// allocates nothing (Name assembles the string for tests and callers).
+// itself: seatCells writes them straight into the page, in the page's language (seatWords),
+// so building and rendering a seat allocates nothing (Name assembles the string for tests
+// and callers).
 type SeatView struct {
 	Pos      cinema.SeatPosition
 	Row      string // row label, "F"
 	Label    string // "12", shown in the list view
-	Kind     string // kind words ("wheelchair space"), or ""
-	Category string // area category in lower case ("premium"), or ""
-	Words    string // state words ("free", "taken", "your seat", "not available …")
+	Category string // area category as the cinema names it ("Premium"), or ""
 	State    string // one of the SeatState constants
 	Class    string // "seat seat-wheelchair"; free is the default state and has no class
 	Checked  bool
@@ -128,38 +137,68 @@ type SeatView struct {
 	// Fixed marks one of the person's own seats that is not a choice here: drawn (and named,
 	// as an image) but with no control, so it is neither submitted nor counted.
 	Fixed bool
+
+	kind     seatKind
+	sofaSize int    // places of its sofa (a sofa kind)
+	category string // Category in lower case, for languages that write it so in a name
+	cond     seatCondition
 }
 
-// Name is the full accessible name: "Row F, seat 12, premium, free".
-func (s SeatView) Name() string {
+// seatCondition is what a seat's name says about whether it can be had.
+type seatCondition uint8
+
+const (
+	condFree        seatCondition = iota // free
+	condTaken                            // taken
+	condYours                            // your seat
+	condOtherArea                        // not available for these tickets (another seating area)
+	condUnavailable                      // not available
+	condHouse                            // not available (kept by the cinema)
+	condBroken                           // not available (out of use)
+	numConditions
+)
+
+// Name is the full accessible name in l's language: "Row F, seat 12, premium, free".
+func (s SeatView) Name(l *i18n.Localizer) string {
 	var b strings.Builder
-	s.writeName(func(p string) { b.WriteString(p) })
+	s.writeName(wordsFor(l), func(p string) { b.WriteString(p) })
 	return b.String()
 }
 
-// writeName hands the parts of the name to put in order (no allocation).
-func (s SeatView) writeName(put func(string)) {
-	put("Row ")
-	put(s.Row)
-	put(", seat ")
-	put(s.Label)
-	if s.Kind != "" {
-		put(", ")
-		put(s.Kind)
+// writeName hands the parts of the name to put in order (no allocation for the kinds the
+// words hold ready).
+func (s SeatView) writeName(w *seatWords, put func(string)) {
+	for _, p := range w.name {
+		switch p.slot {
+		case 0:
+			put(s.Row)
+		case 1:
+			put(s.Label)
+		default:
+			put(p.text)
+		}
+	}
+	if s.kind != kindPlain {
+		put(w.sep)
+		put(w.kindWords(s.kind, s.sofaSize))
 	}
 	if s.Category != "" {
-		put(", ")
-		put(s.Category)
+		put(w.sep)
+		if w.lowerCategory {
+			put(s.category)
+		} else {
+			put(s.Category)
+		}
 	}
-	put(", ")
-	put(s.Words)
+	put(w.sep)
+	put(w.conditions[s.cond])
 }
 
 // LegendEntry is one line of the key.
 type LegendEntry struct {
 	Key   string   // state or kind: free, selected, taken, yours, wheelchair, companion, sofa, unavailable
 	Class []string // classes of the sample seat(s); two for the sofa pair
-	Text  string
+	Text  string   // catalog id of its words
 }
 
 // SeatValue is the form value of a seat position: "area-row-col".
@@ -246,33 +285,11 @@ func kindOf(s cinema.Seat) seatKind {
 }
 
 // legendKey is the key of the kind's line in the legend: both places of a sofa share one.
-func (k seatKind) legendKey() string {
+func legendKey(k seatKind) string {
 	if k == kindSofaLeft || k == kindSofaRight {
 		return "sofa"
 	}
 	return seatKinds[k]
-}
-
-// words is the kind in the seat's spoken name ("wheelchair space"); sofaSize is
-// len(s.SofaGroup).
-func (k seatKind) words(sofaSize int) string {
-	switch k {
-	case kindWheelchair:
-		return "wheelchair space"
-	case kindCompanion:
-		return "companion seat"
-	case kindSofaLeft:
-		if sofaSize == 2 {
-			return "sofa for 2, left place" // the common sofa, without a Sprintf per seat
-		}
-		return fmt.Sprintf("sofa for %d, left place", sofaSize)
-	case kindSofaRight:
-		if sofaSize == 2 {
-			return "sofa for 2, right place"
-		}
-		return fmt.Sprintf("sofa for %d, right place", sofaSize)
-	}
-	return ""
 }
 
 func sofaLeft(s cinema.Seat) bool {
@@ -292,12 +309,6 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 	if opt.FieldName == "" {
 		opt.FieldName = "seat"
 	}
-	if opt.Label == "" {
-		opt.Label = "Seat map"
-	}
-	if opt.CountTemplate == "" {
-		opt.CountTemplate = "{n} of {max} seats chosen"
-	}
 	yours := positionSet(opt.Yours)
 	chosen := positionSet(opt.Chosen)
 	allowed := map[string]bool{}
@@ -310,20 +321,18 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 	}
 
 	v := SeatMapView{ID: opt.ID, FieldName: opt.FieldName, Max: opt.Max, Label: opt.Label, CountTemplate: opt.CountTemplate,
-		CountTemplateOne: opt.CountTemplateOne, MaxFrom: opt.MaxFrom, CountNone: opt.CountNone}
+		CountTemplateOne: opt.CountTemplateOne, MaxFrom: opt.MaxFrom, CountNone: opt.CountNone, CountNoneOne: opt.CountNoneOne,
+		Kiosk: opt.Kiosk, AsOf: opt.AsOf}
 	present := map[string]bool{SeatStateFree: true, SeatStateSelected: true, SeatStateTaken: true}
 	nChecked, nSeats := 0, 0
 	for _, a := range plan.Areas {
 		cat := categories[a.AreaCategoryCode]
-		catWords := strings.ToLower(cat)
+		catLower := strings.ToLower(cat)
 		areaAllowed := len(allowed) == 0 || allowed[a.AreaCategoryCode]
-		av := SeatAreaView{Number: a.Number, Name: a.Description, Category: cat, TestID: "seatmap-area-" + strconv.Itoa(a.Number)}
+		av := SeatAreaView{Number: a.Number, Name: a.Description, Category: cat, Allowed: areaAllowed, TestID: "seatmap-area-" + strconv.Itoa(a.Number)}
 		av.Legend = a.Description
 		if cat != "" && !strings.EqualFold(cat, a.Description) {
 			av.Legend += " · " + cat
-		}
-		if !areaAllowed {
-			av.Legend += " (not for these tickets)"
 		}
 		maxCol := -1
 		for _, r := range a.Rows {
@@ -339,24 +348,23 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 				av.Rows = append(av.Rows, SeatRowView{ID: rowID, Aisle: true, TestID: "seat-aisle"})
 				continue
 			}
-			rv := SeatRowView{ID: rowID, Label: r.Label, TestID: "seat-row-" + strconv.Itoa(a.Number) + "-" + r.Label}
+			rv := SeatRowView{ID: rowID, Label: r.Label, Seats: len(r.Seats), TestID: "seat-row-" + strconv.Itoa(a.Number) + "-" + r.Label}
 			rv.Cells = make([]SeatCellView, maxCol+1)
 			for i := range rv.Cells {
 				rv.Cells[i].Gap = true
 			}
-			free := 0
 			for _, s := range r.Seats {
 				nSeats++
 				if s.Availability == cinema.SeatFree {
-					free++
+					rv.Free++
 				}
 				kind := kindOf(s)
-				sv, ok := buildSeat(s, kind, catWords, areaAllowed, yours[s.Position], chosen[s.Position], opt.YoursSelectable)
+				sv, ok := buildSeat(s, kind, cat, catLower, areaAllowed, yours[s.Position], chosen[s.Position], opt.YoursSelectable)
 				if sv.State != SeatStateFree && sv.State != SeatStateSelected {
 					present[sv.State] = true
 				}
 				if kind != kindPlain {
-					present[kind.legendKey()] = true
+					present[legendKey(kind)] = true
 				}
 				if sv.Checked {
 					nChecked++
@@ -369,7 +377,6 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 					av.Selectable = true
 				}
 			}
-			rv.Summary = fmt.Sprintf("Row %s, %d of %d free", r.Label, free, len(r.Seats))
 			av.Rows = append(av.Rows, rv)
 		}
 		v.Areas = append(v.Areas, av)
@@ -377,74 +384,87 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 	if v.Max <= 0 {
 		v.Max = nSeats
 	}
-	v.CountText = CountText(v, nChecked)
-	v.LimitText, v.LimitShown = LimitText(nChecked, v.Max), nChecked > v.Max
-	if opt.Kiosk {
-		v.Hint = "Touch a free seat to choose it; touch it again to undo. Use + and − (or two fingers) to make the seats larger or smaller."
-	} else {
-		v.Hint = "Tick free seats to choose them (Tab to move, Space to tick). The map fits the screen; zoom in for larger seats."
-	}
+	v.Chosen, v.LimitShown = nChecked, nChecked > v.Max
 	v.Legend = legend(present)
-	if opt.AsOf != "" {
-		v.AsOfText = "Free and taken seats as of " + opt.AsOf + " (read again every few seconds). If a seat is taken meanwhile, we tell you when you choose."
-	}
 	v.ListView = !opt.NoList && nSeats > 0
 	return v
 }
 
-// CountText is the count line for n chosen seats of v.Max (static/js/app.js writes the same).
-func CountText(v SeatMapView, n int) string {
-	t := v.CountTemplate
-	if v.Max == 1 && v.CountTemplateOne != "" {
-		t = v.CountTemplateOne
+// countTemplates are the live count's templates, for a maximum of more than one and of one:
+// the caller's, else the map's own in w's language.
+func (v SeatMapView) countTemplates(w *seatWords) (other, one string) {
+	other, one = v.CountTemplate, v.CountTemplateOne
+	if other == "" {
+		other = w.countOther
+		if one == "" {
+			one = w.countOne
+		}
+	}
+	return other, one
+}
+
+// CountText is the count line for n chosen seats of v.Max in l's language (static/js/app.js
+// writes the same from the templates the map carries).
+func CountText(l *i18n.Localizer, v SeatMapView, n int) string {
+	other, one := v.countTemplates(wordsFor(l))
+	t := other
+	if v.Max == 1 && one != "" {
+		t = one
 	}
 	return strings.NewReplacer("{n}", strconv.Itoa(n), "{max}", strconv.Itoa(v.Max)).Replace(t)
 }
 
-// LimitText is the hint once n seats of max are chosen (static/js/app.js writes the same):
-// at the maximum, how to choose another; past it, how many to untick.
-func LimitText(n, max int) string {
-	switch {
-	case n > max:
-		return fmt.Sprintf("You have chosen %d seats, but only %d %s needed. Untick %d.", n, max, map[bool]string{true: "is", false: "are"}[max == 1], n-max)
-	case max == 1:
-		return "You have chosen 1 seat. Untick it to choose another."
+// countText is the count line as rendered: the caller's, else v.Chosen of v.Max.
+func (v SeatMapView) countText(ctx context.Context) string {
+	if v.CountText != "" {
+		return v.CountText
 	}
-	return fmt.Sprintf("You have chosen %d seats. Untick one to choose another.", max)
+	return CountText(i18n.FromContext(ctx), v, v.Chosen)
+}
+
+// LimitText is the hint, in l's language, once n seats of max are chosen (static/js/app.js
+// writes the same from the templates the map carries): at the maximum, how to choose another;
+// past it, how many to untick.
+func LimitText(l *i18n.Localizer, n, max int) string {
+	if n > max {
+		return l.N("ui.seatmap.limit_over", max, "N", n, "Max", max, "Extra", n-max)
+	}
+	return l.N("ui.seatmap.limit_full", max, "Max", max)
 }
 
 // buildSeat makes one seat of the given kind; ok reports whether the person may choose it.
-// category is the area category in lower case.
-func buildSeat(s cinema.Seat, kind seatKind, category string, areaAllowed, mine, chosen, yoursSelectable bool) (SeatView, bool) {
-	sv := SeatView{Pos: s.Position, Row: s.RowLabel, Label: s.Label, Kind: kind.words(len(s.SofaGroup)), Category: category}
-	var state, words string
+// category is the area category as the cinema names it, catLower the same in lower case.
+func buildSeat(s cinema.Seat, kind seatKind, category, catLower string, areaAllowed, mine, chosen, yoursSelectable bool) (SeatView, bool) {
+	sv := SeatView{Pos: s.Position, Row: s.RowLabel, Label: s.Label, kind: kind, sofaSize: len(s.SofaGroup), Category: category, category: catLower}
+	var state string
+	var cond seatCondition
 	ok := false
 	switch {
 	case mine:
-		state, words = SeatStateYours, "your seat"
+		state, cond = SeatStateYours, condYours
 		ok = yoursSelectable
 		sv.Checked = yoursSelectable && chosen
 		sv.Fixed = !yoursSelectable
 	case s.Availability == cinema.SeatFree && areaAllowed:
-		state, words, ok = SeatStateFree, "free", true
+		state, cond, ok = SeatStateFree, condFree, true
 		if chosen {
 			state, sv.Checked = SeatStateSelected, true
 		}
 	case s.Availability == cinema.SeatFree:
 		// Free, but not for these tickets: drawn as not available, and the name says why.
-		state, words = SeatStateUnavailable, "not available for these tickets (another seating area)"
+		state, cond = SeatStateUnavailable, condOtherArea
 	case s.Availability == cinema.SeatTaken, s.Availability == cinema.SeatHeld:
-		state, words = SeatStateTaken, "taken"
+		state, cond = SeatStateTaken, condTaken
 	default:
-		state, words = SeatStateUnavailable, "not available"
+		state, cond = SeatStateUnavailable, condUnavailable
 		switch s.Kind {
 		case cinema.SeatKindHouse:
-			words = "not available (kept by the cinema)"
+			cond = condHouse
 		case cinema.SeatKindBroken:
-			words = "not available (out of use)"
+			cond = condBroken
 		}
 	}
-	sv.State, sv.Words = state, words
+	sv.State, sv.cond = state, cond
 	sv.Disabled = !ok
 	sv.Class = seatClasses[state][kind]
 	return sv, ok
@@ -470,16 +490,17 @@ var seatClasses = func() map[string]*[numKinds]string {
 	return t
 }()
 
-// allLegend is the key in display order.
+// allLegend is the key in display order; the texts are catalog ids (msg), written when the
+// map is rendered.
 var allLegend = []LegendEntry{
-	{Key: SeatStateFree, Class: []string{"seat"}, Text: "Free"},
-	{Key: SeatStateSelected, Class: []string{"seat seat-selected"}, Text: "Your choice"},
-	{Key: SeatStateTaken, Class: []string{"seat seat-taken"}, Text: "Taken"},
-	{Key: SeatStateYours, Class: []string{"seat seat-yours"}, Text: "Your seat now"},
-	{Key: "wheelchair", Class: []string{"seat seat-wheelchair"}, Text: "Wheelchair space"},
-	{Key: "companion", Class: []string{"seat seat-companion"}, Text: "Companion seat"},
-	{Key: "sofa", Class: []string{"seat seat-sofa-left", "seat seat-sofa-right"}, Text: "Sofa for two"},
-	{Key: SeatStateUnavailable, Class: []string{"seat seat-unavailable"}, Text: "Not available"},
+	{Key: SeatStateFree, Class: []string{"seat"}, Text: msg("ui.seatmap.legend.free")},
+	{Key: SeatStateSelected, Class: []string{"seat seat-selected"}, Text: msg("ui.seatmap.legend.selected")},
+	{Key: SeatStateTaken, Class: []string{"seat seat-taken"}, Text: msg("ui.seatmap.legend.taken")},
+	{Key: SeatStateYours, Class: []string{"seat seat-yours"}, Text: msg("ui.seatmap.legend.yours")},
+	{Key: "wheelchair", Class: []string{"seat seat-wheelchair"}, Text: msg("ui.seatmap.legend.wheelchair")},
+	{Key: "companion", Class: []string{"seat seat-companion"}, Text: msg("ui.seatmap.legend.companion")},
+	{Key: "sofa", Class: []string{"seat seat-sofa-left", "seat seat-sofa-right"}, Text: msg("ui.seatmap.legend.sofa")},
+	{Key: SeatStateUnavailable, Class: []string{"seat seat-unavailable"}, Text: msg("ui.seatmap.legend.unavailable")},
 }
 
 func legend(present map[string]bool) []LegendEntry {
@@ -498,4 +519,29 @@ func positionSet(ps []cinema.SeatPosition) map[cinema.SeatPosition]bool {
 		m[p] = true
 	}
 	return m
+}
+
+// label is the accessible name of the map's scroll region: the caller's, else "Seat map".
+func (v SeatMapView) label(l *i18n.Localizer) string {
+	if v.Label != "" {
+		return v.Label
+	}
+	return l.T("ui.seatmap.label")
+}
+
+// hint says how to use the map, on a touch screen or with a keyboard and mouse.
+func (v SeatMapView) hint(l *i18n.Localizer) string {
+	if v.Kiosk {
+		return l.T("ui.seatmap.hint_touch")
+	}
+	return l.T("ui.seatmap.hint")
+}
+
+// legend is the area's fieldset legend: "Stalls · Standard", and when its seats are not for
+// these tickets, that.
+func (a SeatAreaView) legend(l *i18n.Localizer) string {
+	if a.Allowed {
+		return a.Legend
+	}
+	return a.Legend + " " + l.T("ui.seatmap.area_not_allowed")
 }

@@ -15,7 +15,7 @@ import (
 //	<label class="seat …"><input type="checkbox" name="seat" value="1-5-11" aria-label="Row F, seat 12, standard, free" [checked] [disabled]><i aria-hidden="true">12</i></label>
 //	<span class="seat seat-yours" role="img" aria-label="…"><i aria-hidden="true">12</i></span>
 //	<span class="seat-gap"></span>
-func seatCells(field string, cells []SeatCellView) templ.Component {
+func seatCells(field string, cells []SeatCellView, words *seatWords) templ.Component {
 	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
 		hw := htmlWriter{w: w}
 		put := hw.escaped
@@ -31,7 +31,7 @@ func seatCells(field string, cells []SeatCellView) templ.Component {
 				hw.raw(`<span class="`)
 				hw.escaped(s.Class)
 				hw.raw(`" role="img" aria-label="`)
-				s.writeName(put)
+				s.writeName(words, put)
 				hw.raw(`"><i aria-hidden="true">`)
 				hw.escaped(s.Label)
 				hw.raw(`</i></span>`)
@@ -44,7 +44,7 @@ func seatCells(field string, cells []SeatCellView) templ.Component {
 			hw.raw(`" value="`)
 			hw.bytes(appendSeatValue(num[:0], s.Pos))
 			hw.raw(`" aria-label="`)
-			s.writeName(put)
+			s.writeName(words, put)
 			hw.raw(`"`)
 			if s.Checked {
 				hw.raw(` checked`)

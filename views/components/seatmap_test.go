@@ -11,8 +11,10 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/text/language"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 )
 
 // testArea is one area of a test plan, rows written as in the sandbox fixtures: s seat,
@@ -83,10 +85,30 @@ func pos(area, row, col int) cinema.SeatPosition {
 	return cinema.SeatPosition{AreaNumber: area, RowIndex: row, ColumnIndex: col}
 }
 
+// localizer is the catalogs' localizer of a language.
+func localizer(t testing.TB, tag language.Tag) *i18n.Localizer {
+	t.Helper()
+	c, err := i18n.Load(language.English)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.For(tag)
+}
+
+// inLanguage is a context whose pages are written in tag.
+func inLanguage(t testing.TB, tag language.Tag) context.Context {
+	return i18n.NewContext(context.Background(), localizer(t, tag))
+}
+
 func renderDoc(t testing.TB, v SeatMapView) (*goquery.Document, string) {
 	t.Helper()
+	return renderDocIn(t, inLanguage(t, language.English), v)
+}
+
+func renderDocIn(t testing.TB, ctx context.Context, v SeatMapView) (*goquery.Document, string) {
+	t.Helper()
 	var buf bytes.Buffer
-	if err := SeatMap(v).Render(context.Background(), &buf); err != nil {
+	if err := SeatMap(v).Render(ctx, &buf); err != nil {
 		t.Fatal(err)
 	}
 	doc, err := goquery.NewDocumentFromReader(strings.NewReader(buf.String()))
@@ -313,11 +335,12 @@ func TestSeatValues(t *testing.T) {
 func BenchmarkSeatMapLargeAuditorium(b *testing.B) {
 	plan := largePlan()
 	opt := swapOptions()
+	ctx := inLanguage(b, language.English)
 	var buf bytes.Buffer
 	b.ReportAllocs()
 	for b.Loop() {
 		buf.Reset()
-		if err := SeatMap(BuildSeatMap(plan, opt)).Render(context.Background(), &buf); err != nil {
+		if err := SeatMap(BuildSeatMap(plan, opt)).Render(ctx, &buf); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -351,11 +374,12 @@ func BenchmarkSeatMapRender(b *testing.B) {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			plan := gridPlan(n)
 			opt := SeatMapOptions{Max: 2, Chosen: []cinema.SeatPosition{pos(1, 0, 0)}}
+			ctx := inLanguage(b, language.English)
 			var buf bytes.Buffer
 			b.ReportAllocs()
 			for b.Loop() {
 				buf.Reset()
-				if err := SeatMap(BuildSeatMap(plan, opt)).Render(context.Background(), &buf); err != nil {
+				if err := SeatMap(BuildSeatMap(plan, opt)).Render(ctx, &buf); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -375,7 +399,7 @@ func TestSeatCellsEscapeUpstreamText(t *testing.T) {
 	if strings.Contains(html, "<script>") || strings.Contains(html, "<i>&") {
 		t.Fatalf("unescaped upstream text in %s", html)
 	}
-	want := v.Areas[0].Rows[0].Cells[0].Seat.Name()
+	want := v.Areas[0].Rows[0].Cells[0].Seat.Name(localizer(t, language.English))
 	if want != `Row <R&"'>, seat 1<script>, std <i>&"', free` {
 		t.Errorf("name %q", want)
 	}
@@ -393,13 +417,14 @@ func TestSeatCellsEscapeUpstreamText(t *testing.T) {
 // TestSeatMapAllocationsPerSeat: a seat costs no allocations of its own (the map's cost
 // grows with its rows, not its seats). Before issue 17 a seat cost about 34.
 func TestSeatMapAllocationsPerSeat(t *testing.T) {
+	ctx := inLanguage(t, language.German) // the longer words
 	allocs := func(n int) float64 {
 		plan := gridPlan(n)
 		opt := SeatMapOptions{Max: 2, Chosen: []cinema.SeatPosition{pos(1, 0, 0)}}
 		var buf bytes.Buffer
 		return testing.AllocsPerRun(20, func() {
 			buf.Reset()
-			if err := SeatMap(BuildSeatMap(plan, opt)).Render(context.Background(), &buf); err != nil {
+			if err := SeatMap(BuildSeatMap(plan, opt)).Render(ctx, &buf); err != nil {
 				t.Fatal(err)
 			}
 		})

@@ -28,8 +28,11 @@ var PollTrigger = "load delay:" + strconv.Itoa(int(PollPause/time.Millisecond)) 
 // server holds a poll whose answer the page already shows; without it, it answers at once).
 const PollShownParam = "shown"
 
-// Step names of the purchase, in order.
-var Steps = []string{"Tickets", "Seats", "Your details", "Pay"}
+// Steps are the message ids of the purchase's steps, in order.
+var Steps = []string{msg("checkout.tickets"), msg("checkout.step_seats"), msg("checkout.details_title"), msg("checkout.step_pay")}
+
+// msg marks a message id that a view model holds and a component localizes later.
+func msg(id string) string { return id }
 
 // Option is a choice in a select or a list of links.
 type Option struct {
@@ -64,7 +67,7 @@ type SessionLink struct {
 	Time      string // "20:30"
 	DateTime  string // ISO, for <time>
 	Screen    string
-	Available string // "412 seats free"
+	Available string // "412 seats free", localized
 	URL       string
 	SoldOut   bool
 }
@@ -92,7 +95,7 @@ type TicketsView struct {
 type TicketTypeRow struct {
 	Code        string
 	Description string
-	Detail      string // "package of 2", "child"
+	Detail      string // "package of 2" (localized), "child" (the cinema's words)
 	Price       string
 	Qty         string
 	Invalid     bool

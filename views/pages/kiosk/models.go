@@ -4,12 +4,22 @@ package kiosk
 
 import "github.com/cinemabff/cinemabff/views/components"
 
-// StartView is the kiosk's start screen: three large choices, nothing that leaves the kiosk.
+// StartView is the kiosk's start screen: three large choices, nothing that leaves the kiosk,
+// and the languages to choose from.
 type StartView struct {
 	BuyURL     string
 	CollectURL string
 	ChangeURL  string
 	Notice     *components.Notice // e.g. "The screen started over"
+	Languages  []LangChoice
+}
+
+// LangChoice is one language on the start screen: a plain link that switches this visit to it.
+type LangChoice struct {
+	Lang    string // "de"
+	Name    string // in its own language: "Deutsch"
+	URL     string // "/?lang=de"
+	Current bool
 }
 
 // Option is one choice of a select.
@@ -35,8 +45,7 @@ type CollectView struct {
 // AgainView asks before printing tickets that were printed before.
 type AgainView struct {
 	Number     string
-	PrintedAt  string // "23 November at 10:14"
-	Where      string // "at this kiosk", "at another kiosk (Lobby left)", "" when only the ticketing system knew
+	Question   string // when and where they were printed, and "Print them again?"
 	ConfirmURL string
 	CancelURL  string // ends the visit (start over)
 	CSRFToken  string
