@@ -18,11 +18,6 @@ import (
 	"github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
-// notFoundMessage is the one neutral answer for every wrong detail: it never says which part
-// was wrong, so the form cannot be used to learn booking numbers or e-mail addresses. (The
-// find page says it in the visitor's language: booking.find_not_found.)
-const notFoundMessage = "We could not find a booking with these details. Please check the booking number and the e-mail address."
-
 // Without the cinemas the form cannot be filled in: that is the ticketing system's failure,
 // never the person's, so it comes back as an error to show instead of the form.
 func (s *Server) findView(c echo.Context) (booking.FindView, error) {
@@ -107,6 +102,8 @@ func (s *Server) findBooking(c echo.Context) error {
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !found:
 		s.recordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how + ": not found"})
+		// One neutral answer for every wrong detail: it never says which part was wrong, so
+		// the form cannot be used to learn booking numbers or e-mail addresses.
 		v.Error = l.T("booking.find_not_found")
 		if v.Staff {
 			v.Error = l.T("booking.find_not_found_staff", "Number", v.Number)
@@ -183,16 +180,6 @@ func wholeSeconds(seconds float64) int {
 		n = 1
 	}
 	return n
-}
-
-// secondsText is a wait in English words: "1 second", "12 seconds" (bookingWait in the
-// visitor's language).
-func secondsText(seconds float64) string {
-	n := wholeSeconds(seconds)
-	if n == 1 {
-		return "1 second"
-	}
-	return fmt.Sprintf("%d seconds", n)
 }
 
 // forgetBooking unbinds the booking from this visit (a shared computer, the kiosk). An edit in

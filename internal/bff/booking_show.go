@@ -172,14 +172,6 @@ func (s *Server) editUnavailableReason(ctx context.Context, b cinema.Booking, kn
 	return ""
 }
 
-// seatText is a seat in English words, "Row C, seat 5" (bookingSeat: in the visitor's).
-func seatText(r *cinema.SeatRef) string {
-	if r == nil {
-		return ""
-	}
-	return fmt.Sprintf("Row %s, seat %s", r.RowLabel, r.Label)
-}
-
 // paymentText is a payment of the booking in l's language: "€12.50 paid by VISA ****4242".
 func paymentText(l *i18n.Localizer, p cinema.BookingPayment) string {
 	card := strings.TrimSpace(p.CardType + " " + p.CardNumberMasked)

@@ -1,6 +1,7 @@
 package bff
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
@@ -8,11 +9,10 @@ import (
 )
 
 // Words of the "manage a booking" flow that several of its pages share, in the request's
-// language. (seatText, showtime, secondsText and areaRule write the same in English only;
-// other areas' pages still call them.)
+// language.
 
 // seatName is a seat by its row and seat labels, kept apart from any language: words writes
-// it in a visitor's language, key in English (seatText's words). Text is the seat's words
+// it in a visitor's language, key in English. Text is the seat's words
 // alone, for a seat known only by them (an edit started before seats were kept by their
 // labels); both then answer with it.
 type seatName struct {
@@ -31,12 +31,13 @@ func seatNameOf(r *cinema.SeatRef) seatName {
 func (n seatName) labelled() bool { return n.Row != "" || n.Seat != "" }
 
 // key is the seat in English, "Row C, seat 5", whatever the page's language: how the edit
-// tells a moved ticket (its seat when the edit began is kept so); "" for no seat.
+// tells a moved ticket (its seat when the edit began is kept so, originLine.Seat); "" for no
+// seat.
 func (n seatName) key() string {
 	if !n.labelled() {
 		return n.Text
 	}
-	return seatText(&cinema.SeatRef{RowLabel: n.Row, Label: n.Seat})
+	return fmt.Sprintf("Row %s, seat %s", n.Row, n.Seat)
 }
 
 // words is the seat in l's language: "Row C, seat 5", "Reihe C, Platz 5"; "" for no seat.

@@ -49,11 +49,3 @@ func (s *Server) cinemaByID(ctx context.Context, id string) cinema.Cinema {
 	}
 	return cinema.Cinema{ID: id, Name: id}
 }
-
-// showtime formats a session time in the cinema's own time zone.
-func showtime(t time.Time, c cinema.Cinema) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.In(c.Location()).Format("Monday 2 January 2006, 15:04")
-}

@@ -10,22 +10,6 @@ import (
 	"github.com/cinemabff/cinemabff/views/components"
 )
 
-// areaRule states the seating-area rule of a seat change, naming the area (category) of the
-// tickets, in English: "New seats must be in the same seating area (Standard) as the tickets"
-// (areaRuleWords: in the visitor's language).
-func areaRule(plan cinema.SeatPlan, ticketCats []string) string {
-	var names []string
-	for _, c := range ticketCats {
-		if n := categoryName(plan, c); !slices.Contains(names, n) {
-			names = append(names, n)
-		}
-	}
-	if len(names) == 1 {
-		return fmt.Sprintf("New seats must be in the same seating area (%s) as the tickets", names[0])
-	}
-	return fmt.Sprintf("New seats must be in the seating areas of the tickets (%s), each ticket in its own", strings.Join(names, ", "))
-}
-
 // areaRuleWords is areaRule in l's words.
 func areaRuleWords(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string) string {
 	var names []string
