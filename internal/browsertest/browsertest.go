@@ -5,6 +5,7 @@ package browsertest
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -55,18 +56,23 @@ func NewPage(t *testing.T, o Options) *Page {
 		chromedp.NoFirstRun,
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(actx)
+	bctx, cancelCtx := chromedp.NewContext(actx)
+	p := &Page{t: t}
+	// The first call on a chromedp context starts the browser, which then lives as long as that
+	// call's context: not the page's deadline, or a step that runs out of time would take the
+	// browser with it and leave nothing to show what the page was doing (dumpFailure).
+	if err := chromedp.Listen(bctx, p.record); err != nil {
+		cancelCtx()
+		cancelAlloc()
+		t.Fatalf("start browser: %v", err)
+	}
 	timeout := o.Timeout
 	if timeout == 0 {
 		timeout = 90 * time.Second
 	}
-	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
+	ctx, cancelTimeout := context.WithTimeout(bctx, timeout)
 	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
-
-	p := &Page{Ctx: ctx, t: t}
-	if err := chromedp.Listen(ctx, p.record); err != nil {
-		t.Fatalf("start browser: %v", err)
-	}
+	p.Ctx = ctx
 	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
 		t.Fatalf("enable network events: %v", err)
 	}
@@ -112,8 +118,7 @@ func (p *Page) record(ev any) {
 func (p *Page) Do(steps ...chromedp.Action[chromedp.Void]) {
 	p.t.Helper()
 	if err := chromedp.Do(p.Ctx, steps...); err != nil {
-		p.Screenshot("failure-" + sanitize(p.t.Name()))
-		p.t.Fatalf("browser: %v", err)
+		p.t.Fatalf("browser: %v (%s)", err, p.dumpFailure())
 	}
 }
 
@@ -122,8 +127,7 @@ func (p *Page) Text(sel string) string {
 	p.t.Helper()
 	s, err := chromedp.Run(p.Ctx, chromedp.Text(sel))
 	if err != nil {
-		p.Screenshot("failure-" + sanitize(p.t.Name()))
-		p.t.Fatalf("text of %s: %v", sel, err)
+		p.t.Fatalf("text of %s: %v (%s)", sel, err, p.dumpFailure())
 	}
 	return s
 }
@@ -166,10 +170,36 @@ func (p *Page) AssertNoConsoleErrors() {
 	}
 }
 
+// dumpFailure saves what the page shows as a step fails: a screenshot and the page's address
+// and HTML (artifacts/failure-<test>.png and .html). A step that failed because the page's
+// deadline passed has left p.Ctx done; the tab itself lives until the test's cleanup, so the
+// dump runs under a short deadline of its own. It returns where the dump went, for the message.
+func (p *Page) dumpFailure() string {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(p.Ctx), 15*time.Second)
+	defer cancel()
+	name := "failure-" + sanitize(p.t.Name())
+	shot := p.screenshot(ctx, name)
+	page, err := chromedp.Run(ctx, chromedp.Evaluate[[2]string](`[location.href, document.documentElement.outerHTML]`))
+	if err != nil {
+		return fmt.Sprintf("screenshot %s; no HTML: %v", shot, err)
+	}
+	path := filepath.Join(ArtifactsDir(p.t), name+".html")
+	if err := os.WriteFile(path, []byte("<!-- "+page[0]+" -->\n"+page[1]), 0o644); err != nil {
+		p.t.Logf("write page HTML: %v", err)
+	}
+	return fmt.Sprintf("page at %s; screenshot %s, HTML %s", page[0], shot, path)
+}
+
 // Screenshot saves a full-page PNG under artifacts/ at the repository root.
 func (p *Page) Screenshot(name string) string {
 	p.t.Helper()
-	png, err := chromedp.Run(p.Ctx, chromedp.FullScreenshot(100)) // quality 100 means PNG
+	return p.screenshot(p.Ctx, name)
+}
+
+func (p *Page) screenshot(ctx context.Context, name string) string {
+	p.t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // quality 100 means PNG
 	if err != nil {
 		p.t.Logf("screenshot %s: %v", name, err)
 		return ""
