@@ -2,7 +2,9 @@
 //
 //	go test -race -count=1 -run TestBrowserPageTour ./internal/bff/
 //
-// When it passes it rewrites docs/screenshots/: the JPEGs and their index, README.md.
+// It walks the three sizes in parallel, each in one browser (a fresh browser context per
+// part of the walk) against a server of its own, and when it passes it rewrites
+// docs/screenshots/: the JPEGs and their index, README.md.
 
 package bff
 
@@ -45,6 +47,7 @@ const maxEditHeightOnPhone = 1270
 type tour struct {
 	t    *testing.T
 	h    *harness
+	b    *browsertest.Browser
 	p    *browsertest.Page
 	size tourSize
 	axe  string
@@ -62,7 +65,7 @@ type tourIndex struct {
 func (tr *tour) page(o browsertest.Options) {
 	o.Width, o.Height, o.Mobile = tr.size.Width, tr.size.Height, tr.size.Touch
 	o.Timeout = 5 * time.Minute
-	tr.p = browsertest.NewPage(tr.t, o)
+	tr.p = tr.b.NewPage(tr.t, o)
 }
 
 // check runs the assertions of every page and saves its screenshot as <name>-<size>.jpg.
@@ -117,23 +120,28 @@ func TestBrowserPageTour(t *testing.T) {
 		t.Fatal(err)
 	}
 	idx := &tourIndex{dir: dir, shots: map[string][]string{}, about: map[string]string{}}
+	// The index is written once every size has walked (parallel subtests run after this
+	// function returns; the cleanup runs after them).
+	t.Cleanup(func() {
+		if !t.Failed() {
+			writeTourIndex(t, idx)
+		}
+	})
 	for _, size := range tourSizes {
 		t.Run(size.Name, func(t *testing.T) {
+			t.Parallel() // three browsers, each with its own server: the walks share nothing
 			// completionDelay -1: the sandbox's connector completes a paid order only when told
 			// (buy). With its usual 20 ms it raced the browser back from the provider: a return
 			// page served after the completion is the confirmation, which has no poller to wait
 			// for and nothing of the waiting page to check.
 			h := newHarness(t, harnessOpts{sandbox: true, completionDelay: -1})
-			tr := &tour{t: t, size: size, axe: src, out: idx, h: h}
+			tr := &tour{t: t, size: size, axe: src, out: idx, h: h, b: browsertest.NewBrowser(t)}
 			tr.buy()
 			tr.booking()
 			tr.swap()
 			tr.staff()
 			tr.kiosk()
 		})
-	}
-	if !t.Failed() {
-		writeTourIndex(t, idx)
 	}
 }
 

@@ -40,8 +40,13 @@ type Options struct {
 	Timeout time.Duration
 }
 
-// NewPage starts a fresh headless Chromium (own user-data dir) and opens a tab.
-func NewPage(t *testing.T, o Options) *Page {
+// Browser is one headless Chromium (own user-data dir) for several pages in turn.
+type Browser struct {
+	ctx context.Context // has run once: the browser is up and lives as long as this context
+}
+
+// NewBrowser starts a headless Chromium; it stops when the test ends.
+func NewBrowser(t *testing.T) *Browser {
 	t.Helper()
 	path := testenv.Chromium(t)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
@@ -56,22 +61,46 @@ func NewPage(t *testing.T, o Options) *Page {
 		chromedp.NoFirstRun,
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancelCtx := chromedp.NewContext(actx)
-	p := &Page{t: t}
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelCtx(); cancelAlloc() })
 	// The first call on a chromedp context starts the browser, which then lives as long as that
-	// call's context: not the page's deadline, or a step that runs out of time would take the
+	// call's context: not a page's deadline, or a step that runs out of time would take the
 	// browser with it and leave nothing to show what the page was doing (dumpFailure).
-	if err := chromedp.Listen(bctx, p.record); err != nil {
-		cancelCtx()
-		cancelAlloc()
+	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("start browser: %v", err)
+	}
+	return &Browser{ctx: ctx}
+}
+
+// NewPage opens a tab in a browser context of its own: no cookies, storage or cache are shared
+// with the browser's other pages, as if it were a fresh browser, without the cost of starting
+// one. The tab closes when the test ends.
+func (b *Browser) NewPage(t *testing.T, o Options) *Page {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	return newPage(t, ctx, o)
+}
+
+// NewPage starts a fresh headless Chromium (own user-data dir) and opens a tab.
+func NewPage(t *testing.T, o Options) *Page {
+	t.Helper()
+	return newPage(t, NewBrowser(t).ctx, o)
+}
+
+// newPage sets up the tab of ctx (a chromedp context) as o says.
+func newPage(t *testing.T, ctx context.Context, o Options) *Page {
+	t.Helper()
+	p := &Page{t: t}
+	if err := chromedp.Listen(ctx, p.record); err != nil { // opens the tab if it is not open yet
+		t.Fatalf("open tab: %v", err)
 	}
 	timeout := o.Timeout
 	if timeout == 0 {
 		timeout = 90 * time.Second
 	}
-	ctx, cancelTimeout := context.WithTimeout(bctx, timeout)
-	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
+	t.Cleanup(cancelTimeout)
 	p.Ctx = ctx
 	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
 		t.Fatalf("enable network events: %v", err)
