@@ -244,12 +244,16 @@ func (tr *tour) kiosk() {
 	base := tr.h.ts.URL
 	tr.page(browsertest.Options{})
 	browserEnrol(tr.t, tr.p, tr.h, device.Kiosk)
-	tr.p.Do(chromedp.Navigate(base+"/"), chromedp.WaitVisible("h1"))
+	tr.p.Do(chromedp.Navigate(base+"/"), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
 	tr.check("kiosk-start", "Kiosk: start screen")
-	tr.p.Do(chromedp.Navigate(base+"/kiosk/collect"), chromedp.WaitVisible("h1"))
+	tr.p.Do(chromedp.Navigate(base+"/kiosk/collect"), chromedp.WaitVisible("#collect-title"))
 	tr.check("kiosk-collect", "Kiosk: collect tickets")
-	tr.p.Do(chromedp.Navigate(base+"/kiosk/idle?back=%2F"), chromedp.WaitVisible("h1"))
-	tr.check("kiosk-idle", "Kiosk: are you still there?")
+	// Without a visit the kiosk answers the warning's address with its start screen, and that
+	// is what this shot shows. The warning page itself (after browserFind, say) is not checked
+	// yet: axe-core finds it critical (meta-refresh), as its 20 s refresh to the expired URL is
+	// not inside <noscript> like the layout's; views/pages/kiosk is being translated meanwhile.
+	tr.p.Do(chromedp.Navigate(base+"/kiosk/idle?back=%2F"), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
+	tr.check("kiosk-idle", "Kiosk: the idle warning's address without a visit (the start screen)")
 }
 
 var bookingBinders sync.Map // harness → added
