@@ -5,6 +5,7 @@ package browsertest
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -39,8 +40,13 @@ type Options struct {
 	Timeout time.Duration
 }
 
-// NewPage starts a fresh headless Chromium (own user-data dir) and opens a tab.
-func NewPage(t *testing.T, o Options) *Page {
+// Browser is one headless Chromium (own user-data dir) for several pages in turn.
+type Browser struct {
+	ctx context.Context // has run once: the browser is up and lives as long as this context
+}
+
+// NewBrowser starts a headless Chromium; it stops when the test ends.
+func NewBrowser(t *testing.T) *Browser {
 	t.Helper()
 	path := testenv.Chromium(t)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
@@ -56,17 +62,46 @@ func NewPage(t *testing.T, o Options) *Page {
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelCtx(); cancelAlloc() })
+	// The first call on a chromedp context starts the browser, which then lives as long as that
+	// call's context: not a page's deadline, or a step that runs out of time would take the
+	// browser with it and leave nothing to show what the page was doing (dumpFailure).
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start browser: %v", err)
+	}
+	return &Browser{ctx: ctx}
+}
+
+// NewPage opens a tab in a browser context of its own: no cookies, storage or cache are shared
+// with the browser's other pages, as if it were a fresh browser, without the cost of starting
+// one. The tab closes when the test ends.
+func (b *Browser) NewPage(t *testing.T, o Options) *Page {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	return newPage(t, ctx, o)
+}
+
+// NewPage starts a fresh headless Chromium (own user-data dir) and opens a tab.
+func NewPage(t *testing.T, o Options) *Page {
+	t.Helper()
+	return newPage(t, NewBrowser(t).ctx, o)
+}
+
+// newPage sets up the tab of ctx (a chromedp context) as o says.
+func newPage(t *testing.T, ctx context.Context, o Options) *Page {
+	t.Helper()
+	p := &Page{t: t}
+	if err := chromedp.Listen(ctx, p.record); err != nil { // opens the tab if it is not open yet
+		t.Fatalf("open tab: %v", err)
+	}
 	timeout := o.Timeout
 	if timeout == 0 {
 		timeout = 90 * time.Second
 	}
 	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
-	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
-
-	p := &Page{Ctx: ctx, t: t}
-	if err := chromedp.Listen(ctx, p.record); err != nil {
-		t.Fatalf("start browser: %v", err)
-	}
+	t.Cleanup(cancelTimeout)
+	p.Ctx = ctx
 	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
 		t.Fatalf("enable network events: %v", err)
 	}
@@ -112,8 +147,7 @@ func (p *Page) record(ev any) {
 func (p *Page) Do(steps ...chromedp.Action[chromedp.Void]) {
 	p.t.Helper()
 	if err := chromedp.Do(p.Ctx, steps...); err != nil {
-		p.Screenshot("failure-" + sanitize(p.t.Name()))
-		p.t.Fatalf("browser: %v", err)
+		p.t.Fatalf("browser: %v (%s)", err, p.dumpFailure())
 	}
 }
 
@@ -122,8 +156,7 @@ func (p *Page) Text(sel string) string {
 	p.t.Helper()
 	s, err := chromedp.Run(p.Ctx, chromedp.Text(sel))
 	if err != nil {
-		p.Screenshot("failure-" + sanitize(p.t.Name()))
-		p.t.Fatalf("text of %s: %v", sel, err)
+		p.t.Fatalf("text of %s: %v (%s)", sel, err, p.dumpFailure())
 	}
 	return s
 }
@@ -166,10 +199,36 @@ func (p *Page) AssertNoConsoleErrors() {
 	}
 }
 
+// dumpFailure saves what the page shows as a step fails: a screenshot and the page's address
+// and HTML (artifacts/failure-<test>.png and .html). A step that failed because the page's
+// deadline passed has left p.Ctx done; the tab itself lives until the test's cleanup, so the
+// dump runs under a short deadline of its own. It returns where the dump went, for the message.
+func (p *Page) dumpFailure() string {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(p.Ctx), 15*time.Second)
+	defer cancel()
+	name := "failure-" + sanitize(p.t.Name())
+	shot := p.screenshot(ctx, name)
+	page, err := chromedp.Run(ctx, chromedp.Evaluate[[2]string](`[location.href, document.documentElement.outerHTML]`))
+	if err != nil {
+		return fmt.Sprintf("screenshot %s; no HTML: %v", shot, err)
+	}
+	path := filepath.Join(ArtifactsDir(p.t), name+".html")
+	if err := os.WriteFile(path, []byte("<!-- "+page[0]+" -->\n"+page[1]), 0o644); err != nil {
+		p.t.Logf("write page HTML: %v", err)
+	}
+	return fmt.Sprintf("page at %s; screenshot %s, HTML %s", page[0], shot, path)
+}
+
 // Screenshot saves a full-page PNG under artifacts/ at the repository root.
 func (p *Page) Screenshot(name string) string {
 	p.t.Helper()
-	png, err := chromedp.Run(p.Ctx, chromedp.FullScreenshot(100)) // quality 100 means PNG
+	return p.screenshot(p.Ctx, name)
+}
+
+func (p *Page) screenshot(ctx context.Context, name string) string {
+	p.t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // quality 100 means PNG
 	if err != nil {
 		p.t.Logf("screenshot %s: %v", name, err)
 		return ""
