@@ -122,7 +122,7 @@ func TestKioskGermanDefaultLanguage(t *testing.T) {
 	if got := strings.Join(strings.Fields(idle.Find(".kiosk-idle .lead").Text()), " "); !strings.HasPrefix(got, "This screen starts over in 20 seconds") {
 		t.Errorf("idle page in English says %q", got)
 	}
-	m := regexp.MustCompile(`url=(/kiosk/idle/expired\?token=[0-9a-f]+)$`).FindStringSubmatch(idle.Find(`.kiosk-idle`).Parent().Find(`meta[http-equiv="refresh"]`).Last().AttrOr("content", ""))
+	m := regexp.MustCompile(`url=(/kiosk/idle/expired\?token=[0-9a-f]+)$`).FindStringSubmatch(idlePageRefresh(idle))
 	if m == nil {
 		t.Fatal("the idle page has no refresh to its expired URL")
 	}

@@ -304,7 +304,7 @@ func TestKioskIdleResetReleasesSeats(t *testing.T) {
 				if href, _ := idle.Find(`[data-testid="idle-continue"]`).Attr("href"); href != "/checkout" {
 					t.Errorf("Continue goes to %q", href)
 				}
-				content, _ := idle.Find(`meta[http-equiv="refresh"]`).Last().Attr("content")
+				content := idlePageRefresh(idle)
 				m := regexp.MustCompile(`^(\d+);url=(/kiosk/idle/expired\?token=[0-9a-f]{32})$`).FindStringSubmatch(content)
 				if m == nil || m[1] != "20" || noscriptRefresh(idle) != "" {
 					t.Fatalf("idle page refresh %q (want 20 s to the expired URL, and no other refresh)", content)
@@ -340,6 +340,16 @@ func TestKioskIdleResetReleasesSeats(t *testing.T) {
 			}
 		})
 	}
+}
+
+// idlePageRefresh is the content of the idle page's own meta refresh, in a <noscript> in its
+// body ("" when none).
+func idlePageRefresh(doc *goquery.Document) string {
+	m := regexp.MustCompile(`<meta http-equiv="refresh" content="([^"]*)"`).FindStringSubmatch(doc.Find("body noscript").Text())
+	if m == nil {
+		return ""
+	}
+	return html.UnescapeString(m[1])
 }
 
 // noscriptRefresh is the content of the meta refresh in the head's <noscript> ("" when none).
