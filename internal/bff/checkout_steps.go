@@ -115,7 +115,7 @@ func (s *Server) chooseBuySeats(c echo.Context) error {
 		want = v.Places
 	}
 	if len(chosen) != want {
-		return s.renderBuySeats(c, http.StatusUnprocessableEntity, seatCountNotice(len(chosen), want), chosen)
+		return s.renderBuySeats(c, http.StatusUnprocessableEntity, seatCountNotice(loc(c), len(chosen), want), chosen)
 	}
 	// Seat hoarding (holds.go): an order is never given more seats than a visit may hold.
 	if done, err := s.refuseVisitSeats(c, seatStepBuySeats, want, nil, s.url(RouteBuySummary)); done {

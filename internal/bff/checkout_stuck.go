@@ -154,28 +154,30 @@ func (s *Server) giveUpOrder(ctx context.Context, rec checkout.Record) (done boo
 
 // checkOrderNow is staff's "Retry" on a stuck or given-up order: read the order details now
 // (not from the poller's cache) and record what they say; an unconfirmed order is watched
-// again. It returns the record afterwards and what was found, in words.
-func (s *Server) checkOrderNow(ctx context.Context, rec checkout.Record) (checkout.Record, string) {
+// again. It returns the record afterwards and what was found: a message id and its arguments,
+// which the caller writes in the records' English and in the staff member's language.
+func (s *Server) checkOrderNow(ctx context.Context, rec checkout.Record) (checkout.Record, string, []any) {
 	st := s.checkout()
 	st.poller.Forget(rec.UserSessionID)
 	r := st.poller.Get(ctx, rec.UserSessionID)
 	next, _ := s.applyDetails(ctx, rec, r)
 	switch {
 	case next.State == checkout.StateCompleted:
-		return next, fmt.Sprintf("The order is completed: booking %d.", next.BookingNumber)
-	case next.State == checkout.StateDeclined || next.State == checkout.StateCancelled:
-		return next, "The payment was " + string(next.State) + " at the provider: nothing was taken."
+		return next, "checkout.check_completed", []any{"Number", next.BookingNumber}
+	case next.State == checkout.StateDeclined:
+		return next, "checkout.check_declined", nil
+	case next.State == checkout.StateCancelled:
+		return next, "checkout.check_cancelled", nil
 	case rec.State == checkout.StateGivenUp && r.Err != nil:
-		return next, "The ticketing system no longer has this order (it was cancelled when it was given up): " + r.Err.Error()
+		return next, "checkout.check_gone", []any{"Error", r.Err.Error()}
 	case rec.State == checkout.StateGivenUp:
-		return next, "The order is still not completed."
+		return next, "checkout.check_still_open", nil
 	case r.Err != nil:
 		s.watchInBackground(rec)
-		return next, "The ticketing system could not be asked just now (" + r.Err.Error() + "); the order is still being checked."
+		return next, "checkout.check_unreachable", []any{"Error", r.Err.Error()}
 	}
 	s.watchInBackground(rec)
-	until := s.watchDeadline(rec).In(s.cinemaByID(ctx, rec.CinemaID).Location()).Format("Mon 2 Jan 15:04")
-	return next, "Still not confirmed; the order is being checked until " + until + "."
+	return next, "checkout.check_watching", []any{"Until", s.watchDeadline(rec).In(s.cinemaByID(ctx, rec.CinemaID).Location())}
 }
 
 // ResumeCheckoutWatchers keeps checking, in the background, every redirect payment whose

@@ -82,3 +82,22 @@ func TestCounterDefaultLanguage(t *testing.T) {
 		t.Errorf("after choosing English the counter answers in %q", got)
 	}
 }
+
+// TestSeatCountNoticeInBothLanguages: the purchase's wrong-seat-count notice counts seats and
+// tickets with each language's plurals.
+func TestSeatCountNoticeInBothLanguages(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	en, de := h.srv.langs.ForCode("en"), h.srv.langs.ForCode("de")
+	for _, tc := range []struct {
+		got, want string
+	}{
+		{seatCountNotice(en, 3, 2).Heading, "You chose 3 seats for 2 tickets"},
+		{seatCountNotice(en, 3, 2).Body, "Untick 1 seat: each ticket gets exactly one seat."},
+		{seatCountNotice(de, 1, 2).Heading, "Sie haben 1 Platz für 2 Tickets gewählt"},
+		{seatCountNotice(de, 1, 3).Body, "Wählen Sie noch 2 Plätze: Jedes Ticket braucht einen Platz."},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%q, want %q", tc.got, tc.want)
+		}
+	}
+}

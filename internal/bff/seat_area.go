@@ -1,7 +1,6 @@
 package bff
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -52,13 +51,13 @@ func areaProblem(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string, s
 
 // seatCountNotice says what is wrong with the number of seats chosen for want tickets, and
 // what to do about it.
-func seatCountNotice(chosen, want int) *components.Notice {
+func seatCountNotice(l *i18n.Localizer, chosen, want int) *components.Notice {
 	n := &components.Notice{Kind: components.NoticeError,
-		Heading: fmt.Sprintf("You chose %d %s for %d %s", chosen, plural(chosen, "seat", "seats"), want, plural(want, "ticket", "tickets"))}
+		Heading: l.T("checkout.seat_count_heading", "Seats", l.N("checkout.seat_count_seats", chosen), "Tickets", l.N("common.tickets", want))}
 	if chosen > want {
-		n.Body = fmt.Sprintf("Untick %d %s: each ticket gets exactly one seat.", chosen-want, plural(chosen-want, "seat", "seats"))
+		n.Body = l.N("checkout.seat_count_untick", chosen-want)
 	} else {
-		n.Body = fmt.Sprintf("Choose %d more %s: each ticket needs one seat.", want-chosen, plural(want-chosen, "seat", "seats"))
+		n.Body = l.N("checkout.seat_count_more", want-chosen)
 	}
 	return n
 }

@@ -256,8 +256,11 @@ func (s *Server) retryAttention(c echo.Context) error {
 		say := func(in *i18n.Localizer) string {
 			args := slices.Clone(kv)
 			for i, a := range args {
-				if st, ok := a.(ledger.State); ok {
-					args[i] = ledgerStateWords(in, st)
+				switch v := a.(type) {
+				case ledger.State:
+					args[i] = ledgerStateWords(in, v)
+				case time.Time: // already in the cinema's time zone
+					args[i] = in.Time(v, nil, i18n.DateTimeShort)
 				}
 			}
 			return in.T(id, args...)
@@ -269,8 +272,8 @@ func (s *Server) retryAttention(c echo.Context) error {
 		if s.checkoutState == nil || s.ticketing == nil {
 			return &Error{Code: EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_ticketing")}
 		}
-		_, outcome = s.checkOrderNow(ctx, *it.Checkout)
-		shown = outcome
+		_, id, kv := s.checkOrderNow(ctx, *it.Checkout)
+		msg(id, kv...)
 	case it.Entry != nil:
 		if it.Entry.State.Terminal(it.Entry.Kind) {
 			msg("staff.attention.outcome_ended", "State", it.Entry.State)

@@ -211,14 +211,6 @@ func comparePos(a, b cinema.SeatPosition) int {
 // ptr is a pointer to a copy of v.
 func ptr[T any](v T) *T { return &v }
 
-// plural picks one or many by n (English words; used outside the swap).
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // categoryName is the area category as the cinema names it (its code when it has no name).
 func categoryName(plan cinema.SeatPlan, code string) string {
 	if c, ok := plan.AreaCategory(code); ok && c.Description != "" {
