@@ -43,7 +43,7 @@ func TestBrowserSwapCounterFollowsTickedTickets(t *testing.T) {
 		chromedp.WaitVisible(`[data-testid="seatmap"]`),
 	)
 	count := func() string { return p.Text(`[data-seat-count]`) }
-	if got := count(); got != "0 new seats chosen. Tick the tickets that move to see how many they need." {
+	if got := count(); got != "0 new seats chosen. First tick the tickets that move." {
 		t.Errorf("no ticket ticked: count %q", got)
 	}
 	p.Do(chromedp.Click(`#ticket-1-box`))
@@ -65,7 +65,7 @@ func TestBrowserSwapCounterFollowsTickedTickets(t *testing.T) {
 		t.Error("no seat can be ticked for the second ticket")
 	}
 	p.Do(chromedp.Click(`#ticket-1-box`), chromedp.Click(`#ticket-2-box`))
-	if got := count(); got != "1 new seat chosen. Tick the tickets that move to see how many they need." {
+	if got := count(); got != "1 new seat chosen. First tick the tickets that move." {
 		t.Errorf("tickets unticked again: count %q", got)
 	}
 	p.Screenshot("swap-counter")

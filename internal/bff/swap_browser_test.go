@@ -231,7 +231,7 @@ func TestBrowserSwapInGerman(t *testing.T) {
 		chromedp.WaitVisible(`[data-testid="seatmap"]`),
 	)
 	count := func() string { return p.Text(`[data-seat-count]`) }
-	if got := count(); got != "0 neue Plätze gewählt. Kreuzen Sie die Tickets an, die neue Plätze bekommen, um zu sehen, wie viele sie brauchen." {
+	if got := count(); got != "0 neue Plätze gewählt. Kreuzen Sie zuerst die Tickets an, die umziehen." {
 		t.Errorf("no ticket ticked: count %q", got)
 	}
 	p.Do(chromedp.Click(`#ticket-1-box`))
