@@ -33,11 +33,21 @@ func browserBuyToProvider(t *testing.T, h *harness, p *browsertest.Page, name st
 }
 
 func TestBrowserBuyTwoTicketsAndPay(t *testing.T) {
-	h := newHarness(t, harnessOpts{sandbox: true, completionDelay: 1500 * time.Millisecond})
+	// The connector completes the paid order only when told (completionDelay -1): with a
+	// fixed delay a slow return would find the order complete and show the confirmation at
+	// once, with no waiting page to see.
+	h := newHarness(t, harnessOpts{sandbox: true, completionDelay: -1})
 	p := browsertest.NewPage(t, browsertest.Options{})
 	browserBuyToProvider(t, h, p, "buy")
 	p.Do(chromedp.Click(`button[value="pay"]`), chromedp.WaitVisible(`[data-testid="poller"]`))
 	p.Screenshot("buy-6-confirming")
+	ret, err := chromedp.Run(p.Ctx, chromedp.Evaluate[string](`location.href`))
+	if err != nil {
+		t.Fatalf("return page address: %v", err)
+	}
+	if !h.sb.CompleteAwaiting(h.recordOf(ret).UserSessionID) {
+		t.Fatalf("the sandbox did not complete the paid order of %s", ret)
+	}
 	p.Do(chromedp.WaitVisible(`[data-testid="booking-number"]`))
 	p.Screenshot("buy-7-confirmation")
 	if n := p.Text(`[data-testid="booking-number"]`); len(n) != 6 {
