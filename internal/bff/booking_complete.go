@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"golang.org/x/text/language"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/cinema"
@@ -242,7 +241,7 @@ func changeWords(l *i18n.Localizer, items []changeItem) []string {
 // with what changed and what was paid or refunded. The audit trail gets the same in English.
 func (s *Server) finishEdit(c echo.Context, e editVisit) error {
 	ctx := c.Request().Context()
-	l, en := loc(c), s.langs.For(language.English)
+	l, en := loc(c), s.english()
 	shown, audited := changeWords(l, e.Summary), changeWords(en, e.Summary)
 	if e.Entry != "" {
 		if entry, err := s.ledger.Get(ctx, e.Entry); err == nil {

@@ -74,5 +74,5 @@ func bookingSigned(l *i18n.Localizer, m cinema.Money) string {
 
 // bookingWait is a wait in words, rounded up to whole seconds: "1 second", "12 Sekunden".
 func bookingWait(l *i18n.Localizer, seconds float64) string {
-	return l.N("booking.seconds", wholeSeconds(seconds))
+	return l.N("common.seconds", wholeSeconds(seconds))
 }

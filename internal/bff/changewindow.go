@@ -104,15 +104,15 @@ func sameDay(t time.Time, y int, m time.Month, d int) bool {
 // cutoffWords writes a cut-off in l's words: "30 minutes", "2 hours", "1 hour 30 minutes".
 func cutoffWords(l *i18n.Localizer, d time.Duration) string {
 	if d < time.Minute {
-		return l.N("booking.seconds", int(d/time.Second))
+		return l.N("common.seconds", int(d/time.Second))
 	}
 	h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
 	var parts []string
 	if h > 0 {
-		parts = append(parts, l.N("booking.hours", h))
+		parts = append(parts, l.N("common.hours", h))
 	}
 	if m > 0 {
-		parts = append(parts, l.N("booking.minutes", m))
+		parts = append(parts, l.N("common.minutes", m))
 	}
 	return strings.Join(parts, " ")
 }

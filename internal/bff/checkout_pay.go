@@ -363,7 +363,7 @@ func (s *Server) showBuyFailed(c echo.Context, rec checkout.Record, r checkout.R
 		Amount: l.Money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency})}
 	if rec.State == checkout.StateGivenUp {
 		v.GivenUp, v.Policy = true, s.failedOrderPolicyIn(l)
-		v.Outcome = l.T("checkout.failed_waited", "Window", watchWindowText(l, s.orderWatchFor()))
+		v.Outcome = l.T("checkout.failed_waited", "Window", l.Duration(s.orderWatchFor()))
 		if rec.OrderCancelled {
 			v.Outcome += " " + l.T("checkout.failed_order_cancelled")
 		} else {

@@ -3,7 +3,6 @@ package bff
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/checkout"
@@ -116,7 +115,7 @@ func (s *Server) giveUpOrder(ctx context.Context, rec checkout.Record) (done boo
 	if freshLook() {
 		return true
 	}
-	window := watchWindowWords(s.orderWatchFor())
+	window := s.english().Duration(s.orderWatchFor()) // for the record
 	var reason string
 	cancelled := false
 	err := s.ticketing.CancelOrder(ctx, usid)
@@ -218,38 +217,4 @@ func (s *Server) StartCheckoutWatchers(ctx context.Context, every time.Duration)
 			}
 		}
 	}()
-}
-
-// watchWindowText writes a watch window for people in l's language: "24 hours", "24 Stunden",
-// "90 minutes", "1 hour".
-func watchWindowText(l *i18n.Localizer, d time.Duration) string {
-	switch {
-	case d >= time.Hour && d%time.Hour == 0:
-		return l.N("checkout.hours", int(d/time.Hour))
-	case d >= time.Minute && d%time.Minute == 0:
-		return l.N("checkout.minutes", int(d/time.Minute))
-	case d%time.Second == 0:
-		return l.N("checkout.seconds", int(d/time.Second))
-	}
-	return d.String()
-}
-
-// watchWindowWords writes a watch window in English, for the records that keep why an order
-// was given up (pages use watchWindowText): "24 hours", "90 minutes", "1 hour".
-func watchWindowWords(d time.Duration) string {
-	plural := func(n int64, unit string) string {
-		if n == 1 {
-			return "1 " + unit
-		}
-		return fmt.Sprintf("%d %ss", n, unit)
-	}
-	switch {
-	case d >= time.Hour && d%time.Hour == 0:
-		return plural(int64(d/time.Hour), "hour")
-	case d >= time.Minute && d%time.Minute == 0:
-		return plural(int64(d/time.Minute), "minute")
-	case d%time.Second == 0:
-		return plural(int64(d/time.Second), "second")
-	}
-	return d.String()
 }

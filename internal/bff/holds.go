@@ -247,7 +247,7 @@ func (s *Server) tooManySeatsNotice(c echo.Context, seats int) *components.Notic
 			Body: l.T("checkout.limit_split_group", "Chosen", seats)}
 	}
 	return &components.Notice{Kind: components.NoticeError, Heading: l.N("checkout.limit_at_a_time", n),
-		Body: l.T("checkout.limit_chose", "Limit", l.N("checkout.seats_count", n), "Chosen", seats) + " " +
+		Body: l.T("checkout.limit_chose", "Limit", l.N("common.seats", n), "Chosen", seats) + " " +
 			l.T("checkout.limit_choose_fewer") + " " + l.T("checkout.limit_larger_group")}
 }
 
@@ -294,12 +294,12 @@ func (s *Server) renderSeatLimit(c echo.Context, step seatStep, seats int, h vis
 	l := loc(c)
 	limit := s.maxSeatsPerVisit()
 	v := pages.HoldLimitView{Limit: "seats", Heading: l.N("checkout.limit_at_a_time", limit)}
-	atMost := l.T("checkout.limit_hold_at_most", "Limit", l.N("checkout.seats_count", limit))
+	atMost := l.T("checkout.limit_hold_at_most", "Limit", l.N("common.seats", limit))
 	switch step {
 	case seatStepTickets:
-		v.Message = atMost + " " + l.T("checkout.limit_asked_for", "Asked", l.N("checkout.seats_count", seats))
+		v.Message = atMost + " " + l.T("checkout.limit_asked_for", "Asked", l.N("common.seats", seats))
 	case seatStepBuySeats:
-		v.Message = atMost + " " + l.T("checkout.limit_order_has", "Asked", l.N("checkout.seats_count", seats))
+		v.Message = atMost + " " + l.T("checkout.limit_order_has", "Asked", l.N("common.seats", seats))
 	case seatStepEditAdd:
 		v.Message = atMost + " " + l.T("checkout.limit_asked_to_add", "Asked", l.N("common.tickets", seats))
 	}
@@ -308,11 +308,11 @@ func (s *Server) renderSeatLimit(c echo.Context, step seatStep, seats int, h vis
 	}
 	switch {
 	case h.purchase > 0 && h.editAdded > 0:
-		v.Holding = l.T("checkout.limit_holding_both", "Purchase", l.N("checkout.seats_count", h.purchase), "Added", l.N("checkout.seats_count", h.editAdded))
+		v.Holding = l.T("checkout.limit_holding_both", "Purchase", l.N("common.seats", h.purchase), "Added", l.N("common.seats", h.editAdded))
 	case h.purchase > 0:
-		v.Holding = l.T("checkout.limit_holding_purchase", "Purchase", l.N("checkout.seats_count", h.purchase))
+		v.Holding = l.T("checkout.limit_holding_purchase", "Purchase", l.N("common.seats", h.purchase))
 	case h.editAdded > 0:
-		v.Holding = l.T("checkout.limit_holding_edit", "Added", l.N("checkout.seats_count", h.editAdded))
+		v.Holding = l.T("checkout.limit_holding_edit", "Added", l.N("common.seats", h.editAdded))
 	}
 	v.Advice = l.T("checkout.limit_advice") + " " + l.T("checkout.limit_larger_group")
 	if step == seatStepBuySeats {
@@ -449,7 +449,7 @@ func (s *Server) renderOrderLimit(c echo.Context, st *holds.Store, key string, l
 		}
 		wait := max(first.Sub(s.now()), time.Minute)
 		c.Response().Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())))
-		v.Holding = l.T("checkout.order_limit_release", "Minutes", l.N("checkout.minutes", int((wait+time.Minute-1)/time.Minute)))
+		v.Holding = l.T("checkout.order_limit_release", "Minutes", l.N("common.minutes", int((wait+time.Minute-1)/time.Minute)))
 	}
 	if back != "" {
 		v.Links = append(v.Links, pages.HoldLimitLink{Label: l.T("checkout.back_to_tickets"), URL: back, TestID: "hold-limit-back"})

@@ -106,3 +106,7 @@ func (s *Server) languageLinks(c echo.Context) []layouts.LangLink {
 	}
 	return out
 }
+
+// english writes the records (the audit trail, ledger notes, logs) from the same messages a
+// person reads in their own language: in English, whatever the request's language.
+func (s *Server) english() *i18n.Localizer { return s.langs.For(language.English) }

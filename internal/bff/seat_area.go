@@ -53,7 +53,7 @@ func areaProblem(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string, s
 // what to do about it.
 func seatCountNotice(l *i18n.Localizer, chosen, want int) *components.Notice {
 	n := &components.Notice{Kind: components.NoticeError,
-		Heading: l.T("checkout.seat_count_heading", "Seats", l.N("checkout.seat_count_seats", chosen), "Tickets", l.N("common.tickets", want))}
+		Heading: l.T("checkout.seat_count_heading", "Seats", l.N("common.seats", chosen), "Tickets", l.N("common.tickets", want))}
 	if chosen > want {
 		n.Body = l.N("checkout.seat_count_untick", chosen-want)
 	} else {

@@ -11,7 +11,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
-	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/views/pages"
@@ -117,8 +116,8 @@ func (s *Server) checkStaffSignIn(next echo.HandlerFunc) echo.HandlerFunc {
 		why, notice := "", "" // why: for the log and the audit trail; notice: for the person
 		var a staff.Account
 		if now.Sub(seen) > idle {
-			why = fmt.Sprintf("after %s without activity", durationText(idle))
-			notice = l.T("staff.signin.ended_idle", "Duration", durationWords(l, idle))
+			why = fmt.Sprintf("after %s without activity", s.english().Duration(idle))
+			notice = l.T("staff.signin.ended_idle", "Duration", l.Duration(idle))
 		} else {
 			var err error
 			a, err = s.staff.Get(ctx, user)
@@ -156,37 +155,6 @@ func (s *Server) checkStaffSignIn(next echo.HandlerFunc) echo.HandlerFunc {
 			back = c.Request().URL.RequestURI()
 		}
 		return s.redirect(c, s.signInURL(back))
-	}
-}
-
-// durationText is a duration in English words for the log and the audit trail: "15 minutes",
-// "1 hour", "90 seconds". People read durationWords.
-func durationText(d time.Duration) string {
-	plural := func(n int64, unit string) string {
-		if n == 1 {
-			return "1 " + unit
-		}
-		return strconv.FormatInt(n, 10) + " " + unit + "s"
-	}
-	switch {
-	case d >= time.Hour && d%time.Hour == 0:
-		return plural(int64(d/time.Hour), "hour")
-	case d >= time.Minute && d%time.Minute == 0:
-		return plural(int64(d/time.Minute), "minute")
-	default:
-		return plural(int64(max(d.Round(time.Second), time.Second)/time.Second), "second")
-	}
-}
-
-// durationWords is a duration in l's words: "15 minutes", "1 Stunde", "90 seconds".
-func durationWords(l *i18n.Localizer, d time.Duration) string {
-	switch {
-	case d >= time.Hour && d%time.Hour == 0:
-		return l.N("staff.duration.hours", int(d/time.Hour))
-	case d >= time.Minute && d%time.Minute == 0:
-		return l.N("staff.duration.minutes", int(d/time.Minute))
-	default:
-		return l.N("staff.duration.seconds", int(max(d.Round(time.Second), time.Second)/time.Second))
 	}
 }
 
@@ -229,7 +197,7 @@ func (s *Server) signIn(c echo.Context) error {
 	}
 	if !ok {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(wholeSeconds(wait.Seconds())))
-		v.Error = l.T("staff.signin.too_many", "Wait", l.N("staff.duration.seconds", wholeSeconds(wait.Seconds())))
+		v.Error = l.T("staff.signin.too_many", "Wait", l.N("common.seconds", wholeSeconds(wait.Seconds())))
 		return s.render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
 	}
 	a, err := s.staff.Authenticate(ctx, v.Username, c.FormValue("password"))
@@ -239,7 +207,7 @@ func (s *Server) signIn(c echo.Context) error {
 		s.recordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "account locked"})
 		wait := time.Until(locked.Until)
 		c.Response().Header().Set("Retry-After", strconv.Itoa(wholeSeconds(wait.Seconds())))
-		v.Error = l.T("staff.signin.locked", "Wait", l.N("staff.duration.minutes", wholeMinutes(wait)))
+		v.Error = l.T("staff.signin.locked", "Wait", l.N("common.minutes", wholeMinutes(wait)))
 		return s.render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
 	case errors.Is(err, staff.ErrBadCredentials):
 		s.recordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "wrong username or password"})

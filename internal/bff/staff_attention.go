@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"golang.org/x/text/language"
 
 	"github.com/cinemabff/cinemabff/internal/attention"
 	"github.com/cinemabff/cinemabff/internal/audit"
@@ -83,7 +82,7 @@ func (s *Server) renderAttention(c echo.Context, status int, notice *components.
 	if err != nil {
 		return err
 	}
-	v := pages.AttentionView{Notice: notice, CSRFToken: csrfToken(c), StuckAfter: durationWords(l, attentionStuckAfter)}
+	v := pages.AttentionView{Notice: notice, CSRFToken: csrfToken(c), StuckAfter: l.Duration(attentionStuckAfter)}
 	now := s.now()
 	for _, it := range items {
 		zone := s.cinemaByID(ctx, it.CinemaID).Location()
@@ -265,7 +264,7 @@ func (s *Server) retryAttention(c echo.Context) error {
 			}
 			return in.T(id, args...)
 		}
-		outcome, shown = say(s.langs.For(language.English)), say(l)
+		outcome, shown = say(s.english()), say(l)
 	}
 	switch {
 	case it.Checkout != nil:

@@ -86,3 +86,15 @@ func (l *Localizer) Time(t time.Time, loc *time.Location, style Style) string {
 		"Mon", l.T("time.month_short."+mo),
 	)
 }
+
+// Duration writes a span in the largest unit that measures it whole: "24 hours", "90
+// minutes", else seconds, rounded and at least one: "24 Stunden", "1 Sekunde".
+func (l *Localizer) Duration(d time.Duration) string {
+	switch {
+	case d >= time.Hour && d%time.Hour == 0:
+		return l.N("common.hours", int(d/time.Hour))
+	case d >= time.Minute && d%time.Minute == 0:
+		return l.N("common.minutes", int(d/time.Minute))
+	}
+	return l.N("common.seconds", int(max(d.Round(time.Second), time.Second)/time.Second))
+}

@@ -153,3 +153,25 @@ func TestTime(t *testing.T) {
 		}
 	}
 }
+
+func TestDuration(t *testing.T) {
+	c := load(t)
+	en, de := c.For(language.English), c.For(language.German)
+	for _, tc := range []struct {
+		l    *Localizer
+		d    time.Duration
+		want string
+	}{
+		{en, 24 * time.Hour, "24 hours"},
+		{de, time.Hour, "1 Stunde"},
+		{en, 90 * time.Minute, "90 minutes"},
+		{de, 15 * time.Minute, "15 Minuten"},
+		{en, 90 * time.Second, "90 seconds"},
+		{en, 1500 * time.Millisecond, "2 seconds"},
+		{de, 0, "1 Sekunde"},
+	} {
+		if got := tc.l.Duration(tc.d); got != tc.want {
+			t.Errorf("%s Duration(%v) = %q, want %q", tc.l.Lang(), tc.d, got, tc.want)
+		}
+	}
+}

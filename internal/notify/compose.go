@@ -186,7 +186,7 @@ const (
 )
 
 func outcome(l *i18n.Localizer, n Notice) string {
-	wait := durationWords(l, n.Waited)
+	wait := l.Duration(n.Waited)
 	switch n.Outcome {
 	case OutcomeCancelled:
 		return l.T("mail.given_up_cancelled", "Wait", wait)
@@ -194,17 +194,6 @@ func outcome(l *i18n.Localizer, n Notice) string {
 		return l.T("mail.given_up_not_cancelled", "Wait", wait)
 	}
 	return n.Outcome
-}
-
-// durationWords is a wait in whole hours, minutes or seconds: "24 hours", "24 Stunden".
-func durationWords(l *i18n.Localizer, d time.Duration) string {
-	switch {
-	case d >= time.Hour && d%time.Hour == 0:
-		return l.N("mail.hours", int(d/time.Hour))
-	case d >= time.Minute && d%time.Minute == 0:
-		return l.N("mail.minutes", int(d/time.Minute))
-	}
-	return l.N("mail.seconds", int(d.Round(time.Second)/time.Second))
 }
 
 func changeItems(l *i18n.Localizer, n Notice) []string {
