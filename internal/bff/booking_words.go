@@ -1,11 +1,11 @@
 package bff
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/tickets"
 )
 
 // Words of the "manage a booking" flow that several of its pages share, in the request's
@@ -37,7 +37,7 @@ func (n seatName) key() string {
 	if !n.labelled() {
 		return n.Text
 	}
-	return fmt.Sprintf("Row %s, seat %s", n.Row, n.Seat)
+	return tickets.SeatKey(n.Row, n.Seat)
 }
 
 // words is the seat in l's language: "Row C, seat 5", "Reihe C, Platz 5"; "" for no seat.
@@ -45,7 +45,7 @@ func (n seatName) words(l *i18n.Localizer) string {
 	if !n.labelled() {
 		return n.Text
 	}
-	return l.T("booking.seat", "Row", n.Row, "Seat", n.Seat)
+	return tickets.SeatWords(l, n.Row, n.Seat)
 }
 
 // bookingSeat is a booked seat in l's language ("" for none).

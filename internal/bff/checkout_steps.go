@@ -14,6 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	co "github.com/cinemabff/cinemabff/views/pages/checkout"
@@ -30,7 +31,7 @@ func seatWords(l *i18n.Localizer, r *cinema.SeatRef) string {
 	if r == nil {
 		return ""
 	}
-	return l.T("checkout.seat", "Row", r.RowLabel, "Seat", r.Label)
+	return tickets.SeatWords(l, r.RowLabel, r.Label)
 }
 
 // showBuySeats shows the seat map with the order's seats ticked.

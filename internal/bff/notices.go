@@ -280,7 +280,7 @@ func (s *Server) ticketsView(ctx context.Context, b cinema.Booking, printURL str
 	for _, c := range cards {
 		seats := []string{c.SeatText}
 		for _, t := range i18n.Languages {
-			seats = append(seats, notify.SeatWords(s.langs.For(t), c.Row, c.Seat))
+			seats = append(seats, tickets.SeatWords(s.langs.For(t), c.Row, c.Seat))
 		}
 		for _, st := range seats {
 			current[changes.Key(0, st)], current[changes.Key(c.Line, st)] = true, true

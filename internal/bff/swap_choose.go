@@ -90,7 +90,7 @@ func swapProblem(heading, body string) *components.Notice {
 func planSwap(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticketValues, seatValues []string) (swapChoice, []swapMove, *components.Notice) {
 	choice := swapChoice{Seqs: map[int]bool{}}
 	choice.Seats, _ = components.SeatValues(seatValues)
-	var tickets []cinema.BookedTicket
+	var moving []cinema.BookedTicket
 	for _, v := range ticketValues {
 		for _, part := range strings.Split(v, "+") {
 			seq, err := strconv.Atoi(part)
@@ -100,14 +100,14 @@ func planSwap(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticketV
 			}
 			if !choice.Seqs[seq] {
 				choice.Seqs[seq] = true
-				tickets = append(tickets, t)
+				moving = append(moving, t)
 			}
 		}
 	}
-	if len(tickets) == 0 {
+	if len(moving) == 0 {
 		return choice, nil, swapProblem(l.T("swap.problem.no_ticket.heading"), l.T("swap.problem.no_ticket.body"))
 	}
-	for _, t := range tickets {
+	for _, t := range moving {
 		for _, m := range b.PackageMates(t.Seq) {
 			if !choice.Seqs[m.Seq] {
 				return choice, nil, swapProblem(l.T("swap.problem.partial_package.heading"),
@@ -121,9 +121,9 @@ func planSwap(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticketV
 	if _, err := components.SeatValues(seatValues); err != nil {
 		return choice, nil, notASeat()
 	}
-	if len(choice.Seats) != len(tickets) {
-		return choice, nil, swapProblem(l.T("swap.problem.count.heading", "Seats", l.N("swap.new_seats", len(tickets))),
-			l.T("swap.problem.count.body", "Tickets", l.N("common.tickets", len(tickets)), "Seats", l.N("swap.new_seats", len(choice.Seats))))
+	if len(choice.Seats) != len(moving) {
+		return choice, nil, swapProblem(l.T("swap.problem.count.heading", "Seats", l.N("swap.new_seats", len(moving))),
+			l.T("swap.problem.count.body", "Tickets", l.N("common.tickets", len(moving)), "Seats", l.N("swap.new_seats", len(choice.Seats))))
 	}
 	owned := map[cinema.SeatPosition]bool{}
 	for _, t := range b.Tickets {
@@ -131,9 +131,9 @@ func planSwap(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticketV
 			owned[t.Seat.Position] = true
 		}
 	}
-	need := map[string]int{} // area category -> tickets moving
-	var cats []string        // the categories of the tickets moving, each once, in order
-	for _, t := range tickets {
+	need := map[string]int{} // area category -> moving moving
+	var cats []string        // the categories of the moving moving, each once, in order
+	for _, t := range moving {
 		if need[t.Seat.AreaCategoryCode] == 0 {
 			cats = append(cats, t.Seat.AreaCategoryCode)
 		}
@@ -147,14 +147,14 @@ func planSwap(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticketV
 			return choice, nil, notASeat()
 		case owned[p]:
 			return choice, nil, swapProblem(l.T("swap.problem.yours.heading"),
-				l.T("swap.problem.yours.body", "Seat", swapSeatText(l, seat.RowLabel, seat.Label)))
+				l.T("swap.problem.yours.body", "Seat", tickets.SeatWords(l, seat.RowLabel, seat.Label)))
 		case need[seat.AreaCategoryCode] == 0:
 			return choice, nil, swapProblem(l.T("swap.problem.area.heading"),
-				l.T("swap.problem.area.other_area", "Rule", swapAreaRule(l, plan, cats), "Seat", swapSeatText(l, seat.RowLabel, seat.Label),
+				l.T("swap.problem.area.other_area", "Rule", swapAreaRule(l, plan, cats), "Seat", tickets.SeatWords(l, seat.RowLabel, seat.Label),
 					"Area", categoryName(plan, seat.AreaCategoryCode)))
 		case !seat.Selectable():
 			return choice, nil, swapProblem(l.T("swap.problem.taken.heading"),
-				l.T("swap.problem.taken.body", "Seat", swapSeatText(l, seat.RowLabel, seat.Label)))
+				l.T("swap.problem.taken.body", "Seat", tickets.SeatWords(l, seat.RowLabel, seat.Label)))
 		}
 		seatsByCat[seat.AreaCategoryCode] = append(seatsByCat[seat.AreaCategoryCode], seat)
 	}
@@ -165,17 +165,17 @@ func planSwap(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticketV
 					"Area", categoryName(plan, cat), "Seats", l.N("swap.new_seats", len(seatsByCat[cat]))))
 		}
 	}
-	slices.SortStableFunc(tickets, func(a, b cinema.BookedTicket) int { return comparePos(a.Seat.Position, b.Seat.Position) })
+	slices.SortStableFunc(moving, func(a, b cinema.BookedTicket) int { return comparePos(a.Seat.Position, b.Seat.Position) })
 	for _, ss := range seatsByCat {
 		slices.SortFunc(ss, func(a, b cinema.Seat) int { return comparePos(a.Position, b.Position) })
 	}
-	moves := make([]swapMove, 0, len(tickets))
-	for _, t := range tickets {
+	moves := make([]swapMove, 0, len(moving))
+	for _, t := range moving {
 		cat := t.Seat.AreaCategoryCode
 		to := seatsByCat[cat][0]
 		seatsByCat[cat] = seatsByCat[cat][1:]
 		moves = append(moves, swapMove{Seq: t.Seq, Ticket: t.Description, Package: t.InPackage(),
-			From: seatKey(t.Seat.RowLabel, t.Seat.Label), To: to.Position, ToText: seatKey(to.RowLabel, to.Label),
+			From: tickets.SeatKey(t.Seat.RowLabel, t.Seat.Label), To: to.Position, ToText: tickets.SeatKey(to.RowLabel, to.Label),
 			FromRow: t.Seat.RowLabel, FromSeat: t.Seat.Label, ToRow: to.RowLabel, ToSeat: to.Label})
 	}
 	return choice, moves, nil
@@ -193,16 +193,6 @@ func swapAreaRule(l *i18n.Localizer, plan cinema.SeatPlan, cats []string) string
 	}
 	return l.T("swap.area_rule.several", "Areas", strings.Join(names, ", "))
 }
-
-// swapSeatText names a seat for people, in l's language: "Row F, seat 11".
-func swapSeatText(l *i18n.Localizer, row, seat string) string {
-	return l.T("ui.seat", "Row", row, "Seat", seat)
-}
-
-// seatKey names a seat the way the records of a change do ("Row F, seat 11", in English
-// whatever the page's language): the audit trail, the message about the swap and the change
-// record that marks the old ticket as replaced (matched against tickets.Card.SeatText).
-func seatKey(row, seat string) string { return tickets.SeatKey(row, seat) }
 
 func comparePos(a, b cinema.SeatPosition) int {
 	return cmp.Or(cmp.Compare(a.AreaNumber, b.AreaNumber), cmp.Compare(a.RowIndex, b.RowIndex), cmp.Compare(a.ColumnIndex, b.ColumnIndex))
@@ -340,7 +330,7 @@ func swapUnits(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticked
 			u.Label = l.T("swap.unit.package_label", "Ticket", t.Description, "Row", t.Seat.RowLabel, "Seats", joinWords(l, seats))
 			u.Detail = l.N("swap.unit.package_detail", len(mates), "Area", cat)
 		} else {
-			u.Label = t.Description + " · " + swapSeatText(l, t.Seat.RowLabel, t.Seat.Label)
+			u.Label = t.Description + " · " + tickets.SeatWords(l, t.Seat.RowLabel, t.Seat.Label)
 			u.Detail = cat
 		}
 		out = append(out, u)

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages/swap"
@@ -116,7 +117,7 @@ func (s *Server) showSwapDone(c echo.Context) error {
 	for _, m := range v.Moves {
 		mv := swap.Move{Ticket: m.Ticket, From: m.fromText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq), To: l.T("swap.new_seat_unknown")}
 		if t, ok := b.Ticket(m.Seq); ok && t.Seat != nil {
-			mv.To = swapSeatText(l, t.Seat.RowLabel, t.Seat.Label)
+			mv.To = tickets.SeatWords(l, t.Seat.RowLabel, t.Seat.Label)
 		}
 		dv.Moves = append(dv.Moves, mv)
 	}

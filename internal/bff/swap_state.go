@@ -9,6 +9,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/pages/swap"
 )
@@ -64,7 +65,7 @@ func (m swapMove) fromText(l *i18n.Localizer) string {
 	if m.FromRow == "" {
 		return m.From // kept by an older version
 	}
-	return swapSeatText(l, m.FromRow, m.FromSeat)
+	return tickets.SeatWords(l, m.FromRow, m.FromSeat)
 }
 
 // toText is the new seat asked for, in l's language.
@@ -72,7 +73,7 @@ func (m swapMove) toText(l *i18n.Localizer) string {
 	if m.ToRow == "" {
 		return m.ToText
 	}
-	return swapSeatText(l, m.ToRow, m.ToSeat)
+	return tickets.SeatWords(l, m.ToRow, m.ToSeat)
 }
 
 // swapAccess checks that the visit has opened the booking named in the path (the booking flow

@@ -263,22 +263,13 @@ func LocalizeCards(cards []tickets.Card, b cinema.Booking, l *i18n.Localizer, lo
 		if st := b.Session.Showtime; !st.IsZero() {
 			c.Date, c.Time = l.Time(st, loc, i18n.DayLong), l.Time(st, loc, i18n.Clock)
 		}
-		c.SeatText = SeatWords(l, c.Row, c.Seat)
+		c.SeatText = tickets.SeatWords(l, c.Row, c.Seat)
 		if p, ok := prices[c.Line]; ok && p.Currency != "" {
 			c.Price = l.Money(p)
 		}
 		out[i] = c
 	}
 	return out
-}
-
-// SeatWords is a seat in l's language: "Row F, seat 7", "Reihe F, Platz 7"; free seating
-// without a row.
-func SeatWords(l *i18n.Localizer, row, seat string) string {
-	if row == "" {
-		return l.T("mail.free_seating")
-	}
-	return l.T("mail.seat", "Row", row, "Seat", seat)
 }
 
 func parens(s string) string {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 )
 
 // Card is one ticket as a person reads it at the door: the showing, the seat in large type,
@@ -72,6 +73,15 @@ const FreeSeatingKey = "Free seating"
 // change keep for a ticket's seat (in English, whatever the language of the page that made
 // them). A page shows it in its own language with ParseSeatKey.
 func SeatKey(row, seat string) string { return "Row " + row + ", seat " + seat }
+
+// SeatWords is a seat in l's language, "Row F, seat 7" or "Reihe F, Platz 7"; free seating
+// (no row) in its words.
+func SeatWords(l *i18n.Localizer, row, seat string) string {
+	if row == "" {
+		return l.T("common.free_seating")
+	}
+	return l.T("common.seat", "Row", row, "Seat", seat)
+}
 
 // ParseSeatKey reads a seat name written by SeatKey.
 func ParseSeatKey(s string) (row, seat string, ok bool) {

@@ -76,7 +76,7 @@ func wordsFor(l *i18n.Localizer) *seatWords {
 
 func newSeatWords(l *i18n.Localizer) *seatWords {
 	w := &seatWords{l: l,
-		name:          splitMessage(l, msg("ui.seat"), "Row", "Seat"),
+		name:          splitMessage(l, msg("common.seat"), "Row", "Seat"),
 		row:           splitMessage(l, msg("ui.seatmap.row_summary"), "Row", "Free", "Seats"),
 		sep:           l.T("ui.seatmap.name_separator"),
 		lowerCategory: l.T("ui.seatmap.category_lower_case") == "yes",

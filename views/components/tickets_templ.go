@@ -523,10 +523,7 @@ func ticketCard(t TicketCard) templ.Component {
 
 // cardSeat is the ticket's seat in l's language: "Row F, seat 7", or free seating.
 func cardSeat(l *i18n.Localizer, t TicketCard) string {
-	if t.Row == "" {
-		return l.T("ui.tickets.free_seating")
-	}
-	return l.T("ui.seat", "Row", t.Row, "Seat", t.Seat)
+	return tickets.SeatWords(l, t.Row, t.Seat)
 }
 
 // cardWhen is the showing's date and time in l's language, cut around the clock time, which
@@ -554,9 +551,9 @@ func seatSuffix(l *i18n.Localizer, seat string) string {
 		return ""
 	}
 	if row, label, ok := tickets.ParseSeatKey(seat); ok {
-		seat = l.T("ui.seat", "Row", row, "Seat", label)
+		seat = tickets.SeatWords(l, row, label)
 	} else if seat == tickets.FreeSeatingKey {
-		seat = l.T("ui.tickets.free_seating")
+		seat = tickets.SeatWords(l, "", "")
 	}
 	return " (" + seat + ")"
 }
