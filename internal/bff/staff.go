@@ -190,7 +190,7 @@ func (s *Server) signIn(c echo.Context) error {
 	if s.staff == nil {
 		return &Error{Code: EUnavailable, Heading: l.T("staff.signin.unavailable_heading"), Message: l.T("staff.signin.unavailable_text")}
 	}
-	client := ratelimit.Limit{Key: "signin:client:" + c.RealIP(), Rule: signInPerClient}
+	client := ratelimit.Limit{Key: "signin:client:" + clientKey(c), Rule: signInPerClient}
 	ok, wait, err := ratelimit.TakeAll(ctx, s.limits, client)
 	if err != nil {
 		return err

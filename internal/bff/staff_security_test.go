@@ -157,6 +157,25 @@ func TestStaffSignInPerClientLimit(t *testing.T) {
 	}
 }
 
+// TestStaffSignInLimitPerIPv6Prefix: an IPv6 client is limited by its /64, so new addresses
+// from the same /64 get no new allowance; the next /64 is another client.
+func TestStaffSignInLimitPerIPv6Prefix(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true, trustedProxies: loopbackProxies()})
+	h.saveAccount("anna", "Anna Box", staff.Clerk, "")
+	for i := range signInPerClient.Burst {
+		ip := fmt.Sprintf("2001:db8:1:2::%x", i+1)
+		if resp, _ := h.postFrom(ip, "/staff/sign-in", "/staff/sign-in", url.Values{"username": {fmt.Sprintf("guess%d", i)}, "password": {"wrong password"}}); resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("failure %d from %s: %d", i+1, ip, resp.StatusCode)
+		}
+	}
+	if resp, _ := h.postFrom("2001:db8:1:2:ffff::1", "/staff/sign-in", "/staff/sign-in", url.Values{"username": {"anna"}, "password": {testPassword}}); resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("a new address in the same /64 got a new allowance: %d", resp.StatusCode)
+	}
+	if resp, _ := h.postFrom("2001:db8:1:3::1", "/staff/sign-in", "/staff/sign-in", url.Values{"username": {"anna"}, "password": {testPassword}}); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("another /64 is limited too: %d", resp.StatusCode)
+	}
+}
+
 // TestStaffIdleTimeout: a staff sign-in ends after -staff-idle without a request, although the
 // visit's own idle timeout is longer; the next page leads to sign-in and says why.
 func TestStaffIdleTimeout(t *testing.T) {
