@@ -74,7 +74,7 @@ func TestStaffPagesInGerman(t *testing.T) {
 
 	doc := h.germanPage("/staff/sign-in")
 	wantWords(t, "sign-in", mainText(doc), []string{"Anmeldung für das Personal", "Benutzername", "Passwort", "Anmelden",
-		"Nach 5 falschen Passwörtern wird ein Konto für 15 Minuten gesperrt."}, []string{"Staff sign-in", "Username", "Password"})
+		"Nach 5 falschen Passwörtern wird ein Konto auf diesem Gerät für 15 Minuten gesperrt"}, []string{"Staff sign-in", "Username", "Password"})
 	resp, doc := h.germanPost("/staff/sign-in", "/staff/sign-in", url.Values{"username": {"carl"}, "password": {"wrong password"}})
 	if resp.StatusCode != http.StatusUnauthorized || !strings.HasSuffix(text(doc, "signin-error"), "Benutzername oder Passwort ist falsch.") {
 		t.Fatalf("wrong password in German: %d %q", resp.StatusCode, text(doc, "signin-error"))
