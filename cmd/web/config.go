@@ -85,7 +85,8 @@ type Config struct {
 	TenderLoyalty   string   // ... of loyalty points payments
 	TenderTerminal  string   // ... of payments on the box office's card terminal
 	TenderCash      string   // ... of cash taken at the box office
-	// RefundApprovalAbove: refunds at the counter above this amount need a supervisor's PIN.
+	// RefundApprovalAbove: a clerk's refunds above this amount, on any device, need a
+	// supervisor's username and PIN (a supervisor's own refunds need none).
 	RefundApprovalAbove string
 	PrintStreamType     string // PrintSettings.PrintStreamType of redirect payments
 	BookingModes        string // BookingMode numbers, e.g. "sale=0,reservation=1"
@@ -147,7 +148,7 @@ func (c *Config) settings() []setting {
 		{name: "tender-loyalty", help: "PaymentTenderCategory of loyalty points payments", str: &c.TenderLoyalty, def: upstream.DefaultTenders.Loyalty},
 		{name: "tender-terminal", help: "PaymentTenderCategory of payments on the box office's card terminal", str: &c.TenderTerminal, def: "CREDIT"},
 		{name: "tender-cash", help: "PaymentTenderCategory of cash taken at the box office", str: &c.TenderCash, def: "CASH"},
-		{name: "refund-approval-above", help: "refunds at the counter above this amount (e.g. 50.00) need a supervisor's username and PIN", str: &c.RefundApprovalAbove, def: "50.00"},
+		{name: "refund-approval-above", help: "a clerk's refunds above this amount (e.g. 50.00), on any device, need a supervisor's username and PIN; a supervisor's own need none", str: &c.RefundApprovalAbove, def: "50.00"},
 		{name: "print-stream-type", help: "PrintStreamType asked for when an order completes", str: &c.PrintStreamType, def: upstream.DefaultPrintStreamType},
 		{name: "booking-modes", help: "the upstream's BookingMode numbers", str: &c.BookingModes, def: "sale=0,reservation=1"},
 		{name: "order-watch-for", help: "how long an order whose redirect payment never completes is checked (growing interval, up to every 10 minutes) before it is given up and cancelled upstream", dur: &c.OrderWatchFor, def: "24h"},

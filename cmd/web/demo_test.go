@@ -40,12 +40,16 @@ func TestDemoHashesMatchThePublishedSecrets(t *testing.T) {
 		{demoStaffUser, demoStaffPassword},
 		{demoSupervisorUser, demoSupervisorPassword},
 	} {
-		if _, err := st.Authenticate(ctx, tc.user, tc.password); err != nil {
+		if _, err := st.Authenticate(ctx, tc.user, tc.password, "127.0.0.1"); err != nil {
 			t.Errorf("sign in as %s with the published password: %v", tc.user, err)
 		}
 	}
 	if _, err := st.Approve(ctx, demoSupervisorUser, demoSupervisorPIN); err != nil {
 		t.Errorf("approve as %s with the published PIN: %v", demoSupervisorUser, err)
+	}
+	// The published PIN is a new PIN's length: no warning to replace it.
+	if a, err := st.Get(ctx, demoSupervisorUser); err != nil || a.ShortPIN() {
+		t.Errorf("demo supervisor: %+v, %v (its PIN reported short)", a, err)
 	}
 }
 

@@ -24,7 +24,7 @@ import (
 // (and any of the server's flags, e.g. -database-url): it creates or replaces a box-office
 // account and ends the account's current sign-ins. The password comes from
 // CINEMA_STAFF_PASSWORD or the first line of standard input, never from a flag (flags show in
-// process lists). A supervisor's approval PIN (4-8 digits) comes from CINEMA_STAFF_PIN with
+// process lists). A supervisor's approval PIN (6-8 digits) comes from CINEMA_STAFF_PIN with
 // -pin-from-env, or from the next line of standard input with -pin; without either a
 // supervisor keeps the PIN they have.
 func runStaff(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout io.Writer) error {
@@ -34,7 +34,7 @@ func runStaff(ctx context.Context, args []string, getenv func(string) string, st
 		fs.StringVar(&username, "username", "", "staff: account name (required)")
 		fs.StringVar(&name, "name", "", "staff: the person's name (required)")
 		fs.StringVar(&role, "role", string(staff.Clerk), "staff: clerk or supervisor")
-		fs.BoolVar(&askPIN, "pin", false, "staff: read a supervisor's approval PIN (4-8 digits) from the next line of standard input")
+		fs.BoolVar(&askPIN, "pin", false, "staff: read a supervisor's approval PIN (6-8 digits) from the next line of standard input")
 		fs.BoolVar(&pinFromEnv, "pin-from-env", false, "staff: take a supervisor's approval PIN from $CINEMA_STAFF_PIN")
 	})
 	if err != nil {
@@ -64,7 +64,7 @@ func runStaff(ctx context.Context, args []string, getenv func(string) string, st
 			return errors.New("staff: -pin-from-env: CINEMA_STAFF_PIN is empty")
 		}
 	case askPIN:
-		if pin, err = readSecret(in, stdin, stdout, "Approval PIN (4-8 digits): "); err != nil {
+		if pin, err = readSecret(in, stdin, stdout, "Approval PIN (6-8 digits): "); err != nil {
 			return errors.New("staff: -pin: give the PIN on the next line of standard input")
 		}
 	}

@@ -123,7 +123,7 @@ func TestDemoAccountsOnlyInDemoMode(t *testing.T) {
 func TestStaffCommand(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	env := map[string]string{"CINEMA_STAFF_PASSWORD": "correct horse battery", "CINEMA_STAFF_PIN": "2468", "CINEMA_ARGON2_MEMORY": "1", "CINEMA_ARGON2_TIME": "1"}
+	env := map[string]string{"CINEMA_STAFF_PASSWORD": "correct horse battery", "CINEMA_STAFF_PIN": "246802", "CINEMA_ARGON2_MEMORY": "1", "CINEMA_ARGON2_TIME": "1"}
 	getenv := func(k string) string { return env[k] }
 	var out strings.Builder
 	if err := runStaff(ctx, []string{"-data-dir", dir, "-username", "Anna", "-name", "Anna Box", "-role", "supervisor", "-pin-from-env"}, getenv, strings.NewReader(""), &out); err != nil {
@@ -134,7 +134,7 @@ func TestStaffCommand(t *testing.T) {
 	}
 	delete(env, "CINEMA_STAFF_PASSWORD")
 	if err := runStaff(ctx, []string{"-data-dir", dir, "-username", "bob", "-name", "Bob", "-role", "supervisor", "-pin"}, getenv,
-		strings.NewReader("another good password\n13579\n"), io.Discard); err != nil {
+		strings.NewReader("another good password\n1357911\n"), io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	if err := runStaff(ctx, []string{"-data-dir", dir, "-username", "carl", "-name", "Carl"}, getenv, strings.NewReader("a third password\n"), io.Discard); err != nil {
@@ -150,10 +150,12 @@ func TestStaffCommand(t *testing.T) {
 			t.Errorf("runStaff(%q) accepted", args)
 		}
 	}
-	env["CINEMA_STAFF_PIN"] = "12ab"
-	if err := runStaff(ctx, []string{"-data-dir", dir, "-username", "dora", "-name", "Dora", "-role", "supervisor", "-pin-from-env"}, getenv,
-		strings.NewReader("a fine password\n"), io.Discard); err == nil {
-		t.Error("a PIN with letters accepted")
+	for _, pin := range []string{"12ab56", "2468", "24680"} { // letters; fewer than 6 digits
+		env["CINEMA_STAFF_PIN"] = pin
+		if err := runStaff(ctx, []string{"-data-dir", dir, "-username", "dora", "-name", "Dora", "-role", "supervisor", "-pin-from-env"}, getenv,
+			strings.NewReader("a fine password\n"), io.Discard); err == nil {
+			t.Errorf("PIN %q accepted", pin)
+		}
 	}
 
 	db, err := storage.Open(ctx, defaultDatabaseURL(dir))
@@ -166,16 +168,16 @@ func TestStaffCommand(t *testing.T) {
 		user, pin string
 		err       error
 	}{
-		{"anna", "2468", nil},
-		{"bob", "13579", nil},
-		{"carl", "1234", staff.ErrNotSupervisor},
+		{"anna", "246802", nil},
+		{"bob", "1357911", nil},
+		{"carl", "123456", staff.ErrNotSupervisor},
 	}
 	for _, tc := range cases {
 		if _, err := st.Approve(ctx, tc.user, tc.pin); err != tc.err {
 			t.Errorf("Approve(%s) = %v, want %v", tc.user, err, tc.err)
 		}
 	}
-	if _, err := st.Authenticate(ctx, "carl", "a third password"); err != nil {
+	if _, err := st.Authenticate(ctx, "carl", "a third password", "127.0.0.1"); err != nil {
 		t.Errorf("carl: %v", err)
 	}
 }

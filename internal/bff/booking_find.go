@@ -59,7 +59,7 @@ func (s *Server) findBooking(c echo.Context) error {
 	v.Email = strings.TrimSpace(c.FormValue("email"))
 	ctx := c.Request().Context()
 	l := loc(c)
-	client := ratelimit.Limit{Key: "find:client:" + c.RealIP(), Rule: findPerClient}
+	client := ratelimit.Limit{Key: "find:client:" + clientKey(c), Rule: findPerClient}
 	if user := s.staffUser(c); v.Staff && user != "" {
 		client.Key = "find:staff:" + user // a counter's staff share one address; each has an allowance
 	}

@@ -21,8 +21,8 @@ import (
 )
 
 // The box office: staff signed in on a counter take payments by card terminal or cash (no
-// provider page), sell to walk-in customers, need a supervisor's approval for large refunds,
-// and start afresh for the next customer.
+// provider page), sell to walk-in customers and start afresh for the next customer. A clerk's
+// large refund needs a supervisor's approval on any device (refundApproval).
 const (
 	RouteEditCounterPay = "edit.counterpay"
 	RouteBuyCounterPay  = "buy.counterpay"
@@ -198,17 +198,29 @@ func mustOrder(s *Server, c echo.Context, e editVisit) cinema.Order {
 	return o
 }
 
-// refundApproval checks, at the counter, the supervisor's approval of a refund above the
-// limit. ok=true: go on (no approval needed, or approved and recorded); otherwise the approval
-// page has been rendered (err is what the handler returns).
+// refundNeedsApproval reports a refund that needs a supervisor's approval: one above
+// -refund-approval-above made by a signed-in staff member who is not an enabled supervisor,
+// wherever they are signed in (a counter, an ordinary browser, a kiosk). The role is read from
+// the account for this request. A supervisor's own refund needs none, nor does a customer's of
+// their own booking.
+func (s *Server) refundNeedsApproval(c echo.Context, refund cinema.Money) bool {
+	user, supervisor := s.staffRole(c)
+	return user != "" && !supervisor && refund.Cents > s.refundApprovalLimit()
+}
+
+func (s *Server) refundApprovalLimit() int64 { return cmp.Or(s.cfg.RefundApprovalAbove, 5000) }
+
+// refundApproval checks a supervisor's approval of a clerk's refund above the limit, before
+// any money moves. ok=true: go on (no approval needed, or approved and recorded); otherwise the
+// approval page has been rendered (err is what the handler returns). The page is a plain form
+// posting back to complete the edit, so it works without JavaScript on every device.
 func (s *Server) refundApproval(c echo.Context, e editVisit, refund cinema.Money) (ok bool, err error) {
-	limit := cmp.Or(s.cfg.RefundApprovalAbove, 5000)
-	if !s.atCounter(c) || refund.Cents <= limit {
+	if !s.refundNeedsApproval(c, refund) {
 		return true, nil
 	}
 	l := loc(c)
 	title := l.T("staff.approval.page_title")
-	v := pages.ApprovalView{Amount: l.Money(refund), Limit: l.Money(cinema.Money{Cents: limit, Currency: refund.Currency}),
+	v := pages.ApprovalView{Amount: l.Money(refund), Limit: l.Money(cinema.Money{Cents: s.refundApprovalLimit(), Currency: refund.Currency}),
 		ActionURL: s.url(RouteEditComplete), BackURL: s.url(RouteEdit), CSRFToken: csrfToken(c),
 		Approver: strings.TrimSpace(c.FormValue("approver")), Reason: strings.TrimSpace(c.FormValue("reason"))}
 	if c.FormValue("approval") == "" {
@@ -220,11 +232,13 @@ func (s *Server) refundApproval(c echo.Context, e editVisit, refund cinema.Money
 	}
 	sup, aerr := s.approveBy(c.Request().Context(), v.Approver, c.FormValue("pin"))
 	if aerr != nil {
-		if v.Error = approvalRefusal(l, aerr); v.Error == "" {
+		why := approvalRefusalWhy(aerr)
+		if why == "" {
 			return false, aerr
 		}
+		v.Error = approvalRefusal(l, aerr)
 		s.recordAudit(c, audit.Entry{Action: actionApprovalRefused, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
-			AmountCents: refund.Cents, Currency: refund.Currency, Reason: v.Reason, Detail: "approver typed: " + v.Approver})
+			AmountCents: refund.Cents, Currency: refund.Currency, Reason: v.Reason, Detail: fmt.Sprintf("approver typed: %s (%s)", v.Approver, why)})
 		return false, s.render(c, http.StatusForbidden, title, pages.Approval(v))
 	}
 	s.recordAudit(c, audit.Entry{Action: audit.ActionApproval, Actor: sup.Username, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,

@@ -128,9 +128,10 @@ func TestCounterEditPaidByCardTerminal(t *testing.T) {
 	}
 }
 
-// TestCounterRefundAboveTheLimitNeedsASupervisor: a clerk's refund above the limit is refused
-// without approval, and goes through with a supervisor's username and PIN and a reason; the
-// clerk stays signed in, and the approval is in the audit trail.
+// TestCounterRefundAboveTheLimitNeedsASupervisor: a clerk's refund above the limit at the
+// counter is refused without approval (a clerk's or a wrong PIN reads only "Approval refused"),
+// and goes through with a supervisor's username and PIN and a reason; the clerk stays signed
+// in, and the approval is in the audit trail. Other devices: approval_test.go.
 func TestCounterRefundAboveTheLimitNeedsASupervisor(t *testing.T) {
 	h := counterHarness(t)
 	h.srv.cfg.RefundApprovalAbove = 500 // 5,00: removing an adult ticket refunds more
@@ -152,8 +153,8 @@ func TestCounterRefundAboveTheLimitNeedsASupervisor(t *testing.T) {
 		contains string
 	}{
 		{"no reason", url.Values{"approval": {"1"}, "approver": {testSupervisor}, "pin": {testSupervisorPIN}}, http.StatusUnprocessableEntity, "reason"},
-		{"the clerk approving", url.Values{"approval": {"1"}, "approver": {"carl"}, "pin": {"1234"}, "reason": {"customer moved"}}, http.StatusForbidden, ""},
-		{"wrong PIN", url.Values{"approval": {"1"}, "approver": {testSupervisor}, "pin": {"000000"}, "reason": {"customer moved"}}, http.StatusForbidden, "Wrong username or PIN"},
+		{"the clerk approving", url.Values{"approval": {"1"}, "approver": {"carl"}, "pin": {"123456"}, "reason": {"customer moved"}}, http.StatusForbidden, "Approval refused."},
+		{"wrong PIN", url.Values{"approval": {"1"}, "approver": {testSupervisor}, "pin": {"000000"}, "reason": {"customer moved"}}, http.StatusForbidden, "Approval refused."},
 	} {
 		resp, body := h.post("/booking/edit/complete", "/booking/edit", tc.form)
 		if resp.StatusCode != tc.status || !strings.Contains(body, tc.contains) {

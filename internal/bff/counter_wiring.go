@@ -10,21 +10,32 @@ import (
 	"github.com/cinemabff/cinemabff/internal/staff"
 )
 
-// approveBy checks a supervisor's username and PIN (a refund approval at the counter); wrong
-// PINs count towards the supervisor's lock-out like wrong passwords.
+// approveBy checks a supervisor's username and PIN (a refund approval); wrong PINs count
+// against the PIN, never against the supervisor's sign-in (internal/staff).
 func (s *Server) approveBy(ctx context.Context, username, pin string) (staff.Account, error) {
 	return s.staff.Approve(ctx, username, pin)
 }
 
-// approvalRefusal says why an approval was refused, in l's words ("" for an unexpected error).
+// approvalRefusal says that an approval was refused, in l's words: the same for an unknown
+// name, a clerk's name and a wrong PIN, so the form tells nobody which names exist or belong
+// to supervisors. A locked PIN says to try later (any name typed often enough locks alike).
 func approvalRefusal(l *i18n.Localizer, err error) string {
+	if errors.Is(err, staff.ErrLocked) {
+		return l.T("staff.approval.locked")
+	}
+	return l.T("staff.approval.refused")
+}
+
+// approvalRefusalWhy is the audit trail's (supervisors') English word for why an approval was
+// refused; "" for an unexpected error.
+func approvalRefusalWhy(err error) string {
 	switch {
 	case errors.Is(err, staff.ErrLocked):
-		return l.T("staff.approval.locked")
+		return "locked after too many wrong PINs"
 	case errors.Is(err, staff.ErrNotSupervisor):
-		return l.T("staff.approval.not_supervisor")
+		return "not a supervisor"
 	case errors.Is(err, staff.ErrBadCredentials):
-		return l.T("staff.approval.wrong_pin")
+		return "wrong username or PIN"
 	}
 	return ""
 }

@@ -380,7 +380,7 @@ func holdClientKey(c echo.Context) string {
 	if d := deviceOf(c); d.Mode == device.Kiosk && d.Enrolment != 0 {
 		return holds.ClientKey("device-enrolment:" + strconv.FormatInt(d.Enrolment, 10))
 	}
-	return holds.ClientKey(c.RealIP())
+	return holds.ClientKey(clientKey(c))
 }
 
 // settleHolds asks what became of the client's open orders whose end was not seen (paid in

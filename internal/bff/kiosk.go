@@ -410,7 +410,7 @@ func (s *Server) collectTickets(c echo.Context) error {
 // collectClientLimit is the look-up limit of this client (limits.go), shared with the booking
 // look-up: only failed attempts count.
 func (s *Server) collectClientLimit(c echo.Context) ratelimit.Limit {
-	client := ratelimit.Limit{Key: "find:client:" + c.RealIP(), Rule: findPerClient}
+	client := ratelimit.Limit{Key: "find:client:" + clientKey(c), Rule: findPerClient}
 	if user := s.staffUser(c); user != "" {
 		client.Key = "find:staff:" + user // a counter's staff share one address; each has an allowance
 	}

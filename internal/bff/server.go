@@ -65,8 +65,8 @@ type Config struct {
 	MaxOrdersPerClient int
 	HoldLifetime       time.Duration
 	// Box office: the tender categories of payments taken at the counter ("" means "CREDIT"
-	// for the card terminal and "CASH"), and the refund amount in cents above which a
-	// supervisor must approve (0 means 5000: 50,00).
+	// for the card terminal and "CASH"), and the refund amount in cents above which a clerk's
+	// refund, on any device, needs a supervisor's approval (0 means 5000: 50,00).
 	TenderTerminal      string
 	TenderCash          string
 	RefundApprovalAbove int64

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/views/pages"
@@ -175,9 +176,11 @@ func (s *Server) showSignIn(c echo.Context) error {
 	return s.render(c, http.StatusOK, loc(c).T("staff.signin.title"), pages.SignIn(v))
 }
 
-// signIn checks the account. Failures count per account (5 lock it for 15 minutes, in the
-// database) and per client address (shared limits); a success clears both. A sign-in is a
-// privilege change, so the session token is renewed.
+// signIn checks the account. Failures count per account and client (5 lock the account for
+// that client only, longer at each further failure: internal/staff) and per client (shared
+// limits); a success clears both for this client. A sign-in is a privilege change, so the
+// session token is renewed. A supervisor whose approval PIN is shorter than new PINs must be
+// (or of unknown length) is asked for a new one.
 func (s *Server) signIn(c echo.Context) error {
 	ctx := c.Request().Context()
 	l := loc(c)
@@ -190,7 +193,7 @@ func (s *Server) signIn(c echo.Context) error {
 	if s.staff == nil {
 		return &Error{Code: EUnavailable, Heading: l.T("staff.signin.unavailable_heading"), Message: l.T("staff.signin.unavailable_text")}
 	}
-	client := ratelimit.Limit{Key: "signin:client:" + c.RealIP(), Rule: signInPerClient}
+	client := ratelimit.Limit{Key: "signin:client:" + clientKey(c), Rule: signInPerClient}
 	ok, wait, err := ratelimit.TakeAll(ctx, s.limits, client)
 	if err != nil {
 		return err
@@ -200,7 +203,7 @@ func (s *Server) signIn(c echo.Context) error {
 		v.Error = l.T("staff.signin.too_many", "Wait", l.N("common.seconds", wholeSeconds(wait.Seconds())))
 		return s.render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
 	}
-	a, err := s.staff.Authenticate(ctx, v.Username, c.FormValue("password"))
+	a, err := s.staff.Authenticate(ctx, v.Username, c.FormValue("password"), clientKey(c))
 	var locked *staff.LockedError
 	switch {
 	case errors.As(err, &locked):
@@ -230,10 +233,26 @@ func (s *Server) signIn(c echo.Context) error {
 	c.Set(ctxStaffAccount, a)
 	s.recordAudit(c, audit.Entry{Actor: a.Username, Action: audit.ActionSignIn, Detail: a.Role.Label()})
 	loggerFrom(ctx, s.logger).Info("staff signed in", "user", a.Username, "role", a.Role)
+	if msg := shortPINWarning(l, a); msg != "" {
+		loggerFrom(ctx, s.logger).Warn("supervisor's approval PIN is short or of unknown length", "user", a.Username, "digits", a.PINLength)
+		s.flash(c, msg)
+	}
 	if v.Next != "" {
 		return s.redirect(c, v.Next)
 	}
 	return s.redirect(c, s.url(RouteFindBooking))
+}
+
+// shortPINWarning asks a supervisor with a PIN shorter than new PINs must be, or of unknown
+// length (set before lengths were recorded, not used since), to set a new one ("" otherwise).
+func shortPINWarning(l *i18n.Localizer, a staff.Account) string {
+	switch {
+	case !a.IsSupervisor() || !a.ShortPIN():
+		return ""
+	case a.PINLength == 0:
+		return l.T("staff.signin.pin_unknown", "Min", staff.MinPINLength, "Max", staff.MaxPINLength)
+	}
+	return l.T("staff.signin.pin_short", "Digits", a.PINLength, "Min", staff.MinPINLength, "Max", staff.MaxPINLength)
 }
 
 // typedUsername is the actor of a failed sign-in: what was typed, or a placeholder.

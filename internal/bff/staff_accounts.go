@@ -98,7 +98,8 @@ func (s *Server) endStaffSessions(c echo.Context) error {
 	return s.redirect(c, s.url(RouteStaffAccounts))
 }
 
-// unlockStaffAccount lifts a lock-out and forgets the failed attempts.
+// unlockStaffAccount lifts every lock of the account (its sign-in from every client, and its
+// PIN) and forgets the failed attempts.
 func (s *Server) unlockStaffAccount(c echo.Context) error {
 	if _, err := s.accountsSupervisor(c); err != nil {
 		return err

@@ -2,6 +2,7 @@ package bff
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/crypto/bcrypt"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
@@ -89,15 +92,22 @@ func countPrefix(rows []string, prefix string) int {
 	return n
 }
 
-// TestStaffSignInLocksAfterFiveFailures: the fifth wrong password locks the account for 15
-// minutes, even against the right password; another browser (client) is locked out too (the
-// count is the account's, in the database); a supervisor unlocks it on /staff/accounts.
-func TestStaffSignInLocksAfterFiveFailures(t *testing.T) {
+// TestStaffSignInLocksPerClient: the fifth wrong password from one client locks the account
+// for that client for 15 minutes, even against the right password; failures spread over other
+// clients lock nothing, and another client signs in at once (the lock is the client's own). A
+// supervisor sees the lock on /staff/accounts and unlocks it.
+func TestStaffSignInLocksPerClient(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true, trustedProxies: loopbackProxies()})
 	h.saveAccount("anna", "Anna Box", staff.Clerk, "")
-	h.saveAccount("sue", "Sue Visor", staff.Supervisor, "2468")
+	h.saveAccount("sue", "Sue Visor", staff.Supervisor, "246810")
+	wrong := url.Values{"username": {"anna"}, "password": {"wrong password"}}
+	for i := range 4 { // four clients, one failure each: nobody is locked
+		if resp, _ := h.postFrom(fmt.Sprintf("198.51.100.%d", i+10), "/staff/sign-in", "/staff/sign-in", wrong); resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("failure from client %d: %d", i+1, resp.StatusCode)
+		}
+	}
 	for i := range 5 {
-		resp, body := h.postFrom(fmt.Sprintf("198.51.100.%d", i+1), "/staff/sign-in", "/staff/sign-in", url.Values{"username": {"anna"}, "password": {"wrong password"}})
+		resp, body := h.postFrom("198.51.100.1", "/staff/sign-in", "/staff/sign-in", wrong)
 		want := http.StatusUnauthorized
 		if i == 4 {
 			want = http.StatusTooManyRequests
@@ -106,14 +116,18 @@ func TestStaffSignInLocksAfterFiveFailures(t *testing.T) {
 			t.Fatalf("failure %d: %d, want %d: %s", i+1, resp.StatusCode, want, body)
 		}
 	}
-	resp, body := h.postFrom("203.0.113.9", "/staff/sign-in", "/staff/sign-in", url.Values{"username": {"anna"}, "password": {testPassword}})
+	resp, body := h.postFrom("198.51.100.1", "/staff/sign-in", "/staff/sign-in", url.Values{"username": {"anna"}, "password": {testPassword}})
 	doc := h.doc(body)
-	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(text(doc, "signin-error"), "locked after too many failed attempts. Please try again in 15 minutes") {
+	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(text(doc, "signin-error"), "Too many failed sign-ins for this account from this device. Please try again in 15 minutes") {
 		t.Fatalf("right password while locked: %d %q", resp.StatusCode, text(doc, "signin-error"))
 	}
 	rows := h.auditActions()
-	if n := countPrefix(rows, "anna sign-in-failed"); n != 6 {
-		t.Fatalf("%d sign-in-failed rows for anna, want 6: %q", n, rows)
+	if n := countPrefix(rows, "anna sign-in-failed"); n != 10 {
+		t.Fatalf("%d sign-in-failed rows for anna, want 10: %q", n, rows)
+	}
+	elsewhere := h.browser()
+	if resp, _ := elsewhere.postFrom("203.0.113.9", "/staff/sign-in", "/staff/sign-in", url.Values{"username": {"anna"}, "password": {testPassword}}); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("anna from another client while the first is locked: %d", resp.StatusCode)
 	}
 
 	sup := h.browser()
@@ -130,9 +144,36 @@ func TestStaffSignInLocksAfterFiveFailures(t *testing.T) {
 	if !strings.Contains(doc.Text(), "Anna Box can sign in again.") {
 		t.Fatalf("no confirmation after unlock: %s", doc.Text())
 	}
-	h.signIn("anna")
-	if rows := h.auditActions(); countPrefix(rows, "sue account-unlock account anna") != 1 || countPrefix(rows, "anna sign-in Clerk") != 1 {
+	if resp, body := h.postFrom("198.51.100.1", "/staff/sign-in", "/staff/sign-in", url.Values{"username": {"anna"}, "password": {testPassword}}); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("anna after the unlock: %d %s", resp.StatusCode, body)
+	}
+	if rows := h.auditActions(); countPrefix(rows, "sue account-unlock account anna") != 1 || countPrefix(rows, "anna sign-in Clerk") != 2 {
 		t.Fatalf("audit rows: %q", rows)
+	}
+}
+
+// TestStaffSignInCannotLockOthersOut (issue 25): 20 wrong passwords for the supervisor boss
+// from one client do not keep boss out: boss signs in from another client at once.
+func TestStaffSignInCannotLockOthersOut(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true, trustedProxies: loopbackProxies()})
+	h.saveAccount("boss", "The Boss", staff.Supervisor, testSupervisorPIN)
+	attacker := h.browser()
+	for i := range 20 {
+		resp, _ := attacker.postFrom("203.0.113.66", "/staff/sign-in", "/staff/sign-in", url.Values{"username": {"boss"}, "password": {fmt.Sprintf("guess number %d", i)}})
+		if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusTooManyRequests {
+			t.Fatalf("guess %d: %d", i+1, resp.StatusCode)
+		}
+	}
+	resp, body := h.postFrom("198.51.100.20", "/staff/sign-in", "/staff/sign-in", url.Values{"username": {"boss"}, "password": {testPassword}})
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("boss from another client after 20 guesses elsewhere: %d %s", resp.StatusCode, text(h.doc(body), "signin-error"))
+	}
+	if h.staffUser() != "The Boss" {
+		t.Fatalf("signed in as %q", h.staffUser())
+	}
+	// The guessing client stays locked out of boss.
+	if resp, _ := attacker.postFrom("203.0.113.66", "/staff/sign-in", "/staff/sign-in", url.Values{"username": {"boss"}, "password": {testPassword}}); resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("the guessing client with the right password: %d", resp.StatusCode)
 	}
 }
 
@@ -154,6 +195,25 @@ func TestStaffSignInPerClientLimit(t *testing.T) {
 	resp, _ = h.postFrom("198.51.100.8", "/staff/sign-in", "/staff/sign-in", url.Values{"username": {"anna"}, "password": {testPassword}})
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("another address is limited too: %d", resp.StatusCode)
+	}
+}
+
+// TestStaffSignInLimitPerIPv6Prefix: an IPv6 client is limited by its /64, so new addresses
+// from the same /64 get no new allowance; the next /64 is another client.
+func TestStaffSignInLimitPerIPv6Prefix(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true, trustedProxies: loopbackProxies()})
+	h.saveAccount("anna", "Anna Box", staff.Clerk, "")
+	for i := range signInPerClient.Burst {
+		ip := fmt.Sprintf("2001:db8:1:2::%x", i+1)
+		if resp, _ := h.postFrom(ip, "/staff/sign-in", "/staff/sign-in", url.Values{"username": {fmt.Sprintf("guess%d", i)}, "password": {"wrong password"}}); resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("failure %d from %s: %d", i+1, ip, resp.StatusCode)
+		}
+	}
+	if resp, _ := h.postFrom("2001:db8:1:2:ffff::1", "/staff/sign-in", "/staff/sign-in", url.Values{"username": {"anna"}, "password": {testPassword}}); resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("a new address in the same /64 got a new allowance: %d", resp.StatusCode)
+	}
+	if resp, _ := h.postFrom("2001:db8:1:3::1", "/staff/sign-in", "/staff/sign-in", url.Values{"username": {"anna"}, "password": {testPassword}}); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("another /64 is limited too: %d", resp.StatusCode)
 	}
 }
 
@@ -400,5 +460,74 @@ func TestStaffFindsByScannedTicketCode(t *testing.T) {
 	rows := h.auditActions()
 	if countPrefix(rows, "anna look-up by ticket code") != 1 {
 		t.Fatalf("audit rows: %q", rows)
+	}
+}
+
+// TestNewPINsHaveSixToEightDigits (issue 25): a supervisor's new PIN of 4 or 5 digits is
+// refused; 6 to 8 digits are accepted.
+func TestNewPINsHaveSixToEightDigits(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	for _, tc := range []struct {
+		pin string
+		ok  bool
+	}{
+		{"1234", false}, {"12345", false}, {"123456", true}, {"1234567", true}, {"12345678", true}, {"123456789", false},
+	} {
+		err := h.srv.staff.Save(context.Background(), staff.NewAccount{Username: "sue", Name: "Sue Visor", Password: testPassword, Role: staff.Supervisor, PIN: tc.pin})
+		if tc.ok != (err == nil) || (!tc.ok && !errors.Is(err, staff.ErrInvalid)) {
+			t.Errorf("new PIN %q: %v, want accepted=%v", tc.pin, err, tc.ok)
+		}
+	}
+}
+
+// addOldSupervisor stores a supervisor as an earlier version did: bcrypt hashes of the password
+// and of a PIN of any length (which was not recorded).
+func (h *harness) addOldSupervisor(username, name, pin string) {
+	h.t.Helper()
+	hash := func(secret string) string {
+		b, err := bcrypt.GenerateFromPassword([]byte(secret), bcrypt.MinCost)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		return string(b)
+	}
+	if _, err := h.srv.sql.Exec(`INSERT INTO staff_accounts (username, name, password_hash, created_at, role, pin_hash) VALUES ($1, $2, $3, 0, 'supervisor', $4)`,
+		username, name, hash(testPassword), hash(pin)); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// TestOldShortPINStillApprovesWithAWarning (issue 25): a 4-digit PIN made before PINs needed 6
+// digits still approves a refund; its owner is asked at every sign-in for a new one (first as
+// a PIN of unknown length, then, once it approved, by its digits). A new 6-digit PIN asks
+// nothing.
+func TestOldShortPINStillApprovesWithAWarning(t *testing.T) {
+	h := counterHarness(t)
+	h.srv.cfg.RefundApprovalAbove = 500
+	h.addOldSupervisor("olga", "Olga Old", "2468")
+	warning := func(who, password string) string {
+		t.Helper()
+		b := h.browser()
+		b.signInAs(who, password)
+		doc := b.page("/booking", http.StatusOK)
+		return strings.TrimSpace(doc.Find("main").Text())
+	}
+	if got := warning("olga", testPassword); !strings.Contains(got, "Your approval PIN was set before PINs needed 6 digits") {
+		t.Fatalf("sign-in of a supervisor with an old PIN of unknown length says: %q", got)
+	}
+	h.signInAs("carl", "clerk horse battery")
+	h.counterFind("100003")
+	doc := h.startEdit(t)
+	id := doc.Find(`[data-testid="line-kept"] input[name="ticket"]`).First().AttrOr("value", "")
+	h.submit("/booking/edit/tickets/remove", "/booking/edit", url.Values{"ticket": {id}})
+	_, doc = h.submit("/booking/edit/complete", "/booking/edit", url.Values{"approval": {"1"}, "approver": {"olga"}, "pin": {"2468"}, "reason": {"Old PIN"}})
+	if changes := doc.Find(`[data-testid="changes"]`).Text(); !strings.Contains(changes, "Refunded") {
+		t.Fatalf("the old 4-digit PIN did not approve: %q", strings.TrimSpace(doc.Find("main").Text()))
+	}
+	if got := warning("olga", testPassword); !strings.Contains(got, "Your approval PIN has only 4 digits") || !strings.Contains(got, "6 to 8 digits") {
+		t.Fatalf("sign-in of a supervisor with a 4-digit PIN says: %q", got)
+	}
+	if got := warning(testSupervisor, testSupervisorPassword); strings.Contains(got, "approval PIN") {
+		t.Fatalf("a supervisor with a 6-digit PIN is warned: %q", got)
 	}
 }

@@ -1,6 +1,6 @@
 // Package staff keeps the box-office accounts: clerks and supervisors, their password and PIN
-// hashes (argon2id; bcrypt from earlier versions is upgraded at the next sign-in), the lock-out
-// after repeated failures, and the session epoch that ends every sign-in of an account.
+// hashes (argon2id; bcrypt from earlier versions is upgraded at the next sign-in), the lock-outs
+// after repeated failures (lock.go), and the session epoch that ends every sign-in of an account.
 //
 // Everything lives in the database, so every replica agrees on it.
 package staff
@@ -44,13 +44,22 @@ type Account struct {
 	Role     Role
 	Disabled bool
 	HasPIN   bool
+	// PINLength is the number of digits of the PIN: 0 when not known (set before it was
+	// recorded, and not used for an approval since).
+	PINLength int
 	// SessionEpoch is written into a sign-in; a sign-in with another epoch has been ended.
 	SessionEpoch int64
-	// LockedUntil is when a lock-out ends (zero: not locked; List and Get fill it in).
+	// LockedUntil is when the latest lock of the account ends: a sign-in lock of any client,
+	// or the lock of its PIN (zero: none; List and Get fill it in).
 	LockedUntil time.Time
-	// Failures counts the failed attempts since the last success or lock-out.
+	// Failures counts the recent failed attempts of every client and of the PIN that have not
+	// locked yet.
 	Failures int
 }
+
+// ShortPIN reports a PIN that has fewer digits than new PINs must have, or whose length is not
+// known: it still approves, but its owner should set a new one.
+func (a Account) ShortPIN() bool { return a.HasPIN && a.PINLength < MinPINLength }
 
 // IsSupervisor reports whether a is an enabled supervisor.
 func (a Account) IsSupervisor() bool { return a.Role == Supervisor && !a.Disabled }
@@ -58,7 +67,8 @@ func (a Account) IsSupervisor() bool { return a.Role == Supervisor && !a.Disable
 var (
 	// ErrBadCredentials: unknown user, disabled account, or wrong password or PIN (never said which).
 	ErrBadCredentials = errors.New("staff: wrong username or password")
-	// ErrLocked: too many failures for this username; see LockedError for until when.
+	// ErrLocked: too many failures for this username from this client, or for this PIN; see
+	// LockedError for until when.
 	ErrLocked = errors.New("staff: locked after too many failed attempts")
 	// ErrNotSupervisor: the account may not approve.
 	ErrNotSupervisor = errors.New("staff: not a supervisor")
@@ -82,12 +92,16 @@ func (e *LockedError) Is(target error) bool { return target == ErrLocked }
 const (
 	MinPasswordLength = 10
 	MaxPasswordLength = 128
-	MinPINLength      = 4
+	MinPINLength      = 6 // new PINs; shorter ones made earlier still approve (Account.ShortPIN)
 	MaxPINLength      = 8
 	MaxUsernameLength = 64
-	// MaxFailures failed sign-ins or approvals within LockFor lock the username for LockFor.
-	MaxFailures = 5
-	LockFor     = 15 * time.Minute
+	// MaxFailures failed attempts of one key within LockFor lock the key for LockFor (lock.go).
+	// After a lock every further failure locks it again, each time for twice as long, up to
+	// MaxLockFor, until a success, an Unlock, or StrikeMemory after the last lock ended.
+	MaxFailures  = 5
+	LockFor      = 15 * time.Minute
+	MaxLockFor   = 24 * time.Hour
+	StrikeMemory = 24 * time.Hour
 )
 
 // Store reads and writes staff accounts.
@@ -118,11 +132,12 @@ type NewAccount struct {
 	Name     string
 	Password string
 	Role     Role   // "" is Clerk
-	PIN      string // supervisors only, 4-8 digits; "" keeps the PIN the account has
+	PIN      string // supervisors only, 6-8 digits; "" keeps the PIN the account has
 	// PasswordHash and PINHash, when set, are argon2id PHC strings stored as they are in place
 	// of hashing Password and PIN: for accounts whose secrets are fixed and published (the demo
 	// accounts), hashed once instead of at every start. A hash with other parameters than the
-	// store's is replaced at the next sign-in, like any older hash.
+	// store's is replaced at the next sign-in, like any older hash. With a PINHash, PIN is the
+	// PIN it was made from when known (its length is recorded), else "".
 	PasswordHash string
 	PINHash      string
 }
@@ -135,7 +150,7 @@ func (s *Store) Put(ctx context.Context, username, name, password string) error 
 	return s.Save(ctx, NewAccount{Username: username, Name: name, Password: password, Role: Clerk})
 }
 
-// Save creates or replaces an account. A replaced account is enabled again and its lock-out
+// Save creates or replaces an account. A replaced account is enabled again and its lock-outs
 // lifted; its PIN is kept unless a new one is given (a clerk's PIN is dropped).
 func (s *Store) Save(ctx context.Context, a NewAccount) error {
 	username := Normalize(a.Username)
@@ -168,21 +183,23 @@ func (s *Store) Save(ctx context.Context, a NewAccount) error {
 			return err
 		}
 	}
+	pinLength := len(a.PIN) // 0 for a given hash of an unknown PIN
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store staff account: %w", err)
 	}
 	defer tx.Rollback()
-	_, err = tx.ExecContext(ctx, `INSERT INTO staff_accounts (username, name, password_hash, created_at, role, pin_hash, disabled)
-		VALUES ($1,$2,$3,$4,$5,$6,0)
+	_, err = tx.ExecContext(ctx, `INSERT INTO staff_accounts (username, name, password_hash, created_at, role, pin_hash, pin_length, disabled)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,0)
 		ON CONFLICT (username) DO UPDATE SET name = excluded.name, password_hash = excluded.password_hash, role = excluded.role,
 			pin_hash = CASE WHEN excluded.role <> 'supervisor' THEN '' WHEN excluded.pin_hash = '' THEN staff_accounts.pin_hash ELSE excluded.pin_hash END,
+			pin_length = CASE WHEN excluded.role <> 'supervisor' THEN 0 WHEN excluded.pin_hash = '' THEN staff_accounts.pin_length ELSE excluded.pin_length END,
 			disabled = 0`,
-		username, name, hash, s.now().UnixMilli(), string(a.Role), pinHash)
+		username, name, hash, s.now().UnixMilli(), string(a.Role), pinHash, pinLength)
 	if err != nil {
 		return fmt.Errorf("store staff account: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM staff_lockouts WHERE username = $1`, username); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM staff_locks WHERE username = $1`, username); err != nil {
 		return fmt.Errorf("store staff account: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -203,7 +220,7 @@ func (s *Store) hashOrGiven(secret, given string) (string, error) {
 	return given, nil
 }
 
-// ValidPIN reports whether pin is 4-8 ASCII digits.
+// ValidPIN reports whether pin can be a new PIN: 6-8 ASCII digits.
 func ValidPIN(pin string) bool {
 	if len(pin) < MinPINLength || len(pin) > MaxPINLength {
 		return false
@@ -216,32 +233,42 @@ func ValidPIN(pin string) bool {
 	return true
 }
 
-const accountColumns = `a.username, a.name, a.role, a.disabled, a.pin_hash <> '', a.session_epoch,
-	COALESCE(l.locked_until, 0), COALESCE(l.failures, 0), COALESCE(l.updated_at, 0)`
+// accountsWithLocks reads accounts with the lock state of all their keys: every client's
+// sign-in lock, and the PIN's of an account that has one. $1 is now, $2 the start of the
+// failure window (unix milliseconds).
+const accountsWithLocks = `SELECT a.username, a.name, a.role, a.disabled, a.pin_hash <> '', a.pin_length, a.session_epoch,
+		COALESCE(l.locked_until, 0), COALESCE(l.failures, 0)
+	FROM staff_accounts a LEFT JOIN (
+		SELECT k.username, MAX(k.locked_until) AS locked_until,
+			SUM(CASE WHEN k.locked_until <= $1 AND k.updated_at >= $2 THEN k.failures ELSE 0 END) AS failures
+		FROM staff_locks k JOIN staff_accounts o ON o.username = k.username
+		WHERE k.kind = 'signin' OR o.pin_hash <> ''
+		GROUP BY k.username) l ON l.username = a.username`
 
 func (s *Store) scanAccount(row interface{ Scan(...any) error }) (Account, error) {
 	var a Account
 	var role string
-	var disabled int64
-	var lockedUntil, updatedAt int64
-	if err := row.Scan(&a.Username, &a.Name, &role, &disabled, &a.HasPIN, &a.SessionEpoch, &lockedUntil, &a.Failures, &updatedAt); err != nil {
+	var disabled, lockedUntil int64
+	if err := row.Scan(&a.Username, &a.Name, &role, &disabled, &a.HasPIN, &a.PINLength, &a.SessionEpoch, &lockedUntil, &a.Failures); err != nil {
 		return Account{}, err
 	}
 	a.Role, a.Disabled = Role(role), disabled != 0
-	now := s.now()
-	if lockedUntil > now.UnixMilli() {
+	if lockedUntil > s.now().UnixMilli() {
 		a.LockedUntil = time.UnixMilli(lockedUntil)
-	}
-	if updatedAt < now.Add(-LockFor).UnixMilli() {
-		a.Failures = 0 // forgotten at the next attempt
 	}
 	return a, nil
 }
 
+// lockWindow is the arguments $1 and $2 of accountsWithLocks.
+func (s *Store) lockWindow() (now, since int64) {
+	t := s.now()
+	return t.UnixMilli(), t.Add(-LockFor).UnixMilli()
+}
+
 // Get returns the account of username (ErrNotFound when none).
 func (s *Store) Get(ctx context.Context, username string) (Account, error) {
-	a, err := s.scanAccount(s.db.QueryRowContext(ctx, `SELECT `+accountColumns+`
-		FROM staff_accounts a LEFT JOIN staff_lockouts l ON l.username = a.username WHERE a.username = $1`, Normalize(username)))
+	now, since := s.lockWindow()
+	a, err := s.scanAccount(s.db.QueryRowContext(ctx, accountsWithLocks+` WHERE a.username = $3`, now, since, Normalize(username)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Account{}, ErrNotFound
 	}
@@ -253,8 +280,8 @@ func (s *Store) Get(ctx context.Context, username string) (Account, error) {
 
 // List returns every account by username, with its lock state.
 func (s *Store) List(ctx context.Context) ([]Account, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+accountColumns+`
-		FROM staff_accounts a LEFT JOIN staff_lockouts l ON l.username = a.username ORDER BY a.username`)
+	now, since := s.lockWindow()
+	rows, err := s.db.QueryContext(ctx, accountsWithLocks+` ORDER BY a.username`, now, since)
 	if err != nil {
 		return nil, fmt.Errorf("list staff accounts: %w", err)
 	}
@@ -270,64 +297,83 @@ func (s *Store) List(ctx context.Context) ([]Account, error) {
 	return out, rows.Err()
 }
 
-// Authenticate checks a username and password. A locked username is refused before the
-// password is looked at; a failure counts towards the lock-out, a success clears it and
-// replaces a hash made with older parameters (or bcrypt).
-func (s *Store) Authenticate(ctx context.Context, username, password string) (Account, error) {
-	return s.check(ctx, username, password, "password_hash")
+// Authenticate checks a username and password typed at client (the caller's name for where
+// the attempt comes from: an address, or an IPv6 /64). Failures count per username and client,
+// so a client only ever locks itself out (lock.go): a locked pair is refused before the
+// password is looked at. A success clears the pair's count and replaces a hash made with older
+// parameters (or bcrypt).
+func (s *Store) Authenticate(ctx context.Context, username, password, client string) (Account, error) {
+	username = clipUsername(username)
+	return s.check(ctx, username, password, "password_hash", signInKey(username, client))
 }
 
-// Approve checks a supervisor's username and PIN (a refund above the limit at the counter). It
-// succeeds only for an enabled supervisor with the right PIN. A wrong PIN counts towards the
-// same lock-out as sign-in failures. Errors: ErrBadCredentials, ErrLocked (a *LockedError),
-// ErrNotSupervisor (the account is a clerk: nothing was guessed, nothing counted).
+// Approve checks a supervisor's username and PIN (a refund above the limit). It succeeds only
+// for an enabled supervisor with the right PIN. Wrong PINs count against the PIN of the name
+// typed, from every client together, never against the supervisor's sign-in; so do the
+// attempts on a clerk's or an unknown name, which lock the same way (a lock tells nothing).
+// Errors: ErrBadCredentials, ErrLocked (a *LockedError), ErrNotSupervisor (the name is a
+// clerk's). A success records the PIN's length when it was not known.
 func (s *Store) Approve(ctx context.Context, username, pin string) (Account, error) {
-	return s.check(ctx, username, pin, "pin_hash")
+	username = clipUsername(username)
+	a, err := s.check(ctx, username, pin, "pin_hash", pinKey(username))
+	if err != nil || a.PINLength != 0 {
+		return a, err
+	}
+	a.PINLength = len(pin)
+	if _, err := s.db.ExecContext(ctx, `UPDATE staff_accounts SET pin_length = $1 WHERE username = $2 AND pin_length = 0`, a.PINLength, username); err != nil {
+		return a, fmt.Errorf("record PIN length: %w", err)
+	}
+	return a, nil
 }
 
-// check is Authenticate (column password_hash) and Approve (pin_hash).
-func (s *Store) check(ctx context.Context, username, secret, column string) (Account, error) {
+// clipUsername is username as stored and compared, at most MaxUsernameLength bytes.
+func clipUsername(username string) string {
 	username = Normalize(username)
 	if len(username) > MaxUsernameLength {
 		username = username[:MaxUsernameLength]
 	}
+	return username
+}
+
+// check is Authenticate (column password_hash) and Approve (pin_hash), counting against key.
+func (s *Store) check(ctx context.Context, username, secret, column string, key lockKey) (Account, error) {
 	// The attempt is counted before the secret is compared, so parallel guesses cannot get
 	// past the limit; a success clears the count again.
-	failures, err := s.countAttempt(ctx, username)
+	attempt, err := s.countAttempt(ctx, key)
 	if err != nil {
 		return Account{}, err
 	}
 	var a Account
 	var hash, role string
 	var disabled int64
-	err = s.db.QueryRowContext(ctx, `SELECT username, name, role, disabled, pin_hash <> '', session_epoch, `+column+`
-		FROM staff_accounts WHERE username = $1`, username).Scan(&a.Username, &a.Name, &role, &disabled, &a.HasPIN, &a.SessionEpoch, &hash)
+	err = s.db.QueryRowContext(ctx, `SELECT username, name, role, disabled, pin_hash <> '', pin_length, session_epoch, `+column+`
+		FROM staff_accounts WHERE username = $1`, username).Scan(&a.Username, &a.Name, &role, &disabled, &a.HasPIN, &a.PINLength, &a.SessionEpoch, &hash)
 	a.Role, a.Disabled = Role(role), disabled != 0
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		s.compareDummy(secret)
-		return Account{}, s.failed(ctx, username, failures)
+		return Account{}, s.failed(ctx, key, attempt)
 	case err != nil:
 		return Account{}, fmt.Errorf("read staff account: %w", err)
 	case column == "pin_hash" && !a.Disabled && a.Role != Supervisor:
 		s.compareDummy(secret)
-		if err := s.uncount(ctx, username); err != nil {
-			return Account{}, err
+		if err := s.failed(ctx, key, attempt); !errors.Is(err, ErrBadCredentials) {
+			return Account{}, err // locked like any other name
 		}
 		return Account{}, ErrNotSupervisor
 	case a.Disabled || hash == "":
 		s.compareDummy(secret)
-		return Account{}, s.failed(ctx, username, failures)
+		return Account{}, s.failed(ctx, key, attempt)
 	}
 	ok, stale, err := verifySecret(hash, secret, s.params)
 	if err != nil && !errors.Is(err, errBadHash) {
 		return Account{}, err
 	}
 	if !ok {
-		return Account{}, s.failed(ctx, username, failures)
+		return Account{}, s.failed(ctx, key, attempt)
 	}
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM staff_lockouts WHERE username = $1`, username); err != nil {
-		return Account{}, fmt.Errorf("clear failed attempts: %w", err)
+	if err := s.clear(ctx, key); err != nil {
+		return Account{}, err
 	}
 	if stale {
 		s.upgrade(ctx, username, column, hash, secret)
@@ -350,66 +396,10 @@ func (s *Store) compareDummy(secret string) {
 	_, _, _ = verifySecret(s.dummy, secret, s.params)
 }
 
-// countAttempt counts an attempt for username and returns the count, or a *LockedError when
-// the username is locked. Counts older than LockFor are forgotten.
-func (s *Store) countAttempt(ctx context.Context, username string) (int, error) {
-	now := s.now()
-	var failures int
-	var lockedUntil int64
-	err := s.db.QueryRowContext(ctx, `INSERT INTO staff_lockouts (username, failures, locked_until, updated_at) VALUES ($1, 1, 0, $2)
-		ON CONFLICT (username) DO UPDATE SET
-			failures = CASE WHEN staff_lockouts.locked_until > $2 THEN staff_lockouts.failures
-				WHEN staff_lockouts.updated_at < $3 THEN 1
-				ELSE staff_lockouts.failures + 1 END,
-			updated_at = CASE WHEN staff_lockouts.locked_until > $2 THEN staff_lockouts.updated_at ELSE $2 END
-		RETURNING failures, locked_until`, username, now.UnixMilli(), now.Add(-LockFor).UnixMilli()).Scan(&failures, &lockedUntil)
-	if err != nil {
-		return 0, fmt.Errorf("count sign-in attempt: %w", err)
-	}
-	if lockedUntil > now.UnixMilli() {
-		return failures, &LockedError{Until: time.UnixMilli(lockedUntil)}
-	}
-	if failures > MaxFailures {
-		// Parallel attempts went past the limit before any of them failed: lock now.
-		return failures, s.lock(ctx, username, now)
-	}
-	return failures, nil
-}
-
-// uncount takes back an attempt that guessed nothing.
-func (s *Store) uncount(ctx context.Context, username string) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE staff_lockouts SET failures = failures - 1 WHERE username = $1 AND failures > 0 AND locked_until <= $2`,
-		username, s.now().UnixMilli())
-	if err != nil {
-		return fmt.Errorf("count sign-in attempt: %w", err)
-	}
-	return nil
-}
-
-// failed returns the error of a failed attempt: ErrBadCredentials, or a *LockedError when this
-// failure was the MaxFailures-th.
-func (s *Store) failed(ctx context.Context, username string, failures int) error {
-	if failures < MaxFailures {
-		return ErrBadCredentials
-	}
-	return s.lock(ctx, username, s.now())
-}
-
-func (s *Store) lock(ctx context.Context, username string, now time.Time) error {
-	until := now.Add(LockFor)
-	if _, err := s.db.ExecContext(ctx, `UPDATE staff_lockouts SET failures = 0, locked_until = $2, updated_at = $3 WHERE username = $1`,
-		username, until.UnixMilli(), now.UnixMilli()); err != nil {
-		return fmt.Errorf("lock staff account: %w", err)
-	}
-	// Forget long-past attempts of names that never came back.
-	_, _ = s.db.ExecContext(ctx, `DELETE FROM staff_lockouts WHERE updated_at < $1 AND locked_until < $2`,
-		now.Add(-24*time.Hour).UnixMilli(), now.UnixMilli())
-	return &LockedError{Until: until}
-}
-
-// Unlock lifts a lock-out and forgets the failures of username.
+// Unlock lifts every lock of username and forgets its failures: its sign-in from every client
+// and its PIN.
 func (s *Store) Unlock(ctx context.Context, username string) error {
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM staff_lockouts WHERE username = $1`, Normalize(username)); err != nil {
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM staff_locks WHERE username = $1`, Normalize(username)); err != nil {
 		return fmt.Errorf("unlock staff account: %w", err)
 	}
 	return nil

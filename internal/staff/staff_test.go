@@ -3,6 +3,7 @@ package staff_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +13,12 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/internal/testenv"
+)
+
+// here and there are two clients (as the BFF names them: an address or an IPv6 /64).
+const (
+	here  = "198.51.100.1"
+	there = "2001:db8:1:2::/64"
 )
 
 // cheap keeps the tests fast (the race detector slows argon2 down a lot).
@@ -85,7 +92,7 @@ func TestAccounts(t *testing.T) {
 				{"bob", "correct horse battery", false},
 			}
 			for _, tc := range cases {
-				a, err := st.Authenticate(ctx, tc.user, tc.pass)
+				a, err := st.Authenticate(ctx, tc.user, tc.pass, here)
 				if tc.ok != (err == nil) || (!tc.ok && !errors.Is(err, staff.ErrBadCredentials)) {
 					t.Errorf("Authenticate(%q, %q) = %+v, %v", tc.user, tc.pass, a, err)
 				}
@@ -97,20 +104,20 @@ func TestAccounts(t *testing.T) {
 			if err := st.Put(ctx, "anna", "Anna Box", "a brand new password"); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := st.Authenticate(ctx, "anna", "correct horse battery"); !errors.Is(err, staff.ErrBadCredentials) {
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", here); !errors.Is(err, staff.ErrBadCredentials) {
 				t.Fatal("old password still works")
 			}
 			// A disabled account cannot sign in; saving it again enables it.
 			if ok, err := st.Disable(ctx, "anna"); !ok || err != nil {
 				t.Fatalf("Disable = %v, %v", ok, err)
 			}
-			if _, err := st.Authenticate(ctx, "anna", "a brand new password"); !errors.Is(err, staff.ErrBadCredentials) {
+			if _, err := st.Authenticate(ctx, "anna", "a brand new password", here); !errors.Is(err, staff.ErrBadCredentials) {
 				t.Fatalf("disabled account signs in: %v", err)
 			}
 			if err := st.Put(ctx, "anna", "Anna Box", "a brand new password"); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := st.Authenticate(ctx, "anna", "a brand new password"); err != nil {
+			if _, err := st.Authenticate(ctx, "anna", "a brand new password", here); err != nil {
 				t.Fatalf("re-saved account: %v", err)
 			}
 		})
@@ -128,25 +135,25 @@ func TestOldHashesAreUpgraded(t *testing.T) {
 				t.Fatal(err)
 			}
 			st.exec(`INSERT INTO staff_accounts (username, name, password_hash, created_at) VALUES ('old', 'Old Timer', $1, 0)`, string(b))
-			if _, err := st.Authenticate(ctx, "old", "wrong password!!"); !errors.Is(err, staff.ErrBadCredentials) {
+			if _, err := st.Authenticate(ctx, "old", "wrong password!!", here); !errors.Is(err, staff.ErrBadCredentials) {
 				t.Fatalf("wrong password against bcrypt: %v", err)
 			}
 			if st.hash("old") != string(b) {
 				t.Fatal("hash replaced after a failed sign-in")
 			}
-			if _, err := st.Authenticate(ctx, "old", "correct horse battery"); err != nil {
+			if _, err := st.Authenticate(ctx, "old", "correct horse battery", here); err != nil {
 				t.Fatalf("bcrypt password refused: %v", err)
 			}
 			upgraded := st.hash("old")
 			if !strings.HasPrefix(upgraded, "$argon2id$v=19$m=64,t=1,p=1$") {
 				t.Fatalf("bcrypt hash not upgraded: %q", upgraded)
 			}
-			if _, err := st.Authenticate(ctx, "old", "correct horse battery"); err != nil || st.hash("old") != upgraded {
+			if _, err := st.Authenticate(ctx, "old", "correct horse battery", here); err != nil || st.hash("old") != upgraded {
 				t.Fatalf("upgraded hash: %v, replaced again: %v", err, st.hash("old") != upgraded)
 			}
 			// New parameters: the hash follows at the next sign-in.
 			st.WithParams(staff.Params{Memory: 128, Time: 2, Threads: 1})
-			if _, err := st.Authenticate(ctx, "old", "correct horse battery"); err != nil {
+			if _, err := st.Authenticate(ctx, "old", "correct horse battery", here); err != nil {
 				t.Fatal(err)
 			}
 			if h := st.hash("old"); !strings.HasPrefix(h, "$argon2id$v=19$m=128,t=2,p=1$") {
@@ -157,9 +164,10 @@ func TestOldHashesAreUpgraded(t *testing.T) {
 	}
 }
 
-// TestLockout: 5 failures lock the username for 15 minutes (even the right password is
-// refused), a success before that resets the count, unknown usernames lock the same way (a
-// lock-out does not tell which names exist), and Unlock lifts it.
+// TestLockout: 5 failures from one client lock the username for that client for 15 minutes
+// (even the right password is refused there) and for no other client; a success before that
+// resets the count, unknown usernames lock the same way (a lock-out does not tell which names
+// exist), and Unlock lifts it.
 func TestLockout(t *testing.T) {
 	ctx := context.Background()
 	for name, st := range stores(t) {
@@ -171,7 +179,7 @@ func TestLockout(t *testing.T) {
 				t.Helper()
 				var err error
 				for range n {
-					_, err = st.Authenticate(ctx, user, "wrong password!!")
+					_, err = st.Authenticate(ctx, user, "wrong password!!", here)
 				}
 				return err
 			}
@@ -179,7 +187,7 @@ func TestLockout(t *testing.T) {
 			if err := fail("anna", 4); !errors.Is(err, staff.ErrBadCredentials) {
 				t.Fatal(err)
 			}
-			if _, err := st.Authenticate(ctx, "anna", "correct horse battery"); err != nil {
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", here); err != nil {
 				t.Fatalf("4 failures locked: %v", err)
 			}
 			if err := fail("anna", 4); !errors.Is(err, staff.ErrBadCredentials) {
@@ -191,18 +199,22 @@ func TestLockout(t *testing.T) {
 			if !errors.As(err, &locked) || !errors.Is(err, staff.ErrLocked) || !locked.Until.Equal(st.now.Add(staff.LockFor)) {
 				t.Fatalf("5th failure: %v, want locked for 15 minutes", err)
 			}
-			if _, err := st.Authenticate(ctx, "anna", "correct horse battery"); !errors.Is(err, staff.ErrLocked) {
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", here); !errors.Is(err, staff.ErrLocked) {
 				t.Fatalf("right password while locked: %v", err)
 			}
 			if a, err := st.Get(ctx, "anna"); err != nil || a.LockedUntil.IsZero() {
 				t.Fatalf("Get does not show the lock: %+v %v", a, err)
 			}
+			// Another client is not locked out: the lock is the client's own.
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", there); err != nil {
+				t.Fatalf("another client while %s is locked: %v", here, err)
+			}
 			st.now = st.now.Add(staff.LockFor - time.Second)
-			if _, err := st.Authenticate(ctx, "anna", "correct horse battery"); !errors.Is(err, staff.ErrLocked) {
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", here); !errors.Is(err, staff.ErrLocked) {
 				t.Fatalf("lock ended early: %v", err)
 			}
 			st.now = st.now.Add(time.Second)
-			if _, err := st.Authenticate(ctx, "anna", "correct horse battery"); err != nil {
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", here); err != nil {
 				t.Fatalf("after 15 minutes: %v", err)
 			}
 			// Unknown names lock the same way.
@@ -221,8 +233,59 @@ func TestLockout(t *testing.T) {
 			if err := st.Unlock(ctx, "ANNA"); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := st.Authenticate(ctx, "anna", "correct horse battery"); err != nil {
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", here); err != nil {
 				t.Fatalf("after Unlock: %v", err)
+			}
+		})
+	}
+}
+
+// TestLockDoubles: after a lock, each further failure of the same key locks it again at once,
+// for twice as long each time, up to MaxLockFor; a success, or a day after the last lock
+// ended, starts afresh.
+func TestLockDoubles(t *testing.T) {
+	ctx := context.Background()
+	for name, st := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			if err := st.Put(ctx, "anna", "Anna Box", "correct horse battery"); err != nil {
+				t.Fatal(err)
+			}
+			lockedFor := func(what string) time.Duration {
+				t.Helper()
+				_, err := st.Authenticate(ctx, "anna", "wrong password!!", here)
+				var locked *staff.LockedError
+				if !errors.As(err, &locked) {
+					t.Fatalf("%s: %v, want locked", what, err)
+				}
+				return locked.Until.Sub(st.now)
+			}
+			for range staff.MaxFailures - 1 {
+				_, _ = st.Authenticate(ctx, "anna", "wrong password!!", here)
+			}
+			want := staff.LockFor
+			for i := range 9 {
+				if got := lockedFor(fmt.Sprintf("lock %d", i+1)); got != want {
+					t.Fatalf("lock %d lasts %v, want %v", i+1, got, want)
+				}
+				st.now = st.now.Add(want)
+				want = min(2*want, staff.MaxLockFor)
+			}
+			// A success forgets the strikes.
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", here); err != nil {
+				t.Fatal(err)
+			}
+			for i := range staff.MaxFailures - 1 {
+				if _, err := st.Authenticate(ctx, "anna", "wrong password!!", here); !errors.Is(err, staff.ErrBadCredentials) {
+					t.Fatalf("failure %d after a success: %v", i+1, err)
+				}
+			}
+			if got := lockedFor("first lock after a success"); got != staff.LockFor {
+				t.Fatalf("first lock after a success lasts %v", got)
+			}
+			// So does a day without a lock.
+			st.now = st.now.Add(staff.LockFor + staff.StrikeMemory + time.Second)
+			if _, err := st.Authenticate(ctx, "anna", "wrong password!!", here); !errors.Is(err, staff.ErrBadCredentials) {
+				t.Fatalf("a day after the last lock: %v", err)
 			}
 		})
 	}
@@ -242,7 +305,7 @@ func TestParallelGuessesStopAtTheLimit(t *testing.T) {
 			var wg sync.WaitGroup
 			for range 20 {
 				wg.Go(func() {
-					_, err := st.Authenticate(ctx, "anna", "wrong password!!")
+					_, err := st.Authenticate(ctx, "anna", "wrong password!!", here)
 					mu.Lock()
 					defer mu.Unlock()
 					if errors.Is(err, staff.ErrBadCredentials) {
@@ -256,15 +319,16 @@ func TestParallelGuessesStopAtTheLimit(t *testing.T) {
 			if wrong > staff.MaxFailures-1 {
 				t.Fatalf("%d guesses answered 'wrong password', want at most %d", wrong, staff.MaxFailures-1)
 			}
-			if _, err := st.Authenticate(ctx, "anna", "correct horse battery"); !errors.Is(err, staff.ErrLocked) {
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", here); !errors.Is(err, staff.ErrLocked) {
 				t.Fatalf("not locked after 20 parallel guesses: %v", err)
 			}
 		})
 	}
 }
 
-// TestApprove: only an enabled supervisor with the right PIN approves; wrong PINs count towards
-// the sign-in lock-out; a clerk is ErrNotSupervisor.
+// TestApprove: only an enabled supervisor with the right PIN approves; wrong PINs count against
+// the PIN, from every client, and never against the supervisor's sign-in; a clerk is
+// ErrNotSupervisor, and a clerk's or an unknown name locks at approval like a supervisor's.
 func TestApprove(t *testing.T) {
 	ctx := context.Background()
 	for name, st := range stores(t) {
@@ -302,24 +366,55 @@ func TestApprove(t *testing.T) {
 			if _, err := st.Approve(ctx, "sue", "246810"); err != nil {
 				t.Fatalf("PIN lost when re-saved without one: %v", err)
 			}
-			// Wrong PINs and wrong passwords share one lock-out.
-			for range 3 {
+			// Wrong PINs lock the PIN, not the sign-in; wrong passwords do not count against the PIN.
+			for range staff.MaxFailures - 1 {
+				_, _ = st.Authenticate(ctx, "sue", "wrong password!!", here)
+			}
+			for i := range staff.MaxFailures - 1 {
+				if _, err := st.Approve(ctx, "sue", "000000"); !errors.Is(err, staff.ErrBadCredentials) {
+					t.Fatalf("wrong PIN %d: %v", i+1, err)
+				}
+			}
+			if _, err := st.Approve(ctx, "sue", "000000"); !errors.Is(err, staff.ErrLocked) {
+				t.Fatalf("5th wrong PIN: %v", err)
+			}
+			if _, err := st.Approve(ctx, "sue", "246810"); !errors.Is(err, staff.ErrLocked) {
+				t.Fatalf("right PIN while the PIN is locked: %v", err)
+			}
+			for range 20 {
 				_, _ = st.Approve(ctx, "sue", "000000")
 			}
-			_, _ = st.Authenticate(ctx, "sue", "wrong password!!")
-			if _, err := st.Approve(ctx, "sue", "000000"); !errors.Is(err, staff.ErrLocked) {
-				t.Fatalf("5th failure (PINs and password): %v", err)
+			if _, err := st.Authenticate(ctx, "sue", "correct horse battery", here); err != nil {
+				t.Fatalf("sign-in after 20 wrong PINs: %v", err)
 			}
-			if _, err := st.Authenticate(ctx, "sue", "correct horse battery"); !errors.Is(err, staff.ErrLocked) {
-				t.Fatalf("sign-in while locked by PIN failures: %v", err)
+			if a, _ := st.Get(ctx, "sue"); a.LockedUntil.IsZero() {
+				t.Fatal("Get does not show the PIN's lock")
 			}
 			must(st.Unlock(ctx, "sue"))
-			// A clerk's attempts count nothing.
-			for range 10 {
-				_, _ = st.Approve(ctx, "anna", "1234")
+			if _, err := st.Approve(ctx, "sue", "246810"); err != nil {
+				t.Fatalf("after Unlock: %v", err)
 			}
-			if _, err := st.Authenticate(ctx, "anna", "correct horse battery"); err != nil {
+			// A clerk's name at approval: refused, counted like any name (the lock does not tell
+			// clerks from supervisors or unknown names), and the clerk's sign-in is untouched.
+			must(st.Unlock(ctx, "anna")) // forgets the attempt of the table above
+			for i := range staff.MaxFailures - 1 {
+				if _, err := st.Approve(ctx, "anna", "123456"); !errors.Is(err, staff.ErrNotSupervisor) {
+					t.Fatalf("clerk's name, attempt %d: %v", i+1, err)
+				}
+			}
+			for _, user := range []string{"anna", "nobody"} {
+				for range staff.MaxFailures - 1 {
+					_, _ = st.Approve(ctx, user, "123456")
+				}
+				if _, err := st.Approve(ctx, user, "123456"); !errors.Is(err, staff.ErrLocked) {
+					t.Fatalf("%s at approval after many attempts: %v", user, err)
+				}
+			}
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", here); err != nil {
 				t.Fatalf("clerk locked by approval attempts: %v", err)
+			}
+			if a, _ := st.Get(ctx, "anna"); !a.LockedUntil.IsZero() {
+				t.Fatal("the accounts list shows a clerk locked by approval attempts on the name")
 			}
 			// Disabled supervisors cannot approve.
 			if _, err := st.Disable(ctx, "sue"); err != nil {
@@ -342,13 +437,13 @@ func TestEndSessionsAndList(t *testing.T) {
 	ctx := context.Background()
 	for name, st := range stores(t) {
 		t.Run(name, func(t *testing.T) {
-			if err := st.Save(ctx, staff.NewAccount{Username: "sue", Name: "Sue Visor", Password: "correct horse battery", Role: staff.Supervisor, PIN: "2468"}); err != nil {
+			if err := st.Save(ctx, staff.NewAccount{Username: "sue", Name: "Sue Visor", Password: "correct horse battery", Role: staff.Supervisor, PIN: "246810"}); err != nil {
 				t.Fatal(err)
 			}
 			if err := st.Put(ctx, "anna", "Anna Box", "correct horse battery"); err != nil {
 				t.Fatal(err)
 			}
-			a, err := st.Authenticate(ctx, "anna", "correct horse battery")
+			a, err := st.Authenticate(ctx, "anna", "correct horse battery", here)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -360,7 +455,7 @@ func TestEndSessionsAndList(t *testing.T) {
 				t.Fatalf("EndSessions(nobody) = %v", err)
 			}
 			for range staff.MaxFailures {
-				_, _ = st.Authenticate(ctx, "anna", "wrong password!!")
+				_, _ = st.Authenticate(ctx, "anna", "wrong password!!", here)
 			}
 			list, err := st.List(ctx)
 			if err != nil || len(list) != 2 {
@@ -377,6 +472,63 @@ func TestEndSessionsAndList(t *testing.T) {
 			}
 			if ok, _ := st.HasPassword(ctx, "sue", "something else"); ok {
 				t.Error("HasPassword accepts a wrong password")
+			}
+		})
+	}
+}
+
+// TestPINLength: a new PIN has 6-8 digits; a 4-digit PIN made earlier (here a bcrypt hash, as
+// earlier versions stored it, of unknown length) still approves, and is reported short until
+// replaced; a PIN's length is learnt at its first approval when it was not recorded.
+func TestPINLength(t *testing.T) {
+	ctx := context.Background()
+	old := func(secret string) string {
+		b, err := bcrypt.GenerateFromPassword([]byte(secret), bcrypt.MinCost)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	oldPassword, oldShortPIN, oldLongPIN := old("correct horse battery"), old("2468"), old("135790")
+	for name, st := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			for _, tc := range []struct {
+				pin string
+				ok  bool
+			}{
+				{"1234", false}, {"12345", false}, {"123456", true}, {"1234567", true}, {"12345678", true}, {"123456789", false}, {"12a456", false},
+			} {
+				err := st.Save(ctx, staff.NewAccount{Username: "sue", Name: "Sue Visor", Password: "correct horse battery", Role: staff.Supervisor, PIN: tc.pin})
+				if tc.ok != (err == nil) || (!tc.ok && !errors.Is(err, staff.ErrInvalid)) {
+					t.Errorf("new PIN %q: %v", tc.pin, err)
+					continue
+				}
+				a, err := st.Get(ctx, "sue")
+				if tc.ok && (err != nil || a.PINLength != len(tc.pin) || a.ShortPIN()) {
+					t.Errorf("after new PIN %q: %+v, %v", tc.pin, a, err)
+				}
+			}
+			for _, user := range []string{"shorty", "longer"} {
+				pin := map[string]string{"shorty": oldShortPIN, "longer": oldLongPIN}[user]
+				st.exec(`INSERT INTO staff_accounts (username, name, password_hash, created_at, role, pin_hash) VALUES ($1, $1, $2, 0, 'supervisor', $3)`,
+					user, oldPassword, pin)
+				if a, err := st.Get(ctx, user); err != nil || !a.HasPIN || a.PINLength != 0 || !a.ShortPIN() {
+					t.Fatalf("%s before approving: %+v, %v (want an unknown length, reported short)", user, a, err)
+				}
+			}
+			for _, tc := range []struct {
+				user, pin string
+				short     bool
+			}{
+				{"shorty", "2468", true},
+				{"longer", "135790", false},
+			} {
+				if a, err := st.Approve(ctx, tc.user, tc.pin); err != nil || a.PINLength != len(tc.pin) {
+					t.Fatalf("old PIN of %s: %+v, %v", tc.user, a, err)
+				}
+				if a, _ := st.Get(ctx, tc.user); a.PINLength != len(tc.pin) || a.ShortPIN() != tc.short {
+					t.Errorf("%s after approving: %+v, want short=%v", tc.user, a, tc.short)
+				}
 			}
 		})
 	}
@@ -424,7 +576,7 @@ func TestSaveWithGivenHashes(t *testing.T) {
 				if got := st.hash(tc.account.Username); got != pwHash {
 					t.Errorf("%s: stored %q, want the given hash %q", tc.name, got, pwHash)
 				}
-				if _, err := st.Authenticate(ctx, tc.account.Username, "correct horse battery"); err != nil {
+				if _, err := st.Authenticate(ctx, tc.account.Username, "correct horse battery", here); err != nil {
 					t.Errorf("%s: sign-in with the secret the hash was made from: %v", tc.name, err)
 				}
 			}
