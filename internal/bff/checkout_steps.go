@@ -345,20 +345,25 @@ func (s *Server) applyGiftCard(c echo.Context) error {
 	return s.redirect(c, s.url(RouteBuySummary))
 }
 
-// applyLoyalty pays part of the order with loyalty points.
+// applyLoyalty pays part of the order with loyalty points: the member's card number and PIN
+// (the ticketing system checks the PIN; the card number alone spends nothing).
 func (s *Server) applyLoyalty(c echo.Context) error {
 	v, err := s.requireBuy(c)
 	if err != nil {
 		return err
 	}
 	l := loc(c)
-	card := digitsOnly(c.FormValue("card"))
+	card, pin := digitsOnly(c.FormValue("card")), strings.TrimSpace(c.FormValue("pin"))
 	f := summaryForm{Loyalty: c.FormValue("card")}
 	if !allDigits(card, 8, 19) {
 		f.LoyaltyError = l.T("checkout.loyalty_number_invalid", "Min", 8, "Max", 19)
+	} else if !allDigits(pin, 3, 8) {
+		f.LoyaltyError = l.T("checkout.loyalty_pin_invalid")
+	}
+	if f.LoyaltyError != "" {
 		return s.renderBuySummary(c, http.StatusUnprocessableEntity, nil, f)
 	}
-	res, err := s.ticketing.ApplyLoyaltyPointsPayment(c.Request().Context(), v.UserSessionID, card, nil)
+	res, err := s.ticketing.ApplyLoyaltyPointsPayment(c.Request().Context(), v.UserSessionID, card, pin, nil)
 	var ue *upstream.Error
 	switch {
 	case errors.As(err, &ue) && ue.Result == 17:

@@ -17,7 +17,7 @@ func TestRedirectPaymentWithGiftCardAndLoyalty(t *testing.T) {
 	if g.Applied.Cents != 1000 || g.BalanceRemaining.Cents != 0 || g.ToPay.Cents != o.Total.Cents-1000 {
 		t.Errorf("gift card %+v (total %v)", g, o.Total)
 	}
-	l, err := e.client.ApplyLoyaltyPointsPayment(e.ctx, o.UserSessionID, "7000000000000001", ptr(int64(200)))
+	l, err := e.client.ApplyLoyaltyPointsPayment(e.ctx, o.UserSessionID, "7000000000000001", "1815", ptr(int64(200)))
 	noErr(t, err)
 	if l.Applied.Cents != 200 || l.BalanceRemaining.Cents != 9800 || l.ToPay.Cents != o.Total.Cents-1200 {
 		t.Errorf("loyalty %+v", l)
@@ -113,10 +113,10 @@ func TestPaymentRefusals(t *testing.T) {
 	}
 	_, err = e.client.ApplyGiftCard(e.ctx, o.UserSessionID, "6000000000000003", "3333", ptr(int64(100)))
 	wantErr(t, err, upstream.ErrInsufficientBalance)
-	_, err = e.client.ApplyLoyaltyPointsPayment(e.ctx, o.UserSessionID, "7000000000000002", ptr(int64(1000)))
+	_, err = e.client.ApplyLoyaltyPointsPayment(e.ctx, o.UserSessionID, "7000000000000002", "1906", ptr(int64(1000)))
 	wantErr(t, err, upstream.ErrInsufficientBalance)
 	wantErr(t, err, upstream.ErrPaymentDeclined)
-	_, err = e.client.ApplyLoyaltyPointsPayment(e.ctx, o.UserSessionID, "7999999999999999", nil)
+	_, err = e.client.ApplyLoyaltyPointsPayment(e.ctx, o.UserSessionID, "7999999999999999", "1906", nil)
 	if err == nil {
 		t.Error("unknown loyalty card accepted")
 	}
