@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -119,6 +120,18 @@ func TestPaymentRefusals(t *testing.T) {
 	_, err = e.client.ApplyLoyaltyPointsPayment(e.ctx, o.UserSessionID, "7999999999999999", "1906", nil)
 	if err == nil {
 		t.Error("unknown loyalty card accepted")
+	}
+	var unknown *upstream.Error
+	if !errors.As(err, &unknown) {
+		t.Fatalf("unknown loyalty card: %v", err)
+	}
+	// The member's card without the member's PIN reads like an unknown card.
+	for _, pin := range []string{"", "0000"} {
+		_, err = e.client.ApplyLoyaltyPointsPayment(e.ctx, o.UserSessionID, "7000000000000002", pin, nil)
+		var er *upstream.Error
+		if !errors.As(err, &er) || er.Result != unknown.Result || er.ExtendedResultCode != unknown.ExtendedResultCode || er.Description != unknown.Description {
+			t.Errorf("PIN %q: %v, an unknown card: %v", pin, err, unknown)
+		}
 	}
 	_, err = e.client.ExternalPaymentStarting(e.ctx, upstream.ExternalPaymentRequest{UserSessionID: upstream.NewUserSessionID(), ReturnURL: "http://x"})
 	wantErr(t, err, upstream.ErrNotFound)
