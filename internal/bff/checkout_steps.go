@@ -1,6 +1,7 @@
 package bff
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/mail"
@@ -310,7 +311,10 @@ func allDigits(s string, minLen, maxLen int) bool {
 	return strings.Trim(s, "0123456789") == ""
 }
 
-// applyGiftCard pays part of the order with a gift card (before the redirect payment).
+// applyGiftCard pays part of the order with a gift card (before the redirect payment). Every
+// refusal reads the same (a wrong number, a wrong PIN, an empty card), and refusals are limited
+// per card number, client and visit (storedvalue_limits.go); the balance shows only after the
+// right PIN.
 func (s *Server) applyGiftCard(c echo.Context) error {
 	v, err := s.requireBuy(c)
 	if err != nil {
@@ -327,53 +331,60 @@ func (s *Server) applyGiftCard(c echo.Context) error {
 	if f.GiftCardError != "" {
 		return s.renderBuySummary(c, http.StatusUnprocessableEntity, nil, f)
 	}
-	res, err := s.ticketing.ApplyGiftCard(c.Request().Context(), v.UserSessionID, card, pin, nil)
+	r, err := s.tryStoredValue(c, giftCardKind, card, func(ctx context.Context) (upstream.AppliedPaymentResult, error) {
+		return s.ticketing.ApplyGiftCard(ctx, v.UserSessionID, card, pin, nil)
+	})
 	switch {
-	case errors.Is(err, upstream.ErrInsufficientBalance):
-		f.GiftCardError = l.T("checkout.gift_card_empty")
-	case errors.Is(err, upstream.ErrPaymentDeclined):
-		f.GiftCardError = l.T("checkout.gift_card_declined")
-	case errors.Is(err, upstream.ErrInvalidRequest):
-		f.GiftCardError = l.T("checkout.gift_card_not_for_order")
 	case err != nil:
-		return s.buyEnded(c, v, err)
-	}
-	if f.GiftCardError != "" {
+		return err
+	case r.Wait > 0:
+		f.GiftCardError = tooManyCardAttempts(l, r.Wait)
+		return s.storedValueTooMany(c, r.Wait, f)
+	case r.Failed != nil:
+		return s.buyEnded(c, v, r.Failed)
+	case r.Refused:
+		f.GiftCardError = l.T("checkout.gift_card_refused")
 		return s.renderBuySummary(c, http.StatusUnprocessableEntity, nil, f)
 	}
-	s.flash(c, l.T("checkout.gift_card_used", "Applied", l.Money(res.Applied), "ToPay", l.Money(res.ToPay)))
+	s.flash(c, l.T("checkout.gift_card_used", "Applied", l.Money(r.Applied.Applied), "ToPay", l.Money(r.Applied.ToPay)))
 	return s.redirect(c, s.url(RouteBuySummary))
 }
 
-// applyLoyalty pays part of the order with loyalty points.
+// applyLoyalty pays part of the order with loyalty points: the member's card number and PIN
+// (the ticketing system checks the PIN; the card number alone spends nothing). As with gift
+// cards, every refusal reads the same and refusals are limited.
 func (s *Server) applyLoyalty(c echo.Context) error {
 	v, err := s.requireBuy(c)
 	if err != nil {
 		return err
 	}
 	l := loc(c)
-	card := digitsOnly(c.FormValue("card"))
+	card, pin := digitsOnly(c.FormValue("card")), strings.TrimSpace(c.FormValue("pin"))
 	f := summaryForm{Loyalty: c.FormValue("card")}
 	if !allDigits(card, 8, 19) {
 		f.LoyaltyError = l.T("checkout.loyalty_number_invalid", "Min", 8, "Max", 19)
-		return s.renderBuySummary(c, http.StatusUnprocessableEntity, nil, f)
-	}
-	res, err := s.ticketing.ApplyLoyaltyPointsPayment(c.Request().Context(), v.UserSessionID, card, nil)
-	var ue *upstream.Error
-	switch {
-	case errors.As(err, &ue) && ue.Result == 17:
-		f.LoyaltyError = l.T("checkout.loyalty_unknown")
-	case errors.Is(err, upstream.ErrInsufficientBalance):
-		f.LoyaltyError = l.T("checkout.loyalty_not_enough")
-	case errors.Is(err, upstream.ErrPaymentDeclined), errors.Is(err, upstream.ErrInvalidRequest):
-		f.LoyaltyError = l.T("checkout.loyalty_not_for_order")
-	case err != nil:
-		return s.buyEnded(c, v, err)
+	} else if !allDigits(pin, 3, 8) {
+		f.LoyaltyError = l.T("checkout.loyalty_pin_invalid")
 	}
 	if f.LoyaltyError != "" {
 		return s.renderBuySummary(c, http.StatusUnprocessableEntity, nil, f)
 	}
-	s.flash(c, l.T("checkout.loyalty_used", "Applied", l.Money(res.Applied), "ToPay", l.Money(res.ToPay)))
+	r, err := s.tryStoredValue(c, loyaltyKind, card, func(ctx context.Context) (upstream.AppliedPaymentResult, error) {
+		return s.ticketing.ApplyLoyaltyPointsPayment(ctx, v.UserSessionID, card, pin, nil)
+	})
+	switch {
+	case err != nil:
+		return err
+	case r.Wait > 0:
+		f.LoyaltyError = tooManyCardAttempts(l, r.Wait)
+		return s.storedValueTooMany(c, r.Wait, f)
+	case r.Failed != nil:
+		return s.buyEnded(c, v, r.Failed)
+	case r.Refused:
+		f.LoyaltyError = l.T("checkout.loyalty_refused")
+		return s.renderBuySummary(c, http.StatusUnprocessableEntity, nil, f)
+	}
+	s.flash(c, l.T("checkout.loyalty_used", "Applied", l.Money(r.Applied.Applied), "ToPay", l.Money(r.Applied.ToPay)))
 	return s.redirect(c, s.url(RouteBuySummary))
 }
 

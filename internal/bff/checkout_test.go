@@ -138,10 +138,11 @@ func TestBuyWithGiftCardAndLoyaltyPoints(t *testing.T) {
 		form url.Values
 		text string
 	}{
-		{"/checkout/gift-card", url.Values{"card": {"6000000000000002"}, "pin": {"9999"}}, "number or the PIN is wrong"},
-		{"/checkout/gift-card", url.Values{"card": {"6000000000000003"}, "pin": {"3333"}}, "no balance left"},
+		{"/checkout/gift-card", url.Values{"card": {"6000000000000002"}, "pin": {"9999"}}, "This gift card cannot be used: check the number and PIN."},
+		{"/checkout/gift-card", url.Values{"card": {"6000000000000003"}, "pin": {"3333"}}, "This gift card cannot be used: check the number and PIN."}, // empty: the same
 		{"/checkout/gift-card", url.Values{"card": {"12ab"}, "pin": {"1"}}, "12 to 19 digits"},
-		{"/checkout/loyalty", url.Values{"card": {"7999999999999999"}}, "do not know this loyalty card"},
+		{"/checkout/loyalty", url.Values{"card": {"7999999999999999"}, "pin": {"1906"}}, "These loyalty details cannot be used: check the card number and PIN."},
+		{"/checkout/loyalty", url.Values{"card": {"7000000000000002"}, "pin": {"1905"}}, "These loyalty details cannot be used: check the card number and PIN."},
 	} {
 		resp, body := h.post(tc.path, "/checkout", tc.form)
 		if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, tc.text) {
@@ -153,7 +154,7 @@ func TestBuyWithGiftCardAndLoyaltyPoints(t *testing.T) {
 	}
 	resp, body := h.post("/checkout/gift-card", "/checkout", url.Values{"card": {"6000 0000 0000 0002"}, "pin": {"2222"}})
 	expectRedirect(t, resp, body, "/checkout")
-	resp, body = h.post("/checkout/loyalty", "/checkout", url.Values{"card": {"7000000000000002"}})
+	resp, body = h.post("/checkout/loyalty", "/checkout", url.Values{"card": {"7000000000000002"}, "pin": {"1906"}})
 	expectRedirect(t, resp, body, "/checkout")
 	_, body = h.get("/checkout")
 	doc := h.doc(body)

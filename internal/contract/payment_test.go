@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ func TestRedirectPaymentWithGiftCardAndLoyalty(t *testing.T) {
 	if g.Applied.Cents != 1000 || g.BalanceRemaining.Cents != 0 || g.ToPay.Cents != o.Total.Cents-1000 {
 		t.Errorf("gift card %+v (total %v)", g, o.Total)
 	}
-	l, err := e.client.ApplyLoyaltyPointsPayment(e.ctx, o.UserSessionID, "7000000000000001", ptr(int64(200)))
+	l, err := e.client.ApplyLoyaltyPointsPayment(e.ctx, o.UserSessionID, "7000000000000001", "1815", ptr(int64(200)))
 	noErr(t, err)
 	if l.Applied.Cents != 200 || l.BalanceRemaining.Cents != 9800 || l.ToPay.Cents != o.Total.Cents-1200 {
 		t.Errorf("loyalty %+v", l)
@@ -113,12 +114,24 @@ func TestPaymentRefusals(t *testing.T) {
 	}
 	_, err = e.client.ApplyGiftCard(e.ctx, o.UserSessionID, "6000000000000003", "3333", ptr(int64(100)))
 	wantErr(t, err, upstream.ErrInsufficientBalance)
-	_, err = e.client.ApplyLoyaltyPointsPayment(e.ctx, o.UserSessionID, "7000000000000002", ptr(int64(1000)))
+	_, err = e.client.ApplyLoyaltyPointsPayment(e.ctx, o.UserSessionID, "7000000000000002", "1906", ptr(int64(1000)))
 	wantErr(t, err, upstream.ErrInsufficientBalance)
 	wantErr(t, err, upstream.ErrPaymentDeclined)
-	_, err = e.client.ApplyLoyaltyPointsPayment(e.ctx, o.UserSessionID, "7999999999999999", nil)
+	_, err = e.client.ApplyLoyaltyPointsPayment(e.ctx, o.UserSessionID, "7999999999999999", "1906", nil)
 	if err == nil {
 		t.Error("unknown loyalty card accepted")
+	}
+	var unknown *upstream.Error
+	if !errors.As(err, &unknown) {
+		t.Fatalf("unknown loyalty card: %v", err)
+	}
+	// The member's card without the member's PIN reads like an unknown card.
+	for _, pin := range []string{"", "0000"} {
+		_, err = e.client.ApplyLoyaltyPointsPayment(e.ctx, o.UserSessionID, "7000000000000002", pin, nil)
+		var er *upstream.Error
+		if !errors.As(err, &er) || er.Result != unknown.Result || er.ExtendedResultCode != unknown.ExtendedResultCode || er.Description != unknown.Description {
+			t.Errorf("PIN %q: %v, an unknown card: %v", pin, err, unknown)
+		}
 	}
 	_, err = e.client.ExternalPaymentStarting(e.ctx, upstream.ExternalPaymentRequest{UserSessionID: upstream.NewUserSessionID(), ReturnURL: "http://x"})
 	wantErr(t, err, upstream.ErrNotFound)

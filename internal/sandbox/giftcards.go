@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"crypto/subtle"
 	"fmt"
 	"net/http"
 	"time"
@@ -21,6 +22,7 @@ type applyGiftCardRequest struct {
 type applyLoyaltyRequest struct {
 	UserSessionID     string `json:"UserSessionId"`
 	LoyaltyCardNumber string `json:"LoyaltyCardNumber"`
+	Pin               string `json:"Pin"`
 	AmountInCents     *int64 `json:"AmountInCents"`
 }
 
@@ -53,11 +55,18 @@ func (s *Server) handleApplyLoyalty(r *http.Request) reply {
 			return errReply(famTicketing, errNotInEdit)
 		}
 		acct, ok := s.loyalty[req.LoyaltyCardNumber]
-		if !ok {
+		if !ok || !samePin(acct.Pin, req.Pin) {
+			// A missing or wrong PIN reads exactly like an unknown card: the answer never
+			// confirms that a card number belongs to a member.
 			return errReply(famTicketing, &apiError{result: resMemberNotFound, msg: "loyalty member not found"})
 		}
 		return s.apply(o, now, "Loyalty", acct.CardNumber, req.AmountInCents, acct.PointsBalance-acct.reserved, func(d int64) { acct.reserved += d }, resInsufficientPts)
 	})
+}
+
+// samePin compares a PIN in constant time; an empty PIN never matches.
+func samePin(want, got string) bool {
+	return want != "" && subtle.ConstantTimeCompare([]byte(want), []byte(got)) == 1
 }
 
 // apply records a gift card or loyalty payment on an order, replacing an

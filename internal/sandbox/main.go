@@ -170,6 +170,6 @@ func PrintBookings(w io.Writer, world *World) {
 	}
 	fmt.Fprintln(w, "loyalty members:")
 	for _, m := range world.LoyaltyMembers {
-		fmt.Fprintf(w, "  %s  %s  %d points\n", m.CardNumber, m.Name, m.PointsBalance)
+		fmt.Fprintf(w, "  %s  PIN %s  %s  %d points\n", m.CardNumber, m.Pin, m.Name, m.PointsBalance)
 	}
 }

@@ -200,17 +200,19 @@ func TestGiftCardAndLoyaltyWithRedirect(t *testing.T) {
 	if h.str(j, "Order.AppliedPayments.0.Kind") != "GiftCard" || h.str(j, "Order.AppliedPayments.0.MaskedCardNumber") != "************0002" {
 		t.Fatalf("applied payments: %s", compact(j))
 	}
-	lp := func(card string, amount any) J {
+	lp := func(card, pin string, amount any) J {
 		body := map[string]any{"UserSessionId": id, "LoyaltyCardNumber": card}
+		if pin != "" {
+			body["Pin"] = pin
+		}
 		if amount != nil {
 			body["AmountInCents"] = amount
 		}
 		return h.post("/RESTTicketing.svc/order/loyalty-points", body)
 	}
-	h.wantCodes(lp("7000000000000099", nil), resMemberNotFound, 0)
-	h.wantCodes(lp("7000000000000002", 500), resInsufficientPts, extNoBalance)
-	h.wantCodes(lp("7000000000000001", 5000), 4, extAmountMismatch) // more than is left to pay
-	j = lp("7000000000000001", 650)
+	h.wantCodes(lp("7000000000000002", "1906", 500), resInsufficientPts, extNoBalance)
+	h.wantCodes(lp("7000000000000001", "1815", 5000), 4, extAmountMismatch) // more than is left to pay
+	j = lp("7000000000000001", "1815", 650)
 	h.wantOK(j)
 	if h.num(j, "AmountToPayInCents") != 1000 || h.num(j, "BalanceRemainingInCents") != 9350 {
 		t.Fatalf("loyalty: %s", compact(j))
@@ -254,7 +256,7 @@ func TestGiftCardAndLoyaltyWithRedirect(t *testing.T) {
 	}
 	// Spent for good: the card is empty now.
 	h.wantCodes(h.post("/RESTTicketing.svc/order/giftcard", map[string]any{"UserSessionId": other, "CardNumber": "6000000000000002", "Pin": "2222"}), 4, extNoBalance)
-	j = h.post("/RESTTicketing.svc/order/loyalty-points", map[string]any{"UserSessionId": other, "LoyaltyCardNumber": "7000000000000001"})
+	j = h.post("/RESTTicketing.svc/order/loyalty-points", map[string]any{"UserSessionId": other, "LoyaltyCardNumber": "7000000000000001", "Pin": "1815"})
 	h.wantOK(j)
 	if h.num(j, "BalanceRemainingInCents") != 9350-1325 {
 		t.Fatalf("loyalty after spend: %s", compact(j))
@@ -263,10 +265,47 @@ func TestGiftCardAndLoyaltyWithRedirect(t *testing.T) {
 	h.wantOK(h.post("/RESTTicketing.svc/order/cancel", map[string]any{"UserSessionId": other}))
 	third := newID()
 	h.wantOK(h.addTickets(third, "0001", 1113, []string{"0001"}, "L4"))
-	j = h.post("/RESTTicketing.svc/order/loyalty-points", map[string]any{"UserSessionId": third, "LoyaltyCardNumber": "7000000000000001", "AmountInCents": 100})
+	j = h.post("/RESTTicketing.svc/order/loyalty-points", map[string]any{"UserSessionId": third, "LoyaltyCardNumber": "7000000000000001", "Pin": "1815", "AmountInCents": 100})
 	h.wantOK(j)
 	if h.num(j, "BalanceRemainingInCents") != 9350-100 {
 		t.Fatalf("loyalty after cancel: %s", compact(j))
+	}
+}
+
+// TestLoyaltyNeedsTheMembersPin: a missing or wrong PIN is refused exactly like an unknown card
+// (same Result, same description), and spends nothing; the right PIN spends the points.
+func TestLoyaltyNeedsTheMembersPin(t *testing.T) {
+	h := newHarness(t)
+	id := newID()
+	h.wantOK(h.addTickets(id, "0001", 1113, []string{"0001"}, "L5"))
+	lp := func(body map[string]any) J {
+		body["UserSessionId"] = id
+		return h.post("/RESTTicketing.svc/order/loyalty-points", body)
+	}
+	unknown := lp(map[string]any{"LoyaltyCardNumber": "7000000000000099", "Pin": "1906"})
+	h.wantCodes(unknown, resMemberNotFound, 0)
+	for _, tc := range []struct {
+		name string
+		body map[string]any
+	}{
+		{"no PIN", map[string]any{"LoyaltyCardNumber": "7000000000000002"}},
+		{"empty PIN", map[string]any{"LoyaltyCardNumber": "7000000000000002", "Pin": ""}},
+		{"wrong PIN", map[string]any{"LoyaltyCardNumber": "7000000000000002", "Pin": "1905"}},
+		{"another member's PIN", map[string]any{"LoyaltyCardNumber": "7000000000000002", "Pin": "1815"}},
+	} {
+		j := lp(tc.body)
+		h.wantCodes(j, resMemberNotFound, 0)
+		if h.str(j, "ErrorDescription") != h.str(unknown, "ErrorDescription") {
+			t.Errorf("%s: %q, an unknown card: %q", tc.name, h.str(j, "ErrorDescription"), h.str(unknown, "ErrorDescription"))
+		}
+	}
+	if d := h.details(id); len(h.list(d, "AdditionalPayments")) != 0 {
+		t.Fatalf("refused attempts applied points: %s", compact(d))
+	}
+	j := lp(map[string]any{"LoyaltyCardNumber": "7000000000000002", "Pin": "1906"})
+	h.wantOK(j)
+	if h.num(j, "AmountAppliedInCents") != 300 || h.num(j, "BalanceRemainingInCents") != 0 {
+		t.Fatalf("the member's PIN: %s", compact(j))
 	}
 }
 

@@ -153,9 +153,11 @@ type GiftCard struct {
 	Currency       string `json:"currency"`
 }
 
-// LoyaltyMember holds points; one point pays one cent.
+// LoyaltyMember holds points; one point pays one cent. Only the member spends them: a
+// payment needs the card number and the member's PIN.
 type LoyaltyMember struct {
 	CardNumber    string `json:"cardNumber"`
+	Pin           string `json:"pin"`
 	Name          string `json:"name"`
 	Email         string `json:"email"`
 	PointsBalance int64  `json:"pointsBalance"`
@@ -247,6 +249,11 @@ func LoadWorld(r io.Reader, now time.Time) (*World, error) {
 	}
 	if err := w.resolveTimes(now); err != nil {
 		return nil, err
+	}
+	for _, m := range w.LoyaltyMembers {
+		if m.Pin == "" {
+			return nil, fmt.Errorf("loyalty member %s has no pin: without one the points cannot be spent", m.CardNumber)
+		}
 	}
 	return &w, nil
 }

@@ -32,8 +32,8 @@ func DefaultWorld(now time.Time) *World {
 			{Number: "6000000000000101", Pin: "1234", BalanceInCents: 3000, Currency: "GBP"},
 		},
 		LoyaltyMembers: []LoyaltyMember{
-			{CardNumber: "7000000000000001", Name: "Ada Lovelace", Email: "ada@example.com", PointsBalance: 10000},
-			{CardNumber: "7000000000000002", Name: "Grace Hopper", Email: "grace@example.com", PointsBalance: 300},
+			{CardNumber: "7000000000000001", Pin: "1815", Name: "Ada Lovelace", Email: "ada@example.com", PointsBalance: 10000},
+			{CardNumber: "7000000000000002", Pin: "1906", Name: "Grace Hopper", Email: "grace@example.com", PointsBalance: 300},
 		},
 	}
 	w.Cinemas = []Cinema{berlinCinema(), londonCinema()}

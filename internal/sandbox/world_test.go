@@ -107,6 +107,9 @@ func TestWorldErrors(t *testing.T) {
 		}, true, "exactly one"},
 		{"bad duration", func(m map[string]any) { cinema(m)["sessions"].([]any)[0].(map[string]any)["startsIn"] = "soon" }, true, "duration"},
 		{"bad zone", func(m map[string]any) { cinema(m)["timeZone"] = "Mars/Olympus" }, true, "time zone"},
+		{"member without a PIN", func(m map[string]any) {
+			m["loyaltyMembers"] = []any{map[string]any{"cardNumber": "7100000000000009", "name": "No Pin", "pointsBalance": 100}}
+		}, true, "has no pin"},
 		{"bad seat char", func(m map[string]any) {
 			cinema(m)["screens"].([]any)[0].(map[string]any)["areas"].([]any)[0].(map[string]any)["rows"] = []any{map[string]any{"name": "A", "seats": "s?s"}}
 		}, false, "unknown seat character"},
@@ -170,7 +173,7 @@ func TestMain_Standalone(t *testing.T) {
 	}()
 	re := regexp.MustCompile(`sandbox ticketing API: (http://127\.0\.0\.1:\d+)/`)
 	var base string
-	wants := []string{"100001", "BK0186A1", "paid1@example.com", "feechange@example.com", "soon@example.com", "started@example.com", "6000000000000001", "7000000000000001", "/v1/... for stripe-go; key K)"}
+	wants := []string{"100001", "BK0186A1", "paid1@example.com", "feechange@example.com", "soon@example.com", "started@example.com", "6000000000000001", "7000000000000001  PIN 1815", "7000000000000002  PIN 1906", "/v1/... for stripe-go; key K)"}
 	// The address comes first and the ready-made bookings after it: wait for both.
 	eventually(t, "Main to print its address and its bookings", func() bool {
 		m := re.FindStringSubmatch(out.String())

@@ -382,7 +382,7 @@ func TestEnvelopeErrorsIn200Body(t *testing.T) {
 			func(c *Client) error { _, err := c.ApplyGiftCard(context.Background(), "x", "1", "2", nil); return err }, ErrPaymentDeclined, 12, 45},
 		{"no points", "POST /RESTTicketing.svc/order/loyalty-points", `{"Result":7,"ExtendedResultCode":46,"ErrorDescription":"not enough"}`,
 			func(c *Client) error {
-				_, err := c.ApplyLoyaltyPointsPayment(context.Background(), "x", "1", nil)
+				_, err := c.ApplyLoyaltyPointsPayment(context.Background(), "x", "1", "1234", nil)
 				return err
 			}, ErrInsufficientBalance, 7, 46},
 		{"order closed", "POST /RESTTicketing.svc/order/startexternalpayment", `{"Result":4,"ExtendedResultCode":50,"ErrorDescription":"awaiting payment"}`,
@@ -571,11 +571,11 @@ func TestOtherRequestShapes(t *testing.T) {
 	if got := f.rawBody("POST /RESTTicketing.svc/order/giftcard"); got != `{"UserSessionId":"u","CardNumber":"6000123412341234","Pin":"1234","AmountInCents":500}` {
 		t.Errorf("gift body %s", got)
 	}
-	l, err := c.ApplyLoyaltyPointsPayment(ctx, "u", "L1", nil)
+	l, err := c.ApplyLoyaltyPointsPayment(ctx, "u", "L1", "1815", nil)
 	if err != nil || l.Applied.Cents != 100 || l.BalanceRemaining.Cents != 50 {
 		t.Errorf("loyalty %+v %v", l, err)
 	}
-	if got := f.rawBody("POST /RESTTicketing.svc/order/loyalty-points"); got != `{"UserSessionId":"u","LoyaltyCardNumber":"L1"}` {
+	if got := f.rawBody("POST /RESTTicketing.svc/order/loyalty-points"); got != `{"UserSessionId":"u","LoyaltyCardNumber":"L1","Pin":"1815"}` {
 		t.Errorf("loyalty body %s", got)
 	}
 	redirect, err := c.ExternalPaymentStarting(ctx, ExternalPaymentRequest{UserSessionID: "u", ReturnURL: "http://bff/return", PaymentMethod: "sandbox",

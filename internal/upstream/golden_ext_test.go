@@ -325,7 +325,7 @@ func TestGoldenRequestShapes(t *testing.T) {
 			return err
 		}},
 		{upstream.OpApplyLoyaltyPointsPayment, "ApplyLoyaltyPointsPayment.request.json", []string{"AmountInCents"}, func() error {
-			_, err := c.ApplyLoyaltyPointsPayment(ctx, "u", "L1", &amount)
+			_, err := c.ApplyLoyaltyPointsPayment(ctx, "u", "L1", "1815", &amount)
 			return err
 		}},
 		{upstream.OpExternalPaymentStarting, "ExternalPaymentStarting.request.json", nil, func() error {

@@ -255,10 +255,11 @@ func (c *Client) ApplyGiftCard(ctx context.Context, userSessionID, cardNumber, p
 }
 
 // ApplyLoyaltyPointsPayment pays part of an order with loyalty points (1
-// point = 1 cent), before the external payment.
-func (c *Client) ApplyLoyaltyPointsPayment(ctx context.Context, userSessionID, loyaltyCardNumber string, amountCents *int64) (AppliedPaymentResult, error) {
+// point = 1 cent), before the external payment. The ticketing system checks
+// the member's PIN: a card number alone spends nothing.
+func (c *Client) ApplyLoyaltyPointsPayment(ctx context.Context, userSessionID, loyaltyCardNumber, pin string, amountCents *int64) (AppliedPaymentResult, error) {
 	env, err := c.orderCall(ctx, OpApplyLoyaltyPointsPayment, routeParams{"userSessionId": userSessionID},
-		wireLoyaltyRequest{UserSessionId: userSessionID, LoyaltyCardNumber: loyaltyCardNumber, AmountInCents: amountCents}, false)
+		wireLoyaltyRequest{UserSessionId: userSessionID, LoyaltyCardNumber: loyaltyCardNumber, Pin: pin, AmountInCents: amountCents}, false)
 	if err != nil {
 		return AppliedPaymentResult{}, err
 	}

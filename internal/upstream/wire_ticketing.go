@@ -172,9 +172,13 @@ type wireGiftCardRequest struct {
 	AmountInCents *int64 `json:"AmountInCents,omitempty"`
 }
 
+// wireLoyaltyRequest is ours (the contract does not show this payload): the member's card and
+// PIN, so that only the member spends the points. A deployment whose field names differ
+// changes them here (docs/going-live.md, "Gift card and loyalty payloads").
 type wireLoyaltyRequest struct {
 	UserSessionId     string `json:"UserSessionId"`
 	LoyaltyCardNumber string `json:"LoyaltyCardNumber"`
+	Pin               string `json:"Pin"`
 	AmountInCents     *int64 `json:"AmountInCents,omitempty"`
 }
 
