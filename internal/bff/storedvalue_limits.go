@@ -30,17 +30,13 @@ const (
 	loyaltyKind  storedValueKind = "loyalty"
 )
 
-// clientKey is the client an attempt counts against: its address. It is one function so that
-// how clients are told apart can change in one place.
-func (s *Server) clientKey(c echo.Context) string { return c.RealIP() }
-
 // storedValueLimits are the limits an attempt with card counts against. A visit without a
 // session token yet counts against its client alone.
 func (s *Server) storedValueLimits(c echo.Context, kind storedValueKind, card string) []ratelimit.Limit {
 	prefix := "storedvalue:" + string(kind) + ":"
 	limits := []ratelimit.Limit{
 		{Key: prefix + "card:" + limitKeyHash(card), Rule: storedValuePerCard},
-		{Key: prefix + "client:" + s.clientKey(c), Rule: storedValuePerClient},
+		{Key: prefix + "client:" + clientKey(c), Rule: storedValuePerClient},
 	}
 	if tok := s.sessions.Token(c.Request().Context()); tok != "" {
 		limits = append(limits, ratelimit.Limit{Key: prefix + "visit:" + limitKeyHash(tok), Rule: storedValuePerVisit})
