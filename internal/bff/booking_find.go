@@ -15,6 +15,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
@@ -40,6 +41,9 @@ func (s *Server) showFindBooking(c echo.Context) error {
 	}
 	if msg := s.popFlash(c); msg != "" {
 		v.Error = msg
+	}
+	if msg := s.sessions.PopString(c.Request().Context(), sessStaffPINWarning); msg != "" {
+		v.Notice = &components.Notice{Kind: components.NoticeWarning, Heading: msg}
 	}
 	return s.render(c, http.StatusOK, loc(c).T("booking.find_title"), booking.Find(v))
 }

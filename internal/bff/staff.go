@@ -35,6 +35,8 @@ const (
 	sessStaffName  = "staff.name"
 	sessStaffEpoch = "staff.epoch" // the account's session epoch at sign-in
 	sessStaffSeen  = "staff.seen"  // unix milliseconds of the last staff request (idle timeout)
+	// sessStaffPINWarning asks a supervisor with a short PIN for a new one (shortPINWarning).
+	sessStaffPINWarning = "staff.pin_warning"
 
 	// ctxStaffAccount holds the staff.Account checked for this request (checkStaffSignIn).
 	ctxStaffAccount = "staff_account"
@@ -235,7 +237,7 @@ func (s *Server) signIn(c echo.Context) error {
 	loggerFrom(ctx, s.logger).Info("staff signed in", "user", a.Username, "role", a.Role)
 	if msg := shortPINWarning(l, a); msg != "" {
 		loggerFrom(ctx, s.logger).Warn("supervisor's approval PIN is short or of unknown length", "user", a.Username, "digits", a.PINLength)
-		s.flash(c, msg)
+		s.sessions.Put(ctx, sessStaffPINWarning, msg) // shown as a warning on the look-up page, wherever next= leads first
 	}
 	if v.Next != "" {
 		return s.redirect(c, v.Next)

@@ -15,8 +15,9 @@ type FindView struct {
 	CinemaID  string
 	Number    string
 	Email     string
-	Error     string // one neutral message
-	Staff     bool   // a signed-in staff member looks up by number alone
+	Error     string             // one neutral message
+	Notice    *components.Notice // a message for staff that is no error (a short PIN)
+	Staff     bool               // a signed-in staff member looks up by number alone
 }
 
 // Option is a choice in a select.
