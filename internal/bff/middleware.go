@@ -43,8 +43,7 @@ func loggerFrom(ctx context.Context, fallback *slog.Logger) *slog.Logger {
 
 func (s *Server) useMiddleware() {
 	e := s.echo
-	e.Pre(middleware.RemoveTrailingSlashWithConfig(middleware.TrailingSlashConfig{RedirectCode: http.StatusMovedPermanently,
-		Skipper: func(c echo.Context) bool { return c.Request().URL.Path == "/" }}))
+	e.Pre(dropTrailingSlash)
 	e.Use(s.requestID) // also starts the read budget, counted from the request's arrival
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		DisablePrintStack: true,
@@ -61,6 +60,24 @@ func (s *Server) useMiddleware() {
 	e.Use(s.checkStaffSignIn)                    // idle timeout, ended sessions, disabled accounts (staff.go)
 	e.Use(middleware.BodyLimit(s.cfg.BodyLimit)) // before anything reads the body (CSRF reads the form)
 	e.Use(s.csrf())
+}
+
+// dropTrailingSlash redirects /path/ to /path for good. The address is built from the escaped
+// path (selflink.go): /films/a%20b/ keeps its escapes, and /%2Fevil.example/ goes to the home
+// page, never to //evil.example.
+func dropTrailingSlash(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		u := c.Request().URL
+		p := u.EscapedPath()
+		if p == "/" || !strings.HasSuffix(p, "/") {
+			return next(c)
+		}
+		ref := strings.TrimRight(p, "/")
+		if u.RawQuery != "" {
+			ref += "?" + u.RawQuery
+		}
+		return c.Redirect(http.StatusMovedPermanently, selfLink(ref))
+	}
 }
 
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{8,64}$`)

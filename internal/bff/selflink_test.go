@@ -117,6 +117,25 @@ func TestSelfLinkKioskBackStaysOnSite(t *testing.T) {
 	}
 }
 
+// TestSelfLinkTrailingSlashKeepsTheEscapedPath: the redirect that drops a trailing slash keeps
+// the path as it was sent (escaped) and stays on the site.
+func TestSelfLinkTrailingSlashKeepsTheEscapedPath(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	for path, want := range map[string]string{
+		"/booking/":             "/booking",
+		"/films/a%20b/?x=1":     "/films/a%20b?x=1",
+		"/films/a%2Fb/":         "/films/a%2Fb",
+		"/%2Fevil.example/":     "/",
+		"/%5Cevil.example/":     "/",
+		"/%2F%2Fevil.example//": "/",
+	} {
+		resp, _ := h.get(path)
+		if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusMovedPermanently || loc != want {
+			t.Errorf("GET %s: %d to %q, want 301 to %q", path, resp.StatusCode, loc, want)
+		}
+	}
+}
+
 // followOnSite follows redirects from resp (at most 5) and fails the test at one that leaves
 // the site.
 func (h *harness) followOnSite(t *testing.T, resp *http.Response) {
