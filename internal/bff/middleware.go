@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -57,9 +56,11 @@ func (s *Server) useMiddleware() {
 	e.Use(s.loadSession)
 	e.Use(s.loadDevice)
 	e.Use(s.chooseLanguage)                      // language.go: after the device, as a kiosk has its own
-	e.Use(s.checkStaffSignIn)                    // idle timeout, ended sessions, disabled accounts (staff.go)
 	e.Use(middleware.BodyLimit(s.cfg.BodyLimit)) // before anything reads the body (CSRF reads the form)
+	// csrf.go: the token is checked against the visit as the request found it, before an
+	// ended staff sign-in destroys the session (the sign-in form posted then must pass).
 	e.Use(s.csrf())
+	e.Use(s.checkStaffSignIn) // idle timeout, ended sessions, disabled accounts (staff.go)
 }
 
 // dropTrailingSlash redirects /path/ to /path for good. The address is built from the escaped
@@ -197,46 +198,6 @@ func deviceOf(c echo.Context) device.Info {
 
 // isKiosk reports whether the request comes from a lobby kiosk.
 func isKiosk(c echo.Context) bool { return deviceOf(c).Mode == device.Kiosk }
-
-// csrf protects every unsafe method: Fetch Metadata first (a browser's cross-site POST is
-// refused outright), then the double-submit token from the form field or the X-CSRF-Token
-// header that htmx sends. Every failure is one clear 403.
-func (s *Server) csrf() echo.MiddlewareFunc {
-	name := "csrf"
-	if s.cfg.Secure() {
-		name = "__Host-csrf"
-	}
-	refuse := func(err error, c echo.Context) error {
-		loggerFrom(c.Request().Context(), s.logger).Warn("csrf refused", "err", err,
-			"sec_fetch_site", c.Request().Header.Get("Sec-Fetch-Site"))
-		// The words are written by errorView, in the request's language; the way back is
-		// its default, to the start.
-		return &Error{Code: EForbidden, headingID: msg("ui.error.csrf.heading"), messageID: msg("ui.error.csrf.message"), Err: err}
-	}
-	return middleware.CSRFWithConfig(middleware.CSRFConfig{
-		Skipper: func(c echo.Context) bool { return isInfraPath(c.Request().URL.Path) },
-		// A browser says where an unsafe request comes from; anything but our own origin is
-		// refused outright, before any token is looked at.
-		AllowSecFetchSiteFunc: func(c echo.Context) (bool, error) {
-			return false, refuse(errors.New("sec-fetch-site "+c.Request().Header.Get("Sec-Fetch-Site")), c)
-		},
-		TokenLookup:    "header:X-CSRF-Token,form:_csrf",
-		ContextKey:     ctxCSRF,
-		CookieName:     name,
-		CookiePath:     "/",
-		CookieHTTPOnly: true,
-		CookieSecure:   s.cfg.Secure(),
-		CookieSameSite: http.SameSiteLaxMode,
-		CookieMaxAge:   12 * 60 * 60,
-		ErrorHandler:   refuse,
-	})
-}
-
-// csrfToken is the token to put into forms for this request.
-func csrfToken(c echo.Context) string {
-	t, _ := c.Get(ctxCSRF).(string)
-	return t
-}
 
 // isInfraPath marks paths that need neither sessions, device cookies nor CSRF.
 func isInfraPath(p string) bool {
