@@ -1,0 +1,57 @@
+package bff
+
+import (
+	"bytes"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
+)
+
+// heldEvent pays an edit at the provider with delivery by hand and returns the provider's
+// checkout.session.completed, not yet delivered.
+func heldEvent(t *testing.T, h *harness) payprovider.Event {
+	t.Helper()
+	h.prov.SetWebhookURL("") // deliver by hand
+	payAndLeave(t, startPaidEdit(t, h))
+	ev, ok := h.prov.LastEvent("checkout.session.completed")
+	if !ok {
+		t.Fatal("no checkout.session.completed was made")
+	}
+	return ev
+}
+
+// postWebhook posts payload to the site's webhook with signature sig and returns the status.
+func postWebhook(t *testing.T, h *harness, payload []byte, sig string) int {
+	t.Helper()
+	req, _ := http.NewRequest("POST", h.ts.URL+"/payments/webhook", bytes.NewReader(payload))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Stripe-Signature", sig)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// TestWebhookRefusesFutureEvents (issue 25): an event signed 10 minutes ahead of now is refused
+// like an old one and changes nothing; one signed now is taken.
+func TestWebhookRefusesFutureEvents(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	ev := heldEvent(t, h)
+	for _, ahead := range []time.Duration{10 * time.Minute, time.Hour} {
+		if code := postWebhook(t, h, ev.Payload, payprovider.Signature(ev.Payload, testWebhookSecret, time.Now().Add(ahead))); code != http.StatusBadRequest {
+			t.Errorf("signed %v ahead: %d, want 400", ahead, code)
+		}
+	}
+	if e := waitEntry(t, h, ledger.StateRedirected); e.State != ledger.StateRedirected {
+		t.Fatalf("a refused event moved the entry: %s", e.State)
+	}
+	if code := postWebhook(t, h, ev.Payload, payprovider.Signature(ev.Payload, testWebhookSecret, time.Now().Add(time.Minute))); code != http.StatusOK {
+		t.Fatalf("signed a minute ahead (clock skew): %d", code)
+	}
+	waitEntry(t, h, ledger.StateApplied)
+}
