@@ -55,8 +55,14 @@ func (s *Server) useMiddleware() {
 	e.Use(s.securityHeaders)
 	e.Use(s.loadSession)
 	e.Use(s.loadDevice)
-	e.Use(s.chooseLanguage)                      // language.go: after the device, as a kiosk has its own
-	e.Use(middleware.BodyLimit(s.cfg.BodyLimit)) // before anything reads the body (CSRF reads the form)
+	e.Use(s.chooseLanguage) // language.go: after the device, as a kiosk has its own
+	// The body limit comes before anything reads the body (CSRF reads the form).
+	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
+		Limit: s.cfg.BodyLimit,
+		// The provider's events may be larger: the webhook reads its body within its own limit
+		// (maxWebhookBytes). c.Path is the route matched, not an address the client wrote.
+		Skipper: func(c echo.Context) bool { return c.Path() == paths[RoutePaymentWebhook] },
+	}))
 	// csrf.go: the token is checked against the visit as the request found it, before an
 	// ended staff sign-in destroys the session (the sign-in form posted then must pass).
 	e.Use(s.csrf())

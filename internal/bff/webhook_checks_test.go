@@ -3,6 +3,7 @@ package bff
 import (
 	"bytes"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,6 +38,13 @@ func postWebhook(t *testing.T, h *harness, payload []byte, sig string) int {
 	return resp.StatusCode
 }
 
+// padded is payload (a JSON object) with a field that makes it size bytes long.
+func padded(payload []byte, size int) []byte {
+	const field = `{"padding":"",`
+	pad := max(size-len(payload)-len(field)+1, 0)
+	return []byte(`{"padding":"` + strings.Repeat("x", pad) + `",` + string(payload[1:]))
+}
+
 // TestWebhookRefusesFutureEvents (issue 25): an event signed 10 minutes ahead of now is refused
 // like an old one and changes nothing; one signed now is taken.
 func TestWebhookRefusesFutureEvents(t *testing.T) {
@@ -54,4 +62,28 @@ func TestWebhookRefusesFutureEvents(t *testing.T) {
 		t.Fatalf("signed a minute ahead (clock skew): %d", code)
 	}
 	waitEntry(t, h, ledger.StateApplied)
+}
+
+// TestWebhookTakesLargeEvents (issue 25): the site's 64 KB body limit is not the webhook's; a
+// signed 200 KB event is taken, one over the webhook's own limit is not.
+func TestWebhookTakesLargeEvents(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	ev := heldEvent(t, h)
+	huge := padded(ev.Payload, maxWebhookBytes+1)
+	if code := postWebhook(t, h, huge, payprovider.Signature(huge, testWebhookSecret, time.Now())); code != http.StatusBadRequest && code != http.StatusRequestEntityTooLarge {
+		t.Errorf("an event over the webhook's limit: %d", code)
+	}
+	big := padded(ev.Payload, 200<<10)
+	if len(big) != 200<<10 {
+		t.Fatalf("padded to %d bytes", len(big))
+	}
+	if code := postWebhook(t, h, big, payprovider.Signature(big, testWebhookSecret, time.Now())); code != http.StatusOK {
+		t.Fatalf("a signed 200 KB event: %d, want 200", code)
+	}
+	waitEntry(t, h, ledger.StateApplied)
+	// Everything else keeps the site's limit.
+	resp, _ := h.do("POST", "/booking", map[string][]string{"x": {strings.Repeat("x", 100<<10)}}, nil)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("a 100 KB form: %d, want 413", resp.StatusCode)
+	}
 }
