@@ -2,13 +2,16 @@ package bff
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
+	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
 // heldEvent pays an edit at the provider with delivery by hand and returns the provider's
@@ -85,5 +88,74 @@ func TestWebhookTakesLargeEvents(t *testing.T) {
 	resp, _ := h.do("POST", "/booking", map[string][]string{"x": {strings.Repeat("x", 100<<10)}}, nil)
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("a 100 KB form: %d, want 413", resp.StatusCode)
+	}
+}
+
+// paidIn is a provider whose payments read back in another currency (same amount).
+type paidIn struct {
+	upstream.Payments
+	currency string
+}
+
+func (p paidIn) GetPayment(ctx context.Context, id string) (upstream.Payment, error) {
+	pay, err := p.Payments.GetPayment(ctx, id)
+	pay.Amount.Currency = p.currency
+	return pay, err
+}
+
+// TestSettlementComparesTheCurrency (issue 25): a payment of the right amount in another
+// currency is never taken as paid: the entry waits (noted, for staff) and the edit is not
+// applied. The same currency written in lower case is the same currency.
+func TestSettlementComparesTheCurrency(t *testing.T) {
+	for _, tc := range []struct {
+		currency string
+		want     ledger.State
+	}{
+		{"USD", ledger.StateRedirected},
+		{"eur", ledger.StateApplied},
+	} {
+		t.Run(tc.currency, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{sandbox: true,
+				wrapPayments: func(p upstream.Payments) upstream.Payments { return paidIn{Payments: p, currency: tc.currency} }})
+			before := h.sb.Calls("CompleteEditBooking")
+			ev := heldEvent(t, h)
+			code := postWebhook(t, h, ev.Payload, payprovider.Signature(ev.Payload, testWebhookSecret, time.Now()))
+			e := waitEntry(t, h, tc.want)
+			if e.Currency != "EUR" {
+				t.Fatalf("the entry is in %q: the test expects EUR", e.Currency)
+			}
+			if tc.want == ledger.StateApplied {
+				return
+			}
+			if code == http.StatusOK {
+				t.Errorf("webhook answered %d: the provider would not deliver it again", code)
+			}
+			if !strings.Contains(e.LastError, "USD") {
+				t.Errorf("the entry's note %q does not name the currency", e.LastError)
+			}
+			if n := h.sb.Calls("CompleteEditBooking") - before; n != 0 {
+				t.Fatalf("%d complete-edit calls for a payment in another currency", n)
+			}
+		})
+	}
+}
+
+func TestPaidAsEntered(t *testing.T) {
+	e := ledger.Entry{AmountCents: 1325, Currency: "EUR"}
+	for _, tc := range []struct {
+		cents    int64
+		currency string
+		ok       bool
+	}{
+		{1325, "EUR", true},
+		{1325, "eur", true},
+		{1325, "USD", false},
+		{1325, "", false},
+		{1324, "EUR", false},
+	} {
+		p := upstream.Payment{ID: "cs_1", Amount: cinema.Money{Cents: tc.cents, Currency: tc.currency}}
+		if err := paidAsEntered(p, e); (err == nil) != tc.ok {
+			t.Errorf("%d %q: %v, want ok=%v", tc.cents, tc.currency, err, tc.ok)
+		}
 	}
 }
