@@ -155,6 +155,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		DB:             db,
 		SessionStore:   sessStore.Store,
 		Device:         device.NewStore(cookieKeys, publicURL.Scheme == "https"),
+		CSRFKeys:       bff.CSRFKeys(cookieKeys),
 		Assets:         assets,
 		Registry:       reg,
 		Ticketing:      ticketing,

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Actions.
@@ -162,9 +163,18 @@ func WriteCSV(w io.Writer, entries []Entry, loc *time.Location) error {
 	return cw.Error()
 }
 
+// safeCell quotes a cell a spreadsheet would run as a formula: one whose first character is
+// a tab or a carriage return, or whose first character after any spaces is = + - or @
+// (spreadsheets skip the spaces).
 func safeCell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
+	for _, r := range s {
+		switch {
+		case strings.ContainsRune("=+-@\t\r", r):
+			return "'" + s
+		case unicode.IsSpace(r):
+			continue
+		}
+		return s
 	}
 	return s
 }

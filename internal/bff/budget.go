@@ -139,8 +139,8 @@ func retryURL(c echo.Context) string {
 		}
 		u = cur
 	}
-	p := u.RequestURI()
-	if len(p) == 0 || p[0] != '/' || (len(p) > 1 && (p[1] == '/' || p[1] == '\\')) {
+	p, ok := requestLink(u)
+	if !ok {
 		return "" // never an address elsewhere
 	}
 	return p

@@ -167,6 +167,7 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 		SQL:          db.SQL,
 		SessionStore: cs,
 		Device:       device.NewStore(o.keys, pu.Scheme == "https"),
+		CSRFKeys:     CSRFKeys(o.keys),
 		Assets:       assets,
 		Now:          o.now,
 	}

@@ -123,28 +123,21 @@ func (s *Server) hasVisit(c echo.Context) bool {
 }
 
 // kioskBackURL is where "Continue" on the idle page returns to: this page when it was a GET,
-// else the page the form was on.
+// else the page the form was on (its Referer, when it is this site's), else the start screen.
 func kioskBackURL(c echo.Context) string {
 	r := c.Request()
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
-		return r.URL.RequestURI()
+		if p, ok := requestLink(r.URL); ok {
+			return p
+		}
+		return homePath
 	}
 	if ref, err := url.Parse(r.Referer()); err == nil && ref.Host == r.Host {
-		return ref.RequestURI()
+		if p, ok := requestLink(ref); ok {
+			return p
+		}
 	}
-	return "/"
-}
-
-// localPath accepts only a path of this site ("/…", never "//host" or "/\host"); anything else
-// is the start screen.
-func localPath(p string) string {
-	if p == "" || p[0] != '/' || strings.HasPrefix(p, "//") || strings.HasPrefix(p, "/\\") || strings.ContainsAny(p, "\r\n") {
-		return "/"
-	}
-	if u, err := url.Parse(p); err != nil || u.Host != "" || u.Scheme != "" {
-		return "/"
-	}
-	return p
+	return homePath
 }
 
 // kioskStart is the kiosk's start screen (the home page of a kiosk), with a large button per
@@ -260,7 +253,7 @@ type idleToken struct {
 // refresh goes to the expired URL, which ends the visit. The token it issues is kept in the
 // visit's server session, like a CSRF token: issuing it changes nothing the visitor has.
 func (s *Server) showKioskIdle(c echo.Context) error {
-	back := localPath(c.QueryParam("back"))
+	back := selfLink(c.QueryParam("back"))
 	switch {
 	case !isKiosk(c):
 		return s.redirect(c, back)

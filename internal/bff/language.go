@@ -41,10 +41,7 @@ func (s *Server) chooseLanguage(next echo.HandlerFunc) echo.HandlerFunc {
 		if code := r.URL.Query().Get(langParam); code != "" && r.Method == http.MethodGet {
 			if tag, ok := s.langs.Parse(code); ok {
 				s.rememberLanguage(c, tag)
-				q := r.URL.Query()
-				q.Del(langParam)
-				to := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
-				return c.Redirect(http.StatusSeeOther, to.RequestURI())
+				return c.Redirect(http.StatusSeeOther, withoutLang(r.URL))
 			}
 		}
 		l := s.langs.For(s.requestLanguage(c))
@@ -54,6 +51,19 @@ func (s *Server) chooseLanguage(next echo.HandlerFunc) echo.HandlerFunc {
 		h.Set("Content-Language", l.Lang())
 		return next(c)
 	}
+}
+
+// withoutLang is the request's own address on this site without ?lang= (selflink.go: built
+// from the escaped path), or the home page.
+func withoutLang(u *url.URL) string {
+	q := u.Query()
+	q.Del(langParam)
+	to := *u
+	to.RawQuery = q.Encode()
+	if p, ok := requestLink(&to); ok {
+		return p
+	}
+	return homePath
 }
 
 // requestLanguage is the language of this request (see the order above).
@@ -92,11 +102,13 @@ func (s *Server) rememberLanguage(c echo.Context, tag language.Tag) {
 func loc(c echo.Context) *i18n.Localizer { return i18n.FromContext(c.Request().Context()) }
 
 // languageLinks are the header's language switch: one plain link per language to this page
-// (a GET) or to the home page, each named in its own language.
+// (a GET whose address is on this site) or to the home page, each named in its own language.
 func (s *Server) languageLinks(c echo.Context) []layouts.LangLink {
 	here, q := s.url(RouteHome), url.Values{}
 	if r := c.Request(); r.Method == http.MethodGet && !isHTMX(c) {
-		here, q = r.URL.Path, r.URL.Query()
+		if p, ok := localLink(r.URL.EscapedPath()); ok { // selflink.go: never the decoded path
+			here, q = p, r.URL.Query()
+		}
 	}
 	current := loc(c).Tag()
 	var out []layouts.LangLink

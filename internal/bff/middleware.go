@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -43,8 +42,7 @@ func loggerFrom(ctx context.Context, fallback *slog.Logger) *slog.Logger {
 
 func (s *Server) useMiddleware() {
 	e := s.echo
-	e.Pre(middleware.RemoveTrailingSlashWithConfig(middleware.TrailingSlashConfig{RedirectCode: http.StatusMovedPermanently,
-		Skipper: func(c echo.Context) bool { return c.Request().URL.Path == "/" }}))
+	e.Pre(dropTrailingSlash)
 	e.Use(s.requestID) // also starts the read budget, counted from the request's arrival
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		DisablePrintStack: true,
@@ -57,10 +55,36 @@ func (s *Server) useMiddleware() {
 	e.Use(s.securityHeaders)
 	e.Use(s.loadSession)
 	e.Use(s.loadDevice)
-	e.Use(s.chooseLanguage)                      // language.go: after the device, as a kiosk has its own
-	e.Use(s.checkStaffSignIn)                    // idle timeout, ended sessions, disabled accounts (staff.go)
-	e.Use(middleware.BodyLimit(s.cfg.BodyLimit)) // before anything reads the body (CSRF reads the form)
+	e.Use(s.chooseLanguage) // language.go: after the device, as a kiosk has its own
+	// The body limit comes before anything reads the body (CSRF reads the form).
+	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
+		Limit: s.cfg.BodyLimit,
+		// The provider's events may be larger: the webhook reads its body within its own limit
+		// (maxWebhookBytes). c.Path is the route matched, not an address the client wrote.
+		Skipper: func(c echo.Context) bool { return c.Path() == paths[RoutePaymentWebhook] },
+	}))
+	// csrf.go: the token is checked against the visit as the request found it, before an
+	// ended staff sign-in destroys the session (the sign-in form posted then must pass).
 	e.Use(s.csrf())
+	e.Use(s.checkStaffSignIn) // idle timeout, ended sessions, disabled accounts (staff.go)
+}
+
+// dropTrailingSlash redirects /path/ to /path for good. The address is built from the escaped
+// path (selflink.go): /films/a%20b/ keeps its escapes, and /%2Fevil.example/ goes to the home
+// page, never to //evil.example.
+func dropTrailingSlash(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		u := c.Request().URL
+		p := u.EscapedPath()
+		if p == "/" || !strings.HasSuffix(p, "/") {
+			return next(c)
+		}
+		ref := strings.TrimRight(p, "/")
+		if u.RawQuery != "" {
+			ref += "?" + u.RawQuery
+		}
+		return c.Redirect(http.StatusMovedPermanently, selfLink(ref))
+	}
 }
 
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{8,64}$`)
@@ -180,46 +204,6 @@ func deviceOf(c echo.Context) device.Info {
 
 // isKiosk reports whether the request comes from a lobby kiosk.
 func isKiosk(c echo.Context) bool { return deviceOf(c).Mode == device.Kiosk }
-
-// csrf protects every unsafe method: Fetch Metadata first (a browser's cross-site POST is
-// refused outright), then the double-submit token from the form field or the X-CSRF-Token
-// header that htmx sends. Every failure is one clear 403.
-func (s *Server) csrf() echo.MiddlewareFunc {
-	name := "csrf"
-	if s.cfg.Secure() {
-		name = "__Host-csrf"
-	}
-	refuse := func(err error, c echo.Context) error {
-		loggerFrom(c.Request().Context(), s.logger).Warn("csrf refused", "err", err,
-			"sec_fetch_site", c.Request().Header.Get("Sec-Fetch-Site"))
-		// The words are written by errorView, in the request's language; the way back is
-		// its default, to the start.
-		return &Error{Code: EForbidden, headingID: msg("ui.error.csrf.heading"), messageID: msg("ui.error.csrf.message"), Err: err}
-	}
-	return middleware.CSRFWithConfig(middleware.CSRFConfig{
-		Skipper: func(c echo.Context) bool { return isInfraPath(c.Request().URL.Path) },
-		// A browser says where an unsafe request comes from; anything but our own origin is
-		// refused outright, before any token is looked at.
-		AllowSecFetchSiteFunc: func(c echo.Context) (bool, error) {
-			return false, refuse(errors.New("sec-fetch-site "+c.Request().Header.Get("Sec-Fetch-Site")), c)
-		},
-		TokenLookup:    "header:X-CSRF-Token,form:_csrf",
-		ContextKey:     ctxCSRF,
-		CookieName:     name,
-		CookiePath:     "/",
-		CookieHTTPOnly: true,
-		CookieSecure:   s.cfg.Secure(),
-		CookieSameSite: http.SameSiteLaxMode,
-		CookieMaxAge:   12 * 60 * 60,
-		ErrorHandler:   refuse,
-	})
-}
-
-// csrfToken is the token to put into forms for this request.
-func csrfToken(c echo.Context) string {
-	t, _ := c.Get(ctxCSRF).(string)
-	return t
-}
 
 // isInfraPath marks paths that need neither sessions, device cookies nor CSRF.
 func isInfraPath(p string) bool {

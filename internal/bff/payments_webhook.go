@@ -22,8 +22,10 @@ type WebhookVerifier interface {
 	ParseWebhook(payload []byte, signature string) (upstream.PaymentEvent, error)
 }
 
-// maxWebhookBytes bounds an event body; Stripe's are a few kilobytes.
-const maxWebhookBytes = 256 << 10
+// maxWebhookBytes bounds an event body. Ours are a few kilobytes, but Stripe's events carry the
+// whole object and can be far larger than the site's body limit (Config.BodyLimit, 64 KB),
+// which does not apply to this route.
+const maxWebhookBytes = 1 << 20
 
 // paymentWebhook acts on a verified provider event once: a completed or expired checkout
 // moves its ledger entry on (so an edit is applied even when the customer never comes back

@@ -6,6 +6,7 @@ package bff
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
 	"database/sql"
 	"fmt"
 	"github.com/cinemabff/cinemabff/internal/bookings"
@@ -131,6 +132,10 @@ type Deps struct {
 	// Languages are the site's message catalogs (internal/i18n); nil loads them with English
 	// as the fallback.
 	Languages *i18n.Catalog
+	// CSRFKeys make the CSRF secrets of visits without one in their session (CSRFKeys of the
+	// cookie keys; csrf.go), newest first. Replicas must share them; nil: a random key of
+	// this process.
+	CSRFKeys [][]byte
 }
 
 // Server is the BFF's HTTP handler.
@@ -161,6 +166,7 @@ type Server struct {
 	inbox          *payevents.Inbox
 	now            func() time.Time
 
+	csrfKeys      [][]byte        // csrf.go
 	limits        ratelimit.Store // look-up and sign-in limits (staff_security.go)
 	cinemaCache   cinemaCache
 	staff         *staff.Store
@@ -228,7 +234,13 @@ func New(d Deps) (*Server, error) {
 		webhooks:       d.Webhooks,
 		now:            d.Now,
 
-		limits: d.Limits,
+		limits:   d.Limits,
+		csrfKeys: d.CSRFKeys,
+	}
+	if len(s.csrfKeys) == 0 {
+		k := make([]byte, 32)
+		_, _ = rand.Read(k) // crypto/rand.Read never fails on supported platforms
+		s.csrfKeys = [][]byte{k}
 	}
 	if d.Ticketing != nil {
 		s.upstream = d.Ticketing

@@ -178,11 +178,13 @@ func (s *Server) commitSession(c echo.Context, loaded sessionState) error {
 	return nil
 }
 
-// renewSession gives the visit a new session token, keeping its data. Call it on every change
-// of privilege: a booking bound to the visit, a staff sign-in or sign-out.
+// renewSession gives the visit a new session token, keeping its data, and a new CSRF secret
+// (csrf.go). Call it on every change of privilege: a booking bound to the visit, a staff
+// sign-in or sign-out; and answer with a redirect, so the next page carries the new token.
 func (s *Server) renewSession(c echo.Context) error {
 	if err := s.sessions.RenewToken(c.Request().Context()); err != nil {
 		return fmt.Errorf("renew session token: %w", err)
 	}
+	s.newCSRFSecret(c)
 	return nil
 }

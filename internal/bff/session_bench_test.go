@@ -61,8 +61,7 @@ func BenchmarkSessionLoad(b *testing.B) {
 	if err := devices.Write(rec, httptest.NewRequest("GET", "/", nil), device.Info{ID: "0123456789abcdef01234567"}); err != nil {
 		b.Fatal(err)
 	}
-	cookies := append(rec.Result().Cookies(), &http.Cookie{Name: "session", Value: token},
-		&http.Cookie{Name: "csrf", Value: "abcdefghijklmnopqrstuvwxyzABCDEF"})
+	cookies := append(rec.Result().Cookies(), &http.Cookie{Name: "session", Value: token})
 
 	before := store.commits.Load()
 	b.ReportAllocs()

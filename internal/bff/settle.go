@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
@@ -35,6 +36,18 @@ type editTicketing interface {
 	CompleteEditBooking(ctx context.Context, userSessionID string, r upstream.CompleteEdit) (upstream.EditCompletion, error)
 	GetSingleBooking(ctx context.Context, cinemaID string, bookingNumber int64) (cinema.Booking, error)
 	ResetOrderExpiry(ctx context.Context, userSessionID string) (upstream.ExpiryReset, error)
+}
+
+// paidAsEntered checks that a paid provider payment is the entry's money: the same amount in
+// the same currency (ISO codes, in whatever case the provider writes them).
+func paidAsEntered(p upstream.Payment, e ledger.Entry) error {
+	if p.Amount.Cents != e.AmountCents {
+		return fmt.Errorf("provider payment %s is %d cents, ledger says %d", p.ID, p.Amount.Cents, e.AmountCents)
+	}
+	if !strings.EqualFold(strings.TrimSpace(p.Amount.Currency), strings.TrimSpace(e.Currency)) {
+		return fmt.Errorf("provider payment %s is in %q, ledger says %q", p.ID, p.Amount.Currency, e.Currency)
+	}
+	return nil
 }
 
 // staleApplying is how long an "applying" claim may stand before it is taken for a crash.
@@ -100,8 +113,10 @@ func (st *settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 		}
 		switch {
 		case p.Status == cinema.PaymentPaid:
-			if p.Amount.Cents != e.AmountCents {
-				return e, false, fmt.Errorf("provider payment %s is %d cents, ledger says %d", p.ID, p.Amount.Cents, e.AmountCents)
+			if err := paidAsEntered(p, e); err != nil {
+				// Never taken as paid: the entry waits, noted, and staff see it (it keeps failing).
+				st.logger.Warn("provider payment differs from its ledger entry", "entry", e.ID, "payment", p.ID, "err", err)
+				return e, false, err
 			}
 			e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateRedirected}, ledger.StatePaid, "provider says paid", func(x *ledger.Entry) {
 				// The provider's own reference for the money (Stripe's payment intent) is what

@@ -163,10 +163,10 @@ func (s *Server) checkStaffSignIn(next echo.HandlerFunc) echo.HandlerFunc {
 
 func (s *Server) signInView(c echo.Context) pages.SignInView {
 	v := pages.SignInView{ActionURL: s.url(RouteStaffSignIn), CSRFToken: csrfToken(c)}
-	if n, ok := safeNext(c.QueryParam("next")); ok {
+	if n, ok := localLink(c.QueryParam("next")); ok {
 		v.Next = n
 	}
-	if n, ok := safeNext(c.FormValue("next")); ok && c.Request().Method == http.MethodPost {
+	if n, ok := localLink(c.FormValue("next")); ok && c.Request().Method == http.MethodPost {
 		v.Next = n
 	}
 	return v

@@ -6,9 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/labstack/echo/v4"
 
@@ -86,28 +84,13 @@ func (s *Server) requireSupervisor(c echo.Context, next string) (string, error) 
 }
 
 // signInURL is the staff sign-in page that comes back to next after signing in (next is
-// dropped unless safeNext accepts it).
+// dropped unless it is an address on this site: localLink).
 func (s *Server) signInURL(next string) string {
 	u := s.url(RouteStaffSignIn)
-	if n, ok := safeNext(next); ok {
+	if n, ok := localLink(next); ok {
 		u += "?next=" + url.QueryEscape(n)
 	}
 	return u
-}
-
-// safeNext accepts a place to go after sign-in only if it is a path on this site: it starts
-// with one "/", has no scheme, host or user, no backslash and no control characters. Anything
-// else (an open redirect: "//evil.example", "https://…", "/\evil") is refused.
-func safeNext(raw string) (string, bool) {
-	if raw == "" || len(raw) > 512 || raw[0] != '/' || strings.HasPrefix(raw, "//") ||
-		strings.ContainsRune(raw, '\\') || strings.IndexFunc(raw, unicode.IsControl) >= 0 {
-		return "", false
-	}
-	u, err := url.Parse(raw)
-	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" || !strings.HasPrefix(u.Path, "/") {
-		return "", false
-	}
-	return u.RequestURI(), true
 }
 
 // showStaffDevices lists the enrolments, live ones first.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -347,6 +348,25 @@ type PaymentEvent struct {
 // secret, or older than the tolerance.
 var ErrBadSignature = errors.New("payments: webhook signature not valid")
 
+// signedAt is the time in a Stripe-Signature header ("t=1495999758,v1=…"); like stripe-go, the
+// last t= counts.
+func signedAt(header string) (time.Time, bool) {
+	var at time.Time
+	ok := false
+	for pair := range strings.SplitSeq(header, ",") {
+		k, v, _ := strings.Cut(pair, "=")
+		if k != "t" {
+			continue
+		}
+		sec, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return time.Time{}, false
+		}
+		at, ok = time.Unix(sec, 0), true
+	}
+	return at, ok
+}
+
 // ParseWebhook verifies a webhook's Stripe-Signature header and reads the
 // event. Only events about checkout sessions and refunds are understood; others
 // come back with Type set and no PaymentID.
@@ -359,6 +379,11 @@ func (s *StripePayments) ParseWebhook(payload []byte, signature string) (Payment
 	})
 	if err != nil {
 		return PaymentEvent{}, fmt.Errorf("%w: %v", ErrBadSignature, err)
+	}
+	// stripe-go only refuses signatures older than the tolerance; one dated further ahead
+	// would stay valid (replayable) for as long as it is in the future.
+	if at, ok := signedAt(signature); !ok || at.After(time.Now().Add(cmp.Or(s.tolerance, webhook.DefaultTolerance))) {
+		return PaymentEvent{}, fmt.Errorf("%w: dated ahead of now by more than the tolerance", ErrBadSignature)
 	}
 	out := PaymentEvent{ID: ev.ID, Type: string(ev.Type), Created: time.Unix(ev.Created, 0).UTC()}
 	if ev.Data == nil {

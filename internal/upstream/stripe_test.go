@@ -193,10 +193,16 @@ func TestStripeWebhookSignatures(t *testing.T) {
 		"another secret":        sign(time.Now(), "whsec_other"),
 		"older than tolerance":  sign(time.Now().Add(-10*time.Minute), secret),
 		"signature of the past": sign(time.Now().Add(-301*time.Second), secret),
+		"10 minutes ahead":      sign(time.Now().Add(10*time.Minute), secret),
+		"beyond the tolerance":  sign(time.Now().Add(301*time.Second), secret),
 	} {
 		if _, err := s.ParseWebhook(payload, header); !errors.Is(err, ErrBadSignature) {
 			t.Errorf("%s: %v, want ErrBadSignature", name, err)
 		}
+	}
+	// A clock a little ahead of ours is not refused.
+	if _, err := s.ParseWebhook(payload, sign(time.Now().Add(time.Minute), secret)); err != nil {
+		t.Errorf("a minute ahead: %v", err)
 	}
 	// The body must be the signed one.
 	tampered := []byte(strings.Replace(string(payload), "le_7", "le_8", 1))

@@ -1,0 +1,227 @@
+package bff
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// onSite reports whether a Location or href, as a browser resolves it against the site, stays
+// on the site: a path that starts with exactly one "/" (also once decoded, since the page at a
+// decoded "//host" builds its own links from it) and names no scheme or host.
+func onSite(ref string) bool {
+	u, err := url.Parse(ref)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || !strings.HasPrefix(ref, "/") {
+		return false
+	}
+	for _, p := range []string{ref, u.Path} {
+		if len(p) > 1 && (p[1] == '/' || p[1] == '\\') {
+			return false
+		}
+	}
+	return true
+}
+
+// TestSelfLinkLanguageSwitchStaysOnSite: the language switch redirects to the same page on the
+// site, built from the escaped path: an encoded slash or backslash at the start never becomes
+// "//host" (issue 25), and escaped characters of a real path are kept as they are.
+func TestSelfLinkLanguageSwitchStaysOnSite(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	for _, tc := range []struct {
+		path string
+		want string // "" : any address on the site
+	}{
+		{"/%2Fevil.example?lang=de", ""},
+		{"/%2F%2Fevil.example?lang=de", ""},
+		{"/%5Cevil.example?lang=de", ""},
+		{"/%2F%5Cevil.example?lang=de", ""},
+		{"/%09/evil.example?lang=de", ""},
+		{"/films/a%20b?lang=de", "/films/a%20b"},
+		{"/films/a%2Fb?lang=de&x=1", "/films/a%2Fb?x=1"},
+		{"/booking?lang=en", "/booking"},
+	} {
+		resp, _ := h.get(tc.path)
+		loc := resp.Header.Get("Location")
+		if resp.StatusCode != http.StatusSeeOther || !onSite(loc) {
+			t.Errorf("GET %s: %d to %q, want 303 on the site", tc.path, resp.StatusCode, loc)
+			continue
+		}
+		if tc.want != "" && loc != tc.want {
+			t.Errorf("GET %s: to %q, want %q", tc.path, loc, tc.want)
+		}
+	}
+}
+
+// TestSelfLinkLanguageLinksStayOnSite: the header's language links of the page at
+// /%2Fevil.example (a 404) point into the site; those of a real page point to it.
+func TestSelfLinkLanguageLinksStayOnSite(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	for _, tc := range []struct {
+		path   string
+		status int
+		prefix string // every language link starts with it
+	}{
+		{"/%2Fevil.example", http.StatusNotFound, "/?"},
+		{"/%2F%2Fevil.example", http.StatusNotFound, "/?"},
+		{"/%5Cevil.example", http.StatusNotFound, "/?"},
+		{"/staff/sign-in", http.StatusOK, "/staff/sign-in?"},
+		{"/films/a%20b", http.StatusNotFound, "/films/a%20b?"},
+	} {
+		doc := h.page(tc.path, tc.status)
+		links := doc.Find(`a[href*="lang="]`)
+		if links.Length() < 2 {
+			t.Errorf("%s: %d language links", tc.path, links.Length())
+		}
+		links.Each(func(_ int, a *goquerySel) {
+			href := a.AttrOr("href", "")
+			if !onSite(href) || !strings.HasPrefix(href, tc.prefix) {
+				t.Errorf("%s: language link %q, want one on the site starting %q", tc.path, href, tc.prefix)
+			}
+		})
+	}
+}
+
+// TestSelfLinkSignInNextStaysOnSite: a sign-in whose next= names an encoded "//host" lands on
+// the site, and so does every redirect after it.
+func TestSelfLinkSignInNextStaysOnSite(t *testing.T) {
+	for i, next := range []string{"/%2Fevil.example", "/%2Fevil.example?lang=de", "/%5Cevil.example", "//evil.example", "/\\evil.example"} {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			h := newHarness(t, harnessOpts{})
+			h.addClerk("anna", "Anna Box", testPassword)
+			doc := h.page("/staff/sign-in?next="+url.QueryEscape(next), http.StatusOK)
+			doc.Find(`input[name="next"]`).Each(func(_ int, in *goquerySel) {
+				if v := in.AttrOr("value", ""); v != "" && !onSite(v) {
+					t.Errorf("the sign-in form carries next=%q", v)
+				}
+			})
+			resp, _ := h.post("/staff/sign-in", "/staff/sign-in", url.Values{"username": {"anna"}, "password": {testPassword}, "next": {next}})
+			if resp.StatusCode != http.StatusSeeOther {
+				t.Fatalf("sign in: %d", resp.StatusCode)
+			}
+			h.followOnSite(t, resp)
+		})
+	}
+}
+
+// TestSelfLinkKioskBackStaysOnSite: the idle page's back= never leads off the site.
+func TestSelfLinkKioskBackStaysOnSite(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	for _, back := range []string{"/%2Fevil.example", "/%5Cevil.example", "//evil.example", "/%2Fevil.example?lang=de"} {
+		resp, _ := h.get("/kiosk/idle?back=" + url.QueryEscape(back))
+		if resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("back=%s: %d", back, resp.StatusCode)
+		}
+		h.followOnSite(t, resp)
+	}
+}
+
+// TestSelfLinkTrailingSlashKeepsTheEscapedPath: the redirect that drops a trailing slash keeps
+// the path as it was sent (escaped) and stays on the site.
+func TestSelfLinkTrailingSlashKeepsTheEscapedPath(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	for path, want := range map[string]string{
+		"/booking/":             "/booking",
+		"/films/a%20b/?x=1":     "/films/a%20b?x=1",
+		"/films/a%2Fb/":         "/films/a%2Fb",
+		"/%2Fevil.example/":     "/",
+		"/%5Cevil.example/":     "/",
+		"/%2F%2Fevil.example//": "/",
+	} {
+		resp, _ := h.get(path)
+		if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusMovedPermanently || loc != want {
+			t.Errorf("GET %s: %d to %q, want 301 to %q", path, resp.StatusCode, loc, want)
+		}
+	}
+}
+
+// followOnSite follows redirects from resp (at most 5) and fails the test at one that leaves
+// the site.
+func (h *harness) followOnSite(t *testing.T, resp *http.Response) {
+	t.Helper()
+	for range 5 {
+		if resp.StatusCode < 300 || resp.StatusCode > 399 {
+			return
+		}
+		loc := resp.Header.Get("Location")
+		if !onSite(loc) {
+			t.Fatalf("%d to %q: off the site", resp.StatusCode, loc)
+		}
+		resp, _ = h.get(loc)
+	}
+}
+
+func TestSelfLink(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string // "" : refused (selfLink gives the home page)
+	}{
+		{"/", "/"},
+		{"/device", "/device"},
+		{"/staff/devices?x=1", "/staff/devices?x=1"},
+		{"/films/a%20b", "/films/a%20b"},
+		{"/films/a%2Fb?lang=de", "/films/a%2Fb?lang=de"},
+		{"/films/a b", "/films/a%20b"},
+		{"/kiosk/idle?back=%2Fhello", "/kiosk/idle?back=%2Fhello"},
+		{"/booking#tickets", "/booking"},
+		{"/caf%C3%A9", "/caf%C3%A9"},
+		{"", ""},
+		{"device", ""},
+		{"%2Fevil.example", ""},
+		{"//evil.example/device", ""},
+		{"///evil.example", ""},
+		{"/\\evil.example", ""},
+		{"\\\\evil.example", ""},
+		{"/%2Fevil.example", ""},
+		{"/%2F%2Fevil.example", ""},
+		{"/%5Cevil.example", ""},
+		{"/%5cevil.example", ""},
+		{"/%09/evil.example", ""},
+		{"/\t/evil.example", ""},
+		{"/ok%0D%0ASet-Cookie:%20x=1", ""},
+		{"/device\r\nSet-Cookie: x=1", ""},
+		{"https://evil.example/", ""},
+		{"http:/evil.example", ""},
+		{"javascript:alert(1)", ""},
+		{"/%", ""},
+		{"/" + strings.Repeat("a", 3000), ""},
+	} {
+		got, ok := localLink(tc.in)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("localLink(%q) = %q %v, want %q", tc.in, got, ok, tc.want)
+		}
+		want := tc.want
+		if want == "" {
+			want = "/"
+		}
+		if got := selfLink(tc.in); got != want {
+			t.Errorf("selfLink(%q) = %q, want %q", tc.in, got, want)
+		}
+	}
+}
+
+// FuzzSelfLink: whatever comes in, what comes out is an address on this site that a browser
+// resolves to this host, and building it again changes nothing.
+func FuzzSelfLink(f *testing.F) {
+	for _, s := range []string{"/", "/films/a%20b?x=1", "/%2Fevil.example", "/%5C", "//x", "/\\x", "/a\tb", "/%0a"} {
+		f.Add(s)
+	}
+	base, _ := url.Parse("https://cinema.example/somewhere/page")
+	f.Fuzz(func(t *testing.T, in string) {
+		out := selfLink(in)
+		if !onSite(out) || strings.ContainsAny(out, "\\\t\r\n") {
+			t.Fatalf("selfLink(%q) = %q: not on the site", in, out)
+		}
+		u, err := url.Parse(out)
+		if err != nil {
+			t.Fatalf("selfLink(%q) = %q: %v", in, out, err)
+		}
+		if r := base.ResolveReference(u); r.Host != base.Host || r.Scheme != base.Scheme {
+			t.Fatalf("selfLink(%q) = %q resolves to %s", in, out, r)
+		}
+		if again := selfLink(out); again != out {
+			t.Fatalf("selfLink(%q) = %q, then %q", in, out, again)
+		}
+	})
+}
