@@ -34,7 +34,9 @@ func localLink(ref string) (string, bool) {
 		return "", false
 	}
 	out := u.RequestURI() // the escaped path (RawPath when it encodes Path) and the query
-	if !oneLeadingSlash(out) {
+	// Escaping can make it longer than an address taken from a request may be: refuse it, or
+	// the address made here would be refused when it comes back.
+	if !oneLeadingSlash(out) || len(out) > maxSelfLink {
 		return "", false
 	}
 	return out, true
