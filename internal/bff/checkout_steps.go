@@ -311,80 +311,79 @@ func allDigits(s string, minLen, maxLen int) bool {
 	return strings.Trim(s, "0123456789") == ""
 }
 
-// applyGiftCard pays part of the order with a gift card (before the redirect payment). Every
-// refusal reads the same (a wrong number, a wrong PIN, an empty card), and refusals are limited
-// per card number, client and visit (storedvalue_limits.go); the balance shows only after the
-// right PIN.
-func (s *Server) applyGiftCard(c echo.Context) error {
-	v, err := s.requireBuy(c)
-	if err != nil {
-		return err
-	}
-	l := loc(c)
-	card, pin := digitsOnly(c.FormValue("card")), strings.TrimSpace(c.FormValue("pin"))
-	f := summaryForm{GiftCard: c.FormValue("card")}
-	if !allDigits(card, 12, 19) {
-		f.GiftCardError = l.T("checkout.gift_card_number_invalid", "Min", 12, "Max", 19)
-	} else if !allDigits(pin, 3, 8) {
-		f.GiftCardError = l.T("checkout.gift_card_pin_invalid")
-	}
-	if f.GiftCardError != "" {
-		return s.renderBuySummary(c, http.StatusUnprocessableEntity, nil, f)
-	}
-	r, err := s.tryStoredValue(c, giftCardKind, card, func(ctx context.Context) (upstream.AppliedPaymentResult, error) {
-		return s.ticketing.ApplyGiftCard(ctx, v.UserSessionID, card, pin, nil)
-	})
-	switch {
-	case err != nil:
-		return err
-	case r.Wait > 0:
-		f.GiftCardError = tooManyCardAttempts(l, r.Wait)
-		return s.storedValueTooMany(c, r.Wait, f)
-	case r.Failed != nil:
-		return s.buyEnded(c, v, r.Failed)
-	case r.Refused:
-		f.GiftCardError = l.T("checkout.gift_card_refused")
-		return s.renderBuySummary(c, http.StatusUnprocessableEntity, nil, f)
-	}
-	s.flash(c, l.T("checkout.gift_card_used", "Applied", l.Money(r.Applied.Applied), "ToPay", l.Money(r.Applied.ToPay)))
-	return s.redirect(c, s.url(RouteBuySummary))
+// storedValueCard is what differs between paying with a gift card and with loyalty points:
+// the number's length, the words, where the form's message goes, and the ticketing operation.
+type storedValueCard struct {
+	kind                      storedValueKind
+	minDigits                 int
+	numberInvalid, pinInvalid string // message ids
+	refused, used             string // message ids
+	typed                     func(f *summaryForm, card, msg string)
+	apply                     func(s *Server, ctx context.Context, userSessionID, card, pin string) (upstream.AppliedPaymentResult, error)
 }
 
-// applyLoyalty pays part of the order with loyalty points: the member's card number and PIN
-// (the ticketing system checks the PIN; the card number alone spends nothing). As with gift
-// cards, every refusal reads the same and refusals are limited.
-func (s *Server) applyLoyalty(c echo.Context) error {
+var (
+	giftCard = storedValueCard{kind: giftCardKind, minDigits: 12,
+		numberInvalid: "checkout.gift_card_number_invalid", pinInvalid: "checkout.gift_card_pin_invalid",
+		refused: "checkout.gift_card_refused", used: "checkout.gift_card_used",
+		typed: func(f *summaryForm, card, msg string) { f.GiftCard, f.GiftCardError = card, msg },
+		apply: func(s *Server, ctx context.Context, id, card, pin string) (upstream.AppliedPaymentResult, error) {
+			return s.ticketing.ApplyGiftCard(ctx, id, card, pin, nil)
+		}}
+	// Loyalty points are spent only with the member's PIN: the ticketing system checks it, and
+	// the card number alone spends nothing.
+	loyaltyCard = storedValueCard{kind: loyaltyKind, minDigits: 8,
+		numberInvalid: "checkout.loyalty_number_invalid", pinInvalid: "checkout.loyalty_pin_invalid",
+		refused: "checkout.loyalty_refused", used: "checkout.loyalty_used",
+		typed: func(f *summaryForm, card, msg string) { f.Loyalty, f.LoyaltyError = card, msg },
+		apply: func(s *Server, ctx context.Context, id, card, pin string) (upstream.AppliedPaymentResult, error) {
+			return s.ticketing.ApplyLoyaltyPointsPayment(ctx, id, card, pin, nil)
+		}}
+)
+
+// applyGiftCard pays part of the order with a gift card (before the redirect payment).
+func (s *Server) applyGiftCard(c echo.Context) error { return s.applyStoredValue(c, giftCard) }
+
+// applyLoyalty pays part of the order with loyalty points.
+func (s *Server) applyLoyalty(c echo.Context) error { return s.applyStoredValue(c, loyaltyCard) }
+
+// applyStoredValue pays part of the order with a card's number and PIN. Every refusal reads
+// the same (a wrong number, a wrong PIN, an empty card), refusals are limited per card number,
+// client and visit (storedvalue_limits.go), and the balance shows only after the right PIN.
+func (s *Server) applyStoredValue(c echo.Context, sv storedValueCard) error {
 	v, err := s.requireBuy(c)
 	if err != nil {
 		return err
 	}
 	l := loc(c)
-	card, pin := digitsOnly(c.FormValue("card")), strings.TrimSpace(c.FormValue("pin"))
-	f := summaryForm{Loyalty: c.FormValue("card")}
-	if !allDigits(card, 8, 19) {
-		f.LoyaltyError = l.T("checkout.loyalty_number_invalid", "Min", 8, "Max", 19)
-	} else if !allDigits(pin, 3, 8) {
-		f.LoyaltyError = l.T("checkout.loyalty_pin_invalid")
+	typed := c.FormValue("card")
+	card, pin := digitsOnly(typed), strings.TrimSpace(c.FormValue("pin"))
+	var f summaryForm
+	refuse := func(status int, msg string) error {
+		sv.typed(&f, typed, msg)
+		return s.renderBuySummary(c, status, nil, f)
 	}
-	if f.LoyaltyError != "" {
-		return s.renderBuySummary(c, http.StatusUnprocessableEntity, nil, f)
+	if !allDigits(card, sv.minDigits, 19) {
+		return refuse(http.StatusUnprocessableEntity, l.T(sv.numberInvalid, "Min", sv.minDigits, "Max", 19))
 	}
-	r, err := s.tryStoredValue(c, loyaltyKind, card, func(ctx context.Context) (upstream.AppliedPaymentResult, error) {
-		return s.ticketing.ApplyLoyaltyPointsPayment(ctx, v.UserSessionID, card, pin, nil)
+	if !allDigits(pin, 3, 8) {
+		return refuse(http.StatusUnprocessableEntity, l.T(sv.pinInvalid))
+	}
+	r, err := s.tryStoredValue(c, sv.kind, card, func(ctx context.Context) (upstream.AppliedPaymentResult, error) {
+		return sv.apply(s, ctx, v.UserSessionID, card, pin)
 	})
 	switch {
 	case err != nil:
 		return err
 	case r.Wait > 0:
-		f.LoyaltyError = tooManyCardAttempts(l, r.Wait)
+		sv.typed(&f, typed, tooManyCardAttempts(l, r.Wait))
 		return s.storedValueTooMany(c, r.Wait, f)
 	case r.Failed != nil:
 		return s.buyEnded(c, v, r.Failed)
 	case r.Refused:
-		f.LoyaltyError = l.T("checkout.loyalty_refused")
-		return s.renderBuySummary(c, http.StatusUnprocessableEntity, nil, f)
+		return refuse(http.StatusUnprocessableEntity, l.T(sv.refused))
 	}
-	s.flash(c, l.T("checkout.loyalty_used", "Applied", l.Money(r.Applied.Applied), "ToPay", l.Money(r.Applied.ToPay)))
+	s.flash(c, l.T(sv.used, "Applied", l.Money(r.Applied.Applied), "ToPay", l.Money(r.Applied.ToPay)))
 	return s.redirect(c, s.url(RouteBuySummary))
 }
 
