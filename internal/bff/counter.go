@@ -37,12 +37,13 @@ var counterPaths = map[string]string{
 }
 
 func (s *Server) registerCounterRoutes() {
-	s.route("GET", RouteEditCounterPay, s.showEditCounterPay)
-	s.route("POST", RouteEditCounterPay, s.takeEditCounterPay)
-	s.route("GET", RouteBuyCounterPay, s.showBuyCounterPay)
-	s.route("POST", RouteBuyCounterPay, s.takeBuyCounterPay)
-	s.route("POST", RouteNextCustomer, s.nextCustomer)
-	s.route("GET", RouteStaffAudit, s.showAudit)
+	counters := s.countersOnly()
+	s.route("GET", RouteEditCounterPay, s.showEditCounterPay, counters)
+	s.route("POST", RouteEditCounterPay, s.takeEditCounterPay, counters)
+	s.route("GET", RouteBuyCounterPay, s.showBuyCounterPay, counters)
+	s.route("POST", RouteBuyCounterPay, s.takeBuyCounterPay, counters)
+	s.route("POST", RouteNextCustomer, s.nextCustomer, s.staffOnly())
+	s.route("GET", RouteStaffAudit, s.showAudit, s.staffOnly(), guard(s.auditSupervisor))
 }
 
 // atCounter reports a signed-in staff member on a box-office device.
@@ -116,9 +117,6 @@ func (s *Server) editCounterView(c echo.Context, e editVisit, due cinema.Money) 
 }
 
 func (s *Server) showEditCounterPay(c echo.Context) error {
-	if _, err := s.requireCounter(c); err != nil {
-		return err
-	}
 	e, err := s.requireChangeableEdit(c)
 	if err != nil {
 		return err
@@ -137,10 +135,7 @@ func (s *Server) showEditCounterPay(c echo.Context) error {
 // a ledger entry (with the staff member and the tender) goes straight to paid, and the settler
 // applies it with complete-edit as it does a provider's payment.
 func (s *Server) takeEditCounterPay(c echo.Context) error {
-	user, err := s.requireCounter(c)
-	if err != nil {
-		return err
-	}
+	user := s.staffUser(c) // countersOnly
 	e, err := s.requireChangeableEdit(c)
 	if err != nil {
 		return err
@@ -256,9 +251,6 @@ func (s *Server) buyCounterView(c echo.Context, v buyVisit, due cinema.Money) pa
 }
 
 func (s *Server) showBuyCounterPay(c echo.Context) error {
-	if _, err := s.requireCounter(c); err != nil {
-		return err
-	}
 	v, err := s.requireBuy(c)
 	if err != nil {
 		return err
@@ -274,10 +266,7 @@ func (s *Server) showBuyCounterPay(c echo.Context) error {
 // at the counter (CompleteOrder's PaymentInfo with the counter's tender), recorded like any
 // purchase, and the confirmation shows the tickets.
 func (s *Server) takeBuyCounterPay(c echo.Context) error {
-	user, err := s.requireCounter(c)
-	if err != nil {
-		return err
-	}
+	user := s.staffUser(c) // countersOnly
 	v, err := s.requireBuy(c)
 	if err != nil {
 		return err
@@ -336,9 +325,6 @@ func (s *Server) takeBuyCounterPay(c echo.Context) error {
 // upstream, the original booking stays), a purchase order in progress too, the booking is
 // unbound; the staff member stays signed in.
 func (s *Server) nextCustomer(c echo.Context) error {
-	if _, err := s.requireStaff(c); err != nil {
-		return err
-	}
 	ctx := c.Request().Context()
 	bb, _ := s.boundBooking(c)
 	if entry := s.releaseEdit(c); entry != nil {

@@ -44,7 +44,7 @@ func mergePaths(parts ...map[string]string) map[string]string {
 func (s *Server) registerRoutes() {
 	s.route("GET", RouteHome, s.home)
 	s.route("GET", RouteDevice, s.showDevice)
-	s.route("POST", RouteDevice, s.saveDevice)
+	s.route("POST", RouteDevice, s.saveDevice, s.supervisorsOnly(s.url(RouteDevice)))
 	s.route("POST", RouteVisitReset, s.resetVisit)
 
 	s.route("GET", RouteLivez, s.livez)

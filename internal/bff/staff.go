@@ -59,12 +59,14 @@ func (s *Server) registerStaffRoutes() {
 	s.route("GET", RouteStaffSignIn, s.showSignIn)
 	s.route("POST", RouteStaffSignIn, s.signIn)
 	s.route("POST", RouteStaffSignOut, s.signOut)
-	s.route("GET", RouteStaffAttention, s.showAttention)
-	s.route("POST", RouteStaffAttentionRetry, s.retryAttention)
-	s.route("POST", RouteStaffAttentionResolve, s.resolveAttention)
-	s.route("GET", RouteStaffAccounts, s.showStaffAccounts)
-	s.route("POST", RouteStaffAccountEndSessions, s.endStaffSessions)
-	s.route("POST", RouteStaffAccountUnlock, s.unlockStaffAccount)
+	staffOnly := s.staffOnly()
+	s.route("GET", RouteStaffAttention, s.showAttention, staffOnly)
+	s.route("POST", RouteStaffAttentionRetry, s.retryAttention, staffOnly)
+	s.route("POST", RouteStaffAttentionResolve, s.resolveAttention, staffOnly)
+	accounts := guard(func(c echo.Context) error { _, err := s.accountsSupervisor(c); return err })
+	s.route("GET", RouteStaffAccounts, s.showStaffAccounts, accounts)
+	s.route("POST", RouteStaffAccountEndSessions, s.endStaffSessions, accounts)
+	s.route("POST", RouteStaffAccountUnlock, s.unlockStaffAccount, accounts)
 }
 
 // DefaultStaffIdle ends a staff sign-in after this long without a request.

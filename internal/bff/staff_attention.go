@@ -61,9 +61,6 @@ type typedNote struct{ note, err string }
 func attentionKey(kind attention.Kind, ref string) string { return string(kind) + "-" + ref }
 
 func (s *Server) showAttention(c echo.Context) error {
-	if _, err := s.requireStaff(c); err != nil {
-		return err
-	}
 	var notice *components.Notice
 	if msg := s.popFlash(c); msg != "" {
 		notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
@@ -238,10 +235,7 @@ func (s *Server) attentionItem(c echo.Context) (it attention.Item, ok bool, err 
 // retryAttention is Retry: check a stuck order now, or advance a ledger entry with the
 // settler. What came of it is recorded with the staff member's username and shown.
 func (s *Server) retryAttention(c echo.Context) error {
-	user, err := s.requireStaff(c)
-	if err != nil {
-		return err
-	}
+	user := s.staffUser(c) // staffOnly
 	it, ok, err := s.attentionItem(c)
 	if !ok || err != nil {
 		return err
@@ -312,10 +306,7 @@ func (s *Server) retryAttention(c echo.Context) error {
 
 // resolveAttention is Mark resolved: a note is required; the item leaves the list.
 func (s *Server) resolveAttention(c echo.Context) error {
-	user, err := s.requireStaff(c)
-	if err != nil {
-		return err
-	}
+	user := s.staffUser(c) // staffOnly
 	note := strings.TrimSpace(c.FormValue("note"))
 	it, ok, err := s.attentionItem(c)
 	if !ok || err != nil {

@@ -33,9 +33,10 @@ var staffDevicePaths = map[string]string{
 }
 
 func (s *Server) registerStaffDeviceRoutes() {
-	s.route("GET", RouteStaffDevices, s.showStaffDevices)
-	s.route("POST", RouteStaffDeviceRevoke, s.revokeDevice)
-	s.route("POST", RouteStaffDeviceLanguage, s.setDeviceLanguage)
+	supervisors := s.supervisorsOnly(s.url(RouteStaffDevices))
+	s.route("GET", RouteStaffDevices, s.showStaffDevices, supervisors)
+	s.route("POST", RouteStaffDeviceRevoke, s.revokeDevice, supervisors)
+	s.route("POST", RouteStaffDeviceLanguage, s.setDeviceLanguage, supervisors)
 }
 
 // staffRole returns the signed-in staff member's username and whether the account is an
@@ -95,9 +96,6 @@ func (s *Server) signInURL(next string) string {
 
 // showStaffDevices lists the enrolments, live ones first.
 func (s *Server) showStaffDevices(c echo.Context) error {
-	if _, err := s.requireSupervisor(c, s.url(RouteStaffDevices)); err != nil {
-		return err
-	}
 	l := loc(c)
 	if s.enrolments == nil {
 		return &Error{Code: EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.devices_no_database")}
@@ -140,10 +138,7 @@ func (s *Server) noSuchDevice(l *i18n.Localizer) error {
 
 // revokeDevice ends an enrolment: its browser is a customer device from its next request on.
 func (s *Server) revokeDevice(c echo.Context) error {
-	sup, err := s.requireSupervisor(c, s.url(RouteStaffDevices))
-	if err != nil {
-		return err
-	}
+	sup := s.staffUser(c) // supervisorsOnly
 	l := loc(c)
 	if s.enrolments == nil {
 		return &Error{Code: EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.devices_revoke_no_database")}
@@ -174,9 +169,6 @@ func (s *Server) revokeDevice(c echo.Context) error {
 // next guest in it (a visit under way keeps the language it has). Audited as an enrolment
 // change.
 func (s *Server) setDeviceLanguage(c echo.Context) error {
-	if _, err := s.requireSupervisor(c, s.url(RouteStaffDevices)); err != nil {
-		return err
-	}
 	l := loc(c)
 	if s.enrolments == nil {
 		return &Error{Code: EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.devices_no_database")}
