@@ -2,7 +2,6 @@ package bff
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -97,25 +96,23 @@ func (ol originLine) place() seatName {
 	return seatName{Text: ol.Seat}
 }
 
+// editInSession is the visit's edit in progress.
+var editInSession = sessionValue[editVisit]{sessEdit}
+
 func (s *Server) currentEdit(c echo.Context) (editVisit, bool) {
-	raw := s.sessions.GetString(c.Request().Context(), sessEdit)
-	if raw == "" {
-		return editVisit{}, false
-	}
-	var e editVisit
-	if err := json.Unmarshal([]byte(raw), &e); err != nil || e.UserSessionID == "" {
+	e, ok := editInSession.get(c.Request().Context(), s.sessions)
+	if !ok || e.UserSessionID == "" {
 		return editVisit{}, false
 	}
 	return e, true
 }
 
 func (s *Server) saveEdit(c echo.Context, e editVisit) {
-	b, _ := json.Marshal(e) // plain struct: cannot fail
-	s.sessions.Put(c.Request().Context(), sessEdit, string(b))
+	editInSession.put(c.Request().Context(), s.sessions, e)
 }
 
 func (s *Server) clearEdit(c echo.Context) {
-	s.sessions.Remove(c.Request().Context(), sessEdit)
+	editInSession.remove(c.Request().Context(), s.sessions)
 }
 
 // flash keeps a one-line message for the next page the visit sees.

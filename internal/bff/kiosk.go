@@ -248,6 +248,9 @@ type idleToken struct {
 	Issued time.Time `json:"issued"`
 }
 
+// idleInSession is the visit's idle token, while the warning page is up.
+var idleInSession = sessionValue[idleToken]{sessKioskIdle}
+
 // showKioskIdle is the idle warning for a kiosk without JavaScript (its pages meta-refresh here
 // after the idle time): "Are you still there?" with Continue, and after the countdown its own
 // refresh goes to the expired URL, which ends the visit. The token it issues is kept in the
@@ -266,8 +269,7 @@ func (s *Server) showKioskIdle(c echo.Context) error {
 	}
 	now := s.now()
 	t := idleToken{Token: hex.EncodeToString(b), Issued: now}
-	raw, _ := json.Marshal(t) // plain struct: cannot fail
-	s.sessions.Put(c.Request().Context(), sessKioskIdle, string(raw))
+	idleInSession.put(c.Request().Context(), s.sessions, t)
 	pauseKioskIdle(c) // the page is its own countdown
 	v := kiosk.IdleView{
 		ContinueURL: back,
@@ -295,8 +297,7 @@ func (s *Server) showKioskIdle(c echo.Context) error {
 func (s *Server) kioskIdleExpired(c echo.Context) error {
 	home := s.url(RouteHome)
 	ctx := c.Request().Context()
-	var t idleToken
-	_ = json.Unmarshal([]byte(s.sessions.GetString(ctx, sessKioskIdle)), &t)
+	t, _ := idleInSession.get(ctx, s.sessions)
 	got := c.QueryParam("token")
 	now := s.now()
 	switch {

@@ -1,7 +1,6 @@
 package bff
 
 import (
-	"encoding/json"
 	"strconv"
 	"time"
 
@@ -90,17 +89,15 @@ func (s *Server) swapAccess(c echo.Context) (boundBooking, error) {
 }
 
 func (s *Server) loadSwap(c echo.Context, key string, bb boundBooking) (swapVisit, bool) {
-	raw := s.sessions.GetString(c.Request().Context(), key)
-	var v swapVisit
-	if raw == "" || json.Unmarshal([]byte(raw), &v) != nil || v.CinemaID != bb.CinemaID || v.Number != bb.Number || len(v.Moves) == 0 {
+	v, ok := sessionValue[swapVisit]{key}.get(c.Request().Context(), s.sessions)
+	if !ok || v.CinemaID != bb.CinemaID || v.Number != bb.Number || len(v.Moves) == 0 {
 		return swapVisit{}, false
 	}
 	return v, true
 }
 
 func (s *Server) saveSwap(c echo.Context, key string, v swapVisit) {
-	b, _ := json.Marshal(v) // plain struct: cannot fail
-	s.sessions.Put(c.Request().Context(), key, string(b))
+	sessionValue[swapVisit]{key}.put(c.Request().Context(), s.sessions, v)
 }
 
 // swapUnavailableReason says, in l's language, why the booking's seats cannot be swapped
