@@ -529,14 +529,14 @@ func (s *Server) startCollection(c echo.Context, cinemaID string, number int64) 
 	ctx := c.Request().Context()
 	s.sessions.Remove(ctx, sessKioskCollected)
 	cv := collectVisit{CinemaID: cinemaID, Number: number}
-	if s.sql != nil {
-		earlier, err := latestCollection(ctx, s.sql, cinemaID, number)
+	if s.collections != nil {
+		earlier, err := s.collections.Latest(ctx, cinemaID, number)
 		switch {
 		case err == nil:
 			cv.BeforeAt, cv.BeforeDevice, cv.BeforeName, cv.BeforeOurs = earlier.At, earlier.DeviceID, earlier.DeviceName, true
 			s.saveCollectVisit(c, cv)
 			return s.redirect(c, s.url(RouteKioskCollectAgain))
-		case !errors.Is(err, errNoCollection):
+		case !errors.Is(err, tickets.ErrNoCollection):
 			return err
 		}
 	}
@@ -585,10 +585,10 @@ func (s *Server) currentCollectVisit(c echo.Context) (collectVisit, bool) {
 func (s *Server) finishCollection(c echo.Context, cv collectVisit, again bool) error {
 	ctx := c.Request().Context()
 	dev := deviceOf(c)
-	tc := ticketCollection{CinemaID: cv.CinemaID, BookingNumber: cv.Number, DeviceID: dev.ID, DeviceName: dev.Name, Actor: s.staffUser(c), At: s.now()}
-	if s.sql != nil {
+	tc := tickets.Collection{CinemaID: cv.CinemaID, BookingNumber: cv.Number, DeviceID: dev.ID, DeviceName: dev.Name, Actor: s.staffUser(c), At: s.now()}
+	if s.collections != nil {
 		var err error
-		if tc, err = recordCollection(ctx, s.sql, tc); err != nil {
+		if tc, err = s.collections.Record(ctx, tc); err != nil {
 			return err
 		}
 	}

@@ -129,7 +129,7 @@ func testKioskCollectTwice(t *testing.T, db func(t *testing.T) harnessOpts) {
 	if n := h.sb.Calls(op); n != 1 {
 		t.Fatalf("%s called %d times for one collection", op, n)
 	}
-	if n, err := countCollections(context.Background(), h.srv.sql, "0001", 100002); err != nil || n != 1 {
+	if n, err := h.srv.collections.Count(context.Background(), "0001", 100002); err != nil || n != 1 {
 		t.Fatalf("collections recorded: %d %v", n, err)
 	}
 
@@ -159,7 +159,7 @@ func testKioskCollectTwice(t *testing.T, db func(t *testing.T) harnessOpts) {
 	if n := h.sb.Calls(op); n != 2 {
 		t.Fatalf("%s called %d times for two collections", op, n)
 	}
-	if n, _ := countCollections(context.Background(), h.srv.sql, "0001", 100002); n != 2 {
+	if n, _ := h.srv.collections.Count(context.Background(), "0001", 100002); n != 2 {
 		t.Fatalf("collections recorded: %d", n)
 	}
 }

@@ -107,17 +107,9 @@ func (s *Server) writeNotice(ctx context.Context, n notify.Notice) {
 	if s.mail == nil {
 		return
 	}
-	log := loggerFrom(ctx, s.logger)
-	tx, err := s.sql.BeginTx(ctx, nil)
-	if err == nil {
-		defer tx.Rollback()
-		if _, err = notify.Write(ctx, tx, n, s.now()); err == nil {
-			err = tx.Commit()
-		}
-	}
-	if err != nil {
+	if _, err := notify.WriteAlone(ctx, s.sql, n, s.now()); err != nil {
 		// The change itself is done upstream; the page shows it and says no message was written.
-		log.Error("customer message not written", "kind", n.Kind, "booking", n.BookingNumber, "err", err)
+		loggerFrom(ctx, s.logger).Error("customer message not written", "kind", n.Kind, "booking", n.BookingNumber, "err", err)
 		return
 	}
 	s.kickMail()

@@ -30,6 +30,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/seatplans"
 	"github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/static"
 )
@@ -160,6 +161,7 @@ type Server struct {
 	payments       upstream.Payments
 	ledger         *ledger.Store
 	sql            *sql.DB
+	collections    *tickets.Collections // our record of ticket printings (kiosk.go); nil without SQL
 	paymentMethod  string
 	paymentsTender string
 	webhooks       WebhookVerifier
@@ -257,6 +259,7 @@ func New(d Deps) (*Server, error) {
 		s.inbox = payevents.New(d.SQL)
 		s.staff = staff.New(d.SQL).WithParams(d.Config.PasswordHashing)
 		s.enrolments = device.NewEnrolments(d.SQL, device.EnrolmentsOptions{})
+		s.collections = tickets.NewCollections(d.SQL)
 	}
 	if s.now == nil {
 		s.now = time.Now

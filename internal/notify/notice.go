@@ -143,6 +143,24 @@ func Write(ctx context.Context, tx Tx, n Notice, now time.Time) (inserted bool, 
 	return inserted, nil
 }
 
+// WriteAlone records the notice in a transaction of its own, for a change that has no write of
+// ours to join (a seat swap, an edit without money: the change itself is done upstream). Its
+// booking change and outbox message still go in together, or neither does.
+func WriteAlone(ctx context.Context, db *sql.DB, n Notice, now time.Time) (inserted bool, err error) {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("notify: begin %s notice: %w", n.Kind, err)
+	}
+	defer tx.Rollback()
+	if inserted, err = Write(ctx, tx, n, now); err != nil {
+		return false, err
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("notify: commit %s notice: %w", n.Kind, err)
+	}
+	return inserted, nil
+}
+
 // Decode reads the notice of an outbox message.
 func Decode(m mail.Message) (Notice, error) {
 	var n Notice

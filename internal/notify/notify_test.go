@@ -206,3 +206,41 @@ func TestWriteInTheCallersTransaction(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteAlone: a notice written in its own transaction is committed with its booking change;
+// the same key again adds nothing; a notice that cannot be written leaves neither behind.
+func TestWriteAlone(t *testing.T) {
+	for name, db := range testenv.MigratedDatabases(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			swap := Notice{Kind: KindSwap, Key: "swap:1", To: "paid4@example.com", CinemaID: "0001", BookingNumber: 100004,
+				Replaced: []changes.Ticket{{Line: 1, Description: "Adult", Seat: "Row J, seat 10"}}}
+			noRecipient := Notice{Kind: KindSwap, Key: "swap:2", CinemaID: "0001", BookingNumber: 100005,
+				Replaced: []changes.Ticket{{Line: 1, Description: "Adult", Seat: "Row J, seat 11"}}}
+			for _, tc := range []struct {
+				name         string
+				n            Notice
+				wantInserted bool
+				wantErr      bool
+				wantChanges  int // the booking's recorded changes afterwards
+			}{
+				{"first write", swap, true, false, 1},
+				{"same key again", swap, false, false, 1},
+				{"no recipient", noRecipient, false, true, 0},
+			} {
+				inserted, err := WriteAlone(ctx, db.SQL, tc.n, time.Now())
+				if inserted != tc.wantInserted || (err != nil) != tc.wantErr {
+					t.Errorf("%s: inserted %v, %v", tc.name, inserted, err)
+				}
+				_, merr := mail.NewOutbox(db.SQL, nil).ByKey(ctx, tc.n.Key)
+				if (merr == nil) != !tc.wantErr || (merr != nil && !errors.Is(merr, mail.ErrNotFound)) {
+					t.Errorf("%s: outbox message: %v", tc.name, merr)
+				}
+				all, err := changes.New(db.SQL).ForBooking(ctx, tc.n.CinemaID, tc.n.BookingNumber)
+				if err != nil || len(all) != tc.wantChanges {
+					t.Errorf("%s: %d booking changes, %v; want %d", tc.name, len(all), err, tc.wantChanges)
+				}
+			}
+		})
+	}
+}

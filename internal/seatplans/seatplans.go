@@ -7,6 +7,9 @@
 //
 // A cached state is only ever shown, never trusted for a write: when seats are set the
 // upstream decides, and answers "seats unavailable" for a seat that was taken meanwhile.
+//
+// Party seating (party.go) works out, on a plan, free seats beside a booking's party for the
+// tickets added to it.
 package seatplans
 
 import (

@@ -5,6 +5,8 @@
 // does not prove the ticket is still current: after a seat swap the old code
 // still verifies, so a door scanner or the box office compares the parsed
 // seat with the booking's current seat for that line.
+//
+// Collections keeps our own record of each time a booking's tickets were printed.
 package tickets
 
 import (
