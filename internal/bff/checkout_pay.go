@@ -297,42 +297,6 @@ func paymentShown(r checkout.Result) string {
 	return "waiting"
 }
 
-// applyDetails records what the upstream said about the payment; final reports a completed or
-// ended payment.
-func (s *Server) applyDetails(ctx context.Context, rec checkout.Record, r checkout.Result) (checkout.Record, bool) {
-	if r.Err != nil {
-		return rec, false
-	}
-	st := s.checkout()
-	d := r.Details
-	if d.Completed {
-		next, err := st.store.MarkCompleted(ctx, rec.ID, d.BookingNumber)
-		if err == nil {
-			s.endHold(ctx, rec.UserSessionID) // booked: the order no longer holds seats
-		}
-		if err != nil && !checkout.IsStateChanged(err) {
-			loggerFrom(ctx, s.logger).Error("record completed order", "ref", rec.ID, "err", err)
-			rec.State, rec.BookingNumber = checkout.StateCompleted, d.BookingNumber
-			return rec, true
-		}
-		return next, next.State == checkout.StateCompleted
-	}
-	wp := d.WebPayment
-	if wp == nil || !wp.Status.Failed() || !rec.TokenMatches(wp.Token) {
-		return rec, false // pending, paid and completing, unknown: keep waiting
-	}
-	state := checkout.StateDeclined
-	if wp.Status == cinema.PaymentCancelled {
-		state = checkout.StateCancelled
-	}
-	next, err := st.store.MarkEnded(ctx, rec.ID, state)
-	if err != nil && !checkout.IsStateChanged(err) {
-		loggerFrom(ctx, s.logger).Error("record ended payment", "ref", rec.ID, "err", err)
-		return rec, false
-	}
-	return next, true
-}
-
 // buyPaymentEnded: declined or cancelled at the provider (or never started). The visit that
 // bought goes back to its summary with the same seats while the hold lives.
 func (s *Server) buyPaymentEnded(c echo.Context, rec checkout.Record) error {

@@ -226,7 +226,7 @@ func TestCheckoutWatchersSurviveARestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again.checkout().watchEvery = func(time.Duration) time.Duration { return 20 * time.Millisecond }
+	again.checkout().watcher.Every = func(time.Duration) time.Duration { return 20 * time.Millisecond }
 	if n, err := again.ResumeCheckoutWatchers(context.Background()); err != nil || n != 1 || !again.checkout().poller.Watching(rec.UserSessionID) {
 		t.Fatalf("resumed %d watchers: %v", n, err)
 	}

@@ -46,25 +46,26 @@ const (
 	sessBuyNotice = "buy.notice" // one-shot warning for the summary (payment declined or cancelled)
 )
 
-// checkoutState is the purchase flow's share of the server: the payment records and the
-// coalescing poller of order details.
+// checkoutState is the purchase flow's share of the server: the payment records, the
+// coalescing poller of order details and the watcher of unconfirmed orders.
 type checkoutState struct {
 	store  *checkout.Store
 	poller *checkout.Poller
-	// watchEvery is the pause between background checks (checkoutWatchEvery when the server
-	// was built; per server so a test can give a second server its own).
-	watchEvery func(age time.Duration) time.Duration
+	// watcher's Every is checkoutWatchEvery when the server was built; per server so a test
+	// can give a second server its own.
+	watcher *checkout.Watcher
 }
 
 // newCheckoutState builds it once, in New.
 func (s *Server) newCheckoutState() *checkoutState {
-	return &checkoutState{
+	st := &checkoutState{
 		store: checkout.NewStore(s.sql, s.now),
 		poller: checkout.NewPoller(func(ctx context.Context, id string) (cinema.OrderDetails, error) {
 			return s.ticketing.GetOrderDetails(ctx, id)
 		}, checkout.WithBackoff(func(age time.Duration) time.Duration { return checkoutBackoff(age) }), checkout.WithClock(s.now)),
-		watchEvery: checkoutWatchEvery,
 	}
+	st.watcher = s.newOrderWatcher(st.store, st.poller)
+	return st
 }
 
 func (s *Server) checkout() *checkoutState { return s.checkoutState }

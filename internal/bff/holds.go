@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"time"
@@ -41,7 +42,6 @@ import (
 const (
 	defaultMaxSeatsPerVisit   = 10
 	defaultMaxOrdersPerClient = 3
-	defaultHoldLifetime       = 20 * time.Minute
 )
 
 func (s *Server) maxSeatsPerVisit() int {
@@ -62,29 +62,42 @@ func (s *Server) holdLifetime() time.Duration {
 	if s.cfg.HoldLifetime > 0 {
 		return s.cfg.HoldLifetime
 	}
-	return defaultHoldLifetime
+	return holds.DefaultLifetime
 }
 
-// holdStore is the open-order store (nil without a database).
-func (s *Server) holdStore() *holds.Store {
-	if s.sql == nil {
-		return nil
+// holdKeeper does the open-order bookkeeping (internal/holds); without a database it does
+// nothing. Built on each use, like the store it wraps, so it always follows s.cfg.
+func (s *Server) holdKeeper() *holds.Keeper {
+	k := &holds.Keeper{Orders: s.ticketing, Now: s.now, Lifetime: s.holdLifetime(), MaxOrdersPerClient: s.maxOrdersPerClient(),
+		Logger:  func(ctx context.Context) *slog.Logger { return loggerFrom(ctx, s.logger) },
+		Payment: s.holdPayment}
+	if s.sql != nil {
+		k.Store = holds.New(s.sql, s.now)
 	}
-	return holds.New(s.sql, s.now)
+	return k
+}
+
+// holdPayment tells the keeper what the payment records say about an order.
+func (s *Server) holdPayment(ctx context.Context, usid string) holds.Payment {
+	if s.checkoutState == nil {
+		return holds.PaymentUnknown
+	}
+	rec, err := s.checkout().store.Latest(ctx, usid)
+	switch {
+	case err != nil:
+		return holds.PaymentUnknown
+	case rec.State == checkout.StateCompleted:
+		return holds.PaymentCompleted
+	case rec.State == checkout.StateGivenUp:
+		return holds.PaymentGivenUp
+	case rec.State.Active():
+		return holds.PaymentUnderWay
+	}
+	return holds.PaymentUnknown
 }
 
 // holdExempt reports whether the limits do not apply: signed-in staff.
 func (s *Server) holdExempt(c echo.Context) bool { return s.staffMember(c) != "" }
-
-// holdUntil is until when an order counts against its client: its upstream expiry when known,
-// never later than the hold lifetime from now.
-func (s *Server) holdUntil(expires time.Time) time.Time {
-	latest := s.now().Add(s.holdLifetime())
-	if expires.IsZero() || !expires.After(s.now()) || expires.After(latest) {
-		return latest
-	}
-	return expires
-}
 
 // endHold marks the purchase order's hold ended: it completed, was cancelled, expired or was
 // given up. Safe to call for any order, more than once, and without a database; it never fails
@@ -94,56 +107,26 @@ func (s *Server) endHold(ctx context.Context, userSessionID string) {
 }
 
 func (s *Server) endHoldFor(ctx context.Context, userSessionID, reason string) {
-	st := s.holdStore()
-	if st == nil || userSessionID == "" {
-		return
-	}
-	if _, err := st.End(context.WithoutCancel(ctx), userSessionID, reason); err != nil {
-		loggerFrom(ctx, s.logger).Warn("end order hold", "reason", reason, "err", err)
-	}
+	s.holdKeeper().End(ctx, userSessionID, reason)
 }
 
-// extendHold moves the hold's expiry after the upstream gave the order more time.
-func (s *Server) extendHold(ctx context.Context, userSessionID string, expires time.Time) {
-	st := s.holdStore()
-	if st == nil {
-		return
-	}
-	if err := st.Extend(ctx, userSessionID, s.holdUntil(expires)); err != nil {
-		loggerFrom(ctx, s.logger).Warn("extend order hold", "err", err)
-	}
-}
-
-// holdExtended follows ResetOrderExpiry: the order's new expiry when the upstream returned
-// the order, else a full hold lifetime from now.
+// holdExtended follows ResetOrderExpiry (holds.Keeper.Extended).
 func (s *Server) holdExtended(ctx context.Context, userSessionID string, r upstream.ExpiryReset) {
-	var expires time.Time
-	if r.Order != nil {
-		expires = r.Order.Expires
-	}
-	s.extendHold(ctx, userSessionID, expires)
+	s.holdKeeper().Extended(ctx, userSessionID, r)
 }
 
 // dropHold forgets the hold of an order the upstream did not create.
 func (s *Server) dropHold(ctx context.Context, userSessionID string) {
-	st := s.holdStore()
-	if st == nil {
-		return
-	}
-	if err := st.Forget(context.WithoutCancel(ctx), userSessionID); err != nil {
-		loggerFrom(ctx, s.logger).Warn("forget order hold", "err", err)
-	}
+	s.holdKeeper().Drop(ctx, userSessionID)
 }
 
 // holdStarted records what the upstream said about the order it just created.
 func (s *Server) holdStarted(ctx context.Context, userSessionID string, o cinema.Order) {
-	s.extendHold(ctx, userSessionID, o.Expires)
+	s.holdKeeper().Started(ctx, userSessionID, o)
 }
 
 // orderGone reports an upstream answer meaning the order holds no seats any more.
-func orderGone(err error) bool {
-	return errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrOrderExpired)
-}
+func orderGone(err error) bool { return holds.OrderGone(err) }
 
 // releaseReplacedOrder cancels the visit's earlier purchase order before a new one is made: a
 // visit has one open order. An order that cannot be cancelled (the ticketing system is not
@@ -351,22 +334,16 @@ func (s *Server) heldOrderLinks(l *i18n.Localizer, h visitHolding) []pages.HoldL
 // (the visit's own order being replaced, replaces, not counted): then it renders the page that
 // says so and done is true. Staff are exempt and not recorded.
 func (s *Server) openPurchaseHold(c echo.Context, usid string, seats int, replaces, back string) (done bool, err error) {
-	st := s.holdStore()
-	if st == nil || s.holdExempt(c) {
+	if s.sql == nil || s.holdExempt(c) {
 		return false, nil
 	}
-	ctx := c.Request().Context()
+	k := s.holdKeeper()
 	key := holdClientKey(c)
-	h := holds.Hold{UserSessionID: usid, ClientKey: key, Seats: seats, Expires: s.now().Add(s.holdLifetime())}
-	limit := s.maxOrdersPerClient()
-	err = st.Open(ctx, h, limit, replaces)
-	if errors.Is(err, holds.ErrLimit) && s.settleHolds(c, st, key, replaces) {
-		err = st.Open(ctx, h, limit, replaces) // some had ended unseen: count again
-	}
+	err = k.Open(c.Request().Context(), key, usid, seats, replaces)
 	var le *holds.LimitError
 	switch {
 	case errors.As(err, &le):
-		return true, s.renderOrderLimit(c, st, key, le, back)
+		return true, s.renderOrderLimit(c, k, key, le, back)
 	case err != nil:
 		return true, err
 	}
@@ -383,64 +360,14 @@ func holdClientKey(c echo.Context) string {
 	return holds.ClientKey(clientKey(c))
 }
 
-// settleHolds asks what became of the client's open orders whose end was not seen (paid in
-// another visit and confirmed by the background watcher, cancelled by a kiosk's reset, run out)
-// and ends those that hold no seats any more. It reports whether it ended any. Called only when
-// the client is at its limit, so at most a few orders are looked at.
-func (s *Server) settleHolds(c echo.Context, st *holds.Store, key, except string) bool {
-	ctx := c.Request().Context()
-	open, err := st.OpenFor(ctx, key)
-	if err != nil {
-		loggerFrom(ctx, s.logger).Warn("list open orders", "err", err)
-		return false
-	}
-	ended := false
-	for i, h := range open {
-		if i >= 2*s.maxOrdersPerClient() {
-			break
-		}
-		if h.UserSessionID == except {
-			continue
-		}
-		reason := ""
-		if s.checkoutState != nil {
-			if rec, err := s.checkout().store.Latest(ctx, h.UserSessionID); err == nil {
-				switch {
-				case rec.State == checkout.StateCompleted:
-					reason = holds.ReasonCompleted
-				case rec.State == checkout.StateGivenUp:
-					reason = holds.ReasonGivenUp
-				case rec.State.Active():
-					continue // its payment is under way: it holds its seats
-				}
-			}
-		}
-		if reason == "" {
-			o, err := s.ticketing.GetOrder(ctx, h.UserSessionID)
-			switch {
-			case orderGone(err):
-				reason = holds.ReasonExpired
-			case err == nil:
-				s.extendHold(ctx, h.UserSessionID, o.Expires) // alive: what the upstream says now
-			}
-		}
-		if reason != "" {
-			if ok, err := st.End(ctx, h.UserSessionID, reason); err == nil && ok {
-				ended = true
-			}
-		}
-	}
-	return ended
-}
-
 // renderOrderLimit is the page of a client with too many open orders.
-func (s *Server) renderOrderLimit(c echo.Context, st *holds.Store, key string, le *holds.LimitError, back string) error {
+func (s *Server) renderOrderLimit(c echo.Context, k *holds.Keeper, key string, le *holds.LimitError, back string) error {
 	ctx := c.Request().Context()
 	l := loc(c)
 	v := pages.HoldLimitView{Limit: "orders", Heading: l.T("checkout.order_limit"),
 		Message: l.T("checkout.order_limit_text", "Orders", l.N("checkout.orders_count", le.Open), "Limit", le.Limit),
 		Advice:  l.T("checkout.order_limit_advice")}
-	if open, err := st.OpenFor(ctx, key); err == nil && len(open) > 0 {
+	if open, err := k.OpenFor(ctx, key); err == nil && len(open) > 0 {
 		first := open[0].Expires
 		for _, h := range open[1:] {
 			if h.Expires.Before(first) {
