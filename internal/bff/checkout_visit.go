@@ -2,7 +2,6 @@ package bff
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"slices"
 	"time"
@@ -85,32 +84,32 @@ type buyVisit struct {
 	Started       time.Time `json:"started"`
 }
 
+// The visit's purchase in progress, and the payment records it may see.
+var (
+	buyInSession     = sessionValue[buyVisit]{sessBuy}
+	buyRefsInSession = sessionValue[[]string]{sessBuyRefs}
+)
+
 func (s *Server) currentBuy(c echo.Context) (buyVisit, bool) {
-	raw := s.sessions.GetString(c.Request().Context(), sessBuy)
-	if raw == "" {
-		return buyVisit{}, false
-	}
-	var v buyVisit
-	if err := json.Unmarshal([]byte(raw), &v); err != nil || v.UserSessionID == "" {
+	v, ok := buyInSession.get(c.Request().Context(), s.sessions)
+	if !ok || v.UserSessionID == "" {
 		return buyVisit{}, false
 	}
 	return v, true
 }
 
 func (s *Server) saveBuy(c echo.Context, v buyVisit) {
-	b, _ := json.Marshal(v) // plain struct: cannot fail
-	s.sessions.Put(c.Request().Context(), sessBuy, string(b))
+	buyInSession.put(c.Request().Context(), s.sessions, v)
 	s.sessions.Remove(c.Request().Context(), sessBuyDone) // a new purchase: the last one is no longer "this step"
 }
 
 func (s *Server) clearBuy(c echo.Context) {
-	s.sessions.Remove(c.Request().Context(), sessBuy)
+	buyInSession.remove(c.Request().Context(), s.sessions)
 }
 
 // buyRefs are the payment records this visit started or proved (by the token) it may see.
 func (s *Server) buyRefs(c echo.Context) []string {
-	var refs []string
-	_ = json.Unmarshal([]byte(s.sessions.GetString(c.Request().Context(), sessBuyRefs)), &refs)
+	refs, _ := buyRefsInSession.get(c.Request().Context(), s.sessions)
 	return refs
 }
 
@@ -123,8 +122,7 @@ func (s *Server) addBuyRef(c echo.Context, ref string) {
 	if len(refs) > 10 {
 		refs = refs[len(refs)-10:]
 	}
-	b, _ := json.Marshal(refs)
-	s.sessions.Put(c.Request().Context(), sessBuyRefs, string(b))
+	buyRefsInSession.put(c.Request().Context(), s.sessions, refs)
 }
 
 // requireBuy returns the visit's purchase or a clear page saying there is none.

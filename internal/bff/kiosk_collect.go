@@ -1,7 +1,6 @@
 package bff
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -44,6 +43,12 @@ type collectedVisit struct {
 	ID       string `json:"id"`
 	Again    bool   `json:"again,omitempty"`
 }
+
+// The booking this visit may collect, and the collection it just made.
+var (
+	collectInSession   = sessionValue[collectVisit]{sessKioskCollect}
+	collectedInSession = sessionValue[collectedVisit]{sessKioskCollected}
+)
 
 // requireCollectDevice: tickets are collected at a kiosk or at the box office. A customer's own
 // device has the booking page and its printable tickets instead.
@@ -276,14 +281,12 @@ func (s *Server) markCollected(c echo.Context, cinemaID string, number int64) (u
 }
 
 func (s *Server) saveCollectVisit(c echo.Context, cv collectVisit) {
-	b, _ := json.Marshal(cv) // plain struct: cannot fail
-	s.sessions.Put(c.Request().Context(), sessKioskCollect, string(b))
+	collectInSession.put(c.Request().Context(), s.sessions, cv)
 }
 
 func (s *Server) currentCollectVisit(c echo.Context) (collectVisit, bool) {
-	var cv collectVisit
-	raw := s.sessions.GetString(c.Request().Context(), sessKioskCollect)
-	if raw == "" || json.Unmarshal([]byte(raw), &cv) != nil || cv.CinemaID == "" || cv.Number == 0 {
+	cv, ok := collectInSession.get(c.Request().Context(), s.sessions)
+	if !ok || cv.CinemaID == "" || cv.Number == 0 {
 		return collectVisit{}, false
 	}
 	return cv, true
@@ -306,9 +309,8 @@ func (s *Server) finishCollection(c echo.Context, cv collectVisit, again bool) e
 		detail = "tickets printed again"
 	}
 	s.recordAudit(c, audit.Entry{Action: audit.ActionCollect, CinemaID: cv.CinemaID, BookingNumber: cv.Number, Detail: detail})
-	s.sessions.Remove(ctx, sessKioskCollect)
-	b, _ := json.Marshal(collectedVisit{CinemaID: cv.CinemaID, Number: cv.Number, ID: tc.ID, Again: again})
-	s.sessions.Put(ctx, sessKioskCollected, string(b))
+	collectInSession.remove(ctx, s.sessions)
+	collectedInSession.put(ctx, s.sessions, collectedVisit{CinemaID: cv.CinemaID, Number: cv.Number, ID: tc.ID, Again: again})
 	return s.redirect(c, s.url(RouteKioskCollected))
 }
 
@@ -395,9 +397,8 @@ func (s *Server) showCollected(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	var cv collectedVisit
-	raw := s.sessions.GetString(ctx, sessKioskCollected)
-	if raw == "" || json.Unmarshal([]byte(raw), &cv) != nil || cv.Number == 0 {
+	cv, ok := collectedInSession.get(ctx, s.sessions)
+	if !ok || cv.Number == 0 {
 		return s.redirect(c, s.url(RouteKioskCollect))
 	}
 	l := loc(c)
