@@ -41,14 +41,6 @@ func (s *Server) recordAudit(c echo.Context, e audit.Entry) {
 	}
 }
 
-// staffUser is the signed-in staff member's username ("" when none).
-func (s *Server) staffUser(c echo.Context) string {
-	if loaded, _ := c.Get(ctxSessionLoaded).(bool); !loaded {
-		return ""
-	}
-	return s.sessions.GetString(c.Request().Context(), sessStaffUser)
-}
-
 // deviceLabel names the device for the audit trail: the enrolled name people know it by
 // ("Counter 2"), with the device id that stays the same across renames and re-enrolments.
 func (s *Server) deviceLabel(c echo.Context) string {
@@ -61,17 +53,6 @@ func (s *Server) deviceLabel(c echo.Context) string {
 
 // RouteStaffAudit is the supervisors' audit trail (?actor=&booking=&day=, &format=csv).
 const RouteStaffAudit = "staff.audit"
-
-// auditSupervisor refuses the audit trail to staff who are not supervisors (the route's
-// guard, after staffOnly).
-func (s *Server) auditSupervisor(c echo.Context) error {
-	if s.supervisorSignedIn(c) {
-		return nil
-	}
-	l := loc(c)
-	return &Error{Code: EForbidden, Heading: l.T("staff.supervisors_only"), Message: l.T("staff.audit.supervisors_only"),
-		BackURL: s.url(RouteFindBooking), BackLabel: l.T("staff.audit.back_to_box_office")}
-}
 
 // showAudit lists the trail for supervisors, or downloads it as CSV.
 func (s *Server) showAudit(c echo.Context) error {

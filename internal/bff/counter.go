@@ -14,7 +14,6 @@ import (
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
-	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/pages"
@@ -44,11 +43,6 @@ func (s *Server) registerCounterRoutes() {
 	s.route("POST", RouteBuyCounterPay, s.takeBuyCounterPay, counters)
 	s.route("POST", RouteNextCustomer, s.nextCustomer, s.staffOnly())
 	s.route("GET", RouteStaffAudit, s.showAudit, s.staffOnly(), guard(s.auditSupervisor))
-}
-
-// atCounter reports a signed-in staff member on a box-office device.
-func (s *Server) atCounter(c echo.Context) bool {
-	return s.staffUser(c) != "" && deviceOf(c).Mode == device.Counter
 }
 
 // counterPayment is what the counter's payment form says.
@@ -87,17 +81,6 @@ func (s *Server) readCounterPayment(c echo.Context) (counterPayment, string, err
 		return p, l.T("staff.counter.method_missing"), errBadCounterPayment
 	}
 	return p, "", nil
-}
-
-// requireCounter refuses a request that is not from staff at a counter.
-func (s *Server) requireCounter(c echo.Context) (string, error) {
-	if !s.atCounter(c) {
-		l := loc(c)
-		return "", &Error{Code: EForbidden, Heading: l.T("staff.counter.only_heading"),
-			Message: l.T("staff.counter.only_text"),
-			BackURL: s.url(RouteHome), BackLabel: l.T("staff.back_to_start")}
-	}
-	return s.staffUser(c), nil
 }
 
 // editBalance reads what the edit in progress costs now.

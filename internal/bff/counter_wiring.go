@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/labstack/echo/v4"
-
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/staff"
 )
@@ -39,6 +37,3 @@ func approvalRefusalWhy(err error) string {
 	}
 	return ""
 }
-
-// supervisorSignedIn reports a signed-in, enabled supervisor.
-func (s *Server) supervisorSignedIn(c echo.Context) bool { return s.isSupervisor(c) }

@@ -41,7 +41,7 @@ func (s *Server) chrome(c echo.Context, title string) layouts.Chrome {
 	if name := s.staffMember(c); name != "" {
 		ch.StaffName, ch.SignOutURL = name, s.url(RouteStaffSignOut)
 		ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.needs_attention"), URL: s.url(RouteStaffAttention), Current: current == paths[RouteStaffAttention]})
-		if s.supervisorSignedIn(c) {
+		if s.isSupervisor(c) {
 			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.audit"), URL: s.url(RouteStaffAudit), Current: current == paths[RouteStaffAudit]})
 			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.terminals"), URL: s.url(RouteStaffDevices), Current: current == paths[RouteStaffDevices]})
 			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.staff_accounts"), URL: s.url(RouteStaffAccounts), Current: current == paths[RouteStaffAccounts]})

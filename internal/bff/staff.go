@@ -76,21 +76,6 @@ const DefaultStaffIdle = 15 * time.Minute
 // A success gives its attempt back.
 var signInPerClient = ratelimit.Rule{Burst: 10, Every: 30 * time.Second}
 
-// staffMember returns the signed-in staff member's name ("" when none).
-func (s *Server) staffMember(c echo.Context) string {
-	if loaded, _ := c.Get(ctxSessionLoaded).(bool); !loaded {
-		return "" // an error page for a request that never reached the session middleware
-	}
-	return s.sessions.GetString(c.Request().Context(), sessStaffName)
-}
-
-// signedInStaff returns the signed-in staff member's account as checked at the start of this
-// request (enabled, session epoch current, not idle).
-func (s *Server) signedInStaff(c echo.Context) (staff.Account, bool) {
-	a, ok := c.Get(ctxStaffAccount).(staff.Account)
-	return a, ok
-}
-
 func (s *Server) staffIdle() time.Duration {
 	if s.cfg.StaffIdle > 0 {
 		return s.cfg.StaffIdle

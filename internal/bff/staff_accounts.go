@@ -18,22 +18,6 @@ import (
 // has no constant for it).
 const actionAccountUnlock = "account-unlock"
 
-// accountsSupervisor returns the signed-in supervisor, or the page that says only supervisors
-// manage accounts and leads to sign-in.
-func (s *Server) accountsSupervisor(c echo.Context) (staff.Account, error) {
-	a, ok := s.signedInStaff(c)
-	if ok && a.IsSupervisor() {
-		return a, nil
-	}
-	l := loc(c)
-	msg := l.T("staff.accounts.supervisors_only")
-	if ok {
-		msg = l.T("staff.accounts.not_supervisor", "Name", a.Name)
-	}
-	return staff.Account{}, &Error{Code: EForbidden, Heading: l.T("staff.supervisors_only"), Message: msg,
-		BackURL: s.signInURL(s.url(RouteStaffAccounts)), BackLabel: l.T("staff.accounts.sign_in_supervisor")}
-}
-
 // showStaffAccounts lists the accounts with role and lock state.
 func (s *Server) showStaffAccounts(c echo.Context) error {
 	me, _ := s.signedInStaff(c) // a supervisor: the route's guard

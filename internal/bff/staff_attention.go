@@ -24,20 +24,6 @@ import (
 // review and refunds that keep failing, each with Retry or Mark resolved (a note is required).
 // Every action is recorded with the staff member's username (internal/attention).
 
-// requireStaff returns the signed-in staff member's username; anyone else gets a 403 page that
-// leads to the sign-in.
-func (s *Server) requireStaff(c echo.Context) (string, error) {
-	if loaded, _ := c.Get(ctxSessionLoaded).(bool); loaded {
-		if u := s.sessions.GetString(c.Request().Context(), sessStaffUser); u != "" {
-			return u, nil
-		}
-	}
-	l := loc(c)
-	return "", &Error{Code: EForbidden, Heading: l.T("staff.staff_only_heading"),
-		Message: l.T("staff.staff_only_text"),
-		BackURL: s.url(RouteStaffSignIn), BackLabel: l.T("staff.signin.title")}
-}
-
 // attention returns the list's store and lister, or an error page (in l's words) when there is
 // no database.
 func (s *Server) attention(l *i18n.Localizer) (*attention.Store, attention.Lister, error) {

@@ -13,7 +13,6 @@ import (
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
-	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
@@ -37,51 +36,6 @@ func (s *Server) registerStaffDeviceRoutes() {
 	s.route("GET", RouteStaffDevices, s.showStaffDevices, supervisors)
 	s.route("POST", RouteStaffDeviceRevoke, s.revokeDevice, supervisors)
 	s.route("POST", RouteStaffDeviceLanguage, s.setDeviceLanguage, supervisors)
-}
-
-// staffRole returns the signed-in staff member's username and whether the account is an
-// enabled supervisor now. The role is read from the account (internal/staff), not from the
-// session, so a supervisor demoted or disabled since signing in is refused at once: the
-// account checkStaffSignIn read for this request, or else the account read here.
-func (s *Server) staffRole(c echo.Context) (username string, supervisor bool) {
-	username = s.staffUser(c)
-	if username == "" || s.staff == nil {
-		return username, false
-	}
-	if a, ok := s.signedInStaff(c); ok && a.Username == username {
-		return username, a.IsSupervisor()
-	}
-	ctx := c.Request().Context()
-	a, err := s.staff.Get(ctx, username)
-	if err != nil {
-		if !errors.Is(err, staff.ErrNotFound) {
-			loggerFrom(ctx, s.logger).Error("staff account not readable: not treated as a supervisor", "user", username, "err", err)
-		}
-		return username, false
-	}
-	return username, a.IsSupervisor()
-}
-
-// isSupervisor reports whether an enabled supervisor is signed in.
-func (s *Server) isSupervisor(c echo.Context) bool {
-	_, sup := s.staffRole(c)
-	return sup
-}
-
-// requireSupervisor returns the signed-in supervisor's username, or the page that says only a
-// supervisor may do this and leads to sign-in (coming back to next afterwards).
-func (s *Server) requireSupervisor(c echo.Context, next string) (string, error) {
-	user, sup := s.staffRole(c)
-	if sup {
-		return user, nil
-	}
-	l := loc(c)
-	msg := l.T("kiosk.supervisor_only")
-	if user != "" {
-		msg = l.T("kiosk.supervisor_only_staff", "Name", s.staffMember(c))
-	}
-	return "", &Error{Code: EForbidden, Heading: l.T("kiosk.supervisor_only_heading"), Message: msg,
-		BackURL: s.signInURL(next), BackLabel: l.T("kiosk.supervisor_sign_in")}
 }
 
 // signInURL is the staff sign-in page that comes back to next after signing in (next is
