@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -16,14 +17,18 @@ import (
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/notify"
+	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
-func (s *Server) settler() *settler {
-	return &settler{ticketing: s.ticketing, payments: s.payments, ledger: s.ledger, logger: s.logger, now: s.now,
-		returnURL: func(id string) string { return s.absURL(RouteEditReturn, id) }, tender: s.paymentsTender, words: s.langs.For(s.langs.Fallback())}
+// settler is the settlement of edit payments and refunds over the server's dependencies as
+// they are now (tests replace some of them after New).
+func (s *Server) settler() *settlement.Settler {
+	return settlement.New(settlement.Deps{Ticketing: s.ticketing, Payments: s.payments, Ledger: s.ledger, Logger: s.logger,
+		LoggerFrom: func(ctx context.Context) *slog.Logger { return loggerFrom(ctx, nil) }, Now: s.now,
+		ReturnURL: func(id string) string { return s.absURL(RouteEditReturn, id) }, Tender: s.paymentsTender, Words: s.langs.For(s.langs.Fallback())})
 }
 
 // blockingEntry returns the edit's ledger entry that has money in motion: a payment or
@@ -457,7 +462,7 @@ func (s *Server) StartReconciler(ctx context.Context, every time.Duration) {
 	go func() {
 		st := s.settler()
 		for {
-			st.reconcile(ctx)
+			st.Reconcile(ctx)
 			select {
 			case <-ctx.Done():
 				return
@@ -468,7 +473,7 @@ func (s *Server) StartReconciler(ctx context.Context, every time.Duration) {
 }
 
 // Reconcile runs one reconciliation pass now (tests, admin).
-func (s *Server) Reconcile(ctx context.Context) int { return s.settler().reconcile(ctx) }
+func (s *Server) Reconcile(ctx context.Context) int { return s.settler().Reconcile(ctx) }
 
 // editAudit is the audit row of a completed edit: what changed, and the money of its ledger
 // entry (a refund counts negative).
@@ -484,7 +489,7 @@ func editAudit(ctx context.Context, s *Server, e editVisit, summary []string) au
 	a.AmountCents, a.Currency = entry.AmountCents, entry.Currency
 	if entry.Kind == ledger.KindRefund {
 		a.Action = audit.ActionRefund
-		a.AmountCents = -partsTotal(mustGroup(ctx, s, entry)).Cents
+		a.AmountCents = -settlement.PartsTotal(mustGroup(ctx, s, entry)).Cents
 	}
 	return a
 }

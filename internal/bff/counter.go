@@ -181,7 +181,7 @@ func (s *Server) takeEditCounterPay(c echo.Context) error {
 	}
 	e.Entry = entry.ID
 	s.saveEdit(c, e)
-	entry, err = s.settler().advance(ctx, entry.ID)
+	entry, err = s.settler().Advance(ctx, entry.ID)
 	if err != nil {
 		loggerFrom(ctx, s.logger).Warn("counter payment not applied yet", "entry", entry.ID, "err", err)
 	}
