@@ -2,7 +2,7 @@ package bff
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -10,7 +10,6 @@ import (
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
-	"github.com/cinemabff/cinemabff/internal/refunds"
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages/booking"
@@ -24,32 +23,21 @@ import (
 // with every part, when all of them are refunded; the parts move to "applying" together in one
 // compare-and-set, so two parts finishing at the same moment call it once.
 
-// startRefund plans the refund of tmpl.AmountCents over the booking's payments, writes one
-// ledger entry per part and makes them. A repeated press finds the same parts (the first
-// part's idempotency key does not depend on the plan) and never refunds twice.
-func (s *Server) startRefund(c echo.Context, e editVisit, tmpl ledger.Entry) error {
+// startRefund plans the refund of amount over the booking's payments, one ledger entry per
+// part (settlement.StartRefund), and makes them. A repeated press finds the same parts and
+// never refunds twice.
+func (s *Server) startRefund(c echo.Context, e editVisit, change settlement.Change, amount cinema.Money) error {
 	ctx := c.Request().Context()
 	l := loc(c)
 	b, err := s.ticketing.GetSingleBooking(ctx, e.CinemaID, e.BookingNumber)
 	if err != nil {
 		return s.fromUpstream(err, s.url(RouteEdit), l.T("booking.back_to_changes"))
 	}
-	plan, err := refunds.Plan(tmpl.AmountCents, s.refundablePayments(ctx, b))
-	if err != nil {
-		loggerFrom(ctx, s.logger).Warn("refund cannot be planned", "booking", e.BookingNumber, "err", err)
+	group, err := s.settler().StartRefund(ctx, change, amount, b)
+	if errors.Is(err, settlement.ErrRefundNotPlanned) {
 		return &Error{Code: EConflict, Heading: l.T("booking.refund_impossible_heading"), Message: l.T("booking.refund_impossible_text"),
 			BackURL: s.url(RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
 	}
-	parts := make([]ledger.Entry, len(plan))
-	for i, p := range plan {
-		en := tmpl
-		en.IdempotencyKey = fmt.Sprintf("%s:part%d", tmpl.IdempotencyKey, i+1)
-		en.AmountCents = p.AmountCents
-		en.ProviderPaymentID = p.Payment.Reference
-		en.CardMasked, en.CardType = p.Payment.CardMasked, p.Payment.CardType
-		parts[i] = en
-	}
-	group, _, err := s.ledger.CreateGroup(ctx, parts)
 	if err != nil {
 		return err
 	}
@@ -68,30 +56,6 @@ func (s *Server) startRefund(c echo.Context, e editVisit, tmpl ledger.Entry) err
 		return s.finishEdit(c, e)
 	}
 	return s.redirect(c, s.url(RouteEditStatus, lead.ID))
-}
-
-// refundablePayments lists the booking's payments a refund can go back to, oldest first, with
-// what the provider says can still be refunded from each (unknown when it cannot be read).
-func (s *Server) refundablePayments(ctx context.Context, b cinema.Booking) []refunds.Payment {
-	var out []refunds.Payment
-	for _, p := range b.Payments {
-		// The real API does not say whether a payment was external: unless it says it was not,
-		// a payment with a provider reference is a candidate, and the upstream has the last word.
-		if !(p.External || !p.ExternalKnown) || p.ProviderReference == "" || p.Amount.Cents <= 0 {
-			continue
-		}
-		rp := refunds.Payment{Reference: p.ProviderReference, CardType: p.CardType, CardMasked: p.CardNumberMasked,
-			PaidCents: p.Amount.Cents, RefundableCents: -1}
-		if s.payments != nil {
-			if pp, err := s.payments.GetPayment(ctx, p.ProviderReference); err == nil {
-				rp.RefundableCents = pp.Refundable().Cents
-			} else {
-				loggerFrom(ctx, s.logger).Info("refundable amount unknown: the payment's own amount is the limit", "payment", p.ProviderReference, "err", err)
-			}
-		}
-		out = append(out, rp)
-	}
-	return out
 }
 
 // refundCard names where a part goes back: "VISA ************4242", "PAYPAL".

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/refunds"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -17,6 +18,66 @@ import (
 // others stay done and the reconciler retries the failing one. complete-edit is called once,
 // with every part, when all of them are refunded; the parts move to "applying" together in one
 // compare-and-set, so two parts finishing at the same moment call it once.
+
+// ErrRefundNotPlanned wraps the reason a refund could not be planned over the booking's
+// payments (refunds.ErrInvalidAmount, refunds.ErrExceedsPayments): nothing was written.
+var ErrRefundNotPlanned = errors.New("refund cannot be planned")
+
+// StartRefund plans the refund of amount over the booking's payments (b is the booking as the
+// ticketing API has it now) and writes one ledger entry per part; it returns the parts, the
+// lead first. It moves no money: AdvanceGroup makes the parts. A repeated press finds the same
+// parts (the first part's idempotency key does not depend on the plan) and never refunds
+// twice.
+func (st *Settler) StartRefund(ctx context.Context, c Change, amount cinema.Money, b cinema.Booking) ([]ledger.Entry, error) {
+	key, err := st.editKey(ctx, "edit-refund:", c.EditSessionID, amount.Cents)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := refunds.Plan(amount.Cents, st.refundablePayments(ctx, b))
+	if err != nil {
+		st.log(ctx).Warn("refund cannot be planned", "booking", c.BookingNumber, "err", err)
+		return nil, fmt.Errorf("%w: %w", ErrRefundNotPlanned, err)
+	}
+	tmpl := c.entry(ledger.KindRefund, key, amount)
+	parts := make([]ledger.Entry, len(plan))
+	for i, p := range plan {
+		en := tmpl
+		en.IdempotencyKey = fmt.Sprintf("%s:part%d", tmpl.IdempotencyKey, i+1)
+		en.AmountCents = p.AmountCents
+		en.ProviderPaymentID = p.Payment.Reference
+		en.CardMasked, en.CardType = p.Payment.CardMasked, p.Payment.CardType
+		parts[i] = en
+	}
+	group, _, err := st.ledger.CreateGroup(ctx, parts)
+	if err != nil {
+		return nil, fmt.Errorf("write the refund's parts: %w", err)
+	}
+	return group, nil
+}
+
+// refundablePayments lists the booking's payments a refund can go back to, oldest first, with
+// what the provider says can still be refunded from each (unknown when it cannot be read).
+func (st *Settler) refundablePayments(ctx context.Context, b cinema.Booking) []refunds.Payment {
+	var out []refunds.Payment
+	for _, p := range b.Payments {
+		// The real API does not say whether a payment was external: unless it says it was not,
+		// a payment with a provider reference is a candidate, and the upstream has the last word.
+		if !(p.External || !p.ExternalKnown) || p.ProviderReference == "" || p.Amount.Cents <= 0 {
+			continue
+		}
+		rp := refunds.Payment{Reference: p.ProviderReference, CardType: p.CardType, CardMasked: p.CardNumberMasked,
+			PaidCents: p.Amount.Cents, RefundableCents: -1}
+		if st.payments != nil {
+			if pp, err := st.payments.GetPayment(ctx, p.ProviderReference); err == nil {
+				rp.RefundableCents = pp.Refundable().Cents
+			} else {
+				st.log(ctx).Info("refundable amount unknown: the payment's own amount is the limit", "payment", p.ProviderReference, "err", err)
+			}
+		}
+		out = append(out, rp)
+	}
+	return out
+}
 
 // AdvanceGroup advances every unfinished part of e's refund and returns the parts as they
 // stand; the first error is returned after all were tried (one part failing leaves the
