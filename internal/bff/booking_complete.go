@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -16,14 +17,24 @@ import (
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/notify"
+	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
-func (s *Server) settler() *settler {
-	return &settler{ticketing: s.ticketing, payments: s.payments, ledger: s.ledger, logger: s.logger, now: s.now,
-		returnURL: func(id string) string { return s.absURL(RouteEditReturn, id) }, tender: s.paymentsTender, words: s.langs.For(s.langs.Fallback())}
+// settler is the settlement of edit payments and refunds over the server's dependencies as
+// they are now (tests replace some of them after New).
+func (s *Server) settler() *settlement.Settler {
+	return settlement.New(settlement.Deps{Ticketing: s.ticketing, Payments: s.payments, Ledger: s.ledger, Logger: s.logger,
+		LoggerFrom: func(ctx context.Context) *slog.Logger { return loggerFrom(ctx, nil) }, Now: s.now,
+		ReturnURL: func(id string) string { return s.absURL(RouteEditReturn, id) }, Tender: s.paymentsTender, Words: s.langs.For(s.langs.Fallback())})
+}
+
+// editChange is the edit e as settlement knows it, with its notice and the staff member doing it.
+func (s *Server) editChange(c echo.Context, e editVisit, notice []byte) settlement.Change {
+	return settlement.Change{EditSessionID: e.UserSessionID, CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber,
+		Notice: string(notice), Actor: s.staffUser(c)}
 }
 
 // blockingEntry returns the edit's ledger entry that has money in motion: a payment or
@@ -112,71 +123,49 @@ func (s *Server) completeEdit(c echo.Context) error {
 		}
 	}
 	rawNotice, _ := json.Marshal(notice) // plain struct: cannot fail
-
-	kind, key := ledger.KindPayment, "edit-pay:"+e.UserSessionID
+	change := s.editChange(c, e, rawNotice)
 	if balance.Cents < 0 {
-		kind, key = ledger.KindRefund, "edit-refund:"+e.UserSessionID
-	}
-	// A new attempt after a declined or cancelled payment needs its own key; presses at the
-	// same moment (two tabs) share one, so they share one entry and one provider payment.
-	previous, err := s.ledger.ForEdit(ctx, e.UserSessionID)
-	if err != nil {
-		return err
-	}
-	failed := 0
-	for _, p := range previous {
-		if p.State == ledger.StateFailed {
-			failed++
-		}
-	}
-	key = fmt.Sprintf("%s:%d:%d", key, balance.Abs().Cents, failed)
-	entry := ledger.Entry{Kind: kind, IdempotencyKey: key, AmountCents: balance.Abs().Cents, Currency: balance.Currency,
-		CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber, EditSessionID: e.UserSessionID, Notice: string(rawNotice), Actor: s.staffUser(c)}
-	if kind == ledger.KindRefund {
 		// Split over the booking's payments, newest first: one ledger entry per part.
-		return s.startRefund(c, e, entry)
+		return s.startRefund(c, e, change, balance.Abs())
 	}
-	entry, _, err = s.ledger.Create(ctx, entry)
+	entry, err := s.settler().StartPayment(ctx, change, balance.Abs())
 	if err != nil {
 		return err
 	}
 	e.Entry = entry.ID
 	s.saveEdit(c, e)
 
-	if kind == ledger.KindPayment {
-		// The hold must outlast the visit to the payment page.
-		if _, err := s.ticketing.ResetOrderExpiry(ctx, e.UserSessionID); err != nil {
-			loggerFrom(ctx, s.logger).Warn("reset expiry before payment", "err", err)
+	// The hold must outlast the visit to the payment page.
+	if _, err := s.ticketing.ResetOrderExpiry(ctx, e.UserSessionID); err != nil {
+		loggerFrom(ctx, s.logger).Warn("reset expiry before payment", "err", err)
+	}
+	next, done, err := s.advanceWithin(ctx, entry.ID)
+	if !done {
+		// The provider is still being asked for the payment, and the step goes on: the
+		// payment may yet be made, so neither "nothing was charged" nor a failed entry.
+		// The status page follows it and leads to the payment page once it is there.
+		return s.redirect(c, s.url(RouteEditStatus, entry.ID))
+	}
+	entry = next
+	if err != nil || entry.State != ledger.StateRedirected {
+		// Nothing was taken: the provider did not create the payment.
+		if entry.State == ledger.StateCreated {
+			s.settler().PaymentNotCreated(ctx, entry.ID)
 		}
-		next, done, err := s.advanceWithin(ctx, entry.ID)
-		if !done {
-			// The provider is still being asked for the payment, and the step goes on: the
-			// payment may yet be made, so neither "nothing was charged" nor a failed entry.
-			// The status page follows it and leads to the payment page once it is there.
-			return s.redirect(c, s.url(RouteEditStatus, entry.ID))
-		}
-		entry = next
-		if err != nil || entry.State != ledger.StateRedirected {
-			// Nothing was taken: the provider did not create the payment.
-			if entry.State == ledger.StateCreated {
-				_, _ = s.ledger.Transition(ctx, entry.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "provider payment not created", nil)
-			}
-			e.Entry = ""
-			s.saveEdit(c, e)
-			if errors.Is(err, upstream.ErrAmountTooSmall) {
-				return &Error{Code: EInvalid, Heading: l.T("booking.too_small_heading"),
-					Message: l.T("booking.too_small_text", "Minimum", l.Money(cinema.Money{Cents: 50, Currency: entry.Currency}), "Amount", l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})),
-					BackURL: s.url(RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
-			}
-			return &Error{Code: EUnavailable, Heading: l.T("booking.pay_page_unavailable_heading"), Message: l.T("booking.pay_page_unavailable_text"),
+		e.Entry = ""
+		s.saveEdit(c, e)
+		if errors.Is(err, upstream.ErrAmountTooSmall) {
+			return &Error{Code: EInvalid, Heading: l.T("booking.too_small_heading"),
+				Message: l.T("booking.too_small_text", "Minimum", l.Money(cinema.Money{Cents: 50, Currency: entry.Currency}), "Amount", l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})),
 				BackURL: s.url(RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
 		}
-		if !safeExternalURL(entry.HostedURL) {
-			return fmt.Errorf("payment provider gave an unusable page address %q", entry.HostedURL)
-		}
-		return c.Redirect(http.StatusSeeOther, entry.HostedURL)
+		return &Error{Code: EUnavailable, Heading: l.T("booking.pay_page_unavailable_heading"), Message: l.T("booking.pay_page_unavailable_text"),
+			BackURL: s.url(RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
 	}
-	return fmt.Errorf("ledger entry %s of kind %s: not a payment", entry.ID, entry.Kind) // refunds went to startRefund
+	if !safeExternalURL(entry.HostedURL) {
+		return fmt.Errorf("payment provider gave an unusable page address %q", entry.HostedURL)
+	}
+	return c.Redirect(http.StatusSeeOther, entry.HostedURL)
 }
 
 // changeItem is one thing an edit changed, in no language: the booking page says it in the
@@ -457,7 +446,7 @@ func (s *Server) StartReconciler(ctx context.Context, every time.Duration) {
 	go func() {
 		st := s.settler()
 		for {
-			st.reconcile(ctx)
+			st.Reconcile(ctx)
 			select {
 			case <-ctx.Done():
 				return
@@ -468,7 +457,7 @@ func (s *Server) StartReconciler(ctx context.Context, every time.Duration) {
 }
 
 // Reconcile runs one reconciliation pass now (tests, admin).
-func (s *Server) Reconcile(ctx context.Context) int { return s.settler().reconcile(ctx) }
+func (s *Server) Reconcile(ctx context.Context) int { return s.settler().Reconcile(ctx) }
 
 // editAudit is the audit row of a completed edit: what changed, and the money of its ledger
 // entry (a refund counts negative).
@@ -484,7 +473,7 @@ func editAudit(ctx context.Context, s *Server, e editVisit, summary []string) au
 	a.AmountCents, a.Currency = entry.AmountCents, entry.Currency
 	if entry.Kind == ledger.KindRefund {
 		a.Action = audit.ActionRefund
-		a.AmountCents = -partsTotal(mustGroup(ctx, s, entry)).Cents
+		a.AmountCents = -settlement.PartsTotal(mustGroup(ctx, s, entry)).Cents
 	}
 	return a
 }

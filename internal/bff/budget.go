@@ -153,7 +153,7 @@ func retryURL(c echo.Context) string {
 // be made); the status page tells the truth, and the reconciler finishes what the step leaves.
 func (s *Server) advanceWithin(ctx context.Context, id string) (entry ledger.Entry, done bool, err error) {
 	v, done, err := s.moneyStep(ctx, "entry:"+id, func(ctx context.Context) (any, error) {
-		return s.settler().advance(ctx, id)
+		return s.settler().Advance(ctx, id)
 	})
 	if done {
 		entry, _ = v.(ledger.Entry)
@@ -167,7 +167,7 @@ func (s *Server) advanceWithin(ctx context.Context, id string) (entry ledger.Ent
 // by its lead entry.
 func (s *Server) advanceGroupWithin(ctx context.Context, lead ledger.Entry) error {
 	_, _, err := s.moneyStep(ctx, "group:"+lead.ID, func(ctx context.Context) (any, error) {
-		return s.settler().advanceGroup(ctx, lead)
+		return s.settler().AdvanceGroup(ctx, lead)
 	})
 	return err
 }

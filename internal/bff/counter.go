@@ -15,6 +15,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
@@ -140,26 +141,20 @@ func (s *Server) takeEditCounterPay(c echo.Context) error {
 	lines, _ := editLinesIn(loc(c), e, mustOrder(s, c, e))
 	e.Summary = changeSummary(lines)
 	notice, _ := json.Marshal(editNotice(ctx, e, noticeLines(lines), cinema.Money{}, cinema.Money{}))
-	entry, _, err := s.ledger.Create(ctx, ledger.Entry{Kind: ledger.KindPayment, IdempotencyKey: fmt.Sprintf("edit-counter:%s:%d", e.UserSessionID, due.Cents),
-		AmountCents: due.Cents, Currency: due.Currency, CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber,
-		EditSessionID: e.UserSessionID, Notice: string(notice), Actor: user, Tender: p.Tender})
+	st := s.settler()
+	change := settlement.Change{EditSessionID: e.UserSessionID, CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber,
+		Notice: string(notice), Actor: user}
+	entry, recorded, err := st.RecordCounterPayment(ctx, change, due, settlement.CounterPayment{Tender: p.Tender, Reference: p.Reference, CardType: p.CardType})
 	if err != nil {
 		return err
 	}
-	if entry.State == ledger.StateCreated {
-		entry, err = s.ledger.Transition(ctx, entry.ID, []ledger.State{ledger.StateCreated}, ledger.StatePaid,
-			fmt.Sprintf("taken at the counter by %s (%s)", user, p.CardType), func(x *ledger.Entry) {
-				x.ProviderReference, x.CardType = p.Reference, p.CardType
-			})
-		if err != nil && !errors.Is(err, ledger.ErrStateChanged) {
-			return err
-		}
+	if recorded {
 		s.recordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
 			AmountCents: due.Cents, Currency: due.Currency, Detail: fmt.Sprintf("%s, reference %s, for a change to the booking", p.CardType, entry.ProviderReference)})
 	}
 	e.Entry = entry.ID
 	s.saveEdit(c, e)
-	entry, err = s.settler().advance(ctx, entry.ID)
+	entry, err = st.Advance(ctx, entry.ID)
 	if err != nil {
 		loggerFrom(ctx, s.logger).Warn("counter payment not applied yet", "entry", entry.ID, "err", err)
 	}

@@ -1,15 +1,11 @@
 package bff
 
 import (
-	"context"
-	"errors"
 	"io"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -57,7 +53,7 @@ func (s *Server) paymentWebhook(c echo.Context) error {
 		log.Info("payment webhook seen before", "event", ev.ID, "type", ev.Type)
 		return c.String(http.StatusOK, "already handled\n")
 	}
-	if err := s.actOnPaymentEvent(ctx, ev); err != nil {
+	if err := s.settler().ActOnPaymentEvent(ctx, ev); err != nil {
 		log.Warn("payment webhook not acted on; the provider will deliver it again", "event", ev.ID, "type", ev.Type, "err", err)
 		if rerr := s.inbox.Release(ctx, ev.ID); rerr != nil {
 			log.Error("payment webhook release", "event", ev.ID, "err", rerr)
@@ -69,40 +65,4 @@ func (s *Server) paymentWebhook(c echo.Context) error {
 	}
 	log.Info("payment webhook handled", "event", ev.ID, "type", ev.Type, "payment", ev.PaymentID)
 	return c.String(http.StatusOK, "ok\n")
-}
-
-// actOnPaymentEvent advances the ledger entries an event is about.
-func (s *Server) actOnPaymentEvent(ctx context.Context, ev upstream.PaymentEvent) error {
-	var ids []string
-	switch {
-	case strings.HasPrefix(ev.Type, "checkout.session."):
-		if ev.Reference != "" {
-			ids = append(ids, ev.Reference)
-		}
-	case strings.HasPrefix(ev.Type, "charge.refund"), strings.HasPrefix(ev.Type, "refund."):
-		unfinished, err := s.ledger.Unfinished(ctx)
-		if err != nil {
-			return err
-		}
-		for _, e := range unfinished {
-			if e.ProviderPaymentID == ev.PaymentID || e.ProviderReference == ev.PaymentID {
-				ids = append(ids, e.ID)
-			}
-		}
-	default:
-		return nil // not an event the ledger needs
-	}
-	st := s.settler()
-	for _, id := range ids {
-		e, err := st.advance(ctx, id)
-		switch {
-		case errors.Is(err, ledger.ErrNotFound):
-			// Not one of ours (another system on the same account): nothing to do.
-		case err != nil:
-			return err
-		default:
-			loggerFrom(ctx, s.logger).Info("ledger entry moved by a provider event", "entry", e.ID, "state", e.State)
-		}
-	}
-	return nil
 }

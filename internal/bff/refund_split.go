@@ -3,7 +3,6 @@ package bff
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -11,8 +10,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
-	"github.com/cinemabff/cinemabff/internal/refunds"
-	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages/booking"
 )
@@ -25,32 +23,21 @@ import (
 // with every part, when all of them are refunded; the parts move to "applying" together in one
 // compare-and-set, so two parts finishing at the same moment call it once.
 
-// startRefund plans the refund of tmpl.AmountCents over the booking's payments, writes one
-// ledger entry per part and makes them. A repeated press finds the same parts (the first
-// part's idempotency key does not depend on the plan) and never refunds twice.
-func (s *Server) startRefund(c echo.Context, e editVisit, tmpl ledger.Entry) error {
+// startRefund plans the refund of amount over the booking's payments, one ledger entry per
+// part (settlement.StartRefund), and makes them. A repeated press finds the same parts and
+// never refunds twice.
+func (s *Server) startRefund(c echo.Context, e editVisit, change settlement.Change, amount cinema.Money) error {
 	ctx := c.Request().Context()
 	l := loc(c)
 	b, err := s.ticketing.GetSingleBooking(ctx, e.CinemaID, e.BookingNumber)
 	if err != nil {
 		return s.fromUpstream(err, s.url(RouteEdit), l.T("booking.back_to_changes"))
 	}
-	plan, err := refunds.Plan(tmpl.AmountCents, s.refundablePayments(ctx, b))
-	if err != nil {
-		loggerFrom(ctx, s.logger).Warn("refund cannot be planned", "booking", e.BookingNumber, "err", err)
+	group, err := s.settler().StartRefund(ctx, change, amount, b)
+	if errors.Is(err, settlement.ErrRefundNotPlanned) {
 		return &Error{Code: EConflict, Heading: l.T("booking.refund_impossible_heading"), Message: l.T("booking.refund_impossible_text"),
 			BackURL: s.url(RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
 	}
-	parts := make([]ledger.Entry, len(plan))
-	for i, p := range plan {
-		en := tmpl
-		en.IdempotencyKey = fmt.Sprintf("%s:part%d", tmpl.IdempotencyKey, i+1)
-		en.AmountCents = p.AmountCents
-		en.ProviderPaymentID = p.Payment.Reference
-		en.CardMasked, en.CardType = p.Payment.CardMasked, p.Payment.CardType
-		parts[i] = en
-	}
-	group, _, err := s.ledger.CreateGroup(ctx, parts)
 	if err != nil {
 		return err
 	}
@@ -71,237 +58,6 @@ func (s *Server) startRefund(c echo.Context, e editVisit, tmpl ledger.Entry) err
 	return s.redirect(c, s.url(RouteEditStatus, lead.ID))
 }
 
-// refundablePayments lists the booking's payments a refund can go back to, oldest first, with
-// what the provider says can still be refunded from each (unknown when it cannot be read).
-func (s *Server) refundablePayments(ctx context.Context, b cinema.Booking) []refunds.Payment {
-	var out []refunds.Payment
-	for _, p := range b.Payments {
-		// The real API does not say whether a payment was external: unless it says it was not,
-		// a payment with a provider reference is a candidate, and the upstream has the last word.
-		if !(p.External || !p.ExternalKnown) || p.ProviderReference == "" || p.Amount.Cents <= 0 {
-			continue
-		}
-		rp := refunds.Payment{Reference: p.ProviderReference, CardType: p.CardType, CardMasked: p.CardNumberMasked,
-			PaidCents: p.Amount.Cents, RefundableCents: -1}
-		if s.payments != nil {
-			if pp, err := s.payments.GetPayment(ctx, p.ProviderReference); err == nil {
-				rp.RefundableCents = pp.Refundable().Cents
-			} else {
-				loggerFrom(ctx, s.logger).Info("refundable amount unknown: the payment's own amount is the limit", "payment", p.ProviderReference, "err", err)
-			}
-		}
-		out = append(out, rp)
-	}
-	return out
-}
-
-// advanceGroup advances every unfinished part of e's refund and returns the parts as they
-// stand; the first error is returned after all were tried (one part failing leaves the
-// others going).
-func (st *settler) advanceGroup(ctx context.Context, e ledger.Entry) ([]ledger.Entry, error) {
-	parts, err := st.ledger.Group(ctx, e)
-	if err != nil {
-		return nil, err
-	}
-	var first error
-	for _, p := range parts {
-		if p.State.Terminal(p.Kind) {
-			continue
-		}
-		if _, err := st.advance(ctx, p.ID); err != nil && first == nil {
-			first = err
-		}
-	}
-	parts, err = st.ledger.Group(ctx, e)
-	if err != nil {
-		return nil, err
-	}
-	return parts, first
-}
-
-func entryIDs(parts []ledger.Entry) []string {
-	out := make([]string, len(parts))
-	for i, p := range parts {
-		out[i] = p.ID
-	}
-	return out
-}
-
-// pick returns the entry with id from out (a TransitionAll answer), or e.
-func pick(out []ledger.Entry, e ledger.Entry) ledger.Entry {
-	for _, x := range out {
-		if x.ID == e.ID {
-			return x
-		}
-	}
-	return e
-}
-
-// siblingFailed reports whether another part of e's refund failed: a part not yet asked for
-// is then not paid out either, since the change can no longer be completed with it.
-func (st *settler) siblingFailed(ctx context.Context, e ledger.Entry) (bool, error) {
-	if e.RefundGroup == "" {
-		return false, nil
-	}
-	parts, err := st.ledger.Group(ctx, e)
-	if err != nil {
-		return false, err
-	}
-	for _, p := range parts {
-		if p.ID != e.ID && p.State == ledger.StateFailed {
-			return true, nil
-		}
-	}
-	return false, nil
-}
-
-// applyRefund is the step of a refund part the provider has refunded: once every part is
-// refunded, one worker claims them all and calls complete-edit once with every part.
-func (st *settler) applyRefund(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
-	parts, err := st.ledger.Group(ctx, e)
-	if err != nil {
-		return e, false, err
-	}
-	var refunded, failed, waiting int
-	for _, p := range parts {
-		switch p.State {
-		case ledger.StateRefunded:
-			refunded++
-		case ledger.StateFailed:
-			failed++
-		case ledger.StateCreated, ledger.StateRefundRequested:
-			waiting++
-		default:
-			// Applying or applied while this part is still refunded: parts move together, so
-			// this is a read between two writes; the next pass sees them settled.
-			return e, false, nil
-		}
-	}
-	switch {
-	case waiting > 0:
-		return e, false, nil // the other parts are made on their own (and retried by the reconciler)
-	case failed > 0:
-		// A part could not be made: the change cannot be completed with only some of the
-		// refund, and the money of the parts that went out must not be forgotten.
-		var sent []string
-		for _, p := range parts {
-			if p.State == ledger.StateRefunded {
-				sent = append(sent, p.ID)
-			}
-		}
-		st.logger.Error("refund partly issued, another part failed: the edit is not applied, needs staff review", "entry", e.ID, "booking", e.BookingNumber)
-		out, err := st.ledger.TransitionAll(ctx, sent, []ledger.State{ledger.StateRefunded}, ledger.StateFailed, "refund part issued, another part failed: staff review", func(x *ledger.Entry) {
-			x.LastError = "this part was refunded, but another part of the refund could not be made, so the booking change was not completed"
-		})
-		return pick(out, e), err == nil, err
-	}
-	ids := entryIDs(parts)
-	for _, p := range parts {
-		if p.Attempts == 0 {
-			continue
-		}
-		// An earlier attempt may have gone through without us hearing the answer.
-		applied, err := st.refundsOnBooking(ctx, parts)
-		if err != nil {
-			return e, false, err
-		}
-		if applied {
-			out, err := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateRefunded}, ledger.StateApplied, "found on the booking", nil)
-			return pick(out, e), err == nil, err
-		}
-		break
-	}
-	if _, err := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateRefunded}, ledger.StateApplying, "calling complete-edit", nil); err != nil {
-		return e, false, err // ErrStateChanged: another worker claimed the refund
-	}
-	items := make([]upstream.ExternalPayment, len(parts))
-	for i, p := range parts {
-		items[i] = upstream.ExternalPayment{AmountCents: p.AmountCents, ProviderReference: p.ProviderReference,
-			TenderCategory: st.tender, CardNumberMasked: p.CardMasked, CardType: p.CardType}
-	}
-	_, cerr := st.ticketing.CompleteEditBooking(ctx, e.EditSessionID, upstream.CompleteEditWithRefunds(items...))
-	if cerr == nil {
-		out, err := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateApplying}, ledger.StateApplied, "complete-edit accepted", nil)
-		return pick(out, e), err == nil, err
-	}
-	// Not applied, or not known: find out from the booking before deciding.
-	applied, verr := st.refundsOnBooking(ctx, parts)
-	switch {
-	case verr != nil || errors.Is(cerr, upstream.ErrUnavailable):
-		// Try again later (the reconciler does); give the claim back.
-		if _, terr := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateApplying}, ledger.StateRefunded, "complete-edit failed, will retry", func(x *ledger.Entry) {
-			x.Attempts++
-			x.LastError = cerr.Error()
-		}); terr != nil {
-			return e, false, terr
-		}
-		return e, false, fmt.Errorf("complete-edit: %w", cerr)
-	case applied:
-		out, err := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateApplying}, ledger.StateApplied, "found on the booking", nil)
-		return pick(out, e), err == nil, err
-	default:
-		// The refund was paid out but the edit could not take it: people must look at this.
-		st.logger.Error("refund issued but the edit could not be completed: needs staff review", "entry", e.ID, "booking", e.BookingNumber, "parts", len(parts), "err", cerr)
-		out, err := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateApplying}, ledger.StateFailed, "refund issued, edit not applied: staff review", func(x *ledger.Entry) {
-			x.LastError = "refund issued but the booking change could not be completed: " + cerr.Error()
-		})
-		return pick(out, e), err == nil, err
-	}
-}
-
-// resolveStaleRefund ends a claim on a refund left by a crash: the booking tells whether
-// complete-edit went through.
-func (st *settler) resolveStaleRefund(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
-	parts, err := st.ledger.Group(ctx, e)
-	if err != nil {
-		return e, false, err
-	}
-	applied, err := st.refundsOnBooking(ctx, parts)
-	if err != nil {
-		return e, false, err
-	}
-	var claimed []string
-	for _, p := range parts {
-		if p.State == ledger.StateApplying {
-			claimed = append(claimed, p.ID)
-		}
-	}
-	back := ledger.StateRefunded
-	if applied {
-		back = ledger.StateApplied
-	}
-	out, err := st.ledger.TransitionAll(ctx, claimed, []ledger.State{ledger.StateApplying}, back, "stale claim resolved", nil)
-	return pick(out, e), err == nil, err
-}
-
-// refundsOnBooking reports whether the booking already carries every part of the refund
-// (complete-edit takes all of them or none).
-func (st *settler) refundsOnBooking(ctx context.Context, parts []ledger.Entry) (bool, error) {
-	for _, p := range parts {
-		if p.ProviderReference == "" {
-			return false, nil
-		}
-	}
-	b, err := st.ticketing.GetSingleBooking(ctx, parts[0].CinemaID, parts[0].BookingNumber)
-	if err != nil {
-		return false, fmt.Errorf("read booking to verify: %w", err)
-	}
-	on := map[string]bool{}
-	for _, bp := range b.Payments {
-		on[bp.ProviderReference] = true
-	}
-	found := 0
-	for _, p := range parts {
-		if on[p.ProviderReference] {
-			found++
-		}
-	}
-	if found > 0 && found < len(parts) {
-		st.logger.Error("only some parts of a refund are on the booking", "entry", parts[0].ID, "found", found, "parts", len(parts))
-	}
-	return found == len(parts), nil
-}
-
 // refundCard names where a part goes back: "VISA ************4242", "PAYPAL".
 func refundCard(l *i18n.Localizer, p ledger.Entry) string {
 	if card := strings.TrimSpace(p.CardType + " " + p.CardMasked); card != "" {
@@ -315,17 +71,9 @@ func refundPartText(l *i18n.Localizer, p ledger.Entry) string {
 	return l.T("booking.refund_part", "Amount", l.Money(cinema.Money{Cents: p.AmountCents, Currency: p.Currency}), "Card", refundCard(l, p))
 }
 
-func partsTotal(parts []ledger.Entry) cinema.Money {
-	var m cinema.Money
-	for _, p := range parts {
-		m = cinema.Money{Cents: m.Cents + p.AmountCents, Currency: p.Currency}
-	}
-	return m
-}
-
 // refundSummary is the booking page's line for a refund that was applied, in l's language.
 func refundSummary(l *i18n.Localizer, parts []ledger.Entry) string {
-	total := l.Money(partsTotal(parts))
+	total := l.Money(settlement.PartsTotal(parts))
 	if len(parts) == 1 {
 		return l.T("booking.refunded_to", "Amount", total, "Card", refundCard(l, parts[0]))
 	}
@@ -336,27 +84,18 @@ func refundSummary(l *i18n.Localizer, parts []ledger.Entry) string {
 	return l.T("booking.refunded_parts", "Amount", total, "Parts", strings.Join(each, ", "))
 }
 
-// refundPartSent reports whether the provider has paid the part out.
-func refundPartSent(p ledger.Entry) bool {
-	switch p.State {
-	case ledger.StateRefunded, ledger.StateApplying, ledger.StateApplied:
-		return true
-	}
-	return p.RefundID != ""
-}
-
 // refundStatusView says where each part of a refund stands, in the language of ctx. It never
 // says the money is back while a part is still under way or failing.
 func (s *Server) refundStatusView(ctx context.Context, lead ledger.Entry, parts []ledger.Entry) booking.PaymentStatusView {
 	l := i18n.FromContext(ctx)
-	total := l.Money(partsTotal(parts))
+	total := l.Money(settlement.PartsTotal(parts))
 	v := booking.PaymentStatusView{Reference: lead.ID[:12], PollURL: s.url(RouteEditStatus, lead.ID), Refresh: true, Kind: components.NoticeInfo}
 	var sent, pending, notSent, applied int
 	retrying := false
 	for _, p := range parts {
 		pv := booking.RefundPartView{Text: refundPartText(l, p)}
 		switch {
-		case refundPartSent(p):
+		case settlement.PartSent(p):
 			sent++
 			pv.State, pv.Status = "done", l.T("booking.refund_part_sent")
 		case p.State == ledger.StateFailed:

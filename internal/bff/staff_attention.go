@@ -261,7 +261,7 @@ func (s *Server) retryAttention(c echo.Context) error {
 		if s.payments == nil || s.ticketing == nil {
 			return &Error{Code: EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_payments")}
 		}
-		e, aerr := s.settler().advance(ctx, it.Ref)
+		e, aerr := s.settler().Advance(ctx, it.Ref)
 		if aerr != nil {
 			msg("staff.attention.outcome_failed_again", "State", e.State, "Error", aerr.Error())
 		} else {

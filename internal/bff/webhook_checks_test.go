@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -137,25 +136,5 @@ func TestSettlementComparesTheCurrency(t *testing.T) {
 				t.Fatalf("%d complete-edit calls for a payment in another currency", n)
 			}
 		})
-	}
-}
-
-func TestPaidAsEntered(t *testing.T) {
-	e := ledger.Entry{AmountCents: 1325, Currency: "EUR"}
-	for _, tc := range []struct {
-		cents    int64
-		currency string
-		ok       bool
-	}{
-		{1325, "EUR", true},
-		{1325, "eur", true},
-		{1325, "USD", false},
-		{1325, "", false},
-		{1324, "EUR", false},
-	} {
-		p := upstream.Payment{ID: "cs_1", Amount: cinema.Money{Cents: tc.cents, Currency: tc.currency}}
-		if err := paidAsEntered(p, e); (err == nil) != tc.ok {
-			t.Errorf("%d %q: %v, want ok=%v", tc.cents, tc.currency, err, tc.ok)
-		}
 	}
 }

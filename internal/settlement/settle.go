@@ -1,11 +1,10 @@
-package bff
+package settlement
 
 import (
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strings"
 	"time"
 
@@ -14,29 +13,6 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
-
-// settler moves a ledger entry (an edit's payment or refund) through its steps: ask the
-// provider, apply to the booking with complete-edit, or reverse the payment when the edit is
-// gone. Every step is written to the ledger before and after; every state change is a
-// compare-and-set, so the customer's own request, a second tab and the reconciler can all call
-// advance at once and each step still happens once.
-type settler struct {
-	ticketing editTicketing
-	payments  upstream.Payments
-	ledger    *ledger.Store
-	logger    *slog.Logger
-	now       func() time.Time
-	returnURL func(entryID string) string // where the provider sends the customer back
-	tender    string                      // paymentTenderCategory of the provider's payments
-	words     *i18n.Localizer             // the site's fallback language, for a step no request asked for
-}
-
-// editTicketing is what the settler needs from the ticketing API.
-type editTicketing interface {
-	CompleteEditBooking(ctx context.Context, userSessionID string, r upstream.CompleteEdit) (upstream.EditCompletion, error)
-	GetSingleBooking(ctx context.Context, cinemaID string, bookingNumber int64) (cinema.Booking, error)
-	ResetOrderExpiry(ctx context.Context, userSessionID string) (upstream.ExpiryReset, error)
-}
 
 // paidAsEntered checks that a paid provider payment is the entry's money: the same amount in
 // the same currency (ISO codes, in whatever case the provider writes them).
@@ -53,8 +29,9 @@ func paidAsEntered(p upstream.Payment, e ledger.Entry) error {
 // staleApplying is how long an "applying" claim may stand before it is taken for a crash.
 const staleApplying = time.Minute
 
-// advance takes the entry as far as it can go now and returns it.
-func (st *settler) advance(ctx context.Context, id string) (ledger.Entry, error) {
+// Advance takes the entry as far as it can go now and returns it. It is safe to call from
+// several requests and the reconciler at once: every move is a compare-and-set.
+func (st *Settler) Advance(ctx context.Context, id string) (ledger.Entry, error) {
 	var e ledger.Entry
 	var err error
 	for range 8 { // each pass makes one step; a lost race just re-reads
@@ -81,7 +58,7 @@ func (st *settler) advance(ctx context.Context, id string) (ledger.Entry, error)
 
 // step makes one move; moved=false means the entry waits (for the customer, the provider, or
 // is finished).
-func (st *settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
+func (st *Settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
 	switch {
 	case e.State.Terminal(e.Kind):
 		return e, false, nil
@@ -215,7 +192,7 @@ func (st *settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 
 // apply claims a payment entry and calls complete-edit with it. Refunds go through
 // applyRefund, which claims every part of the refund at once.
-func (st *settler) apply(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
+func (st *Settler) apply(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
 	from := e.State
 	if e.Attempts > 0 {
 		// An earlier attempt may have gone through without us hearing the answer.
@@ -272,7 +249,7 @@ func (st *settler) apply(ctx context.Context, e ledger.Entry) (ledger.Entry, boo
 }
 
 // appliedToBooking reports whether the booking already carries this payment or refund.
-func (st *settler) appliedToBooking(ctx context.Context, e ledger.Entry) (bool, error) {
+func (st *Settler) appliedToBooking(ctx context.Context, e ledger.Entry) (bool, error) {
 	if e.ProviderReference == "" {
 		return false, nil
 	}
@@ -288,8 +265,9 @@ func (st *settler) appliedToBooking(ctx context.Context, e ledger.Entry) (bool, 
 	return false, nil
 }
 
-// reconcile advances every unfinished entry once. It runs at start and periodically.
-func (st *settler) reconcile(ctx context.Context) (advanced int) {
+// Reconcile advances every unfinished entry once and returns how many moved. It runs at
+// start and periodically, and finishes what a request could not (a crash, a failed call).
+func (st *Settler) Reconcile(ctx context.Context) (advanced int) {
 	entries, err := st.ledger.Unfinished(ctx)
 	if err != nil {
 		st.logger.Error("reconcile: list unfinished", "err", err)
@@ -303,7 +281,7 @@ func (st *settler) reconcile(ctx context.Context) (advanced int) {
 		if e.State == ledger.StateRedirected && st.now().Sub(e.UpdatedAt) < 30*time.Second {
 			continue
 		}
-		after, err := st.advance(ctx, e.ID)
+		after, err := st.Advance(ctx, e.ID)
 		if err != nil {
 			st.logger.Warn("reconcile: entry not advanced", "entry", e.ID, "state", after.State, "err", err)
 			continue

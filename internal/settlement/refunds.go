@@ -1,0 +1,305 @@
+package settlement
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/refunds"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+)
+
+// Refunds across several payments. A negative balance goes back over the booking's external
+// payments, the newest first, never more than a payment can still give back (internal/refunds
+// plans it). Every part is its own ledger entry with its own idempotency key and its own
+// provider refund, made by the settler independently of the others: if one part fails, the
+// others stay done and the reconciler retries the failing one. complete-edit is called once,
+// with every part, when all of them are refunded; the parts move to "applying" together in one
+// compare-and-set, so two parts finishing at the same moment call it once.
+
+// ErrRefundNotPlanned wraps the reason a refund could not be planned over the booking's
+// payments (refunds.ErrInvalidAmount, refunds.ErrExceedsPayments): nothing was written.
+var ErrRefundNotPlanned = errors.New("refund cannot be planned")
+
+// StartRefund plans the refund of amount over the booking's payments (b is the booking as the
+// ticketing API has it now) and writes one ledger entry per part; it returns the parts, the
+// lead first. It moves no money: AdvanceGroup makes the parts. A repeated press finds the same
+// parts (the first part's idempotency key does not depend on the plan) and never refunds
+// twice.
+func (st *Settler) StartRefund(ctx context.Context, c Change, amount cinema.Money, b cinema.Booking) ([]ledger.Entry, error) {
+	key, err := st.editKey(ctx, "edit-refund:", c.EditSessionID, amount.Cents)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := refunds.Plan(amount.Cents, st.refundablePayments(ctx, b))
+	if err != nil {
+		st.log(ctx).Warn("refund cannot be planned", "booking", c.BookingNumber, "err", err)
+		return nil, fmt.Errorf("%w: %w", ErrRefundNotPlanned, err)
+	}
+	tmpl := c.entry(ledger.KindRefund, key, amount)
+	parts := make([]ledger.Entry, len(plan))
+	for i, p := range plan {
+		en := tmpl
+		en.IdempotencyKey = fmt.Sprintf("%s:part%d", tmpl.IdempotencyKey, i+1)
+		en.AmountCents = p.AmountCents
+		en.ProviderPaymentID = p.Payment.Reference
+		en.CardMasked, en.CardType = p.Payment.CardMasked, p.Payment.CardType
+		parts[i] = en
+	}
+	group, _, err := st.ledger.CreateGroup(ctx, parts)
+	if err != nil {
+		return nil, fmt.Errorf("write the refund's parts: %w", err)
+	}
+	return group, nil
+}
+
+// refundablePayments lists the booking's payments a refund can go back to, oldest first, with
+// what the provider says can still be refunded from each (unknown when it cannot be read).
+func (st *Settler) refundablePayments(ctx context.Context, b cinema.Booking) []refunds.Payment {
+	var out []refunds.Payment
+	for _, p := range b.Payments {
+		// The real API does not say whether a payment was external: unless it says it was not,
+		// a payment with a provider reference is a candidate, and the upstream has the last word.
+		if !(p.External || !p.ExternalKnown) || p.ProviderReference == "" || p.Amount.Cents <= 0 {
+			continue
+		}
+		rp := refunds.Payment{Reference: p.ProviderReference, CardType: p.CardType, CardMasked: p.CardNumberMasked,
+			PaidCents: p.Amount.Cents, RefundableCents: -1}
+		if st.payments != nil {
+			if pp, err := st.payments.GetPayment(ctx, p.ProviderReference); err == nil {
+				rp.RefundableCents = pp.Refundable().Cents
+			} else {
+				st.log(ctx).Info("refundable amount unknown: the payment's own amount is the limit", "payment", p.ProviderReference, "err", err)
+			}
+		}
+		out = append(out, rp)
+	}
+	return out
+}
+
+// AdvanceGroup advances every unfinished part of e's refund and returns the parts as they
+// stand; the first error is returned after all were tried (one part failing leaves the
+// others going).
+func (st *Settler) AdvanceGroup(ctx context.Context, e ledger.Entry) ([]ledger.Entry, error) {
+	parts, err := st.ledger.Group(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	var first error
+	for _, p := range parts {
+		if p.State.Terminal(p.Kind) {
+			continue
+		}
+		if _, err := st.Advance(ctx, p.ID); err != nil && first == nil {
+			first = err
+		}
+	}
+	parts, err = st.ledger.Group(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	return parts, first
+}
+
+func entryIDs(parts []ledger.Entry) []string {
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = p.ID
+	}
+	return out
+}
+
+// pick returns the entry with id from out (a TransitionAll answer), or e.
+func pick(out []ledger.Entry, e ledger.Entry) ledger.Entry {
+	for _, x := range out {
+		if x.ID == e.ID {
+			return x
+		}
+	}
+	return e
+}
+
+// siblingFailed reports whether another part of e's refund failed: a part not yet asked for
+// is then not paid out either, since the change can no longer be completed with it.
+func (st *Settler) siblingFailed(ctx context.Context, e ledger.Entry) (bool, error) {
+	if e.RefundGroup == "" {
+		return false, nil
+	}
+	parts, err := st.ledger.Group(ctx, e)
+	if err != nil {
+		return false, err
+	}
+	for _, p := range parts {
+		if p.ID != e.ID && p.State == ledger.StateFailed {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// applyRefund is the step of a refund part the provider has refunded: once every part is
+// refunded, one worker claims them all and calls complete-edit once with every part.
+func (st *Settler) applyRefund(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
+	parts, err := st.ledger.Group(ctx, e)
+	if err != nil {
+		return e, false, err
+	}
+	var refunded, failed, waiting int
+	for _, p := range parts {
+		switch p.State {
+		case ledger.StateRefunded:
+			refunded++
+		case ledger.StateFailed:
+			failed++
+		case ledger.StateCreated, ledger.StateRefundRequested:
+			waiting++
+		default:
+			// Applying or applied while this part is still refunded: parts move together, so
+			// this is a read between two writes; the next pass sees them settled.
+			return e, false, nil
+		}
+	}
+	switch {
+	case waiting > 0:
+		return e, false, nil // the other parts are made on their own (and retried by the reconciler)
+	case failed > 0:
+		// A part could not be made: the change cannot be completed with only some of the
+		// refund, and the money of the parts that went out must not be forgotten.
+		var sent []string
+		for _, p := range parts {
+			if p.State == ledger.StateRefunded {
+				sent = append(sent, p.ID)
+			}
+		}
+		st.logger.Error("refund partly issued, another part failed: the edit is not applied, needs staff review", "entry", e.ID, "booking", e.BookingNumber)
+		out, err := st.ledger.TransitionAll(ctx, sent, []ledger.State{ledger.StateRefunded}, ledger.StateFailed, "refund part issued, another part failed: staff review", func(x *ledger.Entry) {
+			x.LastError = "this part was refunded, but another part of the refund could not be made, so the booking change was not completed"
+		})
+		return pick(out, e), err == nil, err
+	}
+	ids := entryIDs(parts)
+	for _, p := range parts {
+		if p.Attempts == 0 {
+			continue
+		}
+		// An earlier attempt may have gone through without us hearing the answer.
+		applied, err := st.refundsOnBooking(ctx, parts)
+		if err != nil {
+			return e, false, err
+		}
+		if applied {
+			out, err := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateRefunded}, ledger.StateApplied, "found on the booking", nil)
+			return pick(out, e), err == nil, err
+		}
+		break
+	}
+	if _, err := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateRefunded}, ledger.StateApplying, "calling complete-edit", nil); err != nil {
+		return e, false, err // ErrStateChanged: another worker claimed the refund
+	}
+	items := make([]upstream.ExternalPayment, len(parts))
+	for i, p := range parts {
+		items[i] = upstream.ExternalPayment{AmountCents: p.AmountCents, ProviderReference: p.ProviderReference,
+			TenderCategory: st.tender, CardNumberMasked: p.CardMasked, CardType: p.CardType}
+	}
+	_, cerr := st.ticketing.CompleteEditBooking(ctx, e.EditSessionID, upstream.CompleteEditWithRefunds(items...))
+	if cerr == nil {
+		out, err := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateApplying}, ledger.StateApplied, "complete-edit accepted", nil)
+		return pick(out, e), err == nil, err
+	}
+	// Not applied, or not known: find out from the booking before deciding.
+	applied, verr := st.refundsOnBooking(ctx, parts)
+	switch {
+	case verr != nil || errors.Is(cerr, upstream.ErrUnavailable):
+		// Try again later (the reconciler does); give the claim back.
+		if _, terr := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateApplying}, ledger.StateRefunded, "complete-edit failed, will retry", func(x *ledger.Entry) {
+			x.Attempts++
+			x.LastError = cerr.Error()
+		}); terr != nil {
+			return e, false, terr
+		}
+		return e, false, fmt.Errorf("complete-edit: %w", cerr)
+	case applied:
+		out, err := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateApplying}, ledger.StateApplied, "found on the booking", nil)
+		return pick(out, e), err == nil, err
+	default:
+		// The refund was paid out but the edit could not take it: people must look at this.
+		st.logger.Error("refund issued but the edit could not be completed: needs staff review", "entry", e.ID, "booking", e.BookingNumber, "parts", len(parts), "err", cerr)
+		out, err := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateApplying}, ledger.StateFailed, "refund issued, edit not applied: staff review", func(x *ledger.Entry) {
+			x.LastError = "refund issued but the booking change could not be completed: " + cerr.Error()
+		})
+		return pick(out, e), err == nil, err
+	}
+}
+
+// resolveStaleRefund ends a claim on a refund left by a crash: the booking tells whether
+// complete-edit went through.
+func (st *Settler) resolveStaleRefund(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
+	parts, err := st.ledger.Group(ctx, e)
+	if err != nil {
+		return e, false, err
+	}
+	applied, err := st.refundsOnBooking(ctx, parts)
+	if err != nil {
+		return e, false, err
+	}
+	var claimed []string
+	for _, p := range parts {
+		if p.State == ledger.StateApplying {
+			claimed = append(claimed, p.ID)
+		}
+	}
+	back := ledger.StateRefunded
+	if applied {
+		back = ledger.StateApplied
+	}
+	out, err := st.ledger.TransitionAll(ctx, claimed, []ledger.State{ledger.StateApplying}, back, "stale claim resolved", nil)
+	return pick(out, e), err == nil, err
+}
+
+// refundsOnBooking reports whether the booking already carries every part of the refund
+// (complete-edit takes all of them or none).
+func (st *Settler) refundsOnBooking(ctx context.Context, parts []ledger.Entry) (bool, error) {
+	for _, p := range parts {
+		if p.ProviderReference == "" {
+			return false, nil
+		}
+	}
+	b, err := st.ticketing.GetSingleBooking(ctx, parts[0].CinemaID, parts[0].BookingNumber)
+	if err != nil {
+		return false, fmt.Errorf("read booking to verify: %w", err)
+	}
+	on := map[string]bool{}
+	for _, bp := range b.Payments {
+		on[bp.ProviderReference] = true
+	}
+	found := 0
+	for _, p := range parts {
+		if on[p.ProviderReference] {
+			found++
+		}
+	}
+	if found > 0 && found < len(parts) {
+		st.logger.Error("only some parts of a refund are on the booking", "entry", parts[0].ID, "found", found, "parts", len(parts))
+	}
+	return found == len(parts), nil
+}
+
+// PartsTotal is the money of every part of a refund together.
+func PartsTotal(parts []ledger.Entry) cinema.Money {
+	var m cinema.Money
+	for _, p := range parts {
+		m = cinema.Money{Cents: m.Cents + p.AmountCents, Currency: p.Currency}
+	}
+	return m
+}
+
+// PartSent reports whether the provider has paid the part out.
+func PartSent(p ledger.Entry) bool {
+	switch p.State {
+	case ledger.StateRefunded, ledger.StateApplying, ledger.StateApplied:
+		return true
+	}
+	return p.RefundID != ""
+}
