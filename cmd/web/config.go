@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/cinemabff/cinemabff/internal/i18n"
 	"io"
 	"net"
 	netmail "net/mail"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/changewindow"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
