@@ -64,7 +64,7 @@ func (s *Server) registerStaffRoutes() {
 	s.route("GET", RouteStaffAttention, s.showAttention, staffOnly)
 	s.route("POST", RouteStaffAttentionRetry, s.retryAttention, staffOnly)
 	s.route("POST", RouteStaffAttentionResolve, s.resolveAttention, staffOnly)
-	accounts := guard(func(c echo.Context) error { _, err := s.accountsSupervisor(c); return err })
+	accounts := web.Guard(func(c echo.Context) error { _, err := s.accountsSupervisor(c); return err })
 	s.route("GET", RouteStaffAccounts, s.showStaffAccounts, accounts)
 	s.route("POST", RouteStaffAccountEndSessions, s.endStaffSessions, accounts)
 	s.route("POST", RouteStaffAccountUnlock, s.unlockStaffAccount, accounts)
