@@ -1,8 +1,9 @@
 package bff
 
 import (
-	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 )
 
 // sessBuyDone is the payment record of the purchase this visit just paid and had confirmed.

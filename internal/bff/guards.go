@@ -1,8 +1,9 @@
 package bff
 
 import (
-	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 )
 
 // Who may reach a route is decided once, where the route is registered (staffOnly,
