@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
@@ -58,7 +59,7 @@ func (s *Server) blockingEntry(ctx context.Context, e editVisit) (*ledger.Entry,
 // refuseWhilePaying is the answer to a change attempted while money is in motion.
 func (s *Server) refuseWhilePaying(c echo.Context, entry *ledger.Entry) error {
 	l := loc(c)
-	return &Error{Code: EConflict, Heading: l.T("booking.paying_heading"), Message: l.T("booking.paying_text"),
+	return &web.Error{Code: web.EConflict, Heading: l.T("booking.paying_heading"), Message: l.T("booking.paying_text"),
 		BackURL: s.url(RouteEditStatus, entry.ID), BackLabel: l.T("booking.see_status")}
 }
 
@@ -155,11 +156,11 @@ func (s *Server) completeEdit(c echo.Context) error {
 		e.Entry = ""
 		s.saveEdit(c, e)
 		if errors.Is(err, upstream.ErrAmountTooSmall) {
-			return &Error{Code: EInvalid, Heading: l.T("booking.too_small_heading"),
+			return &web.Error{Code: web.EInvalid, Heading: l.T("booking.too_small_heading"),
 				Message: l.T("booking.too_small_text", "Minimum", l.Money(cinema.Money{Cents: 50, Currency: entry.Currency}), "Amount", l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})),
 				BackURL: s.url(RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
 		}
-		return &Error{Code: EUnavailable, Heading: l.T("booking.pay_page_unavailable_heading"), Message: l.T("booking.pay_page_unavailable_text"),
+		return &web.Error{Code: web.EUnavailable, Heading: l.T("booking.pay_page_unavailable_heading"), Message: l.T("booking.pay_page_unavailable_text"),
 			BackURL: s.url(RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
 	}
 	if !safeExternalURL(entry.HostedURL) {
@@ -259,7 +260,7 @@ func (s *Server) entryForVisit(c echo.Context) (ledger.Entry, editVisit, error) 
 	ctx := c.Request().Context()
 	id := c.Param("entry")
 	l := loc(c)
-	denied := &Error{Code: EForbidden, Heading: l.T("booking.not_your_payment_heading"), Message: l.T("booking.not_your_payment_text"),
+	denied := &web.Error{Code: web.EForbidden, Heading: l.T("booking.not_your_payment_heading"), Message: l.T("booking.not_your_payment_text"),
 		BackURL: s.url(RouteFindBooking), BackLabel: l.T("booking.find_title")}
 	entry, err := s.ledger.Get(ctx, id)
 	if errors.Is(err, ledger.ErrNotFound) {

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/refunds"
@@ -80,7 +81,7 @@ func (s *Server) requireEdit(c echo.Context) (editVisit, error) {
 	e, ok := s.currentEdit(c)
 	if !ok {
 		l := loc(c)
-		return e, &Error{Code: ENotFound, Heading: l.T("booking.no_edit_heading"), Message: l.T("booking.no_edit_text"),
+		return e, &web.Error{Code: web.ENotFound, Heading: l.T("booking.no_edit_heading"), Message: l.T("booking.no_edit_text"),
 			BackURL: s.url(RouteBooking), BackLabel: l.T("booking.see_booking")}
 	}
 	return e, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/tickets"
@@ -63,7 +64,7 @@ func (s *Server) findBooking(c echo.Context) error {
 	v.Email = strings.TrimSpace(c.FormValue("email"))
 	ctx := c.Request().Context()
 	l := loc(c)
-	client := ratelimit.Limit{Key: "find:client:" + clientKey(c), Rule: findPerClient}
+	client := ratelimit.Limit{Key: "find:client:" + web.ClientKey(c), Rule: findPerClient}
 	if user := s.staffUser(c); v.Staff && user != "" {
 		client.Key = "find:staff:" + user // a counter's staff share one address; each has an allowance
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
@@ -79,7 +80,7 @@ func (s *Server) setEditSeats(c echo.Context) error {
 	l := loc(c)
 	form, err := c.FormParams()
 	if err != nil {
-		return &Error{Code: EInvalid, Heading: l.T("booking.seats_unreadable_heading"), Message: l.T("booking.seats_unreadable_text"),
+		return &web.Error{Code: web.EInvalid, Heading: l.T("booking.seats_unreadable_heading"), Message: l.T("booking.seats_unreadable_text"),
 			BackURL: s.url(RouteEditSeats), BackLabel: l.T("booking.seats_page_title")}
 	}
 	// The map's checkboxes and the list alternative's selects submit the same field; empty

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -21,7 +22,7 @@ func (s *Server) requireBooking(c echo.Context, also ...func(context.Context, ci
 	l := loc(c)
 	bb, ok := s.boundBooking(c)
 	if !ok {
-		return cinema.Booking{}, bb, &Error{Code: ENotFound, Heading: l.T("booking.find_first"),
+		return cinema.Booking{}, bb, &web.Error{Code: web.ENotFound, Heading: l.T("booking.find_first"),
 			Message: l.T("booking.find_first_text"), BackURL: s.url(RouteFindBooking), BackLabel: l.T("booking.find_title")}
 	}
 	b, err := s.readBooking(c.Request().Context(), bb.CinemaID, bb.Number, also...)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 )
 
@@ -97,10 +98,10 @@ func (ol originLine) place() seatName {
 }
 
 // editInSession is the visit's edit in progress.
-var editInSession = sessionValue[editVisit]{sessEdit}
+var editInSession = web.SessionValue[editVisit]{Key: sessEdit}
 
 func (s *Server) currentEdit(c echo.Context) (editVisit, bool) {
-	e, ok := editInSession.get(c.Request().Context(), s.sessions)
+	e, ok := editInSession.Get(c.Request().Context(), s.sessions)
 	if !ok || e.UserSessionID == "" {
 		return editVisit{}, false
 	}
@@ -108,11 +109,11 @@ func (s *Server) currentEdit(c echo.Context) (editVisit, bool) {
 }
 
 func (s *Server) saveEdit(c echo.Context, e editVisit) {
-	editInSession.put(c.Request().Context(), s.sessions, e)
+	editInSession.Put(c.Request().Context(), s.sessions, e)
 }
 
 func (s *Server) clearEdit(c echo.Context) {
-	editInSession.remove(c.Request().Context(), s.sessions)
+	editInSession.Remove(c.Request().Context(), s.sessions)
 }
 
 // flash keeps a one-line message for the next page the visit sees.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
@@ -113,13 +114,13 @@ func (s *Server) Wait(ctx context.Context) error {
 // timed out changed nothing, and the page says so; a change that timed out may have been made,
 // and the page says that instead of claiming either. backLabel is shown as it is (callers write
 // it in the request's language); the heading and message are written by the error page.
-func slowUpstream(err error, backURL, backLabel string) *Error {
-	e := &Error{Code: EUnavailable, headingID: msg("ui.error.slow.heading"), RetryAfter: slowRetryAfter,
+func slowUpstream(err error, backURL, backLabel string) *web.Error {
+	e := &web.Error{Code: web.EUnavailable, HeadingID: msg("ui.error.slow.heading"), RetryAfter: slowRetryAfter,
 		BackURL: backURL, BackLabel: backLabel, Err: err}
 	if upstream.SafeCall(err) {
-		e.messageID = msg("ui.error.slow.nothing_changed")
+		e.MessageID = msg("ui.error.slow.nothing_changed")
 	} else {
-		e.messageID = msg("ui.error.slow.change_unknown")
+		e.MessageID = msg("ui.error.slow.change_unknown")
 	}
 	return e
 }
@@ -139,7 +140,7 @@ func retryURL(c echo.Context) string {
 		}
 		u = cur
 	}
-	p, ok := requestLink(u)
+	p, ok := web.RequestLink(u)
 	if !ok {
 		return "" // never an address elsewhere
 	}

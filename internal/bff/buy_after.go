@@ -1,6 +1,10 @@
 package bff
 
-import "github.com/labstack/echo/v4"
+import (
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+)
 
 // sessBuyDone is the payment record of the purchase this visit just paid and had confirmed.
 const sessBuyDone = "buy.done"
@@ -14,6 +18,6 @@ func (s *Server) boughtAlready(c echo.Context) error {
 		return nil
 	}
 	l := loc(c)
-	return &Error{Code: EGone, Heading: l.T("checkout.bought_already"), Message: l.T("checkout.bought_already_text"),
+	return &web.Error{Code: web.EGone, Heading: l.T("checkout.bought_already"), Message: l.T("checkout.bought_already_text"),
 		BackURL: s.url(RouteBuyReturn, ref), BackLabel: l.T("checkout.see_confirmation")}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/views/pages/booking"
 )
@@ -68,7 +69,7 @@ func (s *Server) refuseClosed(c echo.Context, cinemaID string, showtime time.Tim
 		return nil
 	}
 	loggerFrom(c.Request().Context(), s.logger).Info("change refused after the cut-off", "path", c.Path(), "cinema", cinemaID, "showtime", showtime)
-	return &Error{Code: EConflict, Heading: loc(c).T("booking.closed_heading"), Message: reason, BackURL: backURL, BackLabel: backLabel}
+	return &web.Error{Code: web.EConflict, Heading: loc(c).T("booking.closed_heading"), Message: reason, BackURL: backURL, BackLabel: backLabel}
 }
 
 // refuseClosedEdit is refuseClosed for the edit in progress: the way on is cancelling it,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -30,7 +31,7 @@ func (s *Server) showWhatsOn(c echo.Context) error {
 		return s.fromUpstream(err, s.url(RouteHome), l.T("checkout.back_to_start"))
 	}
 	if len(cinemas) == 0 {
-		return &Error{Code: EUnavailable, Heading: l.T("checkout.whatson_no_cinema_heading"), Message: l.T("checkout.whatson_no_cinema")}
+		return &web.Error{Code: web.EUnavailable, Heading: l.T("checkout.whatson_no_cinema_heading"), Message: l.T("checkout.whatson_no_cinema")}
 	}
 	var notice *components.Notice
 	cin := cinemas[0]
@@ -121,7 +122,7 @@ func dayLabel(l *i18n.Localizer, d, today time.Time) string {
 // findSession looks a session of a cinema up by its id.
 func (s *Server) findSession(c echo.Context, cinemaID, sessionID string) (cinema.Session, error) {
 	l := loc(c)
-	notFound := &Error{Code: ENotFound, Heading: l.T("checkout.showing_not_found"), Message: l.T("checkout.showing_not_found_text"),
+	notFound := &web.Error{Code: web.ENotFound, Heading: l.T("checkout.showing_not_found"), Message: l.T("checkout.showing_not_found_text"),
 		BackURL: s.url(RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
 	if cinemaID == "" || sessionID == "" || len(cinemaID) > 20 || len(sessionID) > 41 {
 		return cinema.Session{}, notFound
@@ -137,7 +138,7 @@ func (s *Server) findSession(c echo.Context, cinemaID, sessionID string) (cinema
 	for _, se := range list {
 		if se.SessionID == sessionID {
 			if se.Showtime.Before(s.now()) {
-				return se, &Error{Code: EGone, Heading: l.T("checkout.showing_started"), Message: l.T("checkout.showing_started_text"), BackURL: s.url(RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
+				return se, &web.Error{Code: web.EGone, Heading: l.T("checkout.showing_started"), Message: l.T("checkout.showing_started_text"), BackURL: s.url(RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
 			}
 			return se, nil
 		}
@@ -260,7 +261,7 @@ func (s *Server) chooseTickets(c echo.Context) error {
 	prev, hadPrev := s.currentBuy(c)
 	if hadPrev {
 		if rec, err := s.checkout().store.Active(ctx, prev.UserSessionID); err == nil {
-			return &Error{Code: EConflict, Heading: l.T("checkout.payment_started"),
+			return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"),
 				Message: l.T("checkout.payment_started_earlier"),
 				BackURL: s.url(RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
@@ -152,7 +153,7 @@ func (s *Server) continuePayment(c echo.Context, rec checkout.Record) error {
 		return c.Redirect(http.StatusSeeOther, rec.RedirectURL)
 	case rec.State == checkout.StateStarting:
 		l := loc(c)
-		return &Error{Code: EConflict, Heading: l.T("checkout.payment_starting"), Message: l.T("checkout.payment_starting_text") + " " + l.T("checkout.not_charged_twice"),
+		return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_starting"), Message: l.T("checkout.payment_starting_text") + " " + l.T("checkout.not_charged_twice"),
 			BackURL: s.url(RouteBuySummary), BackLabel: l.T("checkout.back_to_order")}
 	}
 	return s.redirect(c, s.url(RouteBuySummary))
@@ -169,7 +170,7 @@ func (s *Server) completeWithoutRedirect(c echo.Context, v buyVisit, rec checkou
 		_, _ = s.checkout().store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("complete order: ", err))
 		if err == nil {
 			l := loc(c)
-			err = &Error{Code: EUnavailable, Heading: l.T("checkout.complete_failed"), Message: l.T("checkout.complete_failed_text")}
+			err = &web.Error{Code: web.EUnavailable, Heading: l.T("checkout.complete_failed"), Message: l.T("checkout.complete_failed_text")}
 		}
 		return s.buyEnded(c, v, err)
 	}
@@ -187,7 +188,7 @@ func (s *Server) buyPaymentReturn(c echo.Context) error {
 	st := s.checkout()
 	ref, token := c.Param("ref"), c.QueryParam("token")
 	l := loc(c)
-	denied := &Error{Code: EForbidden, Heading: l.T("checkout.payment_link_invalid"), Message: l.T("checkout.payment_link_invalid_text"),
+	denied := &web.Error{Code: web.EForbidden, Heading: l.T("checkout.payment_link_invalid"), Message: l.T("checkout.payment_link_invalid_text"),
 		BackURL: s.url(RouteHome), BackLabel: l.T("checkout.back_to_start")}
 	if len(ref) != 32 || len(token) > 512 {
 		return denied

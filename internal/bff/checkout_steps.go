@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/holds"
@@ -431,7 +432,7 @@ func (s *Server) confirmCancelBuy(c echo.Context) error {
 }
 
 func (s *Server) cancelRefusedWhilePaying(l *i18n.Localizer, rec checkout.Record) error {
-	return &Error{Code: EConflict, Heading: l.T("checkout.payment_started"),
+	return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"),
 		Message: l.T("checkout.cancel_refused_paying"),
 		BackURL: s.url(RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
 }

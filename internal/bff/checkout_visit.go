@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/holds"
@@ -86,12 +87,12 @@ type buyVisit struct {
 
 // The visit's purchase in progress, and the payment records it may see.
 var (
-	buyInSession     = sessionValue[buyVisit]{sessBuy}
-	buyRefsInSession = sessionValue[[]string]{sessBuyRefs}
+	buyInSession     = web.SessionValue[buyVisit]{Key: sessBuy}
+	buyRefsInSession = web.SessionValue[[]string]{Key: sessBuyRefs}
 )
 
 func (s *Server) currentBuy(c echo.Context) (buyVisit, bool) {
-	v, ok := buyInSession.get(c.Request().Context(), s.sessions)
+	v, ok := buyInSession.Get(c.Request().Context(), s.sessions)
 	if !ok || v.UserSessionID == "" {
 		return buyVisit{}, false
 	}
@@ -99,17 +100,17 @@ func (s *Server) currentBuy(c echo.Context) (buyVisit, bool) {
 }
 
 func (s *Server) saveBuy(c echo.Context, v buyVisit) {
-	buyInSession.put(c.Request().Context(), s.sessions, v)
+	buyInSession.Put(c.Request().Context(), s.sessions, v)
 	s.sessions.Remove(c.Request().Context(), sessBuyDone) // a new purchase: the last one is no longer "this step"
 }
 
 func (s *Server) clearBuy(c echo.Context) {
-	buyInSession.remove(c.Request().Context(), s.sessions)
+	buyInSession.Remove(c.Request().Context(), s.sessions)
 }
 
 // buyRefs are the payment records this visit started or proved (by the token) it may see.
 func (s *Server) buyRefs(c echo.Context) []string {
-	refs, _ := buyRefsInSession.get(c.Request().Context(), s.sessions)
+	refs, _ := buyRefsInSession.Get(c.Request().Context(), s.sessions)
 	return refs
 }
 
@@ -122,7 +123,7 @@ func (s *Server) addBuyRef(c echo.Context, ref string) {
 	if len(refs) > 10 {
 		refs = refs[len(refs)-10:]
 	}
-	buyRefsInSession.put(c.Request().Context(), s.sessions, refs)
+	buyRefsInSession.Put(c.Request().Context(), s.sessions, refs)
 }
 
 // requireBuy returns the visit's purchase or a clear page saying there is none.
@@ -133,7 +134,7 @@ func (s *Server) requireBuy(c echo.Context) (buyVisit, error) {
 			return v, err
 		}
 		l := loc(c)
-		return v, &Error{Code: EGone, Heading: l.T("checkout.no_selection"), Message: l.T("checkout.no_selection_text"),
+		return v, &web.Error{Code: web.EGone, Heading: l.T("checkout.no_selection"), Message: l.T("checkout.no_selection_text"),
 			BackURL: s.url(RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
 	}
 	return v, nil
@@ -155,10 +156,10 @@ func (s *Server) buyEnded(c echo.Context, v buyVisit, err error) error {
 		}
 		s.endHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonExpired) // it holds nothing any more
 		s.clearBuy(c)
-		return &Error{Code: EGone, Heading: l.T("checkout.time_ran_out"), Message: l.T("checkout.time_ran_out_text"),
+		return &web.Error{Code: web.EGone, Heading: l.T("checkout.time_ran_out"), Message: l.T("checkout.time_ran_out_text"),
 			BackURL: back, BackLabel: l.T("checkout.choose_tickets_again"), Err: err}
 	case errors.Is(err, upstream.ErrOrderClosed):
-		return &Error{Code: EConflict, Heading: l.T("checkout.payment_started"), Message: l.T("checkout.order_closed"),
+		return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"), Message: l.T("checkout.order_closed"),
 			BackURL: s.url(RouteBuySummary), BackLabel: l.T("checkout.see_order"), Err: err}
 	}
 	return s.fromUpstream(err, back, l.T("checkout.back_to_tickets"))

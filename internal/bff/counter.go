@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
@@ -43,7 +44,7 @@ func (s *Server) registerCounterRoutes() {
 	s.route("GET", RouteBuyCounterPay, s.showBuyCounterPay, counters)
 	s.route("POST", RouteBuyCounterPay, s.takeBuyCounterPay, counters)
 	s.route("POST", RouteNextCustomer, s.nextCustomer, s.staffOnly())
-	s.route("GET", RouteStaffAudit, s.showAudit, s.staffOnly(), guard(s.auditSupervisor))
+	s.route("GET", RouteStaffAudit, s.showAudit, s.staffOnly(), web.Guard(s.auditSupervisor))
 }
 
 // counterPayment is what the counter's payment form says.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/keys"
 )
 
@@ -91,7 +92,7 @@ func (s *Server) csrf() echo.MiddlewareFunc {
 func (s *Server) refuseCSRF(c echo.Context, err error) error {
 	loggerFrom(c.Request().Context(), s.logger).Warn("csrf refused", "err", err,
 		"sec_fetch_site", c.Request().Header.Get("Sec-Fetch-Site"))
-	return &Error{Code: EForbidden, headingID: msg("ui.error.csrf.heading"), messageID: msg("ui.error.csrf.message"), Err: err}
+	return &web.Error{Code: web.EForbidden, HeadingID: msg("ui.error.csrf.heading"), MessageID: msg("ui.error.csrf.message"), Err: err}
 }
 
 // checkCSRFToken accepts the request when the X-CSRF-Token header or the _csrf form field holds

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/views/pages"
@@ -105,7 +106,7 @@ func (s *Server) chosenDeviceLanguage(c echo.Context) (code string, ok bool) {
 // invalidDeviceLanguage refuses a language the site does not speak (only a hand-made form
 // sends one: the pages offer a choice).
 func invalidDeviceLanguage(l *i18n.Localizer, back string) error {
-	return &Error{Code: EInvalid, Heading: l.T("kiosk.device_language_invalid_heading"), Message: l.T("kiosk.device_language_invalid"),
+	return &web.Error{Code: web.EInvalid, Heading: l.T("kiosk.device_language_invalid_heading"), Message: l.T("kiosk.device_language_invalid"),
 		BackURL: back, BackLabel: l.T("kiosk.back")}
 }
 
@@ -159,10 +160,10 @@ func (s *Server) saveDevice(c echo.Context) error {
 	l := loc(c)
 	mode := device.Mode(c.FormValue("mode"))
 	if !mode.Valid() {
-		return &Error{Code: EInvalid, Heading: l.T("kiosk.device_mode_invalid_heading"), Message: l.T("kiosk.device_mode_invalid"), BackURL: s.url(RouteDevice), BackLabel: l.T("kiosk.back")}
+		return &web.Error{Code: web.EInvalid, Heading: l.T("kiosk.device_mode_invalid_heading"), Message: l.T("kiosk.device_mode_invalid"), BackURL: s.url(RouteDevice), BackLabel: l.T("kiosk.back")}
 	}
 	if s.enrolments == nil {
-		return &Error{Code: EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.device_enrol_no_database"), BackURL: s.url(RouteDevice), BackLabel: l.T("kiosk.back")}
+		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.device_enrol_no_database"), BackURL: s.url(RouteDevice), BackLabel: l.T("kiosk.back")}
 	}
 	ctx := c.Request().Context()
 	info := deviceOf(c)

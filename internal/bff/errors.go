@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/pages"
@@ -26,7 +27,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		c.SetRequest(r.WithContext(i18n.NewContext(r.Context(), s.langs.For(s.langs.Match(r.Header.Get("Accept-Language"))))))
 	}
 	if upstream.TimedOut(err) {
-		var ae *Error
+		var ae *web.Error
 		if !errors.As(err, &ae) {
 			// A handler that passed the upstream's error on as it is: still the slow page.
 			err = slowUpstream(err, s.url(RouteHome), loc(c).T("ui.back_to_start"))
@@ -34,10 +35,10 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	v := s.errorView(err, c)
 	if v.Status == http.StatusTooManyRequests || v.Status == http.StatusServiceUnavailable {
-		var ae *Error
+		var ae *web.Error
 		if errors.As(err, &ae) {
 			ra := ae.RetryAfter
-			if ra <= 0 && ae.Code == EUnavailable {
+			if ra <= 0 && ae.Code == web.EUnavailable {
 				ra = slowRetryAfter
 			}
 			if ra > 0 {
@@ -66,25 +67,25 @@ func (s *Server) errorView(err error, c echo.Context) pages.ErrorView {
 	log := loggerFrom(c.Request().Context(), s.logger)
 	l := loc(c)
 	home, toStart := s.url(RouteHome), l.T("ui.back_to_start")
-	var ae *Error
-	if errors.As(err, &ae) && ae.Code != EInternal {
+	var ae *web.Error
+	if errors.As(err, &ae) && ae.Code != web.EInternal {
 		switch {
-		case ae.Err != nil && ae.Code == EUnavailable:
+		case ae.Err != nil && ae.Code == web.EUnavailable:
 			// The cinema's system, not the person: staff read here why (a refused token,
 			// a reply that could not be read and its field, an outage).
 			log.Warn("ticketing system could not be used", "err", ae.Err)
 		case ae.Err != nil:
 			log.Info("request refused", "code", ae.Code, "err", ae.Err)
 		}
-		v := pages.ErrorView{Status: statusOf(ae.Code), Heading: ae.Heading, Message: ae.Message, BackURL: ae.BackURL, BackLabel: ae.BackLabel}
-		if ae.Code == EUnavailable {
+		v := pages.ErrorView{Status: web.StatusOf(ae.Code), Heading: ae.Heading, Message: ae.Message, BackURL: ae.BackURL, BackLabel: ae.BackLabel}
+		if ae.Code == web.EUnavailable {
 			v.RetryURL = retryURL(c) // the same page, when trying again is a GET
 		}
-		if v.Heading == "" && ae.headingID != "" {
-			v.Heading = l.T(ae.headingID)
+		if v.Heading == "" && ae.HeadingID != "" {
+			v.Heading = l.T(ae.HeadingID)
 		}
-		if v.Message == "" && ae.messageID != "" {
-			v.Message = l.T(ae.messageID)
+		if v.Message == "" && ae.MessageID != "" {
+			v.Message = l.T(ae.MessageID)
 		}
 		heading, message := codeWords(ae.Code)
 		if v.Heading == "" {
@@ -127,22 +128,22 @@ func (s *Server) errorView(err error, c echo.Context) pages.ErrorView {
 }
 
 // codeWords are the catalog ids of the general heading and message of an application error's
-// code, for an *Error that brings no words of its own.
-func codeWords(code Code) (heading, message string) {
+// code, for an *web.Error that brings no words of its own.
+func codeWords(code web.Code) (heading, message string) {
 	switch code {
-	case EInvalid:
+	case web.EInvalid:
 		return msg("ui.error.invalid.heading"), msg("ui.error.invalid.message")
-	case ENotFound:
+	case web.ENotFound:
 		return msg("ui.error.not_found.heading"), msg("ui.error.not_found.message")
-	case EConflict:
+	case web.EConflict:
 		return msg("ui.error.conflict.heading"), msg("ui.error.conflict.message")
-	case EForbidden:
+	case web.EForbidden:
 		return msg("ui.error.forbidden.heading"), msg("ui.error.forbidden.message")
-	case ETooMany:
+	case web.ETooMany:
 		return msg("ui.error.too_many.heading"), msg("ui.error.too_many.message")
-	case EUnavailable:
+	case web.EUnavailable:
 		return msg("ui.error.unavailable.heading"), msg("ui.error.unavailable.message")
-	case EGone:
+	case web.EGone:
 		return msg("ui.error.gone.heading"), msg("ui.error.gone.message")
 	default:
 		return msg("ui.error.request.heading"), msg("ui.error.request.message")

@@ -2,6 +2,8 @@ package bff
 
 import (
 	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 )
 
 // Who may reach a route is decided once, where the route is registered (staffOnly,
@@ -11,21 +13,9 @@ import (
 // The checks read the staff sign-in that checkStaffSignIn confirmed for this request, so a
 // handler behind a guard finds the signed-in member with staffUser or signedInStaff.
 
-// guard turns a check (nil: allowed; otherwise the refusal to answer with) into middleware.
-func guard(check func(c echo.Context) error) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			if err := check(c); err != nil {
-				return err
-			}
-			return next(c)
-		}
-	}
-}
-
 // staffOnly lets any signed-in staff member through.
 func (s *Server) staffOnly() echo.MiddlewareFunc {
-	return guard(func(c echo.Context) error {
+	return web.Guard(func(c echo.Context) error {
 		_, err := s.requireStaff(c)
 		return err
 	})
@@ -34,7 +24,7 @@ func (s *Server) staffOnly() echo.MiddlewareFunc {
 // supervisorsOnly lets an enabled supervisor through; anybody else is asked to sign in as one
 // and comes back to back afterwards.
 func (s *Server) supervisorsOnly(back string) echo.MiddlewareFunc {
-	return guard(func(c echo.Context) error {
+	return web.Guard(func(c echo.Context) error {
 		_, err := s.requireSupervisor(c, back)
 		return err
 	})
@@ -42,7 +32,7 @@ func (s *Server) supervisorsOnly(back string) echo.MiddlewareFunc {
 
 // countersOnly lets staff signed in on an enrolled counter through.
 func (s *Server) countersOnly() echo.MiddlewareFunc {
-	return guard(func(c echo.Context) error {
+	return web.Guard(func(c echo.Context) error {
 		_, err := s.requireCounter(c)
 		return err
 	})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/device"
@@ -146,8 +147,8 @@ func (s *Server) releaseReplacedOrder(c echo.Context, prev buyVisit) error {
 		loggerFrom(ctx, s.logger).Warn("cancel replaced order", "err", err)
 		l := loc(c)
 		e := s.fromUpstream(err, s.url(RouteBuySummary), l.T("checkout.back_to_order"))
-		var ae *Error
-		if errors.As(e, &ae) && ae.Code == EUnavailable {
+		var ae *web.Error
+		if errors.As(e, &ae) && ae.Code == web.EUnavailable {
 			ae.Heading = l.T("checkout.replaced_not_released")
 			ae.Message = l.T("checkout.replaced_not_released_text")
 		}
@@ -357,7 +358,7 @@ func holdClientKey(c echo.Context) string {
 	if d := deviceOf(c); d.Mode == device.Kiosk && d.Enrolment != 0 {
 		return holds.ClientKey("device-enrolment:" + strconv.FormatInt(d.Enrolment, 10))
 	}
-	return holds.ClientKey(clientKey(c))
+	return holds.ClientKey(web.ClientKey(c))
 }
 
 // renderOrderLimit is the page of a client with too many open orders.

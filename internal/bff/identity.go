@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/staff"
 )
@@ -80,7 +81,7 @@ func (s *Server) requireStaff(c echo.Context) (string, error) {
 		}
 	}
 	l := loc(c)
-	return "", &Error{Code: EForbidden, Heading: l.T("staff.staff_only_heading"),
+	return "", &web.Error{Code: web.EForbidden, Heading: l.T("staff.staff_only_heading"),
 		Message: l.T("staff.staff_only_text"),
 		BackURL: s.url(RouteStaffSignIn), BackLabel: l.T("staff.signin.title")}
 }
@@ -97,7 +98,7 @@ func (s *Server) requireSupervisor(c echo.Context, next string) (string, error) 
 	if user != "" {
 		msg = l.T("kiosk.supervisor_only_staff", "Name", s.staffMember(c))
 	}
-	return "", &Error{Code: EForbidden, Heading: l.T("kiosk.supervisor_only_heading"), Message: msg,
+	return "", &web.Error{Code: web.EForbidden, Heading: l.T("kiosk.supervisor_only_heading"), Message: msg,
 		BackURL: s.signInURL(next), BackLabel: l.T("kiosk.supervisor_sign_in")}
 }
 
@@ -113,7 +114,7 @@ func (s *Server) accountsSupervisor(c echo.Context) (staff.Account, error) {
 	if ok {
 		msg = l.T("staff.accounts.not_supervisor", "Name", a.Name)
 	}
-	return staff.Account{}, &Error{Code: EForbidden, Heading: l.T("staff.supervisors_only"), Message: msg,
+	return staff.Account{}, &web.Error{Code: web.EForbidden, Heading: l.T("staff.supervisors_only"), Message: msg,
 		BackURL: s.signInURL(s.url(RouteStaffAccounts)), BackLabel: l.T("staff.accounts.sign_in_supervisor")}
 }
 
@@ -121,7 +122,7 @@ func (s *Server) accountsSupervisor(c echo.Context) (staff.Account, error) {
 func (s *Server) requireCounter(c echo.Context) (string, error) {
 	if !s.atCounter(c) {
 		l := loc(c)
-		return "", &Error{Code: EForbidden, Heading: l.T("staff.counter.only_heading"),
+		return "", &web.Error{Code: web.EForbidden, Heading: l.T("staff.counter.only_heading"),
 			Message: l.T("staff.counter.only_text"),
 			BackURL: s.url(RouteHome), BackLabel: l.T("staff.back_to_start")}
 	}
@@ -135,6 +136,6 @@ func (s *Server) auditSupervisor(c echo.Context) error {
 		return nil
 	}
 	l := loc(c)
-	return &Error{Code: EForbidden, Heading: l.T("staff.supervisors_only"), Message: l.T("staff.audit.supervisors_only"),
+	return &web.Error{Code: web.EForbidden, Heading: l.T("staff.supervisors_only"), Message: l.T("staff.audit.supervisors_only"),
 		BackURL: s.url(RouteFindBooking), BackLabel: l.T("staff.audit.back_to_box_office")}
 }

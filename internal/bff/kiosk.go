@@ -13,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
@@ -118,17 +119,17 @@ func (s *Server) hasVisit(c echo.Context) bool {
 func kioskBackURL(c echo.Context) string {
 	r := c.Request()
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
-		if p, ok := requestLink(r.URL); ok {
+		if p, ok := web.RequestLink(r.URL); ok {
 			return p
 		}
-		return homePath
+		return web.HomePath
 	}
 	if ref, err := url.Parse(r.Referer()); err == nil && ref.Host == r.Host {
-		if p, ok := requestLink(ref); ok {
+		if p, ok := web.RequestLink(ref); ok {
 			return p
 		}
 	}
-	return homePath
+	return web.HomePath
 }
 
 // kioskStart is the kiosk's start screen (the home page of a kiosk), with a large button per
@@ -240,14 +241,14 @@ type idleToken struct {
 }
 
 // idleInSession is the visit's idle token, while the warning page is up.
-var idleInSession = sessionValue[idleToken]{sessKioskIdle}
+var idleInSession = web.SessionValue[idleToken]{Key: sessKioskIdle}
 
 // showKioskIdle is the idle warning for a kiosk without JavaScript (its pages meta-refresh here
 // after the idle time): "Are you still there?" with Continue, and after the countdown its own
 // refresh goes to the expired URL, which ends the visit. The token it issues is kept in the
 // visit's server session, like a CSRF token: issuing it changes nothing the visitor has.
 func (s *Server) showKioskIdle(c echo.Context) error {
-	back := selfLink(c.QueryParam("back"))
+	back := web.SelfLink(c.QueryParam("back"))
 	switch {
 	case !isKiosk(c):
 		return s.redirect(c, back)
@@ -260,7 +261,7 @@ func (s *Server) showKioskIdle(c echo.Context) error {
 	}
 	now := s.now()
 	t := idleToken{Token: hex.EncodeToString(b), Issued: now}
-	idleInSession.put(c.Request().Context(), s.sessions, t)
+	idleInSession.Put(c.Request().Context(), s.sessions, t)
 	pauseKioskIdle(c) // the page is its own countdown
 	v := kiosk.IdleView{
 		ContinueURL: back,
@@ -288,7 +289,7 @@ func (s *Server) showKioskIdle(c echo.Context) error {
 func (s *Server) kioskIdleExpired(c echo.Context) error {
 	home := s.url(RouteHome)
 	ctx := c.Request().Context()
-	t, _ := idleInSession.get(ctx, s.sessions)
+	t, _ := idleInSession.Get(ctx, s.sessions)
 	got := c.QueryParam("token")
 	now := s.now()
 	switch {

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
@@ -46,8 +47,8 @@ type collectedVisit struct {
 
 // The booking this visit may collect, and the collection it just made.
 var (
-	collectInSession   = sessionValue[collectVisit]{sessKioskCollect}
-	collectedInSession = sessionValue[collectedVisit]{sessKioskCollected}
+	collectInSession   = web.SessionValue[collectVisit]{Key: sessKioskCollect}
+	collectedInSession = web.SessionValue[collectedVisit]{Key: sessKioskCollected}
 )
 
 // requireCollectDevice: tickets are collected at a kiosk or at the box office. A customer's own
@@ -57,7 +58,7 @@ func (s *Server) requireCollectDevice(c echo.Context) error {
 		return nil
 	}
 	l := loc(c)
-	return &Error{Code: ENotFound, Heading: l.T("kiosk.collect_elsewhere_heading"),
+	return &web.Error{Code: web.ENotFound, Heading: l.T("kiosk.collect_elsewhere_heading"),
 		Message: l.T("kiosk.collect_elsewhere"), BackURL: s.url(RouteFindBooking), BackLabel: l.T("kiosk.find_my_booking")}
 }
 
@@ -118,7 +119,7 @@ func (s *Server) collectTickets(c echo.Context) error {
 // collectClientLimit is the look-up limit of this client (limits.go), shared with the booking
 // look-up: only failed attempts count.
 func (s *Server) collectClientLimit(c echo.Context) ratelimit.Limit {
-	client := ratelimit.Limit{Key: "find:client:" + clientKey(c), Rule: findPerClient}
+	client := ratelimit.Limit{Key: "find:client:" + web.ClientKey(c), Rule: findPerClient}
 	if user := s.staffUser(c); user != "" {
 		client.Key = "find:staff:" + user // a counter's staff share one address; each has an allowance
 	}
@@ -281,11 +282,11 @@ func (s *Server) markCollected(c echo.Context, cinemaID string, number int64) (u
 }
 
 func (s *Server) saveCollectVisit(c echo.Context, cv collectVisit) {
-	collectInSession.put(c.Request().Context(), s.sessions, cv)
+	collectInSession.Put(c.Request().Context(), s.sessions, cv)
 }
 
 func (s *Server) currentCollectVisit(c echo.Context) (collectVisit, bool) {
-	cv, ok := collectInSession.get(c.Request().Context(), s.sessions)
+	cv, ok := collectInSession.Get(c.Request().Context(), s.sessions)
 	if !ok || cv.CinemaID == "" || cv.Number == 0 {
 		return collectVisit{}, false
 	}
@@ -309,8 +310,8 @@ func (s *Server) finishCollection(c echo.Context, cv collectVisit, again bool) e
 		detail = "tickets printed again"
 	}
 	s.recordAudit(c, audit.Entry{Action: audit.ActionCollect, CinemaID: cv.CinemaID, BookingNumber: cv.Number, Detail: detail})
-	collectInSession.remove(ctx, s.sessions)
-	collectedInSession.put(ctx, s.sessions, collectedVisit{CinemaID: cv.CinemaID, Number: cv.Number, ID: tc.ID, Again: again})
+	collectInSession.Remove(ctx, s.sessions)
+	collectedInSession.Put(ctx, s.sessions, collectedVisit{CinemaID: cv.CinemaID, Number: cv.Number, ID: tc.ID, Again: again})
 	return s.redirect(c, s.url(RouteKioskCollected))
 }
 
@@ -379,7 +380,7 @@ func (s *Server) collectAgain(c echo.Context) error {
 	cv, ok := s.currentCollectVisit(c)
 	if !ok {
 		l := loc(c)
-		return &Error{Code: EGone, Heading: l.T("kiosk.collect_gone_heading"), Message: l.T("kiosk.collect_gone"),
+		return &web.Error{Code: web.EGone, Heading: l.T("kiosk.collect_gone_heading"), Message: l.T("kiosk.collect_gone"),
 			BackURL: s.url(RouteKioskCollect), BackLabel: l.T("kiosk.collect_title")}
 	}
 	if !cv.Marked {
@@ -397,7 +398,7 @@ func (s *Server) showCollected(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	cv, ok := collectedInSession.get(ctx, s.sessions)
+	cv, ok := collectedInSession.Get(ctx, s.sessions)
 	if !ok || cv.Number == 0 {
 		return s.redirect(c, s.url(RouteKioskCollect))
 	}

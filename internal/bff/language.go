@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/text/language"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/views/layouts"
 )
@@ -60,10 +61,10 @@ func withoutLang(u *url.URL) string {
 	q.Del(langParam)
 	to := *u
 	to.RawQuery = q.Encode()
-	if p, ok := requestLink(&to); ok {
+	if p, ok := web.RequestLink(&to); ok {
 		return p
 	}
-	return homePath
+	return web.HomePath
 }
 
 // requestLanguage is the language of this request (see the order above).
@@ -106,7 +107,7 @@ func loc(c echo.Context) *i18n.Localizer { return i18n.FromContext(c.Request().C
 func (s *Server) languageLinks(c echo.Context) []layouts.LangLink {
 	here, q := s.url(RouteHome), url.Values{}
 	if r := c.Request(); r.Method == http.MethodGet && !isHTMX(c) {
-		if p, ok := localLink(r.URL.EscapedPath()); ok { // selflink.go: never the decoded path
+		if p, ok := web.LocalLink(r.URL.EscapedPath()); ok { // selflink.go: never the decoded path
 			here, q = p, r.URL.Query()
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/views/pages"
@@ -36,7 +37,7 @@ func (s *Server) registerMailboxRoutes() {
 // mailboxDir is the folder the pages show, or an error when there is no mailbox.
 func (s *Server) mailboxDir(l *i18n.Localizer) (string, error) {
 	if s.mail == nil || !s.mail.showMailbox || s.mail.dir == "" {
-		return "", &Error{Code: ENotFound, Heading: l.T("staff.mailbox.none_heading"), Message: l.T("staff.mailbox.none_text"), BackURL: s.url(RouteHome), BackLabel: l.T("staff.back_to_start")}
+		return "", &web.Error{Code: web.ENotFound, Heading: l.T("staff.mailbox.none_heading"), Message: l.T("staff.mailbox.none_text"), BackURL: s.url(RouteHome), BackLabel: l.T("staff.back_to_start")}
 	}
 	return s.mail.dir, nil
 }
@@ -69,7 +70,7 @@ func (s *Server) storedMail(c echo.Context) (mail.StoredMessage, error) {
 	}
 	m, err := mail.ReadStored(dir, c.Param("name"))
 	if errors.Is(err, mail.ErrBadName) || errors.Is(err, mail.ErrNotFound) {
-		return m, &Error{Code: ENotFound, Heading: l.T("staff.mailbox.no_such_heading"), Message: l.T("staff.mailbox.no_such_text"), BackURL: s.url(RouteMailbox), BackLabel: l.T("staff.mailbox.all"), Err: err}
+		return m, &web.Error{Code: web.ENotFound, Heading: l.T("staff.mailbox.no_such_heading"), Message: l.T("staff.mailbox.no_such_text"), BackURL: s.url(RouteMailbox), BackLabel: l.T("staff.mailbox.all"), Err: err}
 	}
 	return m, err
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
@@ -83,7 +84,7 @@ func dropTrailingSlash(next echo.HandlerFunc) echo.HandlerFunc {
 		if u.RawQuery != "" {
 			ref += "?" + u.RawQuery
 		}
-		return c.Redirect(http.StatusMovedPermanently, selfLink(ref))
+		return c.Redirect(http.StatusMovedPermanently, web.SelfLink(ref))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
@@ -35,7 +36,7 @@ func (s *Server) startRefund(c echo.Context, e editVisit, change settlement.Chan
 	}
 	group, err := s.settler().StartRefund(ctx, change, amount, b)
 	if errors.Is(err, settlement.ErrRefundNotPlanned) {
-		return &Error{Code: EConflict, Heading: l.T("booking.refund_impossible_heading"), Message: l.T("booking.refund_impossible_text"),
+		return &web.Error{Code: web.EConflict, Heading: l.T("booking.refund_impossible_heading"), Message: l.T("booking.refund_impossible_text"),
 			BackURL: s.url(RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
 	}
 	if err != nil {

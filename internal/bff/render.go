@@ -9,6 +9,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/etag"
 	"github.com/cinemabff/cinemabff/views/layouts"
@@ -95,10 +96,4 @@ func (s *Server) fragment(c echo.Context, status int, body templ.Component) erro
 
 // redirect sends the browser on after a POST (Post/Redirect/Get). For htmx requests it uses
 // HX-Redirect so the whole page changes, not a fragment.
-func (s *Server) redirect(c echo.Context, to string) error {
-	if c.Request().Header.Get("HX-Request") == "true" {
-		c.Response().Header().Set("HX-Redirect", to)
-		return c.NoContent(http.StatusNoContent)
-	}
-	return c.Redirect(http.StatusSeeOther, to)
-}
+func (s *Server) redirect(c echo.Context, to string) error { return web.Redirect(c, to) }

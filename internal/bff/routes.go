@@ -1,9 +1,9 @@
 package bff
 
 import (
-	"fmt"
-	"net/url"
 	"strings"
+
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 )
 
 // Route names: every URL in the site is built from these (Server.url), never by string
@@ -19,7 +19,7 @@ const (
 
 // paths is the one table of route names and their patterns; each flow keeps its part in its
 // own file (bookingPaths, checkoutPaths, swapPaths).
-var paths = mergePaths(map[string]string{
+var paths = web.MergeRoutes(map[string]string{
 	RouteHome:       "/",
 	RouteDevice:     "/device",
 	RouteVisitReset: "/visit/reset",
@@ -29,16 +29,6 @@ var paths = mergePaths(map[string]string{
 
 	RoutePaymentWebhook: "/payments/webhook",
 }, bookingPaths, checkoutPaths, swapPaths, staffPaths, mailboxPaths, kioskPaths, counterPaths, staffDevicePaths)
-
-func mergePaths(parts ...map[string]string) map[string]string {
-	out := map[string]string{}
-	for _, p := range parts {
-		for k, v := range p {
-			out[k] = v
-		}
-	}
-	return out
-}
 
 // registerRoutes wires every handler. Flows add their routes here, each in its own block.
 func (s *Server) registerRoutes() {
@@ -67,20 +57,11 @@ func (s *Server) registerRoutes() {
 // url builds the path of a named route, filling its :params in order and escaping them.
 // An unknown name is a programming error caught by the route tests; it yields "/".
 func (s *Server) url(name string, params ...any) string {
-	p, ok := paths[name]
+	p, ok := paths.URL(name, params...)
 	if !ok {
 		s.logger.Error("unknown route name", "name", name)
-		return "/"
 	}
-	segs := strings.Split(p, "/")
-	i := 0
-	for j, seg := range segs {
-		if strings.HasPrefix(seg, ":") && i < len(params) {
-			segs[j] = url.PathEscape(fmt.Sprint(params[i]))
-			i++
-		}
-	}
-	return strings.Join(segs, "/")
+	return p
 }
 
 // absURL is url() made absolute with the configured public base URL (for ReturnUrl and links

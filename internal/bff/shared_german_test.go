@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/text/language"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
@@ -99,7 +100,7 @@ func TestUpstreamErrorsInGerman(t *testing.T) {
 		{h.srv.fromUpstream(upstream.ErrSeatsUnavailable, "/", "Zurück"), "Diese Plätze wurden gerade vergeben", "Bitte wählen Sie andere."},
 		{h.srv.fromUpstream(upstream.ErrUnavailable, "/", "Zurück"), "Das Kassensystem des Kinos ist gerade nicht erreichbar", "Es wurde nichts geändert."},
 		{slowUpstream(context.DeadlineExceeded, "/", "Zurück"), "Das Kassensystem des Kinos antwortet gerade langsam", "nicht rechtzeitig geantwortet"},
-		{&Error{Code: ETooMany}, "Zu viele Anfragen", "Bitte warten Sie einen Moment"},
+		{&web.Error{Code: web.ETooMany}, "Zu viele Anfragen", "Bitte warten Sie einen Moment"},
 	} {
 		de, en := view(tc.err, "de"), view(tc.err, "en")
 		if de.Heading != tc.heading || !strings.Contains(de.Message, tc.message) {

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/staff"
@@ -63,7 +64,7 @@ func (s *Server) registerStaffRoutes() {
 	s.route("GET", RouteStaffAttention, s.showAttention, staffOnly)
 	s.route("POST", RouteStaffAttentionRetry, s.retryAttention, staffOnly)
 	s.route("POST", RouteStaffAttentionResolve, s.resolveAttention, staffOnly)
-	accounts := guard(func(c echo.Context) error { _, err := s.accountsSupervisor(c); return err })
+	accounts := web.Guard(func(c echo.Context) error { _, err := s.accountsSupervisor(c); return err })
 	s.route("GET", RouteStaffAccounts, s.showStaffAccounts, accounts)
 	s.route("POST", RouteStaffAccountEndSessions, s.endStaffSessions, accounts)
 	s.route("POST", RouteStaffAccountUnlock, s.unlockStaffAccount, accounts)
@@ -150,10 +151,10 @@ func (s *Server) checkStaffSignIn(next echo.HandlerFunc) echo.HandlerFunc {
 
 func (s *Server) signInView(c echo.Context) pages.SignInView {
 	v := pages.SignInView{ActionURL: s.url(RouteStaffSignIn), CSRFToken: csrfToken(c)}
-	if n, ok := localLink(c.QueryParam("next")); ok {
+	if n, ok := web.LocalLink(c.QueryParam("next")); ok {
 		v.Next = n
 	}
-	if n, ok := localLink(c.FormValue("next")); ok && c.Request().Method == http.MethodPost {
+	if n, ok := web.LocalLink(c.FormValue("next")); ok && c.Request().Method == http.MethodPost {
 		v.Next = n
 	}
 	return v
@@ -180,9 +181,9 @@ func (s *Server) signIn(c echo.Context) error {
 		v.Username = v.Username[:staff.MaxUsernameLength]
 	}
 	if s.staff == nil {
-		return &Error{Code: EUnavailable, Heading: l.T("staff.signin.unavailable_heading"), Message: l.T("staff.signin.unavailable_text")}
+		return &web.Error{Code: web.EUnavailable, Heading: l.T("staff.signin.unavailable_heading"), Message: l.T("staff.signin.unavailable_text")}
 	}
-	client := ratelimit.Limit{Key: "signin:client:" + clientKey(c), Rule: signInPerClient}
+	client := ratelimit.Limit{Key: "signin:client:" + web.ClientKey(c), Rule: signInPerClient}
 	ok, wait, err := ratelimit.TakeAll(ctx, s.limits, client)
 	if err != nil {
 		return err
@@ -192,7 +193,7 @@ func (s *Server) signIn(c echo.Context) error {
 		v.Error = l.T("staff.signin.too_many", "Wait", l.N("common.seconds", wholeSeconds(wait.Seconds())))
 		return s.render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
 	}
-	a, err := s.staff.Authenticate(ctx, v.Username, c.FormValue("password"), clientKey(c))
+	a, err := s.staff.Authenticate(ctx, v.Username, c.FormValue("password"), web.ClientKey(c))
 	var locked *staff.LockedError
 	switch {
 	case errors.As(err, &locked):

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/views/components"
@@ -96,7 +97,7 @@ func (s *Server) accountFromPath(c echo.Context) (staff.Account, error) {
 	a, err := s.staff.Get(c.Request().Context(), c.Param("username"))
 	if errors.Is(err, staff.ErrNotFound) {
 		l := loc(c)
-		return staff.Account{}, &Error{Code: ENotFound, Heading: l.T("staff.accounts.no_such_heading"), Message: l.T("staff.accounts.no_such_text"),
+		return staff.Account{}, &web.Error{Code: web.ENotFound, Heading: l.T("staff.accounts.no_such_heading"), Message: l.T("staff.accounts.no_such_text"),
 			BackURL: s.url(RouteStaffAccounts), BackLabel: l.T("staff.accounts.back")}
 	}
 	return a, err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/attention"
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
@@ -28,7 +29,7 @@ import (
 // no database.
 func (s *Server) attention(l *i18n.Localizer) (*attention.Store, attention.Lister, error) {
 	if s.sql == nil {
-		return nil, attention.Lister{}, &Error{Code: EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_database")}
+		return nil, attention.Lister{}, &web.Error{Code: web.EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_database")}
 	}
 	st := attention.New(s.sql, s.now)
 	lister := attention.Lister{Ledger: s.ledger, Actions: st, Now: s.now, StuckAfter: attentionStuckAfter, MinAttempts: attentionMinAttempts}
@@ -199,7 +200,7 @@ func (s *Server) attentionItem(c echo.Context) (it attention.Item, ok bool, err 
 	l := loc(c)
 	kind, ref := attention.Kind(c.Param("kind")), c.Param("ref")
 	if !kind.Valid() || ref == "" || len(ref) > 64 {
-		return it, false, &Error{Code: ENotFound, Heading: l.T("staff.attention.no_such_heading"), Message: l.T("staff.attention.no_such_text"),
+		return it, false, &web.Error{Code: web.ENotFound, Heading: l.T("staff.attention.no_such_heading"), Message: l.T("staff.attention.no_such_text"),
 			BackURL: s.url(RouteStaffAttention), BackLabel: l.T("staff.attention.title")}
 	}
 	st, lister, err := s.attention(l)
@@ -249,7 +250,7 @@ func (s *Server) retryAttention(c echo.Context) error {
 	switch {
 	case it.Checkout != nil:
 		if s.checkoutState == nil || s.ticketing == nil {
-			return &Error{Code: EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_ticketing")}
+			return &web.Error{Code: web.EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_ticketing")}
 		}
 		_, id, kv := s.checkOrderNow(ctx, *it.Checkout)
 		msg(id, kv...)
@@ -259,7 +260,7 @@ func (s *Server) retryAttention(c echo.Context) error {
 			break
 		}
 		if s.payments == nil || s.ticketing == nil {
-			return &Error{Code: EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_payments")}
+			return &web.Error{Code: web.EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_payments")}
 		}
 		e, aerr := s.settler().Advance(ctx, it.Ref)
 		if aerr != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/views/components"
@@ -42,7 +43,7 @@ func (s *Server) registerStaffDeviceRoutes() {
 // dropped unless it is an address on this site: localLink).
 func (s *Server) signInURL(next string) string {
 	u := s.url(RouteStaffSignIn)
-	if n, ok := localLink(next); ok {
+	if n, ok := web.LocalLink(next); ok {
 		u += "?next=" + url.QueryEscape(n)
 	}
 	return u
@@ -52,7 +53,7 @@ func (s *Server) signInURL(next string) string {
 func (s *Server) showStaffDevices(c echo.Context) error {
 	l := loc(c)
 	if s.enrolments == nil {
-		return &Error{Code: EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.devices_no_database")}
+		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.devices_no_database")}
 	}
 	ctx := c.Request().Context()
 	list, err := s.enrolments.List(ctx, 0)
@@ -86,7 +87,7 @@ func (s *Server) showStaffDevices(c echo.Context) error {
 
 // noSuchDevice is the answer for an enrolment id that names none.
 func (s *Server) noSuchDevice(l *i18n.Localizer) error {
-	return &Error{Code: ENotFound, Heading: l.T("kiosk.devices_not_found_heading"), Message: l.T("kiosk.devices_not_found"),
+	return &web.Error{Code: web.ENotFound, Heading: l.T("kiosk.devices_not_found_heading"), Message: l.T("kiosk.devices_not_found"),
 		BackURL: s.url(RouteStaffDevices), BackLabel: l.T("kiosk.devices_back")}
 }
 
@@ -95,7 +96,7 @@ func (s *Server) revokeDevice(c echo.Context) error {
 	sup := s.staffUser(c) // supervisorsOnly
 	l := loc(c)
 	if s.enrolments == nil {
-		return &Error{Code: EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.devices_revoke_no_database")}
+		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.devices_revoke_no_database")}
 	}
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id <= 0 {
@@ -125,7 +126,7 @@ func (s *Server) revokeDevice(c echo.Context) error {
 func (s *Server) setDeviceLanguage(c echo.Context) error {
 	l := loc(c)
 	if s.enrolments == nil {
-		return &Error{Code: EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.devices_no_database")}
+		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.devices_no_database")}
 	}
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id <= 0 {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -36,7 +37,7 @@ func (s *Server) storedValueLimits(c echo.Context, kind storedValueKind, card st
 	prefix := "storedvalue:" + string(kind) + ":"
 	limits := []ratelimit.Limit{
 		{Key: prefix + "card:" + limitKeyHash(card), Rule: storedValuePerCard},
-		{Key: prefix + "client:" + clientKey(c), Rule: storedValuePerClient},
+		{Key: prefix + "client:" + web.ClientKey(c), Rule: storedValuePerClient},
 	}
 	if tok := s.sessions.Token(c.Request().Context()); tok != "" {
 		limits = append(limits, ratelimit.Limit{Key: prefix + "visit:" + limitKeyHash(tok), Rule: storedValuePerVisit})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/tickets"
@@ -62,7 +63,7 @@ func (s *Server) reviewSwap(c echo.Context) error {
 	}
 	form, err := c.FormParams()
 	if err != nil {
-		return &Error{Code: EInvalid, Heading: l.T("ui.error.invalid.heading"), Message: l.T("swap.problem.unreadable"),
+		return &web.Error{Code: web.EInvalid, Heading: l.T("ui.error.invalid.heading"), Message: l.T("swap.problem.unreadable"),
 			BackURL: s.url(RouteSwap, bb.CinemaID, bb.Number), BackLabel: l.T("swap.choose_seats_link")}
 	}
 	plan, err := s.freshPlan(ctx, b, rb.Plan)

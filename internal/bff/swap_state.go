@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/tickets"
@@ -82,14 +83,14 @@ func (s *Server) swapAccess(c echo.Context) (boundBooking, error) {
 	bb, ok := s.boundBooking(c)
 	if err != nil || !ok || bb.CinemaID != c.Param("cinema") || bb.Number != number {
 		l := loc(c)
-		return boundBooking{}, &Error{Code: EForbidden, Heading: l.T("swap.not_opened.heading"), Message: l.T("swap.not_opened.message"),
+		return boundBooking{}, &web.Error{Code: web.EForbidden, Heading: l.T("swap.not_opened.heading"), Message: l.T("swap.not_opened.message"),
 			BackURL: s.url(RouteFindBooking), BackLabel: l.T("swap.not_opened.find")}
 	}
 	return bb, nil
 }
 
 func (s *Server) loadSwap(c echo.Context, key string, bb boundBooking) (swapVisit, bool) {
-	v, ok := sessionValue[swapVisit]{key}.get(c.Request().Context(), s.sessions)
+	v, ok := web.SessionValue[swapVisit]{Key: key}.Get(c.Request().Context(), s.sessions)
 	if !ok || v.CinemaID != bb.CinemaID || v.Number != bb.Number || len(v.Moves) == 0 {
 		return swapVisit{}, false
 	}
@@ -97,7 +98,7 @@ func (s *Server) loadSwap(c echo.Context, key string, bb boundBooking) (swapVisi
 }
 
 func (s *Server) saveSwap(c echo.Context, key string, v swapVisit) {
-	sessionValue[swapVisit]{key}.put(c.Request().Context(), s.sessions, v)
+	web.SessionValue[swapVisit]{Key: key}.Put(c.Request().Context(), s.sessions, v)
 }
 
 // swapUnavailableReason says, in l's language, why the booking's seats cannot be swapped

@@ -3,6 +3,7 @@ package bff
 import (
 	"errors"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
@@ -80,30 +81,30 @@ func (s *Server) fromUpstream(err error, backURL, backLabel string) error {
 	if upstream.TimedOut(err) {
 		return slowUpstream(err, backURL, backLabel) // slow, not refusing
 	}
-	e := &Error{Err: err, BackURL: backURL, BackLabel: backLabel}
+	e := &web.Error{Err: err, BackURL: backURL, BackLabel: backLabel}
 	if r, ok := upstream.EditRefusal(err); ok {
-		e.Code, e.headingID, e.messageID = EConflict, msg("ui.edit_refused.heading"), editRestrictionID(r)
+		e.Code, e.HeadingID, e.MessageID = web.EConflict, msg("ui.edit_refused.heading"), editRestrictionID(r)
 		return e
 	}
 	if r, ok := upstream.SwapRefusal(err); ok {
-		e.Code, e.headingID, e.messageID = EConflict, msg("ui.swap_refused.heading"), swapRestrictionID(r)
+		e.Code, e.HeadingID, e.MessageID = web.EConflict, msg("ui.swap_refused.heading"), swapRestrictionID(r)
 		return e
 	}
 	switch {
 	case errors.Is(err, upstream.ErrUnavailable), errors.Is(err, upstream.ErrUnauthorized):
 		// A refused token or a reply we cannot read is the cinema's problem, never the
 		// person's: they see that the system cannot be reached; staff read why in the log.
-		e.Code, e.headingID, e.messageID = EUnavailable, msg("ui.error.unavailable.heading"), msg("ui.error.unavailable.message")
+		e.Code, e.HeadingID, e.MessageID = web.EUnavailable, msg("ui.error.unavailable.heading"), msg("ui.error.unavailable.message")
 	case errors.Is(err, upstream.ErrOrderExpired):
-		e.Code, e.headingID, e.messageID = EGone, msg("ui.error.gone.heading"), msg("ui.error.order_expired.message")
+		e.Code, e.HeadingID, e.MessageID = web.EGone, msg("ui.error.gone.heading"), msg("ui.error.order_expired.message")
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
-		e.Code, e.headingID, e.messageID = EConflict, seatsTakenNotice.Heading, seatsTakenNotice.Body
+		e.Code, e.HeadingID, e.MessageID = web.EConflict, seatsTakenNotice.Heading, seatsTakenNotice.Body
 	case errors.Is(err, upstream.ErrPaymentDeclined):
-		e.Code, e.headingID, e.messageID = EInvalid, msg("ui.error.payment_declined.heading"), msg("ui.error.payment_declined.message")
+		e.Code, e.HeadingID, e.MessageID = web.EInvalid, msg("ui.error.payment_declined.heading"), msg("ui.error.payment_declined.message")
 	case errors.Is(err, upstream.ErrNotFound):
-		e.Code, e.headingID, e.messageID = ENotFound, msg("ui.error.not_found.heading"), msg("ui.error.not_found.message")
+		e.Code, e.HeadingID, e.MessageID = web.ENotFound, msg("ui.error.not_found.heading"), msg("ui.error.not_found.message")
 	case errors.Is(err, upstream.ErrInvalidRequest):
-		e.Code, e.headingID, e.messageID = EInvalid, msg("ui.error.invalid.heading"), msg("ui.error.invalid_request.message")
+		e.Code, e.HeadingID, e.MessageID = web.EInvalid, msg("ui.error.invalid.heading"), msg("ui.error.invalid_request.message")
 	default:
 		return err
 	}

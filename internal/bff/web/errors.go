@@ -1,4 +1,8 @@
-package bff
+// Package web is the kernel the site's flows are built on: the error type every handler
+// returns, the one builder of links back into the site, typed values in the visit's session,
+// and how clients are told apart for limits. It imports no flow and nothing else under
+// internal/bff (docs/architecture.md).
+package web
 
 import (
 	"fmt"
@@ -21,8 +25,8 @@ const (
 )
 
 // Error is an error meant for the person using the site. Heading, Message and BackLabel are
-// shown as they are, so they are written in the request's language (loc(c).T); an empty
-// Heading or Message is the code's general one (errorView). Err (optional) is the cause,
+// shown as they are, so they are written in the request's language; an empty Heading or
+// Message is the code's general one. Err (optional) is the cause,
 // logged but never shown.
 type Error struct {
 	Code       Code
@@ -33,16 +37,16 @@ type Error struct {
 	BackLabel  string
 	Err        error
 
-	// headingID and messageID are catalog messages shown when Heading or Message is empty:
-	// helpers without the request at hand (fromUpstream, slowUpstream) name the words, and
-	// the error page writes them in the request's language.
-	headingID, messageID string
+	// HeadingID and MessageID are catalog messages shown when Heading or Message is empty:
+	// helpers without the request at hand name the words, and the error page writes them in
+	// the request's language.
+	HeadingID, MessageID string
 }
 
 func (e *Error) Error() string {
 	m := e.Message
 	if m == "" {
-		m = e.messageID
+		m = e.MessageID
 	}
 	if e.Err != nil {
 		return fmt.Sprintf("%s: %s: %v", e.Code, m, e.Err)
@@ -50,15 +54,10 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s", e.Code, m)
 }
 
-// msg marks a catalog message id that is written later, in the language of the request that
-// shows it (an *Error's headingID and messageID, a notice made without the request at hand).
-// The catalog tests find the ids it marks.
-func msg(id string) string { return id }
-
 func (e *Error) Unwrap() error { return e.Err }
 
-// statusOf maps a code to its HTTP status, in one place.
-func statusOf(code Code) int {
+// StatusOf maps a code to its HTTP status, in one place.
+func StatusOf(code Code) int {
 	switch code {
 	case EInvalid:
 		return http.StatusUnprocessableEntity

@@ -1,4 +1,4 @@
-package bff
+package web
 
 import (
 	"context"
@@ -20,23 +20,23 @@ func TestSessionValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := sessionValue[visit]{"test.visit"}
-	if _, ok := v.get(ctx, sm); ok {
+	v := SessionValue[visit]{"test.visit"}
+	if _, ok := v.Get(ctx, sm); ok {
 		t.Fatal("a value never put is present")
 	}
-	v.put(ctx, sm, visit{ID: "abc", Count: 2})
-	if got, ok := v.get(ctx, sm); !ok || got != (visit{ID: "abc", Count: 2}) {
+	v.Put(ctx, sm, visit{ID: "abc", Count: 2})
+	if got, ok := v.Get(ctx, sm); !ok || got != (visit{ID: "abc", Count: 2}) {
 		t.Fatalf("got %+v, %v; want the value put", got, ok)
 	}
 	for _, raw := range []string{"not json", `{"ID": 3}`, `[1,2]`} {
 		sm.Put(ctx, "test.visit", raw)
-		if got, ok := v.get(ctx, sm); ok {
+		if got, ok := v.Get(ctx, sm); ok {
 			t.Errorf("unreadable %q read as %+v", raw, got)
 		}
 	}
-	v.put(ctx, sm, visit{ID: "x"})
-	v.remove(ctx, sm)
-	if _, ok := v.get(ctx, sm); ok {
+	v.Put(ctx, sm, visit{ID: "x"})
+	v.Remove(ctx, sm)
+	if _, ok := v.Get(ctx, sm); ok {
 		t.Fatal("a removed value is present")
 	}
 }

@@ -1,4 +1,4 @@
-package bff
+package web
 
 import (
 	"net/http/httptest"
@@ -18,8 +18,8 @@ func TestClientKey(t *testing.T) {
 		{"IPv6 with a zone", "[fe80::1%eth0]:5000", "fe80::/64"},
 		{"IPv4-mapped IPv6", "[::ffff:198.51.100.4]:5000", "198.51.100.4"},
 		{"IPv6 loopback", "[::1]:5000", "::/64"},
-		{"garbage", "not an address", invalidClient},
-		{"empty", "", invalidClient},
+		{"garbage", "not an address", InvalidClient},
+		{"empty", "", InvalidClient},
 	}
 	e := echo.New()
 	e.IPExtractor = echo.ExtractIPDirect()
@@ -27,8 +27,8 @@ func TestClientKey(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := httptest.NewRequest("GET", "/", nil)
 			r.RemoteAddr = tc.remote
-			if got := clientKey(e.NewContext(r, httptest.NewRecorder())); got != tc.want {
-				t.Fatalf("clientKey(%q) = %q, want %q", tc.remote, got, tc.want)
+			if got := ClientKey(e.NewContext(r, httptest.NewRecorder())); got != tc.want {
+				t.Fatalf("ClientKey(%q) = %q, want %q", tc.remote, got, tc.want)
 			}
 		})
 	}

@@ -1,0 +1,55 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+// Routes is the one table of route names and their path patterns ("/booking/edit/payment/:entry").
+// Every address of the site is built from it by name, never by string concatenation; each flow
+// keeps its part of the table beside its handlers, and the site merges them.
+type Routes map[string]string
+
+// MergeRoutes puts the flows' parts of the table together.
+func MergeRoutes(parts ...map[string]string) Routes {
+	out := Routes{}
+	for _, p := range parts {
+		for k, v := range p {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// URL builds the path of the route called name, filling its :params in order and escaping
+// them. ok is false for an unknown name (a programming error the route tests catch); the path
+// is then "/".
+func (r Routes) URL(name string, params ...any) (path string, ok bool) {
+	p, ok := r[name]
+	if !ok {
+		return "/", false
+	}
+	segs := strings.Split(p, "/")
+	i := 0
+	for j, seg := range segs {
+		if strings.HasPrefix(seg, ":") && i < len(params) {
+			segs[j] = url.PathEscape(fmt.Sprint(params[i]))
+			i++
+		}
+	}
+	return strings.Join(segs, "/"), true
+}
+
+// Redirect sends the browser to to after a form (303 See Other, so a refresh never posts
+// again); an htmx request gets HX-Redirect instead, so htmx loads the whole page.
+func Redirect(c echo.Context, to string) error {
+	if c.Request().Header.Get("HX-Request") == "true" {
+		c.Response().Header().Set("HX-Redirect", to)
+		return c.NoContent(http.StatusNoContent)
+	}
+	return c.Redirect(http.StatusSeeOther, to)
+}

@@ -1,0 +1,55 @@
+package web
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/labstack/echo/v4"
+)
+
+func TestRoutesURL(t *testing.T) {
+	r := MergeRoutes(map[string]string{"home": "/", "entry": "/booking/edit/payment/:entry"},
+		map[string]string{"attention": "/staff/attention/:kind/:ref/retry"})
+	for _, tc := range []struct {
+		name   string
+		params []any
+		want   string
+		ok     bool
+	}{
+		{"home", nil, "/", true},
+		{"entry", []any{"e-1"}, "/booking/edit/payment/e-1", true},
+		{"entry", []any{"a/b c"}, "/booking/edit/payment/a%2Fb%20c", true}, // a parameter never adds a segment
+		{"attention", []any{"ledger", 42}, "/staff/attention/ledger/42/retry", true},
+		{"nope", nil, "/", false},
+	} {
+		got, ok := r.URL(tc.name, tc.params...)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("URL(%q, %v) = %q, %v; want %q, %v", tc.name, tc.params, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestRedirect(t *testing.T) {
+	e := echo.New()
+	for _, tc := range []struct {
+		htmx       bool
+		status     int
+		header, to string
+	}{
+		{false, http.StatusSeeOther, "Location", "/booking"},
+		{true, http.StatusNoContent, "HX-Redirect", "/booking"},
+	} {
+		req := httptest.NewRequest(http.MethodPost, "/x", nil)
+		if tc.htmx {
+			req.Header.Set("HX-Request", "true")
+		}
+		rec := httptest.NewRecorder()
+		if err := Redirect(e.NewContext(req, rec), tc.to); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Code != tc.status || rec.Header().Get(tc.header) != tc.to {
+			t.Errorf("htmx=%v: %d %s=%q; want %d %q", tc.htmx, rec.Code, tc.header, rec.Header().Get(tc.header), tc.status, tc.to)
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package web
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// onSite reports whether a Location or href, as a browser resolves it against the site, stays
+// on the site: a path that starts with exactly one "/" (also once decoded, since the page at a
+// decoded "//host" builds its own links from it) and names no scheme or host.
+func onSite(ref string) bool {
+	u, err := url.Parse(ref)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || !strings.HasPrefix(ref, "/") {
+		return false
+	}
+	for _, p := range []string{ref, u.Path} {
+		if len(p) > 1 && (p[1] == '/' || p[1] == '\\') {
+			return false
+		}
+	}
+	return true
+}
+
+// TestSelfLink: addresses on the site pass with their escapes as they are; anything a browser
+// could take for another host, or that is not a path, is refused.
+func TestSelfLink(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string // "" : refused (selfLink gives the home page)
+	}{
+		{"/", "/"},
+		{"/device", "/device"},
+		{"/staff/devices?x=1", "/staff/devices?x=1"},
+		{"/films/a%20b", "/films/a%20b"},
+		{"/films/a%2Fb?lang=de", "/films/a%2Fb?lang=de"},
+		{"/films/a b", "/films/a%20b"},
+		{"/kiosk/idle?back=%2Fhello", "/kiosk/idle?back=%2Fhello"},
+		{"/booking#tickets", "/booking"},
+		{"/caf%C3%A9", "/caf%C3%A9"},
+		{"", ""},
+		{"device", ""},
+		{"%2Fevil.example", ""},
+		{"//evil.example/device", ""},
+		{"///evil.example", ""},
+		{"/\\evil.example", ""},
+		{"\\\\evil.example", ""},
+		{"/%2Fevil.example", ""},
+		{"/%2F%2Fevil.example", ""},
+		{"/%5Cevil.example", ""},
+		{"/%5cevil.example", ""},
+		{"/%09/evil.example", ""},
+		{"/\t/evil.example", ""},
+		{"/ok%0D%0ASet-Cookie:%20x=1", ""},
+		{"/device\r\nSet-Cookie: x=1", ""},
+		{"https://evil.example/", ""},
+		{"http:/evil.example", ""},
+		{"javascript:alert(1)", ""},
+		{"/%", ""},
+		{"/" + strings.Repeat("a", 3000), ""},
+	} {
+		got, ok := LocalLink(tc.in)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("LocalLink(%q) = %q %v, want %q", tc.in, got, ok, tc.want)
+		}
+		want := tc.want
+		if want == "" {
+			want = "/"
+		}
+		if got := SelfLink(tc.in); got != want {
+			t.Errorf("SelfLink(%q) = %q, want %q", tc.in, got, want)
+		}
+	}
+}
+
+// FuzzSelfLink: whatever comes in, what comes out is an address on this site that a browser
+// resolves to this host, and building it again changes nothing.
+func FuzzSelfLink(f *testing.F) {
+	for _, s := range []string{"/", "/films/a%20b?x=1", "/%2Fevil.example", "/%5C", "//x", "/\\x", "/a\tb", "/%0a"} {
+		f.Add(s)
+	}
+	base, _ := url.Parse("https://cinema.example/somewhere/page")
+	f.Fuzz(func(t *testing.T, in string) {
+		out := SelfLink(in)
+		if !onSite(out) || strings.ContainsAny(out, "\\\t\r\n") {
+			t.Fatalf("SelfLink(%q) = %q: not on the site", in, out)
+		}
+		u, err := url.Parse(out)
+		if err != nil {
+			t.Fatalf("SelfLink(%q) = %q: %v", in, out, err)
+		}
+		if r := base.ResolveReference(u); r.Host != base.Host || r.Scheme != base.Scheme {
+			t.Fatalf("SelfLink(%q) = %q resolves to %s", in, out, r)
+		}
+		if again := SelfLink(out); again != out {
+			t.Fatalf("SelfLink(%q) = %q, then %q", in, out, again)
+		}
+	})
+}
