@@ -6,23 +6,9 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-)
 
-// onSite reports whether a Location or href, as a browser resolves it against the site, stays
-// on the site: a path that starts with exactly one "/" (also once decoded, since the page at a
-// decoded "//host" builds its own links from it) and names no scheme or host.
-func onSite(ref string) bool {
-	u, err := url.Parse(ref)
-	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || !strings.HasPrefix(ref, "/") {
-		return false
-	}
-	for _, p := range []string{ref, u.Path} {
-		if len(p) > 1 && (p[1] == '/' || p[1] == '\\') {
-			return false
-		}
-	}
-	return true
-}
+	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
+)
 
 // TestSelfLinkLanguageSwitchStaysOnSite: the language switch redirects to the same page on the
 // site, built from the escaped path: an encoded slash or backslash at the start never becomes
@@ -44,7 +30,7 @@ func TestSelfLinkLanguageSwitchStaysOnSite(t *testing.T) {
 	} {
 		resp, _ := h.get(tc.path)
 		loc := resp.Header.Get("Location")
-		if resp.StatusCode != http.StatusSeeOther || !onSite(loc) {
+		if resp.StatusCode != http.StatusSeeOther || !webtest.OnSite(loc) {
 			t.Errorf("GET %s: %d to %q, want 303 on the site", tc.path, resp.StatusCode, loc)
 			continue
 		}
@@ -76,7 +62,7 @@ func TestSelfLinkLanguageLinksStayOnSite(t *testing.T) {
 		}
 		links.Each(func(_ int, a *goquerySel) {
 			href := a.AttrOr("href", "")
-			if !onSite(href) || !strings.HasPrefix(href, tc.prefix) {
+			if !webtest.OnSite(href) || !strings.HasPrefix(href, tc.prefix) {
 				t.Errorf("%s: language link %q, want one on the site starting %q", tc.path, href, tc.prefix)
 			}
 		})
@@ -92,7 +78,7 @@ func TestSelfLinkSignInNextStaysOnSite(t *testing.T) {
 			h.addClerk("anna", "Anna Box", testPassword)
 			doc := h.page("/staff/sign-in?next="+url.QueryEscape(next), http.StatusOK)
 			doc.Find(`input[name="next"]`).Each(func(_ int, in *goquerySel) {
-				if v := in.AttrOr("value", ""); v != "" && !onSite(v) {
+				if v := in.AttrOr("value", ""); v != "" && !webtest.OnSite(v) {
 					t.Errorf("the sign-in form carries next=%q", v)
 				}
 			})
@@ -145,7 +131,7 @@ func (h *harness) followOnSite(t *testing.T, resp *http.Response) {
 			return
 		}
 		loc := resp.Header.Get("Location")
-		if !onSite(loc) {
+		if !webtest.OnSite(loc) {
 			t.Fatalf("%d to %q: off the site", resp.StatusCode, loc)
 		}
 		resp, _ = h.get(loc)

@@ -4,23 +4,9 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-)
 
-// onSite reports whether a Location or href, as a browser resolves it against the site, stays
-// on the site: a path that starts with exactly one "/" (also once decoded, since the page at a
-// decoded "//host" builds its own links from it) and names no scheme or host.
-func onSite(ref string) bool {
-	u, err := url.Parse(ref)
-	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || !strings.HasPrefix(ref, "/") {
-		return false
-	}
-	for _, p := range []string{ref, u.Path} {
-		if len(p) > 1 && (p[1] == '/' || p[1] == '\\') {
-			return false
-		}
-	}
-	return true
-}
+	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
+)
 
 // TestSelfLink: addresses on the site pass with their escapes as they are; anything a browser
 // could take for another host, or that is not a path, is refused.
@@ -82,7 +68,7 @@ func FuzzSelfLink(f *testing.F) {
 	base, _ := url.Parse("https://cinema.example/somewhere/page")
 	f.Fuzz(func(t *testing.T, in string) {
 		out := SelfLink(in)
-		if !onSite(out) || strings.ContainsAny(out, "\\\t\r\n") {
+		if !webtest.OnSite(out) || strings.ContainsAny(out, "\\\t\r\n") {
 			t.Fatalf("SelfLink(%q) = %q: not on the site", in, out)
 		}
 		u, err := url.Parse(out)
