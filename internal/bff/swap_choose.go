@@ -112,7 +112,7 @@ func planSwap(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticketV
 		for _, m := range b.PackageMates(t.Seq) {
 			if !choice.Seqs[m.Seq] {
 				return choice, nil, swapProblem(l.T("swap.problem.partial_package.heading"),
-					swapRestrictionText(l, upstream.SwapPartialPackage)+" "+l.T("swap.problem.partial_package.body"))
+					web.SwapRestrictionText(l, upstream.SwapPartialPackage)+" "+l.T("swap.problem.partial_package.body"))
 			}
 		}
 	}

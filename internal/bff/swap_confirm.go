@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
@@ -76,7 +77,7 @@ func (s *Server) confirmSwap(c echo.Context) error {
 			choice.Seats = append(choice.Seats, m.To)
 		}
 		return s.renderSwap(c, http.StatusConflict, rb.Booking, rb.Plan, choice, &components.Notice{Kind: components.NoticeError,
-			Heading: l.T("swap.not_changed"), Body: swapRestrictionText(l, r)})
+			Heading: l.T("swap.not_changed"), Body: web.SwapRestrictionText(l, r)})
 	}
 	if err != nil {
 		return s.fromUpstream(err, s.url(RouteSwap, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))

@@ -107,7 +107,7 @@ func (s *Server) saveSwap(c echo.Context, key string, v swapVisit) {
 // The booking page shows this instead of the "Change seats" link.
 func swapUnavailableReason(l *i18n.Localizer, b cinema.Booking) string {
 	for _, r := range b.SwapRestrictions() {
-		return swapRestrictionText(l, upstream.SwapRestriction(r))
+		return web.SwapRestrictionText(l, upstream.SwapRestriction(r))
 	}
 	if b.BeingEdited {
 		return l.T("swap.reason.being_edited")
