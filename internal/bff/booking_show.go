@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/swap"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
@@ -122,11 +123,11 @@ func (s *Server) swapAction(c echo.Context, b cinema.Booking) booking.Action {
 		a.Reason = reason
 		return a
 	}
-	if reason := swapUnavailableReason(loc(c), b); reason != "" {
+	if reason := swap.UnavailableReason(loc(c), b); reason != "" {
 		a.Reason = reason
 		return a
 	}
-	a.URL, a.Enabled = s.url(RouteSwap, b.CinemaID, b.Number), true
+	a.URL, a.Enabled = s.url(swap.RouteShow, b.CinemaID, b.Number), true
 	return a
 }
 

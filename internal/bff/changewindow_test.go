@@ -13,6 +13,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -233,7 +234,7 @@ func TestSessionStartedRefusalInWords(t *testing.T) {
 	if got := editRestrictionText(englishLocalizer(t), upstream.EditSessionStarted); got != want {
 		t.Errorf("edit: %q", got)
 	}
-	if got := swapRestrictionText(englishLocalizer(t), upstream.SwapSessionStarted); got != want {
+	if got := web.SwapRestrictionText(englishLocalizer(t), upstream.SwapSessionStarted); got != want {
 		t.Errorf("swap: %q", got)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/swap"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
@@ -313,7 +314,7 @@ func (s *Server) nextCustomer(c echo.Context) error {
 	s.releaseBuy(c)
 	s.clearEdit(c)
 	s.clearBuy(c)
-	for _, k := range []string{sessBookingCinema, sessBookingNumber, sessChanges, sessMailKey, sessSwapPending, sessSwapDone, sessFlash} {
+	for _, k := range []string{sessBookingCinema, sessBookingNumber, sessChanges, sessMailKey, swap.SessionPending, swap.SessionDone, sessFlash} {
 		s.sessions.Remove(ctx, k)
 	}
 	if err := s.renewSession(c); err != nil {

@@ -165,9 +165,5 @@ func validCSRFToken(tok string, secrets [][]byte) bool {
 }
 
 // csrfToken is the token to put into forms for this request ("" where no form is checked).
-func csrfToken(c echo.Context) string {
-	if f, ok := c.Get(ctxCSRF).(func() string); ok {
-		return f()
-	}
-	return ""
-}
+// It is web.CSRFToken.
+func csrfToken(c echo.Context) string { return web.CSRFToken(c) }

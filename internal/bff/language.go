@@ -100,7 +100,7 @@ func (s *Server) rememberLanguage(c echo.Context, tag language.Tag) {
 }
 
 // loc is the request's localizer.
-func loc(c echo.Context) *i18n.Localizer { return i18n.FromContext(c.Request().Context()) }
+func loc(c echo.Context) *i18n.Localizer { return web.Loc(c) }
 
 // languageLinks are the header's language switch: one plain link per language to this page
 // (a GET whose address is on this site) or to the home page, each named in its own language.

@@ -25,20 +25,15 @@ import (
 const (
 	ctxNonce     = "csp_nonce"
 	ctxRequestID = "request_id"
-	ctxDevice    = "device"
-	ctxCSRF      = "csrf"
+	ctxDevice    = web.DeviceKey
+	ctxCSRF      = web.CSRFKey
 	// ctxSessionLoaded is set once the server session is in the request context.
 	ctxSessionLoaded = "session_loaded"
 )
 
-type loggerKey struct{}
-
-// loggerFrom returns the request-scoped logger (carrying the request id).
+// loggerFrom returns the request-scoped logger (carrying the request id): web.LoggerFrom.
 func loggerFrom(ctx context.Context, fallback *slog.Logger) *slog.Logger {
-	if l, ok := ctx.Value(loggerKey{}).(*slog.Logger); ok {
-		return l
-	}
-	return fallback
+	return web.LoggerFrom(ctx, fallback)
 }
 
 func (s *Server) useMiddleware() {
@@ -107,7 +102,7 @@ func (s *Server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
 		c.Set(ctxRequestID, id)
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
 		l := s.logger.With("request_id", id)
-		ctx := context.WithValue(c.Request().Context(), loggerKey{}, l)
+		ctx := web.WithLogger(c.Request().Context(), l)
 		ctx = withRequestID(ctx, id)
 		if !isInfraPath(c.Request().URL.Path) {
 			ctx = upstream.WithReadDeadline(ctx, time.Now().Add(budget))
@@ -195,16 +190,11 @@ func (s *Server) loadDevice(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// deviceOf returns the device info of the request.
-func deviceOf(c echo.Context) device.Info {
-	if info, ok := c.Get(ctxDevice).(device.Info); ok {
-		return info
-	}
-	return device.Info{Mode: device.Customer}
-}
+// deviceOf returns the device info of the request: web.DeviceOf.
+func deviceOf(c echo.Context) device.Info { return web.DeviceOf(c) }
 
-// isKiosk reports whether the request comes from a lobby kiosk.
-func isKiosk(c echo.Context) bool { return deviceOf(c).Mode == device.Kiosk }
+// isKiosk reports whether the request comes from a lobby kiosk: web.IsKiosk.
+func isKiosk(c echo.Context) bool { return web.IsKiosk(c) }
 
 // isInfraPath marks paths that need neither sessions, device cookies nor CSRF.
 func isInfraPath(p string) bool {

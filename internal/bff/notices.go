@@ -323,14 +323,3 @@ func noticeLines(lines []booking.LineView) []notify.Line {
 	}
 	return out
 }
-
-// swapNotice is what a seat swap tells the customer: old seats and new seats, in the language
-// of the visit behind ctx.
-func swapNotice(ctx context.Context, v swapVisit) notify.Notice {
-	n := notify.Notice{Kind: notify.KindSwap, Key: "swap:" + ledger.NewID(), To: v.Email, Lang: noticeLang(ctx), CinemaID: v.CinemaID, BookingNumber: v.Number}
-	for _, m := range v.Moves {
-		n.Lines = append(n.Lines, notify.Line{Change: notify.ChangeMoved, Description: m.Ticket, Seat: m.ToText, From: m.From})
-		n.Replaced = append(n.Replaced, changes.Ticket{Line: m.Seq, Description: m.Ticket, Seat: m.From})
-	}
-	return n
-}

@@ -3,6 +3,7 @@ package bff
 import (
 	"strings"
 
+	"github.com/cinemabff/cinemabff/internal/bff/swap"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 )
 
@@ -18,7 +19,7 @@ const (
 )
 
 // paths is the one table of route names and their patterns; each flow keeps its part in its
-// own file (bookingPaths, checkoutPaths, swapPaths).
+// own file (bookingPaths, checkoutPaths) or, for a flow package, beside its handler (swap.Paths).
 var paths = web.MergeRoutes(map[string]string{
 	RouteHome:       "/",
 	RouteDevice:     "/device",
@@ -28,7 +29,7 @@ var paths = web.MergeRoutes(map[string]string{
 	RouteMetrics:    "/metrics",
 
 	RoutePaymentWebhook: "/payments/webhook",
-}, bookingPaths, checkoutPaths, swapPaths, staffPaths, mailboxPaths, kioskPaths, counterPaths, staffDevicePaths)
+}, bookingPaths, checkoutPaths, swap.Paths, staffPaths, mailboxPaths, kioskPaths, counterPaths, staffDevicePaths)
 
 // registerRoutes wires every handler. Flows add their routes here, each in its own block.
 func (s *Server) registerRoutes() {
@@ -46,7 +47,7 @@ func (s *Server) registerRoutes() {
 
 	s.registerBookingRoutes()
 	s.registerCheckoutRoutes()
-	s.registerSwapRoutes()
+	s.swapFlow.Routes(s.route)
 	s.registerStaffRoutes()
 	s.registerMailboxRoutes()
 	s.registerKioskRoutes()

@@ -13,7 +13,7 @@ import (
 func areaRuleWords(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string) string {
 	var names []string
 	for _, c := range ticketCats {
-		if n := categoryName(plan, c); !slices.Contains(names, n) {
+		if n := plan.AreaCategoryName(c); !slices.Contains(names, n) {
 			names = append(names, n)
 		}
 	}
@@ -35,13 +35,13 @@ func areaProblem(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string, s
 	for _, s := range seats {
 		if need[s.AreaCategoryCode] == 0 {
 			return l.T("booking.area_seat_elsewhere", "Rule", areaRuleWords(l, plan, ticketCats), "Seat", bookingSeat(l, ptr(s.Ref())),
-				"Area", categoryName(plan, s.AreaCategoryCode))
+				"Area", plan.AreaCategoryName(s.AreaCategoryCode))
 		}
 		got[s.AreaCategoryCode]++
 	}
 	for _, c := range ticketCats {
 		if n := need[c]; got[c] != n {
-			name := categoryName(plan, c)
+			name := plan.AreaCategoryName(c)
 			return l.T("booking.area_count", "Rule", areaRuleWords(l, plan, ticketCats),
 				"Tickets", l.N("booking.area_tickets", n, "Area", name), "Seats", l.N("booking.area_seats", got[c], "Area", name))
 		}
@@ -61,3 +61,6 @@ func seatCountNotice(l *i18n.Localizer, chosen, want int) *components.Notice {
 	}
 	return n
 }
+
+// ptr is a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }

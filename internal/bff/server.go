@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/cinemabff/cinemabff/internal/bff/swap"
 	"github.com/cinemabff/cinemabff/internal/bookings"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/payevents"
@@ -172,6 +173,7 @@ type Server struct {
 	csrfKeys      [][]byte        // csrf.go
 	limits        ratelimit.Store // look-up and sign-in limits (staff_security.go)
 	cinemaCache   cinemaCache
+	swapFlow      *swap.Handler // the seat swap flow (internal/bff/swap)
 	staff         *staff.Store
 	enrolments    *device.Enrolments // counter and kiosk enrolments (device_enrolments)
 	checkoutState *checkoutState
@@ -300,6 +302,7 @@ func New(d Deps) (*Server, error) {
 	e.HTTPErrorHandler = s.handleError
 	e.IPExtractor = ipExtractor(d.Config.TrustedProxies)
 	s.echo = e
+	s.swapFlow = s.newSwapFlow()
 	s.useMiddleware()
 	s.registerRoutes()
 	if s.handler, err = compressed(e); err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/swap"
 	"github.com/cinemabff/cinemabff/internal/browsertest"
 	"github.com/cinemabff/cinemabff/internal/device"
 )
@@ -31,7 +32,7 @@ func addBrowserBookingBinder(h *harness) {
 		ctx := c.Request().Context()
 		h.srv.sessions.Put(ctx, "booking.cinema", c.QueryParam("cinema"))
 		h.srv.sessions.Put(ctx, "booking.number", n)
-		return c.Redirect(http.StatusSeeOther, h.srv.url(RouteSwap, c.QueryParam("cinema"), n))
+		return c.Redirect(http.StatusSeeOther, h.srv.url(swap.RouteShow, c.QueryParam("cinema"), n))
 	})
 }
 

@@ -40,7 +40,7 @@ func TestSwapPageBudget(t *testing.T) {
 		}
 		sctx = i18n.NewContext(sctx, h.srv.langs.For(language.German))
 		c := h.srv.echo.NewContext(req.WithContext(sctx), rec)
-		if err := h.srv.renderSwapWithPlan(c, http.StatusOK, b, &plan, swapChoice{}, nil); err != nil {
+		if err := h.srv.swapFlow.RenderPage(c, http.StatusOK, b, &plan); err != nil {
 			t.Fatal(err)
 		}
 		return rec

@@ -11,6 +11,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/swap"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
@@ -111,10 +112,10 @@ func bookingSeats(t *testing.T, h *harness, number int64) map[int]string {
 
 func TestSwapRouteNames(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	if got := h.srv.url(RouteSwap, "0001", int64(100001)); got != "/bookings/0001/100001/seats" {
+	if got := h.srv.url(swap.RouteShow, "0001", int64(100001)); got != "/bookings/0001/100001/seats" {
 		t.Fatalf("swap entry URL %q", got)
 	}
-	if h.srv.url(RouteSwapConfirm, "0001", 1) != "/bookings/0001/1/seats/confirm" || h.srv.url(RouteSwapDone, "0001", 1) != "/bookings/0001/1/seats/done" {
+	if h.srv.url(swap.RouteConfirm, "0001", 1) != "/bookings/0001/1/seats/confirm" || h.srv.url(swap.RouteDone, "0001", 1) != "/bookings/0001/1/seats/done" {
 		t.Fatal("confirm/done URLs")
 	}
 }
@@ -412,25 +413,5 @@ func TestSwapNeedsTheBoundBooking(t *testing.T) {
 	}
 	if h.sb.Calls("SwapSeats") != 0 {
 		t.Fatal("swap sent for a booking the visit does not hold")
-	}
-}
-
-func TestSwapUnavailableReason(t *testing.T) {
-	seated := []cinema.BookedTicket{{Seq: 1, Seat: &cinema.SeatRef{RowLabel: "F", Label: "11", Placed: true}}}
-	for _, tc := range []struct {
-		b    cinema.Booking
-		want string
-	}{
-		{cinema.Booking{Paid: true, Tickets: seated}, ""},
-		{cinema.Booking{Paid: false, PaidKnown: true, Tickets: seated}, "only on a paid booking"},
-		{cinema.Booking{Tickets: seated}, ""}, // not said: offered, and the ticketing system decides
-		{cinema.Booking{Paid: true, InSeatDelivery: true, Tickets: seated}, "delivered to the seat"},
-		{cinema.Booking{Paid: true, BeingEdited: true, Tickets: seated}, "being changed right now"},
-		{cinema.Booking{Paid: true, Tickets: []cinema.BookedTicket{{Seq: 1}}}, "no numbered seats"},
-	} {
-		got := swapUnavailableReason(englishLocalizer(t), tc.b)
-		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
-			t.Errorf("%+v: %q, want %q", tc.b, got, tc.want)
-		}
 	}
 }

@@ -39,37 +39,6 @@ func editRestrictionID(r upstream.EditRestriction) string {
 	}
 }
 
-// swapRestrictionText says, in l's language, why seats cannot be swapped.
-func swapRestrictionText(l *i18n.Localizer, r upstream.SwapRestriction) string {
-	return l.T(swapRestrictionID(r))
-}
-
-// swapRestrictionID is the catalog message of swapRestrictionText.
-func swapRestrictionID(r upstream.SwapRestriction) string {
-	switch r {
-	case upstream.SwapUnpaidBooking:
-		return msg("ui.swap_refused.unpaid_booking")
-	case upstream.SwapInSeatDelivery:
-		return msg("ui.swap_refused.in_seat_delivery")
-	case upstream.SwapDifferentSession:
-		return msg("ui.swap_refused.different_session")
-	case upstream.SwapDifferentAreaCategory:
-		return msg("ui.swap_refused.different_area_category")
-	case upstream.SwapSeatUnavailable:
-		return msg("ui.swap_refused.seat_unavailable")
-	case upstream.SwapSeatInBooking:
-		return msg("ui.swap_refused.seat_in_booking")
-	case upstream.SwapPartialPackage:
-		return msg("ui.swap_refused.partial_package")
-	case upstream.SwapDuplicateSeat:
-		return msg("ui.swap_refused.duplicate_seat")
-	case upstream.SwapSessionStarted:
-		return msg("ui.session_started")
-	default:
-		return msg("ui.swap_refused.other")
-	}
-}
-
 // fromUpstream turns an upstream error into an application error with words a person can
 // act on. Unknown errors stay internal (logged, shown with a reference). backLabel is shown as
 // it is: callers write it in the request's language. The heading and message are named by
@@ -87,7 +56,7 @@ func (s *Server) fromUpstream(err error, backURL, backLabel string) error {
 		return e
 	}
 	if r, ok := upstream.SwapRefusal(err); ok {
-		e.Code, e.HeadingID, e.MessageID = web.EConflict, msg("ui.swap_refused.heading"), swapRestrictionID(r)
+		e.Code, e.HeadingID, e.MessageID = web.EConflict, msg("ui.swap_refused.heading"), web.SwapRestrictionID(r)
 		return e
 	}
 	switch {

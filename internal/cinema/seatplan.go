@@ -167,3 +167,12 @@ func (sp *SeatPlan) AreaCategory(code string) (AreaCategory, bool) {
 	}
 	return AreaCategory{}, false
 }
+
+// AreaCategoryName is the area category as the cinema names it (its code when it has no name):
+// the words a page uses for "seats in the same area".
+func (sp *SeatPlan) AreaCategoryName(code string) string {
+	if c, ok := sp.AreaCategory(code); ok && c.Description != "" {
+		return c.Description
+	}
+	return code
+}

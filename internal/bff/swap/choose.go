@@ -1,4 +1,4 @@
-package bff
+package swap
 
 import (
 	"cmp"
@@ -16,80 +16,80 @@ import (
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	"github.com/cinemabff/cinemabff/views/pages/swap"
+	page "github.com/cinemabff/cinemabff/views/pages/swap"
 )
 
-// swapChoice is what the person ticked: the tickets that move (sequence numbers) and the new
+// picked is what the person ticked: the tickets that move (sequence numbers) and the new
 // seats. A form shown again keeps it.
-type swapChoice struct {
+type picked struct {
 	Seqs  map[int]bool
 	Seats []cinema.SeatPosition
 }
 
 // showSwap is the swap page: the booking's tickets, the seat map with fresh availability, or
 // the reason the seats cannot be changed. It reads the booking and the seat plan, nothing more.
-func (s *Server) showSwap(c echo.Context) error {
-	bb, err := s.swapAccess(c)
+func (h *Handler) showSwap(c echo.Context) error {
+	bb, err := h.access(c)
 	if err != nil {
 		return err
 	}
-	rb, err := s.bookings.Read(c.Request().Context(), bb.CinemaID, bb.Number)
+	rb, err := h.Bookings.Read(c.Request().Context(), bb.CinemaID, bb.Number)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteBooking), loc(c).T("swap.back_to_booking"))
+		return h.Site.FromUpstream(err, h.Links.Booking, web.Loc(c).T("swap.back_to_booking"))
 	}
-	return s.renderSwap(c, http.StatusOK, rb.Booking, rb.Plan, swapChoice{}, nil)
+	return h.render(c, http.StatusOK, rb.Booking, rb.Plan, picked{}, nil)
 }
 
 // reviewSwap checks the choice against the booking and a fresh seat plan. Nothing is sent to
 // the ticketing system: a choice it cannot accept is explained and the form shown again with
 // the choices kept; a good one waits for the go-ahead on the confirm page.
-func (s *Server) reviewSwap(c echo.Context) error {
-	bb, err := s.swapAccess(c)
+func (h *Handler) reviewSwap(c echo.Context) error {
+	bb, err := h.access(c)
 	if err != nil {
 		return err
 	}
-	l := loc(c)
+	l := web.Loc(c)
 	ctx := c.Request().Context()
-	rb, err := s.bookings.Read(ctx, bb.CinemaID, bb.Number)
+	rb, err := h.Bookings.Read(ctx, bb.CinemaID, bb.Number)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteBooking), l.T("swap.back_to_booking"))
+		return h.Site.FromUpstream(err, h.Links.Booking, l.T("swap.back_to_booking"))
 	}
 	b := rb.Booking
-	if err := s.refuseClosed(c, b.CinemaID, b.Session.Showtime, s.url(RouteBooking), l.T("swap.back_to_booking")); err != nil {
+	if err := h.Site.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.Links.Booking, l.T("swap.back_to_booking")); err != nil {
 		return err
 	}
-	if swapUnavailableReason(l, b) != "" {
-		return s.renderSwap(c, http.StatusConflict, b, nil, swapChoice{}, nil)
+	if UnavailableReason(l, b) != "" {
+		return h.render(c, http.StatusConflict, b, nil, picked{}, nil)
 	}
 	form, err := c.FormParams()
 	if err != nil {
 		return &web.Error{Code: web.EInvalid, Heading: l.T("ui.error.invalid.heading"), Message: l.T("swap.problem.unreadable"),
-			BackURL: s.url(RouteSwap, bb.CinemaID, bb.Number), BackLabel: l.T("swap.choose_seats_link")}
+			BackURL: h.url(RouteShow, bb.CinemaID, bb.Number), BackLabel: l.T("swap.choose_seats_link")}
 	}
-	plan, err := s.freshPlan(ctx, b, rb.Plan)
+	plan, err := h.freshPlan(ctx, b, rb.Plan)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteBooking), l.T("swap.back_to_booking"))
+		return h.Site.FromUpstream(err, h.Links.Booking, l.T("swap.back_to_booking"))
 	}
-	choice, moves, problem := planSwap(l, b, *plan, form["ticket"], form["seat"])
+	choice, moves, problem := planMoves(l, b, *plan, form["ticket"], form["seat"])
 	if problem != nil {
-		return s.renderSwapWithPlan(c, http.StatusUnprocessableEntity, b, plan, choice, problem)
+		return h.renderWithPlan(c, http.StatusUnprocessableEntity, b, plan, choice, problem)
 	}
-	ci := s.cinemaByID(ctx, b.CinemaID)
-	s.saveSwap(c, sessSwapPending, swapVisit{CinemaID: b.CinemaID, Number: b.Number, BookingID: b.ID, Header: s.swapHeader(c, b), Moves: moves,
+	ci := h.Site.CinemaByID(ctx, b.CinemaID)
+	h.save(c, SessionPending, visit{CinemaID: b.CinemaID, Number: b.Number, BookingID: b.ID, Header: h.header(c, b), Moves: moves,
 		Showtime: b.Session.Showtime, TimeZone: ci.TimeZone, Email: b.CustomerEmail, Lang: l.Lang()})
-	return s.redirect(c, s.url(RouteSwapConfirm, b.CinemaID, b.Number))
+	return web.Redirect(c, h.url(RouteConfirm, b.CinemaID, b.Number))
 }
 
-func swapProblem(heading, body string) *components.Notice {
+func problemNotice(heading, body string) *components.Notice {
 	return &components.Notice{Kind: components.NoticeError, Heading: heading, Body: body}
 }
 
-// planSwap turns the submitted tickets and seats into moves, or explains in l's language what
+// planMoves turns the submitted tickets and seats into moves, or explains in l's language what
 // it cannot accept: an unknown ticket, part of a package, the wrong number of seats, a seat
 // that is not on the map, already in the booking, in another area category, or not free. Each
 // ticket is paired with a new seat of its own area category, both in seat order.
-func planSwap(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticketValues, seatValues []string) (swapChoice, []swapMove, *components.Notice) {
-	choice := swapChoice{Seqs: map[int]bool{}}
+func planMoves(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticketValues, seatValues []string) (picked, []move, *components.Notice) {
+	choice := picked{Seqs: map[int]bool{}}
 	choice.Seats, _ = components.SeatValues(seatValues)
 	var moving []cinema.BookedTicket
 	for _, v := range ticketValues {
@@ -97,7 +97,7 @@ func planSwap(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticketV
 			seq, err := strconv.Atoi(part)
 			t, ok := b.Ticket(seq)
 			if err != nil || !ok || !t.Placed() {
-				return choice, nil, swapProblem(l.T("swap.problem.unknown_ticket.heading"), l.T("swap.problem.unknown_ticket.body"))
+				return choice, nil, problemNotice(l.T("swap.problem.unknown_ticket.heading"), l.T("swap.problem.unknown_ticket.body"))
 			}
 			if !choice.Seqs[seq] {
 				choice.Seqs[seq] = true
@@ -106,24 +106,24 @@ func planSwap(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticketV
 		}
 	}
 	if len(moving) == 0 {
-		return choice, nil, swapProblem(l.T("swap.problem.no_ticket.heading"), l.T("swap.problem.no_ticket.body"))
+		return choice, nil, problemNotice(l.T("swap.problem.no_ticket.heading"), l.T("swap.problem.no_ticket.body"))
 	}
 	for _, t := range moving {
 		for _, m := range b.PackageMates(t.Seq) {
 			if !choice.Seqs[m.Seq] {
-				return choice, nil, swapProblem(l.T("swap.problem.partial_package.heading"),
-					swapRestrictionText(l, upstream.SwapPartialPackage)+" "+l.T("swap.problem.partial_package.body"))
+				return choice, nil, problemNotice(l.T("swap.problem.partial_package.heading"),
+					web.SwapRestrictionText(l, upstream.SwapPartialPackage)+" "+l.T("swap.problem.partial_package.body"))
 			}
 		}
 	}
 	notASeat := func() *components.Notice {
-		return swapProblem(l.T("swap.problem.not_a_seat.heading"), l.T("swap.problem.not_a_seat.body"))
+		return problemNotice(l.T("swap.problem.not_a_seat.heading"), l.T("swap.problem.not_a_seat.body"))
 	}
 	if _, err := components.SeatValues(seatValues); err != nil {
 		return choice, nil, notASeat()
 	}
 	if len(choice.Seats) != len(moving) {
-		return choice, nil, swapProblem(l.T("swap.problem.count.heading", "Seats", l.N("swap.new_seats", len(moving))),
+		return choice, nil, problemNotice(l.T("swap.problem.count.heading", "Seats", l.N("swap.new_seats", len(moving))),
 			l.T("swap.problem.count.body", "Tickets", l.N("common.tickets", len(moving)), "Seats", l.N("swap.new_seats", len(choice.Seats))))
 	}
 	owned := map[cinema.SeatPosition]bool{}
@@ -147,47 +147,47 @@ func planSwap(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticketV
 		case !ok:
 			return choice, nil, notASeat()
 		case owned[p]:
-			return choice, nil, swapProblem(l.T("swap.problem.yours.heading"),
+			return choice, nil, problemNotice(l.T("swap.problem.yours.heading"),
 				l.T("swap.problem.yours.body", "Seat", tickets.SeatWords(l, seat.RowLabel, seat.Label)))
 		case need[seat.AreaCategoryCode] == 0:
-			return choice, nil, swapProblem(l.T("swap.problem.area.heading"),
-				l.T("swap.problem.area.other_area", "Rule", swapAreaRule(l, plan, cats), "Seat", tickets.SeatWords(l, seat.RowLabel, seat.Label),
-					"Area", categoryName(plan, seat.AreaCategoryCode)))
+			return choice, nil, problemNotice(l.T("swap.problem.area.heading"),
+				l.T("swap.problem.area.other_area", "Rule", areaRule(l, plan, cats), "Seat", tickets.SeatWords(l, seat.RowLabel, seat.Label),
+					"Area", plan.AreaCategoryName(seat.AreaCategoryCode)))
 		case !seat.Selectable():
-			return choice, nil, swapProblem(l.T("swap.problem.taken.heading"),
+			return choice, nil, problemNotice(l.T("swap.problem.taken.heading"),
 				l.T("swap.problem.taken.body", "Seat", tickets.SeatWords(l, seat.RowLabel, seat.Label)))
 		}
 		seatsByCat[seat.AreaCategoryCode] = append(seatsByCat[seat.AreaCategoryCode], seat)
 	}
 	for _, cat := range cats {
 		if n := need[cat]; len(seatsByCat[cat]) != n {
-			return choice, nil, swapProblem(l.T("swap.problem.area.heading"),
-				l.T("swap.problem.area.count", "Rule", swapAreaRule(l, plan, cats), "Tickets", l.N("common.tickets", n),
-					"Area", categoryName(plan, cat), "Seats", l.N("swap.new_seats", len(seatsByCat[cat]))))
+			return choice, nil, problemNotice(l.T("swap.problem.area.heading"),
+				l.T("swap.problem.area.count", "Rule", areaRule(l, plan, cats), "Tickets", l.N("common.tickets", n),
+					"Area", plan.AreaCategoryName(cat), "Seats", l.N("swap.new_seats", len(seatsByCat[cat]))))
 		}
 	}
 	slices.SortStableFunc(moving, func(a, b cinema.BookedTicket) int { return comparePos(a.Seat.Position, b.Seat.Position) })
 	for _, ss := range seatsByCat {
 		slices.SortFunc(ss, func(a, b cinema.Seat) int { return comparePos(a.Position, b.Position) })
 	}
-	moves := make([]swapMove, 0, len(moving))
+	moves := make([]move, 0, len(moving))
 	for _, t := range moving {
 		cat := t.Seat.AreaCategoryCode
 		to := seatsByCat[cat][0]
 		seatsByCat[cat] = seatsByCat[cat][1:]
-		moves = append(moves, swapMove{Seq: t.Seq, Ticket: t.Description, Package: t.InPackage(),
+		moves = append(moves, move{Seq: t.Seq, Ticket: t.Description, Package: t.InPackage(),
 			From: tickets.SeatKey(t.Seat.RowLabel, t.Seat.Label), To: to.Position, ToText: tickets.SeatKey(to.RowLabel, to.Label),
 			FromRow: t.Seat.RowLabel, FromSeat: t.Seat.Label, ToRow: to.RowLabel, ToSeat: to.Label})
 	}
 	return choice, moves, nil
 }
 
-// swapAreaRule states the seating-area rule of a swap in l's language, naming the areas
+// areaRule states the seating-area rule of a swap in l's language, naming the areas
 // (categories) of the tickets that move.
-func swapAreaRule(l *i18n.Localizer, plan cinema.SeatPlan, cats []string) string {
+func areaRule(l *i18n.Localizer, plan cinema.SeatPlan, cats []string) string {
 	names := make([]string, len(cats))
 	for i, c := range cats {
-		names[i] = categoryName(plan, c)
+		names[i] = plan.AreaCategoryName(c)
 	}
 	if len(names) == 1 {
 		return l.T("swap.area_rule.one", "Area", names[0])
@@ -199,64 +199,61 @@ func comparePos(a, b cinema.SeatPosition) int {
 	return cmp.Or(cmp.Compare(a.AreaNumber, b.AreaNumber), cmp.Compare(a.RowIndex, b.RowIndex), cmp.Compare(a.ColumnIndex, b.ColumnIndex))
 }
 
-// ptr is a pointer to a copy of v.
-func ptr[T any](v T) *T { return &v }
-
-// categoryName is the area category as the cinema names it (its code when it has no name).
-func categoryName(plan cinema.SeatPlan, code string) string {
-	if c, ok := plan.AreaCategory(code); ok && c.Description != "" {
-		return c.Description
-	}
-	return code
-}
-
-func (s *Server) swapHeader(c echo.Context, b cinema.Booking) swap.Header {
-	ci := s.cinemaByID(c.Request().Context(), b.CinemaID)
-	h := swap.Header{BookingNumber: strconv.FormatInt(b.Number, 10), FilmTitle: b.Session.FilmTitle, Screen: b.Session.ScreenName}
+// header is the booking's header for the swap pages, in the request's language.
+func (h *Handler) header(c echo.Context, b cinema.Booking) page.Header {
+	ci := h.Site.CinemaByID(c.Request().Context(), b.CinemaID)
+	hd := page.Header{BookingNumber: strconv.FormatInt(b.Number, 10), FilmTitle: b.Session.FilmTitle, Screen: b.Session.ScreenName}
 	if !b.Session.Showtime.IsZero() {
-		h.Showtime = loc(c).Time(b.Session.Showtime, ci.Location(), i18n.DateTimeLong)
+		hd.Showtime = web.Loc(c).Time(b.Session.Showtime, ci.Location(), i18n.DateTimeLong)
 	}
-	return h
+	return hd
 }
 
-// renderSwap shows the swap page for b: the reason when its seats cannot be swapped,
+// render shows the swap page for b: the reason when its seats cannot be swapped,
 // otherwise the tickets and the map with a fresh seat plan (plan, when the booking's own read
 // just fetched it to place the tickets).
-func (s *Server) renderSwap(c echo.Context, status int, b cinema.Booking, plan *cinema.SeatPlan, choice swapChoice, notice *components.Notice) error {
-	if swapUnavailableReason(loc(c), b) != "" {
-		return s.renderSwapWithPlan(c, status, b, nil, choice, notice)
+func (h *Handler) render(c echo.Context, status int, b cinema.Booking, plan *cinema.SeatPlan, choice picked, notice *components.Notice) error {
+	if UnavailableReason(web.Loc(c), b) != "" {
+		return h.renderWithPlan(c, status, b, nil, choice, notice)
 	}
-	plan, err := s.freshPlan(c.Request().Context(), b, plan)
+	plan, err := h.freshPlan(c.Request().Context(), b, plan)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteBooking), loc(c).T("swap.back_to_booking"))
+		return h.Site.FromUpstream(err, h.Links.Booking, web.Loc(c).T("swap.back_to_booking"))
 	}
-	return s.renderSwapWithPlan(c, status, b, plan, choice, notice)
+	return h.renderWithPlan(c, status, b, plan, choice, notice)
 }
 
 // freshPlan is plan when the booking's read fetched one, else the session's seat plan read now.
-func (s *Server) freshPlan(ctx context.Context, b cinema.Booking, plan *cinema.SeatPlan) (*cinema.SeatPlan, error) {
+func (h *Handler) freshPlan(ctx context.Context, b cinema.Booking, plan *cinema.SeatPlan) (*cinema.SeatPlan, error) {
 	if plan != nil {
 		return plan, nil
 	}
-	snap, err := s.seatPlans.Plan(ctx, b.CinemaID, b.Session.ID)
+	snap, err := h.SeatPlans.Plan(ctx, b.CinemaID, b.Session.ID)
 	if err != nil {
 		return nil, err
 	}
 	return &snap.Plan, nil
 }
 
-func (s *Server) renderSwapWithPlan(c echo.Context, status int, b cinema.Booking, plan *cinema.SeatPlan, choice swapChoice, notice *components.Notice) error {
-	return s.render(c, status, loc(c).T("swap.title"), swap.Choose(s.swapChooseView(c, b, plan, choice, notice)))
+// RenderPage renders the swap page of b with plan as it is and nothing chosen: no upstream
+// call. The root's page budget test (swap_budget_test.go) measures it.
+func (h *Handler) RenderPage(c echo.Context, status int, b cinema.Booking, plan *cinema.SeatPlan) error {
+	return h.renderWithPlan(c, status, b, plan, picked{}, nil)
 }
 
-// swapChooseView builds the swap page's view model (no upstream calls: the benchmark
+// renderWithPlan renders the swap page with plan as it is.
+func (h *Handler) renderWithPlan(c echo.Context, status int, b cinema.Booking, plan *cinema.SeatPlan, choice picked, notice *components.Notice) error {
+	return h.Site.Render(c, status, web.Loc(c).T("swap.title"), page.Choose(h.chooseView(c, b, plan, choice, notice)))
+}
+
+// chooseView builds the swap page's view model (no upstream calls: the benchmark
 // measures it).
-func (s *Server) swapChooseView(c echo.Context, b cinema.Booking, plan *cinema.SeatPlan, choice swapChoice, notice *components.Notice) swap.ChooseView {
-	l := loc(c)
-	v := swap.ChooseView{Header: s.swapHeader(c, b), Notice: notice, BackURL: s.url(RouteBooking), BackLabel: l.T("swap.back_to_booking"),
-		ActionURL: s.url(RouteSwap, b.CinemaID, b.Number), CSRFToken: csrfToken(c), Reason: swapUnavailableReason(l, b)}
+func (h *Handler) chooseView(c echo.Context, b cinema.Booking, plan *cinema.SeatPlan, choice picked, notice *components.Notice) page.ChooseView {
+	l := web.Loc(c)
+	v := page.ChooseView{Header: h.header(c, b), Notice: notice, BackURL: h.Links.Booking, BackLabel: l.T("swap.back_to_booking"),
+		ActionURL: h.url(RouteShow, b.CinemaID, b.Number), CSRFToken: web.CSRFToken(c), Reason: UnavailableReason(l, b)}
 	if v.Reason == "" {
-		v.Reason = s.changesClosed(c, b.CinemaID, b.Session.Showtime)
+		v.Reason = h.Site.ChangesClosed(c, b.CinemaID, b.Session.Showtime)
 	}
 	if v.Reason != "" || plan == nil {
 		return v
@@ -271,10 +268,10 @@ func (s *Server) swapChooseView(c echo.Context, b cinema.Booking, plan *cinema.S
 		yours = append(yours, t.Seat.Position)
 		if !slices.Contains(cats, t.Seat.AreaCategoryCode) {
 			cats = append(cats, t.Seat.AreaCategoryCode)
-			catNames = append(catNames, categoryName(*plan, t.Seat.AreaCategoryCode))
+			catNames = append(catNames, plan.AreaCategoryName(t.Seat.AreaCategoryCode))
 		}
 	}
-	v.Units = swapUnits(l, b, *plan, choice.Seqs)
+	v.Units = units(l, b, *plan, choice.Seqs)
 	if len(cats) == 1 {
 		v.AreaNote = l.T("swap.area_note.one", "Area", catNames[0])
 	} else {
@@ -285,7 +282,7 @@ func (s *Server) swapChooseView(c echo.Context, b cinema.Booking, plan *cinema.S
 	count := []any{"N", "{n}", "Max", "{max}"}
 	v.Map = components.BuildSeatMap(*plan, components.SeatMapOptions{
 		Max: len(yours), Yours: yours, Chosen: choice.Seats, AreaCategories: cats,
-		Kiosk: isKiosk(c), Label: l.T("swap.map_label"),
+		Kiosk: web.IsKiosk(c), Label: l.T("swap.map_label"),
 		CountTemplate: l.N("swap.count", 2, count...), CountTemplateOne: l.N("swap.count", 1, count...),
 		MaxFrom: "#swap-tickets", CountNone: l.N("swap.count_none", 2, count[:2]...), CountNoneOne: l.N("swap.count_none", 1, count[:2]...),
 	})
@@ -305,9 +302,9 @@ func (s *Server) swapChooseView(c echo.Context, b cinema.Booking, plan *cinema.S
 	return v
 }
 
-// swapUnits lists what can move: each ticket alone, the tickets of a package together.
-func swapUnits(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticked map[int]bool) []swap.TicketUnit {
-	var out []swap.TicketUnit
+// units lists what can move: each ticket alone, the tickets of a package together.
+func units(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticked map[int]bool) []page.TicketUnit {
+	var out []page.TicketUnit
 	done := map[int]bool{}
 	for _, t := range b.Tickets {
 		if !t.Placed() || done[t.Seq] {
@@ -324,8 +321,8 @@ func swapUnits(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticked
 			}
 			checked = checked && ticked[m.Seq]
 		}
-		u := swap.TicketUnit{Value: strings.Join(seqs, "+"), Checked: checked, Seats: len(mates), TestID: "ticket-" + strings.Join(seqs, "-")}
-		cat := categoryName(plan, t.Seat.AreaCategoryCode)
+		u := page.TicketUnit{Value: strings.Join(seqs, "+"), Checked: checked, Seats: len(mates), TestID: "ticket-" + strings.Join(seqs, "-")}
+		cat := plan.AreaCategoryName(t.Seat.AreaCategoryCode)
 		if len(mates) > 1 {
 			u.Package = true
 			u.Label = l.T("swap.unit.package_label", "Ticket", t.Description, "Row", t.Seat.RowLabel, "Seats", joinWords(l, seats))

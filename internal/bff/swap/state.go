@@ -1,33 +1,38 @@
-package bff
+package swap
 
 import (
+	"context"
 	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/changes"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/notify"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
-	"github.com/cinemabff/cinemabff/views/pages/swap"
+	page "github.com/cinemabff/cinemabff/views/pages/swap"
 )
 
-// Server-session keys of the swap flow.
+// Server-session keys of the swap flow. Exported for the counter's "next customer", which
+// clears the visit.
 const (
-	sessSwapPending = "swap.pending" // JSON of swapVisit: checked moves awaiting the go-ahead
-	sessSwapDone    = "swap.done"    // JSON of swapVisit: the last swap made, for its result page
+	SessionPending = "swap.pending" // JSON of visit: checked moves awaiting the go-ahead
+	SessionDone    = "swap.done"    // JSON of visit: the last swap made, for its result page
 )
 
-// swapVisit is a swap checked by the BFF (pending) or made (done), kept only in the server
+// visit is a swap checked by the BFF (pending) or made (done), kept only in the server
 // session.
-type swapVisit struct {
+type visit struct {
 	CinemaID  string      `json:"cinema"`
 	Number    int64       `json:"number"`
 	BookingID string      `json:"bookingId"`
-	Header    swap.Header `json:"header"`
-	Moves     []swapMove  `json:"moves"`
+	Header    page.Header `json:"header"`
+	Moves     []move      `json:"moves"`
 	Showtime  time.Time   `json:"showtime,omitzero"` // for the change cut-off; zero: not known
 	TimeZone  string      `json:"tz,omitempty"`      // the cinema's, to write Showtime in the page's language
 	Email     string      `json:"email,omitempty"`   // where the message about the swap goes
@@ -37,7 +42,7 @@ type swapVisit struct {
 
 // header is the booking's header in l's language: the showtime is written again (the visit
 // keeps the moment, the page may be in another language by now).
-func (v swapVisit) header(l *i18n.Localizer) swap.Header {
+func (v visit) header(l *i18n.Localizer) page.Header {
 	h := v.Header
 	if !v.Showtime.IsZero() && v.TimeZone != "" {
 		h.Showtime = l.Time(v.Showtime, cinema.Cinema{TimeZone: v.TimeZone}.Location(), i18n.DateTimeLong)
@@ -45,9 +50,9 @@ func (v swapVisit) header(l *i18n.Localizer) swap.Header {
 	return h
 }
 
-// swapMove is one ticket moving to a new seat. From and ToText name the seats for the records
+// move is one ticket moving to a new seat. From and ToText name the seats for the records
 // of the change, in English (seatKey); the labels name them for the page, in its language.
-type swapMove struct {
+type move struct {
 	Seq      int                 `json:"seq"`
 	Ticket   string              `json:"ticket"`
 	Package  bool                `json:"pkg,omitempty"`
@@ -61,7 +66,7 @@ type swapMove struct {
 }
 
 // fromText is the old seat in l's language.
-func (m swapMove) fromText(l *i18n.Localizer) string {
+func (m move) fromText(l *i18n.Localizer) string {
 	if m.FromRow == "" {
 		return m.From // kept by an older version
 	}
@@ -69,45 +74,55 @@ func (m swapMove) fromText(l *i18n.Localizer) string {
 }
 
 // toText is the new seat asked for, in l's language.
-func (m swapMove) toText(l *i18n.Localizer) string {
+func (m move) toText(l *i18n.Localizer) string {
 	if m.ToRow == "" {
 		return m.ToText
 	}
 	return tickets.SeatWords(l, m.ToRow, m.ToSeat)
 }
 
-// swapAccess checks that the visit has opened the booking named in the path (the booking flow
+// boundBooking is the booking the visit has opened, named by cinema and number.
+type boundBooking struct {
+	CinemaID string
+	Number   int64
+}
+
+// access checks that the visit has opened the booking named in the path (the booking flow
 // binds it after the number + e-mail look-up).
-func (s *Server) swapAccess(c echo.Context) (boundBooking, error) {
+func (h *Handler) access(c echo.Context) (boundBooking, error) {
 	number, err := strconv.ParseInt(c.Param("number"), 10, 64)
-	bb, ok := s.boundBooking(c)
+	var bb boundBooking
+	var ok bool
+	bb.CinemaID, bb.Number, ok = h.Site.BoundBooking(c)
 	if err != nil || !ok || bb.CinemaID != c.Param("cinema") || bb.Number != number {
-		l := loc(c)
+		l := web.Loc(c)
 		return boundBooking{}, &web.Error{Code: web.EForbidden, Heading: l.T("swap.not_opened.heading"), Message: l.T("swap.not_opened.message"),
-			BackURL: s.url(RouteFindBooking), BackLabel: l.T("swap.not_opened.find")}
+			BackURL: h.Links.FindBooking, BackLabel: l.T("swap.not_opened.find")}
 	}
 	return bb, nil
 }
 
-func (s *Server) loadSwap(c echo.Context, key string, bb boundBooking) (swapVisit, bool) {
-	v, ok := web.SessionValue[swapVisit]{Key: key}.Get(c.Request().Context(), s.sessions)
+// load is the visit kept under key, when it is about the booking bb.
+func (h *Handler) load(c echo.Context, key string, bb boundBooking) (visit, bool) {
+	v, ok := web.SessionValue[visit]{Key: key}.Get(c.Request().Context(), h.Sessions)
 	if !ok || v.CinemaID != bb.CinemaID || v.Number != bb.Number || len(v.Moves) == 0 {
-		return swapVisit{}, false
+		return visit{}, false
 	}
 	return v, true
 }
 
-func (s *Server) saveSwap(c echo.Context, key string, v swapVisit) {
-	web.SessionValue[swapVisit]{Key: key}.Put(c.Request().Context(), s.sessions, v)
+// save keeps v under key in the server session.
+func (h *Handler) save(c echo.Context, key string, v visit) {
+	web.SessionValue[visit]{Key: key}.Put(c.Request().Context(), h.Sessions, v)
 }
 
-// swapUnavailableReason says, in l's language, why the booking's seats cannot be swapped
+// UnavailableReason says, in l's language, why the booking's seats cannot be swapped
 // online, from what the booking record shows (unpaid, in-seat delivery, being edited, no
 // allocated seats); "" when nothing visible stands in the way. The upstream has the last word.
 // The booking page shows this instead of the "Change seats" link.
-func swapUnavailableReason(l *i18n.Localizer, b cinema.Booking) string {
+func UnavailableReason(l *i18n.Localizer, b cinema.Booking) string {
 	for _, r := range b.SwapRestrictions() {
-		return swapRestrictionText(l, upstream.SwapRestriction(r))
+		return web.SwapRestrictionText(l, upstream.SwapRestriction(r))
 	}
 	if b.BeingEdited {
 		return l.T("swap.reason.being_edited")
@@ -125,4 +140,19 @@ func swapUnavailableReason(l *i18n.Localizer, b cinema.Booking) string {
 		return l.T("swap.reason.seats_not_found")
 	}
 	return l.T("swap.reason.no_numbered_seats")
+}
+
+// changeNotice is what a seat swap tells the customer: old seats and new seats, in the
+// language of the visit behind ctx.
+func changeNotice(ctx context.Context, v visit) notify.Notice {
+	lang := ""
+	if l := i18n.FromContext(ctx); l != nil {
+		lang = l.Lang()
+	}
+	n := notify.Notice{Kind: notify.KindSwap, Key: "swap:" + ledger.NewID(), To: v.Email, Lang: lang, CinemaID: v.CinemaID, BookingNumber: v.Number}
+	for _, m := range v.Moves {
+		n.Lines = append(n.Lines, notify.Line{Change: notify.ChangeMoved, Description: m.Ticket, Seat: m.ToText, From: m.From})
+		n.Replaced = append(n.Replaced, changes.Ticket{Line: m.Seq, Description: m.Ticket, Seat: m.From})
+	}
+	return n
 }

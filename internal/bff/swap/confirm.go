@@ -1,0 +1,127 @@
+package swap
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/tickets"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+	page "github.com/cinemabff/cinemabff/views/pages/swap"
+)
+
+// showSwapConfirm shows the checked moves and asks for the go-ahead. Nothing is fetched: the
+// moves were checked a moment ago and the ticketing system checks them again on the page.
+func (h *Handler) showSwapConfirm(c echo.Context) error {
+	bb, err := h.access(c)
+	if err != nil {
+		return err
+	}
+	v, ok := h.load(c, SessionPending, bb)
+	if !ok {
+		return c.Redirect(http.StatusSeeOther, h.url(RouteShow, bb.CinemaID, bb.Number))
+	}
+	l := web.Loc(c)
+	cv := page.ConfirmView{Header: v.header(l), ActionURL: h.url(RouteConfirm, bb.CinemaID, bb.Number),
+		ChangeURL: h.url(RouteShow, bb.CinemaID, bb.Number), CSRFToken: web.CSRFToken(c)}
+	for _, m := range v.Moves {
+		cv.Moves = append(cv.Moves, page.Move{Ticket: m.Ticket, From: m.fromText(l), To: m.toText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq)})
+	}
+	return h.Site.Render(c, http.StatusOK, l.T("swap.confirm_title"), page.Confirm(cv))
+}
+
+// confirmSwap sends all moves in one SwapSeats call. A refusal only the ticketing system can
+// see (a seat taken a moment ago) shows the map again with fresh availability and the
+// person's choices kept where they still can be.
+func (h *Handler) confirmSwap(c echo.Context) error {
+	bb, err := h.access(c)
+	if err != nil {
+		return err
+	}
+	v, ok := h.load(c, SessionPending, bb)
+	if !ok {
+		return web.Redirect(c, h.url(RouteShow, bb.CinemaID, bb.Number))
+	}
+	l := web.Loc(c)
+	if err := h.Site.RefuseClosed(c, v.CinemaID, v.Showtime, h.Links.Booking, l.T("swap.back_to_booking")); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	swaps := make([]upstream.SeatSwap, len(v.Moves))
+	for i, m := range v.Moves {
+		swaps[i] = upstream.SeatSwap{TicketSequenceNumber: m.Seq, NewSeat: m.To}
+	}
+	// The swap changes the booking: never cut off halfway (budget.go).
+	dctx, cancel := h.Site.Detached(ctx)
+	err = h.Ticketing.SwapSeats(dctx, v.CinemaID, v.BookingID, swaps)
+	cancel()
+	if r, refused := upstream.SwapRefusal(err); refused || errors.Is(err, upstream.ErrSeatsUnavailable) {
+		h.Sessions.Remove(ctx, SessionPending)
+		web.LoggerFrom(ctx, h.Logger).Info("swap refused", "booking", v.Number, "reason", r, "err", err)
+		if r == "" {
+			r = upstream.SwapSeatUnavailable
+		}
+		rb, berr := h.Bookings.Read(ctx, bb.CinemaID, bb.Number)
+		if berr != nil {
+			return h.Site.FromUpstream(err, h.url(RouteShow, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
+		}
+		choice := picked{Seqs: map[int]bool{}}
+		for _, m := range v.Moves {
+			choice.Seqs[m.Seq] = true
+			choice.Seats = append(choice.Seats, m.To)
+		}
+		return h.render(c, http.StatusConflict, rb.Booking, rb.Plan, choice, &components.Notice{Kind: components.NoticeError,
+			Heading: l.T("swap.not_changed"), Body: web.SwapRestrictionText(l, r)})
+	}
+	if err != nil {
+		return h.Site.FromUpstream(err, h.url(RouteShow, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
+	}
+	h.Sessions.Remove(ctx, SessionPending)
+	n := changeNotice(ctx, v)
+	h.Site.WriteNotice(ctx, n)
+	var moved []string
+	for _, m := range v.Moves {
+		moved = append(moved, m.From+" → "+m.ToText)
+	}
+	h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionSwap, CinemaID: v.CinemaID, BookingNumber: v.Number, Detail: strings.Join(moved, "; ")})
+	v.MailKey = n.Key
+	h.Site.RememberMail(ctx, n.Key)
+	h.save(c, SessionDone, v)
+	return web.Redirect(c, h.url(RouteDone, bb.CinemaID, bb.Number))
+}
+
+// showSwapDone shows old and new seats side by side; the new ones are read back from the
+// ticketing system, not taken from what was asked for.
+func (h *Handler) showSwapDone(c echo.Context) error {
+	bb, err := h.access(c)
+	if err != nil {
+		return err
+	}
+	v, ok := h.load(c, SessionDone, bb)
+	if !ok {
+		return c.Redirect(http.StatusSeeOther, h.url(RouteShow, bb.CinemaID, bb.Number))
+	}
+	l := web.Loc(c)
+	ctx := c.Request().Context()
+	pb, err := h.Placed.Read(ctx, bb.CinemaID, bb.Number)
+	if err != nil {
+		return h.Site.FromUpstream(err, h.Links.Booking, l.T("swap.back_to_booking"))
+	}
+	b := pb.Booking
+	dv := page.DoneView{Header: h.header(c, b), BackURL: h.Links.Booking, BackLabel: l.T("swap.back_to_booking"),
+		Tickets: h.Site.TicketsView(ctx, b, h.Links.BookingTickets), MailLine: h.Site.MailLine(ctx, v.MailKey)}
+	for _, m := range v.Moves {
+		mv := page.Move{Ticket: m.Ticket, From: m.fromText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq), To: l.T("swap.new_seat_unknown")}
+		if t, ok := b.Ticket(m.Seq); ok && t.Seat != nil {
+			mv.To = tickets.SeatWords(l, t.Seat.RowLabel, t.Seat.Label)
+		}
+		dv.Moves = append(dv.Moves, mv)
+	}
+	return h.Site.Render(c, http.StatusOK, l.T("swap.done_title"), page.Done(dv))
+}

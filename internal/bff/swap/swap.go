@@ -1,0 +1,127 @@
+// Package swap is the seat swap flow: a person who has opened their booking picks tickets
+// and new seats on a fresh seat map, checks the moves on a confirm page, and the ticketing
+// system swaps them in one call. It is the first flow package (docs/architecture.md, "A flow
+// package"): a Handler with the interfaces it uses, its own route table, and a Site for what
+// the root still holds.
+package swap
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/alexedwards/scs/v2"
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bookings"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/notify"
+	"github.com/cinemabff/cinemabff/internal/seatplans"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+)
+
+// Routes of the seat swap flow. The booking page links RouteShow with the booking's cinema
+// and number.
+const (
+	RouteShow    = "swap.show"    // GET: choose tickets and new seats; POST: check the choice
+	RouteConfirm = "swap.confirm" // GET: the moves to confirm; POST: swap
+	RouteDone    = "swap.done"    // GET: old and new seats, read back after the swap
+)
+
+// Paths are the routes of the swap flow; the root merges them into the site's one table.
+var Paths = web.Routes{
+	RouteShow:    "/bookings/:cinema/:number/seats",
+	RouteConfirm: "/bookings/:cinema/:number/seats/confirm",
+	RouteDone:    "/bookings/:cinema/:number/seats/done",
+}
+
+// Ticketing is the one write the flow sends upstream.
+type Ticketing interface {
+	SwapSeats(ctx context.Context, cinemaID, bookingID string, swaps []upstream.SeatSwap) error
+}
+
+// SeatPlans gives the showing's seat plan when the booking's read did not fetch one.
+type SeatPlans interface {
+	Plan(ctx context.Context, cinemaID, sessionID string) (seatplans.Snapshot, error)
+}
+
+// Bookings reads a booking from the ticketing system (internal/bookings).
+type Bookings interface {
+	Read(ctx context.Context, cinemaID string, number int64, also ...func(context.Context, cinema.Booking)) (bookings.Booking, error)
+}
+
+// Site is what the flow needs from the web layer that is not in the kernel yet (rendering,
+// the visit's bound booking, the change cut-off, notices and audit). The root implements it
+// with thin adapters; each method moves to web or visit as those packages grow.
+type Site interface {
+	// Render writes a full page in the site's frame.
+	Render(c echo.Context, status int, title string, body templ.Component) error
+	// FromUpstream turns an upstream error into a web.Error with words a person can act on.
+	FromUpstream(err error, backURL, backLabel string) error
+	// BoundBooking is the booking the visit opened with its number and e-mail.
+	BoundBooking(c echo.Context) (cinemaID string, number int64, ok bool)
+	// ChangesClosed says why the booking can no longer be changed, "" while it can.
+	ChangesClosed(c echo.Context, cinemaID string, showtime time.Time) string
+	// RefuseClosed is the error page of a change asked for after the cut-off, nil before.
+	RefuseClosed(c echo.Context, cinemaID string, showtime time.Time, backURL, backLabel string) error
+	// Detached is the context of a step that changes state upstream: not cut off halfway.
+	Detached(ctx context.Context) (context.Context, context.CancelFunc)
+	// CinemaByID is the cinema (its time zone), from the cinema cache.
+	CinemaByID(ctx context.Context, id string) cinema.Cinema
+	// RecordAudit records what the visit did.
+	RecordAudit(c echo.Context, e audit.Entry)
+	// WriteNotice writes the change notice and its e-mail.
+	WriteNotice(ctx context.Context, n notify.Notice)
+	// RememberMail keeps the outbox key of the message about the last change for the
+	// booking page.
+	RememberMail(ctx context.Context, key string)
+	// MailLine says where the message about a change went.
+	MailLine(ctx context.Context, key string) string
+	// TicketsView is the booking's tickets as the booking page shows them.
+	TicketsView(ctx context.Context, b cinema.Booking, printURL string) components.TicketsView
+}
+
+// Links are the pages of other flows the swap pages send the person back to.
+type Links struct {
+	FindBooking    string // where to open a booking first
+	Booking        string // the opened booking's page
+	BookingTickets string // its printable tickets
+}
+
+// Handler serves the swap flow. Every field is required.
+type Handler struct {
+	Site      Site
+	Sessions  *scs.SessionManager
+	Logger    *slog.Logger
+	Ticketing Ticketing
+	SeatPlans SeatPlans
+	// Bookings reads a booking with the seat plan when one was read to place its tickets
+	// (fresh availability for the map); Placed places them with a cached plan (the done page).
+	Bookings, Placed Bookings
+	Links            Links
+}
+
+// Register adds a handler under a named route of Paths, with its guards.
+type Register func(method, name string, h echo.HandlerFunc, m ...echo.MiddlewareFunc)
+
+// Routes registers the flow's handlers.
+func (h *Handler) Routes(route Register) {
+	route("GET", RouteShow, h.showSwap)
+	route("POST", RouteShow, h.reviewSwap)
+	route("GET", RouteConfirm, h.showSwapConfirm)
+	route("POST", RouteConfirm, h.confirmSwap)
+	route("GET", RouteDone, h.showSwapDone)
+}
+
+// url builds the path of one of the flow's routes.
+func (h *Handler) url(name string, params ...any) string {
+	p, ok := Paths.URL(name, params...)
+	if !ok {
+		h.Logger.Error("unknown route name", "name", name)
+	}
+	return p
+}
