@@ -401,7 +401,7 @@ func (s *Server) afterSettle(c echo.Context, e editVisit, entry ledger.Entry) er
 	}
 	v := s.statusViewFor(c.Request().Context(), entry)
 	if v.Refresh {
-		pauseKioskIdle(c) // money in motion: the kiosk does not start over (kiosk.go)
+		pauseKioskIdle(c) // money in motion: the kiosk does not start over (kiosk_chrome.go)
 	}
 	return s.render(c, http.StatusOK, loc(c).T("booking.status_title"), booking.StatusPage(v))
 }

@@ -179,13 +179,7 @@ func (s *Server) tooMany(c echo.Context, v booking.FindView, seconds float64) er
 }
 
 // wholeSeconds rounds a wait up to whole seconds (at least one).
-func wholeSeconds(seconds float64) int {
-	n := int(seconds + 0.999)
-	if n < 1 {
-		n = 1
-	}
-	return n
-}
+func wholeSeconds(seconds float64) int { return web.WholeSeconds(seconds) }
 
 // forgetBooking unbinds the booking from this visit (a shared computer, the kiosk). An edit in
 // progress is cancelled upstream, so its added seats do not stay held for nobody.

@@ -282,7 +282,7 @@ func (s *Server) buyPaymentReturn(c echo.Context) error {
 	if isHTMX(c) {
 		return s.fragment(c, http.StatusOK, co.ConfirmingPoll(v, c.QueryParam(co.PollShownParam) != shown))
 	}
-	pauseKioskIdle(c) // a payment is in progress: the kiosk does not start over (kiosk.go)
+	pauseKioskIdle(c) // a payment is in progress: the kiosk does not start over (kiosk_chrome.go)
 	return s.render(c, http.StatusOK, l.T("checkout.confirming_title"), co.Confirming(v))
 }
 

@@ -11,7 +11,7 @@ import (
 // home is the start page: what a visitor can do here.
 func (s *Server) home(c echo.Context) error {
 	if isKiosk(c) {
-		return s.kioskStart(c) // kiosk.go: three large choices
+		return s.kioskFlow.Start(c) // internal/bff/kiosk: three large choices
 	}
 	v := pages.HomeView{
 		FindBookingURL: s.url(RouteFindBooking),

@@ -52,7 +52,7 @@ func (s *Server) chrome(c echo.Context, title string) layouts.Chrome {
 		}
 	}
 	if dev.Mode == device.Kiosk {
-		s.kioskChrome(c, &ch) // kiosk.go: its own nav, the idle timer, the refresh without JavaScript
+		s.kioskChrome(c, &ch) // kiosk_chrome.go: its own nav, the idle timer, the refresh without JavaScript
 	}
 	return ch
 }

@@ -3,6 +3,7 @@ package bff
 import (
 	"strings"
 
+	"github.com/cinemabff/cinemabff/internal/bff/kiosk"
 	"github.com/cinemabff/cinemabff/internal/bff/swap"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 )
@@ -19,7 +20,8 @@ const (
 )
 
 // paths is the one table of route names and their patterns; each flow keeps its part in its
-// own file (bookingPaths, checkoutPaths) or, for a flow package, beside its handler (swap.Paths).
+// own file (bookingPaths, checkoutPaths) or, for a flow package, beside its handler (swap.Paths,
+// kiosk.Paths).
 var paths = web.MergeRoutes(map[string]string{
 	RouteHome:       "/",
 	RouteDevice:     "/device",
@@ -29,7 +31,7 @@ var paths = web.MergeRoutes(map[string]string{
 	RouteMetrics:    "/metrics",
 
 	RoutePaymentWebhook: "/payments/webhook",
-}, bookingPaths, checkoutPaths, swap.Paths, staffPaths, mailboxPaths, kioskPaths, counterPaths, staffDevicePaths)
+}, bookingPaths, checkoutPaths, swap.Paths, staffPaths, mailboxPaths, kiosk.Paths, counterPaths, staffDevicePaths)
 
 // registerRoutes wires every handler. Flows add their routes here, each in its own block.
 func (s *Server) registerRoutes() {
@@ -50,7 +52,7 @@ func (s *Server) registerRoutes() {
 	s.swapFlow.Routes(s.route)
 	s.registerStaffRoutes()
 	s.registerMailboxRoutes()
-	s.registerKioskRoutes()
+	s.kioskFlow.Routes(s.route)
 	s.registerStaffDeviceRoutes()
 	s.registerCounterRoutes()
 }

@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/cinemabff/cinemabff/internal/bff/kiosk"
 	"github.com/cinemabff/cinemabff/internal/bff/swap"
 	"github.com/cinemabff/cinemabff/internal/bookings"
 	"github.com/cinemabff/cinemabff/internal/i18n"
@@ -163,7 +164,7 @@ type Server struct {
 	payments       upstream.Payments
 	ledger         *ledger.Store
 	sql            *sql.DB
-	collections    *tickets.Collections // our record of ticket printings (kiosk.go); nil without SQL
+	collections    *tickets.Collections // our record of ticket printings (internal/bff/kiosk); nil without SQL
 	paymentMethod  string
 	paymentsTender string
 	webhooks       WebhookVerifier
@@ -173,7 +174,8 @@ type Server struct {
 	csrfKeys      [][]byte        // csrf.go
 	limits        ratelimit.Store // look-up and sign-in limits (staff_security.go)
 	cinemaCache   cinemaCache
-	swapFlow      *swap.Handler // the seat swap flow (internal/bff/swap)
+	swapFlow      *swap.Handler  // the seat swap flow (internal/bff/swap)
+	kioskFlow     *kiosk.Handler // the kiosk: start screen, idle reset, collecting tickets (internal/bff/kiosk)
 	staff         *staff.Store
 	enrolments    *device.Enrolments // counter and kiosk enrolments (device_enrolments)
 	checkoutState *checkoutState
@@ -303,6 +305,7 @@ func New(d Deps) (*Server, error) {
 	e.IPExtractor = ipExtractor(d.Config.TrustedProxies)
 	s.echo = e
 	s.swapFlow = s.newSwapFlow()
+	s.kioskFlow = s.newKioskFlow()
 	s.useMiddleware()
 	s.registerRoutes()
 	if s.handler, err = compressed(e); err != nil {

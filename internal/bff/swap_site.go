@@ -15,8 +15,9 @@ import (
 )
 
 // site is the Server as the flow packages see it: what they need from the root that is not in
-// the kernel yet (swap.Site). A type of its own, so that these adapters do not add to the
-// Server's exported API; each goes when its helper moves to web or visit.
+// the kernel yet (swap.Site, kiosk.Site; kiosk_site.go has the kiosk's own). A type of its own,
+// so that these adapters do not add to the Server's exported API; each goes when its helper
+// moves to web or visit.
 type site struct{ s *Server }
 
 var _ swap.Site = site{}

@@ -1,4 +1,4 @@
-package bff
+package kiosk
 
 import (
 	"errors"
@@ -18,7 +18,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
-	"github.com/cinemabff/cinemabff/views/pages/kiosk"
+	kioskview "github.com/cinemabff/cinemabff/views/pages/kiosk"
 )
 
 // Collecting (printing) booked tickets at a kiosk or at the box office.
@@ -47,61 +47,61 @@ type collectedVisit struct {
 
 // The booking this visit may collect, and the collection it just made.
 var (
-	collectInSession   = web.SessionValue[collectVisit]{Key: sessKioskCollect}
-	collectedInSession = web.SessionValue[collectedVisit]{Key: sessKioskCollected}
+	collectInSession   = web.SessionValue[collectVisit]{Key: sessCollect}
+	collectedInSession = web.SessionValue[collectedVisit]{Key: sessCollected}
 )
 
 // requireCollectDevice: tickets are collected at a kiosk or at the box office. A customer's own
 // device has the booking page and its printable tickets instead.
-func (s *Server) requireCollectDevice(c echo.Context) error {
-	if m := deviceOf(c).Mode; m == device.Kiosk || m == device.Counter {
+func (h *Handler) requireCollectDevice(c echo.Context) error {
+	if m := web.DeviceOf(c).Mode; m == device.Kiosk || m == device.Counter {
 		return nil
 	}
-	l := loc(c)
+	l := web.Loc(c)
 	return &web.Error{Code: web.ENotFound, Heading: l.T("kiosk.collect_elsewhere_heading"),
-		Message: l.T("kiosk.collect_elsewhere"), BackURL: s.url(RouteFindBooking), BackLabel: l.T("kiosk.find_my_booking")}
+		Message: l.T("kiosk.collect_elsewhere"), BackURL: h.Links.FindBooking, BackLabel: l.T("kiosk.find_my_booking")}
 }
 
-func (s *Server) collectView(c echo.Context) (kiosk.CollectView, error) {
-	v := kiosk.CollectView{ActionURL: s.url(RouteKioskCollect), CSRFToken: csrfToken(c), Staff: s.staffMember(c) != ""}
-	list, err := s.cinemas(c.Request().Context())
+func (h *Handler) collectView(c echo.Context) (kioskview.CollectView, error) {
+	v := kioskview.CollectView{ActionURL: h.url(RouteCollect), CSRFToken: web.CSRFToken(c), Staff: h.Site.StaffMember(c) != ""}
+	list, err := h.Site.Cinemas(c.Request().Context())
 	if err != nil {
-		return v, s.fromUpstream(err, s.url(RouteKioskCollect), loc(c).T("kiosk.try_again"))
+		return v, h.Site.FromUpstream(err, h.url(RouteCollect), web.Loc(c).T("kiosk.try_again"))
 	}
 	for _, ci := range list {
-		v.Cinemas = append(v.Cinemas, kiosk.Option{Value: ci.ID, Label: ci.Name})
+		v.Cinemas = append(v.Cinemas, kioskview.Option{Value: ci.ID, Label: ci.Name})
 	}
 	return v, nil
 }
 
 // showCollect is the collect-tickets form.
-func (s *Server) showCollect(c echo.Context) error {
-	if err := s.requireCollectDevice(c); err != nil {
+func (h *Handler) showCollect(c echo.Context) error {
+	if err := h.requireCollectDevice(c); err != nil {
 		return err
 	}
-	v, err := s.collectView(c)
+	v, err := h.collectView(c)
 	if err != nil {
 		return err
 	}
-	return s.render(c, http.StatusOK, loc(c).T("kiosk.collect_heading"), kiosk.Collect(v))
+	return h.Site.Render(c, http.StatusOK, web.Loc(c).T("kiosk.collect_heading"), kioskview.Collect(v))
 }
 
 // collectTickets finds the booking by the scanned QR code or by number and e-mail, then prints
 // its tickets, or first asks when they were printed before.
-func (s *Server) collectTickets(c echo.Context) error {
-	if err := s.requireCollectDevice(c); err != nil {
+func (h *Handler) collectTickets(c echo.Context) error {
+	if err := h.requireCollectDevice(c); err != nil {
 		return err
 	}
-	v, err := s.collectView(c)
+	v, err := h.collectView(c)
 	if err != nil {
 		return err
 	}
 	var cinemaID string
 	var number int64
 	if code := strings.TrimSpace(c.FormValue("code")); code != "" {
-		cinemaID, number, err = s.collectByCode(c, &v, code)
+		cinemaID, number, err = h.collectByCode(c, &v, code)
 	} else {
-		cinemaID, number, err = s.collectByDetails(c, &v)
+		cinemaID, number, err = h.collectByDetails(c, &v)
 	}
 	if err != nil {
 		return err
@@ -111,16 +111,16 @@ func (s *Server) collectTickets(c echo.Context) error {
 		if c.Response().Header().Get("Retry-After") != "" {
 			status = http.StatusTooManyRequests
 		}
-		return s.render(c, status, loc(c).T("kiosk.collect_heading"), kiosk.Collect(v))
+		return h.Site.Render(c, status, web.Loc(c).T("kiosk.collect_heading"), kioskview.Collect(v))
 	}
-	return s.startCollection(c, cinemaID, number)
+	return h.startCollection(c, cinemaID, number)
 }
 
-// collectClientLimit is the look-up limit of this client (limits.go), shared with the booking
+// collectClientLimit is the look-up limit of this client (Limits), shared with the booking
 // look-up: only failed attempts count.
-func (s *Server) collectClientLimit(c echo.Context) ratelimit.Limit {
-	client := ratelimit.Limit{Key: "find:client:" + web.ClientKey(c), Rule: findPerClient}
-	if user := s.staffUser(c); user != "" {
+func (h *Handler) collectClientLimit(c echo.Context) ratelimit.Limit {
+	client := ratelimit.Limit{Key: "find:client:" + web.ClientKey(c), Rule: h.Limits.PerClient}
+	if user := h.Site.StaffUser(c); user != "" {
 		client.Key = "find:staff:" + user // a counter's staff share one address; each has an allowance
 	}
 	return client
@@ -128,16 +128,16 @@ func (s *Server) collectClientLimit(c echo.Context) ratelimit.Limit {
 
 // tooManyText says how long to wait.
 func tooManyText(c echo.Context, wait time.Duration) string {
-	n := wholeSeconds(wait.Seconds())
+	n := web.WholeSeconds(wait.Seconds())
 	c.Response().Header().Set("Retry-After", strconv.Itoa(n))
-	return loc(c).N("kiosk.too_many", n)
+	return web.Loc(c).N("kiosk.too_many", n)
 }
 
 // countCollectFailure counts an attempt that never reached the ticketing system against the
 // client; the answer is msg, or the wait once the client used up its attempts.
-func (s *Server) countCollectFailure(c echo.Context, msg string) (string, error) {
-	client := s.collectClientLimit(c)
-	ok, wait, err := s.limits.Take(c.Request().Context(), client.Key, client.Rule)
+func (h *Handler) countCollectFailure(c echo.Context, msg string) (string, error) {
+	client := h.collectClientLimit(c)
+	ok, wait, err := h.Limits.Store.Take(c.Request().Context(), client.Key, client.Rule)
 	if err != nil {
 		return "", err
 	}
@@ -151,46 +151,47 @@ func (s *Server) countCollectFailure(c echo.Context, msg string) (string, error)
 // booking's ticket or confirmation, so no e-mail is asked for. A code that is not ours is
 // refused in words and counts as a failed attempt (forging one needs the signing key, so
 // guessing is no way in anyway).
-func (s *Server) collectByCode(c echo.Context, v *kiosk.CollectView, raw string) (string, int64, error) {
+func (h *Handler) collectByCode(c echo.Context, v *kioskview.CollectView, raw string) (string, int64, error) {
 	ctx := c.Request().Context()
-	l := loc(c)
+	l := web.Loc(c)
 	unreadable := l.T("kiosk.scan_unreadable")
-	if s.mail == nil || s.mail.signer == nil {
+	if h.Codes == nil {
 		v.ScanError = l.T("kiosk.scan_unavailable")
 		return "", 0, nil
 	}
-	code, err := s.mail.signer.Parse(raw)
+	code, err := h.Codes.Parse(raw)
 	if err != nil {
-		loggerFrom(ctx, s.logger).Info("kiosk: ticket code refused", "err", err, "forged", errors.Is(err, tickets.ErrForged))
+		web.LoggerFrom(ctx, h.Logger).Info("kiosk: ticket code refused", "err", err, "forged", errors.Is(err, tickets.ErrForged))
 		if errors.Is(err, tickets.ErrForged) {
 			unreadable = l.T("kiosk.scan_forged")
 		}
-		v.ScanError, err = s.countCollectFailure(c, unreadable)
+		v.ScanError, err = h.countCollectFailure(c, unreadable)
 		return "", 0, err
 	}
-	b, err := s.readBooking(ctx, code.CinemaID, code.BookingNumber)
+	rb, err := h.Bookings.Read(ctx, code.CinemaID, code.BookingNumber)
+	b := rb.Booking
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest):
 		v.ScanError = l.T("kiosk.scan_not_found")
 		return "", 0, nil
 	case err != nil:
-		return "", 0, s.fromUpstream(err, s.url(RouteKioskCollect), l.T("kiosk.try_again"))
+		return "", 0, h.Site.FromUpstream(err, h.url(RouteCollect), l.T("kiosk.try_again"))
 	}
 	if code.BookingID != "" && b.ID != "" && code.BookingID != b.ID {
 		// The number now belongs to another booking: this code is not for it.
 		v.ScanError = l.T("kiosk.scan_stale")
 		return "", 0, nil
 	}
-	s.recordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: code.CinemaID, BookingNumber: code.BookingNumber, Detail: "collect: by ticket code"})
+	h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: code.CinemaID, BookingNumber: code.BookingNumber, Detail: "collect: by ticket code"})
 	return code.CinemaID, code.BookingNumber, nil
 }
 
 // collectByDetails checks the booking number and e-mail address as the booking look-up does
 // (staff need the number only), with the same limits: failures count per client and per
 // booking number and client; a success or an outage gives its attempt back.
-func (s *Server) collectByDetails(c echo.Context, v *kiosk.CollectView) (string, int64, error) {
+func (h *Handler) collectByDetails(c echo.Context, v *kioskview.CollectView) (string, int64, error) {
 	ctx := c.Request().Context()
-	l := loc(c)
+	l := web.Loc(c)
 	v.CinemaID = strings.TrimSpace(c.FormValue("cinema"))
 	v.Number = strings.TrimSpace(c.FormValue("number"))
 	v.Email = strings.TrimSpace(c.FormValue("email"))
@@ -203,13 +204,13 @@ func (s *Server) collectByDetails(c echo.Context, v *kiosk.CollectView) (string,
 		mailErr = nil
 	}
 	if err != nil || number <= 0 || len(v.Number) > 12 || mailErr != nil || v.CinemaID == "" {
-		v.Error, err = s.countCollectFailure(c, l.T("kiosk.details_invalid"))
+		v.Error, err = h.countCollectFailure(c, l.T("kiosk.details_invalid"))
 		return "", 0, err
 	}
-	client := s.collectClientLimit(c)
+	client := h.collectClientLimit(c)
 	limits := []ratelimit.Limit{client,
-		{Key: fmt.Sprintf("find:booking:%s:%d:%s", v.CinemaID, number, client.Key), Rule: findPerBookingClient}}
-	ok, wait, err := ratelimit.TakeAll(ctx, s.limits, limits...)
+		{Key: fmt.Sprintf("find:booking:%s:%d:%s", v.CinemaID, number, client.Key), Rule: h.Limits.PerBookingClient}}
+	ok, wait, err := ratelimit.TakeAll(ctx, h.Limits.Store, limits...)
 	if err != nil {
 		return "", 0, err
 	}
@@ -217,76 +218,77 @@ func (s *Server) collectByDetails(c echo.Context, v *kiosk.CollectView) (string,
 		v.Error = tooManyText(c, wait)
 		return "", 0, nil
 	}
-	b, err := s.readBooking(ctx, v.CinemaID, number)
+	rb, err := h.Bookings.Read(ctx, v.CinemaID, number)
+	b := rb.Booking
 	found := err == nil && (v.Staff || strings.EqualFold(strings.TrimSpace(b.CustomerEmail), addr.Address))
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !found:
-		s.recordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: "collect: not found"})
+		h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: "collect: not found"})
 		v.Error = l.T("kiosk.not_found")
 		return "", 0, nil
 	case err != nil:
 		// The ticketing system failed, not the person: the attempt does not count.
-		if gerr := ratelimit.GiveAll(ctx, s.limits, limits...); gerr != nil {
-			loggerFrom(ctx, s.logger).Warn("give back look-up attempt", "err", gerr)
+		if gerr := ratelimit.GiveAll(ctx, h.Limits.Store, limits...); gerr != nil {
+			web.LoggerFrom(ctx, h.Logger).Warn("give back look-up attempt", "err", gerr)
 		}
-		return "", 0, s.fromUpstream(err, s.url(RouteKioskCollect), l.T("kiosk.try_again"))
+		return "", 0, h.Site.FromUpstream(err, h.url(RouteCollect), l.T("kiosk.try_again"))
 	}
-	if err := ratelimit.GiveAll(ctx, s.limits, limits...); err != nil {
-		loggerFrom(ctx, s.logger).Warn("give back look-up attempt", "err", err)
+	if err := ratelimit.GiveAll(ctx, h.Limits.Store, limits...); err != nil {
+		web.LoggerFrom(ctx, h.Logger).Warn("give back look-up attempt", "err", err)
 	}
-	s.recordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: "collect: by number"})
+	h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: "collect: by number"})
 	return v.CinemaID, number, nil
 }
 
 // startCollection prints the booking's tickets, unless they were printed before: then the
 // person is asked first.
-func (s *Server) startCollection(c echo.Context, cinemaID string, number int64) error {
+func (h *Handler) startCollection(c echo.Context, cinemaID string, number int64) error {
 	ctx := c.Request().Context()
-	s.sessions.Remove(ctx, sessKioskCollected)
+	h.Sessions.Remove(ctx, sessCollected)
 	cv := collectVisit{CinemaID: cinemaID, Number: number}
-	if s.collections != nil {
-		earlier, err := s.collections.Latest(ctx, cinemaID, number)
+	if h.Collections != nil {
+		earlier, err := h.Collections.Latest(ctx, cinemaID, number)
 		switch {
 		case err == nil:
 			cv.BeforeAt, cv.BeforeDevice, cv.BeforeName, cv.BeforeOurs = earlier.At, earlier.DeviceID, earlier.DeviceName, true
-			s.saveCollectVisit(c, cv)
-			return s.redirect(c, s.url(RouteKioskCollectAgain))
+			h.saveCollectVisit(c, cv)
+			return web.Redirect(c, h.url(RouteCollectAgain))
 		case !errors.Is(err, tickets.ErrNoCollection):
 			return err
 		}
 	}
-	col, err := s.markCollected(c, cinemaID, number)
+	col, err := h.markCollected(c, cinemaID, number)
 	if err != nil {
 		return err
 	}
 	if col.Before {
 		// Printed before somewhere we have no record of (the box office's own system): ask.
 		cv.Marked, cv.BeforeAt = true, col.At
-		s.saveCollectVisit(c, cv)
-		return s.redirect(c, s.url(RouteKioskCollectAgain))
+		h.saveCollectVisit(c, cv)
+		return web.Redirect(c, h.url(RouteCollectAgain))
 	}
-	return s.finishCollection(c, cv, false)
+	return h.finishCollection(c, cv, false)
 }
 
 // markCollected tells the upstream the tickets are printed. Its failure does not keep the
 // tickets from the person: they are valid either way, our own record says they were printed,
 // and the failure is logged for the operator.
-func (s *Server) markCollected(c echo.Context, cinemaID string, number int64) (upstream.Collection, error) {
+func (h *Handler) markCollected(c echo.Context, cinemaID string, number int64) (upstream.Collection, error) {
 	ctx := c.Request().Context()
-	col, err := s.ticketing.MarkBookingCollected(ctx, cinemaID, number)
+	col, err := h.Ticketing.MarkBookingCollected(ctx, cinemaID, number)
 	if err != nil {
-		loggerFrom(ctx, s.logger).Warn("tickets printed but not marked collected upstream", "cinema", cinemaID, "booking", number, "err", err)
+		web.LoggerFrom(ctx, h.Logger).Warn("tickets printed but not marked collected upstream", "cinema", cinemaID, "booking", number, "err", err)
 		return upstream.Collection{}, nil
 	}
 	return col, nil
 }
 
-func (s *Server) saveCollectVisit(c echo.Context, cv collectVisit) {
-	collectInSession.Put(c.Request().Context(), s.sessions, cv)
+func (h *Handler) saveCollectVisit(c echo.Context, cv collectVisit) {
+	collectInSession.Put(c.Request().Context(), h.Sessions, cv)
 }
 
-func (s *Server) currentCollectVisit(c echo.Context) (collectVisit, bool) {
-	cv, ok := collectInSession.Get(c.Request().Context(), s.sessions)
+func (h *Handler) currentCollectVisit(c echo.Context) (collectVisit, bool) {
+	cv, ok := collectInSession.Get(c.Request().Context(), h.Sessions)
 	if !ok || cv.CinemaID == "" || cv.Number == 0 {
 		return collectVisit{}, false
 	}
@@ -295,13 +297,13 @@ func (s *Server) currentCollectVisit(c echo.Context) (collectVisit, bool) {
 
 // finishCollection records the collection (our row, the audit trail when staff is signed in)
 // and shows the print view.
-func (s *Server) finishCollection(c echo.Context, cv collectVisit, again bool) error {
+func (h *Handler) finishCollection(c echo.Context, cv collectVisit, again bool) error {
 	ctx := c.Request().Context()
-	dev := deviceOf(c)
-	tc := tickets.Collection{CinemaID: cv.CinemaID, BookingNumber: cv.Number, DeviceID: dev.ID, DeviceName: dev.Name, Actor: s.staffUser(c), At: s.now()}
-	if s.collections != nil {
+	dev := web.DeviceOf(c)
+	tc := tickets.Collection{CinemaID: cv.CinemaID, BookingNumber: cv.Number, DeviceID: dev.ID, DeviceName: dev.Name, Actor: h.Site.StaffUser(c), At: h.Now()}
+	if h.Collections != nil {
 		var err error
-		if tc, err = s.collections.Record(ctx, tc); err != nil {
+		if tc, err = h.Collections.Record(ctx, tc); err != nil {
 			return err
 		}
 	}
@@ -309,27 +311,27 @@ func (s *Server) finishCollection(c echo.Context, cv collectVisit, again bool) e
 	if again {
 		detail = "tickets printed again"
 	}
-	s.recordAudit(c, audit.Entry{Action: audit.ActionCollect, CinemaID: cv.CinemaID, BookingNumber: cv.Number, Detail: detail})
-	collectInSession.Remove(ctx, s.sessions)
-	collectedInSession.Put(ctx, s.sessions, collectedVisit{CinemaID: cv.CinemaID, Number: cv.Number, ID: tc.ID, Again: again})
-	return s.redirect(c, s.url(RouteKioskCollected))
+	h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionCollect, CinemaID: cv.CinemaID, BookingNumber: cv.Number, Detail: detail})
+	collectInSession.Remove(ctx, h.Sessions)
+	collectedInSession.Put(ctx, h.Sessions, collectedVisit{CinemaID: cv.CinemaID, Number: cv.Number, ID: tc.ID, Again: again})
+	return web.Redirect(c, h.url(RouteCollected))
 }
 
 // showCollectAgain asks "print them again?" with when and where they were printed before.
-func (s *Server) showCollectAgain(c echo.Context) error {
-	if err := s.requireCollectDevice(c); err != nil {
+func (h *Handler) showCollectAgain(c echo.Context) error {
+	if err := h.requireCollectDevice(c); err != nil {
 		return err
 	}
-	cv, ok := s.currentCollectVisit(c)
+	cv, ok := h.currentCollectVisit(c)
 	if !ok {
-		return s.redirect(c, s.url(RouteKioskCollect))
+		return web.Redirect(c, h.url(RouteCollect))
 	}
 	ctx := c.Request().Context()
-	l := loc(c)
-	cin := s.cinemaByID(ctx, cv.CinemaID)
-	v := kiosk.AgainView{Number: strconv.FormatInt(cv.Number, 10), ConfirmURL: s.url(RouteKioskCollectAgain),
-		CancelURL: s.collectDoneURL(c), CSRFToken: csrfToken(c)}
-	where := s.collectedWhere(c, l, cv)
+	l := web.Loc(c)
+	cin := h.Site.CinemaByID(ctx, cv.CinemaID)
+	v := kioskview.AgainView{Number: strconv.FormatInt(cv.Number, 10), ConfirmURL: h.url(RouteCollectAgain),
+		CancelURL: h.collectDoneURL(c), CSRFToken: web.CSRFToken(c)}
+	where := h.collectedWhere(c, l, cv)
 	switch at := cv.BeforeAt; {
 	case at.IsZero():
 		v.Question = l.T("kiosk.again_question_undated")
@@ -339,25 +341,25 @@ func (s *Server) showCollectAgain(c echo.Context) error {
 		v.Question = l.T("kiosk.again_question_where", "Where", where,
 			"Date", l.Time(at, cin.Location(), i18n.DayMonth), "Clock", l.Time(at, cin.Location(), i18n.Clock))
 	}
-	return s.render(c, http.StatusOK, l.T("kiosk.again_title"), kiosk.Again(v))
+	return h.Site.Render(c, http.StatusOK, l.T("kiosk.again_title"), kioskview.Again(v))
 }
 
 // collectDoneURL is where "Done" posts: at a kiosk the visit ends (the next guest starts
 // afresh); at the counter only the customer's part does (Next customer), staff stay signed in.
-func (s *Server) collectDoneURL(c echo.Context) string {
-	if deviceOf(c).Mode == device.Counter && s.staffUser(c) != "" {
-		return s.url(RouteNextCustomer)
+func (h *Handler) collectDoneURL(c echo.Context) string {
+	if web.DeviceOf(c).Mode == device.Counter && h.Site.StaffUser(c) != "" {
+		return h.Links.NextCustomer
 	}
-	return s.url(RouteVisitReset)
+	return h.Links.VisitReset
 }
 
 // collectedWhere says where the tickets were printed before, from our record ("" when only
 // the ticketing system knew): "at this kiosk", "at “Counter 2”", "at another terminal".
-func (s *Server) collectedWhere(c echo.Context, l *i18n.Localizer, cv collectVisit) string {
+func (h *Handler) collectedWhere(c echo.Context, l *i18n.Localizer, cv collectVisit) string {
 	if !cv.BeforeOurs {
 		return ""
 	}
-	dev := deviceOf(c)
+	dev := web.DeviceOf(c)
 	atKiosk := dev.Mode == device.Kiosk
 	switch {
 	case cv.BeforeDevice != "" && cv.BeforeDevice == dev.ID && atKiosk:
@@ -373,46 +375,47 @@ func (s *Server) collectedWhere(c echo.Context, l *i18n.Localizer, cv collectVis
 }
 
 // collectAgain prints tickets that were printed before, once the person confirmed it.
-func (s *Server) collectAgain(c echo.Context) error {
-	if err := s.requireCollectDevice(c); err != nil {
+func (h *Handler) collectAgain(c echo.Context) error {
+	if err := h.requireCollectDevice(c); err != nil {
 		return err
 	}
-	cv, ok := s.currentCollectVisit(c)
+	cv, ok := h.currentCollectVisit(c)
 	if !ok {
-		l := loc(c)
+		l := web.Loc(c)
 		return &web.Error{Code: web.EGone, Heading: l.T("kiosk.collect_gone_heading"), Message: l.T("kiosk.collect_gone"),
-			BackURL: s.url(RouteKioskCollect), BackLabel: l.T("kiosk.collect_title")}
+			BackURL: h.url(RouteCollect), BackLabel: l.T("kiosk.collect_title")}
 	}
 	if !cv.Marked {
-		if _, err := s.markCollected(c, cv.CinemaID, cv.Number); err != nil {
+		if _, err := h.markCollected(c, cv.CinemaID, cv.Number); err != nil {
 			return err
 		}
 	}
-	return s.finishCollection(c, cv, true)
+	return h.finishCollection(c, cv, true)
 }
 
 // showCollected is the print view of the collected tickets: printed by itself once per
 // collection on the kiosk, with a button to print again and "Done" to start over.
-func (s *Server) showCollected(c echo.Context) error {
-	if err := s.requireCollectDevice(c); err != nil {
+func (h *Handler) showCollected(c echo.Context) error {
+	if err := h.requireCollectDevice(c); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	cv, ok := collectedInSession.Get(ctx, s.sessions)
+	cv, ok := collectedInSession.Get(ctx, h.Sessions)
 	if !ok || cv.Number == 0 {
-		return s.redirect(c, s.url(RouteKioskCollect))
+		return web.Redirect(c, h.url(RouteCollect))
 	}
-	l := loc(c)
-	b, err := s.readBooking(ctx, cv.CinemaID, cv.Number)
+	l := web.Loc(c)
+	rb, err := h.Bookings.Read(ctx, cv.CinemaID, cv.Number)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteKioskCollect), l.T("kiosk.back"))
+		return h.Site.FromUpstream(err, h.url(RouteCollect), l.T("kiosk.back"))
 	}
+	b := rb.Booking
 	number := strconv.FormatInt(cv.Number, 10)
 	key := number
 	if cv.ID != "" {
 		key += "-" + cv.ID
 	}
-	v := kiosk.CollectedView{Number: number, Tickets: s.ticketsView(ctx, b, ""), PrintKey: key, Again: cv.Again,
-		DoneURL: s.collectDoneURL(c), CSRFToken: csrfToken(c)}
-	return s.render(c, http.StatusOK, l.T("kiosk.collected_title", "Number", number), kiosk.Collected(v))
+	v := kioskview.CollectedView{Number: number, Tickets: h.Site.TicketsView(ctx, b, ""), PrintKey: key, Again: cv.Again,
+		DoneURL: h.collectDoneURL(c), CSRFToken: web.CSRFToken(c)}
+	return h.Site.Render(c, http.StatusOK, l.T("kiosk.collected_title", "Number", number), kioskview.Collected(v))
 }

@@ -1,0 +1,177 @@
+// Package kiosk is the lobby kiosk's own flow: its start screen, the idle warning that ends an
+// abandoned visit, and collecting (printing) booked tickets at a kiosk or the box office. It is
+// a flow package (docs/architecture.md, "A flow package"): a Handler with the interfaces it
+// uses, its own route table, and a Site for what the root still holds (ending a visit, the
+// page frame, staff identity).
+package kiosk
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/alexedwards/scs/v2"
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bookings"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/ratelimit"
+	"github.com/cinemabff/cinemabff/internal/tickets"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+	"github.com/cinemabff/cinemabff/views/layouts"
+	kioskview "github.com/cinemabff/cinemabff/views/pages/kiosk"
+)
+
+// Routes of the kiosk. The page frame of a kiosk links RouteCollect in its navigation and
+// refreshes to RouteIdle without JavaScript.
+const (
+	RouteCollect      = "kiosk.collect"
+	RouteCollectAgain = "kiosk.collect.again"
+	RouteCollected    = "kiosk.collected"
+	RouteIdle         = "kiosk.idle"
+	RouteIdleExpired  = "kiosk.idle.expired"
+)
+
+// Paths are the routes of the kiosk; the root merges them into the site's one table.
+var Paths = web.Routes{
+	RouteCollect:      "/kiosk/collect",
+	RouteCollectAgain: "/kiosk/collect/again",
+	RouteCollected:    "/kiosk/collect/tickets",
+	RouteIdle:         "/kiosk/idle",
+	RouteIdleExpired:  "/kiosk/idle/expired",
+}
+
+// Server-session keys of the kiosk.
+const (
+	sessIdle      = "kiosk.idle"      // JSON of idleToken: the warning page's one-time token
+	sessCollect   = "kiosk.collect"   // JSON of collectVisit: a booking found, not yet printed
+	sessCollected = "kiosk.collected" // JSON of collectedVisit: the tickets being printed
+)
+
+// Ticketing is the one write the flow sends upstream: the tickets were printed.
+type Ticketing interface {
+	MarkBookingCollected(ctx context.Context, cinemaID string, bookingNumber int64) (upstream.Collection, error)
+}
+
+// Bookings reads a booking from the ticketing system (internal/bookings).
+type Bookings interface {
+	Read(ctx context.Context, cinemaID string, number int64, also ...func(context.Context, cinema.Booking)) (bookings.Booking, error)
+}
+
+// Collections is our record of ticket printings (tickets.Collections).
+type Collections interface {
+	Latest(ctx context.Context, cinemaID string, number int64) (tickets.Collection, error)
+	Record(ctx context.Context, tc tickets.Collection) (tickets.Collection, error)
+}
+
+// Codes reads the signed code of a ticket or booking confirmation (tickets.Signer).
+type Codes interface {
+	Parse(payload string) (tickets.Code, error)
+}
+
+// Limits are the look-up limits, shared with the booking look-up: only failed attempts count.
+type Limits struct {
+	Store            ratelimit.Store
+	PerClient        ratelimit.Rule // failed look-ups of one client (its address; a staff member's account)
+	PerBookingClient ratelimit.Rule // failed look-ups of one booking number by one client
+}
+
+// Site is what the flow needs from the web layer that is not in the kernel yet (rendering,
+// ending the visit, the page's idle timer, staff identity, the cinema list). The root
+// implements it with thin adapters; each method moves to web or visit as those packages grow.
+type Site interface {
+	// Render writes a full page in the site's frame.
+	Render(c echo.Context, status int, title string, body templ.Component) error
+	// FromUpstream turns an upstream error into a web.Error with words a person can act on.
+	FromUpstream(err error, backURL, backLabel string) error
+	// CinemaByID is the cinema (its time zone), from the cinema cache.
+	CinemaByID(ctx context.Context, id string) cinema.Cinema
+	// RecordAudit records what the visit did.
+	RecordAudit(c echo.Context, e audit.Entry)
+	// TicketsView is the booking's tickets as the booking page shows them.
+	TicketsView(ctx context.Context, b cinema.Booking, printURL string) components.TicketsView
+	// Cinemas are the cinemas to collect at, from the cinema cache.
+	Cinemas(ctx context.Context) ([]cinema.Cinema, error)
+	// PopFlash takes the visit's one-time message ("" when none).
+	PopFlash(c echo.Context) string
+	// LanguageLinks are the header's language switch for this page.
+	LanguageLinks(c echo.Context) []layouts.LangLink
+	// StaffUser is the signed-in staff member's username ("" when none).
+	StaffUser(c echo.Context) string
+	// StaffMember is the signed-in staff member's name ("" when none).
+	StaffMember(c echo.Context) string
+	// HasVisit reports whether this browser has a visit (a server session) to end.
+	HasVisit(c echo.Context) bool
+	// EndVisit releases what the visit holds upstream and destroys it.
+	EndVisit(c echo.Context) error
+	// PauseIdle keeps the page from starting over by itself while it shows.
+	PauseIdle(c echo.Context)
+}
+
+// Links are the pages of other flows the kiosk's pages lead to.
+type Links struct {
+	Home         string // the start screen
+	Buy          string // what's on: buying tickets
+	FindBooking  string // opening a booking to change it
+	VisitReset   string // ending the visit ("Start over", "Done")
+	NextCustomer string // at the counter: ending the customer's part of the visit
+}
+
+// Handler serves the kiosk. Every field is required except Collections (nil without SQL: no
+// record of earlier printings) and Codes (nil without a signing key: no scanning).
+type Handler struct {
+	Site        Site
+	Sessions    *scs.SessionManager
+	Logger      *slog.Logger
+	Now         func() time.Time
+	Ticketing   Ticketing
+	Bookings    Bookings // places the tickets on a cached seat plan
+	Collections Collections
+	Codes       Codes
+	Limits      Limits
+	Links       Links
+}
+
+// Register adds a handler under a named route of Paths, with its guards.
+type Register func(method, name string, h echo.HandlerFunc, m ...echo.MiddlewareFunc)
+
+// Routes registers the flow's handlers. The start screen has no route of its own: it is the
+// home page of a kiosk (Start).
+func (h *Handler) Routes(route Register) {
+	route("GET", RouteCollect, h.showCollect)
+	route("POST", RouteCollect, h.collectTickets)
+	route("GET", RouteCollectAgain, h.showCollectAgain)
+	route("POST", RouteCollectAgain, h.collectAgain)
+	route("GET", RouteCollected, h.showCollected)
+	route("GET", RouteIdle, h.showIdle)
+	route("GET", RouteIdleExpired, h.idleExpired)
+}
+
+// url builds the path of one of the flow's routes.
+func (h *Handler) url(name string, params ...any) string {
+	p, ok := Paths.URL(name, params...)
+	if !ok {
+		h.Logger.Error("unknown route name", "name", name)
+	}
+	return p
+}
+
+// Start is the kiosk's start screen (the home page of a kiosk), with a large button per
+// language: the guest's choice lasts for the visit (the root's language.go keeps it in the
+// visit's session), so the next guest, after Start over or the idle reset, is greeted in the
+// kiosk's own default language again.
+func (h *Handler) Start(c echo.Context) error {
+	v := kioskview.StartView{BuyURL: h.Links.Buy, CollectURL: h.url(RouteCollect), ChangeURL: h.Links.FindBooking}
+	if msg := h.Site.PopFlash(c); msg != "" {
+		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
+	}
+	for _, ll := range h.Site.LanguageLinks(c) {
+		v.Languages = append(v.Languages, kioskview.LangChoice{Lang: ll.Lang, Name: ll.Name, URL: ll.URL, Current: ll.Current})
+	}
+	return h.Site.Render(c, http.StatusOK, web.Loc(c).T("kiosk.page_title"), kioskview.Start(v))
+}

@@ -1,0 +1,108 @@
+package bff
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+)
+
+// Ending a visit and letting go of what it holds upstream: the kiosk's idle reset, "Start
+// over" and "Done", forgetting a booking, signing out, the next customer at the counter.
+
+// resetVisit ends the visit: the kiosk's idle reset (app.js posts here when the warning's
+// countdown runs out), "Start over" and "Done". The visit's open order is cancelled upstream,
+// which releases its seats, the server session is destroyed, and the start screen comes back.
+// The device cookie stays.
+func (s *Server) resetVisit(c echo.Context) error {
+	if err := s.endVisit(c); err != nil {
+		return err
+	}
+	return s.redirect(c, s.url(RouteHome))
+}
+
+// endVisit releases what the visit holds upstream and destroys it. An order whose payment is
+// under way is left alone: the payment's watcher finishes it whether anybody waits or not.
+// Cancelling is best effort: an order the upstream cannot cancel now releases its seats when its
+// hold expires, and the next guest must not inherit this visit either way.
+func (s *Server) endVisit(c echo.Context) error {
+	s.releaseOpenOrders(c)
+	if err := s.sessions.Destroy(c.Request().Context()); err != nil {
+		return fmt.Errorf("end visit: %w", err)
+	}
+	return nil
+}
+
+// releaseOpenOrders cancels upstream the orders this visit holds and nobody will finish: the
+// purchase order and the edit order, unless a payment of theirs is under way (its watcher or
+// the reconciler finishes it whether anybody waits or not). Used wherever a visit lets go of
+// what it holds: the kiosk's reset, forgetting a booking, signing out, the next customer.
+func (s *Server) releaseOpenOrders(c echo.Context) {
+	s.releaseBuy(c)
+	s.releaseEdit(c)
+}
+
+// releaseBuy cancels the visit's purchase order unless its payment is under way.
+func (s *Server) releaseBuy(c echo.Context) {
+	if s.ticketing == nil {
+		return
+	}
+	v, ok := s.currentBuy(c)
+	if !ok {
+		return
+	}
+	if rec, busy := s.buyPaymentUnderWay(c, v); busy {
+		loggerFrom(c.Request().Context(), s.logger).Info("visit let go of a purchase with a payment under way: order kept", "ref", rec.ID)
+		return
+	}
+	s.cancelAbandoned(c.Request().Context(), "purchase", v.UserSessionID)
+}
+
+// releaseEdit cancels the visit's edit order (the original booking stays as it was) unless a
+// payment or refund of the change is under way; that entry is returned (nil when none), so a
+// caller that must not let go of it (the next customer at the counter) can say so.
+func (s *Server) releaseEdit(c echo.Context) *ledger.Entry {
+	if s.ticketing == nil {
+		return nil
+	}
+	e, ok := s.currentEdit(c)
+	if !ok {
+		return nil
+	}
+	ctx := c.Request().Context()
+	log := loggerFrom(ctx, s.logger)
+	entry, err := s.blockingEntry(ctx, e)
+	switch {
+	case err != nil:
+		log.Warn("visit let go of an edit whose payment state is unknown: edit order kept", "booking", e.BookingNumber, "err", err)
+	case entry != nil:
+		log.Info("visit let go of an edit with a payment under way: edit order kept", "booking", e.BookingNumber, "entry", entry.ID)
+	default:
+		s.cancelAbandoned(ctx, "edit", e.UserSessionID)
+	}
+	return entry
+}
+
+// cancelAbandoned cancels an order nobody will finish; an order already gone is fine.
+func (s *Server) cancelAbandoned(ctx context.Context, what, userSessionID string) {
+	err := s.ticketing.CancelOrder(ctx, userSessionID)
+	switch {
+	case err == nil:
+		loggerFrom(ctx, s.logger).Info("abandoned order cancelled", "what", what)
+	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrOrderExpired):
+	default:
+		loggerFrom(ctx, s.logger).Warn("abandoned order not cancelled: its seats are released when its hold expires", "what", what, "err", err)
+	}
+}
+
+// hasVisit reports whether this browser has a server session (a visit with something in it).
+func (s *Server) hasVisit(c echo.Context) bool {
+	if loaded, _ := c.Get(ctxSessionLoaded).(bool); !loaded {
+		return false
+	}
+	return s.sessions.Token(c.Request().Context()) != ""
+}
