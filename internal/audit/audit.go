@@ -35,6 +35,8 @@ const (
 	ActionAttentionRetry  = "attention-retry"
 	ActionAttentionSolved = "attention-resolve"
 	ActionNextCustomer    = "next-customer"
+	ActionApprovalRefused = "approval-refused" // a supervisor refused to approve
+	ActionAccountUnlock   = "account-unlock"   // a supervisor lifted an account's lock-out
 )
 
 // Entry is one row of the trail.

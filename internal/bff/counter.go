@@ -13,7 +13,6 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/swap"
-	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
@@ -35,7 +34,6 @@ var counterPaths = map[string]string{
 	RouteEditCounterPay: "/booking/edit/counter-payment",
 	RouteBuyCounterPay:  "/checkout/counter-payment",
 	RouteNextCustomer:   "/staff/next-customer",
-	RouteStaffAudit:     "/staff/audit",
 }
 
 func (s *Server) registerCounterRoutes() {
@@ -45,7 +43,6 @@ func (s *Server) registerCounterRoutes() {
 	s.route("GET", RouteBuyCounterPay, s.showBuyCounterPay, counters)
 	s.route("POST", RouteBuyCounterPay, s.takeBuyCounterPay, counters)
 	s.route("POST", RouteNextCustomer, s.nextCustomer, s.staffOnly())
-	s.route("GET", RouteStaffAudit, s.showAudit, s.staffOnly(), web.Guard(s.auditSupervisor))
 }
 
 // counterPayment is what the counter's payment form says.
@@ -56,9 +53,8 @@ type counterPayment struct {
 	CardType  string
 }
 
-// actionApprovalRefused is the audit action of a refused refund approval (internal/audit has no
-// constant for it).
-const actionApprovalRefused = "approval-refused"
+// actionApprovalRefused is the audit action of a refused refund approval.
+const actionApprovalRefused = audit.ActionApprovalRefused
 
 // errBadCounterPayment is a form the payment cannot be recorded from.
 var errBadCounterPayment = errors.New("counter payment form incomplete")

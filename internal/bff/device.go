@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	staffpages "github.com/cinemabff/cinemabff/internal/bff/staff"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
@@ -131,7 +132,7 @@ func (s *Server) deviceView(c echo.Context) pages.DeviceView {
 	}
 	v.CanChange = true
 	v.ActionURL = s.url(RouteDevice)
-	v.DevicesURL = s.url(RouteStaffDevices)
+	v.DevicesURL = s.url(staffpages.RouteDevices)
 	v.NameValue = dev.Name
 	v.Chosen = string(dev.Mode)
 	v.Languages = s.deviceLanguages(l)

@@ -2,9 +2,11 @@ package bff
 
 import (
 	"errors"
+	"net/url"
 
 	"github.com/labstack/echo/v4"
 
+	staffpages "github.com/cinemabff/cinemabff/internal/bff/staff"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/staff"
@@ -115,7 +117,7 @@ func (s *Server) accountsSupervisor(c echo.Context) (staff.Account, error) {
 		msg = l.T("staff.accounts.not_supervisor", "Name", a.Name)
 	}
 	return staff.Account{}, &web.Error{Code: web.EForbidden, Heading: l.T("staff.supervisors_only"), Message: msg,
-		BackURL: s.signInURL(s.url(RouteStaffAccounts)), BackLabel: l.T("staff.accounts.sign_in_supervisor")}
+		BackURL: s.signInURL(s.url(staffpages.RouteAccounts)), BackLabel: l.T("staff.accounts.sign_in_supervisor")}
 }
 
 // requireCounter refuses a request that is not from staff at a counter.
@@ -138,4 +140,14 @@ func (s *Server) auditSupervisor(c echo.Context) error {
 	l := loc(c)
 	return &web.Error{Code: web.EForbidden, Heading: l.T("staff.supervisors_only"), Message: l.T("staff.audit.supervisors_only"),
 		BackURL: s.url(RouteFindBooking), BackLabel: l.T("staff.audit.back_to_box_office")}
+}
+
+// signInURL is the staff sign-in page that comes back to next after signing in (next is
+// dropped unless it is an address on this site: localLink).
+func (s *Server) signInURL(next string) string {
+	u := s.url(RouteStaffSignIn)
+	if n, ok := web.LocalLink(next); ok {
+		u += "?next=" + url.QueryEscape(n)
+	}
+	return u
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	staffpages "github.com/cinemabff/cinemabff/internal/bff/staff"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/etag"
@@ -43,9 +44,9 @@ func (s *Server) chrome(c echo.Context, title string) layouts.Chrome {
 		ch.StaffName, ch.SignOutURL = name, s.url(RouteStaffSignOut)
 		ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.needs_attention"), URL: s.url(RouteStaffAttention), Current: current == paths[RouteStaffAttention]})
 		if s.isSupervisor(c) {
-			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.audit"), URL: s.url(RouteStaffAudit), Current: current == paths[RouteStaffAudit]})
-			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.terminals"), URL: s.url(RouteStaffDevices), Current: current == paths[RouteStaffDevices]})
-			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.staff_accounts"), URL: s.url(RouteStaffAccounts), Current: current == paths[RouteStaffAccounts]})
+			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.audit"), URL: s.url(staffpages.RouteAudit), Current: current == paths[staffpages.RouteAudit]})
+			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.terminals"), URL: s.url(staffpages.RouteDevices), Current: current == paths[staffpages.RouteDevices]})
+			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.staff_accounts"), URL: s.url(staffpages.RouteAccounts), Current: current == paths[staffpages.RouteAccounts]})
 		}
 		if dev.Mode == device.Counter {
 			ch.NextCustomerURL = s.url(RouteNextCustomer)

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/cinemabff/cinemabff/internal/bff/kiosk"
+	staffpages "github.com/cinemabff/cinemabff/internal/bff/staff"
 	"github.com/cinemabff/cinemabff/internal/bff/swap"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 )
@@ -21,7 +22,7 @@ const (
 
 // paths is the one table of route names and their patterns; each flow keeps its part in its
 // own file (bookingPaths, checkoutPaths) or, for a flow package, beside its handler (swap.Paths,
-// kiosk.Paths).
+// kiosk.Paths, staffpages.Paths).
 var paths = web.MergeRoutes(map[string]string{
 	RouteHome:       "/",
 	RouteDevice:     "/device",
@@ -31,7 +32,7 @@ var paths = web.MergeRoutes(map[string]string{
 	RouteMetrics:    "/metrics",
 
 	RoutePaymentWebhook: "/payments/webhook",
-}, bookingPaths, checkoutPaths, swap.Paths, staffPaths, mailboxPaths, kiosk.Paths, counterPaths, staffDevicePaths)
+}, bookingPaths, checkoutPaths, swap.Paths, staffPaths, mailboxPaths, kiosk.Paths, counterPaths, staffpages.Paths)
 
 // registerRoutes wires every handler. Flows add their routes here, each in its own block.
 func (s *Server) registerRoutes() {
@@ -53,7 +54,7 @@ func (s *Server) registerRoutes() {
 	s.registerStaffRoutes()
 	s.registerMailboxRoutes()
 	s.kioskFlow.Routes(s.route)
-	s.registerStaffDeviceRoutes()
+	s.staffFlow.Routes(s.route)
 	s.registerCounterRoutes()
 }
 

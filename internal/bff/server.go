@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/bff/kiosk"
+	staffpages "github.com/cinemabff/cinemabff/internal/bff/staff"
 	"github.com/cinemabff/cinemabff/internal/bff/swap"
 	"github.com/cinemabff/cinemabff/internal/bookings"
 	"github.com/cinemabff/cinemabff/internal/i18n"
@@ -174,8 +175,9 @@ type Server struct {
 	csrfKeys      [][]byte        // csrf.go
 	limits        ratelimit.Store // look-up and sign-in limits (staff_security.go)
 	cinemaCache   cinemaCache
-	swapFlow      *swap.Handler  // the seat swap flow (internal/bff/swap)
-	kioskFlow     *kiosk.Handler // the kiosk: start screen, idle reset, collecting tickets (internal/bff/kiosk)
+	swapFlow      *swap.Handler       // the seat swap flow (internal/bff/swap)
+	kioskFlow     *kiosk.Handler      // the kiosk: start screen, idle reset, collecting tickets (internal/bff/kiosk)
+	staffFlow     *staffpages.Handler // the back office: accounts, terminals, audit trail (internal/bff/staff)
 	staff         *staff.Store
 	enrolments    *device.Enrolments // counter and kiosk enrolments (device_enrolments)
 	checkoutState *checkoutState
@@ -306,6 +308,7 @@ func New(d Deps) (*Server, error) {
 	s.echo = e
 	s.swapFlow = s.newSwapFlow()
 	s.kioskFlow = s.newKioskFlow()
+	s.staffFlow = s.newStaffFlow()
 	s.useMiddleware()
 	s.registerRoutes()
 	if s.handler, err = compressed(e); err != nil {

@@ -19,7 +19,7 @@ import (
 )
 
 // Staff sign-in: box-office staff look bookings up by number alone; supervisors also manage
-// the accounts (staff_accounts.go).
+// the accounts (internal/bff/staff).
 const (
 	RouteStaffSignIn  = "staff.signin"
 	RouteStaffSignOut = "staff.signout"
@@ -27,10 +27,6 @@ const (
 	RouteStaffAttention        = "staff.attention"
 	RouteStaffAttentionRetry   = "staff.attention.retry"
 	RouteStaffAttentionResolve = "staff.attention.resolve"
-	// Staff accounts (staff_accounts.go).
-	RouteStaffAccounts           = "staff.accounts"
-	RouteStaffAccountEndSessions = "staff.accounts.endsessions"
-	RouteStaffAccountUnlock      = "staff.accounts.unlock"
 
 	sessStaffUser  = "staff.user"
 	sessStaffName  = "staff.name"
@@ -50,10 +46,6 @@ var staffPaths = map[string]string{
 	RouteStaffAttention:        "/staff/attention",
 	RouteStaffAttentionRetry:   "/staff/attention/:kind/:ref/retry",
 	RouteStaffAttentionResolve: "/staff/attention/:kind/:ref/resolve",
-
-	RouteStaffAccounts:           "/staff/accounts",
-	RouteStaffAccountEndSessions: "/staff/accounts/:username/end-sessions",
-	RouteStaffAccountUnlock:      "/staff/accounts/:username/unlock",
 }
 
 func (s *Server) registerStaffRoutes() {
@@ -64,10 +56,6 @@ func (s *Server) registerStaffRoutes() {
 	s.route("GET", RouteStaffAttention, s.showAttention, staffOnly)
 	s.route("POST", RouteStaffAttentionRetry, s.retryAttention, staffOnly)
 	s.route("POST", RouteStaffAttentionResolve, s.resolveAttention, staffOnly)
-	accounts := web.Guard(func(c echo.Context) error { _, err := s.accountsSupervisor(c); return err })
-	s.route("GET", RouteStaffAccounts, s.showStaffAccounts, accounts)
-	s.route("POST", RouteStaffAccountEndSessions, s.endStaffSessions, accounts)
-	s.route("POST", RouteStaffAccountUnlock, s.unlockStaffAccount, accounts)
 }
 
 // DefaultStaffIdle ends a staff sign-in after this long without a request.

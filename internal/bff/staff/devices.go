@@ -1,0 +1,122 @@
+package staff
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/views/components"
+	"github.com/cinemabff/cinemabff/views/pages"
+)
+
+// Enrolled terminals (/staff/devices): supervisors see every counter and kiosk enrolment,
+// change a live one's default language and revoke them.
+
+// showDevices lists the enrolments, live ones first.
+func (h *Handler) showDevices(c echo.Context) error {
+	l := web.Loc(c)
+	if h.Enrolments == nil {
+		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.devices_no_database")}
+	}
+	ctx := c.Request().Context()
+	list, err := h.Enrolments.List(ctx, 0)
+	if err != nil {
+		return err
+	}
+	v := pages.DevicesView{CSRFToken: web.CSRFToken(c), DeviceURL: h.Links.Device, Languages: h.Site.DeviceLanguages(l)}
+	if msg := h.Site.PopFlash(c); msg != "" {
+		v.Notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
+	}
+	zone := h.Site.StaffLocation(ctx)
+	at := func(t time.Time) (string, string) {
+		return l.Time(t, zone, i18n.DateTimeLong), t.UTC().Format(time.RFC3339)
+	}
+	this := web.DeviceOf(c)
+	for _, e := range list {
+		row := pages.DeviceRow{ID: strconv.FormatInt(e.ID, 10), Name: e.Name, Mode: h.Site.ModeLabel(l, e.Mode), ModeValue: string(e.Mode),
+			Language: h.Site.DeviceLanguage(l, e.Language), EnrolledBy: e.EnrolledBy, DeviceID: e.DeviceID, Live: e.Live(), ThisDevice: e.DeviceID == this.ID}
+		row.EnrolledAt, row.EnrolledAtISO = at(e.EnrolledAt)
+		if e.Live() {
+			row.RevokeURL = h.url(RouteDeviceRevoke, e.ID)
+			row.LanguageURL = h.url(RouteDeviceLanguage, e.ID)
+		} else {
+			row.RevokedAt, row.RevokedAtISO = at(e.RevokedAt)
+			row.RevokedBy = e.RevokedBy
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	return h.Site.Render(c, http.StatusOK, l.T("kiosk.devices_title"), pages.Devices(v))
+}
+
+// noSuchDevice is the answer for an enrolment id that names none.
+func (h *Handler) noSuchDevice(l *i18n.Localizer) error {
+	return &web.Error{Code: web.ENotFound, Heading: l.T("kiosk.devices_not_found_heading"), Message: l.T("kiosk.devices_not_found"),
+		BackURL: h.url(RouteDevices), BackLabel: l.T("kiosk.devices_back")}
+}
+
+// revokeDevice ends an enrolment: its browser is a customer device from its next request on.
+func (h *Handler) revokeDevice(c echo.Context) error {
+	sup := h.Site.StaffUser(c) // a supervisor: the route's guard
+	l := web.Loc(c)
+	if h.Enrolments == nil {
+		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.devices_revoke_no_database")}
+	}
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return h.noSuchDevice(l)
+	}
+	e, err := h.Enrolments.Revoke(c.Request().Context(), id, sup)
+	switch {
+	case errors.Is(err, device.ErrNotFound):
+		return h.noSuchDevice(l)
+	case errors.Is(err, device.ErrAlreadyRevoked):
+		h.Site.Flash(c, l.T("kiosk.devices_already_revoked", "Name", e.Name, "By", e.RevokedBy))
+	case err != nil:
+		return err
+	case e.Mode == device.Counter:
+		h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: h.Site.EnrolmentDetail(e)})
+		h.Site.Flash(c, l.T("kiosk.devices_revoked_counter", "Name", e.Name))
+	default:
+		h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: h.Site.EnrolmentDetail(e)})
+		h.Site.Flash(c, l.T("kiosk.devices_revoked_kiosk", "Name", e.Name))
+	}
+	return web.Redirect(c, h.url(RouteDevices))
+}
+
+// setDeviceLanguage changes the default language of a live enrolment: the kiosk greets its
+// next guest in it (a visit under way keeps the language it has). Audited as an enrolment
+// change.
+func (h *Handler) setDeviceLanguage(c echo.Context) error {
+	l := web.Loc(c)
+	if h.Enrolments == nil {
+		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.devices_no_database")}
+	}
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return h.noSuchDevice(l)
+	}
+	lang, ok := h.Site.ChosenDeviceLanguage(c)
+	if !ok {
+		return h.Site.InvalidDeviceLanguage(l, h.url(RouteDevices))
+	}
+	e, err := h.Enrolments.SetLanguage(c.Request().Context(), id, lang)
+	switch {
+	case errors.Is(err, device.ErrNotFound):
+		return h.noSuchDevice(l)
+	case errors.Is(err, device.ErrAlreadyRevoked):
+		h.Site.Flash(c, l.T("kiosk.devices_already_revoked", "Name", e.Name, "By", e.RevokedBy))
+	case err != nil:
+		return err
+	default:
+		h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: "default language changed: " + h.Site.EnrolmentDetail(e)})
+		h.Site.Flash(c, l.T("kiosk.devices_language_saved", "Name", e.Name, "Language", h.Site.DeviceLanguage(l, e.Language).Label))
+	}
+	return web.Redirect(c, h.url(RouteDevices))
+}

@@ -1,0 +1,55 @@
+package staff
+
+import (
+	"testing"
+
+	"golang.org/x/text/language"
+
+	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	staffacct "github.com/cinemabff/cinemabff/internal/staff"
+)
+
+// englishLocalizer is the catalogs' English localizer.
+func englishLocalizer(t testing.TB) *i18n.Localizer {
+	t.Helper()
+	c, err := i18n.Load(language.English)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.For(language.English)
+}
+
+func TestPathsNameEveryRoute(t *testing.T) {
+	for _, name := range []string{RouteAccounts, RouteAccountEndSessions, RouteAccountUnlock,
+		RouteDevices, RouteDeviceRevoke, RouteDeviceLanguage, RouteAudit} {
+		if _, ok := Paths.URL(name, "x"); !ok {
+			t.Errorf("route %q has no path", name)
+		}
+	}
+}
+
+// TestAuditActionWords: every action the site records is put into words; an unknown one is
+// shown as its stored code.
+func TestAuditActionWords(t *testing.T) {
+	l := englishLocalizer(t)
+	for _, a := range []string{audit.ActionSignIn, audit.ActionSignInFailed, audit.ActionSignOut, audit.ActionSessionsEnded,
+		audit.ActionLookup, audit.ActionEdit, audit.ActionEditCancel, audit.ActionPayment, audit.ActionRefund, audit.ActionApproval,
+		audit.ActionApprovalRefused, audit.ActionSwap, audit.ActionSale, audit.ActionCollect, audit.ActionDeviceEnrol,
+		audit.ActionDeviceRevoke, audit.ActionAttentionRetry, audit.ActionAttentionSolved, audit.ActionNextCustomer,
+		audit.ActionAccountUnlock} {
+		if got := auditActionWords(l, a); got == a || got == "" {
+			t.Errorf("auditActionWords(%q) = %q, want words", a, got)
+		}
+	}
+	if got := auditActionWords(l, "something-new"); got != "something-new" {
+		t.Errorf("unknown action: %q, want its code", got)
+	}
+}
+
+func TestRoleWords(t *testing.T) {
+	l := englishLocalizer(t)
+	if roleWords(l, staffacct.Supervisor) == roleWords(l, staffacct.Clerk) {
+		t.Error("supervisor and clerk have the same words")
+	}
+}
