@@ -60,13 +60,7 @@ func (s *Server) registerRoutes() {
 
 // url builds the path of a named route, filling its :params in order and escaping them.
 // An unknown name is a programming error caught by the route tests; it yields "/".
-func (s *Server) url(name string, params ...any) string {
-	p, ok := paths.URL(name, params...)
-	if !ok {
-		s.logger.Error("unknown route name", "name", name)
-	}
-	return p
-}
+func (s *Server) url(name string, params ...any) string { return paths.Path(s.logger, name, params...) }
 
 // absURL is url() made absolute with the configured public base URL (for ReturnUrl and links
 // that leave the site).

@@ -137,12 +137,9 @@ type Handler struct {
 	Links       Links
 }
 
-// Register adds a handler under a named route of Paths, with its guards.
-type Register func(method, name string, h echo.HandlerFunc, m ...echo.MiddlewareFunc)
-
 // Routes registers the flow's handlers. The start screen has no route of its own: it is the
 // home page of a kiosk (Start).
-func (h *Handler) Routes(route Register) {
+func (h *Handler) Routes(route web.Register) {
 	route("GET", RouteCollect, h.showCollect)
 	route("POST", RouteCollect, h.collectTickets)
 	route("GET", RouteCollectAgain, h.showCollectAgain)
@@ -154,11 +151,7 @@ func (h *Handler) Routes(route Register) {
 
 // url builds the path of one of the flow's routes.
 func (h *Handler) url(name string, params ...any) string {
-	p, ok := Paths.URL(name, params...)
-	if !ok {
-		h.Logger.Error("unknown route name", "name", name)
-	}
-	return p
+	return Paths.Path(h.Logger, name, params...)
 }
 
 // Start is the kiosk's start screen (the home page of a kiosk), with a large button per

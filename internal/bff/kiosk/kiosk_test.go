@@ -6,27 +6,16 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"golang.org/x/text/language"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
 	"github.com/cinemabff/cinemabff/internal/device"
-	"github.com/cinemabff/cinemabff/internal/i18n"
 )
-
-// englishLocalizer is the catalogs' English localizer.
-func englishLocalizer(t testing.TB) *i18n.Localizer {
-	t.Helper()
-	c, err := i18n.Load(language.English)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c.For(language.English)
-}
 
 // TestCollectedWhere: where the tickets were printed before, said from where they are
 // collected now.
 func TestCollectedWhere(t *testing.T) {
-	l := englishLocalizer(t)
+	l := webtest.English(t)
 	kioskHere := device.Info{ID: "dev-1", Mode: device.Kiosk}
 	counterHere := device.Info{ID: "dev-1", Mode: device.Counter, Name: "Counter 1"}
 	at := time.Date(2026, 11, 1, 18, 0, 0, 0, time.UTC)

@@ -132,11 +132,8 @@ type Handler struct {
 	Guards     Guards
 }
 
-// Register adds a handler under a named route of Paths, with its guards.
-type Register func(method, name string, h echo.HandlerFunc, m ...echo.MiddlewareFunc)
-
 // Routes registers the back office's handlers, each behind its guards.
-func (h *Handler) Routes(route Register) {
+func (h *Handler) Routes(route web.Register) {
 	route("GET", RouteAccounts, h.showAccounts, h.Guards.Accounts...)
 	route("POST", RouteAccountEndSessions, h.endSessions, h.Guards.Accounts...)
 	route("POST", RouteAccountUnlock, h.unlockAccount, h.Guards.Accounts...)
@@ -150,9 +147,5 @@ func (h *Handler) Routes(route Register) {
 
 // url builds the path of one of the back office's routes.
 func (h *Handler) url(name string, params ...any) string {
-	p, ok := Paths.URL(name, params...)
-	if !ok {
-		h.Logger.Error("unknown route name", "name", name)
-	}
-	return p
+	return Paths.Path(h.Logger, name, params...)
 }

@@ -3,22 +3,10 @@ package staff
 import (
 	"testing"
 
-	"golang.org/x/text/language"
-
 	"github.com/cinemabff/cinemabff/internal/audit"
-	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
 	staffacct "github.com/cinemabff/cinemabff/internal/staff"
 )
-
-// englishLocalizer is the catalogs' English localizer.
-func englishLocalizer(t testing.TB) *i18n.Localizer {
-	t.Helper()
-	c, err := i18n.Load(language.English)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c.For(language.English)
-}
 
 func TestPathsNameEveryRoute(t *testing.T) {
 	for _, name := range []string{RouteAccounts, RouteAccountEndSessions, RouteAccountUnlock,
@@ -32,7 +20,7 @@ func TestPathsNameEveryRoute(t *testing.T) {
 // TestAuditActionWords: every action the site records is put into words; an unknown one is
 // shown as its stored code.
 func TestAuditActionWords(t *testing.T) {
-	l := englishLocalizer(t)
+	l := webtest.English(t)
 	for _, a := range []string{audit.ActionSignIn, audit.ActionSignInFailed, audit.ActionSignOut, audit.ActionSessionsEnded,
 		audit.ActionLookup, audit.ActionEdit, audit.ActionEditCancel, audit.ActionPayment, audit.ActionRefund, audit.ActionApproval,
 		audit.ActionApprovalRefused, audit.ActionSwap, audit.ActionSale, audit.ActionCollect, audit.ActionDeviceEnrol,
@@ -48,7 +36,7 @@ func TestAuditActionWords(t *testing.T) {
 }
 
 func TestRoleWords(t *testing.T) {
-	l := englishLocalizer(t)
+	l := webtest.English(t)
 	if roleWords(l, staffacct.Supervisor) == roleWords(l, staffacct.Clerk) {
 		t.Error("supervisor and clerk have the same words")
 	}

@@ -105,11 +105,8 @@ type Handler struct {
 	Links            Links
 }
 
-// Register adds a handler under a named route of Paths, with its guards.
-type Register func(method, name string, h echo.HandlerFunc, m ...echo.MiddlewareFunc)
-
 // Routes registers the flow's handlers.
-func (h *Handler) Routes(route Register) {
+func (h *Handler) Routes(route web.Register) {
 	route("GET", RouteShow, h.showSwap)
 	route("POST", RouteShow, h.reviewSwap)
 	route("GET", RouteConfirm, h.showSwapConfirm)
@@ -119,9 +116,5 @@ func (h *Handler) Routes(route Register) {
 
 // url builds the path of one of the flow's routes.
 func (h *Handler) url(name string, params ...any) string {
-	p, ok := Paths.URL(name, params...)
-	if !ok {
-		h.Logger.Error("unknown route name", "name", name)
-	}
-	return p
+	return Paths.Path(h.Logger, name, params...)
 }

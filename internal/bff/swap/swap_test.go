@@ -4,21 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/text/language"
-
+	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
 	"github.com/cinemabff/cinemabff/internal/cinema"
-	"github.com/cinemabff/cinemabff/internal/i18n"
 )
-
-// englishLocalizer is the catalogs' English localizer.
-func englishLocalizer(t testing.TB) *i18n.Localizer {
-	t.Helper()
-	c, err := i18n.Load(language.English)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c.For(language.English)
-}
 
 func TestSwapUnavailableReason(t *testing.T) {
 	seated := []cinema.BookedTicket{{Seq: 1, Seat: &cinema.SeatRef{RowLabel: "F", Label: "11", Placed: true}}}
@@ -33,7 +21,7 @@ func TestSwapUnavailableReason(t *testing.T) {
 		{cinema.Booking{Paid: true, BeingEdited: true, Tickets: seated}, "being changed right now"},
 		{cinema.Booking{Paid: true, Tickets: []cinema.BookedTicket{{Seq: 1}}}, "no numbered seats"},
 	} {
-		got := UnavailableReason(englishLocalizer(t), tc.b)
+		got := UnavailableReason(webtest.English(t), tc.b)
 		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 			t.Errorf("%+v: %q, want %q", tc.b, got, tc.want)
 		}

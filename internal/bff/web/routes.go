@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -43,6 +44,20 @@ func (r Routes) URL(name string, params ...any) (path string, ok bool) {
 	}
 	return strings.Join(segs, "/"), true
 }
+
+// Path is URL for code that has a logger at hand: an unknown name is logged as the programming
+// error it is, and the path is "/".
+func (r Routes) Path(log *slog.Logger, name string, params ...any) string {
+	p, ok := r.URL(name, params...)
+	if !ok {
+		log.Error("unknown route name", "name", name)
+	}
+	return p
+}
+
+// Register adds a handler under a named route of the site's table, behind its guards: what a
+// flow's Routes is given to mount itself with.
+type Register func(method, name string, h echo.HandlerFunc, m ...echo.MiddlewareFunc)
 
 // Redirect sends the browser to to after a form (303 See Other, so a refresh never posts
 // again); an htmx request gets HX-Redirect instead, so htmx loads the whole page.

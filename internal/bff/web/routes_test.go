@@ -1,8 +1,10 @@
 package web
 
 import (
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/labstack/echo/v4"
@@ -51,5 +53,17 @@ func TestRedirect(t *testing.T) {
 		if rec.Code != tc.status || rec.Header().Get(tc.header) != tc.to {
 			t.Errorf("htmx=%v: %d %s=%q; want %d %q", tc.htmx, rec.Code, tc.header, rec.Header().Get(tc.header), tc.status, tc.to)
 		}
+	}
+}
+
+func TestRoutesPathLogsUnknownNames(t *testing.T) {
+	var buf strings.Builder
+	log := slog.New(slog.NewTextHandler(&buf, nil))
+	r := Routes{"entry": "/booking/edit/payment/:entry"}
+	if got := r.Path(log, "entry", "e-1"); got != "/booking/edit/payment/e-1" || buf.Len() != 0 {
+		t.Fatalf("Path(entry) = %q, logged %q", got, buf.String())
+	}
+	if got := r.Path(log, "nope"); got != "/" || !strings.Contains(buf.String(), "unknown route name") || !strings.Contains(buf.String(), "nope") {
+		t.Fatalf("Path(nope) = %q, logged %q; want / and the name logged", got, buf.String())
 	}
 }

@@ -5,6 +5,11 @@ package webtest
 import (
 	"net/url"
 	"strings"
+	"testing"
+
+	"golang.org/x/text/language"
+
+	"github.com/cinemabff/cinemabff/internal/i18n"
 )
 
 // OnSite reports whether a Location or href, as a browser resolves it against the site, stays
@@ -21,4 +26,14 @@ func OnSite(ref string) bool {
 		}
 	}
 	return true
+}
+
+// English is the catalogs' English localizer, for tests that read the words a page says.
+func English(t testing.TB) *i18n.Localizer {
+	t.Helper()
+	c, err := i18n.Load(language.English)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.For(language.English)
 }
