@@ -27,14 +27,6 @@ func (s *Server) orderWatchFor() time.Duration {
 	return checkout.DefaultWatchFor
 }
 
-// failedOrderPolicy is the operator's words on the money of a given-up order.
-func (s *Server) failedOrderPolicy() string {
-	if s.cfg.FailedOrderPolicy != "" {
-		return s.cfg.FailedOrderPolicy
-	}
-	return DefaultFailedOrderPolicy
-}
-
 // failedOrderPolicyIn is the policy for a page in l's language: the operator's words as they
 // are, or the default in that language.
 func (s *Server) failedOrderPolicyIn(l *i18n.Localizer) string {

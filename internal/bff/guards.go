@@ -14,26 +14,13 @@ import (
 // handler behind a guard finds the signed-in member with staffUser or signedInStaff.
 
 // staffOnly lets any signed-in staff member through.
-func (s *Server) staffOnly() echo.MiddlewareFunc {
-	return web.Guard(func(c echo.Context) error {
-		_, err := s.requireStaff(c)
-		return err
-	})
-}
+func (s *Server) staffOnly() echo.MiddlewareFunc { return web.Guard(s.requireStaff) }
 
 // supervisorsOnly lets an enabled supervisor through; anybody else is asked to sign in as one
 // and comes back to back afterwards.
 func (s *Server) supervisorsOnly(back string) echo.MiddlewareFunc {
-	return web.Guard(func(c echo.Context) error {
-		_, err := s.requireSupervisor(c, back)
-		return err
-	})
+	return web.Guard(func(c echo.Context) error { return s.requireSupervisor(c, back) })
 }
 
 // countersOnly lets staff signed in on an enrolled counter through.
-func (s *Server) countersOnly() echo.MiddlewareFunc {
-	return web.Guard(func(c echo.Context) error {
-		_, err := s.requireCounter(c)
-		return err
-	})
-}
+func (s *Server) countersOnly() echo.MiddlewareFunc { return web.Guard(s.requireCounter) }

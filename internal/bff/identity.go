@@ -18,19 +18,18 @@ import (
 // with; no handler checks staff by hand.
 
 // staffUser is the signed-in staff member's username ("" when none).
-func (s *Server) staffUser(c echo.Context) string {
+func (s *Server) staffUser(c echo.Context) string { return s.signInValue(c, sessStaffUser) }
+
+// staffMember returns the signed-in staff member's name ("" when none).
+func (s *Server) staffMember(c echo.Context) string { return s.signInValue(c, sessStaffName) }
+
+// signInValue reads one value of the staff sign-in from the visit's session: "" for a request
+// that never reached the session middleware (an error page for it).
+func (s *Server) signInValue(c echo.Context, key string) string {
 	if loaded, _ := c.Get(ctxSessionLoaded).(bool); !loaded {
 		return ""
 	}
-	return s.sessions.GetString(c.Request().Context(), sessStaffUser)
-}
-
-// staffMember returns the signed-in staff member's name ("" when none).
-func (s *Server) staffMember(c echo.Context) string {
-	if loaded, _ := c.Get(ctxSessionLoaded).(bool); !loaded {
-		return "" // an error page for a request that never reached the session middleware
-	}
-	return s.sessions.GetString(c.Request().Context(), sessStaffName)
+	return s.sessions.GetString(c.Request().Context(), key)
 }
 
 // signedInStaff returns the signed-in staff member's account as checked at the start of this
@@ -74,61 +73,59 @@ func (s *Server) atCounter(c echo.Context) bool {
 	return s.staffUser(c) != "" && deviceOf(c).Mode == device.Counter
 }
 
-// requireStaff returns the signed-in staff member's username; anyone else gets a 403 page that
-// leads to the sign-in.
-func (s *Server) requireStaff(c echo.Context) (string, error) {
-	if loaded, _ := c.Get(ctxSessionLoaded).(bool); loaded {
-		if u := s.sessions.GetString(c.Request().Context(), sessStaffUser); u != "" {
-			return u, nil
-		}
+// requireStaff lets signed-in staff through (nil); anyone else gets a 403 page that leads to
+// the sign-in.
+func (s *Server) requireStaff(c echo.Context) error {
+	if s.staffUser(c) != "" {
+		return nil
 	}
 	l := loc(c)
-	return "", &web.Error{Code: web.EForbidden, Heading: l.T("staff.staff_only_heading"),
+	return &web.Error{Code: web.EForbidden, Heading: l.T("staff.staff_only_heading"),
 		Message: l.T("staff.staff_only_text"),
 		BackURL: s.url(RouteStaffSignIn), BackLabel: l.T("staff.signin.title")}
 }
 
-// requireSupervisor returns the signed-in supervisor's username, or the page that says only a
-// supervisor may do this and leads to sign-in (coming back to next afterwards).
-func (s *Server) requireSupervisor(c echo.Context, next string) (string, error) {
+// requireSupervisor lets a signed-in supervisor through (nil); anyone else gets the page that
+// says only a supervisor may do this and leads to sign-in (coming back to next afterwards).
+func (s *Server) requireSupervisor(c echo.Context, next string) error {
 	user, sup := s.staffRole(c)
 	if sup {
-		return user, nil
+		return nil
 	}
 	l := loc(c)
 	msg := l.T("kiosk.supervisor_only")
 	if user != "" {
 		msg = l.T("kiosk.supervisor_only_staff", "Name", s.staffMember(c))
 	}
-	return "", &web.Error{Code: web.EForbidden, Heading: l.T("kiosk.supervisor_only_heading"), Message: msg,
+	return &web.Error{Code: web.EForbidden, Heading: l.T("kiosk.supervisor_only_heading"), Message: msg,
 		BackURL: s.signInURL(next), BackLabel: l.T("kiosk.supervisor_sign_in")}
 }
 
-// accountsSupervisor returns the signed-in supervisor, or the page that says only supervisors
-// manage accounts and leads to sign-in.
-func (s *Server) accountsSupervisor(c echo.Context) (staff.Account, error) {
+// accountsSupervisor lets a signed-in supervisor through (nil); anyone else gets the page that
+// says only supervisors manage accounts and leads to sign-in.
+func (s *Server) accountsSupervisor(c echo.Context) error {
 	a, ok := s.signedInStaff(c)
 	if ok && a.IsSupervisor() {
-		return a, nil
+		return nil
 	}
 	l := loc(c)
 	msg := l.T("staff.accounts.supervisors_only")
 	if ok {
 		msg = l.T("staff.accounts.not_supervisor", "Name", a.Name)
 	}
-	return staff.Account{}, &web.Error{Code: web.EForbidden, Heading: l.T("staff.supervisors_only"), Message: msg,
+	return &web.Error{Code: web.EForbidden, Heading: l.T("staff.supervisors_only"), Message: msg,
 		BackURL: s.signInURL(s.url(staffpages.RouteAccounts)), BackLabel: l.T("staff.accounts.sign_in_supervisor")}
 }
 
-// requireCounter refuses a request that is not from staff at a counter.
-func (s *Server) requireCounter(c echo.Context) (string, error) {
-	if !s.atCounter(c) {
-		l := loc(c)
-		return "", &web.Error{Code: web.EForbidden, Heading: l.T("staff.counter.only_heading"),
-			Message: l.T("staff.counter.only_text"),
-			BackURL: s.url(RouteHome), BackLabel: l.T("staff.back_to_start")}
+// requireCounter lets staff at an enrolled counter through (nil); anyone else gets a 403 page.
+func (s *Server) requireCounter(c echo.Context) error {
+	if s.atCounter(c) {
+		return nil
 	}
-	return s.staffUser(c), nil
+	l := loc(c)
+	return &web.Error{Code: web.EForbidden, Heading: l.T("staff.counter.only_heading"),
+		Message: l.T("staff.counter.only_text"),
+		BackURL: s.url(RouteHome), BackLabel: l.T("staff.back_to_start")}
 }
 
 // auditSupervisor refuses the audit trail to staff who are not supervisors (the route's

@@ -58,7 +58,7 @@ func (s *Server) newStaffFlow() *staffpages.Handler {
 		Trail:  audit.New(s.sql),
 		Links:  staffpages.Links{Device: s.url(RouteDevice)},
 		Guards: staffpages.Guards{
-			Accounts: []echo.MiddlewareFunc{web.Guard(func(c echo.Context) error { _, err := s.accountsSupervisor(c); return err })},
+			Accounts: []echo.MiddlewareFunc{web.Guard(s.accountsSupervisor)},
 			Devices:  []echo.MiddlewareFunc{s.supervisorsOnly(s.url(staffpages.RouteDevices))},
 			Audit:    []echo.MiddlewareFunc{s.staffOnly(), web.Guard(s.auditSupervisor)},
 		},
