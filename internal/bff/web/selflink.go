@@ -33,6 +33,7 @@ func LocalLink(ref string) (string, bool) {
 	if !oneLeadingSlash(u.Path) || strings.IndexFunc(u.Path, unicode.IsControl) >= 0 {
 		return "", false
 	}
+	u.RawQuery = escapeQuery(u.RawQuery)
 	out := u.RequestURI() // the escaped path (RawPath when it encodes Path) and the query
 	// Escaping can make it longer than an address taken from a request may be: refuse it, or
 	// the address made here would be refused when it comes back.
@@ -58,6 +59,35 @@ func RequestLink(u *url.URL) (string, bool) {
 		ref += "?" + u.RawQuery
 	}
 	return LocalLink(ref)
+}
+
+// escapeQuery percent-encodes every byte of a raw query that RFC 3986 does not allow there
+// (a "\", a space, a quote, anything beyond ASCII), and keeps the rest, escapes included, as
+// sent: the query of an address made here reads the same in every browser, and escaping it
+// again changes nothing.
+func escapeQuery(q string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(q); i++ {
+		if c := q[i]; queryByte(c) {
+			b.WriteByte(c)
+		} else {
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String()
+}
+
+// queryByte reports whether c may stand unescaped in a query: unreserved, sub-delims, ":", "@",
+// "/", "?" and "%" (which starts an escape the sender already made).
+func queryByte(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("-._~!$&'()*+,;=:@/?%", c) >= 0
 }
 
 // oneLeadingSlash reports whether p starts with "/" and, if anything follows, not with a second
