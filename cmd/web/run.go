@@ -18,6 +18,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/cinemabff/cinemabff/internal/bff"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/keys"
 	"github.com/cinemabff/cinemabff/internal/mail"
@@ -155,7 +156,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		DB:             db,
 		SessionStore:   sessStore.Store,
 		Device:         device.NewStore(cookieKeys, publicURL.Scheme == "https"),
-		CSRFKeys:       bff.CSRFKeys(cookieKeys),
+		CSRFKeys:       web.CSRFKeys(cookieKeys),
 		Assets:         assets,
 		Registry:       reg,
 		Ticketing:      ticketing,

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -24,18 +23,10 @@ import (
 	"github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
-// settler is the settlement of edit payments and refunds over the server's dependencies as
-// they are now (tests replace some of them after New).
-func (s *Server) settler() *settlement.Settler {
-	return settlement.New(settlement.Deps{Ticketing: s.ticketing, Payments: s.payments, Ledger: s.ledger, Logger: s.logger,
-		LoggerFrom: func(ctx context.Context) *slog.Logger { return loggerFrom(ctx, nil) }, Now: s.now,
-		ReturnURL: func(id string) string { return s.absURL(RouteEditReturn, id) }, Tender: s.paymentsTender, Words: s.langs.For(s.langs.Fallback())})
-}
-
 // editChange is the edit e as settlement knows it, with its notice and the staff member doing it.
 func (s *Server) editChange(c echo.Context, e editVisit, notice []byte) settlement.Change {
 	return settlement.Change{EditSessionID: e.UserSessionID, CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber,
-		Notice: string(notice), Actor: s.staffUser(c)}
+		Notice: string(notice), Actor: s.StaffUser(c)}
 }
 
 // blockingEntry returns the edit's ledger entry that has money in motion: a payment or
@@ -43,7 +34,7 @@ func (s *Server) editChange(c echo.Context, e editVisit, notice []byte) settleme
 // (staff must look at it). While there is one the edit can no longer be changed, cancelled or
 // completed again here; the entry's status page says where it stands. nil when there is none.
 func (s *Server) blockingEntry(ctx context.Context, e editVisit) (*ledger.Entry, error) {
-	entries, err := s.ledger.ForEdit(ctx, e.UserSessionID)
+	entries, err := s.Ledger.ForEdit(ctx, e.UserSessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -58,9 +49,9 @@ func (s *Server) blockingEntry(ctx context.Context, e editVisit) (*ledger.Entry,
 
 // refuseWhilePaying is the answer to a change attempted while money is in motion.
 func (s *Server) refuseWhilePaying(c echo.Context, entry *ledger.Entry) error {
-	l := loc(c)
+	l := web.Loc(c)
 	return &web.Error{Code: web.EConflict, Heading: l.T("booking.paying_heading"), Message: l.T("booking.paying_text"),
-		BackURL: s.url(RouteEditStatus, entry.ID), BackLabel: l.T("booking.see_status")}
+		BackURL: s.URL(web.RouteEditStatus, entry.ID), BackLabel: l.T("booking.see_status")}
 }
 
 // completeEdit finishes the edit: with nothing to pay, by taking a payment on the provider's
@@ -78,22 +69,22 @@ func (s *Server) completeEdit(c echo.Context) error {
 		return err
 	} else if entry != nil {
 		if entry.Kind == ledger.KindPayment && (entry.State == ledger.StateCreated || entry.State == ledger.StateRedirected) {
-			if next, _, err := s.advanceWithin(ctx, entry.ID); err == nil && next.State == ledger.StateRedirected && safeExternalURL(next.HostedURL) {
+			if next, _, err := s.AdvanceWithin(ctx, entry.ID); err == nil && next.State == ledger.StateRedirected && safeExternalURL(next.HostedURL) {
 				return c.Redirect(http.StatusSeeOther, next.HostedURL) // the same payment page again
 			}
 		}
 		e.Entry = entry.ID
 		s.saveEdit(c, e)
-		return s.redirect(c, s.url(RouteEditStatus, entry.ID))
+		return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
 	}
 	if err := s.refuseClosedEdit(c, e); err != nil { // money already in motion above goes on
 		return err
 	}
-	o, err := s.ticketing.GetOrder(ctx, e.UserSessionID)
+	o, err := s.Ticketing.GetOrder(ctx, e.UserSessionID)
 	if err != nil {
 		return s.editEnded(c, e, err)
 	}
-	l := loc(c)
+	l := web.Loc(c)
 	lines, _ := editLinesIn(l, e, o) // the message and the change record name seats in the visitor's words
 	e.Summary = changeSummary(lines)
 	balance := o.Total
@@ -102,8 +93,8 @@ func (s *Server) completeEdit(c echo.Context) error {
 	if !e.Paid || balance.Cents == 0 {
 		// No money moves, but the booking changes: the page waits for the answer rather
 		// than leave the change half-known (budget.go).
-		dctx, cancel := s.detached(ctx)
-		_, err := s.ticketing.CompleteEditBooking(dctx, e.UserSessionID, upstream.CompleteEditUnpaid())
+		dctx, cancel := s.Detached(ctx)
+		_, err := s.Ticketing.CompleteEditBooking(dctx, e.UserSessionID, upstream.CompleteEditUnpaid())
 		cancel()
 		if err != nil {
 			return s.editEnded(c, e, err)
@@ -115,8 +106,8 @@ func (s *Server) completeEdit(c echo.Context) error {
 		s.writeNotice(ctx, notice)
 		return s.finishEdit(c, e)
 	}
-	if balance.Cents > 0 && s.atCounter(c) {
-		return s.redirect(c, s.url(RouteEditCounterPay)) // terminal or cash, no provider page
+	if balance.Cents > 0 && s.AtCounter(c) {
+		return s.Redirect(c, s.URL(web.RouteEditCounterPay)) // terminal or cash, no provider page
 	}
 	if balance.Cents < 0 {
 		if ok, err := s.refundApproval(c, e, balance.Abs()); !ok {
@@ -129,7 +120,7 @@ func (s *Server) completeEdit(c echo.Context) error {
 		// Split over the booking's payments, newest first: one ledger entry per part.
 		return s.startRefund(c, e, change, balance.Abs())
 	}
-	entry, err := s.settler().StartPayment(ctx, change, balance.Abs())
+	entry, err := s.Settler().StartPayment(ctx, change, balance.Abs())
 	if err != nil {
 		return err
 	}
@@ -137,31 +128,31 @@ func (s *Server) completeEdit(c echo.Context) error {
 	s.saveEdit(c, e)
 
 	// The hold must outlast the visit to the payment page.
-	if _, err := s.ticketing.ResetOrderExpiry(ctx, e.UserSessionID); err != nil {
-		loggerFrom(ctx, s.logger).Warn("reset expiry before payment", "err", err)
+	if _, err := s.Ticketing.ResetOrderExpiry(ctx, e.UserSessionID); err != nil {
+		web.LoggerFrom(ctx, s.Logger).Warn("reset expiry before payment", "err", err)
 	}
-	next, done, err := s.advanceWithin(ctx, entry.ID)
+	next, done, err := s.AdvanceWithin(ctx, entry.ID)
 	if !done {
 		// The provider is still being asked for the payment, and the step goes on: the
 		// payment may yet be made, so neither "nothing was charged" nor a failed entry.
 		// The status page follows it and leads to the payment page once it is there.
-		return s.redirect(c, s.url(RouteEditStatus, entry.ID))
+		return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
 	}
 	entry = next
 	if err != nil || entry.State != ledger.StateRedirected {
 		// Nothing was taken: the provider did not create the payment.
 		if entry.State == ledger.StateCreated {
-			s.settler().PaymentNotCreated(ctx, entry.ID)
+			s.Settler().PaymentNotCreated(ctx, entry.ID)
 		}
 		e.Entry = ""
 		s.saveEdit(c, e)
 		if errors.Is(err, upstream.ErrAmountTooSmall) {
 			return &web.Error{Code: web.EInvalid, Heading: l.T("booking.too_small_heading"),
 				Message: l.T("booking.too_small_text", "Minimum", l.Money(cinema.Money{Cents: 50, Currency: entry.Currency}), "Amount", l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})),
-				BackURL: s.url(RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
+				BackURL: s.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
 		}
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("booking.pay_page_unavailable_heading"), Message: l.T("booking.pay_page_unavailable_text"),
-			BackURL: s.url(RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
+			BackURL: s.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
 	}
 	if !safeExternalURL(entry.HostedURL) {
 		return fmt.Errorf("payment provider gave an unusable page address %q", entry.HostedURL)
@@ -174,8 +165,8 @@ func (s *Server) completeEdit(c echo.Context) error {
 type changeItem struct {
 	What   string       `json:"what"` // changeAdded, changeRemoved, changeMoved, changeSaved, changeAtCinema
 	Ticket string       `json:"ticket,omitempty"`
-	Seat   seatName     `json:"seat,omitzero"`
-	From   seatName     `json:"from,omitzero"`   // a moved ticket's seat before
+	Seat   web.SeatName `json:"seat,omitzero"`
+	From   web.SeatName `json:"from,omitzero"`   // a moved ticket's seat before
 	Amount cinema.Money `json:"amount,omitzero"` // changeAtCinema: what the amount to pay there changed by
 }
 
@@ -208,7 +199,7 @@ func changeWords(l *i18n.Localizer, items []changeItem) []string {
 	var out []string
 	for _, it := range items {
 		ticket := it.Ticket
-		if seat := it.Seat.words(l); seat != "" && it.What != changeMoved {
+		if seat := it.Seat.Words(l); seat != "" && it.What != changeMoved {
 			ticket += " (" + seat + ")"
 		}
 		switch it.What {
@@ -217,9 +208,9 @@ func changeWords(l *i18n.Localizer, items []changeItem) []string {
 		case changeRemoved:
 			out = append(out, l.T("booking.change_removed", "Ticket", ticket))
 		case changeMoved:
-			out = append(out, l.T("booking.change_moved", "Ticket", ticket, "From", it.From.words(l), "Seat", it.Seat.words(l)))
+			out = append(out, l.T("booking.change_moved", "Ticket", ticket, "From", it.From.Words(l), "Seat", it.Seat.Words(l)))
 		case changeAtCinema:
-			out = append(out, l.T("booking.change_at_cinema", "Amount", bookingSigned(l, it.Amount)))
+			out = append(out, l.T("booking.change_at_cinema", "Amount", web.BookingSigned(l, it.Amount)))
 		default:
 			out = append(out, l.T("booking.change_saved"))
 		}
@@ -231,10 +222,10 @@ func changeWords(l *i18n.Localizer, items []changeItem) []string {
 // with what changed and what was paid or refunded. The audit trail gets the same in English.
 func (s *Server) finishEdit(c echo.Context, e editVisit) error {
 	ctx := c.Request().Context()
-	l, en := loc(c), s.english()
+	l, en := web.Loc(c), s.English()
 	shown, audited := changeWords(l, e.Summary), changeWords(en, e.Summary)
 	if e.Entry != "" {
-		if entry, err := s.ledger.Get(ctx, e.Entry); err == nil {
+		if entry, err := s.Ledger.Get(ctx, e.Entry); err == nil {
 			amount := cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}
 			card := strings.TrimSpace(entry.CardType + " " + entry.CardMasked)
 			if entry.Kind == ledger.KindPayment {
@@ -248,10 +239,10 @@ func (s *Server) finishEdit(c echo.Context, e editVisit) error {
 		}
 	}
 	s.clearEdit(c)
-	s.recordAudit(c, editAudit(ctx, s, e, audited))
-	s.sessions.Put(ctx, sessChanges, strings.Join(shown, "\n"))
-	s.sessions.Put(ctx, sessMailKey, editNotice(ctx, e, nil, cinema.Money{}, cinema.Money{}).Key)
-	return s.redirect(c, s.url(RouteBooking))
+	s.RecordAudit(c, editAudit(ctx, s, e, audited))
+	s.Sessions.Put(ctx, sessChanges, strings.Join(shown, "\n"))
+	s.Sessions.Put(ctx, sessMailKey, editNotice(ctx, e, nil, cinema.Money{}, cinema.Money{}).Key)
+	return s.Redirect(c, s.URL(web.RouteBooking))
 }
 
 // entryForVisit loads a ledger entry and checks that this visit may see it: it is the visit's
@@ -259,10 +250,10 @@ func (s *Server) finishEdit(c echo.Context, e editVisit) error {
 func (s *Server) entryForVisit(c echo.Context) (ledger.Entry, editVisit, error) {
 	ctx := c.Request().Context()
 	id := c.Param("entry")
-	l := loc(c)
+	l := web.Loc(c)
 	denied := &web.Error{Code: web.EForbidden, Heading: l.T("booking.not_your_payment_heading"), Message: l.T("booking.not_your_payment_text"),
-		BackURL: s.url(RouteFindBooking), BackLabel: l.T("booking.find_title")}
-	entry, err := s.ledger.Get(ctx, id)
+		BackURL: s.URL(web.RouteFindBooking), BackLabel: l.T("booking.find_title")}
+	entry, err := s.Ledger.Get(ctx, id)
 	if errors.Is(err, ledger.ErrNotFound) {
 		return entry, editVisit{}, denied
 	}
@@ -276,9 +267,9 @@ func (s *Server) entryForVisit(c echo.Context) (ledger.Entry, editVisit, error) 
 	token := c.QueryParam("token")
 	// The token opens the payment only while it is under way or just after: an old return
 	// address in a shared browser's history must not hand the booking to the next person.
-	fresh := !entry.State.Terminal(entry.Kind) || s.now().Sub(entry.UpdatedAt) < returnTokenWindow
+	fresh := !entry.State.Terminal(entry.Kind) || s.Now().Sub(entry.UpdatedAt) < returnTokenWindow
 	if token != "" && fresh && entry.ProviderPaymentID != "" && entry.Kind == ledger.KindPayment {
-		p, err := s.payments.GetPayment(ctx, entry.ProviderPaymentID)
+		p, err := s.Payments.GetPayment(ctx, entry.ProviderPaymentID)
 		if err == nil && p.Token != "" && p.Token == token {
 			// The visit's cookie did not come back (another browser, a webview): carry on
 			// with a visit bound to this booking.
@@ -308,15 +299,15 @@ func (s *Server) editPaymentReturn(c echo.Context) error {
 		// The customer turned back on the provider's page: end that payment so it can no
 		// longer be paid, and keep the edit for another try. A payment made meanwhile
 		// stays paid and is used.
-		if _, err := s.payments.CancelPayment(ctx, entry.ProviderPaymentID); err != nil {
-			loggerFrom(ctx, s.logger).Warn("cancel provider payment", "entry", entry.ID, "err", err)
+		if _, err := s.Payments.CancelPayment(ctx, entry.ProviderPaymentID); err != nil {
+			web.LoggerFrom(ctx, s.Logger).Warn("cancel provider payment", "entry", entry.ID, "err", err)
 		}
 	}
 	// Applying the payment to the booking is a money step: never cut off halfway; when the
 	// ticketing system is slow the status page says the change is being processed.
-	entry, _, err = s.advanceWithin(ctx, entry.ID)
+	entry, _, err = s.AdvanceWithin(ctx, entry.ID)
 	if err != nil {
-		loggerFrom(c.Request().Context(), s.logger).Warn("settle after return", "entry", entry.ID, "err", err)
+		web.LoggerFrom(c.Request().Context(), s.Logger).Warn("settle after return", "entry", entry.ID, "err", err)
 	}
 	entry = s.awaitApplying(ctx, entry)
 	return s.afterSettle(c, e, entry)
@@ -336,7 +327,7 @@ func (s *Server) awaitApplying(ctx context.Context, entry ledger.Entry) ledger.E
 			return entry
 		case <-time.After(50 * time.Millisecond):
 		}
-		next, err := s.ledger.Get(ctx, entry.ID)
+		next, err := s.Ledger.Get(ctx, entry.ID)
 		if err != nil {
 			return entry
 		}
@@ -359,14 +350,14 @@ func (s *Server) editPaymentStatus(c echo.Context) error {
 	switch {
 	case entry.Kind == ledger.KindRefund:
 		// Every part that is still under way is tried again, each on its own.
-		if err := s.advanceGroupWithin(ctx, entry); err != nil {
-			loggerFrom(ctx, s.logger).Warn("refund not finished yet", "entry", entry.ID, "err", err)
+		if err := s.AdvanceGroupWithin(ctx, entry); err != nil {
+			web.LoggerFrom(ctx, s.Logger).Warn("refund not finished yet", "entry", entry.ID, "err", err)
 		}
-		if next, err := s.ledger.Get(ctx, entry.ID); err == nil {
+		if next, err := s.Ledger.Get(ctx, entry.ID); err == nil {
 			entry = s.awaitApplying(ctx, next)
 		}
 	case !entry.State.Terminal(entry.Kind):
-		if next, _, err := s.advanceWithin(ctx, entry.ID); err == nil {
+		if next, _, err := s.AdvanceWithin(ctx, entry.ID); err == nil {
 			entry = next
 		}
 	}
@@ -380,30 +371,30 @@ func (s *Server) afterSettle(c echo.Context, e editVisit, entry ledger.Entry) er
 		if e.UserSessionID == entry.EditSessionID {
 			return s.finishEdit(c, e)
 		}
-		return s.redirect(c, s.url(RouteBooking))
+		return s.Redirect(c, s.URL(web.RouteBooking))
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && s.editSaved(c.Request().Context(), entry.EditSessionID):
 		// An earlier attempt opened again (Back, its way back from the provider) after another
 		// payment saved the change: not "nothing was charged", and no edit to go back to.
 		if e.UserSessionID == entry.EditSessionID {
 			s.clearEdit(c)
 		}
-		s.flash(c, loc(c).T("booking.saved_change"))
-		return s.redirect(c, s.url(RouteBooking))
+		s.Flash(c, web.Loc(c).T("booking.saved_change"))
+		return s.Redirect(c, s.URL(web.RouteBooking))
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed:
 		// Declined or cancelled at the provider: nothing taken, the edit is still there.
 		e.Entry = ""
 		s.saveEdit(c, e)
-		s.flash(c, loc(c).T("booking.payment_not_completed"))
-		return s.redirect(c, s.url(RouteEdit))
+		s.Flash(c, web.Loc(c).T("booking.payment_not_completed"))
+		return s.Redirect(c, s.URL(web.RouteEdit))
 	}
 	if entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefunded && e.UserSessionID == entry.EditSessionID {
 		s.clearEdit(c) // the edit is gone and the money is back: the visit may start afresh
 	}
 	v := s.statusViewFor(c.Request().Context(), entry)
 	if v.Refresh {
-		pauseKioskIdle(c) // money in motion: the kiosk does not start over (kiosk_chrome.go)
+		web.PauseKioskIdle(c) // money in motion: the kiosk does not start over (kiosk_chrome.go)
 	}
-	return s.render(c, http.StatusOK, loc(c).T("booking.status_title"), booking.StatusPage(v))
+	return s.Render(c, http.StatusOK, web.Loc(c).T("booking.status_title"), booking.StatusPage(v))
 }
 
 // statusView says honestly where the money is (a payment; refunds: refundStatusView), in the
@@ -411,7 +402,7 @@ func (s *Server) afterSettle(c echo.Context, e editVisit, entry ledger.Entry) er
 func (s *Server) statusView(ctx context.Context, entry ledger.Entry) booking.PaymentStatusView {
 	l := i18n.FromContext(ctx)
 	amount := l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})
-	v := booking.PaymentStatusView{Reference: entry.ID[:12], PollURL: s.url(RouteEditStatus, entry.ID), Refresh: true, Kind: components.NoticeInfo}
+	v := booking.PaymentStatusView{Reference: entry.ID[:12], PollURL: s.URL(web.RouteEditStatus, entry.ID), Refresh: true, Kind: components.NoticeInfo}
 	switch {
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRedirected:
 		v.Heading, v.Body = l.T("booking.status_waiting"), l.T("booking.status_waiting_text", "Amount", amount)
@@ -421,7 +412,7 @@ func (s *Server) statusView(ctx context.Context, entry ledger.Entry) booking.Pay
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefunded:
 		v.Kind, v.Refresh = components.NoticeWarning, false
 		v.Heading, v.Body = l.T("booking.status_reversed"), l.T("booking.status_reversed_text", "Amount", amount)
-		v.NextURL, v.NextLabel = s.url(RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = s.URL(web.RouteBooking), l.T("booking.see_booking")
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefundRequested:
 		// Never "refunded" before the provider says so: the refund may still be failing.
 		v.Kind = components.NoticeWarning
@@ -429,7 +420,7 @@ func (s *Server) statusView(ctx context.Context, entry ledger.Entry) booking.Pay
 		if entry.LastError != "" {
 			v.Body += " " + l.T("booking.status_provider_retrying")
 		}
-		v.NextURL, v.NextLabel = s.url(RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = s.URL(web.RouteBooking), l.T("booking.see_booking")
 	case entry.Kind == ledger.KindRefund:
 		return s.refundStatusView(ctx, entry, []ledger.Entry{entry}) // statusViewFor gives every part
 	default:
@@ -441,11 +432,11 @@ func (s *Server) statusView(ctx context.Context, entry ledger.Entry) booking.Pay
 // StartReconciler finishes, in the background, every payment or refund that a request could
 // not finish (a crash, a failed upstream call): at once, then every interval, until ctx ends.
 func (s *Server) StartReconciler(ctx context.Context, every time.Duration) {
-	if s.ledger == nil || s.payments == nil || s.ticketing == nil {
+	if s.Ledger == nil || s.Payments == nil || s.Ticketing == nil {
 		return
 	}
 	go func() {
-		st := s.settler()
+		st := s.Settler()
 		for {
 			st.Reconcile(ctx)
 			select {
@@ -458,7 +449,7 @@ func (s *Server) StartReconciler(ctx context.Context, every time.Duration) {
 }
 
 // Reconcile runs one reconciliation pass now (tests, admin).
-func (s *Server) Reconcile(ctx context.Context) int { return s.settler().Reconcile(ctx) }
+func (s *Server) Reconcile(ctx context.Context) int { return s.Settler().Reconcile(ctx) }
 
 // editAudit is the audit row of a completed edit: what changed, and the money of its ledger
 // entry (a refund counts negative).
@@ -467,7 +458,7 @@ func editAudit(ctx context.Context, s *Server, e editVisit, summary []string) au
 	if e.Entry == "" {
 		return a
 	}
-	entry, err := s.ledger.Get(ctx, e.Entry)
+	entry, err := s.Ledger.Get(ctx, e.Entry)
 	if err != nil {
 		return a
 	}
@@ -481,7 +472,7 @@ func editAudit(ctx context.Context, s *Server, e editVisit, summary []string) au
 
 // mustGroup is the entry's refund parts (itself alone when they cannot be read).
 func mustGroup(ctx context.Context, s *Server, e ledger.Entry) []ledger.Entry {
-	if parts, err := s.ledger.Group(ctx, e); err == nil && len(parts) > 0 {
+	if parts, err := s.Ledger.Group(ctx, e); err == nil && len(parts) > 0 {
 		return parts
 	}
 	return []ledger.Entry{e}

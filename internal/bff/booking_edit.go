@@ -29,15 +29,15 @@ func (s *Server) startEdit(c echo.Context) error {
 		return err
 	}
 	if e, ok := s.currentEdit(c); ok && e.BookingNumber == b.Number {
-		return s.redirect(c, s.url(RouteEdit)) // a double click or a second tab: the same edit
+		return s.Redirect(c, s.URL(web.RouteEdit)) // a double click or a second tab: the same edit
 	}
-	back := loc(c).T("booking.back_to_booking")
-	if err := s.refuseClosed(c, b.CinemaID, b.Session.Showtime, s.url(RouteBooking), back); err != nil {
+	back := web.Loc(c).T("booking.back_to_booking")
+	if err := s.RefuseClosed(c, b.CinemaID, b.Session.Showtime, s.URL(web.RouteBooking), back); err != nil {
 		return err
 	}
-	eo, err := s.ticketing.EditBooking(c.Request().Context(), b.CinemaID, b.ID)
+	eo, err := s.Ticketing.EditBooking(c.Request().Context(), b.CinemaID, b.ID)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteBooking), back)
+		return s.FromUpstream(err, s.URL(web.RouteBooking), back)
 	}
 	e := editVisit{
 		UserSessionID: eo.UserSessionID,
@@ -50,7 +50,7 @@ func (s *Server) startEdit(c echo.Context) error {
 		Paid:          b.LikelyPaid(),
 		FilmTitle:     b.Session.FilmTitle,
 		Showtime:      b.Session.Showtime,
-		Started:       s.now(),
+		Started:       s.Now(),
 		Email:         b.CustomerEmail,
 		OriginalTotal: b.Total.Cents,
 		TotalKnown:    true,
@@ -65,24 +65,24 @@ func (s *Server) startEdit(c echo.Context) error {
 	}
 	for _, ln := range eo.Lines {
 		if ln.State == cinema.LineKept {
-			var place seatName
+			var place web.SeatName
 			if len(ln.Seats) > 0 {
-				place = seatNameOf(&ln.Seats[0])
+				place = web.SeatNameOf(&ln.Seats[0])
 			}
-			e.Original = append(e.Original, originLine{ID: strconv.FormatInt(ln.TicketID, 10), Description: ln.Description, Seat: place.key(), Place: place, PriceCents: ln.FinalPrice.Cents})
+			e.Original = append(e.Original, originLine{ID: strconv.FormatInt(ln.TicketID, 10), Description: ln.Description, Seat: place.Key(), Place: place, PriceCents: ln.FinalPrice.Cents})
 		}
 	}
 	s.saveEdit(c, e)
-	return s.redirect(c, s.url(RouteEdit))
+	return s.Redirect(c, s.URL(web.RouteEdit))
 }
 
 // requireEdit returns the edit of this visit, or sends the person to their booking.
 func (s *Server) requireEdit(c echo.Context) (editVisit, error) {
 	e, ok := s.currentEdit(c)
 	if !ok {
-		l := loc(c)
+		l := web.Loc(c)
 		return e, &web.Error{Code: web.ENotFound, Heading: l.T("booking.no_edit_heading"), Message: l.T("booking.no_edit_text"),
-			BackURL: s.url(RouteBooking), BackLabel: l.T("booking.see_booking")}
+			BackURL: s.URL(web.RouteBooking), BackLabel: l.T("booking.see_booking")}
 	}
 	return e, nil
 }
@@ -111,21 +111,21 @@ func (s *Server) requireChangeableEdit(c echo.Context) (editVisit, error) {
 // person gets a clear message and their booking, never a stack trace. While a payment or a
 // refund is under way the status page tells what happens to the money instead.
 func (s *Server) editEnded(c echo.Context, e editVisit, err error) error {
-	l := loc(c)
+	l := web.Loc(c)
 	if !errors.Is(err, upstream.ErrOrderExpired) && !errors.Is(err, upstream.ErrNotFound) && !errors.Is(err, upstream.ErrOrderClosed) {
-		return s.fromUpstream(err, s.url(RouteEdit), l.T("booking.back_to_changes"))
+		return s.FromUpstream(err, s.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
-	loggerFrom(c.Request().Context(), s.logger).Info("edit ended upstream", "err", err)
+	web.LoggerFrom(c.Request().Context(), s.Logger).Info("edit ended upstream", "err", err)
 	if entry, berr := s.blockingEntry(c.Request().Context(), e); berr == nil && entry != nil {
-		return s.redirect(c, s.url(RouteEditStatus, entry.ID))
+		return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
 	}
 	s.clearEdit(c)
 	if s.editSaved(c.Request().Context(), e.UserSessionID) {
-		s.flash(c, l.T("booking.saved_change")) // ended because it was saved (another tab, the provider's webhook)
+		s.Flash(c, l.T("booking.saved_change")) // ended because it was saved (another tab, the provider's webhook)
 	} else {
-		s.flash(c, l.T("booking.edit_ended"))
+		s.Flash(c, l.T("booking.edit_ended"))
 	}
-	return s.redirect(c, s.url(RouteBooking))
+	return s.Redirect(c, s.URL(web.RouteBooking))
 }
 
 // showEdit shows the order as it stands now.
@@ -138,7 +138,7 @@ func (s *Server) showEdit(c echo.Context) error {
 	if entry, err := s.blockingEntry(ctx, e); err != nil {
 		return err
 	} else if entry != nil {
-		return s.redirect(c, s.url(RouteEditStatus, entry.ID))
+		return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
 	}
 	// The order and the ticket types are independent reads: both at once.
 	var (
@@ -148,52 +148,52 @@ func (s *Server) showEdit(c echo.Context) error {
 	)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() (err error) {
-		o, err = s.ticketing.GetOrder(gctx, e.UserSessionID)
+		o, err = s.Ticketing.GetOrder(gctx, e.UserSessionID)
 		return err
 	})
 	g.Go(func() error {
 		// Without the types the page still shows the order; only adding is not offered.
-		types, typesErr = s.ticketing.GetTicketTypes(gctx, e.CinemaID, e.SessionID, e.UserSessionID)
+		types, typesErr = s.Ticketing.GetTicketTypes(gctx, e.CinemaID, e.SessionID, e.UserSessionID)
 		return nil
 	})
 	if err := g.Wait(); err != nil {
 		return s.editEnded(c, e, err)
 	}
 	if typesErr != nil {
-		loggerFrom(ctx, s.logger).Warn("ticket types not read: adding tickets not offered", "err", typesErr)
+		web.LoggerFrom(ctx, s.Logger).Warn("ticket types not read: adding tickets not offered", "err", typesErr)
 	}
 	v := s.editView(c, e, o, types)
-	if msg := s.popFlash(c); msg != "" {
+	if msg := s.PopFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
-	l := loc(c)
-	if reason := s.changesClosed(c, e.CinemaID, e.Showtime); reason != "" && v.Notice == nil {
+	l := web.Loc(c)
+	if reason := s.ChangesClosed(c, e.CinemaID, e.Showtime); reason != "" && v.Notice == nil {
 		v.Notice = &components.Notice{Kind: components.NoticeError, Heading: l.T("booking.closed_heading"), Body: l.T("booking.closed_edit", "Reason", reason)}
 	}
-	return s.render(c, http.StatusOK, l.T("booking.edit_page_title"), booking.Edit(v))
+	return s.Render(c, http.StatusOK, l.T("booking.edit_page_title"), booking.Edit(v))
 }
 
 // editView is the edit page of order o; types are the session's ticket types (none: adding
 // tickets is not offered).
 func (s *Server) editView(c echo.Context, e editVisit, o cinema.Order, types []cinema.TicketType) booking.EditView {
 	ctx := c.Request().Context()
-	l := loc(c)
-	ci := s.cinemaByID(ctx, e.CinemaID)
+	l := web.Loc(c)
+	ci := s.CinemaByID(ctx, e.CinemaID)
 	v := booking.EditView{
 		BookingNumber: fmt.Sprint(e.BookingNumber),
 		FilmTitle:     e.FilmTitle,
-		Showtime:      bookingShowtime(l, e.Showtime, ci),
-		Fees:          bookingSigned(l, o.BookingFee),
-		CSRFToken:     csrfToken(c),
-		AddURL:        s.url(RouteEditAdd),
-		RemoveURL:     s.url(RouteEditRemove),
-		ExtendURL:     s.url(RouteEditExtend),
-		SeatsURL:      s.url(RouteEditSeats),
-		CancelURL:     s.url(RouteEditCancel),
-		CompleteURL:   s.url(RouteEditComplete),
-		ExpiredURL:    s.url(RouteEditExpired),
-		NowISO:        s.now().UTC().Format(time.RFC3339),
-		Counter:       s.atCounter(c),
+		Showtime:      web.BookingShowtime(l, e.Showtime, ci),
+		Fees:          web.BookingSigned(l, o.BookingFee),
+		CSRFToken:     web.CSRFToken(c),
+		AddURL:        s.URL(web.RouteEditAdd),
+		RemoveURL:     s.URL(web.RouteEditRemove),
+		ExtendURL:     s.URL(web.RouteEditExtend),
+		SeatsURL:      s.URL(web.RouteEditSeats),
+		CancelURL:     s.URL(web.RouteEditCancel),
+		CompleteURL:   s.URL(web.RouteEditComplete),
+		ExpiredURL:    s.URL(web.RouteEditExpired),
+		NowISO:        s.Now().UTC().Format(time.RFC3339),
+		Counter:       s.AtCounter(c),
 	}
 	if !o.Expires.IsZero() {
 		v.ExpiresISO = o.Expires.UTC().Format(time.RFC3339)
@@ -207,7 +207,7 @@ func (s *Server) editView(c echo.Context, e editVisit, o cinema.Order, types []c
 	v.Lines, v.HasChanges = editLinesIn(l, e, o)
 	for i := range v.Lines {
 		if v.Lines[i].State == "kept" || v.Lines[i].State == lineMoved || v.Lines[i].State == "added" {
-			v.Lines[i].RemoveURL = s.url(RouteEditRemove)
+			v.Lines[i].RemoveURL = s.URL(web.RouteEditRemove)
 		}
 	}
 	balance := o.Total
@@ -235,12 +235,12 @@ func (s *Server) editView(c echo.Context, e editVisit, o cinema.Order, types []c
 		v.Totals = true
 		v.OriginalTotal = l.Money(orig)
 		v.NewTotal = l.Money(cinema.Money{Cents: orig.Cents + balance.Cents, Currency: balance.Currency})
-		v.TicketsChange = bookingSigned(l, cinema.Money{Cents: balance.Cents - o.BookingFee.Cents, Currency: balance.Currency})
+		v.TicketsChange = web.BookingSigned(l, cinema.Money{Cents: balance.Cents - o.BookingFee.Cents, Currency: balance.Currency})
 	}
 	v.Steppers = editSteppers(l, o, types)
 	if e.StartBalance != 0 {
 		start := cinema.Money{Cents: e.StartBalance, Currency: balance.Currency}
-		v.FeeNote = l.T("booking.fee_note", "Amount", bookingSigned(l, start))
+		v.FeeNote = l.T("booking.fee_note", "Amount", web.BookingSigned(l, start))
 	}
 	for _, d := range o.SuggestedDeals {
 		if d.Description != "" {
@@ -311,7 +311,7 @@ func editSteppers(l *i18n.Localizer, o cinema.Order, types []cinema.TicketType) 
 			st.Count++
 			if active > 1 {
 				st.RemoveTicket = t.ID
-				st.RemoveWhat = strings.TrimSuffix(t.Description+", "+bookingSeat(l, t.Seat), ", ")
+				st.RemoveWhat = strings.TrimSuffix(t.Description+", "+web.BookingSeat(l, t.Seat), ", ")
 			}
 		}
 		out = append(out, st)
@@ -339,11 +339,11 @@ func editLines(e editVisit, o cinema.Order) (lines []booking.LineView, changed b
 			}
 		}
 		seen[t.ID] = true
-		lv := lineView(state, t.ID, t.Description, seatNameOf(t.Seat), t.FinalPrice)
+		lv := lineView(state, t.ID, t.Description, web.SeatNameOf(t.Seat), t.FinalPrice)
 		// A booked ticket on another seat than it had is moved, not kept.
 		if ol, ok := original[t.ID]; ok && state == cinema.LineKept && ol.Seat != "" && lv.Seat != "" && lv.Seat != ol.Seat {
 			from := ol.place()
-			lv.State, lv.From, lv.FromRow, lv.FromLabel = lineMoved, from.key(), from.Row, from.Seat
+			lv.State, lv.From, lv.FromRow, lv.FromLabel = lineMoved, from.Key(), from.Row, from.Seat
 			changed = true
 		}
 		lines = append(lines, lv)
@@ -378,8 +378,8 @@ func editLinesIn(l *i18n.Localizer, e editVisit, o cinema.Order) ([]booking.Line
 		default:
 			lv.StateLabel = l.T("booking.line_unknown")
 		}
-		lv.Seat = lineSeat(lv).words(l)
-		lv.From = lineFrom(lv).words(l)
+		lv.Seat = lineSeat(lv).Words(l)
+		lv.From = lineFrom(lv).Words(l)
 		lv.Price = l.Money(lv.Amount)
 	}
 	return lines, changed
@@ -389,18 +389,18 @@ func editLinesIn(l *i18n.Localizer, e editVisit, o cinema.Order) ([]booking.Line
 // booked: only its seat changed).
 const lineMoved = "moved"
 
-func lineView(state cinema.LineState, id, desc string, seat seatName, price cinema.Money) booking.LineView {
-	return booking.LineView{State: state.String(), Description: desc, Seat: seat.key(), SeatRow: seat.Row, SeatLabel: seat.Seat,
+func lineView(state cinema.LineState, id, desc string, seat web.SeatName, price cinema.Money) booking.LineView {
+	return booking.LineView{State: state.String(), Description: desc, Seat: seat.Key(), SeatRow: seat.Row, SeatLabel: seat.Seat,
 		Amount: price, TicketID: id}
 }
 
 // lineSeat and lineFrom are a line's seat and a moved line's seat before the change.
-func lineSeat(lv *booking.LineView) seatName {
-	return seatName{Row: lv.SeatRow, Seat: lv.SeatLabel, Text: lv.Seat}
+func lineSeat(lv *booking.LineView) web.SeatName {
+	return web.SeatName{Row: lv.SeatRow, Seat: lv.SeatLabel, Text: lv.Seat}
 }
 
-func lineFrom(lv *booking.LineView) seatName {
-	return seatName{Row: lv.FromRow, Seat: lv.FromLabel, Text: lv.From}
+func lineFrom(lv *booking.LineView) web.SeatName {
+	return web.SeatName{Row: lv.FromRow, Seat: lv.FromLabel, Text: lv.From}
 }
 
 // addTickets adds tickets of one simple type (no seat selection: the contract forbids
@@ -412,10 +412,10 @@ func (s *Server) addTickets(c echo.Context) error {
 	}
 	code := strings.TrimSpace(c.FormValue("type"))
 	qty, qerr := strconv.Atoi(strings.TrimSpace(c.FormValue("qty")))
-	l := loc(c)
+	l := web.Loc(c)
 	if code == "" || qerr != nil || qty < 1 || qty > 10 {
-		s.flash(c, l.T("booking.add_invalid"))
-		return s.redirect(c, s.url(RouteEdit))
+		s.Flash(c, l.T("booking.add_invalid"))
+		return s.Redirect(c, s.URL(web.RouteEdit))
 	}
 	ctx := c.Request().Context()
 	// The ticket types and the order as it stands (where the party sits) are independent
@@ -426,11 +426,11 @@ func (s *Server) addTickets(c echo.Context) error {
 	)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() (err error) {
-		types, err = s.ticketing.GetTicketTypes(gctx, e.CinemaID, e.SessionID, e.UserSessionID)
+		types, err = s.Ticketing.GetTicketTypes(gctx, e.CinemaID, e.SessionID, e.UserSessionID)
 		return err
 	})
 	g.Go(func() (err error) {
-		before, err = s.ticketing.GetOrder(gctx, e.UserSessionID)
+		before, err = s.Ticketing.GetOrder(gctx, e.UserSessionID)
 		return err
 	})
 	if err := g.Wait(); err != nil {
@@ -443,30 +443,30 @@ func (s *Server) addTickets(c echo.Context) error {
 		}
 	}
 	if chosen == nil {
-		s.flash(c, l.T("booking.add_type_refused"))
-		return s.redirect(c, s.url(RouteEdit))
+		s.Flash(c, l.T("booking.add_type_refused"))
+		return s.Redirect(c, s.URL(web.RouteEdit))
 	}
 	mode := upstream.BookingModeSale
 	if !e.Paid {
 		mode = upstream.BookingModeReservation
 	}
 	// Seat hoarding (holds.go): the seats this visit may hold, before the upstream is asked.
-	if done, err := s.refuseVisitSeats(c, seatStepEditAdd, qty, &before, s.url(RouteEdit)); done {
+	if done, err := s.refuseVisitSeats(c, seatStepEditAdd, qty, &before, s.URL(web.RouteEdit)); done {
 		return err
 	}
-	after, err := s.ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID,
+	after, err := s.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID,
 		Tickets: []upstream.TicketRequest{{TypeCode: code, Qty: qty}}, BookingMode: mode})
 	switch {
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
-		s.flash(c, l.T("booking.add_no_seats"))
+		s.Flash(c, l.T("booking.add_no_seats"))
 	case err != nil:
 		return s.editEnded(c, e, err)
 	case s.seatWithParty(ctx, e, before, after):
-		s.flash(c, l.T("booking.added_beside", "Qty", qty, "Type", chosen.Description))
+		s.Flash(c, l.T("booking.added_beside", "Qty", qty, "Type", chosen.Description))
 	default:
-		s.flash(c, l.T("booking.added", "Qty", qty, "Type", chosen.Description))
+		s.Flash(c, l.T("booking.added", "Qty", qty, "Type", chosen.Description))
 	}
-	return s.redirect(c, s.url(RouteEdit))
+	return s.Redirect(c, s.URL(web.RouteEdit))
 }
 
 // removeTicket removes one ticket (a booked one becomes "removed"; an added one disappears).
@@ -475,32 +475,32 @@ func (s *Server) removeTicket(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	l := loc(c)
+	l := web.Loc(c)
 	id := strings.TrimSpace(c.FormValue("ticket"))
 	if id == "" || len(id) > 32 {
-		s.flash(c, l.T("booking.remove_which"))
-		return s.redirect(c, s.url(RouteEdit))
+		s.Flash(c, l.T("booking.remove_which"))
+		return s.Redirect(c, s.URL(web.RouteEdit))
 	}
 	// A booking needs a ticket: the last one is not removed (a booking without tickets cannot
 	// be shown, and cancelling a whole booking is the box office's job).
-	o, err := s.ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+	o, err := s.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
 	if err != nil {
 		return s.editEnded(c, e, err)
 	}
 	if removesEveryTicket(e, o, id) {
-		s.flash(c, l.T("booking.last_ticket"))
-		return s.redirect(c, s.url(RouteEdit))
+		s.Flash(c, l.T("booking.last_ticket"))
+		return s.Redirect(c, s.URL(web.RouteEdit))
 	}
-	_, err = s.ticketing.RemoveTickets(c.Request().Context(), upstream.RemoveTicketsRequest{UserSessionID: e.UserSessionID, SessionID: e.SessionID, TicketIDs: []string{id}})
+	_, err = s.Ticketing.RemoveTickets(c.Request().Context(), upstream.RemoveTicketsRequest{UserSessionID: e.UserSessionID, SessionID: e.SessionID, TicketIDs: []string{id}})
 	switch {
 	case errors.Is(err, upstream.ErrInvalidRequest):
-		s.flash(c, l.T("booking.remove_refused"))
+		s.Flash(c, l.T("booking.remove_refused"))
 	case err != nil:
 		return s.editEnded(c, e, err)
 	default:
-		s.flash(c, l.T("booking.removed"))
+		s.Flash(c, l.T("booking.removed"))
 	}
-	return s.redirect(c, s.url(RouteEdit))
+	return s.Redirect(c, s.URL(web.RouteEdit))
 }
 
 // removesEveryTicket reports whether removing ticket id (with its package) would leave the
@@ -530,11 +530,11 @@ func (s *Server) extendEdit(c echo.Context) error {
 	if err := s.refuseClosedEdit(c, e); err != nil {
 		return err
 	}
-	if _, err := s.ticketing.ResetOrderExpiry(c.Request().Context(), e.UserSessionID); err != nil {
+	if _, err := s.Ticketing.ResetOrderExpiry(c.Request().Context(), e.UserSessionID); err != nil {
 		return s.editEnded(c, e, err)
 	}
-	s.flash(c, loc(c).T("booking.more_time_given"))
-	return s.redirect(c, s.url(RouteEdit))
+	s.Flash(c, web.Loc(c).T("booking.more_time_given"))
+	return s.Redirect(c, s.URL(web.RouteEdit))
 }
 
 // confirmCancelEdit asks before discarding the changes.
@@ -543,29 +543,29 @@ func (s *Server) confirmCancelEdit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.render(c, http.StatusOK, loc(c).T("booking.cancel_changes"), booking.CancelConfirm(booking.CancelView{
-		BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: s.url(RouteEditCancel), BackURL: s.url(RouteEdit), CSRFToken: csrfToken(c)}))
+	return s.Render(c, http.StatusOK, web.Loc(c).T("booking.cancel_changes"), booking.CancelConfirm(booking.CancelView{
+		BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: s.URL(web.RouteEditCancel), BackURL: s.URL(web.RouteEdit), CSRFToken: web.CSRFToken(c)}))
 }
 
 // cancelEdit cancels the edit upstream: the original booking comes back unchanged.
 func (s *Server) cancelEdit(c echo.Context) error {
 	e, err := s.requireEdit(c)
 	if err != nil {
-		return s.redirect(c, s.url(RouteBooking)) // already gone: the booking is as it was
+		return s.Redirect(c, s.URL(web.RouteBooking)) // already gone: the booking is as it was
 	}
 	if entry, err := s.blockingEntry(c.Request().Context(), e); err != nil {
 		return err
 	} else if entry != nil {
 		return s.refuseWhilePaying(c, entry)
 	}
-	err = s.ticketing.CancelOrder(c.Request().Context(), e.UserSessionID)
+	err = s.Ticketing.CancelOrder(c.Request().Context(), e.UserSessionID)
 	if err != nil && !errors.Is(err, upstream.ErrOrderExpired) && !errors.Is(err, upstream.ErrNotFound) {
-		return s.fromUpstream(err, s.url(RouteEdit), loc(c).T("booking.back_to_changes"))
+		return s.FromUpstream(err, s.URL(web.RouteEdit), web.Loc(c).T("booking.back_to_changes"))
 	}
 	s.clearEdit(c)
-	s.recordAudit(c, audit.Entry{Action: audit.ActionEditCancel, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber})
-	s.flash(c, loc(c).T("booking.cancelled"))
-	return s.redirect(c, s.url(RouteBooking))
+	s.RecordAudit(c, audit.Entry{Action: audit.ActionEditCancel, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber})
+	s.Flash(c, web.Loc(c).T("booking.cancelled"))
+	return s.Redirect(c, s.URL(web.RouteBooking))
 }
 
 // editExpired is where the countdown sends the browser when time runs out. It is a GET, so it
@@ -576,21 +576,27 @@ func (s *Server) editExpired(c echo.Context) error {
 	if !ok {
 		// The edit already ended in this visit (saved, cancelled or run out): an old page's
 		// countdown says nothing about it.
-		s.flash(c, loc(c).T("booking.no_edit_any_more"))
-		return s.redirect(c, s.url(RouteBooking))
+		s.Flash(c, web.Loc(c).T("booking.no_edit_any_more"))
+		return s.Redirect(c, s.URL(web.RouteBooking))
 	}
 	if entry, err := s.blockingEntry(c.Request().Context(), e); err == nil && entry != nil {
-		return s.redirect(c, s.url(RouteEditStatus, entry.ID))
+		return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
 	}
-	_, err := s.ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+	_, err := s.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
 	if err == nil || !(errors.Is(err, upstream.ErrOrderExpired) || errors.Is(err, upstream.ErrNotFound)) {
-		return s.redirect(c, s.url(RouteEdit)) // still alive (more time in another tab), or unknown: show it
+		return s.Redirect(c, s.URL(web.RouteEdit)) // still alive (more time in another tab), or unknown: show it
 	}
 	s.clearEdit(c)
 	if s.editSaved(c.Request().Context(), e.UserSessionID) {
-		s.flash(c, loc(c).T("booking.saved_change"))
-		return s.redirect(c, s.url(RouteBooking))
+		s.Flash(c, web.Loc(c).T("booking.saved_change"))
+		return s.Redirect(c, s.URL(web.RouteBooking))
 	}
-	s.flash(c, loc(c).T("booking.edit_expired"))
-	return s.redirect(c, s.url(RouteBooking))
+	s.Flash(c, web.Loc(c).T("booking.edit_expired"))
+	return s.Redirect(c, s.URL(web.RouteBooking))
+}
+
+// refuseClosedEdit is refuseClosed for the edit in progress: the way on is cancelling it,
+// which still works and restores the booking as it was.
+func (s *Server) refuseClosedEdit(c echo.Context, e editVisit) error {
+	return s.RefuseClosed(c, e.CinemaID, e.Showtime, s.URL(web.RouteEditCancel), web.Loc(c).T("booking.cancel_this_change"))
 }

@@ -23,10 +23,10 @@ import (
 // Without the cinemas the form cannot be filled in: that is the ticketing system's failure,
 // never the person's, so it comes back as an error to show instead of the form.
 func (s *Server) findView(c echo.Context) (booking.FindView, error) {
-	v := booking.FindView{ActionURL: s.url(RouteFindBooking), CSRFToken: csrfToken(c), Staff: s.staffMember(c) != ""}
-	list, err := s.cinemas(c.Request().Context())
+	v := booking.FindView{ActionURL: s.URL(web.RouteFindBooking), CSRFToken: web.CSRFToken(c), Staff: s.StaffMember(c) != ""}
+	list, err := s.Cinemas(c.Request().Context())
 	if err != nil {
-		return v, s.fromUpstream(err, s.url(RouteFindBooking), loc(c).T("booking.try_again"))
+		return v, s.FromUpstream(err, s.URL(web.RouteFindBooking), web.Loc(c).T("booking.try_again"))
 	}
 	for _, ci := range list {
 		v.Cinemas = append(v.Cinemas, booking.Option{Value: ci.ID, Label: ci.Name})
@@ -40,13 +40,13 @@ func (s *Server) showFindBooking(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if msg := s.popFlash(c); msg != "" {
+	if msg := s.PopFlash(c); msg != "" {
 		v.Error = msg
 	}
-	if msg := s.sessions.PopString(c.Request().Context(), sessStaffPINWarning); msg != "" {
+	if msg := s.Sessions.PopString(c.Request().Context(), web.SessStaffPINWarning); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeWarning, Heading: msg}
 	}
-	return s.render(c, http.StatusOK, loc(c).T("booking.find_title"), booking.Find(v))
+	return s.Render(c, http.StatusOK, web.Loc(c).T("booking.find_title"), booking.Find(v))
 }
 
 // findBooking checks the booking number and e-mail against the upstream and binds the visit
@@ -63,9 +63,9 @@ func (s *Server) findBooking(c echo.Context) error {
 	v.Number = strings.TrimSpace(c.FormValue("number"))
 	v.Email = strings.TrimSpace(c.FormValue("email"))
 	ctx := c.Request().Context()
-	l := loc(c)
+	l := web.Loc(c)
 	client := ratelimit.Limit{Key: "find:client:" + web.ClientKey(c), Rule: findPerClient}
-	if user := s.staffUser(c); v.Staff && user != "" {
+	if user := s.StaffUser(c); v.Staff && user != "" {
 		client.Key = "find:staff:" + user // a counter's staff share one address; each has an allowance
 	}
 	how := "by number"
@@ -95,7 +95,7 @@ func (s *Server) findBooking(c echo.Context) error {
 	// after which this person's look-up is allowed, so it only counts down.
 	limits := []ratelimit.Limit{client,
 		{Key: fmt.Sprintf("find:booking:%s:%d:%s", v.CinemaID, number, client.Key), Rule: findPerBookingClient}}
-	ok, wait, err := ratelimit.TakeAll(ctx, s.limits, limits...)
+	ok, wait, err := ratelimit.TakeAll(ctx, s.Limits, limits...)
 	if err != nil {
 		return err
 	}
@@ -106,35 +106,35 @@ func (s *Server) findBooking(c echo.Context) error {
 	found := err == nil && (v.Staff || strings.EqualFold(strings.TrimSpace(b.CustomerEmail), addr.Address))
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !found:
-		s.recordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how + ": not found"})
+		s.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how + ": not found"})
 		// One neutral answer for every wrong detail: it never says which part was wrong, so
 		// the form cannot be used to learn booking numbers or e-mail addresses.
 		v.Error = l.T("booking.find_not_found")
 		if v.Staff {
 			v.Error = l.T("booking.find_not_found_staff", "Number", v.Number)
 		}
-		return s.render(c, http.StatusNotFound, l.T("booking.find_title"), booking.Find(v))
+		return s.Render(c, http.StatusNotFound, l.T("booking.find_title"), booking.Find(v))
 	case err != nil:
 		// The ticketing system failed, not the person: the attempt does not count.
-		if gerr := ratelimit.GiveAll(ctx, s.limits, limits...); gerr != nil {
-			loggerFrom(ctx, s.logger).Warn("give back look-up attempt", "err", gerr)
+		if gerr := ratelimit.GiveAll(ctx, s.Limits, limits...); gerr != nil {
+			web.LoggerFrom(ctx, s.Logger).Warn("give back look-up attempt", "err", gerr)
 		}
-		return s.fromUpstream(err, s.url(RouteFindBooking), l.T("booking.try_again"))
+		return s.FromUpstream(err, s.URL(web.RouteFindBooking), l.T("booking.try_again"))
 	}
-	if err := ratelimit.GiveAll(ctx, s.limits, limits...); err != nil {
-		loggerFrom(ctx, s.logger).Warn("give back look-up attempt", "err", err)
+	if err := ratelimit.GiveAll(ctx, s.Limits, limits...); err != nil {
+		web.LoggerFrom(ctx, s.Logger).Warn("give back look-up attempt", "err", err)
 	}
-	s.recordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how})
+	s.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how})
 	if err := s.bindBooking(c, boundBooking{CinemaID: v.CinemaID, Number: number}); err != nil {
 		return err
 	}
-	return s.redirect(c, s.url(RouteBooking))
+	return s.Redirect(c, s.URL(web.RouteBooking))
 }
 
 // findRefused answers a look-up that never reached the ticketing system (a malformed number,
 // an unreadable ticket code). It counts against the client: the form is no way around the limit.
 func (s *Server) findRefused(c echo.Context, v booking.FindView, msg string, client ratelimit.Limit) error {
-	ok, wait, err := s.limits.Take(c.Request().Context(), client.Key, client.Rule)
+	ok, wait, err := s.Limits.Take(c.Request().Context(), client.Key, client.Rule)
 	if err != nil {
 		return err
 	}
@@ -142,7 +142,7 @@ func (s *Server) findRefused(c echo.Context, v booking.FindView, msg string, cli
 		return s.tooMany(c, v, wait.Seconds())
 	}
 	v.Error = msg
-	return s.render(c, http.StatusUnprocessableEntity, loc(c).T("booking.find_title"), booking.Find(v))
+	return s.Render(c, http.StatusUnprocessableEntity, web.Loc(c).T("booking.find_title"), booking.Find(v))
 }
 
 // isTicketCode reports whether a look-up field holds a scanned ticket code (internal/tickets:
@@ -172,25 +172,22 @@ func (s *Server) readTicketCode(l *i18n.Localizer, staffLookUp bool, field strin
 }
 
 func (s *Server) tooMany(c echo.Context, v booking.FindView, seconds float64) error {
-	c.Response().Header().Set("Retry-After", strconv.Itoa(wholeSeconds(seconds)))
-	l := loc(c)
-	v.Error = l.T("booking.find_too_many", "Wait", bookingWait(l, seconds))
-	return s.render(c, http.StatusTooManyRequests, l.T("booking.find_title"), booking.Find(v))
+	c.Response().Header().Set("Retry-After", strconv.Itoa(web.WholeSeconds(seconds)))
+	l := web.Loc(c)
+	v.Error = l.T("booking.find_too_many", "Wait", web.BookingWait(l, seconds))
+	return s.Render(c, http.StatusTooManyRequests, l.T("booking.find_title"), booking.Find(v))
 }
-
-// wholeSeconds rounds a wait up to whole seconds (at least one).
-func wholeSeconds(seconds float64) int { return web.WholeSeconds(seconds) }
 
 // forgetBooking unbinds the booking from this visit (a shared computer, the kiosk). An edit in
 // progress is cancelled upstream, so its added seats do not stay held for nobody.
 func (s *Server) forgetBooking(c echo.Context) error {
 	ctx := c.Request().Context()
 	s.releaseEdit(c)
-	s.sessions.Remove(ctx, sessBookingCinema)
-	s.sessions.Remove(ctx, sessBookingNumber)
+	s.Sessions.Remove(ctx, sessBookingCinema)
+	s.Sessions.Remove(ctx, sessBookingNumber)
 	s.clearEdit(c)
-	if err := s.renewSession(c); err != nil {
+	if err := s.RenewSession(c); err != nil {
 		return err
 	}
-	return s.redirect(c, s.url(RouteHome))
+	return s.Redirect(c, s.URL(web.RouteHome))
 }

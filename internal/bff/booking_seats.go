@@ -43,14 +43,14 @@ func (s *Server) renderEditSeats(c echo.Context, status int, notice *components.
 		return err
 	}
 	ctx := c.Request().Context()
-	l := loc(c)
-	o, err := s.ticketing.GetOrder(ctx, e.UserSessionID)
+	l := web.Loc(c)
+	o, err := s.Ticketing.GetOrder(ctx, e.UserSessionID)
 	if err != nil {
 		return s.editEnded(c, e, err)
 	}
-	snap, err := s.seatPlans.Plan(ctx, e.CinemaID, e.SessionID)
+	snap, err := s.SeatPlans.Plan(ctx, e.CinemaID, e.SessionID)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteEdit), l.T("booking.back_to_changes"))
+		return s.FromUpstream(err, s.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
 	plan := snap.Plan
 	tickets := editSeatTickets(e, o)
@@ -63,11 +63,11 @@ func (s *Server) renderEditSeats(c echo.Context, status int, notice *components.
 	if chosen == nil {
 		chosen = yours
 	}
-	v := booking.SeatsView{BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: s.url(RouteEditSeats), BackURL: s.url(RouteEdit),
-		CSRFToken: csrfToken(c), Count: len(tickets), Notice: notice,
+	v := booking.SeatsView{BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: s.URL(web.RouteEditSeats), BackURL: s.URL(web.RouteEdit),
+		CSRFToken: web.CSRFToken(c), Count: len(tickets), Notice: notice,
 		Map: components.BuildSeatMap(plan, components.SeatMapOptions{Max: len(tickets), Yours: yours, YoursSelectable: true,
-			Chosen: chosen, Kiosk: isKiosk(c), Label: l.T("booking.seat_map_label"), AsOf: s.seatsAsOf(ctx, e.CinemaID, snap.AsOf)})}
-	return s.render(c, status, l.T("booking.seats_page_title"), booking.Seats(v))
+			Chosen: chosen, Kiosk: web.IsKiosk(c), Label: l.T("booking.seat_map_label"), AsOf: s.seatsAsOf(ctx, e.CinemaID, snap.AsOf)})}
+	return s.Render(c, status, l.T("booking.seats_page_title"), booking.Seats(v))
 }
 
 // setEditSeats moves the order's tickets to the chosen seats (SetSelectedSeats).
@@ -77,11 +77,11 @@ func (s *Server) setEditSeats(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	l := loc(c)
+	l := web.Loc(c)
 	form, err := c.FormParams()
 	if err != nil {
 		return &web.Error{Code: web.EInvalid, Heading: l.T("booking.seats_unreadable_heading"), Message: l.T("booking.seats_unreadable_text"),
-			BackURL: s.url(RouteEditSeats), BackLabel: l.T("booking.seats_page_title")}
+			BackURL: s.URL(web.RouteEditSeats), BackLabel: l.T("booking.seats_page_title")}
 	}
 	// The map's checkboxes and the list alternative's selects submit the same field; empty
 	// selects and a seat given twice count once.
@@ -96,7 +96,7 @@ func (s *Server) setEditSeats(c echo.Context) error {
 			chosenPos = append(chosenPos, p)
 		}
 	}
-	o, err := s.ticketing.GetOrder(ctx, e.UserSessionID)
+	o, err := s.Ticketing.GetOrder(ctx, e.UserSessionID)
 	if err != nil {
 		return s.editEnded(c, e, err)
 	}
@@ -108,9 +108,9 @@ func (s *Server) setEditSeats(c echo.Context) error {
 	}
 	// The plan gives the chosen seats' areas (layout only): the upstream decides below whether
 	// they are free.
-	snap, err := s.seatPlans.Plan(ctx, e.CinemaID, e.SessionID)
+	snap, err := s.SeatPlans.Plan(ctx, e.CinemaID, e.SessionID)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteEdit), l.T("booking.back_to_changes"))
+		return s.FromUpstream(err, s.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
 	plan := snap.Plan
 	var seats []upstream.SelectedSeat
@@ -136,28 +136,28 @@ func (s *Server) setEditSeats(c echo.Context) error {
 		}
 	}
 	if unchanged {
-		return s.redirect(c, s.url(RouteEdit))
+		return s.Redirect(c, s.URL(web.RouteEdit))
 	}
 	// Seats of another seating area: refused here with the rule, naming the tickets' area
 	// (the ticketing system answers only "invalid request"). When a ticket's area is not
 	// known, the ticketing system decides.
 	if len(cats) == len(tickets) {
-		if msg := areaProblem(l, plan, cats, planSeats); msg != "" {
+		if msg := web.AreaProblem(l, plan, cats, planSeats); msg != "" {
 			return s.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError,
 				Heading: l.T("booking.seats_same_area"), Body: msg}, chosenPos)
 		}
 	}
-	_, err = s.ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats})
-	s.seatPlans.Invalidate(e.CinemaID, e.SessionID) // seats changed or refused: the next map reads them again
+	_, err = s.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats})
+	s.SeatPlans.Invalidate(e.CinemaID, e.SessionID) // seats changed or refused: the next map reads them again
 	switch {
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
-		return s.renderEditSeats(c, http.StatusConflict, seatsTakenNotice, nil)
+		return s.renderEditSeats(c, http.StatusConflict, web.SeatsTakenNotice, nil)
 	case errors.Is(err, upstream.ErrInvalidRequest):
 		return s.renderEditSeats(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("booking.seats_refused_heading"),
 			Body: l.T("booking.seats_refused_text")}, nil)
 	case err != nil:
 		return s.editEnded(c, e, err)
 	}
-	s.flash(c, l.T("booking.seats_changed"))
-	return s.redirect(c, s.url(RouteEdit))
+	s.Flash(c, l.T("booking.seats_changed"))
+	return s.Redirect(c, s.URL(web.RouteEdit))
 }

@@ -20,15 +20,15 @@ import (
 // requireBooking returns the booking bound to this visit, read fresh from the upstream.
 // Each of also runs beside the booking's own follow-up reads (bookings.Reader.Read).
 func (s *Server) requireBooking(c echo.Context, also ...func(context.Context, cinema.Booking)) (cinema.Booking, boundBooking, error) {
-	l := loc(c)
+	l := web.Loc(c)
 	bb, ok := s.boundBooking(c)
 	if !ok {
 		return cinema.Booking{}, bb, &web.Error{Code: web.ENotFound, Heading: l.T("booking.find_first"),
-			Message: l.T("booking.find_first_text"), BackURL: s.url(RouteFindBooking), BackLabel: l.T("booking.find_title")}
+			Message: l.T("booking.find_first_text"), BackURL: s.URL(web.RouteFindBooking), BackLabel: l.T("booking.find_title")}
 	}
 	b, err := s.readBooking(c.Request().Context(), bb.CinemaID, bb.Number, also...)
 	if err != nil {
-		return cinema.Booking{}, bb, s.fromUpstream(err, s.url(RouteFindBooking), l.T("booking.find_title"))
+		return cinema.Booking{}, bb, s.FromUpstream(err, s.URL(web.RouteFindBooking), l.T("booking.find_title"))
 	}
 	return b, bb, nil
 }
@@ -41,21 +41,21 @@ func (s *Server) showBooking(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	l := loc(c)
-	ci := s.cinemaByID(ctx, b.CinemaID)
+	l := web.Loc(c)
+	ci := s.CinemaByID(ctx, b.CinemaID)
 	v := booking.BookingView{
 		Number:    fmt.Sprint(b.Number),
 		FilmTitle: b.Session.FilmTitle,
-		Showtime:  bookingShowtime(l, b.Session.Showtime, ci),
+		Showtime:  web.BookingShowtime(l, b.Session.Showtime, ci),
 		Screen:    b.Session.ScreenName,
 		Fees:      l.Money(bookingFees(b)),
 		Total:     l.Money(b.Total),
 		Paid:      b.LikelyPaid(),
-		CSRFToken: csrfToken(c),
-		EndURL:    s.url(RouteBookingForget),
+		CSRFToken: web.CSRFToken(c),
+		EndURL:    s.URL(web.RouteBookingForget),
 	}
 	for _, t := range b.Tickets {
-		v.Tickets = append(v.Tickets, booking.TicketRow{Description: t.Description, Seat: bookingSeat(l, t.Seat), Price: l.Money(t.Price), Package: t.InPackage()})
+		v.Tickets = append(v.Tickets, booking.TicketRow{Description: t.Description, Seat: web.BookingSeat(l, t.Seat), Price: l.Money(t.Price), Package: t.InPackage()})
 	}
 	for _, cc := range b.Concessions {
 		// The booking gives the unit price: the line shows quantity × unit price and its total.
@@ -65,20 +65,20 @@ func (s *Server) showBooking(c echo.Context) error {
 	for _, p := range b.Payments {
 		v.Payments = append(v.Payments, paymentText(l, p))
 	}
-	if msg := s.popFlash(c); msg != "" {
+	if msg := s.PopFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
 	if v.Notice == nil {
 		v.Notice = s.refundUnderWayNotice(c, b.Number) // a refund of this visit's change, part by part
 	}
-	if raw := s.sessions.PopString(ctx, sessChanges); raw != "" {
+	if raw := s.Sessions.PopString(ctx, sessChanges); raw != "" {
 		v.Changes = strings.Split(raw, "\n")
-		v.MailLine = s.mailLine(ctx, s.sessions.PopString(ctx, sessMailKey))
+		v.MailLine = s.mailLine(ctx, s.Sessions.PopString(ctx, sessMailKey))
 	}
-	v.TicketCards = s.ticketsView(ctx, b, s.url(RouteBookingTickets))
+	v.TicketCards = s.ticketsView(ctx, b, s.URL(web.RouteBookingTickets))
 	v.Actions = append(v.Actions, s.editAction(c, b, &types), s.swapAction(c, b))
-	v.ChangeWindow = s.changeWindowLine(c, b.CinemaID, b.Session.Showtime, v.Actions)
-	return s.render(c, http.StatusOK, l.T("booking.show_title", "Number", v.Number), booking.Show(v))
+	v.ChangeWindow = s.ChangeWindowLine(c, b.CinemaID, b.Session.Showtime, v.Actions)
+	return s.Render(c, http.StatusOK, l.T("booking.show_title", "Number", v.Number), booking.Show(v))
 }
 
 // showBookingTickets is the print view of the booking's tickets.
@@ -87,19 +87,19 @@ func (s *Server) showBookingTickets(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := booking.PrintView{Number: fmt.Sprint(b.Number), Tickets: s.ticketsView(c.Request().Context(), b, ""), BackURL: s.url(RouteBooking)}
-	return s.render(c, http.StatusOK, loc(c).T("booking.print_title", "Number", v.Number), booking.Print(v))
+	v := booking.PrintView{Number: fmt.Sprint(b.Number), Tickets: s.ticketsView(c.Request().Context(), b, ""), BackURL: s.URL(web.RouteBooking)}
+	return s.Render(c, http.StatusOK, web.Loc(c).T("booking.print_title", "Number", v.Number), booking.Print(v))
 }
 
 // editAction is "Change this booking", or why it cannot be done online.
 func (s *Server) editAction(c echo.Context, b cinema.Booking, types *sessionTypes) booking.Action {
-	l := loc(c)
+	l := web.Loc(c)
 	a := booking.Action{Label: l.T("booking.action_edit"), TestID: "action-edit", Shortcut: "e"}
 	if e, ok := s.currentEdit(c); ok && e.BookingNumber == b.Number {
-		a.Label, a.URL, a.Enabled = l.T("booking.action_edit_continue"), s.url(RouteEdit), true
+		a.Label, a.URL, a.Enabled = l.T("booking.action_edit_continue"), s.URL(web.RouteEdit), true
 		return a
 	}
-	if reason := s.changesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
+	if reason := s.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
 		a.Reason = reason
 		return a
 	}
@@ -107,27 +107,27 @@ func (s *Server) editAction(c echo.Context, b cinema.Booking, types *sessionType
 		a.Reason = reason
 		return a
 	}
-	a.URL, a.Method, a.Enabled = s.url(RouteEditStart), "post", true
+	a.URL, a.Method, a.Enabled = s.URL(web.RouteEditStart), "post", true
 	return a
 }
 
 // swapAction is "Change seats" (seat swap of a paid booking), or why it cannot be done.
 func (s *Server) swapAction(c echo.Context, b cinema.Booking) booking.Action {
-	l := loc(c)
+	l := web.Loc(c)
 	a := booking.Action{Label: l.T("booking.change_seats"), TestID: "action-swap", Shortcut: "s"}
 	if e, ok := s.currentEdit(c); ok && e.BookingNumber == b.Number {
 		a.Reason = l.T("booking.action_swap_during_edit")
 		return a
 	}
-	if reason := s.changesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
+	if reason := s.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
 		a.Reason = reason
 		return a
 	}
-	if reason := swap.UnavailableReason(loc(c), b); reason != "" {
+	if reason := swap.UnavailableReason(web.Loc(c), b); reason != "" {
 		a.Reason = reason
 		return a
 	}
-	a.URL, a.Enabled = s.url(swap.RouteShow, b.CinemaID, b.Number), true
+	a.URL, a.Enabled = s.URL(web.RouteSwapShow, b.CinemaID, b.Number), true
 	return a
 }
 
@@ -137,10 +137,10 @@ func (s *Server) swapAction(c echo.Context, b cinema.Booking) booking.Action {
 // types are the session's ticket types when already read (nil or unread: read here).
 func (s *Server) editUnavailableReason(ctx context.Context, b cinema.Booking, known *sessionTypes) string {
 	if b.BeingEdited {
-		return editRestrictionText(i18n.FromContext(ctx), "already_in_edit")
+		return web.EditRestrictionText(i18n.FromContext(ctx), "already_in_edit")
 	}
 	for _, r := range b.EditRestrictions() {
-		return editRestrictionText(i18n.FromContext(ctx), upstream.EditRestriction(r))
+		return web.EditRestrictionText(i18n.FromContext(ctx), upstream.EditRestriction(r))
 	}
 	// Loyalty, voucher and partner tickets are known only from the session's ticket types.
 	var types []cinema.TicketType
@@ -148,7 +148,7 @@ func (s *Server) editUnavailableReason(ctx context.Context, b cinema.Booking, kn
 	if known != nil && known.read {
 		types, err = known.types, known.err
 	} else {
-		types, err = s.ticketing.GetTicketTypes(ctx, b.CinemaID, b.Session.ID, "")
+		types, err = s.Ticketing.GetTicketTypes(ctx, b.CinemaID, b.Session.ID, "")
 	}
 	if err != nil {
 		return "" // the upstream will refuse with the reason if it applies
@@ -162,13 +162,13 @@ func (s *Server) editUnavailableReason(ctx context.Context, b cinema.Booking, kn
 		switch {
 		case !ok:
 		case tt.IsLoyalty:
-			return editRestrictionText(i18n.FromContext(ctx), "loyalty_ticket")
+			return web.EditRestrictionText(i18n.FromContext(ctx), "loyalty_ticket")
 		case tt.IsVoucher:
-			return editRestrictionText(i18n.FromContext(ctx), "voucher_ticket")
+			return web.EditRestrictionText(i18n.FromContext(ctx), "voucher_ticket")
 		case tt.IsThirdParty:
-			return editRestrictionText(i18n.FromContext(ctx), "third_party_member_ticket")
+			return web.EditRestrictionText(i18n.FromContext(ctx), "third_party_member_ticket")
 		case tt.IsPackage:
-			return editRestrictionText(i18n.FromContext(ctx), "package_ticket")
+			return web.EditRestrictionText(i18n.FromContext(ctx), "package_ticket")
 		}
 	}
 	return ""
@@ -222,7 +222,7 @@ type sessionTypes struct {
 func (st *sessionTypes) reader(s *Server) func(context.Context, cinema.Booking) {
 	return func(ctx context.Context, b cinema.Booking) {
 		if id := b.SessionID(); id != "" {
-			st.types, st.err = s.ticketing.GetTicketTypes(ctx, b.CinemaID, id, "")
+			st.types, st.err = s.Ticketing.GetTicketTypes(ctx, b.CinemaID, id, "")
 			st.read = true
 		}
 	}

@@ -16,7 +16,6 @@ const (
 	sessBookingCinema = "booking.cinema" // string
 	sessBookingNumber = "booking.number" // int64
 	sessEdit          = "edit"           // JSON of editVisit
-	sessFlash         = "flash"          // one-shot message for the next page
 	sessChanges       = "booking.changes"
 	sessMailKey       = "booking.mail" // outbox key of the message about the last change
 )
@@ -29,7 +28,7 @@ type boundBooking struct {
 
 func (s *Server) boundBooking(c echo.Context) (boundBooking, bool) {
 	ctx := c.Request().Context()
-	b := boundBooking{CinemaID: s.sessions.GetString(ctx, sessBookingCinema), Number: s.sessions.GetInt64(ctx, sessBookingNumber)}
+	b := boundBooking{CinemaID: s.Sessions.GetString(ctx, sessBookingCinema), Number: s.Sessions.GetInt64(ctx, sessBookingNumber)}
 	return b, b.CinemaID != "" && b.Number != 0
 }
 
@@ -40,9 +39,9 @@ func (s *Server) bindBooking(c echo.Context, b boundBooking) error {
 	if cur, ok := s.boundBooking(c); ok && cur != b {
 		s.clearEdit(c) // an edit of another booking does not carry over
 	}
-	s.sessions.Put(ctx, sessBookingCinema, b.CinemaID)
-	s.sessions.Put(ctx, sessBookingNumber, b.Number)
-	return s.renewSession(c)
+	s.Sessions.Put(ctx, sessBookingCinema, b.CinemaID)
+	s.Sessions.Put(ctx, sessBookingNumber, b.Number)
+	return s.RenewSession(c)
 }
 
 // editVisit is the edit in progress, kept only in the server session: the upstream's
@@ -81,27 +80,27 @@ type editPayment struct {
 // originLine is a ticket booked before the edit, by its id in the edit order. Seat is its
 // seat in English words (the key the change records use), Place the same seat by its labels.
 type originLine struct {
-	ID          string   `json:"id"`
-	Description string   `json:"desc"`
-	Seat        string   `json:"seat"`
-	Place       seatName `json:"place,omitzero"`
-	PriceCents  int64    `json:"price"`
+	ID          string       `json:"id"`
+	Description string       `json:"desc"`
+	Seat        string       `json:"seat"`
+	Place       web.SeatName `json:"place,omitzero"`
+	PriceCents  int64        `json:"price"`
 }
 
 // place is the line's seat by its labels, or by its English words alone when the edit began
 // before the labels were kept.
-func (ol originLine) place() seatName {
-	if ol.Place.labelled() {
+func (ol originLine) place() web.SeatName {
+	if ol.Place.Labelled() {
 		return ol.Place
 	}
-	return seatName{Text: ol.Seat}
+	return web.SeatName{Text: ol.Seat}
 }
 
 // editInSession is the visit's edit in progress.
 var editInSession = web.SessionValue[editVisit]{Key: sessEdit}
 
 func (s *Server) currentEdit(c echo.Context) (editVisit, bool) {
-	e, ok := editInSession.Get(c.Request().Context(), s.sessions)
+	e, ok := editInSession.Get(c.Request().Context(), s.Sessions)
 	if !ok || e.UserSessionID == "" {
 		return editVisit{}, false
 	}
@@ -109,26 +108,17 @@ func (s *Server) currentEdit(c echo.Context) (editVisit, bool) {
 }
 
 func (s *Server) saveEdit(c echo.Context, e editVisit) {
-	editInSession.Put(c.Request().Context(), s.sessions, e)
+	editInSession.Put(c.Request().Context(), s.Sessions, e)
 }
 
 func (s *Server) clearEdit(c echo.Context) {
-	editInSession.Remove(c.Request().Context(), s.sessions)
-}
-
-// flash keeps a one-line message for the next page the visit sees.
-func (s *Server) flash(c echo.Context, msg string) {
-	s.sessions.Put(c.Request().Context(), sessFlash, msg)
-}
-
-func (s *Server) popFlash(c echo.Context) string {
-	return s.sessions.PopString(c.Request().Context(), sessFlash)
+	editInSession.Remove(c.Request().Context(), s.Sessions)
 }
 
 // readBooking reads a booking completed from the listing and the seat plan
 // (internal/bookings): the real API's answer alone has seat labels only. The seat plan comes
-// from s.seatPlans: it only places the tickets (layout), so a cached one does.
+// from s.SeatPlans: it only places the tickets (layout), so a cached one does.
 func (s *Server) readBooking(ctx context.Context, cinemaID string, number int64, also ...func(context.Context, cinema.Booking)) (cinema.Booking, error) {
-	b, err := s.placedBookings.Read(ctx, cinemaID, number, also...)
+	b, err := s.PlacedBookings.Read(ctx, cinemaID, number, also...)
 	return b.Booking, err
 }

@@ -88,7 +88,7 @@ func TestSlowUpstreamPostChangesNothing(t *testing.T) {
 		t.Errorf("a retry link on a POST's page: it would GET a form's address")
 	}
 	h.sb.Faults().Clear()
-	b, err := h.srv.ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
+	b, err := h.srv.Ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestSlowMoneyStepIsHandedOn(t *testing.T) {
 	if e.State != ledger.StateApplied {
 		t.Fatalf("entry left in %s (last error %q)", e.State, e.LastError)
 	}
-	b, err := h.srv.ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
+	b, err := h.srv.Ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,11 +13,11 @@ const sessBuyDone = "buy.done"
 // after paying, an old tab): the purchase is over and its confirmation is one click away;
 // nothing claims that nothing was charged. nil when this visit has no such purchase.
 func (s *Server) boughtAlready(c echo.Context) error {
-	ref := s.sessions.GetString(c.Request().Context(), sessBuyDone)
+	ref := s.Sessions.GetString(c.Request().Context(), sessBuyDone)
 	if ref == "" {
 		return nil
 	}
-	l := loc(c)
+	l := web.Loc(c)
 	return &web.Error{Code: web.EGone, Heading: l.T("checkout.bought_already"), Message: l.T("checkout.bought_already_text"),
-		BackURL: s.url(RouteBuyReturn, ref), BackLabel: l.T("checkout.see_confirmation")}
+		BackURL: s.URL(web.RouteBuyReturn, ref), BackLabel: l.T("checkout.see_confirmation")}
 }

@@ -38,7 +38,7 @@ func (h *harness) findCutoff(number int) *goquery.Document {
 // showtimeOf is a session's start as the ticketing system lists it.
 func (h *harness) showtimeOf(sessionID string) time.Time {
 	h.t.Helper()
-	s, err := h.srv.ticketing.FindSession(context.Background(), "0001", sessionID)
+	s, err := h.srv.Ticketing.FindSession(context.Background(), "0001", sessionID)
 	if err != nil || s.Showtime.IsZero() {
 		h.t.Fatalf("session %s: %v %v", sessionID, s, err)
 	}
@@ -143,7 +143,7 @@ func TestCutoffFarAheadSaysUntilWhen(t *testing.T) {
 
 func signInStaff(t *testing.T, h *harness) {
 	t.Helper()
-	if err := h.srv.staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
+	if err := h.srv.Staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	if resp, _ := h.post("/staff/sign-in", "/staff/sign-in", url.Values{"username": {"anna"}, "password": {"correct horse battery"}}); resp.StatusCode != http.StatusSeeOther {
@@ -215,7 +215,7 @@ func TestCutoffWords(t *testing.T) {
 		30 * time.Minute: "30 minutes", time.Minute: "1 minute", time.Hour: "1 hour", 2 * time.Hour: "2 hours",
 		90 * time.Minute: "1 hour 30 minutes", 45 * time.Second: "45 seconds", 2*time.Hour + 90*time.Second: "2 hours 1 minute",
 	} {
-		if got := cutoffWords(en, d); got != want {
+		if got := web.CutoffWords(en, d); got != want {
 			t.Errorf("%s: %q, want %q", d, got, want)
 		}
 	}
@@ -223,7 +223,7 @@ func TestCutoffWords(t *testing.T) {
 		30 * time.Minute: "30 Minuten", time.Minute: "1 Minute", time.Hour: "1 Stunde", 90 * time.Minute: "1 Stunde 30 Minuten",
 		1 * time.Second: "1 Sekunde", 2*time.Hour + 90*time.Second: "2 Stunden 1 Minute",
 	} {
-		if got := cutoffWords(de, d); got != want {
+		if got := web.CutoffWords(de, d); got != want {
 			t.Errorf("German %s: %q, want %q", d, got, want)
 		}
 	}
@@ -231,7 +231,7 @@ func TestCutoffWords(t *testing.T) {
 
 func TestSessionStartedRefusalInWords(t *testing.T) {
 	want := "This showing has already started, so the booking can no longer be changed."
-	if got := editRestrictionText(englishLocalizer(t), upstream.EditSessionStarted); got != want {
+	if got := web.EditRestrictionText(englishLocalizer(t), upstream.EditSessionStarted); got != want {
 		t.Errorf("edit: %q", got)
 	}
 	if got := web.SwapRestrictionText(englishLocalizer(t), upstream.SwapSessionStarted); got != want {

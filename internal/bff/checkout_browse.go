@@ -25,10 +25,10 @@ const whatsOnDays = 4
 // showWhatsOn lists the films and sessions of a cinema on one day.
 func (s *Server) showWhatsOn(c echo.Context) error {
 	ctx := c.Request().Context()
-	l := loc(c)
-	cinemas, err := s.cinemas(ctx)
+	l := web.Loc(c)
+	cinemas, err := s.Cinemas(ctx)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteHome), l.T("checkout.back_to_start"))
+		return s.FromUpstream(err, s.URL(web.RouteHome), l.T("checkout.back_to_start"))
 	}
 	if len(cinemas) == 0 {
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("checkout.whatson_no_cinema_heading"), Message: l.T("checkout.whatson_no_cinema")}
@@ -47,7 +47,7 @@ func (s *Server) showWhatsOn(c echo.Context) error {
 		}
 	}
 	tz := cin.Location()
-	today := s.now().In(tz)
+	today := s.Now().In(tz)
 	today = time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, tz)
 	day := today
 	if d := c.QueryParam("day"); d != "" {
@@ -58,27 +58,27 @@ func (s *Server) showWhatsOn(c echo.Context) error {
 			day = parsed
 		}
 	}
-	if msg := s.popFlash(c); msg != "" && notice == nil {
+	if msg := s.PopFlash(c); msg != "" && notice == nil {
 		notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg} // e.g. a cancelled purchase
 	}
-	sessions, films, err := s.ticketing.ListSessionsWithFilms(ctx, cin.ID, day.Format("2006-01-02"))
+	sessions, films, err := s.Ticketing.ListSessionsWithFilms(ctx, cin.ID, day.Format("2006-01-02"))
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteHome), l.T("checkout.back_to_start"))
+		return s.FromUpstream(err, s.URL(web.RouteHome), l.T("checkout.back_to_start"))
 	}
-	v := co.WhatsOnView{ActionURL: s.url(RouteWhatsOn), CinemaName: cin.Name, DayLabel: dayLabel(l, day, today), Notice: notice}
+	v := co.WhatsOnView{ActionURL: s.URL(web.RouteWhatsOn), CinemaName: cin.Name, DayLabel: dayLabel(l, day, today), Notice: notice}
 	for _, x := range cinemas {
 		v.Cinemas = append(v.Cinemas, co.Option{Value: x.ID, Label: x.Name, Selected: x.ID == cin.ID})
 	}
 	for i := 0; i < whatsOnDays; i++ {
 		d := today.AddDate(0, 0, i)
 		q := url.Values{"cinema": {cin.ID}, "day": {d.Format("2006-01-02")}}
-		v.Days = append(v.Days, co.Option{Label: dayLabel(l, d, today), URL: s.url(RouteWhatsOn) + "?" + q.Encode(), Selected: d.Equal(day)})
+		v.Days = append(v.Days, co.Option{Label: dayLabel(l, d, today), URL: s.URL(web.RouteWhatsOn) + "?" + q.Encode(), Selected: d.Equal(day)})
 	}
 	byFilm := map[string]*co.FilmSessions{}
 	var order []string
 	sort.Slice(sessions, func(i, j int) bool { return sessions[i].Showtime.Before(sessions[j].Showtime) })
 	for _, se := range sessions {
-		if se.Showtime.Before(s.now()) || !se.OnSale {
+		if se.Showtime.Before(s.Now()) || !se.OnSale {
 			continue // started already, or the cinema does not sell it online
 		}
 		f := byFilm[se.FilmID]
@@ -98,13 +98,13 @@ func (s *Server) showWhatsOn(c echo.Context) error {
 		f.Sessions = append(f.Sessions, co.SessionLink{
 			Time: l.Time(se.Showtime, tz, i18n.Clock), DateTime: se.Showtime.UTC().Format(time.RFC3339),
 			Screen: se.ScreenName, Available: l.N("checkout.seats_free", se.SeatsAvailable),
-			URL: s.url(RouteBuySession, cin.ID, se.SessionID), SoldOut: se.SeatsAvailable <= 0,
+			URL: s.URL(web.RouteBuySession, cin.ID, se.SessionID), SoldOut: se.SeatsAvailable <= 0,
 		})
 	}
 	for _, id := range order {
 		v.Films = append(v.Films, *byFilm[id])
 	}
-	return s.render(c, http.StatusOK, l.T("checkout.whatson_title"), co.WhatsOn(v))
+	return s.Render(c, http.StatusOK, l.T("checkout.whatson_title"), co.WhatsOn(v))
 }
 
 // dayLabel names a day of the listing: today, tomorrow, or its short date (d and today are
@@ -121,24 +121,24 @@ func dayLabel(l *i18n.Localizer, d, today time.Time) string {
 
 // findSession looks a session of a cinema up by its id.
 func (s *Server) findSession(c echo.Context, cinemaID, sessionID string) (cinema.Session, error) {
-	l := loc(c)
+	l := web.Loc(c)
 	notFound := &web.Error{Code: web.ENotFound, Heading: l.T("checkout.showing_not_found"), Message: l.T("checkout.showing_not_found_text"),
-		BackURL: s.url(RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
+		BackURL: s.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
 	if cinemaID == "" || sessionID == "" || len(cinemaID) > 20 || len(sessionID) > 41 {
 		return cinema.Session{}, notFound
 	}
 	sessionID = upstream.SplitSessionID(cinemaID, sessionID) // "1001" or the listing's "0001-1001"
-	list, err := s.ticketing.ListSessions(c.Request().Context(), cinemaID, "")
+	list, err := s.Ticketing.ListSessions(c.Request().Context(), cinemaID, "")
 	if errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrInvalidRequest) {
 		return cinema.Session{}, notFound
 	}
 	if err != nil {
-		return cinema.Session{}, s.fromUpstream(err, s.url(RouteWhatsOn), l.T("checkout.see_whatson"))
+		return cinema.Session{}, s.FromUpstream(err, s.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
 	for _, se := range list {
 		if se.SessionID == sessionID {
-			if se.Showtime.Before(s.now()) {
-				return se, &web.Error{Code: web.EGone, Heading: l.T("checkout.showing_started"), Message: l.T("checkout.showing_started_text"), BackURL: s.url(RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
+			if se.Showtime.Before(s.Now()) {
+				return se, &web.Error{Code: web.EGone, Heading: l.T("checkout.showing_started"), Message: l.T("checkout.showing_started_text"), BackURL: s.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
 			}
 			return se, nil
 		}
@@ -185,18 +185,18 @@ func (s *Server) showTickets(c echo.Context) error {
 
 func (s *Server) renderTickets(c echo.Context, status int, notice *components.Notice, typed map[string]string, invalid map[string]bool) error {
 	ctx := c.Request().Context()
-	l := loc(c)
+	l := web.Loc(c)
 	se, err := s.findSession(c, c.Param("cinema"), c.Param("session"))
 	if err != nil {
 		return err
 	}
-	types, err := s.ticketing.GetTicketTypes(ctx, se.CinemaID, se.SessionID, "")
+	types, err := s.Ticketing.GetTicketTypes(ctx, se.CinemaID, se.SessionID, "")
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteWhatsOn), l.T("checkout.see_whatson"))
+		return s.FromUpstream(err, s.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
 	v := co.TicketsView{Session: s.sessionHeader(ctx, se.CinemaID, se.FilmTitle, se.Showtime, se.ScreenName),
-		ActionURL: s.url(RouteBuySession, se.CinemaID, se.SessionID), BackURL: s.url(RouteWhatsOn) + "?" + url.Values{"cinema": {se.CinemaID}}.Encode(),
-		CSRFToken: csrfToken(c), Notice: notice, MaxTotal: s.seatsPerOrder(c)}
+		ActionURL: s.URL(web.RouteBuySession, se.CinemaID, se.SessionID), BackURL: s.URL(web.RouteWhatsOn) + "?" + url.Values{"cinema": {se.CinemaID}}.Encode(),
+		CSRFToken: web.CSRFToken(c), Notice: notice, MaxTotal: s.seatsPerOrder(c)}
 	for _, t := range buyableTypes(types, se) {
 		row := co.TicketTypeRow{Code: t.Code, Description: t.Description, Price: l.Money(t.Price), Qty: "0", Invalid: invalid[t.Code]}
 		switch {
@@ -210,21 +210,21 @@ func (s *Server) renderTickets(c echo.Context, status int, notice *components.No
 		}
 		v.Types = append(v.Types, row)
 	}
-	return s.render(c, status, l.T("checkout.tickets_title"), co.Tickets(v))
+	return s.Render(c, status, l.T("checkout.tickets_title"), co.Tickets(v))
 }
 
 // chooseTickets starts the order with the chosen tickets; the upstream picks the best seats
 // together, which the next step shows and lets the person change.
 func (s *Server) chooseTickets(c echo.Context) error {
 	ctx := c.Request().Context()
-	l := loc(c)
+	l := web.Loc(c)
 	se, err := s.findSession(c, c.Param("cinema"), c.Param("session"))
 	if err != nil {
 		return err
 	}
-	types, err := s.ticketing.GetTicketTypes(ctx, se.CinemaID, se.SessionID, "")
+	types, err := s.Ticketing.GetTicketTypes(ctx, se.CinemaID, se.SessionID, "")
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteWhatsOn), l.T("checkout.see_whatson"))
+		return s.FromUpstream(err, s.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
 	typed, invalid := map[string]string{}, map[string]bool{}
 	var req []upstream.TicketRequest
@@ -255,7 +255,7 @@ func (s *Server) chooseTickets(c echo.Context) error {
 		return s.renderTickets(c, http.StatusUnprocessableEntity, s.tooManySeatsNotice(c, total), typed, invalid)
 	}
 	// Seat hoarding (holds.go): with what else the visit holds, before the upstream is asked.
-	if done, err := s.refuseVisitSeats(c, seatStepTickets, total, nil, s.url(RouteBuySession, se.CinemaID, se.SessionID)); done {
+	if done, err := s.refuseVisitSeats(c, seatStepTickets, total, nil, s.URL(web.RouteBuySession, se.CinemaID, se.SessionID)); done {
 		return err
 	}
 	prev, hadPrev := s.currentBuy(c)
@@ -263,12 +263,12 @@ func (s *Server) chooseTickets(c echo.Context) error {
 		if rec, err := s.checkout().store.Active(ctx, prev.UserSessionID); err == nil {
 			return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"),
 				Message: l.T("checkout.payment_started_earlier"),
-				BackURL: s.url(RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
+				BackURL: s.URL(web.RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
 		}
 	}
 	usid := upstream.NewUserSessionID()
 	// The open orders of this client address (holds.go), the visit's earlier one not counted.
-	if done, err := s.openPurchaseHold(c, usid, total, prev.UserSessionID, s.url(RouteBuySession, se.CinemaID, se.SessionID)); done {
+	if done, err := s.openPurchaseHold(c, usid, total, prev.UserSessionID, s.URL(web.RouteBuySession, se.CinemaID, se.SessionID)); done {
 		return err
 	}
 	if hadPrev {
@@ -278,7 +278,7 @@ func (s *Server) chooseTickets(c echo.Context) error {
 			return err
 		}
 	}
-	o, err := s.ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, Tickets: req})
+	o, err := s.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, Tickets: req})
 	if err != nil {
 		s.dropHold(ctx, usid) // nothing is held
 	}
@@ -287,15 +287,15 @@ func (s *Server) chooseTickets(c echo.Context) error {
 		return s.renderTickets(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.not_enough_seats"),
 			Body: l.T("checkout.not_enough_seats_text")}, typed, invalid)
 	case err != nil:
-		return s.fromUpstream(err, s.url(RouteBuySession, se.CinemaID, se.SessionID), l.T("checkout.back_to_tickets"))
+		return s.FromUpstream(err, s.URL(web.RouteBuySession, se.CinemaID, se.SessionID), l.T("checkout.back_to_tickets"))
 	}
 	s.holdStarted(ctx, usid, o)
 	v := buyVisit{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, FilmTitle: se.FilmTitle, Showtime: se.Showtime,
-		Screen: se.ScreenName, Places: total, Name: prev.Name, Email: prev.Email, Started: s.now()}
+		Screen: se.ScreenName, Places: total, Name: prev.Name, Email: prev.Email, Started: s.Now()}
 	s.saveBuy(c, v)
 	// An order is now bound to this visit: a privilege change, so a new session token.
-	if err := s.renewSession(c); err != nil {
+	if err := s.RenewSession(c); err != nil {
 		return err
 	}
-	return s.redirect(c, s.url(RouteBuySeats))
+	return s.Redirect(c, s.URL(web.RouteBuySeats))
 }

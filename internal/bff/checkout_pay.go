@@ -61,18 +61,18 @@ func (s *Server) startBuyPayment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if s.atCounter(c) {
-		return s.redirect(c, s.url(RouteBuyCounterPay)) // terminal or cash; name and e-mail optional
+	if s.AtCounter(c) {
+		return s.Redirect(c, s.URL(web.RouteBuyCounterPay)) // terminal or cash; name and e-mail optional
 	}
 	if v.Name == "" || v.Email == "" {
-		return s.redirect(c, s.url(RouteBuyDetails))
+		return s.Redirect(c, s.URL(web.RouteBuyDetails))
 	}
 	ctx := c.Request().Context()
 	st := s.checkout()
 	if rec, busy := s.buyPaymentUnderWay(c, v); busy {
 		return s.continuePayment(c, rec)
 	}
-	o, err := s.ticketing.GetOrder(ctx, v.UserSessionID)
+	o, err := s.Ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
 		return s.buyEnded(c, v, err)
 	}
@@ -90,14 +90,14 @@ func (s *Server) startBuyPayment(c echo.Context) error {
 		return s.completeWithoutRedirect(c, v, rec)
 	}
 	// The hold must outlast the visit to the provider's page.
-	if _, err := s.ticketing.ResetOrderExpiry(ctx, v.UserSessionID); err != nil {
-		loggerFrom(ctx, s.logger).Warn("reset expiry before payment", "err", err)
+	if _, err := s.Ticketing.ResetOrderExpiry(ctx, v.UserSessionID); err != nil {
+		web.LoggerFrom(ctx, s.Logger).Warn("reset expiry before payment", "err", err)
 	}
-	dctx, cancel := s.detached(ctx) // the upstream starts taking money: never cut off halfway
+	dctx, cancel := s.Detached(ctx) // the upstream starts taking money: never cut off halfway
 	defer cancel()
-	redirectURL, err := s.ticketing.ExternalPaymentStarting(dctx, upstream.ExternalPaymentRequest{
-		UserSessionID: v.UserSessionID, ReturnURL: s.absURL(RouteBuyReturn, rec.ID), PaymentMethod: s.paymentMethod,
-		InApp: isKiosk(c), CustomerName: v.Name, CustomerEmail: v.Email,
+	redirectURL, err := s.Ticketing.ExternalPaymentStarting(dctx, upstream.ExternalPaymentRequest{
+		UserSessionID: v.UserSessionID, ReturnURL: s.AbsURL(web.RouteBuyReturn, rec.ID), PaymentMethod: s.paymentMethod,
+		InApp: web.IsKiosk(c), CustomerName: v.Name, CustomerEmail: v.Email,
 		GeneratePrintStream: true, // PrintStreamType: the deployment's (-print-stream-type)
 	})
 	if err == nil && !safeExternalURL(redirectURL) {
@@ -105,20 +105,20 @@ func (s *Server) startBuyPayment(c echo.Context) error {
 	}
 	if err != nil {
 		if _, ferr := st.store.MarkStartFailed(ctx, rec.ID, err.Error()); ferr != nil {
-			loggerFrom(ctx, s.logger).Error("record failed payment start", "err", ferr)
+			web.LoggerFrom(ctx, s.Logger).Error("record failed payment start", "err", ferr)
 		}
 		if errors.Is(err, upstream.ErrOrderExpired) || errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrOrderClosed) {
 			return s.buyEnded(c, v, err)
 		}
-		loggerFrom(ctx, s.logger).Warn("external payment not started", "err", err)
-		l := loc(c)
+		web.LoggerFrom(ctx, s.Logger).Warn("external payment not started", "err", err)
+		l := web.Loc(c)
 		return s.renderBuySummary(c, http.StatusServiceUnavailable, &components.Notice{Kind: components.NoticeError,
 			Heading: l.T("checkout.payment_page_failed"), Body: l.T("checkout.payment_page_failed_text")}, summaryForm{})
 	}
 	// The expected token is known only from the upstream: read it now, before the browser
 	// leaves, so the return can be checked against our own record.
 	token := ""
-	if d, err := s.ticketing.GetOrderDetails(ctx, v.UserSessionID); err == nil && d.WebPayment != nil {
+	if d, err := s.Ticketing.GetOrderDetails(ctx, v.UserSessionID); err == nil && d.WebPayment != nil {
 		token = d.WebPayment.Token
 	}
 	if _, err := st.store.MarkAwaiting(ctx, rec.ID, redirectURL, token); err != nil {
@@ -152,24 +152,24 @@ func (s *Server) continuePayment(c echo.Context, rec checkout.Record) error {
 	case rec.State == checkout.StateAwaiting && rec.RedirectURL != "":
 		return c.Redirect(http.StatusSeeOther, rec.RedirectURL)
 	case rec.State == checkout.StateStarting:
-		l := loc(c)
+		l := web.Loc(c)
 		return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_starting"), Message: l.T("checkout.payment_starting_text") + " " + l.T("checkout.not_charged_twice"),
-			BackURL: s.url(RouteBuySummary), BackLabel: l.T("checkout.back_to_order")}
+			BackURL: s.URL(web.RouteBuySummary), BackLabel: l.T("checkout.back_to_order")}
 	}
-	return s.redirect(c, s.url(RouteBuySummary))
+	return s.Redirect(c, s.URL(web.RouteBuySummary))
 }
 
 // completeWithoutRedirect books an order that gift cards or points paid in full.
 func (s *Server) completeWithoutRedirect(c echo.Context, v buyVisit, rec checkout.Record) error {
 	ctx := c.Request().Context()
-	dctx, cancel := s.detached(ctx) // the booking is made: never cut off halfway (budget.go)
+	dctx, cancel := s.Detached(ctx) // the booking is made: never cut off halfway (budget.go)
 	defer cancel()
-	d, err := s.ticketing.CompleteOrder(dctx, upstream.CompleteOrderRequest{UserSessionID: v.UserSessionID, CustomerName: v.Name, CustomerEmail: v.Email,
+	d, err := s.Ticketing.CompleteOrder(dctx, upstream.CompleteOrderRequest{UserSessionID: v.UserSessionID, CustomerName: v.Name, CustomerEmail: v.Email,
 		BookingMode: upstream.BookingModeSale, PerformPayment: true, GeneratePrintStream: true, ReturnPrintStream: true})
 	if err != nil || !d.Completed {
 		_, _ = s.checkout().store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("complete order: ", err))
 		if err == nil {
-			l := loc(c)
+			l := web.Loc(c)
 			err = &web.Error{Code: web.EUnavailable, Heading: l.T("checkout.complete_failed"), Message: l.T("checkout.complete_failed_text")}
 		}
 		return s.buyEnded(c, v, err)
@@ -177,7 +177,7 @@ func (s *Server) completeWithoutRedirect(c echo.Context, v buyVisit, rec checkou
 	if _, err := s.checkout().store.MarkCompleted(ctx, rec.ID, d.BookingNumber); err != nil {
 		return err
 	}
-	return s.redirect(c, s.url(RouteBuyReturn, rec.ID))
+	return s.Redirect(c, s.URL(web.RouteBuyReturn, rec.ID))
 }
 
 // buyPaymentReturn is the ReturnUrl and the page that shows where the payment stands. A GET
@@ -187,9 +187,9 @@ func (s *Server) buyPaymentReturn(c echo.Context) error {
 	ctx := c.Request().Context()
 	st := s.checkout()
 	ref, token := c.Param("ref"), c.QueryParam("token")
-	l := loc(c)
+	l := web.Loc(c)
 	denied := &web.Error{Code: web.EForbidden, Heading: l.T("checkout.payment_link_invalid"), Message: l.T("checkout.payment_link_invalid_text"),
-		BackURL: s.url(RouteHome), BackLabel: l.T("checkout.back_to_start")}
+		BackURL: s.URL(web.RouteHome), BackLabel: l.T("checkout.back_to_start")}
 	if len(ref) != 32 || len(token) > 512 {
 		return denied
 	}
@@ -209,7 +209,7 @@ func (s *Server) buyPaymentReturn(c echo.Context) error {
 			}
 		}
 		if !ok {
-			loggerFrom(ctx, s.logger).Warn("payment return with a token that does not match", "ref", ref)
+			web.LoggerFrom(ctx, s.Logger).Warn("payment return with a token that does not match", "ref", ref)
 			return denied
 		}
 		s.addBuyRef(c, rec.ID)
@@ -221,46 +221,46 @@ func (s *Server) buyPaymentReturn(c echo.Context) error {
 			rec = next
 		}
 	}
-	self := s.url(RouteBuyReturn, rec.ID)
+	self := s.URL(web.RouteBuyReturn, rec.ID)
 	if token != "" {
 		self += "?" + url.Values{"token": {token}}.Encode()
 	}
 	switch rec.State {
 	case checkout.StateCompleted:
-		if isHTMX(c) {
-			return s.redirect(c, self) // the whole page changes to the confirmation
+		if web.IsHTMX(c) {
+			return s.Redirect(c, self) // the whole page changes to the confirmation
 		}
 		return s.showBuyConfirmation(c, rec)
 	case checkout.StateDeclined, checkout.StateCancelled, checkout.StateStartFailed:
 		return s.buyPaymentEnded(c, rec)
 	case checkout.StateGivenUp:
-		if isHTMX(c) {
-			return s.redirect(c, self)
+		if web.IsHTMX(c) {
+			return s.Redirect(c, self)
 		}
 		return s.showBuyFailed(c, rec, checkout.Result{}, self)
 	case checkout.StateStarting:
-		return s.redirect(c, s.url(RouteBuySummary))
+		return s.Redirect(c, s.URL(web.RouteBuySummary))
 	}
 	r := st.poller.Get(ctx, rec.UserSessionID)
-	if isHTMX(c) && !r.Details.Completed && c.QueryParam(co.PollShownParam) == paymentShown(r) {
+	if web.IsHTMX(c) && !r.Details.Completed && c.QueryParam(co.PollShownParam) == paymentShown(r) {
 		// The page already shows this answer: wait (about one poll interval) for the next
 		// read of the order, so a completion shows as soon as it is read.
 		r = st.poller.Next(ctx, rec.UserSessionID, checkout.PollInterval+250*time.Millisecond)
 	}
 	if next, final := s.applyDetails(ctx, rec, r); final {
-		if isHTMX(c) {
-			return s.redirect(c, self)
+		if web.IsHTMX(c) {
+			return s.Redirect(c, self)
 		}
 		if next.State == checkout.StateCompleted {
 			return s.showBuyConfirmation(c, next)
 		}
 		return s.buyPaymentEnded(c, next)
 	}
-	elapsed := s.now().Sub(rec.Returned)
+	elapsed := s.Now().Sub(rec.Returned)
 	if elapsed >= checkoutGiveUpAfter {
 		s.watchInBackground(rec)
-		if isHTMX(c) {
-			return s.redirect(c, self)
+		if web.IsHTMX(c) {
+			return s.Redirect(c, self)
 		}
 		return s.showBuyFailed(c, rec, r, self)
 	}
@@ -278,12 +278,12 @@ func (s *Server) buyPaymentReturn(c echo.Context) error {
 	if token != "" {
 		q.Set("token", token)
 	}
-	v.PollURL = s.url(RouteBuyReturn, rec.ID) + "?" + q.Encode()
-	if isHTMX(c) {
-		return s.fragment(c, http.StatusOK, co.ConfirmingPoll(v, c.QueryParam(co.PollShownParam) != shown))
+	v.PollURL = s.URL(web.RouteBuyReturn, rec.ID) + "?" + q.Encode()
+	if web.IsHTMX(c) {
+		return s.Fragment(c, http.StatusOK, co.ConfirmingPoll(v, c.QueryParam(co.PollShownParam) != shown))
 	}
-	pauseKioskIdle(c) // a payment is in progress: the kiosk does not start over (kiosk_chrome.go)
-	return s.render(c, http.StatusOK, l.T("checkout.confirming_title"), co.Confirming(v))
+	web.PauseKioskIdle(c) // a payment is in progress: the kiosk does not start over (kiosk_chrome.go)
+	return s.Render(c, http.StatusOK, l.T("checkout.confirming_title"), co.Confirming(v))
 }
 
 // paymentShown names what the waiting page says for r: "waiting", "paid" (completing) or
@@ -301,20 +301,20 @@ func paymentShown(r checkout.Result) string {
 // buyPaymentEnded: declined or cancelled at the provider (or never started). The visit that
 // bought goes back to its summary with the same seats while the hold lives.
 func (s *Server) buyPaymentEnded(c echo.Context, rec checkout.Record) error {
-	l := loc(c)
+	l := web.Loc(c)
 	msg := l.T("checkout.payment_declined")
 	if rec.State == checkout.StateCancelled {
 		msg = l.T("checkout.payment_cancelled")
 	}
 	if v, ok := s.currentBuy(c); ok && v.UserSessionID == rec.UserSessionID {
-		s.sessions.Put(c.Request().Context(), sessBuyNotice, msg+" "+l.T("checkout.payment_ended_still_held"))
-		return s.redirect(c, s.url(RouteBuySummary))
+		s.Sessions.Put(c.Request().Context(), sessBuyNotice, msg+" "+l.T("checkout.payment_ended_still_held"))
+		return s.Redirect(c, s.URL(web.RouteBuySummary))
 	}
-	if isHTMX(c) {
-		return s.redirect(c, s.url(RouteBuyReturn, rec.ID))
+	if web.IsHTMX(c) {
+		return s.Redirect(c, s.URL(web.RouteBuyReturn, rec.ID))
 	}
-	return s.render(c, http.StatusOK, l.T("checkout.payment_ended_title"), co.Ended(co.EndedView{Heading: l.T("checkout.payment_not_completed"),
-		Body: msg + " " + l.T("checkout.payment_ended_released"), NextURL: s.url(RouteWhatsOn), Label: l.T("checkout.see_whatson")}))
+	return s.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), co.Ended(co.EndedView{Heading: l.T("checkout.payment_not_completed"),
+		Body: msg + " " + l.T("checkout.payment_ended_released"), NextURL: s.URL(web.RouteWhatsOn), Label: l.T("checkout.see_whatson")}))
 }
 
 // showBuyFailed is the failed-order path. It says only what is true now: while the order is
@@ -322,9 +322,9 @@ func (s *Server) buyPaymentEnded(c echo.Context, rec checkout.Record) error {
 // shows the outcome; once given up, that the order was cancelled and, about the money, only the
 // operator's policy text. (Completed orders show the confirmation instead.)
 func (s *Server) showBuyFailed(c echo.Context, rec checkout.Record, r checkout.Result, self string) error {
-	l := loc(c)
-	cin := s.cinemaByID(c.Request().Context(), rec.CinemaID)
-	v := co.FailedView{Reference: rec.Reference(), CheckURL: self, HomeURL: s.url(RouteHome),
+	l := web.Loc(c)
+	cin := s.CinemaByID(c.Request().Context(), rec.CinemaID)
+	v := co.FailedView{Reference: rec.Reference(), CheckURL: self, HomeURL: s.URL(web.RouteHome),
 		Amount: l.Money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency})}
 	if rec.State == checkout.StateGivenUp {
 		v.GivenUp, v.Policy = true, s.failedOrderPolicyIn(l)
@@ -334,7 +334,7 @@ func (s *Server) showBuyFailed(c echo.Context, rec checkout.Record, r checkout.R
 		} else {
 			v.Outcome += " " + l.T("checkout.failed_no_booking")
 		}
-		return s.render(c, http.StatusOK, l.T("checkout.failed_page_title"), co.Failed(v))
+		return s.Render(c, http.StatusOK, l.T("checkout.failed_page_title"), co.Failed(v))
 	}
 	v.PaymentState = l.T("checkout.unconfirmed_no_word")
 	if r.Err == nil && r.Details.WebPayment != nil {
@@ -346,14 +346,14 @@ func (s *Server) showBuyFailed(c echo.Context, rec checkout.Record, r checkout.R
 		}
 	}
 	v.CheckingUntil = l.Time(s.watchDeadline(rec), cin.Location(), i18n.DateTimeShort)
-	return s.render(c, http.StatusOK, l.T("checkout.unconfirmed_page_title"), co.Failed(v))
+	return s.Render(c, http.StatusOK, l.T("checkout.unconfirmed_page_title"), co.Failed(v))
 }
 
 // showBuyConfirmation shows the booking from the upstream's order details and the snapshot
 // taken when the payment started.
 func (s *Server) showBuyConfirmation(c echo.Context, rec checkout.Record) error {
 	ctx := c.Request().Context()
-	l := loc(c)
+	l := web.Loc(c)
 	var sn buySnapshot
 	_ = json.Unmarshal([]byte(rec.Summary), &sn)
 	money := func(cents int64, cur string) string {
@@ -361,7 +361,7 @@ func (s *Server) showBuyConfirmation(c echo.Context, rec checkout.Record) error 
 	}
 	v := co.ConfirmationView{BookingNumber: fmt.Sprint(rec.BookingNumber), Session: s.sessionHeader(ctx, rec.CinemaID, sn.FilmTitle, sn.Showtime, sn.Screen),
 		CustomerName: rec.CustomerName, CustomerEmail: rec.CustomerEmail, Fees: money(sn.Fees, sn.Currency), Total: money(sn.Total, sn.Currency),
-		Kiosk: isKiosk(c), Reference: rec.Reference(), HomeURL: s.url(RouteHome), WhatsOnURL: s.url(RouteWhatsOn)}
+		Kiosk: web.IsKiosk(c), Reference: rec.Reference(), HomeURL: s.URL(web.RouteHome), WhatsOnURL: s.URL(web.RouteWhatsOn)}
 	for _, t := range sn.Tickets {
 		v.Tickets = append(v.Tickets, co.Line{Description: t.Description, Seat: t.Seat, Amount: money(t.Cents, sn.Currency)})
 	}
@@ -375,19 +375,19 @@ func (s *Server) showBuyConfirmation(c echo.Context, rec checkout.Record) error 
 			v.Payments = append(v.Payments, co.Line{Description: additionalLabel(l, a.CardType), Seat: a.MaskedCardNumber, Amount: l.Money(a.Amount)})
 		}
 	} else if r.Err != nil {
-		loggerFrom(ctx, s.logger).Warn("order details for the confirmation", "ref", rec.ID, "err", r.Err)
+		web.LoggerFrom(ctx, s.Logger).Warn("order details for the confirmation", "ref", rec.ID, "err", r.Err)
 	}
 	if b, err := s.readBooking(ctx, rec.CinemaID, rec.BookingNumber); err == nil {
 		v.TicketCards = s.ticketsView(ctx, b, "")
 	} else {
-		loggerFrom(ctx, s.logger).Warn("booking for the confirmation's tickets", "ref", rec.ID, "booking", rec.BookingNumber, "err", err)
+		web.LoggerFrom(ctx, s.Logger).Warn("booking for the confirmation's tickets", "ref", rec.ID, "booking", rec.BookingNumber, "err", err)
 	}
 	v.MailLine = s.mailLine(ctx, "purchase:"+rec.ID)
 	if b, ok := s.currentBuy(c); ok && b.UserSessionID == rec.UserSessionID {
 		s.clearBuy(c) // bought: the next visit to "what's on" starts afresh
-		s.sessions.Put(c.Request().Context(), sessBuyDone, rec.ID)
+		s.Sessions.Put(c.Request().Context(), sessBuyDone, rec.ID)
 	}
-	return s.render(c, http.StatusOK, l.T("checkout.confirmation_page_title", "Number", v.BookingNumber), co.Confirmation(v))
+	return s.Render(c, http.StatusOK, l.T("checkout.confirmation_page_title", "Number", v.BookingNumber), co.Confirmation(v))
 }
 
 func additionalLabel(l *i18n.Localizer, cardType string) string {

@@ -47,17 +47,17 @@ func (s *Server) renderBuySeats(c echo.Context, status int, notice *components.N
 		return err
 	}
 	if _, busy := s.buyPaymentUnderWay(c, v); busy {
-		return s.redirect(c, s.url(RouteBuySummary))
+		return s.Redirect(c, s.URL(web.RouteBuySummary))
 	}
 	ctx := c.Request().Context()
-	l := loc(c)
-	o, err := s.ticketing.GetOrder(ctx, v.UserSessionID)
+	l := web.Loc(c)
+	o, err := s.Ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
 		return s.buyEnded(c, v, err)
 	}
-	snap, err := s.seatPlans.Plan(ctx, v.CinemaID, v.SessionID)
+	snap, err := s.SeatPlans.Plan(ctx, v.CinemaID, v.SessionID)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteBuySummary), l.T("checkout.back_to_order"))
+		return s.FromUpstream(err, s.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
 	}
 	plan := snap.Plan
 	var yours []cinema.SeatPosition
@@ -78,13 +78,13 @@ func (s *Server) renderBuySeats(c echo.Context, status int, notice *components.N
 		count = v.Places
 	}
 	m := components.BuildSeatMap(plan, components.SeatMapOptions{ID: "buy-seats", Max: count, Yours: yours, YoursSelectable: true,
-		Chosen: chosen, AreaCategories: cats, Kiosk: isKiosk(c), AsOf: s.seatsAsOf(ctx, v.CinemaID, snap.AsOf)})
-	view := co.SeatsView{Session: s.buyHeader(ctx, v), ActionURL: s.url(RouteBuySeats), BackURL: s.url(RouteBuySession, v.CinemaID, v.SessionID),
-		CSRFToken: csrfToken(c), Count: count, Map: m, Notice: notice, Countdown: s.buyCountdown(c, v, o)}
+		Chosen: chosen, AreaCategories: cats, Kiosk: web.IsKiosk(c), AsOf: s.seatsAsOf(ctx, v.CinemaID, snap.AsOf)})
+	view := co.SeatsView{Session: s.buyHeader(ctx, v), ActionURL: s.URL(web.RouteBuySeats), BackURL: s.URL(web.RouteBuySession, v.CinemaID, v.SessionID),
+		CSRFToken: web.CSRFToken(c), Count: count, Map: m, Notice: notice, Countdown: s.buyCountdown(c, v, o)}
 	if o.Total.Cents > 0 {
 		view.Total = l.T("checkout.total_amount", "Amount", l.Money(o.Total))
 	}
-	return s.render(c, status, l.T("checkout.seats_title"), co.Seats(view))
+	return s.Render(c, status, l.T("checkout.seats_title"), co.Seats(view))
 }
 
 // chooseBuySeats moves the order's tickets to the chosen seats (SetSelectedSeats).
@@ -94,7 +94,7 @@ func (s *Server) chooseBuySeats(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	l := loc(c)
+	l := web.Loc(c)
 	form, err := c.FormParams()
 	if err != nil {
 		return s.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_unreadable"), Body: l.T("checkout.seats_choose_again")}, nil)
@@ -103,7 +103,7 @@ func (s *Server) chooseBuySeats(c echo.Context) error {
 	if err != nil {
 		return s.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_from_map")}, nil)
 	}
-	o, err := s.ticketing.GetOrder(ctx, v.UserSessionID)
+	o, err := s.Ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
 		return s.buyEnded(c, v, err)
 	}
@@ -118,10 +118,10 @@ func (s *Server) chooseBuySeats(c echo.Context) error {
 		want = v.Places
 	}
 	if len(chosen) != want {
-		return s.renderBuySeats(c, http.StatusUnprocessableEntity, seatCountNotice(loc(c), len(chosen), want), chosen)
+		return s.renderBuySeats(c, http.StatusUnprocessableEntity, web.SeatCountNotice(web.Loc(c), len(chosen), want), chosen)
 	}
 	// Seat hoarding (holds.go): an order is never given more seats than a visit may hold.
-	if done, err := s.refuseVisitSeats(c, seatStepBuySeats, want, nil, s.url(RouteBuySummary)); done {
+	if done, err := s.refuseVisitSeats(c, seatStepBuySeats, want, nil, s.URL(web.RouteBuySummary)); done {
 		return err
 	}
 	same := true
@@ -131,9 +131,9 @@ func (s *Server) chooseBuySeats(c echo.Context) error {
 	if !same {
 		// The plan gives the chosen seats' areas (layout only): the upstream decides below
 		// whether they are free.
-		snap, err := s.seatPlans.Plan(ctx, v.CinemaID, v.SessionID)
+		snap, err := s.SeatPlans.Plan(ctx, v.CinemaID, v.SessionID)
 		if err != nil {
-			return s.fromUpstream(err, s.url(RouteBuySeats), l.T("checkout.seats_title"))
+			return s.FromUpstream(err, s.URL(web.RouteBuySeats), l.T("checkout.seats_title"))
 		}
 		plan := snap.Plan
 		var seats []upstream.SelectedSeat
@@ -144,11 +144,11 @@ func (s *Server) chooseBuySeats(c echo.Context) error {
 			}
 			seats = append(seats, upstream.SelectedSeat{AreaCategoryCode: seat.AreaCategoryCode, Position: p})
 		}
-		_, err = s.ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID, Seats: seats})
-		s.seatPlans.Invalidate(v.CinemaID, v.SessionID) // seats changed or refused: the next map reads them again
+		_, err = s.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID, Seats: seats})
+		s.SeatPlans.Invalidate(v.CinemaID, v.SessionID) // seats changed or refused: the next map reads them again
 		switch {
 		case errors.Is(err, upstream.ErrSeatsUnavailable):
-			return s.renderBuySeats(c, http.StatusConflict, seatsTakenNotice, nil)
+			return s.renderBuySeats(c, http.StatusConflict, web.SeatsTakenNotice, nil)
 		case errors.Is(err, upstream.ErrInvalidRequest):
 			return s.renderBuySeats(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_unsuitable"),
 				Body: l.T("checkout.seats_unsuitable_text")}, nil)
@@ -157,10 +157,10 @@ func (s *Server) chooseBuySeats(c echo.Context) error {
 		}
 	}
 	if v.Name == "" || v.Email == "" {
-		return s.redirect(c, s.url(RouteBuyDetails))
+		return s.Redirect(c, s.URL(web.RouteBuyDetails))
 	}
-	s.flash(c, l.T("checkout.seats_saved"))
-	return s.redirect(c, s.url(RouteBuySummary))
+	s.Flash(c, l.T("checkout.seats_saved"))
+	return s.Redirect(c, s.URL(web.RouteBuySummary))
 }
 
 // showBuyDetails asks for the name and e-mail address.
@@ -173,13 +173,13 @@ func (s *Server) showBuyDetails(c echo.Context) error {
 }
 
 func (s *Server) renderBuyDetails(c echo.Context, status int, v buyVisit, d co.DetailsView) error {
-	o, err := s.ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
+	o, err := s.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
 	if err != nil {
 		return s.buyEnded(c, v, err)
 	}
-	d.Session, d.ActionURL, d.BackURL, d.CSRFToken = s.buyHeader(c.Request().Context(), v), s.url(RouteBuyDetails), s.url(RouteBuySeats), csrfToken(c)
+	d.Session, d.ActionURL, d.BackURL, d.CSRFToken = s.buyHeader(c.Request().Context(), v), s.URL(web.RouteBuyDetails), s.URL(web.RouteBuySeats), web.CSRFToken(c)
 	d.Countdown = s.buyCountdown(c, v, o)
-	return s.render(c, status, loc(c).T("checkout.details_title"), co.Details(d))
+	return s.Render(c, status, web.Loc(c).T("checkout.details_title"), co.Details(d))
 }
 
 // validEmail accepts a plain address (no display name), with a dot in the domain.
@@ -204,8 +204,8 @@ func (s *Server) saveBuyDetails(c echo.Context) error {
 	name := strings.Join(strings.Fields(c.FormValue("name")), " ")
 	email := strings.TrimSpace(c.FormValue("email"))
 	d := co.DetailsView{Name: name, Email: email}
-	l := loc(c)
-	counter := s.atCounter(c) // a walk-in customer at the box office need not give either
+	l := web.Loc(c)
+	counter := s.AtCounter(c) // a walk-in customer at the box office need not give either
 	if name == "" && !counter {
 		d.NameError = l.T("checkout.details_name_missing")
 	} else if utf8.RuneCountInString(name) > 100 {
@@ -221,7 +221,7 @@ func (s *Server) saveBuyDetails(c echo.Context) error {
 	}
 	v.Name, v.Email = name, email
 	s.saveBuy(c, v)
-	return s.redirect(c, s.url(RouteBuySummary))
+	return s.Redirect(c, s.URL(web.RouteBuySummary))
 }
 
 // summaryForm is what the gift card and loyalty forms had typed, with their errors.
@@ -233,9 +233,9 @@ type summaryForm struct {
 // showBuySummary is the last step: the order, what it costs, other payments and "Pay".
 func (s *Server) showBuySummary(c echo.Context) error {
 	var notice *components.Notice
-	if msg := s.sessions.PopString(c.Request().Context(), sessBuyNotice); msg != "" {
-		notice = &components.Notice{Kind: components.NoticeWarning, Heading: loc(c).T("checkout.payment_not_completed"), Body: msg}
-	} else if msg := s.popFlash(c); msg != "" {
+	if msg := s.Sessions.PopString(c.Request().Context(), sessBuyNotice); msg != "" {
+		notice = &components.Notice{Kind: components.NoticeWarning, Heading: web.Loc(c).T("checkout.payment_not_completed"), Body: msg}
+	} else if msg := s.PopFlash(c); msg != "" {
 		notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
 	}
 	return s.renderBuySummary(c, http.StatusOK, notice, summaryForm{})
@@ -246,20 +246,20 @@ func (s *Server) renderBuySummary(c echo.Context, status int, notice *components
 	if err != nil {
 		return err
 	}
-	if (v.Name == "" || v.Email == "") && !s.atCounter(c) {
-		return s.redirect(c, s.url(RouteBuyDetails))
+	if (v.Name == "" || v.Email == "") && !s.AtCounter(c) {
+		return s.Redirect(c, s.URL(web.RouteBuyDetails))
 	}
 	ctx := c.Request().Context()
-	l := loc(c)
-	o, err := s.ticketing.GetOrder(ctx, v.UserSessionID)
+	l := web.Loc(c)
+	o, err := s.Ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
 		return s.buyEnded(c, v, err)
 	}
-	cin := s.cinemaByID(ctx, v.CinemaID)
+	cin := s.CinemaByID(ctx, v.CinemaID)
 	money := l.Money
 	view := co.SummaryView{Session: s.buyHeader(ctx, v), CustomerName: v.Name, CustomerEmail: v.Email, Notice: notice,
-		Countdown: s.buyCountdown(c, v, o), CSRFToken: csrfToken(c), PayURL: s.url(RouteBuyPay), GiftCardURL: s.url(RouteBuyGiftCard),
-		LoyaltyURL: s.url(RouteBuyLoyalty), SeatsURL: s.url(RouteBuySeats), DetailsURL: s.url(RouteBuyDetails), CancelURL: s.url(RouteBuyCancel),
+		Countdown: s.buyCountdown(c, v, o), CSRFToken: web.CSRFToken(c), PayURL: s.URL(web.RouteBuyPay), GiftCardURL: s.URL(web.RouteBuyGiftCard),
+		LoyaltyURL: s.URL(web.RouteBuyLoyalty), SeatsURL: s.URL(web.RouteBuySeats), DetailsURL: s.URL(web.RouteBuyDetails), CancelURL: s.URL(web.RouteBuyCancel),
 		GiftCard: f.GiftCard, GiftCardError: f.GiftCardError, Loyalty: f.Loyalty, LoyaltyError: f.LoyaltyError}
 	sub := cinema.Money{Currency: o.Total.Currency}
 	for _, t := range o.Tickets() {
@@ -277,14 +277,14 @@ func (s *Server) renderBuySummary(c echo.Context, status int, notice *components
 		view.PayLabel = l.T("checkout.confirm_booking")
 	}
 	if rec, busy := s.buyPaymentUnderWay(c, v); busy {
-		view.UnderwayURL, view.StatusURL = rec.RedirectURL, s.url(RouteBuyReturn, rec.ID)
+		view.UnderwayURL, view.StatusURL = rec.RedirectURL, s.URL(web.RouteBuyReturn, rec.ID)
 		view.UnderwayStat = l.T("checkout.underway_started", "Amount", money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency}),
 			"Time", l.Time(rec.Created, cin.Location(), i18n.Clock))
 		if rec.RedirectURL == "" {
 			view.UnderwayURL = view.StatusURL
 		}
 	}
-	return s.render(c, status, l.T("checkout.summary_title"), co.Summary(view))
+	return s.Render(c, status, l.T("checkout.summary_title"), co.Summary(view))
 }
 
 func appliedLabel(l *i18n.Localizer, kind, masked string) string {
@@ -329,7 +329,7 @@ var (
 		refused: "checkout.gift_card_refused", used: "checkout.gift_card_used",
 		typed: func(f *summaryForm, card, msg string) { f.GiftCard, f.GiftCardError = card, msg },
 		apply: func(s *Server, ctx context.Context, id, card, pin string) (upstream.AppliedPaymentResult, error) {
-			return s.ticketing.ApplyGiftCard(ctx, id, card, pin, nil)
+			return s.Ticketing.ApplyGiftCard(ctx, id, card, pin, nil)
 		}}
 	// Loyalty points are spent only with the member's PIN: the ticketing system checks it, and
 	// the card number alone spends nothing.
@@ -338,7 +338,7 @@ var (
 		refused: "checkout.loyalty_refused", used: "checkout.loyalty_used",
 		typed: func(f *summaryForm, card, msg string) { f.Loyalty, f.LoyaltyError = card, msg },
 		apply: func(s *Server, ctx context.Context, id, card, pin string) (upstream.AppliedPaymentResult, error) {
-			return s.ticketing.ApplyLoyaltyPointsPayment(ctx, id, card, pin, nil)
+			return s.Ticketing.ApplyLoyaltyPointsPayment(ctx, id, card, pin, nil)
 		}}
 )
 
@@ -356,7 +356,7 @@ func (s *Server) applyStoredValue(c echo.Context, sv storedValueCard) error {
 	if err != nil {
 		return err
 	}
-	l := loc(c)
+	l := web.Loc(c)
 	typed := c.FormValue("card")
 	card, pin := digitsOnly(typed), strings.TrimSpace(c.FormValue("pin"))
 	var f summaryForm
@@ -384,8 +384,8 @@ func (s *Server) applyStoredValue(c echo.Context, sv storedValueCard) error {
 	case r.Refused:
 		return refuse(http.StatusUnprocessableEntity, l.T(sv.refused))
 	}
-	s.flash(c, l.T(sv.used, "Applied", l.Money(r.Applied.Applied), "ToPay", l.Money(r.Applied.ToPay)))
-	return s.redirect(c, s.url(RouteBuySummary))
+	s.Flash(c, l.T(sv.used, "Applied", l.Money(r.Applied.Applied), "ToPay", l.Money(r.Applied.ToPay)))
+	return s.Redirect(c, s.URL(web.RouteBuySummary))
 }
 
 // extendBuyHold gives the order a fresh lifetime and returns to the page it came from.
@@ -394,21 +394,21 @@ func (s *Server) extendBuyHold(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	reset, err := s.ticketing.ResetOrderExpiry(c.Request().Context(), v.UserSessionID)
+	reset, err := s.Ticketing.ResetOrderExpiry(c.Request().Context(), v.UserSessionID)
 	if err != nil {
 		return s.buyEnded(c, v, err)
 	}
 	s.holdExtended(c.Request().Context(), v.UserSessionID, reset) // it counts as long as it holds (holds.go)
-	s.flash(c, loc(c).T("checkout.held_longer"))
-	back := s.url(RouteBuySummary)
+	s.Flash(c, web.Loc(c).T("checkout.held_longer"))
+	back := s.URL(web.RouteBuySummary)
 	if ref, err := url.Parse(c.Request().Referer()); err == nil {
-		for _, r := range []string{RouteBuySeats, RouteBuyDetails} {
-			if ref.Path == s.url(r) {
+		for _, r := range []string{web.RouteBuySeats, web.RouteBuyDetails} {
+			if ref.Path == s.URL(r) {
 				back = ref.Path
 			}
 		}
 	}
-	return s.redirect(c, back)
+	return s.Redirect(c, back)
 }
 
 // confirmCancelBuy asks before the purchase is cancelled and says what cancelling does.
@@ -417,24 +417,24 @@ func (s *Server) confirmCancelBuy(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	l := loc(c)
+	l := web.Loc(c)
 	if rec, busy := s.buyPaymentUnderWay(c, v); busy {
 		return s.cancelRefusedWhilePaying(l, rec)
 	}
 	ctx := c.Request().Context()
-	view := co.CancelView{Session: s.buyHeader(ctx, v), ActionURL: s.url(RouteBuyCancel), BackURL: s.url(RouteBuySummary), CSRFToken: csrfToken(c)}
-	if o, err := s.ticketing.GetOrder(ctx, v.UserSessionID); err == nil {
+	view := co.CancelView{Session: s.buyHeader(ctx, v), ActionURL: s.URL(web.RouteBuyCancel), BackURL: s.URL(web.RouteBuySummary), CSRFToken: web.CSRFToken(c)}
+	if o, err := s.Ticketing.GetOrder(ctx, v.UserSessionID); err == nil {
 		for _, t := range o.Tickets() {
 			view.Tickets = append(view.Tickets, co.Line{Description: t.Description, Seat: seatWords(l, t.Seat), Amount: l.Money(t.FinalPrice)})
 		}
 	}
-	return s.render(c, http.StatusOK, l.T("checkout.cancel_title"), co.CancelConfirm(view))
+	return s.Render(c, http.StatusOK, l.T("checkout.cancel_title"), co.CancelConfirm(view))
 }
 
 func (s *Server) cancelRefusedWhilePaying(l *i18n.Localizer, rec checkout.Record) error {
 	return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"),
 		Message: l.T("checkout.cancel_refused_paying"),
-		BackURL: s.url(RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
+		BackURL: s.URL(web.RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
 }
 
 // cancelBuy releases the seats and ends the purchase, once confirmed (confirm=yes; a form
@@ -448,16 +448,16 @@ func (s *Server) cancelBuy(c echo.Context) error {
 		return s.confirmCancelBuy(c)
 	}
 	if rec, busy := s.buyPaymentUnderWay(c, v); busy {
-		return s.cancelRefusedWhilePaying(loc(c), rec)
+		return s.cancelRefusedWhilePaying(web.Loc(c), rec)
 	}
-	err = s.ticketing.CancelOrder(c.Request().Context(), v.UserSessionID)
+	err = s.Ticketing.CancelOrder(c.Request().Context(), v.UserSessionID)
 	if err != nil && !errors.Is(err, upstream.ErrNotFound) && !errors.Is(err, upstream.ErrOrderExpired) {
 		return s.buyEnded(c, v, err)
 	}
 	s.endHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonCancelled)
 	s.clearBuy(c)
-	s.flash(c, loc(c).T("checkout.cancelled"))
-	return s.redirect(c, s.url(RouteWhatsOn)+"?"+url.Values{"cinema": {v.CinemaID}}.Encode())
+	s.Flash(c, web.Loc(c).T("checkout.cancelled"))
+	return s.Redirect(c, s.URL(web.RouteWhatsOn)+"?"+url.Values{"cinema": {v.CinemaID}}.Encode())
 }
 
 // buyExpired is where the countdown sends the browser when the hold ends.
@@ -466,9 +466,9 @@ func (s *Server) buyExpired(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	o, err := s.ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
-	if err == nil && o.Expires.After(s.now()) {
-		return s.redirect(c, s.url(RouteBuySummary)) // more time was given meanwhile
+	o, err := s.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
+	if err == nil && o.Expires.After(s.Now()) {
+		return s.Redirect(c, s.URL(web.RouteBuySummary)) // more time was given meanwhile
 	}
 	if err == nil {
 		err = upstream.ErrOrderExpired

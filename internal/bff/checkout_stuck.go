@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 )
@@ -21,8 +22,8 @@ const DefaultFailedOrderPolicy = "If money was taken for this order, please cont
 
 // orderWatchFor is how long an unconfirmed order is checked before it is given up.
 func (s *Server) orderWatchFor() time.Duration {
-	if s.cfg.OrderWatchFor > 0 {
-		return s.cfg.OrderWatchFor
+	if s.Cfg.OrderWatchFor > 0 {
+		return s.Cfg.OrderWatchFor
 	}
 	return checkout.DefaultWatchFor
 }
@@ -30,8 +31,8 @@ func (s *Server) orderWatchFor() time.Duration {
 // failedOrderPolicyIn is the policy for a page in l's language: the operator's words as they
 // are, or the default in that language.
 func (s *Server) failedOrderPolicyIn(l *i18n.Localizer) string {
-	if s.cfg.FailedOrderPolicy != "" {
-		return s.cfg.FailedOrderPolicy
+	if s.Cfg.FailedOrderPolicy != "" {
+		return s.Cfg.FailedOrderPolicy
 	}
 	return l.T("checkout.failed_policy_default")
 }
@@ -40,11 +41,11 @@ func (s *Server) failedOrderPolicyIn(l *i18n.Localizer) string {
 // order's hold ends here, not in internal/checkout, which knows nothing of holds.
 func (s *Server) newOrderWatcher(st *checkout.Store, p *checkout.Poller) *checkout.Watcher {
 	return &checkout.Watcher{
-		Store: st, Poller: p, Ticketing: s.ticketing, Background: s.background, Now: s.now,
-		Logger:   func(ctx context.Context) *slog.Logger { return loggerFrom(ctx, s.logger) },
+		Store: st, Poller: p, Ticketing: s.Ticketing, Background: s.Background, Now: s.Now,
+		Logger:   func(ctx context.Context) *slog.Logger { return web.LoggerFrom(ctx, s.Logger) },
 		WatchFor: s.orderWatchFor(),
 		Every:    checkoutWatchEvery,
-		Describe: func(d time.Duration) string { return s.english().Duration(d) }, // the records are in English
+		Describe: func(d time.Duration) string { return s.English().Duration(d) }, // the records are in English
 		OnCompleted: func(ctx context.Context, rec checkout.Record) {
 			s.endHold(ctx, rec.UserSessionID) // booked: the order no longer holds seats
 		},
@@ -83,14 +84,14 @@ func (s *Server) checkOrderNow(ctx context.Context, rec checkout.Record) (checko
 	case checkout.FoundUnreachable:
 		return c.Record, "checkout.check_unreachable", []any{"Error", c.Err.Error()}
 	}
-	return c.Record, "checkout.check_watching", []any{"Until", c.Until.In(s.cinemaByID(ctx, rec.CinemaID).Location())}
+	return c.Record, "checkout.check_watching", []any{"Until", c.Until.In(s.CinemaByID(ctx, rec.CinemaID).Location())}
 }
 
 // ResumeCheckoutWatchers keeps checking, in the background, every redirect payment whose
 // outcome is not known (checkout.Watcher.Resume); call at start-up, after the migrations. It
 // returns how many it looked at. Without a database or a ticketing client it does nothing.
 func (s *Server) ResumeCheckoutWatchers(ctx context.Context) (int, error) {
-	if s.sql == nil || s.ticketing == nil {
+	if s.sql == nil || s.Ticketing == nil {
 		return 0, nil
 	}
 	return s.checkout().watcher.Resume(ctx)
@@ -99,7 +100,7 @@ func (s *Server) ResumeCheckoutWatchers(ctx context.Context) (int, error) {
 // StartCheckoutWatchers resumes the watchers now and then every interval until ctx ends
 // (checkout.Watcher.Start).
 func (s *Server) StartCheckoutWatchers(ctx context.Context, every time.Duration) {
-	if s.sql == nil || s.ticketing == nil {
+	if s.sql == nil || s.Ticketing == nil {
 		return
 	}
 	s.checkout().watcher.Start(ctx, every)

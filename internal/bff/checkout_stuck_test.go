@@ -165,7 +165,7 @@ func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
 		t.Fatalf("give-up not recorded: %+v", rec)
 	}
 	// The seats are released: the upstream no longer knows the order.
-	if _, err := h.srv.ticketing.GetOrderDetails(context.Background(), rec.UserSessionID); !errors.Is(err, upstream.ErrNotFound) {
+	if _, err := h.srv.Ticketing.GetOrderDetails(context.Background(), rec.UserSessionID); !errors.Is(err, upstream.ErrNotFound) {
 		t.Fatalf("order still upstream after the give-up: %v", err)
 	}
 	deadline := time.Now().Add(2 * time.Second)
@@ -196,9 +196,9 @@ func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
 		t.Fatalf("given-up message %q:\n%s", m.Subject, m.Text)
 	}
 	// What is said about the money is the operator's text, word for word.
-	h.srv.cfg.FailedOrderPolicy = "Payments for orders we could not complete are paid back within 5 working days; the box office can help."
+	h.srv.Cfg.FailedOrderPolicy = "Payments for orders we could not complete are paid back within 5 working days; the box office can help."
 	_, body = h.get(ret)
-	if got := strings.TrimSpace(h.doc(body).Find(`[data-testid="failed-policy"]`).Text()); got != h.srv.cfg.FailedOrderPolicy {
+	if got := strings.TrimSpace(h.doc(body).Find(`[data-testid="failed-policy"]`).Text()); got != h.srv.Cfg.FailedOrderPolicy {
 		t.Fatalf("policy shown %q", got)
 	}
 	// A poll of the page after the give-up sends it to the outcome.
@@ -221,8 +221,8 @@ func TestCheckoutWatchersSurviveARestart(t *testing.T) {
 	bg, stop := context.WithCancel(context.Background())
 	t.Cleanup(stop)
 	s := h.srv
-	again, err := New(Deps{Config: s.cfg, Logger: s.logger, DB: s.db, SessionStore: h.store, Device: s.device, Assets: s.assets,
-		Ticketing: s.ticketing, Payments: s.payments, SQL: s.sql, Now: s.now, Background: bg, Mail: h.mailDeps})
+	again, err := New(Deps{Config: s.Cfg, Logger: s.Logger, DB: s.db, SessionStore: h.store, Device: s.Devices, Assets: s.Assets,
+		Ticketing: s.Ticketing, Payments: s.Payments, SQL: s.sql, Now: s.Now, Background: bg, Mail: h.mailDeps})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,10 +59,10 @@ type checkoutState struct {
 // newCheckoutState builds it once, in New.
 func (s *Server) newCheckoutState() *checkoutState {
 	st := &checkoutState{
-		store: checkout.NewStore(s.sql, s.now),
+		store: checkout.NewStore(s.sql, s.Now),
 		poller: checkout.NewPoller(func(ctx context.Context, id string) (cinema.OrderDetails, error) {
-			return s.ticketing.GetOrderDetails(ctx, id)
-		}, checkout.WithBackoff(func(age time.Duration) time.Duration { return checkoutBackoff(age) }), checkout.WithClock(s.now)),
+			return s.Ticketing.GetOrderDetails(ctx, id)
+		}, checkout.WithBackoff(func(age time.Duration) time.Duration { return checkoutBackoff(age) }), checkout.WithClock(s.Now)),
 	}
 	st.watcher = s.newOrderWatcher(st.store, st.poller)
 	return st
@@ -92,7 +92,7 @@ var (
 )
 
 func (s *Server) currentBuy(c echo.Context) (buyVisit, bool) {
-	v, ok := buyInSession.Get(c.Request().Context(), s.sessions)
+	v, ok := buyInSession.Get(c.Request().Context(), s.Sessions)
 	if !ok || v.UserSessionID == "" {
 		return buyVisit{}, false
 	}
@@ -100,17 +100,17 @@ func (s *Server) currentBuy(c echo.Context) (buyVisit, bool) {
 }
 
 func (s *Server) saveBuy(c echo.Context, v buyVisit) {
-	buyInSession.Put(c.Request().Context(), s.sessions, v)
-	s.sessions.Remove(c.Request().Context(), sessBuyDone) // a new purchase: the last one is no longer "this step"
+	buyInSession.Put(c.Request().Context(), s.Sessions, v)
+	s.Sessions.Remove(c.Request().Context(), sessBuyDone) // a new purchase: the last one is no longer "this step"
 }
 
 func (s *Server) clearBuy(c echo.Context) {
-	buyInSession.Remove(c.Request().Context(), s.sessions)
+	buyInSession.Remove(c.Request().Context(), s.Sessions)
 }
 
 // buyRefs are the payment records this visit started or proved (by the token) it may see.
 func (s *Server) buyRefs(c echo.Context) []string {
-	refs, _ := buyRefsInSession.Get(c.Request().Context(), s.sessions)
+	refs, _ := buyRefsInSession.Get(c.Request().Context(), s.Sessions)
 	return refs
 }
 
@@ -123,7 +123,7 @@ func (s *Server) addBuyRef(c echo.Context, ref string) {
 	if len(refs) > 10 {
 		refs = refs[len(refs)-10:]
 	}
-	buyRefsInSession.Put(c.Request().Context(), s.sessions, refs)
+	buyRefsInSession.Put(c.Request().Context(), s.Sessions, refs)
 }
 
 // requireBuy returns the visit's purchase or a clear page saying there is none.
@@ -133,9 +133,9 @@ func (s *Server) requireBuy(c echo.Context) (buyVisit, error) {
 		if err := s.boughtAlready(c); err != nil {
 			return v, err
 		}
-		l := loc(c)
+		l := web.Loc(c)
 		return v, &web.Error{Code: web.EGone, Heading: l.T("checkout.no_selection"), Message: l.T("checkout.no_selection_text"),
-			BackURL: s.url(RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
+			BackURL: s.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
 	}
 	return v, nil
 }
@@ -143,8 +143,8 @@ func (s *Server) requireBuy(c echo.Context) (buyVisit, error) {
 // buyEnded explains an upstream error on the visit's order; an order that is gone (expired,
 // cancelled) also ends the purchase in this visit.
 func (s *Server) buyEnded(c echo.Context, v buyVisit, err error) error {
-	back := s.url(RouteBuySession, v.CinemaID, v.SessionID)
-	l := loc(c)
+	back := s.URL(web.RouteBuySession, v.CinemaID, v.SessionID)
+	l := web.Loc(c)
 	switch {
 	case errors.Is(err, upstream.ErrOrderExpired), errors.Is(err, upstream.ErrNotFound):
 		if rec, lerr := s.checkout().store.Latest(c.Request().Context(), v.UserSessionID); lerr == nil && rec.State == checkout.StateGivenUp {
@@ -152,7 +152,7 @@ func (s *Server) buyEnded(c echo.Context, v buyVisit, err error) error {
 			// what is known and the operator's policy.
 			s.endHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonGivenUp)
 			s.clearBuy(c)
-			return s.redirect(c, s.url(RouteBuyReturn, rec.ID))
+			return s.Redirect(c, s.URL(web.RouteBuyReturn, rec.ID))
 		}
 		s.endHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonExpired) // it holds nothing any more
 		s.clearBuy(c)
@@ -160,15 +160,15 @@ func (s *Server) buyEnded(c echo.Context, v buyVisit, err error) error {
 			BackURL: back, BackLabel: l.T("checkout.choose_tickets_again"), Err: err}
 	case errors.Is(err, upstream.ErrOrderClosed):
 		return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"), Message: l.T("checkout.order_closed"),
-			BackURL: s.url(RouteBuySummary), BackLabel: l.T("checkout.see_order"), Err: err}
+			BackURL: s.URL(web.RouteBuySummary), BackLabel: l.T("checkout.see_order"), Err: err}
 	}
-	return s.fromUpstream(err, back, l.T("checkout.back_to_tickets"))
+	return s.FromUpstream(err, back, l.T("checkout.back_to_tickets"))
 }
 
 // sessionHeader names the showing, its time in the cinema's own time zone and in the
 // request's language.
 func (s *Server) sessionHeader(ctx context.Context, cinemaID, film string, at time.Time, screen string) co.SessionHeader {
-	cin := s.cinemaByID(ctx, cinemaID)
+	cin := s.CinemaByID(ctx, cinemaID)
 	h := co.SessionHeader{FilmTitle: film, Screen: screen, Cinema: cin.Name}
 	if !at.IsZero() {
 		h.Showtime = i18n.FromContext(ctx).Time(at, cin.Location(), i18n.DateTimeLong)
@@ -182,13 +182,13 @@ func (s *Server) buyHeader(ctx context.Context, v buyVisit) co.SessionHeader {
 
 // buyCountdown is the hold countdown of the order.
 func (s *Server) buyCountdown(c echo.Context, v buyVisit, o cinema.Order) co.CountdownView {
-	cin := s.cinemaByID(c.Request().Context(), v.CinemaID)
+	cin := s.CinemaByID(c.Request().Context(), v.CinemaID)
 	return co.CountdownView{
 		ExpiresISO:   o.Expires.UTC().Format(time.RFC3339),
-		ExpiresLocal: loc(c).Time(o.Expires, cin.Location(), i18n.Clock),
-		NowISO:       s.now().UTC().Format(time.RFC3339),
-		ExtendURL:    s.url(RouteBuyExtend),
-		ExpiredURL:   s.url(RouteBuyExpired),
-		CSRFToken:    csrfToken(c),
+		ExpiresLocal: web.Loc(c).Time(o.Expires, cin.Location(), i18n.Clock),
+		NowISO:       s.Now().UTC().Format(time.RFC3339),
+		ExtendURL:    s.URL(web.RouteBuyExtend),
+		ExpiredURL:   s.URL(web.RouteBuyExpired),
+		CSRFToken:    web.CSRFToken(c),
 	}
 }

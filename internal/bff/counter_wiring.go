@@ -11,7 +11,7 @@ import (
 // approveBy checks a supervisor's username and PIN (a refund approval); wrong PINs count
 // against the PIN, never against the supervisor's sign-in (internal/staff).
 func (s *Server) approveBy(ctx context.Context, username, pin string) (staff.Account, error) {
-	return s.staff.Approve(ctx, username, pin)
+	return s.Staff.Approve(ctx, username, pin)
 }
 
 // approvalRefusal says that an approval was refused, in l's words: the same for an unknown

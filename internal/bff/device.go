@@ -8,7 +8,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
-	staffpages "github.com/cinemabff/cinemabff/internal/bff/staff"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
@@ -19,34 +18,6 @@ import (
 // (device.Enrolments caches a row for at most device.DefaultCacheFor, 5 s: a revocation made on
 // another replica ends the mode at the first request after that, one made here at once). Only a
 // signed-in supervisor enrols a device or takes it out of its mode.
-
-// resolveDevice fills the mode, name and default language of info from its live enrolment (the
-// language is what a kiosk greets each new guest in: language.go). A cookie naming an
-// enrolment that is revoked, unknown or another device's is a customer device, and stale says
-// the cookie should be rewritten without it. When the row cannot be read the device is a
-// customer for this request (the cookie is kept: the next request may read it).
-func (s *Server) resolveDevice(c echo.Context, info device.Info) (device.Info, bool) {
-	info.Mode, info.Name, info.Language = device.Customer, "", ""
-	if info.Enrolment == 0 {
-		return info, false
-	}
-	if s.enrolments == nil {
-		return info, false
-	}
-	ctx := c.Request().Context()
-	e, ok, err := s.enrolments.Live(ctx, info.Enrolment, info.ID)
-	if err != nil {
-		loggerFrom(ctx, s.logger).Error("device enrolment not readable: customer mode for this request", "enrolment", info.Enrolment, "err", err)
-		return info, false
-	}
-	if !ok {
-		loggerFrom(ctx, s.logger).Info("device enrolment not live: customer mode", "enrolment", info.Enrolment, "device", info.ID)
-		info.Enrolment = 0
-		return info, true
-	}
-	info.Mode, info.Name, info.Language = e.Mode, e.Name, e.Language
-	return info, false
-}
 
 // enrolmentDetail is the audit row's Detail of an enrolment: its name, mode and default
 // language (machine text, not translated).
@@ -83,11 +54,11 @@ func (s *Server) deviceLanguages(l *i18n.Localizer) []pages.DeviceLanguage {
 // deviceLanguage names an enrolment's default language code: a site language in its own
 // language ("Deutsch"); "" (or a language the site no longer speaks) as the site's default.
 func (s *Server) deviceLanguage(l *i18n.Localizer, code string) pages.DeviceLanguage {
-	if t, ok := s.langs.Parse(code); ok && code != "" {
-		return pages.DeviceLanguage{Value: t.String(), Label: s.langs.For(t).T("language.name"), Lang: t.String()}
+	if t, ok := s.Langs.Parse(code); ok && code != "" {
+		return pages.DeviceLanguage{Value: t.String(), Label: s.Langs.For(t).T("language.name"), Lang: t.String()}
 	}
-	fallback := s.langs.Fallback()
-	return pages.DeviceLanguage{Value: "", Label: l.T("kiosk.device_language_site", "Language", s.langs.For(fallback).T("language.name"))}
+	fallback := s.Langs.Fallback()
+	return pages.DeviceLanguage{Value: "", Label: l.T("kiosk.device_language_site", "Language", s.Langs.For(fallback).T("language.name"))}
 }
 
 // chosenDeviceLanguage reads the language field of a form: "" (the site's default) or a site
@@ -97,7 +68,7 @@ func (s *Server) chosenDeviceLanguage(c echo.Context) (code string, ok bool) {
 	if raw == "" {
 		return "", true
 	}
-	t, ok := s.langs.Parse(raw)
+	t, ok := s.Langs.Parse(raw)
 	if !ok {
 		return "", false
 	}
@@ -112,27 +83,27 @@ func invalidDeviceLanguage(l *i18n.Localizer, back string) error {
 }
 
 func (s *Server) deviceView(c echo.Context) pages.DeviceView {
-	dev := deviceOf(c)
-	l := loc(c)
+	dev := web.DeviceOf(c)
+	l := web.Loc(c)
 	v := pages.DeviceView{
 		Current:   modeLabel(l, dev.Mode),
 		Mode:      string(dev.Mode),
 		Name:      dev.Name,
 		Language:  s.deviceLanguage(l, dev.Language),
 		DeviceID:  dev.ID,
-		CSRFToken: csrfToken(c),
+		CSRFToken: web.CSRFToken(c),
 	}
-	user, sup := s.staffRole(c)
+	user, sup := s.StaffRole(c)
 	if !sup {
 		if user != "" {
-			v.StaffName = s.staffMember(c)
+			v.StaffName = s.StaffMember(c)
 		}
-		v.SignInURL = s.signInURL(s.url(RouteDevice))
+		v.SignInURL = s.SignInURL(s.URL(web.RouteDevice))
 		return v
 	}
 	v.CanChange = true
-	v.ActionURL = s.url(RouteDevice)
-	v.DevicesURL = s.url(staffpages.RouteDevices)
+	v.ActionURL = s.URL(web.RouteDevice)
+	v.DevicesURL = s.URL(web.RouteStaffDevices)
 	v.NameValue = dev.Name
 	v.Chosen = string(dev.Mode)
 	v.Languages = s.deviceLanguages(l)
@@ -150,30 +121,30 @@ func (s *Server) deviceView(c echo.Context) pages.DeviceView {
 func (s *Server) showDevice(c echo.Context) error {
 	v := s.deviceView(c)
 	v.Saved = c.QueryParam("saved") == "1" && v.CanChange
-	return s.render(c, http.StatusOK, loc(c).T("kiosk.device_title"), pages.Device(v))
+	return s.Render(c, http.StatusOK, web.Loc(c).T("kiosk.device_title"), pages.Device(v))
 }
 
 // saveDevice enrols this browser as a counter or kiosk with its name and default language
 // (replacing its current enrolment), or takes it out of that mode. Supervisors only: anybody
 // else is refused and nothing changes.
 func (s *Server) saveDevice(c echo.Context) error {
-	sup := s.staffUser(c) // supervisorsOnly
-	l := loc(c)
+	sup := s.StaffUser(c) // supervisorsOnly
+	l := web.Loc(c)
 	mode := device.Mode(c.FormValue("mode"))
 	if !mode.Valid() {
-		return &web.Error{Code: web.EInvalid, Heading: l.T("kiosk.device_mode_invalid_heading"), Message: l.T("kiosk.device_mode_invalid"), BackURL: s.url(RouteDevice), BackLabel: l.T("kiosk.back")}
+		return &web.Error{Code: web.EInvalid, Heading: l.T("kiosk.device_mode_invalid_heading"), Message: l.T("kiosk.device_mode_invalid"), BackURL: s.URL(web.RouteDevice), BackLabel: l.T("kiosk.back")}
 	}
-	if s.enrolments == nil {
-		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.device_enrol_no_database"), BackURL: s.url(RouteDevice), BackLabel: l.T("kiosk.back")}
+	if s.Enrolments == nil {
+		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.device_enrol_no_database"), BackURL: s.URL(web.RouteDevice), BackLabel: l.T("kiosk.back")}
 	}
 	ctx := c.Request().Context()
-	info := deviceOf(c)
+	info := web.DeviceOf(c)
 	if mode == device.Customer {
 		if info.Enrolment != 0 {
-			e, err := s.enrolments.Revoke(ctx, info.Enrolment, sup)
+			e, err := s.Enrolments.Revoke(ctx, info.Enrolment, sup)
 			switch {
 			case err == nil:
-				s.recordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
+				s.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
 			case !errors.Is(err, device.ErrAlreadyRevoked) && !errors.Is(err, device.ErrNotFound):
 				return err
 			}
@@ -182,33 +153,33 @@ func (s *Server) saveDevice(c echo.Context) error {
 	} else {
 		lang, ok := s.chosenDeviceLanguage(c)
 		if !ok {
-			return invalidDeviceLanguage(l, s.url(RouteDevice))
+			return invalidDeviceLanguage(l, s.URL(web.RouteDevice))
 		}
 		name, err := device.CleanName(c.FormValue("name"))
 		if err != nil {
 			v := s.deviceView(c)
 			v.Chosen, v.NameValue, v.LangValue = string(mode), c.FormValue("name"), lang
 			v.NameError = l.T("kiosk.device_name_invalid", "Max", device.MaxNameLength)
-			return s.render(c, http.StatusUnprocessableEntity, l.T("kiosk.device_title"), pages.Device(v))
+			return s.Render(c, http.StatusUnprocessableEntity, l.T("kiosk.device_title"), pages.Device(v))
 		}
-		e, replaced, err := s.enrolments.Enrol(ctx, info.ID, name, mode, lang, sup)
+		e, replaced, err := s.Enrolments.Enrol(ctx, info.ID, name, mode, lang, sup)
 		if err != nil {
 			return err
 		}
 		for _, r := range replaced {
-			s.recordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(r)})
+			s.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(r)})
 		}
 		info.Enrolment, info.Mode, info.Name, info.Language = e.ID, e.Mode, e.Name, e.Language
-		c.Set(ctxDevice, info) // the audit row is made on the device as enrolled now
-		s.recordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: enrolmentDetail(e)})
+		c.Set(web.DeviceKey, info) // the audit row is made on the device as enrolled now
+		s.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: enrolmentDetail(e)})
 	}
-	c.Set(ctxDevice, info) // the rest of this request sees the new mode
-	if err := s.device.Write(c.Response(), c.Request(), info); err != nil {
+	c.Set(web.DeviceKey, info) // the rest of this request sees the new mode
+	if err := s.Devices.Write(c.Response(), c.Request(), info); err != nil {
 		return err
 	}
 	// The privilege of the visit changes with the mode: new session token.
-	if err := s.renewSession(c); err != nil {
+	if err := s.RenewSession(c); err != nil {
 		return err
 	}
-	return s.redirect(c, s.url(RouteDevice)+"?saved=1")
+	return s.Redirect(c, s.URL(web.RouteDevice)+"?saved=1")
 }

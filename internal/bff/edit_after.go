@@ -15,10 +15,10 @@ import (
 // entries was applied to the booking. Back on the edit's pages after that, nothing may say
 // that nothing was charged or changed.
 func (s *Server) editSaved(ctx context.Context, editSessionID string) bool {
-	if editSessionID == "" || s.ledger == nil {
+	if editSessionID == "" || s.Ledger == nil {
 		return false
 	}
-	entries, err := s.ledger.ForEdit(ctx, editSessionID)
+	entries, err := s.Ledger.ForEdit(ctx, editSessionID)
 	if err != nil {
 		return false
 	}

@@ -3,6 +3,7 @@ package bff
 import (
 	"context"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/seatplans"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -36,7 +37,7 @@ func (s *Server) seatWithParty(ctx context.Context, e editVisit, before, after c
 	}
 	// A cached plan (seat states at most seatStatesTTL old): the upstream decides below
 	// whether the seats beside the party are still free.
-	snap, err := s.seatPlans.Plan(ctx, e.CinemaID, e.SessionID)
+	snap, err := s.SeatPlans.Plan(ctx, e.CinemaID, e.SessionID)
 	if err != nil {
 		return false
 	}
@@ -48,8 +49,8 @@ func (s *Server) seatWithParty(ctx context.Context, e editVisit, before, after c
 	for _, t := range moved {
 		seats = append(seats, upstream.SelectedSeat{AreaCategoryCode: t.Category, Position: t.Position})
 	}
-	if _, err := s.ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats}); err != nil {
-		loggerFrom(ctx, s.logger).Info("added tickets not moved beside the party", "err", err)
+	if _, err := s.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats}); err != nil {
+		web.LoggerFrom(ctx, s.Logger).Info("added tickets not moved beside the party", "err", err)
 		return false
 	}
 	return true

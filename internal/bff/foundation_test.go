@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/keys"
 	"github.com/cinemabff/cinemabff/internal/storage"
@@ -18,14 +19,14 @@ import (
 // addSessionProbe adds routes that write, read and renew a session value.
 func addSessionProbe(h *harness) {
 	h.srv.echo.POST("/test/put", func(c echo.Context) error {
-		h.srv.sessions.Put(c.Request().Context(), "probe", c.FormValue("v"))
+		h.srv.Sessions.Put(c.Request().Context(), "probe", c.FormValue("v"))
 		return c.String(http.StatusOK, "stored")
 	})
 	h.srv.echo.GET("/test/get", func(c echo.Context) error {
-		return c.String(http.StatusOK, h.srv.sessions.GetString(c.Request().Context(), "probe"))
+		return c.String(http.StatusOK, h.srv.Sessions.GetString(c.Request().Context(), "probe"))
 	})
 	h.srv.echo.POST("/test/renew", func(c echo.Context) error {
-		if err := h.srv.renewSession(c); err != nil {
+		if err := h.srv.RenewSession(c); err != nil {
 			return err
 		}
 		return c.String(http.StatusOK, "renewed")
@@ -346,7 +347,7 @@ func TestRouteTableIsComplete(t *testing.T) {
 	for _, r := range h.srv.echo.Routes() {
 		registered[r.Path] = true
 	}
-	for name, p := range paths {
+	for name, p := range web.Paths {
 		if !registered[p] {
 			t.Errorf("route %s (%s) has a path but no handler", name, p)
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/alexedwards/scs/v2"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/goldenapi"
 	"github.com/cinemabff/cinemabff/internal/keys"
@@ -167,7 +168,7 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 		SQL:          db.SQL,
 		SessionStore: cs,
 		Device:       device.NewStore(o.keys, pu.Scheme == "https"),
-		CSRFKeys:     CSRFKeys(o.keys),
+		CSRFKeys:     web.CSRFKeys(o.keys),
 		Assets:       assets,
 		Now:          o.now,
 	}

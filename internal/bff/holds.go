@@ -46,34 +46,34 @@ const (
 )
 
 func (s *Server) maxSeatsPerVisit() int {
-	if s.cfg.MaxSeatsPerVisit > 0 {
-		return s.cfg.MaxSeatsPerVisit
+	if s.Cfg.MaxSeatsPerVisit > 0 {
+		return s.Cfg.MaxSeatsPerVisit
 	}
 	return defaultMaxSeatsPerVisit
 }
 
 func (s *Server) maxOrdersPerClient() int {
-	if s.cfg.MaxOrdersPerClient > 0 {
-		return s.cfg.MaxOrdersPerClient
+	if s.Cfg.MaxOrdersPerClient > 0 {
+		return s.Cfg.MaxOrdersPerClient
 	}
 	return defaultMaxOrdersPerClient
 }
 
 func (s *Server) holdLifetime() time.Duration {
-	if s.cfg.HoldLifetime > 0 {
-		return s.cfg.HoldLifetime
+	if s.Cfg.HoldLifetime > 0 {
+		return s.Cfg.HoldLifetime
 	}
 	return holds.DefaultLifetime
 }
 
 // holdKeeper does the open-order bookkeeping (internal/holds); without a database it does
-// nothing. Built on each use, like the store it wraps, so it always follows s.cfg.
+// nothing. Built on each use, like the store it wraps, so it always follows s.Cfg.
 func (s *Server) holdKeeper() *holds.Keeper {
-	k := &holds.Keeper{Orders: s.ticketing, Now: s.now, Lifetime: s.holdLifetime(), MaxOrdersPerClient: s.maxOrdersPerClient(),
-		Logger:  func(ctx context.Context) *slog.Logger { return loggerFrom(ctx, s.logger) },
+	k := &holds.Keeper{Orders: s.Ticketing, Now: s.Now, Lifetime: s.holdLifetime(), MaxOrdersPerClient: s.maxOrdersPerClient(),
+		Logger:  func(ctx context.Context) *slog.Logger { return web.LoggerFrom(ctx, s.Logger) },
 		Payment: s.holdPayment}
 	if s.sql != nil {
-		k.Store = holds.New(s.sql, s.now)
+		k.Store = holds.New(s.sql, s.Now)
 	}
 	return k
 }
@@ -98,7 +98,7 @@ func (s *Server) holdPayment(ctx context.Context, usid string) holds.Payment {
 }
 
 // holdExempt reports whether the limits do not apply: signed-in staff.
-func (s *Server) holdExempt(c echo.Context) bool { return s.staffMember(c) != "" }
+func (s *Server) holdExempt(c echo.Context) bool { return s.StaffMember(c) != "" }
 
 // endHold marks the purchase order's hold ended: it completed, was cancelled, expired or was
 // given up. Safe to call for any order, more than once, and without a database; it never fails
@@ -134,7 +134,7 @@ func orderGone(err error) bool { return holds.OrderGone(err) }
 // answering) stops the new purchase, so it is never left holding seats unseen.
 func (s *Server) releaseReplacedOrder(c echo.Context, prev buyVisit) error {
 	ctx := c.Request().Context()
-	err := s.ticketing.CancelOrder(ctx, prev.UserSessionID)
+	err := s.Ticketing.CancelOrder(ctx, prev.UserSessionID)
 	switch {
 	case err == nil:
 		s.endHoldFor(ctx, prev.UserSessionID, holds.ReasonReplaced)
@@ -144,9 +144,9 @@ func (s *Server) releaseReplacedOrder(c echo.Context, prev buyVisit) error {
 		// Booked (or paying, which the caller refused before): it holds no seats for us to release.
 		s.endHoldFor(ctx, prev.UserSessionID, holds.ReasonEnded)
 	default:
-		loggerFrom(ctx, s.logger).Warn("cancel replaced order", "err", err)
-		l := loc(c)
-		e := s.fromUpstream(err, s.url(RouteBuySummary), l.T("checkout.back_to_order"))
+		web.LoggerFrom(ctx, s.Logger).Warn("cancel replaced order", "err", err)
+		l := web.Loc(c)
+		e := s.FromUpstream(err, s.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
 		var ae *web.Error
 		if errors.As(e, &ae) && ae.Code == web.EUnavailable {
 			ae.Heading = l.T("checkout.replaced_not_released")
@@ -190,7 +190,7 @@ func (s *Server) holding(c echo.Context, editOrder *cinema.Order) visitHolding {
 	if e, ok := s.currentEdit(c); ok {
 		h.hasEdit = true
 		if editOrder == nil {
-			if o, err := s.ticketing.GetOrder(ctx, e.UserSessionID); err == nil {
+			if o, err := s.Ticketing.GetOrder(ctx, e.UserSessionID); err == nil {
 				editOrder = &o
 			}
 		}
@@ -205,7 +205,7 @@ func (s *Server) holding(c echo.Context, editOrder *cinema.Order) visitHolding {
 // only when it would make the difference).
 func (s *Server) purchaseAlive(c echo.Context, usid string) bool {
 	ctx := c.Request().Context()
-	if _, err := s.ticketing.GetOrder(ctx, usid); orderGone(err) {
+	if _, err := s.Ticketing.GetOrder(ctx, usid); orderGone(err) {
 		s.endHoldFor(ctx, usid, holds.ReasonExpired)
 		return false
 	}
@@ -224,7 +224,7 @@ func (s *Server) seatsPerOrder(c echo.Context) int {
 // tooManySeatsNotice is the ticket step's answer to more seats than one purchase may have:
 // the form comes back with what was typed, so choosing fewer is one step.
 func (s *Server) tooManySeatsNotice(c echo.Context, seats int) *components.Notice {
-	l := loc(c)
+	l := web.Loc(c)
 	n := s.seatsPerOrder(c)
 	if s.holdExempt(c) || n == maxTicketsPerOrder && s.maxSeatsPerVisit() > maxTicketsPerOrder {
 		return &components.Notice{Kind: components.NoticeError, Heading: l.N("checkout.limit_per_booking", n),
@@ -275,7 +275,7 @@ func (s *Server) refuseVisitSeats(c echo.Context, step seatStep, seats int, edit
 
 // renderSeatLimit is the page of a visit that would hold too many seats.
 func (s *Server) renderSeatLimit(c echo.Context, step seatStep, seats int, h visitHolding, back string) error {
-	l := loc(c)
+	l := web.Loc(c)
 	limit := s.maxSeatsPerVisit()
 	v := pages.HoldLimitView{Limit: "seats", Heading: l.N("checkout.limit_at_a_time", limit)}
 	atMost := l.T("checkout.limit_hold_at_most", "Limit", l.N("common.seats", limit))
@@ -310,8 +310,8 @@ func (s *Server) renderSeatLimit(c echo.Context, step seatStep, seats int, h vis
 		v.Links = append(v.Links, pages.HoldLimitLink{Label: label, URL: back, TestID: "hold-limit-back"})
 	}
 	v.Links = append(v.Links, s.heldOrderLinks(l, h)...)
-	loggerFrom(c.Request().Context(), s.logger).Info("seat limit reached", "asked", seats, "purchase", h.purchase, "edit_added", h.editAdded, "max", limit)
-	return s.render(c, http.StatusConflict, v.Heading, pages.HoldLimit(v))
+	web.LoggerFrom(c.Request().Context(), s.Logger).Info("seat limit reached", "asked", seats, "purchase", h.purchase, "edit_added", h.editAdded, "max", limit)
+	return s.Render(c, http.StatusConflict, v.Heading, pages.HoldLimit(v))
 }
 
 // heldOrderLinks lead to what the visit holds: its order and how to cancel it, its change.
@@ -319,13 +319,13 @@ func (s *Server) heldOrderLinks(l *i18n.Localizer, h visitHolding) []pages.HoldL
 	var links []pages.HoldLimitLink
 	if h.buyUSID != "" {
 		links = append(links,
-			pages.HoldLimitLink{Label: l.T("checkout.see_order"), URL: s.url(RouteBuySummary), TestID: "hold-limit-order"},
-			pages.HoldLimitLink{Label: l.T("checkout.cancel_order"), URL: s.url(RouteBuyCancel), TestID: "hold-limit-cancel"})
+			pages.HoldLimitLink{Label: l.T("checkout.see_order"), URL: s.URL(web.RouteBuySummary), TestID: "hold-limit-order"},
+			pages.HoldLimitLink{Label: l.T("checkout.cancel_order"), URL: s.URL(web.RouteBuyCancel), TestID: "hold-limit-cancel"})
 	}
 	if h.hasEdit {
 		links = append(links,
-			pages.HoldLimitLink{Label: l.T("checkout.see_edit"), URL: s.url(RouteEdit), TestID: "hold-limit-edit"},
-			pages.HoldLimitLink{Label: l.T("checkout.cancel_edit"), URL: s.url(RouteEditCancel), TestID: "hold-limit-edit-cancel"})
+			pages.HoldLimitLink{Label: l.T("checkout.see_edit"), URL: s.URL(web.RouteEdit), TestID: "hold-limit-edit"},
+			pages.HoldLimitLink{Label: l.T("checkout.cancel_edit"), URL: s.URL(web.RouteEditCancel), TestID: "hold-limit-edit-cancel"})
 	}
 	return links
 }
@@ -355,7 +355,7 @@ func (s *Server) openPurchaseHold(c echo.Context, usid string, seats int, replac
 // enrolled kiosk, which is its own client. Several kiosks in one lobby share one address, and
 // each may well have a guest's order open at the same time.
 func holdClientKey(c echo.Context) string {
-	if d := deviceOf(c); d.Mode == device.Kiosk && d.Enrolment != 0 {
+	if d := web.DeviceOf(c); d.Mode == device.Kiosk && d.Enrolment != 0 {
 		return holds.ClientKey("device-enrolment:" + strconv.FormatInt(d.Enrolment, 10))
 	}
 	return holds.ClientKey(web.ClientKey(c))
@@ -364,7 +364,7 @@ func holdClientKey(c echo.Context) string {
 // renderOrderLimit is the page of a client with too many open orders.
 func (s *Server) renderOrderLimit(c echo.Context, k *holds.Keeper, key string, le *holds.LimitError, back string) error {
 	ctx := c.Request().Context()
-	l := loc(c)
+	l := web.Loc(c)
 	v := pages.HoldLimitView{Limit: "orders", Heading: l.T("checkout.order_limit"),
 		Message: l.T("checkout.order_limit_text", "Orders", l.N("checkout.orders_count", le.Open), "Limit", le.Limit),
 		Advice:  l.T("checkout.order_limit_advice")}
@@ -375,7 +375,7 @@ func (s *Server) renderOrderLimit(c echo.Context, k *holds.Keeper, key string, l
 				first = h.Expires
 			}
 		}
-		wait := max(first.Sub(s.now()), time.Minute)
+		wait := max(first.Sub(s.Now()), time.Minute)
 		c.Response().Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())))
 		v.Holding = l.T("checkout.order_limit_release", "Minutes", l.N("common.minutes", int((wait+time.Minute-1)/time.Minute)))
 	}
@@ -384,7 +384,7 @@ func (s *Server) renderOrderLimit(c echo.Context, k *holds.Keeper, key string, l
 	}
 	h := s.holding(c, nil)
 	v.Links = append(v.Links, s.heldOrderLinks(l, h)...)
-	v.Links = append(v.Links, pages.HoldLimitLink{Label: l.T("checkout.see_whatson"), URL: s.url(RouteWhatsOn), TestID: "hold-limit-whatson"})
-	loggerFrom(ctx, s.logger).Info("open order limit reached", "open", le.Open, "max", le.Limit)
-	return s.render(c, http.StatusTooManyRequests, v.Heading, pages.HoldLimit(v))
+	v.Links = append(v.Links, pages.HoldLimitLink{Label: l.T("checkout.see_whatson"), URL: s.URL(web.RouteWhatsOn), TestID: "hold-limit-whatson"})
+	web.LoggerFrom(ctx, s.Logger).Info("open order limit reached", "open", le.Open, "max", le.Limit)
+	return s.Render(c, http.StatusTooManyRequests, v.Heading, pages.HoldLimit(v))
 }

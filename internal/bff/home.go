@@ -5,17 +5,18 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
 
 // home is the start page: what a visitor can do here.
 func (s *Server) home(c echo.Context) error {
-	if isKiosk(c) {
+	if web.IsKiosk(c) {
 		return s.kioskFlow.Start(c) // internal/bff/kiosk: three large choices
 	}
 	v := pages.HomeView{
-		FindBookingURL: s.url(RouteFindBooking),
-		WhatsOnURL:     s.url(RouteWhatsOn),
+		FindBookingURL: s.URL(web.RouteFindBooking),
+		WhatsOnURL:     s.URL(web.RouteWhatsOn),
 	}
-	return s.render(c, http.StatusOK, loc(c).T("home.page_title"), pages.Home(v))
+	return s.Render(c, http.StatusOK, web.Loc(c).T("home.page_title"), pages.Home(v))
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 )
@@ -94,7 +95,7 @@ func TestKioskGermanDefaultLanguage(t *testing.T) {
 	if resp.Header.Get("Location") != "/" {
 		t.Fatalf("?lang=en goes on to %q, want /", resp.Header.Get("Location"))
 	}
-	if c := h.cookie(langCookieName); c != nil {
+	if c := h.cookie(web.LangCookieName); c != nil {
 		t.Errorf("a kiosk guest's choice went into a cookie that outlives the visit: %v", c)
 	}
 	doc = h.startScreen()

@@ -169,7 +169,7 @@ func testKioskCollectTwice(t *testing.T, db func(t *testing.T) harnessOpts) {
 // collection marks the booking once.
 func TestKioskCollectWhenOnlyTheUpstreamKnew(t *testing.T) {
 	h := kioskHarness(t, harnessOpts{})
-	if _, err := h.srv.ticketing.MarkBookingCollected(context.Background(), "0001", 100002); err != nil {
+	if _, err := h.srv.Ticketing.MarkBookingCollected(context.Background(), "0001", 100002); err != nil {
 		t.Fatal(err)
 	}
 	resp, body := h.collect("100002", "paid2@example.com")
@@ -248,7 +248,7 @@ func (h *harness) heldSeats() []cinema.SeatPosition {
 // seatStates reads the seats' availability from the upstream's seat plan.
 func (h *harness) seatStates(session string, seats []cinema.SeatPosition) []cinema.SeatAvailability {
 	h.t.Helper()
-	plan, err := h.srv.ticketing.GetSeatPlan(context.Background(), "0001", session)
+	plan, err := h.srv.Ticketing.GetSeatPlan(context.Background(), "0001", session)
 	if err != nil {
 		h.t.Fatal(err)
 	}

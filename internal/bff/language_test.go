@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 )
 
@@ -87,14 +88,14 @@ func TestCounterDefaultLanguage(t *testing.T) {
 // tickets with each language's plurals.
 func TestSeatCountNoticeInBothLanguages(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	en, de := h.srv.langs.ForCode("en"), h.srv.langs.ForCode("de")
+	en, de := h.srv.Langs.ForCode("en"), h.srv.Langs.ForCode("de")
 	for _, tc := range []struct {
 		got, want string
 	}{
-		{seatCountNotice(en, 3, 2).Heading, "You chose 3 seats for 2 tickets"},
-		{seatCountNotice(en, 3, 2).Body, "Untick 1 seat: each ticket gets exactly one seat."},
-		{seatCountNotice(de, 1, 2).Heading, "Sie haben 1 Platz für 2 Tickets gewählt"},
-		{seatCountNotice(de, 1, 3).Body, "Wählen Sie noch 2 Plätze: Jedes Ticket braucht einen Platz."},
+		{web.SeatCountNotice(en, 3, 2).Heading, "You chose 3 seats for 2 tickets"},
+		{web.SeatCountNotice(en, 3, 2).Body, "Untick 1 seat: each ticket gets exactly one seat."},
+		{web.SeatCountNotice(de, 1, 2).Heading, "Sie haben 1 Platz für 2 Tickets gewählt"},
+		{web.SeatCountNotice(de, 1, 3).Body, "Wählen Sie noch 2 Plätze: Jedes Ticket braucht einen Platz."},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%q, want %q", tc.got, tc.want)

@@ -39,8 +39,8 @@ func TestCustomerMailOverSMTPTwoReplicasAndAnOutage(t *testing.T) {
 	}
 	t.Cleanup(func() { db2.Close() })
 	s := h.srv
-	replica2, err := New(Deps{Config: s.cfg, Logger: s.logger, DB: db2, SessionStore: h.store, Device: s.device, Assets: s.assets,
-		Ticketing: s.ticketing, Payments: s.payments, SQL: db2.SQL, Now: s.now, Background: context.Background(), Mail: h.mailDeps})
+	replica2, err := New(Deps{Config: s.Cfg, Logger: s.Logger, DB: db2, SessionStore: h.store, Device: s.Devices, Assets: s.Assets,
+		Ticketing: s.Ticketing, Payments: s.Payments, SQL: db2.SQL, Now: s.Now, Background: context.Background(), Mail: h.mailDeps})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestCustomerMailOverSMTPTwoReplicasAndAnOutage(t *testing.T) {
 		t.Fatalf("during the outage: %d messages, %d waiting with an error: %+v", len(msgs), pending, msgs)
 	}
 	// The page says where the message stands, and never "sent".
-	if line := h.srv.mailLine(i18n.NewContext(context.Background(), h.srv.langs.For(language.English)), msgs[0].Key); !strings.Contains(line, "on its way") {
+	if line := h.srv.mailLine(i18n.NewContext(context.Background(), h.srv.Langs.For(language.English)), msgs[0].Key); !strings.Contains(line, "on its way") {
 		t.Fatalf("during the outage the page would say %q", line)
 	}
 

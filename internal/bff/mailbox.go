@@ -14,36 +14,22 @@ import (
 	"github.com/cinemabff/cinemabff/views/pages"
 )
 
-// The sandbox's mailbox: with the embedded sandbox and no SMTP server, customer e-mail is
-// written as .eml files, and these pages list and show them.
-const (
-	RouteMailbox     = "sandbox.mailbox"
-	RouteMailMessage = "sandbox.mail"
-	RouteMailHTML    = "sandbox.mail.html"
-)
-
-var mailboxPaths = map[string]string{
-	RouteMailbox:     "/sandbox/mail",
-	RouteMailMessage: "/sandbox/mail/:name",
-	RouteMailHTML:    "/sandbox/mail/:name/html",
-}
-
 func (s *Server) registerMailboxRoutes() {
-	s.route("GET", RouteMailbox, s.showMailbox)
-	s.route("GET", RouteMailMessage, s.showMailMessage)
-	s.route("GET", RouteMailHTML, s.showMailHTML)
+	s.route("GET", web.RouteMailbox, s.showMailbox)
+	s.route("GET", web.RouteMailMessage, s.showMailMessage)
+	s.route("GET", web.RouteMailHTML, s.showMailHTML)
 }
 
 // mailboxDir is the folder the pages show, or an error when there is no mailbox.
 func (s *Server) mailboxDir(l *i18n.Localizer) (string, error) {
 	if s.mail == nil || !s.mail.showMailbox || s.mail.dir == "" {
-		return "", &web.Error{Code: web.ENotFound, Heading: l.T("staff.mailbox.none_heading"), Message: l.T("staff.mailbox.none_text"), BackURL: s.url(RouteHome), BackLabel: l.T("staff.back_to_start")}
+		return "", &web.Error{Code: web.ENotFound, Heading: l.T("staff.mailbox.none_heading"), Message: l.T("staff.mailbox.none_text"), BackURL: s.URL(web.RouteHome), BackLabel: l.T("staff.back_to_start")}
 	}
 	return s.mail.dir, nil
 }
 
 func (s *Server) showMailbox(c echo.Context) error {
-	l := loc(c)
+	l := web.Loc(c)
 	dir, err := s.mailboxDir(l)
 	if err != nil {
 		return err
@@ -52,25 +38,25 @@ func (s *Server) showMailbox(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	zone := s.defaultLocation(c.Request().Context())
+	zone := s.DefaultLocation(c.Request().Context())
 	v := pages.MailboxView{Dir: dir}
 	for _, m := range list {
-		v.Messages = append(v.Messages, pages.MailboxItem{URL: s.url(RouteMailMessage, m.Name), Subject: m.Subject, To: m.To,
-			Date: whenWithSeconds(l, m.Date, zone), Kind: m.Kind})
+		v.Messages = append(v.Messages, pages.MailboxItem{URL: s.URL(web.RouteMailMessage, m.Name), Subject: m.Subject, To: m.To,
+			Date: web.WhenWithSeconds(l, m.Date, zone), Kind: m.Kind})
 	}
-	return s.render(c, http.StatusOK, l.T("staff.mailbox.page_title"), pages.Mailbox(v))
+	return s.Render(c, http.StatusOK, l.T("staff.mailbox.page_title"), pages.Mailbox(v))
 }
 
 // storedMail reads the message named in the path.
 func (s *Server) storedMail(c echo.Context) (mail.StoredMessage, error) {
-	l := loc(c)
+	l := web.Loc(c)
 	dir, err := s.mailboxDir(l)
 	if err != nil {
 		return mail.StoredMessage{}, err
 	}
 	m, err := mail.ReadStored(dir, c.Param("name"))
 	if errors.Is(err, mail.ErrBadName) || errors.Is(err, mail.ErrNotFound) {
-		return m, &web.Error{Code: web.ENotFound, Heading: l.T("staff.mailbox.no_such_heading"), Message: l.T("staff.mailbox.no_such_text"), BackURL: s.url(RouteMailbox), BackLabel: l.T("staff.mailbox.all"), Err: err}
+		return m, &web.Error{Code: web.ENotFound, Heading: l.T("staff.mailbox.no_such_heading"), Message: l.T("staff.mailbox.no_such_text"), BackURL: s.URL(web.RouteMailbox), BackLabel: l.T("staff.mailbox.all"), Err: err}
 	}
 	return m, err
 }
@@ -80,10 +66,10 @@ func (s *Server) showMailMessage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	zone := s.defaultLocation(c.Request().Context())
-	v := pages.MailView{Subject: m.Subject, To: m.To, From: m.From, Date: loc(c).Time(m.Date, zone, i18n.DateTimeLong), Text: m.Text,
-		HTMLURL: s.url(RouteMailHTML, m.Name), Images: len(m.Inline), BackURL: s.url(RouteMailbox)}
-	return s.render(c, http.StatusOK, m.Subject, pages.MailMessage(v))
+	zone := s.DefaultLocation(c.Request().Context())
+	v := pages.MailView{Subject: m.Subject, To: m.To, From: m.From, Date: web.Loc(c).Time(m.Date, zone, i18n.DateTimeLong), Text: m.Text,
+		HTMLURL: s.URL(web.RouteMailHTML, m.Name), Images: len(m.Inline), BackURL: s.URL(web.RouteMailbox)}
+	return s.Render(c, http.StatusOK, m.Subject, pages.MailMessage(v))
 }
 
 // showMailHTML serves the HTML part as the mail client would show it: inline images from

@@ -6,18 +6,6 @@ import (
 	"testing"
 )
 
-func TestMetricsMethodLabel(t *testing.T) {
-	for _, tc := range []struct{ method, want string }{
-		{"GET", "GET"}, {"HEAD", "HEAD"}, {"POST", "POST"}, {"PUT", "PUT"}, {"PATCH", "PATCH"},
-		{"DELETE", "DELETE"}, {"OPTIONS", "OPTIONS"},
-		{"FOO", "OTHER"}, {"get", "OTHER"}, {"CONNECT", "OTHER"}, {"TRACE", "OTHER"}, {"", "OTHER"},
-	} {
-		if got := methodLabel(tc.method); got != tc.want {
-			t.Errorf("methodLabel(%q) = %q, want %q", tc.method, got, tc.want)
-		}
-	}
-}
-
 // TestMetricsLabelsAreBounded: whatever method and path a client sends, the series are labelled
 // by a known method (or OTHER) and a route pattern (or "unmatched"), never by what was sent.
 func TestMetricsLabelsAreBounded(t *testing.T) {
@@ -109,7 +97,7 @@ type series struct {
 
 func requestSeries(t *testing.T, h *harness) []series {
 	t.Helper()
-	families, err := h.srv.registry.Gather()
+	families, err := h.srv.Registry.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}

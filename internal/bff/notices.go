@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/changes"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
@@ -62,18 +63,18 @@ func (s *Server) setUpMail(d MailDeps) error {
 	if err != nil {
 		return fmt.Errorf("bff: ticket signing key: %w", err)
 	}
-	m := &mailer{outbox: mail.NewOutbox(s.sql, s.now), signer: signer, store: changes.New(s.sql), dir: d.Dir, showMailbox: d.ShowMailbox}
+	m := &mailer{outbox: mail.NewOutbox(s.sql, s.Now), signer: signer, store: changes.New(s.sql), dir: d.Dir, showMailbox: d.ShowMailbox}
 	if d.Transport != nil {
 		read := func(ctx context.Context, cinemaID string, number int64) (cinema.Booking, error) {
 			return s.readBooking(ctx, cinemaID, number)
 		}
-		comp := &notify.Composer{Booking: read, Cinema: s.cinemaByID, Signer: signer, Catalog: s.langs, SiteName: s.cfg.SiteName,
-			FindURL: s.absURL(RouteFindBooking)}
+		comp := &notify.Composer{Booking: read, Cinema: s.CinemaByID, Signer: signer, Catalog: s.Langs, SiteName: s.Cfg.SiteName,
+			FindURL: s.AbsURL(web.RouteFindBooking)}
 		m.sender = &mail.Sender{Outbox: m.outbox, Compose: comp.Compose, Transport: d.Transport, From: d.From,
-			Logger: s.logger.With("component", "mail"), Backoff: d.Backoff}
+			Logger: s.Logger.With("component", "mail"), Backoff: d.Backoff}
 	}
 	s.mail = m
-	s.ledger.OnTransition(s.ledgerNotices)
+	s.Ledger.OnTransition(s.ledgerNotices)
 	s.checkout().store.OnChange(s.checkoutNotices)
 	return nil
 }
@@ -107,9 +108,9 @@ func (s *Server) writeNotice(ctx context.Context, n notify.Notice) {
 	if s.mail == nil {
 		return
 	}
-	if _, err := notify.WriteAlone(ctx, s.sql, n, s.now()); err != nil {
+	if _, err := notify.WriteAlone(ctx, s.sql, n, s.Now()); err != nil {
 		// The change itself is done upstream; the page shows it and says no message was written.
-		loggerFrom(ctx, s.logger).Error("customer message not written", "kind", n.Kind, "booking", n.BookingNumber, "err", err)
+		web.LoggerFrom(ctx, s.Logger).Error("customer message not written", "kind", n.Kind, "booking", n.BookingNumber, "err", err)
 		return
 	}
 	s.kickMail()
@@ -150,7 +151,7 @@ func (s *Server) ledgerNotices(ctx context.Context, tx *sql.Tx, moved []ledger.E
 	lead := moved[0]
 	var n notify.Notice
 	if err := json.Unmarshal([]byte(lead.Notice), &n); err != nil {
-		s.logger.Error("ledger entry notice unreadable", "entry", lead.ID, "err", err)
+		s.Logger.Error("ledger entry notice unreadable", "entry", lead.ID, "err", err)
 		return nil // never block money on a message
 	}
 	switch {
@@ -170,7 +171,7 @@ func (s *Server) ledgerNotices(ctx context.Context, tx *sql.Tx, moved []ledger.E
 	default:
 		return nil
 	}
-	if _, err := notify.Write(ctx, tx, n, s.now()); err != nil {
+	if _, err := notify.Write(ctx, tx, n, s.Now()); err != nil {
 		return err
 	}
 	s.kickMail()
@@ -206,14 +207,14 @@ func (s *Server) checkoutNotices(ctx context.Context, tx *sql.Tx, before, after 
 		n.Kind, n.Key, n.BookingNumber = notify.KindOrderGivenUp, "given-up:"+after.ID, 0
 		// The operator's own words, or (none configured) the catalog's default in the message's
 		// language; what happened, as a code the message puts in words.
-		n.Policy, n.Waited, n.Outcome = s.cfg.FailedOrderPolicy, s.orderWatchFor(), notify.OutcomeNotCancelled
+		n.Policy, n.Waited, n.Outcome = s.Cfg.FailedOrderPolicy, s.orderWatchFor(), notify.OutcomeNotCancelled
 		if after.OrderCancelled {
 			n.Outcome = notify.OutcomeCancelled
 		}
 	default:
 		return nil
 	}
-	if _, err := notify.Write(ctx, tx, n, s.now()); err != nil {
+	if _, err := notify.Write(ctx, tx, n, s.Now()); err != nil {
 		return err
 	}
 	s.kickMail()
@@ -259,9 +260,9 @@ func (s *Server) ticketsView(ctx context.Context, b cinema.Booking, printURL str
 		return v
 	}
 	l := i18n.FromContext(ctx)
-	cin := s.cinemaByID(ctx, b.CinemaID)
+	cin := s.CinemaByID(ctx, b.CinemaID)
 	loc := cin.Location()
-	log := loggerFrom(ctx, s.logger)
+	log := web.LoggerFrom(ctx, s.Logger)
 	cards, err := tickets.Cards(b, s.mail.signer, loc, cin.Locale)
 	if err != nil {
 		log.Warn("tickets without codes", "booking", b.Number, "err", err)
@@ -272,7 +273,7 @@ func (s *Server) ticketsView(ctx context.Context, b cinema.Booking, printURL str
 	for _, c := range cards {
 		seats := []string{c.SeatText}
 		for _, t := range i18n.Languages {
-			seats = append(seats, tickets.SeatWords(s.langs.For(t), c.Row, c.Seat))
+			seats = append(seats, tickets.SeatWords(s.Langs.For(t), c.Row, c.Seat))
 		}
 		for _, st := range seats {
 			current[changes.Key(0, st)], current[changes.Key(c.Line, st)] = true, true

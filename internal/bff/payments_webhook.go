@@ -6,12 +6,12 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
-// RoutePaymentWebhook is where the payment provider posts its events. It is signed by the
+// web.RoutePaymentWebhook is where the payment provider posts its events. It is signed by the
 // provider, not by a browser: no session, no device cookie, no CSRF token.
-const RoutePaymentWebhook = "payments.webhook"
 
 // WebhookVerifier checks a provider event's signature and reads it (upstream.StripePayments).
 type WebhookVerifier interface {
@@ -34,7 +34,7 @@ func (s *Server) paymentWebhook(c echo.Context) error {
 		return echo.ErrNotFound
 	}
 	ctx := c.Request().Context()
-	log := loggerFrom(ctx, s.logger)
+	log := web.LoggerFrom(ctx, s.Logger)
 	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxWebhookBytes+1))
 	if err != nil || len(body) > maxWebhookBytes {
 		return c.String(http.StatusBadRequest, "unreadable or too large event\n")
@@ -53,7 +53,7 @@ func (s *Server) paymentWebhook(c echo.Context) error {
 		log.Info("payment webhook seen before", "event", ev.ID, "type", ev.Type)
 		return c.String(http.StatusOK, "already handled\n")
 	}
-	if err := s.settler().ActOnPaymentEvent(ctx, ev); err != nil {
+	if err := s.Settler().ActOnPaymentEvent(ctx, ev); err != nil {
 		log.Warn("payment webhook not acted on; the provider will deliver it again", "event", ev.ID, "type", ev.Type, "err", err)
 		if rerr := s.inbox.Release(ctx, ev.ID); rerr != nil {
 			log.Error("payment webhook release", "event", ev.ID, "err", rerr)

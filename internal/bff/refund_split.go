@@ -29,15 +29,15 @@ import (
 // never refunds twice.
 func (s *Server) startRefund(c echo.Context, e editVisit, change settlement.Change, amount cinema.Money) error {
 	ctx := c.Request().Context()
-	l := loc(c)
-	b, err := s.ticketing.GetSingleBooking(ctx, e.CinemaID, e.BookingNumber)
+	l := web.Loc(c)
+	b, err := s.Ticketing.GetSingleBooking(ctx, e.CinemaID, e.BookingNumber)
 	if err != nil {
-		return s.fromUpstream(err, s.url(RouteEdit), l.T("booking.back_to_changes"))
+		return s.FromUpstream(err, s.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
-	group, err := s.settler().StartRefund(ctx, change, amount, b)
+	group, err := s.Settler().StartRefund(ctx, change, amount, b)
 	if errors.Is(err, settlement.ErrRefundNotPlanned) {
 		return &web.Error{Code: web.EConflict, Heading: l.T("booking.refund_impossible_heading"), Message: l.T("booking.refund_impossible_text"),
-			BackURL: s.url(RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
+			BackURL: s.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
 	}
 	if err != nil {
 		return err
@@ -46,17 +46,17 @@ func (s *Server) startRefund(c echo.Context, e editVisit, change settlement.Chan
 	e.Entry = lead.ID
 	s.saveEdit(c, e)
 	// A money step: never cut off halfway; a slow one goes on and the status page follows it.
-	if err := s.advanceGroupWithin(ctx, lead); err != nil {
-		loggerFrom(ctx, s.logger).Warn("refund not finished at once", "entry", lead.ID, "err", err)
+	if err := s.AdvanceGroupWithin(ctx, lead); err != nil {
+		web.LoggerFrom(ctx, s.Logger).Warn("refund not finished at once", "entry", lead.ID, "err", err)
 	}
-	if lead, err = s.ledger.Get(ctx, lead.ID); err != nil {
+	if lead, err = s.Ledger.Get(ctx, lead.ID); err != nil {
 		return err
 	}
 	lead = s.awaitApplying(ctx, lead) // a provider event may be completing it right now
 	if lead.State == ledger.StateApplied {
 		return s.finishEdit(c, e)
 	}
-	return s.redirect(c, s.url(RouteEditStatus, lead.ID))
+	return s.Redirect(c, s.URL(web.RouteEditStatus, lead.ID))
 }
 
 // refundCard names where a part goes back: "VISA ************4242", "PAYPAL".
@@ -90,7 +90,7 @@ func refundSummary(l *i18n.Localizer, parts []ledger.Entry) string {
 func (s *Server) refundStatusView(ctx context.Context, lead ledger.Entry, parts []ledger.Entry) booking.PaymentStatusView {
 	l := i18n.FromContext(ctx)
 	total := l.Money(settlement.PartsTotal(parts))
-	v := booking.PaymentStatusView{Reference: lead.ID[:12], PollURL: s.url(RouteEditStatus, lead.ID), Refresh: true, Kind: components.NoticeInfo}
+	v := booking.PaymentStatusView{Reference: lead.ID[:12], PollURL: s.URL(web.RouteEditStatus, lead.ID), Refresh: true, Kind: components.NoticeInfo}
 	var sent, pending, notSent, applied int
 	retrying := false
 	for _, p := range parts {
@@ -123,7 +123,7 @@ func (s *Server) refundStatusView(ctx context.Context, lead ledger.Entry, parts 
 	case applied == len(parts):
 		v.Refresh = false
 		v.Heading, v.Body = l.T("booking.refund_done"), l.T("booking.refund_done_text", "Amount", total)
-		v.NextURL, v.NextLabel = s.url(RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = s.URL(web.RouteBooking), l.T("booking.see_booking")
 	case failed && pending == 0 && sent > 0:
 		v.Kind, v.Refresh = components.NoticeWarning, false
 		v.Heading = l.T("booking.refund_sent_check")
@@ -131,11 +131,11 @@ func (s *Server) refundStatusView(ctx context.Context, lead ledger.Entry, parts 
 			v.Heading = l.T("booking.refund_part_sent_check")
 		}
 		v.Body = l.T("booking.refund_sent_check_text")
-		v.NextURL, v.NextLabel = s.url(RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = s.URL(web.RouteBooking), l.T("booking.see_booking")
 	case failed && pending == 0:
 		v.Kind, v.Refresh = components.NoticeWarning, false
 		v.Heading, v.Body = l.T("booking.refund_nothing"), l.T("booking.refund_nothing_text")
-		v.NextURL, v.NextLabel = s.url(RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = s.URL(web.RouteBooking), l.T("booking.see_booking")
 	case failed:
 		v.Kind = components.NoticeWarning
 		v.Heading, v.Body = l.T("booking.refund_part_failed"), l.T("booking.refund_part_failed_text", "Amount", total)
@@ -160,7 +160,7 @@ func (s *Server) statusViewFor(ctx context.Context, entry ledger.Entry) booking.
 	if entry.Kind != ledger.KindRefund {
 		return s.statusView(ctx, entry)
 	}
-	parts, err := s.ledger.Group(ctx, entry)
+	parts, err := s.Ledger.Group(ctx, entry)
 	if err != nil {
 		parts = []ledger.Entry{entry}
 	}
@@ -172,7 +172,7 @@ func (s *Server) sameRefund(ctx context.Context, a ledger.Entry, b string) bool 
 	if a.RefundGroup == "" || b == "" {
 		return false
 	}
-	other, err := s.ledger.Get(ctx, b)
+	other, err := s.Ledger.Get(ctx, b)
 	return err == nil && other.RefundGroup == a.RefundGroup
 }
 
@@ -180,7 +180,7 @@ func (s *Server) sameRefund(ctx context.Context, a ledger.Entry, b string) bool 
 // refund under way, where each part of it stands; nil when there is none.
 func (s *Server) refundUnderWayNotice(c echo.Context, number int64) *components.Notice {
 	e, ok := s.currentEdit(c)
-	if !ok || e.BookingNumber != number || s.ledger == nil {
+	if !ok || e.BookingNumber != number || s.Ledger == nil {
 		return nil
 	}
 	ctx := c.Request().Context()
@@ -188,7 +188,7 @@ func (s *Server) refundUnderWayNotice(c echo.Context, number int64) *components.
 	if err != nil || entry == nil || entry.Kind != ledger.KindRefund {
 		return nil
 	}
-	parts, err := s.ledger.Group(ctx, *entry)
+	parts, err := s.Ledger.Group(ctx, *entry)
 	if err != nil {
 		return nil
 	}
@@ -197,5 +197,5 @@ func (s *Server) refundUnderWayNotice(c echo.Context, number int64) *components.
 	for _, p := range v.Parts {
 		each = append(each, p.Text+": "+p.Status)
 	}
-	return &components.Notice{Kind: v.Kind, Heading: v.Heading, Body: loc(c).T("booking.refund_under_way", "Parts", strings.Join(each, "; "))}
+	return &components.Notice{Kind: v.Kind, Heading: v.Heading, Body: web.Loc(c).T("booking.refund_under_way", "Parts", strings.Join(each, "; "))}
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // seatStatesTTL is how old the free/taken states on a seat map may be. Maps are read through
-// s.seatPlans (internal/seatplans): concurrent views of one session share an upstream read
+// s.SeatPlans (internal/seatplans): concurrent views of one session share an upstream read
 // and the plan is kept per session. A stale state is never used to decide: when seats are
 // set the upstream answers "seats unavailable" for a seat taken meanwhile.
 const seatStatesTTL = 2 * time.Second
@@ -21,7 +21,7 @@ func (s *Server) seatsAsOf(ctx context.Context, cinemaID string, at time.Time) s
 	if at.IsZero() {
 		return ""
 	}
-	return at.In(s.cinemaByID(ctx, cinemaID).Location()).Format("15:04:05")
+	return at.In(s.CinemaByID(ctx, cinemaID).Location()).Format("15:04:05")
 }
 
 // cachedPlanSource is the bookings reader's source: the ticketing client, with seat plans read

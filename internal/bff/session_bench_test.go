@@ -11,6 +11,7 @@ import (
 	"github.com/alexedwards/scs/v2/memstore"
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/keys"
 	"github.com/cinemabff/cinemabff/static"
@@ -45,15 +46,15 @@ func BenchmarkSessionLoad(b *testing.B) {
 	s.echo.GET("/bench", func(c echo.Context) error { return c.NoContent(http.StatusNoContent) })
 
 	// A visit as the booking page sees it.
-	ctx, err := s.sessions.Load(context.Background(), "")
+	ctx, err := s.Sessions.Load(context.Background(), "")
 	if err != nil {
 		b.Fatal(err)
 	}
-	s.sessions.Put(ctx, sessBookingCinema, "1113")
-	s.sessions.Put(ctx, sessBookingNumber, int64(12345678))
-	s.sessions.Put(ctx, sessBuyRefs, `["3f1c2a9e0b7d4c58a6e1f2d3c4b5a697"]`)
-	s.sessions.Put(ctx, sessTouched, time.Now().Unix())
-	token, _, err := s.sessions.Commit(ctx)
+	s.Sessions.Put(ctx, sessBookingCinema, "1113")
+	s.Sessions.Put(ctx, sessBookingNumber, int64(12345678))
+	s.Sessions.Put(ctx, sessBuyRefs, `["3f1c2a9e0b7d4c58a6e1f2d3c4b5a697"]`)
+	s.Sessions.Put(ctx, web.SessTouched, time.Now().Unix())
+	token, _, err := s.Sessions.Commit(ctx)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -31,8 +31,8 @@ func (s *Server) attention(l *i18n.Localizer) (*attention.Store, attention.Liste
 	if s.sql == nil {
 		return nil, attention.Lister{}, &web.Error{Code: web.EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_database")}
 	}
-	st := attention.New(s.sql, s.now)
-	lister := attention.Lister{Ledger: s.ledger, Actions: st, Now: s.now, StuckAfter: attentionStuckAfter, MinAttempts: attentionMinAttempts}
+	st := attention.New(s.sql, s.Now)
+	lister := attention.Lister{Ledger: s.Ledger, Actions: st, Now: s.Now, StuckAfter: attentionStuckAfter, MinAttempts: attentionMinAttempts}
 	if s.checkoutState != nil {
 		lister.Checkouts = s.checkout().store
 	}
@@ -49,7 +49,7 @@ func attentionKey(kind attention.Kind, ref string) string { return string(kind) 
 
 func (s *Server) showAttention(c echo.Context) error {
 	var notice *components.Notice
-	if msg := s.popFlash(c); msg != "" {
+	if msg := s.PopFlash(c); msg != "" {
 		notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
 	return s.renderAttention(c, http.StatusOK, notice, nil)
@@ -57,7 +57,7 @@ func (s *Server) showAttention(c echo.Context) error {
 
 func (s *Server) renderAttention(c echo.Context, status int, notice *components.Notice, typed map[string]typedNote) error {
 	ctx := c.Request().Context()
-	l := loc(c)
+	l := web.Loc(c)
 	_, lister, err := s.attention(l)
 	if err != nil {
 		return err
@@ -66,17 +66,17 @@ func (s *Server) renderAttention(c echo.Context, status int, notice *components.
 	if err != nil {
 		return err
 	}
-	v := pages.AttentionView{Notice: notice, CSRFToken: csrfToken(c), StuckAfter: l.Duration(attentionStuckAfter)}
-	now := s.now()
+	v := pages.AttentionView{Notice: notice, CSRFToken: web.CSRFToken(c), StuckAfter: l.Duration(attentionStuckAfter)}
+	now := s.Now()
 	for _, it := range items {
-		zone := s.cinemaByID(ctx, it.CinemaID).Location()
+		zone := s.CinemaByID(ctx, it.CinemaID).Location()
 		key := attentionKey(it.Kind, it.Ref)
 		row := pages.AttentionItem{Key: key, Kind: string(it.Kind), Ref: it.Ref, Reference: it.Reference,
 			Amount:   l.Money(cinema.Money{Cents: it.AmountCents, Currency: it.Currency}),
 			Age:      ageWords(l, now.Sub(it.Since)),
 			SinceISO: it.Since.UTC().Format(time.RFC3339), Since: l.Time(it.Since, zone, i18n.DateTimeShort),
-			RetryURL:   s.url(RouteStaffAttentionRetry, it.Kind, it.Ref),
-			ResolveURL: s.url(RouteStaffAttentionResolve, it.Kind, it.Ref)}
+			RetryURL:   s.URL(web.RouteStaffAttentionRetry, it.Kind, it.Ref),
+			ResolveURL: s.URL(web.RouteStaffAttentionResolve, it.Kind, it.Ref)}
 		s.describeItem(l, &row, it, zone)
 		if a := it.Last; a != nil {
 			row.LastAction = l.T("staff.attention.last_action", "Action", actionWords(l, a.Action), "Staff", a.Staff,
@@ -90,7 +90,7 @@ func (s *Server) renderAttention(c echo.Context, status int, notice *components.
 		}
 		v.Items = append(v.Items, row)
 	}
-	return s.render(c, status, l.T("staff.attention.title"), pages.Attention(v))
+	return s.Render(c, status, l.T("staff.attention.title"), pages.Attention(v))
 }
 
 // describeItem says what the item is, in l's words for staff; times in the cinema's zone.
@@ -197,11 +197,11 @@ func ageWords(l *i18n.Localizer, d time.Duration) string {
 // attentionItem reads the :kind/:ref of an action and finds the item; ok=false (with a flash
 // and a redirect done) when it is not on the list any more.
 func (s *Server) attentionItem(c echo.Context) (it attention.Item, ok bool, err error) {
-	l := loc(c)
+	l := web.Loc(c)
 	kind, ref := attention.Kind(c.Param("kind")), c.Param("ref")
 	if !kind.Valid() || ref == "" || len(ref) > 64 {
 		return it, false, &web.Error{Code: web.ENotFound, Heading: l.T("staff.attention.no_such_heading"), Message: l.T("staff.attention.no_such_text"),
-			BackURL: s.url(RouteStaffAttention), BackLabel: l.T("staff.attention.title")}
+			BackURL: s.URL(web.RouteStaffAttention), BackLabel: l.T("staff.attention.title")}
 	}
 	st, lister, err := s.attention(l)
 	if err != nil {
@@ -215,20 +215,20 @@ func (s *Server) attentionItem(c echo.Context) (it attention.Item, ok bool, err 
 	if a, resolved, _ := st.Resolution(c.Request().Context(), kind, ref); resolved {
 		msg = l.T("staff.attention.gone_resolved", "Staff", a.Staff)
 	}
-	s.flash(c, msg)
-	return it, false, s.redirect(c, s.url(RouteStaffAttention))
+	s.Flash(c, msg)
+	return it, false, s.Redirect(c, s.URL(web.RouteStaffAttention))
 }
 
 // retryAttention is Retry: check a stuck order now, or advance a ledger entry with the
 // settler. What came of it is recorded with the staff member's username and shown.
 func (s *Server) retryAttention(c echo.Context) error {
-	user := s.staffUser(c) // staffOnly
+	user := s.StaffUser(c) // staffOnly
 	it, ok, err := s.attentionItem(c)
 	if !ok || err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	l := loc(c)
+	l := web.Loc(c)
 	// The outcome is recorded (the item's history, the log, the audit trail) in English and
 	// shown to the person in their language; a ledger.State in kv is put into words in each.
 	var outcome, shown string
@@ -245,11 +245,11 @@ func (s *Server) retryAttention(c echo.Context) error {
 			}
 			return in.T(id, args...)
 		}
-		outcome, shown = say(s.english()), say(l)
+		outcome, shown = say(s.English()), say(l)
 	}
 	switch {
 	case it.Checkout != nil:
-		if s.checkoutState == nil || s.ticketing == nil {
+		if s.checkoutState == nil || s.Ticketing == nil {
 			return &web.Error{Code: web.EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_ticketing")}
 		}
 		_, id, kv := s.checkOrderNow(ctx, *it.Checkout)
@@ -259,10 +259,10 @@ func (s *Server) retryAttention(c echo.Context) error {
 			msg("staff.attention.outcome_ended", "State", it.Entry.State)
 			break
 		}
-		if s.payments == nil || s.ticketing == nil {
+		if s.Payments == nil || s.Ticketing == nil {
 			return &web.Error{Code: web.EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_payments")}
 		}
-		e, aerr := s.settler().Advance(ctx, it.Ref)
+		e, aerr := s.Settler().Advance(ctx, it.Ref)
 		if aerr != nil {
 			msg("staff.attention.outcome_failed_again", "State", e.State, "Error", aerr.Error())
 		} else {
@@ -285,22 +285,22 @@ func (s *Server) retryAttention(c echo.Context) error {
 	if _, err := st.Record(ctx, attention.Action{Kind: it.Kind, Ref: it.Ref, Action: attention.ActionRetry, Note: outcome, Staff: user}); err != nil {
 		return err
 	}
-	loggerFrom(ctx, s.logger).Info("needs attention: retry", "staff", user, "kind", it.Kind, "ref", it.Ref, "outcome", outcome)
-	s.recordAudit(c, attentionAudit(audit.ActionAttentionRetry, it, outcome))
-	s.flash(c, it.Reference+": "+shown)
-	return s.redirect(c, s.url(RouteStaffAttention))
+	web.LoggerFrom(ctx, s.Logger).Info("needs attention: retry", "staff", user, "kind", it.Kind, "ref", it.Ref, "outcome", outcome)
+	s.RecordAudit(c, attentionAudit(audit.ActionAttentionRetry, it, outcome))
+	s.Flash(c, it.Reference+": "+shown)
+	return s.Redirect(c, s.URL(web.RouteStaffAttention))
 }
 
 // resolveAttention is Mark resolved: a note is required; the item leaves the list.
 func (s *Server) resolveAttention(c echo.Context) error {
-	user := s.staffUser(c) // staffOnly
+	user := s.StaffUser(c) // staffOnly
 	note := strings.TrimSpace(c.FormValue("note"))
 	it, ok, err := s.attentionItem(c)
 	if !ok || err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	l := loc(c)
+	l := web.Loc(c)
 	st, _, _ := s.attention(l)
 	a, err := st.Record(ctx, attention.Action{Kind: it.Kind, Ref: it.Ref, Action: attention.ActionResolve, Note: note, Staff: user})
 	refuse := func(msg string) error {
@@ -314,15 +314,15 @@ func (s *Server) resolveAttention(c echo.Context) error {
 	case errors.Is(err, attention.ErrNoteTooLong):
 		return refuse(l.T("staff.attention.note_too_long", "Max", attention.MaxNote))
 	case errors.Is(err, attention.ErrAlreadyResolved):
-		s.flash(c, l.T("staff.attention.already_resolved", "Reference", it.Reference, "Staff", a.Staff))
-		return s.redirect(c, s.url(RouteStaffAttention))
+		s.Flash(c, l.T("staff.attention.already_resolved", "Reference", it.Reference, "Staff", a.Staff))
+		return s.Redirect(c, s.URL(web.RouteStaffAttention))
 	case err != nil:
 		return err
 	}
-	loggerFrom(ctx, s.logger).Info("needs attention: resolved", "staff", user, "kind", it.Kind, "ref", it.Ref)
-	s.recordAudit(c, attentionAudit(audit.ActionAttentionSolved, it, note))
-	s.flash(c, l.T("staff.attention.resolved", "Reference", it.Reference))
-	return s.redirect(c, s.url(RouteStaffAttention))
+	web.LoggerFrom(ctx, s.Logger).Info("needs attention: resolved", "staff", user, "kind", it.Kind, "ref", it.Ref)
+	s.RecordAudit(c, attentionAudit(audit.ActionAttentionSolved, it, note))
+	s.Flash(c, l.T("staff.attention.resolved", "Reference", it.Reference))
+	return s.Redirect(c, s.URL(web.RouteStaffAttention))
 }
 
 // attentionAudit is the audit row of a Needs-attention action on it.

@@ -20,16 +20,16 @@ import (
 
 var _ staffpages.Site = site{}
 
-func (a site) Flash(c echo.Context, msg string) { a.s.flash(c, msg) }
+func (a site) Flash(c echo.Context, msg string) { a.s.Flash(c, msg) }
 
-func (a site) SignedInStaff(c echo.Context) (staff.Account, bool) { return a.s.signedInStaff(c) }
+func (a site) SignedInStaff(c echo.Context) (staff.Account, bool) { return a.s.SignedInStaff(c) }
 
 func (a site) StaffLocation(ctx context.Context) *time.Location { return a.s.staffLocation(ctx) }
 
-func (a site) DefaultLocation(ctx context.Context) *time.Location { return a.s.defaultLocation(ctx) }
+func (a site) DefaultLocation(ctx context.Context) *time.Location { return a.s.DefaultLocation(ctx) }
 
 func (a site) WhenWithSeconds(l *i18n.Localizer, t time.Time, zone *time.Location) string {
-	return whenWithSeconds(l, t, zone)
+	return web.WhenWithSeconds(l, t, zone)
 }
 
 func (a site) DeviceLanguages(l *i18n.Localizer) []pages.DeviceLanguage {
@@ -54,31 +54,31 @@ func (a site) EnrolmentDetail(e device.Enrolment) string { return enrolmentDetai
 func (s *Server) newStaffFlow() *staffpages.Handler {
 	h := &staffpages.Handler{
 		Site:   site{s},
-		Logger: s.logger,
+		Logger: s.Logger,
 		Trail:  audit.New(s.sql),
-		Links:  staffpages.Links{Device: s.url(RouteDevice)},
+		Links:  staffpages.Links{Device: s.URL(web.RouteDevice)},
 		Guards: staffpages.Guards{
-			Accounts: []echo.MiddlewareFunc{web.Guard(s.accountsSupervisor)},
-			Devices:  []echo.MiddlewareFunc{s.supervisorsOnly(s.url(staffpages.RouteDevices))},
-			Audit:    []echo.MiddlewareFunc{s.staffOnly(), web.Guard(s.auditSupervisor)},
+			Accounts: []echo.MiddlewareFunc{web.Guard(s.AccountsSupervisor)},
+			Devices:  []echo.MiddlewareFunc{s.SupervisorsOnly(s.URL(web.RouteStaffDevices))},
+			Audit:    []echo.MiddlewareFunc{s.StaffOnly(), web.Guard(s.AuditSupervisor)},
 		},
 	}
 	// Optional stores stay nil interfaces when absent (no typed nil pointers).
-	if s.staff != nil {
-		h.Accounts = s.staff
+	if s.Staff != nil {
+		h.Accounts = s.Staff
 	}
-	if s.enrolments != nil {
-		h.Enrolments = s.enrolments
+	if s.Enrolments != nil {
+		h.Enrolments = s.Enrolments
 	}
 	return h
 }
 
 // staffLocation is the time zone staff read times in: the first cinema's (UTC without one).
 func (s *Server) staffLocation(ctx context.Context) *time.Location {
-	if s.ticketing == nil {
+	if s.Ticketing == nil {
 		return time.UTC
 	}
-	list, err := s.cinemas(ctx)
+	list, err := s.Cinemas(ctx)
 	if err != nil || len(list) == 0 {
 		return time.UTC
 	}

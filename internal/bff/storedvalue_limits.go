@@ -39,7 +39,7 @@ func (s *Server) storedValueLimits(c echo.Context, kind storedValueKind, card st
 		{Key: prefix + "card:" + limitKeyHash(card), Rule: storedValuePerCard},
 		{Key: prefix + "client:" + web.ClientKey(c), Rule: storedValuePerClient},
 	}
-	if tok := s.sessions.Token(c.Request().Context()); tok != "" {
+	if tok := s.Sessions.Token(c.Request().Context()); tok != "" {
 		limits = append(limits, ratelimit.Limit{Key: prefix + "visit:" + limitKeyHash(tok), Rule: storedValuePerVisit})
 	}
 	return limits
@@ -64,7 +64,7 @@ func (s *Server) tryStoredValue(c echo.Context, kind storedValueKind, card strin
 	apply func(context.Context) (upstream.AppliedPaymentResult, error)) (storedValueResult, error) {
 	ctx := c.Request().Context()
 	limits := s.storedValueLimits(c, kind, card)
-	ok, wait, err := ratelimit.TakeAll(ctx, s.limits, limits...)
+	ok, wait, err := ratelimit.TakeAll(ctx, s.Limits, limits...)
 	if err != nil {
 		return storedValueResult{}, fmt.Errorf("take %s attempt: %w", kind, err)
 	}
@@ -88,8 +88,8 @@ func (s *Server) tryStoredValue(c echo.Context, kind storedValueKind, card strin
 }
 
 func (s *Server) giveBackStoredValue(ctx context.Context, kind storedValueKind, limits []ratelimit.Limit) {
-	if err := ratelimit.GiveAll(ctx, s.limits, limits...); err != nil {
-		loggerFrom(ctx, s.logger).Warn("give back stored value attempt", "kind", string(kind), "err", err)
+	if err := ratelimit.GiveAll(ctx, s.Limits, limits...); err != nil {
+		web.LoggerFrom(ctx, s.Logger).Warn("give back stored value attempt", "kind", string(kind), "err", err)
 	}
 }
 
@@ -113,7 +113,7 @@ func orderEnded(err error) bool {
 // storedValueTooMany answers an attempt refused by a limit: 429 with Retry-After, and the
 // summary with f's message. The message is the same for every card number, known or not.
 func (s *Server) storedValueTooMany(c echo.Context, wait time.Duration, f summaryForm) error {
-	c.Response().Header().Set("Retry-After", strconv.Itoa(wholeSeconds(wait.Seconds())))
+	c.Response().Header().Set("Retry-After", strconv.Itoa(web.WholeSeconds(wait.Seconds())))
 	return s.renderBuySummary(c, http.StatusTooManyRequests, nil, f)
 }
 

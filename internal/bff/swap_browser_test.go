@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/labstack/echo/v4"
 
-	"github.com/cinemabff/cinemabff/internal/bff/swap"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/browsertest"
 	"github.com/cinemabff/cinemabff/internal/device"
 )
@@ -30,9 +30,9 @@ func addBrowserBookingBinder(h *harness) {
 			return err
 		}
 		ctx := c.Request().Context()
-		h.srv.sessions.Put(ctx, "booking.cinema", c.QueryParam("cinema"))
-		h.srv.sessions.Put(ctx, "booking.number", n)
-		return c.Redirect(http.StatusSeeOther, h.srv.url(swap.RouteShow, c.QueryParam("cinema"), n))
+		h.srv.Sessions.Put(ctx, "booking.cinema", c.QueryParam("cinema"))
+		h.srv.Sessions.Put(ctx, "booking.number", n)
+		return c.Redirect(http.StatusSeeOther, h.srv.URL(web.RouteSwapShow, c.QueryParam("cinema"), n))
 	})
 }
 

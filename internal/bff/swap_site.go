@@ -9,6 +9,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/swap"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/notify"
 	"github.com/cinemabff/cinemabff/views/components"
@@ -23,11 +24,11 @@ type site struct{ s *Server }
 var _ swap.Site = site{}
 
 func (a site) Render(c echo.Context, status int, title string, body templ.Component) error {
-	return a.s.render(c, status, title, body)
+	return a.s.Render(c, status, title, body)
 }
 
 func (a site) FromUpstream(err error, backURL, backLabel string) error {
-	return a.s.fromUpstream(err, backURL, backLabel)
+	return a.s.FromUpstream(err, backURL, backLabel)
 }
 
 func (a site) BoundBooking(c echo.Context) (cinemaID string, number int64, ok bool) {
@@ -36,26 +37,26 @@ func (a site) BoundBooking(c echo.Context) (cinemaID string, number int64, ok bo
 }
 
 func (a site) ChangesClosed(c echo.Context, cinemaID string, showtime time.Time) string {
-	return a.s.changesClosed(c, cinemaID, showtime)
+	return a.s.ChangesClosed(c, cinemaID, showtime)
 }
 
 func (a site) RefuseClosed(c echo.Context, cinemaID string, showtime time.Time, backURL, backLabel string) error {
-	return a.s.refuseClosed(c, cinemaID, showtime, backURL, backLabel)
+	return a.s.RefuseClosed(c, cinemaID, showtime, backURL, backLabel)
 }
 
 func (a site) Detached(ctx context.Context) (context.Context, context.CancelFunc) {
-	return a.s.detached(ctx)
+	return a.s.Detached(ctx)
 }
 
 func (a site) CinemaByID(ctx context.Context, id string) cinema.Cinema {
-	return a.s.cinemaByID(ctx, id)
+	return a.s.CinemaByID(ctx, id)
 }
 
-func (a site) RecordAudit(c echo.Context, e audit.Entry) { a.s.recordAudit(c, e) }
+func (a site) RecordAudit(c echo.Context, e audit.Entry) { a.s.RecordAudit(c, e) }
 
 func (a site) WriteNotice(ctx context.Context, n notify.Notice) { a.s.writeNotice(ctx, n) }
 
-func (a site) RememberMail(ctx context.Context, key string) { a.s.sessions.Put(ctx, sessMailKey, key) }
+func (a site) RememberMail(ctx context.Context, key string) { a.s.Sessions.Put(ctx, sessMailKey, key) }
 
 func (a site) MailLine(ctx context.Context, key string) string { return a.s.mailLine(ctx, key) }
 
@@ -67,16 +68,16 @@ func (a site) TicketsView(ctx context.Context, b cinema.Booking, printURL string
 func (s *Server) newSwapFlow() *swap.Handler {
 	return &swap.Handler{
 		Site:      site{s},
-		Sessions:  s.sessions,
-		Logger:    s.logger,
-		Ticketing: s.ticketing,
-		SeatPlans: s.seatPlans,
-		Bookings:  s.bookings,
-		Placed:    s.placedBookings,
+		Sessions:  s.Sessions,
+		Logger:    s.Logger,
+		Ticketing: s.Ticketing,
+		SeatPlans: s.SeatPlans,
+		Bookings:  s.Bookings,
+		Placed:    s.PlacedBookings,
 		Links: swap.Links{
-			FindBooking:    s.url(RouteFindBooking),
-			Booking:        s.url(RouteBooking),
-			BookingTickets: s.url(RouteBookingTickets),
+			FindBooking:    s.URL(web.RouteFindBooking),
+			Booking:        s.URL(web.RouteBooking),
+			BookingTickets: s.URL(web.RouteBookingTickets),
 		},
 	}
 }

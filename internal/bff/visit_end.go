@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
@@ -22,7 +23,7 @@ func (s *Server) resetVisit(c echo.Context) error {
 	if err := s.endVisit(c); err != nil {
 		return err
 	}
-	return s.redirect(c, s.url(RouteHome))
+	return s.Redirect(c, s.URL(web.RouteHome))
 }
 
 // endVisit releases what the visit holds upstream and destroys it. An order whose payment is
@@ -31,7 +32,7 @@ func (s *Server) resetVisit(c echo.Context) error {
 // hold expires, and the next guest must not inherit this visit either way.
 func (s *Server) endVisit(c echo.Context) error {
 	s.releaseOpenOrders(c)
-	if err := s.sessions.Destroy(c.Request().Context()); err != nil {
+	if err := s.Sessions.Destroy(c.Request().Context()); err != nil {
 		return fmt.Errorf("end visit: %w", err)
 	}
 	return nil
@@ -48,7 +49,7 @@ func (s *Server) releaseOpenOrders(c echo.Context) {
 
 // releaseBuy cancels the visit's purchase order unless its payment is under way.
 func (s *Server) releaseBuy(c echo.Context) {
-	if s.ticketing == nil {
+	if s.Ticketing == nil {
 		return
 	}
 	v, ok := s.currentBuy(c)
@@ -56,7 +57,7 @@ func (s *Server) releaseBuy(c echo.Context) {
 		return
 	}
 	if rec, busy := s.buyPaymentUnderWay(c, v); busy {
-		loggerFrom(c.Request().Context(), s.logger).Info("visit let go of a purchase with a payment under way: order kept", "ref", rec.ID)
+		web.LoggerFrom(c.Request().Context(), s.Logger).Info("visit let go of a purchase with a payment under way: order kept", "ref", rec.ID)
 		return
 	}
 	s.cancelAbandoned(c.Request().Context(), "purchase", v.UserSessionID)
@@ -66,7 +67,7 @@ func (s *Server) releaseBuy(c echo.Context) {
 // payment or refund of the change is under way; that entry is returned (nil when none), so a
 // caller that must not let go of it (the next customer at the counter) can say so.
 func (s *Server) releaseEdit(c echo.Context) *ledger.Entry {
-	if s.ticketing == nil {
+	if s.Ticketing == nil {
 		return nil
 	}
 	e, ok := s.currentEdit(c)
@@ -74,7 +75,7 @@ func (s *Server) releaseEdit(c echo.Context) *ledger.Entry {
 		return nil
 	}
 	ctx := c.Request().Context()
-	log := loggerFrom(ctx, s.logger)
+	log := web.LoggerFrom(ctx, s.Logger)
 	entry, err := s.blockingEntry(ctx, e)
 	switch {
 	case err != nil:
@@ -89,20 +90,20 @@ func (s *Server) releaseEdit(c echo.Context) *ledger.Entry {
 
 // cancelAbandoned cancels an order nobody will finish; an order already gone is fine.
 func (s *Server) cancelAbandoned(ctx context.Context, what, userSessionID string) {
-	err := s.ticketing.CancelOrder(ctx, userSessionID)
+	err := s.Ticketing.CancelOrder(ctx, userSessionID)
 	switch {
 	case err == nil:
-		loggerFrom(ctx, s.logger).Info("abandoned order cancelled", "what", what)
+		web.LoggerFrom(ctx, s.Logger).Info("abandoned order cancelled", "what", what)
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrOrderExpired):
 	default:
-		loggerFrom(ctx, s.logger).Warn("abandoned order not cancelled: its seats are released when its hold expires", "what", what, "err", err)
+		web.LoggerFrom(ctx, s.Logger).Warn("abandoned order not cancelled: its seats are released when its hold expires", "what", what, "err", err)
 	}
 }
 
 // hasVisit reports whether this browser has a server session (a visit with something in it).
 func (s *Server) hasVisit(c echo.Context) bool {
-	if loaded, _ := c.Get(ctxSessionLoaded).(bool); !loaded {
+	if loaded, _ := c.Get(web.CtxSessionLoaded).(bool); !loaded {
 		return false
 	}
-	return s.sessions.Token(c.Request().Context()) != ""
+	return s.Sessions.Token(c.Request().Context()) != ""
 }

@@ -63,10 +63,10 @@ func (h *Handler) requireCollectDevice(c echo.Context) error {
 }
 
 func (h *Handler) collectView(c echo.Context) (kioskview.CollectView, error) {
-	v := kioskview.CollectView{ActionURL: h.url(RouteCollect), CSRFToken: web.CSRFToken(c), Staff: h.Site.StaffMember(c) != ""}
+	v := kioskview.CollectView{ActionURL: h.url(web.RouteKioskCollect), CSRFToken: web.CSRFToken(c), Staff: h.Site.StaffMember(c) != ""}
 	list, err := h.Site.Cinemas(c.Request().Context())
 	if err != nil {
-		return v, h.Site.FromUpstream(err, h.url(RouteCollect), web.Loc(c).T("kiosk.try_again"))
+		return v, h.Site.FromUpstream(err, h.url(web.RouteKioskCollect), web.Loc(c).T("kiosk.try_again"))
 	}
 	for _, ci := range list {
 		v.Cinemas = append(v.Cinemas, kioskview.Option{Value: ci.ID, Label: ci.Name})
@@ -175,7 +175,7 @@ func (h *Handler) collectByCode(c echo.Context, v *kioskview.CollectView, raw st
 		v.ScanError = l.T("kiosk.scan_not_found")
 		return "", 0, nil
 	case err != nil:
-		return "", 0, h.Site.FromUpstream(err, h.url(RouteCollect), l.T("kiosk.try_again"))
+		return "", 0, h.Site.FromUpstream(err, h.url(web.RouteKioskCollect), l.T("kiosk.try_again"))
 	}
 	if code.BookingID != "" && b.ID != "" && code.BookingID != b.ID {
 		// The number now belongs to another booking: this code is not for it.
@@ -231,7 +231,7 @@ func (h *Handler) collectByDetails(c echo.Context, v *kioskview.CollectView) (st
 		if gerr := ratelimit.GiveAll(ctx, h.Limits.Store, limits...); gerr != nil {
 			web.LoggerFrom(ctx, h.Logger).Warn("give back look-up attempt", "err", gerr)
 		}
-		return "", 0, h.Site.FromUpstream(err, h.url(RouteCollect), l.T("kiosk.try_again"))
+		return "", 0, h.Site.FromUpstream(err, h.url(web.RouteKioskCollect), l.T("kiosk.try_again"))
 	}
 	if err := ratelimit.GiveAll(ctx, h.Limits.Store, limits...); err != nil {
 		web.LoggerFrom(ctx, h.Logger).Warn("give back look-up attempt", "err", err)
@@ -252,7 +252,7 @@ func (h *Handler) startCollection(c echo.Context, cinemaID string, number int64)
 		case err == nil:
 			cv.BeforeAt, cv.BeforeDevice, cv.BeforeName, cv.BeforeOurs = earlier.At, earlier.DeviceID, earlier.DeviceName, true
 			h.saveCollectVisit(c, cv)
-			return web.Redirect(c, h.url(RouteCollectAgain))
+			return web.Redirect(c, h.url(web.RouteKioskCollectAgain))
 		case !errors.Is(err, tickets.ErrNoCollection):
 			return err
 		}
@@ -265,7 +265,7 @@ func (h *Handler) startCollection(c echo.Context, cinemaID string, number int64)
 		// Printed before somewhere we have no record of (the box office's own system): ask.
 		cv.Marked, cv.BeforeAt = true, col.At
 		h.saveCollectVisit(c, cv)
-		return web.Redirect(c, h.url(RouteCollectAgain))
+		return web.Redirect(c, h.url(web.RouteKioskCollectAgain))
 	}
 	return h.finishCollection(c, cv, false)
 }
@@ -314,7 +314,7 @@ func (h *Handler) finishCollection(c echo.Context, cv collectVisit, again bool) 
 	h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionCollect, CinemaID: cv.CinemaID, BookingNumber: cv.Number, Detail: detail})
 	collectInSession.Remove(ctx, h.Sessions)
 	collectedInSession.Put(ctx, h.Sessions, collectedVisit{CinemaID: cv.CinemaID, Number: cv.Number, ID: tc.ID, Again: again})
-	return web.Redirect(c, h.url(RouteCollected))
+	return web.Redirect(c, h.url(web.RouteKioskCollected))
 }
 
 // showCollectAgain asks "print them again?" with when and where they were printed before.
@@ -324,12 +324,12 @@ func (h *Handler) showCollectAgain(c echo.Context) error {
 	}
 	cv, ok := h.currentCollectVisit(c)
 	if !ok {
-		return web.Redirect(c, h.url(RouteCollect))
+		return web.Redirect(c, h.url(web.RouteKioskCollect))
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
 	cin := h.Site.CinemaByID(ctx, cv.CinemaID)
-	v := kioskview.AgainView{Number: strconv.FormatInt(cv.Number, 10), ConfirmURL: h.url(RouteCollectAgain),
+	v := kioskview.AgainView{Number: strconv.FormatInt(cv.Number, 10), ConfirmURL: h.url(web.RouteKioskCollectAgain),
 		CancelURL: h.collectDoneURL(c), CSRFToken: web.CSRFToken(c)}
 	where := h.collectedWhere(c, l, cv)
 	switch at := cv.BeforeAt; {
@@ -383,7 +383,7 @@ func (h *Handler) collectAgain(c echo.Context) error {
 	if !ok {
 		l := web.Loc(c)
 		return &web.Error{Code: web.EGone, Heading: l.T("kiosk.collect_gone_heading"), Message: l.T("kiosk.collect_gone"),
-			BackURL: h.url(RouteCollect), BackLabel: l.T("kiosk.collect_title")}
+			BackURL: h.url(web.RouteKioskCollect), BackLabel: l.T("kiosk.collect_title")}
 	}
 	if !cv.Marked {
 		if _, err := h.markCollected(c, cv.CinemaID, cv.Number); err != nil {
@@ -402,12 +402,12 @@ func (h *Handler) showCollected(c echo.Context) error {
 	ctx := c.Request().Context()
 	cv, ok := collectedInSession.Get(ctx, h.Sessions)
 	if !ok || cv.Number == 0 {
-		return web.Redirect(c, h.url(RouteCollect))
+		return web.Redirect(c, h.url(web.RouteKioskCollect))
 	}
 	l := web.Loc(c)
 	rb, err := h.Bookings.Read(ctx, cv.CinemaID, cv.Number)
 	if err != nil {
-		return h.Site.FromUpstream(err, h.url(RouteCollect), l.T("kiosk.back"))
+		return h.Site.FromUpstream(err, h.url(web.RouteKioskCollect), l.T("kiosk.back"))
 	}
 	b := rb.Booking
 	number := strconv.FormatInt(cv.Number, 10)

@@ -19,10 +19,6 @@ import (
 // warning page without JavaScript), then warn, then end the abandoned visit and release its
 // seats.
 
-// IdleWarning is how long the idle warning counts down before the visit ends: at least
-// 20 seconds to respond (WCAG 2.2.1, EN 301 549 for self-service machines).
-const IdleWarning = 20 * time.Second
-
 // idleToken is the one-time token of the idle warning page.
 type idleToken struct {
 	Token  string    `json:"token"`
@@ -54,9 +50,9 @@ func (h *Handler) showIdle(c echo.Context) error {
 	h.Site.PauseIdle(c) // the page is its own countdown
 	v := kioskview.IdleView{
 		ContinueURL: back,
-		ExpiredURL:  h.url(RouteIdleExpired) + "?" + url.Values{"token": {t.Token}}.Encode(),
-		Seconds:     int(IdleWarning / time.Second),
-		ExpiresISO:  now.Add(IdleWarning).UTC().Format(time.RFC3339),
+		ExpiredURL:  h.url(web.RouteKioskIdleExpired) + "?" + url.Values{"token": {t.Token}}.Encode(),
+		Seconds:     int(web.KioskIdleWarning / time.Second),
+		ExpiresISO:  now.Add(web.KioskIdleWarning).UTC().Format(time.RFC3339),
 		NowISO:      now.UTC().Format(time.RFC3339),
 		ResetURL:    h.Links.VisitReset,
 		CSRFToken:   web.CSRFToken(c),
@@ -84,7 +80,7 @@ func (h *Handler) idleExpired(c echo.Context) error {
 	switch {
 	case !web.IsKiosk(c), t.Token == "", len(got) != len(t.Token), subtle.ConstantTimeCompare([]byte(got), []byte(t.Token)) != 1:
 		return web.Redirect(c, home) // the visit already ended, or this is not its warning
-	case now.Before(t.Issued.Add(IdleWarning - 2*time.Second)), now.After(t.Issued.Add(IdleWarning + 10*time.Minute)):
+	case now.Before(t.Issued.Add(web.KioskIdleWarning - 2*time.Second)), now.After(t.Issued.Add(web.KioskIdleWarning + 10*time.Minute)):
 		return web.Redirect(c, home)
 	}
 	if err := h.Site.EndVisit(c); err != nil {

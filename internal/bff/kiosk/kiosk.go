@@ -27,25 +27,6 @@ import (
 	kioskview "github.com/cinemabff/cinemabff/views/pages/kiosk"
 )
 
-// Routes of the kiosk. The page frame of a kiosk links RouteCollect in its navigation and
-// refreshes to RouteIdle without JavaScript.
-const (
-	RouteCollect      = "kiosk.collect"
-	RouteCollectAgain = "kiosk.collect.again"
-	RouteCollected    = "kiosk.collected"
-	RouteIdle         = "kiosk.idle"
-	RouteIdleExpired  = "kiosk.idle.expired"
-)
-
-// Paths are the routes of the kiosk; the root merges them into the site's one table.
-var Paths = web.Routes{
-	RouteCollect:      "/kiosk/collect",
-	RouteCollectAgain: "/kiosk/collect/again",
-	RouteCollected:    "/kiosk/collect/tickets",
-	RouteIdle:         "/kiosk/idle",
-	RouteIdleExpired:  "/kiosk/idle/expired",
-}
-
 // Server-session keys of the kiosk.
 const (
 	sessIdle      = "kiosk.idle"      // JSON of idleToken: the warning page's one-time token
@@ -140,18 +121,18 @@ type Handler struct {
 // Routes registers the flow's handlers. The start screen has no route of its own: it is the
 // home page of a kiosk (Start).
 func (h *Handler) Routes(route web.Register) {
-	route("GET", RouteCollect, h.showCollect)
-	route("POST", RouteCollect, h.collectTickets)
-	route("GET", RouteCollectAgain, h.showCollectAgain)
-	route("POST", RouteCollectAgain, h.collectAgain)
-	route("GET", RouteCollected, h.showCollected)
-	route("GET", RouteIdle, h.showIdle)
-	route("GET", RouteIdleExpired, h.idleExpired)
+	route("GET", web.RouteKioskCollect, h.showCollect)
+	route("POST", web.RouteKioskCollect, h.collectTickets)
+	route("GET", web.RouteKioskCollectAgain, h.showCollectAgain)
+	route("POST", web.RouteKioskCollectAgain, h.collectAgain)
+	route("GET", web.RouteKioskCollected, h.showCollected)
+	route("GET", web.RouteKioskIdle, h.showIdle)
+	route("GET", web.RouteKioskIdleExpired, h.idleExpired)
 }
 
 // url builds the path of one of the flow's routes.
 func (h *Handler) url(name string, params ...any) string {
-	return Paths.Path(h.Logger, name, params...)
+	return web.Paths.Path(h.Logger, name, params...)
 }
 
 // Start is the kiosk's start screen (the home page of a kiosk), with a large button per
@@ -159,7 +140,7 @@ func (h *Handler) url(name string, params ...any) string {
 // visit's session), so the next guest, after Start over or the idle reset, is greeted in the
 // kiosk's own default language again.
 func (h *Handler) Start(c echo.Context) error {
-	v := kioskview.StartView{BuyURL: h.Links.Buy, CollectURL: h.url(RouteCollect), ChangeURL: h.Links.FindBooking}
+	v := kioskview.StartView{BuyURL: h.Links.Buy, CollectURL: h.url(web.RouteKioskCollect), ChangeURL: h.Links.FindBooking}
 	if msg := h.Site.PopFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}

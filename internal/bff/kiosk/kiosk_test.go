@@ -41,8 +41,8 @@ func TestCollectedWhere(t *testing.T) {
 }
 
 func TestPathsNameEveryRoute(t *testing.T) {
-	for _, name := range []string{RouteCollect, RouteCollectAgain, RouteCollected, RouteIdle, RouteIdleExpired} {
-		if _, ok := Paths.URL(name); !ok {
+	for _, name := range []string{web.RouteKioskCollect, web.RouteKioskCollectAgain, web.RouteKioskCollected, web.RouteKioskIdle, web.RouteKioskIdleExpired} {
+		if _, ok := web.Paths.URL(name); !ok {
 			t.Errorf("route %q has no path", name)
 		}
 	}

@@ -21,7 +21,7 @@ func (h *Handler) showAudit(c echo.Context) error {
 	l := web.Loc(c)
 	ctx := c.Request().Context()
 	zone := h.Site.DefaultLocation(ctx)
-	v := pages.AuditView{ActionURL: h.url(RouteAudit), Actor: strings.TrimSpace(c.QueryParam("actor")),
+	v := pages.AuditView{ActionURL: h.url(web.RouteStaffAudit), Actor: strings.TrimSpace(c.QueryParam("actor")),
 		Booking: strings.TrimSpace(c.QueryParam("booking")), Day: strings.TrimSpace(c.QueryParam("day"))}
 	f := audit.Filter{Actor: v.Actor, Limit: 501}
 	if v.Booking != "" {
@@ -45,7 +45,7 @@ func (h *Handler) showAudit(c echo.Context) error {
 			q.Set(k, val)
 		}
 	}
-	v.CSVURL = h.url(RouteAudit) + "?" + q.Encode()
+	v.CSVURL = h.url(web.RouteStaffAudit) + "?" + q.Encode()
 	if v.Error != "" {
 		return h.Site.Render(c, http.StatusUnprocessableEntity, l.T("staff.audit.title"), pages.Audit(v))
 	}

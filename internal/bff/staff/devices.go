@@ -44,8 +44,8 @@ func (h *Handler) showDevices(c echo.Context) error {
 			Language: h.Site.DeviceLanguage(l, e.Language), EnrolledBy: e.EnrolledBy, DeviceID: e.DeviceID, Live: e.Live(), ThisDevice: e.DeviceID == this.ID}
 		row.EnrolledAt, row.EnrolledAtISO = at(e.EnrolledAt)
 		if e.Live() {
-			row.RevokeURL = h.url(RouteDeviceRevoke, e.ID)
-			row.LanguageURL = h.url(RouteDeviceLanguage, e.ID)
+			row.RevokeURL = h.url(web.RouteStaffDeviceRevoke, e.ID)
+			row.LanguageURL = h.url(web.RouteStaffDeviceLanguage, e.ID)
 		} else {
 			row.RevokedAt, row.RevokedAtISO = at(e.RevokedAt)
 			row.RevokedBy = e.RevokedBy
@@ -58,7 +58,7 @@ func (h *Handler) showDevices(c echo.Context) error {
 // noSuchDevice is the answer for an enrolment id that names none.
 func (h *Handler) noSuchDevice(l *i18n.Localizer) error {
 	return &web.Error{Code: web.ENotFound, Heading: l.T("kiosk.devices_not_found_heading"), Message: l.T("kiosk.devices_not_found"),
-		BackURL: h.url(RouteDevices), BackLabel: l.T("kiosk.devices_back")}
+		BackURL: h.url(web.RouteStaffDevices), BackLabel: l.T("kiosk.devices_back")}
 }
 
 // revokeDevice ends an enrolment: its browser is a customer device from its next request on.
@@ -87,7 +87,7 @@ func (h *Handler) revokeDevice(c echo.Context) error {
 		h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: h.Site.EnrolmentDetail(e)})
 		h.Site.Flash(c, l.T("kiosk.devices_revoked_kiosk", "Name", e.Name))
 	}
-	return web.Redirect(c, h.url(RouteDevices))
+	return web.Redirect(c, h.url(web.RouteStaffDevices))
 }
 
 // setDeviceLanguage changes the default language of a live enrolment: the kiosk greets its
@@ -104,7 +104,7 @@ func (h *Handler) setDeviceLanguage(c echo.Context) error {
 	}
 	lang, ok := h.Site.ChosenDeviceLanguage(c)
 	if !ok {
-		return h.Site.InvalidDeviceLanguage(l, h.url(RouteDevices))
+		return h.Site.InvalidDeviceLanguage(l, h.url(web.RouteStaffDevices))
 	}
 	e, err := h.Enrolments.SetLanguage(c.Request().Context(), id, lang)
 	switch {
@@ -118,5 +118,5 @@ func (h *Handler) setDeviceLanguage(c echo.Context) error {
 		h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: "default language changed: " + h.Site.EnrolmentDetail(e)})
 		h.Site.Flash(c, l.T("kiosk.devices_language_saved", "Name", e.Name, "Language", h.Site.DeviceLanguage(l, e.Language).Label))
 	}
-	return web.Redirect(c, h.url(RouteDevices))
+	return web.Redirect(c, h.url(web.RouteStaffDevices))
 }

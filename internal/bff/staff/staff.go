@@ -22,33 +22,13 @@ import (
 	"github.com/cinemabff/cinemabff/views/pages"
 )
 
-// Routes of the back office. The page frame links RouteAudit, RouteDevices and RouteAccounts
+// Routes of the back office. The page frame links web.RouteStaffAudit, web.RouteStaffDevices and web.RouteStaffAccounts
 // in a supervisor's navigation.
 const (
-	// Staff accounts (accounts.go).
-	RouteAccounts           = "staff.accounts"
-	RouteAccountEndSessions = "staff.accounts.endsessions"
-	RouteAccountUnlock      = "staff.accounts.unlock"
-	// Enrolled terminals (devices.go).
-	RouteDevices        = "staff.devices"
-	RouteDeviceRevoke   = "staff.devices.revoke"
-	RouteDeviceLanguage = "staff.devices.language"
-	// The audit trail (audit.go): ?actor=&booking=&day=, &format=csv.
-	RouteAudit = "staff.audit"
+// Staff accounts (accounts.go).
+// Enrolled terminals (devices.go).
+// The audit trail (audit.go): ?actor=&booking=&day=, &format=csv.
 )
-
-// Paths are the routes of the back office; the root merges them into the site's one table.
-var Paths = web.Routes{
-	RouteAccounts:           "/staff/accounts",
-	RouteAccountEndSessions: "/staff/accounts/:username/end-sessions",
-	RouteAccountUnlock:      "/staff/accounts/:username/unlock",
-
-	RouteDevices:        "/staff/devices",
-	RouteDeviceRevoke:   "/staff/devices/:id/revoke",
-	RouteDeviceLanguage: "/staff/devices/:id/language",
-
-	RouteAudit: "/staff/audit",
-}
 
 // Accounts are the staff accounts (internal/staff).
 type Accounts interface {
@@ -134,18 +114,18 @@ type Handler struct {
 
 // Routes registers the back office's handlers, each behind its guards.
 func (h *Handler) Routes(route web.Register) {
-	route("GET", RouteAccounts, h.showAccounts, h.Guards.Accounts...)
-	route("POST", RouteAccountEndSessions, h.endSessions, h.Guards.Accounts...)
-	route("POST", RouteAccountUnlock, h.unlockAccount, h.Guards.Accounts...)
+	route("GET", web.RouteStaffAccounts, h.showAccounts, h.Guards.Accounts...)
+	route("POST", web.RouteStaffAccountEndSessions, h.endSessions, h.Guards.Accounts...)
+	route("POST", web.RouteStaffAccountUnlock, h.unlockAccount, h.Guards.Accounts...)
 
-	route("GET", RouteDevices, h.showDevices, h.Guards.Devices...)
-	route("POST", RouteDeviceRevoke, h.revokeDevice, h.Guards.Devices...)
-	route("POST", RouteDeviceLanguage, h.setDeviceLanguage, h.Guards.Devices...)
+	route("GET", web.RouteStaffDevices, h.showDevices, h.Guards.Devices...)
+	route("POST", web.RouteStaffDeviceRevoke, h.revokeDevice, h.Guards.Devices...)
+	route("POST", web.RouteStaffDeviceLanguage, h.setDeviceLanguage, h.Guards.Devices...)
 
-	route("GET", RouteAudit, h.showAudit, h.Guards.Audit...)
+	route("GET", web.RouteStaffAudit, h.showAudit, h.Guards.Audit...)
 }
 
 // url builds the path of one of the back office's routes.
 func (h *Handler) url(name string, params ...any) string {
-	return Paths.Path(h.Logger, name, params...)
+	return web.Paths.Path(h.Logger, name, params...)
 }

@@ -4,14 +4,15 @@ import (
 	"testing"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
 	staffacct "github.com/cinemabff/cinemabff/internal/staff"
 )
 
 func TestPathsNameEveryRoute(t *testing.T) {
-	for _, name := range []string{RouteAccounts, RouteAccountEndSessions, RouteAccountUnlock,
-		RouteDevices, RouteDeviceRevoke, RouteDeviceLanguage, RouteAudit} {
-		if _, ok := Paths.URL(name, "x"); !ok {
+	for _, name := range []string{web.RouteStaffAccounts, web.RouteStaffAccountEndSessions, web.RouteStaffAccountUnlock,
+		web.RouteStaffDevices, web.RouteStaffDeviceRevoke, web.RouteStaffDeviceLanguage, web.RouteStaffAudit} {
+		if _, ok := web.Paths.URL(name, "x"); !ok {
 			t.Errorf("route %q has no path", name)
 		}
 	}

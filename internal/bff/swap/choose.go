@@ -64,7 +64,7 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 	form, err := c.FormParams()
 	if err != nil {
 		return &web.Error{Code: web.EInvalid, Heading: l.T("ui.error.invalid.heading"), Message: l.T("swap.problem.unreadable"),
-			BackURL: h.url(RouteShow, bb.CinemaID, bb.Number), BackLabel: l.T("swap.choose_seats_link")}
+			BackURL: h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), BackLabel: l.T("swap.choose_seats_link")}
 	}
 	plan, err := h.freshPlan(ctx, b, rb.Plan)
 	if err != nil {
@@ -77,7 +77,7 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 	ci := h.Site.CinemaByID(ctx, b.CinemaID)
 	h.save(c, SessionPending, visit{CinemaID: b.CinemaID, Number: b.Number, BookingID: b.ID, Header: h.header(c, b), Moves: moves,
 		Showtime: b.Session.Showtime, TimeZone: ci.TimeZone, Email: b.CustomerEmail, Lang: l.Lang()})
-	return web.Redirect(c, h.url(RouteConfirm, b.CinemaID, b.Number))
+	return web.Redirect(c, h.url(web.RouteSwapConfirm, b.CinemaID, b.Number))
 }
 
 func problemNotice(heading, body string) *components.Notice {
@@ -251,7 +251,7 @@ func (h *Handler) renderWithPlan(c echo.Context, status int, b cinema.Booking, p
 func (h *Handler) chooseView(c echo.Context, b cinema.Booking, plan *cinema.SeatPlan, choice picked, notice *components.Notice) page.ChooseView {
 	l := web.Loc(c)
 	v := page.ChooseView{Header: h.header(c, b), Notice: notice, BackURL: h.Links.Booking, BackLabel: l.T("swap.back_to_booking"),
-		ActionURL: h.url(RouteShow, b.CinemaID, b.Number), CSRFToken: web.CSRFToken(c), Reason: UnavailableReason(l, b)}
+		ActionURL: h.url(web.RouteSwapShow, b.CinemaID, b.Number), CSRFToken: web.CSRFToken(c), Reason: UnavailableReason(l, b)}
 	if v.Reason == "" {
 		v.Reason = h.Site.ChangesClosed(c, b.CinemaID, b.Session.Showtime)
 	}

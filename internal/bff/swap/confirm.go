@@ -25,11 +25,11 @@ func (h *Handler) showSwapConfirm(c echo.Context) error {
 	}
 	v, ok := h.load(c, SessionPending, bb)
 	if !ok {
-		return c.Redirect(http.StatusSeeOther, h.url(RouteShow, bb.CinemaID, bb.Number))
+		return c.Redirect(http.StatusSeeOther, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number))
 	}
 	l := web.Loc(c)
-	cv := page.ConfirmView{Header: v.header(l), ActionURL: h.url(RouteConfirm, bb.CinemaID, bb.Number),
-		ChangeURL: h.url(RouteShow, bb.CinemaID, bb.Number), CSRFToken: web.CSRFToken(c)}
+	cv := page.ConfirmView{Header: v.header(l), ActionURL: h.url(web.RouteSwapConfirm, bb.CinemaID, bb.Number),
+		ChangeURL: h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), CSRFToken: web.CSRFToken(c)}
 	for _, m := range v.Moves {
 		cv.Moves = append(cv.Moves, page.Move{Ticket: m.Ticket, From: m.fromText(l), To: m.toText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq)})
 	}
@@ -46,7 +46,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	}
 	v, ok := h.load(c, SessionPending, bb)
 	if !ok {
-		return web.Redirect(c, h.url(RouteShow, bb.CinemaID, bb.Number))
+		return web.Redirect(c, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number))
 	}
 	l := web.Loc(c)
 	if err := h.Site.RefuseClosed(c, v.CinemaID, v.Showtime, h.Links.Booking, l.T("swap.back_to_booking")); err != nil {
@@ -69,7 +69,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 		}
 		rb, berr := h.Bookings.Read(ctx, bb.CinemaID, bb.Number)
 		if berr != nil {
-			return h.Site.FromUpstream(err, h.url(RouteShow, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
+			return h.Site.FromUpstream(err, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
 		}
 		choice := picked{Seqs: map[int]bool{}}
 		for _, m := range v.Moves {
@@ -80,7 +80,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 			Heading: l.T("swap.not_changed"), Body: web.SwapRestrictionText(l, r)})
 	}
 	if err != nil {
-		return h.Site.FromUpstream(err, h.url(RouteShow, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
+		return h.Site.FromUpstream(err, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
 	}
 	h.Sessions.Remove(ctx, SessionPending)
 	n := changeNotice(ctx, v)
@@ -93,7 +93,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	v.MailKey = n.Key
 	h.Site.RememberMail(ctx, n.Key)
 	h.save(c, SessionDone, v)
-	return web.Redirect(c, h.url(RouteDone, bb.CinemaID, bb.Number))
+	return web.Redirect(c, h.url(web.RouteSwapDone, bb.CinemaID, bb.Number))
 }
 
 // showSwapDone shows old and new seats side by side; the new ones are read back from the
@@ -105,7 +105,7 @@ func (h *Handler) showSwapDone(c echo.Context) error {
 	}
 	v, ok := h.load(c, SessionDone, bb)
 	if !ok {
-		return c.Redirect(http.StatusSeeOther, h.url(RouteShow, bb.CinemaID, bb.Number))
+		return c.Redirect(http.StatusSeeOther, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number))
 	}
 	l := web.Loc(c)
 	ctx := c.Request().Context()

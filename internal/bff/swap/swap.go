@@ -24,21 +24,6 @@ import (
 	"github.com/cinemabff/cinemabff/views/components"
 )
 
-// Routes of the seat swap flow. The booking page links RouteShow with the booking's cinema
-// and number.
-const (
-	RouteShow    = "swap.show"    // GET: choose tickets and new seats; POST: check the choice
-	RouteConfirm = "swap.confirm" // GET: the moves to confirm; POST: swap
-	RouteDone    = "swap.done"    // GET: old and new seats, read back after the swap
-)
-
-// Paths are the routes of the swap flow; the root merges them into the site's one table.
-var Paths = web.Routes{
-	RouteShow:    "/bookings/:cinema/:number/seats",
-	RouteConfirm: "/bookings/:cinema/:number/seats/confirm",
-	RouteDone:    "/bookings/:cinema/:number/seats/done",
-}
-
 // Ticketing is the one write the flow sends upstream.
 type Ticketing interface {
 	SwapSeats(ctx context.Context, cinemaID, bookingID string, swaps []upstream.SeatSwap) error
@@ -107,14 +92,14 @@ type Handler struct {
 
 // Routes registers the flow's handlers.
 func (h *Handler) Routes(route web.Register) {
-	route("GET", RouteShow, h.showSwap)
-	route("POST", RouteShow, h.reviewSwap)
-	route("GET", RouteConfirm, h.showSwapConfirm)
-	route("POST", RouteConfirm, h.confirmSwap)
-	route("GET", RouteDone, h.showSwapDone)
+	route("GET", web.RouteSwapShow, h.showSwap)
+	route("POST", web.RouteSwapShow, h.reviewSwap)
+	route("GET", web.RouteSwapConfirm, h.showSwapConfirm)
+	route("POST", web.RouteSwapConfirm, h.confirmSwap)
+	route("GET", web.RouteSwapDone, h.showSwapDone)
 }
 
 // url builds the path of one of the flow's routes.
 func (h *Handler) url(name string, params ...any) string {
-	return Paths.Path(h.Logger, name, params...)
+	return web.Paths.Path(h.Logger, name, params...)
 }

@@ -1,4 +1,4 @@
-package bff
+package web
 
 import (
 	"strings"
@@ -6,7 +6,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/views/pages/booking"
 )
@@ -21,41 +20,41 @@ import (
 // closing time in the cinema's zone: "Changes possible until 19:30, 30 minutes before the
 // show." or the reason they are closed. An unknown showtime is open with no words (the
 // upstream has the last word).
-func (s *Server) changeWindow(c echo.Context, cinemaID string, showtime time.Time) (text string, open bool) {
+func (s *Kernel) ChangeWindow(c echo.Context, cinemaID string, showtime time.Time) (text string, open bool) {
 	if showtime.IsZero() {
 		return "", true
 	}
-	l := loc(c)
-	staff := s.staffMember(c) != ""
-	now := s.now()
-	zone := s.cinemaByID(c.Request().Context(), cinemaID).Location()
+	l := Loc(c)
+	staff := s.StaffMember(c) != ""
+	now := s.Now()
+	zone := s.CinemaByID(c.Request().Context(), cinemaID).Location()
 	at := func(t time.Time) string {
-		if y, m, d := t.In(zone).Date(); !sameDay(now.In(zone), y, m, d) {
+		if y, m, d := t.In(zone).Date(); !SameDay(now.In(zone), y, m, d) {
 			return l.T("booking.at_on_day", "Time", l.Time(t, zone, i18n.Clock), "Day", l.Time(t, zone, i18n.DayLong))
 		}
 		return l.T("booking.at_time", "Time", l.Time(t, zone, i18n.Clock))
 	}
-	cutoff := s.changePolicy.Cutoff(cinemaID)
-	closes := s.changePolicy.Closes(cinemaID, showtime, staff)
-	if s.changePolicy.Open(now, cinemaID, showtime, staff) {
+	cutoff := s.ChangePolicy.Cutoff(cinemaID)
+	closes := s.ChangePolicy.Closes(cinemaID, showtime, staff)
+	if s.ChangePolicy.Open(now, cinemaID, showtime, staff) {
 		if staff || cutoff == 0 {
 			return l.T("booking.window_open_until_start", "Time", at(closes)), true
 		}
-		return l.T("booking.window_open", "Time", at(closes), "Cutoff", cutoffWords(l, cutoff)), true
+		return l.T("booking.window_open", "Time", at(closes), "Cutoff", CutoffWords(l, cutoff)), true
 	}
 	switch {
 	case staff || cutoff == 0:
 		return l.T("booking.window_closed_at_start", "Start", at(showtime)), false
 	case !now.Before(showtime):
 		// Nobody can change it any more: no box office advice.
-		return l.T("booking.window_closed_started", "Time", at(closes), "Cutoff", cutoffWords(l, cutoff), "Start", at(showtime)), false
+		return l.T("booking.window_closed_started", "Time", at(closes), "Cutoff", CutoffWords(l, cutoff), "Start", at(showtime)), false
 	}
-	return l.T("booking.window_closed", "Time", at(closes), "Cutoff", cutoffWords(l, cutoff)), false
+	return l.T("booking.window_closed", "Time", at(closes), "Cutoff", CutoffWords(l, cutoff)), false
 }
 
 // changesClosed is the reason changes are closed for this visit, or "" while they are open.
-func (s *Server) changesClosed(c echo.Context, cinemaID string, showtime time.Time) string {
-	if text, open := s.changeWindow(c, cinemaID, showtime); !open {
+func (s *Kernel) ChangesClosed(c echo.Context, cinemaID string, showtime time.Time) string {
+	if text, open := s.ChangeWindow(c, cinemaID, showtime); !open {
 		return text
 	}
 	return ""
@@ -63,26 +62,20 @@ func (s *Server) changesClosed(c echo.Context, cinemaID string, showtime time.Ti
 
 // refuseClosed is the answer (409) to a change that arrives after the cut-off (an open edit
 // page, a replayed form), or nil while changes are open. Nothing has been sent upstream.
-func (s *Server) refuseClosed(c echo.Context, cinemaID string, showtime time.Time, backURL, backLabel string) error {
-	reason := s.changesClosed(c, cinemaID, showtime)
+func (s *Kernel) RefuseClosed(c echo.Context, cinemaID string, showtime time.Time, backURL, backLabel string) error {
+	reason := s.ChangesClosed(c, cinemaID, showtime)
 	if reason == "" {
 		return nil
 	}
-	loggerFrom(c.Request().Context(), s.logger).Info("change refused after the cut-off", "path", c.Path(), "cinema", cinemaID, "showtime", showtime)
-	return &web.Error{Code: web.EConflict, Heading: loc(c).T("booking.closed_heading"), Message: reason, BackURL: backURL, BackLabel: backLabel}
-}
-
-// refuseClosedEdit is refuseClosed for the edit in progress: the way on is cancelling it,
-// which still works and restores the booking as it was.
-func (s *Server) refuseClosedEdit(c echo.Context, e editVisit) error {
-	return s.refuseClosed(c, e.CinemaID, e.Showtime, s.url(RouteEditCancel), loc(c).T("booking.cancel_this_change"))
+	LoggerFrom(c.Request().Context(), s.Logger).Info("change refused after the cut-off", "path", c.Path(), "cinema", cinemaID, "showtime", showtime)
+	return &Error{Code: EConflict, Heading: Loc(c).T("booking.closed_heading"), Message: reason, BackURL: backURL, BackLabel: backLabel}
 }
 
 // changeWindowLine is what the booking page says about the cut-off: until when changes are
 // possible while some change action is offered, or why they are closed unless an action
 // already says so.
-func (s *Server) changeWindowLine(c echo.Context, cinemaID string, showtime time.Time, actions []booking.Action) string {
-	text, open := s.changeWindow(c, cinemaID, showtime)
+func (s *Kernel) ChangeWindowLine(c echo.Context, cinemaID string, showtime time.Time, actions []booking.Action) string {
+	text, open := s.ChangeWindow(c, cinemaID, showtime)
 	for _, a := range actions {
 		switch {
 		case open && a.Enabled:
@@ -97,13 +90,13 @@ func (s *Server) changeWindowLine(c echo.Context, cinemaID string, showtime time
 	return text
 }
 
-func sameDay(t time.Time, y int, m time.Month, d int) bool {
+func SameDay(t time.Time, y int, m time.Month, d int) bool {
 	ty, tm, td := t.Date()
 	return ty == y && tm == m && td == d
 }
 
 // cutoffWords writes a cut-off in l's words: "30 minutes", "2 hours", "1 hour 30 minutes".
-func cutoffWords(l *i18n.Localizer, d time.Duration) string {
+func CutoffWords(l *i18n.Localizer, d time.Duration) string {
 	if d < time.Minute {
 		return l.N("common.seconds", int(d/time.Second))
 	}

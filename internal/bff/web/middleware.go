@@ -1,12 +1,10 @@
-package bff
+package web
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"regexp"
 	"strings"
@@ -16,7 +14,6 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
-	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
@@ -25,25 +22,17 @@ import (
 const (
 	ctxNonce     = "csp_nonce"
 	ctxRequestID = "request_id"
-	ctxDevice    = web.DeviceKey
-	ctxCSRF      = web.CSRFKey
-	// ctxSessionLoaded is set once the server session is in the request context.
-	ctxSessionLoaded = "session_loaded"
+	// CtxSessionLoaded is set once the server session is in the request context.
+	CtxSessionLoaded = "session_loaded"
 )
 
-// loggerFrom returns the request-scoped logger (carrying the request id): web.LoggerFrom.
-func loggerFrom(ctx context.Context, fallback *slog.Logger) *slog.Logger {
-	return web.LoggerFrom(ctx, fallback)
-}
-
-func (s *Server) useMiddleware() {
-	e := s.echo
+func (s *Kernel) useMiddleware(e *echo.Echo) {
 	e.Pre(dropTrailingSlash)
 	e.Use(s.requestID) // also starts the read budget, counted from the request's arrival
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		DisablePrintStack: true,
 		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
-			loggerFrom(c.Request().Context(), s.logger).Error("panic recovered", "err", err, "stack", string(stack))
+			LoggerFrom(c.Request().Context(), s.Logger).Error("panic recovered", "err", err, "stack", string(stack))
 			return err
 		},
 	}))
@@ -54,10 +43,10 @@ func (s *Server) useMiddleware() {
 	e.Use(s.chooseLanguage) // language.go: after the device, as a kiosk has its own
 	// The body limit comes before anything reads the body (CSRF reads the form).
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
-		Limit: s.cfg.BodyLimit,
+		Limit: s.Cfg.BodyLimit,
 		// The provider's events may be larger: the webhook reads its body within its own limit
 		// (maxWebhookBytes). c.Path is the route matched, not an address the client wrote.
-		Skipper: func(c echo.Context) bool { return c.Path() == paths[RoutePaymentWebhook] },
+		Skipper: func(c echo.Context) bool { return c.Path() == Paths[RoutePaymentWebhook] },
 	}))
 	// csrf.go: the token is checked against the visit as the request found it, before an
 	// ended staff sign-in destroys the session (the sign-in form posted then must pass).
@@ -79,7 +68,7 @@ func dropTrailingSlash(next echo.HandlerFunc) echo.HandlerFunc {
 		if u.RawQuery != "" {
 			ref += "?" + u.RawQuery
 		}
-		return c.Redirect(http.StatusMovedPermanently, web.SelfLink(ref))
+		return c.Redirect(http.StatusMovedPermanently, SelfLink(ref))
 	}
 }
 
@@ -90,8 +79,8 @@ var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{8,64}$`)
 // read deadline of the request (budget.go), except on the infrastructure paths: a value the
 // upstream client honours for reads, not a cancellation, so the session store and the
 // database still finish their work after the reads ran out of time.
-func (s *Server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
-	budget := s.cfg.ReadBudget // resolved in New
+func (s *Kernel) requestID(next echo.HandlerFunc) echo.HandlerFunc {
+	budget := s.Cfg.ReadBudget // resolved in New
 	return func(c echo.Context) error {
 		id := c.Request().Header.Get(echo.HeaderXRequestID)
 		if !requestIDPattern.MatchString(id) {
@@ -101,10 +90,10 @@ func (s *Server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		c.Set(ctxRequestID, id)
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
-		l := s.logger.With("request_id", id)
-		ctx := web.WithLogger(c.Request().Context(), l)
-		ctx = withRequestID(ctx, id)
-		if !isInfraPath(c.Request().URL.Path) {
+		l := s.Logger.With("request_id", id)
+		ctx := WithLogger(c.Request().Context(), l)
+		ctx = WithRequestID(ctx, id)
+		if !IsInfraPath(c.Request().URL.Path) {
 			ctx = upstream.WithReadDeadline(ctx, time.Now().Add(budget))
 		}
 		c.SetRequest(c.Request().WithContext(ctx))
@@ -113,7 +102,7 @@ func (s *Server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // observe records metrics and writes one access log line per request.
-func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
+func (s *Kernel) observe(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
 		s.metrics.inFlight.Inc()
@@ -132,8 +121,8 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		method := methodLabel(c.Request().Method)
 		s.metrics.requests.WithLabelValues(method, route, fmt.Sprint(status)).Inc()
 		s.metrics.duration.WithLabelValues(method, route).Observe(d.Seconds())
-		if route != paths[RouteMetrics] && route != paths[RouteLivez] && route != paths[RouteReadyz] {
-			loggerFrom(c.Request().Context(), s.logger).Info("request",
+		if route != Paths[RouteMetrics] && route != Paths[RouteLivez] && route != Paths[RouteReadyz] {
+			LoggerFrom(c.Request().Context(), s.Logger).Info("request",
 				"method", c.Request().Method, "route", route, "status", status,
 				"duration_ms", float64(d.Microseconds())/1000, "ip", c.RealIP())
 		}
@@ -142,9 +131,9 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // securityHeaders sets a strict CSP with a per-request nonce and the other baseline headers.
-func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+func (s *Kernel) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	formAction := "'self'"
-	for _, o := range s.cfg.FormActionOrigins {
+	for _, o := range s.Cfg.FormActionOrigins {
 		formAction += " " + o
 	}
 	return func(c echo.Context) error {
@@ -161,7 +150,7 @@ func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()")
-		if s.cfg.Secure() {
+		if s.Cfg.Secure() {
 			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
 		}
 		if !strings.HasPrefix(c.Request().URL.Path, "/static/") {
@@ -173,16 +162,16 @@ func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // loadDevice reads the device cookie; a new device gets one (customer mode) on its first page.
-func (s *Server) loadDevice(next echo.HandlerFunc) echo.HandlerFunc {
+func (s *Kernel) loadDevice(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if isInfraPath(c.Request().URL.Path) {
+		if IsInfraPath(c.Request().URL.Path) {
 			return next(c)
 		}
-		info, ok := s.device.Read(c.Request())
-		info, stale := s.resolveDevice(c, info) // the mode comes from the enrolment row (device.go)
-		c.Set(ctxDevice, info)
+		info, ok := s.Devices.Read(c.Request())
+		info, stale := s.ResolveDevice(c, info) // the mode comes from the enrolment row (device.go)
+		c.Set(DeviceKey, info)
 		if !ok || stale {
-			if err := s.device.Write(c.Response(), c.Request(), info); err != nil {
+			if err := s.Devices.Write(c.Response(), c.Request(), info); err != nil {
 				return fmt.Errorf("issue device cookie: %w", err)
 			}
 		}
@@ -190,19 +179,41 @@ func (s *Server) loadDevice(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// deviceOf returns the device info of the request: web.DeviceOf.
-func deviceOf(c echo.Context) device.Info { return web.DeviceOf(c) }
-
-// isKiosk reports whether the request comes from a lobby kiosk: web.IsKiosk.
-func isKiosk(c echo.Context) bool { return web.IsKiosk(c) }
-
 // isInfraPath marks paths that need neither sessions, device cookies nor CSRF.
-func isInfraPath(p string) bool {
-	return strings.HasPrefix(p, "/static/") || p == paths[RouteMetrics] || p == paths[RouteLivez] || p == paths[RouteReadyz] ||
-		p == paths[RoutePaymentWebhook] // signed by the provider, not sent by a browser
+func IsInfraPath(p string) bool {
+	return strings.HasPrefix(p, "/static/") || p == Paths[RouteMetrics] || p == Paths[RouteLivez] || p == Paths[RouteReadyz] ||
+		p == Paths[RoutePaymentWebhook] // signed by the provider, not sent by a browser
 }
 
 // isHTMX reports whether the request comes from htmx (and wants a fragment).
-func isHTMX(c echo.Context) bool {
+func IsHTMX(c echo.Context) bool {
 	return c.Request().Header.Get("HX-Request") == "true" && c.Request().Header.Get("HX-Boosted") != "true"
+}
+
+// resolveDevice fills the mode, name and default language of info from its live enrolment (the
+// language is what a kiosk greets each new guest in: language.go). A cookie naming an
+// enrolment that is revoked, unknown or another device's is a customer device, and stale says
+// the cookie should be rewritten without it. When the row cannot be read the device is a
+// customer for this request (the cookie is kept: the next request may read it).
+func (s *Kernel) ResolveDevice(c echo.Context, info device.Info) (device.Info, bool) {
+	info.Mode, info.Name, info.Language = device.Customer, "", ""
+	if info.Enrolment == 0 {
+		return info, false
+	}
+	if s.Enrolments == nil {
+		return info, false
+	}
+	ctx := c.Request().Context()
+	e, ok, err := s.Enrolments.Live(ctx, info.Enrolment, info.ID)
+	if err != nil {
+		LoggerFrom(ctx, s.Logger).Error("device enrolment not readable: customer mode for this request", "enrolment", info.Enrolment, "err", err)
+		return info, false
+	}
+	if !ok {
+		LoggerFrom(ctx, s.Logger).Info("device enrolment not live: customer mode", "enrolment", info.Enrolment, "device", info.ID)
+		info.Enrolment = 0
+		return info, true
+	}
+	info.Mode, info.Name, info.Language = e.Mode, e.Name, e.Language
+	return info, false
 }

@@ -1,4 +1,4 @@
-package bff
+package web
 
 import (
 	"bytes"
@@ -9,66 +9,64 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
-	staffpages "github.com/cinemabff/cinemabff/internal/bff/staff"
-	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/etag"
 	"github.com/cinemabff/cinemabff/views/layouts"
 )
 
 // chrome builds the page frame's view model for this request.
-func (s *Server) chrome(c echo.Context, title string) layouts.Chrome {
-	dev := deviceOf(c)
-	l := loc(c)
+func (s *Kernel) Chrome(c echo.Context, title string) layouts.Chrome {
+	dev := DeviceOf(c)
+	l := Loc(c)
 	ch := layouts.Chrome{
 		Lang:      l.Lang(),
-		Languages: s.languageLinks(c),
+		Languages: s.LanguageLinks(c),
 		Title:     title,
-		SiteName:  s.cfg.SiteName,
+		SiteName:  s.Cfg.SiteName,
 		Mode:      string(dev.Mode),
-		CSRFToken: csrfToken(c),
-		CSSPath:   s.assets.Path("css/app.css"),
-		HTMXPath:  s.assets.Path("vendor/htmx-2.0.11.min.js"),
-		JSPath:    s.assets.Path("js/app.js"),
-		IconPath:  s.assets.Path("img/favicon.svg"),
-		HomeURL:   s.url(RouteHome),
+		CSRFToken: CSRFToken(c),
+		CSSPath:   s.Assets.Path("css/app.css"),
+		HTMXPath:  s.Assets.Path("vendor/htmx-2.0.11.min.js"),
+		JSPath:    s.Assets.Path("js/app.js"),
+		IconPath:  s.Assets.Path("img/favicon.svg"),
+		HomeURL:   s.URL(RouteHome),
 	}
 	current := c.Path()
 	for _, n := range []struct{ label, route string }{
 		{l.T("nav.whats_on"), RouteWhatsOn},
 		{l.T("nav.my_booking"), RouteFindBooking},
 	} {
-		ch.Nav = append(ch.Nav, layouts.Link{Label: n.label, URL: s.url(n.route), Current: current == paths[n.route]})
+		ch.Nav = append(ch.Nav, layouts.Link{Label: n.label, URL: s.URL(n.route), Current: current == Paths[n.route]})
 	}
-	if name := s.staffMember(c); name != "" {
-		ch.StaffName, ch.SignOutURL = name, s.url(RouteStaffSignOut)
-		ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.needs_attention"), URL: s.url(RouteStaffAttention), Current: current == paths[RouteStaffAttention]})
-		if s.isSupervisor(c) {
-			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.audit"), URL: s.url(staffpages.RouteAudit), Current: current == paths[staffpages.RouteAudit]})
-			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.terminals"), URL: s.url(staffpages.RouteDevices), Current: current == paths[staffpages.RouteDevices]})
-			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.staff_accounts"), URL: s.url(staffpages.RouteAccounts), Current: current == paths[staffpages.RouteAccounts]})
+	if name := s.StaffMember(c); name != "" {
+		ch.StaffName, ch.SignOutURL = name, s.URL(RouteStaffSignOut)
+		ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.needs_attention"), URL: s.URL(RouteStaffAttention), Current: current == Paths[RouteStaffAttention]})
+		if s.IsSupervisor(c) {
+			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.audit"), URL: s.URL(RouteStaffAudit), Current: current == Paths[RouteStaffAudit]})
+			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.terminals"), URL: s.URL(RouteStaffDevices), Current: current == Paths[RouteStaffDevices]})
+			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.staff_accounts"), URL: s.URL(RouteStaffAccounts), Current: current == Paths[RouteStaffAccounts]})
 		}
 		if dev.Mode == device.Counter {
-			ch.NextCustomerURL = s.url(RouteNextCustomer)
+			ch.NextCustomerURL = s.URL(RouteNextCustomer)
 		}
 	}
 	if dev.Mode == device.Kiosk {
-		s.kioskChrome(c, &ch) // kiosk_chrome.go: its own nav, the idle timer, the refresh without JavaScript
+		s.KioskChrome(c, &ch) // kiosk_chrome.go: its own nav, the idle timer, the refresh without JavaScript
 	}
 	return ch
 }
 
 // render writes a page: the whole document normally, only the body component for an htmx
 // request (see fragment). Vary tells caches the two differ.
-func (s *Server) render(c echo.Context, status int, title string, body templ.Component) error {
-	if isHTMX(c) {
-		return s.fragment(c, status, body)
+func (s *Kernel) Render(c echo.Context, status int, title string, body templ.Component) error {
+	if IsHTMX(c) {
+		return s.Fragment(c, status, body)
 	}
 	c.Response().Header().Add("Vary", "HX-Request")
 	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	c.Response().WriteHeader(status)
 	ctx := c.Request().Context()
-	return layouts.Base(s.chrome(c, title)).Render(templ.WithChildren(ctx, body), c.Response())
+	return layouts.Base(s.Chrome(c, title)).Render(templ.WithChildren(ctx, body), c.Response())
 }
 
 // fragment writes an htmx fragment. A fragment answering a GET with 200 (a poller asking
@@ -76,7 +74,7 @@ func (s *Server) render(c echo.Context, status int, title string, body templ.Com
 // revalidation only (no-cache instead of the site's no-store); when it has not changed the
 // browser's If-None-Match gets a 304 without the body (http.ServeContent answers it).
 // Fragments are small, so they are rendered into memory first.
-func (s *Server) fragment(c echo.Context, status int, body templ.Component) error {
+func (s *Kernel) Fragment(c echo.Context, status int, body templ.Component) error {
 	h := c.Response().Header()
 	h.Add("Vary", "HX-Request")
 	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
@@ -97,4 +95,4 @@ func (s *Server) fragment(c echo.Context, status int, body templ.Component) erro
 
 // redirect sends the browser on after a POST (Post/Redirect/Get). For htmx requests it uses
 // HX-Redirect so the whole page changes, not a fragment.
-func (s *Server) redirect(c echo.Context, to string) error { return web.Redirect(c, to) }
+func (s *Kernel) Redirect(c echo.Context, to string) error { return Redirect(c, to) }

@@ -1,4 +1,4 @@
-package bff
+package web
 
 import (
 	"crypto/sha256"
@@ -52,18 +52,18 @@ func methodLabel(method string) string {
 
 // MetricsHandler serves the metrics without asking who calls: for a listener of their own
 // (-metrics-addr) that only the operators' scraper reaches.
-func (s *Server) MetricsHandler() http.Handler {
-	return promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{})
+func (s *Kernel) MetricsHandler() http.Handler {
+	return promhttp.HandlerFor(s.Registry, promhttp.HandlerOpts{})
 }
 
-// metricsOnSite is /metrics on the public listener: it answers only a caller that sends
+// MetricsOnSite is /metrics on the public listener: it answers only a caller that sends
 // "Authorization: Bearer <Config.MetricsToken>", and is not there (404) when no token is set.
-func (s *Server) metricsOnSite() echo.HandlerFunc {
-	if s.cfg.MetricsToken == "" {
+func (s *Kernel) MetricsOnSite() echo.HandlerFunc {
+	if s.Cfg.MetricsToken == "" {
 		return func(echo.Context) error { return echo.ErrNotFound }
 	}
 	// Compared as hashes, so neither the token's content nor its length shows in the timing.
-	want := sha256.Sum256([]byte(s.cfg.MetricsToken))
+	want := sha256.Sum256([]byte(s.Cfg.MetricsToken))
 	auth := middleware.KeyAuthWithConfig(middleware.KeyAuthConfig{
 		KeyLookup:  "header:" + echo.HeaderAuthorization,
 		AuthScheme: "Bearer", // matched in any case

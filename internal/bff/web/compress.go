@@ -1,4 +1,4 @@
-package bff
+package web
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 // compressMinSize: a smaller body fits in one packet anyway; compressing it only costs CPU.
 const compressMinSize = 1024
 
-// compressed wraps the whole site (pages, htmx fragments, CSS, JS, SVG) in gzip, or zstd for a
+// Compressed wraps the whole site (pages, htmx fragments, CSS, JS, SVG) in gzip, or zstd for a
 // browser that prefers it. It sits outside Echo so every answer, error pages included, is
 // written before the compressor closes. What is not text is passed through as it is (see
 // compressible), as is an answer that already has a Content-Encoding (/metrics compresses
@@ -23,7 +23,7 @@ const compressMinSize = 1024
 // ETags; the suffix is taken off a tag sent back in If-None-Match before the handler sees it
 // (etag.StripEncodingSuffixes), so the handler compares it with its own tag. Vary:
 // Accept-Encoding is always set.
-func compressed(h http.Handler) (http.Handler, error) {
+func Compressed(h http.Handler) (http.Handler, error) {
 	wrap, err := gzhttp.NewWrapper(
 		gzhttp.MinSize(compressMinSize),
 		gzhttp.ContentTypeFilter(compressible),

@@ -1,4 +1,4 @@
-package bff
+package web
 
 import (
 	"net/http"
@@ -7,8 +7,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/cinemabff/cinemabff/internal/bff/kiosk"
-	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/views/layouts"
 )
 
@@ -21,9 +19,9 @@ const ctxKioskIdlePaused = "kiosk_idle_paused"
 // pauseKioskIdle keeps the page from starting over while it shows: no idle timer (the body
 // carries data-idle-paused, which app.js reads) and no meta refresh. For the pages of a payment
 // in progress: the timer pauses while a payment runs.
-func pauseKioskIdle(c echo.Context) { c.Set(ctxKioskIdlePaused, true) }
+func PauseKioskIdle(c echo.Context) { c.Set(ctxKioskIdlePaused, true) }
 
-func kioskIdlePaused(c echo.Context) bool {
+func KioskIdlePaused(c echo.Context) bool {
 	p, _ := c.Get(ctxKioskIdlePaused).(bool)
 	return p
 }
@@ -31,47 +29,51 @@ func kioskIdlePaused(c echo.Context) bool {
 // kioskChrome is the kiosk's part of the page frame: its own navigation (nothing that leaves the
 // kiosk), the idle timer for app.js, and for browsers without JavaScript a meta refresh to the
 // idle warning page. The start screen of a kiosk without a visit has nothing to reset.
-func (s *Server) kioskChrome(c echo.Context, ch *layouts.Chrome) {
+func (s *Kernel) KioskChrome(c echo.Context, ch *layouts.Chrome) {
 	current := c.Path()
-	l := loc(c)
+	l := Loc(c)
 	nav := []layouts.Link{
-		{Label: l.T("kiosk.buy_title"), URL: s.url(RouteWhatsOn), Current: current == paths[RouteWhatsOn]},
-		{Label: l.T("kiosk.collect_title"), URL: s.url(kiosk.RouteCollect), Current: current == paths[kiosk.RouteCollect]},
-		{Label: l.T("kiosk.change_title"), URL: s.url(RouteFindBooking), Current: current == paths[RouteFindBooking]},
+		{Label: l.T("kiosk.buy_title"), URL: s.URL(RouteWhatsOn), Current: current == Paths[RouteWhatsOn]},
+		{Label: l.T("kiosk.collect_title"), URL: s.URL(RouteKioskCollect), Current: current == Paths[RouteKioskCollect]},
+		{Label: l.T("kiosk.change_title"), URL: s.URL(RouteFindBooking), Current: current == Paths[RouteFindBooking]},
 	}
 	for _, link := range ch.Nav { // staff links stay (a supervisor at the kiosk)
-		if link.URL != s.url(RouteWhatsOn) && link.URL != s.url(RouteFindBooking) {
+		if link.URL != s.URL(RouteWhatsOn) && link.URL != s.URL(RouteFindBooking) {
 			nav = append(nav, link)
 		}
 	}
 	ch.Nav = nav
-	if current == paths[RouteHome] && !s.hasVisit(c) {
+	if current == Paths[RouteHome] && !(s.HasVisit != nil && s.HasVisit(c)) {
 		return
 	}
-	ch.IdleResetSeconds = int(s.cfg.KioskIdle / time.Second)
-	ch.IdleWarnSeconds = int(kiosk.IdleWarning / time.Second)
-	ch.ResetURL = s.url(RouteVisitReset)
-	if kioskIdlePaused(c) {
+	ch.IdleResetSeconds = int(s.Cfg.KioskIdle / time.Second)
+	ch.IdleWarnSeconds = int(KioskIdleWarning / time.Second)
+	ch.ResetURL = s.URL(RouteVisitReset)
+	if KioskIdlePaused(c) {
 		ch.IdlePaused = true
 		return
 	}
-	ch.IdleRefreshURL = s.url(kiosk.RouteIdle) + "?" + url.Values{"back": {kioskBackURL(c)}}.Encode()
+	ch.IdleRefreshURL = s.URL(RouteKioskIdle) + "?" + url.Values{"back": {KioskBackURL(c)}}.Encode()
 }
 
 // kioskBackURL is where "Continue" on the idle page returns to: this page when it was a GET,
 // else the page the form was on (its Referer, when it is this site's), else the start screen.
-func kioskBackURL(c echo.Context) string {
+func KioskBackURL(c echo.Context) string {
 	r := c.Request()
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
-		if p, ok := web.RequestLink(r.URL); ok {
+		if p, ok := RequestLink(r.URL); ok {
 			return p
 		}
-		return web.HomePath
+		return HomePath
 	}
 	if ref, err := url.Parse(r.Referer()); err == nil && ref.Host == r.Host {
-		if p, ok := web.RequestLink(ref); ok {
+		if p, ok := RequestLink(ref); ok {
 			return p
 		}
 	}
-	return web.HomePath
+	return HomePath
 }
+
+// KioskIdleWarning is how long the idle warning counts down before the visit ends: at least
+// 20 seconds to respond (WCAG 2.2.1, EN 301 549 for self-service machines).
+const KioskIdleWarning = 20 * time.Second

@@ -1,4 +1,4 @@
-package bff
+package web
 
 import (
 	"context"
@@ -8,6 +8,6 @@ import (
 
 // withRequestID keeps the request id in the context; the upstream client sends it on as
 // X-Request-ID.
-func withRequestID(ctx context.Context, id string) context.Context {
+func WithRequestID(ctx context.Context, id string) context.Context {
 	return upstream.WithRequestID(ctx, id)
 }

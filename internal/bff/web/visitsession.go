@@ -1,4 +1,4 @@
-package bff
+package web
 
 import (
 	"context"
@@ -12,10 +12,11 @@ import (
 
 // Session keys. The visit's server-side state lives under these names only.
 const (
-	sessTouched = "touched" // unix seconds of the last write; refreshes the idle deadline
+	SessTouched = "touched" // unix seconds of the last write; refreshes the idle deadline
 )
 
-func newSessionManager(store scs.Store, cfg Config) *scs.SessionManager {
+// NewSessionManager is the visit's server-side session: its cookie, idle timeout and lifetime.
+func NewSessionManager(store scs.Store, cfg Config) *scs.SessionManager {
 	sm := scs.New()
 	sm.Store = store
 	sm.IdleTimeout = cfg.SessionIdle
@@ -46,12 +47,12 @@ func newSessionManager(store scs.Store, cfg Config) *scs.SessionManager {
 // keep a copy of the values as loaded and compare; a GET that changes nothing writes nothing.
 // An active visit refreshes its idle deadline at most every IdleTimeout/4 (a write, but not on
 // every GET: see TestBookingPageGETsDoNotWriteSessionStore).
-func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
+func (s *Kernel) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if isInfraPath(c.Request().URL.Path) {
+		if IsInfraPath(c.Request().URL.Path) {
 			return next(c)
 		}
-		sm := s.sessions
+		sm := s.Sessions
 		token := ""
 		if ck, err := c.Cookie(sm.Cookie.Name); err == nil {
 			token = ck.Value
@@ -61,13 +62,13 @@ func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 			return fmt.Errorf("load session: %w", err)
 		}
 		c.SetRequest(c.Request().WithContext(ctx))
-		c.Set(ctxSessionLoaded, true)
+		c.Set(CtxSessionLoaded, true)
 		loaded := sessionState{token: sm.Token(ctx)}
 		if loaded.token != "" {
 			loaded.values = s.snapshot(ctx)
-			last := time.Unix(sm.GetInt64(ctx, sessTouched), 0)
+			last := time.Unix(sm.GetInt64(ctx, SessTouched), 0)
 			if time.Since(last) > sm.IdleTimeout/4 {
-				sm.Put(ctx, sessTouched, time.Now().Unix())
+				sm.Put(ctx, SessTouched, time.Now().Unix())
 			}
 		}
 		var commitErr error
@@ -87,7 +88,7 @@ func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 			return commitErr
 		}
 		if commitErr != nil {
-			loggerFrom(c.Request().Context(), s.logger).Error("commit session", "err", commitErr)
+			LoggerFrom(c.Request().Context(), s.Logger).Error("commit session", "err", commitErr)
 		}
 		return err
 	}
@@ -107,24 +108,24 @@ type gobbed string
 // snapshot copies the session's values. The values the site stores are strings and numbers,
 // which are copied as they are and compared with ==: no encoding on the hot path. Anything
 // else is kept encoded, as scs would store it.
-func (s *Server) snapshot(ctx context.Context) map[string]any {
-	keys := s.sessions.Keys(ctx)
+func (s *Kernel) snapshot(ctx context.Context) map[string]any {
+	keys := s.Sessions.Keys(ctx)
 	if len(keys) == 0 {
 		return nil
 	}
 	out := make(map[string]any, len(keys))
 	for _, k := range keys {
-		out[k] = s.snapshotValue(s.sessions.Get(ctx, k))
+		out[k] = s.snapshotValue(s.Sessions.Get(ctx, k))
 	}
 	return out
 }
 
-func (s *Server) snapshotValue(v any) any {
+func (s *Kernel) snapshotValue(v any) any {
 	switch v.(type) {
 	case nil, string, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64:
 		return v
 	}
-	b, err := s.sessions.Codec.Encode(time.Time{}, map[string]any{"v": v})
+	b, err := s.Sessions.Codec.Encode(time.Time{}, map[string]any{"v": v})
 	if err != nil {
 		// Unencodable values would fail the commit anyway; a fresh value never compares equal,
 		// so the commit happens and the error surfaces.
@@ -134,8 +135,8 @@ func (s *Server) snapshotValue(v any) any {
 }
 
 // changedSince reports whether the session's values differ from the snapshot taken at load.
-func (s *Server) changedSince(ctx context.Context, loaded map[string]any) bool {
-	keys := s.sessions.Keys(ctx)
+func (s *Kernel) changedSince(ctx context.Context, loaded map[string]any) bool {
+	keys := s.Sessions.Keys(ctx)
 	if len(keys) != len(loaded) {
 		return true
 	}
@@ -144,15 +145,15 @@ func (s *Server) changedSince(ctx context.Context, loaded map[string]any) bool {
 		if !ok {
 			return true
 		}
-		if s.snapshotValue(s.sessions.Get(ctx, k)) != was {
+		if s.snapshotValue(s.Sessions.Get(ctx, k)) != was {
 			return true
 		}
 	}
 	return false
 }
 
-func (s *Server) commitSession(c echo.Context, loaded sessionState) error {
-	sm := s.sessions
+func (s *Kernel) commitSession(c echo.Context, loaded sessionState) error {
+	sm := s.Sessions
 	ctx := c.Request().Context()
 	switch sm.Status(ctx) {
 	case scs.Destroyed:
@@ -167,8 +168,8 @@ func (s *Server) commitSession(c echo.Context, loaded sessionState) error {
 	if sm.Token(ctx) == loaded.token && !s.changedSince(ctx, loaded.values) {
 		return nil
 	}
-	if sm.GetInt64(ctx, sessTouched) == 0 {
-		sm.Put(ctx, sessTouched, time.Now().Unix())
+	if sm.GetInt64(ctx, SessTouched) == 0 {
+		sm.Put(ctx, SessTouched, time.Now().Unix())
 	}
 	token, expiry, err := sm.Commit(ctx)
 	if err != nil {
@@ -181,10 +182,22 @@ func (s *Server) commitSession(c echo.Context, loaded sessionState) error {
 // renewSession gives the visit a new session token, keeping its data, and a new CSRF secret
 // (csrf.go). Call it on every change of privilege: a booking bound to the visit, a staff
 // sign-in or sign-out; and answer with a redirect, so the next page carries the new token.
-func (s *Server) renewSession(c echo.Context) error {
-	if err := s.sessions.RenewToken(c.Request().Context()); err != nil {
+func (s *Kernel) RenewSession(c echo.Context) error {
+	if err := s.Sessions.RenewToken(c.Request().Context()); err != nil {
 		return fmt.Errorf("renew session token: %w", err)
 	}
-	s.newCSRFSecret(c)
+	s.NewCSRFSecret(c)
 	return nil
+}
+
+// SessFlash holds a one-shot message for the next page.
+const SessFlash = "flash"
+
+// Flash keeps a one-line message for the next page the visit sees.
+func (s *Kernel) Flash(c echo.Context, msg string) {
+	s.Sessions.Put(c.Request().Context(), SessFlash, msg)
+}
+
+func (s *Kernel) PopFlash(c echo.Context) string {
+	return s.Sessions.PopString(c.Request().Context(), SessFlash)
 }

@@ -1,4 +1,4 @@
-package bff
+package web
 
 import (
 	"errors"
@@ -7,7 +7,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/pages"
@@ -16,29 +15,29 @@ import (
 // handleError is the one place errors become pages. Application errors are shown as they are;
 // anything else is logged with a reference (the request id) and shown as a friendly page
 // quoting it. An htmx request gets a fragment retargeted to the page's error region.
-func (s *Server) handleError(err error, c echo.Context) {
+func (s *Kernel) HandleError(err error, c echo.Context) {
 	if c.Response().Committed {
-		loggerFrom(c.Request().Context(), s.logger).Error("error after response started", "err", err)
+		LoggerFrom(c.Request().Context(), s.Logger).Error("error after response started", "err", err)
 		return
 	}
 	if i18n.FromContext(c.Request().Context()) == nil {
 		// The error came before chooseLanguage ran (a middleware refused the request).
 		r := c.Request()
-		c.SetRequest(r.WithContext(i18n.NewContext(r.Context(), s.langs.For(s.langs.Match(r.Header.Get("Accept-Language"))))))
+		c.SetRequest(r.WithContext(i18n.NewContext(r.Context(), s.Langs.For(s.Langs.Match(r.Header.Get("Accept-Language"))))))
 	}
 	if upstream.TimedOut(err) {
-		var ae *web.Error
+		var ae *Error
 		if !errors.As(err, &ae) {
 			// A handler that passed the upstream's error on as it is: still the slow page.
-			err = slowUpstream(err, s.url(RouteHome), loc(c).T("ui.back_to_start"))
+			err = SlowUpstream(err, s.URL(RouteHome), Loc(c).T("ui.back_to_start"))
 		}
 	}
-	v := s.errorView(err, c)
+	v := s.ErrorView(err, c)
 	if v.Status == http.StatusTooManyRequests || v.Status == http.StatusServiceUnavailable {
-		var ae *web.Error
+		var ae *Error
 		if errors.As(err, &ae) {
 			ra := ae.RetryAfter
-			if ra <= 0 && ae.Code == web.EUnavailable {
+			if ra <= 0 && ae.Code == EUnavailable {
 				ra = slowRetryAfter
 			}
 			if ra > 0 {
@@ -46,11 +45,11 @@ func (s *Server) handleError(err error, c echo.Context) {
 			}
 		}
 	}
-	if isHTMX(c) {
+	if IsHTMX(c) {
 		c.Response().Header().Set("HX-Retarget", "#htmx-error")
 		c.Response().Header().Set("HX-Reswap", "innerHTML")
-		if rerr := s.render(c, v.Status, v.Heading, pages.ErrorBody(v)); rerr != nil {
-			loggerFrom(c.Request().Context(), s.logger).Error("render error fragment", "err", rerr)
+		if rerr := s.Render(c, v.Status, v.Heading, pages.ErrorBody(v)); rerr != nil {
+			LoggerFrom(c.Request().Context(), s.Logger).Error("render error fragment", "err", rerr)
 		}
 		return
 	}
@@ -58,28 +57,28 @@ func (s *Server) handleError(err error, c echo.Context) {
 		_ = c.NoContent(v.Status)
 		return
 	}
-	if rerr := s.render(c, v.Status, v.Heading, pages.Error(v)); rerr != nil {
-		loggerFrom(c.Request().Context(), s.logger).Error("render error page", "err", rerr)
+	if rerr := s.Render(c, v.Status, v.Heading, pages.Error(v)); rerr != nil {
+		LoggerFrom(c.Request().Context(), s.Logger).Error("render error page", "err", rerr)
 	}
 }
 
-func (s *Server) errorView(err error, c echo.Context) pages.ErrorView {
-	log := loggerFrom(c.Request().Context(), s.logger)
-	l := loc(c)
-	home, toStart := s.url(RouteHome), l.T("ui.back_to_start")
-	var ae *web.Error
-	if errors.As(err, &ae) && ae.Code != web.EInternal {
+func (s *Kernel) ErrorView(err error, c echo.Context) pages.ErrorView {
+	log := LoggerFrom(c.Request().Context(), s.Logger)
+	l := Loc(c)
+	home, toStart := s.URL(RouteHome), l.T("ui.back_to_start")
+	var ae *Error
+	if errors.As(err, &ae) && ae.Code != EInternal {
 		switch {
-		case ae.Err != nil && ae.Code == web.EUnavailable:
+		case ae.Err != nil && ae.Code == EUnavailable:
 			// The cinema's system, not the person: staff read here why (a refused token,
 			// a reply that could not be read and its field, an outage).
 			log.Warn("ticketing system could not be used", "err", ae.Err)
 		case ae.Err != nil:
 			log.Info("request refused", "code", ae.Code, "err", ae.Err)
 		}
-		v := pages.ErrorView{Status: web.StatusOf(ae.Code), Heading: ae.Heading, Message: ae.Message, BackURL: ae.BackURL, BackLabel: ae.BackLabel}
-		if ae.Code == web.EUnavailable {
-			v.RetryURL = retryURL(c) // the same page, when trying again is a GET
+		v := pages.ErrorView{Status: StatusOf(ae.Code), Heading: ae.Heading, Message: ae.Message, BackURL: ae.BackURL, BackLabel: ae.BackLabel}
+		if ae.Code == EUnavailable {
+			v.RetryURL = RetryURL(c) // the same page, when trying again is a GET
 		}
 		if v.Heading == "" && ae.HeadingID != "" {
 			v.Heading = l.T(ae.HeadingID)
@@ -128,24 +127,24 @@ func (s *Server) errorView(err error, c echo.Context) pages.ErrorView {
 }
 
 // codeWords are the catalog ids of the general heading and message of an application error's
-// code, for an *web.Error that brings no words of its own.
-func codeWords(code web.Code) (heading, message string) {
+// code, for an *Error that brings no words of its own.
+func codeWords(code Code) (heading, message string) {
 	switch code {
-	case web.EInvalid:
-		return msg("ui.error.invalid.heading"), msg("ui.error.invalid.message")
-	case web.ENotFound:
-		return msg("ui.error.not_found.heading"), msg("ui.error.not_found.message")
-	case web.EConflict:
-		return msg("ui.error.conflict.heading"), msg("ui.error.conflict.message")
-	case web.EForbidden:
-		return msg("ui.error.forbidden.heading"), msg("ui.error.forbidden.message")
-	case web.ETooMany:
-		return msg("ui.error.too_many.heading"), msg("ui.error.too_many.message")
-	case web.EUnavailable:
-		return msg("ui.error.unavailable.heading"), msg("ui.error.unavailable.message")
-	case web.EGone:
-		return msg("ui.error.gone.heading"), msg("ui.error.gone.message")
+	case EInvalid:
+		return Msg("ui.error.invalid.heading"), Msg("ui.error.invalid.message")
+	case ENotFound:
+		return Msg("ui.error.not_found.heading"), Msg("ui.error.not_found.message")
+	case EConflict:
+		return Msg("ui.error.conflict.heading"), Msg("ui.error.conflict.message")
+	case EForbidden:
+		return Msg("ui.error.forbidden.heading"), Msg("ui.error.forbidden.message")
+	case ETooMany:
+		return Msg("ui.error.too_many.heading"), Msg("ui.error.too_many.message")
+	case EUnavailable:
+		return Msg("ui.error.unavailable.heading"), Msg("ui.error.unavailable.message")
+	case EGone:
+		return Msg("ui.error.gone.heading"), Msg("ui.error.gone.message")
 	default:
-		return msg("ui.error.request.heading"), msg("ui.error.request.message")
+		return Msg("ui.error.request.heading"), Msg("ui.error.request.message")
 	}
 }

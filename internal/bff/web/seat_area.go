@@ -1,4 +1,4 @@
-package bff
+package web
 
 import (
 	"slices"
@@ -10,7 +10,7 @@ import (
 )
 
 // areaRuleWords is areaRule in l's words.
-func areaRuleWords(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string) string {
+func AreaRuleWords(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string) string {
 	var names []string
 	for _, c := range ticketCats {
 		if n := plan.AreaCategoryName(c); !slices.Contains(names, n) {
@@ -26,7 +26,7 @@ func areaRuleWords(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string)
 // areaProblem checks chosen seats against the area categories of the tickets that get them
 // (one category per ticket): "" when every category gets as many seats as it has tickets,
 // otherwise the rule and what does not fit it, in l's words.
-func areaProblem(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string, seats []cinema.Seat) string {
+func AreaProblem(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string, seats []cinema.Seat) string {
 	need := map[string]int{}
 	for _, c := range ticketCats {
 		need[c]++
@@ -34,7 +34,7 @@ func areaProblem(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string, s
 	got := map[string]int{}
 	for _, s := range seats {
 		if need[s.AreaCategoryCode] == 0 {
-			return l.T("booking.area_seat_elsewhere", "Rule", areaRuleWords(l, plan, ticketCats), "Seat", bookingSeat(l, ptr(s.Ref())),
+			return l.T("booking.area_seat_elsewhere", "Rule", AreaRuleWords(l, plan, ticketCats), "Seat", BookingSeat(l, Ptr(s.Ref())),
 				"Area", plan.AreaCategoryName(s.AreaCategoryCode))
 		}
 		got[s.AreaCategoryCode]++
@@ -42,7 +42,7 @@ func areaProblem(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string, s
 	for _, c := range ticketCats {
 		if n := need[c]; got[c] != n {
 			name := plan.AreaCategoryName(c)
-			return l.T("booking.area_count", "Rule", areaRuleWords(l, plan, ticketCats),
+			return l.T("booking.area_count", "Rule", AreaRuleWords(l, plan, ticketCats),
 				"Tickets", l.N("booking.area_tickets", n, "Area", name), "Seats", l.N("booking.area_seats", got[c], "Area", name))
 		}
 	}
@@ -51,7 +51,7 @@ func areaProblem(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string, s
 
 // seatCountNotice says what is wrong with the number of seats chosen for want tickets, and
 // what to do about it.
-func seatCountNotice(l *i18n.Localizer, chosen, want int) *components.Notice {
+func SeatCountNotice(l *i18n.Localizer, chosen, want int) *components.Notice {
 	n := &components.Notice{Kind: components.NoticeError,
 		Heading: l.T("checkout.seat_count_heading", "Seats", l.N("common.seats", chosen), "Tickets", l.N("common.tickets", want))}
 	if chosen > want {
@@ -63,4 +63,4 @@ func seatCountNotice(l *i18n.Localizer, chosen, want int) *components.Notice {
 }
 
 // ptr is a pointer to a copy of v.
-func ptr[T any](v T) *T { return &v }
+func Ptr[T any](v T) *T { return &v }

@@ -1,4 +1,4 @@
-package bff
+package web
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
@@ -22,12 +21,12 @@ import (
 // the request with their own, longer deadline (moneyStep), and when the page cannot wait for
 // them it says the change is being processed.
 const (
-	defaultReadBudget       = 1500 * time.Millisecond
-	defaultMoneyStepTimeout = 45 * time.Second // above every call timeout of a step (complete-edit: 20 s)
+	DefaultReadBudget       = 1500 * time.Millisecond
+	DefaultMoneyStepTimeout = 45 * time.Second // above every call timeout of a step (complete-edit: 20 s)
 	slowRetryAfter          = 5                // seconds, on a slow or unreachable upstream
-	// minMoneyWait is how long a page waits for a money step even when its reads used up
+	// MinMoneyWait is how long a page waits for a money step even when its reads used up
 	// the budget: a well upstream answers in far less, so the page usually shows the result.
-	minMoneyWait = 300 * time.Millisecond
+	MinMoneyWait = 300 * time.Millisecond
 )
 
 // moneyStep runs a step that changes state upstream or moves money (complete-edit, a
@@ -39,8 +38,8 @@ const (
 // until its read budget ends; done is false when it is still running then, and the step goes
 // on in the background (a ledger entry it leaves unfinished is the reconciler's: settle.go),
 // counted in s.steps so that shutdown waits for it (Wait).
-func (s *Server) moneyStep(ctx context.Context, key string, step func(ctx context.Context) (any, error)) (v any, done bool, err error) {
-	wait := s.cfg.ReadBudget
+func (s *Kernel) MoneyStep(ctx context.Context, key string, step func(ctx context.Context) (any, error)) (v any, done bool, err error) {
+	wait := s.Cfg.ReadBudget
 	if dl, ok := upstream.ReadDeadline(ctx); ok {
 		wait = time.Until(dl)
 	}
@@ -48,17 +47,17 @@ func (s *Server) moneyStep(ctx context.Context, key string, step func(ctx contex
 		if s.steps.add() {
 			defer s.steps.done()
 		}
-		mctx, cancel := s.detached(ctx)
+		mctx, cancel := s.Detached(ctx)
 		defer cancel()
 		return step(mctx)
 	})
-	t := time.NewTimer(max(wait, minMoneyWait))
+	t := time.NewTimer(max(wait, MinMoneyWait))
 	defer t.Stop()
 	select {
 	case r := <-result:
 		return r.Val, true, r.Err
 	case <-t.C:
-		loggerFrom(ctx, s.logger).Warn("money step goes on after the page answered", "step", key, "waited", wait)
+		LoggerFrom(ctx, s.Logger).Warn("money step goes on after the page answered", "step", key, "waited", wait)
 		return nil, false, nil
 	}
 }
@@ -103,7 +102,7 @@ func (t *stepTracker) wait(ctx context.Context) error {
 // Wait waits until the money steps still running in the background end, or ctx does. Call it
 // after the HTTP server has shut down (no request starts another); a step it does not wait
 // for leaves its ledger entry to the reconciler of the next start.
-func (s *Server) Wait(ctx context.Context) error {
+func (s *Kernel) Wait(ctx context.Context) error {
 	if err := s.steps.wait(ctx); err != nil {
 		return fmt.Errorf("money steps still running: %w", err)
 	}
@@ -114,33 +113,33 @@ func (s *Server) Wait(ctx context.Context) error {
 // timed out changed nothing, and the page says so; a change that timed out may have been made,
 // and the page says that instead of claiming either. backLabel is shown as it is (callers write
 // it in the request's language); the heading and message are written by the error page.
-func slowUpstream(err error, backURL, backLabel string) *web.Error {
-	e := &web.Error{Code: web.EUnavailable, HeadingID: msg("ui.error.slow.heading"), RetryAfter: slowRetryAfter,
+func SlowUpstream(err error, backURL, backLabel string) *Error {
+	e := &Error{Code: EUnavailable, HeadingID: Msg("ui.error.slow.heading"), RetryAfter: slowRetryAfter,
 		BackURL: backURL, BackLabel: backLabel, Err: err}
 	if upstream.SafeCall(err) {
-		e.MessageID = msg("ui.error.slow.nothing_changed")
+		e.MessageID = Msg("ui.error.slow.nothing_changed")
 	} else {
-		e.MessageID = msg("ui.error.slow.change_unknown")
+		e.MessageID = Msg("ui.error.slow.change_unknown")
 	}
 	return e
 }
 
 // retryURL is the address a person can GET to try the page again: the request's own for a
 // GET, the page it came from for an htmx GET (its fragment is no page); "" for anything else.
-func retryURL(c echo.Context) string {
+func RetryURL(c echo.Context) string {
 	r := c.Request()
 	if r.Method != "GET" {
 		return ""
 	}
 	u := r.URL
-	if isHTMX(c) {
+	if IsHTMX(c) {
 		cur, err := url.Parse(r.Header.Get("HX-Current-URL"))
 		if err != nil || (cur.Host != "" && cur.Host != r.Host) {
 			return ""
 		}
 		u = cur
 	}
-	p, ok := web.RequestLink(u)
+	p, ok := RequestLink(u)
 	if !ok {
 		return "" // never an address elsewhere
 	}
@@ -152,23 +151,23 @@ func retryURL(c echo.Context) string {
 // in the background (not done), the entry as the ledger has it now. That entry may still
 // change under the step: a page must not conclude from it (a payment still "created" may yet
 // be made); the status page tells the truth, and the reconciler finishes what the step leaves.
-func (s *Server) advanceWithin(ctx context.Context, id string) (entry ledger.Entry, done bool, err error) {
-	v, done, err := s.moneyStep(ctx, "entry:"+id, func(ctx context.Context) (any, error) {
-		return s.settler().Advance(ctx, id)
+func (s *Kernel) AdvanceWithin(ctx context.Context, id string) (entry ledger.Entry, done bool, err error) {
+	v, done, err := s.MoneyStep(ctx, "entry:"+id, func(ctx context.Context) (any, error) {
+		return s.Settler().Advance(ctx, id)
 	})
 	if done {
 		entry, _ = v.(ledger.Entry)
 		return entry, true, err
 	}
-	entry, err = s.ledger.Get(ctx, id)
+	entry, err = s.Ledger.Get(ctx, id)
 	return entry, false, err
 }
 
 // advanceGroupWithin is advanceWithin for every part of a refund; the group's step is keyed
 // by its lead entry.
-func (s *Server) advanceGroupWithin(ctx context.Context, lead ledger.Entry) error {
-	_, _, err := s.moneyStep(ctx, "group:"+lead.ID, func(ctx context.Context) (any, error) {
-		return s.settler().AdvanceGroup(ctx, lead)
+func (s *Kernel) AdvanceGroupWithin(ctx context.Context, lead ledger.Entry) error {
+	_, _, err := s.MoneyStep(ctx, "group:"+lead.ID, func(ctx context.Context) (any, error) {
+		return s.Settler().AdvanceGroup(ctx, lead)
 	})
 	return err
 }
@@ -176,10 +175,10 @@ func (s *Server) advanceGroupWithin(ctx context.Context, lead ledger.Entry) erro
 // detached is the context of a step that changes state upstream and that the page waits for
 // to the end (a seat swap, completing an order, the unpaid complete-edit): not cut off by the
 // read budget, a closed tab or a server that has answered, only by its own deadline.
-func (s *Server) detached(ctx context.Context) (context.Context, context.CancelFunc) {
-	timeout := s.cfg.MoneyStepTimeout
+func (s *Kernel) Detached(ctx context.Context) (context.Context, context.CancelFunc) {
+	timeout := s.Cfg.MoneyStepTimeout
 	if timeout <= 0 {
-		timeout = defaultMoneyStepTimeout
+		timeout = DefaultMoneyStepTimeout
 	}
 	return context.WithTimeout(upstream.Detach(ctx), timeout)
 }

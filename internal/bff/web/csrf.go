@@ -1,4 +1,4 @@
-package bff
+package web
 
 import (
 	"crypto/hmac"
@@ -11,7 +11,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/keys"
 )
 
@@ -38,8 +37,8 @@ import (
 // fragment asked again must be byte for byte the same to be answered 304 (its ETag), so
 // tokens are not masked per response.
 
-// sessCSRF is the visit's CSRF secret (hex), set by renewSession.
-const sessCSRF = "csrf"
+// SessCSRF is the visit's CSRF secret (hex), set by renewSession.
+const SessCSRF = "csrf"
 
 // csrfSecretSize is the length of a secret.
 const csrfSecretSize = 32
@@ -60,14 +59,14 @@ func CSRFKeys(pairs []keys.Pair) [][]byte {
 }
 
 // csrf protects every unsafe method (see above). Every failure is one clear 403.
-func (s *Server) csrf() echo.MiddlewareFunc {
+func (s *Kernel) csrf() echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			r := c.Request()
-			if isInfraPath(r.URL.Path) {
+			if IsInfraPath(r.URL.Path) {
 				return next(c)
 			}
-			c.Set(ctxCSRF, func() string { return s.newCSRFToken(c) })
+			c.Set(CSRFKey, func() string { return s.NewCSRFToken(c) })
 			switch r.Method {
 			case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace:
 				return next(c)
@@ -87,17 +86,17 @@ func (s *Server) csrf() echo.MiddlewareFunc {
 	}
 }
 
-// refuseCSRF is the 403 page; its words are written by errorView in the request's language,
+// refuseCSRF is the 403 page; its words are written by ErrorView in the request's language,
 // and its way back is the default, to the start.
-func (s *Server) refuseCSRF(c echo.Context, err error) error {
-	loggerFrom(c.Request().Context(), s.logger).Warn("csrf refused", "err", err,
+func (s *Kernel) refuseCSRF(c echo.Context, err error) error {
+	LoggerFrom(c.Request().Context(), s.Logger).Warn("csrf refused", "err", err,
 		"sec_fetch_site", c.Request().Header.Get("Sec-Fetch-Site"))
-	return &web.Error{Code: web.EForbidden, HeadingID: msg("ui.error.csrf.heading"), MessageID: msg("ui.error.csrf.message"), Err: err}
+	return &Error{Code: EForbidden, HeadingID: Msg("ui.error.csrf.heading"), MessageID: Msg("ui.error.csrf.message"), Err: err}
 }
 
 // checkCSRFToken accepts the request when the X-CSRF-Token header or the _csrf form field holds
 // a token of this visit's secret.
-func (s *Server) checkCSRFToken(c echo.Context) error {
+func (s *Kernel) checkCSRFToken(c echo.Context) error {
 	secrets := s.csrfSecrets(c)
 	sent := false
 	for _, tok := range []string{c.Request().Header.Get(echo.HeaderXCSRFToken), c.FormValue("_csrf")} {
@@ -117,16 +116,16 @@ func (s *Server) checkCSRFToken(c echo.Context) error {
 
 // csrfSecrets are the secrets a token of this request's visit is made from: the one in its
 // session, or else the ones derived from its device id (one per key, the newest first).
-func (s *Server) csrfSecrets(c echo.Context) [][]byte {
-	if b, err := hex.DecodeString(s.sessions.GetString(c.Request().Context(), sessCSRF)); err == nil && len(b) == csrfSecretSize {
+func (s *Kernel) csrfSecrets(c echo.Context) [][]byte {
+	if b, err := hex.DecodeString(s.Sessions.GetString(c.Request().Context(), SessCSRF)); err == nil && len(b) == csrfSecretSize {
 		return [][]byte{b}
 	}
-	id := deviceOf(c).ID
+	id := DeviceOf(c).ID
 	if id == "" {
 		return nil
 	}
-	out := make([][]byte, 0, len(s.csrfKeys))
-	for _, k := range s.csrfKeys {
+	out := make([][]byte, 0, len(s.CSRFKeys))
+	for _, k := range s.CSRFKeys {
 		m := hmac.New(sha256.New, k)
 		m.Write([]byte("csrf device\x00" + id))
 		out = append(out, m.Sum(nil))
@@ -135,7 +134,7 @@ func (s *Server) csrfSecrets(c echo.Context) [][]byte {
 }
 
 // newCSRFToken is the visit's token, for a form or htmx's header.
-func (s *Server) newCSRFToken(c echo.Context) string {
+func (s *Kernel) NewCSRFToken(c echo.Context) string {
 	secrets := s.csrfSecrets(c)
 	if len(secrets) == 0 {
 		return ""
@@ -144,10 +143,10 @@ func (s *Server) newCSRFToken(c echo.Context) string {
 }
 
 // newCSRFSecret gives the visit a new secret in its session (at renewal: renewSession).
-func (s *Server) newCSRFSecret(c echo.Context) {
+func (s *Kernel) NewCSRFSecret(c echo.Context) {
 	b := make([]byte, csrfSecretSize)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails on supported platforms
-	s.sessions.Put(c.Request().Context(), sessCSRF, hex.EncodeToString(b))
+	s.Sessions.Put(c.Request().Context(), SessCSRF, hex.EncodeToString(b))
 }
 
 // validCSRFToken reports whether tok is the token of one of secrets (in constant time for
@@ -163,7 +162,3 @@ func validCSRFToken(tok string, secrets [][]byte) bool {
 	}
 	return ok
 }
-
-// csrfToken is the token to put into forms for this request ("" where no form is checked).
-// It is web.CSRFToken.
-func csrfToken(c echo.Context) string { return web.CSRFToken(c) }

@@ -1,4 +1,4 @@
-package bff
+package web
 
 import (
 	"time"
@@ -11,58 +11,58 @@ import (
 // Words of the "manage a booking" flow that several of its pages share, in the request's
 // language.
 
-// seatName is a seat by its row and seat labels, kept apart from any language: words writes
+// SeatName is a seat by its row and seat labels, kept apart from any language: words writes
 // it in a visitor's language, key in English. Text is the seat's words
 // alone, for a seat known only by them (an edit started before seats were kept by their
 // labels); both then answer with it.
-type seatName struct {
+type SeatName struct {
 	Row  string `json:"row,omitempty"`
 	Seat string `json:"seat,omitempty"`
 	Text string `json:"text,omitempty"`
 }
 
-func seatNameOf(r *cinema.SeatRef) seatName {
+func SeatNameOf(r *cinema.SeatRef) SeatName {
 	if r == nil {
-		return seatName{}
+		return SeatName{}
 	}
-	return seatName{Row: r.RowLabel, Seat: r.Label}
+	return SeatName{Row: r.RowLabel, Seat: r.Label}
 }
 
-func (n seatName) labelled() bool { return n.Row != "" || n.Seat != "" }
+func (n SeatName) Labelled() bool { return n.Row != "" || n.Seat != "" }
 
 // key is the seat in English, "Row C, seat 5", whatever the page's language: how the edit
 // tells a moved ticket (its seat when the edit began is kept so, originLine.Seat); "" for no
 // seat.
-func (n seatName) key() string {
-	if !n.labelled() {
+func (n SeatName) Key() string {
+	if !n.Labelled() {
 		return n.Text
 	}
 	return tickets.SeatKey(n.Row, n.Seat)
 }
 
 // words is the seat in l's language: "Row C, seat 5", "Reihe C, Platz 5"; "" for no seat.
-func (n seatName) words(l *i18n.Localizer) string {
-	if !n.labelled() {
+func (n SeatName) Words(l *i18n.Localizer) string {
+	if !n.Labelled() {
 		return n.Text
 	}
 	return tickets.SeatWords(l, n.Row, n.Seat)
 }
 
-// bookingSeat is a booked seat in l's language ("" for none).
-func bookingSeat(l *i18n.Localizer, r *cinema.SeatRef) string { return seatNameOf(r).words(l) }
+// BookingSeat is a booked seat in l's language ("" for none).
+func BookingSeat(l *i18n.Localizer, r *cinema.SeatRef) string { return SeatNameOf(r).Words(l) }
 
-// bookingShowtime is a show's time in the cinema's time zone, in l's language: "Monday 2
+// BookingShowtime is a show's time in the cinema's time zone, in l's language: "Monday 2
 // January 2026, 20:15", "Montag, 2. Januar 2026, 20:15 Uhr"; "" when it is not known.
-func bookingShowtime(l *i18n.Localizer, t time.Time, c cinema.Cinema) string {
+func BookingShowtime(l *i18n.Localizer, t time.Time, c cinema.Cinema) string {
 	if t.IsZero() {
 		return ""
 	}
 	return l.Time(t, c.Location(), i18n.DateTimeLong)
 }
 
-// bookingSigned writes an amount with its sign spelled out: "+€0.50", "−€2.00", "€0.00" (a
+// BookingSigned writes an amount with its sign spelled out: "+€0.50", "−€2.00", "€0.00" (a
 // minus sign, not a hyphen).
-func bookingSigned(l *i18n.Localizer, m cinema.Money) string {
+func BookingSigned(l *i18n.Localizer, m cinema.Money) string {
 	switch {
 	case m.Cents > 0:
 		return "+" + l.Money(m)
@@ -72,7 +72,7 @@ func bookingSigned(l *i18n.Localizer, m cinema.Money) string {
 	return l.Money(m)
 }
 
-// bookingWait is a wait in words, rounded up to whole seconds: "1 second", "12 Sekunden".
-func bookingWait(l *i18n.Localizer, seconds float64) string {
-	return l.N("common.seconds", wholeSeconds(seconds))
+// BookingWait is a wait in words, rounded up to whole seconds: "1 second", "12 Sekunden".
+func BookingWait(l *i18n.Localizer, seconds float64) string {
+	return l.N("common.seconds", WholeSeconds(seconds))
 }

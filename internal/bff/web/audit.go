@@ -1,4 +1,4 @@
-package bff
+package web
 
 import (
 	"context"
@@ -13,32 +13,32 @@ import (
 // recordAudit adds a row to the staff audit trail for the signed-in staff member (e.Actor may
 // name another, e.g. the supervisor who approved). Device comes from the request. A row that
 // cannot be written is logged as an error; the action itself has happened.
-func (s *Server) recordAudit(c echo.Context, e audit.Entry) {
-	if s.sql == nil {
+func (s *Kernel) RecordAudit(c echo.Context, e audit.Entry) {
+	if s.Audit == nil {
 		return
 	}
 	ctx := c.Request().Context()
 	if e.Actor == "" {
-		e.Actor = s.staffUser(c)
+		e.Actor = s.StaffUser(c)
 	}
 	if e.Actor == "" {
 		return // a customer's own action: not a staff action
 	}
 	if e.Device == "" {
-		e.Device = s.deviceLabel(c)
+		e.Device = s.DeviceLabel(c)
 	}
 	if e.At.IsZero() {
-		e.At = s.now()
+		e.At = s.Now()
 	}
-	if err := audit.Record(ctx, s.sql, e); err != nil {
-		loggerFrom(ctx, s.logger).Error("audit row not written", "action", e.Action, "actor", e.Actor, "err", err)
+	if err := s.Audit.Record(ctx, e); err != nil {
+		LoggerFrom(ctx, s.Logger).Error("audit row not written", "action", e.Action, "actor", e.Actor, "err", err)
 	}
 }
 
 // deviceLabel names the device for the audit trail: the enrolled name people know it by
 // ("Counter 2"), with the device id that stays the same across renames and re-enrolments.
-func (s *Server) deviceLabel(c echo.Context) string {
-	d := deviceOf(c)
+func (s *Kernel) DeviceLabel(c echo.Context) string {
+	d := DeviceOf(c)
 	if d.Name == "" {
 		return d.ID
 	}
@@ -46,13 +46,13 @@ func (s *Server) deviceLabel(c echo.Context) string {
 }
 
 // whenWithSeconds is a moment to the second in l's way, in zone: "Wed 25 Nov, 20:15:07".
-func whenWithSeconds(l *i18n.Localizer, t time.Time, zone *time.Location) string {
+func WhenWithSeconds(l *i18n.Localizer, t time.Time, zone *time.Location) string {
 	return l.T("staff.when_seconds", "Day", l.Time(t, zone, i18n.DayShort), "Clock", t.In(zone).Format("15:04:05"))
 }
 
 // defaultLocation is the time zone the trail's days are read in: the first cinema's.
-func (s *Server) defaultLocation(ctx context.Context) *time.Location {
-	if list, err := s.cinemas(ctx); err == nil && len(list) > 0 {
+func (s *Kernel) DefaultLocation(ctx context.Context) *time.Location {
+	if list, err := s.Cinemas(ctx); err == nil && len(list) > 0 {
 		return list[0].Location()
 	}
 	return time.Local

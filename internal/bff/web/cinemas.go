@@ -1,4 +1,4 @@
-package bff
+package web
 
 import (
 	"context"
@@ -20,13 +20,13 @@ const cinemaCacheTTL = 10 * time.Minute
 
 // cinemas returns the cinemas, from the cache when fresh. On an upstream failure a stale list
 // is better than none.
-func (s *Server) cinemas(ctx context.Context) ([]cinema.Cinema, error) {
+func (s *Kernel) Cinemas(ctx context.Context) ([]cinema.Cinema, error) {
 	s.cinemaCache.mu.Lock()
 	defer s.cinemaCache.mu.Unlock()
 	if s.cinemaCache.list != nil && time.Since(s.cinemaCache.fetched) < cinemaCacheTTL {
 		return s.cinemaCache.list, nil
 	}
-	list, err := s.ticketing.ListCinemas(ctx)
+	list, err := s.Ticketing.ListCinemas(ctx)
 	if err != nil {
 		if s.cinemaCache.list != nil {
 			return s.cinemaCache.list, nil
@@ -38,8 +38,8 @@ func (s *Server) cinemas(ctx context.Context) ([]cinema.Cinema, error) {
 }
 
 // cinemaByID finds one cinema; an unknown id yields a UTC cinema with only its id.
-func (s *Server) cinemaByID(ctx context.Context, id string) cinema.Cinema {
-	list, err := s.cinemas(ctx)
+func (s *Kernel) CinemaByID(ctx context.Context, id string) cinema.Cinema {
+	list, err := s.Cinemas(ctx)
 	if err == nil {
 		for _, c := range list {
 			if c.ID == id {

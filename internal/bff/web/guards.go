@@ -1,9 +1,7 @@
-package bff
+package web
 
 import (
 	"github.com/labstack/echo/v4"
-
-	"github.com/cinemabff/cinemabff/internal/bff/web"
 )
 
 // Who may reach a route is decided once, where the route is registered (staffOnly,
@@ -14,13 +12,13 @@ import (
 // handler behind a guard finds the signed-in member with staffUser or signedInStaff.
 
 // staffOnly lets any signed-in staff member through.
-func (s *Server) staffOnly() echo.MiddlewareFunc { return web.Guard(s.requireStaff) }
+func (s *Kernel) StaffOnly() echo.MiddlewareFunc { return Guard(s.RequireStaff) }
 
 // supervisorsOnly lets an enabled supervisor through; anybody else is asked to sign in as one
 // and comes back to back afterwards.
-func (s *Server) supervisorsOnly(back string) echo.MiddlewareFunc {
-	return web.Guard(func(c echo.Context) error { return s.requireSupervisor(c, back) })
+func (s *Kernel) SupervisorsOnly(back string) echo.MiddlewareFunc {
+	return Guard(func(c echo.Context) error { return s.RequireSupervisor(c, back) })
 }
 
 // countersOnly lets staff signed in on an enrolled counter through.
-func (s *Server) countersOnly() echo.MiddlewareFunc { return web.Guard(s.requireCounter) }
+func (s *Kernel) CountersOnly() echo.MiddlewareFunc { return Guard(s.RequireCounter) }

@@ -1,6 +1,0 @@
-package bff
-
-// msg marks a catalog message id that is written later, in the language of the request that
-// shows it (a web.Error's HeadingID and MessageID, a notice made without the request at hand).
-// The catalog tests find the ids it marks.
-func msg(id string) string { return id }

@@ -1,0 +1,167 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"log/slog"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/sync/singleflight"
+
+	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bookings"
+	"github.com/cinemabff/cinemabff/internal/changewindow"
+	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/ratelimit"
+	"github.com/cinemabff/cinemabff/internal/seatplans"
+	"github.com/cinemabff/cinemabff/internal/settlement"
+	"github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/static"
+)
+
+// Config is the part of the service configuration the web layer needs.
+type Config struct {
+	SiteName        string
+	PublicURL       *url.URL // absolute; https turns on Secure cookies, __Host- names and HSTS
+	TrustedProxies  []*net.IPNet
+	SessionIdle     time.Duration // a visit ends after this long without activity
+	SessionLifetime time.Duration // and at the latest after this long
+	// FormActionOrigins are origins (besides 'self') forms may lead to, e.g. the payment provider
+	// whose hosted page we redirect to after a POST.
+	FormActionOrigins []string
+	BodyLimit         string // e.g. "64K"
+	KioskIdle         time.Duration
+	// ChangeWindow is until when bookings may be changed (internal/changewindow); nil means
+	// changewindow.Default(): 30 minutes before the show.
+	ChangeWindow *changewindow.Policy
+	// OrderWatchFor is how long a redirect payment's order that never completes is checked
+	// before it is given up (cancelled upstream); 0 means 24 hours.
+	OrderWatchFor time.Duration
+	// FailedOrderPolicy is the operator's words on what happens to money taken for an order
+	// that was given up, shown as they are; "" means the catalog's default words.
+	FailedOrderPolicy string
+	// StaffIdle ends a staff sign-in after this long without a request (0 means 15 minutes);
+	// PasswordHashing are the argon2id parameters of staff passwords and PINs (zero: defaults).
+	StaffIdle       time.Duration
+	PasswordHashing staff.Params
+	// Seat hoarding limits (internal/bff/visit; signed-in staff are exempt): the seats one visit
+	// may hold (0 means 10), the open purchase orders of one client address across replicas (0
+	// means 3), and how long an order whose end is never seen counts (0 means 20 minutes).
+	MaxSeatsPerVisit   int
+	MaxOrdersPerClient int
+	HoldLifetime       time.Duration
+	// Box office: the tender categories of payments taken at the counter ("" means "CREDIT"
+	// for the card terminal and "CASH"), and the refund amount in cents above which a clerk's
+	// refund, on any device, needs a supervisor's approval (0 means 5000: 50,00).
+	TenderTerminal      string
+	TenderCash          string
+	RefundApprovalAbove int64
+	// ReadBudget is how long the ticketing reads of one request may take in all, from its
+	// arrival (0 means 1.5 s), so a page answers within about 2 s (budget.go); it is also how
+	// long a page waits for a money step when its request has no read deadline.
+	// MoneyStepTimeout is the own deadline of a step that changes state upstream or moves
+	// money, detached from the request (0 means 45 s). The root's New resolves both once.
+	ReadBudget       time.Duration
+	MoneyStepTimeout time.Duration
+	// MetricsToken, when set, opens /metrics on the site to "Authorization: Bearer <token>";
+	// when empty /metrics on the site answers 404 (the metrics listener serves MetricsHandler).
+	MetricsToken string
+}
+
+// Secure reports whether the site is served over https.
+func (c Config) Secure() bool { return c.PublicURL != nil && c.PublicURL.Scheme == "https" }
+
+// Kernel is what every flow is built on: the configuration, the visit's session, the site's
+// languages and assets, the clock, who is signed in, the ticketing reads every page shares,
+// rendering and the page chrome, the error page, the middleware chain, the route table, the
+// audit trail and the budget of money steps. It knows no flow: a flow embeds it.
+type Kernel struct {
+	Cfg      Config
+	Logger   *slog.Logger
+	Sessions *scs.SessionManager
+	Langs    *i18n.Catalog
+	Assets   *static.Assets
+	Now      func() time.Time
+	// Background bounds background work started by requests (money steps); it ends at shutdown.
+	Background context.Context
+
+	Devices    *device.Store      // the device cookie
+	Enrolments *device.Enrolments // counter and kiosk enrolments; nil without a database
+	Staff      *staff.Store       // staff accounts; nil without a database
+	Audit      *audit.Store       // the audit trail; nil without a database
+	Limits     ratelimit.Store    // rate limits shared by every replica
+	Ledger     *ledger.Store      // read by the money-step budget; nil without a database
+	// Payments is the payment provider edit payments and refunds go through, PaymentsTender
+	// their tender category upstream; Settler builds the settlement over them.
+	Payments       upstream.Payments
+	PaymentsTender string
+
+	Ticketing      *upstream.Client
+	SeatPlans      *seatplans.Cache // seat plans for showing maps (never for deciding a write)
+	Bookings       bookings.Reader
+	PlacedBookings bookings.Reader // bookings with seat plans from SeatPlans: ReadBooking
+	ChangePolicy   changewindow.Policy
+
+	// HasVisit reports whether the request belongs to a visit that holds something (the kiosk's
+	// chrome asks it); set by the root, which knows what a visit holds.
+	HasVisit func(c echo.Context) bool
+	// Registry takes the HTTP metrics; CSRFKeys make the CSRF secrets of visits without one in
+	// their session (csrf.go), newest first: replicas must share them.
+	Registry *prometheus.Registry
+	CSRFKeys [][]byte
+
+	metrics     *httpMetrics
+	cinemaCache cinemaCache
+	// moneySteps joins a money step to the one of the same ledger entry already running;
+	// steps counts those running in the background, for Wait (budget.go).
+	moneySteps singleflight.Group
+	steps      stepTracker
+}
+
+// URL builds the path of a named route, filling its :params in order and escaping them.
+// An unknown name is a programming error caught by the route tests; it yields "/".
+func (s *Kernel) URL(name string, params ...any) string { return Paths.Path(s.Logger, name, params...) }
+
+// AbsURL is URL() made absolute with the configured public base URL (for ReturnUrl and links
+// that leave the site).
+func (s *Kernel) AbsURL(name string, params ...any) string {
+	return strings.TrimSuffix(s.Cfg.PublicURL.String(), "/") + s.URL(name, params...)
+}
+
+// Use finishes the kernel and puts it in front of e: the error page, the HTTP metrics and the
+// middleware chain. Call it once, before any route is added.
+func (s *Kernel) Use(e *echo.Echo) error {
+	if len(s.CSRFKeys) == 0 {
+		k := make([]byte, 32)
+		_, _ = rand.Read(k) // crypto/rand.Read never fails on supported platforms
+		s.CSRFKeys = [][]byte{k}
+	}
+	if s.Registry == nil {
+		s.Registry = prometheus.NewRegistry()
+	}
+	m, err := newHTTPMetrics(s.Registry)
+	if err != nil {
+		return err
+	}
+	s.metrics = m
+	e.HTTPErrorHandler = s.HandleError
+	s.useMiddleware(e)
+	return nil
+}
+
+// Settler is the settlement of edit payments and refunds over the server's dependencies as
+// they are now (tests replace some of them after New).
+func (s *Kernel) Settler() *settlement.Settler {
+	return settlement.New(settlement.Deps{Ticketing: s.Ticketing, Payments: s.Payments, Ledger: s.Ledger, Logger: s.Logger,
+		LoggerFrom: func(ctx context.Context) *slog.Logger { return LoggerFrom(ctx, nil) }, Now: s.Now,
+		ReturnURL: func(id string) string { return s.AbsURL(RouteEditReturn, id) }, Tender: s.PaymentsTender, Words: s.Langs.For(s.Langs.Fallback())})
+}
