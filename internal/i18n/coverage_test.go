@@ -115,7 +115,7 @@ func strconvQuote(s string) string {
 // messageUse finds the message ids the code asks for by name: T(ctx, "id"), l.T("id", …),
 // N(ctx, "id", n), l.N("id", …), Around("id", …), and msg("id") (a view model's deferred
 // message). An id built at run time ("time.month."+m) is checked by the tests of its code.
-var messageUse = regexp.MustCompile(`(?:\bT|\bN|\bAround|\bmsg|\bTf)\(\s*(?:[A-Za-z_][\w.]*\s*,\s*)?"([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)"\s*[,)]`)
+var messageUse = regexp.MustCompile(`(?:\bT|\bN|\bAround|\b[Mm]sg|\bTf)\(\s*(?:[A-Za-z_][\w.]*\s*,\s*)?"([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)"\s*[,)]`)
 
 // TestEveryMessageUsedIsInTheCatalog fails when views or code ask for a message id the English
 // catalog lacks (TestCatalogsComplete then holds German to English).
