@@ -161,7 +161,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		Registry:       reg,
 		Ticketing:      ticketing,
 		Payments:       payments,
-		SQL:            db.SQL,
+		Storage:        db,
 		PaymentMethod:  cfg.PaymentMethod,
 		PaymentsTender: cfg.PaymentsTender,
 		Webhooks:       payments,

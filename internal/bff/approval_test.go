@@ -121,7 +121,7 @@ func TestClerkRefundAboveTheLimitNeedsApprovalOnAnyDevice(t *testing.T) {
 				switch {
 				case r.Action == audit.ActionApproval && r.Actor == testSupervisor && strings.Contains(r.Detail, "carl"):
 					approved++
-				case r.Action == actionApprovalRefused && r.Actor == "carl":
+				case r.Action == audit.ActionApprovalRefused && r.Actor == "carl":
 					refused++
 				}
 			}

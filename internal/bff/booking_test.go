@@ -333,7 +333,7 @@ func TestEditPageWithoutBinding(t *testing.T) {
 // closed before the per-edit queries.)
 func entries(t *testing.T, h *harness) ([]ledger.Entry, bool) {
 	t.Helper()
-	rows, err := h.srv.sql.QueryContext(context.Background(), "SELECT DISTINCT edit_session_id FROM ledger_entries")
+	rows, err := h.db.SQL.QueryContext(context.Background(), "SELECT DISTINCT edit_session_id FROM ledger_entries")
 	if err != nil {
 		t.Fatal(err)
 	}

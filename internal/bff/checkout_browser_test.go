@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
+
 	"github.com/chromedp/chromedp"
 
 	"github.com/cinemabff/cinemabff/internal/browsertest"
@@ -69,9 +71,9 @@ func TestBrowserBuyTwoTicketsAndPay(t *testing.T) {
 }
 
 func TestBrowserBuyFailedOrderPath(t *testing.T) {
-	old := checkoutGiveUpAfter
-	checkoutGiveUpAfter = 3 * time.Second
-	t.Cleanup(func() { checkoutGiveUpAfter = old })
+	old := checkoutflow.GiveUpAfter
+	checkoutflow.GiveUpAfter = 3 * time.Second
+	t.Cleanup(func() { checkoutflow.GiveUpAfter = old })
 	h := newHarness(t, harnessOpts{sandbox: true, completionDelay: -1})
 	p := browsertest.NewPage(t, browsertest.Options{Width: 390, Height: 844, Mobile: true})
 	browserBuyToProvider(t, h, p, "failed")

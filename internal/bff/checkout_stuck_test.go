@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
+
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -20,7 +22,7 @@ import (
 func (h *harness) recordOf(ret string) checkout.Record {
 	h.t.Helper()
 	parts := strings.Split(strings.Split(ret, "?")[0], "/")
-	rec, err := h.srv.checkout().store.Get(context.Background(), parts[len(parts)-1])
+	rec, err := h.srv.Purchases.Get(context.Background(), parts[len(parts)-1])
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -32,7 +34,7 @@ func (h *harness) waitForState(id string, want checkout.State, within time.Durat
 	h.t.Helper()
 	deadline := time.Now().Add(within)
 	for {
-		rec, err := h.srv.checkout().store.Get(context.Background(), id)
+		rec, err := h.srv.Purchases.Get(context.Background(), id)
 		if err != nil {
 			h.t.Fatal(err)
 		}
@@ -65,10 +67,10 @@ func checkNoPromises(t *testing.T, what, text string) {
 // visit, the same address then shows the confirmation (in another browser too) and the booking
 // can be found as usual.
 func TestBuyNeverConfirmedInTimeThenLateCompletion(t *testing.T) {
-	old, oldEvery := checkoutGiveUpAfter, checkoutWatchEvery
-	checkoutGiveUpAfter = time.Second
-	checkoutWatchEvery = func(time.Duration) time.Duration { return 50 * time.Millisecond }
-	t.Cleanup(func() { checkoutGiveUpAfter, checkoutWatchEvery = old, oldEvery })
+	old, oldEvery := checkoutflow.GiveUpAfter, checkoutflow.WatchEvery
+	checkoutflow.GiveUpAfter = time.Second
+	checkoutflow.WatchEvery = func(time.Duration) time.Duration { return 50 * time.Millisecond }
+	t.Cleanup(func() { checkoutflow.GiveUpAfter, checkoutflow.WatchEvery = old, oldEvery })
 	h := newHarness(t, harnessOpts{sandbox: true, completionDelay: -1}) // the connector never completes by itself
 	h.buyUpToSummary("1113", twoAdults())
 	ret := h.actAtProvider(h.pressPay(), "pay")
@@ -97,7 +99,7 @@ func TestBuyNeverConfirmedInTimeThenLateCompletion(t *testing.T) {
 		t.Fatalf("failed page while checking: %s", body)
 	}
 	rec := h.recordOf(ret)
-	if rec.State != checkout.StateAwaiting || !h.srv.checkout().poller.Watching(rec.UserSessionID) {
+	if rec.State != checkout.StateAwaiting || !h.srv.watcher.Poller.Watching(rec.UserSessionID) {
 		t.Fatalf("not being checked in the background: %s", rec.State)
 	}
 	// The connector completes late; nobody looks; the server records it.
@@ -135,15 +137,15 @@ func TestBuyNeverConfirmedInTimeThenLateCompletion(t *testing.T) {
 // recorded with when and why, and the return page shows the outcome with the operator's
 // policy text and nothing else about the money.
 func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
-	oldEvery := checkoutWatchEvery
-	checkoutWatchEvery = func(time.Duration) time.Duration { return 20 * time.Millisecond }
-	t.Cleanup(func() { checkoutWatchEvery = oldEvery })
+	oldEvery := checkoutflow.WatchEvery
+	checkoutflow.WatchEvery = func(time.Duration) time.Duration { return 20 * time.Millisecond }
+	t.Cleanup(func() { checkoutflow.WatchEvery = oldEvery })
 	clock := sandbox.NewManualClock(time.Now())
 	h := newHarness(t, harnessOpts{sandbox: true, completionDelay: -1, now: clock.Now})
 	h.buyUpToSummary("1113", twoAdults())
 	ret := h.actAtProvider(h.pressPay(), "pay")
 	rec := h.recordOf(ret)
-	if rec.State != checkout.StateAwaiting || !h.srv.checkout().poller.Watching(rec.UserSessionID) {
+	if rec.State != checkout.StateAwaiting || !h.srv.watcher.Poller.Watching(rec.UserSessionID) {
 		t.Fatalf("an unconfirmed payment is not watched from its start: %s", rec.State)
 	}
 	// Just before the end of the window nothing is given up.
@@ -169,10 +171,10 @@ func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
 		t.Fatalf("order still upstream after the give-up: %v", err)
 	}
 	deadline := time.Now().Add(2 * time.Second)
-	for h.srv.checkout().poller.Watching(rec.UserSessionID) && time.Now().Before(deadline) {
+	for h.srv.watcher.Poller.Watching(rec.UserSessionID) && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if h.srv.checkout().poller.Watching(rec.UserSessionID) {
+	if h.srv.watcher.Poller.Watching(rec.UserSessionID) {
 		t.Fatal("still watching a given-up order")
 	}
 
@@ -185,14 +187,14 @@ func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
 	doc := h.doc(body)
 	failed := doc.Find(`[data-testid="failed-order"]`)
 	if failed.Length() != 1 || !strings.Contains(doc.Find("h1").Text(), "not completed") ||
-		strings.TrimSpace(doc.Find(`[data-testid="failed-policy"]`).Text()) != DefaultFailedOrderPolicy ||
+		strings.TrimSpace(doc.Find(`[data-testid="failed-policy"]`).Text()) != checkoutflow.DefaultFailedOrderPolicy ||
 		!strings.Contains(failed.Text(), "seats were released") || doc.Find(`[data-testid="check-again"]`).Length() != 0 {
 		t.Fatalf("given-up page: %s", body)
 	}
 	checkNoPromises(t, "the given-up page", failed.Text())
 	// The customer is told by e-mail: what happened, and the operator's words on the money.
 	m := h.oneMail("order_given_up")
-	if !strings.Contains(m.Text, DefaultFailedOrderPolicy) || !strings.Contains(m.Text, "cancelled upstream") || !strings.Contains(m.Subject, rec.Reference()) {
+	if !strings.Contains(m.Text, checkoutflow.DefaultFailedOrderPolicy) || !strings.Contains(m.Text, "cancelled upstream") || !strings.Contains(m.Subject, rec.Reference()) {
 		t.Fatalf("given-up message %q:\n%s", m.Subject, m.Text)
 	}
 	// What is said about the money is the operator's text, word for word.
@@ -210,9 +212,9 @@ func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
 // TestCheckoutWatchersSurviveARestart: a second server on the same database (a restart) picks
 // up the unconfirmed payment and records its late completion.
 func TestCheckoutWatchersSurviveARestart(t *testing.T) {
-	oldEvery := checkoutWatchEvery
-	checkoutWatchEvery = func(time.Duration) time.Duration { return time.Hour } // the first server's watcher sleeps
-	t.Cleanup(func() { checkoutWatchEvery = oldEvery })
+	oldEvery := checkoutflow.WatchEvery
+	checkoutflow.WatchEvery = func(time.Duration) time.Duration { return time.Hour } // the first server's watcher sleeps
+	t.Cleanup(func() { checkoutflow.WatchEvery = oldEvery })
 	h := newHarness(t, harnessOpts{sandbox: true, completionDelay: -1})
 	h.buyUpToSummary("1113", twoAdults())
 	ret := h.actAtProvider(h.pressPay(), "pay")
@@ -222,12 +224,12 @@ func TestCheckoutWatchersSurviveARestart(t *testing.T) {
 	t.Cleanup(stop)
 	s := h.srv
 	again, err := New(Deps{Config: s.Cfg, Logger: s.Logger, DB: s.db, SessionStore: h.store, Device: s.Devices, Assets: s.Assets,
-		Ticketing: s.Ticketing, Payments: s.Payments, SQL: s.sql, Now: s.Now, Background: bg, Mail: h.mailDeps})
+		Ticketing: s.Ticketing, Payments: s.Payments, Storage: s.storage, Now: s.Now, Background: bg, Mail: h.mailDeps})
 	if err != nil {
 		t.Fatal(err)
 	}
-	again.checkout().watcher.Every = func(time.Duration) time.Duration { return 20 * time.Millisecond }
-	if n, err := again.ResumeCheckoutWatchers(context.Background()); err != nil || n != 1 || !again.checkout().poller.Watching(rec.UserSessionID) {
+	again.watcher.Every = func(time.Duration) time.Duration { return 20 * time.Millisecond }
+	if n, err := again.ResumeCheckoutWatchers(context.Background()); err != nil || n != 1 || !again.watcher.Poller.Watching(rec.UserSessionID) {
 		t.Fatalf("resumed %d watchers: %v", n, err)
 	}
 	if !h.sb.CompleteAwaiting(rec.UserSessionID) {

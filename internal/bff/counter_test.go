@@ -41,7 +41,7 @@ func (h *harness) counterFind(number string) {
 
 func auditRows(t *testing.T, h *harness, f audit.Filter) []audit.Entry {
 	t.Helper()
-	rows, err := audit.New(h.srv.sql).List(context.Background(), f)
+	rows, err := audit.New(h.db.SQL).List(context.Background(), f)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func (h *harness) enrolmentsOf() []device.Enrolment {
 // auditOf returns the audit rows of action, newest first.
 func (h *harness) auditOf(action string) []audit.Entry {
 	h.t.Helper()
-	all, err := audit.New(h.srv.sql).List(context.Background(), audit.Filter{})
+	all, err := audit.New(h.db.SQL).List(context.Background(), audit.Filter{})
 	if err != nil {
 		h.t.Fatal(err)
 	}

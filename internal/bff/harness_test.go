@@ -104,6 +104,7 @@ type harness struct {
 	prov     *payprovider.Provider
 	upURL    string // sandbox base URL
 	srv      *Server
+	db       *storage.DB // the site's database, for tests that read what was stored
 	ts       *httptest.Server
 	store    *countingStore
 	client   *http.Client
@@ -157,7 +158,7 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	if os.Getenv("TEST_LOG") != "" {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	h := &harness{t: t, dropAfter: new(atomic.Int32)}
+	h := &harness{t: t, dropAfter: new(atomic.Int32), db: db}
 	bg, stopBackground := context.WithCancel(context.Background())
 	t.Cleanup(stopBackground) // background watchers end with the test
 	deps := Deps{
@@ -165,7 +166,7 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 		Config:       Config{SiteName: "Test Cinemas", PublicURL: pu, KioskIdle: o.kioskIdle, TrustedProxies: o.trustedProxies, PasswordHashing: testPasswordHashing},
 		Logger:       logger,
 		DB:           db,
-		SQL:          db.SQL,
+		Storage:      db,
 		SessionStore: cs,
 		Device:       device.NewStore(o.keys, pu.Scheme == "https"),
 		CSRFKeys:     web.CSRFKeys(o.keys),

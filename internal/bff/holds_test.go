@@ -121,7 +121,7 @@ func TestVisitHoldsAtMostTenSeats(t *testing.T) {
 // openOrders lists the open orders recorded for a client address.
 func (h *harness) openOrders(t *testing.T, addr string) []holds.Hold {
 	t.Helper()
-	got, err := holds.New(h.srv.sql, nil).OpenFor(context.Background(), holds.ClientKey(addr))
+	got, err := holds.New(h.db.SQL, nil).OpenFor(context.Background(), holds.ClientKey(addr))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,11 +31,11 @@ func countPrints() chromedp.Action[chromedp.Void] {
 // shows the tickets with their QR codes and prints them by itself, once. Done starts over.
 func TestBrowserKioskCollectByScan(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
-	b, err := h.srv.readBooking(context.Background(), "0001", 100002)
+	b, err := h.srv.ReadBooking(context.Background(), "0001", 100002)
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, err := h.srv.mail.signer.Payload(tickets.Code{CinemaID: "0001", BookingID: b.ID, BookingNumber: 100002, Line: b.Tickets[0].Seq})
+	code, err := h.srv.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: b.ID, BookingNumber: 100002, Line: b.Tickets[0].Seq})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -189,17 +189,17 @@ func TestKioskCollectWhenOnlyTheUpstreamKnew(t *testing.T) {
 // the booking without the e-mail; a forged, foreign or unreadable one is refused in words.
 func TestKioskCollectByScannedCode(t *testing.T) {
 	h := kioskHarness(t, harnessOpts{})
-	b, err := h.srv.readBooking(context.Background(), "0001", 100002)
+	b, err := h.srv.ReadBooking(context.Background(), "0001", 100002)
 	if err != nil {
 		t.Fatal(err)
 	}
-	valid, err := h.srv.mail.signer.Payload(tickets.Code{CinemaID: "0001", BookingID: b.ID, BookingNumber: 100002, Line: b.Tickets[0].Seq, Seat: "F-12"})
+	valid, err := h.srv.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: b.ID, BookingNumber: 100002, Line: b.Tickets[0].Seq, Seat: "F-12"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	otherKey, _ := tickets.NewSigner([]byte("not the server's ticket key at all"))
 	foreign, _ := otherKey.Payload(tickets.Code{CinemaID: "0001", BookingID: b.ID, BookingNumber: 100002, Line: 1})
-	stale, _ := h.srv.mail.signer.Payload(tickets.Code{CinemaID: "0001", BookingID: "WBOTHER1", BookingNumber: 100002, Line: 1})
+	stale, _ := h.srv.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: "WBOTHER1", BookingNumber: 100002, Line: 1})
 	for _, tc := range []struct {
 		name, code string
 		ok         bool

@@ -22,10 +22,10 @@ func (s *Server) registerMailboxRoutes() {
 
 // mailboxDir is the folder the pages show, or an error when there is no mailbox.
 func (s *Server) mailboxDir(l *i18n.Localizer) (string, error) {
-	if s.mail == nil || !s.mail.showMailbox || s.mail.dir == "" {
+	if s.Mail == nil || !s.Mail.ShowMailbox || s.Mail.Dir == "" {
 		return "", &web.Error{Code: web.ENotFound, Heading: l.T("staff.mailbox.none_heading"), Message: l.T("staff.mailbox.none_text"), BackURL: s.URL(web.RouteHome), BackLabel: l.T("staff.back_to_start")}
 	}
-	return s.mail.dir, nil
+	return s.Mail.Dir, nil
 }
 
 func (s *Server) showMailbox(c echo.Context) error {

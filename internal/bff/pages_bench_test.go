@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
+
 	"github.com/labstack/echo/v4"
 
 	co "github.com/cinemabff/cinemabff/views/pages/checkout"
@@ -177,8 +179,8 @@ func benchReturnPoll(v *benchVisitor) (string, http.Header) {
 	q.Del(co.PollShownParam)
 	u.RawQuery = q.Encode()
 	// A slow run must not reach the point where the site gives the payment up.
-	old := checkoutGiveUpAfter
-	checkoutGiveUpAfter = time.Hour
-	v.t.Cleanup(func() { checkoutGiveUpAfter = old })
+	old := checkoutflow.GiveUpAfter
+	checkoutflow.GiveUpAfter = time.Hour
+	v.t.Cleanup(func() { checkoutflow.GiveUpAfter = old })
 	return u.String(), http.Header{"Hx-Request": {"true"}}
 }

@@ -88,7 +88,7 @@ func TestWebhookAppliesAnEditWhoseCustomerNeverCameBack(t *testing.T) {
 		t.Fatalf("%d complete-edit calls after a second delivery", got)
 	}
 	var processed int
-	if err := h.srv.sql.QueryRow(`SELECT COUNT(*) FROM payment_events WHERE event_id = $1 AND processed_at IS NOT NULL`, ev.ID).Scan(&processed); err != nil || processed != 1 {
+	if err := h.db.SQL.QueryRow(`SELECT COUNT(*) FROM payment_events WHERE event_id = $1 AND processed_at IS NOT NULL`, ev.ID).Scan(&processed); err != nil || processed != 1 {
 		t.Fatalf("event %s recorded %d times (%v)", ev.ID, processed, err)
 	}
 	// And the booking page shows the change.

@@ -7,9 +7,7 @@ import (
 // registerRoutes wires every handler. Flows add their routes here, each in its own block.
 func (s *Server) registerRoutes() {
 	s.route("GET", web.RouteHome, s.home)
-	s.route("GET", web.RouteDevice, s.showDevice)
-	s.route("POST", web.RouteDevice, s.saveDevice, s.SupervisorsOnly(s.URL(web.RouteDevice)))
-	s.route("POST", web.RouteVisitReset, s.resetVisit)
+	s.route("POST", web.RouteVisitReset, s.ResetVisit)
 
 	s.route("GET", web.RouteLivez, s.livez)
 	s.route("GET", web.RouteReadyz, s.readyz)
@@ -18,12 +16,10 @@ func (s *Server) registerRoutes() {
 	s.echo.HEAD("/static/*", s.staticHandler())
 	s.route("POST", web.RoutePaymentWebhook, s.paymentWebhook)
 
-	s.registerBookingRoutes()
-	s.registerCheckoutRoutes()
+	s.bookingFlow.Routes(s.route)
+	s.checkoutFlow.Routes(s.route)
 	s.swapFlow.Routes(s.route)
-	s.registerStaffRoutes()
 	s.registerMailboxRoutes()
 	s.kioskFlow.Routes(s.route)
 	s.staffFlow.Routes(s.route)
-	s.registerCounterRoutes()
 }

@@ -15,15 +15,6 @@ import (
 // set the upstream answers "seats unavailable" for a seat taken meanwhile.
 const seatStatesTTL = 2 * time.Second
 
-// seatsAsOf is the time of a map's seat states, in the cinema's time zone, for the page to
-// say how current the map is.
-func (s *Server) seatsAsOf(ctx context.Context, cinemaID string, at time.Time) string {
-	if at.IsZero() {
-		return ""
-	}
-	return at.In(s.CinemaByID(ctx, cinemaID).Location()).Format("15:04:05")
-}
-
 // cachedPlanSource is the bookings reader's source: the ticketing client, with seat plans read
 // through the cache. The plan it returns is shared with every reader of the session: callers
 // only read it (Booking.PlaceOnPlan copies what it takes).

@@ -1,26 +1,34 @@
-// Package bff is the backend-for-frontend: Echo handlers for the three jobs (edit a booking,
-// pay by redirect, swap seats), the server session, and the payment ledger. Echo stays in this
-// package; views and the upstream client never see it.
+// Package bff mounts the backend-for-frontend: it builds the web kernel (internal/bff/web),
+// the visits (internal/bff/visit) and the domain stores, and mounts every flow's routes
+// (booking, checkout, swap, kiosk, staff). Echo stays under internal/bff; views and the
+// upstream client never see it. docs/architecture.md draws the packages.
 package bff
 
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"time"
 
+	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
+
+	"github.com/cinemabff/cinemabff/internal/attention"
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/booking"
 	"github.com/cinemabff/cinemabff/internal/bff/kiosk"
 	staffpages "github.com/cinemabff/cinemabff/internal/bff/staff"
 	"github.com/cinemabff/cinemabff/internal/bff/swap"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bookings"
+	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/payevents"
+	"github.com/cinemabff/cinemabff/internal/storage"
 	"golang.org/x/text/language"
 
 	"github.com/alexedwards/scs/v2"
@@ -64,8 +72,9 @@ type Deps struct {
 	Ticketing *upstream.Client
 	// Payments is the payment provider the BFF takes edit payments and refunds through.
 	Payments upstream.Payments
-	// SQL is the BFF's own database (ledger, checkout records).
-	SQL *sql.DB
+	// Storage is the BFF's own database (ledger, checkout records, staff, mail); nil: none. Only
+	// the domain stores built in New reach it.
+	Storage *storage.DB
 	// PaymentMethod is sent as ExternalPaymentInfo.PaymentMethod for redirect payments.
 	PaymentMethod string
 	// PaymentsTender is the paymentTenderCategory of payments and refunds taken by Payments
@@ -95,23 +104,25 @@ type Deps struct {
 
 // Server is the BFF's HTTP handler: the kernel, and every flow mounted on it.
 type Server struct {
-	*web.Kernel
+	*visit.Visits
 	db       Pinger
 	echo     *echo.Echo
 	handler  http.Handler // echo wrapped in compression (web/compress.go)
 	upstream ReadyChecker
 
-	sql           *sql.DB
-	collections   *tickets.Collections // our record of ticket printings (internal/bff/kiosk); nil without SQL
-	paymentMethod string
-	webhooks      WebhookVerifier
-	inbox         *payevents.Inbox
+	storage        *storage.DB
+	attentionStore *attention.Store     // Needs attention's actions; nil without a database
+	collections    *tickets.Collections // our record of ticket printings (internal/bff/kiosk); nil without SQL
+	paymentMethod  string
+	webhooks       WebhookVerifier
+	inbox          *payevents.Inbox
 
-	swapFlow      *swap.Handler       // the seat swap flow (internal/bff/swap)
-	kioskFlow     *kiosk.Handler      // the kiosk: start screen, idle reset, collecting tickets (internal/bff/kiosk)
-	staffFlow     *staffpages.Handler // the back office: accounts, terminals, audit trail (internal/bff/staff)
-	checkoutState *checkoutState
-	mail          *mailer
+	bookingFlow  *booking.Handler      // finding, showing and changing a booking (internal/bff/booking)
+	swapFlow     *swap.Handler         // the seat swap flow (internal/bff/swap)
+	kioskFlow    *kiosk.Handler        // the kiosk: start screen, idle reset, collecting tickets (internal/bff/kiosk)
+	staffFlow    *staffpages.Handler   // the back office: accounts, terminals, audit trail (internal/bff/staff)
+	checkoutFlow *checkoutflow.Handler // buying tickets (internal/bff/checkout)
+	watcher      *checkout.Watcher     // the checkout flow's watcher of unconfirmed orders; nil without a database
 }
 
 // New builds the server and its routes.
@@ -167,14 +178,15 @@ func New(d Deps) (*Server, error) {
 
 		ChangePolicy: changewindow.Default(),
 	}
+	v := &visit.Visits{Kernel: k}
 	s := &Server{
-		Kernel:        k,
+		Visits:        v,
 		db:            d.DB,
-		sql:           d.SQL,
+		storage:       d.Storage,
 		paymentMethod: cmp.Or(d.PaymentMethod, "SANDBOXPAY"),
 		webhooks:      d.Webhooks,
 	}
-	k.HasVisit = s.hasVisit
+	k.HasVisit = v.HasSession
 	if k.Now == nil {
 		k.Now = time.Now
 	}
@@ -194,20 +206,24 @@ func New(d Deps) (*Server, error) {
 	} else {
 		k.PlacedBookings = k.Bookings
 	}
-	if d.SQL != nil {
-		k.Ledger = ledger.New(d.SQL)
-		k.Staff = staff.New(d.SQL).WithParams(d.Config.PasswordHashing)
-		k.Enrolments = device.NewEnrolments(d.SQL, device.EnrolmentsOptions{})
-		k.Audit = audit.New(d.SQL)
-		s.inbox = payevents.New(d.SQL)
-		s.collections = tickets.NewCollections(d.SQL)
+	if d.Storage != nil {
+		k.Ledger = ledger.New(d.Storage.SQL)
+		k.Staff = staff.New(d.Storage.SQL).WithParams(d.Config.PasswordHashing)
+		k.Enrolments = device.NewEnrolments(d.Storage.SQL, device.EnrolmentsOptions{})
+		k.Audit = audit.New(d.Storage.SQL)
+		v.Holds = holds.New(d.Storage.SQL, func() time.Time { return k.Now() })
+		v.Purchases = checkout.NewStore(d.Storage.SQL, k.Now)
+		s.inbox = payevents.New(d.Storage.SQL)
+		s.collections = tickets.NewCollections(d.Storage.SQL)
+		s.attentionStore = attention.New(d.Storage.SQL, func() time.Time { return k.Now() })
 	}
 	if k.Limits == nil {
-		k.Limits = defaultLimits(d.SQL)
+		k.Limits = defaultLimits(d.Storage)
 	}
-	if d.SQL != nil && d.Ticketing != nil {
-		s.checkoutState = s.newCheckoutState()
-		if err := s.setUpMail(d.Mail); err != nil {
+	s.checkoutFlow = checkoutflow.New(v, s.paymentMethod)
+	s.watcher = s.checkoutFlow.Watcher()
+	if d.Storage != nil && d.Ticketing != nil {
+		if err := s.setUpMail(d.Mail, d.Storage); err != nil {
 			return nil, err
 		}
 	}
@@ -221,6 +237,7 @@ func New(d Deps) (*Server, error) {
 	if err := k.Use(e); err != nil {
 		return nil, err
 	}
+	s.bookingFlow = &booking.Handler{Visits: v}
 	s.swapFlow = s.newSwapFlow()
 	s.kioskFlow = s.newKioskFlow()
 	s.staffFlow = s.newStaffFlow()
@@ -261,3 +278,16 @@ func ipExtractor(trusted []*net.IPNet) echo.IPExtractor {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// ResumeCheckoutWatchers keeps checking, in the background, every redirect payment whose
+// outcome is not known (checkout.Watcher.Resume); call at start-up, after the migrations. It
+// returns how many it looked at. Without a database or a ticketing client it does nothing.
+func (s *Server) ResumeCheckoutWatchers(ctx context.Context) (int, error) {
+	return s.checkoutFlow.ResumeWatchers(ctx)
+}
+
+// StartCheckoutWatchers resumes the watchers now and then every interval until ctx ends
+// (checkout.Watcher.Start).
+func (s *Server) StartCheckoutWatchers(ctx context.Context, every time.Duration) {
+	s.checkoutFlow.StartWatchers(ctx, every)
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/alexedwards/scs/v2/memstore"
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/keys"
@@ -50,9 +51,9 @@ func BenchmarkSessionLoad(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s.Sessions.Put(ctx, sessBookingCinema, "1113")
-	s.Sessions.Put(ctx, sessBookingNumber, int64(12345678))
-	s.Sessions.Put(ctx, sessBuyRefs, `["3f1c2a9e0b7d4c58a6e1f2d3c4b5a697"]`)
+	s.Sessions.Put(ctx, visit.SessBookingCinema, "1113")
+	s.Sessions.Put(ctx, visit.SessBookingNumber, int64(12345678))
+	s.Sessions.Put(ctx, visit.SessBuyRefs, `["3f1c2a9e0b7d4c58a6e1f2d3c4b5a697"]`)
 	s.Sessions.Put(ctx, web.SessTouched, time.Now().Unix())
 	token, _, err := s.Sessions.Commit(ctx)
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
+
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/cinemabff/cinemabff/internal/attention"
@@ -41,9 +43,9 @@ func attentionRow(doc *goquery.Document, kind attention.Kind, ref string) *goque
 // /staff/attention for signed-in staff, never for a customer; Retry checks it now and is
 // recorded; Mark resolved needs a note and then removes it, recorded with the staff username.
 func TestStuckOrderNeedsAttention(t *testing.T) {
-	oldEvery := checkoutWatchEvery
-	checkoutWatchEvery = func(time.Duration) time.Duration { return time.Hour } // Retry, not the watcher, finds the completion
-	t.Cleanup(func() { checkoutWatchEvery = oldEvery })
+	oldEvery := checkoutflow.WatchEvery
+	checkoutflow.WatchEvery = func(time.Duration) time.Duration { return time.Hour } // Retry, not the watcher, finds the completion
+	t.Cleanup(func() { checkoutflow.WatchEvery = oldEvery })
 	clock := sandbox.NewManualClock(time.Now())
 	h := newHarness(t, harnessOpts{sandbox: true, completionDelay: -1, now: clock.Now})
 	ctx := context.Background()
@@ -70,7 +72,7 @@ func TestStuckOrderNeedsAttention(t *testing.T) {
 			t.Fatalf("customer %s: %d %s", action, resp.StatusCode, body)
 		}
 	}
-	if hist, _ := attention.New(h.srv.sql, nil).Actions(ctx, attention.KindCheckout, stuck.ID); len(hist) != 0 {
+	if hist, _ := attention.New(h.db.SQL, nil).Actions(ctx, attention.KindCheckout, stuck.ID); len(hist) != 0 {
 		t.Fatalf("a customer's action was recorded: %+v", hist)
 	}
 
@@ -114,12 +116,12 @@ func TestStuckOrderNeedsAttention(t *testing.T) {
 		t.Fatal("sandbox did not complete the order")
 	}
 	_, doc = h.submit("/staff/attention/checkout/"+stuck.ID+"/retry", "/staff/attention", nil)
-	done, _ := h.srv.checkout().store.Get(ctx, stuck.ID)
+	done, _ := h.srv.Purchases.Get(ctx, stuck.ID)
 	if done.State != checkout.StateCompleted || !strings.Contains(doc.Find(`[data-testid="notice-info"]`).Text(), fmt.Sprintf("booking %d", done.BookingNumber)) ||
 		attentionRow(doc, attention.KindCheckout, stuck.ID).Length() != 0 {
 		t.Fatalf("retry of a completed order: %s, %s", done.State, doc.Find("main").Text())
 	}
-	hist, _ := attention.New(h.srv.sql, nil).Actions(ctx, attention.KindCheckout, stuck.ID)
+	hist, _ := attention.New(h.db.SQL, nil).Actions(ctx, attention.KindCheckout, stuck.ID)
 	if len(hist) != 2 || hist[0].Staff != "anna" || hist[0].Action != attention.ActionRetry || !strings.Contains(hist[1].Note, "completed") {
 		t.Fatalf("retries recorded: %+v", hist)
 	}
@@ -141,7 +143,7 @@ func TestStuckOrderNeedsAttention(t *testing.T) {
 	if attentionRow(doc, attention.KindCheckout, other.ID).Length() != 0 || !strings.Contains(doc.Find(`[data-testid="notice-info"]`).Text(), "Marked resolved: "+other.Reference()) {
 		t.Fatalf("resolved item still listed: %s", doc.Find("main").Text())
 	}
-	res, ok, err := attention.New(h.srv.sql, nil).Resolution(ctx, attention.KindCheckout, other.ID)
+	res, ok, err := attention.New(h.db.SQL, nil).Resolution(ctx, attention.KindCheckout, other.ID)
 	if err != nil || !ok || res.Staff != "ben" || res.Note != "Customer called; sold at the box office instead." || res.At.IsZero() {
 		t.Fatalf("resolution %+v %v %v", res, ok, err)
 	}
@@ -150,7 +152,7 @@ func TestStuckOrderNeedsAttention(t *testing.T) {
 	if !strings.Contains(doc.Find(`[data-testid="notice-info"]`).Text(), "already marked resolved by ben") {
 		t.Fatalf("second resolve: %s", doc.Find("main").Text())
 	}
-	if hist, _ := attention.New(h.srv.sql, nil).Actions(ctx, attention.KindCheckout, other.ID); len(hist) != 1 {
+	if hist, _ := attention.New(h.db.SQL, nil).Actions(ctx, attention.KindCheckout, other.ID); len(hist) != 1 {
 		t.Fatalf("%d actions after a repeated resolve", len(hist))
 	}
 	if doc.Find(`[data-testid="attention-empty"]`).Length() != 1 {
@@ -204,7 +206,7 @@ func TestLedgerEntriesNeedAttention(t *testing.T) {
 		attentionRow(doc, attention.KindLedger, failing.ID).Length() != 0 {
 		t.Fatalf("retry: %s, %s", after.State, doc.Find("main").Text())
 	}
-	if hist, _ := attention.New(h.srv.sql, nil).Actions(ctx, attention.KindLedger, failing.ID); len(hist) != 1 || hist[0].Staff != "anna" {
+	if hist, _ := attention.New(h.db.SQL, nil).Actions(ctx, attention.KindLedger, failing.ID); len(hist) != 1 || hist[0].Staff != "anna" {
 		t.Fatalf("retry not recorded: %+v", hist)
 	}
 	_, doc = h.submit("/staff/attention/ledger/"+review.ID+"/resolve", "/staff/attention", url.Values{"note": {"Booking changed by hand at the counter."}})

@@ -13,9 +13,12 @@ import (
 	"testing"
 	"time"
 
+	staffpages "github.com/cinemabff/cinemabff/internal/bff/staff"
+
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/internal/tickets"
@@ -70,7 +73,7 @@ func (h *harness) signIn(username string) {
 // auditActions lists the audit trail's rows as "actor action detail", oldest first.
 func (h *harness) auditActions() []string {
 	h.t.Helper()
-	list, err := audit.New(h.srv.sql).List(context.Background(), audit.Filter{})
+	list, err := audit.New(h.db.SQL).List(context.Background(), audit.Filter{})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -182,7 +185,7 @@ func TestStaffSignInCannotLockOthersOut(t *testing.T) {
 func TestStaffSignInPerClientLimit(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true, trustedProxies: loopbackProxies()})
 	h.saveAccount("anna", "Anna Box", staff.Clerk, "")
-	for i := range signInPerClient.Burst {
+	for i := range staffpages.SignInPerClient.Burst {
 		resp, _ := h.postFrom("198.51.100.7", "/staff/sign-in", "/staff/sign-in", url.Values{"username": {fmt.Sprintf("guess%d", i)}, "password": {"wrong password"}})
 		if resp.StatusCode != http.StatusUnauthorized {
 			t.Fatalf("failure %d: %d", i+1, resp.StatusCode)
@@ -203,7 +206,7 @@ func TestStaffSignInPerClientLimit(t *testing.T) {
 func TestStaffSignInLimitPerIPv6Prefix(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true, trustedProxies: loopbackProxies()})
 	h.saveAccount("anna", "Anna Box", staff.Clerk, "")
-	for i := range signInPerClient.Burst {
+	for i := range staffpages.SignInPerClient.Burst {
 		ip := fmt.Sprintf("2001:db8:1:2::%x", i+1)
 		if resp, _ := h.postFrom(ip, "/staff/sign-in", "/staff/sign-in", url.Values{"username": {fmt.Sprintf("guess%d", i)}, "password": {"wrong password"}}); resp.StatusCode != http.StatusUnauthorized {
 			t.Fatalf("failure %d from %s: %d", i+1, ip, resp.StatusCode)
@@ -354,7 +357,7 @@ func TestLookUpLimitsArePerClient(t *testing.T) {
 	for i := range 10 {
 		resp, body = find(h, "198.51.100.1", "100002", fmt.Sprintf("guess%d@example.com", i))
 		want := http.StatusNotFound
-		if i >= findPerBookingClient.Burst {
+		if i >= visit.FindPerBookingClient.Burst {
 			want = http.StatusTooManyRequests
 		}
 		if resp.StatusCode != want {
@@ -381,7 +384,7 @@ func TestLookUpLimitsArePerClient(t *testing.T) {
 		t.Fatalf("the first client is not limited for 100002 any more: %d", resp.StatusCode)
 	}
 	// Per client across bookings: ten failures on different numbers.
-	for i := range findPerClient.Burst {
+	for i := range visit.FindPerClient.Burst {
 		if resp, _ := find(h, "198.51.100.2", strconv.Itoa(200000+i), "x@example.com"); resp.StatusCode != http.StatusNotFound {
 			t.Fatalf("failure %d: %d", i+1, resp.StatusCode)
 		}
@@ -413,7 +416,7 @@ func TestLookUpOutageDoesNotCount(t *testing.T) {
 // to use the number and e-mail. Staff look-ups are in the audit trail.
 func TestStaffFindsByScannedTicketCode(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
-	code, err := h.srv.mail.signer.Payload(tickets.Code{CinemaID: "0001", BookingID: "BK0186A2", BookingNumber: 100002, Line: 1, Seat: "F-7"})
+	code, err := h.srv.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: "BK0186A2", BookingNumber: 100002, Line: 1, Seat: "F-7"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -491,7 +494,7 @@ func (h *harness) addOldSupervisor(username, name, pin string) {
 		}
 		return string(b)
 	}
-	if _, err := h.srv.sql.Exec(`INSERT INTO staff_accounts (username, name, password_hash, created_at, role, pin_hash) VALUES ($1, $2, $3, 0, 'supervisor', $4)`,
+	if _, err := h.db.SQL.Exec(`INSERT INTO staff_accounts (username, name, password_hash, created_at, role, pin_hash) VALUES ($1, $2, $3, 0, 'supervisor', $4)`,
 		username, name, hash(testPassword), hash(pin)); err != nil {
 		h.t.Fatal(err)
 	}

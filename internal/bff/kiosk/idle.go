@@ -37,7 +37,7 @@ func (h *Handler) showIdle(c echo.Context) error {
 	switch {
 	case !web.IsKiosk(c):
 		return web.Redirect(c, back)
-	case !h.Site.HasVisit(c):
+	case !h.Site.HasSession(c):
 		return web.Redirect(c, h.Links.Home) // no visit to end: the start screen is the rest state
 	}
 	b := make([]byte, 16)
@@ -47,7 +47,7 @@ func (h *Handler) showIdle(c echo.Context) error {
 	now := h.Now()
 	t := idleToken{Token: hex.EncodeToString(b), Issued: now}
 	idleInSession.Put(c.Request().Context(), h.Sessions, t)
-	h.Site.PauseIdle(c) // the page is its own countdown
+	web.PauseKioskIdle(c) // the page is its own countdown
 	v := kioskview.IdleView{
 		ContinueURL: back,
 		ExpiredURL:  h.url(web.RouteKioskIdleExpired) + "?" + url.Values{"token": {t.Token}}.Encode(),

@@ -1,8 +1,8 @@
 // Package kiosk is the lobby kiosk's own flow: its start screen, the idle warning that ends an
 // abandoned visit, and collecting (printing) booked tickets at a kiosk or the box office. It is
 // a flow package (docs/architecture.md, "A flow package"): a Handler with the interfaces it
-// uses, its own route table, and a Site for what the root still holds (ending a visit, the
-// page frame, staff identity).
+// uses, among them a Site (ending a visit, the page frame, staff identity) that the visits
+// (internal/bff/visit) satisfy.
 package kiosk
 
 import (
@@ -86,12 +86,10 @@ type Site interface {
 	StaffUser(c echo.Context) string
 	// StaffMember is the signed-in staff member's name ("" when none).
 	StaffMember(c echo.Context) string
-	// HasVisit reports whether this browser has a visit (a server session) to end.
-	HasVisit(c echo.Context) bool
+	// HasSession reports whether this browser has a visit (a server session) to end.
+	HasSession(c echo.Context) bool
 	// EndVisit releases what the visit holds upstream and destroys it.
 	EndVisit(c echo.Context) error
-	// PauseIdle keeps the page from starting over by itself while it shows.
-	PauseIdle(c echo.Context)
 }
 
 // Links are the pages of other flows the kiosk's pages lead to.
@@ -136,7 +134,7 @@ func (h *Handler) url(name string, params ...any) string {
 }
 
 // Start is the kiosk's start screen (the home page of a kiosk), with a large button per
-// language: the guest's choice lasts for the visit (the root's language.go keeps it in the
+// language: the guest's choice lasts for the visit (the kernel's language.go keeps it in the
 // visit's session), so the next guest, after Start over or the idle reset, is greeted in the
 // kiosk's own default language again.
 func (h *Handler) Start(c echo.Context) error {

@@ -22,72 +22,72 @@ import (
 // showDevices lists the enrolments, live ones first.
 func (h *Handler) showDevices(c echo.Context) error {
 	l := web.Loc(c)
-	if h.Enrolments == nil {
+	if h.Terminals == nil {
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.devices_no_database")}
 	}
 	ctx := c.Request().Context()
-	list, err := h.Enrolments.List(ctx, 0)
+	list, err := h.Terminals.List(ctx, 0)
 	if err != nil {
 		return err
 	}
-	v := pages.DevicesView{CSRFToken: web.CSRFToken(c), DeviceURL: h.Links.Device, Languages: h.Site.DeviceLanguages(l)}
-	if msg := h.Site.PopFlash(c); msg != "" {
+	v := pages.DevicesView{CSRFToken: web.CSRFToken(c), DeviceURL: h.Links.Device, Languages: h.deviceLanguages(l)}
+	if msg := h.PopFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
 	}
-	zone := h.Site.StaffLocation(ctx)
+	zone := h.staffLocation(ctx)
 	at := func(t time.Time) (string, string) {
 		return l.Time(t, zone, i18n.DateTimeLong), t.UTC().Format(time.RFC3339)
 	}
 	this := web.DeviceOf(c)
 	for _, e := range list {
-		row := pages.DeviceRow{ID: strconv.FormatInt(e.ID, 10), Name: e.Name, Mode: h.Site.ModeLabel(l, e.Mode), ModeValue: string(e.Mode),
-			Language: h.Site.DeviceLanguage(l, e.Language), EnrolledBy: e.EnrolledBy, DeviceID: e.DeviceID, Live: e.Live(), ThisDevice: e.DeviceID == this.ID}
+		row := pages.DeviceRow{ID: strconv.FormatInt(e.ID, 10), Name: e.Name, Mode: modeLabel(l, e.Mode), ModeValue: string(e.Mode),
+			Language: h.deviceLanguage(l, e.Language), EnrolledBy: e.EnrolledBy, DeviceID: e.DeviceID, Live: e.Live(), ThisDevice: e.DeviceID == this.ID}
 		row.EnrolledAt, row.EnrolledAtISO = at(e.EnrolledAt)
 		if e.Live() {
-			row.RevokeURL = h.url(web.RouteStaffDeviceRevoke, e.ID)
-			row.LanguageURL = h.url(web.RouteStaffDeviceLanguage, e.ID)
+			row.RevokeURL = h.URL(web.RouteStaffDeviceRevoke, e.ID)
+			row.LanguageURL = h.URL(web.RouteStaffDeviceLanguage, e.ID)
 		} else {
 			row.RevokedAt, row.RevokedAtISO = at(e.RevokedAt)
 			row.RevokedBy = e.RevokedBy
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	return h.Site.Render(c, http.StatusOK, l.T("kiosk.devices_title"), pages.Devices(v))
+	return h.Render(c, http.StatusOK, l.T("kiosk.devices_title"), pages.Devices(v))
 }
 
 // noSuchDevice is the answer for an enrolment id that names none.
 func (h *Handler) noSuchDevice(l *i18n.Localizer) error {
 	return &web.Error{Code: web.ENotFound, Heading: l.T("kiosk.devices_not_found_heading"), Message: l.T("kiosk.devices_not_found"),
-		BackURL: h.url(web.RouteStaffDevices), BackLabel: l.T("kiosk.devices_back")}
+		BackURL: h.URL(web.RouteStaffDevices), BackLabel: l.T("kiosk.devices_back")}
 }
 
 // revokeDevice ends an enrolment: its browser is a customer device from its next request on.
 func (h *Handler) revokeDevice(c echo.Context) error {
-	sup := h.Site.StaffUser(c) // a supervisor: the route's guard
+	sup := h.StaffUser(c) // a supervisor: the route's guard
 	l := web.Loc(c)
-	if h.Enrolments == nil {
+	if h.Terminals == nil {
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.devices_revoke_no_database")}
 	}
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id <= 0 {
 		return h.noSuchDevice(l)
 	}
-	e, err := h.Enrolments.Revoke(c.Request().Context(), id, sup)
+	e, err := h.Terminals.Revoke(c.Request().Context(), id, sup)
 	switch {
 	case errors.Is(err, device.ErrNotFound):
 		return h.noSuchDevice(l)
 	case errors.Is(err, device.ErrAlreadyRevoked):
-		h.Site.Flash(c, l.T("kiosk.devices_already_revoked", "Name", e.Name, "By", e.RevokedBy))
+		h.Flash(c, l.T("kiosk.devices_already_revoked", "Name", e.Name, "By", e.RevokedBy))
 	case err != nil:
 		return err
 	case e.Mode == device.Counter:
-		h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: h.Site.EnrolmentDetail(e)})
-		h.Site.Flash(c, l.T("kiosk.devices_revoked_counter", "Name", e.Name))
+		h.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
+		h.Flash(c, l.T("kiosk.devices_revoked_counter", "Name", e.Name))
 	default:
-		h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: h.Site.EnrolmentDetail(e)})
-		h.Site.Flash(c, l.T("kiosk.devices_revoked_kiosk", "Name", e.Name))
+		h.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
+		h.Flash(c, l.T("kiosk.devices_revoked_kiosk", "Name", e.Name))
 	}
-	return web.Redirect(c, h.url(web.RouteStaffDevices))
+	return web.Redirect(c, h.URL(web.RouteStaffDevices))
 }
 
 // setDeviceLanguage changes the default language of a live enrolment: the kiosk greets its
@@ -95,28 +95,28 @@ func (h *Handler) revokeDevice(c echo.Context) error {
 // change.
 func (h *Handler) setDeviceLanguage(c echo.Context) error {
 	l := web.Loc(c)
-	if h.Enrolments == nil {
+	if h.Terminals == nil {
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.devices_no_database")}
 	}
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id <= 0 {
 		return h.noSuchDevice(l)
 	}
-	lang, ok := h.Site.ChosenDeviceLanguage(c)
+	lang, ok := h.chosenDeviceLanguage(c)
 	if !ok {
-		return h.Site.InvalidDeviceLanguage(l, h.url(web.RouteStaffDevices))
+		return invalidDeviceLanguage(l, h.URL(web.RouteStaffDevices))
 	}
-	e, err := h.Enrolments.SetLanguage(c.Request().Context(), id, lang)
+	e, err := h.Terminals.SetLanguage(c.Request().Context(), id, lang)
 	switch {
 	case errors.Is(err, device.ErrNotFound):
 		return h.noSuchDevice(l)
 	case errors.Is(err, device.ErrAlreadyRevoked):
-		h.Site.Flash(c, l.T("kiosk.devices_already_revoked", "Name", e.Name, "By", e.RevokedBy))
+		h.Flash(c, l.T("kiosk.devices_already_revoked", "Name", e.Name, "By", e.RevokedBy))
 	case err != nil:
 		return err
 	default:
-		h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: "default language changed: " + h.Site.EnrolmentDetail(e)})
-		h.Site.Flash(c, l.T("kiosk.devices_language_saved", "Name", e.Name, "Language", h.Site.DeviceLanguage(l, e.Language).Label))
+		h.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: "default language changed: " + enrolmentDetail(e)})
+		h.Flash(c, l.T("kiosk.devices_language_saved", "Name", e.Name, "Language", h.deviceLanguage(l, e.Language).Label))
 	}
-	return web.Redirect(c, h.url(web.RouteStaffDevices))
+	return web.Redirect(c, h.URL(web.RouteStaffDevices))
 }

@@ -1,33 +1,24 @@
-// Package staff is the supervisors' back office: the staff accounts, the enrolled terminals
-// (counters and kiosks) and the audit trail. It is a flow package (docs/architecture.md, "A
-// flow package"): a Handler with the interfaces it uses, its own route table, and a Site for
-// what the root still holds (the page frame, flash messages, the signed-in staff member, the
-// device languages). Signing in and out, the guards and recording to the audit trail stay in
-// the root: every flow uses them.
+// Package staff is the staff's side of the site: signing in and out, Needs attention, the next
+// customer at the counter, this device's mode (/device), and the supervisors' back office (the
+// staff accounts, the enrolled terminals and the audit trail). It is a flow package
+// (docs/architecture.md): a Handler over the visits and the stores it uses, with its routes and
+// their guards. Who is signed in, the guards themselves and the audit trail are the kernel's
+// (internal/bff/web): every flow uses them.
 package staff
 
 import (
 	"context"
-	"log/slog"
-	"time"
 
-	"github.com/a-h/templ"
+	purchases "github.com/cinemabff/cinemabff/internal/checkout"
+
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/attention"
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
-	"github.com/cinemabff/cinemabff/internal/i18n"
 	staffacct "github.com/cinemabff/cinemabff/internal/staff"
-	"github.com/cinemabff/cinemabff/views/pages"
-)
-
-// Routes of the back office. The page frame links web.RouteStaffAudit, web.RouteStaffDevices and web.RouteStaffAccounts
-// in a supervisor's navigation.
-const (
-// Staff accounts (accounts.go).
-// Enrolled terminals (devices.go).
-// The audit trail (audit.go): ?actor=&booking=&day=, &format=csv.
 )
 
 // Accounts are the staff accounts (internal/staff).
@@ -50,42 +41,6 @@ type Trail interface {
 	List(ctx context.Context, f audit.Filter) ([]audit.Entry, error)
 }
 
-// Site is what the back office needs from the web layer that is not in the kernel yet. The
-// root implements it with thin adapters; each method moves to web as its helper does.
-type Site interface {
-	// Render writes a full page in the site's frame.
-	Render(c echo.Context, status int, title string, body templ.Component) error
-	// RecordAudit records what the staff member did.
-	RecordAudit(c echo.Context, e audit.Entry)
-	// PopFlash takes the visit's one-time message ("" when none).
-	PopFlash(c echo.Context) string
-	// Flash leaves a one-time message for the visit's next page.
-	Flash(c echo.Context, msg string)
-	// StaffUser is the signed-in staff member's username ("" when none).
-	StaffUser(c echo.Context) string
-	// SignedInStaff is the signed-in staff member's account as checked for this request.
-	SignedInStaff(c echo.Context) (staffacct.Account, bool)
-	// StaffLocation is the time zone staff read times in (the first cinema's; UTC without one).
-	StaffLocation(ctx context.Context) *time.Location
-	// DefaultLocation is the time zone the audit trail's days are read in.
-	DefaultLocation(ctx context.Context) *time.Location
-	// WhenWithSeconds is a moment to the second in l's way, in zone.
-	WhenWithSeconds(l *i18n.Localizer, t time.Time, zone *time.Location) string
-	// DeviceLanguages are the default languages a terminal can have, the site's default first.
-	DeviceLanguages(l *i18n.Localizer) []pages.DeviceLanguage
-	// DeviceLanguage names an enrolment's default language code.
-	DeviceLanguage(l *i18n.Localizer, code string) pages.DeviceLanguage
-	// ChosenDeviceLanguage reads the language field of a form; ok is false for a language the
-	// site does not speak.
-	ChosenDeviceLanguage(c echo.Context) (code string, ok bool)
-	// InvalidDeviceLanguage is the refusal of a language the site does not speak.
-	InvalidDeviceLanguage(l *i18n.Localizer, back string) error
-	// ModeLabel is a terminal mode's name in l's language.
-	ModeLabel(l *i18n.Localizer, m device.Mode) string
-	// EnrolmentDetail is the audit row's Detail of an enrolment.
-	EnrolmentDetail(e device.Enrolment) string
-}
-
 // Links are the pages of other flows the back office leads to.
 type Links struct {
 	Device string // this device's own setting (/device)
@@ -100,16 +55,19 @@ type Guards struct {
 }
 
 // Handler serves the back office. Every field is required except Accounts (nil without SQL:
-// the guard refuses everybody then) and Enrolments (nil without SQL: the terminals page says
+// the guard refuses everybody then) and Terminals (nil without SQL: the terminals page says
 // so).
 type Handler struct {
-	Site       Site
-	Logger     *slog.Logger
-	Accounts   Accounts
-	Enrolments Enrolments
-	Trail      Trail
-	Links      Links
-	Guards     Guards
+	*visit.Visits
+	Accounts  Accounts
+	Terminals Enrolments
+	Trail     Trail
+	Links     Links
+	Guards    Guards
+	// Needs attention: the staff's actions on its items (nil without a database) and the
+	// checkout flow's watcher of unconfirmed orders, which Retry asks (nil without one).
+	Attention *attention.Store
+	Watcher   *purchases.Watcher
 }
 
 // Routes registers the back office's handlers, each behind its guards.
@@ -123,9 +81,16 @@ func (h *Handler) Routes(route web.Register) {
 	route("POST", web.RouteStaffDeviceLanguage, h.setDeviceLanguage, h.Guards.Devices...)
 
 	route("GET", web.RouteStaffAudit, h.showAudit, h.Guards.Audit...)
-}
 
-// url builds the path of one of the back office's routes.
-func (h *Handler) url(name string, params ...any) string {
-	return web.Paths.Path(h.Logger, name, params...)
+	route("GET", web.RouteStaffSignIn, h.showSignIn)
+	route("POST", web.RouteStaffSignIn, h.signIn)
+	route("POST", web.RouteStaffSignOut, h.signOut)
+	staffOnly := h.StaffOnly()
+	route("GET", web.RouteStaffAttention, h.showAttention, staffOnly)
+	route("POST", web.RouteStaffAttentionRetry, h.retryAttention, staffOnly)
+	route("POST", web.RouteStaffAttentionResolve, h.resolveAttention, staffOnly)
+	route("POST", web.RouteNextCustomer, h.nextCustomer, staffOnly)
+
+	route("GET", web.RouteDevice, h.showDevice)
+	route("POST", web.RouteDevice, h.saveDevice, h.SupervisorsOnly(h.URL(web.RouteDevice)))
 }

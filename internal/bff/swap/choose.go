@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	visits "github.com/cinemabff/cinemabff/internal/bff/visit"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
@@ -58,7 +60,7 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 	if err := h.Site.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.Links.Booking, l.T("swap.back_to_booking")); err != nil {
 		return err
 	}
-	if UnavailableReason(l, b) != "" {
+	if visits.SwapUnavailableReason(l, b) != "" {
 		return h.render(c, http.StatusConflict, b, nil, picked{}, nil)
 	}
 	form, err := c.FormParams()
@@ -75,7 +77,7 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 		return h.renderWithPlan(c, http.StatusUnprocessableEntity, b, plan, choice, problem)
 	}
 	ci := h.Site.CinemaByID(ctx, b.CinemaID)
-	h.save(c, SessionPending, visit{CinemaID: b.CinemaID, Number: b.Number, BookingID: b.ID, Header: h.header(c, b), Moves: moves,
+	h.save(c, visits.SessSwapPending, visit{CinemaID: b.CinemaID, Number: b.Number, BookingID: b.ID, Header: h.header(c, b), Moves: moves,
 		Showtime: b.Session.Showtime, TimeZone: ci.TimeZone, Email: b.CustomerEmail, Lang: l.Lang()})
 	return web.Redirect(c, h.url(web.RouteSwapConfirm, b.CinemaID, b.Number))
 }
@@ -213,7 +215,7 @@ func (h *Handler) header(c echo.Context, b cinema.Booking) page.Header {
 // otherwise the tickets and the map with a fresh seat plan (plan, when the booking's own read
 // just fetched it to place the tickets).
 func (h *Handler) render(c echo.Context, status int, b cinema.Booking, plan *cinema.SeatPlan, choice picked, notice *components.Notice) error {
-	if UnavailableReason(web.Loc(c), b) != "" {
+	if visits.SwapUnavailableReason(web.Loc(c), b) != "" {
 		return h.renderWithPlan(c, status, b, nil, choice, notice)
 	}
 	plan, err := h.freshPlan(c.Request().Context(), b, plan)
@@ -251,7 +253,7 @@ func (h *Handler) renderWithPlan(c echo.Context, status int, b cinema.Booking, p
 func (h *Handler) chooseView(c echo.Context, b cinema.Booking, plan *cinema.SeatPlan, choice picked, notice *components.Notice) page.ChooseView {
 	l := web.Loc(c)
 	v := page.ChooseView{Header: h.header(c, b), Notice: notice, BackURL: h.Links.Booking, BackLabel: l.T("swap.back_to_booking"),
-		ActionURL: h.url(web.RouteSwapShow, b.CinemaID, b.Number), CSRFToken: web.CSRFToken(c), Reason: UnavailableReason(l, b)}
+		ActionURL: h.url(web.RouteSwapShow, b.CinemaID, b.Number), CSRFToken: web.CSRFToken(c), Reason: visits.SwapUnavailableReason(l, b)}
 	if v.Reason == "" {
 		v.Reason = h.Site.ChangesClosed(c, b.CinemaID, b.Session.Showtime)
 	}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	visits "github.com/cinemabff/cinemabff/internal/bff/visit"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
@@ -23,7 +25,7 @@ func (h *Handler) showSwapConfirm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v, ok := h.load(c, SessionPending, bb)
+	v, ok := h.load(c, visits.SessSwapPending, bb)
 	if !ok {
 		return c.Redirect(http.StatusSeeOther, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number))
 	}
@@ -44,7 +46,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v, ok := h.load(c, SessionPending, bb)
+	v, ok := h.load(c, visits.SessSwapPending, bb)
 	if !ok {
 		return web.Redirect(c, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number))
 	}
@@ -62,7 +64,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	err = h.Ticketing.SwapSeats(dctx, v.CinemaID, v.BookingID, swaps)
 	cancel()
 	if r, refused := upstream.SwapRefusal(err); refused || errors.Is(err, upstream.ErrSeatsUnavailable) {
-		h.Sessions.Remove(ctx, SessionPending)
+		h.Sessions.Remove(ctx, visits.SessSwapPending)
 		web.LoggerFrom(ctx, h.Logger).Info("swap refused", "booking", v.Number, "reason", r, "err", err)
 		if r == "" {
 			r = upstream.SwapSeatUnavailable
@@ -82,7 +84,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	if err != nil {
 		return h.Site.FromUpstream(err, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
 	}
-	h.Sessions.Remove(ctx, SessionPending)
+	h.Sessions.Remove(ctx, visits.SessSwapPending)
 	n := changeNotice(ctx, v)
 	h.Site.WriteNotice(ctx, n)
 	var moved []string
@@ -92,7 +94,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionSwap, CinemaID: v.CinemaID, BookingNumber: v.Number, Detail: strings.Join(moved, "; ")})
 	v.MailKey = n.Key
 	h.Site.RememberMail(ctx, n.Key)
-	h.save(c, SessionDone, v)
+	h.save(c, visits.SessSwapDone, v)
 	return web.Redirect(c, h.url(web.RouteSwapDone, bb.CinemaID, bb.Number))
 }
 
@@ -103,7 +105,7 @@ func (h *Handler) showSwapDone(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v, ok := h.load(c, SessionDone, bb)
+	v, ok := h.load(c, visits.SessSwapDone, bb)
 	if !ok {
 		return c.Redirect(http.StatusSeeOther, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number))
 	}

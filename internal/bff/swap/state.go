@@ -14,15 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/notify"
 	"github.com/cinemabff/cinemabff/internal/tickets"
-	"github.com/cinemabff/cinemabff/internal/upstream"
 	page "github.com/cinemabff/cinemabff/views/pages/swap"
-)
-
-// Server-session keys of the swap flow. Exported for the counter's "next customer", which
-// clears the visit.
-const (
-	SessionPending = "swap.pending" // JSON of visit: checked moves awaiting the go-ahead
-	SessionDone    = "swap.done"    // JSON of visit: the last swap made, for its result page
 )
 
 // visit is a swap checked by the BFF (pending) or made (done), kept only in the server
@@ -91,9 +83,8 @@ type boundBooking struct {
 // binds it after the number + e-mail look-up).
 func (h *Handler) access(c echo.Context) (boundBooking, error) {
 	number, err := strconv.ParseInt(c.Param("number"), 10, 64)
-	var bb boundBooking
-	var ok bool
-	bb.CinemaID, bb.Number, ok = h.Site.BoundBooking(c)
+	b, ok := h.Site.BoundBooking(c)
+	bb := boundBooking{CinemaID: b.CinemaID, Number: b.Number}
 	if err != nil || !ok || bb.CinemaID != c.Param("cinema") || bb.Number != number {
 		l := web.Loc(c)
 		return boundBooking{}, &web.Error{Code: web.EForbidden, Heading: l.T("swap.not_opened.heading"), Message: l.T("swap.not_opened.message"),
@@ -114,32 +105,6 @@ func (h *Handler) load(c echo.Context, key string, bb boundBooking) (visit, bool
 // save keeps v under key in the server session.
 func (h *Handler) save(c echo.Context, key string, v visit) {
 	web.SessionValue[visit]{Key: key}.Put(c.Request().Context(), h.Sessions, v)
-}
-
-// UnavailableReason says, in l's language, why the booking's seats cannot be swapped
-// online, from what the booking record shows (unpaid, in-seat delivery, being edited, no
-// allocated seats); "" when nothing visible stands in the way. The upstream has the last word.
-// The booking page shows this instead of the "Change seats" link.
-func UnavailableReason(l *i18n.Localizer, b cinema.Booking) string {
-	for _, r := range b.SwapRestrictions() {
-		return web.SwapRestrictionText(l, upstream.SwapRestriction(r))
-	}
-	if b.BeingEdited {
-		return l.T("swap.reason.being_edited")
-	}
-	seated := false
-	for _, t := range b.Tickets {
-		if t.Placed() {
-			return ""
-		}
-		seated = seated || t.Seat != nil
-	}
-	if seated {
-		// The booking names its seats by row and number; they could not be found on the
-		// showing's seat map (not read, or labelled differently).
-		return l.T("swap.reason.seats_not_found")
-	}
-	return l.T("swap.reason.no_numbered_seats")
 }
 
 // changeNotice is what a seat swap tells the customer: old seats and new seats, in the

@@ -1,8 +1,7 @@
 // Package swap is the seat swap flow: a person who has opened their booking picks tickets
 // and new seats on a fresh seat map, checks the moves on a confirm page, and the ticketing
 // system swaps them in one call. It is the first flow package (docs/architecture.md, "A flow
-// package"): a Handler with the interfaces it uses, its own route table, and a Site for what
-// the root still holds.
+// package"): a Handler with the interfaces it uses, and its routes.
 package swap
 
 import (
@@ -15,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	visits "github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bookings"
 	"github.com/cinemabff/cinemabff/internal/cinema"
@@ -39,16 +39,15 @@ type Bookings interface {
 	Read(ctx context.Context, cinemaID string, number int64, also ...func(context.Context, cinema.Booking)) (bookings.Booking, error)
 }
 
-// Site is what the flow needs from the web layer that is not in the kernel yet (rendering,
-// the visit's bound booking, the change cut-off, notices and audit). The root implements it
-// with thin adapters; each method moves to web or visit as those packages grow.
+// Site is what the flow needs from the kernel and the visit (rendering, the visit's bound
+// booking, the change cut-off, notices and audit): *visit.Visits satisfies it.
 type Site interface {
 	// Render writes a full page in the site's frame.
 	Render(c echo.Context, status int, title string, body templ.Component) error
 	// FromUpstream turns an upstream error into a web.Error with words a person can act on.
 	FromUpstream(err error, backURL, backLabel string) error
 	// BoundBooking is the booking the visit opened with its number and e-mail.
-	BoundBooking(c echo.Context) (cinemaID string, number int64, ok bool)
+	BoundBooking(c echo.Context) (visits.Bound, bool)
 	// ChangesClosed says why the booking can no longer be changed, "" while it can.
 	ChangesClosed(c echo.Context, cinemaID string, showtime time.Time) string
 	// RefuseClosed is the error page of a change asked for after the cut-off, nil before.

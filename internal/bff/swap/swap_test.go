@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	visits "github.com/cinemabff/cinemabff/internal/bff/visit"
+
 	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 )
@@ -21,7 +23,7 @@ func TestSwapUnavailableReason(t *testing.T) {
 		{cinema.Booking{Paid: true, BeingEdited: true, Tickets: seated}, "being changed right now"},
 		{cinema.Booking{Paid: true, Tickets: []cinema.BookedTicket{{Seq: 1}}}, "no numbered seats"},
 	} {
-		got := UnavailableReason(webtest.English(t), tc.b)
+		got := visits.SwapUnavailableReason(webtest.English(t), tc.b)
 		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 			t.Errorf("%+v: %q, want %q", tc.b, got, tc.want)
 		}

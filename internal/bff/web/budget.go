@@ -182,3 +182,25 @@ func (s *Kernel) Detached(ctx context.Context) (context.Context, context.CancelF
 	}
 	return context.WithTimeout(upstream.Detach(ctx), timeout)
 }
+
+// StartReconciler finishes, in the background, every payment or refund that a request could
+// not finish (a crash, a failed upstream call): at once, then every interval, until ctx ends.
+func (s *Kernel) StartReconciler(ctx context.Context, every time.Duration) {
+	if s.Ledger == nil || s.Payments == nil || s.Ticketing == nil {
+		return
+	}
+	go func() {
+		st := s.Settler()
+		for {
+			st.Reconcile(ctx)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(every):
+			}
+		}
+	}()
+}
+
+// Reconcile runs one reconciliation pass now (tests, admin).
+func (s *Kernel) Reconcile(ctx context.Context) int { return s.Settler().Reconcile(ctx) }

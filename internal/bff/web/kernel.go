@@ -17,6 +17,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bookings"
 	"github.com/cinemabff/cinemabff/internal/changewindow"
+	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
@@ -164,4 +165,12 @@ func (s *Kernel) Settler() *settlement.Settler {
 	return settlement.New(settlement.Deps{Ticketing: s.Ticketing, Payments: s.Payments, Ledger: s.Ledger, Logger: s.Logger,
 		LoggerFrom: func(ctx context.Context) *slog.Logger { return LoggerFrom(ctx, nil) }, Now: s.Now,
 		ReturnURL: func(id string) string { return s.AbsURL(RouteEditReturn, id) }, Tender: s.PaymentsTender, Words: s.Langs.For(s.Langs.Fallback())})
+}
+
+// OrderWatchFor is how long an unconfirmed order is checked before it is given up.
+func (s *Kernel) OrderWatchFor() time.Duration {
+	if s.Cfg.OrderWatchFor > 0 {
+		return s.Cfg.OrderWatchFor
+	}
+	return checkout.DefaultWatchFor
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"log/slog"
+	"net/url"
 
 	"github.com/labstack/echo/v4"
 
@@ -56,4 +57,10 @@ func LoggerFrom(ctx context.Context, fallback *slog.Logger) *slog.Logger {
 		return l
 	}
 	return fallback
+}
+
+// SafeExternalURL accepts only absolute http(s) addresses for the provider's page.
+func SafeExternalURL(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && (p.Scheme == "https" || p.Scheme == "http") && p.Host != ""
 }

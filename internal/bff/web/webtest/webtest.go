@@ -37,3 +37,13 @@ func English(t testing.TB) *i18n.Localizer {
 	}
 	return c.For(language.English)
 }
+
+// Localizers are the catalogs' English and German localizers.
+func Localizers(t testing.TB) (en, de *i18n.Localizer) {
+	t.Helper()
+	c, err := i18n.Load(language.English)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.For(language.English), c.For(language.German)
+}

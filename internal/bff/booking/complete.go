@@ -1,0 +1,422 @@
+package booking
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/notify"
+	"github.com/cinemabff/cinemabff/internal/settlement"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+	view "github.com/cinemabff/cinemabff/views/pages/booking"
+)
+
+// editChange is the edit e as settlement knows it, with its notice and the staff member doing it.
+func (s *Handler) editChange(c echo.Context, e visit.Edit, notice []byte) settlement.Change {
+	return settlement.Change{EditSessionID: e.UserSessionID, CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber,
+		Notice: string(notice), Actor: s.StaffUser(c)}
+}
+
+// refuseWhilePaying is the answer to a change attempted while money is in motion.
+func (s *Handler) refuseWhilePaying(c echo.Context, entry *ledger.Entry) error {
+	l := web.Loc(c)
+	return &web.Error{Code: web.EConflict, Heading: l.T("booking.paying_heading"), Message: l.T("booking.paying_text"),
+		BackURL: s.URL(web.RouteEditStatus, entry.ID), BackLabel: l.T("booking.see_status")}
+}
+
+// completeEdit finishes the edit: with nothing to pay, by taking a payment on the provider's
+// page, or by refunding the difference. A double click, a refresh or a second tab finds the
+// payment already started and never starts another.
+func (s *Handler) completeEdit(c echo.Context) error {
+	e, err := s.requireEdit(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	// A double click, a refresh or a second tab finds the payment already under way (in the
+	// ledger, not only in this visit's session, which a parallel request does not see yet).
+	if entry, err := s.BlockingEntry(ctx, e); err != nil {
+		return err
+	} else if entry != nil {
+		if entry.Kind == ledger.KindPayment && (entry.State == ledger.StateCreated || entry.State == ledger.StateRedirected) {
+			if next, _, err := s.AdvanceWithin(ctx, entry.ID); err == nil && next.State == ledger.StateRedirected && web.SafeExternalURL(next.HostedURL) {
+				return c.Redirect(http.StatusSeeOther, next.HostedURL) // the same payment page again
+			}
+		}
+		e.Entry = entry.ID
+		s.SaveEdit(c, e)
+		return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
+	}
+	if err := s.refuseClosedEdit(c, e); err != nil { // money already in motion above goes on
+		return err
+	}
+	o, err := s.Ticketing.GetOrder(ctx, e.UserSessionID)
+	if err != nil {
+		return s.editEnded(c, e, err)
+	}
+	l := web.Loc(c)
+	lines, _ := editLinesIn(l, e, o) // the message and the change record name seats in the visitor's words
+	e.Summary = changeSummary(lines)
+	balance := o.Total
+	notice := visit.EditNotice(ctx, e, visit.NoticeLines(lines), cinema.Money{}, cinema.Money{})
+
+	if !e.Paid || balance.Cents == 0 {
+		// No money moves, but the booking changes: the page waits for the answer rather
+		// than leave the change half-known (budget.go).
+		dctx, cancel := s.Detached(ctx)
+		_, err := s.Ticketing.CompleteEditBooking(dctx, e.UserSessionID, upstream.CompleteEditUnpaid())
+		cancel()
+		if err != nil {
+			return s.editEnded(c, e, err)
+		}
+		if !e.Paid && balance.Cents != 0 {
+			e.Summary = append(e.Summary, visit.Change{What: visit.ChangeAtCinema, Amount: balance})
+			notice.Money = append(notice.Money, notify.MoneyLine{What: notify.MoneyAtCinema, Amount: balance})
+		}
+		s.WriteNotice(ctx, notice)
+		return s.finishEdit(c, e)
+	}
+	if balance.Cents > 0 && s.AtCounter(c) {
+		return s.Redirect(c, s.URL(web.RouteEditCounterPay)) // terminal or cash, no provider page
+	}
+	if balance.Cents < 0 {
+		if ok, err := s.refundApproval(c, e, balance.Abs()); !ok {
+			return err
+		}
+	}
+	rawNotice, _ := json.Marshal(notice) // plain struct: cannot fail
+	change := s.editChange(c, e, rawNotice)
+	if balance.Cents < 0 {
+		// Split over the booking's payments, newest first: one ledger entry per part.
+		return s.startRefund(c, e, change, balance.Abs())
+	}
+	entry, err := s.Settler().StartPayment(ctx, change, balance.Abs())
+	if err != nil {
+		return err
+	}
+	e.Entry = entry.ID
+	s.SaveEdit(c, e)
+
+	// The hold must outlast the visit to the payment page.
+	if _, err := s.Ticketing.ResetOrderExpiry(ctx, e.UserSessionID); err != nil {
+		web.LoggerFrom(ctx, s.Logger).Warn("reset expiry before payment", "err", err)
+	}
+	next, done, err := s.AdvanceWithin(ctx, entry.ID)
+	if !done {
+		// The provider is still being asked for the payment, and the step goes on: the
+		// payment may yet be made, so neither "nothing was charged" nor a failed entry.
+		// The status page follows it and leads to the payment page once it is there.
+		return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
+	}
+	entry = next
+	if err != nil || entry.State != ledger.StateRedirected {
+		// Nothing was taken: the provider did not create the payment.
+		if entry.State == ledger.StateCreated {
+			s.Settler().PaymentNotCreated(ctx, entry.ID)
+		}
+		e.Entry = ""
+		s.SaveEdit(c, e)
+		if errors.Is(err, upstream.ErrAmountTooSmall) {
+			return &web.Error{Code: web.EInvalid, Heading: l.T("booking.too_small_heading"),
+				Message: l.T("booking.too_small_text", "Minimum", l.Money(cinema.Money{Cents: 50, Currency: entry.Currency}), "Amount", l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})),
+				BackURL: s.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
+		}
+		return &web.Error{Code: web.EUnavailable, Heading: l.T("booking.pay_page_unavailable_heading"), Message: l.T("booking.pay_page_unavailable_text"),
+			BackURL: s.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
+	}
+	if !web.SafeExternalURL(entry.HostedURL) {
+		return fmt.Errorf("payment provider gave an unusable page address %q", entry.HostedURL)
+	}
+	return c.Redirect(http.StatusSeeOther, entry.HostedURL)
+}
+
+// changeSummary says what the edit changes, line by line.
+func changeSummary(lines []view.LineView) []visit.Change {
+	var out []visit.Change
+	for i := range lines {
+		lv := &lines[i]
+		switch lv.State {
+		case "added", "removed", lineMoved:
+			out = append(out, visit.Change{What: lv.State, Ticket: lv.Description, Seat: lineSeat(lv), From: lineFrom(lv)})
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, visit.Change{What: visit.ChangeSaved})
+	}
+	return out
+}
+
+// changeWords says the changes in l's language, one sentence each.
+func changeWords(l *i18n.Localizer, items []visit.Change) []string {
+	var out []string
+	for _, it := range items {
+		ticket := it.Ticket
+		if seat := it.Seat.Words(l); seat != "" && it.What != visit.ChangeMoved {
+			ticket += " (" + seat + ")"
+		}
+		switch it.What {
+		case visit.ChangeAdded:
+			out = append(out, l.T("booking.change_added", "Ticket", ticket))
+		case visit.ChangeRemoved:
+			out = append(out, l.T("booking.change_removed", "Ticket", ticket))
+		case visit.ChangeMoved:
+			out = append(out, l.T("booking.change_moved", "Ticket", ticket, "From", it.From.Words(l), "Seat", it.Seat.Words(l)))
+		case visit.ChangeAtCinema:
+			out = append(out, l.T("booking.change_at_cinema", "Amount", web.BookingSigned(l, it.Amount)))
+		default:
+			out = append(out, l.T("booking.change_saved"))
+		}
+	}
+	return out
+}
+
+// finishEdit ends the edit in this visit and shows the booking, read again from the upstream,
+// with what changed and what was paid or refunded. The audit trail gets the same in English.
+func (s *Handler) finishEdit(c echo.Context, e visit.Edit) error {
+	ctx := c.Request().Context()
+	l, en := web.Loc(c), s.English()
+	shown, audited := changeWords(l, e.Summary), changeWords(en, e.Summary)
+	if e.Entry != "" {
+		if entry, err := s.Ledger.Get(ctx, e.Entry); err == nil {
+			amount := cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}
+			card := strings.TrimSpace(entry.CardType + " " + entry.CardMasked)
+			if entry.Kind == ledger.KindPayment {
+				shown = append(shown, l.T("booking.paid_by", "Amount", l.Money(amount), "Card", card))
+				audited = append(audited, en.T("booking.paid_by", "Amount", en.Money(amount), "Card", card))
+			} else {
+				parts := mustGroup(ctx, s, entry) // every part, with its card
+				shown = append(shown, refundSummary(l, parts))
+				audited = append(audited, refundSummary(en, parts))
+			}
+		}
+	}
+	s.ClearEdit(c)
+	s.RecordAudit(c, editAudit(ctx, s, e, audited))
+	s.Sessions.Put(ctx, visit.SessChanges, strings.Join(shown, "\n"))
+	s.Sessions.Put(ctx, visit.SessMailKey, visit.EditNotice(ctx, e, nil, cinema.Money{}, cinema.Money{}).Key)
+	return s.Redirect(c, s.URL(web.RouteBooking))
+}
+
+// entryForVisit loads a ledger entry and checks that this visit may see it: it is the visit's
+// own, or the token the provider put on the return address matches the payment's.
+func (s *Handler) entryForVisit(c echo.Context) (ledger.Entry, visit.Edit, error) {
+	ctx := c.Request().Context()
+	id := c.Param("entry")
+	l := web.Loc(c)
+	denied := &web.Error{Code: web.EForbidden, Heading: l.T("booking.not_your_payment_heading"), Message: l.T("booking.not_your_payment_text"),
+		BackURL: s.URL(web.RouteFindBooking), BackLabel: l.T("booking.find_title")}
+	entry, err := s.Ledger.Get(ctx, id)
+	if errors.Is(err, ledger.ErrNotFound) {
+		return entry, visit.Edit{}, denied
+	}
+	if err != nil {
+		return entry, visit.Edit{}, err
+	}
+	e, ok := s.CurrentEdit(c)
+	if ok && (e.Entry == entry.ID || s.sameRefund(ctx, entry, e.Entry)) {
+		return entry, e, nil
+	}
+	token := c.QueryParam("token")
+	// The token opens the payment only while it is under way or just after: an old return
+	// address in a shared browser's history must not hand the booking to the next person.
+	fresh := !entry.State.Terminal(entry.Kind) || s.Now().Sub(entry.UpdatedAt) < returnTokenWindow
+	if token != "" && fresh && entry.ProviderPaymentID != "" && entry.Kind == ledger.KindPayment {
+		p, err := s.Payments.GetPayment(ctx, entry.ProviderPaymentID)
+		if err == nil && p.Token != "" && p.Token == token {
+			// The visit's cookie did not come back (another browser, a webview): carry on
+			// with a visit bound to this view.
+			if err := s.BindBooking(c, visit.Bound{CinemaID: entry.CinemaID, Number: entry.BookingNumber}); err != nil {
+				return entry, e, err
+			}
+			e = visit.Edit{UserSessionID: entry.EditSessionID, CinemaID: entry.CinemaID, BookingID: entry.BookingID, BookingNumber: entry.BookingNumber, Paid: true, Entry: entry.ID}
+			s.SaveEdit(c, e)
+			return entry, e, nil
+		}
+	}
+	return entry, e, denied
+}
+
+// returnTokenWindow is how long after a payment ended its return address still opens it.
+const returnTokenWindow = 15 * time.Minute
+
+// editPaymentReturn is where the provider sends the customer back. It trusts nothing in its
+// parameters: it reads the ledger entry of this visit and asks the provider.
+func (s *Handler) editPaymentReturn(c echo.Context) error {
+	entry, e, err := s.entryForVisit(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	if c.QueryParam("cancelled") == "1" && entry.Kind == ledger.KindPayment && entry.State == ledger.StateRedirected {
+		// The customer turned back on the provider's page: end that payment so it can no
+		// longer be paid, and keep the edit for another try. A payment made meanwhile
+		// stays paid and is used.
+		if _, err := s.Payments.CancelPayment(ctx, entry.ProviderPaymentID); err != nil {
+			web.LoggerFrom(ctx, s.Logger).Warn("cancel provider payment", "entry", entry.ID, "err", err)
+		}
+	}
+	// Applying the payment to the booking is a money step: never cut off halfway; when the
+	// ticketing system is slow the status page says the change is being processed.
+	entry, _, err = s.AdvanceWithin(ctx, entry.ID)
+	if err != nil {
+		web.LoggerFrom(c.Request().Context(), s.Logger).Warn("settle after return", "entry", entry.ID, "err", err)
+	}
+	entry = s.awaitApplying(ctx, entry)
+	return s.afterSettle(c, e, entry)
+}
+
+// awaitApplying waits a moment for an entry that another request (the provider's webhook,
+// usually, which arrives with the customer) is applying right now, so the customer sees the
+// result rather than a "finishing" page; after applyWait the status page takes over.
+func (s *Handler) awaitApplying(ctx context.Context, entry ledger.Entry) ledger.Entry {
+	deadline := time.Now().Add(applyWait)
+	if dl, ok := upstream.ReadDeadline(ctx); ok && dl.Before(deadline) {
+		deadline = dl // the page answers in time; the status page keeps checking
+	}
+	for entry.State == ledger.StateApplying && time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return entry
+		case <-time.After(50 * time.Millisecond):
+		}
+		next, err := s.Ledger.Get(ctx, entry.ID)
+		if err != nil {
+			return entry
+		}
+		entry = next
+	}
+	return entry
+}
+
+// applyWait bounds awaitApplying: complete-edit answers in well under a second when the
+// ticketing API is well.
+const applyWait = 3 * time.Second
+
+// editPaymentStatus shows where a payment or refund stands and keeps checking.
+func (s *Handler) editPaymentStatus(c echo.Context) error {
+	entry, e, err := s.entryForVisit(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	switch {
+	case entry.Kind == ledger.KindRefund:
+		// Every part that is still under way is tried again, each on its own.
+		if err := s.AdvanceGroupWithin(ctx, entry); err != nil {
+			web.LoggerFrom(ctx, s.Logger).Warn("refund not finished yet", "entry", entry.ID, "err", err)
+		}
+		if next, err := s.Ledger.Get(ctx, entry.ID); err == nil {
+			entry = s.awaitApplying(ctx, next)
+		}
+	case !entry.State.Terminal(entry.Kind):
+		if next, _, err := s.AdvanceWithin(ctx, entry.ID); err == nil {
+			entry = next
+		}
+	}
+	return s.afterSettle(c, e, entry)
+}
+
+// afterSettle sends the person where the entry's state says.
+func (s *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) error {
+	switch {
+	case entry.State == ledger.StateApplied:
+		if e.UserSessionID == entry.EditSessionID {
+			return s.finishEdit(c, e)
+		}
+		return s.Redirect(c, s.URL(web.RouteBooking))
+	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && s.EditSaved(c.Request().Context(), entry.EditSessionID):
+		// An earlier attempt opened again (Back, its way back from the provider) after another
+		// payment saved the change: not "nothing was charged", and no edit to go back to.
+		if e.UserSessionID == entry.EditSessionID {
+			s.ClearEdit(c)
+		}
+		s.Flash(c, web.Loc(c).T("booking.saved_change"))
+		return s.Redirect(c, s.URL(web.RouteBooking))
+	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed:
+		// Declined or cancelled at the provider: nothing taken, the edit is still there.
+		e.Entry = ""
+		s.SaveEdit(c, e)
+		s.Flash(c, web.Loc(c).T("booking.payment_not_completed"))
+		return s.Redirect(c, s.URL(web.RouteEdit))
+	}
+	if entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefunded && e.UserSessionID == entry.EditSessionID {
+		s.ClearEdit(c) // the edit is gone and the money is back: the visit may start afresh
+	}
+	v := s.statusViewFor(c.Request().Context(), entry)
+	if v.Refresh {
+		web.PauseKioskIdle(c) // money in motion: the kiosk does not start over (kiosk_chrome.go)
+	}
+	return s.Render(c, http.StatusOK, web.Loc(c).T("booking.status_title"), view.StatusPage(v))
+}
+
+// statusView says honestly where the money is (a payment; refunds: refundStatusView), in the
+// language of ctx.
+func (s *Handler) statusView(ctx context.Context, entry ledger.Entry) view.PaymentStatusView {
+	l := i18n.FromContext(ctx)
+	amount := l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})
+	v := view.PaymentStatusView{Reference: entry.ID[:12], PollURL: s.URL(web.RouteEditStatus, entry.ID), Refresh: true, Kind: components.NoticeInfo}
+	switch {
+	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRedirected:
+		v.Heading, v.Body = l.T("booking.status_waiting"), l.T("booking.status_waiting_text", "Amount", amount)
+		v.NextURL, v.NextLabel = entry.HostedURL, l.T("booking.status_back_to_payment")
+	case entry.Kind == ledger.KindPayment && (entry.State == ledger.StatePaid || entry.State == ledger.StateApplying):
+		v.Heading, v.Body = l.T("booking.status_paid"), l.T("booking.status_paid_text", "Amount", amount)
+	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefunded:
+		v.Kind, v.Refresh = components.NoticeWarning, false
+		v.Heading, v.Body = l.T("booking.status_reversed"), l.T("booking.status_reversed_text", "Amount", amount)
+		v.NextURL, v.NextLabel = s.URL(web.RouteBooking), l.T("booking.see_booking")
+	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefundRequested:
+		// Never "refunded" before the provider says so: the refund may still be failing.
+		v.Kind = components.NoticeWarning
+		v.Heading, v.Body = l.T("booking.status_reversing"), l.T("booking.status_reversing_text", "Amount", amount)
+		if entry.LastError != "" {
+			v.Body += " " + l.T("booking.status_provider_retrying")
+		}
+		v.NextURL, v.NextLabel = s.URL(web.RouteBooking), l.T("booking.see_booking")
+	case entry.Kind == ledger.KindRefund:
+		return s.refundStatusView(ctx, entry, []ledger.Entry{entry}) // statusViewFor gives every part
+	default:
+		v.Heading, v.Body = l.T("booking.status_working"), l.T("booking.status_working_text")
+	}
+	return v
+}
+
+// editAudit is the audit row of a completed edit: what changed, and the money of its ledger
+// entry (a refund counts negative).
+func editAudit(ctx context.Context, s *Handler, e visit.Edit, summary []string) audit.Entry {
+	a := audit.Entry{Action: audit.ActionEdit, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber, Detail: strings.Join(summary, "; ")}
+	if e.Entry == "" {
+		return a
+	}
+	entry, err := s.Ledger.Get(ctx, e.Entry)
+	if err != nil {
+		return a
+	}
+	a.AmountCents, a.Currency = entry.AmountCents, entry.Currency
+	if entry.Kind == ledger.KindRefund {
+		a.Action = audit.ActionRefund
+		a.AmountCents = -settlement.PartsTotal(mustGroup(ctx, s, entry)).Cents
+	}
+	return a
+}
+
+// mustGroup is the entry's refund parts (itself alone when they cannot be read).
+func mustGroup(ctx context.Context, s *Handler, e ledger.Entry) []ledger.Entry {
+	if parts, err := s.Ledger.Group(ctx, e); err == nil && len(parts) > 0 {
+		return parts
+	}
+	return []ledger.Entry{e}
+}

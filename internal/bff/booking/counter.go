@@ -1,0 +1,156 @@
+package booking
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/settlement"
+	"github.com/cinemabff/cinemabff/views/pages"
+)
+
+// actionApprovalRefused is the audit action of a refused refund approval.
+const actionApprovalRefused = audit.ActionApprovalRefused
+
+// editBalance reads what the edit in progress costs now.
+func (s *Handler) editBalance(c echo.Context, e visit.Edit) (cinema.Money, error) {
+	o, err := s.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+	if err != nil {
+		return cinema.Money{}, s.editEnded(c, e, err)
+	}
+	return o.Total, nil
+}
+
+func (s *Handler) editCounterView(c echo.Context, e visit.Edit, due cinema.Money) pages.CounterPayView {
+	l := web.Loc(c)
+	return pages.CounterPayView{What: l.T("staff.counter.edit_what", "Number", e.BookingNumber),
+		Amount: l.Money(due), ActionURL: s.URL(web.RouteEditCounterPay), BackURL: s.URL(web.RouteEdit), BackLabel: l.T("staff.counter.back_to_change"),
+		CSRFToken: web.CSRFToken(c)}
+}
+
+func (s *Handler) showEditCounterPay(c echo.Context) error {
+	e, err := s.requireChangeableEdit(c)
+	if err != nil {
+		return err
+	}
+	due, err := s.editBalance(c, e)
+	if err != nil {
+		return err
+	}
+	if due.Cents <= 0 {
+		return s.Redirect(c, s.URL(web.RouteEdit))
+	}
+	return s.Render(c, http.StatusOK, web.Loc(c).T("staff.counter.title"), pages.CounterPay(s.editCounterView(c, e, due)))
+}
+
+// takeEditCounterPay records a payment taken at the counter and completes the edit with it:
+// a ledger entry (with the staff member and the tender) goes straight to paid, and the settler
+// applies it with complete-edit as it does a provider's payment.
+func (s *Handler) takeEditCounterPay(c echo.Context) error {
+	user := s.StaffUser(c) // countersOnly
+	e, err := s.requireChangeableEdit(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	due, err := s.editBalance(c, e)
+	if err != nil {
+		return err
+	}
+	if due.Cents <= 0 {
+		return s.Redirect(c, s.URL(web.RouteEdit))
+	}
+	p, problem, err := s.ReadCounterPayment(c)
+	if err != nil {
+		v := s.editCounterView(c, e, due)
+		v.Method, v.Reference, v.Error = p.Method, p.Reference, problem
+		return s.Render(c, http.StatusUnprocessableEntity, web.Loc(c).T("staff.counter.title"), pages.CounterPay(v))
+	}
+	lines, _ := editLinesIn(web.Loc(c), e, mustOrder(s, c, e))
+	e.Summary = changeSummary(lines)
+	notice, _ := json.Marshal(visit.EditNotice(ctx, e, visit.NoticeLines(lines), cinema.Money{}, cinema.Money{}))
+	st := s.Settler()
+	change := settlement.Change{EditSessionID: e.UserSessionID, CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber,
+		Notice: string(notice), Actor: user}
+	entry, recorded, err := st.RecordCounterPayment(ctx, change, due, settlement.CounterPayment{Tender: p.Tender, Reference: p.Reference, CardType: p.CardType})
+	if err != nil {
+		return err
+	}
+	if recorded {
+		s.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
+			AmountCents: due.Cents, Currency: due.Currency, Detail: fmt.Sprintf("%s, reference %s, for a change to the booking", p.CardType, entry.ProviderReference)})
+	}
+	e.Entry = entry.ID
+	s.SaveEdit(c, e)
+	entry, err = st.Advance(ctx, entry.ID)
+	if err != nil {
+		web.LoggerFrom(ctx, s.Logger).Warn("counter payment not applied yet", "entry", entry.ID, "err", err)
+	}
+	return s.afterSettle(c, e, entry)
+}
+
+// refundNeedsApproval reports a refund that needs a supervisor's approval: one above
+// -refund-approval-above made by a signed-in staff member who is not an enabled supervisor,
+// wherever they are signed in (a counter, an ordinary browser, a kiosk). The role is read from
+// the account for this request. A supervisor's own refund needs none, nor does a customer's of
+// their own view.
+func (s *Handler) refundNeedsApproval(c echo.Context, refund cinema.Money) bool {
+	user, supervisor := s.StaffRole(c)
+	return user != "" && !supervisor && refund.Cents > s.refundApprovalLimit()
+}
+
+func (s *Handler) refundApprovalLimit() int64 { return cmp.Or(s.Cfg.RefundApprovalAbove, 5000) }
+
+// refundApproval checks a supervisor's approval of a clerk's refund above the limit, before
+// any money moves. ok=true: go on (no approval needed, or approved and recorded); otherwise the
+// approval page has been rendered (err is what the handler returns). The page is a plain form
+// posting back to complete the edit, so it works without JavaScript on every device.
+func (s *Handler) refundApproval(c echo.Context, e visit.Edit, refund cinema.Money) (ok bool, err error) {
+	if !s.refundNeedsApproval(c, refund) {
+		return true, nil
+	}
+	l := web.Loc(c)
+	title := l.T("staff.approval.page_title")
+	v := pages.ApprovalView{Amount: l.Money(refund), Limit: l.Money(cinema.Money{Cents: s.refundApprovalLimit(), Currency: refund.Currency}),
+		ActionURL: s.URL(web.RouteEditComplete), BackURL: s.URL(web.RouteEdit), CSRFToken: web.CSRFToken(c),
+		Approver: strings.TrimSpace(c.FormValue("approver")), Reason: strings.TrimSpace(c.FormValue("reason"))}
+	if c.FormValue("approval") == "" {
+		return false, s.Render(c, http.StatusOK, title, pages.Approval(v))
+	}
+	if v.Reason == "" {
+		v.Error = l.T("staff.approval.reason_missing")
+		return false, s.Render(c, http.StatusUnprocessableEntity, title, pages.Approval(v))
+	}
+	sup, aerr := s.approveBy(c.Request().Context(), v.Approver, c.FormValue("pin"))
+	if aerr != nil {
+		why := approvalRefusalWhy(aerr)
+		if why == "" {
+			return false, aerr
+		}
+		v.Error = approvalRefusal(l, aerr)
+		s.RecordAudit(c, audit.Entry{Action: actionApprovalRefused, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
+			AmountCents: refund.Cents, Currency: refund.Currency, Reason: v.Reason, Detail: fmt.Sprintf("approver typed: %s (%s)", v.Approver, why)})
+		return false, s.Render(c, http.StatusForbidden, title, pages.Approval(v))
+	}
+	s.RecordAudit(c, audit.Entry{Action: audit.ActionApproval, Actor: sup.Username, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
+		AmountCents: refund.Cents, Currency: refund.Currency, Reason: v.Reason, Detail: "refund approved for " + s.StaffUser(c)})
+	return true, nil
+}
+
+// mustOrder reads the edit order for the change summary; nil when it cannot be read (the
+// summary then says only that the change is saved).
+func mustOrder(s *Handler, c echo.Context, e visit.Edit) cinema.Order {
+	o, err := s.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+	if err != nil {
+		return cinema.Order{}
+	}
+	return o
+}

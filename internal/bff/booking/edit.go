@@ -1,0 +1,597 @@
+package booking
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/refunds"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+	view "github.com/cinemabff/cinemabff/views/pages/booking"
+)
+
+// startEdit puts the bound booking into edit state upstream and keeps the edit's
+// userSessionId in the server session only.
+func (s *Handler) startEdit(c echo.Context) error {
+	b, _, err := s.requireBooking(c)
+	if err != nil {
+		return err
+	}
+	if e, ok := s.CurrentEdit(c); ok && e.BookingNumber == b.Number {
+		return s.Redirect(c, s.URL(web.RouteEdit)) // a double click or a second tab: the same edit
+	}
+	back := web.Loc(c).T("booking.back_to_booking")
+	if err := s.RefuseClosed(c, b.CinemaID, b.Session.Showtime, s.URL(web.RouteBooking), back); err != nil {
+		return err
+	}
+	eo, err := s.Ticketing.EditBooking(c.Request().Context(), b.CinemaID, b.ID)
+	if err != nil {
+		return s.FromUpstream(err, s.URL(web.RouteBooking), back)
+	}
+	e := visit.Edit{
+		UserSessionID: eo.UserSessionID,
+		CinemaID:      b.CinemaID,
+		BookingID:     b.ID,
+		BookingNumber: b.Number,
+		SessionID:     b.Session.ID,
+		StartBalance:  eo.Balance.Cents,
+		Currency:      eo.Balance.Currency,
+		Paid:          b.LikelyPaid(),
+		FilmTitle:     b.Session.FilmTitle,
+		Showtime:      b.Session.Showtime,
+		Started:       s.Now(),
+		Email:         b.CustomerEmail,
+		OriginalTotal: b.Total.Cents,
+		TotalKnown:    true,
+	}
+	for _, p := range b.Payments {
+		if p.Amount.Cents > 0 && p.ProviderReference != "" && (p.External || !p.ExternalKnown) {
+			e.Payments = append(e.Payments, visit.EditPayment{Reference: p.ProviderReference, CardType: p.CardType, Masked: p.CardNumberMasked, Cents: p.Amount.Cents})
+		}
+	}
+	if len(eo.Sessions) > 0 && eo.Sessions[0].ID != "" {
+		e.SessionID = eo.Sessions[0].ID
+	}
+	for _, ln := range eo.Lines {
+		if ln.State == cinema.LineKept {
+			var place web.SeatName
+			if len(ln.Seats) > 0 {
+				place = web.SeatNameOf(&ln.Seats[0])
+			}
+			e.Original = append(e.Original, visit.OriginLine{ID: strconv.FormatInt(ln.TicketID, 10), Description: ln.Description, Seat: place.Key(), Place: place, PriceCents: ln.FinalPrice.Cents})
+		}
+	}
+	s.SaveEdit(c, e)
+	return s.Redirect(c, s.URL(web.RouteEdit))
+}
+
+// requireEdit returns the edit of this visit, or sends the person to their view.
+func (s *Handler) requireEdit(c echo.Context) (visit.Edit, error) {
+	e, ok := s.CurrentEdit(c)
+	if !ok {
+		l := web.Loc(c)
+		return e, &web.Error{Code: web.ENotFound, Heading: l.T("booking.no_edit_heading"), Message: l.T("booking.no_edit_text"),
+			BackURL: s.URL(web.RouteBooking), BackLabel: l.T("booking.see_booking")}
+	}
+	return e, nil
+}
+
+// requireChangeableEdit is requireEdit for actions that change the order: refused while its
+// payment or refund is under way (the amount taken must stay the amount applied).
+func (s *Handler) requireChangeableEdit(c echo.Context) (visit.Edit, error) {
+	e, err := s.requireEdit(c)
+	if err != nil {
+		return e, err
+	}
+	if err := s.refuseClosedEdit(c, e); err != nil {
+		return e, err
+	}
+	entry, err := s.BlockingEntry(c.Request().Context(), e)
+	if err != nil {
+		return e, err
+	}
+	if entry != nil {
+		return e, s.refuseWhilePaying(c, entry)
+	}
+	return e, nil
+}
+
+// editEnded handles an edit the upstream no longer knows (expired, cancelled elsewhere): the
+// person gets a clear message and their booking, never a stack trace. While a payment or a
+// refund is under way the status page tells what happens to the money instead.
+func (s *Handler) editEnded(c echo.Context, e visit.Edit, err error) error {
+	l := web.Loc(c)
+	if !errors.Is(err, upstream.ErrOrderExpired) && !errors.Is(err, upstream.ErrNotFound) && !errors.Is(err, upstream.ErrOrderClosed) {
+		return s.FromUpstream(err, s.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+	}
+	web.LoggerFrom(c.Request().Context(), s.Logger).Info("edit ended upstream", "err", err)
+	if entry, berr := s.BlockingEntry(c.Request().Context(), e); berr == nil && entry != nil {
+		return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
+	}
+	s.ClearEdit(c)
+	if s.EditSaved(c.Request().Context(), e.UserSessionID) {
+		s.Flash(c, l.T("booking.saved_change")) // ended because it was saved (another tab, the provider's webhook)
+	} else {
+		s.Flash(c, l.T("booking.edit_ended"))
+	}
+	return s.Redirect(c, s.URL(web.RouteBooking))
+}
+
+// showEdit shows the order as it stands now.
+func (s *Handler) showEdit(c echo.Context) error {
+	e, err := s.requireEdit(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	if entry, err := s.BlockingEntry(ctx, e); err != nil {
+		return err
+	} else if entry != nil {
+		return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
+	}
+	// The order and the ticket types are independent reads: both at once.
+	var (
+		o        cinema.Order
+		types    []cinema.TicketType
+		typesErr error
+	)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		o, err = s.Ticketing.GetOrder(gctx, e.UserSessionID)
+		return err
+	})
+	g.Go(func() error {
+		// Without the types the page still shows the order; only adding is not offered.
+		types, typesErr = s.Ticketing.GetTicketTypes(gctx, e.CinemaID, e.SessionID, e.UserSessionID)
+		return nil
+	})
+	if err := g.Wait(); err != nil {
+		return s.editEnded(c, e, err)
+	}
+	if typesErr != nil {
+		web.LoggerFrom(ctx, s.Logger).Warn("ticket types not read: adding tickets not offered", "err", typesErr)
+	}
+	v := s.editView(c, e, o, types)
+	if msg := s.PopFlash(c); msg != "" {
+		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
+	}
+	l := web.Loc(c)
+	if reason := s.ChangesClosed(c, e.CinemaID, e.Showtime); reason != "" && v.Notice == nil {
+		v.Notice = &components.Notice{Kind: components.NoticeError, Heading: l.T("booking.closed_heading"), Body: l.T("booking.closed_edit", "Reason", reason)}
+	}
+	return s.Render(c, http.StatusOK, l.T("booking.edit_page_title"), view.Edit(v))
+}
+
+// editView is the edit page of order o; types are the session's ticket types (none: adding
+// tickets is not offered).
+func (s *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types []cinema.TicketType) view.EditView {
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	ci := s.CinemaByID(ctx, e.CinemaID)
+	v := view.EditView{
+		BookingNumber: fmt.Sprint(e.BookingNumber),
+		FilmTitle:     e.FilmTitle,
+		Showtime:      web.BookingShowtime(l, e.Showtime, ci),
+		Fees:          web.BookingSigned(l, o.BookingFee),
+		CSRFToken:     web.CSRFToken(c),
+		AddURL:        s.URL(web.RouteEditAdd),
+		RemoveURL:     s.URL(web.RouteEditRemove),
+		ExtendURL:     s.URL(web.RouteEditExtend),
+		SeatsURL:      s.URL(web.RouteEditSeats),
+		CancelURL:     s.URL(web.RouteEditCancel),
+		CompleteURL:   s.URL(web.RouteEditComplete),
+		ExpiredURL:    s.URL(web.RouteEditExpired),
+		NowISO:        s.Now().UTC().Format(time.RFC3339),
+		Counter:       s.AtCounter(c),
+	}
+	if !o.Expires.IsZero() {
+		v.ExpiresISO = o.Expires.UTC().Format(time.RFC3339)
+		v.ExpiresLocal = l.Time(o.Expires, ci.Location(), i18n.Clock)
+	}
+	for _, sess := range o.Sessions {
+		if v.FilmTitle == "" {
+			v.FilmTitle = sess.FilmTitle
+		}
+	}
+	v.Lines, v.HasChanges = editLinesIn(l, e, o)
+	for i := range v.Lines {
+		if v.Lines[i].State == "kept" || v.Lines[i].State == lineMoved || v.Lines[i].State == "added" {
+			v.Lines[i].RemoveURL = s.URL(web.RouteEditRemove)
+		}
+	}
+	balance := o.Total
+	switch {
+	case balance.Cents > 0:
+		v.BalanceKind, v.Balance = "pay", l.Money(balance)
+		if e.Paid {
+			v.CompleteLabel = l.T("booking.complete_pay", "Amount", v.Balance)
+		} else {
+			v.CompleteLabel = l.T("booking.complete_more_at_cinema", "Amount", v.Balance)
+		}
+	case balance.Cents < 0:
+		v.BalanceKind, v.Balance = "refund", l.Money(balance.Neg())
+		if e.Paid {
+			v.CompleteLabel = l.T("booking.complete_refund", "Amount", v.Balance)
+		} else {
+			v.CompleteLabel = l.T("booking.complete_less_at_cinema", "Amount", v.Balance)
+		}
+	default:
+		v.BalanceKind, v.Balance, v.CompleteLabel = "none", l.Money(balance), l.T("booking.complete")
+	}
+	v.PayWith, v.RefundTo = editPayWith(l, e, balance)
+	if e.TotalKnown {
+		orig := cinema.Money{Cents: e.OriginalTotal, Currency: balance.Currency}
+		v.Totals = true
+		v.OriginalTotal = l.Money(orig)
+		v.NewTotal = l.Money(cinema.Money{Cents: orig.Cents + balance.Cents, Currency: balance.Currency})
+		v.TicketsChange = web.BookingSigned(l, cinema.Money{Cents: balance.Cents - o.BookingFee.Cents, Currency: balance.Currency})
+	}
+	v.Steppers = editSteppers(l, o, types)
+	if e.StartBalance != 0 {
+		start := cinema.Money{Cents: e.StartBalance, Currency: balance.Currency}
+		v.FeeNote = l.T("booking.fee_note", "Amount", web.BookingSigned(l, start))
+	}
+	for _, d := range o.SuggestedDeals {
+		if d.Description != "" {
+			v.Deals = append(v.Deals, d.Description)
+		}
+	}
+	for _, t := range types {
+		if t.Simple() {
+			v.TicketTypes = append(v.TicketTypes, view.Option{Value: t.Code, Label: fmt.Sprintf("%s – %s", t.Description, l.Money(t.Price))})
+		}
+	}
+	return v
+}
+
+// editPayWith says, in l's language, how the balance is settled: paid by card on the next
+// step, at the cinema, or refunded to the booking's payments (the newest first, as the refund
+// will be planned).
+func editPayWith(l *i18n.Localizer, e visit.Edit, balance cinema.Money) (string, []string) {
+	switch {
+	case balance.Cents > 0 && e.Paid:
+		return l.T("booking.pay_by_card"), nil
+	case balance.Cents > 0:
+		return l.T("booking.pay_at_cinema"), nil
+	case balance.Cents < 0 && !e.Paid:
+		return l.T("booking.pay_less_at_cinema"), nil
+	case balance.Cents < 0:
+		var pays []refunds.Payment
+		for _, p := range e.Payments {
+			pays = append(pays, refunds.Payment{Reference: p.Reference, CardType: p.CardType, CardMasked: p.Masked, PaidCents: p.Cents, RefundableCents: -1})
+		}
+		plan, err := refunds.Plan(-balance.Cents, pays)
+		if err != nil || len(plan) == 0 {
+			return l.T("booking.refund_to_payment"), nil
+		}
+		var to []string
+		for _, part := range plan {
+			card := strings.TrimSpace(part.Payment.CardType + " " + part.Payment.CardMasked)
+			if card == "" {
+				card = l.T("booking.original_payment")
+			}
+			to = append(to, l.T("booking.refund_part", "Amount", l.Money(cinema.Money{Cents: part.AmountCents, Currency: balance.Currency}), "Card", card))
+		}
+		return l.T("booking.refund_to_payments"), to
+	}
+	return "", nil
+}
+
+// editSteppers is a − n + row per ticket type that can be added: how many of the type the
+// booking has, and the ticket − removes (the newest of the type; none when it is the
+// booking's last ticket, which cannot be removed).
+func editSteppers(l *i18n.Localizer, o cinema.Order, types []cinema.TicketType) []view.StepperView {
+	var out []view.StepperView
+	active := 0
+	for _, t := range o.Tickets() {
+		if !(t.StateKnown && t.State == cinema.LineRemoved) {
+			active++
+		}
+	}
+	for _, tt := range types {
+		if !tt.Simple() {
+			continue
+		}
+		st := view.StepperView{Type: tt.Code, Name: tt.Description, Price: l.Money(tt.Price)}
+		for _, t := range o.Tickets() {
+			if t.TypeCode != tt.Code || (t.StateKnown && t.State == cinema.LineRemoved) {
+				continue
+			}
+			st.Count++
+			if active > 1 {
+				st.RemoveTicket = t.ID
+				st.RemoveWhat = strings.TrimSuffix(t.Description+", "+web.BookingSeat(l, t.Seat), ", ")
+			}
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// editLines lists the order's tickets with their state and their seats by their labels, the
+// seats' words in English (editLinesIn: in a visitor's language). The contract's ticketing
+// order does not say which tickets were booked before; when the upstream does not say either,
+// the state is derived from the tickets the edit started with.
+func editLines(e visit.Edit, o cinema.Order) (lines []view.LineView, changed bool) {
+	original := map[string]visit.OriginLine{}
+	for _, ol := range e.Original {
+		original[ol.ID] = ol
+	}
+	seen := map[string]bool{}
+	for _, t := range o.Tickets() {
+		state := t.State
+		if !t.StateKnown {
+			if _, ok := original[t.ID]; ok {
+				state = cinema.LineKept
+			} else {
+				state = cinema.LineAdded
+			}
+		}
+		seen[t.ID] = true
+		lv := lineView(state, t.ID, t.Description, web.SeatNameOf(t.Seat), t.FinalPrice)
+		// A booked ticket on another seat than it had is moved, not kept.
+		if ol, ok := original[t.ID]; ok && state == cinema.LineKept && ol.Seat != "" && lv.Seat != "" && lv.Seat != ol.Seat {
+			from := ol.SeatName()
+			lv.State, lv.From, lv.FromRow, lv.FromLabel = lineMoved, from.Key(), from.Row, from.Seat
+			changed = true
+		}
+		lines = append(lines, lv)
+		if state == cinema.LineAdded || state == cinema.LineRemoved {
+			changed = true
+		}
+	}
+	for _, ol := range e.Original {
+		if !seen[ol.ID] {
+			lines = append(lines, lineView(cinema.LineRemoved, ol.ID, ol.Description, ol.SeatName(), cinema.Money{Cents: ol.PriceCents, Currency: e.Currency}))
+			changed = true
+		}
+	}
+	return lines, changed
+}
+
+// editLinesIn is editLines in l's language: the words the edit page shows and the change's
+// message and records keep (Seat and From in l's words too).
+func editLinesIn(l *i18n.Localizer, e visit.Edit, o cinema.Order) ([]view.LineView, bool) {
+	lines, changed := editLines(e, o)
+	for i := range lines {
+		lv := &lines[i]
+		switch lv.State {
+		case "kept":
+			lv.StateLabel = l.T("booking.line_kept")
+		case "added":
+			lv.StateLabel = l.T("booking.line_added")
+		case "removed":
+			lv.StateLabel = l.T("booking.line_removed")
+		case lineMoved:
+			lv.StateLabel = l.T("booking.line_moved")
+		default:
+			lv.StateLabel = l.T("booking.line_unknown")
+		}
+		lv.Seat = lineSeat(lv).Words(l)
+		lv.From = lineFrom(lv).Words(l)
+		lv.Price = l.Money(lv.Amount)
+	}
+	return lines, changed
+}
+
+// lineMoved is the state of a booked ticket that has another seat now (the upstream calls it
+// booked: only its seat changed).
+const lineMoved = "moved"
+
+func lineView(state cinema.LineState, id, desc string, seat web.SeatName, price cinema.Money) view.LineView {
+	return view.LineView{State: state.String(), Description: desc, Seat: seat.Key(), SeatRow: seat.Row, SeatLabel: seat.Seat,
+		Amount: price, TicketID: id}
+}
+
+// lineSeat and lineFrom are a line's seat and a moved line's seat before the change.
+func lineSeat(lv *view.LineView) web.SeatName {
+	return web.SeatName{Row: lv.SeatRow, Seat: lv.SeatLabel, Text: lv.Seat}
+}
+
+func lineFrom(lv *view.LineView) web.SeatName {
+	return web.SeatName{Row: lv.FromRow, Seat: lv.FromLabel, Text: lv.From}
+}
+
+// addTickets adds tickets of one simple type (no seat selection: the contract forbids
+// SelectedSeats in edit state).
+func (s *Handler) addTickets(c echo.Context) error {
+	e, err := s.requireChangeableEdit(c)
+	if err != nil {
+		return err
+	}
+	code := strings.TrimSpace(c.FormValue("type"))
+	qty, qerr := strconv.Atoi(strings.TrimSpace(c.FormValue("qty")))
+	l := web.Loc(c)
+	if code == "" || qerr != nil || qty < 1 || qty > 10 {
+		s.Flash(c, l.T("booking.add_invalid"))
+		return s.Redirect(c, s.URL(web.RouteEdit))
+	}
+	ctx := c.Request().Context()
+	// The ticket types and the order as it stands (where the party sits) are independent
+	// reads: both at once; the first error ends the other.
+	var (
+		types  []cinema.TicketType
+		before cinema.Order
+	)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		types, err = s.Ticketing.GetTicketTypes(gctx, e.CinemaID, e.SessionID, e.UserSessionID)
+		return err
+	})
+	g.Go(func() (err error) {
+		before, err = s.Ticketing.GetOrder(gctx, e.UserSessionID)
+		return err
+	})
+	if err := g.Wait(); err != nil {
+		return s.editEnded(c, e, err)
+	}
+	var chosen *cinema.TicketType
+	for i := range types {
+		if types[i].Code == code && types[i].Simple() {
+			chosen = &types[i]
+		}
+	}
+	if chosen == nil {
+		s.Flash(c, l.T("booking.add_type_refused"))
+		return s.Redirect(c, s.URL(web.RouteEdit))
+	}
+	mode := upstream.BookingModeSale
+	if !e.Paid {
+		mode = upstream.BookingModeReservation
+	}
+	// Seat hoarding (holds.go): the seats this visit may hold, before the upstream is asked.
+	if done, err := s.RefuseVisitSeats(c, visit.SeatStepEditAdd, qty, &before, s.URL(web.RouteEdit)); done {
+		return err
+	}
+	after, err := s.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID,
+		Tickets: []upstream.TicketRequest{{TypeCode: code, Qty: qty}}, BookingMode: mode})
+	switch {
+	case errors.Is(err, upstream.ErrSeatsUnavailable):
+		s.Flash(c, l.T("booking.add_no_seats"))
+	case err != nil:
+		return s.editEnded(c, e, err)
+	case s.seatWithParty(ctx, e, before, after):
+		s.Flash(c, l.T("booking.added_beside", "Qty", qty, "Type", chosen.Description))
+	default:
+		s.Flash(c, l.T("booking.added", "Qty", qty, "Type", chosen.Description))
+	}
+	return s.Redirect(c, s.URL(web.RouteEdit))
+}
+
+// removeTicket removes one ticket (a booked one becomes "removed"; an added one disappears).
+func (s *Handler) removeTicket(c echo.Context) error {
+	e, err := s.requireChangeableEdit(c)
+	if err != nil {
+		return err
+	}
+	l := web.Loc(c)
+	id := strings.TrimSpace(c.FormValue("ticket"))
+	if id == "" || len(id) > 32 {
+		s.Flash(c, l.T("booking.remove_which"))
+		return s.Redirect(c, s.URL(web.RouteEdit))
+	}
+	// A booking needs a ticket: the last one is not removed (a booking without tickets cannot
+	// be shown, and cancelling a whole booking is the box office's job).
+	o, err := s.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+	if err != nil {
+		return s.editEnded(c, e, err)
+	}
+	if removesEveryTicket(e, o, id) {
+		s.Flash(c, l.T("booking.last_ticket"))
+		return s.Redirect(c, s.URL(web.RouteEdit))
+	}
+	_, err = s.Ticketing.RemoveTickets(c.Request().Context(), upstream.RemoveTicketsRequest{UserSessionID: e.UserSessionID, SessionID: e.SessionID, TicketIDs: []string{id}})
+	switch {
+	case errors.Is(err, upstream.ErrInvalidRequest):
+		s.Flash(c, l.T("booking.remove_refused"))
+	case err != nil:
+		return s.editEnded(c, e, err)
+	default:
+		s.Flash(c, l.T("booking.removed"))
+	}
+	return s.Redirect(c, s.URL(web.RouteEdit))
+}
+
+// removesEveryTicket reports whether removing ticket id (with its package) would leave the
+// order without a ticket.
+func removesEveryTicket(e visit.Edit, o cinema.Order, id string) bool {
+	live := editSeatTickets(e, o)
+	group := 0
+	for _, t := range live {
+		if t.ID == id {
+			group = t.PackageGroup
+		}
+	}
+	for _, t := range live {
+		if t.ID != id && (group == 0 || t.PackageGroup != group) {
+			return false
+		}
+	}
+	return len(live) > 0
+}
+
+// extendEdit gives the edit its full hold time again.
+func (s *Handler) extendEdit(c echo.Context) error {
+	e, err := s.requireEdit(c)
+	if err != nil {
+		return err
+	}
+	if err := s.refuseClosedEdit(c, e); err != nil {
+		return err
+	}
+	if _, err := s.Ticketing.ResetOrderExpiry(c.Request().Context(), e.UserSessionID); err != nil {
+		return s.editEnded(c, e, err)
+	}
+	s.Flash(c, web.Loc(c).T("booking.more_time_given"))
+	return s.Redirect(c, s.URL(web.RouteEdit))
+}
+
+// confirmCancelEdit asks before discarding the changes.
+func (s *Handler) confirmCancelEdit(c echo.Context) error {
+	e, err := s.requireEdit(c)
+	if err != nil {
+		return err
+	}
+	return s.Render(c, http.StatusOK, web.Loc(c).T("booking.cancel_changes"), view.CancelConfirm(view.CancelView{
+		BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: s.URL(web.RouteEditCancel), BackURL: s.URL(web.RouteEdit), CSRFToken: web.CSRFToken(c)}))
+}
+
+// cancelEdit cancels the edit upstream: the original booking comes back unchanged.
+func (s *Handler) cancelEdit(c echo.Context) error {
+	e, err := s.requireEdit(c)
+	if err != nil {
+		return s.Redirect(c, s.URL(web.RouteBooking)) // already gone: the booking is as it was
+	}
+	if entry, err := s.BlockingEntry(c.Request().Context(), e); err != nil {
+		return err
+	} else if entry != nil {
+		return s.refuseWhilePaying(c, entry)
+	}
+	err = s.Ticketing.CancelOrder(c.Request().Context(), e.UserSessionID)
+	if err != nil && !errors.Is(err, upstream.ErrOrderExpired) && !errors.Is(err, upstream.ErrNotFound) {
+		return s.FromUpstream(err, s.URL(web.RouteEdit), web.Loc(c).T("booking.back_to_changes"))
+	}
+	s.ClearEdit(c)
+	s.RecordAudit(c, audit.Entry{Action: audit.ActionEditCancel, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber})
+	s.Flash(c, web.Loc(c).T("booking.cancelled"))
+	return s.Redirect(c, s.URL(web.RouteBooking))
+}
+
+// editExpired is where the countdown sends the browser when time runs out. It is a GET, so it
+// changes nothing upstream: it only forgets the edit in this visit when the upstream says the
+// order is gone (an expired order releases itself).
+func (s *Handler) editExpired(c echo.Context) error {
+	e, ok := s.CurrentEdit(c)
+	if !ok {
+		// The edit already ended in this visit (saved, cancelled or run out): an old page's
+		// countdown says nothing about it.
+		s.Flash(c, web.Loc(c).T("booking.no_edit_any_more"))
+		return s.Redirect(c, s.URL(web.RouteBooking))
+	}
+	if entry, err := s.BlockingEntry(c.Request().Context(), e); err == nil && entry != nil {
+		return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
+	}
+	_, err := s.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+	if err == nil || !(errors.Is(err, upstream.ErrOrderExpired) || errors.Is(err, upstream.ErrNotFound)) {
+		return s.Redirect(c, s.URL(web.RouteEdit)) // still alive (more time in another tab), or unknown: show it
+	}
+	s.ClearEdit(c)
+	if s.EditSaved(c.Request().Context(), e.UserSessionID) {
+		s.Flash(c, web.Loc(c).T("booking.saved_change"))
+		return s.Redirect(c, s.URL(web.RouteBooking))
+	}
+	s.Flash(c, web.Loc(c).T("booking.edit_expired"))
+	return s.Redirect(c, s.URL(web.RouteBooking))
+}

@@ -1,0 +1,194 @@
+package booking
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/mail"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/ratelimit"
+	"github.com/cinemabff/cinemabff/internal/tickets"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+	view "github.com/cinemabff/cinemabff/views/pages/booking"
+)
+
+// Without the cinemas the form cannot be filled in: that is the ticketing system's failure,
+// never the person's, so it comes back as an error to show instead of the form.
+func (s *Handler) findView(c echo.Context) (view.FindView, error) {
+	v := view.FindView{ActionURL: s.URL(web.RouteFindBooking), CSRFToken: web.CSRFToken(c), Staff: s.StaffMember(c) != ""}
+	list, err := s.Cinemas(c.Request().Context())
+	if err != nil {
+		return v, s.FromUpstream(err, s.URL(web.RouteFindBooking), web.Loc(c).T("booking.try_again"))
+	}
+	for _, ci := range list {
+		v.Cinemas = append(v.Cinemas, view.Option{Value: ci.ID, Label: ci.Name})
+	}
+	return v, nil
+}
+
+// showFindBooking shows the look-up form.
+func (s *Handler) showFindBooking(c echo.Context) error {
+	v, err := s.findView(c)
+	if err != nil {
+		return err
+	}
+	if msg := s.PopFlash(c); msg != "" {
+		v.Error = msg
+	}
+	if msg := s.Sessions.PopString(c.Request().Context(), web.SessStaffPINWarning); msg != "" {
+		v.Notice = &components.Notice{Kind: components.NoticeWarning, Heading: msg}
+	}
+	return s.Render(c, http.StatusOK, web.Loc(c).T("booking.find_title"), view.Find(v))
+}
+
+// findBooking checks the booking number and e-mail against the upstream and binds the visit
+// to the view. Signed-in staff need the number alone, or scan a ticket's QR code into the
+// same field. Failed attempts are limited per client and per booking number and client
+// (limits.go): a booking number is never locked for everybody, and a failure the upstream
+// caused (an outage) does not count.
+func (s *Handler) findBooking(c echo.Context) error {
+	v, err := s.findView(c)
+	if err != nil {
+		return err
+	}
+	v.CinemaID = strings.TrimSpace(c.FormValue("cinema"))
+	v.Number = strings.TrimSpace(c.FormValue("number"))
+	v.Email = strings.TrimSpace(c.FormValue("email"))
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	client := ratelimit.Limit{Key: "find:client:" + web.ClientKey(c), Rule: visit.FindPerClient}
+	if user := s.StaffUser(c); v.Staff && user != "" {
+		client.Key = "find:staff:" + user // a counter's staff share one address; each has an allowance
+	}
+	how := "by number"
+	if isTicketCode(v.Number) {
+		code, msg := s.readTicketCode(l, v.Staff, v.Number)
+		if msg != "" {
+			return s.findRefused(c, v, msg, client)
+		}
+		v.CinemaID, v.Number, how = code.CinemaID, strconv.FormatInt(code.BookingNumber, 10), "by ticket code"
+	}
+	number, err := strconv.ParseInt(v.Number, 10, 64)
+	addr, mailErr := mail.ParseAddress(v.Email)
+	if addr == nil {
+		addr = &mail.Address{}
+	}
+	if v.Staff {
+		mailErr = nil // staff look up by number alone
+	}
+	if err != nil || number <= 0 || len(v.Number) > 12 || mailErr != nil || v.CinemaID == "" {
+		msg := l.T("booking.find_incomplete")
+		if v.Staff {
+			msg = l.T("booking.find_incomplete_staff")
+		}
+		return s.findRefused(c, v, msg, client)
+	}
+	// Both limits at once: a refused attempt uses up neither, and the wait named is the one
+	// after which this person's look-up is allowed, so it only counts down.
+	limits := []ratelimit.Limit{client,
+		{Key: fmt.Sprintf("find:booking:%s:%d:%s", v.CinemaID, number, client.Key), Rule: visit.FindPerBookingClient}}
+	ok, wait, err := ratelimit.TakeAll(ctx, s.Limits, limits...)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return s.tooMany(c, v, wait.Seconds())
+	}
+	b, err := s.ReadBooking(ctx, v.CinemaID, number)
+	found := err == nil && (v.Staff || strings.EqualFold(strings.TrimSpace(b.CustomerEmail), addr.Address))
+	switch {
+	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !found:
+		s.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how + ": not found"})
+		// One neutral answer for every wrong detail: it never says which part was wrong, so
+		// the form cannot be used to learn booking numbers or e-mail addresses.
+		v.Error = l.T("booking.find_not_found")
+		if v.Staff {
+			v.Error = l.T("booking.find_not_found_staff", "Number", v.Number)
+		}
+		return s.Render(c, http.StatusNotFound, l.T("booking.find_title"), view.Find(v))
+	case err != nil:
+		// The ticketing system failed, not the person: the attempt does not count.
+		if gerr := ratelimit.GiveAll(ctx, s.Limits, limits...); gerr != nil {
+			web.LoggerFrom(ctx, s.Logger).Warn("give back look-up attempt", "err", gerr)
+		}
+		return s.FromUpstream(err, s.URL(web.RouteFindBooking), l.T("booking.try_again"))
+	}
+	if err := ratelimit.GiveAll(ctx, s.Limits, limits...); err != nil {
+		web.LoggerFrom(ctx, s.Logger).Warn("give back look-up attempt", "err", err)
+	}
+	s.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how})
+	if err := s.BindBooking(c, visit.Bound{CinemaID: v.CinemaID, Number: number}); err != nil {
+		return err
+	}
+	return s.Redirect(c, s.URL(web.RouteBooking))
+}
+
+// findRefused answers a look-up that never reached the ticketing system (a malformed number,
+// an unreadable ticket code). It counts against the client: the form is no way around the limit.
+func (s *Handler) findRefused(c echo.Context, v view.FindView, msg string, client ratelimit.Limit) error {
+	ok, wait, err := s.Limits.Take(c.Request().Context(), client.Key, client.Rule)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return s.tooMany(c, v, wait.Seconds())
+	}
+	v.Error = msg
+	return s.Render(c, http.StatusUnprocessableEntity, web.Loc(c).T("booking.find_title"), view.Find(v))
+}
+
+// isTicketCode reports whether a look-up field holds a scanned ticket code (internal/tickets:
+// "TKT1 booking=… sig=…") rather than a booking number.
+func isTicketCode(field string) bool {
+	return len(field) > 3 && strings.EqualFold(field[:3], "TKT")
+}
+
+// readTicketCode checks a scanned ticket code. It returns the code, or what to tell the person
+// (in l's language): only staff look up by code (a customer's own code is no proof of the
+// e-mail address), and a forged or unreadable code says so plainly.
+func (s *Handler) readTicketCode(l *i18n.Localizer, staffLookUp bool, field string) (tickets.Code, string) {
+	if !staffLookUp {
+		return tickets.Code{}, l.T("booking.find_code_not_for_customers")
+	}
+	if s.Mail == nil || s.Mail.Signer == nil {
+		return tickets.Code{}, l.T("booking.find_code_unchecked")
+	}
+	code, err := s.Mail.Signer.Parse(field)
+	switch {
+	case errors.Is(err, tickets.ErrForged):
+		return tickets.Code{}, l.T("booking.find_code_forged")
+	case err != nil:
+		return tickets.Code{}, l.T("booking.find_code_unreadable")
+	}
+	return code, ""
+}
+
+func (s *Handler) tooMany(c echo.Context, v view.FindView, seconds float64) error {
+	c.Response().Header().Set("Retry-After", strconv.Itoa(web.WholeSeconds(seconds)))
+	l := web.Loc(c)
+	v.Error = l.T("booking.find_too_many", "Wait", web.BookingWait(l, seconds))
+	return s.Render(c, http.StatusTooManyRequests, l.T("booking.find_title"), view.Find(v))
+}
+
+// forgetBooking unbinds the booking from this visit (a shared computer, the kiosk). An edit in
+// progress is cancelled upstream, so its added seats do not stay held for nobody.
+func (s *Handler) forgetBooking(c echo.Context) error {
+	ctx := c.Request().Context()
+	s.ReleaseEdit(c)
+	s.Sessions.Remove(ctx, visit.SessBookingCinema)
+	s.Sessions.Remove(ctx, visit.SessBookingNumber)
+	s.ClearEdit(c)
+	if err := s.RenewSession(c); err != nil {
+		return err
+	}
+	return s.Redirect(c, s.URL(web.RouteHome))
+}

@@ -1,0 +1,202 @@
+package booking
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/settlement"
+	"github.com/cinemabff/cinemabff/views/components"
+	view "github.com/cinemabff/cinemabff/views/pages/booking"
+)
+
+// Refunds across several payments. A negative balance goes back over the booking's external
+// payments, the newest first, never more than a payment can still give back (internal/refunds
+// plans it). Every part is its own ledger entry with its own idempotency key and its own
+// provider refund, made by the settler independently of the others: if one part fails, the
+// others stay done and the reconciler retries the failing one. complete-edit is called once,
+// with every part, when all of them are refunded; the parts move to "applying" together in one
+// compare-and-set, so two parts finishing at the same moment call it once.
+
+// startRefund plans the refund of amount over the booking's payments, one ledger entry per
+// part (settlement.StartRefund), and makes them. A repeated press finds the same parts and
+// never refunds twice.
+func (s *Handler) startRefund(c echo.Context, e visit.Edit, change settlement.Change, amount cinema.Money) error {
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	b, err := s.Ticketing.GetSingleBooking(ctx, e.CinemaID, e.BookingNumber)
+	if err != nil {
+		return s.FromUpstream(err, s.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+	}
+	group, err := s.Settler().StartRefund(ctx, change, amount, b)
+	if errors.Is(err, settlement.ErrRefundNotPlanned) {
+		return &web.Error{Code: web.EConflict, Heading: l.T("booking.refund_impossible_heading"), Message: l.T("booking.refund_impossible_text"),
+			BackURL: s.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
+	}
+	if err != nil {
+		return err
+	}
+	lead := group[0]
+	e.Entry = lead.ID
+	s.SaveEdit(c, e)
+	// A money step: never cut off halfway; a slow one goes on and the status page follows it.
+	if err := s.AdvanceGroupWithin(ctx, lead); err != nil {
+		web.LoggerFrom(ctx, s.Logger).Warn("refund not finished at once", "entry", lead.ID, "err", err)
+	}
+	if lead, err = s.Ledger.Get(ctx, lead.ID); err != nil {
+		return err
+	}
+	lead = s.awaitApplying(ctx, lead) // a provider event may be completing it right now
+	if lead.State == ledger.StateApplied {
+		return s.finishEdit(c, e)
+	}
+	return s.Redirect(c, s.URL(web.RouteEditStatus, lead.ID))
+}
+
+// refundCard names where a part goes back: "VISA ************4242", "PAYPAL".
+func refundCard(l *i18n.Localizer, p ledger.Entry) string {
+	if card := strings.TrimSpace(p.CardType + " " + p.CardMasked); card != "" {
+		return card
+	}
+	return l.T("booking.original_payment")
+}
+
+// refundPartText is one part of a refund in l's language: "€9.00 back to PAYPAL".
+func refundPartText(l *i18n.Localizer, p ledger.Entry) string {
+	return l.T("booking.refund_part", "Amount", l.Money(cinema.Money{Cents: p.AmountCents, Currency: p.Currency}), "Card", refundCard(l, p))
+}
+
+// refundSummary is the booking page's line for a refund that was applied, in l's language.
+func refundSummary(l *i18n.Localizer, parts []ledger.Entry) string {
+	total := l.Money(settlement.PartsTotal(parts))
+	if len(parts) == 1 {
+		return l.T("booking.refunded_to", "Amount", total, "Card", refundCard(l, parts[0]))
+	}
+	var each []string
+	for _, p := range parts {
+		each = append(each, refundPartText(l, p))
+	}
+	return l.T("booking.refunded_parts", "Amount", total, "Parts", strings.Join(each, ", "))
+}
+
+// refundStatusView says where each part of a refund stands, in the language of ctx. It never
+// says the money is back while a part is still under way or failing.
+func (s *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts []ledger.Entry) view.PaymentStatusView {
+	l := i18n.FromContext(ctx)
+	total := l.Money(settlement.PartsTotal(parts))
+	v := view.PaymentStatusView{Reference: lead.ID[:12], PollURL: s.URL(web.RouteEditStatus, lead.ID), Refresh: true, Kind: components.NoticeInfo}
+	var sent, pending, notSent, applied int
+	retrying := false
+	for _, p := range parts {
+		pv := view.RefundPartView{Text: refundPartText(l, p)}
+		switch {
+		case settlement.PartSent(p):
+			sent++
+			pv.State, pv.Status = "done", l.T("booking.refund_part_sent")
+		case p.State == ledger.StateFailed:
+			notSent++
+			pv.State, pv.Status = "failed", l.T("booking.refund_part_not_sent")
+		default:
+			pending++
+			pv.State, pv.Status = "pending", l.T("booking.refund_part_pending")
+			if p.LastError != "" {
+				retrying = true
+				pv.Status = l.T("booking.refund_part_retrying")
+			}
+		}
+		if p.State == ledger.StateApplied {
+			applied++
+		}
+		v.Parts = append(v.Parts, pv)
+	}
+	failed := false
+	for _, p := range parts {
+		failed = failed || p.State == ledger.StateFailed
+	}
+	switch {
+	case applied == len(parts):
+		v.Refresh = false
+		v.Heading, v.Body = l.T("booking.refund_done"), l.T("booking.refund_done_text", "Amount", total)
+		v.NextURL, v.NextLabel = s.URL(web.RouteBooking), l.T("booking.see_booking")
+	case failed && pending == 0 && sent > 0:
+		v.Kind, v.Refresh = components.NoticeWarning, false
+		v.Heading = l.T("booking.refund_sent_check")
+		if notSent > 0 {
+			v.Heading = l.T("booking.refund_part_sent_check")
+		}
+		v.Body = l.T("booking.refund_sent_check_text")
+		v.NextURL, v.NextLabel = s.URL(web.RouteBooking), l.T("booking.see_booking")
+	case failed && pending == 0:
+		v.Kind, v.Refresh = components.NoticeWarning, false
+		v.Heading, v.Body = l.T("booking.refund_nothing"), l.T("booking.refund_nothing_text")
+		v.NextURL, v.NextLabel = s.URL(web.RouteBooking), l.T("booking.see_booking")
+	case failed:
+		v.Kind = components.NoticeWarning
+		v.Heading, v.Body = l.T("booking.refund_part_failed"), l.T("booking.refund_part_failed_text", "Amount", total)
+	case pending > 0:
+		v.Heading = l.T("booking.refunding", "Amount", total)
+		if len(parts) == 1 {
+			v.Body = l.T("booking.refunding_text", "Amount", total, "Card", refundCard(l, parts[0]))
+		} else {
+			v.Body = l.N("booking.refunding_parts_text", len(parts), "Amount", total, "Sent", sent)
+		}
+		if retrying {
+			v.Body += " " + l.T("booking.refund_provider_retrying")
+		}
+	default: // every part sent back, the change being saved
+		v.Heading, v.Body = l.T("booking.refund_sent", "Amount", total), l.T("booking.refund_sent_text")
+	}
+	return v
+}
+
+// statusViewFor is statusView with the parts of a refund.
+func (s *Handler) statusViewFor(ctx context.Context, entry ledger.Entry) view.PaymentStatusView {
+	if entry.Kind != ledger.KindRefund {
+		return s.statusView(ctx, entry)
+	}
+	parts, err := s.Ledger.Group(ctx, entry)
+	if err != nil {
+		parts = []ledger.Entry{entry}
+	}
+	return s.refundStatusView(ctx, entry, parts)
+}
+
+// sameRefund reports whether a and the entry with id b are parts of one refund.
+func (s *Handler) sameRefund(ctx context.Context, a ledger.Entry, b string) bool {
+	if a.RefundGroup == "" || b == "" {
+		return false
+	}
+	other, err := s.Ledger.Get(ctx, b)
+	return err == nil && other.RefundGroup == a.RefundGroup
+}
+
+// refundUnderWayNotice tells the booking page, while this visit's change of the booking has a
+// refund under way, where each part of it stands; nil when there is none.
+func (s *Handler) refundUnderWayNotice(c echo.Context, number int64) *components.Notice {
+	e, ok := s.CurrentEdit(c)
+	if !ok || e.BookingNumber != number || s.Ledger == nil {
+		return nil
+	}
+	ctx := c.Request().Context()
+	entry, err := s.BlockingEntry(ctx, e)
+	if err != nil || entry == nil || entry.Kind != ledger.KindRefund {
+		return nil
+	}
+	parts, err := s.Ledger.Group(ctx, *entry)
+	if err != nil {
+		return nil
+	}
+	v := s.refundStatusView(ctx, *entry, parts)
+	var each []string
+	for _, p := range v.Parts {
+		each = append(each, p.Text+": "+p.Status)
+	}
+	return &components.Notice{Kind: v.Kind, Heading: v.Heading, Body: web.Loc(c).T("booking.refund_under_way", "Parts", strings.Join(each, "; "))}
+}

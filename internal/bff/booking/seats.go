@@ -1,0 +1,164 @@
+package booking
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+	view "github.com/cinemabff/cinemabff/views/pages/booking"
+)
+
+// editSeatTickets returns the order's tickets that keep or get a seat (not removed ones).
+func editSeatTickets(e visit.Edit, o cinema.Order) []cinema.OrderTicket {
+	lines, _ := editLines(e, o)
+	removed := map[string]bool{}
+	for _, l := range lines {
+		if l.State == "removed" {
+			removed[l.TicketID] = true
+		}
+	}
+	var out []cinema.OrderTicket
+	for _, t := range o.Tickets() {
+		if !removed[t.ID] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// showEditSeats shows the seat chooser with the order's seats ticked.
+func (s *Handler) showEditSeats(c echo.Context) error {
+	return s.renderEditSeats(c, http.StatusOK, nil, nil)
+}
+
+func (s *Handler) renderEditSeats(c echo.Context, status int, notice *components.Notice, chosen []cinema.SeatPosition) error {
+	e, err := s.requireEdit(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	o, err := s.Ticketing.GetOrder(ctx, e.UserSessionID)
+	if err != nil {
+		return s.editEnded(c, e, err)
+	}
+	snap, err := s.SeatPlans.Plan(ctx, e.CinemaID, e.SessionID)
+	if err != nil {
+		return s.FromUpstream(err, s.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+	}
+	plan := snap.Plan
+	tickets := editSeatTickets(e, o)
+	var yours []cinema.SeatPosition
+	for _, t := range tickets {
+		if t.Seat != nil {
+			yours = append(yours, t.Seat.Position)
+		}
+	}
+	if chosen == nil {
+		chosen = yours
+	}
+	v := view.SeatsView{BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: s.URL(web.RouteEditSeats), BackURL: s.URL(web.RouteEdit),
+		CSRFToken: web.CSRFToken(c), Count: len(tickets), Notice: notice,
+		Map: components.BuildSeatMap(plan, components.SeatMapOptions{Max: len(tickets), Yours: yours, YoursSelectable: true,
+			Chosen: chosen, Kiosk: web.IsKiosk(c), Label: l.T("booking.seat_map_label"), AsOf: s.SeatsAsOf(ctx, e.CinemaID, snap.AsOf)})}
+	return s.Render(c, status, l.T("booking.seats_page_title"), view.Seats(v))
+}
+
+// setEditSeats moves the order's tickets to the chosen seats (SetSelectedSeats).
+func (s *Handler) setEditSeats(c echo.Context) error {
+	e, err := s.requireChangeableEdit(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	form, err := c.FormParams()
+	if err != nil {
+		return &web.Error{Code: web.EInvalid, Heading: l.T("booking.seats_unreadable_heading"), Message: l.T("booking.seats_unreadable_text"),
+			BackURL: s.URL(web.RouteEditSeats), BackLabel: l.T("booking.seats_page_title")}
+	}
+	// The map's checkboxes and the list alternative's selects submit the same field; empty
+	// selects and a seat given twice count once.
+	chosen := map[string]bool{}
+	var chosenPos []cinema.SeatPosition
+	for _, v := range form["seat"] {
+		if v == "" || chosen[v] {
+			continue
+		}
+		chosen[v] = true
+		if p, ok := components.ParseSeatValue(v); ok {
+			chosenPos = append(chosenPos, p)
+		}
+	}
+	o, err := s.Ticketing.GetOrder(ctx, e.UserSessionID)
+	if err != nil {
+		return s.editEnded(c, e, err)
+	}
+	tickets := editSeatTickets(e, o)
+	want := len(tickets)
+	if len(chosen) != want {
+		return s.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError,
+			Heading: l.N("booking.seats_count_wrong", want), Body: l.T("booking.seats_count_chosen", "Count", len(chosen))}, chosenPos)
+	}
+	// The plan gives the chosen seats' areas (layout only): the upstream decides below whether
+	// they are free.
+	snap, err := s.SeatPlans.Plan(ctx, e.CinemaID, e.SessionID)
+	if err != nil {
+		return s.FromUpstream(err, s.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+	}
+	plan := snap.Plan
+	var seats []upstream.SelectedSeat
+	var planSeats []cinema.Seat
+	for v := range chosen {
+		pos, ok := components.ParseSeatValue(v)
+		seat, found := plan.Seat(pos)
+		if !ok || !found {
+			return s.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("booking.seats_from_map")}, nil)
+		}
+		seats = append(seats, upstream.SelectedSeat{AreaCategoryCode: seat.AreaCategoryCode, Position: pos})
+		planSeats = append(planSeats, seat)
+	}
+	// The same seats as now: nothing to change, and nothing is said to have changed.
+	unchanged := true
+	var cats []string
+	for _, t := range tickets {
+		if t.Seat == nil || !t.Seat.Placed || !chosen[components.SeatValue(t.Seat.Position)] {
+			unchanged = false
+		}
+		if t.Seat != nil && t.Seat.AreaCategoryCode != "" {
+			cats = append(cats, t.Seat.AreaCategoryCode)
+		}
+	}
+	if unchanged {
+		return s.Redirect(c, s.URL(web.RouteEdit))
+	}
+	// Seats of another seating area: refused here with the rule, naming the tickets' area
+	// (the ticketing system answers only "invalid request"). When a ticket's area is not
+	// known, the ticketing system decides.
+	if len(cats) == len(tickets) {
+		if msg := web.AreaProblem(l, plan, cats, planSeats); msg != "" {
+			return s.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError,
+				Heading: l.T("booking.seats_same_area"), Body: msg}, chosenPos)
+		}
+	}
+	_, err = s.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats})
+	s.SeatPlans.Invalidate(e.CinemaID, e.SessionID) // seats changed or refused: the next map reads them again
+	switch {
+	case errors.Is(err, upstream.ErrSeatsUnavailable):
+		return s.renderEditSeats(c, http.StatusConflict, web.SeatsTakenNotice, nil)
+	case errors.Is(err, upstream.ErrInvalidRequest):
+		return s.renderEditSeats(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("booking.seats_refused_heading"),
+			Body: l.T("booking.seats_refused_text")}, nil)
+	case err != nil:
+		return s.editEnded(c, e, err)
+	}
+	s.Flash(c, l.T("booking.seats_changed"))
+	return s.Redirect(c, s.URL(web.RouteEdit))
+}

@@ -1,0 +1,235 @@
+package booking
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+	view "github.com/cinemabff/cinemabff/views/pages/booking"
+)
+
+// requireBooking returns the booking bound to this visit, read fresh from the upstream.
+// Each of also runs beside the booking's own follow-up reads (bookings.Reader.Read).
+func (s *Handler) requireBooking(c echo.Context, also ...func(context.Context, cinema.Booking)) (cinema.Booking, visit.Bound, error) {
+	l := web.Loc(c)
+	bb, ok := s.BoundBooking(c)
+	if !ok {
+		return cinema.Booking{}, bb, &web.Error{Code: web.ENotFound, Heading: l.T("booking.find_first"),
+			Message: l.T("booking.find_first_text"), BackURL: s.URL(web.RouteFindBooking), BackLabel: l.T("booking.find_title")}
+	}
+	b, err := s.ReadBooking(c.Request().Context(), bb.CinemaID, bb.Number, also...)
+	if err != nil {
+		return cinema.Booking{}, bb, s.FromUpstream(err, s.URL(web.RouteFindBooking), l.T("booking.find_title"))
+	}
+	return b, bb, nil
+}
+
+// showBooking is the booking page.
+func (s *Handler) showBooking(c echo.Context) error {
+	var types sessionTypes // read beside the seat plan, not after it
+	b, _, err := s.requireBooking(c, types.reader(s))
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	ci := s.CinemaByID(ctx, b.CinemaID)
+	v := view.BookingView{
+		Number:    fmt.Sprint(b.Number),
+		FilmTitle: b.Session.FilmTitle,
+		Showtime:  web.BookingShowtime(l, b.Session.Showtime, ci),
+		Screen:    b.Session.ScreenName,
+		Fees:      l.Money(bookingFees(b)),
+		Total:     l.Money(b.Total),
+		Paid:      b.LikelyPaid(),
+		CSRFToken: web.CSRFToken(c),
+		EndURL:    s.URL(web.RouteBookingForget),
+	}
+	for _, t := range b.Tickets {
+		v.Tickets = append(v.Tickets, view.TicketRow{Description: t.Description, Seat: web.BookingSeat(l, t.Seat), Price: l.Money(t.Price), Package: t.InPackage()})
+	}
+	for _, cc := range b.Concessions {
+		// The booking gives the unit price: the line shows quantity × unit price and its total.
+		v.Concessions = append(v.Concessions, view.TicketRow{Description: cc.Description,
+			Detail: fmt.Sprintf("%d × %s", cc.Quantity, l.Money(cc.Price)), Price: l.Money(concessionTotal(cc))})
+	}
+	for _, p := range b.Payments {
+		v.Payments = append(v.Payments, paymentText(l, p))
+	}
+	if msg := s.PopFlash(c); msg != "" {
+		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
+	}
+	if v.Notice == nil {
+		v.Notice = s.refundUnderWayNotice(c, b.Number) // a refund of this visit's change, part by part
+	}
+	if raw := s.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
+		v.Changes = strings.Split(raw, "\n")
+		v.MailLine = s.MailLine(ctx, s.Sessions.PopString(ctx, visit.SessMailKey))
+	}
+	v.TicketCards = s.TicketsView(ctx, b, s.URL(web.RouteBookingTickets))
+	v.Actions = append(v.Actions, s.editAction(c, b, &types), s.swapAction(c, b))
+	v.ChangeWindow = s.ChangeWindowLine(c, b.CinemaID, b.Session.Showtime, v.Actions)
+	return s.Render(c, http.StatusOK, l.T("booking.show_title", "Number", v.Number), view.Show(v))
+}
+
+// showBookingTickets is the print view of the booking's tickets.
+func (s *Handler) showBookingTickets(c echo.Context) error {
+	b, _, err := s.requireBooking(c)
+	if err != nil {
+		return err
+	}
+	v := view.PrintView{Number: fmt.Sprint(b.Number), Tickets: s.TicketsView(c.Request().Context(), b, ""), BackURL: s.URL(web.RouteBooking)}
+	return s.Render(c, http.StatusOK, web.Loc(c).T("booking.print_title", "Number", v.Number), view.Print(v))
+}
+
+// editAction is "Change this booking", or why it cannot be done online.
+func (s *Handler) editAction(c echo.Context, b cinema.Booking, types *sessionTypes) view.Action {
+	l := web.Loc(c)
+	a := view.Action{Label: l.T("booking.action_edit"), TestID: "action-edit", Shortcut: "e"}
+	if e, ok := s.CurrentEdit(c); ok && e.BookingNumber == b.Number {
+		a.Label, a.URL, a.Enabled = l.T("booking.action_edit_continue"), s.URL(web.RouteEdit), true
+		return a
+	}
+	if reason := s.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
+		a.Reason = reason
+		return a
+	}
+	if reason := s.editUnavailableReason(c.Request().Context(), b, types); reason != "" {
+		a.Reason = reason
+		return a
+	}
+	a.URL, a.Method, a.Enabled = s.URL(web.RouteEditStart), "post", true
+	return a
+}
+
+// swapAction is "Change seats" (seat swap of a paid booking), or why it cannot be done.
+func (s *Handler) swapAction(c echo.Context, b cinema.Booking) view.Action {
+	l := web.Loc(c)
+	a := view.Action{Label: l.T("booking.change_seats"), TestID: "action-swap", Shortcut: "s"}
+	if e, ok := s.CurrentEdit(c); ok && e.BookingNumber == b.Number {
+		a.Reason = l.T("booking.action_swap_during_edit")
+		return a
+	}
+	if reason := s.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
+		a.Reason = reason
+		return a
+	}
+	if reason := visit.SwapUnavailableReason(web.Loc(c), b); reason != "" {
+		a.Reason = reason
+		return a
+	}
+	a.URL, a.Enabled = s.URL(web.RouteSwapShow, b.CinemaID, b.Number), true
+	return a
+}
+
+// editUnavailableReason says why a booking cannot be edited online, from what we can see
+// before asking the upstream (which has the last word).
+//
+// types are the session's ticket types when already read (nil or unread: read here).
+func (s *Handler) editUnavailableReason(ctx context.Context, b cinema.Booking, known *sessionTypes) string {
+	if b.BeingEdited {
+		return web.EditRestrictionText(i18n.FromContext(ctx), "already_in_edit")
+	}
+	for _, r := range b.EditRestrictions() {
+		return web.EditRestrictionText(i18n.FromContext(ctx), upstream.EditRestriction(r))
+	}
+	// Loyalty, voucher and partner tickets are known only from the session's ticket types.
+	var types []cinema.TicketType
+	var err error
+	if known != nil && known.read {
+		types, err = known.types, known.err
+	} else {
+		types, err = s.Ticketing.GetTicketTypes(ctx, b.CinemaID, b.Session.ID, "")
+	}
+	if err != nil {
+		return "" // the upstream will refuse with the reason if it applies
+	}
+	byCode := map[string]cinema.TicketType{}
+	for _, t := range types {
+		byCode[t.Code] = t
+	}
+	for _, t := range b.Tickets {
+		tt, ok := byCode[t.TypeCode]
+		switch {
+		case !ok:
+		case tt.IsLoyalty:
+			return web.EditRestrictionText(i18n.FromContext(ctx), "loyalty_ticket")
+		case tt.IsVoucher:
+			return web.EditRestrictionText(i18n.FromContext(ctx), "voucher_ticket")
+		case tt.IsThirdParty:
+			return web.EditRestrictionText(i18n.FromContext(ctx), "third_party_member_ticket")
+		case tt.IsPackage:
+			return web.EditRestrictionText(i18n.FromContext(ctx), "package_ticket")
+		}
+	}
+	return ""
+}
+
+// paymentText is a payment of the booking in l's language: "€12.50 paid by VISA ****4242".
+func paymentText(l *i18n.Localizer, p cinema.BookingPayment) string {
+	card := strings.TrimSpace(p.CardType + " " + p.CardNumberMasked)
+	if p.Amount.Cents < 0 {
+		return l.T("booking.payment_refunded", "Amount", l.Money(p.Amount.Neg()), "Card", card)
+	}
+	if card == "" {
+		return l.T("booking.payment_paid", "Amount", l.Money(p.Amount))
+	}
+	return l.T("booking.payment_paid_by", "Amount", l.Money(p.Amount), "Card", card)
+}
+
+// concessionTotal is a concession line's value: the booking gives its unit price.
+func concessionTotal(cc cinema.Concession) cinema.Money {
+	return cc.Price.Mul(int64(max(cc.Quantity, 1)))
+}
+
+// bookingFees are the booking's fees: as the booking says, or, when it does not (the real
+// booking record has no fee field), what its total holds beyond the tickets and concessions,
+// so that the lines of the booking page add up to its total.
+func bookingFees(b cinema.Booking) cinema.Money {
+	if b.Fees.Cents != 0 {
+		return b.Fees
+	}
+	rest := b.Total
+	for _, t := range b.Tickets {
+		rest = rest.Sub(t.Price)
+	}
+	for _, cc := range b.Concessions {
+		rest = rest.Sub(concessionTotal(cc))
+	}
+	if rest.Cents <= 0 {
+		return b.Fees
+	}
+	return cinema.Money{Cents: rest.Cents, Currency: b.Total.Currency}
+}
+
+// sessionTypes are a booking's session ticket types, read alongside the booking's other reads.
+type sessionTypes struct {
+	types []cinema.TicketType
+	err   error
+	read  bool
+}
+
+// reader reads the ticket types of the booking's session into st (bookings.Reader.Read's also).
+func (st *sessionTypes) reader(s *Handler) func(context.Context, cinema.Booking) {
+	return func(ctx context.Context, b cinema.Booking) {
+		if id := b.SessionID(); id != "" {
+			st.types, st.err = s.Ticketing.GetTicketTypes(ctx, b.CinemaID, id, "")
+			st.read = true
+		}
+	}
+}
+
+// refuseClosedEdit is refuseClosed for the edit in progress: the way on is cancelling it,
+// which still works and restores the booking as it was.
+func (s *Handler) refuseClosedEdit(c echo.Context, e visit.Edit) error {
+	return s.RefuseClosed(c, e.CinemaID, e.Showtime, s.URL(web.RouteEditCancel), web.Loc(c).T("booking.cancel_this_change"))
+}

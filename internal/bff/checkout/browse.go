@@ -1,0 +1,302 @@
+package checkout
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+	co "github.com/cinemabff/cinemabff/views/pages/checkout"
+)
+
+// whatsOnDays is how many days (today included) the listing offers.
+const whatsOnDays = 4
+
+// showWhatsOn lists the films and sessions of a cinema on one day.
+func (s *Handler) showWhatsOn(c echo.Context) error {
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	cinemas, err := s.Cinemas(ctx)
+	if err != nil {
+		return s.FromUpstream(err, s.URL(web.RouteHome), l.T("checkout.back_to_start"))
+	}
+	if len(cinemas) == 0 {
+		return &web.Error{Code: web.EUnavailable, Heading: l.T("checkout.whatson_no_cinema_heading"), Message: l.T("checkout.whatson_no_cinema")}
+	}
+	var notice *components.Notice
+	cin := cinemas[0]
+	if id := c.QueryParam("cinema"); id != "" {
+		found := false
+		for _, x := range cinemas {
+			if x.ID == id {
+				cin, found = x, true
+			}
+		}
+		if !found {
+			notice = &components.Notice{Kind: components.NoticeWarning, Heading: l.T("checkout.whatson_unknown_cinema"), Body: l.T("checkout.whatson_here_is", "Cinema", cin.Name)}
+		}
+	}
+	tz := cin.Location()
+	today := s.Now().In(tz)
+	today = time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, tz)
+	day := today
+	if d := c.QueryParam("day"); d != "" {
+		parsed, err := time.ParseInLocation("2006-01-02", d, tz)
+		if err != nil || parsed.Before(today) || !parsed.Before(today.AddDate(0, 0, whatsOnDays)) {
+			notice = &components.Notice{Kind: components.NoticeWarning, Heading: l.T("checkout.whatson_choose_day"), Body: l.T("checkout.whatson_days_sold")}
+		} else {
+			day = parsed
+		}
+	}
+	if msg := s.PopFlash(c); msg != "" && notice == nil {
+		notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg} // e.g. a cancelled purchase
+	}
+	sessions, films, err := s.Ticketing.ListSessionsWithFilms(ctx, cin.ID, day.Format("2006-01-02"))
+	if err != nil {
+		return s.FromUpstream(err, s.URL(web.RouteHome), l.T("checkout.back_to_start"))
+	}
+	v := co.WhatsOnView{ActionURL: s.URL(web.RouteWhatsOn), CinemaName: cin.Name, DayLabel: dayLabel(l, day, today), Notice: notice}
+	for _, x := range cinemas {
+		v.Cinemas = append(v.Cinemas, co.Option{Value: x.ID, Label: x.Name, Selected: x.ID == cin.ID})
+	}
+	for i := 0; i < whatsOnDays; i++ {
+		d := today.AddDate(0, 0, i)
+		q := url.Values{"cinema": {cin.ID}, "day": {d.Format("2006-01-02")}}
+		v.Days = append(v.Days, co.Option{Label: dayLabel(l, d, today), URL: s.URL(web.RouteWhatsOn) + "?" + q.Encode(), Selected: d.Equal(day)})
+	}
+	byFilm := map[string]*co.FilmSessions{}
+	var order []string
+	sort.Slice(sessions, func(i, j int) bool { return sessions[i].Showtime.Before(sessions[j].Showtime) })
+	for _, se := range sessions {
+		if se.Showtime.Before(s.Now()) || !se.OnSale {
+			continue // started already, or the cinema does not sell it online
+		}
+		f := byFilm[se.FilmID]
+		if f == nil {
+			f = &co.FilmSessions{Title: se.FilmTitle}
+			for _, fl := range films {
+				if fl.ID == se.FilmID {
+					f.Title, f.Rating, f.Synopsis = fl.Title, fl.Rating, fl.Synopsis
+					if fl.RunTime > 0 {
+						f.RunTime = l.T("checkout.run_time", "Minutes", int(fl.RunTime.Minutes()))
+					}
+				}
+			}
+			byFilm[se.FilmID] = f
+			order = append(order, se.FilmID)
+		}
+		f.Sessions = append(f.Sessions, co.SessionLink{
+			Time: l.Time(se.Showtime, tz, i18n.Clock), DateTime: se.Showtime.UTC().Format(time.RFC3339),
+			Screen: se.ScreenName, Available: l.N("checkout.seats_free", se.SeatsAvailable),
+			URL: s.URL(web.RouteBuySession, cin.ID, se.SessionID), SoldOut: se.SeatsAvailable <= 0,
+		})
+	}
+	for _, id := range order {
+		v.Films = append(v.Films, *byFilm[id])
+	}
+	return s.Render(c, http.StatusOK, l.T("checkout.whatson_title"), co.WhatsOn(v))
+}
+
+// dayLabel names a day of the listing: today, tomorrow, or its short date (d and today are
+// midnights in the cinema's time zone).
+func dayLabel(l *i18n.Localizer, d, today time.Time) string {
+	switch {
+	case d.Equal(today):
+		return l.T("checkout.today")
+	case d.Equal(today.AddDate(0, 0, 1)):
+		return l.T("checkout.tomorrow")
+	}
+	return l.Time(d, d.Location(), i18n.DayShort)
+}
+
+// findSession looks a session of a cinema up by its id.
+func (s *Handler) findSession(c echo.Context, cinemaID, sessionID string) (cinema.Session, error) {
+	l := web.Loc(c)
+	notFound := &web.Error{Code: web.ENotFound, Heading: l.T("checkout.showing_not_found"), Message: l.T("checkout.showing_not_found_text"),
+		BackURL: s.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
+	if cinemaID == "" || sessionID == "" || len(cinemaID) > 20 || len(sessionID) > 41 {
+		return cinema.Session{}, notFound
+	}
+	sessionID = upstream.SplitSessionID(cinemaID, sessionID) // "1001" or the listing's "0001-1001"
+	list, err := s.Ticketing.ListSessions(c.Request().Context(), cinemaID, "")
+	if errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrInvalidRequest) {
+		return cinema.Session{}, notFound
+	}
+	if err != nil {
+		return cinema.Session{}, s.FromUpstream(err, s.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
+	}
+	for _, se := range list {
+		if se.SessionID == sessionID {
+			if se.Showtime.Before(s.Now()) {
+				return se, &web.Error{Code: web.EGone, Heading: l.T("checkout.showing_started"), Message: l.T("checkout.showing_started_text"), BackURL: s.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
+			}
+			return se, nil
+		}
+	}
+	return cinema.Session{}, notFound
+}
+
+// buyableTypes are the ticket types sold online for the session: no loyalty, voucher or
+// partner tickets (those need a check at the counter), only the session's seating areas.
+func buyableTypes(types []cinema.TicketType, se cinema.Session) []cinema.TicketType {
+	var out []cinema.TicketType
+	for _, t := range types {
+		if t.IsLoyalty || t.IsVoucher || t.IsThirdParty {
+			continue
+		}
+		if len(se.AreaCategoryCodes) > 0 && t.AreaCategoryCode != "" && !containsString(se.AreaCategoryCodes, t.AreaCategoryCode) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func containsString(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func places(t cinema.TicketType) int {
+	if t.PackageSize > 1 {
+		return t.PackageSize
+	}
+	return 1
+}
+
+// showTickets is the first step: ticket types with prices and quantities.
+func (s *Handler) showTickets(c echo.Context) error {
+	return s.renderTickets(c, http.StatusOK, nil, nil, nil)
+}
+
+func (s *Handler) renderTickets(c echo.Context, status int, notice *components.Notice, typed map[string]string, invalid map[string]bool) error {
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	se, err := s.findSession(c, c.Param("cinema"), c.Param("session"))
+	if err != nil {
+		return err
+	}
+	types, err := s.Ticketing.GetTicketTypes(ctx, se.CinemaID, se.SessionID, "")
+	if err != nil {
+		return s.FromUpstream(err, s.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
+	}
+	v := co.TicketsView{Session: s.sessionHeader(ctx, se.CinemaID, se.FilmTitle, se.Showtime, se.ScreenName),
+		ActionURL: s.URL(web.RouteBuySession, se.CinemaID, se.SessionID), BackURL: s.URL(web.RouteWhatsOn) + "?" + url.Values{"cinema": {se.CinemaID}}.Encode(),
+		CSRFToken: web.CSRFToken(c), Notice: notice, MaxTotal: s.SeatsPerOrder(c)}
+	for _, t := range buyableTypes(types, se) {
+		row := co.TicketTypeRow{Code: t.Code, Description: t.Description, Price: l.Money(t.Price), Qty: "0", Invalid: invalid[t.Code]}
+		switch {
+		case t.IsPackage || t.PackageSize > 1:
+			row.Detail = l.T("checkout.package_of", "Count", places(t))
+		case t.LongDescription != "":
+			row.Detail = t.LongDescription
+		}
+		if q, ok := typed[t.Code]; ok {
+			row.Qty = q
+		}
+		v.Types = append(v.Types, row)
+	}
+	return s.Render(c, status, l.T("checkout.tickets_title"), co.Tickets(v))
+}
+
+// chooseTickets starts the order with the chosen tickets; the upstream picks the best seats
+// together, which the next step shows and lets the person change.
+func (s *Handler) chooseTickets(c echo.Context) error {
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	se, err := s.findSession(c, c.Param("cinema"), c.Param("session"))
+	if err != nil {
+		return err
+	}
+	types, err := s.Ticketing.GetTicketTypes(ctx, se.CinemaID, se.SessionID, "")
+	if err != nil {
+		return s.FromUpstream(err, s.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
+	}
+	typed, invalid := map[string]string{}, map[string]bool{}
+	var req []upstream.TicketRequest
+	total, bad := 0, false
+	for _, t := range buyableTypes(types, se) {
+		raw := strings.TrimSpace(c.FormValue("qty-" + t.Code))
+		typed[t.Code] = raw
+		if raw == "" {
+			continue
+		}
+		n, err := strconv.Atoi(raw)
+		if err != nil || n < 0 || n > visit.MaxTicketsPerOrder {
+			invalid[t.Code], bad = true, true
+			continue
+		}
+		if n > 0 {
+			req = append(req, upstream.TicketRequest{TypeCode: t.Code, Qty: n})
+			total += n * places(t)
+		}
+	}
+	switch {
+	case bad:
+		return s.renderTickets(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.tickets_check_numbers"),
+			Body: l.T("checkout.tickets_whole_number", "Max", visit.MaxTicketsPerOrder)}, typed, invalid)
+	case total == 0:
+		return s.renderTickets(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.tickets_at_least_one")}, typed, invalid)
+	case total > s.SeatsPerOrder(c):
+		return s.renderTickets(c, http.StatusUnprocessableEntity, s.TooManySeatsNotice(c, total), typed, invalid)
+	}
+	// Seat hoarding (holds.go): with what else the visit holds, before the upstream is asked.
+	if done, err := s.RefuseVisitSeats(c, visit.SeatStepTickets, total, nil, s.URL(web.RouteBuySession, se.CinemaID, se.SessionID)); done {
+		return err
+	}
+	prev, hadPrev := s.CurrentBuy(c)
+	if hadPrev {
+		if rec, err := s.checkout().store.Active(ctx, prev.UserSessionID); err == nil {
+			return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"),
+				Message: l.T("checkout.payment_started_earlier"),
+				BackURL: s.URL(web.RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
+		}
+	}
+	usid := upstream.NewUserSessionID()
+	// The open orders of this client address (holds.go), the visit's earlier one not counted.
+	if done, err := s.OpenPurchaseHold(c, usid, total, prev.UserSessionID, s.URL(web.RouteBuySession, se.CinemaID, se.SessionID)); done {
+		return err
+	}
+	if hadPrev {
+		// One open order per visit: the earlier choice is released before the new one is made.
+		if err := s.ReleaseReplacedOrder(c, prev); err != nil {
+			s.DropHold(ctx, usid)
+			return err
+		}
+	}
+	o, err := s.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, Tickets: req})
+	if err != nil {
+		s.DropHold(ctx, usid) // nothing is held
+	}
+	switch {
+	case errors.Is(err, upstream.ErrSeatsUnavailable):
+		return s.renderTickets(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.not_enough_seats"),
+			Body: l.T("checkout.not_enough_seats_text")}, typed, invalid)
+	case err != nil:
+		return s.FromUpstream(err, s.URL(web.RouteBuySession, se.CinemaID, se.SessionID), l.T("checkout.back_to_tickets"))
+	}
+	s.HoldStarted(ctx, usid, o)
+	v := visit.Buy{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, FilmTitle: se.FilmTitle, Showtime: se.Showtime,
+		Screen: se.ScreenName, Places: total, Name: prev.Name, Email: prev.Email, Started: s.Now()}
+	s.SaveBuy(c, v)
+	// An order is now bound to this visit: a privilege change, so a new session token.
+	if err := s.RenewSession(c); err != nil {
+		return err
+	}
+	return s.Redirect(c, s.URL(web.RouteBuySeats))
+}

@@ -1,0 +1,56 @@
+// Package checkout is the purchase flow: what's on, choosing tickets and seats, the buyer's
+// details, gift cards and loyalty points, paying by redirect to the payment provider and the
+// landing page that waits for the order to complete (or takes the failed-order path), and the
+// sale at the counter. The purchase's records, the poller and the watcher of unconfirmed
+// orders are the domain package internal/checkout, imported here as purchases.
+package checkout
+
+import (
+	"context"
+	"time"
+
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
+	purchases "github.com/cinemabff/cinemabff/internal/checkout"
+)
+
+// Handler serves the purchase flow over what a visit holds.
+type Handler struct {
+	*visit.Visits
+	// PaymentMethod is sent as ExternalPaymentInfo.PaymentMethod for redirect payments.
+	PaymentMethod string
+	state         *checkoutState // nil without a database or a ticketing client
+}
+
+// New builds the flow; the payment records, the poller and the watcher exist only with a
+// database and a ticketing client.
+func New(v *visit.Visits, paymentMethod string) *Handler {
+	h := &Handler{Visits: v, PaymentMethod: paymentMethod}
+	if v.Purchases != nil && v.Ticketing != nil {
+		h.state = h.newCheckoutState()
+	}
+	return h
+}
+
+// Watcher is the watcher of unconfirmed orders (Needs attention checks an order with it); nil
+// without a database.
+func (s *Handler) Watcher() *purchases.Watcher {
+	if s.state == nil {
+		return nil
+	}
+	return s.state.watcher
+}
+
+// ResumeWatchers picks up, after a restart, the unconfirmed orders a replica was watching.
+func (s *Handler) ResumeWatchers(ctx context.Context) (int, error) {
+	if s.state == nil {
+		return 0, nil
+	}
+	return s.state.watcher.Resume(ctx)
+}
+
+// StartWatchers checks unconfirmed orders in the background until ctx ends.
+func (s *Handler) StartWatchers(ctx context.Context, every time.Duration) {
+	if s.state != nil {
+		s.state.watcher.Start(ctx, every)
+	}
+}

@@ -1,0 +1,96 @@
+package checkout
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	purchases "github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/pages"
+)
+
+func (s *Handler) buyCounterView(c echo.Context, v visit.Buy, due cinema.Money) pages.CounterPayView {
+	l := web.Loc(c)
+	return pages.CounterPayView{What: l.N("staff.counter.sale_what", v.Places, "Film", v.FilmTitle),
+		Amount: l.Money(due), ActionURL: s.URL(web.RouteBuyCounterPay), BackURL: s.URL(web.RouteBuySummary), BackLabel: l.T("staff.counter.back_to_order"),
+		CSRFToken: web.CSRFToken(c)}
+}
+
+func (s *Handler) showBuyCounterPay(c echo.Context) error {
+	v, err := s.requireBuy(c)
+	if err != nil {
+		return err
+	}
+	o, err := s.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
+	if err != nil {
+		return s.buyEnded(c, v, err)
+	}
+	return s.Render(c, http.StatusOK, web.Loc(c).T("staff.counter.title"), pages.CounterPay(s.buyCounterView(c, v, o.ToPay())))
+}
+
+// takeBuyCounterPay completes a counter sale: the order is completed with the payment taken
+// at the counter (CompleteOrder's PaymentInfo with the counter's tender), recorded like any
+// purchase, and the confirmation shows the tickets.
+func (s *Handler) takeBuyCounterPay(c echo.Context) error {
+	user := s.StaffUser(c) // countersOnly
+	v, err := s.requireBuy(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	if rec, busy := s.BuyPaymentUnderWay(c, v); busy {
+		return s.Redirect(c, s.URL(web.RouteBuyReturn, rec.ID))
+	}
+	o, err := s.Ticketing.GetOrder(ctx, v.UserSessionID)
+	if err != nil {
+		return s.buyEnded(c, v, err)
+	}
+	due := o.ToPay()
+	p, problem, err := s.ReadCounterPayment(c)
+	if err != nil {
+		cv := s.buyCounterView(c, v, due)
+		cv.Method, cv.Reference, cv.Error = p.Method, p.Reference, problem
+		return s.Render(c, http.StatusUnprocessableEntity, web.Loc(c).T("staff.counter.title"), pages.CounterPay(cv))
+	}
+	st := s.checkout()
+	rec, err := st.store.Create(ctx, purchases.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
+		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: due.Cents, Currency: due.Currency, Summary: snapshotOf(ctx, v, o)})
+	if errors.Is(err, purchases.ErrActiveExists) {
+		return s.Redirect(c, s.URL(web.RouteBuyReturn, rec.ID))
+	}
+	if err != nil {
+		return err
+	}
+	s.AddBuyRef(c, rec.ID)
+	req := upstream.CompleteOrderRequest{UserSessionID: v.UserSessionID, CustomerName: v.Name, CustomerEmail: v.Email,
+		BookingMode: upstream.BookingModeSale, PerformPayment: true, GeneratePrintStream: true, ReturnPrintStream: true}
+	if due.Cents > 0 {
+		req.Payment = &upstream.OrderPayment{AmountCents: due.Cents, TenderCategory: p.Tender, CardNumber: p.Reference, CardType: strings.ToUpper(p.Method)}
+	}
+	d, err := s.Ticketing.CompleteOrder(ctx, req)
+	if err != nil || !d.Completed {
+		_, _ = st.store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("counter sale: ", err))
+		if err == nil {
+			err = errors.New("the ticketing system did not confirm the sale")
+		}
+		cv := s.buyCounterView(c, v, due)
+		cv.Method, cv.Reference = p.Method, p.Reference
+		cv.Error = web.Loc(c).T("staff.counter.sale_failed")
+		web.LoggerFrom(ctx, s.Logger).Warn("counter sale not completed", "err", err)
+		return s.Render(c, http.StatusServiceUnavailable, web.Loc(c).T("staff.counter.title"), pages.CounterPay(cv))
+	}
+	if _, err := st.store.MarkCompleted(ctx, rec.ID, d.BookingNumber); err != nil {
+		return err
+	}
+	s.RecordAudit(c, audit.Entry{Action: audit.ActionSale, CinemaID: v.CinemaID, BookingNumber: d.BookingNumber, AmountCents: due.Cents,
+		Currency: due.Currency, Detail: fmt.Sprintf("%d tickets, %s, reference %s, sold by %s", v.Places, p.CardType, p.Reference, user)})
+	return s.Redirect(c, s.URL(web.RouteBuyReturn, rec.ID))
+}

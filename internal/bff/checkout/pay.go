@@ -1,0 +1,376 @@
+package checkout
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	purchases "github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+	co "github.com/cinemabff/cinemabff/views/pages/checkout"
+)
+
+func snapshotOf(ctx context.Context, v visit.Buy, o cinema.Order) string {
+	sn := purchases.Snapshot{CinemaID: v.CinemaID, FilmTitle: v.FilmTitle, Showtime: v.Showtime, Screen: v.Screen, Lang: visit.NoticeLang(ctx),
+		Fees: o.BookingFee.Cents, Total: o.Total.Cents, Currency: o.Total.Currency}
+	for _, t := range o.Tickets() {
+		sn.Tickets = append(sn.Tickets, purchases.SnapshotLine{Description: t.Description, Seat: seatWords(i18n.FromContext(ctx), t.Seat), Cents: t.FinalPrice.Cents})
+	}
+	b, _ := json.Marshal(sn)
+	return string(b)
+}
+
+// startBuyPayment starts the redirect payment: the record first, then the upstream start, then
+// the browser goes to the provider. A second press (double click, refresh, back, another tab)
+// finds the payment under way and goes to the same provider page; it never starts another.
+func (s *Handler) startBuyPayment(c echo.Context) error {
+	v, err := s.requireBuy(c)
+	if err != nil {
+		return err
+	}
+	if s.AtCounter(c) {
+		return s.Redirect(c, s.URL(web.RouteBuyCounterPay)) // terminal or cash; name and e-mail optional
+	}
+	if v.Name == "" || v.Email == "" {
+		return s.Redirect(c, s.URL(web.RouteBuyDetails))
+	}
+	ctx := c.Request().Context()
+	st := s.checkout()
+	if rec, busy := s.BuyPaymentUnderWay(c, v); busy {
+		return s.continuePayment(c, rec)
+	}
+	o, err := s.Ticketing.GetOrder(ctx, v.UserSessionID)
+	if err != nil {
+		return s.buyEnded(c, v, err)
+	}
+	toPay := o.ToPay()
+	rec, err := st.store.Create(ctx, purchases.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
+		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: toPay.Cents, Currency: toPay.Currency, Summary: snapshotOf(ctx, v, o)})
+	if errors.Is(err, purchases.ErrActiveExists) {
+		return s.continuePayment(c, rec)
+	}
+	if err != nil {
+		return err
+	}
+	s.AddBuyRef(c, rec.ID)
+	if toPay.Cents <= 0 {
+		return s.completeWithoutRedirect(c, v, rec)
+	}
+	// The hold must outlast the visit to the provider's page.
+	if _, err := s.Ticketing.ResetOrderExpiry(ctx, v.UserSessionID); err != nil {
+		web.LoggerFrom(ctx, s.Logger).Warn("reset expiry before payment", "err", err)
+	}
+	dctx, cancel := s.Detached(ctx) // the upstream starts taking money: never cut off halfway
+	defer cancel()
+	redirectURL, err := s.Ticketing.ExternalPaymentStarting(dctx, upstream.ExternalPaymentRequest{
+		UserSessionID: v.UserSessionID, ReturnURL: s.AbsURL(web.RouteBuyReturn, rec.ID), PaymentMethod: s.PaymentMethod,
+		InApp: web.IsKiosk(c), CustomerName: v.Name, CustomerEmail: v.Email,
+		GeneratePrintStream: true, // PrintStreamType: the deployment's (-print-stream-type)
+	})
+	if err == nil && !web.SafeExternalURL(redirectURL) {
+		err = fmt.Errorf("unusable PaymentRedirectUrl %q", redirectURL)
+	}
+	if err != nil {
+		if _, ferr := st.store.MarkStartFailed(ctx, rec.ID, err.Error()); ferr != nil {
+			web.LoggerFrom(ctx, s.Logger).Error("record failed payment start", "err", ferr)
+		}
+		if errors.Is(err, upstream.ErrOrderExpired) || errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrOrderClosed) {
+			return s.buyEnded(c, v, err)
+		}
+		web.LoggerFrom(ctx, s.Logger).Warn("external payment not started", "err", err)
+		l := web.Loc(c)
+		return s.renderBuySummary(c, http.StatusServiceUnavailable, &components.Notice{Kind: components.NoticeError,
+			Heading: l.T("checkout.payment_page_failed"), Body: l.T("checkout.payment_page_failed_text")}, summaryForm{})
+	}
+	// The expected token is known only from the upstream: read it now, before the browser
+	// leaves, so the return can be checked against our own record.
+	token := ""
+	if d, err := s.Ticketing.GetOrderDetails(ctx, v.UserSessionID); err == nil && d.WebPayment != nil {
+		token = d.WebPayment.Token
+	}
+	if _, err := st.store.MarkAwaiting(ctx, rec.ID, redirectURL, token); err != nil {
+		return err
+	}
+	st.poller.Forget(v.UserSessionID) // what it knew was about an earlier attempt
+	s.watchInBackground(rec)          // checked until known, even if the customer never comes back
+	return c.Redirect(http.StatusSeeOther, redirectURL)
+}
+
+// continuePayment sends a repeated "Pay" to the payment already under way.
+func (s *Handler) continuePayment(c echo.Context, rec purchases.Record) error {
+	ctx := c.Request().Context()
+	s.AddBuyRef(c, rec.ID)
+	// A start still being made by the first click: wait for it briefly.
+	for i := 0; i < 50 && rec.State == purchases.StateStarting; i++ {
+		time.Sleep(100 * time.Millisecond)
+		next, err := s.checkout().store.Get(ctx, rec.ID)
+		if err != nil {
+			return err
+		}
+		rec = next
+	}
+	switch {
+	case rec.State == purchases.StateAwaiting && rec.RedirectURL != "":
+		return c.Redirect(http.StatusSeeOther, rec.RedirectURL)
+	case rec.State == purchases.StateStarting:
+		l := web.Loc(c)
+		return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_starting"), Message: l.T("checkout.payment_starting_text") + " " + l.T("checkout.not_charged_twice"),
+			BackURL: s.URL(web.RouteBuySummary), BackLabel: l.T("checkout.back_to_order")}
+	}
+	return s.Redirect(c, s.URL(web.RouteBuySummary))
+}
+
+// completeWithoutRedirect books an order that gift cards or points paid in full.
+func (s *Handler) completeWithoutRedirect(c echo.Context, v visit.Buy, rec purchases.Record) error {
+	ctx := c.Request().Context()
+	dctx, cancel := s.Detached(ctx) // the booking is made: never cut off halfway (budget.go)
+	defer cancel()
+	d, err := s.Ticketing.CompleteOrder(dctx, upstream.CompleteOrderRequest{UserSessionID: v.UserSessionID, CustomerName: v.Name, CustomerEmail: v.Email,
+		BookingMode: upstream.BookingModeSale, PerformPayment: true, GeneratePrintStream: true, ReturnPrintStream: true})
+	if err != nil || !d.Completed {
+		_, _ = s.checkout().store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("complete order: ", err))
+		if err == nil {
+			l := web.Loc(c)
+			err = &web.Error{Code: web.EUnavailable, Heading: l.T("checkout.complete_failed"), Message: l.T("checkout.complete_failed_text")}
+		}
+		return s.buyEnded(c, v, err)
+	}
+	if _, err := s.checkout().store.MarkCompleted(ctx, rec.ID, d.BookingNumber); err != nil {
+		return err
+	}
+	return s.Redirect(c, s.URL(web.RouteBuyReturn, rec.ID))
+}
+
+// buyPaymentReturn is the ReturnUrl and the page that shows where the payment stands. A GET
+// only; it trusts nothing in its parameters: the token must match the one recorded for this
+// payment (or the visit must have started it), and the outcome is read from the upstream.
+func (s *Handler) buyPaymentReturn(c echo.Context) error {
+	ctx := c.Request().Context()
+	st := s.checkout()
+	ref, token := c.Param("ref"), c.QueryParam("token")
+	l := web.Loc(c)
+	denied := &web.Error{Code: web.EForbidden, Heading: l.T("checkout.payment_link_invalid"), Message: l.T("checkout.payment_link_invalid_text"),
+		BackURL: s.URL(web.RouteHome), BackLabel: l.T("checkout.back_to_start")}
+	if len(ref) != 32 || len(token) > 512 {
+		return denied
+	}
+	rec, err := st.store.Get(ctx, ref)
+	if errors.Is(err, purchases.ErrNotFound) {
+		return denied
+	}
+	if err != nil {
+		return err
+	}
+	if token != "" {
+		ok := rec.TokenMatches(token)
+		if !ok && rec.ExpectedToken == "" && rec.VerifiedToken == "" && rec.State != purchases.StateStarting {
+			// The token could not be read at the start: ask the upstream which it is.
+			if r := st.poller.Get(ctx, rec.UserSessionID); r.Err == nil && r.Details.WebPayment != nil && r.Details.WebPayment.Token != "" {
+				ok = subtle.ConstantTimeCompare([]byte(r.Details.WebPayment.Token), []byte(token)) == 1
+			}
+		}
+		if !ok {
+			web.LoggerFrom(ctx, s.Logger).Warn("payment return with a token that does not match", "ref", ref)
+			return denied
+		}
+		s.AddBuyRef(c, rec.ID)
+	} else if !slices.Contains(s.BuyRefs(c), rec.ID) {
+		return denied
+	}
+	if rec.Returned.IsZero() || (token != "" && rec.VerifiedToken == "") {
+		if next, err := st.store.MarkReturned(ctx, rec.ID, token); err == nil {
+			rec = next
+		}
+	}
+	self := s.URL(web.RouteBuyReturn, rec.ID)
+	if token != "" {
+		self += "?" + url.Values{"token": {token}}.Encode()
+	}
+	switch rec.State {
+	case purchases.StateCompleted:
+		if web.IsHTMX(c) {
+			return s.Redirect(c, self) // the whole page changes to the confirmation
+		}
+		return s.showBuyConfirmation(c, rec)
+	case purchases.StateDeclined, purchases.StateCancelled, purchases.StateStartFailed:
+		return s.buyPaymentEnded(c, rec)
+	case purchases.StateGivenUp:
+		if web.IsHTMX(c) {
+			return s.Redirect(c, self)
+		}
+		return s.showBuyFailed(c, rec, purchases.Result{}, self)
+	case purchases.StateStarting:
+		return s.Redirect(c, s.URL(web.RouteBuySummary))
+	}
+	r := st.poller.Get(ctx, rec.UserSessionID)
+	if web.IsHTMX(c) && !r.Details.Completed && c.QueryParam(co.PollShownParam) == paymentShown(r) {
+		// The page already shows this answer: wait (about one poll interval) for the next
+		// read of the order, so a completion shows as soon as it is read.
+		r = st.poller.Next(ctx, rec.UserSessionID, purchases.PollInterval+250*time.Millisecond)
+	}
+	if next, final := s.applyDetails(ctx, rec, r); final {
+		if web.IsHTMX(c) {
+			return s.Redirect(c, self)
+		}
+		if next.State == purchases.StateCompleted {
+			return s.showBuyConfirmation(c, next)
+		}
+		return s.buyPaymentEnded(c, next)
+	}
+	elapsed := s.Now().Sub(rec.Returned)
+	if elapsed >= GiveUpAfter {
+		s.watchInBackground(rec)
+		if web.IsHTMX(c) {
+			return s.Redirect(c, self)
+		}
+		return s.showBuyFailed(c, rec, r, self)
+	}
+	v := co.ConfirmingView{Heading: l.T("checkout.confirming_waiting"), Body: l.T("checkout.confirming_waiting_text"),
+		Elapsed: int(elapsed / time.Second), Max: int(GiveUpAfter / time.Second), Reference: rec.Reference()}
+	shown := paymentShown(r)
+	switch shown {
+	case "paid":
+		v.Heading, v.Body = l.T("checkout.confirming_paid"), l.T("checkout.confirming_paid_text")
+	case "checking":
+		v.Body = l.T("checkout.confirming_checking_text")
+	}
+	// The poller says which words the page shows; new words go out only when they change.
+	q := url.Values{co.PollShownParam: {shown}}
+	if token != "" {
+		q.Set("token", token)
+	}
+	v.PollURL = s.URL(web.RouteBuyReturn, rec.ID) + "?" + q.Encode()
+	if web.IsHTMX(c) {
+		return s.Fragment(c, http.StatusOK, co.ConfirmingPoll(v, c.QueryParam(co.PollShownParam) != shown))
+	}
+	web.PauseKioskIdle(c) // a payment is in progress: the kiosk does not start over (kiosk_chrome.go)
+	return s.Render(c, http.StatusOK, l.T("checkout.confirming_title"), co.Confirming(v))
+}
+
+// paymentShown names what the waiting page says for r: "waiting", "paid" (completing) or
+// "checking" (the upstream did not answer).
+func paymentShown(r purchases.Result) string {
+	switch {
+	case r.Err != nil:
+		return "checking"
+	case r.Details.WebPayment != nil && r.Details.WebPayment.Status == cinema.PaymentPaid:
+		return "paid"
+	}
+	return "waiting"
+}
+
+// buyPaymentEnded: declined or cancelled at the provider (or never started). The visit that
+// bought goes back to its summary with the same seats while the hold lives.
+func (s *Handler) buyPaymentEnded(c echo.Context, rec purchases.Record) error {
+	l := web.Loc(c)
+	msg := l.T("checkout.payment_declined")
+	if rec.State == purchases.StateCancelled {
+		msg = l.T("checkout.payment_cancelled")
+	}
+	if v, ok := s.CurrentBuy(c); ok && v.UserSessionID == rec.UserSessionID {
+		s.Sessions.Put(c.Request().Context(), visit.SessBuyNotice, msg+" "+l.T("checkout.payment_ended_still_held"))
+		return s.Redirect(c, s.URL(web.RouteBuySummary))
+	}
+	if web.IsHTMX(c) {
+		return s.Redirect(c, s.URL(web.RouteBuyReturn, rec.ID))
+	}
+	return s.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), co.Ended(co.EndedView{Heading: l.T("checkout.payment_not_completed"),
+		Body: msg + " " + l.T("checkout.payment_ended_released"), NextURL: s.URL(web.RouteWhatsOn), Label: l.T("checkout.see_whatson")}))
+}
+
+// showBuyFailed is the failed-order path. It says only what is true now: while the order is
+// still being checked, that we have no confirmation yet, keep checking, and that this page
+// shows the outcome; once given up, that the order was cancelled and, about the money, only the
+// operator's policy text. (Completed orders show the confirmation instead.)
+func (s *Handler) showBuyFailed(c echo.Context, rec purchases.Record, r purchases.Result, self string) error {
+	l := web.Loc(c)
+	cin := s.CinemaByID(c.Request().Context(), rec.CinemaID)
+	v := co.FailedView{Reference: rec.Reference(), CheckURL: self, HomeURL: s.URL(web.RouteHome),
+		Amount: l.Money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency})}
+	if rec.State == purchases.StateGivenUp {
+		v.GivenUp, v.Policy = true, s.failedOrderPolicyIn(l)
+		v.Outcome = l.T("checkout.failed_waited", "Window", l.Duration(s.OrderWatchFor()))
+		if rec.OrderCancelled {
+			v.Outcome += " " + l.T("checkout.failed_order_cancelled")
+		} else {
+			v.Outcome += " " + l.T("checkout.failed_no_booking")
+		}
+		return s.Render(c, http.StatusOK, l.T("checkout.failed_page_title"), co.Failed(v))
+	}
+	v.PaymentState = l.T("checkout.unconfirmed_no_word")
+	if r.Err == nil && r.Details.WebPayment != nil {
+		switch r.Details.WebPayment.Status {
+		case cinema.PaymentPaid:
+			v.PaymentState = l.T("checkout.unconfirmed_paid")
+		case cinema.PaymentPending:
+			v.PaymentState = l.T("checkout.unconfirmed_pending")
+		}
+	}
+	v.CheckingUntil = l.Time(s.watchDeadline(rec), cin.Location(), i18n.DateTimeShort)
+	return s.Render(c, http.StatusOK, l.T("checkout.unconfirmed_page_title"), co.Failed(v))
+}
+
+// showBuyConfirmation shows the booking from the upstream's order details and the snapshot
+// taken when the payment started.
+func (s *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) error {
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	var sn purchases.Snapshot
+	_ = json.Unmarshal([]byte(rec.Summary), &sn)
+	money := func(cents int64, cur string) string {
+		return l.Money(cinema.Money{Cents: cents, Currency: cur})
+	}
+	v := co.ConfirmationView{BookingNumber: fmt.Sprint(rec.BookingNumber), Session: s.sessionHeader(ctx, rec.CinemaID, sn.FilmTitle, sn.Showtime, sn.Screen),
+		CustomerName: rec.CustomerName, CustomerEmail: rec.CustomerEmail, Fees: money(sn.Fees, sn.Currency), Total: money(sn.Total, sn.Currency),
+		Kiosk: web.IsKiosk(c), Reference: rec.Reference(), HomeURL: s.URL(web.RouteHome), WhatsOnURL: s.URL(web.RouteWhatsOn)}
+	for _, t := range sn.Tickets {
+		v.Tickets = append(v.Tickets, co.Line{Description: t.Description, Seat: t.Seat, Amount: money(t.Cents, sn.Currency)})
+	}
+	r := s.checkout().poller.Get(ctx, rec.UserSessionID)
+	if r.Err == nil && r.Details.Completed {
+		d := r.Details
+		if wp := d.WebPayment; wp != nil && wp.Amount.Cents > 0 {
+			v.Payments = append(v.Payments, co.Line{Description: l.T("checkout.card_payment"), Seat: strings.TrimSpace(wp.CardType + " " + wp.CardNumberMasked), Amount: l.Money(wp.Amount)})
+		}
+		for _, a := range d.AdditionalPayments {
+			v.Payments = append(v.Payments, co.Line{Description: additionalLabel(l, a.CardType), Seat: a.MaskedCardNumber, Amount: l.Money(a.Amount)})
+		}
+	} else if r.Err != nil {
+		web.LoggerFrom(ctx, s.Logger).Warn("order details for the confirmation", "ref", rec.ID, "err", r.Err)
+	}
+	if b, err := s.ReadBooking(ctx, rec.CinemaID, rec.BookingNumber); err == nil {
+		v.TicketCards = s.TicketsView(ctx, b, "")
+	} else {
+		web.LoggerFrom(ctx, s.Logger).Warn("booking for the confirmation's tickets", "ref", rec.ID, "booking", rec.BookingNumber, "err", err)
+	}
+	v.MailLine = s.MailLine(ctx, "purchase:"+rec.ID)
+	if b, ok := s.CurrentBuy(c); ok && b.UserSessionID == rec.UserSessionID {
+		s.ClearBuy(c) // bought: the next visit to "what's on" starts afresh
+		s.Sessions.Put(c.Request().Context(), visit.SessBuyDone, rec.ID)
+	}
+	return s.Render(c, http.StatusOK, l.T("checkout.confirmation_page_title", "Number", v.BookingNumber), co.Confirmation(v))
+}
+
+func additionalLabel(l *i18n.Localizer, cardType string) string {
+	switch strings.ToUpper(cardType) {
+	case "GIFTCARD":
+		return l.T("checkout.gift_card")
+	case "LOYALTY":
+		return l.T("checkout.loyalty_points")
+	}
+	return cardType
+}

@@ -1,0 +1,472 @@
+package checkout
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/mail"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	purchases "github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/holds"
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/tickets"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+	co "github.com/cinemabff/cinemabff/views/pages/checkout"
+)
+
+// seatWords is how a seat is written for people: "Row F, seat 12", "Reihe F, Platz 12".
+func seatWords(l *i18n.Localizer, r *cinema.SeatRef) string {
+	if r == nil {
+		return ""
+	}
+	return tickets.SeatWords(l, r.RowLabel, r.Label)
+}
+
+// showBuySeats shows the seat map with the order's seats ticked.
+func (s *Handler) showBuySeats(c echo.Context) error {
+	return s.renderBuySeats(c, http.StatusOK, nil, nil)
+}
+
+func (s *Handler) renderBuySeats(c echo.Context, status int, notice *components.Notice, chosen []cinema.SeatPosition) error {
+	v, err := s.requireBuy(c)
+	if err != nil {
+		return err
+	}
+	if _, busy := s.BuyPaymentUnderWay(c, v); busy {
+		return s.Redirect(c, s.URL(web.RouteBuySummary))
+	}
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	o, err := s.Ticketing.GetOrder(ctx, v.UserSessionID)
+	if err != nil {
+		return s.buyEnded(c, v, err)
+	}
+	snap, err := s.SeatPlans.Plan(ctx, v.CinemaID, v.SessionID)
+	if err != nil {
+		return s.FromUpstream(err, s.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
+	}
+	plan := snap.Plan
+	var yours []cinema.SeatPosition
+	var cats []string
+	for _, t := range o.Tickets() {
+		if t.Seat != nil {
+			yours = append(yours, t.Seat.Position)
+			if !containsString(cats, t.Seat.AreaCategoryCode) && t.Seat.AreaCategoryCode != "" {
+				cats = append(cats, t.Seat.AreaCategoryCode)
+			}
+		}
+	}
+	if chosen == nil {
+		chosen = yours
+	}
+	count := len(yours)
+	if count == 0 {
+		count = v.Places
+	}
+	m := components.BuildSeatMap(plan, components.SeatMapOptions{ID: "buy-seats", Max: count, Yours: yours, YoursSelectable: true,
+		Chosen: chosen, AreaCategories: cats, Kiosk: web.IsKiosk(c), AsOf: s.SeatsAsOf(ctx, v.CinemaID, snap.AsOf)})
+	view := co.SeatsView{Session: s.buyHeader(ctx, v), ActionURL: s.URL(web.RouteBuySeats), BackURL: s.URL(web.RouteBuySession, v.CinemaID, v.SessionID),
+		CSRFToken: web.CSRFToken(c), Count: count, Map: m, Notice: notice, Countdown: s.buyCountdown(c, v, o)}
+	if o.Total.Cents > 0 {
+		view.Total = l.T("checkout.total_amount", "Amount", l.Money(o.Total))
+	}
+	return s.Render(c, status, l.T("checkout.seats_title"), co.Seats(view))
+}
+
+// chooseBuySeats moves the order's tickets to the chosen seats (SetSelectedSeats).
+func (s *Handler) chooseBuySeats(c echo.Context) error {
+	v, err := s.requireBuy(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	form, err := c.FormParams()
+	if err != nil {
+		return s.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_unreadable"), Body: l.T("checkout.seats_choose_again")}, nil)
+	}
+	chosen, err := components.SeatValues(form["seat"])
+	if err != nil {
+		return s.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_from_map")}, nil)
+	}
+	o, err := s.Ticketing.GetOrder(ctx, v.UserSessionID)
+	if err != nil {
+		return s.buyEnded(c, v, err)
+	}
+	current := map[cinema.SeatPosition]bool{}
+	for _, t := range o.Tickets() {
+		if t.Seat != nil {
+			current[t.Seat.Position] = true
+		}
+	}
+	want := len(current)
+	if want == 0 {
+		want = v.Places
+	}
+	if len(chosen) != want {
+		return s.renderBuySeats(c, http.StatusUnprocessableEntity, web.SeatCountNotice(web.Loc(c), len(chosen), want), chosen)
+	}
+	// Seat hoarding (holds.go): an order is never given more seats than a visit may hold.
+	if done, err := s.RefuseVisitSeats(c, visit.SeatStepBuySeats, want, nil, s.URL(web.RouteBuySummary)); done {
+		return err
+	}
+	same := true
+	for _, p := range chosen {
+		same = same && current[p]
+	}
+	if !same {
+		// The plan gives the chosen seats' areas (layout only): the upstream decides below
+		// whether they are free.
+		snap, err := s.SeatPlans.Plan(ctx, v.CinemaID, v.SessionID)
+		if err != nil {
+			return s.FromUpstream(err, s.URL(web.RouteBuySeats), l.T("checkout.seats_title"))
+		}
+		plan := snap.Plan
+		var seats []upstream.SelectedSeat
+		for _, p := range chosen {
+			seat, found := plan.Seat(p)
+			if !found {
+				return s.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_from_map")}, nil)
+			}
+			seats = append(seats, upstream.SelectedSeat{AreaCategoryCode: seat.AreaCategoryCode, Position: p})
+		}
+		_, err = s.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID, Seats: seats})
+		s.SeatPlans.Invalidate(v.CinemaID, v.SessionID) // seats changed or refused: the next map reads them again
+		switch {
+		case errors.Is(err, upstream.ErrSeatsUnavailable):
+			return s.renderBuySeats(c, http.StatusConflict, web.SeatsTakenNotice, nil)
+		case errors.Is(err, upstream.ErrInvalidRequest):
+			return s.renderBuySeats(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_unsuitable"),
+				Body: l.T("checkout.seats_unsuitable_text")}, nil)
+		case err != nil:
+			return s.buyEnded(c, v, err)
+		}
+	}
+	if v.Name == "" || v.Email == "" {
+		return s.Redirect(c, s.URL(web.RouteBuyDetails))
+	}
+	s.Flash(c, l.T("checkout.seats_saved"))
+	return s.Redirect(c, s.URL(web.RouteBuySummary))
+}
+
+// showBuyDetails asks for the name and e-mail address.
+func (s *Handler) showBuyDetails(c echo.Context) error {
+	v, err := s.requireBuy(c)
+	if err != nil {
+		return err
+	}
+	return s.renderBuyDetails(c, http.StatusOK, v, co.DetailsView{Name: v.Name, Email: v.Email})
+}
+
+func (s *Handler) renderBuyDetails(c echo.Context, status int, v visit.Buy, d co.DetailsView) error {
+	o, err := s.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
+	if err != nil {
+		return s.buyEnded(c, v, err)
+	}
+	d.Session, d.ActionURL, d.BackURL, d.CSRFToken = s.buyHeader(c.Request().Context(), v), s.URL(web.RouteBuyDetails), s.URL(web.RouteBuySeats), web.CSRFToken(c)
+	d.Countdown = s.buyCountdown(c, v, o)
+	return s.Render(c, status, web.Loc(c).T("checkout.details_title"), co.Details(d))
+}
+
+// validEmail accepts a plain address (no display name), with a dot in the domain.
+func validEmail(e string) bool {
+	if len(e) > 254 || strings.ContainsAny(e, " \t\r\n<>") {
+		return false
+	}
+	a, err := mail.ParseAddress(e)
+	if err != nil || a.Address != e {
+		return false
+	}
+	at := strings.LastIndexByte(e, '@')
+	return at > 0 && strings.Contains(e[at+1:], ".")
+}
+
+// saveBuyDetails keeps the name and e-mail in the visit.
+func (s *Handler) saveBuyDetails(c echo.Context) error {
+	v, err := s.requireBuy(c)
+	if err != nil {
+		return err
+	}
+	name := strings.Join(strings.Fields(c.FormValue("name")), " ")
+	email := strings.TrimSpace(c.FormValue("email"))
+	d := co.DetailsView{Name: name, Email: email}
+	l := web.Loc(c)
+	counter := s.AtCounter(c) // a walk-in customer at the box office need not give either
+	if name == "" && !counter {
+		d.NameError = l.T("checkout.details_name_missing")
+	} else if utf8.RuneCountInString(name) > 100 {
+		d.NameError = l.T("checkout.details_name_long", "Max", 100)
+	}
+	if email == "" && !counter {
+		d.EmailError = l.T("checkout.details_email_missing")
+	} else if email != "" && !validEmail(email) {
+		d.EmailError = l.T("checkout.details_email_invalid")
+	}
+	if d.NameError != "" || d.EmailError != "" {
+		return s.renderBuyDetails(c, http.StatusUnprocessableEntity, v, d)
+	}
+	v.Name, v.Email = name, email
+	s.SaveBuy(c, v)
+	return s.Redirect(c, s.URL(web.RouteBuySummary))
+}
+
+// summaryForm is what the gift card and loyalty forms had typed, with their errors.
+type summaryForm struct {
+	GiftCard, GiftCardError string
+	Loyalty, LoyaltyError   string
+}
+
+// showBuySummary is the last step: the order, what it costs, other payments and "Pay".
+func (s *Handler) showBuySummary(c echo.Context) error {
+	var notice *components.Notice
+	if msg := s.Sessions.PopString(c.Request().Context(), visit.SessBuyNotice); msg != "" {
+		notice = &components.Notice{Kind: components.NoticeWarning, Heading: web.Loc(c).T("checkout.payment_not_completed"), Body: msg}
+	} else if msg := s.PopFlash(c); msg != "" {
+		notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
+	}
+	return s.renderBuySummary(c, http.StatusOK, notice, summaryForm{})
+}
+
+func (s *Handler) renderBuySummary(c echo.Context, status int, notice *components.Notice, f summaryForm) error {
+	v, err := s.requireBuy(c)
+	if err != nil {
+		return err
+	}
+	if (v.Name == "" || v.Email == "") && !s.AtCounter(c) {
+		return s.Redirect(c, s.URL(web.RouteBuyDetails))
+	}
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	o, err := s.Ticketing.GetOrder(ctx, v.UserSessionID)
+	if err != nil {
+		return s.buyEnded(c, v, err)
+	}
+	cin := s.CinemaByID(ctx, v.CinemaID)
+	money := l.Money
+	view := co.SummaryView{Session: s.buyHeader(ctx, v), CustomerName: v.Name, CustomerEmail: v.Email, Notice: notice,
+		Countdown: s.buyCountdown(c, v, o), CSRFToken: web.CSRFToken(c), PayURL: s.URL(web.RouteBuyPay), GiftCardURL: s.URL(web.RouteBuyGiftCard),
+		LoyaltyURL: s.URL(web.RouteBuyLoyalty), SeatsURL: s.URL(web.RouteBuySeats), DetailsURL: s.URL(web.RouteBuyDetails), CancelURL: s.URL(web.RouteBuyCancel),
+		GiftCard: f.GiftCard, GiftCardError: f.GiftCardError, Loyalty: f.Loyalty, LoyaltyError: f.LoyaltyError}
+	sub := cinema.Money{Currency: o.Total.Currency}
+	for _, t := range o.Tickets() {
+		view.Tickets = append(view.Tickets, co.Line{Description: t.Description, Seat: seatWords(l, t.Seat), Amount: money(t.FinalPrice)})
+		sub = sub.Add(t.FinalPrice)
+	}
+	view.Subtotal, view.Fees, view.Total = money(sub), money(o.BookingFee), money(o.Total)
+	for _, a := range o.AppliedPayments {
+		view.Applied = append(view.Applied, co.Line{Description: appliedLabel(l, a.Kind, a.MaskedCardNumber), Amount: money(a.Amount)})
+	}
+	toPay := o.ToPay()
+	view.ToPay, view.NothingToPay = money(toPay), toPay.Cents <= 0
+	view.PayLabel = l.T("checkout.pay_securely", "Amount", money(toPay))
+	if view.NothingToPay {
+		view.PayLabel = l.T("checkout.confirm_booking")
+	}
+	if rec, busy := s.BuyPaymentUnderWay(c, v); busy {
+		view.UnderwayURL, view.StatusURL = rec.RedirectURL, s.URL(web.RouteBuyReturn, rec.ID)
+		view.UnderwayStat = l.T("checkout.underway_started", "Amount", money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency}),
+			"Time", l.Time(rec.Created, cin.Location(), i18n.Clock))
+		if rec.RedirectURL == "" {
+			view.UnderwayURL = view.StatusURL
+		}
+	}
+	return s.Render(c, status, l.T("checkout.summary_title"), co.Summary(view))
+}
+
+func appliedLabel(l *i18n.Localizer, kind, masked string) string {
+	last := masked
+	if len(last) > 4 {
+		last = last[len(last)-4:]
+	}
+	switch strings.ToLower(kind) {
+	case "giftcard", "gift_card":
+		return l.T("checkout.applied_gift_card", "Last", last)
+	case "loyalty":
+		return l.T("checkout.applied_loyalty", "Last", last)
+	}
+	return kind + " " + masked
+}
+
+func digitsOnly(s string) string {
+	return strings.NewReplacer(" ", "", "-", "").Replace(strings.TrimSpace(s))
+}
+
+func allDigits(s string, minLen, maxLen int) bool {
+	if len(s) < minLen || len(s) > maxLen {
+		return false
+	}
+	return strings.Trim(s, "0123456789") == ""
+}
+
+// storedValueCard is what differs between paying with a gift card and with loyalty points:
+// the number's length, the words, where the form's message goes, and the ticketing operation.
+type storedValueCard struct {
+	kind                      storedValueKind
+	minDigits                 int
+	numberInvalid, pinInvalid string // message ids
+	refused, used             string // message ids
+	typed                     func(f *summaryForm, card, msg string)
+	apply                     func(s *Handler, ctx context.Context, userSessionID, card, pin string) (upstream.AppliedPaymentResult, error)
+}
+
+var (
+	giftCard = storedValueCard{kind: giftCardKind, minDigits: 12,
+		numberInvalid: "checkout.gift_card_number_invalid", pinInvalid: "checkout.gift_card_pin_invalid",
+		refused: "checkout.gift_card_refused", used: "checkout.gift_card_used",
+		typed: func(f *summaryForm, card, msg string) { f.GiftCard, f.GiftCardError = card, msg },
+		apply: func(s *Handler, ctx context.Context, id, card, pin string) (upstream.AppliedPaymentResult, error) {
+			return s.Ticketing.ApplyGiftCard(ctx, id, card, pin, nil)
+		}}
+	// Loyalty points are spent only with the member's PIN: the ticketing system checks it, and
+	// the card number alone spends nothing.
+	loyaltyCard = storedValueCard{kind: loyaltyKind, minDigits: 8,
+		numberInvalid: "checkout.loyalty_number_invalid", pinInvalid: "checkout.loyalty_pin_invalid",
+		refused: "checkout.loyalty_refused", used: "checkout.loyalty_used",
+		typed: func(f *summaryForm, card, msg string) { f.Loyalty, f.LoyaltyError = card, msg },
+		apply: func(s *Handler, ctx context.Context, id, card, pin string) (upstream.AppliedPaymentResult, error) {
+			return s.Ticketing.ApplyLoyaltyPointsPayment(ctx, id, card, pin, nil)
+		}}
+)
+
+// applyGiftCard pays part of the order with a gift card (before the redirect payment).
+func (s *Handler) applyGiftCard(c echo.Context) error { return s.applyStoredValue(c, giftCard) }
+
+// applyLoyalty pays part of the order with loyalty points.
+func (s *Handler) applyLoyalty(c echo.Context) error { return s.applyStoredValue(c, loyaltyCard) }
+
+// applyStoredValue pays part of the order with a card's number and PIN. Every refusal reads
+// the same (a wrong number, a wrong PIN, an empty card), refusals are limited per card number,
+// client and visit (storedvalue_limits.go), and the balance shows only after the right PIN.
+func (s *Handler) applyStoredValue(c echo.Context, sv storedValueCard) error {
+	v, err := s.requireBuy(c)
+	if err != nil {
+		return err
+	}
+	l := web.Loc(c)
+	typed := c.FormValue("card")
+	card, pin := digitsOnly(typed), strings.TrimSpace(c.FormValue("pin"))
+	var f summaryForm
+	refuse := func(status int, msg string) error {
+		sv.typed(&f, typed, msg)
+		return s.renderBuySummary(c, status, nil, f)
+	}
+	if !allDigits(card, sv.minDigits, 19) {
+		return refuse(http.StatusUnprocessableEntity, l.T(sv.numberInvalid, "Min", sv.minDigits, "Max", 19))
+	}
+	if !allDigits(pin, 3, 8) {
+		return refuse(http.StatusUnprocessableEntity, l.T(sv.pinInvalid))
+	}
+	r, err := s.tryStoredValue(c, sv.kind, card, func(ctx context.Context) (upstream.AppliedPaymentResult, error) {
+		return sv.apply(s, ctx, v.UserSessionID, card, pin)
+	})
+	switch {
+	case err != nil:
+		return err
+	case r.Wait > 0:
+		sv.typed(&f, typed, tooManyCardAttempts(l, r.Wait))
+		return s.storedValueTooMany(c, r.Wait, f)
+	case r.Failed != nil:
+		return s.buyEnded(c, v, r.Failed)
+	case r.Refused:
+		return refuse(http.StatusUnprocessableEntity, l.T(sv.refused))
+	}
+	s.Flash(c, l.T(sv.used, "Applied", l.Money(r.Applied.Applied), "ToPay", l.Money(r.Applied.ToPay)))
+	return s.Redirect(c, s.URL(web.RouteBuySummary))
+}
+
+// extendBuyHold gives the order a fresh lifetime and returns to the page it came from.
+func (s *Handler) extendBuyHold(c echo.Context) error {
+	v, err := s.requireBuy(c)
+	if err != nil {
+		return err
+	}
+	reset, err := s.Ticketing.ResetOrderExpiry(c.Request().Context(), v.UserSessionID)
+	if err != nil {
+		return s.buyEnded(c, v, err)
+	}
+	s.HoldExtended(c.Request().Context(), v.UserSessionID, reset) // it counts as long as it holds (holds.go)
+	s.Flash(c, web.Loc(c).T("checkout.held_longer"))
+	back := s.URL(web.RouteBuySummary)
+	if ref, err := url.Parse(c.Request().Referer()); err == nil {
+		for _, r := range []string{web.RouteBuySeats, web.RouteBuyDetails} {
+			if ref.Path == s.URL(r) {
+				back = ref.Path
+			}
+		}
+	}
+	return s.Redirect(c, back)
+}
+
+// confirmCancelBuy asks before the purchase is cancelled and says what cancelling does.
+func (s *Handler) confirmCancelBuy(c echo.Context) error {
+	v, err := s.requireBuy(c)
+	if err != nil {
+		return err
+	}
+	l := web.Loc(c)
+	if rec, busy := s.BuyPaymentUnderWay(c, v); busy {
+		return s.cancelRefusedWhilePaying(l, rec)
+	}
+	ctx := c.Request().Context()
+	view := co.CancelView{Session: s.buyHeader(ctx, v), ActionURL: s.URL(web.RouteBuyCancel), BackURL: s.URL(web.RouteBuySummary), CSRFToken: web.CSRFToken(c)}
+	if o, err := s.Ticketing.GetOrder(ctx, v.UserSessionID); err == nil {
+		for _, t := range o.Tickets() {
+			view.Tickets = append(view.Tickets, co.Line{Description: t.Description, Seat: seatWords(l, t.Seat), Amount: l.Money(t.FinalPrice)})
+		}
+	}
+	return s.Render(c, http.StatusOK, l.T("checkout.cancel_title"), co.CancelConfirm(view))
+}
+
+func (s *Handler) cancelRefusedWhilePaying(l *i18n.Localizer, rec purchases.Record) error {
+	return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"),
+		Message: l.T("checkout.cancel_refused_paying"),
+		BackURL: s.URL(web.RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
+}
+
+// cancelBuy releases the seats and ends the purchase, once confirmed (confirm=yes; a form
+// without it, say an old page, gets the question first). The next page says it was done.
+func (s *Handler) cancelBuy(c echo.Context) error {
+	v, err := s.requireBuy(c)
+	if err != nil {
+		return err
+	}
+	if c.FormValue("confirm") != "yes" {
+		return s.confirmCancelBuy(c)
+	}
+	if rec, busy := s.BuyPaymentUnderWay(c, v); busy {
+		return s.cancelRefusedWhilePaying(web.Loc(c), rec)
+	}
+	err = s.Ticketing.CancelOrder(c.Request().Context(), v.UserSessionID)
+	if err != nil && !errors.Is(err, upstream.ErrNotFound) && !errors.Is(err, upstream.ErrOrderExpired) {
+		return s.buyEnded(c, v, err)
+	}
+	s.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonCancelled)
+	s.ClearBuy(c)
+	s.Flash(c, web.Loc(c).T("checkout.cancelled"))
+	return s.Redirect(c, s.URL(web.RouteWhatsOn)+"?"+url.Values{"cinema": {v.CinemaID}}.Encode())
+}
+
+// buyExpired is where the countdown sends the browser when the hold ends.
+func (s *Handler) buyExpired(c echo.Context) error {
+	v, err := s.requireBuy(c)
+	if err != nil {
+		return err
+	}
+	o, err := s.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
+	if err == nil && o.Expires.After(s.Now()) {
+		return s.Redirect(c, s.URL(web.RouteBuySummary)) // more time was given meanwhile
+	}
+	if err == nil {
+		err = upstream.ErrOrderExpired
+	}
+	return s.buyEnded(c, v, err)
+}

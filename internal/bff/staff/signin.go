@@ -1,0 +1,175 @@
+package staff
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/ratelimit"
+	staffacct "github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/views/pages"
+)
+
+// Staff sign-in: box-office staff look bookings up by number alone; supervisors also manage
+// the accounts (internal/bff/staff).
+const (
+// Needs attention (attention.go).
+
+)
+
+// SignInPerClient: failed staff sign-ins from one client address, shared by every replica.
+// A success gives its attempt back.
+var SignInPerClient = ratelimit.Rule{Burst: 10, Every: 30 * time.Second}
+
+func (s *Handler) signInView(c echo.Context) pages.SignInView {
+	v := pages.SignInView{ActionURL: s.URL(web.RouteStaffSignIn), CSRFToken: web.CSRFToken(c)}
+	if n, ok := web.LocalLink(c.QueryParam("next")); ok {
+		v.Next = n
+	}
+	if n, ok := web.LocalLink(c.FormValue("next")); ok && c.Request().Method == http.MethodPost {
+		v.Next = n
+	}
+	return v
+}
+
+func (s *Handler) showSignIn(c echo.Context) error {
+	v := s.signInView(c)
+	v.Notice = s.PopFlash(c)
+	return s.Render(c, http.StatusOK, web.Loc(c).T("staff.signin.title"), pages.SignIn(v))
+}
+
+// signIn checks the account. Failures count per account and client (5 lock the account for
+// that client only, longer at each further failure: internal/staff) and per client (shared
+// limits); a success clears both for this client. A sign-in is a privilege change, so the
+// session token is renewed. A supervisor whose approval PIN is shorter than new PINs must be
+// (or of unknown length) is asked for a new one.
+func (s *Handler) signIn(c echo.Context) error {
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	title := l.T("staff.signin.title")
+	v := s.signInView(c)
+	v.Username = strings.TrimSpace(c.FormValue("username"))
+	if len(v.Username) > staffacct.MaxUsernameLength {
+		v.Username = v.Username[:staffacct.MaxUsernameLength]
+	}
+	if s.Staff == nil {
+		return &web.Error{Code: web.EUnavailable, Heading: l.T("staff.signin.unavailable_heading"), Message: l.T("staff.signin.unavailable_text")}
+	}
+	client := ratelimit.Limit{Key: "signin:client:" + web.ClientKey(c), Rule: SignInPerClient}
+	ok, wait, err := ratelimit.TakeAll(ctx, s.Limits, client)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(web.WholeSeconds(wait.Seconds())))
+		v.Error = l.T("staff.signin.too_many", "Wait", l.N("common.seconds", web.WholeSeconds(wait.Seconds())))
+		return s.Render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
+	}
+	a, err := s.Staff.Authenticate(ctx, v.Username, c.FormValue("password"), web.ClientKey(c))
+	var locked *staffacct.LockedError
+	switch {
+	case errors.As(err, &locked):
+		s.RecordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "account locked"})
+		wait := time.Until(locked.Until)
+		c.Response().Header().Set("Retry-After", strconv.Itoa(web.WholeSeconds(wait.Seconds())))
+		v.Error = l.T("staff.signin.locked", "Wait", l.N("common.minutes", wholeMinutes(wait)))
+		return s.Render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
+	case errors.Is(err, staffacct.ErrBadCredentials):
+		s.RecordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "wrong username or password"})
+		v.Error = l.T("staff.signin.wrong")
+		return s.Render(c, http.StatusUnauthorized, title, pages.SignIn(v))
+	case err != nil:
+		_ = ratelimit.GiveAll(ctx, s.Limits, client)
+		return err
+	}
+	if err := ratelimit.GiveAll(ctx, s.Limits, client); err != nil {
+		web.LoggerFrom(ctx, s.Logger).Warn("give back sign-in attempt", "err", err)
+	}
+	if err := s.RenewSession(c); err != nil {
+		return err
+	}
+	s.Sessions.Put(ctx, web.SessStaffUser, a.Username)
+	s.Sessions.Put(ctx, web.SessStaffName, a.Name)
+	s.Sessions.Put(ctx, web.SessStaffEpoch, a.SessionEpoch)
+	s.Sessions.Put(ctx, web.SessStaffSeen, time.Now().UnixMilli())
+	c.Set(web.CtxStaffAccount, a)
+	s.RecordAudit(c, audit.Entry{Actor: a.Username, Action: audit.ActionSignIn, Detail: a.Role.Label()})
+	web.LoggerFrom(ctx, s.Logger).Info("staff signed in", "user", a.Username, "role", a.Role)
+	if msg := shortPINWarning(l, a); msg != "" {
+		web.LoggerFrom(ctx, s.Logger).Warn("supervisor's approval PIN is short or of unknown length", "user", a.Username, "digits", a.PINLength)
+		s.Sessions.Put(ctx, web.SessStaffPINWarning, msg) // shown as a warning on the look-up page, wherever next= leads first
+	}
+	if v.Next != "" {
+		return s.Redirect(c, v.Next)
+	}
+	return s.Redirect(c, s.URL(web.RouteFindBooking))
+}
+
+// shortPINWarning asks a supervisor with a PIN shorter than new PINs must be, or of unknown
+// length (set before lengths were recorded, not used since), to set a new one ("" otherwise).
+func shortPINWarning(l *i18n.Localizer, a staffacct.Account) string {
+	switch {
+	case !a.IsSupervisor() || !a.ShortPIN():
+		return ""
+	case a.PINLength == 0:
+		return l.T("staff.signin.pin_unknown", "Min", staffacct.MinPINLength, "Max", staffacct.MaxPINLength)
+	}
+	return l.T("staff.signin.pin_short", "Digits", a.PINLength, "Min", staffacct.MinPINLength, "Max", staffacct.MaxPINLength)
+}
+
+// typedUsername is the actor of a failed sign-in: what was typed, or a placeholder.
+func typedUsername(u string) string {
+	if u = staffacct.Normalize(u); u != "" {
+		return u
+	}
+	return "(no username)"
+}
+
+// wholeMinutes is a lock's remaining time in minutes, rounded up (at least one).
+func wholeMinutes(d time.Duration) int {
+	return max(int((d+time.Minute-1)/time.Minute), 1)
+}
+
+// signOut ends the visit: the staff sign-in and anything found or started through it.
+func (s *Handler) signOut(c echo.Context) error {
+	if user := s.StaffUser(c); user != "" {
+		s.RecordAudit(c, audit.Entry{Actor: user, Action: audit.ActionSignOut})
+		web.LoggerFrom(c.Request().Context(), s.Logger).Info("staff signed out", "user", user)
+	}
+	if err := s.EndVisit(c); err != nil { // releases the orders held for the customer served
+		return err
+	}
+	return s.Redirect(c, s.URL(web.RouteHome))
+}
+
+// nextCustomer ends the customer's part of the visit: the edit order is released (cancelled
+// upstream, the original booking stays), a purchase order in progress too, the booking is
+// unbound; the staff member stays signed in.
+func (s *Handler) nextCustomer(c echo.Context) error {
+	ctx := c.Request().Context()
+	bb, _ := s.BoundBooking(c)
+	if entry := s.ReleaseEdit(c); entry != nil {
+		s.Flash(c, web.Loc(c).T("staff.counter.next_busy"))
+		return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
+	}
+	s.ReleaseBuy(c)
+	s.ClearEdit(c)
+	s.ClearBuy(c)
+	for _, k := range []string{visit.SessBookingCinema, visit.SessBookingNumber, visit.SessChanges, visit.SessMailKey, visit.SessSwapPending, visit.SessSwapDone, web.SessFlash} {
+		s.Sessions.Remove(ctx, k)
+	}
+	if err := s.RenewSession(c); err != nil {
+		return err
+	}
+	s.RecordAudit(c, audit.Entry{Action: audit.ActionNextCustomer, CinemaID: bb.CinemaID, BookingNumber: bb.Number})
+	s.Flash(c, web.Loc(c).T("staff.counter.next_ready"))
+	return s.Redirect(c, s.URL(web.RouteFindBooking))
+}

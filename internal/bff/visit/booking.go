@@ -1,0 +1,133 @@
+package visit
+
+import (
+	"context"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+)
+
+// Server-session keys of the booking flow. The swap flow reads SessBookingCinema and
+// SessBookingNumber too.
+const (
+	SessBookingCinema = "booking.cinema" // string
+	SessBookingNumber = "booking.number" // int64
+	SessEdit          = "edit"           // JSON of Edit
+	SessChanges       = "booking.changes"
+	SessMailKey       = "booking.mail" // outbox key of the message about the last change
+)
+
+// boundBooking is the booking this visit proved it may see (number + e-mail).
+type Bound struct {
+	CinemaID string
+	Number   int64
+}
+
+func (s *Visits) BoundBooking(c echo.Context) (Bound, bool) {
+	ctx := c.Request().Context()
+	b := Bound{CinemaID: s.Sessions.GetString(ctx, SessBookingCinema), Number: s.Sessions.GetInt64(ctx, SessBookingNumber)}
+	return b, b.CinemaID != "" && b.Number != 0
+}
+
+// bindBooking binds the visit to a booking; this is a privilege change, so the session token
+// is renewed.
+func (s *Visits) BindBooking(c echo.Context, b Bound) error {
+	ctx := c.Request().Context()
+	if cur, ok := s.BoundBooking(c); ok && cur != b {
+		s.ClearEdit(c) // an edit of another booking does not carry over
+	}
+	s.Sessions.Put(ctx, SessBookingCinema, b.CinemaID)
+	s.Sessions.Put(ctx, SessBookingNumber, b.Number)
+	return s.RenewSession(c)
+}
+
+// Edit is the edit in progress, kept only in the server session: the upstream's
+// userSessionId never reaches the browser.
+type Edit struct {
+	UserSessionID string       `json:"usid"`
+	CinemaID      string       `json:"cinema"`
+	BookingID     string       `json:"bookingId"`
+	BookingNumber int64        `json:"number"`
+	SessionID     string       `json:"session"`
+	Original      []OriginLine `json:"original"` // the booking's tickets when the edit started
+	StartBalance  int64        `json:"startBalance"`
+	Currency      string       `json:"currency"`
+	Paid          bool         `json:"paid"`
+	FilmTitle     string       `json:"film"`
+	Showtime      time.Time    `json:"showtime"`
+	Started       time.Time    `json:"started"`
+	Entry         string       `json:"entry,omitempty"`   // ledger entry of the payment/refund under way
+	Summary       []Change     `json:"changes,omitempty"` // what the change does (changeSummary)
+	Email         string       `json:"email,omitempty"`   // the booking's e-mail address: where the message about the change goes
+	// OriginalTotal is the booking's total when the edit started (TotalKnown: an edit saved
+	// before this was kept has none), Payments its payments: the edit page's breakdown.
+	OriginalTotal int64         `json:"originalTotal,omitempty"`
+	TotalKnown    bool          `json:"totalKnown,omitempty"`
+	Payments      []EditPayment `json:"payments,omitempty"`
+}
+
+// EditPayment is a payment of the booking, as the edit page names it and plans a refund over it.
+type EditPayment struct {
+	Reference string `json:"ref"`
+	CardType  string `json:"card,omitempty"`
+	Masked    string `json:"masked,omitempty"`
+	Cents     int64  `json:"cents"`
+}
+
+// OriginLine is a ticket booked before the edit, by its id in the edit order. Seat is its
+// seat in English words (the key the change records use), Place the same seat by its labels.
+type OriginLine struct {
+	ID          string       `json:"id"`
+	Description string       `json:"desc"`
+	Seat        string       `json:"seat"`
+	Place       web.SeatName `json:"place,omitzero"`
+	PriceCents  int64        `json:"price"`
+}
+
+// SeatName is the line's seat by its labels, or by its English words alone when the edit began
+// before the labels were kept.
+func (ol OriginLine) SeatName() web.SeatName {
+	if ol.Place.Labelled() {
+		return ol.Place
+	}
+	return web.SeatName{Text: ol.Seat}
+}
+
+// editInSession is the visit's edit in progress.
+var editInSession = web.SessionValue[Edit]{Key: SessEdit}
+
+func (s *Visits) CurrentEdit(c echo.Context) (Edit, bool) {
+	e, ok := editInSession.Get(c.Request().Context(), s.Sessions)
+	if !ok || e.UserSessionID == "" {
+		return Edit{}, false
+	}
+	return e, true
+}
+
+func (s *Visits) SaveEdit(c echo.Context, e Edit) {
+	editInSession.Put(c.Request().Context(), s.Sessions, e)
+}
+
+func (s *Visits) ClearEdit(c echo.Context) {
+	editInSession.Remove(c.Request().Context(), s.Sessions)
+}
+
+// readBooking reads a booking completed from the listing and the seat plan
+// (internal/bookings): the real API's answer alone has seat labels only. The seat plan comes
+// from s.SeatPlans: it only places the tickets (layout), so a cached one does.
+func (s *Visits) ReadBooking(ctx context.Context, cinemaID string, number int64, also ...func(context.Context, cinema.Booking)) (cinema.Booking, error) {
+	b, err := s.PlacedBookings.Read(ctx, cinemaID, number, also...)
+	return b.Booking, err
+}
+
+// SeatsAsOf is the time of a map's seat states, in the cinema's time zone, for the page to
+// say how current the map is.
+func (s *Visits) SeatsAsOf(ctx context.Context, cinemaID string, at time.Time) string {
+	if at.IsZero() {
+		return ""
+	}
+	return at.In(s.CinemaByID(ctx, cinemaID).Location()).Format("15:04:05")
+}

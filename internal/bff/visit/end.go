@@ -1,0 +1,109 @@
+package visit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+)
+
+// Ending a visit and letting go of what it holds upstream: the kiosk's idle reset, "Start
+// over" and "Done", forgetting a booking, signing out, the next customer at the counter.
+
+// resetVisit ends the visit: the kiosk's idle reset (app.js posts here when the warning's
+// countdown runs out), "Start over" and "Done". The visit's open order is cancelled upstream,
+// which releases its seats, the server session is destroyed, and the start screen comes back.
+// The device cookie stays.
+func (s *Visits) ResetVisit(c echo.Context) error {
+	if err := s.EndVisit(c); err != nil {
+		return err
+	}
+	return s.Redirect(c, s.URL(web.RouteHome))
+}
+
+// endVisit releases what the visit holds upstream and destroys it. An order whose payment is
+// under way is left alone: the payment's watcher finishes it whether anybody waits or not.
+// Cancelling is best effort: an order the upstream cannot cancel now releases its seats when its
+// hold expires, and the next guest must not inherit this visit either way.
+func (s *Visits) EndVisit(c echo.Context) error {
+	s.ReleaseOpenOrders(c)
+	if err := s.Sessions.Destroy(c.Request().Context()); err != nil {
+		return fmt.Errorf("end visit: %w", err)
+	}
+	return nil
+}
+
+// releaseOpenOrders cancels upstream the orders this visit holds and nobody will finish: the
+// purchase order and the edit order, unless a payment of theirs is under way (its watcher or
+// the reconciler finishes it whether anybody waits or not). Used wherever a visit lets go of
+// what it holds: the kiosk's reset, forgetting a booking, signing out, the next customer.
+func (s *Visits) ReleaseOpenOrders(c echo.Context) {
+	s.ReleaseBuy(c)
+	s.ReleaseEdit(c)
+}
+
+// releaseBuy cancels the visit's purchase order unless its payment is under way.
+func (s *Visits) ReleaseBuy(c echo.Context) {
+	if s.Ticketing == nil {
+		return
+	}
+	v, ok := s.CurrentBuy(c)
+	if !ok {
+		return
+	}
+	if rec, busy := s.BuyPaymentUnderWay(c, v); busy {
+		web.LoggerFrom(c.Request().Context(), s.Logger).Info("visit let go of a purchase with a payment under way: order kept", "ref", rec.ID)
+		return
+	}
+	s.CancelAbandoned(c.Request().Context(), "purchase", v.UserSessionID)
+}
+
+// releaseEdit cancels the visit's edit order (the original booking stays as it was) unless a
+// payment or refund of the change is under way; that entry is returned (nil when none), so a
+// caller that must not let go of it (the next customer at the counter) can say so.
+func (s *Visits) ReleaseEdit(c echo.Context) *ledger.Entry {
+	if s.Ticketing == nil {
+		return nil
+	}
+	e, ok := s.CurrentEdit(c)
+	if !ok {
+		return nil
+	}
+	ctx := c.Request().Context()
+	log := web.LoggerFrom(ctx, s.Logger)
+	entry, err := s.BlockingEntry(ctx, e)
+	switch {
+	case err != nil:
+		log.Warn("visit let go of an edit whose payment state is unknown: edit order kept", "booking", e.BookingNumber, "err", err)
+	case entry != nil:
+		log.Info("visit let go of an edit with a payment under way: edit order kept", "booking", e.BookingNumber, "entry", entry.ID)
+	default:
+		s.CancelAbandoned(ctx, "edit", e.UserSessionID)
+	}
+	return entry
+}
+
+// cancelAbandoned cancels an order nobody will finish; an order already gone is fine.
+func (s *Visits) CancelAbandoned(ctx context.Context, what, userSessionID string) {
+	err := s.Ticketing.CancelOrder(ctx, userSessionID)
+	switch {
+	case err == nil:
+		web.LoggerFrom(ctx, s.Logger).Info("abandoned order cancelled", "what", what)
+	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrOrderExpired):
+	default:
+		web.LoggerFrom(ctx, s.Logger).Warn("abandoned order not cancelled: its seats are released when its hold expires", "what", what, "err", err)
+	}
+}
+
+// hasVisit reports whether this browser has a server session (a visit with something in it).
+func (s *Visits) HasSession(c echo.Context) bool {
+	if loaded, _ := c.Get(web.CtxSessionLoaded).(bool); !loaded {
+		return false
+	}
+	return s.Sessions.Token(c.Request().Context()) != ""
+}

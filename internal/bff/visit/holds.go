@@ -1,0 +1,393 @@
+package visit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/holds"
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+	"github.com/cinemabff/cinemabff/views/pages"
+)
+
+// Seat hoarding limits. Without them one visitor could hold most of an auditorium in seconds.
+//
+//   - One open order per visit: a visit that chooses tickets again replaces its purchase order,
+//     and the old one is cancelled upstream before the new one is asked for (never left holding
+//     seats). If it cannot be cancelled, the new purchase is refused.
+//   - A visit holds at most Config.MaxSeatsPerVisit seats (10): the purchase order's seats and
+//     the seats an edit of a booking adds. Checked before the upstream is asked, where tickets
+//     are chosen (the ticket step, adding tickets to an edit) and where seats are set.
+//   - A client address has at most Config.MaxOrdersPerClient open purchase orders (3), counted
+//     in the database (internal/holds) so all replicas agree. A hold ends when its order
+//     completes, is cancelled, expires or is given up (endHold); one whose end is never seen
+//     stops counting when the upstream hold would have run out (at most Config.HoldLifetime
+//     after it was last seen alive).
+//
+// Signed-in staff are exempt from both limits: a box office sells to groups, and all its
+// orders come from one address.
+
+// Defaults of the limits (Config fields left 0).
+const (
+	defaultMaxSeatsPerVisit   = 10
+	defaultMaxOrdersPerClient = 3
+)
+
+func (s *Visits) MaxSeatsPerVisit() int {
+	if s.Cfg.MaxSeatsPerVisit > 0 {
+		return s.Cfg.MaxSeatsPerVisit
+	}
+	return defaultMaxSeatsPerVisit
+}
+
+func (s *Visits) MaxOrdersPerClient() int {
+	if s.Cfg.MaxOrdersPerClient > 0 {
+		return s.Cfg.MaxOrdersPerClient
+	}
+	return defaultMaxOrdersPerClient
+}
+
+func (s *Visits) HoldLifetime() time.Duration {
+	if s.Cfg.HoldLifetime > 0 {
+		return s.Cfg.HoldLifetime
+	}
+	return holds.DefaultLifetime
+}
+
+// holdKeeper does the open-order bookkeeping (internal/holds); without a database it does
+// nothing. Built on each use, like the store it wraps, so it always follows s.Cfg.
+func (s *Visits) HoldKeeper() *holds.Keeper {
+	k := &holds.Keeper{Orders: s.Ticketing, Now: s.Now, Lifetime: s.HoldLifetime(), MaxOrdersPerClient: s.MaxOrdersPerClient(),
+		Logger:  func(ctx context.Context) *slog.Logger { return web.LoggerFrom(ctx, s.Logger) },
+		Payment: s.HoldPayment}
+	if s.Holds != nil {
+		k.Store = s.Holds
+	}
+	return k
+}
+
+// holdPayment tells the keeper what the payment records say about an order.
+func (s *Visits) HoldPayment(ctx context.Context, usid string) holds.Payment {
+	if s.Purchases == nil {
+		return holds.PaymentUnknown
+	}
+	rec, err := s.Purchases.Latest(ctx, usid)
+	switch {
+	case err != nil:
+		return holds.PaymentUnknown
+	case rec.State == checkout.StateCompleted:
+		return holds.PaymentCompleted
+	case rec.State == checkout.StateGivenUp:
+		return holds.PaymentGivenUp
+	case rec.State.Active():
+		return holds.PaymentUnderWay
+	}
+	return holds.PaymentUnknown
+}
+
+// holdExempt reports whether the limits do not apply: signed-in staff.
+func (s *Visits) HoldExempt(c echo.Context) bool { return s.StaffMember(c) != "" }
+
+// endHold marks the purchase order's hold ended: it completed, was cancelled, expired or was
+// given up. Safe to call for any order, more than once, and without a database; it never fails
+// the request (a hold not ended stops counting at its expiry anyway).
+func (s *Visits) EndHold(ctx context.Context, userSessionID string) {
+	s.EndHoldFor(ctx, userSessionID, holds.ReasonEnded)
+}
+
+func (s *Visits) EndHoldFor(ctx context.Context, userSessionID, reason string) {
+	s.HoldKeeper().End(ctx, userSessionID, reason)
+}
+
+// holdExtended follows ResetOrderExpiry (holds.Keeper.Extended).
+func (s *Visits) HoldExtended(ctx context.Context, userSessionID string, r upstream.ExpiryReset) {
+	s.HoldKeeper().Extended(ctx, userSessionID, r)
+}
+
+// dropHold forgets the hold of an order the upstream did not create.
+func (s *Visits) DropHold(ctx context.Context, userSessionID string) {
+	s.HoldKeeper().Drop(ctx, userSessionID)
+}
+
+// holdStarted records what the upstream said about the order it just created.
+func (s *Visits) HoldStarted(ctx context.Context, userSessionID string, o cinema.Order) {
+	s.HoldKeeper().Started(ctx, userSessionID, o)
+}
+
+// OrderGone reports an upstream answer meaning the order holds no seats any more.
+func OrderGone(err error) bool { return holds.OrderGone(err) }
+
+// releaseReplacedOrder cancels the visit's earlier purchase order before a new one is made: a
+// visit has one open order. An order that cannot be cancelled (the ticketing system is not
+// answering) stops the new purchase, so it is never left holding seats unseen.
+func (s *Visits) ReleaseReplacedOrder(c echo.Context, prev Buy) error {
+	ctx := c.Request().Context()
+	err := s.Ticketing.CancelOrder(ctx, prev.UserSessionID)
+	switch {
+	case err == nil:
+		s.EndHoldFor(ctx, prev.UserSessionID, holds.ReasonReplaced)
+	case OrderGone(err):
+		s.EndHoldFor(ctx, prev.UserSessionID, holds.ReasonExpired)
+	case errors.Is(err, upstream.ErrOrderClosed):
+		// Booked (or paying, which the caller refused before): it holds no seats for us to release.
+		s.EndHoldFor(ctx, prev.UserSessionID, holds.ReasonEnded)
+	default:
+		web.LoggerFrom(ctx, s.Logger).Warn("cancel replaced order", "err", err)
+		l := web.Loc(c)
+		e := s.FromUpstream(err, s.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
+		var ae *web.Error
+		if errors.As(e, &ae) && ae.Code == web.EUnavailable {
+			ae.Heading = l.T("checkout.replaced_not_released")
+			ae.Message = l.T("checkout.replaced_not_released_text")
+		}
+		return e
+	}
+	return nil
+}
+
+// Holding is what a visit holds now: the seats of its purchase order and the seats its
+// booking change adds.
+type Holding struct {
+	purchase  int    // seats of the purchase order (0: none)
+	editAdded int    // seats added to the booking being changed (0: none)
+	buyUSID   string // the purchase order ("" when none)
+	hasEdit   bool
+}
+
+// AddedSeats counts the tickets an edit adds (each takes one seat: only simple ticket types
+// can be added).
+func AddedSeats(e Edit, o cinema.Order) int {
+	original := map[string]bool{}
+	for _, ol := range e.Original {
+		original[ol.ID] = true
+	}
+	n := 0
+	for _, t := range o.Tickets() {
+		if t.State == cinema.LineAdded || (!t.StateKnown && !original[t.ID]) {
+			n++
+		}
+	}
+	return n
+}
+
+// holding reads what the visit holds. editOrder is the edit's order when the caller has just
+// read it (nil: read here when there is an edit). Orders the upstream no longer has count 0.
+func (s *Visits) Holding(c echo.Context, editOrder *cinema.Order) Holding {
+	ctx := c.Request().Context()
+	var h Holding
+	if v, ok := s.CurrentBuy(c); ok {
+		h.purchase, h.buyUSID = v.Places, v.UserSessionID
+	}
+	if e, ok := s.CurrentEdit(c); ok {
+		h.hasEdit = true
+		if editOrder == nil {
+			if o, err := s.Ticketing.GetOrder(ctx, e.UserSessionID); err == nil {
+				editOrder = &o
+			}
+		}
+		if editOrder != nil {
+			h.editAdded = AddedSeats(e, *editOrder)
+		}
+	}
+	return h
+}
+
+// purchaseAlive reports whether the visit's purchase order still holds seats upstream (asked
+// only when it would make the difference).
+func (s *Visits) PurchaseAlive(c echo.Context, usid string) bool {
+	ctx := c.Request().Context()
+	if _, err := s.Ticketing.GetOrder(ctx, usid); OrderGone(err) {
+		s.EndHoldFor(ctx, usid, holds.ReasonExpired)
+		return false
+	}
+	return true
+}
+
+// seatsPerOrder is the most seats one purchase may have: MaxTicketsPerOrder, and for a
+// customer no more than a visit may hold.
+func (s *Visits) SeatsPerOrder(c echo.Context) int {
+	if s.HoldExempt(c) {
+		return MaxTicketsPerOrder
+	}
+	return min(MaxTicketsPerOrder, s.MaxSeatsPerVisit())
+}
+
+// tooManySeatsNotice is the ticket step's answer to more seats than one purchase may have:
+// the form comes back with what was typed, so choosing fewer is one step.
+func (s *Visits) TooManySeatsNotice(c echo.Context, seats int) *components.Notice {
+	l := web.Loc(c)
+	n := s.SeatsPerOrder(c)
+	if s.HoldExempt(c) || n == MaxTicketsPerOrder && s.MaxSeatsPerVisit() > MaxTicketsPerOrder {
+		return &components.Notice{Kind: components.NoticeError, Heading: l.N("checkout.limit_per_booking", n),
+			Body: l.T("checkout.limit_split_group", "Chosen", seats)}
+	}
+	return &components.Notice{Kind: components.NoticeError, Heading: l.N("checkout.limit_at_a_time", n),
+		Body: l.T("checkout.limit_chose", "Limit", l.N("common.seats", n), "Chosen", seats) + " " +
+			l.T("checkout.limit_choose_fewer") + " " + l.T("checkout.limit_larger_group")}
+}
+
+// Where a seat limit is checked: it decides the words and the ways on.
+type SeatStep int
+
+const (
+	SeatStepTickets  SeatStep = iota // choosing tickets for a new purchase (replaces the visit's order)
+	SeatStepBuySeats                 // setting the purchase order's seats
+	SeatStepEditAdd                  // adding tickets to a booking change
+)
+
+// refuseVisitSeats checks that the visit, after the step, holds at most MaxSeatsPerVisit seats.
+// seats is what the step asks for: the new purchase's seats (tickets), the purchase order's
+// seats (buy seats) or the tickets to add (edit). When it is too many, it renders the page that
+// says so and what to do, and done is true (err is the rendering's). editOrder: see holding.
+func (s *Visits) RefuseVisitSeats(c echo.Context, step SeatStep, seats int, editOrder *cinema.Order, back string) (done bool, err error) {
+	if s.HoldExempt(c) {
+		return false, nil
+	}
+	limit := s.MaxSeatsPerVisit()
+	h := s.Holding(c, editOrder)
+	total := 0
+	switch step {
+	case SeatStepTickets, SeatStepBuySeats:
+		total = seats + h.editAdded // the purchase order is replaced by, or is, these seats
+	case SeatStepEditAdd:
+		total = h.purchase + h.editAdded + seats
+	}
+	if total <= limit {
+		return false, nil
+	}
+	if step == SeatStepEditAdd && h.purchase > 0 && !s.PurchaseAlive(c, h.buyUSID) {
+		h.purchase = 0 // the purchase ran out: it holds nothing
+		if total = h.editAdded + seats; total <= limit {
+			return false, nil
+		}
+	}
+	return true, s.RenderSeatLimit(c, step, seats, h, back)
+}
+
+// renderSeatLimit is the page of a visit that would hold too many seats.
+func (s *Visits) RenderSeatLimit(c echo.Context, step SeatStep, seats int, h Holding, back string) error {
+	l := web.Loc(c)
+	limit := s.MaxSeatsPerVisit()
+	v := pages.HoldLimitView{Limit: "seats", Heading: l.N("checkout.limit_at_a_time", limit)}
+	atMost := l.T("checkout.limit_hold_at_most", "Limit", l.N("common.seats", limit))
+	switch step {
+	case SeatStepTickets:
+		v.Message = atMost + " " + l.T("checkout.limit_asked_for", "Asked", l.N("common.seats", seats))
+	case SeatStepBuySeats:
+		v.Message = atMost + " " + l.T("checkout.limit_order_has", "Asked", l.N("common.seats", seats))
+	case SeatStepEditAdd:
+		v.Message = atMost + " " + l.T("checkout.limit_asked_to_add", "Asked", l.N("common.tickets", seats))
+	}
+	if step != SeatStepEditAdd {
+		h.purchase = 0 // the purchase order is what was asked about, not something held besides
+	}
+	switch {
+	case h.purchase > 0 && h.editAdded > 0:
+		v.Holding = l.T("checkout.limit_holding_both", "Purchase", l.N("common.seats", h.purchase), "Added", l.N("common.seats", h.editAdded))
+	case h.purchase > 0:
+		v.Holding = l.T("checkout.limit_holding_purchase", "Purchase", l.N("common.seats", h.purchase))
+	case h.editAdded > 0:
+		v.Holding = l.T("checkout.limit_holding_edit", "Added", l.N("common.seats", h.editAdded))
+	}
+	v.Advice = l.T("checkout.limit_advice") + " " + l.T("checkout.limit_larger_group")
+	if step == SeatStepBuySeats {
+		v.Advice = l.T("checkout.limit_advice_cancel") + " " + l.T("checkout.limit_larger_group")
+	}
+	if back != "" {
+		label := l.T("checkout.limit_choose_fewer_link")
+		if step == SeatStepBuySeats {
+			label = l.T("checkout.back_to_order")
+		}
+		v.Links = append(v.Links, pages.HoldLimitLink{Label: label, URL: back, TestID: "hold-limit-back"})
+	}
+	v.Links = append(v.Links, s.HeldOrderLinks(l, h)...)
+	web.LoggerFrom(c.Request().Context(), s.Logger).Info("seat limit reached", "asked", seats, "purchase", h.purchase, "edit_added", h.editAdded, "max", limit)
+	return s.Render(c, http.StatusConflict, v.Heading, pages.HoldLimit(v))
+}
+
+// heldOrderLinks lead to what the visit holds: its order and how to cancel it, its change.
+func (s *Visits) HeldOrderLinks(l *i18n.Localizer, h Holding) []pages.HoldLimitLink {
+	var links []pages.HoldLimitLink
+	if h.buyUSID != "" {
+		links = append(links,
+			pages.HoldLimitLink{Label: l.T("checkout.see_order"), URL: s.URL(web.RouteBuySummary), TestID: "hold-limit-order"},
+			pages.HoldLimitLink{Label: l.T("checkout.cancel_order"), URL: s.URL(web.RouteBuyCancel), TestID: "hold-limit-cancel"})
+	}
+	if h.hasEdit {
+		links = append(links,
+			pages.HoldLimitLink{Label: l.T("checkout.see_edit"), URL: s.URL(web.RouteEdit), TestID: "hold-limit-edit"},
+			pages.HoldLimitLink{Label: l.T("checkout.cancel_edit"), URL: s.URL(web.RouteEditCancel), TestID: "hold-limit-edit-cancel"})
+	}
+	return links
+}
+
+// openPurchaseHold records the purchase order usid (seats) for the client before the upstream
+// is asked for it, and refuses it when the client already has MaxOrdersPerClient open orders
+// (the visit's own order being replaced, replaces, not counted): then it renders the page that
+// says so and done is true. Staff are exempt and not recorded.
+func (s *Visits) OpenPurchaseHold(c echo.Context, usid string, seats int, replaces, back string) (done bool, err error) {
+	if s.Holds == nil || s.HoldExempt(c) {
+		return false, nil
+	}
+	k := s.HoldKeeper()
+	key := HoldClientKey(c)
+	err = k.Open(c.Request().Context(), key, usid, seats, replaces)
+	var le *holds.LimitError
+	switch {
+	case errors.As(err, &le):
+		return true, s.RenderOrderLimit(c, k, key, le, back)
+	case err != nil:
+		return true, err
+	}
+	return false, nil
+}
+
+// HoldClientKey is who an open order counts against: the client address, except for an
+// enrolled kiosk, which is its own client. Several kiosks in one lobby share one address, and
+// each may well have a guest's order open at the same time.
+func HoldClientKey(c echo.Context) string {
+	if d := web.DeviceOf(c); d.Mode == device.Kiosk && d.Enrolment != 0 {
+		return holds.ClientKey("device-enrolment:" + strconv.FormatInt(d.Enrolment, 10))
+	}
+	return holds.ClientKey(web.ClientKey(c))
+}
+
+// renderOrderLimit is the page of a client with too many open orders.
+func (s *Visits) RenderOrderLimit(c echo.Context, k *holds.Keeper, key string, le *holds.LimitError, back string) error {
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	v := pages.HoldLimitView{Limit: "orders", Heading: l.T("checkout.order_limit"),
+		Message: l.T("checkout.order_limit_text", "Orders", l.N("checkout.orders_count", le.Open), "Limit", le.Limit),
+		Advice:  l.T("checkout.order_limit_advice")}
+	if open, err := k.OpenFor(ctx, key); err == nil && len(open) > 0 {
+		first := open[0].Expires
+		for _, h := range open[1:] {
+			if h.Expires.Before(first) {
+				first = h.Expires
+			}
+		}
+		wait := max(first.Sub(s.Now()), time.Minute)
+		c.Response().Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())))
+		v.Holding = l.T("checkout.order_limit_release", "Minutes", l.N("common.minutes", int((wait+time.Minute-1)/time.Minute)))
+	}
+	if back != "" {
+		v.Links = append(v.Links, pages.HoldLimitLink{Label: l.T("checkout.back_to_tickets"), URL: back, TestID: "hold-limit-back"})
+	}
+	h := s.Holding(c, nil)
+	v.Links = append(v.Links, s.HeldOrderLinks(l, h)...)
+	v.Links = append(v.Links, pages.HoldLimitLink{Label: l.T("checkout.see_whatson"), URL: s.URL(web.RouteWhatsOn), TestID: "hold-limit-whatson"})
+	web.LoggerFrom(ctx, s.Logger).Info("open order limit reached", "open", le.Open, "max", le.Limit)
+	return s.Render(c, http.StatusTooManyRequests, v.Heading, pages.HoldLimit(v))
+}

@@ -1,0 +1,33 @@
+package visit
+
+import (
+	"context"
+
+	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/labstack/echo/v4"
+)
+
+// blockingEntry returns the edit's ledger entry that has money in motion: a payment or
+// refund that has started and not ended, or a refund paid out that the booking never took
+// (staff must look at it). While there is one the edit can no longer be changed, cancelled or
+// completed again here; the entry's status page says where it stands. nil when there is none.
+func (s *Visits) BlockingEntry(ctx context.Context, e Edit) (*ledger.Entry, error) {
+	entries, err := s.Ledger.ForEdit(ctx, e.UserSessionID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range entries {
+		en := entries[i]
+		if !en.State.Terminal(en.Kind) || (en.Kind == ledger.KindRefund && en.RefundID != "" && en.State != ledger.StateApplied) {
+			return &en, nil
+		}
+	}
+	return nil, nil
+}
+
+// paymentUnderWay returns the order's starting or awaiting payment record, if any.
+func (s *Visits) BuyPaymentUnderWay(c echo.Context, v Buy) (checkout.Record, bool) {
+	rec, err := s.Purchases.Active(c.Request().Context(), v.UserSessionID)
+	return rec, err == nil
+}

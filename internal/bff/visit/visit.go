@@ -1,0 +1,22 @@
+// Package visit is what one visit holds in its server session: the booking it found, the edit
+// and the purchase in progress with their upstream orders, the seats those hold, and the end of
+// the visit that lets go of them. Every flow reads and changes a visit through Visits.
+package visit
+
+import (
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/holds"
+	"github.com/cinemabff/cinemabff/internal/notify"
+)
+
+// Visits reads and changes the visits' server-side state, over the kernel.
+type Visits struct {
+	*web.Kernel
+	// Purchases are the purchase flow's payment records; Holds the open orders per client.
+	// Both nil without a database.
+	Purchases *checkout.Store
+	Holds     *holds.Store
+	// Mail sends the customers' messages and signs ticket codes; nil without a database.
+	Mail *notify.Mailer
+}
