@@ -61,6 +61,7 @@ type Config struct {
 	// Stuck orders: a redirect payment's order that never completes.
 	OrderWatchFor     time.Duration // how long it is checked before it is given up (cancelled upstream)
 	FailedOrderPolicy string        // the operator's words on money taken for a given-up order
+	AttentionAfter    time.Duration // how long an unconfirmed order waits before staff see it under Needs attention
 
 	// Seat hoarding limits (signed-in staff are exempt).
 	MaxSeatsPerVisit   int           // seats one visit may hold at a time
@@ -151,6 +152,7 @@ func (c *Config) settings() []setting {
 		{name: "refund-approval-above", help: "a clerk's refunds above this amount (e.g. 50.00), on any device, need a supervisor's username and PIN; a supervisor's own need none", str: &c.RefundApprovalAbove, def: "50.00"},
 		{name: "print-stream-type", help: "PrintStreamType asked for when an order completes", str: &c.PrintStreamType, def: upstream.DefaultPrintStreamType},
 		{name: "booking-modes", help: "the upstream's BookingMode numbers", str: &c.BookingModes, def: "sale=0,reservation=1"},
+		{name: "attention-after", help: "an order whose redirect payment is still unconfirmed this long after it started is listed for staff under Needs attention", dur: &c.AttentionAfter, def: "10m"},
 		{name: "order-watch-for", help: "how long an order whose redirect payment never completes is checked (growing interval, up to every 10 minutes) before it is given up and cancelled upstream", dur: &c.OrderWatchFor, def: "24h"},
 		{name: "failed-order-policy", help: "what the page of a given-up order says about money taken for it, shown as written (default: a sentence that promises nothing)", str: &c.FailedOrderPolicy},
 		{name: "max-seats-per-visit", help: "seats one visit may hold at a time: the tickets being bought and those added to a booking change (signed-in staff are exempt)", num: &c.MaxSeatsPerVisit, def: "10"},
@@ -304,6 +306,9 @@ func (c *Config) complete() error {
 	}
 	if c.SessionIdle <= 0 || c.SessionLifetime <= 0 || c.SessionIdle > c.SessionLifetime {
 		return errors.New("session-idle and session-lifetime must be positive, idle not longer than lifetime")
+	}
+	if c.AttentionAfter < time.Minute || c.AttentionAfter > c.OrderWatchFor {
+		return fmt.Errorf("attention-after %v: give at least 1m and at most order-watch-for (the default is 10m)", c.AttentionAfter)
 	}
 	if c.OrderWatchFor < time.Minute {
 		return fmt.Errorf("order-watch-for %v: give at least 1m (the default is 24h)", c.OrderWatchFor)

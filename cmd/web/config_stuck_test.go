@@ -30,3 +30,25 @@ func TestStuckOrderSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestAttentionAfterSetting (issue 27): -attention-after / CINEMA_ATTENTION_AFTER, 10m by
+// default, at least 1m and not longer than -order-watch-for.
+func TestAttentionAfterSetting(t *testing.T) {
+	none := func(string) string { return "" }
+	c, err := parseConfig(nil, none, io.Discard)
+	if err != nil || c.AttentionAfter != 10*time.Minute {
+		t.Fatalf("default: %v %v", c.AttentionAfter, err)
+	}
+	env := map[string]string{"CINEMA_ATTENTION_AFTER": "3m"}
+	if c, err = parseConfig(nil, func(k string) string { return env[k] }, io.Discard); err != nil || c.AttentionAfter != 3*time.Minute {
+		t.Fatalf("environment: %v %v", c.AttentionAfter, err)
+	}
+	if c, err = parseConfig([]string{"-attention-after", "1m"}, func(k string) string { return env[k] }, io.Discard); err != nil || c.AttentionAfter != time.Minute {
+		t.Fatalf("flag: %v %v", c.AttentionAfter, err)
+	}
+	for _, bad := range [][]string{{"-attention-after", "30s"}, {"-attention-after", "0s"}, {"-attention-after", "2h", "-order-watch-for", "1h"}} {
+		if _, err := parseConfig(bad, none, io.Discard); err == nil || !strings.Contains(err.Error(), "attention-after") {
+			t.Errorf("%v: %v", bad, err)
+		}
+	}
+}

@@ -139,6 +139,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			KioskIdle:           cfg.KioskIdle,
 			OrderWatchFor:       cfg.OrderWatchFor,
 			FailedOrderPolicy:   cfg.FailedOrderPolicy,
+			AttentionAfter:      cfg.AttentionAfter,
 			TenderTerminal:      cfg.TenderTerminal,
 			TenderCash:          cfg.TenderCash,
 			RefundApprovalAbove: refundApproval,

@@ -95,7 +95,8 @@ type harnessOpts struct {
 	metricsToken   string // opens /metrics on the site (Config.MetricsToken)
 	// upstreamTransport wraps the transport of the sandbox's ticketing client (nil: as it is).
 	upstreamTransport  func(next http.RoundTripper) http.RoundTripper
-	maxOrdersPerClient int // Config.MaxOrdersPerClient (0: the default)
+	maxOrdersPerClient int           // Config.MaxOrdersPerClient (0: the default)
+	attentionAfter     time.Duration // Config.AttentionAfter (0: the default)
 }
 
 type harness struct {
@@ -174,6 +175,7 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 		Now:          o.now,
 	}
 	deps.Config.MetricsToken, deps.Config.MaxOrdersPerClient = o.metricsToken, o.maxOrdersPerClient
+	deps.Config.AttentionAfter = o.attentionAfter
 	h.mailDir = filepath.Join(t.TempDir(), "mail")
 	deps.Mail = MailDeps{TicketKey: keys.Derive(o.keys[0], "ticket-codes"), Transport: o.mailTransport, From: "Test Cinemas <tickets@test.example>",
 		Backoff: o.mailBackoff}

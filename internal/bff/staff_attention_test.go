@@ -11,6 +11,7 @@ import (
 	"time"
 
 	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
+	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -215,5 +216,39 @@ func TestLedgerEntriesNeedAttention(t *testing.T) {
 	}
 	if resp, _ := h.post("/staff/attention/nonsense/"+review.ID+"/retry", "/staff/attention", nil); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("unknown kind: %d", resp.StatusCode)
+	}
+}
+
+// TestAttentionAfterIsASetting (issue 27): with -attention-after 1m an order whose redirect
+// payment never completes is listed one minute after its payment started, not before, and the
+// page says which value applies.
+func TestAttentionAfterIsASetting(t *testing.T) {
+	oldEvery := checkoutflow.WatchEvery
+	checkoutflow.WatchEvery = func(time.Duration) time.Duration { return time.Hour } // the list, not the watcher, is under test
+	t.Cleanup(func() { checkoutflow.WatchEvery = oldEvery })
+	clock := sandbox.NewManualClock(time.Now())
+	h := newHarness(t, harnessOpts{sandbox: true, completionDelay: -1, now: clock.Now, attentionAfter: time.Minute})
+	h.buyUpToSummary("1113", twoAdults())
+	stuck := h.recordOf(h.actAtProvider(h.pressPay(), "pay"))
+	h.client.Jar, _ = cookiejar.New(nil)
+	h.signInStaff("anna", "Anna Clerk")
+	listed := func() (bool, string) {
+		resp, body := h.get("/staff/attention")
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("attention list: %d %s", resp.StatusCode, body)
+		}
+		return attentionRow(h.doc(body), attention.KindCheckout, stuck.ID).Length() == 1, body
+	}
+	clock.Advance(50 * time.Second)
+	if on, _ := listed(); on {
+		t.Fatalf("listed 50 s after the payment started, with -attention-after 1m")
+	}
+	clock.Advance(15 * time.Second)
+	on, body := listed()
+	if !on {
+		t.Fatalf("not listed 65 s after the payment started, with -attention-after 1m: %s", body)
+	}
+	if want := webtest.English(t).Duration(time.Minute); !strings.Contains(h.doc(body).Find(".lead").Text(), want) {
+		t.Errorf("the page does not say the setting (%q): %s", want, h.doc(body).Find(".lead").Text())
 	}
 }

@@ -34,7 +34,7 @@ func (s *Handler) attention(l *i18n.Localizer) (*attention.Store, attention.List
 		return nil, attention.Lister{}, &web.Error{Code: web.EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_database")}
 	}
 	st := s.Attention
-	lister := attention.Lister{Ledger: s.Ledger, Actions: st, Now: s.Now, StuckAfter: attentionStuckAfter, MinAttempts: attentionMinAttempts}
+	lister := attention.Lister{Ledger: s.Ledger, Actions: st, Now: s.Now, StuckAfter: s.attentionAfter(), MinAttempts: attentionMinAttempts}
 	if s.Watcher != nil {
 		lister.Checkouts = s.Purchases
 	}
@@ -68,7 +68,7 @@ func (s *Handler) renderAttention(c echo.Context, status int, notice *components
 	if err != nil {
 		return err
 	}
-	v := pages.AttentionView{Notice: notice, CSRFToken: web.CSRFToken(c), StuckAfter: l.Duration(attentionStuckAfter)}
+	v := pages.AttentionView{Notice: notice, CSRFToken: web.CSRFToken(c), StuckAfter: l.Duration(s.attentionAfter())}
 	now := s.Now()
 	for _, it := range items {
 		zone := s.CinemaByID(ctx, it.CinemaID).Location()
@@ -342,9 +342,6 @@ func attentionAudit(action string, it attention.Item, note string) audit.Entry {
 
 // Needs attention's knobs.
 var (
-	// attentionStuckAfter: an order still unconfirmed this long after its payment started is
-	// on staff's Needs attention list.
-	attentionStuckAfter = 10 * time.Minute
 	// attentionMinAttempts: an unfinished ledger entry is on the list once it failed this often.
 	attentionMinAttempts = 3
 )
@@ -369,4 +366,17 @@ func (s *Handler) checkOrderNow(ctx context.Context, rec purchases.Record) (purc
 		return c.Record, "checkout.check_unreachable", []any{"Error", c.Err.Error()}
 	}
 	return c.Record, "checkout.check_watching", []any{"Until", c.Until.In(s.CinemaByID(ctx, rec.CinemaID).Location())}
+}
+
+// DefaultAttentionAfter is how long an unconfirmed order waits before it is listed, unless the
+// operator sets -attention-after.
+const DefaultAttentionAfter = 10 * time.Minute
+
+// attentionAfter is how long an order whose redirect payment is still unconfirmed waits before
+// it is on the list (Config.AttentionAfter).
+func (s *Handler) attentionAfter() time.Duration {
+	if s.Cfg.AttentionAfter > 0 {
+		return s.Cfg.AttentionAfter
+	}
+	return DefaultAttentionAfter
 }

@@ -50,6 +50,9 @@ type Config struct {
 	// FailedOrderPolicy is the operator's words on what happens to money taken for an order
 	// that was given up, shown as they are; "" means the catalog's default words.
 	FailedOrderPolicy string
+	// AttentionAfter is how long an order whose redirect payment is still unconfirmed waits
+	// before it is listed for staff under Needs attention; 0 means 10 minutes.
+	AttentionAfter time.Duration
 	// StaffIdle ends a staff sign-in after this long without a request (0 means 15 minutes);
 	// PasswordHashing are the argon2id parameters of staff passwords and PINs (zero: defaults).
 	StaffIdle       time.Duration
