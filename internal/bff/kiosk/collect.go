@@ -63,7 +63,8 @@ func (h *Handler) requireCollectDevice(c echo.Context) error {
 }
 
 func (h *Handler) collectView(c echo.Context) (kioskview.CollectView, error) {
-	v := kioskview.CollectView{ActionURL: h.url(web.RouteKioskCollect), CSRFToken: web.CSRFToken(c), Staff: h.Site.StaffMember(c) != ""}
+	v := kioskview.CollectView{ActionURL: h.url(web.RouteKioskCollect), CSRFToken: web.CSRFToken(c), Staff: h.Site.StaffMember(c) != "",
+		Keypad: web.DeviceOf(c).Mode == device.Kiosk}
 	list, err := h.Site.Cinemas(c.Request().Context())
 	if err != nil {
 		return v, h.Site.FromUpstream(err, h.url(web.RouteKioskCollect), web.Loc(c).T("kiosk.try_again"))
@@ -95,6 +96,12 @@ func (h *Handler) collectTickets(c echo.Context) error {
 	v, err := h.collectView(c)
 	if err != nil {
 		return err
+	}
+	if key := c.FormValue("key"); key != "" {
+		// A key of an on-screen keypad: the form comes back with it typed, nothing is looked up.
+		v.CinemaID = strings.TrimSpace(c.FormValue("cinema"))
+		v.Number, v.Email = applyKey(c.FormValue("number"), c.FormValue("email"), key)
+		return h.Site.Render(c, http.StatusOK, web.Loc(c).T("kiosk.collect_heading"), kioskview.Collect(v))
 	}
 	var cinemaID string
 	var number int64
