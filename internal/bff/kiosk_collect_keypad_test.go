@@ -139,3 +139,26 @@ func TestKioskCollectedDoneIsTheMainAction(t *testing.T) {
 		t.Errorf("Done posts to %q", form.AttrOr("action", ""))
 	}
 }
+
+// TestKioskCollectCodeScannedIntoAField: a guest who touched the number or e-mail field and then
+// held the QR code up has the code typed there: it is read as a scanned code (no e-mail asked),
+// and a forged one is refused as a scan is.
+func TestKioskCollectCodeScannedIntoAField(t *testing.T) {
+	for _, field := range []string{"number", "email"} {
+		t.Run(field, func(t *testing.T) {
+			h := kioskHarness(t, harnessOpts{})
+			valid := signedTicketCode(t, h)
+			doc := h.page("/kiosk/collect", http.StatusOK)
+			if _, limited := doc.Find("#collect-number").Attr("maxlength"); limited {
+				t.Error("the kiosk's number field has a maxlength: a code scanned into it would be cut")
+			}
+			forged := strings.Replace(valid, "n=100002", "n=100001", 1)
+			resp, body := h.post("/kiosk/collect", "/kiosk/collect", url.Values{"cinema": {"0001"}, field: {forged}})
+			if got := h.doc(body).Find(`[data-testid="collect-scan-error"]`).Text(); resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, "not valid") {
+				t.Errorf("forged code in the %s field: %d %q", field, resp.StatusCode, got)
+			}
+			resp, body = h.post("/kiosk/collect", "/kiosk/collect", url.Values{"cinema": {"0001"}, field: {valid}})
+			expectRedirect(t, resp, body, "/kiosk/collect/tickets")
+		})
+	}
+}

@@ -105,7 +105,7 @@ func (h *Handler) collectTickets(c echo.Context) error {
 	}
 	var cinemaID string
 	var number int64
-	if code := strings.TrimSpace(c.FormValue("code")); code != "" {
+	if code := scannedCode(c); code != "" {
 		cinemaID, number, err = h.collectByCode(c, &v, code)
 	} else {
 		cinemaID, number, err = h.collectByDetails(c, &v)
@@ -121,6 +121,27 @@ func (h *Handler) collectTickets(c echo.Context) error {
 		return h.Site.Render(c, status, web.Loc(c).T("kiosk.collect_heading"), kioskview.Collect(v))
 	}
 	return h.startCollection(c, cinemaID, number)
+}
+
+// scannedCode is the QR code the scanner typed: into the scan field, or into the number or
+// e-mail field when the guest had touched one of those before holding the code up (as the
+// booking look-up reads a code typed into its number field). "" when none.
+func scannedCode(c echo.Context) string {
+	if code := strings.TrimSpace(c.FormValue("code")); code != "" {
+		return code
+	}
+	for _, field := range []string{"number", "email"} {
+		if v := strings.TrimSpace(c.FormValue(field)); isTicketCode(v) {
+			return v
+		}
+	}
+	return ""
+}
+
+// isTicketCode reports whether a field holds a scanned ticket code (internal/tickets:
+// "TKT1 booking=… sig=…") rather than a booking number or an address.
+func isTicketCode(field string) bool {
+	return len(field) > 3 && strings.EqualFold(field[:3], "TKT")
 }
 
 // collectClientLimit is the look-up limit of this client (Limits), shared with the booking
