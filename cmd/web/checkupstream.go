@@ -176,6 +176,14 @@ func (k *checker) header() {
 			k.printf("  %-26s %s\n", op, p[op])
 		}
 	}
+	switch {
+	case k.cfg.CollectionPath != "":
+		k.printf("Collections: recorded by the site and sent to %s (-collection-path; not checked, it writes)\n", k.cfg.CollectionPath)
+	case k.cfg.marksCollectedUpstream():
+		k.printf("Collections: recorded by the site and sent to MarkBookingCollected as -upstream-paths routes it (not checked, it writes)\n")
+	default:
+		k.printf("Collections: recorded by the site only (no -collection-path: nothing is sent upstream)\n")
+	}
 	k.printf("Fallbacks: time zone %s, currency %s\n", k.cfg.TimeZone, k.cfg.Currency)
 }
 

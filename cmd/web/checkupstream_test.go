@@ -74,7 +74,13 @@ func TestCheckUpstreamAgainstSandbox(t *testing.T) {
 				"Cinemas: 2", "Sessions at "+world.Cinemas[0].ID, "Sessions at "+second.ID, "today, ",
 				"Seat plan of session", " in all: ", "area categories: ", "Ticket types of session",
 				world.Cinemas[0].TicketTypes[0].Description, "Extra headers: X-Tenant (values not shown)",
+				"Collections: recorded by the site only (no -collection-path: nothing is sent upstream)",
 				"OK: everything check-upstream read was understood."),
+		},
+		{
+			name: "collection route configured",
+			args: []string{"-collection-path", "POST Custom.svc/tickets/printed"},
+			want: []string{"Collections: recorded by the site and sent to POST Custom.svc/tickets/printed (-collection-path; not checked, it writes)", "OK: "},
 		},
 		{
 			name: "one cinema and a booking, e-mail in other case",

@@ -77,15 +77,18 @@ type Config struct {
 	// The deployment of the ticketing API (docs/going-live.md).
 	UpstreamHeaders []string // extra "Name: value" headers sent on every upstream call
 	UpstreamPaths   string   // JSON file overriding operation paths
-	UpstreamIdle    int      // idle keep-alive connections kept to the upstream
-	TimeZone        string   // IANA zone used when a cinema's TimeZoneId is absent or unknown
-	Language        string   // the site's language for a browser that asks for none of ours
-	Currency        string   // ISO 4217 code used when a cinema names none
-	TenderCard      string   // PaymentTenderCategory of card (external) payments
-	TenderGiftCard  string   // ... of gift card payments
-	TenderLoyalty   string   // ... of loyalty points payments
-	TenderTerminal  string   // ... of payments on the box office's card terminal
-	TenderCash      string   // ... of cash taken at the box office
+	// CollectionPath is the upstream route ("POST path") that marks a booking's tickets
+	// collected; "" (the default): collections are recorded only by the site itself.
+	CollectionPath string
+	UpstreamIdle   int    // idle keep-alive connections kept to the upstream
+	TimeZone       string // IANA zone used when a cinema's TimeZoneId is absent or unknown
+	Language       string // the site's language for a browser that asks for none of ours
+	Currency       string // ISO 4217 code used when a cinema names none
+	TenderCard     string // PaymentTenderCategory of card (external) payments
+	TenderGiftCard string // ... of gift card payments
+	TenderLoyalty  string // ... of loyalty points payments
+	TenderTerminal string // ... of payments on the box office's card terminal
+	TenderCash     string // ... of cash taken at the box office
 	// RefundApprovalAbove: a clerk's refunds above this amount, on any device, need a
 	// supervisor's username and PIN (a supervisor's own refunds need none).
 	RefundApprovalAbove string
@@ -141,6 +144,7 @@ func (c *Config) settings() []setting {
 		{name: "upstream-header", env: envPrefix + "UPSTREAM_HEADERS", help: "extra header on every upstream call, 'Name: value' (repeatable; the environment variable holds one per line)", list: &c.UpstreamHeaders},
 		{name: "upstream-idle-conns", help: "idle keep-alive connections kept to the ticketing API for reuse (size for the calls in flight in a burst; below 1: the default)", num: &c.UpstreamIdle, def: strconv.Itoa(upstream.DefaultMaxIdleConnsPerHost)},
 		{name: "upstream-paths", help: "JSON file overriding upstream operation paths ({\"RemoveTickets\":\"POST RESTTicketing.svc/...\"})", str: &c.UpstreamPaths},
+		{name: "collection-path", help: "upstream route that marks a booking's tickets collected, \"METHOD path\", e.g. \"POST RESTBooking.svc/booking/collected\" (default: none; the real ticketing API has no such operation, and the site records collections itself)", str: &c.CollectionPath},
 		{name: "language", help: "the site's language for a browser that asks for none of its languages (en or de)", str: &c.Language, def: "en"},
 		{name: "time-zone", help: "time zone for a cinema whose TimeZoneId is absent or unknown", str: &c.TimeZone, def: "Europe/Berlin"},
 		{name: "currency", help: "currency for a cinema that names none (ISO 4217)", str: &c.Currency, def: upstream.DefaultCurrency},
@@ -296,6 +300,11 @@ func (c *Config) complete() error {
 	if c.UpstreamPaths != "" {
 		if _, err := upstream.LoadPaths(c.UpstreamPaths); err != nil {
 			return err
+		}
+	}
+	if c.CollectionPath != "" {
+		if _, err := upstream.ParseRoute(c.CollectionPath); err != nil {
+			return fmt.Errorf("-collection-path: %w", err)
 		}
 	}
 	if _, err := c.languages(); err != nil {

@@ -152,6 +152,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			MaxSeatsPerVisit:   cfg.MaxSeatsPerVisit,
 			MaxOrdersPerClient: cfg.MaxOrdersPerClient,
 			HoldLifetime:       cfg.HoldLifetime,
+
+			// The upstream is told of collections only when the operator gave its route.
+			MarkCollectedUpstream: cfg.marksCollectedUpstream(),
 		},
 		Logger:         logger,
 		DB:             db,
@@ -242,11 +245,22 @@ func newTicketingClient(cfg Config, logger *slog.Logger, reg prometheus.Register
 		upstream.WithPrintStreamType(cfg.PrintStreamType),
 		upstream.WithBookingModes(modes),
 	}
+	paths := upstream.Paths{}
 	if cfg.UpstreamPaths != "" {
-		paths, err := upstream.LoadPaths(cfg.UpstreamPaths)
+		p, err := upstream.LoadPaths(cfg.UpstreamPaths)
 		if err != nil {
 			return nil, err
 		}
+		paths = p
+	}
+	if cfg.CollectionPath != "" {
+		r, err := upstream.ParseRoute(cfg.CollectionPath)
+		if err != nil {
+			return nil, fmt.Errorf("-collection-path: %w", err)
+		}
+		paths[upstream.OpMarkBookingCollected] = r
+	}
+	if len(paths) > 0 {
 		opts = append(opts, upstream.WithPaths(paths))
 	}
 	c, err := upstream.New(cfg.UpstreamURL, cfg.UpstreamToken, opts...)
@@ -254,6 +268,24 @@ func newTicketingClient(cfg Config, logger *slog.Logger, reg prometheus.Register
 		return nil, fmt.Errorf("ticketing client: %w", err)
 	}
 	return c, nil
+}
+
+// marksCollectedUpstream reports whether the operator gave the upstream's route that marks
+// tickets collected: -collection-path, or a MarkBookingCollected row in -upstream-paths. The
+// real ticketing API has no such operation, so by default nothing is sent for a collection.
+func (c Config) marksCollectedUpstream() bool {
+	if c.CollectionPath != "" {
+		return true
+	}
+	if c.UpstreamPaths == "" {
+		return false
+	}
+	p, err := upstream.LoadPaths(c.UpstreamPaths) // checked when the configuration was read
+	if err != nil {
+		return false
+	}
+	_, ok := p[upstream.OpMarkBookingCollected]
+	return ok
 }
 
 // version is set at build time with -ldflags "-X main.version=...".

@@ -97,6 +97,10 @@ type harnessOpts struct {
 	upstreamTransport  func(next http.RoundTripper) http.RoundTripper
 	maxOrdersPerClient int           // Config.MaxOrdersPerClient (0: the default)
 	attentionAfter     time.Duration // Config.AttentionAfter (0: the default)
+	// markCollected: the operator configured the upstream's collection route
+	// (Config.MarkCollectedUpstream, -collection-path); false: the site records collections alone.
+	markCollected bool
+	logger        *slog.Logger // the server's logger (nil: discarded, or stderr with TEST_LOG)
 }
 
 type harness struct {
@@ -159,6 +163,9 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	if os.Getenv("TEST_LOG") != "" {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
+	if o.logger != nil {
+		logger = o.logger
+	}
 	h := &harness{t: t, dropAfter: new(atomic.Int32), db: db}
 	bg, stopBackground := context.WithCancel(context.Background())
 	t.Cleanup(stopBackground) // background watchers end with the test
@@ -176,6 +183,7 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	}
 	deps.Config.MetricsToken, deps.Config.MaxOrdersPerClient = o.metricsToken, o.maxOrdersPerClient
 	deps.Config.AttentionAfter = o.attentionAfter
+	deps.Config.MarkCollectedUpstream = o.markCollected
 	h.mailDir = filepath.Join(t.TempDir(), "mail")
 	deps.Mail = MailDeps{TicketKey: keys.Derive(o.keys[0], "ticket-codes"), Transport: o.mailTransport, From: "Test Cinemas <tickets@test.example>",
 		Backoff: o.mailBackoff}

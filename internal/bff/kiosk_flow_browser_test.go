@@ -28,7 +28,9 @@ func countPrints() chromedp.Action[chromedp.Void] {
 
 // TestBrowserKioskCollectByScan: on the kiosk's start screen a guest chooses Collect tickets; the
 // scan field has the focus, the scanner types the ticket's code and Enter, and the print view
-// shows the tickets with their QR codes and prints them by itself, once. Done starts over.
+// shows the tickets with their QR codes and prints them by itself, once, without an e-mail asked
+// for. Done is the main action (Print again the secondary one) and starts over; nothing is sent
+// upstream for the collection (no route configured).
 func TestBrowserKioskCollectByScan(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	b, err := h.srv.ReadBooking(context.Background(), "0001", 100002)
@@ -50,6 +52,7 @@ func TestBrowserKioskCollectByScan(t *testing.T) {
 		}
 	}
 	browserEnrol(t, p, h, device.Kiosk)
+	p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch)) // a portrait touch screen
 	p.Do(countPrints(), chromedp.Navigate(h.ts.URL+"/"), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
 	p.Screenshot("kiosk-start")
 	accessible("kiosk start")
@@ -58,6 +61,7 @@ func TestBrowserKioskCollectByScan(t *testing.T) {
 		t.Errorf("smallest start screen target %.0f px (%v), want at least 44", size, err)
 	}
 	p.Do(chromedp.Click(`[data-testid="kiosk-collect"]`), chromedp.WaitVisible("#collect-code"))
+	p.Screenshot("kiosk-collect-scan")
 	accessible("collect tickets")
 	if focus, err := chromedp.Run(p.Ctx, chromedp.Evaluate[string](`document.activeElement && document.activeElement.id`)); err != nil || focus != "collect-code" {
 		t.Fatalf("focus on %q (%v), want the scan field", focus, err)
@@ -74,12 +78,99 @@ func TestBrowserKioskCollectByScan(t *testing.T) {
 	}
 	p.Screenshot("kiosk-collect-print")
 	accessible("collected tickets")
-	if n := h.sb.Calls("MarkBookingCollected"); n != 1 {
-		t.Errorf("MarkBookingCollected called %d times", n)
+	// Done is the main action and in view; printing again is the secondary one.
+	if main := strings.TrimSpace(p.Text(`[data-testid="collected"] .button-primary`)); main != "Done" {
+		t.Errorf("main action %q, want Done", main)
+	}
+	if again := strings.TrimSpace(p.Text(`[data-testid="print"]`)); again != "Print again" {
+		t.Errorf("print button %q, want Print again", again)
+	}
+	inView, err := chromedp.Run(p.Ctx, chromedp.Evaluate[bool](`(function () { var r = document.querySelector('[data-testid="collect-done"]').getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight && r.height >= 44; })()`))
+	if err != nil || !inView {
+		t.Errorf("Done is not in view without scrolling (%v)", err)
+	}
+	if n := h.sb.Calls("MarkBookingCollected"); n != 0 {
+		t.Errorf("MarkBookingCollected called %d times without a configured route", n)
 	}
 	p.Do(chromedp.Click(`[data-testid="collect-done"]`), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
 	p.AssertOnlyHost(strings.TrimPrefix(h.ts.URL, "http://"))
 	p.AssertNoConsoleErrors()
+}
+
+// TestBrowserKioskCollectByKeypads: on a 1080×1920 touch kiosk, the booking number and e-mail
+// are typed on the on-screen keypads, with JavaScript (keys type in place, no page load) and
+// without it (each key is a submit button), and Collect tickets shows 100002's tickets.
+func TestBrowserKioskCollectByKeypads(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		noJS   bool
+		prefix string
+	}{
+		{"javascript", false, "kiosk-keypad-js"},
+		{"no-javascript", true, "kiosk-keypad-nojs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{sandbox: true})
+			p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920, NoJavaScript: tc.noJS})
+			browserEnrol(t, p, h, device.Kiosk)
+			p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
+			p.Do(chromedp.Navigate(h.ts.URL+"/kiosk/collect"), chromedp.WaitVisible(`[data-testid="collect-number-keypad"]`))
+			small, err := chromedp.Run(p.Ctx, chromedp.Evaluate[float64](`Math.min(...[...document.querySelectorAll('.kiosk-key')].map(b => Math.min(b.getBoundingClientRect().width, b.getBoundingClientRect().height)))`))
+			if err != nil || small < 64 {
+				t.Errorf("smallest key %.0f px (%v), want at least 64", small, err)
+			}
+			if _, err := chromedp.Run(p.Ctx, chromedp.Evaluate[bool](`window.__samePage = true`)); err != nil && !tc.noJS {
+				t.Fatal(err)
+			}
+			// press touches each key and waits until the field shows what it typed (without
+			// JavaScript the key loads the form again: the old page's nodes go away).
+			typed := map[string]string{"number": "", "email": ""}
+			press := func(keys ...string) {
+				t.Helper()
+				for _, k := range keys {
+					field, what, _ := strings.Cut(k, ":")
+					if what == "back" {
+						typed[field] = typed[field][:len(typed[field])-1]
+					} else {
+						typed[field] += what
+					}
+					p.Do(chromedp.Click(`button[data-key="` + k + `"]`))
+					deadline := time.Now().Add(5 * time.Second)
+					for {
+						got, err := chromedp.Run(p.Ctx, chromedp.Value("#collect-"+field))
+						if err == nil && got == typed[field] {
+							break
+						}
+						if time.Now().After(deadline) {
+							t.Fatalf("after key %s the %s field shows %q (%v), want %q", k, field, got, err, typed[field])
+						}
+						time.Sleep(50 * time.Millisecond)
+					}
+				}
+			}
+			press("number:1", "number:0", "number:0", "number:0", "number:0", "number:2", "number:9", "number:back")
+			press(keysOf("email", "paid2@example.com")...)
+			number, _ := chromedp.Run(p.Ctx, chromedp.Value("#collect-number"))
+			email, _ := chromedp.Run(p.Ctx, chromedp.Value("#collect-email"))
+			if number != "100002" || email != "paid2@example.com" {
+				t.Fatalf("typed %q and %q on the keypads", number, email)
+			}
+			if !tc.noJS {
+				if same, _ := chromedp.Run(p.Ctx, chromedp.Evaluate[bool](`window.__samePage === true`)); !same {
+					t.Error("with JavaScript a key press loaded a page")
+				}
+			}
+			p.Screenshot(tc.prefix + "-typed")
+			p.Do(chromedp.Click(`[data-testid="collect-submit"]`), chromedp.WaitVisible(`[data-testid="collected"]`), chromedp.WaitVisible(`[data-testid="ticket-card"]`))
+			if main := strings.TrimSpace(p.Text(`[data-testid="collected"] .button-primary`)); main != "Done" {
+				t.Errorf("main action %q, want Done", main)
+			}
+			p.Screenshot(tc.prefix + "-collected")
+			if n := h.sb.Calls("MarkBookingCollected"); n != 0 {
+				t.Errorf("MarkBookingCollected called %d times without a configured route", n)
+			}
+		})
+	}
 }
 
 // TestBrowserKioskIdleCountdownContinue: left alone, the kiosk warns with a countdown of 20

@@ -9,13 +9,12 @@ import (
 // newKioskFlow builds the kiosk's handler on s's clients and stores.
 func (s *Server) newKioskFlow() *kiosk.Handler {
 	h := &kiosk.Handler{
-		Site:      s.Visits,
-		Sessions:  s.Sessions,
-		Logger:    s.Logger,
-		Now:       s.Now,
-		Ticketing: s.Ticketing,
-		Bookings:  s.PlacedBookings,
-		Limits:    kiosk.Limits{Store: s.Limits, PerClient: visit.FindPerClient, PerBookingClient: visit.FindPerBookingClient},
+		Site:     s.Visits,
+		Sessions: s.Sessions,
+		Logger:   s.Logger,
+		Now:      s.Now,
+		Bookings: s.PlacedBookings,
+		Limits:   kiosk.Limits{Store: s.Limits, PerClient: visit.FindPerClient, PerBookingClient: visit.FindPerBookingClient},
 		Links: kiosk.Links{
 			Home:         s.URL(web.RouteHome),
 			Buy:          s.URL(web.RouteWhatsOn),
@@ -27,6 +26,11 @@ func (s *Server) newKioskFlow() *kiosk.Handler {
 	// Optional stores stay nil interfaces when absent (no typed nil pointers).
 	if s.collections != nil {
 		h.Collections = s.collections
+	}
+	// The upstream hears of a collection only when the operator configured its route
+	// (-collection-path): the real ticketing API has no such operation.
+	if s.Cfg.MarkCollectedUpstream && s.Ticketing != nil {
+		h.Ticketing = s.Ticketing
 	}
 	if s.Mail != nil && s.Mail.Signer != nil {
 		h.Codes = s.Mail.Signer

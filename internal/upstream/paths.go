@@ -80,17 +80,26 @@ func ParsePaths(b []byte) (Paths, error) {
 		if _, ok := known[op]; !ok {
 			return nil, fmt.Errorf("unknown operation %q (known: %s)", op, strings.Join(slices.Sorted(maps.Keys(known)), ", "))
 		}
-		method, path, ok := strings.Cut(strings.TrimSpace(raw[op]), " ")
-		method, path = strings.ToUpper(method), strings.TrimLeft(strings.TrimSpace(path), "/")
-		if !ok || path == "" || (method != http.MethodGet && method != http.MethodPost) {
-			return nil, fmt.Errorf("%s: %q: want \"GET path\" or \"POST path\"", op, raw[op])
+		r, err := ParseRoute(raw[op])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", op, err)
 		}
-		if _, err := url.Parse(expandTemplate(path, nil)); err != nil {
-			return nil, fmt.Errorf("%s: %q: %w", op, raw[op], err)
-		}
-		out[op] = Route{Method: method, Path: path}
+		out[op] = r
 	}
 	return out, nil
+}
+
+// ParseRoute reads one route as a paths file writes it: "POST RESTBooking.svc/booking/collected".
+func ParseRoute(s string) (Route, error) {
+	method, path, ok := strings.Cut(strings.TrimSpace(s), " ")
+	method, path = strings.ToUpper(method), strings.TrimLeft(strings.TrimSpace(path), "/")
+	if !ok || path == "" || (method != http.MethodGet && method != http.MethodPost) {
+		return Route{}, fmt.Errorf("%q: want \"GET path\" or \"POST path\"", s)
+	}
+	if _, err := url.Parse(expandTemplate(path, nil)); err != nil {
+		return Route{}, fmt.Errorf("%q: %w", s, err)
+	}
+	return Route{Method: method, Path: path}, nil
 }
 
 // merged returns the defaults with p's rows over them.

@@ -9,6 +9,7 @@
  *   4. Seat map live count and limit: .seatmap[data-max]
  *   4b. Seat map zoom and pinch: .seatmap [data-seatmap-zoom]
  *   5. Print buttons: [data-print]
+ *   5c. Kiosk collect keypads: .kiosk-keypad[data-for] [data-key]
  */
 (function () {
   'use strict';
@@ -608,6 +609,27 @@
     } catch (e) { /* storage refused: print anyway, the button stays for a reprint */ }
     window.setTimeout(function () { window.print(); }, 300);
   }
+
+  /* ------------------------------------------------------------------
+   * 5c. Kiosk collect keypads: each key is a submit button that the server
+   *     applies (no JavaScript needed); here it types in place instead.
+   *     <div class="kiosk-keypad" data-for="collect-email">
+   *       <button type="submit" name="key" value="email:a" data-key="email:a">a</button>
+   * ------------------------------------------------------------------ */
+  doc.addEventListener('click', function (event) {
+    var key = event.target && event.target.closest && event.target.closest('[data-key]');
+    var pad = key && key.closest('.kiosk-keypad[data-for]');
+    var input = pad && doc.getElementById(pad.getAttribute('data-for'));
+    if (!input) return;
+    event.preventDefault();
+    var what = key.getAttribute('data-key').split(':').slice(1).join(':');
+    var value = input.value;
+    if (what === 'back') value = value.slice(0, -1);
+    else if (what === 'clear') value = '';
+    else if (value.length < (Number(input.getAttribute('data-max')) || (input.maxLength > 0 ? input.maxLength : 254))) value += what;
+    input.value = value;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
 
   /* ------------------------------------------------------------------
    * 6. Counter mode: one-key shortcuts for box-office staff.

@@ -63,7 +63,8 @@ func (h *Handler) requireCollectDevice(c echo.Context) error {
 }
 
 func (h *Handler) collectView(c echo.Context) (kioskview.CollectView, error) {
-	v := kioskview.CollectView{ActionURL: h.url(web.RouteKioskCollect), CSRFToken: web.CSRFToken(c), Staff: h.Site.StaffMember(c) != ""}
+	v := kioskview.CollectView{ActionURL: h.url(web.RouteKioskCollect), CSRFToken: web.CSRFToken(c), Staff: h.Site.StaffMember(c) != "",
+		Keypad: web.DeviceOf(c).Mode == device.Kiosk}
 	list, err := h.Site.Cinemas(c.Request().Context())
 	if err != nil {
 		return v, h.Site.FromUpstream(err, h.url(web.RouteKioskCollect), web.Loc(c).T("kiosk.try_again"))
@@ -96,9 +97,15 @@ func (h *Handler) collectTickets(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if key := c.FormValue("key"); key != "" {
+		// A key of an on-screen keypad: the form comes back with it typed, nothing is looked up.
+		v.CinemaID = strings.TrimSpace(c.FormValue("cinema"))
+		v.Number, v.Email = applyKey(c.FormValue("number"), c.FormValue("email"), key)
+		return h.Site.Render(c, http.StatusOK, web.Loc(c).T("kiosk.collect_heading"), kioskview.Collect(v))
+	}
 	var cinemaID string
 	var number int64
-	if code := strings.TrimSpace(c.FormValue("code")); code != "" {
+	if code := scannedCode(c); code != "" {
 		cinemaID, number, err = h.collectByCode(c, &v, code)
 	} else {
 		cinemaID, number, err = h.collectByDetails(c, &v)
@@ -114,6 +121,27 @@ func (h *Handler) collectTickets(c echo.Context) error {
 		return h.Site.Render(c, status, web.Loc(c).T("kiosk.collect_heading"), kioskview.Collect(v))
 	}
 	return h.startCollection(c, cinemaID, number)
+}
+
+// scannedCode is the QR code the scanner typed: into the scan field, or into the number or
+// e-mail field when the guest had touched one of those before holding the code up (as the
+// booking look-up reads a code typed into its number field). "" when none.
+func scannedCode(c echo.Context) string {
+	if code := strings.TrimSpace(c.FormValue("code")); code != "" {
+		return code
+	}
+	for _, field := range []string{"number", "email"} {
+		if v := strings.TrimSpace(c.FormValue(field)); isTicketCode(v) {
+			return v
+		}
+	}
+	return ""
+}
+
+// isTicketCode reports whether a field holds a scanned ticket code (internal/tickets:
+// "TKT1 booking=… sig=…") rather than a booking number or an address.
+func isTicketCode(field string) bool {
+	return len(field) > 3 && strings.EqualFold(field[:3], "TKT")
 }
 
 // collectClientLimit is the look-up limit of this client (Limits), shared with the booking
@@ -270,10 +298,14 @@ func (h *Handler) startCollection(c echo.Context, cinemaID string, number int64)
 	return h.finishCollection(c, cv, false)
 }
 
-// markCollected tells the upstream the tickets are printed. Its failure does not keep the
-// tickets from the person: they are valid either way, our own record says they were printed,
-// and the failure is logged for the operator.
+// markCollected tells the upstream the tickets are printed, when the operator configured its
+// route (Ticketing); otherwise our own record (finishCollection) is the only one, and nothing
+// is sent or logged. Its failure does not keep the tickets from the person: they are valid
+// either way, our own record says they were printed, and the failure is logged for the operator.
 func (h *Handler) markCollected(c echo.Context, cinemaID string, number int64) (upstream.Collection, error) {
+	if h.Ticketing == nil {
+		return upstream.Collection{}, nil
+	}
 	ctx := c.Request().Context()
 	col, err := h.Ticketing.MarkBookingCollected(ctx, cinemaID, number)
 	if err != nil {

@@ -34,7 +34,9 @@ const (
 	sessCollected = "kiosk.collected" // JSON of collectedVisit: the tickets being printed
 )
 
-// Ticketing is the one write the flow sends upstream: the tickets were printed.
+// Ticketing is the one write the flow may send upstream: the tickets were printed. It is an
+// operation of our own (the real ticketing API has none), called only when the operator
+// configured its route (-collection-path).
 type Ticketing interface {
 	MarkBookingCollected(ctx context.Context, cinemaID string, bookingNumber int64) (upstream.Collection, error)
 }
@@ -102,7 +104,8 @@ type Links struct {
 }
 
 // Handler serves the kiosk. Every field is required except Collections (nil without SQL: no
-// record of earlier printings) and Codes (nil without a signing key: no scanning).
+// record of earlier printings), Codes (nil without a signing key: no scanning) and Ticketing
+// (nil unless the operator configured the upstream's collection route: nothing is sent).
 type Handler struct {
 	Site        Site
 	Sessions    *scs.SessionManager

@@ -63,6 +63,10 @@ type Config struct {
 	MaxSeatsPerVisit   int
 	MaxOrdersPerClient int
 	HoldLifetime       time.Duration
+	// MarkCollectedUpstream: the operator configured the upstream's operation that marks tickets
+	// collected (-collection-path), so the kiosk calls it after printing. False (the default):
+	// collections are recorded by the site alone (tickets.Collections) and nothing is sent.
+	MarkCollectedUpstream bool
 	// Box office: the tender categories of payments taken at the counter ("" means "CREDIT"
 	// for the card terminal and "CASH"), and the refund amount in cents above which a clerk's
 	// refund, on any device, needs a supervisor's approval (0 means 5000: 50,00).
