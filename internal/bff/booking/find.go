@@ -44,6 +44,9 @@ func (s *Handler) showFindBooking(c echo.Context) error {
 	if msg := s.PopFlash(c); msg != "" {
 		v.Error = msg
 	}
+	if msg := s.PopFlashSuccess(c); msg != "" {
+		v.Notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
+	}
 	if msg := s.Sessions.PopString(c.Request().Context(), web.SessStaffPINWarning); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeWarning, Heading: msg}
 	}
