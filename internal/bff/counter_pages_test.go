@@ -3,8 +3,11 @@ package bff
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 )
 
 // customerWords are the customer's words no counter page may say to the clerk.
@@ -50,4 +53,118 @@ func TestCounterPagesSpeakToStaff(t *testing.T) {
 			}
 		}
 	}
+}
+
+// counterChangeToPay looks 100002 up at the counter, adds a ticket and completes the change:
+// the counter payment is next. It returns the amount to pay as shown.
+func counterChangeToPay(t *testing.T, h *harness) string {
+	t.Helper()
+	h.counterFind("100002")
+	doc := h.startEdit(t)
+	typ := doc.Find(`[data-testid="quick-add"] button[data-shortcut="1"]`).AttrOr("value", "")
+	_, doc = h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
+	if doc.Find(`[data-testid="complete"][data-shortcut="Enter"]`).Length() != 1 {
+		t.Errorf("the change has no key to confirm it: %s", doc.Find(`[data-testid="complete-form"]`).Text())
+	}
+	resp, body := h.post("/booking/edit/complete", "/booking/edit", nil)
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/booking/edit/counter-payment" {
+		t.Fatalf("complete at the counter: %d %q: %s", resp.StatusCode, resp.Header.Get("Location"), body)
+	}
+	return text(doc, "balance")
+}
+
+// TestCounterPaymentMissingReference: the card terminal without its reference says what to
+// type next to the field (described by it, invalid, focused), keeps the change open and does
+// not read like a failed card.
+func TestCounterPaymentMissingReference(t *testing.T) {
+	h := counterHarness(t)
+	h.signInAs("carl", "clerk horse battery")
+	counterChangeToPay(t, h)
+	for _, ref := range []string{"", "   "} {
+		resp, body := h.post("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"terminal"}, "reference": {ref}})
+		doc := h.doc(body)
+		field := doc.Find(`#reference`)
+		switch {
+		case resp.StatusCode != http.StatusUnprocessableEntity:
+			t.Fatalf("reference %q: %d", ref, resp.StatusCode)
+		case strings.TrimSpace(text(doc, "reference-error")) != "Type the terminal's reference from its receipt":
+			t.Errorf("reference %q: the message next to the field is %q", ref, text(doc, "reference-error"))
+		case !strings.Contains(field.AttrOr("aria-describedby", ""), "reference-error") || field.AttrOr("aria-invalid", "") != "true" ||
+			!field.Is("[autofocus]") || !field.Is("[required]"):
+			t.Errorf("reference %q: the field is not marked: %s", ref, outerHTML(field))
+		case strings.Contains(body, "The payment was not recorded"):
+			t.Errorf("reference %q: a missing reference reads like a failed payment", ref)
+		}
+	}
+	if es, _ := entries(t, h); len(es) != 0 {
+		t.Fatalf("ledger entries without a reference: %+v", es)
+	}
+	if resp, _ := h.get("/booking/edit"); resp.StatusCode != http.StatusOK {
+		t.Fatalf("the change was not kept open: %d", resp.StatusCode)
+	}
+}
+
+// TestCounterCashChangeDue: cash with the amount given shows the change due and a confirm
+// button first (no JavaScript), records the payment on the confirm, and refuses too little.
+func TestCounterCashChangeDue(t *testing.T) {
+	h := counterHarness(t)
+	h.signInAs("carl", "clerk horse battery")
+	toPay := counterChangeToPay(t, h) // €13.25
+	for _, tc := range []struct {
+		given, status, change, problem string
+	}{
+		{"20", "200", "€6.75", ""},
+		{"20,00", "200", "€6.75", ""},
+		{"13.25", "200", "€0.00", ""},
+		{"10", "422", "", "That is less than the " + toPay + " to pay."},
+		{"twenty", "422", "", "Type the amount given as a number, such as 20 or 20.50."},
+	} {
+		resp, body := h.post("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"cash"}, "given": {tc.given}})
+		doc := h.doc(body)
+		if got := strconv.Itoa(resp.StatusCode); got != tc.status {
+			t.Fatalf("given %q: %s, want %s", tc.given, got, tc.status)
+		}
+		if got := strings.TrimSpace(text(doc, "change-due")); got != tc.change {
+			t.Errorf("given %q: change due %q, want %q", tc.given, got, tc.change)
+		}
+		if got := strings.TrimSpace(text(doc, "given-error")); got != tc.problem {
+			t.Errorf("given %q: problem %q, want %q", tc.given, got, tc.problem)
+		}
+		if confirm := doc.Find(`[data-testid="counter-pay-form"] input[name="confirm"][value="1"]`).Length() == 1; confirm != (tc.change != "") {
+			t.Errorf("given %q: confirm field %v", tc.given, confirm)
+		}
+		if es, _ := entries(t, h); len(es) != 0 {
+			t.Fatalf("given %q: recorded before the confirm: %+v", tc.given, es)
+		}
+	}
+	_, doc := h.submit("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"cash"}, "given": {"20"}, "confirm": {"1"}})
+	if changes := doc.Find(`[data-testid="changes"]`).Text(); !strings.Contains(changes, "Paid "+toPay) || !strings.Contains(changes, "Cash") {
+		t.Fatalf("after the cash payment: %q", changes)
+	}
+	if es, _ := entries(t, h); len(es) != 1 || es[0].Tender != "CASH" {
+		t.Fatalf("ledger: %+v", es)
+	}
+}
+
+// TestCounterNextCustomerSucceeds: "Next customer" lands on the look-up with a success notice,
+// not an error.
+func TestCounterNextCustomerSucceeds(t *testing.T) {
+	h := counterHarness(t)
+	h.signInAs("carl", "clerk horse battery")
+	h.counterFind("100002")
+	_, doc := h.submit("/staff/next-customer", "/booking/current", nil)
+	if got := strings.TrimSpace(doc.Find(`[data-testid="notice-success"]`).Text()); !strings.Contains(got, "Ready for the next customer.") {
+		t.Errorf("success notice %q", got)
+	}
+	if n := doc.Find(`[data-testid="find-error"], [data-testid="notice-error"]`).Length(); n != 0 {
+		t.Errorf("next customer shows %d errors: %s", n, doc.Find("main").Text())
+	}
+}
+
+func outerHTML(s *goquery.Selection) string {
+	html, err := goquery.OuterHtml(s)
+	if err != nil {
+		return err.Error()
+	}
+	return html
 }
