@@ -73,7 +73,11 @@ func (s *Handler) showBooking(c echo.Context) error {
 	}
 	if raw := s.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
 		v.Changes = strings.Split(raw, "\n")
-		v.MailLine = s.MailLine(ctx, s.Sessions.PopString(ctx, visit.SessMailKey))
+		if key := s.Sessions.PopString(ctx, visit.SessMailKey); s.AtCounter(c) {
+			v.MailLine = s.CounterMailLine(ctx, key)
+		} else {
+			v.MailLine = s.MailLine(ctx, key)
+		}
 	}
 	v.Actions = append(v.Actions, s.editAction(c, b, &types), s.swapAction(c, b))
 	v.ChangeWindow = s.ChangeWindowLine(c, b.CinemaID, b.Session.Showtime, v.Actions)
