@@ -59,8 +59,12 @@ func TestBrowserCounterKeys(t *testing.T) {
 		return v
 	}
 	path := func() string { return eval(`location.pathname`) }
-	active := func() string { return eval(`document.activeElement ? (document.activeElement.id || document.activeElement.tagName) : ""`) }
-	blur := func(t *testing.T, p *browsertest.Page) { eval(`document.activeElement && document.activeElement.blur(), ""`) }
+	active := func() string {
+		return eval(`document.activeElement ? (document.activeElement.id || document.activeElement.tagName) : ""`)
+	}
+	blur := func(t *testing.T, p *browsertest.Page) {
+		eval(`document.activeElement && document.activeElement.blur(), ""`)
+	}
 	waitFor := func(sel string) chromedp.Action[chromedp.Void] { return chromedp.WaitVisible(sel) }
 	wantPath := func(want string) func(t *testing.T, p *browsertest.Page) {
 		return func(t *testing.T, p *browsertest.Page) {
