@@ -679,8 +679,17 @@
       var src = doc.querySelector(f.getAttribute('data-required-with'));
       if (!src) return;
       f.required = src.checked;
-      if (src.checked) f.setAttribute('aria-required', 'true');
-      else f.removeAttribute('aria-required');
+      if (src.checked) {
+        f.setAttribute('aria-required', 'true');
+        return;
+      }
+      f.removeAttribute('aria-required');
+      // Not needed any more: the server's "type the reference" no longer applies.
+      if (f.getAttribute('aria-invalid') === 'true') {
+        f.removeAttribute('aria-invalid');
+        var err = f.id && doc.getElementById(f.id + '-error');
+        if (err) err.hidden = true;
+      }
     });
   }
 
