@@ -123,7 +123,14 @@ func TestBrowserCounterKeys(t *testing.T) {
 		t.Errorf("keys drawn too large: %s", wide)
 	}
 
+	toHome := func(t *testing.T, p *browsertest.Page) {
+		p.Do(chromedp.Navigate(base+"/"), waitFor(`#home-title`))
+		blur(t, p)
+	}
+	var cancels int64 // CancelOrder calls before y on the cancel question
 	keys := []counterKey{
+		{page: "home", key: "w", before: toHome, check: wantPath("/whats-on")},
+		{page: "home", key: "b", before: toHome, check: wantPath("/booking")},
 		{page: "find", key: "/", before: func(t *testing.T, p *browsertest.Page) {
 			p.Do(chromedp.Navigate(base+"/booking"), waitFor(`#number`))
 			blur(t, p)
@@ -213,6 +220,22 @@ func TestBrowserCounterKeys(t *testing.T) {
 			shot("booking-after-cash")
 			if got := p.Text(`[data-testid="changes"]`); !strings.Contains(got, "Cash") {
 				t.Errorf("after the cash payment: %q", got)
+			}
+		}},
+		{page: "booking", key: "e", before: blur, check: wantPath("/booking/edit")},
+		{page: "edit", key: kb.Escape, before: func(t *testing.T, p *browsertest.Page) {
+			p.Do(waitFor(`#edit-title`))
+			blur(t, p)
+		}, check: wantPath("/booking/edit/cancel")},
+		{page: "cancel", key: "y", before: func(t *testing.T, p *browsertest.Page) {
+			p.Do(waitFor(`[data-testid="cancel-back"]`))
+			cancels = h.sb.Calls("CancelOrder")
+			blur(t, p)
+		}, check: func(t *testing.T, p *browsertest.Page) {
+			wantPath("/booking/current")(t, p)
+			p.Do(waitFor(`[data-testid="counter-booking"]`))
+			if h.sb.Calls("CancelOrder") == cancels {
+				t.Errorf("y on the cancel question did not cancel the change upstream")
 			}
 		}},
 		{page: "booking", key: "n", before: blur, check: func(t *testing.T, p *browsertest.Page) {
