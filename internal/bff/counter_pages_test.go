@@ -168,3 +168,32 @@ func outerHTML(s *goquery.Selection) string {
 	}
 	return html
 }
+
+// TestCounterSalePagesSpeakToStaff: a sale at the counter, from the show to the confirmation,
+// uses staff words too.
+func TestCounterSalePagesSpeakToStaff(t *testing.T) {
+	h := counterHarness(t)
+	h.signInAs("carl", "clerk horse battery")
+	pages := map[string]string{}
+	_, pages["/whats-on"] = h.get("/whats-on")
+	_, pages["/whats-on/0001/1113"] = h.get("/whats-on/0001/1113")
+	h.buyUpToDetails("1113", twoAdults())
+	_, pages["/checkout/details"] = h.get("/checkout/details")
+	resp, body := h.post("/checkout/details", "/checkout/details", url.Values{"name": {""}, "email": {""}})
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("details: %d %s", resp.StatusCode, body)
+	}
+	_, pages["/checkout"] = h.get("/checkout")
+	resp, _ = h.post("/checkout/pay", "/checkout", nil)
+	_, pages["/checkout/counter-payment"] = h.get(resp.Header.Get("Location"))
+	resp, _ = h.post("/checkout/counter-payment", "/checkout/counter-payment", url.Values{"method": {"cash"}})
+	_, pages["confirmation"] = h.get(resp.Header.Get("Location"))
+	for p, body := range pages {
+		text := strings.ToLower(strings.Join(strings.Fields(h.doc(body).Find("title, body").Text()), " "))
+		for _, w := range customerWords {
+			if i := strings.Index(text, w); i >= 0 {
+				t.Errorf("%s says %q: …%s…", p, w, text[max(0, i-80):min(len(text), i+80)])
+			}
+		}
+	}
+}
