@@ -143,6 +143,15 @@ func TestBrowserCounterKeys(t *testing.T) {
 		{page: "print", key: kb.Escape, check: wantPath("/booking/current")},
 		{page: "booking", key: kb.Escape, before: toBooking, check: wantPath("/booking")},
 		{page: "booking", key: "s", before: toBooking, check: wantPath("/bookings/0001/100002/seats")},
+		{page: "booking", key: kb.Enter, before: toBooking, check: wantPath("/booking/edit")}, // Enter: the primary action, Change
+		{page: "edit", key: kb.Escape, before: func(t *testing.T, p *browsertest.Page) {
+			p.Do(waitFor(`#edit-title`))
+			blur(t, p)
+		}, check: wantPath("/booking/edit/cancel")},
+		{page: "cancel", key: "y", before: func(t *testing.T, p *browsertest.Page) {
+			p.Do(waitFor(`[data-testid="cancel-back"]`))
+			blur(t, p)
+		}, check: wantPath("/booking/current")},
 		{page: "booking", key: "e", before: toBooking, check: wantPath("/booking/edit")},
 		{page: "edit", key: "a", before: func(t *testing.T, p *browsertest.Page) {
 			p.Do(waitFor(`#edit-title`))

@@ -34,10 +34,13 @@ func TestCounterPagesSpeakToStaff(t *testing.T) {
 		t.Errorf("the booking page: e-mail %d, ticket cards %d", doc.Find(`[data-testid="customer-email"]`).Length(),
 			doc.Find(`[data-testid="ticket-card"]`).Length())
 	}
+	_, pages["/booking/tickets"] = h.get("/booking/tickets")
+	_, pages["/bookings/0001/100002/seats"] = h.get("/bookings/0001/100002/seats")
 	doc = h.startEdit(t)
 	typ := doc.Find(`[data-testid="quick-add"] button[data-shortcut="1"]`).AttrOr("value", "")
 	_, doc = h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
 	_, pages["/booking/edit"] = h.get("/booking/edit")
+	_, pages["/booking/edit/seats"] = h.get("/booking/edit/seats")
 	_, pages["/booking/edit/cancel"] = h.get("/booking/edit/cancel")
 	resp, body := h.post("/booking/edit/complete", "/booking/edit", nil)
 	if resp.StatusCode != http.StatusSeeOther {
