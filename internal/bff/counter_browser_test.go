@@ -143,6 +143,11 @@ func TestBrowserCounterKeys(t *testing.T) {
 		{page: "print", key: kb.Escape, check: wantPath("/booking/current")},
 		{page: "booking", key: kb.Escape, before: toBooking, check: wantPath("/booking")},
 		{page: "booking", key: "s", before: toBooking, check: wantPath("/bookings/0001/100002/seats")},
+		{page: "swap", key: kb.Escape, before: func(t *testing.T, p *browsertest.Page) {
+			p.Do(waitFor(`[data-testid="seatmap"]`))
+			shot("swap")
+			blur(t, p)
+		}, check: wantPath("/booking/current")},
 		{page: "booking", key: kb.Enter, before: toBooking, check: wantPath("/booking/edit")}, // Enter: the primary action, Change
 		{page: "edit", key: kb.Escape, before: func(t *testing.T, p *browsertest.Page) {
 			p.Do(waitFor(`#edit-title`))
@@ -170,6 +175,10 @@ func TestBrowserCounterKeys(t *testing.T) {
 			p.Do(waitFor(`#edit-title`))
 		}},
 		{page: "edit", key: "s", before: blur, check: wantPath("/booking/edit/seats")},
+		{page: "edit-seats", key: kb.Escape, before: func(t *testing.T, p *browsertest.Page) {
+			p.Do(waitFor(`[data-testid="seat-form"]`))
+			blur(t, p)
+		}, check: wantPath("/booking/edit")},
 		{page: "edit", key: kb.Escape, before: func(t *testing.T, p *browsertest.Page) {
 			p.Do(chromedp.Navigate(base+"/booking/edit"), waitFor(`#edit-title`))
 			blur(t, p)

@@ -252,7 +252,7 @@ func (h *Handler) renderWithPlan(c echo.Context, status int, b cinema.Booking, p
 // measures it).
 func (h *Handler) chooseView(c echo.Context, b cinema.Booking, plan *cinema.SeatPlan, choice picked, notice *components.Notice) page.ChooseView {
 	l := web.Loc(c)
-	v := page.ChooseView{Header: h.header(c, b), Notice: notice, BackURL: h.Links.Booking, BackLabel: h.backLabel(c),
+	v := page.ChooseView{Header: h.header(c, b), Counter: h.Site.AtCounter(c), Notice: notice, BackURL: h.Links.Booking, BackLabel: h.backLabel(c),
 		ActionURL: h.url(web.RouteSwapShow, b.CinemaID, b.Number), CSRFToken: web.CSRFToken(c), Reason: visits.SwapUnavailableReason(l, b)}
 	if v.Reason == "" {
 		v.Reason = h.Site.ChangesClosed(c, b.CinemaID, b.Session.Showtime)

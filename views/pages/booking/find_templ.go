@@ -253,7 +253,7 @@ func Find(v FindView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "</label> <input id=\"number\" name=\"number\" autocomplete=\"off\" autocapitalize=\"off\" spellcheck=\"false\" required maxlength=\"256\" value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, " <kbd class=\"kbd\">/</kbd></label> <input id=\"number\" name=\"number\" autocomplete=\"off\" autocapitalize=\"off\" spellcheck=\"false\" required maxlength=\"256\" value=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

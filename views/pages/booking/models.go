@@ -175,6 +175,7 @@ type CancelView struct {
 
 // SeatsView is the seat change page of the edit.
 type SeatsView struct {
+	Counter       bool // box office: Esc goes back to the change
 	BookingNumber string
 	ActionURL     string
 	BackURL       string
