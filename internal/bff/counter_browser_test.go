@@ -301,3 +301,41 @@ func pressKey(key string) chromedp.Action[chromedp.Void] {
 		return chromedp.Void{}, nil
 	}
 }
+
+// TestBrowserCounterSaleKeys: on the counter's ticket step of a sale, Esc goes back to the
+// programme and Enter (no field focused) goes on to the seats with the tickets typed.
+func TestBrowserCounterSaleKeys(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	h.addClerk("carl", "Carl Clerk", "clerk horse battery")
+	p := browsertest.NewPage(t, browsertest.Options{Width: 1280, Height: 800})
+	browserEnrol(t, p, h, device.Counter)
+	base := h.ts.URL
+	p.Do(chromedp.Navigate(base+"/staff/sign-in"), chromedp.WaitVisible(`#username`),
+		chromedp.SendKeys(`#username`, "carl"), chromedp.SendKeys(`#password`, "clerk horse battery"),
+		chromedp.Submit(`#password`), chromedp.WaitVisible(`[data-testid="staff-badge"]`))
+	path := func() string {
+		v, err := chromedp.Run(p.Ctx, chromedp.Evaluate[string](`location.pathname`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	unfocus := func() {
+		if _, err := chromedp.Run(p.Ctx, chromedp.Evaluate[bool](`(document.activeElement && document.activeElement.blur(), true)`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct{ key, want string }{{kb.Escape, "/whats-on"}, {kb.Enter, "/checkout/seats"}} {
+		p.Do(chromedp.Navigate(base+"/whats-on/0001/1113"), chromedp.WaitVisible(`[data-testid="tickets-form"]`),
+			chromedp.SetValue(`[data-testid="tickets-form"] input[type="number"]`, "2"))
+		unfocus()
+		p.Do(pressKey(tc.key), chromedp.WaitReady("body"))
+		deadline := time.Now().Add(10 * time.Second)
+		for path() != tc.want && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if got := path(); got != tc.want {
+			t.Errorf("%q on the ticket step went to %s, want %s", tc.key, got, tc.want)
+		}
+	}
+}

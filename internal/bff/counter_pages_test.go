@@ -191,6 +191,13 @@ func TestCounterSalePagesSpeakToStaff(t *testing.T) {
 	_, pages["/checkout/counter-payment"] = h.get(resp.Header.Get("Location"))
 	resp, _ = h.post("/checkout/counter-payment", "/checkout/counter-payment", url.Values{"method": {"cash"}})
 	_, pages["confirmation"] = h.get(resp.Header.Get("Location"))
+	// Enter goes on from each step; the keys are drawn.
+	for p, sel := range map[string]string{"/checkout/details": `[data-testid="details-form"] button[data-shortcut="Enter"] kbd`,
+		"/checkout": `[data-testid="pay"][data-shortcut="Enter"] kbd`, "/checkout/counter-payment": `[data-testid="counter-pay-submit"][data-shortcut="Enter"] kbd`} {
+		if h.doc(pages[p]).Find(sel).Length() != 1 {
+			t.Errorf("%s: no Enter key on the primary action (%s)", p, sel)
+		}
+	}
 	for p, body := range pages {
 		text := strings.ToLower(strings.Join(strings.Fields(h.doc(body).Find("title, body").Text()), " "))
 		for _, w := range customerWords {
