@@ -17,6 +17,7 @@ func (s *Server) home(c echo.Context) error {
 	v := pages.HomeView{
 		FindBookingURL: s.URL(web.RouteFindBooking),
 		WhatsOnURL:     s.URL(web.RouteWhatsOn),
+		Counter:        s.AtCounter(c),
 	}
 	return s.Render(c, http.StatusOK, web.Loc(c).T("home.page_title"), pages.Home(v))
 }

@@ -95,8 +95,9 @@ func TestStaffPagesInGerman(t *testing.T) {
 		"Wie zahlt der Kunde?", "Kartenterminal", "Belegnummer des Terminals", "Bar", "Zahlung erhalten: abschließen", "Zurück zur Änderung"},
 		[]string{"Take the payment", "Card terminal", "To pay"})
 	resp, doc = h.germanPost("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"terminal"}})
-	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(mainText(doc), "Die Zahlung wurde nicht erfasst") ||
-		!strings.Contains(mainText(doc), "Geben Sie die Belegnummer ein") {
+	// A missing reference is said next to its field, not as a payment that failed.
+	if resp.StatusCode != http.StatusUnprocessableEntity || strings.Contains(mainText(doc), "Die Zahlung wurde nicht erfasst") ||
+		!strings.Contains(text(doc, "reference-error"), "Geben Sie die Belegnummer vom Beleg des Terminals ein") {
 		t.Fatalf("card payment without a reference in German: %d %q", resp.StatusCode, mainText(doc))
 	}
 	resp, _ = h.post("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"terminal"}, "reference": {"TID-1"}})

@@ -10,6 +10,8 @@
  *   4b. Seat map zoom and pinch: .seatmap [data-seatmap-zoom]
  *   5. Print buttons: [data-print]
  *   5c. Kiosk collect keypads: .kiosk-keypad[data-for] [data-key]
+ *   6. Counter keys: [data-shortcut], [data-shortcut-focus], [data-required-with]
+ *   6b. Counter cash, change due: [data-cash-change]
  */
 (function () {
   'use strict';
@@ -632,25 +634,156 @@
   });
 
   /* ------------------------------------------------------------------
-   * 6. Counter mode: one-key shortcuts for box-office staff.
-   *    <button data-shortcut="e">Change this booking <kbd class="kbd">e</kbd></button>
-   *    A key press outside text fields focuses a field or presses a button with that
-   *    data-shortcut. Only on the counter terminal (body.mode-counter).
+   * 6. Counter mode: keys for box-office staff.
+   *    <button data-shortcut="e Enter">Change this booking <kbd class="kbd">e</kbd></button>
+   *    <input type="radio" data-shortcut="t" data-shortcut-focus="#reference">
+   *    data-shortcut lists the keys (KeyboardEvent.key values, space-separated) the page
+   *    draws in its <kbd>s. Outside text fields a key presses the button or follows the link
+   *    that has it, chooses the radio (and focuses its data-shortcut-focus field) or focuses
+   *    the field. Enter acts only where nothing that takes Enter itself has focus; Escape
+   *    ("back one step") acts in fields too. Only on the counter terminal (body.mode-counter).
    * ------------------------------------------------------------------ */
-  doc.addEventListener('keydown', function (event) {
-    if (!doc.body.classList.contains('mode-counter')) return;
-    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
-    var t = event.target;
-    if (t && t.closest && t.closest('input, textarea, select, [contenteditable]')) return;
+  function shortcutFor(key) {
     var targets = doc.querySelectorAll('[data-shortcut]');
     for (var i = 0; i < targets.length; i++) {
       var el = targets[i];
-      if (el.getAttribute('data-shortcut') !== event.key || el.disabled) continue;
-      event.preventDefault();
-      if (el.matches('input, select, textarea')) el.focus();
-      else el.click();
+      if (el.disabled || el.closest('[hidden]')) continue;
+      var keys = (el.getAttribute('data-shortcut') || '').split(/\s+/);
+      if (keys.indexOf(key) >= 0) return el;
+    }
+    return null;
+  }
+
+  function pressShortcut(el) {
+    if (el.matches('input[type=radio], input[type=checkbox]')) {
+      if (!el.checked) {
+        el.checked = true;
+        el.dispatchEvent(new Event('change', { bubbles: true }));
+      } else {
+        focusFor(el);
+      }
       return;
     }
+    if (el.matches('input, select, textarea')) {
+      el.focus();
+      return;
+    }
+    el.click();
+  }
+
+  doc.addEventListener('keydown', function (event) {
+    if (!doc.body.classList.contains('mode-counter')) return;
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || event.isComposing) return;
+    var t = event.target && event.target.closest ? event.target : null;
+    var key = event.key;
+    if (key === 'Enter') {
+      if (t && t.closest('input, textarea, select, button, a[href], summary, [contenteditable]')) return;
+    } else if (key !== 'Escape') {
+      if (t && t.closest('input:not([type=radio]):not([type=checkbox]), textarea, select, [contenteditable]')) return;
+    }
+    var el = shortcutFor(key);
+    if (!el) return;
+    event.preventDefault();
+    pressShortcut(el);
+  });
+
+  /* A chosen radio's field: <input type="radio" data-shortcut-focus="#reference"> focuses
+   * #reference when chosen (by key or pointer); <input data-required-with="#method-terminal">
+   * is required (and says so) while that radio is chosen. */
+  function focusFor(radio) {
+    var sel = radio.getAttribute('data-shortcut-focus');
+    var f = sel ? doc.querySelector(sel) : null;
+    if (f) f.focus();
+  }
+
+  function syncRequired(root) {
+    each(root, '[data-required-with]', function (f) {
+      var src = doc.querySelector(f.getAttribute('data-required-with'));
+      if (!src) return;
+      f.required = src.checked;
+      if (src.checked) {
+        f.setAttribute('aria-required', 'true');
+        return;
+      }
+      f.removeAttribute('aria-required');
+      // Not needed any more: the server's "type the reference" no longer applies.
+      if (f.getAttribute('aria-invalid') === 'true') {
+        f.removeAttribute('aria-invalid');
+        var err = f.id && doc.getElementById(f.id + '-error');
+        if (err) err.hidden = true;
+      }
+    });
+  }
+
+  doc.addEventListener('change', function (event) {
+    var t = event.target;
+    if (!t || !t.matches || !t.matches('input[type=radio]')) return;
+    if (t.checked && t.hasAttribute('data-shortcut-focus')) focusFor(t);
+    syncRequired(doc);
+  });
+
+  /* ------------------------------------------------------------------
+   * 6b. Cash at the counter: the change due, live.
+   *    <div data-cash-change data-due-cents="1325" data-currency="EUR">
+   *      <input name="given"> … <p class="change-due" hidden>Change due: <strong data-change-due></strong></p>
+   *    Once the amount given covers what is due, the change is shown and the form carries
+   *    confirm=1: the clerk has seen it, so the server records the payment at once. Without
+   *    this script the server shows the change due first and asks to confirm.
+   * ------------------------------------------------------------------ */
+  function parseCash(s) {
+    s = (s || '').trim();
+    if (!s) return null;
+    var whole = s, frac = '';
+    var i = Math.max(s.lastIndexOf('.'), s.lastIndexOf(','));
+    if (i >= 0 && s.length - i - 1 >= 1 && s.length - i - 1 <= 2) {
+      whole = s.slice(0, i);
+      frac = s.slice(i + 1);
+    }
+    whole = whole.replace(/[.,\s\u00a0]/g, '') || '0';
+    if (!/^\d{1,9}$/.test(whole) || !/^\d{0,2}$/.test(frac)) return null;
+    var f = frac === '' ? 0 : parseInt(frac, 10) * (frac.length === 1 ? 10 : 1);
+    return parseInt(whole, 10) * 100 + f;
+  }
+
+  function formatMoney(cents, currency) {
+    try {
+      return new Intl.NumberFormat(doc.documentElement.lang || undefined,
+        { style: 'currency', currency: currency }).format(cents / 100);
+    } catch (e) {
+      return (cents / 100).toFixed(2) + ' ' + currency;
+    }
+  }
+
+  function updateChange(box) {
+    var input = box.querySelector('input');
+    var out = box.querySelector('[data-change-due]');
+    var line = box.querySelector('.change-due');
+    var form = box.closest('form');
+    if (!input || !out || !form) return;
+    var due = parseInt(box.getAttribute('data-due-cents') || '', 10);
+    var cents = parseCash(input.value);
+    var live = form.querySelector('input[name=confirm][data-live]');
+    if (isNaN(due) || cents === null || cents < due) {
+      out.textContent = '';
+      if (line) line.hidden = true;
+      if (live) live.remove();
+      return;
+    }
+    out.textContent = formatMoney(cents - due, box.getAttribute('data-currency') || 'EUR');
+    if (line) line.hidden = false;
+    if (!live) {
+      live = doc.createElement('input');
+      live.type = 'hidden';
+      live.name = 'confirm';
+      live.value = '1';
+      live.setAttribute('data-live', '');
+      form.appendChild(live);
+    }
+  }
+
+  doc.addEventListener('input', function (event) {
+    var box = event.target && event.target.closest && event.target.closest('[data-cash-change]');
+    if (box) updateChange(box);
   });
 
   /* ------------------------------------------------------------------
@@ -660,6 +793,8 @@
     each(root, '[data-countdown-expires]', startCountdown);
     each(root, '.seatmap[data-max]', updateSeatmap);
     each(root, '.seatmap', setupZoom);
+    syncRequired(root);
+    each(root, '[data-cash-change]', updateChange);
   }
 
   function ready() {

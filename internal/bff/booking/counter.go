@@ -32,7 +32,7 @@ func (s *Handler) editBalance(c echo.Context, e visit.Edit) (cinema.Money, error
 func (s *Handler) editCounterView(c echo.Context, e visit.Edit, due cinema.Money) pages.CounterPayView {
 	l := web.Loc(c)
 	return pages.CounterPayView{What: l.T("staff.counter.edit_what", "Number", e.BookingNumber),
-		Amount: l.Money(due), ActionURL: s.URL(web.RouteEditCounterPay), BackURL: s.URL(web.RouteEdit), BackLabel: l.T("staff.counter.back_to_change"),
+		Amount: l.Money(due), DueCents: due.Cents, Currency: due.Currency, ActionURL: s.URL(web.RouteEditCounterPay), BackURL: s.URL(web.RouteEdit), BackLabel: l.T("staff.counter.back_to_change"),
 		CSRFToken: web.CSRFToken(c)}
 }
 
@@ -68,11 +68,10 @@ func (s *Handler) takeEditCounterPay(c echo.Context) error {
 	if due.Cents <= 0 {
 		return s.Redirect(c, s.URL(web.RouteEdit))
 	}
-	p, problem, err := s.ReadCounterPayment(c)
+	p, problem, err := s.ReadCounterPayment(c, due)
 	if err != nil {
-		v := s.editCounterView(c, e, due)
-		v.Method, v.Reference, v.Error = p.Method, p.Reference, problem
-		return s.Render(c, http.StatusUnprocessableEntity, web.Loc(c).T("staff.counter.title"), pages.CounterPay(v))
+		v, status := visit.CounterForm(s.editCounterView(c, e, due), p, problem, err)
+		return s.Render(c, status, web.Loc(c).T("staff.counter.title"), pages.CounterPay(v))
 	}
 	lines, _ := editLinesIn(web.Loc(c), e, mustOrder(s, c, e))
 	e.Summary = changeSummary(lines)

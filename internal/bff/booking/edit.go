@@ -213,6 +213,12 @@ func (s *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types [
 	}
 	balance := o.Total
 	switch {
+	case balance.Cents > 0 && v.Counter:
+		v.BalanceKind, v.Balance = "pay", l.Money(balance)
+		v.CompleteLabel = l.T("booking.counter.complete_pay", "Amount", v.Balance)
+	case balance.Cents < 0 && v.Counter && e.Paid:
+		v.BalanceKind, v.Balance = "refund", l.Money(balance.Neg())
+		v.CompleteLabel = l.T("booking.counter.complete_refund", "Amount", v.Balance)
 	case balance.Cents > 0:
 		v.BalanceKind, v.Balance = "pay", l.Money(balance)
 		if e.Paid {
@@ -231,6 +237,9 @@ func (s *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types [
 		v.BalanceKind, v.Balance, v.CompleteLabel = "none", l.Money(balance), l.T("booking.complete")
 	}
 	v.PayWith, v.RefundTo = editPayWith(l, e, balance)
+	if v.Counter {
+		v.PayWith = counterPayWith(l, e, balance, v.PayWith)
+	}
 	if e.TotalKnown {
 		orig := cinema.Money{Cents: e.OriginalTotal, Currency: balance.Currency}
 		v.Totals = true
@@ -287,6 +296,18 @@ func editPayWith(l *i18n.Localizer, e visit.Edit, balance cinema.Money) (string,
 		return l.T("booking.refund_to_payments"), to
 	}
 	return "", nil
+}
+
+// counterPayWith is editPayWith's line in the box office's words: the clerk takes the payment
+// on the next step, or refunds to the customer's card.
+func counterPayWith(l *i18n.Localizer, e visit.Edit, balance cinema.Money, customers string) string {
+	switch {
+	case balance.Cents > 0:
+		return l.T("booking.counter.pay_next_step")
+	case balance.Cents < 0 && e.Paid:
+		return l.T("booking.counter.refund_to_card")
+	}
+	return customers
 }
 
 // editSteppers is a − n + row per ticket type that can be added: how many of the type the
@@ -545,7 +566,8 @@ func (s *Handler) confirmCancelEdit(c echo.Context) error {
 		return err
 	}
 	return s.Render(c, http.StatusOK, web.Loc(c).T("booking.cancel_changes"), view.CancelConfirm(view.CancelView{
-		BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: s.URL(web.RouteEditCancel), BackURL: s.URL(web.RouteEdit), CSRFToken: web.CSRFToken(c)}))
+		BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: s.URL(web.RouteEditCancel), BackURL: s.URL(web.RouteEdit), CSRFToken: web.CSRFToken(c),
+		Counter: s.AtCounter(c)}))
 }
 
 // cancelEdit cancels the edit upstream: the original booking comes back unchanged.

@@ -35,6 +35,14 @@ func (s *Handler) findView(c echo.Context) (view.FindView, error) {
 	return v, nil
 }
 
+// findTitle is the look-up's page title: staff find a booking, a customer theirs.
+func (s *Handler) findTitle(c echo.Context) string {
+	if s.StaffUser(c) != "" {
+		return web.Loc(c).T("booking.find_title_staff")
+	}
+	return web.Loc(c).T("booking.find_title")
+}
+
 // showFindBooking shows the look-up form.
 func (s *Handler) showFindBooking(c echo.Context) error {
 	v, err := s.findView(c)
@@ -44,10 +52,13 @@ func (s *Handler) showFindBooking(c echo.Context) error {
 	if msg := s.PopFlash(c); msg != "" {
 		v.Error = msg
 	}
+	if msg := s.PopFlashSuccess(c); msg != "" {
+		v.Notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
+	}
 	if msg := s.Sessions.PopString(c.Request().Context(), web.SessStaffPINWarning); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeWarning, Heading: msg}
 	}
-	return s.Render(c, http.StatusOK, web.Loc(c).T("booking.find_title"), view.Find(v))
+	return s.Render(c, http.StatusOK, s.findTitle(c), view.Find(v))
 }
 
 // findBooking checks the booking number and e-mail against the upstream and binds the visit
@@ -114,7 +125,7 @@ func (s *Handler) findBooking(c echo.Context) error {
 		if v.Staff {
 			v.Error = l.T("booking.find_not_found_staff", "Number", v.Number)
 		}
-		return s.Render(c, http.StatusNotFound, l.T("booking.find_title"), view.Find(v))
+		return s.Render(c, http.StatusNotFound, s.findTitle(c), view.Find(v))
 	case err != nil:
 		// The ticketing system failed, not the person: the attempt does not count.
 		if gerr := ratelimit.GiveAll(ctx, s.Limits, limits...); gerr != nil {
@@ -143,7 +154,7 @@ func (s *Handler) findRefused(c echo.Context, v view.FindView, msg string, clien
 		return s.tooMany(c, v, wait.Seconds())
 	}
 	v.Error = msg
-	return s.Render(c, http.StatusUnprocessableEntity, web.Loc(c).T("booking.find_title"), view.Find(v))
+	return s.Render(c, http.StatusUnprocessableEntity, s.findTitle(c), view.Find(v))
 }
 
 // isTicketCode reports whether a look-up field holds a scanned ticket code (internal/tickets:
@@ -176,7 +187,7 @@ func (s *Handler) tooMany(c echo.Context, v view.FindView, seconds float64) erro
 	c.Response().Header().Set("Retry-After", strconv.Itoa(web.WholeSeconds(seconds)))
 	l := web.Loc(c)
 	v.Error = l.T("booking.find_too_many", "Wait", web.BookingWait(l, seconds))
-	return s.Render(c, http.StatusTooManyRequests, l.T("booking.find_title"), view.Find(v))
+	return s.Render(c, http.StatusTooManyRequests, s.findTitle(c), view.Find(v))
 }
 
 // forgetBooking unbinds the booking from this visit (a shared computer, the kiosk). An edit in

@@ -64,7 +64,7 @@ func (s *Handler) renderEditSeats(c echo.Context, status int, notice *components
 	if chosen == nil {
 		chosen = yours
 	}
-	v := view.SeatsView{BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: s.URL(web.RouteEditSeats), BackURL: s.URL(web.RouteEdit),
+	v := view.SeatsView{Counter: s.AtCounter(c), BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: s.URL(web.RouteEditSeats), BackURL: s.URL(web.RouteEdit),
 		CSRFToken: web.CSRFToken(c), Count: len(tickets), Notice: notice,
 		Map: components.BuildSeatMap(plan, components.SeatMapOptions{Max: len(tickets), Yours: yours, YoursSelectable: true,
 			Chosen: chosen, Kiosk: web.IsKiosk(c), Label: l.T("booking.seat_map_label"), AsOf: s.SeatsAsOf(ctx, e.CinemaID, snap.AsOf)})}

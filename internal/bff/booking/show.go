@@ -73,12 +73,32 @@ func (s *Handler) showBooking(c echo.Context) error {
 	}
 	if raw := s.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
 		v.Changes = strings.Split(raw, "\n")
-		v.MailLine = s.MailLine(ctx, s.Sessions.PopString(ctx, visit.SessMailKey))
+		if key := s.Sessions.PopString(ctx, visit.SessMailKey); s.AtCounter(c) {
+			v.MailLine = s.CounterMailLine(ctx, key)
+		} else {
+			v.MailLine = s.MailLine(ctx, key)
+		}
 	}
-	v.TicketCards = s.TicketsView(ctx, b, s.URL(web.RouteBookingTickets))
 	v.Actions = append(v.Actions, s.editAction(c, b, &types), s.swapAction(c, b))
 	v.ChangeWindow = s.ChangeWindowLine(c, b.CinemaID, b.Session.Showtime, v.Actions)
-	return s.Render(c, http.StatusOK, l.T("booking.show_title", "Number", v.Number), view.Show(v))
+	title := l.T("booking.show_title", "Number", v.Number)
+	if s.AtCounter(c) {
+		// The box office: who booked beside what can be done; the tickets are in the print view.
+		v.Counter, v.CustomerName, v.CustomerEmail = true, b.CustomerName, b.CustomerEmail
+		v.PrintURL, v.FindURL = s.URL(web.RouteBookingTickets), s.URL(web.RouteFindBooking)
+		for i := range v.Actions {
+			if v.Actions[i].Enabled {
+				v.Actions[i].Primary = true
+				break
+			}
+		}
+		if b.CustomerName != "" {
+			title = l.T("booking.counter.show_title", "Number", v.Number, "Name", b.CustomerName)
+		}
+	} else {
+		v.TicketCards = s.TicketsView(ctx, b, s.URL(web.RouteBookingTickets))
+	}
+	return s.Render(c, http.StatusOK, title, view.Show(v))
 }
 
 // showBookingTickets is the print view of the booking's tickets.
@@ -87,7 +107,9 @@ func (s *Handler) showBookingTickets(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := view.PrintView{Number: fmt.Sprint(b.Number), Tickets: s.TicketsView(c.Request().Context(), b, ""), BackURL: s.URL(web.RouteBooking)}
+	v := view.PrintView{Number: fmt.Sprint(b.Number), Tickets: s.TicketsView(c.Request().Context(), b, ""), BackURL: s.URL(web.RouteBooking),
+		Counter: s.AtCounter(c)}
+	v.Tickets.Staff = v.Counter
 	return s.Render(c, http.StatusOK, web.Loc(c).T("booking.print_title", "Number", v.Number), view.Print(v))
 }
 

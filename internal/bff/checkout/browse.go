@@ -197,7 +197,7 @@ func (s *Handler) renderTickets(c echo.Context, status int, notice *components.N
 	}
 	v := co.TicketsView{Session: s.sessionHeader(ctx, se.CinemaID, se.FilmTitle, se.Showtime, se.ScreenName),
 		ActionURL: s.URL(web.RouteBuySession, se.CinemaID, se.SessionID), BackURL: s.URL(web.RouteWhatsOn) + "?" + url.Values{"cinema": {se.CinemaID}}.Encode(),
-		CSRFToken: web.CSRFToken(c), Notice: notice, MaxTotal: s.SeatsPerOrder(c)}
+		CSRFToken: web.CSRFToken(c), Notice: notice, MaxTotal: s.SeatsPerOrder(c), Counter: s.AtCounter(c)}
 	for _, t := range buyableTypes(types, se) {
 		row := co.TicketTypeRow{Code: t.Code, Description: t.Description, Price: l.Money(t.Price), Qty: "0", Invalid: invalid[t.Code]}
 		switch {
@@ -211,7 +211,11 @@ func (s *Handler) renderTickets(c echo.Context, status int, notice *components.N
 		}
 		v.Types = append(v.Types, row)
 	}
-	return s.Render(c, status, l.T("checkout.tickets_title"), co.Tickets(v))
+	title := l.T("checkout.tickets_title")
+	if v.Counter {
+		title = l.T("checkout.counter.tickets_title")
+	}
+	return s.Render(c, status, title, co.Tickets(v))
 }
 
 // chooseTickets starts the order with the chosen tickets; the upstream picks the best seats

@@ -20,7 +20,7 @@ import (
 func (s *Handler) buyCounterView(c echo.Context, v visit.Buy, due cinema.Money) pages.CounterPayView {
 	l := web.Loc(c)
 	return pages.CounterPayView{What: l.N("staff.counter.sale_what", v.Places, "Film", v.FilmTitle),
-		Amount: l.Money(due), ActionURL: s.URL(web.RouteBuyCounterPay), BackURL: s.URL(web.RouteBuySummary), BackLabel: l.T("staff.counter.back_to_order"),
+		Amount: l.Money(due), DueCents: due.Cents, Currency: due.Currency, ActionURL: s.URL(web.RouteBuyCounterPay), BackURL: s.URL(web.RouteBuySummary), BackLabel: l.T("staff.counter.back_to_order"),
 		CSRFToken: web.CSRFToken(c)}
 }
 
@@ -54,11 +54,10 @@ func (s *Handler) takeBuyCounterPay(c echo.Context) error {
 		return s.buyEnded(c, v, err)
 	}
 	due := o.ToPay()
-	p, problem, err := s.ReadCounterPayment(c)
+	p, problem, err := s.ReadCounterPayment(c, due)
 	if err != nil {
-		cv := s.buyCounterView(c, v, due)
-		cv.Method, cv.Reference, cv.Error = p.Method, p.Reference, problem
-		return s.Render(c, http.StatusUnprocessableEntity, web.Loc(c).T("staff.counter.title"), pages.CounterPay(cv))
+		cv, status := visit.CounterForm(s.buyCounterView(c, v, due), p, problem, err)
+		return s.Render(c, status, web.Loc(c).T("staff.counter.title"), pages.CounterPay(cv))
 	}
 	st := s.checkout()
 	rec, err := st.store.Create(ctx, purchases.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
@@ -82,8 +81,8 @@ func (s *Handler) takeBuyCounterPay(c echo.Context) error {
 			err = errors.New("the ticketing system did not confirm the sale")
 		}
 		cv := s.buyCounterView(c, v, due)
-		cv.Method, cv.Reference = p.Method, p.Reference
-		cv.Error = web.Loc(c).T("staff.counter.sale_failed")
+		cv.Method, cv.Reference, cv.Given = p.Method, p.Reference, p.Given
+		cv.Error, cv.Failed = web.Loc(c).T("staff.counter.sale_failed"), true
 		web.LoggerFrom(ctx, s.Logger).Warn("counter sale not completed", "err", err)
 		return s.Render(c, http.StatusServiceUnavailable, web.Loc(c).T("staff.counter.title"), pages.CounterPay(cv))
 	}

@@ -336,7 +336,7 @@ func (s *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) erro
 	}
 	v := co.ConfirmationView{BookingNumber: fmt.Sprint(rec.BookingNumber), Session: s.sessionHeader(ctx, rec.CinemaID, sn.FilmTitle, sn.Showtime, sn.Screen),
 		CustomerName: rec.CustomerName, CustomerEmail: rec.CustomerEmail, Fees: money(sn.Fees, sn.Currency), Total: money(sn.Total, sn.Currency),
-		Kiosk: web.IsKiosk(c), Reference: rec.Reference(), HomeURL: s.URL(web.RouteHome), WhatsOnURL: s.URL(web.RouteWhatsOn)}
+		Kiosk: web.IsKiosk(c), Counter: s.AtCounter(c), Reference: rec.Reference(), HomeURL: s.URL(web.RouteHome), WhatsOnURL: s.URL(web.RouteWhatsOn)}
 	for _, t := range sn.Tickets {
 		v.Tickets = append(v.Tickets, co.Line{Description: t.Description, Seat: t.Seat, Amount: money(t.Cents, sn.Currency)})
 	}
@@ -354,10 +354,15 @@ func (s *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) erro
 	}
 	if b, err := s.ReadBooking(ctx, rec.CinemaID, rec.BookingNumber); err == nil {
 		v.TicketCards = s.TicketsView(ctx, b, "")
+		v.TicketCards.Staff = v.Counter
 	} else {
 		web.LoggerFrom(ctx, s.Logger).Warn("booking for the confirmation's tickets", "ref", rec.ID, "booking", rec.BookingNumber, "err", err)
 	}
-	v.MailLine = s.MailLine(ctx, "purchase:"+rec.ID)
+	if v.Counter {
+		v.MailLine = s.CounterMailLine(ctx, "purchase:"+rec.ID)
+	} else {
+		v.MailLine = s.MailLine(ctx, "purchase:"+rec.ID)
+	}
 	if b, ok := s.CurrentBuy(c); ok && b.UserSessionID == rec.UserSessionID {
 		s.ClearBuy(c) // bought: the next visit to "what's on" starts afresh
 		s.Sessions.Put(c.Request().Context(), visit.SessBuyDone, rec.ID)

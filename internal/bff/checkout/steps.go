@@ -174,7 +174,12 @@ func (s *Handler) renderBuyDetails(c echo.Context, status int, v visit.Buy, d co
 	}
 	d.Session, d.ActionURL, d.BackURL, d.CSRFToken = s.buyHeader(c.Request().Context(), v), s.URL(web.RouteBuyDetails), s.URL(web.RouteBuySeats), web.CSRFToken(c)
 	d.Countdown = s.buyCountdown(c, v, o)
-	return s.Render(c, status, web.Loc(c).T("checkout.details_title"), co.Details(d))
+	d.Counter = s.AtCounter(c)
+	title := web.Loc(c).T("checkout.details_title")
+	if d.Counter {
+		title = web.Loc(c).T("checkout.counter.details_title")
+	}
+	return s.Render(c, status, title, co.Details(d))
 }
 
 // validEmail accepts a plain address (no display name), with a dot in the domain.
@@ -268,6 +273,9 @@ func (s *Handler) renderBuySummary(c echo.Context, status int, notice *component
 	toPay := o.ToPay()
 	view.ToPay, view.NothingToPay = money(toPay), toPay.Cents <= 0
 	view.PayLabel = l.T("checkout.pay_securely", "Amount", money(toPay))
+	if view.Counter = s.AtCounter(c); view.Counter {
+		view.PayLabel = l.T("booking.counter.complete_pay", "Amount", money(toPay))
+	}
 	if view.NothingToPay {
 		view.PayLabel = l.T("checkout.confirm_booking")
 	}

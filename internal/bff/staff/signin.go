@@ -163,13 +163,13 @@ func (s *Handler) nextCustomer(c echo.Context) error {
 	s.ReleaseBuy(c)
 	s.ClearEdit(c)
 	s.ClearBuy(c)
-	for _, k := range []string{visit.SessBookingCinema, visit.SessBookingNumber, visit.SessChanges, visit.SessMailKey, visit.SessSwapPending, visit.SessSwapDone, web.SessFlash} {
+	for _, k := range []string{visit.SessBookingCinema, visit.SessBookingNumber, visit.SessChanges, visit.SessMailKey, visit.SessSwapPending, visit.SessSwapDone, web.SessFlash, web.SessFlashSuccess} {
 		s.Sessions.Remove(ctx, k)
 	}
 	if err := s.RenewSession(c); err != nil {
 		return err
 	}
 	s.RecordAudit(c, audit.Entry{Action: audit.ActionNextCustomer, CinemaID: bb.CinemaID, BookingNumber: bb.Number})
-	s.Flash(c, web.Loc(c).T("staff.counter.next_ready"))
+	s.FlashSuccess(c, web.Loc(c).T("staff.counter.next_ready"))
 	return s.Redirect(c, s.URL(web.RouteFindBooking))
 }

@@ -37,7 +37,7 @@ func (h *Handler) showSwap(c echo.Context) error {
 	}
 	rb, err := h.Bookings.Read(c.Request().Context(), bb.CinemaID, bb.Number)
 	if err != nil {
-		return h.Site.FromUpstream(err, h.Links.Booking, web.Loc(c).T("swap.back_to_booking"))
+		return h.Site.FromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
 	return h.render(c, http.StatusOK, rb.Booking, rb.Plan, picked{}, nil)
 }
@@ -54,10 +54,10 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 	ctx := c.Request().Context()
 	rb, err := h.Bookings.Read(ctx, bb.CinemaID, bb.Number)
 	if err != nil {
-		return h.Site.FromUpstream(err, h.Links.Booking, l.T("swap.back_to_booking"))
+		return h.Site.FromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
 	b := rb.Booking
-	if err := h.Site.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.Links.Booking, l.T("swap.back_to_booking")); err != nil {
+	if err := h.Site.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.Links.Booking, h.backLabel(c)); err != nil {
 		return err
 	}
 	if visits.SwapUnavailableReason(l, b) != "" {
@@ -70,7 +70,7 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 	}
 	plan, err := h.freshPlan(ctx, b, rb.Plan)
 	if err != nil {
-		return h.Site.FromUpstream(err, h.Links.Booking, l.T("swap.back_to_booking"))
+		return h.Site.FromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
 	choice, moves, problem := planMoves(l, b, *plan, form["ticket"], form["seat"])
 	if problem != nil {
@@ -220,7 +220,7 @@ func (h *Handler) render(c echo.Context, status int, b cinema.Booking, plan *cin
 	}
 	plan, err := h.freshPlan(c.Request().Context(), b, plan)
 	if err != nil {
-		return h.Site.FromUpstream(err, h.Links.Booking, web.Loc(c).T("swap.back_to_booking"))
+		return h.Site.FromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
 	return h.renderWithPlan(c, status, b, plan, choice, notice)
 }
@@ -252,7 +252,7 @@ func (h *Handler) renderWithPlan(c echo.Context, status int, b cinema.Booking, p
 // measures it).
 func (h *Handler) chooseView(c echo.Context, b cinema.Booking, plan *cinema.SeatPlan, choice picked, notice *components.Notice) page.ChooseView {
 	l := web.Loc(c)
-	v := page.ChooseView{Header: h.header(c, b), Notice: notice, BackURL: h.Links.Booking, BackLabel: l.T("swap.back_to_booking"),
+	v := page.ChooseView{Header: h.header(c, b), Counter: h.Site.AtCounter(c), Notice: notice, BackURL: h.Links.Booking, BackLabel: h.backLabel(c),
 		ActionURL: h.url(web.RouteSwapShow, b.CinemaID, b.Number), CSRFToken: web.CSRFToken(c), Reason: visits.SwapUnavailableReason(l, b)}
 	if v.Reason == "" {
 		v.Reason = h.Site.ChangesClosed(c, b.CinemaID, b.Session.Showtime)
@@ -276,6 +276,9 @@ func (h *Handler) chooseView(c echo.Context, b cinema.Booking, plan *cinema.Seat
 	v.Units = units(l, b, *plan, choice.Seqs)
 	if len(cats) == 1 {
 		v.AreaNote = l.T("swap.area_note.one", "Area", catNames[0])
+		if h.Site.AtCounter(c) {
+			v.AreaNote = l.T("swap.counter.area_note_one", "Area", catNames[0])
+		}
 	} else {
 		v.AreaNote = l.T("swap.area_note.several", "Areas", strings.Join(catNames, ", "))
 	}
@@ -344,4 +347,13 @@ func joinWords(l *i18n.Localizer, ws []string) string {
 		return strings.Join(ws, "")
 	}
 	return l.T("swap.list_and", "List", strings.Join(ws[:len(ws)-1], ", "), "Last", ws[len(ws)-1])
+}
+
+// backLabel is the link back to the booking page: the customer's booking, or at the counter
+// the booking.
+func (h *Handler) backLabel(c echo.Context) string {
+	if h.Site.AtCounter(c) {
+		return web.Loc(c).T("swap.counter.back_to_booking")
+	}
+	return web.Loc(c).T("swap.back_to_booking")
 }

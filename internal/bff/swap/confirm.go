@@ -51,7 +51,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 		return web.Redirect(c, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number))
 	}
 	l := web.Loc(c)
-	if err := h.Site.RefuseClosed(c, v.CinemaID, v.Showtime, h.Links.Booking, l.T("swap.back_to_booking")); err != nil {
+	if err := h.Site.RefuseClosed(c, v.CinemaID, v.Showtime, h.Links.Booking, h.backLabel(c)); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
@@ -113,10 +113,10 @@ func (h *Handler) showSwapDone(c echo.Context) error {
 	ctx := c.Request().Context()
 	pb, err := h.Placed.Read(ctx, bb.CinemaID, bb.Number)
 	if err != nil {
-		return h.Site.FromUpstream(err, h.Links.Booking, l.T("swap.back_to_booking"))
+		return h.Site.FromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
 	b := pb.Booking
-	dv := page.DoneView{Header: h.header(c, b), BackURL: h.Links.Booking, BackLabel: l.T("swap.back_to_booking"),
+	dv := page.DoneView{Header: h.header(c, b), BackURL: h.Links.Booking, BackLabel: h.backLabel(c),
 		Tickets: h.Site.TicketsView(ctx, b, h.Links.BookingTickets), MailLine: h.Site.MailLine(ctx, v.MailKey)}
 	for _, m := range v.Moves {
 		mv := page.Move{Ticket: m.Ticket, From: m.fromText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq), To: l.T("swap.new_seat_unknown")}

@@ -46,6 +46,8 @@ type Site interface {
 	Render(c echo.Context, status int, title string, body templ.Component) error
 	// FromUpstream turns an upstream error into a web.Error with words a person can act on.
 	FromUpstream(err error, backURL, backLabel string) error
+	// AtCounter reports a signed-in staff member on a box-office counter: staff words.
+	AtCounter(c echo.Context) bool
 	// BoundBooking is the booking the visit opened with its number and e-mail.
 	BoundBooking(c echo.Context) (visits.Bound, bool)
 	// ChangesClosed says why the booking can no longer be changed, "" while it can.

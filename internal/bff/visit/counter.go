@@ -3,12 +3,17 @@ package visit
 import (
 	"cmp"
 	"errors"
+	"net/http"
+	"strconv"
 	"strings"
 	"unicode"
 
-	"github.com/cinemabff/cinemabff/internal/bff/web"
-	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/views/pages"
 )
 
 // CounterPayment is what the counter's payment form says.
@@ -17,30 +22,116 @@ type CounterPayment struct {
 	Reference string // the terminal's reference; ours for cash
 	Tender    string
 	CardType  string
+	Given     string // cash: the amount given, as typed
+	Change    string // cash: the change due, formatted ("" before the amount given is known)
+	Field     string // the field the problem is about: "reference", "given" or ""
 }
 
 // ErrBadCounterPayment is a form the payment cannot be recorded from.
 var ErrBadCounterPayment = errors.New("counter payment form incomplete")
 
+// ErrConfirmCash is a cash payment whose change due is to be shown before it is recorded:
+// the amount given was typed and the form was not yet confirmed (the page without JavaScript).
+var ErrConfirmCash = errors.New("cash payment: show the change due first")
+
 // ReadCounterPayment checks the form: a card payment needs the terminal's reference (printable,
 // at most 64 characters); cash gets a reference of ours. The problem is in the page's language;
 // CardType is stored data (the ledger, the audit trail) and stays English.
-func (s *Visits) ReadCounterPayment(c echo.Context) (CounterPayment, string, error) {
+//
+// Cash: the amount the customer gave ("given") is checked against due; the first submit with
+// an amount and without confirm=1 answers ErrConfirmCash with the change due, so the clerk
+// sees it before the payment is recorded (the script shows it live and confirms at once). No
+// amount given means the exact amount.
+func (s *Visits) ReadCounterPayment(c echo.Context, due cinema.Money) (CounterPayment, string, error) {
 	l := web.Loc(c)
-	p := CounterPayment{Method: c.FormValue("method"), Reference: strings.TrimSpace(c.FormValue("reference"))}
+	p := CounterPayment{Method: c.FormValue("method"), Reference: strings.TrimSpace(c.FormValue("reference")),
+		Given: strings.TrimSpace(c.FormValue("given"))}
 	switch p.Method {
 	case "terminal":
+		p.Given = ""
 		if p.Reference == "" {
-			return p, l.T("staff.counter.reference_missing"), ErrBadCounterPayment
+			p.Field = "reference"
+			return p, l.T("staff.counter.reference_needed"), ErrBadCounterPayment
 		}
 		if len(p.Reference) > 64 || strings.IndexFunc(p.Reference, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+			p.Field = "reference"
 			return p, l.T("staff.counter.reference_too_long", "Max", 64), ErrBadCounterPayment
 		}
 		p.Tender, p.CardType = cmp.Or(s.Cfg.TenderTerminal, "CREDIT"), "Card terminal"
 	case "cash":
+		if p.Given != "" {
+			cents, ok := ParseCashAmount(p.Given)
+			if !ok {
+				p.Field = "given"
+				return p, l.T("staff.counter.given_unreadable"), ErrBadCounterPayment
+			}
+			if cents < due.Cents {
+				p.Field = "given"
+				return p, l.T("staff.counter.given_too_little", "Amount", l.Money(due)), ErrBadCounterPayment
+			}
+			p.Change = l.Money(cinema.Money{Cents: cents - due.Cents, Currency: due.Currency})
+			if c.FormValue("confirm") != "1" {
+				return p, "", ErrConfirmCash
+			}
+		}
 		p.Reference, p.Tender, p.CardType = "CASH-"+strings.ToUpper(ledger.NewID()[:10]), cmp.Or(s.Cfg.TenderCash, "CASH"), "Cash"
 	default:
 		return p, l.T("staff.counter.method_missing"), ErrBadCounterPayment
 	}
 	return p, "", nil
+}
+
+// ParseCashAmount reads an amount of money as a clerk types it: "20", "20.5", "20,50",
+// "1.000,00" or "1,000.00" (a separator followed by one or two digits at the end is the
+// decimal one). ok is false for anything else.
+func ParseCashAmount(s string) (cents int64, ok bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, false
+	}
+	whole, frac := s, ""
+	if i := strings.LastIndexAny(s, ".,"); i >= 0 && len(s)-i-1 <= 2 && len(s)-i-1 > 0 {
+		whole, frac = s[:i], s[i+1:]
+	}
+	whole = strings.NewReplacer(".", "", ",", "", " ", "", "\u00a0", "").Replace(whole)
+	if whole == "" {
+		whole = "0"
+	}
+	for _, part := range []string{whole, frac} {
+		if strings.IndexFunc(part, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+			return 0, false
+		}
+	}
+	if len(whole) > 9 {
+		return 0, false
+	}
+	w, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	f := int64(0)
+	if frac != "" {
+		f, _ = strconv.ParseInt(frac, 10, 64)
+		if len(frac) == 1 {
+			f *= 10
+		}
+	}
+	return w*100 + f, true
+}
+
+// CounterForm is the payment page again after ReadCounterPayment said no: the problem next to
+// its field (or at the top), or the change due with a button to confirm it, and the status to
+// answer with.
+func CounterForm(v pages.CounterPayView, p CounterPayment, problem string, err error) (pages.CounterPayView, int) {
+	v.Method, v.Reference, v.Given, v.Change = p.Method, p.Reference, p.Given, p.Change
+	if errors.Is(err, ErrConfirmCash) {
+		v.ConfirmCash = true
+		return v, http.StatusOK
+	}
+	if p.Field != "" {
+		v.FieldError, v.ErrorField = problem, p.Field
+	} else {
+		v.Error = problem
+	}
+	return v, http.StatusUnprocessableEntity
 }

@@ -29,6 +29,10 @@ func (s *Visits) WriteNotice(ctx context.Context, n notify.Notice) {
 // MailLine says where the message with the given key stands, in words for the page (in the
 // request's language): only what the outbox shows ("" when there is no such message).
 func (s *Visits) MailLine(ctx context.Context, key string) string {
+	return s.mailLine(ctx, key, false)
+}
+
+func (s *Visits) mailLine(ctx context.Context, key string, staff bool) string {
 	if s.Mail == nil || key == "" {
 		return ""
 	}
@@ -38,6 +42,15 @@ func (s *Visits) MailLine(ctx context.Context, key string) string {
 	}
 	l := i18n.FromContext(ctx)
 	to := maskEmail(l, m.To)
+	if staff {
+		switch m.State {
+		case mail.StateSent:
+			return l.T("notice.counter.mail_sent", "Address", to)
+		case mail.StateUndeliverable:
+			return l.T("notice.counter.mail_undeliverable", "Address", to)
+		}
+		return l.T("notice.counter.mail_on_its_way", "Address", to)
+	}
 	switch m.State {
 	case mail.StateSent:
 		return l.T("notice.mail_sent", "Address", to)
@@ -45,6 +58,11 @@ func (s *Visits) MailLine(ctx context.Context, key string) string {
 		return l.T("notice.mail_undeliverable", "Address", to)
 	}
 	return l.T("notice.mail_on_its_way", "Address", to)
+}
+
+// CounterMailLine is MailLine in the box office's words: the customer's e-mail, not "your".
+func (s *Visits) CounterMailLine(ctx context.Context, key string) string {
+	return s.mailLine(ctx, key, true)
 }
 
 // TicketsView makes the booking's tickets with their QR codes, and the tickets its recorded

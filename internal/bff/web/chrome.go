@@ -32,9 +32,13 @@ func (s *Kernel) Chrome(c echo.Context, title string) layouts.Chrome {
 		HomeURL:   s.URL(RouteHome),
 	}
 	current := c.Path()
+	findLabel := l.T("nav.my_booking")
+	if s.AtCounter(c) {
+		findLabel = l.T("nav.counter_bookings") // staff find anyone's booking
+	}
 	for _, n := range []struct{ label, route string }{
 		{l.T("nav.whats_on"), RouteWhatsOn},
-		{l.T("nav.my_booking"), RouteFindBooking},
+		{findLabel, RouteFindBooking},
 	} {
 		ch.Nav = append(ch.Nav, layouts.Link{Label: n.label, URL: s.URL(n.route), Current: current == Paths[n.route]})
 	}

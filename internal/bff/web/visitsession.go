@@ -201,3 +201,17 @@ func (s *Kernel) Flash(c echo.Context, msg string) {
 func (s *Kernel) PopFlash(c echo.Context) string {
 	return s.Sessions.PopString(c.Request().Context(), SessFlash)
 }
+
+// SessFlashSuccess holds a one-shot confirmation for the next page ("Ready for the next
+// customer."): shown as a success notice, never as an error.
+const SessFlashSuccess = "flash_success"
+
+// FlashSuccess keeps a one-line confirmation for the next page the visit sees.
+func (s *Kernel) FlashSuccess(c echo.Context, msg string) {
+	s.Sessions.Put(c.Request().Context(), SessFlashSuccess, msg)
+}
+
+// PopFlashSuccess takes the confirmation kept by FlashSuccess ("" when none).
+func (s *Kernel) PopFlashSuccess(c echo.Context) string {
+	return s.Sessions.PopString(c.Request().Context(), SessFlashSuccess)
+}

@@ -43,6 +43,7 @@ type Action struct {
 	Reason   string // shown when disabled
 	TestID   string
 	Shortcut string // counter-mode key, e.g. "e"
+	Primary  bool   // counter mode: the page's primary action, also on Enter
 }
 
 // BookingView is the booking page.
@@ -67,6 +68,12 @@ type BookingView struct {
 	TicketCards  components.TicketsView
 	CSRFToken    string
 	EndURL       string // forget this booking on this device
+	// Counter: the box office's two-pane page, with the customer, a print link and no cards.
+	Counter       bool
+	CustomerName  string
+	CustomerEmail string
+	PrintURL      string
+	FindURL       string
 }
 
 // LineView is one line of the edit order.
@@ -159,6 +166,7 @@ type RefundPartView struct {
 
 // CancelView confirms cancelling the edit.
 type CancelView struct {
+	Counter       bool // box office: staff words and keys
 	BookingNumber string
 	ActionURL     string
 	BackURL       string
@@ -167,6 +175,7 @@ type CancelView struct {
 
 // SeatsView is the seat change page of the edit.
 type SeatsView struct {
+	Counter       bool // box office: Esc goes back to the change
 	BookingNumber string
 	ActionURL     string
 	BackURL       string
@@ -178,6 +187,7 @@ type SeatsView struct {
 
 // PrintView is a booking's tickets alone, laid out for paper (A4 or an 80 mm roll).
 type PrintView struct {
+	Counter bool // box office: staff words, Esc goes back
 	Number  string
 	Tickets components.TicketsView
 	BackURL string

@@ -82,6 +82,7 @@ type SessionHeader struct {
 
 // TicketsView is the ticket step: types with prices and quantities.
 type TicketsView struct {
+	Counter   bool // staff at the box office: staff words
 	Session   SessionHeader
 	ActionURL string
 	BackURL   string
@@ -116,6 +117,7 @@ type SeatsView struct {
 
 // DetailsView is the name and e-mail step.
 type DetailsView struct {
+	Counter    bool // staff at the box office: the customer's details, in staff words
 	Session    SessionHeader
 	ActionURL  string
 	BackURL    string
@@ -146,6 +148,7 @@ type Line struct {
 
 // SummaryView is the last step before paying.
 type SummaryView struct {
+	Counter       bool // staff at the box office: payment is taken on the next step
 	Session       SessionHeader
 	Tickets       []Line
 	Subtotal      string
@@ -200,6 +203,7 @@ type ConfirmationView struct {
 	TicketCards   components.TicketsView
 	MailLine      string // where the e-mail with the tickets stands; "" when none was written
 	Kiosk         bool
+	Counter       bool // staff at the box office: staff words
 	Reference     string
 	HomeURL       string
 	WhatsOnURL    string

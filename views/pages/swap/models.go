@@ -26,6 +26,7 @@ type TicketUnit struct {
 // ChooseView is the page where the person picks the tickets that move and their new seats.
 type ChooseView struct {
 	Header
+	Counter   bool // staff at the box office: Esc goes back
 	Notice    *components.Notice
 	Reason    string // non-empty: the booking's seats cannot be swapped, and why (no form)
 	ActionURL string

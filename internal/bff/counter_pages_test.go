@@ -1,0 +1,209 @@
+package bff
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// customerWords are the customer's words no counter page may say to the clerk.
+var customerWords = []string{"your booking", "forget this booking", "your tickets", "you need your booking number",
+	"you pay the difference"}
+
+// TestCounterPagesSpeakToStaff: on an enrolled counter with a clerk signed in, the home page,
+// the look-up, the booking, the change, its cancel question and the counter payment use staff
+// words; the booking page names the customer and shows no ticket cards.
+func TestCounterPagesSpeakToStaff(t *testing.T) {
+	h := counterHarness(t)
+	h.signInAs("carl", "clerk horse battery")
+	pages := map[string]string{}
+	for _, p := range []string{"/", "/booking"} {
+		_, pages[p] = h.get(p)
+	}
+	h.counterFind("100002")
+	_, pages["/booking/current"] = h.get("/booking/current")
+	doc := h.doc(pages["/booking/current"])
+	if got := strings.Join(strings.Fields(doc.Find("#booking-title").Text()), " "); got != "Booking 100002 · Alan Turing" {
+		t.Errorf("booking heading %q", got)
+	}
+	if doc.Find(`[data-testid="customer-email"]`).Length() != 1 || doc.Find(`[data-testid="ticket-card"]`).Length() != 0 {
+		t.Errorf("the booking page: e-mail %d, ticket cards %d", doc.Find(`[data-testid="customer-email"]`).Length(),
+			doc.Find(`[data-testid="ticket-card"]`).Length())
+	}
+	_, pages["/booking/tickets"] = h.get("/booking/tickets")
+	_, pages["/bookings/0001/100002/seats"] = h.get("/bookings/0001/100002/seats")
+	doc = h.startEdit(t)
+	typ := doc.Find(`[data-testid="quick-add"] button[data-shortcut="1"]`).AttrOr("value", "")
+	_, doc = h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
+	_, pages["/booking/edit"] = h.get("/booking/edit")
+	_, pages["/booking/edit/seats"] = h.get("/booking/edit/seats")
+	_, pages["/booking/edit/cancel"] = h.get("/booking/edit/cancel")
+	resp, body := h.post("/booking/edit/complete", "/booking/edit", nil)
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("complete: %d %s", resp.StatusCode, body)
+	}
+	_, pages["/booking/edit/counter-payment"] = h.get("/booking/edit/counter-payment")
+	for p, body := range pages {
+		text := strings.ToLower(strings.Join(strings.Fields(h.doc(body).Find("title, body").Text()), " "))
+		for _, w := range customerWords {
+			if strings.Contains(text, w) {
+				i := strings.Index(text, w)
+				t.Errorf("%s says %q: …%s…", p, w, text[max(0, i-80):min(len(text), i+80)])
+			}
+		}
+	}
+}
+
+// counterChangeToPay looks 100002 up at the counter, adds a ticket and completes the change:
+// the counter payment is next. It returns the amount to pay as shown.
+func counterChangeToPay(t *testing.T, h *harness) string {
+	t.Helper()
+	h.counterFind("100002")
+	doc := h.startEdit(t)
+	typ := doc.Find(`[data-testid="quick-add"] button[data-shortcut="1"]`).AttrOr("value", "")
+	_, doc = h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
+	if doc.Find(`[data-testid="complete"][data-shortcut="Enter"]`).Length() != 1 {
+		t.Errorf("the change has no key to confirm it: %s", doc.Find(`[data-testid="complete-form"]`).Text())
+	}
+	resp, body := h.post("/booking/edit/complete", "/booking/edit", nil)
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/booking/edit/counter-payment" {
+		t.Fatalf("complete at the counter: %d %q: %s", resp.StatusCode, resp.Header.Get("Location"), body)
+	}
+	return text(doc, "balance")
+}
+
+// TestCounterPaymentMissingReference: the card terminal without its reference says what to
+// type next to the field (described by it, invalid, focused), keeps the change open and does
+// not read like a failed card.
+func TestCounterPaymentMissingReference(t *testing.T) {
+	h := counterHarness(t)
+	h.signInAs("carl", "clerk horse battery")
+	counterChangeToPay(t, h)
+	for _, ref := range []string{"", "   "} {
+		resp, body := h.post("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"terminal"}, "reference": {ref}})
+		doc := h.doc(body)
+		field := doc.Find(`#reference`)
+		switch {
+		case resp.StatusCode != http.StatusUnprocessableEntity:
+			t.Fatalf("reference %q: %d", ref, resp.StatusCode)
+		case strings.TrimSpace(text(doc, "reference-error")) != "Type the terminal's reference from its receipt":
+			t.Errorf("reference %q: the message next to the field is %q", ref, text(doc, "reference-error"))
+		case !strings.Contains(field.AttrOr("aria-describedby", ""), "reference-error") || field.AttrOr("aria-invalid", "") != "true" ||
+			!field.Is("[autofocus]") || !field.Is("[required]"):
+			t.Errorf("reference %q: the field is not marked: %s", ref, outerHTML(field))
+		case strings.Contains(body, "The payment was not recorded"):
+			t.Errorf("reference %q: a missing reference reads like a failed payment", ref)
+		}
+	}
+	if es, _ := entries(t, h); len(es) != 0 {
+		t.Fatalf("ledger entries without a reference: %+v", es)
+	}
+	if resp, _ := h.get("/booking/edit"); resp.StatusCode != http.StatusOK {
+		t.Fatalf("the change was not kept open: %d", resp.StatusCode)
+	}
+}
+
+// TestCounterCashChangeDue: cash with the amount given shows the change due and a confirm
+// button first (no JavaScript), records the payment on the confirm, and refuses too little.
+func TestCounterCashChangeDue(t *testing.T) {
+	h := counterHarness(t)
+	h.signInAs("carl", "clerk horse battery")
+	toPay := counterChangeToPay(t, h) // €13.25
+	for _, tc := range []struct {
+		given, status, change, problem string
+	}{
+		{"20", "200", "€6.75", ""},
+		{"20,00", "200", "€6.75", ""},
+		{"13.25", "200", "€0.00", ""},
+		{"10", "422", "", "That is less than the " + toPay + " to pay."},
+		{"twenty", "422", "", "Type the amount given as a number, such as 20 or 20.50."},
+	} {
+		resp, body := h.post("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"cash"}, "given": {tc.given}})
+		doc := h.doc(body)
+		if got := strconv.Itoa(resp.StatusCode); got != tc.status {
+			t.Fatalf("given %q: %s, want %s", tc.given, got, tc.status)
+		}
+		if got := strings.TrimSpace(text(doc, "change-due")); got != tc.change {
+			t.Errorf("given %q: change due %q, want %q", tc.given, got, tc.change)
+		}
+		if got := strings.TrimSpace(text(doc, "given-error")); got != tc.problem {
+			t.Errorf("given %q: problem %q, want %q", tc.given, got, tc.problem)
+		}
+		if confirm := doc.Find(`[data-testid="counter-pay-form"] input[name="confirm"][value="1"]`).Length() == 1; confirm != (tc.change != "") {
+			t.Errorf("given %q: confirm field %v", tc.given, confirm)
+		}
+		if es, _ := entries(t, h); len(es) != 0 {
+			t.Fatalf("given %q: recorded before the confirm: %+v", tc.given, es)
+		}
+	}
+	_, doc := h.submit("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"cash"}, "given": {"20"}, "confirm": {"1"}})
+	if changes := doc.Find(`[data-testid="changes"]`).Text(); !strings.Contains(changes, "Paid "+toPay) || !strings.Contains(changes, "Cash") {
+		t.Fatalf("after the cash payment: %q", changes)
+	}
+	if es, _ := entries(t, h); len(es) != 1 || es[0].Tender != "CASH" {
+		t.Fatalf("ledger: %+v", es)
+	}
+}
+
+// TestCounterNextCustomerSucceeds: "Next customer" lands on the look-up with a success notice,
+// not an error.
+func TestCounterNextCustomerSucceeds(t *testing.T) {
+	h := counterHarness(t)
+	h.signInAs("carl", "clerk horse battery")
+	h.counterFind("100002")
+	_, doc := h.submit("/staff/next-customer", "/booking/current", nil)
+	if got := strings.TrimSpace(doc.Find(`[data-testid="notice-success"]`).Text()); !strings.Contains(got, "Ready for the next customer.") {
+		t.Errorf("success notice %q", got)
+	}
+	if n := doc.Find(`[data-testid="find-error"], [data-testid="notice-error"]`).Length(); n != 0 {
+		t.Errorf("next customer shows %d errors: %s", n, doc.Find("main").Text())
+	}
+}
+
+func outerHTML(s *goquery.Selection) string {
+	html, err := goquery.OuterHtml(s)
+	if err != nil {
+		return err.Error()
+	}
+	return html
+}
+
+// TestCounterSalePagesSpeakToStaff: a sale at the counter, from the show to the confirmation,
+// uses staff words too.
+func TestCounterSalePagesSpeakToStaff(t *testing.T) {
+	h := counterHarness(t)
+	h.signInAs("carl", "clerk horse battery")
+	pages := map[string]string{}
+	_, pages["/whats-on"] = h.get("/whats-on")
+	_, pages["/whats-on/0001/1113"] = h.get("/whats-on/0001/1113")
+	h.buyUpToDetails("1113", twoAdults())
+	_, pages["/checkout/details"] = h.get("/checkout/details")
+	resp, body := h.post("/checkout/details", "/checkout/details", url.Values{"name": {""}, "email": {""}})
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("details: %d %s", resp.StatusCode, body)
+	}
+	_, pages["/checkout"] = h.get("/checkout")
+	resp, _ = h.post("/checkout/pay", "/checkout", nil)
+	_, pages["/checkout/counter-payment"] = h.get(resp.Header.Get("Location"))
+	resp, _ = h.post("/checkout/counter-payment", "/checkout/counter-payment", url.Values{"method": {"cash"}})
+	_, pages["confirmation"] = h.get(resp.Header.Get("Location"))
+	// Enter goes on from each step; the keys are drawn.
+	for p, sel := range map[string]string{"/checkout/details": `[data-testid="details-form"] button[data-shortcut="Enter"] kbd`,
+		"/checkout": `[data-testid="pay"][data-shortcut="Enter"] kbd`, "/checkout/counter-payment": `[data-testid="counter-pay-submit"][data-shortcut="Enter"] kbd`} {
+		if h.doc(pages[p]).Find(sel).Length() != 1 {
+			t.Errorf("%s: no Enter key on the primary action (%s)", p, sel)
+		}
+	}
+	for p, body := range pages {
+		text := strings.ToLower(strings.Join(strings.Fields(h.doc(body).Find("title, body").Text()), " "))
+		for _, w := range customerWords {
+			if i := strings.Index(text, w); i >= 0 {
+				t.Errorf("%s says %q: …%s…", p, w, text[max(0, i-80):min(len(text), i+80)])
+			}
+		}
+	}
+}
