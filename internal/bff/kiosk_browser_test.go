@@ -11,6 +11,12 @@ import (
 	"github.com/cinemabff/cinemabff/internal/device"
 )
 
+// kioskTouchToStart begins a visit on the kiosk's attract screen and waits for the start screen.
+func kioskTouchToStart(p *browsertest.Page, base string) {
+	p.Do(chromedp.Navigate(base+"/"), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`),
+		chromedp.Click(`[data-testid="kiosk-touch-to-start"]`), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
+}
+
 // TestBrowserKioskIdleReset: a kiosk left alone warns ("touch to continue"), then ends the visit
 // and returns to the start; it stays a kiosk.
 func TestBrowserKioskIdleReset(t *testing.T) {
@@ -20,7 +26,7 @@ func TestBrowserKioskIdleReset(t *testing.T) {
 	browserFind(p, h.ts.URL, "100001", "paid1@example.com")
 	p.Do(chromedp.WaitVisible("#idle-warning"))
 	p.Screenshot("kiosk-idle-warning")
-	p.Do(chromedp.WaitVisible("#home-title"))
+	p.Do(chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
 	if cls, err := chromedp.Run(p.Ctx, chromedp.Evaluate[string](`document.body.className`)); err != nil || !strings.Contains(cls, "mode-kiosk") {
 		t.Fatalf("not a kiosk after the reset: %q %v", cls, err)
 	}
@@ -39,7 +45,7 @@ func TestBrowserKioskLanguageWithoutJavaScript(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920, NoJavaScript: true})
 	browserEnrol(t, p, h, device.Kiosk)
-	p.Do(chromedp.Navigate(h.ts.URL+"/"), chromedp.WaitVisible(`[data-testid="kiosk-languages"]`))
+	kioskTouchToStart(p, h.ts.URL)
 	if got := p.Text("#home-title"); got != "Welcome! What would you like to do?" {
 		t.Fatalf("start screen %q", got)
 	}
@@ -52,7 +58,8 @@ func TestBrowserKioskLanguageWithoutJavaScript(t *testing.T) {
 	if got := p.Text("h1"); got != "Holen Sie Ihre Tickets ab" {
 		t.Fatalf("the visit's next page says %q", got)
 	}
-	p.Do(chromedp.Click(`[data-testid="start-over"] button`), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
+	p.Do(chromedp.Click(`[data-testid="start-over"] button`), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
+	kioskTouchToStart(p, h.ts.URL)
 	if got := p.Text("#home-title"); got != "Welcome! What would you like to do?" {
 		t.Fatalf("after Start over the start screen says %q", got)
 	}

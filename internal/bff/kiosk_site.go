@@ -15,6 +15,7 @@ func (s *Server) newKioskFlow() *kiosk.Handler {
 		Now:       s.Now,
 		Ticketing: s.Ticketing,
 		Bookings:  s.PlacedBookings,
+		SiteName:  s.Cfg.SiteName,
 		Limits:    kiosk.Limits{Store: s.Limits, PerClient: visit.FindPerClient, PerBookingClient: visit.FindPerBookingClient},
 		Links: kiosk.Links{
 			Home:         s.URL(web.RouteHome),
