@@ -9,6 +9,7 @@
  *   4. Seat map live count and limit: .seatmap[data-max]
  *   4b. Seat map zoom and pinch: .seatmap [data-seatmap-zoom]
  *   5. Print buttons: [data-print]
+ *   7. Ticket counts with − and +: [data-stepper]
  */
 (function () {
   'use strict';
@@ -632,12 +633,57 @@
   });
 
   /* ------------------------------------------------------------------
+   * 7. Ticket counts with − and +.
+   *    <span data-stepper><button data-step="-1" hidden>−</button>
+   *      <input type="number" min="0" max="9"><button data-step="1" hidden>+</button></span>
+   *    The number field works on its own (without JavaScript); here the buttons are
+   *    shown and change the count within min and max. A button that can do nothing
+   *    more is disabled.
+   * ------------------------------------------------------------------ */
+  function setupStepper(el) {
+    var input = el.querySelector('input[type=number]');
+    if (!input || el.hasAttribute('data-stepper-ready')) return;
+    el.setAttribute('data-stepper-ready', '');
+    var buttons = el.querySelectorAll('[data-step]');
+    function bounds() {
+      var min = parseInt(input.getAttribute('min') || '0', 10);
+      var max = parseInt(input.getAttribute('max') || '', 10);
+      return { min: isNaN(min) ? 0 : min, max: isNaN(max) ? Infinity : max };
+    }
+    function value() {
+      var n = parseInt(input.value, 10);
+      return isNaN(n) ? 0 : n;
+    }
+    function refresh() {
+      var b = bounds(), n = value();
+      Array.prototype.forEach.call(buttons, function (btn) {
+        var step = parseInt(btn.getAttribute('data-step'), 10);
+        btn.disabled = step < 0 ? n <= b.min : n >= b.max;
+      });
+    }
+    Array.prototype.forEach.call(buttons, function (btn) {
+      btn.hidden = false;
+      btn.addEventListener('click', function () {
+        var b = bounds();
+        var n = Math.min(b.max, Math.max(b.min, value() + parseInt(btn.getAttribute('data-step'), 10)));
+        input.value = String(n);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+        refresh();
+      });
+    });
+    input.addEventListener('input', refresh);
+    refresh();
+  }
+
+  /* ------------------------------------------------------------------
    * Start-up, and again for content htmx swaps in.
    * ------------------------------------------------------------------ */
   function init(root) {
     each(root, '[data-countdown-expires]', startCountdown);
     each(root, '.seatmap[data-max]', updateSeatmap);
     each(root, '.seatmap', setupZoom);
+    each(root, '[data-stepper]', setupStepper);
   }
 
   function ready() {
