@@ -477,7 +477,7 @@
    * Without this script the map fits its width (CSS). Here the buttons and a two-finger
    * pinch set --zoom on the .seatmap (1 = fit), and the scroller pans; the point at the
    * centre of the view (or between the fingers) stays put. "In" steps up so that seats
-   * reach at least 24 px (44 px on the kiosk) in one or two presses.
+   * reach at least 24 px (48 px on the kiosk) in one or two presses.
    * ------------------------------------------------------------------ */
   var ZOOM_MAX = 6;
 
@@ -505,10 +505,10 @@
 
   /* On the kiosk a large plan is picked in two steps: the whole auditorium at fit, where a
    * tap chooses the part to sit in (the seats do not take taps yet: at fit they are smaller
-   * than a finger), then that part with seats of at least 44 px. The map's
+   * than a finger), then that part with seats of at least 48 px. The map's
    * [data-area-hint] (shown here) says so; "Fit" goes back to the overview. A keyboard
    * still reaches every seat at any zoom. */
-  var KIOSK_SEAT = 44;
+  var KIOSK_SEAT = 48;
 
   function pickAreaFirst(map) {
     if (!doc.body.classList.contains('mode-kiosk')) return;
@@ -526,7 +526,7 @@
     var zoom = parseFloat(map.getAttribute('data-zoom') || '1') || 1;
     if (dir === 'fit') return setZoom(map, 1);
     var size = seatSize(map) || 24;
-    var target = doc.body.classList.contains('mode-kiosk') ? 44 : 24;
+    var target = doc.body.classList.contains('mode-kiosk') ? KIOSK_SEAT : 24;
     if (dir === 'in') {
       // first step: straight to a comfortable target size when the fit is smaller
       var next = size < target ? zoom * Math.max(1.5, (target + 2) / size) : zoom * 1.5;
