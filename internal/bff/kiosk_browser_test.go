@@ -68,7 +68,7 @@ func TestBrowserKioskLanguageWithoutJavaScript(t *testing.T) {
 
 // TestBrowserKioskPicksTheAreaFirst: on the kiosk the 412-seat auditorium at fit has seats
 // smaller than a finger, so a tap first picks the part of the auditorium (the hint says so and
-// the seats do not take the tap), which then opens with seats of at least 44 px that do; Fit
+// the seats do not take the tap), which then opens with seats of at least 48 px that do; Fit
 // goes back to the overview.
 func TestBrowserKioskPicksTheAreaFirst(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
@@ -100,7 +100,7 @@ func TestBrowserKioskPicksTheAreaFirst(t *testing.T) {
 		return s
 	}
 	s := read()
-	if s.Seat >= 44 {
+	if s.Seat >= 48 {
 		t.Fatalf("seats are %.0f px at fit on the kiosk: the plan is not large enough to test this", s.Seat)
 	}
 	if !s.Picking || !s.HintShow {
@@ -109,8 +109,8 @@ func TestBrowserKioskPicksTheAreaFirst(t *testing.T) {
 	p.Screenshot("kiosk-seatmap-pick-area")
 	p.Do(chromedp.MouseClickXY(s.X, s.Y))
 	after := read()
-	if after.Picking || after.HintShow || after.Seat < 44 || after.Chosen != s.Chosen {
-		t.Fatalf("after picking the area: %+v (want seats ≥ 44 px and the tap choosing nothing; before %+v)", after, s)
+	if after.Picking || after.HintShow || after.Seat < 48 || after.Chosen != s.Chosen {
+		t.Fatalf("after picking the area: %+v (want seats ≥ 48 px and the tap choosing nothing; before %+v)", after, s)
 	}
 	p.Screenshot("kiosk-seatmap-area")
 	// Now a tap on a seat in view takes it (ticks or unticks it).
@@ -127,10 +127,10 @@ func TestBrowserKioskPicksTheAreaFirst(t *testing.T) {
 	}
 	p.Do(chromedp.MouseClickXY(free[0], free[1]))
 	if got := read(); got.Chosen == after.Chosen {
-		t.Fatalf("a tap on a seat at 44 px changed nothing (%d chosen)", got.Chosen)
+		t.Fatalf("a tap on a seat at 48 px changed nothing (%d chosen)", got.Chosen)
 	}
 	p.Do(chromedp.Click(`[data-testid="seatmap"] [data-zoom="fit"]`))
-	if got := read(); !got.Picking || got.Seat >= 44 {
+	if got := read(); !got.Picking || got.Seat >= 48 {
 		t.Fatalf("Fit did not go back to the overview: %+v", got)
 	}
 	p.AssertNoConsoleErrors()
