@@ -11,6 +11,12 @@ import (
 	"github.com/cinemabff/cinemabff/internal/device"
 )
 
+// kioskTouchToStart begins a visit on the kiosk's attract screen and waits for the start screen.
+func kioskTouchToStart(p *browsertest.Page, base string) {
+	p.Do(chromedp.Navigate(base+"/"), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`),
+		chromedp.Click(`[data-testid="kiosk-touch-to-start"]`), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
+}
+
 // TestBrowserKioskIdleReset: a kiosk left alone warns ("touch to continue"), then ends the visit
 // and returns to the start; it stays a kiosk.
 func TestBrowserKioskIdleReset(t *testing.T) {
@@ -20,7 +26,7 @@ func TestBrowserKioskIdleReset(t *testing.T) {
 	browserFind(p, h.ts.URL, "100001", "paid1@example.com")
 	p.Do(chromedp.WaitVisible("#idle-warning"))
 	p.Screenshot("kiosk-idle-warning")
-	p.Do(chromedp.WaitVisible("#home-title"))
+	p.Do(chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
 	if cls, err := chromedp.Run(p.Ctx, chromedp.Evaluate[string](`document.body.className`)); err != nil || !strings.Contains(cls, "mode-kiosk") {
 		t.Fatalf("not a kiosk after the reset: %q %v", cls, err)
 	}
@@ -39,7 +45,7 @@ func TestBrowserKioskLanguageWithoutJavaScript(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920, NoJavaScript: true})
 	browserEnrol(t, p, h, device.Kiosk)
-	p.Do(chromedp.Navigate(h.ts.URL+"/"), chromedp.WaitVisible(`[data-testid="kiosk-languages"]`))
+	kioskTouchToStart(p, h.ts.URL)
 	if got := p.Text("#home-title"); got != "Welcome! What would you like to do?" {
 		t.Fatalf("start screen %q", got)
 	}
@@ -52,7 +58,8 @@ func TestBrowserKioskLanguageWithoutJavaScript(t *testing.T) {
 	if got := p.Text("h1"); got != "Holen Sie Ihre Tickets ab" {
 		t.Fatalf("the visit's next page says %q", got)
 	}
-	p.Do(chromedp.Click(`[data-testid="start-over"] button`), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
+	p.Do(chromedp.Click(`[data-testid="start-over"] button`), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
+	kioskTouchToStart(p, h.ts.URL)
 	if got := p.Text("#home-title"); got != "Welcome! What would you like to do?" {
 		t.Fatalf("after Start over the start screen says %q", got)
 	}
@@ -61,7 +68,7 @@ func TestBrowserKioskLanguageWithoutJavaScript(t *testing.T) {
 
 // TestBrowserKioskPicksTheAreaFirst: on the kiosk the 412-seat auditorium at fit has seats
 // smaller than a finger, so a tap first picks the part of the auditorium (the hint says so and
-// the seats do not take the tap), which then opens with seats of at least 44 px that do; Fit
+// the seats do not take the tap), which then opens with seats of at least 48 px that do; Fit
 // goes back to the overview.
 func TestBrowserKioskPicksTheAreaFirst(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
@@ -93,7 +100,7 @@ func TestBrowserKioskPicksTheAreaFirst(t *testing.T) {
 		return s
 	}
 	s := read()
-	if s.Seat >= 44 {
+	if s.Seat >= 48 {
 		t.Fatalf("seats are %.0f px at fit on the kiosk: the plan is not large enough to test this", s.Seat)
 	}
 	if !s.Picking || !s.HintShow {
@@ -102,8 +109,8 @@ func TestBrowserKioskPicksTheAreaFirst(t *testing.T) {
 	p.Screenshot("kiosk-seatmap-pick-area")
 	p.Do(chromedp.MouseClickXY(s.X, s.Y))
 	after := read()
-	if after.Picking || after.HintShow || after.Seat < 44 || after.Chosen != s.Chosen {
-		t.Fatalf("after picking the area: %+v (want seats ≥ 44 px and the tap choosing nothing; before %+v)", after, s)
+	if after.Picking || after.HintShow || after.Seat < 48 || after.Chosen != s.Chosen {
+		t.Fatalf("after picking the area: %+v (want seats ≥ 48 px and the tap choosing nothing; before %+v)", after, s)
 	}
 	p.Screenshot("kiosk-seatmap-area")
 	// Now a tap on a seat in view takes it (ticks or unticks it).
@@ -120,10 +127,10 @@ func TestBrowserKioskPicksTheAreaFirst(t *testing.T) {
 	}
 	p.Do(chromedp.MouseClickXY(free[0], free[1]))
 	if got := read(); got.Chosen == after.Chosen {
-		t.Fatalf("a tap on a seat at 44 px changed nothing (%d chosen)", got.Chosen)
+		t.Fatalf("a tap on a seat at 48 px changed nothing (%d chosen)", got.Chosen)
 	}
 	p.Do(chromedp.Click(`[data-testid="seatmap"] [data-zoom="fit"]`))
-	if got := read(); !got.Picking || got.Seat >= 44 {
+	if got := read(); !got.Picking || got.Seat >= 48 {
 		t.Fatalf("Fit did not go back to the overview: %+v", got)
 	}
 	p.AssertNoConsoleErrors()

@@ -53,7 +53,8 @@ func TestBrowserKioskCollectByScan(t *testing.T) {
 	}
 	browserEnrol(t, p, h, device.Kiosk)
 	p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch)) // a portrait touch screen
-	p.Do(countPrints(), chromedp.Navigate(h.ts.URL+"/"), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
+	p.Do(countPrints())
+	kioskTouchToStart(p, h.ts.URL)
 	p.Screenshot("kiosk-start")
 	accessible("kiosk start")
 	size, err := chromedp.Run(p.Ctx, chromedp.Evaluate[float64](`Math.min(...[...document.querySelectorAll('.kiosk-choice, .kiosk-language')].map(a => Math.min(a.getBoundingClientRect().width, a.getBoundingClientRect().height)))`))
@@ -92,7 +93,7 @@ func TestBrowserKioskCollectByScan(t *testing.T) {
 	if n := h.sb.Calls("MarkBookingCollected"); n != 0 {
 		t.Errorf("MarkBookingCollected called %d times without a configured route", n)
 	}
-	p.Do(chromedp.Click(`[data-testid="collect-done"]`), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
+	p.Do(chromedp.Click(`[data-testid="collect-done"]`), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
 	p.AssertOnlyHost(strings.TrimPrefix(h.ts.URL, "http://"))
 	p.AssertNoConsoleErrors()
 }
@@ -216,7 +217,7 @@ func TestBrowserKioskIdleWithoutJavaScript(t *testing.T) {
 	if href, _ := chromedp.Run(p.Ctx, chromedp.AttributeValue(`[data-testid="idle-continue"]`, "href")); href.Value != "/booking/current" {
 		t.Errorf("Continue leads to %q", href.Value)
 	}
-	p.Do(chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
+	p.Do(chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
 	p.Do(chromedp.Navigate(h.ts.URL + "/booking/current"))
 	if got := p.Text("h1"); !strings.Contains(got, "Find your booking first") {
 		t.Fatalf("booking still bound after the idle reset: %q", got)

@@ -14,6 +14,7 @@ func (s *Server) newKioskFlow() *kiosk.Handler {
 		Logger:   s.Logger,
 		Now:      s.Now,
 		Bookings: s.PlacedBookings,
+		SiteName: s.Cfg.SiteName,
 		Limits:   kiosk.Limits{Store: s.Limits, PerClient: visit.FindPerClient, PerBookingClient: visit.FindPerBookingClient},
 		Links: kiosk.Links{
 			Home:         s.URL(web.RouteHome),

@@ -35,6 +35,20 @@ func kioskHarness(t *testing.T, o harnessOpts) *harness {
 // booking, and nothing on it leads out of the kiosk; a customer's home page is the usual one.
 func TestKioskStartScreen(t *testing.T) {
 	h := kioskHarness(t, harnessOpts{})
+	// No visit runs: the attract screen, with the cinema's name and "Touch to start", and
+	// nothing to reset.
+	attract := h.page("/", http.StatusOK)
+	if got := strings.Join(strings.Fields(attract.Find(`[data-testid="kiosk-touch-to-start"]`).Text()), " "); !strings.Contains(got, "Touch to start") || !strings.Contains(got, h.srv.Cfg.SiteName) {
+		t.Errorf("attract screen says %q", got)
+	}
+	if got := attract.Find(`[data-testid="kiosk-attract"] form`).AttrOr("action", ""); got != "/kiosk/begin" {
+		t.Errorf("Touch to start posts to %q", got)
+	}
+	if _, ok := attract.Find("body").Attr("data-idle-reset"); ok {
+		t.Error("the attract screen has an idle reset")
+	}
+	resp, body := h.post("/kiosk/begin", "/", nil)
+	expectRedirect(t, resp, body, "/")
 	doc := h.page("/", http.StatusOK)
 	for id, href := range map[string]string{"kiosk-buy": "/whats-on", "kiosk-collect": "/kiosk/collect", "kiosk-change": "/booking"} {
 		a := doc.Find(`[data-testid="` + id + `"]`)
@@ -55,9 +69,9 @@ func TestKioskStartScreen(t *testing.T) {
 	if strings.Join(nav, "|") != "Buy tickets|Collect tickets|Change my booking" {
 		t.Errorf("kiosk nav %v", nav)
 	}
-	// The start screen of a kiosk without a visit has nothing to reset.
-	if _, ok := doc.Find("body").Attr("data-idle-reset"); ok {
-		t.Error("the empty start screen has an idle reset")
+	// Once begun, the visit starts over by itself when left alone (back to the attract screen).
+	if _, ok := doc.Find("body").Attr("data-idle-reset"); !ok {
+		t.Error("the start screen of a visit has no idle reset")
 	}
 
 	customer := newHarness(t, harnessOpts{sandbox: true})

@@ -244,7 +244,9 @@ func (tr *tour) kiosk() {
 	base := tr.h.ts.URL
 	tr.page(browsertest.Options{})
 	browserEnrol(tr.t, tr.p, tr.h, device.Kiosk)
-	tr.p.Do(chromedp.Navigate(base+"/"), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
+	tr.p.Do(chromedp.Navigate(base+"/"), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
+	tr.check("kiosk-attract", "Kiosk: the attract screen while no visit runs")
+	tr.p.Do(chromedp.Click(`[data-testid="kiosk-touch-to-start"]`), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
 	tr.check("kiosk-start", "Kiosk: start screen")
 	tr.p.Do(chromedp.Navigate(base+"/kiosk/collect"), chromedp.WaitVisible("#collect-title"))
 	tr.check("kiosk-collect", "Kiosk: collect tickets")

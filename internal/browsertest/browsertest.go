@@ -34,6 +34,7 @@ type Page struct {
 type Options struct {
 	Width, Height int64 // viewport; default 1280x900
 	Mobile        bool  // emulate a phone (touch, small viewport)
+	Touch         bool  // a touch screen (no mouse, no hover) at the given viewport: the kiosk
 	NoJavaScript  bool  // disable scripts (proves pages work without them)
 	// Timeout bounds everything the page does; 0 means 90 seconds. A long walk through many
 	// pages (with axe-core and a screenshot at each) needs more.
@@ -112,6 +113,8 @@ func newPage(t *testing.T, ctx context.Context, o Options) *Page {
 	var vopts []chromedp.EmulateViewportOption
 	if o.Mobile {
 		vopts = append(vopts, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	} else if o.Touch {
+		vopts = append(vopts, chromedp.EmulateTouch)
 	}
 	steps := []chromedp.Action[chromedp.Void]{chromedp.EmulateViewport(w, h, vopts...)}
 	if err := chromedp.Do(ctx, steps...); err != nil {

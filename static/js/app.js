@@ -12,6 +12,7 @@
  *   5c. Kiosk collect keypads: .kiosk-keypad[data-for] [data-key]
  *   6. Counter keys: [data-shortcut], [data-shortcut-focus], [data-required-with]
  *   6b. Counter cash, change due: [data-cash-change]
+ *   7. Ticket counts with − and +: [data-stepper]
  */
 (function () {
   'use strict';
@@ -479,7 +480,7 @@
    * Without this script the map fits its width (CSS). Here the buttons and a two-finger
    * pinch set --zoom on the .seatmap (1 = fit), and the scroller pans; the point at the
    * centre of the view (or between the fingers) stays put. "In" steps up so that seats
-   * reach at least 24 px (44 px on the kiosk) in one or two presses.
+   * reach at least 24 px (48 px on the kiosk) in one or two presses.
    * ------------------------------------------------------------------ */
   var ZOOM_MAX = 6;
 
@@ -507,10 +508,10 @@
 
   /* On the kiosk a large plan is picked in two steps: the whole auditorium at fit, where a
    * tap chooses the part to sit in (the seats do not take taps yet: at fit they are smaller
-   * than a finger), then that part with seats of at least 44 px. The map's
+   * than a finger), then that part with seats of at least 48 px. The map's
    * [data-area-hint] (shown here) says so; "Fit" goes back to the overview. A keyboard
    * still reaches every seat at any zoom. */
-  var KIOSK_SEAT = 44;
+  var KIOSK_SEAT = 48;
 
   function pickAreaFirst(map) {
     if (!doc.body.classList.contains('mode-kiosk')) return;
@@ -528,7 +529,7 @@
     var zoom = parseFloat(map.getAttribute('data-zoom') || '1') || 1;
     if (dir === 'fit') return setZoom(map, 1);
     var size = seatSize(map) || 24;
-    var target = doc.body.classList.contains('mode-kiosk') ? 44 : 24;
+    var target = doc.body.classList.contains('mode-kiosk') ? KIOSK_SEAT : 24;
     if (dir === 'in') {
       // first step: straight to a comfortable target size when the fit is smaller
       var next = size < target ? zoom * Math.max(1.5, (target + 2) / size) : zoom * 1.5;
@@ -787,6 +788,50 @@
   });
 
   /* ------------------------------------------------------------------
+   * 7. Ticket counts with − and +.
+   *    <span data-stepper><button data-step="-1" hidden>−</button>
+   *      <input type="number" min="0" max="9"><button data-step="1" hidden>+</button></span>
+   *    The number field works on its own (without JavaScript); here the buttons are
+   *    shown and change the count within min and max. A button that can do nothing
+   *    more is disabled.
+   * ------------------------------------------------------------------ */
+  function setupStepper(el) {
+    var input = el.querySelector('input[type=number]');
+    if (!input || el.hasAttribute('data-stepper-ready')) return;
+    el.setAttribute('data-stepper-ready', '');
+    var buttons = el.querySelectorAll('[data-step]');
+    function bounds() {
+      var min = parseInt(input.getAttribute('min') || '0', 10);
+      var max = parseInt(input.getAttribute('max') || '', 10);
+      return { min: isNaN(min) ? 0 : min, max: isNaN(max) ? Infinity : max };
+    }
+    function value() {
+      var n = parseInt(input.value, 10);
+      return isNaN(n) ? 0 : n;
+    }
+    function refresh() {
+      var b = bounds(), n = value();
+      Array.prototype.forEach.call(buttons, function (btn) {
+        var step = parseInt(btn.getAttribute('data-step'), 10);
+        btn.disabled = step < 0 ? n <= b.min : n >= b.max;
+      });
+    }
+    Array.prototype.forEach.call(buttons, function (btn) {
+      btn.hidden = false;
+      btn.addEventListener('click', function () {
+        var b = bounds();
+        var n = Math.min(b.max, Math.max(b.min, value() + parseInt(btn.getAttribute('data-step'), 10)));
+        input.value = String(n);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+        refresh();
+      });
+    });
+    input.addEventListener('input', refresh);
+    refresh();
+  }
+
+  /* ------------------------------------------------------------------
    * Start-up, and again for content htmx swaps in.
    * ------------------------------------------------------------------ */
   function init(root) {
@@ -795,6 +840,7 @@
     each(root, '.seatmap', setupZoom);
     syncRequired(root);
     each(root, '[data-cash-change]', updateChange);
+    each(root, '[data-stepper]', setupStepper);
   }
 
   function ready() {

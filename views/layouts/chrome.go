@@ -31,8 +31,19 @@ type Chrome struct {
 	// StaffName is the signed-in staff member ("" when none); SignOutURL ends the sign-in.
 	StaffName  string
 	SignOutURL string
+	// KioskDisplay is the kiosk's accessibility controls (nil when not a kiosk).
+	KioskDisplay *KioskDisplay
 	// NextCustomerURL ends the customer's part of a counter visit ("" when not at a counter).
 	NextCustomerURL string
+}
+
+// KioskDisplay is the kiosk's "Larger text" and "High contrast" switches: what is on for this
+// visit, and where the switches post (with the page to come back to).
+type KioskDisplay struct {
+	LargeText    bool
+	HighContrast bool
+	URL          string
+	Back         string
 }
 
 // LangLink switches the site to one language: a plain link, named in that language.
@@ -56,7 +67,16 @@ func (c Chrome) BodyClass() string {
 	if m == "" {
 		m = "customer"
 	}
-	return "mode-" + m
+	cls := "mode-" + m
+	if d := c.KioskDisplay; d != nil {
+		if d.LargeText {
+			cls += " kiosk-large-text"
+		}
+		if d.HighContrast {
+			cls += " kiosk-high-contrast"
+		}
+	}
+	return cls
 }
 
 // FullTitle is the document title.

@@ -117,6 +117,7 @@ type Handler struct {
 	Codes       Codes
 	Limits      Limits
 	Links       Links
+	SiteName    string // the cinema's name on the attract screen
 }
 
 // Routes registers the flow's handlers. The start screen has no route of its own: it is the
@@ -129,6 +130,8 @@ func (h *Handler) Routes(route web.Register) {
 	route("GET", web.RouteKioskCollected, h.showCollected)
 	route("GET", web.RouteKioskIdle, h.showIdle)
 	route("GET", web.RouteKioskIdleExpired, h.idleExpired)
+	route("POST", web.RouteKioskBegin, h.begin)
+	route("POST", web.RouteKioskDisplay, h.setDisplay)
 }
 
 // url builds the path of one of the flow's routes.
@@ -140,7 +143,13 @@ func (h *Handler) url(name string, params ...any) string {
 // language: the guest's choice lasts for the visit (the kernel's language.go keeps it in the
 // visit's session), so the next guest, after Start over or the idle reset, is greeted in the
 // kiosk's own default language again.
+//
+// While no visit runs (no session: a fresh kiosk, or after the idle reset, "Start over" or
+// "Done") the home page is the attract screen instead, whose "Touch to start" begins a visit.
 func (h *Handler) Start(c echo.Context) error {
+	if !h.Site.HasSession(c) {
+		return h.attract(c)
+	}
 	v := kioskview.StartView{BuyURL: h.Links.Buy, CollectURL: h.url(web.RouteKioskCollect), ChangeURL: h.Links.FindBooking}
 	if msg := h.Site.PopFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}

@@ -43,6 +43,13 @@ func (s *Kernel) KioskChrome(c echo.Context, ch *layouts.Chrome) {
 		}
 	}
 	ch.Nav = nav
+	d, _ := KioskDisplayInSession.Get(c.Request().Context(), s.Sessions)
+	ch.KioskDisplay = &layouts.KioskDisplay{
+		LargeText:    d.LargeText,
+		HighContrast: d.HighContrast,
+		URL:          s.URL(RouteKioskDisplay),
+		Back:         KioskBackURL(c),
+	}
 	if current == Paths[RouteHome] && !(s.HasVisit != nil && s.HasVisit(c)) {
 		return
 	}
@@ -55,6 +62,18 @@ func (s *Kernel) KioskChrome(c echo.Context, ch *layouts.Chrome) {
 	}
 	ch.IdleRefreshURL = s.URL(RouteKioskIdle) + "?" + url.Values{"back": {KioskBackURL(c)}}.Encode()
 }
+
+// KioskDisplay is how a guest asked the kiosk to show its pages (the accessibility controls on
+// every kiosk screen). It lives in the visit's server session, so it lasts until the visit
+// ends: the idle reset, "Start over" and "Done" destroy the session and the next guest gets
+// the kiosk's usual look.
+type KioskDisplay struct {
+	LargeText    bool `json:"large_text,omitempty"`
+	HighContrast bool `json:"high_contrast,omitempty"`
+}
+
+// KioskDisplayInSession is the visit's display choice (set by the kiosk flow, read by the chrome).
+var KioskDisplayInSession = SessionValue[KioskDisplay]{Key: "kiosk.display"}
 
 // kioskBackURL is where "Continue" on the idle page returns to: this page when it was a GET,
 // else the page the form was on (its Referer, when it is this site's), else the start screen.

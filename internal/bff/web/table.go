@@ -91,6 +91,8 @@ const (
 	RouteKioskCollected    = "kiosk.collected"
 	RouteKioskIdle         = "kiosk.idle"
 	RouteKioskIdleExpired  = "kiosk.idle.expired"
+	RouteKioskBegin        = "kiosk.begin"   // POST: "Touch to start" on the attract screen begins a visit
+	RouteKioskDisplay      = "kiosk.display" // POST: larger text or high contrast, for this visit
 )
 
 // The back office.
@@ -159,6 +161,8 @@ var Paths = Routes{
 	RouteKioskCollected:          "/kiosk/collect/tickets",
 	RouteKioskIdle:               "/kiosk/idle",
 	RouteKioskIdleExpired:        "/kiosk/idle/expired",
+	RouteKioskBegin:              "/kiosk/begin",
+	RouteKioskDisplay:            "/kiosk/display",
 	RouteStaffAccounts:           "/staff/accounts",
 	RouteStaffAccountEndSessions: "/staff/accounts/:username/end-sessions",
 	RouteStaffAccountUnlock:      "/staff/accounts/:username/unlock",

@@ -18,6 +18,14 @@ type StartView struct {
 	Languages  []LangChoice
 }
 
+// AttractView is the kiosk's screen while no visit runs: the cinema's name and "Touch to
+// start", one full-screen button that begins a visit.
+type AttractView struct {
+	SiteName  string
+	BeginURL  string
+	CSRFToken string
+}
+
 // LangChoice is one language on the start screen: a plain link that switches this visit to it.
 type LangChoice struct {
 	Lang    string // "de"

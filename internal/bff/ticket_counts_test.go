@@ -1,0 +1,50 @@
+package bff
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// TestTicketCountsStepperMarkup: each ticket type's number field (the way in without
+// JavaScript) has a − and a + beside it that are plain buttons (never submitting the form),
+// hidden until app.js shows them, named for the ticket type and tied to their field; on a
+// customer's device and on a kiosk alike.
+func TestTicketCountsStepperMarkup(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		h    *harness
+	}{
+		{"customer", newHarness(t, harnessOpts{sandbox: true})},
+		{"kiosk", kioskHarness(t, harnessOpts{})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := tc.h.page("/whats-on/0001/1113", http.StatusOK)
+			fields := doc.Find(`[data-testid="tickets-form"] input[type="number"]`)
+			if fields.Length() == 0 {
+				t.Fatal("no ticket count fields")
+			}
+			fields.Each(func(_ int, in *goquery.Selection) {
+				id := in.AttrOr("id", "")
+				box := in.Closest("[data-stepper]")
+				if box.Length() != 1 {
+					t.Errorf("%s: not in a [data-stepper]", id)
+					return
+				}
+				for _, step := range []string{"-1", "1"} {
+					b := box.Find(`button[data-step="` + step + `"]`)
+					_, hidden := b.Attr("hidden")
+					switch {
+					case b.Length() != 1:
+						t.Errorf("%s: %d buttons for %s", id, b.Length(), step)
+					case b.AttrOr("type", "") != "button", !hidden:
+						t.Errorf("%s %s: type %q, hidden %v: want a plain button, hidden until app.js shows it", id, step, b.AttrOr("type", ""), hidden)
+					case b.AttrOr("aria-controls", "") != id, b.AttrOr("aria-label", "") == "":
+						t.Errorf("%s %s: aria-controls %q, aria-label %q", id, step, b.AttrOr("aria-controls", ""), b.AttrOr("aria-label", ""))
+					}
+				}
+			})
+		})
+	}
+}
