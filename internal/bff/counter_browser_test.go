@@ -263,6 +263,26 @@ func TestBrowserCounterKeys(t *testing.T) {
 				t.Errorf("Next customer shows %s errors", n)
 			}
 		}},
+		// The look-up opens with its field focused (for the scanner): while it holds only digits,
+		// n still means Next customer, and a code's first letter types.
+		{page: "find, field focused", key: "n", before: func(t *testing.T, p *browsertest.Page) {
+			p.Do(chromedp.Navigate(base+"/booking"), waitFor(`#number`))
+			if a := active(); a != "number" {
+				t.Fatalf("the look-up opens with the focus on %q, want the number field", a)
+			}
+		}, check: func(t *testing.T, p *browsertest.Page) {
+			p.Do(waitFor(`[data-testid="notice-success"]`))
+			if v := eval(`document.getElementById('number').value`); v != "" {
+				t.Errorf("n typed into the number field: %q", v)
+			}
+		}},
+		{page: "find, field focused", key: "t", before: func(t *testing.T, p *browsertest.Page) {
+			p.Do(chromedp.Navigate(base+"/booking"), waitFor(`#number`))
+		}, check: func(t *testing.T, p *browsertest.Page) {
+			if v := eval(`document.getElementById('number').value`); v != "t" {
+				t.Errorf("the first letter of a scanned code did not type: %q", v)
+			}
+		}},
 	}
 	for _, k := range keys {
 		name := k.page + " " + strings.NewReplacer(kb.Escape, "Esc", kb.Enter, "Enter").Replace(k.key)

@@ -44,7 +44,7 @@ const measureKioskLayoutJS = `((content, primary) => {
 		if (r.width === 0 || r.height === 0) return false;
 		if (r.bottom <= 0 || r.right <= 0 || r.top >= document.documentElement.scrollHeight) return false;
 		const s = getComputedStyle(el);
-		if (s.visibility === 'hidden' || s.display === 'none' || el.closest('[hidden], .visually-hidden')) return false;
+		if (s.visibility === 'hidden' || s.display === 'none' || el.closest('[hidden], .visually-hidden, [aria-hidden="true"]')) return false;
 		return !el.closest('.skip-link:not(:focus)');
 	};
 	const name = el => (el.getAttribute('data-testid') || el.id || el.tagName.toLowerCase() + '.' + el.className) +

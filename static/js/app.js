@@ -642,7 +642,7 @@
    *    draws in its <kbd>s. Outside text fields a key presses the button or follows the link
    *    that has it, chooses the radio (and focuses its data-shortcut-focus field) or focuses
    *    the field. Enter acts only where nothing that takes Enter itself has focus; Escape
-   *    ("back one step") acts in fields too. Only on the counter terminal (body.mode-counter).
+   *    ("back one step") acts in fields too, and letters in a digits-only look-up field. Only on the counter terminal (body.mode-counter).
    * ------------------------------------------------------------------ */
   function shortcutFor(key) {
     var targets = doc.querySelectorAll('[data-shortcut]');
@@ -653,6 +653,17 @@
       if (keys.indexOf(key) >= 0) return el;
     }
     return null;
+  }
+
+  /* The counter's look-up field (autofocused, so a scanner can type into it) holds a booking
+   * number or a scanned code: <input data-shortcut-digits="TKT">. While it holds only digits, a
+   * letter cannot be part of what is typed, so a letter key acts as the page's key (n: next
+   * customer), except the first letter of a code typed into the empty field. */
+  function letterActsIn(field, key) {
+    if (!field.hasAttribute('data-shortcut-digits') || key.length !== 1 || !/[a-z]/i.test(key)) return false;
+    if (!/^[0-9]*$/.test(field.value)) return false;
+    var prefix = (field.getAttribute('data-shortcut-digits') || '').toUpperCase();
+    return !(field.value === '' && prefix.charAt(0) === key.toUpperCase());
   }
 
   function pressShortcut(el) {
@@ -680,7 +691,8 @@
     if (key === 'Enter') {
       if (t && t.closest('input, textarea, select, button, a[href], summary, [contenteditable]')) return;
     } else if (key !== 'Escape') {
-      if (t && t.closest('input:not([type=radio]):not([type=checkbox]), textarea, select, [contenteditable]')) return;
+      var field = t && t.closest('input:not([type=radio]):not([type=checkbox]), textarea, select, [contenteditable]');
+      if (field && !letterActsIn(field, key)) return;
     }
     var el = shortcutFor(key);
     if (!el) return;

@@ -266,7 +266,7 @@ func Find(v FindView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "\" aria-describedby=\"number-hint\" data-shortcut=\"/\" autofocus><p class=\"hint\" id=\"number-hint\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "\" aria-describedby=\"number-hint\" data-shortcut=\"/\" data-shortcut-digits=\"TKT\" autofocus><p class=\"hint\" id=\"number-hint\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
