@@ -48,7 +48,7 @@ func (h *harness) removeOneTicket() string {
 	h.t.Helper()
 	h.counterFind(approvalBook)
 	doc := h.startEdit(h.t)
-	id := doc.Find(`[data-testid="line-kept"] input[name="ticket"]`).First().AttrOr("value", "")
+	id := doc.Find(`[data-testid="line-kept"][data-ticket]`).First().AttrOr("data-ticket", "")
 	_, doc = h.submit("/booking/edit/tickets/remove", "/booking/edit", url.Values{"ticket": {id}})
 	return text(doc, "balance")
 }

@@ -66,7 +66,7 @@ func TestBrowserEditRefund(t *testing.T) {
 	p.Do(
 		chromedp.Click(`[data-testid="action-edit"] button`),
 		chromedp.WaitVisible("#edit-title"),
-		chromedp.Click(`[data-testid="line-kept"] form button`),
+		chromedp.Click(`[data-testid="stepper"] [data-testid="remove-one"]`),
 		chromedp.WaitVisible(`[data-testid="line-removed"]`),
 	)
 	p.Screenshot("refund-1-removed")
@@ -109,7 +109,7 @@ func TestBrowserEditWithoutJavaScript(t *testing.T) {
 		t.Fatalf("extend without JavaScript: %q", got)
 	}
 	p.Do(
-		chromedp.Click(`[data-testid="line-added"] form button`),
+		chromedp.Click(`[data-testid="stepper"] [data-testid="remove-one"]`),
 		chromedp.WaitNotPresent(`[data-testid="line-added"]`),
 		chromedp.Click(`[data-testid="complete-form"] button`),
 		chromedp.WaitVisible(`[data-testid="changes"]`),

@@ -93,7 +93,7 @@ func TestMoneyIsNeverLost(t *testing.T) {
 				breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
 			h.find(booking)
 			doc := h.startEdit(t)
-			typ := doc.Find(`select[name="type"] option`).First().AttrOr("value", "")
+			typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
 			h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {fmt.Sprint(1 + rng.IntN(2))}})
 			resp, body := h.post("/booking/edit/complete", "/booking/edit", nil)
 			if resp.StatusCode != http.StatusSeeOther {

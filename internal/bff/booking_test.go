@@ -124,7 +124,7 @@ func TestEditAddRemoveSeatsExtendCancel(t *testing.T) {
 	if doc.Find(`[data-testid="countdown"] time`).Length() != 1 {
 		t.Fatal("no expiry time shown (needed without JavaScript)")
 	}
-	typ := doc.Find(`select[name="type"] option`).First().AttrOr("value", "")
+	typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
 
 	// Add one ticket.
 	_, doc = h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
@@ -135,7 +135,7 @@ func TestEditAddRemoveSeatsExtendCancel(t *testing.T) {
 		t.Fatalf("no amount to pay after adding: %s", doc.Find(`[data-testid="edit-money"]`).Text())
 	}
 	// Remove a kept ticket.
-	keptID := doc.Find(`[data-testid="line-kept"] input[name="ticket"]`).First().AttrOr("value", "")
+	keptID := doc.Find(`[data-testid="line-kept"][data-ticket]`).First().AttrOr("data-ticket", "")
 	_, doc = h.submit("/booking/edit/tickets/remove", "/booking/edit", url.Values{"ticket": {keptID}})
 	if st := lineStates(doc); st["kept"] != 1 || st["added"] != 1 || st["removed"] != 1 {
 		t.Fatalf("after remove: %v", st)
@@ -185,7 +185,7 @@ func TestCompleteUnpaidBooking(t *testing.T) {
 	h.find(bkUnpaid)
 	doc := h.startEdit(t)
 	before := lineStates(doc)["kept"]
-	typ := doc.Find(`select[name="type"] option`).First().AttrOr("value", "")
+	typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
 	h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
 	_, doc = h.submit("/booking/edit/complete", "/booking/edit", nil)
 	if doc.Find(`[data-testid="changes"]`).Length() != 1 {
@@ -209,7 +209,7 @@ func TestPayPositiveBalance(t *testing.T) {
 			h := newHarness(t, harnessOpts{sandbox: true})
 			h.find(bkPaid2)
 			doc := h.startEdit(t)
-			typ := doc.Find(`select[name="type"] option`).First().AttrOr("value", "")
+			typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
 			_, doc = h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
 			toPay := text(doc, "balance")
 			if doc.Find("#edit-title").Length() != 1 {
@@ -267,7 +267,7 @@ func TestRefundNegativeBalance(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	h.find(bkPaid3)
 	doc := h.startEdit(t)
-	id := doc.Find(`[data-testid="line-kept"] input[name="ticket"]`).First().AttrOr("value", "")
+	id := doc.Find(`[data-testid="line-kept"][data-ticket]`).First().AttrOr("data-ticket", "")
 	_, doc = h.submit("/booking/edit/tickets/remove", "/booking/edit", url.Values{"ticket": {id}})
 	refund := text(doc, "balance")
 	if !strings.Contains(doc.Find(`[data-testid="edit-money"]`).Text(), "To refund") {

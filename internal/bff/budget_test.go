@@ -153,7 +153,7 @@ func TestSlowMoneyStepIsHandedOn(t *testing.T) {
 		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
 	h.find(bkPaid2)
 	doc := h.startEdit(t)
-	typ := doc.Find(`select[name="type"] option`).First().AttrOr("value", "")
+	typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
 	h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
 	resp, body := h.post("/booking/edit/complete", "/booking/edit", nil)
 	if resp.StatusCode != http.StatusSeeOther {
@@ -237,7 +237,7 @@ func TestBudgetEditReadsRunConcurrently(t *testing.T) {
 		start := time.Now()
 		doc := h.page("/booking/edit", http.StatusOK)
 		best = min(best, time.Since(start))
-		if doc.Find(`select[name="type"] option`).Length() == 0 {
+		if doc.Find(`[data-testid="stepper"] input[name="type"]`).Length() == 0 {
 			t.Fatal("edit page without ticket types: the second read did not happen")
 		}
 	}

@@ -37,7 +37,7 @@ func TestCounterPagesSpeakToStaff(t *testing.T) {
 	_, pages["/booking/tickets"] = h.get("/booking/tickets")
 	_, pages["/bookings/0001/100002/seats"] = h.get("/bookings/0001/100002/seats")
 	doc = h.startEdit(t)
-	typ := doc.Find(`[data-testid="quick-add"] button[data-shortcut="1"]`).AttrOr("value", "")
+	typ := doc.Find(`[data-testid="add-one"][data-shortcut="1"]`).Closest("form").Find(`input[name="type"]`).AttrOr("value", "")
 	_, doc = h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
 	_, pages["/booking/edit"] = h.get("/booking/edit")
 	_, pages["/booking/edit/seats"] = h.get("/booking/edit/seats")
@@ -64,7 +64,7 @@ func counterChangeToPay(t *testing.T, h *harness) string {
 	t.Helper()
 	h.counterFind("100002")
 	doc := h.startEdit(t)
-	typ := doc.Find(`[data-testid="quick-add"] button[data-shortcut="1"]`).AttrOr("value", "")
+	typ := doc.Find(`[data-testid="add-one"][data-shortcut="1"]`).Closest("form").Find(`input[name="type"]`).AttrOr("value", "")
 	_, doc = h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
 	if doc.Find(`[data-testid="complete"][data-shortcut="Enter"]`).Length() != 1 {
 		t.Errorf("the change has no key to confirm it: %s", doc.Find(`[data-testid="complete-form"]`).Text())

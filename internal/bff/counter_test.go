@@ -56,10 +56,10 @@ func TestCounterEditPaidByCardTerminal(t *testing.T) {
 	h.signInAs(testSupervisor, testSupervisorPassword)
 	h.counterFind("100002")
 	doc := h.startEdit(t)
-	if doc.Find(`[data-testid="quick-add"] button[data-shortcut="1"]`).Length() != 1 {
+	if doc.Find(`[data-testid="add-one"][data-shortcut="1"]`).Length() != 1 {
 		t.Fatalf("no key per ticket type at the counter: %s", doc.Find(`[data-testid="add-form"]`).Text())
 	}
-	typ := doc.Find(`[data-testid="quick-add"] button[data-shortcut="1"]`).AttrOr("value", "")
+	typ := doc.Find(`[data-testid="add-one"][data-shortcut="1"]`).Closest("form").Find(`input[name="type"]`).AttrOr("value", "")
 	_, doc = h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
 	toPay := text(doc, "balance")
 	resp, body := h.post("/booking/edit/complete", "/booking/edit", nil)
@@ -138,7 +138,7 @@ func TestCounterRefundAboveTheLimitNeedsASupervisor(t *testing.T) {
 	h.signInAs("carl", "clerk horse battery")
 	h.counterFind("100003")
 	doc := h.startEdit(t)
-	id := doc.Find(`[data-testid="line-kept"] input[name="ticket"]`).First().AttrOr("value", "")
+	id := doc.Find(`[data-testid="line-kept"][data-ticket]`).First().AttrOr("data-ticket", "")
 	_, doc = h.submit("/booking/edit/tickets/remove", "/booking/edit", url.Values{"ticket": {id}})
 	refund := text(doc, "balance")
 

@@ -134,7 +134,7 @@ func TestEditAndPurchaseShareTheSeatLimit(t *testing.T) {
 	h := holdHarness(t, harnessOpts{})
 	addTickets := func(n int) (*http.Response, string) {
 		t.Helper()
-		typ := h.page("/booking/edit", http.StatusOK).Find(`select[name="type"] option`).First().AttrOr("value", "")
+		typ := h.page("/booking/edit", http.StatusOK).Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
 		return h.post("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {fmt.Sprint(n)}})
 	}
 	h.find(bkPaid1)
@@ -343,7 +343,7 @@ func TestStaffAreExemptFromHoldLimits(t *testing.T) {
 	staff.post("/booking", "/booking", url.Values{"cinema": {"0001"}, "number": {fmt.Sprint(bkPaid1)}, "email": {bookingEmails[bkPaid1]}})
 	staff.page("/booking/current", http.StatusOK)
 	staff.startEdit(t)
-	typ := staff.page("/booking/edit", http.StatusOK).Find(`select[name="type"] option`).First().AttrOr("value", "")
+	typ := staff.page("/booking/edit", http.StatusOK).Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
 	resp, body = staff.post("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"3"}})
 	expectRedirect(t, resp, body, "/booking/edit")
 	if got := lineStates(staff.page("/booking/edit", http.StatusOK))["added"]; got != 3 {

@@ -93,7 +93,7 @@ func TestEditMailInTheVisitsLanguage(t *testing.T) {
 			}
 			h.find(bkUnpaid)
 			doc := h.startEdit(t)
-			typ := doc.Find(`select[name="type"] option`).First().AttrOr("value", "")
+			typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
 			h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
 			_, doc = h.submit("/booking/edit/complete", "/booking/edit", nil)
 			if got := doc.Find("html").AttrOr("lang", ""); got != lang {
@@ -122,7 +122,7 @@ func TestPaidEditMailInGerman(t *testing.T) {
 	h.speaking("de")
 	h.find(bkPaid2)
 	doc := h.startEdit(t)
-	typ := doc.Find(`select[name="type"] option`).First().AttrOr("value", "")
+	typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
 	h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
 	resp, body := h.post("/booking/edit/complete", "/booking/edit", nil)
 	hosted := resp.Header.Get("Location")

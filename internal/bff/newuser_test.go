@@ -75,7 +75,7 @@ func TestEditRefusesRemovingEveryTicket(t *testing.T) {
 	h.find(bkPaid1)
 	doc := h.startEdit(t)
 	var ids []string
-	doc.Find(`[data-testid="line-kept"] input[name="ticket"]`).Each(func(_ int, s *goquery.Selection) { ids = append(ids, s.AttrOr("value", "")) })
+	doc.Find(`[data-testid="line-kept"][data-ticket]`).Each(func(_ int, s *goquery.Selection) { ids = append(ids, s.AttrOr("data-ticket", "")) })
 	if len(ids) != 2 {
 		t.Fatalf("%d kept tickets, want 2", len(ids))
 	}
@@ -113,7 +113,7 @@ func TestBackAfterPayingNeverSaysNothingCharged(t *testing.T) {
 		h := newHarness(t, harnessOpts{sandbox: true})
 		h.find(bkPaid2)
 		doc := h.startEdit(t)
-		typ := doc.Find(`select[name="type"] option`).First().AttrOr("value", "")
+		typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
 		h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
 		// A first payment cancelled at the provider, then a second one paid.
 		resp, _ := h.post("/booking/edit/complete", "/booking/edit", nil)

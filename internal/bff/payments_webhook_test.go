@@ -19,7 +19,7 @@ func startPaidEdit(t *testing.T, h *harness) string {
 	t.Helper()
 	h.find(bkPaid2)
 	doc := h.startEdit(t)
-	typ := doc.Find(`select[name="type"] option`).First().AttrOr("value", "")
+	typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
 	h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
 	resp, body := h.post("/booking/edit/complete", "/booking/edit", nil)
 	if resp.StatusCode != http.StatusSeeOther {

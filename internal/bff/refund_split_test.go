@@ -35,7 +35,7 @@ func removeTwoOfSplit(t *testing.T, h *harness) string {
 	h.find(bkSplit)
 	doc := h.startEdit(t)
 	for range 2 {
-		id := doc.Find(`[data-testid="line-kept"] input[name="ticket"]`).First().AttrOr("value", "")
+		id := doc.Find(`[data-testid="line-kept"][data-ticket]`).First().AttrOr("data-ticket", "")
 		if id == "" {
 			t.Fatalf("no ticket to remove: %s", doc.Find("main").Text())
 		}
@@ -270,7 +270,7 @@ func TestStatusNeverSaysRefundedWhileTheRefundFails(t *testing.T) {
 		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
 	h.find(bkPaid1)
 	doc := h.startEdit(t)
-	typ := doc.Find(`select[name="type"] option`).First().AttrOr("value", "")
+	typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
 	h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
 	resp, body := h.post("/booking/edit/complete", "/booking/edit", nil)
 	if resp.StatusCode != http.StatusSeeOther {

@@ -84,7 +84,7 @@ func TestStaffPagesInGerman(t *testing.T) {
 	h.signInAs(testSupervisor, testSupervisorPassword)
 	h.counterFind("100002")
 	edit := h.startEdit(t)
-	typ := edit.Find(`[data-testid="quick-add"] button[data-shortcut="1"]`).AttrOr("value", "")
+	typ := edit.Find(`[data-testid="add-one"][data-shortcut="1"]`).Closest("form").Find(`input[name="type"]`).AttrOr("value", "")
 	h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
 	doc = h.germanPage("/booking/edit/counter-payment")
 	amount := strings.TrimSpace(text(doc, "counter-amount"))
@@ -136,7 +136,7 @@ func TestStaffPagesInGerman(t *testing.T) {
 	h.signInAs("carl", "clerk horse battery")
 	h.counterFind("100003")
 	edit = h.startEdit(t)
-	id := edit.Find(`[data-testid="line-kept"] input[name="ticket"]`).First().AttrOr("value", "")
+	id := edit.Find(`[data-testid="line-kept"][data-ticket]`).First().AttrOr("data-ticket", "")
 	h.submit("/booking/edit/tickets/remove", "/booking/edit", url.Values{"ticket": {id}})
 	_, doc = h.germanPost("/booking/edit/complete", "/booking/edit", nil)
 	if doc.Find(`[data-testid="approval-form"]`).Length() != 1 {

@@ -524,7 +524,7 @@ func TestOldShortPINStillApprovesWithAWarning(t *testing.T) {
 	h.signInAs("carl", "clerk horse battery")
 	h.counterFind("100003")
 	doc := h.startEdit(t)
-	id := doc.Find(`[data-testid="line-kept"] input[name="ticket"]`).First().AttrOr("value", "")
+	id := doc.Find(`[data-testid="line-kept"][data-ticket]`).First().AttrOr("data-ticket", "")
 	h.submit("/booking/edit/tickets/remove", "/booking/edit", url.Values{"ticket": {id}})
 	_, doc = h.submit("/booking/edit/complete", "/booking/edit", url.Values{"approval": {"1"}, "approver": {"olga"}, "pin": {"2468"}, "reason": {"Old PIN"}})
 	if changes := doc.Find(`[data-testid="changes"]`).Text(); !strings.Contains(changes, "Refunded") {

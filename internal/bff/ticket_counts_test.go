@@ -48,3 +48,31 @@ func TestTicketCountsStepperMarkup(t *testing.T) {
 		})
 	}
 }
+
+// TestOneStepperToAddOrRemove (issue 28): a ticket is added or removed one way, with the − and
+// + of its type: the change page and the purchase's ticket step draw the same stepper buttons,
+// and the change page has no list of ticket types, no "add several" form and no Remove of its
+// own on a ticket that a stepper counts.
+func TestOneStepperToAddOrRemove(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	buy := h.page("/whats-on/0001/1113", http.StatusOK)
+	h.find(bkPaid1)
+	edit := h.startEdit(t)
+	for name, doc := range map[string]*goquery.Document{"purchase": buy, "change": edit} {
+		if n := doc.Find(`button.stepper-button`).Length(); n < 2 || n%2 != 0 {
+			t.Errorf("%s: %d stepper buttons, want a − and a + per ticket type", name, n)
+		}
+		if n := doc.Find(`main select[name="type"]`).Length(); n != 0 {
+			t.Errorf("%s: %d ticket type lists", name, n)
+		}
+	}
+	if edit.Find(`[data-testid="add-several"]`).Length() != 0 {
+		t.Error("the change page still has the add-several form")
+	}
+	if n := edit.Find(`[data-testid="edit-lines"] form`).Length(); n != 0 {
+		t.Errorf("the change page's ticket lines still have %d Remove forms", n)
+	}
+	if edit.Find(`[data-testid="stepper"] [data-testid="remove-one"]`).Length() == 0 || edit.Find(`[data-testid="stepper"] [data-testid="add-one"]`).Length() == 0 {
+		t.Error("the change page's steppers cannot add and remove")
+	}
+}

@@ -257,9 +257,20 @@ func (s *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types [
 			v.Deals = append(v.Deals, d.Description)
 		}
 	}
-	for _, t := range types {
-		if t.Simple() {
-			v.TicketTypes = append(v.TicketTypes, view.Option{Value: t.Code, Label: fmt.Sprintf("%s – %s", t.Description, l.Money(t.Price))})
+	// One way to add or remove a ticket: its type's stepper. A ticket keeps a Remove of its own
+	// only when no stepper counts its type (a package).
+	stepped := map[string]bool{}
+	for _, st := range v.Steppers {
+		stepped[st.Type] = true
+	}
+	for _, t := range o.Tickets() {
+		if !stepped[t.TypeCode] {
+			continue
+		}
+		for i := range v.Lines {
+			if v.Lines[i].TicketID == t.ID {
+				v.Lines[i].RemoveURL = ""
+			}
 		}
 	}
 	return v

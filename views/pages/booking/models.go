@@ -129,8 +129,7 @@ type EditView struct {
 	ExpiresLocal  string // shown without JavaScript
 	NowISO        string
 	Notice        *components.Notice
-	TicketTypes   []Option // add-ticket choices, label with price
-	Counter       bool     // box office: a key per ticket type adds one
+	Counter       bool // box office: a key per ticket type adds one
 	AddURL        string
 	RemoveURL     string // the steppers' −
 	ExtendURL     string
