@@ -87,7 +87,7 @@ func (s *Handler) showWhatsOn(c echo.Context) error {
 			f = &co.FilmSessions{Title: se.FilmTitle}
 			for _, fl := range films {
 				if fl.ID == se.FilmID {
-					f.Title, f.Rating, f.Synopsis = fl.Title, fl.Rating, fl.Synopsis
+					f.Title, f.Rating, f.Synopsis = fl.Title, ratingWords(l, fl.Rating), fl.Synopsis
 					if fl.RunTime > 0 {
 						f.RunTime = l.T("checkout.run_time", "Minutes", int(fl.RunTime.Minutes()))
 					}
@@ -303,4 +303,20 @@ func (s *Handler) chooseTickets(c echo.Context) error {
 		return err
 	}
 	return s.Redirect(c, s.URL(web.RouteBuySeats))
+}
+
+// ratingWords is a film's age rating as words: "All ages" for 0, "Age 12+" for a bare age,
+// the scheme's own text otherwise ("Rated PG-13"), and nothing when the film has none.
+func ratingWords(l *i18n.Localizer, rating string) string {
+	rating = strings.TrimSpace(rating)
+	switch age, err := strconv.Atoi(rating); {
+	case rating == "":
+		return ""
+	case err != nil:
+		return l.T("checkout.whatson_rated", "Rating", rating)
+	case age <= 0:
+		return l.T("checkout.whatson_rating_all")
+	default:
+		return l.T("checkout.whatson_rating_age", "Age", age)
+	}
 }

@@ -56,7 +56,7 @@ type WhatsOnView struct {
 // FilmSessions is a film with its sessions of the day.
 type FilmSessions struct {
 	Title    string
-	Rating   string
+	Rating   string // in words (checkout.ratingWords), "" for none
 	RunTime  string
 	Synopsis string
 	Sessions []SessionLink

@@ -1,0 +1,26 @@
+package checkout
+
+import (
+	"testing"
+
+	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
+)
+
+// TestRatingWords (issue 28): a rating is said in words or not at all, never "Rated 0".
+func TestRatingWords(t *testing.T) {
+	en, de := webtest.Localizers(t)
+	for _, c := range []struct{ rating, en, de string }{
+		{"", "", ""},
+		{"0", "All ages", "Ohne Altersbeschränkung"},
+		{"12", "Age 12+", "Ab 12 Jahren"},
+		{" 16 ", "Age 16+", "Ab 16 Jahren"},
+		{"PG-13", "Rated PG-13", "Altersfreigabe PG-13"},
+	} {
+		if got := ratingWords(en, c.rating); got != c.en {
+			t.Errorf("en %q: %q, want %q", c.rating, got, c.en)
+		}
+		if got := ratingWords(de, c.rating); got != c.de {
+			t.Errorf("de %q: %q, want %q", c.rating, got, c.de)
+		}
+	}
+}
