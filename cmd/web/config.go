@@ -85,7 +85,7 @@ type Config struct {
 	// NamesFile is the operator's catalog of the cinema's names (ticket types, area categories,
 	// areas, offers, ratings) by code in each language (internal/names, JSON); "" (the default):
 	// the embedded sandbox's catalog with the embedded sandbox, otherwise none (names as sent).
-	NamesFile string
+	NamesFile      string
 	UpstreamIdle   int    // idle keep-alive connections kept to the upstream
 	TimeZone       string // IANA zone used when a cinema's TimeZoneId is absent or unknown
 	Language       string // the site's language for a browser that asks for none of ours

@@ -64,7 +64,9 @@ func TestNamesLookupAndFallback(t *testing.T) {
 
 func TestNamesOfferAmountInVisitorsLocale(t *testing.T) {
 	c := parse(t, sample)
-	money := func(m cinema.Money) string { return "<" + m.Currency + " " + cinema.Money{Cents: m.Cents}.Format("en-GB") + ">" }
+	money := func(m cinema.Money) string {
+		return "<" + m.Currency + " " + cinema.Money{Cents: m.Cents}.Format("en-GB") + ">"
+	}
 	tests := []struct {
 		name, lang, id, text, want string
 	}{
