@@ -72,5 +72,8 @@ func (n Namer) deals(cinemaID string, ds []cinema.Deal, currency string) []cinem
 	return ds
 }
 
-// Rating is a film's rating in the rating scheme's words ("FSK 12"), else as sent.
-func (n Namer) Rating(cinemaID, code string) string { return n.Name(Rating, cinemaID, code, code) }
+// Rating is a film's rating code in the rating scheme's words ("FSK 12: ab 12 Jahren"); false
+// when the catalog has none (the page then writes the code in its own words).
+func (n Namer) Rating(cinemaID, code string) (string, bool) {
+	return n.Catalog.Lookup(Rating, cinemaID, code, n.Lang)
+}
