@@ -368,6 +368,11 @@ func TestCheckUpstreamMissingNames(t *testing.T) {
 					t.Errorf("names section has %q:\n%s", w, section)
 				}
 			}
+			// Child has an English name but no German one: listed for de only.
+			en, de, _ := strings.Cut(section[strings.Index(section, "  en: "):], "  de: ")
+			if len(tt.args) > 0 && (strings.Contains(en, `"Child"`) || !strings.Contains(de, `"Child"`)) {
+				t.Errorf("Child listed wrongly per language:\nen: %s\nde: %s", en, de)
+			}
 		})
 	}
 	// A bad catalog stops check-upstream at once, naming the file and the entry.
