@@ -94,3 +94,27 @@ func TestNamesInEnglishAndOffers(t *testing.T) {
 		t.Error("English change page writes an offer's amount as 4,00 €")
 	}
 }
+
+// TestGermanNamesInSwapAndMail: the swap page's map and tickets, and the e-mail of a change made
+// in German (composed later from the outbox, in the booking's language), carry the catalog's
+// German names.
+func TestGermanNamesInSwapAndMail(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	h.speaking("de")
+
+	h.find(bkPaid2)
+	resp, body := h.get("/bookings/0001/100002/seats")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("swap page: %d %s", resp.StatusCode, body)
+	}
+	mustNotContain(t, "the swap page", body, englishNames)
+	mustContain(t, "the swap page", body, []string{"Erwachsene", "Kind", "Parkett"})
+
+	h.find(bkUnpaid)
+	h.startEdit(t)
+	h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {"0003"}, "qty": {"1"}})
+	h.submit("/booking/edit/complete", "/booking/edit", nil)
+	m := h.oneMail("edit")
+	mustContain(t, "the e-mail's text", m.Text, []string{"Hinzugefügt: Rentner", "Erwachsene"})
+	mustNotContain(t, "the e-mail", m.Subject+m.Text+m.HTML, englishNames)
+}
