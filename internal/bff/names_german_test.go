@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 )
 
 // englishNames are the ticketing system's English names of the sandbox's ticket types and
@@ -117,4 +118,39 @@ func TestGermanNamesInSwapAndMail(t *testing.T) {
 	m := h.oneMail("edit")
 	mustContain(t, "the e-mail's text", m.Text, []string{"Hinzugefügt: Rentner", "Erwachsene"})
 	mustNotContain(t, "the e-mail", m.Subject+m.Text+m.HTML, englishNames)
+}
+
+// TestGermanNamesInPurchase: a purchase made in German shows the catalog's names on its summary
+// and its confirmation (tickets to print included), and its e-mail says them too.
+func TestGermanNamesInPurchase(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	h.speaking("de")
+	resp, body := h.post("/whats-on/0001/1113", "/whats-on/0001/1113", url.Values{"qty-0001": {"1"}, "qty-0002": {"1"}})
+	expectRedirect(t, resp, body, "/checkout/seats")
+	resp, body = h.post("/checkout/seats", "/checkout/seats", h.checkedSeats())
+	expectRedirect(t, resp, body, "/checkout/details")
+	resp, body = h.post("/checkout/details", "/checkout/details", url.Values{"name": {"Ada Lovelace"}, "email": {"ada@example.com"}})
+	expectRedirect(t, resp, body, "/checkout")
+	resp, body = h.get("/checkout")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("summary: %d %s", resp.StatusCode, body)
+	}
+	mustNotContain(t, "the summary", body, englishNames)
+	mustContain(t, "the summary", body, []string{"Erwachsene", "Kind"})
+
+	resp, body = h.post("/checkout/pay", "/checkout", nil)
+	ret := h.actAtProvider(expectRedirect(t, resp, body, h.upURL+"/pay/checkout/"), "pay")
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if _, body = h.get(ret); strings.Contains(body, `data-testid="confirmation"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no confirmation within 5 s")
+		}
+	}
+	mustNotContain(t, "the confirmation", body, englishNames)
+	mustContain(t, "the confirmation", body, []string{"Erwachsene", "Kind"})
+	m := h.oneMail("purchase")
+	mustNotContain(t, "the purchase's e-mail", m.Subject+m.Text+m.HTML, englishNames)
+	mustContain(t, "the purchase's e-mail", m.Text, []string{"Erwachsene", "Kind"})
 }
