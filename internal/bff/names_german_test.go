@@ -154,3 +154,28 @@ func TestGermanNamesInPurchase(t *testing.T) {
 	mustNotContain(t, "the purchase's e-mail", m.Subject+m.Text+m.HTML, englishNames)
 	mustContain(t, "the purchase's e-mail", m.Text, []string{"Erwachsene", "Kind"})
 }
+
+// TestRatingInTheCatalogsWords: what's on shows a film's rating in the catalog's words of the
+// page's language, not "Rated 12".
+func TestRatingInTheCatalogsWords(t *testing.T) {
+	tests := []struct {
+		lang      string
+		want, not []string
+	}{
+		{"de", []string{"FSK 12: ab 12 Jahren"}, []string{"Altersfreigabe 12", "Rated"}},
+		{"en", []string{"FSK 12: ages 12 and over"}, []string{"Rated 12"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{sandbox: true})
+			h.speaking(tt.lang)
+			day := time.Now().Add(24 * time.Hour).Format("2006-01-02")
+			resp, body := h.get("/whats-on?cinema=0001&day=" + day)
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("what's on: %d", resp.StatusCode)
+			}
+			mustContain(t, "what's on", body, tt.want)
+			mustNotContain(t, "what's on", body, tt.not)
+		})
+	}
+}
