@@ -22,6 +22,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -76,7 +77,11 @@ func runCheckUpstream(ctx context.Context, args []string, getenv func(string) st
 	if err != nil {
 		return err
 	}
-	k := &checker{cfg: cfg, opt: opt, out: out, client: client, notes: notes, now: time.Now(), embedded: embedded}
+	catalog, err := cfg.names(embedded)
+	if err != nil {
+		return err
+	}
+	k := &checker{cfg: cfg, opt: opt, out: out, client: client, notes: notes, now: time.Now(), embedded: embedded, names: catalog}
 	if err := k.run(ctx); err != nil {
 		return errors.New(out.redact(err.Error()))
 	}
@@ -92,8 +97,10 @@ type checker struct {
 	notes    *noteLog
 	now      time.Time
 	embedded bool
+	names    *names.Catalog // the operator's names catalog (nil: none)
 
 	problems []string
+	found    []names.Found // the names read upstream, for missingNames
 }
 
 func (k *checker) printf(format string, args ...any) { fmt.Fprintf(k.out, format, args...) }
@@ -129,7 +136,9 @@ func (k *checker) run(ctx context.Context) error {
 				return err
 			}
 		}
+		k.ratings(ctx, cinemas)
 	}
+	k.missingNames()
 	k.clientNotes()
 
 	k.printf("\n")
@@ -409,6 +418,7 @@ func (k *checker) printPlan(cs checkedSession, plan cinema.SeatPlan) {
 	k.printf("\nSeat plan of session %s at %s (%s):\n", s.SessionID, cs.cinema.ID, describeSession(s, loc))
 	cats := make([]string, 0, len(plan.AreaCategories))
 	for _, c := range plan.AreaCategories {
+		k.saw(names.AreaCategory, cs.cinema.ID, c.Code, c.Description)
 		d := c.Code + " " + c.Description
 		if c.Description == "" {
 			d = c.Code + " (no name sent)"
@@ -424,6 +434,7 @@ func (k *checker) printPlan(cs checkedSession, plan cinema.SeatPlan) {
 	k.printf("  area categories: %s\n", strings.Join(cats, "; "))
 	var wheelchair, companion, sofa int
 	for _, a := range plan.Areas {
+		k.saw(names.Area, cs.cinema.ID, a.AreaCategoryCode, a.Description)
 		rows, seats := 0, 0
 		for _, r := range a.Rows {
 			if len(r.Seats) > 0 {
@@ -476,6 +487,7 @@ func (k *checker) ticketTypes(ctx context.Context, cs checkedSession, plan cinem
 	}
 	var strays []string
 	for _, t := range types {
+		k.saw(names.TicketType, cs.cinema.ID, t.Code, t.Description)
 		desc := t.Description
 		if desc == "" {
 			desc = "(no description)"
@@ -512,6 +524,54 @@ func (k *checker) ticketTypes(ctx context.Context, cs checkedSession, plan cinem
 	}
 	return nil
 }
+
+// saw keeps a name read upstream for missingNames.
+func (k *checker) saw(kind names.Kind, cinemaID, code, text string) {
+	if code != "" {
+		k.found = append(k.found, names.Found{Kind: kind, CinemaID: cinemaID, Code: code, Text: text})
+	}
+}
+
+// ratings reads the films of each cinema for the rating codes the catalog should word.
+func (k *checker) ratings(ctx context.Context, cinemas []cinema.Cinema) {
+	for _, c := range cinemas {
+		films, err := k.client.ListFilms(ctx, c.ID)
+		if err != nil {
+			k.note("films of %s not read for their ratings (%s)", c.ID, plainKind(err))
+			continue
+		}
+		for _, f := range films {
+			k.saw(names.Rating, c.ID, f.Rating, f.Rating)
+		}
+	}
+}
+
+// missingNames lists, per language, the names read upstream that the operator's catalog
+// (-names-file) lacks: the site shows them as the ticketing API sent them. Offers come only
+// with an order, which check-upstream does not make, so they are not listed.
+func (k *checker) missingNames() {
+	k.printf("\nThe cinema's names (-names-file):\n")
+	if k.names == nil {
+		k.printf("  no catalog: every name is shown as the ticketing API sends it, in every language\n")
+	}
+	missing := k.names.Missing(k.found, names.Languages())
+	for _, lang := range names.Languages() {
+		list := missing[lang]
+		if len(list) == 0 {
+			k.printf("  %s: every name read has an entry\n", lang)
+			continue
+		}
+		k.printf("  %s: %s without an entry (shown as sent):\n", lang, count(len(list), "name", "names"))
+		for _, f := range list {
+			k.printf("    %s %s at %s: %q\n", kindWords[f.Kind], f.Code, f.CinemaID, f.Text)
+		}
+	}
+	k.printf("  (offers come with an order, which check-upstream does not make: they are not checked)\n")
+}
+
+// kindWords are the kinds of names as check-upstream prints them.
+var kindWords = map[names.Kind]string{names.TicketType: "ticket type", names.AreaCategory: "area category",
+	names.Area: "area of category", names.Offer: "offer", names.Rating: "rating"}
 
 // booking reads one booking as "My booking" does and says what the site would make of it.
 func (k *checker) booking(ctx context.Context, c cinema.Cinema) error {
@@ -572,6 +632,7 @@ func (k *checker) booking(ctx context.Context, c cinema.Cinema) error {
 
 	k.printf("  tickets: %d\n", len(b.Tickets))
 	for _, t := range b.Tickets {
+		k.saw(names.TicketType, b.CinemaID, t.TypeCode, t.Description)
 		seat := "no seat (unallocated seating)"
 		if t.Seat != nil {
 			seat = "row " + orNotSent(t.Seat.RowLabel) + " seat " + orNotSent(t.Seat.Label)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -313,5 +315,72 @@ func TestCheckUpstreamFlags(t *testing.T) {
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%v: error %v, want %q", tc.args, err, tc.want)
 		}
+	}
+}
+
+// TestCheckUpstreamMissingNames: check-upstream lists, per language, the names it read that the
+// operator's catalog (-names-file) lacks, and none that it has.
+func TestCheckUpstreamMissingNames(t *testing.T) {
+	url, _ := startCheckSandbox(t)
+	base := []string{"-upstream-url", url, "-upstream-token", checkToken}
+	file := filepath.Join(t.TempDir(), "names.json")
+	catalog := `{"ticketTypes": {"0001": {"en": "Adult", "de": "Erwachsene"}, "0002": {"en": "Child"}},
+	  "areaCategories": {"0000000001": {"en": "Standard", "de": "Standard"}},
+	  "areas": {"0000000001": {"en": "Stalls", "de": "Parkett"}},
+	  "ratings": {"0": {"en": "FSK 0", "de": "FSK 0"}, "6": {"en": "FSK 6", "de": "FSK 6"}, "12": {"en": "FSK 12", "de": "FSK 12"}, "16": {"en": "FSK 16", "de": "FSK 16"}}}`
+	if err := os.WriteFile(file, []byte(catalog), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		args    []string
+		want    []string
+		notWant []string
+	}{
+		{
+			name: "catalog with gaps",
+			args: []string{"-names-file", file},
+			want: []string{"The cinema's names (-names-file):",
+				"de: ", " names without an entry (shown as sent):", `ticket type 0002 at 0001: "Child"`, `ticket type 0003 at 0001: "Senior"`,
+				"en: ", `ticket type 0004 at 0001: "Couple package"`},
+			notWant: []string{`ticket type 0001 at 0001`, `area category 0000000001`, `area of category 0000000001`, "rating "},
+		},
+		{
+			name: "no catalog",
+			want: []string{"no catalog: every name is shown as the ticketing API sends it",
+				`de: `, `ticket type 0001 at 0001: "Adult"`, `area of category 0000000001 at 0001: "Stalls"`, `rating 12 at 0001: "12"`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := checkRun(t, append(base, tt.args...)...)
+			if err != nil {
+				t.Fatalf("check-upstream: %v\n%s", err, out)
+			}
+			section := out[strings.Index(out, "The cinema's names"):]
+			for _, w := range tt.want {
+				if !strings.Contains(section, w) {
+					t.Errorf("names section lacks %q:\n%s", w, section)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(section, w) {
+					t.Errorf("names section has %q:\n%s", w, section)
+				}
+			}
+			// Child has an English name but no German one: listed for de only.
+			en, de, _ := strings.Cut(section[strings.Index(section, "  en: "):], "  de: ")
+			if len(tt.args) > 0 && (strings.Contains(en, `"Child"`) || !strings.Contains(de, `"Child"`)) {
+				t.Errorf("Child listed wrongly per language:\nen: %s\nde: %s", en, de)
+			}
+		})
+	}
+	// A bad catalog stops check-upstream at once, naming the file and the entry.
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"areas": {"X": {"fr": "Orchestre"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := checkRun(t, append(base, "-names-file", bad)...); err == nil || !strings.Contains(err.Error(), `areas["X"]: language "fr"`) {
+		t.Errorf("bad catalog: %v", err)
 	}
 }

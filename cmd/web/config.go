@@ -17,6 +17,8 @@ import (
 	"github.com/cinemabff/cinemabff/internal/changewindow"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/mail"
+	"github.com/cinemabff/cinemabff/internal/names"
+	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -80,6 +82,10 @@ type Config struct {
 	// CollectionPath is the upstream route ("POST path") that marks a booking's tickets
 	// collected; "" (the default): collections are recorded only by the site itself.
 	CollectionPath string
+	// NamesFile is the operator's catalog of the cinema's names (ticket types, area categories,
+	// areas, offers, ratings) by code in each language (internal/names, JSON); "" (the default):
+	// the embedded sandbox's catalog with the embedded sandbox, otherwise none (names as sent).
+	NamesFile      string
 	UpstreamIdle   int    // idle keep-alive connections kept to the upstream
 	TimeZone       string // IANA zone used when a cinema's TimeZoneId is absent or unknown
 	Language       string // the site's language for a browser that asks for none of ours
@@ -145,6 +151,7 @@ func (c *Config) settings() []setting {
 		{name: "upstream-idle-conns", help: "idle keep-alive connections kept to the ticketing API for reuse (size for the calls in flight in a burst; below 1: the default)", num: &c.UpstreamIdle, def: strconv.Itoa(upstream.DefaultMaxIdleConnsPerHost)},
 		{name: "upstream-paths", help: "JSON file overriding upstream operation paths ({\"RemoveTickets\":\"POST RESTTicketing.svc/...\"})", str: &c.UpstreamPaths},
 		{name: "collection-path", help: "upstream route that marks a booking's tickets collected, \"METHOD path\", e.g. \"POST RESTBooking.svc/booking/collected\" (default: none; the real ticketing API has no such operation, and the site records collections itself)", str: &c.CollectionPath},
+		{name: "names-file", help: "JSON file naming ticket types, area categories, areas, offers and ratings by code in each language (docs/going-live.md; default: the embedded sandbox's with the sandbox, else none: names as the ticketing API sends them)", str: &c.NamesFile},
 		{name: "language", help: "the site's language for a browser that asks for none of its languages (en or de)", str: &c.Language, def: "en"},
 		{name: "time-zone", help: "time zone for a cinema whose TimeZoneId is absent or unknown", str: &c.TimeZone, def: "Europe/Berlin"},
 		{name: "currency", help: "currency for a cinema that names none (ISO 4217)", str: &c.Currency, def: upstream.DefaultCurrency},
@@ -310,6 +317,9 @@ func (c *Config) complete() error {
 	if _, err := c.languages(); err != nil {
 		return err
 	}
+	if _, err := c.names(false); err != nil {
+		return err
+	}
 	if _, err := time.LoadLocation(c.TimeZone); err != nil {
 		return fmt.Errorf("time zone %q: %w", c.TimeZone, err)
 	}
@@ -416,6 +426,26 @@ func (c Config) refundApprovalCents() (int64, error) {
 }
 
 // languages loads the message catalogs with -language as the fallback.
+// names is the operator's names catalog: -names-file, else the embedded sandbox's when the site
+// runs on it (embedded), else nil (every name as the ticketing API sends it).
+func (c Config) names(embedded bool) (*names.Catalog, error) {
+	switch {
+	case c.NamesFile != "":
+		cat, err := names.Load(c.NamesFile)
+		if err != nil {
+			return nil, fmt.Errorf("-names-file: %w", err)
+		}
+		return cat, nil
+	case embedded:
+		cat, err := names.Parse(sandbox.NamesCatalog)
+		if err != nil {
+			return nil, fmt.Errorf("the embedded sandbox's names: %w", err)
+		}
+		return cat, nil
+	}
+	return nil, nil
+}
+
 func (c Config) languages() (*i18n.Catalog, error) {
 	tag, ok := i18n.Supported(c.Language)
 	if !ok {

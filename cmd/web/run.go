@@ -127,8 +127,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err != nil {
 		return err
 	}
+	catalog, err := cfg.names(embedded)
+	if err != nil {
+		return err
+	}
 	site, err := bff.New(bff.Deps{
 		Languages: langs,
+		Names:     catalog,
 		Config: bff.Config{
 			SiteName:            cfg.SiteName,
 			PublicURL:           publicURL,

@@ -25,6 +25,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/goldenapi"
 	"github.com/cinemabff/cinemabff/internal/keys"
 	"github.com/cinemabff/cinemabff/internal/mail"
+	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
 	"github.com/cinemabff/cinemabff/internal/storage"
@@ -257,6 +258,10 @@ func (h *harness) startSandbox(d *Deps, o harnessOpts) {
 	}
 	sb, err := sandbox.New(sandbox.Options{Token: testToken, Clock: o.clock, CompletionDelay: delay, Payments: prov})
 	if err != nil {
+		t.Fatal(err)
+	}
+	// The sandbox's names catalog, as the embedded default uses it.
+	if d.Names, err = names.Parse(sandbox.NamesCatalog); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(sb.Close)

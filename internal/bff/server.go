@@ -27,6 +27,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/payevents"
 	"github.com/cinemabff/cinemabff/internal/storage"
 	"golang.org/x/text/language"
@@ -96,6 +97,9 @@ type Deps struct {
 	// Languages are the site's message catalogs (internal/i18n); nil loads them with English
 	// as the fallback.
 	Languages *i18n.Catalog
+	// Names is the operator's catalog of the cinema's names in each language (internal/names);
+	// nil shows every name as the ticketing system sends it.
+	Names *names.Catalog
 	// CSRFKeys make the CSRF secrets of visits without one in their session (CSRFKeys of the
 	// cookie keys; csrf.go), newest first. Replicas must share them; nil: a random key of
 	// this process.
@@ -163,6 +167,7 @@ func New(d Deps) (*Server, error) {
 		Logger:     d.Logger,
 		Sessions:   web.NewSessionManager(d.SessionStore, d.Config),
 		Langs:      d.Languages,
+		Names:      d.Names,
 		Assets:     d.Assets,
 		Now:        d.Now,
 		Background: d.Background,

@@ -60,7 +60,7 @@ func (c *Composer) Compose(ctx context.Context, m mail.Message) (mail.Rendered, 
 	cin := c.Cinema(ctx, n.CinemaID)
 	var b *cinema.Booking
 	if n.BookingNumber != 0 {
-		got, err := c.Booking(ctx, n.CinemaID, n.BookingNumber)
+		got, err := c.Booking(i18n.NewContext(ctx, l), n.CinemaID, n.BookingNumber) // its names in the message's language
 		if errors.Is(err, upstream.ErrNotFound) {
 			return mail.Rendered{}, fmt.Errorf("booking %d: %w", n.BookingNumber, ErrNoBooking)
 		}

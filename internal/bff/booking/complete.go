@@ -67,6 +67,7 @@ func (s *Handler) completeEdit(c echo.Context) error {
 	if err != nil {
 		return s.editEnded(c, e, err)
 	}
+	o = s.Named(ctx).Order(o) // the change list and its e-mail name the tickets in the visit's words
 	l := web.Loc(c)
 	lines, _ := editLinesIn(l, e, o) // the message and the change record name seats in the visitor's words
 	e.Summary = changeSummary(lines)

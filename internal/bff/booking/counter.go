@@ -145,11 +145,11 @@ func (s *Handler) refundApproval(c echo.Context, e visit.Edit, refund cinema.Mon
 }
 
 // mustOrder reads the edit order for the change summary; nil when it cannot be read (the
-// summary then says only that the change is saved).
+// summary then says only that the change is saved). Its tickets carry the visit's names.
 func mustOrder(s *Handler, c echo.Context, e visit.Edit) cinema.Order {
 	o, err := s.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
 	if err != nil {
 		return cinema.Order{}
 	}
-	return o
+	return s.Named(c.Request().Context()).Order(o)
 }

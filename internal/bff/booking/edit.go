@@ -40,6 +40,7 @@ func (s *Handler) startEdit(c echo.Context) error {
 	if err != nil {
 		return s.FromUpstream(err, s.URL(web.RouteBooking), back)
 	}
+	eo = s.Named(c.Request().Context()).EditOrder(eo) // the lines kept for the change list, in the visit's words
 	e := visit.Edit{
 		UserSessionID: eo.UserSessionID,
 		CinemaID:      b.CinemaID,
@@ -179,6 +180,8 @@ func (s *Handler) showEdit(c echo.Context) error {
 func (s *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types []cinema.TicketType) view.EditView {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
+	named := s.Named(ctx)
+	o, types = named.Order(o), named.TicketTypes(e.CinemaID, types)
 	ci := s.CinemaByID(ctx, e.CinemaID)
 	v := view.EditView{
 		BookingNumber: fmt.Sprint(e.BookingNumber),
@@ -469,6 +472,7 @@ func (s *Handler) addTickets(c echo.Context) error {
 	if err := g.Wait(); err != nil {
 		return s.editEnded(c, e, err)
 	}
+	types = s.Named(ctx).TicketTypes(e.CinemaID, types) // the flash names the type
 	var chosen *cinema.TicketType
 	for i := range types {
 		if types[i].Code == code && types[i].Simple() {

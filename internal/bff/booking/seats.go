@@ -53,7 +53,7 @@ func (s *Handler) renderEditSeats(c echo.Context, status int, notice *components
 	if err != nil {
 		return s.FromUpstream(err, s.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
-	plan := snap.Plan
+	plan := s.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	tickets := editSeatTickets(e, o)
 	var yours []cinema.SeatPosition
 	for _, t := range tickets {
@@ -113,7 +113,7 @@ func (s *Handler) setEditSeats(c echo.Context) error {
 	if err != nil {
 		return s.FromUpstream(err, s.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
-	plan := snap.Plan
+	plan := s.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	var seats []upstream.SelectedSeat
 	var planSeats []cinema.Seat
 	for v := range chosen {

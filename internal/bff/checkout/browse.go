@@ -15,6 +15,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	co "github.com/cinemabff/cinemabff/views/pages/checkout"
@@ -87,7 +88,7 @@ func (s *Handler) showWhatsOn(c echo.Context) error {
 			f = &co.FilmSessions{Title: se.FilmTitle}
 			for _, fl := range films {
 				if fl.ID == se.FilmID {
-					f.Title, f.Rating, f.Synopsis = fl.Title, ratingWords(l, fl.Rating), fl.Synopsis
+					f.Title, f.Rating, f.Synopsis = fl.Title, ratingWords(l, s.Named(ctx), se.CinemaID, fl.Rating), fl.Synopsis
 					if fl.RunTime > 0 {
 						f.RunTime = l.T("checkout.run_time", "Minutes", int(fl.RunTime.Minutes()))
 					}
@@ -195,6 +196,7 @@ func (s *Handler) renderTickets(c echo.Context, status int, notice *components.N
 	if err != nil {
 		return s.FromUpstream(err, s.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
+	types = s.Named(ctx).TicketTypes(se.CinemaID, types)
 	v := co.TicketsView{Session: s.sessionHeader(ctx, se.CinemaID, se.FilmTitle, se.Showtime, se.ScreenName),
 		ActionURL: s.URL(web.RouteBuySession, se.CinemaID, se.SessionID), BackURL: s.URL(web.RouteWhatsOn) + "?" + url.Values{"cinema": {se.CinemaID}}.Encode(),
 		CSRFToken: web.CSRFToken(c), Notice: notice, MaxTotal: s.SeatsPerOrder(c), Counter: s.AtCounter(c)}
@@ -305,13 +307,18 @@ func (s *Handler) chooseTickets(c echo.Context) error {
 	return s.Redirect(c, s.URL(web.RouteBuySeats))
 }
 
-// ratingWords is a film's age rating as words: "All ages" for 0, "Age 12+" for a bare age,
-// the scheme's own text otherwise ("Rated PG-13"), and nothing when the film has none.
-func ratingWords(l *i18n.Localizer, rating string) string {
+// ratingWords is a film's rating in words: as the operator's catalog words it ("FSK 12: ab
+// 12 Jahren"); else "All ages" for 0, "Age 12+" for a bare age, the scheme's own text
+// otherwise ("Rated PG-13"); and nothing when the film has none.
+func ratingWords(l *i18n.Localizer, named names.Namer, cinemaID, rating string) string {
 	rating = strings.TrimSpace(rating)
-	switch age, err := strconv.Atoi(rating); {
-	case rating == "":
+	if rating == "" {
 		return ""
+	}
+	if words, ok := named.Rating(cinemaID, rating); ok {
+		return words
+	}
+	switch age, err := strconv.Atoi(rating); {
 	case err != nil:
 		return l.T("checkout.whatson_rated", "Rating", rating)
 	case age <= 0:

@@ -61,7 +61,7 @@ func (s *Handler) takeBuyCounterPay(c echo.Context) error {
 	}
 	st := s.checkout()
 	rec, err := st.store.Create(ctx, purchases.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
-		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: due.Cents, Currency: due.Currency, Summary: snapshotOf(ctx, v, o)})
+		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: due.Cents, Currency: due.Currency, Summary: s.snapshotOf(ctx, v, o)})
 	if errors.Is(err, purchases.ErrActiveExists) {
 		return s.Redirect(c, s.URL(web.RouteBuyReturn, rec.ID))
 	}

@@ -24,7 +24,10 @@ import (
 	co "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
-func snapshotOf(ctx context.Context, v visit.Buy, o cinema.Order) string {
+// snapshotOf is what the purchase's record keeps of order o: its tickets named in the visit's
+// language, as the confirmation and its e-mail show them.
+func (s *Handler) snapshotOf(ctx context.Context, v visit.Buy, o cinema.Order) string {
+	o = s.Named(ctx).Order(o)
 	sn := purchases.Snapshot{CinemaID: v.CinemaID, FilmTitle: v.FilmTitle, Showtime: v.Showtime, Screen: v.Screen, Lang: visit.NoticeLang(ctx),
 		Fees: o.BookingFee.Cents, Total: o.Total.Cents, Currency: o.Total.Currency}
 	for _, t := range o.Tickets() {
@@ -59,7 +62,7 @@ func (s *Handler) startBuyPayment(c echo.Context) error {
 	}
 	toPay := o.ToPay()
 	rec, err := st.store.Create(ctx, purchases.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
-		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: toPay.Cents, Currency: toPay.Currency, Summary: snapshotOf(ctx, v, o)})
+		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: toPay.Cents, Currency: toPay.Currency, Summary: s.snapshotOf(ctx, v, o)})
 	if errors.Is(err, purchases.ErrActiveExists) {
 		return s.continuePayment(c, rec)
 	}

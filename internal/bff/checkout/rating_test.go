@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
+	"github.com/cinemabff/cinemabff/internal/names"
 )
 
 // TestRatingWords (issue 28): a rating is said in words or not at all, never "Rated 0".
@@ -16,10 +17,10 @@ func TestRatingWords(t *testing.T) {
 		{" 16 ", "Age 16+", "Ab 16 Jahren"},
 		{"PG-13", "Rated PG-13", "Altersfreigabe PG-13"},
 	} {
-		if got := ratingWords(en, c.rating); got != c.en {
+		if got := ratingWords(en, names.Namer{}, "", c.rating); got != c.en {
 			t.Errorf("en %q: %q, want %q", c.rating, got, c.en)
 		}
-		if got := ratingWords(de, c.rating); got != c.de {
+		if got := ratingWords(de, names.Namer{}, "", c.rating); got != c.de {
 			t.Errorf("de %q: %q, want %q", c.rating, got, c.de)
 		}
 	}

@@ -54,7 +54,7 @@ func (s *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 	if err != nil {
 		return s.FromUpstream(err, s.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
 	}
-	plan := snap.Plan
+	plan := s.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	var yours []cinema.SeatPosition
 	var cats []string
 	for _, t := range o.Tickets() {
@@ -130,7 +130,7 @@ func (s *Handler) chooseBuySeats(c echo.Context) error {
 		if err != nil {
 			return s.FromUpstream(err, s.URL(web.RouteBuySeats), l.T("checkout.seats_title"))
 		}
-		plan := snap.Plan
+		plan := s.Named(ctx).SeatPlan(snap.Plan)
 		var seats []upstream.SelectedSeat
 		for _, p := range chosen {
 			seat, found := plan.Seat(p)
@@ -255,6 +255,7 @@ func (s *Handler) renderBuySummary(c echo.Context, status int, notice *component
 	if err != nil {
 		return s.buyEnded(c, v, err)
 	}
+	o = s.Named(ctx).Order(o) // tickets in the visitor's words
 	cin := s.CinemaByID(ctx, v.CinemaID)
 	money := l.Money
 	view := co.SummaryView{Session: s.buyHeader(ctx, v), CustomerName: v.Name, CustomerEmail: v.Email, Notice: notice,
@@ -427,6 +428,7 @@ func (s *Handler) confirmCancelBuy(c echo.Context) error {
 	ctx := c.Request().Context()
 	view := co.CancelView{Session: s.buyHeader(ctx, v), ActionURL: s.URL(web.RouteBuyCancel), BackURL: s.URL(web.RouteBuySummary), CSRFToken: web.CSRFToken(c)}
 	if o, err := s.Ticketing.GetOrder(ctx, v.UserSessionID); err == nil {
+		o = s.Named(ctx).Order(o)
 		for _, t := range o.Tickets() {
 			view.Tickets = append(view.Tickets, co.Line{Description: t.Description, Seat: seatWords(l, t.Seat), Amount: l.Money(t.FinalPrice)})
 		}

@@ -197,7 +197,7 @@ func (h *Handler) collectByCode(c echo.Context, v *kioskview.CollectView, raw st
 		return "", 0, err
 	}
 	rb, err := h.Bookings.Read(ctx, code.CinemaID, code.BookingNumber)
-	b := rb.Booking
+	b := h.Site.Named(ctx).Booking(rb.Booking)
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest):
 		v.ScanError = l.T("kiosk.scan_not_found")
@@ -247,7 +247,7 @@ func (h *Handler) collectByDetails(c echo.Context, v *kioskview.CollectView) (st
 		return "", 0, nil
 	}
 	rb, err := h.Bookings.Read(ctx, v.CinemaID, number)
-	b := rb.Booking
+	b := h.Site.Named(ctx).Booking(rb.Booking)
 	found := err == nil && (v.Staff || strings.EqualFold(strings.TrimSpace(b.CustomerEmail), addr.Address))
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !found:
@@ -441,7 +441,7 @@ func (h *Handler) showCollected(c echo.Context) error {
 	if err != nil {
 		return h.Site.FromUpstream(err, h.url(web.RouteKioskCollect), l.T("kiosk.back"))
 	}
-	b := rb.Booking
+	b := h.Site.Named(ctx).Booking(rb.Booking)
 	number := strconv.FormatInt(cv.Number, 10)
 	key := number
 	if cv.ID != "" {

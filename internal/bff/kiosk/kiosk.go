@@ -19,6 +19,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bookings"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -78,6 +79,8 @@ type Site interface {
 	RecordAudit(c echo.Context, e audit.Entry)
 	// TicketsView is the booking's tickets as the booking page shows them.
 	TicketsView(ctx context.Context, b cinema.Booking, printURL string) components.TicketsView
+	// Named names tickets as the operator's catalog does, in ctx's language.
+	Named(ctx context.Context) names.Namer
 	// Cinemas are the cinemas to collect at, from the cinema cache.
 	Cinemas(ctx context.Context) ([]cinema.Cinema, error)
 	// PopFlash takes the visit's one-time message ("" when none).

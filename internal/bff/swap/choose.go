@@ -72,7 +72,9 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 	if err != nil {
 		return h.Site.FromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
-	choice, moves, problem := planMoves(l, b, *plan, form["ticket"], form["seat"])
+	named := h.Site.Named(ctx) // the moves keep the tickets' and areas' names in the visitor's words
+	namedPlan := named.SeatPlan(*plan)
+	choice, moves, problem := planMoves(l, named.Booking(b), namedPlan, form["ticket"], form["seat"])
 	if problem != nil {
 		return h.renderWithPlan(c, http.StatusUnprocessableEntity, b, plan, choice, problem)
 	}
@@ -245,6 +247,12 @@ func (h *Handler) RenderPage(c echo.Context, status int, b cinema.Booking, plan 
 
 // renderWithPlan renders the swap page with plan as it is.
 func (h *Handler) renderWithPlan(c echo.Context, status int, b cinema.Booking, plan *cinema.SeatPlan, choice picked, notice *components.Notice) error {
+	named := h.Site.Named(c.Request().Context()) // tickets and areas in the visitor's words
+	b = named.Booking(b)
+	if plan != nil {
+		p := named.SeatPlan(*plan)
+		plan = &p
+	}
 	return h.Site.Render(c, status, web.Loc(c).T("swap.title"), page.Choose(h.chooseView(c, b, plan, choice, notice)))
 }
 

@@ -115,7 +115,7 @@ func (h *Handler) showSwapDone(c echo.Context) error {
 	if err != nil {
 		return h.Site.FromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
-	b := pb.Booking
+	b := h.Site.Named(ctx).Booking(pb.Booking)
 	dv := page.DoneView{Header: h.header(c, b), BackURL: h.Links.Booking, BackLabel: h.backLabel(c),
 		Tickets: h.Site.TicketsView(ctx, b, h.Links.BookingTickets), MailLine: h.Site.MailLine(ctx, v.MailKey)}
 	for _, m := range v.Moves {

@@ -18,6 +18,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bookings"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/notify"
 	"github.com/cinemabff/cinemabff/internal/seatplans"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -69,6 +70,8 @@ type Site interface {
 	MailLine(ctx context.Context, key string) string
 	// TicketsView is the booking's tickets as the booking page shows them.
 	TicketsView(ctx context.Context, b cinema.Booking, printURL string) components.TicketsView
+	// Named names tickets and areas as the operator's catalog does, in ctx's language.
+	Named(ctx context.Context) names.Namer
 }
 
 // Links are the pages of other flows the swap pages send the person back to.

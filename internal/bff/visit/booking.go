@@ -117,10 +117,11 @@ func (s *Visits) ClearEdit(c echo.Context) {
 
 // readBooking reads a booking completed from the listing and the seat plan
 // (internal/bookings): the real API's answer alone has seat labels only. The seat plan comes
-// from s.SeatPlans: it only places the tickets (layout), so a cached one does.
+// from s.SeatPlans: it only places the tickets (layout), so a cached one does. Its tickets carry
+// the cinema's names in ctx's language (Named).
 func (s *Visits) ReadBooking(ctx context.Context, cinemaID string, number int64, also ...func(context.Context, cinema.Booking)) (cinema.Booking, error) {
 	b, err := s.PlacedBookings.Read(ctx, cinemaID, number, also...)
-	return b.Booking, err
+	return s.Named(ctx).Booking(b.Booking), err
 }
 
 // SeatsAsOf is the time of a map's seat states, in the cinema's time zone, for the page to

@@ -1,0 +1,22 @@
+package web
+
+import (
+	"context"
+
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/names"
+)
+
+// Named is how flows show the cinema's own names (ticket types, areas, offers, ratings): the
+// operator's catalog (Kernel.Names) in the language ctx carries (the request's, or the one an
+// e-mail is written in), amounts in offers written in its locale; a name the catalog lacks stays
+// as the ticketing system sent it, and so does every name when ctx carries no language. Flows
+// name what they read from the ticketing system with it (s.Named(ctx).Booking(b),
+// .TicketTypes, .SeatPlan, .Order, .EditOrder, .Rating) before building views.
+func (s *Kernel) Named(ctx context.Context) names.Namer {
+	l := i18n.FromContext(ctx)
+	if l == nil {
+		return names.Namer{}
+	}
+	return names.Namer{Catalog: s.Names, Lang: l.Lang(), Money: l.Money}
+}
