@@ -70,17 +70,24 @@ const seatMapLookJS = `(() => {
 })()`
 
 // tapSeatJS picks a free seat next to a chosen one (in the same row), brings it to the middle
-// of the map's view and returns its centre and name.
+// of the map's view (marking it) and returns its name; tapAtJS returns its centre once the
+// page has settled.
 const tapSeatJS = `(() => {
   const sc = document.querySelector('[data-testid="seatmap"] .seatmap-scroll');
   const chosen = sc.querySelector('.seat:has(input:checked)');
   const row = chosen.closest('.seat-row');
   const free = [...row.querySelectorAll('label.seat:not(.seat-taken):not(.seat-unavailable):not(.seat-yours):has(input:not(:checked))')];
   const seat = free[Math.floor(free.length / 2)];
+  seat.setAttribute('data-test-tap', '');
   seat.scrollIntoView({block: 'center', inline: 'center'});
-  const q = seat.getBoundingClientRect();
-  return {x: q.left + q.width / 2, y: q.top + q.height / 2, name: seat.querySelector('input').getAttribute('aria-label')};
+  return {name: seat.querySelector('input').getAttribute('aria-label')};
 })()`
+
+const tapAtJS = `new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => {
+  const seat = document.querySelector('[data-test-tap]');
+  const q = seat.getBoundingClientRect();
+  done({x: q.left + q.width / 2, y: q.top + q.height / 2, name: seat.querySelector('input').getAttribute('aria-label')});
+})))`
 
 // pinnedJS pans the zoomed map to its far right and half way down and says whether a row
 // letter and the screen band are still in the map's view.
@@ -194,6 +201,10 @@ func TestBrowserSeatMapOnAPhone(t *testing.T) {
 				raw, err = chromedp.Run(p.Ctx, chromedp.Evaluate[[]byte](tapSeatJS))
 				if err != nil || json.Unmarshal(raw, &seat) != nil {
 					t.Fatalf("find a free seat: %v %s", err, raw)
+				}
+				raw, err = chromedp.Run(p.Ctx, chromedp.Evaluate[[]byte](tapAtJS, chromedp.EvalAwaitPromise))
+				if err != nil || json.Unmarshal(raw, &seat) != nil {
+					t.Fatalf("where the free seat is: %v %s", err, raw)
 				}
 				if size.touch {
 					p.Do(chromedp.TapXY(seat.X, seat.Y))

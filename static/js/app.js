@@ -546,9 +546,9 @@
 
   /* The map opens on the party's seats (the ticked ones, else the person's own), in the
    * middle of the part of the map on the first screen; with none, on the middle of the
-   * front rows. When the party would sit below the fold (or under the sticky action bar),
-   * the map's view ends there (--seatmap-view-h, at least 16rem, until the page is
-   * scrolled) and pans to them. */
+   * front rows. On a touch screen, when the party would sit below the fold (or under the
+   * sticky action bar), the map's view ends there (--seatmap-view-h, at least 16rem) and
+   * pans to them. It stays so: growing later would move the seats under the finger. */
   function openOnParty(map) {
     var scroller = map.querySelector('.seatmap-scroll');
     if (!scroller || window.scrollY > 0) return;
@@ -561,14 +561,10 @@
       var q = s.getBoundingClientRect();
       l = Math.min(l, q.left); r = Math.max(r, q.right); t = Math.min(t, q.top); b = Math.max(b, q.bottom);
     });
-    if (seats.length && b > Math.min(fold, box.bottom) && box.top < fold) {
+    var touch = window.matchMedia && window.matchMedia('(pointer: coarse)').matches;
+    if (touch && seats.length && b > Math.min(fold, box.bottom) && box.top < fold) {
       map.style.setProperty('--seatmap-view-h', Math.max(256, Math.floor(fold - box.top)) + 'px');
       box = scroller.getBoundingClientRect();
-      // Once the page is scrolled the map has room again: its full height back, same spot.
-      window.addEventListener('scroll', function grow() {
-        window.removeEventListener('scroll', grow);
-        map.style.removeProperty('--seatmap-view-h');
-      }, { passive: true });
     }
     if (scroller.scrollWidth <= scroller.clientWidth + 1 && scroller.scrollHeight <= scroller.clientHeight + 1) return;
     var x = scroller.scrollWidth / 2, y = 0;
@@ -614,7 +610,12 @@
       if (!b || b.disabled) return;
       var dir = b.getAttribute('data-zoom');
       if (dir === 'fit') {
-        setZoom(map, 1, undefined, undefined, function () { pickAreaFirst(map, true); });
+        setZoom(map, 1, undefined, undefined, function () {
+          // the whole map at zoom 1 first, so the overview measures the fitted seats
+          map.setAttribute('data-zoom', '1');
+          map.style.setProperty('--zoom', '1');
+          pickAreaFirst(map, true);
+        });
       } else if (map.hasAttribute('data-pick-area') && !isKiosk()) {
         // out of the overview: back to seats of at least 24 px, on the same spot
         setZoom(map, 1, undefined, undefined, function () { leavePickArea(map); });
