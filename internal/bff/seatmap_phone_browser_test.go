@@ -261,6 +261,37 @@ func TestBrowserSeatMapOnAPhone(t *testing.T) {
 					t.Errorf("zoomed and panned: %+v; want the screen and the row letters at both edges in view", pin)
 				}
 				saveShot(t, p, shots, name+"-3-panned")
+
+				// "Fit" shows the whole auditorium where the seats take no taps: a tap there
+				// picks the place and comes back to seats of at least 24 px.
+				if size.touch {
+					p.Do(chromedp.Click(`[data-testid="seatmap"] [data-zoom="fit"]`))
+					var ov struct {
+						Picking bool
+						Seat    float64
+						X, Y    float64
+					}
+					overview := `(() => { const m = document.querySelector('[data-testid="seatmap"]'); const sc = m.querySelector('.seatmap-scroll');
+					  const r = sc.getBoundingClientRect(); const s = sc.querySelector('.seat').getBoundingClientRect();
+					  return {Picking: m.hasAttribute('data-pick-area'), Seat: Math.min(s.width, s.height), X: r.left + r.width / 2, Y: Math.max(r.top + 60, Math.min(r.bottom, innerHeight - 120) - 40)}; })()`
+					raw, err = chromedp.Run(p.Ctx, chromedp.Evaluate[[]byte](overview))
+					if err != nil || json.Unmarshal(raw, &ov) != nil {
+						t.Fatalf("overview: %v %s", err, raw)
+					}
+					if !ov.Picking || ov.Seat >= 24 {
+						t.Errorf("Fit: picking %v, seats %.1f px; want the overview", ov.Picking, ov.Seat)
+					}
+					saveShot(t, p, shots, name+"-4-overview")
+					p.Do(chromedp.TapXY(ov.X, ov.Y))
+					raw, _ = chromedp.Run(p.Ctx, chromedp.Evaluate[[]byte](overview))
+					_ = json.Unmarshal(raw, &ov)
+					if ov.Picking || ov.Seat < 24 {
+						t.Errorf("a tap on the overview: picking %v, seats %.1f px; want seats of at least 24 px", ov.Picking, ov.Seat)
+					}
+					if n, _ := chromedp.Run(p.Ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="seatmap"] .seat input:checked').length`)); n != look.Max {
+						t.Errorf("a tap on the overview changed the choice: %d seats ticked", n)
+					}
+				}
 				p.AssertNoConsoleErrors()
 			})
 		}
