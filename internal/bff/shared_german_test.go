@@ -156,7 +156,7 @@ func TestSwapInGerman(t *testing.T) {
 	if got := m.Find(`[data-testid="seat-row-1-E"] .seat-row-sum`).Text(); !regexp.MustCompile(`^Reihe E, \d+ von \d+ frei$`).MatchString(got) {
 		t.Errorf("row summary %q", got)
 	}
-	mustHave(t, "seat map", m.Text(), "Leinwand", "Sitzplan überspringen", "Plätze als Liste zeigen", "Einpassen", "Tippen Sie auf einen freien Platz", "Mit der Tastatur: Tab")
+	mustHave(t, "seat map", m.Text(), "Leinwand", "Sitzplan überspringen", "Plätze als Liste zeigen", "Einpassen", "Tippen Sie einen freien Platz an", "Mit der Tastatur: Tab")
 	for attr, want := range map[string]string{
 		"data-seat-count-template":     "{n} von {max} neuen Plätzen gewählt",
 		"data-seat-count-template-one": "{n} von {max} neuen Platz gewählt",
