@@ -137,7 +137,8 @@ func TestSwapInGerman(t *testing.T) {
 	}
 
 	m := doc.Find(`[data-testid="seatmap"]`)
-	legend := map[string]string{"free": "Frei", "selected": "Ihre Auswahl", "taken": "Belegt", "yours": "Ihr bisheriger Platz"}
+	// Own seats and chosen ones share one look and one line of the key (issue 28).
+	legend := map[string]string{"free": "Frei", "selected": "Ihre Plätze (angekreuzt)", "taken": "Belegt", "yours": ""}
 	for key, want := range legend {
 		if got := strings.TrimSpace(m.Find(`[data-testid="legend-` + key + `"]`).Text()); got != want {
 			t.Errorf("legend %s: %q, want %q", key, got, want)
@@ -155,13 +156,15 @@ func TestSwapInGerman(t *testing.T) {
 	if got := m.Find(`[data-testid="seat-row-1-E"] .seat-row-sum`).Text(); !regexp.MustCompile(`^Reihe E, \d+ von \d+ frei$`).MatchString(got) {
 		t.Errorf("row summary %q", got)
 	}
-	mustHave(t, "seat map", m.Text(), "Leinwand", "Sitzplan überspringen", "Plätze als Liste zeigen", "Einpassen", "Kreuzen Sie freie Plätze an")
+	mustHave(t, "seat map", m.Text(), "Leinwand", "Sitzplan überspringen", "Plätze als Liste zeigen", "Einpassen", "Tippen Sie einen freien Platz an", "Mit der Tastatur: Tab")
 	for attr, want := range map[string]string{
 		"data-seat-count-template":     "{n} von {max} neuen Plätzen gewählt",
 		"data-seat-count-template-one": "{n} von {max} neuen Platz gewählt",
 		"data-seat-count-none-one":     "{n} neuer Platz gewählt.",
 		"data-seat-limit-over":         "Sie haben {n} Plätze gewählt, es werden aber nur {max} gebraucht. Wählen Sie {extra} wieder ab.",
 		"data-seat-limit-full-one":     "Sie haben {max} Platz gewählt.",
+		"data-seat-tap":                "Reihe {row} · Platz {seat}",
+		"data-seat-tap-chosen":         "gewählt",
 	} {
 		if got := m.AttrOr(attr, ""); !strings.HasPrefix(got, want) {
 			t.Errorf("%s %q, want %q…", attr, got, want)

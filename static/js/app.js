@@ -449,10 +449,13 @@
         box.removeAttribute('data-limit-disabled');
       }
     });
+    // Only too many seats is a warning: with as many seats as tickets nothing is wrong, and
+    // a tap on another seat says how to choose it (seatTapped).
+    var over = limited && n > max;
     var hint = limitText(map, n, max);
     each(map, '[data-seat-limit]', function (h) {
-      h.hidden = !full;
-      if (full && h.textContent !== hint) h.textContent = hint;
+      h.hidden = !over;
+      if (over && h.textContent !== hint) h.textContent = hint;
     });
     map.classList.toggle('seatmap-full', full);
     map.classList.toggle('seatmap-over', limited && n > max);
@@ -489,22 +492,36 @@
     return seat ? seat.getBoundingClientRect().width : 0;
   }
 
-  function setZoom(map, zoom, cx, cy) {
+  /* change (optional) runs between reading the point under (cx, cy) and putting it back:
+   * entering or leaving the overview changes the seats' base size as well as the zoom. */
+  function setZoom(map, zoom, cx, cy, change) {
     var scroller = map.querySelector('.seatmap-scroll');
     if (!scroller) return;
     zoom = Math.max(1, Math.min(ZOOM_MAX, zoom));
-    var old = parseFloat(map.getAttribute('data-zoom') || '1') || 1;
     var rect = scroller.getBoundingClientRect();
     if (cx === undefined) { cx = rect.width / 2; cy = rect.height / 2; }
-    // the map point under (cx, cy), in unzoomed units
-    var px = (scroller.scrollLeft + cx) / old, py = (scroller.scrollTop + cy) / old;
+    // the map point under (cx, cy), as a share of the map's size
+    var fx = (scroller.scrollLeft + cx) / (scroller.scrollWidth || 1);
+    var fy = (scroller.scrollTop + cy) / (scroller.scrollHeight || 1);
+    if (change) change();
     map.setAttribute('data-zoom', String(zoom));
     map.style.setProperty('--zoom', String(zoom));
-    scroller.scrollLeft = px * zoom - cx;
-    scroller.scrollTop = py * zoom - cy;
-    each(map, '[data-zoom="out"], [data-zoom="fit"]', function (b) { b.disabled = zoom <= 1; });
+    scroller.scrollLeft = fx * scroller.scrollWidth - cx;
+    scroller.scrollTop = fy * scroller.scrollHeight - cy;
+    zoomButtons(map, zoom);
+  }
+
+  function zoomButtons(map, zoom) {
+    var scroller = map.querySelector('.seatmap-scroll');
+    // "Fit" shows the whole map: nothing to do when it already fits (or is the overview).
+    var fits = map.hasAttribute('data-pick-area') ||
+      (zoom <= 1 && (isKiosk() || scroller.scrollWidth <= scroller.clientWidth + 1));
+    each(map, '[data-zoom="fit"]', function (b) { b.disabled = fits; });
+    each(map, '[data-zoom="out"]', function (b) { b.disabled = zoom <= 1; });
     each(map, '[data-zoom="in"]', function (b) { b.disabled = zoom >= ZOOM_MAX; });
   }
+
+  function isKiosk() { return doc.body.classList.contains('mode-kiosk'); }
 
   /* On the kiosk a large plan is picked in two steps: the whole auditorium at fit, where a
    * tap chooses the part to sit in (the seats do not take taps yet: at fit they are smaller
@@ -512,10 +529,15 @@
    * [data-area-hint] (shown here) says so; "Fit" goes back to the overview. A keyboard
    * still reaches every seat at any zoom. */
   var KIOSK_SEAT = 48;
+  var SEAT_MIN = 24;
 
-  function pickAreaFirst(map) {
-    if (!doc.body.classList.contains('mode-kiosk')) return;
-    if ((seatSize(map) || KIOSK_SEAT) >= KIOSK_SEAT) return;
+  /* Customers (issue 28) see seats of at least 24 px (CSS): the map opens on the party's
+   * seats, and "Fit" is the same overview as the kiosk's, where a tap picks the place. */
+  function pickAreaFirst(map, fit) {
+    var target = isKiosk() ? KIOSK_SEAT : SEAT_MIN;
+    if (!isKiosk() && !fit) return;
+    if (!isKiosk()) map.setAttribute('data-pick-area', ''); // drops the 24 px floor
+    if ((seatSize(map) || target) >= target) { map.removeAttribute('data-pick-area'); return; }
     map.setAttribute('data-pick-area', '');
     each(map, '[data-area-hint]', function (h) { h.hidden = false; });
   }
@@ -525,11 +547,45 @@
     each(map, '[data-area-hint]', function (h) { h.hidden = true; });
   }
 
+  /* The map opens on the party's seats (the ticked ones, else the person's own), in the
+   * middle of the part of the map on the first screen; with none, on the middle of the
+   * front rows. On a touch screen, when the party would sit below the fold (or under the
+   * sticky action bar), the map's view ends there (--seatmap-view-h, at least 16rem) and
+   * pans to them. It stays so: growing later would move the seats under the finger. */
+  function openOnParty(map) {
+    var scroller = map.querySelector('.seatmap-scroll');
+    if (!scroller || window.scrollY > 0) return;
+    var seats = map.querySelectorAll('.seatmap-scroll .seat:has(input:checked), .seatmap-scroll span.seat-yours');
+    var actions = doc.querySelector('.seat-actions');
+    var fold = window.innerHeight - (actions ? actions.getBoundingClientRect().height : 0);
+    var box = scroller.getBoundingClientRect();
+    var l = Infinity, r = -Infinity, t = Infinity, b = -Infinity;
+    Array.prototype.forEach.call(seats, function (s) {
+      var q = s.getBoundingClientRect();
+      l = Math.min(l, q.left); r = Math.max(r, q.right); t = Math.min(t, q.top); b = Math.max(b, q.bottom);
+    });
+    var touch = window.matchMedia && window.matchMedia('(pointer: coarse)').matches;
+    if (touch && seats.length && b > Math.min(fold, box.bottom) && box.top < fold) {
+      map.style.setProperty('--seatmap-view-h', Math.max(256, Math.floor(fold - box.top)) + 'px');
+      box = scroller.getBoundingClientRect();
+    }
+    if (scroller.scrollWidth <= scroller.clientWidth + 1 && scroller.scrollHeight <= scroller.clientHeight + 1) return;
+    var x = scroller.scrollWidth / 2, y = 0;
+    if (seats.length) {
+      x = (l + r) / 2 - box.left + scroller.scrollLeft;
+      y = (t + b) / 2 - box.top + scroller.scrollTop;
+    }
+    var shown = Math.min(box.bottom, fold) - box.top;
+    if (shown < 48) shown = scroller.clientHeight;
+    scroller.scrollLeft = Math.max(0, x - scroller.clientWidth / 2);
+    scroller.scrollTop = Math.max(0, y - shown / 2);
+  }
+
   function zoomStep(map, dir) {
     var zoom = parseFloat(map.getAttribute('data-zoom') || '1') || 1;
     if (dir === 'fit') return setZoom(map, 1);
     var size = seatSize(map) || 24;
-    var target = doc.body.classList.contains('mode-kiosk') ? KIOSK_SEAT : 24;
+    var target = isKiosk() ? KIOSK_SEAT : SEAT_MIN;
     if (dir === 'in') {
       // first step: straight to a comfortable target size when the fit is smaller
       var next = size < target ? zoom * Math.max(1.5, (target + 2) / size) : zoom * 1.5;
@@ -549,13 +605,28 @@
       map.style.setProperty('--cols', map.getAttribute('data-cols') || '24');
     }
     setZoom(map, 1);
-    pickAreaFirst(map);
+    pickAreaFirst(map, false);
+    openOnParty(map);
+    zoomButtons(map, 1);
     bar.addEventListener('click', function (event) {
       var b = event.target.closest && event.target.closest('[data-zoom]');
       if (!b || b.disabled) return;
-      zoomStep(map, b.getAttribute('data-zoom'));
-      if (b.getAttribute('data-zoom') === 'fit') pickAreaFirst(map);
-      else leavePickArea(map);
+      var dir = b.getAttribute('data-zoom');
+      if (dir === 'fit') {
+        setZoom(map, 1, undefined, undefined, function () {
+          // the whole map at zoom 1 first, so the overview measures the fitted seats
+          map.setAttribute('data-zoom', '1');
+          map.style.setProperty('--zoom', '1');
+          pickAreaFirst(map, true);
+        });
+      } else if (map.hasAttribute('data-pick-area') && !isKiosk()) {
+        // out of the overview: back to seats of at least 24 px, on the same spot
+        setZoom(map, 1, undefined, undefined, function () { leavePickArea(map); });
+      } else {
+        zoomStep(map, dir);
+        leavePickArea(map);
+      }
+      zoomButtons(map, parseFloat(map.getAttribute('data-zoom') || '1') || 1);
     });
     // Picking the area: a tap on the overview zooms there, seats at a comfortable size.
     scroller.addEventListener('click', function (event) {
@@ -563,9 +634,16 @@
       event.preventDefault();
       var r = scroller.getBoundingClientRect();
       var size = seatSize(map) || 24;
+      var at = [event.clientX - r.left, event.clientY - r.top];
+      if (!isKiosk()) {
+        // the customer's overview: the spot tapped at seats of at least 24 px
+        setZoom(map, 1, at[0], at[1], function () { leavePickArea(map); });
+        zoomButtons(map, 1);
+        return;
+      }
       leavePickArea(map);
       setZoom(map, (parseFloat(map.getAttribute('data-zoom') || '1') || 1) * (KIOSK_SEAT + 4) / size,
-        event.clientX - r.left, event.clientY - r.top);
+        at[0], at[1]);
     }, true);
     // Pinch: two fingers on the map scale it; one finger pans (native scrolling).
     var start = null;
@@ -587,6 +665,54 @@
     scroller.addEventListener('touchend', end);
     scroller.addEventListener('touchcancel', end);
   }
+
+  /* ------------------------------------------------------------------
+   * 4c. Seat map: a tap (or click, or Space) on a seat answers in the map's live region
+   *     <p data-seat-tapped role="status">: "Row G · Seat 12 · €12.50", " · chosen" once
+   *     ticked; a taken seat says so. The words are the map's data-seat-tap* templates and
+   *     the price its area's data-price. With as many seats as tickets, another free seat
+   *     says how to choose it (data-seat-limit-full) instead of a warning above the map.
+   * ------------------------------------------------------------------ */
+  function seatTapped(seat, map) {
+    var out = map.querySelector('[data-seat-tapped]');
+    if (!out) return;
+    var row = seat.closest('.seat-row');
+    var rowLabel = row && row.querySelector('.seat-row-label > [aria-hidden="true"]');
+    var number = seat.querySelector('i');
+    var text = (map.getAttribute('data-seat-tap') || '')
+      .replace('{row}', rowLabel ? rowLabel.textContent.trim() : '')
+      .replace('{seat}', number ? number.textContent.trim() : '');
+    var box = seat.querySelector('input');
+    var area = seat.closest('[data-price]');
+    var parts = [text];
+    if (seat.classList.contains('seat-taken')) {
+      parts.push(map.getAttribute('data-seat-tap-taken'));
+    } else if (seat.classList.contains('seat-unavailable')) {
+      parts.push(map.getAttribute('data-seat-tap-unavailable'));
+    } else {
+      if (area) parts.push(area.getAttribute('data-price'));
+      if ((box && box.checked) || (!box && seat.classList.contains('seat-yours'))) {
+        parts.push(map.getAttribute('data-seat-tap-chosen'));
+      }
+    }
+    text = parts.filter(Boolean).join(' · ');
+    if (box && box.hasAttribute('data-limit-disabled')) {
+      var max = seatMax(map);
+      text += '. ' + limitText(map, max, max);
+    }
+    if (out.textContent !== text) out.textContent = text;
+  }
+
+  doc.addEventListener('click', function (event) {
+    var t = event.target;
+    var seat = t && t.closest && t.closest('.seatmap .seat');
+    var map = seat && seat.closest('.seatmap');
+    if (!map || seat.closest('.seatmap-legend')) return;
+    var box = seat.querySelector('input');
+    // A click on an enabled seat's label also clicks its box: answer that one (after the tick).
+    if (box && !box.disabled && t !== box) return;
+    window.setTimeout(function () { seatTapped(seat, map); }, 0);
+  });
 
   /* ------------------------------------------------------------------
    * 5. Print buttons: <button type="button" class="button" data-print>Print tickets</button>

@@ -56,6 +56,9 @@ type SeatMapOptions struct {
 	AsOf string
 	// NoList leaves out the switch to the list view (the same seats laid out row by row).
 	NoList bool
+	// Prices are what a seat costs, by area category code, written for the page ("€12.50",
+	// "€8.00–€12.50"): a tap on a seat answers with its row, number and this price.
+	Prices map[string]string
 }
 
 // Seat states: each but free (the default look of .seat) has a CSS class "seat-<state>"; each has a
@@ -99,6 +102,7 @@ type SeatAreaView struct {
 	Legend     string // "Stalls · Standard"
 	Allowed    bool   // its category may be chosen (else the legend says it is not for these tickets)
 	Selectable bool   // some seat here may be chosen
+	Price      string // what a seat here costs, as written for the page ("€12.50"), or ""
 	TestID     string
 	Rows       []SeatRowView
 }
@@ -323,13 +327,15 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 	v := SeatMapView{ID: opt.ID, FieldName: opt.FieldName, Max: opt.Max, Label: opt.Label, CountTemplate: opt.CountTemplate,
 		CountTemplateOne: opt.CountTemplateOne, MaxFrom: opt.MaxFrom, CountNone: opt.CountNone, CountNoneOne: opt.CountNoneOne,
 		Kiosk: opt.Kiosk, AsOf: opt.AsOf}
+	// Yours and chosen are one state to the eye (issue 28): one line of the key says both.
 	present := map[string]bool{SeatStateFree: true, SeatStateSelected: true, SeatStateTaken: true}
 	nChecked, nSeats := 0, 0
 	for _, a := range plan.Areas {
 		cat := categories[a.AreaCategoryCode]
 		catLower := strings.ToLower(cat)
 		areaAllowed := len(allowed) == 0 || allowed[a.AreaCategoryCode]
-		av := SeatAreaView{Number: a.Number, Name: a.Description, Category: cat, Allowed: areaAllowed, TestID: "seatmap-area-" + strconv.Itoa(a.Number)}
+		av := SeatAreaView{Number: a.Number, Name: a.Description, Category: cat, Allowed: areaAllowed, TestID: "seatmap-area-" + strconv.Itoa(a.Number),
+			Price: opt.Prices[a.AreaCategoryCode]}
 		av.Legend = a.Description
 		if cat != "" && !strings.EqualFold(cat, a.Description) {
 			av.Legend += " · " + cat
@@ -360,7 +366,7 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 				}
 				kind := kindOf(s)
 				sv, ok := buildSeat(s, kind, cat, catLower, areaAllowed, yours[s.Position], chosen[s.Position], opt.YoursSelectable)
-				if sv.State != SeatStateFree && sv.State != SeatStateSelected {
+				if sv.State != SeatStateFree && sv.State != SeatStateSelected && sv.State != SeatStateYours {
 					present[sv.State] = true
 				}
 				if kind != kindPlain {
@@ -491,12 +497,12 @@ var seatClasses = func() map[string]*[numKinds]string {
 }()
 
 // allLegend is the key in display order; the texts are catalog ids (msg), written when the
-// map is rendered.
+// map is rendered. The person's own seats look like the seats they choose (one look for
+// "yours"), so the "selected" line names both.
 var allLegend = []LegendEntry{
 	{Key: SeatStateFree, Class: []string{"seat"}, Text: msg("ui.seatmap.legend.free")},
 	{Key: SeatStateSelected, Class: []string{"seat seat-selected"}, Text: msg("ui.seatmap.legend.selected")},
 	{Key: SeatStateTaken, Class: []string{"seat seat-taken"}, Text: msg("ui.seatmap.legend.taken")},
-	{Key: SeatStateYours, Class: []string{"seat seat-yours"}, Text: msg("ui.seatmap.legend.yours")},
 	{Key: "wheelchair", Class: []string{"seat seat-wheelchair"}, Text: msg("ui.seatmap.legend.wheelchair")},
 	{Key: "companion", Class: []string{"seat seat-companion"}, Text: msg("ui.seatmap.legend.companion")},
 	{Key: "sofa", Class: []string{"seat seat-sofa-left", "seat seat-sofa-right"}, Text: msg("ui.seatmap.legend.sofa")},
@@ -529,7 +535,8 @@ func (v SeatMapView) label(l *i18n.Localizer) string {
 	return l.T("ui.seatmap.label")
 }
 
-// hint says how to use the map, on a touch screen or with a keyboard and mouse.
+// hint says in one line how to choose a seat (a tap or a click); the kiosk's also says how to
+// zoom. The keyboard's way is hintKeys, shown to keyboard and mouse users only (CSS).
 func (v SeatMapView) hint(l *i18n.Localizer) string {
 	if v.Kiosk {
 		return l.T("ui.seatmap.hint_touch")

@@ -127,13 +127,15 @@ func swapOptions() SeatMapOptions {
 
 func TestSeatMapEveryStateHasShapeNameAndLegend(t *testing.T) {
 	doc, _ := renderDoc(t, BuildSeatMap(largePlan(), swapOptions()))
+	// The person's own seats and the seats they tick are one state to the eye (issue 28):
+	// both are under the key's "selected" line, and there is no separate "yours" line.
 	cases := []struct {
 		key, seatSel, nameHas, legend string
 	}{
 		{"free", `label[class="seat"]`, ", free", "Free"},
-		{"selected", `label.seat-selected`, ", free", "Your choice"},
+		{"selected", `label.seat-selected`, ", free", "Your seats (ticked)"},
 		{"taken", `label.seat-taken`, ", taken", "Taken"},
-		{"yours", `span.seat-yours[role="img"]`, ", your seat", "Your seat now"},
+		{"yours", `span.seat-yours[role="img"]`, ", your seat", "Your seats (ticked)"},
 		{"wheelchair", `label.seat-wheelchair`, "wheelchair space", "Wheelchair space"},
 		{"companion", `label.seat-companion`, "companion seat", "Companion seat"},
 		{"sofa", `label.seat-sofa-left`, "sofa for 2, left place", "Sofa for two"},
@@ -159,6 +161,12 @@ func TestSeatMapEveryStateHasShapeNameAndLegend(t *testing.T) {
 				}
 			})
 			key := strings.TrimSuffix(tc.key, "-right")
+			if key == "yours" {
+				key = "selected"
+				if n := doc.Find(`[data-testid="legend-yours"]`).Length(); n != 0 {
+					t.Errorf("%d separate legend lines for your seats", n)
+				}
+			}
 			li := doc.Find(`[data-testid="legend-` + key + `"]`)
 			if li.Length() != 1 || strings.TrimSpace(li.Text()) != tc.legend {
 				t.Fatalf("legend %s: %d entries, text %q", key, li.Length(), li.Text())

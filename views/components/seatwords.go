@@ -59,6 +59,9 @@ type seatWords struct {
 	countOther, countOne    string
 	limitOver, limitOverOne string
 	limitFull, limitFullOne string
+	// The answer to a tap on a seat: "Row {row} · Seat {seat}", then " · " and the price or
+	// the state ("chosen" once ticked).
+	tap, tapChosen string
 }
 
 // seatWordsOf caches the seat words of each localizer: a localizer's words never change, and
@@ -99,6 +102,7 @@ func newSeatWords(l *i18n.Localizer) *seatWords {
 	w.countOther, w.countOne = l.N("ui.seatmap.count", 2, count[:4]...), l.N("ui.seatmap.count", 1, count[:4]...)
 	w.limitOver, w.limitOverOne = l.N("ui.seatmap.limit_over", 2, count...), l.N("ui.seatmap.limit_over", 1, count...)
 	w.limitFull, w.limitFullOne = l.N("ui.seatmap.limit_full", 2, count[2:4]...), l.N("ui.seatmap.limit_full", 1, count[2:4]...)
+	w.tap, w.tapChosen = l.T("ui.seatmap.tap", "Row", "{row}", "Seat", "{seat}"), l.T("ui.seatmap.tap_chosen")
 	return w
 }
 

@@ -67,7 +67,8 @@ func (s *Handler) renderEditSeats(c echo.Context, status int, notice *components
 	v := view.SeatsView{Counter: s.AtCounter(c), BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: s.URL(web.RouteEditSeats), BackURL: s.URL(web.RouteEdit),
 		CSRFToken: web.CSRFToken(c), Count: len(tickets), Notice: notice,
 		Map: components.BuildSeatMap(plan, components.SeatMapOptions{Max: len(tickets), Yours: yours, YoursSelectable: true,
-			Chosen: chosen, Kiosk: web.IsKiosk(c), Label: l.T("booking.seat_map_label"), AsOf: s.SeatsAsOf(ctx, e.CinemaID, snap.AsOf)})}
+			Chosen: chosen, Kiosk: web.IsKiosk(c), Label: l.T("booking.seat_map_label"), AsOf: s.SeatsAsOf(ctx, e.CinemaID, snap.AsOf),
+			Prices: web.SeatPrices(l, tickets)})}
 	return s.Render(c, status, l.T("booking.seats_page_title"), view.Seats(v))
 }
 

@@ -64,3 +64,31 @@ func SeatCountNotice(l *i18n.Localizer, chosen, want int) *components.Notice {
 
 // ptr is a pointer to a copy of v.
 func Ptr[T any](v T) *T { return &v }
+
+// SeatPrices is what a seat costs by area category, for the seat map's answer to a tap
+// ("Row G · Seat 12 · €12.50"): the price of the tickets seated in that category, or their
+// range when they differ ("€8.00–€12.50"), in l's format. Tickets without a seat or a
+// category say nothing.
+func SeatPrices(l *i18n.Localizer, tickets []cinema.OrderTicket) map[string]string {
+	lo, hi := map[string]cinema.Money{}, map[string]cinema.Money{}
+	for _, t := range tickets {
+		if t.Seat == nil || t.Seat.AreaCategoryCode == "" {
+			continue
+		}
+		c := t.Seat.AreaCategoryCode
+		if m, ok := lo[c]; !ok || t.Price.Cents < m.Cents {
+			lo[c] = t.Price
+		}
+		if m, ok := hi[c]; !ok || t.Price.Cents > m.Cents {
+			hi[c] = t.Price
+		}
+	}
+	out := make(map[string]string, len(lo))
+	for c, min := range lo {
+		out[c] = l.Money(min)
+		if max := hi[c]; max.Cents != min.Cents {
+			out[c] += "–" + l.Money(max)
+		}
+	}
+	return out
+}
