@@ -149,11 +149,11 @@ func TestBrowserPageTour(t *testing.T) {
 func (tr *tour) buy() {
 	base := tr.h.ts.URL
 	tr.page(browsertest.Options{})
-	tr.p.Do(chromedp.Navigate(base+"/"), chromedp.WaitVisible("#home-title"))
+	tr.p.Do(browsertest.Navigate(base+"/"), chromedp.WaitVisible("#home-title"))
 	tr.check("home", "Start page")
-	tr.p.Do(chromedp.Navigate(base+"/whats-on"), chromedp.WaitVisible("#whatson-title"))
+	tr.p.Do(browsertest.Navigate(base+"/whats-on"), chromedp.WaitVisible("#whatson-title"))
 	tr.check("whats-on", "What's on: films and show times")
-	tr.p.Do(chromedp.Navigate(base+"/whats-on/0001/1113"), chromedp.WaitVisible(`[data-testid="tickets-form"]`),
+	tr.p.Do(browsertest.Navigate(base+"/whats-on/0001/1113"), chromedp.WaitVisible(`[data-testid="tickets-form"]`),
 		chromedp.SetValue(`#qty-0001`, "2"))
 	tr.check("buy-tickets", "Buying: choose tickets")
 	tr.p.Do(chromedp.Click(`[data-testid="tickets-form"] button[type=submit]`), chromedp.WaitVisible(`[data-testid="seatmap"]`))
@@ -184,13 +184,13 @@ func (tr *tour) buy() {
 func (tr *tour) booking() {
 	base := tr.h.ts.URL
 	tr.page(browsertest.Options{})
-	tr.p.Do(chromedp.Navigate(base+"/booking"), chromedp.WaitVisible("#number"))
+	tr.p.Do(browsertest.Navigate(base+"/booking"), chromedp.WaitVisible("#number"))
 	tr.check("find-booking", "Find a booking: number and e-mail")
 	browserFind(tr.p, base, "100002", "paid2@example.com")
 	tr.check("booking", "A booking: tickets, payments, what can be done")
-	tr.p.Do(chromedp.Navigate(base+"/booking/tickets"), chromedp.WaitVisible(`[data-testid="ticket-card"]`))
+	tr.p.Do(browsertest.Navigate(base+"/booking/tickets"), chromedp.WaitVisible(`[data-testid="ticket-card"]`))
 	tr.check("booking-tickets", "Tickets laid out for printing")
-	tr.p.Do(chromedp.Navigate(base+"/booking/current"), chromedp.WaitVisible("#booking-title"),
+	tr.p.Do(browsertest.Navigate(base+"/booking/current"), chromedp.WaitVisible("#booking-title"),
 		chromedp.Click(`[data-testid="action-edit"] button`), chromedp.WaitVisible("#edit-title"))
 	tr.check("edit", "Changing a booking: tickets, the cost, the actions")
 	if tr.size.Name == "phone" {
@@ -199,13 +199,13 @@ func (tr *tour) booking() {
 			tr.t.Errorf("the two-ticket edit page is %v px tall on a phone, want at most %d (%v)", h, maxEditHeightOnPhone, err)
 		}
 	}
-	tr.p.Do(chromedp.Navigate(base+"/booking/edit/seats"), chromedp.WaitVisible(`[data-testid="seatmap"]`))
+	tr.p.Do(browsertest.Navigate(base+"/booking/edit/seats"), chromedp.WaitVisible(`[data-testid="seatmap"]`))
 	tr.check("edit-seats", "Changing a booking: the seat map")
 	tr.inViewport(`[data-testid="seat-form"] button.button-primary`, "edit seat map's primary action")
-	tr.p.Do(chromedp.Navigate(base+"/booking/edit/cancel"), chromedp.WaitVisible(`[data-testid="cancel-confirm"]`))
+	tr.p.Do(browsertest.Navigate(base+"/booking/edit/cancel"), chromedp.WaitVisible(`[data-testid="cancel-confirm"]`))
 	tr.check("edit-cancel", "Changing a booking: cancel the changes?")
 	tr.p.Do(chromedp.Click(`[data-testid="cancel-confirm"]`), chromedp.WaitVisible("#booking-title"))
-	tr.p.Do(chromedp.Navigate(base+"/no/such/page"), chromedp.WaitVisible("#error-title"))
+	tr.p.Do(browsertest.Navigate(base+"/no/such/page"), chromedp.WaitVisible("#error-title"))
 	tr.check("not-found", "A page that does not exist")
 }
 
@@ -213,7 +213,7 @@ func (tr *tour) booking() {
 func (tr *tour) swap() {
 	addBrowserBookingBinderOnce(tr.h)
 	tr.page(browsertest.Options{})
-	tr.p.Do(chromedp.Navigate(tr.h.ts.URL+"/test/bind-booking?cinema=0001&number=100001"), chromedp.WaitVisible(`[data-testid="seatmap"]`))
+	tr.p.Do(browsertest.Navigate(tr.h.ts.URL+"/test/bind-booking?cinema=0001&number=100001"), chromedp.WaitVisible(`[data-testid="seatmap"]`))
 	tr.check("swap-seats", "Swapping seats: the seat map")
 	tr.inViewport(`[data-testid="swap-form"] button[type="submit"]`, "swap seat map's primary action")
 }
@@ -223,7 +223,7 @@ func (tr *tour) staff() {
 	base := tr.h.ts.URL
 	tr.page(browsertest.Options{})
 	tr.h.addSupervisor(testSupervisor, testSupervisorName, testSupervisorPassword) // creates or replaces
-	tr.p.Do(chromedp.Navigate(base+"/staff/sign-in"), chromedp.WaitVisible(`#username`))
+	tr.p.Do(browsertest.Navigate(base+"/staff/sign-in"), chromedp.WaitVisible(`#username`))
 	tr.check("staff-sign-in", "Staff sign-in")
 	tr.p.Do(chromedp.SendKeys(`#username`, testSupervisor), chromedp.SendKeys(`#password`, testSupervisorPassword),
 		chromedp.Submit(`#password`), chromedp.WaitVisible(`[data-testid="staff-badge"]`))
@@ -234,7 +234,7 @@ func (tr *tour) staff() {
 		{"/staff/devices", "staff-devices", "Enrolled terminals"},
 		{"/staff/accounts", "staff-accounts", "Staff accounts"},
 	} {
-		tr.p.Do(chromedp.Navigate(base+pg.path), chromedp.WaitVisible("h1"))
+		tr.p.Do(browsertest.Navigate(base+pg.path), chromedp.WaitVisible("h1"))
 		tr.check(pg.name, pg.about)
 	}
 }
@@ -244,16 +244,16 @@ func (tr *tour) kiosk() {
 	base := tr.h.ts.URL
 	tr.page(browsertest.Options{})
 	browserEnrol(tr.t, tr.p, tr.h, device.Kiosk)
-	tr.p.Do(chromedp.Navigate(base+"/"), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
+	tr.p.Do(browsertest.Navigate(base+"/"), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
 	tr.check("kiosk-attract", "Kiosk: the attract screen while no visit runs")
 	tr.p.Do(chromedp.Click(`[data-testid="kiosk-touch-to-start"]`), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
 	tr.check("kiosk-start", "Kiosk: start screen")
-	tr.p.Do(chromedp.Navigate(base+"/kiosk/collect"), chromedp.WaitVisible("#collect-title"))
+	tr.p.Do(browsertest.Navigate(base+"/kiosk/collect"), chromedp.WaitVisible("#collect-title"))
 	tr.check("kiosk-collect", "Kiosk: collect tickets")
 	// The idle warning page of a visit (a booking found), as a kiosk without JavaScript is
 	// sent there; its refresh is inside <noscript>.
 	browserFind(tr.p, base, "100001", "paid1@example.com")
-	tr.p.Do(chromedp.Navigate(base+"/kiosk/idle?back=%2F"), chromedp.WaitVisible(`[data-testid="kiosk-idle"]`))
+	tr.p.Do(browsertest.Navigate(base+"/kiosk/idle?back=%2F"), chromedp.WaitVisible(`[data-testid="kiosk-idle"]`))
 	tr.check("kiosk-idle", "Kiosk: are you still there? (the idle warning without JavaScript)")
 }
 

@@ -1,0 +1,42 @@
+package browsertest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// navigateWait is how long Navigate lets chromedp wait for the page's load event before it
+// looks at the document itself.
+const navigateWait = 20 * time.Second
+
+// Navigate is chromedp.Navigate for long walks through many pages. chromedp waits for the
+// page's load event, which it can miss on a slow machine (a 2-core runner with the race
+// detector): the navigation then hangs until the test's deadline with the page fully drawn (as
+// in chromedp issue 355; the page tour met it on /device). When the event has not come within
+// navigateWait, Navigate reads the document instead: the page at url, loaded, is arrived.
+func Navigate(url string) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		nctx, cancel := context.WithTimeout(ctx, navigateWait)
+		err := chromedp.Do(nctx, chromedp.Navigate(url))
+		cancel()
+		if err == nil || ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
+			return chromedp.Void{}, err
+		}
+		for {
+			st, err := chromedp.Run(ctx, chromedp.Evaluate[[2]string](`[location.href, document.readyState]`))
+			if err == nil && strings.HasPrefix(st[0], url) && st[1] == "complete" {
+				return chromedp.Void{}, nil
+			}
+			select {
+			case <-ctx.Done():
+				return chromedp.Void{}, fmt.Errorf("navigate to %s: %w (the page is at %q, %q)", url, ctx.Err(), st[0], st[1])
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}
+}
