@@ -9,10 +9,9 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
-	"golang.org/x/text/language"
 
+	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
 	"github.com/cinemabff/cinemabff/internal/cinema"
-	"github.com/cinemabff/cinemabff/internal/i18n"
 )
 
 // Ready-made sandbox bookings (docs/sandbox.md), all cinema 0001.
@@ -145,22 +144,12 @@ func text(doc *goquery.Document, testid string) string {
 	return strings.TrimSpace(doc.Find(`[data-testid="` + testid + `"]`).First().Text())
 }
 
-// localizers are the site's English and German localizers, for tests of words built in code.
-func localizers(t testing.TB) (en, de *i18n.Localizer) {
-	t.Helper()
-	c, err := i18n.Load(language.English)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c.For(language.English), c.For(language.German)
-}
-
 // containsAmount reports whether text has prefix followed by the amount of cents euros, in
 // English or German ("Paid: €13.25", "Paid: 13,25 €"): e-mails are written in the language of
 // their booking, pages in the visitor's.
 func containsAmount(t testing.TB, text, prefix string, cents int64) bool {
 	t.Helper()
-	en, de := localizers(t)
+	en, de := webtest.Localizers(t)
 	m := cinema.Money{Cents: cents, Currency: "EUR"}
 	return strings.Contains(text, prefix+en.Money(m)) || strings.Contains(text, prefix+de.Money(m))
 }

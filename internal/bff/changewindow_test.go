@@ -14,6 +14,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -210,7 +211,7 @@ func TestCutoffRefusesReplayedChanges(t *testing.T) {
 }
 
 func TestCutoffWords(t *testing.T) {
-	en, de := localizers(t)
+	en, de := webtest.Localizers(t)
 	for d, want := range map[time.Duration]string{
 		30 * time.Minute: "30 minutes", time.Minute: "1 minute", time.Hour: "1 hour", 2 * time.Hour: "2 hours",
 		90 * time.Minute: "1 hour 30 minutes", 45 * time.Second: "45 seconds", 2*time.Hour + 90*time.Second: "2 hours 1 minute",

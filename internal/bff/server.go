@@ -191,7 +191,6 @@ func New(d Deps) (*Server, error) {
 		paymentMethod: cmp.Or(d.PaymentMethod, "SANDBOXPAY"),
 		webhooks:      d.Webhooks,
 	}
-	k.HasVisit = v.HasSession
 	if k.Now == nil {
 		k.Now = time.Now
 	}

@@ -207,7 +207,7 @@ func (s *Handler) finishEdit(c echo.Context, e visit.Edit) error {
 	s.ClearEdit(c)
 	s.RecordAudit(c, editAudit(ctx, s, e, audited))
 	s.Sessions.Put(ctx, visit.SessChanges, strings.Join(shown, "\n"))
-	s.Sessions.Put(ctx, visit.SessMailKey, visit.EditNotice(ctx, e, nil, cinema.Money{}, cinema.Money{}).Key)
+	s.RememberMail(ctx, visit.EditNotice(ctx, e, nil, cinema.Money{}, cinema.Money{}).Key)
 	return s.Redirect(c, s.URL(web.RouteBooking))
 }
 

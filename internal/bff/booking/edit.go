@@ -265,14 +265,13 @@ func (s *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types [
 	for _, st := range v.Steppers {
 		stepped[st.Type] = true
 	}
+	steppedTicket := map[string]bool{}
 	for _, t := range o.Tickets() {
-		if !stepped[t.TypeCode] {
-			continue
-		}
-		for i := range v.Lines {
-			if v.Lines[i].TicketID == t.ID {
-				v.Lines[i].RemoveURL = ""
-			}
+		steppedTicket[t.ID] = stepped[t.TypeCode]
+	}
+	for i := range v.Lines {
+		if steppedTicket[v.Lines[i].TicketID] {
+			v.Lines[i].RemoveURL = ""
 		}
 	}
 	return v

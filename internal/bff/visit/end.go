@@ -99,11 +99,3 @@ func (s *Visits) CancelAbandoned(ctx context.Context, what, userSessionID string
 		web.LoggerFrom(ctx, s.Logger).Warn("abandoned order not cancelled: its seats are released when its hold expires", "what", what, "err", err)
 	}
 }
-
-// hasVisit reports whether this browser has a server session (a visit with something in it).
-func (s *Visits) HasSession(c echo.Context) bool {
-	if loaded, _ := c.Get(web.CtxSessionLoaded).(bool); !loaded {
-		return false
-	}
-	return s.Sessions.Token(c.Request().Context()) != ""
-}

@@ -123,9 +123,6 @@ type Kernel struct {
 	PlacedBookings bookings.Reader // bookings with seat plans from SeatPlans: ReadBooking
 	ChangePolicy   changewindow.Policy
 
-	// HasVisit reports whether the request belongs to a visit that holds something (the kiosk's
-	// chrome asks it); set by the root, which knows what a visit holds.
-	HasVisit func(c echo.Context) bool
 	// Registry takes the HTTP metrics; CSRFKeys make the CSRF secrets of visits without one in
 	// their session (csrf.go), newest first: replicas must share them.
 	Registry *prometheus.Registry
@@ -184,4 +181,12 @@ func (s *Kernel) OrderWatchFor() time.Duration {
 		return s.Cfg.OrderWatchFor
 	}
 	return checkout.DefaultWatchFor
+}
+
+// HasSession reports whether this browser has a server session (a visit with something in it).
+func (s *Kernel) HasSession(c echo.Context) bool {
+	if loaded, _ := c.Get(CtxSessionLoaded).(bool); !loaded {
+		return false
+	}
+	return s.Sessions.Token(c.Request().Context()) != ""
 }

@@ -50,7 +50,7 @@ func (s *Kernel) KioskChrome(c echo.Context, ch *layouts.Chrome) {
 		URL:          s.URL(RouteKioskDisplay),
 		Back:         KioskBackURL(c),
 	}
-	if current == Paths[RouteHome] && !(s.HasVisit != nil && s.HasVisit(c)) {
+	if current == Paths[RouteHome] && !s.HasSession(c) {
 		return
 	}
 	ch.IdleResetSeconds = int(s.Cfg.KioskIdle / time.Second)
