@@ -141,6 +141,12 @@ func (c *Composer) view(l *i18n.Localizer, n Notice, b *cinema.Booking, cin cine
 		v.Subject = l.T("mail.subject_edit", "Number", number)
 		v.Heading = l.T("mail.heading_edit", "Number", number)
 		v.Intro = []string{hello, l.T("mail.edit_intro"), showing}
+		if !n.FromShowtime.IsZero() {
+			// A move to another showtime: the old show and the new one, by name.
+			v.Subject = l.T("mail.subject_moved", "Number", number)
+			from := joinWords(n.FromFilm, when(l, n.FromShowtime, loc), n.FromScreen)
+			v.Intro = []string{hello, l.T("mail.moved_intro"), l.T("mail.moved_from", "Showing", from), l.T("mail.moved_to", "Showing", showing)}
+		}
 	case KindSwap:
 		v.Subject = l.T("mail.subject_swap", "Number", number)
 		v.Heading = l.T("mail.heading_swap", "Number", number)

@@ -44,6 +44,11 @@ type Notice struct {
 	Film          string    `json:"film,omitempty"`
 	Showtime      time.Time `json:"showtime,omitzero"`
 	Screen        string    `json:"screen,omitempty"`
+	// FromFilm, FromShowtime and FromScreen are the show an edit moved the booking away from
+	// (zero FromShowtime: the booking stayed at its show).
+	FromFilm     string    `json:"fromFilm,omitempty"`
+	FromShowtime time.Time `json:"fromShowtime,omitzero"`
+	FromScreen   string    `json:"fromScreen,omitempty"`
 	// Lines say what changed (edit, swap) or what was bought (purchase).
 	Lines []Line `json:"lines,omitempty"`
 	// Money says what money moved.

@@ -190,6 +190,11 @@ func (s *Handler) finishEdit(c echo.Context, e visit.Edit) error {
 	ctx := c.Request().Context()
 	l, en := web.Loc(c), s.English()
 	shown, audited := changeWords(l, e.Summary), changeWords(en, e.Summary)
+	if e.MovedFrom != nil {
+		ci := s.CinemaByID(ctx, e.CinemaID)
+		shown = append([]string{moveWords(l, e, ci)}, shown...)
+		audited = append([]string{moveWords(en, e, ci)}, audited...)
+	}
 	if e.Entry != "" {
 		if entry, err := s.Ledger.Get(ctx, e.Entry); err == nil {
 			amount := cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}

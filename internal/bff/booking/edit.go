@@ -168,7 +168,7 @@ func (s *Handler) showEdit(c echo.Context) error {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
 	l := web.Loc(c)
-	if reason := s.ChangesClosed(c, e.CinemaID, e.Showtime); reason != "" && v.Notice == nil {
+	if reason := s.editClosed(c, e); reason != "" && v.Notice == nil {
 		v.Notice = &components.Notice{Kind: components.NoticeError, Heading: l.T("booking.closed_heading"), Body: l.T("booking.closed_edit", "Reason", reason)}
 	}
 	return s.Render(c, http.StatusOK, l.T("booking.edit_page_title"), view.Edit(v))
@@ -201,6 +201,10 @@ func (s *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types [
 	if !o.Expires.IsZero() {
 		v.ExpiresISO = o.Expires.UTC().Format(time.RFC3339)
 		v.ExpiresLocal = l.Time(o.Expires, ci.Location(), i18n.Clock)
+	}
+	if e.MovedFrom != nil {
+		v.MoveFrom = joinShow(e.MovedFrom.FilmTitle, web.BookingShowtime(l, e.MovedFrom.Showtime, ci), e.MovedFrom.Screen)
+		v.MoveTo = joinShow(e.FilmTitle, v.Showtime, e.Screen)
 	}
 	for _, sess := range o.Sessions {
 		if v.FilmTitle == "" {

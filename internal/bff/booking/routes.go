@@ -24,6 +24,8 @@ func (s *Handler) Routes(route web.Register) {
 	route("GET", web.RouteEditReturn, s.editPaymentReturn)
 	route("GET", web.RouteEditStatus, s.editPaymentStatus)
 	route("GET", web.RouteEditExpired, s.editExpired)
+	route("GET", web.RouteShowtimes, s.showShowtimes)
+	route("POST", web.RouteShowtimes, s.chooseShowtime)
 
 	counters := s.CountersOnly()
 	route("GET", web.RouteEditCounterPay, s.showEditCounterPay, counters)

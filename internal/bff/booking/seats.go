@@ -35,7 +35,11 @@ func editSeatTickets(e visit.Edit, o cinema.Order) []cinema.OrderTicket {
 
 // showEditSeats shows the seat chooser with the order's seats ticked.
 func (s *Handler) showEditSeats(c echo.Context) error {
-	return s.renderEditSeats(c, http.StatusOK, nil, nil)
+	var notice *components.Notice
+	if msg := s.PopFlash(c); msg != "" {
+		notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg} // e.g. the seats chosen at a new show
+	}
+	return s.renderEditSeats(c, http.StatusOK, notice, nil)
 }
 
 func (s *Handler) renderEditSeats(c echo.Context, status int, notice *components.Notice, chosen []cinema.SeatPosition) error {

@@ -79,7 +79,7 @@ func (s *Handler) showBooking(c echo.Context) error {
 			v.MailLine = s.MailLine(ctx, key)
 		}
 	}
-	v.Actions = append(v.Actions, s.editAction(c, b, &types), s.swapAction(c, b))
+	v.Actions = append(v.Actions, s.editAction(c, b, &types), s.showtimeAction(c, b, &types), s.swapAction(c, b))
 	v.ChangeWindow = s.ChangeWindowLine(c, b.CinemaID, b.Session.Showtime, v.Actions)
 	title := l.T("booking.show_title", "Number", v.Number)
 	if s.AtCounter(c) {
@@ -130,6 +130,27 @@ func (s *Handler) editAction(c echo.Context, b cinema.Booking, types *sessionTyp
 		return a
 	}
 	a.URL, a.Method, a.Enabled = s.URL(web.RouteEditStart), "post", true
+	return a
+}
+
+// showtimeAction is "Change showtime" (move the booking to another show), or why it cannot
+// be done online. It is an edit, so the edit's rules apply.
+func (s *Handler) showtimeAction(c echo.Context, b cinema.Booking, types *sessionTypes) view.Action {
+	l := web.Loc(c)
+	a := view.Action{Label: l.T("showtime.action"), TestID: "action-showtime", Shortcut: "t"}
+	if e, ok := s.CurrentEdit(c); ok && e.BookingNumber == b.Number {
+		a.Reason = l.T("showtime.action_during_edit")
+		return a
+	}
+	if reason := s.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
+		a.Reason = reason
+		return a
+	}
+	if reason := s.editUnavailableReason(c.Request().Context(), b, types); reason != "" {
+		a.Reason = reason
+		return a
+	}
+	a.URL, a.Enabled = s.URL(web.RouteShowtimes), true
 	return a
 }
 
@@ -252,6 +273,23 @@ func (st *sessionTypes) reader(s *Handler) func(context.Context, cinema.Booking)
 
 // refuseClosedEdit is refuseClosed for the edit in progress: the way on is cancelling it,
 // which still works and restores the booking as it was.
+// A move to another showtime respects both shows' cut-offs.
 func (s *Handler) refuseClosedEdit(c echo.Context, e visit.Edit) error {
-	return s.RefuseClosed(c, e.CinemaID, e.Showtime, s.URL(web.RouteEditCancel), web.Loc(c).T("booking.cancel_this_change"))
+	for _, at := range e.Showtimes() {
+		if err := s.RefuseClosed(c, e.CinemaID, at, s.URL(web.RouteEditCancel), web.Loc(c).T("booking.cancel_this_change")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// editClosed is why the edit can no longer be completed (a cut-off of one of its shows has
+// passed), or "".
+func (s *Handler) editClosed(c echo.Context, e visit.Edit) string {
+	for _, at := range e.Showtimes() {
+		if reason := s.ChangesClosed(c, e.CinemaID, at); reason != "" {
+			return reason
+		}
+	}
+	return ""
 }

@@ -67,6 +67,29 @@ type Edit struct {
 	OriginalTotal int64         `json:"originalTotal,omitempty"`
 	TotalKnown    bool          `json:"totalKnown,omitempty"`
 	Payments      []EditPayment `json:"payments,omitempty"`
+	// Screen is the screen of the edit's show. MovedFrom is the show the booking leaves when
+	// the edit moves it to another showtime (SessionID, FilmTitle, Showtime are then the new
+	// show's); nil for a change within the same show.
+	Screen    string `json:"screen,omitempty"`
+	MovedFrom *Show  `json:"movedFrom,omitempty"`
+}
+
+// Show is a showing of a film, as an edit remembers it.
+type Show struct {
+	SessionID string    `json:"session"`
+	FilmTitle string    `json:"film"`
+	Showtime  time.Time `json:"showtime"`
+	Screen    string    `json:"screen,omitempty"`
+}
+
+// Showtimes are the start times whose change cut-offs the edit must respect: its show's, and
+// the show it moves the booking away from.
+func (e Edit) Showtimes() []time.Time {
+	out := []time.Time{e.Showtime}
+	if e.MovedFrom != nil {
+		out = append(out, e.MovedFrom.Showtime)
+	}
+	return out
 }
 
 // EditPayment is a payment of the booking, as the edit page names it and plans a refund over it.

@@ -122,7 +122,10 @@ func (s *Visits) TicketsView(ctx context.Context, b cinema.Booking, printURL str
 // once when no money moves), in the language of the visit behind ctx.
 func EditNotice(ctx context.Context, e Edit, lines []notify.Line, oldTotal, newTotal cinema.Money) notify.Notice {
 	n := notify.Notice{Kind: notify.KindEdit, Key: "edit:" + e.UserSessionID, To: e.Email, Lang: NoticeLang(ctx), CinemaID: e.CinemaID,
-		BookingNumber: e.BookingNumber, Film: e.FilmTitle, Showtime: e.Showtime, Lines: lines, OldTotal: oldTotal, NewTotal: newTotal}
+		BookingNumber: e.BookingNumber, Film: e.FilmTitle, Showtime: e.Showtime, Screen: e.Screen, Lines: lines, OldTotal: oldTotal, NewTotal: newTotal}
+	if e.MovedFrom != nil {
+		n.FromFilm, n.FromShowtime, n.FromScreen = e.MovedFrom.FilmTitle, e.MovedFrom.Showtime, e.MovedFrom.Screen
+	}
 	for _, l := range lines {
 		switch l.Change {
 		case notify.ChangeRemoved:

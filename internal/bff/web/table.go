@@ -31,6 +31,9 @@ const (
 	RouteEditReturn     = "edit.return"
 	RouteEditStatus     = "edit.status"
 	RouteEditExpired    = "edit.expired"
+	// Another showtime: the other shows of the booking's film (GET), and moving the booking
+	// to one of them (POST), which starts an edit.
+	RouteShowtimes = "edit.showtimes"
 )
 
 // Buying tickets.
@@ -129,6 +132,7 @@ var Paths = Routes{
 	RouteEditReturn:              "/booking/edit/payment/:entry",
 	RouteEditStatus:              "/booking/edit/status/:entry",
 	RouteEditExpired:             "/booking/edit/expired",
+	RouteShowtimes:               "/booking/showtimes",
 	RouteWhatsOn:                 "/whats-on",
 	RouteBuySession:              "/whats-on/:cinema/:session",
 	RouteBuySeats:                "/checkout/seats",

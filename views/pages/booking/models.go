@@ -141,6 +141,78 @@ type EditView struct {
 	CSRFToken     string
 	HasChanges    bool
 	Busy          *PaymentStatusView // a payment or refund in progress for this edit
+	// MoveFrom and MoveTo are the old and the new show when the change moves the booking to
+	// another showtime ("" otherwise).
+	MoveFrom string
+	MoveTo   string
+}
+
+// ShowtimesView lists the shows a booking may move to, day by day.
+type ShowtimesView struct {
+	BookingNumber string
+	FilmTitle     string
+	CurrentShow   string // the booking's show in words
+	Party         string // "2 × Adult"
+	Days          []ShowtimeDay
+	AllFilms      bool // every film of the cinema, not only the booking's
+	ActionURL     string
+	SameFilmURL   string
+	OtherFilmsURL string
+	BackURL       string
+	CSRFToken     string
+	Counter       bool
+	Notice        *components.Notice
+}
+
+// ShowtimeDay is one day of shows: "Tomorrow", "Monday 30 November".
+type ShowtimeDay struct {
+	Label string
+	Rows  []ShowtimeRow
+}
+
+// ShowtimeRow is one show: its time, what the change costs the party there, its free seats.
+type ShowtimeRow struct {
+	SessionID  string
+	Time       string
+	DateTime   string // RFC 3339, for <time>
+	Film       string
+	Screen     string
+	Tags       string // "OV"
+	Free       string // "120 seats free"
+	Difference string // "Same price", "€3.00 more", "€6.00 less"
+	DiffKind   string // same, more, less, unknown ("" for the booking's own show)
+	Missing    string // the party's types the show does not sell, in words
+	Current    bool   // the booking's own show: shown, not offered
+	Enabled    bool
+	Reason     string // why it cannot be chosen
+	Shortcut   string // counter: the digit that chooses it
+}
+
+// TypeChoiceView asks for another ticket type for each type the new show does not sell.
+type TypeChoiceView struct {
+	BookingNumber string
+	NewShow       string
+	SessionID     string
+	Questions     []TypeQuestion
+	NoOptions     bool // the show sells no type an edit may add
+	ActionURL     string
+	BackURL       string
+	CSRFToken     string
+	Counter       bool
+}
+
+// TypeQuestion is one of the party's ticket types and the types it can become.
+type TypeQuestion struct {
+	Field   string
+	Name    string
+	Options []TypeOption
+	Error   string
+}
+
+// TypeOption is a ticket type the new show sells: "Adult · €12.50".
+type TypeOption struct {
+	Code  string
+	Label string
 }
 
 // PaymentStatusView says where a payment or refund stands, honestly.
