@@ -65,7 +65,9 @@ func TestComposeAttachesTheCalendar(t *testing.T) {
 		}
 	})
 	t.Run("calendar fails: retried", func(t *testing.T) {
-		c.Calendar = func(context.Context, *i18n.Localizer, cinema.Booking) ([]byte, error) { return nil, errors.New("db down") }
+		c.Calendar = func(context.Context, *i18n.Localizer, cinema.Booking) ([]byte, error) {
+			return nil, errors.New("db down")
+		}
 		n := Notice{Kind: KindEdit, Key: "k", To: "paid4@example.com", CinemaID: "0001", BookingNumber: 100004}
 		if _, err := c.Compose(context.Background(), message(t, n)); err == nil || errors.Is(err, mail.ErrPermanent) {
 			t.Errorf("Compose = %v, want a retryable error", err)
