@@ -2,8 +2,12 @@ package visit
 
 import (
 	"context"
+	"net/http"
 	"time"
 
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/calendar"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
@@ -30,6 +34,19 @@ func (s *Visits) BookingCalendar(ctx context.Context, l *i18n.Localizer, b cinem
 	ev := calendar.ForBooking(l, calendar.Booking{Booking: b, Cinema: s.CinemaByID(ctx, b.CinemaID), RunTime: s.runTime(ctx, b),
 		Sequence: seq, Domain: domain, Stamp: s.Now()})
 	return calendar.Write(ev), nil
+}
+
+// ServeCalendar answers with the booking's calendar file as a download, in the request's
+// language. The caller has checked that this visit may read the booking.
+func (s *Visits) ServeCalendar(c echo.Context, b cinema.Booking) error {
+	ics, err := s.BookingCalendar(c.Request().Context(), web.Loc(c), b)
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set("Content-Disposition", `attachment; filename="`+calendar.Filename(b.Number)+`"`)
+	h.Set("Cache-Control", "private, no-store") // a person's booking: no shared cache keeps it
+	return c.Blob(http.StatusOK, calendar.ContentType, ics)
 }
 
 // runTime is the running time of the booking's film from the cinema's listing; 0 (the

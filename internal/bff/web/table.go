@@ -33,6 +33,13 @@ const (
 	RouteEditExpired    = "edit.expired"
 )
 
+// The calendar event (.ics) of a booking: the bound booking's, and a purchase's this visit
+// completed (checked against the visit's purchases, never by the booking number alone).
+const (
+	RouteBookingCalendar = "booking.calendar"
+	RouteBuyCalendar     = "buy.calendar"
+)
+
 // Buying tickets.
 const (
 	RouteWhatsOn     = "whatson"
@@ -118,6 +125,7 @@ var Paths = Routes{
 	RouteBooking:                 "/booking/current",
 	RouteBookingForget:           "/booking/forget",
 	RouteBookingTickets:          "/booking/tickets",
+	RouteBookingCalendar:         "/booking/calendar.ics",
 	RouteEdit:                    "/booking/edit",
 	RouteEditStart:               "/booking/edit/start",
 	RouteEditAdd:                 "/booking/edit/tickets",
@@ -141,6 +149,7 @@ var Paths = Routes{
 	RouteBuyExpired:              "/checkout/expired",
 	RouteBuyPay:                  "/checkout/pay",
 	RouteBuyReturn:               "/checkout/payments/:ref",
+	RouteBuyCalendar:             "/checkout/payments/:ref/calendar.ics",
 	RouteStaffSignIn:             "/staff/sign-in",
 	RouteStaffSignOut:            "/staff/sign-out",
 	RouteStaffAttention:          "/staff/attention",
