@@ -76,7 +76,6 @@ func (h *harness) getCalendar(t *testing.T, path string, number int64) map[strin
 		params["filename"] != "booking-"+strconv.FormatInt(number, 10)+".ics" {
 		t.Errorf("Content-Disposition = %q", resp.Header.Get("Content-Disposition"))
 	}
-	t.Log(body)
 	return icsEvent(t, []byte(body))
 }
 
