@@ -47,7 +47,7 @@ func (s *Server) setUpMail(d MailDeps, db *storage.DB) error {
 			return s.ReadBooking(ctx, cinemaID, number)
 		}
 		comp := &notify.Composer{Booking: read, Cinema: s.CinemaByID, Signer: m.Signer, Catalog: s.Langs, SiteName: s.Cfg.SiteName,
-			FindURL: s.AbsURL(web.RouteFindBooking)}
+			FindURL: s.AbsURL(web.RouteFindBooking), Calendar: s.BookingCalendar}
 		m.Sender = &mail.Sender{Outbox: m.Outbox, Compose: comp.Compose, Transport: d.Transport, From: d.From,
 			Logger: s.Logger.With("component", "mail"), Backoff: d.Backoff}
 	}

@@ -127,3 +127,16 @@ type Replacement struct {
 
 // Key identifies a ticket by its line and seat.
 func Key(line int, seat string) string { return fmt.Sprintf("%d|%s", line, seat) }
+
+// Count is how many changes the booking has had through this service: the SEQUENCE of its
+// calendar event (internal/calendar). It only grows, since a change is never deleted, and it
+// grows in the transaction that writes the message about the change.
+func (s *Store) Count(ctx context.Context, cinemaID string, number int64) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM booking_changes WHERE cinema_id = $1 AND booking_number = $2`,
+		cinemaID, number).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("changes: count for booking %d: %w", number, err)
+	}
+	return n, nil
+}

@@ -20,6 +20,16 @@ type Rendered struct {
 	Text    string // the text/plain part (required)
 	HTML    string // the text/html part (required); may show Inline parts as <img src="cid:CID">
 	Inline  []Inline
+	// Attachments are files the reader saves or opens (Content-Disposition: attachment), e.g.
+	// the booking's calendar event.
+	Attachments []Attachment
+}
+
+// Attachment is a file sent with the message, not shown in its body.
+type Attachment struct {
+	Filename    string // required, e.g. "booking-100001.ics"
+	ContentType string // with its parameters, e.g. "text/calendar; charset=utf-8; method=PUBLISH"
+	Data        []byte
 }
 
 // Inline is a part the HTML refers to by Content-ID (a logo, a ticket's QR code).
@@ -42,7 +52,8 @@ var ErrPermanent = errors.New("permanent mail failure")
 // Build makes the go-mail message for m as rendered by r: From, To, Subject, Date (when the
 // message was enqueued, like its Message-ID the same on every retry), the stored Message-ID,
 // a multipart/alternative text/plain and text/html body and, when there are inline parts,
-// those in a multipart/related around it, each with its Content-ID. Errors are about the
+// those in a multipart/related around it, each with its Content-ID, and attachments in a
+// multipart/mixed around all of it, each with Content-Disposition: attachment. Errors are about the
 // message itself (a bad address, a missing part) and wrap ErrPermanent, except a bad from,
 // which is the sender's configuration.
 func Build(from string, m Message, r Rendered) (*gomail.Msg, error) {
@@ -86,6 +97,9 @@ func Build(from string, m Message, r Rendered) (*gomail.Msg, error) {
 			gomail.WithFileContentID("<"+in.CID+">"),
 			gomail.WithFileContentType(gomail.ContentType(in.ContentType)))
 	}
+	for _, a := range r.Attachments {
+		msg.AttachReadSeeker(a.Filename, bytes.NewReader(a.Data), gomail.WithFileContentType(gomail.ContentType(a.ContentType)))
+	}
 	return msg, nil
 }
 
@@ -111,6 +125,16 @@ func checkRendered(r Rendered) error {
 			return fmt.Errorf("inline part %q is empty", in.CID)
 		}
 		seen[in.CID] = true
+	}
+	for _, a := range r.Attachments {
+		switch {
+		case a.Filename == "" || strings.ContainsAny(a.Filename, "\"/\r\n"):
+			return fmt.Errorf("attachment with bad file name %q", a.Filename)
+		case a.ContentType == "":
+			return fmt.Errorf("attachment %q has no content type", a.Filename)
+		case len(a.Data) == 0:
+			return fmt.Errorf("attachment %q is empty", a.Filename)
+		}
 	}
 	return nil
 }

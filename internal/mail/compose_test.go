@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"mime"
 	"strings"
 	"testing"
 	"time"
@@ -121,6 +122,18 @@ func TestBuildRefuses(t *testing.T) {
 			r.Inline = append(r.Inline, r.Inline[0])
 		}, true},
 		{"no Message-ID", testFrom, func(m *Message, _ *Rendered) { m.MessageID = "" }, true},
+		{"attachment without a name", testFrom, func(_ *Message, r *Rendered) {
+			r.Attachments = []Attachment{{ContentType: "text/calendar", Data: []byte("x")}}
+		}, true},
+		{"attachment name with a slash", testFrom, func(_ *Message, r *Rendered) {
+			r.Attachments = []Attachment{{Filename: "../booking.ics", ContentType: "text/calendar", Data: []byte("x")}}
+		}, true},
+		{"attachment without a type", testFrom, func(_ *Message, r *Rendered) {
+			r.Attachments = []Attachment{{Filename: "booking.ics", Data: []byte("x")}}
+		}, true},
+		{"empty attachment", testFrom, func(_ *Message, r *Rendered) {
+			r.Attachments = []Attachment{{Filename: "booking.ics", ContentType: "text/calendar"}}
+		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, r := testMessage("b2"), good
@@ -134,5 +147,49 @@ func TestBuildRefuses(t *testing.T) {
 				t.Fatalf("errors.Is(%v, ErrPermanent) = %v, want %v", err, got, tc.permanent)
 			}
 		})
+	}
+}
+
+// TestBuildAttachment: an attachment is a part of its own beside the body and its images, with
+// Content-Disposition: attachment, its file name and its content type with parameters.
+func TestBuildAttachment(t *testing.T) {
+	m := testMessage("b3")
+	r, err := composeTest(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ics := []byte("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nSUMMARY:Grüße\\, Saal 3\r\nEND:VCALENDAR\r\n")
+	r.Attachments = []Attachment{{Filename: "booking-100001.ics", ContentType: "text/calendar; charset=utf-8; method=PUBLISH", Data: ics}}
+	raw := rawMessage(t, m, r)
+	p, err := smtptest.Received{Data: raw}.Parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.Text, "Hello Ann,") || !strings.Contains(p.HTML, `<img src="cid:logo"`) || len(p.Inline) != 1 {
+		t.Errorf("the body or its image is lost beside the attachment: text %q, %d inline", p.Text, len(p.Inline))
+	}
+	var found int
+	for _, part := range p.Parts {
+		if part.Type != "text/calendar" {
+			continue
+		}
+		found++
+		if !strings.HasPrefix(part.Path, "multipart/mixed>") {
+			t.Errorf("attachment path = %s, want under multipart/mixed", part.Path)
+		}
+		disp, params, err := mime.ParseMediaType(part.Header.Get("Content-Disposition"))
+		if err != nil || disp != "attachment" || params["filename"] != "booking-100001.ics" {
+			t.Errorf("Content-Disposition = %q (%v)", part.Header.Get("Content-Disposition"), err)
+		}
+		_, ct, err := mime.ParseMediaType(part.Header.Get("Content-Type"))
+		if err != nil || ct["charset"] != "utf-8" || ct["method"] != "PUBLISH" {
+			t.Errorf("Content-Type = %q (%v)", part.Header.Get("Content-Type"), err)
+		}
+		if !bytes.Equal(part.Body, ics) {
+			t.Errorf("attachment body = %q, want %q", part.Body, ics)
+		}
+	}
+	if found != 1 {
+		t.Errorf("%d text/calendar parts, want 1", found)
 	}
 }

@@ -110,6 +110,8 @@ type StoredMessage struct {
 	Text   string   // the text/plain part
 	HTML   string   // the text/html part
 	Inline []Inline // parts with a Content-ID (CID without angle brackets)
+	// Attachments are the parts with Content-Disposition: attachment (a calendar event).
+	Attachments []Attachment
 }
 
 // ListDir lists the messages in dir, newest first. A folder that does not exist yet holds no
@@ -277,6 +279,10 @@ func walkPart(h partHeader, body io.Reader, out *StoredMessage, depth int) error
 	if cid := strings.Trim(h.Get("Content-Id"), "<> "); cid != "" {
 		_, dparams, _ := mime.ParseMediaType(h.Get("Content-Disposition"))
 		out.Inline = append(out.Inline, Inline{CID: cid, Filename: dparams["filename"], ContentType: mediaType, Data: data})
+		return nil
+	}
+	if disp, dparams, _ := mime.ParseMediaType(h.Get("Content-Disposition")); disp == "attachment" {
+		out.Attachments = append(out.Attachments, Attachment{Filename: dparams["filename"], ContentType: h.Get("Content-Type"), Data: data})
 		return nil
 	}
 	switch {

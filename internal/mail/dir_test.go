@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -121,5 +122,41 @@ func TestStoredName(t *testing.T) {
 		if err := checkName(got); err != nil {
 			t.Errorf("ReadStored would refuse %q: %v", got, err)
 		}
+	}
+}
+
+// TestDirKeepsAttachments: a stored message gives back its attachments apart from the body and
+// the inline images.
+func TestDirKeepsAttachments(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	m := testMessage("4e5f")
+	r, err := composeTest(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ics := []byte("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")
+	r.Attachments = []Attachment{{Filename: "booking-100001.ics", ContentType: "text/calendar; charset=utf-8; method=PUBLISH", Data: ics}}
+	msg, err := Build(testFrom, m, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := NewDir(dir).Deliver(ctx, m, msg); err != nil {
+		t.Fatal(err)
+	}
+	list, err := ListDir(dir)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("ListDir = %v, %v", list, err)
+	}
+	got, err := ReadStored(dir, list[0].Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Attachments) != 1 || got.Attachments[0].Filename != "booking-100001.ics" || string(got.Attachments[0].Data) != string(ics) ||
+		!strings.HasPrefix(got.Attachments[0].ContentType, "text/calendar") {
+		t.Fatalf("attachments = %+v", got.Attachments)
+	}
+	if len(got.Inline) != 1 || !strings.Contains(got.Text, "Hello Ann,") {
+		t.Errorf("the body beside the attachment: %d inline, text %q", len(got.Inline), got.Text)
 	}
 }

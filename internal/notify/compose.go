@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cinemabff/cinemabff/internal/calendar"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/mail"
@@ -32,6 +33,15 @@ type Composer struct {
 	FindURL  string
 	// QRPixels is the width of the QR images (default 320).
 	QRPixels int
+	// Calendar makes the booking's calendar file (.ics) in l's language; every confirmation
+	// (purchase, late purchase, edit, swap) carries it as an attachment. nil: none.
+	Calendar func(ctx context.Context, l *i18n.Localizer, b cinema.Booking) ([]byte, error)
+}
+
+// Confirms reports whether a message of this kind confirms the booking as it stands, and so
+// carries its calendar event.
+func (k Kind) Confirms() bool {
+	return k == KindPurchase || k == KindPurchaseLate || k == KindEdit || k == KindSwap
 }
 
 // ErrNoBooking wraps mail.ErrPermanent: the booking a message is about does not exist.
@@ -89,6 +99,14 @@ func (c *Composer) Compose(ctx context.Context, m mail.Message) (mail.Rendered, 
 		cid := fmt.Sprintf("ticket-%d-%d@tickets", n.BookingNumber, t.Line)
 		v.Tickets[i].Src = "cid:" + cid
 		r.Inline = append(r.Inline, mail.Inline{CID: cid, Filename: fmt.Sprintf("ticket-%d.png", t.Line), ContentType: "image/png", Data: img})
+	}
+	if b != nil && c.Calendar != nil && n.Kind.Confirms() {
+		// The booking as read above: after the change, so the event has its new time and seats.
+		ics, err := c.Calendar(ctx, l, *b)
+		if err != nil {
+			return mail.Rendered{}, fmt.Errorf("calendar event of booking %d: %w", n.BookingNumber, err)
+		}
+		r.Attachments = append(r.Attachments, mail.Attachment{Filename: calendar.Filename(n.BookingNumber), ContentType: calendar.ContentType, Data: ics})
 	}
 	var html bytes.Buffer
 	if err := mailview.Message(v).Render(i18n.NewContext(ctx, l), &html); err != nil {

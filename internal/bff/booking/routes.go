@@ -10,6 +10,7 @@ func (s *Handler) Routes(route web.Register) {
 	route("GET", web.RouteBooking, s.showBooking)
 	route("POST", web.RouteBookingForget, s.forgetBooking)
 	route("GET", web.RouteBookingTickets, s.showBookingTickets)
+	route("GET", web.RouteBookingCalendar, s.showBookingCalendar)
 
 	route("POST", web.RouteEditStart, s.startEdit)
 	route("GET", web.RouteEdit, s.showEdit)

@@ -97,6 +97,9 @@ func (s *Handler) showBooking(c echo.Context) error {
 		}
 	} else {
 		v.TicketCards = s.TicketsView(ctx, b, s.URL(web.RouteBookingTickets))
+		if !web.IsKiosk(c) {
+			v.CalendarURL = s.URL(web.RouteBookingCalendar)
+		}
 	}
 	return s.Render(c, http.StatusOK, title, view.Show(v))
 }

@@ -340,6 +340,9 @@ func (s *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) erro
 	v := co.ConfirmationView{BookingNumber: fmt.Sprint(rec.BookingNumber), Session: s.sessionHeader(ctx, rec.CinemaID, sn.FilmTitle, sn.Showtime, sn.Screen),
 		CustomerName: rec.CustomerName, CustomerEmail: rec.CustomerEmail, Fees: money(sn.Fees, sn.Currency), Total: money(sn.Total, sn.Currency),
 		Kiosk: web.IsKiosk(c), Counter: s.AtCounter(c), Reference: rec.Reference(), HomeURL: s.URL(web.RouteHome), WhatsOnURL: s.URL(web.RouteWhatsOn)}
+	if !v.Kiosk && !v.Counter {
+		v.CalendarURL = s.URL(web.RouteBuyCalendar, rec.ID)
+	}
 	for _, t := range sn.Tickets {
 		v.Tickets = append(v.Tickets, co.Line{Description: t.Description, Seat: t.Seat, Amount: money(t.Cents, sn.Currency)})
 	}

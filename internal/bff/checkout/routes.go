@@ -22,6 +22,7 @@ func (s *Handler) Routes(route web.Register) {
 	route("GET", web.RouteBuyExpired, s.buyExpired)
 	route("POST", web.RouteBuyPay, s.startBuyPayment)
 	route("GET", web.RouteBuyReturn, s.buyPaymentReturn)
+	route("GET", web.RouteBuyCalendar, s.showBuyCalendar)
 
 	counters := s.CountersOnly()
 	route("GET", web.RouteBuyCounterPay, s.showBuyCounterPay, counters)

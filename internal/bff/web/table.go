@@ -36,6 +36,13 @@ const (
 	RouteShowtimes = "edit.showtimes"
 )
 
+// The calendar event (.ics) of a booking: the bound booking's, and a purchase's this visit
+// completed (checked against the visit's purchases, never by the booking number alone).
+const (
+	RouteBookingCalendar = "booking.calendar"
+	RouteBuyCalendar     = "buy.calendar"
+)
+
 // Buying tickets.
 const (
 	RouteWhatsOn     = "whatson"
@@ -121,6 +128,7 @@ var Paths = Routes{
 	RouteBooking:                 "/booking/current",
 	RouteBookingForget:           "/booking/forget",
 	RouteBookingTickets:          "/booking/tickets",
+	RouteBookingCalendar:         "/booking/calendar.ics",
 	RouteEdit:                    "/booking/edit",
 	RouteEditStart:               "/booking/edit/start",
 	RouteEditAdd:                 "/booking/edit/tickets",
@@ -145,6 +153,7 @@ var Paths = Routes{
 	RouteBuyExpired:              "/checkout/expired",
 	RouteBuyPay:                  "/checkout/pay",
 	RouteBuyReturn:               "/checkout/payments/:ref",
+	RouteBuyCalendar:             "/checkout/payments/:ref/calendar.ics",
 	RouteStaffSignIn:             "/staff/sign-in",
 	RouteStaffSignOut:            "/staff/sign-out",
 	RouteStaffAttention:          "/staff/attention",

@@ -74,6 +74,9 @@ type BookingView struct {
 	CustomerEmail string
 	PrintURL      string
 	FindURL       string
+	// CalendarURL downloads the booking's calendar event (.ics); "" shows no link (kiosk,
+	// counter).
+	CalendarURL string
 }
 
 // LineView is one line of the edit order.

@@ -207,6 +207,9 @@ type ConfirmationView struct {
 	Reference     string
 	HomeURL       string
 	WhatsOnURL    string
+	// CalendarURL downloads the booking's calendar event (.ics); "" shows no link (kiosk,
+	// counter).
+	CalendarURL string
 }
 
 // FailedView is the failed-order path: no confirmation in time. While the order is still being

@@ -1,0 +1,41 @@
+package checkout
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	purchases "github.com/cinemabff/cinemabff/internal/checkout"
+)
+
+// showBuyCalendar is the calendar event (.ics) of a purchase this visit made: the reference
+// must be among the visit's purchases (BuyRefs, set when it started the payment or came back
+// with the payment's token) and the purchase completed, so nobody reads another person's
+// booking by guessing a reference or a booking number.
+func (s *Handler) showBuyCalendar(c echo.Context) error {
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	ref := c.Param("ref")
+	notFound := &web.Error{Code: web.ENotFound, Heading: l.T("checkout.payment_link_invalid"), Message: l.T("checkout.payment_link_invalid_text"),
+		BackURL: s.URL(web.RouteHome), BackLabel: l.T("checkout.back_to_start")}
+	if len(ref) != 32 || !slices.Contains(s.BuyRefs(c), ref) {
+		return notFound
+	}
+	rec, err := s.checkout().store.Get(ctx, ref)
+	if errors.Is(err, purchases.ErrNotFound) {
+		return notFound
+	}
+	if err != nil {
+		return err
+	}
+	if rec.State != purchases.StateCompleted || rec.BookingNumber == 0 {
+		return notFound
+	}
+	b, err := s.ReadBooking(ctx, rec.CinemaID, rec.BookingNumber)
+	if err != nil {
+		return s.FromUpstream(err, s.URL(web.RouteBuyReturn, rec.ID), l.T("checkout.back_to_start"))
+	}
+	return s.ServeCalendar(c, b)
+}

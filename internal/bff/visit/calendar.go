@@ -1,0 +1,73 @@
+package visit
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/calendar"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
+)
+
+// BookingCalendar is the booking's calendar file (internal/calendar), its words in l's
+// language. The booking page's download and every confirmation e-mail are made here, so both
+// carry the same event: the UID of the booking and, as SEQUENCE, the number of changes made to
+// it through this service (internal/changes, written with each change's message). A change
+// therefore sends an update with a higher SEQUENCE; a cancelled edit writes no change.
+func (s *Visits) BookingCalendar(ctx context.Context, l *i18n.Localizer, b cinema.Booking) ([]byte, error) {
+	seq := 0
+	if s.Mail != nil && s.Mail.Changes != nil {
+		n, err := s.Mail.Changes.Count(ctx, b.CinemaID, b.Number)
+		if err != nil {
+			return nil, err
+		}
+		seq = n
+	}
+	domain := ""
+	if s.Cfg.PublicURL != nil {
+		domain = s.Cfg.PublicURL.Hostname()
+	}
+	ev := calendar.ForBooking(l, calendar.Booking{Booking: b, Cinema: s.CinemaByID(ctx, b.CinemaID), RunTime: s.runTime(ctx, b),
+		Sequence: seq, Domain: domain, Stamp: s.Now()})
+	return calendar.Write(ev), nil
+}
+
+// ServeCalendar answers with the booking's calendar file as a download, in the request's
+// language. The caller has checked that this visit may read the booking.
+func (s *Visits) ServeCalendar(c echo.Context, b cinema.Booking) error {
+	ics, err := s.BookingCalendar(c.Request().Context(), web.Loc(c), b)
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set("Content-Disposition", `attachment; filename="`+calendar.Filename(b.Number)+`"`)
+	h.Set("Cache-Control", "private, no-store") // a person's booking: no shared cache keeps it
+	return c.Blob(http.StatusOK, calendar.ContentType, ics)
+}
+
+// runTime is the running time of the booking's film from the cinema's listing; 0 (the
+// calendar's default) when the listing does not have it.
+func (s *Visits) runTime(ctx context.Context, b cinema.Booking) time.Duration {
+	id := b.SessionID()
+	if s.Ticketing == nil || id == "" {
+		return 0
+	}
+	sess, err := s.Ticketing.FindSession(ctx, b.CinemaID, id) // the listing, kept for a minute
+	if err != nil || sess.FilmID == "" {
+		return 0
+	}
+	films, err := s.Ticketing.ListFilms(ctx, b.CinemaID)
+	if err != nil {
+		return 0
+	}
+	for _, f := range films {
+		if f.ID == sess.FilmID {
+			return f.RunTime
+		}
+	}
+	return 0
+}
