@@ -52,6 +52,7 @@ type Config struct {
 	ChangeCutoff    time.Duration // customers' changes close this long before the show
 	ChangeCutoffBy  string        // per-cinema cut-offs, e.g. "0001=2h,0002=45m"
 	SandboxDelay    time.Duration // embedded sandbox: how long the connector takes to complete a paid order
+	SandboxStay     bool          // embedded sandbox: edits refuse tickets of another session (no showtime change)
 	BookingStatuses string        // upstream bookingStatus numbers, e.g. "0=kept,1=added,2=removed"
 	PaymentStatuses string        // upstream PaymentStatus letters, e.g. "P=pending,Y=paid,..."
 
@@ -111,6 +112,7 @@ type setting struct {
 	dur             *time.Duration
 	list            *[]string // repeatable flag; its environment variable holds one value per line
 	num             *int      // a whole number (complete checks its range)
+	on              *bool     // a switch: -name or -name=false; its environment variable true or false
 	def             string
 }
 
@@ -174,6 +176,7 @@ func (c *Config) settings() []setting {
 		{name: "argon2-time", help: "argon2id passes per staff password or PIN hash", num: &c.Argon2Time, def: "3"},
 		{name: "argon2-threads", help: "argon2id lanes per staff password or PIN hash", num: &c.Argon2Threads, def: "2"},
 		{name: "sandbox-completion-delay", help: "embedded sandbox: delay before a paid redirect order completes (negative: never)", dur: &c.SandboxDelay, def: "1s"},
+		{name: "sandbox-edits-stay-in-session", help: "embedded sandbox: refuse tickets of another session while editing a booking, like a ticketing API without showtime changes", on: &c.SandboxStay, def: "false"},
 	}
 }
 
@@ -213,6 +216,14 @@ func parseConfigWith(args []string, getenv func(string) string, out io.Writer, e
 		}
 		if s.str != nil {
 			fs.StringVar(s.str, s.name, def, help)
+			continue
+		}
+		if s.on != nil {
+			b, err := strconv.ParseBool(strings.TrimSpace(def))
+			if err != nil {
+				return c, fmt.Errorf("%s: %q is not true or false: %w", s.envVar(), def, err)
+			}
+			fs.BoolVar(s.on, s.name, b, help)
 			continue
 		}
 		if s.num != nil {

@@ -96,11 +96,12 @@ func startEmbeddedSandbox(ctx context.Context, cfg *Config, logger *slog.Logger,
 	provider := payprovider.New(providerOptions(cfg, logger, false))
 	world := sandbox.DefaultWorld(time.Now())
 	sb, err := sandbox.New(sandbox.Options{
-		World:           world,
-		Token:           cfg.UpstreamToken,
-		CompletionDelay: cfg.SandboxDelay,
-		Payments:        provider,
-		Logger:          logger.With("component", "sandbox"),
+		World:              world,
+		Token:              cfg.UpstreamToken,
+		CompletionDelay:    cfg.SandboxDelay,
+		EditsStayInSession: cfg.SandboxStay,
+		Payments:           provider,
+		Logger:             logger.With("component", "sandbox"),
 	})
 	if err != nil {
 		ln.Close()
@@ -119,7 +120,7 @@ func startEmbeddedSandbox(ctx context.Context, cfg *Config, logger *slog.Logger,
 	if cfg.PaymentsURL == "" {
 		cfg.PaymentsURL = base + "/pay"
 	}
-	logger.Info("embedded sandbox started", "upstream_url", base, "payments_url", cfg.PaymentsURL)
+	logger.Info("embedded sandbox started", "upstream_url", base, "payments_url", cfg.PaymentsURL, "edits_stay_in_session", cfg.SandboxStay)
 	fmt.Fprintln(stdout, "Embedded sandbox: ready-made bookings to try (find them under \"My booking\"):")
 	sandbox.PrintBookings(stdout, world)
 	return &embeddedSandbox{

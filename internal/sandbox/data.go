@@ -292,12 +292,14 @@ type packageTicketJSON struct {
 	Quantity       int    `json:"Quantity"`
 }
 
-// ticketTypeRow renders a ticket type the way the real service lists it.
-func ticketTypeRow(tt *TicketType) ticketTypeJSON {
+// ticketTypeRow renders a ticket type the way the real service lists it, at
+// its price in the session (see session.ticketPrice).
+func ticketTypeRow(ss *session, tt *TicketType) ticketTypeJSON {
+	price, tax := ss.ticketPrice(tt)
 	j := ticketTypeJSON{
-		TicketTypeCode: tt.Code, AreaCategoryCode: tt.AreaCategoryCode, Description: tt.Description, PriceInCents: tt.PriceInCents,
+		TicketTypeCode: tt.Code, AreaCategoryCode: tt.AreaCategoryCode, Description: tt.Description, PriceInCents: price,
 		IsChildOnlyTicket: tt.IsChild, IsAvailableAsLoyaltyRecognitionOnly: tt.IsLoyaltyRecognition, IsPackageTicket: tt.PackageSize > 1,
-		LongDescription: tt.LongDescription, TaxInCents: tt.TaxInCents, IsThirdPartyMemberTicket: tt.IsThirdPartyMember,
+		LongDescription: tt.LongDescription, TaxInCents: tax, IsThirdPartyMemberTicket: tt.IsThirdPartyMember,
 	}
 	if tt.IsVoucher {
 		j.ProductCodeForVoucher = voucherProductCode(tt)
@@ -348,7 +350,7 @@ func (s *Server) handleTicketTypes(r *http.Request) reply {
 		if !cats[tt.AreaCategoryCode] || (editOnly && !simple(tt)) {
 			continue
 		}
-		out.Tickets = append(out.Tickets, ticketTypeRow(tt))
+		out.Tickets = append(out.Tickets, ticketTypeRow(ss, tt))
 	}
 	return okReply(out)
 }

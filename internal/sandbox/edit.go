@@ -61,6 +61,29 @@ func editRestriction(b *booking) *apiError {
 	return nil
 }
 
+// errOtherSessionText is the refusal of tickets for another session in an edit
+// when the sandbox plays a deployment without showtime changes
+// (Server.SetEditsStayInSession).
+const errOtherSessionText = "tickets of another session cannot be added while editing a booking"
+
+// editSessionRefusal is why tickets for ss may not be added to an edit of b,
+// or nil: the session has started, or it is not one of the booking's own
+// while edits stay in session. s.mu must be held.
+func (s *Server) editSessionRefusal(b *booking, ss *session, now time.Time) *apiError {
+	if !now.Before(ss.showtime) {
+		return editRefusal("session_started", sessionStartedText(ss, "tickets for it cannot be added to a booking"))
+	}
+	if !s.editsStay.Load() {
+		return nil
+	}
+	for _, t := range b.tickets {
+		if t.sess == ss {
+			return nil
+		}
+	}
+	return editRefusal("other_session", fmt.Sprintf("%s (session %d; the booking holds session %d)", errOtherSessionText, ss.id, b.tickets[0].sess.id))
+}
+
 type editBookingReply struct {
 	Result             int             `json:"result"`
 	ExtendedResultCode int             `json:"extendedResultCode"`

@@ -52,6 +52,7 @@ func Main(ctx context.Context, args []string, stdout io.Writer) error {
 	webhookSecret := fs.String("webhook-secret", payprovider.DefaultWebhookSecret, "secret that signs the Stripe events (Stripe-Signature)")
 	publicURL := fs.String("public-url", "", "absolute URL where browsers reach this server (default http://<addr>)")
 	verbose := fs.Bool("v", false, "log every request")
+	staySession := fs.Bool("edits-stay-in-session", false, "refuse tickets of another session while editing a booking (a ticketing API without showtime changes)")
 	var faults faultFlags
 	fs.Var(&faults, "fault", "inject a fault, e.g. op=GetOrder,latency=500ms,status=503,result=13,ext=0,drop=true,times=2 (repeatable)")
 	if err := fs.Parse(args); err != nil {
@@ -100,7 +101,7 @@ func Main(ctx context.Context, args []string, stdout io.Writer) error {
 	provider := payprovider.New(payprovider.Options{PublicURL: base + "/pay", APIKey: *payKey,
 		WebhookURL: *webhookURL, WebhookSecret: *webhookSecret, Logger: logger.With("component", "payprovider")})
 	defer provider.Close()
-	srv, err := New(Options{Token: *token, World: world, CompletionDelay: delay, Payments: provider, Logger: logger})
+	srv, err := New(Options{Token: *token, World: world, CompletionDelay: delay, Payments: provider, Logger: logger, EditsStayInSession: *staySession})
 	if err != nil {
 		_ = ln.Close()
 		return err

@@ -222,6 +222,7 @@ func (s *Server) editOrderJSON(o *order, now time.Time) editOrderJSON {
 		BookingFees: []editFeeJSON{}, ExpiryDateUtc: isoUTC(o.expiry)}
 	index := map[*session]int{}
 	for _, t := range o.tickets {
+		listPrice, _ := t.sess.ticketPrice(t.tt)
 		i, ok := index[t.sess]
 		if !ok {
 			i = len(j.Sessions)
@@ -229,7 +230,7 @@ func (s *Server) editOrderJSON(o *order, now time.Time) editOrderJSON {
 			j.Sessions = append(j.Sessions, editSessionJSON{ID: t.sess.id, FilmTitle: t.sess.film.Title, AllocatedSeating: true, Tickets: []editTicketEntry{}})
 		}
 		e := editTicketEntry{TicketDetails: editTicketDetails{TicketID: t.id, TicketTypeCode: t.tt.Code, Description: t.tt.Description,
-			FinalPriceInCents: t.price, OriginalPriceInCents: t.tt.PriceInCents / int64(t.tt.PackageSize), TaxInCents: t.tax,
+			FinalPriceInCents: t.price, OriginalPriceInCents: listPrice / int64(t.tt.PackageSize), TaxInCents: t.tax,
 			IsTicketPackage: t.tt.PackageSize > 1, ChildTickets: []any{}, ChildConcessions: []any{}, BookingStatus: t.status},
 			Seats: []editSeatJSON{}}
 		if t.seat >= 0 {

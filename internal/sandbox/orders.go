@@ -480,6 +480,11 @@ func (s *Server) addTickets(req *addTicketsRequest, now time.Time) (*order, *api
 	if err != nil || !ok || ss.cinema != c {
 		return nil, invalid("session %q not found at cinema %s", req.SessionID, c.ID)
 	}
+	if isEdit {
+		if e := s.editSessionRefusal(o.edit, ss, now); e != nil {
+			return nil, e
+		}
+	}
 	if len(req.TicketTypes) == 0 {
 		return nil, invalid("TicketTypes is empty")
 	}
@@ -511,7 +516,7 @@ func (s *Server) addTickets(req *addTicketsRequest, now time.Time) (*order, *api
 		if qty < 1 || qty > 20 {
 			return nil, invalid("Qty must be between 1 and 20")
 		}
-		prices, taxes := splitPrice(tt.PriceInCents, tt.PackageSize), splitPrice(tt.TaxInCents, tt.PackageSize)
+		prices, taxes := ss.seatPrices(tt)
 		for q := 0; q < qty; q++ {
 			group := 0
 			if tt.PackageSize > 1 {

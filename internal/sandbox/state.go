@@ -49,6 +49,10 @@ type Options struct {
 	Payments *payprovider.Provider
 	// Logger receives request and state logs; nil discards them.
 	Logger *slog.Logger
+	// EditsStayInSession makes the sandbox behave like a deployment that
+	// refuses, in an edit, tickets for a session the edited booking does not
+	// hold (no showtime change); Server.SetEditsStayInSession changes it later.
+	EditsStayInSession bool
 }
 
 // Server is a stateful implementation of the upstream ticketing API.
@@ -61,7 +65,8 @@ type Server struct {
 	faults          *Faults
 	calls           map[string]*atomic.Int64
 	handler         http.Handler
-	uncheckedOnce   sync.Once // warns once that raw header names cannot be checked
+	uncheckedOnce   sync.Once   // warns once that raw header names cannot be checked
+	editsStay       atomic.Bool // Options.EditsStayInSession, switchable at run time
 
 	mu          sync.Mutex
 	cinemas     map[string]*cinema
@@ -118,6 +123,7 @@ type session struct {
 	screen     *screenDef
 	showtime   time.Time
 	attributes []string
+	adjust     int64   // price card: cents added per seat to every ticket type (Session.PriceAdjustInCents)
 	owners     []owner // one per place of the screen
 	plan       []byte  // cached seat-plan answer; nil when a seat changed
 }
@@ -127,6 +133,29 @@ type session struct {
 type owner struct {
 	booking *booking
 	order   *order
+}
+
+// taxRate is the cinema's tax rate in percent: that of its latest fee rule.
+func (c *cinema) taxRate() int64 { return c.fees[len(c.fees)-1].TaxRatePercent }
+
+// ticketPrice is what a ticket type costs in this session, tax included, for
+// all the seats it holds: the cinema's price plus the session's adjustment per
+// seat, never below zero. An adjusted price carries its tax at the cinema's
+// rate; an unadjusted one the ticket type's own tax.
+func (ss *session) ticketPrice(tt *TicketType) (price, tax int64) {
+	if ss.adjust == 0 {
+		return tt.PriceInCents, tt.TaxInCents
+	}
+	price = max(tt.PriceInCents+ss.adjust*int64(max(tt.PackageSize, 1)), 0)
+	return price, taxIncluded(price, ss.cinema.taxRate())
+}
+
+// seatPrices splits ticketPrice over the seats of the ticket type (one part
+// per seat of a package) with splitPrice.
+func (ss *session) seatPrices(tt *TicketType) (prices, taxes []int64) {
+	price, tax := ss.ticketPrice(tt)
+	n := max(tt.PackageSize, 1)
+	return splitPrice(price, n), splitPrice(tax, n)
 }
 
 func (ss *session) status(idx int) int {
@@ -263,6 +292,7 @@ func New(opts Options) (*Server, error) {
 	for _, op := range Operations {
 		s.calls[op] = new(atomic.Int64)
 	}
+	s.editsStay.Store(opts.EditsStayInSession)
 	w := opts.World
 	if w == nil {
 		w = DefaultWorld(s.clock.Now())
@@ -281,6 +311,18 @@ func (s *Server) Handler() http.Handler { return s.handler }
 
 // Faults is the fault injection control, the same as the admin endpoint.
 func (s *Server) Faults() *Faults { return s.faults }
+
+// SetEditsStayInSession switches, on a running sandbox, whether AddTickets in
+// an edit refuses tickets for a session the edited booking does not hold (a
+// deployment without showtime changes): Result 4, ExtendedResultCode 43 in an
+// HTTP 200 ticketing envelope. Options.EditsStayInSession is the starting value.
+func (s *Server) SetEditsStayInSession(on bool) {
+	s.editsStay.Store(on)
+	s.log.Info("edits stay in session", "on", on)
+}
+
+// EditsStayInSession reports the current setting of SetEditsStayInSession.
+func (s *Server) EditsStayInSession() bool { return s.editsStay.Load() }
 
 // Calls is the number of calls made to an operation since start.
 func (s *Server) Calls(operation string) int64 {
@@ -398,7 +440,7 @@ func (s *Server) loadCinema(wc Cinema) (*cinema, error) {
 			return nil, fmt.Errorf("session %d has no showtime", ws.ID)
 		}
 		ss := &session{id: ws.ID, cinema: c, film: film, screen: sc, showtime: ws.Showtime, attributes: append([]string(nil), ws.Attributes...),
-			owners: make([]owner, len(sc.seats))}
+			adjust: ws.PriceAdjustInCents, owners: make([]owner, len(sc.seats))}
 		s.sessions[ws.ID] = ss
 		c.sessions = append(c.sessions, ss)
 	}
@@ -439,8 +481,7 @@ func (s *Server) loadBooking(c *cinema, wb Booking) error {
 			pkg++
 			group = pkg
 		}
-		prices := splitPrice(tt.PriceInCents, tt.PackageSize)
-		taxes := splitPrice(tt.TaxInCents, tt.PackageSize)
+		prices, taxes := ss.seatPrices(tt)
 		for i, label := range wt.Seats {
 			idx, ok := ss.screen.byLabel[label]
 			if !ok {

@@ -133,16 +133,16 @@ func TestDataCalls(t *testing.T) {
 	}
 
 	// 24 sessions a cinema (4 days × 2 screens × 3), and at 0001 the two of the change cut-off
-	// bookings (1028, 1029).
+	// bookings (1028, 1029) and the matinee of the showtime change (1214).
 	for _, tc := range []struct {
 		name, path string
 		want       int
 	}{
-		{"one cinema", odataPath("Sessions", "CinemaId eq '0001'"), 26},
+		{"one cinema", odataPath("Sessions", "CinemaId eq '0001'"), 27},
 		{"joined with and", odataPath("Sessions", "CinemaId eq '0002' and SessionBusinessDate ge datetime'2026-11-23T00:00:00'"), 24},
-		{"no filter", odataPath("Sessions", ""), 50},
+		{"no filter", odataPath("Sessions", ""), 51},
 		{"unknown cinema", odataPath("Sessions", "CinemaId eq '0042'"), 0},
-		{"old parameters are ignored", "/OData.svc/Sessions?cinemaId=0002&date=2026-11-23", 50},
+		{"old parameters are ignored", "/OData.svc/Sessions?cinemaId=0002&date=2026-11-23", 51},
 	} {
 		if n := len(h.list(h.get(tc.path), "value")); n != tc.want {
 			t.Fatalf("%s: %d sessions, want %d", tc.name, n, tc.want)

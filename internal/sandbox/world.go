@@ -124,7 +124,11 @@ type Deal struct {
 // Session is a showing of a film on a screen. Give exactly one of Showtime
 // (absolute), StartsIn (relative to the world's "now") or Day+At (a local
 // wall-clock time in the cinema's time zone, Day 0 being today). Attributes
-// are listed as SessionAttributesNames (e.g. "OV").
+// are listed as SessionAttributesNames (e.g. "OV"). PriceAdjustInCents is
+// the session's price card: it is added to the cinema's price of every ticket
+// type for each seat the ticket holds (a package of two gets it twice), may be
+// negative, and never takes a price below zero; an adjusted price carries the
+// tax at the cinema's tax rate (that of its latest fee rule).
 type Session struct {
 	ID           int       `json:"id"`
 	FilmID       string    `json:"filmId"`
@@ -134,6 +138,8 @@ type Session struct {
 	Day          *int      `json:"day,omitempty"`
 	At           string    `json:"at,omitempty"`
 	Attributes   []string  `json:"attributes,omitempty"`
+
+	PriceAdjustInCents int64 `json:"priceAdjustInCents,omitempty"`
 }
 
 // Film is a title that sessions show.

@@ -41,6 +41,8 @@ func DefaultWorld(now time.Time) *World {
 		w.Cinemas[ci].Sessions = defaultSessions(ci, len(w.Films))
 	}
 	w.Cinemas[0].Sessions = append(w.Cinemas[0].Sessions, cutoffSessions()...)
+	w.Cinemas[0].Sessions = append(w.Cinemas[0].Sessions, matineeSession())
+	priceCard(w.Cinemas[0].Sessions, sessionOVLate, ovLateSurcharge)
 	// resolveTimes cannot fail here: the zones are embedded and every session
 	// sets exactly one time form.
 	if err := w.resolveTimes(now); err != nil {
@@ -101,6 +103,35 @@ func cutoffSessions() []Session {
 		{ID: sessionSoon, FilmID: "HO00000004", ScreenNumber: 2, StartsIn: &soon},
 		{ID: sessionStarted, FilmID: "HO00000002", ScreenNumber: 2, StartsIn: &started},
 	}
+}
+
+// Sessions of the showtime change of booking 100001 (session 1113, "Otters of the Elbe" at
+// cinema 0001, tomorrow 20:30): the same film there in 1312 (in three days, 17:30, Saal 1) at
+// the same price, in 1223 (the day after tomorrow, 21:00, Saal 2, OV) at a surcharge, and in the
+// matinee 1214 (the day after tomorrow, 11:00, Saal 1, outside the slots 1-3 scheme, all seats
+// free) at a discount.
+const (
+	sessionOVLate   = 1223
+	ovLateSurcharge = 150 // cents per seat: the OV late show's surcharge
+	sessionMatinee  = 1214
+	matineeDiscount = -300 // cents per seat
+)
+
+// matineeSession is the cheaper later show of "Otters of the Elbe" at cinema 0001.
+func matineeSession() Session {
+	day := 2
+	return Session{ID: sessionMatinee, FilmID: "HO00000004", ScreenNumber: 1, Day: &day, At: "11:00", PriceAdjustInCents: matineeDiscount}
+}
+
+// priceCard gives session id its price adjustment per seat.
+func priceCard(sessions []Session, id int, adjust int64) {
+	for i := range sessions {
+		if sessions[i].ID == id {
+			sessions[i].PriceAdjustInCents = adjust
+			return
+		}
+	}
+	panic(fmt.Sprintf("sandbox: default world: no session %d for a price card", id))
 }
 
 // taxIncluded is the tax contained in a tax-inclusive price, rounded half up.
