@@ -20,6 +20,7 @@ const (
 	bkPaid2       = 100002
 	bkPaid3       = 100003
 	bkPaid4       = 100004
+	bkPremium     = 100005 // one premium adult in Saal 1
 	bkUnpaid      = 100010
 	bkConcessions = 100011
 	bkPackage     = 100012
@@ -36,6 +37,7 @@ var bookingEmails = map[int]string{
 	bkUnpaid: "unpaid@example.com", bkConcessions: "concessions@example.com", bkPackage: "package@example.com",
 	bkLoyalty: "loyalty@example.com", bkVoucher: "voucher@example.com", bkPartner: "partner@example.com",
 	bkInternal: "internal@example.com", bkInSeat: "inseat@example.com", bkFeeChange: "feechange@example.com",
+	bkPremium: "paid5@example.com",
 }
 
 // find looks a booking up and returns the booking page.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -53,6 +54,21 @@ func berlinClock(t *testing.T, at time.Time) string {
 		t.Fatal(err)
 	}
 	return at.In(loc).Format("15:04")
+}
+
+// berlinAt is a moment as the change window writes it at now: the clock time, and its day
+// when that is not now's day in Berlin ("23:33 on Thursday 26 November", near midnight).
+func berlinAt(t *testing.T, now, at time.Time) string {
+	t.Helper()
+	loc, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if y, m, d := at.In(loc).Date(); web.SameDay(now.In(loc), y, m, d) {
+		return berlinClock(t, at)
+	}
+	en, _ := webtest.Localizers(t)
+	return berlinClock(t, at) + " on " + en.Time(at, loc, i18n.DayLong)
 }
 
 // disabledWith checks that the action is shown disabled, with no form or link, and returns
@@ -116,7 +132,8 @@ func TestCutoffSoonShowIsClosedForCustomers(t *testing.T) {
 func TestCutoffStartedShowIsClosed(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	show := h.showtimeOf("1029")
-	want := fmt.Sprintf("Changes closed at %s, 30 minutes before the show, which started at %s.", berlinClock(t, show.Add(-30*time.Minute)), berlinClock(t, show))
+	now := time.Now()
+	want := fmt.Sprintf("Changes closed at %s, 30 minutes before the show, which started at %s.", berlinAt(t, now, show.Add(-30*time.Minute)), berlinAt(t, now, show))
 
 	doc := h.findCutoff(bkStarted)
 	for _, id := range []string{"action-edit", "action-swap"} {
@@ -157,7 +174,7 @@ func TestCutoffStaffMayChangeUntilTheShowStarts(t *testing.T) {
 	signInStaff(t, h)
 	show := h.showtimeOf("1028")
 	doc := h.findCutoff(bkSoon)
-	if got, want := strings.TrimSpace(doc.Find(`[data-testid="change-window"]`).Text()), "Changes possible until "+berlinClock(t, show)+", when the show starts."; got != want {
+	if got, want := strings.TrimSpace(doc.Find(`[data-testid="change-window"]`).Text()), "Changes possible until "+berlinAt(t, time.Now(), show)+", when the show starts."; got != want {
 		t.Fatalf("change window %q, want %q", got, want)
 	}
 	h.startEdit(t)
@@ -167,7 +184,7 @@ func TestCutoffStaffMayChangeUntilTheShowStarts(t *testing.T) {
 	// Once the show has started, not even the counter can change it.
 	started := h.showtimeOf("1029")
 	doc = h.findCutoff(bkStarted)
-	want := "Changes closed when the show started at " + berlinClock(t, started) + "."
+	want := "Changes closed when the show started at " + berlinAt(t, time.Now(), started) + "."
 	if r := disabledWith(t, doc, "action-edit"); r != want {
 		t.Fatalf("staff reason %q, want %q", r, want)
 	}

@@ -134,6 +134,7 @@ func TestShowtimesListTheFilmsOtherShows(t *testing.T) {
 func TestShowtimeMoveAtTheSamePrice(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	h.find(bkPaid1)
+	before := h.getCalendar(t, "/booking/calendar.ics", bkPaid1)
 	h.page("/booking/showtimes", http.StatusOK)
 	doc := h.moveTo(t, showSamePrice)
 	if from, to := text(doc, "move-from"), text(doc, "move-to"); !strings.Contains(from, "20:30") || !strings.Contains(to, "17:30") {
@@ -166,9 +167,59 @@ func TestShowtimeMoveAtTheSamePrice(t *testing.T) {
 		t.Fatalf("another visit sees %q", got)
 	}
 	m := h.oneMail("edit")
-	if !strings.Contains(m.Text, "Before: ") || !strings.Contains(m.Text, "Now: ") || !strings.Contains(m.Subject, "another showtime") {
+	if !strings.Contains(m.Text, "Before: Otters of the Elbe") || !strings.Contains(m.Text, "Now: Otters of the Elbe") || !strings.Contains(m.Subject, "another showtime") {
 		t.Fatalf("message about the move:\n%s\n%s", m.Subject, m.Text)
 	}
+	// The .ics of the message is the new show, in the cinema's zone, as an update of the event
+	// the booking page served before; the page now serves the same.
+	b, err := h.srv.Ticketing.GetSingleBooking(context.Background(), "0001", bkPaid1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Session.Showtime = h.showtimeOf(showSamePrice)
+	ev := mailCalendar(t, m, bkPaid1)
+	h.wantShow(t, ev, b)
+	if ev["UID"] != before["UID"] || sequence(t, ev) <= sequence(t, before) {
+		t.Fatalf("the update: UID %q SEQUENCE %d, before UID %q SEQUENCE %d", ev["UID"].Value, sequence(t, ev), before["UID"].Value, sequence(t, before))
+	}
+	if page := h.getCalendar(t, "/booking/calendar.ics", bkPaid1); page["UID"] != ev["UID"] || page["DTSTART"] != ev["DTSTART"] || page["SEQUENCE"] != ev["SEQUENCE"] {
+		t.Fatalf("the booking page serves %v, the message carries %v", page, ev)
+	}
+}
+
+// TestShowtimeMoveRefusedByTheTicketingSystem: a deployment that refuses tickets of another
+// session in an edit. The person is told in words that the booking cannot be moved online; the
+// edit is cancelled at once (no change is open, the held seats are free) and the booking is
+// as it was.
+func TestShowtimeMoveRefusedByTheTicketingSystem(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	h.sb.SetEditsStayInSession(true)
+	h.find(bkPaid1)
+	beforeSession, beforeSeats := h.bookedSeats(t, bkPaid1)
+	freeBefore := h.seatsByLabel(t, showSamePrice)
+	h.page("/booking/showtimes", http.StatusOK)
+	resp, doc := h.submit("/booking/showtimes", "/booking/showtimes", url.Values{"session": {showSamePrice}})
+	if resp.StatusCode != http.StatusConflict || !strings.Contains(doc.Find("main").Text(), "This booking cannot be moved online") ||
+		!strings.Contains(doc.Find("main").Text(), "Your booking has not changed") {
+		t.Fatalf("refused move: %d %s", resp.StatusCode, doc.Find("main").Text())
+	}
+	session, seats := h.bookedSeats(t, bkPaid1)
+	if session != beforeSession || strings.Join(seats, ",") != strings.Join(beforeSeats, ",") {
+		t.Fatalf("after the refusal: %s %v, before %s %v", session, seats, beforeSession, beforeSeats)
+	}
+	if got := h.seatsByLabel(t, showSamePrice); fmt.Sprint(got) != fmt.Sprint(freeBefore) {
+		t.Fatalf("seats of the new show changed by a refused move")
+	}
+	// No change is left open: the booking offers a fresh change, and the edit page has none.
+	doc = h.page("/booking/current", http.StatusOK)
+	if got := strings.TrimSpace(doc.Find(`[data-testid="action-edit"] button`).Text()); !strings.HasPrefix(got, "Change this booking") {
+		t.Fatalf("booking page after the refusal offers %q", got)
+	}
+	if resp, _ := h.get("/booking/edit"); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("an edit is still open after the refusal: %d", resp.StatusCode)
+	}
+	// The booking can still be edited: the cancelled edit released it upstream.
+	h.startEdit(t)
 }
 
 // orderSeats reads the edit's order: the seats its live (not removed) tickets hold now.
@@ -280,5 +331,41 @@ func TestShowtimeInsideTheCutoff(t *testing.T) {
 	}
 	if session, _ := h.bookedSeats(t, bkSoon); session == showSamePrice {
 		t.Fatalf("the booking moved inside its cut-off")
+	}
+}
+
+// TestShowtimeMoveToAShowWithoutTheType: booking 100005 holds one premium adult (Saal 1); the
+// OV show 1223 in Saal 2 sells no premium tickets. The showtimes page names the type; choosing
+// the show asks for another type, and the move goes on with the one picked.
+func TestShowtimeMoveToAShowWithoutTheType(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	h.find(bkPremium)
+	doc := h.page("/booking/showtimes", http.StatusOK)
+	row := showtimeRows(doc)[showDearer]
+	if row == nil || !strings.Contains(row.Find(`[data-testid="missing"]`).Text(), "Adult Premium") {
+		t.Fatalf("show %s does not name the type it does not sell: %v", showDearer, row)
+	}
+	resp, doc := h.submit("/booking/showtimes", "/booking/showtimes", url.Values{"session": {showDearer}})
+	choice := doc.Find(`select[name="type.0101"]`)
+	if resp.StatusCode != http.StatusOK || choice.Length() != 1 || choice.Find(`option[value="0001"]`).Length() != 1 ||
+		choice.Find(`option[value="0101"]`).Length() != 0 {
+		t.Fatalf("type choice: %d %s", resp.StatusCode, doc.Find("main").Text())
+	}
+	if session, _ := h.bookedSeats(t, bkPremium); session != showOriginal {
+		t.Fatalf("asking for a type changed the booking: %s", session)
+	}
+	// A type the show does not sell is asked for again.
+	resp, doc = h.submit("/booking/showtimes", "/booking/showtimes", url.Values{"session": {showDearer}, "type.0101": {"0101"}})
+	if resp.StatusCode != http.StatusOK || !strings.Contains(doc.Find("main").Text(), "Please choose one of the ticket types this show sells") {
+		t.Fatalf("an unsold pick: %d %s", resp.StatusCode, doc.Find("main").Text())
+	}
+	resp, doc = h.submit("/booking/showtimes", "/booking/showtimes", url.Values{"session": {showDearer}, "type.0101": {"0001"}})
+	if resp.StatusCode != http.StatusOK || resp.Request.URL.Path != "/booking/edit/seats" {
+		t.Fatalf("moving with an Adult instead: %d at %s: %s", resp.StatusCode, resp.Request.URL.Path, doc.Find("main").Text())
+	}
+	doc = h.page("/booking/edit", http.StatusOK)
+	added := doc.Find(`[data-testid="line-added"] .ticket-name`).Text()
+	if added != "Adult" || text(doc, "balance") != "€2.50" {
+		t.Fatalf("change page: added %q, balance %q (an Adult at €14.00 for an Adult Premium at €16.50)", added, text(doc, "balance"))
 	}
 }

@@ -135,6 +135,8 @@ func (s *Handler) otherShows(c echo.Context, b cinema.Booking, allFilms bool) ([
 			continue
 		case !allFilms && film == "" && sh.FilmTitle != b.Session.FilmTitle:
 			continue
+		case s.ChangesClosed(c, b.CinemaID, sh.Showtime) != "":
+			continue // too close to its start to move to
 		}
 		out = append(out, sh)
 	}
