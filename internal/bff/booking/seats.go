@@ -73,6 +73,9 @@ func (s *Handler) renderEditSeats(c echo.Context, status int, notice *components
 		Map: components.BuildSeatMap(plan, components.SeatMapOptions{Max: len(tickets), Yours: yours, YoursSelectable: true,
 			Chosen: chosen, Kiosk: web.IsKiosk(c), Label: l.T("booking.seat_map_label"), AsOf: s.SeatsAsOf(ctx, e.CinemaID, snap.AsOf),
 			Prices: web.SeatPrices(l, tickets)})}
+	if e.MovedFrom != nil {
+		v.Show = joinShow(e.FilmTitle, web.BookingShowtime(l, e.Showtime, s.CinemaByID(ctx, e.CinemaID)), e.Screen)
+	}
 	return s.Render(c, status, l.T("booking.seats_page_title"), view.Seats(v))
 }
 

@@ -525,10 +525,14 @@ func showDayLabel(l *i18n.Localizer, d, today time.Time) string {
 	return l.Time(d, d.Location(), i18n.DayLong)
 }
 
-// moveWords says where an edit moved the booking: "Moved from Friday 27 November 2026, 20:30
-// to Monday 30 November 2026, 17:30 (Otters of the Elbe, Screen 1)."
+// moveWords says where an edit moved the booking: "Moved from Saturday 28 November 2026, 20:30
+// · Saal 1 to Monday 30 November 2026, 17:30 · Saal 1." (with the films when they differ).
 func moveWords(l *i18n.Localizer, e visit.Edit, ci cinema.Cinema) string {
-	from := joinShow(e.MovedFrom.FilmTitle, web.BookingShowtime(l, e.MovedFrom.Showtime, ci), e.MovedFrom.Screen)
-	to := joinShow(e.FilmTitle, web.BookingShowtime(l, e.Showtime, ci), e.Screen)
+	fromFilm, toFilm := e.MovedFrom.FilmTitle, e.FilmTitle
+	if fromFilm == toFilm {
+		fromFilm, toFilm = "", "" // the same film: the times say it
+	}
+	from := joinShow(fromFilm, web.BookingShowtime(l, e.MovedFrom.Showtime, ci), e.MovedFrom.Screen)
+	to := joinShow(toFilm, web.BookingShowtime(l, e.Showtime, ci), e.Screen)
 	return l.T("showtime.moved", "From", from, "To", to)
 }

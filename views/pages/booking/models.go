@@ -257,6 +257,7 @@ type SeatsView struct {
 	Count         int
 	Notice        *components.Notice
 	Map           components.SeatMapView
+	Show          string // the show the map is of, when the change moves the booking to it
 }
 
 // PrintView is a booking's tickets alone, laid out for paper (A4 or an 80 mm roll).
