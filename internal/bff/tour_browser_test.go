@@ -205,6 +205,18 @@ func (tr *tour) booking() {
 	tr.p.Do(browsertest.Navigate(base+"/booking/edit/cancel"), chromedp.WaitVisible(`[data-testid="cancel-confirm"]`))
 	tr.check("edit-cancel", "Changing a booking: cancel the changes?")
 	tr.p.Do(chromedp.Click(`[data-testid="cancel-confirm"]`), chromedp.WaitVisible("#booking-title"))
+	// Another showtime: the list, the new show's seats, the change from the old show to the new.
+	tr.p.Do(chromedp.Click(`[data-testid="action-showtime"] a`), chromedp.WaitVisible(`[data-testid="showtime"]`))
+	tr.check("showtimes", "Changing the showtime: the film's other shows and what each costs")
+	tr.inViewport(`[data-testid="showtime"] [data-testid="choose"]`, "first show's Choose")
+	tr.p.Do(chromedp.Click(`[data-testid="showtime"][data-session="1312"] [data-testid="choose"]`), chromedp.WaitVisible(`[data-testid="seats-show"]`))
+	tr.check("showtime-seats", "Changing the showtime: seats at the new show")
+	tr.inViewport(`[data-testid="seat-form"] button.button-primary`, "new show's seat map primary action")
+	tr.p.Do(chromedp.Click(`[data-testid="seat-form"] button.button-primary`), chromedp.WaitVisible(`[data-testid="move-shows"]`))
+	tr.check("showtime-change", "Changing the showtime: the old show, the new show and the difference")
+	tr.inViewport(`[data-testid="complete"]`, "showtime change's confirmation")
+	tr.p.Do(browsertest.Navigate(base+"/booking/edit/cancel"), chromedp.WaitVisible(`[data-testid="cancel-confirm"]`),
+		chromedp.Click(`[data-testid="cancel-confirm"]`), chromedp.WaitVisible("#booking-title"))
 	tr.p.Do(browsertest.Navigate(base+"/no/such/page"), chromedp.WaitVisible("#error-title"))
 	tr.check("not-found", "A page that does not exist")
 }
