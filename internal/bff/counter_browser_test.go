@@ -148,6 +148,29 @@ func TestBrowserCounterKeys(t *testing.T) {
 			shot("swap")
 			blur(t, p)
 		}, check: wantPath("/booking/current")},
+		{page: "booking", key: "t", before: toBooking, check: wantPath("/booking/showtimes")},
+		{page: "showtimes", key: kb.Escape, before: func(t *testing.T, p *browsertest.Page) {
+			p.Do(waitFor(`[data-testid="showtime"]`))
+			shot("showtimes")
+			blur(t, p)
+		}, check: wantPath("/booking/current")},
+		{page: "booking", key: "t", before: toBooking, check: wantPath("/booking/showtimes")},
+		{page: "showtimes", key: "1", before: func(t *testing.T, p *browsertest.Page) {
+			p.Do(waitFor(`[data-testid="showtime"]`))
+			blur(t, p)
+		}, check: func(t *testing.T, p *browsertest.Page) {
+			wantPath("/booking/edit/seats")(t, p)
+			p.Do(waitFor(`[data-testid="seats-show"]`))
+		}},
+		{page: "edit-seats", key: kb.Escape, before: blur, check: wantPath("/booking/edit")},
+		{page: "edit", key: kb.Escape, before: func(t *testing.T, p *browsertest.Page) {
+			p.Do(waitFor(`[data-testid="move-shows"]`))
+			blur(t, p)
+		}, check: wantPath("/booking/edit/cancel")},
+		{page: "cancel", key: "y", before: func(t *testing.T, p *browsertest.Page) {
+			p.Do(waitFor(`[data-testid="cancel-back"]`))
+			blur(t, p)
+		}, check: wantPath("/booking/current")},
 		{page: "booking", key: kb.Enter, before: toBooking, check: wantPath("/booking/edit")}, // Enter: the primary action, Change
 		{page: "edit", key: kb.Escape, before: func(t *testing.T, p *browsertest.Page) {
 			p.Do(waitFor(`#edit-title`))
