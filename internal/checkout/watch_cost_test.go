@@ -2,6 +2,8 @@ package checkout
 
 import (
 	"context"
+	"fmt"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -37,5 +39,49 @@ func TestWatcherReadsTheRecordOncePerCheck(t *testing.T) {
 	t.Logf("%d checks, %d record reads", checks, reads)
 	if reads > checks+1 { // the check under way may have read already
 		t.Fatalf("%d record reads for %d background checks, want at most one per check", reads, checks)
+	}
+}
+
+// TestWaitingWatchersHoldNoGoroutines: an order waiting between two background checks holds a
+// timer, not a goroutine (with its stack, grown by the checks it ran): 2,000 people on the
+// return page were 2,000 parked goroutines (issue 30).
+func TestWaitingWatchersHoldNoGoroutines(t *testing.T) {
+	p := NewPoller(func(context.Context, string) (cinema.OrderDetails, error) { return cinema.OrderDetails{}, nil })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const orders = 500
+	var checks atomic.Int64
+	before := runtime.NumGoroutine()
+	for i := range orders {
+		p.Watch(ctx, fmt.Sprint("order-", i), time.Hour, func(n int) time.Duration {
+			if n == 0 {
+				return time.Millisecond
+			}
+			return time.Hour
+		}, func(Result) bool { checks.Add(1); return false })
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for checks.Load() < orders && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if checks.Load() < orders {
+		t.Fatalf("%d first checks of %d orders", checks.Load(), orders)
+	}
+	time.Sleep(20 * time.Millisecond) // the last checks' goroutines end
+	extra := runtime.NumGoroutine() - before
+	t.Logf("%d orders waiting for their next check: %d more goroutines", orders, extra)
+	if extra > 10 {
+		t.Fatalf("%d goroutines for %d waiting orders, want none per order", extra, orders)
+	}
+	// Ending the context ends every watcher at once, without waiting for its next check.
+	cancel()
+	deadline = time.Now().Add(2 * time.Second)
+	for p.Watching("order-0") && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	for i := range orders {
+		if p.Watching(fmt.Sprint("order-", i)) {
+			t.Fatalf("order-%d still watched after its context ended", i)
+		}
 	}
 }
