@@ -92,3 +92,32 @@ func TestWaitingWatchersHoldNoGoroutines(t *testing.T) {
 		t.Fatalf("%d orders still watched 2 s after their context ended", n)
 	}
 }
+
+// TestWatcherReadsNoRecordWhileNothingHappens: while the upstream says the payment is still
+// pending, the background checks read the order's record only now and then (recordRefresh),
+// not on every check; a completion is still recorded at the check that sees it.
+func TestWatcherReadsNoRecordWhileNothingHappens(t *testing.T) {
+	e := newWatcherEnv(t)
+	var fetches atomic.Int64
+	e.w.Poller = NewPoller(func(ctx context.Context, usid string) (cinema.OrderDetails, error) {
+		fetches.Add(1)
+		return e.up.fetch(ctx, usid)
+	}, WithClock(e.clock.Now), WithBackoff(func(time.Duration) time.Duration { return 0 }))
+	e.up.set(cinema.OrderDetails{WebPayment: &cinema.WebPayment{Status: cinema.PaymentPending, Token: "tok"}}, nil)
+	rec := e.awaiting(t, "o1")
+	before := e.w.Store.reads.Load()
+	e.w.Watch(rec)
+	deadline := time.Now().Add(5 * time.Second)
+	for fetches.Load() < 20 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	checks, reads := fetches.Load(), e.w.Store.reads.Load()-before
+	t.Logf("%d checks of a pending payment, %d record reads", checks, reads)
+	if checks < 20 || reads > 2 {
+		t.Fatalf("%d record reads for %d checks of a pending payment, want at most 2", reads, checks)
+	}
+	e.up.set(cinema.OrderDetails{Completed: true, BookingNumber: 4711}, nil)
+	if got := e.waitFor(t, rec.ID, StateCompleted); got.BookingNumber != 4711 {
+		t.Fatalf("completed as %d", got.BookingNumber)
+	}
+}

@@ -127,11 +127,33 @@ func (w *Watcher) Watch(rec Record) {
 	}
 	// The real-time bound is only a safety net: the window is measured on the watcher's clock
 	// from the record's start, and a give-up that could not reach the upstream is tried again.
+	var readAt time.Time // on the watcher's clock; zero: rec came from the caller
 	w.Poller.Watch(bg, usid, w.Window()+24*time.Hour, pause, func(r Result) bool {
+		now := w.now()
+		if known && !readAt.IsZero() && nothingToRecord(r) && now.Before(w.Deadline(cur)) && now.Sub(readAt) < recordRefresh {
+			return false // still waiting: the record would be read only to change nothing
+		}
 		var done bool
 		cur, known, done = w.step(bg, usid, r)
+		readAt = now
 		return done
 	})
+}
+
+// recordRefresh is how long a background check trusts the record it read last while the
+// upstream says nothing new: long enough that thousands of waiting orders do not read their
+// records on every check (issue 30), short enough to follow a new payment attempt of the order
+// or a record ended elsewhere within a minute.
+const recordRefresh = time.Minute
+
+// nothingToRecord reports whether r would change no record (Apply records only a completion or
+// a failed payment).
+func nothingToRecord(r Result) bool {
+	if r.Err != nil {
+		return true
+	}
+	wp := r.Details.WebPayment
+	return !r.Details.Completed && (wp == nil || !wp.Status.Failed())
 }
 
 // step handles one background check of an order; done ends the watcher. It reads the order's
