@@ -6,6 +6,9 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,6 +23,9 @@ type watchResult struct {
 	rssStartKB   int64
 	rssPeakKB    int64
 	orderDetails int64 // GetOrderDetails calls while they polled
+	// cpu is the CPU time the service used while they polled (user and system): per poll it
+	// depends far less on what else the machine runs than the latencies do.
+	cpu time.Duration
 }
 
 // watchReturnPage puts cfg.Visitors visitors on the return page of their own paid order, then
@@ -71,6 +77,7 @@ func watchReturnPage(ctx context.Context, st *stack, cfg config, log *slog.Logge
 	if err != nil {
 		return r, err
 	}
+	cpuBefore, cpuErr := processCPU(st.web.cmd.Process.Pid)
 
 	log.Info("polling", "visitors", len(targets), "every", cfg.PollEvery, "for", cfg.Duration)
 	// One connection per visitor, as browsers keep theirs.
@@ -106,6 +113,11 @@ func watchReturnPage(ctx context.Context, st *stack, cfg config, log *slog.Logge
 	close(stopRSS)
 	<-rssDone
 	r.metrics.Close()
+	if cpuAfter, err := processCPU(st.web.cmd.Process.Pid); err == nil && cpuErr == nil {
+		r.cpu = cpuAfter - cpuBefore
+		log.Info("service CPU while polling", "cpu", r.cpu.Round(time.Millisecond), "polls", r.metrics.Requests,
+			"per_poll", (r.cpu / time.Duration(max(r.metrics.Requests, 1))).Round(time.Microsecond))
+	}
 	after, err := st.upstreamCalls(ctx)
 	if err != nil {
 		return r, err
@@ -136,4 +148,28 @@ func pollUntil(ctx context.Context, client *http.Client, t target, every time.Du
 		}
 		out <- res
 	}
+}
+
+// clockTicks is the unit of the CPU times in /proc/PID/stat (USER_HZ, 100 on Linux).
+const clockTicks = 100
+
+// processCPU returns the CPU time (user and system) process pid has used so far.
+func processCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The fields after the command's name (in parentheses, which may hold spaces): state is the
+	// first, utime the 12th and stime the 13th.
+	i := strings.LastIndexByte(string(b), ')')
+	f := strings.Fields(string(b[i+1:]))
+	if i < 0 || len(f) < 13 {
+		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
+	}
+	return time.Duration(utime+stime) * time.Second / clockTicks, nil
 }

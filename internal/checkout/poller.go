@@ -250,6 +250,10 @@ func (p *Poller) sweepLocked(now time.Time) {
 // Watch keeps checking an order in the background until handle says it is done, ctx ends or
 // for runs out. Only one watcher runs per order; a second call while one runs does nothing and
 // returns false. every gives the pause before check n (0, 1, ...).
+//
+// Between two checks a watcher is a timer, not a goroutine: thousands of orders waiting for
+// their payment hold no goroutine (nor the stack a check grew) while they wait (issue 30). Each
+// check runs on the timer's goroutine; the next one is set when it returns.
 func (p *Poller) Watch(ctx context.Context, userSessionID string, for_ time.Duration, every func(n int) time.Duration, handle func(Result) (done bool)) bool {
 	p.watchMu.Lock()
 	if p.watching[userSessionID] {
@@ -258,27 +262,45 @@ func (p *Poller) Watch(ctx context.Context, userSessionID string, for_ time.Dura
 	}
 	p.watching[userSessionID] = true
 	p.watchMu.Unlock()
-	go func() {
-		defer func() {
-			p.watchMu.Lock()
-			delete(p.watching, userSessionID)
-			p.watchMu.Unlock()
-		}()
-		ctx, cancel := context.WithTimeout(ctx, for_)
-		defer cancel()
-		for n := 0; ; n++ {
-			t := time.NewTimer(every(n))
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return
-			case <-t.C:
-			}
-			if handle(p.Get(ctx, userSessionID)) {
-				return
-			}
+	ctx, cancel := context.WithTimeout(ctx, for_)
+	finish := func() {
+		cancel()
+		p.watchMu.Lock()
+		delete(p.watching, userSessionID)
+		p.watchMu.Unlock()
+	}
+	var (
+		mu     sync.Mutex // guards timer between a check setting the next and ctx ending
+		timer  *time.Timer
+		n      int
+		stopCx func() bool
+	)
+	check := func() {
+		if ctx.Err() == nil && !handle(p.Get(ctx, userSessionID)) && ctx.Err() == nil {
+			n++
+			d := every(n)
+			mu.Lock()
+			timer.Reset(d)
+			mu.Unlock()
+			return // if ctx ends meanwhile, either its AfterFunc stops the timer or the next check sees it
 		}
-	}()
+		mu.Lock()
+		stop := stopCx // set before Watch returns, which may be after a first check begins
+		mu.Unlock()
+		stop()
+		finish()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	timer = time.AfterFunc(every(0), check)
+	stopCx = context.AfterFunc(ctx, func() {
+		mu.Lock()
+		waiting := timer.Stop()
+		mu.Unlock()
+		if waiting {
+			finish() // no check will run; one under way finishes itself
+		}
+	})
 	return true
 }
 

@@ -12,6 +12,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -114,6 +116,12 @@ type Store struct {
 	db      *sql.DB
 	now     func() time.Time
 	changed Hook
+
+	// The reads a waiting order repeats (the return page's poll, the background check) run as
+	// statements prepared once: parsing the SQL again cost more than running it (issue 30).
+	stmtMu sync.Mutex
+	stmts  map[string]*sql.Stmt
+	reads  atomic.Int64 // records read by Get and Active (tests count them)
 }
 
 // NewStore returns a store on db. now may be nil (time.Now).
@@ -188,15 +196,42 @@ func (s *Store) Create(ctx context.Context, r Record) (Record, error) {
 	return r, nil
 }
 
+const (
+	getQuery    = `SELECT ` + columns + ` FROM checkout_payments WHERE id = $1`
+	activeQuery = `SELECT ` + columns + ` FROM checkout_payments
+		WHERE user_session_id = $1 AND state IN ('starting', 'awaiting') ORDER BY created_at DESC LIMIT 1`
+)
+
+// queryRow runs one of the store's frequent reads as a prepared statement (prepared on first
+// use, kept for the store's life; database/sql prepares it again on each new connection). If
+// it cannot be prepared the query runs as plain SQL, which reports the error.
+func (s *Store) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	s.reads.Add(1)
+	s.stmtMu.Lock()
+	st := s.stmts[q]
+	if st == nil {
+		var err error
+		if st, err = s.db.PrepareContext(ctx, q); err != nil {
+			s.stmtMu.Unlock()
+			return s.db.QueryRowContext(ctx, q, args...)
+		}
+		if s.stmts == nil {
+			s.stmts = map[string]*sql.Stmt{}
+		}
+		s.stmts[q] = st
+	}
+	s.stmtMu.Unlock()
+	return st.QueryRowContext(ctx, args...)
+}
+
 // Get reads one record.
 func (s *Store) Get(ctx context.Context, id string) (Record, error) {
-	return scan(s.db.QueryRowContext(ctx, `SELECT `+columns+` FROM checkout_payments WHERE id = $1`, id))
+	return scan(s.queryRow(ctx, getQuery, id))
 }
 
 // Active returns the order's starting or awaiting record.
 func (s *Store) Active(ctx context.Context, userSessionID string) (Record, error) {
-	return scan(s.db.QueryRowContext(ctx, `SELECT `+columns+` FROM checkout_payments
-		WHERE user_session_id = $1 AND state IN ('starting', 'awaiting') ORDER BY created_at DESC LIMIT 1`, userSessionID))
+	return scan(s.queryRow(ctx, activeQuery, userSessionID))
 }
 
 // Latest returns the order's newest record of any state.

@@ -110,9 +110,12 @@ func (w *Watcher) describe(d time.Duration) string {
 func (w *Watcher) Watch(rec Record) {
 	bg := w.background()
 	usid := rec.UserSessionID
+	// The record as the last check read it: the pause before the next check is worked out from
+	// it, so a check reads the record once (in step), not once more for its pause. Poller.Watch
+	// calls pause and handle one after the other on one goroutine.
+	cur, known := rec, true
 	pause := func(int) time.Duration {
-		cur, err := w.Store.Active(bg, usid)
-		if err != nil {
+		if !known {
 			return time.Second // gone (the next check ends the watcher) or a database hiccup
 		}
 		now := w.now()
@@ -124,28 +127,54 @@ func (w *Watcher) Watch(rec Record) {
 	}
 	// The real-time bound is only a safety net: the window is measured on the watcher's clock
 	// from the record's start, and a give-up that could not reach the upstream is tried again.
+	var readAt time.Time // on the watcher's clock; zero: rec came from the caller
 	w.Poller.Watch(bg, usid, w.Window()+24*time.Hour, pause, func(r Result) bool {
-		return w.step(bg, usid, r)
+		now := w.now()
+		if known && !readAt.IsZero() && nothingToRecord(r) && now.Before(w.Deadline(cur)) && now.Sub(readAt) < recordRefresh {
+			return false // still waiting: the record would be read only to change nothing
+		}
+		var done bool
+		cur, known, done = w.step(bg, usid, r)
+		readAt = now
+		return done
 	})
 }
 
-// step handles one background check of an order; done ends the watcher.
-func (w *Watcher) step(ctx context.Context, usid string, r Result) (done bool) {
+// recordRefresh is how long a background check trusts the record it read last while the
+// upstream says nothing new: long enough that thousands of waiting orders do not read their
+// records on every check (issue 30), short enough to follow a new payment attempt of the order
+// or a record ended elsewhere within a minute.
+const recordRefresh = time.Minute
+
+// nothingToRecord reports whether r would change no record (Apply records only a completion or
+// a failed payment).
+func nothingToRecord(r Result) bool {
+	if r.Err != nil {
+		return true
+	}
+	wp := r.Details.WebPayment
+	return !r.Details.Completed && (wp == nil || !wp.Status.Failed())
+}
+
+// step handles one background check of an order; done ends the watcher. It reads the order's
+// active record once and returns it (known=false when it could not be read) for the pause
+// before the next check.
+func (w *Watcher) step(ctx context.Context, usid string, r Result) (cur Record, known, done bool) {
 	cur, err := w.Store.Active(ctx, usid)
 	if errors.Is(err, ErrNotFound) {
-		return true // completed, ended or given up meanwhile
+		return cur, false, true // completed, ended or given up meanwhile
 	}
 	if err != nil {
 		w.log(ctx).Warn("stuck order: read record", "err", err)
-		return false
+		return cur, false, false
 	}
 	if _, final := w.Apply(ctx, cur, r); final {
-		return true
+		return cur, true, true
 	}
 	if w.now().Before(w.Deadline(cur)) {
-		return false
+		return cur, true, false
 	}
-	return w.giveUp(ctx, cur)
+	return cur, true, w.giveUp(ctx, cur)
 }
 
 // Apply records what the upstream said about the payment; final reports a completed or ended

@@ -2,8 +2,10 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/alexedwards/scs/goredisstore"
@@ -48,7 +50,7 @@ func NewSessionStore(ctx context.Context, kind SessionStoreKind, db *DB, redisUR
 		if db.Dialect != SQLite {
 			return nil, fmt.Errorf("%w: sqlite sessions need a sqlite database, have %s", ErrStoreMismatch, db.Dialect)
 		}
-		st := sqlite3store.NewWithCleanupInterval(db.SQL, 0)
+		st := &sqliteSessions{SQLite3Store: sqlite3store.NewWithCleanupInterval(db.SQL, 0), db: db.SQL}
 		stop := sweepExpired(db, "DELETE FROM sessions WHERE expiry < julianday('now')")
 		return &SessionStore{Store: st, close: func() error { stop(); return nil }}, nil
 	case SessionsPostgres:
@@ -101,4 +103,43 @@ func sweepExpired(db *DB, query string) (stop func()) {
 		}
 	}()
 	return func() { cancel(); <-done }
+}
+
+// sqliteSessions is scs's SQLite store with its look-up prepared once. Every page a visitor
+// opens reads its session; parsing that SELECT each time cost more than running it (issue 30:
+// 2,000 return pages polling). Writes are rare and stay scs's own.
+type sqliteSessions struct {
+	*sqlite3store.SQLite3Store
+	db *sql.DB
+
+	mu   sync.Mutex
+	find *sql.Stmt
+}
+
+const findSession = "SELECT data FROM sessions WHERE token = $1 AND julianday('now') < expiry"
+
+// Find returns the session's data; exists is false for an unknown or expired token (as scs's
+// own store).
+func (s *sqliteSessions) Find(token string) (b []byte, exists bool, err error) {
+	s.mu.Lock()
+	if s.find == nil {
+		if st, err := s.db.Prepare(findSession); err == nil {
+			s.find = st
+		}
+	}
+	st := s.find
+	s.mu.Unlock()
+	var row *sql.Row
+	if st != nil {
+		row = st.QueryRow(token)
+	} else {
+		row = s.db.QueryRow(findSession, token) // not prepared (yet): reports the error, if any
+	}
+	switch err := row.Scan(&b); {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, err
+	}
+	return b, true, nil
 }
