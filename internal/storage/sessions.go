@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -48,9 +49,12 @@ func NewSessionStore(ctx context.Context, kind SessionStoreKind, db *DB, redisUR
 		if db.Dialect != SQLite {
 			return nil, fmt.Errorf("%w: sqlite sessions need a sqlite database, have %s", ErrStoreMismatch, db.Dialect)
 		}
-		st := sqlite3store.NewWithCleanupInterval(db.SQL, 0)
+		st, err := newSQLiteSessions(ctx, db)
+		if err != nil {
+			return nil, err
+		}
 		stop := sweepExpired(db, "DELETE FROM sessions WHERE expiry < julianday('now')")
-		return &SessionStore{Store: st, close: func() error { stop(); return nil }}, nil
+		return &SessionStore{Store: st, close: func() error { stop(); return st.find.Close() }}, nil
 	case SessionsPostgres:
 		if db.Dialect != Postgres {
 			return nil, fmt.Errorf("%w: postgres sessions need a postgres database, have %s", ErrStoreMismatch, db.Dialect)
@@ -101,4 +105,31 @@ func sweepExpired(db *DB, query string) (stop func()) {
 		}
 	}()
 	return func() { cancel(); <-done }
+}
+
+// sqliteSessions is scs's sqlite3store with its Find, run on every request, as a statement
+// prepared once: the store's own Find has SQLite parse the same query each time. The query is
+// the store's own; writes and deletes are the store's.
+type sqliteSessions struct {
+	*sqlite3store.SQLite3Store
+	find *sql.Stmt
+}
+
+func newSQLiteSessions(ctx context.Context, db *DB) (*sqliteSessions, error) {
+	find, err := db.SQL.PrepareContext(ctx, "SELECT data FROM sessions WHERE token = $1 AND julianday('now') < expiry")
+	if err != nil {
+		return nil, fmt.Errorf("prepare session find: %w", err)
+	}
+	return &sqliteSessions{SQLite3Store: sqlite3store.NewWithCleanupInterval(db.SQL, 0), find: find}, nil
+}
+
+// Find returns the data of an unexpired session; exists is false for an unknown or expired one.
+func (s *sqliteSessions) Find(token string) (b []byte, exists bool, err error) {
+	err = s.find.QueryRow(token).Scan(&b)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, nil
+	} else if err != nil {
+		return nil, false, err
+	}
+	return b, true, nil
 }
