@@ -175,15 +175,32 @@ type Localizer struct {
 // maxDone bounds a localizer's remembered messages; when full they are all forgotten at once.
 const maxDone = 8192
 
+// maxDoneKey: a message whose id and placeholder values are longer is not remembered.
+const maxDoneKey = 256
+
 // doneKey is the key of a message in done, or false when a placeholder's value is of a type
 // that is not written into the key (such a message is not remembered).
 func doneKey(id string, count any, kv []any) (string, bool) {
 	if len(kv) == 0 && count == nil {
 		return id, true
 	}
+	n := len(id)
+	for _, v := range kv {
+		if s, ok := v.(string); ok {
+			n += len(s)
+		}
+	}
+	if n > maxDoneKey {
+		return "", false // long values (a text of its own) are seldom asked for twice
+	}
 	var b strings.Builder
+	b.Grow(n + 8*len(kv) + 24)
 	b.WriteString(id)
-	for _, v := range append([]any{count}, kv...) {
+	for i := -1; i < len(kv); i++ {
+		v := count
+		if i >= 0 {
+			v = kv[i]
+		}
 		b.WriteByte(0)
 		switch v := v.(type) {
 		case nil:
@@ -234,23 +251,28 @@ func (l *Localizer) localize(id string, count any, kv []any) string {
 		return id
 	}
 	key, keep := doneKey(id, count, kv)
-	if keep {
-		l.mu.Lock()
-		s, ok := l.done[key]
-		l.mu.Unlock()
-		if ok {
-			return s
-		}
+	if !keep {
+		return l.localizeNow(id, count, kv)
 	}
-	s := l.localizeNow(id, count, kv)
-	if keep {
-		l.mu.Lock()
-		if l.done == nil || len(l.done) >= maxDone {
-			l.done = make(map[string]string)
-		}
-		l.done[key] = s
-		l.mu.Unlock()
+	return l.remember(key, func() string { return l.localizeNow(id, count, kv) })
+}
+
+// remember is the text kept under key, made by write the first time. Keys that are not
+// message ids start with a NUL byte.
+func (l *Localizer) remember(key string, write func() string) string {
+	l.mu.Lock()
+	s, ok := l.done[key]
+	l.mu.Unlock()
+	if ok {
+		return s
 	}
+	s = write()
+	l.mu.Lock()
+	if l.done == nil || len(l.done) >= maxDone {
+		l.done = make(map[string]string)
+	}
+	l.done[key] = s
+	l.mu.Unlock()
 	return s
 }
 
