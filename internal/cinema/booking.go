@@ -156,38 +156,49 @@ func (b *Booking) SessionID() string {
 // in-seat delivery is the booking's own setting, not its area's: the real
 // API does not say, so the upstream decides.)
 func (b *Booking) PlaceOnPlan(plan SeatPlan) []BookedTicket {
-	type key struct{ row, seat string }
-	found := map[key][]Seat{}
-	for _, a := range plan.Areas {
-		for _, r := range a.Rows {
-			for _, s := range r.Seats {
-				k := key{norm(r.Label), norm(s.Label)}
-				found[k] = append(found[k], s)
-			}
-		}
-	}
 	var missing []BookedTicket
 	for i := range b.Tickets {
 		t := &b.Tickets[i]
 		if t.Seat == nil || t.Seat.Placed {
 			continue
 		}
-		cands := found[key{norm(t.Seat.RowLabel), norm(t.Seat.Label)}]
-		if len(cands) == 0 {
+		pick, ok := findOnPlan(plan, norm(t.Seat.RowLabel), norm(t.Seat.Label), t.Seat.AreaCategoryCode)
+		if !ok {
 			missing = append(missing, *t)
 			continue
-		}
-		pick := cands[0]
-		for _, c := range cands {
-			if t.Seat.AreaCategoryCode != "" && c.AreaCategoryCode == t.Seat.AreaCategoryCode {
-				pick = c
-				break
-			}
 		}
 		t.Seat.Position, t.Seat.AreaCategoryCode, t.Seat.Placed = pick.Position, pick.AreaCategoryCode, true
 		t.Seat.RowLabel, t.Seat.Label = pick.RowLabel, pick.Label
 	}
 	return missing
+}
+
+// findOnPlan is the seat of the plan labelled row and seat (normalised): the first, in the
+// plan's order, of the area category wanted when one is and has it, else the first of all. A
+// booking has a few tickets and a plan hundreds of seats, so the plan is searched per ticket
+// (rows by their label first) rather than indexed.
+func findOnPlan(plan SeatPlan, row, seat, category string) (Seat, bool) {
+	var first Seat
+	found := false
+	for _, a := range plan.Areas {
+		for _, r := range a.Rows {
+			if norm(r.Label) != row {
+				continue
+			}
+			for _, s := range r.Seats {
+				if norm(s.Label) != seat {
+					continue
+				}
+				if category != "" && s.AreaCategoryCode == category {
+					return s, true
+				}
+				if !found {
+					first, found = s, true
+				}
+			}
+		}
+	}
+	return first, found
 }
 
 // norm compares labels without case or surrounding space ("f " is "F").

@@ -1,6 +1,9 @@
 package cinema
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // Cinema is one site of the circuit.
 type Cinema struct {
@@ -13,11 +16,22 @@ type Cinema struct {
 
 // Location returns the cinema's time zone, or UTC when it is unknown.
 func (c Cinema) Location() *time.Location {
-	if loc, err := time.LoadLocation(c.TimeZone); err == nil && c.TimeZone != "" {
-		return loc
+	if c.TimeZone == "" {
+		return time.UTC
 	}
-	return time.UTC
+	if loc, ok := locations.Load(c.TimeZone); ok {
+		return loc.(*time.Location)
+	}
+	loc, err := time.LoadLocation(c.TimeZone) // reads the zone's file: once per name
+	if err != nil {
+		return time.UTC
+	}
+	locations.Store(c.TimeZone, loc)
+	return loc
 }
+
+// locations are the time zones loaded so far, by IANA name (a handful: the circuit's).
+var locations sync.Map
 
 // Film is a film scheduled at a cinema.
 type Film struct {

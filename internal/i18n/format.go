@@ -17,6 +17,13 @@ import (
 // (golang.org/x/text/number) and its placement of the symbol (the catalog's "money.pattern"):
 // "€13.25" in English, "13,25 €" in German.
 func (l *Localizer) Money(m cinema.Money) string {
+	if l == nil {
+		return l.money(m)
+	}
+	return l.remember("\x00money\x00"+m.Currency+"\x00"+strconv.FormatInt(m.Cents, 10), func() string { return l.money(m) })
+}
+
+func (l *Localizer) money(m cinema.Money) string {
 	unit, err := currency.ParseISO(m.Currency)
 	code := strings.ToUpper(m.Currency)
 	scale := cinema.MinorDigits(code)
@@ -74,6 +81,14 @@ func (l *Localizer) Time(t time.Time, loc *time.Location, style Style) string {
 	if loc != nil {
 		t = t.In(loc)
 	}
+	if l == nil {
+		return l.time(t, style)
+	}
+	// The words depend on the date and the minute only.
+	return l.remember("\x00time\x00"+styleIDs[style]+"\x00"+t.Format("2006-01-02 15:04"), func() string { return l.time(t, style) })
+}
+
+func (l *Localizer) time(t time.Time, style Style) string {
 	wd := strings.ToLower(t.Weekday().String())
 	mo := strings.ToLower(t.Month().String())
 	return l.T(styleIDs[style],

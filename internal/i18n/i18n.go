@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -163,6 +164,63 @@ type Localizer struct {
 	tag language.Tag
 	l   *goi18n.Localizer
 	p   *message.Printer
+
+	// done remembers messages already written, by id, plural count and placeholders (see
+	// doneKey): go-i18n matches the language and runs the message's template on every call,
+	// and a page asks for the same words many times. The catalog never changes once loaded.
+	mu   sync.Mutex
+	done map[string]string
+}
+
+// maxDone bounds a localizer's remembered messages; when full they are all forgotten at once.
+const maxDone = 8192
+
+// maxDoneKey: a message whose id and placeholder values are longer is not remembered.
+const maxDoneKey = 256
+
+// doneKey is the key of a message in done, or false when a placeholder's value is of a type
+// that is not written into the key (such a message is not remembered).
+func doneKey(id string, count any, kv []any) (string, bool) {
+	if len(kv) == 0 && count == nil {
+		return id, true
+	}
+	n := len(id)
+	for _, v := range kv {
+		if s, ok := v.(string); ok {
+			n += len(s)
+		}
+	}
+	if n > maxDoneKey {
+		return "", false // long values (a text of its own) are seldom asked for twice
+	}
+	var b strings.Builder
+	b.Grow(n + 8*len(kv) + 24)
+	b.WriteString(id)
+	for i := -1; i < len(kv); i++ {
+		v := count
+		if i >= 0 {
+			v = kv[i]
+		}
+		b.WriteByte(0)
+		switch v := v.(type) {
+		case nil:
+			b.WriteByte('n')
+		case string:
+			b.WriteByte('s')
+			b.WriteString(strconv.Itoa(len(v))) // the length first: no two lists share a key
+			b.WriteByte(':')
+			b.WriteString(v)
+		case int:
+			b.WriteByte('i')
+			b.WriteString(strconv.Itoa(v))
+		case int64:
+			b.WriteByte('l')
+			b.WriteString(strconv.FormatInt(v, 10))
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
 }
 
 // Tag is the language.
@@ -192,6 +250,33 @@ func (l *Localizer) localize(id string, count any, kv []any) string {
 	if l == nil {
 		return id
 	}
+	key, keep := doneKey(id, count, kv)
+	if !keep {
+		return l.localizeNow(id, count, kv)
+	}
+	return l.remember(key, func() string { return l.localizeNow(id, count, kv) })
+}
+
+// remember is the text kept under key, made by write the first time. Keys that are not
+// message ids start with a NUL byte.
+func (l *Localizer) remember(key string, write func() string) string {
+	l.mu.Lock()
+	s, ok := l.done[key]
+	l.mu.Unlock()
+	if ok {
+		return s
+	}
+	s = write()
+	l.mu.Lock()
+	if l.done == nil || len(l.done) >= maxDone {
+		l.done = make(map[string]string)
+	}
+	l.done[key] = s
+	l.mu.Unlock()
+	return s
+}
+
+func (l *Localizer) localizeNow(id string, count any, kv []any) string {
 	var data map[string]any
 	if len(kv) > 0 {
 		data = make(map[string]any, len(kv)/2)

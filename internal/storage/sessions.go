@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/alexedwards/scs/goredisstore"
@@ -50,9 +49,12 @@ func NewSessionStore(ctx context.Context, kind SessionStoreKind, db *DB, redisUR
 		if db.Dialect != SQLite {
 			return nil, fmt.Errorf("%w: sqlite sessions need a sqlite database, have %s", ErrStoreMismatch, db.Dialect)
 		}
-		st := &sqliteSessions{SQLite3Store: sqlite3store.NewWithCleanupInterval(db.SQL, 0), db: db.SQL}
+		st, err := newSQLiteSessions(ctx, db)
+		if err != nil {
+			return nil, err
+		}
 		stop := sweepExpired(db, "DELETE FROM sessions WHERE expiry < julianday('now')")
-		return &SessionStore{Store: st, close: func() error { stop(); return nil }}, nil
+		return &SessionStore{Store: st, close: func() error { stop(); return st.find.Close() }}, nil
 	case SessionsPostgres:
 		if db.Dialect != Postgres {
 			return nil, fmt.Errorf("%w: postgres sessions need a postgres database, have %s", ErrStoreMismatch, db.Dialect)
@@ -105,40 +107,28 @@ func sweepExpired(db *DB, query string) (stop func()) {
 	return func() { cancel(); <-done }
 }
 
-// sqliteSessions is scs's SQLite store with its look-up prepared once. Every page a visitor
-// opens reads its session; parsing that SELECT each time cost more than running it (issue 30:
-// 2,000 return pages polling). Writes are rare and stay scs's own.
+// sqliteSessions is scs's sqlite3store with its Find, run on every request, as a statement
+// prepared once: the store's own Find has SQLite parse the same query each time. The query is
+// the store's own; writes and deletes are the store's.
 type sqliteSessions struct {
 	*sqlite3store.SQLite3Store
-	db *sql.DB
-
-	mu   sync.Mutex
 	find *sql.Stmt
 }
 
-const findSession = "SELECT data FROM sessions WHERE token = $1 AND julianday('now') < expiry"
+func newSQLiteSessions(ctx context.Context, db *DB) (*sqliteSessions, error) {
+	find, err := db.SQL.PrepareContext(ctx, "SELECT data FROM sessions WHERE token = $1 AND julianday('now') < expiry")
+	if err != nil {
+		return nil, fmt.Errorf("prepare session find: %w", err)
+	}
+	return &sqliteSessions{SQLite3Store: sqlite3store.NewWithCleanupInterval(db.SQL, 0), find: find}, nil
+}
 
-// Find returns the session's data; exists is false for an unknown or expired token (as scs's
-// own store).
+// Find returns the data of an unexpired session; exists is false for an unknown or expired one.
 func (s *sqliteSessions) Find(token string) (b []byte, exists bool, err error) {
-	s.mu.Lock()
-	if s.find == nil {
-		if st, err := s.db.Prepare(findSession); err == nil {
-			s.find = st
-		}
-	}
-	st := s.find
-	s.mu.Unlock()
-	var row *sql.Row
-	if st != nil {
-		row = st.QueryRow(token)
-	} else {
-		row = s.db.QueryRow(findSession, token) // not prepared (yet): reports the error, if any
-	}
-	switch err := row.Scan(&b); {
-	case errors.Is(err, sql.ErrNoRows):
+	err = s.find.QueryRow(token).Scan(&b)
+	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
-	case err != nil:
+	} else if err != nil {
 		return nil, false, err
 	}
 	return b, true, nil

@@ -2,7 +2,6 @@ package components
 
 import (
 	"context"
-	"html"
 	"io"
 
 	"github.com/a-h/templ"
@@ -17,7 +16,7 @@ import (
 //	<span class="seat-gap"></span>
 func seatCells(field string, cells []SeatCellView, words *seatWords) templ.Component {
 	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
-		hw := htmlWriter{w: w}
+		hw := newHTMLWriter(w)
 		put := hw.escaped
 		var num [32]byte
 		for i := range cells {
@@ -63,13 +62,24 @@ func seatCells(field string, cells []SeatCellView, words *seatWords) templ.Compo
 // htmlWriter writes to w, keeping the first error.
 type htmlWriter struct {
 	w   io.Writer
+	sw  io.StringWriter // w, when it writes strings itself (templ's buffer does)
 	err error
 }
 
+func newHTMLWriter(w io.Writer) htmlWriter {
+	sw, _ := w.(io.StringWriter)
+	return htmlWriter{w: w, sw: sw}
+}
+
 func (h *htmlWriter) raw(s string) {
-	if h.err == nil {
-		_, h.err = io.WriteString(h.w, s)
+	if h.err != nil || s == "" {
+		return
 	}
+	if h.sw != nil {
+		_, h.err = h.sw.WriteString(s)
+		return
+	}
+	_, h.err = io.WriteString(h.w, s)
 }
 
 func (h *htmlWriter) bytes(b []byte) {
@@ -78,6 +88,30 @@ func (h *htmlWriter) bytes(b []byte) {
 	}
 }
 
-// escaped writes s escaped for text and quoted attribute values (html.EscapeString returns s
-// itself, without allocating, when there is nothing to escape).
-func (h *htmlWriter) escaped(s string) { h.raw(html.EscapeString(s)) }
+// escaped writes s escaped for text and quoted attribute values, as html.EscapeString does
+// (the same five entities), in pieces: the text between the characters to escape is written
+// as it is, so nothing is allocated.
+func (h *htmlWriter) escaped(s string) {
+	last := 0
+	for i := 0; i < len(s); i++ {
+		var esc string
+		switch s[i] {
+		case '&':
+			esc = "&amp;"
+		case '\'':
+			esc = "&#39;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '"':
+			esc = "&#34;"
+		default:
+			continue
+		}
+		h.raw(s[last:i])
+		h.raw(esc)
+		last = i + 1
+	}
+	h.raw(s[last:])
+}

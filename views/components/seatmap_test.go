@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	"html"
 	"regexp"
 	"strconv"
 	"strings"
@@ -443,5 +444,16 @@ func TestSeatMapAllocationsPerSeat(t *testing.T) {
 	// Rows still cost some (about 17 each, 0.86 per seat at 20 seats a row).
 	if perSeat > 2 {
 		t.Errorf("%.2f allocations per added seat, want at most 2", perSeat)
+	}
+}
+
+func TestHTMLWriterEscapesAsHTMLPackage(t *testing.T) {
+	for _, s := range []string{"", "plain", `<a href="x">Tom & Jerry's</a>`, "&&", "Reihe F, Platz 12 – frei", `"'<>&`} {
+		var b strings.Builder
+		hw := newHTMLWriter(&b)
+		hw.escaped(s)
+		if got, want := b.String(), html.EscapeString(s); got != want {
+			t.Errorf("escaped(%q) = %q, want %q", s, got, want)
+		}
 	}
 }

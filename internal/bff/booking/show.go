@@ -199,14 +199,10 @@ func (s *Handler) editUnavailableReason(ctx context.Context, b cinema.Booking, k
 	if err != nil {
 		return "" // the upstream will refuse with the reason if it applies
 	}
-	byCode := map[string]cinema.TicketType{}
-	for _, t := range types {
-		byCode[t.Code] = t
-	}
 	for _, t := range b.Tickets {
-		tt, ok := byCode[t.TypeCode]
+		tt := typeWithCode(types, t.TypeCode)
 		switch {
-		case !ok:
+		case tt == nil:
 		case tt.IsLoyalty:
 			return web.EditRestrictionText(i18n.FromContext(ctx), "loyalty_ticket")
 		case tt.IsVoucher:
@@ -218,6 +214,17 @@ func (s *Handler) editUnavailableReason(ctx context.Context, b cinema.Booking, k
 		}
 	}
 	return ""
+}
+
+// typeWithCode is the last of types with the code (as a map by code would keep), or nil. A
+// session sells a handful of types: a search costs less than a map of them.
+func typeWithCode(types []cinema.TicketType, code string) *cinema.TicketType {
+	for i := len(types) - 1; i >= 0; i-- {
+		if types[i].Code == code {
+			return &types[i]
+		}
+	}
+	return nil
 }
 
 // paymentText is a payment of the booking in l's language: "€12.50 paid by VISA ****4242".

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/a-h/templ"
@@ -61,40 +63,76 @@ func (s *Kernel) Chrome(c echo.Context, title string) layouts.Chrome {
 }
 
 // render writes a page: the whole document normally, only the body component for an htmx
-// request (see fragment). Vary tells caches the two differ.
+// request (see fragment). Vary tells caches the two differ. The page is rendered into a pooled
+// buffer first and written in one go with its Content-Length: the compressor (compress.go) then
+// sees the whole body at once instead of a flush per templ buffer, and a page that fails to
+// render has sent nothing yet, so the error page can still answer.
 func (s *Kernel) Render(c echo.Context, status int, title string, body templ.Component) error {
 	if IsHTMX(c) {
 		return s.Fragment(c, status, body)
 	}
-	c.Response().Header().Add("Vary", "HX-Request")
-	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
-	c.Response().WriteHeader(status)
+	h := c.Response().Header()
+	h.Add("Vary", "HX-Request")
+	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	buf := getPageBuffer()
+	defer putPageBuffer(buf)
 	ctx := c.Request().Context()
-	return layouts.Base(s.Chrome(c, title)).Render(templ.WithChildren(ctx, body), c.Response())
+	if err := layouts.Base(s.Chrome(c, title)).Render(templ.WithChildren(ctx, body), buf); err != nil {
+		return fmt.Errorf("render page: %w", err)
+	}
+	return writeBody(c, status, buf.Bytes())
 }
 
 // fragment writes an htmx fragment. A fragment answering a GET with 200 (a poller asking
 // again) carries an ETag of its content and may be kept by the browser, privately, for
 // revalidation only (no-cache instead of the site's no-store); when it has not changed the
 // browser's If-None-Match gets a 304 without the body (http.ServeContent answers it).
-// Fragments are small, so they are rendered into memory first.
+// Fragments are rendered into a pooled buffer first, like pages.
 func (s *Kernel) Fragment(c echo.Context, status int, body templ.Component) error {
 	h := c.Response().Header()
 	h.Add("Vary", "HX-Request")
 	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	ctx := c.Request().Context()
-	if c.Request().Method != http.MethodGet || status != http.StatusOK {
-		c.Response().WriteHeader(status)
-		return body.Render(ctx, c.Response())
-	}
-	var buf bytes.Buffer
-	if err := body.Render(ctx, &buf); err != nil {
+	buf := getPageBuffer()
+	defer putPageBuffer(buf)
+	if err := body.Render(ctx, buf); err != nil {
 		return fmt.Errorf("render fragment: %w", err)
+	}
+	if c.Request().Method != http.MethodGet || status != http.StatusOK {
+		return writeBody(c, status, buf.Bytes())
 	}
 	h.Set("ETag", etag.Of(buf.Bytes()))
 	h.Set("Cache-Control", "no-cache, private")
 	http.ServeContent(c.Response(), c.Request(), "", time.Time{}, bytes.NewReader(buf.Bytes()))
 	return nil
+}
+
+// writeBody sends a rendered body with its status and Content-Length in one write.
+func writeBody(c echo.Context, status int, b []byte) error {
+	w := c.Response()
+	w.Header().Set(echo.HeaderContentLength, strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	if c.Request().Method == http.MethodHead {
+		return nil
+	}
+	_, err := w.Write(b)
+	return err
+}
+
+// pagePool holds the buffers pages and fragments are rendered into. A buffer grown past
+// maxPooledPage (a very large page) is left to the garbage collector rather than kept.
+var pagePool = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, 32<<10)) }}
+
+const maxPooledPage = 1 << 20
+
+func getPageBuffer() *bytes.Buffer { return pagePool.Get().(*bytes.Buffer) }
+
+func putPageBuffer(b *bytes.Buffer) {
+	if b.Cap() > maxPooledPage {
+		return
+	}
+	b.Reset()
+	pagePool.Put(b)
 }
 
 // redirect sends the browser on after a POST (Post/Redirect/Get). For htmx requests it uses

@@ -19,6 +19,7 @@ const (
 func NewSessionManager(store scs.Store, cfg Config) *scs.SessionManager {
 	sm := scs.New()
 	sm.Store = store
+	sm.Codec = newSessionCodec() // sessioncodec.go: gob, with recently decoded sessions kept
 	sm.IdleTimeout = cfg.SessionIdle
 	if sm.IdleTimeout == 0 {
 		sm.IdleTimeout = 30 * time.Minute
