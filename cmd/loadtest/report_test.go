@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
@@ -35,5 +36,23 @@ func TestPurchaseSessionsSpreadOverTheCinema(t *testing.T) {
 	}
 	if len(seen) != 24 {
 		t.Fatalf("24 visitors use %d sessions, want all 24", len(seen))
+	}
+}
+
+func TestListingLineIsPerCinemaPer30s(t *testing.T) {
+	r := pageResult{name: "whats-on", cinemas: 1, counted: true, calls: map[string]int64{"ListSessions": 1, "ListFilms": 1, "GetTicketTypes": 9},
+		metrics: vegeta.Metrics{Requests: 2000}}
+	got := listingLine(r, 10*time.Second)
+	if !strings.Contains(got, "1 ListSessions + 1 ListFilms") || !strings.Contains(got, "= 6.00 calls per cinema per 30 s") {
+		t.Fatalf("%s", got)
+	}
+}
+
+func TestReportSaysCountsAreMissingWithoutTheSandbox(t *testing.T) {
+	var b strings.Builder
+	r := pageResult{name: "whats-on", cinemas: 1, metrics: vegeta.Metrics{Requests: 10}}
+	printPages(&b, config{Target: "http://lb", Duration: time.Second}, []pageResult{r})
+	if !strings.Contains(b.String(), "not available") || strings.Contains(b.String(), "calls per cinema") {
+		t.Fatalf("%s", b.String())
 	}
 }

@@ -135,7 +135,7 @@ func (s *Handler) findSession(c echo.Context, cinemaID, sessionID string) (cinem
 	if cinemaID == "" || sessionID == "" || len(cinemaID) > 20 || len(sessionID) > 41 {
 		return cinema.Session{}, notFound
 	}
-	sessionID = upstream.SplitSessionID(cinemaID, sessionID) // "1001" or the listing's "0001-1001"
+	sessionID = upstream.SplitSessionID(cinemaID, sessionID)                      // "1001" or the listing's "0001-1001"
 	se, err := s.Listings.FindSession(c.Request().Context(), cinemaID, sessionID) // the shared listing
 	if errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrInvalidRequest) {
 		return cinema.Session{}, notFound

@@ -21,9 +21,9 @@ import (
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/listings"
 	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
-	"github.com/cinemabff/cinemabff/internal/listings"
 	"github.com/cinemabff/cinemabff/internal/seatplans"
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/internal/staff"
@@ -121,8 +121,8 @@ type Kernel struct {
 	Payments       upstream.Payments
 	PaymentsTender string
 
-	Ticketing      *upstream.Client
-	SeatPlans      *seatplans.Cache // seat plans for showing maps (never for deciding a write)
+	Ticketing *upstream.Client
+	SeatPlans *seatplans.Cache // seat plans for showing maps (never for deciding a write)
 	// Listings are the cinemas and each cinema's sessions and films, shared by every visitor
 	// (internal/listings); nil without a ticketing client.
 	Listings       *listings.Cache
