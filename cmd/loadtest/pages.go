@@ -40,7 +40,7 @@ var pageNames = []string{"whats-on", "film", "booking", "edit", "seatmap", "retu
 // listingOps are the upstream operations of a cinema's listing: What's on and the film page
 // read them through the shared listing (internal/listings), at most once per -listing-ttl per
 // cinema, whatever the number of views.
-var listingOps = []string{"ListSessions", "ListFilms"}
+var listingOps = []string{"Sessions", "Films"} // the sandbox's names of ListSessions and ListFilms
 
 var pages = map[string]page{
 	// What's on of cinema 0001, the visitors spread over the days it offers. The listing is

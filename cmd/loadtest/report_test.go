@@ -40,10 +40,10 @@ func TestPurchaseSessionsSpreadOverTheCinema(t *testing.T) {
 }
 
 func TestListingLineIsPerCinemaPer30s(t *testing.T) {
-	r := pageResult{name: "whats-on", cinemas: 1, counted: true, calls: map[string]int64{"ListSessions": 1, "ListFilms": 1, "GetTicketTypes": 9},
+	r := pageResult{name: "whats-on", cinemas: 1, counted: true, calls: map[string]int64{"Sessions": 1, "Films": 1, "TicketTypes": 9},
 		metrics: vegeta.Metrics{Requests: 2000}}
 	got := listingLine(r, 10*time.Second)
-	if !strings.Contains(got, "1 ListSessions + 1 ListFilms") || !strings.Contains(got, "= 6.00 calls per cinema per 30 s") {
+	if !strings.Contains(got, "1 Sessions + 1 Films") || !strings.Contains(got, "= 6.00 calls per cinema per 30 s") {
 		t.Fatalf("%s", got)
 	}
 }
