@@ -20,6 +20,7 @@ package listings
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -175,11 +176,21 @@ func (c *Cache) TTL() time.Duration { return c.opt.TTL }
 // (one read for every caller at the same time) and the caller waits for it until its context
 // or read deadline (upstream.WithReadDeadline) ends. When that read fails or takes too long,
 // the last good listing is returned (Failing set); an error only when there is none.
+//
+// A cinema not in the list of cinemas (when that can be read) is not found: listings are kept
+// only for the cinemas there are, whatever ids the addresses of pages name.
 func (c *Cache) Listing(ctx context.Context, cinemaID string) (Listing, error) {
-	now := c.opt.Now()
 	c.mu.Lock()
 	k := c.listings[cinemaID]
+	c.mu.Unlock()
 	if k == nil {
+		if list, err := c.Cinemas(ctx); err == nil && !slices.ContainsFunc(list, func(ci cinema.Cinema) bool { return ci.ID == cinemaID }) {
+			return Listing{}, &upstream.Error{Op: upstream.OpListSessions, Kind: upstream.ErrNotFound, Description: "no cinema " + cinemaID}
+		}
+	}
+	now := c.opt.Now()
+	c.mu.Lock()
+	if k = c.listings[cinemaID]; k == nil {
 		k = &kept[Listing]{}
 		c.listings[cinemaID] = k
 	}

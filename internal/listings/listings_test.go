@@ -231,6 +231,16 @@ func TestListing(t *testing.T) {
 			_, _ = c.Listing(context.Background(), "0001")
 			waitReads(t, c, src, 2)
 		}},
+		{"an unknown cinema is not found, and not read", Options{}, func(t *testing.T, c *Cache, src *fakeSource, clk *clock) {
+			for range 3 {
+				if _, err := c.Listing(context.Background(), "9999"); !errors.Is(err, upstream.ErrNotFound) {
+					t.Fatalf("err = %v", err)
+				}
+			}
+			if src.reads.Load() != 0 || len(c.listings) != 0 {
+				t.Fatalf("%d reads, %d listings kept", src.reads.Load(), len(c.listings))
+			}
+		}},
 		{"cinemas read once", Options{}, func(t *testing.T, c *Cache, src *fakeSource, clk *clock) {
 			for range 10 {
 				if l, err := c.Cinemas(context.Background()); err != nil || len(l) != 1 {
