@@ -13,7 +13,7 @@
 // Once older than TTL a listing is still served for StaleFor while a fresh read runs in the
 // background (stale-while-revalidate). When a read fails the last good listing is kept and
 // served with its age (Listing.AsOf, Listing.Failing), and no new read is started for
-// RetryAfter. A listing shows free-seat counts; like seat states they are only ever shown:
+// RetryAfter (when nothing is kept yet every caller reads, one at a time). A listing shows free-seat counts; like seat states they are only ever shown:
 // the ticketing system decides when seats are taken.
 package listings
 
@@ -59,7 +59,9 @@ type Options struct {
 	StaleFor time.Duration
 	// CinemasTTL is how long the list of cinemas is served; default 10 min.
 	CinemasTTL time.Duration
-	// RetryAfter is how long after a failed read no new read is started; default 5 s.
+	// RetryAfter is how long after a failed read no new read is started while a listing is
+	// kept (it is served meanwhile); default 5 s. Without one every caller reads, one at a
+	// time, so that the client's circuit breaker sees the outage.
 	RetryAfter time.Duration
 	// ReadTimeout bounds the shared read, which no visitor's cancellation or read budget
 	// cuts short; default 10 s.
@@ -277,12 +279,10 @@ func (c *Cache) stateLocked(l Listing, at, failedAt time.Time, failing bool, now
 	l.Failing = failing && !at.IsZero()
 	l.outdated = l.Failing && now.Sub(at) >= c.opt.OutdatedAfter
 	switch age := now.Sub(at); {
-	case at.IsZero() && failedAt.IsZero():
+	case at.IsZero(): // nothing kept: every caller reads (one at a time), as without a cache
 		return l, expired
 	case !failedAt.IsZero() && now.Sub(failedAt) < c.opt.RetryAfter:
 		return l, resting
-	case at.IsZero():
-		return l, expired
 	case age < ttl:
 		return l, fresh
 	case age < ttl+c.opt.StaleFor:
