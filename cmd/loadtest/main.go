@@ -127,6 +127,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	defer st.stop()
 
+	began := time.Now()
+	atStart, err := st.upstreamCalls(ctx)
+	if err != nil {
+		return err
+	}
 	var results []pageResult
 	for _, name := range cfg.Pages {
 		r, err := measurePage(ctx, st, cfg, name, pages[name], log)
@@ -136,6 +141,15 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		results = append(results, r)
 	}
 	printPages(stdout, cfg, results)
+	if st.counted() {
+		atEnd, err := st.upstreamCalls(ctx)
+		if err != nil {
+			return err
+		}
+		if line := wholeRunListing(results, atStart, atEnd, time.Since(began)); line != "" {
+			fmt.Fprintln(stdout, line)
+		}
+	}
 
 	if cfg.Slow > 0 {
 		slow, err := measureSlow(ctx, st, cfg, results, log)

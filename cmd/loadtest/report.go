@@ -74,6 +74,28 @@ func listingLine(r pageResult, d time.Duration) string {
 		r.name, strings.Join(parts, " + "), d, r.cinemas, per, r.metrics.Requests)
 }
 
+// wholeRunListing gives the listing reads of the whole run (setting up visitors, the unloaded
+// views and the attacks of every page) per cinema per 30 s: an attack shorter than the
+// listing's 30 s may see no read at all. "" when no listing page was attacked.
+func wholeRunListing(results []pageResult, start, end map[string]int64, took time.Duration) string {
+	cinemas := 0
+	for _, r := range results {
+		cinemas = max(cinemas, r.cinemas) // the listing pages all view cinema 0001
+	}
+	if cinemas == 0 {
+		return ""
+	}
+	var n int64
+	var parts []string
+	for _, op := range listingOps {
+		d := end[op] - start[op]
+		n += d
+		parts = append(parts, fmt.Sprintf("%d %s", d, op))
+	}
+	return fmt.Sprintf("listing, whole run: %s over %v for %d cinema(s) = %.2f calls per cinema per 30 s",
+		strings.Join(parts, " + "), took.Round(100*time.Millisecond), cinemas, float64(n)/float64(cinemas)/(took.Seconds()/30))
+}
+
 // printWatch writes the figures of the return page visitors.
 func printWatch(w io.Writer, cfg config, r watchResult) {
 	intervals := cfg.Duration.Seconds() / cfg.PollEvery.Seconds()

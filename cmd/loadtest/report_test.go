@@ -56,3 +56,14 @@ func TestReportSaysCountsAreMissingWithoutTheSandbox(t *testing.T) {
 		t.Fatalf("%s", b.String())
 	}
 }
+
+func TestWholeRunListing(t *testing.T) {
+	rs := []pageResult{{name: "whats-on", cinemas: 1}, {name: "booking"}}
+	got := wholeRunListing(rs, map[string]int64{"Sessions": 3, "Films": 3}, map[string]int64{"Sessions": 6, "Films": 6}, 45*time.Second)
+	if !strings.Contains(got, "3 Sessions + 3 Films over 45s") || !strings.Contains(got, "= 4.00 calls per cinema per 30 s") {
+		t.Fatal(got)
+	}
+	if wholeRunListing(rs[1:], nil, nil, time.Second) != "" {
+		t.Fatal("a run without listing pages has no listing line")
+	}
+}
