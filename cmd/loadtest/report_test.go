@@ -59,8 +59,11 @@ func TestReportSaysCountsAreMissingWithoutTheSandbox(t *testing.T) {
 
 func TestWholeRunListing(t *testing.T) {
 	rs := []pageResult{{name: "whats-on", cinemas: 1}, {name: "booking"}}
-	got := wholeRunListing(rs, map[string]int64{"Sessions": 3, "Films": 3}, map[string]int64{"Sessions": 6, "Films": 6}, 45*time.Second)
-	if !strings.Contains(got, "3 Sessions + 3 Films over 45s") || !strings.Contains(got, "= 4.00 calls per cinema per 30 s") {
+	got := wholeRunListing(rs, map[string]int64{"Sessions": 3, "Films": 3}, map[string]int64{"Sessions": 5, "Films": 5}, 45*time.Second)
+	if !strings.Contains(got, "2 Sessions + 2 Films over 45s") || !strings.Contains(got, "within at most 2 per cinema per 30 s (1 × 2 × 2 = 4)") {
+		t.Fatal(got)
+	}
+	if got := wholeRunListing(rs, nil, map[string]int64{"Sessions": 3, "Films": 3}, 45*time.Second); !strings.Contains(got, "OVER") {
 		t.Fatal(got)
 	}
 	if wholeRunListing(rs[1:], nil, nil, time.Second) != "" {
