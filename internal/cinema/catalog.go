@@ -1,6 +1,9 @@
 package cinema
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // Cinema is one site of the circuit.
 type Cinema struct {
@@ -11,13 +14,25 @@ type Cinema struct {
 	TimeZone string // IANA name, e.g. "Europe/Berlin"
 }
 
-// Location returns the cinema's time zone, or UTC when it is unknown.
+// Location returns the cinema's time zone, or UTC when it is unknown. Zones are loaded once
+// (time.LoadLocation reads the zone file on every call; every page showing a time asks).
 func (c Cinema) Location() *time.Location {
-	if loc, err := time.LoadLocation(c.TimeZone); err == nil && c.TimeZone != "" {
-		return loc
+	if c.TimeZone == "" {
+		return time.UTC
 	}
-	return time.UTC
+	if loc, ok := zones.Load(c.TimeZone); ok {
+		return loc.(*time.Location)
+	}
+	loc, err := time.LoadLocation(c.TimeZone)
+	if err != nil {
+		loc = time.UTC
+	}
+	zones.Store(c.TimeZone, loc) // the cinemas' zones: a handful of names
+	return loc
 }
+
+// zones are the locations loaded by Location, by name.
+var zones sync.Map
 
 // Film is a film scheduled at a cinema.
 type Film struct {

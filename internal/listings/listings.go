@@ -84,6 +84,8 @@ type Listing struct {
 	Failing bool
 	// outdated is Failing and older than OutdatedAfter when it was handed out.
 	outdated bool
+	// byDay are the sessions by business day, made once per read.
+	byDay map[string][]cinema.Session
 }
 
 // Outdated reports whether the page should say the listing is old: the ticketing system did
@@ -91,7 +93,11 @@ type Listing struct {
 func (l Listing) Outdated() bool { return l.outdated }
 
 // Day returns the sessions of one business day ("YYYY-MM-DD", the cinema's), by show time.
+// The slice is shared: read it, never change it.
 func (l Listing) Day(day string) []cinema.Session {
+	if l.byDay != nil {
+		return l.byDay[day]
+	}
 	var out []cinema.Session
 	for _, s := range l.Sessions {
 		if s.Day() == day {
@@ -316,7 +322,11 @@ func (c *Cache) refreshListing(ctx context.Context, cinemaID string) <-chan sing
 		}
 		sorted := append([]cinema.Session(nil), sessions...)
 		sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Showtime.Before(sorted[j].Showtime) })
-		k.val = Listing{CinemaID: cinemaID, Sessions: sorted, Films: films}
+		byDay := map[string][]cinema.Session{}
+		for _, s := range sorted {
+			byDay[s.Day()] = append(byDay[s.Day()], s)
+		}
+		k.val = Listing{CinemaID: cinemaID, Sessions: sorted, Films: films, byDay: byDay}
 		k.at, k.failedAt, k.err = now, time.Time{}, nil
 		l := k.val
 		l.AsOf = now
