@@ -135,8 +135,9 @@ func (s *Handler) findSession(c echo.Context, cinemaID, sessionID string) (cinem
 	if cinemaID == "" || sessionID == "" || len(cinemaID) > 20 || len(sessionID) > 41 {
 		return cinema.Session{}, notFound
 	}
-	sessionID = upstream.SplitSessionID(cinemaID, sessionID)                      // "1001" or the listing's "0001-1001"
-	se, err := s.Listings.FindSession(c.Request().Context(), cinemaID, sessionID) // the shared listing
+	sessionID = upstream.SplitSessionID(cinemaID, sessionID) // "1001" or the listing's "0001-1001"
+	// From the shared listing (internal/listings): no read of the ticketing system per view.
+	se, err := s.Listings.FindSession(c.Request().Context(), cinemaID, sessionID)
 	if errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrInvalidRequest) {
 		return cinema.Session{}, notFound
 	}
