@@ -74,7 +74,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.BoolVar(&c.Smoke, "smoke", false, "a short smoke run for CI: 2 s at 10/s, 2 visitors per page, fails only if a page errors")
 	fs.BoolVar(&c.KeepWorkDir, "keep", false, "keep the work directory (binaries, logs, database)")
 	fs.StringVar(&c.Target, "target", "", "measure the site running at this base URL (a replica, a load balancer) instead of starting a stack; it must trust X-Forwarded-For from this host and use the sandbox's default world")
-	fs.StringVar(&c.SandboxURL, "sandbox-url", "", "with -target: the base URL of the site's sandbox ticketing API, to count upstream calls and set -latency/-slow there (without it no upstream figures are given)")
+	fs.StringVar(&c.SandboxURL, "sandbox-url", "", "with -target: the base URL of the site's sandbox ticketing API, to count upstream calls and set -latency/-slow there (its faults are cleared at the end; without it no upstream figures are given)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}

@@ -26,11 +26,15 @@ import (
 // stack is the sandbox and the service, each a subprocess of one binary; or, with -target, a
 // site running elsewhere (web and sandbox nil) and maybe its sandbox.
 type stack struct {
-	site     string // the service's base URL
-	upstream string // the sandbox's base URL; "" when not known (-target without -sandbox-url)
-	web      *proc
-	sandbox  *proc
-	logs     string
+	// external: a site this tool did not start (-target); its sandbox's faults are cleared
+	// at the end when -latency set one there.
+	external  bool
+	setFaults bool
+	site      string // the service's base URL
+	upstream  string // the sandbox's base URL; "" when not known (-target without -sandbox-url)
+	web       *proc
+	sandbox   *proc
+	logs      string
 }
 
 // startStack builds the service and starts the sandbox (with the latency) and the service
@@ -77,7 +81,7 @@ func startStack(ctx context.Context, cfg config, work string, log *slog.Logger) 
 // useStack is a site already running (-target), with its sandbox when -sandbox-url names it:
 // -latency is then set there as on a stack of our own.
 func useStack(ctx context.Context, cfg config, log *slog.Logger) (*stack, error) {
-	st := &stack{site: cfg.Target, upstream: cfg.SandboxURL}
+	st := &stack{site: cfg.Target, upstream: cfg.SandboxURL, external: true}
 	if st.upstream != "" {
 		if _, err := st.upstreamCalls(ctx); err != nil {
 			return nil, fmt.Errorf("-sandbox-url: %w", err)
@@ -85,6 +89,7 @@ func useStack(ctx context.Context, cfg config, log *slog.Logger) (*stack, error)
 		if err := st.setLatency(ctx, cfg.Latency); err != nil {
 			return nil, err
 		}
+		st.setFaults = cfg.Latency > 0
 	}
 	log.Info("measuring a running site", "site", st.site, "upstream", cmp.Or(st.upstream, "unknown: no upstream call counts"), "latency", cfg.Latency)
 	return st, nil
@@ -143,6 +148,14 @@ func startProcess(ctx context.Context, bin string, args []string, logFile string
 
 // stop ends both processes (SIGINT: they shut down cleanly).
 func (st *stack) stop() {
+	if st.external {
+		if st.setFaults { // the latency this tool set on a sandbox it did not start
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = st.setLatency(ctx, 0)
+		}
+		return
+	}
 	for _, p := range []*proc{st.web, st.sandbox} {
 		if p != nil {
 			_ = p.cmd.Process.Signal(os.Interrupt)
