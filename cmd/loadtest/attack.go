@@ -21,6 +21,8 @@ type pageResult struct {
 	rounds    int              // upstream round trips an unloaded view waits for now (probe ÷ latency)
 	needs     int              // round trips it cannot do without (page.needs)
 	calls     map[string]int64 // upstream calls during the attack, per operation
+	counted   bool             // calls were counted (the sandbox is known)
+	cinemas   int              // cinemas whose listings the views read (page.cinemas)
 	pollOrder int              // return page: orders watched
 	sample    target           // one visitor's view, for the slow-upstream check
 }
@@ -63,7 +65,7 @@ func forEach(ctx context.Context, n int, fn func(ctx context.Context, i int) err
 // measurePage sets up the page's visitors, times unloaded views, then attacks the page at the
 // set rate and counts the upstream calls made meanwhile.
 func measurePage(ctx context.Context, st *stack, cfg config, name string, p page, log *slog.Logger) (pageResult, error) {
-	r := pageResult{name: name, needs: p.needs}
+	r := pageResult{name: name, needs: p.needs, counted: st.counted(), cinemas: p.cinemas}
 	log.Info("setting up visitors", "page", name, "pool", cfg.Pool)
 	targets, err := setupVisitors(ctx, st.site, p, cfg.Pool)
 	if err != nil {

@@ -10,6 +10,10 @@
 //	go run ./cmd/loadtest -visitors 2000       # and 2,000 visitors polling the return page
 //	go run ./cmd/loadtest -slow 10s            # and each page once with a 10 s upstream
 //	go run ./cmd/loadtest -smoke               # 2 s at 10/s; fails only if a page errors
+//	go run ./cmd/loadtest -pages whats-on,film # the listing pages (What's on, a film's session)
+//	go run ./cmd/loadtest -target http://lb:8080 -sandbox-url http://sandbox:9090
+//	                                           # a running site (replica, load balancer); upstream
+//	                                           # counts only with the sandbox's URL
 package main
 
 import (
@@ -48,6 +52,10 @@ type config struct {
 	Package     string        // the service's main package
 	Smoke       bool
 	KeepWorkDir bool
+	// Target is a running site (a second replica, a load balancer) to measure instead of
+	// starting a stack; SandboxURL its sandbox, for the upstream call counts and latency.
+	Target     string
+	SandboxURL string
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
@@ -65,6 +73,8 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&c.Package, "pkg", "./cmd/web", "the service's main package, built once with go build")
 	fs.BoolVar(&c.Smoke, "smoke", false, "a short smoke run for CI: 2 s at 10/s, 2 visitors per page, fails only if a page errors")
 	fs.BoolVar(&c.KeepWorkDir, "keep", false, "keep the work directory (binaries, logs, database)")
+	fs.StringVar(&c.Target, "target", "", "measure the site running at this base URL (a replica, a load balancer) instead of starting a stack; it must trust X-Forwarded-For from this host and use the sandbox's default world")
+	fs.StringVar(&c.SandboxURL, "sandbox-url", "", "with -target: the base URL of the site's sandbox ticketing API, to count upstream calls and set -latency/-slow there (its faults are cleared at the end; without it no upstream figures are given)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -79,6 +89,13 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	}
 	if c.Rate <= 0 || c.Duration <= 0 || c.Pool <= 0 || c.Latency < 0 {
 		return c, errors.New("-rate, -duration and -pool must be positive, -latency not negative")
+	}
+	c.Target, c.SandboxURL = strings.TrimSuffix(c.Target, "/"), strings.TrimSuffix(c.SandboxURL, "/")
+	if c.SandboxURL != "" && c.Target == "" {
+		return c, errors.New("-sandbox-url goes with -target (without it the tool starts its own sandbox)")
+	}
+	if c.Target != "" && c.SandboxURL == "" && c.Slow > 0 {
+		return c, errors.New("-slow needs the sandbox: give -sandbox-url with -target")
 	}
 	return c, nil
 }
@@ -99,12 +116,22 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		defer os.RemoveAll(work)
 	}
 
-	st, err := startStack(ctx, cfg, work, log)
+	var st *stack
+	if cfg.Target != "" {
+		st, err = useStack(ctx, cfg, log)
+	} else {
+		st, err = startStack(ctx, cfg, work, log)
+	}
 	if err != nil {
 		return err
 	}
 	defer st.stop()
 
+	began := time.Now()
+	atStart, err := st.upstreamCalls(ctx)
+	if err != nil {
+		return err
+	}
 	var results []pageResult
 	for _, name := range cfg.Pages {
 		r, err := measurePage(ctx, st, cfg, name, pages[name], log)
@@ -114,6 +141,15 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		results = append(results, r)
 	}
 	printPages(stdout, cfg, results)
+	if st.counted() {
+		atEnd, err := st.upstreamCalls(ctx)
+		if err != nil {
+			return err
+		}
+		if line := wholeRunListing(results, atStart, atEnd, time.Since(began)); line != "" {
+			fmt.Fprintln(stdout, line)
+		}
+	}
 
 	if cfg.Slow > 0 {
 		slow, err := measureSlow(ctx, st, cfg, results, log)

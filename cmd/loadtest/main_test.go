@@ -19,3 +19,28 @@ func TestParseFlagsChecksPageNames(t *testing.T) {
 		t.Fatalf("pages %q", cfg.Pages)
 	}
 }
+
+// -target measures a running site; -sandbox-url only goes with it, and -slow needs it.
+func TestParseFlagsTarget(t *testing.T) {
+	tests := []struct {
+		args    []string
+		wantErr string
+	}{
+		{[]string{"-target", "http://127.0.0.1:8080/", "-pages", "whats-on,film"}, ""},
+		{[]string{"-target", "http://lb", "-sandbox-url", "http://sb/"}, ""},
+		{[]string{"-sandbox-url", "http://sb"}, "-sandbox-url goes with -target"},
+		{[]string{"-target", "http://lb", "-slow", "10s"}, "-slow needs the sandbox"},
+	}
+	for _, tt := range tests {
+		cfg, err := parseFlags(tt.args, io.Discard)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%q: err %v, want %q", tt.args, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || strings.HasSuffix(cfg.Target, "/") || strings.HasSuffix(cfg.SandboxURL, "/") {
+			t.Errorf("%q: %+v, %v", tt.args, cfg, err)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package main
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // booking is a ready-made booking of the sandbox's default world (docs/sandbox.md).
 type booking struct{ number, email string }
@@ -24,14 +27,37 @@ type page struct {
 	// pollsOrders: each view is a poll of an order the payment poller watches (the report
 	// gives the poller's calls per order).
 	pollsOrders bool
-	setup       func(ctx context.Context, v *visitor, i int) (target, error)
+	// cinemas is how many cinemas' listings the page's views read (the report gives the
+	// listing's upstream calls per cinema per 30 s); 0: not a listing page.
+	cinemas int
+	setup   func(ctx context.Context, v *visitor, i int) (target, error)
 }
 
 // pageNames are the pages in the order they are attacked: the return page last, as its
 // orders keep the payment poller busy afterwards.
-var pageNames = []string{"booking", "edit", "seatmap", "return-poll"}
+var pageNames = []string{"whats-on", "film", "booking", "edit", "seatmap", "return-poll"}
+
+// listingOps are the upstream operations of a cinema's listing: What's on and the film page
+// read them through the shared listing (internal/listings), at most once per -listing-ttl per
+// cinema, whatever the number of views.
+var listingOps = []string{"Sessions", "Films"} // the sandbox's names of ListSessions and ListFilms
 
 var pages = map[string]page{
+	// What's on of cinema 0001, the visitors spread over the days it offers. The listing is
+	// shared (one read per cinema per -listing-ttl), so a view waits for no upstream call; the
+	// ratios are against one call all the same, what a view may cost at most.
+	"whats-on": {needs: 1, cinemas: 1, setup: func(ctx context.Context, v *visitor, i int) (target, error) {
+		days, err := v.whatsOnDays(ctx)
+		if err != nil {
+			return target{}, err
+		}
+		return v.target(days[i%len(days)], nil), nil
+	}},
+	// The film's session page (choose tickets) of a session of cinema 0001: the session from
+	// the shared listing, then its TicketTypes.
+	"film": {needs: 1, cinemas: 1, setup: func(ctx context.Context, v *visitor, i int) (target, error) {
+		return v.target(fmt.Sprintf("/whats-on/0001/%d", purchaseSession(i)), nil), nil
+	}},
 	// GetSingleBooking, then its session's SeatPlan and TicketTypes (both need the booking).
 	"booking": {needs: 2, setup: func(ctx context.Context, v *visitor, i int) (target, error) {
 		err := v.findBooking(ctx, paidBookings[i%len(paidBookings)])

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -22,14 +23,30 @@ func printPages(w io.Writer, cfg config, results []pageResult) {
 	for _, r := range results {
 		m := r.metrics
 		need := time.Duration(r.needs) * cfg.Latency
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%v\t%v\t%v (%d)\t%d × %v = %v\t%s\t%s\t%.2f\t\n", r.name, m.Requests, errorCount(m.StatusCodes),
+		calls := "n/a"
+		if r.counted {
+			calls = fmt.Sprintf("%.2f", perView(r.calls, m.Requests))
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%v\t%v\t%v (%d)\t%d × %v = %v\t%s\t%s\t%s\t\n", r.name, m.Requests, errorCount(m.StatusCodes),
 			ms(m.Latencies.P50), ms(m.Latencies.P99), ms(r.probe), r.rounds, r.needs, cfg.Latency, need,
-			ratio(m.Latencies.P50, need), ratio(m.Latencies.P99, need), perView(r.calls, m.Requests))
+			ratio(m.Latencies.P50, need), ratio(m.Latencies.P99, need), calls)
 	}
 	_ = tw.Flush()
-	fmt.Fprintln(w, "\nupstream calls per view, by operation:")
-	for _, r := range results {
-		fmt.Fprintf(w, "  %-12s %s\n", r.name, byOperation(r.calls, r.metrics.Requests))
+	if len(results) > 0 && !results[0].counted {
+		fmt.Fprintf(w, "\nupstream calls: not available: %s was measured without its sandbox (give -sandbox-url)\n", cfg.Target)
+		if cfg.Latency > 0 {
+			fmt.Fprintf(w, "the upstream latency of %v is not set there either: the ratios assume the site's upstream has it\n", cfg.Latency)
+		}
+	} else {
+		fmt.Fprintln(w, "\nupstream calls per view, by operation (calls in the attack):")
+		for _, r := range results {
+			fmt.Fprintf(w, "  %-12s %s\n", r.name, byOperation(r.calls, r.metrics.Requests))
+		}
+		for _, r := range results {
+			if r.cinemas > 0 {
+				fmt.Fprintln(w, listingLine(r, cfg.Duration))
+			}
+		}
 	}
 	for _, r := range results {
 		if r.pollOrder == 0 {
@@ -44,6 +61,48 @@ func printPages(w io.Writer, cfg config, results []pageResult) {
 	fmt.Fprintln(w, "unloaded: median of 11 views one at a time before the attack; rounds: that ÷ latency, rounded down (what the code waits for now)")
 }
 
+// listingLine gives a listing page's reads of the cinemas' listings per cinema per 30 s (at
+// most 2 with the shared listing: sessions and films once per -listing-ttl of 30 s).
+func listingLine(r pageResult, d time.Duration) string {
+	var n int64
+	var parts []string
+	for _, op := range listingOps {
+		n += r.calls[op]
+		parts = append(parts, fmt.Sprintf("%d %s", r.calls[op], op))
+	}
+	per := float64(n) / float64(r.cinemas) / (d.Seconds() / 30)
+	return fmt.Sprintf("listing (%s): %s over %v for %d cinema(s) = %.2f calls per cinema per 30 s (%d views)",
+		r.name, strings.Join(parts, " + "), d, r.cinemas, per, r.metrics.Requests)
+}
+
+// wholeRunListing gives the listing reads of the whole run (setting up visitors, the unloaded
+// views and the attacks of every page) per cinema per 30 s: an attack shorter than the
+// listing's 30 s may see no read at all. "" when no listing page was attacked.
+func wholeRunListing(results []pageResult, start, end map[string]int64, took time.Duration) string {
+	cinemas := 0
+	for _, r := range results {
+		cinemas = max(cinemas, r.cinemas) // the listing pages all view cinema 0001
+	}
+	if cinemas == 0 {
+		return ""
+	}
+	var n int64
+	var parts []string
+	for _, op := range listingOps {
+		d := end[op] - start[op]
+		n += d
+		parts = append(parts, fmt.Sprintf("%d %s", d, op))
+	}
+	windows := int64(math.Ceil(took.Seconds() / 30))
+	allowed := 2 * windows * int64(cinemas)
+	verdict := "within"
+	if n > allowed {
+		verdict = "OVER"
+	}
+	return fmt.Sprintf("listing, whole run: %s over %v for %d cinema(s): %s at most 2 per cinema per 30 s (%d × 2 × %d = %d)",
+		strings.Join(parts, " + "), took.Round(100*time.Millisecond), cinemas, verdict, cinemas, windows, allowed)
+}
+
 // printWatch writes the figures of the return page visitors.
 func printWatch(w io.Writer, cfg config, r watchResult) {
 	intervals := cfg.Duration.Seconds() / cfg.PollEvery.Seconds()
@@ -51,9 +110,17 @@ func printWatch(w io.Writer, cfg config, r watchResult) {
 		r.setup.Round(time.Second), r.returning.Round(time.Second))
 	fmt.Fprintf(w, "  polls %d, errors %d, p50 %v, p99 %v, max %v\n", r.metrics.Requests, errorCount(r.metrics.StatusCodes),
 		ms(r.metrics.Latencies.P50), ms(r.metrics.Latencies.P99), ms(r.metrics.Latencies.Max))
-	fmt.Fprintf(w, "  service RSS: %.1f MB at the start of polling, %.1f MB peak\n", float64(r.rssStartKB)/1024, float64(r.rssPeakKB)/1024)
-	fmt.Fprintf(w, "  poller: %d %s calls = %.2f per order per %v poll interval\n", r.orderDetails, orderDetailsOp,
-		float64(r.orderDetails)/float64(cfg.Visitors)/intervals, cfg.PollEvery)
+	if cfg.Target != "" {
+		fmt.Fprintln(w, "  service RSS: not measured (-target: the site is not this tool's process)")
+	} else {
+		fmt.Fprintf(w, "  service RSS: %.1f MB at the start of polling, %.1f MB peak\n", float64(r.rssStartKB)/1024, float64(r.rssPeakKB)/1024)
+	}
+	if cfg.Target != "" && cfg.SandboxURL == "" {
+		fmt.Fprintln(w, "  poller: upstream calls not available (give -sandbox-url)")
+	} else {
+		fmt.Fprintf(w, "  poller: %d %s calls = %.2f per order per %v poll interval\n", r.orderDetails, orderDetailsOp,
+			float64(r.orderDetails)/float64(cfg.Visitors)/intervals, cfg.PollEvery)
+	}
 }
 
 // failures is an error naming the pages that answered anything but 200.

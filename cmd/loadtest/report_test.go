@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
@@ -35,5 +36,37 @@ func TestPurchaseSessionsSpreadOverTheCinema(t *testing.T) {
 	}
 	if len(seen) != 24 {
 		t.Fatalf("24 visitors use %d sessions, want all 24", len(seen))
+	}
+}
+
+func TestListingLineIsPerCinemaPer30s(t *testing.T) {
+	r := pageResult{name: "whats-on", cinemas: 1, counted: true, calls: map[string]int64{"Sessions": 1, "Films": 1, "TicketTypes": 9},
+		metrics: vegeta.Metrics{Requests: 2000}}
+	got := listingLine(r, 10*time.Second)
+	if !strings.Contains(got, "1 Sessions + 1 Films") || !strings.Contains(got, "= 6.00 calls per cinema per 30 s") {
+		t.Fatalf("%s", got)
+	}
+}
+
+func TestReportSaysCountsAreMissingWithoutTheSandbox(t *testing.T) {
+	var b strings.Builder
+	r := pageResult{name: "whats-on", cinemas: 1, metrics: vegeta.Metrics{Requests: 10}}
+	printPages(&b, config{Target: "http://lb", Duration: time.Second}, []pageResult{r})
+	if !strings.Contains(b.String(), "not available") || strings.Contains(b.String(), "calls per cinema") {
+		t.Fatalf("%s", b.String())
+	}
+}
+
+func TestWholeRunListing(t *testing.T) {
+	rs := []pageResult{{name: "whats-on", cinemas: 1}, {name: "booking"}}
+	got := wholeRunListing(rs, map[string]int64{"Sessions": 3, "Films": 3}, map[string]int64{"Sessions": 5, "Films": 5}, 45*time.Second)
+	if !strings.Contains(got, "2 Sessions + 2 Films over 45s") || !strings.Contains(got, "within at most 2 per cinema per 30 s (1 × 2 × 2 = 4)") {
+		t.Fatal(got)
+	}
+	if got := wholeRunListing(rs, nil, map[string]int64{"Sessions": 3, "Films": 3}, 45*time.Second); !strings.Contains(got, "OVER") {
+		t.Fatal(got)
+	}
+	if wholeRunListing(rs[1:], nil, nil, time.Second) != "" {
+		t.Fatal("a run without listing pages has no listing line")
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -22,13 +23,18 @@ import (
 	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
 )
 
-// stack is the sandbox and the service, each a subprocess of one binary.
+// stack is the sandbox and the service, each a subprocess of one binary; or, with -target, a
+// site running elsewhere (web and sandbox nil) and maybe its sandbox.
 type stack struct {
-	site     string // the service's base URL
-	upstream string // the sandbox's base URL
-	web      *proc
-	sandbox  *proc
-	logs     string
+	// external: a site this tool did not start (-target); its sandbox's faults are cleared
+	// at the end when -latency set one there.
+	external  bool
+	setFaults bool
+	site      string // the service's base URL
+	upstream  string // the sandbox's base URL; "" when not known (-target without -sandbox-url)
+	web       *proc
+	sandbox   *proc
+	logs      string
 }
 
 // startStack builds the service and starts the sandbox (with the latency) and the service
@@ -71,6 +77,26 @@ func startStack(ctx context.Context, cfg config, work string, log *slog.Logger) 
 	log.Info("started", "site", st.site, "upstream", st.upstream, "latency", cfg.Latency, "logs", work)
 	return st, nil
 }
+
+// useStack is a site already running (-target), with its sandbox when -sandbox-url names it:
+// -latency is then set there as on a stack of our own.
+func useStack(ctx context.Context, cfg config, log *slog.Logger) (*stack, error) {
+	st := &stack{site: cfg.Target, upstream: cfg.SandboxURL, external: true}
+	if st.upstream != "" {
+		if _, err := st.upstreamCalls(ctx); err != nil {
+			return nil, fmt.Errorf("-sandbox-url: %w", err)
+		}
+		if err := st.setLatency(ctx, cfg.Latency); err != nil {
+			return nil, err
+		}
+		st.setFaults = cfg.Latency > 0
+	}
+	log.Info("measuring a running site", "site", st.site, "upstream", cmp.Or(st.upstream, "unknown: no upstream call counts"), "latency", cfg.Latency)
+	return st, nil
+}
+
+// counted says whether the sandbox's call counts can be read.
+func (st *stack) counted() bool { return st.upstream != "" }
 
 // proc is a started subprocess; done closes when it has exited.
 type proc struct {
@@ -122,6 +148,14 @@ func startProcess(ctx context.Context, bin string, args []string, logFile string
 
 // stop ends both processes (SIGINT: they shut down cleanly).
 func (st *stack) stop() {
+	if st.external {
+		if st.setFaults { // the latency this tool set on a sandbox it did not start
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = st.setLatency(ctx, 0)
+		}
+		return
+	}
 	for _, p := range []*proc{st.web, st.sandbox} {
 		if p != nil {
 			_ = p.cmd.Process.Signal(os.Interrupt)
@@ -149,7 +183,11 @@ func freePort() (int, error) {
 }
 
 // upstreamCalls reads the sandbox's call count per operation (GET /sandbox-admin/stats).
+// Without a known sandbox it is empty (the report says the counts are not available).
 func (st *stack) upstreamCalls(ctx context.Context) (map[string]int64, error) {
+	if !st.counted() {
+		return map[string]int64{}, nil
+	}
 	var stats struct {
 		Calls map[string]int64 `json:"calls"`
 	}
@@ -197,7 +235,11 @@ func (st *stack) admin(ctx context.Context, method, path string, in, out any) er
 }
 
 // rssKB is the service's resident set size (VmRSS in /proc/<pid>/status), in KiB.
+// It is 0 for a site this tool did not start (-target).
 func (st *stack) rssKB() (int64, error) {
+	if st.web == nil {
+		return 0, nil
+	}
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", st.web.cmd.Process.Pid))
 	if err != nil {
 		return 0, err

@@ -168,6 +168,24 @@ func (v *visitor) startEdit(ctx context.Context) error {
 	return nil
 }
 
+// whatsOnDays are the links of What's on of cinema 0001 to each day it offers.
+func (v *visitor) whatsOnDays(ctx context.Context) ([]string, error) {
+	doc, err := v.page(ctx, "/whats-on?cinema=0001")
+	if err != nil {
+		return nil, err
+	}
+	var days []string
+	doc.Find(`[data-testid="days"] a`).Each(func(_ int, s *goquery.Selection) {
+		if href, ok := s.Attr("href"); ok {
+			days = append(days, href)
+		}
+	})
+	if len(days) == 0 {
+		return nil, fmt.Errorf("what's on links no days")
+	}
+	return days, nil
+}
+
 // chooseTicket chooses one adult ticket for a session of cinema 0001: the visit then holds an
 // order and is on the seat page.
 func (v *visitor) chooseTicket(ctx context.Context, session int) error {

@@ -49,6 +49,7 @@ type Config struct {
 	ShutdownTimeout time.Duration // how long in-flight requests get on SIGTERM
 	SiteName        string        // shown in the header
 	KioskIdle       time.Duration // kiosk returns to the start after this long without touch
+	ListingTTL      time.Duration // how long a cinema's listing (sessions, films) is shared before it is read again
 	ChangeCutoff    time.Duration // customers' changes close this long before the show
 	ChangeCutoffBy  string        // per-cinema cut-offs, e.g. "0001=2h,0002=45m"
 	SandboxDelay    time.Duration // embedded sandbox: how long the connector takes to complete a paid order
@@ -145,6 +146,7 @@ func (c *Config) settings() []setting {
 		{name: "shutdown-timeout", help: "how long in-flight requests may finish on shutdown", dur: &c.ShutdownTimeout, def: "15s"},
 		{name: "site-name", help: "name shown in the header", str: &c.SiteName, def: "Lumière Cinemas"},
 		{name: "kiosk-idle", help: "kiosk idle time before it starts over", dur: &c.KioskIdle, def: "60s"},
+		{name: "listing-ttl", help: "how long a cinema's listing (sessions with free seats, films) is shared by every visitor before it is read again (then served for as long again while it is read in the background)", dur: &c.ListingTTL, def: "30s"},
 		{name: "change-cutoff", help: "customers may change, refund or swap until this long before the show (staff at the counter until it starts)", dur: &c.ChangeCutoff, def: "30m"},
 		{name: "change-cutoff-cinema", help: "per-cinema change cut-offs, CINEMA=DURATION comma-separated, e.g. 0001=2h,0002=45m", str: &c.ChangeCutoffBy},
 		{name: "booking-status-map", help: "upstream bookingStatus numbers (NUMBER=kept|added|removed, comma-separated; default the sandbox's 0=kept,1=added,2=removed)", str: &c.BookingStatuses},

@@ -142,6 +142,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			SessionLifetime:     cfg.SessionLifetime,
 			FormActionOrigins:   formActionOrigins(cfg),
 			KioskIdle:           cfg.KioskIdle,
+			ListingTTL:          cfg.ListingTTL,
 			OrderWatchFor:       cfg.OrderWatchFor,
 			FailedOrderPolicy:   cfg.FailedOrderPolicy,
 			AttentionAfter:      cfg.AttentionAfter,

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -243,5 +244,44 @@ func TestBudgetEditReadsRunConcurrently(t *testing.T) {
 	}
 	if best < each || best >= 2*each {
 		t.Errorf("edit page took %v with %v on each of two reads; want at least %v and under %v (concurrent)", best, each, each, 2*each)
+	}
+}
+
+// TestSlowUpstreamWhatsOn: with every upstream call taking 10 s, What's on answers within the
+// budget: with the last good listing and its age once it is old, with the slow page when it
+// never had one.
+func TestSlowUpstreamWhatsOn(t *testing.T) {
+	var offset atomic.Int64
+	now := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	h := newHarness(t, harnessOpts{sandbox: true, now: now,
+		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
+	if resp, _ := h.get("/whats-on?cinema=0001"); resp.StatusCode != http.StatusOK {
+		t.Fatalf("what's on: %d", resp.StatusCode)
+	}
+	read := now()
+	mustFault(h, tenSeconds)
+	t.Cleanup(h.sb.Faults().Clear)
+	offset.Store(int64(5 * time.Minute))
+
+	start := time.Now()
+	resp, body := h.get("/whats-on?cinema=0001")
+	if took := time.Since(start); took > pageWithin {
+		t.Errorf("answered after %v, want within %v", took, pageWithin)
+	}
+	doc := h.doc(body)
+	notice := strings.Join(strings.Fields(doc.Find(`[data-testid="listing-as-of"]`).Text()), " ")
+	if resp.StatusCode != http.StatusOK || !strings.Contains(notice, read.In(mustLoc(t, "Europe/Berlin")).Format("15:04")) ||
+		doc.Find(`[data-testid="film"]`).Length() == 0 {
+		t.Fatalf("status %d, notice %q, %d films", resp.StatusCode, notice, doc.Find(`[data-testid="film"]`).Length())
+	}
+
+	// A cinema whose listing was never read: the slow page, within the budget.
+	start = time.Now()
+	resp, _ = h.get("/whats-on?cinema=0002")
+	if took := time.Since(start); took > pageWithin {
+		t.Errorf("cinema 0002: answered after %v, want within %v", took, pageWithin)
+	}
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("cinema 0002: status %d, Retry-After %q; want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
 	}
 }

@@ -8,10 +8,14 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/sandbox"
 	co "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
@@ -300,20 +304,74 @@ func TestBuyPollersCoalesce(t *testing.T) {
 	}
 }
 
-// TestWhatsOnReadsFilmsOnce: the programme needs the sessions and their films; the films are
-// read once per page, not once for the titles and again for the details.
-func TestWhatsOnReadsFilmsOnce(t *testing.T) {
+// TestWhatsOnSharesTheListing: the programme needs the sessions and their films; they are
+// read once per cinema per -listing-ttl (internal/listings) and shared by every view and every
+// day: 20 views in a row, over the days offered, cost at most one of each.
+func TestWhatsOnSharesTheListing(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
-	h.get("/whats-on") // warms the cinema list
-	before, sessions := h.sb.Calls("Films"), h.sb.Calls("Sessions")
-	resp, body := h.get("/whats-on")
+	films, sessions := h.sb.Calls("Films"), h.sb.Calls("Sessions")
+	resp, body := h.get("/whats-on?cinema=0001")
 	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "min") {
 		t.Fatalf("what's on: %d", resp.StatusCode)
 	}
-	if got := h.sb.Calls("Films") - before; got != 1 {
-		t.Errorf("%d films reads for one page", got)
+	doc := h.doc(body)
+	var days []string
+	doc.Find(`[data-testid="days"] a`).Each(func(_ int, s *goquery.Selection) { days = append(days, s.AttrOr("href", "")) })
+	if len(days) < 2 {
+		t.Fatalf("days offered: %q", days)
 	}
-	if got := h.sb.Calls("Sessions") - sessions; got != 1 {
-		t.Errorf("%d session listings for one page", got)
+	for i := range 19 {
+		if resp, _ := h.get(days[i%len(days)]); resp.StatusCode != http.StatusOK {
+			t.Fatalf("view %d of %s: %d", i+2, days[i%len(days)], resp.StatusCode)
+		}
+	}
+	f, s := h.sb.Calls("Films")-films, h.sb.Calls("Sessions")-sessions
+	if f+s > 2 || f > 1 || s > 1 {
+		t.Errorf("20 views of what's on: %d films and %d session listings, want at most one of each", f, s)
+	}
+	if resp, _ := h.get("/whats-on/0001/1111"); resp.StatusCode != http.StatusOK {
+		t.Fatalf("the film's session page: %d", resp.StatusCode)
+	}
+	if got := h.sb.Calls("Sessions") - sessions; got > 1 {
+		t.Errorf("the session page read the listing again: %d session listings", got)
+	}
+}
+
+// TestWhatsOnKeepsTheLastListingWhenTheCinemaDoesNotAnswer: once the listing is older than a
+// few minutes and reading it again fails, What's on still shows it, and says as of when.
+func TestWhatsOnKeepsTheLastListingWhenTheCinemaDoesNotAnswer(t *testing.T) {
+	var offset atomic.Int64
+	now := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	h := newHarness(t, harnessOpts{sandbox: true, now: now})
+	resp, body := h.get("/whats-on?cinema=0001")
+	if resp.StatusCode != http.StatusOK || strings.Contains(body, `data-testid="listing-as-of"`) {
+		t.Fatalf("what's on: %d, as-of notice on a current listing: %v", resp.StatusCode, strings.Contains(body, "listing-as-of"))
+	}
+	read := now()
+	films := h.doc(body).Find(`[data-testid="film"]`).Length()
+	for _, op := range []string{"Sessions", "Films"} {
+		if err := h.sb.Faults().Set(sandbox.Fault{Operation: op, HTTPStatus: http.StatusServiceUnavailable}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(h.sb.Faults().Clear)
+
+	offset.Store(int64(time.Minute)) // stale: served at once, read again behind it (which fails)
+	if resp, body := h.get("/whats-on?cinema=0001"); resp.StatusCode != http.StatusOK || strings.Contains(body, "listing-as-of") {
+		t.Fatalf("a minute old: %d, notice %v", resp.StatusCode, strings.Contains(body, "listing-as-of"))
+	}
+	offset.Store(int64(4 * time.Minute)) // expired: read before answering, which fails
+	resp, body = h.get("/whats-on?cinema=0001")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("four minutes old, the cinema not answering: %d", resp.StatusCode)
+	}
+	doc := h.doc(body)
+	notice := strings.Join(strings.Fields(doc.Find(`[data-testid="listing-as-of"]`).Text()), " ")
+	want := "Show times as of " + read.In(mustLoc(t, "Europe/Berlin")).Format("15:04")
+	if !strings.Contains(notice, want) || !strings.Contains(notice, "not answering") {
+		t.Fatalf("notice %q, want %q and that the system is not answering", notice, want)
+	}
+	if got := doc.Find(`[data-testid="film"]`).Length(); got == 0 || films == 0 { // (a show may have begun in the 4 minutes)
+		t.Fatalf("%d films shown from the kept listing, %d before", got, films)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bookings"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/listings"
 	"github.com/cinemabff/cinemabff/internal/seatplans"
 )
 
@@ -21,6 +22,17 @@ const seatStatesTTL = 2 * time.Second
 type cachedPlanSource struct {
 	bookings.Source
 	plans *seatplans.Cache
+}
+
+// listedSessionSource is the bookings reader's source with sessions found in the shared
+// listing (internal/listings) rather than in a listing read for the page.
+type listedSessionSource struct {
+	bookings.Source
+	listings *listings.Cache
+}
+
+func (s listedSessionSource) FindSession(ctx context.Context, cinemaID, sessionID string) (cinema.Session, error) {
+	return s.listings.FindSession(ctx, cinemaID, sessionID)
 }
 
 func (s cachedPlanSource) GetSeatPlan(ctx context.Context, cinemaID, sessionID string) (cinema.SeatPlan, error) {

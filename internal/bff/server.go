@@ -39,6 +39,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/changewindow"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/listings"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/seatplans"
 	"github.com/cinemabff/cinemabff/internal/staff"
@@ -203,10 +204,14 @@ func New(d Deps) (*Server, error) {
 	if d.Ticketing != nil {
 		s.upstream = d.Ticketing
 		k.SeatPlans = seatplans.New(d.Ticketing, seatplans.Options{TTL: seatStatesTTL})
+		k.Listings = listings.New(d.Ticketing, listings.Options{TTL: d.Config.ListingTTL, Logger: d.Logger,
+			Now: func() time.Time { return k.Now() }})
+		// Booking pages find their session's film, time and screen in the shared listing.
+		k.Bookings = bookings.Reader{Source: listedSessionSource{Source: d.Ticketing, listings: k.Listings}, Logger: d.Logger}
 		// ReadBooking places tickets on the cached plan (layout only, the plan is not
 		// returned); the swap pages, which show the plan's seat states to choose from, keep
 		// reading it from the upstream through Bookings.
-		k.PlacedBookings = bookings.Reader{Source: cachedPlanSource{Source: d.Ticketing, plans: k.SeatPlans}, Logger: d.Logger}
+		k.PlacedBookings = bookings.Reader{Source: cachedPlanSource{Source: k.Bookings.Source, plans: k.SeatPlans}, Logger: d.Logger}
 	} else {
 		k.PlacedBookings = k.Bookings
 	}

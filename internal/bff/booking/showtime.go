@@ -113,10 +113,11 @@ func (s *Handler) requireShowtimeChange(c echo.Context) (cinema.Booking, visit.B
 // showtimeDays, before their own change cut-off, and of the booking's film unless allFilms.
 // The booking's own show is among them (marked on the page, not offered).
 func (s *Handler) otherShows(c echo.Context, b cinema.Booking, allFilms bool) ([]cinema.Session, error) {
-	list, err := s.Ticketing.ListSessions(c.Request().Context(), b.CinemaID, "")
+	listing, err := s.Listings.Listing(c.Request().Context(), b.CinemaID) // shared by every visitor
 	if err != nil {
 		return nil, err
 	}
+	list := listing.Sessions
 	film := ""
 	for _, sh := range list {
 		if sh.SessionID == b.Session.ID {
@@ -296,10 +297,11 @@ func (s *Handler) findShow(c echo.Context, b cinema.Booking, id string) (cinema.
 		return cinema.Session{}, notFound
 	}
 	id = upstream.SplitSessionID(b.CinemaID, id)
-	list, err := s.Ticketing.ListSessions(c.Request().Context(), b.CinemaID, "")
+	listing, err := s.Listings.Listing(c.Request().Context(), b.CinemaID) // shared by every visitor
 	if err != nil {
 		return cinema.Session{}, s.FromUpstream(err, s.URL(web.RouteBooking), l.T("booking.back_to_booking"))
 	}
+	list := listing.Sessions
 	for _, sh := range list {
 		if sh.SessionID == id && sh.OnSale && sh.Showtime.After(s.Now()) {
 			return sh, nil

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -63,11 +62,18 @@ func (s *Handler) showWhatsOn(c echo.Context) error {
 	if msg := s.PopFlash(c); msg != "" && notice == nil {
 		notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg} // e.g. a cancelled purchase
 	}
-	sessions, films, err := s.Ticketing.ListSessionsWithFilms(ctx, cin.ID, day.Format("2006-01-02"))
+	// The cinema's listing is shared by every visitor and every day (internal/listings): no
+	// read of the ticketing system per view.
+	listing, err := s.Listings.Listing(ctx, cin.ID)
 	if err != nil {
 		return s.FromUpstream(err, s.URL(web.RouteHome), l.T("checkout.back_to_start"))
 	}
+	sessions, films := listing.Day(day.Format("2006-01-02")), listing.Films
 	v := co.WhatsOnView{ActionURL: s.URL(web.RouteWhatsOn), CinemaName: cin.Name, DayLabel: dayLabel(l, day, today), Notice: notice}
+	if listing.Outdated() {
+		v.AsOf = &components.Notice{Kind: components.NoticeWarning, Heading: l.T("checkout.whatson_as_of", "Time", l.Time(listing.AsOf, tz, i18n.Clock)),
+			Body: l.T("checkout.whatson_as_of_text")}
+	}
 	for _, x := range cinemas {
 		v.Cinemas = append(v.Cinemas, co.Option{Value: x.ID, Label: x.Name, Selected: x.ID == cin.ID})
 	}
@@ -78,7 +84,7 @@ func (s *Handler) showWhatsOn(c echo.Context) error {
 	}
 	byFilm := map[string]*co.FilmSessions{}
 	var order []string
-	sort.Slice(sessions, func(i, j int) bool { return sessions[i].Showtime.Before(sessions[j].Showtime) })
+	// sessions are in show-time order (the listing keeps them so) and shared: not sorted here
 	for _, se := range sessions {
 		if se.Showtime.Before(s.Now()) || !se.OnSale {
 			continue // started already, or the cinema does not sell it online
@@ -130,22 +136,21 @@ func (s *Handler) findSession(c echo.Context, cinemaID, sessionID string) (cinem
 		return cinema.Session{}, notFound
 	}
 	sessionID = upstream.SplitSessionID(cinemaID, sessionID) // "1001" or the listing's "0001-1001"
-	list, err := s.Ticketing.ListSessions(c.Request().Context(), cinemaID, "")
+	// From the shared listing (internal/listings): no read of the ticketing system per view.
+	se, err := s.Listings.FindSession(c.Request().Context(), cinemaID, sessionID)
 	if errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrInvalidRequest) {
 		return cinema.Session{}, notFound
 	}
 	if err != nil {
 		return cinema.Session{}, s.FromUpstream(err, s.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
-	for _, se := range list {
-		if se.SessionID == sessionID {
-			if se.Showtime.Before(s.Now()) {
-				return se, &web.Error{Code: web.EGone, Heading: l.T("checkout.showing_started"), Message: l.T("checkout.showing_started_text"), BackURL: s.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
-			}
-			return se, nil
-		}
+	if se.SessionID != sessionID {
+		return cinema.Session{}, notFound
 	}
-	return cinema.Session{}, notFound
+	if se.Showtime.Before(s.Now()) {
+		return se, &web.Error{Code: web.EGone, Heading: l.T("checkout.showing_started"), Message: l.T("checkout.showing_started_text"), BackURL: s.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
+	}
+	return se, nil
 }
 
 // buyableTypes are the ticket types sold online for the session: no loyalty, voucher or

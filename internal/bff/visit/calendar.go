@@ -53,21 +53,19 @@ func (s *Visits) ServeCalendar(c echo.Context, b cinema.Booking) error {
 // calendar's default) when the listing does not have it.
 func (s *Visits) runTime(ctx context.Context, b cinema.Booking) time.Duration {
 	id := b.SessionID()
-	if s.Ticketing == nil || id == "" {
+	if s.Listings == nil || id == "" {
 		return 0
 	}
-	sess, err := s.Ticketing.FindSession(ctx, b.CinemaID, id) // the listing, kept for a minute
+	sess, err := s.Listings.FindSession(ctx, b.CinemaID, id) // the shared listing
 	if err != nil || sess.FilmID == "" {
 		return 0
 	}
-	films, err := s.Ticketing.ListFilms(ctx, b.CinemaID)
+	listing, err := s.Listings.Listing(ctx, b.CinemaID)
 	if err != nil {
 		return 0
 	}
-	for _, f := range films {
-		if f.ID == sess.FilmID {
-			return f.RunTime
-		}
+	if f, ok := listing.Film(sess.FilmID); ok {
+		return f.RunTime
 	}
 	return 0
 }

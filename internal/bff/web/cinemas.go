@@ -18,9 +18,12 @@ type cinemaCache struct {
 
 const cinemaCacheTTL = 10 * time.Minute
 
-// cinemas returns the cinemas, from the cache when fresh. On an upstream failure a stale list
-// is better than none.
+// Cinemas returns the cinemas, from the cache when fresh (Listings, when set: one read at a
+// time). On an upstream failure a stale list is better than none.
 func (s *Kernel) Cinemas(ctx context.Context) ([]cinema.Cinema, error) {
+	if s.Listings != nil {
+		return s.Listings.Cinemas(ctx)
+	}
 	s.cinemaCache.mu.Lock()
 	defer s.cinemaCache.mu.Unlock()
 	if s.cinemaCache.list != nil && time.Since(s.cinemaCache.fetched) < cinemaCacheTTL {

@@ -21,6 +21,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/listings"
 	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/seatplans"
@@ -81,6 +82,9 @@ type Config struct {
 	// money, detached from the request (0 means 45 s). The root's New resolves both once.
 	ReadBudget       time.Duration
 	MoneyStepTimeout time.Duration
+	// ListingTTL is how long a cinema's listing is shared before it is read again (0 means
+	// 30 s; internal/listings).
+	ListingTTL time.Duration
 	// MetricsToken, when set, opens /metrics on the site to "Authorization: Bearer <token>";
 	// when empty /metrics on the site answers 404 (the metrics listener serves MetricsHandler).
 	MetricsToken string
@@ -117,8 +121,11 @@ type Kernel struct {
 	Payments       upstream.Payments
 	PaymentsTender string
 
-	Ticketing      *upstream.Client
-	SeatPlans      *seatplans.Cache // seat plans for showing maps (never for deciding a write)
+	Ticketing *upstream.Client
+	SeatPlans *seatplans.Cache // seat plans for showing maps (never for deciding a write)
+	// Listings are the cinemas and each cinema's sessions and films, shared by every visitor
+	// (internal/listings); nil without a ticketing client.
+	Listings       *listings.Cache
 	Bookings       bookings.Reader
 	PlacedBookings bookings.Reader // bookings with seat plans from SeatPlans: ReadBooking
 	ChangePolicy   changewindow.Policy

@@ -51,6 +51,9 @@ type WhatsOnView struct {
 	DayLabel   string
 	Films      []FilmSessions
 	Notice     *components.Notice
+	// AsOf says the show times are an old listing kept while the cinema's system does not
+	// answer; nil when the listing is current.
+	AsOf *components.Notice
 }
 
 // FilmSessions is a film with its sessions of the day.
