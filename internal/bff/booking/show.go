@@ -194,7 +194,7 @@ func (s *Handler) editUnavailableReason(ctx context.Context, b cinema.Booking, k
 	if known != nil && known.read {
 		types, err = known.types, known.err
 	} else {
-		types, err = s.Ticketing.GetTicketTypes(ctx, b.CinemaID, b.Session.ID, "")
+		types, err = s.SessionTicketTypes(ctx, b.CinemaID, b.Session.ID)
 	}
 	if err != nil {
 		return "" // the upstream will refuse with the reason if it applies
@@ -275,7 +275,7 @@ type sessionTypes struct {
 func (st *sessionTypes) reader(s *Handler) func(context.Context, cinema.Booking) {
 	return func(ctx context.Context, b cinema.Booking) {
 		if id := b.SessionID(); id != "" {
-			st.types, st.err = s.Ticketing.GetTicketTypes(ctx, b.CinemaID, id, "")
+			st.types, st.err = s.SessionTicketTypes(ctx, b.CinemaID, id)
 			st.read = true
 		}
 	}

@@ -165,7 +165,7 @@ func (s *Handler) showPrices(ctx context.Context, b cinema.Booking, shows []cine
 			continue
 		}
 		g.Go(func() error {
-			types, err := s.Ticketing.GetTicketTypes(gctx, b.CinemaID, sh.SessionID, "")
+			types, err := s.SessionTicketTypes(gctx, b.CinemaID, sh.SessionID)
 			if err == nil {
 				results[i] = priceParty(b, s.Named(gctx).TicketTypes(b.CinemaID, types))
 			}
@@ -265,7 +265,7 @@ func (s *Handler) chooseShowtime(c echo.Context) error {
 	if err := s.RefuseClosed(c, b.CinemaID, target.Showtime, back, backLabel); err != nil {
 		return err
 	}
-	types, err := s.Ticketing.GetTicketTypes(ctx, b.CinemaID, target.SessionID, "")
+	types, err := s.SessionTicketTypes(ctx, b.CinemaID, target.SessionID)
 	if err != nil {
 		return s.FromUpstream(err, back, backLabel)
 	}

@@ -197,7 +197,7 @@ func (s *Handler) renderTickets(c echo.Context, status int, notice *components.N
 	if err != nil {
 		return err
 	}
-	types, err := s.Ticketing.GetTicketTypes(ctx, se.CinemaID, se.SessionID, "")
+	types, err := s.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)
 	if err != nil {
 		return s.FromUpstream(err, s.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
@@ -234,7 +234,7 @@ func (s *Handler) chooseTickets(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	types, err := s.Ticketing.GetTicketTypes(ctx, se.CinemaID, se.SessionID, "")
+	types, err := s.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)
 	if err != nil {
 		return s.FromUpstream(err, s.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
 	}

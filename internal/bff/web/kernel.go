@@ -137,6 +137,7 @@ type Kernel struct {
 
 	metrics     *httpMetrics
 	cinemaCache cinemaCache
+	ticketTypes ticketTypesCache
 	// moneySteps joins a money step to the one of the same ledger entry already running;
 	// steps counts those running in the background, for Wait (budget.go).
 	moneySteps singleflight.Group

@@ -1,0 +1,72 @@
+package web
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+
+	"github.com/cinemabff/cinemabff/internal/cinema"
+)
+
+// ticketTypesCache keeps each session's ticket types (outside an order) for the listing's
+// interval: every booking page, the session page and the showtime change need them, they
+// change as rarely as the listing, and decoding them was a fifth of a booking page's CPU. One
+// read per session at a time; a failed read is not kept.
+type ticketTypesCache struct {
+	mu    sync.Mutex
+	m     map[string]ticketTypesEntry
+	group singleflight.Group
+}
+
+type ticketTypesEntry struct {
+	types []cinema.TicketType
+	at    time.Time
+}
+
+// ticketTypesMax bounds the cache: past it, entries older than the interval are dropped.
+const ticketTypesMax = 2048
+
+// SessionTicketTypes are a session's ticket types as sold outside an order, shared by every
+// visitor for the listing's interval (Config.ListingTTL). Each caller gets its own copy.
+// Within an order (an edit, a purchase) call the upstream with its userSessionId instead.
+func (s *Kernel) SessionTicketTypes(ctx context.Context, cinemaID, sessionID string) ([]cinema.TicketType, error) {
+	ttl := s.Cfg.ListingTTL
+	if ttl <= 0 {
+		ttl = 30 * time.Second
+	}
+	key := cinemaID + "\x00" + sessionID
+	c := &s.ticketTypes
+	c.mu.Lock()
+	if e, ok := c.m[key]; ok && time.Since(e.at) < ttl {
+		c.mu.Unlock()
+		return slices.Clone(e.types), nil
+	}
+	c.mu.Unlock()
+	v, err, _ := c.group.Do(key, func() (any, error) {
+		types, err := s.Ticketing.GetTicketTypes(ctx, cinemaID, sessionID, "")
+		if err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.m == nil {
+			c.m = map[string]ticketTypesEntry{}
+		}
+		if len(c.m) >= ticketTypesMax {
+			for k, e := range c.m {
+				if time.Since(e.at) >= ttl {
+					delete(c.m, k)
+				}
+			}
+		}
+		c.m[key] = ticketTypesEntry{types: types, at: time.Now()}
+		return types, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return slices.Clone(v.([]cinema.TicketType)), nil
+}
