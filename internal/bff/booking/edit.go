@@ -40,6 +40,17 @@ func (s *Handler) startEdit(c echo.Context) error {
 		return s.FromUpstream(err, s.URL(web.RouteBooking), back)
 	}
 	eo = s.Named(c.Request().Context()).EditOrder(eo) // the lines kept for the change list, in the visit's words
+	e := s.newEdit(b, eo)
+	if len(eo.Sessions) > 0 && eo.Sessions[0].ID != "" {
+		e.SessionID = eo.Sessions[0].ID
+	}
+	s.SaveEdit(c, e)
+	return s.Redirect(c, s.URL(web.RouteEdit))
+}
+
+// newEdit is what the visit keeps of edit order eo of booking b: its show, its payments (what
+// a refund is planned over) and the tickets booked when it began.
+func (s *Handler) newEdit(b cinema.Booking, eo cinema.EditOrder) visit.Edit {
 	e := visit.Edit{
 		UserSessionID: eo.UserSessionID,
 		CinemaID:      b.CinemaID,
@@ -61,9 +72,6 @@ func (s *Handler) startEdit(c echo.Context) error {
 			e.Payments = append(e.Payments, visit.EditPayment{Reference: p.ProviderReference, CardType: p.CardType, Masked: p.CardNumberMasked, Cents: p.Amount.Cents})
 		}
 	}
-	if len(eo.Sessions) > 0 && eo.Sessions[0].ID != "" {
-		e.SessionID = eo.Sessions[0].ID
-	}
 	for _, ln := range eo.Lines {
 		if ln.State == cinema.LineKept {
 			var place web.SeatName
@@ -73,8 +81,7 @@ func (s *Handler) startEdit(c echo.Context) error {
 			e.Original = append(e.Original, visit.OriginLine{ID: strconv.FormatInt(ln.TicketID, 10), Description: ln.Description, Seat: place.Key(), Place: place, PriceCents: ln.FinalPrice.Cents})
 		}
 	}
-	s.SaveEdit(c, e)
-	return s.Redirect(c, s.URL(web.RouteEdit))
+	return e
 }
 
 // requireEdit returns the edit of this visit, or sends the person to their view.

@@ -439,41 +439,13 @@ func (s *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Sessi
 		SessionID: target.SessionID, Tickets: reqs, BookingMode: mode}); err != nil {
 		return visit.Edit{}, undo("add", err)
 	}
-	var old []string
-	e := visit.Edit{
-		UserSessionID: eo.UserSessionID,
-		CinemaID:      b.CinemaID,
-		BookingID:     b.ID,
-		BookingNumber: b.Number,
-		SessionID:     target.SessionID,
-		StartBalance:  eo.Balance.Cents,
-		Currency:      eo.Balance.Currency,
-		Paid:          b.LikelyPaid(),
-		FilmTitle:     target.FilmTitle,
-		Showtime:      target.Showtime,
-		Screen:        target.ScreenName,
-		Started:       s.Now(),
-		Email:         b.CustomerEmail,
-		OriginalTotal: b.Total.Cents,
-		TotalKnown:    true,
-		MovedFrom:     &visit.Show{SessionID: b.Session.ID, FilmTitle: b.Session.FilmTitle, Showtime: b.Session.Showtime, Screen: b.Session.ScreenName},
-	}
-	for _, p := range b.Payments {
-		if p.Amount.Cents > 0 && p.ProviderReference != "" && (p.External || !p.ExternalKnown) {
-			e.Payments = append(e.Payments, visit.EditPayment{Reference: p.ProviderReference, CardType: p.CardType, Masked: p.CardNumberMasked, Cents: p.Amount.Cents})
-		}
-	}
-	for _, ln := range eo.Lines {
-		if ln.State != cinema.LineKept {
-			continue
-		}
-		var place web.SeatName
-		if len(ln.Seats) > 0 {
-			place = web.SeatNameOf(&ln.Seats[0])
-		}
-		id := fmt.Sprint(ln.TicketID)
-		old = append(old, id)
-		e.Original = append(e.Original, visit.OriginLine{ID: id, Description: ln.Description, Seat: place.Key(), Place: place, PriceCents: ln.FinalPrice.Cents})
+	// The booking as it was is what the edit began with; from now on its show is the new one.
+	e := s.newEdit(b, eo)
+	e.SessionID, e.FilmTitle, e.Showtime, e.Screen = target.SessionID, target.FilmTitle, target.Showtime, target.ScreenName
+	e.MovedFrom = &visit.Show{SessionID: b.Session.ID, FilmTitle: b.Session.FilmTitle, Showtime: b.Session.Showtime, Screen: b.Session.ScreenName}
+	old := make([]string, 0, len(e.Original))
+	for _, ol := range e.Original {
+		old = append(old, ol.ID)
 	}
 	if len(old) > 0 {
 		if _, err := s.Ticketing.RemoveTickets(ctx, upstream.RemoveTicketsRequest{UserSessionID: eo.UserSessionID, SessionID: b.Session.ID, TicketIDs: old}); err != nil {
