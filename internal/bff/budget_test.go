@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -283,5 +284,38 @@ func TestSlowUpstreamWhatsOn(t *testing.T) {
 	}
 	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
 		t.Errorf("cinema 0002: status %d, Retry-After %q; want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+}
+
+// TestSlowUpstreamReturnPage: with every upstream call taking 10 s, the return page and its
+// poll answer within the budget and say that the order is still being checked (the read of
+// the order carries on for the next poll); nothing is marked failed.
+func TestSlowUpstreamReturnPage(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true, completionDelay: -1,
+		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
+	h.buyUpToSummary("1113", twoAdults())
+	ret := h.actAtProvider(h.pressPay(), "pay")
+	mustFault(h, tenSeconds)
+	t.Cleanup(h.sb.Faults().Clear)
+	time.Sleep(checkout.PollInterval) // the poller's last read is too old to be shown again
+
+	for _, tt := range []struct {
+		name   string
+		header http.Header
+	}{
+		{"page", nil},
+		{"htmx poll", http.Header{"Hx-Request": {"true"}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			resp, body := h.do("GET", ret, nil, tt.header)
+			if took := time.Since(start); took > pageWithin {
+				t.Errorf("answered after %v, want within %v", took, pageWithin)
+			}
+			if text := strings.Join(strings.Fields(h.doc(body).Text()), " "); resp.StatusCode != http.StatusOK ||
+				!strings.Contains(text, "We are still checking with the ticketing system") {
+				t.Errorf("status %d, want 200 saying the order is still being checked: %s", resp.StatusCode, text)
+			}
+		})
 	}
 }

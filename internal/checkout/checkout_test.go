@@ -12,6 +12,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/storage"
+	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
 func TestPollerCoalescesWithinInterval(t *testing.T) {
@@ -285,5 +286,57 @@ func TestNextStopsReadingWhenNobodyWaits(t *testing.T) {
 	time.Sleep(20 * every)
 	if got := calls.Load(); got != 2 {
 		t.Errorf("%d reads in the %v after the last waiter left, want none after the 2 asked for", got-2, 20*every)
+	}
+}
+
+// TestPollerGetEndsAtTheReadBudget: a read slower than the caller's read budget does not hold
+// the caller (the return page answers "still checking" in time); the read carries on, once,
+// and the next look gets its answer. A caller without a read budget (a watcher) waits.
+func TestPollerGetEndsAtTheReadBudget(t *testing.T) {
+	var calls atomic.Int64
+	release := make(chan struct{})
+	p := NewPoller(func(ctx context.Context, id string) (cinema.OrderDetails, error) {
+		calls.Add(1)
+		<-release
+		return cinema.OrderDetails{UserSessionID: id, Completed: true}, nil
+	})
+	tests := []struct {
+		name   string
+		budget time.Duration
+		within time.Duration
+	}{
+		{"budget left", 200 * time.Millisecond, minReadWait + 500*time.Millisecond},
+		{"budget spent (a held poll)", -time.Second, minReadWait + 500*time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := upstream.WithReadDeadline(context.Background(), time.Now().Add(tt.budget))
+			start := time.Now()
+			r := p.Get(ctx, "slow")
+			took := time.Since(start)
+			if !errors.Is(r.Err, ErrStillReading) {
+				t.Fatalf("err %v, want ErrStillReading", r.Err)
+			}
+			if took < min(max(tt.budget, 0), minReadWait) || took > tt.within {
+				t.Errorf("answered after %v; want after the budget and the least wait, within %v", took, tt.within)
+			}
+		})
+	}
+	done := make(chan Result, 1)
+	go func() { done <- p.Get(context.Background(), "slow") }() // no budget: waits for the read
+	select {
+	case r := <-done:
+		t.Fatalf("a caller without a read budget answered before the read ended: %+v", r)
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	if r := <-done; r.Err != nil || !r.Details.Completed {
+		t.Fatalf("after the read: %+v", r)
+	}
+	if r := p.Get(upstream.WithReadDeadline(context.Background(), time.Now()), "slow"); r.Err != nil || !r.Details.Completed {
+		t.Fatalf("the next look: %+v, want the read's answer", r)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("%d reads, want the one that carried on", n)
 	}
 }

@@ -2,6 +2,7 @@ package checkout
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -181,12 +182,40 @@ func (p *Poller) Get(ctx context.Context, userSessionID string) Result {
 		p.mu.Unlock()
 		return res, nil
 	})
+	var late <-chan time.Time
+	if wait, bounded := readWait(ctx, time.Now()); bounded { // the deadline is wall time, whatever p.now is
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		late = t.C
+	}
 	select {
 	case out := <-ch:
 		return out.Val.(Result)
 	case <-ctx.Done():
 		return Result{Err: ctx.Err(), At: now}
+	case <-late:
+		// The read goes on for the others (and the next poll); this page answers now.
+		return Result{Err: ErrStillReading, At: now}
 	}
+}
+
+// ErrStillReading is Get's answer when the order's read outlasted the caller's read budget
+// (upstream.WithReadDeadline): the upstream is slow, the read carries on for the next look.
+var ErrStillReading = errors.New("checkout: the order's read is still under way")
+
+// minReadWait is how long Get waits for a read even when the caller's read deadline has
+// passed (a held poll, Next, may run past its request's budget by design): a well upstream
+// answers within it, so a completion is not put off by a poll.
+const minReadWait = 750 * time.Millisecond
+
+// readWait is how long Get may wait for a read for ctx: up to its read deadline, but at least
+// minReadWait; bounded is false without a read deadline (the watchers in the background).
+func readWait(ctx context.Context, now time.Time) (wait time.Duration, bounded bool) {
+	dl, ok := upstream.ReadDeadline(ctx)
+	if !ok {
+		return 0, false
+	}
+	return max(dl.Sub(now), minReadWait), true
 }
 
 // Next is Get for a page poll that already shows the last answer: it waits, at most maxWait
