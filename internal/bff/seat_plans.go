@@ -16,6 +16,12 @@ import (
 // set the upstream answers "seats unavailable" for a seat taken meanwhile.
 const seatStatesTTL = 2 * time.Second
 
+// seatStatesServedStale is how much longer a map is still shown while one read refreshes it
+// in the background, so under a rush no viewer waits for the refresh (issue 30: the 412-seat
+// map's p99 went from 1.39× to 1.17× of the upstream call). A seat this
+// service changed is never shown stale: its session's plan is invalidated.
+const seatStatesServedStale = 3 * time.Second
+
 // cachedPlanSource is the bookings reader's source: the ticketing client, with seat plans read
 // through the cache. The plan it returns is shared with every reader of the session: callers
 // only read it (Booking.PlaceOnPlan copies what it takes).

@@ -203,7 +203,7 @@ func New(d Deps) (*Server, error) {
 	}
 	if d.Ticketing != nil {
 		s.upstream = d.Ticketing
-		k.SeatPlans = seatplans.New(d.Ticketing, seatplans.Options{TTL: seatStatesTTL})
+		k.SeatPlans = seatplans.New(d.Ticketing, seatplans.Options{TTL: seatStatesTTL, ServeStaleFor: seatStatesServedStale})
 		k.Listings = listings.New(d.Ticketing, listings.Options{TTL: d.Config.ListingTTL, Logger: d.Logger,
 			Now: func() time.Time { return k.Now() }})
 		// Booking pages find their session's film, time and screen in the shared listing.

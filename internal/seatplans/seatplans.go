@@ -34,6 +34,11 @@ type Source interface {
 type Options struct {
 	// TTL is how old seat states may be before they are read again; default 2 s.
 	TTL time.Duration
+	// ServeStaleFor is how much longer than TTL a plan is still shown while one read in the
+	// background refreshes it (stale-while-revalidate), so no reader waits for a refresh
+	// under steady traffic; 0: a reader past the TTL waits for the fresh read. A plan made
+	// stale by Invalidate is never served stale.
+	ServeStaleFor time.Duration
 	// Size is how many sessions' plans are kept; default 64 (least recently used go first).
 	Size int
 	// Now is the clock; default time.Now.
@@ -54,6 +59,7 @@ type Snapshot struct {
 type Cache struct {
 	src     Source
 	ttl     time.Duration
+	stale   time.Duration // ServeStaleFor
 	timeout time.Duration
 	size    int
 	now     func() time.Time
@@ -88,33 +94,24 @@ func New(src Source, opt Options) *Cache {
 	if opt.ReadTimeout <= 0 {
 		opt.ReadTimeout = 10 * time.Second
 	}
-	return &Cache{src: src, ttl: opt.TTL, size: opt.Size, now: opt.Now, timeout: opt.ReadTimeout, entries: map[key]*list.Element{}, lru: list.New()}
+	return &Cache{src: src, ttl: opt.TTL, stale: max(opt.ServeStaleFor, 0), size: opt.Size, now: opt.Now, timeout: opt.ReadTimeout, entries: map[key]*list.Element{}, lru: list.New()}
 }
 
 // Plan returns the session's seat plan with seat states at most TTL old, reading the
-// upstream once for all callers that ask at the same time.
+// upstream once for all callers that ask at the same time. Within ServeStaleFor after the
+// TTL it returns the plan it has at once and refreshes it in the background.
 func (c *Cache) Plan(ctx context.Context, cinemaID, sessionID string) (Snapshot, error) {
 	k := key{cinemaID, sessionID}
-	if snap, ok := c.fresh(k); ok {
+	snap, age, ok := c.kept(k)
+	switch {
+	case ok && age < c.ttl:
+		return snap, nil
+	case ok && age < c.ttl+c.stale:
+		c.read(ctx, k) // nobody waits for it: the next reader gets its plan
 		return snap, nil
 	}
-	ch := c.group.DoChan(groupKey(k), func() (any, error) {
-		if snap, ok := c.fresh(k); ok { // refreshed while this call waited for the group
-			return snap, nil
-		}
-		gen := c.generation(k)
-		// The shared read must not die with the request that started it, nor end at its read
-		// budget (upstream.Detach): other readers wait on it. It has its own timeout.
-		rctx, cancel := context.WithTimeout(upstream.Detach(ctx), c.timeout)
-		defer cancel()
-		plan, err := c.src.GetSeatPlan(rctx, cinemaID, sessionID)
-		if err != nil {
-			return Snapshot{}, fmt.Errorf("read seat plan of session %s at cinema %s: %w", sessionID, cinemaID, err)
-		}
-		return c.store(k, plan, gen), nil
-	})
 	select {
-	case r := <-ch:
+	case r := <-c.read(ctx, k):
 		if r.Err != nil {
 			return Snapshot{}, r.Err
 		}
@@ -124,19 +121,41 @@ func (c *Cache) Plan(ctx context.Context, cinemaID, sessionID string) (Snapshot,
 	}
 }
 
+// read starts the session's shared upstream read, or joins the one under way.
+func (c *Cache) read(ctx context.Context, k key) <-chan singleflight.Result {
+	return c.group.DoChan(groupKey(k), func() (any, error) {
+		if snap, ok := c.fresh(k); ok { // refreshed while this call waited for the group
+			return snap, nil
+		}
+		gen := c.generation(k)
+		// The shared read must not die with the request that started it, nor end at its read
+		// budget (upstream.Detach): other readers wait on it. It has its own timeout.
+		rctx, cancel := context.WithTimeout(upstream.Detach(ctx), c.timeout)
+		defer cancel()
+		plan, err := c.src.GetSeatPlan(rctx, k.cinemaID, k.sessionID)
+		if err != nil {
+			return Snapshot{}, fmt.Errorf("read seat plan of session %s at cinema %s: %w", k.sessionID, k.cinemaID, err)
+		}
+		return c.store(k, plan, gen), nil
+	})
+}
+
 func (c *Cache) fresh(k key) (Snapshot, bool) {
+	snap, age, ok := c.kept(k)
+	return snap, ok && age < c.ttl
+}
+
+// kept returns the session's kept plan and the age of its seat states (ok false: none).
+func (c *Cache) kept(k key) (_ Snapshot, age time.Duration, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el, ok := c.entries[k]
-	if !ok {
-		return Snapshot{}, false
+	if !ok || el.Value.(*entry).snap.AsOf.IsZero() {
+		return Snapshot{}, 0, false
 	}
 	e := el.Value.(*entry)
-	if c.now().Sub(e.snap.AsOf) >= c.ttl {
-		return Snapshot{}, false
-	}
 	c.lru.MoveToFront(el)
-	return e.snap, true
+	return e.snap, c.now().Sub(e.snap.AsOf), true
 }
 
 func groupKey(k key) string { return k.cinemaID + "\x00" + k.sessionID }

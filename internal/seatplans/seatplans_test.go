@@ -298,3 +298,66 @@ func TestInvalidateDuringReadIsNotLost(t *testing.T) {
 		}
 	}
 }
+
+// TestStaleServedWhileOneReadRefreshes: past the TTL but within ServeStaleFor, readers get the
+// kept plan at once while one background read refreshes it; beyond that, and after
+// Invalidate, they wait for a fresh read.
+func TestStaleServedWhileOneReadRefreshes(t *testing.T) {
+	clk := &clock{t: time.Date(2026, 3, 1, 20, 31, 5, 0, time.UTC)}
+	src := &fakeSource{plan: twoSeats(2)}
+	c := New(src, Options{TTL: 2 * time.Second, ServeStaleFor: 3 * time.Second, Now: clk.now})
+	ctx := context.Background()
+	a2 := func(step string, want cinema.SeatAvailability) {
+		t.Helper()
+		snap, err := c.Plan(ctx, "0001", "1113")
+		if err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		if got := snap.Plan.Areas[0].Rows[0].Seats[1].Availability; got != want {
+			t.Errorf("%s: A2 is %v, want %v", step, got, want)
+		}
+	}
+	a2("first read", cinema.SeatFree)
+
+	gate := make(chan struct{})
+	src.gate = gate // the refresh is held until the gate opens
+	clk.add(2500 * time.Millisecond)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a2("stale, refresh started", cinema.SeatFree)
+		a2("stale, refresh under way", cinema.SeatFree)
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		t.Fatal("a reader within ServeStaleFor waited for the refresh")
+	}
+	close(gate)
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		snap, _ := c.Plan(ctx, "0001", "1113")
+		if snap.Plan.Areas[0].Rows[0].Seats[1].Availability == cinema.SeatTaken {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the background refresh never replaced the stale plan")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := src.calls.Load(); n != 2 {
+		t.Fatalf("%d upstream calls after one refresh, want 2 (the stale readers share one)", n)
+	}
+
+	clk.add(6 * time.Second) // beyond TTL + ServeStaleFor: read before answering
+	a2("too old to show", cinema.SeatTaken)
+	if n := src.calls.Load(); n != 3 {
+		t.Errorf("%d upstream calls, want 3: a plan too old is read again before it is shown", n)
+	}
+	clk.add(2500 * time.Millisecond)
+	c.Invalidate("0001", "1113")
+	a2("invalidated", cinema.SeatTaken)
+	if n := src.calls.Load(); n != 4 {
+		t.Errorf("%d upstream calls, want 4: an invalidated plan is never served stale", n)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
@@ -92,6 +93,24 @@ type SeatMapView struct {
 	Legend           []LegendEntry
 	ListView         bool // offer the list view: the same checkboxes, row by row (CSS)
 	Columns          int  // the widest area's column count plus the two row labels (the map's width in seats)
+
+	cells *[]SeatCellView // every row's cells, one pooled slab (Release)
+}
+
+// cellSlabs keeps the cells of maps already rendered: a 412-seat map's cells are about half
+// of what its page allocates, and a rush renders the same maps over and over.
+var cellSlabs = sync.Pool{New: func() any { return new([]SeatCellView) }}
+
+// Release hands the map's cells back for the next map. Call it once the page that shows the
+// map is rendered (its bytes written); neither v nor a copy of it may be used afterwards.
+// A map never released is simply left to the garbage collector.
+func (v *SeatMapView) Release() {
+	if v.cells == nil {
+		return
+	}
+	clear(*v.cells) // no strings of this plan are kept alive by the pool
+	cellSlabs.Put(v.cells)
+	v.cells, v.Areas = nil, nil
 }
 
 // SeatAreaView is one area (block) of seats: a fieldset.
@@ -305,7 +324,39 @@ func sofaLeft(s cinema.Seat) bool {
 	return true
 }
 
-// BuildSeatMap turns a seat plan into the map's view model.
+// areaColumns is how many cells each row of the area has: its widest seat's column, or its
+// column count.
+func areaColumns(a cinema.Area) int {
+	maxCol := a.ColumnCount - 1
+	for _, r := range a.Rows {
+		for _, s := range r.Seats {
+			maxCol = max(maxCol, s.Position.ColumnIndex)
+		}
+	}
+	return maxCol + 1
+}
+
+// cellSlab returns a pooled slab with room for every cell of the plan's seat rows, zeroed.
+func cellSlab(plan cinema.SeatPlan) *[]SeatCellView {
+	n := 0
+	for _, a := range plan.Areas {
+		cols := areaColumns(a)
+		for _, r := range a.Rows {
+			if len(r.Seats) > 0 {
+				n += cols
+			}
+		}
+	}
+	slab := cellSlabs.Get().(*[]SeatCellView)
+	if cap(*slab) < n {
+		*slab = make([]SeatCellView, n)
+	}
+	*slab = (*slab)[:n]
+	return slab
+}
+
+// BuildSeatMap turns a seat plan into the map's view model. The caller may Release it once
+// the page is rendered.
 func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 	if opt.ID == "" {
 		opt.ID = "seatmap"
@@ -330,6 +381,9 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 	// Yours and chosen are one state to the eye (issue 28): one line of the key says both.
 	present := map[string]bool{SeatStateFree: true, SeatStateSelected: true, SeatStateTaken: true}
 	nChecked, nSeats := 0, 0
+	slab := cellSlab(plan)
+	v.cells = slab
+	free := *slab // cut row by row
 	for _, a := range plan.Areas {
 		cat := categories[a.AreaCategoryCode]
 		catLower := strings.ToLower(cat)
@@ -340,13 +394,7 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 		if cat != "" && !strings.EqualFold(cat, a.Description) {
 			av.Legend += " · " + cat
 		}
-		maxCol := -1
-		for _, r := range a.Rows {
-			for _, s := range r.Seats {
-				maxCol = max(maxCol, s.Position.ColumnIndex)
-			}
-		}
-		maxCol = max(maxCol, a.ColumnCount-1)
+		maxCol := areaColumns(a) - 1
 		v.Columns = max(v.Columns, maxCol+1+2)
 		for ri, r := range a.Rows {
 			rowID := opt.ID + "-row-" + strconv.Itoa(a.Number) + "-" + strconv.Itoa(ri)
@@ -355,9 +403,9 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 				continue
 			}
 			rv := SeatRowView{ID: rowID, Label: r.Label, Seats: len(r.Seats), TestID: "seat-row-" + strconv.Itoa(a.Number) + "-" + r.Label}
-			rv.Cells = make([]SeatCellView, maxCol+1)
+			rv.Cells, free = free[:maxCol+1:maxCol+1], free[maxCol+1:]
 			for i := range rv.Cells {
-				rv.Cells[i].Gap = true
+				rv.Cells[i] = SeatCellView{Gap: true}
 			}
 			for _, s := range r.Seats {
 				nSeats++

@@ -457,3 +457,25 @@ func TestHTMLWriterEscapesAsHTMLPackage(t *testing.T) {
 		}
 	}
 }
+
+// TestReleasedCellsDoNotLeakIntoTheNextMap: a map built on cells handed back by another
+// (larger, with other states) renders exactly as one built on new cells, and a released map
+// keeps no cells.
+func TestReleasedCellsDoNotLeakIntoTheNextMap(t *testing.T) {
+	small := gridPlan(100)
+	_, want := renderDoc(t, BuildSeatMap(small, SeatMapOptions{Max: 2}))
+	for range 5 { // the pool may drop a slab; several rounds make reuse all but certain
+		big := BuildSeatMap(largePlan(), swapOptions())
+		renderDoc(t, big)
+		big.Release()
+		if big.Areas != nil || big.cells != nil {
+			t.Fatal("a released map still holds its cells")
+		}
+		m := BuildSeatMap(small, SeatMapOptions{Max: 2})
+		if _, got := renderDoc(t, m); got != want {
+			t.Fatalf("the map on reused cells differs from one on new cells:\n%s\nwant\n%s", got, want)
+		}
+		m.Release()
+		m.Release() // twice is harmless
+	}
+}

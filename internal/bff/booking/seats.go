@@ -76,6 +76,7 @@ func (s *Handler) renderEditSeats(c echo.Context, status int, notice *components
 	if e.MovedFrom != nil {
 		v.Show = joinShow(e.FilmTitle, web.BookingShowtime(l, e.Showtime, s.CinemaByID(ctx, e.CinemaID)), e.Screen)
 	}
+	defer v.Map.Release() // the page is written before this returns
 	return s.Render(c, status, l.T("booking.seats_page_title"), view.Seats(v))
 }
 

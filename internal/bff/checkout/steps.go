@@ -75,6 +75,7 @@ func (s *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 	m := components.BuildSeatMap(plan, components.SeatMapOptions{ID: "buy-seats", Max: count, Yours: yours, YoursSelectable: true,
 		Chosen: chosen, AreaCategories: cats, Kiosk: web.IsKiosk(c), AsOf: s.SeatsAsOf(ctx, v.CinemaID, snap.AsOf),
 		Prices: web.SeatPrices(l, o.Tickets())})
+	defer m.Release() // the page is written before this returns
 	view := co.SeatsView{Session: s.buyHeader(ctx, v), ActionURL: s.URL(web.RouteBuySeats), BackURL: s.URL(web.RouteBuySession, v.CinemaID, v.SessionID),
 		CSRFToken: web.CSRFToken(c), Count: count, Map: m, Notice: notice, Countdown: s.buyCountdown(c, v, o)}
 	if o.Total.Cents > 0 {
