@@ -9,21 +9,30 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
 // slowResult is one page's answer while the upstream took cfg.Slow per call, and after it
 // recovered.
 type slowResult struct {
-	page      string
-	took      time.Duration
-	status    int
-	slowPage  bool // the answer says the cinema's system is slow and nothing was changed
-	recovered int  // status once the upstream was fast again
-	err       string
+	page     string
+	took     time.Duration
+	status   int
+	slowPage bool // the answer says the cinema's system is slow and nothing was changed
+	err      string
+	// recoveredIn is how long after the latency was restored the page first answered 200
+	// again (0: it never did within the wait).
+	recoveredIn time.Duration
+	// settled is the page's status once every call begun during the slow spell has ended
+	// (cfg.Slow after the restore, and a little): those end as failures, and must not
+	// open the circuit breaker against an upstream that answers well by then.
+	settled int
 }
 
 // measureSlow slows every upstream call to cfg.Slow and views each page once (one of the
-// visitors the attack used), then restores the latency and views each again.
+// visitors the attack used), then restores the latency and views each every second until it
+// answers 200, as visitors would, and once more after the slow spell's calls have ended.
 func measureSlow(ctx context.Context, st *stack, cfg config, pages []pageResult, log *slog.Logger) ([]slowResult, error) {
 	log.Info("slowing the upstream", "latency", cfg.Slow)
 	if err := st.setLatency(ctx, cfg.Slow); err != nil {
@@ -45,14 +54,36 @@ func measureSlow(ctx context.Context, st *stack, cfg config, pages []pageResult,
 	if err := st.setLatency(ctx, cfg.Latency); err != nil {
 		return nil, err
 	}
-	// Calls still under way end (a breaker may need the time to close).
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-time.After(cfg.Slow):
+	restored := time.Now()
+	wait := func(d time.Duration) error {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(d):
+			return nil
+		}
+	}
+	// At most the spell's calls and a breaker's open timeout, and then some.
+	giveUp := restored.Add(cfg.Slow + upstream.DefaultBreakerSettings.OpenTimeout + 15*time.Second)
+	for i, p := range pages {
+		for {
+			if status, _, _ := fetch(ctx, client, p.sample); status == http.StatusOK {
+				results[i].recoveredIn = time.Since(restored)
+				break
+			}
+			if time.Now().After(giveUp) {
+				break
+			}
+			if err := wait(time.Second); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := wait(time.Until(restored.Add(cfg.Slow + 2*time.Second))); err != nil {
+		return nil, err
 	}
 	for i, p := range pages {
-		results[i].recovered, _, _ = fetch(ctx, client, p.sample)
+		results[i].settled, _, _ = fetch(ctx, client, p.sample)
 	}
 	return results, nil
 }
@@ -69,13 +100,17 @@ func (st *stack) setLatency(ctx context.Context, d time.Duration) error {
 func printSlow(w io.Writer, cfg config, results []slowResult) {
 	fmt.Fprintf(w, "\nupstream slowed to %v per call (one view per page), then back to %v:\n", cfg.Slow, cfg.Latency)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "page\tanswered in\tstatus\tsays slow\tafter recovery\t")
+	fmt.Fprintln(tw, "page\tanswered in\tstatus\tsays slow\t200 again after\tonce the slow calls ended\t")
 	for _, r := range results {
 		status := fmt.Sprint(r.status)
 		if r.err != "" {
 			status = r.err
 		}
-		fmt.Fprintf(tw, "%s\t%v\t%s\t%v\t%d\t\n", r.page, ms(r.took), status, r.slowPage, r.recovered)
+		again := "never"
+		if r.recoveredIn > 0 {
+			again = ms(r.recoveredIn)
+		}
+		fmt.Fprintf(tw, "%s\t%v\t%s\t%v\t%s\t%d\t\n", r.page, ms(r.took), status, r.slowPage, again, r.settled)
 	}
 	_ = tw.Flush()
 }

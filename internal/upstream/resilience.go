@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"github.com/sony/gobreaker/v2"
@@ -21,8 +22,36 @@ var errBreakerOpen = ErrCircuitOpen
 // count against it: a refusal by rule is a healthy upstream. A call the
 // caller itself cancelled, or a read cut off by the request's read budget
 // (the page ran out of time, not the upstream), is not counted at all.
+//
+// Nor does a failure of a call that began before a call that has since succeeded: it says
+// how the upstream was when it began, and a later call has shown it well. After a slow spell
+// the reads begun during it (a watcher's, a shared listing's) end as failures once the
+// upstream is well again; counted, they opened the breaker for its open timeout with the
+// upstream answering fine (a 10 s spell kept pages at 503 for 24 s after it ended).
 type breaker struct {
 	cb *gobreaker.CircuitBreaker[struct{}]
+	// wellFrom is when the latest-begun call with a healthy answer began (Unix ns).
+	wellFrom atomic.Int64
+}
+
+// staleFailure marks a failure older than the latest healthy answer (excluded).
+type staleFailure struct{ error }
+
+func (e staleFailure) Unwrap() error { return e.error }
+
+func isStaleFailure(err error) bool {
+	var sf staleFailure
+	return errors.As(err, &sf)
+}
+
+// wellSince records a healthy answer of a call begun at began (Unix ns).
+func (b *breaker) wellSince(began int64) {
+	for {
+		cur := b.wellFrom.Load()
+		if began <= cur || b.wellFrom.CompareAndSwap(cur, began) {
+			return
+		}
+	}
 }
 
 func newBreaker(name string, s BreakerSettings, log *slog.Logger) *breaker {
@@ -34,7 +63,9 @@ func newBreaker(name string, s BreakerSettings, log *slog.Logger) *breaker {
 		IsSuccessful: func(err error) bool {
 			return err == nil || !isOutage(err)
 		},
-		IsExcluded: func(err error) bool { return errors.Is(err, context.Canceled) || readBudgetCut(err) },
+		IsExcluded: func(err error) bool {
+			return errors.Is(err, context.Canceled) || readBudgetCut(err) || isStaleFailure(err)
+		},
 		OnStateChange: func(name string, from, to gobreaker.State) {
 			log.Warn("upstream circuit breaker", slog.String("upstream", name),
 				slog.String("from", from.String()), slog.String("to", to.String()))
@@ -46,7 +77,20 @@ func newBreaker(name string, s BreakerSettings, log *slog.Logger) *breaker {
 // run calls fn through the breaker. When the breaker refuses the call the
 // error wraps ErrCircuitOpen.
 func (b *breaker) run(fn func() error) error {
-	_, err := b.cb.Execute(func() (struct{}, error) { return struct{}{}, fn() })
+	began := time.Now().UnixNano()
+	_, err := b.cb.Execute(func() (struct{}, error) {
+		err := fn()
+		switch {
+		case err == nil || !isOutage(err):
+			b.wellSince(began)
+		case began < b.wellFrom.Load():
+			return struct{}{}, staleFailure{err}
+		}
+		return struct{}{}, err
+	})
+	if sf, ok := err.(staleFailure); ok {
+		err = sf.error
+	}
 	if errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests) {
 		return errors.Join(ErrCircuitOpen, err)
 	}

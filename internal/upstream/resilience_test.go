@@ -410,3 +410,58 @@ func TestReadBudgetDoesNotTripBreaker(t *testing.T) {
 		t.Fatalf("Ready = %v after 2 reads past their own timeout, want the breaker open", err)
 	}
 }
+
+// TestFailuresOlderThanAHealthyAnswerDoNotTripBreaker: calls begun during a slow spell that
+// fail after a later call has answered well do not open the breaker (they describe the
+// spell, not the upstream now); failures begun after the good answer still do.
+func TestFailuresOlderThanAHealthyAnswerDoNotTripBreaker(t *testing.T) {
+	f := newFake(t)
+	var mode atomic.Int32 // 0 hang then fail, 1 healthy, 2 fail at once
+	release := make(chan struct{})
+	var hanging sync.WaitGroup
+	f.handle("POST /RESTTicketing.svc/order", func(w http.ResponseWriter, r *http.Request) {
+		switch mode.Load() {
+		case 0:
+			hanging.Done()
+			<-release
+			w.WriteHeader(http.StatusInternalServerError)
+		case 1:
+			io.WriteString(w, okOrder)
+		default:
+			w.WriteHeader(http.StatusInternalServerError)
+		}
+	})
+	c := f.client(WithRetry(RetryPolicy{MaxAttempts: 1}), WithBreaker(BreakerSettings{ConsecutiveFailures: 3, OpenTimeout: time.Minute}))
+	ctx := context.Background()
+
+	const spell = 5
+	hanging.Add(spell)
+	errs := make(chan error, spell)
+	for range spell {
+		go func() { _, err := c.GetOrder(ctx, "u"); errs <- err }()
+	}
+	hanging.Wait() // every call of the spell has begun
+	mode.Store(1)
+	if _, err := c.GetOrder(ctx, "u"); err != nil {
+		t.Fatalf("healthy call: %v", err)
+	}
+	close(release)
+	for range spell {
+		if err := <-errs; !errors.Is(err, ErrUnavailable) || errors.Is(err, ErrCircuitOpen) {
+			t.Fatalf("a call of the spell: %v, want the upstream's failure as it was", err)
+		}
+	}
+	if err := c.Ready(); err != nil {
+		t.Fatalf("failures begun before a healthy answer opened the breaker: %v", err)
+	}
+
+	mode.Store(2)
+	for range 3 {
+		if _, err := c.GetOrder(ctx, "u"); !errors.Is(err, ErrUnavailable) {
+			t.Fatal(err)
+		}
+	}
+	if err := c.Ready(); !errors.Is(err, ErrCircuitOpen) {
+		t.Fatalf("Ready = %v after 3 failures begun after the healthy answer, want the breaker open", err)
+	}
+}
