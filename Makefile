@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 FUZZTIME ?= 30s
 
-.PHONY: run test generate fuzz fuzz-long bench money check-prereqs deps
+.PHONY: run test generate fuzz fuzz-long bench bench-wrk money check-prereqs deps
 
 run:
 	go run ./cmd/web
@@ -58,6 +58,20 @@ bench:
 
 # money breaks the world at random points of 1,000 edit payments and checks every one ends
 # applied once or refunded in full; it reports the count. (CI runs 24 of them in make test.)
+# bench-wrk: What's on against the home page in one run, served from the embedded sandbox (the
+# service on its defaults in a fresh data directory), with wrk (apt-get install -y wrk).
+WRK_ADDR ?= 127.0.0.1:18499
+bench-wrk:
+	@command -v wrk >/dev/null || { echo "wrk is required: apt-get install -y wrk"; exit 1; }
+	go build -o /tmp/cinema-bench-wrk ./cmd/web
+	@dir=$$(mktemp -d); /tmp/cinema-bench-wrk -data-dir $$dir -addr $(WRK_ADDR) >$$dir/web.log 2>&1 & pid=$$!; \
+	trap 'kill $$pid; rm -rf $$dir' EXIT; sleep 3; \
+	curl -fsS -o /dev/null http://$(WRK_ADDR)/whats-on || exit 1; \
+	for round in 1 2; do for path in / /whats-on; do \
+	  echo "== $$path (round $$round)"; \
+	  wrk -t2 -c8 -d10s -H 'Accept-Encoding: gzip' http://$(WRK_ADDR)$$path | grep -E 'Requests/sec|Non-2xx|Latency'; \
+	done; done
+
 money:
 	MONEY_RUNS=$${MONEY_RUNS:-1000} go test -count=1 -timeout 30m -run '^TestMoneyIsNeverLost$$' -v ./internal/bff/ | grep -E 'randomised runs|^(ok|FAIL|---)'
 
