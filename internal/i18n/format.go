@@ -102,6 +102,24 @@ func (l *Localizer) time(t time.Time, style Style) string {
 	)
 }
 
+// Midnight is the start of t's calendar day in t's location.
+func Midnight(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())
+}
+
+// Day names the calendar day of t in loc as seen on the day of now: "Today", "Tomorrow", or
+// the day written in style (DayShort, DayLong).
+func (l *Localizer) Day(t, now time.Time, loc *time.Location, style Style) string {
+	d, today := Midnight(t.In(loc)), Midnight(now.In(loc))
+	switch {
+	case d.Equal(today):
+		return l.T("time.today")
+	case d.Equal(today.AddDate(0, 0, 1)):
+		return l.T("time.tomorrow")
+	}
+	return l.Time(d, loc, style)
+}
+
 // Duration writes a span in the largest unit that measures it whole: "24 hours", "90
 // minutes", else seconds, rounded and at least one: "24 Stunden", "1 Sekunde".
 func (l *Localizer) Duration(d time.Duration) string {

@@ -175,3 +175,33 @@ func TestDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestDay(t *testing.T) {
+	c := load(t)
+	en, de := c.For(language.English), c.For(language.German)
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 25, 22, 30, 0, 0, time.UTC) // 23:30 on Wednesday in Berlin
+	for _, tc := range []struct {
+		name  string
+		l     *Localizer
+		t     time.Time
+		style Style
+		want  string
+	}{
+		{"same day, later", en, time.Date(2026, 11, 25, 22, 50, 0, 0, time.UTC), DayShort, "Today"},
+		{"next day in Berlin, same day in UTC", en, time.Date(2026, 11, 25, 23, 10, 0, 0, time.UTC), DayShort, "Tomorrow"},
+		{"German tomorrow", de, time.Date(2026, 11, 26, 19, 0, 0, 0, time.UTC), DayLong, "Morgen"},
+		{"the day after", en, time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC), DayLong, "Friday 27 November"},
+		{"the day after, short", de, time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC), DayShort, "Fr., 27. Nov."},
+		{"yesterday is a date", en, time.Date(2026, 11, 24, 19, 0, 0, 0, time.UTC), DayShort, "Tue 24 Nov"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.l.Day(tc.t, now, berlin, tc.style); got != tc.want {
+				t.Errorf("Day = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -66,12 +66,12 @@ func (s *Handler) showShowtimes(c echo.Context) error {
 	if msg := s.PopFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
-	today := dayStart(s.Now().In(ci.Location()))
+	today := i18n.Midnight(s.Now().In(ci.Location()))
 	var day *view.ShowtimeDay
 	shortcut := 0
 	for _, sh := range shows {
-		d := dayStart(sh.Showtime.In(ci.Location())) // the calendar day of its clock time
-		label := showDayLabel(l, d, today)
+		d := i18n.Midnight(sh.Showtime.In(ci.Location())) // the calendar day of its clock time
+		label := l.Day(d, today, ci.Location(), i18n.DayLong)
 		if day == nil || day.Label != label {
 			v.Days = append(v.Days, view.ShowtimeDay{Label: label})
 			day = &v.Days[len(v.Days)-1]
@@ -482,21 +482,6 @@ func joinShow(parts ...string) string {
 		}
 	}
 	return strings.Join(out, " · ")
-}
-
-func dayStart(t time.Time) time.Time {
-	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())
-}
-
-// showDayLabel is "Today", "Tomorrow" or the day's name and date.
-func showDayLabel(l *i18n.Localizer, d, today time.Time) string {
-	switch {
-	case d.Equal(today):
-		return l.T("showtime.today")
-	case d.Equal(today.AddDate(0, 0, 1)):
-		return l.T("showtime.tomorrow")
-	}
-	return l.Time(d, d.Location(), i18n.DayLong)
 }
 
 // moveWords says where an edit moved the booking: "Moved from Saturday 28 November 2026, 20:30

@@ -48,8 +48,7 @@ func (s *Handler) showWhatsOn(c echo.Context) error {
 		}
 	}
 	tz := cin.Location()
-	today := s.Now().In(tz)
-	today = time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, tz)
+	today := i18n.Midnight(s.Now().In(tz))
 	day := today
 	if d := c.QueryParam("day"); d != "" {
 		parsed, err := time.ParseInLocation("2006-01-02", d, tz)
@@ -69,7 +68,7 @@ func (s *Handler) showWhatsOn(c echo.Context) error {
 		return s.FromUpstream(err, s.URL(web.RouteHome), l.T("checkout.back_to_start"))
 	}
 	sessions, films := listing.Day(day.Format("2006-01-02")), listing.Films
-	v := co.WhatsOnView{ActionURL: s.URL(web.RouteWhatsOn), CinemaName: cin.Name, DayLabel: dayLabel(l, day, today), Notice: notice}
+	v := co.WhatsOnView{ActionURL: s.URL(web.RouteWhatsOn), CinemaName: cin.Name, DayLabel: l.Day(day, today, tz, i18n.DayShort), Notice: notice}
 	if listing.Outdated() {
 		v.AsOf = &components.Notice{Kind: components.NoticeWarning, Heading: l.T("checkout.whatson_as_of", "Time", l.Time(listing.AsOf, tz, i18n.Clock)),
 			Body: l.T("checkout.whatson_as_of_text")}
@@ -80,7 +79,7 @@ func (s *Handler) showWhatsOn(c echo.Context) error {
 	for i := 0; i < whatsOnDays; i++ {
 		d := today.AddDate(0, 0, i)
 		q := url.Values{"cinema": {cin.ID}, "day": {d.Format("2006-01-02")}}
-		v.Days = append(v.Days, co.Option{Label: dayLabel(l, d, today), URL: s.URL(web.RouteWhatsOn) + "?" + q.Encode(), Selected: d.Equal(day)})
+		v.Days = append(v.Days, co.Option{Label: l.Day(d, today, tz, i18n.DayShort), URL: s.URL(web.RouteWhatsOn) + "?" + q.Encode(), Selected: d.Equal(day)})
 	}
 	byFilm := map[string]*co.FilmSessions{}
 	var order []string
@@ -113,18 +112,6 @@ func (s *Handler) showWhatsOn(c echo.Context) error {
 		v.Films = append(v.Films, *byFilm[id])
 	}
 	return s.Render(c, http.StatusOK, l.T("checkout.whatson_title"), co.WhatsOn(v))
-}
-
-// dayLabel names a day of the listing: today, tomorrow, or its short date (d and today are
-// midnights in the cinema's time zone).
-func dayLabel(l *i18n.Localizer, d, today time.Time) string {
-	switch {
-	case d.Equal(today):
-		return l.T("checkout.today")
-	case d.Equal(today.AddDate(0, 0, 1)):
-		return l.T("checkout.tomorrow")
-	}
-	return l.Time(d, d.Location(), i18n.DayShort)
 }
 
 // findSession looks a session of a cinema up by its id.
