@@ -49,13 +49,12 @@ func (s *Handler) renderEditSeats(c echo.Context, status int, notice *components
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	o, err := s.Ticketing.GetOrder(ctx, e.UserSessionID)
+	o, snap, err, planErr := s.OrderAndPlan(ctx, e.UserSessionID, e.CinemaID, e.SessionID)
 	if err != nil {
 		return s.editEnded(c, e, err)
 	}
-	snap, err := s.SeatPlans.Plan(ctx, e.CinemaID, e.SessionID)
-	if err != nil {
-		return s.FromUpstream(err, s.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+	if planErr != nil {
+		return s.FromUpstream(planErr, s.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
 	plan := s.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	tickets := editSeatTickets(e, o)

@@ -46,13 +46,12 @@ func (s *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	o, err := s.Ticketing.GetOrder(ctx, v.UserSessionID)
+	o, snap, err, planErr := s.OrderAndPlan(ctx, v.UserSessionID, v.CinemaID, v.SessionID)
 	if err != nil {
 		return s.buyEnded(c, v, err)
 	}
-	snap, err := s.SeatPlans.Plan(ctx, v.CinemaID, v.SessionID)
-	if err != nil {
-		return s.FromUpstream(err, s.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
+	if planErr != nil {
+		return s.FromUpstream(planErr, s.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
 	}
 	plan := s.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	var yours []cinema.SeatPosition

@@ -1,0 +1,23 @@
+package web
+
+import (
+	"context"
+
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/seatplans"
+)
+
+// OrderAndPlan reads an order and the seat plan of its session at once: they are independent,
+// so a seat map page waits for one round of the ticketing system, not two, when the plan is
+// not kept. Each error is returned for the caller to word (the order's ends the flow, the
+// plan's is an outage).
+func (k *Kernel) OrderAndPlan(ctx context.Context, userSessionID, cinemaID, sessionID string) (o cinema.Order, snap seatplans.Snapshot, orderErr, planErr error) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		snap, planErr = k.SeatPlans.Plan(ctx, cinemaID, sessionID)
+	}()
+	o, orderErr = k.Ticketing.GetOrder(ctx, userSessionID)
+	<-done
+	return o, snap, orderErr, planErr
+}
