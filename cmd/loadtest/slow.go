@@ -65,18 +65,27 @@ func measureSlow(ctx context.Context, st *stack, cfg config, pages []pageResult,
 	}
 	// At most the spell's calls and a breaker's open timeout, and then some.
 	giveUp := restored.Add(cfg.Slow + upstream.DefaultBreakerSettings.OpenTimeout + 15*time.Second)
-	for i, p := range pages {
-		for {
-			if status, _, _ := fetch(ctx, client, p.sample); status == http.StatusOK {
+	// Round by round, every page not yet well is viewed again, so no page's figure waits on
+	// another's.
+	pending := make([]int, len(pages))
+	for i := range pending {
+		pending[i] = i
+	}
+	for len(pending) > 0 {
+		var still []int
+		for _, i := range pending {
+			if status, _, _ := fetch(ctx, client, pages[i].sample); status == http.StatusOK {
 				results[i].recoveredIn = time.Since(restored)
-				break
+			} else {
+				still = append(still, i)
 			}
-			if time.Now().After(giveUp) {
-				break
-			}
-			if err := wait(time.Second); err != nil {
-				return nil, err
-			}
+		}
+		pending = still
+		if len(pending) == 0 || time.Now().After(giveUp) {
+			break
+		}
+		if err := wait(time.Second); err != nil {
+			return nil, err
 		}
 	}
 	if err := wait(time.Until(restored.Add(cfg.Slow + 2*time.Second))); err != nil {

@@ -352,3 +352,55 @@ func TestSlowUpstreamReturnPage(t *testing.T) {
 		})
 	}
 }
+
+// TestSlowUpstreamReturnTokenNotYetKnown: a return whose token could not be read when the
+// payment started is checked with the ticketing system; when that read outlasts the budget,
+// the person gets the slow page within it (try again), not "this link is not valid".
+func TestSlowUpstreamReturnTokenNotYetKnown(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true, completionDelay: -1,
+		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
+	h.buyUpToSummary("1113", twoAdults())
+	mustFault(h, sandbox.Fault{Operation: "GetOrderDetails", HTTPStatus: http.StatusServiceUnavailable, Times: 10})
+	hosted := h.pressPay() // the expected token is not read
+	h.sb.Faults().Clear()
+	ret := h.actAtProvider(hosted, "pay")
+	mustFault(h, sandbox.Fault{Operation: "GetOrderDetails", Latency: sandbox.Duration(10 * time.Second)})
+	t.Cleanup(h.sb.Faults().Clear)
+	time.Sleep(checkout.PollInterval) // nothing recent about the order: the check reads it
+
+	start := time.Now()
+	resp, body := h.get(ret)
+	if took := time.Since(start); took > pageWithin {
+		t.Errorf("answered after %v, want within %v", took, pageWithin)
+	}
+	doc := h.doc(body)
+	if h1 := doc.Find("h1").First().Text(); resp.StatusCode != http.StatusServiceUnavailable || h1 != "The cinema's system is slow right now" ||
+		!strings.Contains(doc.Text(), "Nothing was changed") {
+		t.Errorf("status %d, heading %q; want 503 with the slow page saying nothing was changed", resp.StatusCode, h1)
+	}
+}
+
+// TestSeatMapPageDoesNotWaitForThePlanOfAFailedOrder: when the order cannot be read, the seat
+// page answers without waiting for a slow read of the seat plan.
+func TestSeatMapPageDoesNotWaitForThePlanOfAFailedOrder(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true,
+		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
+	h.find(bkPaid2)
+	h.startEdit(t)
+	b, err := h.srv.Ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.srv.SeatPlans.Invalidate("0001", b.SessionID())
+	mustFault(h, sandbox.Fault{Operation: "SeatPlan", Latency: sandbox.Duration(3 * time.Second)})
+	mustFault(h, sandbox.Fault{Operation: "GetOrder", HTTPStatus: http.StatusInternalServerError})
+	t.Cleanup(h.sb.Faults().Clear)
+	start := time.Now()
+	resp, _ := h.get("/booking/edit/seats")
+	if took := time.Since(start); took >= 2*time.Second {
+		t.Errorf("answered after %v with the order failed at once; want without waiting for the 3 s plan", took)
+	}
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("status %d, want 503 (the order could not be read)", resp.StatusCode)
+	}
+}

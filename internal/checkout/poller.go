@@ -3,6 +3,7 @@ package checkout
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -195,13 +196,21 @@ func (p *Poller) Get(ctx context.Context, userSessionID string) Result {
 		return Result{Err: ctx.Err(), At: now}
 	case <-late:
 		// The read goes on for the others (and the next poll); this page answers now.
-		return Result{Err: ErrStillReading, At: now}
+		return Result{Err: stillReading(), At: now}
 	}
 }
 
-// ErrStillReading is Get's answer when the order's read outlasted the caller's read budget
+// ErrStillReading is in Get's error when the order's read outlasted the caller's read budget
 // (upstream.WithReadDeadline): the upstream is slow, the read carries on for the next look.
 var ErrStillReading = errors.New("checkout: the order's read is still under way")
+
+// stillReading is Get's error for ErrStillReading: to the pages an upstream read that timed
+// out (upstream.ErrUnavailable, upstream.TimedOut, a safe call), so they say the cinema's
+// system is slow and that nothing was changed.
+func stillReading() error {
+	return &upstream.Error{Op: upstream.OpGetOrderDetails, Kind: upstream.ErrUnavailable, Outage: true, Read: true,
+		Err: fmt.Errorf("%w: %w", ErrStillReading, context.DeadlineExceeded)}
+}
 
 // minReadWait is how long Get waits for a read even when the caller's read deadline has
 // passed (a held poll, Next, may run past its request's budget by design): a well upstream

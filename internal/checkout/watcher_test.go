@@ -245,6 +245,11 @@ func TestWatcherCheckNowAndResume(t *testing.T) {
 	if c := e.w.CheckNow(ctx, given); c.Found != FoundGone || !errors.Is(c.Err, upstream.ErrNotFound) {
 		t.Fatalf("check of a gone order: %+v", c)
 	}
+	// Slow or down says nothing about the order: not "gone", and it stays given up.
+	e.up.set(cinema.OrderDetails{}, upstream.ErrUnavailable)
+	if c := e.w.CheckNow(ctx, given); c.Found != FoundUnreachable || c.Record.State != StateGivenUp {
+		t.Fatalf("check of a given-up order with the upstream down: %+v", c)
+	}
 	e.up.set(cinema.OrderDetails{Completed: true, BookingNumber: 7}, nil)
 	if c := e.w.CheckNow(ctx, given); c.Found != FoundCompleted || c.Record.BookingNumber != 7 {
 		t.Fatalf("check of a late completion: %+v", c)

@@ -30,8 +30,10 @@ var errBreakerOpen = ErrCircuitOpen
 // upstream answering fine (a 10 s spell kept pages at 503 for 24 s after it ended).
 type breaker struct {
 	cb *gobreaker.CircuitBreaker[struct{}]
-	// wellFrom is when the latest-begun call with a healthy answer began (Unix ns).
-	wellFrom atomic.Int64
+	// began numbers the calls in the order they begin (not by the clock, which may step);
+	// wellFrom is the number of the latest-begun call with a healthy answer.
+	began    atomic.Uint64
+	wellFrom atomic.Uint64
 }
 
 // staleFailure marks a failure older than the latest healthy answer (excluded).
@@ -44,11 +46,11 @@ func isStaleFailure(err error) bool {
 	return errors.As(err, &sf)
 }
 
-// wellSince records a healthy answer of a call begun at began (Unix ns).
-func (b *breaker) wellSince(began int64) {
+// wellSince records a healthy answer of the call numbered n.
+func (b *breaker) wellSince(n uint64) {
 	for {
 		cur := b.wellFrom.Load()
-		if began <= cur || b.wellFrom.CompareAndSwap(cur, began) {
+		if n <= cur || b.wellFrom.CompareAndSwap(cur, n) {
 			return
 		}
 	}
@@ -77,13 +79,13 @@ func newBreaker(name string, s BreakerSettings, log *slog.Logger) *breaker {
 // run calls fn through the breaker. When the breaker refuses the call the
 // error wraps ErrCircuitOpen.
 func (b *breaker) run(fn func() error) error {
-	began := time.Now().UnixNano()
+	n := b.began.Add(1)
 	_, err := b.cb.Execute(func() (struct{}, error) {
 		err := fn()
 		switch {
 		case err == nil || !isOutage(err):
-			b.wellSince(began)
-		case began < b.wellFrom.Load():
+			b.wellSince(n)
+		case n < b.wellFrom.Load():
 			return struct{}{}, staleFailure{err}
 		}
 		return struct{}{}, err

@@ -182,8 +182,12 @@ func (s *Handler) buyPaymentReturn(c echo.Context) error {
 		ok := rec.TokenMatches(token)
 		if !ok && rec.ExpectedToken == "" && rec.VerifiedToken == "" && rec.State != purchases.StateStarting {
 			// The token could not be read at the start: ask the upstream which it is.
-			if r := st.poller.Get(ctx, rec.UserSessionID); r.Err == nil && r.Details.WebPayment != nil && r.Details.WebPayment.Token != "" {
+			r := st.poller.Get(ctx, rec.UserSessionID)
+			if r.Err == nil && r.Details.WebPayment != nil && r.Details.WebPayment.Token != "" {
 				ok = subtle.ConstantTimeCompare([]byte(r.Details.WebPayment.Token), []byte(token)) == 1
+			} else if errors.Is(r.Err, upstream.ErrUnavailable) {
+				// Slow or down: the token cannot be checked yet, which does not make it wrong.
+				return s.FromUpstream(r.Err, s.URL(web.RouteHome), l.T("checkout.back_to_start"))
 			}
 		}
 		if !ok {

@@ -363,6 +363,9 @@ func (s *Handler) checkOrderNow(ctx context.Context, rec purchases.Record) (purc
 	case purchases.FoundStillOpen:
 		return c.Record, "checkout.check_still_open", nil
 	case purchases.FoundUnreachable:
+		if c.Record.State == purchases.StateGivenUp {
+			return c.Record, "checkout.check_unreachable_given_up", []any{"Error", c.Err.Error()}
+		}
 		return c.Record, "checkout.check_unreachable", []any{"Error", c.Err.Error()}
 	}
 	return c.Record, "checkout.check_watching", []any{"Until", c.Until.In(s.CinemaByID(ctx, rec.CinemaID).Location())}
