@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/device"
 )
 
@@ -92,10 +92,10 @@ func TestSeatCountNoticeInBothLanguages(t *testing.T) {
 	for _, tc := range []struct {
 		got, want string
 	}{
-		{web.SeatCountNotice(en, 3, 2).Heading, "You chose 3 seats for 2 tickets"},
-		{web.SeatCountNotice(en, 3, 2).Body, "Untick 1 seat: each ticket gets exactly one seat."},
-		{web.SeatCountNotice(de, 1, 2).Heading, "Sie haben 1 Platz für 2 Tickets gewählt"},
-		{web.SeatCountNotice(de, 1, 3).Body, "Wählen Sie noch 2 Plätze: Jedes Ticket braucht einen Platz."},
+		{words.SeatCountNotice(en, 3, 2).Heading, "You chose 3 seats for 2 tickets"},
+		{words.SeatCountNotice(en, 3, 2).Body, "Untick 1 seat: each ticket gets exactly one seat."},
+		{words.SeatCountNotice(de, 1, 2).Heading, "Sie haben 1 Platz für 2 Tickets gewählt"},
+		{words.SeatCountNotice(de, 1, 3).Body, "Wählen Sie noch 2 Plätze: Jedes Ticket braucht einen Platz."},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%q, want %q", tc.got, tc.want)

@@ -14,6 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
@@ -176,7 +177,7 @@ func changeWords(l *i18n.Localizer, items []visit.Change) []string {
 		case visit.ChangeMoved:
 			out = append(out, l.T("booking.change_moved", "Ticket", ticket, "From", it.From.Words(l), "Seat", it.Seat.Words(l)))
 		case visit.ChangeAtCinema:
-			out = append(out, l.T("booking.change_at_cinema", "Amount", web.BookingSigned(l, it.Amount)))
+			out = append(out, l.T("booking.change_at_cinema", "Amount", words.Signed(l, it.Amount)))
 		default:
 			out = append(out, l.T("booking.change_saved"))
 		}

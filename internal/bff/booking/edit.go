@@ -14,6 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -74,9 +75,9 @@ func (s *Handler) newEdit(b cinema.Booking, eo cinema.EditOrder) visit.Edit {
 	}
 	for _, ln := range eo.Lines {
 		if ln.State == cinema.LineKept {
-			var place web.SeatName
+			var place words.SeatName
 			if len(ln.Seats) > 0 {
-				place = web.SeatNameOf(&ln.Seats[0])
+				place = words.SeatNameOf(&ln.Seats[0])
 			}
 			e.Original = append(e.Original, visit.OriginLine{ID: strconv.FormatInt(ln.TicketID, 10), Description: ln.Description, Seat: place.Key(), Place: place, PriceCents: ln.FinalPrice.Cents})
 		}
@@ -192,8 +193,8 @@ func (s *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types [
 	v := view.EditView{
 		BookingNumber: fmt.Sprint(e.BookingNumber),
 		FilmTitle:     e.FilmTitle,
-		Showtime:      web.BookingShowtime(l, e.Showtime, ci),
-		Fees:          web.BookingSigned(l, o.BookingFee),
+		Showtime:      words.Showtime(l, e.Showtime, ci),
+		Fees:          words.Signed(l, o.BookingFee),
 		CSRFToken:     web.CSRFToken(c),
 		AddURL:        s.URL(web.RouteEditAdd),
 		RemoveURL:     s.URL(web.RouteEditRemove),
@@ -210,7 +211,7 @@ func (s *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types [
 		v.ExpiresLocal = l.Time(o.Expires, ci.Location(), i18n.Clock)
 	}
 	if e.MovedFrom != nil {
-		v.MoveFrom = joinShow(e.MovedFrom.FilmTitle, web.BookingShowtime(l, e.MovedFrom.Showtime, ci), e.MovedFrom.Screen)
+		v.MoveFrom = joinShow(e.MovedFrom.FilmTitle, words.Showtime(l, e.MovedFrom.Showtime, ci), e.MovedFrom.Screen)
 		v.MoveTo = joinShow(e.FilmTitle, v.Showtime, e.Screen)
 	}
 	for _, sess := range o.Sessions {
@@ -258,12 +259,12 @@ func (s *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types [
 		v.Totals = true
 		v.OriginalTotal = l.Money(orig)
 		v.NewTotal = l.Money(cinema.Money{Cents: orig.Cents + balance.Cents, Currency: balance.Currency})
-		v.TicketsChange = web.BookingSigned(l, cinema.Money{Cents: balance.Cents - o.BookingFee.Cents, Currency: balance.Currency})
+		v.TicketsChange = words.Signed(l, cinema.Money{Cents: balance.Cents - o.BookingFee.Cents, Currency: balance.Currency})
 	}
 	v.Steppers = editSteppers(l, o, types)
 	if e.StartBalance != 0 {
 		start := cinema.Money{Cents: e.StartBalance, Currency: balance.Currency}
-		v.FeeNote = l.T("booking.fee_note", "Amount", web.BookingSigned(l, start))
+		v.FeeNote = l.T("booking.fee_note", "Amount", words.Signed(l, start))
 	}
 	for _, d := range o.SuggestedDeals {
 		if d.Description != "" {

@@ -13,6 +13,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/tickets"
@@ -184,9 +185,9 @@ func (s *Handler) readTicketCode(l *i18n.Localizer, staffLookUp bool, field stri
 }
 
 func (s *Handler) tooMany(c echo.Context, v view.FindView, seconds float64) error {
-	c.Response().Header().Set("Retry-After", strconv.Itoa(web.WholeSeconds(seconds)))
+	c.Response().Header().Set("Retry-After", strconv.Itoa(words.WholeSeconds(seconds)))
 	l := web.Loc(c)
-	v.Error = l.T("booking.find_too_many", "Wait", web.BookingWait(l, seconds))
+	v.Error = l.T("booking.find_too_many", "Wait", words.Wait(l, seconds))
 	return s.Render(c, http.StatusTooManyRequests, s.findTitle(c), view.Find(v))
 }
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
-	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/refunds"
@@ -79,7 +79,7 @@ func editSteppers(l *i18n.Localizer, o cinema.Order, types []cinema.TicketType) 
 			st.Count++
 			if active > 1 {
 				st.RemoveTicket = t.ID
-				st.RemoveWhat = strings.TrimSuffix(t.Description+", "+web.BookingSeat(l, t.Seat), ", ")
+				st.RemoveWhat = strings.TrimSuffix(t.Description+", "+words.Seat(l, t.Seat), ", ")
 			}
 		}
 		out = append(out, st)
@@ -107,7 +107,7 @@ func editLines(e visit.Edit, o cinema.Order) (lines []view.LineView, changed boo
 			}
 		}
 		seen[t.ID] = true
-		lv := lineView(state, t.ID, t.Description, web.SeatNameOf(t.Seat), t.FinalPrice)
+		lv := lineView(state, t.ID, t.Description, words.SeatNameOf(t.Seat), t.FinalPrice)
 		// A booked ticket on another seat than it had is moved, not kept.
 		if ol, ok := original[t.ID]; ok && state == cinema.LineKept && ol.Seat != "" && lv.Seat != "" && lv.Seat != ol.Seat {
 			from := ol.SeatName()
@@ -157,16 +157,16 @@ func editLinesIn(l *i18n.Localizer, e visit.Edit, o cinema.Order) ([]view.LineVi
 // booked: only its seat changed).
 const lineMoved = "moved"
 
-func lineView(state cinema.LineState, id, desc string, seat web.SeatName, price cinema.Money) view.LineView {
+func lineView(state cinema.LineState, id, desc string, seat words.SeatName, price cinema.Money) view.LineView {
 	return view.LineView{State: state.String(), Description: desc, Seat: seat.Key(), SeatRow: seat.Row, SeatLabel: seat.Seat,
 		Amount: price, TicketID: id}
 }
 
 // lineSeat and lineFrom are a line's seat and a moved line's seat before the change.
-func lineSeat(lv *view.LineView) web.SeatName {
-	return web.SeatName{Row: lv.SeatRow, Seat: lv.SeatLabel, Text: lv.Seat}
+func lineSeat(lv *view.LineView) words.SeatName {
+	return words.SeatName{Row: lv.SeatRow, Seat: lv.SeatLabel, Text: lv.Seat}
 }
 
-func lineFrom(lv *view.LineView) web.SeatName {
-	return web.SeatName{Row: lv.FromRow, Seat: lv.FromLabel, Text: lv.From}
+func lineFrom(lv *view.LineView) words.SeatName {
+	return words.SeatName{Row: lv.FromRow, Seat: lv.FromLabel, Text: lv.From}
 }

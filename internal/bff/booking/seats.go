@@ -9,6 +9,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
@@ -71,9 +72,9 @@ func (s *Handler) renderEditSeats(c echo.Context, status int, notice *components
 		CSRFToken: web.CSRFToken(c), Count: len(tickets), Notice: notice,
 		Map: components.BuildSeatMap(plan, components.SeatMapOptions{Max: len(tickets), Yours: yours, YoursSelectable: true,
 			Chosen: chosen, Kiosk: web.IsKiosk(c), Label: l.T("booking.seat_map_label"), AsOf: s.SeatsAsOf(ctx, e.CinemaID, snap.AsOf),
-			Prices: web.SeatPrices(l, tickets)})}
+			Prices: words.SeatPrices(l, tickets)})}
 	if e.MovedFrom != nil {
-		v.Show = joinShow(e.FilmTitle, web.BookingShowtime(l, e.Showtime, s.CinemaByID(ctx, e.CinemaID)), e.Screen)
+		v.Show = joinShow(e.FilmTitle, words.Showtime(l, e.Showtime, s.CinemaByID(ctx, e.CinemaID)), e.Screen)
 	}
 	defer v.Map.Release() // the page is written before this returns
 	return s.Render(c, status, l.T("booking.seats_page_title"), view.Seats(v))
@@ -151,7 +152,7 @@ func (s *Handler) setEditSeats(c echo.Context) error {
 	// (the ticketing system answers only "invalid request"). When a ticket's area is not
 	// known, the ticketing system decides.
 	if len(cats) == len(tickets) {
-		if msg := web.AreaProblem(l, plan, cats, planSeats); msg != "" {
+		if msg := words.AreaProblem(l, plan, cats, planSeats); msg != "" {
 			return s.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError,
 				Heading: l.T("booking.seats_same_area"), Body: msg}, chosenPos)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -46,7 +47,7 @@ func (s *Handler) showBooking(c echo.Context) error {
 	v := view.BookingView{
 		Number:    fmt.Sprint(b.Number),
 		FilmTitle: b.Session.FilmTitle,
-		Showtime:  web.BookingShowtime(l, b.Session.Showtime, ci),
+		Showtime:  words.Showtime(l, b.Session.Showtime, ci),
 		Screen:    b.Session.ScreenName,
 		Fees:      l.Money(bookingFees(b)),
 		Total:     l.Money(b.Total),
@@ -55,7 +56,7 @@ func (s *Handler) showBooking(c echo.Context) error {
 		EndURL:    s.URL(web.RouteBookingForget),
 	}
 	for _, t := range b.Tickets {
-		v.Tickets = append(v.Tickets, view.TicketRow{Description: t.Description, Seat: web.BookingSeat(l, t.Seat), Price: l.Money(t.Price), Package: t.InPackage()})
+		v.Tickets = append(v.Tickets, view.TicketRow{Description: t.Description, Seat: words.Seat(l, t.Seat), Price: l.Money(t.Price), Package: t.InPackage()})
 	}
 	for _, cc := range b.Concessions {
 		// The booking gives the unit price: the line shows quantity × unit price and its total.

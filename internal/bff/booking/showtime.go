@@ -14,6 +14,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -53,7 +54,7 @@ func (s *Handler) showShowtimes(c echo.Context) error {
 	v := view.ShowtimesView{
 		BookingNumber: fmt.Sprint(b.Number),
 		FilmTitle:     b.Session.FilmTitle,
-		CurrentShow:   joinShow(b.Session.FilmTitle, web.BookingShowtime(l, b.Session.Showtime, ci), b.Session.ScreenName),
+		CurrentShow:   joinShow(b.Session.FilmTitle, words.Showtime(l, b.Session.Showtime, ci), b.Session.ScreenName),
 		Party:         partyWords(b),
 		AllFilms:      allFilms,
 		ActionURL:     s.URL(web.RouteShowtimes),
@@ -359,7 +360,7 @@ func (s *Handler) renderTypeChoice(c echo.Context, b cinema.Booking, target cine
 	}
 	v := view.TypeChoiceView{
 		BookingNumber: fmt.Sprint(b.Number),
-		NewShow:       joinShow(target.FilmTitle, web.BookingShowtime(l, target.Showtime, ci), target.ScreenName),
+		NewShow:       joinShow(target.FilmTitle, words.Showtime(l, target.Showtime, ci), target.ScreenName),
 		SessionID:     target.SessionID,
 		ActionURL:     s.URL(web.RouteShowtimes),
 		BackURL:       s.URL(web.RouteShowtimes),
@@ -491,7 +492,7 @@ func moveWords(l *i18n.Localizer, e visit.Edit, ci cinema.Cinema) string {
 	if fromFilm == toFilm {
 		fromFilm, toFilm = "", "" // the same film: the times say it
 	}
-	from := joinShow(fromFilm, web.BookingShowtime(l, e.MovedFrom.Showtime, ci), e.MovedFrom.Screen)
-	to := joinShow(toFilm, web.BookingShowtime(l, e.Showtime, ci), e.Screen)
+	from := joinShow(fromFilm, words.Showtime(l, e.MovedFrom.Showtime, ci), e.MovedFrom.Screen)
+	to := joinShow(toFilm, words.Showtime(l, e.Showtime, ci), e.Screen)
 	return l.T("showtime.moved", "From", from, "To", to)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	purchases "github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/holds"
@@ -73,7 +74,7 @@ func (s *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 	}
 	m := components.BuildSeatMap(plan, components.SeatMapOptions{ID: "buy-seats", Max: count, Yours: yours, YoursSelectable: true,
 		Chosen: chosen, AreaCategories: cats, Kiosk: web.IsKiosk(c), AsOf: s.SeatsAsOf(ctx, v.CinemaID, snap.AsOf),
-		Prices: web.SeatPrices(l, o.Tickets())})
+		Prices: words.SeatPrices(l, o.Tickets())})
 	defer m.Release() // the page is written before this returns
 	view := co.SeatsView{Session: s.buyHeader(ctx, v), ActionURL: s.URL(web.RouteBuySeats), BackURL: s.URL(web.RouteBuySession, v.CinemaID, v.SessionID),
 		CSRFToken: web.CSRFToken(c), Count: count, Map: m, Notice: notice, Countdown: s.buyCountdown(c, v, o)}
@@ -114,7 +115,7 @@ func (s *Handler) chooseBuySeats(c echo.Context) error {
 		want = v.Places
 	}
 	if len(chosen) != want {
-		return s.renderBuySeats(c, http.StatusUnprocessableEntity, web.SeatCountNotice(web.Loc(c), len(chosen), want), chosen)
+		return s.renderBuySeats(c, http.StatusUnprocessableEntity, words.SeatCountNotice(web.Loc(c), len(chosen), want), chosen)
 	}
 	// Seat hoarding (holds.go): an order is never given more seats than a visit may hold.
 	if done, err := s.RefuseVisitSeats(c, visit.SeatStepBuySeats, want, nil, s.URL(web.RouteBuySummary)); done {

@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -113,7 +114,7 @@ func orderEnded(err error) bool {
 // storedValueTooMany answers an attempt refused by a limit: 429 with Retry-After, and the
 // summary with f's message. The message is the same for every card number, known or not.
 func (s *Handler) storedValueTooMany(c echo.Context, wait time.Duration, f summaryForm) error {
-	c.Response().Header().Set("Retry-After", strconv.Itoa(web.WholeSeconds(wait.Seconds())))
+	c.Response().Header().Set("Retry-After", strconv.Itoa(words.WholeSeconds(wait.Seconds())))
 	return s.renderBuySummary(c, http.StatusTooManyRequests, nil, f)
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
@@ -156,7 +157,7 @@ func (h *Handler) collectClientLimit(c echo.Context) ratelimit.Limit {
 
 // tooManyText says how long to wait.
 func tooManyText(c echo.Context, wait time.Duration) string {
-	n := web.WholeSeconds(wait.Seconds())
+	n := words.WholeSeconds(wait.Seconds())
 	c.Response().Header().Set("Retry-After", strconv.Itoa(n))
 	return web.Loc(c).N("kiosk.too_many", n)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	staffacct "github.com/cinemabff/cinemabff/internal/staff"
@@ -69,8 +70,8 @@ func (s *Handler) signIn(c echo.Context) error {
 		return err
 	}
 	if !ok {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(web.WholeSeconds(wait.Seconds())))
-		v.Error = l.T("staff.signin.too_many", "Wait", l.N("common.seconds", web.WholeSeconds(wait.Seconds())))
+		c.Response().Header().Set("Retry-After", strconv.Itoa(words.WholeSeconds(wait.Seconds())))
+		v.Error = l.T("staff.signin.too_many", "Wait", l.N("common.seconds", words.WholeSeconds(wait.Seconds())))
 		return s.Render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
 	}
 	a, err := s.Staff.Authenticate(ctx, v.Username, c.FormValue("password"), web.ClientKey(c))
@@ -79,7 +80,7 @@ func (s *Handler) signIn(c echo.Context) error {
 	case errors.As(err, &locked):
 		s.RecordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "account locked"})
 		wait := time.Until(locked.Until)
-		c.Response().Header().Set("Retry-After", strconv.Itoa(web.WholeSeconds(wait.Seconds())))
+		c.Response().Header().Set("Retry-After", strconv.Itoa(words.WholeSeconds(wait.Seconds())))
 		v.Error = l.T("staff.signin.locked", "Wait", l.N("common.minutes", wholeMinutes(wait)))
 		return s.Render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
 	case errors.Is(err, staffacct.ErrBadCredentials):

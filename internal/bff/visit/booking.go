@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 )
 
@@ -103,20 +104,20 @@ type EditPayment struct {
 // OriginLine is a ticket booked before the edit, by its id in the edit order. Seat is its
 // seat in English words (the key the change records use), Place the same seat by its labels.
 type OriginLine struct {
-	ID          string       `json:"id"`
-	Description string       `json:"desc"`
-	Seat        string       `json:"seat"`
-	Place       web.SeatName `json:"place,omitzero"`
-	PriceCents  int64        `json:"price"`
+	ID          string         `json:"id"`
+	Description string         `json:"desc"`
+	Seat        string         `json:"seat"`
+	Place       words.SeatName `json:"place,omitzero"`
+	PriceCents  int64          `json:"price"`
 }
 
 // SeatName is the line's seat by its labels, or by its English words alone when the edit began
 // before the labels were kept.
-func (ol OriginLine) SeatName() web.SeatName {
+func (ol OriginLine) SeatName() words.SeatName {
 	if ol.Place.Labelled() {
 		return ol.Place
 	}
-	return web.SeatName{Text: ol.Seat}
+	return words.SeatName{Text: ol.Seat}
 }
 
 // editInSession is the visit's edit in progress.

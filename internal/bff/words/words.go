@@ -1,4 +1,7 @@
-package web
+// Package words writes what the flows say about cinema things in a visitor's language: a
+// seat, a showtime, a signed amount, a wait, the seating-area rules of tickets and the prices
+// of seats on a map. Pure functions of the localizer and the ticketing system's values.
+package words
 
 import (
 	"time"
@@ -7,9 +10,6 @@ import (
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 )
-
-// Words of the "manage a booking" flow that several of its pages share, in the request's
-// language.
 
 // SeatName is a seat by its row and seat labels, kept apart from any language: words writes
 // it in a visitor's language, key in English. Text is the seat's words
@@ -21,6 +21,7 @@ type SeatName struct {
 	Text string `json:"text,omitempty"`
 }
 
+// SeatNameOf is the name of a booked seat (none for nil).
 func SeatNameOf(r *cinema.SeatRef) SeatName {
 	if r == nil {
 		return SeatName{}
@@ -30,7 +31,7 @@ func SeatNameOf(r *cinema.SeatRef) SeatName {
 
 func (n SeatName) Labelled() bool { return n.Row != "" || n.Seat != "" }
 
-// key is the seat in English, "Row C, seat 5", whatever the page's language: how the edit
+// Key is the seat in English, "Row C, seat 5", whatever the page's language: how the edit
 // tells a moved ticket (its seat when the edit began is kept so, originLine.Seat); "" for no
 // seat.
 func (n SeatName) Key() string {
@@ -40,7 +41,7 @@ func (n SeatName) Key() string {
 	return tickets.SeatKey(n.Row, n.Seat)
 }
 
-// words is the seat in l's language: "Row C, seat 5", "Reihe C, Platz 5"; "" for no seat.
+// Words is the seat in l's language: "Row C, seat 5", "Reihe C, Platz 5"; "" for no seat.
 func (n SeatName) Words(l *i18n.Localizer) string {
 	if !n.Labelled() {
 		return n.Text
@@ -48,21 +49,21 @@ func (n SeatName) Words(l *i18n.Localizer) string {
 	return tickets.SeatWords(l, n.Row, n.Seat)
 }
 
-// BookingSeat is a booked seat in l's language ("" for none).
-func BookingSeat(l *i18n.Localizer, r *cinema.SeatRef) string { return SeatNameOf(r).Words(l) }
+// Seat is a booked seat in l's language ("" for none).
+func Seat(l *i18n.Localizer, r *cinema.SeatRef) string { return SeatNameOf(r).Words(l) }
 
-// BookingShowtime is a show's time in the cinema's time zone, in l's language: "Monday 2
+// Showtime is a show's time in the cinema's time zone, in l's language: "Monday 2
 // January 2026, 20:15", "Montag, 2. Januar 2026, 20:15 Uhr"; "" when it is not known.
-func BookingShowtime(l *i18n.Localizer, t time.Time, c cinema.Cinema) string {
+func Showtime(l *i18n.Localizer, t time.Time, c cinema.Cinema) string {
 	if t.IsZero() {
 		return ""
 	}
 	return l.Time(t, c.Location(), i18n.DateTimeLong)
 }
 
-// BookingSigned writes an amount with its sign spelled out: "+€0.50", "−€2.00", "€0.00" (a
+// Signed writes an amount with its sign spelled out: "+€0.50", "−€2.00", "€0.00" (a
 // minus sign, not a hyphen).
-func BookingSigned(l *i18n.Localizer, m cinema.Money) string {
+func Signed(l *i18n.Localizer, m cinema.Money) string {
 	switch {
 	case m.Cents > 0:
 		return "+" + l.Money(m)
@@ -72,7 +73,7 @@ func BookingSigned(l *i18n.Localizer, m cinema.Money) string {
 	return l.Money(m)
 }
 
-// BookingWait is a wait in words, rounded up to whole seconds: "1 second", "12 Sekunden".
-func BookingWait(l *i18n.Localizer, seconds float64) string {
+// Wait is a wait in words, rounded up to whole seconds: "1 second", "12 Sekunden".
+func Wait(l *i18n.Localizer, seconds float64) string {
 	return l.N("common.seconds", WholeSeconds(seconds))
 }

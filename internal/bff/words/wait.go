@@ -1,4 +1,4 @@
-package web
+package words
 
 // WholeSeconds rounds a wait up to whole seconds (at least one), as a Retry-After header and
 // the words "wait n seconds" give it.

@@ -1,4 +1,4 @@
-package web
+package words
 
 import (
 	"slices"
@@ -9,8 +9,8 @@ import (
 	"github.com/cinemabff/cinemabff/views/components"
 )
 
-// areaRuleWords is areaRule in l's words.
-func AreaRuleWords(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string) string {
+// AreaRule says which seating areas tickets of the given categories may sit in, in l's words.
+func AreaRule(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string) string {
 	var names []string
 	for _, c := range ticketCats {
 		if n := plan.AreaCategoryName(c); !slices.Contains(names, n) {
@@ -23,7 +23,7 @@ func AreaRuleWords(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string)
 	return l.T("booking.area_rule_several", "Areas", strings.Join(names, ", "))
 }
 
-// areaProblem checks chosen seats against the area categories of the tickets that get them
+// AreaProblem checks chosen seats against the area categories of the tickets that get them
 // (one category per ticket): "" when every category gets as many seats as it has tickets,
 // otherwise the rule and what does not fit it, in l's words.
 func AreaProblem(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string, seats []cinema.Seat) string {
@@ -34,7 +34,8 @@ func AreaProblem(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string, s
 	got := map[string]int{}
 	for _, s := range seats {
 		if need[s.AreaCategoryCode] == 0 {
-			return l.T("booking.area_seat_elsewhere", "Rule", AreaRuleWords(l, plan, ticketCats), "Seat", BookingSeat(l, Ptr(s.Ref())),
+			ref := s.Ref()
+			return l.T("booking.area_seat_elsewhere", "Rule", AreaRule(l, plan, ticketCats), "Seat", Seat(l, &ref),
 				"Area", plan.AreaCategoryName(s.AreaCategoryCode))
 		}
 		got[s.AreaCategoryCode]++
@@ -42,14 +43,14 @@ func AreaProblem(l *i18n.Localizer, plan cinema.SeatPlan, ticketCats []string, s
 	for _, c := range ticketCats {
 		if n := need[c]; got[c] != n {
 			name := plan.AreaCategoryName(c)
-			return l.T("booking.area_count", "Rule", AreaRuleWords(l, plan, ticketCats),
+			return l.T("booking.area_count", "Rule", AreaRule(l, plan, ticketCats),
 				"Tickets", l.N("booking.area_tickets", n, "Area", name), "Seats", l.N("booking.area_seats", got[c], "Area", name))
 		}
 	}
 	return ""
 }
 
-// seatCountNotice says what is wrong with the number of seats chosen for want tickets, and
+// SeatCountNotice says what is wrong with the number of seats chosen for want tickets, and
 // what to do about it.
 func SeatCountNotice(l *i18n.Localizer, chosen, want int) *components.Notice {
 	n := &components.Notice{Kind: components.NoticeError,
@@ -61,9 +62,6 @@ func SeatCountNotice(l *i18n.Localizer, chosen, want int) *components.Notice {
 	}
 	return n
 }
-
-// ptr is a pointer to a copy of v.
-func Ptr[T any](v T) *T { return &v }
 
 // SeatPrices is what a seat costs by area category, for the seat map's answer to a tap
 // ("Row G · Seat 12 · €12.50"): the price of the tickets seated in that category, or their
