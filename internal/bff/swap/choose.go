@@ -253,7 +253,9 @@ func (h *Handler) renderWithPlan(c echo.Context, status int, b cinema.Booking, p
 		p := named.SeatPlan(*plan)
 		plan = &p
 	}
-	return h.Site.Render(c, status, web.Loc(c).T("swap.title"), page.Choose(h.chooseView(c, b, plan, choice, notice)))
+	v := h.chooseView(c, b, plan, choice, notice)
+	defer v.Map.Release() // the page is written before this returns
+	return h.Site.Render(c, status, web.Loc(c).T("swap.title"), page.Choose(v))
 }
 
 // chooseView builds the swap page's view model (no upstream calls: the benchmark
