@@ -298,8 +298,9 @@ func (w *Watcher) CheckNow(ctx context.Context, rec Record) Check {
 		c.Found = FoundDeclined
 	case next.State == StateCancelled:
 		c.Found = FoundCancelled
-	case r.Err != nil && unreachable(r.Err):
-		// Slow or down: nothing is known about the order. A given-up order stays given up.
+	case errors.Is(r.Err, upstream.ErrUnavailable):
+		// Slow or down (a read still under way when the caller's budget ran out is one too:
+		// ErrStillReading): nothing is known about the order. A given-up order stays given up.
 		if rec.State != StateGivenUp {
 			w.Watch(rec)
 		}
@@ -316,12 +317,6 @@ func (w *Watcher) CheckNow(ctx context.Context, rec Record) Check {
 		c.Found, c.Until = FoundWatching, w.Deadline(rec)
 	}
 	return c
-}
-
-// unreachable reports whether err says nothing about the order, only that the upstream did not
-// answer about it (an outage, or a read still under way when the caller's budget ran out).
-func unreachable(err error) bool {
-	return errors.Is(err, ErrStillReading) || errors.Is(err, upstream.ErrUnavailable)
 }
 
 // Resume keeps checking, in the background, every redirect payment whose outcome is not known:

@@ -41,11 +41,7 @@ func (s *Handler) startEdit(c echo.Context) error {
 		return s.FromUpstream(err, s.URL(web.RouteBooking), back)
 	}
 	eo = s.Named(c.Request().Context()).EditOrder(eo) // the lines kept for the change list, in the visit's words
-	e := s.newEdit(b, eo)
-	if len(eo.Sessions) > 0 && eo.Sessions[0].ID != "" {
-		e.SessionID = eo.Sessions[0].ID
-	}
-	s.SaveEdit(c, e)
+	s.SaveEdit(c, s.newEdit(b, eo))
 	return s.Redirect(c, s.URL(web.RouteEdit))
 }
 
@@ -67,6 +63,9 @@ func (s *Handler) newEdit(b cinema.Booking, eo cinema.EditOrder) visit.Edit {
 		Email:         b.CustomerEmail,
 		OriginalTotal: b.Total.Cents,
 		TotalKnown:    true,
+	}
+	if len(eo.Sessions) > 0 && eo.Sessions[0].ID != "" {
+		e.SessionID = eo.Sessions[0].ID // the edit order's own word on its session
 	}
 	for _, p := range b.Payments {
 		if p.Amount.Cents > 0 && p.ProviderReference != "" && (p.External || !p.ExternalKnown) {

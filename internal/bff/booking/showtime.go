@@ -67,12 +67,11 @@ func (s *Handler) showShowtimes(c echo.Context) error {
 	if msg := s.PopFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
-	today := i18n.Midnight(s.Now().In(ci.Location()))
+	now := s.Now()
 	var day *view.ShowtimeDay
 	shortcut := 0
 	for _, sh := range shows {
-		d := i18n.Midnight(sh.Showtime.In(ci.Location())) // the calendar day of its clock time
-		label := l.Day(d, today, ci.Location(), i18n.DayLong)
+		label := l.Day(sh.Showtime, now, ci.Location(), i18n.DayLong) // the calendar day of its clock time
 		if day == nil || day.Label != label {
 			v.Days = append(v.Days, view.ShowtimeDay{Label: label})
 			day = &v.Days[len(v.Days)-1]

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/listings"
 )
 
 // ticketTypesCache keeps each session's ticket types (outside an order) for the listing's
@@ -35,7 +36,7 @@ const ticketTypesMax = 2048
 func (s *Kernel) SessionTicketTypes(ctx context.Context, cinemaID, sessionID string) ([]cinema.TicketType, error) {
 	ttl := s.Cfg.ListingTTL
 	if ttl <= 0 {
-		ttl = 30 * time.Second
+		ttl = listings.DefaultTTL
 	}
 	key := cinemaID + "\x00" + sessionID
 	c := &s.ticketTypes
