@@ -336,17 +336,8 @@ func areaColumns(a cinema.Area) int {
 	return maxCol + 1
 }
 
-// cellSlab returns a pooled slab with room for every cell of the plan's seat rows, zeroed.
-func cellSlab(plan cinema.SeatPlan) *[]SeatCellView {
-	n := 0
-	for _, a := range plan.Areas {
-		cols := areaColumns(a)
-		for _, r := range a.Rows {
-			if len(r.Seats) > 0 {
-				n += cols
-			}
-		}
-	}
+// cellSlab returns a pooled slab of n cells.
+func cellSlab(n int) *[]SeatCellView {
 	slab := cellSlabs.Get().(*[]SeatCellView)
 	if cap(*slab) < n {
 		*slab = make([]SeatCellView, n)
@@ -381,10 +372,20 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 	// Yours and chosen are one state to the eye (issue 28): one line of the key says both.
 	present := map[string]bool{SeatStateFree: true, SeatStateSelected: true, SeatStateTaken: true}
 	nChecked, nSeats := 0, 0
-	slab := cellSlab(plan)
-	v.cells = slab
-	free := *slab // cut row by row
-	for _, a := range plan.Areas {
+	// Each area's cells per row, and room for every cell of every row with seats, in one slab.
+	cols := make([]int, len(plan.Areas))
+	n := 0
+	for i, a := range plan.Areas {
+		cols[i] = areaColumns(a)
+		for _, r := range a.Rows {
+			if len(r.Seats) > 0 {
+				n += cols[i]
+			}
+		}
+	}
+	v.cells = cellSlab(n)
+	free := *v.cells // cut row by row
+	for ai, a := range plan.Areas {
 		cat := categories[a.AreaCategoryCode]
 		catLower := strings.ToLower(cat)
 		areaAllowed := len(allowed) == 0 || allowed[a.AreaCategoryCode]
@@ -394,7 +395,7 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 		if cat != "" && !strings.EqualFold(cat, a.Description) {
 			av.Legend += " · " + cat
 		}
-		maxCol := areaColumns(a) - 1
+		maxCol := cols[ai] - 1
 		v.Columns = max(v.Columns, maxCol+1+2)
 		for ri, r := range a.Rows {
 			rowID := opt.ID + "-row-" + strconv.Itoa(a.Number) + "-" + strconv.Itoa(ri)
