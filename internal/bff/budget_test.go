@@ -404,3 +404,26 @@ func TestSeatMapPageDoesNotWaitForThePlanOfAFailedOrder(t *testing.T) {
 		t.Errorf("status %d, want 503 (the order could not be read)", resp.StatusCode)
 	}
 }
+
+// TestSlowSpellEndsPagesAnswerAtOnce: after a spell of 10 s per call, the first look-up of
+// booking 100002 answers 200: no request waits for a shared read begun during the spell (the
+// cinemas, the listing, the seat plan, the ticket types).
+func TestSlowSpellEndsPagesAnswerAtOnce(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true,
+		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
+	mustFault(h, tenSeconds)
+	if resp, _ := h.get("/booking"); resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("the find page in the spell: status %d, want the slow page (503)", resp.StatusCode)
+	}
+	h.sb.Faults().Clear()
+	start := time.Now()
+	resp, body := h.get("/booking")
+	if took := time.Since(start); resp.StatusCode != http.StatusOK || took > pageWithin {
+		t.Fatalf("the find page after the spell: status %d after %v, want 200 within %v: %s", resp.StatusCode, took, pageWithin, h.doc(body).Text())
+	}
+	start = time.Now()
+	h.find(bkPaid2)
+	if took := time.Since(start); took > 2*pageWithin {
+		t.Errorf("looking up %d after the spell took %v", bkPaid2, took)
+	}
+}

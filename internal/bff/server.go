@@ -203,8 +203,10 @@ func New(d Deps) (*Server, error) {
 	}
 	if d.Ticketing != nil {
 		s.upstream = d.Ticketing
-		k.SeatPlans = seatplans.New(d.Ticketing, seatplans.Options{TTL: seatStatesTTL, ServeStaleFor: seatStatesServedStale})
-		k.Listings = listings.New(d.Ticketing, listings.Options{TTL: d.Config.ListingTTL, Logger: d.Logger,
+		// Shared reads: none waits on a read begun before the ticketing system answered well
+		// again, so the page after a slow spell works at once.
+		k.SeatPlans = seatplans.New(d.Ticketing, seatplans.Options{TTL: seatStatesTTL, ServeStaleFor: seatStatesServedStale, Health: d.Ticketing})
+		k.Listings = listings.New(d.Ticketing, listings.Options{TTL: d.Config.ListingTTL, Logger: d.Logger, Health: d.Ticketing,
 			Now: func() time.Time { return k.Now() }})
 		// Booking pages find their session's film, time and screen in the shared listing.
 		k.Bookings = bookings.Reader{Source: listedSessionSource{Source: d.Ticketing, listings: k.Listings}, Logger: d.Logger}

@@ -7,9 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sync/singleflight"
-
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/flight"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -78,7 +77,7 @@ type Poller struct {
 
 	mu      sync.Mutex
 	entries map[string]*entry
-	group   singleflight.Group
+	reads   flight.Group[Result]
 	sweep   time.Time
 
 	watchMu  sync.Mutex
@@ -109,10 +108,21 @@ func WithBackoff(f func(age time.Duration) time.Duration) PollerOption {
 // WithClock replaces time.Now.
 func WithClock(now func() time.Time) PollerOption { return func(p *Poller) { p.now = now } }
 
+// WithHealth keeps an asker from waiting on a read begun before the ticketing system answered
+// another call well (internal/flight): after a slow spell the next look reads afresh.
+func WithHealth(h flight.Health) PollerOption { return func(p *Poller) { p.reads.Health = h } }
+
 // NewPoller returns a poller reading through fetch.
 func NewPoller(fetch Fetcher, opts ...PollerOption) *Poller {
 	p := &Poller{fetch: fetch, now: time.Now, backoff: Backoff, timeout: 10 * time.Second, keepIdle: 30 * time.Minute,
 		entries: map[string]*entry{}, watching: map[string]bool{}}
+	// An asker joins a read under way only while it can wait that long (readWait: its read
+	// budget, but never less than minReadWait); older, it reads afresh.
+	p.reads.Budget = func(ctx context.Context) (time.Time, bool) {
+		now := time.Now()
+		w, bounded := readWait(ctx, now)
+		return now.Add(w), bounded
+	}
 	for _, o := range opts {
 		o(p)
 	}
@@ -155,7 +165,7 @@ func (p *Poller) Get(ctx context.Context, userSessionID string) Result {
 	if ok {
 		return r
 	}
-	ch := p.group.DoChan(userSessionID, func() (any, error) {
+	ch := p.reads.DoChan(ctx, userSessionID, func() (Result, error) {
 		// Someone may have fetched between our check and this call: check again, so one
 		// interval never sees two fetches.
 		start := p.now()
@@ -191,7 +201,7 @@ func (p *Poller) Get(ctx context.Context, userSessionID string) Result {
 	}
 	select {
 	case out := <-ch:
-		return out.Val.(Result)
+		return out.Val
 	case <-ctx.Done():
 		return Result{Err: ctx.Err(), At: now}
 	case <-late:

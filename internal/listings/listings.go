@@ -25,9 +25,8 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sync/singleflight"
-
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/flight"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -71,6 +70,10 @@ type Options struct {
 	OutdatedAfter time.Duration
 	Now           func() time.Time
 	Logger        *slog.Logger
+	// Health, when set, ends the rest after a failed read as soon as the ticketing system has
+	// answered another call well, and keeps a caller from waiting on a read begun before
+	// that (internal/flight). A caller never waits on a read older than its read budget.
+	Health flight.Health
 }
 
 // Listing is a cinema's sessions (every day, by show time) and films as read at AsOf. It is
@@ -130,9 +133,10 @@ func (l Listing) Film(id string) (cinema.Film, bool) {
 
 // Cache keeps the listings. It is safe for concurrent use.
 type Cache struct {
-	src   Source
-	opt   Options
-	group singleflight.Group
+	src          Source
+	opt          Options
+	listingReads flight.Group[Listing]
+	cinemaReads  flight.Group[[]cinema.Cinema]
 
 	mu       sync.Mutex
 	listings map[string]*kept[Listing]
@@ -144,6 +148,7 @@ type kept[T any] struct {
 	val      T
 	at       time.Time // when val was read; zero: nothing read yet
 	failedAt time.Time // the latest failed read since val, zero when none
+	failMark uint64    // Health's mark when that read failed
 	err      error     // its error
 }
 
@@ -173,7 +178,10 @@ func New(src Source, opt Options) *Cache {
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Cache{src: src, opt: opt, listings: map[string]*kept[Listing]{}}
+	c := &Cache{src: src, opt: opt, listings: map[string]*kept[Listing]{}}
+	c.listingReads.Health, c.listingReads.Budget, c.listingReads.Now = opt.Health, upstream.ReadDeadline, opt.Now
+	c.cinemaReads.Health, c.cinemaReads.Budget, c.cinemaReads.Now = opt.Health, upstream.ReadDeadline, opt.Now
+	return c
 }
 
 // TTL is how long a listing is served without reading it again.
@@ -202,7 +210,7 @@ func (c *Cache) Listing(ctx context.Context, cinemaID string) (Listing, error) {
 		k = &kept[Listing]{}
 		c.listings[cinemaID] = k
 	}
-	l, state := c.stateLocked(k.val, k.at, k.failedAt, k.err != nil, now, c.opt.TTL)
+	l, state := c.stateLocked(k.val, k.at, c.resting(k.failedAt, k.failMark, now), k.err != nil, now, c.opt.TTL)
 	err := k.err
 	c.mu.Unlock()
 	switch state {
@@ -211,7 +219,7 @@ func (c *Cache) Listing(ctx context.Context, cinemaID string) (Listing, error) {
 	case stale:
 		c.refreshListing(ctx, cinemaID) // in the background
 		return l, nil
-	case resting:
+	case rest:
 		if l.AsOf.IsZero() {
 			return Listing{}, err
 		}
@@ -222,21 +230,21 @@ func (c *Cache) Listing(ctx context.Context, cinemaID string) (Listing, error) {
 	select {
 	case res := <-r:
 		if res.Err == nil {
-			return res.Val.(Listing), nil
+			return res.Val, nil
 		}
 		err = res.Err
 	case <-ctx.Done():
 	case <-deadline(ctx):
 	}
 	c.mu.Lock()
-	l, _ = c.stateLocked(k.val, k.at, k.failedAt, true, c.opt.Now(), c.opt.TTL)
+	l, _ = c.stateLocked(k.val, k.at, false, true, c.opt.Now(), c.opt.TTL)
 	c.mu.Unlock()
 	if l.AsOf.IsZero() {
 		if ctx.Err() != nil {
 			return Listing{}, ctx.Err()
 		}
 		if err == nil { // still reading: the page's time is up
-			err = &upstream.Error{Op: upstream.OpListSessions, Kind: upstream.ErrUnavailable, Err: context.DeadlineExceeded, Outage: true,
+			err = &upstream.Error{Op: upstream.OpListSessions, Kind: upstream.ErrUnavailable, Err: context.DeadlineExceeded, Outage: true, Read: true,
 				Description: "the listing of cinema " + cinemaID + " was not read in time"}
 		}
 		return Listing{}, err
@@ -276,19 +284,29 @@ type state int
 const (
 	fresh   state = iota
 	stale         // served while read again
-	resting       // the latest read failed a moment ago: served without reading
+	rest          // the latest read failed a moment ago: served without reading
 	expired       // read before answering
 )
 
-func (c *Cache) stateLocked(l Listing, at, failedAt time.Time, failing bool, now time.Time, ttl time.Duration) (Listing, state) {
+// resting reports whether a read that failed at failedAt (Health's mark then: mark) is recent
+// enough that no new read starts yet: within RetryAfter, unless the ticketing system has
+// answered well since.
+func (c *Cache) resting(failedAt time.Time, mark uint64, now time.Time) bool {
+	if failedAt.IsZero() || now.Sub(failedAt) >= c.opt.RetryAfter {
+		return false
+	}
+	return c.opt.Health == nil || !c.opt.Health.AnsweredSince(mark)
+}
+
+func (c *Cache) stateLocked(l Listing, at time.Time, resting, failing bool, now time.Time, ttl time.Duration) (Listing, state) {
 	l.AsOf = at
 	l.Failing = failing && !at.IsZero()
 	l.outdated = l.Failing && now.Sub(at) >= c.opt.OutdatedAfter
 	switch age := now.Sub(at); {
 	case at.IsZero(): // nothing kept: every caller reads (one at a time), as without a cache
 		return l, expired
-	case !failedAt.IsZero() && now.Sub(failedAt) < c.opt.RetryAfter:
-		return l, resting
+	case resting:
+		return l, rest
 	case age < ttl:
 		return l, fresh
 	case age < ttl+c.opt.StaleFor:
@@ -299,8 +317,9 @@ func (c *Cache) stateLocked(l Listing, at, failedAt time.Time, failing bool, now
 }
 
 // refreshListing starts the shared read of a cinema's listing, or joins the one running.
-func (c *Cache) refreshListing(ctx context.Context, cinemaID string) <-chan singleflight.Result {
-	return c.group.DoChan("l\x00"+cinemaID, func() (any, error) {
+func (c *Cache) refreshListing(ctx context.Context, cinemaID string) <-chan flight.Result[Listing] {
+	mark := c.mark()
+	return c.listingReads.DoChan(ctx, cinemaID, func() (Listing, error) {
 		// The shared read must not die with the request that started it, nor end at its read
 		// budget: other readers wait on it. It has its own timeout.
 		rctx, cancel := context.WithTimeout(upstream.Detach(ctx), c.opt.ReadTimeout)
@@ -315,10 +334,10 @@ func (c *Cache) refreshListing(ctx context.Context, cinemaID string) <-chan sing
 			c.listings[cinemaID] = k
 		}
 		if err != nil {
-			k.failedAt, k.err = now, err
+			k.failedAt, k.failMark, k.err = now, mark, err
 			c.opt.Logger.Warn("the cinema's listing could not be read; the last good one is kept",
 				"cinema", cinemaID, "as_of", k.at, "err", err)
-			return nil, err
+			return Listing{}, err
 		}
 		sorted := append([]cinema.Session(nil), sessions...)
 		sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Showtime.Before(sorted[j].Showtime) })
@@ -339,16 +358,16 @@ func (c *Cache) refreshListing(ctx context.Context, cinemaID string) <-chan sing
 func (c *Cache) Cinemas(ctx context.Context) ([]cinema.Cinema, error) {
 	now := c.opt.Now()
 	c.mu.Lock()
-	_, st := c.stateLocked(Listing{}, c.cinemas.at, c.cinemas.failedAt, c.cinemas.err != nil, now, c.opt.CinemasTTL)
+	_, st := c.stateLocked(Listing{}, c.cinemas.at, c.resting(c.cinemas.failedAt, c.cinemas.failMark, now), c.cinemas.err != nil, now, c.opt.CinemasTTL)
 	list, at, err := c.cinemas.val, c.cinemas.at, c.cinemas.err
 	c.mu.Unlock()
 	if !at.IsZero() {
-		if st != fresh && st != resting {
+		if st != fresh && st != rest {
 			c.refreshCinemas(ctx)
 		}
 		return list, nil
 	}
-	if st == resting {
+	if st == rest {
 		return nil, err
 	}
 	select {
@@ -356,16 +375,17 @@ func (c *Cache) Cinemas(ctx context.Context) ([]cinema.Cinema, error) {
 		if r.Err != nil {
 			return nil, r.Err
 		}
-		return r.Val.([]cinema.Cinema), nil
+		return r.Val, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case <-deadline(ctx):
-		return nil, &upstream.Error{Op: upstream.OpListCinemas, Kind: upstream.ErrUnavailable, Err: context.DeadlineExceeded, Outage: true}
+		return nil, &upstream.Error{Op: upstream.OpListCinemas, Kind: upstream.ErrUnavailable, Err: context.DeadlineExceeded, Outage: true, Read: true}
 	}
 }
 
-func (c *Cache) refreshCinemas(ctx context.Context) <-chan singleflight.Result {
-	return c.group.DoChan("cinemas", func() (any, error) {
+func (c *Cache) refreshCinemas(ctx context.Context) <-chan flight.Result[[]cinema.Cinema] {
+	mark := c.mark()
+	return c.cinemaReads.DoChan(ctx, "cinemas", func() ([]cinema.Cinema, error) {
 		rctx, cancel := context.WithTimeout(upstream.Detach(ctx), c.opt.ReadTimeout)
 		defer cancel()
 		list, err := c.src.ListCinemas(rctx)
@@ -373,13 +393,21 @@ func (c *Cache) refreshCinemas(ctx context.Context) <-chan singleflight.Result {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		if err != nil {
-			c.cinemas.failedAt, c.cinemas.err = now, err
+			c.cinemas.failedAt, c.cinemas.failMark, c.cinemas.err = now, mark, err
 			c.opt.Logger.Warn("the cinemas could not be read; the last good list is kept", "err", err)
 			return nil, err
 		}
 		c.cinemas = kept[[]cinema.Cinema]{val: list, at: now}
 		return list, nil
 	})
+}
+
+// mark is Health's mark now (0 without Health).
+func (c *Cache) mark() uint64 {
+	if c.opt.Health == nil {
+		return 0
+	}
+	return c.opt.Health.Mark()
 }
 
 // deadline is a channel closed at the context's read deadline (never, without one).

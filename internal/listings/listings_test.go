@@ -71,6 +71,12 @@ func (c *clock) add(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
+// fakeHealth is a flight.Health whose answers the test sets.
+type fakeHealth struct{ mark, wellFrom atomic.Uint64 }
+
+func (h *fakeHealth) Mark() uint64                   { return h.mark.Load() }
+func (h *fakeHealth) AnsweredSince(mark uint64) bool { return h.wellFrom.Load() > mark }
+
 var errDown = &upstream.Error{Op: upstream.OpListSessions, Kind: upstream.ErrUnavailable, Outage: true}
 
 // waitReads waits until the source was read n times and no read runs (the background ones).
@@ -203,6 +209,29 @@ func TestListing(t *testing.T) {
 			if err != nil || !l.Failing || l.Outdated() {
 				t.Fatalf("%+v, %v", l, err)
 			}
+		}},
+		{"the rest after a failed read ends once the system answered another call well", Options{TTL: 30 * time.Second, Health: &fakeHealth{}}, func(t *testing.T, c *Cache, src *fakeSource, clk *clock) {
+			h := c.opt.Health.(*fakeHealth)
+			if _, err := c.Listing(context.Background(), "0001"); err != nil {
+				t.Fatal(err)
+			}
+			src.set(func(f *fakeSource) { f.fail = errDown })
+			clk.add(4 * time.Minute) // read before answering, which fails
+			if l, err := c.Listing(context.Background(), "0001"); err != nil || !l.Failing {
+				t.Fatalf("after a failed read: %+v, %v", l, err)
+			}
+			clk.add(time.Second)
+			if l, err := c.Listing(context.Background(), "0001"); err != nil || !l.Failing {
+				t.Fatalf("resting: %+v, %v", l, err)
+			}
+			waitReads(t, c, src, 2) // resting: not read again
+			src.set(func(f *fakeSource) { f.fail = nil })
+			h.mark.Add(1)
+			h.wellFrom.Store(h.mark.Load()) // a later call (another page's) answered well
+			if l, err := c.Listing(context.Background(), "0001"); err != nil || l.Failing {
+				t.Fatalf("after the system answered well: %+v, %v", l, err)
+			}
+			waitReads(t, c, src, 3)
 		}},
 		{"no listing and a failing read is an error", Options{}, func(t *testing.T, c *Cache, src *fakeSource, clk *clock) {
 			src.set(func(f *fakeSource) { f.fail = errDown })

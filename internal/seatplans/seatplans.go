@@ -19,9 +19,8 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sync/singleflight"
-
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/flight"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -46,6 +45,10 @@ type Options struct {
 	// ReadTimeout bounds the shared upstream read of a plan, which no single reader's
 	// cancellation or read budget cuts short; default 10 s.
 	ReadTimeout time.Duration
+	// Health, when set, keeps a reader from waiting on a read begun before the ticketing
+	// system answered well again (internal/flight); a reader never waits on a read older
+	// than its read budget either way.
+	Health flight.Health
 }
 
 // Snapshot is a seat plan with the time its seat states were read. Plan is shared by every
@@ -63,7 +66,7 @@ type Cache struct {
 	timeout time.Duration
 	size    int
 	now     func() time.Time
-	group   singleflight.Group
+	group   flight.Group[Snapshot]
 
 	mu      sync.Mutex
 	entries map[key]*list.Element // of *entry
@@ -94,7 +97,9 @@ func New(src Source, opt Options) *Cache {
 	if opt.ReadTimeout <= 0 {
 		opt.ReadTimeout = 10 * time.Second
 	}
-	return &Cache{src: src, ttl: opt.TTL, stale: max(opt.ServeStaleFor, 0), size: opt.Size, now: opt.Now, timeout: opt.ReadTimeout, entries: map[key]*list.Element{}, lru: list.New()}
+	c := &Cache{src: src, ttl: opt.TTL, stale: max(opt.ServeStaleFor, 0), size: opt.Size, now: opt.Now, timeout: opt.ReadTimeout, entries: map[key]*list.Element{}, lru: list.New()}
+	c.group.Health, c.group.Budget = opt.Health, upstream.ReadDeadline
+	return c
 }
 
 // Plan returns the session's seat plan with seat states at most TTL old, reading the
@@ -115,15 +120,15 @@ func (c *Cache) Plan(ctx context.Context, cinemaID, sessionID string) (Snapshot,
 		if r.Err != nil {
 			return Snapshot{}, r.Err
 		}
-		return r.Val.(Snapshot), nil
+		return r.Val, nil
 	case <-ctx.Done():
 		return Snapshot{}, ctx.Err()
 	}
 }
 
 // read starts the session's shared upstream read, or joins the one under way.
-func (c *Cache) read(ctx context.Context, k key) <-chan singleflight.Result {
-	return c.group.DoChan(groupKey(k), func() (any, error) {
+func (c *Cache) read(ctx context.Context, k key) <-chan flight.Result[Snapshot] {
+	return c.group.DoChan(ctx, groupKey(k), func() (Snapshot, error) {
 		if snap, ok := c.fresh(k); ok { // refreshed while this call waited for the group
 			return snap, nil
 		}

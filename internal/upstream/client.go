@@ -14,7 +14,8 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sync/singleflight"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/flight"
 )
 
 // Operation names, used in metrics, logs, errors and WithOperationTimeout.
@@ -63,7 +64,7 @@ type Client struct {
 	token   string
 	cfg     config
 	t       *transport
-	details singleflight.Group
+	details flight.Group[cinema.OrderDetails]
 
 	mu       sync.RWMutex
 	cinemas  map[string]cinemaFacts // learnt from ListCinemas
@@ -88,7 +89,9 @@ func New(baseURL, token string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{base: u, token: token, cfg: cfg, t: t, cinemas: map[string]cinemaFacts{}, listings: map[string]listing{}}, nil
+	c := &Client{base: u, token: token, cfg: cfg, t: t, cinemas: map[string]cinemaFacts{}, listings: map[string]listing{}}
+	c.details.Health, c.details.Budget = c, ReadDeadline
+	return c, nil
 }
 
 func parseBase(baseURL string) (*url.URL, error) {
@@ -105,6 +108,15 @@ func parseBase(baseURL string) (*url.URL, error) {
 // Ready returns nil while the circuit breaker lets calls through (closed or
 // half-open), and an ErrUnavailable error while it is open. For /readyz.
 func (c *Client) Ready() error { return c.t.ready() }
+
+// Mark is the number of the latest call to the ticketing API begun (calls
+// are numbered in the order they begin). With AnsweredSince it tells a shared
+// read (internal/flight) whether the API has answered well since it began.
+func (c *Client) Mark() uint64 { return c.t.breaker.began.Load() }
+
+// AnsweredSince reports whether a call begun after mark answered well (a
+// business refusal is a good answer too: only outages are not).
+func (c *Client) AnsweredSince(mark uint64) bool { return c.t.breaker.wellFrom.Load() > mark }
 
 // request describes one call.
 type request struct {

@@ -303,11 +303,13 @@ func (c *Client) ExternalPaymentStarting(ctx context.Context, r ExternalPaymentR
 // GetOrderDetails reads the completion state of an order (poll after a
 // redirect payment). Concurrent calls for one order share one upstream call,
 // which runs detached from any one caller's cancellation under its own
-// deadline; each caller still returns when its own context ends. Retried when
-// the upstream is unavailable. The returned slices are shared between the
-// coalesced callers: treat them as read-only.
+// deadline; each caller still returns when its own context ends, and none
+// joins a call that cannot answer it in time or that a spell of slowness left
+// behind (internal/flight). Retried when the upstream is unavailable. The
+// returned slices are shared between the coalesced callers: treat them as
+// read-only.
 func (c *Client) GetOrderDetails(ctx context.Context, userSessionID string) (cinema.OrderDetails, error) {
-	ch := c.details.DoChan(userSessionID, func() (any, error) {
+	ch := c.details.DoChan(ctx, userSessionID, func() (cinema.OrderDetails, error) {
 		// The op timeout applied inside call() is the shared call's deadline; no caller's
 		// read deadline applies to it (the first caller's budget would cut it short for all).
 		d, err := do[wireOrderDetails](Detach(ctx), c, OpGetOrderDetails, routeParams{"userSessionId": userSessionID}, nil, true, nil)
@@ -318,7 +320,7 @@ func (c *Client) GetOrderDetails(ctx context.Context, userSessionID string) (cin
 	})
 	select {
 	case r := <-ch:
-		return r.Val.(cinema.OrderDetails), r.Err
+		return r.Val, r.Err
 	case <-ctx.Done():
 		return cinema.OrderDetails{}, &Error{Op: OpGetOrderDetails, Kind: ErrUnavailable, Err: ctx.Err()}
 	}

@@ -110,11 +110,15 @@ type checkoutState struct {
 
 // newCheckoutState builds it once, in New.
 func (s *Handler) newCheckoutState() *checkoutState {
+	opts := []purchases.PollerOption{purchases.WithBackoff(func(age time.Duration) time.Duration { return Backoff(age) }), purchases.WithClock(s.Now)}
+	if s.Ticketing != nil {
+		opts = append(opts, purchases.WithHealth(s.Ticketing))
+	}
 	st := &checkoutState{
 		store: s.Purchases,
 		poller: purchases.NewPoller(func(ctx context.Context, id string) (cinema.OrderDetails, error) {
 			return s.Ticketing.GetOrderDetails(ctx, id)
-		}, purchases.WithBackoff(func(age time.Duration) time.Duration { return Backoff(age) }), purchases.WithClock(s.Now)),
+		}, opts...),
 	}
 	st.watcher = s.newOrderWatcher(st.store, st.poller)
 	return st

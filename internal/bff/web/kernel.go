@@ -170,6 +170,10 @@ func (s *Kernel) Use(e *echo.Echo) error {
 		return err
 	}
 	s.metrics = m
+	s.ticketTypes.reads.Budget = upstream.ReadDeadline
+	if s.Ticketing != nil {
+		s.ticketTypes.reads.Health = s.Ticketing
+	}
 	e.HTTPErrorHandler = s.HandleError
 	s.useMiddleware(e)
 	return nil

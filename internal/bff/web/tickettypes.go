@@ -6,10 +6,10 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sync/singleflight"
-
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/flight"
 	"github.com/cinemabff/cinemabff/internal/listings"
+	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
 // ticketTypesCache keeps each session's ticket types (outside an order) for the listing's
@@ -19,7 +19,7 @@ import (
 type ticketTypesCache struct {
 	mu    sync.Mutex
 	m     map[string]ticketTypesEntry
-	group singleflight.Group
+	reads flight.Group[[]cinema.TicketType]
 }
 
 type ticketTypesEntry struct {
@@ -29,6 +29,9 @@ type ticketTypesEntry struct {
 
 // ticketTypesMax bounds the cache: past it, entries older than the interval are dropped.
 const ticketTypesMax = 2048
+
+// ticketTypesTimeout bounds the shared read, which no one caller's budget cuts short.
+const ticketTypesTimeout = 10 * time.Second
 
 // SessionTicketTypes are a session's ticket types as sold outside an order, shared by every
 // visitor for the listing's interval (Config.ListingTTL). Each caller gets its own copy.
@@ -46,8 +49,10 @@ func (s *Kernel) SessionTicketTypes(ctx context.Context, cinemaID, sessionID str
 		return slices.Clone(e.types), nil
 	}
 	c.mu.Unlock()
-	v, err, _ := c.group.Do(key, func() (any, error) {
-		types, err := s.Ticketing.GetTicketTypes(ctx, cinemaID, sessionID, "")
+	r, err := c.reads.Do(ctx, key, func() ([]cinema.TicketType, error) {
+		rctx, cancel := context.WithTimeout(upstream.Detach(ctx), ticketTypesTimeout)
+		defer cancel()
+		types, err := s.Ticketing.GetTicketTypes(rctx, cinemaID, sessionID, "")
 		if err != nil {
 			return nil, err
 		}
@@ -69,5 +74,5 @@ func (s *Kernel) SessionTicketTypes(ctx context.Context, cinemaID, sessionID str
 	if err != nil {
 		return nil, err
 	}
-	return slices.Clone(v.([]cinema.TicketType)), nil
+	return slices.Clone(r), nil
 }
