@@ -61,15 +61,25 @@ func (l *lockedBuffer) String() string {
 // signedTicketCode is the signed code of 100002's first ticket, as its QR code carries it.
 func signedTicketCode(t *testing.T, h *harness) string {
 	t.Helper()
-	b, err := h.srv.ReadBooking(context.Background(), "0001", 100002)
+	return ticketCodes(t, h, 100002)[0]
+}
+
+// ticketCodes are the codes on the booking's tickets as they are now, in booking order.
+func ticketCodes(t *testing.T, h *harness, number int64) []string {
+	t.Helper()
+	b, err := h.srv.ReadBooking(context.Background(), "0001", number)
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, err := h.srv.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: b.ID, BookingNumber: 100002, Line: b.Tickets[0].Seq})
+	cards, err := tickets.Cards(b, h.srv.Mail.Signer, nil, "en")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return code
+	var out []string
+	for _, c := range cards {
+		out = append(out, c.Payload)
+	}
+	return out
 }
 
 // TestKioskCollectUpstreamOnlyWhenConfigured: a collection by the scanned code is recorded by the

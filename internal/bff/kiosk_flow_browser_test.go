@@ -13,7 +13,6 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/browsertest"
 	"github.com/cinemabff/cinemabff/internal/device"
-	"github.com/cinemabff/cinemabff/internal/tickets"
 )
 
 // countPrints replaces window.print in every document of the page with a counter
@@ -37,10 +36,7 @@ func TestBrowserKioskCollectByScan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, err := h.srv.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: b.ID, BookingNumber: 100002, Line: b.Tickets[0].Seq})
-	if err != nil {
-		t.Fatal(err)
-	}
+	code := signedTicketCode(t, h)
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
 	src := axeSource(t)
 	accessible := func(name string) { // axe-core, WCAG 2.2 A/AA: serious and critical fail

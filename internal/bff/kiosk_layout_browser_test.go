@@ -1,7 +1,6 @@
 package bff
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/browsertest"
 	"github.com/cinemabff/cinemabff/internal/device"
-	"github.com/cinemabff/cinemabff/internal/tickets"
 )
 
 // kioskShotsDir is where the kiosk layout test also leaves its viewport screenshots, to look at.
@@ -208,14 +206,7 @@ func TestBrowserKioskLayout(t *testing.T) {
 // 1080×1920 with touch keep the same rules (width, text, targets, primary action in view).
 func TestBrowserKioskCollectLayout(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
-	b, err := h.srv.ReadBooking(context.Background(), "0001", 100002)
-	if err != nil {
-		t.Fatal(err)
-	}
-	code, err := h.srv.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: b.ID, BookingNumber: 100002, Line: b.Tickets[0].Seq})
-	if err != nil {
-		t.Fatal(err)
-	}
+	code := signedTicketCode(t, h)
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920, Touch: true})
 	browserEnrol(t, p, h, device.Kiosk)
 	p.Do(countPrints())

@@ -24,6 +24,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bookings"
+	"github.com/cinemabff/cinemabff/internal/boxoffice"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/i18n"
@@ -219,6 +220,7 @@ func New(d Deps) (*Server, error) {
 	}
 	if d.Storage != nil {
 		k.Ledger = ledger.New(d.Storage.SQL)
+		k.BoxOffice = boxoffice.New(d.Storage.SQL)
 		k.Staff = staff.New(d.Storage.SQL).WithParams(d.Config.PasswordHashing)
 		k.Enrolments = device.NewEnrolments(d.Storage.SQL, device.EnrolmentsOptions{})
 		k.Audit = audit.New(d.Storage.SQL)

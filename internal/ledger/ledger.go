@@ -86,6 +86,10 @@ type Entry struct {
 	UpdatedAt time.Time
 }
 
+// AtBoxOffice reports whether the entry's money is taken or given back at the box office
+// (card terminal or cash: its tender is set), not through the payment provider.
+func (e Entry) AtBoxOffice() bool { return e.Tender != "" }
+
 // Event is one recorded state change.
 type Event struct {
 	From, To State
@@ -349,6 +353,32 @@ func (s *Store) Note(ctx context.Context, id string, errText string) error {
 // ForEdit returns the entries of an edit, newest first.
 func (s *Store) ForEdit(ctx context.Context, editSessionID string) ([]Entry, error) {
 	return s.query(ctx, `SELECT `+columns+` FROM ledger_entries WHERE edit_session_id = $1 ORDER BY created_at DESC, id`, editSessionID)
+}
+
+// AppliedLike counts the other applied entries of e's kind on e's booking with e's provider
+// reference and amount: the booking payments they account for.
+func (s *Store) AppliedLike(ctx context.Context, e Entry) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM ledger_entries
+		WHERE id <> $1 AND kind = $2 AND state = 'applied' AND cinema_id = $3 AND booking_number = $4
+			AND lower(provider_reference) = lower($5) AND amount_cents = $6`,
+		e.ID, e.Kind, e.CinemaID, e.BookingNumber, strings.TrimSpace(e.ProviderReference), e.AmountCents).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("ledger: entries like %s: %w", e.ID, err)
+	}
+	return n, nil
+}
+
+// GivenBack is how much of the payment with reference paymentRef refunds have given back
+// (parts refunded or applied; refunds in progress not counted), in cents.
+func (s *Store) GivenBack(ctx context.Context, paymentRef string) (int64, error) {
+	var cents sql.NullInt64
+	err := s.db.QueryRowContext(ctx, `SELECT SUM(amount_cents) FROM ledger_entries
+		WHERE kind = 'refund' AND provider_payment_id = $1 AND state IN ('refunded','applying','applied')`, paymentRef).Scan(&cents)
+	if err != nil {
+		return 0, fmt.Errorf("ledger: given back of %s: %w", paymentRef, err)
+	}
+	return cents.Int64, nil
 }
 
 // Unfinished returns entries that still need work (for the reconciler), oldest first.

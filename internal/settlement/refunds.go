@@ -1,10 +1,13 @@
 package settlement
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
+	"github.com/cinemabff/cinemabff/internal/boxoffice"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/refunds"
@@ -25,17 +28,33 @@ var ErrRefundNotPlanned = errors.New("refund cannot be planned")
 
 // StartRefund plans the refund of amount over the booking's payments (b is the booking as the
 // ticketing API has it now) and writes one ledger entry per part; it returns the parts, the
-// lead first. It moves no money: AdvanceGroup makes the parts. A repeated press finds the same
-// parts (the first part's idempotency key does not depend on the plan) and never refunds
-// twice.
+// lead first. It moves no money: AdvanceGroup makes the provider's parts, and a part that
+// falls on money taken at the box office waits for the clerk to hand it back
+// (GiveBackAtBoxOffice). Away from a box office (c.AtBoxOffice false) only the provider's
+// payments take a refund: when they cannot cover it, ErrRefundAtBoxOffice and nothing is
+// written. A repeated press finds the same parts (the first part's idempotency key does not
+// depend on the plan) and never refunds twice.
 func (st *Settler) StartRefund(ctx context.Context, c Change, amount cinema.Money, b cinema.Booking) ([]ledger.Entry, error) {
 	key, err := st.editKey(ctx, "edit-refund:", c.EditSessionID, amount.Cents)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := refunds.Plan(amount.Cents, st.refundablePayments(ctx, b))
+	if b.CinemaID == "" {
+		b.CinemaID = c.CinemaID
+	}
+	if b.Number == 0 {
+		b.Number = c.BookingNumber
+	}
+	payments, boxOffice, skipped, err := st.refundablePayments(ctx, b, c.AtBoxOffice)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := refunds.Plan(amount.Cents, payments)
 	if err != nil {
 		st.log(ctx).Warn("refund cannot be planned", "booking", c.BookingNumber, "err", err)
+		if skipped && errors.Is(err, refunds.ErrExceedsPayments) {
+			return nil, fmt.Errorf("%w: %w", ErrRefundAtBoxOffice, err)
+		}
 		return nil, fmt.Errorf("%w: %w", ErrRefundNotPlanned, err)
 	}
 	tmpl := c.entry(ledger.KindRefund, key, amount)
@@ -46,6 +65,10 @@ func (st *Settler) StartRefund(ctx context.Context, c Change, amount cinema.Mone
 		en.AmountCents = p.AmountCents
 		en.ProviderPaymentID = p.Payment.Reference
 		en.CardMasked, en.CardType = p.Payment.CardMasked, p.Payment.CardType
+		if bp, ok := boxOffice[p.Payment.Reference]; ok {
+			// Given back the way it was taken, under the tender it was taken with.
+			en.Tender, en.CardType = bp.tender, bp.cardType
+		}
 		parts[i] = en
 	}
 	group, _, err := st.ledger.CreateGroup(ctx, parts)
@@ -55,28 +78,62 @@ func (st *Settler) StartRefund(ctx context.Context, c Change, amount cinema.Mone
 	return group, nil
 }
 
+// boxOfficeSource is how a box office payment is given back: its tender category upstream and
+// the words for it (stored data, English: "Cash", "Card terminal").
+type boxOfficeSource struct{ tender, cardType string }
+
 // refundablePayments lists the booking's payments a refund can go back to, oldest first, with
-// what the provider says can still be refunded from each (unknown when it cannot be read).
-func (st *Settler) refundablePayments(ctx context.Context, b cinema.Booking) []refunds.Payment {
-	var out []refunds.Payment
-	for _, p := range b.Payments {
-		// The real API does not say whether a payment was external: unless it says it was not,
-		// a payment with a provider reference is a candidate, and the upstream has the last word.
-		if !(p.External || !p.ExternalKnown) || p.ProviderReference == "" || p.Amount.Cents <= 0 {
-			continue
-		}
+// what can still be given back of each (unknown when the provider cannot be read), and the
+// box office's among them by reference. Box office payments are listed only atBoxOffice
+// (skipped says one was left out); the provider's only when the provider knows them as its
+// payments and does not say they were taken for another booking.
+func (st *Settler) refundablePayments(ctx context.Context, b cinema.Booking, atBoxOffice bool) (out []refunds.Payment, boxOffice map[string]boxOfficeSource, skipped bool, err error) {
+	sources, err := st.refundSources(ctx, b)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	boxOffice = map[string]boxOfficeSource{}
+	for _, src := range sources {
+		p := src.payment
 		rp := refunds.Payment{Reference: p.ProviderReference, CardType: p.CardType, CardMasked: p.CardNumberMasked,
 			PaidCents: p.Amount.Cents, RefundableCents: -1}
+		if bp := src.boxOffice; bp != nil {
+			if !atBoxOffice {
+				skipped = true
+				continue
+			}
+			given, err := st.ledger.GivenBack(ctx, p.ProviderReference)
+			if err != nil {
+				return nil, nil, false, err
+			}
+			rp.PaidCents = min(p.Amount.Cents, bp.AmountCents)
+			rp.RefundableCents = max(rp.PaidCents-given, 0)
+			how := boxOfficeSource{tender: cmp.Or(p.TenderCategory, st.tender), cardType: "Card terminal"}
+			if bp.Tender == boxoffice.TenderCash {
+				how.cardType = "Cash"
+			}
+			boxOffice[p.ProviderReference] = how
+			out = append(out, rp)
+			continue
+		}
 		if st.payments != nil {
-			if pp, err := st.payments.GetPayment(ctx, p.ProviderReference); err == nil {
-				rp.RefundableCents = pp.Refundable().Cents
-			} else {
+			pp, err := st.payments.GetPayment(ctx, p.ProviderReference)
+			switch {
+			case errors.Is(err, upstream.ErrNotFound):
+				st.log(ctx).Error("a booking payment the payment provider does not know is not refunded through it", "booking", b.Number, "payment", p.ProviderReference)
+				continue
+			case err != nil:
 				st.log(ctx).Info("refundable amount unknown: the payment's own amount is the limit", "payment", p.ProviderReference, "err", err)
+			case pp.Booking != "" && pp.Booking != upstream.BookingRef(b.CinemaID, b.Number):
+				st.log(ctx).Error("a booking payment the provider took for another booking is not refunded", "booking", b.Number, "payment", p.ProviderReference, "taken_for", pp.Booking)
+				continue
+			default:
+				rp.RefundableCents = pp.Refundable().Cents
 			}
 		}
 		out = append(out, rp)
 	}
-	return out
+	return out, boxOffice, skipped, nil
 }
 
 // AdvanceGroup advances every unfinished part of e's refund and returns the parts as they
@@ -201,7 +258,7 @@ func (st *Settler) applyRefund(ctx context.Context, e ledger.Entry) (ledger.Entr
 	items := make([]upstream.ExternalPayment, len(parts))
 	for i, p := range parts {
 		items[i] = upstream.ExternalPayment{AmountCents: p.AmountCents, ProviderReference: p.ProviderReference,
-			TenderCategory: st.tender, CardNumberMasked: p.CardMasked, CardType: p.CardType}
+			TenderCategory: cmp.Or(p.Tender, st.tender), CardNumberMasked: p.CardMasked, CardType: p.CardType}
 	}
 	_, cerr := st.ticketing.CompleteEditBooking(ctx, e.EditSessionID, upstream.CompleteEditWithRefunds(items...))
 	if cerr == nil {
@@ -270,13 +327,15 @@ func (st *Settler) refundsOnBooking(ctx context.Context, parts []ledger.Entry) (
 	if err != nil {
 		return false, fmt.Errorf("read booking to verify: %w", err)
 	}
-	on := map[string]bool{}
+	// A part is on the booking when its own reference is there with its amount (a reference
+	// alone is not the refund).
+	on := map[string][]int64{}
 	for _, bp := range b.Payments {
-		on[bp.ProviderReference] = true
+		on[bp.ProviderReference] = append(on[bp.ProviderReference], bp.Amount.Abs().Cents)
 	}
 	found := 0
 	for _, p := range parts {
-		if on[p.ProviderReference] {
+		if slices.Contains(on[p.ProviderReference], p.AmountCents) {
 			found++
 		}
 	}

@@ -74,7 +74,7 @@ func (st *Settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 		p, err := st.payments.CreatePayment(ctx, upstream.PaymentRequest{AmountCents: e.AmountCents, Currency: e.Currency,
 			ReturnURL: st.returnURL(e.ID), IdempotencyKey: e.IdempotencyKey, Reference: e.ID,
 			Description: words.T("booking.payment_description", "Number", e.BookingNumber), Locale: locale,
-			Metadata: map[string]string{"booking": fmt.Sprintf("%s/%d", e.CinemaID, e.BookingNumber)}})
+			Metadata: map[string]string{"booking": upstream.BookingRef(e.CinemaID, e.BookingNumber)}})
 		if err != nil {
 			return e, false, fmt.Errorf("create provider payment: %w", err)
 		}
@@ -124,16 +124,24 @@ func (st *Settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 			return st.resolveStaleRefund(ctx, e) // all parts of the refund were claimed together
 		}
 		// A claim left by a crash: the booking itself tells whether complete-edit went through.
-		applied, err := st.appliedToBooking(ctx, e)
+		on, err := st.paymentOnBooking(ctx, e)
 		if err != nil {
 			return e, false, err
 		}
-		back := ledger.StatePaid
-		if applied {
-			back = ledger.StateApplied
+		switch on {
+		case unclear:
+			return st.unclearOnBooking(ctx, e)
+		case present:
+			e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, ledger.StateApplied, "stale claim resolved: found on the booking", nil)
+		default:
+			e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, ledger.StatePaid, "stale claim resolved", nil)
 		}
-		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, back, "stale claim resolved", nil)
 		return e, err == nil, err
+
+	case e.Kind == ledger.KindRefund && e.State == ledger.StateCreated && e.AtBoxOffice():
+		// Handed back at the counter, never through the provider: it waits for the clerk
+		// (GiveBackAtBoxOffice), unless another part failed or nobody did it in time.
+		return st.waitAtBoxOffice(ctx, e)
 
 	case e.Kind == ledger.KindRefund && e.State == ledger.StateCreated:
 		// Money goes out only for an edit that can still take it: the refund would otherwise
@@ -159,6 +167,11 @@ func (st *Settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 		}
 		e, err := st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateRefundRequested, "asking the provider for the refund", nil)
 		return e, err == nil, err
+
+	case e.State == ledger.StateRefundRequested && e.AtBoxOffice():
+		// Box office money is never refunded through the provider (to whatever reference it
+		// was typed under): people must look at an entry that got here.
+		return e, false, fmt.Errorf("ledger entry %s: box office money is not refunded through the payment provider", e.ID)
 
 	case e.State == ledger.StateRefundRequested:
 		key := e.IdempotencyKey
@@ -196,11 +209,14 @@ func (st *Settler) apply(ctx context.Context, e ledger.Entry) (ledger.Entry, boo
 	from := e.State
 	if e.Attempts > 0 {
 		// An earlier attempt may have gone through without us hearing the answer.
-		if applied, err := st.appliedToBooking(ctx, e); err != nil {
+		switch on, err := st.paymentOnBooking(ctx, e); {
+		case err != nil:
 			return e, false, err
-		} else if applied {
+		case on == present:
 			e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{from}, ledger.StateApplied, "found on the booking", nil)
 			return e, err == nil, err
+		case on == unclear:
+			return st.unclearOnBooking(ctx, e)
 		}
 	}
 	e, err := st.ledger.Transition(ctx, e.ID, []ledger.State{from}, ledger.StateApplying, "calling complete-edit", nil)
@@ -215,7 +231,7 @@ func (st *Settler) apply(ctx context.Context, e ledger.Entry) (ledger.Entry, boo
 		return e, err == nil, err
 	}
 	// Not applied, or not known: find out from the booking before deciding.
-	applied, verr := st.appliedToBooking(ctx, e)
+	on, verr := st.paymentOnBooking(ctx, e)
 	switch {
 	case verr != nil || errors.Is(cerr, upstream.ErrUnavailable):
 		// Try again later (the reconciler does); give the claim back.
@@ -227,10 +243,12 @@ func (st *Settler) apply(ctx context.Context, e ledger.Entry) (ledger.Entry, boo
 			return e, false, terr
 		}
 		return e, false, fmt.Errorf("complete-edit: %w", cerr)
-	case applied:
+	case on == present:
 		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, ledger.StateApplied, "found on the booking", nil)
 		return e, err == nil, err
-	case e.Actor != "" && e.ProviderPaymentID == "":
+	case on == unclear:
+		return st.unclearOnBooking(ctx, e)
+	case e.AtBoxOffice():
 		// Taken at the box office (terminal or cash): no provider can give it back. People must.
 		st.logger.Warn("counter payment could not be applied: staff review", "entry", e.ID, "actor", e.Actor, "err", cerr)
 		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, ledger.StateFailed,
@@ -248,21 +266,63 @@ func (st *Settler) apply(ctx context.Context, e ledger.Entry) (ledger.Entry, boo
 	}
 }
 
-// appliedToBooking reports whether the booking already carries this payment or refund.
-func (st *Settler) appliedToBooking(ctx context.Context, e ledger.Entry) (bool, error) {
+// presence is whether a booking carries a ledger entry's payment.
+type presence int
+
+const (
+	absent  presence = iota
+	present          // the booking carries it: same reference, same amount, not another entry's
+	unclear          // the reference is there with another amount: people must look
+)
+
+// paymentOnBooking says whether the booking carries the payment of entry e: a payment with
+// e's reference and e's amount that no other entry of ours accounts for. A reference alone is
+// not the payment: a box office reference typed twice, or one borrowed from another payment,
+// must not make an unapplied payment look applied. The reference on the booking with another
+// amount only is unclear.
+func (st *Settler) paymentOnBooking(ctx context.Context, e ledger.Entry) (presence, error) {
 	if e.ProviderReference == "" {
-		return false, nil
+		return absent, nil
 	}
 	b, err := st.ticketing.GetSingleBooking(ctx, e.CinemaID, e.BookingNumber)
 	if err != nil {
-		return false, fmt.Errorf("read booking to verify: %w", err)
+		return absent, fmt.Errorf("read booking to verify: %w", err)
 	}
+	same, other := 0, 0
 	for _, p := range b.Payments {
-		if p.ProviderReference == e.ProviderReference {
-			return true, nil
+		if !strings.EqualFold(strings.TrimSpace(p.ProviderReference), strings.TrimSpace(e.ProviderReference)) {
+			continue
+		}
+		if p.Amount.Cents == e.AmountCents {
+			same++
+		} else {
+			other++
 		}
 	}
-	return false, nil
+	if same > 0 {
+		accounted, err := st.ledger.AppliedLike(ctx, e)
+		if err != nil {
+			return absent, err
+		}
+		if same > accounted {
+			return present, nil
+		}
+	}
+	if other > 0 && same == 0 {
+		return unclear, nil
+	}
+	return absent, nil
+}
+
+// unclearOnBooking ends an entry whose payment the booking may or may not carry (its reference
+// with another amount): it is neither applied nor given back by the machine, and Needs
+// attention lists it for people to settle.
+func (st *Settler) unclearOnBooking(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
+	st.log(ctx).Error("the booking carries this payment's reference with another amount: staff review", "entry", e.ID, "booking", e.BookingNumber)
+	e, err := st.ledger.Transition(ctx, e.ID, []ledger.State{e.State}, ledger.StateFailed, "reference on the booking with another amount: staff review", func(x *ledger.Entry) {
+		x.LastError = "the booking shows this payment's reference with a different amount, so it is not known whether the change was paid; check the booking and settle the money by hand"
+	})
+	return e, err == nil, err
 }
 
 // Reconcile advances every unfinished entry once and returns how many moved. It runs at

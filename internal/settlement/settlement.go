@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/cinemabff/cinemabff/internal/boxoffice"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
@@ -32,6 +33,8 @@ type Deps struct {
 	Ticketing Ticketing
 	Payments  upstream.Payments
 	Ledger    *ledger.Store
+	// BoxOffice is the register of money taken at the box office; nil: none is (no counter).
+	BoxOffice *boxoffice.Register
 	Logger    *slog.Logger
 	// LoggerFrom returns the logger of the request ctx belongs to (with its request id), or
 	// nil; Logger is used when it is nil or returns nil.
@@ -53,6 +56,7 @@ type Settler struct {
 	ticketing  Ticketing
 	payments   upstream.Payments
 	ledger     *ledger.Store
+	boxOffice  *boxoffice.Register
 	logger     *slog.Logger
 	loggerFrom func(ctx context.Context) *slog.Logger
 	now        func() time.Time
@@ -63,7 +67,7 @@ type Settler struct {
 
 // New returns a Settler over d.
 func New(d Deps) *Settler {
-	st := &Settler{ticketing: d.Ticketing, payments: d.Payments, ledger: d.Ledger, logger: d.Logger, loggerFrom: d.LoggerFrom,
+	st := &Settler{ticketing: d.Ticketing, payments: d.Payments, ledger: d.Ledger, boxOffice: d.BoxOffice, logger: d.Logger, loggerFrom: d.LoggerFrom,
 		now: d.Now, returnURL: d.ReturnURL, tender: d.Tender, words: d.Words}
 	if st.logger == nil {
 		st.logger = slog.Default()

@@ -2,7 +2,6 @@ package settlement
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
@@ -17,6 +16,10 @@ type Change struct {
 	BookingNumber int64
 	Notice        string // the customer's message about the change, as JSON, sent once it is applied
 	Actor         string // the staff member doing it; "" for the customer
+	// AtBoxOffice: the change is made at a box office counter, which can hand back money
+	// taken there (a refund's part on it waits for the clerk); elsewhere only the provider's
+	// payments can take a refund.
+	AtBoxOffice bool
 }
 
 // entry is the ledger entry of kind for c, before it is written.
@@ -62,35 +65,4 @@ func (st *Settler) StartPayment(ctx context.Context, c Change, amount cinema.Mon
 // edit can be paid again with a new key. An entry that moved on meanwhile is left as it is.
 func (st *Settler) PaymentNotCreated(ctx context.Context, id string) {
 	_, _ = st.ledger.Transition(ctx, id, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "provider payment not created", nil)
-}
-
-// CounterPayment is money taken at the box office (a card terminal or cash).
-type CounterPayment struct {
-	Tender    string // the tender category the ticketing API records it under
-	Reference string // the terminal's reference for the payment
-	CardType  string
-}
-
-// RecordCounterPayment writes the edit's payment taken at the counter by c.Actor: it goes
-// straight to paid, and Advance applies it with complete-edit as it does a provider's payment.
-// recorded says this call took it (a repeated press finds the entry already paid), so the
-// caller audits the money once.
-func (st *Settler) RecordCounterPayment(ctx context.Context, c Change, amount cinema.Money, p CounterPayment) (e ledger.Entry, recorded bool, err error) {
-	en := c.entry(ledger.KindPayment, fmt.Sprintf("edit-counter:%s:%d", c.EditSessionID, amount.Cents), amount)
-	en.Tender = p.Tender
-	e, _, err = st.ledger.Create(ctx, en)
-	if err != nil {
-		return e, false, fmt.Errorf("write the counter payment: %w", err)
-	}
-	if e.State != ledger.StateCreated {
-		return e, false, nil
-	}
-	e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StatePaid,
-		fmt.Sprintf("taken at the counter by %s (%s)", c.Actor, p.CardType), func(x *ledger.Entry) {
-			x.ProviderReference, x.CardType = p.Reference, p.CardType
-		})
-	if err != nil && !errors.Is(err, ledger.ErrStateChanged) {
-		return e, false, fmt.Errorf("mark the counter payment paid: %w", err)
-	}
-	return e, true, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/cinemabff/cinemabff/internal/boxoffice"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/refunds"
@@ -46,7 +47,7 @@ func TestEntryPoints(t *testing.T) {
 
 			counter := change
 			counter.EditSessionID, counter.Actor = "def", "clerk"
-			p := settlement.CounterPayment{Tender: "CASH", Reference: "T-1", CardType: "CASH"}
+			p := settlement.CounterPayment{Method: boxoffice.TenderCash, Tender: "CASH", Reference: "T-1", CardType: "CASH"}
 			e, recorded, err := st.RecordCounterPayment(ctx, counter, eur(900), p)
 			if err != nil || !recorded || e.State != ledger.StatePaid || e.ProviderReference != "T-1" || e.Tender != "CASH" || e.Actor != "clerk" {
 				t.Fatalf("counter payment: %+v, %v, %v", e, recorded, err)

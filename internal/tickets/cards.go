@@ -50,11 +50,10 @@ func Cards(b cinema.Booking, s *Signer, loc *time.Location, locale string) ([]Ca
 			c.Showtime = st
 			c.Date, c.Time, c.DateTime = st.Format("Monday 2 January 2006"), st.Format("15:04"), st.Format(time.RFC3339)
 		}
-		code := Code{CinemaID: b.CinemaID, BookingID: b.ID, BookingNumber: b.Number, Line: t.Seq}
+		code := Code{CinemaID: b.CinemaID, BookingID: b.ID, BookingNumber: b.Number, Line: t.Seq, Seat: codeSeat(t)}
 		if t.Seat != nil && t.Seat.RowLabel != "" {
 			c.Row, c.Seat = t.Seat.RowLabel, t.Seat.Label
 			c.SeatText = SeatKey(t.Seat.RowLabel, t.Seat.Label)
-			code.Seat = t.Seat.RowLabel + "-" + t.Seat.Label
 		}
 		p, err := s.Payload(code)
 		if err != nil {
@@ -64,6 +63,27 @@ func Cards(b cinema.Booking, s *Signer, loc *time.Location, locale string) ([]Ca
 		out = append(out, c)
 	}
 	return out, errors.Join(errs...)
+}
+
+// codeSeat is a ticket's seat as its code carries it: "F-7", or "" for unallocated seating.
+func codeSeat(t cinema.BookedTicket) string {
+	if t.Seat == nil || t.Seat.RowLabel == "" {
+		return ""
+	}
+	return t.Seat.RowLabel + "-" + t.Seat.Label
+}
+
+// CurrentIn reports whether the code is a ticket of b as b is now: b is its booking, its line
+// is one of b's tickets and its seat is that ticket's seat. A ticket removed, moved to another
+// show (new lines) or given another seat (a swap) is not: its old code still verifies, as it
+// was signed, but it no longer stands for a ticket.
+func (c Code) CurrentIn(b cinema.Booking) bool {
+	differ := func(a, b string) bool { return a != "" && b != "" && a != b }
+	if differ(c.CinemaID, b.CinemaID) || (b.Number != 0 && c.BookingNumber != b.Number) || differ(c.BookingID, b.ID) {
+		return false
+	}
+	t, ok := b.Ticket(c.Line)
+	return ok && codeSeat(t) == c.Seat
 }
 
 // FreeSeatingKey is Card.SeatText of a ticket without a numbered seat.

@@ -54,3 +54,31 @@ func TestSeatKeyRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeCurrentIn: a code stands for a ticket only while the booking still has that line
+// with that seat.
+func TestCodeCurrentIn(t *testing.T) {
+	seat := func(row, label string) *cinema.SeatRef { return &cinema.SeatRef{RowLabel: row, Label: label} }
+	b := cinema.Booking{CinemaID: "0001", ID: "BK1", Number: 100004, Tickets: []cinema.BookedTicket{
+		{Seq: 1, Seat: seat("J", "10")}, {Seq: 2, Seat: seat("J", "11")}, {Seq: 4}}}
+	code := func(line int, seat string) tickets.Code {
+		return tickets.Code{CinemaID: "0001", BookingID: "BK1", BookingNumber: 100004, Line: line, Seat: seat}
+	}
+	for _, tc := range []struct {
+		name string
+		code tickets.Code
+		want bool
+	}{
+		{"a current ticket", code(2, "J-11"), true},
+		{"a current ticket without a seat", code(4, ""), true},
+		{"a removed ticket (J12, line 3)", code(3, "J-12"), false},
+		{"a ticket moved to another seat", code(1, "F-14"), false},
+		{"another booking's number", func() tickets.Code { c := code(2, "J-11"); c.BookingNumber = 100005; return c }(), false},
+		{"a booking id the number no longer has", func() tickets.Code { c := code(2, "J-11"); c.BookingID = "BK9"; return c }(), false},
+		{"another cinema", func() tickets.Code { c := code(2, "J-11"); c.CinemaID = "0002"; return c }(), false},
+	} {
+		if got := tc.code.CurrentIn(b); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

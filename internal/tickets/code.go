@@ -2,9 +2,10 @@
 // as QR codes (inline SVG for pages and e-mail, PNG for print and download).
 //
 // A code proves that the BFF issued it for that booking, line and seat. It
-// does not prove the ticket is still current: after a seat swap the old code
-// still verifies, so a door scanner or the box office compares the parsed
-// seat with the booking's current seat for that line.
+// does not prove the ticket is still current: after a seat swap, a removal or
+// a move to another show the old code still verifies, so whoever honours a
+// code (the kiosk printing tickets, a door scanner) checks it against the
+// booking as it is now with Code.CurrentIn.
 //
 // Collections keeps our own record of each time a booking's tickets were printed.
 package tickets

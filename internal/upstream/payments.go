@@ -2,6 +2,7 @@ package upstream
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
@@ -57,6 +58,14 @@ type Payment struct {
 	// ProviderReference is what the ticketing API is told (paymentProviderReference):
 	// Stripe's payment intent id. Empty while nothing was paid.
 	ProviderReference string
+	// Booking is the booking the payment was taken for as its request's Metadata said
+	// ("booking": "<cinema>/<number>"); "" when it says none (a payment another system made).
+	Booking string
+}
+
+// BookingRef is the Metadata value that names a booking, as Payment.Booking reads it back.
+func BookingRef(cinemaID string, number int64) string {
+	return cinemaID + "/" + strconv.FormatInt(number, 10)
 }
 
 // Refundable returns what can still be refunded.

@@ -252,6 +252,7 @@ func sessionPayment(cs *stripe.CheckoutSession) Payment {
 	default:
 		p.Status = cinema.PaymentUnknown // complete but not paid (delayed methods): never success
 	}
+	p.Booking = cs.Metadata["booking"]
 	if pi := cs.PaymentIntent; pi != nil {
 		p.ProviderReference = pi.ID
 		cardAndRefunds(&p, pi.LatestCharge)
@@ -263,7 +264,7 @@ func sessionPayment(cs *stripe.CheckoutSession) Payment {
 func intentPayment(pi *stripe.PaymentIntent) Payment {
 	cur := strings.ToUpper(string(pi.Currency))
 	p := Payment{ID: pi.ID, ProviderReference: pi.ID, Amount: money(pi.Amount, cur), Refunded: money(0, cur),
-		RawStatus: string(pi.Status), CreatedAt: time.Unix(pi.Created, 0).UTC()}
+		RawStatus: string(pi.Status), CreatedAt: time.Unix(pi.Created, 0).UTC(), Booking: pi.Metadata["booking"]}
 	switch pi.Status {
 	case stripe.PaymentIntentStatusSucceeded:
 		p.Status = cinema.PaymentPaid

@@ -25,10 +25,11 @@ import (
 	view "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
-// editChange is the edit e as settlement knows it, with its notice and the staff member doing it.
+// editChange is the edit e as settlement knows it, with its notice and the staff member doing
+// it; at an enrolled counter money taken at the box office can be handed back there.
 func (s *Handler) editChange(c echo.Context, e visit.Edit, notice []byte) settlement.Change {
 	return settlement.Change{EditSessionID: e.UserSessionID, CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber,
-		Notice: string(notice), Actor: s.StaffUser(c)}
+		Notice: string(notice), Actor: s.StaffUser(c), AtBoxOffice: s.AtCounter(c)}
 }
 
 // refuseWhilePaying is the answer to a change attempted while money is in motion.
@@ -352,6 +353,15 @@ func (s *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) 
 		}
 		s.Flash(c, web.Loc(c).T("booking.saved_change"))
 		return s.Redirect(c, s.URL(web.RouteBooking))
+	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && entry.ProviderReference != "":
+		// Money was taken and the change did not take it (or it is unclear whether it did):
+		// no "pay again". The edit is let go, so the booking is free again, and the page says
+		// what happened to the money and what to do; Needs attention lists it.
+		if e.UserSessionID == entry.EditSessionID {
+			s.ReleaseEdit(c)
+			s.ClearEdit(c)
+		}
+		return s.Render(c, http.StatusOK, web.Loc(c).T("booking.status_title"), view.StatusPage(s.statusView(c.Request().Context(), entry)))
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed:
 		// Declined or cancelled at the provider: nothing taken, the edit is still there.
 		e.Entry = ""
@@ -362,7 +372,7 @@ func (s *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) 
 	if entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefunded && e.UserSessionID == entry.EditSessionID {
 		s.ClearEdit(c) // the edit is gone and the money is back: the visit may start afresh
 	}
-	v := s.statusViewFor(c.Request().Context(), entry)
+	v := s.statusViewFor(c, entry)
 	if v.Refresh {
 		web.PauseKioskIdle(c) // money in motion: the kiosk does not start over (kiosk_chrome.go)
 	}
@@ -393,8 +403,21 @@ func (s *Handler) statusView(ctx context.Context, entry ledger.Entry) view.Payme
 			v.Body += " " + l.T("booking.status_provider_retrying")
 		}
 		v.NextURL, v.NextLabel = s.URL(web.RouteBooking), l.T("booking.see_booking")
+	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && entry.AtBoxOffice():
+		v.Kind, v.Refresh = components.NoticeError, false
+		how := l.T("booking.taken_on_terminal", "Reference", entry.ProviderReference)
+		if entry.CardType == "Cash" {
+			how = l.T("booking.taken_in_cash")
+		}
+		v.Heading, v.Body = l.T("booking.status_counter_not_applied"), l.T("booking.status_counter_not_applied_text", "Amount", amount, "How", how)
+		v.NextURL, v.NextLabel = s.URL(web.RouteBooking), l.T("booking.see_booking")
+	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed:
+		// Paid, and not known to be on the booking: people settle it (Needs attention).
+		v.Kind, v.Refresh = components.NoticeWarning, false
+		v.Heading, v.Body = l.T("booking.status_paid_unconfirmed"), l.T("booking.status_paid_unconfirmed_text", "Amount", amount)
+		v.NextURL, v.NextLabel = s.URL(web.RouteBooking), l.T("booking.see_booking")
 	case entry.Kind == ledger.KindRefund:
-		return s.refundStatusView(ctx, entry, []ledger.Entry{entry}) // statusViewFor gives every part
+		return s.refundStatusView(ctx, entry, []ledger.Entry{entry}, counterForms{}) // statusViewFor gives every part
 	default:
 		v.Heading, v.Body = l.T("booking.status_working"), l.T("booking.status_working_text")
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/boxoffice"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/views/pages"
@@ -68,7 +69,11 @@ func (s *Handler) takeEditCounterPay(c echo.Context) error {
 	if due.Cents <= 0 {
 		return s.Redirect(c, s.URL(web.RouteEdit))
 	}
+	st := s.Settler()
 	p, problem, err := s.ReadCounterPayment(c, due)
+	if err == nil {
+		p, problem, err = s.CheckCounterReference(c, st, p)
+	}
 	if err != nil {
 		v, status := visit.CounterForm(s.editCounterView(c, e, due), p, problem, err)
 		return s.Render(c, status, web.Loc(c).T("staff.counter.title"), pages.CounterPay(v))
@@ -76,10 +81,13 @@ func (s *Handler) takeEditCounterPay(c echo.Context) error {
 	lines, _ := editLinesIn(web.Loc(c), e, mustOrder(s, c, e))
 	e.Summary = changeSummary(lines)
 	notice, _ := json.Marshal(visit.EditNotice(ctx, e, visit.NoticeLines(lines), cinema.Money{}, cinema.Money{}))
-	st := s.Settler()
 	change := settlement.Change{EditSessionID: e.UserSessionID, CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber,
-		Notice: string(notice), Actor: user}
-	entry, recorded, err := st.RecordCounterPayment(ctx, change, due, settlement.CounterPayment{Tender: p.Tender, Reference: p.Reference, CardType: p.CardType})
+		Notice: string(notice), Actor: user, AtBoxOffice: true}
+	entry, recorded, err := st.RecordCounterPayment(ctx, change, due, settlement.CounterPayment{Method: boxoffice.Tender(p.Method), Tender: p.Tender, Reference: p.Reference, CardType: p.CardType})
+	if problem, ok := s.ReferenceRefusal(c, p, err); ok {
+		v, status := visit.CounterForm(s.editCounterView(c, e, due), p, problem, visit.ErrBadCounterPayment)
+		return s.Render(c, status, web.Loc(c).T("staff.counter.title"), pages.CounterPay(v))
+	}
 	if err != nil {
 		return err
 	}

@@ -1,12 +1,15 @@
 package booking
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/cinema"
@@ -36,6 +39,10 @@ func (s *Handler) startRefund(c echo.Context, e visit.Edit, change settlement.Ch
 		return s.FromUpstream(err, s.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
 	group, err := s.Settler().StartRefund(ctx, change, amount, b)
+	if errors.Is(err, settlement.ErrRefundAtBoxOffice) {
+		return &web.Error{Code: web.EConflict, Heading: l.T("booking.refund_at_box_office_heading"), Message: l.T("booking.refund_at_box_office_text"),
+			BackURL: s.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
+	}
 	if errors.Is(err, settlement.ErrRefundNotPlanned) {
 		return &web.Error{Code: web.EConflict, Heading: l.T("booking.refund_impossible_heading"), Message: l.T("booking.refund_impossible_text"),
 			BackURL: s.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
@@ -60,8 +67,15 @@ func (s *Handler) startRefund(c echo.Context, e visit.Edit, change settlement.Ch
 	return s.Redirect(c, s.URL(web.RouteEditStatus, lead.ID))
 }
 
-// refundCard names where a part goes back: "VISA ************4242", "PAYPAL".
+// refundCard names where a part goes back: "VISA ************4242", "PAYPAL", or the box
+// office ("cash at the box office").
 func refundCard(l *i18n.Localizer, p ledger.Entry) string {
+	if p.AtBoxOffice() {
+		if p.CardType == "Cash" {
+			return l.T("booking.refund_to_cash")
+		}
+		return l.T("booking.refund_to_terminal")
+	}
 	if card := strings.TrimSpace(p.CardType + " " + p.CardMasked); card != "" {
 		return card
 	}
@@ -86,13 +100,28 @@ func refundSummary(l *i18n.Localizer, parts []ledger.Entry) string {
 	return l.T("booking.refunded_parts", "Amount", total, "Parts", strings.Join(each, ", "))
 }
 
+// counterForms are the forms a refund's status offers at a counter: the clerk confirms each
+// part handed back there. The zero value offers none (a customer, the booking page).
+type counterForms struct {
+	atCounter bool
+	csrf      string
+}
+
+// counterFormsFor are the status page's forms for this visit.
+func (s *Handler) counterFormsFor(c echo.Context) counterForms {
+	return counterForms{atCounter: s.AtCounter(c), csrf: web.CSRFToken(c)}
+}
+
 // refundStatusView says where each part of a refund stands, in the language of ctx. It never
-// says the money is back while a part is still under way or failing.
-func (s *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts []ledger.Entry) view.PaymentStatusView {
+// says the money is back while a part is still under way or failing. A part that falls on money
+// taken at the box office waits for the clerk to hand it back; at a counter (forms) each such
+// part has its button.
+func (s *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts []ledger.Entry, forms counterForms) view.PaymentStatusView {
 	l := i18n.FromContext(ctx)
 	total := l.Money(settlement.PartsTotal(parts))
-	v := view.PaymentStatusView{Reference: lead.ID[:12], PollURL: s.URL(web.RouteEditStatus, lead.ID), Refresh: true, Kind: components.NoticeInfo}
-	var sent, pending, notSent, applied int
+	v := view.PaymentStatusView{Reference: lead.ID[:12], PollURL: s.URL(web.RouteEditStatus, lead.ID), Refresh: true, Kind: components.NoticeInfo,
+		CSRFToken: forms.csrf}
+	var sent, pending, notSent, applied, atBoxOffice int
 	retrying := false
 	for _, p := range parts {
 		pv := view.RefundPartView{Text: refundPartText(l, p)}
@@ -103,6 +132,17 @@ func (s *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts
 		case p.State == ledger.StateFailed:
 			notSent++
 			pv.State, pv.Status = "failed", l.T("booking.refund_part_not_sent")
+		case p.AtBoxOffice() && p.State == ledger.StateCreated:
+			pending++
+			atBoxOffice++
+			pv.State, pv.Status = "box-office", l.T("booking.refund_part_at_box_office")
+			if forms.atCounter {
+				amount := l.Money(cinema.Money{Cents: p.AmountCents, Currency: p.Currency})
+				pv.GiveBackURL, pv.GiveBackLabel = s.URL(web.RouteEditGiveBack, p.ID), l.T("booking.give_back_terminal", "Amount", amount)
+				if p.CardType == "Cash" {
+					pv.GiveBackLabel = l.T("booking.give_back_cash", "Amount", amount)
+				}
+			}
 		default:
 			pending++
 			pv.State, pv.Status = "pending", l.T("booking.refund_part_pending")
@@ -150,14 +190,18 @@ func (s *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts
 		if retrying {
 			v.Body += " " + l.T("booking.refund_provider_retrying")
 		}
+		if atBoxOffice > 0 {
+			v.Body += " " + l.N("booking.refund_hand_back_text", atBoxOffice)
+		}
 	default: // every part sent back, the change being saved
 		v.Heading, v.Body = l.T("booking.refund_sent", "Amount", total), l.T("booking.refund_sent_text")
 	}
 	return v
 }
 
-// statusViewFor is statusView with the parts of a refund.
-func (s *Handler) statusViewFor(ctx context.Context, entry ledger.Entry) view.PaymentStatusView {
+// statusViewFor is statusView with the parts of a refund, and the counter's forms.
+func (s *Handler) statusViewFor(c echo.Context, entry ledger.Entry) view.PaymentStatusView {
+	ctx := c.Request().Context()
 	if entry.Kind != ledger.KindRefund {
 		return s.statusView(ctx, entry)
 	}
@@ -165,7 +209,40 @@ func (s *Handler) statusViewFor(ctx context.Context, entry ledger.Entry) view.Pa
 	if err != nil {
 		parts = []ledger.Entry{entry}
 	}
-	return s.refundStatusView(ctx, entry, parts)
+	return s.refundStatusView(ctx, entry, parts, s.counterFormsFor(c))
+}
+
+// giveBackAtCounter is the clerk's word that a part of the refund falling on money taken at
+// the box office was handed back (cash from the till, or a refund on the card terminal): the
+// part is refunded, and once every part is, the change is completed with all of them.
+func (s *Handler) giveBackAtCounter(c echo.Context) error {
+	user := s.StaffUser(c) // countersOnly
+	part, e, err := s.entryForVisit(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	status := s.URL(web.RouteEditStatus, cmp.Or(e.Entry, part.ID))
+	// A money step: renewing the edit and recording the hand-back are not cut off halfway.
+	dctx, cancel := s.Detached(ctx)
+	got, err := s.Settler().GiveBackAtBoxOffice(dctx, part.ID, user)
+	cancel()
+	switch {
+	case errors.Is(err, settlement.ErrNotAtBoxOffice):
+		return &web.Error{Code: web.EConflict, Heading: l.T("booking.give_back_not_here_heading"), Message: l.T("booking.give_back_not_here"),
+			BackURL: status, BackLabel: l.T("booking.see_status"), Err: err}
+	case err != nil:
+		return s.FromUpstream(err, status, l.T("booking.see_status"))
+	}
+	if got.State == ledger.StateRefunded {
+		s.RecordAudit(c, audit.Entry{Action: audit.ActionRefund, CinemaID: got.CinemaID, BookingNumber: got.BookingNumber,
+			AmountCents: -got.AmountCents, Currency: got.Currency, Detail: fmt.Sprintf("handed back at the counter (%s), refund part %d", got.CardType, got.RefundPart)})
+	}
+	if err := s.AdvanceGroupWithin(ctx, got); err != nil {
+		web.LoggerFrom(ctx, s.Logger).Warn("refund not finished yet", "entry", got.ID, "err", err)
+	}
+	return s.Redirect(c, status)
 }
 
 // sameRefund reports whether a and the entry with id b are parts of one refund.
@@ -193,7 +270,7 @@ func (s *Handler) refundUnderWayNotice(c echo.Context, number int64) *components
 	if err != nil {
 		return nil
 	}
-	v := s.refundStatusView(ctx, *entry, parts)
+	v := s.refundStatusView(ctx, *entry, parts, counterForms{})
 	var each []string
 	for _, p := range v.Parts {
 		each = append(each, p.Text+": "+p.Status)

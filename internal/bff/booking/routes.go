@@ -31,4 +31,5 @@ func (s *Handler) Routes(route web.Register) {
 	counters := s.CountersOnly()
 	route("GET", web.RouteEditCounterPay, s.showEditCounterPay, counters)
 	route("POST", web.RouteEditCounterPay, s.takeEditCounterPay, counters)
+	route("POST", web.RouteEditGiveBack, s.giveBackAtCounter, counters)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/boxoffice"
 	purchases "github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -55,6 +56,19 @@ func (s *Handler) takeBuyCounterPay(c echo.Context) error {
 	}
 	due := o.ToPay()
 	p, problem, err := s.ReadCounterPayment(c, due)
+	if err == nil {
+		p, problem, err = s.CheckCounterReference(c, s.Settler(), p)
+	}
+	if err == nil && s.BoxOffice != nil && due.Cents > 0 {
+		// The reference is the sale's alone; pressing again for this order finds it recorded.
+		_, rerr := s.BoxOffice.Record(ctx, boxoffice.Payment{Reference: p.Reference, Tender: boxoffice.Tender(p.Method), AmountCents: due.Cents,
+			Currency: due.Currency, CinemaID: v.CinemaID, Owner: "sale:" + v.UserSessionID, Actor: user})
+		if refusal, ok := s.ReferenceRefusal(c, p, rerr); ok {
+			p.Field, problem, err = "reference", refusal, visit.ErrBadCounterPayment
+		} else if rerr != nil {
+			return rerr
+		}
+	}
 	if err != nil {
 		cv, status := visit.CounterForm(s.buyCounterView(c, v, due), p, problem, err)
 		return s.Render(c, status, web.Loc(c).T("staff.counter.title"), pages.CounterPay(cv))
@@ -88,6 +102,12 @@ func (s *Handler) takeBuyCounterPay(c echo.Context) error {
 	}
 	if _, err := st.store.MarkCompleted(ctx, rec.ID, d.BookingNumber); err != nil {
 		return err
+	}
+	if s.BoxOffice != nil && due.Cents > 0 {
+		// A refund of this booking gives this money back at the box office, never online.
+		if err := s.BoxOffice.SetBooking(ctx, p.Reference, v.CinemaID, d.BookingNumber); err != nil {
+			web.LoggerFrom(ctx, s.Logger).Error("counter sale's payment not tied to its booking", "booking", d.BookingNumber, "err", err)
+		}
 	}
 	s.RecordAudit(c, audit.Entry{Action: audit.ActionSale, CinemaID: v.CinemaID, BookingNumber: d.BookingNumber, AmountCents: due.Cents,
 		Currency: due.Currency, Detail: fmt.Sprintf("%d tickets, %s, reference %s, sold by %s", v.Places, p.CardType, p.Reference, user)})

@@ -14,6 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
+	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
@@ -211,6 +212,19 @@ func (h *Handler) collectByCode(c echo.Context, v *kioskview.CollectView, raw st
 		v.ScanError = l.T("kiosk.scan_stale")
 		return "", 0, nil
 	}
+	if !code.CurrentIn(b) {
+		// Signed by us, but the ticket was removed, moved to another show or given another
+		// seat since: it stands for nothing now, and prints nothing.
+		web.LoggerFrom(ctx, h.Logger).Info("kiosk: ticket code no longer current", "booking", code.BookingNumber, "line", code.Line)
+		h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: code.CinemaID, BookingNumber: code.BookingNumber,
+			Detail: fmt.Sprintf("collect: ticket code of line %d no longer current, refused", code.Line)})
+		v.ScanError = l.T("kiosk.scan_changed")
+		return "", 0, nil
+	}
+	if msg := h.unpaidHere(c, b); msg != "" {
+		v.ScanError = msg
+		return "", 0, nil
+	}
 	h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: code.CinemaID, BookingNumber: code.BookingNumber, Detail: "collect: by ticket code"})
 	return code.CinemaID, code.BookingNumber, nil
 }
@@ -265,8 +279,23 @@ func (h *Handler) collectByDetails(c echo.Context, v *kioskview.CollectView) (st
 	if err := ratelimit.GiveAll(ctx, h.Limits.Store, limits...); err != nil {
 		web.LoggerFrom(ctx, h.Logger).Warn("give back look-up attempt", "err", err)
 	}
+	if msg := h.unpaidHere(c, b); msg != "" {
+		v.Error = msg
+		return "", 0, nil
+	}
 	h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: "collect: by number"})
 	return v.CinemaID, number, nil
+}
+
+// unpaidHere is why a kiosk prints nothing for b: a reservation not paid yet (its tickets are
+// not valid until it is), in words that send the guest to the box office. "" when b may be
+// printed here: paid, or not known to be unpaid (the upstream did not say), or at the counter,
+// where staff take the payment.
+func (h *Handler) unpaidHere(c echo.Context, b cinema.Booking) string {
+	if web.DeviceOf(c).Mode != device.Kiosk || !b.PaidKnown || b.Paid {
+		return ""
+	}
+	return web.Loc(c).T("kiosk.unpaid")
 }
 
 // startCollection prints the booking's tickets, unless they were printed before: then the
@@ -443,6 +472,10 @@ func (h *Handler) showCollected(c echo.Context) error {
 		return h.Site.FromUpstream(err, h.url(web.RouteKioskCollect), l.T("kiosk.back"))
 	}
 	b := h.Site.Named(ctx).Booking(rb.Booking)
+	if msg := h.unpaidHere(c, b); msg != "" {
+		return &web.Error{Code: web.EConflict, Heading: l.T("kiosk.unpaid_heading"), Message: msg,
+			BackURL: h.url(web.RouteKioskCollect), BackLabel: l.T("kiosk.back")}
+	}
 	number := strconv.FormatInt(cv.Number, 10)
 	key := number
 	if cv.ID != "" {

@@ -11,8 +11,10 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/boxoffice"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
 
@@ -79,6 +81,35 @@ func (s *Visits) ReadCounterPayment(c echo.Context, due cinema.Money) (CounterPa
 		return p, l.T("staff.counter.method_missing"), ErrBadCounterPayment
 	}
 	return p, "", nil
+}
+
+// CheckCounterReference refuses, in words next to the field, a card-terminal reference that
+// the online payment provider knows as one of its payments (a refund "to it" would move
+// another customer's money). Cash has a reference of ours: nothing to check.
+func (s *Visits) CheckCounterReference(c echo.Context, st *settlement.Settler, p CounterPayment) (CounterPayment, string, error) {
+	if p.Method != "terminal" {
+		return p, "", nil
+	}
+	if err := st.CheckCounterReference(c.Request().Context(), p.Reference); err != nil {
+		p.Field = "reference"
+		return p, web.Loc(c).T("staff.counter.reference_is_online"), ErrBadCounterPayment
+	}
+	return p, "", nil
+}
+
+// ReferenceRefusal says, for the error of recording a counter payment, why its reference was
+// refused (ok false: the error is not about the reference): one recorded for another payment
+// already, with when.
+func (s *Visits) ReferenceRefusal(c echo.Context, p CounterPayment, err error) (problem string, ok bool) {
+	var used *boxoffice.UsedError
+	if !errors.As(err, &used) {
+		return "", false
+	}
+	l := web.Loc(c)
+	web.LoggerFrom(c.Request().Context(), s.Logger).Warn("counter reference refused: recorded for another payment", "reference", p.Reference, "earlier", used.Earlier.Owner)
+	ctx := c.Request().Context()
+	zone := s.CinemaByID(ctx, used.Earlier.CinemaID).Location()
+	return l.T("staff.counter.reference_used", "When", web.WhenWithSeconds(l, used.Earlier.At, zone)), true
 }
 
 // ParseCashAmount reads an amount of money as a clerk types it: "20", "20.5", "20,50",

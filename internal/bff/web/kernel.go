@@ -16,6 +16,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bookings"
+	"github.com/cinemabff/cinemabff/internal/boxoffice"
 	"github.com/cinemabff/cinemabff/internal/changewindow"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/device"
@@ -116,6 +117,8 @@ type Kernel struct {
 	Audit      *audit.Store       // the audit trail; nil without a database
 	Limits     ratelimit.Store    // rate limits shared by every replica
 	Ledger     *ledger.Store      // read by the money-step budget; nil without a database
+	// BoxOffice is the register of money taken at the box office; nil without a database.
+	BoxOffice *boxoffice.Register
 	// Payments is the payment provider edit payments and refunds go through, PaymentsTender
 	// their tender category upstream; Settler builds the settlement over them.
 	Payments       upstream.Payments
@@ -182,7 +185,7 @@ func (s *Kernel) Use(e *echo.Echo) error {
 // Settler is the settlement of edit payments and refunds over the server's dependencies as
 // they are now (tests replace some of them after New).
 func (s *Kernel) Settler() *settlement.Settler {
-	return settlement.New(settlement.Deps{Ticketing: s.Ticketing, Payments: s.Payments, Ledger: s.Ledger, Logger: s.Logger,
+	return settlement.New(settlement.Deps{Ticketing: s.Ticketing, Payments: s.Payments, Ledger: s.Ledger, BoxOffice: s.BoxOffice, Logger: s.Logger,
 		LoggerFrom: func(ctx context.Context) *slog.Logger { return LoggerFrom(ctx, nil) }, Now: s.Now,
 		ReturnURL: func(id string) string { return s.AbsURL(RouteEditReturn, id) }, Tender: s.PaymentsTender, Words: s.Langs.For(s.Langs.Fallback())})
 }

@@ -78,6 +78,7 @@ const (
 // The box office counter.
 const (
 	RouteEditCounterPay = "edit.counterpay"
+	RouteEditGiveBack   = "edit.giveback" // a refund's part handed back at the counter
 	RouteBuyCounterPay  = "buy.counterpay"
 	RouteNextCustomer   = "staff.next"
 )
@@ -163,6 +164,7 @@ var Paths = Routes{
 	RouteMailMessage:             "/sandbox/mail/:name",
 	RouteMailHTML:                "/sandbox/mail/:name/html",
 	RouteEditCounterPay:          "/booking/edit/counter-payment",
+	RouteEditGiveBack:            "/booking/edit/refund/:entry/given-back",
 	RouteBuyCounterPay:           "/checkout/counter-payment",
 	RouteNextCustomer:            "/staff/next-customer",
 	RoutePaymentWebhook:          "/payments/webhook",

@@ -229,13 +229,18 @@ type PaymentStatusView struct {
 	NextURL   string
 	NextLabel string
 	Parts     []RefundPartView // a refund: where each part of it stands
+	CSRFToken string           // for the parts handed back at the counter
 }
 
 // RefundPartView is one part of a refund: "9,00 € back to PAYPAL" and whether it went out.
 type RefundPartView struct {
 	Text   string
 	Status string // "sent back", "still under way", "not sent back"
-	State  string // done, pending, failed
+	State  string // done, pending, failed, box-office (waiting to be handed back at the counter)
+	// GiveBackURL, at a counter, is where the clerk confirms handing this part back (cash,
+	// or a refund on the card terminal); GiveBackLabel the button's words.
+	GiveBackURL   string
+	GiveBackLabel string
 }
 
 // CancelView confirms cancelling the edit.

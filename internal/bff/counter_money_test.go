@@ -1,0 +1,100 @@
+package bff
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/cinemabff/cinemabff/internal/ledger"
+)
+
+// counterAddAdult starts a change of the booking found at the counter, adds one ticket of the
+// first type, and opens the counter payment page; it returns the amount to pay.
+func (h *harness) counterAddAdult(t *testing.T) string {
+	t.Helper()
+	doc := h.startEdit(t)
+	typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
+	_, doc = h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
+	toPay := text(doc, "balance")
+	if resp, _ := h.post("/booking/edit/complete", "/booking/edit", nil); resp.Header.Get("Location") != "/booking/edit/counter-payment" {
+		t.Fatalf("complete at the counter went to %q", resp.Header.Get("Location"))
+	}
+	return toPay
+}
+
+// TestCounterMoneyGoesBackTheWayItCame: at the counter, a card-terminal payment under another
+// booking's online payment (pi_seed100003) is refused in words and nothing is recorded; a
+// terminal reference is recorded once and refused for a second payment; a refund of 100017
+// gives the terminal payment back at the counter (the clerk confirms it), never through the
+// payment provider, which refunds nothing on pi_seed100003.
+func TestCounterMoneyGoesBackTheWayItCame(t *testing.T) {
+	h := counterHarness(t)
+	h.signInAs("carl", "clerk horse battery")
+	h.counterFind("100017")
+	h.counterAddAdult(t)
+	resp, body := h.post("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"terminal"}, "reference": {"pi_seed100003"}})
+	if doc := h.doc(body); resp.StatusCode != http.StatusUnprocessableEntity ||
+		!strings.Contains(doc.Find("main").Text(), "reference of a payment made online") {
+		t.Fatalf("another booking's online payment as the terminal reference: %d %s", resp.StatusCode, doc.Find("main").Text())
+	}
+	if es, _ := entries(t, h); len(es) != 0 {
+		t.Fatalf("the refused payment was recorded: %+v", es)
+	}
+	_, doc := h.submit("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"terminal"}, "reference": {"TERM-0001"}})
+	if !strings.Contains(doc.Find(`[data-testid="changes"]`).Text(), "Card terminal") {
+		t.Fatalf("after the terminal payment: %s", doc.Find("main").Text())
+	}
+
+	// The customer gives the ticket back: the newest payment is the terminal's.
+	doc = h.startEdit(t)
+	id := doc.Find(`[data-testid="line-kept"][data-ticket]`).First().AttrOr("data-ticket", "")
+	h.submit("/booking/edit/tickets/remove", "/booking/edit", url.Values{"ticket": {id}})
+	resp, doc = h.submit("/booking/edit/complete", "/booking/edit", nil)
+	statusPage := resp.Request.URL.Path
+	part := doc.Find(`[data-testid="refund-part"][data-state="box-office"]`)
+	if part.Length() != 1 || part.Find(`[data-testid="give-back"]`).Length() != 1 {
+		t.Fatalf("the terminal's part is not waiting for the clerk: %s", doc.Find("main").Text())
+	}
+	action := part.Find("form").AttrOr("action", "")
+	_, doc = h.submit(action, statusPage, nil)
+	if !strings.Contains(doc.Find(`[data-testid="changes"]`).Text(), "Refunded") {
+		t.Fatalf("after handing it back: %s", doc.Find("main").Text())
+	}
+	for _, pi := range []string{"pi_seed100003", "TERM-0001"} {
+		if list, _ := h.prov.Refunds(pi); len(list) != 0 {
+			t.Errorf("the payment provider refunded %d times on %s", len(list), pi)
+		}
+	}
+	if p, ok := h.prov.Get("pi_seed100003"); !ok || p.RefundedInCents != 0 || p.Status != "paid" {
+		t.Errorf("pi_seed100003 at the provider: %+v", p)
+	}
+	var boxOffice *ledger.Entry
+	es, _ := entries(t, h)
+	for i, e := range es {
+		if e.Kind == ledger.KindRefund && e.AtBoxOffice() {
+			boxOffice = &es[i]
+		}
+	}
+	if boxOffice == nil || boxOffice.State != ledger.StateApplied || boxOffice.ProviderPaymentID != "TERM-0001" || boxOffice.RefundID == "" {
+		t.Fatalf("the terminal payment's refund in the ledger: %+v", boxOffice)
+	}
+
+	// The same terminal reference for another payment: refused in words.
+	h.counterAddAdult(t)
+	resp, body = h.post("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"terminal"}, "reference": {"term-0001"}})
+	if doc := h.doc(body); resp.StatusCode != http.StatusUnprocessableEntity ||
+		!strings.Contains(doc.Find("main").Text(), "already recorded for another payment") {
+		t.Fatalf("a terminal reference used twice: %d %s", resp.StatusCode, doc.Find("main").Text())
+	}
+	b, err := h.srv.Ticketing.GetSingleBooking(context.Background(), "0001", 100017)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range b.Payments {
+		if strings.EqualFold(p.ProviderReference, "term-0001") && p.Amount.Cents < 0 {
+			t.Errorf("the booking carries a refund under the terminal's reference: %+v", p)
+		}
+	}
+}
