@@ -247,15 +247,30 @@ func TestBuyReturnRefusesForgedAndForeignTokens(t *testing.T) {
 	_, queryB, _ := strings.Cut(retB, "?")
 	for _, bad := range []string{pathA + "?" + queryB, pathA + "?token=forged", pathA + "?token=", "/checkout/payments/" + strings.Repeat("a", 32) + "?" + queryB, "/checkout/payments/short"} {
 		resp, body := h.get(bad)
-		if resp.StatusCode != http.StatusForbidden || !strings.Contains(body, "We cannot show this payment") || strings.Contains(body, "booking-number") {
+		if resp.StatusCode != http.StatusNotFound || !strings.Contains(body, "Open this on the device you paid with") || strings.Contains(body, "booking-number") {
 			t.Errorf("%s: %d %s", bad, resp.StatusCode, body)
 		}
 	}
-	// The right token works without the visit's cookie.
+	// B's own payment with a forged token: refused, nothing shown.
+	_, queryA, _ := strings.Cut(retA, "?")
+	pathB, _, _ := strings.Cut(retB, "?")
+	if resp, body := h.get(pathB + "?" + queryA); resp.StatusCode != http.StatusForbidden || strings.Contains(body, "booking-number") {
+		t.Errorf("B's payment with A's token: %d", resp.StatusCode)
+	}
+	// The right token does not open the payment without the visit's cookie: the provider's
+	// page address carries it, so whoever saw that address would get the booking.
 	h.client.Jar, _ = cookiejar.New(nil)
-	h.waitForConfirmation(retA, 5*time.Second)
-	// The visit that paid may see its payment without the token.
+	time.Sleep(1500 * time.Millisecond) // the order completes meanwhile
+	for _, u := range []string{retA, pathA} {
+		resp, body := h.get(u)
+		doc := h.doc(body)
+		if resp.StatusCode != http.StatusNotFound || doc.Find(`[data-testid="booking-number"]`).Length() != 0 || doc.Find(`svg, img[src^="data:"]`).Length() != 0 {
+			t.Errorf("%s in a fresh browser: %d %s", u, resp.StatusCode, doc.Find("main").Text())
+		}
+	}
+	// The visit that paid sees its payment, with or without the token.
 	h.client.Jar = jarA
+	h.waitForConfirmation(retA, 5*time.Second)
 	h.waitForConfirmation(pathA, 5*time.Second)
 }
 

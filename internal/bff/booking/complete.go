@@ -218,17 +218,14 @@ func (s *Handler) finishEdit(c echo.Context, e visit.Edit) error {
 	return s.Redirect(c, s.URL(web.RouteBooking))
 }
 
-// entryForVisit loads a ledger entry and checks that this visit may see it: it is the visit's
-// own, or the token the provider put on the return address matches the payment's.
+// entryForVisit loads a ledger entry and checks that this visit may see it: it is the payment
+// (or a part of the refund) of the visit's own edit. Anyone else gets PaymentElsewhere.
 func (s *Handler) entryForVisit(c echo.Context) (ledger.Entry, visit.Edit, error) {
 	ctx := c.Request().Context()
 	id := c.Param("entry")
-	l := web.Loc(c)
-	denied := &web.Error{Code: web.EForbidden, Heading: l.T("booking.not_your_payment_heading"), Message: l.T("booking.not_your_payment_text"),
-		BackURL: s.URL(web.RouteFindBooking), BackLabel: l.T("booking.find_title")}
 	entry, err := s.Ledger.Get(ctx, id)
 	if errors.Is(err, ledger.ErrNotFound) {
-		return entry, visit.Edit{}, denied
+		return entry, visit.Edit{}, s.PaymentElsewhere(c)
 	}
 	if err != nil {
 		return entry, visit.Edit{}, err
@@ -237,28 +234,11 @@ func (s *Handler) entryForVisit(c echo.Context) (ledger.Entry, visit.Edit, error
 	if ok && (e.Entry == entry.ID || s.sameRefund(ctx, entry, e.Entry)) {
 		return entry, e, nil
 	}
-	token := c.QueryParam("token")
-	// The token opens the payment only while it is under way or just after: an old return
-	// address in a shared browser's history must not hand the booking to the next person.
-	fresh := !entry.State.Terminal(entry.Kind) || s.Now().Sub(entry.UpdatedAt) < returnTokenWindow
-	if token != "" && fresh && entry.ProviderPaymentID != "" && entry.Kind == ledger.KindPayment {
-		p, err := s.Payments.GetPayment(ctx, entry.ProviderPaymentID)
-		if err == nil && p.Token != "" && p.Token == token {
-			// The visit's cookie did not come back (another browser, a webview): carry on
-			// with a visit bound to this view.
-			if err := s.BindBooking(c, visit.Bound{CinemaID: entry.CinemaID, Number: entry.BookingNumber}); err != nil {
-				return entry, e, err
-			}
-			e = visit.Edit{UserSessionID: entry.EditSessionID, CinemaID: entry.CinemaID, BookingID: entry.BookingID, BookingNumber: entry.BookingNumber, Paid: true, Entry: entry.ID}
-			s.SaveEdit(c, e)
-			return entry, e, nil
-		}
-	}
-	return entry, e, denied
+	// Not this visit's: the token on the way back is the provider's page id, which the payment
+	// page's address shows, so it opens nothing. The payment itself is settled all the same
+	// (the provider's events and the reconciler).
+	return entry, e, s.PaymentElsewhere(c)
 }
-
-// returnTokenWindow is how long after a payment ended its return address still opens it.
-const returnTokenWindow = 15 * time.Minute
 
 // editPaymentReturn is where the provider sends the customer back. It trusts nothing in its
 // parameters: it reads the ledger entry of this visit and asks the provider.

@@ -159,8 +159,10 @@ func (s *Handler) completeWithoutRedirect(c echo.Context, v visit.Buy, rec purch
 }
 
 // buyPaymentReturn is the ReturnUrl and the page that shows where the payment stands. A GET
-// only; it trusts nothing in its parameters: the token must match the one recorded for this
-// payment (or the visit must have started it), and the outcome is read from the upstream.
+// only; it trusts nothing in its parameters: the visit must have started the payment (the
+// token on the way back is in the provider's page address, so holding it proves nothing), a
+// token must match the one recorded for it, and the outcome is read from the upstream.
+// Another browser gets PaymentElsewhere, which names nothing and changes nothing.
 func (s *Handler) buyPaymentReturn(c echo.Context) error {
 	ctx := c.Request().Context()
 	st := s.checkout()
@@ -168,12 +170,12 @@ func (s *Handler) buyPaymentReturn(c echo.Context) error {
 	l := web.Loc(c)
 	denied := &web.Error{Code: web.EForbidden, Heading: l.T("checkout.payment_link_invalid"), Message: l.T("checkout.payment_link_invalid_text"),
 		BackURL: s.URL(web.RouteHome), BackLabel: l.T("checkout.back_to_start")}
-	if len(ref) != 32 || len(token) > 512 {
-		return denied
+	if len(ref) != 32 || len(token) > 512 || !slices.Contains(s.BuyRefs(c), ref) {
+		return s.PaymentElsewhere(c)
 	}
 	rec, err := st.store.Get(ctx, ref)
 	if errors.Is(err, purchases.ErrNotFound) {
-		return denied
+		return s.PaymentElsewhere(c)
 	}
 	if err != nil {
 		return err
@@ -194,9 +196,6 @@ func (s *Handler) buyPaymentReturn(c echo.Context) error {
 			web.LoggerFrom(ctx, s.Logger).Warn("payment return with a token that does not match", "ref", ref)
 			return denied
 		}
-		s.AddBuyRef(c, rec.ID)
-	} else if !slices.Contains(s.BuyRefs(c), rec.ID) {
-		return denied
 	}
 	if rec.Returned.IsZero() || (token != "" && rec.VerifiedToken == "") {
 		if next, err := st.store.MarkReturned(ctx, rec.ID, token); err == nil {

@@ -99,3 +99,14 @@ func (s *Visits) CancelAbandoned(ctx context.Context, what, userSessionID string
 		web.LoggerFrom(ctx, s.Logger).Warn("abandoned order not cancelled: its seats are released when its hold expires", "what", what, "err", err)
 	}
 }
+
+// PaymentElsewhere is the answer to a payment's page (the provider's way back, its status)
+// opened outside the visit that started the payment: another browser, a link passed on, the
+// next customer at a counter. The provider's ids are in the payment page's address and are no
+// secret, so holding one proves nothing: the page names nothing of the booking, changes
+// nothing, and tells the owner where to look.
+func (s *Visits) PaymentElsewhere(c echo.Context) error {
+	l := web.Loc(c)
+	return &web.Error{Code: web.ENotFound, Heading: l.T("common.payment_elsewhere_heading"), Message: l.T("common.payment_elsewhere_text"),
+		BackURL: s.URL(web.RouteFindBooking), BackLabel: l.T("common.find_booking")}
+}
