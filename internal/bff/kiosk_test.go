@@ -6,12 +6,15 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
+	bookingflow "github.com/cinemabff/cinemabff/internal/bff/booking"
+	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
@@ -407,6 +410,9 @@ func TestKioskIdleChrome(t *testing.T) {
 	if _, paused := doc.Find("body").Attr("data-idle-paused"); !paused {
 		t.Error("the confirming page of a payment does not pause the idle timer")
 	}
+	if n, _ := strconv.Atoi(doc.Find("body").AttrOr("data-idle-paused-for", "")); n <= 0 || n > int(checkoutflow.GiveUpAfter/time.Second) {
+		t.Errorf("the confirming page pauses the idle timer for %ds, want until it gives up waiting (%v) at most", n, checkoutflow.GiveUpAfter)
+	}
 	if noscriptRefresh(doc) != "" {
 		t.Error("the confirming page of a payment has the idle meta refresh")
 	}
@@ -524,5 +530,43 @@ func TestLettingGoOfABookingReleasesTheEdit(t *testing.T) {
 			}
 			h.startEdit(t)
 		})
+	}
+}
+
+// TestKioskMoneyPagePausesUntilTheDeadline: a kiosk on the page of a payment under way pauses
+// its idle reset only until the payment's own deadline, and says for how long; past it the page
+// stops checking by itself, tells the guest they may go, and the kiosk starts over as after
+// any idle time (the timer and, without JavaScript, the meta refresh are back).
+func TestKioskMoneyPagePausesUntilTheDeadline(t *testing.T) {
+	h := kioskHarness(t, harnessOpts{})
+	startPaidEdit(t, h)
+	es, _ := entries(t, h)
+	if len(es) != 1 {
+		t.Fatalf("entries %+v", es)
+	}
+	status := "/booking/edit/status/" + es[0].ID
+	doc := h.page(status, http.StatusOK)
+	body := doc.Find("body")
+	pausedFor, _ := strconv.Atoi(body.AttrOr("data-idle-paused-for", ""))
+	if _, paused := body.Attr("data-idle-paused"); !paused || pausedFor <= 0 || pausedFor > int(bookingflow.KioskMoneyPause/time.Second) {
+		t.Fatalf("payment page: paused %v for %ds, want at most %v", paused, pausedFor, bookingflow.KioskMoneyPause)
+	}
+	if noscriptRefresh(doc) != "" {
+		t.Error("the payment page has the idle meta refresh while it pauses")
+	}
+
+	old := bookingflow.KioskMoneyPause
+	bookingflow.KioskMoneyPause = 0 // the deadline has passed
+	t.Cleanup(func() { bookingflow.KioskMoneyPause = old })
+	doc = h.page(status, http.StatusOK)
+	body = doc.Find("body")
+	if _, paused := body.Attr("data-idle-paused"); paused || body.AttrOr("data-idle-reset", "") != "60" {
+		t.Errorf("past the deadline: paused %v, idle reset %q; want the usual idle reset", paused, body.AttrOr("data-idle-reset", ""))
+	}
+	if !strings.HasPrefix(noscriptRefresh(doc), "60;url=/kiosk/idle") {
+		t.Errorf("past the deadline the meta refresh is %q, want the idle page's", noscriptRefresh(doc))
+	}
+	if doc.Find(`[data-testid="payment-status"] [hx-trigger]`).Length() != 0 || !strings.Contains(doc.Find("main").Text(), "You do not need to wait here") {
+		t.Errorf("past the deadline the page still checks by itself or does not say the guest may go: %s", doc.Find("main").Text())
 	}
 }

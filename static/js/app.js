@@ -253,7 +253,9 @@
    * any touch, keeps the visit; otherwise the visit ends with a POST to
    * data-idle-url (the server cancels the open order, releasing its seats).
    * While an element carries data-idle-paused (a payment in progress) the
-   * timer does not run. Without JavaScript a meta refresh does the same.
+   * timer does not run, until data-idle-paused-for seconds after the page
+   * loaded (the payment's own deadline): then a guest who walked away gets
+   * the warning at once. Without JavaScript a meta refresh does the same.
    * ------------------------------------------------------------------ */
   function setupIdleReset() {
     var body = doc.body;
@@ -271,7 +273,16 @@
     var lastReset = 0;
     var ending = false;
 
-    function paused() { return !!doc.querySelector('[data-idle-paused]'); }
+    var loadedAt = Date.now();
+    var pausedFor = parseInt(body.getAttribute('data-idle-paused-for') || '', 10);
+
+    // pauseLeft is how long the page still pauses the reset: 0 when it does not, Infinity
+    // when the pause has no end (the idle warning page itself).
+    function pauseLeft() {
+      if (!doc.querySelector('[data-idle-paused]')) return 0;
+      if (!(pausedFor > 0)) return Infinity;
+      return Math.max(0, loadedAt + pausedFor * 1000 - Date.now());
+    }
 
     function setPageInert(on) {
       Array.prototype.forEach.call(body.children, function (child) {
@@ -293,7 +304,14 @@
 
     function showWarning() {
       if (ending) return;
-      if (paused()) { reset(); return; } // a payment is running: look again later
+      var left = pauseLeft();
+      if (left === Infinity) { reset(); return; } // no end: look again later
+      if (left > 0) {
+        // A payment is running: look again when its pause ends (or after the usual time).
+        clearTimeout(idleTimer);
+        idleTimer = setTimeout(showWarning, Math.min(left + 50, seconds * 1000));
+        return;
+      }
       deadline = Date.now() + warnFor * 1000;
       if (warningEl) {
         warningEl.hidden = false;

@@ -23,8 +23,10 @@ type Chrome struct {
 	// ResetURL is where the kiosk's idle reset posts (ends the visit).
 	ResetURL string
 	// IdlePaused: a payment is in progress (or the page is the idle warning itself): no timer,
-	// no meta refresh (body data-idle-paused).
-	IdlePaused bool
+	// no meta refresh (body data-idle-paused). IdlePausedFor > 0 ends the pause that many
+	// seconds after the page loaded (the payment's own deadline): the timer then runs again.
+	IdlePaused    bool
+	IdlePausedFor int
 	// IdleRefreshURL is where a kiosk without JavaScript goes after IdleResetSeconds (a meta
 	// refresh inside <noscript>); "" for none.
 	IdleRefreshURL string

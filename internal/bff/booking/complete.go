@@ -16,6 +16,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/notify"
@@ -354,9 +355,31 @@ func (s *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) 
 	}
 	v := s.statusViewFor(c, entry)
 	if v.Refresh {
-		web.PauseKioskIdle(c) // money in motion: the kiosk does not start over (kiosk_chrome.go)
+		s.kioskWaitsFor(c, entry, &v)
 	}
 	return s.Render(c, http.StatusOK, web.Loc(c).T("booking.status_title"), view.StatusPage(v))
+}
+
+// KioskMoneyPause is the longest a kiosk waits, on the page of a payment or refund still under
+// way, before it starts over as after any idle time: the time a guest takes on the provider's
+// page and a confirmation takes, counted from the start of the payment. The money is settled
+// all the same (the provider's events, the reconciler), and the e-mail tells the guest.
+var KioskMoneyPause = 5 * time.Minute
+
+// kioskWaitsFor pauses a kiosk's idle reset while the entry's money is under way, until the
+// pause's end; past it the page stops checking by itself and says the guest may go.
+func (s *Handler) kioskWaitsFor(c echo.Context, entry ledger.Entry, v *view.PaymentStatusView) {
+	until := entry.CreatedAt.Add(KioskMoneyPause)
+	if web.DeviceOf(c).Mode != device.Kiosk || time.Now().Before(until) {
+		web.PauseKioskIdleUntil(c, until) // money in motion: the kiosk does not start over yet
+		return
+	}
+	l := web.Loc(c)
+	v.Refresh = false
+	v.Body += " " + l.T("booking.status_kiosk_may_leave")
+	if v.NextURL == "" {
+		v.NextURL, v.NextLabel = v.PollURL, l.T("booking.status_check_again")
+	}
 }
 
 // statusView says honestly where the money is (a payment; refunds: refundStatusView), in the

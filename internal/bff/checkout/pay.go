@@ -263,7 +263,8 @@ func (s *Handler) buyPaymentReturn(c echo.Context) error {
 	if web.IsHTMX(c) {
 		return s.Fragment(c, http.StatusOK, co.ConfirmingPoll(v, c.QueryParam(co.PollShownParam) != shown))
 	}
-	web.PauseKioskIdle(c) // a payment is in progress: the kiosk does not start over (kiosk_chrome.go)
+	// A payment is in progress: the kiosk does not start over until this page gives up waiting.
+	web.PauseKioskIdleUntil(c, rec.Returned.Add(GiveUpAfter))
 	return s.Render(c, http.StatusOK, l.T("checkout.confirming_title"), co.Confirming(v))
 }
 

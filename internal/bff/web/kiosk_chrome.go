@@ -16,11 +16,28 @@ import (
 // progress, or the page is the idle warning itself).
 const ctxKioskIdlePaused = "kiosk_idle_paused"
 
-// pauseKioskIdle keeps the page from starting over while it shows: no idle timer (the body
-// carries data-idle-paused, which app.js reads) and no meta refresh. For the pages of a payment
-// in progress: the timer pauses while a payment runs.
+// ctxKioskIdlePausedUntil is when the pause of a payment's page ends (a time.Time).
+const ctxKioskIdlePausedUntil = "kiosk_idle_paused_until"
+
+// PauseKioskIdle keeps the page from starting over while it shows: no idle timer (the body
+// carries data-idle-paused, which app.js reads) and no meta refresh. For the idle warning page,
+// which is its own countdown.
 func PauseKioskIdle(c echo.Context) { c.Set(ctxKioskIdlePaused, true) }
 
+// PauseKioskIdleUntil pauses the idle reset of a payment's page while the payment runs, until
+// its own deadline at the latest: then the kiosk starts over as after any idle time (the page
+// tells app.js how many seconds are left), and from then on the page does not pause it. The
+// payment itself is settled without the page (the provider's events, the reconciler), so an
+// unattended kiosk never keeps a guest's booking on screen for the next one.
+func PauseKioskIdleUntil(c echo.Context, until time.Time) {
+	if !time.Now().Before(until) {
+		return
+	}
+	c.Set(ctxKioskIdlePaused, true)
+	c.Set(ctxKioskIdlePausedUntil, until)
+}
+
+// KioskIdlePaused reports whether this page pauses the kiosk's idle reset.
 func KioskIdlePaused(c echo.Context) bool {
 	p, _ := c.Get(ctxKioskIdlePaused).(bool)
 	return p
@@ -58,6 +75,9 @@ func (s *Kernel) KioskChrome(c echo.Context, ch *layouts.Chrome) {
 	ch.ResetURL = s.URL(RouteVisitReset)
 	if KioskIdlePaused(c) {
 		ch.IdlePaused = true
+		if until, ok := c.Get(ctxKioskIdlePausedUntil).(time.Time); ok {
+			ch.IdlePausedFor = max(int((time.Until(until)+time.Second-1)/time.Second), 1)
+		}
 		return
 	}
 	ch.IdleRefreshURL = s.URL(RouteKioskIdle) + "?" + url.Values{"back": {KioskBackURL(c)}}.Encode()
