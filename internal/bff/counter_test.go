@@ -201,7 +201,8 @@ func TestCounterSaleAndNextCustomer(t *testing.T) {
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("cash: %d %s", resp.StatusCode, body)
 	}
-	_, body = h.get(resp.Header.Get("Location"))
+	confirmation := resp.Header.Get("Location")
+	_, body = h.get(confirmation)
 	doc := h.doc(body)
 	number := strings.TrimSpace(doc.Find(`[data-testid="booking-number"]`).Text())
 	if number == "" || doc.Find(`[data-testid="ticket-card"]`).Length() != 2 || doc.Find(`[data-testid="mail-line"]`).Length() != 0 {
@@ -228,6 +229,13 @@ func TestCounterSaleAndNextCustomer(t *testing.T) {
 	}
 	if h.staffUser() != "Carl Clerk" {
 		t.Fatal("Next customer signed the clerk out")
+	}
+	// The walk-in's purchase is gone from the visit: its pages and its .ics name nothing.
+	for _, u := range []string{confirmation, strings.TrimRight(confirmation, "/") + "/calendar.ics", "/checkout/seats"} {
+		resp, body := h.get(u)
+		if (resp.StatusCode != http.StatusNotFound && resp.StatusCode != http.StatusGone && resp.StatusCode != http.StatusSeeOther) || strings.Contains(body, number) {
+			t.Errorf("%s after Next customer: %d %s", u, resp.StatusCode, h.doc(body).Find("main").Text())
+		}
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
-	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/i18n"
@@ -152,21 +151,16 @@ func (s *Handler) signOut(c echo.Context) error {
 }
 
 // nextCustomer ends the customer's part of the visit: the edit order is released (cancelled
-// upstream, the original booking stays), a purchase order in progress too, the booking is
-// unbound; the staff member stays signed in.
+// upstream, the original booking stays), a purchase order in progress too, and everything the
+// visit kept for the customer is forgotten (ForgetCustomer); the staff member stays signed in.
 func (s *Handler) nextCustomer(c echo.Context) error {
-	ctx := c.Request().Context()
 	bb, _ := s.BoundBooking(c)
 	if entry := s.ReleaseEdit(c); entry != nil {
 		s.Flash(c, web.Loc(c).T("staff.counter.next_busy"))
 		return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
 	}
 	s.ReleaseBuy(c)
-	s.ClearEdit(c)
-	s.ClearBuy(c)
-	for _, k := range []string{visit.SessBookingCinema, visit.SessBookingNumber, visit.SessChanges, visit.SessMailKey, visit.SessSwapPending, visit.SessSwapDone, web.SessFlash, web.SessFlashSuccess} {
-		s.Sessions.Remove(ctx, k)
-	}
+	s.ForgetCustomer(c) // the last purchase's pages, its .ics, a collection: nothing stays
 	if err := s.RenewSession(c); err != nil {
 		return err
 	}

@@ -100,6 +100,26 @@ func (s *Visits) CancelAbandoned(ctx context.Context, what, userSessionID string
 	}
 }
 
+// staffKeys are the visit's values that belong to the staff member and the browser, not to the
+// customer being served: the sign-in, the language, the CSRF secret, the session's freshness.
+var staffKeys = map[string]bool{
+	web.SessStaffUser: true, web.SessStaffName: true, web.SessStaffEpoch: true, web.SessStaffSeen: true,
+	web.SessStaffPINWarning: true, web.SessLang: true, web.SessCSRF: true, web.SessTouched: true,
+}
+
+// ForgetCustomer removes from the visit everything of the customer served: whatever a flow
+// keeps for them (the booking, an edit, a purchase and its pages, a collection, notices) is
+// every key but the staff member's own, so a value a flow adds later is forgotten too. Orders
+// it held upstream are let go first (ReleaseOpenOrders).
+func (s *Visits) ForgetCustomer(c echo.Context) {
+	ctx := c.Request().Context()
+	for _, k := range s.Sessions.Keys(ctx) {
+		if !staffKeys[k] {
+			s.Sessions.Remove(ctx, k)
+		}
+	}
+}
+
 // PaymentElsewhere is the answer to a payment's page (the provider's way back, its status)
 // opened outside the visit that started the payment: another browser, a link passed on, the
 // next customer at a counter. The provider's ids are in the payment page's address and are no
