@@ -34,6 +34,10 @@ const (
 // Valid reports whether k is a known kind.
 func (k Kind) Valid() bool { return k == KindCheckout || k == KindLedger || k == KindMail }
 
+// Money reports whether items of kind k concern money (a payment or refund, an order that may
+// have been paid): only a supervisor may mark one resolved, or approve a clerk's resolve.
+func (k Kind) Money() bool { return k == KindCheckout || k == KindLedger }
+
 // ActionKind is what staff did.
 type ActionKind string
 
@@ -61,6 +65,8 @@ var (
 	ErrNoteRequired = errors.New("attention: a note is required to mark an item resolved")
 	// ErrNoteTooLong: the note is longer than MaxNote characters.
 	ErrNoteTooLong = fmt.Errorf("attention: the note is longer than %d characters", MaxNote)
+	// ErrApprovalRequired: resolving an item about money names no supervisor (ApprovedBy).
+	ErrApprovalRequired = errors.New("attention: resolving an item about money needs a supervisor")
 	// ErrAlreadyResolved: someone marked the item resolved before.
 	ErrAlreadyResolved = errors.New("attention: the item is already resolved")
 	// ErrInvalid: an unknown kind or action, an empty reference or staff name.
@@ -75,7 +81,10 @@ type Action struct {
 	Action ActionKind
 	Note   string
 	Staff  string // the staff member's username
-	At     time.Time
+	// ApprovedBy is the supervisor who resolved an item about money, or approved a clerk's
+	// resolve of it (their own username when they did it themselves); "" otherwise.
+	ApprovedBy string
+	At         time.Time
 }
 
 // Store records actions (SQLite or PostgreSQL: one SQL for both).
@@ -107,6 +116,10 @@ func (s *Store) Record(ctx context.Context, a Action) (Action, error) {
 	if utf8.RuneCountInString(a.Note) > MaxNote {
 		return a, ErrNoteTooLong
 	}
+	a.ApprovedBy = strings.TrimSpace(a.ApprovedBy)
+	if a.Action == ActionResolve && a.Kind.Money() && a.ApprovedBy == "" {
+		return a, ErrApprovalRequired
+	}
 	a.At = s.now()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -120,8 +133,8 @@ func (s *Store) Record(ctx context.Context, a Action) (Action, error) {
 			return a, err
 		}
 	}
-	if err := tx.QueryRowContext(ctx, `INSERT INTO attention_actions (kind, ref, action, note, staff_username, at)
-		VALUES ($1,$2,$3,$4,$5,$6) RETURNING id`, string(a.Kind), a.Ref, string(a.Action), a.Note, a.Staff, a.At.UnixMilli()).Scan(&a.ID); err != nil {
+	if err := tx.QueryRowContext(ctx, `INSERT INTO attention_actions (kind, ref, action, note, staff_username, approved_by, at)
+		VALUES ($1,$2,$3,$4,$5,$6,$7) RETURNING id`, string(a.Kind), a.Ref, string(a.Action), a.Note, a.Staff, a.ApprovedBy, a.At.UnixMilli()).Scan(&a.ID); err != nil {
 		return a, fmt.Errorf("attention: record action: %w", err)
 	}
 	if a.Action == ActionResolve {
@@ -152,7 +165,7 @@ type queryRower interface {
 
 // resolvedBy returns the action that resolved the item (sql.ErrNoRows: not resolved).
 func resolvedBy(ctx context.Context, db queryRower, kind Kind, ref string) (Action, error) {
-	row := db.QueryRowContext(ctx, `SELECT a.id, a.kind, a.ref, a.action, a.note, a.staff_username, a.at
+	row := db.QueryRowContext(ctx, `SELECT a.id, a.kind, a.ref, a.action, a.note, a.staff_username, a.approved_by, a.at
 		FROM attention_resolved r JOIN attention_actions a ON a.id = r.action_id WHERE r.kind = $1 AND r.ref = $2`, string(kind), ref)
 	return scanAction(row)
 }
@@ -161,7 +174,7 @@ func scanAction(row interface{ Scan(...any) error }) (Action, error) {
 	var a Action
 	var kind, action string
 	var at int64
-	if err := row.Scan(&a.ID, &kind, &a.Ref, &action, &a.Note, &a.Staff, &at); err != nil {
+	if err := row.Scan(&a.ID, &kind, &a.Ref, &action, &a.Note, &a.Staff, &a.ApprovedBy, &at); err != nil {
 		return a, err
 	}
 	a.Kind, a.Action, a.At = Kind(kind), ActionKind(action), time.UnixMilli(at)
@@ -182,7 +195,7 @@ func (s *Store) Resolution(ctx context.Context, kind Kind, ref string) (Action, 
 
 // Actions returns every action on an item, oldest first.
 func (s *Store) Actions(ctx context.Context, kind Kind, ref string) ([]Action, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, kind, ref, action, note, staff_username, at FROM attention_actions
+	rows, err := s.db.QueryContext(ctx, `SELECT id, kind, ref, action, note, staff_username, approved_by, at FROM attention_actions
 		WHERE kind = $1 AND ref = $2 ORDER BY id`, string(kind), ref)
 	if err != nil {
 		return nil, fmt.Errorf("attention: list actions: %w", err)
@@ -226,7 +239,7 @@ func (s *Store) state(ctx context.Context, kind Kind, refs []string) (resolved m
 		resolved[ref] = true
 	}
 	rows.Close()
-	rows, err = s.db.QueryContext(ctx, `SELECT id, kind, ref, action, note, staff_username, at FROM attention_actions
+	rows, err = s.db.QueryContext(ctx, `SELECT id, kind, ref, action, note, staff_username, approved_by, at FROM attention_actions
 		WHERE kind = $1 AND ref IN (`+in+`) ORDER BY id`, args...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("attention: read actions: %w", err)

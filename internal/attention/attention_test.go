@@ -146,21 +146,26 @@ func TestNeedsAttentionListAndActions(t *testing.T) {
 				t.Fatal("a refused resolve removed the item")
 			}
 			e.now = e.now.Add(time.Minute)
-			res, err := e.actions.Record(ctx, attention.Action{Kind: attention.KindCheckout, Ref: stuck.ID, Action: attention.ActionResolve, Staff: "ben", Note: "Called the customer; paid at the box office."})
+			// An order that may have been paid: a clerk's resolve names the supervisor who approved it.
+			if _, err := e.actions.Record(ctx, attention.Action{Kind: attention.KindCheckout, Ref: stuck.ID, Action: attention.ActionResolve, Staff: "ben", Note: "Called the customer"}); !errors.Is(err, attention.ErrApprovalRequired) {
+				t.Fatalf("resolve of a money item without a supervisor: %v", err)
+			}
+			res, err := e.actions.Record(ctx, attention.Action{Kind: attention.KindCheckout, Ref: stuck.ID, Action: attention.ActionResolve, Staff: "ben",
+				ApprovedBy: "vera", Note: "Called the customer; paid at the box office."})
 			if err != nil || res.ID == 0 {
 				t.Fatalf("resolve: %+v %v", res, err)
 			}
 			if _, ok, _ := e.lister.Find(ctx, attention.KindCheckout, stuck.ID); ok {
 				t.Fatal("resolved item still listed")
 			}
-			if prev, err := e.actions.Record(ctx, attention.Action{Kind: attention.KindCheckout, Ref: stuck.ID, Action: attention.ActionResolve, Staff: "carl", Note: "again"}); !errors.Is(err, attention.ErrAlreadyResolved) || prev.Staff != "ben" {
+			if prev, err := e.actions.Record(ctx, attention.Action{Kind: attention.KindCheckout, Ref: stuck.ID, Action: attention.ActionResolve, Staff: "carl", ApprovedBy: "vera", Note: "again"}); !errors.Is(err, attention.ErrAlreadyResolved) || prev.Staff != "ben" {
 				t.Fatalf("second resolve: %+v %v", prev, err)
 			}
-			if r, ok, err := e.actions.Resolution(ctx, attention.KindCheckout, stuck.ID); err != nil || !ok || r.Staff != "ben" || !r.At.Equal(e.now) || !strings.Contains(r.Note, "box office") {
+			if r, ok, err := e.actions.Resolution(ctx, attention.KindCheckout, stuck.ID); err != nil || !ok || r.Staff != "ben" || r.ApprovedBy != "vera" || !r.At.Equal(e.now) || !strings.Contains(r.Note, "box office") {
 				t.Fatalf("resolution %+v %v %v", r, ok, err)
 			}
 			hist, err := e.actions.Actions(ctx, attention.KindCheckout, stuck.ID)
-			if err != nil || len(hist) != 2 || hist[0].Staff != "anna" || hist[1].Staff != "ben" || hist[1].Action != attention.ActionResolve {
+			if err != nil || len(hist) != 2 || hist[0].Staff != "anna" || hist[1].Staff != "ben" || hist[1].Action != attention.ActionResolve || hist[1].ApprovedBy != "vera" {
 				t.Fatalf("history %+v %v", hist, err)
 			}
 			// The same reference of the other kind is another item.
@@ -188,7 +193,7 @@ func TestResolveConcurrently(t *testing.T) {
 				go func() {
 					defer wg.Done()
 					_, err := e.actions.Record(ctx, attention.Action{Kind: attention.KindCheckout, Ref: r.ID, Action: attention.ActionResolve,
-						Staff: "s" + string(rune('a'+i)), Note: "done"})
+						Staff: "s" + string(rune('a'+i)), ApprovedBy: "s" + string(rune('a'+i)), Note: "done"})
 					switch {
 					case err == nil:
 						wins.Add(1)

@@ -19,6 +19,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
+	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -33,6 +34,28 @@ func (h *harness) signInStaff(username, name string) {
 	if resp.StatusCode != http.StatusSeeOther {
 		h.t.Fatalf("staff sign-in: %d %s", resp.StatusCode, body)
 	}
+}
+
+// addApprover makes the supervisor who approves a clerk's resolve of an item about money.
+func (h *harness) addApprover() url.Values {
+	h.t.Helper()
+	if err := h.srv.Staff.Save(context.Background(), staff.NewAccount{Username: testSupervisor, Name: testSupervisorName,
+		Password: testSupervisorPassword, Role: staff.Supervisor, PIN: testSupervisorPIN}); err != nil {
+		h.t.Fatal(err)
+	}
+	return url.Values{"approver": {testSupervisor}, "pin": {testSupervisorPIN}}
+}
+
+// with is form with more values.
+func with(form url.Values, more url.Values) url.Values {
+	out := url.Values{}
+	for k, v := range form {
+		out[k] = v
+	}
+	for k, v := range more {
+		out[k] = v
+	}
+	return out
 }
 
 // attentionRow finds the list's row of an item.
@@ -138,18 +161,33 @@ func TestStuckOrderNeedsAttention(t *testing.T) {
 			t.Fatal("the note field is not marked invalid and focused")
 		}
 	}
-	// With a note it leaves the list, recorded with the staff username.
+	// An order that may have been paid is about money: a clerk's note alone does not resolve
+	// it (403, the form asks for a supervisor), nor a wrong PIN.
+	approval := h.addApprover()
 	h.signInStaff("ben", "Ben Counter")
-	_, doc = h.submit("/staff/attention/checkout/"+other.ID+"/resolve", "/staff/attention", url.Values{"note": {"Customer called; sold at the box office instead."}})
+	note := url.Values{"note": {"Customer called; sold at the box office instead."}}
+	for _, form := range []url.Values{note, with(note, url.Values{"approver": {testSupervisor}, "pin": {"000000"}}), with(note, url.Values{"approver": {"ben"}, "pin": {"123456"}})} {
+		resp, body = h.post("/staff/attention/checkout/"+other.ID+"/resolve", "/staff/attention", form)
+		row := attentionRow(h.doc(body), attention.KindCheckout, other.ID)
+		if resp.StatusCode != http.StatusForbidden || row.Find(`[data-testid="resolve-approval"] input[name="pin"]`).Length() != 1 {
+			t.Fatalf("a clerk's resolve with %v: %d %s", form, resp.StatusCode, row.Text())
+		}
+	}
+	if _, ok, _ := attention.New(h.db.SQL, nil).Resolution(ctx, attention.KindCheckout, other.ID); ok {
+		t.Fatal("resolved without a supervisor's approval")
+	}
+	// With a supervisor's username and PIN it leaves the list, recorded with the staff
+	// username and who approved it.
+	_, doc = h.submit("/staff/attention/checkout/"+other.ID+"/resolve", "/staff/attention", with(note, approval))
 	if attentionRow(doc, attention.KindCheckout, other.ID).Length() != 0 || !strings.Contains(doc.Find(`[data-testid="notice-info"]`).Text(), "Marked resolved: "+other.Reference()) {
 		t.Fatalf("resolved item still listed: %s", doc.Find("main").Text())
 	}
 	res, ok, err := attention.New(h.db.SQL, nil).Resolution(ctx, attention.KindCheckout, other.ID)
-	if err != nil || !ok || res.Staff != "ben" || res.Note != "Customer called; sold at the box office instead." || res.At.IsZero() {
+	if err != nil || !ok || res.Staff != "ben" || res.ApprovedBy != testSupervisor || res.Note != "Customer called; sold at the box office instead." || res.At.IsZero() {
 		t.Fatalf("resolution %+v %v %v", res, ok, err)
 	}
 	// Again (an old page): nothing new recorded, and it says who resolved it.
-	_, doc = h.submit("/staff/attention/checkout/"+other.ID+"/resolve", "/staff/attention", url.Values{"note": {"again"}})
+	_, doc = h.submit("/staff/attention/checkout/"+other.ID+"/resolve", "/staff/attention", with(url.Values{"note": {"again"}}, approval))
 	if !strings.Contains(doc.Find(`[data-testid="notice-info"]`).Text(), "already marked resolved by ben") {
 		t.Fatalf("second resolve: %s", doc.Find("main").Text())
 	}
@@ -210,9 +248,19 @@ func TestLedgerEntriesNeedAttention(t *testing.T) {
 	if hist, _ := attention.New(h.db.SQL, nil).Actions(ctx, attention.KindLedger, failing.ID); len(hist) != 1 || hist[0].Staff != "anna" {
 		t.Fatalf("retry not recorded: %+v", hist)
 	}
+	// A supervisor resolves money items with a note alone.
+	h.addApprover()
+	h.signInAs(testSupervisor, testSupervisorPassword)
+	doc = h.page("/staff/attention", http.StatusOK)
+	if attentionRow(doc, attention.KindLedger, review.ID).Find(`[data-testid="resolve-approval"]`).Length() != 0 {
+		t.Fatal("a supervisor is asked for a supervisor's approval")
+	}
 	_, doc = h.submit("/staff/attention/ledger/"+review.ID+"/resolve", "/staff/attention", url.Values{"note": {"Booking changed by hand at the counter."}})
 	if attentionRow(doc, attention.KindLedger, review.ID).Length() != 0 {
 		t.Fatal("resolved ledger entry still listed")
+	}
+	if res, _, _ := attention.New(h.db.SQL, nil).Resolution(ctx, attention.KindLedger, review.ID); res.ApprovedBy != testSupervisor {
+		t.Fatalf("resolution %+v", res)
 	}
 	if resp, _ := h.post("/staff/attention/nonsense/"+review.ID+"/retry", "/staff/attention", nil); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("unknown kind: %d", resp.StatusCode)

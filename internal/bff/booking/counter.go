@@ -136,13 +136,13 @@ func (s *Handler) refundApproval(c echo.Context, e visit.Edit, refund cinema.Mon
 		v.Error = l.T("staff.approval.reason_missing")
 		return false, s.Render(c, http.StatusUnprocessableEntity, title, pages.Approval(v))
 	}
-	sup, aerr := s.approveBy(c.Request().Context(), v.Approver, c.FormValue("pin"))
+	sup, aerr := s.ApproveBy(c.Request().Context(), v.Approver, c.FormValue("pin"))
 	if aerr != nil {
-		why := approvalRefusalWhy(aerr)
+		why := visit.ApprovalRefusalWhy(aerr)
 		if why == "" {
 			return false, aerr
 		}
-		v.Error = approvalRefusal(l, aerr)
+		v.Error = visit.ApprovalRefusal(l, aerr)
 		s.RecordAudit(c, audit.Entry{Action: actionApprovalRefused, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
 			AmountCents: refund.Cents, Currency: refund.Currency, Reason: v.Reason, Detail: fmt.Sprintf("approver typed: %s (%s)", v.Approver, why)})
 		return false, s.Render(c, http.StatusForbidden, title, pages.Approval(v))

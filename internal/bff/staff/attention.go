@@ -13,6 +13,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/attention"
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	purchases "github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
@@ -68,6 +69,7 @@ func (s *Handler) renderAttention(c echo.Context, status int, notice *components
 	if err != nil {
 		return err
 	}
+	_, supervisor := s.StaffRole(c)
 	v := pages.AttentionView{Notice: notice, CSRFToken: web.CSRFToken(c), StuckAfter: l.Duration(s.attentionAfter())}
 	now := s.Now()
 	for _, it := range items {
@@ -80,9 +82,13 @@ func (s *Handler) renderAttention(c echo.Context, status int, notice *components
 			RetryURL:   s.URL(web.RouteStaffAttentionRetry, it.Kind, it.Ref),
 			ResolveURL: s.URL(web.RouteStaffAttentionResolve, it.Kind, it.Ref)}
 		s.describeItem(l, &row, it, zone)
+		row.NeedsApproval = it.Kind.Money() && !supervisor
 		if a := it.Last; a != nil {
 			row.LastAction = l.T("staff.attention.last_action", "Action", actionWords(l, a.Action), "Staff", a.Staff,
 				"Time", l.Time(a.At, zone, i18n.DateTimeShort))
+			if a.ApprovedBy != "" && a.ApprovedBy != a.Staff {
+				row.LastAction += " " + l.T("staff.attention.approved_by", "Supervisor", a.ApprovedBy)
+			}
 			if a.Note != "" {
 				row.LastAction += ": " + a.Note // the note is data, as it was written
 			}
@@ -293,9 +299,11 @@ func (s *Handler) retryAttention(c echo.Context) error {
 	return s.Redirect(c, s.URL(web.RouteStaffAttention))
 }
 
-// resolveAttention is Mark resolved: a note is required; the item leaves the list.
+// resolveAttention is Mark resolved: a note is required; the item leaves the list. An item
+// about money (a payment, a refund, an order that may have been paid) is resolved by a
+// supervisor, or by a clerk with a supervisor's username and approval PIN typed in the form.
 func (s *Handler) resolveAttention(c echo.Context) error {
-	user := s.StaffUser(c) // staffOnly
+	user, supervisor := s.StaffRole(c) // staffOnly
 	note := strings.TrimSpace(c.FormValue("note"))
 	it, ok, err := s.attentionItem(c)
 	if !ok || err != nil {
@@ -303,18 +311,45 @@ func (s *Handler) resolveAttention(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	st, _, _ := s.attention(l)
-	a, err := st.Record(ctx, attention.Action{Kind: it.Kind, Ref: it.Ref, Action: attention.ActionResolve, Note: note, Staff: user})
-	refuse := func(msg string) error {
-		return s.renderAttention(c, http.StatusUnprocessableEntity,
+	refuse := func(status int, msg string) error {
+		return s.renderAttention(c, status,
 			&components.Notice{Kind: components.NoticeError, Heading: l.T("staff.attention.not_resolved", "Reference", it.Reference), Body: msg},
 			map[string]typedNote{attentionKey(it.Kind, it.Ref): {note: note, err: msg}})
 	}
+	approvedBy := ""
+	if it.Kind.Money() {
+		approvedBy = user
+		if !supervisor {
+			if note == "" {
+				return refuse(http.StatusUnprocessableEntity, l.T("staff.attention.note_required"))
+			}
+			approver := strings.TrimSpace(c.FormValue("approver"))
+			sup, aerr := s.ApproveBy(ctx, approver, c.FormValue("pin"))
+			if aerr != nil {
+				why := visit.ApprovalRefusalWhy(aerr)
+				if why == "" {
+					return aerr
+				}
+				s.RecordAudit(c, audit.Entry{Action: audit.ActionApprovalRefused, Reason: note,
+					Detail: fmt.Sprintf("resolving %s %s; approver typed: %s (%s)", it.Kind, it.Reference, approver, why)})
+				msg := l.T("staff.attention.approval_needed")
+				if approver != "" {
+					msg = visit.ApprovalRefusal(l, aerr)
+				}
+				return refuse(http.StatusForbidden, msg)
+			}
+			approvedBy = sup.Username
+			s.RecordAudit(c, audit.Entry{Action: audit.ActionApproval, Actor: sup.Username, Reason: note,
+				Detail: fmt.Sprintf("resolving %s %s approved for %s", it.Kind, it.Reference, user)})
+		}
+	}
+	st, _, _ := s.attention(l)
+	a, err := st.Record(ctx, attention.Action{Kind: it.Kind, Ref: it.Ref, Action: attention.ActionResolve, Note: note, Staff: user, ApprovedBy: approvedBy})
 	switch {
 	case errors.Is(err, attention.ErrNoteRequired):
-		return refuse(l.T("staff.attention.note_required"))
+		return refuse(http.StatusUnprocessableEntity, l.T("staff.attention.note_required"))
 	case errors.Is(err, attention.ErrNoteTooLong):
-		return refuse(l.T("staff.attention.note_too_long", "Max", attention.MaxNote))
+		return refuse(http.StatusUnprocessableEntity, l.T("staff.attention.note_too_long", "Max", attention.MaxNote))
 	case errors.Is(err, attention.ErrAlreadyResolved):
 		s.Flash(c, l.T("staff.attention.already_resolved", "Reference", it.Reference, "Staff", a.Staff))
 		return s.Redirect(c, s.URL(web.RouteStaffAttention))
