@@ -15,6 +15,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
+	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
@@ -169,11 +170,23 @@ func signInStaff(t *testing.T, h *harness) {
 	}
 }
 
+// TestCutoffStaffMayChangeUntilTheShowStarts: staff signed in at an enrolled counter may
+// change a booking until the show starts; signed in on an ordinary browser, the customers'
+// cut-off applies to them too.
 func TestCutoffStaffMayChangeUntilTheShowStarts(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	signInStaff(t, h)
 	show := h.showtimeOf("1028")
+	closed := "Changes closed at " + berlinClock(t, show.Add(-30*time.Minute))
 	doc := h.findCutoff(bkSoon)
+	if r := disabledWith(t, doc, "action-edit"); !strings.HasPrefix(r, closed) {
+		t.Fatalf("staff on an ordinary browser: reason %q, want the customers' cut-off %q", r, closed)
+	}
+	refusedWithoutUpstream(t, h, "/booking/edit/start", "/booking/current", nil, "EditBooking", closed)
+
+	h.enrol(device.Counter)
+	signInStaff(t, h)
+	doc = h.findCutoff(bkSoon)
 	if got, want := strings.TrimSpace(doc.Find(`[data-testid="change-window"]`).Text()), "Changes possible until "+berlinAt(t, time.Now(), show)+", when the show starts."; got != want {
 		t.Fatalf("change window %q, want %q", got, want)
 	}

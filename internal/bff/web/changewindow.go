@@ -11,9 +11,9 @@ import (
 )
 
 // The change cut-off (internal/changewindow): customers may change, refund or swap until a
-// cut-off before the show, staff at the counter until it starts. The booking page says until
-// when; every request that would change a booking upstream asks changesClosed first and is
-// refused with the same words, before any upstream call.
+// cut-off before the show, staff signed in at an enrolled counter until it starts. The booking
+// page says until when; every request that would change a booking upstream asks changesClosed
+// first and is refused with the same words, before any upstream call.
 
 // changeWindow says, for this visit (customer or staff), whether changes to a booking of a
 // show at showtime in cinemaID are still open, in words (the visitor's language) with the
@@ -25,7 +25,9 @@ func (s *Kernel) ChangeWindow(c echo.Context, cinemaID string, showtime time.Tim
 		return "", true
 	}
 	l := Loc(c)
-	staff := s.StaffMember(c) != ""
+	// The box office may change a booking until the show starts: staff signed in at an
+	// enrolled counter, not a staff sign-in on any browser.
+	staff := s.AtCounter(c)
 	now := s.Now()
 	zone := s.CinemaByID(c.Request().Context(), cinemaID).Location()
 	at := func(t time.Time) string {
