@@ -27,6 +27,7 @@ var guardedRoutes = map[string]string{
 	"POST /booking/edit/counter-payment":          "counter",
 	"GET /checkout/counter-payment":               "counter",
 	"POST /checkout/counter-payment":              "counter",
+	"POST /booking/edit/refund/:entry/given-back": "counter",
 }
 
 // openStaffRoutes are the routes under /staff anybody may reach.

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
+	"net/netip"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -15,9 +16,21 @@ import (
 )
 
 func (s *Server) registerMailboxRoutes() {
-	s.route("GET", web.RouteMailbox, s.showMailbox)
-	s.route("GET", web.RouteMailMessage, s.showMailMessage)
-	s.route("GET", web.RouteMailHTML, s.showMailHTML)
+	guard := web.Guard(s.mailboxReader)
+	s.route("GET", web.RouteMailbox, s.showMailbox, guard)
+	s.route("GET", web.RouteMailMessage, s.showMailMessage, guard)
+	s.route("GET", web.RouteMailHTML, s.showMailHTML, guard)
+}
+
+// mailboxReader lets through who may read the sandbox's mailbox, which holds every customer's
+// mail: a browser on this machine (the developer trying the site, loopback) and signed-in
+// staff. Anyone else on the network is asked to sign in as staff. The client's address is the
+// connection's (or, behind -trusted-proxies, the one they forward).
+func (s *Server) mailboxReader(c echo.Context) error {
+	if addr, err := netip.ParseAddr(c.RealIP()); err == nil && addr.Unmap().IsLoopback() {
+		return nil
+	}
+	return s.RequireStaff(c)
 }
 
 // mailboxDir is the folder the pages show, or an error when there is no mailbox.
