@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cinemabff/cinemabff/internal/attention"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/sandbox"
 )
 
 // counterAddAdult starts a change of the booking found at the counter, adds one ticket of the
@@ -96,5 +98,38 @@ func TestCounterMoneyGoesBackTheWayItCame(t *testing.T) {
 		if strings.EqualFold(p.ProviderReference, "term-0001") && p.Amount.Cents < 0 {
 			t.Errorf("the booking carries a refund under the terminal's reference: %+v", p)
 		}
+	}
+}
+
+// TestCounterPaymentNotTakenByTheChange: the card terminal took the money but the ticketing
+// system refused the change. The clerk reads what happened to the money and what to do (give it
+// back the way it was taken, do not charge again), never "nothing was charged"; the booking is
+// free again (the edit is let go), and Needs attention lists the money.
+func TestCounterPaymentNotTakenByTheChange(t *testing.T) {
+	h := counterHarness(t)
+	h.signInAs(testSupervisor, testSupervisorPassword)
+	h.counterFind("100006")
+	h.counterAddAdult(t)
+	mustFault(h, sandbox.Fault{Operation: "CompleteEditBooking", Result: 4, ExtendedResultCode: 49})
+	_, doc := h.submit("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"terminal"}, "reference": {"TERM-0002"}})
+	h.sb.Faults().Clear()
+	page := doc.Find("main").Text()
+	for _, want := range []string{"The change was not saved: give the money back", "on the card terminal, reference TERM-0002", "Do not take payment for this change again", "Needs attention"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page does not say %q: %s", want, page)
+		}
+	}
+	if strings.Contains(page, "nothing was charged") || strings.Contains(page, "pay again") {
+		t.Errorf("the page says nothing was charged: %s", page)
+	}
+	es, _ := entries(t, h)
+	if len(es) != 1 || es[0].State != ledger.StateFailed {
+		t.Fatalf("entries %+v", es)
+	}
+	if doc := h.page("/staff/attention", http.StatusOK); attentionRow(doc, attention.KindLedger, es[0].ID).Length() != 1 {
+		t.Errorf("Needs attention does not list the money: %s", doc.Find("main").Text())
+	}
+	if resp, _ := h.submit("/booking/edit/start", "/booking/current", nil); resp.StatusCode != http.StatusOK {
+		t.Errorf("the booking is still locked by the refused change: %d", resp.StatusCode)
 	}
 }
