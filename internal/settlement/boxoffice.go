@@ -105,20 +105,8 @@ func (st *Settler) GiveBackAtBoxOffice(ctx context.Context, id, actor string) (l
 	if e.State != ledger.StateCreated {
 		return e, nil
 	}
-	if failed, err := st.siblingFailed(ctx, e); err != nil {
+	if e, ended, err := st.partMayGoOut(ctx, e, "given back"); ended || err != nil {
 		return e, err
-	} else if failed {
-		return st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "another part of the refund failed: nothing given back", func(x *ledger.Entry) {
-			x.LastError = "another part of the refund could not be made, so this part was not given back"
-		})
-	}
-	if _, err := st.ticketing.ResetOrderExpiry(ctx, e.EditSessionID); err != nil {
-		if errors.Is(err, upstream.ErrOrderExpired) || errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrOrderClosed) {
-			return st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "edit gone before the refund: nothing given back", func(x *ledger.Entry) {
-				x.LastError = "the change ended before the money was given back; nothing was given back"
-			})
-		}
-		return e, fmt.Errorf("check the edit before giving money back: %w", err)
 	}
 	return st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateRefunded,
 		fmt.Sprintf("given back at the box office by %s (%s)", actor, e.CardType), func(x *ledger.Entry) {
@@ -173,13 +161,8 @@ const boxOfficeWait = time.Hour
 // waitAtBoxOffice is the step of a box office part not handed back yet: it waits, fails with
 // its siblings, or after boxOfficeWait goes to staff review (nothing was recorded as given).
 func (st *Settler) waitAtBoxOffice(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
-	if failed, err := st.siblingFailed(ctx, e); err != nil {
-		return e, false, err
-	} else if failed {
-		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "another part of the refund failed: nothing given back", func(x *ledger.Entry) {
-			x.LastError = "another part of the refund could not be made, so this part was not given back"
-		})
-		return e, err == nil, err
+	if e, ended, err := st.endWithSibling(ctx, e, "given back"); ended || err != nil {
+		return e, ended && err == nil, err
 	}
 	if st.now().Sub(e.CreatedAt) < boxOfficeWait {
 		return e, false, nil

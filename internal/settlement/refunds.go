@@ -178,6 +178,41 @@ func pick(out []ledger.Entry, e ledger.Entry) ledger.Entry {
 	return e
 }
 
+// partMayGoOut checks, before a refund's part goes out (through the provider, or from the box
+// office: how is "refunded" or "given back"), that it still may. Money goes out only for an edit
+// that can still take it, or the customer would keep the money and the unchanged booking:
+// renewing the edit's hold checks that and gives complete-edit its full time. A part whose
+// sibling failed does not go out either: the change can no longer be completed. ended reports
+// that the part was failed instead, nothing sent; err that it could not be checked now.
+func (st *Settler) partMayGoOut(ctx context.Context, e ledger.Entry, how string) (out ledger.Entry, ended bool, err error) {
+	if e, ended, err := st.endWithSibling(ctx, e, how); ended || err != nil {
+		return e, ended, err
+	}
+	if _, err := st.ticketing.ResetOrderExpiry(ctx, e.EditSessionID); err != nil {
+		if errors.Is(err, upstream.ErrOrderExpired) || errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrOrderClosed) {
+			e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "edit gone before the refund: nothing "+how, func(x *ledger.Entry) {
+				x.LastError = "the change ended before this part of the refund went out; nothing was " + how
+			})
+			return e, true, err
+		}
+		return e, false, fmt.Errorf("check the edit before the refund: %w", err)
+	}
+	return e, false, nil
+}
+
+// endWithSibling fails a part not sent yet (how: "refunded", "given back") when another part
+// of its refund failed; ended reports that it did.
+func (st *Settler) endWithSibling(ctx context.Context, e ledger.Entry, how string) (out ledger.Entry, ended bool, err error) {
+	failed, err := st.siblingFailed(ctx, e)
+	if err != nil || !failed {
+		return e, false, err
+	}
+	e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "another part of the refund failed: nothing "+how, func(x *ledger.Entry) {
+		x.LastError = "another part of the refund could not be made, so this part was not " + how
+	})
+	return e, true, err
+}
+
 // siblingFailed reports whether another part of e's refund failed: a part not yet asked for
 // is then not paid out either, since the change can no longer be completed with it.
 func (st *Settler) siblingFailed(ctx context.Context, e ledger.Entry) (bool, error) {

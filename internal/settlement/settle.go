@@ -144,26 +144,8 @@ func (st *Settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 		return st.waitAtBoxOffice(ctx, e)
 
 	case e.Kind == ledger.KindRefund && e.State == ledger.StateCreated:
-		// Money goes out only for an edit that can still take it: the refund would otherwise
-		// leave the customer with the money and the unchanged booking. Renewing the hold
-		// checks that and gives complete-edit its full time. A part whose sibling failed is
-		// not made either: the change can no longer be completed.
-		if failed, err := st.siblingFailed(ctx, e); err != nil {
-			return e, false, err
-		} else if failed {
-			e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "another part of the refund failed: nothing refunded", func(x *ledger.Entry) {
-				x.LastError = "another part of the refund could not be made, so this part was not refunded"
-			})
-			return e, err == nil, err
-		}
-		if _, err := st.ticketing.ResetOrderExpiry(ctx, e.EditSessionID); err != nil {
-			if errors.Is(err, upstream.ErrOrderExpired) || errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrOrderClosed) {
-				e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "edit gone before the refund: nothing refunded", func(x *ledger.Entry) {
-					x.LastError = "the change ended before the refund was made; nothing was refunded"
-				})
-				return e, err == nil, err
-			}
-			return e, false, fmt.Errorf("check the edit before refunding: %w", err)
+		if e, ended, err := st.partMayGoOut(ctx, e, "refunded"); ended || err != nil {
+			return e, ended && err == nil, err
 		}
 		e, err := st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateRefundRequested, "asking the provider for the refund", nil)
 		return e, err == nil, err
