@@ -220,32 +220,37 @@ func (s *Handler) finishEdit(c echo.Context, e visit.Edit) error {
 }
 
 // entryForVisit loads a ledger entry and checks that this visit may see it: it is the payment
-// (or a part of the refund) of the visit's own edit. Anyone else gets PaymentElsewhere.
-func (s *Handler) entryForVisit(c echo.Context) (ledger.Entry, visit.Edit, error) {
+// (or a part of the refund) of the visit's own edit. ok is false when it is not, and the
+// answer is made (err is what the handler returns): a visit that holds the entry's booking
+// (Back after the change was saved) goes to the booking page, which shows the outcome; any
+// other browser gets PaymentElsewhere.
+func (s *Handler) entryForVisit(c echo.Context) (entry ledger.Entry, e visit.Edit, ok bool, err error) {
 	ctx := c.Request().Context()
-	id := c.Param("entry")
-	entry, err := s.Ledger.Get(ctx, id)
+	entry, err = s.Ledger.Get(ctx, c.Param("entry"))
 	if errors.Is(err, ledger.ErrNotFound) {
-		return entry, visit.Edit{}, s.PaymentElsewhere(c)
+		return entry, e, false, s.PaymentElsewhere(c)
 	}
 	if err != nil {
-		return entry, visit.Edit{}, err
+		return entry, e, false, err
 	}
-	e, ok := s.CurrentEdit(c)
-	if ok && (e.Entry == entry.ID || s.sameRefund(ctx, entry, e.Entry)) {
-		return entry, e, nil
+	e, has := s.CurrentEdit(c)
+	if has && (e.Entry == entry.ID || s.sameRefund(ctx, entry, e.Entry)) {
+		return entry, e, true, nil
+	}
+	if bb, bound := s.BoundBooking(c); bound && bb.CinemaID == entry.CinemaID && bb.Number == entry.BookingNumber {
+		return entry, e, false, s.Redirect(c, s.URL(web.RouteBooking))
 	}
 	// Not this visit's: the token on the way back is the provider's page id, which the payment
 	// page's address shows, so it opens nothing. The payment itself is settled all the same
 	// (the provider's events and the reconciler).
-	return entry, e, s.PaymentElsewhere(c)
+	return entry, e, false, s.PaymentElsewhere(c)
 }
 
 // editPaymentReturn is where the provider sends the customer back. It trusts nothing in its
 // parameters: it reads the ledger entry of this visit and asks the provider.
 func (s *Handler) editPaymentReturn(c echo.Context) error {
-	entry, e, err := s.entryForVisit(c)
-	if err != nil {
+	entry, e, ok, err := s.entryForVisit(c)
+	if !ok {
 		return err
 	}
 	ctx := c.Request().Context()
@@ -296,8 +301,8 @@ const applyWait = 3 * time.Second
 
 // editPaymentStatus shows where a payment or refund stands and keeps checking.
 func (s *Handler) editPaymentStatus(c echo.Context) error {
-	entry, e, err := s.entryForVisit(c)
-	if err != nil {
+	entry, e, ok, err := s.entryForVisit(c)
+	if !ok {
 		return err
 	}
 	ctx := c.Request().Context()

@@ -217,8 +217,8 @@ func (s *Handler) statusViewFor(c echo.Context, entry ledger.Entry) view.Payment
 // part is refunded, and once every part is, the change is completed with all of them.
 func (s *Handler) giveBackAtCounter(c echo.Context) error {
 	user := s.StaffUser(c) // countersOnly
-	part, e, err := s.entryForVisit(c)
-	if err != nil {
+	part, e, ok, err := s.entryForVisit(c)
+	if !ok {
 		return err
 	}
 	ctx := c.Request().Context()
