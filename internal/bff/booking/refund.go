@@ -122,6 +122,7 @@ func (s *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts
 	v := view.PaymentStatusView{Reference: lead.ID[:12], PollURL: s.URL(web.RouteEditStatus, lead.ID), Refresh: true, Kind: components.NoticeInfo,
 		CSRFToken: forms.csrf}
 	var sent, pending, notSent, applied, atBoxOffice int
+	var handBack cinema.Money // the parts waiting to be handed back at the counter
 	retrying := false
 	for _, p := range parts {
 		pv := view.RefundPartView{Text: refundPartText(l, p)}
@@ -135,6 +136,7 @@ func (s *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts
 		case p.AtBoxOffice() && p.State == ledger.StateCreated:
 			pending++
 			atBoxOffice++
+			handBack = cinema.Money{Cents: handBack.Cents + p.AmountCents, Currency: p.Currency}
 			pv.State, pv.Status = "box-office", l.T("booking.refund_part_at_box_office")
 			if forms.atCounter {
 				amount := l.Money(cinema.Money{Cents: p.AmountCents, Currency: p.Currency})
@@ -192,6 +194,11 @@ func (s *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts
 		}
 		if atBoxOffice > 0 {
 			v.Body += " " + l.N("booking.refund_hand_back_text", atBoxOffice)
+		}
+		if atBoxOffice > 0 && forms.atCounter {
+			// The clerk's words: what to do with the money, and that the change waits for it.
+			v.Kind = components.NoticeWarning
+			v.Heading, v.Body = l.T("booking.refund_counter_heading", "Amount", l.Money(handBack)), l.N("booking.refund_counter_text", atBoxOffice)
 		}
 	default: // every part sent back, the change being saved
 		v.Heading, v.Body = l.T("booking.refund_sent", "Amount", total), l.T("booking.refund_sent_text")
