@@ -96,6 +96,10 @@ type Config struct {
 	TenderGiftCard string // ... of gift card payments
 	TenderLoyalty  string // ... of loyalty points payments
 	TenderTerminal string // ... of payments on the box office's card terminal
+	// ReaderLocation is the payment provider's location (Stripe Terminal tml_…) new card
+	// readers are registered at; "": one named after the site, made in ReaderCountry.
+	ReaderLocation string
+	ReaderCountry  string
 	TenderCash     string // ... of cash taken at the box office
 	// RefundApprovalAbove: a clerk's refunds above this amount, on any device, need a
 	// supervisor's username and PIN (a supervisor's own refunds need none).
@@ -163,6 +167,8 @@ func (c *Config) settings() []setting {
 		{name: "tender-giftcard", help: "PaymentTenderCategory of gift card payments", str: &c.TenderGiftCard, def: upstream.DefaultTenders.GiftCard},
 		{name: "tender-loyalty", help: "PaymentTenderCategory of loyalty points payments", str: &c.TenderLoyalty, def: upstream.DefaultTenders.Loyalty},
 		{name: "tender-terminal", help: "PaymentTenderCategory of payments on the box office's card terminal", str: &c.TenderTerminal, def: "CREDIT"},
+		{name: "reader-location", help: "the payment provider's location (Stripe Terminal tml_…) new card readers are registered at (default: one named after the site, made when the first reader is registered)", str: &c.ReaderLocation},
+		{name: "reader-country", help: "country (ISO 3166-1 alpha-2) of the location made for card readers when -reader-location is not set", str: &c.ReaderCountry, def: "DE"},
 		{name: "tender-cash", help: "PaymentTenderCategory of cash taken at the box office", str: &c.TenderCash, def: "CASH"},
 		{name: "refund-approval-above", help: "a clerk's refunds above this amount (e.g. 50.00), on any device, need a supervisor's username and PIN; a supervisor's own need none", str: &c.RefundApprovalAbove, def: "50.00"},
 		{name: "print-stream-type", help: "PrintStreamType asked for when an order completes", str: &c.PrintStreamType, def: upstream.DefaultPrintStreamType},

@@ -147,6 +147,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			FailedOrderPolicy:   cfg.FailedOrderPolicy,
 			AttentionAfter:      cfg.AttentionAfter,
 			TenderTerminal:      cfg.TenderTerminal,
+			ReaderLocation:      cfg.ReaderLocation,
+			ReaderCountry:       cfg.ReaderCountry,
 			TenderCash:          cfg.TenderCash,
 			RefundApprovalAbove: refundApproval,
 			MetricsToken:        cfg.MetricsToken,

@@ -217,26 +217,13 @@ func TestBrowserCounterKeys(t *testing.T) {
 			if a, cash := active(), eval(`String(document.getElementById('method-cash').checked)`); a != "given" || cash != "true" {
 				t.Errorf("c: cash chosen %s, focus on %q", cash, a)
 			}
-			if req := eval(`String(document.getElementById('reference').required)`); req != "false" {
-				t.Errorf("the reference is still required with cash")
+			if n := eval(`String(document.querySelectorAll('#reference, #method-terminal').length)`); n != "0" {
+				t.Errorf("a clerk is offered a typed terminal reference")
 			}
 		}},
-		{page: "counter-payment", key: "t", before: blur, check: func(t *testing.T, p *browsertest.Page) {
-			if a, term := active(), eval(`String(document.getElementById('method-terminal').checked)`); a != "reference" || term != "true" {
-				t.Errorf("t: terminal chosen %s, focus on %q", term, a)
-			}
-			if req := eval(`String(document.getElementById('reference').required)`); req != "true" {
-				t.Errorf("the reference is not required with the card terminal")
-			}
-		}},
-		{page: "counter-payment", key: kb.Enter, before: blur, check: func(t *testing.T, p *browsertest.Page) {
-			p.Do(waitFor(`[data-testid="reference-error"]`))
-			shot("payment-no-reference")
-			if got := p.Text(`[data-testid="reference-error"]`); got != "Type the terminal's reference from its receipt" {
-				t.Errorf("without a reference: %q", got)
-			}
-			if a := active(); a != "reference" {
-				t.Errorf("without a reference the focus is on %q", a)
+		{page: "counter-payment", key: "k", before: blur, check: func(t *testing.T, p *browsertest.Page) {
+			if reader := eval(`String(document.getElementById('method-reader').checked)`); reader != "true" {
+				t.Errorf("k: the card reader is not chosen")
 			}
 		}},
 		{page: "counter-payment", key: "c", before: blur, check: func(t *testing.T, p *browsertest.Page) {

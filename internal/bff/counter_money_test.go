@@ -33,7 +33,7 @@ func (h *harness) counterAddAdult(t *testing.T) string {
 // payment provider, which refunds nothing on pi_seed100003.
 func TestCounterMoneyGoesBackTheWayItCame(t *testing.T) {
 	h := counterHarness(t)
-	h.signInAs("carl", "clerk horse battery")
+	h.signInAs(testSupervisor, testSupervisorPassword) // a standalone terminal's reference: supervisors
 	h.counterFind("100017")
 	h.counterAddAdult(t)
 	resp, body := h.post("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"terminal"}, "reference": {"pi_seed100003"}})

@@ -81,7 +81,7 @@ func counterChangeToPay(t *testing.T, h *harness) string {
 // not read like a failed card.
 func TestCounterPaymentMissingReference(t *testing.T) {
 	h := counterHarness(t)
-	h.signInAs("carl", "clerk horse battery")
+	h.signInAs(testSupervisor, testSupervisorPassword) // a standalone terminal's reference: supervisors
 	counterChangeToPay(t, h)
 	for _, ref := range []string{"", "   "} {
 		resp, body := h.post("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"terminal"}, "reference": {ref}})
@@ -104,6 +104,25 @@ func TestCounterPaymentMissingReference(t *testing.T) {
 	}
 	if resp, _ := h.get("/booking/edit"); resp.StatusCode != http.StatusOK {
 		t.Fatalf("the change was not kept open: %d", resp.StatusCode)
+	}
+}
+
+// TestCounterTerminalReferenceIsForSupervisors: a clerk is not offered a standalone terminal's
+// typed reference (nothing checks what is typed), and one posted anyway is refused in words
+// and records nothing.
+func TestCounterTerminalReferenceIsForSupervisors(t *testing.T) {
+	h := counterHarness(t)
+	h.signInAs("carl", "clerk horse battery")
+	counterChangeToPay(t, h)
+	if doc := h.page("/booking/edit/counter-payment", http.StatusOK); doc.Find(`#reference, #method-terminal`).Length() != 0 {
+		t.Fatal("a clerk is offered the typed terminal reference")
+	}
+	resp, body := h.post("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"terminal"}, "reference": {"TID-1"}})
+	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(h.doc(body).Find("main").Text(), "taken by a supervisor only") {
+		t.Fatalf("a clerk's typed reference: %d %s", resp.StatusCode, h.doc(body).Find("main").Text())
+	}
+	if es, _ := entries(t, h); len(es) != 0 {
+		t.Fatalf("ledger entries: %+v", es)
 	}
 }
 

@@ -182,6 +182,7 @@ func New(d Deps) (*Server, error) {
 
 		PaymentsTender: cmp.Or(d.PaymentsTender, "CREDITCARD"),
 		CSRFKeys:       d.CSRFKeys,
+		Readers:        readersOf(d.Payments),
 
 		ChangePolicy: changewindow.Default(),
 	}
@@ -303,4 +304,12 @@ func (s *Server) ResumeCheckoutWatchers(ctx context.Context) (int, error) {
 // (checkout.Watcher.Start).
 func (s *Server) StartCheckoutWatchers(ctx context.Context, every time.Duration) {
 	s.checkoutFlow.StartWatchers(ctx, every)
+}
+
+// readersOf is the provider's card readers, when the payments adapter has them (Stripe does).
+func readersOf(p upstream.Payments) upstream.CardReaders {
+	if r, ok := p.(upstream.CardReaders); ok {
+		return r
+	}
+	return nil
 }

@@ -92,7 +92,7 @@ func TestStaffPagesInGerman(t *testing.T) {
 		t.Errorf("counter amount %q is not German money", amount)
 	}
 	wantWords(t, "counter payment", mainText(doc), []string{"Zahlung annehmen", "Änderung der Buchung 100002", "Zu zahlen: " + amount,
-		"Wie zahlt der Kunde?", "Kartenterminal", "Belegnummer des Terminals", "Bar", "Zahlung erhalten: abschließen", "Zurück zur Änderung"},
+		"Wie zahlt der Kunde?", "Kartenterminal", "Belegnummer des Terminals", "Bar", "Zahlung annehmen", "Zurück zur Änderung"},
 		[]string{"Take the payment", "Card terminal", "To pay"})
 	resp, doc = h.germanPost("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"terminal"}})
 	// A missing reference is said next to its field, not as a payment that failed.

@@ -41,6 +41,8 @@ type Info struct {
 	Mode      Mode
 	Name      string // the live enrolment's name ("Counter 2"); "" for a customer device
 	Language  string // the enrolment's default language code ("de"); "" for the site's
+	ReaderID  string // the enrolment's card reader; "" for none
+	CinemaID  string // the cinema the enrolment stands in; "" for any
 }
 
 // Store reads and writes the device cookie.

@@ -20,6 +20,8 @@ type Enrolment struct {
 	Name       string // typed by the supervisor, e.g. "Counter 2"
 	Mode       Mode   // Counter or Kiosk
 	Language   string // the default language code ("de"); "": the site's
+	ReaderID   string // the provider's card reader the device takes cards on; "": none
+	CinemaID   string // the cinema the device stands in (a kiosk never asks); "": any
 	EnrolledBy string // staff username
 	EnrolledAt time.Time
 	RevokedAt  time.Time // zero: live
@@ -118,15 +120,28 @@ func CleanLanguage(code string) (string, error) {
 	return code, nil
 }
 
-// Enrol makes deviceID a counter or kiosk named name, with the default language language (""
-// for the site's), enrolled by the supervisor by. Live enrolments of the same device are
-// revoked in the same transaction (a device has at most one) and returned as replaced.
-func (s *Enrolments) Enrol(ctx context.Context, deviceID, name string, mode Mode, language, by string) (e Enrolment, replaced []Enrolment, err error) {
-	name, err = CleanName(name)
+// Spec is what a supervisor enrols a device with.
+type Spec struct {
+	DeviceID string
+	Name     string
+	Mode     Mode
+	Language string // "": the site's
+	ReaderID string // "": no card reader
+	CinemaID string // "": the device stands in no one cinema
+	By       string // the supervisor
+}
+
+// Enrol makes sp.DeviceID a counter or kiosk named sp.Name, with the default language (""
+// for the site's), its card reader and its cinema, enrolled by the supervisor sp.By. Live
+// enrolments of the same device are revoked in the same transaction (a device has at most
+// one) and returned as replaced.
+func (s *Enrolments) Enrol(ctx context.Context, sp Spec) (e Enrolment, replaced []Enrolment, err error) {
+	deviceID, mode, by := sp.DeviceID, sp.Mode, sp.By
+	name, err := CleanName(sp.Name)
 	if err != nil {
 		return Enrolment{}, nil, err
 	}
-	language, err = CleanLanguage(language)
+	language, err := CleanLanguage(sp.Language)
 	if err != nil {
 		return Enrolment{}, nil, err
 	}
@@ -137,7 +152,8 @@ func (s *Enrolments) Enrol(ctx context.Context, deviceID, name string, mode Mode
 		return Enrolment{}, nil, fmt.Errorf("%w: a device and a supervisor are needed", ErrInvalidEnrolment)
 	}
 	now := s.now()
-	e = Enrolment{DeviceID: deviceID, Name: name, Mode: mode, Language: language, EnrolledBy: by, EnrolledAt: time.UnixMilli(now.UnixMilli())}
+	e = Enrolment{DeviceID: deviceID, Name: name, Mode: mode, Language: language, ReaderID: strings.TrimSpace(sp.ReaderID),
+		CinemaID: strings.TrimSpace(sp.CinemaID), EnrolledBy: by, EnrolledAt: time.UnixMilli(now.UnixMilli())}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return Enrolment{}, nil, fmt.Errorf("device: enrol: %w", err)
@@ -151,8 +167,9 @@ func (s *Enrolments) Enrol(ctx context.Context, deviceID, name string, mode Mode
 		now.UnixMilli(), by, deviceID); err != nil {
 		return Enrolment{}, nil, fmt.Errorf("device: revoke the replaced enrolment: %w", err)
 	}
-	if err := tx.QueryRowContext(ctx, `INSERT INTO device_enrolments (device_id, name, mode, language, enrolled_by, enrolled_at) VALUES ($1,$2,$3,$4,$5,$6) RETURNING id`,
-		e.DeviceID, e.Name, string(e.Mode), e.Language, e.EnrolledBy, e.EnrolledAt.UnixMilli()).Scan(&e.ID); err != nil {
+	if err := tx.QueryRowContext(ctx, `INSERT INTO device_enrolments (device_id, name, mode, language, reader_id, cinema_id, enrolled_by, enrolled_at)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8) RETURNING id`,
+		e.DeviceID, e.Name, string(e.Mode), e.Language, e.ReaderID, e.CinemaID, e.EnrolledBy, e.EnrolledAt.UnixMilli()).Scan(&e.ID); err != nil {
 		return Enrolment{}, nil, fmt.Errorf("device: enrol: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -299,7 +316,7 @@ type querier interface {
 }
 
 func queryEnrolments(ctx context.Context, q querier, where string, args ...any) ([]Enrolment, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, device_id, name, mode, language, enrolled_by, enrolled_at, revoked_at, revoked_by FROM device_enrolments `+where, args...)
+	rows, err := q.QueryContext(ctx, `SELECT id, device_id, name, mode, language, reader_id, cinema_id, enrolled_by, enrolled_at, revoked_at, revoked_by FROM device_enrolments `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("device: read enrolments: %w", err)
 	}
@@ -309,7 +326,7 @@ func queryEnrolments(ctx context.Context, q querier, where string, args ...any) 
 		var e Enrolment
 		var mode string
 		var enrolledAt, revokedAt int64
-		if err := rows.Scan(&e.ID, &e.DeviceID, &e.Name, &mode, &e.Language, &e.EnrolledBy, &enrolledAt, &revokedAt, &e.RevokedBy); err != nil {
+		if err := rows.Scan(&e.ID, &e.DeviceID, &e.Name, &mode, &e.Language, &e.ReaderID, &e.CinemaID, &e.EnrolledBy, &enrolledAt, &revokedAt, &e.RevokedBy); err != nil {
 			return nil, fmt.Errorf("device: read enrolments: %w", err)
 		}
 		e.Mode, e.EnrolledAt = Mode(mode), time.UnixMilli(enrolledAt)

@@ -52,7 +52,7 @@ func TestEnrolments(t *testing.T) {
 				{"language with markup", "dev-a", "Counter 2", "sue", device.Counter, "<de>"},
 				{"language too long", "dev-a", "Counter 2", "sue", device.Counter, "de-" + strings.Repeat("x", device.MaxLanguageLength)},
 			} {
-				if _, _, err := st.Enrol(ctx, tc.device, tc.enrolName, tc.mode, tc.language, tc.by); !errors.Is(err, device.ErrInvalidEnrolment) {
+				if _, _, err := st.Enrol(ctx, device.Spec{DeviceID: tc.device, Name: tc.enrolName, Mode: tc.mode, Language: tc.language, By: tc.by}); !errors.Is(err, device.ErrInvalidEnrolment) {
 					t.Errorf("%s: Enrol = %v, want ErrInvalidEnrolment", tc.name, err)
 				}
 			}
@@ -60,7 +60,7 @@ func TestEnrolments(t *testing.T) {
 				t.Fatalf("refused enrolments were stored: %v %v", list, err)
 			}
 
-			counter, replaced, err := st.Enrol(ctx, "dev-a", "  Counter \t 2 ", device.Counter, "", "sue")
+			counter, replaced, err := st.Enrol(ctx, device.Spec{DeviceID: "dev-a", Name: "  Counter \t 2 ", Mode: device.Counter, Language: "", By: "sue"})
 			if err != nil || len(replaced) != 0 {
 				t.Fatalf("Enrol: %v, replaced %v", err, replaced)
 			}
@@ -87,17 +87,18 @@ func TestEnrolments(t *testing.T) {
 
 			// Enrolling the same device again replaces the enrolment.
 			clock.Advance(time.Minute)
-			kiosk, replaced, err := st.Enrol(ctx, "dev-a", "Lobby left", device.Kiosk, " de ", "tom")
+			kiosk, replaced, err := st.Enrol(ctx, device.Spec{DeviceID: "dev-a", Name: "Lobby left", Mode: device.Kiosk, Language: " de ", By: "tom",
+				ReaderID: " tmr_1 ", CinemaID: "0001"})
 			if err != nil || len(replaced) != 1 || replaced[0].ID != counter.ID || replaced[0].RevokedBy != "tom" {
 				t.Fatalf("re-enrol: %+v %v %v", kiosk, replaced, err)
 			}
 			if _, ok, _ := st.Live(ctx, counter.ID, "dev-a"); ok {
 				t.Fatal("the replaced enrolment is still live")
 			}
-			if e, ok, _ := st.Live(ctx, kiosk.ID, "dev-a"); !ok || e.Mode != device.Kiosk || e.Name != "Lobby left" || e.Language != "de" {
+			if e, ok, _ := st.Live(ctx, kiosk.ID, "dev-a"); !ok || e.Mode != device.Kiosk || e.Name != "Lobby left" || e.Language != "de" || e.ReaderID != "tmr_1" || e.CinemaID != "0001" {
 				t.Fatalf("new enrolment: %+v %v", e, ok)
 			}
-			other, _, err := st.Enrol(ctx, "dev-b", "Counter 1", device.Counter, "", "sue")
+			other, _, err := st.Enrol(ctx, device.Spec{DeviceID: "dev-b", Name: "Counter 1", Mode: device.Counter, Language: "", By: "sue"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,7 +164,7 @@ func TestEnrolmentCache(t *testing.T) {
 			clock := &manualClock{t: time.Now()}
 			a := device.NewEnrolments(db.SQL, device.EnrolmentsOptions{Now: clock.Now})
 			b := device.NewEnrolments(db.SQL, device.EnrolmentsOptions{Now: clock.Now})
-			e, _, err := b.Enrol(ctx, "dev-a", "Counter 2", device.Counter, "", "sue")
+			e, _, err := b.Enrol(ctx, device.Spec{DeviceID: "dev-a", Name: "Counter 2", Mode: device.Counter, Language: "", By: "sue"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -187,7 +188,7 @@ func TestEnrolmentCache(t *testing.T) {
 
 			// No cache: every call reads the row.
 			nc := device.NewEnrolments(db.SQL, device.EnrolmentsOptions{Now: clock.Now, CacheFor: -1})
-			e2, _, err := nc.Enrol(ctx, "dev-b", "Kiosk 1", device.Kiosk, "", "sue")
+			e2, _, err := nc.Enrol(ctx, device.Spec{DeviceID: "dev-b", Name: "Kiosk 1", Mode: device.Kiosk, Language: "", By: "sue"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -79,16 +79,32 @@ type Entry struct {
 	// opaque to the ledger). Set at creation, never changed.
 	Notice string
 	// Actor is the staff member who took the payment at the box office; Tender its tender
-	// category for complete-edit (card terminal, cash). Both empty for the provider's payments.
-	Actor     string
-	Tender    string
+	// category for complete-edit (card terminal, card reader, cash). Both empty for the
+	// provider's online payments.
+	Actor  string
+	Tender string
+	// ByHand: the money is taken or given back by hand at the box office (cash, a standalone
+	// terminal), never through the payment provider. ReaderID: the provider's card reader a
+	// card-present payment is taken on ("" otherwise). Both set at creation, never changed.
+	ByHand    bool
+	ReaderID  string
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
 
-// AtBoxOffice reports whether the entry's money is taken or given back at the box office
-// (card terminal or cash: its tender is set), not through the payment provider.
-func (e Entry) AtBoxOffice() bool { return e.Tender != "" }
+// AtBoxOffice reports whether the entry's money is taken or given back by hand at the box
+// office (cash, a standalone terminal), not through the payment provider.
+func (e Entry) AtBoxOffice() bool { return e.ByHand }
+
+// AtReader reports whether the entry is a card-present payment on the provider's card reader.
+func (e Entry) AtReader() bool { return e.ReaderID != "" }
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 // Event is one recorded state change.
 type Event struct {
@@ -132,7 +148,7 @@ func NewID() string {
 
 const columns = `id, kind, state, idempotency_key, amount_cents, currency, cinema_id, booking_id, booking_number,
 	edit_session_id, provider_payment_id, provider_reference, refund_id, card_masked, card_type, hosted_url,
-	last_error, attempts, created_at, updated_at, refund_group, refund_part, notice, actor, tender`
+	last_error, attempts, created_at, updated_at, refund_group, refund_part, notice, actor, tender, by_hand, reader_id`
 
 // Create writes a new entry in state created. An entry with the same idempotency key is
 // returned as it is instead (created=false): a repeated request never makes a second entry.
@@ -173,11 +189,12 @@ func (s *Store) Create(ctx context.Context, e Entry) (out Entry, created bool, e
 // insertEntry writes e unless its idempotency key is taken (inserted=false).
 func insertEntry(ctx context.Context, tx *sql.Tx, e Entry) (inserted bool, err error) {
 	res, err := tx.ExecContext(ctx, `INSERT INTO ledger_entries (`+columns+`)
-		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27)
 		ON CONFLICT (idempotency_key) DO NOTHING`,
 		e.ID, e.Kind, e.State, e.IdempotencyKey, e.AmountCents, e.Currency, e.CinemaID, e.BookingID, e.BookingNumber,
 		e.EditSessionID, e.ProviderPaymentID, e.ProviderReference, e.RefundID, e.CardMasked, e.CardType, e.HostedURL,
-		e.LastError, e.Attempts, e.CreatedAt.UnixMilli(), e.UpdatedAt.UnixMilli(), e.RefundGroup, e.RefundPart, e.Notice, e.Actor, e.Tender)
+		e.LastError, e.Attempts, e.CreatedAt.UnixMilli(), e.UpdatedAt.UnixMilli(), e.RefundGroup, e.RefundPart, e.Notice, e.Actor, e.Tender,
+		boolInt(e.ByHand), e.ReaderID)
 	if err != nil {
 		return false, fmt.Errorf("ledger create: %w", err)
 	}
@@ -429,14 +446,15 @@ type scanner interface{ Scan(dest ...any) error }
 
 func scanOne(r scanner) (Entry, error) {
 	var e Entry
-	var created, updated int64
+	var created, updated, byHand int64
 	err := r.Scan(&e.ID, &e.Kind, &e.State, &e.IdempotencyKey, &e.AmountCents, &e.Currency, &e.CinemaID, &e.BookingID,
 		&e.BookingNumber, &e.EditSessionID, &e.ProviderPaymentID, &e.ProviderReference, &e.RefundID, &e.CardMasked,
-		&e.CardType, &e.HostedURL, &e.LastError, &e.Attempts, &created, &updated, &e.RefundGroup, &e.RefundPart, &e.Notice, &e.Actor, &e.Tender)
+		&e.CardType, &e.HostedURL, &e.LastError, &e.Attempts, &created, &updated, &e.RefundGroup, &e.RefundPart, &e.Notice, &e.Actor, &e.Tender,
+		&byHand, &e.ReaderID)
 	if err != nil {
 		return Entry{}, err
 	}
-	e.CreatedAt, e.UpdatedAt = time.UnixMilli(created), time.UnixMilli(updated)
+	e.CreatedAt, e.UpdatedAt, e.ByHand = time.UnixMilli(created), time.UnixMilli(updated), byHand != 0
 	return e, nil
 }
 

@@ -65,7 +65,7 @@ func (st *Settler) CheckCounterReference(ctx context.Context, reference string) 
 // repeated press finds the entry already paid), so the caller audits the money once.
 func (st *Settler) RecordCounterPayment(ctx context.Context, c Change, amount cinema.Money, p CounterPayment) (e ledger.Entry, recorded bool, err error) {
 	en := c.entry(ledger.KindPayment, fmt.Sprintf("edit-counter:%s:%d", c.EditSessionID, amount.Cents), amount)
-	en.Tender = p.Tender
+	en.Tender, en.ByHand = p.Tender, true
 	if st.boxOffice != nil {
 		if _, err := st.boxOffice.Record(ctx, boxoffice.Payment{Reference: p.Reference, Tender: p.Method, AmountCents: amount.Cents,
 			Currency: amount.Currency, CinemaID: c.CinemaID, BookingNumber: c.BookingNumber, Owner: en.IdempotencyKey, Actor: c.Actor}); err != nil {

@@ -12,7 +12,7 @@ import (
 // ActOnPaymentEvent advances the ledger entries a verified provider event is about: a
 // completed or expired checkout moves its entry on (so an edit is applied even when the
 // customer never comes back from the provider's page), a refund update moves the refunds of
-// that payment on. An entry that is not ours (another system on the same account) is ignored;
+// that payment on, and a card reader's outcome (or its payment's) moves that payment on. An entry that is not ours (another system on the same account) is ignored;
 // an error means the event should be delivered again.
 func (st *Settler) ActOnPaymentEvent(ctx context.Context, ev upstream.PaymentEvent) error {
 	var ids []string
@@ -21,7 +21,9 @@ func (st *Settler) ActOnPaymentEvent(ctx context.Context, ev upstream.PaymentEve
 		if ev.Reference != "" {
 			ids = append(ids, ev.Reference)
 		}
-	case strings.HasPrefix(ev.Type, "charge.refund"), strings.HasPrefix(ev.Type, "refund."):
+	case strings.HasPrefix(ev.Type, "charge.refund"), strings.HasPrefix(ev.Type, "refund."),
+		strings.HasPrefix(ev.Type, "payment_intent."), strings.HasPrefix(ev.Type, "terminal.reader."):
+		// A refund's update, or a card-present payment's: the entries of that payment move on.
 		unfinished, err := st.ledger.Unfinished(ctx)
 		if err != nil {
 			return err

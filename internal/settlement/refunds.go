@@ -67,7 +67,7 @@ func (st *Settler) StartRefund(ctx context.Context, c Change, amount cinema.Mone
 		en.CardMasked, en.CardType = p.Payment.CardMasked, p.Payment.CardType
 		if bp, ok := boxOffice[p.Payment.Reference]; ok {
 			// Given back the way it was taken, under the tender it was taken with.
-			en.Tender, en.CardType = bp.tender, bp.cardType
+			en.Tender, en.CardType, en.ByHand = bp.tender, bp.cardType, true
 		}
 		parts[i] = en
 	}

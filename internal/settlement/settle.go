@@ -63,6 +63,12 @@ func (st *Settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 	case e.State.Terminal(e.Kind):
 		return e, false, nil
 
+	case e.Kind == ledger.KindPayment && e.State == ledger.StateCreated && e.AtReader():
+		return st.startAtReader(ctx, e)
+
+	case e.Kind == ledger.KindPayment && e.State == ledger.StateRedirected && e.AtReader():
+		return st.followReader(ctx, e)
+
 	case e.Kind == ledger.KindPayment && e.State == ledger.StateCreated:
 		// The provider call may have happened before a crash: the idempotency key makes a
 		// repeat return the same payment. The customer's page is in their language when the

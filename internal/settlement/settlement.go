@@ -35,7 +35,9 @@ type Deps struct {
 	Ledger    *ledger.Store
 	// BoxOffice is the register of money taken at the box office; nil: none is (no counter).
 	BoxOffice *boxoffice.Register
-	Logger    *slog.Logger
+	// Readers are the provider's card readers (card-present payments); nil: none.
+	Readers upstream.CardReaders
+	Logger  *slog.Logger
 	// LoggerFrom returns the logger of the request ctx belongs to (with its request id), or
 	// nil; Logger is used when it is nil or returns nil.
 	LoggerFrom func(ctx context.Context) *slog.Logger
@@ -57,6 +59,7 @@ type Settler struct {
 	payments   upstream.Payments
 	ledger     *ledger.Store
 	boxOffice  *boxoffice.Register
+	readers    upstream.CardReaders
 	logger     *slog.Logger
 	loggerFrom func(ctx context.Context) *slog.Logger
 	now        func() time.Time
@@ -67,7 +70,7 @@ type Settler struct {
 
 // New returns a Settler over d.
 func New(d Deps) *Settler {
-	st := &Settler{ticketing: d.Ticketing, payments: d.Payments, ledger: d.Ledger, boxOffice: d.BoxOffice, logger: d.Logger, loggerFrom: d.LoggerFrom,
+	st := &Settler{ticketing: d.Ticketing, payments: d.Payments, ledger: d.Ledger, boxOffice: d.BoxOffice, readers: d.Readers, logger: d.Logger, loggerFrom: d.LoggerFrom,
 		now: d.Now, returnURL: d.ReturnURL, tender: d.Tender, words: d.Words}
 	if st.logger == nil {
 		st.logger = slog.Default()

@@ -42,7 +42,14 @@ const (
 	OpGetTicketTypes            = "GetTicketTypes"
 	OpCreatePayment             = "CreatePayment"
 	OpGetPayment                = "GetPayment"
+	OpCancelPayment             = "CancelPayment"
 	OpRefund                    = "Refund"
+	OpListReaders               = "ListReaders"
+	OpRegisterReader            = "RegisterReader"
+	OpEnsureLocation            = "EnsureLocation"
+	OpGetReader                 = "GetReader"
+	OpStartReaderPayment        = "StartReaderPayment"
+	OpCancelReaderAction        = "CancelReaderAction"
 )
 
 type requestIDKey struct{}

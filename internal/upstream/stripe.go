@@ -190,9 +190,12 @@ func (s *StripePayments) intent(ctx context.Context, id string) (*stripe.Payment
 }
 
 // CancelPayment ends a payment the customer turned back from: the Checkout
-// Session is expired, so it can no longer be paid. A session that was paid
-// meanwhile stays paid (read it and use it).
+// Session is expired (a card-present payment intent cancelled), so it can no
+// longer be paid. One that was paid meanwhile stays paid (read it and use it).
 func (s *StripePayments) CancelPayment(ctx context.Context, id string) (Payment, error) {
+	if strings.HasPrefix(id, "pi_") {
+		return s.cancelIntent(ctx, id)
+	}
 	if !strings.HasPrefix(id, "cs_") {
 		return s.GetPayment(ctx, id)
 	}
@@ -291,10 +294,17 @@ func cardAndRefunds(p *Payment, ch *stripe.Charge) {
 			p.Status = cinema.PaymentRefunded
 		}
 	}
-	if d := ch.PaymentMethodDetails; d != nil && d.Card != nil {
-		p.CardType = strings.ToUpper(string(d.Card.Brand))
-		if d.Card.Last4 != "" {
-			p.CardNumberMasked = "************" + d.Card.Last4
+	if d := ch.PaymentMethodDetails; d != nil {
+		brand, last4 := "", ""
+		switch {
+		case d.Card != nil:
+			brand, last4 = string(d.Card.Brand), d.Card.Last4
+		case d.CardPresent != nil: // a card on a reader
+			brand, last4 = string(d.CardPresent.Brand), d.CardPresent.Last4
+		}
+		p.CardType = strings.ToUpper(brand)
+		if last4 != "" {
+			p.CardNumberMasked = "************" + last4
 		}
 	}
 }
@@ -396,6 +406,11 @@ func (s *StripePayments) ParseWebhook(payload []byte, signature string) (Payment
 		ClientReferenceID string            `json:"client_reference_id"`
 		PaymentIntent     json.RawMessage   `json:"payment_intent"`
 		Metadata          map[string]string `json:"metadata"`
+		Action            *struct {
+			ProcessPaymentIntent *struct {
+				PaymentIntent json.RawMessage `json:"payment_intent"`
+			} `json:"process_payment_intent"`
+		} `json:"action"`
 	}
 	if err := json.Unmarshal(ev.Data.Raw, &obj); err != nil {
 		return out, fmt.Errorf("payments: webhook %s: %w", ev.ID, err)
@@ -411,6 +426,23 @@ func (s *StripePayments) ParseWebhook(payload []byte, signature string) (Payment
 			out.PaymentID = obj.ID
 		}
 		out.Reference = obj.Metadata["ledger_entry"]
+	case "terminal.reader": // the reader's action: the card-present payment it processed
+		if a := obj.Action; a != nil && a.ProcessPaymentIntent != nil {
+			out.PaymentID = idOf(a.ProcessPaymentIntent.PaymentIntent)
+		}
 	}
 	return out, nil
+}
+
+// idOf is the id of an expandable field: the string, or the object's "id".
+func idOf(raw json.RawMessage) string {
+	var id string
+	if json.Unmarshal(raw, &id) == nil {
+		return id
+	}
+	var obj struct {
+		ID string `json:"id"`
+	}
+	_ = json.Unmarshal(raw, &obj)
+	return obj.ID
 }

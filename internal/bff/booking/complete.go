@@ -1,6 +1,7 @@
 package booking
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -103,6 +104,10 @@ func (s *Handler) completeEdit(c echo.Context) error {
 	}
 	rawNotice, _ := json.Marshal(notice) // plain struct: cannot fail
 	change := s.editChange(c, e, rawNotice)
+	if balance.Cents > 0 && web.DeviceOf(c).Mode == device.Kiosk && s.HasReader(c) {
+		// A kiosk takes the card on its own reader, never on a web payment page.
+		return s.payOnReader(c, e, change, balance, cmp.Or(s.Cfg.TenderTerminal, "CREDIT"))
+	}
 	if balance.Cents < 0 {
 		// Split over the booking's payments, newest first: one ledger entry per part.
 		return s.startRefund(c, e, change, balance.Abs())
@@ -348,6 +353,8 @@ func (s *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) 
 			s.ClearEdit(c)
 		}
 		return s.Render(c, http.StatusOK, web.Loc(c).T("booking.status_title"), view.StatusPage(s.statusView(c.Request().Context(), entry)))
+	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && entry.AtReader():
+		return s.readerFailed(c, e, entry)
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed:
 		// Declined or cancelled at the provider: nothing taken, the edit is still there.
 		e.Entry = ""
@@ -359,6 +366,9 @@ func (s *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) 
 		s.ClearEdit(c) // the edit is gone and the money is back: the visit may start afresh
 	}
 	v := s.statusViewFor(c, entry)
+	if entry.AtReader() && entry.Kind == ledger.KindPayment {
+		s.readerStatusView(c, entry, &v)
+	}
 	if v.Refresh {
 		s.kioskWaitsFor(c, entry, &v)
 	}

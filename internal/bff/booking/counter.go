@@ -32,9 +32,14 @@ func (s *Handler) editBalance(c echo.Context, e visit.Edit) (cinema.Money, error
 
 func (s *Handler) editCounterView(c echo.Context, e visit.Edit, due cinema.Money) pages.CounterPayView {
 	l := web.Loc(c)
-	return pages.CounterPayView{What: l.T("staff.counter.edit_what", "Number", e.BookingNumber),
+	v := pages.CounterPayView{What: l.T("staff.counter.edit_what", "Number", e.BookingNumber),
 		Amount: l.Money(due), DueCents: due.Cents, Currency: due.Currency, ActionURL: s.URL(web.RouteEditCounterPay), BackURL: s.URL(web.RouteEdit), BackLabel: l.T("staff.counter.back_to_change"),
 		CSRFToken: web.CSRFToken(c)}
+	s.CounterMethods(c, &v)
+	if msg := s.PopFlash(c); msg != "" {
+		v.Error = msg // why the card reader did not take the last attempt
+	}
+	return v
 }
 
 func (s *Handler) showEditCounterPay(c echo.Context) error {
@@ -83,6 +88,9 @@ func (s *Handler) takeEditCounterPay(c echo.Context) error {
 	notice, _ := json.Marshal(visit.EditNotice(ctx, e, visit.NoticeLines(lines), cinema.Money{}, cinema.Money{}))
 	change := settlement.Change{EditSessionID: e.UserSessionID, CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber,
 		Notice: string(notice), Actor: user, AtBoxOffice: true}
+	if p.Method == "reader" {
+		return s.payOnReader(c, e, change, due, p.Tender)
+	}
 	entry, recorded, err := st.RecordCounterPayment(ctx, change, due, settlement.CounterPayment{Method: boxoffice.Tender(p.Method), Tender: p.Tender, Reference: p.Reference, CardType: p.CardType})
 	if problem, ok := s.ReferenceRefusal(c, p, err); ok {
 		v, status := visit.CounterForm(s.editCounterView(c, e, due), p, problem, visit.ErrBadCounterPayment)

@@ -24,6 +24,7 @@ func (s *Handler) Routes(route web.Register) {
 	route("POST", web.RouteEditComplete, s.completeEdit)
 	route("GET", web.RouteEditReturn, s.editPaymentReturn)
 	route("GET", web.RouteEditStatus, s.editPaymentStatus)
+	route("POST", web.RouteEditReaderCancel, s.cancelOnReader)
 	route("GET", web.RouteEditExpired, s.editExpired)
 	route("GET", web.RouteShowtimes, s.showShowtimes)
 	route("POST", web.RouteShowtimes, s.chooseShowtime)

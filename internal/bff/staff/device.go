@@ -1,10 +1,12 @@
 package staff
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -13,6 +15,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
 
@@ -92,8 +95,12 @@ func (s *Handler) deviceView(c echo.Context) pages.DeviceView {
 		Mode:      string(dev.Mode),
 		Name:      dev.Name,
 		Language:  s.deviceLanguage(l, dev.Language),
+		Reader:    dev.ReaderID,
 		DeviceID:  dev.ID,
 		CSRFToken: web.CSRFToken(c),
+	}
+	if dev.CinemaID != "" {
+		v.Cinema = s.CinemaByID(c.Request().Context(), dev.CinemaID).Name
 	}
 	user, sup := s.StaffRole(c)
 	if !sup {
@@ -110,6 +117,7 @@ func (s *Handler) deviceView(c echo.Context) pages.DeviceView {
 	v.Chosen = string(dev.Mode)
 	v.Languages = s.deviceLanguages(l)
 	v.LangValue = v.Language.Value
+	s.deviceChoices(c, &v)
 	v.Modes = []pages.DeviceMode{
 		{Value: string(device.Customer), Label: modeLabel(l, device.Customer), Description: l.T("kiosk.device_mode_customer_text")},
 		{Value: string(device.Counter), Label: modeLabel(l, device.Counter), Description: l.T("kiosk.device_mode_counter_text")},
@@ -151,27 +159,43 @@ func (s *Handler) saveDevice(c echo.Context) error {
 				return err
 			}
 		}
-		info.Enrolment, info.Mode, info.Name, info.Language = 0, device.Customer, "", ""
+		info.Enrolment, info.Mode, info.Name, info.Language, info.ReaderID, info.CinemaID = 0, device.Customer, "", "", "", ""
 	} else {
 		lang, ok := s.chosenDeviceLanguage(c)
 		if !ok {
 			return invalidDeviceLanguage(l, s.URL(web.RouteDevice))
 		}
-		name, err := device.CleanName(c.FormValue("name"))
-		if err != nil {
+		again := func(set func(v *pages.DeviceView)) error {
 			v := s.deviceView(c)
 			v.Chosen, v.NameValue, v.LangValue = string(mode), c.FormValue("name"), lang
-			v.NameError = l.T("kiosk.device_name_invalid", "Max", device.MaxNameLength)
+			v.ReaderValue, v.ReaderCode, v.CinemaValue = c.FormValue("reader"), c.FormValue("reader_code"), c.FormValue("cinema")
+			set(&v)
 			return s.Render(c, http.StatusUnprocessableEntity, l.T("kiosk.device_title"), pages.Device(v))
 		}
-		e, replaced, err := s.Enrolments.Enrol(ctx, info.ID, name, mode, lang, sup)
+		name, err := device.CleanName(c.FormValue("name"))
+		if err != nil {
+			return again(func(v *pages.DeviceView) { v.NameError = l.T("kiosk.device_name_invalid", "Max", device.MaxNameLength) })
+		}
+		cinemaID, ok := s.chosenCinema(c)
+		if !ok {
+			return again(func(v *pages.DeviceView) { v.CinemaError = l.T("kiosk.device_cinema_invalid") })
+		}
+		readerID, problem, err := s.chosenReader(c, name)
+		if err != nil {
+			return err
+		}
+		if problem != "" {
+			return again(func(v *pages.DeviceView) { v.ReaderError = problem })
+		}
+		e, replaced, err := s.Enrolments.Enrol(ctx, device.Spec{DeviceID: info.ID, Name: name, Mode: mode, Language: lang,
+			ReaderID: readerID, CinemaID: cinemaID, By: sup})
 		if err != nil {
 			return err
 		}
 		for _, r := range replaced {
 			s.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(r)})
 		}
-		info.Enrolment, info.Mode, info.Name, info.Language = e.ID, e.Mode, e.Name, e.Language
+		info.Enrolment, info.Mode, info.Name, info.Language, info.ReaderID, info.CinemaID = e.ID, e.Mode, e.Name, e.Language, e.ReaderID, e.CinemaID
 		c.Set(web.DeviceKey, info) // the audit row is made on the device as enrolled now
 		s.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: enrolmentDetail(e)})
 	}
@@ -196,4 +220,119 @@ func (s *Handler) staffLocation(ctx context.Context) *time.Location {
 		return time.UTC
 	}
 	return list[0].Location()
+}
+
+// deviceChoices fills the set-up form's cinemas and card readers, with this terminal's as the
+// choices made (a new terminal: the first cinema; in test mode a new simulated reader).
+func (s *Handler) deviceChoices(c echo.Context, v *pages.DeviceView) {
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	dev := web.DeviceOf(c)
+	if s.Ticketing != nil {
+		if list, err := s.Cinemas(ctx); err == nil {
+			for _, ci := range list {
+				v.Cinemas = append(v.Cinemas, pages.DeviceOption{Value: ci.ID, Label: ci.Name})
+			}
+			v.CinemaValue = dev.CinemaID
+			if v.CinemaValue == "" && len(list) > 0 {
+				v.CinemaValue = list[0].ID
+			}
+		}
+	}
+	if s.Readers == nil {
+		return
+	}
+	v.CardReaders = true
+	v.ReaderValue = dev.ReaderID
+	if v.ReaderValue == "" {
+		v.ReaderValue = pages.ReaderNone
+	}
+	if s.Readers.Mode() == "test" {
+		v.ReaderCode = simulatedReaderCode
+		if dev.ReaderID == "" {
+			v.ReaderValue = pages.ReaderNew
+		}
+	}
+	rctx, cancel := context.WithTimeout(ctx, readerListTimeout)
+	defer cancel()
+	readers, err := s.Readers.ListReaders(rctx)
+	if err != nil {
+		web.LoggerFrom(ctx, s.Logger).Warn("card readers not listed", "err", err)
+		v.ReaderNote = l.T("kiosk.device_reader_unlisted")
+		return
+	}
+	for _, r := range readers {
+		label := l.T("kiosk.device_reader_option", "Label", cmp.Or(r.Label, r.ID), "ID", r.ID)
+		if !r.Online {
+			label += " " + l.T("kiosk.device_reader_offline")
+		}
+		v.Readers = append(v.Readers, pages.DeviceOption{Value: r.ID, Label: label})
+	}
+}
+
+// simulatedReaderCode registers a simulated reader in the provider's test mode.
+const simulatedReaderCode = "simulated-wpe"
+
+// readerListTimeout bounds listing the readers for the set-up form.
+const readerListTimeout = 5 * time.Second
+
+// chosenCinema reads the cinema field: "" (any) or one of the cinemas.
+func (s *Handler) chosenCinema(c echo.Context) (string, bool) {
+	id := strings.TrimSpace(c.FormValue("cinema"))
+	if id == "" || s.Ticketing == nil {
+		return "", id == "" || s.Ticketing == nil
+	}
+	list, err := s.Cinemas(c.Request().Context())
+	if err != nil {
+		return "", false
+	}
+	for _, ci := range list {
+		if ci.ID == id {
+			return id, true
+		}
+	}
+	return "", false
+}
+
+// chosenReader reads the card reader field: none, one of the account's readers, or a new one
+// registered at the provider with the code the reader shows (labelled with the terminal's
+// name, at the site's location). problem says in words what was wrong with the choice.
+func (s *Handler) chosenReader(c echo.Context, name string) (readerID, problem string, err error) {
+	choice := strings.TrimSpace(c.FormValue("reader"))
+	if s.Readers == nil || choice == "" || choice == pages.ReaderNone {
+		return "", "", nil
+	}
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	if choice == pages.ReaderNew {
+		code := strings.TrimSpace(c.FormValue("reader_code"))
+		if code == "" {
+			return "", l.T("kiosk.device_reader_code_missing"), nil
+		}
+		loc, err := s.Cfg.ReaderLocation, error(nil)
+		if loc == "" {
+			loc, err = s.Readers.EnsureLocation(ctx, s.Cfg.SiteName, cmp.Or(s.Cfg.ReaderCountry, "DE"))
+		}
+		if err == nil {
+			var r upstream.Reader
+			if r, err = s.Readers.RegisterReader(ctx, code, name, loc); err == nil {
+				return r.ID, "", nil
+			}
+		}
+		web.LoggerFrom(ctx, s.Logger).Warn("card reader not registered", "err", err)
+		if errors.Is(err, upstream.ErrUnavailable) {
+			return "", l.T("kiosk.device_reader_unreachable"), nil
+		}
+		return "", l.T("kiosk.device_reader_refused"), nil
+	}
+	readers, err := s.Readers.ListReaders(ctx)
+	if err != nil {
+		return "", l.T("kiosk.device_reader_unreachable"), nil
+	}
+	for _, r := range readers {
+		if r.ID == choice {
+			return r.ID, "", nil
+		}
+	}
+	return "", l.T("kiosk.device_reader_unknown"), nil
 }

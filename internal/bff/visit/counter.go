@@ -36,8 +36,9 @@ var ErrBadCounterPayment = errors.New("counter payment form incomplete")
 // the amount given was typed and the form was not yet confirmed (the page without JavaScript).
 var ErrConfirmCash = errors.New("cash payment: show the change due first")
 
-// ReadCounterPayment checks the form: a card payment needs the terminal's reference (printable,
-// at most 64 characters); cash gets a reference of ours. The problem is in the page's language;
+// ReadCounterPayment checks the form: the card reader needs the device to have one; a standalone
+// terminal's typed reference (printable, at most 64 characters) is for supervisors; cash gets a
+// reference of ours. The problem is in the page's language;
 // CardType is stored data (the ledger, the audit trail) and stays English.
 //
 // Cash: the amount the customer gave ("given") is checked against due; the first submit with
@@ -49,7 +50,18 @@ func (s *Visits) ReadCounterPayment(c echo.Context, due cinema.Money) (CounterPa
 	p := CounterPayment{Method: c.FormValue("method"), Reference: strings.TrimSpace(c.FormValue("reference")),
 		Given: strings.TrimSpace(c.FormValue("given"))}
 	switch p.Method {
+	case "reader":
+		if !s.HasReader(c) {
+			return p, l.T("staff.counter.no_reader"), ErrBadCounterPayment
+		}
+		p.Given, p.Reference = "", ""
+		p.Tender, p.CardType = cmp.Or(s.Cfg.TenderTerminal, "CREDIT"), "Card reader"
 	case "terminal":
+		if _, supervisor := s.StaffRole(c); !supervisor {
+			// A typed reference is checked by nobody but the person typing it: a fallback for a
+			// standalone terminal, kept for supervisors.
+			return p, l.T("staff.counter.terminal_supervisors"), ErrBadCounterPayment
+		}
 		p.Given = ""
 		if p.Reference == "" {
 			p.Field = "reference"
@@ -110,6 +122,18 @@ func (s *Visits) ReferenceRefusal(c echo.Context, p CounterPayment, err error) (
 	ctx := c.Request().Context()
 	zone := s.CinemaByID(ctx, used.Earlier.CinemaID).Location()
 	return l.T("staff.counter.reference_used", "When", web.WhenWithSeconds(l, used.Earlier.At, zone)), true
+}
+
+// HasReader reports whether this device takes cards on its own card reader.
+func (s *Visits) HasReader(c echo.Context) bool {
+	return s.Readers != nil && web.DeviceOf(c).ReaderID != ""
+}
+
+// CounterMethods sets what the counter's payment page offers: the device's card reader, and a
+// standalone terminal's typed reference for supervisors.
+func (s *Visits) CounterMethods(c echo.Context, v *pages.CounterPayView) {
+	_, supervisor := s.StaffRole(c)
+	v.Reader, v.Terminal = s.HasReader(c), supervisor
 }
 
 // ParseCashAmount reads an amount of money as a clerk types it: "20", "20.5", "20,50",

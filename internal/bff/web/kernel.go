@@ -73,8 +73,12 @@ type Config struct {
 	// Box office: the tender categories of payments taken at the counter ("" means "CREDIT"
 	// for the card terminal and "CASH"), and the refund amount in cents above which a clerk's
 	// refund, on any device, needs a supervisor's approval (0 means 5000: 50,00).
-	TenderTerminal      string
-	TenderCash          string
+	TenderTerminal string
+	TenderCash     string
+	// ReaderLocation is the provider's location new card readers are registered at; "": one
+	// named after the site, made in ReaderCountry ("" means DE).
+	ReaderLocation      string
+	ReaderCountry       string
 	RefundApprovalAbove int64
 	// ReadBudget is how long the ticketing reads of one request may take in all, from its
 	// arrival (0 means 1.5 s), so a page answers within about 2 s (budget.go); it is also how
@@ -123,6 +127,9 @@ type Kernel struct {
 	// their tender category upstream; Settler builds the settlement over them.
 	Payments       upstream.Payments
 	PaymentsTender string
+	// Readers are the provider's card readers of counters and kiosks; nil: none (cards are
+	// then not taken at the box office on a reader).
+	Readers upstream.CardReaders
 
 	Ticketing *upstream.Client
 	SeatPlans *seatplans.Cache // seat plans for showing maps (never for deciding a write)
@@ -185,7 +192,7 @@ func (s *Kernel) Use(e *echo.Echo) error {
 // Settler is the settlement of edit payments and refunds over the server's dependencies as
 // they are now (tests replace some of them after New).
 func (s *Kernel) Settler() *settlement.Settler {
-	return settlement.New(settlement.Deps{Ticketing: s.Ticketing, Payments: s.Payments, Ledger: s.Ledger, BoxOffice: s.BoxOffice, Logger: s.Logger,
+	return settlement.New(settlement.Deps{Ticketing: s.Ticketing, Payments: s.Payments, Ledger: s.Ledger, BoxOffice: s.BoxOffice, Readers: s.Readers, Logger: s.Logger,
 		LoggerFrom: func(ctx context.Context) *slog.Logger { return LoggerFrom(ctx, nil) }, Now: s.Now,
 		ReturnURL: func(id string) string { return s.AbsURL(RouteEditReturn, id) }, Tender: s.PaymentsTender, Words: s.Langs.For(s.Langs.Fallback())})
 }

@@ -196,7 +196,7 @@ func IsHTMX(c echo.Context) bool {
 // the cookie should be rewritten without it. When the row cannot be read the device is a
 // customer for this request (the cookie is kept: the next request may read it).
 func (s *Kernel) ResolveDevice(c echo.Context, info device.Info) (device.Info, bool) {
-	info.Mode, info.Name, info.Language = device.Customer, "", ""
+	info.Mode, info.Name, info.Language, info.ReaderID, info.CinemaID = device.Customer, "", "", "", ""
 	if info.Enrolment == 0 {
 		return info, false
 	}
@@ -214,6 +214,6 @@ func (s *Kernel) ResolveDevice(c echo.Context, info device.Info) (device.Info, b
 		info.Enrolment = 0
 		return info, true
 	}
-	info.Mode, info.Name, info.Language = e.Mode, e.Name, e.Language
+	info.Mode, info.Name, info.Language, info.ReaderID, info.CinemaID = e.Mode, e.Name, e.Language, e.ReaderID, e.CinemaID
 	return info, false
 }

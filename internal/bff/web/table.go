@@ -77,10 +77,11 @@ const (
 
 // The box office counter.
 const (
-	RouteEditCounterPay = "edit.counterpay"
-	RouteEditGiveBack   = "edit.giveback" // a refund's part handed back at the counter
-	RouteBuyCounterPay  = "buy.counterpay"
-	RouteNextCustomer   = "staff.next"
+	RouteEditCounterPay   = "edit.counterpay"
+	RouteEditGiveBack     = "edit.giveback"     // a refund's part handed back at the counter
+	RouteEditReaderCancel = "edit.readercancel" // stop the card reader asking for the card
+	RouteBuyCounterPay    = "buy.counterpay"
+	RouteNextCustomer     = "staff.next"
 )
 
 // The payment provider's events.
@@ -165,6 +166,7 @@ var Paths = Routes{
 	RouteMailHTML:                "/sandbox/mail/:name/html",
 	RouteEditCounterPay:          "/booking/edit/counter-payment",
 	RouteEditGiveBack:            "/booking/edit/refund/:entry/given-back",
+	RouteEditReaderCancel:        "/booking/edit/payment/:entry/reader-cancel",
 	RouteBuyCounterPay:           "/checkout/counter-payment",
 	RouteNextCustomer:            "/staff/next-customer",
 	RoutePaymentWebhook:          "/payments/webhook",

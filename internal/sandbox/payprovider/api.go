@@ -101,20 +101,45 @@ type execFunc func(c *apiCall, eff *effects) (any, *apiError)
 //	POST /v1/checkout/sessions
 //	GET  /v1/checkout/sessions/{id}
 //	POST /v1/checkout/sessions/{id}/expire
+//	POST /v1/payment_intents
 //	GET  /v1/payment_intents/{id}
+//	POST /v1/payment_intents/{id}/cancel
 //	POST /v1/refunds
 //	GET  /v1/refunds/{id}
+//	POST /v1/terminal/locations, GET /v1/terminal/locations, GET /v1/terminal/locations/{id}
+//	POST /v1/terminal/readers, GET /v1/terminal/readers
+//	GET, POST, DELETE /v1/terminal/readers/{id}
+//	POST /v1/terminal/readers/{id}/process_payment_intent
+//	POST /v1/terminal/readers/{id}/cancel_action
+//	POST /v1/test_helpers/terminal/readers/{id}/present_payment_method
 //	GET  /checkout/{id}, POST /checkout/{id}   (hosted pages: cs_… sessions, pi_… connector payments)
+//	GET  /terminal, POST /terminal/{id}/present (the simulated readers' page)
 func (p *Provider) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("POST /v1/checkout/sessions", p.endpoint(OpCheckoutSessionsCreate, p.createSession))
 	mux.Handle("GET /v1/checkout/sessions/{id}", p.endpoint(OpCheckoutSessionsRetrieve, p.retrieveSession))
 	mux.Handle("POST /v1/checkout/sessions/{id}/expire", p.endpoint(OpCheckoutSessionsExpire, p.expireSession))
+	mux.Handle("POST /v1/payment_intents", p.endpoint(OpPaymentIntentsCreate, p.createIntent))
 	mux.Handle("GET /v1/payment_intents/{id}", p.endpoint(OpPaymentIntentsRetrieve, p.retrieveIntent))
+	mux.Handle("POST /v1/payment_intents/{id}/cancel", p.endpoint(OpPaymentIntentsCancel, p.cancelIntent))
 	mux.Handle("POST /v1/refunds", p.endpoint(OpRefundsCreate, p.createRefund))
 	mux.Handle("GET /v1/refunds/{id}", p.endpoint(OpRefundsRetrieve, p.retrieveRefund))
+	mux.Handle("POST /v1/terminal/locations", p.endpoint(OpTerminalLocationsCreate, p.createLocation))
+	mux.Handle("GET /v1/terminal/locations", p.endpoint(OpTerminalLocationsList, p.listLocations))
+	mux.Handle("GET /v1/terminal/locations/{id}", p.endpoint(OpTerminalLocationsRetrieve, p.retrieveLocation))
+	mux.Handle("POST /v1/terminal/readers", p.endpoint(OpTerminalReadersCreate, p.createReader))
+	mux.Handle("GET /v1/terminal/readers", p.endpoint(OpTerminalReadersList, p.listReaders))
+	mux.Handle("GET /v1/terminal/readers/{id}", p.endpoint(OpTerminalReadersRetrieve, p.retrieveReader))
+	mux.Handle("POST /v1/terminal/readers/{id}", p.endpoint(OpTerminalReadersUpdate, p.updateReader))
+	mux.Handle("DELETE /v1/terminal/readers/{id}", p.endpoint(OpTerminalReadersDelete, p.deleteReader))
+	mux.Handle("POST /v1/terminal/readers/{id}/process_payment_intent", p.endpoint(OpTerminalReadersProcessPaymentIntent, p.processPaymentIntent))
+	mux.Handle("POST /v1/terminal/readers/{id}/cancel_action", p.endpoint(OpTerminalReadersCancelAction, p.cancelReaderAction))
+	mux.Handle("POST /v1/test_helpers/terminal/readers/{id}/present_payment_method",
+		p.endpoint(OpTestHelpersTerminalReadersPresentPaymentMethod, p.presentPaymentMethod))
 	mux.Handle("/v1/", p.endpoint("", nil))
 	mux.HandleFunc("/checkout/{id}", p.handleCheckout)
+	mux.HandleFunc("GET /terminal", p.handleTerminal)
+	mux.HandleFunc("POST /terminal/{id}/present", p.handleTerminalPresent)
 	return mux
 }
 

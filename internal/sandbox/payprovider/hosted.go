@@ -32,6 +32,8 @@ input:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
 .alert { padding: .75rem 1rem; background: #fde8e8; border: 1px solid #9b1c1c; border-radius: 4px; color: #7a1010; font-weight: 600; }
 button:focus-visible, a:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 3px; }
 a { color: #1d4ed8; }
+h2 { font-size: 1.3rem; margin-bottom: .5rem; }
+section + section { border-top: 1px solid #c8c8d0; margin-top: 1.5rem; padding-top: .5rem; }
 `
 
 var (
@@ -315,9 +317,15 @@ func renderPage(w http.ResponseWriter, status int, d pageData) {
 		http.Error(w, "page rendering failed", http.StatusInternalServerError)
 		return
 	}
+	writeHTML(w, status, buf.Bytes(), d.formOrigins)
+}
+
+// writeHTML answers a page styled with pageCSS only, with the headers that
+// lock it down; its forms may post to itself and to formOrigins.
+func writeHTML(w http.ResponseWriter, status int, page []byte, formOrigins []string) {
 	formAction := "'self'"
 	seen := map[string]bool{}
-	for _, o := range d.formOrigins {
+	for _, o := range formOrigins {
 		if o != "" && !seen[o] {
 			seen[o] = true
 			formAction += " " + o
@@ -330,9 +338,9 @@ func renderPage(w http.ResponseWriter, status int, d pageData) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	h.Set("Content-Length", strconv.Itoa(len(page)))
 	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+	_, _ = w.Write(page)
 }
 
 // returnTarget is the payment's return URL with token and status appended to

@@ -17,6 +17,7 @@ const (
 	SessionPaid   = "paid"
 
 	IntentRequiresPaymentMethod = "requires_payment_method"
+	IntentRequiresCapture       = "requires_capture" // capture_method=manual, after an approved card
 	IntentSucceeded             = "succeeded"
 	IntentCanceled              = "canceled"
 )
@@ -70,7 +71,7 @@ func (s *CheckoutSession) clone() CheckoutSession {
 // PaymentIntent is a payment intent.
 type PaymentIntent struct {
 	ID                 string
-	Status             string // IntentRequiresPaymentMethod, IntentSucceeded, IntentCanceled
+	Status             string // IntentRequiresPaymentMethod, IntentRequiresCapture, IntentSucceeded, IntentCanceled
 	Amount             int64
 	AmountReceived     int64
 	Currency           string // lower case
@@ -82,12 +83,35 @@ type PaymentIntent struct {
 	Created            time.Time
 	CanceledAt         time.Time
 	CancellationReason string
-	lastPaymentError   *cardError
+	// CaptureMethod is automatic, automatic_async or manual; "" (the
+	// intents of sessions and connector payments) is automatic_async.
+	CaptureMethod string
+	// PaymentMethodTypes: card and/or card_present; nil is [card].
+	PaymentMethodTypes        []string
+	StatementDescriptorSuffix string
+	lastPaymentError          *cardError
+}
+
+// captureMethod is the intent's capture_method as Stripe writes it.
+func (pi *PaymentIntent) captureMethod() string {
+	if pi.CaptureMethod == "" {
+		return "automatic_async"
+	}
+	return pi.CaptureMethod
+}
+
+// methodTypes is the intent's payment_method_types as Stripe writes it.
+func (pi *PaymentIntent) methodTypes() []string {
+	if len(pi.PaymentMethodTypes) == 0 {
+		return []string{"card"}
+	}
+	return slices.Clone(pi.PaymentMethodTypes)
 }
 
 func (pi *PaymentIntent) clone() PaymentIntent {
 	c := *pi
 	c.Metadata = cloneMap(pi.Metadata)
+	c.PaymentMethodTypes = slices.Clone(pi.PaymentMethodTypes)
 	if pi.lastPaymentError != nil {
 		e := *pi.lastPaymentError
 		c.lastPaymentError = &e
@@ -102,16 +126,24 @@ type Charge struct {
 	Amount          int64
 	AmountRefunded  int64
 	Refunded        bool
+	// Captured is false for an authorization of a capture_method=manual
+	// intent (requires_capture), and after it was released by a cancel.
+	Captured        bool
 	Currency        string
 	Brand, Last4    string // card
 	Funding         string
 	ExpMonth        int
 	ExpYear         int
 	PaymentMethodID string
-	Description     string
-	ReceiptEmail    string
-	Metadata        map[string]string
-	Created         time.Time
+	// PaymentMethodType is "card" (hosted page, seeds) or "card_present" (a
+	// Terminal reader, ReaderID): payment_method_details has the one or the
+	// other, as Stripe's charges do.
+	PaymentMethodType string
+	ReaderID          string
+	Description       string
+	ReceiptEmail      string
+	Metadata          map[string]string
+	Created           time.Time
 }
 
 func (c *Charge) clone() Charge {
@@ -183,22 +215,29 @@ type card struct {
 	brand, last4, funding string
 }
 
-// succeedLocked moves a payment intent to succeeded with a new charge.
+// succeedLocked moves a payment intent to succeeded with a new card charge.
 func (p *Provider) succeedLocked(pi *PaymentIntent, c card, receiptEmail string) *Charge {
-	now := p.now()
-	pm := newID("pm_", 24)
-	ch := &Charge{
-		ID: newID("ch_", 24), PaymentIntentID: pi.ID, Amount: pi.Amount, Currency: pi.Currency,
-		Brand: c.brand, Last4: c.last4, Funding: c.funding, ExpMonth: 12, ExpYear: 2030,
-		PaymentMethodID: pm, Description: pi.Description, ReceiptEmail: receiptEmail,
-		Metadata: cloneMap(pi.Metadata), Created: now,
-	}
-	p.charges[ch.ID] = ch
-	pi.Status, pi.AmountReceived, pi.LatestChargeID, pi.PaymentMethodID = IntentSucceeded, pi.Amount, ch.ID, pm
-	pi.lastPaymentError = nil
+	ch := p.newChargeLocked(pi, c, "card", receiptEmail)
+	pi.Status, pi.AmountReceived = IntentSucceeded, pi.Amount
 	if receiptEmail != "" {
 		pi.ReceiptEmail = receiptEmail
 	}
+	return ch
+}
+
+// newChargeLocked makes a captured charge of the intent's amount with a new
+// payment method and makes it the intent's latest charge; the caller sets
+// the intent's status.
+func (p *Provider) newChargeLocked(pi *PaymentIntent, c card, methodType, receiptEmail string) *Charge {
+	pm := newID("pm_", 24)
+	ch := &Charge{
+		ID: newID("ch_", 24), PaymentIntentID: pi.ID, Amount: pi.Amount, Captured: true, Currency: pi.Currency,
+		Brand: c.brand, Last4: c.last4, Funding: c.funding, ExpMonth: 12, ExpYear: 2030,
+		PaymentMethodID: pm, PaymentMethodType: methodType, Description: pi.Description, ReceiptEmail: receiptEmail,
+		Metadata: cloneMap(pi.Metadata), Created: p.now(),
+	}
+	p.charges[ch.ID] = ch
+	pi.LatestChargeID, pi.PaymentMethodID, pi.lastPaymentError = ch.ID, pm, nil
 	return ch
 }
 
@@ -223,6 +262,11 @@ func (p *Provider) refundLocked(in refundInput, req *apiCall, eff *effects) (*Re
 		}
 		if in.paymentIntent != "" && in.paymentIntent != ch.PaymentIntentID {
 			return nil, invalidParam("payment_intent", "", fmt.Sprintf("The charge %s does not belong to the PaymentIntent %s.", in.charge, in.paymentIntent))
+		}
+		if !ch.Captured {
+			// Stripe would release the authorization; the sandbox does that only through a cancel of the intent.
+			return nil, &apiError{status: 400, Type: typeInvalidRequest, Param: "charge", executed: true,
+				Message: fmt.Sprintf("The charge %s has not been captured: cancel its PaymentIntent (%s) to release the authorization.", ch.ID, ch.PaymentIntentID)}
 		}
 	case in.paymentIntent != "":
 		pi := p.intents[in.paymentIntent]

@@ -160,6 +160,9 @@ type Provider struct {
 	refunds      map[string]*Refund
 	piRefunds    map[string][]string // payment intent id -> refund ids, oldest first
 	goRefundKeys map[string]string   // payment intent id + "\x00" + key -> refund id
+	locations    map[string]*TerminalLocation
+	readers      map[string]*TerminalReader
+	seq          uint64 // creation order of locations and readers (their ids are random), for lists
 	idem         map[string]*idemEntry
 	events       []*eventRec
 	subs         []func(Payment)
@@ -196,6 +199,8 @@ func New(opts Options) *Provider {
 		refunds:      map[string]*Refund{},
 		piRefunds:    map[string][]string{},
 		goRefundKeys: map[string]string{},
+		locations:    map[string]*TerminalLocation{},
+		readers:      map[string]*TerminalReader{},
 		idem:         map[string]*idemEntry{},
 		fail:         map[string]failRule{},
 	}
@@ -365,6 +370,9 @@ func (p *Provider) intentViewLocked(pi *PaymentIntent) Payment {
 	}
 	if ch := p.charges[pi.LatestChargeID]; ch != nil {
 		v.CardNumberMasked, v.CardType = "************"+ch.Last4, strings.ToUpper(ch.Brand)
+		if !ch.Captured {
+			return v // an authorization (requires_capture), or one released by a cancel: nothing was paid or refunded
+		}
 		v.RefundedInCents = ch.AmountRefunded
 		switch {
 		case ch.AmountRefunded > 0 && ch.AmountRefunded >= ch.Amount:
@@ -567,6 +575,20 @@ const (
 	OpPaymentIntentsRetrieve   = "payment_intents.retrieve"
 	OpRefundsCreate            = "refunds.create"
 	OpRefundsRetrieve          = "refunds.retrieve"
+
+	OpPaymentIntentsCreate                           = "payment_intents.create"
+	OpPaymentIntentsCancel                           = "payment_intents.cancel"
+	OpTerminalLocationsCreate                        = "terminal.locations.create"
+	OpTerminalLocationsRetrieve                      = "terminal.locations.retrieve"
+	OpTerminalLocationsList                          = "terminal.locations.list"
+	OpTerminalReadersCreate                          = "terminal.readers.create"
+	OpTerminalReadersRetrieve                        = "terminal.readers.retrieve"
+	OpTerminalReadersUpdate                          = "terminal.readers.update"
+	OpTerminalReadersDelete                          = "terminal.readers.delete"
+	OpTerminalReadersList                            = "terminal.readers.list"
+	OpTerminalReadersProcessPaymentIntent            = "terminal.readers.process_payment_intent"
+	OpTerminalReadersCancelAction                    = "terminal.readers.cancel_action"
+	OpTestHelpersTerminalReadersPresentPaymentMethod = "test_helpers.terminal.readers.present_payment_method"
 )
 
 // opAliases are the operation names of the provider's former API.

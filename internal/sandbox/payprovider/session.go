@@ -472,7 +472,9 @@ type intentJSON struct {
 	PaymentMethod      *string               `json:"payment_method"`
 	PaymentMethodTypes []string              `json:"payment_method_types"`
 	ReceiptEmail       *string               `json:"receipt_email"`
-	Status             string                `json:"status"`
+	// StatementDescriptorSuffix: null unless sent on create.
+	StatementDescriptorSuffix *string `json:"statement_descriptor_suffix"`
+	Status                    string  `json:"status"`
 }
 
 type cardJSON struct {
@@ -485,9 +487,50 @@ type cardJSON struct {
 	Network  string `json:"network"`
 }
 
+// cardPresentJSON is payment_method_details.card_present of a charge made
+// on a Terminal reader.
+type cardPresentJSON struct {
+	AmountAuthorized                  int64              `json:"amount_authorized"`
+	Brand                             string             `json:"brand"`
+	BrandProduct                      any                `json:"brand_product"`
+	CardholderName                    any                `json:"cardholder_name"`
+	Country                           string             `json:"country"`
+	EmvAuthData                       string             `json:"emv_auth_data"`
+	ExpMonth                          int                `json:"exp_month"`
+	ExpYear                           int                `json:"exp_year"`
+	Fingerprint                       string             `json:"fingerprint"`
+	Funding                           string             `json:"funding"`
+	GeneratedCard                     any                `json:"generated_card"`
+	IncrementalAuthorizationSupported bool               `json:"incremental_authorization_supported"`
+	Last4                             string             `json:"last4"`
+	Network                           string             `json:"network"`
+	NetworkTransactionID              string             `json:"network_transaction_id"`
+	Offline                           any                `json:"offline"`
+	OvercaptureSupported              bool               `json:"overcapture_supported"`
+	PreferredLocales                  []string           `json:"preferred_locales"`
+	ReadMethod                        string             `json:"read_method"`
+	Reader                            string             `json:"reader,omitempty"`
+	Receipt                           cardPresentReceipt `json:"receipt"`
+}
+
+type cardPresentReceipt struct {
+	AccountType                  string `json:"account_type"`
+	ApplicationCryptogram        string `json:"application_cryptogram"`
+	ApplicationPreferredName     string `json:"application_preferred_name"`
+	AuthorizationCode            any    `json:"authorization_code"`
+	AuthorizationResponseCode    string `json:"authorization_response_code"`
+	CardholderVerificationMethod string `json:"cardholder_verification_method"`
+	DedicatedFileName            string `json:"dedicated_file_name"`
+	TerminalVerificationResults  string `json:"terminal_verification_results"`
+	TransactionStatusInformation string `json:"transaction_status_information"`
+}
+
+// paymentMethodDetailsJSON has card or card_present, after type, as
+// Stripe's charges do.
 type paymentMethodDetailsJSON struct {
-	Card cardJSON `json:"card"`
-	Type string   `json:"type"`
+	Card        *cardJSON        `json:"card,omitempty"`
+	CardPresent *cardPresentJSON `json:"card_present,omitempty"`
+	Type        string           `json:"type"`
 }
 
 type outcomeJSON struct {
@@ -592,9 +635,13 @@ func (p *Provider) sessionJSONLocked(s *CheckoutSession, exp expansion) sessionJ
 func (p *Provider) intentJSONLocked(pi *PaymentIntent, exp expansion) intentJSON {
 	j := intentJSON{
 		ID: pi.ID, Object: "payment_intent", Amount: pi.Amount, AmountReceived: pi.AmountReceived,
-		CaptureMethod: "automatic_async", ClientSecret: clientSecret(pi.ID), ConfirmationMethod: "automatic",
+		CaptureMethod: pi.captureMethod(), ClientSecret: clientSecret(pi.ID), ConfirmationMethod: "automatic",
 		Created: pi.Created.Unix(), Currency: pi.Currency, Description: optStr(pi.Description), Metadata: cloneMap(pi.Metadata),
-		PaymentMethod: optStr(pi.PaymentMethodID), PaymentMethodTypes: []string{"card"}, ReceiptEmail: optStr(pi.ReceiptEmail), Status: pi.Status,
+		PaymentMethod: optStr(pi.PaymentMethodID), PaymentMethodTypes: pi.methodTypes(), ReceiptEmail: optStr(pi.ReceiptEmail), Status: pi.Status,
+		StatementDescriptorSuffix: optStr(pi.StatementDescriptorSuffix),
+	}
+	if pi.Status == IntentRequiresCapture {
+		j.AmountCapturable = pi.Amount
 	}
 	if !pi.CanceledAt.IsZero() {
 		at := pi.CanceledAt.Unix()
@@ -613,14 +660,13 @@ func (p *Provider) intentJSONLocked(pi *PaymentIntent, exp expansion) intentJSON
 }
 
 func (p *Provider) chargeJSONLocked(ch *Charge) chargeJSON {
-	return chargeJSON{
+	j := chargeJSON{
 		ID:             ch.ID,
 		Object:         "charge",
 		Amount:         ch.Amount,
-		AmountCaptured: ch.Amount,
 		AmountRefunded: ch.AmountRefunded,
 		BillingDetails: billingDetailsJSON{Email: optStr(ch.ReceiptEmail)},
-		Captured:       true,
+		Captured:       ch.Captured,
 		Created:        ch.Created.Unix(),
 		Currency:       ch.Currency,
 		Description:    optStr(ch.Description),
@@ -629,11 +675,36 @@ func (p *Provider) chargeJSONLocked(ch *Charge) chargeJSON {
 		Paid:           true,
 		PaymentIntent:  ch.PaymentIntentID,
 		PaymentMethod:  ch.PaymentMethodID,
-		PaymentMethodDetails: paymentMethodDetailsJSON{Type: "card", Card: cardJSON{
-			Brand: ch.Brand, Country: "US", ExpMonth: ch.ExpMonth, ExpYear: ch.ExpYear, Funding: ch.Funding, Last4: ch.Last4, Network: ch.Brand}},
-		ReceiptEmail: optStr(ch.ReceiptEmail),
-		Refunded:     ch.Refunded,
-		Status:       "succeeded",
+		ReceiptEmail:   optStr(ch.ReceiptEmail),
+		Refunded:       ch.Refunded,
+		Status:         "succeeded",
+	}
+	if ch.Captured {
+		j.AmountCaptured = ch.Amount
+	}
+	if ch.PaymentMethodType == "card_present" {
+		j.PaymentMethodDetails = paymentMethodDetailsJSON{Type: "card_present", CardPresent: cardPresentDetails(ch)}
+	} else {
+		j.PaymentMethodDetails = paymentMethodDetailsJSON{Type: "card", Card: &cardJSON{
+			Brand: ch.Brand, Country: "US", ExpMonth: ch.ExpMonth, ExpYear: ch.ExpYear, Funding: ch.Funding, Last4: ch.Last4, Network: ch.Brand}}
+	}
+	return j
+}
+
+// cardPresentDetails is what a simulated reader read from a tapped card:
+// Stripe's shape, with fixed EMV values of an approved contactless read.
+func cardPresentDetails(ch *Charge) *cardPresentJSON {
+	sum := sha256.Sum256([]byte("fingerprint\x00" + ch.Brand + ch.Last4))
+	return &cardPresentJSON{
+		AmountAuthorized: ch.Amount, Brand: ch.Brand, Country: "US", ExpMonth: ch.ExpMonth, ExpYear: ch.ExpYear,
+		Fingerprint: hex.EncodeToString(sum[:])[:16], Funding: ch.Funding, Last4: ch.Last4, Network: ch.Brand,
+		NetworkTransactionID: strings.ToUpper(hex.EncodeToString(sum[8:15])), PreferredLocales: []string{"en"},
+		ReadMethod: "contactless_emv", Reader: ch.ReaderID,
+		Receipt: cardPresentReceipt{
+			AccountType: ch.Funding, ApplicationCryptogram: "3F1A0E5C0B2D7A91", ApplicationPreferredName: strings.ToUpper(ch.Brand) + " CREDIT",
+			AuthorizationResponseCode: "3030", CardholderVerificationMethod: "none", DedicatedFileName: emvAID(ch.Brand),
+			TerminalVerificationResults: "0000000000", TransactionStatusInformation: "0000",
+		},
 	}
 }
 
@@ -650,6 +721,18 @@ func (p *Provider) refundJSONLocked(rf *Refund, exp expansion) refundJSON {
 		j.PaymentIntent = p.intentJSONLocked(pi, exp.sub("payment_intent"))
 	}
 	return j
+}
+
+// emvAID is the EMV application identifier of a card brand (the receipt's
+// dedicated_file_name).
+func emvAID(brand string) string {
+	switch brand {
+	case "mastercard":
+		return "A0000000041010"
+	case "amex":
+		return "A00000002501"
+	}
+	return "A0000000031010" // Visa
 }
 
 // clientSecret is a stable client_secret for a payment intent.

@@ -25,6 +25,16 @@ const (
 	EventCheckoutSessionCompleted = "checkout.session.completed" // after Pay on the hosted page
 	EventCheckoutSessionExpired   = "checkout.session.expired"   // expires_at passed, or POST …/expire
 	EventChargeRefunded           = "charge.refunded"            // after every refund; data.object is the charge
+
+	// The Terminal flow's events (intents made by POST /v1/payment_intents).
+	// data.object is the intent for payment_intent.*, the reader with its
+	// action for terminal.reader.*.
+	EventPaymentIntentSucceeded               = "payment_intent.succeeded"                 // an approved card, capture_method automatic(_async)
+	EventPaymentIntentAmountCapturableUpdated = "payment_intent.amount_capturable_updated" // an approved card, capture_method manual (requires_capture)
+	EventPaymentIntentPaymentFailed           = "payment_intent.payment_failed"            // a declined card
+	EventPaymentIntentCanceled                = "payment_intent.canceled"                  // POST /v1/payment_intents/{id}/cancel
+	EventTerminalReaderActionSucceeded        = "terminal.reader.action_succeeded"         // the reader's action took the payment
+	EventTerminalReaderActionFailed           = "terminal.reader.action_failed"            // the reader's action ended with a declined card
 )
 
 // maxDeliveryAttempts is how often an event is tried before giving up.

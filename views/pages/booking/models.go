@@ -229,7 +229,12 @@ type PaymentStatusView struct {
 	NextURL   string
 	NextLabel string
 	Parts     []RefundPartView // a refund: where each part of it stands
-	CSRFToken string           // for the parts handed back at the counter
+	CSRFToken string           // for the parts handed back at the counter, and Cancel
+	// Reader: a card-reader payment asking for the card (the page polls every second);
+	// CancelURL stops it (the reader stops asking, nothing is taken).
+	Reader      bool
+	CancelURL   string
+	CancelLabel string
 }
 
 // RefundPartView is one part of a refund: "9,00 € back to PAYPAL" and whether it went out.

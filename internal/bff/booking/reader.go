@@ -1,0 +1,134 @@
+package booking
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/settlement"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/views/components"
+	view "github.com/cinemabff/cinemabff/views/pages/booking"
+)
+
+// Paying a change on the device's card reader (the box office, the kiosk): the exact amount
+// goes to the reader, the page follows it ("Insert, tap or swipe the card") and moves on by
+// itself when the provider says paid; a declined card or a stopped reader leaves the change
+// open with the reason.
+
+// payOnReader starts the change's card-present payment on this device's reader and shows it.
+func (s *Handler) payOnReader(c echo.Context, e visit.Edit, change settlement.Change, due cinema.Money, tender string) error {
+	ctx := c.Request().Context()
+	st := s.Settler()
+	entry, err := st.StartReaderPayment(ctx, change, due, web.DeviceOf(c).ReaderID, tender)
+	if err != nil {
+		return err
+	}
+	e.Entry = entry.ID
+	s.SaveEdit(c, e)
+	// Handing the payment to the reader is a money step: never cut off halfway.
+	entry, _, err = s.AdvanceWithin(ctx, entry.ID)
+	if err != nil && entry.State == ledger.StateFailed {
+		s.Flash(c, readerRefusal(web.Loc(c), err))
+		return s.Redirect(c, s.readerBack(c))
+	}
+	if err != nil {
+		web.LoggerFrom(ctx, s.Logger).Warn("card reader payment not started at once", "entry", entry.ID, "err", err)
+	}
+	return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
+}
+
+// cancelOnReader is Cancel on the reader's page: the reader stops asking, nothing is taken,
+// and the change stays open for cash or another try. A card presented at the same moment
+// makes it paid (the status says so).
+func (s *Handler) cancelOnReader(c echo.Context) error {
+	entry, e, ok, err := s.entryForVisit(c)
+	if !ok {
+		return err
+	}
+	ctx := c.Request().Context()
+	dctx, cancel := s.Detached(ctx)
+	entry, err = s.Settler().CancelAtReader(dctx, entry.ID)
+	cancel()
+	if errors.Is(err, settlement.ErrNotAtReader) {
+		return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
+	}
+	if err != nil {
+		return s.FromUpstream(err, s.URL(web.RouteEditStatus, entry.ID), web.Loc(c).T("booking.see_status"))
+	}
+	if entry.State == ledger.StateFailed {
+		s.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: entry.CinemaID, BookingNumber: entry.BookingNumber,
+			AmountCents: 0, Currency: entry.Currency, Detail: "card reader payment cancelled, nothing taken"})
+	}
+	return s.afterSettle(c, e, entry)
+}
+
+// readerRefusal says why the reader did not take the payment, in l's words.
+func readerRefusal(l *i18n.Localizer, err error) string {
+	switch {
+	case errors.Is(err, upstream.ErrReaderOffline):
+		return l.T("booking.reader_offline")
+	case errors.Is(err, upstream.ErrReaderBusy):
+		return l.T("booking.reader_busy")
+	case errors.Is(err, settlement.ErrNoReaders):
+		return l.T("staff.counter.no_reader")
+	}
+	return l.T("booking.reader_not_started")
+}
+
+// readerStatusView says where a card-reader payment stands: the reader asking for the card
+// (with Cancel), or the change being saved once it is paid.
+func (s *Handler) readerStatusView(c echo.Context, entry ledger.Entry, v *view.PaymentStatusView) {
+	l := web.Loc(c)
+	amount := l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})
+	switch entry.State {
+	case ledger.StateCreated, ledger.StateRedirected:
+		v.Heading, v.Body = l.T("booking.reader_waiting", "Amount", amount), l.T("booking.reader_waiting_text", "Amount", amount)
+		v.CancelURL, v.CancelLabel, v.CSRFToken = s.URL(web.RouteEditReaderCancel, entry.ID), l.T("booking.reader_cancel"), web.CSRFToken(c)
+		v.Reader = true
+	case ledger.StatePaid, ledger.StateApplying:
+		v.Kind = components.NoticeSuccess
+		v.Heading, v.Body = l.T("booking.reader_paid", "Amount", amount, "Card", refundCard(l, entry)), l.T("booking.status_paid_text", "Amount", amount)
+	}
+}
+
+// readerFailed is the answer when the reader did not take the payment (declined, stopped,
+// nobody there): the change is still open; the counter's payment page, or the change at a
+// kiosk, says why.
+func (s *Handler) readerFailed(c echo.Context, e visit.Edit, entry ledger.Entry) error {
+	msg := readerOutcome(web.Loc(c), entry)
+	e.Entry = ""
+	s.SaveEdit(c, e)
+	s.Flash(c, msg)
+	return s.Redirect(c, s.readerBack(c))
+}
+
+// readerBack is where a card payment that took nothing sends the person, to try again: the
+// counter's payment page, or the change (a kiosk).
+func (s *Handler) readerBack(c echo.Context) string {
+	if s.AtCounter(c) {
+		return s.URL(web.RouteEditCounterPay)
+	}
+	return s.URL(web.RouteEdit)
+}
+
+// readerOutcome says, in l's words, why a card-reader payment took nothing (the ledger keeps
+// the provider's own words for staff).
+func readerOutcome(l *i18n.Localizer, entry ledger.Entry) string {
+	switch why := entry.LastError; {
+	case strings.HasPrefix(why, "cancelled"):
+		return l.T("booking.reader_cancelled")
+	case strings.HasPrefix(why, "nobody presented a card"), strings.HasPrefix(why, "not handed to the reader"):
+		return l.T("booking.reader_timed_out")
+	case strings.HasPrefix(why, "the reader did not take"):
+		return l.T("booking.reader_not_started")
+	}
+	return l.T("booking.reader_declined")
+}
