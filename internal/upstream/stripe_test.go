@@ -219,3 +219,78 @@ func TestStripeReturnURLsKeepThePlaceholder(t *testing.T) {
 		t.Errorf("%s", u)
 	}
 }
+
+// exerciseReaders makes every card-reader call of the adapter once; against the stateful
+// sandbox (stateful) it also checks what the reader does.
+func exerciseReaders(t *testing.T, base, key string, stateful bool, tap func(readerID, card string) error) {
+	t.Helper()
+	s, err := NewStripePayments(StripeOptions{BaseURL: base, SecretKey: key, Retries: stripe.Int64(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	loc, err := s.EnsureLocation(ctx, "Test Cinemas", "DE")
+	if err != nil || loc == "" {
+		t.Fatalf("ensure location: %q %v", loc, err)
+	}
+	r, err := s.RegisterReader(ctx, "simulated-wpe", "Counter 1", loc)
+	if err != nil || r.ID == "" {
+		t.Fatalf("register reader: %+v %v", r, err)
+	}
+	if list, err := s.ListReaders(ctx); err != nil || len(list) == 0 {
+		t.Fatalf("list readers: %+v %v", list, err)
+	}
+	p, err := s.StartReaderPayment(ctx, ReaderPaymentRequest{ReaderID: r.ID, AmountCents: 1325, Currency: "EUR", IdempotencyKey: "le_r1",
+		Description: "Change to booking 100002", Metadata: map[string]string{"booking": "0001/100002"}})
+	if err != nil || !strings.HasPrefix(p.ID, "pi_") {
+		t.Fatalf("start reader payment: %+v %v", p, err)
+	}
+	got, err := s.GetReader(ctx, r.ID)
+	if err != nil {
+		t.Fatalf("get reader: %v", err)
+	}
+	if stateful {
+		if got.Action.State != ReaderInProgress || got.Action.PaymentID != p.ID || got.Action.AmountCents != 1325 {
+			t.Errorf("reader after the payment was sent: %+v", got.Action)
+		}
+		if err := tap(r.ID, "4242424242424242"); err != nil {
+			t.Fatal(err)
+		}
+		paid, err := s.GetPayment(ctx, p.ID)
+		if err != nil || paid.Status != cinema.PaymentPaid || paid.Amount.Cents != 1325 || paid.CardType != "VISA" || !strings.HasSuffix(paid.CardNumberMasked, "4242") {
+			t.Errorf("the card-present payment after the tap: %+v %v", paid, err)
+		}
+		p2, err := s.StartReaderPayment(ctx, ReaderPaymentRequest{ReaderID: r.ID, AmountCents: 500, Currency: "EUR", IdempotencyKey: "le_r2"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.StartReaderPayment(ctx, ReaderPaymentRequest{ReaderID: r.ID, AmountCents: 700, Currency: "EUR", IdempotencyKey: "le_r3"}); !errors.Is(err, ErrReaderBusy) {
+			t.Errorf("a second payment on a busy reader: %v, want ErrReaderBusy", err)
+		}
+		if _, err := s.CancelReaderAction(ctx, r.ID); err != nil {
+			t.Errorf("cancel reader action: %v", err)
+		}
+		if c, err := s.CancelPayment(ctx, p2.ID); err != nil || c.Status != cinema.PaymentCancelled {
+			t.Errorf("cancel the card-present payment: %+v %v", c, err)
+		}
+		return
+	}
+	if _, err := s.CancelReaderAction(ctx, r.ID); err != nil {
+		t.Errorf("cancel reader action: %v", err)
+	}
+	if _, err := s.CancelPayment(ctx, p.ID); err != nil {
+		t.Errorf("cancel payment intent: %v", err)
+	}
+}
+
+func TestStripeReadersAgainstStripeMock(t *testing.T) {
+	exerciseReaders(t, stripeMockURL(t), "sk_test_123", false, nil)
+}
+
+func TestStripeReadersAgainstTheSandbox(t *testing.T) {
+	prov := payprovider.New(payprovider.Options{PublicURL: "http://127.0.0.1/pay", APIKey: "sk_test_sandbox"})
+	t.Cleanup(prov.Close)
+	srv := httptest.NewServer(http.StripPrefix("/pay", prov.Handler()))
+	defer srv.Close()
+	exerciseReaders(t, srv.URL+"/pay", "sk_test_sandbox", true, prov.PresentPaymentMethod)
+}
