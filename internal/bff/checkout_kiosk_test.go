@@ -1,6 +1,7 @@
 package bff
 
 import (
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -9,26 +10,26 @@ import (
 	"github.com/cinemabff/cinemabff/internal/device"
 )
 
-// TestKioskPaysInApp: a payment started from a kiosk is marked in-app; from a customer's own
-// browser it is not.
-func TestKioskPaysInApp(t *testing.T) {
-	for _, tc := range []struct {
-		mode  string
-		inApp bool
-	}{{"customer", false}, {"kiosk", true}} {
-		t.Run(tc.mode, func(t *testing.T) {
-			h := newHarness(t, harnessOpts{sandbox: true})
-			h.enrol(device.Mode(tc.mode))
-			h.buyUpToSummary("1113", twoAdults())
-			h.pressPay()
-			started := h.sb.StartedPayments()
-			if len(started) != 1 {
-				t.Fatalf("%d payments started, want 1", len(started))
-			}
-			if started[0].InApp != tc.inApp || started[0].PaymentMethod != h.srv.paymentMethod {
-				t.Fatalf("started %+v, want in-app %v and method %q", started[0], tc.inApp, h.srv.paymentMethod)
-			}
-		})
+// TestKioskNeverPaysOnAWebPage: a customer's browser pays on the provider's page (not
+// in-app); a kiosk whose card reader is not set up sends nobody to a web page: it says it
+// cannot take cards, and no payment is started.
+func TestKioskNeverPaysOnAWebPage(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	h.buyUpToSummary("1113", twoAdults())
+	h.pressPay()
+	if started := h.sb.StartedPayments(); len(started) != 1 || started[0].InApp || started[0].PaymentMethod != h.srv.paymentMethod {
+		t.Fatalf("the customer's payment: %+v", started)
+	}
+
+	k := newHarness(t, harnessOpts{sandbox: true})
+	k.enrol(device.Kiosk)
+	k.buyUpToSummary("1113", twoAdults())
+	if doc := k.page("/checkout", http.StatusOK); doc.Find(`[data-testid="pay"]`).Length() != 0 || !strings.Contains(doc.Find("main").Text(), "cannot take cards") {
+		t.Fatalf("the summary of a kiosk without a reader: %s", doc.Find("main").Text())
+	}
+	resp, _ := k.post("/checkout/pay", "/checkout", nil)
+	if resp.StatusCode != http.StatusServiceUnavailable || len(k.sb.StartedPayments()) != 0 {
+		t.Fatalf("Pay at a kiosk without a reader: %d, %d payments started", resp.StatusCode, len(k.sb.StartedPayments()))
 	}
 }
 

@@ -241,7 +241,7 @@ func TestBrowserCounterKeys(t *testing.T) {
 		}, check: func(t *testing.T, p *browsertest.Page) {
 			p.Do(waitFor(`[data-testid="changes"]`))
 			shot("booking-after-cash")
-			if got := p.Text(`[data-testid="changes"]`); !strings.Contains(got, "Cash") {
+			if got := p.Text(`[data-testid="changes"]`); !strings.Contains(got, "by cash") {
 				t.Errorf("after the cash payment: %q", got)
 			}
 		}},

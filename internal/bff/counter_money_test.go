@@ -45,7 +45,7 @@ func TestCounterMoneyGoesBackTheWayItCame(t *testing.T) {
 		t.Fatalf("the refused payment was recorded: %+v", es)
 	}
 	_, doc := h.submit("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"terminal"}, "reference": {"TERM-0001"}})
-	if !strings.Contains(doc.Find(`[data-testid="changes"]`).Text(), "Card terminal") {
+	if !strings.Contains(doc.Find(`[data-testid="changes"]`).Text(), "card (box office terminal)") {
 		t.Fatalf("after the terminal payment: %s", doc.Find("main").Text())
 	}
 

@@ -160,7 +160,7 @@ func TestCounterCashChangeDue(t *testing.T) {
 		}
 	}
 	_, doc := h.submit("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"cash"}, "given": {"20"}, "confirm": {"1"}})
-	if changes := doc.Find(`[data-testid="changes"]`).Text(); !strings.Contains(changes, "Paid "+toPay) || !strings.Contains(changes, "Cash") {
+	if changes := doc.Find(`[data-testid="changes"]`).Text(); !strings.Contains(changes, "Paid "+toPay) || !strings.Contains(changes, "by cash") {
 		t.Fatalf("after the cash payment: %q", changes)
 	}
 	if es, _ := entries(t, h); len(es) != 1 || es[0].Tender != "CASH" {

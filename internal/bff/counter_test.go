@@ -79,7 +79,7 @@ func TestCounterEditPaidByCardTerminal(t *testing.T) {
 		t.Fatalf("a refused form wrote ledger entries: %+v", es)
 	}
 	_, doc = h.submit("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"terminal"}, "reference": {"TID-7781-0042"}})
-	if changes := doc.Find(`[data-testid="changes"]`).Text(); !strings.Contains(changes, "Paid "+toPay) || !strings.Contains(changes, "Card terminal") {
+	if changes := doc.Find(`[data-testid="changes"]`).Text(); !strings.Contains(changes, "Paid "+toPay) || !strings.Contains(changes, "card (box office terminal)") {
 		t.Fatalf("booking page after the counter payment: %q", changes)
 	}
 	es, _ := entries(t, h)

@@ -196,8 +196,12 @@ func TestBrowserKioskLayout(t *testing.T) {
 		chromedp.Click(`[data-testid="display-contrast"]`), chromedp.WaitVisible(`body.kiosk-high-contrast.kiosk-large-text [data-testid="seatmap"]`))
 	pickKioskArea(t, p)
 	checkKioskLayout(t, p, "seats-large-contrast", `[data-testid="seat-form"]`, `[data-testid="seat-form"] .button-primary`)
-	p.Do(chromedp.Click(`[data-testid="seat-form"] .button-primary`), chromedp.WaitVisible(`body.kiosk-high-contrast.kiosk-large-text [data-testid="details-form"]`))
-	checkKioskLayout(t, p, "details-large-contrast", `[data-testid="details-form"]`, `[data-testid="details-form"] .button-primary`)
+	// A kiosk asks for no name or e-mail: the seats lead to the summary, paid on the reader; an
+	// e-mail address is optional, typed on the on-screen keyboard.
+	p.Do(chromedp.Click(`[data-testid="seat-form"] .button-primary`), chromedp.WaitVisible(`body.kiosk-high-contrast.kiosk-large-text [data-testid="pay"]`))
+	checkKioskLayout(t, p, "summary-large-contrast", `[data-testid="summary"]`, `[data-testid="pay"]`)
+	p.Do(chromedp.Click(`[data-testid="details-link"]`), chromedp.WaitVisible(`body.kiosk-high-contrast.kiosk-large-text [data-testid="email-keypad"]`))
+	checkKioskLayout(t, p, "email-large-contrast", `[data-testid="details-form"]`, `[data-testid="details-save"]`)
 	p.AssertOnlyHost(strings.TrimPrefix(h.ts.URL, "http://"))
 	p.AssertNoConsoleErrors()
 }

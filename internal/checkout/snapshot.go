@@ -14,6 +14,17 @@ type Snapshot struct {
 	Total     int64          `json:"total"`
 	Currency  string         `json:"currency"`
 	Lang      string         `json:"lang,omitempty"` // the visit's language: its e-mails are written in it
+	// Paid is how the box office took the money (nil: online, or on a card reader, which the
+	// ledger holds).
+	Paid *SnapshotPaid `json:"paid,omitempty"`
+}
+
+// SnapshotPaid is a payment taken at the box office: its tender ("cash" or "terminal"), the
+// cash handed over (0: not typed) and the reference it was recorded under.
+type SnapshotPaid struct {
+	Tender     string `json:"tender"`
+	GivenCents int64  `json:"given,omitempty"`
+	Reference  string `json:"ref,omitempty"`
 }
 
 type SnapshotLine struct {

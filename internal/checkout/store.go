@@ -362,6 +362,31 @@ func (s *Store) MarkCompleted(ctx context.Context, id string, bookingNumber int6
 	return s.update(ctx, id, []State{StateAwaiting, StateStarting, StateGivenUp}, `state = 'completed', booking_number = $3, completed_at = $1`, bookingNumber)
 }
 
+// Buyer is the name and e-mail the order's newest record was made with (a sale on a card
+// reader is completed with them).
+func (s *Store) Buyer(ctx context.Context, userSessionID string) (name, email string, err error) {
+	r, err := s.Latest(ctx, userSessionID)
+	if err != nil {
+		return "", "", err
+	}
+	return r.CustomerName, r.CustomerEmail, nil
+}
+
+// Completed records that the order became booking number (a sale on a card reader): its
+// newest record is marked completed, once; a record already completed with that number is
+// left as it is.
+func (s *Store) Completed(ctx context.Context, userSessionID string, number int64) error {
+	r, err := s.Latest(ctx, userSessionID)
+	if err != nil {
+		return err
+	}
+	if r.State == StateCompleted && r.BookingNumber == number {
+		return nil
+	}
+	_, err = s.MarkCompleted(ctx, r.ID, number)
+	return err
+}
+
 // MarkGivenUp records an order given up after the watch window: why, and whether CancelOrder
 // was accepted upstream.
 func (s *Store) MarkGivenUp(ctx context.Context, id, reason string, cancelled bool) (Record, error) {

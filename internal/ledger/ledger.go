@@ -21,6 +21,10 @@ type Kind string
 const (
 	KindPayment Kind = "payment" // the customer pays a positive balance
 	KindRefund  Kind = "refund"  // the customer gets a negative balance back
+	// KindSale is a purchase paid on a card reader (a walk-in, a kiosk guest): applied with
+	// CompleteOrder. EditSessionID is then the order's user session; BookingNumber is set when
+	// the order completes.
+	KindSale Kind = "sale"
 )
 
 // State is where an entry stands. Payments: created → redirected → paid → applying → applied,
@@ -45,7 +49,7 @@ func (s State) Terminal(k Kind) bool {
 	case StateApplied, StateFailed:
 		return true
 	case StateRefunded:
-		return k == KindPayment // a reversed payment ends refunded; a refund still has to be applied
+		return k != KindRefund // a reversed payment ends refunded; a refund still has to be applied
 	}
 	return false
 }
@@ -341,10 +345,10 @@ func transitionTx(ctx context.Context, tx *sql.Tx, id string, from []State, to S
 	e.UpdatedAt = now
 	// The WHERE on the old state makes this a compare-and-set even across replicas.
 	args := []any{e.State, e.ProviderPaymentID, e.ProviderReference, e.RefundID, e.CardMasked, e.CardType,
-		e.HostedURL, e.LastError, e.Attempts, e.UpdatedAt.UnixMilli(), e.ID, prev}
+		e.HostedURL, e.LastError, e.Attempts, e.UpdatedAt.UnixMilli(), e.ID, prev, e.BookingNumber}
 	res, err := tx.ExecContext(ctx, `UPDATE ledger_entries SET state=$1, provider_payment_id=$2, provider_reference=$3,
-		refund_id=$4, card_masked=$5, card_type=$6, hosted_url=$7, last_error=$8, attempts=$9, updated_at=$10
-		WHERE id=$11 AND state=$12`, args...)
+		refund_id=$4, card_masked=$5, card_type=$6, hosted_url=$7, last_error=$8, attempts=$9, updated_at=$10,
+		booking_number=$13 WHERE id=$11 AND state=$12`, args...)
 	if err != nil {
 		return Entry{}, fmt.Errorf("ledger transition write: %w", err)
 	}

@@ -72,9 +72,14 @@ func (st *Settler) startAtReader(ctx context.Context, e ledger.Entry) (ledger.En
 	if l := i18n.FromContext(ctx); l != nil {
 		words = l
 	}
-	p, err := st.readers.StartReaderPayment(ctx, upstream.ReaderPaymentRequest{ReaderID: e.ReaderID, AmountCents: e.AmountCents,
-		Currency: e.Currency, IdempotencyKey: e.IdempotencyKey, Description: words.T("booking.payment_description", "Number", e.BookingNumber),
-		Metadata: map[string]string{"booking": upstream.BookingRef(e.CinemaID, e.BookingNumber), "ledger_entry": e.ID}})
+	r := upstream.ReaderPaymentRequest{ReaderID: e.ReaderID, AmountCents: e.AmountCents, Currency: e.Currency, IdempotencyKey: e.IdempotencyKey,
+		Description: words.T("booking.payment_description", "Number", e.BookingNumber),
+		Metadata:    map[string]string{"booking": upstream.BookingRef(e.CinemaID, e.BookingNumber), "ledger_entry": e.ID}}
+	if e.Kind == ledger.KindSale {
+		// No booking yet: the order it completes.
+		r.Description, r.Metadata = words.T("checkout.reader_description"), map[string]string{"order": e.EditSessionID, "ledger_entry": e.ID}
+	}
+	p, err := st.readers.StartReaderPayment(ctx, r)
 	switch {
 	case err == nil:
 	case p.ID != "" && !errors.Is(err, upstream.ErrReaderOffline) && !errors.Is(err, upstream.ErrReaderBusy):
@@ -197,7 +202,7 @@ func (st *Settler) CancelAtReader(ctx context.Context, id string) (ledger.Entry,
 	if err != nil {
 		return e, err
 	}
-	if !e.AtReader() || e.Kind != ledger.KindPayment {
+	if !e.AtReader() || e.Kind == ledger.KindRefund {
 		return e, ErrNotAtReader
 	}
 	switch e.State {

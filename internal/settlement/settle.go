@@ -63,11 +63,14 @@ func (st *Settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 	case e.State.Terminal(e.Kind):
 		return e, false, nil
 
-	case e.Kind == ledger.KindPayment && e.State == ledger.StateCreated && e.AtReader():
+	case e.Kind != ledger.KindRefund && e.State == ledger.StateCreated && e.AtReader():
 		return st.startAtReader(ctx, e)
 
-	case e.Kind == ledger.KindPayment && e.State == ledger.StateRedirected && e.AtReader():
+	case e.Kind != ledger.KindRefund && e.State == ledger.StateRedirected && e.AtReader():
 		return st.followReader(ctx, e)
+
+	case e.Kind == ledger.KindSale && e.State == ledger.StatePaid:
+		return st.applySale(ctx, e)
 
 	case e.Kind == ledger.KindPayment && e.State == ledger.StateCreated:
 		// The provider call may have happened before a crash: the idempotency key makes a
@@ -129,6 +132,9 @@ func (st *Settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 		if e.Kind == ledger.KindRefund {
 			return st.resolveStaleRefund(ctx, e) // all parts of the refund were claimed together
 		}
+		if e.Kind == ledger.KindSale {
+			return st.resolveStaleSale(ctx, e)
+		}
 		// A claim left by a crash: the booking itself tells whether complete-edit went through.
 		on, err := st.paymentOnBooking(ctx, e)
 		if err != nil {
@@ -163,8 +169,8 @@ func (st *Settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 
 	case e.State == ledger.StateRefundRequested:
 		key := e.IdempotencyKey
-		if e.Kind == ledger.KindPayment {
-			key = "reverse:" + e.ID // reversing a payment that could not be applied
+		if e.Kind != ledger.KindRefund {
+			key = "reverse:" + e.ID // reversing a payment (or sale) that could not be applied
 		}
 		r, err := st.payments.Refund(ctx, e.ProviderPaymentID, e.AmountCents, key)
 		if e.Kind == ledger.KindRefund && (errors.Is(err, upstream.ErrRefundExceedsRefundable) || errors.Is(err, upstream.ErrPaymentNotPaid) || errors.Is(err, upstream.ErrNotFound)) {

@@ -37,7 +37,10 @@ type Deps struct {
 	BoxOffice *boxoffice.Register
 	// Readers are the provider's card readers (card-present payments); nil: none.
 	Readers upstream.CardReaders
-	Logger  *slog.Logger
+	// Sales and SaleTicketing complete the orders sold on a card reader; nil: no such sales.
+	Sales         Sales
+	SaleTicketing SaleTicketing
+	Logger        *slog.Logger
 	// LoggerFrom returns the logger of the request ctx belongs to (with its request id), or
 	// nil; Logger is used when it is nil or returns nil.
 	LoggerFrom func(ctx context.Context) *slog.Logger
@@ -55,22 +58,24 @@ type Deps struct {
 // compare-and-set, so the customer's own request, a second tab, the provider's webhook and the
 // reconciler can all call Advance at once and each step still happens once.
 type Settler struct {
-	ticketing  Ticketing
-	payments   upstream.Payments
-	ledger     *ledger.Store
-	boxOffice  *boxoffice.Register
-	readers    upstream.CardReaders
-	logger     *slog.Logger
-	loggerFrom func(ctx context.Context) *slog.Logger
-	now        func() time.Time
-	returnURL  func(entryID string) string
-	tender     string
-	words      *i18n.Localizer
+	ticketing     Ticketing
+	payments      upstream.Payments
+	ledger        *ledger.Store
+	boxOffice     *boxoffice.Register
+	readers       upstream.CardReaders
+	sales         Sales
+	saleTicketing SaleTicketing
+	logger        *slog.Logger
+	loggerFrom    func(ctx context.Context) *slog.Logger
+	now           func() time.Time
+	returnURL     func(entryID string) string
+	tender        string
+	words         *i18n.Localizer
 }
 
 // New returns a Settler over d.
 func New(d Deps) *Settler {
-	st := &Settler{ticketing: d.Ticketing, payments: d.Payments, ledger: d.Ledger, boxOffice: d.BoxOffice, readers: d.Readers, logger: d.Logger, loggerFrom: d.LoggerFrom,
+	st := &Settler{ticketing: d.Ticketing, payments: d.Payments, ledger: d.Ledger, boxOffice: d.BoxOffice, readers: d.Readers, sales: d.Sales, saleTicketing: d.SaleTicketing, logger: d.Logger, loggerFrom: d.LoggerFrom,
 		now: d.Now, returnURL: d.ReturnURL, tender: d.Tender, words: d.Words}
 	if st.logger == nil {
 		st.logger = slog.Default()

@@ -773,7 +773,7 @@
     var value = input.value;
     if (what === 'back') value = value.slice(0, -1);
     else if (what === 'clear') value = '';
-    else if (value.length < (Number(input.getAttribute('data-max')) || (input.maxLength > 0 ? input.maxLength : 254))) value += what;
+    else if (value.length + what.length <= (Number(input.getAttribute('data-max')) || (input.maxLength > 0 ? input.maxLength : 254))) value += what;
     input.value = value;
     input.dispatchEvent(new Event('input', { bubbles: true }));
   });

@@ -206,10 +206,10 @@ func (s *Handler) finishEdit(c echo.Context, e visit.Edit) error {
 	if e.Entry != "" {
 		if entry, err := s.Ledger.Get(ctx, e.Entry); err == nil {
 			amount := cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}
-			card := strings.TrimSpace(entry.CardType + " " + entry.CardMasked)
+			card, cardEn := visit.CardWords(l, entry.CardType, entry.CardMasked), visit.CardWords(en, entry.CardType, entry.CardMasked)
 			if entry.Kind == ledger.KindPayment {
 				shown = append(shown, l.T("booking.paid_by", "Amount", l.Money(amount), "Card", card))
-				audited = append(audited, en.T("booking.paid_by", "Amount", en.Money(amount), "Card", card))
+				audited = append(audited, en.T("booking.paid_by", "Amount", en.Money(amount), "Card", cardEn))
 			} else {
 				parts := mustGroup(ctx, s, entry) // every part, with its card
 				shown = append(shown, refundSummary(l, parts))

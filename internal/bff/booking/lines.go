@@ -33,7 +33,7 @@ func editPayWith(l *i18n.Localizer, e visit.Edit, balance cinema.Money) (string,
 		}
 		var to []string
 		for _, part := range plan {
-			card := strings.TrimSpace(part.Payment.CardType + " " + part.Payment.CardMasked)
+			card := visit.CardWords(l, part.Payment.CardType, part.Payment.CardMasked)
 			if card == "" {
 				card = l.T("booking.original_payment")
 			}

@@ -2,7 +2,6 @@ package booking
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -10,10 +9,8 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/cinema"
-	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/settlement"
-	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	view "github.com/cinemabff/cinemabff/views/pages/booking"
 )
@@ -36,7 +33,7 @@ func (s *Handler) payOnReader(c echo.Context, e visit.Edit, change settlement.Ch
 	// Handing the payment to the reader is a money step: never cut off halfway.
 	entry, _, err = s.AdvanceWithin(ctx, entry.ID)
 	if err != nil && entry.State == ledger.StateFailed {
-		s.Flash(c, readerRefusal(web.Loc(c), err))
+		s.Flash(c, visit.ReaderRefusal(web.Loc(c), err))
 		return s.Redirect(c, s.readerBack(c))
 	}
 	if err != nil {
@@ -70,19 +67,6 @@ func (s *Handler) cancelOnReader(c echo.Context) error {
 	return s.afterSettle(c, e, entry)
 }
 
-// readerRefusal says why the reader did not take the payment, in l's words.
-func readerRefusal(l *i18n.Localizer, err error) string {
-	switch {
-	case errors.Is(err, upstream.ErrReaderOffline):
-		return l.T("booking.reader_offline")
-	case errors.Is(err, upstream.ErrReaderBusy):
-		return l.T("booking.reader_busy")
-	case errors.Is(err, settlement.ErrNoReaders):
-		return l.T("staff.counter.no_reader")
-	}
-	return l.T("booking.reader_not_started")
-}
-
 // readerStatusView says where a card-reader payment stands: the reader asking for the card
 // (with Cancel), or the change being saved once it is paid.
 func (s *Handler) readerStatusView(c echo.Context, entry ledger.Entry, v *view.PaymentStatusView) {
@@ -103,7 +87,7 @@ func (s *Handler) readerStatusView(c echo.Context, entry ledger.Entry, v *view.P
 // nobody there): the change is still open; the counter's payment page, or the change at a
 // kiosk, says why.
 func (s *Handler) readerFailed(c echo.Context, e visit.Edit, entry ledger.Entry) error {
-	msg := readerOutcome(web.Loc(c), entry)
+	msg := visit.ReaderOutcome(web.Loc(c), entry)
 	e.Entry = ""
 	s.SaveEdit(c, e)
 	s.Flash(c, msg)
@@ -117,18 +101,4 @@ func (s *Handler) readerBack(c echo.Context) string {
 		return s.URL(web.RouteEditCounterPay)
 	}
 	return s.URL(web.RouteEdit)
-}
-
-// readerOutcome says, in l's words, why a card-reader payment took nothing (the ledger keeps
-// the provider's own words for staff).
-func readerOutcome(l *i18n.Localizer, entry ledger.Entry) string {
-	switch why := entry.LastError; {
-	case strings.HasPrefix(why, "cancelled"):
-		return l.T("booking.reader_cancelled")
-	case strings.HasPrefix(why, "nobody presented a card"), strings.HasPrefix(why, "not handed to the reader"):
-		return l.T("booking.reader_timed_out")
-	case strings.HasPrefix(why, "the reader did not take"):
-		return l.T("booking.reader_not_started")
-	}
-	return l.T("booking.reader_declined")
 }

@@ -76,7 +76,7 @@ func refundCard(l *i18n.Localizer, p ledger.Entry) string {
 		}
 		return l.T("booking.refund_to_terminal")
 	}
-	if card := strings.TrimSpace(p.CardType + " " + p.CardMasked); card != "" {
+	if card := visit.CardWords(l, p.CardType, p.CardMasked); card != "" {
 		return card
 	}
 	return l.T("booking.original_payment")

@@ -230,7 +230,7 @@ func typeWithCode(types []cinema.TicketType, code string) *cinema.TicketType {
 
 // paymentText is a payment of the booking in l's language: "€12.50 paid by VISA ****4242".
 func paymentText(l *i18n.Localizer, p cinema.BookingPayment) string {
-	card := strings.TrimSpace(p.CardType + " " + p.CardNumberMasked)
+	card := visit.CardWords(l, p.CardType, p.CardNumberMasked)
 	if p.Amount.Cents < 0 {
 		return l.T("booking.payment_refunded", "Amount", l.Money(p.Amount.Neg()), "Card", card)
 	}

@@ -20,9 +20,14 @@ import (
 
 func (s *Handler) buyCounterView(c echo.Context, v visit.Buy, due cinema.Money) pages.CounterPayView {
 	l := web.Loc(c)
-	return pages.CounterPayView{What: l.N("staff.counter.sale_what", v.Places, "Film", v.FilmTitle),
+	cv := pages.CounterPayView{What: l.N("staff.counter.sale_what", v.Places, "Film", v.FilmTitle),
 		Amount: l.Money(due), DueCents: due.Cents, Currency: due.Currency, ActionURL: s.URL(web.RouteBuyCounterPay), BackURL: s.URL(web.RouteBuySummary), BackLabel: l.T("staff.counter.back_to_order"),
 		CSRFToken: web.CSRFToken(c)}
+	s.CounterMethods(c, &cv)
+	if msg := s.PopFlash(c); msg != "" {
+		cv.Error = msg // why the card reader did not take the last attempt
+	}
+	return cv
 }
 
 func (s *Handler) showBuyCounterPay(c echo.Context) error {
@@ -56,6 +61,9 @@ func (s *Handler) takeBuyCounterPay(c echo.Context) error {
 	}
 	due := o.ToPay()
 	p, problem, err := s.ReadCounterPayment(c, due)
+	if err == nil && p.Method == "reader" && due.Cents > 0 {
+		return s.payBuyOnReader(c, v, o, due, p.Tender, user)
+	}
 	if err == nil {
 		p, problem, err = s.CheckCounterReference(c, s.Settler(), p)
 	}
@@ -75,7 +83,7 @@ func (s *Handler) takeBuyCounterPay(c echo.Context) error {
 	}
 	st := s.checkout()
 	rec, err := st.store.Create(ctx, purchases.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
-		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: due.Cents, Currency: due.Currency, Summary: s.snapshotOf(ctx, v, o)})
+		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: due.Cents, Currency: due.Currency, Summary: s.snapshotOf(ctx, v, o, counterPaid(p))})
 	if errors.Is(err, purchases.ErrActiveExists) {
 		return s.Redirect(c, s.URL(web.RouteBuyReturn, rec.ID))
 	}
@@ -112,4 +120,13 @@ func (s *Handler) takeBuyCounterPay(c echo.Context) error {
 	s.RecordAudit(c, audit.Entry{Action: audit.ActionSale, CinemaID: v.CinemaID, BookingNumber: d.BookingNumber, AmountCents: due.Cents,
 		Currency: due.Currency, Detail: fmt.Sprintf("%d tickets, %s, reference %s, sold by %s", v.Places, p.CardType, p.Reference, user)})
 	return s.Redirect(c, s.URL(web.RouteBuyReturn, rec.ID))
+}
+
+// counterPaid is what the confirmation says about a payment taken at the counter.
+func counterPaid(p visit.CounterPayment) *purchases.SnapshotPaid {
+	paid := &purchases.SnapshotPaid{Tender: p.Method, Reference: p.Reference}
+	if cents, ok := visit.ParseCashAmount(p.Given); ok && p.Method == "cash" {
+		paid.GivenCents = cents
+	}
+	return paid
 }

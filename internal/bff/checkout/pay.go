@@ -1,6 +1,7 @@
 package checkout
 
 import (
+	"cmp"
 	"context"
 	"crypto/subtle"
 	"encoding/json"
@@ -19,6 +20,7 @@ import (
 	purchases "github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	co "github.com/cinemabff/cinemabff/views/pages/checkout"
@@ -26,10 +28,10 @@ import (
 
 // snapshotOf is what the purchase's record keeps of order o: its tickets named in the visit's
 // language, as the confirmation and its e-mail show them.
-func (s *Handler) snapshotOf(ctx context.Context, v visit.Buy, o cinema.Order) string {
+func (s *Handler) snapshotOf(ctx context.Context, v visit.Buy, o cinema.Order, paid *purchases.SnapshotPaid) string {
 	o = s.Named(ctx).Order(o)
 	sn := purchases.Snapshot{CinemaID: v.CinemaID, FilmTitle: v.FilmTitle, Showtime: v.Showtime, Screen: v.Screen, Lang: visit.NoticeLang(ctx),
-		Fees: o.BookingFee.Cents, Total: o.Total.Cents, Currency: o.Total.Currency}
+		Fees: o.BookingFee.Cents, Total: o.Total.Cents, Currency: o.Total.Currency, Paid: paid}
 	for _, t := range o.Tickets() {
 		sn.Tickets = append(sn.Tickets, purchases.SnapshotLine{Description: t.Description, Seat: seatWords(i18n.FromContext(ctx), t.Seat), Cents: t.FinalPrice.Cents})
 	}
@@ -48,21 +50,31 @@ func (s *Handler) startBuyPayment(c echo.Context) error {
 	if s.AtCounter(c) {
 		return s.Redirect(c, s.URL(web.RouteBuyCounterPay)) // terminal or cash; name and e-mail optional
 	}
-	if v.Name == "" || v.Email == "" {
+	onReader := web.IsKiosk(c) && s.HasReader(c) // the tickets print here: no name or e-mail needed
+	if !onReader && (v.Name == "" || v.Email == "") {
 		return s.Redirect(c, s.URL(web.RouteBuyDetails))
 	}
 	ctx := c.Request().Context()
 	st := s.checkout()
 	if rec, busy := s.BuyPaymentUnderWay(c, v); busy {
-		return s.continuePayment(c, rec)
+		return s.continueOnReader(c, rec)
+	}
+	if web.IsKiosk(c) && !onReader {
+		// A kiosk never sends its guest to a web payment page.
+		l := web.Loc(c)
+		return s.renderBuySummary(c, http.StatusServiceUnavailable, &components.Notice{Kind: components.NoticeError,
+			Heading: l.T("checkout.kiosk_no_reader"), Body: l.T("checkout.kiosk_no_reader_text")}, summaryForm{})
 	}
 	o, err := s.Ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
 		return s.buyEnded(c, v, err)
 	}
 	toPay := o.ToPay()
+	if onReader && toPay.Cents > 0 {
+		return s.payBuyOnReader(c, v, o, toPay, cmp.Or(s.Cfg.TenderTerminal, "CREDIT"), "")
+	}
 	rec, err := st.store.Create(ctx, purchases.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
-		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: toPay.Cents, Currency: toPay.Currency, Summary: s.snapshotOf(ctx, v, o)})
+		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: toPay.Cents, Currency: toPay.Currency, Summary: s.snapshotOf(ctx, v, o, nil)})
 	if errors.Is(err, purchases.ErrActiveExists) {
 		return s.continuePayment(c, rec)
 	}
@@ -350,11 +362,13 @@ func (s *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) erro
 	for _, t := range sn.Tickets {
 		v.Tickets = append(v.Tickets, co.Line{Description: t.Description, Seat: t.Seat, Amount: money(t.Cents, sn.Currency)})
 	}
+	v.DoneURL, v.CSRFToken = s.URL(web.RouteVisitReset), web.CSRFToken(c)
+	paidHere := s.paidAtDevice(ctx, l, rec, sn, &v)
 	r := s.checkout().poller.Get(ctx, rec.UserSessionID)
 	if r.Err == nil && r.Details.Completed {
 		d := r.Details
-		if wp := d.WebPayment; wp != nil && wp.Amount.Cents > 0 {
-			v.Payments = append(v.Payments, co.Line{Description: l.T("checkout.card_payment"), Seat: strings.TrimSpace(wp.CardType + " " + wp.CardNumberMasked), Amount: l.Money(wp.Amount)})
+		if wp := d.WebPayment; wp != nil && wp.Amount.Cents > 0 && !paidHere {
+			v.Payments = append(v.Payments, co.Line{Description: l.T("checkout.card_payment"), Seat: visit.CardWords(l, wp.CardType, wp.CardNumberMasked), Amount: l.Money(wp.Amount)})
 		}
 		for _, a := range d.AdditionalPayments {
 			v.Payments = append(v.Payments, co.Line{Description: additionalLabel(l, a.CardType), Seat: a.MaskedCardNumber, Amount: l.Money(a.Amount)})
@@ -378,6 +392,39 @@ func (s *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) erro
 		s.Sessions.Put(c.Request().Context(), visit.SessBuyDone, rec.ID)
 	}
 	return s.Render(c, http.StatusOK, l.T("checkout.confirmation_page_title", "Number", v.BookingNumber), co.Confirmation(v))
+}
+
+// paidAtDevice adds to v what was taken at the counter or on a card reader (our own records:
+// the purchase's snapshot, the ledger) and reports whether anything was.
+func (s *Handler) paidAtDevice(ctx context.Context, l *i18n.Localizer, rec purchases.Record, sn purchases.Snapshot, v *co.ConfirmationView) bool {
+	money := func(cents int64) string { return l.Money(cinema.Money{Cents: cents, Currency: rec.Currency}) }
+	if p := sn.Paid; p != nil && rec.AmountCents > 0 {
+		line := co.Line{Description: visit.CardWords(l, p.Tender, ""), Amount: money(rec.AmountCents)}
+		if p.Tender == "terminal" {
+			line.Seat = p.Reference
+		}
+		v.Payments = append(v.Payments, line)
+		if p.GivenCents > 0 {
+			v.Given, v.Change = money(p.GivenCents), money(p.GivenCents-rec.AmountCents)
+		}
+		return true
+	}
+	if s.Ledger == nil {
+		return false
+	}
+	entries, err := s.Ledger.ForEdit(ctx, rec.UserSessionID)
+	if err != nil {
+		web.LoggerFrom(ctx, s.Logger).Warn("card-reader payment for the confirmation", "ref", rec.ID, "err", err)
+		return false
+	}
+	found := false
+	for _, e := range entries {
+		if e.Kind == ledger.KindSale && e.State == ledger.StateApplied {
+			v.Payments = append(v.Payments, co.Line{Description: l.T("checkout.card_on_reader"), Seat: visit.CardWords(l, e.CardType, e.CardMasked), Amount: money(e.AmountCents)})
+			found = true
+		}
+	}
+	return found
 }
 
 func additionalLabel(l *i18n.Localizer, cardType string) string {

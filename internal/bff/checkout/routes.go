@@ -23,6 +23,8 @@ func (s *Handler) Routes(route web.Register) {
 	route("POST", web.RouteBuyPay, s.startBuyPayment)
 	route("GET", web.RouteBuyReturn, s.buyPaymentReturn)
 	route("GET", web.RouteBuyCalendar, s.showBuyCalendar)
+	route("GET", web.RouteBuyReader, s.showBuyReader)
+	route("POST", web.RouteBuyReaderCancel, s.cancelBuyReader)
 
 	counters := s.CountersOnly()
 	route("GET", web.RouteBuyCounterPay, s.showBuyCounterPay, counters)

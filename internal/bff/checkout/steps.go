@@ -153,8 +153,8 @@ func (s *Handler) chooseBuySeats(c echo.Context) error {
 			return s.buyEnded(c, v, err)
 		}
 	}
-	if v.Name == "" || v.Email == "" {
-		return s.Redirect(c, s.URL(web.RouteBuyDetails))
+	if (v.Name == "" || v.Email == "") && !(web.IsKiosk(c) && s.HasReader(c)) {
+		return s.Redirect(c, s.URL(web.RouteBuyDetails)) // a kiosk prints the tickets: no details needed
 	}
 	s.Flash(c, l.T("checkout.seats_saved"))
 	return s.Redirect(c, s.URL(web.RouteBuySummary))
@@ -177,6 +177,9 @@ func (s *Handler) renderBuyDetails(c echo.Context, status int, v visit.Buy, d co
 	d.Session, d.ActionURL, d.BackURL, d.CSRFToken = s.buyHeader(c.Request().Context(), v), s.URL(web.RouteBuyDetails), s.URL(web.RouteBuySeats), web.CSRFToken(c)
 	d.Countdown = s.buyCountdown(c, v, o)
 	d.Counter = s.AtCounter(c)
+	if d.Kiosk = web.IsKiosk(c) && s.HasReader(c); d.Kiosk {
+		d.BackURL = s.URL(web.RouteBuySummary)
+	}
 	title := web.Loc(c).T("checkout.details_title")
 	if d.Counter {
 		title = web.Loc(c).T("checkout.counter.details_title")
@@ -203,6 +206,9 @@ func (s *Handler) saveBuyDetails(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if web.IsKiosk(c) && s.HasReader(c) {
+		return s.saveKioskDetails(c, v)
+	}
 	name := strings.Join(strings.Fields(c.FormValue("name")), " ")
 	email := strings.TrimSpace(c.FormValue("email"))
 	d := co.DetailsView{Name: name, Email: email}
@@ -222,6 +228,25 @@ func (s *Handler) saveBuyDetails(c echo.Context) error {
 		return s.renderBuyDetails(c, http.StatusUnprocessableEntity, v, d)
 	}
 	v.Name, v.Email = name, email
+	s.SaveBuy(c, v)
+	return s.Redirect(c, s.URL(web.RouteBuySummary))
+}
+
+// saveKioskDetails is the kiosk's e-mail form: a key of the on-screen keyboard types (the page
+// comes back with it), Skip keeps no address, and an address given must be one.
+func (s *Handler) saveKioskDetails(c echo.Context, v visit.Buy) error {
+	email := strings.TrimSpace(c.FormValue("email"))
+	if key := c.FormValue("key"); key != "" {
+		_, email = web.ApplyKey("", email, key)
+		return s.renderBuyDetails(c, http.StatusOK, v, co.DetailsView{Email: email})
+	}
+	if c.FormValue("skip") != "" {
+		email = ""
+	}
+	if email != "" && !validEmail(email) {
+		return s.renderBuyDetails(c, http.StatusUnprocessableEntity, v, co.DetailsView{Email: email, EmailError: web.Loc(c).T("checkout.details_email_invalid")})
+	}
+	v.Email = email
 	s.SaveBuy(c, v)
 	return s.Redirect(c, s.URL(web.RouteBuySummary))
 }
@@ -248,7 +273,8 @@ func (s *Handler) renderBuySummary(c echo.Context, status int, notice *component
 	if err != nil {
 		return err
 	}
-	if (v.Name == "" || v.Email == "") && !s.AtCounter(c) {
+	onReader := web.IsKiosk(c) && s.HasReader(c)
+	if (v.Name == "" || v.Email == "") && !s.AtCounter(c) && !onReader {
 		return s.Redirect(c, s.URL(web.RouteBuyDetails))
 	}
 	ctx := c.Request().Context()
@@ -279,11 +305,26 @@ func (s *Handler) renderBuySummary(c echo.Context, status int, notice *component
 	if view.Counter = s.AtCounter(c); view.Counter {
 		view.PayLabel = l.T("booking.counter.complete_pay", "Amount", money(toPay))
 	}
+	view.Kiosk = web.IsKiosk(c)
+	if view.OnReader = onReader; onReader {
+		view.PayLabel = l.T("checkout.kiosk_pay", "Amount", money(toPay))
+	}
 	if view.NothingToPay {
 		view.PayLabel = l.T("checkout.confirm_booking")
 	}
+	view.Who, view.DetailsLabel = whoWords(l, v, view.Counter, onReader)
+	if web.IsKiosk(c) && !onReader && !view.NothingToPay {
+		// A kiosk never sends its guest to a web payment page: without its reader it cannot sell.
+		view.CannotPay = true
+		if view.Notice == nil {
+			view.Notice = &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.kiosk_no_reader"), Body: l.T("checkout.kiosk_no_reader_text")}
+		}
+	}
 	if rec, busy := s.BuyPaymentUnderWay(c, v); busy {
 		view.UnderwayURL, view.StatusURL = rec.RedirectURL, s.URL(web.RouteBuyReturn, rec.ID)
+		if e, ok := s.saleUnderWay(c, v.UserSessionID); ok {
+			view.StatusURL = s.URL(web.RouteBuyReader, e.ID)
+		}
 		view.UnderwayStat = l.T("checkout.underway_started", "Amount", money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency}),
 			"Time", l.Time(rec.Created, cin.Location(), i18n.Clock))
 		if rec.RedirectURL == "" {
@@ -291,6 +332,27 @@ func (s *Handler) renderBuySummary(c echo.Context, status int, notice *component
 		}
 	}
 	return s.Render(c, status, l.T("checkout.summary_title"), co.Summary(view))
+}
+
+// whoWords says whom the tickets are for and where they go, when the buyer did not give both a
+// name and an e-mail address (a walk-in at the counter, a guest at the kiosk), and the words of
+// the link to add them; "" when the summary names both.
+func whoWords(l *i18n.Localizer, v visit.Buy, counter, kiosk bool) (who, add string) {
+	switch {
+	case kiosk && v.Email != "":
+		return l.T("checkout.who_kiosk_email", "Email", v.Email), l.T("checkout.change")
+	case kiosk:
+		return l.T("checkout.who_kiosk"), l.T("checkout.who_kiosk_add")
+	case v.Name != "" && v.Email != "":
+		return "", ""
+	case v.Email != "":
+		return l.T("checkout.who_email_print", "Email", v.Email), l.T("checkout.change")
+	case v.Name != "":
+		return l.T("checkout.who_name_print", "Name", v.Name), l.T("checkout.who_counter_add")
+	case counter:
+		return l.T("checkout.who_walk_in"), l.T("checkout.who_counter_add")
+	}
+	return "", ""
 }
 
 func appliedLabel(l *i18n.Localizer, kind, masked string) string {

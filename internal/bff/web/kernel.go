@@ -128,8 +128,10 @@ type Kernel struct {
 	Payments       upstream.Payments
 	PaymentsTender string
 	// Readers are the provider's card readers of counters and kiosks; nil: none (cards are
-	// then not taken at the box office on a reader).
+	// then not taken at the box office on a reader). Sales are the purchase records a sale on
+	// a reader completes.
 	Readers upstream.CardReaders
+	Sales   settlement.Sales
 
 	Ticketing *upstream.Client
 	SeatPlans *seatplans.Cache // seat plans for showing maps (never for deciding a write)
@@ -192,7 +194,7 @@ func (s *Kernel) Use(e *echo.Echo) error {
 // Settler is the settlement of edit payments and refunds over the server's dependencies as
 // they are now (tests replace some of them after New).
 func (s *Kernel) Settler() *settlement.Settler {
-	return settlement.New(settlement.Deps{Ticketing: s.Ticketing, Payments: s.Payments, Ledger: s.Ledger, BoxOffice: s.BoxOffice, Readers: s.Readers, Logger: s.Logger,
+	return settlement.New(settlement.Deps{Ticketing: s.Ticketing, Payments: s.Payments, Ledger: s.Ledger, BoxOffice: s.BoxOffice, Readers: s.Readers, Sales: s.Sales, SaleTicketing: saleTicketing(s.Ticketing), Logger: s.Logger,
 		LoggerFrom: func(ctx context.Context) *slog.Logger { return LoggerFrom(ctx, nil) }, Now: s.Now,
 		ReturnURL: func(id string) string { return s.AbsURL(RouteEditReturn, id) }, Tender: s.PaymentsTender, Words: s.Langs.For(s.Langs.Fallback())})
 }
@@ -211,4 +213,12 @@ func (s *Kernel) HasSession(c echo.Context) bool {
 		return false
 	}
 	return s.Sessions.Token(c.Request().Context()) != ""
+}
+
+// saleTicketing is the ticketing client as the settlement of sales needs it (nil without one).
+func saleTicketing(t *upstream.Client) settlement.SaleTicketing {
+	if t == nil {
+		return nil
+	}
+	return t
 }

@@ -81,6 +81,8 @@ const (
 	RouteEditGiveBack     = "edit.giveback"     // a refund's part handed back at the counter
 	RouteEditReaderCancel = "edit.readercancel" // stop the card reader asking for the card
 	RouteBuyCounterPay    = "buy.counterpay"
+	RouteBuyReader        = "buy.reader"       // a purchase paid on the device's card reader
+	RouteBuyReaderCancel  = "buy.readercancel" // stop the card reader asking for the card
 	RouteNextCustomer     = "staff.next"
 )
 
@@ -168,6 +170,8 @@ var Paths = Routes{
 	RouteEditGiveBack:            "/booking/edit/refund/:entry/given-back",
 	RouteEditReaderCancel:        "/booking/edit/payment/:entry/reader-cancel",
 	RouteBuyCounterPay:           "/checkout/counter-payment",
+	RouteBuyReader:               "/checkout/reader/:entry",
+	RouteBuyReaderCancel:         "/checkout/reader/:entry/cancel",
 	RouteNextCustomer:            "/staff/next-customer",
 	RoutePaymentWebhook:          "/payments/webhook",
 	RouteSwapShow:                "/bookings/:cinema/:number/seats",

@@ -130,6 +130,7 @@ type DetailsView struct {
 	NameError  string
 	EmailError string
 	Countdown  CountdownView
+	Kiosk bool // e-mail only, on the on-screen keyboard; optional
 }
 
 // CountdownView is the live hold countdown.
@@ -152,6 +153,12 @@ type Line struct {
 // SummaryView is the last step before paying.
 type SummaryView struct {
 	Counter       bool // staff at the box office: payment is taken on the next step
+	OnReader      bool // a kiosk: paid on its card reader
+	CannotPay     bool // a kiosk without its card reader: no Pay at all
+	Kiosk         bool // touch: links are buttons
+	// Who says whom the tickets are for and where they go when that is not a name and an
+	// e-mail address (a walk-in, a kiosk guest); DetailsLabel is its link to add them.
+	Who, DetailsLabel string
 	Session       SessionHeader
 	Tickets       []Line
 	Subtotal      string
@@ -203,6 +210,7 @@ type ConfirmationView struct {
 	Fees          string
 	Total         string
 	Payments      []Line
+	Given, Change string // cash handed over at the counter, and the change given back ("" for none)
 	TicketCards   components.TicketsView
 	MailLine      string // where the e-mail with the tickets stands; "" when none was written
 	Kiosk         bool
@@ -210,6 +218,8 @@ type ConfirmationView struct {
 	Reference     string
 	HomeURL       string
 	WhatsOnURL    string
+	DoneURL       string // a kiosk's Done: the visit ends
+	CSRFToken     string
 	// CalendarURL downloads the booking's calendar event (.ics); "" shows no link (kiosk,
 	// counter).
 	CalendarURL string
@@ -235,4 +245,18 @@ type EndedView struct {
 	Body    string
 	NextURL string
 	Label   string
+}
+
+// ReaderView is a purchase's payment on the device's card reader.
+type ReaderView struct {
+	State     string // the ledger entry's state, for tests and styles
+	Kind      components.NoticeKind
+	Heading   string
+	Body      string
+	Amount    string
+	Waiting   bool   // the reader asks for the card
+	PollURL   string // "" once nothing changes by itself
+	CancelURL string // stops the reader while it asks
+	CSRFToken string
+	Counter   bool // keys shown for the clerk
 }

@@ -2,11 +2,7 @@
 // the idle warning for browsers without JavaScript.
 package kiosk
 
-import (
-	"strings"
-
-	"github.com/cinemabff/cinemabff/views/components"
-)
+import "github.com/cinemabff/cinemabff/views/components"
 
 // StartView is the kiosk's start screen: three large choices, nothing that leaves the kiosk,
 // and the languages to choose from.
@@ -84,50 +80,4 @@ type IdleView struct {
 	NowISO      string
 	ResetURL    string // "Start over now"
 	CSRFToken   string
-}
-
-// Key is one key of an on-screen keypad of the collect form: a submit button whose value
-// ("number:7", "email:@", "email:back") the server adds to what was typed so far, so the keypads
-// work by touch without JavaScript; app.js types in place when it runs.
-type Key struct {
-	Value string // field ":" character, or field ":back" / field ":clear"
-	Label string // what the key shows (a character; the two edit keys are named by the catalog)
-}
-
-// Field is the form field a key types into ("number", "email").
-func (k Key) Field() string {
-	f, _, _ := strings.Cut(k.Value, ":")
-	return f
-}
-
-// Edit is "back" or "clear" for the edit keys, "" for a character key.
-func (k Key) Edit() string {
-	switch _, what, _ := strings.Cut(k.Value, ":"); what {
-	case "back", "clear":
-		return what
-	}
-	return ""
-}
-
-// keys are the keys of field, one per character of chars.
-func keys(field, chars string) []Key {
-	var out []Key
-	for _, r := range chars {
-		out = append(out, Key{Value: field + ":" + string(r), Label: string(r)})
-	}
-	return out
-}
-
-// NumberPad is the booking number's keypad, as a telephone's: 1 2 3 / 4 5 6 / 7 8 9 / clear 0 back.
-func NumberPad() [][]Key {
-	return [][]Key{keys("number", "123"), keys("number", "456"), keys("number", "789"),
-		{{Value: "number:clear"}, {Value: "number:0", Label: "0"}, {Value: "number:back"}}}
-}
-
-// EmailKeyboard is the compact letter keyboard of the e-mail address: digits, three rows of
-// letters (QWERTY), and the characters addresses need most.
-func EmailKeyboard() [][]Key {
-	last := append(keys("email", "@.-_"), Key{Value: "email:back"}, Key{Value: "email:clear"})
-	return [][]Key{keys("email", "1234567890"), keys("email", "qwertyuiop"), keys("email", "asdfghjkl"),
-		keys("email", "zxcvbnm"), last}
 }

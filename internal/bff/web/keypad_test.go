@@ -1,14 +1,16 @@
-package kiosk
+package web_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 )
 
 // TestApplyKey: each key types into its own field; Back and Clear edit; characters a field does
 // not take, keys of no field and keys past the field's length change nothing.
 func TestApplyKey(t *testing.T) {
-	long := strings.Repeat("9", maxNumberLen)
+	long := strings.Repeat("9", web.MaxNumberLen)
 	for _, tc := range []struct {
 		name, number, email, key string
 		wantNumber, wantEmail    string
@@ -28,9 +30,14 @@ func TestApplyKey(t *testing.T) {
 		{"no field", "1", "a", "7", "1", "a"},
 		{"unknown field", "1", "a", "cinema:7", "1", "a"},
 		{"full number", long, "", "number:1", long, ""},
+		{"ending .de", "", "anna@kino", "email:.de", "", "anna@kino.de"},
+		{"ending .com", "", "bo@mail", "email:.com", "", "bo@mail.com"},
+		{"an ending the keyboard has not", "", "x@y", "email:.org", "", "x@y"},
+		{"an ending in the number", "1", "", "number:.de", "1", ""},
+		{"an ending past the length", "", strings.Repeat("a", web.MaxEmailLen-2), "email:.com", "", strings.Repeat("a", web.MaxEmailLen-2)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			n, e := applyKey(tc.number, tc.email, tc.key)
+			n, e := web.ApplyKey(tc.number, tc.email, tc.key)
 			if n != tc.wantNumber || e != tc.wantEmail {
 				t.Errorf("applyKey(%q, %q, %q) = %q, %q; want %q, %q", tc.number, tc.email, tc.key, n, e, tc.wantNumber, tc.wantEmail)
 			}
