@@ -130,7 +130,7 @@ type DetailsView struct {
 	NameError  string
 	EmailError string
 	Countdown  CountdownView
-	Kiosk bool // e-mail only, on the on-screen keyboard; optional
+	Kiosk      bool // e-mail only, on the on-screen keyboard; optional
 }
 
 // CountdownView is the live hold countdown.
@@ -152,37 +152,37 @@ type Line struct {
 
 // SummaryView is the last step before paying.
 type SummaryView struct {
-	Counter       bool // staff at the box office: payment is taken on the next step
-	OnReader      bool // a kiosk: paid on its card reader
-	CannotPay     bool // a kiosk without its card reader: no Pay at all
-	Kiosk         bool // touch: links are buttons
+	Counter   bool // staff at the box office: payment is taken on the next step
+	OnReader  bool // a kiosk: paid on its card reader
+	CannotPay bool // a kiosk without its card reader: no Pay at all
+	Kiosk     bool // touch: links are buttons
 	// Who says whom the tickets are for and where they go when that is not a name and an
 	// e-mail address (a walk-in, a kiosk guest); DetailsLabel is its link to add them.
 	Who, DetailsLabel string
-	Session       SessionHeader
-	Tickets       []Line
-	Subtotal      string
-	Fees          string
-	Total         string
-	Applied       []Line // gift card and loyalty payments
-	ToPay         string
-	NothingToPay  bool
-	CustomerName  string
-	CustomerEmail string
-	Notice        *components.Notice
-	Countdown     CountdownView
-	CSRFToken     string
-	PayURL        string
-	PayLabel      string
-	GiftCardURL   string
-	LoyaltyURL    string
-	SeatsURL      string
-	DetailsURL    string
-	CancelURL     string
-	GiftCard      string // what was typed
-	GiftCardError string
-	Loyalty       string
-	LoyaltyError  string
+	Session           SessionHeader
+	Tickets           []Line
+	Subtotal          string
+	Fees              string
+	Total             string
+	Applied           []Line // gift card and loyalty payments
+	ToPay             string
+	NothingToPay      bool
+	CustomerName      string
+	CustomerEmail     string
+	Notice            *components.Notice
+	Countdown         CountdownView
+	CSRFToken         string
+	PayURL            string
+	PayLabel          string
+	GiftCardURL       string
+	LoyaltyURL        string
+	SeatsURL          string
+	DetailsURL        string
+	CancelURL         string
+	GiftCard          string // what was typed
+	GiftCardError     string
+	Loyalty           string
+	LoyaltyError      string
 	// Underway is set when a payment for this order has started: the provider page again, or
 	// the status page.
 	UnderwayURL  string // the provider's page again
