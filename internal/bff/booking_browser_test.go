@@ -17,7 +17,7 @@ func browserFind(p *browsertest.Page, base string, number string, email string) 
 		chromedp.WaitVisible("#number"),
 		chromedp.SendKeys("#number", number),
 		chromedp.SendKeys("#email", email),
-		chromedp.Click(`[data-testid="find-form"] button[type="submit"]`),
+		chromedp.Click(`[data-testid="find-submit"]`),
 		chromedp.WaitVisible("#booking-title"),
 	)
 }

@@ -55,7 +55,7 @@ func TestGermanEditWithoutJavaScript(t *testing.T) {
 	wantText(t, doc, "h1", "Ihre Buchung finden")
 	wantText(t, doc, `label[for="number"]`, "Buchungsnummer")
 	wantText(t, doc, `label[for="email"]`, "E-Mail-Adresse")
-	wantText(t, doc, `[data-testid="find-form"] button[type="submit"]`, "Buchung finden")
+	wantText(t, doc, `[data-testid="find-submit"]`, "Buchung finden")
 	if title := doc.Find("title").Text(); !strings.Contains(title, "Ihre Buchung finden") {
 		t.Errorf("find page title %q", title)
 	}

@@ -151,3 +151,53 @@ func TestCounterCashSaleShowsTheChange(t *testing.T) {
 
 // centsText writes cents as the English pages do, without the currency: 2650 → "26.50".
 func centsText(cents int64) string { return fmt.Sprintf("%d.%02d", cents/100, cents%100) }
+
+// TestKioskChangesABookingFoundByItsTicket: at a kiosk with a card reader, a guest holds a
+// printed ticket of 100001 under the scanner (no keyboard, no cinema asked), adds an Adult, and
+// pays on the reader; the booking carries the ticket. A code of a ticket no longer in the
+// booking finds nothing and says so; keys typed on the keypads survive a scan.
+func TestKioskChangesABookingFoundByItsTicket(t *testing.T) {
+	h := newHarness(t, harnessOpts{sandbox: true})
+	h.enrolWithReader(device.Kiosk)
+	doc := h.page("/booking", http.StatusOK)
+	if doc.Find(`select[name="cinema"]`).Length() != 0 || doc.Find(`#find-code[autofocus][inputmode="none"]`).Length() != 1 ||
+		doc.Find(`[data-testid="number-keypad"]`).Length() != 1 || doc.Find(`[data-testid="email-keypad"]`).Length() != 1 {
+		t.Fatalf("the kiosk's look-up: %s", doc.Find("main").Text())
+	}
+	// Keys typed, then a code that is no ticket: the typed digits stay.
+	resp, body := h.post("/booking", "/booking", url.Values{"number": {"1000"}, "email": {""}, "key": {"number:0"}})
+	if resp.StatusCode != http.StatusOK || h.doc(body).Find("#number").AttrOr("value", "") != "10000" {
+		t.Fatalf("a keypad key: %d %q", resp.StatusCode, h.doc(body).Find("#number").AttrOr("value", ""))
+	}
+	resp, body = h.post("/booking", "/booking", url.Values{"number": {"10000"}, "email": {"a@b"}, "code": {"TKT1 booking=1 sig=bad"}})
+	doc = h.doc(body)
+	if resp.StatusCode != http.StatusUnprocessableEntity || doc.Find(`[data-testid="find-scan-error"]`).Length() != 1 ||
+		doc.Find("#number").AttrOr("value", "") != "10000" || doc.Find("#email").AttrOr("value", "") != "a@b" {
+		t.Fatalf("a bad scan: %d, number %q, email %q: %s", resp.StatusCode, doc.Find("#number").AttrOr("value", ""), doc.Find("#email").AttrOr("value", ""), doc.Find("main").Text())
+	}
+
+	code := ticketCodes(t, h, 100001)[0]
+	resp, body = h.post("/booking", "/booking", url.Values{"code": {code}, "number": {""}, "email": {""}})
+	expectRedirect(t, resp, body, "/booking/current")
+	doc = h.startEdit(t)
+	typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
+	_, doc = h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
+	resp, body = h.post("/booking/edit/complete", "/booking/edit", nil)
+	status := expectRedirect(t, resp, body, "/booking/edit/status/")
+	reader, action := h.readerAsking(t)
+	if action.Amount <= 0 {
+		t.Fatalf("the reader asks for %d", action.Amount)
+	}
+	if err := h.prov.PresentPaymentMethod(reader.ID, "4242424242424242"); err != nil {
+		t.Fatal(err)
+	}
+	if to := h.followStatus(t, status); to != "/booking/current" {
+		t.Fatalf("after the tap the page went to %q", to)
+	}
+	if changes := h.page("/booking/current", http.StatusOK).Find(`[data-testid="changes"]`).Text(); !strings.Contains(changes, "Paid €"+centsText(action.Amount)) {
+		t.Fatalf("booking after the card: %q", changes)
+	}
+	if n := h.sb.Calls("ExternalPaymentStarting"); n != 0 {
+		t.Fatalf("a web payment was started at the kiosk (%d)", n)
+	}
+}

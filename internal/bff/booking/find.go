@@ -33,6 +33,14 @@ func (s *Handler) findView(c echo.Context) (view.FindView, error) {
 	for _, ci := range list {
 		v.Cinemas = append(v.Cinemas, view.Option{Value: ci.ID, Label: ci.Name})
 	}
+	if web.IsKiosk(c) {
+		// A kiosk stands in one cinema, set when it was enrolled (the first one for a kiosk
+		// enrolled before kiosks had one).
+		v.Kiosk, v.CinemaID = true, web.DeviceOf(c).CinemaID
+		if v.CinemaID == "" && len(list) > 0 {
+			v.CinemaID = list[0].ID
+		}
+	}
 	return v, nil
 }
 
@@ -72,30 +80,53 @@ func (s *Handler) findBooking(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v.CinemaID = strings.TrimSpace(c.FormValue("cinema"))
+	if !v.Kiosk {
+		v.CinemaID = strings.TrimSpace(c.FormValue("cinema"))
+	}
 	v.Number = strings.TrimSpace(c.FormValue("number"))
 	v.Email = strings.TrimSpace(c.FormValue("email"))
 	ctx := c.Request().Context()
 	l := web.Loc(c)
+	if key := c.FormValue("key"); key != "" && v.Kiosk {
+		// A key of an on-screen keypad: the form comes back with it typed, nothing is looked up.
+		v.Number, v.Email = web.ApplyKey(v.Number, v.Email, key)
+		return s.Render(c, http.StatusOK, s.findTitle(c), view.Find(v))
+	}
 	client := ratelimit.Limit{Key: "find:client:" + web.ClientKey(c), Rule: visit.FindPerClient}
 	if user := s.StaffUser(c); v.Staff && user != "" {
 		client.Key = "find:staff:" + user // a counter's staff share one address; each has an allowance
 	}
 	how := "by number"
-	if isTicketCode(v.Number) {
-		code, msg := s.readTicketCode(l, v.Staff, v.Number)
+	field := v.Number
+	if scanned := strings.TrimSpace(c.FormValue("code")); scanned != "" && v.Kiosk {
+		field = scanned
+	} else if v.Kiosk && isTicketCode(v.Email) {
+		field = v.Email // the guest had touched the address field before holding the ticket up
+	}
+	var code *tickets.Code
+	if isTicketCode(field) {
+		// Staff look up by a ticket's code; so does a kiosk, where the printed ticket in the
+		// guest's hand is the proof (as for collecting), as long as it is a ticket of the
+		// booking as it is now.
+		got, msg := s.readTicketCode(l, v.Staff || v.Kiosk, field)
 		if msg != "" {
+			if v.Kiosk {
+				v.ScanError = msg
+				v.Number, v.Email = keptTyped(v.Number), keptTyped(v.Email)
+			}
 			return s.findRefused(c, v, msg, client)
 		}
-		v.CinemaID, v.Number, how = code.CinemaID, strconv.FormatInt(code.BookingNumber, 10), "by ticket code"
+		code = &got
+		v.CinemaID, how = got.CinemaID, "by ticket code"
+		v.Number = strconv.FormatInt(got.BookingNumber, 10)
 	}
 	number, err := strconv.ParseInt(v.Number, 10, 64)
 	addr, mailErr := mail.ParseAddress(v.Email)
 	if addr == nil {
 		addr = &mail.Address{}
 	}
-	if v.Staff {
-		mailErr = nil // staff look up by number alone
+	if v.Staff || code != nil {
+		mailErr = nil // staff look up by number alone; a ticket's code is its own proof
 	}
 	if err != nil || number <= 0 || len(v.Number) > 12 || mailErr != nil || v.CinemaID == "" {
 		msg := l.T("booking.find_incomplete")
@@ -117,14 +148,21 @@ func (s *Handler) findBooking(c echo.Context) error {
 	}
 	b, err := s.ReadBooking(ctx, v.CinemaID, number)
 	found := err == nil && (v.Staff || strings.EqualFold(strings.TrimSpace(b.CustomerEmail), addr.Address))
+	if err == nil && code != nil && !v.Staff {
+		found = code.CurrentIn(b) // a ticket given back, moved or re-seated is no proof any more
+	}
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !found:
 		s.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how + ": not found"})
 		// One neutral answer for every wrong detail: it never says which part was wrong, so
 		// the form cannot be used to learn booking numbers or e-mail addresses.
 		v.Error = l.T("booking.find_not_found")
-		if v.Staff {
+		switch {
+		case v.Staff:
 			v.Error = l.T("booking.find_not_found_staff", "Number", v.Number)
+		case code != nil:
+			// The code is genuine (signed): say plainly that this ticket no longer counts.
+			v.Error, v.ScanError, v.Number, v.Email = "", l.T("booking.find_code_not_current"), "", keptTyped(v.Email)
 		}
 		return s.Render(c, http.StatusNotFound, s.findTitle(c), view.Find(v))
 	case err != nil:
@@ -154,8 +192,19 @@ func (s *Handler) findRefused(c echo.Context, v view.FindView, msg string, clien
 	if !ok {
 		return s.tooMany(c, v, wait.Seconds())
 	}
-	v.Error = msg
+	if v.ScanError == "" {
+		v.Error = msg // a kiosk's scan says it beside the scan field
+	}
 	return s.Render(c, http.StatusUnprocessableEntity, s.findTitle(c), view.Find(v))
+}
+
+// keptTyped is what a kiosk's look-up form shows again of a field after a scan: what the
+// guest typed, but not a code the scanner typed into it.
+func keptTyped(field string) string {
+	if isTicketCode(field) {
+		return ""
+	}
+	return field
 }
 
 // isTicketCode reports whether a look-up field holds a scanned ticket code (internal/tickets:

@@ -74,6 +74,15 @@ func (h *Handler) collectView(c echo.Context) (kioskview.CollectView, error) {
 	for _, ci := range list {
 		v.Cinemas = append(v.Cinemas, kioskview.Option{Value: ci.ID, Label: ci.Name})
 	}
+	if here := web.DeviceOf(c).CinemaID; v.Keypad && here != "" {
+		// A kiosk stands in one cinema (set when it was enrolled): it never asks which.
+		for _, o := range v.Cinemas {
+			if o.Value == here {
+				v.Cinemas, v.CinemaID = []kioskview.Option{o}, here
+				break
+			}
+		}
+	}
 	return v, nil
 }
 
@@ -108,6 +117,9 @@ func (h *Handler) collectTickets(c echo.Context) error {
 	var cinemaID string
 	var number int64
 	if code := scannedCode(c); code != "" {
+		// What was typed on the keypads stays in the form whatever the scan finds.
+		v.CinemaID = strings.TrimSpace(c.FormValue("cinema"))
+		v.Number, v.Email = typedOnly(c.FormValue("number")), typedOnly(c.FormValue("email"))
 		cinemaID, number, err = h.collectByCode(c, &v, code)
 	} else {
 		cinemaID, number, err = h.collectByDetails(c, &v)
@@ -138,6 +150,15 @@ func scannedCode(c echo.Context) string {
 		}
 	}
 	return ""
+}
+
+// typedOnly is a field as the form shows it again after a scan: what was typed, not a code
+// the scanner typed into it.
+func typedOnly(field string) string {
+	if field = strings.TrimSpace(field); isTicketCode(field) {
+		return ""
+	}
+	return field
 }
 
 // isTicketCode reports whether a field holds a scanned ticket code (internal/tickets:

@@ -18,6 +18,8 @@ type FindView struct {
 	Error     string             // one neutral message
 	Notice    *components.Notice // a message for staff that is no error (a short PIN)
 	Staff     bool               // a signed-in staff member looks up by number alone
+	Kiosk     bool               // a ticket's QR code, or keypads; the kiosk's own cinema
+	ScanError string             // why a scanned code found nothing (a kiosk)
 }
 
 // Option is a choice in a select.
