@@ -62,6 +62,13 @@ func TestCounterTakesTheCardOnTheReader(t *testing.T) {
 	h.signInAs("carl", "clerk horse battery")
 	h.counterFind("100002")
 	h.counterAddAdult(t)
+	for _, u := range []string{"/booking/edit", "/booking/edit/seats", "/booking/edit/counter-payment"} {
+		strip := h.page(u, http.StatusOK).Find(`[data-testid="customer-strip"]`)
+		if !strings.Contains(strip.Text(), "Booking 100002") || strip.Find(`[data-testid="strip-who"]`).Text() == "" ||
+			!strings.Contains(strip.Find(`[data-testid="strip-due"]`).Text(), "To pay €13.25") {
+			t.Errorf("the customer strip on %s: %q", u, strip.Text())
+		}
+	}
 	doc := h.page("/booking/edit/counter-payment", http.StatusOK)
 	if doc.Find(`#method-reader[checked]`).Length() != 1 {
 		t.Fatalf("the card reader is not the way offered first: %s", doc.Find("form").Text())
@@ -70,6 +77,14 @@ func TestCounterTakesTheCardOnTheReader(t *testing.T) {
 	status := resp.Header.Get("Location")
 	if !strings.HasPrefix(status, "/booking/edit/status/") {
 		t.Fatalf("the reader payment went to %q", status)
+	}
+	// Every page of the customer names them, the booking and what is due.
+	for _, u := range []string{status} {
+		strip := h.page(u, http.StatusOK).Find(`[data-testid="customer-strip"]`)
+		if !strings.Contains(strip.Text(), "Booking 100002") || strip.Find(`[data-testid="strip-who"]`).Text() == "" ||
+			!strings.Contains(strip.Find(`[data-testid="strip-due"]`).Text(), "To pay €13.25") {
+			t.Errorf("the customer strip on %s: %q", u, strip.Text())
+		}
 	}
 	if doc := h.page(status, http.StatusOK); !strings.Contains(doc.Find("main").Text(), "Insert, tap or swipe the card on the reader") ||
 		doc.Find(`[data-testid="reader-cancel"]`).Length() != 1 {

@@ -104,6 +104,12 @@ func TestCounterSellsOnTheReader(t *testing.T) {
 	if who := doc.Find(`[data-testid="summary-who"]`).Text(); !strings.Contains(who, "Walk-in") || strings.Contains(who, " ;") || strings.Contains(who, " .") {
 		t.Fatalf("the walk-in review says %q", who)
 	}
+	for _, u := range []string{"/checkout/seats", "/checkout/details", "/checkout"} {
+		strip := h.page(u, http.StatusOK).Find(`[data-testid="customer-strip"]`)
+		if !strings.Contains(strip.Find(`[data-testid="strip-who"]`).Text(), "Walk-in") || !strings.Contains(strip.Find(`[data-testid="strip-due"]`).Text(), "To pay €") {
+			t.Errorf("the customer strip on %s: %q", u, strip.Text())
+		}
+	}
 	resp, body = h.post("/checkout/pay", "/checkout", nil)
 	expectRedirect(t, resp, body, "/checkout/counter-payment")
 	if doc := h.page("/checkout/counter-payment", http.StatusOK); doc.Find(`#method-reader[checked]`).Length() != 1 {
@@ -111,6 +117,13 @@ func TestCounterSellsOnTheReader(t *testing.T) {
 	}
 	resp, body = h.post("/checkout/counter-payment", "/checkout/counter-payment", url.Values{"method": {"reader"}})
 	status := expectRedirect(t, resp, body, "/checkout/reader/")
+	// Every page of the walk-in names the customer and what is due.
+	for _, u := range []string{status} {
+		strip := h.page(u, http.StatusOK).Find(`[data-testid="customer-strip"]`)
+		if !strings.Contains(strip.Find(`[data-testid="strip-who"]`).Text(), "Walk-in") || !strings.Contains(strip.Find(`[data-testid="strip-due"]`).Text(), "To pay €") {
+			t.Errorf("the customer strip on %s: %q", u, strip.Text())
+		}
+	}
 	reader, action := h.readerAsking(t)
 	if err := h.prov.PresentPaymentMethod(reader.ID, "4242424242424242"); err != nil {
 		t.Fatal(err)

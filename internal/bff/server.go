@@ -228,6 +228,7 @@ func New(d Deps) (*Server, error) {
 		v.Holds = holds.New(d.Storage.SQL, func() time.Time { return k.Now() })
 		v.Purchases = checkout.NewStore(d.Storage.SQL, k.Now)
 		k.Sales = v.Purchases
+		k.CustomerStrip = v.CustomerStrip
 		s.inbox = payevents.New(d.Storage.SQL)
 		s.collections = tickets.NewCollections(d.Storage.SQL)
 		s.attentionStore = attention.New(d.Storage.SQL, func() time.Time { return k.Now() })

@@ -37,6 +37,17 @@ type Chrome struct {
 	KioskDisplay *KioskDisplay
 	// NextCustomerURL ends the customer's part of a counter visit ("" when not at a counter).
 	NextCustomerURL string
+	// Customer is the counter's customer strip (nil: no customer, or not a counter).
+	Customer *CustomerStrip
+}
+
+// CustomerStrip is who the clerk is serving, on every counter page of that customer: the name
+// (or "walk-in"), the booking or the order, and the amount due now ("" when none is known).
+type CustomerStrip struct {
+	Who   string
+	What  string
+	Due   string
+	DueOK bool // Due is an amount to take (not a refund or nothing)
 }
 
 // KioskDisplay is the kiosk's "Larger text" and "High contrast" switches: what is on for this

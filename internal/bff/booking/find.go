@@ -179,6 +179,7 @@ func (s *Handler) findBooking(c echo.Context) error {
 	if err := s.BindBooking(c, visit.Bound{CinemaID: v.CinemaID, Number: number}); err != nil {
 		return err
 	}
+	s.RememberCustomer(c, b.CustomerName)
 	return s.Redirect(c, s.URL(web.RouteBooking))
 }
 
@@ -246,6 +247,7 @@ func (s *Handler) forgetBooking(c echo.Context) error {
 	ctx := c.Request().Context()
 	s.ReleaseEdit(c)
 	s.Sessions.Remove(ctx, visit.SessBookingCinema)
+	s.Sessions.Remove(ctx, visit.SessBookingName)
 	s.Sessions.Remove(ctx, visit.SessBookingNumber)
 	s.ClearEdit(c)
 	if err := s.RenewSession(c); err != nil {

@@ -36,7 +36,14 @@ func (s *Handler) showWhatsOn(c echo.Context) error {
 	}
 	var notice *components.Notice
 	cin := cinemas[0]
-	if id := c.QueryParam("cinema"); id != "" {
+	here := web.DeviceOf(c).CinemaID // an enrolled counter's or kiosk's own cinema
+	fixed := false
+	for _, x := range cinemas {
+		if here != "" && x.ID == here {
+			cin, fixed = x, web.IsKiosk(c) // a kiosk shows its own cinema only
+		}
+	}
+	if id := c.QueryParam("cinema"); id != "" && !fixed {
 		found := false
 		for _, x := range cinemas {
 			if x.ID == id {
@@ -74,8 +81,11 @@ func (s *Handler) showWhatsOn(c echo.Context) error {
 			Body: l.T("checkout.whatson_as_of_text")}
 	}
 	for _, x := range cinemas {
-		v.Cinemas = append(v.Cinemas, co.Option{Value: x.ID, Label: x.Name, Selected: x.ID == cin.ID})
+		if !fixed {
+			v.Cinemas = append(v.Cinemas, co.Option{Value: x.ID, Label: x.Name, Selected: x.ID == cin.ID})
+		}
 	}
+	v.Counter = s.AtCounter(c)
 	for i := 0; i < whatsOnDays; i++ {
 		d := today.AddDate(0, 0, i)
 		q := url.Values{"cinema": {cin.ID}, "day": {d.Format("2006-01-02")}}
@@ -108,8 +118,16 @@ func (s *Handler) showWhatsOn(c echo.Context) error {
 			URL: s.URL(web.RouteBuySession, cin.ID, se.SessionID), SoldOut: se.SeatsAvailable <= 0,
 		})
 	}
+	key := 0
 	for _, id := range order {
-		v.Films = append(v.Films, *byFilm[id])
+		f := *byFilm[id]
+		for i := range f.Sessions {
+			if key < 9 && !f.Sessions[i].SoldOut && v.Counter {
+				key++ // the counter's number keys open the first nine showtimes
+				f.Sessions[i].Key = strconv.Itoa(key)
+			}
+		}
+		v.Films = append(v.Films, f)
 	}
 	return s.Render(c, http.StatusOK, l.T("checkout.whatson_title"), co.WhatsOn(v))
 }

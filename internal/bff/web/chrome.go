@@ -54,6 +54,9 @@ func (s *Kernel) Chrome(c echo.Context, title string) layouts.Chrome {
 		}
 		if dev.Mode == device.Counter {
 			ch.NextCustomerURL = s.URL(RouteNextCustomer)
+			if s.CustomerStrip != nil {
+				ch.Customer = s.CustomerStrip(c)
+			}
 		}
 	}
 	if dev.Mode == device.Kiosk {

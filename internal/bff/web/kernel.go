@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"crypto/rand"
+	"github.com/cinemabff/cinemabff/views/layouts"
 	"log/slog"
 	"net"
 	"net/url"
@@ -132,6 +133,8 @@ type Kernel struct {
 	// a reader completes.
 	Readers upstream.CardReaders
 	Sales   settlement.Sales
+	// CustomerStrip says whom a counter serves, for the frame of its pages (nil: none).
+	CustomerStrip func(c echo.Context) *layouts.CustomerStrip
 
 	Ticketing *upstream.Client
 	SeatPlans *seatplans.Cache // seat plans for showing maps (never for deciding a write)

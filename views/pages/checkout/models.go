@@ -53,7 +53,8 @@ type WhatsOnView struct {
 	Notice     *components.Notice
 	// AsOf says the show times are an old listing kept while the cinema's system does not
 	// answer; nil when the listing is current.
-	AsOf *components.Notice
+	AsOf    *components.Notice
+	Counter bool // the box office: showtimes on number keys
 }
 
 // FilmSessions is a film with its sessions of the day.
@@ -73,6 +74,7 @@ type SessionLink struct {
 	Available string // "412 seats free", localized
 	URL       string
 	SoldOut   bool
+	Key       string // the counter's number key for it ("" for none)
 }
 
 // SessionHeader says which showing a step is about.

@@ -1,0 +1,80 @@
+package visit
+
+import (
+	"context"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/views/layouts"
+)
+
+// SessBookingName is the name on the booking the visit is bound to (for the counter's strip).
+const SessBookingName = "booking.name"
+
+// RememberCustomer keeps the bound booking's name for the counter's customer strip.
+func (s *Visits) RememberCustomer(c echo.Context, name string) {
+	s.Sessions.Put(c.Request().Context(), SessBookingName, name)
+}
+
+// stripDueWait bounds the read of the amount due for the strip: the page itself matters more.
+const stripDueWait = 2 * time.Second
+
+// CustomerStrip is whom this counter serves, for the frame of every page of that customer: the
+// walk-in's purchase under way (or just confirmed), or the booking found and its change. nil
+// when the counter serves nobody.
+func (s *Visits) CustomerStrip(c echo.Context) *layouts.CustomerStrip {
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	if v, ok := s.CurrentBuy(c); ok {
+		st := &layouts.CustomerStrip{Who: v.Name, What: l.N("staff.counter.sale_what", v.Places, "Film", v.FilmTitle)}
+		if st.Who == "" {
+			st.Who = l.T("layout.strip_walk_in")
+		}
+		s.stripDue(ctx, l, v.UserSessionID, st, func(o cinema.Order) cinema.Money { return o.ToPay() })
+		return st
+	}
+	if ref := s.Sessions.GetString(ctx, SessBuyDone); ref != "" && s.Purchases != nil {
+		if rec, err := s.Purchases.Get(ctx, ref); err == nil && rec.BookingNumber != 0 {
+			st := &layouts.CustomerStrip{Who: rec.CustomerName, What: l.T("layout.strip_booking", "Number", rec.BookingNumber), Due: l.T("layout.strip_paid")}
+			if st.Who == "" {
+				st.Who = l.T("layout.strip_walk_in")
+			}
+			return st
+		}
+	}
+	b, ok := s.BoundBooking(c)
+	if !ok {
+		return nil
+	}
+	st := &layouts.CustomerStrip{Who: s.Sessions.GetString(ctx, SessBookingName), What: l.T("layout.strip_booking", "Number", b.Number)}
+	if e, ok := s.CurrentEdit(c); ok && e.BookingNumber == b.Number {
+		s.stripDue(ctx, l, e.UserSessionID, st, func(o cinema.Order) cinema.Money { return o.Total })
+	}
+	return st
+}
+
+// stripDue reads what the order costs now (due of o) into st; a slow or failed read leaves
+// the strip without it.
+func (s *Visits) stripDue(ctx context.Context, l *i18n.Localizer, orderSessionID string, st *layouts.CustomerStrip, due func(cinema.Order) cinema.Money) {
+	if s.Ticketing == nil {
+		return
+	}
+	rctx, cancel := context.WithTimeout(ctx, stripDueWait)
+	defer cancel()
+	o, err := s.Ticketing.GetOrder(rctx, orderSessionID)
+	if err != nil {
+		return
+	}
+	switch m := due(o); {
+	case m.Cents > 0:
+		st.Due, st.DueOK = l.T("layout.strip_to_pay", "Amount", l.Money(m)), true
+	case m.Cents < 0:
+		st.Due = l.T("layout.strip_to_refund", "Amount", l.Money(m.Neg()))
+	default:
+		st.Due = l.T("layout.strip_nothing_due")
+	}
+}
