@@ -8,6 +8,7 @@
  *   3. Kiosk idle reset: body[data-idle-reset]
  *   4. Seat map live count and limit: .seatmap[data-max]
  *   4b. Seat map zoom and pinch: .seatmap [data-seatmap-zoom]
+ *   4c. Seat map keys: arrows move between seats, Space or Enter ticks one
  *   5. Print buttons: [data-print]
  *   5c. Kiosk collect keypads: .kiosk-keypad[data-for] [data-key]
  *   6. Counter keys: [data-shortcut], [data-shortcut-focus], [data-required-with]
@@ -494,6 +495,73 @@
   });
   // Restored form state (back/forward) needs a recount.
   window.addEventListener('pageshow', function () { each(doc, '.seatmap[data-max]', updateSeatmap); });
+
+  /* ------------------------------------------------------------------
+   * 4c. Seat map keys. The map is one stop for Tab (the seat last ticked, or the first free
+   *     one); the arrow keys move between free seats (up and down to the nearest seat of the
+   *     next row), Space ticks or unticks (the checkbox's own key) and so does Enter, which
+   *     never submits the form from a seat. Without this script every seat is a Tab stop.
+   * ------------------------------------------------------------------ */
+  function seatBoxes(row) {
+    return Array.prototype.filter.call(row.querySelectorAll('input[type=checkbox]'), function (b) { return !b.disabled; });
+  }
+
+  function setupSeatKeys(map) {
+    if (map.hasAttribute('data-seat-keys')) return;
+    var boxes = Array.prototype.filter.call(map.querySelectorAll('.seat-row input[type=checkbox]'), function (b) { return !b.disabled; });
+    if (!boxes.length) return;
+    map.setAttribute('data-seat-keys', '');
+    var start = boxes.filter(function (b) { return b.checked; })[0] || boxes[0];
+    boxes.forEach(function (b) { b.tabIndex = b === start ? 0 : -1; });
+  }
+
+  function moveSeatFocus(from, to) {
+    if (!to || to === from) return;
+    from.tabIndex = -1;
+    to.tabIndex = 0;
+    to.focus();
+    if (to.scrollIntoView) to.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }
+
+  function nearestIn(row, x) {
+    var best = null, dist = Infinity;
+    seatBoxes(row).forEach(function (b) {
+      var r = b.closest('.seat').getBoundingClientRect();
+      var d = Math.abs(r.left + r.width / 2 - x);
+      if (d < dist) { best = b; dist = d; }
+    });
+    return best;
+  }
+
+  doc.addEventListener('keydown', function (event) {
+    var box = event.target;
+    if (!box || !box.matches || !box.matches('.seatmap .seat-row input[type=checkbox]')) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    var map = box.closest('.seatmap');
+    var key = event.key;
+    if (key === 'Enter') {
+      event.preventDefault();
+      box.click();
+      return;
+    }
+    var row = box.closest('.seat-row');
+    if (key === 'ArrowLeft' || key === 'ArrowRight') {
+      var inRow = seatBoxes(row);
+      var i = inRow.indexOf(box) + (key === 'ArrowLeft' ? -1 : 1);
+      event.preventDefault();
+      moveSeatFocus(box, inRow[i]);
+      return;
+    }
+    if (key === 'ArrowUp' || key === 'ArrowDown') {
+      event.preventDefault();
+      var rows = Array.prototype.filter.call(map.querySelectorAll('.seat-row'), function (r) { return seatBoxes(r).length > 0; });
+      var at = rows.indexOf(row);
+      var rect = box.closest('.seat').getBoundingClientRect();
+      var x = rect.left + rect.width / 2;
+      var next = rows[at + (key === 'ArrowUp' ? -1 : 1)];
+      if (next) moveSeatFocus(box, nearestIn(next, x));
+    }
+  });
 
   /* ------------------------------------------------------------------
    * 4b. Seat map zoom: <div class="seatmap-zoom" data-seatmap-zoom hidden>
@@ -994,6 +1062,7 @@
     each(root, '[data-countdown-expires]', startCountdown);
     each(root, '.seatmap[data-max]', updateSeatmap);
     each(root, '.seatmap', setupZoom);
+    each(root, '.seatmap', setupSeatKeys);
     syncRequired(root);
     each(root, '[data-cash-change]', updateChange);
     each(root, '[data-stepper]', setupStepper);

@@ -77,7 +77,7 @@ func (s *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 		Prices: words.SeatPrices(l, o.Tickets())})
 	defer m.Release() // the page is written before this returns
 	view := co.SeatsView{Session: s.buyHeader(ctx, v), ActionURL: s.URL(web.RouteBuySeats), BackURL: s.URL(web.RouteBuySession, v.CinemaID, v.SessionID),
-		CSRFToken: web.CSRFToken(c), Count: count, Map: m, Notice: notice, Countdown: s.buyCountdown(c, v, o)}
+		CSRFToken: web.CSRFToken(c), Count: count, Map: m, Notice: notice, Countdown: s.buyCountdown(c, v, o), Counter: s.AtCounter(c)}
 	if o.Total.Cents > 0 {
 		view.Total = l.T("checkout.total_amount", "Amount", l.Money(o.Total))
 	}

@@ -118,6 +118,7 @@ type SeatsView struct {
 	Total     string // the order's total as it stands, for the action bar ("" shows none)
 	Notice    *components.Notice
 	Countdown CountdownView
+	Counter   bool // the box office: keys on the actions
 }
 
 // DetailsView is the name and e-mail step.
