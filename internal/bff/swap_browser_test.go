@@ -54,6 +54,34 @@ func tabTo(t *testing.T, p *browsertest.Page, sel string, limit int) {
 	t.Fatalf("%s not reached with %d presses of Tab", sel, limit)
 }
 
+// arrowTo moves the focus on a seat map to the seat sel with the arrow keys alone: up or down
+// while the seat is on another row, then left or right.
+func arrowTo(t *testing.T, p *browsertest.Page, sel string, limit int) {
+	t.Helper()
+	where := `(function () {
+		var a = document.activeElement, s = document.querySelector(` + strconv.Quote(sel) + `);
+		if (!a || !s) return 'lost';
+		if (a === s) return 'here';
+		var ra = a.closest('.seat').getBoundingClientRect(), rs = s.closest('.seat').getBoundingClientRect();
+		if (Math.abs(ra.top - rs.top) > ra.height / 2) return rs.top < ra.top ? 'ArrowUp' : 'ArrowDown';
+		return rs.left < ra.left ? 'ArrowLeft' : 'ArrowRight';
+	})()`
+	for range limit {
+		key, err := chromedp.Run(p.Ctx, chromedp.Evaluate[string](where))
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch key {
+		case "here":
+			return
+		case "lost":
+			t.Fatalf("the focus left the seat map on the way to %s", sel)
+		}
+		p.Do(chromedp.KeyEvent(map[string]string{"ArrowUp": kb.ArrowUp, "ArrowDown": kb.ArrowDown, "ArrowLeft": kb.ArrowLeft, "ArrowRight": kb.ArrowRight}[key]))
+	}
+	t.Fatalf("%s not reached with %d arrow keys", sel, limit)
+}
+
 // waitFor polls a script condition in the current document. (chromedp's selector waits can
 // lose the page after a navigation started by a key press.)
 func waitFor(t *testing.T, p *browsertest.Page, cond string) {
@@ -72,7 +100,7 @@ func waitFor(t *testing.T, p *browsertest.Page, cond string) {
 func sanitizeName(s string) string { return strings.NewReplacer("/", "-", " ", "-").Replace(s) }
 
 // TestBrowserSwapSeatWithKeyboard: find the swap page, tick a ticket and a new seat, review
-// and confirm, using only Tab, Space and Enter.
+// and confirm, using only Tab, the arrow keys, Space and Enter.
 func TestBrowserSwapSeatWithKeyboard(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	addBrowserBookingBinder(h)
@@ -84,7 +112,8 @@ func TestBrowserSwapSeatWithKeyboard(t *testing.T) {
 	p.Screenshot("swap-1-map")
 	tabTo(t, p, `input[name="ticket"][value="1"]`, 20)
 	p.Do(chromedp.KeyEvent(" "))
-	tabTo(t, p, `input[name="seat"][value="1-5-2"]`, 200)
+	tabTo(t, p, `.seat-row input[name="seat"]`, 20) // the map is one Tab stop
+	arrowTo(t, p, `input[name="seat"][value="1-5-2"]`, 100)
 	p.Do(chromedp.KeyEvent(" "))
 	if got := p.Text(`[data-seat-count]`); got != "1 of 1 new seat chosen" { // one ticket moves: one seat
 		t.Errorf("live count %q", got)
