@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 )
@@ -124,6 +125,7 @@ func (p *Provider) Handler() http.Handler {
 	mux.Handle("POST /v1/payment_intents/{id}/cancel", p.endpoint(OpPaymentIntentsCancel, p.cancelIntent))
 	mux.Handle("POST /v1/refunds", p.endpoint(OpRefundsCreate, p.createRefund))
 	mux.Handle("GET /v1/refunds/{id}", p.endpoint(OpRefundsRetrieve, p.retrieveRefund))
+	mux.Handle("GET /v1/refunds", p.endpoint(OpRefundsList, p.listRefunds))
 	mux.Handle("POST /v1/terminal/locations", p.endpoint(OpTerminalLocationsCreate, p.createLocation))
 	mux.Handle("GET /v1/terminal/locations", p.endpoint(OpTerminalLocationsList, p.listLocations))
 	mux.Handle("GET /v1/terminal/locations/{id}", p.endpoint(OpTerminalLocationsRetrieve, p.retrieveLocation))
@@ -405,6 +407,49 @@ func (p *Provider) retrieveRefund(c *apiCall, _ *effects) (any, *apiError) {
 		return nil, noSuch("refund", c.id, "id")
 	}
 	return p.refundJSONLocked(rf, exp), nil
+}
+
+// refundListParams are GET /v1/refunds's filters besides the page.
+var refundListParams = hash(withFields(pageParams, map[string]*param{
+	"payment_intent": scalar,
+	"charge":         scalar,
+}))
+
+// listRefunds is GET /v1/refunds: newest first, of one payment intent or charge when asked
+// (how a test-mode integration checks where a refund went).
+func (p *Provider) listRefunds(c *apiCall, _ *effects) (any, *apiError) {
+	f := c.form
+	if err := f.check(refundListParams, ""); err != nil {
+		return nil, err
+	}
+	exp, err := parseExpand(f, prefixed("data.", refundExpandable))
+	if err != nil {
+		return nil, err
+	}
+	pi, byPI := f.str("payment_intent")
+	ch, byCharge := f.str("charge")
+	all := make([]*Refund, 0, len(p.refunds))
+	for _, rf := range p.refunds {
+		if byPI && rf.PaymentIntentID != pi || byCharge && rf.ChargeID != ch {
+			continue
+		}
+		all = append(all, rf)
+	}
+	slices.SortFunc(all, func(a, b *Refund) int {
+		if c := b.Created.Compare(a.Created); c != 0 {
+			return c
+		}
+		return strings.Compare(b.ID, a.ID)
+	})
+	page, more, err := listPage(all, func(r *Refund) string { return r.ID }, f, "refund")
+	if err != nil {
+		return nil, err
+	}
+	data := make([]any, 0, len(page))
+	for _, rf := range page {
+		data = append(data, p.refundJSONLocked(rf, exp.sub("data")))
+	}
+	return listJSON{Object: "list", Data: data, HasMore: more, URL: "/v1/refunds"}, nil
 }
 
 // expandParams checks a request that takes only expand[].

@@ -575,6 +575,7 @@ const (
 	OpPaymentIntentsRetrieve   = "payment_intents.retrieve"
 	OpRefundsCreate            = "refunds.create"
 	OpRefundsRetrieve          = "refunds.retrieve"
+	OpRefundsList              = "refunds.list"
 
 	OpPaymentIntentsCreate                           = "payment_intents.create"
 	OpPaymentIntentsCancel                           = "payment_intents.cancel"

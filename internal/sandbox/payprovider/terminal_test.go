@@ -3,6 +3,7 @@ package payprovider
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -748,6 +749,28 @@ func TestTerminalRefund(t *testing.T) {
 	// The rest, through the Go API.
 	if rf, err := e.p.Refund(pi.ID, 1500, "rest"); err != nil || rf.Amount != 1500 {
 		t.Errorf("Refund: %+v %v", rf, err)
+	}
+	// The refunds of that payment, listed as a test-mode integration checks them; another
+	// payment's refund is not among them.
+	other := e.terminalIntent(700, "")
+	if _, err := e.process(r.ID, other.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.present(r.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.sc.V1Refunds.Create(ctx, &stripe.RefundCreateParams{PaymentIntent: stripe.String(other.ID)}); err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for got, err := range e.sc.V1Refunds.List(ctx, &stripe.RefundListParams{PaymentIntent: stripe.String(pi.ID)}).All(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed = append(listed, fmt.Sprintf("%s %d", got.PaymentIntent.ID, got.Amount))
+	}
+	if len(listed) != 2 || listed[0] != pi.ID+" 1500" || listed[1] != pi.ID+" 500" { // newest first
+		t.Errorf("GET /v1/refunds?payment_intent=%s: %v", pi.ID, listed)
 	}
 }
 
