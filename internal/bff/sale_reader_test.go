@@ -153,7 +153,7 @@ func TestCounterCashSaleShowsTheChange(t *testing.T) {
 	doc := h.page(to, http.StatusOK)
 	pays := doc.Find(`[data-testid="payment"]`).Text()
 	given, change := doc.Find(`[data-testid="cash-given"]`).Text(), doc.Find(`[data-testid="change-given"]`).Text()
-	if !strings.Contains(pays, "cash") || given != "€50.00" || change == "" {
+	if !strings.Contains(pays, "Cash") || given != "€50.00" || change == "" {
 		t.Fatalf("the cash sale's confirmation: payments %q, given %q, change %q", pays, given, change)
 	}
 	total := strings.TrimSpace(doc.Find(`[data-testid="total"]`).Text())

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -399,7 +401,7 @@ func (s *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) erro
 func (s *Handler) paidAtDevice(ctx context.Context, l *i18n.Localizer, rec purchases.Record, sn purchases.Snapshot, v *co.ConfirmationView) bool {
 	money := func(cents int64) string { return l.Money(cinema.Money{Cents: cents, Currency: rec.Currency}) }
 	if p := sn.Paid; p != nil && rec.AmountCents > 0 {
-		line := co.Line{Description: visit.CardWords(l, p.Tender, ""), Amount: money(rec.AmountCents)}
+		line := co.Line{Description: capitalized(visit.CardWords(l, p.Tender, "")), Amount: money(rec.AmountCents)}
 		if p.Tender == "terminal" {
 			line.Seat = p.Reference
 		}
@@ -425,6 +427,15 @@ func (s *Handler) paidAtDevice(ctx context.Context, l *i18n.Localizer, rec purch
 		}
 	}
 	return found
+}
+
+// capitalized is words with their first letter upper-cased: a tender named on its own line.
+func capitalized(words string) string {
+	r, n := utf8.DecodeRuneInString(words)
+	if n == 0 {
+		return words
+	}
+	return string(unicode.ToUpper(r)) + words[n:]
 }
 
 func additionalLabel(l *i18n.Localizer, cardType string) string {
