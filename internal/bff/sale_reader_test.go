@@ -204,11 +204,19 @@ func TestKioskChangesABookingFoundByItsTicket(t *testing.T) {
 	if err := h.prov.PresentPaymentMethod(reader.ID, "4242424242424242"); err != nil {
 		t.Fatal(err)
 	}
-	if to := h.followStatus(t, status); to != "/booking/current" {
+	if to := h.followStatus(t, status); to != "/booking/tickets" {
 		t.Fatalf("after the tap the page went to %q", to)
 	}
-	if changes := h.page("/booking/current", http.StatusOK).Find(`[data-testid="changes"]`).Text(); !strings.Contains(changes, "Paid €"+centsText(action.Amount)) {
-		t.Fatalf("booking after the card: %q", changes)
+	// The kiosk prints the tickets as they are now, says what changed, and Done ends the visit.
+	doc = h.page("/booking/tickets", http.StatusOK)
+	if changes := doc.Find(`[data-testid="changes"]`).Text(); !strings.Contains(changes, "Paid €"+centsText(action.Amount)) {
+		t.Fatalf("tickets after the card: %q", changes)
+	}
+	if doc.Find(`[data-testid="kiosk-done"].button-primary`).Length() != 1 || doc.Find(`[data-autoprint]`).Length() != 1 || doc.Find(`[data-testid="ticket-card"]`).Length() != 3 {
+		t.Fatalf("the kiosk's tickets after the change: %s", doc.Find("main").Text())
+	}
+	if again := h.page("/booking/tickets", http.StatusOK); again.Find(`[data-autoprint]`).Length() != 0 {
+		t.Fatal("the tickets print again on a second look")
 	}
 	if n := h.sb.Calls("ExternalPaymentStarting"); n != 0 {
 		t.Fatalf("a web payment was started at the kiosk (%d)", n)

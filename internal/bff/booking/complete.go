@@ -221,8 +221,17 @@ func (s *Handler) finishEdit(c echo.Context, e visit.Edit) error {
 	s.RecordAudit(c, editAudit(ctx, s, e, audited))
 	s.Sessions.Put(ctx, visit.SessChanges, strings.Join(shown, "\n"))
 	s.RememberMail(ctx, visit.EditNotice(ctx, e, nil, cinema.Money{}, cinema.Money{}).Key)
+	if web.IsKiosk(c) {
+		// The kiosk prints the booking's tickets as they are now; Done ends the visit.
+		s.Sessions.Put(ctx, sessKioskPrint, ledger.NewID())
+		return s.Redirect(c, s.URL(web.RouteBookingTickets))
+	}
 	return s.Redirect(c, s.URL(web.RouteBooking))
 }
+
+// sessKioskPrint marks a kiosk's change just saved: its tickets' page prints them once (the
+// value keys that print) and says what changed.
+const sessKioskPrint = "kiosk.print"
 
 // entryForVisit loads a ledger entry and checks that this visit may see it: it is the payment
 // (or a part of the refund) of the visit's own edit. ok is false when it is not, and the

@@ -111,9 +111,19 @@ func (s *Handler) showBookingTickets(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := view.PrintView{Number: fmt.Sprint(b.Number), Tickets: s.TicketsView(c.Request().Context(), b, ""), BackURL: s.URL(web.RouteBooking),
+	ctx := c.Request().Context()
+	v := view.PrintView{Number: fmt.Sprint(b.Number), Tickets: s.TicketsView(ctx, b, ""), BackURL: s.URL(web.RouteBooking),
 		Counter: s.AtCounter(c)}
 	v.Tickets.Staff = v.Counter
+	if web.IsKiosk(c) {
+		v.Kiosk, v.DoneURL, v.CSRFToken = true, s.URL(web.RouteVisitReset), web.CSRFToken(c)
+		if key := s.Sessions.PopString(ctx, sessKioskPrint); key != "" {
+			v.AutoPrint = key
+			if raw := s.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
+				v.Changes = strings.Split(raw, "\n")
+			}
+		}
+	}
 	return s.Render(c, http.StatusOK, web.Loc(c).T("booking.print_title", "Number", v.Number), view.Print(v))
 }
 

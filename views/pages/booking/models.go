@@ -278,4 +278,11 @@ type PrintView struct {
 	Number  string
 	Tickets components.TicketsView
 	BackURL string
+	// A kiosk: Done ends the visit; AutoPrint ("" for none) prints the tickets once, after a
+	// change (Changes says what changed).
+	Kiosk     bool
+	DoneURL   string
+	CSRFToken string
+	AutoPrint string
+	Changes   []string
 }
