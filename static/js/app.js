@@ -945,7 +945,17 @@
     if (!t || !t.matches || !t.matches('input[type=radio]')) return;
     if (t.checked && t.hasAttribute('data-shortcut-focus')) focusFor(t);
     syncRequired(doc);
+    methodLabel(t);
   });
+
+  /* The counter's payment button says what it does with the method chosen:
+   * <button data-label-reader="Take payment by card" data-label-cash="…"><span data-method-label>…</span> */
+  function methodLabel(radio) {
+    if (radio.name !== 'method' || !radio.checked || !radio.form) return;
+    var button = radio.form.querySelector('[data-label-' + radio.value + ']');
+    var span = button && button.querySelector('[data-method-label]');
+    if (span) span.textContent = button.getAttribute('data-label-' + radio.value);
+  }
 
   /* ------------------------------------------------------------------
    * 6b. Cash at the counter: the change due, live.
