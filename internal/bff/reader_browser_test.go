@@ -54,7 +54,9 @@ func TestBrowserCounterTakesTheCardOnTheReader(t *testing.T) {
 	h.addClerk("carl", "Carl Clerk", "clerk horse battery")
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1280, Height: 800, Timeout: 90 * time.Second})
 	browserEnrol(t, p, h, device.Counter)
-	blur := func() { _, _ = chromedp.Run(p.Ctx, chromedp.Evaluate[bool](`document.activeElement && document.activeElement.blur(), true`)) }
+	blur := func() {
+		_, _ = chromedp.Run(p.Ctx, chromedp.Evaluate[bool](`document.activeElement && document.activeElement.blur(), true`))
+	}
 	p.Do(chromedp.Navigate(h.ts.URL+"/staff/sign-in"), chromedp.WaitVisible(`#username`),
 		chromedp.SendKeys(`#username`, "carl"), chromedp.SendKeys(`#password`, "clerk horse battery"),
 		chromedp.Submit(`#password`), chromedp.WaitVisible(`[data-testid="staff-badge"]`),
