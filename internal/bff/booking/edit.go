@@ -262,8 +262,10 @@ func (s *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types [
 	}
 	v.Steppers = editSteppers(l, o, types)
 	if e.StartBalance != 0 {
-		start := cinema.Money{Cents: e.StartBalance, Currency: balance.Currency}
-		v.FeeNote = l.T("booking.fee_note", "Amount", words.Signed(l, start))
+		// A balance before any change comes from fees re-priced under a newer fee rule. The
+		// note gives no figure of its own: what that re-pricing comes to changes with every
+		// ticket added or removed, and the fee row above already says what the fees now change by.
+		v.FeeNote = l.T("booking.fee_note")
 	}
 	for _, d := range o.SuggestedDeals {
 		if d.Description != "" {
