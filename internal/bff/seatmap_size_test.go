@@ -52,7 +52,7 @@ func TestSeatPageReadsPlanOncePerTTL(t *testing.T) {
 	before := h.sb.Calls("SeatPlan")
 	for range 3 {
 		doc := h.page("/checkout/seats", http.StatusOK)
-		if got := doc.Find(`[data-testid="seat-states-as-of"]`).Text(); !regexp.MustCompile(`^Free and taken seats as of \d\d:\d\d:\d\d `).MatchString(got) {
+		if got := doc.Find(`[data-testid="seat-states-as-of"]`).Text(); !regexp.MustCompile(`^Seats as of \d\d:\d\d\. `).MatchString(got) {
 			t.Fatalf("freshness line %q", got)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 )
 
 // Server-session keys of the booking flow. The swap flow reads SessBookingCinema and
@@ -148,11 +149,12 @@ func (s *Visits) ReadBooking(ctx context.Context, cinemaID string, number int64,
 	return s.Named(ctx).Booking(b.Booking), err
 }
 
-// SeatsAsOf is the time of a map's seat states, in the cinema's time zone, for the page to
-// say how current the map is.
+// SeatsAsOf is the time of a map's seat states, in the cinema's time zone and ctx's
+// language, for the page to say how current the map is. To the minute: the page does not
+// read the states again, and the seats are checked anew when the person continues.
 func (s *Visits) SeatsAsOf(ctx context.Context, cinemaID string, at time.Time) string {
 	if at.IsZero() {
 		return ""
 	}
-	return at.In(s.CinemaByID(ctx, cinemaID).Location()).Format("15:04:05")
+	return i18n.FromContext(ctx).Time(at, s.CinemaByID(ctx, cinemaID).Location(), i18n.Clock)
 }
