@@ -73,14 +73,21 @@ func berlinAt(t *testing.T, now, at time.Time) string {
 }
 
 // disabledWith checks that the action is shown disabled, with no form or link, and returns
-// its reason.
+// its reason: its own words, or the words its button is described by (a reason shared by
+// several actions is said once).
 func disabledWith(t *testing.T, doc *goquery.Document, testid string) string {
 	t.Helper()
 	a := doc.Find(`[data-testid="` + testid + `"]`)
 	if a.Length() != 1 || a.Find("form, a").Length() != 0 || a.Find("button[disabled]").Length() != 1 {
 		t.Fatalf("%s is not shown disabled: %s", testid, a.Text())
 	}
-	return strings.TrimSpace(a.Find(".disabled-reason").Text())
+	if own := a.Find(".disabled-reason"); own.Length() > 0 {
+		return strings.TrimSpace(own.Text())
+	}
+	if by := a.Find("button[disabled]").AttrOr("aria-describedby", ""); by != "" {
+		return strings.Join(strings.Fields(doc.Find("#"+by).Text()), " ")
+	}
+	return ""
 }
 
 // refusedWithoutUpstream posts a change and checks it is refused (409) with the words, and

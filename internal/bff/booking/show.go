@@ -81,7 +81,8 @@ func (s *Handler) showBooking(c echo.Context) error {
 		}
 	}
 	v.Actions = append(v.Actions, s.editAction(c, b, &types), s.showtimeAction(c, b, &types), s.swapAction(c, b))
-	v.ChangeWindow = s.ChangeWindowLine(c, b.CinemaID, b.Session.Showtime, v.Actions)
+	window, open := s.ChangeWindow(c, b.CinemaID, b.Session.Showtime)
+	v.ChangeWindow, v.TicketsOpen = changeWindowLine(window, open, v.Actions)
 	title := l.T("booking.show_title", "Number", v.Number)
 	if s.AtCounter(c) {
 		// The box office: who booked beside what can be done; the tickets are in the print view.
@@ -125,6 +126,28 @@ func (s *Handler) showBookingTickets(c echo.Context) error {
 		}
 	}
 	return s.Render(c, http.StatusOK, web.Loc(c).T("booking.print_title", "Number", v.Number), view.Print(v))
+}
+
+// changeWindowLine is what the booking page says about the cut-off, from the change window's
+// words and whether it is open: until when changes are possible while some change action is
+// offered; once closed, why, said once here, with the actions it closes pointing to these
+// words instead of repeating them. closed is whether the cut-off has passed: the show is near
+// or under way.
+func changeWindowLine(text string, open bool, actions []view.Action) (line string, closed bool) {
+	if !open {
+		for i := range actions {
+			if !actions[i].Enabled && actions[i].Reason == text {
+				actions[i].Reason, actions[i].DescribedBy = "", "change-window"
+			}
+		}
+		return text, true
+	}
+	for _, a := range actions {
+		if a.Enabled {
+			return text, false
+		}
+	}
+	return "", false // nothing can be changed anyway; the actions say why
 }
 
 // editAction is "Change this booking", or why it cannot be done online.

@@ -7,7 +7,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/i18n"
-	"github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // The change cut-off (internal/changewindow): customers may change, refund or swap until a
@@ -71,25 +70,6 @@ func (s *Kernel) RefuseClosed(c echo.Context, cinemaID string, showtime time.Tim
 	}
 	LoggerFrom(c.Request().Context(), s.Logger).Info("change refused after the cut-off", "path", c.Path(), "cinema", cinemaID, "showtime", showtime)
 	return &Error{Code: EConflict, Heading: Loc(c).T("booking.closed_heading"), Message: reason, BackURL: backURL, BackLabel: backLabel}
-}
-
-// changeWindowLine is what the booking page says about the cut-off: until when changes are
-// possible while some change action is offered, or why they are closed unless an action
-// already says so.
-func (s *Kernel) ChangeWindowLine(c echo.Context, cinemaID string, showtime time.Time, actions []booking.Action) string {
-	text, open := s.ChangeWindow(c, cinemaID, showtime)
-	for _, a := range actions {
-		switch {
-		case open && a.Enabled:
-			return text
-		case !open && a.Reason == text:
-			return ""
-		}
-	}
-	if open {
-		return "" // nothing can be changed anyway; the actions say why
-	}
-	return text
 }
 
 func SameDay(t time.Time, y int, m time.Month, d int) bool {

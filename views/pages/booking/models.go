@@ -46,6 +46,10 @@ type Action struct {
 	TestID   string
 	Shortcut string // counter-mode key, e.g. "e"
 	Primary  bool   // counter mode: the page's primary action, also on Enter
+
+	// DescribedBy is the id of the words that say why it is disabled when they are said once
+	// for several actions (the change window line); Reason is then empty.
+	DescribedBy string
 }
 
 // BookingView is the booking page.
@@ -79,6 +83,10 @@ type BookingView struct {
 	// CalendarURL downloads the booking's calendar event (.ics); "" shows no link (kiosk,
 	// counter).
 	CalendarURL string
+
+	// TicketsOpen shows the ticket cards open, right after the show, instead of folded: the
+	// show is near (changes are closed), so the codes are what the page is for now.
+	TicketsOpen bool
 }
 
 // LineView is one line of the edit order.
