@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cinemabff/cinemabff/internal/cinema"
 )
 
 // total26 is the two adult tickets' total (2 × 12,50 + 2 × 0,75 fees) in German.
@@ -69,7 +71,7 @@ func TestCheckoutInGerman(t *testing.T) {
 		t.Errorf("What's on heading %q, want Programm", got)
 	}
 	now := time.Now().In(berlin)
-	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, berlin)
+	today, _ := cinema.Evening(now, berlin) // until the night ends, today is the evening before
 	var days []string
 	doc.Find(`[data-testid="days"] a`).Each(func(_ int, s *goquerySel) { days = append(days, squash(s.Text())) })
 	want := []string{"Heute", "Morgen", germanDayShort(today.AddDate(0, 0, 2)), germanDayShort(today.AddDate(0, 0, 3))}
@@ -80,8 +82,14 @@ func TestCheckoutInGerman(t *testing.T) {
 		t.Errorf("days navigation label %q", label)
 	}
 
-	// Tomorrow's listing: session times in the cinema's time zone, seats free in German.
-	tomorrow := today.AddDate(0, 0, 1)
+	// Tomorrow's listing: session times in the cinema's time zone, seats free in German. The
+	// sandbox's session 1113 is on the calendar day after start-up, which in the small hours
+	// is two evenings on.
+	tomorrow := time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, berlin)
+	tomorrowLabel := "Morgen"
+	if !tomorrow.Equal(today.AddDate(0, 0, 1)) {
+		tomorrowLabel = germanDayShort(tomorrow)
+	}
 	doc = g.page(t, "/whats-on?cinema=0001&day="+tomorrow.Format("2006-01-02"))
 	link := doc.Find(`a[href="/whats-on/0001/1113"]`)
 	if link.Length() != 1 {
@@ -98,7 +106,7 @@ func TestCheckoutInGerman(t *testing.T) {
 	if hidden := link.Find(".visually-hidden").Text(); !strings.Contains(hidden, "Plätze frei") {
 		t.Errorf("session link says %q, want the free seats in German", hidden)
 	}
-	if h2 := squash(doc.Find("h2").First().Text()); !strings.HasSuffix(h2, ", Morgen") {
+	if h2 := squash(doc.Find("h2").First().Text()); !strings.HasSuffix(h2, ", "+tomorrowLabel) {
 		t.Errorf("day heading %q", h2)
 	}
 

@@ -60,10 +60,12 @@ type Session struct {
 	Attributes        []string // e.g. "OV", "OmU"
 }
 
-// Day is the business day of the session as "2006-01-02".
+// Day is the business day of the session as "2006-01-02": as the ticketing system says, or
+// else the evening it belongs to (Evening) in the zone its Showtime is read in.
 func (s Session) Day() string {
 	if s.BusinessDay.IsZero() {
-		return s.Showtime.Format("2006-01-02")
+		day, _ := Evening(s.Showtime, s.Showtime.Location())
+		return day.Format("2006-01-02")
 	}
 	return s.BusinessDay.Format("2006-01-02")
 }

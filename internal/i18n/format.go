@@ -68,11 +68,18 @@ const (
 	DateTimeShort              // Wed 25 Nov, 20:15 · Mi., 25. Nov., 20:15
 	DateTimeLong               // Wednesday 25 November 2026, 20:15 · Mittwoch, 25. November 2026, 20:15
 	DayMonth                   // 25 November · 25. November
+	// NightClock is a show after midnight listed under the evening before:
+	// Night to Sat, 00:08 · Nacht zu Sa., 00:08
+	NightClock
+	// NightLong is such a show on its own: Saturday 28 November 2026, 00:08 (Friday night
+	// into Saturday) · Samstag, 28. November 2026, 00:08 Uhr (Nacht von Freitag auf Samstag)
+	NightLong
 )
 
 var styleIDs = map[Style]string{
 	Clock: "time.clock", DayShort: "time.day_short", DayLong: "time.day_long",
 	DateTimeShort: "time.datetime_short", DateTimeLong: "time.datetime_long", DayMonth: "time.day_month",
+	NightClock: "time.night_clock", NightLong: "time.night_long",
 }
 
 // Time writes t in loc (the cinema's time zone; nil means t's own) in this language's way of
@@ -90,6 +97,7 @@ func (l *Localizer) Time(t time.Time, loc *time.Location, style Style) string {
 
 func (l *Localizer) time(t time.Time, style Style) string {
 	wd := strings.ToLower(t.Weekday().String())
+	eve := strings.ToLower(t.AddDate(0, 0, -1).Weekday().String())
 	mo := strings.ToLower(t.Month().String())
 	return l.T(styleIDs[style],
 		"Clock", t.Format("15:04"),
@@ -97,9 +105,23 @@ func (l *Localizer) time(t time.Time, style Style) string {
 		"Year", t.Year(),
 		"Weekday", l.T("time.weekday."+wd),
 		"Wkd", l.T("time.weekday_short."+wd),
+		"Eve", l.T("time.weekday."+eve), // the day before, whose night it is
 		"Month", l.T("time.month."+mo),
 		"Mon", l.T("time.month_short."+mo),
 	)
+}
+
+// Showtime writes when a show starts, in loc (the cinema's time zone) in this language's
+// way: DateTimeLong, or NightLong for a show after midnight, which belongs to the evening
+// before (cinema.Evening), so that it reads as the listing shows it.
+func (l *Localizer) Showtime(t time.Time, loc *time.Location) string {
+	if loc == nil {
+		loc = t.Location()
+	}
+	if _, night := cinema.Evening(t, loc); night {
+		return l.Time(t, loc, NightLong)
+	}
+	return l.Time(t, loc, DateTimeLong)
 }
 
 // Midnight is the start of t's calendar day in t's location.

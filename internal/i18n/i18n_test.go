@@ -154,6 +154,39 @@ func TestTime(t *testing.T) {
 	}
 }
 
+// TestShowtimeAfterMidnight: a show after midnight is written as the night of the evening
+// before, so that it reads as What's on lists it; other shows as DateTimeLong.
+func TestShowtimeAfterMidnight(t *testing.T) {
+	c := load(t)
+	en, de := c.For(language.English), c.For(language.German)
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	late := time.Date(2026, 11, 27, 23, 8, 0, 0, time.UTC) // 00:08 on Saturday in Berlin
+	evening := time.Date(2026, 11, 27, 19, 30, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		l    *Localizer
+		at   time.Time
+		want string
+	}{
+		{en, late, "Saturday 28 November 2026, 00:08 (Friday night into Saturday)"},
+		{de, late, "Samstag, 28. November 2026, 00:08 Uhr (Nacht von Freitag auf Samstag)"},
+		{de, evening, "Freitag, 27. November 2026, 20:30 Uhr"},
+		{en, late.Add(6 * time.Hour), "Saturday 28 November 2026, 06:08"},
+	} {
+		if got := tc.l.Showtime(tc.at, berlin); got != tc.want {
+			t.Errorf("%s Showtime(%v) = %q, want %q", tc.l.Lang(), tc.at, got, tc.want)
+		}
+	}
+	if got := de.Time(late, berlin, NightClock); got != "Nacht zum Sa., 00:08" {
+		t.Errorf("de NightClock %q", got)
+	}
+	if got := en.Time(late, berlin, NightClock); got != "Night to Sat, 00:08" {
+		t.Errorf("en NightClock %q", got)
+	}
+}
+
 func TestDuration(t *testing.T) {
 	c := load(t)
 	en, de := c.For(language.English), c.For(language.German)

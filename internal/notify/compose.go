@@ -320,12 +320,12 @@ func nonEmpty(parts []string) []string {
 }
 
 // when is the showtime in the cinema's time zone, with its year: "Tuesday 24 November 2026,
-// 20:30".
+// 20:30", a show after midnight with the night it belongs to, as the pages write it.
 func when(l *i18n.Localizer, t time.Time, loc *time.Location) string {
 	if t.IsZero() {
 		return ""
 	}
-	return l.Time(t, loc, i18n.DateTimeLong)
+	return l.Showtime(t, loc)
 }
 
 // Text is the text/plain part: the same words as the HTML part, in l's language.

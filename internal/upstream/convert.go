@@ -410,7 +410,7 @@ func (cv converter) session(s wireSession, loc *time.Location, films map[string]
 	start := s.Showtime.in(loc)
 	day := s.SessionBusinessDate.in(loc)
 	if day.IsZero() && !start.IsZero() {
-		day = time.Date(start.Year(), start.Month(), start.Day(), 0, 0, 0, 0, loc)
+		day, _ = cinema.Evening(start, loc) // a show after midnight belongs to the evening before
 	}
 	title := s.FilmTitle
 	if f, ok := films[string(s.ScheduledFilmId)]; ok && title == "" {

@@ -551,10 +551,11 @@ func cardSeat(l *i18n.Localizer, t TicketCard) string {
 	return tickets.SeatWords(l, t.Row, t.Seat)
 }
 
-// cardWhen is the showing's date and time in l's language, cut around the clock time, which
-// the card shows in bold.
+// cardWhen is the showing's date and time in l's language (a show after midnight with the
+// night it belongs to, as the listing has it), cut around the clock time, which the card
+// shows in bold.
 func cardWhen(l *i18n.Localizer, t TicketCard) (before, clock, after string) {
-	s := l.Time(t.Showtime, nil, i18n.DateTimeLong)
+	s := l.Showtime(t.Showtime, nil)
 	clock = l.Time(t.Showtime, nil, i18n.Clock)
 	if i := strings.LastIndex(s, clock); i >= 0 {
 		return s[:i], clock, s[i+len(clock):]

@@ -67,11 +67,14 @@ func (s *Handler) showShowtimes(c echo.Context) error {
 	if msg := s.PopFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
-	now := s.Now()
+	// Shows are grouped by the evening they belong to, a show after midnight with the evening
+	// before, as What's on lists them.
+	today, _ := cinema.Evening(s.Now(), ci.Location())
 	var day *view.ShowtimeDay
 	shortcut := 0
 	for _, sh := range shows {
-		label := l.Day(sh.Showtime, now, ci.Location(), i18n.DayLong) // the calendar day of its clock time
+		evening, _ := cinema.Evening(sh.Showtime, ci.Location())
+		label := l.Day(evening, today, ci.Location(), i18n.DayLong)
 		if day == nil || day.Label != label {
 			v.Days = append(v.Days, view.ShowtimeDay{Label: label})
 			day = &v.Days[len(v.Days)-1]
@@ -208,9 +211,10 @@ func priceParty(b cinema.Booking, types []cinema.TicketType) showPrice {
 // showtimeRow is one show on the page.
 func (s *Handler) showtimeRow(l *i18n.Localizer, b cinema.Booking, sh cinema.Session, p showPrice, ci cinema.Cinema) view.ShowtimeRow {
 	zone := ci.Location()
+	evening, _ := cinema.Evening(sh.Showtime, zone)
 	row := view.ShowtimeRow{
 		SessionID: sh.SessionID,
-		Time:      l.Time(sh.Showtime, zone, i18n.Clock),
+		Time:      words.ShowClock(l, sh.Showtime, zone, evening),
 		DateTime:  sh.Showtime.In(zone).Format(time.RFC3339),
 		Film:      sh.FilmTitle,
 		Screen:    sh.ScreenName,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/names"
@@ -55,7 +56,8 @@ func (s *Handler) showWhatsOn(c echo.Context) error {
 		}
 	}
 	tz := cin.Location()
-	today := i18n.Midnight(s.Now().In(tz))
+	// Until the night ends, today is the evening whose late shows are still to come.
+	today, _ := cinema.Evening(s.Now(), tz)
 	day := today
 	if d := c.QueryParam("day"); d != "" {
 		parsed, err := time.ParseInLocation("2006-01-02", d, tz)
@@ -113,7 +115,7 @@ func (s *Handler) showWhatsOn(c echo.Context) error {
 			order = append(order, se.FilmID)
 		}
 		f.Sessions = append(f.Sessions, co.SessionLink{
-			Time: l.Time(se.Showtime, tz, i18n.Clock), DateTime: se.Showtime.UTC().Format(time.RFC3339),
+			Time: words.ShowClock(l, se.Showtime, tz, day), DateTime: se.Showtime.UTC().Format(time.RFC3339),
 			Screen: se.ScreenName, Available: l.N("checkout.seats_free", se.SeatsAvailable),
 			URL: s.URL(web.RouteBuySession, cin.ID, se.SessionID), SoldOut: se.SeatsAvailable <= 0,
 		})

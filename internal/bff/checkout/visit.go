@@ -9,6 +9,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	purchases "github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/holds"
@@ -61,9 +62,7 @@ func (s *Handler) buyEnded(c echo.Context, v visit.Buy, err error) error {
 func (s *Handler) sessionHeader(ctx context.Context, cinemaID, film string, at time.Time, screen string) co.SessionHeader {
 	cin := s.CinemaByID(ctx, cinemaID)
 	h := co.SessionHeader{FilmTitle: film, Screen: screen, Cinema: cin.Name}
-	if !at.IsZero() {
-		h.Showtime = i18n.FromContext(ctx).Time(at, cin.Location(), i18n.DateTimeLong)
-	}
+	h.Showtime = words.Showtime(i18n.FromContext(ctx), at, cin) // "" when not known
 	return h
 }
 

@@ -53,12 +53,25 @@ func (n SeatName) Words(l *i18n.Localizer) string {
 func Seat(l *i18n.Localizer, r *cinema.SeatRef) string { return SeatNameOf(r).Words(l) }
 
 // Showtime is a show's time in the cinema's time zone, in l's language: "Monday 2
-// January 2026, 20:15", "Montag, 2. Januar 2026, 20:15 Uhr"; "" when it is not known.
+// January 2026, 20:15", "Montag, 2. Januar 2026, 20:15 Uhr", and for a show after midnight
+// the night it belongs to, "Samstag, 28. November 2026, 00:08 Uhr (Nacht von Freitag auf
+// Samstag)"; "" when it is not known.
 func Showtime(l *i18n.Localizer, t time.Time, c cinema.Cinema) string {
 	if t.IsZero() {
 		return ""
 	}
-	return l.Time(t, c.Location(), i18n.DateTimeLong)
+	return l.Showtime(t, c.Location())
+}
+
+// ShowClock is a show's start in a list of the shows of day (local midnight in loc): its
+// clock time, "20:30", or for a show after that day's midnight the night it falls in,
+// "Nacht zum Sa., 00:08", so that it is not taken for a show early on the day it is listed
+// under.
+func ShowClock(l *i18n.Localizer, t time.Time, loc *time.Location, day time.Time) string {
+	if y, m, d := t.In(loc).Date(); y != day.Year() || m != day.Month() || d != day.Day() {
+		return l.Time(t, loc, i18n.NightClock)
+	}
+	return l.Time(t, loc, i18n.Clock)
 }
 
 // Signed writes an amount with its sign spelled out: "+€0.50", "−€2.00", "€0.00" (a
