@@ -97,7 +97,7 @@ func TestGermanEditWithoutJavaScript(t *testing.T) {
 	wantContains(t, doc, `[data-testid="line-added"]`, "Hinzugefügt", "Reihe ", "Platz ")
 	wantContains(t, doc, `[data-testid="line-kept"]`, "Behalten")
 	wantContains(t, doc, `[data-testid="add-form"]`, "entfernen", "hinzufügen")
-	wantContains(t, doc, `[data-testid="countdown"]`, "Plätze reserviert", "bis", "Uhr", "Mehr Zeit")
+	wantContains(t, doc, `[data-testid="countdown"]`, "Ihre Änderungen sind vorgemerkt", "bis", "Uhr", "Mehr Zeit")
 	if got := doc.Find(`[data-testid="countdown"]`).AttrOr("data-countdown-left", ""); got != "noch {n} Minuten" {
 		t.Errorf("countdown's words for the screen reader: %q", got)
 	}
@@ -179,7 +179,7 @@ func TestGermanEditWords(t *testing.T) {
 		t.Errorf("without Accept-Language: <html lang=%q>", lang)
 	}
 	wantText(t, doc, "#edit-title", "Change booking 100001")
-	wantContains(t, doc, `[data-testid="countdown"]`, "Seats held", "until")
+	wantContains(t, doc, `[data-testid="countdown"]`, "Your changes are held", "until")
 
 	// Cancelled: the booking page says so in German.
 	speak("de")

@@ -270,12 +270,12 @@ func TestPurchaseCalendar(t *testing.T) {
 func TestSwapCalendar(t *testing.T) {
 	h := swapHarness(t, bkPaid4) // J10, J11, J12: tickets 1, 2, 3
 	before := h.getCalendar(t, "/booking/calendar.ics", bkPaid4)
-	swapThrough(t, h, bkPaid4, []string{"1", "2"}, []string{seat(1, 2, 2), seat(1, 2, 3)})
+	swapThrough(t, h, bkPaid4, []string{"1", "2"}, []string{seat(1, 2, 3), seat(1, 2, 4)})
 	sent := mailCalendar(t, h.oneMail("swap"), bkPaid4)
 	if sent["UID"] != before["UID"] || sequence(t, sent) != sequence(t, before)+1 {
 		t.Errorf("the swap's event %v/%d, before %v/%d", sent["UID"], sequence(t, sent), before["UID"], sequence(t, before))
 	}
-	if d := sent["DESCRIPTION"].Value; !strings.Contains(d, `Row C\, seat 3`) || strings.Contains(d, `Row J\, seat 10`) {
+	if d := sent["DESCRIPTION"].Value; !strings.Contains(d, `Row C\, seat 4`) || strings.Contains(d, `Row J\, seat 10`) {
 		t.Errorf("the swap's event names the seats %q", d)
 	}
 }

@@ -368,7 +368,7 @@ func TestBuySeatsRefusesMoreSeatsThanTickets(t *testing.T) {
 		t.Errorf("%d seats ticked on the page shown again, want the 3 chosen", n)
 	}
 	hint := doc.Find(`[data-testid="seat-limit"]`)
-	if _, hidden := hint.Attr("hidden"); hidden || !strings.Contains(hint.Text(), "You have chosen 3 seats, but only 2 are needed. Untick 1.") {
+	if _, hidden := hint.Attr("hidden"); hidden || !strings.Contains(hint.Text(), "3 seats chosen, only 2 needed. Untick 1.") {
 		t.Errorf("limit hint hidden=%v %q", hidden, hint.Text())
 	}
 	if n := h.sb.Calls("SetSelectedSeats"); n != 0 {

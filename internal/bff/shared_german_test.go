@@ -161,8 +161,8 @@ func TestSwapInGerman(t *testing.T) {
 		"data-seat-count-template":     "{n} von {max} neuen Plätzen gewählt",
 		"data-seat-count-template-one": "{n} von {max} neuen Platz gewählt",
 		"data-seat-count-none-one":     "{n} neuer Platz gewählt.",
-		"data-seat-limit-over":         "Sie haben {n} Plätze gewählt, es werden aber nur {max} gebraucht. Wählen Sie {extra} wieder ab.",
-		"data-seat-limit-full-one":     "Sie haben {max} Platz gewählt.",
+		"data-seat-limit-over":         "{n} Plätze gewählt, nur {max} nötig. Bitte {extra} abwählen.",
+		"data-seat-moved":              "gewählt statt {from}",
 		"data-seat-tap":                "Reihe {row} · Platz {seat}",
 		"data-seat-tap-chosen":         "gewählt",
 	} {

@@ -328,7 +328,7 @@ func TestSwapRefusedBooking(t *testing.T) {
 // shown in words, with nothing changed.
 func TestSwapInSeatDeliveryRefusedByTicketing(t *testing.T) {
 	h := swapHarness(t, 100017)
-	resp, _ := h.reviewSwap(100017, []string{"1"}, []string{seat(2, 1, 2)})
+	resp, _ := h.reviewSwap(100017, []string{"1"}, []string{seat(2, 1, 3)})
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("review status %d", resp.StatusCode)
 	}

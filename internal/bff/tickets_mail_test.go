@@ -152,7 +152,7 @@ func TestSwapShowsNewTicketsAndWritesAnEmail(t *testing.T) {
 	if len(before) != 3 {
 		t.Fatalf("%d QR codes on the booking page before the swap", len(before))
 	}
-	done := swapThrough(t, h, 100004, []string{"1", "2"}, []string{seat(1, 2, 2), seat(1, 2, 3)})
+	done := swapThrough(t, h, 100004, []string{"1", "2"}, []string{seat(1, 2, 3), seat(1, 2, 4)})
 	if n := len(h.pageCodes(done)); n != 3 {
 		t.Fatalf("%d tickets on the swap result", n)
 	}
@@ -163,7 +163,7 @@ func TestSwapShowsNewTicketsAndWritesAnEmail(t *testing.T) {
 	for _, c := range after {
 		seats[c.Line] = c.Seat
 	}
-	if seats[1] != "C-3" || seats[2] != "C-4" || seats[3] != "J-12" {
+	if seats[1] != "C-4" || seats[2] != "C-5" || seats[3] != "J-12" {
 		t.Fatalf("the QR codes now say %v", seats)
 	}
 	if after[0] == before[0] || after[2] != before[2] {
@@ -184,7 +184,7 @@ func TestSwapShowsNewTicketsAndWritesAnEmail(t *testing.T) {
 		t.Fatalf("%d swap messages", len(msgs))
 	}
 	m := msgs[0]
-	for _, s := range []string{"Row J, seat 10", "Row J, seat 11", "Row C, seat 3", "Row C, seat 4", "100004"} {
+	for _, s := range []string{"Row J, seat 10", "Row J, seat 11", "Row C, seat 4", "Row C, seat 5", "100004"} {
 		if !strings.Contains(m.Text, s) || !strings.Contains(m.HTML, s) {
 			t.Errorf("swap message lacks %q:\n%s", s, m.Text)
 		}

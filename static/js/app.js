@@ -316,6 +316,7 @@
       deadline = Date.now() + warnFor * 1000;
       if (warningEl) {
         warningEl.hidden = false;
+        body.classList.add('idle-warned');
         setPageInert(true);
         if (continueBtn) continueBtn.focus();
       }
@@ -326,6 +327,7 @@
       clearTimeout(tickTimer);
       if (!warningEl || warningEl.hidden) return;
       warningEl.hidden = true;
+      body.classList.remove('idle-warned');
       setPageInert(false);
     }
 
@@ -393,14 +395,15 @@
    *      [data-max-from="#swap-tickets" data-seat-count-none="{n} seats chosen …"
    *       [data-seat-count-none-one="{n} seat chosen …"]]
    *      data-seat-limit-over="… {n} … {max} … {extra} …" data-seat-limit-over-one="…"
-   *      data-seat-limit-full="… {max} …" data-seat-limit-full-one="…">
+   *      data-seat-moved="… {from} …">
    *   <p class="seatmap-count" data-seat-count aria-live="polite">…</p>
    *   <p class="hint" data-seat-limit hidden>…</p> … seats …
    * Counts the chosen seats (ticked seat checkboxes; the list view shows the same ones). With
    * data-max-from the maximum is the sum of data-seats of the ticked boxes
-   * in that element (the tickets that move), and follows them. Once enough
-   * seats are chosen the other seats are disabled (until one is unticked)
-   * and the hint says so; the server still checks the count. Every text comes from the
+   * in that element (the tickets that move), and follows them. With enough
+   * seats chosen, a tap on another free seat moves the seat chosen most recently there
+   * (data-seat-moved says so in the tap's answer); only more seats than tickets is a warning
+   * (data-seat-limit). The server still checks the count. Every text comes from the
    * server, in the page's language: the templates above (the "-one" ones for a maximum, or
    * a count, of one).
    * ------------------------------------------------------------------ */
@@ -430,17 +433,64 @@
     return fill(seatTemplate(map, 'data-seat-limit-full', max === 1), n, max);
   }
 
-  function updateSeatmap(map) {
+  /* The seats in the order they were ticked, oldest first (ticked on arrival: page order). */
+  var chosenOrder = new WeakMap();
+
+  function orderOf(map) {
+    var order = chosenOrder.get(map);
+    if (!order) {
+      order = Array.prototype.slice.call(map.querySelectorAll('.seat input:checked'));
+      chosenOrder.set(map, order);
+    }
+    return order;
+  }
+
+  /* A seat's look follows its box through classes (CSS keeps :has() off the map: see the
+   * seat rules there): is-checked, and is-unchecked for a seat rendered chosen or yours
+   * whose box was unticked. Classes are only written when they change. */
+  function markSeat(box) {
+    var seat = box.parentNode;
+    if (!seat || !seat.classList || !seat.classList.contains('seat')) return;
+    var cl = seat.classList;
+    var on = box.checked;
+    var off = !on && (cl.contains('seat-selected') || cl.contains('seat-yours'));
+    if (cl.contains('is-checked') !== on) cl.toggle('is-checked', on);
+    if (cl.contains('is-unchecked') !== off) cl.toggle('is-unchecked', off);
+  }
+
+  /* One box changed: at capacity a newly ticked seat takes the place of the seat ticked most
+   * recently before it (the party moves one seat with one tap, the rest stay). Returns the
+   * box unticked for it, if any. */
+  function seatChanged(map, box) {
+    var order = orderOf(map).filter(function (b) { return b !== box && b.checked; });
+    var moved = null;
+    if (box.checked) {
+      var max = seatMax(map);
+      if (max > 0 && order.length >= max && order.length > 0) {
+        moved = order.pop();
+        moved.checked = false;
+        markSeat(moved);
+      }
+      order.push(box);
+    }
+    chosenOrder.set(map, order);
+    markSeat(box);
+    map.__moved = moved;
+    return moved;
+  }
+
+  /* Counts and texts; with all, every seat's look is synced with its box too (on start and
+   * after back/forward, when the browser restored the boxes). Nothing above the map changes
+   * height: the status area keeps its size (CSS). */
+  function updateSeatmap(map, all) {
     var max = seatMax(map);
     var limited = max > 0;
     if (!limited && !map.hasAttribute('data-max-from')) return;
-    var boxes = map.querySelectorAll('.seat input[type=checkbox]');
-    var n = 0;
-    Array.prototype.forEach.call(boxes, function (box) {
-      var seat = box.closest('.seat');
-      if (seat) seat.classList.toggle('is-checked', box.checked);
-      if (box.checked) n++;
-    });
+    if (all === true) {
+      each(map, '.seat input[type=checkbox]', markSeat);
+      chosenOrder.delete(map);
+    }
+    var n = map.querySelectorAll('.seat input:checked').length;
     var text;
     if (limited) {
       text = fill(seatTemplate(map, 'data-seat-count-template', max === 1), n, max);
@@ -456,35 +506,27 @@
         if (c.textContent !== text) c.textContent = text;
       });
     }
-    // Enough seats: the others cannot be ticked until one is unticked. Only seats this
-    // script disabled are enabled again.
-    var full = limited && n >= max;
-    Array.prototype.forEach.call(boxes, function (box) {
-      if (full && !box.checked && !box.disabled) {
-        box.disabled = true;
-        box.setAttribute('data-limit-disabled', '');
-      } else if (!full && box.hasAttribute('data-limit-disabled')) {
-        box.disabled = false;
-        box.removeAttribute('data-limit-disabled');
-      }
-    });
-    // Only too many seats is a warning: with as many seats as tickets nothing is wrong, and
-    // a tap on another seat says how to choose it (seatTapped).
+    // Only too many seats is a warning (tickets given back in a change, or a swap's tickets
+    // unticked): with as many seats as tickets another tap moves a seat.
     var over = limited && n > max;
-    var hint = limitText(map, n, max);
+    var hint = over ? limitText(map, n, max) : '';
     each(map, '[data-seat-limit]', function (h) {
-      h.hidden = !over;
-      if (over && h.textContent !== hint) h.textContent = hint;
+      if (h.hidden !== !over) h.hidden = !over;
+      if (h.textContent !== hint && over) h.textContent = hint;
     });
-    map.classList.toggle('seatmap-full', full);
-    map.classList.toggle('seatmap-over', limited && n > max);
+    if (map.classList.contains('seatmap-over') !== over) map.classList.toggle('seatmap-over', over);
   }
 
   doc.addEventListener('change', function (event) {
     var t = event.target;
     if (!t || !t.closest) return;
     var map = t.closest('.seatmap[data-max]');
-    if (map) updateSeatmap(map);
+    if (map && t.closest('.seat')) {
+      seatChanged(map, t);
+      updateSeatmap(map);
+    } else if (map) {
+      updateSeatmap(map);
+    }
     if (t.hasAttribute && t.hasAttribute('data-seats')) {
       // A ticket that moves was ticked or unticked: the maps counting those follow.
       each(doc, '.seatmap[data-max-from]', function (m) {
@@ -494,7 +536,9 @@
     }
   });
   // Restored form state (back/forward) needs a recount.
-  window.addEventListener('pageshow', function () { each(doc, '.seatmap[data-max]', updateSeatmap); });
+  window.addEventListener('pageshow', function () {
+    each(doc, '.seatmap[data-max]', function (m) { updateSeatmap(m, true); });
+  });
 
   /* ------------------------------------------------------------------
    * 4c. Seat map keys. The map is one stop for Tab (the seat last ticked, or the first free
@@ -532,6 +576,16 @@
     });
     return best;
   }
+
+  /* A seat focused by keyboard shows the map's keyboard help (hidden on touch screens). */
+  doc.addEventListener('focusin', function (event) {
+    var box = event.target;
+    if (!box || !box.matches || !box.matches('.seatmap .seat input')) return;
+    var map = box.closest('.seatmap');
+    var keyboard = false;
+    try { keyboard = box.matches(':focus-visible'); } catch (e) { keyboard = false; }
+    if (map && keyboard && !map.classList.contains('seatmap-keyboard')) map.classList.add('seatmap-keyboard');
+  });
 
   doc.addEventListener('keydown', function (event) {
     var box = event.target;
@@ -759,15 +813,21 @@
    *     the price its area's data-price. With as many seats as tickets, another free seat
    *     says how to choose it (data-seat-limit-full) instead of a warning above the map.
    * ------------------------------------------------------------------ */
-  function seatTapped(seat, map) {
-    var out = map.querySelector('[data-seat-tapped]');
-    if (!out) return;
+  /* "Row G · Seat 12" from the map's data-seat-tap template. */
+  function seatName(seat) {
+    var map = seat.closest('.seatmap');
     var row = seat.closest('.seat-row');
     var rowLabel = row && row.querySelector('.seat-row-label > [aria-hidden="true"]');
     var number = seat.querySelector('i');
-    var text = (map.getAttribute('data-seat-tap') || '')
+    return ((map && map.getAttribute('data-seat-tap')) || '')
       .replace('{row}', rowLabel ? rowLabel.textContent.trim() : '')
       .replace('{seat}', number ? number.textContent.trim() : '');
+  }
+
+  function seatTapped(seat, map) {
+    var out = map.querySelector('[data-seat-tapped]');
+    if (!out) return;
+    var text = seatName(seat);
     var box = seat.querySelector('input');
     var area = seat.closest('[data-price]');
     var parts = [text];
@@ -777,15 +837,14 @@
       parts.push(map.getAttribute('data-seat-tap-unavailable'));
     } else {
       if (area) parts.push(area.getAttribute('data-price'));
-      if ((box && box.checked) || (!box && seat.classList.contains('seat-yours'))) {
+      var moved = box && box.checked && map.__moved && map.__moved.closest('.seat');
+      if (moved) {
+        parts.push((map.getAttribute('data-seat-moved') || '').replace('{from}', seatName(moved)));
+      } else if ((box && box.checked) || (!box && seat.classList.contains('seat-yours'))) {
         parts.push(map.getAttribute('data-seat-tap-chosen'));
       }
     }
     text = parts.filter(Boolean).join(' · ');
-    if (box && box.hasAttribute('data-limit-disabled')) {
-      var max = seatMax(map);
-      text += '. ' + limitText(map, max, max);
-    }
     if (out.textContent !== text) out.textContent = text;
   }
 
@@ -1066,11 +1125,98 @@
   }
 
   /* ------------------------------------------------------------------
+   * 6b. The ticket step's running total: <p data-ticket-total data-total-none data-total-one
+   *     data-total-other> ({n}, {total}) counts the number fields with data-price-cents of
+   *     its form; once a ticket is chosen, a notice about the counts ([data-clear-when-chosen])
+   *     and the fields' invalid marks go away.
+   * ------------------------------------------------------------------ */
+  function updateTicketTotal(form) {
+    var out = form.querySelector('[data-ticket-total]');
+    if (!out) return;
+    var n = 0, cents = 0, currency = '';
+    each(form, 'input[data-price-cents]', function (f) {
+      var q = parseInt(f.value, 10);
+      if (isNaN(q) || q <= 0) return;
+      n += q;
+      cents += q * (parseInt(f.getAttribute('data-price-cents'), 10) || 0);
+      currency = f.getAttribute('data-currency') || currency;
+    });
+    var text = n === 0 ? out.getAttribute('data-total-none') :
+      (out.getAttribute(n === 1 ? 'data-total-one' : 'data-total-other') || '')
+        .replace('{n}', String(n)).replace('{total}', formatMoney(cents, currency || 'EUR'));
+    if (text && out.textContent !== text) out.textContent = text;
+    if (n > 0) {
+      each(doc, '[data-clear-when-chosen]', function (el) { el.hidden = true; });
+      each(form, 'input[aria-invalid]', function (f) { f.removeAttribute('aria-invalid'); });
+    }
+  }
+
+  doc.addEventListener('input', function (event) {
+    var t = event.target;
+    if (!t || !t.matches || !t.matches('input[data-price-cents]')) return;
+    if (t.form) updateTicketTotal(t.form);
+  });
+
+  /* ------------------------------------------------------------------
+   * 7. Live parts: <div id="…" data-live> updated in place by the forms inside it (hx-post,
+   *    hx-select of the same part). The server answers as to a plain form post: a redirect
+   *    back to this page. Any other answer (the change ended, an error page) is shown whole,
+   *    as a plain form post would have shown it: nothing is swapped into the part.
+   * ------------------------------------------------------------------ */
+  /* The control that sent a live part's request gets the focus back in the new part (the
+   * busy state disabled it, which dropped its focus), without scrolling: the next tap or key
+   * goes where the last one went. */
+  var liveFocus = null;
+  doc.addEventListener('htmx:beforeRequest', function (event) {
+    var d = event.detail || {};
+    var sub = busyTargetFor(d);
+    liveFocus = sub && sub.id && sub.closest && sub.closest('[data-live]') ? sub.id : null;
+  });
+  doc.addEventListener('htmx:afterSettle', function () {
+    if (!liveFocus) return;
+    var el = doc.getElementById(liveFocus);
+    liveFocus = null;
+    if (el && !el.disabled && el.focus) el.focus({ preventScroll: true });
+  });
+
+  doc.addEventListener('htmx:beforeSwap', function (event) {
+    var d = event.detail || {};
+    var elt = d.requestConfig && d.requestConfig.elt;
+    if (!elt || !elt.closest || !elt.closest('[data-live]')) return;
+    var xhr = d.xhr;
+    var url = null;
+    try { url = xhr && xhr.responseURL ? new URL(xhr.responseURL) : null; } catch (e) { url = null; }
+    if (xhr && xhr.status === 200 && url && url.pathname === location.pathname) return;
+    d.shouldSwap = false;
+    if (xhr && xhr.status > 0 && xhr.status < 400 && url) {
+      location.assign(url.href);
+      return;
+    }
+    if (xhr && xhr.responseText) {
+      doc.open();
+      doc.write(xhr.responseText);
+      doc.close();
+      return;
+    }
+    location.reload();
+  });
+
+  /* ------------------------------------------------------------------
    * Start-up, and again for content htmx swaps in.
    * ------------------------------------------------------------------ */
+  /* The sticky seat action bar's height, for the page's scroll padding (CSS). */
+  function measureSeatActions() {
+    var bar = doc.querySelector('.seat-actions');
+    if (!bar) return;
+    var h = Math.ceil(bar.getBoundingClientRect().height);
+    if (h > 0) doc.documentElement.style.setProperty('--seat-actions-h', h + 'px');
+  }
+  window.addEventListener('resize', measureSeatActions);
+
   function init(root) {
+    measureSeatActions();
     each(root, '[data-countdown-expires]', startCountdown);
-    each(root, '.seatmap[data-max]', updateSeatmap);
+    each(root, '.seatmap[data-max]', function (m) { updateSeatmap(m, true); });
     each(root, '.seatmap', setupZoom);
     each(root, '.seatmap', setupSeatKeys);
     syncRequired(root);

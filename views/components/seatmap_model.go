@@ -31,6 +31,10 @@ type SeatMapOptions struct {
 	// YoursSelectable keeps the person's own seats as ticked, untickable controls (an edit
 	// keeps or gives back seats); false shows them as fixed ("yours", not a choice).
 	YoursSelectable bool
+	// YoursCurrent draws the person's own (fixed) seats as the seats they move from (a seat
+	// swap): a look and a name of their own ("your current seat"), apart from the new seats
+	// being chosen, with a line of the key.
+	YoursCurrent bool
 	// Chosen are the seats to show ticked (a form shown again keeps its choices).
 	Chosen []cinema.SeatPosition
 	// AreaCategories limits the choice to seats of these area category codes; empty means any.
@@ -68,6 +72,7 @@ const (
 	SeatStateFree        = "free"
 	SeatStateTaken       = "taken"
 	SeatStateYours       = "yours"
+	SeatStateCurrent     = "current"
 	SeatStateSelected    = "selected"
 	SeatStateUnavailable = "unavailable"
 )
@@ -174,6 +179,7 @@ const (
 	condFree        seatCondition = iota // free
 	condTaken                            // taken
 	condYours                            // your seat
+	condCurrent                          // your current seat (moving away from it)
 	condOtherArea                        // not available for these tickets (another seating area)
 	condUnavailable                      // not available
 	condHouse                            // not available (kept by the cinema)
@@ -415,6 +421,9 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 				}
 				kind := kindOf(s)
 				sv, ok := buildSeat(s, kind, cat, catLower, areaAllowed, yours[s.Position], chosen[s.Position], opt.YoursSelectable)
+				if sv.State == SeatStateYours && opt.YoursCurrent && sv.Fixed {
+					sv.State, sv.cond, sv.Class = SeatStateCurrent, condCurrent, seatClasses[SeatStateCurrent][kind]
+				}
 				if sv.State != SeatStateFree && sv.State != SeatStateSelected && sv.State != SeatStateYours {
 					present[sv.State] = true
 				}
@@ -441,6 +450,13 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 	}
 	v.Chosen, v.LimitShown = nChecked, nChecked > v.Max
 	v.Legend = legend(present)
+	if opt.YoursCurrent {
+		for i := range v.Legend {
+			if v.Legend[i].Key == SeatStateSelected {
+				v.Legend[i].Text = msg("ui.seatmap.legend.new")
+			}
+		}
+	}
 	v.ListView = !opt.NoList && nSeats > 0
 	return v
 }
@@ -529,7 +545,7 @@ func buildSeat(s cinema.Seat, kind seatKind, category, catLower string, areaAllo
 // its own: "seat", then "seat-<state>" unless free (the default look), then "seat-<kind>".
 var seatClasses = func() map[string]*[numKinds]string {
 	t := map[string]*[numKinds]string{}
-	for _, state := range []string{SeatStateFree, SeatStateTaken, SeatStateYours, SeatStateSelected, SeatStateUnavailable} {
+	for _, state := range []string{SeatStateFree, SeatStateTaken, SeatStateYours, SeatStateCurrent, SeatStateSelected, SeatStateUnavailable} {
 		t[state] = new([numKinds]string)
 		for k, kind := range seatKinds {
 			c := "seat"
@@ -550,6 +566,7 @@ var seatClasses = func() map[string]*[numKinds]string {
 // "yours"), so the "selected" line names both.
 var allLegend = []LegendEntry{
 	{Key: SeatStateFree, Class: []string{"seat"}, Text: msg("ui.seatmap.legend.free")},
+	{Key: SeatStateCurrent, Class: []string{"seat seat-current"}, Text: msg("ui.seatmap.legend.current")},
 	{Key: SeatStateSelected, Class: []string{"seat seat-selected"}, Text: msg("ui.seatmap.legend.selected")},
 	{Key: SeatStateTaken, Class: []string{"seat seat-taken"}, Text: msg("ui.seatmap.legend.taken")},
 	{Key: "wheelchair", Class: []string{"seat seat-wheelchair"}, Text: msg("ui.seatmap.legend.wheelchair")},

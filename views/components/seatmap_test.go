@@ -479,3 +479,28 @@ func TestReleasedCellsDoNotLeakIntoTheNextMap(t *testing.T) {
 		m.Release() // twice is harmless
 	}
 }
+
+// A swap's own seats are the seats moving away: a look, a name and a line of the key of their
+// own, and the seats being chosen are named as the new ones in the key.
+func TestSeatMapCurrentSeats(t *testing.T) {
+	opt := swapOptions()
+	opt.YoursCurrent = true
+	doc, _ := renderDoc(t, BuildSeatMap(largePlan(), opt))
+	if doc.Find(`span.seat.seat-current[role="img"][aria-label="Row F, seat 11, standard, your current seat"]`).Length() != 1 {
+		t.Error("the booking's seat F11 is not drawn and named as the current seat")
+	}
+	if doc.Find(`.seatmap-scroll .seat-yours`).Length() != 0 {
+		t.Error("current seats drawn with the look of the seats being chosen")
+	}
+	if got := doc.Find(`[data-testid="legend-current"]`).Text(); !strings.Contains(got, "Your current seats") {
+		t.Errorf("key line of the current seats %q", got)
+	}
+	if got := doc.Find(`[data-testid="legend-selected"]`).Text(); !strings.Contains(got, "Your new seats") {
+		t.Errorf("key line of the seats being chosen %q", got)
+	}
+	// Without the option the booking's seats stay "yours".
+	doc, _ = renderDoc(t, BuildSeatMap(largePlan(), swapOptions()))
+	if doc.Find(`.seat-current`).Length() != 0 || doc.Find(`[data-testid="legend-current"]`).Length() != 0 {
+		t.Error("current seats drawn without the option")
+	}
+}

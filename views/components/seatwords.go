@@ -58,10 +58,9 @@ type seatWords struct {
 	// maximum of more than one and of one.
 	countOther, countOne    string
 	limitOver, limitOverOne string
-	limitFull, limitFullOne string
 	// The answer to a tap on a seat: "Row {row} · Seat {seat}", then " · " and the price or
 	// the state ("chosen" once ticked).
-	tap, tapChosen string
+	tap, tapChosen, tapMoved string
 }
 
 // seatWordsOf caches the seat words of each localizer: a localizer's words never change, and
@@ -93,6 +92,7 @@ func newSeatWords(l *i18n.Localizer) *seatWords {
 		condFree:        l.T("ui.seatmap.seat.free"),
 		condTaken:       l.T("ui.seatmap.seat.taken"),
 		condYours:       l.T("ui.seatmap.seat.yours"),
+		condCurrent:     l.T("ui.seatmap.seat.current"),
 		condOtherArea:   l.T("ui.seatmap.seat.other_area"),
 		condUnavailable: l.T("ui.seatmap.seat.unavailable"),
 		condHouse:       l.T("ui.seatmap.seat.house"),
@@ -101,8 +101,8 @@ func newSeatWords(l *i18n.Localizer) *seatWords {
 	count := []any{"N", "{n}", "Max", "{max}", "Extra", "{extra}"}
 	w.countOther, w.countOne = l.N("ui.seatmap.count", 2, count[:4]...), l.N("ui.seatmap.count", 1, count[:4]...)
 	w.limitOver, w.limitOverOne = l.N("ui.seatmap.limit_over", 2, count...), l.N("ui.seatmap.limit_over", 1, count...)
-	w.limitFull, w.limitFullOne = l.N("ui.seatmap.limit_full", 2, count[2:4]...), l.N("ui.seatmap.limit_full", 1, count[2:4]...)
 	w.tap, w.tapChosen = l.T("ui.seatmap.tap", "Row", "{row}", "Seat", "{seat}"), l.T("ui.seatmap.tap_chosen")
+	w.tapMoved = l.T("ui.seatmap.tap_moved", "From", "{from}")
 	return w
 }
 

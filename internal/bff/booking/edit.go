@@ -171,7 +171,9 @@ func (s *Handler) showEdit(c echo.Context) error {
 		web.LoggerFrom(ctx, s.Logger).Warn("ticket types not read: adding tickets not offered", "err", typesErr)
 	}
 	v := s.editView(c, e, o, types)
-	if msg := s.PopFlash(c); msg != "" {
+	if msg := s.PopFlash(c); msg != "" && web.IsHTMX(c) {
+		v.StepNotice = msg
+	} else if msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
 	l := web.Loc(c)

@@ -11,6 +11,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/seatrules"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	view "github.com/cinemabff/cinemabff/views/pages/booking"
@@ -156,6 +157,17 @@ func (s *Handler) setEditSeats(c echo.Context) error {
 			return s.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError,
 				Heading: l.T("booking.seats_same_area"), Body: msg}, chosenPos)
 		}
+	}
+	// The cinema's own seating rules, which the upstream does not know: every seat the order
+	// holds now is chosen anew or given up (a removed ticket's too).
+	var party []cinema.SeatPosition
+	for _, t := range o.Tickets() {
+		if t.Seat != nil && t.Seat.Placed {
+			party = append(party, t.Seat.Position)
+		}
+	}
+	if notice := words.SeatRuleNotice(l, seatrules.Check(plan, seatrules.Choice{Party: party, Chosen: chosenPos})); notice != nil {
+		return s.renderEditSeats(c, http.StatusUnprocessableEntity, notice, chosenPos)
 	}
 	_, err = s.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats})
 	s.SeatPlans.Invalidate(e.CinemaID, e.SessionID) // seats changed or refused: the next map reads them again

@@ -213,7 +213,8 @@ func (s *Handler) renderTickets(c echo.Context, status int, notice *components.N
 		ActionURL: s.URL(web.RouteBuySession, se.CinemaID, se.SessionID), BackURL: s.URL(web.RouteWhatsOn) + "?" + url.Values{"cinema": {se.CinemaID}}.Encode(),
 		CSRFToken: web.CSRFToken(c), Notice: notice, MaxTotal: s.SeatsPerOrder(c), Counter: s.AtCounter(c)}
 	for _, t := range buyableTypes(types, se) {
-		row := co.TicketTypeRow{Code: t.Code, Description: t.Description, Price: l.Money(t.Price), Qty: "0", Invalid: invalid[t.Code]}
+		row := co.TicketTypeRow{Code: t.Code, Description: t.Description, Price: l.Money(t.Price), PriceCents: t.Price.Cents,
+			Currency: t.Price.Currency, Qty: "0", Invalid: invalid[t.Code]}
 		switch {
 		case t.IsPackage || t.PackageSize > 1:
 			row.Detail = l.T("checkout.package_of", "Count", places(t))
@@ -225,6 +226,10 @@ func (s *Handler) renderTickets(c echo.Context, status int, notice *components.N
 		}
 		v.Types = append(v.Types, row)
 	}
+	v.TotalNone = l.T("checkout.tickets_total_none")
+	v.TotalOne = l.N("checkout.tickets_total", 1, "N", "{n}", "Total", "{total}")
+	v.TotalOther = l.N("checkout.tickets_total", 2, "N", "{n}", "Total", "{total}")
+	v.TotalText = ticketsTotal(l, v)
 	title := l.T("checkout.tickets_title")
 	if v.Counter {
 		title = l.T("checkout.counter.tickets_title")
@@ -232,8 +237,26 @@ func (s *Handler) renderTickets(c echo.Context, status int, notice *components.N
 	return s.Render(c, status, title, co.Tickets(v))
 }
 
+// ticketsTotal is the running total of the counts typed so far, in words.
+func ticketsTotal(l *i18n.Localizer, v co.TicketsView) string {
+	n, sum := 0, cinema.Money{}
+	for _, t := range v.Types {
+		q, err := strconv.Atoi(strings.TrimSpace(t.Qty))
+		if err != nil || q <= 0 {
+			continue
+		}
+		n += q
+		sum = cinema.NewMoney(sum.Cents+int64(q)*t.PriceCents, t.Currency)
+	}
+	if n == 0 {
+		return v.TotalNone
+	}
+	return l.N("checkout.tickets_total", n, "N", n, "Total", l.Money(sum))
+}
+
 // chooseTickets starts the order with the chosen tickets; the upstream picks the best seats
-// together, which the next step shows and lets the person change.
+// together, moved when they break the cinema's seating rules (seatByTheRules), which the next
+// step shows and lets the person change.
 func (s *Handler) chooseTickets(c echo.Context) error {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
@@ -309,6 +332,7 @@ func (s *Handler) chooseTickets(c echo.Context) error {
 		return s.FromUpstream(err, s.URL(web.RouteBuySession, se.CinemaID, se.SessionID), l.T("checkout.back_to_tickets"))
 	}
 	s.HoldStarted(ctx, usid, o)
+	s.seatByTheRules(ctx, se.CinemaID, se.SessionID, usid, o)
 	v := visit.Buy{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, FilmTitle: se.FilmTitle, Showtime: se.Showtime,
 		Screen: se.ScreenName, Places: total, Name: prev.Name, Email: prev.Email, Started: s.Now()}
 	s.SaveBuy(c, v)

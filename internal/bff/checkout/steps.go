@@ -3,9 +3,11 @@ package checkout
 import (
 	"context"
 	"errors"
+	"maps"
 	"net/http"
 	"net/mail"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -18,6 +20,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/seatrules"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
@@ -140,6 +143,11 @@ func (s *Handler) chooseBuySeats(c echo.Context) error {
 				return s.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_from_map")}, nil)
 			}
 			seats = append(seats, upstream.SelectedSeat{AreaCategoryCode: seat.AreaCategoryCode, Position: p})
+		}
+		// The cinema's own seating rules, which the upstream does not know: the order's seats
+		// now are given up for the chosen ones.
+		if notice := words.SeatRuleNotice(l, seatrules.Check(plan, seatrules.Choice{Party: slices.Collect(maps.Keys(current)), Chosen: chosen})); notice != nil {
+			return s.renderBuySeats(c, http.StatusUnprocessableEntity, notice, chosen)
 		}
 		_, err = s.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID, Seats: seats})
 		s.SeatPlans.Invalidate(v.CinemaID, v.SessionID) // seats changed or refused: the next map reads them again

@@ -3,6 +3,7 @@ package swap
 import (
 	"cmp"
 	"context"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -13,8 +14,10 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/seatrules"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
@@ -90,8 +93,9 @@ func problemNotice(heading, body string) *components.Notice {
 
 // planMoves turns the submitted tickets and seats into moves, or explains in l's language what
 // it cannot accept: an unknown ticket, part of a package, the wrong number of seats, a seat
-// that is not on the map, already in the booking, in another area category, or not free. Each
-// ticket is paired with a new seat of its own area category, both in seat order.
+// that is not on the map, already in the booking, in another area category, or not free, and a
+// choice against the cinema's seating rules (seatrules). Each ticket is paired with a new seat
+// of its own area category, both in seat order.
 func planMoves(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticketValues, seatValues []string) (picked, []move, *components.Notice) {
 	choice := picked{Seqs: map[int]bool{}}
 	choice.Seats, _ = components.SeatValues(seatValues)
@@ -169,6 +173,17 @@ func planMoves(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticket
 				l.T("swap.problem.area.count", "Rule", areaRule(l, plan, cats), "Tickets", l.N("common.tickets", n),
 					"Area", plan.AreaCategoryName(cat), "Seats", l.N("swap.new_seats", len(seatsByCat[cat]))))
 		}
+	}
+	// The cinema's own seating rules, which the ticketing system does not know: the tickets
+	// that stay keep their seats, the seats of those that move are free once they have moved.
+	var keep []cinema.SeatPosition
+	for _, t := range b.Tickets {
+		if t.Placed() && !choice.Seqs[t.Seq] {
+			keep = append(keep, t.Seat.Position)
+		}
+	}
+	if notice := words.SeatRuleNotice(l, seatrules.Check(plan, seatrules.Choice{Party: slices.Collect(maps.Keys(owned)), Keep: keep, Chosen: choice.Seats, Swap: true})); notice != nil {
+		return choice, nil, notice
 	}
 	slices.SortStableFunc(moving, func(a, b cinema.BookedTicket) int { return comparePos(a.Seat.Position, b.Seat.Position) })
 	for _, ss := range seatsByCat {
@@ -296,7 +311,7 @@ func (h *Handler) chooseView(c echo.Context, b cinema.Booking, plan *cinema.Seat
 	// Max, all the booking's seats, sizes the list alternative.
 	count := []any{"N", "{n}", "Max", "{max}"}
 	v.Map = components.BuildSeatMap(*plan, components.SeatMapOptions{
-		Max: len(yours), Yours: yours, Chosen: choice.Seats, AreaCategories: cats,
+		Max: len(yours), Yours: yours, YoursCurrent: true, Chosen: choice.Seats, AreaCategories: cats,
 		Kiosk: web.IsKiosk(c), Label: l.T("swap.map_label"),
 		CountTemplate: l.N("swap.count", 2, count...), CountTemplateOne: l.N("swap.count", 1, count...),
 		MaxFrom: "#swap-tickets", CountNone: l.N("swap.count_none", 2, count[:2]...), CountNoneOne: l.N("swap.count_none", 1, count[:2]...),
@@ -317,7 +332,9 @@ func (h *Handler) chooseView(c echo.Context, b cinema.Booking, plan *cinema.Seat
 	return v
 }
 
-// units lists what can move: each ticket alone, the tickets of a package together.
+// units lists what can move: each ticket alone, the tickets of a package together. Before
+// the person has said (ticked is nil: the page's first showing) every ticket moves, the
+// usual wish; the form shown again keeps what was ticked.
 func units(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticked map[int]bool) []page.TicketUnit {
 	var out []page.TicketUnit
 	done := map[int]bool{}
@@ -334,7 +351,7 @@ func units(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticked map
 			if m.Placed() {
 				seats = append(seats, m.Seat.Label)
 			}
-			checked = checked && ticked[m.Seq]
+			checked = checked && (ticked == nil || ticked[m.Seq])
 		}
 		u := page.TicketUnit{Value: strings.Join(seqs, "+"), Checked: checked, Seats: len(mates), TestID: "ticket-" + strings.Join(seqs, "-")}
 		cat := plan.AreaCategoryName(t.Seat.AreaCategoryCode)

@@ -60,11 +60,24 @@ func (r Routes) Path(log *slog.Logger, name string, params ...any) string {
 type Register func(method, name string, h echo.HandlerFunc, m ...echo.MiddlewareFunc)
 
 // Redirect sends the browser to to after a form (303 See Other, so a refresh never posts
-// again); an htmx request gets HX-Redirect instead, so htmx loads the whole page.
+// again); an htmx request gets HX-Redirect instead, so htmx loads the whole page. A part of
+// a page updated in place (an htmx request with a target) that is sent back to the page it
+// is on gets the 303 too: htmx follows it and swaps that part from the page.
 func Redirect(c echo.Context, to string) error {
-	if c.Request().Header.Get("HX-Request") == "true" {
+	h := c.Request().Header
+	if h.Get("HX-Request") == "true" && !(h.Get("HX-Target") != "" && samePath(h.Get("HX-Current-URL"), to)) {
 		c.Response().Header().Set("HX-Redirect", to)
 		return c.NoContent(http.StatusNoContent)
 	}
 	return c.Redirect(http.StatusSeeOther, to)
+}
+
+// samePath reports whether the page at current (a full URL) has the path of to.
+func samePath(current, to string) bool {
+	cu, err := url.Parse(current)
+	if err != nil || current == "" {
+		return false
+	}
+	tu, err := url.Parse(to)
+	return err == nil && tu.Path != "" && cu.Path == tu.Path
 }

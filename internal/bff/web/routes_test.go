@@ -35,16 +35,25 @@ func TestRoutesURL(t *testing.T) {
 func TestRedirect(t *testing.T) {
 	e := echo.New()
 	for _, tc := range []struct {
-		htmx       bool
-		status     int
-		header, to string
+		htmx            bool
+		target, current string // HX-Target, HX-Current-URL
+		status          int
+		header, to      string
 	}{
-		{false, http.StatusSeeOther, "Location", "/booking"},
-		{true, http.StatusNoContent, "HX-Redirect", "/booking"},
+		{false, "", "", http.StatusSeeOther, "Location", "/booking"},
+		{true, "", "", http.StatusNoContent, "HX-Redirect", "/booking"},
+		// a part of the page updated in place, sent back to its own page: htmx follows the 303
+		{true, "edit-live", "http://cinema.example/booking/edit", http.StatusSeeOther, "Location", "/booking/edit"},
+		// the same part sent elsewhere: the whole page goes there
+		{true, "edit-live", "http://cinema.example/booking/edit", http.StatusNoContent, "HX-Redirect", "/booking"},
+		// no target (a boosted link, a poll): the whole page
+		{true, "", "http://cinema.example/booking/edit", http.StatusNoContent, "HX-Redirect", "/booking/edit"},
 	} {
 		req := httptest.NewRequest(http.MethodPost, "/x", nil)
 		if tc.htmx {
 			req.Header.Set("HX-Request", "true")
+			req.Header.Set("HX-Target", tc.target)
+			req.Header.Set("HX-Current-URL", tc.current)
 		}
 		rec := httptest.NewRecorder()
 		if err := Redirect(e.NewContext(req, rec), tc.to); err != nil {

@@ -121,6 +121,9 @@ type StepperView struct {
 // EditView is the edit page.
 type EditView struct {
 	BookingNumber string
+	// StepNotice is the answer to a stepper when the page's live part was updated in place:
+	// shown under the steppers, where the person is looking, instead of above the page.
+	StepNotice string
 	FilmTitle     string
 	Showtime      string
 	Lines         []LineView

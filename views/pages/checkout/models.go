@@ -95,6 +95,9 @@ type TicketsView struct {
 	Types     []TicketTypeRow
 	Notice    *components.Notice
 	MaxTotal  int
+	// The running total under the choice: its words now, and the templates the script fills
+	// as counts change ({n} tickets, {total} price).
+	TotalText, TotalNone, TotalOne, TotalOther string
 }
 
 // TicketTypeRow is one ticket type with the quantity typed.
@@ -103,6 +106,8 @@ type TicketTypeRow struct {
 	Description string
 	Detail      string // "package of 2" (localized), "child" (the cinema's words)
 	Price       string
+	PriceCents  int64
+	Currency    string
 	Qty         string
 	Invalid     bool
 }
