@@ -123,13 +123,13 @@ type EditView struct {
 	BookingNumber string
 	// StepNotice is the answer to a stepper when the page's live part was updated in place:
 	// shown under the steppers, where the person is looking, instead of above the page.
-	StepNotice string
-	FilmTitle     string
-	Showtime      string
-	Lines         []LineView
-	Fees          string
-	BalanceKind   string // pay, refund, none
-	Balance       string
+	StepNotice  string
+	FilmTitle   string
+	Showtime    string
+	Lines       []LineView
+	Fees        string
+	BalanceKind string // pay, refund, none
+	Balance     string
 	// The breakdown: what the booking cost, what the tickets and the fees change, what it
 	// costs now. Totals is false when the booking's total before the change is not known.
 	Totals        bool
