@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 FUZZTIME ?= 30s
 
-.PHONY: run test generate fuzz fuzz-long bench bench-wrk money check-prereqs deps
+.PHONY: run test generate fuzz fuzz-long bench bench-wrk lighthouse money check-prereqs deps
 
 run:
 	go run ./cmd/web
@@ -55,6 +55,11 @@ bench:
 	@# remaining figures are still taken (the leading '-').
 	-go run ./cmd/loadtest -rate 200 -duration $(BENCH_DURATION) -latency 20ms -visitors $(BENCH_VISITORS) -slow 10s
 	set -o pipefail; CHECKOUT_BENCH=20 go test -count=1 -run '^TestBenchConfirmationDelay$$' -v ./internal/bff/ | grep -E 'purchases|^(ok|FAIL|---)'
+
+# lighthouse scores the customer's phone pages with Lighthouse 12's mobile defaults (needs
+# Node.js, npm and /usr/bin/chromium; installs Lighthouse into the git-ignored .cache/lh).
+lighthouse:
+	bash .ci/lighthouse.sh
 
 # money breaks the world at random points of 1,000 edit payments and checks every one ends
 # applied once or refunded in full; it reports the count. (CI runs 24 of them in make test.)

@@ -645,7 +645,7 @@
     var fy = (scroller.scrollTop + cy) / (scroller.scrollHeight || 1);
     if (change) change();
     map.setAttribute('data-zoom', String(zoom));
-    map.style.setProperty('--zoom', String(zoom));
+    if (map.style.getPropertyValue('--zoom') !== String(zoom)) map.style.setProperty('--zoom', String(zoom));
     scroller.scrollLeft = fx * scroller.scrollWidth - cx;
     scroller.scrollTop = fy * scroller.scrollHeight - cy;
     zoomButtons(map, zoom);
@@ -690,7 +690,7 @@
   /* The map opens on the party's seats (the ticked ones, else the person's own), in the
    * middle of the part of the map on the first screen; with none, on the middle of the
    * front rows. On a touch screen, when the party would sit below the fold (or under the
-   * sticky action bar), the map's view ends there (--seatmap-view-h, at least 16rem) and
+   * sticky action bar), the map's view ends there (its max-height, at least 16rem) and
    * pans to them. It stays so: growing later would move the seats under the finger. */
   function openOnParty(map) {
     var scroller = map.querySelector('.seatmap-scroll');
@@ -706,7 +706,9 @@
     });
     var touch = window.matchMedia && window.matchMedia('(pointer: coarse)').matches;
     if (touch && seats.length && b > Math.min(fold, box.bottom) && box.top < fold) {
-      map.style.setProperty('--seatmap-view-h', Math.max(256, Math.floor(fold - box.top)) + 'px');
+      // the scroller's own height (not a custom property on the map: that would restyle
+      // every seat)
+      scroller.style.maxHeight = Math.max(256, Math.floor(fold - box.top)) + 'px';
       box = scroller.getBoundingClientRect();
     }
     if (scroller.scrollWidth <= scroller.clientWidth + 1 && scroller.scrollHeight <= scroller.clientHeight + 1) return;
@@ -740,11 +742,15 @@
     if (!bar || !scroller || bar.getAttribute('data-ready')) return;
     bar.setAttribute('data-ready', '1');
     bar.hidden = false;
-    if (map.style.setProperty && !map.style.getPropertyValue('--cols')) {
+    var typedAttr = false;
+    try { typedAttr = !!(window.CSS && CSS.supports('x: attr(x type(*))')); } catch (e) { typedAttr = false; }
+    if (!typedAttr && map.style.setProperty && !map.style.getPropertyValue('--cols')) {
       // browsers without typed attr(): the column count from data-cols
       map.style.setProperty('--cols', map.getAttribute('data-cols') || '24');
     }
-    setZoom(map, 1);
+    // The map opens at zoom 1, the stylesheet's own: nothing to write (a write of --zoom
+    // would restyle every seat before the first paint).
+    map.setAttribute('data-zoom', '1');
     pickAreaFirst(map, false);
     openOnParty(map);
     zoomButtons(map, 1);
@@ -1204,17 +1210,21 @@
   /* ------------------------------------------------------------------
    * Start-up, and again for content htmx swaps in.
    * ------------------------------------------------------------------ */
-  /* The sticky seat action bar's height, for the page's scroll padding (CSS). */
+  /* The page's scroll padding at the bottom is the sticky seat action bar's height: a seat in
+   * view above the bar is never scrolled by the focus a tap gives it (the page would move
+   * under the finger), and a seat focused by keyboard never hides behind the bar. Measured
+   * after the first layout (reading earlier would force one), and written as the padding
+   * itself: a custom property on the root would restyle the whole page. */
   function measureSeatActions() {
     var bar = doc.querySelector('.seat-actions');
     if (!bar) return;
     var h = Math.ceil(bar.getBoundingClientRect().height);
-    if (h > 0) doc.documentElement.style.setProperty('--seat-actions-h', h + 'px');
+    if (h > 0) doc.documentElement.style.scrollPaddingBottom = (h + 8) + 'px';
   }
   window.addEventListener('resize', measureSeatActions);
 
   function init(root) {
-    measureSeatActions();
+    if (window.requestAnimationFrame) window.requestAnimationFrame(measureSeatActions);
     each(root, '[data-countdown-expires]', startCountdown);
     each(root, '.seatmap[data-max]', function (m) { updateSeatmap(m, true); });
     each(root, '.seatmap', setupZoom);
