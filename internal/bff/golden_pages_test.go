@@ -72,7 +72,7 @@ func TestGoldenSwapPagePlacesSeatsByLabel(t *testing.T) {
 	for _, label := range []string{"Row F, seat 12", "Row F, seat 13"} {
 		found := false
 		doc.Find(`[role="img"][aria-label]`).Each(func(_ int, s *goquery.Selection) {
-			if l, _ := s.Attr("aria-label"); strings.HasPrefix(l, label+",") && strings.HasSuffix(l, "your seat") {
+			if l, _ := s.Attr("aria-label"); strings.HasPrefix(l, label+",") && strings.HasSuffix(l, "your current seat") {
 				found = true
 			}
 		})

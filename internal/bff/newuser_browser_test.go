@@ -33,8 +33,9 @@ func evalInt(t *testing.T, p *browsertest.Page, script string) int {
 	return n
 }
 
-// Item 4: the swap page counts new seats against the tickets ticked to move, and follows the
-// ticks.
+// The swap page counts new seats against the tickets ticked to move (all of them when the
+// page opens), and follows the ticks; with as many new seats as tickets, a tap on another
+// seat moves the one chosen last.
 func TestBrowserSwapCounterFollowsTickedTickets(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	addBrowserBookingBinder(h)
@@ -44,10 +45,10 @@ func TestBrowserSwapCounterFollowsTickedTickets(t *testing.T) {
 		chromedp.WaitVisible(`[data-testid="seatmap"]`),
 	)
 	count := func() string { return p.Text(`[data-seat-count]`) }
-	if got := count(); got != "0 new seats chosen. First tick the tickets that move." {
-		t.Errorf("no ticket ticked: count %q", got)
+	if got := count(); got != "0 of 2 new seats chosen" {
+		t.Errorf("every ticket moves when the page opens: count %q", got)
 	}
-	p.Do(chromedp.Click(`#ticket-1-box`))
+	p.Do(chromedp.Click(`#ticket-2-box`)) // the second ticket keeps its seat
 	if got := count(); got != "0 of 1 new seat chosen" {
 		t.Errorf("one ticket ticked: count %q", got)
 	}
@@ -55,8 +56,10 @@ func TestBrowserSwapCounterFollowsTickedTickets(t *testing.T) {
 	if got := count(); got != "1 of 1 new seat chosen" {
 		t.Errorf("one ticket, one seat: count %q", got)
 	}
-	if n := evalInt(t, p, freeEnabled); n != 0 {
-		t.Errorf("%d more seats can be ticked for one ticket", n)
+	// Another seat moves the choice: still one.
+	p.Do(chromedp.Click(seatLabel("1-5-4")))
+	if got, moved := count(), evalBool(t, p, `document.querySelector('input[value="1-5-4"]').checked && !document.querySelector('input[value="1-5-2"]').checked`); got != "1 of 1 new seat chosen" || !moved {
+		t.Errorf("a second seat for one ticket: count %q, moved %v", got, moved)
 	}
 	p.Do(chromedp.Click(`#ticket-2-box`))
 	if got := count(); got != "1 of 2 new seats chosen" {
@@ -67,14 +70,14 @@ func TestBrowserSwapCounterFollowsTickedTickets(t *testing.T) {
 	}
 	p.Do(chromedp.Click(`#ticket-1-box`), chromedp.Click(`#ticket-2-box`))
 	if got := count(); got != "1 new seat chosen. First tick the tickets that move." {
-		t.Errorf("tickets unticked again: count %q", got)
+		t.Errorf("tickets unticked: count %q", got)
 	}
 	p.Screenshot("swap-counter")
 	p.AssertNoConsoleErrors()
 }
 
-// Item 5: on the purchase's seat map no more seats than tickets can be ticked, and a tap on
-// another seat says what was chosen (no warning: nothing is wrong; issue 28).
+// On the purchase's seat map a tap on another free seat with as many seats as tickets moves
+// the seat chosen last there and says so (no warning, no refusal: nothing is wrong).
 func TestBrowserBuySeatMapStopsAtTheTickets(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	p := browsertest.NewPage(t, browsertest.Options{})
@@ -82,34 +85,38 @@ func TestBrowserBuySeatMapStopsAtTheTickets(t *testing.T) {
 		chromedp.SetValue(`#qty-0001`, "2"),
 		chromedp.Click(`[data-testid="tickets-form"] button[type=submit]`), chromedp.WaitVisible(`[data-testid="seatmap"]`))
 	hintShown := `!document.querySelector('[data-testid="seat-limit"]').hidden`
-	// The two seats held for the order are ticked: no third one can be.
-	if n := evalInt(t, p, freeEnabled); n != 0 {
-		t.Fatalf("%d more seats can be ticked with both tickets seated", n)
+	checked := `[...document.querySelectorAll('[data-testid="seatmap"] .seat input:checked')].map(b => b.value).sort().join(' ')`
+	before, err := chromedp.Run(p.Ctx, chromedp.Evaluate[string](checked))
+	if err != nil || len(strings.Fields(before)) != 2 {
+		t.Fatalf("the order's two seats are not ticked: %q %v", before, err)
 	}
-	// As many seats as tickets is not a warning (issue 28): the hint above the map stays
-	// hidden, and a tap on another free seat says how to choose it.
 	if evalBool(t, p, hintShown) {
 		t.Errorf("a warning at the limit: %q", p.Text(`[data-testid="seat-limit"]`))
 	}
-	p.Do(chromedp.Click(seatLabel("1-1-2")), chromedp.WaitVisible(`[data-testid="seat-tapped"]`))
-	if got := p.Text(`[data-testid="seat-tapped"]`); !strings.HasSuffix(got, ". You have chosen 2 seats. Untick one to choose another.") ||
-		!strings.HasPrefix(got, "Row B · Seat ") {
+	p.Do(chromedp.Click(seatLabel("1-1-2")), chromedp.WaitVisible(`[data-testid="seat-tapped"]:not(:empty)`))
+	if got := p.Text(`[data-testid="seat-tapped"]`); !strings.HasPrefix(got, "Row B · Seat ") || !strings.Contains(got, " · chosen instead of Row G · Seat ") {
 		t.Errorf("tap on a free seat at the limit: %q", got)
 	}
+	after, _ := chromedp.Run(p.Ctx, chromedp.Evaluate[string](checked))
+	if n := len(strings.Fields(after)); n != 2 || !strings.Contains(after, "1-1-2") || after == before {
+		t.Errorf("after a tap at the limit the seats are %q (before %q): want B's seat in place of the last", after, before)
+	}
+	if got := p.Text(`[data-seat-count]`); got != "2 of 2 seats chosen" || evalBool(t, p, hintShown) {
+		t.Errorf("count %q, hint shown %v", got, evalBool(t, p, hintShown))
+	}
 	p.Screenshot("buy-limit-full")
-	// Untick one: the others can be chosen again and the hint goes. G14 of the order's G13–G14:
-	// without it G13 still sits beside the booked G12, while without G13 G14 would leave G13
-	// alone there, which the seating rules refuse.
-	p.Do(chromedp.Click(seatLabel("1-6-15")))
+	// Back to the order's own seats: untick B's and tick the one it replaced.
+	p.Do(chromedp.Click(seatLabel("1-1-2")))
 	if got := p.Text(`[data-seat-count]`); got != "1 of 2 seats chosen" {
 		t.Errorf("count %q", got)
 	}
-	if evalBool(t, p, hintShown) || evalInt(t, p, freeEnabled) == 0 {
-		t.Error("after unticking one: hint still shown or no seat can be ticked")
+	for _, v := range strings.Fields(before) {
+		if !strings.Contains(after, v) {
+			p.Do(chromedp.Click(seatLabel(v)))
+		}
 	}
-	p.Do(chromedp.Click(seatLabel("1-1-2")))
-	if got := p.Text(`[data-seat-count]`); got != "2 of 2 seats chosen" || evalInt(t, p, freeEnabled) != 0 || evalBool(t, p, hintShown) {
-		t.Errorf("after choosing another: count %q, hint shown %v", got, evalBool(t, p, hintShown))
+	if got, _ := chromedp.Run(p.Ctx, chromedp.Evaluate[string](checked)); got != before {
+		t.Errorf("after choosing the seat again: %q, want %q", got, before)
 	}
 	p.Screenshot("buy-limit-chosen")
 	p.Do(chromedp.Click(`[data-testid="seat-form"] button.button-primary`), chromedp.WaitVisible(`#name`))

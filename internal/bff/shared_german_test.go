@@ -130,15 +130,16 @@ func TestSwapInGerman(t *testing.T) {
 		t.Errorf("title %q", got)
 	}
 	mustHave(t, "swap form", doc.Find(`[data-testid="swap-form"]`).Text(),
-		"1. Welche Tickets bekommen neue Plätze?", "2. Wählen Sie gleich viele neue Plätze", "Änderung prüfen", "Zurück zu Ihrer Buchung")
+		"Diese Tickets bekommen neue Plätze", "Änderung prüfen", "Zurück zu Ihrer Buchung")
 	// The showtime in the cinema's time zone, the German way ("Samstag, 28. November 2026, 20:30 Uhr").
 	if got := doc.Find(`[data-testid="swap-booking"]`).Text(); !regexp.MustCompile(`Buchung 100001 · .* · (Montag|Dienstag|Mittwoch|Donnerstag|Freitag|Samstag|Sonntag), \d{1,2}\. [A-ZÄa-zä]+ \d{4}, \d\d:\d\d Uhr`).MatchString(got) {
 		t.Errorf("booking line %q", got)
 	}
 
 	m := doc.Find(`[data-testid="seatmap"]`)
-	// Own seats and chosen ones share one look and one line of the key (issue 28).
-	legend := map[string]string{"free": "Frei", "selected": "Ihre Plätze (angekreuzt)", "taken": "Belegt", "yours": ""}
+	// The seats moving away have their own look and line of the key; the seats chosen are the
+	// new ones.
+	legend := map[string]string{"free": "Frei", "current": "Ihre jetzigen Plätze", "selected": "Ihre neuen Plätze (angekreuzt)", "taken": "Belegt", "yours": ""}
 	for key, want := range legend {
 		if got := strings.TrimSpace(m.Find(`[data-testid="legend-` + key + `"]`).Text()); got != want {
 			t.Errorf("legend %s: %q, want %q", key, got, want)
@@ -147,7 +148,7 @@ func TestSwapInGerman(t *testing.T) {
 	if got := m.Find(`ul.seatmap-legend`).AttrOr("aria-label", ""); got != "Legende" {
 		t.Errorf("legend name %q", got)
 	}
-	if m.Find(`[role="img"][aria-label="Reihe F, Platz 11, Standard, Ihr Platz"]`).Length() != 1 {
+	if m.Find(`[role="img"][aria-label="Reihe F, Platz 11, Standard, Ihr jetziger Platz"]`).Length() != 1 {
 		t.Error("own seat F11 not named in German")
 	}
 	if m.Find(`input[aria-label="Reihe F, Platz 3, Standard, frei"]`).Length() != 1 {

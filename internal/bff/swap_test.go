@@ -149,7 +149,7 @@ func TestSwapPageFetchesOnlyBookingAndSeatPlan(t *testing.T) {
 	if n := doc.Find(`[data-testid="seatmap"] .seat-row > .seat`).Length(); n != 412 {
 		t.Errorf("map of %d seats", n)
 	}
-	if doc.Find(`[role="img"][aria-label="Row F, seat 11, standard, your seat"]`).Length() != 1 {
+	if doc.Find(`[role="img"][aria-label="Row F, seat 11, standard, your current seat"]`).Length() != 1 {
 		t.Error("own seat F11 not shown as yours")
 	}
 	if doc.Find(`form[data-testid="swap-form"] input[name="_csrf"]`).Length() != 1 {

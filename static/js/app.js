@@ -860,8 +860,16 @@
     var map = seat && seat.closest('.seatmap');
     if (!map || seat.closest('.seatmap-legend')) return;
     var box = seat.querySelector('input');
-    // A click on an enabled seat's label also clicks its box: answer that one (after the tick).
-    if (box && !box.disabled && t !== box) return;
+    if (box && !box.disabled && t !== box) {
+      // A tap or click on the seat ticks its box here rather than through the label: the
+      // label would focus the box and scroll it into view, and the page or the map would
+      // move under the finger. The focus stays where it was (a keyboard's focus moves by
+      // keys); moving it would restyle and lay out two seats more on every tap.
+      event.preventDefault();
+      box.checked = !box.checked;
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+      box.dispatchEvent(new Event('change', { bubbles: true }));
+    }
     window.setTimeout(function () { seatTapped(seat, map); }, 0);
   });
 
@@ -1210,21 +1218,7 @@
   /* ------------------------------------------------------------------
    * Start-up, and again for content htmx swaps in.
    * ------------------------------------------------------------------ */
-  /* The page's scroll padding at the bottom is the sticky seat action bar's height: a seat in
-   * view above the bar is never scrolled by the focus a tap gives it (the page would move
-   * under the finger), and a seat focused by keyboard never hides behind the bar. Measured
-   * after the first layout (reading earlier would force one), and written as the padding
-   * itself: a custom property on the root would restyle the whole page. */
-  function measureSeatActions() {
-    var bar = doc.querySelector('.seat-actions');
-    if (!bar) return;
-    var h = Math.ceil(bar.getBoundingClientRect().height);
-    if (h > 0) doc.documentElement.style.scrollPaddingBottom = (h + 8) + 'px';
-  }
-  window.addEventListener('resize', measureSeatActions);
-
   function init(root) {
-    if (window.requestAnimationFrame) window.requestAnimationFrame(measureSeatActions);
     each(root, '[data-countdown-expires]', startCountdown);
     each(root, '.seatmap[data-max]', function (m) { updateSeatmap(m, true); });
     each(root, '.seatmap', setupZoom);
