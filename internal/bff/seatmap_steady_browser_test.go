@@ -317,6 +317,7 @@ func TestBrowserSwapMapOnTheFirstScreen(t *testing.T) {
 			p.Do(chromedp.Navigate(h.ts.URL+"/bookings/0001/100004/seats"), chromedp.WaitVisible(`[data-testid="seatmap"]`))
 			var look struct {
 				InView    int    `json:"inView"`
+				CurInView int    `json:"curInView"`
 				Ticked    int    `json:"ticked"`
 				Tickets   int    `json:"tickets"`
 				Current   int    `json:"current"`
@@ -328,11 +329,13 @@ func TestBrowserSwapMapOnTheFirstScreen(t *testing.T) {
   const r = sc.getBoundingClientRect();
   const bar = document.querySelector('.seat-actions');
   const fold = innerHeight - (bar ? bar.getBoundingClientRect().height : 0);
-  const inView = [...sc.querySelectorAll('.seat')].filter(s => { const q = s.getBoundingClientRect();
-    return q.top >= Math.max(0, r.top) && q.bottom <= Math.min(fold, r.bottom) && q.left >= r.left && q.right <= r.right; }).length;
+  const shown = s => { const q = s.getBoundingClientRect();
+    return q.top >= Math.max(0, r.top) && q.bottom <= Math.min(fold, r.bottom) && q.left >= r.left && q.right <= r.right; };
+  const inView = [...sc.querySelectorAll('.seat')].filter(shown).length;
+  const curInView = [...sc.querySelectorAll('.seat-current')].filter(shown).length;
   const cur = sc.querySelector('.seat-current');
   const cs = cur ? getComputedStyle(cur) : {};
-  return {inView, ticked: document.querySelectorAll('#swap-tickets input:checked').length,
+  return {inView, curInView, ticked: document.querySelectorAll('#swap-tickets input:checked').length,
     tickets: document.querySelectorAll('#swap-tickets input').length,
     current: sc.querySelectorAll('.seat-current').length, currentBG: cs.backgroundColor || '', currentBR: cs.borderRadius || ''};
 })()`, &look)
@@ -345,6 +348,9 @@ func TestBrowserSwapMapOnTheFirstScreen(t *testing.T) {
 			}
 			if look.Current != 3 {
 				t.Fatalf("%d seats drawn as current seats, want 100004's 3", look.Current)
+			}
+			if look.CurInView != 3 {
+				t.Errorf("%d of the 3 current seats in view on the first screen: the map should open on them", look.CurInView)
 			}
 			// Choose a new seat and compare its look with a current seat's.
 			var free []string

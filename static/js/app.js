@@ -695,7 +695,7 @@
   function openOnParty(map) {
     var scroller = map.querySelector('.seatmap-scroll');
     if (!scroller || window.scrollY > 0) return;
-    var seats = map.querySelectorAll('.seatmap-scroll .seat:has(input:checked), .seatmap-scroll span.seat-yours');
+    var seats = map.querySelectorAll('.seatmap-scroll .seat:has(input:checked), .seatmap-scroll span.seat-yours, .seatmap-scroll span.seat-current');
     var actions = doc.querySelector('.seat-actions');
     var fold = window.innerHeight - (actions ? actions.getBoundingClientRect().height : 0);
     var box = scroller.getBoundingClientRect();
