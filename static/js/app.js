@@ -1179,12 +1179,14 @@
    * ------------------------------------------------------------------ */
   /* The control that sent a live part's request gets the focus back in the new part (the
    * busy state disabled it, which dropped its focus), without scrolling: the next tap or key
-   * goes where the last one went. */
+   * goes where the last one went. Only when it had the focus: a control pressed through its
+   * shortcut key leaves the focus where it was, so the page's other keys (Enter to pay at the
+   * counter) still work. */
   var liveFocus = null;
   doc.addEventListener('htmx:beforeRequest', function (event) {
     var d = event.detail || {};
     var sub = busyTargetFor(d);
-    liveFocus = sub && sub.id && sub.closest && sub.closest('[data-live]') ? sub.id : null;
+    liveFocus = sub && sub.id && sub === doc.activeElement && sub.closest && sub.closest('[data-live]') ? sub.id : null;
   });
   doc.addEventListener('htmx:afterSettle', function () {
     if (!liveFocus) return;
