@@ -18,12 +18,13 @@ import (
 	"github.com/cinemabff/cinemabff/internal/browsertest"
 )
 
-// The measurements of a seat page under the finger: layout shifts (every entry, with or
-// without recent input), the Event Timing of each interaction and the largest contentful
-// paint, gathered from the page's own performance observers.
+// The measurements of a seat page under the finger: layout shifts from the moment it is
+// installed (every entry, with or without recent input: the page's load is Lighthouse's to
+// judge), the Event Timing of each interaction and the largest contentful paint, gathered from
+// the page's own performance observers.
 const steadyObserveJS = `(() => {
   window.__shift = 0; window.__events = []; window.__lcp = 0;
-  new PerformanceObserver(l => { for (const e of l.getEntries()) window.__shift += e.value; }).observe({type: 'layout-shift', buffered: true});
+  new PerformanceObserver(l => { for (const e of l.getEntries()) window.__shift += e.value; }).observe({type: 'layout-shift'});
   new PerformanceObserver(l => { for (const e of l.getEntries()) if (e.interactionId) window.__events.push({name: e.name, id: e.interactionId, duration: e.duration}); }).observe({type: 'event', durationThreshold: 16, buffered: true});
   new PerformanceObserver(l => { for (const e of l.getEntries()) window.__lcp = Math.max(window.__lcp, e.startTime); }).observe({type: 'largest-contentful-paint', buffered: true});
   return true;

@@ -687,40 +687,12 @@
     each(map, '[data-area-hint]', function (h) { h.hidden = true; });
   }
 
-  /* The map opens on the party's seats (the ticked ones, else the person's own), in the
-   * middle of the part of the map on the first screen; with none, on the middle of the
-   * front rows. On a touch screen, when the party would sit below the fold (or under the
-   * sticky action bar), the map's view ends there (its max-height, at least 16rem) and
-   * pans to them. It stays so: growing later would move the seats under the finger. */
+  /* The map opens on the party's seats: window.cinemaOpenOnParty, written by the seat
+   * form's action bar (components.SeatActions) so that it runs before the first paint on
+   * a customer's screen; here it runs for the kiosk, after its overview is set up. */
   function openOnParty(map) {
-    var scroller = map.querySelector('.seatmap-scroll');
-    if (!scroller || window.scrollY > 0) return;
-    var seats = map.querySelectorAll('.seatmap-scroll .seat:has(input:checked), .seatmap-scroll span.seat-yours, .seatmap-scroll span.seat-current');
-    var actions = doc.querySelector('.seat-actions');
-    var fold = window.innerHeight - (actions ? actions.getBoundingClientRect().height : 0);
-    var box = scroller.getBoundingClientRect();
-    var l = Infinity, r = -Infinity, t = Infinity, b = -Infinity;
-    Array.prototype.forEach.call(seats, function (s) {
-      var q = s.getBoundingClientRect();
-      l = Math.min(l, q.left); r = Math.max(r, q.right); t = Math.min(t, q.top); b = Math.max(b, q.bottom);
-    });
-    var touch = window.matchMedia && window.matchMedia('(pointer: coarse)').matches;
-    if (touch && seats.length && b > Math.min(fold, box.bottom) && box.top < fold) {
-      // the scroller's own height (not a custom property on the map: that would restyle
-      // every seat)
-      scroller.style.maxHeight = Math.max(256, Math.floor(fold - box.top)) + 'px';
-      box = scroller.getBoundingClientRect();
-    }
-    if (scroller.scrollWidth <= scroller.clientWidth + 1 && scroller.scrollHeight <= scroller.clientHeight + 1) return;
-    var x = scroller.scrollWidth / 2, y = 0;
-    if (seats.length) {
-      x = (l + r) / 2 - box.left + scroller.scrollLeft;
-      y = (t + b) / 2 - box.top + scroller.scrollTop;
-    }
-    var shown = Math.min(box.bottom, fold) - box.top;
-    if (shown < 48) shown = scroller.clientHeight;
-    scroller.scrollLeft = Math.max(0, x - scroller.clientWidth / 2);
-    scroller.scrollTop = Math.max(0, y - shown / 2);
+    if (map.hasAttribute('data-opened') || typeof window.cinemaOpenOnParty !== 'function') return;
+    window.cinemaOpenOnParty(map);
   }
 
   function zoomStep(map, dir) {

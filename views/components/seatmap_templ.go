@@ -898,6 +898,11 @@ func SeatMap(v SeatMapView) templ.Component {
 // SeatActions is the seat form's action bar, sticky at the bottom of the screen while the
 // form is in view: the count of seats chosen (kept up to date by app.js; the map's own count
 // is the live region), the price when known, and the form's primary action (children).
+//
+// Its script opens the map (before it in the page) on the party's seats while the page is
+// still being read, before the first paint: done later (app.js is deferred) the map's view
+// shrank and panned in front of the person, a layout shift. The kiosk's map opens from
+// app.js, once its overview of the auditorium is set up.
 func SeatActions(m SeatMapView, price string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -923,7 +928,7 @@ func SeatActions(m SeatMapView, price string) templ.Component {
 		var templ_7745c5c3_Var58 string
 		templ_7745c5c3_Var58, templ_7745c5c3_Err = templruntime.NewAttributeExpression(m.ID).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/seatmap.templ`, Line: 119, Col: 62}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/seatmap.templ`, Line: 124, Col: 62}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var58)
 		if templ_7745c5c3_Err != nil {
@@ -936,7 +941,7 @@ func SeatActions(m SeatMapView, price string) templ.Component {
 		var templ_7745c5c3_Var59 string
 		templ_7745c5c3_Var59, templ_7745c5c3_Err = templ.JoinStringErrs(m.countText(ctx))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/seatmap.templ`, Line: 119, Col: 83}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/seatmap.templ`, Line: 124, Col: 83}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var59))
 		if templ_7745c5c3_Err != nil {
@@ -954,7 +959,7 @@ func SeatActions(m SeatMapView, price string) templ.Component {
 			var templ_7745c5c3_Var60 string
 			templ_7745c5c3_Var60, templ_7745c5c3_Err = templ.JoinStringErrs(price)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/seatmap.templ`, Line: 121, Col: 44}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/seatmap.templ`, Line: 126, Col: 44}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var60))
 			if templ_7745c5c3_Err != nil {
@@ -973,7 +978,33 @@ func SeatActions(m SeatMapView, price string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 85, "</div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 85, "<script nonce=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var61 string
+		templ_7745c5c3_Var61, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.GetNonce(ctx)).Resolve(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/seatmap.templ`, Line: 130, Col: 37}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var61)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 86, "\" data-seatmap=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var62 string
+		templ_7745c5c3_Var62, templ_7745c5c3_Err = templruntime.NewAttributeExpression(m.ID).Resolve(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/seatmap.templ`, Line: 130, Col: 59}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var62)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 87, "\">\n\t\t(function () {\n\t\t\t/* The map opens on the party's seats (the ticked ones, else the person's own), in the\n\t\t\t * middle of the part of the map on the first screen; with none, on the middle of the\n\t\t\t * front rows. On a touch screen, when the party would sit below the fold (or under\n\t\t\t * this sticky bar), the map's view ends there (at least 16rem) and pans to them. */\n\t\t\twindow.cinemaOpenOnParty = function (map) {\n\t\t\t\tvar scroller = map.querySelector('.seatmap-scroll');\n\t\t\t\tif (!scroller || window.scrollY > 0) return;\n\t\t\t\tmap.setAttribute('data-opened', '');\n\t\t\t\tvar seats = map.querySelectorAll('.seatmap-scroll .seat:has(input:checked), .seatmap-scroll span.seat-yours, .seatmap-scroll span.seat-current');\n\t\t\t\tvar actions = document.querySelector('.seat-actions');\n\t\t\t\tvar fold = window.innerHeight - (actions ? actions.getBoundingClientRect().height : 0);\n\t\t\t\tvar box = scroller.getBoundingClientRect();\n\t\t\t\tvar l = Infinity, r = -Infinity, t = Infinity, b = -Infinity;\n\t\t\t\tArray.prototype.forEach.call(seats, function (s) {\n\t\t\t\t\tvar q = s.getBoundingClientRect();\n\t\t\t\t\tl = Math.min(l, q.left); r = Math.max(r, q.right); t = Math.min(t, q.top); b = Math.max(b, q.bottom);\n\t\t\t\t});\n\t\t\t\tvar touch = window.matchMedia && window.matchMedia('(pointer: coarse)').matches;\n\t\t\t\tif (touch && seats.length && b > Math.min(fold, box.bottom) && box.top < fold) {\n\t\t\t\t\tscroller.style.maxHeight = Math.max(256, Math.floor(fold - box.top)) + 'px';\n\t\t\t\t\tbox = scroller.getBoundingClientRect();\n\t\t\t\t}\n\t\t\t\tif (scroller.scrollWidth <= scroller.clientWidth + 1 && scroller.scrollHeight <= scroller.clientHeight + 1) return;\n\t\t\t\tvar x = scroller.scrollWidth / 2, y = 0;\n\t\t\t\tif (seats.length) {\n\t\t\t\t\tx = (l + r) / 2 - box.left + scroller.scrollLeft;\n\t\t\t\t\ty = (t + b) / 2 - box.top + scroller.scrollTop;\n\t\t\t\t}\n\t\t\t\tvar shown = Math.min(box.bottom, fold) - box.top;\n\t\t\t\tif (shown < 48) shown = scroller.clientHeight;\n\t\t\t\tscroller.scrollLeft = Math.max(0, x - scroller.clientWidth / 2);\n\t\t\t\tscroller.scrollTop = Math.max(0, y - shown / 2);\n\t\t\t};\n\t\t\tvar map = document.getElementById(document.currentScript.getAttribute('data-seatmap'));\n\t\t\tif (map && !document.body.classList.contains('mode-kiosk')) window.cinemaOpenOnParty(map);\n\t\t})();\n\t\t</script></div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
