@@ -428,9 +428,9 @@
       .replace('{extra}', String(n - max));
   }
 
+  /* The amber line for more seats than tickets. */
   function limitText(map, n, max) {
-    if (n > max) return fill(seatTemplate(map, 'data-seat-limit-over', max === 1), n, max);
-    return fill(seatTemplate(map, 'data-seat-limit-full', max === 1), n, max);
+    return fill(seatTemplate(map, 'data-seat-limit-over', max === 1), n, max);
   }
 
   /* The seats in the order they were ticked, oldest first (ticked on arrival: page order). */
