@@ -222,9 +222,7 @@ func comparePos(a, b cinema.SeatPosition) int {
 func (h *Handler) header(c echo.Context, b cinema.Booking) page.Header {
 	ci := h.Site.CinemaByID(c.Request().Context(), b.CinemaID)
 	hd := page.Header{BookingNumber: strconv.FormatInt(b.Number, 10), FilmTitle: b.Session.FilmTitle, Screen: b.Session.ScreenName}
-	if !b.Session.Showtime.IsZero() {
-		hd.Showtime = web.Loc(c).Time(b.Session.Showtime, ci.Location(), i18n.DateTimeLong)
-	}
+	hd.Showtime = words.Showtime(web.Loc(c), b.Session.Showtime, ci)
 	return hd
 }
 

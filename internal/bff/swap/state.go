@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/changes"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
@@ -37,7 +38,7 @@ type visit struct {
 func (v visit) header(l *i18n.Localizer) page.Header {
 	h := v.Header
 	if !v.Showtime.IsZero() && v.TimeZone != "" {
-		h.Showtime = l.Time(v.Showtime, cinema.Cinema{TimeZone: v.TimeZone}.Location(), i18n.DateTimeLong)
+		h.Showtime = words.Showtime(l, v.Showtime, cinema.Cinema{TimeZone: v.TimeZone})
 	}
 	return h
 }
