@@ -1,6 +1,7 @@
 package payprovider
 
 import (
+	"cmp"
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
@@ -439,7 +440,7 @@ func (p *Provider) listRefunds(c *apiCall, _ *effects) (any, *apiError) {
 		if c := b.Created.Compare(a.Created); c != 0 {
 			return c
 		}
-		return strings.Compare(b.ID, a.ID)
+		return cmp.Compare(b.seq, a.seq)
 	})
 	page, more, err := listPage(all, func(r *Refund) string { return r.ID }, f, "refund")
 	if err != nil {

@@ -163,6 +163,7 @@ type Refund struct {
 	Reason          string
 	Metadata        map[string]string
 	Created         time.Time
+	seq             uint64 // creation order: refunds made in one instant still list newest first
 }
 
 func (r *Refund) clone() Refund {
@@ -308,7 +309,7 @@ func (p *Provider) refundLocked(in refundInput, req *apiCall, eff *effects) (*Re
 	prevRefunded, prevFlag := ch.AmountRefunded, ch.Refunded
 	rf := &Refund{
 		ID: newID("re_", 24), PaymentIntentID: ch.PaymentIntentID, ChargeID: ch.ID, Amount: amount, Currency: ch.Currency,
-		Status: RefundSucceeded, Reason: in.reason, Metadata: cloneMap(in.metadata), Created: p.now(),
+		Status: RefundSucceeded, Reason: in.reason, Metadata: cloneMap(in.metadata), Created: p.now(), seq: p.nextSeqLocked(),
 	}
 	p.refunds[rf.ID] = rf
 	p.piRefunds[ch.PaymentIntentID] = append(p.piRefunds[ch.PaymentIntentID], rf.ID)

@@ -184,7 +184,7 @@ func (p *Provider) newReaderLocked(id, code, label, locationID string, md map[st
 	return r
 }
 
-// nextSeqLocked numbers locations and readers in creation order.
+// nextSeqLocked numbers locations, readers and refunds in creation order.
 func (p *Provider) nextSeqLocked() uint64 {
 	p.seq++
 	return p.seq
