@@ -1,4 +1,4 @@
-// Command loadtest measures the site under load against a slow upstream (issue 17). It builds
+// Command loadtest measures the site under load against a slow upstream. It builds
 // cmd/web once, starts `web sandbox -fault op=*,latency=L` and the service pointed at it as subprocesses,
 // walks visitors to their pages, then drives each page at a set rate with vegeta and prints,
 // per page, p50 and p99 against the upstream time the page needs, upstream calls per page view,

@@ -20,7 +20,7 @@ const bigSession = 1111
 // page walks visitor i to a page and returns its GET of the page (URL and headers).
 type page struct {
 	// needs is the upstream round trips a view cannot do without: the length of the chain of
-	// calls that depend on each other (issue 17: independent reads run concurrently, so they
+	// calls that depend on each other (independent reads run concurrently, so they
 	// count once). The ratios are taken against needs × latency.
 	needs   int
 	maxPool int // at most this many visitors (0: no limit)

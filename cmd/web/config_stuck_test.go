@@ -31,7 +31,7 @@ func TestStuckOrderSettings(t *testing.T) {
 	}
 }
 
-// TestAttentionAfterSetting (issue 27): -attention-after / CINEMA_ATTENTION_AFTER, 10m by
+// TestAttentionAfterSetting: -attention-after / CINEMA_ATTENTION_AFTER, 10m by
 // default, at least 1m and not longer than -order-watch-for.
 func TestAttentionAfterSetting(t *testing.T) {
 	none := func(string) string { return "" }

@@ -47,7 +47,7 @@ func signInAt(t *testing.T, base, username, password string) int {
 	return resp.StatusCode
 }
 
-// TestDemoAccountsOnlyInDemoMode (issue 16): with a configured database (PostgreSQL here) the
+// TestDemoAccountsOnlyInDemoMode: with a configured database (PostgreSQL here) the
 // demo accounts are never created, and one left there with its published password is disabled
 // with a warning; in demo mode (embedded sandbox, default SQLite) both exist.
 func TestDemoAccountsOnlyInDemoMode(t *testing.T) {

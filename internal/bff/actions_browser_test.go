@@ -15,7 +15,7 @@ import (
 // (the viewport only: what is in reach without scrolling).
 const actionShots = "/tmp/actions-shots"
 
-// maxPhoneHeader is how tall the site header may be on a phone (issue 28).
+// maxPhoneHeader is how tall the site header may be on a phone.
 const maxPhoneHeader = 96
 
 // actionBox is where a page's primary action is as the page opens.
@@ -47,7 +47,7 @@ func measureAction(t *testing.T, p *browsertest.Page, sel string) actionBox {
 	return box
 }
 
-// TestBrowserPrimaryActionInReach (issue 28): on every step of the three jobs, at a phone's
+// TestBrowserPrimaryActionInReach: on every step of the three jobs, at a phone's
 // size with touch and at a desktop's, the page's primary action is wholly inside the viewport
 // as the page opens, before anything scrolls; on the phone the header is at most 96 px tall.
 // Each page's first screen is saved to /tmp/actions-shots/<page>-<size>.png.

@@ -16,7 +16,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/staff"
 )
 
-// Issue 25: a refund's approval depends on who makes it and how much, never on the device.
+// A refund's approval depends on who makes it and how much, never on the device.
 
 const (
 	approvalLimit  = 500 // 5,00: removing one adult ticket of 100003 refunds more

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestBookingPageActionsBeforeTickets (issue 28): the booking page lists what can be done
+// TestBookingPageActionsBeforeTickets: the booking page lists what can be done
 // before the tickets, its primary action is "Change this booking", and the QR ticket cards
 // fold behind "Show tickets" (closed details, no JavaScript needed); the print view keeps
 // every card whole, unfolded.

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestBuyCancelAsksFirstAndSaysItWasDone (issue 14, item 12): cancelling a purchase asks once,
+// TestBuyCancelAsksFirstAndSaysItWasDone: cancelling a purchase asks once,
 // saying what will happen, and the next page says it was done.
 func TestBuyCancelAsksFirstAndSaysItWasDone(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})

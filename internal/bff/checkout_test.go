@@ -311,7 +311,7 @@ func TestBuyPollersCoalesce(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := h.sb.Calls("GetOrderDetails") - before
-	// At most one read per poll interval of the page (issue 17), whatever the number of pages.
+	// At most one read per poll interval of the page, whatever the number of pages.
 	maxCalls := int64(time.Since(start)/checkout.PollInterval) + 1
 	t.Logf("%d pollers for %v: %d upstream order-details calls", pollers, time.Since(start).Round(time.Millisecond), calls)
 	if calls > maxCalls || calls < 1 {

@@ -25,8 +25,8 @@ func gunzip(t *testing.T, body string) string {
 	return string(b)
 }
 
-// TestGzipSeatMapPage is issue 17's "done when": the seat map of the 412-seat auditorium comes
-// back gzip-compressed, in at most 15 KB, to a browser that accepts it.
+// TestGzipSeatMapPage: the seat map of the 412-seat auditorium comes back gzip-compressed, in
+// at most 15 KB, to a browser that accepts it.
 func TestGzipSeatMapPage(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	resp, body := h.post("/whats-on/0001/1113", "/whats-on/0001/1113", url1Adult()) // 1113: screen 1, the 412-seat one

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestCSRFPlantedTokenIsRefused (issue 25): a client with no visit of its own, sending no
+// TestCSRFPlantedTokenIsRefused: a client with no visit of its own, sending no
 // Fetch Metadata (an old browser, or any browser on plain http), with a csrf cookie planted
 // (by a sibling subdomain or on the network) and the same value in the form or header, is
 // refused: the double-submit cookie alone no longer passes.

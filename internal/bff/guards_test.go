@@ -35,7 +35,7 @@ var openStaffRoutes = []string{"GET /staff/sign-in", "POST /staff/sign-in", "POS
 
 var routeParam = regexp.MustCompile(`:[a-z]+`)
 
-// TestStaffRoutesAreGuarded (issue 26): every route under /staff but signing in and out, the
+// TestStaffRoutesAreGuarded: every route under /staff but signing in and out, the
 // counter's payment routes and the device enrolment are guarded where they are registered. An
 // anonymous visitor is refused all of them; a clerk in an ordinary browser reaches the staff
 // pages but not the supervisors' nor the counter's; a supervisor in an ordinary browser reaches

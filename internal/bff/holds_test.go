@@ -18,7 +18,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 )
 
-// Seat hoarding (issue 16): a visit holds at most 10 seats, a client address has at most 3
+// Seat hoarding: a visit holds at most 10 seats, a client address has at most 3
 // open orders, and a person who hits a limit is told what to do.
 
 // forwardedFor marks every request as coming from addr (the harness trusts loopback as a

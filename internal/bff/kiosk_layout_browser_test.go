@@ -83,7 +83,7 @@ const measureKioskLayoutJS = `((content, primary) => {
 })`
 
 // lowerReach are the screens whose primary action must be in the lower two thirds of the
-// screen, within reach from a wheelchair (issue 27); the attract screen is one button, what's
+// screen, within reach from a wheelchair; the attract screen is one button, what's
 // on lists showings, and the collect screens are the collect flow's.
 var lowerReach = map[string]bool{"start": true, "tickets": true, "tickets-chosen": true, "seats": true,
 	"seats-large-contrast": true, "details-large-contrast": true}

@@ -9,7 +9,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/browsertest"
 )
 
-// Issue 14, items 4 and 5: the seat map's counter and limit in the browser.
+// The seat map's counter and limit in the browser.
 
 // evalBool evaluates a script condition in the page.
 func evalBool(t *testing.T, p *browsertest.Page, script string) bool {

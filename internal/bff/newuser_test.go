@@ -1,7 +1,9 @@
 package bff
 
-// Issue 14, "What a new user ran into", items 1 to 10: one test per item (the browser
-// behaviour of items 4 and 5 is in newuser_browser_test.go).
+// What a new user ran into, one test each: concession lines, the last ticket, going back after
+// paying, blocked booking numbers, moved tickets, party seating, split payments, seating areas
+// and too many seats (the seat map's counter and limit in the browser are in
+// newuser_browser_test.go).
 
 import (
 	"fmt"
@@ -38,8 +40,8 @@ func cents(t *testing.T, s string) int64 {
 	return n
 }
 
-// Item 1: a concession line shows quantity × unit price and its line total, and the lines and
-// fees add up to the total.
+// TestConcessionLinesAddUp: a concession line shows quantity × unit price and its line total, and
+// the lines and fees add up to the total.
 func TestConcessionLinesAddUp(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	doc := h.find(bkConcessions)
@@ -68,8 +70,8 @@ func TestConcessionLinesAddUp(t *testing.T) {
 	}
 }
 
-// Item 2: removing the last ticket of an edit is refused with the reason; the edit keeps its
-// ticket and the booking page still works.
+// TestEditRefusesRemovingEveryTicket: removing the last ticket of an edit is refused with the
+// reason; the edit keeps its ticket and the booking page still works.
 func TestEditRefusesRemovingEveryTicket(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	h.find(bkPaid1)
@@ -97,8 +99,8 @@ func TestEditRefusesRemovingEveryTicket(t *testing.T) {
 	}
 }
 
-// Item 3: after a payment went through, going back to the pages of the edit (or of the
-// purchase) never claims that nothing was charged or changed.
+// TestBackAfterPayingNeverSaysNothingCharged: after a payment went through, going back to the
+// pages of the edit (or of the purchase) never claims that nothing was charged or changed.
 func TestBackAfterPayingNeverSaysNothingCharged(t *testing.T) {
 	noFalseClaim := func(t *testing.T, where, page string) {
 		t.Helper()
@@ -185,8 +187,8 @@ func providerAct(t *testing.T, h *harness, hosted, action string) string {
 
 var waitWords = regexp.MustCompile(`try again in (\d+) seconds?`)
 
-// Item 6: once a booking number is blocked, every refusal names that booking's wait, which
-// only counts down: the per-IP wait never shows instead.
+// TestFindRateLimitShowsTheBookingsWait: once a booking number is blocked, every refusal names
+// that booking's wait, which only counts down: the per-IP wait never shows instead.
 func TestFindRateLimitShowsTheBookingsWait(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	last := 0
@@ -216,8 +218,9 @@ func TestFindRateLimitShowsTheBookingsWait(t *testing.T) {
 	}
 }
 
-// Item 7: a ticket moved to another seat shows as moved (with its old seat) in the edit and
-// its summary; saving the same seats changes nothing and does not say it did.
+// TestEditSeatMoveIsShownAsMoved: a ticket moved to another seat shows as moved (with its old
+// seat) in the edit and its summary; saving the same seats changes nothing and does not say it
+// did.
 func TestEditSeatMoveIsShownAsMoved(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	h.find(bkPaid3) // G11, G12
@@ -273,8 +276,8 @@ func seatsInRow(t *testing.T, doc *goquery.Document, state, row string) []int {
 	return out
 }
 
-// Item 8: tickets added in an edit sit next to the party when seats beside it are free, and
-// stay where the ticketing system put them when none are.
+// TestEditAddedTicketsSitWithTheParty: tickets added in an edit sit next to the party when seats
+// beside it are free, and stay where the ticketing system put them when none are.
 func TestEditAddedTicketsSitWithTheParty(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	h.find(bkPaid1) // F11, F12; F13 is free, F14 and F15 are booking 100002's
@@ -298,8 +301,8 @@ func TestEditAddedTicketsSitWithTheParty(t *testing.T) {
 	}
 }
 
-// Item 9: a booking paid partly with a gift card and partly by redirect is refused with the
-// real reason: a payment that is not external.
+// TestGiftCardPaidBookingRefusalSaysWhy: a booking paid partly with a gift card and partly by
+// redirect is refused with the real reason: a payment that is not external.
 func TestGiftCardPaidBookingRefusalSaysWhy(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	h.buyUpToSummary("1113", twoAdults())
@@ -319,8 +322,8 @@ func TestGiftCardPaidBookingRefusalSaysWhy(t *testing.T) {
 	}
 }
 
-// Item 10: choosing seats in another seating area is refused naming the tickets' area, in the
-// edit's seat change and in the seat swap.
+// TestAreaRuleIsNamed: choosing seats in another seating area is refused naming the tickets' area,
+// in the edit's seat change and in the seat swap.
 func TestAreaRuleIsNamed(t *testing.T) {
 	const want = "New seats must be in the same seating area (Standard) as the tickets"
 	t.Run("edit", func(t *testing.T) {
@@ -349,8 +352,8 @@ func TestAreaRuleIsNamed(t *testing.T) {
 	})
 }
 
-// Item 5, without JavaScript: more seats than tickets are refused with what to do, the choice
-// is shown again and the hint says how many to untick.
+// TestBuySeatsRefusesMoreSeatsThanTickets, without JavaScript: more seats than tickets are refused
+// with what to do, the choice is shown again and the hint says how many to untick.
 func TestBuySeatsRefusesMoreSeatsThanTickets(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	page := "/whats-on/0001/1113"

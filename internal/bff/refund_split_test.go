@@ -261,7 +261,7 @@ func splitCents(t *testing.T, s string) int64 {
 	return cents
 }
 
-// TestStatusNeverSaysRefundedWhileTheRefundFails (issue 14, item 11): a payment the edit could
+// TestStatusNeverSaysRefundedWhileTheRefundFails: a payment the edit could
 // not take is being returned, but the provider keeps failing the refund: the status page says
 // it is being returned, never that it was refunded, until the provider has refunded it.
 func TestStatusNeverSaysRefundedWhileTheRefundFails(t *testing.T) {

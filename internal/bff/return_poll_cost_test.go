@@ -46,7 +46,7 @@ func waitingVisitors(t *testing.T, h *harness, n int) ([]*harness, []string) {
 // TestReturnPollsWriteNothingAndShareReads: many people waiting on their return pages, each
 // polling far more often than the page does, make no session store writes, and the upstream
 // is asked about each order at most once per poll interval, whoever asks (the page's polls and
-// the background checks share the reads). Issue 30.
+// the background checks share the reads).
 func TestReturnPollsWriteNothingAndShareReads(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true, completionDelay: -1, maxOrdersPerClient: 1000})
 	const orders = 12

@@ -17,7 +17,7 @@ import (
 const seatStatesTTL = 2 * time.Second
 
 // seatStatesServedStale is how much longer a map is still shown while one read refreshes it
-// in the background, so under a rush no viewer waits for the refresh (issue 30: the 412-seat
+// in the background, so under a rush no viewer waits for the refresh (the 412-seat
 // map's p99 went from 1.39× to 1.17× of the upstream call). A seat this
 // service changed is never shown stale: its session's plan is invalidated.
 const seatStatesServedStale = 3 * time.Second

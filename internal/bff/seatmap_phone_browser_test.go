@@ -113,7 +113,7 @@ var (
 	englishAnswer = regexp.MustCompile(`^Row (\S+) · Seat (\S+) · (.*)$`)
 )
 
-// TestBrowserSeatMapOnAPhone (issue 28): buying for tomorrow's 20:30 show (1113, the largest
+// TestBrowserSeatMapOnAPhone: buying for tomorrow's 20:30 show (1113, the largest
 // auditorium; also in German) and changing the seats of booking 100004, at 390×844 with touch
 // and at 1280×800:
 // the seat map is on the first screen with no long help text before it and no keyboard help

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestSeatPageSizeLargeAuditorium (issue 17): the purchase seat page of the 412-place
+// TestSeatPageSizeLargeAuditorium: the purchase seat page of the 412-place
 // auditorium (sandbox Saal 1, session 1113) stays small on the wire. Each seat is rendered
 // once; the list view is the same inputs laid out by CSS.
 func TestSeatPageSizeLargeAuditorium(t *testing.T) {
@@ -33,8 +33,8 @@ func TestSeatPageSizeLargeAuditorium(t *testing.T) {
 		what       string
 		got, limit int
 	}{
-		{"gzip", gz.Len(), 15 * 1024}, // 9.5 KB before issue 17
-		{"raw", len(body), 90 * 1024}, // 146 KB before issue 17
+		{"gzip", gz.Len(), 15 * 1024}, // 9.5 KB before the seat markup was trimmed
+		{"raw", len(body), 90 * 1024}, // 146 KB before the seat markup was trimmed
 	} {
 		if c.got > c.limit {
 			t.Errorf("%s: %d bytes, budget %d", c.what, c.got, c.limit)
@@ -42,7 +42,7 @@ func TestSeatPageSizeLargeAuditorium(t *testing.T) {
 	}
 }
 
-// TestSeatPageReadsPlanOncePerTTL (issue 17): seat map views within the seat states' TTL
+// TestSeatPageReadsPlanOncePerTTL: seat map views within the seat states' TTL
 // share one upstream read of the plan, and the page says how current the map is.
 func TestSeatPageReadsPlanOncePerTTL(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})

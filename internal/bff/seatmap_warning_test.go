@@ -10,7 +10,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 )
 
-// TestSeatPagesShowNoWarningWhileSeatsEqualTickets (issue 28): the seat pages of the purchase
+// TestSeatPagesShowNoWarningWhileSeatsEqualTickets: the seat pages of the purchase
 // (1113, two adults) and of a booking's change (100004, three tickets) open with as many seats
 // ticked as there are tickets, and then show no warning: the limit hint is hidden and there is
 // no warning or error notice. Each seating area that can be chosen carries its price for the

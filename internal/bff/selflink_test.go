@@ -12,7 +12,7 @@ import (
 
 // TestSelfLinkLanguageSwitchStaysOnSite: the language switch redirects to the same page on the
 // site, built from the escaped path: an encoded slash or backslash at the start never becomes
-// "//host" (issue 25), and escaped characters of a real path are kept as they are.
+// "//host", and escaped characters of a real path are kept as they are.
 func TestSelfLinkLanguageSwitchStaysOnSite(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	for _, tc := range []struct {

@@ -14,7 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ledger"
 )
 
-// Changing the showtime (issue 29) of booking 100001: two adults at tomorrow's 20:30 show
+// Changing the showtime of booking 100001: two adults at tomorrow's 20:30 show
 // (session 1113) of "Otters of the Elbe" at cinema 0001. The sandbox (docs/sandbox.md) shows the
 // film again at 1312 (same price), 1223 (€1.50 more a seat) and 1214 (a matinee, €3.00 less a
 // seat).

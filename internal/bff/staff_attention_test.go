@@ -267,7 +267,7 @@ func TestLedgerEntriesNeedAttention(t *testing.T) {
 	}
 }
 
-// TestAttentionAfterIsASetting (issue 27): with -attention-after 1m an order whose redirect
+// TestAttentionAfterIsASetting: with -attention-after 1m an order whose redirect
 // payment never completes is listed one minute after its payment started, not before, and the
 // page says which value applies.
 func TestAttentionAfterIsASetting(t *testing.T) {

@@ -155,7 +155,7 @@ func TestStaffSignInLocksPerClient(t *testing.T) {
 	}
 }
 
-// TestStaffSignInCannotLockOthersOut (issue 25): 20 wrong passwords for the supervisor boss
+// TestStaffSignInCannotLockOthersOut: 20 wrong passwords for the supervisor boss
 // from one client do not keep boss out: boss signs in from another client at once.
 func TestStaffSignInCannotLockOthersOut(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true, trustedProxies: loopbackProxies()})
@@ -345,7 +345,7 @@ func TestSignOutEndsTheVisit(t *testing.T) {
 	}
 }
 
-// TestLookUpLimitsArePerClient (issue 16): ten wrong e-mails for 100002 from one client do not
+// TestLookUpLimitsArePerClient: ten wrong e-mails for 100002 from one client do not
 // stop another client from finding 100002; the first client's wait is its own.
 func TestLookUpLimitsArePerClient(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true, trustedProxies: loopbackProxies()})
@@ -466,7 +466,7 @@ func TestStaffFindsByScannedTicketCode(t *testing.T) {
 	}
 }
 
-// TestNewPINsHaveSixToEightDigits (issue 25): a supervisor's new PIN of 4 or 5 digits is
+// TestNewPINsHaveSixToEightDigits: a supervisor's new PIN of 4 or 5 digits is
 // refused; 6 to 8 digits are accepted.
 func TestNewPINsHaveSixToEightDigits(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
@@ -500,7 +500,7 @@ func (h *harness) addOldSupervisor(username, name, pin string) {
 	}
 }
 
-// TestOldShortPINStillApprovesWithAWarning (issue 25): a 4-digit PIN made before PINs needed 6
+// TestOldShortPINStillApprovesWithAWarning: a 4-digit PIN made before PINs needed 6
 // digits still approves a refund; its owner is asked at every sign-in for a new one (first as
 // a PIN of unknown length, then, once it approved, by its digits). A new 6-digit PIN asks
 // nothing.

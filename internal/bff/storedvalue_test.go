@@ -12,7 +12,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 )
 
-// Stored value (issue 25): gift card PINs and loyalty cards cannot be guessed. Refusals read the
+// Stored value: gift card PINs and loyalty cards cannot be guessed. Refusals read the
 // same whatever was wrong, and are limited per card number, client and visit.
 
 const (

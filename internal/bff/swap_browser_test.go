@@ -273,7 +273,7 @@ func TestBrowserSwapInGerman(t *testing.T) {
 	if got := count(); got != "1 von 1 neuen Platz gewählt" {
 		t.Errorf("one ticket, one seat: count %q", got)
 	}
-	// One seat for one ticket: nothing is wrong, so no warning (issue 28); the tap answers
+	// One seat for one ticket: nothing is wrong, so no warning; the tap answers
 	// in German with the seat and that it is chosen.
 	if evalBool(t, p, `!document.querySelector('[data-seat-limit]').hidden`) {
 		t.Errorf("a warning with as many seats as tickets: %q", p.Text(`[data-seat-limit]`))

@@ -49,7 +49,7 @@ func TestTicketCountsStepperMarkup(t *testing.T) {
 	}
 }
 
-// TestOneStepperToAddOrRemove (issue 28): a ticket is added or removed one way, with the − and
+// TestOneStepperToAddOrRemove: a ticket is added or removed one way, with the − and
 // + of its type: the change page and the purchase's ticket step draw the same stepper buttons,
 // and the change page has no list of ticket types, no "add several" form and no Remove of its
 // own on a ticket that a stepper counts.

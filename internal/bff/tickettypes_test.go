@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestTicketTypesAreShared (issue 30): a session's ticket types are read once per listing
+// TestTicketTypesAreShared: a session's ticket types are read once per listing
 // interval for every visitor: ten views of booking pages of one show by two visits, and the
 // show's ticket page, make one GetTicketTypes call.
 func TestTicketTypesAreShared(t *testing.T) {

@@ -47,7 +47,7 @@ func padded(payload []byte, size int) []byte {
 	return []byte(`{"padding":"` + strings.Repeat("x", pad) + `",` + string(payload[1:]))
 }
 
-// TestWebhookRefusesFutureEvents (issue 25): an event signed 10 minutes ahead of now is refused
+// TestWebhookRefusesFutureEvents: an event signed 10 minutes ahead of now is refused
 // like an old one and changes nothing; one signed now is taken.
 func TestWebhookRefusesFutureEvents(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
@@ -66,7 +66,7 @@ func TestWebhookRefusesFutureEvents(t *testing.T) {
 	waitEntry(t, h, ledger.StateApplied)
 }
 
-// TestWebhookTakesLargeEvents (issue 25): the site's 64 KB body limit is not the webhook's; a
+// TestWebhookTakesLargeEvents: the site's 64 KB body limit is not the webhook's; a
 // signed 200 KB event is taken, one over the webhook's own limit is not.
 func TestWebhookTakesLargeEvents(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
@@ -102,7 +102,7 @@ func (p paidIn) GetPayment(ctx context.Context, id string) (upstream.Payment, er
 	return pay, err
 }
 
-// TestSettlementComparesTheCurrency (issue 25): a payment of the right amount in another
+// TestSettlementComparesTheCurrency: a payment of the right amount in another
 // currency is never taken as paid: the entry waits (noted, for staff) and the edit is not
 // applied. The same currency written in lower case is the same currency.
 func TestSettlementComparesTheCurrency(t *testing.T) {

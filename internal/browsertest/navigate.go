@@ -17,7 +17,7 @@ const navigateWait = 20 * time.Second
 // Navigate is chromedp.Navigate for long walks through many pages. chromedp waits for the
 // page's load event, which it can miss on a slow machine (a 2-core runner with the race
 // detector): the navigation then hangs until the test's deadline with the page fully drawn (as
-// in chromedp issue 355; the page tour met it on /device). When the event has not come within
+// in chromedp's issue #355; the page tour met it on /device). When the event has not come within
 // navigateWait, Navigate reads the document instead: the page at url, loaded, is arrived.
 func Navigate(url string) chromedp.Action[chromedp.Void] {
 	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {

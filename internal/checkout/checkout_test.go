@@ -95,7 +95,7 @@ func TestBackoffIsGentle(t *testing.T) {
 		}
 		prev = b
 	}
-	// First checks follow the page's poll: once per poll, never more (issue 17).
+	// First checks follow the page's poll: once per poll, never more.
 	if Backoff(0) != PollInterval || Backoff(29*time.Second) != PollInterval {
 		t.Fatalf("first checks every %v, want the page's poll interval %v", Backoff(0), PollInterval)
 	}
@@ -223,7 +223,7 @@ func TestStoreConcurrentStartsWriteOne(t *testing.T) {
 	}
 }
 
-// TestNextReadsOncePerIntervalAndWakesEveryWaiter (issue 17): however many page polls wait on
+// TestNextReadsOncePerIntervalAndWakesEveryWaiter: however many page polls wait on
 // an order, it is read once per interval, and all of them learn of the completion when the
 // read that sees it returns.
 func TestNextReadsOncePerIntervalAndWakesEveryWaiter(t *testing.T) {

@@ -300,7 +300,7 @@ func (p *Poller) sweepLocked(now time.Time) {
 // returns false. every gives the pause before check n (0, 1, ...).
 //
 // Between two checks a watcher is a timer, not a goroutine: thousands of orders waiting for
-// their payment hold no goroutine (nor the stack a check grew) while they wait (issue 30). Each
+// their payment hold no goroutine (nor the stack a check grew) while they wait. Each
 // check runs on the timer's goroutine; the next one is set when it returns.
 func (p *Poller) Watch(ctx context.Context, userSessionID string, for_ time.Duration, every func(n int) time.Duration, handle func(Result) (done bool)) bool {
 	p.watchMu.Lock()

@@ -118,7 +118,7 @@ type Store struct {
 	changed Hook
 
 	// The reads a waiting order repeats (the return page's poll, the background check) run as
-	// statements prepared once: parsing the SQL again cost more than running it (issue 30).
+	// statements prepared once: parsing the SQL again cost more than running it.
 	stmtMu sync.Mutex
 	stmts  map[string]*sql.Stmt
 	reads  atomic.Int64 // records read by Get and Active (tests count them)

@@ -12,7 +12,7 @@ import (
 )
 
 // TestWatcherReadsTheRecordOncePerCheck: a background check of a waiting order costs one read
-// of its record, not one for the check and another for the pause after it (issue 30: with
+// of its record, not one for the check and another for the pause after it (with
 // 2,000 people on the return page the watchers' reads queued the pages' on SQLite's one
 // connection).
 func TestWatcherReadsTheRecordOncePerCheck(t *testing.T) {
@@ -44,7 +44,7 @@ func TestWatcherReadsTheRecordOncePerCheck(t *testing.T) {
 
 // TestWaitingWatchersHoldNoGoroutines: an order waiting between two background checks holds a
 // timer, not a goroutine (with its stack, grown by the checks it ran): 2,000 people on the
-// return page were 2,000 parked goroutines (issue 30).
+// return page were 2,000 parked goroutines.
 func TestWaitingWatchersHoldNoGoroutines(t *testing.T) {
 	p := NewPoller(func(context.Context, string) (cinema.OrderDetails, error) { return cinema.OrderDetails{}, nil })
 	ctx, cancel := context.WithCancel(context.Background())

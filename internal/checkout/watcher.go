@@ -142,7 +142,7 @@ func (w *Watcher) Watch(rec Record) {
 
 // recordRefresh is how long a background check trusts the record it read last while the
 // upstream says nothing new: long enough that thousands of waiting orders do not read their
-// records on every check (issue 30), short enough to follow a new payment attempt of the order
+// records on every check, short enough to follow a new payment attempt of the order
 // or a record ended elsewhere within a minute.
 const recordRefresh = time.Minute
 

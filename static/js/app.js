@@ -671,7 +671,7 @@
   var KIOSK_SEAT = 48;
   var SEAT_MIN = 24;
 
-  /* Customers (issue 28) see seats of at least 24 px (CSS): the map opens on the party's
+  /* Customers see seats of at least 24 px (CSS): the map opens on the party's
    * seats, and "Fit" is the same overview as the kiosk's, where a tap picks the place. */
   function pickAreaFirst(map, fit) {
     var target = isKiosk() ? KIOSK_SEAT : SEAT_MIN;

@@ -375,7 +375,7 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 	v := SeatMapView{ID: opt.ID, FieldName: opt.FieldName, Max: opt.Max, Label: opt.Label, CountTemplate: opt.CountTemplate,
 		CountTemplateOne: opt.CountTemplateOne, MaxFrom: opt.MaxFrom, CountNone: opt.CountNone, CountNoneOne: opt.CountNoneOne,
 		Kiosk: opt.Kiosk, AsOf: opt.AsOf}
-	// Yours and chosen are one state to the eye (issue 28): one line of the key says both.
+	// Yours and chosen are one state to the eye: one line of the key says both.
 	present := map[string]bool{SeatStateFree: true, SeatStateSelected: true, SeatStateTaken: true}
 	nChecked, nSeats := 0, 0
 	// Each area's cells per row, and room for every cell of every row with seats, in one slab.

@@ -128,7 +128,7 @@ func swapOptions() SeatMapOptions {
 
 func TestSeatMapEveryStateHasShapeNameAndLegend(t *testing.T) {
 	doc, _ := renderDoc(t, BuildSeatMap(largePlan(), swapOptions()))
-	// The person's own seats and the seats they tick are one state to the eye (issue 28):
+	// The person's own seats and the seats they tick are one state to the eye:
 	// both are under the key's "selected" line, and there is no separate "yours" line.
 	cases := []struct {
 		key, seatSel, nameHas, legend string
@@ -276,7 +276,7 @@ func TestSeatMapKeepsGapsAndAisles(t *testing.T) {
 	}
 }
 
-// TestSeatMapRendersEachSeatOnce (issue 17): one set of native inputs serves the map and
+// TestSeatMapRendersEachSeatOnce: one set of native inputs serves the map and
 // the list view; the list view is a labelled switch that is never submitted.
 func TestSeatMapRendersEachSeatOnce(t *testing.T) {
 	doc, html := renderDoc(t, BuildSeatMap(largePlan(), swapOptions()))
@@ -424,7 +424,7 @@ func TestSeatCellsEscapeUpstreamText(t *testing.T) {
 }
 
 // TestSeatMapAllocationsPerSeat: a seat costs no allocations of its own (the map's cost
-// grows with its rows, not its seats). Before issue 17 a seat cost about 34.
+// grows with its rows, not its seats). Written by templ, a seat cost about 34.
 func TestSeatMapAllocationsPerSeat(t *testing.T) {
 	ctx := inLanguage(t, language.German) // the longer words
 	allocs := func(n int) float64 {

@@ -7,7 +7,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/names"
 )
 
-// TestRatingWords (issue 28): a rating is said in words or not at all, never "Rated 0".
+// TestRatingWords: a rating is said in words or not at all, never "Rated 0".
 func TestRatingWords(t *testing.T) {
 	en, de := webtest.Localizers(t)
 	for _, c := range []struct{ rating, en, de string }{
