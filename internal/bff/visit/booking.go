@@ -34,7 +34,7 @@ func (s *Visits) BoundBooking(c echo.Context) (Bound, bool) {
 	return b, b.CinemaID != "" && b.Number != 0
 }
 
-// bindBooking binds the visit to a booking; this is a privilege change, so the session token
+// BindBooking binds the visit to a booking; this is a privilege change, so the session token
 // is renewed.
 func (s *Visits) BindBooking(c echo.Context, b Bound) error {
 	ctx := c.Request().Context()
@@ -140,7 +140,7 @@ func (s *Visits) ClearEdit(c echo.Context) {
 	editInSession.Remove(c.Request().Context(), s.Sessions)
 }
 
-// readBooking reads a booking completed from the listing and the seat plan
+// ReadBooking reads a booking completed from the listing and the seat plan
 // (internal/bookings): the real API's answer alone has seat labels only. The seat plan comes
 // from s.SeatPlans: it only places the tickets (layout), so a cached one does. Its tickets carry
 // the cinema's names in ctx's language (Named).

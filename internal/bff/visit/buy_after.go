@@ -9,7 +9,7 @@ import (
 // SessBuyDone is the payment record of the purchase this visit just paid and had confirmed.
 const SessBuyDone = "buy.done"
 
-// boughtAlready answers a step of a purchase that was paid and confirmed in this visit (Back
+// BoughtAlready answers a step of a purchase that was paid and confirmed in this visit (Back
 // after paying, an old tab): the purchase is over and its confirmation is one click away;
 // nothing claims that nothing was charged. nil when this visit has no such purchase.
 func (s *Visits) BoughtAlready(c echo.Context) error {

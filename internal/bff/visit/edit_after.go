@@ -11,7 +11,7 @@ import (
 // edit's pages are opened after it ended in this visit (it may have been saved, cancelled or
 // have run out, so nothing is claimed about what happened): booking.no_edit_any_more.
 
-// editSaved reports whether the edit was completed with money that moved: one of its ledger
+// EditSaved reports whether the edit was completed with money that moved: one of its ledger
 // entries was applied to the booking. Back on the edit's pages after that, nothing may say
 // that nothing was charged or changed.
 func (s *Visits) EditSaved(ctx context.Context, editSessionID string) bool {

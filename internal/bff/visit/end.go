@@ -15,7 +15,7 @@ import (
 // Ending a visit and letting go of what it holds upstream: the kiosk's idle reset, "Start
 // over" and "Done", forgetting a booking, signing out, the next customer at the counter.
 
-// resetVisit ends the visit: the kiosk's idle reset (app.js posts here when the warning's
+// ResetVisit ends the visit: the kiosk's idle reset (app.js posts here when the warning's
 // countdown runs out), "Start over" and "Done". The visit's open order is cancelled upstream,
 // which releases its seats, the server session is destroyed, and the start screen comes back.
 // The device cookie stays.
@@ -26,7 +26,7 @@ func (s *Visits) ResetVisit(c echo.Context) error {
 	return s.Redirect(c, s.URL(web.RouteHome))
 }
 
-// endVisit releases what the visit holds upstream and destroys it. An order whose payment is
+// EndVisit releases what the visit holds upstream and destroys it. An order whose payment is
 // under way is left alone: the payment's watcher finishes it whether anybody waits or not.
 // Cancelling is best effort: an order the upstream cannot cancel now releases its seats when its
 // hold expires, and the next guest must not inherit this visit either way.
@@ -38,7 +38,7 @@ func (s *Visits) EndVisit(c echo.Context) error {
 	return nil
 }
 
-// releaseOpenOrders cancels upstream the orders this visit holds and nobody will finish: the
+// ReleaseOpenOrders cancels upstream the orders this visit holds and nobody will finish: the
 // purchase order and the edit order, unless a payment of theirs is under way (its watcher or
 // the reconciler finishes it whether anybody waits or not). Used wherever a visit lets go of
 // what it holds: the kiosk's reset, forgetting a booking, signing out, the next customer.
@@ -47,7 +47,7 @@ func (s *Visits) ReleaseOpenOrders(c echo.Context) {
 	s.ReleaseEdit(c)
 }
 
-// releaseBuy cancels the visit's purchase order unless its payment is under way.
+// ReleaseBuy cancels the visit's purchase order unless its payment is under way.
 func (s *Visits) ReleaseBuy(c echo.Context) {
 	if s.Ticketing == nil {
 		return
@@ -63,7 +63,7 @@ func (s *Visits) ReleaseBuy(c echo.Context) {
 	s.CancelAbandoned(c.Request().Context(), "purchase", v.UserSessionID)
 }
 
-// releaseEdit cancels the visit's edit order (the original booking stays as it was) unless a
+// ReleaseEdit cancels the visit's edit order (the original booking stays as it was) unless a
 // payment or refund of the change is under way; that entry is returned (nil when none), so a
 // caller that must not let go of it (the next customer at the counter) can say so.
 func (s *Visits) ReleaseEdit(c echo.Context) *ledger.Entry {
@@ -88,7 +88,7 @@ func (s *Visits) ReleaseEdit(c echo.Context) *ledger.Entry {
 	return entry
 }
 
-// cancelAbandoned cancels an order nobody will finish; an order already gone is fine.
+// CancelAbandoned cancels an order nobody will finish; an order already gone is fine.
 func (s *Visits) CancelAbandoned(ctx context.Context, what, userSessionID string) {
 	err := s.Ticketing.CancelOrder(ctx, userSessionID)
 	switch {

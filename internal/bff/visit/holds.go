@@ -66,7 +66,7 @@ func (s *Visits) HoldLifetime() time.Duration {
 	return holds.DefaultLifetime
 }
 
-// holdKeeper does the open-order bookkeeping (internal/holds); without a database it does
+// HoldKeeper does the open-order bookkeeping (internal/holds); without a database it does
 // nothing. Built on each use, like the store it wraps, so it always follows s.Cfg.
 func (s *Visits) HoldKeeper() *holds.Keeper {
 	k := &holds.Keeper{Orders: s.Ticketing, Now: s.Now, Lifetime: s.HoldLifetime(), MaxOrdersPerClient: s.MaxOrdersPerClient(),
@@ -78,7 +78,7 @@ func (s *Visits) HoldKeeper() *holds.Keeper {
 	return k
 }
 
-// holdPayment tells the keeper what the payment records say about an order.
+// HoldPayment tells the keeper what the payment records say about an order.
 func (s *Visits) HoldPayment(ctx context.Context, usid string) holds.Payment {
 	if s.Purchases == nil {
 		return holds.PaymentUnknown
@@ -97,10 +97,10 @@ func (s *Visits) HoldPayment(ctx context.Context, usid string) holds.Payment {
 	return holds.PaymentUnknown
 }
 
-// holdExempt reports whether the limits do not apply: signed-in staff.
+// HoldExempt reports whether the limits do not apply: signed-in staff.
 func (s *Visits) HoldExempt(c echo.Context) bool { return s.StaffMember(c) != "" }
 
-// endHold marks the purchase order's hold ended: it completed, was cancelled, expired or was
+// EndHold marks the purchase order's hold ended: it completed, was cancelled, expired or was
 // given up. Safe to call for any order, more than once, and without a database; it never fails
 // the request (a hold not ended stops counting at its expiry anyway).
 func (s *Visits) EndHold(ctx context.Context, userSessionID string) {
@@ -111,17 +111,17 @@ func (s *Visits) EndHoldFor(ctx context.Context, userSessionID, reason string) {
 	s.HoldKeeper().End(ctx, userSessionID, reason)
 }
 
-// holdExtended follows ResetOrderExpiry (holds.Keeper.Extended).
+// HoldExtended follows ResetOrderExpiry (holds.Keeper.Extended).
 func (s *Visits) HoldExtended(ctx context.Context, userSessionID string, r upstream.ExpiryReset) {
 	s.HoldKeeper().Extended(ctx, userSessionID, r)
 }
 
-// dropHold forgets the hold of an order the upstream did not create.
+// DropHold forgets the hold of an order the upstream did not create.
 func (s *Visits) DropHold(ctx context.Context, userSessionID string) {
 	s.HoldKeeper().Drop(ctx, userSessionID)
 }
 
-// holdStarted records what the upstream said about the order it just created.
+// HoldStarted records what the upstream said about the order it just created.
 func (s *Visits) HoldStarted(ctx context.Context, userSessionID string, o cinema.Order) {
 	s.HoldKeeper().Started(ctx, userSessionID, o)
 }
@@ -129,7 +129,7 @@ func (s *Visits) HoldStarted(ctx context.Context, userSessionID string, o cinema
 // OrderGone reports an upstream answer meaning the order holds no seats any more.
 func OrderGone(err error) bool { return holds.OrderGone(err) }
 
-// releaseReplacedOrder cancels the visit's earlier purchase order before a new one is made: a
+// ReleaseReplacedOrder cancels the visit's earlier purchase order before a new one is made: a
 // visit has one open order. An order that cannot be cancelled (the ticketing system is not
 // answering) stops the new purchase, so it is never left holding seats unseen.
 func (s *Visits) ReleaseReplacedOrder(c echo.Context, prev Buy) error {
@@ -182,7 +182,7 @@ func AddedSeats(e Edit, o cinema.Order) int {
 	return n
 }
 
-// holding reads what the visit holds. editOrder is the edit's order when the caller has just
+// Holding reads what the visit holds. editOrder is the edit's order when the caller has just
 // read it (nil: read here when there is an edit). Orders the upstream no longer has count 0.
 func (s *Visits) Holding(c echo.Context, editOrder *cinema.Order) Holding {
 	ctx := c.Request().Context()
@@ -204,7 +204,7 @@ func (s *Visits) Holding(c echo.Context, editOrder *cinema.Order) Holding {
 	return h
 }
 
-// purchaseAlive reports whether the visit's purchase order still holds seats upstream (asked
+// PurchaseAlive reports whether the visit's purchase order still holds seats upstream (asked
 // only when it would make the difference).
 func (s *Visits) PurchaseAlive(c echo.Context, usid string) bool {
 	ctx := c.Request().Context()
@@ -215,7 +215,7 @@ func (s *Visits) PurchaseAlive(c echo.Context, usid string) bool {
 	return true
 }
 
-// seatsPerOrder is the most seats one purchase may have: MaxTicketsPerOrder, and for a
+// SeatsPerOrder is the most seats one purchase may have: MaxTicketsPerOrder, and for a
 // customer no more than a visit may hold.
 func (s *Visits) SeatsPerOrder(c echo.Context) int {
 	if s.HoldExempt(c) {
@@ -224,7 +224,7 @@ func (s *Visits) SeatsPerOrder(c echo.Context) int {
 	return min(MaxTicketsPerOrder, s.MaxSeatsPerVisit())
 }
 
-// tooManySeatsNotice is the ticket step's answer to more seats than one purchase may have:
+// TooManySeatsNotice is the ticket step's answer to more seats than one purchase may have:
 // the form comes back with what was typed, so choosing fewer is one step.
 func (s *Visits) TooManySeatsNotice(c echo.Context, seats int) *components.Notice {
 	l := web.Loc(c)
@@ -247,7 +247,7 @@ const (
 	SeatStepEditAdd                  // adding tickets to a booking change
 )
 
-// refuseVisitSeats checks that the visit, after the step, holds at most MaxSeatsPerVisit seats.
+// RefuseVisitSeats checks that the visit, after the step, holds at most MaxSeatsPerVisit seats.
 // seats is what the step asks for: the new purchase's seats (tickets), the purchase order's
 // seats (buy seats) or the tickets to add (edit). When it is too many, it renders the page that
 // says so and what to do, and done is true (err is the rendering's). editOrder: see holding.
@@ -276,7 +276,7 @@ func (s *Visits) RefuseVisitSeats(c echo.Context, step SeatStep, seats int, edit
 	return true, s.RenderSeatLimit(c, step, seats, h, back)
 }
 
-// renderSeatLimit is the page of a visit that would hold too many seats.
+// RenderSeatLimit is the page of a visit that would hold too many seats.
 func (s *Visits) RenderSeatLimit(c echo.Context, step SeatStep, seats int, h Holding, back string) error {
 	l := web.Loc(c)
 	limit := s.MaxSeatsPerVisit()
@@ -317,7 +317,7 @@ func (s *Visits) RenderSeatLimit(c echo.Context, step SeatStep, seats int, h Hol
 	return s.Render(c, http.StatusConflict, v.Heading, pages.HoldLimit(v))
 }
 
-// heldOrderLinks lead to what the visit holds: its order and how to cancel it, its change.
+// HeldOrderLinks lead to what the visit holds: its order and how to cancel it, its change.
 func (s *Visits) HeldOrderLinks(l *i18n.Localizer, h Holding) []pages.HoldLimitLink {
 	var links []pages.HoldLimitLink
 	if h.buyUSID != "" {
@@ -333,7 +333,7 @@ func (s *Visits) HeldOrderLinks(l *i18n.Localizer, h Holding) []pages.HoldLimitL
 	return links
 }
 
-// openPurchaseHold records the purchase order usid (seats) for the client before the upstream
+// OpenPurchaseHold records the purchase order usid (seats) for the client before the upstream
 // is asked for it, and refuses it when the client already has MaxOrdersPerClient open orders
 // (the visit's own order being replaced, replaces, not counted): then it renders the page that
 // says so and done is true. Staff are exempt and not recorded.
@@ -364,7 +364,7 @@ func HoldClientKey(c echo.Context) string {
 	return holds.ClientKey(web.ClientKey(c))
 }
 
-// renderOrderLimit is the page of a client with too many open orders.
+// RenderOrderLimit is the page of a client with too many open orders.
 func (s *Visits) RenderOrderLimit(c echo.Context, k *holds.Keeper, key string, le *holds.LimitError, back string) error {
 	ctx := c.Request().Context()
 	l := web.Loc(c)

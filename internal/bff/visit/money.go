@@ -8,7 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// blockingEntry returns the edit's ledger entry that has money in motion: a payment or
+// BlockingEntry returns the edit's ledger entry that has money in motion: a payment or
 // refund that has started and not ended, or a refund paid out that the booking never took
 // (staff must look at it). While there is one the edit can no longer be changed, cancelled or
 // completed again here; the entry's status page says where it stands. nil when there is none.

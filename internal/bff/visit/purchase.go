@@ -54,7 +54,7 @@ func (s *Visits) ClearBuy(c echo.Context) {
 	buyInSession.Remove(c.Request().Context(), s.Sessions)
 }
 
-// buyRefs are the payment records this visit started or proved (by the token) it may see.
+// BuyRefs are the payment records this visit started or proved (by the token) it may see.
 func (s *Visits) BuyRefs(c echo.Context) []string {
 	refs, _ := buyRefsInSession.Get(c.Request().Context(), s.Sessions)
 	return refs

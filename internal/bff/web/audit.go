@@ -10,7 +10,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/i18n"
 )
 
-// recordAudit adds a row to the staff audit trail for the signed-in staff member (e.Actor may
+// RecordAudit adds a row to the staff audit trail for the signed-in staff member (e.Actor may
 // name another, e.g. the supervisor who approved). Device comes from the request. A row that
 // cannot be written is logged as an error; the action itself has happened.
 func (s *Kernel) RecordAudit(c echo.Context, e audit.Entry) {
@@ -35,7 +35,7 @@ func (s *Kernel) RecordAudit(c echo.Context, e audit.Entry) {
 	}
 }
 
-// deviceLabel names the device for the audit trail: the enrolled name people know it by
+// DeviceLabel names the device for the audit trail: the enrolled name people know it by
 // ("Counter 2"), with the device id that stays the same across renames and re-enrolments.
 func (s *Kernel) DeviceLabel(c echo.Context) string {
 	d := DeviceOf(c)
@@ -45,12 +45,12 @@ func (s *Kernel) DeviceLabel(c echo.Context) string {
 	return d.Name + " (" + d.ID + ")"
 }
 
-// whenWithSeconds is a moment to the second in l's way, in zone: "Wed 25 Nov, 20:15:07".
+// WhenWithSeconds is a moment to the second in l's way, in zone: "Wed 25 Nov, 20:15:07".
 func WhenWithSeconds(l *i18n.Localizer, t time.Time, zone *time.Location) string {
 	return l.T("staff.when_seconds", "Day", l.Time(t, zone, i18n.DayShort), "Clock", t.In(zone).Format("15:04:05"))
 }
 
-// defaultLocation is the time zone the trail's days are read in: the first cinema's.
+// DefaultLocation is the time zone the trail's days are read in: the first cinema's.
 func (s *Kernel) DefaultLocation(ctx context.Context) *time.Location {
 	if list, err := s.Cinemas(ctx); err == nil && len(list) > 0 {
 		return list[0].Location()

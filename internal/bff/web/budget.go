@@ -29,7 +29,7 @@ const (
 	MinMoneyWait = 300 * time.Millisecond
 )
 
-// moneyStep runs a step that changes state upstream or moves money (complete-edit, a
+// MoneyStep runs a step that changes state upstream or moves money (complete-edit, a
 // payment, a refund, a seat swap, completing an order) detached from the request: a closed
 // tab, a server that answers the page, or the page's read budget never cut it off halfway.
 // It has its own deadline (MoneyStepTimeout). key names what the step moves on (the ledger
@@ -109,7 +109,7 @@ func (s *Kernel) Wait(ctx context.Context) error {
 	return nil
 }
 
-// slowUpstream is the page of a ticketing system that did not answer in time. A read that
+// SlowUpstream is the page of a ticketing system that did not answer in time. A read that
 // timed out changed nothing, and the page says so; a change that timed out may have been made,
 // and the page says that instead of claiming either. backLabel is shown as it is (callers write
 // it in the request's language); the heading and message are written by the error page.
@@ -124,7 +124,7 @@ func SlowUpstream(err error, backURL, backLabel string) *Error {
 	return e
 }
 
-// retryURL is the address a person can GET to try the page again: the request's own for a
+// RetryURL is the address a person can GET to try the page again: the request's own for a
 // GET, the page it came from for an htmx GET (its fragment is no page); "" for anything else.
 func RetryURL(c echo.Context) string {
 	r := c.Request()
@@ -146,7 +146,7 @@ func RetryURL(c echo.Context) string {
 	return p
 }
 
-// advanceWithin moves a ledger entry on as a money step (settle.go) and returns where it
+// AdvanceWithin moves a ledger entry on as a money step (settle.go) and returns where it
 // stands when the page must answer: the settler's result (done), or, while the step goes on
 // in the background (not done), the entry as the ledger has it now. That entry may still
 // change under the step: a page must not conclude from it (a payment still "created" may yet
@@ -163,7 +163,7 @@ func (s *Kernel) AdvanceWithin(ctx context.Context, id string) (entry ledger.Ent
 	return entry, false, err
 }
 
-// advanceGroupWithin is advanceWithin for every part of a refund; the group's step is keyed
+// AdvanceGroupWithin is advanceWithin for every part of a refund; the group's step is keyed
 // by its lead entry.
 func (s *Kernel) AdvanceGroupWithin(ctx context.Context, lead ledger.Entry) error {
 	_, _, err := s.MoneyStep(ctx, "group:"+lead.ID, func(ctx context.Context) (any, error) {
@@ -172,7 +172,7 @@ func (s *Kernel) AdvanceGroupWithin(ctx context.Context, lead ledger.Entry) erro
 	return err
 }
 
-// detached is the context of a step that changes state upstream and that the page waits for
+// Detached is the context of a step that changes state upstream and that the page waits for
 // to the end (a seat swap, completing an order, the unpaid complete-edit): not cut off by the
 // read budget, a closed tab or a server that has answered, only by its own deadline.
 func (s *Kernel) Detached(ctx context.Context) (context.Context, context.CancelFunc) {

@@ -14,7 +14,7 @@ import (
 // page says until when; every request that would change a booking upstream asks changesClosed
 // first and is refused with the same words, before any upstream call.
 
-// changeWindow says, for this visit (customer or staff), whether changes to a booking of a
+// ChangeWindow says, for this visit (customer or staff), whether changes to a booking of a
 // show at showtime in cinemaID are still open, in words (the visitor's language) with the
 // closing time in the cinema's zone: "Changes possible until 19:30, 30 minutes before the
 // show." or the reason they are closed. An unknown showtime is open with no words (the
@@ -53,7 +53,7 @@ func (s *Kernel) ChangeWindow(c echo.Context, cinemaID string, showtime time.Tim
 	return l.T("booking.window_closed", "Time", at(closes), "Cutoff", CutoffWords(l, cutoff)), false
 }
 
-// changesClosed is the reason changes are closed for this visit, or "" while they are open.
+// ChangesClosed is the reason changes are closed for this visit, or "" while they are open.
 func (s *Kernel) ChangesClosed(c echo.Context, cinemaID string, showtime time.Time) string {
 	if text, open := s.ChangeWindow(c, cinemaID, showtime); !open {
 		return text
@@ -61,7 +61,7 @@ func (s *Kernel) ChangesClosed(c echo.Context, cinemaID string, showtime time.Ti
 	return ""
 }
 
-// refuseClosed is the answer (409) to a change that arrives after the cut-off (an open edit
+// RefuseClosed is the answer (409) to a change that arrives after the cut-off (an open edit
 // page, a replayed form), or nil while changes are open. Nothing has been sent upstream.
 func (s *Kernel) RefuseClosed(c echo.Context, cinemaID string, showtime time.Time, backURL, backLabel string) error {
 	reason := s.ChangesClosed(c, cinemaID, showtime)
@@ -77,7 +77,7 @@ func SameDay(t time.Time, y int, m time.Month, d int) bool {
 	return ty == y && tm == m && td == d
 }
 
-// cutoffWords writes a cut-off in l's words: "30 minutes", "2 hours", "1 hour 30 minutes".
+// CutoffWords writes a cut-off in l's words: "30 minutes", "2 hours", "1 hour 30 minutes".
 func CutoffWords(l *i18n.Localizer, d time.Duration) string {
 	if d < time.Minute {
 		return l.N("common.seconds", int(d/time.Second))

@@ -16,7 +16,7 @@ import (
 	"github.com/cinemabff/cinemabff/views/layouts"
 )
 
-// chrome builds the page frame's view model for this request.
+// Chrome builds the page frame's view model for this request.
 func (s *Kernel) Chrome(c echo.Context, title string) layouts.Chrome {
 	dev := DeviceOf(c)
 	l := Loc(c)
@@ -65,7 +65,7 @@ func (s *Kernel) Chrome(c echo.Context, title string) layouts.Chrome {
 	return ch
 }
 
-// render writes a page: the whole document normally, only the body component for an htmx
+// Render writes a page: the whole document normally, only the body component for an htmx
 // request (see fragment). Vary tells caches the two differ. The page is rendered into a pooled
 // buffer first and written in one go with its Content-Length: the compressor (compress.go) then
 // sees the whole body at once instead of a flush per templ buffer, and a page that fails to
@@ -86,7 +86,7 @@ func (s *Kernel) Render(c echo.Context, status int, title string, body templ.Com
 	return writeBody(c, status, buf.Bytes())
 }
 
-// fragment writes an htmx fragment. A fragment answering a GET with 200 (a poller asking
+// Fragment writes an htmx fragment. A fragment answering a GET with 200 (a poller asking
 // again) carries an ETag of its content and may be kept by the browser, privately, for
 // revalidation only (no-cache instead of the site's no-store); when it has not changed the
 // browser's If-None-Match gets a 304 without the body (http.ServeContent answers it).
@@ -138,6 +138,6 @@ func putPageBuffer(b *bytes.Buffer) {
 	pagePool.Put(b)
 }
 
-// redirect sends the browser on after a POST (Post/Redirect/Get). For htmx requests it uses
+// Redirect sends the browser on after a POST (Post/Redirect/Get). For htmx requests it uses
 // HX-Redirect so the whole page changes, not a fragment.
 func (s *Kernel) Redirect(c echo.Context, to string) error { return Redirect(c, to) }

@@ -40,7 +40,7 @@ func (s *Kernel) Cinemas(ctx context.Context) ([]cinema.Cinema, error) {
 	return list, nil
 }
 
-// cinemaByID finds one cinema; an unknown id yields a UTC cinema with only its id.
+// CinemaByID finds one cinema; an unknown id yields a UTC cinema with only its id.
 func (s *Kernel) CinemaByID(ctx context.Context, id string) cinema.Cinema {
 	list, err := s.Cinemas(ctx)
 	if err == nil {

@@ -133,7 +133,7 @@ func (s *Kernel) csrfSecrets(c echo.Context) [][]byte {
 	return out
 }
 
-// newCSRFToken is the visit's token, for a form or htmx's header.
+// NewCSRFToken is the visit's token, for a form or htmx's header.
 func (s *Kernel) NewCSRFToken(c echo.Context) string {
 	secrets := s.csrfSecrets(c)
 	if len(secrets) == 0 {
@@ -142,7 +142,7 @@ func (s *Kernel) NewCSRFToken(c echo.Context) string {
 	return base64.RawURLEncoding.EncodeToString(secrets[0])
 }
 
-// newCSRFSecret gives the visit a new secret in its session (at renewal: renewSession).
+// NewCSRFSecret gives the visit a new secret in its session (at renewal: renewSession).
 func (s *Kernel) NewCSRFSecret(c echo.Context) {
 	b := make([]byte, csrfSecretSize)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails on supported platforms

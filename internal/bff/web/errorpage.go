@@ -12,7 +12,7 @@ import (
 	"github.com/cinemabff/cinemabff/views/pages"
 )
 
-// handleError is the one place errors become pages. Application errors are shown as they are;
+// HandleError is the one place errors become pages. Application errors are shown as they are;
 // anything else is logged with a reference (the request id) and shown as a friendly page
 // quoting it. An htmx request gets a fragment retargeted to the page's error region.
 func (s *Kernel) HandleError(err error, c echo.Context) {

@@ -11,14 +11,14 @@ import (
 // The checks read the staff sign-in that checkStaffSignIn confirmed for this request, so a
 // handler behind a guard finds the signed-in member with staffUser or signedInStaff.
 
-// staffOnly lets any signed-in staff member through.
+// StaffOnly lets any signed-in staff member through.
 func (s *Kernel) StaffOnly() echo.MiddlewareFunc { return Guard(s.RequireStaff) }
 
-// supervisorsOnly lets an enabled supervisor through; anybody else is asked to sign in as one
+// SupervisorsOnly lets an enabled supervisor through; anybody else is asked to sign in as one
 // and comes back to back afterwards.
 func (s *Kernel) SupervisorsOnly(back string) echo.MiddlewareFunc {
 	return Guard(func(c echo.Context) error { return s.RequireSupervisor(c, back) })
 }
 
-// countersOnly lets staff signed in on an enrolled counter through.
+// CountersOnly lets staff signed in on an enrolled counter through.
 func (s *Kernel) CountersOnly() echo.MiddlewareFunc { return Guard(s.RequireCounter) }

@@ -19,13 +19,13 @@ import (
 // is an enrolled counter. The refusals below are the pages the route guards (guards.go) answer
 // with; no handler checks staff by hand.
 
-// staffUser is the signed-in staff member's username ("" when none).
+// StaffUser is the signed-in staff member's username ("" when none).
 func (s *Kernel) StaffUser(c echo.Context) string { return s.SignInValue(c, SessStaffUser) }
 
-// staffMember returns the signed-in staff member's name ("" when none).
+// StaffMember returns the signed-in staff member's name ("" when none).
 func (s *Kernel) StaffMember(c echo.Context) string { return s.SignInValue(c, SessStaffName) }
 
-// signInValue reads one value of the staff sign-in from the visit's session: "" for a request
+// SignInValue reads one value of the staff sign-in from the visit's session: "" for a request
 // that never reached the session middleware (an error page for it).
 func (s *Kernel) SignInValue(c echo.Context, key string) string {
 	if loaded, _ := c.Get(CtxSessionLoaded).(bool); !loaded {
@@ -34,14 +34,14 @@ func (s *Kernel) SignInValue(c echo.Context, key string) string {
 	return s.Sessions.GetString(c.Request().Context(), key)
 }
 
-// signedInStaff returns the signed-in staff member's account as checked at the start of this
+// SignedInStaff returns the signed-in staff member's account as checked at the start of this
 // request (enabled, session epoch current, not idle).
 func (s *Kernel) SignedInStaff(c echo.Context) (staff.Account, bool) {
 	a, ok := c.Get(CtxStaffAccount).(staff.Account)
 	return a, ok
 }
 
-// staffRole returns the signed-in staff member's username and whether the account is an
+// StaffRole returns the signed-in staff member's username and whether the account is an
 // enabled supervisor now. The role is read from the account (internal/staff), not from the
 // session, so a supervisor demoted or disabled since signing in is refused at once: the
 // account checkStaffSignIn read for this request, or else the account read here.
@@ -64,18 +64,18 @@ func (s *Kernel) StaffRole(c echo.Context) (username string, supervisor bool) {
 	return username, a.IsSupervisor()
 }
 
-// isSupervisor reports whether an enabled supervisor is signed in.
+// IsSupervisor reports whether an enabled supervisor is signed in.
 func (s *Kernel) IsSupervisor(c echo.Context) bool {
 	_, sup := s.StaffRole(c)
 	return sup
 }
 
-// atCounter reports a signed-in staff member on a box-office device.
+// AtCounter reports a signed-in staff member on a box-office device.
 func (s *Kernel) AtCounter(c echo.Context) bool {
 	return s.StaffUser(c) != "" && DeviceOf(c).Mode == device.Counter
 }
 
-// requireStaff lets signed-in staff through (nil); anyone else gets a 403 page that leads to
+// RequireStaff lets signed-in staff through (nil); anyone else gets a 403 page that leads to
 // the sign-in.
 func (s *Kernel) RequireStaff(c echo.Context) error {
 	if s.StaffUser(c) != "" {
@@ -87,7 +87,7 @@ func (s *Kernel) RequireStaff(c echo.Context) error {
 		BackURL: s.URL(RouteStaffSignIn), BackLabel: l.T("staff.signin.title")}
 }
 
-// requireSupervisor lets a signed-in supervisor through (nil); anyone else gets the page that
+// RequireSupervisor lets a signed-in supervisor through (nil); anyone else gets the page that
 // says only a supervisor may do this and leads to sign-in (coming back to next afterwards).
 func (s *Kernel) RequireSupervisor(c echo.Context, next string) error {
 	user, sup := s.StaffRole(c)
@@ -103,7 +103,7 @@ func (s *Kernel) RequireSupervisor(c echo.Context, next string) error {
 		BackURL: s.SignInURL(next), BackLabel: l.T("kiosk.supervisor_sign_in")}
 }
 
-// accountsSupervisor lets a signed-in supervisor through (nil); anyone else gets the page that
+// AccountsSupervisor lets a signed-in supervisor through (nil); anyone else gets the page that
 // says only supervisors manage accounts and leads to sign-in.
 func (s *Kernel) AccountsSupervisor(c echo.Context) error {
 	a, ok := s.SignedInStaff(c)
@@ -119,7 +119,7 @@ func (s *Kernel) AccountsSupervisor(c echo.Context) error {
 		BackURL: s.SignInURL(s.URL(RouteStaffAccounts)), BackLabel: l.T("staff.accounts.sign_in_supervisor")}
 }
 
-// requireCounter lets staff at an enrolled counter through (nil); anyone else gets a 403 page.
+// RequireCounter lets staff at an enrolled counter through (nil); anyone else gets a 403 page.
 func (s *Kernel) RequireCounter(c echo.Context) error {
 	if s.AtCounter(c) {
 		return nil
@@ -130,7 +130,7 @@ func (s *Kernel) RequireCounter(c echo.Context) error {
 		BackURL: s.URL(RouteHome), BackLabel: l.T("staff.back_to_start")}
 }
 
-// auditSupervisor refuses the audit trail to staff who are not supervisors (the route's
+// AuditSupervisor refuses the audit trail to staff who are not supervisors (the route's
 // guard, after staffOnly).
 func (s *Kernel) AuditSupervisor(c echo.Context) error {
 	if s.IsSupervisor(c) {
@@ -141,7 +141,7 @@ func (s *Kernel) AuditSupervisor(c echo.Context) error {
 		BackURL: s.URL(RouteFindBooking), BackLabel: l.T("staff.audit.back_to_box_office")}
 }
 
-// signInURL is the staff sign-in page that comes back to next after signing in (next is
+// SignInURL is the staff sign-in page that comes back to next after signing in (next is
 // dropped unless it is an address on this site: localLink).
 func (s *Kernel) SignInURL(next string) string {
 	u := s.URL(RouteStaffSignIn)

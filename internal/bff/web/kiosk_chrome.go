@@ -43,7 +43,7 @@ func KioskIdlePaused(c echo.Context) bool {
 	return p
 }
 
-// kioskChrome is the kiosk's part of the page frame: its own navigation (nothing that leaves the
+// KioskChrome is the kiosk's part of the page frame: its own navigation (nothing that leaves the
 // kiosk), the idle timer for app.js, and for browsers without JavaScript a meta refresh to the
 // idle warning page. The start screen of a kiosk without a visit has nothing to reset.
 func (s *Kernel) KioskChrome(c echo.Context, ch *layouts.Chrome) {
@@ -95,7 +95,7 @@ type KioskDisplay struct {
 // KioskDisplayInSession is the visit's display choice (set by the kiosk flow, read by the chrome).
 var KioskDisplayInSession = SessionValue[KioskDisplay]{Key: "kiosk.display"}
 
-// kioskBackURL is where "Continue" on the idle page returns to: this page when it was a GET,
+// KioskBackURL is where "Continue" on the idle page returns to: this page when it was a GET,
 // else the page the form was on (its Referer, when it is this site's), else the start screen.
 func KioskBackURL(c echo.Context) string {
 	r := c.Request()

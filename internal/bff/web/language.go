@@ -66,7 +66,7 @@ func withoutLang(u *url.URL) string {
 	return HomePath
 }
 
-// requestLanguage is the language of this request (see the order above).
+// RequestLanguage is the language of this request (see the order above).
 func (s *Kernel) RequestLanguage(c echo.Context) language.Tag {
 	if IsKiosk(c) {
 		if tag, ok := s.Langs.Parse(s.Sessions.GetString(c.Request().Context(), SessLang)); ok {
@@ -88,7 +88,7 @@ func (s *Kernel) RequestLanguage(c echo.Context) language.Tag {
 	return s.Langs.Match(c.Request().Header.Get("Accept-Language"))
 }
 
-// rememberLanguage keeps a person's choice: in a cookie, or on a kiosk in the visit.
+// RememberLanguage keeps a person's choice: in a cookie, or on a kiosk in the visit.
 func (s *Kernel) RememberLanguage(c echo.Context, tag language.Tag) {
 	if IsKiosk(c) {
 		s.Sessions.Put(c.Request().Context(), SessLang, tag.String())
@@ -98,7 +98,7 @@ func (s *Kernel) RememberLanguage(c echo.Context, tag language.Tag) {
 		HttpOnly: true, Secure: s.Cfg.Secure(), SameSite: http.SameSiteLaxMode})
 }
 
-// languageLinks are the header's language switch: one plain link per language to this page
+// LanguageLinks are the header's language switch: one plain link per language to this page
 // (a GET whose address is on this site) or to the home page, each named in its own language.
 func (s *Kernel) LanguageLinks(c echo.Context) []layouts.LangLink {
 	here, q := s.URL(RouteHome), url.Values{}
@@ -116,6 +116,6 @@ func (s *Kernel) LanguageLinks(c echo.Context) []layouts.LangLink {
 	return out
 }
 
-// english writes the records (the audit trail, ledger notes, logs) from the same messages a
+// English writes the records (the audit trail, ledger notes, logs) from the same messages a
 // person reads in their own language: in English, whatever the request's language.
 func (s *Kernel) English() *i18n.Localizer { return s.Langs.For(language.English) }

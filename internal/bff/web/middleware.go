@@ -179,18 +179,18 @@ func (s *Kernel) loadDevice(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// isInfraPath marks paths that need neither sessions, device cookies nor CSRF.
+// IsInfraPath marks paths that need neither sessions, device cookies nor CSRF.
 func IsInfraPath(p string) bool {
 	return strings.HasPrefix(p, "/static/") || p == Paths[RouteMetrics] || p == Paths[RouteLivez] || p == Paths[RouteReadyz] ||
 		p == Paths[RoutePaymentWebhook] // signed by the provider, not sent by a browser
 }
 
-// isHTMX reports whether the request comes from htmx (and wants a fragment).
+// IsHTMX reports whether the request comes from htmx (and wants a fragment).
 func IsHTMX(c echo.Context) bool {
 	return c.Request().Header.Get("HX-Request") == "true" && c.Request().Header.Get("HX-Boosted") != "true"
 }
 
-// resolveDevice fills the mode, name and default language of info from its live enrolment (the
+// ResolveDevice fills the mode, name and default language of info from its live enrolment (the
 // language is what a kiosk greets each new guest in: language.go). A cookie naming an
 // enrolment that is revoked, unknown or another device's is a customer device, and stale says
 // the cookie should be rewritten without it. When the row cannot be read the device is a

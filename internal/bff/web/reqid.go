@@ -6,7 +6,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
-// withRequestID keeps the request id in the context; the upstream client sends it on as
+// WithRequestID keeps the request id in the context; the upstream client sends it on as
 // X-Request-ID.
 func WithRequestID(ctx context.Context, id string) context.Context {
 	return upstream.WithRequestID(ctx, id)

@@ -8,13 +8,13 @@ import (
 	"github.com/cinemabff/cinemabff/views/components"
 )
 
-// editRestrictionText says, in plain words and in l's language, why a booking cannot be
+// EditRestrictionText says, in plain words and in l's language, why a booking cannot be
 // changed online.
 func EditRestrictionText(l *i18n.Localizer, r upstream.EditRestriction) string {
 	return l.T(EditRestrictionID(r))
 }
 
-// editRestrictionID is the catalog message of editRestrictionText.
+// EditRestrictionID is the catalog message of editRestrictionText.
 func EditRestrictionID(r upstream.EditRestriction) string {
 	switch r {
 	case upstream.EditConcessions:
@@ -38,7 +38,7 @@ func EditRestrictionID(r upstream.EditRestriction) string {
 	}
 }
 
-// fromUpstream turns an upstream error into an application error with words a person can
+// FromUpstream turns an upstream error into an application error with words a person can
 // act on. Unknown errors stay internal (logged, shown with a reference). backLabel is shown as
 // it is: callers write it in the request's language. The heading and message are named by
 // catalog id and written in the language of the page that shows the error (ErrorView).

@@ -180,7 +180,7 @@ func (s *Kernel) commitSession(c echo.Context, loaded sessionState) error {
 	return nil
 }
 
-// renewSession gives the visit a new session token, keeping its data, and a new CSRF secret
+// RenewSession gives the visit a new session token, keeping its data, and a new CSRF secret
 // (csrf.go). Call it on every change of privilege: a booking bound to the visit, a staff
 // sign-in or sign-out; and answer with a redirect, so the next page carries the new token.
 func (s *Kernel) RenewSession(c echo.Context) error {
