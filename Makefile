@@ -46,7 +46,7 @@ fuzz-long:
 # sandbox with 20 ms upstream latency, 2,000 return page visitors and a 10 s upstream, and the
 # confirmation delay (about 7 minutes in all). `money` is not part of it: it is a correctness
 # check that takes long; run it on its own.
-BENCH_PKGS ?= ./internal/bff/ ./internal/upstream/ ./internal/tickets/ ./views/components/
+BENCH_PKGS ?= ./internal/bff/ ./internal/bff/web/ ./internal/upstream/ ./internal/tickets/ ./views/components/
 BENCH_DURATION ?= 20s
 BENCH_VISITORS ?= 2000
 bench:
@@ -54,7 +54,7 @@ bench:
 	@# A page that errs (e.g. times out when overloaded) makes the tool exit 1 after its report; the
 	@# remaining figures are still taken (the leading '-').
 	-go run ./cmd/loadtest -rate 200 -duration $(BENCH_DURATION) -latency 20ms -visitors $(BENCH_VISITORS) -slow 10s
-	set -o pipefail; CHECKOUT_BENCH=20 go test -count=1 -run '^TestBenchConfirmationDelay$$' -v ./internal/bff/ | grep -E 'purchases|^(ok|FAIL|---)'
+	set -o pipefail; CHECKOUT_BENCH=20 go test -count=1 -run '^TestBenchConfirmationDelay$$' -v ./internal/bff/checkout/ | grep -E 'purchases|^(ok|FAIL|---)'
 
 # lighthouse scores the customer's phone pages with Lighthouse 12's mobile defaults (needs
 # Node.js, npm and /usr/bin/chromium; installs Lighthouse into the git-ignored .cache/lh).
@@ -78,5 +78,5 @@ bench-wrk:
 	done; done
 
 money:
-	MONEY_RUNS=$${MONEY_RUNS:-1000} go test -count=1 -timeout 30m -run '^TestMoneyIsNeverLost$$' -v ./internal/bff/ | grep -E 'randomised runs|^(ok|FAIL|---)'
+	MONEY_RUNS=$${MONEY_RUNS:-1000} go test -count=1 -timeout 30m -run '^TestMoneyIsNeverLost$$' -v ./internal/bff/booking/ | grep -E 'randomised runs|^(ok|FAIL|---)'
 

@@ -156,7 +156,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			StaffIdle:           cfg.StaffIdle,
 			PasswordHashing:     passwordHashing,
 
-			// Seat hoarding limits (internal/bff/holds.go).
+			// Seat hoarding limits (internal/bff/visit/holds.go).
 			MaxSeatsPerVisit:   cfg.MaxSeatsPerVisit,
 			MaxOrdersPerClient: cfg.MaxOrdersPerClient,
 			HoldLifetime:       cfg.HoldLifetime,

@@ -54,7 +54,7 @@ type Entry struct {
 	Detail        string
 }
 
-// ErrInvalid: an entry without actor or action.
+// ErrInvalid is returned for an entry without actor or action.
 var ErrInvalid = errors.New("audit: an entry needs an actor and an action")
 
 // Execer is satisfied by *sql.DB and *sql.Tx: a row can be written in the transaction of the

@@ -1,4 +1,4 @@
-package bff
+package bff_test
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 )
 
 // newBenchEnv is the test harness's server for benchmarks, with the upstream answered through
@@ -17,11 +19,11 @@ import (
 // on, every upstream answer is recorded the first time and replayed after, so a page's ns/op is
 // the BFF's own work and not the sandbox's. The connector never completes a paid order, so the
 // return page keeps polling.
-func newBenchEnv(b *testing.B) (*harness, *replayTransport) {
+func newBenchEnv(b *testing.B) (*bfftest.Harness, *replayTransport) {
 	b.Helper()
 	rt := &replayTransport{answers: map[string]recordedAnswer{}}
-	h := newHarness(b, harnessOpts{sandbox: true, completionDelay: -1, maxOrdersPerClient: 1000,
-		upstreamTransport: func(next http.RoundTripper) http.RoundTripper { rt.next = next; return rt }})
+	h := bfftest.NewHarness(b, bfftest.HarnessOpts{Sandbox: true, CompletionDelay: -1, MaxOrdersPerClient: 1000,
+		UpstreamTransport: func(next http.RoundTripper) http.RoundTripper { rt.next = next; return rt }})
 	return h, rt
 }
 
@@ -94,17 +96,17 @@ func (a recordedAnswer) response(r *http.Request) *http.Response {
 // benchVisitor is one browser: its own visit (cookie jar) on the bench's harness, which walks
 // it to its page, and the Cookie header it sends when the page is measured.
 type benchVisitor struct {
-	*harness
+	*bfftest.Harness
 	site   *url.URL
 	cookie string // the Cookie header the jar sends to the site
 }
 
-func newBenchVisitor(h *harness) *benchVisitor {
-	site, err := url.Parse(h.ts.URL)
+func newBenchVisitor(h *bfftest.Harness) *benchVisitor {
+	site, err := url.Parse(h.TS.URL)
 	if err != nil {
-		h.t.Fatal(err)
+		h.T.Fatal(err)
 	}
-	return &benchVisitor{harness: h.browser(), site: site}
+	return &benchVisitor{Harness: h.Browser(), site: site}
 }
 
 // serve sends one GET straight to the server's handler (not over the network), as a returning
@@ -112,19 +114,19 @@ func newBenchVisitor(h *harness) *benchVisitor {
 // measured step.
 func (v *benchVisitor) serve(path string, header http.Header) *httptest.ResponseRecorder {
 	if v.cookie == "" {
-		v.cookie = cookieHeader(v.client.Jar.Cookies(v.site))
+		v.cookie = cookieHeader(v.Client.Jar.Cookies(v.site))
 	}
-	req := httptest.NewRequest(http.MethodGet, v.ts.URL+path, nil)
+	req := httptest.NewRequest(http.MethodGet, v.TS.URL+path, nil)
 	req.Header.Set("Cookie", v.cookie)
 	req.Header.Set("Accept-Encoding", "gzip")
 	for k, vs := range header {
 		req.Header[k] = vs
 	}
 	rec := httptest.NewRecorder()
-	v.srv.ServeHTTP(rec, req)
+	v.Srv.ServeHTTP(rec, req)
 	if len(rec.Header()["Set-Cookie"]) > 0 {
-		v.client.Jar.SetCookies(v.site, rec.Result().Cookies())
-		v.cookie = cookieHeader(v.client.Jar.Cookies(v.site))
+		v.Client.Jar.SetCookies(v.site, rec.Result().Cookies())
+		v.cookie = cookieHeader(v.Client.Jar.Cookies(v.site))
 	}
 	return rec
 }

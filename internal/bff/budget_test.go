@@ -1,4 +1,4 @@
-package bff
+package bff_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
@@ -26,10 +27,10 @@ const pageWithin = 2500 * time.Millisecond
 // within the budget with the slow page (full page, or the fragment for htmx), 503 with
 // Retry-After, a retry of the same address, and the truth: nothing was changed.
 func TestSlowUpstreamBookingPage(t *testing.T) {
-	h := newHarness(t, harnessOpts{sandbox: true,
-		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
-	h.find(bkPaid2)
-	mustFault(h, tenSeconds)
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true,
+		Breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
+	h.Find(bfftest.BkPaid2)
+	bfftest.MustFault(h, tenSeconds)
 
 	tests := []struct {
 		name      string
@@ -43,7 +44,7 @@ func TestSlowUpstreamBookingPage(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
-			resp, body := h.do("GET", "/booking/current", nil, tt.header)
+			resp, body := h.Do("GET", "/booking/current", nil, tt.header)
 			took := time.Since(start)
 			if took > pageWithin {
 				t.Errorf("answered after %v, want within %v", took, pageWithin)
@@ -51,7 +52,7 @@ func TestSlowUpstreamBookingPage(t *testing.T) {
 			if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
 				t.Errorf("status %d, Retry-After %q; want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
 			}
-			doc := h.doc(body)
+			doc := h.Doc(body)
 			if got := resp.Header.Get("HX-Retarget") != ""; got != tt.wantFrag {
 				t.Errorf("fragment %v, want %v", got, tt.wantFrag)
 			}
@@ -59,8 +60,8 @@ func TestSlowUpstreamBookingPage(t *testing.T) {
 			if h1 := doc.Find("h1#error-title").Text(); !tt.wantFrag && h1 != "The cinema's system is slow right now" {
 				t.Errorf("heading %q, want the slow page's: %s", h1, doc.Text())
 			}
-			if !strings.Contains(text(doc, "error-message"), "Nothing was changed.") {
-				t.Errorf("message %q does not say nothing was changed", text(doc, "error-message"))
+			if !strings.Contains(bfftest.Text(doc, "error-message"), "Nothing was changed.") {
+				t.Errorf("message %q does not say nothing was changed", bfftest.Text(doc, "error-message"))
 			}
 			if href := doc.Find(`[data-testid="error-retry"]`).AttrOr("href", ""); href != tt.wantRetry {
 				t.Errorf("retry link %q, want %q", href, tt.wantRetry)
@@ -72,25 +73,25 @@ func TestSlowUpstreamBookingPage(t *testing.T) {
 // TestSlowUpstreamPostChangesNothing: a POST that starts a change reads the booking first;
 // when that read runs out of time nothing is sent upstream, and the page says so.
 func TestSlowUpstreamPostChangesNothing(t *testing.T) {
-	h := newHarness(t, harnessOpts{sandbox: true,
-		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
-	h.find(bkPaid2)
-	token := h.csrfToken("/booking/current")
-	mustFault(h, tenSeconds)
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true,
+		Breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
+	h.Find(bfftest.BkPaid2)
+	token := h.CSRFToken("/booking/current")
+	bfftest.MustFault(h, tenSeconds)
 	start := time.Now()
-	resp, body := h.do("POST", "/booking/edit/start", url.Values{"_csrf": {token}}, nil)
+	resp, body := h.Do("POST", "/booking/edit/start", url.Values{"_csrf": {token}}, nil)
 	if took := time.Since(start); took > pageWithin {
 		t.Errorf("answered after %v, want within %v", took, pageWithin)
 	}
-	doc := h.doc(body)
-	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(text(doc, "error-message"), "Nothing was changed.") {
+	doc := h.Doc(body)
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(bfftest.Text(doc, "error-message"), "Nothing was changed.") {
 		t.Fatalf("status %d: %s", resp.StatusCode, doc.Text())
 	}
 	if doc.Find(`[data-testid="error-retry"]`).Length() != 0 {
 		t.Errorf("a retry link on a POST's page: it would GET a form's address")
 	}
-	h.sb.Faults().Clear()
-	b, err := h.srv.Ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
+	h.SB.Faults().Clear()
+	b, err := h.Srv.Ticketing.GetSingleBooking(context.Background(), "0001", bfftest.BkPaid2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,23 +107,23 @@ func TestSlowUpstreamPostChangesNothing(t *testing.T) {
 // TestReadBudgetLeavesBreakerClosed.)
 func TestSlowUpstreamRecoversWithoutRestart(t *testing.T) {
 	open := 300 * time.Millisecond
-	h := newHarness(t, harnessOpts{sandbox: true, callTimeout: 300 * time.Millisecond,
-		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 1, OpenTimeout: open}})
-	h.find(bkPaid2)
-	mustFault(h, tenSeconds)
-	if resp, _ := h.get("/booking/current"); resp.StatusCode != http.StatusServiceUnavailable {
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, CallTimeout: 300 * time.Millisecond,
+		Breaker: &upstream.BreakerSettings{ConsecutiveFailures: 1, OpenTimeout: open}})
+	h.Find(bfftest.BkPaid2)
+	bfftest.MustFault(h, tenSeconds)
+	if resp, _ := h.Get("/booking/current"); resp.StatusCode != http.StatusServiceUnavailable {
 		t.Fatalf("slow upstream: status %d, want 503", resp.StatusCode)
 	}
-	if err := h.srv.upstream.Ready(); err == nil {
+	if err := h.Srv.Upstream.Ready(); err == nil {
 		t.Fatal("breaker still closed after the timed-out read; this test would not show recovery")
 	}
-	h.sb.Faults().Clear()
+	h.SB.Faults().Clear()
 	time.Sleep(open + 100*time.Millisecond) // open → half-open
-	doc := h.page("/booking/current", http.StatusOK)
+	doc := h.Page("/booking/current", http.StatusOK)
 	if !strings.Contains(doc.Text(), "100002") {
 		t.Errorf("booking page after recovery does not show the booking: %s", doc.Text())
 	}
-	if err := h.srv.upstream.Ready(); err != nil {
+	if err := h.Srv.Upstream.Ready(); err != nil {
 		t.Errorf("breaker not closed after the upstream recovered: %v", err)
 	}
 }
@@ -131,17 +132,17 @@ func TestSlowUpstreamRecoversWithoutRestart(t *testing.T) {
 // slow page, but the budget is the page's, not the upstream's failure: the circuit breaker
 // stays closed, so writes and payments are not refused because pages were slow.
 func TestReadBudgetLeavesBreakerClosed(t *testing.T) {
-	h := newHarness(t, harnessOpts{sandbox: true,
-		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 1, OpenTimeout: time.Minute}})
-	h.find(bkPaid2)
-	mustFault(h, tenSeconds)
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true,
+		Breaker: &upstream.BreakerSettings{ConsecutiveFailures: 1, OpenTimeout: time.Minute}})
+	h.Find(bfftest.BkPaid2)
+	bfftest.MustFault(h, tenSeconds)
 	for range 2 {
-		resp, body := h.get("/booking/current")
-		if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(text(h.doc(body), "error-message"), "Nothing was changed.") {
+		resp, body := h.Get("/booking/current")
+		if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(bfftest.Text(h.Doc(body), "error-message"), "Nothing was changed.") {
 			t.Fatalf("slow upstream: status %d, want the slow page: %s", resp.StatusCode, body)
 		}
 	}
-	if err := h.srv.upstream.Ready(); err != nil {
+	if err := h.Srv.Upstream.Ready(); err != nil {
 		t.Errorf("reads cut off by the page's read budget opened the breaker: %v", err)
 	}
 }
@@ -151,21 +152,21 @@ func TestReadBudgetLeavesBreakerClosed(t *testing.T) {
 // failed); the step is not cut off by the page, and the entry ends applied, by the request's
 // own step or by the reconciler.
 func TestSlowMoneyStepIsHandedOn(t *testing.T) {
-	h := newHarness(t, harnessOpts{sandbox: true,
-		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
-	h.find(bkPaid2)
-	doc := h.startEdit(t)
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true,
+		Breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
+	h.Find(bfftest.BkPaid2)
+	doc := h.StartEdit(t)
 	typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
-	h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
-	resp, body := h.post("/booking/edit/complete", "/booking/edit", nil)
+	h.Submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
+	resp, body := h.Post("/booking/edit/complete", "/booking/edit", nil)
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("complete: %d %s", resp.StatusCode, body)
 	}
 	hosted := resp.Header.Get("Location")
-	mustFault(h, sandbox.Fault{Operation: "CompleteEditBooking", Latency: sandbox.Duration(10 * time.Second)})
+	bfftest.MustFault(h, sandbox.Fault{Operation: "CompleteEditBooking", Latency: sandbox.Duration(10 * time.Second)})
 
-	h.getURL(hosted) // the provider's page
-	r, err := h.client.PostForm(hosted, url.Values{"action": {"pay"}})
+	h.GetURL(hosted) // the provider's page
+	r, err := h.Client.PostForm(hosted, url.Values{"action": {"pay"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func TestSlowMoneyStepIsHandedOn(t *testing.T) {
 		t.Fatalf("provider did not send the customer back: %d", r.StatusCode)
 	}
 	start := time.Now()
-	back, doc2 := h.follow(h.getURL(loc.String()))
+	back, doc2 := h.Follow(h.GetURL(loc.String()))
 	if took := time.Since(start); took > pageWithin {
 		t.Errorf("the page after paying answered after %v, want within %v", took, pageWithin)
 	}
@@ -191,11 +192,11 @@ func TestSlowMoneyStepIsHandedOn(t *testing.T) {
 
 	// The step goes on after the page; once the upstream answers again the reconciler
 	// finishes whatever it left.
-	h.sb.Faults().Clear()
+	h.SB.Faults().Clear()
 	deadline := time.Now().Add(20 * time.Second)
 	var e ledger.Entry
 	for time.Now().Before(deadline) {
-		es, _ := entries(t, h)
+		es, _ := bfftest.Entries(t, h)
 		if len(es) != 1 {
 			t.Fatalf("%d ledger entries for one payment", len(es))
 		}
@@ -203,14 +204,14 @@ func TestSlowMoneyStepIsHandedOn(t *testing.T) {
 			break
 		}
 		if e.State == ledger.StatePaid { // the request's step gave its claim back: the reconciler's turn
-			h.srv.Reconcile(context.Background())
+			h.Srv.Reconcile(context.Background())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 	if e.State != ledger.StateApplied {
 		t.Fatalf("entry left in %s (last error %q)", e.State, e.LastError)
 	}
-	b, err := h.srv.Ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
+	b, err := h.Srv.Ticketing.GetSingleBooking(context.Background(), "0001", bfftest.BkPaid2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,16 +229,16 @@ func TestSlowMoneyStepIsHandedOn(t *testing.T) {
 // TestBudgetEditReadsRunConcurrently: the edit page's order and ticket types are independent
 // reads; with 300 ms on each, the page takes well under the 600 ms they would take in turn.
 func TestBudgetEditReadsRunConcurrently(t *testing.T) {
-	h := newHarness(t, harnessOpts{sandbox: true})
-	h.find(bkPaid2)
-	h.startEdit(t)
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+	h.Find(bfftest.BkPaid2)
+	h.StartEdit(t)
 	const each = 300 * time.Millisecond
-	mustFault(h, sandbox.Fault{Operation: "GetOrder", Latency: sandbox.Duration(each)})
-	mustFault(h, sandbox.Fault{Operation: "TicketTypes", Latency: sandbox.Duration(each)})
+	bfftest.MustFault(h, sandbox.Fault{Operation: "GetOrder", Latency: sandbox.Duration(each)})
+	bfftest.MustFault(h, sandbox.Fault{Operation: "TicketTypes", Latency: sandbox.Duration(each)})
 	best := time.Hour
 	for range 3 { // the best of three, so one stall of a shared machine does not decide
 		start := time.Now()
-		doc := h.page("/booking/edit", http.StatusOK)
+		doc := h.Page("/booking/edit", http.StatusOK)
 		best = min(best, time.Since(start))
 		if doc.Find(`[data-testid="stepper"] input[name="type"]`).Length() == 0 {
 			t.Fatal("edit page without ticket types: the second read did not happen")
@@ -252,28 +253,28 @@ func TestBudgetEditReadsRunConcurrently(t *testing.T) {
 // independent reads; with the plan not kept and 300 ms on each, the page takes well under the
 // 600 ms they would take in turn.
 func TestBudgetSeatMapReadsRunConcurrently(t *testing.T) {
-	h := newHarness(t, harnessOpts{sandbox: true})
-	h.find(bkPaid2)
-	h.startEdit(t)
-	b, err := h.srv.Ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+	h.Find(bfftest.BkPaid2)
+	h.StartEdit(t)
+	b, err := h.Srv.Ticketing.GetSingleBooking(context.Background(), "0001", bfftest.BkPaid2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const each = 300 * time.Millisecond
-	mustFault(h, sandbox.Fault{Operation: "GetOrder", Latency: sandbox.Duration(each)})
-	mustFault(h, sandbox.Fault{Operation: "SeatPlan", Latency: sandbox.Duration(each)})
-	before := h.sb.Calls("SeatPlan")
+	bfftest.MustFault(h, sandbox.Fault{Operation: "GetOrder", Latency: sandbox.Duration(each)})
+	bfftest.MustFault(h, sandbox.Fault{Operation: "SeatPlan", Latency: sandbox.Duration(each)})
+	before := h.SB.Calls("SeatPlan")
 	best := time.Hour
 	for range 3 { // the best of three, so one stall of a shared machine does not decide
-		h.srv.SeatPlans.Invalidate("0001", b.SessionID()) // not kept: read with the order
+		h.Srv.SeatPlans.Invalidate("0001", b.SessionID()) // not kept: read with the order
 		start := time.Now()
-		doc := h.page("/booking/edit/seats", http.StatusOK)
+		doc := h.Page("/booking/edit/seats", http.StatusOK)
 		best = min(best, time.Since(start))
 		if doc.Find(`[data-testid="seatmap"]`).Length() == 0 {
 			t.Fatal("seat page without its map")
 		}
 	}
-	if n := h.sb.Calls("SeatPlan") - before; n != 3 {
+	if n := h.SB.Calls("SeatPlan") - before; n != 3 {
 		t.Fatalf("%d seat plan reads for three views of a plan not kept, want 3", n)
 	}
 	if best < each || best >= 2*each {
@@ -287,31 +288,31 @@ func TestBudgetSeatMapReadsRunConcurrently(t *testing.T) {
 func TestSlowUpstreamWhatsOn(t *testing.T) {
 	var offset atomic.Int64
 	now := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
-	h := newHarness(t, harnessOpts{sandbox: true, now: now,
-		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
-	if resp, _ := h.get("/whats-on?cinema=0001"); resp.StatusCode != http.StatusOK {
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, Now: now,
+		Breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
+	if resp, _ := h.Get("/whats-on?cinema=0001"); resp.StatusCode != http.StatusOK {
 		t.Fatalf("what's on: %d", resp.StatusCode)
 	}
 	read := now()
-	mustFault(h, tenSeconds)
-	t.Cleanup(h.sb.Faults().Clear)
+	bfftest.MustFault(h, tenSeconds)
+	t.Cleanup(h.SB.Faults().Clear)
 	offset.Store(int64(5 * time.Minute))
 
 	start := time.Now()
-	resp, body := h.get("/whats-on?cinema=0001")
+	resp, body := h.Get("/whats-on?cinema=0001")
 	if took := time.Since(start); took > pageWithin {
 		t.Errorf("answered after %v, want within %v", took, pageWithin)
 	}
-	doc := h.doc(body)
+	doc := h.Doc(body)
 	notice := strings.Join(strings.Fields(doc.Find(`[data-testid="listing-as-of"]`).Text()), " ")
-	if resp.StatusCode != http.StatusOK || !strings.Contains(notice, read.In(mustLoc(t, "Europe/Berlin")).Format("15:04")) ||
+	if resp.StatusCode != http.StatusOK || !strings.Contains(notice, read.In(bfftest.MustLoc(t, "Europe/Berlin")).Format("15:04")) ||
 		doc.Find(`[data-testid="film"]`).Length() == 0 {
 		t.Fatalf("status %d, notice %q, %d films", resp.StatusCode, notice, doc.Find(`[data-testid="film"]`).Length())
 	}
 
 	// A cinema whose listing was never read: the slow page, within the budget.
 	start = time.Now()
-	resp, _ = h.get("/whats-on?cinema=0002")
+	resp, _ = h.Get("/whats-on?cinema=0002")
 	if took := time.Since(start); took > pageWithin {
 		t.Errorf("cinema 0002: answered after %v, want within %v", took, pageWithin)
 	}
@@ -324,12 +325,12 @@ func TestSlowUpstreamWhatsOn(t *testing.T) {
 // poll answer within the budget and say that the order is still being checked (the read of
 // the order carries on for the next poll); nothing is marked failed.
 func TestSlowUpstreamReturnPage(t *testing.T) {
-	h := newHarness(t, harnessOpts{sandbox: true, completionDelay: -1,
-		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
-	h.buyUpToSummary("1113", twoAdults())
-	ret := h.actAtProvider(h.pressPay(), "pay")
-	mustFault(h, tenSeconds)
-	t.Cleanup(h.sb.Faults().Clear)
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, CompletionDelay: -1,
+		Breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
+	h.BuyUpToSummary("1113", bfftest.TwoAdults())
+	ret := h.ActAtProvider(h.PressPay(), "pay")
+	bfftest.MustFault(h, tenSeconds)
+	t.Cleanup(h.SB.Faults().Clear)
 	time.Sleep(checkout.PollInterval) // the poller's last read is too old to be shown again
 
 	for _, tt := range []struct {
@@ -341,11 +342,11 @@ func TestSlowUpstreamReturnPage(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
-			resp, body := h.do("GET", ret, nil, tt.header)
+			resp, body := h.Do("GET", ret, nil, tt.header)
 			if took := time.Since(start); took > pageWithin {
 				t.Errorf("answered after %v, want within %v", took, pageWithin)
 			}
-			if text := strings.Join(strings.Fields(h.doc(body).Text()), " "); resp.StatusCode != http.StatusOK ||
+			if text := strings.Join(strings.Fields(h.Doc(body).Text()), " "); resp.StatusCode != http.StatusOK ||
 				!strings.Contains(text, "We are still checking with the ticketing system") {
 				t.Errorf("status %d, want 200 saying the order is still being checked: %s", resp.StatusCode, text)
 			}
@@ -357,23 +358,23 @@ func TestSlowUpstreamReturnPage(t *testing.T) {
 // payment started is checked with the ticketing system; when that read outlasts the budget,
 // the person gets the slow page within it (try again), not "this link is not valid".
 func TestSlowUpstreamReturnTokenNotYetKnown(t *testing.T) {
-	h := newHarness(t, harnessOpts{sandbox: true, completionDelay: -1,
-		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
-	h.buyUpToSummary("1113", twoAdults())
-	mustFault(h, sandbox.Fault{Operation: "GetOrderDetails", HTTPStatus: http.StatusServiceUnavailable, Times: 10})
-	hosted := h.pressPay() // the expected token is not read
-	h.sb.Faults().Clear()
-	ret := h.actAtProvider(hosted, "pay")
-	mustFault(h, sandbox.Fault{Operation: "GetOrderDetails", Latency: sandbox.Duration(10 * time.Second)})
-	t.Cleanup(h.sb.Faults().Clear)
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, CompletionDelay: -1,
+		Breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
+	h.BuyUpToSummary("1113", bfftest.TwoAdults())
+	bfftest.MustFault(h, sandbox.Fault{Operation: "GetOrderDetails", HTTPStatus: http.StatusServiceUnavailable, Times: 10})
+	hosted := h.PressPay() // the expected token is not read
+	h.SB.Faults().Clear()
+	ret := h.ActAtProvider(hosted, "pay")
+	bfftest.MustFault(h, sandbox.Fault{Operation: "GetOrderDetails", Latency: sandbox.Duration(10 * time.Second)})
+	t.Cleanup(h.SB.Faults().Clear)
 	time.Sleep(checkout.PollInterval) // nothing recent about the order: the check reads it
 
 	start := time.Now()
-	resp, body := h.get(ret)
+	resp, body := h.Get(ret)
 	if took := time.Since(start); took > pageWithin {
 		t.Errorf("answered after %v, want within %v", took, pageWithin)
 	}
-	doc := h.doc(body)
+	doc := h.Doc(body)
 	if h1 := doc.Find("h1").First().Text(); resp.StatusCode != http.StatusServiceUnavailable || h1 != "The cinema's system is slow right now" ||
 		!strings.Contains(doc.Text(), "Nothing was changed") {
 		t.Errorf("status %d, heading %q; want 503 with the slow page saying nothing was changed", resp.StatusCode, h1)
@@ -383,20 +384,20 @@ func TestSlowUpstreamReturnTokenNotYetKnown(t *testing.T) {
 // TestSeatMapPageDoesNotWaitForThePlanOfAFailedOrder: when the order cannot be read, the seat
 // page answers without waiting for a slow read of the seat plan.
 func TestSeatMapPageDoesNotWaitForThePlanOfAFailedOrder(t *testing.T) {
-	h := newHarness(t, harnessOpts{sandbox: true,
-		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
-	h.find(bkPaid2)
-	h.startEdit(t)
-	b, err := h.srv.Ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true,
+		Breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
+	h.Find(bfftest.BkPaid2)
+	h.StartEdit(t)
+	b, err := h.Srv.Ticketing.GetSingleBooking(context.Background(), "0001", bfftest.BkPaid2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.srv.SeatPlans.Invalidate("0001", b.SessionID())
-	mustFault(h, sandbox.Fault{Operation: "SeatPlan", Latency: sandbox.Duration(3 * time.Second)})
-	mustFault(h, sandbox.Fault{Operation: "GetOrder", HTTPStatus: http.StatusInternalServerError})
-	t.Cleanup(h.sb.Faults().Clear)
+	h.Srv.SeatPlans.Invalidate("0001", b.SessionID())
+	bfftest.MustFault(h, sandbox.Fault{Operation: "SeatPlan", Latency: sandbox.Duration(3 * time.Second)})
+	bfftest.MustFault(h, sandbox.Fault{Operation: "GetOrder", HTTPStatus: http.StatusInternalServerError})
+	t.Cleanup(h.SB.Faults().Clear)
 	start := time.Now()
-	resp, _ := h.get("/booking/edit/seats")
+	resp, _ := h.Get("/booking/edit/seats")
 	if took := time.Since(start); took >= 2*time.Second {
 		t.Errorf("answered after %v with the order failed at once; want without waiting for the 3 s plan", took)
 	}
@@ -409,21 +410,21 @@ func TestSeatMapPageDoesNotWaitForThePlanOfAFailedOrder(t *testing.T) {
 // booking 100002 answers 200: no request waits for a shared read begun during the spell (the
 // cinemas, the listing, the seat plan, the ticket types).
 func TestSlowSpellEndsPagesAnswerAtOnce(t *testing.T) {
-	h := newHarness(t, harnessOpts{sandbox: true,
-		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
-	mustFault(h, tenSeconds)
-	if resp, _ := h.get("/booking"); resp.StatusCode != http.StatusServiceUnavailable {
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true,
+		Breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
+	bfftest.MustFault(h, tenSeconds)
+	if resp, _ := h.Get("/booking"); resp.StatusCode != http.StatusServiceUnavailable {
 		t.Fatalf("the find page in the spell: status %d, want the slow page (503)", resp.StatusCode)
 	}
-	h.sb.Faults().Clear()
+	h.SB.Faults().Clear()
 	start := time.Now()
-	resp, body := h.get("/booking")
+	resp, body := h.Get("/booking")
 	if took := time.Since(start); resp.StatusCode != http.StatusOK || took > pageWithin {
-		t.Fatalf("the find page after the spell: status %d after %v, want 200 within %v: %s", resp.StatusCode, took, pageWithin, h.doc(body).Text())
+		t.Fatalf("the find page after the spell: status %d after %v, want 200 within %v: %s", resp.StatusCode, took, pageWithin, h.Doc(body).Text())
 	}
 	start = time.Now()
-	h.find(bkPaid2)
+	h.Find(bfftest.BkPaid2)
 	if took := time.Since(start); took > 2*pageWithin {
-		t.Errorf("looking up %d after the spell took %v", bkPaid2, took)
+		t.Errorf("looking up %d after the spell took %v", bfftest.BkPaid2, took)
 	}
 }

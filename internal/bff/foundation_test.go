@@ -1,4 +1,4 @@
-package bff
+package bff_test
 
 import (
 	"net/http"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/keys"
@@ -16,56 +17,39 @@ import (
 	"github.com/cinemabff/cinemabff/internal/testenv"
 )
 
-// addSessionProbe adds routes that write, read and renew a session value.
-func addSessionProbe(h *harness) {
-	h.srv.echo.POST("/test/put", func(c echo.Context) error {
-		h.srv.Sessions.Put(c.Request().Context(), "probe", c.FormValue("v"))
-		return c.String(http.StatusOK, "stored")
-	})
-	h.srv.echo.GET("/test/get", func(c echo.Context) error {
-		return c.String(http.StatusOK, h.srv.Sessions.GetString(c.Request().Context(), "probe"))
-	})
-	h.srv.echo.POST("/test/renew", func(c echo.Context) error {
-		if err := h.srv.RenewSession(c); err != nil {
-			return err
-		}
-		return c.String(http.StatusOK, "renewed")
-	})
-}
-
 func TestSessionRoundTripOnEveryStore(t *testing.T) {
 	cases := []struct {
 		name string
-		opts func(t *testing.T) harnessOpts
+		opts func(t *testing.T) bfftest.HarnessOpts
 	}{
-		{"sqlite", func(t *testing.T) harnessOpts { return harnessOpts{} }},
-		{"postgres", func(t *testing.T) harnessOpts {
-			return harnessOpts{databaseURL: testenv.PostgresURL(t), sessionStore: storage.SessionsPostgres}
+		{"sqlite", func(t *testing.T) bfftest.HarnessOpts { return bfftest.HarnessOpts{} }},
+		{"postgres", func(t *testing.T) bfftest.HarnessOpts {
+			return bfftest.HarnessOpts{DatabaseURL: testenv.PostgresURL(t), SessionStore: storage.SessionsPostgres}
 		}},
-		{"redis", func(t *testing.T) harnessOpts {
-			return harnessOpts{sessionStore: storage.SessionsRedis, redisURL: testenv.RedisURL(t)}
+		{"redis", func(t *testing.T) bfftest.HarnessOpts {
+			return bfftest.HarnessOpts{SessionStore: storage.SessionsRedis, RedisURL: testenv.RedisURL(t)}
 		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newHarness(t, tc.opts(t))
-			addSessionProbe(h)
-			resp, _ := h.post("/test/put", "/device", url.Values{"v": {"seat F12 " + tc.name}})
+			h := bfftest.NewHarness(t, tc.opts(t))
+			bfftest.AddSessionProbe(h)
+			resp, _ := h.Post("/test/put", "/device", url.Values{"v": {"seat F12 " + tc.name}})
 			if resp.StatusCode != http.StatusOK {
 				t.Fatalf("put: status %d", resp.StatusCode)
 			}
-			ck := h.cookie("session")
+			ck := h.Cookie("session")
 			if ck == nil {
 				t.Fatal("no session cookie after a write")
 			}
-			_, body := h.get("/test/get")
+			_, body := h.Get("/test/get")
 			if body != "seat F12 "+tc.name {
 				t.Fatalf("read back %q", body)
 			}
 			// A second client without the cookie sees nothing.
 			h2 := *h
-			h2.client = &http.Client{}
-			_, body = h2.get("/test/get")
+			h2.Client = &http.Client{}
+			_, body = h2.Get("/test/get")
 			if body != "" {
 				t.Fatalf("a visitor without the cookie read %q", body)
 			}
@@ -74,24 +58,24 @@ func TestSessionRoundTripOnEveryStore(t *testing.T) {
 }
 
 func TestSessionTokenChangesOnRenewal(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
-	addSessionProbe(h)
-	h.post("/test/put", "/device", url.Values{"v": {"kept"}})
-	before := h.cookie("session").Value
-	resp, _ := h.post("/test/renew", "/device", nil)
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{})
+	bfftest.AddSessionProbe(h)
+	h.Post("/test/put", "/device", url.Values{"v": {"kept"}})
+	before := h.Cookie("session").Value
+	resp, _ := h.Post("/test/renew", "/device", nil)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("renew status %d", resp.StatusCode)
 	}
-	after := h.cookie("session").Value
+	after := h.Cookie("session").Value
 	if after == before || after == "" {
 		t.Fatalf("token not renewed: before %q after %q", before, after)
 	}
-	if _, body := h.get("/test/get"); body != "kept" {
+	if _, body := h.Get("/test/get"); body != "kept" {
 		t.Fatalf("data lost on renewal: %q", body)
 	}
 	// The old token no longer opens the session.
 	old := &http.Client{}
-	req, _ := http.NewRequest("GET", h.ts.URL+"/test/get", nil)
+	req, _ := http.NewRequest("GET", h.TS.URL+"/test/get", nil)
 	req.AddCookie(&http.Cookie{Name: "session", Value: before})
 	r, err := old.Do(req)
 	if err != nil {
@@ -106,25 +90,25 @@ func TestSessionTokenChangesOnRenewal(t *testing.T) {
 }
 
 func TestGetDoesNotWriteSessionStore(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
-	addSessionProbe(h)
-	h.post("/test/put", "/device", url.Values{"v": {"x"}})
-	before := h.store.commits.Load()
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{})
+	bfftest.AddSessionProbe(h)
+	h.Post("/test/put", "/device", url.Values{"v": {"x"}})
+	before := h.Store.Commits.Load()
 	if before == 0 {
 		t.Fatal("the write was not committed")
 	}
 	for _, p := range []string{"/", "/test/get", "/device", "/nope"} {
-		h.get(p)
+		h.Get(p)
 	}
-	if after := h.store.commits.Load(); after != before {
+	if after := h.Store.Commits.Load(); after != before {
 		t.Fatalf("GETs wrote the session store %d times", after-before)
 	}
 }
 
 func TestCSRF(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
-	addSessionProbe(h)
-	tok := h.csrfToken("/device")
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{})
+	bfftest.AddSessionProbe(h)
+	tok := h.CSRFToken("/device")
 	cases := []struct {
 		name   string
 		form   url.Values
@@ -141,7 +125,7 @@ func TestCSRF(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			resp, body := h.do("POST", "/test/put", tc.form, tc.header)
+			resp, body := h.Do("POST", "/test/put", tc.form, tc.header)
 			if resp.StatusCode != tc.want {
 				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.want, body)
 			}
@@ -158,8 +142,8 @@ func TestSecurityHeaders(t *testing.T) {
 		hsts            bool
 	}{{"http", "http://127.0.0.1", false}, {"https", "https://cinema.example", true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newHarness(t, harnessOpts{publicURL: tc.publicURL})
-			resp, body := h.get("/")
+			h := bfftest.NewHarness(t, bfftest.HarnessOpts{PublicURL: tc.publicURL})
+			resp, body := h.Get("/")
 			if resp.StatusCode != http.StatusOK {
 				t.Fatalf("home status %d", resp.StatusCode)
 			}
@@ -173,7 +157,7 @@ func TestSecurityHeaders(t *testing.T) {
 				t.Errorf("CSP allows unsafe sources: %q", csp)
 			}
 			nonce := strings.SplitN(strings.SplitN(csp, "'nonce-", 2)[1], "'", 2)[0]
-			doc := h.doc(body)
+			doc := h.Doc(body)
 			doc.Find("script").Each(func(_ int, s *goquery_Selection) {
 				if n, _ := s.Attr("nonce"); n != nonce {
 					t.Errorf("script without the request nonce: %v", s.AttrOr("src", "inline"))
@@ -195,7 +179,7 @@ func TestSecurityHeaders(t *testing.T) {
 				t.Errorf("HSTS %q, want present=%v", hsts, tc.hsts)
 			}
 			// A second page gets a different nonce.
-			resp2, _ := h.get("/")
+			resp2, _ := h.Get("/")
 			if resp2.Header.Get("Content-Security-Policy") == csp {
 				t.Error("nonce reused across requests")
 			}
@@ -204,10 +188,10 @@ func TestSecurityHeaders(t *testing.T) {
 }
 
 func TestSecureCookiesOnHTTPS(t *testing.T) {
-	h := newHarness(t, harnessOpts{publicURL: "https://cinema.example"})
-	addSessionProbe(h)
-	tok := h.csrfToken("/device")
-	resp, _ := h.do("POST", "/test/put", url.Values{"v": {"x"}, "_csrf": {tok}}, nil)
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{PublicURL: "https://cinema.example"})
+	bfftest.AddSessionProbe(h)
+	tok := h.CSRFToken("/device")
+	resp, _ := h.Do("POST", "/test/put", url.Values{"v": {"x"}, "_csrf": {tok}}, nil)
 	var names []string
 	for _, c := range resp.Cookies() {
 		names = append(names, c.Name)
@@ -227,20 +211,20 @@ func TestDeviceCookieOutlivesVisitAndRejectsTampering(t *testing.T) {
 	pairs, _ := keys.Parse(k1)
 	// The servers below share the database: the kiosk's enrolment is a row in it.
 	shared := "sqlite:" + filepath.Join(t.TempDir(), "shared.db")
-	h := newHarness(t, harnessOpts{keys: pairs, databaseURL: shared})
-	addSessionProbe(h)
-	h.enrol(device.Kiosk)
-	h.post("/test/put", "/device", url.Values{"v": {"visit data"}})
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Keys: pairs, DatabaseURL: shared})
+	bfftest.AddSessionProbe(h)
+	h.Enrol(device.Kiosk)
+	h.Post("/test/put", "/device", url.Values{"v": {"visit data"}})
 	// End the visit (what the kiosk's idle reset does).
-	resp, _ := h.post("/visit/reset", "/device", nil)
+	resp, _ := h.Post("/visit/reset", "/device", nil)
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("reset: %d", resp.StatusCode)
 	}
-	if _, body := h.get("/test/get"); body != "" {
+	if _, body := h.Get("/test/get"); body != "" {
 		t.Fatalf("visit data survived the reset: %q", body)
 	}
-	_, body := h.get("/device")
-	if got := h.doc(body).Find(`[data-testid="device-mode"]`).Text(); got != "Lobby kiosk" {
+	_, body := h.Get("/device")
+	if got := h.Doc(body).Find(`[data-testid="device-mode"]`).Text(); got != "Lobby kiosk" {
 		t.Fatalf("mode after visit end = %q, want Lobby kiosk", got)
 	}
 	if !strings.Contains(body, `class="mode-kiosk"`) {
@@ -248,17 +232,17 @@ func TestDeviceCookieOutlivesVisitAndRejectsTampering(t *testing.T) {
 	}
 
 	// Tampering: flip a character of the cookie value.
-	dc := h.cookie("device")
+	dc := h.Cookie("device")
 	v := []byte(dc.Value)
 	v[len(v)/2] ^= 1
-	req, _ := http.NewRequest("GET", h.ts.URL+"/device", nil)
+	req, _ := http.NewRequest("GET", h.TS.URL+"/device", nil)
 	req.AddCookie(&http.Cookie{Name: "device", Value: string(v)})
 	r, err := (&http.Client{}).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Body.Close()
-	d := docFrom(t, r)
+	d := bfftest.DocFrom(t, r)
 	if got := d.Find(`[data-testid="device-mode"]`).Text(); got != "Customer" {
 		t.Fatalf("tampered cookie accepted: mode %q", got)
 	}
@@ -266,66 +250,66 @@ func TestDeviceCookieOutlivesVisitAndRejectsTampering(t *testing.T) {
 	// Rotation: a server with a new key first and the old one second still reads the cookie.
 	k2, _ := keys.Generate()
 	rotated, _ := keys.Parse(k2 + "," + k1)
-	h2 := newHarness(t, harnessOpts{keys: rotated, databaseURL: shared})
-	req, _ = http.NewRequest("GET", h2.ts.URL+"/device", nil)
+	h2 := bfftest.NewHarness(t, bfftest.HarnessOpts{Keys: rotated, DatabaseURL: shared})
+	req, _ = http.NewRequest("GET", h2.TS.URL+"/device", nil)
 	req.AddCookie(&http.Cookie{Name: "device", Value: dc.Value})
 	r2, err := (&http.Client{}).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r2.Body.Close()
-	if got := docFrom(t, r2).Find(`[data-testid="device-mode"]`).Text(); got != "Lobby kiosk" {
+	if got := bfftest.DocFrom(t, r2).Find(`[data-testid="device-mode"]`).Text(); got != "Lobby kiosk" {
 		t.Fatalf("old-key cookie not accepted after rotation: %q", got)
 	}
 	// A server that dropped the old key does not.
 	only2, _ := keys.Parse(k2)
-	h3 := newHarness(t, harnessOpts{keys: only2, databaseURL: shared})
-	req, _ = http.NewRequest("GET", h3.ts.URL+"/device", nil)
+	h3 := bfftest.NewHarness(t, bfftest.HarnessOpts{Keys: only2, DatabaseURL: shared})
+	req, _ = http.NewRequest("GET", h3.TS.URL+"/device", nil)
 	req.AddCookie(&http.Cookie{Name: "device", Value: dc.Value})
 	r3, err := (&http.Client{}).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r3.Body.Close()
-	if got := docFrom(t, r3).Find(`[data-testid="device-mode"]`).Text(); got != "Customer" {
+	if got := bfftest.DocFrom(t, r3).Find(`[data-testid="device-mode"]`).Text(); got != "Customer" {
 		t.Fatalf("cookie signed with a retired key accepted: %q", got)
 	}
 }
 
 func TestErrorPages(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
-	h.srv.echo.GET("/test/boom", func(c echo.Context) error { return errBoom })
-	resp, body := h.get("/no/such/page")
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{})
+	h.Srv.Echo.GET("/test/boom", func(c echo.Context) error { return errBoom })
+	resp, body := h.Get("/no/such/page")
 	if resp.StatusCode != http.StatusNotFound || !strings.Contains(body, "Page not found") || !strings.Contains(body, "<main") {
 		t.Fatalf("404 page: %d %s", resp.StatusCode, body)
 	}
-	resp, body = h.get("/test/boom")
+	resp, body = h.Get("/test/boom")
 	if resp.StatusCode != http.StatusInternalServerError {
 		t.Fatalf("500 status %d", resp.StatusCode)
 	}
-	ref := h.doc(body).Find(`[data-testid="error-reference"]`).Text()
+	ref := h.Doc(body).Find(`[data-testid="error-reference"]`).Text()
 	if ref == "" || ref != resp.Header.Get("X-Request-ID") {
 		t.Fatalf("reference %q does not quote the request id %q", ref, resp.Header.Get("X-Request-ID"))
 	}
 	if strings.Contains(body, errBoom.Error()) {
 		t.Fatal("internal error text leaked to the page")
 	}
-	resp, body = h.do("GET", "/no/such/page", nil, http.Header{"Hx-Request": {"true"}})
+	resp, body = h.Do("GET", "/no/such/page", nil, http.Header{"Hx-Request": {"true"}})
 	if resp.StatusCode != http.StatusNotFound || strings.Contains(body, "<html") || resp.Header.Get("HX-Retarget") != "#htmx-error" {
 		t.Fatalf("htmx error is not a retargeted fragment: %d %v %s", resp.StatusCode, resp.Header, body)
 	}
 	// Invalid device mode: an application error shown as it is.
-	h.signInSupervisor()
-	resp, body = h.post("/device", "/device", url.Values{"mode": {"spaceship"}})
+	h.SignInSupervisor()
+	resp, body = h.Post("/device", "/device", url.Values{"mode": {"spaceship"}})
 	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "Please choose one of the three terminal modes.") {
 		t.Fatalf("invalid mode: %d %s", resp.StatusCode, body)
 	}
 }
 
 func TestHomeTellsWhatToDo(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
-	_, body := h.get("/")
-	d := h.doc(body)
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{})
+	_, body := h.Get("/")
+	d := h.Doc(body)
 	if d.Find("main h1").Length() != 1 || d.Find(`a.skip-link[href="#main"]`).Length() != 1 {
 		t.Fatal("home lacks its heading or skip link")
 	}
@@ -335,16 +319,16 @@ func TestHomeTellsWhatToDo(t *testing.T) {
 		}
 	}
 	css, _ := d.Find(`link[rel="stylesheet"]`).Attr("href")
-	resp, _ := h.get(css)
+	resp, _ := h.Get(css)
 	if resp.StatusCode != http.StatusOK || !strings.Contains(resp.Header.Get("Cache-Control"), "immutable") {
 		t.Fatalf("stylesheet %s: %d %q", css, resp.StatusCode, resp.Header.Get("Cache-Control"))
 	}
 }
 
 func TestRouteTableIsComplete(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{})
 	registered := map[string]bool{}
-	for _, r := range h.srv.echo.Routes() {
+	for _, r := range h.Srv.Echo.Routes() {
 		registered[r.Path] = true
 	}
 	for name, p := range web.Paths {
@@ -355,10 +339,10 @@ func TestRouteTableIsComplete(t *testing.T) {
 }
 
 func TestBodyLimit(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
-	tok := h.csrfToken("/device")
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{})
+	tok := h.CSRFToken("/device")
 	big := strings.Repeat("x", 100<<10)
-	resp, body := h.do("POST", "/device", url.Values{"_csrf": {tok}, "mode": {"kiosk"}, "pad": {big}}, nil)
+	resp, body := h.Do("POST", "/device", url.Values{"_csrf": {tok}, "mode": {"kiosk"}, "pad": {big}}, nil)
 	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(body, "Too much data") {
 		t.Fatalf("100 KB form: %d %s", resp.StatusCode, body)
 	}

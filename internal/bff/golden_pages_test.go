@@ -1,4 +1,4 @@
-package bff
+package bff_test
 
 import (
 	"net/http"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/goldenapi"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
@@ -19,28 +20,28 @@ import (
 // positions, no film or time on a booking, no IsExternal, local show times). What passes
 // here needs none of the sandbox's extras.
 
-func goldenHarness(t *testing.T) (*harness, *goldenapi.Server) {
+func goldenHarness(t *testing.T) (*bfftest.Harness, *goldenapi.Server) {
 	t.Helper()
-	g := goldenapi.New(os.DirFS("../upstream/testdata/golden"), testToken)
-	return newHarness(t, harnessOpts{golden: g, now: goldenNow}), g
+	g := goldenapi.New(os.DirFS("../upstream/testdata/golden"), bfftest.TestToken)
+	return bfftest.NewHarness(t, bfftest.HarnessOpts{Golden: g, Now: goldenNow}), g
 }
 
 // goldenNow is the golden bodies' day before their 20:30 show (Berlin): changes are still
 // open then (the change cut-off compares the clock with the listed showtime).
 func goldenNow() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
 
-func findGolden(t *testing.T, h *harness) {
+func findGolden(t *testing.T, h *bfftest.Harness) {
 	t.Helper()
-	resp, body := h.post("/booking", "/booking", url.Values{"cinema": {"0001"}, "number": {"100002"}, "email": {"Ada@Example.com"}})
+	resp, body := h.Post("/booking", "/booking", url.Values{"cinema": {"0001"}, "number": {"100002"}, "email": {"Ada@Example.com"}})
 	if resp.StatusCode != http.StatusSeeOther {
-		t.Fatalf("find: status %d: %s", resp.StatusCode, h.doc(body).Find("main").Text())
+		t.Fatalf("find: status %d: %s", resp.StatusCode, h.Doc(body).Find("main").Text())
 	}
 }
 
 func TestGoldenBookingPage(t *testing.T) {
 	h, g := goldenHarness(t)
 	findGolden(t, h)
-	doc := h.page("/booking/current", http.StatusOK)
+	doc := h.Page("/booking/current", http.StatusOK)
 	main := doc.Find("main").Text()
 	// Film, time (20:30 in Berlin) and screen come from the listing, not from the booking.
 	for _, want := range []string{"100002", "Long Night, The", "Sunday 22 November 2026, 20:30", "Screen 1", "€27.00"} {
@@ -60,11 +61,11 @@ func TestGoldenBookingPage(t *testing.T) {
 func TestGoldenSwapPagePlacesSeatsByLabel(t *testing.T) {
 	h, _ := goldenHarness(t)
 	findGolden(t, h)
-	resp, body := h.get(swapPath(100002, ""))
+	resp, body := h.Get(bfftest.SwapPath(100002, ""))
 	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("swap page: %d: %s", resp.StatusCode, h.doc(body).Find("main").Text())
+		t.Fatalf("swap page: %d: %s", resp.StatusCode, h.Doc(body).Find("main").Text())
 	}
-	doc := h.doc(body)
+	doc := h.Doc(body)
 	if doc.Find(`[data-testid="swap-form"]`).Length() != 1 {
 		t.Fatalf("no swap form: %s", doc.Find(`[data-testid="swap-reason"]`).Text())
 	}
@@ -85,7 +86,7 @@ func TestGoldenSwapPagePlacesSeatsByLabel(t *testing.T) {
 func TestGoldenEditStarts(t *testing.T) {
 	h, g := goldenHarness(t)
 	findGolden(t, h)
-	doc := h.startEdit(t)
+	doc := h.StartEdit(t)
 	if !strings.Contains(doc.Find("main").Text(), "Adult") {
 		t.Errorf("edit page: %s", doc.Find("main").Text())
 	}
@@ -96,9 +97,9 @@ func TestGoldenEditStarts(t *testing.T) {
 
 func TestGoldenRefusedTokenIsNotThePersonsFault(t *testing.T) {
 	g := goldenapi.New(os.DirFS("../upstream/testdata/golden"), "the-real-token")
-	h := newHarness(t, harnessOpts{golden: g, goldenToken: "a-wrong-token"})
-	resp, body := h.get("/booking")
-	text := h.doc(body).Find("main").Text()
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Golden: g, GoldenToken: "a-wrong-token"})
+	resp, body := h.Get("/booking")
+	text := h.Doc(body).Find("main").Text()
 	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(text, "cannot be reached right now") {
 		t.Fatalf("find page with a refused token: %d: %s", resp.StatusCode, text)
 	}

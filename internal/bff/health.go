@@ -14,14 +14,14 @@ func (s *Server) livez(c echo.Context) error {
 
 // readyz answers 200 when the database answers and the upstream's circuit is not open.
 func (s *Server) readyz(c echo.Context) error {
-	if s.db != nil {
-		if err := s.db.Ping(c.Request().Context()); err != nil {
+	if s.DB != nil {
+		if err := s.DB.Ping(c.Request().Context()); err != nil {
 			web.LoggerFrom(c.Request().Context(), s.Logger).Warn("not ready: database", "err", err)
 			return c.String(http.StatusServiceUnavailable, "database: unavailable\n")
 		}
 	}
-	if s.upstream != nil {
-		if err := s.upstream.Ready(); err != nil {
+	if s.Upstream != nil {
+		if err := s.Upstream.Ready(); err != nil {
 			return c.String(http.StatusServiceUnavailable, "upstream: "+err.Error()+"\n")
 		}
 	}

@@ -1,4 +1,4 @@
-package bff
+package bff_test
 
 import (
 	"fmt"
@@ -7,20 +7,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 )
 
 // TestReadyzReportsTheUpstreamBreaker: when the ticketing API keeps failing, the circuit opens,
 // pages fail fast with a clear message, and /readyz says the upstream is not ready.
 func TestReadyzReportsTheUpstreamBreaker(t *testing.T) {
-	h := newHarness(t, harnessOpts{sandbox: true})
-	if resp, body := h.get("/readyz"); resp.StatusCode != http.StatusOK {
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+	if resp, body := h.Get("/readyz"); resp.StatusCode != http.StatusOK {
 		t.Fatalf("readyz before: %d %s", resp.StatusCode, body)
 	}
-	mustFault(h, sandbox.Fault{Operation: "*", HTTPStatus: 503})
+	bfftest.MustFault(h, sandbox.Fault{Operation: "*", HTTPStatus: 503})
 	var last string
 	for i := 0; i < 6; i++ {
-		resp, body := h.post("/booking", "/device", url.Values{"cinema": {"0001"}, "number": {fmt.Sprint(100001 + i)}, "email": {"paid1@example.com"}})
+		resp, body := h.Post("/booking", "/device", url.Values{"cinema": {"0001"}, "number": {fmt.Sprint(100001 + i)}, "email": {"paid1@example.com"}})
 		if resp.StatusCode != http.StatusServiceUnavailable {
 			t.Fatalf("lookup during an outage: %d", resp.StatusCode)
 		}
@@ -29,7 +30,7 @@ func TestReadyzReportsTheUpstreamBreaker(t *testing.T) {
 	if !strings.Contains(last, "cannot be reached right now") {
 		t.Fatalf("no clear outage message: %s", last)
 	}
-	resp, body := h.get("/readyz")
+	resp, body := h.Get("/readyz")
 	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, "upstream") {
 		t.Fatalf("readyz with the breaker open: %d %s", resp.StatusCode, body)
 	}

@@ -25,8 +25,8 @@ func (s *Server) newKioskFlow() *kiosk.Handler {
 		},
 	}
 	// Optional stores stay nil interfaces when absent (no typed nil pointers).
-	if s.collections != nil {
-		h.Collections = s.collections
+	if s.Collections != nil {
+		h.Collections = s.Collections
 	}
 	// The upstream hears of a collection only when the operator configured its route
 	// (-collection-path): the real ticketing API has no such operation.

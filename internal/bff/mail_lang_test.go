@@ -1,4 +1,4 @@
-package bff
+package bff_test
 
 import (
 	"net/http"
@@ -6,30 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 )
-
-// acceptLanguage sends every request of a client with an Accept-Language header (none when
-// *lang is empty): a browser set to that language.
-type acceptLanguage struct {
-	lang *string
-	next http.RoundTripper
-}
-
-func (a acceptLanguage) RoundTrip(r *http.Request) (*http.Response, error) {
-	if *a.lang != "" {
-		r = r.Clone(r.Context())
-		r.Header.Set("Accept-Language", *a.lang)
-	}
-	return a.next.RoundTrip(r)
-}
-
-// speaking makes the harness's browser ask for lang ("de", "en;q=0.9"; "" for no header)
-// from now on; the returned function changes it.
-func (h *harness) speaking(lang string) func(string) {
-	l := lang
-	h.client.Transport = acceptLanguage{lang: &l, next: http.DefaultTransport}
-	return func(next string) { l = next }
-}
 
 // mailWords is what an e-mail of a booking change says in one language, and words of the
 // other language it must not have.
@@ -87,15 +66,15 @@ func TestEditMailInTheVisitsLanguage(t *testing.T) {
 	for _, lang := range []string{"de", "en"} {
 		t.Run(lang, func(t *testing.T) {
 			want := editMailWords[lang]
-			h := newHarness(t, harnessOpts{sandbox: true})
+			h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 			if lang == "de" {
-				h.speaking("de-DE,de;q=0.9,en;q=0.5")
+				h.Speaking("de-DE,de;q=0.9,en;q=0.5")
 			}
-			h.find(bkUnpaid)
-			doc := h.startEdit(t)
+			h.Find(bfftest.BkUnpaid)
+			doc := h.StartEdit(t)
 			typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
-			h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
-			_, doc = h.submit("/booking/edit/complete", "/booking/edit", nil)
+			h.Submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
+			_, doc = h.Submit("/booking/edit/complete", "/booking/edit", nil)
 			if got := doc.Find("html").AttrOr("lang", ""); got != lang {
 				t.Fatalf("the booking page is in %q", got)
 			}
@@ -106,7 +85,7 @@ func TestEditMailInTheVisitsLanguage(t *testing.T) {
 			}
 			mustContain(t, "the page's tickets", cards.Find(".ticket-when").Text()+" "+cards.Find(".amount").Text(), want.card)
 
-			m := h.oneMail("edit") // delivered now, from the outbox, by a context without a language
+			m := h.OneMail("edit") // delivered now, from the outbox, by a context without a language
 			mustContain(t, "the subject", m.Subject, want.subject)
 			mustContain(t, "the text part", m.Text, append(want.text, want.seat...))
 			mustContain(t, "the HTML part", m.HTML, append(want.html, want.seat...))
@@ -118,19 +97,19 @@ func TestEditMailInTheVisitsLanguage(t *testing.T) {
 // TestPaidEditMailInGerman: a German change paid at the provider, applied when the money is in
 // (the ledger's step, not the visit's request), is told in German with German money.
 func TestPaidEditMailInGerman(t *testing.T) {
-	h := newHarness(t, harnessOpts{sandbox: true})
-	h.speaking("de")
-	h.find(bkPaid2)
-	doc := h.startEdit(t)
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+	h.Speaking("de")
+	h.Find(bfftest.BkPaid2)
+	doc := h.StartEdit(t)
 	typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
-	h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
-	resp, body := h.post("/booking/edit/complete", "/booking/edit", nil)
+	h.Submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
+	resp, body := h.Post("/booking/edit/complete", "/booking/edit", nil)
 	hosted := resp.Header.Get("Location")
-	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(hosted, h.upURL+"/pay/checkout/") {
+	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(hosted, h.UpstreamURL+"/pay/checkout/") {
 		t.Fatalf("complete did not send to the provider: %d %q %s", resp.StatusCode, hosted, body)
 	}
-	h.payAtProvider(t, hosted, "pay")
-	m := h.oneMail("edit")
+	h.PayAtProvider(t, hosted, "pay")
+	m := h.OneMail("edit")
 	mustContain(t, "the subject", m.Subject, editMailWords["de"].subject)
 	mustContain(t, "the text part", m.Text, []string{"Zahlung:", "Bezahlt: ", "\u00a0€", "Hinzugefügt: "})
 	mustNotContain(t, "the text part", m.Text, []string{"Paid", "Money:", "Hello"})
@@ -140,18 +119,18 @@ func TestPaidEditMailInGerman(t *testing.T) {
 // e-mail even when the confirmation is seen in English: the language travels with the order,
 // not with the request that happens to complete it.
 func TestPurchaseMailInTheLanguageItWasMadeIn(t *testing.T) {
-	h := newHarness(t, harnessOpts{sandbox: true})
-	speak := h.speaking("de")
-	h.buyUpToSummary("1113", twoAdults())
-	hosted := h.pressPay()
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+	speak := h.Speaking("de")
+	h.BuyUpToSummary("1113", bfftest.TwoAdults())
+	hosted := h.PressPay()
 	speak("en")
-	body := h.waitForConfirmation(h.actAtProvider(hosted, "pay"), 5*time.Second)
-	doc := h.doc(body)
+	body := h.WaitForConfirmation(h.ActAtProvider(hosted, "pay"), 5*time.Second)
+	doc := h.Doc(body)
 	number := strings.TrimSpace(doc.Find(`[data-testid="booking-number"]`).Text())
 	mustContain(t, "the English confirmation's e-mail line", doc.Find(`[data-testid="mail-line"]`).Text(), []string{"An e-mail with your tickets", "a…@example.com"})
 	mustContain(t, "the English confirmation's tickets", doc.Find(`[data-testid="ticket-card"] .amount`).Text(), []string{"€1"})
 
-	m := h.oneMail("purchase")
+	m := h.OneMail("purchase")
 	mustContain(t, "the subject", m.Subject, []string{"Ihre Tickets für ", "Buchung " + number})
 	mustContain(t, "the text part", m.Text, []string{"Guten Tag Ada Lovelace,", "Vielen Dank für Ihre Buchung.", "Ihre Bestellung:", "Gesamt: ", "\u00a0€", "Reihe ", " Uhr"})
 	mustContain(t, "the HTML part", m.HTML, []string{`<html lang="de">`, "Ihre Tickets"})
@@ -161,14 +140,14 @@ func TestPurchaseMailInTheLanguageItWasMadeIn(t *testing.T) {
 // TestMailLineInTheRequestsLanguage: where a message stands is said in the language of the
 // page that asks, whatever language the message itself is in.
 func TestMailLineInTheRequestsLanguage(t *testing.T) {
-	h := swapHarness(t, 100004)
-	swapThrough(t, h, 100004, []string{"3"}, []string{seat(1, 2, 2)}) // made in English
+	h := bfftest.SwapHarness(t, 100004)
+	bfftest.SwapThrough(t, h, 100004, []string{"3"}, []string{bfftest.Seat(1, 2, 2)}) // made in English
 	for _, tc := range []struct{ lang, want, not string }{
 		{"de", "Eine E-Mail mit Ihren Tickets ist unterwegs an p…@example.com.", "An e-mail"},
 		{"en", "An e-mail with your tickets is on its way to p…@example.com.", "Eine E-Mail"},
 	} {
-		_, body := h.do("GET", swapPath(100004, "/done"), nil, http.Header{"Accept-Language": {tc.lang}})
-		doc := h.doc(body)
+		_, body := h.Do("GET", bfftest.SwapPath(100004, "/done"), nil, http.Header{"Accept-Language": {tc.lang}})
+		doc := h.Doc(body)
 		line := doc.Find(`[data-testid="mail-line"]`).Text()
 		if !strings.Contains(line, tc.want) || strings.Contains(line, tc.not) {
 			t.Fatalf("%s: the page says %q", tc.lang, line)
@@ -179,7 +158,7 @@ func TestMailLineInTheRequestsLanguage(t *testing.T) {
 			t.Errorf("%s: replaced tickets shown as %q", tc.lang, replaced)
 		}
 	}
-	if m := h.oneMail("swap"); !strings.Contains(m.Subject, "New seats for booking 100004") {
+	if m := h.OneMail("swap"); !strings.Contains(m.Subject, "New seats for booking 100004") {
 		t.Fatalf("the swap was made in English, its message is %q", m.Subject)
 	}
 }

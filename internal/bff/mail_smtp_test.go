@@ -1,4 +1,4 @@
-package bff
+package bff_test
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/text/language"
 
+	"github.com/cinemabff/cinemabff/internal/bff"
+	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/internal/mail/smtptest"
@@ -28,9 +30,9 @@ func TestCustomerMailOverSMTPTwoReplicasAndAnOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	pg := testenv.PostgresURL(t)
-	h := newHarness(t, harnessOpts{sandbox: true, databaseURL: pg, sessionStore: storage.SessionsPostgres, mailTransport: transport,
-		mailBackoff: func(int) time.Duration { return 10 * time.Millisecond }})
-	addBookingBinder(h)
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, DatabaseURL: pg, SessionStore: storage.SessionsPostgres, MailTransport: transport,
+		MailBackoff: func(int) time.Duration { return 10 * time.Millisecond }})
+	bfftest.AddBookingBinder(h)
 
 	// A second replica: its own connections to the same database, the same upstream and keys.
 	db2, err := storage.Open(context.Background(), pg)
@@ -38,9 +40,9 @@ func TestCustomerMailOverSMTPTwoReplicasAndAnOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db2.Close() })
-	s := h.srv
-	replica2, err := New(Deps{Config: s.Cfg, Logger: s.Logger, DB: db2, SessionStore: h.store, Device: s.Devices, Assets: s.Assets,
-		Ticketing: s.Ticketing, Payments: s.Payments, Storage: db2, Now: s.Now, Background: context.Background(), Mail: h.mailDeps})
+	s := h.Srv
+	replica2, err := bff.New(bff.Deps{Config: s.Cfg, Logger: s.Logger, DB: db2, SessionStore: h.Store, Device: s.Devices, Assets: s.Assets,
+		Ticketing: s.Ticketing, Payments: s.Payments, Storage: db2, Now: s.Now, Background: context.Background(), Mail: h.MailDeps})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,15 +51,15 @@ func TestCustomerMailOverSMTPTwoReplicasAndAnOutage(t *testing.T) {
 	addr := relay.Addr
 	relay.Stop()
 
-	h.buyUpToSummary("1113", twoAdults())
-	body := h.waitForConfirmation(h.actAtProvider(h.pressPay(), "pay"), 5*time.Second)
-	number := strings.TrimSpace(h.doc(body).Find(`[data-testid="booking-number"]`).Text())
-	bindBooking(h, 100004)
-	swapThrough(t, h, 100004, []string{"3"}, []string{seat(1, 2, 2)})
+	h.BuyUpToSummary("1113", bfftest.TwoAdults())
+	body := h.WaitForConfirmation(h.ActAtProvider(h.PressPay(), "pay"), 5*time.Second)
+	number := strings.TrimSpace(h.Doc(body).Find(`[data-testid="booking-number"]`).Text())
+	bfftest.BindBooking(h, 100004)
+	bfftest.SwapThrough(t, h, 100004, []string{"3"}, []string{bfftest.Seat(1, 2, 2)})
 
 	deliverBoth := func() {
 		var wg sync.WaitGroup
-		for _, r := range []*Server{h.srv, replica2} {
+		for _, r := range []*bff.Server{h.Srv, replica2} {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -71,7 +73,7 @@ func TestCustomerMailOverSMTPTwoReplicasAndAnOutage(t *testing.T) {
 		time.Sleep(15 * time.Millisecond)
 	}
 	pending := 0
-	msgs, err := h.srv.Mail.Outbox.Recent(context.Background(), 10)
+	msgs, err := h.Srv.Mail.Outbox.Recent(context.Background(), 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +89,7 @@ func TestCustomerMailOverSMTPTwoReplicasAndAnOutage(t *testing.T) {
 		t.Fatalf("during the outage: %d messages, %d waiting with an error: %+v", len(msgs), pending, msgs)
 	}
 	// The page says where the message stands, and never "sent".
-	if line := h.srv.MailLine(i18n.NewContext(context.Background(), h.srv.Langs.For(language.English)), msgs[0].Key); !strings.Contains(line, "on its way") {
+	if line := h.Srv.MailLine(i18n.NewContext(context.Background(), h.Srv.Langs.For(language.English)), msgs[0].Key); !strings.Contains(line, "on its way") {
 		t.Fatalf("during the outage the page would say %q", line)
 	}
 
@@ -124,7 +126,7 @@ func TestCustomerMailOverSMTPTwoReplicasAndAnOutage(t *testing.T) {
 	if !strings.Contains(subjects, number) || !strings.Contains(subjects, "100004") {
 		t.Fatalf("subjects %q do not name booking %s and 100004", subjects, number)
 	}
-	for _, m := range must(h.srv.Mail.Outbox.Recent(context.Background(), 10)) {
+	for _, m := range must(h.Srv.Mail.Outbox.Recent(context.Background(), 10)) {
 		if m.State != mail.StateSent {
 			t.Fatalf("message %s is %s after delivery", m.Kind, m.State)
 		}
@@ -140,28 +142,28 @@ func TestUndeliverableMailNeedsAttention(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newHarness(t, harnessOpts{sandbox: true, mailTransport: transport})
-	addBookingBinder(h)
-	bindBooking(h, 100004)
-	done := swapThrough(t, h, 100004, []string{"3"}, []string{seat(1, 2, 2)})
-	if _, err := h.srv.DeliverMail(context.Background()); err != nil {
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, MailTransport: transport})
+	bfftest.AddBookingBinder(h)
+	bfftest.BindBooking(h, 100004)
+	done := bfftest.SwapThrough(t, h, 100004, []string{"3"}, []string{bfftest.Seat(1, 2, 2)})
+	if _, err := h.Srv.DeliverMail(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	msgs := must(h.srv.Mail.Outbox.Undeliverable(context.Background(), 10))
+	msgs := must(h.Srv.Mail.Outbox.Undeliverable(context.Background(), 10))
 	if len(msgs) != 1 || !strings.Contains(msgs[0].LastError, "550") {
 		t.Fatalf("undeliverable: %+v", msgs)
 	}
 	if line := done.Find(`[data-testid="mail-line"]`).Text(); !strings.Contains(line, "on its way") {
 		t.Fatalf("the swap result says %q before delivery", line)
 	}
-	_, body := h.get(swapPath(100004, "/done"))
-	if line := h.doc(body).Find(`[data-testid="mail-line"]`).Text(); !strings.Contains(line, "could not send") {
+	_, body := h.Get(bfftest.SwapPath(100004, "/done"))
+	if line := h.Doc(body).Find(`[data-testid="mail-line"]`).Text(); !strings.Contains(line, "could not send") {
 		t.Fatalf("the swap result says %q about an undeliverable e-mail", line)
 	}
 
-	h.signInStaff("anna", "Anna")
-	_, body = h.get("/staff/attention")
-	doc := h.doc(body)
+	h.SignInStaff("anna", "Anna")
+	_, body = h.Get("/staff/attention")
+	doc := h.Doc(body)
 	row := doc.Find(fmt.Sprintf(`#item-mail-%s`, msgs[0].ID))
 	if row.Length() != 1 || !strings.Contains(row.Text(), "E-mail not delivered") || !strings.Contains(row.Text(), "paid4@example.com") {
 		t.Fatalf("Needs attention does not list the undeliverable e-mail: %s", doc.Find("main").Text())
@@ -172,11 +174,11 @@ func TestUndeliverableMailNeedsAttention(t *testing.T) {
 	if retry == "" {
 		t.Fatalf("no retry form: %s", row.Text())
 	}
-	h.post(retry, "/staff/attention", nil)
+	h.Post(retry, "/staff/attention", nil)
 	if n := len(relay.Messages()); n != 1 {
 		t.Fatalf("%d messages at the relay after Retry", n)
 	}
-	if m := must(h.srv.Mail.Outbox.Get(context.Background(), msgs[0].ID)); m.State != mail.StateSent {
+	if m := must(h.Srv.Mail.Outbox.Get(context.Background(), msgs[0].ID)); m.State != mail.StateSent {
 		t.Fatalf("after Retry the message is %s", m.State)
 	}
 }

@@ -1,4 +1,4 @@
-package bff
+package bff_test
 
 import (
 	"cmp"
@@ -11,16 +11,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cinemabff/cinemabff/internal/bff"
+	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
 // newBareServer is a server without upstream or database, for the money step's machinery.
-func newBareServer(t *testing.T, cfg Config) *Server {
+func newBareServer(t *testing.T, cfg bff.Config) *bff.Server {
 	t.Helper()
 	cfg.PublicURL = &url.URL{Scheme: "http", Host: "example.test"}
-	s, err := New(Deps{Config: cfg})
+	s, err := bff.New(bff.Deps{Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +32,7 @@ func newBareServer(t *testing.T, cfg Config) *Server {
 // TestMoneyStepWaitsForTheConfiguredBudget: without a read deadline in its context, a page
 // waits for a money step as long as the configured ReadBudget (not the default 1.5 s).
 func TestMoneyStepWaitsForTheConfiguredBudget(t *testing.T) {
-	s := newBareServer(t, Config{ReadBudget: 100 * time.Millisecond})
+	s := newBareServer(t, bff.Config{ReadBudget: 100 * time.Millisecond})
 	release := make(chan struct{})
 	defer close(release)
 	start := time.Now()
@@ -76,14 +78,14 @@ func (p slowCreate) CreatePayment(ctx context.Context, r upstream.PaymentRequest
 // step goes on creating the payment: it sends the customer to the status page, and the entry
 // ends with the provider's payment page, not failed.
 func TestSlowPaymentCreationIsNotCalledFailed(t *testing.T) {
-	h := newHarness(t, harnessOpts{sandbox: true,
-		wrapPayments: func(p upstream.Payments) upstream.Payments { return slowCreate{Payments: p} }})
-	h.find(bkPaid2)
-	doc := h.startEdit(t)
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true,
+		WrapPayments: func(p upstream.Payments) upstream.Payments { return slowCreate{Payments: p} }})
+	h.Find(bfftest.BkPaid2)
+	doc := h.StartEdit(t)
 	typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
-	h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
+	h.Submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
 	start := time.Now()
-	resp, body := h.post("/booking/edit/complete", "/booking/edit", nil)
+	resp, body := h.Post("/booking/edit/complete", "/booking/edit", nil)
 	if took := time.Since(start); took > pageWithin {
 		t.Errorf("complete answered after %v, want within %v", took, pageWithin)
 	}
@@ -93,7 +95,7 @@ func TestSlowPaymentCreationIsNotCalledFailed(t *testing.T) {
 	deadline := time.Now().Add(createTook + 5*time.Second)
 	var e ledger.Entry
 	for time.Now().Before(deadline) {
-		es, _ := entries(t, h)
+		es, _ := bfftest.Entries(t, h)
 		if len(es) != 1 {
 			t.Fatalf("%d ledger entries for one payment", len(es))
 		}
@@ -113,31 +115,31 @@ func TestSlowPaymentCreationIsNotCalledFailed(t *testing.T) {
 // poll started a detached settler step of its own, and each asked the provider again).
 func TestStatusPollsJoinTheRunningStep(t *testing.T) {
 	var calls atomic.Int32
-	h := newHarness(t, harnessOpts{sandbox: true,
-		wrapPayments: func(p upstream.Payments) upstream.Payments {
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true,
+		WrapPayments: func(p upstream.Payments) upstream.Payments {
 			return slowCreate{Payments: p, took: 3500 * time.Millisecond, calls: &calls}
 		}})
-	h.find(bkPaid2)
-	doc := h.startEdit(t)
+	h.Find(bfftest.BkPaid2)
+	doc := h.StartEdit(t)
 	typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
-	h.submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
-	resp, body := h.post("/booking/edit/complete", "/booking/edit", nil)
+	h.Submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
+	resp, body := h.Post("/booking/edit/complete", "/booking/edit", nil)
 	status := resp.Header.Get("Location")
 	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(status, "/booking/edit/status/") {
 		t.Fatalf("complete: status %d, Location %q; want 303 to the status page: %s", resp.StatusCode, status, body)
 	}
 	for range 2 { // two polls while the creation goes on (each waits out its budget)
-		if r, _ := h.get(status); r.StatusCode != http.StatusOK {
+		if r, _ := h.Get(status); r.StatusCode != http.StatusOK {
 			t.Fatalf("status page: %d", r.StatusCode)
 		}
 	}
-	if err := h.srv.Wait(context.Background()); err != nil {
+	if err := h.Srv.Wait(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if n := calls.Load(); n != 1 {
 		t.Errorf("the provider was asked %d times for the payment, want once (the polls join the step)", n)
 	}
-	es, _ := entries(t, h)
+	es, _ := bfftest.Entries(t, h)
 	if len(es) != 1 || es[0].State != ledger.StateRedirected {
 		t.Errorf("entries %+v, want one, redirected", es)
 	}
@@ -146,7 +148,7 @@ func TestStatusPollsJoinTheRunningStep(t *testing.T) {
 // TestWaitWaitsForMoneySteps: Wait returns once the steps running in the background end, and
 // gives up with ctx.
 func TestWaitWaitsForMoneySteps(t *testing.T) {
-	s := newBareServer(t, Config{ReadBudget: 10 * time.Millisecond})
+	s := newBareServer(t, bff.Config{ReadBudget: 10 * time.Millisecond})
 	release := make(chan struct{})
 	ended := make(chan struct{})
 	if _, done, _ := s.MoneyStep(context.Background(), "entry:1", func(context.Context) (any, error) {

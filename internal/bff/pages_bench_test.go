@@ -1,4 +1,4 @@
-package bff
+package bff_test
 
 import (
 	"fmt"
@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
-
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
+	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
 	co "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
@@ -58,7 +58,7 @@ func BenchmarkPages(b *testing.B) {
 	// hello-mw: the hello handler on the server's own Echo (its Use chain: request id, recover,
 	// metrics and log, security headers and CSP nonce, session, device, language, body limit,
 	// CSRF, staff sign-in) and through s.ServeHTTP (the Compressed wrapper), as the pages are.
-	h.srv.echo.GET(benchHelloPath, helloHandler)
+	h.Srv.Echo.GET(benchHelloPath, helloHandler)
 	mwVisitor := pages[0].visitor
 	helloMwReq := func() {
 		if rec := mwVisitor.serve(benchHelloPath, nil); rec.Code != http.StatusOK {
@@ -78,19 +78,19 @@ func BenchmarkPages(b *testing.B) {
 	})
 	b.Run("hello-mw", func(b *testing.B) {
 		b.ReportAllocs()
-		writes := h.store.commits.Load()
+		writes := h.Store.Commits.Load()
 		for b.Loop() {
 			helloMwReq()
 		}
 		n := float64(b.N)
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n/helloNs, "x-hello")
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n/helloMwNs, "x-hello-mw")
-		b.ReportMetric(float64(h.store.commits.Load()-writes)/n, "store-writes/op")
+		b.ReportMetric(float64(h.Store.Commits.Load()-writes)/n, "store-writes/op")
 	})
 	for _, p := range pages {
 		b.Run(p.name, func(b *testing.B) {
 			b.ReportAllocs()
-			calls, writes := upstream.calls.Load(), h.store.commits.Load()
+			calls, writes := upstream.calls.Load(), h.Store.Commits.Load()
 			var wire int
 			for b.Loop() {
 				rec := p.visitor.serve(p.path, p.header)
@@ -103,7 +103,7 @@ func BenchmarkPages(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n/helloNs, "x-hello")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n/helloMwNs, "x-hello-mw")
 			b.ReportMetric(float64(upstream.calls.Load()-calls)/n, "upstream/op")
-			b.ReportMetric(float64(h.store.commits.Load()-writes)/n, "store-writes/op")
+			b.ReportMetric(float64(h.Store.Commits.Load()-writes)/n, "store-writes/op")
 			b.ReportMetric(float64(wire), "wire-B/op")
 		})
 	}
@@ -161,20 +161,20 @@ func serveHello(e *echo.Echo) {
 
 // check GETs the page once and fails unless it answers 200.
 func (v *benchVisitor) check(path string, header http.Header) {
-	v.t.Helper()
+	v.T.Helper()
 	if rec := v.serve(path, header); rec.Code != http.StatusOK {
-		v.t.Fatalf("GET %s: status %d: %.500s", path, rec.Code, rec.Body.String())
+		v.T.Fatalf("GET %s: status %d: %.500s", path, rec.Code, rec.Body.String())
 	}
 }
 
 func benchBookingPage(v *benchVisitor) (string, http.Header) {
-	v.find(bkPaid1)
+	v.Find(bfftest.BkPaid1)
 	return "/booking/current", nil
 }
 
 func benchEditPage(v *benchVisitor) (string, http.Header) {
-	v.find(bkPaid2)
-	v.startEdit(v.t)
+	v.Find(bfftest.BkPaid2)
+	v.StartEdit(v.T)
 	return "/booking/edit", nil
 }
 
@@ -183,10 +183,10 @@ func benchEditPage(v *benchVisitor) (string, http.Header) {
 func benchSeatMap(session, seats int) func(*benchVisitor) (string, http.Header) {
 	return func(v *benchVisitor) (string, http.Header) {
 		page := fmt.Sprintf("/whats-on/0001/%d", session)
-		resp, body := v.post(page, page, url1Adult())
-		expectRedirect(v.t, resp, body, "/checkout/seats")
-		if got := v.page("/checkout/seats", http.StatusOK).Find(`[data-testid="seatmap"] input[name="seat"]`).Length(); got != seats {
-			v.t.Fatalf("session %d: the seat map shows %d seat inputs (auditorium of %d)", session, got, seats)
+		resp, body := v.Post(page, page, bfftest.Url1Adult())
+		bfftest.ExpectRedirect(v.T, resp, body, "/checkout/seats")
+		if got := v.Page("/checkout/seats", http.StatusOK).Find(`[data-testid="seatmap"] input[name="seat"]`).Length(); got != seats {
+			v.T.Fatalf("session %d: the seat map shows %d seat inputs (auditorium of %d)", session, got, seats)
 		}
 		return "/checkout/seats", nil
 	}
@@ -195,18 +195,18 @@ func benchSeatMap(session, seats int) func(*benchVisitor) (string, http.Header) 
 // benchReturnPoll buys a ticket up to the payment provider, pays there, and returns the
 // return page's htmx poll (the connector never completes the order, so it keeps waiting).
 func benchReturnPoll(v *benchVisitor) (string, http.Header) {
-	v.buyUpToSummary("1112", url1Adult())
-	_, landing := v.get(v.actAtProvider(v.pressPay(), "pay"))
-	poll, ok := v.doc(landing).Find(`[data-testid="poller"]`).Attr("hx-get")
+	v.BuyUpToSummary("1112", bfftest.Url1Adult())
+	_, landing := v.Get(v.ActAtProvider(v.PressPay(), "pay"))
+	poll, ok := v.Doc(landing).Find(`[data-testid="poller"]`).Attr("hx-get")
 	if !ok {
-		v.t.Fatalf("the return page does not poll: %s", landing)
+		v.T.Fatalf("the return page does not poll: %s", landing)
 	}
 	// The page's own poll names what it shows (co.PollShownParam) and is held until the order's next
 	// read (TestBenchConfirmationDelay measures that); without it the poll is answered at once
 	// from the poller's last read, which is the server's work per poll.
 	u, err := url.Parse(poll)
 	if err != nil {
-		v.t.Fatal(err)
+		v.T.Fatal(err)
 	}
 	q := u.Query()
 	q.Del(co.PollShownParam)
@@ -214,6 +214,6 @@ func benchReturnPoll(v *benchVisitor) (string, http.Header) {
 	// A slow run must not reach the point where the site gives the payment up.
 	old := checkoutflow.GiveUpAfter
 	checkoutflow.GiveUpAfter = time.Hour
-	v.t.Cleanup(func() { checkoutflow.GiveUpAfter = old })
+	v.T.Cleanup(func() { checkoutflow.GiveUpAfter = old })
 	return u.String(), http.Header{"Hx-Request": {"true"}}
 }

@@ -21,7 +21,7 @@ type WebhookVerifier interface {
 // maxWebhookBytes bounds an event body. Ours are a few kilobytes, but Stripe's events carry the
 // whole object and can be far larger than the site's body limit (Config.BodyLimit, 64 KB),
 // which does not apply to this route.
-const maxWebhookBytes = 1 << 20
+const MaxWebhookBytes = 1 << 20
 
 // paymentWebhook acts on a verified provider event once: a completed or expired checkout
 // moves its ledger entry on (so an edit is applied even when the customer never comes back
@@ -35,8 +35,8 @@ func (s *Server) paymentWebhook(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	log := web.LoggerFrom(ctx, s.Logger)
-	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxWebhookBytes+1))
-	if err != nil || len(body) > maxWebhookBytes {
+	body, err := io.ReadAll(io.LimitReader(c.Request().Body, MaxWebhookBytes+1))
+	if err != nil || len(body) > MaxWebhookBytes {
 		return c.String(http.StatusBadRequest, "unreadable or too large event\n")
 	}
 	ev, err := s.webhooks.ParseWebhook(body, c.Request().Header.Get("Stripe-Signature"))

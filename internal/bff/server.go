@@ -111,24 +111,24 @@ type Deps struct {
 // Server is the BFF's HTTP handler: the kernel, and every flow mounted on it.
 type Server struct {
 	*visit.Visits
-	db       Pinger
-	echo     *echo.Echo
+	DB       Pinger
+	Echo     *echo.Echo
 	handler  http.Handler // echo wrapped in compression (web/compress.go)
-	upstream ReadyChecker
+	Upstream ReadyChecker
 
-	storage        *storage.DB
+	Storage        *storage.DB
 	attentionStore *attention.Store     // Needs attention's actions; nil without a database
-	collections    *tickets.Collections // our record of ticket printings (internal/bff/kiosk); nil without SQL
-	paymentMethod  string
+	Collections    *tickets.Collections // our record of ticket printings (internal/bff/kiosk); nil without SQL
+	PaymentMethod  string
 	webhooks       WebhookVerifier
 	inbox          *payevents.Inbox
 
 	bookingFlow  *booking.Handler      // finding, showing and changing a booking (internal/bff/booking)
-	swapFlow     *swap.Handler         // the seat swap flow (internal/bff/swap)
+	SwapFlow     *swap.Handler         // the seat swap flow (internal/bff/swap)
 	kioskFlow    *kiosk.Handler        // the kiosk: start screen, idle reset, collecting tickets (internal/bff/kiosk)
 	staffFlow    *staffpages.Handler   // the back office: accounts, terminals, audit trail (internal/bff/staff)
 	checkoutFlow *checkoutflow.Handler // buying tickets (internal/bff/checkout)
-	watcher      *checkout.Watcher     // the checkout flow's watcher of unconfirmed orders; nil without a database
+	Watcher      *checkout.Watcher     // the checkout flow's watcher of unconfirmed orders; nil without a database
 }
 
 // New builds the server and its routes.
@@ -189,9 +189,9 @@ func New(d Deps) (*Server, error) {
 	v := &visit.Visits{Kernel: k}
 	s := &Server{
 		Visits:        v,
-		db:            d.DB,
-		storage:       d.Storage,
-		paymentMethod: cmp.Or(d.PaymentMethod, "SANDBOXPAY"),
+		DB:            d.DB,
+		Storage:       d.Storage,
+		PaymentMethod: cmp.Or(d.PaymentMethod, "SANDBOXPAY"),
 		webhooks:      d.Webhooks,
 	}
 	if k.Now == nil {
@@ -204,7 +204,7 @@ func New(d Deps) (*Server, error) {
 		k.Background = context.Background()
 	}
 	if d.Ticketing != nil {
-		s.upstream = d.Ticketing
+		s.Upstream = d.Ticketing
 		// Shared reads: none waits on a read begun before the ticketing system answered well
 		// again, so the page after a slow spell works at once.
 		k.SeatPlans = seatplans.New(d.Ticketing, seatplans.Options{TTL: seatStatesTTL, ServeStaleFor: seatStatesServedStale, Health: d.Ticketing})
@@ -230,14 +230,14 @@ func New(d Deps) (*Server, error) {
 		k.Sales = v.Purchases
 		k.CustomerStrip = v.CustomerStrip
 		s.inbox = payevents.New(d.Storage.SQL)
-		s.collections = tickets.NewCollections(d.Storage.SQL)
+		s.Collections = tickets.NewCollections(d.Storage.SQL)
 		s.attentionStore = attention.New(d.Storage.SQL, func() time.Time { return k.Now() })
 	}
 	if k.Limits == nil {
 		k.Limits = defaultLimits(d.Storage)
 	}
-	s.checkoutFlow = checkoutflow.New(v, s.paymentMethod)
-	s.watcher = s.checkoutFlow.Watcher()
+	s.checkoutFlow = checkoutflow.New(v, s.PaymentMethod)
+	s.Watcher = s.checkoutFlow.Watcher()
 	if d.Storage != nil && d.Ticketing != nil {
 		if err := s.setUpMail(d.Mail, d.Storage); err != nil {
 			return nil, err
@@ -248,13 +248,13 @@ func New(d Deps) (*Server, error) {
 	e.HideBanner = true
 	e.HidePort = true
 	e.Logger.SetOutput(discard{})
-	e.IPExtractor = ipExtractor(d.Config.TrustedProxies)
-	s.echo = e
+	e.IPExtractor = IpExtractor(d.Config.TrustedProxies)
+	s.Echo = e
 	if err := k.Use(e); err != nil {
 		return nil, err
 	}
 	s.bookingFlow = &booking.Handler{Visits: v}
-	s.swapFlow = s.newSwapFlow()
+	s.SwapFlow = s.newSwapFlow()
 	s.kioskFlow = s.newKioskFlow()
 	s.staffFlow = s.newStaffFlow()
 	s.registerRoutes()
@@ -276,11 +276,11 @@ func (s *Server) route(method, name string, h echo.HandlerFunc, m ...echo.Middle
 		s.Logger.Error("route has no path", "name", name)
 		return
 	}
-	s.echo.Add(method, p, h, m...).Name = name + "." + method
+	s.Echo.Add(method, p, h, m...).Name = name + "." + method
 }
 
 // ipExtractor trusts X-Forwarded-For only from the configured proxies.
-func ipExtractor(trusted []*net.IPNet) echo.IPExtractor {
+func IpExtractor(trusted []*net.IPNet) echo.IPExtractor {
 	if len(trusted) == 0 {
 		return echo.ExtractIPDirect()
 	}

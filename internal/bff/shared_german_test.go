@@ -1,4 +1,4 @@
-package bff
+package bff_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/text/language"
 
+	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -19,21 +20,8 @@ import (
 	"github.com/cinemabff/cinemabff/views/pages"
 )
 
-// localizer is the catalogs' localizer of a language, for tests that call helpers directly.
-func localizer(t testing.TB, tag language.Tag) *i18n.Localizer {
-	t.Helper()
-	c, err := i18n.Load(language.English)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c.For(tag)
-}
-
-// englishLocalizer is localizer(t, language.English).
-func englishLocalizer(t testing.TB) *i18n.Localizer { return localizer(t, language.English) }
-
 // speak makes h's client a browser that asks for lang (mail_lang_test.go's speaking).
-func speak(h *harness, lang string) { h.speaking(lang) }
+func speak(h *bfftest.Harness, lang string) { h.Speaking(lang) }
 
 // mustHave fails unless every want is in got.
 func mustHave(t *testing.T, what, got string, want ...string) {
@@ -48,12 +36,12 @@ func mustHave(t *testing.T, what, got string, want ...string) {
 // TestErrorPagesInGerman: a page that is not there, a refused form and an unexpected error
 // are explained in the browser's language, the way back included.
 func TestErrorPagesInGerman(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
-	h.srv.echo.GET("/test/boom", func(c echo.Context) error { return errBoom })
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{})
+	h.Srv.Echo.GET("/test/boom", func(c echo.Context) error { return errBoom })
 	speak(h, "de-DE,de;q=0.9")
 
-	resp, body := h.get("/no/such/page")
-	doc := h.doc(body)
+	resp, body := h.Get("/no/such/page")
+	doc := h.Doc(body)
 	if resp.StatusCode != http.StatusNotFound || doc.Find("html").AttrOr("lang", "") != "de" {
 		t.Fatalf("404: status %d, lang %q", resp.StatusCode, doc.Find("html").AttrOr("lang", ""))
 	}
@@ -63,8 +51,8 @@ func TestErrorPagesInGerman(t *testing.T) {
 	mustHave(t, "404 page", doc.Find(`[data-testid="error-page"]`).Text(), "Unter dieser Adresse gibt es keine Seite", "Zurück zur Startseite")
 
 	// A form without its token: the CSRF refusal.
-	resp, body = h.do("POST", "/booking", url.Values{"number": {"1"}}, nil)
-	doc = h.doc(body)
+	resp, body = h.Do("POST", "/booking", url.Values{"number": {"1"}}, nil)
+	doc = h.Doc(body)
 	if resp.StatusCode != http.StatusForbidden {
 		t.Fatalf("CSRF: status %d", resp.StatusCode)
 	}
@@ -73,8 +61,8 @@ func TestErrorPagesInGerman(t *testing.T) {
 	}
 	mustHave(t, "CSRF page", doc.Find(`[data-testid="error-page"]`).Text(), "Zu Ihrer Sicherheit", "laden Sie die Seite neu", "Zurück zur Startseite")
 
-	resp, body = h.get("/test/boom")
-	doc = h.doc(body)
+	resp, body = h.Get("/test/boom")
+	doc = h.Doc(body)
 	ref := doc.Find(`[data-testid="error-reference"]`).Text()
 	if resp.StatusCode != http.StatusInternalServerError || ref == "" {
 		t.Fatalf("500: status %d, reference %q", resp.StatusCode, ref)
@@ -86,19 +74,19 @@ func TestErrorPagesInGerman(t *testing.T) {
 // TestUpstreamErrorsInGerman: the errors made without the request at hand (fromUpstream,
 // slowUpstream) are written in the language of the page that shows them.
 func TestUpstreamErrorsInGerman(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{})
 	view := func(err error, lang string) pages.ErrorView {
 		req := httptest.NewRequest(http.MethodGet, "/booking", nil)
-		req = req.WithContext(i18n.NewContext(req.Context(), h.srv.Langs.ForCode(lang)))
-		return h.srv.ErrorView(err, h.srv.echo.NewContext(req, httptest.NewRecorder()))
+		req = req.WithContext(i18n.NewContext(req.Context(), h.Srv.Langs.ForCode(lang)))
+		return h.Srv.ErrorView(err, h.Srv.Echo.NewContext(req, httptest.NewRecorder()))
 	}
 	for _, tc := range []struct {
 		err              error
 		heading, message string
 	}{
-		{h.srv.FromUpstream(upstream.ErrOrderExpired, "/", "Zurück"), "Die Zeit ist abgelaufen", "wurden freigegeben"},
-		{h.srv.FromUpstream(upstream.ErrSeatsUnavailable, "/", "Zurück"), "Diese Plätze wurden gerade vergeben", "Bitte wählen Sie andere."},
-		{h.srv.FromUpstream(upstream.ErrUnavailable, "/", "Zurück"), "Das Kassensystem des Kinos ist gerade nicht erreichbar", "Es wurde nichts geändert."},
+		{h.Srv.FromUpstream(upstream.ErrOrderExpired, "/", "Zurück"), "Die Zeit ist abgelaufen", "wurden freigegeben"},
+		{h.Srv.FromUpstream(upstream.ErrSeatsUnavailable, "/", "Zurück"), "Diese Plätze wurden gerade vergeben", "Bitte wählen Sie andere."},
+		{h.Srv.FromUpstream(upstream.ErrUnavailable, "/", "Zurück"), "Das Kassensystem des Kinos ist gerade nicht erreichbar", "Es wurde nichts geändert."},
 		{web.SlowUpstream(context.DeadlineExceeded, "/", "Zurück"), "Das Kassensystem des Kinos antwortet gerade langsam", "nicht rechtzeitig geantwortet"},
 		{&web.Error{Code: web.ETooMany}, "Zu viele Anfragen", "Bitte warten Sie einen Moment"},
 	} {
@@ -116,10 +104,10 @@ func TestUpstreamErrorsInGerman(t *testing.T) {
 // (its legend, the seats' names, the live count's templates) through a refused choice to the
 // result with its ticket cards, dates and money written the German way.
 func TestSwapInGerman(t *testing.T) {
-	h := swapHarness(t, 100001)
+	h := bfftest.SwapHarness(t, 100001)
 	speak(h, "de")
-	resp, body := h.get(swapPath(100001, ""))
-	doc := h.doc(body)
+	resp, body := h.Get(bfftest.SwapPath(100001, ""))
+	doc := h.Doc(body)
 	if resp.StatusCode != http.StatusOK || doc.Find("html").AttrOr("lang", "") != "de" {
 		t.Fatalf("swap page: status %d, lang %q", resp.StatusCode, doc.Find("html").AttrOr("lang", ""))
 	}
@@ -176,7 +164,7 @@ func TestSwapInGerman(t *testing.T) {
 	}
 
 	// A choice the BFF refuses: explained in German, the form shown again.
-	resp, doc = h.reviewSwap(100001, []string{"1"}, []string{seat(1, 5, 15)})
+	resp, doc = h.ReviewSwap(100001, []string{"1"}, []string{bfftest.Seat(1, 5, 15)})
 	if resp.StatusCode != http.StatusUnprocessableEntity {
 		t.Fatalf("taken seat: status %d", resp.StatusCode)
 	}
@@ -185,7 +173,7 @@ func TestSwapInGerman(t *testing.T) {
 		t.Errorf("notice heading %q", got)
 	}
 	mustHave(t, "notice", notice.Text(), "Reihe F, Platz 14 ist nicht frei.")
-	resp, doc = h.reviewSwap(100001, []string{"1", "2"}, []string{seat(1, 5, 2)})
+	resp, doc = h.ReviewSwap(100001, []string{"1", "2"}, []string{bfftest.Seat(1, 5, 2)})
 	mustHave(t, "count notice", doc.Find(`[data-testid="notice-error"]`).Text(),
 		"Wählen Sie 2 neue Plätze", "Sie ändern die Plätze von 2 Tickets und haben 1 neuen Platz gewählt.")
 	if resp.StatusCode != http.StatusUnprocessableEntity {
@@ -193,8 +181,8 @@ func TestSwapInGerman(t *testing.T) {
 	}
 
 	// F11 to F3, confirmed, and the result.
-	res := swapThrough(t, h, 100001, []string{"1"}, []string{seat(1, 5, 2)})
-	if got := moves(res)["move-1"]; got != [2]string{"Reihe F, Platz 11", "Reihe F, Platz 3"} {
+	res := bfftest.SwapThrough(t, h, 100001, []string{"1"}, []string{bfftest.Seat(1, 5, 2)})
+	if got := bfftest.Moves(res)["move-1"]; got != [2]string{"Reihe F, Platz 11", "Reihe F, Platz 3"} {
 		t.Errorf("moves %v", got)
 	}
 	if got := res.Find("#swap-title").Text(); got != "Ihre Plätze wurden geändert" {
@@ -218,7 +206,7 @@ func TestSwapInGerman(t *testing.T) {
 
 // TestCountdownWordsInGerman: the words static/js/app.js speaks come from the page.
 func TestCountdownWordsInGerman(t *testing.T) {
-	ctx := i18n.NewContext(context.Background(), localizer(t, language.German))
+	ctx := i18n.NewContext(context.Background(), bfftest.Localizer(t, language.German))
 	w := components.CountdownWords(ctx)
 	for attr, want := range map[string]string{
 		"data-countdown-left": "noch {n} Minuten", "data-countdown-left-one": "noch {n} Minute",

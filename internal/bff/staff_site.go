@@ -12,7 +12,7 @@ func (s *Server) newStaffFlow() *staffpages.Handler {
 	h := &staffpages.Handler{
 		Visits:    s.Visits,
 		Attention: s.attentionStore,
-		Watcher:   s.watcher,
+		Watcher:   s.Watcher,
 		Links:     staffpages.Links{Device: s.URL(web.RouteDevice)},
 		Guards: staffpages.Guards{
 			Accounts: []echo.MiddlewareFunc{web.Guard(s.AccountsSupervisor)},

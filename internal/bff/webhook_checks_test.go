@@ -1,4 +1,4 @@
-package bff
+package bff_test
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cinemabff/cinemabff/internal/bff"
+	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -15,11 +17,11 @@ import (
 
 // heldEvent pays an edit at the provider with delivery by hand and returns the provider's
 // checkout.session.completed, not yet delivered.
-func heldEvent(t *testing.T, h *harness) payprovider.Event {
+func heldEvent(t *testing.T, h *bfftest.Harness) payprovider.Event {
 	t.Helper()
-	h.prov.SetWebhookURL("") // deliver by hand
-	payAndLeave(t, startPaidEdit(t, h))
-	ev, ok := h.prov.LastEvent("checkout.session.completed")
+	h.Prov.SetWebhookURL("") // deliver by hand
+	payAndLeave(t, bfftest.StartPaidEdit(t, h))
+	ev, ok := h.Prov.LastEvent("checkout.session.completed")
 	if !ok {
 		t.Fatal("no checkout.session.completed was made")
 	}
@@ -27,9 +29,9 @@ func heldEvent(t *testing.T, h *harness) payprovider.Event {
 }
 
 // postWebhook posts payload to the site's webhook with signature sig and returns the status.
-func postWebhook(t *testing.T, h *harness, payload []byte, sig string) int {
+func postWebhook(t *testing.T, h *bfftest.Harness, payload []byte, sig string) int {
 	t.Helper()
-	req, _ := http.NewRequest("POST", h.ts.URL+"/payments/webhook", bytes.NewReader(payload))
+	req, _ := http.NewRequest("POST", h.TS.URL+"/payments/webhook", bytes.NewReader(payload))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Stripe-Signature", sig)
 	resp, err := http.DefaultClient.Do(req)
@@ -50,17 +52,17 @@ func padded(payload []byte, size int) []byte {
 // TestWebhookRefusesFutureEvents: an event signed 10 minutes ahead of now is refused
 // like an old one and changes nothing; one signed now is taken.
 func TestWebhookRefusesFutureEvents(t *testing.T) {
-	h := newHarness(t, harnessOpts{sandbox: true})
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	ev := heldEvent(t, h)
 	for _, ahead := range []time.Duration{10 * time.Minute, time.Hour} {
-		if code := postWebhook(t, h, ev.Payload, payprovider.Signature(ev.Payload, testWebhookSecret, time.Now().Add(ahead))); code != http.StatusBadRequest {
+		if code := postWebhook(t, h, ev.Payload, payprovider.Signature(ev.Payload, bfftest.TestWebhookSecret, time.Now().Add(ahead))); code != http.StatusBadRequest {
 			t.Errorf("signed %v ahead: %d, want 400", ahead, code)
 		}
 	}
 	if e := waitEntry(t, h, ledger.StateRedirected); e.State != ledger.StateRedirected {
 		t.Fatalf("a refused event moved the entry: %s", e.State)
 	}
-	if code := postWebhook(t, h, ev.Payload, payprovider.Signature(ev.Payload, testWebhookSecret, time.Now().Add(time.Minute))); code != http.StatusOK {
+	if code := postWebhook(t, h, ev.Payload, payprovider.Signature(ev.Payload, bfftest.TestWebhookSecret, time.Now().Add(time.Minute))); code != http.StatusOK {
 		t.Fatalf("signed a minute ahead (clock skew): %d", code)
 	}
 	waitEntry(t, h, ledger.StateApplied)
@@ -69,22 +71,22 @@ func TestWebhookRefusesFutureEvents(t *testing.T) {
 // TestWebhookTakesLargeEvents: the site's 64 KB body limit is not the webhook's; a
 // signed 200 KB event is taken, one over the webhook's own limit is not.
 func TestWebhookTakesLargeEvents(t *testing.T) {
-	h := newHarness(t, harnessOpts{sandbox: true})
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	ev := heldEvent(t, h)
-	huge := padded(ev.Payload, maxWebhookBytes+1)
-	if code := postWebhook(t, h, huge, payprovider.Signature(huge, testWebhookSecret, time.Now())); code != http.StatusBadRequest && code != http.StatusRequestEntityTooLarge {
+	huge := padded(ev.Payload, bff.MaxWebhookBytes+1)
+	if code := postWebhook(t, h, huge, payprovider.Signature(huge, bfftest.TestWebhookSecret, time.Now())); code != http.StatusBadRequest && code != http.StatusRequestEntityTooLarge {
 		t.Errorf("an event over the webhook's limit: %d", code)
 	}
 	big := padded(ev.Payload, 200<<10)
 	if len(big) != 200<<10 {
 		t.Fatalf("padded to %d bytes", len(big))
 	}
-	if code := postWebhook(t, h, big, payprovider.Signature(big, testWebhookSecret, time.Now())); code != http.StatusOK {
+	if code := postWebhook(t, h, big, payprovider.Signature(big, bfftest.TestWebhookSecret, time.Now())); code != http.StatusOK {
 		t.Fatalf("a signed 200 KB event: %d, want 200", code)
 	}
 	waitEntry(t, h, ledger.StateApplied)
 	// Everything else keeps the site's limit.
-	resp, _ := h.do("POST", "/booking", map[string][]string{"x": {strings.Repeat("x", 100<<10)}}, nil)
+	resp, _ := h.Do("POST", "/booking", map[string][]string{"x": {strings.Repeat("x", 100<<10)}}, nil)
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("a 100 KB form: %d, want 413", resp.StatusCode)
 	}
@@ -114,11 +116,11 @@ func TestSettlementComparesTheCurrency(t *testing.T) {
 		{"eur", ledger.StateApplied},
 	} {
 		t.Run(tc.currency, func(t *testing.T) {
-			h := newHarness(t, harnessOpts{sandbox: true,
-				wrapPayments: func(p upstream.Payments) upstream.Payments { return paidIn{Payments: p, currency: tc.currency} }})
-			before := h.sb.Calls("CompleteEditBooking")
+			h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true,
+				WrapPayments: func(p upstream.Payments) upstream.Payments { return paidIn{Payments: p, currency: tc.currency} }})
+			before := h.SB.Calls("CompleteEditBooking")
 			ev := heldEvent(t, h)
-			code := postWebhook(t, h, ev.Payload, payprovider.Signature(ev.Payload, testWebhookSecret, time.Now()))
+			code := postWebhook(t, h, ev.Payload, payprovider.Signature(ev.Payload, bfftest.TestWebhookSecret, time.Now()))
 			e := waitEntry(t, h, tc.want)
 			if e.Currency != "EUR" {
 				t.Fatalf("the entry is in %q: the test expects EUR", e.Currency)
@@ -132,7 +134,7 @@ func TestSettlementComparesTheCurrency(t *testing.T) {
 			if !strings.Contains(e.LastError, "USD") {
 				t.Errorf("the entry's note %q does not name the currency", e.LastError)
 			}
-			if n := h.sb.Calls("CompleteEditBooking") - before; n != 0 {
+			if n := h.SB.Calls("CompleteEditBooking") - before; n != 0 {
 				t.Fatalf("%d complete-edit calls for a payment in another currency", n)
 			}
 		})

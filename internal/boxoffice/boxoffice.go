@@ -105,7 +105,7 @@ func (r *Register) Record(ctx context.Context, p Payment) (Payment, error) {
 	return earlier, nil
 }
 
-// ErrNotFound: no payment has that reference.
+// ErrNotFound says no payment has that reference.
 var ErrNotFound = errors.New("boxoffice: no payment with that reference")
 
 // Get is the payment recorded under reference (compared as Key does), or ErrNotFound.

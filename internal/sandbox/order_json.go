@@ -97,8 +97,7 @@ func pascalDeals(ds []Deal) []dealPascalJSON {
 }
 
 func camelDeal(d Deal) dealCamelJSON {
-	return dealCamelJSON{d.ID, d.Description, d.IsSeasonPass, d.IsTicketUpgrade, d.LimitPerOrder, d.RequiresLoyalty,
-		d.RequiresVoucher, d.ExcludesExistingDeals, d.ExcludesExistingDealsAvailable}
+	return dealCamelJSON(d)
 }
 
 // orderJSON renders an order. s.mu must be held; the result shares nothing

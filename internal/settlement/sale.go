@@ -39,7 +39,7 @@ type Sale struct {
 	Actor          string // the staff member at the counter; "" at a kiosk
 }
 
-// ErrNoSales: a sale on a card reader was asked for, and the settler has no Sales.
+// ErrNoSales says a sale on a card reader was asked for and the settler has no Sales.
 var ErrNoSales = errors.New("settlement: sales are not set up")
 
 // StartReaderSale writes the order's card-present payment of amount on readerID under tender.

@@ -122,7 +122,7 @@ func (st *Settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool
 		return st.apply(ctx, e)
 
 	case e.State == ledger.StateRefunded && e.Kind == ledger.KindRefund:
-		// A refund may be one part of several (refund_split.go): complete-edit waits for all.
+		// A refund may be one part of several (one per payment it goes back to): complete-edit waits for all.
 		return st.applyRefund(ctx, e)
 
 	case e.State == ledger.StateApplying:

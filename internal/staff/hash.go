@@ -21,7 +21,7 @@ type Params struct {
 	Threads uint8
 }
 
-// DefaultParams: 64 MiB, 3 passes, 2 lanes (about 100 ms on a current server core).
+// DefaultParams are 64 MiB, 3 passes, 2 lanes (about 100 ms on a current server core).
 var DefaultParams = Params{Memory: 64 * 1024, Time: 3, Threads: 2}
 
 // Validate reports whether p can be used: argon2 needs at least 8 KiB per lane.

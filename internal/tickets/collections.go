@@ -23,7 +23,7 @@ type Collection struct {
 	At            time.Time
 }
 
-// ErrNoCollection: the booking's tickets were never collected here.
+// ErrNoCollection says the booking's tickets were never collected here.
 var ErrNoCollection = errors.New("tickets: no ticket collection")
 
 // Collections is the store of ticket collections. It owns the table's SQL, so the kiosk and

@@ -27,7 +27,7 @@ type BookingModes struct {
 	Reservation int
 }
 
-// DefaultBookingModes: 0 sale (paid), 1 reservation (unpaid), as seen.
+// DefaultBookingModes are 0 sale (paid), 1 reservation (unpaid), as seen.
 var DefaultBookingModes = BookingModes{Sale: 0, Reservation: 1}
 
 func (m BookingModes) wire(b BookingMode) int {

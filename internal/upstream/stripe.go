@@ -355,7 +355,7 @@ type PaymentEvent struct {
 	Created   time.Time
 }
 
-// ErrBadSignature: a webhook whose signature is missing, wrong, for another
+// ErrBadSignature refuses a webhook whose signature is missing, wrong, for another
 // secret, or older than the tolerance.
 var ErrBadSignature = errors.New("payments: webhook signature not valid")
 

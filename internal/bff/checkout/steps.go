@@ -426,7 +426,7 @@ func (s *Handler) applyLoyalty(c echo.Context) error { return s.applyStoredValue
 
 // applyStoredValue pays part of the order with a card's number and PIN. Every refusal reads
 // the same (a wrong number, a wrong PIN, an empty card), refusals are limited per card number,
-// client and visit (storedvalue_limits.go), and the balance shows only after the right PIN.
+// client and visit (storedvalue.go), and the balance shows only after the right PIN.
 func (s *Handler) applyStoredValue(c echo.Context, sv storedValueCard) error {
 	v, err := s.requireBuy(c)
 	if err != nil {

@@ -126,7 +126,7 @@ func tooManyCardAttempts(l *i18n.Localizer, wait time.Duration) string {
 	return l.T("checkout.card_too_many", "Wait", l.Duration(wait))
 }
 
-// Stored value limits: gift cards and loyalty cards (storedvalue_limits.go). Only refused
+// Stored value limits: gift cards and loyalty cards. Only refused
 // attempts count, as above. Unlike a booking number, a card number is limited for everybody:
 // after five refusals it is refused for 15 minutes, whatever the PIN, from every client and
 // visit, so a PIN cannot be guessed by spreading the tries. The number counts as typed, known

@@ -149,7 +149,7 @@ func TestConnectorActions(t *testing.T) {
 			if after.Status != tc.wantStatus || after.CardNumberMasked != tc.wantCard {
 				t.Errorf("payment %s card %q", after.Status, after.CardNumberMasked)
 			}
-			pi, err := e.sc.V1PaymentIntents.Retrieve(ctx, before.ID, &stripe.PaymentIntentRetrieveParams{Params: stripe.Params{Expand: []*string{stripe.String("latest_charge")}}})
+			pi, err := e.sc.V1PaymentIntents.Retrieve(ctx, before.ID, &stripe.PaymentIntentRetrieveParams{Expand: []*string{stripe.String("latest_charge")}})
 			if err != nil || string(pi.Status) != tc.wantPIStatus {
 				t.Fatalf("payment intent over the API: %+v %v", pi, err)
 			}
@@ -232,7 +232,7 @@ func TestSeedPaid(t *testing.T) {
 	if again := e.p.SeedPaid("pi_seed100001", 1, "USD", "", ""); again.Amount != 2000 || again.LatestChargeID != seeded.LatestChargeID {
 		t.Errorf("reseeding changed the intent: %+v", again)
 	}
-	pi, err := e.sc.V1PaymentIntents.Retrieve(ctx, "pi_seed100001", &stripe.PaymentIntentRetrieveParams{Params: stripe.Params{Expand: []*string{stripe.String("latest_charge")}}})
+	pi, err := e.sc.V1PaymentIntents.Retrieve(ctx, "pi_seed100001", &stripe.PaymentIntentRetrieveParams{Expand: []*string{stripe.String("latest_charge")}})
 	if err != nil || pi.Status != "succeeded" || pi.LatestCharge.PaymentMethodDetails.Card.Brand != "mastercard" || pi.LatestCharge.PaymentMethodDetails.Card.Last4 != "5454" {
 		t.Fatalf("over the API: %+v %v", pi, err)
 	}

@@ -194,7 +194,7 @@ func TestPayOnHostedPage(t *testing.T) {
 	if plain := e.retrieve(s.ID); plain.PaymentIntent == nil || plain.PaymentIntent.ID != pi.ID || plain.PaymentIntent.Amount != 0 {
 		t.Errorf("unexpanded payment_intent %+v", plain.PaymentIntent)
 	}
-	intent, err := e.sc.V1PaymentIntents.Retrieve(ctx, pi.ID, &stripe.PaymentIntentRetrieveParams{Params: stripe.Params{Expand: []*string{stripe.String("latest_charge")}}})
+	intent, err := e.sc.V1PaymentIntents.Retrieve(ctx, pi.ID, &stripe.PaymentIntentRetrieveParams{Expand: []*string{stripe.String("latest_charge")}})
 	if err != nil || intent.LatestCharge == nil || intent.LatestCharge.PaymentMethodDetails.Card.Last4 != "4444" {
 		t.Fatalf("payment intent retrieve: %+v %v", intent, err)
 	}
@@ -433,7 +433,7 @@ func TestRefunds(t *testing.T) {
 				}
 				ids = append(ids, rf.ID)
 			}
-			intent, err := e.sc.V1PaymentIntents.Retrieve(ctx, pi, &stripe.PaymentIntentRetrieveParams{Params: stripe.Params{Expand: []*string{stripe.String("latest_charge")}}})
+			intent, err := e.sc.V1PaymentIntents.Retrieve(ctx, pi, &stripe.PaymentIntentRetrieveParams{Expand: []*string{stripe.String("latest_charge")}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -443,7 +443,7 @@ func TestRefunds(t *testing.T) {
 		})
 	}
 	// Retrieve a refund, with its charge expanded.
-	got, err := e.sc.V1Refunds.Retrieve(ctx, ids[0], &stripe.RefundRetrieveParams{Params: stripe.Params{Expand: []*string{stripe.String("charge")}}})
+	got, err := e.sc.V1Refunds.Retrieve(ctx, ids[0], &stripe.RefundRetrieveParams{Expand: []*string{stripe.String("charge")}})
 	if err != nil || got.Amount != 300 || got.Charge == nil || got.Charge.AmountRefunded != 1000 {
 		t.Fatalf("retrieve refund: %+v %v", got, err)
 	}

@@ -103,12 +103,6 @@ func (r *TerminalReader) clone() TerminalReader {
 	return c
 }
 
-func (l *TerminalLocation) clone() TerminalLocation {
-	c := *l
-	c.Metadata = cloneMap(l.Metadata)
-	return c
-}
-
 // busy reports whether a reader has an action in progress.
 func (r *TerminalReader) busy() bool {
 	return r.Action != nil && r.Action.Status == ActionInProgress

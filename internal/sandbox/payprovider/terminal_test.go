@@ -76,7 +76,7 @@ func (e *env) present(readerID, number string) (*stripe.TerminalReader, error) {
 
 func (e *env) intentWithCharge(id string) *stripe.PaymentIntent {
 	e.t.Helper()
-	pi, err := e.sc.V1PaymentIntents.Retrieve(ctx, id, &stripe.PaymentIntentRetrieveParams{Params: stripe.Params{Expand: []*string{stripe.String("latest_charge")}}})
+	pi, err := e.sc.V1PaymentIntents.Retrieve(ctx, id, &stripe.PaymentIntentRetrieveParams{Expand: []*string{stripe.String("latest_charge")}})
 	if err != nil {
 		e.t.Fatalf("retrieve intent: %v", err)
 	}

@@ -236,10 +236,7 @@ type canvas struct {
 	dark       []bool
 }
 
-// image returns the canvas scaled up, with a white margin.
-func (c *canvas) image() image.Image { return c.imageAt(pxPerModule) }
-
-// imageAt is image with pxPerModule pixels per module.
+// imageAt returns the canvas scaled up to pxPerModule pixels per module, with a white margin.
 func (c *canvas) imageAt(pxPerModule int) image.Image {
 	w := (c.w + 2*marginModules) * pxPerModule
 	h := (c.h + 2*marginModules) * pxPerModule

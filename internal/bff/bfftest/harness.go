@@ -1,0 +1,447 @@
+// Package bfftest starts the whole site (the server of internal/bff with its stores, the sandbox
+// ticketing API and payment provider, a mail folder) on a random port for the HTTP tests of each
+// flow, and holds what those tests share: a visitor with a cookie jar that posts forms with their
+// CSRF token, the fixture bookings, staff accounts and enrolled devices, and helpers that walk a
+// purchase or an edit to a given step. Browser tests (internal/bff/browser) use it too; it never
+// imports a browser driver, so a flow's tests build without one.
+package bfftest
+
+import (
+	"cmp"
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/alexedwards/scs/v2"
+	"github.com/cinemabff/cinemabff/internal/bff"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/goldenapi"
+	"github.com/cinemabff/cinemabff/internal/keys"
+	"github.com/cinemabff/cinemabff/internal/mail"
+	"github.com/cinemabff/cinemabff/internal/names"
+	"github.com/cinemabff/cinemabff/internal/sandbox"
+	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
+	"github.com/cinemabff/cinemabff/internal/storage"
+	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/static"
+	"github.com/labstack/echo/v4"
+)
+
+// countingStore counts writes to the session store; it keeps the context-aware methods of the
+// store it wraps (the Redis store has only those working).
+type CountingStore struct {
+	scs.Store
+	Commits atomic.Int64
+}
+
+func (c *CountingStore) Commit(token string, b []byte, expiry time.Time) error {
+	return c.CommitCtx(context.Background(), token, b, expiry)
+}
+
+func (c *CountingStore) CommitCtx(ctx context.Context, token string, b []byte, expiry time.Time) error {
+	c.Commits.Add(1)
+	if cs, ok := c.Store.(scs.CtxStore); ok {
+		return cs.CommitCtx(ctx, token, b, expiry)
+	}
+	return c.Store.Commit(token, b, expiry)
+}
+
+func (c *CountingStore) FindCtx(ctx context.Context, token string) ([]byte, bool, error) {
+	if cs, ok := c.Store.(scs.CtxStore); ok {
+		return cs.FindCtx(ctx, token)
+	}
+	return c.Store.Find(token)
+}
+
+func (c *CountingStore) DeleteCtx(ctx context.Context, token string) error {
+	if cs, ok := c.Store.(scs.CtxStore); ok {
+		return cs.DeleteCtx(ctx, token)
+	}
+	return c.Store.Delete(token)
+}
+
+type HarnessOpts struct {
+	Sandbox         bool          // start the sandbox upstream and payment provider
+	Clock           sandbox.Clock // sandbox clock (nil: real time)
+	CompletionDelay time.Duration // sandbox connector delay (0: 20ms)
+	Now             func() time.Time
+	KioskIdle       time.Duration
+	DatabaseURL     string
+	SessionStore    storage.SessionStoreKind
+	RedisURL        string
+	PublicURL       string
+	Keys            []keys.Pair
+	Breaker         *upstream.BreakerSettings // the ticketing client's breaker (nil: the default)
+	CallTimeout     time.Duration             // the ticketing client's own timeout of a call (0: 5 s)
+	// upstreamURL points the server at a sandbox that is already running (another process's):
+	// its ticketing API there, its payment provider under /pay. wrapPayments wraps the provider.
+	UpstreamURL  string
+	WrapPayments func(upstream.Payments) upstream.Payments
+	Golden       *goldenapi.Server // an upstream answering with the golden bodies of the real wire
+	GoldenToken  string            // the token the BFF sends to it (default: testToken)
+	// mailTransport delivers customer e-mail (nil: .eml files in the harness's mailDir).
+	MailTransport mail.Transport
+	MailBackoff   func(attempt int) time.Duration // nil: the default
+	// trustedProxies believe X-Forwarded-For from these senders (the test client: loopback),
+	// so a test can speak as several client addresses.
+	TrustedProxies []*net.IPNet
+	MetricsToken   string // opens /metrics on the site (Config.MetricsToken)
+	// upstreamTransport wraps the transport of the sandbox's ticketing client (nil: as it is).
+	UpstreamTransport  func(next http.RoundTripper) http.RoundTripper
+	MaxOrdersPerClient int           // Config.MaxOrdersPerClient (0: the default)
+	AttentionAfter     time.Duration // Config.AttentionAfter (0: the default)
+	// markCollected: the operator configured the upstream's collection route
+	// (Config.MarkCollectedUpstream, -collection-path); false: the site records collections alone.
+	MarkCollected bool
+	Logger        *slog.Logger // the server's logger (nil: discarded, or stderr with TEST_LOG)
+}
+
+type Harness struct {
+	T           testing.TB
+	SB          *sandbox.Server
+	Prov        *payprovider.Provider
+	UpstreamURL string // sandbox base URL
+	Srv         *bff.Server
+	DB          *storage.DB // the site's database, for tests that read what was stored
+	TS          *httptest.Server
+	Store       *CountingStore
+	Client      *http.Client
+	MailDir     string       // where the default transport writes .eml files
+	MailDeps    bff.MailDeps // as given to the server
+	// dropAfter makes the payment provider process the next n API writes and then drop the
+	// connection without an answer (the request happened; the caller cannot know).
+	DropAfter *atomic.Int32
+}
+
+// newHarness starts the real server on a random port with the given stores.
+func NewHarness(t testing.TB, o HarnessOpts) *Harness {
+	t.Helper()
+	ctx := context.Background()
+	if o.DatabaseURL == "" {
+		o.DatabaseURL = "sqlite:" + filepath.Join(t.TempDir(), "test.db")
+	}
+	if o.SessionStore == "" {
+		o.SessionStore = storage.SessionsSQLite
+	}
+	db, err := storage.Open(ctx, o.DatabaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.Migrate(ctx, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	st, err := storage.NewSessionStore(ctx, o.SessionStore, db, o.RedisURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	cs := &CountingStore{Store: st.Store}
+	if o.Keys == nil {
+		k, err := keys.Generate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Keys, _ = keys.Parse(k)
+	}
+	assets, err := static.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.PublicURL == "" {
+		o.PublicURL = "http://127.0.0.1"
+	}
+	pu, _ := url.Parse(o.PublicURL)
+	logger := slog.New(slog.DiscardHandler)
+	if os.Getenv("TEST_LOG") != "" {
+		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	if o.Logger != nil {
+		logger = o.Logger
+	}
+	h := &Harness{T: t, DropAfter: new(atomic.Int32), DB: db}
+	bg, stopBackground := context.WithCancel(context.Background())
+	t.Cleanup(stopBackground) // background watchers end with the test
+	deps := bff.Deps{
+		Background:   bg,
+		Config:       bff.Config{SiteName: "Test Cinemas", PublicURL: pu, KioskIdle: o.KioskIdle, TrustedProxies: o.TrustedProxies, PasswordHashing: TestPasswordHashing},
+		Logger:       logger,
+		DB:           db,
+		Storage:      db,
+		SessionStore: cs,
+		Device:       device.NewStore(o.Keys, pu.Scheme == "https"),
+		CSRFKeys:     web.CSRFKeys(o.Keys),
+		Assets:       assets,
+		Now:          o.Now,
+	}
+	deps.Config.MetricsToken, deps.Config.MaxOrdersPerClient = o.MetricsToken, o.MaxOrdersPerClient
+	deps.Config.AttentionAfter = o.AttentionAfter
+	deps.Config.MarkCollectedUpstream = o.MarkCollected
+	h.MailDir = filepath.Join(t.TempDir(), "mail")
+	deps.Mail = bff.MailDeps{TicketKey: keys.Derive(o.Keys[0], "ticket-codes"), Transport: o.MailTransport, From: "Test Cinemas <tickets@test.example>",
+		Backoff: o.MailBackoff}
+	if deps.Mail.Transport == nil {
+		deps.Mail.Transport, deps.Mail.Dir, deps.Mail.ShowMailbox = mail.NewDir(h.MailDir), h.MailDir, true
+	}
+	h.MailDeps = deps.Mail
+	if o.Sandbox {
+		h.StartSandbox(&deps, o)
+	}
+	if o.Golden != nil {
+		h.StartGolden(&deps, o)
+	}
+	if o.UpstreamURL != "" {
+		c, err := upstream.New(o.UpstreamURL, TestToken, upstream.WithTimeout(5*time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := upstream.NewStripePayments(upstream.StripeOptions{BaseURL: o.UpstreamURL + "/pay", SecretKey: TestPayKey, Retries: PtrTo(int64(0))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		deps.Ticketing, deps.Payments, h.UpstreamURL = c, p, o.UpstreamURL
+	}
+	if o.WrapPayments != nil {
+		deps.Payments = o.WrapPayments(deps.Payments)
+	}
+	// The site's own URL is only known once it listens; the public URL must match it so the
+	// payment provider returns here.
+	ts := httptest.NewUnstartedServer(nil)
+	ts.Start()
+	t.Cleanup(ts.Close)
+	if h.Prov != nil {
+		h.Prov.SetWebhookURL(ts.URL + "/payments/webhook") // the provider's events come to the site
+	}
+	if o.PublicURL == "http://127.0.0.1" {
+		deps.Config.PublicURL, _ = url.Parse(ts.URL)
+	}
+	s, err := bff.New(deps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.Config.Handler = s
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	h.Srv, h.TS, h.Store, h.Client = s, ts, cs, client
+	return h
+}
+
+const (
+	TestToken         = "bff-test-token"
+	TestPayKey        = "sk_test_bff"
+	TestWebhookSecret = "whsec_bff_test"
+)
+
+func PtrTo[T any](v T) *T { return &v }
+
+// startSandbox runs the sandbox ticketing API and payment provider on their own port, as a
+// real upstream would be, and points the server's clients at them.
+func (h *Harness) StartSandbox(d *bff.Deps, o HarnessOpts) {
+	t := h.T
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	prov := payprovider.New(payprovider.Options{PublicURL: srv.URL + "/pay", APIKey: TestPayKey, WebhookSecret: TestWebhookSecret,
+		WebhookBackoff: 20 * time.Millisecond})
+	t.Cleanup(prov.Close)
+	delay := o.CompletionDelay
+	if delay == 0 {
+		delay = 20 * time.Millisecond
+	}
+	sb, err := sandbox.New(sandbox.Options{Token: TestToken, Clock: o.Clock, CompletionDelay: delay, Payments: prov})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The sandbox's names catalog, as the embedded default uses it.
+	if d.Names, err = names.Parse(sandbox.NamesCatalog); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sb.Close)
+	mux.Handle("/pay/", http.StripPrefix("/pay", h.Dropping(prov.Handler())))
+	mux.Handle("/", sb.Handler())
+	opts := []upstream.Option{
+		upstream.WithTimeout(cmp.Or(o.CallTimeout, 5*time.Second)),
+		upstream.WithRetry(upstream.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: 10 * time.Millisecond}),
+	}
+	if o.Breaker != nil {
+		opts = append(opts, upstream.WithBreaker(*o.Breaker))
+	}
+	if o.UpstreamTransport != nil {
+		opts = append(opts, upstream.WithHTTPClient(&http.Client{Transport: o.UpstreamTransport(upstream.NewTransport(0))}))
+	}
+	c, err := upstream.New(srv.URL, TestToken, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ListCinemas(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	p, err := upstream.NewStripePayments(upstream.StripeOptions{BaseURL: srv.URL + "/pay", SecretKey: TestPayKey, WebhookSecret: TestWebhookSecret,
+		Timeout: 5 * time.Second, Retries: PtrTo(int64(0))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Ticketing, d.Payments, d.Webhooks = c, p, p
+	d.Config.FormActionOrigins = []string{srv.URL}
+	h.SB, h.Prov, h.UpstreamURL = sb, prov, srv.URL
+}
+
+// dropping serves next, except that while dropAfter is set an API write (POST /v1/...) is
+// processed in full and then the connection is closed without the answer.
+func (h *Harness) Dropping(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || !strings.HasPrefix(r.URL.Path, "/v1/") || h.DropAfter == nil || h.DropAfter.Load() <= 0 {
+			next.ServeHTTP(w, r)
+			return
+		}
+		h.DropAfter.Add(-1)
+		next.ServeHTTP(httptest.NewRecorder(), r) // the provider does it
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				conn.Close() // and the answer is lost
+				return
+			}
+		}
+		panic(http.ErrAbortHandler)
+	})
+}
+
+// startGolden points the server at an upstream written from upstream-notes (internal/goldenapi)
+// instead of our sandbox.
+func (h *Harness) StartGolden(d *bff.Deps, o HarnessOpts) {
+	t := h.T
+	srv := httptest.NewServer(o.Golden)
+	t.Cleanup(srv.Close)
+	token := o.GoldenToken
+	if token == "" {
+		token = TestToken
+	}
+	c, err := upstream.New(srv.URL, token, upstream.WithTimeout(5*time.Second),
+		upstream.WithRetry(upstream.RetryPolicy{MaxAttempts: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prov := payprovider.New(payprovider.Options{PublicURL: srv.URL + "/pay", APIKey: TestPayKey, AdoptUnknownPayments: true})
+	t.Cleanup(prov.Close)
+	pay := httptest.NewServer(http.StripPrefix("/pay", prov.Handler()))
+	t.Cleanup(pay.Close)
+	p, err := upstream.NewStripePayments(upstream.StripeOptions{BaseURL: pay.URL + "/pay", SecretKey: TestPayKey, Retries: PtrTo(int64(0))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Ticketing, d.Payments = c, p
+	h.UpstreamURL = srv.URL
+}
+
+// do sends a request and returns the response with its body read.
+func (h *Harness) Do(method, path string, form url.Values, header http.Header) (*http.Response, string) {
+	h.T.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, h.TS.URL+path, body)
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	resp, err := h.Client.Do(req)
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	return resp, string(b)
+}
+
+func (h *Harness) Get(path string) (*http.Response, string) { return h.Do("GET", path, nil, nil) }
+
+// csrfToken scrapes the CSRF token from a page's form.
+func (h *Harness) CSRFToken(path string) string {
+	h.T.Helper()
+	_, body := h.Get(path)
+	doc := h.Doc(body)
+	tok, ok := doc.Find(`input[name="_csrf"]`).First().Attr("value")
+	if !ok || tok == "" {
+		h.T.Fatalf("no CSRF token on %s", path)
+	}
+	return tok
+}
+
+// post submits a form with the CSRF token scraped from tokenPage.
+func (h *Harness) Post(path, tokenPage string, form url.Values) (*http.Response, string) {
+	h.T.Helper()
+	if form == nil {
+		form = url.Values{}
+	}
+	form.Set("_csrf", h.CSRFToken(tokenPage))
+	return h.Do("POST", path, form, nil)
+}
+
+func (h *Harness) Doc(body string) *goquery.Document {
+	h.T.Helper()
+	d, err := goquery.NewDocumentFromReader(strings.NewReader(body))
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	return d
+}
+
+func (h *Harness) Cookie(name string) *http.Cookie {
+	u, _ := url.Parse(h.TS.URL)
+	for _, c := range h.Client.Jar.Cookies(u) {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+type GoquerySel = goquery.Selection
+
+func DocFrom(t testing.TB, r *http.Response) *goquery.Document {
+	t.Helper()
+	d, err := goquery.NewDocumentFromReader(r.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// addSessionProbe adds routes that write, read and renew a session value.
+func AddSessionProbe(h *Harness) {
+	h.Srv.Echo.POST("/test/put", func(c echo.Context) error {
+		h.Srv.Sessions.Put(c.Request().Context(), "probe", c.FormValue("v"))
+		return c.String(http.StatusOK, "stored")
+	})
+	h.Srv.Echo.GET("/test/get", func(c echo.Context) error {
+		return c.String(http.StatusOK, h.Srv.Sessions.GetString(c.Request().Context(), "probe"))
+	})
+	h.Srv.Echo.POST("/test/renew", func(c echo.Context) error {
+		if err := h.Srv.RenewSession(c); err != nil {
+			return err
+		}
+		return c.String(http.StatusOK, "renewed")
+	})
+}

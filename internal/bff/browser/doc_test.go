@@ -1,0 +1,5 @@
+// Package browser_test drives the mounted site in Chromium (chromedp): the pages as the customer's
+// phone, the counter terminal and the kiosk show them, their layout, focus, keyboard and touch,
+// and whole journeys. These tests need /usr/bin/chromium; they skip loudly without it and fail
+// when CI is set. The flows' HTTP tests, which need no browser, live beside each flow.
+package browser_test

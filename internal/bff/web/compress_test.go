@@ -1,0 +1,118 @@
+package web_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
+)
+
+// gunzip decompresses a gzip body or fails the test.
+func gunzip(t *testing.T, body string) string {
+	t.Helper()
+	zr, err := gzip.NewReader(strings.NewReader(body))
+	if err != nil {
+		t.Fatalf("not gzip: %v", err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("bad gzip: %v", err)
+	}
+	return string(b)
+}
+
+// TestGzipSeatMapPage: the seat map of the 412-seat auditorium comes back gzip-compressed, in
+// at most 15 KB, to a browser that accepts it.
+func TestGzipSeatMapPage(t *testing.T) {
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+	resp, body := h.Post("/whats-on/0001/1113", "/whats-on/0001/1113", bfftest.Url1Adult()) // 1113: screen 1, the 412-seat one
+	bfftest.ExpectRedirect(t, resp, body, "/checkout/seats")
+
+	_, plain := h.Do("GET", "/checkout/seats", nil, http.Header{"Accept-Encoding": {"identity"}})
+	resp, body = h.Do("GET", "/checkout/seats", nil, http.Header{"Accept-Encoding": {"gzip, deflate, br"}})
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	if ce := resp.Header.Get("Content-Encoding"); ce != "gzip" {
+		t.Fatalf("Content-Encoding %q, want gzip", ce)
+	}
+	if !strings.Contains(strings.Join(resp.Header.Values("Vary"), ","), "Accept-Encoding") {
+		t.Errorf("Vary %q lacks Accept-Encoding", resp.Header.Values("Vary"))
+	}
+	html := gunzip(t, body)
+	seats := h.Doc(html).Find(`[data-testid="seatmap"] input[name="seat"]`).Length()
+	if seats < 400 {
+		t.Fatalf("the page shows %d seat inputs: not the big auditorium's seat map", seats)
+	}
+	t.Logf("seat map page, %d seat inputs: %d bytes, %d gzipped (goal ≤ 15360)", seats, len(plain), len(body))
+	if len(body) > 15<<10 {
+		t.Errorf("gzipped seat map page is %d bytes", len(body))
+	}
+}
+
+// TestGzipWhatAndWhen: what is compressed and what is left alone.
+func TestGzipWhatAndWhen(t *testing.T) {
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+	png := append([]byte("\x89PNG\r\n\x1a\n"), bytes.Repeat([]byte{0}, 4096)...)
+	h.Srv.Echo.GET("/test/png", func(c echo.Context) error { return c.Blob(http.StatusOK, "image/png", png) })
+	css := h.Srv.Assets.Path("css/app.css")
+	js := h.Srv.Assets.Path("vendor/htmx-2.0.11.min.js")
+	gz := http.Header{"Accept-Encoding": {"gzip"}}
+	cases := []struct {
+		name     string
+		method   string
+		path     string
+		header   http.Header
+		wantGzip bool
+	}{
+		{"html page", "GET", "/booking", gz, true},
+		{"html page, no Accept-Encoding", "GET", "/booking", http.Header{"Accept-Encoding": {"identity"}}, false},
+		{"gzip refused by q=0", "GET", "/booking", http.Header{"Accept-Encoding": {"gzip;q=0"}}, false},
+		{"htmx fragment", "GET", "/booking", http.Header{"Accept-Encoding": {"gzip"}, "Hx-Request": {"true"}}, true},
+		{"css", "GET", css, gz, true},
+		{"js", "GET", js, gz, true},
+		{"HEAD of css", "HEAD", css, gz, false},
+		{"png: already compressed", "GET", "/test/png", gz, false},
+		{"tiny body", "GET", "/livez", gz, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := h.Do(tc.method, tc.path, nil, tc.header)
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("status %d", resp.StatusCode)
+			}
+			if got := resp.Header.Get("Content-Encoding") == "gzip"; got != tc.wantGzip {
+				t.Fatalf("gzip = %v (Content-Encoding %q), want %v", got, resp.Header.Get("Content-Encoding"), tc.wantGzip)
+			}
+			if tc.wantGzip {
+				body = gunzip(t, body)
+			}
+			if tc.method == "GET" && len(body) == 0 {
+				t.Fatal("empty body")
+			}
+		})
+	}
+}
+
+// TestGzipMetricsNotDoubleCompressed: /metrics compresses itself; the site must not compress
+// it again.
+func TestGzipMetricsNotDoubleCompressed(t *testing.T) {
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{MetricsToken: "scrape-token"})
+	h.Get("/booking")
+	resp, body := h.Do("GET", "/metrics", nil, http.Header{"Accept-Encoding": {"gzip"}, "Authorization": {"Bearer scrape-token"}})
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	if resp.Header.Get("Content-Encoding") == "gzip" {
+		body = gunzip(t, body)
+	}
+	if !strings.Contains(body, "# HELP") {
+		t.Fatalf("metrics not readable after one decompression: %.200q", body)
+	}
+}
