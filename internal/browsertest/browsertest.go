@@ -46,15 +46,24 @@ type Browser struct {
 	ctx context.Context // has run once: the browser is up and lives as long as this context
 }
 
-// NewBrowser starts a headless Chromium; it stops when the test ends.
+// NewBrowser starts a headless Chromium of the test's own; it stops when the test ends.
 func NewBrowser(t *testing.T) *Browser {
 	t.Helper()
-	path := testenv.Chromium(t)
+	ctx, stop, err := startChromium(testenv.Chromium(t), t.TempDir())
+	if err != nil {
+		t.Fatalf("start browser: %v", err)
+	}
+	t.Cleanup(stop)
+	return &Browser{ctx: ctx}
+}
+
+// startChromium starts a headless Chromium with its profile in dir.
+func startChromium(path, dir string) (context.Context, func(), error) {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(dir),
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
@@ -63,14 +72,15 @@ func NewBrowser(t *testing.T) *Browser {
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelCtx(); cancelAlloc() })
+	stop := func() { cancelCtx(); cancelAlloc() }
 	// The first call on a chromedp context starts the browser, which then lives as long as that
 	// call's context: not a page's deadline, or a step that runs out of time would take the
 	// browser with it and leave nothing to show what the page was doing (dumpFailure).
 	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start browser: %v", err)
+		stop()
+		return nil, nil, err
 	}
-	return &Browser{ctx: ctx}
+	return ctx, stop, nil
 }
 
 // NewPage opens a tab in a browser context of its own: no cookies, storage or cache are shared
@@ -78,15 +88,72 @@ func NewBrowser(t *testing.T) *Browser {
 // one. The tab closes when the test ends.
 func (b *Browser) NewPage(t *testing.T, o Options) *Page {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
+	return newTab(t, b.ctx, o)
+}
+
+// NewPage opens a tab in a browser context of its own (nothing shared with other tests' pages)
+// in the test binary's one Chromium, which the first page starts and Main stops. Starting a
+// browser per page cost about half of each browser test's time.
+func NewPage(t *testing.T, o Options) *Page {
+	t.Helper()
+	return newTab(t, sharedBrowser(t), o)
+}
+
+func newTab(t *testing.T, browser context.Context, o Options) *Page {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
 	return newPage(t, ctx, o)
 }
 
-// NewPage starts a fresh headless Chromium (own user-data dir) and opens a tab.
-func NewPage(t *testing.T, o Options) *Page {
+// shared is the test binary's one Chromium.
+var shared struct {
+	mu   sync.Mutex
+	ctx  context.Context
+	stop func()
+	dir  string
+}
+
+// sharedBrowser returns the running shared Chromium, starting it (again, if it has gone).
+func sharedBrowser(t *testing.T) context.Context {
 	t.Helper()
-	return newPage(t, NewBrowser(t).ctx, o)
+	path := testenv.Chromium(t)
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.ctx != nil && shared.ctx.Err() == nil {
+		return shared.ctx
+	}
+	stopShared()
+	dir, err := os.MkdirTemp("", "browsertest-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop, err := startChromium(path, dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		t.Fatalf("start browser: %v", err)
+	}
+	shared.ctx, shared.stop, shared.dir = ctx, stop, dir
+	return ctx
+}
+
+// stopShared stops the shared Chromium and removes its profile; shared.mu is held.
+func stopShared() {
+	if shared.stop != nil {
+		shared.stop()
+		os.RemoveAll(shared.dir)
+	}
+	shared.ctx, shared.stop, shared.dir = nil, nil, ""
+}
+
+// Main runs a test binary's tests and then stops the shared Chromium; the TestMain of a package
+// whose tests open pages calls it: os.Exit(browsertest.Main(m)).
+func Main(m *testing.M) int {
+	code := m.Run()
+	shared.mu.Lock()
+	stopShared()
+	shared.mu.Unlock()
+	return code
 }
 
 // newPage sets up the tab of ctx (a chromedp context) as o says.

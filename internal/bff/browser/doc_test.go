@@ -3,3 +3,12 @@
 // and whole journeys. These tests need /usr/bin/chromium; they skip loudly without it and fail
 // when CI is set. The flows' HTTP tests, which need no browser, live beside each flow.
 package browser_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/cinemabff/cinemabff/internal/browsertest"
+)
+
+func TestMain(m *testing.M) { os.Exit(browsertest.Main(m)) }
