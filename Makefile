@@ -27,12 +27,13 @@ check-prereqs:
 	@(exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null || echo "NOTE: Redis not on 127.0.0.1:6379: its tests will skip"
 	@(exec 3<>/dev/tcp/127.0.0.1/12111) 2>/dev/null || echo "NOTE: stripe-mock not on 127.0.0.1:12111: the payment adapter's Stripe-mock test will skip (.ci/run installs and starts it)"
 
-# fuzz runs every fuzz target for FUZZTIME each (go test allows one target per run).
+# fuzz runs every fuzz target for FUZZTIME each (go test allows one target per run). The targets
+# are found in the sources: listing them with go test -list would build every package's tests.
 fuzz:
-	@for pkg in $$(go list ./...); do \
-	  for f in $$(go test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
-	    echo "fuzz $$pkg $$f"; \
-	    go test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	@for f in $$(git ls-files '*_test.go' | xargs grep -l '^func Fuzz'); do \
+	  for t in $$(grep -o '^func Fuzz[A-Za-z0-9_]*' $$f | cut -c6-); do \
+	    echo "fuzz ./$$(dirname $$f) $$t"; \
+	    go test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./$$(dirname $$f) || exit 1; \
 	  done; \
 	done
 
