@@ -12,8 +12,10 @@ generate:
 
 # test runs the whole suite with the race detector. PostgreSQL, Redis and Chromium are used
 # for real; without them the tests that need them skip loudly (and fail when CI is set).
+# Three packages' tests run at once (go test's default is one per core, two here): much of the
+# time is spent waiting (on Chromium, on a slow upstream played out in real time), not computing.
 test: check-prereqs
-	go test -race -count=1 -timeout 20m ./...
+	go test -race -count=1 -timeout 20m -p 3 ./...
 
 # deps lists the direct dependencies behind their latest release and fails for any without a
 # reason written in docs/dependencies.md (it asks the Go module proxy).

@@ -21,6 +21,7 @@ func kioskTouchToStart(p *browsertest.Page, base string) {
 // TestBrowserKioskIdleReset: a kiosk left alone warns ("touch to continue"), then ends the visit
 // and returns to the start; it stays a kiosk.
 func TestBrowserKioskIdleReset(t *testing.T) {
+	t.Parallel() // mostly waiting out the idle timer and its 20 s warning: the wait overlaps others
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, KioskIdle: 4 * time.Second})
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
 	browserEnrol(t, p, h, device.Kiosk)

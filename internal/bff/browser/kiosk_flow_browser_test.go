@@ -174,6 +174,7 @@ func TestBrowserKioskCollectByKeypads(t *testing.T) {
 // TestBrowserKioskIdleCountdownContinue: left alone, the kiosk warns with a countdown of 20
 // seconds that runs down; Continue keeps the page as it was, with what was typed.
 func TestBrowserKioskIdleCountdownContinue(t *testing.T) {
+	t.Parallel() // mostly waiting out the idle timer and its 20 s warning: the wait overlaps others
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, KioskIdle: 2 * time.Second})
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
 	browserEnrol(t, p, h, device.Kiosk)
@@ -205,6 +206,7 @@ func TestBrowserKioskIdleCountdownContinue(t *testing.T) {
 // "Are you still there?" page after the idle time, and when its countdown runs out the visit
 // ends and the start screen comes back.
 func TestBrowserKioskIdleWithoutJavaScript(t *testing.T) {
+	t.Parallel() // mostly waiting out the idle timer and its 20 s warning: the wait overlaps others
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, KioskIdle: 2 * time.Second})
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920, NoJavaScript: true})
 	browserEnrol(t, p, h, device.Kiosk)
