@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 FUZZTIME ?= 30s
 
-.PHONY: run test generate fuzz fuzz-long bench bench-wrk lighthouse money check-prereqs deps
+.PHONY: run test test-fast generate fuzz fuzz-long bench bench-wrk lighthouse money check-prereqs deps
 
 run:
 	go run ./cmd/web
@@ -16,6 +16,10 @@ generate:
 # time is spent waiting (on Chromium, on a slow upstream played out in real time), not computing.
 test: check-prereqs
 	go test -race -count=1 -timeout 20m -p 3 ./...
+
+# test-fast runs every package's tests but the browser tests (no Chromium needed).
+test-fast:
+	go test -race -count=1 -timeout 20m -p 3 $$(go list ./... | grep -v /internal/bff/browser)
 
 # deps lists the direct dependencies behind their latest release and fails for any without a
 # reason written in docs/dependencies.md (it asks the Go module proxy).
