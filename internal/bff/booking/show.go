@@ -20,30 +20,30 @@ import (
 
 // requireBooking returns the booking bound to this visit, read fresh from the upstream.
 // Each of also runs beside the booking's own follow-up reads (bookings.Reader.Read).
-func (s *Handler) requireBooking(c echo.Context, also ...func(context.Context, cinema.Booking)) (cinema.Booking, visit.Bound, error) {
+func (h *Handler) requireBooking(c echo.Context, also ...func(context.Context, cinema.Booking)) (cinema.Booking, visit.Bound, error) {
 	l := web.Loc(c)
-	bb, ok := s.BoundBooking(c)
+	bb, ok := h.BoundBooking(c)
 	if !ok {
 		return cinema.Booking{}, bb, &web.Error{Code: web.ENotFound, Heading: l.T("booking.find_first"),
-			Message: l.T("booking.find_first_text"), BackURL: s.URL(web.RouteFindBooking), BackLabel: l.T("booking.find_title")}
+			Message: l.T("booking.find_first_text"), BackURL: h.URL(web.RouteFindBooking), BackLabel: l.T("booking.find_title")}
 	}
-	b, err := s.ReadBooking(c.Request().Context(), bb.CinemaID, bb.Number, also...)
+	b, err := h.ReadBooking(c.Request().Context(), bb.CinemaID, bb.Number, also...)
 	if err != nil {
-		return cinema.Booking{}, bb, s.FromUpstream(err, s.URL(web.RouteFindBooking), l.T("booking.find_title"))
+		return cinema.Booking{}, bb, h.FromUpstream(err, h.URL(web.RouteFindBooking), l.T("booking.find_title"))
 	}
 	return b, bb, nil
 }
 
 // showBooking is the booking page.
-func (s *Handler) showBooking(c echo.Context) error {
+func (h *Handler) showBooking(c echo.Context) error {
 	var types sessionTypes // read beside the seat plan, not after it
-	b, _, err := s.requireBooking(c, types.reader(s))
+	b, _, err := h.requireBooking(c, types.reader(h))
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	ci := s.CinemaByID(ctx, b.CinemaID)
+	ci := h.CinemaByID(ctx, b.CinemaID)
 	v := view.BookingView{
 		Number:    fmt.Sprint(b.Number),
 		FilmTitle: b.Session.FilmTitle,
@@ -53,7 +53,7 @@ func (s *Handler) showBooking(c echo.Context) error {
 		Total:     l.Money(b.Total),
 		Paid:      b.LikelyPaid(),
 		CSRFToken: web.CSRFToken(c),
-		EndURL:    s.URL(web.RouteBookingForget),
+		EndURL:    h.URL(web.RouteBookingForget),
 	}
 	for _, t := range b.Tickets {
 		v.Tickets = append(v.Tickets, view.TicketRow{Description: t.Description, Seat: words.Seat(l, t.Seat), Price: l.Money(t.Price), Package: t.InPackage()})
@@ -66,28 +66,28 @@ func (s *Handler) showBooking(c echo.Context) error {
 	for _, p := range b.Payments {
 		v.Payments = append(v.Payments, paymentText(l, p))
 	}
-	if msg := s.PopFlash(c); msg != "" {
+	if msg := h.PopFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
 	if v.Notice == nil {
-		v.Notice = s.refundUnderWayNotice(c, b.Number) // a refund of this visit's change, part by part
+		v.Notice = h.refundUnderWayNotice(c, b.Number) // a refund of this visit's change, part by part
 	}
-	if raw := s.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
+	if raw := h.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
 		v.Changes = strings.Split(raw, "\n")
-		if key := s.Sessions.PopString(ctx, visit.SessMailKey); s.AtCounter(c) {
-			v.MailLine = s.CounterMailLine(ctx, key)
+		if key := h.Sessions.PopString(ctx, visit.SessMailKey); h.AtCounter(c) {
+			v.MailLine = h.CounterMailLine(ctx, key)
 		} else {
-			v.MailLine = s.MailLine(ctx, key)
+			v.MailLine = h.MailLine(ctx, key)
 		}
 	}
-	v.Actions = append(v.Actions, s.editAction(c, b, &types), s.showtimeAction(c, b, &types), s.swapAction(c, b))
-	window, open := s.ChangeWindow(c, b.CinemaID, b.Session.Showtime)
+	v.Actions = append(v.Actions, h.editAction(c, b, &types), h.showtimeAction(c, b, &types), h.swapAction(c, b))
+	window, open := h.ChangeWindow(c, b.CinemaID, b.Session.Showtime)
 	v.ChangeWindow, v.TicketsOpen = changeWindowLine(window, open, v.Actions)
 	title := l.T("booking.show_title", "Number", v.Number)
-	if s.AtCounter(c) {
+	if h.AtCounter(c) {
 		// The box office: who booked beside what can be done; the tickets are in the print view.
 		v.Counter, v.CustomerName, v.CustomerEmail = true, b.CustomerName, b.CustomerEmail
-		v.PrintURL, v.FindURL = s.URL(web.RouteBookingTickets), s.URL(web.RouteFindBooking)
+		v.PrintURL, v.FindURL = h.URL(web.RouteBookingTickets), h.URL(web.RouteFindBooking)
 		for i := range v.Actions {
 			if v.Actions[i].Enabled {
 				v.Actions[i].Primary = true
@@ -98,34 +98,34 @@ func (s *Handler) showBooking(c echo.Context) error {
 			title = l.T("booking.counter.show_title", "Number", v.Number, "Name", b.CustomerName)
 		}
 	} else {
-		v.TicketCards = s.TicketsView(ctx, b, s.URL(web.RouteBookingTickets))
+		v.TicketCards = h.TicketsView(ctx, b, h.URL(web.RouteBookingTickets))
 		if !web.IsKiosk(c) {
-			v.CalendarURL = s.URL(web.RouteBookingCalendar)
+			v.CalendarURL = h.URL(web.RouteBookingCalendar)
 		}
 	}
-	return s.Render(c, http.StatusOK, title, view.Show(v))
+	return h.Render(c, http.StatusOK, title, view.Show(v))
 }
 
 // showBookingTickets is the print view of the booking's tickets.
-func (s *Handler) showBookingTickets(c echo.Context) error {
-	b, _, err := s.requireBooking(c)
+func (h *Handler) showBookingTickets(c echo.Context) error {
+	b, _, err := h.requireBooking(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	v := view.PrintView{Number: fmt.Sprint(b.Number), Tickets: s.TicketsView(ctx, b, ""), BackURL: s.URL(web.RouteBooking),
-		Counter: s.AtCounter(c)}
+	v := view.PrintView{Number: fmt.Sprint(b.Number), Tickets: h.TicketsView(ctx, b, ""), BackURL: h.URL(web.RouteBooking),
+		Counter: h.AtCounter(c)}
 	v.Tickets.Staff = v.Counter
 	if web.IsKiosk(c) {
-		v.Kiosk, v.DoneURL, v.CSRFToken = true, s.URL(web.RouteVisitReset), web.CSRFToken(c)
-		if key := s.Sessions.PopString(ctx, sessKioskPrint); key != "" {
+		v.Kiosk, v.DoneURL, v.CSRFToken = true, h.URL(web.RouteVisitReset), web.CSRFToken(c)
+		if key := h.Sessions.PopString(ctx, sessKioskPrint); key != "" {
 			v.AutoPrint = key
-			if raw := s.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
+			if raw := h.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
 				v.Changes = strings.Split(raw, "\n")
 			}
 		}
 	}
-	return s.Render(c, http.StatusOK, web.Loc(c).T("booking.print_title", "Number", v.Number), view.Print(v))
+	return h.Render(c, http.StatusOK, web.Loc(c).T("booking.print_title", "Number", v.Number), view.Print(v))
 }
 
 // changeWindowLine is what the booking page says about the cut-off, from the change window's
@@ -151,55 +151,55 @@ func changeWindowLine(text string, open bool, actions []view.Action) (line strin
 }
 
 // editAction is "Change this booking", or why it cannot be done online.
-func (s *Handler) editAction(c echo.Context, b cinema.Booking, types *sessionTypes) view.Action {
+func (h *Handler) editAction(c echo.Context, b cinema.Booking, types *sessionTypes) view.Action {
 	l := web.Loc(c)
 	a := view.Action{Label: l.T("booking.action_edit"), TestID: "action-edit", Shortcut: "e"}
-	if e, ok := s.CurrentEdit(c); ok && e.BookingNumber == b.Number {
-		a.Label, a.URL, a.Enabled = l.T("booking.action_edit_continue"), s.URL(web.RouteEdit), true
+	if e, ok := h.CurrentEdit(c); ok && e.BookingNumber == b.Number {
+		a.Label, a.URL, a.Enabled = l.T("booking.action_edit_continue"), h.URL(web.RouteEdit), true
 		return a
 	}
-	if reason := s.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
+	if reason := h.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
 		a.Reason = reason
 		return a
 	}
-	if reason := s.editUnavailableReason(c.Request().Context(), b, types); reason != "" {
+	if reason := h.editUnavailableReason(c.Request().Context(), b, types); reason != "" {
 		a.Reason = reason
 		return a
 	}
-	a.URL, a.Method, a.Enabled = s.URL(web.RouteEditStart), "post", true
+	a.URL, a.Method, a.Enabled = h.URL(web.RouteEditStart), "post", true
 	return a
 }
 
 // showtimeAction is "Change showtime" (move the booking to another show), or why it cannot
 // be done online. It is an edit, so the edit's rules apply.
-func (s *Handler) showtimeAction(c echo.Context, b cinema.Booking, types *sessionTypes) view.Action {
+func (h *Handler) showtimeAction(c echo.Context, b cinema.Booking, types *sessionTypes) view.Action {
 	l := web.Loc(c)
 	a := view.Action{Label: l.T("showtime.action"), TestID: "action-showtime", Shortcut: "t"}
-	if e, ok := s.CurrentEdit(c); ok && e.BookingNumber == b.Number {
+	if e, ok := h.CurrentEdit(c); ok && e.BookingNumber == b.Number {
 		a.Reason = l.T("showtime.action_during_edit")
 		return a
 	}
-	if reason := s.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
+	if reason := h.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
 		a.Reason = reason
 		return a
 	}
-	if reason := s.editUnavailableReason(c.Request().Context(), b, types); reason != "" {
+	if reason := h.editUnavailableReason(c.Request().Context(), b, types); reason != "" {
 		a.Reason = reason
 		return a
 	}
-	a.URL, a.Enabled = s.URL(web.RouteShowtimes), true
+	a.URL, a.Enabled = h.URL(web.RouteShowtimes), true
 	return a
 }
 
 // swapAction is "Change seats" (seat swap of a paid booking), or why it cannot be done.
-func (s *Handler) swapAction(c echo.Context, b cinema.Booking) view.Action {
+func (h *Handler) swapAction(c echo.Context, b cinema.Booking) view.Action {
 	l := web.Loc(c)
 	a := view.Action{Label: l.T("booking.change_seats"), TestID: "action-swap", Shortcut: "s"}
-	if e, ok := s.CurrentEdit(c); ok && e.BookingNumber == b.Number {
+	if e, ok := h.CurrentEdit(c); ok && e.BookingNumber == b.Number {
 		a.Reason = l.T("booking.action_swap_during_edit")
 		return a
 	}
-	if reason := s.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
+	if reason := h.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
 		a.Reason = reason
 		return a
 	}
@@ -207,7 +207,7 @@ func (s *Handler) swapAction(c echo.Context, b cinema.Booking) view.Action {
 		a.Reason = reason
 		return a
 	}
-	a.URL, a.Enabled = s.URL(web.RouteSwapShow, b.CinemaID, b.Number), true
+	a.URL, a.Enabled = h.URL(web.RouteSwapShow, b.CinemaID, b.Number), true
 	return a
 }
 
@@ -215,7 +215,7 @@ func (s *Handler) swapAction(c echo.Context, b cinema.Booking) view.Action {
 // before asking the upstream (which has the last word).
 //
 // types are the session's ticket types when already read (nil or unread: read here).
-func (s *Handler) editUnavailableReason(ctx context.Context, b cinema.Booking, known *sessionTypes) string {
+func (h *Handler) editUnavailableReason(ctx context.Context, b cinema.Booking, known *sessionTypes) string {
 	if b.BeingEdited {
 		return web.EditRestrictionText(i18n.FromContext(ctx), "already_in_edit")
 	}
@@ -228,7 +228,7 @@ func (s *Handler) editUnavailableReason(ctx context.Context, b cinema.Booking, k
 	if known != nil && known.read {
 		types, err = known.types, known.err
 	} else {
-		types, err = s.SessionTicketTypes(ctx, b.CinemaID, b.Session.ID)
+		types, err = h.SessionTicketTypes(ctx, b.CinemaID, b.Session.ID)
 	}
 	if err != nil {
 		return "" // the upstream will refuse with the reason if it applies
@@ -318,9 +318,9 @@ func (st *sessionTypes) reader(s *Handler) func(context.Context, cinema.Booking)
 // refuseClosedEdit is refuseClosed for the edit in progress: the way on is cancelling it,
 // which still works and restores the booking as it was.
 // A move to another showtime respects both shows' cut-offs.
-func (s *Handler) refuseClosedEdit(c echo.Context, e visit.Edit) error {
+func (h *Handler) refuseClosedEdit(c echo.Context, e visit.Edit) error {
 	for _, at := range e.Showtimes() {
-		if err := s.RefuseClosed(c, e.CinemaID, at, s.URL(web.RouteEditCancel), web.Loc(c).T("booking.cancel_this_change")); err != nil {
+		if err := h.RefuseClosed(c, e.CinemaID, at, h.URL(web.RouteEditCancel), web.Loc(c).T("booking.cancel_this_change")); err != nil {
 			return err
 		}
 	}
@@ -329,9 +329,9 @@ func (s *Handler) refuseClosedEdit(c echo.Context, e visit.Edit) error {
 
 // editClosed is why the edit can no longer be completed (a cut-off of one of its shows has
 // passed), or "".
-func (s *Handler) editClosed(c echo.Context, e visit.Edit) string {
+func (h *Handler) editClosed(c echo.Context, e visit.Edit) string {
 	for _, at := range e.Showtimes() {
-		if reason := s.ChangesClosed(c, e.CinemaID, at); reason != "" {
+		if reason := h.ChangesClosed(c, e.CinemaID, at); reason != "" {
 			return reason
 		}
 	}

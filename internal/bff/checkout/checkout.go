@@ -33,24 +33,24 @@ func New(v *visit.Visits, paymentMethod string) *Handler {
 
 // Watcher is the watcher of unconfirmed orders (Needs attention checks an order with it); nil
 // without a database.
-func (s *Handler) Watcher() *purchases.Watcher {
-	if s.state == nil {
+func (h *Handler) Watcher() *purchases.Watcher {
+	if h.state == nil {
 		return nil
 	}
-	return s.state.watcher
+	return h.state.watcher
 }
 
 // ResumeWatchers picks up, after a restart, the unconfirmed orders a replica was watching.
-func (s *Handler) ResumeWatchers(ctx context.Context) (int, error) {
-	if s.state == nil {
+func (h *Handler) ResumeWatchers(ctx context.Context) (int, error) {
+	if h.state == nil {
 		return 0, nil
 	}
-	return s.state.watcher.Resume(ctx)
+	return h.state.watcher.Resume(ctx)
 }
 
 // StartWatchers checks unconfirmed orders in the background until ctx ends.
-func (s *Handler) StartWatchers(ctx context.Context, every time.Duration) {
-	if s.state != nil {
-		s.state.watcher.Start(ctx, every)
+func (h *Handler) StartWatchers(ctx context.Context, every time.Duration) {
+	if h.state != nil {
+		h.state.watcher.Start(ctx, every)
 	}
 }

@@ -13,31 +13,31 @@ import (
 // RecordAudit adds a row to the staff audit trail for the signed-in staff member (e.Actor may
 // name another, e.g. the supervisor who approved). Device comes from the request. A row that
 // cannot be written is logged as an error; the action itself has happened.
-func (s *Kernel) RecordAudit(c echo.Context, e audit.Entry) {
-	if s.Audit == nil {
+func (k *Kernel) RecordAudit(c echo.Context, e audit.Entry) {
+	if k.Audit == nil {
 		return
 	}
 	ctx := c.Request().Context()
 	if e.Actor == "" {
-		e.Actor = s.StaffUser(c)
+		e.Actor = k.StaffUser(c)
 	}
 	if e.Actor == "" {
 		return // a customer's own action: not a staff action
 	}
 	if e.Device == "" {
-		e.Device = s.DeviceLabel(c)
+		e.Device = k.DeviceLabel(c)
 	}
 	if e.At.IsZero() {
-		e.At = s.Now()
+		e.At = k.Now()
 	}
-	if err := s.Audit.Record(ctx, e); err != nil {
-		LoggerFrom(ctx, s.Logger).Error("audit row not written", "action", e.Action, "actor", e.Actor, "err", err)
+	if err := k.Audit.Record(ctx, e); err != nil {
+		LoggerFrom(ctx, k.Logger).Error("audit row not written", "action", e.Action, "actor", e.Actor, "err", err)
 	}
 }
 
 // DeviceLabel names the device for the audit trail: the enrolled name people know it by
 // ("Counter 2"), with the device id that stays the same across renames and re-enrolments.
-func (s *Kernel) DeviceLabel(c echo.Context) string {
+func (k *Kernel) DeviceLabel(c echo.Context) string {
 	d := DeviceOf(c)
 	if d.Name == "" {
 		return d.ID
@@ -51,8 +51,8 @@ func WhenWithSeconds(l *i18n.Localizer, t time.Time, zone *time.Location) string
 }
 
 // DefaultLocation is the time zone the trail's days are read in: the first cinema's.
-func (s *Kernel) DefaultLocation(ctx context.Context) *time.Location {
-	if list, err := s.Cinemas(ctx); err == nil && len(list) > 0 {
+func (k *Kernel) DefaultLocation(ctx context.Context) *time.Location {
+	if list, err := k.Cinemas(ctx); err == nil && len(list) > 0 {
 		return list[0].Location()
 	}
 	return time.Local

@@ -38,16 +38,16 @@ const (
 // until its read budget ends; done is false when it is still running then, and the step goes
 // on in the background (a ledger entry it leaves unfinished is the reconciler's: settle.go),
 // counted in s.steps so that shutdown waits for it (Wait).
-func (s *Kernel) MoneyStep(ctx context.Context, key string, step func(ctx context.Context) (any, error)) (v any, done bool, err error) {
-	wait := s.Cfg.ReadBudget
+func (k *Kernel) MoneyStep(ctx context.Context, key string, step func(ctx context.Context) (any, error)) (v any, done bool, err error) {
+	wait := k.Cfg.ReadBudget
 	if dl, ok := upstream.ReadDeadline(ctx); ok {
 		wait = time.Until(dl)
 	}
-	result := s.moneySteps.DoChan(key, func() (any, error) {
-		if s.steps.add() {
-			defer s.steps.done()
+	result := k.moneySteps.DoChan(key, func() (any, error) {
+		if k.steps.add() {
+			defer k.steps.done()
 		}
-		mctx, cancel := s.Detached(ctx)
+		mctx, cancel := k.Detached(ctx)
 		defer cancel()
 		return step(mctx)
 	})
@@ -57,7 +57,7 @@ func (s *Kernel) MoneyStep(ctx context.Context, key string, step func(ctx contex
 	case r := <-result:
 		return r.Val, true, r.Err
 	case <-t.C:
-		LoggerFrom(ctx, s.Logger).Warn("money step goes on after the page answered", "step", key, "waited", wait)
+		LoggerFrom(ctx, k.Logger).Warn("money step goes on after the page answered", "step", key, "waited", wait)
 		return nil, false, nil
 	}
 }
@@ -102,8 +102,8 @@ func (t *stepTracker) wait(ctx context.Context) error {
 // Wait waits until the money steps still running in the background end, or ctx does. Call it
 // after the HTTP server has shut down (no request starts another); a step it does not wait
 // for leaves its ledger entry to the reconciler of the next start.
-func (s *Kernel) Wait(ctx context.Context) error {
-	if err := s.steps.wait(ctx); err != nil {
+func (k *Kernel) Wait(ctx context.Context) error {
+	if err := k.steps.wait(ctx); err != nil {
 		return fmt.Errorf("money steps still running: %w", err)
 	}
 	return nil
@@ -151,23 +151,23 @@ func RetryURL(c echo.Context) string {
 // in the background (not done), the entry as the ledger has it now. That entry may still
 // change under the step: a page must not conclude from it (a payment still "created" may yet
 // be made); the status page tells the truth, and the reconciler finishes what the step leaves.
-func (s *Kernel) AdvanceWithin(ctx context.Context, id string) (entry ledger.Entry, done bool, err error) {
-	v, done, err := s.MoneyStep(ctx, "entry:"+id, func(ctx context.Context) (any, error) {
-		return s.Settler().Advance(ctx, id)
+func (k *Kernel) AdvanceWithin(ctx context.Context, id string) (entry ledger.Entry, done bool, err error) {
+	v, done, err := k.MoneyStep(ctx, "entry:"+id, func(ctx context.Context) (any, error) {
+		return k.Settler().Advance(ctx, id)
 	})
 	if done {
 		entry, _ = v.(ledger.Entry)
 		return entry, true, err
 	}
-	entry, err = s.Ledger.Get(ctx, id)
+	entry, err = k.Ledger.Get(ctx, id)
 	return entry, false, err
 }
 
 // AdvanceGroupWithin is advanceWithin for every part of a refund; the group's step is keyed
 // by its lead entry.
-func (s *Kernel) AdvanceGroupWithin(ctx context.Context, lead ledger.Entry) error {
-	_, _, err := s.MoneyStep(ctx, "group:"+lead.ID, func(ctx context.Context) (any, error) {
-		return s.Settler().AdvanceGroup(ctx, lead)
+func (k *Kernel) AdvanceGroupWithin(ctx context.Context, lead ledger.Entry) error {
+	_, _, err := k.MoneyStep(ctx, "group:"+lead.ID, func(ctx context.Context) (any, error) {
+		return k.Settler().AdvanceGroup(ctx, lead)
 	})
 	return err
 }
@@ -175,8 +175,8 @@ func (s *Kernel) AdvanceGroupWithin(ctx context.Context, lead ledger.Entry) erro
 // Detached is the context of a step that changes state upstream and that the page waits for
 // to the end (a seat swap, completing an order, the unpaid complete-edit): not cut off by the
 // read budget, a closed tab or a server that has answered, only by its own deadline.
-func (s *Kernel) Detached(ctx context.Context) (context.Context, context.CancelFunc) {
-	timeout := s.Cfg.MoneyStepTimeout
+func (k *Kernel) Detached(ctx context.Context) (context.Context, context.CancelFunc) {
+	timeout := k.Cfg.MoneyStepTimeout
 	if timeout <= 0 {
 		timeout = DefaultMoneyStepTimeout
 	}
@@ -185,12 +185,12 @@ func (s *Kernel) Detached(ctx context.Context) (context.Context, context.CancelF
 
 // StartReconciler finishes, in the background, every payment or refund that a request could
 // not finish (a crash, a failed upstream call): at once, then every interval, until ctx ends.
-func (s *Kernel) StartReconciler(ctx context.Context, every time.Duration) {
-	if s.Ledger == nil || s.Payments == nil || s.Ticketing == nil {
+func (k *Kernel) StartReconciler(ctx context.Context, every time.Duration) {
+	if k.Ledger == nil || k.Payments == nil || k.Ticketing == nil {
 		return
 	}
 	go func() {
-		st := s.Settler()
+		st := k.Settler()
 		for {
 			st.Reconcile(ctx)
 			select {
@@ -203,4 +203,4 @@ func (s *Kernel) StartReconciler(ctx context.Context, every time.Duration) {
 }
 
 // Reconcile runs one reconciliation pass now (tests, admin).
-func (s *Kernel) Reconcile(ctx context.Context) int { return s.Settler().Reconcile(ctx) }
+func (k *Kernel) Reconcile(ctx context.Context) int { return k.Settler().Reconcile(ctx) }

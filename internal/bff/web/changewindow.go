@@ -19,25 +19,25 @@ import (
 // closing time in the cinema's zone: "Changes possible until 19:30, 30 minutes before the
 // show." or the reason they are closed. An unknown showtime is open with no words (the
 // upstream has the last word).
-func (s *Kernel) ChangeWindow(c echo.Context, cinemaID string, showtime time.Time) (text string, open bool) {
+func (k *Kernel) ChangeWindow(c echo.Context, cinemaID string, showtime time.Time) (text string, open bool) {
 	if showtime.IsZero() {
 		return "", true
 	}
 	l := Loc(c)
 	// The box office may change a booking until the show starts: staff signed in at an
 	// enrolled counter, not a staff sign-in on any browser.
-	staff := s.AtCounter(c)
-	now := s.Now()
-	zone := s.CinemaByID(c.Request().Context(), cinemaID).Location()
+	staff := k.AtCounter(c)
+	now := k.Now()
+	zone := k.CinemaByID(c.Request().Context(), cinemaID).Location()
 	at := func(t time.Time) string {
 		if y, m, d := t.In(zone).Date(); !SameDay(now.In(zone), y, m, d) {
 			return l.T("booking.at_on_day", "Time", l.Time(t, zone, i18n.Clock), "Day", l.Time(t, zone, i18n.DayLong))
 		}
 		return l.T("booking.at_time", "Time", l.Time(t, zone, i18n.Clock))
 	}
-	cutoff := s.ChangePolicy.Cutoff(cinemaID)
-	closes := s.ChangePolicy.Closes(cinemaID, showtime, staff)
-	if s.ChangePolicy.Open(now, cinemaID, showtime, staff) {
+	cutoff := k.ChangePolicy.Cutoff(cinemaID)
+	closes := k.ChangePolicy.Closes(cinemaID, showtime, staff)
+	if k.ChangePolicy.Open(now, cinemaID, showtime, staff) {
 		if staff || cutoff == 0 {
 			return l.T("booking.window_open_until_start", "Time", at(closes)), true
 		}
@@ -54,8 +54,8 @@ func (s *Kernel) ChangeWindow(c echo.Context, cinemaID string, showtime time.Tim
 }
 
 // ChangesClosed is the reason changes are closed for this visit, or "" while they are open.
-func (s *Kernel) ChangesClosed(c echo.Context, cinemaID string, showtime time.Time) string {
-	if text, open := s.ChangeWindow(c, cinemaID, showtime); !open {
+func (k *Kernel) ChangesClosed(c echo.Context, cinemaID string, showtime time.Time) string {
+	if text, open := k.ChangeWindow(c, cinemaID, showtime); !open {
 		return text
 	}
 	return ""
@@ -63,12 +63,12 @@ func (s *Kernel) ChangesClosed(c echo.Context, cinemaID string, showtime time.Ti
 
 // RefuseClosed is the answer (409) to a change that arrives after the cut-off (an open edit
 // page, a replayed form), or nil while changes are open. Nothing has been sent upstream.
-func (s *Kernel) RefuseClosed(c echo.Context, cinemaID string, showtime time.Time, backURL, backLabel string) error {
-	reason := s.ChangesClosed(c, cinemaID, showtime)
+func (k *Kernel) RefuseClosed(c echo.Context, cinemaID string, showtime time.Time, backURL, backLabel string) error {
+	reason := k.ChangesClosed(c, cinemaID, showtime)
 	if reason == "" {
 		return nil
 	}
-	LoggerFrom(c.Request().Context(), s.Logger).Info("change refused after the cut-off", "path", c.Path(), "cinema", cinemaID, "showtime", showtime)
+	LoggerFrom(c.Request().Context(), k.Logger).Info("change refused after the cut-off", "path", c.Path(), "cinema", cinemaID, "showtime", showtime)
 	return &Error{Code: EConflict, Heading: Loc(c).T("booking.closed_heading"), Message: reason, BackURL: backURL, BackLabel: backLabel}
 }
 

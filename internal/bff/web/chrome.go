@@ -17,50 +17,50 @@ import (
 )
 
 // Chrome builds the page frame's view model for this request.
-func (s *Kernel) Chrome(c echo.Context, title string) layouts.Chrome {
+func (k *Kernel) Chrome(c echo.Context, title string) layouts.Chrome {
 	dev := DeviceOf(c)
 	l := Loc(c)
 	ch := layouts.Chrome{
 		Lang:      l.Lang(),
-		Languages: s.LanguageLinks(c),
+		Languages: k.LanguageLinks(c),
 		Title:     title,
-		SiteName:  s.Cfg.SiteName,
+		SiteName:  k.Cfg.SiteName,
 		Mode:      string(dev.Mode),
 		CSRFToken: CSRFToken(c),
-		CSSPath:   s.Assets.Path("css/app.css"),
-		HTMXPath:  s.Assets.Path("vendor/htmx-2.0.11.min.js"),
-		JSPath:    s.Assets.Path("js/app.js"),
-		IconPath:  s.Assets.Path("img/favicon.svg"),
-		HomeURL:   s.URL(RouteHome),
+		CSSPath:   k.Assets.Path("css/app.css"),
+		HTMXPath:  k.Assets.Path("vendor/htmx-2.0.11.min.js"),
+		JSPath:    k.Assets.Path("js/app.js"),
+		IconPath:  k.Assets.Path("img/favicon.svg"),
+		HomeURL:   k.URL(RouteHome),
 	}
 	current := c.Path()
 	findLabel := l.T("nav.my_booking")
-	if s.AtCounter(c) {
+	if k.AtCounter(c) {
 		findLabel = l.T("nav.counter_bookings") // staff find anyone's booking
 	}
 	for _, n := range []struct{ label, route string }{
 		{l.T("nav.whats_on"), RouteWhatsOn},
 		{findLabel, RouteFindBooking},
 	} {
-		ch.Nav = append(ch.Nav, layouts.Link{Label: n.label, URL: s.URL(n.route), Current: current == Paths[n.route]})
+		ch.Nav = append(ch.Nav, layouts.Link{Label: n.label, URL: k.URL(n.route), Current: current == Paths[n.route]})
 	}
-	if name := s.StaffMember(c); name != "" {
-		ch.StaffName, ch.SignOutURL = name, s.URL(RouteStaffSignOut)
-		ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.needs_attention"), URL: s.URL(RouteStaffAttention), Current: current == Paths[RouteStaffAttention]})
-		if s.IsSupervisor(c) {
-			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.audit"), URL: s.URL(RouteStaffAudit), Current: current == Paths[RouteStaffAudit]})
-			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.terminals"), URL: s.URL(RouteStaffDevices), Current: current == Paths[RouteStaffDevices]})
-			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.staff_accounts"), URL: s.URL(RouteStaffAccounts), Current: current == Paths[RouteStaffAccounts]})
+	if name := k.StaffMember(c); name != "" {
+		ch.StaffName, ch.SignOutURL = name, k.URL(RouteStaffSignOut)
+		ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.needs_attention"), URL: k.URL(RouteStaffAttention), Current: current == Paths[RouteStaffAttention]})
+		if k.IsSupervisor(c) {
+			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.audit"), URL: k.URL(RouteStaffAudit), Current: current == Paths[RouteStaffAudit]})
+			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.terminals"), URL: k.URL(RouteStaffDevices), Current: current == Paths[RouteStaffDevices]})
+			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.staff_accounts"), URL: k.URL(RouteStaffAccounts), Current: current == Paths[RouteStaffAccounts]})
 		}
 		if dev.Mode == device.Counter {
-			ch.NextCustomerURL = s.URL(RouteNextCustomer)
-			if s.CustomerStrip != nil {
-				ch.Customer = s.CustomerStrip(c)
+			ch.NextCustomerURL = k.URL(RouteNextCustomer)
+			if k.CustomerStrip != nil {
+				ch.Customer = k.CustomerStrip(c)
 			}
 		}
 	}
 	if dev.Mode == device.Kiosk {
-		s.KioskChrome(c, &ch) // kiosk_chrome.go: its own nav, the idle timer, the refresh without JavaScript
+		k.KioskChrome(c, &ch) // kiosk_chrome.go: its own nav, the idle timer, the refresh without JavaScript
 	}
 	return ch
 }
@@ -70,9 +70,9 @@ func (s *Kernel) Chrome(c echo.Context, title string) layouts.Chrome {
 // buffer first and written in one go with its Content-Length: the compressor (compress.go) then
 // sees the whole body at once instead of a flush per templ buffer, and a page that fails to
 // render has sent nothing yet, so the error page can still answer.
-func (s *Kernel) Render(c echo.Context, status int, title string, body templ.Component) error {
+func (k *Kernel) Render(c echo.Context, status int, title string, body templ.Component) error {
 	if IsHTMX(c) {
-		return s.Fragment(c, status, body)
+		return k.Fragment(c, status, body)
 	}
 	h := c.Response().Header()
 	h.Add("Vary", "HX-Request")
@@ -80,7 +80,7 @@ func (s *Kernel) Render(c echo.Context, status int, title string, body templ.Com
 	buf := getPageBuffer()
 	defer putPageBuffer(buf)
 	ctx := c.Request().Context()
-	if err := layouts.Base(s.Chrome(c, title)).Render(templ.WithChildren(ctx, body), buf); err != nil {
+	if err := layouts.Base(k.Chrome(c, title)).Render(templ.WithChildren(ctx, body), buf); err != nil {
 		return fmt.Errorf("render page: %w", err)
 	}
 	return writeBody(c, status, buf.Bytes())
@@ -91,7 +91,7 @@ func (s *Kernel) Render(c echo.Context, status int, title string, body templ.Com
 // revalidation only (no-cache instead of the site's no-store); when it has not changed the
 // browser's If-None-Match gets a 304 without the body (http.ServeContent answers it).
 // Fragments are rendered into a pooled buffer first, like pages.
-func (s *Kernel) Fragment(c echo.Context, status int, body templ.Component) error {
+func (k *Kernel) Fragment(c echo.Context, status int, body templ.Component) error {
 	h := c.Response().Header()
 	h.Add("Vary", "HX-Request")
 	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
@@ -140,4 +140,4 @@ func putPageBuffer(b *bytes.Buffer) {
 
 // Redirect sends the browser on after a POST (Post/Redirect/Get). For htmx requests it uses
 // HX-Redirect so the whole page changes, not a fragment.
-func (s *Kernel) Redirect(c echo.Context, to string) error { return Redirect(c, to) }
+func (k *Kernel) Redirect(c echo.Context, to string) error { return Redirect(c, to) }

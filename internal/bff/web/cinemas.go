@@ -20,29 +20,29 @@ const cinemaCacheTTL = 10 * time.Minute
 
 // Cinemas returns the cinemas, from the cache when fresh (Listings, when set: one read at a
 // time). On an upstream failure a stale list is better than none.
-func (s *Kernel) Cinemas(ctx context.Context) ([]cinema.Cinema, error) {
-	if s.Listings != nil {
-		return s.Listings.Cinemas(ctx)
+func (k *Kernel) Cinemas(ctx context.Context) ([]cinema.Cinema, error) {
+	if k.Listings != nil {
+		return k.Listings.Cinemas(ctx)
 	}
-	s.cinemaCache.mu.Lock()
-	defer s.cinemaCache.mu.Unlock()
-	if s.cinemaCache.list != nil && time.Since(s.cinemaCache.fetched) < cinemaCacheTTL {
-		return s.cinemaCache.list, nil
+	k.cinemaCache.mu.Lock()
+	defer k.cinemaCache.mu.Unlock()
+	if k.cinemaCache.list != nil && time.Since(k.cinemaCache.fetched) < cinemaCacheTTL {
+		return k.cinemaCache.list, nil
 	}
-	list, err := s.Ticketing.ListCinemas(ctx)
+	list, err := k.Ticketing.ListCinemas(ctx)
 	if err != nil {
-		if s.cinemaCache.list != nil {
-			return s.cinemaCache.list, nil
+		if k.cinemaCache.list != nil {
+			return k.cinemaCache.list, nil
 		}
 		return nil, err
 	}
-	s.cinemaCache.list, s.cinemaCache.fetched = list, time.Now()
+	k.cinemaCache.list, k.cinemaCache.fetched = list, time.Now()
 	return list, nil
 }
 
 // CinemaByID finds one cinema; an unknown id yields a UTC cinema with only its id.
-func (s *Kernel) CinemaByID(ctx context.Context, id string) cinema.Cinema {
-	list, err := s.Cinemas(ctx)
+func (k *Kernel) CinemaByID(ctx context.Context, id string) cinema.Cinema {
+	list, err := k.Cinemas(ctx)
 	if err == nil {
 		for _, c := range list {
 			if c.ID == id {

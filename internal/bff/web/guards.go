@@ -12,13 +12,13 @@ import (
 // handler behind a guard finds the signed-in member with staffUser or signedInStaff.
 
 // StaffOnly lets any signed-in staff member through.
-func (s *Kernel) StaffOnly() echo.MiddlewareFunc { return Guard(s.RequireStaff) }
+func (k *Kernel) StaffOnly() echo.MiddlewareFunc { return Guard(k.RequireStaff) }
 
 // SupervisorsOnly lets an enabled supervisor through; anybody else is asked to sign in as one
 // and comes back to back afterwards.
-func (s *Kernel) SupervisorsOnly(back string) echo.MiddlewareFunc {
-	return Guard(func(c echo.Context) error { return s.RequireSupervisor(c, back) })
+func (k *Kernel) SupervisorsOnly(back string) echo.MiddlewareFunc {
+	return Guard(func(c echo.Context) error { return k.RequireSupervisor(c, back) })
 }
 
 // CountersOnly lets staff signed in on an enrolled counter through.
-func (s *Kernel) CountersOnly() echo.MiddlewareFunc { return Guard(s.RequireCounter) }
+func (k *Kernel) CountersOnly() echo.MiddlewareFunc { return Guard(k.RequireCounter) }

@@ -20,23 +20,23 @@ import (
 // with; no handler checks staff by hand.
 
 // StaffUser is the signed-in staff member's username ("" when none).
-func (s *Kernel) StaffUser(c echo.Context) string { return s.SignInValue(c, SessStaffUser) }
+func (k *Kernel) StaffUser(c echo.Context) string { return k.SignInValue(c, SessStaffUser) }
 
 // StaffMember returns the signed-in staff member's name ("" when none).
-func (s *Kernel) StaffMember(c echo.Context) string { return s.SignInValue(c, SessStaffName) }
+func (k *Kernel) StaffMember(c echo.Context) string { return k.SignInValue(c, SessStaffName) }
 
 // SignInValue reads one value of the staff sign-in from the visit's session: "" for a request
 // that never reached the session middleware (an error page for it).
-func (s *Kernel) SignInValue(c echo.Context, key string) string {
+func (k *Kernel) SignInValue(c echo.Context, key string) string {
 	if loaded, _ := c.Get(CtxSessionLoaded).(bool); !loaded {
 		return ""
 	}
-	return s.Sessions.GetString(c.Request().Context(), key)
+	return k.Sessions.GetString(c.Request().Context(), key)
 }
 
 // SignedInStaff returns the signed-in staff member's account as checked at the start of this
 // request (enabled, session epoch current, not idle).
-func (s *Kernel) SignedInStaff(c echo.Context) (staff.Account, bool) {
+func (k *Kernel) SignedInStaff(c echo.Context) (staff.Account, bool) {
 	a, ok := c.Get(CtxStaffAccount).(staff.Account)
 	return a, ok
 }
@@ -45,19 +45,19 @@ func (s *Kernel) SignedInStaff(c echo.Context) (staff.Account, bool) {
 // enabled supervisor now. The role is read from the account (internal/staff), not from the
 // session, so a supervisor demoted or disabled since signing in is refused at once: the
 // account checkStaffSignIn read for this request, or else the account read here.
-func (s *Kernel) StaffRole(c echo.Context) (username string, supervisor bool) {
-	username = s.StaffUser(c)
-	if username == "" || s.Staff == nil {
+func (k *Kernel) StaffRole(c echo.Context) (username string, supervisor bool) {
+	username = k.StaffUser(c)
+	if username == "" || k.Staff == nil {
 		return username, false
 	}
-	if a, ok := s.SignedInStaff(c); ok && a.Username == username {
+	if a, ok := k.SignedInStaff(c); ok && a.Username == username {
 		return username, a.IsSupervisor()
 	}
 	ctx := c.Request().Context()
-	a, err := s.Staff.Get(ctx, username)
+	a, err := k.Staff.Get(ctx, username)
 	if err != nil {
 		if !errors.Is(err, staff.ErrNotFound) {
-			LoggerFrom(ctx, s.Logger).Error("staff account not readable: not treated as a supervisor", "user", username, "err", err)
+			LoggerFrom(ctx, k.Logger).Error("staff account not readable: not treated as a supervisor", "user", username, "err", err)
 		}
 		return username, false
 	}
@@ -65,48 +65,48 @@ func (s *Kernel) StaffRole(c echo.Context) (username string, supervisor bool) {
 }
 
 // IsSupervisor reports whether an enabled supervisor is signed in.
-func (s *Kernel) IsSupervisor(c echo.Context) bool {
-	_, sup := s.StaffRole(c)
+func (k *Kernel) IsSupervisor(c echo.Context) bool {
+	_, sup := k.StaffRole(c)
 	return sup
 }
 
 // AtCounter reports a signed-in staff member on a box-office device.
-func (s *Kernel) AtCounter(c echo.Context) bool {
-	return s.StaffUser(c) != "" && DeviceOf(c).Mode == device.Counter
+func (k *Kernel) AtCounter(c echo.Context) bool {
+	return k.StaffUser(c) != "" && DeviceOf(c).Mode == device.Counter
 }
 
 // RequireStaff lets signed-in staff through (nil); anyone else gets a 403 page that leads to
 // the sign-in.
-func (s *Kernel) RequireStaff(c echo.Context) error {
-	if s.StaffUser(c) != "" {
+func (k *Kernel) RequireStaff(c echo.Context) error {
+	if k.StaffUser(c) != "" {
 		return nil
 	}
 	l := Loc(c)
 	return &Error{Code: EForbidden, Heading: l.T("staff.staff_only_heading"),
 		Message: l.T("staff.staff_only_text"),
-		BackURL: s.URL(RouteStaffSignIn), BackLabel: l.T("staff.signin.title")}
+		BackURL: k.URL(RouteStaffSignIn), BackLabel: l.T("staff.signin.title")}
 }
 
 // RequireSupervisor lets a signed-in supervisor through (nil); anyone else gets the page that
 // says only a supervisor may do this and leads to sign-in (coming back to next afterwards).
-func (s *Kernel) RequireSupervisor(c echo.Context, next string) error {
-	user, sup := s.StaffRole(c)
+func (k *Kernel) RequireSupervisor(c echo.Context, next string) error {
+	user, sup := k.StaffRole(c)
 	if sup {
 		return nil
 	}
 	l := Loc(c)
 	msg := l.T("kiosk.supervisor_only")
 	if user != "" {
-		msg = l.T("kiosk.supervisor_only_staff", "Name", s.StaffMember(c))
+		msg = l.T("kiosk.supervisor_only_staff", "Name", k.StaffMember(c))
 	}
 	return &Error{Code: EForbidden, Heading: l.T("kiosk.supervisor_only_heading"), Message: msg,
-		BackURL: s.SignInURL(next), BackLabel: l.T("kiosk.supervisor_sign_in")}
+		BackURL: k.SignInURL(next), BackLabel: l.T("kiosk.supervisor_sign_in")}
 }
 
 // AccountsSupervisor lets a signed-in supervisor through (nil); anyone else gets the page that
 // says only supervisors manage accounts and leads to sign-in.
-func (s *Kernel) AccountsSupervisor(c echo.Context) error {
-	a, ok := s.SignedInStaff(c)
+func (k *Kernel) AccountsSupervisor(c echo.Context) error {
+	a, ok := k.SignedInStaff(c)
 	if ok && a.IsSupervisor() {
 		return nil
 	}
@@ -116,35 +116,35 @@ func (s *Kernel) AccountsSupervisor(c echo.Context) error {
 		msg = l.T("staff.accounts.not_supervisor", "Name", a.Name)
 	}
 	return &Error{Code: EForbidden, Heading: l.T("staff.supervisors_only"), Message: msg,
-		BackURL: s.SignInURL(s.URL(RouteStaffAccounts)), BackLabel: l.T("staff.accounts.sign_in_supervisor")}
+		BackURL: k.SignInURL(k.URL(RouteStaffAccounts)), BackLabel: l.T("staff.accounts.sign_in_supervisor")}
 }
 
 // RequireCounter lets staff at an enrolled counter through (nil); anyone else gets a 403 page.
-func (s *Kernel) RequireCounter(c echo.Context) error {
-	if s.AtCounter(c) {
+func (k *Kernel) RequireCounter(c echo.Context) error {
+	if k.AtCounter(c) {
 		return nil
 	}
 	l := Loc(c)
 	return &Error{Code: EForbidden, Heading: l.T("staff.counter.only_heading"),
 		Message: l.T("staff.counter.only_text"),
-		BackURL: s.URL(RouteHome), BackLabel: l.T("staff.back_to_start")}
+		BackURL: k.URL(RouteHome), BackLabel: l.T("staff.back_to_start")}
 }
 
 // AuditSupervisor refuses the audit trail to staff who are not supervisors (the route's
 // guard, after staffOnly).
-func (s *Kernel) AuditSupervisor(c echo.Context) error {
-	if s.IsSupervisor(c) {
+func (k *Kernel) AuditSupervisor(c echo.Context) error {
+	if k.IsSupervisor(c) {
 		return nil
 	}
 	l := Loc(c)
 	return &Error{Code: EForbidden, Heading: l.T("staff.supervisors_only"), Message: l.T("staff.audit.supervisors_only"),
-		BackURL: s.URL(RouteFindBooking), BackLabel: l.T("staff.audit.back_to_box_office")}
+		BackURL: k.URL(RouteFindBooking), BackLabel: l.T("staff.audit.back_to_box_office")}
 }
 
 // SignInURL is the staff sign-in page that comes back to next after signing in (next is
 // dropped unless it is an address on this site: localLink).
-func (s *Kernel) SignInURL(next string) string {
-	u := s.URL(RouteStaffSignIn)
+func (k *Kernel) SignInURL(next string) string {
+	u := k.URL(RouteStaffSignIn)
 	if n, ok := LocalLink(next); ok {
 		u += "?next=" + url.QueryEscape(n)
 	}
@@ -167,9 +167,9 @@ const (
 // DefaultStaffIdle ends a staff sign-in after this long without a request.
 const DefaultStaffIdle = 15 * time.Minute
 
-func (s *Kernel) staffIdle() time.Duration {
-	if s.Cfg.StaffIdle > 0 {
-		return s.Cfg.StaffIdle
+func (k *Kernel) staffIdle() time.Duration {
+	if k.Cfg.StaffIdle > 0 {
+		return k.Cfg.StaffIdle
 	}
 	return DefaultStaffIdle
 }
@@ -180,61 +180,61 @@ func (s *Kernel) staffIdle() time.Duration {
 // account is read from the database each time, so this holds on every replica and with every
 // session store. An ended sign-in ends the whole visit, as signing out does: a booking found by
 // number alone must not stay with the browser.
-func (s *Kernel) checkStaffSignIn(next echo.HandlerFunc) echo.HandlerFunc {
+func (k *Kernel) checkStaffSignIn(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if loaded, _ := c.Get(CtxSessionLoaded).(bool); !loaded || s.Staff == nil {
+		if loaded, _ := c.Get(CtxSessionLoaded).(bool); !loaded || k.Staff == nil {
 			return next(c)
 		}
 		ctx := c.Request().Context()
-		user := s.Sessions.GetString(ctx, SessStaffUser)
+		user := k.Sessions.GetString(ctx, SessStaffUser)
 		if user == "" {
 			return next(c)
 		}
 		now := time.Now() // wall clock, like the visit's own idle timeout
-		idle := s.staffIdle()
-		seen := time.UnixMilli(s.Sessions.GetInt64(ctx, SessStaffSeen))
+		idle := k.staffIdle()
+		seen := time.UnixMilli(k.Sessions.GetInt64(ctx, SessStaffSeen))
 		l := Loc(c)
 		why, notice := "", "" // why: for the log and the audit trail; notice: for the person
 		var a staff.Account
 		if now.Sub(seen) > idle {
-			why = fmt.Sprintf("after %s without activity", s.English().Duration(idle))
+			why = fmt.Sprintf("after %s without activity", k.English().Duration(idle))
 			notice = l.T("staff.signin.ended_idle", "Duration", l.Duration(idle))
 		} else {
 			var err error
-			a, err = s.Staff.Get(ctx, user)
+			a, err = k.Staff.Get(ctx, user)
 			switch {
 			case errors.Is(err, staff.ErrNotFound), err == nil && a.Disabled:
 				why, notice = "because the account is no longer active", l.T("staff.signin.ended_inactive")
 			case err != nil:
 				return fmt.Errorf("check staff sign-in: %w", err)
-			case a.SessionEpoch != s.Sessions.GetInt64(ctx, SessStaffEpoch):
+			case a.SessionEpoch != k.Sessions.GetInt64(ctx, SessStaffEpoch):
 				why, notice = "because a supervisor ended it", l.T("staff.signin.ended_by_supervisor")
 			}
 		}
 		if why == "" {
 			c.Set(CtxStaffAccount, a)
 			if now.Sub(seen) > idle/15 { // a write at most every minute (default idle)
-				s.Sessions.Put(ctx, SessStaffSeen, now.UnixMilli())
+				k.Sessions.Put(ctx, SessStaffSeen, now.UnixMilli())
 			}
-			if s.Sessions.GetString(ctx, SessStaffName) != a.Name {
-				s.Sessions.Put(ctx, SessStaffName, a.Name)
+			if k.Sessions.GetString(ctx, SessStaffName) != a.Name {
+				k.Sessions.Put(ctx, SessStaffName, a.Name)
 			}
 			return next(c)
 		}
-		LoggerFrom(ctx, s.Logger).Info("staff sign-in ended", "user", user, "why", why)
-		s.RecordAudit(c, audit.Entry{Actor: user, Action: audit.ActionSignOut, Detail: "sign-in ended " + why})
-		if err := s.Sessions.Destroy(ctx); err != nil {
+		LoggerFrom(ctx, k.Logger).Info("staff sign-in ended", "user", user, "why", why)
+		k.RecordAudit(c, audit.Entry{Actor: user, Action: audit.ActionSignOut, Detail: "sign-in ended " + why})
+		if err := k.Sessions.Destroy(ctx); err != nil {
 			return fmt.Errorf("end staff sign-in: %w", err)
 		}
 		p := c.Request().URL.Path
 		if p == Paths[RouteStaffSignIn] || p == Paths[RouteStaffSignOut] {
 			return next(c) // signing in again, or out anyway
 		}
-		s.Flash(c, notice)
+		k.Flash(c, notice)
 		back := ""
 		if c.Request().Method == http.MethodGet {
 			back = c.Request().URL.RequestURI()
 		}
-		return s.Redirect(c, s.SignInURL(back))
+		return k.Redirect(c, k.SignInURL(back))
 	}
 }

@@ -161,61 +161,61 @@ type Kernel struct {
 
 // URL builds the path of a named route, filling its :params in order and escaping them.
 // An unknown name is a programming error caught by the route tests; it yields "/".
-func (s *Kernel) URL(name string, params ...any) string { return Paths.Path(s.Logger, name, params...) }
+func (k *Kernel) URL(name string, params ...any) string { return Paths.Path(k.Logger, name, params...) }
 
 // AbsURL is URL() made absolute with the configured public base URL (for ReturnUrl and links
 // that leave the site).
-func (s *Kernel) AbsURL(name string, params ...any) string {
-	return strings.TrimSuffix(s.Cfg.PublicURL.String(), "/") + s.URL(name, params...)
+func (k *Kernel) AbsURL(name string, params ...any) string {
+	return strings.TrimSuffix(k.Cfg.PublicURL.String(), "/") + k.URL(name, params...)
 }
 
 // Use finishes the kernel and puts it in front of e: the error page, the HTTP metrics and the
 // middleware chain. Call it once, before any route is added.
-func (s *Kernel) Use(e *echo.Echo) error {
-	if len(s.CSRFKeys) == 0 {
-		k := make([]byte, 32)
-		_, _ = rand.Read(k) // crypto/rand.Read never fails on supported platforms
-		s.CSRFKeys = [][]byte{k}
+func (k *Kernel) Use(e *echo.Echo) error {
+	if len(k.CSRFKeys) == 0 {
+		key := make([]byte, 32)
+		_, _ = rand.Read(key) // crypto/rand.Read never fails on supported platforms
+		k.CSRFKeys = [][]byte{key}
 	}
-	if s.Registry == nil {
-		s.Registry = prometheus.NewRegistry()
+	if k.Registry == nil {
+		k.Registry = prometheus.NewRegistry()
 	}
-	m, err := newHTTPMetrics(s.Registry)
+	m, err := newHTTPMetrics(k.Registry)
 	if err != nil {
 		return err
 	}
-	s.metrics = m
-	s.ticketTypes.reads.Budget = upstream.ReadDeadline
-	if s.Ticketing != nil {
-		s.ticketTypes.reads.Health = s.Ticketing
+	k.metrics = m
+	k.ticketTypes.reads.Budget = upstream.ReadDeadline
+	if k.Ticketing != nil {
+		k.ticketTypes.reads.Health = k.Ticketing
 	}
-	e.HTTPErrorHandler = s.HandleError
-	s.useMiddleware(e)
+	e.HTTPErrorHandler = k.HandleError
+	k.useMiddleware(e)
 	return nil
 }
 
 // Settler is the settlement of edit payments and refunds over the server's dependencies as
 // they are now (tests replace some of them after New).
-func (s *Kernel) Settler() *settlement.Settler {
-	return settlement.New(settlement.Deps{Ticketing: s.Ticketing, Payments: s.Payments, Ledger: s.Ledger, BoxOffice: s.BoxOffice, Readers: s.Readers, Sales: s.Sales, SaleTicketing: saleTicketing(s.Ticketing), Logger: s.Logger,
-		LoggerFrom: func(ctx context.Context) *slog.Logger { return LoggerFrom(ctx, nil) }, Now: s.Now,
-		ReturnURL: func(id string) string { return s.AbsURL(RouteEditReturn, id) }, Tender: s.PaymentsTender, Words: s.Langs.For(s.Langs.Fallback())})
+func (k *Kernel) Settler() *settlement.Settler {
+	return settlement.New(settlement.Deps{Ticketing: k.Ticketing, Payments: k.Payments, Ledger: k.Ledger, BoxOffice: k.BoxOffice, Readers: k.Readers, Sales: k.Sales, SaleTicketing: saleTicketing(k.Ticketing), Logger: k.Logger,
+		LoggerFrom: func(ctx context.Context) *slog.Logger { return LoggerFrom(ctx, nil) }, Now: k.Now,
+		ReturnURL: func(id string) string { return k.AbsURL(RouteEditReturn, id) }, Tender: k.PaymentsTender, Words: k.Langs.For(k.Langs.Fallback())})
 }
 
 // OrderWatchFor is how long an unconfirmed order is checked before it is given up.
-func (s *Kernel) OrderWatchFor() time.Duration {
-	if s.Cfg.OrderWatchFor > 0 {
-		return s.Cfg.OrderWatchFor
+func (k *Kernel) OrderWatchFor() time.Duration {
+	if k.Cfg.OrderWatchFor > 0 {
+		return k.Cfg.OrderWatchFor
 	}
 	return checkout.DefaultWatchFor
 }
 
 // HasSession reports whether this browser has a server session (a visit with something in it).
-func (s *Kernel) HasSession(c echo.Context) bool {
+func (k *Kernel) HasSession(c echo.Context) bool {
 	if loaded, _ := c.Get(CtxSessionLoaded).(bool); !loaded {
 		return false
 	}
-	return s.Sessions.Token(c.Request().Context()) != ""
+	return k.Sessions.Token(c.Request().Context()) != ""
 }
 
 // saleTicketing is the ticketing client as the settlement of sales needs it (nil without one).

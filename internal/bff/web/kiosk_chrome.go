@@ -46,33 +46,33 @@ func KioskIdlePaused(c echo.Context) bool {
 // KioskChrome is the kiosk's part of the page frame: its own navigation (nothing that leaves the
 // kiosk), the idle timer for app.js, and for browsers without JavaScript a meta refresh to the
 // idle warning page. The start screen of a kiosk without a visit has nothing to reset.
-func (s *Kernel) KioskChrome(c echo.Context, ch *layouts.Chrome) {
+func (k *Kernel) KioskChrome(c echo.Context, ch *layouts.Chrome) {
 	current := c.Path()
 	l := Loc(c)
 	nav := []layouts.Link{
-		{Label: l.T("kiosk.buy_title"), URL: s.URL(RouteWhatsOn), Current: current == Paths[RouteWhatsOn]},
-		{Label: l.T("kiosk.collect_title"), URL: s.URL(RouteKioskCollect), Current: current == Paths[RouteKioskCollect]},
-		{Label: l.T("kiosk.change_title"), URL: s.URL(RouteFindBooking), Current: current == Paths[RouteFindBooking]},
+		{Label: l.T("kiosk.buy_title"), URL: k.URL(RouteWhatsOn), Current: current == Paths[RouteWhatsOn]},
+		{Label: l.T("kiosk.collect_title"), URL: k.URL(RouteKioskCollect), Current: current == Paths[RouteKioskCollect]},
+		{Label: l.T("kiosk.change_title"), URL: k.URL(RouteFindBooking), Current: current == Paths[RouteFindBooking]},
 	}
 	for _, link := range ch.Nav { // staff links stay (a supervisor at the kiosk)
-		if link.URL != s.URL(RouteWhatsOn) && link.URL != s.URL(RouteFindBooking) {
+		if link.URL != k.URL(RouteWhatsOn) && link.URL != k.URL(RouteFindBooking) {
 			nav = append(nav, link)
 		}
 	}
 	ch.Nav = nav
-	d, _ := KioskDisplayInSession.Get(c.Request().Context(), s.Sessions)
+	d, _ := KioskDisplayInSession.Get(c.Request().Context(), k.Sessions)
 	ch.KioskDisplay = &layouts.KioskDisplay{
 		LargeText:    d.LargeText,
 		HighContrast: d.HighContrast,
-		URL:          s.URL(RouteKioskDisplay),
+		URL:          k.URL(RouteKioskDisplay),
 		Back:         KioskBackURL(c),
 	}
-	if current == Paths[RouteHome] && !s.HasSession(c) {
+	if current == Paths[RouteHome] && !k.HasSession(c) {
 		return
 	}
-	ch.IdleResetSeconds = int(s.Cfg.KioskIdle / time.Second)
+	ch.IdleResetSeconds = int(k.Cfg.KioskIdle / time.Second)
 	ch.IdleWarnSeconds = int(KioskIdleWarning / time.Second)
-	ch.ResetURL = s.URL(RouteVisitReset)
+	ch.ResetURL = k.URL(RouteVisitReset)
 	if KioskIdlePaused(c) {
 		ch.IdlePaused = true
 		if until, ok := c.Get(ctxKioskIdlePausedUntil).(time.Time); ok {
@@ -80,7 +80,7 @@ func (s *Kernel) KioskChrome(c echo.Context, ch *layouts.Chrome) {
 		}
 		return
 	}
-	ch.IdleRefreshURL = s.URL(RouteKioskIdle) + "?" + url.Values{"back": {KioskBackURL(c)}}.Encode()
+	ch.IdleRefreshURL = k.URL(RouteKioskIdle) + "?" + url.Values{"back": {KioskBackURL(c)}}.Encode()
 }
 
 // KioskDisplay is how a guest asked the kiosk to show its pages (the accessibility controls on

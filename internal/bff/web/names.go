@@ -13,10 +13,10 @@ import (
 // as the ticketing system sent it, and so does every name when ctx carries no language. Flows
 // name what they read from the ticketing system with it (s.Named(ctx).Booking(b),
 // .TicketTypes, .SeatPlan, .Order, .EditOrder, .Rating) before building views.
-func (s *Kernel) Named(ctx context.Context) names.Namer {
+func (k *Kernel) Named(ctx context.Context) names.Namer {
 	l := i18n.FromContext(ctx)
 	if l == nil {
 		return names.Namer{}
 	}
-	return names.Namer{Catalog: s.Names, Lang: l.Lang(), Money: l.Money}
+	return names.Namer{Catalog: k.Names, Lang: l.Lang(), Money: l.Money}
 }

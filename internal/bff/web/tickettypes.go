@@ -36,13 +36,13 @@ const ticketTypesTimeout = 10 * time.Second
 // SessionTicketTypes are a session's ticket types as sold outside an order, shared by every
 // visitor for the listing's interval (Config.ListingTTL). Each caller gets its own copy.
 // Within an order (an edit, a purchase) call the upstream with its userSessionId instead.
-func (s *Kernel) SessionTicketTypes(ctx context.Context, cinemaID, sessionID string) ([]cinema.TicketType, error) {
-	ttl := s.Cfg.ListingTTL
+func (k *Kernel) SessionTicketTypes(ctx context.Context, cinemaID, sessionID string) ([]cinema.TicketType, error) {
+	ttl := k.Cfg.ListingTTL
 	if ttl <= 0 {
 		ttl = listings.DefaultTTL
 	}
 	key := cinemaID + "\x00" + sessionID
-	c := &s.ticketTypes
+	c := &k.ticketTypes
 	c.mu.Lock()
 	if e, ok := c.m[key]; ok && time.Since(e.at) < ttl {
 		c.mu.Unlock()
@@ -52,7 +52,7 @@ func (s *Kernel) SessionTicketTypes(ctx context.Context, cinemaID, sessionID str
 	r, err := c.reads.Do(ctx, key, func() ([]cinema.TicketType, error) {
 		rctx, cancel := context.WithTimeout(upstream.Detach(ctx), ticketTypesTimeout)
 		defer cancel()
-		types, err := s.Ticketing.GetTicketTypes(rctx, cinemaID, sessionID, "")
+		types, err := k.Ticketing.GetTicketTypes(rctx, cinemaID, sessionID, "")
 		if err != nil {
 			return nil, err
 		}
@@ -62,9 +62,9 @@ func (s *Kernel) SessionTicketTypes(ctx context.Context, cinemaID, sessionID str
 			c.m = map[string]ticketTypesEntry{}
 		}
 		if len(c.m) >= ticketTypesMax {
-			for k, e := range c.m {
+			for key, e := range c.m {
 				if time.Since(e.at) >= ttl {
-					delete(c.m, k)
+					delete(c.m, key)
 				}
 			}
 		}
