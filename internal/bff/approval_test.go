@@ -33,12 +33,12 @@ func approvalHarness(t *testing.T, mode device.Mode) *harness {
 	if mode != device.Customer {
 		h.enrol(mode)
 	}
-	if err := h.srv.Staff.Save(context.Background(), staff.NewAccount{Username: testSupervisor, Name: testSupervisorName,
+	if err := h.srv.Kernel.Staff.Save(context.Background(), staff.NewAccount{Username: testSupervisor, Name: testSupervisorName,
 		Password: testSupervisorPassword, Role: staff.Supervisor, PIN: testSupervisorPIN}); err != nil {
 		t.Fatal(err)
 	}
 	h.addClerk("carl", "Carl Clerk", "clerk horse battery")
-	h.srv.Cfg.RefundApprovalAbove = approvalLimit
+	h.srv.Kernel.Cfg.RefundApprovalAbove = approvalLimit
 	return h
 }
 

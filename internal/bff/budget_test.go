@@ -90,7 +90,7 @@ func TestSlowUpstreamPostChangesNothing(t *testing.T) {
 		t.Errorf("a retry link on a POST's page: it would GET a form's address")
 	}
 	h.sb.Faults().Clear()
-	b, err := h.srv.Ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
+	b, err := h.srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestSlowMoneyStepIsHandedOn(t *testing.T) {
 	if e.State != ledger.StateApplied {
 		t.Fatalf("entry left in %s (last error %q)", e.State, e.LastError)
 	}
-	b, err := h.srv.Ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
+	b, err := h.srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +255,7 @@ func TestBudgetSeatMapReadsRunConcurrently(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	h.find(bkPaid2)
 	h.startEdit(t)
-	b, err := h.srv.Ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
+	b, err := h.srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +265,7 @@ func TestBudgetSeatMapReadsRunConcurrently(t *testing.T) {
 	before := h.sb.Calls("SeatPlan")
 	best := time.Hour
 	for range 3 { // the best of three, so one stall of a shared machine does not decide
-		h.srv.SeatPlans.Invalidate("0001", b.SessionID()) // not kept: read with the order
+		h.srv.Kernel.SeatPlans.Invalidate("0001", b.SessionID()) // not kept: read with the order
 		start := time.Now()
 		doc := h.page("/booking/edit/seats", http.StatusOK)
 		best = min(best, time.Since(start))
@@ -387,11 +387,11 @@ func TestSeatMapPageDoesNotWaitForThePlanOfAFailedOrder(t *testing.T) {
 		breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
 	h.find(bkPaid2)
 	h.startEdit(t)
-	b, err := h.srv.Ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
+	b, err := h.srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.srv.SeatPlans.Invalidate("0001", b.SessionID())
+	h.srv.Kernel.SeatPlans.Invalidate("0001", b.SessionID())
 	mustFault(h, sandbox.Fault{Operation: "SeatPlan", Latency: sandbox.Duration(3 * time.Second)})
 	mustFault(h, sandbox.Fault{Operation: "GetOrder", HTTPStatus: http.StatusInternalServerError})
 	t.Cleanup(h.sb.Faults().Clear)

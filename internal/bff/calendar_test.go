@@ -107,7 +107,7 @@ func sequence(t *testing.T, ev map[string]icsProp) int {
 func (h *harness) wantShow(t *testing.T, ev map[string]icsProp, b cinema.Booking) {
 	t.Helper()
 	ctx := context.Background()
-	loc := h.srv.CinemaByID(ctx, b.CinemaID).Location()
+	loc := h.srv.Kernel.CinemaByID(ctx, b.CinemaID).Location()
 	if loc == time.UTC {
 		t.Fatalf("cinema %s has no zone", b.CinemaID)
 	}
@@ -115,11 +115,11 @@ func (h *harness) wantShow(t *testing.T, ev map[string]icsProp, b cinema.Booking
 	if got := ev["DTSTART"]; got.Params != "TZID="+loc.String() || got.Value != start.Format("20060102T150405") {
 		t.Errorf("DTSTART;%s:%s, want the show's local start TZID=%s:%s", got.Params, got.Value, loc, start.Format("20060102T150405"))
 	}
-	sess, err := h.srv.Ticketing.FindSession(ctx, b.CinemaID, b.SessionID())
+	sess, err := h.srv.Kernel.Ticketing.FindSession(ctx, b.CinemaID, b.SessionID())
 	if err != nil {
 		t.Fatal(err)
 	}
-	films, err := h.srv.Ticketing.ListFilms(ctx, b.CinemaID)
+	films, err := h.srv.Kernel.Ticketing.ListFilms(ctx, b.CinemaID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestBookingCalendar(t *testing.T) {
 		t.Fatalf("Add to calendar link %q %q", href, link.Text())
 	}
 	before := h.getCalendar(t, "/booking/calendar.ics", bkPaid2)
-	b, err := h.srv.ReadBooking(ctx, "0001", bkPaid2)
+	b, err := h.srv.Visits.ReadBooking(ctx, "0001", bkPaid2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestBookingCalendar(t *testing.T) {
 	if sequence(t, sent) <= sequence(t, before) {
 		t.Errorf("the update's SEQUENCE %d is not above the page's %d", sequence(t, sent), sequence(t, before))
 	}
-	after, err := h.srv.ReadBooking(ctx, "0001", bkPaid2)
+	after, err := h.srv.Visits.ReadBooking(ctx, "0001", bkPaid2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,7 @@ func TestPurchaseCalendar(t *testing.T) {
 		t.Fatalf("Add to calendar link %q", href)
 	}
 	page := h.getCalendar(t, href, number)
-	b, err := h.srv.ReadBooking(context.Background(), "0001", number)
+	b, err := h.srv.Visits.ReadBooking(context.Background(), "0001", number)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,7 @@ func (h *harness) findCutoff(number int) *goquery.Document {
 // showtimeOf is a session's start as the ticketing system lists it.
 func (h *harness) showtimeOf(sessionID string) time.Time {
 	h.t.Helper()
-	s, err := h.srv.Ticketing.FindSession(context.Background(), "0001", sessionID)
+	s, err := h.srv.Kernel.Ticketing.FindSession(context.Background(), "0001", sessionID)
 	if err != nil || s.Showtime.IsZero() {
 		h.t.Fatalf("session %s: %v %v", sessionID, s, err)
 	}
@@ -169,7 +169,7 @@ func TestCutoffFarAheadSaysUntilWhen(t *testing.T) {
 
 func signInStaff(t *testing.T, h *harness) {
 	t.Helper()
-	if err := h.srv.Staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
+	if err := h.srv.Kernel.Staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	if resp, _ := h.post("/staff/sign-in", "/staff/sign-in", url.Values{"username": {"anna"}, "password": {"correct horse battery"}}); resp.StatusCode != http.StatusSeeOther {

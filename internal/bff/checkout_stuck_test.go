@@ -22,7 +22,7 @@ import (
 func (h *harness) recordOf(ret string) checkout.Record {
 	h.t.Helper()
 	parts := strings.Split(strings.Split(ret, "?")[0], "/")
-	rec, err := h.srv.Purchases.Get(context.Background(), parts[len(parts)-1])
+	rec, err := h.srv.Visits.Purchases.Get(context.Background(), parts[len(parts)-1])
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func (h *harness) waitForState(id string, want checkout.State, within time.Durat
 	h.t.Helper()
 	deadline := time.Now().Add(within)
 	for {
-		rec, err := h.srv.Purchases.Get(context.Background(), id)
+		rec, err := h.srv.Visits.Purchases.Get(context.Background(), id)
 		if err != nil {
 			h.t.Fatal(err)
 		}
@@ -172,7 +172,7 @@ func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
 		t.Fatalf("give-up not recorded: %+v", rec)
 	}
 	// The seats are released: the upstream no longer knows the order.
-	if _, err := h.srv.Ticketing.GetOrderDetails(context.Background(), rec.UserSessionID); !errors.Is(err, upstream.ErrNotFound) {
+	if _, err := h.srv.Kernel.Ticketing.GetOrderDetails(context.Background(), rec.UserSessionID); !errors.Is(err, upstream.ErrNotFound) {
 		t.Fatalf("order still upstream after the give-up: %v", err)
 	}
 	deadline := time.Now().Add(2 * time.Second)
@@ -203,9 +203,9 @@ func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
 		t.Fatalf("given-up message %q:\n%s", m.Subject, m.Text)
 	}
 	// What is said about the money is the operator's text, word for word.
-	h.srv.Cfg.FailedOrderPolicy = "Payments for orders we could not complete are paid back within 5 working days; the box office can help."
+	h.srv.Kernel.Cfg.FailedOrderPolicy = "Payments for orders we could not complete are paid back within 5 working days; the box office can help."
 	_, body = h.get(ret)
-	if got := strings.TrimSpace(h.doc(body).Find(`[data-testid="failed-policy"]`).Text()); got != h.srv.Cfg.FailedOrderPolicy {
+	if got := strings.TrimSpace(h.doc(body).Find(`[data-testid="failed-policy"]`).Text()); got != h.srv.Kernel.Cfg.FailedOrderPolicy {
 		t.Fatalf("policy shown %q", got)
 	}
 	// A poll of the page after the give-up sends it to the outcome.
@@ -228,8 +228,8 @@ func TestCheckoutWatchersSurviveARestart(t *testing.T) {
 	bg, stop := context.WithCancel(context.Background())
 	t.Cleanup(stop)
 	s := h.srv
-	again, err := New(Deps{Config: s.Cfg, Logger: s.Logger, DB: s.db, SessionStore: h.store, Device: s.Devices, Assets: s.Assets,
-		Ticketing: s.Ticketing, Payments: s.Payments, Storage: s.storage, Now: s.Now, Background: bg, Mail: h.mailDeps})
+	again, err := New(Deps{Config: s.Kernel.Cfg, Logger: s.Kernel.Logger, DB: s.db, SessionStore: h.store, Device: s.Kernel.Devices, Assets: s.Kernel.Assets,
+		Ticketing: s.Kernel.Ticketing, Payments: s.Kernel.Payments, Storage: s.storage, Now: s.Kernel.Now, Background: bg, Mail: h.mailDeps})
 	if err != nil {
 		t.Fatal(err)
 	}

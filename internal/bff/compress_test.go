@@ -59,8 +59,8 @@ func TestGzipWhatAndWhen(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	png := append([]byte("\x89PNG\r\n\x1a\n"), bytes.Repeat([]byte{0}, 4096)...)
 	h.srv.echo.GET("/test/png", func(c echo.Context) error { return c.Blob(http.StatusOK, "image/png", png) })
-	css := h.srv.Assets.Path("css/app.css")
-	js := h.srv.Assets.Path("vendor/htmx-2.0.11.min.js")
+	css := h.srv.Kernel.Assets.Path("css/app.css")
+	js := h.srv.Kernel.Assets.Path("vendor/htmx-2.0.11.min.js")
 	gz := http.Header{"Accept-Encoding": {"gzip"}}
 	cases := []struct {
 		name     string

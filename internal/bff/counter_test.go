@@ -22,7 +22,7 @@ func counterHarness(t *testing.T) *harness {
 	t.Helper()
 	h := newHarness(t, harnessOpts{sandbox: true})
 	h.enrol(device.Counter)
-	if err := h.srv.Staff.Save(context.Background(), staff.NewAccount{Username: testSupervisor, Name: testSupervisorName,
+	if err := h.srv.Kernel.Staff.Save(context.Background(), staff.NewAccount{Username: testSupervisor, Name: testSupervisorName,
 		Password: testSupervisorPassword, Role: staff.Supervisor, PIN: testSupervisorPIN}); err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestCounterEditPaidByCardTerminal(t *testing.T) {
 	if len(es) != 1 || es[0].State != ledger.StateApplied || es[0].Actor != testSupervisor || es[0].Tender != "CREDIT" || es[0].ProviderReference != "TID-7781-0042" {
 		t.Fatalf("ledger: %+v", es)
 	}
-	b, err := h.srv.Ticketing.GetSingleBooking(context.Background(), "0001", 100002)
+	b, err := h.srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", 100002)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestCounterEditPaidByCardTerminal(t *testing.T) {
 // in, and the approval is in the audit trail. Other devices: approval_test.go.
 func TestCounterRefundAboveTheLimitNeedsASupervisor(t *testing.T) {
 	h := counterHarness(t)
-	h.srv.Cfg.RefundApprovalAbove = 500 // 5,00: removing an adult ticket refunds more
+	h.srv.Kernel.Cfg.RefundApprovalAbove = 500 // 5,00: removing an adult ticket refunds more
 	h.signInAs("carl", "clerk horse battery")
 	h.counterFind("100003")
 	doc := h.startEdit(t)

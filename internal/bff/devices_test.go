@@ -23,7 +23,7 @@ const testClerkPassword = "clerk horse battery"
 // enrolmentsOf returns every enrolment, live ones first.
 func (h *harness) enrolmentsOf() []device.Enrolment {
 	h.t.Helper()
-	list, err := h.srv.Enrolments.List(context.Background(), 0)
+	list, err := h.srv.Kernel.Enrolments.List(context.Background(), 0)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -330,7 +330,7 @@ func TestReplayedOrForgedDeviceCookieIsCustomer(t *testing.T) {
 
 	// Signed with the server's key (as if the key had leaked) but for another device.
 	rec := httptest.NewRecorder()
-	if err := h.srv.Devices.Write(rec, httptest.NewRequest("GET", "/", nil), device.Info{ID: "someone-else", Enrolment: live.ID, Mode: device.Kiosk}); err != nil {
+	if err := h.srv.Kernel.Devices.Write(rec, httptest.NewRequest("GET", "/", nil), device.Info{ID: "someone-else", Enrolment: live.ID, Mode: device.Kiosk}); err != nil {
 		t.Fatal(err)
 	}
 	forged := rec.Result().Cookies()[0].Value

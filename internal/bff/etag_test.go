@@ -74,7 +74,7 @@ func TestETagFragments(t *testing.T) {
 // either tag sent back gives a 304.
 func TestETagStaticThroughTheSite(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	css := h.srv.Assets.Path("css/app.css")
+	css := h.srv.Kernel.Assets.Path("css/app.css")
 	resp, _ := h.do("GET", css, nil, http.Header{"Accept-Encoding": {"identity"}})
 	plain := resp.Header.Get("ETag")
 	resp, _ = h.do("GET", css, nil, http.Header{"Accept-Encoding": {"gzip"}})

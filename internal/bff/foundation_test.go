@@ -19,14 +19,14 @@ import (
 // addSessionProbe adds routes that write, read and renew a session value.
 func addSessionProbe(h *harness) {
 	h.srv.echo.POST("/test/put", func(c echo.Context) error {
-		h.srv.Sessions.Put(c.Request().Context(), "probe", c.FormValue("v"))
+		h.srv.Kernel.Sessions.Put(c.Request().Context(), "probe", c.FormValue("v"))
 		return c.String(http.StatusOK, "stored")
 	})
 	h.srv.echo.GET("/test/get", func(c echo.Context) error {
-		return c.String(http.StatusOK, h.srv.Sessions.GetString(c.Request().Context(), "probe"))
+		return c.String(http.StatusOK, h.srv.Kernel.Sessions.GetString(c.Request().Context(), "probe"))
 	})
 	h.srv.echo.POST("/test/renew", func(c echo.Context) error {
-		if err := h.srv.RenewSession(c); err != nil {
+		if err := h.srv.Kernel.RenewSession(c); err != nil {
 			return err
 		}
 		return c.String(http.StatusOK, "renewed")

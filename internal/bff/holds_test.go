@@ -220,7 +220,7 @@ func TestOneOpenOrderPerVisit(t *testing.T) {
 // freeSeats counts the seats of session 1113 that can be chosen now.
 func (h *harness) freeSeats(t *testing.T) int {
 	t.Helper()
-	plan, err := h.srv.Ticketing.GetSeatPlan(context.Background(), "0001", "1113")
+	plan, err := h.srv.Kernel.Ticketing.GetSeatPlan(context.Background(), "0001", "1113")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -67,11 +67,11 @@ func signedTicketCode(t *testing.T, h *harness) string {
 // ticketCodes are the codes on the booking's tickets as they are now, in booking order.
 func ticketCodes(t *testing.T, h *harness, number int64) []string {
 	t.Helper()
-	b, err := h.srv.ReadBooking(context.Background(), "0001", number)
+	b, err := h.srv.Visits.ReadBooking(context.Background(), "0001", number)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cards, err := tickets.Cards(b, h.srv.Mail.Signer, nil, "en")
+	cards, err := tickets.Cards(b, h.srv.Visits.Mail.Signer, nil, "en")
 	if err != nil {
 		t.Fatal(err)
 	}

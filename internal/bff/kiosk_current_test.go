@@ -35,7 +35,7 @@ func TestKioskPrintsOnlyCurrentPaidTickets(t *testing.T) {
 	h := kioskHarness(t, harnessOpts{})
 	ctx := context.Background()
 	before := ticketCodes(t, h, bkPaid4)
-	b, err := h.srv.ReadBooking(ctx, "0001", bkPaid4)
+	b, err := h.srv.Visits.ReadBooking(ctx, "0001", bkPaid4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestKioskPrintsOnlyCurrentPaidTickets(t *testing.T) {
 		t.Fatalf("removing the Child ticket: %s", doc.Find("main").Text())
 	}
 	// Another ticket moves to a free seat of its area.
-	plan, err := h.srv.Ticketing.GetSeatPlan(ctx, "0001", swapped.SessionID)
+	plan, err := h.srv.Kernel.Ticketing.GetSeatPlan(ctx, "0001", swapped.SessionID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestKioskPrintsOnlyCurrentPaidTickets(t *testing.T) {
 	if to == nil {
 		t.Fatal("no free seat to swap to")
 	}
-	if err := h.srv.Ticketing.SwapSeats(ctx, "0001", b.ID, []upstream.SeatSwap{{TicketSequenceNumber: swapped.Seq, NewSeat: to.Position}}); err != nil {
+	if err := h.srv.Kernel.Ticketing.SwapSeats(ctx, "0001", b.ID, []upstream.SeatSwap{{TicketSequenceNumber: swapped.Seq, NewSeat: to.Position}}); err != nil {
 		t.Fatal(err)
 	}
 	h.post("/visit/reset", "/", nil) // the guest leaves; the next one holds up old codes

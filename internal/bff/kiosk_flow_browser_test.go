@@ -32,7 +32,7 @@ func countPrints() chromedp.Action[chromedp.Void] {
 // upstream for the collection (no route configured).
 func TestBrowserKioskCollectByScan(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
-	b, err := h.srv.ReadBooking(context.Background(), "0001", 100002)
+	b, err := h.srv.Visits.ReadBooking(context.Background(), "0001", 100002)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func TestKioskStartScreen(t *testing.T) {
 	// No visit runs: the attract screen, with the cinema's name and "Touch to start", and
 	// nothing to reset.
 	attract := h.page("/", http.StatusOK)
-	if got := strings.Join(strings.Fields(attract.Find(`[data-testid="kiosk-touch-to-start"]`).Text()), " "); !strings.Contains(got, "Touch to start") || !strings.Contains(got, h.srv.Cfg.SiteName) {
+	if got := strings.Join(strings.Fields(attract.Find(`[data-testid="kiosk-touch-to-start"]`).Text()), " "); !strings.Contains(got, "Touch to start") || !strings.Contains(got, h.srv.Kernel.Cfg.SiteName) {
 		t.Errorf("attract screen says %q", got)
 	}
 	if got := attract.Find(`[data-testid="kiosk-attract"] form`).AttrOr("action", ""); got != "/kiosk/begin" {
@@ -186,7 +186,7 @@ func testKioskCollectTwice(t *testing.T, db func(t *testing.T) harnessOpts) {
 // collection marks the booking once.
 func TestKioskCollectWhenOnlyTheUpstreamKnew(t *testing.T) {
 	h := kioskHarness(t, harnessOpts{markCollected: true})
-	if _, err := h.srv.Ticketing.MarkBookingCollected(context.Background(), "0001", 100002); err != nil {
+	if _, err := h.srv.Kernel.Ticketing.MarkBookingCollected(context.Background(), "0001", 100002); err != nil {
 		t.Fatal(err)
 	}
 	resp, body := h.collect("100002", "paid2@example.com")
@@ -207,14 +207,14 @@ func TestKioskCollectWhenOnlyTheUpstreamKnew(t *testing.T) {
 // site records the collection itself; the upstream hears nothing (no route configured).
 func TestKioskCollectByScannedCode(t *testing.T) {
 	h := kioskHarness(t, harnessOpts{})
-	b, err := h.srv.ReadBooking(context.Background(), "0001", 100002)
+	b, err := h.srv.Visits.ReadBooking(context.Background(), "0001", 100002)
 	if err != nil {
 		t.Fatal(err)
 	}
 	valid := signedTicketCode(t, h)
 	otherKey, _ := tickets.NewSigner([]byte("not the server's ticket key at all"))
 	foreign, _ := otherKey.Payload(tickets.Code{CinemaID: "0001", BookingID: b.ID, BookingNumber: 100002, Line: 1})
-	stale, _ := h.srv.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: "WBOTHER1", BookingNumber: 100002, Line: 1})
+	stale, _ := h.srv.Visits.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: "WBOTHER1", BookingNumber: 100002, Line: 1})
 	for _, tc := range []struct {
 		name, code string
 		ok         bool
@@ -266,7 +266,7 @@ func (h *harness) heldSeats() []cinema.SeatPosition {
 // seatStates reads the seats' availability from the upstream's seat plan.
 func (h *harness) seatStates(session string, seats []cinema.SeatPosition) []cinema.SeatAvailability {
 	h.t.Helper()
-	plan, err := h.srv.Ticketing.GetSeatPlan(context.Background(), "0001", session)
+	plan, err := h.srv.Kernel.Ticketing.GetSeatPlan(context.Background(), "0001", session)
 	if err != nil {
 		h.t.Fatal(err)
 	}

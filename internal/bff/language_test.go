@@ -88,7 +88,7 @@ func TestCounterDefaultLanguage(t *testing.T) {
 // tickets with each language's plurals.
 func TestSeatCountNoticeInBothLanguages(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	en, de := h.srv.Langs.ForCode("en"), h.srv.Langs.ForCode("de")
+	en, de := h.srv.Kernel.Langs.ForCode("en"), h.srv.Kernel.Langs.ForCode("de")
 	for _, tc := range []struct {
 		got, want string
 	}{

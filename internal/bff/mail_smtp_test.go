@@ -39,8 +39,8 @@ func TestCustomerMailOverSMTPTwoReplicasAndAnOutage(t *testing.T) {
 	}
 	t.Cleanup(func() { db2.Close() })
 	s := h.srv
-	replica2, err := New(Deps{Config: s.Cfg, Logger: s.Logger, DB: db2, SessionStore: h.store, Device: s.Devices, Assets: s.Assets,
-		Ticketing: s.Ticketing, Payments: s.Payments, Storage: db2, Now: s.Now, Background: context.Background(), Mail: h.mailDeps})
+	replica2, err := New(Deps{Config: s.Kernel.Cfg, Logger: s.Kernel.Logger, DB: db2, SessionStore: h.store, Device: s.Kernel.Devices, Assets: s.Kernel.Assets,
+		Ticketing: s.Kernel.Ticketing, Payments: s.Kernel.Payments, Storage: db2, Now: s.Kernel.Now, Background: context.Background(), Mail: h.mailDeps})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestCustomerMailOverSMTPTwoReplicasAndAnOutage(t *testing.T) {
 		time.Sleep(15 * time.Millisecond)
 	}
 	pending := 0
-	msgs, err := h.srv.Mail.Outbox.Recent(context.Background(), 10)
+	msgs, err := h.srv.Visits.Mail.Outbox.Recent(context.Background(), 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestCustomerMailOverSMTPTwoReplicasAndAnOutage(t *testing.T) {
 		t.Fatalf("during the outage: %d messages, %d waiting with an error: %+v", len(msgs), pending, msgs)
 	}
 	// The page says where the message stands, and never "sent".
-	if line := h.srv.MailLine(i18n.NewContext(context.Background(), h.srv.Langs.For(language.English)), msgs[0].Key); !strings.Contains(line, "on its way") {
+	if line := h.srv.Visits.MailLine(i18n.NewContext(context.Background(), h.srv.Kernel.Langs.For(language.English)), msgs[0].Key); !strings.Contains(line, "on its way") {
 		t.Fatalf("during the outage the page would say %q", line)
 	}
 
@@ -124,7 +124,7 @@ func TestCustomerMailOverSMTPTwoReplicasAndAnOutage(t *testing.T) {
 	if !strings.Contains(subjects, number) || !strings.Contains(subjects, "100004") {
 		t.Fatalf("subjects %q do not name booking %s and 100004", subjects, number)
 	}
-	for _, m := range must(h.srv.Mail.Outbox.Recent(context.Background(), 10)) {
+	for _, m := range must(h.srv.Visits.Mail.Outbox.Recent(context.Background(), 10)) {
 		if m.State != mail.StateSent {
 			t.Fatalf("message %s is %s after delivery", m.Kind, m.State)
 		}
@@ -147,7 +147,7 @@ func TestUndeliverableMailNeedsAttention(t *testing.T) {
 	if _, err := h.srv.DeliverMail(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	msgs := must(h.srv.Mail.Outbox.Undeliverable(context.Background(), 10))
+	msgs := must(h.srv.Visits.Mail.Outbox.Undeliverable(context.Background(), 10))
 	if len(msgs) != 1 || !strings.Contains(msgs[0].LastError, "550") {
 		t.Fatalf("undeliverable: %+v", msgs)
 	}
@@ -176,7 +176,7 @@ func TestUndeliverableMailNeedsAttention(t *testing.T) {
 	if n := len(relay.Messages()); n != 1 {
 		t.Fatalf("%d messages at the relay after Retry", n)
 	}
-	if m := must(h.srv.Mail.Outbox.Get(context.Background(), msgs[0].ID)); m.State != mail.StateSent {
+	if m := must(h.srv.Visits.Mail.Outbox.Get(context.Background(), msgs[0].ID)); m.State != mail.StateSent {
 		t.Fatalf("after Retry the message is %s", m.State)
 	}
 }

@@ -97,7 +97,7 @@ type series struct {
 
 func requestSeries(t *testing.T, h *harness) []series {
 	t.Helper()
-	families, err := h.srv.Registry.Gather()
+	families, err := h.srv.Kernel.Registry.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}

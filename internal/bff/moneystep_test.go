@@ -34,7 +34,7 @@ func TestMoneyStepWaitsForTheConfiguredBudget(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	start := time.Now()
-	_, done, err := s.MoneyStep(context.Background(), "entry:1", func(ctx context.Context) (any, error) {
+	_, done, err := s.Kernel.MoneyStep(context.Background(), "entry:1", func(ctx context.Context) (any, error) {
 		select {
 		case <-release:
 		case <-time.After(time.Second):
@@ -149,7 +149,7 @@ func TestWaitWaitsForMoneySteps(t *testing.T) {
 	s := newBareServer(t, Config{ReadBudget: 10 * time.Millisecond})
 	release := make(chan struct{})
 	ended := make(chan struct{})
-	if _, done, _ := s.MoneyStep(context.Background(), "entry:1", func(context.Context) (any, error) {
+	if _, done, _ := s.Kernel.MoneyStep(context.Background(), "entry:1", func(context.Context) (any, error) {
 		<-release
 		close(ended)
 		return nil, nil

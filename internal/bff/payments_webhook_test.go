@@ -65,7 +65,7 @@ func TestWebhookAppliesAnEditWhoseCustomerNeverCameBack(t *testing.T) {
 	before := h.sb.Calls("CompleteEditBooking")
 	payAndLeave(t, startPaidEdit(t, h))
 	e := waitEntry(t, h, ledger.StateApplied)
-	b, err := h.srv.Ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
+	b, err := h.srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", bkPaid2)
 	if err != nil {
 		t.Fatal(err)
 	}

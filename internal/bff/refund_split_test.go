@@ -115,7 +115,7 @@ func TestRefundSplitOverTwoPayments(t *testing.T) {
 		t.Fatalf("complete-edit called %d times, want once", n)
 	}
 	// The booking record carries both refunds (negative amounts).
-	b, err := h.srv.Ticketing.GetSingleBooking(context.Background(), "0001", bkSplit)
+	b, err := h.srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", bkSplit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +332,7 @@ func TestRefundNothingSentSaysSo(t *testing.T) {
 // TestRefundSplitAtTheCounter: staff at the counter use the same pages and get the same split.
 func TestRefundSplitAtTheCounter(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
-	if err := h.srv.Staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
+	if err := h.srv.Kernel.Staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	if resp, _ := h.post("/staff/sign-in", "/staff/sign-in", url.Values{"username": {"anna"}, "password": {"correct horse battery"}}); resp.StatusCode != http.StatusSeeOther {

@@ -108,9 +108,10 @@ type Deps struct {
 	CSRFKeys [][]byte
 }
 
-// Server is the BFF's HTTP handler: the kernel, and every flow mounted on it.
+// Server is the BFF's HTTP handler: the kernel, the visits, and every flow mounted on them.
 type Server struct {
-	*visit.Visits
+	Kernel   *web.Kernel
+	Visits   *visit.Visits
 	db       Pinger
 	echo     *echo.Echo
 	handler  http.Handler // echo wrapped in compression (web/compress.go)
@@ -188,6 +189,7 @@ func New(d Deps) (*Server, error) {
 	}
 	v := &visit.Visits{Kernel: k}
 	s := &Server{
+		Kernel:        k,
 		Visits:        v,
 		db:            d.DB,
 		storage:       d.Storage,
@@ -236,7 +238,7 @@ func New(d Deps) (*Server, error) {
 	if k.Limits == nil {
 		k.Limits = defaultLimits(d.Storage)
 	}
-	s.checkoutFlow = checkoutflow.New(v, s.paymentMethod)
+	s.checkoutFlow = checkoutflow.New(k, v, s.paymentMethod)
 	s.watcher = s.checkoutFlow.Watcher()
 	if d.Storage != nil && d.Ticketing != nil {
 		if err := s.setUpMail(d.Mail, d.Storage); err != nil {
@@ -253,7 +255,7 @@ func New(d Deps) (*Server, error) {
 	if err := k.Use(e); err != nil {
 		return nil, err
 	}
-	s.bookingFlow = &booking.Handler{Visits: v}
+	s.bookingFlow = &booking.Handler{Kernel: k, Visits: v}
 	s.swapFlow = s.newSwapFlow()
 	s.kioskFlow = s.newKioskFlow()
 	s.staffFlow = s.newStaffFlow()
@@ -273,7 +275,7 @@ func (s *Server) route(method, name string, h echo.HandlerFunc, m ...echo.Middle
 	p, ok := web.Paths[name]
 	if !ok {
 		// A programming error, caught by the route table test; never reached by a request.
-		s.Logger.Error("route has no path", "name", name)
+		s.Kernel.Logger.Error("route has no path", "name", name)
 		return
 	}
 	s.echo.Add(method, p, h, m...).Name = name + "." + method
@@ -315,3 +317,20 @@ func readersOf(p upstream.Payments) upstream.CardReaders {
 	}
 	return nil
 }
+
+// StartReconciler finishes, in the background, every payment or refund a request could not
+// finish: at once, then every interval, until ctx ends.
+func (s *Server) StartReconciler(ctx context.Context, every time.Duration) {
+	s.Kernel.StartReconciler(ctx, every)
+}
+
+// Reconcile runs one reconciliation pass now (tests, admin) and returns how many entries it
+// moved on.
+func (s *Server) Reconcile(ctx context.Context) int { return s.Kernel.Reconcile(ctx) }
+
+// Wait waits until the money steps still running in the background end, or ctx does; call it
+// after the HTTP server has shut down.
+func (s *Server) Wait(ctx context.Context) error { return s.Kernel.Wait(ctx) }
+
+// MetricsHandler serves the site's metrics on the metrics listener.
+func (s *Server) MetricsHandler() http.Handler { return s.Kernel.MetricsHandler() }

@@ -89,16 +89,16 @@ func TestUpstreamErrorsInGerman(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	view := func(err error, lang string) pages.ErrorView {
 		req := httptest.NewRequest(http.MethodGet, "/booking", nil)
-		req = req.WithContext(i18n.NewContext(req.Context(), h.srv.Langs.ForCode(lang)))
-		return h.srv.ErrorView(err, h.srv.echo.NewContext(req, httptest.NewRecorder()))
+		req = req.WithContext(i18n.NewContext(req.Context(), h.srv.Kernel.Langs.ForCode(lang)))
+		return h.srv.Kernel.ErrorView(err, h.srv.echo.NewContext(req, httptest.NewRecorder()))
 	}
 	for _, tc := range []struct {
 		err              error
 		heading, message string
 	}{
-		{h.srv.FromUpstream(upstream.ErrOrderExpired, "/", "Zurück"), "Die Zeit ist abgelaufen", "wurden freigegeben"},
-		{h.srv.FromUpstream(upstream.ErrSeatsUnavailable, "/", "Zurück"), "Diese Plätze wurden gerade vergeben", "Bitte wählen Sie andere."},
-		{h.srv.FromUpstream(upstream.ErrUnavailable, "/", "Zurück"), "Das Kassensystem des Kinos ist gerade nicht erreichbar", "Es wurde nichts geändert."},
+		{h.srv.Kernel.FromUpstream(upstream.ErrOrderExpired, "/", "Zurück"), "Die Zeit ist abgelaufen", "wurden freigegeben"},
+		{h.srv.Kernel.FromUpstream(upstream.ErrSeatsUnavailable, "/", "Zurück"), "Diese Plätze wurden gerade vergeben", "Bitte wählen Sie andere."},
+		{h.srv.Kernel.FromUpstream(upstream.ErrUnavailable, "/", "Zurück"), "Das Kassensystem des Kinos ist gerade nicht erreichbar", "Es wurde nichts geändert."},
 		{web.SlowUpstream(context.DeadlineExceeded, "/", "Zurück"), "Das Kassensystem des Kinos antwortet gerade langsam", "nicht rechtzeitig geantwortet"},
 		{&web.Error{Code: web.ETooMany}, "Zu viele Anfragen", "Bitte warten Sie einen Moment"},
 	} {

@@ -59,7 +59,7 @@ func (h *harness) moveTo(t *testing.T, session string) *goquery.Document {
 // seatStates reads the seats of a session's plan by label ("F11") from the ticketing system.
 func (h *harness) seatsByLabel(t *testing.T, session string) map[string]cinema.SeatAvailability {
 	t.Helper()
-	plan, err := h.srv.Ticketing.GetSeatPlan(context.Background(), "0001", session)
+	plan, err := h.srv.Kernel.Ticketing.GetSeatPlan(context.Background(), "0001", session)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func (h *harness) seatsByLabel(t *testing.T, session string) map[string]cinema.S
 // system.
 func (h *harness) bookedSeats(t *testing.T, number int64) (session string, seats []string) {
 	t.Helper()
-	b, err := h.srv.Ticketing.GetSingleBooking(context.Background(), "0001", number)
+	b, err := h.srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", number)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestShowtimeMoveAtTheSamePrice(t *testing.T) {
 	}
 	// The .ics of the message is the new show, in the cinema's zone, as an update of the event
 	// the booking page served before; the page now serves the same.
-	b, err := h.srv.Ticketing.GetSingleBooking(context.Background(), "0001", bkPaid1)
+	b, err := h.srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", bkPaid1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,7 +56,7 @@ func (h *harness) postFrom(ip, path, tokenPage string, form url.Values) (*http.R
 // saveAccount creates an account with testPassword.
 func (h *harness) saveAccount(username, name string, role staff.Role, pin string) {
 	h.t.Helper()
-	if err := h.srv.Staff.Save(context.Background(), staff.NewAccount{Username: username, Name: name, Password: testPassword, Role: role, PIN: pin}); err != nil {
+	if err := h.srv.Kernel.Staff.Save(context.Background(), staff.NewAccount{Username: username, Name: name, Password: testPassword, Role: role, PIN: pin}); err != nil {
 		h.t.Fatal(err)
 	}
 }
@@ -224,7 +224,7 @@ func TestStaffSignInLimitPerIPv6Prefix(t *testing.T) {
 // visit's own idle timeout is longer; the next page leads to sign-in and says why.
 func TestStaffIdleTimeout(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
-	h.srv.Cfg.StaffIdle = 600 * time.Millisecond
+	h.srv.Kernel.Cfg.StaffIdle = 600 * time.Millisecond
 	h.saveAccount("anna", "Anna Box", staff.Clerk, "")
 	h.signIn("anna")
 	for range 3 { // activity keeps it alive
@@ -309,7 +309,7 @@ func TestSupervisorEndsAllSessions(t *testing.T) {
 		t.Fatalf("audit rows: %q", rows)
 	}
 	// A disabled account's sign-in ends too.
-	if _, err := h.srv.Staff.Disable(context.Background(), "anna"); err != nil {
+	if _, err := h.srv.Kernel.Staff.Disable(context.Background(), "anna"); err != nil {
 		t.Fatal(err)
 	}
 	if resp, _ := h.get("/booking"); resp.StatusCode != http.StatusSeeOther {
@@ -416,7 +416,7 @@ func TestLookUpOutageDoesNotCount(t *testing.T) {
 // to use the number and e-mail. Staff look-ups are in the audit trail.
 func TestStaffFindsByScannedTicketCode(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
-	code, err := h.srv.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: "BK0186A2", BookingNumber: 100002, Line: 1, Seat: "F-7"})
+	code, err := h.srv.Visits.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: "BK0186A2", BookingNumber: 100002, Line: 1, Seat: "F-7"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -476,7 +476,7 @@ func TestNewPINsHaveSixToEightDigits(t *testing.T) {
 	}{
 		{"1234", false}, {"12345", false}, {"123456", true}, {"1234567", true}, {"12345678", true}, {"123456789", false},
 	} {
-		err := h.srv.Staff.Save(context.Background(), staff.NewAccount{Username: "sue", Name: "Sue Visor", Password: testPassword, Role: staff.Supervisor, PIN: tc.pin})
+		err := h.srv.Kernel.Staff.Save(context.Background(), staff.NewAccount{Username: "sue", Name: "Sue Visor", Password: testPassword, Role: staff.Supervisor, PIN: tc.pin})
 		if tc.ok != (err == nil) || (!tc.ok && !errors.Is(err, staff.ErrInvalid)) {
 			t.Errorf("new PIN %q: %v, want accepted=%v", tc.pin, err, tc.ok)
 		}
@@ -506,7 +506,7 @@ func (h *harness) addOldSupervisor(username, name, pin string) {
 // nothing.
 func TestOldShortPINStillApprovesWithAWarning(t *testing.T) {
 	h := counterHarness(t)
-	h.srv.Cfg.RefundApprovalAbove = 500
+	h.srv.Kernel.Cfg.RefundApprovalAbove = 500
 	h.addOldSupervisor("olga", "Olga Old", "2468")
 	warning := func(who, password string) string {
 		t.Helper()

@@ -10,25 +10,26 @@ import (
 // newStaffFlow builds the staff pages on s's stores and guards.
 func (s *Server) newStaffFlow() *staffpages.Handler {
 	h := &staffpages.Handler{
+		Kernel:    s.Kernel,
 		Visits:    s.Visits,
 		Attention: s.attentionStore,
 		Watcher:   s.watcher,
-		Links:     staffpages.Links{Device: s.URL(web.RouteDevice)},
+		Links:     staffpages.Links{Device: s.Kernel.URL(web.RouteDevice)},
 		Guards: staffpages.Guards{
-			Accounts: []echo.MiddlewareFunc{web.Guard(s.AccountsSupervisor)},
-			Devices:  []echo.MiddlewareFunc{s.SupervisorsOnly(s.URL(web.RouteStaffDevices))},
-			Audit:    []echo.MiddlewareFunc{s.StaffOnly(), web.Guard(s.AuditSupervisor)},
+			Accounts: []echo.MiddlewareFunc{web.Guard(s.Kernel.AccountsSupervisor)},
+			Devices:  []echo.MiddlewareFunc{s.Kernel.SupervisorsOnly(s.Kernel.URL(web.RouteStaffDevices))},
+			Audit:    []echo.MiddlewareFunc{s.Kernel.StaffOnly(), web.Guard(s.Kernel.AuditSupervisor)},
 		},
 	}
 	// Optional stores stay nil interfaces when absent (no typed nil pointers).
-	if s.Staff != nil {
-		h.Accounts = s.Staff
+	if s.Kernel.Staff != nil {
+		h.Accounts = s.Kernel.Staff
 	}
-	if s.Enrolments != nil {
-		h.Terminals = s.Enrolments
+	if s.Kernel.Enrolments != nil {
+		h.Terminals = s.Kernel.Enrolments
 	}
-	if s.Audit != nil {
-		h.Trail = s.Audit
+	if s.Kernel.Audit != nil {
+		h.Trail = s.Kernel.Audit
 	}
 	return h
 }

@@ -28,9 +28,9 @@ const (
 // it on.
 func limitClock(t *testing.T, h *harness) func(time.Duration) {
 	t.Helper()
-	st, ok := h.srv.Limits.(interface{ SetClock(func() time.Time) })
+	st, ok := h.srv.Kernel.Limits.(interface{ SetClock(func() time.Time) })
 	if !ok {
-		t.Fatalf("the limit store %T has no clock to set", h.srv.Limits)
+		t.Fatalf("the limit store %T has no clock to set", h.srv.Kernel.Limits)
 	}
 	var now atomic.Int64
 	now.Store(time.Now().UnixNano())

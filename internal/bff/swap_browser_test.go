@@ -30,9 +30,9 @@ func addBrowserBookingBinder(h *harness) {
 			return err
 		}
 		ctx := c.Request().Context()
-		h.srv.Sessions.Put(ctx, "booking.cinema", c.QueryParam("cinema"))
-		h.srv.Sessions.Put(ctx, "booking.number", n)
-		return c.Redirect(http.StatusSeeOther, h.srv.URL(web.RouteSwapShow, c.QueryParam("cinema"), n))
+		h.srv.Kernel.Sessions.Put(ctx, "booking.cinema", c.QueryParam("cinema"))
+		h.srv.Kernel.Sessions.Put(ctx, "booking.number", n)
+		return c.Redirect(http.StatusSeeOther, h.srv.Kernel.URL(web.RouteSwapShow, c.QueryParam("cinema"), n))
 	})
 }
 

@@ -23,7 +23,7 @@ func TestSwapPageBudget(t *testing.T) {
 	h := swapHarness(t, 100001)
 	ctx := context.Background()
 	// The booking as the page reads it: its tickets placed on the seat plan.
-	rb, err := h.srv.Bookings.Read(ctx, "0001", 100001)
+	rb, err := h.srv.Kernel.Bookings.Read(ctx, "0001", 100001)
 	if err != nil || rb.Plan == nil {
 		t.Fatalf("booking and plan: %v", err)
 	}
@@ -34,11 +34,11 @@ func TestSwapPageBudget(t *testing.T) {
 	render := func() *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
 		req := httptest.NewRequest(http.MethodGet, swapPath(100001, ""), nil)
-		sctx, err := h.srv.Sessions.Load(req.Context(), "") // the page frame reads the visit's session
+		sctx, err := h.srv.Kernel.Sessions.Load(req.Context(), "") // the page frame reads the visit's session
 		if err != nil {
 			t.Fatal(err)
 		}
-		sctx = i18n.NewContext(sctx, h.srv.Langs.For(language.German))
+		sctx = i18n.NewContext(sctx, h.srv.Kernel.Langs.For(language.German))
 		c := h.srv.echo.NewContext(req.WithContext(sctx), rec)
 		if err := h.srv.swapFlow.RenderPage(c, http.StatusOK, b, &plan); err != nil {
 			t.Fatal(err)

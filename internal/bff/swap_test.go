@@ -26,8 +26,8 @@ func addBookingBinder(h *harness) {
 			return err
 		}
 		ctx := c.Request().Context()
-		h.srv.Sessions.Put(ctx, "booking.cinema", c.FormValue("cinema"))
-		h.srv.Sessions.Put(ctx, "booking.number", n)
+		h.srv.Kernel.Sessions.Put(ctx, "booking.cinema", c.FormValue("cinema"))
+		h.srv.Kernel.Sessions.Put(ctx, "booking.number", n)
 		return c.String(http.StatusOK, "bound")
 	})
 }
@@ -99,7 +99,7 @@ func moves(doc *goquery.Document) map[string][2]string {
 
 func bookingSeats(t *testing.T, h *harness, number int64) map[int]string {
 	t.Helper()
-	b, err := h.srv.Ticketing.GetSingleBooking(context.Background(), "0001", number)
+	b, err := h.srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", number)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,10 +112,10 @@ func bookingSeats(t *testing.T, h *harness, number int64) map[int]string {
 
 func TestSwapRouteNames(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	if got := h.srv.URL(web.RouteSwapShow, "0001", int64(100001)); got != "/bookings/0001/100001/seats" {
+	if got := h.srv.Kernel.URL(web.RouteSwapShow, "0001", int64(100001)); got != "/bookings/0001/100001/seats" {
 		t.Fatalf("swap entry URL %q", got)
 	}
-	if h.srv.URL(web.RouteSwapConfirm, "0001", 1) != "/bookings/0001/1/seats/confirm" || h.srv.URL(web.RouteSwapDone, "0001", 1) != "/bookings/0001/1/seats/done" {
+	if h.srv.Kernel.URL(web.RouteSwapConfirm, "0001", 1) != "/bookings/0001/1/seats/confirm" || h.srv.Kernel.URL(web.RouteSwapDone, "0001", 1) != "/bookings/0001/1/seats/done" {
 		t.Fatal("confirm/done URLs")
 	}
 }
@@ -352,7 +352,7 @@ func TestSwapSeatTakenMeanwhile(t *testing.T) {
 	}
 	token := h.csrfToken(swapPath(100001, "/confirm"))
 	// Someone else holds F3 now.
-	_, err := h.srv.Ticketing.AddTickets(context.Background(), upstream.AddTicketsRequest{
+	_, err := h.srv.Kernel.Ticketing.AddTickets(context.Background(), upstream.AddTicketsRequest{
 		UserSessionID: upstream.NewUserSessionID(), CinemaID: "0001", SessionID: "1113",
 		Tickets: []upstream.TicketRequest{{TypeCode: "0001"}},
 		Seats:   []upstream.SelectedSeat{{AreaCategoryCode: "0000000001", Position: cinema.SeatPosition{AreaNumber: 1, RowIndex: 5, ColumnIndex: 2}}},

@@ -97,7 +97,7 @@ func TestPurchaseShowsQRCodesAndWritesAnEmail(t *testing.T) {
 	body := h.waitForConfirmation(h.actAtProvider(h.pressPay(), "pay"), 5*time.Second)
 	doc := h.doc(body)
 	number := strings.TrimSpace(doc.Find(`[data-testid="booking-number"]`).Text())
-	b, err := h.srv.Ticketing.GetSingleBooking(context.Background(), "0001", mustInt(t, number))
+	b, err := h.srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", mustInt(t, number))
 	if err != nil {
 		t.Fatal(err)
 	}

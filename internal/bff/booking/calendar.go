@@ -9,5 +9,5 @@ func (h *Handler) showBookingCalendar(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.ServeCalendar(c, b)
+	return h.Visits.ServeCalendar(c, b)
 }

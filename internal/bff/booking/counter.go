@@ -23,7 +23,7 @@ const actionApprovalRefused = audit.ActionApprovalRefused
 
 // editBalance reads what the edit in progress costs now.
 func (h *Handler) editBalance(c echo.Context, e visit.Edit) (cinema.Money, error) {
-	o, err := h.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+	o, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
 	if err != nil {
 		return cinema.Money{}, h.editEnded(c, e, err)
 	}
@@ -33,10 +33,10 @@ func (h *Handler) editBalance(c echo.Context, e visit.Edit) (cinema.Money, error
 func (h *Handler) editCounterView(c echo.Context, e visit.Edit, due cinema.Money) pages.CounterPayView {
 	l := web.Loc(c)
 	v := pages.CounterPayView{What: l.T("staff.counter.edit_what", "Number", e.BookingNumber),
-		Amount: l.Money(due), DueCents: due.Cents, Currency: due.Currency, ActionURL: h.URL(web.RouteEditCounterPay), BackURL: h.URL(web.RouteEdit), BackLabel: l.T("staff.counter.back_to_change"),
+		Amount: l.Money(due), DueCents: due.Cents, Currency: due.Currency, ActionURL: h.Kernel.URL(web.RouteEditCounterPay), BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("staff.counter.back_to_change"),
 		CSRFToken: web.CSRFToken(c)}
-	h.CounterMethods(c, &v)
-	if msg := h.PopFlash(c); msg != "" {
+	h.Visits.CounterMethods(c, &v)
+	if msg := h.Kernel.PopFlash(c); msg != "" {
 		v.Error = msg // why the card reader did not take the last attempt
 	}
 	return v
@@ -52,16 +52,16 @@ func (h *Handler) showEditCounterPay(c echo.Context) error {
 		return err
 	}
 	if due.Cents <= 0 {
-		return h.Redirect(c, h.URL(web.RouteEdit))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
 	}
-	return h.Render(c, http.StatusOK, web.Loc(c).T("staff.counter.title"), pages.CounterPay(h.editCounterView(c, e, due)))
+	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("staff.counter.title"), pages.CounterPay(h.editCounterView(c, e, due)))
 }
 
 // takeEditCounterPay records a payment taken at the counter and completes the edit with it:
 // a ledger entry (with the staff member and the tender) goes straight to paid, and the settler
 // applies it with complete-edit as it does a provider's payment.
 func (h *Handler) takeEditCounterPay(c echo.Context) error {
-	user := h.StaffUser(c) // countersOnly
+	user := h.Kernel.StaffUser(c) // countersOnly
 	e, err := h.requireChangeableEdit(c)
 	if err != nil {
 		return err
@@ -72,16 +72,16 @@ func (h *Handler) takeEditCounterPay(c echo.Context) error {
 		return err
 	}
 	if due.Cents <= 0 {
-		return h.Redirect(c, h.URL(web.RouteEdit))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
 	}
-	st := h.Settler()
-	p, problem, err := h.ReadCounterPayment(c, due)
+	st := h.Kernel.Settler()
+	p, problem, err := h.Visits.ReadCounterPayment(c, due)
 	if err == nil {
-		p, problem, err = h.CheckCounterReference(c, st, p)
+		p, problem, err = h.Visits.CheckCounterReference(c, st, p)
 	}
 	if err != nil {
 		v, status := visit.CounterForm(h.editCounterView(c, e, due), p, problem, err)
-		return h.Render(c, status, web.Loc(c).T("staff.counter.title"), pages.CounterPay(v))
+		return h.Kernel.Render(c, status, web.Loc(c).T("staff.counter.title"), pages.CounterPay(v))
 	}
 	lines, _ := editLinesIn(web.Loc(c), e, mustOrder(h, c, e))
 	e.Summary = changeSummary(lines)
@@ -92,22 +92,22 @@ func (h *Handler) takeEditCounterPay(c echo.Context) error {
 		return h.payOnReader(c, e, change, due, p.Tender)
 	}
 	entry, recorded, err := st.RecordCounterPayment(ctx, change, due, settlement.CounterPayment{Method: boxoffice.Tender(p.Method), Tender: p.Tender, Reference: p.Reference, CardType: p.CardType})
-	if problem, ok := h.ReferenceRefusal(c, p, err); ok {
+	if problem, ok := h.Visits.ReferenceRefusal(c, p, err); ok {
 		v, status := visit.CounterForm(h.editCounterView(c, e, due), p, problem, visit.ErrBadCounterPayment)
-		return h.Render(c, status, web.Loc(c).T("staff.counter.title"), pages.CounterPay(v))
+		return h.Kernel.Render(c, status, web.Loc(c).T("staff.counter.title"), pages.CounterPay(v))
 	}
 	if err != nil {
 		return err
 	}
 	if recorded {
-		h.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
+		h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
 			AmountCents: due.Cents, Currency: due.Currency, Detail: fmt.Sprintf("%s, reference %s, for a change to the booking", p.CardType, entry.ProviderReference)})
 	}
 	e.Entry = entry.ID
-	h.SaveEdit(c, e)
+	h.Visits.SaveEdit(c, e)
 	entry, err = st.Advance(ctx, entry.ID)
 	if err != nil {
-		web.LoggerFrom(ctx, h.Logger).Warn("counter payment not applied yet", "entry", entry.ID, "err", err)
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("counter payment not applied yet", "entry", entry.ID, "err", err)
 	}
 	return h.afterSettle(c, e, entry)
 }
@@ -118,11 +118,11 @@ func (h *Handler) takeEditCounterPay(c echo.Context) error {
 // the account for this request. A supervisor's own refund needs none, nor does a customer's of
 // their own view.
 func (h *Handler) refundNeedsApproval(c echo.Context, refund cinema.Money) bool {
-	user, supervisor := h.StaffRole(c)
+	user, supervisor := h.Kernel.StaffRole(c)
 	return user != "" && !supervisor && refund.Cents > h.refundApprovalLimit()
 }
 
-func (h *Handler) refundApprovalLimit() int64 { return cmp.Or(h.Cfg.RefundApprovalAbove, 5000) }
+func (h *Handler) refundApprovalLimit() int64 { return cmp.Or(h.Kernel.Cfg.RefundApprovalAbove, 5000) }
 
 // refundApproval checks a supervisor's approval of a clerk's refund above the limit, before
 // any money moves. ok=true: go on (no approval needed, or approved and recorded); otherwise the
@@ -135,37 +135,37 @@ func (h *Handler) refundApproval(c echo.Context, e visit.Edit, refund cinema.Mon
 	l := web.Loc(c)
 	title := l.T("staff.approval.page_title")
 	v := pages.ApprovalView{Amount: l.Money(refund), Limit: l.Money(cinema.Money{Cents: h.refundApprovalLimit(), Currency: refund.Currency}),
-		ActionURL: h.URL(web.RouteEditComplete), BackURL: h.URL(web.RouteEdit), CSRFToken: web.CSRFToken(c),
+		ActionURL: h.Kernel.URL(web.RouteEditComplete), BackURL: h.Kernel.URL(web.RouteEdit), CSRFToken: web.CSRFToken(c),
 		Approver: strings.TrimSpace(c.FormValue("approver")), Reason: strings.TrimSpace(c.FormValue("reason"))}
 	if c.FormValue("approval") == "" {
-		return false, h.Render(c, http.StatusOK, title, pages.Approval(v))
+		return false, h.Kernel.Render(c, http.StatusOK, title, pages.Approval(v))
 	}
 	if v.Reason == "" {
 		v.Error = l.T("staff.approval.reason_missing")
-		return false, h.Render(c, http.StatusUnprocessableEntity, title, pages.Approval(v))
+		return false, h.Kernel.Render(c, http.StatusUnprocessableEntity, title, pages.Approval(v))
 	}
-	sup, aerr := h.ApproveBy(c.Request().Context(), v.Approver, c.FormValue("pin"))
+	sup, aerr := h.Visits.ApproveBy(c.Request().Context(), v.Approver, c.FormValue("pin"))
 	if aerr != nil {
 		why := visit.ApprovalRefusalWhy(aerr)
 		if why == "" {
 			return false, aerr
 		}
 		v.Error = visit.ApprovalRefusal(l, aerr)
-		h.RecordAudit(c, audit.Entry{Action: actionApprovalRefused, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
+		h.Kernel.RecordAudit(c, audit.Entry{Action: actionApprovalRefused, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
 			AmountCents: refund.Cents, Currency: refund.Currency, Reason: v.Reason, Detail: fmt.Sprintf("approver typed: %s (%s)", v.Approver, why)})
-		return false, h.Render(c, http.StatusForbidden, title, pages.Approval(v))
+		return false, h.Kernel.Render(c, http.StatusForbidden, title, pages.Approval(v))
 	}
-	h.RecordAudit(c, audit.Entry{Action: audit.ActionApproval, Actor: sup.Username, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
-		AmountCents: refund.Cents, Currency: refund.Currency, Reason: v.Reason, Detail: "refund approved for " + h.StaffUser(c)})
+	h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionApproval, Actor: sup.Username, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
+		AmountCents: refund.Cents, Currency: refund.Currency, Reason: v.Reason, Detail: "refund approved for " + h.Kernel.StaffUser(c)})
 	return true, nil
 }
 
 // mustOrder reads the edit order for the change summary; nil when it cannot be read (the
 // summary then says only that the change is saved). Its tickets carry the visit's names.
 func mustOrder(s *Handler, c echo.Context, e visit.Edit) cinema.Order {
-	o, err := s.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+	o, err := s.Kernel.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
 	if err != nil {
 		return cinema.Order{}
 	}
-	return s.Named(c.Request().Context()).Order(o)
+	return s.Kernel.Named(c.Request().Context()).Order(o)
 }

@@ -25,10 +25,10 @@ import (
 // Without the cinemas the form cannot be filled in: that is the ticketing system's failure,
 // never the person's, so it comes back as an error to show instead of the form.
 func (h *Handler) findView(c echo.Context) (view.FindView, error) {
-	v := view.FindView{ActionURL: h.URL(web.RouteFindBooking), CSRFToken: web.CSRFToken(c), Staff: h.StaffMember(c) != ""}
-	list, err := h.Cinemas(c.Request().Context())
+	v := view.FindView{ActionURL: h.Kernel.URL(web.RouteFindBooking), CSRFToken: web.CSRFToken(c), Staff: h.Kernel.StaffMember(c) != ""}
+	list, err := h.Kernel.Cinemas(c.Request().Context())
 	if err != nil {
-		return v, h.FromUpstream(err, h.URL(web.RouteFindBooking), web.Loc(c).T("booking.try_again"))
+		return v, h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), web.Loc(c).T("booking.try_again"))
 	}
 	for _, ci := range list {
 		v.Cinemas = append(v.Cinemas, view.Option{Value: ci.ID, Label: ci.Name})
@@ -46,7 +46,7 @@ func (h *Handler) findView(c echo.Context) (view.FindView, error) {
 
 // findTitle is the look-up's page title: staff find a booking, a customer theirs.
 func (h *Handler) findTitle(c echo.Context) string {
-	if h.StaffUser(c) != "" {
+	if h.Kernel.StaffUser(c) != "" {
 		return web.Loc(c).T("booking.find_title_staff")
 	}
 	return web.Loc(c).T("booking.find_title")
@@ -58,16 +58,16 @@ func (h *Handler) showFindBooking(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if msg := h.PopFlash(c); msg != "" {
+	if msg := h.Kernel.PopFlash(c); msg != "" {
 		v.Error = msg
 	}
-	if msg := h.PopFlashSuccess(c); msg != "" {
+	if msg := h.Kernel.PopFlashSuccess(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
 	}
-	if msg := h.Sessions.PopString(c.Request().Context(), web.SessStaffPINWarning); msg != "" {
+	if msg := h.Kernel.Sessions.PopString(c.Request().Context(), web.SessStaffPINWarning); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeWarning, Heading: msg}
 	}
-	return h.Render(c, http.StatusOK, h.findTitle(c), view.Find(v))
+	return h.Kernel.Render(c, http.StatusOK, h.findTitle(c), view.Find(v))
 }
 
 // findBooking checks the booking number and e-mail against the upstream and binds the visit
@@ -90,10 +90,10 @@ func (h *Handler) findBooking(c echo.Context) error {
 	if key := c.FormValue("key"); key != "" && v.Kiosk {
 		// A key of an on-screen keypad: the form comes back with it typed, nothing is looked up.
 		v.Number, v.Email = web.ApplyKey(v.Number, v.Email, key)
-		return h.Render(c, http.StatusOK, h.findTitle(c), view.Find(v))
+		return h.Kernel.Render(c, http.StatusOK, h.findTitle(c), view.Find(v))
 	}
 	client := ratelimit.Limit{Key: "find:client:" + web.ClientKey(c), Rule: visit.FindPerClient}
-	if user := h.StaffUser(c); v.Staff && user != "" {
+	if user := h.Kernel.StaffUser(c); v.Staff && user != "" {
 		client.Key = "find:staff:" + user // a counter's staff share one address; each has an allowance
 	}
 	how := "by number"
@@ -139,21 +139,21 @@ func (h *Handler) findBooking(c echo.Context) error {
 	// after which this person's look-up is allowed, so it only counts down.
 	limits := []ratelimit.Limit{client,
 		{Key: fmt.Sprintf("find:booking:%s:%d:%s", v.CinemaID, number, client.Key), Rule: visit.FindPerBookingClient}}
-	ok, wait, err := ratelimit.TakeAll(ctx, h.Limits, limits...)
+	ok, wait, err := ratelimit.TakeAll(ctx, h.Kernel.Limits, limits...)
 	if err != nil {
 		return err
 	}
 	if !ok {
 		return h.tooMany(c, v, wait.Seconds())
 	}
-	b, err := h.ReadBooking(ctx, v.CinemaID, number)
+	b, err := h.Visits.ReadBooking(ctx, v.CinemaID, number)
 	found := err == nil && (v.Staff || strings.EqualFold(strings.TrimSpace(b.CustomerEmail), addr.Address))
 	if err == nil && code != nil && !v.Staff {
 		found = code.CurrentIn(b) // a ticket given back, moved or re-seated is no proof any more
 	}
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !found:
-		h.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how + ": not found"})
+		h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how + ": not found"})
 		// One neutral answer for every wrong detail: it never says which part was wrong, so
 		// the form cannot be used to learn booking numbers or e-mail addresses.
 		v.Error = l.T("booking.find_not_found")
@@ -164,29 +164,29 @@ func (h *Handler) findBooking(c echo.Context) error {
 			// The code is genuine (signed): say plainly that this ticket no longer counts.
 			v.Error, v.ScanError, v.Number, v.Email = "", l.T("booking.find_code_not_current"), "", keptTyped(v.Email)
 		}
-		return h.Render(c, http.StatusNotFound, h.findTitle(c), view.Find(v))
+		return h.Kernel.Render(c, http.StatusNotFound, h.findTitle(c), view.Find(v))
 	case err != nil:
 		// The ticketing system failed, not the person: the attempt does not count.
-		if gerr := ratelimit.GiveAll(ctx, h.Limits, limits...); gerr != nil {
-			web.LoggerFrom(ctx, h.Logger).Warn("give back look-up attempt", "err", gerr)
+		if gerr := ratelimit.GiveAll(ctx, h.Kernel.Limits, limits...); gerr != nil {
+			web.LoggerFrom(ctx, h.Kernel.Logger).Warn("give back look-up attempt", "err", gerr)
 		}
-		return h.FromUpstream(err, h.URL(web.RouteFindBooking), l.T("booking.try_again"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), l.T("booking.try_again"))
 	}
-	if err := ratelimit.GiveAll(ctx, h.Limits, limits...); err != nil {
-		web.LoggerFrom(ctx, h.Logger).Warn("give back look-up attempt", "err", err)
+	if err := ratelimit.GiveAll(ctx, h.Kernel.Limits, limits...); err != nil {
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("give back look-up attempt", "err", err)
 	}
-	h.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how})
-	if err := h.BindBooking(c, visit.Bound{CinemaID: v.CinemaID, Number: number}); err != nil {
+	h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how})
+	if err := h.Visits.BindBooking(c, visit.Bound{CinemaID: v.CinemaID, Number: number}); err != nil {
 		return err
 	}
-	h.RememberCustomer(c, b.CustomerName)
-	return h.Redirect(c, h.URL(web.RouteBooking))
+	h.Visits.RememberCustomer(c, b.CustomerName)
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
 }
 
 // findRefused answers a look-up that never reached the ticketing system (a malformed number,
 // an unreadable ticket code). It counts against the client: the form is no way around the limit.
 func (h *Handler) findRefused(c echo.Context, v view.FindView, msg string, client ratelimit.Limit) error {
-	ok, wait, err := h.Limits.Take(c.Request().Context(), client.Key, client.Rule)
+	ok, wait, err := h.Kernel.Limits.Take(c.Request().Context(), client.Key, client.Rule)
 	if err != nil {
 		return err
 	}
@@ -196,7 +196,7 @@ func (h *Handler) findRefused(c echo.Context, v view.FindView, msg string, clien
 	if v.ScanError == "" {
 		v.Error = msg // a kiosk's scan says it beside the scan field
 	}
-	return h.Render(c, http.StatusUnprocessableEntity, h.findTitle(c), view.Find(v))
+	return h.Kernel.Render(c, http.StatusUnprocessableEntity, h.findTitle(c), view.Find(v))
 }
 
 // keptTyped is what a kiosk's look-up form shows again of a field after a scan: what the
@@ -221,10 +221,10 @@ func (h *Handler) readTicketCode(l *i18n.Localizer, staffLookUp bool, field stri
 	if !staffLookUp {
 		return tickets.Code{}, l.T("booking.find_code_not_for_customers")
 	}
-	if h.Mail == nil || h.Mail.Signer == nil {
+	if h.Visits.Mail == nil || h.Visits.Mail.Signer == nil {
 		return tickets.Code{}, l.T("booking.find_code_unchecked")
 	}
-	code, err := h.Mail.Signer.Parse(field)
+	code, err := h.Visits.Mail.Signer.Parse(field)
 	switch {
 	case errors.Is(err, tickets.ErrForged):
 		return tickets.Code{}, l.T("booking.find_code_forged")
@@ -238,20 +238,20 @@ func (h *Handler) tooMany(c echo.Context, v view.FindView, seconds float64) erro
 	c.Response().Header().Set("Retry-After", strconv.Itoa(words.WholeSeconds(seconds)))
 	l := web.Loc(c)
 	v.Error = l.T("booking.find_too_many", "Wait", words.Wait(l, seconds))
-	return h.Render(c, http.StatusTooManyRequests, h.findTitle(c), view.Find(v))
+	return h.Kernel.Render(c, http.StatusTooManyRequests, h.findTitle(c), view.Find(v))
 }
 
 // forgetBooking unbinds the booking from this visit (a shared computer, the kiosk). An edit in
 // progress is cancelled upstream, so its added seats do not stay held for nobody.
 func (h *Handler) forgetBooking(c echo.Context) error {
 	ctx := c.Request().Context()
-	h.ReleaseEdit(c)
-	h.Sessions.Remove(ctx, visit.SessBookingCinema)
-	h.Sessions.Remove(ctx, visit.SessBookingName)
-	h.Sessions.Remove(ctx, visit.SessBookingNumber)
-	h.ClearEdit(c)
-	if err := h.RenewSession(c); err != nil {
+	h.Visits.ReleaseEdit(c)
+	h.Kernel.Sessions.Remove(ctx, visit.SessBookingCinema)
+	h.Kernel.Sessions.Remove(ctx, visit.SessBookingName)
+	h.Kernel.Sessions.Remove(ctx, visit.SessBookingNumber)
+	h.Visits.ClearEdit(c)
+	if err := h.Kernel.RenewSession(c); err != nil {
 		return err
 	}
-	return h.Redirect(c, h.URL(web.RouteHome))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteHome))
 }

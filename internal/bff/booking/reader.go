@@ -23,23 +23,23 @@ import (
 // payOnReader starts the change's card-present payment on this device's reader and shows it.
 func (h *Handler) payOnReader(c echo.Context, e visit.Edit, change settlement.Change, due cinema.Money, tender string) error {
 	ctx := c.Request().Context()
-	st := h.Settler()
+	st := h.Kernel.Settler()
 	entry, err := st.StartReaderPayment(ctx, change, due, web.DeviceOf(c).ReaderID, tender)
 	if err != nil {
 		return err
 	}
 	e.Entry = entry.ID
-	h.SaveEdit(c, e)
+	h.Visits.SaveEdit(c, e)
 	// Handing the payment to the reader is a money step: never cut off halfway.
-	entry, _, err = h.AdvanceWithin(ctx, entry.ID)
+	entry, _, err = h.Kernel.AdvanceWithin(ctx, entry.ID)
 	if err != nil && entry.State == ledger.StateFailed {
-		h.Flash(c, visit.ReaderRefusal(web.Loc(c), err))
-		return h.Redirect(c, h.readerBack(c))
+		h.Kernel.Flash(c, visit.ReaderRefusal(web.Loc(c), err))
+		return h.Kernel.Redirect(c, h.readerBack(c))
 	}
 	if err != nil {
-		web.LoggerFrom(ctx, h.Logger).Warn("card reader payment not started at once", "entry", entry.ID, "err", err)
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card reader payment not started at once", "entry", entry.ID, "err", err)
 	}
-	return h.Redirect(c, h.URL(web.RouteEditStatus, entry.ID))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
 }
 
 // cancelOnReader is Cancel on the reader's page: the reader stops asking, nothing is taken,
@@ -51,17 +51,17 @@ func (h *Handler) cancelOnReader(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	dctx, cancel := h.Detached(ctx)
-	entry, err = h.Settler().CancelAtReader(dctx, entry.ID)
+	dctx, cancel := h.Kernel.Detached(ctx)
+	entry, err = h.Kernel.Settler().CancelAtReader(dctx, entry.ID)
 	cancel()
 	if errors.Is(err, settlement.ErrNotAtReader) {
-		return h.Redirect(c, h.URL(web.RouteEditStatus, entry.ID))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
 	}
 	if err != nil {
-		return h.FromUpstream(err, h.URL(web.RouteEditStatus, entry.ID), web.Loc(c).T("booking.see_status"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteEditStatus, entry.ID), web.Loc(c).T("booking.see_status"))
 	}
 	if entry.State == ledger.StateFailed {
-		h.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: entry.CinemaID, BookingNumber: entry.BookingNumber,
+		h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: entry.CinemaID, BookingNumber: entry.BookingNumber,
 			AmountCents: 0, Currency: entry.Currency, Detail: "card reader payment cancelled, nothing taken"})
 	}
 	return h.afterSettle(c, e, entry)
@@ -75,7 +75,7 @@ func (h *Handler) readerStatusView(c echo.Context, entry ledger.Entry, v *view.P
 	switch entry.State {
 	case ledger.StateCreated, ledger.StateRedirected:
 		v.Heading, v.Body = l.T("booking.reader_waiting", "Amount", amount), l.T("booking.reader_waiting_text", "Amount", amount)
-		v.CancelURL, v.CancelLabel, v.CSRFToken = h.URL(web.RouteEditReaderCancel, entry.ID), l.T("booking.reader_cancel"), web.CSRFToken(c)
+		v.CancelURL, v.CancelLabel, v.CSRFToken = h.Kernel.URL(web.RouteEditReaderCancel, entry.ID), l.T("booking.reader_cancel"), web.CSRFToken(c)
 		v.Reader = true
 	case ledger.StatePaid, ledger.StateApplying:
 		v.Kind = components.NoticeSuccess
@@ -89,16 +89,16 @@ func (h *Handler) readerStatusView(c echo.Context, entry ledger.Entry, v *view.P
 func (h *Handler) readerFailed(c echo.Context, e visit.Edit, entry ledger.Entry) error {
 	msg := visit.ReaderOutcome(web.Loc(c), entry)
 	e.Entry = ""
-	h.SaveEdit(c, e)
-	h.Flash(c, msg)
-	return h.Redirect(c, h.readerBack(c))
+	h.Visits.SaveEdit(c, e)
+	h.Kernel.Flash(c, msg)
+	return h.Kernel.Redirect(c, h.readerBack(c))
 }
 
 // readerBack is where a card payment that took nothing sends the person, to try again: the
 // counter's payment page, or the change (a kiosk).
 func (h *Handler) readerBack(c echo.Context) string {
-	if h.AtCounter(c) {
-		return h.URL(web.RouteEditCounterPay)
+	if h.Kernel.AtCounter(c) {
+		return h.Kernel.URL(web.RouteEditCounterPay)
 	}
-	return h.URL(web.RouteEdit)
+	return h.Kernel.URL(web.RouteEdit)
 }

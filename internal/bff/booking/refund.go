@@ -34,37 +34,37 @@ import (
 func (h *Handler) startRefund(c echo.Context, e visit.Edit, change settlement.Change, amount cinema.Money) error {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	b, err := h.Ticketing.GetSingleBooking(ctx, e.CinemaID, e.BookingNumber)
+	b, err := h.Kernel.Ticketing.GetSingleBooking(ctx, e.CinemaID, e.BookingNumber)
 	if err != nil {
-		return h.FromUpstream(err, h.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
-	group, err := h.Settler().StartRefund(ctx, change, amount, b)
+	group, err := h.Kernel.Settler().StartRefund(ctx, change, amount, b)
 	if errors.Is(err, settlement.ErrRefundAtBoxOffice) {
 		return &web.Error{Code: web.EConflict, Heading: l.T("booking.refund_at_box_office_heading"), Message: l.T("booking.refund_at_box_office_text"),
-			BackURL: h.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
+			BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
 	}
 	if errors.Is(err, settlement.ErrRefundNotPlanned) {
 		return &web.Error{Code: web.EConflict, Heading: l.T("booking.refund_impossible_heading"), Message: l.T("booking.refund_impossible_text"),
-			BackURL: h.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
+			BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
 	}
 	if err != nil {
 		return err
 	}
 	lead := group[0]
 	e.Entry = lead.ID
-	h.SaveEdit(c, e)
+	h.Visits.SaveEdit(c, e)
 	// A money step: never cut off halfway; a slow one goes on and the status page follows it.
-	if err := h.AdvanceGroupWithin(ctx, lead); err != nil {
-		web.LoggerFrom(ctx, h.Logger).Warn("refund not finished at once", "entry", lead.ID, "err", err)
+	if err := h.Kernel.AdvanceGroupWithin(ctx, lead); err != nil {
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("refund not finished at once", "entry", lead.ID, "err", err)
 	}
-	if lead, err = h.Ledger.Get(ctx, lead.ID); err != nil {
+	if lead, err = h.Kernel.Ledger.Get(ctx, lead.ID); err != nil {
 		return err
 	}
 	lead = h.awaitApplying(ctx, lead) // a provider event may be completing it right now
 	if lead.State == ledger.StateApplied {
 		return h.finishEdit(c, e)
 	}
-	return h.Redirect(c, h.URL(web.RouteEditStatus, lead.ID))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, lead.ID))
 }
 
 // refundCard names where a part goes back: "VISA ************4242", "PAYPAL", or the box
@@ -109,7 +109,7 @@ type counterForms struct {
 
 // counterFormsFor are the status page's forms for this visit.
 func (h *Handler) counterFormsFor(c echo.Context) counterForms {
-	return counterForms{atCounter: h.AtCounter(c), csrf: web.CSRFToken(c)}
+	return counterForms{atCounter: h.Kernel.AtCounter(c), csrf: web.CSRFToken(c)}
 }
 
 // refundStatusView says where each part of a refund stands, in the language of ctx. It never
@@ -119,7 +119,7 @@ func (h *Handler) counterFormsFor(c echo.Context) counterForms {
 func (h *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts []ledger.Entry, forms counterForms) view.PaymentStatusView {
 	l := i18n.FromContext(ctx)
 	total := l.Money(settlement.PartsTotal(parts))
-	v := view.PaymentStatusView{Reference: lead.ID[:12], PollURL: h.URL(web.RouteEditStatus, lead.ID), Refresh: true, Kind: components.NoticeInfo,
+	v := view.PaymentStatusView{Reference: lead.ID[:12], PollURL: h.Kernel.URL(web.RouteEditStatus, lead.ID), Refresh: true, Kind: components.NoticeInfo,
 		CSRFToken: forms.csrf}
 	var sent, pending, notSent, applied, atBoxOffice int
 	var handBack cinema.Money // the parts waiting to be handed back at the counter
@@ -140,7 +140,7 @@ func (h *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts
 			pv.State, pv.Status = "box-office", l.T("booking.refund_part_at_box_office")
 			if forms.atCounter {
 				amount := l.Money(cinema.Money{Cents: p.AmountCents, Currency: p.Currency})
-				pv.GiveBackURL, pv.GiveBackLabel = h.URL(web.RouteEditGiveBack, p.ID), l.T("booking.give_back_terminal", "Amount", amount)
+				pv.GiveBackURL, pv.GiveBackLabel = h.Kernel.URL(web.RouteEditGiveBack, p.ID), l.T("booking.give_back_terminal", "Amount", amount)
 				if p.CardType == "Cash" {
 					pv.GiveBackLabel = l.T("booking.give_back_cash", "Amount", amount)
 				}
@@ -166,7 +166,7 @@ func (h *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts
 	case applied == len(parts):
 		v.Refresh = false
 		v.Heading, v.Body = l.T("booking.refund_done"), l.T("booking.refund_done_text", "Amount", total)
-		v.NextURL, v.NextLabel = h.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
 	case failed && pending == 0 && sent > 0:
 		v.Kind, v.Refresh = components.NoticeWarning, false
 		v.Heading = l.T("booking.refund_sent_check")
@@ -174,11 +174,11 @@ func (h *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts
 			v.Heading = l.T("booking.refund_part_sent_check")
 		}
 		v.Body = l.T("booking.refund_sent_check_text")
-		v.NextURL, v.NextLabel = h.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
 	case failed && pending == 0:
 		v.Kind, v.Refresh = components.NoticeWarning, false
 		v.Heading, v.Body = l.T("booking.refund_nothing"), l.T("booking.refund_nothing_text")
-		v.NextURL, v.NextLabel = h.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
 	case failed:
 		v.Kind = components.NoticeWarning
 		v.Heading, v.Body = l.T("booking.refund_part_failed"), l.T("booking.refund_part_failed_text", "Amount", total)
@@ -212,7 +212,7 @@ func (h *Handler) statusViewFor(c echo.Context, entry ledger.Entry) view.Payment
 	if entry.Kind != ledger.KindRefund {
 		return h.statusView(ctx, entry)
 	}
-	parts, err := h.Ledger.Group(ctx, entry)
+	parts, err := h.Kernel.Ledger.Group(ctx, entry)
 	if err != nil {
 		parts = []ledger.Entry{entry}
 	}
@@ -223,33 +223,33 @@ func (h *Handler) statusViewFor(c echo.Context, entry ledger.Entry) view.Payment
 // the box office was handed back (cash from the till, or a refund on the card terminal): the
 // part is refunded, and once every part is, the change is completed with all of them.
 func (h *Handler) giveBackAtCounter(c echo.Context) error {
-	user := h.StaffUser(c) // countersOnly
+	user := h.Kernel.StaffUser(c) // countersOnly
 	part, e, ok, err := h.entryForVisit(c)
 	if !ok {
 		return err
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	status := h.URL(web.RouteEditStatus, cmp.Or(e.Entry, part.ID))
+	status := h.Kernel.URL(web.RouteEditStatus, cmp.Or(e.Entry, part.ID))
 	// A money step: renewing the edit and recording the hand-back are not cut off halfway.
-	dctx, cancel := h.Detached(ctx)
-	got, err := h.Settler().GiveBackAtBoxOffice(dctx, part.ID, user)
+	dctx, cancel := h.Kernel.Detached(ctx)
+	got, err := h.Kernel.Settler().GiveBackAtBoxOffice(dctx, part.ID, user)
 	cancel()
 	switch {
 	case errors.Is(err, settlement.ErrNotAtBoxOffice):
 		return &web.Error{Code: web.EConflict, Heading: l.T("booking.give_back_not_here_heading"), Message: l.T("booking.give_back_not_here"),
 			BackURL: status, BackLabel: l.T("booking.see_status"), Err: err}
 	case err != nil:
-		return h.FromUpstream(err, status, l.T("booking.see_status"))
+		return h.Kernel.FromUpstream(err, status, l.T("booking.see_status"))
 	}
 	if got.State == ledger.StateRefunded {
-		h.RecordAudit(c, audit.Entry{Action: audit.ActionRefund, CinemaID: got.CinemaID, BookingNumber: got.BookingNumber,
+		h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionRefund, CinemaID: got.CinemaID, BookingNumber: got.BookingNumber,
 			AmountCents: -got.AmountCents, Currency: got.Currency, Detail: fmt.Sprintf("handed back at the counter (%s), refund part %d", got.CardType, got.RefundPart)})
 	}
-	if err := h.AdvanceGroupWithin(ctx, got); err != nil {
-		web.LoggerFrom(ctx, h.Logger).Warn("refund not finished yet", "entry", got.ID, "err", err)
+	if err := h.Kernel.AdvanceGroupWithin(ctx, got); err != nil {
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("refund not finished yet", "entry", got.ID, "err", err)
 	}
-	return h.Redirect(c, status)
+	return h.Kernel.Redirect(c, status)
 }
 
 // sameRefund reports whether a and the entry with id b are parts of one refund.
@@ -257,23 +257,23 @@ func (h *Handler) sameRefund(ctx context.Context, a ledger.Entry, b string) bool
 	if a.RefundGroup == "" || b == "" {
 		return false
 	}
-	other, err := h.Ledger.Get(ctx, b)
+	other, err := h.Kernel.Ledger.Get(ctx, b)
 	return err == nil && other.RefundGroup == a.RefundGroup
 }
 
 // refundUnderWayNotice tells the booking page, while this visit's change of the booking has a
 // refund under way, where each part of it stands; nil when there is none.
 func (h *Handler) refundUnderWayNotice(c echo.Context, number int64) *components.Notice {
-	e, ok := h.CurrentEdit(c)
-	if !ok || e.BookingNumber != number || h.Ledger == nil {
+	e, ok := h.Visits.CurrentEdit(c)
+	if !ok || e.BookingNumber != number || h.Kernel.Ledger == nil {
 		return nil
 	}
 	ctx := c.Request().Context()
-	entry, err := h.BlockingEntry(ctx, e)
+	entry, err := h.Visits.BlockingEntry(ctx, e)
 	if err != nil || entry == nil || entry.Kind != ledger.KindRefund {
 		return nil
 	}
-	parts, err := h.Ledger.Group(ctx, *entry)
+	parts, err := h.Kernel.Ledger.Group(ctx, *entry)
 	if err != nil {
 		return nil
 	}

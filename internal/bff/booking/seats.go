@@ -38,7 +38,7 @@ func editSeatTickets(e visit.Edit, o cinema.Order) []cinema.OrderTicket {
 // showEditSeats shows the seat chooser with the order's seats ticked.
 func (h *Handler) showEditSeats(c echo.Context) error {
 	var notice *components.Notice
-	if msg := h.PopFlash(c); msg != "" {
+	if msg := h.Kernel.PopFlash(c); msg != "" {
 		notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg} // e.g. the seats chosen at a new show
 	}
 	return h.renderEditSeats(c, http.StatusOK, notice, nil)
@@ -51,14 +51,14 @@ func (h *Handler) renderEditSeats(c echo.Context, status int, notice *components
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	o, snap, err, planErr := h.OrderAndPlan(ctx, e.UserSessionID, e.CinemaID, e.SessionID)
+	o, snap, err, planErr := h.Kernel.OrderAndPlan(ctx, e.UserSessionID, e.CinemaID, e.SessionID)
 	if err != nil {
 		return h.editEnded(c, e, err)
 	}
 	if planErr != nil {
-		return h.FromUpstream(planErr, h.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+		return h.Kernel.FromUpstream(planErr, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
-	plan := h.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
+	plan := h.Kernel.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	tickets := editSeatTickets(e, o)
 	var yours []cinema.SeatPosition
 	for _, t := range tickets {
@@ -69,16 +69,16 @@ func (h *Handler) renderEditSeats(c echo.Context, status int, notice *components
 	if chosen == nil {
 		chosen = yours
 	}
-	v := view.SeatsView{Counter: h.AtCounter(c), BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: h.URL(web.RouteEditSeats), BackURL: h.URL(web.RouteEdit),
+	v := view.SeatsView{Counter: h.Kernel.AtCounter(c), BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: h.Kernel.URL(web.RouteEditSeats), BackURL: h.Kernel.URL(web.RouteEdit),
 		CSRFToken: web.CSRFToken(c), Count: len(tickets), Notice: notice,
 		Map: components.BuildSeatMap(plan, components.SeatMapOptions{Max: len(tickets), Yours: yours, YoursSelectable: true,
-			Chosen: chosen, Kiosk: web.IsKiosk(c), Label: l.T("booking.seat_map_label"), AsOf: h.SeatsAsOf(ctx, e.CinemaID, snap.AsOf),
+			Chosen: chosen, Kiosk: web.IsKiosk(c), Label: l.T("booking.seat_map_label"), AsOf: h.Visits.SeatsAsOf(ctx, e.CinemaID, snap.AsOf),
 			Prices: words.SeatPrices(l, tickets)})}
 	if e.MovedFrom != nil {
-		v.Show = joinShow(e.FilmTitle, words.Showtime(l, e.Showtime, h.CinemaByID(ctx, e.CinemaID)), e.Screen)
+		v.Show = joinShow(e.FilmTitle, words.Showtime(l, e.Showtime, h.Kernel.CinemaByID(ctx, e.CinemaID)), e.Screen)
 	}
 	defer v.Map.Release() // the page is written before this returns
-	return h.Render(c, status, l.T("booking.seats_page_title"), view.Seats(v))
+	return h.Kernel.Render(c, status, l.T("booking.seats_page_title"), view.Seats(v))
 }
 
 // setEditSeats moves the order's tickets to the chosen seats (SetSelectedSeats).
@@ -92,7 +92,7 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 	form, err := c.FormParams()
 	if err != nil {
 		return &web.Error{Code: web.EInvalid, Heading: l.T("booking.seats_unreadable_heading"), Message: l.T("booking.seats_unreadable_text"),
-			BackURL: h.URL(web.RouteEditSeats), BackLabel: l.T("booking.seats_page_title")}
+			BackURL: h.Kernel.URL(web.RouteEditSeats), BackLabel: l.T("booking.seats_page_title")}
 	}
 	// The map's checkboxes and the list alternative's selects submit the same field; empty
 	// selects and a seat given twice count once.
@@ -107,7 +107,7 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 			chosenPos = append(chosenPos, p)
 		}
 	}
-	o, err := h.Ticketing.GetOrder(ctx, e.UserSessionID)
+	o, err := h.Kernel.Ticketing.GetOrder(ctx, e.UserSessionID)
 	if err != nil {
 		return h.editEnded(c, e, err)
 	}
@@ -119,11 +119,11 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 	}
 	// The plan gives the chosen seats' areas (layout only): the upstream decides below whether
 	// they are free.
-	snap, err := h.SeatPlans.Plan(ctx, e.CinemaID, e.SessionID)
+	snap, err := h.Kernel.SeatPlans.Plan(ctx, e.CinemaID, e.SessionID)
 	if err != nil {
-		return h.FromUpstream(err, h.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
-	plan := h.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
+	plan := h.Kernel.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	var seats []upstream.SelectedSeat
 	var planSeats []cinema.Seat
 	for v := range chosen {
@@ -147,7 +147,7 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 		}
 	}
 	if unchanged {
-		return h.Redirect(c, h.URL(web.RouteEdit))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
 	}
 	// Seats of another seating area: refused here with the rule, naming the tickets' area
 	// (the ticketing system answers only "invalid request"). When a ticket's area is not
@@ -169,8 +169,8 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 	if notice := words.SeatRuleNotice(l, seatrules.Check(plan, seatrules.Choice{Party: party, Chosen: chosenPos})); notice != nil {
 		return h.renderEditSeats(c, http.StatusUnprocessableEntity, notice, chosenPos)
 	}
-	_, err = h.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats})
-	h.SeatPlans.Invalidate(e.CinemaID, e.SessionID) // seats changed or refused: the next map reads them again
+	_, err = h.Kernel.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats})
+	h.Kernel.SeatPlans.Invalidate(e.CinemaID, e.SessionID) // seats changed or refused: the next map reads them again
 	switch {
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
 		return h.renderEditSeats(c, http.StatusConflict, web.SeatsTakenNotice, nil)
@@ -180,6 +180,6 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 	case err != nil:
 		return h.editEnded(c, e, err)
 	}
-	h.Flash(c, l.T("booking.seats_changed"))
-	return h.Redirect(c, h.URL(web.RouteEdit))
+	h.Kernel.Flash(c, l.T("booking.seats_changed"))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
 }

@@ -22,14 +22,14 @@ import (
 // Each of also runs beside the booking's own follow-up reads (bookings.Reader.Read).
 func (h *Handler) requireBooking(c echo.Context, also ...func(context.Context, cinema.Booking)) (cinema.Booking, visit.Bound, error) {
 	l := web.Loc(c)
-	bb, ok := h.BoundBooking(c)
+	bb, ok := h.Visits.BoundBooking(c)
 	if !ok {
 		return cinema.Booking{}, bb, &web.Error{Code: web.ENotFound, Heading: l.T("booking.find_first"),
-			Message: l.T("booking.find_first_text"), BackURL: h.URL(web.RouteFindBooking), BackLabel: l.T("booking.find_title")}
+			Message: l.T("booking.find_first_text"), BackURL: h.Kernel.URL(web.RouteFindBooking), BackLabel: l.T("booking.find_title")}
 	}
-	b, err := h.ReadBooking(c.Request().Context(), bb.CinemaID, bb.Number, also...)
+	b, err := h.Visits.ReadBooking(c.Request().Context(), bb.CinemaID, bb.Number, also...)
 	if err != nil {
-		return cinema.Booking{}, bb, h.FromUpstream(err, h.URL(web.RouteFindBooking), l.T("booking.find_title"))
+		return cinema.Booking{}, bb, h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), l.T("booking.find_title"))
 	}
 	return b, bb, nil
 }
@@ -43,7 +43,7 @@ func (h *Handler) showBooking(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	ci := h.CinemaByID(ctx, b.CinemaID)
+	ci := h.Kernel.CinemaByID(ctx, b.CinemaID)
 	v := view.BookingView{
 		Number:    fmt.Sprint(b.Number),
 		FilmTitle: b.Session.FilmTitle,
@@ -53,7 +53,7 @@ func (h *Handler) showBooking(c echo.Context) error {
 		Total:     l.Money(b.Total),
 		Paid:      b.LikelyPaid(),
 		CSRFToken: web.CSRFToken(c),
-		EndURL:    h.URL(web.RouteBookingForget),
+		EndURL:    h.Kernel.URL(web.RouteBookingForget),
 	}
 	for _, t := range b.Tickets {
 		v.Tickets = append(v.Tickets, view.TicketRow{Description: t.Description, Seat: words.Seat(l, t.Seat), Price: l.Money(t.Price), Package: t.InPackage()})
@@ -66,28 +66,28 @@ func (h *Handler) showBooking(c echo.Context) error {
 	for _, p := range b.Payments {
 		v.Payments = append(v.Payments, paymentText(l, p))
 	}
-	if msg := h.PopFlash(c); msg != "" {
+	if msg := h.Kernel.PopFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
 	if v.Notice == nil {
 		v.Notice = h.refundUnderWayNotice(c, b.Number) // a refund of this visit's change, part by part
 	}
-	if raw := h.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
+	if raw := h.Kernel.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
 		v.Changes = strings.Split(raw, "\n")
-		if key := h.Sessions.PopString(ctx, visit.SessMailKey); h.AtCounter(c) {
-			v.MailLine = h.CounterMailLine(ctx, key)
+		if key := h.Kernel.Sessions.PopString(ctx, visit.SessMailKey); h.Kernel.AtCounter(c) {
+			v.MailLine = h.Visits.CounterMailLine(ctx, key)
 		} else {
-			v.MailLine = h.MailLine(ctx, key)
+			v.MailLine = h.Visits.MailLine(ctx, key)
 		}
 	}
 	v.Actions = append(v.Actions, h.editAction(c, b, &types), h.showtimeAction(c, b, &types), h.swapAction(c, b))
-	window, open := h.ChangeWindow(c, b.CinemaID, b.Session.Showtime)
+	window, open := h.Kernel.ChangeWindow(c, b.CinemaID, b.Session.Showtime)
 	v.ChangeWindow, v.TicketsOpen = changeWindowLine(window, open, v.Actions)
 	title := l.T("booking.show_title", "Number", v.Number)
-	if h.AtCounter(c) {
+	if h.Kernel.AtCounter(c) {
 		// The box office: who booked beside what can be done; the tickets are in the print view.
 		v.Counter, v.CustomerName, v.CustomerEmail = true, b.CustomerName, b.CustomerEmail
-		v.PrintURL, v.FindURL = h.URL(web.RouteBookingTickets), h.URL(web.RouteFindBooking)
+		v.PrintURL, v.FindURL = h.Kernel.URL(web.RouteBookingTickets), h.Kernel.URL(web.RouteFindBooking)
 		for i := range v.Actions {
 			if v.Actions[i].Enabled {
 				v.Actions[i].Primary = true
@@ -98,12 +98,12 @@ func (h *Handler) showBooking(c echo.Context) error {
 			title = l.T("booking.counter.show_title", "Number", v.Number, "Name", b.CustomerName)
 		}
 	} else {
-		v.TicketCards = h.TicketsView(ctx, b, h.URL(web.RouteBookingTickets))
+		v.TicketCards = h.Visits.TicketsView(ctx, b, h.Kernel.URL(web.RouteBookingTickets))
 		if !web.IsKiosk(c) {
-			v.CalendarURL = h.URL(web.RouteBookingCalendar)
+			v.CalendarURL = h.Kernel.URL(web.RouteBookingCalendar)
 		}
 	}
-	return h.Render(c, http.StatusOK, title, view.Show(v))
+	return h.Kernel.Render(c, http.StatusOK, title, view.Show(v))
 }
 
 // showBookingTickets is the print view of the booking's tickets.
@@ -113,19 +113,19 @@ func (h *Handler) showBookingTickets(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	v := view.PrintView{Number: fmt.Sprint(b.Number), Tickets: h.TicketsView(ctx, b, ""), BackURL: h.URL(web.RouteBooking),
-		Counter: h.AtCounter(c)}
+	v := view.PrintView{Number: fmt.Sprint(b.Number), Tickets: h.Visits.TicketsView(ctx, b, ""), BackURL: h.Kernel.URL(web.RouteBooking),
+		Counter: h.Kernel.AtCounter(c)}
 	v.Tickets.Staff = v.Counter
 	if web.IsKiosk(c) {
-		v.Kiosk, v.DoneURL, v.CSRFToken = true, h.URL(web.RouteVisitReset), web.CSRFToken(c)
-		if key := h.Sessions.PopString(ctx, sessKioskPrint); key != "" {
+		v.Kiosk, v.DoneURL, v.CSRFToken = true, h.Kernel.URL(web.RouteVisitReset), web.CSRFToken(c)
+		if key := h.Kernel.Sessions.PopString(ctx, sessKioskPrint); key != "" {
 			v.AutoPrint = key
-			if raw := h.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
+			if raw := h.Kernel.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
 				v.Changes = strings.Split(raw, "\n")
 			}
 		}
 	}
-	return h.Render(c, http.StatusOK, web.Loc(c).T("booking.print_title", "Number", v.Number), view.Print(v))
+	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("booking.print_title", "Number", v.Number), view.Print(v))
 }
 
 // changeWindowLine is what the booking page says about the cut-off, from the change window's
@@ -154,11 +154,11 @@ func changeWindowLine(text string, open bool, actions []view.Action) (line strin
 func (h *Handler) editAction(c echo.Context, b cinema.Booking, types *sessionTypes) view.Action {
 	l := web.Loc(c)
 	a := view.Action{Label: l.T("booking.action_edit"), TestID: "action-edit", Shortcut: "e"}
-	if e, ok := h.CurrentEdit(c); ok && e.BookingNumber == b.Number {
-		a.Label, a.URL, a.Enabled = l.T("booking.action_edit_continue"), h.URL(web.RouteEdit), true
+	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
+		a.Label, a.URL, a.Enabled = l.T("booking.action_edit_continue"), h.Kernel.URL(web.RouteEdit), true
 		return a
 	}
-	if reason := h.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
+	if reason := h.Kernel.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
 		a.Reason = reason
 		return a
 	}
@@ -166,7 +166,7 @@ func (h *Handler) editAction(c echo.Context, b cinema.Booking, types *sessionTyp
 		a.Reason = reason
 		return a
 	}
-	a.URL, a.Method, a.Enabled = h.URL(web.RouteEditStart), "post", true
+	a.URL, a.Method, a.Enabled = h.Kernel.URL(web.RouteEditStart), "post", true
 	return a
 }
 
@@ -175,11 +175,11 @@ func (h *Handler) editAction(c echo.Context, b cinema.Booking, types *sessionTyp
 func (h *Handler) showtimeAction(c echo.Context, b cinema.Booking, types *sessionTypes) view.Action {
 	l := web.Loc(c)
 	a := view.Action{Label: l.T("showtime.action"), TestID: "action-showtime", Shortcut: "t"}
-	if e, ok := h.CurrentEdit(c); ok && e.BookingNumber == b.Number {
+	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
 		a.Reason = l.T("showtime.action_during_edit")
 		return a
 	}
-	if reason := h.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
+	if reason := h.Kernel.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
 		a.Reason = reason
 		return a
 	}
@@ -187,7 +187,7 @@ func (h *Handler) showtimeAction(c echo.Context, b cinema.Booking, types *sessio
 		a.Reason = reason
 		return a
 	}
-	a.URL, a.Enabled = h.URL(web.RouteShowtimes), true
+	a.URL, a.Enabled = h.Kernel.URL(web.RouteShowtimes), true
 	return a
 }
 
@@ -195,11 +195,11 @@ func (h *Handler) showtimeAction(c echo.Context, b cinema.Booking, types *sessio
 func (h *Handler) swapAction(c echo.Context, b cinema.Booking) view.Action {
 	l := web.Loc(c)
 	a := view.Action{Label: l.T("booking.change_seats"), TestID: "action-swap", Shortcut: "s"}
-	if e, ok := h.CurrentEdit(c); ok && e.BookingNumber == b.Number {
+	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
 		a.Reason = l.T("booking.action_swap_during_edit")
 		return a
 	}
-	if reason := h.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
+	if reason := h.Kernel.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
 		a.Reason = reason
 		return a
 	}
@@ -207,7 +207,7 @@ func (h *Handler) swapAction(c echo.Context, b cinema.Booking) view.Action {
 		a.Reason = reason
 		return a
 	}
-	a.URL, a.Enabled = h.URL(web.RouteSwapShow, b.CinemaID, b.Number), true
+	a.URL, a.Enabled = h.Kernel.URL(web.RouteSwapShow, b.CinemaID, b.Number), true
 	return a
 }
 
@@ -228,7 +228,7 @@ func (h *Handler) editUnavailableReason(ctx context.Context, b cinema.Booking, k
 	if known != nil && known.read {
 		types, err = known.types, known.err
 	} else {
-		types, err = h.SessionTicketTypes(ctx, b.CinemaID, b.Session.ID)
+		types, err = h.Kernel.SessionTicketTypes(ctx, b.CinemaID, b.Session.ID)
 	}
 	if err != nil {
 		return "" // the upstream will refuse with the reason if it applies
@@ -309,7 +309,7 @@ type sessionTypes struct {
 func (st *sessionTypes) reader(s *Handler) func(context.Context, cinema.Booking) {
 	return func(ctx context.Context, b cinema.Booking) {
 		if id := b.SessionID(); id != "" {
-			st.types, st.err = s.SessionTicketTypes(ctx, b.CinemaID, id)
+			st.types, st.err = s.Kernel.SessionTicketTypes(ctx, b.CinemaID, id)
 			st.read = true
 		}
 	}
@@ -320,7 +320,7 @@ func (st *sessionTypes) reader(s *Handler) func(context.Context, cinema.Booking)
 // A move to another showtime respects both shows' cut-offs.
 func (h *Handler) refuseClosedEdit(c echo.Context, e visit.Edit) error {
 	for _, at := range e.Showtimes() {
-		if err := h.RefuseClosed(c, e.CinemaID, at, h.URL(web.RouteEditCancel), web.Loc(c).T("booking.cancel_this_change")); err != nil {
+		if err := h.Kernel.RefuseClosed(c, e.CinemaID, at, h.Kernel.URL(web.RouteEditCancel), web.Loc(c).T("booking.cancel_this_change")); err != nil {
 			return err
 		}
 	}
@@ -331,7 +331,7 @@ func (h *Handler) refuseClosedEdit(c echo.Context, e visit.Edit) error {
 // passed), or "".
 func (h *Handler) editClosed(c echo.Context, e visit.Edit) string {
 	for _, at := range e.Showtimes() {
-		if reason := h.ChangesClosed(c, e.CinemaID, at); reason != "" {
+		if reason := h.Kernel.ChangesClosed(c, e.CinemaID, at); reason != "" {
 			return reason
 		}
 	}

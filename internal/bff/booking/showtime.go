@@ -47,29 +47,29 @@ func (h *Handler) showShowtimes(c echo.Context) error {
 	allFilms := c.QueryParam("all") == "1"
 	shows, err := h.otherShows(c, b, allFilms)
 	if err != nil {
-		return h.FromUpstream(err, h.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
 	}
 	prices := h.showPrices(ctx, b, shows)
-	ci := h.CinemaByID(ctx, b.CinemaID)
+	ci := h.Kernel.CinemaByID(ctx, b.CinemaID)
 	v := view.ShowtimesView{
 		BookingNumber: fmt.Sprint(b.Number),
 		FilmTitle:     b.Session.FilmTitle,
 		CurrentShow:   joinShow(b.Session.FilmTitle, words.Showtime(l, b.Session.Showtime, ci), b.Session.ScreenName),
 		Party:         partyWords(b),
 		AllFilms:      allFilms,
-		ActionURL:     h.URL(web.RouteShowtimes),
-		SameFilmURL:   h.URL(web.RouteShowtimes),
-		OtherFilmsURL: h.URL(web.RouteShowtimes) + "?all=1",
-		BackURL:       h.URL(web.RouteBooking),
+		ActionURL:     h.Kernel.URL(web.RouteShowtimes),
+		SameFilmURL:   h.Kernel.URL(web.RouteShowtimes),
+		OtherFilmsURL: h.Kernel.URL(web.RouteShowtimes) + "?all=1",
+		BackURL:       h.Kernel.URL(web.RouteBooking),
 		CSRFToken:     web.CSRFToken(c),
-		Counter:       h.AtCounter(c),
+		Counter:       h.Kernel.AtCounter(c),
 	}
-	if msg := h.PopFlash(c); msg != "" {
+	if msg := h.Kernel.PopFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
 	// Shows are grouped by the evening they belong to, a show after midnight with the evening
 	// before, as What's on lists them.
-	today, _ := cinema.Evening(h.Now(), ci.Location())
+	today, _ := cinema.Evening(h.Kernel.Now(), ci.Location())
 	var day *view.ShowtimeDay
 	shortcut := 0
 	for _, sh := range shows {
@@ -86,7 +86,7 @@ func (h *Handler) showShowtimes(c echo.Context) error {
 		}
 		day.Rows = append(day.Rows, row)
 	}
-	return h.Render(c, http.StatusOK, l.T("showtime.page_title", "Number", v.BookingNumber), view.Showtimes(v))
+	return h.Kernel.Render(c, http.StatusOK, l.T("showtime.page_title", "Number", v.BookingNumber), view.Showtimes(v))
 }
 
 // requireShowtimeChange is the bound booking when its showtime may be changed now: before its
@@ -98,12 +98,12 @@ func (h *Handler) requireShowtimeChange(c echo.Context) (cinema.Booking, visit.B
 		return b, bb, err
 	}
 	l := web.Loc(c)
-	back, backLabel := h.URL(web.RouteBooking), l.T("booking.back_to_booking")
-	if e, ok := h.CurrentEdit(c); ok && e.BookingNumber == b.Number {
+	back, backLabel := h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking")
+	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
 		return b, bb, &web.Error{Code: web.EConflict, Heading: l.T("showtime.change_open_heading"), Message: l.T("showtime.change_open_text"),
-			BackURL: h.URL(web.RouteEdit), BackLabel: l.T("booking.action_edit_continue")}
+			BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.action_edit_continue")}
 	}
-	if err := h.RefuseClosed(c, b.CinemaID, b.Session.Showtime, back, backLabel); err != nil {
+	if err := h.Kernel.RefuseClosed(c, b.CinemaID, b.Session.Showtime, back, backLabel); err != nil {
 		return b, bb, err
 	}
 	if reason := h.editUnavailableReason(c.Request().Context(), b, nil); reason != "" {
@@ -116,7 +116,7 @@ func (h *Handler) requireShowtimeChange(c echo.Context) (cinema.Booking, visit.B
 // showtimeDays, before their own change cut-off, and of the booking's film unless allFilms.
 // The booking's own show is among them (marked on the page, not offered).
 func (h *Handler) otherShows(c echo.Context, b cinema.Booking, allFilms bool) ([]cinema.Session, error) {
-	listing, err := h.Listings.Listing(c.Request().Context(), b.CinemaID) // shared by every visitor
+	listing, err := h.Kernel.Listings.Listing(c.Request().Context(), b.CinemaID) // shared by every visitor
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func (h *Handler) otherShows(c echo.Context, b cinema.Booking, allFilms bool) ([
 			film = sh.FilmID
 		}
 	}
-	now := h.Now()
+	now := h.Kernel.Now()
 	until := now.Add(showtimeDays * 24 * time.Hour)
 	var out []cinema.Session
 	for _, sh := range list {
@@ -139,7 +139,7 @@ func (h *Handler) otherShows(c echo.Context, b cinema.Booking, allFilms bool) ([
 			continue
 		case !allFilms && film == "" && sh.FilmTitle != b.Session.FilmTitle:
 			continue
-		case h.ChangesClosed(c, b.CinemaID, sh.Showtime) != "":
+		case h.Kernel.ChangesClosed(c, b.CinemaID, sh.Showtime) != "":
 			continue // too close to its start to move to
 		}
 		out = append(out, sh)
@@ -168,9 +168,9 @@ func (h *Handler) showPrices(ctx context.Context, b cinema.Booking, shows []cine
 			continue
 		}
 		g.Go(func() error {
-			types, err := h.SessionTicketTypes(gctx, b.CinemaID, sh.SessionID)
+			types, err := h.Kernel.SessionTicketTypes(gctx, b.CinemaID, sh.SessionID)
 			if err == nil {
-				results[i] = priceParty(b, h.Named(gctx).TicketTypes(b.CinemaID, types))
+				results[i] = priceParty(b, h.Kernel.Named(gctx).TicketTypes(b.CinemaID, types))
 			}
 			return nil
 		})
@@ -251,8 +251,8 @@ func (h *Handler) showtimeRow(l *i18n.Localizer, b cinema.Booking, sh cinema.Ses
 // ticketing system chose. If the ticketing system refuses, the edit is cancelled and the
 // booking is as it was.
 func (h *Handler) chooseShowtime(c echo.Context) error {
-	if e, ok := h.CurrentEdit(c); ok && e.MovedFrom != nil && e.SessionID == upstream.SplitSessionID(e.CinemaID, strings.TrimSpace(c.FormValue("session"))) {
-		return h.Redirect(c, h.URL(web.RouteEdit)) // a double click or a second tab: the same move
+	if e, ok := h.Visits.CurrentEdit(c); ok && e.MovedFrom != nil && e.SessionID == upstream.SplitSessionID(e.CinemaID, strings.TrimSpace(c.FormValue("session"))) {
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit)) // a double click or a second tab: the same move
 	}
 	b, _, err := h.requireShowtimeChange(c)
 	if err != nil {
@@ -260,35 +260,35 @@ func (h *Handler) chooseShowtime(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	back := h.URL(web.RouteShowtimes)
+	back := h.Kernel.URL(web.RouteShowtimes)
 	backLabel := l.T("showtime.back_to_list")
 	target, err := h.findShow(c, b, strings.TrimSpace(c.FormValue("session")))
 	if err != nil {
 		return err
 	}
-	if err := h.RefuseClosed(c, b.CinemaID, target.Showtime, back, backLabel); err != nil {
+	if err := h.Kernel.RefuseClosed(c, b.CinemaID, target.Showtime, back, backLabel); err != nil {
 		return err
 	}
-	types, err := h.SessionTicketTypes(ctx, b.CinemaID, target.SessionID)
+	types, err := h.Kernel.SessionTicketTypes(ctx, b.CinemaID, target.SessionID)
 	if err != nil {
-		return h.FromUpstream(err, back, backLabel)
+		return h.Kernel.FromUpstream(err, back, backLabel)
 	}
-	types = h.Named(ctx).TicketTypes(b.CinemaID, types)
+	types = h.Kernel.Named(ctx).TicketTypes(b.CinemaID, types)
 	form, _ := c.FormParams()
 	picked, complete := partyTypes(b, types, form)
 	if !complete {
 		return h.renderTypeChoice(c, b, target, types, form)
 	}
-	if done, err := h.RefuseVisitSeats(c, visit.SeatStepEditAdd, len(b.Tickets), nil, back); done {
+	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepEditAdd, len(b.Tickets), nil, back); done {
 		return err
 	}
 	e, err := h.moveShow(c, b, target, picked)
 	if err != nil {
 		return err
 	}
-	h.SaveEdit(c, e)
-	h.Flash(c, l.T("showtime.seats_chosen"))
-	return h.Redirect(c, h.URL(web.RouteEditSeats))
+	h.Visits.SaveEdit(c, e)
+	h.Kernel.Flash(c, l.T("showtime.seats_chosen"))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditSeats))
 }
 
 // findShow is the show the form names, among the booking's cinema's shows on sale (another
@@ -296,18 +296,18 @@ func (h *Handler) chooseShowtime(c echo.Context) error {
 func (h *Handler) findShow(c echo.Context, b cinema.Booking, id string) (cinema.Session, error) {
 	l := web.Loc(c)
 	notFound := &web.Error{Code: web.ENotFound, Heading: l.T("showtime.show_not_found"), Message: l.T("showtime.show_not_found_text"),
-		BackURL: h.URL(web.RouteShowtimes), BackLabel: l.T("showtime.back_to_list")}
+		BackURL: h.Kernel.URL(web.RouteShowtimes), BackLabel: l.T("showtime.back_to_list")}
 	if id == "" || len(id) > 41 || id == b.Session.ID {
 		return cinema.Session{}, notFound
 	}
 	id = upstream.SplitSessionID(b.CinemaID, id)
-	listing, err := h.Listings.Listing(c.Request().Context(), b.CinemaID) // shared by every visitor
+	listing, err := h.Kernel.Listings.Listing(c.Request().Context(), b.CinemaID) // shared by every visitor
 	if err != nil {
-		return cinema.Session{}, h.FromUpstream(err, h.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+		return cinema.Session{}, h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
 	}
 	list := listing.Sessions
 	for _, sh := range list {
-		if sh.SessionID == id && sh.OnSale && sh.Showtime.After(h.Now()) {
+		if sh.SessionID == id && sh.OnSale && sh.Showtime.After(h.Kernel.Now()) {
 			return sh, nil
 		}
 	}
@@ -352,7 +352,7 @@ func partyTypes(b cinema.Booking, types []cinema.TicketType, form map[string][]s
 func (h *Handler) renderTypeChoice(c echo.Context, b cinema.Booking, target cinema.Session, types []cinema.TicketType, form map[string][]string) error {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	ci := h.CinemaByID(ctx, b.CinemaID)
+	ci := h.Kernel.CinemaByID(ctx, b.CinemaID)
 	sold := map[string]bool{}
 	var options []view.TypeOption
 	for _, t := range types {
@@ -365,10 +365,10 @@ func (h *Handler) renderTypeChoice(c echo.Context, b cinema.Booking, target cine
 		BookingNumber: fmt.Sprint(b.Number),
 		NewShow:       joinShow(target.FilmTitle, words.Showtime(l, target.Showtime, ci), target.ScreenName),
 		SessionID:     target.SessionID,
-		ActionURL:     h.URL(web.RouteShowtimes),
-		BackURL:       h.URL(web.RouteShowtimes),
+		ActionURL:     h.Kernel.URL(web.RouteShowtimes),
+		BackURL:       h.Kernel.URL(web.RouteShowtimes),
 		CSRFToken:     web.CSRFToken(c),
-		Counter:       h.AtCounter(c),
+		Counter:       h.Kernel.AtCounter(c),
 	}
 	seen := map[string]bool{}
 	for _, t := range b.Tickets {
@@ -387,7 +387,7 @@ func (h *Handler) renderTypeChoice(c echo.Context, b cinema.Booking, target cine
 		status = http.StatusConflict
 		v.NoOptions = true
 	}
-	return h.Render(c, status, l.T("showtime.types_title"), view.TypeChoice(v))
+	return h.Kernel.Render(c, status, l.T("showtime.types_title"), view.TypeChoice(v))
 }
 
 // moveShow starts the edit that moves booking b to show target with the picked types. On a
@@ -395,17 +395,17 @@ func (h *Handler) renderTypeChoice(c echo.Context, b cinema.Booking, target cine
 func (h *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Session, picked map[string]string) (visit.Edit, error) {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	log := web.LoggerFrom(ctx, h.Logger)
-	back, backLabel := h.URL(web.RouteShowtimes), l.T("showtime.back_to_list")
-	eo, err := h.Ticketing.EditBooking(ctx, b.CinemaID, b.ID)
+	log := web.LoggerFrom(ctx, h.Kernel.Logger)
+	back, backLabel := h.Kernel.URL(web.RouteShowtimes), l.T("showtime.back_to_list")
+	eo, err := h.Kernel.Ticketing.EditBooking(ctx, b.CinemaID, b.ID)
 	if err != nil {
-		return visit.Edit{}, h.FromUpstream(err, h.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+		return visit.Edit{}, h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
 	}
-	eo = h.Named(ctx).EditOrder(eo)
+	eo = h.Kernel.Named(ctx).EditOrder(eo)
 	undo := func(step string, cause error) error {
 		// The edit must not stay open: cancelling restores the booking. It runs even when
 		// the person's request has gone.
-		if cerr := h.Ticketing.CancelOrder(upstream.Detach(ctx), eo.UserSessionID); cerr != nil &&
+		if cerr := h.Kernel.Ticketing.CancelOrder(upstream.Detach(ctx), eo.UserSessionID); cerr != nil &&
 			!errors.Is(cerr, upstream.ErrOrderExpired) && !errors.Is(cerr, upstream.ErrNotFound) {
 			log.Error("showtime change: edit not cancelled after a refusal", "step", step, "err", cerr)
 		}
@@ -415,12 +415,12 @@ func (h *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Sessi
 			return &web.Error{Code: web.EConflict, Heading: l.T("showtime.no_seats_heading"), Message: l.N("showtime.no_seats_text", len(b.Tickets)),
 				BackURL: back, BackLabel: backLabel}
 		case errors.Is(cause, upstream.ErrUnavailable) || upstream.TimedOut(cause) || errors.Is(cause, upstream.ErrCircuitOpen):
-			return h.FromUpstream(cause, h.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+			return h.Kernel.FromUpstream(cause, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
 		}
 		// Any other answer is the ticketing system's "no": it decides whether a booking may
 		// move between shows.
 		return &web.Error{Code: web.EConflict, Heading: l.T("showtime.refused_heading"), Message: l.T("showtime.refused_text"),
-			BackURL: h.URL(web.RouteBooking), BackLabel: l.T("booking.back_to_booking")}
+			BackURL: h.Kernel.URL(web.RouteBooking), BackLabel: l.T("booking.back_to_booking")}
 	}
 	count := map[string]int{}
 	var order []string
@@ -439,7 +439,7 @@ func (h *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Sessi
 	if !b.LikelyPaid() {
 		mode = upstream.BookingModeReservation
 	}
-	if _, err := h.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: eo.UserSessionID, CinemaID: b.CinemaID,
+	if _, err := h.Kernel.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: eo.UserSessionID, CinemaID: b.CinemaID,
 		SessionID: target.SessionID, Tickets: reqs, BookingMode: mode}); err != nil {
 		return visit.Edit{}, undo("add", err)
 	}
@@ -452,11 +452,11 @@ func (h *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Sessi
 		old = append(old, ol.ID)
 	}
 	if len(old) > 0 {
-		if _, err := h.Ticketing.RemoveTickets(ctx, upstream.RemoveTicketsRequest{UserSessionID: eo.UserSessionID, SessionID: b.Session.ID, TicketIDs: old}); err != nil {
+		if _, err := h.Kernel.Ticketing.RemoveTickets(ctx, upstream.RemoveTicketsRequest{UserSessionID: eo.UserSessionID, SessionID: b.Session.ID, TicketIDs: old}); err != nil {
 			return visit.Edit{}, undo("remove", err)
 		}
 	}
-	h.SeatPlans.Invalidate(b.CinemaID, target.SessionID) // the new show's map shows the seats just held
+	h.Kernel.SeatPlans.Invalidate(b.CinemaID, target.SessionID) // the new show's map shows the seats just held
 	return e, nil
 }
 

@@ -28,9 +28,9 @@ const whatsOnDays = 4
 func (h *Handler) showWhatsOn(c echo.Context) error {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	cinemas, err := h.Cinemas(ctx)
+	cinemas, err := h.Kernel.Cinemas(ctx)
 	if err != nil {
-		return h.FromUpstream(err, h.URL(web.RouteHome), l.T("checkout.back_to_start"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
 	}
 	if len(cinemas) == 0 {
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("checkout.whatson_no_cinema_heading"), Message: l.T("checkout.whatson_no_cinema")}
@@ -57,7 +57,7 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 	}
 	tz := cin.Location()
 	// Until the night ends, today is the evening whose late shows are still to come.
-	today, _ := cinema.Evening(h.Now(), tz)
+	today, _ := cinema.Evening(h.Kernel.Now(), tz)
 	day := today
 	if d := c.QueryParam("day"); d != "" {
 		parsed, err := time.ParseInLocation("2006-01-02", d, tz)
@@ -67,17 +67,17 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 			day = parsed
 		}
 	}
-	if msg := h.PopFlash(c); msg != "" && notice == nil {
+	if msg := h.Kernel.PopFlash(c); msg != "" && notice == nil {
 		notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg} // e.g. a cancelled purchase
 	}
 	// The cinema's listing is shared by every visitor and every day (internal/listings): no
 	// read of the ticketing system per view.
-	listing, err := h.Listings.Listing(ctx, cin.ID)
+	listing, err := h.Kernel.Listings.Listing(ctx, cin.ID)
 	if err != nil {
-		return h.FromUpstream(err, h.URL(web.RouteHome), l.T("checkout.back_to_start"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
 	}
 	sessions, films := listing.Day(day.Format("2006-01-02")), listing.Films
-	v := co.WhatsOnView{ActionURL: h.URL(web.RouteWhatsOn), CinemaName: cin.Name, DayLabel: l.Day(day, today, tz, i18n.DayShort), Notice: notice}
+	v := co.WhatsOnView{ActionURL: h.Kernel.URL(web.RouteWhatsOn), CinemaName: cin.Name, DayLabel: l.Day(day, today, tz, i18n.DayShort), Notice: notice}
 	if listing.Outdated() {
 		v.AsOf = &components.Notice{Kind: components.NoticeWarning, Heading: l.T("checkout.whatson_as_of", "Time", l.Time(listing.AsOf, tz, i18n.Clock)),
 			Body: l.T("checkout.whatson_as_of_text")}
@@ -87,17 +87,17 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 			v.Cinemas = append(v.Cinemas, co.Option{Value: x.ID, Label: x.Name, Selected: x.ID == cin.ID})
 		}
 	}
-	v.Counter = h.AtCounter(c)
+	v.Counter = h.Kernel.AtCounter(c)
 	for i := 0; i < whatsOnDays; i++ {
 		d := today.AddDate(0, 0, i)
 		q := url.Values{"cinema": {cin.ID}, "day": {d.Format("2006-01-02")}}
-		v.Days = append(v.Days, co.Option{Label: l.Day(d, today, tz, i18n.DayShort), URL: h.URL(web.RouteWhatsOn) + "?" + q.Encode(), Selected: d.Equal(day)})
+		v.Days = append(v.Days, co.Option{Label: l.Day(d, today, tz, i18n.DayShort), URL: h.Kernel.URL(web.RouteWhatsOn) + "?" + q.Encode(), Selected: d.Equal(day)})
 	}
 	byFilm := map[string]*co.FilmSessions{}
 	var order []string
 	// sessions are in show-time order (the listing keeps them so) and shared: not sorted here
 	for _, se := range sessions {
-		if se.Showtime.Before(h.Now()) || !se.OnSale {
+		if se.Showtime.Before(h.Kernel.Now()) || !se.OnSale {
 			continue // started already, or the cinema does not sell it online
 		}
 		f := byFilm[se.FilmID]
@@ -105,7 +105,7 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 			f = &co.FilmSessions{Title: se.FilmTitle}
 			for _, fl := range films {
 				if fl.ID == se.FilmID {
-					f.Title, f.Rating, f.Synopsis = fl.Title, ratingWords(l, h.Named(ctx), se.CinemaID, fl.Rating), fl.Synopsis
+					f.Title, f.Rating, f.Synopsis = fl.Title, ratingWords(l, h.Kernel.Named(ctx), se.CinemaID, fl.Rating), fl.Synopsis
 					if fl.RunTime > 0 {
 						f.RunTime = l.T("checkout.run_time", "Minutes", int(fl.RunTime.Minutes()))
 					}
@@ -117,7 +117,7 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 		f.Sessions = append(f.Sessions, co.SessionLink{
 			Time: words.ShowClock(l, se.Showtime, tz, day), DateTime: se.Showtime.UTC().Format(time.RFC3339),
 			Screen: se.ScreenName, Available: l.N("checkout.seats_free", se.SeatsAvailable),
-			URL: h.URL(web.RouteBuySession, cin.ID, se.SessionID), SoldOut: se.SeatsAvailable <= 0,
+			URL: h.Kernel.URL(web.RouteBuySession, cin.ID, se.SessionID), SoldOut: se.SeatsAvailable <= 0,
 		})
 	}
 	key := 0
@@ -131,31 +131,31 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 		}
 		v.Films = append(v.Films, f)
 	}
-	return h.Render(c, http.StatusOK, l.T("checkout.whatson_title"), co.WhatsOn(v))
+	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.whatson_title"), co.WhatsOn(v))
 }
 
 // findSession looks a session of a cinema up by its id.
 func (h *Handler) findSession(c echo.Context, cinemaID, sessionID string) (cinema.Session, error) {
 	l := web.Loc(c)
 	notFound := &web.Error{Code: web.ENotFound, Heading: l.T("checkout.showing_not_found"), Message: l.T("checkout.showing_not_found_text"),
-		BackURL: h.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
+		BackURL: h.Kernel.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
 	if cinemaID == "" || sessionID == "" || len(cinemaID) > 20 || len(sessionID) > 41 {
 		return cinema.Session{}, notFound
 	}
 	sessionID = upstream.SplitSessionID(cinemaID, sessionID) // "1001" or the listing's "0001-1001"
 	// From the shared listing (internal/listings): no read of the ticketing system per view.
-	se, err := h.Listings.FindSession(c.Request().Context(), cinemaID, sessionID)
+	se, err := h.Kernel.Listings.FindSession(c.Request().Context(), cinemaID, sessionID)
 	if errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrInvalidRequest) {
 		return cinema.Session{}, notFound
 	}
 	if err != nil {
-		return cinema.Session{}, h.FromUpstream(err, h.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
+		return cinema.Session{}, h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
 	if se.SessionID != sessionID {
 		return cinema.Session{}, notFound
 	}
-	if se.Showtime.Before(h.Now()) {
-		return se, &web.Error{Code: web.EGone, Heading: l.T("checkout.showing_started"), Message: l.T("checkout.showing_started_text"), BackURL: h.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
+	if se.Showtime.Before(h.Kernel.Now()) {
+		return se, &web.Error{Code: web.EGone, Heading: l.T("checkout.showing_started"), Message: l.T("checkout.showing_started_text"), BackURL: h.Kernel.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
 	}
 	return se, nil
 }
@@ -204,14 +204,14 @@ func (h *Handler) renderTickets(c echo.Context, status int, notice *components.N
 	if err != nil {
 		return err
 	}
-	types, err := h.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)
+	types, err := h.Kernel.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)
 	if err != nil {
-		return h.FromUpstream(err, h.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
-	types = h.Named(ctx).TicketTypes(se.CinemaID, types)
+	types = h.Kernel.Named(ctx).TicketTypes(se.CinemaID, types)
 	v := co.TicketsView{Session: h.sessionHeader(ctx, se.CinemaID, se.FilmTitle, se.Showtime, se.ScreenName),
-		ActionURL: h.URL(web.RouteBuySession, se.CinemaID, se.SessionID), BackURL: h.URL(web.RouteWhatsOn) + "?" + url.Values{"cinema": {se.CinemaID}}.Encode(),
-		CSRFToken: web.CSRFToken(c), Notice: notice, MaxTotal: h.SeatsPerOrder(c), Counter: h.AtCounter(c)}
+		ActionURL: h.Kernel.URL(web.RouteBuySession, se.CinemaID, se.SessionID), BackURL: h.Kernel.URL(web.RouteWhatsOn) + "?" + url.Values{"cinema": {se.CinemaID}}.Encode(),
+		CSRFToken: web.CSRFToken(c), Notice: notice, MaxTotal: h.Visits.SeatsPerOrder(c), Counter: h.Kernel.AtCounter(c)}
 	for _, t := range buyableTypes(types, se) {
 		row := co.TicketTypeRow{Code: t.Code, Description: t.Description, Price: l.Money(t.Price), PriceCents: t.Price.Cents,
 			Currency: t.Price.Currency, Qty: "0", Invalid: invalid[t.Code]}
@@ -234,7 +234,7 @@ func (h *Handler) renderTickets(c echo.Context, status int, notice *components.N
 	if v.Counter {
 		title = l.T("checkout.counter.tickets_title")
 	}
-	return h.Render(c, status, title, co.Tickets(v))
+	return h.Kernel.Render(c, status, title, co.Tickets(v))
 }
 
 // ticketsTotal is the running total of the counts typed so far, in words.
@@ -264,9 +264,9 @@ func (h *Handler) chooseTickets(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	types, err := h.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)
+	types, err := h.Kernel.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)
 	if err != nil {
-		return h.FromUpstream(err, h.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
 	typed, invalid := map[string]string{}, map[string]bool{}
 	var req []upstream.TicketRequest
@@ -293,54 +293,54 @@ func (h *Handler) chooseTickets(c echo.Context) error {
 			Body: l.T("checkout.tickets_whole_number", "Max", visit.MaxTicketsPerOrder)}, typed, invalid)
 	case total == 0:
 		return h.renderTickets(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.tickets_at_least_one")}, typed, invalid)
-	case total > h.SeatsPerOrder(c):
-		return h.renderTickets(c, http.StatusUnprocessableEntity, h.TooManySeatsNotice(c, total), typed, invalid)
+	case total > h.Visits.SeatsPerOrder(c):
+		return h.renderTickets(c, http.StatusUnprocessableEntity, h.Visits.TooManySeatsNotice(c, total), typed, invalid)
 	}
 	// Seat hoarding (holds.go): with what else the visit holds, before the upstream is asked.
-	if done, err := h.RefuseVisitSeats(c, visit.SeatStepTickets, total, nil, h.URL(web.RouteBuySession, se.CinemaID, se.SessionID)); done {
+	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepTickets, total, nil, h.Kernel.URL(web.RouteBuySession, se.CinemaID, se.SessionID)); done {
 		return err
 	}
-	prev, hadPrev := h.CurrentBuy(c)
+	prev, hadPrev := h.Visits.CurrentBuy(c)
 	if hadPrev {
 		if rec, err := h.checkout().store.Active(ctx, prev.UserSessionID); err == nil {
 			return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"),
 				Message: l.T("checkout.payment_started_earlier"),
-				BackURL: h.URL(web.RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
+				BackURL: h.Kernel.URL(web.RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
 		}
 	}
 	usid := upstream.NewUserSessionID()
 	// The open orders of this client address (holds.go), the visit's earlier one not counted.
-	if done, err := h.OpenPurchaseHold(c, usid, total, prev.UserSessionID, h.URL(web.RouteBuySession, se.CinemaID, se.SessionID)); done {
+	if done, err := h.Visits.OpenPurchaseHold(c, usid, total, prev.UserSessionID, h.Kernel.URL(web.RouteBuySession, se.CinemaID, se.SessionID)); done {
 		return err
 	}
 	if hadPrev {
 		// One open order per visit: the earlier choice is released before the new one is made.
-		if err := h.ReleaseReplacedOrder(c, prev); err != nil {
-			h.DropHold(ctx, usid)
+		if err := h.Visits.ReleaseReplacedOrder(c, prev); err != nil {
+			h.Visits.DropHold(ctx, usid)
 			return err
 		}
 	}
-	o, err := h.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, Tickets: req})
+	o, err := h.Kernel.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, Tickets: req})
 	if err != nil {
-		h.DropHold(ctx, usid) // nothing is held
+		h.Visits.DropHold(ctx, usid) // nothing is held
 	}
 	switch {
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
 		return h.renderTickets(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.not_enough_seats"),
 			Body: l.T("checkout.not_enough_seats_text")}, typed, invalid)
 	case err != nil:
-		return h.FromUpstream(err, h.URL(web.RouteBuySession, se.CinemaID, se.SessionID), l.T("checkout.back_to_tickets"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBuySession, se.CinemaID, se.SessionID), l.T("checkout.back_to_tickets"))
 	}
-	h.HoldStarted(ctx, usid, o)
+	h.Visits.HoldStarted(ctx, usid, o)
 	h.seatByTheRules(ctx, se.CinemaID, se.SessionID, usid, o)
 	v := visit.Buy{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, FilmTitle: se.FilmTitle, Showtime: se.Showtime,
-		Screen: se.ScreenName, Places: total, Name: prev.Name, Email: prev.Email, Started: h.Now()}
-	h.SaveBuy(c, v)
+		Screen: se.ScreenName, Places: total, Name: prev.Name, Email: prev.Email, Started: h.Kernel.Now()}
+	h.Visits.SaveBuy(c, v)
 	// An order is now bound to this visit: a privilege change, so a new session token.
-	if err := h.RenewSession(c); err != nil {
+	if err := h.Kernel.RenewSession(c); err != nil {
 		return err
 	}
-	return h.Redirect(c, h.URL(web.RouteBuySeats))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySeats))
 }
 
 // ratingWords is a film's rating in words: as the operator's catalog words it ("FSK 12: ab

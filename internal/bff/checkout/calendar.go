@@ -19,8 +19,8 @@ func (h *Handler) showBuyCalendar(c echo.Context) error {
 	l := web.Loc(c)
 	ref := c.Param("ref")
 	notFound := &web.Error{Code: web.ENotFound, Heading: l.T("checkout.payment_link_invalid"), Message: l.T("checkout.payment_link_invalid_text"),
-		BackURL: h.URL(web.RouteHome), BackLabel: l.T("checkout.back_to_start")}
-	if len(ref) != 32 || !slices.Contains(h.BuyRefs(c), ref) {
+		BackURL: h.Kernel.URL(web.RouteHome), BackLabel: l.T("checkout.back_to_start")}
+	if len(ref) != 32 || !slices.Contains(h.Visits.BuyRefs(c), ref) {
 		return notFound
 	}
 	rec, err := h.checkout().store.Get(ctx, ref)
@@ -33,9 +33,9 @@ func (h *Handler) showBuyCalendar(c echo.Context) error {
 	if rec.State != purchases.StateCompleted || rec.BookingNumber == 0 {
 		return notFound
 	}
-	b, err := h.ReadBooking(ctx, rec.CinemaID, rec.BookingNumber)
+	b, err := h.Visits.ReadBooking(ctx, rec.CinemaID, rec.BookingNumber)
 	if err != nil {
-		return h.FromUpstream(err, h.URL(web.RouteBuyReturn, rec.ID), l.T("checkout.back_to_start"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBuyReturn, rec.ID), l.T("checkout.back_to_start"))
 	}
-	return h.ServeCalendar(c, b)
+	return h.Visits.ServeCalendar(c, b)
 }

@@ -10,12 +10,15 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	purchases "github.com/cinemabff/cinemabff/internal/checkout"
 )
 
-// Handler serves the purchase flow over what a visit holds.
+// Handler serves the purchase flow: the kernel renders and routes, the visits hold the
+// purchase in progress.
 type Handler struct {
-	*visit.Visits
+	Kernel *web.Kernel
+	Visits *visit.Visits
 	// PaymentMethod is sent as ExternalPaymentInfo.PaymentMethod for redirect payments.
 	PaymentMethod string
 	state         *checkoutState // nil without a database or a ticketing client
@@ -23,9 +26,9 @@ type Handler struct {
 
 // New builds the flow; the payment records, the poller and the watcher exist only with a
 // database and a ticketing client.
-func New(v *visit.Visits, paymentMethod string) *Handler {
-	h := &Handler{Visits: v, PaymentMethod: paymentMethod}
-	if v.Purchases != nil && v.Ticketing != nil {
+func New(k *web.Kernel, v *visit.Visits, paymentMethod string) *Handler {
+	h := &Handler{Kernel: k, Visits: v, PaymentMethod: paymentMethod}
+	if v.Purchases != nil && k.Ticketing != nil {
 		h.state = h.newCheckoutState()
 	}
 	return h

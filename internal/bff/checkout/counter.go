@@ -21,10 +21,10 @@ import (
 func (h *Handler) buyCounterView(c echo.Context, v visit.Buy, due cinema.Money) pages.CounterPayView {
 	l := web.Loc(c)
 	cv := pages.CounterPayView{What: l.N("staff.counter.sale_what", v.Places, "Film", v.FilmTitle),
-		Amount: l.Money(due), DueCents: due.Cents, Currency: due.Currency, ActionURL: h.URL(web.RouteBuyCounterPay), BackURL: h.URL(web.RouteBuySummary), BackLabel: l.T("staff.counter.back_to_order"),
+		Amount: l.Money(due), DueCents: due.Cents, Currency: due.Currency, ActionURL: h.Kernel.URL(web.RouteBuyCounterPay), BackURL: h.Kernel.URL(web.RouteBuySummary), BackLabel: l.T("staff.counter.back_to_order"),
 		CSRFToken: web.CSRFToken(c)}
-	h.CounterMethods(c, &cv)
-	if msg := h.PopFlash(c); msg != "" {
+	h.Visits.CounterMethods(c, &cv)
+	if msg := h.Kernel.PopFlash(c); msg != "" {
 		cv.Error = msg // why the card reader did not take the last attempt
 	}
 	return cv
@@ -35,43 +35,43 @@ func (h *Handler) showBuyCounterPay(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	o, err := h.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
+	o, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
 	if err != nil {
 		return h.buyEnded(c, v, err)
 	}
-	return h.Render(c, http.StatusOK, web.Loc(c).T("staff.counter.title"), pages.CounterPay(h.buyCounterView(c, v, o.ToPay())))
+	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("staff.counter.title"), pages.CounterPay(h.buyCounterView(c, v, o.ToPay())))
 }
 
 // takeBuyCounterPay completes a counter sale: the order is completed with the payment taken
 // at the counter (CompleteOrder's PaymentInfo with the counter's tender), recorded like any
 // purchase, and the confirmation shows the tickets.
 func (h *Handler) takeBuyCounterPay(c echo.Context) error {
-	user := h.StaffUser(c) // countersOnly
+	user := h.Kernel.StaffUser(c) // countersOnly
 	v, err := h.requireBuy(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	if rec, busy := h.BuyPaymentUnderWay(c, v); busy {
-		return h.Redirect(c, h.URL(web.RouteBuyReturn, rec.ID))
+	if rec, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
 	}
-	o, err := h.Ticketing.GetOrder(ctx, v.UserSessionID)
+	o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
 		return h.buyEnded(c, v, err)
 	}
 	due := o.ToPay()
-	p, problem, err := h.ReadCounterPayment(c, due)
+	p, problem, err := h.Visits.ReadCounterPayment(c, due)
 	if err == nil && p.Method == "reader" && due.Cents > 0 {
 		return h.payBuyOnReader(c, v, o, due, p.Tender, user)
 	}
 	if err == nil {
-		p, problem, err = h.CheckCounterReference(c, h.Settler(), p)
+		p, problem, err = h.Visits.CheckCounterReference(c, h.Kernel.Settler(), p)
 	}
-	if err == nil && h.BoxOffice != nil && due.Cents > 0 {
+	if err == nil && h.Kernel.BoxOffice != nil && due.Cents > 0 {
 		// The reference is the sale's alone; pressing again for this order finds it recorded.
-		_, rerr := h.BoxOffice.Record(ctx, boxoffice.Payment{Reference: p.Reference, Tender: boxoffice.Tender(p.Method), AmountCents: due.Cents,
+		_, rerr := h.Kernel.BoxOffice.Record(ctx, boxoffice.Payment{Reference: p.Reference, Tender: boxoffice.Tender(p.Method), AmountCents: due.Cents,
 			Currency: due.Currency, CinemaID: v.CinemaID, Owner: "sale:" + v.UserSessionID, Actor: user})
-		if refusal, ok := h.ReferenceRefusal(c, p, rerr); ok {
+		if refusal, ok := h.Visits.ReferenceRefusal(c, p, rerr); ok {
 			p.Field, problem, err = "reference", refusal, visit.ErrBadCounterPayment
 		} else if rerr != nil {
 			return rerr
@@ -79,24 +79,24 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 	}
 	if err != nil {
 		cv, status := visit.CounterForm(h.buyCounterView(c, v, due), p, problem, err)
-		return h.Render(c, status, web.Loc(c).T("staff.counter.title"), pages.CounterPay(cv))
+		return h.Kernel.Render(c, status, web.Loc(c).T("staff.counter.title"), pages.CounterPay(cv))
 	}
 	st := h.checkout()
 	rec, err := st.store.Create(ctx, purchases.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
 		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: due.Cents, Currency: due.Currency, Summary: h.snapshotOf(ctx, v, o, counterPaid(p))})
 	if errors.Is(err, purchases.ErrActiveExists) {
-		return h.Redirect(c, h.URL(web.RouteBuyReturn, rec.ID))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
 	}
 	if err != nil {
 		return err
 	}
-	h.AddBuyRef(c, rec.ID)
+	h.Visits.AddBuyRef(c, rec.ID)
 	req := upstream.CompleteOrderRequest{UserSessionID: v.UserSessionID, CustomerName: v.Name, CustomerEmail: v.Email,
 		BookingMode: upstream.BookingModeSale, PerformPayment: true, GeneratePrintStream: true, ReturnPrintStream: true}
 	if due.Cents > 0 {
 		req.Payment = &upstream.OrderPayment{AmountCents: due.Cents, TenderCategory: p.Tender, CardNumber: p.Reference, CardType: strings.ToUpper(p.Method)}
 	}
-	d, err := h.Ticketing.CompleteOrder(ctx, req)
+	d, err := h.Kernel.Ticketing.CompleteOrder(ctx, req)
 	if err != nil || !d.Completed {
 		_, _ = st.store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("counter sale: ", err))
 		if err == nil {
@@ -105,21 +105,21 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 		cv := h.buyCounterView(c, v, due)
 		cv.Method, cv.Reference, cv.Given = p.Method, p.Reference, p.Given
 		cv.Error, cv.Failed = web.Loc(c).T("staff.counter.sale_failed"), true
-		web.LoggerFrom(ctx, h.Logger).Warn("counter sale not completed", "err", err)
-		return h.Render(c, http.StatusServiceUnavailable, web.Loc(c).T("staff.counter.title"), pages.CounterPay(cv))
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("counter sale not completed", "err", err)
+		return h.Kernel.Render(c, http.StatusServiceUnavailable, web.Loc(c).T("staff.counter.title"), pages.CounterPay(cv))
 	}
 	if _, err := st.store.MarkCompleted(ctx, rec.ID, d.BookingNumber); err != nil {
 		return err
 	}
-	if h.BoxOffice != nil && due.Cents > 0 {
+	if h.Kernel.BoxOffice != nil && due.Cents > 0 {
 		// A refund of this booking gives this money back at the box office, never online.
-		if err := h.BoxOffice.SetBooking(ctx, p.Reference, v.CinemaID, d.BookingNumber); err != nil {
-			web.LoggerFrom(ctx, h.Logger).Error("counter sale's payment not tied to its booking", "booking", d.BookingNumber, "err", err)
+		if err := h.Kernel.BoxOffice.SetBooking(ctx, p.Reference, v.CinemaID, d.BookingNumber); err != nil {
+			web.LoggerFrom(ctx, h.Kernel.Logger).Error("counter sale's payment not tied to its booking", "booking", d.BookingNumber, "err", err)
 		}
 	}
-	h.RecordAudit(c, audit.Entry{Action: audit.ActionSale, CinemaID: v.CinemaID, BookingNumber: d.BookingNumber, AmountCents: due.Cents,
+	h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionSale, CinemaID: v.CinemaID, BookingNumber: d.BookingNumber, AmountCents: due.Cents,
 		Currency: due.Currency, Detail: fmt.Sprintf("%d tickets, %s, reference %s, sold by %s", v.Places, p.CardType, p.Reference, user)})
-	return h.Redirect(c, h.URL(web.RouteBuyReturn, rec.ID))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
 }
 
 // counterPaid is what the confirmation says about a payment taken at the counter.

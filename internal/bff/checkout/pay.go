@@ -31,7 +31,7 @@ import (
 // snapshotOf is what the purchase's record keeps of order o: its tickets named in the visit's
 // language, as the confirmation and its e-mail show them.
 func (h *Handler) snapshotOf(ctx context.Context, v visit.Buy, o cinema.Order, paid *purchases.SnapshotPaid) string {
-	o = h.Named(ctx).Order(o)
+	o = h.Kernel.Named(ctx).Order(o)
 	sn := purchases.Snapshot{CinemaID: v.CinemaID, FilmTitle: v.FilmTitle, Showtime: v.Showtime, Screen: v.Screen, Lang: visit.NoticeLang(ctx),
 		Fees: o.BookingFee.Cents, Total: o.Total.Cents, Currency: o.Total.Currency, Paid: paid}
 	for _, t := range o.Tickets() {
@@ -49,16 +49,16 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if h.AtCounter(c) {
-		return h.Redirect(c, h.URL(web.RouteBuyCounterPay)) // terminal or cash; name and e-mail optional
+	if h.Kernel.AtCounter(c) {
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyCounterPay)) // terminal or cash; name and e-mail optional
 	}
-	onReader := web.IsKiosk(c) && h.HasReader(c) // the tickets print here: no name or e-mail needed
+	onReader := web.IsKiosk(c) && h.Visits.HasReader(c) // the tickets print here: no name or e-mail needed
 	if !onReader && (v.Name == "" || v.Email == "") {
-		return h.Redirect(c, h.URL(web.RouteBuyDetails))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyDetails))
 	}
 	ctx := c.Request().Context()
 	st := h.checkout()
-	if rec, busy := h.BuyPaymentUnderWay(c, v); busy {
+	if rec, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
 		return h.continueOnReader(c, rec)
 	}
 	if web.IsKiosk(c) && !onReader {
@@ -67,13 +67,13 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 		return h.renderBuySummary(c, http.StatusServiceUnavailable, &components.Notice{Kind: components.NoticeError,
 			Heading: l.T("checkout.kiosk_no_reader"), Body: l.T("checkout.kiosk_no_reader_text")}, summaryForm{})
 	}
-	o, err := h.Ticketing.GetOrder(ctx, v.UserSessionID)
+	o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
 		return h.buyEnded(c, v, err)
 	}
 	toPay := o.ToPay()
 	if onReader && toPay.Cents > 0 {
-		return h.payBuyOnReader(c, v, o, toPay, cmp.Or(h.Cfg.TenderTerminal, "CREDIT"), "")
+		return h.payBuyOnReader(c, v, o, toPay, cmp.Or(h.Kernel.Cfg.TenderTerminal, "CREDIT"), "")
 	}
 	rec, err := st.store.Create(ctx, purchases.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
 		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: toPay.Cents, Currency: toPay.Currency, Summary: h.snapshotOf(ctx, v, o, nil)})
@@ -83,18 +83,18 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	h.AddBuyRef(c, rec.ID)
+	h.Visits.AddBuyRef(c, rec.ID)
 	if toPay.Cents <= 0 {
 		return h.completeWithoutRedirect(c, v, rec)
 	}
 	// The hold must outlast the visit to the provider's page.
-	if _, err := h.Ticketing.ResetOrderExpiry(ctx, v.UserSessionID); err != nil {
-		web.LoggerFrom(ctx, h.Logger).Warn("reset expiry before payment", "err", err)
+	if _, err := h.Kernel.Ticketing.ResetOrderExpiry(ctx, v.UserSessionID); err != nil {
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("reset expiry before payment", "err", err)
 	}
-	dctx, cancel := h.Detached(ctx) // the upstream starts taking money: never cut off halfway
+	dctx, cancel := h.Kernel.Detached(ctx) // the upstream starts taking money: never cut off halfway
 	defer cancel()
-	redirectURL, err := h.Ticketing.ExternalPaymentStarting(dctx, upstream.ExternalPaymentRequest{
-		UserSessionID: v.UserSessionID, ReturnURL: h.AbsURL(web.RouteBuyReturn, rec.ID), PaymentMethod: h.PaymentMethod,
+	redirectURL, err := h.Kernel.Ticketing.ExternalPaymentStarting(dctx, upstream.ExternalPaymentRequest{
+		UserSessionID: v.UserSessionID, ReturnURL: h.Kernel.AbsURL(web.RouteBuyReturn, rec.ID), PaymentMethod: h.PaymentMethod,
 		InApp: web.IsKiosk(c), CustomerName: v.Name, CustomerEmail: v.Email,
 		GeneratePrintStream: true, // PrintStreamType: the deployment's (-print-stream-type)
 	})
@@ -103,12 +103,12 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 	}
 	if err != nil {
 		if _, ferr := st.store.MarkStartFailed(ctx, rec.ID, err.Error()); ferr != nil {
-			web.LoggerFrom(ctx, h.Logger).Error("record failed payment start", "err", ferr)
+			web.LoggerFrom(ctx, h.Kernel.Logger).Error("record failed payment start", "err", ferr)
 		}
 		if errors.Is(err, upstream.ErrOrderExpired) || errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrOrderClosed) {
 			return h.buyEnded(c, v, err)
 		}
-		web.LoggerFrom(ctx, h.Logger).Warn("external payment not started", "err", err)
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("external payment not started", "err", err)
 		l := web.Loc(c)
 		return h.renderBuySummary(c, http.StatusServiceUnavailable, &components.Notice{Kind: components.NoticeError,
 			Heading: l.T("checkout.payment_page_failed"), Body: l.T("checkout.payment_page_failed_text")}, summaryForm{})
@@ -116,7 +116,7 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 	// The expected token is known only from the upstream: read it now, before the browser
 	// leaves, so the return can be checked against our own record.
 	token := ""
-	if d, err := h.Ticketing.GetOrderDetails(ctx, v.UserSessionID); err == nil && d.WebPayment != nil {
+	if d, err := h.Kernel.Ticketing.GetOrderDetails(ctx, v.UserSessionID); err == nil && d.WebPayment != nil {
 		token = d.WebPayment.Token
 	}
 	if _, err := st.store.MarkAwaiting(ctx, rec.ID, redirectURL, token); err != nil {
@@ -130,7 +130,7 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 // continuePayment sends a repeated "Pay" to the payment already under way.
 func (h *Handler) continuePayment(c echo.Context, rec purchases.Record) error {
 	ctx := c.Request().Context()
-	h.AddBuyRef(c, rec.ID)
+	h.Visits.AddBuyRef(c, rec.ID)
 	// A start still being made by the first click: wait for it briefly.
 	for i := 0; i < 50 && rec.State == purchases.StateStarting; i++ {
 		time.Sleep(100 * time.Millisecond)
@@ -146,17 +146,17 @@ func (h *Handler) continuePayment(c echo.Context, rec purchases.Record) error {
 	case rec.State == purchases.StateStarting:
 		l := web.Loc(c)
 		return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_starting"), Message: l.T("checkout.payment_starting_text") + " " + l.T("checkout.not_charged_twice"),
-			BackURL: h.URL(web.RouteBuySummary), BackLabel: l.T("checkout.back_to_order")}
+			BackURL: h.Kernel.URL(web.RouteBuySummary), BackLabel: l.T("checkout.back_to_order")}
 	}
-	return h.Redirect(c, h.URL(web.RouteBuySummary))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 }
 
 // completeWithoutRedirect books an order that gift cards or points paid in full.
 func (h *Handler) completeWithoutRedirect(c echo.Context, v visit.Buy, rec purchases.Record) error {
 	ctx := c.Request().Context()
-	dctx, cancel := h.Detached(ctx) // the booking is made: never cut off halfway (budget.go)
+	dctx, cancel := h.Kernel.Detached(ctx) // the booking is made: never cut off halfway (budget.go)
 	defer cancel()
-	d, err := h.Ticketing.CompleteOrder(dctx, upstream.CompleteOrderRequest{UserSessionID: v.UserSessionID, CustomerName: v.Name, CustomerEmail: v.Email,
+	d, err := h.Kernel.Ticketing.CompleteOrder(dctx, upstream.CompleteOrderRequest{UserSessionID: v.UserSessionID, CustomerName: v.Name, CustomerEmail: v.Email,
 		BookingMode: upstream.BookingModeSale, PerformPayment: true, GeneratePrintStream: true, ReturnPrintStream: true})
 	if err != nil || !d.Completed {
 		_, _ = h.checkout().store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("complete order: ", err))
@@ -169,7 +169,7 @@ func (h *Handler) completeWithoutRedirect(c echo.Context, v visit.Buy, rec purch
 	if _, err := h.checkout().store.MarkCompleted(ctx, rec.ID, d.BookingNumber); err != nil {
 		return err
 	}
-	return h.Redirect(c, h.URL(web.RouteBuyReturn, rec.ID))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
 }
 
 // buyPaymentReturn is the ReturnUrl and the page that shows where the payment stands. A GET
@@ -183,13 +183,13 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 	ref, token := c.Param("ref"), c.QueryParam("token")
 	l := web.Loc(c)
 	denied := &web.Error{Code: web.EForbidden, Heading: l.T("checkout.payment_link_invalid"), Message: l.T("checkout.payment_link_invalid_text"),
-		BackURL: h.URL(web.RouteHome), BackLabel: l.T("checkout.back_to_start")}
-	if len(ref) != 32 || len(token) > 512 || !slices.Contains(h.BuyRefs(c), ref) {
-		return h.PaymentElsewhere(c)
+		BackURL: h.Kernel.URL(web.RouteHome), BackLabel: l.T("checkout.back_to_start")}
+	if len(ref) != 32 || len(token) > 512 || !slices.Contains(h.Visits.BuyRefs(c), ref) {
+		return h.Visits.PaymentElsewhere(c)
 	}
 	rec, err := st.store.Get(ctx, ref)
 	if errors.Is(err, purchases.ErrNotFound) {
-		return h.PaymentElsewhere(c)
+		return h.Visits.PaymentElsewhere(c)
 	}
 	if err != nil {
 		return err
@@ -203,11 +203,11 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 				ok = subtle.ConstantTimeCompare([]byte(r.Details.WebPayment.Token), []byte(token)) == 1
 			} else if errors.Is(r.Err, upstream.ErrUnavailable) {
 				// Slow or down: the token cannot be checked yet, which does not make it wrong.
-				return h.FromUpstream(r.Err, h.URL(web.RouteHome), l.T("checkout.back_to_start"))
+				return h.Kernel.FromUpstream(r.Err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
 			}
 		}
 		if !ok {
-			web.LoggerFrom(ctx, h.Logger).Warn("payment return with a token that does not match", "ref", ref)
+			web.LoggerFrom(ctx, h.Kernel.Logger).Warn("payment return with a token that does not match", "ref", ref)
 			return denied
 		}
 	}
@@ -216,25 +216,25 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 			rec = next
 		}
 	}
-	self := h.URL(web.RouteBuyReturn, rec.ID)
+	self := h.Kernel.URL(web.RouteBuyReturn, rec.ID)
 	if token != "" {
 		self += "?" + url.Values{"token": {token}}.Encode()
 	}
 	switch rec.State {
 	case purchases.StateCompleted:
 		if web.IsHTMX(c) {
-			return h.Redirect(c, self) // the whole page changes to the confirmation
+			return h.Kernel.Redirect(c, self) // the whole page changes to the confirmation
 		}
 		return h.showBuyConfirmation(c, rec)
 	case purchases.StateDeclined, purchases.StateCancelled, purchases.StateStartFailed:
 		return h.buyPaymentEnded(c, rec)
 	case purchases.StateGivenUp:
 		if web.IsHTMX(c) {
-			return h.Redirect(c, self)
+			return h.Kernel.Redirect(c, self)
 		}
 		return h.showBuyFailed(c, rec, purchases.Result{}, self)
 	case purchases.StateStarting:
-		return h.Redirect(c, h.URL(web.RouteBuySummary))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 	}
 	r := st.poller.Get(ctx, rec.UserSessionID)
 	if web.IsHTMX(c) && !r.Details.Completed && c.QueryParam(co.PollShownParam) == paymentShown(r) {
@@ -244,18 +244,18 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 	}
 	if next, final := h.applyDetails(ctx, rec, r); final {
 		if web.IsHTMX(c) {
-			return h.Redirect(c, self)
+			return h.Kernel.Redirect(c, self)
 		}
 		if next.State == purchases.StateCompleted {
 			return h.showBuyConfirmation(c, next)
 		}
 		return h.buyPaymentEnded(c, next)
 	}
-	elapsed := h.Now().Sub(rec.Returned)
+	elapsed := h.Kernel.Now().Sub(rec.Returned)
 	if elapsed >= GiveUpAfter {
 		h.watchInBackground(rec)
 		if web.IsHTMX(c) {
-			return h.Redirect(c, self)
+			return h.Kernel.Redirect(c, self)
 		}
 		return h.showBuyFailed(c, rec, r, self)
 	}
@@ -273,13 +273,13 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 	if token != "" {
 		q.Set("token", token)
 	}
-	v.PollURL = h.URL(web.RouteBuyReturn, rec.ID) + "?" + q.Encode()
+	v.PollURL = h.Kernel.URL(web.RouteBuyReturn, rec.ID) + "?" + q.Encode()
 	if web.IsHTMX(c) {
-		return h.Fragment(c, http.StatusOK, co.ConfirmingPoll(v, c.QueryParam(co.PollShownParam) != shown))
+		return h.Kernel.Fragment(c, http.StatusOK, co.ConfirmingPoll(v, c.QueryParam(co.PollShownParam) != shown))
 	}
 	// A payment is in progress: the kiosk does not start over until this page gives up waiting.
 	web.PauseKioskIdleUntil(c, rec.Returned.Add(GiveUpAfter))
-	return h.Render(c, http.StatusOK, l.T("checkout.confirming_title"), co.Confirming(v))
+	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.confirming_title"), co.Confirming(v))
 }
 
 // paymentShown names what the waiting page says for r: "waiting", "paid" (completing) or
@@ -302,15 +302,15 @@ func (h *Handler) buyPaymentEnded(c echo.Context, rec purchases.Record) error {
 	if rec.State == purchases.StateCancelled {
 		msg = l.T("checkout.payment_cancelled")
 	}
-	if v, ok := h.CurrentBuy(c); ok && v.UserSessionID == rec.UserSessionID {
-		h.Sessions.Put(c.Request().Context(), visit.SessBuyNotice, msg+" "+l.T("checkout.payment_ended_still_held"))
-		return h.Redirect(c, h.URL(web.RouteBuySummary))
+	if v, ok := h.Visits.CurrentBuy(c); ok && v.UserSessionID == rec.UserSessionID {
+		h.Kernel.Sessions.Put(c.Request().Context(), visit.SessBuyNotice, msg+" "+l.T("checkout.payment_ended_still_held"))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 	}
 	if web.IsHTMX(c) {
-		return h.Redirect(c, h.URL(web.RouteBuyReturn, rec.ID))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
 	}
-	return h.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), co.Ended(co.EndedView{Heading: l.T("checkout.payment_not_completed"),
-		Body: msg + " " + l.T("checkout.payment_ended_released"), NextURL: h.URL(web.RouteWhatsOn), Label: l.T("checkout.see_whatson")}))
+	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), co.Ended(co.EndedView{Heading: l.T("checkout.payment_not_completed"),
+		Body: msg + " " + l.T("checkout.payment_ended_released"), NextURL: h.Kernel.URL(web.RouteWhatsOn), Label: l.T("checkout.see_whatson")}))
 }
 
 // showBuyFailed is the failed-order path. It says only what is true now: while the order is
@@ -319,18 +319,18 @@ func (h *Handler) buyPaymentEnded(c echo.Context, rec purchases.Record) error {
 // operator's policy text. (Completed orders show the confirmation instead.)
 func (h *Handler) showBuyFailed(c echo.Context, rec purchases.Record, r purchases.Result, self string) error {
 	l := web.Loc(c)
-	cin := h.CinemaByID(c.Request().Context(), rec.CinemaID)
-	v := co.FailedView{Reference: rec.Reference(), CheckURL: self, HomeURL: h.URL(web.RouteHome),
+	cin := h.Kernel.CinemaByID(c.Request().Context(), rec.CinemaID)
+	v := co.FailedView{Reference: rec.Reference(), CheckURL: self, HomeURL: h.Kernel.URL(web.RouteHome),
 		Amount: l.Money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency})}
 	if rec.State == purchases.StateGivenUp {
 		v.GivenUp, v.Policy = true, h.failedOrderPolicyIn(l)
-		v.Outcome = l.T("checkout.failed_waited", "Window", l.Duration(h.OrderWatchFor()))
+		v.Outcome = l.T("checkout.failed_waited", "Window", l.Duration(h.Kernel.OrderWatchFor()))
 		if rec.OrderCancelled {
 			v.Outcome += " " + l.T("checkout.failed_order_cancelled")
 		} else {
 			v.Outcome += " " + l.T("checkout.failed_no_booking")
 		}
-		return h.Render(c, http.StatusOK, l.T("checkout.failed_page_title"), co.Failed(v))
+		return h.Kernel.Render(c, http.StatusOK, l.T("checkout.failed_page_title"), co.Failed(v))
 	}
 	v.PaymentState = l.T("checkout.unconfirmed_no_word")
 	if r.Err == nil && r.Details.WebPayment != nil {
@@ -342,7 +342,7 @@ func (h *Handler) showBuyFailed(c echo.Context, rec purchases.Record, r purchase
 		}
 	}
 	v.CheckingUntil = l.Time(h.watchDeadline(rec), cin.Location(), i18n.DateTimeShort)
-	return h.Render(c, http.StatusOK, l.T("checkout.unconfirmed_page_title"), co.Failed(v))
+	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.unconfirmed_page_title"), co.Failed(v))
 }
 
 // showBuyConfirmation shows the booking from the upstream's order details and the snapshot
@@ -357,14 +357,14 @@ func (h *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) erro
 	}
 	v := co.ConfirmationView{BookingNumber: fmt.Sprint(rec.BookingNumber), Session: h.sessionHeader(ctx, rec.CinemaID, sn.FilmTitle, sn.Showtime, sn.Screen),
 		CustomerName: rec.CustomerName, CustomerEmail: rec.CustomerEmail, Fees: money(sn.Fees, sn.Currency), Total: money(sn.Total, sn.Currency),
-		Kiosk: web.IsKiosk(c), Counter: h.AtCounter(c), Reference: rec.Reference(), HomeURL: h.URL(web.RouteHome), WhatsOnURL: h.URL(web.RouteWhatsOn)}
+		Kiosk: web.IsKiosk(c), Counter: h.Kernel.AtCounter(c), Reference: rec.Reference(), HomeURL: h.Kernel.URL(web.RouteHome), WhatsOnURL: h.Kernel.URL(web.RouteWhatsOn)}
 	if !v.Kiosk && !v.Counter {
-		v.CalendarURL = h.URL(web.RouteBuyCalendar, rec.ID)
+		v.CalendarURL = h.Kernel.URL(web.RouteBuyCalendar, rec.ID)
 	}
 	for _, t := range sn.Tickets {
 		v.Tickets = append(v.Tickets, co.Line{Description: t.Description, Seat: t.Seat, Amount: money(t.Cents, sn.Currency)})
 	}
-	v.DoneURL, v.CSRFToken = h.URL(web.RouteVisitReset), web.CSRFToken(c)
+	v.DoneURL, v.CSRFToken = h.Kernel.URL(web.RouteVisitReset), web.CSRFToken(c)
 	paidHere := h.paidAtDevice(ctx, l, rec, sn, &v)
 	r := h.checkout().poller.Get(ctx, rec.UserSessionID)
 	if r.Err == nil && r.Details.Completed {
@@ -376,24 +376,24 @@ func (h *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) erro
 			v.Payments = append(v.Payments, co.Line{Description: additionalLabel(l, a.CardType), Seat: a.MaskedCardNumber, Amount: l.Money(a.Amount)})
 		}
 	} else if r.Err != nil {
-		web.LoggerFrom(ctx, h.Logger).Warn("order details for the confirmation", "ref", rec.ID, "err", r.Err)
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("order details for the confirmation", "ref", rec.ID, "err", r.Err)
 	}
-	if b, err := h.ReadBooking(ctx, rec.CinemaID, rec.BookingNumber); err == nil {
-		v.TicketCards = h.TicketsView(ctx, b, "")
+	if b, err := h.Visits.ReadBooking(ctx, rec.CinemaID, rec.BookingNumber); err == nil {
+		v.TicketCards = h.Visits.TicketsView(ctx, b, "")
 		v.TicketCards.Staff = v.Counter
 	} else {
-		web.LoggerFrom(ctx, h.Logger).Warn("booking for the confirmation's tickets", "ref", rec.ID, "booking", rec.BookingNumber, "err", err)
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("booking for the confirmation's tickets", "ref", rec.ID, "booking", rec.BookingNumber, "err", err)
 	}
 	if v.Counter {
-		v.MailLine = h.CounterMailLine(ctx, "purchase:"+rec.ID)
+		v.MailLine = h.Visits.CounterMailLine(ctx, "purchase:"+rec.ID)
 	} else {
-		v.MailLine = h.MailLine(ctx, "purchase:"+rec.ID)
+		v.MailLine = h.Visits.MailLine(ctx, "purchase:"+rec.ID)
 	}
-	if b, ok := h.CurrentBuy(c); ok && b.UserSessionID == rec.UserSessionID {
-		h.ClearBuy(c) // bought: the next visit to "what's on" starts afresh
-		h.Sessions.Put(c.Request().Context(), visit.SessBuyDone, rec.ID)
+	if b, ok := h.Visits.CurrentBuy(c); ok && b.UserSessionID == rec.UserSessionID {
+		h.Visits.ClearBuy(c) // bought: the next visit to "what's on" starts afresh
+		h.Kernel.Sessions.Put(c.Request().Context(), visit.SessBuyDone, rec.ID)
 	}
-	return h.Render(c, http.StatusOK, l.T("checkout.confirmation_page_title", "Number", v.BookingNumber), co.Confirmation(v))
+	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.confirmation_page_title", "Number", v.BookingNumber), co.Confirmation(v))
 }
 
 // paidAtDevice adds to v what was taken at the counter or on a card reader (our own records:
@@ -411,12 +411,12 @@ func (h *Handler) paidAtDevice(ctx context.Context, l *i18n.Localizer, rec purch
 		}
 		return true
 	}
-	if h.Ledger == nil {
+	if h.Kernel.Ledger == nil {
 		return false
 	}
-	entries, err := h.Ledger.ForEdit(ctx, rec.UserSessionID)
+	entries, err := h.Kernel.Ledger.ForEdit(ctx, rec.UserSessionID)
 	if err != nil {
-		web.LoggerFrom(ctx, h.Logger).Warn("card-reader payment for the confirmation", "ref", rec.ID, "err", err)
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card-reader payment for the confirmation", "ref", rec.ID, "err", err)
 		return false
 	}
 	found := false

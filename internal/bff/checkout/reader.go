@@ -38,42 +38,42 @@ func (h *Handler) payBuyOnReader(c echo.Context, v visit.Buy, o cinema.Order, du
 	if err != nil {
 		return err
 	}
-	h.AddBuyRef(c, rec.ID)
+	h.Visits.AddBuyRef(c, rec.ID)
 	// The hold must outlast the customer at the reader.
-	if _, err := h.Ticketing.ResetOrderExpiry(ctx, v.UserSessionID); err != nil {
-		web.LoggerFrom(ctx, h.Logger).Warn("reset expiry before a card-reader payment", "err", err)
+	if _, err := h.Kernel.Ticketing.ResetOrderExpiry(ctx, v.UserSessionID); err != nil {
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("reset expiry before a card-reader payment", "err", err)
 	}
-	entry, err := h.Settler().StartReaderSale(ctx, settlement.Sale{OrderSessionID: v.UserSessionID, CinemaID: v.CinemaID, Actor: actor},
+	entry, err := h.Kernel.Settler().StartReaderSale(ctx, settlement.Sale{OrderSessionID: v.UserSessionID, CinemaID: v.CinemaID, Actor: actor},
 		due, web.DeviceOf(c).ReaderID, tender)
 	if err != nil {
 		_, _ = st.store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("card reader: ", err))
 		return err
 	}
 	// Handing the payment to the reader is a money step: never cut off halfway.
-	entry, _, err = h.AdvanceWithin(ctx, entry.ID)
+	entry, _, err = h.Kernel.AdvanceWithin(ctx, entry.ID)
 	if err != nil && entry.State == ledger.StateFailed {
 		_, _ = st.store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("card reader: ", err))
 		return h.backToPay(c, visit.ReaderRefusal(web.Loc(c), err))
 	}
 	if err != nil {
-		web.LoggerFrom(ctx, h.Logger).Warn("card reader payment not started at once", "entry", entry.ID, "err", err)
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card reader payment not started at once", "entry", entry.ID, "err", err)
 	}
-	return h.Redirect(c, h.URL(web.RouteBuyReader, entry.ID))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReader, entry.ID))
 }
 
 // continueOnReader sends a second press of Pay to the reader payment already under way (or to
 // the payment of another kind the order has).
 func (h *Handler) continueOnReader(c echo.Context, rec purchases.Record) error {
-	h.AddBuyRef(c, rec.ID)
+	h.Visits.AddBuyRef(c, rec.ID)
 	if e, ok := h.saleUnderWay(c, rec.UserSessionID); ok {
-		return h.Redirect(c, h.URL(web.RouteBuyReader, e.ID))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReader, e.ID))
 	}
 	return h.continuePayment(c, rec)
 }
 
 // saleUnderWay is the order's card-reader payment not decided yet, if any.
 func (h *Handler) saleUnderWay(c echo.Context, orderSessionID string) (ledger.Entry, bool) {
-	entries, err := h.Ledger.ForEdit(c.Request().Context(), orderSessionID)
+	entries, err := h.Kernel.Ledger.ForEdit(c.Request().Context(), orderSessionID)
 	if err != nil {
 		return ledger.Entry{}, false
 	}
@@ -94,7 +94,7 @@ func (h *Handler) showBuyReader(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	if !entry.State.Terminal(entry.Kind) {
-		if moved, _, aerr := h.AdvanceWithin(ctx, entry.ID); aerr == nil || moved.ID != "" {
+		if moved, _, aerr := h.Kernel.AdvanceWithin(ctx, entry.ID); aerr == nil || moved.ID != "" {
 			entry = moved
 		}
 	}
@@ -108,17 +108,17 @@ func (h *Handler) cancelBuyReader(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	dctx, cancel := h.Detached(c.Request().Context())
-	moved, err := h.Settler().CancelAtReader(dctx, entry.ID)
+	dctx, cancel := h.Kernel.Detached(c.Request().Context())
+	moved, err := h.Kernel.Settler().CancelAtReader(dctx, entry.ID)
 	cancel()
 	if err != nil && !errors.Is(err, settlement.ErrNotAtReader) {
-		return h.FromUpstream(err, h.URL(web.RouteBuyReader, entry.ID), web.Loc(c).T("booking.see_status"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBuyReader, entry.ID), web.Loc(c).T("booking.see_status"))
 	}
 	if moved.ID != "" {
 		entry = moved
 	}
 	if entry.State == ledger.StateFailed {
-		h.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: entry.CinemaID, Currency: entry.Currency,
+		h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: entry.CinemaID, Currency: entry.Currency,
 			Detail: "card reader payment of a sale cancelled, nothing taken"})
 	}
 	return h.readerAnswer(c, entry, rec)
@@ -136,7 +136,7 @@ func (h *Handler) readerAnswer(c echo.Context, entry ledger.Entry, rec purchases
 				return err
 			}
 		}
-		return h.Redirect(c, h.URL(web.RouteBuyReturn, rec.ID))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
 	case ledger.StateFailed:
 		if rec.State.Active() {
 			_, _ = st.store.MarkStartFailed(ctx, rec.ID, "card reader: "+entry.LastError)
@@ -147,27 +147,27 @@ func (h *Handler) readerAnswer(c echo.Context, entry ledger.Entry, rec purchases
 		if rec.State.Active() {
 			_, _ = st.store.MarkStartFailed(ctx, rec.ID, "order refused the card-reader payment: "+entry.LastError)
 		}
-		if b, ok := h.CurrentBuy(c); ok && b.UserSessionID == rec.UserSessionID {
-			h.ClearBuy(c)
+		if b, ok := h.Visits.CurrentBuy(c); ok && b.UserSessionID == rec.UserSessionID {
+			h.Visits.ClearBuy(c)
 		}
 		amount := l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})
-		return h.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), co.Ended(co.EndedView{Heading: l.T("checkout.reader_not_booked"),
-			Body: l.T("checkout.reader_not_booked_text", "Amount", amount), NextURL: h.URL(web.RouteWhatsOn), Label: l.T("checkout.see_whatson")}))
+		return h.Kernel.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), co.Ended(co.EndedView{Heading: l.T("checkout.reader_not_booked"),
+			Body: l.T("checkout.reader_not_booked_text", "Amount", amount), NextURL: h.Kernel.URL(web.RouteWhatsOn), Label: l.T("checkout.see_whatson")}))
 	}
 	amount := l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})
-	v := co.ReaderView{State: string(entry.State), Amount: amount, PollURL: h.URL(web.RouteBuyReader, entry.ID), Counter: h.AtCounter(c)}
+	v := co.ReaderView{State: string(entry.State), Amount: amount, PollURL: h.Kernel.URL(web.RouteBuyReader, entry.ID), Counter: h.Kernel.AtCounter(c)}
 	switch entry.State {
 	case ledger.StateCreated, ledger.StateRedirected:
 		v.Kind, v.Waiting = components.NoticeInfo, true
 		v.Heading, v.Body = l.T("booking.reader_waiting", "Amount", amount), l.T("booking.reader_waiting_text", "Amount", amount)
-		v.CancelURL, v.CSRFToken = h.URL(web.RouteBuyReaderCancel, entry.ID), web.CSRFToken(c)
+		v.CancelURL, v.CSRFToken = h.Kernel.URL(web.RouteBuyReaderCancel, entry.ID), web.CSRFToken(c)
 	default: // paid, the order being completed
 		v.Kind = components.NoticeSuccess
 		v.Heading, v.Body = l.T("checkout.reader_paid", "Amount", amount), l.T("checkout.reader_paid_text")
 	}
 	// Money in motion: the kiosk does not start over while the reader or the booking runs.
 	web.PauseKioskIdleUntil(c, entry.CreatedAt.Add(readerPagePause))
-	return h.Render(c, http.StatusOK, l.T("checkout.reader_title"), co.ReaderPay(v))
+	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.reader_title"), co.ReaderPay(v))
 }
 
 // readerPagePause bounds how long a kiosk stays on the page of a reader payment: the reader
@@ -179,16 +179,16 @@ const readerPagePause = 5 * time.Minute
 func (h *Handler) saleOfVisit(c echo.Context) (ledger.Entry, purchases.Record, error) {
 	ctx := c.Request().Context()
 	id := c.Param("entry")
-	if len(id) > 64 || h.Ledger == nil || h.checkout() == nil {
-		return ledger.Entry{}, purchases.Record{}, h.PaymentElsewhere(c)
+	if len(id) > 64 || h.Kernel.Ledger == nil || h.checkout() == nil {
+		return ledger.Entry{}, purchases.Record{}, h.Visits.PaymentElsewhere(c)
 	}
-	entry, err := h.Ledger.Get(ctx, id)
+	entry, err := h.Kernel.Ledger.Get(ctx, id)
 	if err != nil || entry.Kind != ledger.KindSale {
-		return ledger.Entry{}, purchases.Record{}, h.PaymentElsewhere(c)
+		return ledger.Entry{}, purchases.Record{}, h.Visits.PaymentElsewhere(c)
 	}
 	rec, err := h.checkout().store.Latest(ctx, entry.EditSessionID)
-	if err != nil || !slices.Contains(h.BuyRefs(c), rec.ID) {
-		return ledger.Entry{}, purchases.Record{}, h.PaymentElsewhere(c)
+	if err != nil || !slices.Contains(h.Visits.BuyRefs(c), rec.ID) {
+		return ledger.Entry{}, purchases.Record{}, h.Visits.PaymentElsewhere(c)
 	}
 	return entry, rec, nil
 }
@@ -196,10 +196,10 @@ func (h *Handler) saleOfVisit(c echo.Context) (ledger.Entry, purchases.Record, e
 // backToPay sends the buyer back to pay again with msg: the counter's payment page, or the
 // order's summary (a kiosk).
 func (h *Handler) backToPay(c echo.Context, msg string) error {
-	if h.AtCounter(c) {
-		h.Flash(c, msg)
-		return h.Redirect(c, h.URL(web.RouteBuyCounterPay))
+	if h.Kernel.AtCounter(c) {
+		h.Kernel.Flash(c, msg)
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyCounterPay))
 	}
-	h.Sessions.Put(c.Request().Context(), visit.SessBuyNotice, msg)
-	return h.Redirect(c, h.URL(web.RouteBuySummary))
+	h.Kernel.Sessions.Put(c.Request().Context(), visit.SessBuyNotice, msg)
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 }

@@ -45,19 +45,19 @@ func (h *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 	if err != nil {
 		return err
 	}
-	if _, busy := h.BuyPaymentUnderWay(c, v); busy {
-		return h.Redirect(c, h.URL(web.RouteBuySummary))
+	if _, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	o, snap, err, planErr := h.OrderAndPlan(ctx, v.UserSessionID, v.CinemaID, v.SessionID)
+	o, snap, err, planErr := h.Kernel.OrderAndPlan(ctx, v.UserSessionID, v.CinemaID, v.SessionID)
 	if err != nil {
 		return h.buyEnded(c, v, err)
 	}
 	if planErr != nil {
-		return h.FromUpstream(planErr, h.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
+		return h.Kernel.FromUpstream(planErr, h.Kernel.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
 	}
-	plan := h.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
+	plan := h.Kernel.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	var yours []cinema.SeatPosition
 	var cats []string
 	for _, t := range o.Tickets() {
@@ -76,15 +76,15 @@ func (h *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 		count = v.Places
 	}
 	m := components.BuildSeatMap(plan, components.SeatMapOptions{ID: "buy-seats", Max: count, Yours: yours, YoursSelectable: true,
-		Chosen: chosen, AreaCategories: cats, Kiosk: web.IsKiosk(c), AsOf: h.SeatsAsOf(ctx, v.CinemaID, snap.AsOf),
+		Chosen: chosen, AreaCategories: cats, Kiosk: web.IsKiosk(c), AsOf: h.Visits.SeatsAsOf(ctx, v.CinemaID, snap.AsOf),
 		Prices: words.SeatPrices(l, o.Tickets())})
 	defer m.Release() // the page is written before this returns
-	view := co.SeatsView{Session: h.buyHeader(ctx, v), ActionURL: h.URL(web.RouteBuySeats), BackURL: h.URL(web.RouteBuySession, v.CinemaID, v.SessionID),
-		CSRFToken: web.CSRFToken(c), Count: count, Map: m, Notice: notice, Countdown: h.buyCountdown(c, v, o), Counter: h.AtCounter(c)}
+	view := co.SeatsView{Session: h.buyHeader(ctx, v), ActionURL: h.Kernel.URL(web.RouteBuySeats), BackURL: h.Kernel.URL(web.RouteBuySession, v.CinemaID, v.SessionID),
+		CSRFToken: web.CSRFToken(c), Count: count, Map: m, Notice: notice, Countdown: h.buyCountdown(c, v, o), Counter: h.Kernel.AtCounter(c)}
 	if o.Total.Cents > 0 {
 		view.Total = l.T("checkout.total_amount", "Amount", l.Money(o.Total))
 	}
-	return h.Render(c, status, l.T("checkout.seats_title"), co.Seats(view))
+	return h.Kernel.Render(c, status, l.T("checkout.seats_title"), co.Seats(view))
 }
 
 // chooseBuySeats moves the order's tickets to the chosen seats (SetSelectedSeats).
@@ -103,7 +103,7 @@ func (h *Handler) chooseBuySeats(c echo.Context) error {
 	if err != nil {
 		return h.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_from_map")}, nil)
 	}
-	o, err := h.Ticketing.GetOrder(ctx, v.UserSessionID)
+	o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
 		return h.buyEnded(c, v, err)
 	}
@@ -121,7 +121,7 @@ func (h *Handler) chooseBuySeats(c echo.Context) error {
 		return h.renderBuySeats(c, http.StatusUnprocessableEntity, words.SeatCountNotice(web.Loc(c), len(chosen), want), chosen)
 	}
 	// Seat hoarding (holds.go): an order is never given more seats than a visit may hold.
-	if done, err := h.RefuseVisitSeats(c, visit.SeatStepBuySeats, want, nil, h.URL(web.RouteBuySummary)); done {
+	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepBuySeats, want, nil, h.Kernel.URL(web.RouteBuySummary)); done {
 		return err
 	}
 	same := true
@@ -131,11 +131,11 @@ func (h *Handler) chooseBuySeats(c echo.Context) error {
 	if !same {
 		// The plan gives the chosen seats' areas (layout only): the upstream decides below
 		// whether they are free.
-		snap, err := h.SeatPlans.Plan(ctx, v.CinemaID, v.SessionID)
+		snap, err := h.Kernel.SeatPlans.Plan(ctx, v.CinemaID, v.SessionID)
 		if err != nil {
-			return h.FromUpstream(err, h.URL(web.RouteBuySeats), l.T("checkout.seats_title"))
+			return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBuySeats), l.T("checkout.seats_title"))
 		}
-		plan := h.Named(ctx).SeatPlan(snap.Plan)
+		plan := h.Kernel.Named(ctx).SeatPlan(snap.Plan)
 		var seats []upstream.SelectedSeat
 		for _, p := range chosen {
 			seat, found := plan.Seat(p)
@@ -149,8 +149,8 @@ func (h *Handler) chooseBuySeats(c echo.Context) error {
 		if notice := words.SeatRuleNotice(l, seatrules.Check(plan, seatrules.Choice{Party: slices.Collect(maps.Keys(current)), Chosen: chosen})); notice != nil {
 			return h.renderBuySeats(c, http.StatusUnprocessableEntity, notice, chosen)
 		}
-		_, err = h.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID, Seats: seats})
-		h.SeatPlans.Invalidate(v.CinemaID, v.SessionID) // seats changed or refused: the next map reads them again
+		_, err = h.Kernel.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID, Seats: seats})
+		h.Kernel.SeatPlans.Invalidate(v.CinemaID, v.SessionID) // seats changed or refused: the next map reads them again
 		switch {
 		case errors.Is(err, upstream.ErrSeatsUnavailable):
 			return h.renderBuySeats(c, http.StatusConflict, web.SeatsTakenNotice, nil)
@@ -161,11 +161,11 @@ func (h *Handler) chooseBuySeats(c echo.Context) error {
 			return h.buyEnded(c, v, err)
 		}
 	}
-	if (v.Name == "" || v.Email == "") && !(web.IsKiosk(c) && h.HasReader(c)) {
-		return h.Redirect(c, h.URL(web.RouteBuyDetails)) // a kiosk prints the tickets: no details needed
+	if (v.Name == "" || v.Email == "") && !(web.IsKiosk(c) && h.Visits.HasReader(c)) {
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyDetails)) // a kiosk prints the tickets: no details needed
 	}
-	h.Flash(c, l.T("checkout.seats_saved"))
-	return h.Redirect(c, h.URL(web.RouteBuySummary))
+	h.Kernel.Flash(c, l.T("checkout.seats_saved"))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 }
 
 // showBuyDetails asks for the name and e-mail address.
@@ -178,21 +178,21 @@ func (h *Handler) showBuyDetails(c echo.Context) error {
 }
 
 func (h *Handler) renderBuyDetails(c echo.Context, status int, v visit.Buy, d co.DetailsView) error {
-	o, err := h.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
+	o, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
 	if err != nil {
 		return h.buyEnded(c, v, err)
 	}
-	d.Session, d.ActionURL, d.BackURL, d.CSRFToken = h.buyHeader(c.Request().Context(), v), h.URL(web.RouteBuyDetails), h.URL(web.RouteBuySeats), web.CSRFToken(c)
+	d.Session, d.ActionURL, d.BackURL, d.CSRFToken = h.buyHeader(c.Request().Context(), v), h.Kernel.URL(web.RouteBuyDetails), h.Kernel.URL(web.RouteBuySeats), web.CSRFToken(c)
 	d.Countdown = h.buyCountdown(c, v, o)
-	d.Counter = h.AtCounter(c)
-	if d.Kiosk = web.IsKiosk(c) && h.HasReader(c); d.Kiosk {
-		d.BackURL = h.URL(web.RouteBuySummary)
+	d.Counter = h.Kernel.AtCounter(c)
+	if d.Kiosk = web.IsKiosk(c) && h.Visits.HasReader(c); d.Kiosk {
+		d.BackURL = h.Kernel.URL(web.RouteBuySummary)
 	}
 	title := web.Loc(c).T("checkout.details_title")
 	if d.Counter {
 		title = web.Loc(c).T("checkout.counter.details_title")
 	}
-	return h.Render(c, status, title, co.Details(d))
+	return h.Kernel.Render(c, status, title, co.Details(d))
 }
 
 // validEmail accepts a plain address (no display name), with a dot in the domain.
@@ -214,14 +214,14 @@ func (h *Handler) saveBuyDetails(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if web.IsKiosk(c) && h.HasReader(c) {
+	if web.IsKiosk(c) && h.Visits.HasReader(c) {
 		return h.saveKioskDetails(c, v)
 	}
 	name := strings.Join(strings.Fields(c.FormValue("name")), " ")
 	email := strings.TrimSpace(c.FormValue("email"))
 	d := co.DetailsView{Name: name, Email: email}
 	l := web.Loc(c)
-	counter := h.AtCounter(c) // a walk-in customer at the box office need not give either
+	counter := h.Kernel.AtCounter(c) // a walk-in customer at the box office need not give either
 	if name == "" && !counter {
 		d.NameError = l.T("checkout.details_name_missing")
 	} else if utf8.RuneCountInString(name) > 100 {
@@ -236,8 +236,8 @@ func (h *Handler) saveBuyDetails(c echo.Context) error {
 		return h.renderBuyDetails(c, http.StatusUnprocessableEntity, v, d)
 	}
 	v.Name, v.Email = name, email
-	h.SaveBuy(c, v)
-	return h.Redirect(c, h.URL(web.RouteBuySummary))
+	h.Visits.SaveBuy(c, v)
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 }
 
 // saveKioskDetails is the kiosk's e-mail form: a key of the on-screen keyboard types (the page
@@ -255,8 +255,8 @@ func (h *Handler) saveKioskDetails(c echo.Context, v visit.Buy) error {
 		return h.renderBuyDetails(c, http.StatusUnprocessableEntity, v, co.DetailsView{Email: email, EmailError: web.Loc(c).T("checkout.details_email_invalid")})
 	}
 	v.Email = email
-	h.SaveBuy(c, v)
-	return h.Redirect(c, h.URL(web.RouteBuySummary))
+	h.Visits.SaveBuy(c, v)
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 }
 
 // summaryForm is what the gift card and loyalty forms had typed, with their errors.
@@ -268,9 +268,9 @@ type summaryForm struct {
 // showBuySummary is the last step: the order, what it costs, other payments and "Pay".
 func (h *Handler) showBuySummary(c echo.Context) error {
 	var notice *components.Notice
-	if msg := h.Sessions.PopString(c.Request().Context(), visit.SessBuyNotice); msg != "" {
+	if msg := h.Kernel.Sessions.PopString(c.Request().Context(), visit.SessBuyNotice); msg != "" {
 		notice = &components.Notice{Kind: components.NoticeWarning, Heading: web.Loc(c).T("checkout.payment_not_completed"), Body: msg}
-	} else if msg := h.PopFlash(c); msg != "" {
+	} else if msg := h.Kernel.PopFlash(c); msg != "" {
 		notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
 	}
 	return h.renderBuySummary(c, http.StatusOK, notice, summaryForm{})
@@ -281,22 +281,22 @@ func (h *Handler) renderBuySummary(c echo.Context, status int, notice *component
 	if err != nil {
 		return err
 	}
-	onReader := web.IsKiosk(c) && h.HasReader(c)
-	if (v.Name == "" || v.Email == "") && !h.AtCounter(c) && !onReader {
-		return h.Redirect(c, h.URL(web.RouteBuyDetails))
+	onReader := web.IsKiosk(c) && h.Visits.HasReader(c)
+	if (v.Name == "" || v.Email == "") && !h.Kernel.AtCounter(c) && !onReader {
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyDetails))
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	o, err := h.Ticketing.GetOrder(ctx, v.UserSessionID)
+	o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
 		return h.buyEnded(c, v, err)
 	}
-	o = h.Named(ctx).Order(o) // tickets in the visitor's words
-	cin := h.CinemaByID(ctx, v.CinemaID)
+	o = h.Kernel.Named(ctx).Order(o) // tickets in the visitor's words
+	cin := h.Kernel.CinemaByID(ctx, v.CinemaID)
 	money := l.Money
 	view := co.SummaryView{Session: h.buyHeader(ctx, v), CustomerName: v.Name, CustomerEmail: v.Email, Notice: notice,
-		Countdown: h.buyCountdown(c, v, o), CSRFToken: web.CSRFToken(c), PayURL: h.URL(web.RouteBuyPay), GiftCardURL: h.URL(web.RouteBuyGiftCard),
-		LoyaltyURL: h.URL(web.RouteBuyLoyalty), SeatsURL: h.URL(web.RouteBuySeats), DetailsURL: h.URL(web.RouteBuyDetails), CancelURL: h.URL(web.RouteBuyCancel),
+		Countdown: h.buyCountdown(c, v, o), CSRFToken: web.CSRFToken(c), PayURL: h.Kernel.URL(web.RouteBuyPay), GiftCardURL: h.Kernel.URL(web.RouteBuyGiftCard),
+		LoyaltyURL: h.Kernel.URL(web.RouteBuyLoyalty), SeatsURL: h.Kernel.URL(web.RouteBuySeats), DetailsURL: h.Kernel.URL(web.RouteBuyDetails), CancelURL: h.Kernel.URL(web.RouteBuyCancel),
 		GiftCard: f.GiftCard, GiftCardError: f.GiftCardError, Loyalty: f.Loyalty, LoyaltyError: f.LoyaltyError}
 	sub := cinema.Money{Currency: o.Total.Currency}
 	for _, t := range o.Tickets() {
@@ -310,7 +310,7 @@ func (h *Handler) renderBuySummary(c echo.Context, status int, notice *component
 	toPay := o.ToPay()
 	view.ToPay, view.NothingToPay = money(toPay), toPay.Cents <= 0
 	view.PayLabel = l.T("checkout.pay_securely", "Amount", money(toPay))
-	if view.Counter = h.AtCounter(c); view.Counter {
+	if view.Counter = h.Kernel.AtCounter(c); view.Counter {
 		view.PayLabel = l.T("booking.counter.complete_pay", "Amount", money(toPay))
 	}
 	view.Kiosk = web.IsKiosk(c)
@@ -328,10 +328,10 @@ func (h *Handler) renderBuySummary(c echo.Context, status int, notice *component
 			view.Notice = &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.kiosk_no_reader"), Body: l.T("checkout.kiosk_no_reader_text")}
 		}
 	}
-	if rec, busy := h.BuyPaymentUnderWay(c, v); busy {
-		view.UnderwayURL, view.StatusURL = rec.RedirectURL, h.URL(web.RouteBuyReturn, rec.ID)
+	if rec, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
+		view.UnderwayURL, view.StatusURL = rec.RedirectURL, h.Kernel.URL(web.RouteBuyReturn, rec.ID)
 		if e, ok := h.saleUnderWay(c, v.UserSessionID); ok {
-			view.StatusURL = h.URL(web.RouteBuyReader, e.ID)
+			view.StatusURL = h.Kernel.URL(web.RouteBuyReader, e.ID)
 		}
 		view.UnderwayStat = l.T("checkout.underway_started", "Amount", money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency}),
 			"Time", l.Time(rec.Created, cin.Location(), i18n.Clock))
@@ -339,7 +339,7 @@ func (h *Handler) renderBuySummary(c echo.Context, status int, notice *component
 			view.UnderwayURL = view.StatusURL
 		}
 	}
-	return h.Render(c, status, l.T("checkout.summary_title"), co.Summary(view))
+	return h.Kernel.Render(c, status, l.T("checkout.summary_title"), co.Summary(view))
 }
 
 // whoWords says whom the tickets are for and where they go, when the buyer did not give both a
@@ -405,7 +405,7 @@ var (
 		refused: "checkout.gift_card_refused", used: "checkout.gift_card_used",
 		typed: func(f *summaryForm, card, msg string) { f.GiftCard, f.GiftCardError = card, msg },
 		apply: func(s *Handler, ctx context.Context, id, card, pin string) (upstream.AppliedPaymentResult, error) {
-			return s.Ticketing.ApplyGiftCard(ctx, id, card, pin, nil)
+			return s.Kernel.Ticketing.ApplyGiftCard(ctx, id, card, pin, nil)
 		}}
 	// Loyalty points are spent only with the member's PIN: the ticketing system checks it, and
 	// the card number alone spends nothing.
@@ -414,7 +414,7 @@ var (
 		refused: "checkout.loyalty_refused", used: "checkout.loyalty_used",
 		typed: func(f *summaryForm, card, msg string) { f.Loyalty, f.LoyaltyError = card, msg },
 		apply: func(s *Handler, ctx context.Context, id, card, pin string) (upstream.AppliedPaymentResult, error) {
-			return s.Ticketing.ApplyLoyaltyPointsPayment(ctx, id, card, pin, nil)
+			return s.Kernel.Ticketing.ApplyLoyaltyPointsPayment(ctx, id, card, pin, nil)
 		}}
 )
 
@@ -460,8 +460,8 @@ func (h *Handler) applyStoredValue(c echo.Context, sv storedValueCard) error {
 	case r.Refused:
 		return refuse(http.StatusUnprocessableEntity, l.T(sv.refused))
 	}
-	h.Flash(c, l.T(sv.used, "Applied", l.Money(r.Applied.Applied), "ToPay", l.Money(r.Applied.ToPay)))
-	return h.Redirect(c, h.URL(web.RouteBuySummary))
+	h.Kernel.Flash(c, l.T(sv.used, "Applied", l.Money(r.Applied.Applied), "ToPay", l.Money(r.Applied.ToPay)))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 }
 
 // extendBuyHold gives the order a fresh lifetime and returns to the page it came from.
@@ -470,21 +470,21 @@ func (h *Handler) extendBuyHold(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	reset, err := h.Ticketing.ResetOrderExpiry(c.Request().Context(), v.UserSessionID)
+	reset, err := h.Kernel.Ticketing.ResetOrderExpiry(c.Request().Context(), v.UserSessionID)
 	if err != nil {
 		return h.buyEnded(c, v, err)
 	}
-	h.HoldExtended(c.Request().Context(), v.UserSessionID, reset) // it counts as long as it holds (holds.go)
-	h.Flash(c, web.Loc(c).T("checkout.held_longer"))
-	back := h.URL(web.RouteBuySummary)
+	h.Visits.HoldExtended(c.Request().Context(), v.UserSessionID, reset) // it counts as long as it holds (holds.go)
+	h.Kernel.Flash(c, web.Loc(c).T("checkout.held_longer"))
+	back := h.Kernel.URL(web.RouteBuySummary)
 	if ref, err := url.Parse(c.Request().Referer()); err == nil {
 		for _, r := range []string{web.RouteBuySeats, web.RouteBuyDetails} {
-			if ref.Path == h.URL(r) {
+			if ref.Path == h.Kernel.URL(r) {
 				back = ref.Path
 			}
 		}
 	}
-	return h.Redirect(c, back)
+	return h.Kernel.Redirect(c, back)
 }
 
 // confirmCancelBuy asks before the purchase is cancelled and says what cancelling does.
@@ -494,24 +494,24 @@ func (h *Handler) confirmCancelBuy(c echo.Context) error {
 		return err
 	}
 	l := web.Loc(c)
-	if rec, busy := h.BuyPaymentUnderWay(c, v); busy {
+	if rec, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
 		return h.cancelRefusedWhilePaying(l, rec)
 	}
 	ctx := c.Request().Context()
-	view := co.CancelView{Session: h.buyHeader(ctx, v), ActionURL: h.URL(web.RouteBuyCancel), BackURL: h.URL(web.RouteBuySummary), CSRFToken: web.CSRFToken(c)}
-	if o, err := h.Ticketing.GetOrder(ctx, v.UserSessionID); err == nil {
-		o = h.Named(ctx).Order(o)
+	view := co.CancelView{Session: h.buyHeader(ctx, v), ActionURL: h.Kernel.URL(web.RouteBuyCancel), BackURL: h.Kernel.URL(web.RouteBuySummary), CSRFToken: web.CSRFToken(c)}
+	if o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID); err == nil {
+		o = h.Kernel.Named(ctx).Order(o)
 		for _, t := range o.Tickets() {
 			view.Tickets = append(view.Tickets, co.Line{Description: t.Description, Seat: seatWords(l, t.Seat), Amount: l.Money(t.FinalPrice)})
 		}
 	}
-	return h.Render(c, http.StatusOK, l.T("checkout.cancel_title"), co.CancelConfirm(view))
+	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.cancel_title"), co.CancelConfirm(view))
 }
 
 func (h *Handler) cancelRefusedWhilePaying(l *i18n.Localizer, rec purchases.Record) error {
 	return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"),
 		Message: l.T("checkout.cancel_refused_paying"),
-		BackURL: h.URL(web.RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
+		BackURL: h.Kernel.URL(web.RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
 }
 
 // cancelBuy releases the seats and ends the purchase, once confirmed (confirm=yes; a form
@@ -524,17 +524,17 @@ func (h *Handler) cancelBuy(c echo.Context) error {
 	if c.FormValue("confirm") != "yes" {
 		return h.confirmCancelBuy(c)
 	}
-	if rec, busy := h.BuyPaymentUnderWay(c, v); busy {
+	if rec, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
 		return h.cancelRefusedWhilePaying(web.Loc(c), rec)
 	}
-	err = h.Ticketing.CancelOrder(c.Request().Context(), v.UserSessionID)
+	err = h.Kernel.Ticketing.CancelOrder(c.Request().Context(), v.UserSessionID)
 	if err != nil && !errors.Is(err, upstream.ErrNotFound) && !errors.Is(err, upstream.ErrOrderExpired) {
 		return h.buyEnded(c, v, err)
 	}
-	h.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonCancelled)
-	h.ClearBuy(c)
-	h.Flash(c, web.Loc(c).T("checkout.cancelled"))
-	return h.Redirect(c, h.URL(web.RouteWhatsOn)+"?"+url.Values{"cinema": {v.CinemaID}}.Encode())
+	h.Visits.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonCancelled)
+	h.Visits.ClearBuy(c)
+	h.Kernel.Flash(c, web.Loc(c).T("checkout.cancelled"))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteWhatsOn)+"?"+url.Values{"cinema": {v.CinemaID}}.Encode())
 }
 
 // buyExpired is where the countdown sends the browser when the hold ends.
@@ -543,9 +543,9 @@ func (h *Handler) buyExpired(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	o, err := h.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
-	if err == nil && o.Expires.After(h.Now()) {
-		return h.Redirect(c, h.URL(web.RouteBuySummary)) // more time was given meanwhile
+	o, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
+	if err == nil && o.Expires.After(h.Kernel.Now()) {
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary)) // more time was given meanwhile
 	}
 	if err == nil {
 		err = upstream.ErrOrderExpired

@@ -20,14 +20,14 @@ import (
 
 // requireBuy returns the visit's purchase or a clear page saying there is none.
 func (h *Handler) requireBuy(c echo.Context) (visit.Buy, error) {
-	v, ok := h.CurrentBuy(c)
+	v, ok := h.Visits.CurrentBuy(c)
 	if !ok {
-		if err := h.BoughtAlready(c); err != nil {
+		if err := h.Visits.BoughtAlready(c); err != nil {
 			return v, err
 		}
 		l := web.Loc(c)
 		return v, &web.Error{Code: web.EGone, Heading: l.T("checkout.no_selection"), Message: l.T("checkout.no_selection_text"),
-			BackURL: h.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
+			BackURL: h.Kernel.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
 	}
 	return v, nil
 }
@@ -35,32 +35,32 @@ func (h *Handler) requireBuy(c echo.Context) (visit.Buy, error) {
 // buyEnded explains an upstream error on the visit's order; an order that is gone (expired,
 // cancelled) also ends the purchase in this visit.
 func (h *Handler) buyEnded(c echo.Context, v visit.Buy, err error) error {
-	back := h.URL(web.RouteBuySession, v.CinemaID, v.SessionID)
+	back := h.Kernel.URL(web.RouteBuySession, v.CinemaID, v.SessionID)
 	l := web.Loc(c)
 	switch {
 	case errors.Is(err, upstream.ErrOrderExpired), errors.Is(err, upstream.ErrNotFound):
 		if rec, lerr := h.checkout().store.Latest(c.Request().Context(), v.UserSessionID); lerr == nil && rec.State == purchases.StateGivenUp {
 			// Not "nothing was charged": the order was given up after its payment; its page says
 			// what is known and the operator's policy.
-			h.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonGivenUp)
-			h.ClearBuy(c)
-			return h.Redirect(c, h.URL(web.RouteBuyReturn, rec.ID))
+			h.Visits.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonGivenUp)
+			h.Visits.ClearBuy(c)
+			return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
 		}
-		h.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonExpired) // it holds nothing any more
-		h.ClearBuy(c)
+		h.Visits.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonExpired) // it holds nothing any more
+		h.Visits.ClearBuy(c)
 		return &web.Error{Code: web.EGone, Heading: l.T("checkout.time_ran_out"), Message: l.T("checkout.time_ran_out_text"),
 			BackURL: back, BackLabel: l.T("checkout.choose_tickets_again"), Err: err}
 	case errors.Is(err, upstream.ErrOrderClosed):
 		return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"), Message: l.T("checkout.order_closed"),
-			BackURL: h.URL(web.RouteBuySummary), BackLabel: l.T("checkout.see_order"), Err: err}
+			BackURL: h.Kernel.URL(web.RouteBuySummary), BackLabel: l.T("checkout.see_order"), Err: err}
 	}
-	return h.FromUpstream(err, back, l.T("checkout.back_to_tickets"))
+	return h.Kernel.FromUpstream(err, back, l.T("checkout.back_to_tickets"))
 }
 
 // sessionHeader names the showing, its time in the cinema's own time zone and in the
 // request's language.
 func (h *Handler) sessionHeader(ctx context.Context, cinemaID, film string, at time.Time, screen string) co.SessionHeader {
-	cin := h.CinemaByID(ctx, cinemaID)
+	cin := h.Kernel.CinemaByID(ctx, cinemaID)
 	hd := co.SessionHeader{FilmTitle: film, Screen: screen, Cinema: cin.Name}
 	hd.Showtime = words.Showtime(i18n.FromContext(ctx), at, cin) // "" when not known
 	return hd
@@ -72,13 +72,13 @@ func (h *Handler) buyHeader(ctx context.Context, v visit.Buy) co.SessionHeader {
 
 // buyCountdown is the hold countdown of the order.
 func (h *Handler) buyCountdown(c echo.Context, v visit.Buy, o cinema.Order) co.CountdownView {
-	cin := h.CinemaByID(c.Request().Context(), v.CinemaID)
+	cin := h.Kernel.CinemaByID(c.Request().Context(), v.CinemaID)
 	return co.CountdownView{
 		ExpiresISO:   o.Expires.UTC().Format(time.RFC3339),
 		ExpiresLocal: web.Loc(c).Time(o.Expires, cin.Location(), i18n.Clock),
-		NowISO:       h.Now().UTC().Format(time.RFC3339),
-		ExtendURL:    h.URL(web.RouteBuyExtend),
-		ExpiredURL:   h.URL(web.RouteBuyExpired),
+		NowISO:       h.Kernel.Now().UTC().Format(time.RFC3339),
+		ExtendURL:    h.Kernel.URL(web.RouteBuyExtend),
+		ExpiredURL:   h.Kernel.URL(web.RouteBuyExpired),
 		CSRFToken:    web.CSRFToken(c),
 	}
 }
@@ -109,14 +109,14 @@ type checkoutState struct {
 
 // newCheckoutState builds it once, in New.
 func (h *Handler) newCheckoutState() *checkoutState {
-	opts := []purchases.PollerOption{purchases.WithBackoff(func(age time.Duration) time.Duration { return Backoff(age) }), purchases.WithClock(h.Now)}
-	if h.Ticketing != nil {
-		opts = append(opts, purchases.WithHealth(h.Ticketing))
+	opts := []purchases.PollerOption{purchases.WithBackoff(func(age time.Duration) time.Duration { return Backoff(age) }), purchases.WithClock(h.Kernel.Now)}
+	if h.Kernel.Ticketing != nil {
+		opts = append(opts, purchases.WithHealth(h.Kernel.Ticketing))
 	}
 	st := &checkoutState{
-		store: h.Purchases,
+		store: h.Visits.Purchases,
 		poller: purchases.NewPoller(func(ctx context.Context, id string) (cinema.OrderDetails, error) {
-			return h.Ticketing.GetOrderDetails(ctx, id)
+			return h.Kernel.Ticketing.GetOrderDetails(ctx, id)
 		}, opts...),
 	}
 	st.watcher = h.newOrderWatcher(st.store, st.poller)

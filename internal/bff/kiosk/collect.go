@@ -502,7 +502,7 @@ func (h *Handler) showCollected(c echo.Context) error {
 	if cv.ID != "" {
 		key += "-" + cv.ID
 	}
-	v := kioskview.CollectedView{Number: number, Tickets: h.Site.TicketsView(ctx, b, ""), PrintKey: key, Again: cv.Again,
+	v := kioskview.CollectedView{Number: number, Tickets: h.Visits.TicketsView(ctx, b, ""), PrintKey: key, Again: cv.Again,
 		DoneURL: h.collectDoneURL(c), CSRFToken: web.CSRFToken(c)}
 	return h.Site.Render(c, http.StatusOK, l.T("kiosk.collected_title", "Number", number), kioskview.Collected(v))
 }

@@ -83,7 +83,7 @@ func (h *Handler) idleExpired(c echo.Context) error {
 	case now.Before(t.Issued.Add(web.KioskIdleWarning - 2*time.Second)), now.After(t.Issued.Add(web.KioskIdleWarning + 10*time.Minute)):
 		return web.Redirect(c, home)
 	}
-	if err := h.Site.EndVisit(c); err != nil {
+	if err := h.Visits.EndVisit(c); err != nil {
 		return err
 	}
 	return web.Redirect(c, home)

@@ -20,8 +20,8 @@ import (
 func (h *Handler) showAudit(c echo.Context) error {
 	l := web.Loc(c)
 	ctx := c.Request().Context()
-	zone := h.DefaultLocation(ctx)
-	v := pages.AuditView{ActionURL: h.URL(web.RouteStaffAudit), Actor: strings.TrimSpace(c.QueryParam("actor")),
+	zone := h.Kernel.DefaultLocation(ctx)
+	v := pages.AuditView{ActionURL: h.Kernel.URL(web.RouteStaffAudit), Actor: strings.TrimSpace(c.QueryParam("actor")),
 		Booking: strings.TrimSpace(c.QueryParam("booking")), Day: strings.TrimSpace(c.QueryParam("day"))}
 	f := audit.Filter{Actor: v.Actor, Limit: 501}
 	if v.Booking != "" {
@@ -45,9 +45,9 @@ func (h *Handler) showAudit(c echo.Context) error {
 			q.Set(k, val)
 		}
 	}
-	v.CSVURL = h.URL(web.RouteStaffAudit) + "?" + q.Encode()
+	v.CSVURL = h.Kernel.URL(web.RouteStaffAudit) + "?" + q.Encode()
 	if v.Error != "" {
-		return h.Render(c, http.StatusUnprocessableEntity, l.T("staff.audit.title"), pages.Audit(v))
+		return h.Kernel.Render(c, http.StatusUnprocessableEntity, l.T("staff.audit.title"), pages.Audit(v))
 	}
 	if c.QueryParam("format") == "csv" {
 		f.Limit = 100000
@@ -80,7 +80,7 @@ func (h *Handler) showAudit(c echo.Context) error {
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	return h.Render(c, http.StatusOK, l.T("staff.audit.title"), pages.Audit(v))
+	return h.Kernel.Render(c, http.StatusOK, l.T("staff.audit.title"), pages.Audit(v))
 }
 
 // auditActionWords is an audit action in l's words (the stored code for one it does not know).

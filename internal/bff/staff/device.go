@@ -59,11 +59,11 @@ func (h *Handler) deviceLanguages(l *i18n.Localizer) []pages.DeviceLanguage {
 // deviceLanguage names an enrolment's default language code: a site language in its own
 // language ("Deutsch"); "" (or a language the site no longer speaks) as the site's default.
 func (h *Handler) deviceLanguage(l *i18n.Localizer, code string) pages.DeviceLanguage {
-	if t, ok := h.Langs.Parse(code); ok && code != "" {
-		return pages.DeviceLanguage{Value: t.String(), Label: h.Langs.For(t).T("language.name"), Lang: t.String()}
+	if t, ok := h.Kernel.Langs.Parse(code); ok && code != "" {
+		return pages.DeviceLanguage{Value: t.String(), Label: h.Kernel.Langs.For(t).T("language.name"), Lang: t.String()}
 	}
-	fallback := h.Langs.Fallback()
-	return pages.DeviceLanguage{Value: "", Label: l.T("kiosk.device_language_site", "Language", h.Langs.For(fallback).T("language.name"))}
+	fallback := h.Kernel.Langs.Fallback()
+	return pages.DeviceLanguage{Value: "", Label: l.T("kiosk.device_language_site", "Language", h.Kernel.Langs.For(fallback).T("language.name"))}
 }
 
 // chosenDeviceLanguage reads the language field of a form: "" (the site's default) or a site
@@ -73,7 +73,7 @@ func (h *Handler) chosenDeviceLanguage(c echo.Context) (code string, ok bool) {
 	if raw == "" {
 		return "", true
 	}
-	t, ok := h.Langs.Parse(raw)
+	t, ok := h.Kernel.Langs.Parse(raw)
 	if !ok {
 		return "", false
 	}
@@ -100,19 +100,19 @@ func (h *Handler) deviceView(c echo.Context) pages.DeviceView {
 		CSRFToken: web.CSRFToken(c),
 	}
 	if dev.CinemaID != "" {
-		v.Cinema = h.CinemaByID(c.Request().Context(), dev.CinemaID).Name
+		v.Cinema = h.Kernel.CinemaByID(c.Request().Context(), dev.CinemaID).Name
 	}
-	user, sup := h.StaffRole(c)
+	user, sup := h.Kernel.StaffRole(c)
 	if !sup {
 		if user != "" {
-			v.StaffName = h.StaffMember(c)
+			v.StaffName = h.Kernel.StaffMember(c)
 		}
-		v.SignInURL = h.SignInURL(h.URL(web.RouteDevice))
+		v.SignInURL = h.Kernel.SignInURL(h.Kernel.URL(web.RouteDevice))
 		return v
 	}
 	v.CanChange = true
-	v.ActionURL = h.URL(web.RouteDevice)
-	v.DevicesURL = h.URL(web.RouteStaffDevices)
+	v.ActionURL = h.Kernel.URL(web.RouteDevice)
+	v.DevicesURL = h.Kernel.URL(web.RouteStaffDevices)
 	v.NameValue = dev.Name
 	v.Chosen = string(dev.Mode)
 	v.Languages = h.deviceLanguages(l)
@@ -131,30 +131,30 @@ func (h *Handler) deviceView(c echo.Context) pages.DeviceView {
 func (h *Handler) showDevice(c echo.Context) error {
 	v := h.deviceView(c)
 	v.Saved = c.QueryParam("saved") == "1" && v.CanChange
-	return h.Render(c, http.StatusOK, web.Loc(c).T("kiosk.device_title"), pages.Device(v))
+	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("kiosk.device_title"), pages.Device(v))
 }
 
 // saveDevice enrols this browser as a counter or kiosk with its name and default language
 // (replacing its current enrolment), or takes it out of that mode. Supervisors only: anybody
 // else is refused and nothing changes.
 func (h *Handler) saveDevice(c echo.Context) error {
-	sup := h.StaffUser(c) // supervisorsOnly
+	sup := h.Kernel.StaffUser(c) // supervisorsOnly
 	l := web.Loc(c)
 	mode := device.Mode(c.FormValue("mode"))
 	if !mode.Valid() {
-		return &web.Error{Code: web.EInvalid, Heading: l.T("kiosk.device_mode_invalid_heading"), Message: l.T("kiosk.device_mode_invalid"), BackURL: h.URL(web.RouteDevice), BackLabel: l.T("kiosk.back")}
+		return &web.Error{Code: web.EInvalid, Heading: l.T("kiosk.device_mode_invalid_heading"), Message: l.T("kiosk.device_mode_invalid"), BackURL: h.Kernel.URL(web.RouteDevice), BackLabel: l.T("kiosk.back")}
 	}
-	if h.Enrolments == nil {
-		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.device_enrol_no_database"), BackURL: h.URL(web.RouteDevice), BackLabel: l.T("kiosk.back")}
+	if h.Kernel.Enrolments == nil {
+		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.device_enrol_no_database"), BackURL: h.Kernel.URL(web.RouteDevice), BackLabel: l.T("kiosk.back")}
 	}
 	ctx := c.Request().Context()
 	info := web.DeviceOf(c)
 	if mode == device.Customer {
 		if info.Enrolment != 0 {
-			e, err := h.Enrolments.Revoke(ctx, info.Enrolment, sup)
+			e, err := h.Kernel.Enrolments.Revoke(ctx, info.Enrolment, sup)
 			switch {
 			case err == nil:
-				h.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
+				h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
 			case !errors.Is(err, device.ErrAlreadyRevoked) && !errors.Is(err, device.ErrNotFound):
 				return err
 			}
@@ -163,14 +163,14 @@ func (h *Handler) saveDevice(c echo.Context) error {
 	} else {
 		lang, ok := h.chosenDeviceLanguage(c)
 		if !ok {
-			return invalidDeviceLanguage(l, h.URL(web.RouteDevice))
+			return invalidDeviceLanguage(l, h.Kernel.URL(web.RouteDevice))
 		}
 		again := func(set func(v *pages.DeviceView)) error {
 			v := h.deviceView(c)
 			v.Chosen, v.NameValue, v.LangValue = string(mode), c.FormValue("name"), lang
 			v.ReaderValue, v.ReaderCode, v.CinemaValue = c.FormValue("reader"), c.FormValue("reader_code"), c.FormValue("cinema")
 			set(&v)
-			return h.Render(c, http.StatusUnprocessableEntity, l.T("kiosk.device_title"), pages.Device(v))
+			return h.Kernel.Render(c, http.StatusUnprocessableEntity, l.T("kiosk.device_title"), pages.Device(v))
 		}
 		name, err := device.CleanName(c.FormValue("name"))
 		if err != nil {
@@ -187,35 +187,35 @@ func (h *Handler) saveDevice(c echo.Context) error {
 		if problem != "" {
 			return again(func(v *pages.DeviceView) { v.ReaderError = problem })
 		}
-		e, replaced, err := h.Enrolments.Enrol(ctx, device.Spec{DeviceID: info.ID, Name: name, Mode: mode, Language: lang,
+		e, replaced, err := h.Kernel.Enrolments.Enrol(ctx, device.Spec{DeviceID: info.ID, Name: name, Mode: mode, Language: lang,
 			ReaderID: readerID, CinemaID: cinemaID, By: sup})
 		if err != nil {
 			return err
 		}
 		for _, r := range replaced {
-			h.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(r)})
+			h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(r)})
 		}
 		info.Enrolment, info.Mode, info.Name, info.Language, info.ReaderID, info.CinemaID = e.ID, e.Mode, e.Name, e.Language, e.ReaderID, e.CinemaID
 		c.Set(web.DeviceKey, info) // the audit row is made on the device as enrolled now
-		h.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: enrolmentDetail(e)})
+		h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: enrolmentDetail(e)})
 	}
 	c.Set(web.DeviceKey, info) // the rest of this request sees the new mode
-	if err := h.Devices.Write(c.Response(), c.Request(), info); err != nil {
+	if err := h.Kernel.Devices.Write(c.Response(), c.Request(), info); err != nil {
 		return err
 	}
 	// The privilege of the visit changes with the mode: new session token.
-	if err := h.RenewSession(c); err != nil {
+	if err := h.Kernel.RenewSession(c); err != nil {
 		return err
 	}
-	return h.Redirect(c, h.URL(web.RouteDevice)+"?saved=1")
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteDevice)+"?saved=1")
 }
 
 // staffLocation is the time zone staff read times in: the first cinema's (UTC without one).
 func (h *Handler) staffLocation(ctx context.Context) *time.Location {
-	if h.Ticketing == nil {
+	if h.Kernel.Ticketing == nil {
 		return time.UTC
 	}
-	list, err := h.Cinemas(ctx)
+	list, err := h.Kernel.Cinemas(ctx)
 	if err != nil || len(list) == 0 {
 		return time.UTC
 	}
@@ -228,8 +228,8 @@ func (h *Handler) deviceChoices(c echo.Context, v *pages.DeviceView) {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
 	dev := web.DeviceOf(c)
-	if h.Ticketing != nil {
-		if list, err := h.Cinemas(ctx); err == nil {
+	if h.Kernel.Ticketing != nil {
+		if list, err := h.Kernel.Cinemas(ctx); err == nil {
 			for _, ci := range list {
 				v.Cinemas = append(v.Cinemas, pages.DeviceOption{Value: ci.ID, Label: ci.Name})
 			}
@@ -239,7 +239,7 @@ func (h *Handler) deviceChoices(c echo.Context, v *pages.DeviceView) {
 			}
 		}
 	}
-	if h.Readers == nil {
+	if h.Kernel.Readers == nil {
 		return
 	}
 	v.CardReaders = true
@@ -247,7 +247,7 @@ func (h *Handler) deviceChoices(c echo.Context, v *pages.DeviceView) {
 	if v.ReaderValue == "" {
 		v.ReaderValue = pages.ReaderNone
 	}
-	if h.Readers.Mode() == "test" {
+	if h.Kernel.Readers.Mode() == "test" {
 		v.ReaderCode = simulatedReaderCode
 		if dev.ReaderID == "" {
 			v.ReaderValue = pages.ReaderNew
@@ -255,9 +255,9 @@ func (h *Handler) deviceChoices(c echo.Context, v *pages.DeviceView) {
 	}
 	rctx, cancel := context.WithTimeout(ctx, readerListTimeout)
 	defer cancel()
-	readers, err := h.Readers.ListReaders(rctx)
+	readers, err := h.Kernel.Readers.ListReaders(rctx)
 	if err != nil {
-		web.LoggerFrom(ctx, h.Logger).Warn("card readers not listed", "err", err)
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card readers not listed", "err", err)
 		v.ReaderNote = l.T("kiosk.device_reader_unlisted")
 		return
 	}
@@ -279,10 +279,10 @@ const readerListTimeout = 5 * time.Second
 // chosenCinema reads the cinema field: "" (any) or one of the cinemas.
 func (h *Handler) chosenCinema(c echo.Context) (string, bool) {
 	id := strings.TrimSpace(c.FormValue("cinema"))
-	if id == "" || h.Ticketing == nil {
-		return "", id == "" || h.Ticketing == nil
+	if id == "" || h.Kernel.Ticketing == nil {
+		return "", id == "" || h.Kernel.Ticketing == nil
 	}
-	list, err := h.Cinemas(c.Request().Context())
+	list, err := h.Kernel.Cinemas(c.Request().Context())
 	if err != nil {
 		return "", false
 	}
@@ -299,7 +299,7 @@ func (h *Handler) chosenCinema(c echo.Context) (string, bool) {
 // name, at the site's location). problem says in words what was wrong with the choice.
 func (h *Handler) chosenReader(c echo.Context, name string) (readerID, problem string, err error) {
 	choice := strings.TrimSpace(c.FormValue("reader"))
-	if h.Readers == nil || choice == "" || choice == pages.ReaderNone {
+	if h.Kernel.Readers == nil || choice == "" || choice == pages.ReaderNone {
 		return "", "", nil
 	}
 	ctx := c.Request().Context()
@@ -309,23 +309,23 @@ func (h *Handler) chosenReader(c echo.Context, name string) (readerID, problem s
 		if code == "" {
 			return "", l.T("kiosk.device_reader_code_missing"), nil
 		}
-		loc, err := h.Cfg.ReaderLocation, error(nil)
+		loc, err := h.Kernel.Cfg.ReaderLocation, error(nil)
 		if loc == "" {
-			loc, err = h.Readers.EnsureLocation(ctx, h.Cfg.SiteName, cmp.Or(h.Cfg.ReaderCountry, "DE"))
+			loc, err = h.Kernel.Readers.EnsureLocation(ctx, h.Kernel.Cfg.SiteName, cmp.Or(h.Kernel.Cfg.ReaderCountry, "DE"))
 		}
 		if err == nil {
 			var r upstream.Reader
-			if r, err = h.Readers.RegisterReader(ctx, code, name, loc); err == nil {
+			if r, err = h.Kernel.Readers.RegisterReader(ctx, code, name, loc); err == nil {
 				return r.ID, "", nil
 			}
 		}
-		web.LoggerFrom(ctx, h.Logger).Warn("card reader not registered", "err", err)
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card reader not registered", "err", err)
 		if errors.Is(err, upstream.ErrUnavailable) {
 			return "", l.T("kiosk.device_reader_unreachable"), nil
 		}
 		return "", l.T("kiosk.device_reader_refused"), nil
 	}
-	readers, err := h.Readers.ListReaders(ctx)
+	readers, err := h.Kernel.Readers.ListReaders(ctx)
 	if err != nil {
 		return "", l.T("kiosk.device_reader_unreachable"), nil
 	}

@@ -30,7 +30,7 @@ const (
 var SignInPerClient = ratelimit.Rule{Burst: 10, Every: 30 * time.Second}
 
 func (h *Handler) signInView(c echo.Context) pages.SignInView {
-	v := pages.SignInView{ActionURL: h.URL(web.RouteStaffSignIn), CSRFToken: web.CSRFToken(c)}
+	v := pages.SignInView{ActionURL: h.Kernel.URL(web.RouteStaffSignIn), CSRFToken: web.CSRFToken(c)}
 	if n, ok := web.LocalLink(c.QueryParam("next")); ok {
 		v.Next = n
 	}
@@ -42,8 +42,8 @@ func (h *Handler) signInView(c echo.Context) pages.SignInView {
 
 func (h *Handler) showSignIn(c echo.Context) error {
 	v := h.signInView(c)
-	v.Notice = h.PopFlash(c)
-	return h.Render(c, http.StatusOK, web.Loc(c).T("staff.signin.title"), pages.SignIn(v))
+	v.Notice = h.Kernel.PopFlash(c)
+	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("staff.signin.title"), pages.SignIn(v))
 }
 
 // signIn checks the account. Failures count per account and client (5 lock the account for
@@ -60,57 +60,57 @@ func (h *Handler) signIn(c echo.Context) error {
 	if len(v.Username) > staffacct.MaxUsernameLength {
 		v.Username = v.Username[:staffacct.MaxUsernameLength]
 	}
-	if h.Staff == nil {
+	if h.Kernel.Staff == nil {
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("staff.signin.unavailable_heading"), Message: l.T("staff.signin.unavailable_text")}
 	}
 	client := ratelimit.Limit{Key: "signin:client:" + web.ClientKey(c), Rule: SignInPerClient}
-	ok, wait, err := ratelimit.TakeAll(ctx, h.Limits, client)
+	ok, wait, err := ratelimit.TakeAll(ctx, h.Kernel.Limits, client)
 	if err != nil {
 		return err
 	}
 	if !ok {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(words.WholeSeconds(wait.Seconds())))
 		v.Error = l.T("staff.signin.too_many", "Wait", l.N("common.seconds", words.WholeSeconds(wait.Seconds())))
-		return h.Render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
+		return h.Kernel.Render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
 	}
-	a, err := h.Staff.Authenticate(ctx, v.Username, c.FormValue("password"), web.ClientKey(c))
+	a, err := h.Kernel.Staff.Authenticate(ctx, v.Username, c.FormValue("password"), web.ClientKey(c))
 	var locked *staffacct.LockedError
 	switch {
 	case errors.As(err, &locked):
-		h.RecordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "account locked"})
+		h.Kernel.RecordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "account locked"})
 		wait := time.Until(locked.Until)
 		c.Response().Header().Set("Retry-After", strconv.Itoa(words.WholeSeconds(wait.Seconds())))
 		v.Error = l.T("staff.signin.locked", "Wait", l.N("common.minutes", wholeMinutes(wait)))
-		return h.Render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
+		return h.Kernel.Render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
 	case errors.Is(err, staffacct.ErrBadCredentials):
-		h.RecordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "wrong username or password"})
+		h.Kernel.RecordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "wrong username or password"})
 		v.Error = l.T("staff.signin.wrong")
-		return h.Render(c, http.StatusUnauthorized, title, pages.SignIn(v))
+		return h.Kernel.Render(c, http.StatusUnauthorized, title, pages.SignIn(v))
 	case err != nil:
-		_ = ratelimit.GiveAll(ctx, h.Limits, client)
+		_ = ratelimit.GiveAll(ctx, h.Kernel.Limits, client)
 		return err
 	}
-	if err := ratelimit.GiveAll(ctx, h.Limits, client); err != nil {
-		web.LoggerFrom(ctx, h.Logger).Warn("give back sign-in attempt", "err", err)
+	if err := ratelimit.GiveAll(ctx, h.Kernel.Limits, client); err != nil {
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("give back sign-in attempt", "err", err)
 	}
-	if err := h.RenewSession(c); err != nil {
+	if err := h.Kernel.RenewSession(c); err != nil {
 		return err
 	}
-	h.Sessions.Put(ctx, web.SessStaffUser, a.Username)
-	h.Sessions.Put(ctx, web.SessStaffName, a.Name)
-	h.Sessions.Put(ctx, web.SessStaffEpoch, a.SessionEpoch)
-	h.Sessions.Put(ctx, web.SessStaffSeen, time.Now().UnixMilli())
+	h.Kernel.Sessions.Put(ctx, web.SessStaffUser, a.Username)
+	h.Kernel.Sessions.Put(ctx, web.SessStaffName, a.Name)
+	h.Kernel.Sessions.Put(ctx, web.SessStaffEpoch, a.SessionEpoch)
+	h.Kernel.Sessions.Put(ctx, web.SessStaffSeen, time.Now().UnixMilli())
 	c.Set(web.CtxStaffAccount, a)
-	h.RecordAudit(c, audit.Entry{Actor: a.Username, Action: audit.ActionSignIn, Detail: a.Role.Label()})
-	web.LoggerFrom(ctx, h.Logger).Info("staff signed in", "user", a.Username, "role", a.Role)
+	h.Kernel.RecordAudit(c, audit.Entry{Actor: a.Username, Action: audit.ActionSignIn, Detail: a.Role.Label()})
+	web.LoggerFrom(ctx, h.Kernel.Logger).Info("staff signed in", "user", a.Username, "role", a.Role)
 	if msg := shortPINWarning(l, a); msg != "" {
-		web.LoggerFrom(ctx, h.Logger).Warn("supervisor's approval PIN is short or of unknown length", "user", a.Username, "digits", a.PINLength)
-		h.Sessions.Put(ctx, web.SessStaffPINWarning, msg) // shown as a warning on the look-up page, wherever next= leads first
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("supervisor's approval PIN is short or of unknown length", "user", a.Username, "digits", a.PINLength)
+		h.Kernel.Sessions.Put(ctx, web.SessStaffPINWarning, msg) // shown as a warning on the look-up page, wherever next= leads first
 	}
 	if v.Next != "" {
-		return h.Redirect(c, v.Next)
+		return h.Kernel.Redirect(c, v.Next)
 	}
-	return h.Redirect(c, h.URL(web.RouteFindBooking))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteFindBooking))
 }
 
 // shortPINWarning asks a supervisor with a PIN shorter than new PINs must be, or of unknown
@@ -140,31 +140,31 @@ func wholeMinutes(d time.Duration) int {
 
 // signOut ends the visit: the staff sign-in and anything found or started through it.
 func (h *Handler) signOut(c echo.Context) error {
-	if user := h.StaffUser(c); user != "" {
-		h.RecordAudit(c, audit.Entry{Actor: user, Action: audit.ActionSignOut})
-		web.LoggerFrom(c.Request().Context(), h.Logger).Info("staff signed out", "user", user)
+	if user := h.Kernel.StaffUser(c); user != "" {
+		h.Kernel.RecordAudit(c, audit.Entry{Actor: user, Action: audit.ActionSignOut})
+		web.LoggerFrom(c.Request().Context(), h.Kernel.Logger).Info("staff signed out", "user", user)
 	}
-	if err := h.EndVisit(c); err != nil { // releases the orders held for the customer served
+	if err := h.Visits.EndVisit(c); err != nil { // releases the orders held for the customer served
 		return err
 	}
-	return h.Redirect(c, h.URL(web.RouteHome))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteHome))
 }
 
 // nextCustomer ends the customer's part of the visit: the edit order is released (cancelled
 // upstream, the original booking stays), a purchase order in progress too, and everything the
 // visit kept for the customer is forgotten (ForgetCustomer); the staff member stays signed in.
 func (h *Handler) nextCustomer(c echo.Context) error {
-	bb, _ := h.BoundBooking(c)
-	if entry := h.ReleaseEdit(c); entry != nil {
-		h.Flash(c, web.Loc(c).T("staff.counter.next_busy"))
-		return h.Redirect(c, h.URL(web.RouteEditStatus, entry.ID))
+	bb, _ := h.Visits.BoundBooking(c)
+	if entry := h.Visits.ReleaseEdit(c); entry != nil {
+		h.Kernel.Flash(c, web.Loc(c).T("staff.counter.next_busy"))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
 	}
-	h.ReleaseBuy(c)
-	h.ForgetCustomer(c) // the last purchase's pages, its .ics, a collection: nothing stays
-	if err := h.RenewSession(c); err != nil {
+	h.Visits.ReleaseBuy(c)
+	h.Visits.ForgetCustomer(c) // the last purchase's pages, its .ics, a collection: nothing stays
+	if err := h.Kernel.RenewSession(c); err != nil {
 		return err
 	}
-	h.RecordAudit(c, audit.Entry{Action: audit.ActionNextCustomer, CinemaID: bb.CinemaID, BookingNumber: bb.Number})
-	h.FlashSuccess(c, web.Loc(c).T("staff.counter.next_ready"))
-	return h.Redirect(c, h.URL(web.RouteFindBooking))
+	h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionNextCustomer, CinemaID: bb.CinemaID, BookingNumber: bb.Number})
+	h.Kernel.FlashSuccess(c, web.Loc(c).T("staff.counter.next_ready"))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteFindBooking))
 }

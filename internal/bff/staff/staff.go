@@ -58,7 +58,8 @@ type Guards struct {
 // the guard refuses everybody then) and Terminals (nil without SQL: the terminals page says
 // so).
 type Handler struct {
-	*visit.Visits
+	Kernel    *web.Kernel
+	Visits    *visit.Visits
 	Accounts  Accounts
 	Terminals Enrolments
 	Trail     Trail
@@ -85,12 +86,12 @@ func (h *Handler) Routes(route web.Register) {
 	route("GET", web.RouteStaffSignIn, h.showSignIn)
 	route("POST", web.RouteStaffSignIn, h.signIn)
 	route("POST", web.RouteStaffSignOut, h.signOut)
-	staffOnly := h.StaffOnly()
+	staffOnly := h.Kernel.StaffOnly()
 	route("GET", web.RouteStaffAttention, h.showAttention, staffOnly)
 	route("POST", web.RouteStaffAttentionRetry, h.retryAttention, staffOnly)
 	route("POST", web.RouteStaffAttentionResolve, h.resolveAttention, staffOnly)
 	route("POST", web.RouteNextCustomer, h.nextCustomer, staffOnly)
 
 	route("GET", web.RouteDevice, h.showDevice)
-	route("POST", web.RouteDevice, h.saveDevice, h.SupervisorsOnly(h.URL(web.RouteDevice)))
+	route("POST", web.RouteDevice, h.saveDevice, h.Kernel.SupervisorsOnly(h.Kernel.URL(web.RouteDevice)))
 }

@@ -86,14 +86,14 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	}
 	h.Sessions.Remove(ctx, visits.SessSwapPending)
 	n := changeNotice(ctx, v)
-	h.Site.WriteNotice(ctx, n)
+	h.Visits.WriteNotice(ctx, n)
 	var moved []string
 	for _, m := range v.Moves {
 		moved = append(moved, m.From+" → "+m.ToText)
 	}
 	h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionSwap, CinemaID: v.CinemaID, BookingNumber: v.Number, Detail: strings.Join(moved, "; ")})
 	v.MailKey = n.Key
-	h.Site.RememberMail(ctx, n.Key)
+	h.Visits.RememberMail(ctx, n.Key)
 	h.save(c, visits.SessSwapDone, v)
 	return web.Redirect(c, h.url(web.RouteSwapDone, bb.CinemaID, bb.Number))
 }
@@ -117,7 +117,7 @@ func (h *Handler) showSwapDone(c echo.Context) error {
 	}
 	b := h.Site.Named(ctx).Booking(pb.Booking)
 	dv := page.DoneView{Header: h.header(c, b), BackURL: h.Links.Booking, BackLabel: h.backLabel(c),
-		Tickets: h.Site.TicketsView(ctx, b, h.Links.BookingTickets), MailLine: h.Site.MailLine(ctx, v.MailKey)}
+		Tickets: h.Visits.TicketsView(ctx, b, h.Links.BookingTickets), MailLine: h.Visits.MailLine(ctx, v.MailKey)}
 	for _, m := range v.Moves {
 		mv := page.Move{Ticket: m.Ticket, From: m.fromText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq), To: l.T("swap.new_seat_unknown")}
 		if t, ok := b.Ticket(m.Seq); ok && t.Seat != nil {

@@ -84,7 +84,7 @@ type boundBooking struct {
 // binds it after the number + e-mail look-up).
 func (h *Handler) access(c echo.Context) (boundBooking, error) {
 	number, err := strconv.ParseInt(c.Param("number"), 10, 64)
-	b, ok := h.Site.BoundBooking(c)
+	b, ok := h.Visits.BoundBooking(c)
 	bb := boundBooking{CinemaID: b.CinemaID, Number: b.Number}
 	if err != nil || !ok || bb.CinemaID != c.Param("cinema") || bb.Number != number {
 		l := web.Loc(c)

@@ -40,8 +40,8 @@ type Bookings interface {
 	Read(ctx context.Context, cinemaID string, number int64, also ...func(context.Context, cinema.Booking)) (bookings.Booking, error)
 }
 
-// Site is what the flow needs from the kernel and the visit (rendering, the visit's bound
-// booking, the change cut-off, notices and audit): *visit.Visits satisfies it.
+// Site is what the flow needs from the kernel: rendering, error pages, who is signed in,
+// the change cut-off, detached steps, cinemas, names and the audit trail (*web.Kernel).
 type Site interface {
 	// Render writes a full page in the site's frame.
 	Render(c echo.Context, status int, title string, body templ.Component) error
@@ -49,8 +49,6 @@ type Site interface {
 	FromUpstream(err error, backURL, backLabel string) error
 	// AtCounter reports a signed-in staff member on a box-office counter: staff words.
 	AtCounter(c echo.Context) bool
-	// BoundBooking is the booking the visit opened with its number and e-mail.
-	BoundBooking(c echo.Context) (visits.Bound, bool)
 	// ChangesClosed says why the booking can no longer be changed, "" while it can.
 	ChangesClosed(c echo.Context, cinemaID string, showtime time.Time) string
 	// RefuseClosed is the error page of a change asked for after the cut-off, nil before.
@@ -61,6 +59,15 @@ type Site interface {
 	CinemaByID(ctx context.Context, id string) cinema.Cinema
 	// RecordAudit records what the visit did.
 	RecordAudit(c echo.Context, e audit.Entry)
+	// Named names tickets and areas as the operator's catalog does, in ctx's language.
+	Named(ctx context.Context) names.Namer
+}
+
+// Visits is what the flow needs from the visit: its bound booking, the change notices and
+// the tickets as the booking page shows them (*visit.Visits).
+type Visits interface {
+	// BoundBooking is the booking the visit opened with its number and e-mail.
+	BoundBooking(c echo.Context) (visits.Bound, bool)
 	// WriteNotice writes the change notice and its e-mail.
 	WriteNotice(ctx context.Context, n notify.Notice)
 	// RememberMail keeps the outbox key of the message about the last change for the
@@ -70,8 +77,6 @@ type Site interface {
 	MailLine(ctx context.Context, key string) string
 	// TicketsView is the booking's tickets as the booking page shows them.
 	TicketsView(ctx context.Context, b cinema.Booking, printURL string) components.TicketsView
-	// Named names tickets and areas as the operator's catalog does, in ctx's language.
-	Named(ctx context.Context) names.Namer
 }
 
 // Links are the pages of other flows the swap pages send the person back to.
@@ -84,6 +89,7 @@ type Links struct {
 // Handler serves the swap flow. Every field is required.
 type Handler struct {
 	Site      Site
+	Visits    Visits
 	Sessions  *scs.SessionManager
 	Logger    *slog.Logger
 	Ticketing Ticketing

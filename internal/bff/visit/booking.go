@@ -30,7 +30,7 @@ type Bound struct {
 
 func (v *Visits) BoundBooking(c echo.Context) (Bound, bool) {
 	ctx := c.Request().Context()
-	b := Bound{CinemaID: v.Sessions.GetString(ctx, SessBookingCinema), Number: v.Sessions.GetInt64(ctx, SessBookingNumber)}
+	b := Bound{CinemaID: v.Kernel.Sessions.GetString(ctx, SessBookingCinema), Number: v.Kernel.Sessions.GetInt64(ctx, SessBookingNumber)}
 	return b, b.CinemaID != "" && b.Number != 0
 }
 
@@ -41,9 +41,9 @@ func (v *Visits) BindBooking(c echo.Context, b Bound) error {
 	if cur, ok := v.BoundBooking(c); ok && cur != b {
 		v.ClearEdit(c) // an edit of another booking does not carry over
 	}
-	v.Sessions.Put(ctx, SessBookingCinema, b.CinemaID)
-	v.Sessions.Put(ctx, SessBookingNumber, b.Number)
-	return v.RenewSession(c)
+	v.Kernel.Sessions.Put(ctx, SessBookingCinema, b.CinemaID)
+	v.Kernel.Sessions.Put(ctx, SessBookingNumber, b.Number)
+	return v.Kernel.RenewSession(c)
 }
 
 // Edit is the edit in progress, kept only in the server session: the upstream's
@@ -125,7 +125,7 @@ func (ol OriginLine) SeatName() words.SeatName {
 var editInSession = web.SessionValue[Edit]{Key: SessEdit}
 
 func (v *Visits) CurrentEdit(c echo.Context) (Edit, bool) {
-	e, ok := editInSession.Get(c.Request().Context(), v.Sessions)
+	e, ok := editInSession.Get(c.Request().Context(), v.Kernel.Sessions)
 	if !ok || e.UserSessionID == "" {
 		return Edit{}, false
 	}
@@ -133,11 +133,11 @@ func (v *Visits) CurrentEdit(c echo.Context) (Edit, bool) {
 }
 
 func (v *Visits) SaveEdit(c echo.Context, e Edit) {
-	editInSession.Put(c.Request().Context(), v.Sessions, e)
+	editInSession.Put(c.Request().Context(), v.Kernel.Sessions, e)
 }
 
 func (v *Visits) ClearEdit(c echo.Context) {
-	editInSession.Remove(c.Request().Context(), v.Sessions)
+	editInSession.Remove(c.Request().Context(), v.Kernel.Sessions)
 }
 
 // ReadBooking reads a booking completed from the listing and the seat plan
@@ -145,8 +145,8 @@ func (v *Visits) ClearEdit(c echo.Context) {
 // from s.SeatPlans: it only places the tickets (layout), so a cached one does. Its tickets carry
 // the cinema's names in ctx's language (Named).
 func (v *Visits) ReadBooking(ctx context.Context, cinemaID string, number int64, also ...func(context.Context, cinema.Booking)) (cinema.Booking, error) {
-	b, err := v.PlacedBookings.Read(ctx, cinemaID, number, also...)
-	return v.Named(ctx).Booking(b.Booking), err
+	b, err := v.Kernel.PlacedBookings.Read(ctx, cinemaID, number, also...)
+	return v.Kernel.Named(ctx).Booking(b.Booking), err
 }
 
 // SeatsAsOf is the time of a map's seat states, in the cinema's time zone and ctx's
@@ -156,5 +156,5 @@ func (v *Visits) SeatsAsOf(ctx context.Context, cinemaID string, at time.Time) s
 	if at.IsZero() {
 		return ""
 	}
-	return i18n.FromContext(ctx).Time(at, v.CinemaByID(ctx, cinemaID).Location(), i18n.Clock)
+	return i18n.FromContext(ctx).Time(at, v.Kernel.CinemaByID(ctx, cinemaID).Location(), i18n.Clock)
 }

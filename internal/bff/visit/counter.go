@@ -55,9 +55,9 @@ func (v *Visits) ReadCounterPayment(c echo.Context, due cinema.Money) (CounterPa
 			return p, l.T("staff.counter.no_reader"), ErrBadCounterPayment
 		}
 		p.Given, p.Reference = "", ""
-		p.Tender, p.CardType = cmp.Or(v.Cfg.TenderTerminal, "CREDIT"), "Card reader"
+		p.Tender, p.CardType = cmp.Or(v.Kernel.Cfg.TenderTerminal, "CREDIT"), "Card reader"
 	case "terminal":
-		if _, supervisor := v.StaffRole(c); !supervisor {
+		if _, supervisor := v.Kernel.StaffRole(c); !supervisor {
 			// A typed reference is checked by nobody but the person typing it: a fallback for a
 			// standalone terminal, kept for supervisors.
 			return p, l.T("staff.counter.terminal_supervisors"), ErrBadCounterPayment
@@ -71,7 +71,7 @@ func (v *Visits) ReadCounterPayment(c echo.Context, due cinema.Money) (CounterPa
 			p.Field = "reference"
 			return p, l.T("staff.counter.reference_too_long", "Max", 64), ErrBadCounterPayment
 		}
-		p.Tender, p.CardType = cmp.Or(v.Cfg.TenderTerminal, "CREDIT"), "Card terminal"
+		p.Tender, p.CardType = cmp.Or(v.Kernel.Cfg.TenderTerminal, "CREDIT"), "Card terminal"
 	case "cash":
 		if p.Given != "" {
 			cents, ok := ParseCashAmount(p.Given)
@@ -88,7 +88,7 @@ func (v *Visits) ReadCounterPayment(c echo.Context, due cinema.Money) (CounterPa
 				return p, "", ErrConfirmCash
 			}
 		}
-		p.Reference, p.Tender, p.CardType = "CASH-"+strings.ToUpper(ledger.NewID()[:10]), cmp.Or(v.Cfg.TenderCash, "CASH"), "Cash"
+		p.Reference, p.Tender, p.CardType = "CASH-"+strings.ToUpper(ledger.NewID()[:10]), cmp.Or(v.Kernel.Cfg.TenderCash, "CASH"), "Cash"
 	default:
 		return p, l.T("staff.counter.method_missing"), ErrBadCounterPayment
 	}
@@ -118,21 +118,21 @@ func (v *Visits) ReferenceRefusal(c echo.Context, p CounterPayment, err error) (
 		return "", false
 	}
 	l := web.Loc(c)
-	web.LoggerFrom(c.Request().Context(), v.Logger).Warn("counter reference refused: recorded for another payment", "reference", p.Reference, "earlier", used.Earlier.Owner)
+	web.LoggerFrom(c.Request().Context(), v.Kernel.Logger).Warn("counter reference refused: recorded for another payment", "reference", p.Reference, "earlier", used.Earlier.Owner)
 	ctx := c.Request().Context()
-	zone := v.CinemaByID(ctx, used.Earlier.CinemaID).Location()
+	zone := v.Kernel.CinemaByID(ctx, used.Earlier.CinemaID).Location()
 	return l.T("staff.counter.reference_used", "When", web.WhenWithSeconds(l, used.Earlier.At, zone)), true
 }
 
 // HasReader reports whether this device takes cards on its own card reader.
 func (v *Visits) HasReader(c echo.Context) bool {
-	return v.Readers != nil && web.DeviceOf(c).ReaderID != ""
+	return v.Kernel.Readers != nil && web.DeviceOf(c).ReaderID != ""
 }
 
 // CounterMethods sets what the counter's payment page offers: the device's card reader, and a
 // standalone terminal's typed reference for supervisors.
 func (v *Visits) CounterMethods(c echo.Context, view *pages.CounterPayView) {
-	_, supervisor := v.StaffRole(c)
+	_, supervisor := v.Kernel.StaffRole(c)
 	view.Reader, view.Terminal = v.HasReader(c), supervisor
 }
 

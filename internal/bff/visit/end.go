@@ -23,7 +23,7 @@ func (v *Visits) ResetVisit(c echo.Context) error {
 	if err := v.EndVisit(c); err != nil {
 		return err
 	}
-	return v.Redirect(c, v.URL(web.RouteHome))
+	return v.Kernel.Redirect(c, v.Kernel.URL(web.RouteHome))
 }
 
 // EndVisit releases what the visit holds upstream and destroys it. An order whose payment is
@@ -32,7 +32,7 @@ func (v *Visits) ResetVisit(c echo.Context) error {
 // hold expires, and the next guest must not inherit this visit either way.
 func (v *Visits) EndVisit(c echo.Context) error {
 	v.ReleaseOpenOrders(c)
-	if err := v.Sessions.Destroy(c.Request().Context()); err != nil {
+	if err := v.Kernel.Sessions.Destroy(c.Request().Context()); err != nil {
 		return fmt.Errorf("end visit: %w", err)
 	}
 	return nil
@@ -49,7 +49,7 @@ func (v *Visits) ReleaseOpenOrders(c echo.Context) {
 
 // ReleaseBuy cancels the visit's purchase order unless its payment is under way.
 func (v *Visits) ReleaseBuy(c echo.Context) {
-	if v.Ticketing == nil {
+	if v.Kernel.Ticketing == nil {
 		return
 	}
 	buy, ok := v.CurrentBuy(c)
@@ -57,7 +57,7 @@ func (v *Visits) ReleaseBuy(c echo.Context) {
 		return
 	}
 	if rec, busy := v.BuyPaymentUnderWay(c, buy); busy {
-		web.LoggerFrom(c.Request().Context(), v.Logger).Info("visit let go of a purchase with a payment under way: order kept", "ref", rec.ID)
+		web.LoggerFrom(c.Request().Context(), v.Kernel.Logger).Info("visit let go of a purchase with a payment under way: order kept", "ref", rec.ID)
 		return
 	}
 	v.CancelAbandoned(c.Request().Context(), "purchase", buy.UserSessionID)
@@ -67,7 +67,7 @@ func (v *Visits) ReleaseBuy(c echo.Context) {
 // payment or refund of the change is under way; that entry is returned (nil when none), so a
 // caller that must not let go of it (the next customer at the counter) can say so.
 func (v *Visits) ReleaseEdit(c echo.Context) *ledger.Entry {
-	if v.Ticketing == nil {
+	if v.Kernel.Ticketing == nil {
 		return nil
 	}
 	e, ok := v.CurrentEdit(c)
@@ -75,7 +75,7 @@ func (v *Visits) ReleaseEdit(c echo.Context) *ledger.Entry {
 		return nil
 	}
 	ctx := c.Request().Context()
-	log := web.LoggerFrom(ctx, v.Logger)
+	log := web.LoggerFrom(ctx, v.Kernel.Logger)
 	entry, err := v.BlockingEntry(ctx, e)
 	switch {
 	case err != nil:
@@ -90,13 +90,13 @@ func (v *Visits) ReleaseEdit(c echo.Context) *ledger.Entry {
 
 // CancelAbandoned cancels an order nobody will finish; an order already gone is fine.
 func (v *Visits) CancelAbandoned(ctx context.Context, what, userSessionID string) {
-	err := v.Ticketing.CancelOrder(ctx, userSessionID)
+	err := v.Kernel.Ticketing.CancelOrder(ctx, userSessionID)
 	switch {
 	case err == nil:
-		web.LoggerFrom(ctx, v.Logger).Info("abandoned order cancelled", "what", what)
+		web.LoggerFrom(ctx, v.Kernel.Logger).Info("abandoned order cancelled", "what", what)
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrOrderExpired):
 	default:
-		web.LoggerFrom(ctx, v.Logger).Warn("abandoned order not cancelled: its seats are released when its hold expires", "what", what, "err", err)
+		web.LoggerFrom(ctx, v.Kernel.Logger).Warn("abandoned order not cancelled: its seats are released when its hold expires", "what", what, "err", err)
 	}
 }
 
@@ -113,9 +113,9 @@ var staffKeys = map[string]bool{
 // it held upstream are let go first (ReleaseOpenOrders).
 func (v *Visits) ForgetCustomer(c echo.Context) {
 	ctx := c.Request().Context()
-	for _, k := range v.Sessions.Keys(ctx) {
+	for _, k := range v.Kernel.Sessions.Keys(ctx) {
 		if !staffKeys[k] {
-			v.Sessions.Remove(ctx, k)
+			v.Kernel.Sessions.Remove(ctx, k)
 		}
 	}
 }
@@ -128,5 +128,5 @@ func (v *Visits) ForgetCustomer(c echo.Context) {
 func (v *Visits) PaymentElsewhere(c echo.Context) error {
 	l := web.Loc(c)
 	return &web.Error{Code: web.ENotFound, Heading: l.T("common.payment_elsewhere_heading"), Message: l.T("common.payment_elsewhere_text"),
-		BackURL: v.URL(web.RouteFindBooking), BackLabel: l.T("common.find_booking")}
+		BackURL: v.Kernel.URL(web.RouteFindBooking), BackLabel: l.T("common.find_booking")}
 }

@@ -46,22 +46,22 @@ const (
 )
 
 func (v *Visits) MaxSeatsPerVisit() int {
-	if v.Cfg.MaxSeatsPerVisit > 0 {
-		return v.Cfg.MaxSeatsPerVisit
+	if v.Kernel.Cfg.MaxSeatsPerVisit > 0 {
+		return v.Kernel.Cfg.MaxSeatsPerVisit
 	}
 	return defaultMaxSeatsPerVisit
 }
 
 func (v *Visits) MaxOrdersPerClient() int {
-	if v.Cfg.MaxOrdersPerClient > 0 {
-		return v.Cfg.MaxOrdersPerClient
+	if v.Kernel.Cfg.MaxOrdersPerClient > 0 {
+		return v.Kernel.Cfg.MaxOrdersPerClient
 	}
 	return defaultMaxOrdersPerClient
 }
 
 func (v *Visits) HoldLifetime() time.Duration {
-	if v.Cfg.HoldLifetime > 0 {
-		return v.Cfg.HoldLifetime
+	if v.Kernel.Cfg.HoldLifetime > 0 {
+		return v.Kernel.Cfg.HoldLifetime
 	}
 	return holds.DefaultLifetime
 }
@@ -69,8 +69,8 @@ func (v *Visits) HoldLifetime() time.Duration {
 // HoldKeeper does the open-order bookkeeping (internal/holds); without a database it does
 // nothing. Built on each use, like the store it wraps, so it always follows s.Cfg.
 func (v *Visits) HoldKeeper() *holds.Keeper {
-	k := &holds.Keeper{Orders: v.Ticketing, Now: v.Now, Lifetime: v.HoldLifetime(), MaxOrdersPerClient: v.MaxOrdersPerClient(),
-		Logger:  func(ctx context.Context) *slog.Logger { return web.LoggerFrom(ctx, v.Logger) },
+	k := &holds.Keeper{Orders: v.Kernel.Ticketing, Now: v.Kernel.Now, Lifetime: v.HoldLifetime(), MaxOrdersPerClient: v.MaxOrdersPerClient(),
+		Logger:  func(ctx context.Context) *slog.Logger { return web.LoggerFrom(ctx, v.Kernel.Logger) },
 		Payment: v.HoldPayment}
 	if v.Holds != nil {
 		k.Store = v.Holds
@@ -98,7 +98,7 @@ func (v *Visits) HoldPayment(ctx context.Context, usid string) holds.Payment {
 }
 
 // HoldExempt reports whether the limits do not apply: signed-in staff.
-func (v *Visits) HoldExempt(c echo.Context) bool { return v.StaffMember(c) != "" }
+func (v *Visits) HoldExempt(c echo.Context) bool { return v.Kernel.StaffMember(c) != "" }
 
 // EndHold marks the purchase order's hold ended: it completed, was cancelled, expired or was
 // given up. Safe to call for any order, more than once, and without a database; it never fails
@@ -134,7 +134,7 @@ func OrderGone(err error) bool { return holds.OrderGone(err) }
 // answering) stops the new purchase, so it is never left holding seats unseen.
 func (v *Visits) ReleaseReplacedOrder(c echo.Context, prev Buy) error {
 	ctx := c.Request().Context()
-	err := v.Ticketing.CancelOrder(ctx, prev.UserSessionID)
+	err := v.Kernel.Ticketing.CancelOrder(ctx, prev.UserSessionID)
 	switch {
 	case err == nil:
 		v.EndHoldFor(ctx, prev.UserSessionID, holds.ReasonReplaced)
@@ -144,9 +144,9 @@ func (v *Visits) ReleaseReplacedOrder(c echo.Context, prev Buy) error {
 		// Booked (or paying, which the caller refused before): it holds no seats for us to release.
 		v.EndHoldFor(ctx, prev.UserSessionID, holds.ReasonEnded)
 	default:
-		web.LoggerFrom(ctx, v.Logger).Warn("cancel replaced order", "err", err)
+		web.LoggerFrom(ctx, v.Kernel.Logger).Warn("cancel replaced order", "err", err)
 		l := web.Loc(c)
-		e := v.FromUpstream(err, v.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
+		e := v.Kernel.FromUpstream(err, v.Kernel.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
 		var ae *web.Error
 		if errors.As(e, &ae) && ae.Code == web.EUnavailable {
 			ae.Heading = l.T("checkout.replaced_not_released")
@@ -193,7 +193,7 @@ func (v *Visits) Holding(c echo.Context, editOrder *cinema.Order) Holding {
 	if e, ok := v.CurrentEdit(c); ok {
 		h.hasEdit = true
 		if editOrder == nil {
-			if o, err := v.Ticketing.GetOrder(ctx, e.UserSessionID); err == nil {
+			if o, err := v.Kernel.Ticketing.GetOrder(ctx, e.UserSessionID); err == nil {
 				editOrder = &o
 			}
 		}
@@ -208,7 +208,7 @@ func (v *Visits) Holding(c echo.Context, editOrder *cinema.Order) Holding {
 // only when it would make the difference).
 func (v *Visits) PurchaseAlive(c echo.Context, usid string) bool {
 	ctx := c.Request().Context()
-	if _, err := v.Ticketing.GetOrder(ctx, usid); OrderGone(err) {
+	if _, err := v.Kernel.Ticketing.GetOrder(ctx, usid); OrderGone(err) {
 		v.EndHoldFor(ctx, usid, holds.ReasonExpired)
 		return false
 	}
@@ -313,8 +313,8 @@ func (v *Visits) RenderSeatLimit(c echo.Context, step SeatStep, seats int, h Hol
 		view.Links = append(view.Links, pages.HoldLimitLink{Label: label, URL: back, TestID: "hold-limit-back"})
 	}
 	view.Links = append(view.Links, v.HeldOrderLinks(l, h)...)
-	web.LoggerFrom(c.Request().Context(), v.Logger).Info("seat limit reached", "asked", seats, "purchase", h.purchase, "edit_added", h.editAdded, "max", limit)
-	return v.Render(c, http.StatusConflict, view.Heading, pages.HoldLimit(view))
+	web.LoggerFrom(c.Request().Context(), v.Kernel.Logger).Info("seat limit reached", "asked", seats, "purchase", h.purchase, "edit_added", h.editAdded, "max", limit)
+	return v.Kernel.Render(c, http.StatusConflict, view.Heading, pages.HoldLimit(view))
 }
 
 // HeldOrderLinks lead to what the visit holds: its order and how to cancel it, its change.
@@ -322,13 +322,13 @@ func (v *Visits) HeldOrderLinks(l *i18n.Localizer, h Holding) []pages.HoldLimitL
 	var links []pages.HoldLimitLink
 	if h.buyUSID != "" {
 		links = append(links,
-			pages.HoldLimitLink{Label: l.T("checkout.see_order"), URL: v.URL(web.RouteBuySummary), TestID: "hold-limit-order"},
-			pages.HoldLimitLink{Label: l.T("checkout.cancel_order"), URL: v.URL(web.RouteBuyCancel), TestID: "hold-limit-cancel"})
+			pages.HoldLimitLink{Label: l.T("checkout.see_order"), URL: v.Kernel.URL(web.RouteBuySummary), TestID: "hold-limit-order"},
+			pages.HoldLimitLink{Label: l.T("checkout.cancel_order"), URL: v.Kernel.URL(web.RouteBuyCancel), TestID: "hold-limit-cancel"})
 	}
 	if h.hasEdit {
 		links = append(links,
-			pages.HoldLimitLink{Label: l.T("checkout.see_edit"), URL: v.URL(web.RouteEdit), TestID: "hold-limit-edit"},
-			pages.HoldLimitLink{Label: l.T("checkout.cancel_edit"), URL: v.URL(web.RouteEditCancel), TestID: "hold-limit-edit-cancel"})
+			pages.HoldLimitLink{Label: l.T("checkout.see_edit"), URL: v.Kernel.URL(web.RouteEdit), TestID: "hold-limit-edit"},
+			pages.HoldLimitLink{Label: l.T("checkout.cancel_edit"), URL: v.Kernel.URL(web.RouteEditCancel), TestID: "hold-limit-edit-cancel"})
 	}
 	return links
 }
@@ -378,7 +378,7 @@ func (v *Visits) RenderOrderLimit(c echo.Context, k *holds.Keeper, key string, l
 				first = h.Expires
 			}
 		}
-		wait := max(first.Sub(v.Now()), time.Minute)
+		wait := max(first.Sub(v.Kernel.Now()), time.Minute)
 		c.Response().Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())))
 		view.Holding = l.T("checkout.order_limit_release", "Minutes", l.N("common.minutes", int((wait+time.Minute-1)/time.Minute)))
 	}
@@ -387,7 +387,7 @@ func (v *Visits) RenderOrderLimit(c echo.Context, k *holds.Keeper, key string, l
 	}
 	h := v.Holding(c, nil)
 	view.Links = append(view.Links, v.HeldOrderLinks(l, h)...)
-	view.Links = append(view.Links, pages.HoldLimitLink{Label: l.T("checkout.see_whatson"), URL: v.URL(web.RouteWhatsOn), TestID: "hold-limit-whatson"})
-	web.LoggerFrom(ctx, v.Logger).Info("open order limit reached", "open", le.Open, "max", le.Limit)
-	return v.Render(c, http.StatusTooManyRequests, view.Heading, pages.HoldLimit(view))
+	view.Links = append(view.Links, pages.HoldLimitLink{Label: l.T("checkout.see_whatson"), URL: v.Kernel.URL(web.RouteWhatsOn), TestID: "hold-limit-whatson"})
+	web.LoggerFrom(ctx, v.Kernel.Logger).Info("open order limit reached", "open", le.Open, "max", le.Limit)
+	return v.Kernel.Render(c, http.StatusTooManyRequests, view.Heading, pages.HoldLimit(view))
 }

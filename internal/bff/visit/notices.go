@@ -22,7 +22,7 @@ func (v *Visits) WriteNotice(ctx context.Context, n notify.Notice) {
 	}
 	if err := v.Mail.Write(ctx, n); err != nil {
 		// The change itself is done upstream; the page shows it and says no message was written.
-		web.LoggerFrom(ctx, v.Logger).Error("customer message not written", "kind", n.Kind, "booking", n.BookingNumber, "err", err)
+		web.LoggerFrom(ctx, v.Kernel.Logger).Error("customer message not written", "kind", n.Kind, "booking", n.BookingNumber, "err", err)
 	}
 }
 
@@ -73,9 +73,9 @@ func (v *Visits) TicketsView(ctx context.Context, b cinema.Booking, printURL str
 		return view
 	}
 	l := i18n.FromContext(ctx)
-	cin := v.CinemaByID(ctx, b.CinemaID)
+	cin := v.Kernel.CinemaByID(ctx, b.CinemaID)
 	loc := cin.Location()
-	log := web.LoggerFrom(ctx, v.Logger)
+	log := web.LoggerFrom(ctx, v.Kernel.Logger)
 	cards, err := tickets.Cards(b, v.Mail.Signer, loc, cin.Locale)
 	if err != nil {
 		log.Warn("tickets without codes", "booking", b.Number, "err", err)
@@ -86,7 +86,7 @@ func (v *Visits) TicketsView(ctx context.Context, b cinema.Booking, printURL str
 	for _, c := range cards {
 		seats := []string{c.SeatText}
 		for _, t := range i18n.Languages {
-			seats = append(seats, tickets.SeatWords(v.Langs.For(t), c.Row, c.Seat))
+			seats = append(seats, tickets.SeatWords(v.Kernel.Langs.For(t), c.Row, c.Seat))
 		}
 		for _, st := range seats {
 			current[changes.Key(0, st)], current[changes.Key(c.Line, st)] = true, true
@@ -179,5 +179,5 @@ func NoticeLines(lines []booking.LineView) []notify.Line {
 // RememberMail keeps the outbox key of the message about the visit's last change, for the
 // booking page to say where that message stands.
 func (v *Visits) RememberMail(ctx context.Context, key string) {
-	v.Sessions.Put(ctx, SessMailKey, key)
+	v.Kernel.Sessions.Put(ctx, SessMailKey, key)
 }

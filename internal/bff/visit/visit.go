@@ -10,9 +10,9 @@ import (
 	"github.com/cinemabff/cinemabff/internal/notify"
 )
 
-// Visits reads and changes the visits' server-side state, over the kernel.
+// Visits reads and changes the visits' server-side state; Kernel is the kernel it works over.
 type Visits struct {
-	*web.Kernel
+	Kernel *web.Kernel
 	// Purchases are the purchase flow's payment records; Holds the open orders per client.
 	// Both nil without a database.
 	Purchases *checkout.Store

@@ -102,7 +102,8 @@ func (c Config) Secure() bool { return c.PublicURL != nil && c.PublicURL.Scheme 
 // Kernel is what every flow is built on: the configuration, the visit's session, the site's
 // languages and assets, the clock, who is signed in, the ticketing reads every page shares,
 // rendering and the page chrome, the error page, the middleware chain, the route table, the
-// audit trail and the budget of money steps. It knows no flow: a flow embeds it.
+// audit trail and the budget of money steps. It knows no flow: a flow holds it as a named
+// field, or takes the part it uses through an interface of its own.
 type Kernel struct {
 	Cfg      Config
 	Logger   *slog.Logger
