@@ -15,6 +15,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -272,7 +273,7 @@ func TestSessionStartedRefusalInWords(t *testing.T) {
 	if got := web.EditRestrictionText(englishLocalizer(t), upstream.EditSessionStarted); got != want {
 		t.Errorf("edit: %q", got)
 	}
-	if got := web.SwapRestrictionText(englishLocalizer(t), upstream.SwapSessionStarted); got != want {
+	if got := words.SwapRestriction(englishLocalizer(t), upstream.SwapSessionStarted); got != want {
 		t.Errorf("swap: %q", got)
 	}
 }

@@ -40,7 +40,7 @@ func (h *Handler) showSwap(c echo.Context) error {
 	}
 	rb, err := h.Bookings.Read(c.Request().Context(), bb.CinemaID, bb.Number)
 	if err != nil {
-		return h.Site.FromUpstream(err, h.Links.Booking, h.backLabel(c))
+		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
 	return h.render(c, http.StatusOK, rb.Booking, rb.Plan, picked{}, nil)
 }
@@ -57,7 +57,7 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 	ctx := c.Request().Context()
 	rb, err := h.Bookings.Read(ctx, bb.CinemaID, bb.Number)
 	if err != nil {
-		return h.Site.FromUpstream(err, h.Links.Booking, h.backLabel(c))
+		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
 	b := rb.Booking
 	if err := h.Site.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.Links.Booking, h.backLabel(c)); err != nil {
@@ -73,7 +73,7 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 	}
 	plan, err := h.freshPlan(ctx, b, rb.Plan)
 	if err != nil {
-		return h.Site.FromUpstream(err, h.Links.Booking, h.backLabel(c))
+		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
 	named := h.Site.Named(ctx) // the moves keep the tickets' and areas' names in the visitor's words
 	namedPlan := named.SeatPlan(*plan)
@@ -120,7 +120,7 @@ func planMoves(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticket
 		for _, m := range b.PackageMates(t.Seq) {
 			if !choice.Seqs[m.Seq] {
 				return choice, nil, problemNotice(l.T("swap.problem.partial_package.heading"),
-					web.SwapRestrictionText(l, upstream.SwapPartialPackage)+" "+l.T("swap.problem.partial_package.body"))
+					words.SwapRestriction(l, upstream.SwapPartialPackage)+" "+l.T("swap.problem.partial_package.body"))
 			}
 		}
 	}
@@ -235,7 +235,7 @@ func (h *Handler) render(c echo.Context, status int, b cinema.Booking, plan *cin
 	}
 	plan, err := h.freshPlan(c.Request().Context(), b, plan)
 	if err != nil {
-		return h.Site.FromUpstream(err, h.Links.Booking, h.backLabel(c))
+		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
 	return h.renderWithPlan(c, status, b, plan, choice, notice)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	visits "github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 
 	"github.com/labstack/echo/v4"
 
@@ -71,7 +72,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 		}
 		rb, berr := h.Bookings.Read(ctx, bb.CinemaID, bb.Number)
 		if berr != nil {
-			return h.Site.FromUpstream(err, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
+			return h.fromUpstream(err, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
 		}
 		choice := picked{Seqs: map[int]bool{}}
 		for _, m := range v.Moves {
@@ -79,10 +80,10 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 			choice.Seats = append(choice.Seats, m.To)
 		}
 		return h.render(c, http.StatusConflict, rb.Booking, rb.Plan, choice, &components.Notice{Kind: components.NoticeError,
-			Heading: l.T("swap.not_changed"), Body: web.SwapRestrictionText(l, r)})
+			Heading: l.T("swap.not_changed"), Body: words.SwapRestriction(l, r)})
 	}
 	if err != nil {
-		return h.Site.FromUpstream(err, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
+		return h.fromUpstream(err, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
 	}
 	h.Sessions.Remove(ctx, visits.SessSwapPending)
 	n := changeNotice(ctx, v)
@@ -113,7 +114,7 @@ func (h *Handler) showSwapDone(c echo.Context) error {
 	ctx := c.Request().Context()
 	pb, err := h.Placed.Read(ctx, bb.CinemaID, bb.Number)
 	if err != nil {
-		return h.Site.FromUpstream(err, h.Links.Booking, h.backLabel(c))
+		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
 	b := h.Site.Named(ctx).Booking(pb.Booking)
 	dv := page.DoneView{Header: h.header(c, b), BackURL: h.Links.Booking, BackLabel: h.backLabel(c),

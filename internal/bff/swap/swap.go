@@ -16,6 +16,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/audit"
 	visits "github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/bookings"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/names"
@@ -112,4 +113,14 @@ func (h *Handler) Routes(route web.Register) {
 // url builds the path of one of the flow's routes.
 func (h *Handler) url(name string, params ...any) string {
 	return web.Paths.Path(h.Logger, name, params...)
+}
+
+// fromUpstream is Site.FromUpstream with the swap's own refusals: the ticketing system says
+// why these seats cannot be swapped, in words the person can act on.
+func (h *Handler) fromUpstream(err error, backURL, backLabel string) error {
+	if r, ok := upstream.SwapRefusal(err); ok && !upstream.TimedOut(err) {
+		return &web.Error{Code: web.EConflict, HeadingID: web.Msg("ui.swap_refused.heading"), MessageID: words.SwapRestrictionID(r),
+			Err: err, BackURL: backURL, BackLabel: backLabel}
+	}
+	return h.Site.FromUpstream(err, backURL, backLabel)
 }

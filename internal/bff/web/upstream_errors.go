@@ -54,10 +54,6 @@ func (k *Kernel) FromUpstream(err error, backURL, backLabel string) error {
 		e.Code, e.HeadingID, e.MessageID = EConflict, Msg("ui.edit_refused.heading"), EditRestrictionID(r)
 		return e
 	}
-	if r, ok := upstream.SwapRefusal(err); ok {
-		e.Code, e.HeadingID, e.MessageID = EConflict, Msg("ui.swap_refused.heading"), SwapRestrictionID(r)
-		return e
-	}
 	switch {
 	case errors.Is(err, upstream.ErrUnavailable), errors.Is(err, upstream.ErrUnauthorized):
 		// A refused token or a reply we cannot read is the cinema's problem, never the
