@@ -107,7 +107,7 @@ func sequence(t *testing.T, ev map[string]icsProp) int {
 func (h *harness) wantShow(t *testing.T, ev map[string]icsProp, b cinema.Booking) {
 	t.Helper()
 	ctx := context.Background()
-	loc := h.srv.Kernel.CinemaByID(ctx, b.CinemaID).Location()
+	loc := h.srv.Visits.CinemaByID(ctx, b.CinemaID).Location()
 	if loc == time.UTC {
 		t.Fatalf("cinema %s has no zone", b.CinemaID)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/views/pages"
@@ -51,11 +52,11 @@ func (s *Server) showMailbox(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	zone := s.Kernel.DefaultLocation(c.Request().Context())
+	zone := s.Visits.DefaultLocation(c.Request().Context())
 	v := pages.MailboxView{Dir: dir}
 	for _, m := range list {
 		v.Messages = append(v.Messages, pages.MailboxItem{URL: s.Kernel.URL(web.RouteMailMessage, m.Name), Subject: m.Subject, To: m.To,
-			Date: web.WhenWithSeconds(l, m.Date, zone), Kind: m.Kind})
+			Date: words.WhenWithSeconds(l, m.Date, zone), Kind: m.Kind})
 	}
 	return s.Kernel.Render(c, http.StatusOK, l.T("staff.mailbox.page_title"), pages.Mailbox(v))
 }
@@ -79,7 +80,7 @@ func (s *Server) showMailMessage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	zone := s.Kernel.DefaultLocation(c.Request().Context())
+	zone := s.Visits.DefaultLocation(c.Request().Context())
 	v := pages.MailView{Subject: m.Subject, To: m.To, From: m.From, Date: web.Loc(c).Time(m.Date, zone, i18n.DateTimeLong), Text: m.Text,
 		HTMLURL: s.Kernel.URL(web.RouteMailHTML, m.Name), Images: len(m.Inline), BackURL: s.Kernel.URL(web.RouteMailbox)}
 	return s.Kernel.Render(c, http.StatusOK, m.Subject, pages.MailMessage(v))

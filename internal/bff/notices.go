@@ -46,7 +46,7 @@ func (s *Server) setUpMail(d MailDeps, db *storage.DB) error {
 		read := func(ctx context.Context, cinemaID string, number int64) (cinema.Booking, error) {
 			return s.Visits.ReadBooking(ctx, cinemaID, number)
 		}
-		comp := &notify.Composer{Booking: read, Cinema: s.Kernel.CinemaByID, Signer: m.Signer, Catalog: s.Kernel.Langs, SiteName: s.Kernel.Cfg.SiteName,
+		comp := &notify.Composer{Booking: read, Cinema: s.Visits.CinemaByID, Signer: m.Signer, Catalog: s.Kernel.Langs, SiteName: s.Kernel.Cfg.SiteName,
 			FindURL: s.Kernel.AbsURL(web.RouteFindBooking), Calendar: s.Visits.BookingCalendar}
 		m.Sender = &mail.Sender{Outbox: m.Outbox, Compose: comp.Compose, Transport: d.Transport, From: d.From,
 			Logger: s.Kernel.Logger.With("component", "mail"), Backoff: d.Backoff}

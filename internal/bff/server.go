@@ -184,10 +184,8 @@ func New(d Deps) (*Server, error) {
 		PaymentsTender: cmp.Or(d.PaymentsTender, "CREDITCARD"),
 		CSRFKeys:       d.CSRFKeys,
 		Readers:        readersOf(d.Payments),
-
-		ChangePolicy: changewindow.Default(),
 	}
-	v := &visit.Visits{Kernel: k}
+	v := &visit.Visits{Kernel: k, ChangePolicy: changewindow.Default()}
 	s := &Server{
 		Kernel:        k,
 		Visits:        v,
@@ -200,7 +198,7 @@ func New(d Deps) (*Server, error) {
 		k.Now = time.Now
 	}
 	if d.Config.ChangeWindow != nil {
-		k.ChangePolicy = *d.Config.ChangeWindow
+		v.ChangePolicy = *d.Config.ChangeWindow
 	}
 	if k.Background == nil {
 		k.Background = context.Background()
@@ -210,10 +208,10 @@ func New(d Deps) (*Server, error) {
 		// Shared reads: none waits on a read begun before the ticketing system answered well
 		// again, so the page after a slow spell works at once.
 		k.SeatPlans = seatplans.New(d.Ticketing, seatplans.Options{TTL: seatStatesTTL, ServeStaleFor: seatStatesServedStale, Health: d.Ticketing})
-		k.Listings = listings.New(d.Ticketing, listings.Options{TTL: d.Config.ListingTTL, Logger: d.Logger, Health: d.Ticketing,
+		v.Listings = listings.New(d.Ticketing, listings.Options{TTL: d.Config.ListingTTL, Logger: d.Logger, Health: d.Ticketing,
 			Now: func() time.Time { return k.Now() }})
 		// Booking pages find their session's film, time and screen in the shared listing.
-		k.Bookings = bookings.Reader{Source: listedSessionSource{Source: d.Ticketing, listings: k.Listings}, Logger: d.Logger}
+		k.Bookings = bookings.Reader{Source: listedSessionSource{Source: d.Ticketing, listings: v.Listings}, Logger: d.Logger}
 		// ReadBooking places tickets on the cached plan (layout only, the plan is not
 		// returned); the swap pages, which show the plan's seat states to choose from, keep
 		// reading it from the upstream through Bookings.

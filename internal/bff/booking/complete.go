@@ -199,7 +199,7 @@ func (h *Handler) finishEdit(c echo.Context, e visit.Edit) error {
 	l, en := web.Loc(c), h.Kernel.English()
 	shown, audited := changeWords(l, e.Summary), changeWords(en, e.Summary)
 	if e.MovedFrom != nil {
-		ci := h.Kernel.CinemaByID(ctx, e.CinemaID)
+		ci := h.Visits.CinemaByID(ctx, e.CinemaID)
 		shown = append([]string{moveWords(l, e, ci)}, shown...)
 		audited = append([]string{moveWords(en, e, ci)}, audited...)
 	}

@@ -33,7 +33,7 @@ func (h *Handler) startEdit(c echo.Context) error {
 		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit)) // a double click or a second tab: the same edit
 	}
 	back := web.Loc(c).T("booking.back_to_booking")
-	if err := h.Kernel.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.Kernel.URL(web.RouteBooking), back); err != nil {
+	if err := h.Visits.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.Kernel.URL(web.RouteBooking), back); err != nil {
 		return err
 	}
 	eo, err := h.Kernel.Ticketing.EditBooking(c.Request().Context(), b.CinemaID, b.ID)
@@ -190,7 +190,7 @@ func (h *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types [
 	l := web.Loc(c)
 	named := h.Kernel.Named(ctx)
 	o, types = named.Order(o), named.TicketTypes(e.CinemaID, types)
-	ci := h.Kernel.CinemaByID(ctx, e.CinemaID)
+	ci := h.Visits.CinemaByID(ctx, e.CinemaID)
 	v := view.EditView{
 		BookingNumber: fmt.Sprint(e.BookingNumber),
 		FilmTitle:     e.FilmTitle,

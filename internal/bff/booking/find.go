@@ -26,7 +26,7 @@ import (
 // never the person's, so it comes back as an error to show instead of the form.
 func (h *Handler) findView(c echo.Context) (view.FindView, error) {
 	v := view.FindView{ActionURL: h.Kernel.URL(web.RouteFindBooking), CSRFToken: web.CSRFToken(c), Staff: h.Kernel.StaffMember(c) != ""}
-	list, err := h.Kernel.Cinemas(c.Request().Context())
+	list, err := h.Visits.Cinemas(c.Request().Context())
 	if err != nil {
 		return v, h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), web.Loc(c).T("booking.try_again"))
 	}

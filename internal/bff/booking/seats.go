@@ -75,7 +75,7 @@ func (h *Handler) renderEditSeats(c echo.Context, status int, notice *components
 			Chosen: chosen, Kiosk: web.IsKiosk(c), Label: l.T("booking.seat_map_label"), AsOf: h.Visits.SeatsAsOf(ctx, e.CinemaID, snap.AsOf),
 			Prices: words.SeatPrices(l, tickets)})}
 	if e.MovedFrom != nil {
-		v.Show = joinShow(e.FilmTitle, words.Showtime(l, e.Showtime, h.Kernel.CinemaByID(ctx, e.CinemaID)), e.Screen)
+		v.Show = joinShow(e.FilmTitle, words.Showtime(l, e.Showtime, h.Visits.CinemaByID(ctx, e.CinemaID)), e.Screen)
 	}
 	defer v.Map.Release() // the page is written before this returns
 	return h.Kernel.Render(c, status, l.T("booking.seats_page_title"), view.Seats(v))

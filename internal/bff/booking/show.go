@@ -43,7 +43,7 @@ func (h *Handler) showBooking(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	ci := h.Kernel.CinemaByID(ctx, b.CinemaID)
+	ci := h.Visits.CinemaByID(ctx, b.CinemaID)
 	v := view.BookingView{
 		Number:    fmt.Sprint(b.Number),
 		FilmTitle: b.Session.FilmTitle,
@@ -81,7 +81,7 @@ func (h *Handler) showBooking(c echo.Context) error {
 		}
 	}
 	v.Actions = append(v.Actions, h.editAction(c, b, &types), h.showtimeAction(c, b, &types), h.swapAction(c, b))
-	window, open := h.Kernel.ChangeWindow(c, b.CinemaID, b.Session.Showtime)
+	window, open := h.Visits.ChangeWindow(c, b.CinemaID, b.Session.Showtime)
 	v.ChangeWindow, v.TicketsOpen = changeWindowLine(window, open, v.Actions)
 	title := l.T("booking.show_title", "Number", v.Number)
 	if h.Kernel.AtCounter(c) {
@@ -158,7 +158,7 @@ func (h *Handler) editAction(c echo.Context, b cinema.Booking, types *sessionTyp
 		a.Label, a.URL, a.Enabled = l.T("booking.action_edit_continue"), h.Kernel.URL(web.RouteEdit), true
 		return a
 	}
-	if reason := h.Kernel.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
+	if reason := h.Visits.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
 		a.Reason = reason
 		return a
 	}
@@ -179,7 +179,7 @@ func (h *Handler) showtimeAction(c echo.Context, b cinema.Booking, types *sessio
 		a.Reason = l.T("showtime.action_during_edit")
 		return a
 	}
-	if reason := h.Kernel.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
+	if reason := h.Visits.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
 		a.Reason = reason
 		return a
 	}
@@ -199,7 +199,7 @@ func (h *Handler) swapAction(c echo.Context, b cinema.Booking) view.Action {
 		a.Reason = l.T("booking.action_swap_during_edit")
 		return a
 	}
-	if reason := h.Kernel.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
+	if reason := h.Visits.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
 		a.Reason = reason
 		return a
 	}
@@ -320,7 +320,7 @@ func (st *sessionTypes) reader(s *Handler) func(context.Context, cinema.Booking)
 // A move to another showtime respects both shows' cut-offs.
 func (h *Handler) refuseClosedEdit(c echo.Context, e visit.Edit) error {
 	for _, at := range e.Showtimes() {
-		if err := h.Kernel.RefuseClosed(c, e.CinemaID, at, h.Kernel.URL(web.RouteEditCancel), web.Loc(c).T("booking.cancel_this_change")); err != nil {
+		if err := h.Visits.RefuseClosed(c, e.CinemaID, at, h.Kernel.URL(web.RouteEditCancel), web.Loc(c).T("booking.cancel_this_change")); err != nil {
 			return err
 		}
 	}
@@ -331,7 +331,7 @@ func (h *Handler) refuseClosedEdit(c echo.Context, e visit.Edit) error {
 // passed), or "".
 func (h *Handler) editClosed(c echo.Context, e visit.Edit) string {
 	for _, at := range e.Showtimes() {
-		if reason := h.Kernel.ChangesClosed(c, e.CinemaID, at); reason != "" {
+		if reason := h.Visits.ChangesClosed(c, e.CinemaID, at); reason != "" {
 			return reason
 		}
 	}

@@ -50,7 +50,7 @@ func (h *Handler) showShowtimes(c echo.Context) error {
 		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
 	}
 	prices := h.showPrices(ctx, b, shows)
-	ci := h.Kernel.CinemaByID(ctx, b.CinemaID)
+	ci := h.Visits.CinemaByID(ctx, b.CinemaID)
 	v := view.ShowtimesView{
 		BookingNumber: fmt.Sprint(b.Number),
 		FilmTitle:     b.Session.FilmTitle,
@@ -103,7 +103,7 @@ func (h *Handler) requireShowtimeChange(c echo.Context) (cinema.Booking, visit.B
 		return b, bb, &web.Error{Code: web.EConflict, Heading: l.T("showtime.change_open_heading"), Message: l.T("showtime.change_open_text"),
 			BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.action_edit_continue")}
 	}
-	if err := h.Kernel.RefuseClosed(c, b.CinemaID, b.Session.Showtime, back, backLabel); err != nil {
+	if err := h.Visits.RefuseClosed(c, b.CinemaID, b.Session.Showtime, back, backLabel); err != nil {
 		return b, bb, err
 	}
 	if reason := h.editUnavailableReason(c.Request().Context(), b, nil); reason != "" {
@@ -116,7 +116,7 @@ func (h *Handler) requireShowtimeChange(c echo.Context) (cinema.Booking, visit.B
 // showtimeDays, before their own change cut-off, and of the booking's film unless allFilms.
 // The booking's own show is among them (marked on the page, not offered).
 func (h *Handler) otherShows(c echo.Context, b cinema.Booking, allFilms bool) ([]cinema.Session, error) {
-	listing, err := h.Kernel.Listings.Listing(c.Request().Context(), b.CinemaID) // shared by every visitor
+	listing, err := h.Visits.Listings.Listing(c.Request().Context(), b.CinemaID) // shared by every visitor
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +139,7 @@ func (h *Handler) otherShows(c echo.Context, b cinema.Booking, allFilms bool) ([
 			continue
 		case !allFilms && film == "" && sh.FilmTitle != b.Session.FilmTitle:
 			continue
-		case h.Kernel.ChangesClosed(c, b.CinemaID, sh.Showtime) != "":
+		case h.Visits.ChangesClosed(c, b.CinemaID, sh.Showtime) != "":
 			continue // too close to its start to move to
 		}
 		out = append(out, sh)
@@ -266,7 +266,7 @@ func (h *Handler) chooseShowtime(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.Kernel.RefuseClosed(c, b.CinemaID, target.Showtime, back, backLabel); err != nil {
+	if err := h.Visits.RefuseClosed(c, b.CinemaID, target.Showtime, back, backLabel); err != nil {
 		return err
 	}
 	types, err := h.Kernel.SessionTicketTypes(ctx, b.CinemaID, target.SessionID)
@@ -301,7 +301,7 @@ func (h *Handler) findShow(c echo.Context, b cinema.Booking, id string) (cinema.
 		return cinema.Session{}, notFound
 	}
 	id = upstream.SplitSessionID(b.CinemaID, id)
-	listing, err := h.Kernel.Listings.Listing(c.Request().Context(), b.CinemaID) // shared by every visitor
+	listing, err := h.Visits.Listings.Listing(c.Request().Context(), b.CinemaID) // shared by every visitor
 	if err != nil {
 		return cinema.Session{}, h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
 	}
@@ -352,7 +352,7 @@ func partyTypes(b cinema.Booking, types []cinema.TicketType, form map[string][]s
 func (h *Handler) renderTypeChoice(c echo.Context, b cinema.Booking, target cinema.Session, types []cinema.TicketType, form map[string][]string) error {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	ci := h.Kernel.CinemaByID(ctx, b.CinemaID)
+	ci := h.Visits.CinemaByID(ctx, b.CinemaID)
 	sold := map[string]bool{}
 	var options []view.TypeOption
 	for _, t := range types {

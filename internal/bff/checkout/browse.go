@@ -28,7 +28,7 @@ const whatsOnDays = 4
 func (h *Handler) showWhatsOn(c echo.Context) error {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	cinemas, err := h.Kernel.Cinemas(ctx)
+	cinemas, err := h.Visits.Cinemas(ctx)
 	if err != nil {
 		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
 	}
@@ -72,7 +72,7 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 	}
 	// The cinema's listing is shared by every visitor and every day (internal/listings): no
 	// read of the ticketing system per view.
-	listing, err := h.Kernel.Listings.Listing(ctx, cin.ID)
+	listing, err := h.Visits.Listings.Listing(ctx, cin.ID)
 	if err != nil {
 		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
 	}
@@ -144,7 +144,7 @@ func (h *Handler) findSession(c echo.Context, cinemaID, sessionID string) (cinem
 	}
 	sessionID = upstream.SplitSessionID(cinemaID, sessionID) // "1001" or the listing's "0001-1001"
 	// From the shared listing (internal/listings): no read of the ticketing system per view.
-	se, err := h.Kernel.Listings.FindSession(c.Request().Context(), cinemaID, sessionID)
+	se, err := h.Visits.Listings.FindSession(c.Request().Context(), cinemaID, sessionID)
 	if errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrInvalidRequest) {
 		return cinema.Session{}, notFound
 	}

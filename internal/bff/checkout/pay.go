@@ -319,7 +319,7 @@ func (h *Handler) buyPaymentEnded(c echo.Context, rec purchases.Record) error {
 // operator's policy text. (Completed orders show the confirmation instead.)
 func (h *Handler) showBuyFailed(c echo.Context, rec purchases.Record, r purchases.Result, self string) error {
 	l := web.Loc(c)
-	cin := h.Kernel.CinemaByID(c.Request().Context(), rec.CinemaID)
+	cin := h.Visits.CinemaByID(c.Request().Context(), rec.CinemaID)
 	v := co.FailedView{Reference: rec.Reference(), CheckURL: self, HomeURL: h.Kernel.URL(web.RouteHome),
 		Amount: l.Money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency})}
 	if rec.State == purchases.StateGivenUp {

@@ -292,7 +292,7 @@ func (h *Handler) renderBuySummary(c echo.Context, status int, notice *component
 		return h.buyEnded(c, v, err)
 	}
 	o = h.Kernel.Named(ctx).Order(o) // tickets in the visitor's words
-	cin := h.Kernel.CinemaByID(ctx, v.CinemaID)
+	cin := h.Visits.CinemaByID(ctx, v.CinemaID)
 	money := l.Money
 	view := co.SummaryView{Session: h.buyHeader(ctx, v), CustomerName: v.Name, CustomerEmail: v.Email, Notice: notice,
 		Countdown: h.buyCountdown(c, v, o), CSRFToken: web.CSRFToken(c), PayURL: h.Kernel.URL(web.RouteBuyPay), GiftCardURL: h.Kernel.URL(web.RouteBuyGiftCard),

@@ -60,7 +60,7 @@ func (h *Handler) buyEnded(c echo.Context, v visit.Buy, err error) error {
 // sessionHeader names the showing, its time in the cinema's own time zone and in the
 // request's language.
 func (h *Handler) sessionHeader(ctx context.Context, cinemaID, film string, at time.Time, screen string) co.SessionHeader {
-	cin := h.Kernel.CinemaByID(ctx, cinemaID)
+	cin := h.Visits.CinemaByID(ctx, cinemaID)
 	hd := co.SessionHeader{FilmTitle: film, Screen: screen, Cinema: cin.Name}
 	hd.Showtime = words.Showtime(i18n.FromContext(ctx), at, cin) // "" when not known
 	return hd
@@ -72,7 +72,7 @@ func (h *Handler) buyHeader(ctx context.Context, v visit.Buy) co.SessionHeader {
 
 // buyCountdown is the hold countdown of the order.
 func (h *Handler) buyCountdown(c echo.Context, v visit.Buy, o cinema.Order) co.CountdownView {
-	cin := h.Kernel.CinemaByID(c.Request().Context(), v.CinemaID)
+	cin := h.Visits.CinemaByID(c.Request().Context(), v.CinemaID)
 	return co.CountdownView{
 		ExpiresISO:   o.Expires.UTC().Format(time.RFC3339),
 		ExpiresLocal: web.Loc(c).Time(o.Expires, cin.Location(), i18n.Clock),

@@ -67,7 +67,7 @@ func (h *Handler) requireCollectDevice(c echo.Context) error {
 func (h *Handler) collectView(c echo.Context) (kioskview.CollectView, error) {
 	v := kioskview.CollectView{ActionURL: h.url(web.RouteKioskCollect), CSRFToken: web.CSRFToken(c), Staff: h.Site.StaffMember(c) != "",
 		Keypad: web.DeviceOf(c).Mode == device.Kiosk}
-	list, err := h.Site.Cinemas(c.Request().Context())
+	list, err := h.Visits.Cinemas(c.Request().Context())
 	if err != nil {
 		return v, h.Site.FromUpstream(err, h.url(web.RouteKioskCollect), web.Loc(c).T("kiosk.try_again"))
 	}
@@ -411,7 +411,7 @@ func (h *Handler) showCollectAgain(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	cin := h.Site.CinemaByID(ctx, cv.CinemaID)
+	cin := h.Visits.CinemaByID(ctx, cv.CinemaID)
 	v := kioskview.AgainView{Number: strconv.FormatInt(cv.Number, 10), ConfirmURL: h.url(web.RouteKioskCollectAgain),
 		CancelURL: h.collectDoneURL(c), CSRFToken: web.CSRFToken(c)}
 	where := h.collectedWhere(c, l, cv)

@@ -65,21 +65,17 @@ type Limits struct {
 	PerBookingClient ratelimit.Rule // failed look-ups of one booking number by one client
 }
 
-// Site is what the flow needs from the kernel: rendering, error pages, cinemas, names, the
-// audit trail, the header's flash and language links, and who is signed in (*web.Kernel).
+// Site is what the flow needs from the kernel: rendering, error pages, names, the audit
+// trail, the header's flash and language links, and who is signed in (*web.Kernel).
 type Site interface {
 	// Render writes a full page in the site's frame.
 	Render(c echo.Context, status int, title string, body templ.Component) error
 	// FromUpstream turns an upstream error into a web.Error with words a person can act on.
 	FromUpstream(err error, backURL, backLabel string) error
-	// CinemaByID is the cinema (its time zone), from the cinema cache.
-	CinemaByID(ctx context.Context, id string) cinema.Cinema
 	// RecordAudit records what the visit did.
 	RecordAudit(c echo.Context, e audit.Entry)
 	// Named names tickets as the operator's catalog does, in ctx's language.
 	Named(ctx context.Context) names.Namer
-	// Cinemas are the cinemas to collect at, from the cinema cache.
-	Cinemas(ctx context.Context) ([]cinema.Cinema, error)
 	// PopFlash takes the visit's one-time message ("" when none).
 	PopFlash(c echo.Context) string
 	// LanguageLinks are the header's language switch for this page.
@@ -92,13 +88,17 @@ type Site interface {
 	HasSession(c echo.Context) bool
 }
 
-// Visits is what the flow needs from the visit: the tickets as the booking page shows them,
-// and ending the visit (*visit.Visits).
+// Visits is what the flow needs from the visit: the cinemas, the tickets as the booking page
+// shows them, and ending the visit (*visit.Visits).
 type Visits interface {
 	// TicketsView is the booking's tickets as the booking page shows them.
 	TicketsView(ctx context.Context, b cinema.Booking, printURL string) components.TicketsView
 	// EndVisit releases what the visit holds upstream and destroys it.
 	EndVisit(c echo.Context) error
+	// CinemaByID is the cinema (its time zone), from the shared listing.
+	CinemaByID(ctx context.Context, id string) cinema.Cinema
+	// Cinemas are the cinemas to collect at, from the shared listing.
+	Cinemas(ctx context.Context) ([]cinema.Cinema, error)
 }
 
 // Links are the pages of other flows the kiosk's pages lead to.

@@ -73,7 +73,7 @@ func (h *Handler) renderAttention(c echo.Context, status int, notice *components
 	v := pages.AttentionView{Notice: notice, CSRFToken: web.CSRFToken(c), StuckAfter: l.Duration(h.attentionAfter())}
 	now := h.Kernel.Now()
 	for _, it := range items {
-		zone := h.Kernel.CinemaByID(ctx, it.CinemaID).Location()
+		zone := h.Visits.CinemaByID(ctx, it.CinemaID).Location()
 		key := attentionKey(it.Kind, it.Ref)
 		row := pages.AttentionItem{Key: key, Kind: string(it.Kind), Ref: it.Ref, Reference: it.Reference,
 			Amount:   l.Money(cinema.Money{Cents: it.AmountCents, Currency: it.Currency}),
@@ -403,7 +403,7 @@ func (h *Handler) checkOrderNow(ctx context.Context, rec purchases.Record) (purc
 		}
 		return c.Record, "checkout.check_unreachable", []any{"Error", c.Err.Error()}
 	}
-	return c.Record, "checkout.check_watching", []any{"Until", c.Until.In(h.Kernel.CinemaByID(ctx, rec.CinemaID).Location())}
+	return c.Record, "checkout.check_watching", []any{"Until", c.Until.In(h.Visits.CinemaByID(ctx, rec.CinemaID).Location())}
 }
 
 // DefaultAttentionAfter is how long an unconfirmed order waits before it is listed, unless the

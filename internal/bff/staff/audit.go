@@ -11,6 +11,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/views/pages"
@@ -20,7 +21,7 @@ import (
 func (h *Handler) showAudit(c echo.Context) error {
 	l := web.Loc(c)
 	ctx := c.Request().Context()
-	zone := h.Kernel.DefaultLocation(ctx)
+	zone := h.Visits.DefaultLocation(ctx)
 	v := pages.AuditView{ActionURL: h.Kernel.URL(web.RouteStaffAudit), Actor: strings.TrimSpace(c.QueryParam("actor")),
 		Booking: strings.TrimSpace(c.QueryParam("booking")), Day: strings.TrimSpace(c.QueryParam("day"))}
 	f := audit.Filter{Actor: v.Actor, Limit: 501}
@@ -70,7 +71,7 @@ func (h *Handler) showAudit(c echo.Context) error {
 	}
 	for _, r := range rows {
 		// Reason and detail are stored as they were written: data, not translated.
-		row := pages.AuditRow{When: web.WhenWithSeconds(l, r.At, zone), WhenISO: r.At.UTC().Format(time.RFC3339), Actor: r.Actor,
+		row := pages.AuditRow{When: words.WhenWithSeconds(l, r.At, zone), WhenISO: r.At.UTC().Format(time.RFC3339), Actor: r.Actor,
 			Device: r.Device, ActionCode: r.Action, Action: auditActionWords(l, r.Action), Reason: r.Reason, Detail: r.Detail}
 		if r.BookingNumber != 0 {
 			row.Booking = strconv.FormatInt(r.BookingNumber, 10)

@@ -100,7 +100,7 @@ func (h *Handler) deviceView(c echo.Context) pages.DeviceView {
 		CSRFToken: web.CSRFToken(c),
 	}
 	if dev.CinemaID != "" {
-		v.Cinema = h.Kernel.CinemaByID(c.Request().Context(), dev.CinemaID).Name
+		v.Cinema = h.Visits.CinemaByID(c.Request().Context(), dev.CinemaID).Name
 	}
 	user, sup := h.Kernel.StaffRole(c)
 	if !sup {
@@ -215,7 +215,7 @@ func (h *Handler) staffLocation(ctx context.Context) *time.Location {
 	if h.Kernel.Ticketing == nil {
 		return time.UTC
 	}
-	list, err := h.Kernel.Cinemas(ctx)
+	list, err := h.Visits.Cinemas(ctx)
 	if err != nil || len(list) == 0 {
 		return time.UTC
 	}
@@ -229,7 +229,7 @@ func (h *Handler) deviceChoices(c echo.Context, v *pages.DeviceView) {
 	l := web.Loc(c)
 	dev := web.DeviceOf(c)
 	if h.Kernel.Ticketing != nil {
-		if list, err := h.Kernel.Cinemas(ctx); err == nil {
+		if list, err := h.Visits.Cinemas(ctx); err == nil {
 			for _, ci := range list {
 				v.Cinemas = append(v.Cinemas, pages.DeviceOption{Value: ci.ID, Label: ci.Name})
 			}
@@ -282,7 +282,7 @@ func (h *Handler) chosenCinema(c echo.Context) (string, bool) {
 	if id == "" || h.Kernel.Ticketing == nil {
 		return "", id == "" || h.Kernel.Ticketing == nil
 	}
-	list, err := h.Kernel.Cinemas(c.Request().Context())
+	list, err := h.Visits.Cinemas(c.Request().Context())
 	if err != nil {
 		return "", false
 	}

@@ -60,7 +60,7 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
 	b := rb.Booking
-	if err := h.Site.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.Links.Booking, h.backLabel(c)); err != nil {
+	if err := h.Visits.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.Links.Booking, h.backLabel(c)); err != nil {
 		return err
 	}
 	if visits.SwapUnavailableReason(l, b) != "" {
@@ -81,7 +81,7 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 	if problem != nil {
 		return h.renderWithPlan(c, http.StatusUnprocessableEntity, b, plan, choice, problem)
 	}
-	ci := h.Site.CinemaByID(ctx, b.CinemaID)
+	ci := h.Visits.CinemaByID(ctx, b.CinemaID)
 	h.save(c, visits.SessSwapPending, visit{CinemaID: b.CinemaID, Number: b.Number, BookingID: b.ID, Header: h.header(c, b), Moves: moves,
 		Showtime: b.Session.Showtime, TimeZone: ci.TimeZone, Email: b.CustomerEmail, Lang: l.Lang()})
 	return web.Redirect(c, h.url(web.RouteSwapConfirm, b.CinemaID, b.Number))
@@ -220,7 +220,7 @@ func comparePos(a, b cinema.SeatPosition) int {
 
 // header is the booking's header for the swap pages, in the request's language.
 func (h *Handler) header(c echo.Context, b cinema.Booking) page.Header {
-	ci := h.Site.CinemaByID(c.Request().Context(), b.CinemaID)
+	ci := h.Visits.CinemaByID(c.Request().Context(), b.CinemaID)
 	hd := page.Header{BookingNumber: strconv.FormatInt(b.Number, 10), FilmTitle: b.Session.FilmTitle, Screen: b.Session.ScreenName}
 	hd.Showtime = words.Showtime(web.Loc(c), b.Session.Showtime, ci)
 	return hd
@@ -278,7 +278,7 @@ func (h *Handler) chooseView(c echo.Context, b cinema.Booking, plan *cinema.Seat
 	v := page.ChooseView{Header: h.header(c, b), Counter: h.Site.AtCounter(c), Notice: notice, BackURL: h.Links.Booking, BackLabel: h.backLabel(c),
 		ActionURL: h.url(web.RouteSwapShow, b.CinemaID, b.Number), CSRFToken: web.CSRFToken(c), Reason: visits.SwapUnavailableReason(l, b)}
 	if v.Reason == "" {
-		v.Reason = h.Site.ChangesClosed(c, b.CinemaID, b.Session.Showtime)
+		v.Reason = h.Visits.ChangesClosed(c, b.CinemaID, b.Session.Showtime)
 	}
 	if v.Reason != "" || plan == nil {
 		return v

@@ -52,7 +52,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 		return web.Redirect(c, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number))
 	}
 	l := web.Loc(c)
-	if err := h.Site.RefuseClosed(c, v.CinemaID, v.Showtime, h.Links.Booking, h.backLabel(c)); err != nil {
+	if err := h.Visits.RefuseClosed(c, v.CinemaID, v.Showtime, h.Links.Booking, h.backLabel(c)); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()

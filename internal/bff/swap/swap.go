@@ -42,7 +42,7 @@ type Bookings interface {
 }
 
 // Site is what the flow needs from the kernel: rendering, error pages, who is signed in,
-// the change cut-off, detached steps, cinemas, names and the audit trail (*web.Kernel).
+// detached steps, names and the audit trail (*web.Kernel).
 type Site interface {
 	// Render writes a full page in the site's frame.
 	Render(c echo.Context, status int, title string, body templ.Component) error
@@ -50,22 +50,16 @@ type Site interface {
 	FromUpstream(err error, backURL, backLabel string) error
 	// AtCounter reports a signed-in staff member on a box-office counter: staff words.
 	AtCounter(c echo.Context) bool
-	// ChangesClosed says why the booking can no longer be changed, "" while it can.
-	ChangesClosed(c echo.Context, cinemaID string, showtime time.Time) string
-	// RefuseClosed is the error page of a change asked for after the cut-off, nil before.
-	RefuseClosed(c echo.Context, cinemaID string, showtime time.Time, backURL, backLabel string) error
 	// Detached is the context of a step that changes state upstream: not cut off halfway.
 	Detached(ctx context.Context) (context.Context, context.CancelFunc)
-	// CinemaByID is the cinema (its time zone), from the cinema cache.
-	CinemaByID(ctx context.Context, id string) cinema.Cinema
 	// RecordAudit records what the visit did.
 	RecordAudit(c echo.Context, e audit.Entry)
 	// Named names tickets and areas as the operator's catalog does, in ctx's language.
 	Named(ctx context.Context) names.Namer
 }
 
-// Visits is what the flow needs from the visit: its bound booking, the change notices and
-// the tickets as the booking page shows them (*visit.Visits).
+// Visits is what the flow needs from the visit: its bound booking, the change cut-off, the
+// cinemas, the change notices and the tickets as the booking page shows them (*visit.Visits).
 type Visits interface {
 	// BoundBooking is the booking the visit opened with its number and e-mail.
 	BoundBooking(c echo.Context) (visits.Bound, bool)
@@ -78,6 +72,12 @@ type Visits interface {
 	MailLine(ctx context.Context, key string) string
 	// TicketsView is the booking's tickets as the booking page shows them.
 	TicketsView(ctx context.Context, b cinema.Booking, printURL string) components.TicketsView
+	// ChangesClosed says why the booking can no longer be changed, "" while it can.
+	ChangesClosed(c echo.Context, cinemaID string, showtime time.Time) string
+	// RefuseClosed is the error page of a change asked for after the cut-off, nil before.
+	RefuseClosed(c echo.Context, cinemaID string, showtime time.Time, backURL, backLabel string) error
+	// CinemaByID is the cinema (its time zone), from the shared listing.
+	CinemaByID(ctx context.Context, id string) cinema.Cinema
 }
 
 // Links are the pages of other flows the swap pages send the person back to.

@@ -156,5 +156,5 @@ func (v *Visits) SeatsAsOf(ctx context.Context, cinemaID string, at time.Time) s
 	if at.IsZero() {
 		return ""
 	}
-	return i18n.FromContext(ctx).Time(at, v.Kernel.CinemaByID(ctx, cinemaID).Location(), i18n.Clock)
+	return i18n.FromContext(ctx).Time(at, v.CinemaByID(ctx, cinemaID).Location(), i18n.Clock)
 }

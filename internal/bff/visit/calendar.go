@@ -31,7 +31,7 @@ func (v *Visits) BookingCalendar(ctx context.Context, l *i18n.Localizer, b cinem
 	if v.Kernel.Cfg.PublicURL != nil {
 		domain = v.Kernel.Cfg.PublicURL.Hostname()
 	}
-	ev := calendar.ForBooking(l, calendar.Booking{Booking: b, Cinema: v.Kernel.CinemaByID(ctx, b.CinemaID), RunTime: v.runTime(ctx, b),
+	ev := calendar.ForBooking(l, calendar.Booking{Booking: b, Cinema: v.CinemaByID(ctx, b.CinemaID), RunTime: v.runTime(ctx, b),
 		Sequence: seq, Domain: domain, Stamp: v.Kernel.Now()})
 	return calendar.Write(ev), nil
 }
@@ -53,14 +53,14 @@ func (v *Visits) ServeCalendar(c echo.Context, b cinema.Booking) error {
 // calendar's default) when the listing does not have it.
 func (v *Visits) runTime(ctx context.Context, b cinema.Booking) time.Duration {
 	id := b.SessionID()
-	if v.Kernel.Listings == nil || id == "" {
+	if v.Listings == nil || id == "" {
 		return 0
 	}
-	sess, err := v.Kernel.Listings.FindSession(ctx, b.CinemaID, id) // the shared listing
+	sess, err := v.Listings.FindSession(ctx, b.CinemaID, id) // the shared listing
 	if err != nil || sess.FilmID == "" {
 		return 0
 	}
-	listing, err := v.Kernel.Listings.Listing(ctx, b.CinemaID)
+	listing, err := v.Listings.Listing(ctx, b.CinemaID)
 	if err != nil {
 		return 0
 	}

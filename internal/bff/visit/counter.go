@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/boxoffice"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
@@ -120,8 +121,8 @@ func (v *Visits) ReferenceRefusal(c echo.Context, p CounterPayment, err error) (
 	l := web.Loc(c)
 	web.LoggerFrom(c.Request().Context(), v.Kernel.Logger).Warn("counter reference refused: recorded for another payment", "reference", p.Reference, "earlier", used.Earlier.Owner)
 	ctx := c.Request().Context()
-	zone := v.Kernel.CinemaByID(ctx, used.Earlier.CinemaID).Location()
-	return l.T("staff.counter.reference_used", "When", web.WhenWithSeconds(l, used.Earlier.At, zone)), true
+	zone := v.CinemaByID(ctx, used.Earlier.CinemaID).Location()
+	return l.T("staff.counter.reference_used", "When", words.WhenWithSeconds(l, used.Earlier.At, zone)), true
 }
 
 // HasReader reports whether this device takes cards on its own card reader.

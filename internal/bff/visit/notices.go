@@ -73,7 +73,7 @@ func (v *Visits) TicketsView(ctx context.Context, b cinema.Booking, printURL str
 		return view
 	}
 	l := i18n.FromContext(ctx)
-	cin := v.Kernel.CinemaByID(ctx, b.CinemaID)
+	cin := v.CinemaByID(ctx, b.CinemaID)
 	loc := cin.Location()
 	log := web.LoggerFrom(ctx, v.Kernel.Logger)
 	cards, err := tickets.Cards(b, v.Mail.Signer, loc, cin.Locale)

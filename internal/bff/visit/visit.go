@@ -5,8 +5,10 @@ package visit
 
 import (
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/changewindow"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/holds"
+	"github.com/cinemabff/cinemabff/internal/listings"
 	"github.com/cinemabff/cinemabff/internal/notify"
 )
 
@@ -19,4 +21,9 @@ type Visits struct {
 	Holds     *holds.Store
 	// Mail sends the customers' messages and signs ticket codes; nil without a database.
 	Mail *notify.Mailer
+	// Listings are the cinemas and each cinema's sessions and films, shared by every visitor
+	// (internal/listings); nil without a ticketing client.
+	Listings *listings.Cache
+	// ChangePolicy is until when bookings may be changed (internal/changewindow).
+	ChangePolicy changewindow.Policy
 }

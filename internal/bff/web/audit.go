@@ -1,13 +1,9 @@
 package web
 
 import (
-	"context"
-	"time"
-
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
-	"github.com/cinemabff/cinemabff/internal/i18n"
 )
 
 // RecordAudit adds a row to the staff audit trail for the signed-in staff member (e.Actor may
@@ -43,17 +39,4 @@ func (k *Kernel) DeviceLabel(c echo.Context) string {
 		return d.ID
 	}
 	return d.Name + " (" + d.ID + ")"
-}
-
-// WhenWithSeconds is a moment to the second in l's way, in zone: "Wed 25 Nov, 20:15:07".
-func WhenWithSeconds(l *i18n.Localizer, t time.Time, zone *time.Location) string {
-	return l.T("staff.when_seconds", "Day", l.Time(t, zone, i18n.DayShort), "Clock", t.In(zone).Format("15:04:05"))
-}
-
-// DefaultLocation is the time zone the trail's days are read in: the first cinema's.
-func (k *Kernel) DefaultLocation(ctx context.Context) *time.Location {
-	if list, err := k.Cinemas(ctx); err == nil && len(list) > 0 {
-		return list[0].Location()
-	}
-	return time.Local
 }

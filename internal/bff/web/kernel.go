@@ -3,12 +3,13 @@ package web
 import (
 	"context"
 	"crypto/rand"
-	"github.com/cinemabff/cinemabff/views/layouts"
 	"log/slog"
 	"net"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/cinemabff/cinemabff/views/layouts"
 
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
@@ -23,7 +24,6 @@ import (
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
-	"github.com/cinemabff/cinemabff/internal/listings"
 	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/seatplans"
@@ -137,14 +137,10 @@ type Kernel struct {
 	// CustomerStrip says whom a counter serves, for the frame of its pages (nil: none).
 	CustomerStrip func(c echo.Context) *layouts.CustomerStrip
 
-	Ticketing *upstream.Client
-	SeatPlans *seatplans.Cache // seat plans for showing maps (never for deciding a write)
-	// Listings are the cinemas and each cinema's sessions and films, shared by every visitor
-	// (internal/listings); nil without a ticketing client.
-	Listings       *listings.Cache
+	Ticketing      *upstream.Client
+	SeatPlans      *seatplans.Cache // seat plans for showing maps (never for deciding a write)
 	Bookings       bookings.Reader
 	PlacedBookings bookings.Reader // bookings with seat plans from SeatPlans: ReadBooking
-	ChangePolicy   changewindow.Policy
 
 	// Registry takes the HTTP metrics; CSRFKeys make the CSRF secrets of visits without one in
 	// their session (csrf.go), newest first: replicas must share them.
@@ -152,7 +148,6 @@ type Kernel struct {
 	CSRFKeys [][]byte
 
 	metrics     *httpMetrics
-	cinemaCache cinemaCache
 	ticketTypes ticketTypesCache
 	// moneySteps joins a money step to the one of the same ledger entry already running;
 	// steps counts those running in the background, for Wait (budget.go).
