@@ -265,7 +265,7 @@ func TestBudgetSeatMapReadsRunConcurrently(t *testing.T) {
 	before := h.sb.Calls("SeatPlan")
 	best := time.Hour
 	for range 3 { // the best of three, so one stall of a shared machine does not decide
-		h.srv.Kernel.SeatPlans.Invalidate("0001", b.SessionID()) // not kept: read with the order
+		h.srv.Visits.SeatPlans.Invalidate("0001", b.SessionID()) // not kept: read with the order
 		start := time.Now()
 		doc := h.page("/booking/edit/seats", http.StatusOK)
 		best = min(best, time.Since(start))
@@ -391,7 +391,7 @@ func TestSeatMapPageDoesNotWaitForThePlanOfAFailedOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.srv.Kernel.SeatPlans.Invalidate("0001", b.SessionID())
+	h.srv.Visits.SeatPlans.Invalidate("0001", b.SessionID())
 	mustFault(h, sandbox.Fault{Operation: "SeatPlan", Latency: sandbox.Duration(3 * time.Second)})
 	mustFault(h, sandbox.Fault{Operation: "GetOrder", HTTPStatus: http.StatusInternalServerError})
 	t.Cleanup(h.sb.Faults().Clear)

@@ -14,7 +14,7 @@ func (s *Server) newKioskFlow() *kiosk.Handler {
 		Sessions: s.Kernel.Sessions,
 		Logger:   s.Kernel.Logger,
 		Now:      s.Kernel.Now,
-		Bookings: s.Kernel.PlacedBookings,
+		Bookings: s.Visits.PlacedBookings,
 		SiteName: s.Kernel.Cfg.SiteName,
 		Limits:   kiosk.Limits{Store: s.Kernel.Limits, PerClient: visit.FindPerClient, PerBookingClient: visit.FindPerBookingClient},
 		Links: kiosk.Links{

@@ -172,7 +172,7 @@ func TestSeatRulesSandboxExamples(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	plans := map[string]cinema.SeatPlan{}
 	for _, session := range []string{"1113", "1123"} {
-		snap, err := h.srv.Kernel.SeatPlans.Plan(context.Background(), "0001", session)
+		snap, err := h.srv.Visits.SeatPlans.Plan(context.Background(), "0001", session)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -177,7 +177,6 @@ func New(d Deps) (*Server, error) {
 		Devices:    d.Device,
 		Limits:     d.Limits,
 		Ticketing:  d.Ticketing,
-		Bookings:   bookings.Reader{Source: d.Ticketing, Logger: d.Logger},
 		Registry:   d.Registry,
 		Payments:   d.Payments,
 
@@ -185,7 +184,8 @@ func New(d Deps) (*Server, error) {
 		CSRFKeys:       d.CSRFKeys,
 		Readers:        readersOf(d.Payments),
 	}
-	v := &visit.Visits{Kernel: k, ChangePolicy: changewindow.Default()}
+	v := &visit.Visits{Kernel: k, ChangePolicy: changewindow.Default(),
+		Bookings: bookings.Reader{Source: d.Ticketing, Logger: d.Logger}}
 	s := &Server{
 		Kernel:        k,
 		Visits:        v,
@@ -207,17 +207,20 @@ func New(d Deps) (*Server, error) {
 		s.upstream = d.Ticketing
 		// Shared reads: none waits on a read begun before the ticketing system answered well
 		// again, so the page after a slow spell works at once.
-		k.SeatPlans = seatplans.New(d.Ticketing, seatplans.Options{TTL: seatStatesTTL, ServeStaleFor: seatStatesServedStale, Health: d.Ticketing})
+		v.SeatPlans = seatplans.New(d.Ticketing, seatplans.Options{TTL: seatStatesTTL, ServeStaleFor: seatStatesServedStale, Health: d.Ticketing})
 		v.Listings = listings.New(d.Ticketing, listings.Options{TTL: d.Config.ListingTTL, Logger: d.Logger, Health: d.Ticketing,
 			Now: func() time.Time { return k.Now() }})
+		// Ticket types age by the wall clock: a clock that stands still (a test's) must not keep
+		// them past the interval.
+		v.TicketTypes = listings.NewTicketTypes(d.Ticketing, d.Config.ListingTTL, time.Now, d.Ticketing)
 		// Booking pages find their session's film, time and screen in the shared listing.
-		k.Bookings = bookings.Reader{Source: listedSessionSource{Source: d.Ticketing, listings: v.Listings}, Logger: d.Logger}
+		v.Bookings = bookings.Reader{Source: listedSessionSource{Source: d.Ticketing, listings: v.Listings}, Logger: d.Logger}
 		// ReadBooking places tickets on the cached plan (layout only, the plan is not
 		// returned); the swap pages, which show the plan's seat states to choose from, keep
 		// reading it from the upstream through Bookings.
-		k.PlacedBookings = bookings.Reader{Source: cachedPlanSource{Source: k.Bookings.Source, plans: k.SeatPlans}, Logger: d.Logger}
+		v.PlacedBookings = bookings.Reader{Source: cachedPlanSource{Source: v.Bookings.Source, plans: v.SeatPlans}, Logger: d.Logger}
 	} else {
-		k.PlacedBookings = k.Bookings
+		v.PlacedBookings = v.Bookings
 	}
 	if d.Storage != nil {
 		k.Ledger = ledger.New(d.Storage.SQL)

@@ -23,7 +23,7 @@ func TestSwapPageBudget(t *testing.T) {
 	h := swapHarness(t, 100001)
 	ctx := context.Background()
 	// The booking as the page reads it: its tickets placed on the seat plan.
-	rb, err := h.srv.Kernel.Bookings.Read(ctx, "0001", 100001)
+	rb, err := h.srv.Visits.Bookings.Read(ctx, "0001", 100001)
 	if err != nil || rb.Plan == nil {
 		t.Fatalf("booking and plan: %v", err)
 	}

@@ -13,9 +13,9 @@ func (s *Server) newSwapFlow() *swap.Handler {
 		Sessions:  s.Kernel.Sessions,
 		Logger:    s.Kernel.Logger,
 		Ticketing: s.Kernel.Ticketing,
-		SeatPlans: s.Kernel.SeatPlans,
-		Bookings:  s.Kernel.Bookings,
-		Placed:    s.Kernel.PlacedBookings,
+		SeatPlans: s.Visits.SeatPlans,
+		Bookings:  s.Visits.Bookings,
+		Placed:    s.Visits.PlacedBookings,
 		Links: swap.Links{
 			FindBooking:    s.Kernel.URL(web.RouteFindBooking),
 			Booking:        s.Kernel.URL(web.RouteBooking),

@@ -38,7 +38,7 @@ func (h *Handler) seatWithParty(ctx context.Context, e visit.Edit, before, after
 	}
 	// A cached plan (seat states at most seatStatesTTL old): the upstream decides below
 	// whether the seats beside the party are still free.
-	snap, err := h.Kernel.SeatPlans.Plan(ctx, e.CinemaID, e.SessionID)
+	snap, err := h.Visits.SeatPlans.Plan(ctx, e.CinemaID, e.SessionID)
 	if err != nil {
 		return false
 	}

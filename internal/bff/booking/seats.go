@@ -51,7 +51,7 @@ func (h *Handler) renderEditSeats(c echo.Context, status int, notice *components
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	o, snap, err, planErr := h.Kernel.OrderAndPlan(ctx, e.UserSessionID, e.CinemaID, e.SessionID)
+	o, snap, err, planErr := h.Visits.OrderAndPlan(ctx, e.UserSessionID, e.CinemaID, e.SessionID)
 	if err != nil {
 		return h.editEnded(c, e, err)
 	}
@@ -119,7 +119,7 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 	}
 	// The plan gives the chosen seats' areas (layout only): the upstream decides below whether
 	// they are free.
-	snap, err := h.Kernel.SeatPlans.Plan(ctx, e.CinemaID, e.SessionID)
+	snap, err := h.Visits.SeatPlans.Plan(ctx, e.CinemaID, e.SessionID)
 	if err != nil {
 		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
@@ -170,7 +170,7 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 		return h.renderEditSeats(c, http.StatusUnprocessableEntity, notice, chosenPos)
 	}
 	_, err = h.Kernel.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats})
-	h.Kernel.SeatPlans.Invalidate(e.CinemaID, e.SessionID) // seats changed or refused: the next map reads them again
+	h.Visits.SeatPlans.Invalidate(e.CinemaID, e.SessionID) // seats changed or refused: the next map reads them again
 	switch {
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
 		return h.renderEditSeats(c, http.StatusConflict, web.SeatsTakenNotice, nil)

@@ -228,7 +228,7 @@ func (h *Handler) editUnavailableReason(ctx context.Context, b cinema.Booking, k
 	if known != nil && known.read {
 		types, err = known.types, known.err
 	} else {
-		types, err = h.Kernel.SessionTicketTypes(ctx, b.CinemaID, b.Session.ID)
+		types, err = h.Visits.SessionTicketTypes(ctx, b.CinemaID, b.Session.ID)
 	}
 	if err != nil {
 		return "" // the upstream will refuse with the reason if it applies
@@ -309,7 +309,7 @@ type sessionTypes struct {
 func (st *sessionTypes) reader(s *Handler) func(context.Context, cinema.Booking) {
 	return func(ctx context.Context, b cinema.Booking) {
 		if id := b.SessionID(); id != "" {
-			st.types, st.err = s.Kernel.SessionTicketTypes(ctx, b.CinemaID, id)
+			st.types, st.err = s.Visits.SessionTicketTypes(ctx, b.CinemaID, id)
 			st.read = true
 		}
 	}

@@ -168,7 +168,7 @@ func (h *Handler) showPrices(ctx context.Context, b cinema.Booking, shows []cine
 			continue
 		}
 		g.Go(func() error {
-			types, err := h.Kernel.SessionTicketTypes(gctx, b.CinemaID, sh.SessionID)
+			types, err := h.Visits.SessionTicketTypes(gctx, b.CinemaID, sh.SessionID)
 			if err == nil {
 				results[i] = priceParty(b, h.Kernel.Named(gctx).TicketTypes(b.CinemaID, types))
 			}
@@ -269,7 +269,7 @@ func (h *Handler) chooseShowtime(c echo.Context) error {
 	if err := h.Visits.RefuseClosed(c, b.CinemaID, target.Showtime, back, backLabel); err != nil {
 		return err
 	}
-	types, err := h.Kernel.SessionTicketTypes(ctx, b.CinemaID, target.SessionID)
+	types, err := h.Visits.SessionTicketTypes(ctx, b.CinemaID, target.SessionID)
 	if err != nil {
 		return h.Kernel.FromUpstream(err, back, backLabel)
 	}
@@ -456,7 +456,7 @@ func (h *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Sessi
 			return visit.Edit{}, undo("remove", err)
 		}
 	}
-	h.Kernel.SeatPlans.Invalidate(b.CinemaID, target.SessionID) // the new show's map shows the seats just held
+	h.Visits.SeatPlans.Invalidate(b.CinemaID, target.SessionID) // the new show's map shows the seats just held
 	return e, nil
 }
 

@@ -204,7 +204,7 @@ func (h *Handler) renderTickets(c echo.Context, status int, notice *components.N
 	if err != nil {
 		return err
 	}
-	types, err := h.Kernel.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)
+	types, err := h.Visits.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)
 	if err != nil {
 		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
@@ -264,7 +264,7 @@ func (h *Handler) chooseTickets(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	types, err := h.Kernel.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)
+	types, err := h.Visits.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)
 	if err != nil {
 		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
 	}

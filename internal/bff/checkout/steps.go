@@ -50,7 +50,7 @@ func (h *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	o, snap, err, planErr := h.Kernel.OrderAndPlan(ctx, v.UserSessionID, v.CinemaID, v.SessionID)
+	o, snap, err, planErr := h.Visits.OrderAndPlan(ctx, v.UserSessionID, v.CinemaID, v.SessionID)
 	if err != nil {
 		return h.buyEnded(c, v, err)
 	}
@@ -131,7 +131,7 @@ func (h *Handler) chooseBuySeats(c echo.Context) error {
 	if !same {
 		// The plan gives the chosen seats' areas (layout only): the upstream decides below
 		// whether they are free.
-		snap, err := h.Kernel.SeatPlans.Plan(ctx, v.CinemaID, v.SessionID)
+		snap, err := h.Visits.SeatPlans.Plan(ctx, v.CinemaID, v.SessionID)
 		if err != nil {
 			return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBuySeats), l.T("checkout.seats_title"))
 		}
@@ -150,7 +150,7 @@ func (h *Handler) chooseBuySeats(c echo.Context) error {
 			return h.renderBuySeats(c, http.StatusUnprocessableEntity, notice, chosen)
 		}
 		_, err = h.Kernel.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID, Seats: seats})
-		h.Kernel.SeatPlans.Invalidate(v.CinemaID, v.SessionID) // seats changed or refused: the next map reads them again
+		h.Visits.SeatPlans.Invalidate(v.CinemaID, v.SessionID) // seats changed or refused: the next map reads them again
 		switch {
 		case errors.Is(err, upstream.ErrSeatsUnavailable):
 			return h.renderBuySeats(c, http.StatusConflict, web.SeatsTakenNotice, nil)

@@ -145,7 +145,7 @@ func (v *Visits) ClearEdit(c echo.Context) {
 // from s.SeatPlans: it only places the tickets (layout), so a cached one does. Its tickets carry
 // the cinema's names in ctx's language (Named).
 func (v *Visits) ReadBooking(ctx context.Context, cinemaID string, number int64, also ...func(context.Context, cinema.Booking)) (cinema.Booking, error) {
-	b, err := v.Kernel.PlacedBookings.Read(ctx, cinemaID, number, also...)
+	b, err := v.PlacedBookings.Read(ctx, cinemaID, number, also...)
 	return v.Kernel.Named(ctx).Booking(b.Booking), err
 }
 

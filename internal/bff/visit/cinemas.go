@@ -41,3 +41,13 @@ func (v *Visits) DefaultLocation(ctx context.Context) *time.Location {
 	}
 	return time.Local
 }
+
+// SessionTicketTypes are a session's ticket types as sold outside an order, shared by every
+// visitor for the listing's interval (listings.TicketTypes); none without a ticketing system.
+// Within an order (an edit, a purchase) call the upstream with its userSessionId instead.
+func (v *Visits) SessionTicketTypes(ctx context.Context, cinemaID, sessionID string) ([]cinema.TicketType, error) {
+	if v.TicketTypes == nil {
+		return nil, errNoTicketing
+	}
+	return v.TicketTypes.Session(ctx, cinemaID, sessionID)
+}

@@ -5,11 +5,13 @@ package visit
 
 import (
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bookings"
 	"github.com/cinemabff/cinemabff/internal/changewindow"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/listings"
 	"github.com/cinemabff/cinemabff/internal/notify"
+	"github.com/cinemabff/cinemabff/internal/seatplans"
 )
 
 // Visits reads and changes the visits' server-side state; Kernel is the kernel it works over.
@@ -24,6 +26,14 @@ type Visits struct {
 	// Listings are the cinemas and each cinema's sessions and films, shared by every visitor
 	// (internal/listings); nil without a ticketing client.
 	Listings *listings.Cache
+	// TicketTypes are each session's ticket types outside an order, SeatPlans the seat plans
+	// for showing maps (never for deciding a write); both nil without a ticketing client.
+	TicketTypes *listings.TicketTypes
+	SeatPlans   *seatplans.Cache
+	// Bookings reads bookings from the ticketing system; PlacedBookings places their tickets
+	// on the seat plans from SeatPlans (ReadBooking).
+	Bookings       bookings.Reader
+	PlacedBookings bookings.Reader
 	// ChangePolicy is until when bookings may be changed (internal/changewindow).
 	ChangePolicy changewindow.Policy
 }

@@ -17,7 +17,6 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
-	"github.com/cinemabff/cinemabff/internal/bookings"
 	"github.com/cinemabff/cinemabff/internal/boxoffice"
 	"github.com/cinemabff/cinemabff/internal/changewindow"
 	"github.com/cinemabff/cinemabff/internal/checkout"
@@ -26,7 +25,6 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
-	"github.com/cinemabff/cinemabff/internal/seatplans"
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -137,18 +135,14 @@ type Kernel struct {
 	// CustomerStrip says whom a counter serves, for the frame of its pages (nil: none).
 	CustomerStrip func(c echo.Context) *layouts.CustomerStrip
 
-	Ticketing      *upstream.Client
-	SeatPlans      *seatplans.Cache // seat plans for showing maps (never for deciding a write)
-	Bookings       bookings.Reader
-	PlacedBookings bookings.Reader // bookings with seat plans from SeatPlans: ReadBooking
+	Ticketing *upstream.Client
 
 	// Registry takes the HTTP metrics; CSRFKeys make the CSRF secrets of visits without one in
 	// their session (csrf.go), newest first: replicas must share them.
 	Registry *prometheus.Registry
 	CSRFKeys [][]byte
 
-	metrics     *httpMetrics
-	ticketTypes ticketTypesCache
+	metrics *httpMetrics
 	// moneySteps joins a money step to the one of the same ledger entry already running;
 	// steps counts those running in the background, for Wait (budget.go).
 	moneySteps singleflight.Group
@@ -181,10 +175,6 @@ func (k *Kernel) Use(e *echo.Echo) error {
 		return err
 	}
 	k.metrics = m
-	k.ticketTypes.reads.Budget = upstream.ReadDeadline
-	if k.Ticketing != nil {
-		k.ticketTypes.reads.Health = k.Ticketing
-	}
 	e.HTTPErrorHandler = k.HandleError
 	k.useMiddleware(e)
 	return nil
