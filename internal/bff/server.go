@@ -170,7 +170,6 @@ func New(d Deps) (*Server, error) {
 		Logger:     d.Logger,
 		Sessions:   web.NewSessionManager(d.SessionStore, d.Config),
 		Langs:      d.Languages,
-		Names:      d.Names,
 		Assets:     d.Assets,
 		Now:        d.Now,
 		Background: d.Background,
@@ -184,7 +183,7 @@ func New(d Deps) (*Server, error) {
 		CSRFKeys:       d.CSRFKeys,
 		Readers:        readersOf(d.Payments),
 	}
-	v := &visit.Visits{Kernel: k, ChangePolicy: changewindow.Default(),
+	v := &visit.Visits{Kernel: k, ChangePolicy: changewindow.Default(), Names: d.Names,
 		Bookings: bookings.Reader{Source: d.Ticketing, Logger: d.Logger}}
 	s := &Server{
 		Kernel:        k,

@@ -71,7 +71,7 @@ func (h *Handler) completeEdit(c echo.Context) error {
 	if err != nil {
 		return h.editEnded(c, e, err)
 	}
-	o = h.Kernel.Named(ctx).Order(o) // the change list and its e-mail name the tickets in the visit's words
+	o = h.Visits.Named(ctx).Order(o) // the change list and its e-mail name the tickets in the visit's words
 	l := web.Loc(c)
 	lines, _ := editLinesIn(l, e, o) // the message and the change record name seats in the visitor's words
 	e.Summary = changeSummary(lines)

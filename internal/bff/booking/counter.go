@@ -167,5 +167,5 @@ func mustOrder(s *Handler, c echo.Context, e visit.Edit) cinema.Order {
 	if err != nil {
 		return cinema.Order{}
 	}
-	return s.Kernel.Named(c.Request().Context()).Order(o)
+	return s.Visits.Named(c.Request().Context()).Order(o)
 }

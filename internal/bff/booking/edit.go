@@ -40,7 +40,7 @@ func (h *Handler) startEdit(c echo.Context) error {
 	if err != nil {
 		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBooking), back)
 	}
-	eo = h.Kernel.Named(c.Request().Context()).EditOrder(eo) // the lines kept for the change list, in the visit's words
+	eo = h.Visits.Named(c.Request().Context()).EditOrder(eo) // the lines kept for the change list, in the visit's words
 	h.Visits.SaveEdit(c, h.newEdit(b, eo))
 	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
 }
@@ -188,7 +188,7 @@ func (h *Handler) showEdit(c echo.Context) error {
 func (h *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types []cinema.TicketType) view.EditView {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	named := h.Kernel.Named(ctx)
+	named := h.Visits.Named(ctx)
 	o, types = named.Order(o), named.TicketTypes(e.CinemaID, types)
 	ci := h.Visits.CinemaByID(ctx, e.CinemaID)
 	v := view.EditView{
@@ -325,7 +325,7 @@ func (h *Handler) addTickets(c echo.Context) error {
 	if err := g.Wait(); err != nil {
 		return h.editEnded(c, e, err)
 	}
-	types = h.Kernel.Named(ctx).TicketTypes(e.CinemaID, types) // the flash names the type
+	types = h.Visits.Named(ctx).TicketTypes(e.CinemaID, types) // the flash names the type
 	var chosen *cinema.TicketType
 	for i := range types {
 		if types[i].Code == code && types[i].Simple() {

@@ -58,7 +58,7 @@ func (h *Handler) renderEditSeats(c echo.Context, status int, notice *components
 	if planErr != nil {
 		return h.Kernel.FromUpstream(planErr, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
-	plan := h.Kernel.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
+	plan := h.Visits.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	tickets := editSeatTickets(e, o)
 	var yours []cinema.SeatPosition
 	for _, t := range tickets {
@@ -123,7 +123,7 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 	if err != nil {
 		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
-	plan := h.Kernel.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
+	plan := h.Visits.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	var seats []upstream.SelectedSeat
 	var planSeats []cinema.Seat
 	for v := range chosen {

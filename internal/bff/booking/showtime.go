@@ -170,7 +170,7 @@ func (h *Handler) showPrices(ctx context.Context, b cinema.Booking, shows []cine
 		g.Go(func() error {
 			types, err := h.Visits.SessionTicketTypes(gctx, b.CinemaID, sh.SessionID)
 			if err == nil {
-				results[i] = priceParty(b, h.Kernel.Named(gctx).TicketTypes(b.CinemaID, types))
+				results[i] = priceParty(b, h.Visits.Named(gctx).TicketTypes(b.CinemaID, types))
 			}
 			return nil
 		})
@@ -273,7 +273,7 @@ func (h *Handler) chooseShowtime(c echo.Context) error {
 	if err != nil {
 		return h.Kernel.FromUpstream(err, back, backLabel)
 	}
-	types = h.Kernel.Named(ctx).TicketTypes(b.CinemaID, types)
+	types = h.Visits.Named(ctx).TicketTypes(b.CinemaID, types)
 	form, _ := c.FormParams()
 	picked, complete := partyTypes(b, types, form)
 	if !complete {
@@ -401,7 +401,7 @@ func (h *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Sessi
 	if err != nil {
 		return visit.Edit{}, h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
 	}
-	eo = h.Kernel.Named(ctx).EditOrder(eo)
+	eo = h.Visits.Named(ctx).EditOrder(eo)
 	undo := func(step string, cause error) error {
 		// The edit must not stay open: cancelling restores the booking. It runs even when
 		// the person's request has gone.

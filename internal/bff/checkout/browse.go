@@ -105,7 +105,7 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 			f = &co.FilmSessions{Title: se.FilmTitle}
 			for _, fl := range films {
 				if fl.ID == se.FilmID {
-					f.Title, f.Rating, f.Synopsis = fl.Title, ratingWords(l, h.Kernel.Named(ctx), se.CinemaID, fl.Rating), fl.Synopsis
+					f.Title, f.Rating, f.Synopsis = fl.Title, ratingWords(l, h.Visits.Named(ctx), se.CinemaID, fl.Rating), fl.Synopsis
 					if fl.RunTime > 0 {
 						f.RunTime = l.T("checkout.run_time", "Minutes", int(fl.RunTime.Minutes()))
 					}
@@ -208,7 +208,7 @@ func (h *Handler) renderTickets(c echo.Context, status int, notice *components.N
 	if err != nil {
 		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
-	types = h.Kernel.Named(ctx).TicketTypes(se.CinemaID, types)
+	types = h.Visits.Named(ctx).TicketTypes(se.CinemaID, types)
 	v := co.TicketsView{Session: h.sessionHeader(ctx, se.CinemaID, se.FilmTitle, se.Showtime, se.ScreenName),
 		ActionURL: h.Kernel.URL(web.RouteBuySession, se.CinemaID, se.SessionID), BackURL: h.Kernel.URL(web.RouteWhatsOn) + "?" + url.Values{"cinema": {se.CinemaID}}.Encode(),
 		CSRFToken: web.CSRFToken(c), Notice: notice, MaxTotal: h.Visits.SeatsPerOrder(c), Counter: h.Kernel.AtCounter(c)}

@@ -31,7 +31,7 @@ import (
 // snapshotOf is what the purchase's record keeps of order o: its tickets named in the visit's
 // language, as the confirmation and its e-mail show them.
 func (h *Handler) snapshotOf(ctx context.Context, v visit.Buy, o cinema.Order, paid *purchases.SnapshotPaid) string {
-	o = h.Kernel.Named(ctx).Order(o)
+	o = h.Visits.Named(ctx).Order(o)
 	sn := purchases.Snapshot{CinemaID: v.CinemaID, FilmTitle: v.FilmTitle, Showtime: v.Showtime, Screen: v.Screen, Lang: visit.NoticeLang(ctx),
 		Fees: o.BookingFee.Cents, Total: o.Total.Cents, Currency: o.Total.Currency, Paid: paid}
 	for _, t := range o.Tickets() {

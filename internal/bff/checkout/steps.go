@@ -57,7 +57,7 @@ func (h *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 	if planErr != nil {
 		return h.Kernel.FromUpstream(planErr, h.Kernel.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
 	}
-	plan := h.Kernel.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
+	plan := h.Visits.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	var yours []cinema.SeatPosition
 	var cats []string
 	for _, t := range o.Tickets() {
@@ -135,7 +135,7 @@ func (h *Handler) chooseBuySeats(c echo.Context) error {
 		if err != nil {
 			return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBuySeats), l.T("checkout.seats_title"))
 		}
-		plan := h.Kernel.Named(ctx).SeatPlan(snap.Plan)
+		plan := h.Visits.Named(ctx).SeatPlan(snap.Plan)
 		var seats []upstream.SelectedSeat
 		for _, p := range chosen {
 			seat, found := plan.Seat(p)
@@ -291,7 +291,7 @@ func (h *Handler) renderBuySummary(c echo.Context, status int, notice *component
 	if err != nil {
 		return h.buyEnded(c, v, err)
 	}
-	o = h.Kernel.Named(ctx).Order(o) // tickets in the visitor's words
+	o = h.Visits.Named(ctx).Order(o) // tickets in the visitor's words
 	cin := h.Visits.CinemaByID(ctx, v.CinemaID)
 	money := l.Money
 	view := co.SummaryView{Session: h.buyHeader(ctx, v), CustomerName: v.Name, CustomerEmail: v.Email, Notice: notice,
@@ -500,7 +500,7 @@ func (h *Handler) confirmCancelBuy(c echo.Context) error {
 	ctx := c.Request().Context()
 	view := co.CancelView{Session: h.buyHeader(ctx, v), ActionURL: h.Kernel.URL(web.RouteBuyCancel), BackURL: h.Kernel.URL(web.RouteBuySummary), CSRFToken: web.CSRFToken(c)}
 	if o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID); err == nil {
-		o = h.Kernel.Named(ctx).Order(o)
+		o = h.Visits.Named(ctx).Order(o)
 		for _, t := range o.Tickets() {
 			view.Tickets = append(view.Tickets, co.Line{Description: t.Description, Seat: seatWords(l, t.Seat), Amount: l.Money(t.FinalPrice)})
 		}

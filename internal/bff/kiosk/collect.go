@@ -220,7 +220,7 @@ func (h *Handler) collectByCode(c echo.Context, v *kioskview.CollectView, raw st
 		return "", 0, err
 	}
 	rb, err := h.Bookings.Read(ctx, code.CinemaID, code.BookingNumber)
-	b := h.Site.Named(ctx).Booking(rb.Booking)
+	b := h.Visits.Named(ctx).Booking(rb.Booking)
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest):
 		v.ScanError = l.T("kiosk.scan_not_found")
@@ -283,7 +283,7 @@ func (h *Handler) collectByDetails(c echo.Context, v *kioskview.CollectView) (st
 		return "", 0, nil
 	}
 	rb, err := h.Bookings.Read(ctx, v.CinemaID, number)
-	b := h.Site.Named(ctx).Booking(rb.Booking)
+	b := h.Visits.Named(ctx).Booking(rb.Booking)
 	found := err == nil && (v.Staff || strings.EqualFold(strings.TrimSpace(b.CustomerEmail), addr.Address))
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !found:
@@ -492,7 +492,7 @@ func (h *Handler) showCollected(c echo.Context) error {
 	if err != nil {
 		return h.Site.FromUpstream(err, h.url(web.RouteKioskCollect), l.T("kiosk.back"))
 	}
-	b := h.Site.Named(ctx).Booking(rb.Booking)
+	b := h.Visits.Named(ctx).Booking(rb.Booking)
 	if msg := h.unpaidHere(c, b); msg != "" {
 		return &web.Error{Code: web.EConflict, Heading: l.T("kiosk.unpaid_heading"), Message: msg,
 			BackURL: h.url(web.RouteKioskCollect), BackLabel: l.T("kiosk.back")}

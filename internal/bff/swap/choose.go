@@ -75,7 +75,7 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 	if err != nil {
 		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
-	named := h.Site.Named(ctx) // the moves keep the tickets' and areas' names in the visitor's words
+	named := h.Visits.Named(ctx) // the moves keep the tickets' and areas' names in the visitor's words
 	namedPlan := named.SeatPlan(*plan)
 	choice, moves, problem := planMoves(l, named.Booking(b), namedPlan, form["ticket"], form["seat"])
 	if problem != nil {
@@ -260,7 +260,7 @@ func (h *Handler) RenderPage(c echo.Context, status int, b cinema.Booking, plan 
 
 // renderWithPlan renders the swap page with plan as it is.
 func (h *Handler) renderWithPlan(c echo.Context, status int, b cinema.Booking, plan *cinema.SeatPlan, choice picked, notice *components.Notice) error {
-	named := h.Site.Named(c.Request().Context()) // tickets and areas in the visitor's words
+	named := h.Visits.Named(c.Request().Context()) // tickets and areas in the visitor's words
 	b = named.Booking(b)
 	if plan != nil {
 		p := named.SeatPlan(*plan)

@@ -116,7 +116,7 @@ func (h *Handler) showSwapDone(c echo.Context) error {
 	if err != nil {
 		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
-	b := h.Site.Named(ctx).Booking(pb.Booking)
+	b := h.Visits.Named(ctx).Booking(pb.Booking)
 	dv := page.DoneView{Header: h.header(c, b), BackURL: h.Links.Booking, BackLabel: h.backLabel(c),
 		Tickets: h.Visits.TicketsView(ctx, b, h.Links.BookingTickets), MailLine: h.Visits.MailLine(ctx, v.MailKey)}
 	for _, m := range v.Moves {

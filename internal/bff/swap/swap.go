@@ -42,7 +42,7 @@ type Bookings interface {
 }
 
 // Site is what the flow needs from the kernel: rendering, error pages, who is signed in,
-// detached steps, names and the audit trail (*web.Kernel).
+// detached steps and the audit trail (*web.Kernel).
 type Site interface {
 	// Render writes a full page in the site's frame.
 	Render(c echo.Context, status int, title string, body templ.Component) error
@@ -54,12 +54,11 @@ type Site interface {
 	Detached(ctx context.Context) (context.Context, context.CancelFunc)
 	// RecordAudit records what the visit did.
 	RecordAudit(c echo.Context, e audit.Entry)
-	// Named names tickets and areas as the operator's catalog does, in ctx's language.
-	Named(ctx context.Context) names.Namer
 }
 
 // Visits is what the flow needs from the visit: its bound booking, the change cut-off, the
-// cinemas, the change notices and the tickets as the booking page shows them (*visit.Visits).
+// cinemas, the operator's names, the change notices and the tickets as the booking page shows
+// them (*visit.Visits).
 type Visits interface {
 	// BoundBooking is the booking the visit opened with its number and e-mail.
 	BoundBooking(c echo.Context) (visits.Bound, bool)
@@ -78,6 +77,8 @@ type Visits interface {
 	RefuseClosed(c echo.Context, cinemaID string, showtime time.Time, backURL, backLabel string) error
 	// CinemaByID is the cinema (its time zone), from the shared listing.
 	CinemaByID(ctx context.Context, id string) cinema.Cinema
+	// Named names tickets and areas as the operator's catalog does, in ctx's language.
+	Named(ctx context.Context) names.Namer
 }
 
 // Links are the pages of other flows the swap pages send the person back to.

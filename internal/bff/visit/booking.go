@@ -146,7 +146,7 @@ func (v *Visits) ClearEdit(c echo.Context) {
 // the cinema's names in ctx's language (Named).
 func (v *Visits) ReadBooking(ctx context.Context, cinemaID string, number int64, also ...func(context.Context, cinema.Booking)) (cinema.Booking, error) {
 	b, err := v.PlacedBookings.Read(ctx, cinemaID, number, also...)
-	return v.Kernel.Named(ctx).Booking(b.Booking), err
+	return v.Named(ctx).Booking(b.Booking), err
 }
 
 // SeatsAsOf is the time of a map's seat states, in the cinema's time zone and ctx's

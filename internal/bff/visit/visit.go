@@ -10,6 +10,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/listings"
+	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/notify"
 	"github.com/cinemabff/cinemabff/internal/seatplans"
 )
@@ -34,6 +35,9 @@ type Visits struct {
 	// on the seat plans from SeatPlans (ReadBooking).
 	Bookings       bookings.Reader
 	PlacedBookings bookings.Reader
+	// Names is the operator's catalog of the cinema's names (ticket types, areas, offers,
+	// ratings) in each language; nil names nothing: names are shown as the upstream sends them.
+	Names *names.Catalog
 	// ChangePolicy is until when bookings may be changed (internal/changewindow).
 	ChangePolicy changewindow.Policy
 }

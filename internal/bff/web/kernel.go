@@ -23,7 +23,6 @@ import (
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
-	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/internal/staff"
@@ -107,11 +106,8 @@ type Kernel struct {
 	Logger   *slog.Logger
 	Sessions *scs.SessionManager
 	Langs    *i18n.Catalog
-	// Names is the operator's catalog of the cinema's names (ticket types, areas, offers,
-	// ratings) in each language; nil names nothing: names are shown as the upstream sends them.
-	Names  *names.Catalog
-	Assets *static.Assets
-	Now    func() time.Time
+	Assets   *static.Assets
+	Now      func() time.Time
 	// Background bounds background work started by requests (money steps); it ends at shutdown.
 	Background context.Context
 
