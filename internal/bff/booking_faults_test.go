@@ -148,7 +148,7 @@ func assertSettled(t *testing.T, h *harness, booking int) {
 			t.Fatalf("refunded, but provider %s refunded %d of %d, %d times on the booking", p.Status, p.RefundedInCents, p.AmountInCents, onBooking)
 		}
 	default:
-		evs, _ := h.srv.Kernel.Ledger.Events(context.Background(), e.ID)
+		evs, _ := h.srv.Visits.Ledger.Events(context.Background(), e.ID)
 		t.Fatalf("entry left in %s (last error %q), events %+v", e.State, e.LastError, evs)
 	}
 	// The customer's status page tells the truth about it.

@@ -348,7 +348,7 @@ func entries(t *testing.T, h *harness) ([]ledger.Entry, bool) {
 	rows.Close()
 	var out []ledger.Entry
 	for _, id := range ids {
-		es, err := h.srv.Kernel.Ledger.ForEdit(context.Background(), id)
+		es, err := h.srv.Visits.Ledger.ForEdit(context.Background(), id)
 		if err != nil {
 			t.Fatal(err)
 		}

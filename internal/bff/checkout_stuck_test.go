@@ -229,7 +229,7 @@ func TestCheckoutWatchersSurviveARestart(t *testing.T) {
 	t.Cleanup(stop)
 	s := h.srv
 	again, err := New(Deps{Config: s.Kernel.Cfg, Logger: s.Kernel.Logger, DB: s.db, SessionStore: h.store, Device: s.Kernel.Devices, Assets: s.Kernel.Assets,
-		Ticketing: s.Kernel.Ticketing, Payments: s.Kernel.Payments, Storage: s.storage, Now: s.Kernel.Now, Background: bg, Mail: h.mailDeps})
+		Ticketing: s.Kernel.Ticketing, Payments: s.Visits.Payments, Storage: s.storage, Now: s.Kernel.Now, Background: bg, Mail: h.mailDeps})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,7 +52,7 @@ func (s *Server) setUpMail(d MailDeps, db *storage.DB) error {
 			Logger: s.Kernel.Logger.With("component", "mail"), Backoff: d.Backoff}
 	}
 	s.Visits.Mail = m
-	s.Kernel.Ledger.OnTransition(m.LedgerHook)
+	s.Visits.Ledger.OnTransition(m.LedgerHook)
 	s.Visits.Purchases.OnChange(m.CheckoutHook(visit.NoticeLang))
 	return nil
 }

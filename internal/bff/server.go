@@ -14,6 +14,7 @@ import (
 	"time"
 
 	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
+	"github.com/cinemabff/cinemabff/internal/settlement"
 
 	"github.com/cinemabff/cinemabff/internal/attention"
 	"github.com/cinemabff/cinemabff/internal/audit"
@@ -177,14 +178,11 @@ func New(d Deps) (*Server, error) {
 		Limits:     d.Limits,
 		Ticketing:  d.Ticketing,
 		Registry:   d.Registry,
-		Payments:   d.Payments,
-
-		PaymentsTender: cmp.Or(d.PaymentsTender, "CREDITCARD"),
-		CSRFKeys:       d.CSRFKeys,
-		Readers:        readersOf(d.Payments),
+		CSRFKeys:   d.CSRFKeys,
 	}
 	v := &visit.Visits{Kernel: k, ChangePolicy: changewindow.Default(), Names: d.Names,
-		Bookings: bookings.Reader{Source: d.Ticketing, Logger: d.Logger}}
+		Bookings: bookings.Reader{Source: d.Ticketing, Logger: d.Logger},
+		Payments: d.Payments, Readers: readersOf(d.Payments)}
 	s := &Server{
 		Kernel:        k,
 		Visits:        v,
@@ -221,20 +219,24 @@ func New(d Deps) (*Server, error) {
 	} else {
 		v.PlacedBookings = v.Bookings
 	}
+	var (
+		sales settlement.Sales // the purchase records a sale on a reader completes
+	)
 	if d.Storage != nil {
-		k.Ledger = ledger.New(d.Storage.SQL)
-		k.BoxOffice = boxoffice.New(d.Storage.SQL)
+		v.Ledger = ledger.New(d.Storage.SQL)
+		v.BoxOffice = boxoffice.New(d.Storage.SQL)
 		k.Staff = staff.New(d.Storage.SQL).WithParams(d.Config.PasswordHashing)
 		k.Enrolments = device.NewEnrolments(d.Storage.SQL, device.EnrolmentsOptions{})
 		k.Audit = audit.New(d.Storage.SQL)
 		v.Holds = holds.New(d.Storage.SQL, func() time.Time { return k.Now() })
 		v.Purchases = checkout.NewStore(d.Storage.SQL, k.Now)
-		k.Sales = v.Purchases
+		sales = v.Purchases
 		k.CustomerStrip = v.CustomerStrip
 		s.inbox = payevents.New(d.Storage.SQL)
 		s.collections = tickets.NewCollections(d.Storage.SQL)
 		s.attentionStore = attention.New(d.Storage.SQL, func() time.Time { return k.Now() })
 	}
+	v.Settler = newSettler(k, v, sales, cmp.Or(d.PaymentsTender, "CREDITCARD"))
 	if k.Limits == nil {
 		k.Limits = defaultLimits(d.Storage)
 	}
@@ -321,12 +323,12 @@ func readersOf(p upstream.Payments) upstream.CardReaders {
 // StartReconciler finishes, in the background, every payment or refund a request could not
 // finish: at once, then every interval, until ctx ends.
 func (s *Server) StartReconciler(ctx context.Context, every time.Duration) {
-	s.Kernel.StartReconciler(ctx, every)
+	s.Visits.StartReconciler(ctx, every)
 }
 
 // Reconcile runs one reconciliation pass now (tests, admin) and returns how many entries it
 // moved on.
-func (s *Server) Reconcile(ctx context.Context) int { return s.Kernel.Reconcile(ctx) }
+func (s *Server) Reconcile(ctx context.Context) int { return s.Visits.Reconcile(ctx) }
 
 // Wait waits until the money steps still running in the background end, or ctx does; call it
 // after the HTTP server has shut down.

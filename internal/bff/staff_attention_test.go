@@ -206,7 +206,7 @@ func TestLedgerEntriesNeedAttention(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	ctx := context.Background()
 	mk := func(key string, cents int64) ledger.Entry {
-		e, _, err := h.srv.Kernel.Ledger.Create(ctx, ledger.Entry{Kind: ledger.KindRefund, IdempotencyKey: key, AmountCents: cents, Currency: "EUR",
+		e, _, err := h.srv.Visits.Ledger.Create(ctx, ledger.Entry{Kind: ledger.KindRefund, IdempotencyKey: key, AmountCents: cents, Currency: "EUR",
 			CinemaID: "0001", BookingID: "BK1", BookingNumber: 100001, EditSessionID: upstream.NewUserSessionID(), ProviderPaymentID: "pi_" + key})
 		if err != nil {
 			t.Fatal(err)
@@ -214,7 +214,7 @@ func TestLedgerEntriesNeedAttention(t *testing.T) {
 		return e
 	}
 	review := mk("review", 850)
-	if _, err := h.srv.Kernel.Ledger.Transition(ctx, review.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "refund issued, edit not applied: staff review",
+	if _, err := h.srv.Visits.Ledger.Transition(ctx, review.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "refund issued, edit not applied: staff review",
 		func(x *ledger.Entry) {
 			x.RefundID, x.LastError = "re_1", "refund issued but the booking change could not be completed"
 		}); err != nil {
@@ -222,7 +222,7 @@ func TestLedgerEntriesNeedAttention(t *testing.T) {
 	}
 	failing := mk("failing", 475)
 	for range 3 {
-		_ = h.srv.Kernel.Ledger.Note(ctx, failing.ID, "check the edit before refunding: upstream unavailable")
+		_ = h.srv.Visits.Ledger.Note(ctx, failing.ID, "check the edit before refunding: upstream unavailable")
 	}
 	h.signInStaff("anna", "Anna Box")
 	doc := h.page("/staff/attention", http.StatusOK)
@@ -240,7 +240,7 @@ func TestLedgerEntriesNeedAttention(t *testing.T) {
 	// Retry advances it: the edit is gone, so nothing is refunded and the entry ends; it then
 	// needs nobody and leaves the list.
 	_, doc = h.submit("/staff/attention/ledger/"+failing.ID+"/retry", "/staff/attention", nil)
-	after, _ := h.srv.Kernel.Ledger.Get(ctx, failing.ID)
+	after, _ := h.srv.Visits.Ledger.Get(ctx, failing.ID)
 	if after.State != ledger.StateFailed || !strings.Contains(doc.Find(`[data-testid="notice-info"]`).Text(), "now failed") ||
 		attentionRow(doc, attention.KindLedger, failing.ID).Length() != 0 {
 		t.Fatalf("retry: %s, %s", after.State, doc.Find("main").Text())

@@ -181,7 +181,7 @@ func TestAttentionInGerman(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
 	ctx := context.Background()
 	mk := func(key string, cents int64) ledger.Entry {
-		e, _, err := h.srv.Kernel.Ledger.Create(ctx, ledger.Entry{Kind: ledger.KindRefund, IdempotencyKey: key, AmountCents: cents, Currency: "EUR",
+		e, _, err := h.srv.Visits.Ledger.Create(ctx, ledger.Entry{Kind: ledger.KindRefund, IdempotencyKey: key, AmountCents: cents, Currency: "EUR",
 			CinemaID: "0001", BookingID: "BK1", BookingNumber: 100001, EditSessionID: upstream.NewUserSessionID(), ProviderPaymentID: "pi_" + key})
 		if err != nil {
 			t.Fatal(err)
@@ -189,13 +189,13 @@ func TestAttentionInGerman(t *testing.T) {
 		return e
 	}
 	review := mk("review", 850)
-	if _, err := h.srv.Kernel.Ledger.Transition(ctx, review.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "staff review",
+	if _, err := h.srv.Visits.Ledger.Transition(ctx, review.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "staff review",
 		func(x *ledger.Entry) { x.LastError = "refund issued but the booking change could not be completed" }); err != nil {
 		t.Fatal(err)
 	}
 	failing := mk("failing", 475)
 	for range 3 {
-		_ = h.srv.Kernel.Ledger.Note(ctx, failing.ID, "upstream unavailable")
+		_ = h.srv.Visits.Ledger.Note(ctx, failing.ID, "upstream unavailable")
 	}
 	h.signInStaff("anna", "Anna Box")
 

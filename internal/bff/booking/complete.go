@@ -56,7 +56,7 @@ func (h *Handler) completeEdit(c echo.Context) error {
 		return err
 	} else if entry != nil {
 		if entry.Kind == ledger.KindPayment && (entry.State == ledger.StateCreated || entry.State == ledger.StateRedirected) {
-			if next, _, err := h.Kernel.AdvanceWithin(ctx, entry.ID); err == nil && next.State == ledger.StateRedirected && web.SafeExternalURL(next.HostedURL) {
+			if next, _, err := h.Visits.AdvanceWithin(ctx, entry.ID); err == nil && next.State == ledger.StateRedirected && web.SafeExternalURL(next.HostedURL) {
 				return c.Redirect(http.StatusSeeOther, next.HostedURL) // the same payment page again
 			}
 		}
@@ -112,7 +112,7 @@ func (h *Handler) completeEdit(c echo.Context) error {
 		// Split over the booking's payments, newest first: one ledger entry per part.
 		return h.startRefund(c, e, change, balance.Abs())
 	}
-	entry, err := h.Kernel.Settler().StartPayment(ctx, change, balance.Abs())
+	entry, err := h.Visits.Settler.StartPayment(ctx, change, balance.Abs())
 	if err != nil {
 		return err
 	}
@@ -123,7 +123,7 @@ func (h *Handler) completeEdit(c echo.Context) error {
 	if _, err := h.Kernel.Ticketing.ResetOrderExpiry(ctx, e.UserSessionID); err != nil {
 		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("reset expiry before payment", "err", err)
 	}
-	next, done, err := h.Kernel.AdvanceWithin(ctx, entry.ID)
+	next, done, err := h.Visits.AdvanceWithin(ctx, entry.ID)
 	if !done {
 		// The provider is still being asked for the payment, and the step goes on: the
 		// payment may yet be made, so neither "nothing was charged" nor a failed entry.
@@ -134,7 +134,7 @@ func (h *Handler) completeEdit(c echo.Context) error {
 	if err != nil || entry.State != ledger.StateRedirected {
 		// Nothing was taken: the provider did not create the payment.
 		if entry.State == ledger.StateCreated {
-			h.Kernel.Settler().PaymentNotCreated(ctx, entry.ID)
+			h.Visits.Settler.PaymentNotCreated(ctx, entry.ID)
 		}
 		e.Entry = ""
 		h.Visits.SaveEdit(c, e)
@@ -204,7 +204,7 @@ func (h *Handler) finishEdit(c echo.Context, e visit.Edit) error {
 		audited = append([]string{moveWords(en, e, ci)}, audited...)
 	}
 	if e.Entry != "" {
-		if entry, err := h.Kernel.Ledger.Get(ctx, e.Entry); err == nil {
+		if entry, err := h.Visits.Ledger.Get(ctx, e.Entry); err == nil {
 			amount := cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}
 			card, cardEn := visit.CardWords(l, entry.CardType, entry.CardMasked), visit.CardWords(en, entry.CardType, entry.CardMasked)
 			if entry.Kind == ledger.KindPayment {
@@ -240,7 +240,7 @@ const sessKioskPrint = "kiosk.print"
 // other browser gets PaymentElsewhere.
 func (h *Handler) entryForVisit(c echo.Context) (entry ledger.Entry, e visit.Edit, ok bool, err error) {
 	ctx := c.Request().Context()
-	entry, err = h.Kernel.Ledger.Get(ctx, c.Param("entry"))
+	entry, err = h.Visits.Ledger.Get(ctx, c.Param("entry"))
 	if errors.Is(err, ledger.ErrNotFound) {
 		return entry, e, false, h.Visits.PaymentElsewhere(c)
 	}
@@ -272,13 +272,13 @@ func (h *Handler) editPaymentReturn(c echo.Context) error {
 		// The customer turned back on the provider's page: end that payment so it can no
 		// longer be paid, and keep the edit for another try. A payment made meanwhile
 		// stays paid and is used.
-		if _, err := h.Kernel.Payments.CancelPayment(ctx, entry.ProviderPaymentID); err != nil {
+		if _, err := h.Visits.Payments.CancelPayment(ctx, entry.ProviderPaymentID); err != nil {
 			web.LoggerFrom(ctx, h.Kernel.Logger).Warn("cancel provider payment", "entry", entry.ID, "err", err)
 		}
 	}
 	// Applying the payment to the booking is a money step: never cut off halfway; when the
 	// ticketing system is slow the status page says the change is being processed.
-	entry, _, err = h.Kernel.AdvanceWithin(ctx, entry.ID)
+	entry, _, err = h.Visits.AdvanceWithin(ctx, entry.ID)
 	if err != nil {
 		web.LoggerFrom(c.Request().Context(), h.Kernel.Logger).Warn("settle after return", "entry", entry.ID, "err", err)
 	}
@@ -300,7 +300,7 @@ func (h *Handler) awaitApplying(ctx context.Context, entry ledger.Entry) ledger.
 			return entry
 		case <-time.After(50 * time.Millisecond):
 		}
-		next, err := h.Kernel.Ledger.Get(ctx, entry.ID)
+		next, err := h.Visits.Ledger.Get(ctx, entry.ID)
 		if err != nil {
 			return entry
 		}
@@ -323,14 +323,14 @@ func (h *Handler) editPaymentStatus(c echo.Context) error {
 	switch {
 	case entry.Kind == ledger.KindRefund:
 		// Every part that is still under way is tried again, each on its own.
-		if err := h.Kernel.AdvanceGroupWithin(ctx, entry); err != nil {
+		if err := h.Visits.AdvanceGroupWithin(ctx, entry); err != nil {
 			web.LoggerFrom(ctx, h.Kernel.Logger).Warn("refund not finished yet", "entry", entry.ID, "err", err)
 		}
-		if next, err := h.Kernel.Ledger.Get(ctx, entry.ID); err == nil {
+		if next, err := h.Visits.Ledger.Get(ctx, entry.ID); err == nil {
 			entry = h.awaitApplying(ctx, next)
 		}
 	case !entry.State.Terminal(entry.Kind):
-		if next, _, err := h.Kernel.AdvanceWithin(ctx, entry.ID); err == nil {
+		if next, _, err := h.Visits.AdvanceWithin(ctx, entry.ID); err == nil {
 			entry = next
 		}
 	}
@@ -458,7 +458,7 @@ func editAudit(ctx context.Context, s *Handler, e visit.Edit, summary []string) 
 	if e.Entry == "" {
 		return a
 	}
-	entry, err := s.Kernel.Ledger.Get(ctx, e.Entry)
+	entry, err := s.Visits.Ledger.Get(ctx, e.Entry)
 	if err != nil {
 		return a
 	}
@@ -472,7 +472,7 @@ func editAudit(ctx context.Context, s *Handler, e visit.Edit, summary []string) 
 
 // mustGroup is the entry's refund parts (itself alone when they cannot be read).
 func mustGroup(ctx context.Context, s *Handler, e ledger.Entry) []ledger.Entry {
-	if parts, err := s.Kernel.Ledger.Group(ctx, e); err == nil && len(parts) > 0 {
+	if parts, err := s.Visits.Ledger.Group(ctx, e); err == nil && len(parts) > 0 {
 		return parts
 	}
 	return []ledger.Entry{e}

@@ -74,7 +74,7 @@ func (h *Handler) takeEditCounterPay(c echo.Context) error {
 	if due.Cents <= 0 {
 		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
 	}
-	st := h.Kernel.Settler()
+	st := h.Visits.Settler
 	p, problem, err := h.Visits.ReadCounterPayment(c, due)
 	if err == nil {
 		p, problem, err = h.Visits.CheckCounterReference(c, st, p)

@@ -23,7 +23,7 @@ import (
 // payOnReader starts the change's card-present payment on this device's reader and shows it.
 func (h *Handler) payOnReader(c echo.Context, e visit.Edit, change settlement.Change, due cinema.Money, tender string) error {
 	ctx := c.Request().Context()
-	st := h.Kernel.Settler()
+	st := h.Visits.Settler
 	entry, err := st.StartReaderPayment(ctx, change, due, web.DeviceOf(c).ReaderID, tender)
 	if err != nil {
 		return err
@@ -31,7 +31,7 @@ func (h *Handler) payOnReader(c echo.Context, e visit.Edit, change settlement.Ch
 	e.Entry = entry.ID
 	h.Visits.SaveEdit(c, e)
 	// Handing the payment to the reader is a money step: never cut off halfway.
-	entry, _, err = h.Kernel.AdvanceWithin(ctx, entry.ID)
+	entry, _, err = h.Visits.AdvanceWithin(ctx, entry.ID)
 	if err != nil && entry.State == ledger.StateFailed {
 		h.Kernel.Flash(c, visit.ReaderRefusal(web.Loc(c), err))
 		return h.Kernel.Redirect(c, h.readerBack(c))
@@ -52,7 +52,7 @@ func (h *Handler) cancelOnReader(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	dctx, cancel := h.Kernel.Detached(ctx)
-	entry, err = h.Kernel.Settler().CancelAtReader(dctx, entry.ID)
+	entry, err = h.Visits.Settler.CancelAtReader(dctx, entry.ID)
 	cancel()
 	if errors.Is(err, settlement.ErrNotAtReader) {
 		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))

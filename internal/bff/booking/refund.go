@@ -38,7 +38,7 @@ func (h *Handler) startRefund(c echo.Context, e visit.Edit, change settlement.Ch
 	if err != nil {
 		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
-	group, err := h.Kernel.Settler().StartRefund(ctx, change, amount, b)
+	group, err := h.Visits.Settler.StartRefund(ctx, change, amount, b)
 	if errors.Is(err, settlement.ErrRefundAtBoxOffice) {
 		return &web.Error{Code: web.EConflict, Heading: l.T("booking.refund_at_box_office_heading"), Message: l.T("booking.refund_at_box_office_text"),
 			BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
@@ -54,10 +54,10 @@ func (h *Handler) startRefund(c echo.Context, e visit.Edit, change settlement.Ch
 	e.Entry = lead.ID
 	h.Visits.SaveEdit(c, e)
 	// A money step: never cut off halfway; a slow one goes on and the status page follows it.
-	if err := h.Kernel.AdvanceGroupWithin(ctx, lead); err != nil {
+	if err := h.Visits.AdvanceGroupWithin(ctx, lead); err != nil {
 		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("refund not finished at once", "entry", lead.ID, "err", err)
 	}
-	if lead, err = h.Kernel.Ledger.Get(ctx, lead.ID); err != nil {
+	if lead, err = h.Visits.Ledger.Get(ctx, lead.ID); err != nil {
 		return err
 	}
 	lead = h.awaitApplying(ctx, lead) // a provider event may be completing it right now
@@ -212,7 +212,7 @@ func (h *Handler) statusViewFor(c echo.Context, entry ledger.Entry) view.Payment
 	if entry.Kind != ledger.KindRefund {
 		return h.statusView(ctx, entry)
 	}
-	parts, err := h.Kernel.Ledger.Group(ctx, entry)
+	parts, err := h.Visits.Ledger.Group(ctx, entry)
 	if err != nil {
 		parts = []ledger.Entry{entry}
 	}
@@ -233,7 +233,7 @@ func (h *Handler) giveBackAtCounter(c echo.Context) error {
 	status := h.Kernel.URL(web.RouteEditStatus, cmp.Or(e.Entry, part.ID))
 	// A money step: renewing the edit and recording the hand-back are not cut off halfway.
 	dctx, cancel := h.Kernel.Detached(ctx)
-	got, err := h.Kernel.Settler().GiveBackAtBoxOffice(dctx, part.ID, user)
+	got, err := h.Visits.Settler.GiveBackAtBoxOffice(dctx, part.ID, user)
 	cancel()
 	switch {
 	case errors.Is(err, settlement.ErrNotAtBoxOffice):
@@ -246,7 +246,7 @@ func (h *Handler) giveBackAtCounter(c echo.Context) error {
 		h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionRefund, CinemaID: got.CinemaID, BookingNumber: got.BookingNumber,
 			AmountCents: -got.AmountCents, Currency: got.Currency, Detail: fmt.Sprintf("handed back at the counter (%s), refund part %d", got.CardType, got.RefundPart)})
 	}
-	if err := h.Kernel.AdvanceGroupWithin(ctx, got); err != nil {
+	if err := h.Visits.AdvanceGroupWithin(ctx, got); err != nil {
 		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("refund not finished yet", "entry", got.ID, "err", err)
 	}
 	return h.Kernel.Redirect(c, status)
@@ -257,7 +257,7 @@ func (h *Handler) sameRefund(ctx context.Context, a ledger.Entry, b string) bool
 	if a.RefundGroup == "" || b == "" {
 		return false
 	}
-	other, err := h.Kernel.Ledger.Get(ctx, b)
+	other, err := h.Visits.Ledger.Get(ctx, b)
 	return err == nil && other.RefundGroup == a.RefundGroup
 }
 
@@ -265,7 +265,7 @@ func (h *Handler) sameRefund(ctx context.Context, a ledger.Entry, b string) bool
 // refund under way, where each part of it stands; nil when there is none.
 func (h *Handler) refundUnderWayNotice(c echo.Context, number int64) *components.Notice {
 	e, ok := h.Visits.CurrentEdit(c)
-	if !ok || e.BookingNumber != number || h.Kernel.Ledger == nil {
+	if !ok || e.BookingNumber != number || h.Visits.Ledger == nil {
 		return nil
 	}
 	ctx := c.Request().Context()
@@ -273,7 +273,7 @@ func (h *Handler) refundUnderWayNotice(c echo.Context, number int64) *components
 	if err != nil || entry == nil || entry.Kind != ledger.KindRefund {
 		return nil
 	}
-	parts, err := h.Kernel.Ledger.Group(ctx, *entry)
+	parts, err := h.Visits.Ledger.Group(ctx, *entry)
 	if err != nil {
 		return nil
 	}

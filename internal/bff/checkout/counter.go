@@ -65,11 +65,11 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 		return h.payBuyOnReader(c, v, o, due, p.Tender, user)
 	}
 	if err == nil {
-		p, problem, err = h.Visits.CheckCounterReference(c, h.Kernel.Settler(), p)
+		p, problem, err = h.Visits.CheckCounterReference(c, h.Visits.Settler, p)
 	}
-	if err == nil && h.Kernel.BoxOffice != nil && due.Cents > 0 {
+	if err == nil && h.Visits.BoxOffice != nil && due.Cents > 0 {
 		// The reference is the sale's alone; pressing again for this order finds it recorded.
-		_, rerr := h.Kernel.BoxOffice.Record(ctx, boxoffice.Payment{Reference: p.Reference, Tender: boxoffice.Tender(p.Method), AmountCents: due.Cents,
+		_, rerr := h.Visits.BoxOffice.Record(ctx, boxoffice.Payment{Reference: p.Reference, Tender: boxoffice.Tender(p.Method), AmountCents: due.Cents,
 			Currency: due.Currency, CinemaID: v.CinemaID, Owner: "sale:" + v.UserSessionID, Actor: user})
 		if refusal, ok := h.Visits.ReferenceRefusal(c, p, rerr); ok {
 			p.Field, problem, err = "reference", refusal, visit.ErrBadCounterPayment
@@ -111,9 +111,9 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 	if _, err := st.store.MarkCompleted(ctx, rec.ID, d.BookingNumber); err != nil {
 		return err
 	}
-	if h.Kernel.BoxOffice != nil && due.Cents > 0 {
+	if h.Visits.BoxOffice != nil && due.Cents > 0 {
 		// A refund of this booking gives this money back at the box office, never online.
-		if err := h.Kernel.BoxOffice.SetBooking(ctx, p.Reference, v.CinemaID, d.BookingNumber); err != nil {
+		if err := h.Visits.BoxOffice.SetBooking(ctx, p.Reference, v.CinemaID, d.BookingNumber); err != nil {
 			web.LoggerFrom(ctx, h.Kernel.Logger).Error("counter sale's payment not tied to its booking", "booking", d.BookingNumber, "err", err)
 		}
 	}

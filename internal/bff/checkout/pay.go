@@ -411,10 +411,10 @@ func (h *Handler) paidAtDevice(ctx context.Context, l *i18n.Localizer, rec purch
 		}
 		return true
 	}
-	if h.Kernel.Ledger == nil {
+	if h.Visits.Ledger == nil {
 		return false
 	}
-	entries, err := h.Kernel.Ledger.ForEdit(ctx, rec.UserSessionID)
+	entries, err := h.Visits.Ledger.ForEdit(ctx, rec.UserSessionID)
 	if err != nil {
 		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card-reader payment for the confirmation", "ref", rec.ID, "err", err)
 		return false

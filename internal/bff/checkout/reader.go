@@ -43,14 +43,14 @@ func (h *Handler) payBuyOnReader(c echo.Context, v visit.Buy, o cinema.Order, du
 	if _, err := h.Kernel.Ticketing.ResetOrderExpiry(ctx, v.UserSessionID); err != nil {
 		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("reset expiry before a card-reader payment", "err", err)
 	}
-	entry, err := h.Kernel.Settler().StartReaderSale(ctx, settlement.Sale{OrderSessionID: v.UserSessionID, CinemaID: v.CinemaID, Actor: actor},
+	entry, err := h.Visits.Settler.StartReaderSale(ctx, settlement.Sale{OrderSessionID: v.UserSessionID, CinemaID: v.CinemaID, Actor: actor},
 		due, web.DeviceOf(c).ReaderID, tender)
 	if err != nil {
 		_, _ = st.store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("card reader: ", err))
 		return err
 	}
 	// Handing the payment to the reader is a money step: never cut off halfway.
-	entry, _, err = h.Kernel.AdvanceWithin(ctx, entry.ID)
+	entry, _, err = h.Visits.AdvanceWithin(ctx, entry.ID)
 	if err != nil && entry.State == ledger.StateFailed {
 		_, _ = st.store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("card reader: ", err))
 		return h.backToPay(c, visit.ReaderRefusal(web.Loc(c), err))
@@ -73,7 +73,7 @@ func (h *Handler) continueOnReader(c echo.Context, rec purchases.Record) error {
 
 // saleUnderWay is the order's card-reader payment not decided yet, if any.
 func (h *Handler) saleUnderWay(c echo.Context, orderSessionID string) (ledger.Entry, bool) {
-	entries, err := h.Kernel.Ledger.ForEdit(c.Request().Context(), orderSessionID)
+	entries, err := h.Visits.Ledger.ForEdit(c.Request().Context(), orderSessionID)
 	if err != nil {
 		return ledger.Entry{}, false
 	}
@@ -94,7 +94,7 @@ func (h *Handler) showBuyReader(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	if !entry.State.Terminal(entry.Kind) {
-		if moved, _, aerr := h.Kernel.AdvanceWithin(ctx, entry.ID); aerr == nil || moved.ID != "" {
+		if moved, _, aerr := h.Visits.AdvanceWithin(ctx, entry.ID); aerr == nil || moved.ID != "" {
 			entry = moved
 		}
 	}
@@ -109,7 +109,7 @@ func (h *Handler) cancelBuyReader(c echo.Context) error {
 		return err
 	}
 	dctx, cancel := h.Kernel.Detached(c.Request().Context())
-	moved, err := h.Kernel.Settler().CancelAtReader(dctx, entry.ID)
+	moved, err := h.Visits.Settler.CancelAtReader(dctx, entry.ID)
 	cancel()
 	if err != nil && !errors.Is(err, settlement.ErrNotAtReader) {
 		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBuyReader, entry.ID), web.Loc(c).T("booking.see_status"))
@@ -179,10 +179,10 @@ const readerPagePause = 5 * time.Minute
 func (h *Handler) saleOfVisit(c echo.Context) (ledger.Entry, purchases.Record, error) {
 	ctx := c.Request().Context()
 	id := c.Param("entry")
-	if len(id) > 64 || h.Kernel.Ledger == nil || h.checkout() == nil {
+	if len(id) > 64 || h.Visits.Ledger == nil || h.checkout() == nil {
 		return ledger.Entry{}, purchases.Record{}, h.Visits.PaymentElsewhere(c)
 	}
-	entry, err := h.Kernel.Ledger.Get(ctx, id)
+	entry, err := h.Visits.Ledger.Get(ctx, id)
 	if err != nil || entry.Kind != ledger.KindSale {
 		return ledger.Entry{}, purchases.Record{}, h.Visits.PaymentElsewhere(c)
 	}

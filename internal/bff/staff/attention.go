@@ -35,7 +35,7 @@ func (h *Handler) attention(l *i18n.Localizer) (*attention.Store, attention.List
 		return nil, attention.Lister{}, &web.Error{Code: web.EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_database")}
 	}
 	st := h.Attention
-	lister := attention.Lister{Ledger: h.Kernel.Ledger, Actions: st, Now: h.Kernel.Now, StuckAfter: h.attentionAfter(), MinAttempts: attentionMinAttempts}
+	lister := attention.Lister{Ledger: h.Visits.Ledger, Actions: st, Now: h.Kernel.Now, StuckAfter: h.attentionAfter(), MinAttempts: attentionMinAttempts}
 	if h.Watcher != nil {
 		lister.Checkouts = h.Visits.Purchases
 	}
@@ -267,10 +267,10 @@ func (h *Handler) retryAttention(c echo.Context) error {
 			msg("staff.attention.outcome_ended", "State", it.Entry.State)
 			break
 		}
-		if h.Kernel.Payments == nil || h.Kernel.Ticketing == nil {
+		if h.Visits.Payments == nil || h.Kernel.Ticketing == nil {
 			return &web.Error{Code: web.EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_payments")}
 		}
-		e, aerr := h.Kernel.Settler().Advance(ctx, it.Ref)
+		e, aerr := h.Visits.Settler.Advance(ctx, it.Ref)
 		if aerr != nil {
 			msg("staff.attention.outcome_failed_again", "State", e.State, "Error", aerr.Error())
 		} else {

@@ -239,7 +239,7 @@ func (h *Handler) deviceChoices(c echo.Context, v *pages.DeviceView) {
 			}
 		}
 	}
-	if h.Kernel.Readers == nil {
+	if h.Visits.Readers == nil {
 		return
 	}
 	v.CardReaders = true
@@ -247,7 +247,7 @@ func (h *Handler) deviceChoices(c echo.Context, v *pages.DeviceView) {
 	if v.ReaderValue == "" {
 		v.ReaderValue = pages.ReaderNone
 	}
-	if h.Kernel.Readers.Mode() == "test" {
+	if h.Visits.Readers.Mode() == "test" {
 		v.ReaderCode = simulatedReaderCode
 		if dev.ReaderID == "" {
 			v.ReaderValue = pages.ReaderNew
@@ -255,7 +255,7 @@ func (h *Handler) deviceChoices(c echo.Context, v *pages.DeviceView) {
 	}
 	rctx, cancel := context.WithTimeout(ctx, readerListTimeout)
 	defer cancel()
-	readers, err := h.Kernel.Readers.ListReaders(rctx)
+	readers, err := h.Visits.Readers.ListReaders(rctx)
 	if err != nil {
 		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card readers not listed", "err", err)
 		v.ReaderNote = l.T("kiosk.device_reader_unlisted")
@@ -299,7 +299,7 @@ func (h *Handler) chosenCinema(c echo.Context) (string, bool) {
 // name, at the site's location). problem says in words what was wrong with the choice.
 func (h *Handler) chosenReader(c echo.Context, name string) (readerID, problem string, err error) {
 	choice := strings.TrimSpace(c.FormValue("reader"))
-	if h.Kernel.Readers == nil || choice == "" || choice == pages.ReaderNone {
+	if h.Visits.Readers == nil || choice == "" || choice == pages.ReaderNone {
 		return "", "", nil
 	}
 	ctx := c.Request().Context()
@@ -311,11 +311,11 @@ func (h *Handler) chosenReader(c echo.Context, name string) (readerID, problem s
 		}
 		loc, err := h.Kernel.Cfg.ReaderLocation, error(nil)
 		if loc == "" {
-			loc, err = h.Kernel.Readers.EnsureLocation(ctx, h.Kernel.Cfg.SiteName, cmp.Or(h.Kernel.Cfg.ReaderCountry, "DE"))
+			loc, err = h.Visits.Readers.EnsureLocation(ctx, h.Kernel.Cfg.SiteName, cmp.Or(h.Kernel.Cfg.ReaderCountry, "DE"))
 		}
 		if err == nil {
 			var r upstream.Reader
-			if r, err = h.Kernel.Readers.RegisterReader(ctx, code, name, loc); err == nil {
+			if r, err = h.Visits.Readers.RegisterReader(ctx, code, name, loc); err == nil {
 				return r.ID, "", nil
 			}
 		}
@@ -325,7 +325,7 @@ func (h *Handler) chosenReader(c echo.Context, name string) (readerID, problem s
 		}
 		return "", l.T("kiosk.device_reader_refused"), nil
 	}
-	readers, err := h.Kernel.Readers.ListReaders(ctx)
+	readers, err := h.Visits.Readers.ListReaders(ctx)
 	if err != nil {
 		return "", l.T("kiosk.device_reader_unreachable"), nil
 	}

@@ -127,7 +127,7 @@ func (v *Visits) ReferenceRefusal(c echo.Context, p CounterPayment, err error) (
 
 // HasReader reports whether this device takes cards on its own card reader.
 func (v *Visits) HasReader(c echo.Context) bool {
-	return v.Kernel.Readers != nil && web.DeviceOf(c).ReaderID != ""
+	return v.Readers != nil && web.DeviceOf(c).ReaderID != ""
 }
 
 // CounterMethods sets what the counter's payment page offers: the device's card reader, and a

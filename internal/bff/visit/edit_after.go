@@ -15,10 +15,10 @@ import (
 // entries was applied to the booking. Back on the edit's pages after that, nothing may say
 // that nothing was charged or changed.
 func (v *Visits) EditSaved(ctx context.Context, editSessionID string) bool {
-	if editSessionID == "" || v.Kernel.Ledger == nil {
+	if editSessionID == "" || v.Ledger == nil {
 		return false
 	}
-	entries, err := v.Kernel.Ledger.ForEdit(ctx, editSessionID)
+	entries, err := v.Ledger.ForEdit(ctx, editSessionID)
 	if err != nil {
 		return false
 	}

@@ -13,7 +13,7 @@ import (
 // (staff must look at it). While there is one the edit can no longer be changed, cancelled or
 // completed again here; the entry's status page says where it stands. nil when there is none.
 func (v *Visits) BlockingEntry(ctx context.Context, e Edit) (*ledger.Entry, error) {
-	entries, err := v.Kernel.Ledger.ForEdit(ctx, e.UserSessionID)
+	entries, err := v.Ledger.ForEdit(ctx, e.UserSessionID)
 	if err != nil {
 		return nil, err
 	}

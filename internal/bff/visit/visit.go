@@ -6,13 +6,17 @@ package visit
 import (
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bookings"
+	"github.com/cinemabff/cinemabff/internal/boxoffice"
 	"github.com/cinemabff/cinemabff/internal/changewindow"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/holds"
+	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/listings"
 	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/notify"
 	"github.com/cinemabff/cinemabff/internal/seatplans"
+	"github.com/cinemabff/cinemabff/internal/settlement"
+	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
 // Visits reads and changes the visits' server-side state; Kernel is the kernel it works over.
@@ -38,6 +42,16 @@ type Visits struct {
 	// Names is the operator's catalog of the cinema's names (ticket types, areas, offers,
 	// ratings) in each language; nil names nothing: names are shown as the upstream sends them.
 	Names *names.Catalog
+	// Ledger holds the edit payments and refunds (nil without a database); Settler moves them
+	// on (built once by the root over the payment provider, the box office and the ledger);
+	// Payments is the provider, Readers its card readers of counters and kiosks (nil: none,
+	// cards are then not taken on a reader at the box office).
+	Ledger   *ledger.Store
+	Settler  *settlement.Settler
+	Payments upstream.Payments
+	Readers  upstream.CardReaders
+	// BoxOffice is the register of money taken at the box office; nil without a database.
+	BoxOffice *boxoffice.Register
 	// ChangePolicy is until when bookings may be changed (internal/changewindow).
 	ChangePolicy changewindow.Policy
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -146,32 +145,6 @@ func RetryURL(c echo.Context) string {
 	return p
 }
 
-// AdvanceWithin moves a ledger entry on as a money step (settle.go) and returns where it
-// stands when the page must answer: the settler's result (done), or, while the step goes on
-// in the background (not done), the entry as the ledger has it now. That entry may still
-// change under the step: a page must not conclude from it (a payment still "created" may yet
-// be made); the status page tells the truth, and the reconciler finishes what the step leaves.
-func (k *Kernel) AdvanceWithin(ctx context.Context, id string) (entry ledger.Entry, done bool, err error) {
-	v, done, err := k.MoneyStep(ctx, "entry:"+id, func(ctx context.Context) (any, error) {
-		return k.Settler().Advance(ctx, id)
-	})
-	if done {
-		entry, _ = v.(ledger.Entry)
-		return entry, true, err
-	}
-	entry, err = k.Ledger.Get(ctx, id)
-	return entry, false, err
-}
-
-// AdvanceGroupWithin is advanceWithin for every part of a refund; the group's step is keyed
-// by its lead entry.
-func (k *Kernel) AdvanceGroupWithin(ctx context.Context, lead ledger.Entry) error {
-	_, _, err := k.MoneyStep(ctx, "group:"+lead.ID, func(ctx context.Context) (any, error) {
-		return k.Settler().AdvanceGroup(ctx, lead)
-	})
-	return err
-}
-
 // Detached is the context of a step that changes state upstream and that the page waits for
 // to the end (a seat swap, completing an order, the unpaid complete-edit): not cut off by the
 // read budget, a closed tab or a server that has answered, only by its own deadline.
@@ -182,25 +155,3 @@ func (k *Kernel) Detached(ctx context.Context) (context.Context, context.CancelF
 	}
 	return context.WithTimeout(upstream.Detach(ctx), timeout)
 }
-
-// StartReconciler finishes, in the background, every payment or refund that a request could
-// not finish (a crash, a failed upstream call): at once, then every interval, until ctx ends.
-func (k *Kernel) StartReconciler(ctx context.Context, every time.Duration) {
-	if k.Ledger == nil || k.Payments == nil || k.Ticketing == nil {
-		return
-	}
-	go func() {
-		st := k.Settler()
-		for {
-			st.Reconcile(ctx)
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(every):
-			}
-		}
-	}()
-}
-
-// Reconcile runs one reconciliation pass now (tests, admin).
-func (k *Kernel) Reconcile(ctx context.Context) int { return k.Settler().Reconcile(ctx) }

@@ -17,14 +17,11 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
-	"github.com/cinemabff/cinemabff/internal/boxoffice"
 	"github.com/cinemabff/cinemabff/internal/changewindow"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
-	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
-	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/static"
@@ -116,18 +113,6 @@ type Kernel struct {
 	Staff      *staff.Store       // staff accounts; nil without a database
 	Audit      *audit.Store       // the audit trail; nil without a database
 	Limits     ratelimit.Store    // rate limits shared by every replica
-	Ledger     *ledger.Store      // read by the money-step budget; nil without a database
-	// BoxOffice is the register of money taken at the box office; nil without a database.
-	BoxOffice *boxoffice.Register
-	// Payments is the payment provider edit payments and refunds go through, PaymentsTender
-	// their tender category upstream; Settler builds the settlement over them.
-	Payments       upstream.Payments
-	PaymentsTender string
-	// Readers are the provider's card readers of counters and kiosks; nil: none (cards are
-	// then not taken at the box office on a reader). Sales are the purchase records a sale on
-	// a reader completes.
-	Readers upstream.CardReaders
-	Sales   settlement.Sales
 	// CustomerStrip says whom a counter serves, for the frame of its pages (nil: none).
 	CustomerStrip func(c echo.Context) *layouts.CustomerStrip
 
@@ -176,14 +161,6 @@ func (k *Kernel) Use(e *echo.Echo) error {
 	return nil
 }
 
-// Settler is the settlement of edit payments and refunds over the server's dependencies as
-// they are now (tests replace some of them after New).
-func (k *Kernel) Settler() *settlement.Settler {
-	return settlement.New(settlement.Deps{Ticketing: k.Ticketing, Payments: k.Payments, Ledger: k.Ledger, BoxOffice: k.BoxOffice, Readers: k.Readers, Sales: k.Sales, SaleTicketing: saleTicketing(k.Ticketing), Logger: k.Logger,
-		LoggerFrom: func(ctx context.Context) *slog.Logger { return LoggerFrom(ctx, nil) }, Now: k.Now,
-		ReturnURL: func(id string) string { return k.AbsURL(RouteEditReturn, id) }, Tender: k.PaymentsTender, Words: k.Langs.For(k.Langs.Fallback())})
-}
-
 // OrderWatchFor is how long an unconfirmed order is checked before it is given up.
 func (k *Kernel) OrderWatchFor() time.Duration {
 	if k.Cfg.OrderWatchFor > 0 {
@@ -198,12 +175,4 @@ func (k *Kernel) HasSession(c echo.Context) bool {
 		return false
 	}
 	return k.Sessions.Token(c.Request().Context()) != ""
-}
-
-// saleTicketing is the ticketing client as the settlement of sales needs it (nil without one).
-func saleTicketing(t *upstream.Client) settlement.SaleTicketing {
-	if t == nil {
-		return nil
-	}
-	return t
 }
