@@ -16,6 +16,7 @@ func (s *Server) newKioskFlow() *kiosk.Handler {
 		Now:      s.Kernel.Now,
 		Bookings: s.Visits.PlacedBookings,
 		SiteName: s.Kernel.Cfg.SiteName,
+		Idle:     s.Kernel.Cfg.KioskIdle,
 		Limits:   kiosk.Limits{Store: s.Kernel.Limits, PerClient: visit.FindPerClient, PerBookingClient: visit.FindPerBookingClient},
 		Links: kiosk.Links{
 			Home:         s.Kernel.URL(web.RouteHome),

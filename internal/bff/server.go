@@ -231,7 +231,6 @@ func New(d Deps) (*Server, error) {
 		v.Holds = holds.New(d.Storage.SQL, func() time.Time { return k.Now() })
 		v.Purchases = checkout.NewStore(d.Storage.SQL, k.Now)
 		sales = v.Purchases
-		k.CustomerStrip = v.CustomerStrip
 		s.inbox = payevents.New(d.Storage.SQL)
 		s.collections = tickets.NewCollections(d.Storage.SQL)
 		s.attentionStore = attention.New(d.Storage.SQL, func() time.Time { return k.Now() })
@@ -261,6 +260,8 @@ func New(d Deps) (*Server, error) {
 	s.swapFlow = s.newSwapFlow()
 	s.kioskFlow = s.newKioskFlow()
 	s.staffFlow = s.newStaffFlow()
+	// The frame's audiences: the staff's part first, so that a kiosk keeps a supervisor's links.
+	k.ChromeHooks = append(k.ChromeHooks, s.staffFlow.Chrome, s.kioskFlow.Chrome)
 	s.registerRoutes()
 	var err error
 	if s.handler, err = web.Compressed(e); err != nil {

@@ -28,6 +28,9 @@ func (s *Server) newStaffFlow() *staffpages.Handler {
 	if s.Kernel.Enrolments != nil {
 		h.Terminals = s.Kernel.Enrolments
 	}
+	if s.Visits.Purchases != nil {
+		h.CustomerStrip = s.Visits.CustomerStrip // whom a counter serves: read from the visit's records
+	}
 	if s.Kernel.Audit != nil {
 		h.Trail = s.Kernel.Audit
 	}

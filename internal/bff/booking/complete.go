@@ -395,7 +395,7 @@ var KioskMoneyPause = 5 * time.Minute
 func (h *Handler) kioskWaitsFor(c echo.Context, entry ledger.Entry, v *view.PaymentStatusView) {
 	until := entry.CreatedAt.Add(KioskMoneyPause)
 	if web.DeviceOf(c).Mode != device.Kiosk || time.Now().Before(until) {
-		web.PauseKioskIdleUntil(c, until) // money in motion: the kiosk does not start over yet
+		web.PauseIdleUntil(c, until) // money in motion: the kiosk does not start over yet
 		return
 	}
 	l := web.Loc(c)

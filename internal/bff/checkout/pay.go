@@ -278,7 +278,7 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 		return h.Kernel.Fragment(c, http.StatusOK, co.ConfirmingPoll(v, c.QueryParam(co.PollShownParam) != shown))
 	}
 	// A payment is in progress: the kiosk does not start over until this page gives up waiting.
-	web.PauseKioskIdleUntil(c, rec.Returned.Add(GiveUpAfter))
+	web.PauseIdleUntil(c, rec.Returned.Add(GiveUpAfter))
 	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.confirming_title"), co.Confirming(v))
 }
 

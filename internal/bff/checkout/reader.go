@@ -166,7 +166,7 @@ func (h *Handler) readerAnswer(c echo.Context, entry ledger.Entry, rec purchases
 		v.Heading, v.Body = l.T("checkout.reader_paid", "Amount", amount), l.T("checkout.reader_paid_text")
 	}
 	// Money in motion: the kiosk does not start over while the reader or the booking runs.
-	web.PauseKioskIdleUntil(c, entry.CreatedAt.Add(readerPagePause))
+	web.PauseIdleUntil(c, entry.CreatedAt.Add(readerPagePause))
 	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.reader_title"), co.ReaderPay(v))
 }
 

@@ -126,6 +126,8 @@ type Handler struct {
 	Limits      Limits
 	Links       Links
 	SiteName    string // the cinema's name on the attract screen
+	// Idle is how long a kiosk page waits without a touch before it warns and starts over.
+	Idle time.Duration
 }
 
 // Routes registers the flow's handlers. The start screen has no route of its own: it is the

@@ -10,6 +10,7 @@ import (
 	"context"
 
 	purchases "github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/views/layouts"
 
 	"github.com/labstack/echo/v4"
 
@@ -69,6 +70,8 @@ type Handler struct {
 	// checkout flow's watcher of unconfirmed orders, which Retry asks (nil without one).
 	Attention *attention.Store
 	Watcher   *purchases.Watcher
+	// CustomerStrip says whom a counter serves, for the frame of its pages (nil: none).
+	CustomerStrip func(c echo.Context) *layouts.CustomerStrip
 }
 
 // Routes registers the back office's handlers, each behind its guards.

@@ -11,12 +11,17 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
-	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/etag"
 	"github.com/cinemabff/cinemabff/views/layouts"
 )
 
-// Chrome builds the page frame's view model for this request.
+// ChromeHook adds an audience's part to the page frame: a signed-in staff member's
+// navigation, a kiosk's own navigation and idle timer. The kernel calls every hook registered
+// in Kernel.ChromeHooks, in order, after the part every visitor gets; it knows no audience.
+type ChromeHook func(c echo.Context, ch *layouts.Chrome)
+
+// Chrome builds the page frame's view model for this request: the part every visitor gets,
+// then each audience's (ChromeHooks).
 func (k *Kernel) Chrome(c echo.Context, title string) layouts.Chrome {
 	dev := DeviceOf(c)
 	l := Loc(c)
@@ -34,33 +39,14 @@ func (k *Kernel) Chrome(c echo.Context, title string) layouts.Chrome {
 		HomeURL:   k.URL(RouteHome),
 	}
 	current := c.Path()
-	findLabel := l.T("nav.my_booking")
-	if k.AtCounter(c) {
-		findLabel = l.T("nav.counter_bookings") // staff find anyone's booking
-	}
 	for _, n := range []struct{ label, route string }{
 		{l.T("nav.whats_on"), RouteWhatsOn},
-		{findLabel, RouteFindBooking},
+		{l.T("nav.my_booking"), RouteFindBooking},
 	} {
 		ch.Nav = append(ch.Nav, layouts.Link{Label: n.label, URL: k.URL(n.route), Current: current == Paths[n.route]})
 	}
-	if name := k.StaffMember(c); name != "" {
-		ch.StaffName, ch.SignOutURL = name, k.URL(RouteStaffSignOut)
-		ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.needs_attention"), URL: k.URL(RouteStaffAttention), Current: current == Paths[RouteStaffAttention]})
-		if k.IsSupervisor(c) {
-			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.audit"), URL: k.URL(RouteStaffAudit), Current: current == Paths[RouteStaffAudit]})
-			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.terminals"), URL: k.URL(RouteStaffDevices), Current: current == Paths[RouteStaffDevices]})
-			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.staff_accounts"), URL: k.URL(RouteStaffAccounts), Current: current == Paths[RouteStaffAccounts]})
-		}
-		if dev.Mode == device.Counter {
-			ch.NextCustomerURL = k.URL(RouteNextCustomer)
-			if k.CustomerStrip != nil {
-				ch.Customer = k.CustomerStrip(c)
-			}
-		}
-	}
-	if dev.Mode == device.Kiosk {
-		k.KioskChrome(c, &ch) // kiosk_chrome.go: its own nav, the idle timer, the refresh without JavaScript
+	for _, hook := range k.ChromeHooks {
+		hook(c, &ch)
 	}
 	return ch
 }
@@ -141,3 +127,35 @@ func putPageBuffer(b *bytes.Buffer) {
 // Redirect sends the browser on after a POST (Post/Redirect/Get). For htmx requests it uses
 // HX-Redirect so the whole page changes, not a fragment.
 func (k *Kernel) Redirect(c echo.Context, to string) error { return Redirect(c, to) }
+
+// Context keys of a page that must not start over by itself while it shows (an unattended
+// device's idle reset): a payment in progress, or a page that is its own countdown.
+const (
+	ctxIdlePaused      = "idle_paused"
+	ctxIdlePausedUntil = "idle_paused_until" // a time.Time: when a payment's pause ends
+)
+
+// PauseIdle keeps the page from starting over while it shows: for a page that is its own
+// countdown (the idle warning).
+func PauseIdle(c echo.Context) { c.Set(ctxIdlePaused, true) }
+
+// PauseIdleUntil pauses the idle reset of a payment's page while the payment runs, until its
+// own deadline at the latest: then the device starts over as after any idle time, and from
+// then on the page does not pause it. The payment itself is settled without the page (the
+// provider's events, the reconciler), so an unattended device never keeps a guest's booking on
+// screen for the next one.
+func PauseIdleUntil(c echo.Context, until time.Time) {
+	if !time.Now().Before(until) {
+		return
+	}
+	c.Set(ctxIdlePaused, true)
+	c.Set(ctxIdlePausedUntil, until)
+}
+
+// IdlePaused reports whether this page pauses the idle reset, and until when (zero: for as
+// long as it shows).
+func IdlePaused(c echo.Context) (paused bool, until time.Time) {
+	paused, _ = c.Get(ctxIdlePaused).(bool)
+	until, _ = c.Get(ctxIdlePausedUntil).(time.Time)
+	return paused, until
+}

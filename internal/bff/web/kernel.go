@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cinemabff/cinemabff/views/layouts"
-
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
@@ -113,8 +111,8 @@ type Kernel struct {
 	Staff      *staff.Store       // staff accounts; nil without a database
 	Audit      *audit.Store       // the audit trail; nil without a database
 	Limits     ratelimit.Store    // rate limits shared by every replica
-	// CustomerStrip says whom a counter serves, for the frame of its pages (nil: none).
-	CustomerStrip func(c echo.Context) *layouts.CustomerStrip
+	// ChromeHooks add each audience's part to the page frame (chrome.go), in order.
+	ChromeHooks []ChromeHook
 
 	Ticketing *upstream.Client
 
