@@ -240,6 +240,7 @@ func New(d Deps) (*Server, error) {
 		k.Limits = defaultLimits(d.Storage)
 	}
 	s.checkoutFlow = checkoutflow.New(k, v, s.paymentMethod)
+	s.checkoutFlow.CountersOnly = staffpages.CountersOnly(k)
 	s.watcher = s.checkoutFlow.Watcher()
 	if d.Storage != nil && d.Ticketing != nil {
 		if err := s.setUpMail(d.Mail, d.Storage); err != nil {
@@ -256,7 +257,7 @@ func New(d Deps) (*Server, error) {
 	if err := k.Use(e); err != nil {
 		return nil, err
 	}
-	s.bookingFlow = &booking.Handler{Kernel: k, Visits: v}
+	s.bookingFlow = &booking.Handler{Kernel: k, Visits: v, CountersOnly: staffpages.CountersOnly(k)}
 	s.swapFlow = s.newSwapFlow()
 	s.kioskFlow = s.newKioskFlow()
 	s.staffFlow = s.newStaffFlow()

@@ -16,9 +16,9 @@ func (s *Server) newStaffFlow() *staffpages.Handler {
 		Watcher:   s.watcher,
 		Links:     staffpages.Links{Device: s.Kernel.URL(web.RouteDevice)},
 		Guards: staffpages.Guards{
-			Accounts: []echo.MiddlewareFunc{web.Guard(s.Kernel.AccountsSupervisor)},
-			Devices:  []echo.MiddlewareFunc{s.Kernel.SupervisorsOnly(s.Kernel.URL(web.RouteStaffDevices))},
-			Audit:    []echo.MiddlewareFunc{s.Kernel.StaffOnly(), web.Guard(s.Kernel.AuditSupervisor)},
+			Accounts: []echo.MiddlewareFunc{web.Guard(func(c echo.Context) error { return staffpages.AccountsSupervisor(s.Kernel, c) })},
+			Devices:  []echo.MiddlewareFunc{staffpages.SupervisorsOnly(s.Kernel, s.Kernel.URL(web.RouteStaffDevices))},
+			Audit:    []echo.MiddlewareFunc{staffpages.StaffOnly(s.Kernel), web.Guard(func(c echo.Context) error { return staffpages.AuditSupervisor(s.Kernel, c) })},
 		},
 	}
 	// Optional stores stay nil interfaces when absent (no typed nil pointers).

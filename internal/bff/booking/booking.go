@@ -7,6 +7,7 @@ package booking
 import (
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/labstack/echo/v4"
 )
 
 // Handler serves the booking flow: the kernel renders and routes, the visits hold the
@@ -14,4 +15,7 @@ import (
 type Handler struct {
 	Kernel *web.Kernel
 	Visits *visit.Visits
+	// CountersOnly guards the counter's payments and refunds: staff signed in on an enrolled
+	// counter (built by the staff flow, handed in by the root).
+	CountersOnly echo.MiddlewareFunc
 }

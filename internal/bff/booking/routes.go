@@ -29,7 +29,7 @@ func (h *Handler) Routes(route web.Register) {
 	route("GET", web.RouteShowtimes, h.showShowtimes)
 	route("POST", web.RouteShowtimes, h.chooseShowtime)
 
-	counters := h.Kernel.CountersOnly()
+	counters := h.CountersOnly
 	route("GET", web.RouteEditCounterPay, h.showEditCounterPay, counters)
 	route("POST", web.RouteEditCounterPay, h.takeEditCounterPay, counters)
 	route("POST", web.RouteEditGiveBack, h.giveBackAtCounter, counters)

@@ -12,6 +12,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	purchases "github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/labstack/echo/v4"
 )
 
 // Handler serves the purchase flow: the kernel renders and routes, the visits hold the
@@ -21,7 +22,10 @@ type Handler struct {
 	Visits *visit.Visits
 	// PaymentMethod is sent as ExternalPaymentInfo.PaymentMethod for redirect payments.
 	PaymentMethod string
-	state         *checkoutState // nil without a database or a ticketing client
+	// CountersOnly guards the sale at the counter: staff signed in on an enrolled counter
+	// (built by the staff flow, handed in by the root).
+	CountersOnly echo.MiddlewareFunc
+	state        *checkoutState // nil without a database or a ticketing client
 }
 
 // New builds the flow; the payment records, the poller and the watcher exist only with a

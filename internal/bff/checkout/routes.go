@@ -26,7 +26,7 @@ func (h *Handler) Routes(route web.Register) {
 	route("GET", web.RouteBuyReader, h.showBuyReader)
 	route("POST", web.RouteBuyReaderCancel, h.cancelBuyReader)
 
-	counters := h.Kernel.CountersOnly()
+	counters := h.CountersOnly
 	route("GET", web.RouteBuyCounterPay, h.showBuyCounterPay, counters)
 	route("POST", web.RouteBuyCounterPay, h.takeBuyCounterPay, counters)
 }

@@ -16,8 +16,8 @@ import (
 
 // Who is signed in on this request, in one place: the staff member's username and name, the
 // account checkStaffSignIn confirmed, the role read from the account, and whether the browser
-// is an enrolled counter. The refusals below are the pages the route guards (guards.go) answer
-// with; no handler checks staff by hand.
+// is an enrolled counter. The route guards that refuse on it are the staff flow's
+// (internal/bff/staff: guards.go); no handler checks staff by hand.
 
 // StaffUser is the signed-in staff member's username ("" when none).
 func (k *Kernel) StaffUser(c echo.Context) string { return k.SignInValue(c, SessStaffUser) }
@@ -73,72 +73,6 @@ func (k *Kernel) IsSupervisor(c echo.Context) bool {
 // AtCounter reports a signed-in staff member on a box-office device.
 func (k *Kernel) AtCounter(c echo.Context) bool {
 	return k.StaffUser(c) != "" && DeviceOf(c).Mode == device.Counter
-}
-
-// RequireStaff lets signed-in staff through (nil); anyone else gets a 403 page that leads to
-// the sign-in.
-func (k *Kernel) RequireStaff(c echo.Context) error {
-	if k.StaffUser(c) != "" {
-		return nil
-	}
-	l := Loc(c)
-	return &Error{Code: EForbidden, Heading: l.T("staff.staff_only_heading"),
-		Message: l.T("staff.staff_only_text"),
-		BackURL: k.URL(RouteStaffSignIn), BackLabel: l.T("staff.signin.title")}
-}
-
-// RequireSupervisor lets a signed-in supervisor through (nil); anyone else gets the page that
-// says only a supervisor may do this and leads to sign-in (coming back to next afterwards).
-func (k *Kernel) RequireSupervisor(c echo.Context, next string) error {
-	user, sup := k.StaffRole(c)
-	if sup {
-		return nil
-	}
-	l := Loc(c)
-	msg := l.T("kiosk.supervisor_only")
-	if user != "" {
-		msg = l.T("kiosk.supervisor_only_staff", "Name", k.StaffMember(c))
-	}
-	return &Error{Code: EForbidden, Heading: l.T("kiosk.supervisor_only_heading"), Message: msg,
-		BackURL: k.SignInURL(next), BackLabel: l.T("kiosk.supervisor_sign_in")}
-}
-
-// AccountsSupervisor lets a signed-in supervisor through (nil); anyone else gets the page that
-// says only supervisors manage accounts and leads to sign-in.
-func (k *Kernel) AccountsSupervisor(c echo.Context) error {
-	a, ok := k.SignedInStaff(c)
-	if ok && a.IsSupervisor() {
-		return nil
-	}
-	l := Loc(c)
-	msg := l.T("staff.accounts.supervisors_only")
-	if ok {
-		msg = l.T("staff.accounts.not_supervisor", "Name", a.Name)
-	}
-	return &Error{Code: EForbidden, Heading: l.T("staff.supervisors_only"), Message: msg,
-		BackURL: k.SignInURL(k.URL(RouteStaffAccounts)), BackLabel: l.T("staff.accounts.sign_in_supervisor")}
-}
-
-// RequireCounter lets staff at an enrolled counter through (nil); anyone else gets a 403 page.
-func (k *Kernel) RequireCounter(c echo.Context) error {
-	if k.AtCounter(c) {
-		return nil
-	}
-	l := Loc(c)
-	return &Error{Code: EForbidden, Heading: l.T("staff.counter.only_heading"),
-		Message: l.T("staff.counter.only_text"),
-		BackURL: k.URL(RouteHome), BackLabel: l.T("staff.back_to_start")}
-}
-
-// AuditSupervisor refuses the audit trail to staff who are not supervisors (the route's
-// guard, after staffOnly).
-func (k *Kernel) AuditSupervisor(c echo.Context) error {
-	if k.IsSupervisor(c) {
-		return nil
-	}
-	l := Loc(c)
-	return &Error{Code: EForbidden, Heading: l.T("staff.supervisors_only"), Message: l.T("staff.audit.supervisors_only"),
-		BackURL: k.URL(RouteFindBooking), BackLabel: l.T("staff.audit.back_to_box_office")}
 }
 
 // SignInURL is the staff sign-in page that comes back to next after signing in (next is
