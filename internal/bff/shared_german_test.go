@@ -16,7 +16,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	"github.com/cinemabff/cinemabff/views/pages"
+	"github.com/cinemabff/cinemabff/views/layouts"
 )
 
 // localizer is the catalogs' localizer of a language, for tests that call helpers directly.
@@ -87,7 +87,7 @@ func TestErrorPagesInGerman(t *testing.T) {
 // slowUpstream) are written in the language of the page that shows them.
 func TestUpstreamErrorsInGerman(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	view := func(err error, lang string) pages.ErrorView {
+	view := func(err error, lang string) layouts.ErrorView {
 		req := httptest.NewRequest(http.MethodGet, "/booking", nil)
 		req = req.WithContext(i18n.NewContext(req.Context(), h.srv.Kernel.Langs.ForCode(lang)))
 		return h.srv.Kernel.ErrorView(err, h.srv.echo.NewContext(req, httptest.NewRecorder()))

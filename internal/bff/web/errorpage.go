@@ -9,7 +9,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
-	"github.com/cinemabff/cinemabff/views/pages"
+	"github.com/cinemabff/cinemabff/views/layouts"
 )
 
 // HandleError is the one place errors become pages. Application errors are shown as they are;
@@ -48,7 +48,7 @@ func (k *Kernel) HandleError(err error, c echo.Context) {
 	if IsHTMX(c) {
 		c.Response().Header().Set("HX-Retarget", "#htmx-error")
 		c.Response().Header().Set("HX-Reswap", "innerHTML")
-		if rerr := k.Render(c, v.Status, v.Heading, pages.ErrorBody(v)); rerr != nil {
+		if rerr := k.Render(c, v.Status, v.Heading, layouts.ErrorBody(v)); rerr != nil {
 			LoggerFrom(c.Request().Context(), k.Logger).Error("render error fragment", "err", rerr)
 		}
 		return
@@ -57,12 +57,12 @@ func (k *Kernel) HandleError(err error, c echo.Context) {
 		_ = c.NoContent(v.Status)
 		return
 	}
-	if rerr := k.Render(c, v.Status, v.Heading, pages.Error(v)); rerr != nil {
+	if rerr := k.Render(c, v.Status, v.Heading, layouts.Error(v)); rerr != nil {
 		LoggerFrom(c.Request().Context(), k.Logger).Error("render error page", "err", rerr)
 	}
 }
 
-func (k *Kernel) ErrorView(err error, c echo.Context) pages.ErrorView {
+func (k *Kernel) ErrorView(err error, c echo.Context) layouts.ErrorView {
 	log := LoggerFrom(c.Request().Context(), k.Logger)
 	l := Loc(c)
 	home, toStart := k.URL(RouteHome), l.T("ui.back_to_start")
@@ -76,7 +76,7 @@ func (k *Kernel) ErrorView(err error, c echo.Context) pages.ErrorView {
 		case ae.Err != nil:
 			log.Info("request refused", "code", ae.Code, "err", ae.Err)
 		}
-		v := pages.ErrorView{Status: StatusOf(ae.Code), Heading: ae.Heading, Message: ae.Message, BackURL: ae.BackURL, BackLabel: ae.BackLabel}
+		v := layouts.ErrorView{Status: StatusOf(ae.Code), Heading: ae.Heading, Message: ae.Message, BackURL: ae.BackURL, BackLabel: ae.BackLabel}
 		if ae.Code == EUnavailable {
 			v.RetryURL = RetryURL(c) // the same page, when trying again is a GET
 		}
@@ -100,7 +100,7 @@ func (k *Kernel) ErrorView(err error, c echo.Context) pages.ErrorView {
 	}
 	var he *echo.HTTPError
 	if errors.As(err, &he) && he.Code < 500 {
-		v := pages.ErrorView{Status: he.Code, BackURL: home, BackLabel: toStart}
+		v := layouts.ErrorView{Status: he.Code, BackURL: home, BackLabel: toStart}
 		switch he.Code {
 		case http.StatusNotFound:
 			v.Heading, v.Message = l.T("ui.error.page_not_found.heading"), l.T("ui.error.page_not_found.message")
@@ -117,7 +117,7 @@ func (k *Kernel) ErrorView(err error, c echo.Context) pages.ErrorView {
 	}
 	ref, _ := c.Get(ctxRequestID).(string)
 	log.Error("unexpected error", "err", err, "reference", ref, "method", c.Request().Method, "path", c.Request().URL.Path)
-	return pages.ErrorView{
+	return layouts.ErrorView{
 		Status:    http.StatusInternalServerError,
 		Heading:   l.T("ui.error.internal.heading"),
 		Message:   l.T("ui.error.internal.message"),
