@@ -38,7 +38,7 @@ func approvalHarness(t *testing.T, mode device.Mode) *harness {
 		t.Fatal(err)
 	}
 	h.addClerk("carl", "Carl Clerk", "clerk horse battery")
-	h.srv.Kernel.Cfg.RefundApprovalAbove = approvalLimit
+	h.srv.Visits.Settings.RefundApprovalAbove = approvalLimit
 	return h
 }
 

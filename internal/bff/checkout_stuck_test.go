@@ -203,9 +203,9 @@ func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
 		t.Fatalf("given-up message %q:\n%s", m.Subject, m.Text)
 	}
 	// What is said about the money is the operator's text, word for word.
-	h.srv.Kernel.Cfg.FailedOrderPolicy = "Payments for orders we could not complete are paid back within 5 working days; the box office can help."
+	h.srv.Visits.Settings.FailedOrderPolicy = "Payments for orders we could not complete are paid back within 5 working days; the box office can help."
 	_, body = h.get(ret)
-	if got := strings.TrimSpace(h.doc(body).Find(`[data-testid="failed-policy"]`).Text()); got != h.srv.Kernel.Cfg.FailedOrderPolicy {
+	if got := strings.TrimSpace(h.doc(body).Find(`[data-testid="failed-policy"]`).Text()); got != h.srv.Visits.Settings.FailedOrderPolicy {
 		t.Fatalf("policy shown %q", got)
 	}
 	// A poll of the page after the give-up sends it to the outcome.
@@ -228,7 +228,7 @@ func TestCheckoutWatchersSurviveARestart(t *testing.T) {
 	bg, stop := context.WithCancel(context.Background())
 	t.Cleanup(stop)
 	s := h.srv
-	again, err := New(Deps{Config: s.Kernel.Cfg, Logger: s.Kernel.Logger, DB: s.db, SessionStore: h.store, Device: s.Kernel.Devices, Assets: s.Kernel.Assets,
+	again, err := New(Deps{Config: s.config, Logger: s.Kernel.Logger, DB: s.db, SessionStore: h.store, Device: s.Kernel.Devices, Assets: s.Kernel.Assets,
 		Ticketing: s.Kernel.Ticketing, Payments: s.Visits.Payments, Storage: s.storage, Now: s.Kernel.Now, Background: bg, Mail: h.mailDeps})
 	if err != nil {
 		t.Fatal(err)

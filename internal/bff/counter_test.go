@@ -134,7 +134,7 @@ func TestCounterEditPaidByCardTerminal(t *testing.T) {
 // in, and the approval is in the audit trail. Other devices: approval_test.go.
 func TestCounterRefundAboveTheLimitNeedsASupervisor(t *testing.T) {
 	h := counterHarness(t)
-	h.srv.Kernel.Cfg.RefundApprovalAbove = 500 // 5,00: removing an adult ticket refunds more
+	h.srv.Visits.Settings.RefundApprovalAbove = 500 // 5,00: removing an adult ticket refunds more
 	h.signInAs("carl", "clerk horse battery")
 	h.counterFind("100003")
 	doc := h.startEdit(t)

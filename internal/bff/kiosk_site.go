@@ -16,7 +16,7 @@ func (s *Server) newKioskFlow() *kiosk.Handler {
 		Now:      s.Kernel.Now,
 		Bookings: s.Visits.PlacedBookings,
 		SiteName: s.Kernel.Cfg.SiteName,
-		Idle:     s.Kernel.Cfg.KioskIdle,
+		Idle:     s.config.KioskIdle,
 		Limits:   kiosk.Limits{Store: s.Kernel.Limits, PerClient: visit.FindPerClient, PerBookingClient: visit.FindPerBookingClient},
 		Links: kiosk.Links{
 			Home:         s.Kernel.URL(web.RouteHome),
@@ -32,7 +32,7 @@ func (s *Server) newKioskFlow() *kiosk.Handler {
 	}
 	// The upstream hears of a collection only when the operator configured its route
 	// (-collection-path): the real ticketing API has no such operation.
-	if s.Kernel.Cfg.MarkCollectedUpstream && s.Kernel.Ticketing != nil {
+	if s.config.MarkCollectedUpstream && s.Kernel.Ticketing != nil {
 		h.Ticketing = s.Kernel.Ticketing
 	}
 	if s.Visits.Mail != nil && s.Visits.Mail.Signer != nil {

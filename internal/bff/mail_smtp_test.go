@@ -39,7 +39,7 @@ func TestCustomerMailOverSMTPTwoReplicasAndAnOutage(t *testing.T) {
 	}
 	t.Cleanup(func() { db2.Close() })
 	s := h.srv
-	replica2, err := New(Deps{Config: s.Kernel.Cfg, Logger: s.Kernel.Logger, DB: db2, SessionStore: h.store, Device: s.Kernel.Devices, Assets: s.Kernel.Assets,
+	replica2, err := New(Deps{Config: s.config, Logger: s.Kernel.Logger, DB: db2, SessionStore: h.store, Device: s.Kernel.Devices, Assets: s.Kernel.Assets,
 		Ticketing: s.Kernel.Ticketing, Payments: s.Visits.Payments, Storage: db2, Now: s.Kernel.Now, Background: context.Background(), Mail: h.mailDeps})
 	if err != nil {
 		t.Fatal(err)

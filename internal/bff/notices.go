@@ -38,7 +38,7 @@ type MailDeps struct {
 
 func (s *Server) setUpMail(d MailDeps, db *storage.DB) error {
 	m, err := notify.NewMailer(db.SQL, s.Kernel.Now, notify.MailerOptions{TicketKey: d.TicketKey, Dir: d.Dir, ShowMailbox: d.ShowMailbox, Logger: s.Kernel.Logger,
-		Order: notify.OrderWords{GiveUpAfter: checkoutflow.GiveUpAfter, WatchFor: s.Kernel.OrderWatchFor(), Policy: s.Kernel.Cfg.FailedOrderPolicy}})
+		Order: notify.OrderWords{GiveUpAfter: checkoutflow.GiveUpAfter, WatchFor: s.Visits.OrderWatchFor(), Policy: s.Visits.Settings.FailedOrderPolicy}})
 	if err != nil {
 		return fmt.Errorf("bff: %w", err)
 	}

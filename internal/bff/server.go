@@ -50,9 +50,6 @@ import (
 	"github.com/cinemabff/cinemabff/static"
 )
 
-// Config is the part of the service configuration the web layer needs (web.Config).
-type Config = web.Config
-
 // Pinger is anything that can say it is alive (the database).
 type Pinger interface {
 	Ping(ctx context.Context) error
@@ -113,6 +110,7 @@ type Deps struct {
 type Server struct {
 	Kernel   *web.Kernel
 	Visits   *visit.Visits
+	config   Config // the flows' settings are handed over from it
 	db       Pinger
 	echo     *echo.Echo
 	handler  http.Handler // echo wrapped in compression (web/compress.go)
@@ -167,9 +165,9 @@ func New(d Deps) (*Server, error) {
 		d.Languages = langs
 	}
 	k := &web.Kernel{
-		Cfg:        d.Config,
+		Cfg:        d.Config.kernelConfig(),
 		Logger:     d.Logger,
-		Sessions:   web.NewSessionManager(d.SessionStore, d.Config),
+		Sessions:   web.NewSessionManager(d.SessionStore, d.Config.kernelConfig()),
 		Langs:      d.Languages,
 		Assets:     d.Assets,
 		Now:        d.Now,
@@ -180,12 +178,13 @@ func New(d Deps) (*Server, error) {
 		Registry:   d.Registry,
 		CSRFKeys:   d.CSRFKeys,
 	}
-	v := &visit.Visits{Kernel: k, ChangePolicy: changewindow.Default(), Names: d.Names,
+	v := &visit.Visits{Kernel: k, Settings: d.Config.visitSettings(), ChangePolicy: changewindow.Default(), Names: d.Names,
 		Bookings: bookings.Reader{Source: d.Ticketing, Logger: d.Logger},
 		Payments: d.Payments, Readers: readersOf(d.Payments)}
 	s := &Server{
 		Kernel:        k,
 		Visits:        v,
+		config:        d.Config,
 		db:            d.DB,
 		storage:       d.Storage,
 		paymentMethod: cmp.Or(d.PaymentMethod, "SANDBOXPAY"),

@@ -131,7 +131,7 @@ func TestStaffPagesInGerman(t *testing.T) {
 
 	// A clerk's refund above the limit: the approval page, with German money (a supervisor's
 	// own refund needs none).
-	h.srv.Kernel.Cfg.RefundApprovalAbove = 500
+	h.srv.Visits.Settings.RefundApprovalAbove = 500
 	h.signOutStaff()
 	h.signInAs("carl", "clerk horse battery")
 	h.counterFind("100003")

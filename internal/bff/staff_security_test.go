@@ -506,7 +506,7 @@ func (h *harness) addOldSupervisor(username, name, pin string) {
 // nothing.
 func TestOldShortPINStillApprovesWithAWarning(t *testing.T) {
 	h := counterHarness(t)
-	h.srv.Kernel.Cfg.RefundApprovalAbove = 500
+	h.srv.Visits.Settings.RefundApprovalAbove = 500
 	h.addOldSupervisor("olga", "Olga Old", "2468")
 	warning := func(who, password string) string {
 		t.Helper()

@@ -106,7 +106,7 @@ func (h *Handler) completeEdit(c echo.Context) error {
 	change := h.editChange(c, e, rawNotice)
 	if balance.Cents > 0 && web.DeviceOf(c).Mode == device.Kiosk && h.Visits.HasReader(c) {
 		// A kiosk takes the card on its own reader, never on a web payment page.
-		return h.payOnReader(c, e, change, balance, cmp.Or(h.Kernel.Cfg.TenderTerminal, "CREDIT"))
+		return h.payOnReader(c, e, change, balance, cmp.Or(h.Visits.Settings.TenderTerminal, "CREDIT"))
 	}
 	if balance.Cents < 0 {
 		// Split over the booking's payments, newest first: one ledger entry per part.

@@ -122,7 +122,9 @@ func (h *Handler) refundNeedsApproval(c echo.Context, refund cinema.Money) bool 
 	return user != "" && !supervisor && refund.Cents > h.refundApprovalLimit()
 }
 
-func (h *Handler) refundApprovalLimit() int64 { return cmp.Or(h.Kernel.Cfg.RefundApprovalAbove, 5000) }
+func (h *Handler) refundApprovalLimit() int64 {
+	return cmp.Or(h.Visits.Settings.RefundApprovalAbove, 5000)
+}
 
 // refundApproval checks a supervisor's approval of a clerk's refund above the limit, before
 // any money moves. ok=true: go on (no approval needed, or approved and recorded); otherwise the

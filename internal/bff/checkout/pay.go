@@ -73,7 +73,7 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 	}
 	toPay := o.ToPay()
 	if onReader && toPay.Cents > 0 {
-		return h.payBuyOnReader(c, v, o, toPay, cmp.Or(h.Kernel.Cfg.TenderTerminal, "CREDIT"), "")
+		return h.payBuyOnReader(c, v, o, toPay, cmp.Or(h.Visits.Settings.TenderTerminal, "CREDIT"), "")
 	}
 	rec, err := st.store.Create(ctx, purchases.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
 		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: toPay.Cents, Currency: toPay.Currency, Summary: h.snapshotOf(ctx, v, o, nil)})
@@ -324,7 +324,7 @@ func (h *Handler) showBuyFailed(c echo.Context, rec purchases.Record, r purchase
 		Amount: l.Money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency})}
 	if rec.State == purchases.StateGivenUp {
 		v.GivenUp, v.Policy = true, h.failedOrderPolicyIn(l)
-		v.Outcome = l.T("checkout.failed_waited", "Window", l.Duration(h.Kernel.OrderWatchFor()))
+		v.Outcome = l.T("checkout.failed_waited", "Window", l.Duration(h.Visits.OrderWatchFor()))
 		if rec.OrderCancelled {
 			v.Outcome += " " + l.T("checkout.failed_order_cancelled")
 		} else {

@@ -23,8 +23,8 @@ const DefaultFailedOrderPolicy = "If money was taken for this order, please cont
 // failedOrderPolicyIn is the policy for a page in l's language: the operator's words as they
 // are, or the default in that language.
 func (h *Handler) failedOrderPolicyIn(l *i18n.Localizer) string {
-	if h.Kernel.Cfg.FailedOrderPolicy != "" {
-		return h.Kernel.Cfg.FailedOrderPolicy
+	if h.Visits.Settings.FailedOrderPolicy != "" {
+		return h.Visits.Settings.FailedOrderPolicy
 	}
 	return l.T("checkout.failed_policy_default")
 }
@@ -35,7 +35,7 @@ func (h *Handler) newOrderWatcher(st *purchases.Store, p *purchases.Poller) *pur
 	return &purchases.Watcher{
 		Store: st, Poller: p, Ticketing: h.Kernel.Ticketing, Background: h.Kernel.Background, Now: h.Kernel.Now,
 		Logger:   func(ctx context.Context) *slog.Logger { return web.LoggerFrom(ctx, h.Kernel.Logger) },
-		WatchFor: h.Kernel.OrderWatchFor(),
+		WatchFor: h.Visits.OrderWatchFor(),
 		Every:    WatchEvery,
 		Describe: func(d time.Duration) string { return h.Kernel.English().Duration(d) }, // the records are in English
 		OnCompleted: func(ctx context.Context, rec purchases.Record) {

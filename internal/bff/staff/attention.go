@@ -413,8 +413,8 @@ const DefaultAttentionAfter = 10 * time.Minute
 // attentionAfter is how long an order whose redirect payment is still unconfirmed waits before
 // it is on the list (Config.AttentionAfter).
 func (h *Handler) attentionAfter() time.Duration {
-	if h.Kernel.Cfg.AttentionAfter > 0 {
-		return h.Kernel.Cfg.AttentionAfter
+	if h.Visits.Settings.AttentionAfter > 0 {
+		return h.Visits.Settings.AttentionAfter
 	}
 	return DefaultAttentionAfter
 }

@@ -309,9 +309,9 @@ func (h *Handler) chosenReader(c echo.Context, name string) (readerID, problem s
 		if code == "" {
 			return "", l.T("kiosk.device_reader_code_missing"), nil
 		}
-		loc, err := h.Kernel.Cfg.ReaderLocation, error(nil)
+		loc, err := h.Visits.Settings.ReaderLocation, error(nil)
 		if loc == "" {
-			loc, err = h.Visits.Readers.EnsureLocation(ctx, h.Kernel.Cfg.SiteName, cmp.Or(h.Kernel.Cfg.ReaderCountry, "DE"))
+			loc, err = h.Visits.Readers.EnsureLocation(ctx, h.Kernel.Cfg.SiteName, cmp.Or(h.Visits.Settings.ReaderCountry, "DE"))
 		}
 		if err == nil {
 			var r upstream.Reader

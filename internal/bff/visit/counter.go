@@ -56,7 +56,7 @@ func (v *Visits) ReadCounterPayment(c echo.Context, due cinema.Money) (CounterPa
 			return p, l.T("staff.counter.no_reader"), ErrBadCounterPayment
 		}
 		p.Given, p.Reference = "", ""
-		p.Tender, p.CardType = cmp.Or(v.Kernel.Cfg.TenderTerminal, "CREDIT"), "Card reader"
+		p.Tender, p.CardType = cmp.Or(v.Settings.TenderTerminal, "CREDIT"), "Card reader"
 	case "terminal":
 		if _, supervisor := v.Kernel.StaffRole(c); !supervisor {
 			// A typed reference is checked by nobody but the person typing it: a fallback for a
@@ -72,7 +72,7 @@ func (v *Visits) ReadCounterPayment(c echo.Context, due cinema.Money) (CounterPa
 			p.Field = "reference"
 			return p, l.T("staff.counter.reference_too_long", "Max", 64), ErrBadCounterPayment
 		}
-		p.Tender, p.CardType = cmp.Or(v.Kernel.Cfg.TenderTerminal, "CREDIT"), "Card terminal"
+		p.Tender, p.CardType = cmp.Or(v.Settings.TenderTerminal, "CREDIT"), "Card terminal"
 	case "cash":
 		if p.Given != "" {
 			cents, ok := ParseCashAmount(p.Given)
@@ -89,7 +89,7 @@ func (v *Visits) ReadCounterPayment(c echo.Context, due cinema.Money) (CounterPa
 				return p, "", ErrConfirmCash
 			}
 		}
-		p.Reference, p.Tender, p.CardType = "CASH-"+strings.ToUpper(ledger.NewID()[:10]), cmp.Or(v.Kernel.Cfg.TenderCash, "CASH"), "Cash"
+		p.Reference, p.Tender, p.CardType = "CASH-"+strings.ToUpper(ledger.NewID()[:10]), cmp.Or(v.Settings.TenderCash, "CASH"), "Cash"
 	default:
 		return p, l.T("staff.counter.method_missing"), ErrBadCounterPayment
 	}

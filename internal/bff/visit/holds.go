@@ -46,22 +46,22 @@ const (
 )
 
 func (v *Visits) MaxSeatsPerVisit() int {
-	if v.Kernel.Cfg.MaxSeatsPerVisit > 0 {
-		return v.Kernel.Cfg.MaxSeatsPerVisit
+	if v.Settings.MaxSeatsPerVisit > 0 {
+		return v.Settings.MaxSeatsPerVisit
 	}
 	return defaultMaxSeatsPerVisit
 }
 
 func (v *Visits) MaxOrdersPerClient() int {
-	if v.Kernel.Cfg.MaxOrdersPerClient > 0 {
-		return v.Kernel.Cfg.MaxOrdersPerClient
+	if v.Settings.MaxOrdersPerClient > 0 {
+		return v.Settings.MaxOrdersPerClient
 	}
 	return defaultMaxOrdersPerClient
 }
 
 func (v *Visits) HoldLifetime() time.Duration {
-	if v.Kernel.Cfg.HoldLifetime > 0 {
-		return v.Kernel.Cfg.HoldLifetime
+	if v.Settings.HoldLifetime > 0 {
+		return v.Settings.HoldLifetime
 	}
 	return holds.DefaultLifetime
 }

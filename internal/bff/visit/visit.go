@@ -22,6 +22,8 @@ import (
 // Visits reads and changes the visits' server-side state; Kernel is the kernel it works over.
 type Visits struct {
 	Kernel *web.Kernel
+	// Settings are the operator's settings the flows share (settings.go).
+	Settings Settings
 	// Purchases are the purchase flow's payment records; Holds the open orders per client.
 	// Both nil without a database.
 	Purchases *checkout.Store

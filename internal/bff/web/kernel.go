@@ -15,8 +15,6 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
-	"github.com/cinemabff/cinemabff/internal/changewindow"
-	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
@@ -25,7 +23,8 @@ import (
 	"github.com/cinemabff/cinemabff/static"
 )
 
-// Config is the part of the service configuration the web layer needs.
+// Config is the part of the service configuration the kernel needs; the flows' settings are
+// the root's (bff.Config), handed to each flow.
 type Config struct {
 	SiteName        string
 	PublicURL       *url.URL // absolute; https turns on Secure cookies, __Host- names and HSTS
@@ -36,43 +35,8 @@ type Config struct {
 	// whose hosted page we redirect to after a POST.
 	FormActionOrigins []string
 	BodyLimit         string // e.g. "64K"
-	KioskIdle         time.Duration
-	// ChangeWindow is until when bookings may be changed (internal/changewindow); nil means
-	// changewindow.Default(): 30 minutes before the show.
-	ChangeWindow *changewindow.Policy
-	// OrderWatchFor is how long a redirect payment's order that never completes is checked
-	// before it is given up (cancelled upstream); 0 means 24 hours.
-	OrderWatchFor time.Duration
-	// FailedOrderPolicy is the operator's words on what happens to money taken for an order
-	// that was given up, shown as they are; "" means the catalog's default words.
-	FailedOrderPolicy string
-	// AttentionAfter is how long an order whose redirect payment is still unconfirmed waits
-	// before it is listed for staff under Needs attention; 0 means 10 minutes.
-	AttentionAfter time.Duration
-	// StaffIdle ends a staff sign-in after this long without a request (0 means 15 minutes);
-	// PasswordHashing are the argon2id parameters of staff passwords and PINs (zero: defaults).
-	StaffIdle       time.Duration
-	PasswordHashing staff.Params
-	// Seat hoarding limits (internal/bff/visit; signed-in staff are exempt): the seats one visit
-	// may hold (0 means 10), the open purchase orders of one client address across replicas (0
-	// means 3), and how long an order whose end is never seen counts (0 means 20 minutes).
-	MaxSeatsPerVisit   int
-	MaxOrdersPerClient int
-	HoldLifetime       time.Duration
-	// MarkCollectedUpstream: the operator configured the upstream's operation that marks tickets
-	// collected (-collection-path), so the kiosk calls it after printing. False (the default):
-	// collections are recorded by the site alone (tickets.Collections) and nothing is sent.
-	MarkCollectedUpstream bool
-	// Box office: the tender categories of payments taken at the counter ("" means "CREDIT"
-	// for the card terminal and "CASH"), and the refund amount in cents above which a clerk's
-	// refund, on any device, needs a supervisor's approval (0 means 5000: 50,00).
-	TenderTerminal string
-	TenderCash     string
-	// ReaderLocation is the provider's location new card readers are registered at; "": one
-	// named after the site, made in ReaderCountry ("" means DE).
-	ReaderLocation      string
-	ReaderCountry       string
-	RefundApprovalAbove int64
+	// StaffIdle ends a staff sign-in after this long without a request (0 means 15 minutes).
+	StaffIdle time.Duration
 	// ReadBudget is how long the ticketing reads of one request may take in all, from its
 	// arrival (0 means 1.5 s), so a page answers within about 2 s (budget.go); it is also how
 	// long a page waits for a money step when its request has no read deadline.
@@ -80,9 +44,6 @@ type Config struct {
 	// money, detached from the request (0 means 45 s). The root's New resolves both once.
 	ReadBudget       time.Duration
 	MoneyStepTimeout time.Duration
-	// ListingTTL is how long a cinema's listing is shared before it is read again (0 means
-	// 30 s; internal/listings).
-	ListingTTL time.Duration
 	// MetricsToken, when set, opens /metrics on the site to "Authorization: Bearer <token>";
 	// when empty /metrics on the site answers 404 (the metrics listener serves MetricsHandler).
 	MetricsToken string
@@ -157,14 +118,6 @@ func (k *Kernel) Use(e *echo.Echo) error {
 	e.HTTPErrorHandler = k.HandleError
 	k.useMiddleware(e)
 	return nil
-}
-
-// OrderWatchFor is how long an unconfirmed order is checked before it is given up.
-func (k *Kernel) OrderWatchFor() time.Duration {
-	if k.Cfg.OrderWatchFor > 0 {
-		return k.Cfg.OrderWatchFor
-	}
-	return checkout.DefaultWatchFor
 }
 
 // HasSession reports whether this browser has a server session (a visit with something in it).
