@@ -33,7 +33,7 @@ func approvalHarness(t *testing.T, mode device.Mode) *harness {
 	if mode != device.Customer {
 		h.enrol(mode)
 	}
-	if err := h.srv.Kernel.Staff.Save(context.Background(), staff.NewAccount{Username: testSupervisor, Name: testSupervisorName,
+	if err := h.srv.Visits.Staff.Save(context.Background(), staff.NewAccount{Username: testSupervisor, Name: testSupervisorName,
 		Password: testSupervisorPassword, Role: staff.Supervisor, PIN: testSupervisorPIN}); err != nil {
 		t.Fatal(err)
 	}

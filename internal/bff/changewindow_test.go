@@ -170,7 +170,7 @@ func TestCutoffFarAheadSaysUntilWhen(t *testing.T) {
 
 func signInStaff(t *testing.T, h *harness) {
 	t.Helper()
-	if err := h.srv.Kernel.Staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
+	if err := h.srv.Visits.Staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	if resp, _ := h.post("/staff/sign-in", "/staff/sign-in", url.Values{"username": {"anna"}, "password": {"correct horse battery"}}); resp.StatusCode != http.StatusSeeOther {

@@ -22,7 +22,7 @@ func counterHarness(t *testing.T) *harness {
 	t.Helper()
 	h := newHarness(t, harnessOpts{sandbox: true})
 	h.enrol(device.Counter)
-	if err := h.srv.Kernel.Staff.Save(context.Background(), staff.NewAccount{Username: testSupervisor, Name: testSupervisorName,
+	if err := h.srv.Visits.Staff.Save(context.Background(), staff.NewAccount{Username: testSupervisor, Name: testSupervisorName,
 		Password: testSupervisorPassword, Role: staff.Supervisor, PIN: testSupervisorPIN}); err != nil {
 		t.Fatal(err)
 	}

@@ -113,7 +113,7 @@ func TestCSRFAcrossSessionRenewal(t *testing.T) {
 	// posted after the sign-in ended (the account was disabled meanwhile).
 	h.signIn("anna")
 	form := h.csrfToken("/staff/sign-in")
-	if _, err := h.srv.Kernel.Staff.Disable(context.Background(), "anna"); err != nil {
+	if _, err := h.srv.Visits.Staff.Disable(context.Background(), "anna"); err != nil {
 		t.Fatal(err)
 	}
 	resp, body := h.do("POST", "/staff/sign-in", url.Values{"username": {"ben"}, "password": {testPassword}, "_csrf": {form}}, nil)

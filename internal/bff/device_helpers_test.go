@@ -24,7 +24,7 @@ const (
 // addSupervisor creates (or replaces) a supervisor account directly in the store.
 func (h *harness) addSupervisor(username, name, password string) {
 	h.t.Helper()
-	if err := h.srv.Kernel.Staff.Save(context.Background(), staff.NewAccount{Username: username, Name: name, Password: password, Role: staff.Supervisor}); err != nil {
+	if err := h.srv.Visits.Staff.Save(context.Background(), staff.NewAccount{Username: username, Name: name, Password: password, Role: staff.Supervisor}); err != nil {
 		h.t.Fatalf("add supervisor %s: %v", username, err)
 	}
 }
@@ -32,7 +32,7 @@ func (h *harness) addSupervisor(username, name, password string) {
 // addClerk creates (or replaces) a clerk account directly in the store.
 func (h *harness) addClerk(username, name, password string) {
 	h.t.Helper()
-	if err := h.srv.Kernel.Staff.Save(context.Background(), staff.NewAccount{Username: username, Name: name, Password: password, Role: staff.Clerk}); err != nil {
+	if err := h.srv.Visits.Staff.Save(context.Background(), staff.NewAccount{Username: username, Name: name, Password: password, Role: staff.Clerk}); err != nil {
 		h.t.Fatalf("add clerk %s: %v", username, err)
 	}
 }

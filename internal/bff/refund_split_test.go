@@ -332,7 +332,7 @@ func TestRefundNothingSentSaysSo(t *testing.T) {
 // TestRefundSplitAtTheCounter: staff at the counter use the same pages and get the same split.
 func TestRefundSplitAtTheCounter(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
-	if err := h.srv.Kernel.Staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
+	if err := h.srv.Visits.Staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	if resp, _ := h.post("/staff/sign-in", "/staff/sign-in", url.Values{"username": {"anna"}, "password": {"correct horse battery"}}); resp.StatusCode != http.StatusSeeOther {

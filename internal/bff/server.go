@@ -224,7 +224,8 @@ func New(d Deps) (*Server, error) {
 	if d.Storage != nil {
 		v.Ledger = ledger.New(d.Storage.SQL)
 		v.BoxOffice = boxoffice.New(d.Storage.SQL)
-		k.Staff = staff.New(d.Storage.SQL).WithParams(d.Config.PasswordHashing)
+		v.Staff = staff.New(d.Storage.SQL).WithParams(d.Config.PasswordHashing)
+		k.StaffAccounts = staffpages.SignIns{Store: v.Staff}
 		k.Enrolments = device.NewEnrolments(d.Storage.SQL, device.EnrolmentsOptions{})
 		k.Audit = audit.New(d.Storage.SQL)
 		v.Holds = holds.New(d.Storage.SQL, func() time.Time { return k.Now() })

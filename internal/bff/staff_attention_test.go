@@ -26,7 +26,7 @@ import (
 // signInStaff signs a new browser in as a staff member.
 func (h *harness) signInStaff(username, name string) {
 	h.t.Helper()
-	if err := h.srv.Kernel.Staff.Put(context.Background(), username, name, "correct horse battery"); err != nil {
+	if err := h.srv.Visits.Staff.Put(context.Background(), username, name, "correct horse battery"); err != nil {
 		h.t.Fatal(err)
 	}
 	h.client.Jar, _ = cookiejar.New(nil)
@@ -39,7 +39,7 @@ func (h *harness) signInStaff(username, name string) {
 // addApprover makes the supervisor who approves a clerk's resolve of an item about money.
 func (h *harness) addApprover() url.Values {
 	h.t.Helper()
-	if err := h.srv.Kernel.Staff.Save(context.Background(), staff.NewAccount{Username: testSupervisor, Name: testSupervisorName,
+	if err := h.srv.Visits.Staff.Save(context.Background(), staff.NewAccount{Username: testSupervisor, Name: testSupervisorName,
 		Password: testSupervisorPassword, Role: staff.Supervisor, PIN: testSupervisorPIN}); err != nil {
 		h.t.Fatal(err)
 	}

@@ -56,7 +56,7 @@ func (h *harness) postFrom(ip, path, tokenPage string, form url.Values) (*http.R
 // saveAccount creates an account with testPassword.
 func (h *harness) saveAccount(username, name string, role staff.Role, pin string) {
 	h.t.Helper()
-	if err := h.srv.Kernel.Staff.Save(context.Background(), staff.NewAccount{Username: username, Name: name, Password: testPassword, Role: role, PIN: pin}); err != nil {
+	if err := h.srv.Visits.Staff.Save(context.Background(), staff.NewAccount{Username: username, Name: name, Password: testPassword, Role: role, PIN: pin}); err != nil {
 		h.t.Fatal(err)
 	}
 }
@@ -309,7 +309,7 @@ func TestSupervisorEndsAllSessions(t *testing.T) {
 		t.Fatalf("audit rows: %q", rows)
 	}
 	// A disabled account's sign-in ends too.
-	if _, err := h.srv.Kernel.Staff.Disable(context.Background(), "anna"); err != nil {
+	if _, err := h.srv.Visits.Staff.Disable(context.Background(), "anna"); err != nil {
 		t.Fatal(err)
 	}
 	if resp, _ := h.get("/booking"); resp.StatusCode != http.StatusSeeOther {
@@ -476,7 +476,7 @@ func TestNewPINsHaveSixToEightDigits(t *testing.T) {
 	}{
 		{"1234", false}, {"12345", false}, {"123456", true}, {"1234567", true}, {"12345678", true}, {"123456789", false},
 	} {
-		err := h.srv.Kernel.Staff.Save(context.Background(), staff.NewAccount{Username: "sue", Name: "Sue Visor", Password: testPassword, Role: staff.Supervisor, PIN: tc.pin})
+		err := h.srv.Visits.Staff.Save(context.Background(), staff.NewAccount{Username: "sue", Name: "Sue Visor", Password: testPassword, Role: staff.Supervisor, PIN: tc.pin})
 		if tc.ok != (err == nil) || (!tc.ok && !errors.Is(err, staff.ErrInvalid)) {
 			t.Errorf("new PIN %q: %v, want accepted=%v", tc.pin, err, tc.ok)
 		}

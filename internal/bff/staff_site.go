@@ -22,8 +22,8 @@ func (s *Server) newStaffFlow() *staffpages.Handler {
 		},
 	}
 	// Optional stores stay nil interfaces when absent (no typed nil pointers).
-	if s.Kernel.Staff != nil {
-		h.Accounts = s.Kernel.Staff
+	if s.Visits.Staff != nil {
+		h.Accounts = s.Visits.Staff
 	}
 	if s.Kernel.Enrolments != nil {
 		h.Terminals = s.Kernel.Enrolments

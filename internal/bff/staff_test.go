@@ -10,7 +10,7 @@ import (
 
 func TestStaffLooksUpByNumberAlone(t *testing.T) {
 	h := newHarness(t, harnessOpts{sandbox: true})
-	if err := h.srv.Kernel.Staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
+	if err := h.srv.Visits.Staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	// A customer cannot look up by number alone.

@@ -60,7 +60,7 @@ func (h *Handler) signIn(c echo.Context) error {
 	if len(v.Username) > staffacct.MaxUsernameLength {
 		v.Username = v.Username[:staffacct.MaxUsernameLength]
 	}
-	if h.Kernel.Staff == nil {
+	if h.Visits.Staff == nil {
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("staff.signin.unavailable_heading"), Message: l.T("staff.signin.unavailable_text")}
 	}
 	client := ratelimit.Limit{Key: "signin:client:" + web.ClientKey(c), Rule: SignInPerClient}
@@ -73,7 +73,7 @@ func (h *Handler) signIn(c echo.Context) error {
 		v.Error = l.T("staff.signin.too_many", "Wait", l.N("common.seconds", words.WholeSeconds(wait.Seconds())))
 		return h.Kernel.Render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
 	}
-	a, err := h.Kernel.Staff.Authenticate(ctx, v.Username, c.FormValue("password"), web.ClientKey(c))
+	a, err := h.Visits.Staff.Authenticate(ctx, v.Username, c.FormValue("password"), web.ClientKey(c))
 	var locked *staffacct.LockedError
 	switch {
 	case errors.As(err, &locked):
@@ -100,7 +100,7 @@ func (h *Handler) signIn(c echo.Context) error {
 	h.Kernel.Sessions.Put(ctx, web.SessStaffName, a.Name)
 	h.Kernel.Sessions.Put(ctx, web.SessStaffEpoch, a.SessionEpoch)
 	h.Kernel.Sessions.Put(ctx, web.SessStaffSeen, time.Now().UnixMilli())
-	c.Set(web.CtxStaffAccount, a)
+	c.Set(web.CtxStaffAccount, signedIn(a))
 	h.Kernel.RecordAudit(c, audit.Entry{Actor: a.Username, Action: audit.ActionSignIn, Detail: a.Role.Label()})
 	web.LoggerFrom(ctx, h.Kernel.Logger).Info("staff signed in", "user", a.Username, "role", a.Role)
 	if msg := shortPINWarning(l, a); msg != "" {

@@ -14,10 +14,10 @@ import (
 // ApproveBy checks a supervisor's username and PIN; wrong PINs count against the PIN, never
 // against the supervisor's sign-in (internal/staff).
 func (v *Visits) ApproveBy(ctx context.Context, username, pin string) (staff.Account, error) {
-	if v.Kernel.Staff == nil {
+	if v.Staff == nil {
 		return staff.Account{}, staff.ErrBadCredentials
 	}
-	return v.Kernel.Staff.Approve(ctx, username, pin)
+	return v.Staff.Approve(ctx, username, pin)
 }
 
 // ApprovalRefusal says that an approval was refused, in l's words: the same for an unknown

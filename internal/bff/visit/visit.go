@@ -16,6 +16,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/notify"
 	"github.com/cinemabff/cinemabff/internal/seatplans"
 	"github.com/cinemabff/cinemabff/internal/settlement"
+	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -52,6 +53,9 @@ type Visits struct {
 	Settler  *settlement.Settler
 	Payments upstream.Payments
 	Readers  upstream.CardReaders
+	// Staff are the staff accounts (a supervisor's approval checks a PIN); nil without a
+	// database.
+	Staff *staff.Store
 	// BoxOffice is the register of money taken at the box office; nil without a database.
 	BoxOffice *boxoffice.Register
 	// ChangePolicy is until when bookings may be changed (internal/changewindow).

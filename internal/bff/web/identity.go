@@ -1,7 +1,7 @@
 package web
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -11,7 +11,6 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/device"
-	"github.com/cinemabff/cinemabff/internal/staff"
 )
 
 // Who is signed in on this request, in one place: the staff member's username and name, the
@@ -34,10 +33,28 @@ func (k *Kernel) SignInValue(c echo.Context, key string) string {
 	return k.Sessions.GetString(c.Request().Context(), key)
 }
 
+// StaffAccount is what the kernel knows of a staff member's account to check a sign-in.
+type StaffAccount struct {
+	Username     string
+	Name         string
+	Supervisor   bool // the account's role, whether enabled or not
+	Disabled     bool
+	SessionEpoch int64 // written into a sign-in; a sign-in with another epoch has been ended
+}
+
+// IsSupervisor reports whether a is an enabled supervisor.
+func (a StaffAccount) IsSupervisor() bool { return a.Supervisor && !a.Disabled }
+
+// StaffAccounts reads the accounts sign-ins are checked against (internal/staff, adapted by
+// the staff flow); found is false for an account that does not exist.
+type StaffAccounts interface {
+	StaffAccount(ctx context.Context, username string) (a StaffAccount, found bool, err error)
+}
+
 // SignedInStaff returns the signed-in staff member's account as checked at the start of this
 // request (enabled, session epoch current, not idle).
-func (k *Kernel) SignedInStaff(c echo.Context) (staff.Account, bool) {
-	a, ok := c.Get(CtxStaffAccount).(staff.Account)
+func (k *Kernel) SignedInStaff(c echo.Context) (StaffAccount, bool) {
+	a, ok := c.Get(CtxStaffAccount).(StaffAccount)
 	return a, ok
 }
 
@@ -47,21 +64,19 @@ func (k *Kernel) SignedInStaff(c echo.Context) (staff.Account, bool) {
 // account checkStaffSignIn read for this request, or else the account read here.
 func (k *Kernel) StaffRole(c echo.Context) (username string, supervisor bool) {
 	username = k.StaffUser(c)
-	if username == "" || k.Staff == nil {
+	if username == "" || k.StaffAccounts == nil {
 		return username, false
 	}
 	if a, ok := k.SignedInStaff(c); ok && a.Username == username {
 		return username, a.IsSupervisor()
 	}
 	ctx := c.Request().Context()
-	a, err := k.Staff.Get(ctx, username)
+	a, found, err := k.StaffAccounts.StaffAccount(ctx, username)
 	if err != nil {
-		if !errors.Is(err, staff.ErrNotFound) {
-			LoggerFrom(ctx, k.Logger).Error("staff account not readable: not treated as a supervisor", "user", username, "err", err)
-		}
+		LoggerFrom(ctx, k.Logger).Error("staff account not readable: not treated as a supervisor", "user", username, "err", err)
 		return username, false
 	}
-	return username, a.IsSupervisor()
+	return username, found && a.IsSupervisor()
 }
 
 // IsSupervisor reports whether an enabled supervisor is signed in.
@@ -94,7 +109,7 @@ const (
 	// SessStaffPINWarning asks a supervisor with a short PIN for a new one (shortPINWarning).
 	SessStaffPINWarning = "staff.pin_warning"
 
-	// CtxStaffAccount holds the staff.Account checked for this request (checkStaffSignIn).
+	// CtxStaffAccount holds the StaffAccount checked for this request (checkStaffSignIn).
 	CtxStaffAccount = "staff_account"
 )
 
@@ -116,7 +131,7 @@ func (k *Kernel) staffIdle() time.Duration {
 // number alone must not stay with the browser.
 func (k *Kernel) checkStaffSignIn(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if loaded, _ := c.Get(CtxSessionLoaded).(bool); !loaded || k.Staff == nil {
+		if loaded, _ := c.Get(CtxSessionLoaded).(bool); !loaded || k.StaffAccounts == nil {
 			return next(c)
 		}
 		ctx := c.Request().Context()
@@ -129,15 +144,16 @@ func (k *Kernel) checkStaffSignIn(next echo.HandlerFunc) echo.HandlerFunc {
 		seen := time.UnixMilli(k.Sessions.GetInt64(ctx, SessStaffSeen))
 		l := Loc(c)
 		why, notice := "", "" // why: for the log and the audit trail; notice: for the person
-		var a staff.Account
+		var a StaffAccount
 		if now.Sub(seen) > idle {
 			why = fmt.Sprintf("after %s without activity", k.English().Duration(idle))
 			notice = l.T("staff.signin.ended_idle", "Duration", l.Duration(idle))
 		} else {
+			var found bool
 			var err error
-			a, err = k.Staff.Get(ctx, user)
+			a, found, err = k.StaffAccounts.StaffAccount(ctx, user)
 			switch {
-			case errors.Is(err, staff.ErrNotFound), err == nil && a.Disabled:
+			case err == nil && (!found || a.Disabled):
 				why, notice = "because the account is no longer active", l.T("staff.signin.ended_inactive")
 			case err != nil:
 				return fmt.Errorf("check staff sign-in: %w", err)

@@ -18,7 +18,6 @@ import (
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
-	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/static"
 )
@@ -67,11 +66,11 @@ type Kernel struct {
 	// Background bounds background work started by requests (money steps); it ends at shutdown.
 	Background context.Context
 
-	Devices    *device.Store      // the device cookie
-	Enrolments *device.Enrolments // counter and kiosk enrolments; nil without a database
-	Staff      *staff.Store       // staff accounts; nil without a database
-	Audit      *audit.Store       // the audit trail; nil without a database
-	Limits     ratelimit.Store    // rate limits shared by every replica
+	Devices       *device.Store      // the device cookie
+	Enrolments    *device.Enrolments // counter and kiosk enrolments; nil without a database
+	StaffAccounts StaffAccounts      // the staff accounts sign-ins are checked against; nil without a database
+	Audit         *audit.Store       // the audit trail; nil without a database
+	Limits        ratelimit.Store    // rate limits shared by every replica
 	// ChromeHooks add each audience's part to the page frame (chrome.go), in order.
 	ChromeHooks []ChromeHook
 
