@@ -24,7 +24,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	view "github.com/cinemabff/cinemabff/views/pages/booking"
+	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // editChange is the edit e as settlement knows it, with its notice and the staff member doing
@@ -153,7 +153,7 @@ func (h *Handler) completeEdit(c echo.Context) error {
 }
 
 // changeSummary says what the edit changes, line by line.
-func changeSummary(lines []view.LineView) []visit.Change {
+func changeSummary(lines []bookingview.LineView) []visit.Change {
 	var out []visit.Change
 	for i := range lines {
 		lv := &lines[i]
@@ -361,7 +361,7 @@ func (h *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) 
 			h.Visits.ReleaseEdit(c)
 			h.Visits.ClearEdit(c)
 		}
-		return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("booking.status_title"), view.StatusPage(h.statusView(c.Request().Context(), entry)))
+		return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("booking.status_title"), bookingview.StatusPage(h.statusView(c.Request().Context(), entry)))
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && entry.AtReader():
 		return h.readerFailed(c, e, entry)
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed:
@@ -381,7 +381,7 @@ func (h *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) 
 	if v.Refresh {
 		h.kioskWaitsFor(c, entry, &v)
 	}
-	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("booking.status_title"), view.StatusPage(v))
+	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("booking.status_title"), bookingview.StatusPage(v))
 }
 
 // KioskMoneyPause is the longest a kiosk waits, on the page of a payment or refund still under
@@ -392,7 +392,7 @@ var KioskMoneyPause = 5 * time.Minute
 
 // kioskWaitsFor pauses a kiosk's idle reset while the entry's money is under way, until the
 // pause's end; past it the page stops checking by itself and says the guest may go.
-func (h *Handler) kioskWaitsFor(c echo.Context, entry ledger.Entry, v *view.PaymentStatusView) {
+func (h *Handler) kioskWaitsFor(c echo.Context, entry ledger.Entry, v *bookingview.PaymentStatusView) {
 	until := entry.CreatedAt.Add(KioskMoneyPause)
 	if web.DeviceOf(c).Mode != device.Kiosk || time.Now().Before(until) {
 		web.PauseIdleUntil(c, until) // money in motion: the kiosk does not start over yet
@@ -408,10 +408,10 @@ func (h *Handler) kioskWaitsFor(c echo.Context, entry ledger.Entry, v *view.Paym
 
 // statusView says honestly where the money is (a payment; refunds: refundStatusView), in the
 // language of ctx.
-func (h *Handler) statusView(ctx context.Context, entry ledger.Entry) view.PaymentStatusView {
+func (h *Handler) statusView(ctx context.Context, entry ledger.Entry) bookingview.PaymentStatusView {
 	l := i18n.FromContext(ctx)
 	amount := l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})
-	v := view.PaymentStatusView{Reference: entry.ID[:12], PollURL: h.Kernel.URL(web.RouteEditStatus, entry.ID), Refresh: true, Kind: components.NoticeInfo}
+	v := bookingview.PaymentStatusView{Reference: entry.ID[:12], PollURL: h.Kernel.URL(web.RouteEditStatus, entry.ID), Refresh: true, Kind: components.NoticeInfo}
 	switch {
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRedirected:
 		v.Heading, v.Body = l.T("booking.status_waiting"), l.T("booking.status_waiting_text", "Amount", amount)

@@ -19,7 +19,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	view "github.com/cinemabff/cinemabff/views/pages/booking"
+	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // startEdit puts the bound booking into edit state upstream and keeps the edit's
@@ -180,18 +180,18 @@ func (h *Handler) showEdit(c echo.Context) error {
 	if reason := h.editClosed(c, e); reason != "" && v.Notice == nil {
 		v.Notice = &components.Notice{Kind: components.NoticeError, Heading: l.T("booking.closed_heading"), Body: l.T("booking.closed_edit", "Reason", reason)}
 	}
-	return h.Kernel.Render(c, http.StatusOK, l.T("booking.edit_page_title"), view.Edit(v))
+	return h.Kernel.Render(c, http.StatusOK, l.T("booking.edit_page_title"), bookingview.Edit(v))
 }
 
 // editView is the edit page of order o; types are the session's ticket types (none: adding
 // tickets is not offered).
-func (h *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types []cinema.TicketType) view.EditView {
+func (h *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types []cinema.TicketType) bookingview.EditView {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
 	named := h.Visits.Named(ctx)
 	o, types = named.Order(o), named.TicketTypes(e.CinemaID, types)
 	ci := h.Visits.CinemaByID(ctx, e.CinemaID)
-	v := view.EditView{
+	v := bookingview.EditView{
 		BookingNumber: fmt.Sprint(e.BookingNumber),
 		FilmTitle:     e.FilmTitle,
 		Showtime:      words.Showtime(l, e.Showtime, ci),
@@ -433,7 +433,7 @@ func (h *Handler) confirmCancelEdit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("booking.cancel_changes"), view.CancelConfirm(view.CancelView{
+	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("booking.cancel_changes"), bookingview.CancelConfirm(bookingview.CancelView{
 		BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: h.Kernel.URL(web.RouteEditCancel), BackURL: h.Kernel.URL(web.RouteEdit), CSRFToken: web.CSRFToken(c),
 		Counter: h.Kernel.AtCounter(c)}))
 }

@@ -19,19 +19,19 @@ import (
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	view "github.com/cinemabff/cinemabff/views/pages/booking"
+	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // Without the cinemas the form cannot be filled in: that is the ticketing system's failure,
 // never the person's, so it comes back as an error to show instead of the form.
-func (h *Handler) findView(c echo.Context) (view.FindView, error) {
-	v := view.FindView{ActionURL: h.Kernel.URL(web.RouteFindBooking), CSRFToken: web.CSRFToken(c), Staff: h.Kernel.StaffMember(c) != ""}
+func (h *Handler) findView(c echo.Context) (bookingview.FindView, error) {
+	v := bookingview.FindView{ActionURL: h.Kernel.URL(web.RouteFindBooking), CSRFToken: web.CSRFToken(c), Staff: h.Kernel.StaffMember(c) != ""}
 	list, err := h.Visits.Cinemas(c.Request().Context())
 	if err != nil {
 		return v, h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), web.Loc(c).T("booking.try_again"))
 	}
 	for _, ci := range list {
-		v.Cinemas = append(v.Cinemas, view.Option{Value: ci.ID, Label: ci.Name})
+		v.Cinemas = append(v.Cinemas, bookingview.Option{Value: ci.ID, Label: ci.Name})
 	}
 	if web.IsKiosk(c) {
 		// A kiosk stands in one cinema, set when it was enrolled (the first one for a kiosk
@@ -67,7 +67,7 @@ func (h *Handler) showFindBooking(c echo.Context) error {
 	if msg := h.Kernel.Sessions.PopString(c.Request().Context(), web.SessStaffPINWarning); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeWarning, Heading: msg}
 	}
-	return h.Kernel.Render(c, http.StatusOK, h.findTitle(c), view.Find(v))
+	return h.Kernel.Render(c, http.StatusOK, h.findTitle(c), bookingview.Find(v))
 }
 
 // findBooking checks the booking number and e-mail against the upstream and binds the visit
@@ -90,7 +90,7 @@ func (h *Handler) findBooking(c echo.Context) error {
 	if key := c.FormValue("key"); key != "" && v.Kiosk {
 		// A key of an on-screen keypad: the form comes back with it typed, nothing is looked up.
 		v.Number, v.Email = web.ApplyKey(v.Number, v.Email, key)
-		return h.Kernel.Render(c, http.StatusOK, h.findTitle(c), view.Find(v))
+		return h.Kernel.Render(c, http.StatusOK, h.findTitle(c), bookingview.Find(v))
 	}
 	client := ratelimit.Limit{Key: "find:client:" + web.ClientKey(c), Rule: visit.FindPerClient}
 	if user := h.Kernel.StaffUser(c); v.Staff && user != "" {
@@ -164,7 +164,7 @@ func (h *Handler) findBooking(c echo.Context) error {
 			// The code is genuine (signed): say plainly that this ticket no longer counts.
 			v.Error, v.ScanError, v.Number, v.Email = "", l.T("booking.find_code_not_current"), "", keptTyped(v.Email)
 		}
-		return h.Kernel.Render(c, http.StatusNotFound, h.findTitle(c), view.Find(v))
+		return h.Kernel.Render(c, http.StatusNotFound, h.findTitle(c), bookingview.Find(v))
 	case err != nil:
 		// The ticketing system failed, not the person: the attempt does not count.
 		if gerr := ratelimit.GiveAll(ctx, h.Kernel.Limits, limits...); gerr != nil {
@@ -185,7 +185,7 @@ func (h *Handler) findBooking(c echo.Context) error {
 
 // findRefused answers a look-up that never reached the ticketing system (a malformed number,
 // an unreadable ticket code). It counts against the client: the form is no way around the limit.
-func (h *Handler) findRefused(c echo.Context, v view.FindView, msg string, client ratelimit.Limit) error {
+func (h *Handler) findRefused(c echo.Context, v bookingview.FindView, msg string, client ratelimit.Limit) error {
 	ok, wait, err := h.Kernel.Limits.Take(c.Request().Context(), client.Key, client.Rule)
 	if err != nil {
 		return err
@@ -196,7 +196,7 @@ func (h *Handler) findRefused(c echo.Context, v view.FindView, msg string, clien
 	if v.ScanError == "" {
 		v.Error = msg // a kiosk's scan says it beside the scan field
 	}
-	return h.Kernel.Render(c, http.StatusUnprocessableEntity, h.findTitle(c), view.Find(v))
+	return h.Kernel.Render(c, http.StatusUnprocessableEntity, h.findTitle(c), bookingview.Find(v))
 }
 
 // keptTyped is what a kiosk's look-up form shows again of a field after a scan: what the
@@ -234,11 +234,11 @@ func (h *Handler) readTicketCode(l *i18n.Localizer, staffLookUp bool, field stri
 	return code, ""
 }
 
-func (h *Handler) tooMany(c echo.Context, v view.FindView, seconds float64) error {
+func (h *Handler) tooMany(c echo.Context, v bookingview.FindView, seconds float64) error {
 	c.Response().Header().Set("Retry-After", strconv.Itoa(words.WholeSeconds(seconds)))
 	l := web.Loc(c)
 	v.Error = l.T("booking.find_too_many", "Wait", words.Wait(l, seconds))
-	return h.Kernel.Render(c, http.StatusTooManyRequests, h.findTitle(c), view.Find(v))
+	return h.Kernel.Render(c, http.StatusTooManyRequests, h.findTitle(c), bookingview.Find(v))
 }
 
 // forgetBooking unbinds the booking from this visit (a shared computer, the kiosk). An edit in

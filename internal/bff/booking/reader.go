@@ -12,7 +12,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/views/components"
-	view "github.com/cinemabff/cinemabff/views/pages/booking"
+	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // Paying a change on the device's card reader (the box office, the kiosk): the exact amount
@@ -69,7 +69,7 @@ func (h *Handler) cancelOnReader(c echo.Context) error {
 
 // readerStatusView says where a card-reader payment stands: the reader asking for the card
 // (with Cancel), or the change being saved once it is paid.
-func (h *Handler) readerStatusView(c echo.Context, entry ledger.Entry, v *view.PaymentStatusView) {
+func (h *Handler) readerStatusView(c echo.Context, entry ledger.Entry, v *bookingview.PaymentStatusView) {
 	l := web.Loc(c)
 	amount := l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})
 	switch entry.State {

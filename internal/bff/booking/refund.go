@@ -17,7 +17,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/views/components"
-	view "github.com/cinemabff/cinemabff/views/pages/booking"
+	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // Refunds across several payments. A negative balance goes back over the booking's external
@@ -116,16 +116,16 @@ func (h *Handler) counterFormsFor(c echo.Context) counterForms {
 // says the money is back while a part is still under way or failing. A part that falls on money
 // taken at the box office waits for the clerk to hand it back; at a counter (forms) each such
 // part has its button.
-func (h *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts []ledger.Entry, forms counterForms) view.PaymentStatusView {
+func (h *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts []ledger.Entry, forms counterForms) bookingview.PaymentStatusView {
 	l := i18n.FromContext(ctx)
 	total := l.Money(settlement.PartsTotal(parts))
-	v := view.PaymentStatusView{Reference: lead.ID[:12], PollURL: h.Kernel.URL(web.RouteEditStatus, lead.ID), Refresh: true, Kind: components.NoticeInfo,
+	v := bookingview.PaymentStatusView{Reference: lead.ID[:12], PollURL: h.Kernel.URL(web.RouteEditStatus, lead.ID), Refresh: true, Kind: components.NoticeInfo,
 		CSRFToken: forms.csrf}
 	var sent, pending, notSent, applied, atBoxOffice int
 	var handBack cinema.Money // the parts waiting to be handed back at the counter
 	retrying := false
 	for _, p := range parts {
-		pv := view.RefundPartView{Text: refundPartText(l, p)}
+		pv := bookingview.RefundPartView{Text: refundPartText(l, p)}
 		switch {
 		case settlement.PartSent(p):
 			sent++
@@ -207,7 +207,7 @@ func (h *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts
 }
 
 // statusViewFor is statusView with the parts of a refund, and the counter's forms.
-func (h *Handler) statusViewFor(c echo.Context, entry ledger.Entry) view.PaymentStatusView {
+func (h *Handler) statusViewFor(c echo.Context, entry ledger.Entry) bookingview.PaymentStatusView {
 	ctx := c.Request().Context()
 	if entry.Kind != ledger.KindRefund {
 		return h.statusView(ctx, entry)

@@ -14,7 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/seatrules"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	view "github.com/cinemabff/cinemabff/views/pages/booking"
+	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // editSeatTickets returns the order's tickets that keep or get a seat (not removed ones).
@@ -69,7 +69,7 @@ func (h *Handler) renderEditSeats(c echo.Context, status int, notice *components
 	if chosen == nil {
 		chosen = yours
 	}
-	v := view.SeatsView{Counter: h.Kernel.AtCounter(c), BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: h.Kernel.URL(web.RouteEditSeats), BackURL: h.Kernel.URL(web.RouteEdit),
+	v := bookingview.SeatsView{Counter: h.Kernel.AtCounter(c), BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: h.Kernel.URL(web.RouteEditSeats), BackURL: h.Kernel.URL(web.RouteEdit),
 		CSRFToken: web.CSRFToken(c), Count: len(tickets), Notice: notice,
 		Map: components.BuildSeatMap(plan, components.SeatMapOptions{Max: len(tickets), Yours: yours, YoursSelectable: true,
 			Chosen: chosen, Kiosk: web.IsKiosk(c), Label: l.T("booking.seat_map_label"), AsOf: h.Visits.SeatsAsOf(ctx, e.CinemaID, snap.AsOf),
@@ -78,7 +78,7 @@ func (h *Handler) renderEditSeats(c echo.Context, status int, notice *components
 		v.Show = joinShow(e.FilmTitle, words.Showtime(l, e.Showtime, h.Visits.CinemaByID(ctx, e.CinemaID)), e.Screen)
 	}
 	defer v.Map.Release() // the page is written before this returns
-	return h.Kernel.Render(c, status, l.T("booking.seats_page_title"), view.Seats(v))
+	return h.Kernel.Render(c, status, l.T("booking.seats_page_title"), bookingview.Seats(v))
 }
 
 // setEditSeats moves the order's tickets to the chosen seats (SetSelectedSeats).

@@ -15,7 +15,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	view "github.com/cinemabff/cinemabff/views/pages/booking"
+	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // requireBooking returns the booking bound to this visit, read fresh from the upstream.
@@ -44,7 +44,7 @@ func (h *Handler) showBooking(c echo.Context) error {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
 	ci := h.Visits.CinemaByID(ctx, b.CinemaID)
-	v := view.BookingView{
+	v := bookingview.BookingView{
 		Number:    fmt.Sprint(b.Number),
 		FilmTitle: b.Session.FilmTitle,
 		Showtime:  words.Showtime(l, b.Session.Showtime, ci),
@@ -56,11 +56,11 @@ func (h *Handler) showBooking(c echo.Context) error {
 		EndURL:    h.Kernel.URL(web.RouteBookingForget),
 	}
 	for _, t := range b.Tickets {
-		v.Tickets = append(v.Tickets, view.TicketRow{Description: t.Description, Seat: words.Seat(l, t.Seat), Price: l.Money(t.Price), Package: t.InPackage()})
+		v.Tickets = append(v.Tickets, bookingview.TicketRow{Description: t.Description, Seat: words.Seat(l, t.Seat), Price: l.Money(t.Price), Package: t.InPackage()})
 	}
 	for _, cc := range b.Concessions {
 		// The booking gives the unit price: the line shows quantity × unit price and its total.
-		v.Concessions = append(v.Concessions, view.TicketRow{Description: cc.Description,
+		v.Concessions = append(v.Concessions, bookingview.TicketRow{Description: cc.Description,
 			Detail: fmt.Sprintf("%d × %s", cc.Quantity, l.Money(cc.Price)), Price: l.Money(concessionTotal(cc))})
 	}
 	for _, p := range b.Payments {
@@ -103,7 +103,7 @@ func (h *Handler) showBooking(c echo.Context) error {
 			v.CalendarURL = h.Kernel.URL(web.RouteBookingCalendar)
 		}
 	}
-	return h.Kernel.Render(c, http.StatusOK, title, view.Show(v))
+	return h.Kernel.Render(c, http.StatusOK, title, bookingview.Show(v))
 }
 
 // showBookingTickets is the print view of the booking's tickets.
@@ -113,7 +113,7 @@ func (h *Handler) showBookingTickets(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	v := view.PrintView{Number: fmt.Sprint(b.Number), Tickets: h.Visits.TicketsView(ctx, b, ""), BackURL: h.Kernel.URL(web.RouteBooking),
+	v := bookingview.PrintView{Number: fmt.Sprint(b.Number), Tickets: h.Visits.TicketsView(ctx, b, ""), BackURL: h.Kernel.URL(web.RouteBooking),
 		Counter: h.Kernel.AtCounter(c)}
 	v.Tickets.Staff = v.Counter
 	if web.IsKiosk(c) {
@@ -125,7 +125,7 @@ func (h *Handler) showBookingTickets(c echo.Context) error {
 			}
 		}
 	}
-	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("booking.print_title", "Number", v.Number), view.Print(v))
+	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("booking.print_title", "Number", v.Number), bookingview.Print(v))
 }
 
 // changeWindowLine is what the booking page says about the cut-off, from the change window's
@@ -133,7 +133,7 @@ func (h *Handler) showBookingTickets(c echo.Context) error {
 // offered; once closed, why, said once here, with the actions it closes pointing to these
 // words instead of repeating them. closed is whether the cut-off has passed: the show is near
 // or under way.
-func changeWindowLine(text string, open bool, actions []view.Action) (line string, closed bool) {
+func changeWindowLine(text string, open bool, actions []bookingview.Action) (line string, closed bool) {
 	if !open {
 		for i := range actions {
 			if !actions[i].Enabled && actions[i].Reason == text {
@@ -151,9 +151,9 @@ func changeWindowLine(text string, open bool, actions []view.Action) (line strin
 }
 
 // editAction is "Change this booking", or why it cannot be done online.
-func (h *Handler) editAction(c echo.Context, b cinema.Booking, types *sessionTypes) view.Action {
+func (h *Handler) editAction(c echo.Context, b cinema.Booking, types *sessionTypes) bookingview.Action {
 	l := web.Loc(c)
-	a := view.Action{Label: l.T("booking.action_edit"), TestID: "action-edit", Shortcut: "e"}
+	a := bookingview.Action{Label: l.T("booking.action_edit"), TestID: "action-edit", Shortcut: "e"}
 	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
 		a.Label, a.URL, a.Enabled = l.T("booking.action_edit_continue"), h.Kernel.URL(web.RouteEdit), true
 		return a
@@ -172,9 +172,9 @@ func (h *Handler) editAction(c echo.Context, b cinema.Booking, types *sessionTyp
 
 // showtimeAction is "Change showtime" (move the booking to another show), or why it cannot
 // be done online. It is an edit, so the edit's rules apply.
-func (h *Handler) showtimeAction(c echo.Context, b cinema.Booking, types *sessionTypes) view.Action {
+func (h *Handler) showtimeAction(c echo.Context, b cinema.Booking, types *sessionTypes) bookingview.Action {
 	l := web.Loc(c)
-	a := view.Action{Label: l.T("showtime.action"), TestID: "action-showtime", Shortcut: "t"}
+	a := bookingview.Action{Label: l.T("showtime.action"), TestID: "action-showtime", Shortcut: "t"}
 	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
 		a.Reason = l.T("showtime.action_during_edit")
 		return a
@@ -192,9 +192,9 @@ func (h *Handler) showtimeAction(c echo.Context, b cinema.Booking, types *sessio
 }
 
 // swapAction is "Change seats" (seat swap of a paid booking), or why it cannot be done.
-func (h *Handler) swapAction(c echo.Context, b cinema.Booking) view.Action {
+func (h *Handler) swapAction(c echo.Context, b cinema.Booking) bookingview.Action {
 	l := web.Loc(c)
-	a := view.Action{Label: l.T("booking.change_seats"), TestID: "action-swap", Shortcut: "s"}
+	a := bookingview.Action{Label: l.T("booking.change_seats"), TestID: "action-swap", Shortcut: "s"}
 	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
 		a.Reason = l.T("booking.action_swap_during_edit")
 		return a

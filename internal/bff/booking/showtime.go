@@ -19,7 +19,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	view "github.com/cinemabff/cinemabff/views/pages/booking"
+	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // Changing the showtime moves a booking to another show of the same cinema inside one edit
@@ -51,7 +51,7 @@ func (h *Handler) showShowtimes(c echo.Context) error {
 	}
 	prices := h.showPrices(ctx, b, shows)
 	ci := h.Visits.CinemaByID(ctx, b.CinemaID)
-	v := view.ShowtimesView{
+	v := bookingview.ShowtimesView{
 		BookingNumber: fmt.Sprint(b.Number),
 		FilmTitle:     b.Session.FilmTitle,
 		CurrentShow:   joinShow(b.Session.FilmTitle, words.Showtime(l, b.Session.Showtime, ci), b.Session.ScreenName),
@@ -70,13 +70,13 @@ func (h *Handler) showShowtimes(c echo.Context) error {
 	// Shows are grouped by the evening they belong to, a show after midnight with the evening
 	// before, as What's on lists them.
 	today, _ := cinema.Evening(h.Kernel.Now(), ci.Location())
-	var day *view.ShowtimeDay
+	var day *bookingview.ShowtimeDay
 	shortcut := 0
 	for _, sh := range shows {
 		evening, _ := cinema.Evening(sh.Showtime, ci.Location())
 		label := l.Day(evening, today, ci.Location(), i18n.DayLong)
 		if day == nil || day.Label != label {
-			v.Days = append(v.Days, view.ShowtimeDay{Label: label})
+			v.Days = append(v.Days, bookingview.ShowtimeDay{Label: label})
 			day = &v.Days[len(v.Days)-1]
 		}
 		row := h.showtimeRow(l, b, sh, prices[sh.SessionID], ci)
@@ -86,7 +86,7 @@ func (h *Handler) showShowtimes(c echo.Context) error {
 		}
 		day.Rows = append(day.Rows, row)
 	}
-	return h.Kernel.Render(c, http.StatusOK, l.T("showtime.page_title", "Number", v.BookingNumber), view.Showtimes(v))
+	return h.Kernel.Render(c, http.StatusOK, l.T("showtime.page_title", "Number", v.BookingNumber), bookingview.Showtimes(v))
 }
 
 // requireShowtimeChange is the bound booking when its showtime may be changed now: before its
@@ -209,10 +209,10 @@ func priceParty(b cinema.Booking, types []cinema.TicketType) showPrice {
 }
 
 // showtimeRow is one show on the page.
-func (h *Handler) showtimeRow(l *i18n.Localizer, b cinema.Booking, sh cinema.Session, p showPrice, ci cinema.Cinema) view.ShowtimeRow {
+func (h *Handler) showtimeRow(l *i18n.Localizer, b cinema.Booking, sh cinema.Session, p showPrice, ci cinema.Cinema) bookingview.ShowtimeRow {
 	zone := ci.Location()
 	evening, _ := cinema.Evening(sh.Showtime, zone)
-	row := view.ShowtimeRow{
+	row := bookingview.ShowtimeRow{
 		SessionID: sh.SessionID,
 		Time:      words.ShowClock(l, sh.Showtime, zone, evening),
 		DateTime:  sh.Showtime.In(zone).Format(time.RFC3339),
@@ -354,14 +354,14 @@ func (h *Handler) renderTypeChoice(c echo.Context, b cinema.Booking, target cine
 	l := web.Loc(c)
 	ci := h.Visits.CinemaByID(ctx, b.CinemaID)
 	sold := map[string]bool{}
-	var options []view.TypeOption
+	var options []bookingview.TypeOption
 	for _, t := range types {
 		if t.Simple() {
 			sold[t.Code] = true
-			options = append(options, view.TypeOption{Code: t.Code, Label: t.Description + " · " + l.Money(t.Price)})
+			options = append(options, bookingview.TypeOption{Code: t.Code, Label: t.Description + " · " + l.Money(t.Price)})
 		}
 	}
-	v := view.TypeChoiceView{
+	v := bookingview.TypeChoiceView{
 		BookingNumber: fmt.Sprint(b.Number),
 		NewShow:       joinShow(target.FilmTitle, words.Showtime(l, target.Showtime, ci), target.ScreenName),
 		SessionID:     target.SessionID,
@@ -376,7 +376,7 @@ func (h *Handler) renderTypeChoice(c echo.Context, b cinema.Booking, target cine
 			continue
 		}
 		seen[t.TypeCode] = true
-		q := view.TypeQuestion{Field: typeChoicePrefix + t.TypeCode, Name: t.Description, Options: options}
+		q := bookingview.TypeQuestion{Field: typeChoicePrefix + t.TypeCode, Name: t.Description, Options: options}
 		if vs := form[q.Field]; len(vs) > 0 && vs[0] != "" {
 			q.Error = l.T("showtime.type_pick_again")
 		}
@@ -387,7 +387,7 @@ func (h *Handler) renderTypeChoice(c echo.Context, b cinema.Booking, target cine
 		status = http.StatusConflict
 		v.NoOptions = true
 	}
-	return h.Kernel.Render(c, status, l.T("showtime.types_title"), view.TypeChoice(v))
+	return h.Kernel.Render(c, status, l.T("showtime.types_title"), bookingview.TypeChoice(v))
 }
 
 // moveShow starts the edit that moves booking b to show target with the picked types. On a

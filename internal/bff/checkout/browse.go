@@ -18,7 +18,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	co "github.com/cinemabff/cinemabff/views/pages/checkout"
+	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
 // whatsOnDays is how many days (today included) the listing offers.
@@ -77,23 +77,23 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
 	}
 	sessions, films := listing.Day(day.Format("2006-01-02")), listing.Films
-	v := co.WhatsOnView{ActionURL: h.Kernel.URL(web.RouteWhatsOn), CinemaName: cin.Name, DayLabel: l.Day(day, today, tz, i18n.DayShort), Notice: notice}
+	v := checkoutview.WhatsOnView{ActionURL: h.Kernel.URL(web.RouteWhatsOn), CinemaName: cin.Name, DayLabel: l.Day(day, today, tz, i18n.DayShort), Notice: notice}
 	if listing.Outdated() {
 		v.AsOf = &components.Notice{Kind: components.NoticeWarning, Heading: l.T("checkout.whatson_as_of", "Time", l.Time(listing.AsOf, tz, i18n.Clock)),
 			Body: l.T("checkout.whatson_as_of_text")}
 	}
 	for _, x := range cinemas {
 		if !fixed {
-			v.Cinemas = append(v.Cinemas, co.Option{Value: x.ID, Label: x.Name, Selected: x.ID == cin.ID})
+			v.Cinemas = append(v.Cinemas, checkoutview.Option{Value: x.ID, Label: x.Name, Selected: x.ID == cin.ID})
 		}
 	}
 	v.Counter = h.Kernel.AtCounter(c)
 	for i := 0; i < whatsOnDays; i++ {
 		d := today.AddDate(0, 0, i)
 		q := url.Values{"cinema": {cin.ID}, "day": {d.Format("2006-01-02")}}
-		v.Days = append(v.Days, co.Option{Label: l.Day(d, today, tz, i18n.DayShort), URL: h.Kernel.URL(web.RouteWhatsOn) + "?" + q.Encode(), Selected: d.Equal(day)})
+		v.Days = append(v.Days, checkoutview.Option{Label: l.Day(d, today, tz, i18n.DayShort), URL: h.Kernel.URL(web.RouteWhatsOn) + "?" + q.Encode(), Selected: d.Equal(day)})
 	}
-	byFilm := map[string]*co.FilmSessions{}
+	byFilm := map[string]*checkoutview.FilmSessions{}
 	var order []string
 	// sessions are in show-time order (the listing keeps them so) and shared: not sorted here
 	for _, se := range sessions {
@@ -102,7 +102,7 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 		}
 		f := byFilm[se.FilmID]
 		if f == nil {
-			f = &co.FilmSessions{Title: se.FilmTitle}
+			f = &checkoutview.FilmSessions{Title: se.FilmTitle}
 			for _, fl := range films {
 				if fl.ID == se.FilmID {
 					f.Title, f.Rating, f.Synopsis = fl.Title, ratingWords(l, h.Visits.Named(ctx), se.CinemaID, fl.Rating), fl.Synopsis
@@ -114,7 +114,7 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 			byFilm[se.FilmID] = f
 			order = append(order, se.FilmID)
 		}
-		f.Sessions = append(f.Sessions, co.SessionLink{
+		f.Sessions = append(f.Sessions, checkoutview.SessionLink{
 			Time: words.ShowClock(l, se.Showtime, tz, day), DateTime: se.Showtime.UTC().Format(time.RFC3339),
 			Screen: se.ScreenName, Available: l.N("checkout.seats_free", se.SeatsAvailable),
 			URL: h.Kernel.URL(web.RouteBuySession, cin.ID, se.SessionID), SoldOut: se.SeatsAvailable <= 0,
@@ -131,7 +131,7 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 		}
 		v.Films = append(v.Films, f)
 	}
-	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.whatson_title"), co.WhatsOn(v))
+	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.whatson_title"), checkoutview.WhatsOn(v))
 }
 
 // findSession looks a session of a cinema up by its id.
@@ -209,11 +209,11 @@ func (h *Handler) renderTickets(c echo.Context, status int, notice *components.N
 		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
 	types = h.Visits.Named(ctx).TicketTypes(se.CinemaID, types)
-	v := co.TicketsView{Session: h.sessionHeader(ctx, se.CinemaID, se.FilmTitle, se.Showtime, se.ScreenName),
+	v := checkoutview.TicketsView{Session: h.sessionHeader(ctx, se.CinemaID, se.FilmTitle, se.Showtime, se.ScreenName),
 		ActionURL: h.Kernel.URL(web.RouteBuySession, se.CinemaID, se.SessionID), BackURL: h.Kernel.URL(web.RouteWhatsOn) + "?" + url.Values{"cinema": {se.CinemaID}}.Encode(),
 		CSRFToken: web.CSRFToken(c), Notice: notice, MaxTotal: h.Visits.SeatsPerOrder(c), Counter: h.Kernel.AtCounter(c)}
 	for _, t := range buyableTypes(types, se) {
-		row := co.TicketTypeRow{Code: t.Code, Description: t.Description, Price: l.Money(t.Price), PriceCents: t.Price.Cents,
+		row := checkoutview.TicketTypeRow{Code: t.Code, Description: t.Description, Price: l.Money(t.Price), PriceCents: t.Price.Cents,
 			Currency: t.Price.Currency, Qty: "0", Invalid: invalid[t.Code]}
 		switch {
 		case t.IsPackage || t.PackageSize > 1:
@@ -234,11 +234,11 @@ func (h *Handler) renderTickets(c echo.Context, status int, notice *components.N
 	if v.Counter {
 		title = l.T("checkout.counter.tickets_title")
 	}
-	return h.Kernel.Render(c, status, title, co.Tickets(v))
+	return h.Kernel.Render(c, status, title, checkoutview.Tickets(v))
 }
 
 // ticketsTotal is the running total of the counts typed so far, in words.
-func ticketsTotal(l *i18n.Localizer, v co.TicketsView) string {
+func ticketsTotal(l *i18n.Localizer, v checkoutview.TicketsView) string {
 	n, sum := 0, cinema.Money{}
 	for _, t := range v.Types {
 		q, err := strconv.Atoi(strings.TrimSpace(t.Qty))

@@ -25,7 +25,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	co "github.com/cinemabff/cinemabff/views/pages/checkout"
+	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
 // snapshotOf is what the purchase's record keeps of order o: its tickets named in the visit's
@@ -237,7 +237,7 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 	}
 	r := st.poller.Get(ctx, rec.UserSessionID)
-	if web.IsHTMX(c) && !r.Details.Completed && c.QueryParam(co.PollShownParam) == paymentShown(r) {
+	if web.IsHTMX(c) && !r.Details.Completed && c.QueryParam(checkoutview.PollShownParam) == paymentShown(r) {
 		// The page already shows this answer: wait (about one poll interval) for the next
 		// read of the order, so a completion shows as soon as it is read.
 		r = st.poller.Next(ctx, rec.UserSessionID, purchases.PollInterval+250*time.Millisecond)
@@ -259,7 +259,7 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 		}
 		return h.showBuyFailed(c, rec, r, self)
 	}
-	v := co.ConfirmingView{Heading: l.T("checkout.confirming_waiting"), Body: l.T("checkout.confirming_waiting_text"),
+	v := checkoutview.ConfirmingView{Heading: l.T("checkout.confirming_waiting"), Body: l.T("checkout.confirming_waiting_text"),
 		Elapsed: int(elapsed / time.Second), Max: int(GiveUpAfter / time.Second), Reference: rec.Reference()}
 	shown := paymentShown(r)
 	switch shown {
@@ -269,17 +269,17 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 		v.Body = l.T("checkout.confirming_checking_text")
 	}
 	// The poller says which words the page shows; new words go out only when they change.
-	q := url.Values{co.PollShownParam: {shown}}
+	q := url.Values{checkoutview.PollShownParam: {shown}}
 	if token != "" {
 		q.Set("token", token)
 	}
 	v.PollURL = h.Kernel.URL(web.RouteBuyReturn, rec.ID) + "?" + q.Encode()
 	if web.IsHTMX(c) {
-		return h.Kernel.Fragment(c, http.StatusOK, co.ConfirmingPoll(v, c.QueryParam(co.PollShownParam) != shown))
+		return h.Kernel.Fragment(c, http.StatusOK, checkoutview.ConfirmingPoll(v, c.QueryParam(checkoutview.PollShownParam) != shown))
 	}
 	// A payment is in progress: the kiosk does not start over until this page gives up waiting.
 	web.PauseIdleUntil(c, rec.Returned.Add(GiveUpAfter))
-	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.confirming_title"), co.Confirming(v))
+	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.confirming_title"), checkoutview.Confirming(v))
 }
 
 // paymentShown names what the waiting page says for r: "waiting", "paid" (completing) or
@@ -309,7 +309,7 @@ func (h *Handler) buyPaymentEnded(c echo.Context, rec purchases.Record) error {
 	if web.IsHTMX(c) {
 		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
 	}
-	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), co.Ended(co.EndedView{Heading: l.T("checkout.payment_not_completed"),
+	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), checkoutview.Ended(checkoutview.EndedView{Heading: l.T("checkout.payment_not_completed"),
 		Body: msg + " " + l.T("checkout.payment_ended_released"), NextURL: h.Kernel.URL(web.RouteWhatsOn), Label: l.T("checkout.see_whatson")}))
 }
 
@@ -320,7 +320,7 @@ func (h *Handler) buyPaymentEnded(c echo.Context, rec purchases.Record) error {
 func (h *Handler) showBuyFailed(c echo.Context, rec purchases.Record, r purchases.Result, self string) error {
 	l := web.Loc(c)
 	cin := h.Visits.CinemaByID(c.Request().Context(), rec.CinemaID)
-	v := co.FailedView{Reference: rec.Reference(), CheckURL: self, HomeURL: h.Kernel.URL(web.RouteHome),
+	v := checkoutview.FailedView{Reference: rec.Reference(), CheckURL: self, HomeURL: h.Kernel.URL(web.RouteHome),
 		Amount: l.Money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency})}
 	if rec.State == purchases.StateGivenUp {
 		v.GivenUp, v.Policy = true, h.failedOrderPolicyIn(l)
@@ -330,7 +330,7 @@ func (h *Handler) showBuyFailed(c echo.Context, rec purchases.Record, r purchase
 		} else {
 			v.Outcome += " " + l.T("checkout.failed_no_booking")
 		}
-		return h.Kernel.Render(c, http.StatusOK, l.T("checkout.failed_page_title"), co.Failed(v))
+		return h.Kernel.Render(c, http.StatusOK, l.T("checkout.failed_page_title"), checkoutview.Failed(v))
 	}
 	v.PaymentState = l.T("checkout.unconfirmed_no_word")
 	if r.Err == nil && r.Details.WebPayment != nil {
@@ -342,7 +342,7 @@ func (h *Handler) showBuyFailed(c echo.Context, rec purchases.Record, r purchase
 		}
 	}
 	v.CheckingUntil = l.Time(h.watchDeadline(rec), cin.Location(), i18n.DateTimeShort)
-	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.unconfirmed_page_title"), co.Failed(v))
+	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.unconfirmed_page_title"), checkoutview.Failed(v))
 }
 
 // showBuyConfirmation shows the booking from the upstream's order details and the snapshot
@@ -355,14 +355,14 @@ func (h *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) erro
 	money := func(cents int64, cur string) string {
 		return l.Money(cinema.Money{Cents: cents, Currency: cur})
 	}
-	v := co.ConfirmationView{BookingNumber: fmt.Sprint(rec.BookingNumber), Session: h.sessionHeader(ctx, rec.CinemaID, sn.FilmTitle, sn.Showtime, sn.Screen),
+	v := checkoutview.ConfirmationView{BookingNumber: fmt.Sprint(rec.BookingNumber), Session: h.sessionHeader(ctx, rec.CinemaID, sn.FilmTitle, sn.Showtime, sn.Screen),
 		CustomerName: rec.CustomerName, CustomerEmail: rec.CustomerEmail, Fees: money(sn.Fees, sn.Currency), Total: money(sn.Total, sn.Currency),
 		Kiosk: web.IsKiosk(c), Counter: h.Kernel.AtCounter(c), Reference: rec.Reference(), HomeURL: h.Kernel.URL(web.RouteHome), WhatsOnURL: h.Kernel.URL(web.RouteWhatsOn)}
 	if !v.Kiosk && !v.Counter {
 		v.CalendarURL = h.Kernel.URL(web.RouteBuyCalendar, rec.ID)
 	}
 	for _, t := range sn.Tickets {
-		v.Tickets = append(v.Tickets, co.Line{Description: t.Description, Seat: t.Seat, Amount: money(t.Cents, sn.Currency)})
+		v.Tickets = append(v.Tickets, checkoutview.Line{Description: t.Description, Seat: t.Seat, Amount: money(t.Cents, sn.Currency)})
 	}
 	v.DoneURL, v.CSRFToken = h.Kernel.URL(web.RouteVisitReset), web.CSRFToken(c)
 	paidHere := h.paidAtDevice(ctx, l, rec, sn, &v)
@@ -370,10 +370,10 @@ func (h *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) erro
 	if r.Err == nil && r.Details.Completed {
 		d := r.Details
 		if wp := d.WebPayment; wp != nil && wp.Amount.Cents > 0 && !paidHere {
-			v.Payments = append(v.Payments, co.Line{Description: l.T("checkout.card_payment"), Seat: visit.CardWords(l, wp.CardType, wp.CardNumberMasked), Amount: l.Money(wp.Amount)})
+			v.Payments = append(v.Payments, checkoutview.Line{Description: l.T("checkout.card_payment"), Seat: visit.CardWords(l, wp.CardType, wp.CardNumberMasked), Amount: l.Money(wp.Amount)})
 		}
 		for _, a := range d.AdditionalPayments {
-			v.Payments = append(v.Payments, co.Line{Description: additionalLabel(l, a.CardType), Seat: a.MaskedCardNumber, Amount: l.Money(a.Amount)})
+			v.Payments = append(v.Payments, checkoutview.Line{Description: additionalLabel(l, a.CardType), Seat: a.MaskedCardNumber, Amount: l.Money(a.Amount)})
 		}
 	} else if r.Err != nil {
 		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("order details for the confirmation", "ref", rec.ID, "err", r.Err)
@@ -393,15 +393,15 @@ func (h *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) erro
 		h.Visits.ClearBuy(c) // bought: the next visit to "what's on" starts afresh
 		h.Kernel.Sessions.Put(c.Request().Context(), visit.SessBuyDone, rec.ID)
 	}
-	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.confirmation_page_title", "Number", v.BookingNumber), co.Confirmation(v))
+	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.confirmation_page_title", "Number", v.BookingNumber), checkoutview.Confirmation(v))
 }
 
 // paidAtDevice adds to v what was taken at the counter or on a card reader (our own records:
 // the purchase's snapshot, the ledger) and reports whether anything was.
-func (h *Handler) paidAtDevice(ctx context.Context, l *i18n.Localizer, rec purchases.Record, sn purchases.Snapshot, v *co.ConfirmationView) bool {
+func (h *Handler) paidAtDevice(ctx context.Context, l *i18n.Localizer, rec purchases.Record, sn purchases.Snapshot, v *checkoutview.ConfirmationView) bool {
 	money := func(cents int64) string { return l.Money(cinema.Money{Cents: cents, Currency: rec.Currency}) }
 	if p := sn.Paid; p != nil && rec.AmountCents > 0 {
-		line := co.Line{Description: capitalized(visit.CardWords(l, p.Tender, "")), Amount: money(rec.AmountCents)}
+		line := checkoutview.Line{Description: capitalized(visit.CardWords(l, p.Tender, "")), Amount: money(rec.AmountCents)}
 		if p.Tender == "terminal" {
 			line.Seat = p.Reference
 		}
@@ -422,7 +422,7 @@ func (h *Handler) paidAtDevice(ctx context.Context, l *i18n.Localizer, rec purch
 	found := false
 	for _, e := range entries {
 		if e.Kind == ledger.KindSale && e.State == ledger.StateApplied {
-			v.Payments = append(v.Payments, co.Line{Description: l.T("checkout.card_on_reader"), Seat: visit.CardWords(l, e.CardType, e.CardMasked), Amount: money(e.AmountCents)})
+			v.Payments = append(v.Payments, checkoutview.Line{Description: l.T("checkout.card_on_reader"), Seat: visit.CardWords(l, e.CardType, e.CardMasked), Amount: money(e.AmountCents)})
 			found = true
 		}
 	}

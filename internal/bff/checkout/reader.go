@@ -17,7 +17,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/views/components"
-	co "github.com/cinemabff/cinemabff/views/pages/checkout"
+	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
 // Paying a purchase on the device's card reader (a walk-in at the counter, a guest at the
@@ -151,11 +151,11 @@ func (h *Handler) readerAnswer(c echo.Context, entry ledger.Entry, rec purchases
 			h.Visits.ClearBuy(c)
 		}
 		amount := l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})
-		return h.Kernel.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), co.Ended(co.EndedView{Heading: l.T("checkout.reader_not_booked"),
+		return h.Kernel.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), checkoutview.Ended(checkoutview.EndedView{Heading: l.T("checkout.reader_not_booked"),
 			Body: l.T("checkout.reader_not_booked_text", "Amount", amount), NextURL: h.Kernel.URL(web.RouteWhatsOn), Label: l.T("checkout.see_whatson")}))
 	}
 	amount := l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})
-	v := co.ReaderView{State: string(entry.State), Amount: amount, PollURL: h.Kernel.URL(web.RouteBuyReader, entry.ID), Counter: h.Kernel.AtCounter(c)}
+	v := checkoutview.ReaderView{State: string(entry.State), Amount: amount, PollURL: h.Kernel.URL(web.RouteBuyReader, entry.ID), Counter: h.Kernel.AtCounter(c)}
 	switch entry.State {
 	case ledger.StateCreated, ledger.StateRedirected:
 		v.Kind, v.Waiting = components.NoticeInfo, true
@@ -167,7 +167,7 @@ func (h *Handler) readerAnswer(c echo.Context, entry ledger.Entry, rec purchases
 	}
 	// Money in motion: the kiosk does not start over while the reader or the booking runs.
 	web.PauseIdleUntil(c, entry.CreatedAt.Add(readerPagePause))
-	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.reader_title"), co.ReaderPay(v))
+	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.reader_title"), checkoutview.ReaderPay(v))
 }
 
 // readerPagePause bounds how long a kiosk stays on the page of a reader payment: the reader

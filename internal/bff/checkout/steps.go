@@ -24,7 +24,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	co "github.com/cinemabff/cinemabff/views/pages/checkout"
+	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
 // seatWords is how a seat is written for people: "Row F, seat 12", "Reihe F, Platz 12".
@@ -79,12 +79,12 @@ func (h *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 		Chosen: chosen, AreaCategories: cats, Kiosk: web.IsKiosk(c), AsOf: h.Visits.SeatsAsOf(ctx, v.CinemaID, snap.AsOf),
 		Prices: words.SeatPrices(l, o.Tickets())})
 	defer m.Release() // the page is written before this returns
-	view := co.SeatsView{Session: h.buyHeader(ctx, v), ActionURL: h.Kernel.URL(web.RouteBuySeats), BackURL: h.Kernel.URL(web.RouteBuySession, v.CinemaID, v.SessionID),
+	view := checkoutview.SeatsView{Session: h.buyHeader(ctx, v), ActionURL: h.Kernel.URL(web.RouteBuySeats), BackURL: h.Kernel.URL(web.RouteBuySession, v.CinemaID, v.SessionID),
 		CSRFToken: web.CSRFToken(c), Count: count, Map: m, Notice: notice, Countdown: h.buyCountdown(c, v, o), Counter: h.Kernel.AtCounter(c)}
 	if o.Total.Cents > 0 {
 		view.Total = l.T("checkout.total_amount", "Amount", l.Money(o.Total))
 	}
-	return h.Kernel.Render(c, status, l.T("checkout.seats_title"), co.Seats(view))
+	return h.Kernel.Render(c, status, l.T("checkout.seats_title"), checkoutview.Seats(view))
 }
 
 // chooseBuySeats moves the order's tickets to the chosen seats (SetSelectedSeats).
@@ -174,10 +174,10 @@ func (h *Handler) showBuyDetails(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.renderBuyDetails(c, http.StatusOK, v, co.DetailsView{Name: v.Name, Email: v.Email})
+	return h.renderBuyDetails(c, http.StatusOK, v, checkoutview.DetailsView{Name: v.Name, Email: v.Email})
 }
 
-func (h *Handler) renderBuyDetails(c echo.Context, status int, v visit.Buy, d co.DetailsView) error {
+func (h *Handler) renderBuyDetails(c echo.Context, status int, v visit.Buy, d checkoutview.DetailsView) error {
 	o, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
 	if err != nil {
 		return h.buyEnded(c, v, err)
@@ -192,7 +192,7 @@ func (h *Handler) renderBuyDetails(c echo.Context, status int, v visit.Buy, d co
 	if d.Counter {
 		title = web.Loc(c).T("checkout.counter.details_title")
 	}
-	return h.Kernel.Render(c, status, title, co.Details(d))
+	return h.Kernel.Render(c, status, title, checkoutview.Details(d))
 }
 
 // validEmail accepts a plain address (no display name), with a dot in the domain.
@@ -219,7 +219,7 @@ func (h *Handler) saveBuyDetails(c echo.Context) error {
 	}
 	name := strings.Join(strings.Fields(c.FormValue("name")), " ")
 	email := strings.TrimSpace(c.FormValue("email"))
-	d := co.DetailsView{Name: name, Email: email}
+	d := checkoutview.DetailsView{Name: name, Email: email}
 	l := web.Loc(c)
 	counter := h.Kernel.AtCounter(c) // a walk-in customer at the box office need not give either
 	if name == "" && !counter {
@@ -246,13 +246,13 @@ func (h *Handler) saveKioskDetails(c echo.Context, v visit.Buy) error {
 	email := strings.TrimSpace(c.FormValue("email"))
 	if key := c.FormValue("key"); key != "" {
 		_, email = web.ApplyKey("", email, key)
-		return h.renderBuyDetails(c, http.StatusOK, v, co.DetailsView{Email: email})
+		return h.renderBuyDetails(c, http.StatusOK, v, checkoutview.DetailsView{Email: email})
 	}
 	if c.FormValue("skip") != "" {
 		email = ""
 	}
 	if email != "" && !validEmail(email) {
-		return h.renderBuyDetails(c, http.StatusUnprocessableEntity, v, co.DetailsView{Email: email, EmailError: web.Loc(c).T("checkout.details_email_invalid")})
+		return h.renderBuyDetails(c, http.StatusUnprocessableEntity, v, checkoutview.DetailsView{Email: email, EmailError: web.Loc(c).T("checkout.details_email_invalid")})
 	}
 	v.Email = email
 	h.Visits.SaveBuy(c, v)
@@ -294,18 +294,18 @@ func (h *Handler) renderBuySummary(c echo.Context, status int, notice *component
 	o = h.Visits.Named(ctx).Order(o) // tickets in the visitor's words
 	cin := h.Visits.CinemaByID(ctx, v.CinemaID)
 	money := l.Money
-	view := co.SummaryView{Session: h.buyHeader(ctx, v), CustomerName: v.Name, CustomerEmail: v.Email, Notice: notice,
+	view := checkoutview.SummaryView{Session: h.buyHeader(ctx, v), CustomerName: v.Name, CustomerEmail: v.Email, Notice: notice,
 		Countdown: h.buyCountdown(c, v, o), CSRFToken: web.CSRFToken(c), PayURL: h.Kernel.URL(web.RouteBuyPay), GiftCardURL: h.Kernel.URL(web.RouteBuyGiftCard),
 		LoyaltyURL: h.Kernel.URL(web.RouteBuyLoyalty), SeatsURL: h.Kernel.URL(web.RouteBuySeats), DetailsURL: h.Kernel.URL(web.RouteBuyDetails), CancelURL: h.Kernel.URL(web.RouteBuyCancel),
 		GiftCard: f.GiftCard, GiftCardError: f.GiftCardError, Loyalty: f.Loyalty, LoyaltyError: f.LoyaltyError}
 	sub := cinema.Money{Currency: o.Total.Currency}
 	for _, t := range o.Tickets() {
-		view.Tickets = append(view.Tickets, co.Line{Description: t.Description, Seat: seatWords(l, t.Seat), Amount: money(t.FinalPrice)})
+		view.Tickets = append(view.Tickets, checkoutview.Line{Description: t.Description, Seat: seatWords(l, t.Seat), Amount: money(t.FinalPrice)})
 		sub = sub.Add(t.FinalPrice)
 	}
 	view.Subtotal, view.Fees, view.Total = money(sub), money(o.BookingFee), money(o.Total)
 	for _, a := range o.AppliedPayments {
-		view.Applied = append(view.Applied, co.Line{Description: appliedLabel(l, a.Kind, a.MaskedCardNumber), Amount: money(a.Amount)})
+		view.Applied = append(view.Applied, checkoutview.Line{Description: appliedLabel(l, a.Kind, a.MaskedCardNumber), Amount: money(a.Amount)})
 	}
 	toPay := o.ToPay()
 	view.ToPay, view.NothingToPay = money(toPay), toPay.Cents <= 0
@@ -339,7 +339,7 @@ func (h *Handler) renderBuySummary(c echo.Context, status int, notice *component
 			view.UnderwayURL = view.StatusURL
 		}
 	}
-	return h.Kernel.Render(c, status, l.T("checkout.summary_title"), co.Summary(view))
+	return h.Kernel.Render(c, status, l.T("checkout.summary_title"), checkoutview.Summary(view))
 }
 
 // whoWords says whom the tickets are for and where they go, when the buyer did not give both a
@@ -498,14 +498,14 @@ func (h *Handler) confirmCancelBuy(c echo.Context) error {
 		return h.cancelRefusedWhilePaying(l, rec)
 	}
 	ctx := c.Request().Context()
-	view := co.CancelView{Session: h.buyHeader(ctx, v), ActionURL: h.Kernel.URL(web.RouteBuyCancel), BackURL: h.Kernel.URL(web.RouteBuySummary), CSRFToken: web.CSRFToken(c)}
+	view := checkoutview.CancelView{Session: h.buyHeader(ctx, v), ActionURL: h.Kernel.URL(web.RouteBuyCancel), BackURL: h.Kernel.URL(web.RouteBuySummary), CSRFToken: web.CSRFToken(c)}
 	if o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID); err == nil {
 		o = h.Visits.Named(ctx).Order(o)
 		for _, t := range o.Tickets() {
-			view.Tickets = append(view.Tickets, co.Line{Description: t.Description, Seat: seatWords(l, t.Seat), Amount: l.Money(t.FinalPrice)})
+			view.Tickets = append(view.Tickets, checkoutview.Line{Description: t.Description, Seat: seatWords(l, t.Seat), Amount: l.Money(t.FinalPrice)})
 		}
 	}
-	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.cancel_title"), co.CancelConfirm(view))
+	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.cancel_title"), checkoutview.CancelConfirm(view))
 }
 
 func (h *Handler) cancelRefusedWhilePaying(l *i18n.Localizer, rec purchases.Record) error {

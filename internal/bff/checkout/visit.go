@@ -15,7 +15,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
-	co "github.com/cinemabff/cinemabff/views/pages/checkout"
+	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
 // requireBuy returns the visit's purchase or a clear page saying there is none.
@@ -59,21 +59,21 @@ func (h *Handler) buyEnded(c echo.Context, v visit.Buy, err error) error {
 
 // sessionHeader names the showing, its time in the cinema's own time zone and in the
 // request's language.
-func (h *Handler) sessionHeader(ctx context.Context, cinemaID, film string, at time.Time, screen string) co.SessionHeader {
+func (h *Handler) sessionHeader(ctx context.Context, cinemaID, film string, at time.Time, screen string) checkoutview.SessionHeader {
 	cin := h.Visits.CinemaByID(ctx, cinemaID)
-	hd := co.SessionHeader{FilmTitle: film, Screen: screen, Cinema: cin.Name}
+	hd := checkoutview.SessionHeader{FilmTitle: film, Screen: screen, Cinema: cin.Name}
 	hd.Showtime = words.Showtime(i18n.FromContext(ctx), at, cin) // "" when not known
 	return hd
 }
 
-func (h *Handler) buyHeader(ctx context.Context, v visit.Buy) co.SessionHeader {
+func (h *Handler) buyHeader(ctx context.Context, v visit.Buy) checkoutview.SessionHeader {
 	return h.sessionHeader(ctx, v.CinemaID, v.FilmTitle, v.Showtime, v.Screen)
 }
 
 // buyCountdown is the hold countdown of the order.
-func (h *Handler) buyCountdown(c echo.Context, v visit.Buy, o cinema.Order) co.CountdownView {
+func (h *Handler) buyCountdown(c echo.Context, v visit.Buy, o cinema.Order) checkoutview.CountdownView {
 	cin := h.Visits.CinemaByID(c.Request().Context(), v.CinemaID)
-	return co.CountdownView{
+	return checkoutview.CountdownView{
 		ExpiresISO:   o.Expires.UTC().Format(time.RFC3339),
 		ExpiresLocal: web.Loc(c).Time(o.Expires, cin.Location(), i18n.Clock),
 		NowISO:       h.Kernel.Now().UTC().Format(time.RFC3339),

@@ -21,7 +21,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	page "github.com/cinemabff/cinemabff/views/pages/swap"
+	swapview "github.com/cinemabff/cinemabff/views/pages/swap"
 )
 
 // picked is what the person ticked: the tickets that move (sequence numbers) and the new
@@ -219,9 +219,9 @@ func comparePos(a, b cinema.SeatPosition) int {
 }
 
 // header is the booking's header for the swap pages, in the request's language.
-func (h *Handler) header(c echo.Context, b cinema.Booking) page.Header {
+func (h *Handler) header(c echo.Context, b cinema.Booking) swapview.Header {
 	ci := h.Visits.CinemaByID(c.Request().Context(), b.CinemaID)
-	hd := page.Header{BookingNumber: strconv.FormatInt(b.Number, 10), FilmTitle: b.Session.FilmTitle, Screen: b.Session.ScreenName}
+	hd := swapview.Header{BookingNumber: strconv.FormatInt(b.Number, 10), FilmTitle: b.Session.FilmTitle, Screen: b.Session.ScreenName}
 	hd.Showtime = words.Showtime(web.Loc(c), b.Session.Showtime, ci)
 	return hd
 }
@@ -268,14 +268,14 @@ func (h *Handler) renderWithPlan(c echo.Context, status int, b cinema.Booking, p
 	}
 	v := h.chooseView(c, b, plan, choice, notice)
 	defer v.Map.Release() // the page is written before this returns
-	return h.Site.Render(c, status, web.Loc(c).T("swap.title"), page.Choose(v))
+	return h.Site.Render(c, status, web.Loc(c).T("swap.title"), swapview.Choose(v))
 }
 
 // chooseView builds the swap page's view model (no upstream calls: the benchmark
 // measures it).
-func (h *Handler) chooseView(c echo.Context, b cinema.Booking, plan *cinema.SeatPlan, choice picked, notice *components.Notice) page.ChooseView {
+func (h *Handler) chooseView(c echo.Context, b cinema.Booking, plan *cinema.SeatPlan, choice picked, notice *components.Notice) swapview.ChooseView {
 	l := web.Loc(c)
-	v := page.ChooseView{Header: h.header(c, b), Counter: h.Site.AtCounter(c), Notice: notice, BackURL: h.Links.Booking, BackLabel: h.backLabel(c),
+	v := swapview.ChooseView{Header: h.header(c, b), Counter: h.Site.AtCounter(c), Notice: notice, BackURL: h.Links.Booking, BackLabel: h.backLabel(c),
 		ActionURL: h.url(web.RouteSwapShow, b.CinemaID, b.Number), CSRFToken: web.CSRFToken(c), Reason: visits.SwapUnavailableReason(l, b)}
 	if v.Reason == "" {
 		v.Reason = h.Visits.ChangesClosed(c, b.CinemaID, b.Session.Showtime)
@@ -333,8 +333,8 @@ func (h *Handler) chooseView(c echo.Context, b cinema.Booking, plan *cinema.Seat
 // units lists what can move: each ticket alone, the tickets of a package together. Before
 // the person has said (ticked is nil: the page's first showing) every ticket moves, the
 // usual wish; the form shown again keeps what was ticked.
-func units(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticked map[int]bool) []page.TicketUnit {
-	var out []page.TicketUnit
+func units(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticked map[int]bool) []swapview.TicketUnit {
+	var out []swapview.TicketUnit
 	done := map[int]bool{}
 	for _, t := range b.Tickets {
 		if !t.Placed() || done[t.Seq] {
@@ -351,7 +351,7 @@ func units(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticked map
 			}
 			checked = checked && (ticked == nil || ticked[m.Seq])
 		}
-		u := page.TicketUnit{Value: strings.Join(seqs, "+"), Checked: checked, Seats: len(mates), TestID: "ticket-" + strings.Join(seqs, "-")}
+		u := swapview.TicketUnit{Value: strings.Join(seqs, "+"), Checked: checked, Seats: len(mates), TestID: "ticket-" + strings.Join(seqs, "-")}
 		cat := plan.AreaCategoryName(t.Seat.AreaCategoryCode)
 		if len(mates) > 1 {
 			u.Package = true

@@ -16,7 +16,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	page "github.com/cinemabff/cinemabff/views/pages/swap"
+	swapview "github.com/cinemabff/cinemabff/views/pages/swap"
 )
 
 // showSwapConfirm shows the checked moves and asks for the go-ahead. Nothing is fetched: the
@@ -31,12 +31,12 @@ func (h *Handler) showSwapConfirm(c echo.Context) error {
 		return c.Redirect(http.StatusSeeOther, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number))
 	}
 	l := web.Loc(c)
-	cv := page.ConfirmView{Header: v.header(l), ActionURL: h.url(web.RouteSwapConfirm, bb.CinemaID, bb.Number),
+	cv := swapview.ConfirmView{Header: v.header(l), ActionURL: h.url(web.RouteSwapConfirm, bb.CinemaID, bb.Number),
 		ChangeURL: h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), CSRFToken: web.CSRFToken(c)}
 	for _, m := range v.Moves {
-		cv.Moves = append(cv.Moves, page.Move{Ticket: m.Ticket, From: m.fromText(l), To: m.toText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq)})
+		cv.Moves = append(cv.Moves, swapview.Move{Ticket: m.Ticket, From: m.fromText(l), To: m.toText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq)})
 	}
-	return h.Site.Render(c, http.StatusOK, l.T("swap.confirm_title"), page.Confirm(cv))
+	return h.Site.Render(c, http.StatusOK, l.T("swap.confirm_title"), swapview.Confirm(cv))
 }
 
 // confirmSwap sends all moves in one SwapSeats call. A refusal only the ticketing system can
@@ -117,14 +117,14 @@ func (h *Handler) showSwapDone(c echo.Context) error {
 		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
 	b := h.Visits.Named(ctx).Booking(pb.Booking)
-	dv := page.DoneView{Header: h.header(c, b), BackURL: h.Links.Booking, BackLabel: h.backLabel(c),
+	dv := swapview.DoneView{Header: h.header(c, b), BackURL: h.Links.Booking, BackLabel: h.backLabel(c),
 		Tickets: h.Visits.TicketsView(ctx, b, h.Links.BookingTickets), MailLine: h.Visits.MailLine(ctx, v.MailKey)}
 	for _, m := range v.Moves {
-		mv := page.Move{Ticket: m.Ticket, From: m.fromText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq), To: l.T("swap.new_seat_unknown")}
+		mv := swapview.Move{Ticket: m.Ticket, From: m.fromText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq), To: l.T("swap.new_seat_unknown")}
 		if t, ok := b.Ticket(m.Seq); ok && t.Seat != nil {
 			mv.To = tickets.SeatWords(l, t.Seat.RowLabel, t.Seat.Label)
 		}
 		dv.Moves = append(dv.Moves, mv)
 	}
-	return h.Site.Render(c, http.StatusOK, l.T("swap.done_title"), page.Done(dv))
+	return h.Site.Render(c, http.StatusOK, l.T("swap.done_title"), swapview.Done(dv))
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/notify"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/views/components"
-	"github.com/cinemabff/cinemabff/views/pages/booking"
+	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // WriteNotice records a notice in its own transaction (a swap, an edit without money).
@@ -157,7 +157,7 @@ func maskEmail(l *i18n.Localizer, addr string) string {
 }
 
 // NoticeLines says what an edit changes, for its message.
-func NoticeLines(lines []booking.LineView) []notify.Line {
+func NoticeLines(lines []bookingview.LineView) []notify.Line {
 	var out []notify.Line
 	for _, l := range lines {
 		n := notify.Line{Description: l.Description, Seat: l.Seat}
