@@ -15,6 +15,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/keypad"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -89,7 +90,7 @@ func (h *Handler) findBooking(c echo.Context) error {
 	l := web.Loc(c)
 	if key := c.FormValue("key"); key != "" && v.Kiosk {
 		// A key of an on-screen keypad: the form comes back with it typed, nothing is looked up.
-		v.Number, v.Email = web.ApplyKey(v.Number, v.Email, key)
+		v.Number, v.Email = keypad.ApplyKey(v.Number, v.Email, key)
 		return h.Kernel.Render(c, http.StatusOK, h.findTitle(c), bookingview.Find(v))
 	}
 	client := ratelimit.Limit{Key: "find:client:" + web.ClientKey(c), Rule: visit.FindPerClient}

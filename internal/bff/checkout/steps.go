@@ -20,6 +20,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/keypad"
 	"github.com/cinemabff/cinemabff/internal/seatrules"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -245,7 +246,7 @@ func (h *Handler) saveBuyDetails(c echo.Context) error {
 func (h *Handler) saveKioskDetails(c echo.Context, v visit.Buy) error {
 	email := strings.TrimSpace(c.FormValue("email"))
 	if key := c.FormValue("key"); key != "" {
-		_, email = web.ApplyKey("", email, key)
+		_, email = keypad.ApplyKey("", email, key)
 		return h.renderBuyDetails(c, http.StatusOK, v, checkoutview.DetailsView{Email: email})
 	}
 	if c.FormValue("skip") != "" {

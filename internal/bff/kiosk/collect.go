@@ -17,6 +17,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/keypad"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -111,7 +112,7 @@ func (h *Handler) collectTickets(c echo.Context) error {
 	if key := c.FormValue("key"); key != "" {
 		// A key of an on-screen keypad: the form comes back with it typed, nothing is looked up.
 		v.CinemaID = strings.TrimSpace(c.FormValue("cinema"))
-		v.Number, v.Email = web.ApplyKey(c.FormValue("number"), c.FormValue("email"), key)
+		v.Number, v.Email = keypad.ApplyKey(c.FormValue("number"), c.FormValue("email"), key)
 		return h.Site.Render(c, http.StatusOK, web.Loc(c).T("kiosk.collect_heading"), kioskview.Collect(v))
 	}
 	var cinemaID string
