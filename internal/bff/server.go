@@ -155,7 +155,7 @@ func New(d Deps) (*Server, error) {
 		d.Config.ReadBudget = web.DefaultReadBudget
 	}
 	if d.Config.MoneyStepTimeout <= 0 {
-		d.Config.MoneyStepTimeout = web.DefaultMoneyStepTimeout
+		d.Config.MoneyStepTimeout = visit.DefaultMoneyStepTimeout
 	}
 	if d.Languages == nil {
 		langs, err := i18n.Load(language.English)
@@ -334,7 +334,7 @@ func (s *Server) Reconcile(ctx context.Context) int { return s.Visits.Reconcile(
 
 // Wait waits until the money steps still running in the background end, or ctx does; call it
 // after the HTTP server has shut down.
-func (s *Server) Wait(ctx context.Context) error { return s.Kernel.Wait(ctx) }
+func (s *Server) Wait(ctx context.Context) error { return s.Visits.Wait(ctx) }
 
 // MetricsHandler serves the site's metrics on the metrics listener.
 func (s *Server) MetricsHandler() http.Handler { return s.Kernel.MetricsHandler() }

@@ -51,7 +51,7 @@ func (h *Handler) cancelOnReader(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	dctx, cancel := h.Kernel.Detached(ctx)
+	dctx, cancel := h.Visits.Detached(ctx)
 	entry, err = h.Visits.Settler.CancelAtReader(dctx, entry.ID)
 	cancel()
 	if errors.Is(err, settlement.ErrNotAtReader) {

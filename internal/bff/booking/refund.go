@@ -232,7 +232,7 @@ func (h *Handler) giveBackAtCounter(c echo.Context) error {
 	l := web.Loc(c)
 	status := h.Kernel.URL(web.RouteEditStatus, cmp.Or(e.Entry, part.ID))
 	// A money step: renewing the edit and recording the hand-back are not cut off halfway.
-	dctx, cancel := h.Kernel.Detached(ctx)
+	dctx, cancel := h.Visits.Detached(ctx)
 	got, err := h.Visits.Settler.GiveBackAtBoxOffice(dctx, part.ID, user)
 	cancel()
 	switch {

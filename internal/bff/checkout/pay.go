@@ -91,7 +91,7 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 	if _, err := h.Kernel.Ticketing.ResetOrderExpiry(ctx, v.UserSessionID); err != nil {
 		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("reset expiry before payment", "err", err)
 	}
-	dctx, cancel := h.Kernel.Detached(ctx) // the upstream starts taking money: never cut off halfway
+	dctx, cancel := h.Visits.Detached(ctx) // the upstream starts taking money: never cut off halfway
 	defer cancel()
 	redirectURL, err := h.Kernel.Ticketing.ExternalPaymentStarting(dctx, upstream.ExternalPaymentRequest{
 		UserSessionID: v.UserSessionID, ReturnURL: h.Kernel.AbsURL(web.RouteBuyReturn, rec.ID), PaymentMethod: h.PaymentMethod,
@@ -154,7 +154,7 @@ func (h *Handler) continuePayment(c echo.Context, rec purchases.Record) error {
 // completeWithoutRedirect books an order that gift cards or points paid in full.
 func (h *Handler) completeWithoutRedirect(c echo.Context, v visit.Buy, rec purchases.Record) error {
 	ctx := c.Request().Context()
-	dctx, cancel := h.Kernel.Detached(ctx) // the booking is made: never cut off halfway (budget.go)
+	dctx, cancel := h.Visits.Detached(ctx) // the booking is made: never cut off halfway (budget.go)
 	defer cancel()
 	d, err := h.Kernel.Ticketing.CompleteOrder(dctx, upstream.CompleteOrderRequest{UserSessionID: v.UserSessionID, CustomerName: v.Name, CustomerEmail: v.Email,
 		BookingMode: upstream.BookingModeSale, PerformPayment: true, GeneratePrintStream: true, ReturnPrintStream: true})

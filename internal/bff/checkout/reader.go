@@ -108,7 +108,7 @@ func (h *Handler) cancelBuyReader(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	dctx, cancel := h.Kernel.Detached(c.Request().Context())
+	dctx, cancel := h.Visits.Detached(c.Request().Context())
 	moved, err := h.Visits.Settler.CancelAtReader(dctx, entry.ID)
 	cancel()
 	if err != nil && !errors.Is(err, settlement.ErrNotAtReader) {

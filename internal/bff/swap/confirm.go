@@ -61,7 +61,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 		swaps[i] = upstream.SeatSwap{TicketSequenceNumber: m.Seq, NewSeat: m.To}
 	}
 	// The swap changes the booking: never cut off halfway (budget.go).
-	dctx, cancel := h.Site.Detached(ctx)
+	dctx, cancel := h.Visits.Detached(ctx)
 	err = h.Ticketing.SwapSeats(dctx, v.CinemaID, v.BookingID, swaps)
 	cancel()
 	if r, refused := upstream.SwapRefusal(err); refused || errors.Is(err, upstream.ErrSeatsUnavailable) {

@@ -14,7 +14,7 @@ import (
 // may yet be made); the status page tells the truth, and the reconciler finishes what the
 // step leaves.
 func (v *Visits) AdvanceWithin(ctx context.Context, id string) (entry ledger.Entry, done bool, err error) {
-	val, done, err := v.Kernel.MoneyStep(ctx, "entry:"+id, func(ctx context.Context) (any, error) {
+	val, done, err := v.MoneyStep(ctx, "entry:"+id, func(ctx context.Context) (any, error) {
 		return v.Settler.Advance(ctx, id)
 	})
 	if done {
@@ -28,7 +28,7 @@ func (v *Visits) AdvanceWithin(ctx context.Context, id string) (entry ledger.Ent
 // AdvanceGroupWithin is AdvanceWithin for every part of a refund; the group's step is keyed
 // by its lead entry.
 func (v *Visits) AdvanceGroupWithin(ctx context.Context, lead ledger.Entry) error {
-	_, _, err := v.Kernel.MoneyStep(ctx, "group:"+lead.ID, func(ctx context.Context) (any, error) {
+	_, _, err := v.MoneyStep(ctx, "group:"+lead.ID, func(ctx context.Context) (any, error) {
 		return v.Settler.AdvanceGroup(ctx, lead)
 	})
 	return err

@@ -18,6 +18,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/internal/upstream"
+	"golang.org/x/sync/singleflight"
 )
 
 // Visits reads and changes the visits' server-side state; Kernel is the kernel it works over.
@@ -58,6 +59,11 @@ type Visits struct {
 	Staff *staff.Store
 	// BoxOffice is the register of money taken at the box office; nil without a database.
 	BoxOffice *boxoffice.Register
+
+	// moneySteps joins a money step to the one of the same key already running; steps counts
+	// those running in the background, for Wait (moneystep.go).
+	moneySteps singleflight.Group
+	steps      stepTracker
 	// ChangePolicy is until when bookings may be changed (internal/changewindow).
 	ChangePolicy changewindow.Policy
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
-	"golang.org/x/sync/singleflight"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/device"
@@ -52,9 +51,9 @@ type Config struct {
 func (c Config) Secure() bool { return c.PublicURL != nil && c.PublicURL.Scheme == "https" }
 
 // Kernel is what every flow is built on: the configuration, the visit's session, the site's
-// languages and assets, the clock, who is signed in, the ticketing reads every page shares,
-// rendering and the page chrome, the error page, the middleware chain, the route table, the
-// audit trail and the budget of money steps. It knows no flow: a flow holds it as a named
+// languages and assets, the clock, who is signed in, the ticketing client and the read budget,
+// rendering and the page chrome (with each audience's hook), the error page, the middleware
+// chain, the route table and the audit trail. It knows no flow: a flow holds it as a named
 // field, or takes the part it uses through an interface of its own.
 type Kernel struct {
 	Cfg      Config
@@ -82,10 +81,6 @@ type Kernel struct {
 	CSRFKeys [][]byte
 
 	metrics *httpMetrics
-	// moneySteps joins a money step to the one of the same ledger entry already running;
-	// steps counts those running in the background, for Wait (budget.go).
-	moneySteps singleflight.Group
-	steps      stepTracker
 }
 
 // URL builds the path of a named route, filling its :params in order and escaping them.
