@@ -80,7 +80,7 @@ func (h *Handler) completeEdit(c echo.Context) error {
 
 	if !e.Paid || balance.Cents == 0 {
 		// No money moves, but the booking changes: the page waits for the answer rather
-		// than leave the change half-known (budget.go).
+		// than leave the change half-known (visit/moneystep.go).
 		dctx, cancel := h.Visits.Detached(ctx)
 		_, err := h.Kernel.Ticketing.CompleteEditBooking(dctx, e.UserSessionID, upstream.CompleteEditUnpaid())
 		cancel()

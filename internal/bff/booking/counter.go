@@ -61,7 +61,7 @@ func (h *Handler) showEditCounterPay(c echo.Context) error {
 // a ledger entry (with the staff member and the tender) goes straight to paid, and the settler
 // applies it with complete-edit as it does a provider's payment.
 func (h *Handler) takeEditCounterPay(c echo.Context) error {
-	user := h.Kernel.StaffUser(c) // countersOnly
+	user := h.Kernel.StaffUser(c) // CountersOnly
 	e, err := h.requireChangeableEdit(c)
 	if err != nil {
 		return err

@@ -223,7 +223,7 @@ func (h *Handler) statusViewFor(c echo.Context, entry ledger.Entry) bookingview.
 // the box office was handed back (cash from the till, or a refund on the card terminal): the
 // part is refunded, and once every part is, the change is completed with all of them.
 func (h *Handler) giveBackAtCounter(c echo.Context) error {
-	user := h.Kernel.StaffUser(c) // countersOnly
+	user := h.Kernel.StaffUser(c) // CountersOnly
 	part, e, ok, err := h.entryForVisit(c)
 	if !ok {
 		return err

@@ -46,7 +46,7 @@ func (h *Handler) showBuyCounterPay(c echo.Context) error {
 // at the counter (CompleteOrder's PaymentInfo with the counter's tender), recorded like any
 // purchase, and the confirmation shows the tickets.
 func (h *Handler) takeBuyCounterPay(c echo.Context) error {
-	user := h.Kernel.StaffUser(c) // countersOnly
+	user := h.Kernel.StaffUser(c) // CountersOnly
 	v, err := h.requireBuy(c)
 	if err != nil {
 		return err

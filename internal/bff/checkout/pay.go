@@ -154,7 +154,7 @@ func (h *Handler) continuePayment(c echo.Context, rec purchases.Record) error {
 // completeWithoutRedirect books an order that gift cards or points paid in full.
 func (h *Handler) completeWithoutRedirect(c echo.Context, v visit.Buy, rec purchases.Record) error {
 	ctx := c.Request().Context()
-	dctx, cancel := h.Visits.Detached(ctx) // the booking is made: never cut off halfway (budget.go)
+	dctx, cancel := h.Visits.Detached(ctx) // the booking is made: never cut off halfway (visit/moneystep.go)
 	defer cancel()
 	d, err := h.Kernel.Ticketing.CompleteOrder(dctx, upstream.CompleteOrderRequest{UserSessionID: v.UserSessionID, CustomerName: v.Name, CustomerEmail: v.Email,
 		BookingMode: upstream.BookingModeSale, PerformPayment: true, GeneratePrintStream: true, ReturnPrintStream: true})

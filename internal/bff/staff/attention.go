@@ -230,7 +230,7 @@ func (h *Handler) attentionItem(c echo.Context) (it attention.Item, ok bool, err
 // retryAttention is Retry: check a stuck order now, or advance a ledger entry with the
 // settler. What came of it is recorded with the staff member's username and shown.
 func (h *Handler) retryAttention(c echo.Context) error {
-	user := h.Kernel.StaffUser(c) // staffOnly
+	user := h.Kernel.StaffUser(c) // StaffOnly
 	it, ok, err := h.attentionItem(c)
 	if !ok || err != nil {
 		return err
@@ -303,7 +303,7 @@ func (h *Handler) retryAttention(c echo.Context) error {
 // about money (a payment, a refund, an order that may have been paid) is resolved by a
 // supervisor, or by a clerk with a supervisor's username and approval PIN typed in the form.
 func (h *Handler) resolveAttention(c echo.Context) error {
-	user, supervisor := h.Kernel.StaffRole(c) // staffOnly
+	user, supervisor := h.Kernel.StaffRole(c) // StaffOnly
 	note := strings.TrimSpace(c.FormValue("note"))
 	it, ok, err := h.attentionItem(c)
 	if !ok || err != nil {

@@ -138,7 +138,7 @@ func (h *Handler) showDevice(c echo.Context) error {
 // (replacing its current enrolment), or takes it out of that mode. Supervisors only: anybody
 // else is refused and nothing changes.
 func (h *Handler) saveDevice(c echo.Context) error {
-	sup := h.Kernel.StaffUser(c) // supervisorsOnly
+	sup := h.Kernel.StaffUser(c) // SupervisorsOnly
 	l := web.Loc(c)
 	mode := device.Mode(c.FormValue("mode"))
 	if !mode.Valid() {

@@ -60,7 +60,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	for i, m := range v.Moves {
 		swaps[i] = upstream.SeatSwap{TicketSequenceNumber: m.Seq, NewSeat: m.To}
 	}
-	// The swap changes the booking: never cut off halfway (budget.go).
+	// The swap changes the booking: never cut off halfway (visit/moneystep.go).
 	dctx, cancel := h.Visits.Detached(ctx)
 	err = h.Ticketing.SwapSeats(dctx, v.CinemaID, v.BookingID, swaps)
 	cancel()
