@@ -254,6 +254,7 @@ func New(d Deps) (*Server, error) {
 	e.Logger.SetOutput(discard{})
 	e.IPExtractor = ipExtractor(d.Config.TrustedProxies)
 	s.echo = e
+	k.SignInCheck = staffpages.CheckSignIn(k)
 	if err := k.Use(e); err != nil {
 		return nil, err
 	}

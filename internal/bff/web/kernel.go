@@ -72,6 +72,9 @@ type Kernel struct {
 	Limits        ratelimit.Store    // rate limits shared by every replica
 	// ChromeHooks add each audience's part to the page frame (chrome.go), in order.
 	ChromeHooks []ChromeHook
+	// SignInCheck checks a staff sign-in on every request, last in the middleware chain (the
+	// staff flow's CheckSignIn); nil checks none. Set it before Use.
+	SignInCheck echo.MiddlewareFunc
 
 	Ticketing *upstream.Client
 

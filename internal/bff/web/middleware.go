@@ -51,7 +51,9 @@ func (k *Kernel) useMiddleware(e *echo.Echo) {
 	// csrf.go: the token is checked against the visit as the request found it, before an
 	// ended staff sign-in destroys the session (the sign-in form posted then must pass).
 	e.Use(k.csrf())
-	e.Use(k.checkStaffSignIn) // idle timeout, ended sessions, disabled accounts (staff.go)
+	if k.SignInCheck != nil {
+		e.Use(k.SignInCheck) // idle timeout, ended sessions, disabled accounts
+	}
 }
 
 // dropTrailingSlash redirects /path/ to /path for good. The address is built from the escaped
