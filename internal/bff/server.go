@@ -227,7 +227,7 @@ func New(d Deps) (*Server, error) {
 		v.Staff = staff.New(d.Storage.SQL).WithParams(d.Config.PasswordHashing)
 		k.StaffAccounts = staffpages.SignIns{Store: v.Staff}
 		k.Enrolments = device.NewEnrolments(d.Storage.SQL, device.EnrolmentsOptions{})
-		k.Audit = audit.New(d.Storage.SQL)
+		v.Audit = audit.New(d.Storage.SQL)
 		v.Holds = holds.New(d.Storage.SQL, func() time.Time { return k.Now() })
 		v.Purchases = checkout.NewStore(d.Storage.SQL, k.Now)
 		sales = v.Purchases
@@ -254,7 +254,7 @@ func New(d Deps) (*Server, error) {
 	e.Logger.SetOutput(discard{})
 	e.IPExtractor = ipExtractor(d.Config.TrustedProxies)
 	s.echo = e
-	k.SignInCheck = staffpages.CheckSignIn(k)
+	k.SignInCheck = staffpages.CheckSignIn(k, v)
 	if err := k.Use(e); err != nil {
 		return nil, err
 	}

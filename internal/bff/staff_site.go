@@ -31,8 +31,8 @@ func (s *Server) newStaffFlow() *staffpages.Handler {
 	if s.Visits.Purchases != nil {
 		h.CustomerStrip = s.Visits.CustomerStrip // whom a counter serves: read from the visit's records
 	}
-	if s.Kernel.Audit != nil {
-		h.Trail = s.Kernel.Audit
+	if s.Visits.Audit != nil {
+		h.Trail = s.Visits.Audit
 	}
 	return h
 }

@@ -218,7 +218,7 @@ func (h *Handler) finishEdit(c echo.Context, e visit.Edit) error {
 		}
 	}
 	h.Visits.ClearEdit(c)
-	h.Kernel.RecordAudit(c, editAudit(ctx, h, e, audited))
+	h.Visits.RecordAudit(c, editAudit(ctx, h, e, audited))
 	h.Kernel.Sessions.Put(ctx, visit.SessChanges, strings.Join(shown, "\n"))
 	h.Visits.RememberMail(ctx, visit.EditNotice(ctx, e, nil, cinema.Money{}, cinema.Money{}).Key)
 	if web.IsKiosk(c) {

@@ -100,7 +100,7 @@ func (h *Handler) takeEditCounterPay(c echo.Context) error {
 		return err
 	}
 	if recorded {
-		h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
 			AmountCents: due.Cents, Currency: due.Currency, Detail: fmt.Sprintf("%s, reference %s, for a change to the booking", p.CardType, entry.ProviderReference)})
 	}
 	e.Entry = entry.ID
@@ -153,11 +153,11 @@ func (h *Handler) refundApproval(c echo.Context, e visit.Edit, refund cinema.Mon
 			return false, aerr
 		}
 		v.Error = visit.ApprovalRefusal(l, aerr)
-		h.Kernel.RecordAudit(c, audit.Entry{Action: actionApprovalRefused, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
+		h.Visits.RecordAudit(c, audit.Entry{Action: actionApprovalRefused, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
 			AmountCents: refund.Cents, Currency: refund.Currency, Reason: v.Reason, Detail: fmt.Sprintf("approver typed: %s (%s)", v.Approver, why)})
 		return false, h.Kernel.Render(c, http.StatusForbidden, title, pages.Approval(v))
 	}
-	h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionApproval, Actor: sup.Username, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionApproval, Actor: sup.Username, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
 		AmountCents: refund.Cents, Currency: refund.Currency, Reason: v.Reason, Detail: "refund approved for " + h.Kernel.StaffUser(c)})
 	return true, nil
 }

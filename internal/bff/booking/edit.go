@@ -454,7 +454,7 @@ func (h *Handler) cancelEdit(c echo.Context) error {
 		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteEdit), web.Loc(c).T("booking.back_to_changes"))
 	}
 	h.Visits.ClearEdit(c)
-	h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionEditCancel, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber})
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionEditCancel, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber})
 	h.Kernel.Flash(c, web.Loc(c).T("booking.cancelled"))
 	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
 }

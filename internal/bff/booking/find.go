@@ -154,7 +154,7 @@ func (h *Handler) findBooking(c echo.Context) error {
 	}
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !found:
-		h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how + ": not found"})
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how + ": not found"})
 		// One neutral answer for every wrong detail: it never says which part was wrong, so
 		// the form cannot be used to learn booking numbers or e-mail addresses.
 		v.Error = l.T("booking.find_not_found")
@@ -176,7 +176,7 @@ func (h *Handler) findBooking(c echo.Context) error {
 	if err := ratelimit.GiveAll(ctx, h.Kernel.Limits, limits...); err != nil {
 		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("give back look-up attempt", "err", err)
 	}
-	h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how})
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how})
 	if err := h.Visits.BindBooking(c, visit.Bound{CinemaID: v.CinemaID, Number: number}); err != nil {
 		return err
 	}

@@ -61,7 +61,7 @@ func (h *Handler) cancelOnReader(c echo.Context) error {
 		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteEditStatus, entry.ID), web.Loc(c).T("booking.see_status"))
 	}
 	if entry.State == ledger.StateFailed {
-		h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: entry.CinemaID, BookingNumber: entry.BookingNumber,
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: entry.CinemaID, BookingNumber: entry.BookingNumber,
 			AmountCents: 0, Currency: entry.Currency, Detail: "card reader payment cancelled, nothing taken"})
 	}
 	return h.afterSettle(c, e, entry)

@@ -243,7 +243,7 @@ func (h *Handler) giveBackAtCounter(c echo.Context) error {
 		return h.Kernel.FromUpstream(err, status, l.T("booking.see_status"))
 	}
 	if got.State == ledger.StateRefunded {
-		h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionRefund, CinemaID: got.CinemaID, BookingNumber: got.BookingNumber,
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionRefund, CinemaID: got.CinemaID, BookingNumber: got.BookingNumber,
 			AmountCents: -got.AmountCents, Currency: got.Currency, Detail: fmt.Sprintf("handed back at the counter (%s), refund part %d", got.CardType, got.RefundPart)})
 	}
 	if err := h.Visits.AdvanceGroupWithin(ctx, got); err != nil {

@@ -117,7 +117,7 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 			web.LoggerFrom(ctx, h.Kernel.Logger).Error("counter sale's payment not tied to its booking", "booking", d.BookingNumber, "err", err)
 		}
 	}
-	h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionSale, CinemaID: v.CinemaID, BookingNumber: d.BookingNumber, AmountCents: due.Cents,
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionSale, CinemaID: v.CinemaID, BookingNumber: d.BookingNumber, AmountCents: due.Cents,
 		Currency: due.Currency, Detail: fmt.Sprintf("%d tickets, %s, reference %s, sold by %s", v.Places, p.CardType, p.Reference, user)})
 	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
 }

@@ -118,7 +118,7 @@ func (h *Handler) cancelBuyReader(c echo.Context) error {
 		entry = moved
 	}
 	if entry.State == ledger.StateFailed {
-		h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: entry.CinemaID, Currency: entry.Currency,
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: entry.CinemaID, Currency: entry.Currency,
 			Detail: "card reader payment of a sale cancelled, nothing taken"})
 	}
 	return h.readerAnswer(c, entry, rec)

@@ -238,7 +238,7 @@ func (h *Handler) collectByCode(c echo.Context, v *kioskview.CollectView, raw st
 		// Signed by us, but the ticket was removed, moved to another show or given another
 		// seat since: it stands for nothing now, and prints nothing.
 		web.LoggerFrom(ctx, h.Logger).Info("kiosk: ticket code no longer current", "booking", code.BookingNumber, "line", code.Line)
-		h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: code.CinemaID, BookingNumber: code.BookingNumber,
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: code.CinemaID, BookingNumber: code.BookingNumber,
 			Detail: fmt.Sprintf("collect: ticket code of line %d no longer current, refused", code.Line)})
 		v.ScanError = l.T("kiosk.scan_changed")
 		return "", 0, nil
@@ -247,7 +247,7 @@ func (h *Handler) collectByCode(c echo.Context, v *kioskview.CollectView, raw st
 		v.ScanError = msg
 		return "", 0, nil
 	}
-	h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: code.CinemaID, BookingNumber: code.BookingNumber, Detail: "collect: by ticket code"})
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: code.CinemaID, BookingNumber: code.BookingNumber, Detail: "collect: by ticket code"})
 	return code.CinemaID, code.BookingNumber, nil
 }
 
@@ -288,7 +288,7 @@ func (h *Handler) collectByDetails(c echo.Context, v *kioskview.CollectView) (st
 	found := err == nil && (v.Staff || strings.EqualFold(strings.TrimSpace(b.CustomerEmail), addr.Address))
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !found:
-		h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: "collect: not found"})
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: "collect: not found"})
 		v.Error = l.T("kiosk.not_found")
 		return "", 0, nil
 	case err != nil:
@@ -305,7 +305,7 @@ func (h *Handler) collectByDetails(c echo.Context, v *kioskview.CollectView) (st
 		v.Error = msg
 		return "", 0, nil
 	}
-	h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: "collect: by number"})
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: "collect: by number"})
 	return v.CinemaID, number, nil
 }
 
@@ -395,7 +395,7 @@ func (h *Handler) finishCollection(c echo.Context, cv collectVisit, again bool) 
 	if again {
 		detail = "tickets printed again"
 	}
-	h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionCollect, CinemaID: cv.CinemaID, BookingNumber: cv.Number, Detail: detail})
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionCollect, CinemaID: cv.CinemaID, BookingNumber: cv.Number, Detail: detail})
 	collectInSession.Remove(ctx, h.Sessions)
 	collectedInSession.Put(ctx, h.Sessions, collectedVisit{CinemaID: cv.CinemaID, Number: cv.Number, ID: tc.ID, Again: again})
 	return web.Redirect(c, h.url(web.RouteKioskCollected))

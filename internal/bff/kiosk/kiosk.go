@@ -65,15 +65,13 @@ type Limits struct {
 	PerBookingClient ratelimit.Rule // failed look-ups of one booking number by one client
 }
 
-// Site is what the flow needs from the kernel: rendering, error pages, the audit trail, the
-// header's flash and language links, and who is signed in (*web.Kernel).
+// Site is what the flow needs from the kernel: rendering, error pages, the header's flash
+// and language links, and who is signed in (*web.Kernel).
 type Site interface {
 	// Render writes a full page in the site's frame.
 	Render(c echo.Context, status int, title string, body templ.Component) error
 	// FromUpstream turns an upstream error into a web.Error with words a person can act on.
 	FromUpstream(err error, backURL, backLabel string) error
-	// RecordAudit records what the visit did.
-	RecordAudit(c echo.Context, e audit.Entry)
 	// PopFlash takes the visit's one-time message ("" when none).
 	PopFlash(c echo.Context) string
 	// LanguageLinks are the header's language switch for this page.
@@ -86,8 +84,8 @@ type Site interface {
 	HasSession(c echo.Context) bool
 }
 
-// Visits is what the flow needs from the visit: the cinemas, the operator's names, the
-// tickets as the booking page shows them, and ending the visit (*visit.Visits).
+// Visits is what the flow needs from the visit: the cinemas, the operator's names, the audit
+// trail, the tickets as the booking page shows them, and ending the visit (*visit.Visits).
 type Visits interface {
 	// TicketsView is the booking's tickets as the booking page shows them.
 	TicketsView(ctx context.Context, b cinema.Booking, printURL string) components.TicketsView
@@ -99,6 +97,8 @@ type Visits interface {
 	Cinemas(ctx context.Context) ([]cinema.Cinema, error)
 	// Named names tickets as the operator's catalog does, in ctx's language.
 	Named(ctx context.Context) names.Namer
+	// RecordAudit records what the visit did.
+	RecordAudit(c echo.Context, e audit.Entry)
 }
 
 // Links are the pages of other flows the kiosk's pages lead to.

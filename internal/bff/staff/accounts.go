@@ -67,7 +67,7 @@ func (h *Handler) endSessions(c echo.Context) error {
 	if _, err := h.Accounts.EndSessions(ctx, a.Username); err != nil {
 		return err
 	}
-	h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionSessionsEnded, Detail: "account " + a.Username})
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionSessionsEnded, Detail: "account " + a.Username})
 	web.LoggerFrom(ctx, h.Kernel.Logger).Info("staff sessions ended", "account", a.Username, "by", h.Kernel.StaffUser(c))
 	h.Kernel.Flash(c, web.Loc(c).T("staff.accounts.sessions_ended", "Name", a.Name))
 	return web.Redirect(c, h.Kernel.URL(web.RouteStaffAccounts))
@@ -84,7 +84,7 @@ func (h *Handler) unlockAccount(c echo.Context) error {
 	if err := h.Accounts.Unlock(ctx, a.Username); err != nil {
 		return err
 	}
-	h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionAccountUnlock, Detail: "account " + a.Username})
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionAccountUnlock, Detail: "account " + a.Username})
 	h.Kernel.Flash(c, web.Loc(c).T("staff.accounts.unlocked", "Name", a.Name))
 	return web.Redirect(c, h.Kernel.URL(web.RouteStaffAccounts))
 }

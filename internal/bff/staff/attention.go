@@ -294,7 +294,7 @@ func (h *Handler) retryAttention(c echo.Context) error {
 		return err
 	}
 	web.LoggerFrom(ctx, h.Kernel.Logger).Info("needs attention: retry", "staff", user, "kind", it.Kind, "ref", it.Ref, "outcome", outcome)
-	h.Kernel.RecordAudit(c, attentionAudit(audit.ActionAttentionRetry, it, outcome))
+	h.Visits.RecordAudit(c, attentionAudit(audit.ActionAttentionRetry, it, outcome))
 	h.Kernel.Flash(c, it.Reference+": "+shown)
 	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
 }
@@ -330,7 +330,7 @@ func (h *Handler) resolveAttention(c echo.Context) error {
 				if why == "" {
 					return aerr
 				}
-				h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionApprovalRefused, Reason: note,
+				h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionApprovalRefused, Reason: note,
 					Detail: fmt.Sprintf("resolving %s %s; approver typed: %s (%s)", it.Kind, it.Reference, approver, why)})
 				msg := l.T("staff.attention.approval_needed")
 				if approver != "" {
@@ -339,7 +339,7 @@ func (h *Handler) resolveAttention(c echo.Context) error {
 				return refuse(http.StatusForbidden, msg)
 			}
 			approvedBy = sup.Username
-			h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionApproval, Actor: sup.Username, Reason: note,
+			h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionApproval, Actor: sup.Username, Reason: note,
 				Detail: fmt.Sprintf("resolving %s %s approved for %s", it.Kind, it.Reference, user)})
 		}
 	}
@@ -357,7 +357,7 @@ func (h *Handler) resolveAttention(c echo.Context) error {
 		return err
 	}
 	web.LoggerFrom(ctx, h.Kernel.Logger).Info("needs attention: resolved", "staff", user, "kind", it.Kind, "ref", it.Ref)
-	h.Kernel.RecordAudit(c, attentionAudit(audit.ActionAttentionSolved, it, note))
+	h.Visits.RecordAudit(c, attentionAudit(audit.ActionAttentionSolved, it, note))
 	h.Kernel.Flash(c, l.T("staff.attention.resolved", "Reference", it.Reference))
 	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
 }

@@ -154,7 +154,7 @@ func (h *Handler) saveDevice(c echo.Context) error {
 			e, err := h.Kernel.Enrolments.Revoke(ctx, info.Enrolment, sup)
 			switch {
 			case err == nil:
-				h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
+				h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
 			case !errors.Is(err, device.ErrAlreadyRevoked) && !errors.Is(err, device.ErrNotFound):
 				return err
 			}
@@ -193,11 +193,11 @@ func (h *Handler) saveDevice(c echo.Context) error {
 			return err
 		}
 		for _, r := range replaced {
-			h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(r)})
+			h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(r)})
 		}
 		info.Enrolment, info.Mode, info.Name, info.Language, info.ReaderID, info.CinemaID = e.ID, e.Mode, e.Name, e.Language, e.ReaderID, e.CinemaID
 		c.Set(web.DeviceKey, info) // the audit row is made on the device as enrolled now
-		h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: enrolmentDetail(e)})
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: enrolmentDetail(e)})
 	}
 	c.Set(web.DeviceKey, info) // the rest of this request sees the new mode
 	if err := h.Kernel.Devices.Write(c.Response(), c.Request(), info); err != nil {

@@ -81,10 +81,10 @@ func (h *Handler) revokeDevice(c echo.Context) error {
 	case err != nil:
 		return err
 	case e.Mode == device.Counter:
-		h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
 		h.Kernel.Flash(c, l.T("kiosk.devices_revoked_counter", "Name", e.Name))
 	default:
-		h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
 		h.Kernel.Flash(c, l.T("kiosk.devices_revoked_kiosk", "Name", e.Name))
 	}
 	return web.Redirect(c, h.Kernel.URL(web.RouteStaffDevices))
@@ -115,7 +115,7 @@ func (h *Handler) setDeviceLanguage(c echo.Context) error {
 	case err != nil:
 		return err
 	default:
-		h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: "default language changed: " + enrolmentDetail(e)})
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: "default language changed: " + enrolmentDetail(e)})
 		h.Kernel.Flash(c, l.T("kiosk.devices_language_saved", "Name", e.Name, "Language", h.deviceLanguage(l, e.Language).Label))
 	}
 	return web.Redirect(c, h.Kernel.URL(web.RouteStaffDevices))

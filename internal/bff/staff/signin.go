@@ -77,13 +77,13 @@ func (h *Handler) signIn(c echo.Context) error {
 	var locked *staffacct.LockedError
 	switch {
 	case errors.As(err, &locked):
-		h.Kernel.RecordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "account locked"})
+		h.Visits.RecordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "account locked"})
 		wait := time.Until(locked.Until)
 		c.Response().Header().Set("Retry-After", strconv.Itoa(words.WholeSeconds(wait.Seconds())))
 		v.Error = l.T("staff.signin.locked", "Wait", l.N("common.minutes", wholeMinutes(wait)))
 		return h.Kernel.Render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
 	case errors.Is(err, staffacct.ErrBadCredentials):
-		h.Kernel.RecordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "wrong username or password"})
+		h.Visits.RecordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "wrong username or password"})
 		v.Error = l.T("staff.signin.wrong")
 		return h.Kernel.Render(c, http.StatusUnauthorized, title, pages.SignIn(v))
 	case err != nil:
@@ -101,7 +101,7 @@ func (h *Handler) signIn(c echo.Context) error {
 	h.Kernel.Sessions.Put(ctx, web.SessStaffEpoch, a.SessionEpoch)
 	h.Kernel.Sessions.Put(ctx, web.SessStaffSeen, time.Now().UnixMilli())
 	c.Set(web.CtxStaffAccount, signedIn(a))
-	h.Kernel.RecordAudit(c, audit.Entry{Actor: a.Username, Action: audit.ActionSignIn, Detail: a.Role.Label()})
+	h.Visits.RecordAudit(c, audit.Entry{Actor: a.Username, Action: audit.ActionSignIn, Detail: a.Role.Label()})
 	web.LoggerFrom(ctx, h.Kernel.Logger).Info("staff signed in", "user", a.Username, "role", a.Role)
 	if msg := shortPINWarning(l, a); msg != "" {
 		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("supervisor's approval PIN is short or of unknown length", "user", a.Username, "digits", a.PINLength)
@@ -141,7 +141,7 @@ func wholeMinutes(d time.Duration) int {
 // signOut ends the visit: the staff sign-in and anything found or started through it.
 func (h *Handler) signOut(c echo.Context) error {
 	if user := h.Kernel.StaffUser(c); user != "" {
-		h.Kernel.RecordAudit(c, audit.Entry{Actor: user, Action: audit.ActionSignOut})
+		h.Visits.RecordAudit(c, audit.Entry{Actor: user, Action: audit.ActionSignOut})
 		web.LoggerFrom(c.Request().Context(), h.Kernel.Logger).Info("staff signed out", "user", user)
 	}
 	if err := h.Visits.EndVisit(c); err != nil { // releases the orders held for the customer served
@@ -164,7 +164,7 @@ func (h *Handler) nextCustomer(c echo.Context) error {
 	if err := h.Kernel.RenewSession(c); err != nil {
 		return err
 	}
-	h.Kernel.RecordAudit(c, audit.Entry{Action: audit.ActionNextCustomer, CinemaID: bb.CinemaID, BookingNumber: bb.Number})
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionNextCustomer, CinemaID: bb.CinemaID, BookingNumber: bb.Number})
 	h.Kernel.FlashSuccess(c, web.Loc(c).T("staff.counter.next_ready"))
 	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteFindBooking))
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 )
 
@@ -30,7 +31,7 @@ func staffIdle(k *web.Kernel) time.Duration {
 // account is read from the database each time, so this holds on every replica and with every
 // session store. An ended sign-in ends the whole visit, as signing out does: a booking found by
 // number alone must not stay with the browser.
-func CheckSignIn(k *web.Kernel) echo.MiddlewareFunc {
+func CheckSignIn(k *web.Kernel, v *visit.Visits) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			if loaded, _ := c.Get(web.CtxSessionLoaded).(bool); !loaded || k.StaffAccounts == nil {
@@ -74,7 +75,7 @@ func CheckSignIn(k *web.Kernel) echo.MiddlewareFunc {
 				return next(c)
 			}
 			web.LoggerFrom(ctx, k.Logger).Info("staff sign-in ended", "user", user, "why", why)
-			k.RecordAudit(c, audit.Entry{Actor: user, Action: audit.ActionSignOut, Detail: "sign-in ended " + why})
+			v.RecordAudit(c, audit.Entry{Actor: user, Action: audit.ActionSignOut, Detail: "sign-in ended " + why})
 			if err := k.Sessions.Destroy(ctx); err != nil {
 				return fmt.Errorf("end staff sign-in: %w", err)
 			}

@@ -92,7 +92,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	for _, m := range v.Moves {
 		moved = append(moved, m.From+" → "+m.ToText)
 	}
-	h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionSwap, CinemaID: v.CinemaID, BookingNumber: v.Number, Detail: strings.Join(moved, "; ")})
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionSwap, CinemaID: v.CinemaID, BookingNumber: v.Number, Detail: strings.Join(moved, "; ")})
 	v.MailKey = n.Key
 	h.Visits.RememberMail(ctx, n.Key)
 	h.save(c, visits.SessSwapDone, v)

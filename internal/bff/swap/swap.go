@@ -41,8 +41,8 @@ type Bookings interface {
 	Read(ctx context.Context, cinemaID string, number int64, also ...func(context.Context, cinema.Booking)) (bookings.Booking, error)
 }
 
-// Site is what the flow needs from the kernel: rendering, error pages, who is signed in and
-// the audit trail (*web.Kernel).
+// Site is what the flow needs from the kernel: rendering, error pages and who is signed in
+// (*web.Kernel).
 type Site interface {
 	// Render writes a full page in the site's frame.
 	Render(c echo.Context, status int, title string, body templ.Component) error
@@ -50,13 +50,11 @@ type Site interface {
 	FromUpstream(err error, backURL, backLabel string) error
 	// AtCounter reports a signed-in staff member on a box-office counter: staff words.
 	AtCounter(c echo.Context) bool
-	// RecordAudit records what the visit did.
-	RecordAudit(c echo.Context, e audit.Entry)
 }
 
 // Visits is what the flow needs from the visit: its bound booking, the change cut-off, the
-// cinemas, the operator's names, detached steps, the change notices and the tickets as the
-// booking page shows them (*visit.Visits).
+// cinemas, the operator's names, detached steps, the audit trail, the change notices and the
+// tickets as the booking page shows them (*visit.Visits).
 type Visits interface {
 	// BoundBooking is the booking the visit opened with its number and e-mail.
 	BoundBooking(c echo.Context) (visits.Bound, bool)
@@ -79,6 +77,8 @@ type Visits interface {
 	Named(ctx context.Context) names.Namer
 	// Detached is the context of a step that changes state upstream: not cut off halfway.
 	Detached(ctx context.Context) (context.Context, context.CancelFunc)
+	// RecordAudit records what the visit did.
+	RecordAudit(c echo.Context, e audit.Entry)
 }
 
 // Links are the pages of other flows the swap pages send the person back to.

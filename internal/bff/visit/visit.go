@@ -4,6 +4,7 @@
 package visit
 
 import (
+	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bookings"
 	"github.com/cinemabff/cinemabff/internal/boxoffice"
@@ -54,6 +55,8 @@ type Visits struct {
 	Settler  *settlement.Settler
 	Payments upstream.Payments
 	Readers  upstream.CardReaders
+	// Audit is the staff audit trail; nil without a database.
+	Audit *audit.Store
 	// Staff are the staff accounts (a supervisor's approval checks a PIN); nil without a
 	// database.
 	Staff *staff.Store

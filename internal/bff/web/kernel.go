@@ -13,7 +13,6 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
@@ -68,7 +67,6 @@ type Kernel struct {
 	Devices       *device.Store      // the device cookie
 	Enrolments    *device.Enrolments // counter and kiosk enrolments; nil without a database
 	StaffAccounts StaffAccounts      // the staff accounts sign-ins are checked against; nil without a database
-	Audit         *audit.Store       // the audit trail; nil without a database
 	Limits        ratelimit.Store    // rate limits shared by every replica
 	// ChromeHooks add each audience's part to the page frame (chrome.go), in order.
 	ChromeHooks []ChromeHook
