@@ -91,7 +91,7 @@ func TestSlowUpstreamPostChangesNothing(t *testing.T) {
 		t.Errorf("a retry link on a POST's page: it would GET a form's address")
 	}
 	h.SB.Faults().Clear()
-	b, err := h.Srv.Ticketing.GetSingleBooking(context.Background(), "0001", bfftest.BkPaid2)
+	b, err := h.Srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", bfftest.BkPaid2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func TestSlowMoneyStepIsHandedOn(t *testing.T) {
 	if e.State != ledger.StateApplied {
 		t.Fatalf("entry left in %s (last error %q)", e.State, e.LastError)
 	}
-	b, err := h.Srv.Ticketing.GetSingleBooking(context.Background(), "0001", bfftest.BkPaid2)
+	b, err := h.Srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", bfftest.BkPaid2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +256,7 @@ func TestBudgetSeatMapReadsRunConcurrently(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	h.Find(bfftest.BkPaid2)
 	h.StartEdit(t)
-	b, err := h.Srv.Ticketing.GetSingleBooking(context.Background(), "0001", bfftest.BkPaid2)
+	b, err := h.Srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", bfftest.BkPaid2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +266,7 @@ func TestBudgetSeatMapReadsRunConcurrently(t *testing.T) {
 	before := h.SB.Calls("SeatPlan")
 	best := time.Hour
 	for range 3 { // the best of three, so one stall of a shared machine does not decide
-		h.Srv.SeatPlans.Invalidate("0001", b.SessionID()) // not kept: read with the order
+		h.Srv.Visits.SeatPlans.Invalidate("0001", b.SessionID()) // not kept: read with the order
 		start := time.Now()
 		doc := h.Page("/booking/edit/seats", http.StatusOK)
 		best = min(best, time.Since(start))
@@ -388,11 +388,11 @@ func TestSeatMapPageDoesNotWaitForThePlanOfAFailedOrder(t *testing.T) {
 		Breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
 	h.Find(bfftest.BkPaid2)
 	h.StartEdit(t)
-	b, err := h.Srv.Ticketing.GetSingleBooking(context.Background(), "0001", bfftest.BkPaid2)
+	b, err := h.Srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", bfftest.BkPaid2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.Srv.SeatPlans.Invalidate("0001", b.SessionID())
+	h.Srv.Visits.SeatPlans.Invalidate("0001", b.SessionID())
 	bfftest.MustFault(h, sandbox.Fault{Operation: "SeatPlan", Latency: sandbox.Duration(3 * time.Second)})
 	bfftest.MustFault(h, sandbox.Fault{Operation: "GetOrder", HTTPStatus: http.StatusInternalServerError})
 	t.Cleanup(h.SB.Faults().Clear)

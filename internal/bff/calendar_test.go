@@ -31,7 +31,7 @@ func TestBookingCalendar(t *testing.T) {
 		t.Fatalf("Add to calendar link %q %q", href, link.Text())
 	}
 	before := h.GetCalendar(t, "/booking/calendar.ics", bfftest.BkPaid2)
-	b, err := h.Srv.ReadBooking(ctx, "0001", bfftest.BkPaid2)
+	b, err := h.Srv.Visits.ReadBooking(ctx, "0001", bfftest.BkPaid2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestBookingCalendar(t *testing.T) {
 	if bfftest.Sequence(t, sent) <= bfftest.Sequence(t, before) {
 		t.Errorf("the update's SEQUENCE %d is not above the page's %d", bfftest.Sequence(t, sent), bfftest.Sequence(t, before))
 	}
-	after, err := h.Srv.ReadBooking(ctx, "0001", bfftest.BkPaid2)
+	after, err := h.Srv.Visits.ReadBooking(ctx, "0001", bfftest.BkPaid2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestPurchaseCalendar(t *testing.T) {
 		t.Fatalf("Add to calendar link %q", href)
 	}
 	page := h.GetCalendar(t, href, number)
-	b, err := h.Srv.ReadBooking(context.Background(), "0001", number)
+	b, err := h.Srv.Visits.ReadBooking(context.Background(), "0001", number)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ func (s *Server) livez(c echo.Context) error {
 func (s *Server) readyz(c echo.Context) error {
 	if s.DB != nil {
 		if err := s.DB.Ping(c.Request().Context()); err != nil {
-			web.LoggerFrom(c.Request().Context(), s.Logger).Warn("not ready: database", "err", err)
+			web.LoggerFrom(c.Request().Context(), s.Kernel.Logger).Warn("not ready: database", "err", err)
 			return c.String(http.StatusServiceUnavailable, "database: unavailable\n")
 		}
 	}
@@ -29,5 +29,5 @@ func (s *Server) readyz(c echo.Context) error {
 }
 
 func (s *Server) staticHandler() echo.HandlerFunc {
-	return echo.WrapHandler(s.Assets)
+	return echo.WrapHandler(s.Kernel.Assets)
 }

@@ -15,9 +15,9 @@ func (s *Server) home(c echo.Context) error {
 		return s.kioskFlow.Start(c) // internal/bff/kiosk: three large choices
 	}
 	v := pages.HomeView{
-		FindBookingURL: s.URL(web.RouteFindBooking),
-		WhatsOnURL:     s.URL(web.RouteWhatsOn),
-		Counter:        s.AtCounter(c),
+		FindBookingURL: s.Kernel.URL(web.RouteFindBooking),
+		WhatsOnURL:     s.Kernel.URL(web.RouteWhatsOn),
+		Counter:        s.Kernel.AtCounter(c),
 	}
-	return s.Render(c, http.StatusOK, web.Loc(c).T("home.page_title"), pages.Home(v))
+	return s.Kernel.Render(c, http.StatusOK, web.Loc(c).T("home.page_title"), pages.Home(v))
 }

@@ -9,19 +9,21 @@ import (
 // newKioskFlow builds the kiosk's handler on s's clients and stores.
 func (s *Server) newKioskFlow() *kiosk.Handler {
 	h := &kiosk.Handler{
-		Site:     s.Visits,
-		Sessions: s.Sessions,
-		Logger:   s.Logger,
-		Now:      s.Now,
-		Bookings: s.PlacedBookings,
-		SiteName: s.Cfg.SiteName,
-		Limits:   kiosk.Limits{Store: s.Limits, PerClient: visit.FindPerClient, PerBookingClient: visit.FindPerBookingClient},
+		Site:     s.Kernel,
+		Visits:   s.Visits,
+		Sessions: s.Kernel.Sessions,
+		Logger:   s.Kernel.Logger,
+		Now:      s.Kernel.Now,
+		Bookings: s.Visits.PlacedBookings,
+		SiteName: s.Kernel.Cfg.SiteName,
+		Idle:     s.Config.KioskIdle,
+		Limits:   kiosk.Limits{Store: s.Kernel.Limits, PerClient: visit.FindPerClient, PerBookingClient: visit.FindPerBookingClient},
 		Links: kiosk.Links{
-			Home:         s.URL(web.RouteHome),
-			Buy:          s.URL(web.RouteWhatsOn),
-			FindBooking:  s.URL(web.RouteFindBooking),
-			VisitReset:   s.URL(web.RouteVisitReset),
-			NextCustomer: s.URL(web.RouteNextCustomer),
+			Home:         s.Kernel.URL(web.RouteHome),
+			Buy:          s.Kernel.URL(web.RouteWhatsOn),
+			FindBooking:  s.Kernel.URL(web.RouteFindBooking),
+			VisitReset:   s.Kernel.URL(web.RouteVisitReset),
+			NextCustomer: s.Kernel.URL(web.RouteNextCustomer),
 		},
 	}
 	// Optional stores stay nil interfaces when absent (no typed nil pointers).
@@ -30,11 +32,11 @@ func (s *Server) newKioskFlow() *kiosk.Handler {
 	}
 	// The upstream hears of a collection only when the operator configured its route
 	// (-collection-path): the real ticketing API has no such operation.
-	if s.Cfg.MarkCollectedUpstream && s.Ticketing != nil {
-		h.Ticketing = s.Ticketing
+	if s.Config.MarkCollectedUpstream && s.Kernel.Ticketing != nil {
+		h.Ticketing = s.Kernel.Ticketing
 	}
-	if s.Mail != nil && s.Mail.Signer != nil {
-		h.Codes = s.Mail.Signer
+	if s.Visits.Mail != nil && s.Visits.Mail.Signer != nil {
+		h.Codes = s.Visits.Mail.Signer
 	}
 	return h
 }

@@ -9,7 +9,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	staffpages "github.com/cinemabff/cinemabff/internal/bff/staff"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/views/pages"
@@ -30,15 +32,15 @@ func (s *Server) mailboxReader(c echo.Context) error {
 	if addr, err := netip.ParseAddr(c.RealIP()); err == nil && addr.Unmap().IsLoopback() {
 		return nil
 	}
-	return s.RequireStaff(c)
+	return staffpages.RequireStaff(s.Kernel, c)
 }
 
 // mailboxDir is the folder the pages show, or an error when there is no mailbox.
 func (s *Server) mailboxDir(l *i18n.Localizer) (string, error) {
-	if s.Mail == nil || !s.Mail.ShowMailbox || s.Mail.Dir == "" {
-		return "", &web.Error{Code: web.ENotFound, Heading: l.T("staff.mailbox.none_heading"), Message: l.T("staff.mailbox.none_text"), BackURL: s.URL(web.RouteHome), BackLabel: l.T("staff.back_to_start")}
+	if s.Visits.Mail == nil || !s.Visits.Mail.ShowMailbox || s.Visits.Mail.Dir == "" {
+		return "", &web.Error{Code: web.ENotFound, Heading: l.T("staff.mailbox.none_heading"), Message: l.T("staff.mailbox.none_text"), BackURL: s.Kernel.URL(web.RouteHome), BackLabel: l.T("staff.back_to_start")}
 	}
-	return s.Mail.Dir, nil
+	return s.Visits.Mail.Dir, nil
 }
 
 func (s *Server) showMailbox(c echo.Context) error {
@@ -51,13 +53,13 @@ func (s *Server) showMailbox(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	zone := s.DefaultLocation(c.Request().Context())
+	zone := s.Visits.DefaultLocation(c.Request().Context())
 	v := pages.MailboxView{Dir: dir}
 	for _, m := range list {
-		v.Messages = append(v.Messages, pages.MailboxItem{URL: s.URL(web.RouteMailMessage, m.Name), Subject: m.Subject, To: m.To,
-			Date: web.WhenWithSeconds(l, m.Date, zone), Kind: m.Kind})
+		v.Messages = append(v.Messages, pages.MailboxItem{URL: s.Kernel.URL(web.RouteMailMessage, m.Name), Subject: m.Subject, To: m.To,
+			Date: words.WhenWithSeconds(l, m.Date, zone), Kind: m.Kind})
 	}
-	return s.Render(c, http.StatusOK, l.T("staff.mailbox.page_title"), pages.Mailbox(v))
+	return s.Kernel.Render(c, http.StatusOK, l.T("staff.mailbox.page_title"), pages.Mailbox(v))
 }
 
 // storedMail reads the message named in the path.
@@ -69,7 +71,7 @@ func (s *Server) storedMail(c echo.Context) (mail.StoredMessage, error) {
 	}
 	m, err := mail.ReadStored(dir, c.Param("name"))
 	if errors.Is(err, mail.ErrBadName) || errors.Is(err, mail.ErrNotFound) {
-		return m, &web.Error{Code: web.ENotFound, Heading: l.T("staff.mailbox.no_such_heading"), Message: l.T("staff.mailbox.no_such_text"), BackURL: s.URL(web.RouteMailbox), BackLabel: l.T("staff.mailbox.all"), Err: err}
+		return m, &web.Error{Code: web.ENotFound, Heading: l.T("staff.mailbox.no_such_heading"), Message: l.T("staff.mailbox.no_such_text"), BackURL: s.Kernel.URL(web.RouteMailbox), BackLabel: l.T("staff.mailbox.all"), Err: err}
 	}
 	return m, err
 }
@@ -79,10 +81,10 @@ func (s *Server) showMailMessage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	zone := s.DefaultLocation(c.Request().Context())
+	zone := s.Visits.DefaultLocation(c.Request().Context())
 	v := pages.MailView{Subject: m.Subject, To: m.To, From: m.From, Date: web.Loc(c).Time(m.Date, zone, i18n.DateTimeLong), Text: m.Text,
-		HTMLURL: s.URL(web.RouteMailHTML, m.Name), Images: len(m.Inline), BackURL: s.URL(web.RouteMailbox)}
-	return s.Render(c, http.StatusOK, m.Subject, pages.MailMessage(v))
+		HTMLURL: s.Kernel.URL(web.RouteMailHTML, m.Name), Images: len(m.Inline), BackURL: s.Kernel.URL(web.RouteMailbox)}
+	return s.Kernel.Render(c, http.StatusOK, m.Subject, pages.MailMessage(v))
 }
 
 // showMailHTML serves the HTML part as the mail client would show it: inline images from

@@ -13,7 +13,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff"
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
@@ -36,7 +36,7 @@ func TestMoneyStepWaitsForTheConfiguredBudget(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	start := time.Now()
-	_, done, err := s.MoneyStep(context.Background(), "entry:1", func(ctx context.Context) (any, error) {
+	_, done, err := s.Visits.MoneyStep(context.Background(), "entry:1", func(ctx context.Context) (any, error) {
 		select {
 		case <-release:
 		case <-time.After(time.Second):
@@ -47,7 +47,7 @@ func TestMoneyStepWaitsForTheConfiguredBudget(t *testing.T) {
 		t.Fatalf("done %v, err %v: the page waited past the configured budget for a 1 s step", done, err)
 	}
 	if took := time.Since(start); took > 700*time.Millisecond {
-		t.Errorf("the page waited %v, want about max(ReadBudget, minMoneyWait) = %v", took, web.MinMoneyWait)
+		t.Errorf("the page waited %v, want about max(ReadBudget, minMoneyWait) = %v", took, visit.MinMoneyWait)
 	}
 }
 
@@ -151,7 +151,7 @@ func TestWaitWaitsForMoneySteps(t *testing.T) {
 	s := newBareServer(t, bff.Config{ReadBudget: 10 * time.Millisecond})
 	release := make(chan struct{})
 	ended := make(chan struct{})
-	if _, done, _ := s.MoneyStep(context.Background(), "entry:1", func(context.Context) (any, error) {
+	if _, done, _ := s.Visits.MoneyStep(context.Background(), "entry:1", func(context.Context) (any, error) {
 		<-release
 		close(ended)
 		return nil, nil

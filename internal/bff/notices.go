@@ -37,38 +37,38 @@ type MailDeps struct {
 }
 
 func (s *Server) setUpMail(d MailDeps, db *storage.DB) error {
-	m, err := notify.NewMailer(db.SQL, s.Now, notify.MailerOptions{TicketKey: d.TicketKey, Dir: d.Dir, ShowMailbox: d.ShowMailbox, Logger: s.Logger,
-		Order: notify.OrderWords{GiveUpAfter: checkoutflow.GiveUpAfter, WatchFor: s.OrderWatchFor(), Policy: s.Cfg.FailedOrderPolicy}})
+	m, err := notify.NewMailer(db.SQL, s.Kernel.Now, notify.MailerOptions{TicketKey: d.TicketKey, Dir: d.Dir, ShowMailbox: d.ShowMailbox, Logger: s.Kernel.Logger,
+		Order: notify.OrderWords{GiveUpAfter: checkoutflow.GiveUpAfter, WatchFor: s.Visits.OrderWatchFor(), Policy: s.Visits.Settings.FailedOrderPolicy}})
 	if err != nil {
 		return fmt.Errorf("bff: %w", err)
 	}
 	if d.Transport != nil {
 		read := func(ctx context.Context, cinemaID string, number int64) (cinema.Booking, error) {
-			return s.ReadBooking(ctx, cinemaID, number)
+			return s.Visits.ReadBooking(ctx, cinemaID, number)
 		}
-		comp := &notify.Composer{Booking: read, Cinema: s.CinemaByID, Signer: m.Signer, Catalog: s.Langs, SiteName: s.Cfg.SiteName,
-			FindURL: s.AbsURL(web.RouteFindBooking), Calendar: s.BookingCalendar}
+		comp := &notify.Composer{Booking: read, Cinema: s.Visits.CinemaByID, Signer: m.Signer, Catalog: s.Kernel.Langs, SiteName: s.Kernel.Cfg.SiteName,
+			FindURL: s.Kernel.AbsURL(web.RouteFindBooking), Calendar: s.Visits.BookingCalendar}
 		m.Sender = &mail.Sender{Outbox: m.Outbox, Compose: comp.Compose, Transport: d.Transport, From: d.From,
-			Logger: s.Logger.With("component", "mail"), Backoff: d.Backoff}
+			Logger: s.Kernel.Logger.With("component", "mail"), Backoff: d.Backoff}
 	}
-	s.Mail = m
-	s.Ledger.OnTransition(m.LedgerHook)
-	s.Purchases.OnChange(m.CheckoutHook(visit.NoticeLang))
+	s.Visits.Mail = m
+	s.Visits.Ledger.OnTransition(m.LedgerHook)
+	s.Visits.Purchases.OnChange(m.CheckoutHook(visit.NoticeLang))
 	return nil
 }
 
 // StartMailSender delivers the outbox until ctx ends (no-op without a transport).
 func (s *Server) StartMailSender(ctx context.Context, every time.Duration) {
-	if s.Mail == nil || s.Mail.Sender == nil {
+	if s.Visits.Mail == nil || s.Visits.Mail.Sender == nil {
 		return
 	}
-	go s.Mail.Sender.Run(ctx, every)
+	go s.Visits.Mail.Sender.Run(ctx, every)
 }
 
 // DeliverMail delivers what is due now (tests, and the `web` start-up).
 func (s *Server) DeliverMail(ctx context.Context) (int, error) {
-	if s.Mail == nil || s.Mail.Sender == nil {
+	if s.Visits.Mail == nil || s.Visits.Mail.Sender == nil {
 		return 0, nil
 	}
-	return s.Mail.Sender.RunOnce(ctx)
+	return s.Visits.Mail.Sender.RunOnce(ctx)
 }

@@ -34,7 +34,7 @@ func (s *Server) paymentWebhook(c echo.Context) error {
 		return echo.ErrNotFound
 	}
 	ctx := c.Request().Context()
-	log := web.LoggerFrom(ctx, s.Logger)
+	log := web.LoggerFrom(ctx, s.Kernel.Logger)
 	body, err := io.ReadAll(io.LimitReader(c.Request().Body, MaxWebhookBytes+1))
 	if err != nil || len(body) > MaxWebhookBytes {
 		return c.String(http.StatusBadRequest, "unreadable or too large event\n")
@@ -53,7 +53,7 @@ func (s *Server) paymentWebhook(c echo.Context) error {
 		log.Info("payment webhook seen before", "event", ev.ID, "type", ev.Type)
 		return c.String(http.StatusOK, "already handled\n")
 	}
-	if err := s.Settler().ActOnPaymentEvent(ctx, ev); err != nil {
+	if err := s.Visits.Settler.ActOnPaymentEvent(ctx, ev); err != nil {
 		log.Warn("payment webhook not acted on; the provider will deliver it again", "event", ev.ID, "type", ev.Type, "err", err)
 		if rerr := s.inbox.Release(ctx, ev.ID); rerr != nil {
 			log.Error("payment webhook release", "event", ev.ID, "err", rerr)

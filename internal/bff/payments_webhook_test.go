@@ -51,7 +51,7 @@ func TestWebhookAppliesAnEditWhoseCustomerNeverCameBack(t *testing.T) {
 	before := h.SB.Calls("CompleteEditBooking")
 	payAndLeave(t, bfftest.StartPaidEdit(t, h))
 	e := waitEntry(t, h, ledger.StateApplied)
-	b, err := h.Srv.Ticketing.GetSingleBooking(context.Background(), "0001", bfftest.BkPaid2)
+	b, err := h.Srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", bfftest.BkPaid2)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,11 +7,11 @@ import (
 // registerRoutes wires every handler. Flows add their routes here, each in its own block.
 func (s *Server) registerRoutes() {
 	s.route("GET", web.RouteHome, s.home)
-	s.route("POST", web.RouteVisitReset, s.ResetVisit)
+	s.route("POST", web.RouteVisitReset, s.Visits.ResetVisit)
 
 	s.route("GET", web.RouteLivez, s.livez)
 	s.route("GET", web.RouteReadyz, s.readyz)
-	s.route("GET", web.RouteMetrics, s.MetricsOnSite()) // 404 without -metrics-token (metrics.go)
+	s.route("GET", web.RouteMetrics, s.Kernel.MetricsOnSite()) // 404 without -metrics-token (metrics.go)
 	s.Echo.GET("/static/*", s.staticHandler())
 	s.Echo.HEAD("/static/*", s.staticHandler())
 	s.route("POST", web.RoutePaymentWebhook, s.paymentWebhook)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
+	"github.com/cinemabff/cinemabff/internal/settlement"
 
 	"github.com/cinemabff/cinemabff/internal/attention"
 	"github.com/cinemabff/cinemabff/internal/audit"
@@ -48,9 +49,6 @@ import (
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/static"
 )
-
-// Config is the part of the service configuration the web layer needs (web.Config).
-type Config = web.Config
 
 // Pinger is anything that can say it is alive (the database).
 type Pinger interface {
@@ -108,9 +106,11 @@ type Deps struct {
 	CSRFKeys [][]byte
 }
 
-// Server is the BFF's HTTP handler: the kernel, and every flow mounted on it.
+// Server is the BFF's HTTP handler: the kernel, the visits, and every flow mounted on them.
 type Server struct {
-	*visit.Visits
+	Kernel   *web.Kernel
+	Visits   *visit.Visits
+	Config   Config // the flows' settings are handed over from it
 	DB       Pinger
 	Echo     *echo.Echo
 	handler  http.Handler // echo wrapped in compression (web/compress.go)
@@ -155,7 +155,7 @@ func New(d Deps) (*Server, error) {
 		d.Config.ReadBudget = web.DefaultReadBudget
 	}
 	if d.Config.MoneyStepTimeout <= 0 {
-		d.Config.MoneyStepTimeout = web.DefaultMoneyStepTimeout
+		d.Config.MoneyStepTimeout = visit.DefaultMoneyStepTimeout
 	}
 	if d.Languages == nil {
 		langs, err := i18n.Load(language.English)
@@ -165,30 +165,26 @@ func New(d Deps) (*Server, error) {
 		d.Languages = langs
 	}
 	k := &web.Kernel{
-		Cfg:        d.Config,
+		Cfg:        d.Config.kernelConfig(),
 		Logger:     d.Logger,
-		Sessions:   web.NewSessionManager(d.SessionStore, d.Config),
+		Sessions:   web.NewSessionManager(d.SessionStore, d.Config.kernelConfig()),
 		Langs:      d.Languages,
-		Names:      d.Names,
 		Assets:     d.Assets,
 		Now:        d.Now,
 		Background: d.Background,
 		Devices:    d.Device,
 		Limits:     d.Limits,
 		Ticketing:  d.Ticketing,
-		Bookings:   bookings.Reader{Source: d.Ticketing, Logger: d.Logger},
 		Registry:   d.Registry,
-		Payments:   d.Payments,
-
-		PaymentsTender: cmp.Or(d.PaymentsTender, "CREDITCARD"),
-		CSRFKeys:       d.CSRFKeys,
-		Readers:        readersOf(d.Payments),
-
-		ChangePolicy: changewindow.Default(),
+		CSRFKeys:   d.CSRFKeys,
 	}
-	v := &visit.Visits{Kernel: k}
+	v := &visit.Visits{Kernel: k, Settings: d.Config.visitSettings(), ChangePolicy: changewindow.Default(), Names: d.Names,
+		Bookings: bookings.Reader{Source: d.Ticketing, Logger: d.Logger},
+		Payments: d.Payments, Readers: readersOf(d.Payments)}
 	s := &Server{
+		Kernel:        k,
 		Visits:        v,
+		Config:        d.Config,
 		DB:            d.DB,
 		Storage:       d.Storage,
 		PaymentMethod: cmp.Or(d.PaymentMethod, "SANDBOXPAY"),
@@ -198,7 +194,7 @@ func New(d Deps) (*Server, error) {
 		k.Now = time.Now
 	}
 	if d.Config.ChangeWindow != nil {
-		k.ChangePolicy = *d.Config.ChangeWindow
+		v.ChangePolicy = *d.Config.ChangeWindow
 	}
 	if k.Background == nil {
 		k.Background = context.Background()
@@ -207,36 +203,44 @@ func New(d Deps) (*Server, error) {
 		s.Upstream = d.Ticketing
 		// Shared reads: none waits on a read begun before the ticketing system answered well
 		// again, so the page after a slow spell works at once.
-		k.SeatPlans = seatplans.New(d.Ticketing, seatplans.Options{TTL: seatStatesTTL, ServeStaleFor: seatStatesServedStale, Health: d.Ticketing})
-		k.Listings = listings.New(d.Ticketing, listings.Options{TTL: d.Config.ListingTTL, Logger: d.Logger, Health: d.Ticketing,
+		v.SeatPlans = seatplans.New(d.Ticketing, seatplans.Options{TTL: seatStatesTTL, ServeStaleFor: seatStatesServedStale, Health: d.Ticketing})
+		v.Listings = listings.New(d.Ticketing, listings.Options{TTL: d.Config.ListingTTL, Logger: d.Logger, Health: d.Ticketing,
 			Now: func() time.Time { return k.Now() }})
+		// Ticket types age by the wall clock: a clock that stands still (a test's) must not keep
+		// them past the interval.
+		v.TicketTypes = listings.NewTicketTypes(d.Ticketing, d.Config.ListingTTL, time.Now, d.Ticketing)
 		// Booking pages find their session's film, time and screen in the shared listing.
-		k.Bookings = bookings.Reader{Source: listedSessionSource{Source: d.Ticketing, listings: k.Listings}, Logger: d.Logger}
+		v.Bookings = bookings.Reader{Source: listedSessionSource{Source: d.Ticketing, listings: v.Listings}, Logger: d.Logger}
 		// ReadBooking places tickets on the cached plan (layout only, the plan is not
 		// returned); the swap pages, which show the plan's seat states to choose from, keep
 		// reading it from the upstream through Bookings.
-		k.PlacedBookings = bookings.Reader{Source: cachedPlanSource{Source: k.Bookings.Source, plans: k.SeatPlans}, Logger: d.Logger}
+		v.PlacedBookings = bookings.Reader{Source: cachedPlanSource{Source: v.Bookings.Source, plans: v.SeatPlans}, Logger: d.Logger}
 	} else {
-		k.PlacedBookings = k.Bookings
+		v.PlacedBookings = v.Bookings
 	}
+	var (
+		sales settlement.Sales // the purchase records a sale on a reader completes
+	)
 	if d.Storage != nil {
-		k.Ledger = ledger.New(d.Storage.SQL)
-		k.BoxOffice = boxoffice.New(d.Storage.SQL)
-		k.Staff = staff.New(d.Storage.SQL).WithParams(d.Config.PasswordHashing)
+		v.Ledger = ledger.New(d.Storage.SQL)
+		v.BoxOffice = boxoffice.New(d.Storage.SQL)
+		v.Staff = staff.New(d.Storage.SQL).WithParams(d.Config.PasswordHashing)
+		k.StaffAccounts = staffpages.SignIns{Store: v.Staff}
 		k.Enrolments = device.NewEnrolments(d.Storage.SQL, device.EnrolmentsOptions{})
-		k.Audit = audit.New(d.Storage.SQL)
+		v.Audit = audit.New(d.Storage.SQL)
 		v.Holds = holds.New(d.Storage.SQL, func() time.Time { return k.Now() })
 		v.Purchases = checkout.NewStore(d.Storage.SQL, k.Now)
-		k.Sales = v.Purchases
-		k.CustomerStrip = v.CustomerStrip
+		sales = v.Purchases
 		s.inbox = payevents.New(d.Storage.SQL)
 		s.Collections = tickets.NewCollections(d.Storage.SQL)
 		s.attentionStore = attention.New(d.Storage.SQL, func() time.Time { return k.Now() })
 	}
+	v.Settler = newSettler(k, v, sales, cmp.Or(d.PaymentsTender, "CREDITCARD"))
 	if k.Limits == nil {
 		k.Limits = defaultLimits(d.Storage)
 	}
-	s.checkoutFlow = checkoutflow.New(v, s.PaymentMethod)
+	s.checkoutFlow = checkoutflow.New(k, v, s.PaymentMethod)
+	s.checkoutFlow.CountersOnly = staffpages.CountersOnly(k)
 	s.Watcher = s.checkoutFlow.Watcher()
 	if d.Storage != nil && d.Ticketing != nil {
 		if err := s.setUpMail(d.Mail, d.Storage); err != nil {
@@ -250,13 +254,16 @@ func New(d Deps) (*Server, error) {
 	e.Logger.SetOutput(discard{})
 	e.IPExtractor = IpExtractor(d.Config.TrustedProxies)
 	s.Echo = e
+	k.SignInCheck = staffpages.CheckSignIn(k, v)
 	if err := k.Use(e); err != nil {
 		return nil, err
 	}
-	s.bookingFlow = &booking.Handler{Visits: v}
+	s.bookingFlow = &booking.Handler{Kernel: k, Visits: v, CountersOnly: staffpages.CountersOnly(k)}
 	s.SwapFlow = s.newSwapFlow()
 	s.kioskFlow = s.newKioskFlow()
 	s.staffFlow = s.newStaffFlow()
+	// The frame's audiences: the staff's part first, so that a kiosk keeps a supervisor's links.
+	k.ChromeHooks = append(k.ChromeHooks, s.staffFlow.Chrome, s.kioskFlow.Chrome)
 	s.registerRoutes()
 	var err error
 	if s.handler, err = web.Compressed(e); err != nil {
@@ -273,7 +280,7 @@ func (s *Server) route(method, name string, h echo.HandlerFunc, m ...echo.Middle
 	p, ok := web.Paths[name]
 	if !ok {
 		// A programming error, caught by the route table test; never reached by a request.
-		s.Logger.Error("route has no path", "name", name)
+		s.Kernel.Logger.Error("route has no path", "name", name)
 		return
 	}
 	s.Echo.Add(method, p, h, m...).Name = name + "." + method
@@ -315,3 +322,20 @@ func readersOf(p upstream.Payments) upstream.CardReaders {
 	}
 	return nil
 }
+
+// StartReconciler finishes, in the background, every payment or refund a request could not
+// finish: at once, then every interval, until ctx ends.
+func (s *Server) StartReconciler(ctx context.Context, every time.Duration) {
+	s.Visits.StartReconciler(ctx, every)
+}
+
+// Reconcile runs one reconciliation pass now (tests, admin) and returns how many entries it
+// moved on.
+func (s *Server) Reconcile(ctx context.Context) int { return s.Visits.Reconcile(ctx) }
+
+// Wait waits until the money steps still running in the background end, or ctx does; call it
+// after the HTTP server has shut down.
+func (s *Server) Wait(ctx context.Context) error { return s.Visits.Wait(ctx) }
+
+// MetricsHandler serves the site's metrics on the metrics listener.
+func (s *Server) MetricsHandler() http.Handler { return s.Kernel.MetricsHandler() }

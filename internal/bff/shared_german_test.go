@@ -17,7 +17,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	"github.com/cinemabff/cinemabff/views/pages"
+	"github.com/cinemabff/cinemabff/views/layouts"
 )
 
 // speak makes h's client a browser that asks for lang (mail_lang_test.go's speaking).
@@ -75,18 +75,18 @@ func TestErrorPagesInGerman(t *testing.T) {
 // slowUpstream) are written in the language of the page that shows them.
 func TestUpstreamErrorsInGerman(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{})
-	view := func(err error, lang string) pages.ErrorView {
+	view := func(err error, lang string) layouts.ErrorView {
 		req := httptest.NewRequest(http.MethodGet, "/booking", nil)
-		req = req.WithContext(i18n.NewContext(req.Context(), h.Srv.Langs.ForCode(lang)))
-		return h.Srv.ErrorView(err, h.Srv.Echo.NewContext(req, httptest.NewRecorder()))
+		req = req.WithContext(i18n.NewContext(req.Context(), h.Srv.Kernel.Langs.ForCode(lang)))
+		return h.Srv.Kernel.ErrorView(err, h.Srv.Echo.NewContext(req, httptest.NewRecorder()))
 	}
 	for _, tc := range []struct {
 		err              error
 		heading, message string
 	}{
-		{h.Srv.FromUpstream(upstream.ErrOrderExpired, "/", "Zurück"), "Die Zeit ist abgelaufen", "wurden freigegeben"},
-		{h.Srv.FromUpstream(upstream.ErrSeatsUnavailable, "/", "Zurück"), "Diese Plätze wurden gerade vergeben", "Bitte wählen Sie andere."},
-		{h.Srv.FromUpstream(upstream.ErrUnavailable, "/", "Zurück"), "Das Kassensystem des Kinos ist gerade nicht erreichbar", "Es wurde nichts geändert."},
+		{h.Srv.Kernel.FromUpstream(upstream.ErrOrderExpired, "/", "Zurück"), "Die Zeit ist abgelaufen", "wurden freigegeben"},
+		{h.Srv.Kernel.FromUpstream(upstream.ErrSeatsUnavailable, "/", "Zurück"), "Diese Plätze wurden gerade vergeben", "Bitte wählen Sie andere."},
+		{h.Srv.Kernel.FromUpstream(upstream.ErrUnavailable, "/", "Zurück"), "Das Kassensystem des Kinos ist gerade nicht erreichbar", "Es wurde nichts geändert."},
 		{web.SlowUpstream(context.DeadlineExceeded, "/", "Zurück"), "Das Kassensystem des Kinos antwortet gerade langsam", "nicht rechtzeitig geantwortet"},
 		{&web.Error{Code: web.ETooMany}, "Zu viele Anfragen", "Bitte warten Sie einen Moment"},
 	} {

@@ -10,25 +10,29 @@ import (
 // newStaffFlow builds the staff pages on s's stores and guards.
 func (s *Server) newStaffFlow() *staffpages.Handler {
 	h := &staffpages.Handler{
+		Kernel:    s.Kernel,
 		Visits:    s.Visits,
 		Attention: s.attentionStore,
 		Watcher:   s.Watcher,
-		Links:     staffpages.Links{Device: s.URL(web.RouteDevice)},
+		Links:     staffpages.Links{Device: s.Kernel.URL(web.RouteDevice)},
 		Guards: staffpages.Guards{
-			Accounts: []echo.MiddlewareFunc{web.Guard(s.AccountsSupervisor)},
-			Devices:  []echo.MiddlewareFunc{s.SupervisorsOnly(s.URL(web.RouteStaffDevices))},
-			Audit:    []echo.MiddlewareFunc{s.StaffOnly(), web.Guard(s.AuditSupervisor)},
+			Accounts: []echo.MiddlewareFunc{web.Guard(func(c echo.Context) error { return staffpages.AccountsSupervisor(s.Kernel, c) })},
+			Devices:  []echo.MiddlewareFunc{staffpages.SupervisorsOnly(s.Kernel, s.Kernel.URL(web.RouteStaffDevices))},
+			Audit:    []echo.MiddlewareFunc{staffpages.StaffOnly(s.Kernel), web.Guard(func(c echo.Context) error { return staffpages.AuditSupervisor(s.Kernel, c) })},
 		},
 	}
 	// Optional stores stay nil interfaces when absent (no typed nil pointers).
-	if s.Staff != nil {
-		h.Accounts = s.Staff
+	if s.Visits.Staff != nil {
+		h.Accounts = s.Visits.Staff
 	}
-	if s.Enrolments != nil {
-		h.Terminals = s.Enrolments
+	if s.Kernel.Enrolments != nil {
+		h.Terminals = s.Kernel.Enrolments
 	}
-	if s.Audit != nil {
-		h.Trail = s.Audit
+	if s.Visits.Purchases != nil {
+		h.CustomerStrip = s.Visits.CustomerStrip // whom a counter serves: read from the visit's records
+	}
+	if s.Visits.Audit != nil {
+		h.Trail = s.Visits.Audit
 	}
 	return h
 }

@@ -8,17 +8,18 @@ import (
 // newSwapFlow builds the swap flow's handler on s's clients and stores.
 func (s *Server) newSwapFlow() *swap.Handler {
 	return &swap.Handler{
-		Site:      s.Visits,
-		Sessions:  s.Sessions,
-		Logger:    s.Logger,
-		Ticketing: s.Ticketing,
-		SeatPlans: s.SeatPlans,
-		Bookings:  s.Bookings,
-		Placed:    s.PlacedBookings,
+		Site:      s.Kernel,
+		Visits:    s.Visits,
+		Sessions:  s.Kernel.Sessions,
+		Logger:    s.Kernel.Logger,
+		Ticketing: s.Kernel.Ticketing,
+		SeatPlans: s.Visits.SeatPlans,
+		Bookings:  s.Visits.Bookings,
+		Placed:    s.Visits.PlacedBookings,
 		Links: swap.Links{
-			FindBooking:    s.URL(web.RouteFindBooking),
-			Booking:        s.URL(web.RouteBooking),
-			BookingTickets: s.URL(web.RouteBookingTickets),
+			FindBooking:    s.Kernel.URL(web.RouteFindBooking),
+			Booking:        s.Kernel.URL(web.RouteBooking),
+			BookingTickets: s.Kernel.URL(web.RouteBookingTickets),
 		},
 	}
 }

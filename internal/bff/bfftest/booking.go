@@ -40,7 +40,7 @@ func Entries(t *testing.T, h *Harness) ([]ledger.Entry, bool) {
 	rows.Close()
 	var out []ledger.Entry
 	for _, id := range ids {
-		es, err := h.Srv.Ledger.ForEdit(context.Background(), id)
+		es, err := h.Srv.Visits.Ledger.ForEdit(context.Background(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -269,7 +269,7 @@ func (h *Harness) MoveTo(t *testing.T, session string) *goquery.Document {
 // seatStates reads the seats of a session's plan by label ("F11") from the ticketing system.
 func (h *Harness) SeatsByLabel(t *testing.T, session string) map[string]cinema.SeatAvailability {
 	t.Helper()
-	plan, err := h.Srv.Ticketing.GetSeatPlan(context.Background(), "0001", session)
+	plan, err := h.Srv.Kernel.Ticketing.GetSeatPlan(context.Background(), "0001", session)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +288,7 @@ func (h *Harness) SeatsByLabel(t *testing.T, session string) map[string]cinema.S
 // system.
 func (h *Harness) BookedSeats(t *testing.T, number int64) (session string, seats []string) {
 	t.Helper()
-	b, err := h.Srv.Ticketing.GetSingleBooking(context.Background(), "0001", number)
+	b, err := h.Srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", number)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +339,7 @@ func (h *Harness) FindCutoff(number int) *goquery.Document {
 // showtimeOf is a session's start as the ticketing system lists it.
 func (h *Harness) ShowtimeOf(sessionID string) time.Time {
 	h.T.Helper()
-	s, err := h.Srv.Ticketing.FindSession(context.Background(), "0001", sessionID)
+	s, err := h.Srv.Kernel.Ticketing.FindSession(context.Background(), "0001", sessionID)
 	if err != nil || s.Showtime.IsZero() {
 		h.T.Fatalf("session %s: %v %v", sessionID, s, err)
 	}
@@ -348,7 +348,7 @@ func (h *Harness) ShowtimeOf(sessionID string) time.Time {
 
 func SignInStaff(t *testing.T, h *Harness) {
 	t.Helper()
-	if err := h.Srv.Staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
+	if err := h.Srv.Visits.Staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	if resp, _ := h.Post("/staff/sign-in", "/staff/sign-in", url.Values{"username": {"anna"}, "password": {"correct horse battery"}}); resp.StatusCode != http.StatusSeeOther {
@@ -449,7 +449,7 @@ func Sequence(t *testing.T, ev map[string]IcsProp) int {
 func (h *Harness) WantShow(t *testing.T, ev map[string]IcsProp, b cinema.Booking) {
 	t.Helper()
 	ctx := context.Background()
-	loc := h.Srv.CinemaByID(ctx, b.CinemaID).Location()
+	loc := h.Srv.Visits.CinemaByID(ctx, b.CinemaID).Location()
 	if loc == time.UTC {
 		t.Fatalf("cinema %s has no zone", b.CinemaID)
 	}
@@ -457,11 +457,11 @@ func (h *Harness) WantShow(t *testing.T, ev map[string]IcsProp, b cinema.Booking
 	if got := ev["DTSTART"]; got.Params != "TZID="+loc.String() || got.Value != start.Format("20060102T150405") {
 		t.Errorf("DTSTART;%s:%s, want the show's local start TZID=%s:%s", got.Params, got.Value, loc, start.Format("20060102T150405"))
 	}
-	sess, err := h.Srv.Ticketing.FindSession(ctx, b.CinemaID, b.SessionID())
+	sess, err := h.Srv.Kernel.Ticketing.FindSession(ctx, b.CinemaID, b.SessionID())
 	if err != nil {
 		t.Fatal(err)
 	}
-	films, err := h.Srv.Ticketing.ListFilms(ctx, b.CinemaID)
+	films, err := h.Srv.Kernel.Ticketing.ListFilms(ctx, b.CinemaID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -152,7 +152,7 @@ func Squash(s string) string { return strings.Join(strings.Fields(s), " ") }
 func (h *Harness) RecordOf(ret string) checkout.Record {
 	h.T.Helper()
 	parts := strings.Split(strings.Split(ret, "?")[0], "/")
-	rec, err := h.Srv.Purchases.Get(context.Background(), parts[len(parts)-1])
+	rec, err := h.Srv.Visits.Purchases.Get(context.Background(), parts[len(parts)-1])
 	if err != nil {
 		h.T.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func (h *Harness) WaitForState(id string, want checkout.State, within time.Durat
 	h.T.Helper()
 	deadline := time.Now().Add(within)
 	for {
-		rec, err := h.Srv.Purchases.Get(context.Background(), id)
+		rec, err := h.Srv.Visits.Purchases.Get(context.Background(), id)
 		if err != nil {
 			h.T.Fatal(err)
 		}
@@ -331,7 +331,7 @@ func (h *Harness) OpenOrders(t *testing.T, addr string) []holds.Hold {
 // freeSeats counts the seats of session 1113 that can be chosen now.
 func (h *Harness) FreeSeats(t *testing.T) int {
 	t.Helper()
-	plan, err := h.Srv.Ticketing.GetSeatPlan(context.Background(), "0001", "1113")
+	plan, err := h.Srv.Kernel.Ticketing.GetSeatPlan(context.Background(), "0001", "1113")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -432,14 +432,14 @@ func DocFrom(t testing.TB, r *http.Response) *goquery.Document {
 // addSessionProbe adds routes that write, read and renew a session value.
 func AddSessionProbe(h *Harness) {
 	h.Srv.Echo.POST("/test/put", func(c echo.Context) error {
-		h.Srv.Sessions.Put(c.Request().Context(), "probe", c.FormValue("v"))
+		h.Srv.Kernel.Sessions.Put(c.Request().Context(), "probe", c.FormValue("v"))
 		return c.String(http.StatusOK, "stored")
 	})
 	h.Srv.Echo.GET("/test/get", func(c echo.Context) error {
-		return c.String(http.StatusOK, h.Srv.Sessions.GetString(c.Request().Context(), "probe"))
+		return c.String(http.StatusOK, h.Srv.Kernel.Sessions.GetString(c.Request().Context(), "probe"))
 	})
 	h.Srv.Echo.POST("/test/renew", func(c echo.Context) error {
-		if err := h.Srv.RenewSession(c); err != nil {
+		if err := h.Srv.Kernel.RenewSession(c); err != nil {
 			return err
 		}
 		return c.String(http.StatusOK, "renewed")

@@ -47,7 +47,7 @@ func (h *Harness) HeldSeats() []cinema.SeatPosition {
 // seatStates reads the seats' availability from the upstream's seat plan.
 func (h *Harness) SeatStates(session string, seats []cinema.SeatPosition) []cinema.SeatAvailability {
 	h.T.Helper()
-	plan, err := h.Srv.Ticketing.GetSeatPlan(context.Background(), "0001", session)
+	plan, err := h.Srv.Kernel.Ticketing.GetSeatPlan(context.Background(), "0001", session)
 	if err != nil {
 		h.T.Fatal(err)
 	}
@@ -71,11 +71,11 @@ func SignedTicketCode(t *testing.T, h *Harness) string {
 // ticketCodes are the codes on the booking's tickets as they are now, in booking order.
 func TicketCodes(t *testing.T, h *Harness, number int64) []string {
 	t.Helper()
-	b, err := h.Srv.ReadBooking(context.Background(), "0001", number)
+	b, err := h.Srv.Visits.ReadBooking(context.Background(), "0001", number)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cards, err := tickets.Cards(b, h.Srv.Mail.Signer, nil, "en")
+	cards, err := tickets.Cards(b, h.Srv.Visits.Mail.Signer, nil, "en")
 	if err != nil {
 		t.Fatal(err)
 	}

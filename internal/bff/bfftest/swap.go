@@ -22,8 +22,8 @@ func AddBookingBinder(h *Harness) {
 			return err
 		}
 		ctx := c.Request().Context()
-		h.Srv.Sessions.Put(ctx, "booking.cinema", c.FormValue("cinema"))
-		h.Srv.Sessions.Put(ctx, "booking.number", n)
+		h.Srv.Kernel.Sessions.Put(ctx, "booking.cinema", c.FormValue("cinema"))
+		h.Srv.Kernel.Sessions.Put(ctx, "booking.number", n)
 		return c.String(http.StatusOK, "bound")
 	})
 }
@@ -95,7 +95,7 @@ func Moves(doc *goquery.Document) map[string][2]string {
 
 func BookingSeats(t *testing.T, h *Harness, number int64) map[int]string {
 	t.Helper()
-	b, err := h.Srv.Ticketing.GetSingleBooking(context.Background(), "0001", number)
+	b, err := h.Srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", number)
 	if err != nil {
 		t.Fatal(err)
 	}

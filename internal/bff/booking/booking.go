@@ -4,9 +4,19 @@
 // payment or a refund through the provider (or at the counter), or cancelling it.
 package booking
 
-import "github.com/cinemabff/cinemabff/internal/bff/visit"
+import (
+	"github.com/labstack/echo/v4"
 
-// Handler serves the booking flow over what a visit holds.
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+)
+
+// Handler serves the booking flow: the kernel renders and routes, the visits hold the
+// booking found and the edit in progress.
 type Handler struct {
-	*visit.Visits
+	Kernel *web.Kernel
+	Visits *visit.Visits
+	// CountersOnly guards the counter's payments and refunds: staff signed in on an enrolled
+	// counter (built by the staff flow, handed in by the root).
+	CountersOnly echo.MiddlewareFunc
 }

@@ -4,10 +4,10 @@ import "github.com/labstack/echo/v4"
 
 // showBookingCalendar is the bound booking's calendar event (.ics): the same event as the last
 // e-mail about it (its UID, the current SEQUENCE), with the booking as it stands now.
-func (s *Handler) showBookingCalendar(c echo.Context) error {
-	b, _, err := s.requireBooking(c)
+func (h *Handler) showBookingCalendar(c echo.Context) error {
+	b, _, err := h.requireBooking(c)
 	if err != nil {
 		return err
 	}
-	return s.ServeCalendar(c, b)
+	return h.Visits.ServeCalendar(c, b)
 }

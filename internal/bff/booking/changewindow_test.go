@@ -15,6 +15,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -37,7 +38,7 @@ func berlinAt(t *testing.T, now, at time.Time) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if y, m, d := at.In(loc).Date(); web.SameDay(now.In(loc), y, m, d) {
+	if y, m, d := at.In(loc).Date(); words.SameDay(now.In(loc), y, m, d) {
 		return berlinClock(t, at)
 	}
 	en, _ := webtest.Localizers(t)
@@ -215,7 +216,7 @@ func TestCutoffWords(t *testing.T) {
 		30 * time.Minute: "30 minutes", time.Minute: "1 minute", time.Hour: "1 hour", 2 * time.Hour: "2 hours",
 		90 * time.Minute: "1 hour 30 minutes", 45 * time.Second: "45 seconds", 2*time.Hour + 90*time.Second: "2 hours 1 minute",
 	} {
-		if got := web.CutoffWords(en, d); got != want {
+		if got := words.Cutoff(en, d); got != want {
 			t.Errorf("%s: %q, want %q", d, got, want)
 		}
 	}
@@ -223,7 +224,7 @@ func TestCutoffWords(t *testing.T) {
 		30 * time.Minute: "30 Minuten", time.Minute: "1 Minute", time.Hour: "1 Stunde", 90 * time.Minute: "1 Stunde 30 Minuten",
 		1 * time.Second: "1 Sekunde", 2*time.Hour + 90*time.Second: "2 Stunden 1 Minute",
 	} {
-		if got := web.CutoffWords(de, d); got != want {
+		if got := words.Cutoff(de, d); got != want {
 			t.Errorf("German %s: %q, want %q", d, got, want)
 		}
 	}
@@ -234,7 +235,7 @@ func TestSessionStartedRefusalInWords(t *testing.T) {
 	if got := web.EditRestrictionText(bfftest.EnglishLocalizer(t), upstream.EditSessionStarted); got != want {
 		t.Errorf("edit: %q", got)
 	}
-	if got := web.SwapRestrictionText(bfftest.EnglishLocalizer(t), upstream.SwapSessionStarted); got != want {
+	if got := words.SwapRestriction(bfftest.EnglishLocalizer(t), upstream.SwapSessionStarted); got != want {
 		t.Errorf("swap: %q", got)
 	}
 }

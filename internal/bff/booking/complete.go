@@ -24,54 +24,54 @@ import (
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	view "github.com/cinemabff/cinemabff/views/pages/booking"
+	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // editChange is the edit e as settlement knows it, with its notice and the staff member doing
 // it; at an enrolled counter money taken at the box office can be handed back there.
-func (s *Handler) editChange(c echo.Context, e visit.Edit, notice []byte) settlement.Change {
+func (h *Handler) editChange(c echo.Context, e visit.Edit, notice []byte) settlement.Change {
 	return settlement.Change{EditSessionID: e.UserSessionID, CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber,
-		Notice: string(notice), Actor: s.StaffUser(c), AtBoxOffice: s.AtCounter(c)}
+		Notice: string(notice), Actor: h.Kernel.StaffUser(c), AtBoxOffice: h.Kernel.AtCounter(c)}
 }
 
 // refuseWhilePaying is the answer to a change attempted while money is in motion.
-func (s *Handler) refuseWhilePaying(c echo.Context, entry *ledger.Entry) error {
+func (h *Handler) refuseWhilePaying(c echo.Context, entry *ledger.Entry) error {
 	l := web.Loc(c)
 	return &web.Error{Code: web.EConflict, Heading: l.T("booking.paying_heading"), Message: l.T("booking.paying_text"),
-		BackURL: s.URL(web.RouteEditStatus, entry.ID), BackLabel: l.T("booking.see_status")}
+		BackURL: h.Kernel.URL(web.RouteEditStatus, entry.ID), BackLabel: l.T("booking.see_status")}
 }
 
 // completeEdit finishes the edit: with nothing to pay, by taking a payment on the provider's
 // page, or by refunding the difference. A double click, a refresh or a second tab finds the
 // payment already started and never starts another.
-func (s *Handler) completeEdit(c echo.Context) error {
-	e, err := s.requireEdit(c)
+func (h *Handler) completeEdit(c echo.Context) error {
+	e, err := h.requireEdit(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
 	// A double click, a refresh or a second tab finds the payment already under way (in the
 	// ledger, not only in this visit's session, which a parallel request does not see yet).
-	if entry, err := s.BlockingEntry(ctx, e); err != nil {
+	if entry, err := h.Visits.BlockingEntry(ctx, e); err != nil {
 		return err
 	} else if entry != nil {
 		if entry.Kind == ledger.KindPayment && (entry.State == ledger.StateCreated || entry.State == ledger.StateRedirected) {
-			if next, _, err := s.AdvanceWithin(ctx, entry.ID); err == nil && next.State == ledger.StateRedirected && web.SafeExternalURL(next.HostedURL) {
+			if next, _, err := h.Visits.AdvanceWithin(ctx, entry.ID); err == nil && next.State == ledger.StateRedirected && web.SafeExternalURL(next.HostedURL) {
 				return c.Redirect(http.StatusSeeOther, next.HostedURL) // the same payment page again
 			}
 		}
 		e.Entry = entry.ID
-		s.SaveEdit(c, e)
-		return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
+		h.Visits.SaveEdit(c, e)
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
 	}
-	if err := s.refuseClosedEdit(c, e); err != nil { // money already in motion above goes on
+	if err := h.refuseClosedEdit(c, e); err != nil { // money already in motion above goes on
 		return err
 	}
-	o, err := s.Ticketing.GetOrder(ctx, e.UserSessionID)
+	o, err := h.Kernel.Ticketing.GetOrder(ctx, e.UserSessionID)
 	if err != nil {
-		return s.editEnded(c, e, err)
+		return h.editEnded(c, e, err)
 	}
-	o = s.Named(ctx).Order(o) // the change list and its e-mail name the tickets in the visit's words
+	o = h.Visits.Named(ctx).Order(o) // the change list and its e-mail name the tickets in the visit's words
 	l := web.Loc(c)
 	lines, _ := editLinesIn(l, e, o) // the message and the change record name seats in the visitor's words
 	e.Summary = changeSummary(lines)
@@ -80,71 +80,71 @@ func (s *Handler) completeEdit(c echo.Context) error {
 
 	if !e.Paid || balance.Cents == 0 {
 		// No money moves, but the booking changes: the page waits for the answer rather
-		// than leave the change half-known (budget.go).
-		dctx, cancel := s.Detached(ctx)
-		_, err := s.Ticketing.CompleteEditBooking(dctx, e.UserSessionID, upstream.CompleteEditUnpaid())
+		// than leave the change half-known (visit/moneystep.go).
+		dctx, cancel := h.Visits.Detached(ctx)
+		_, err := h.Kernel.Ticketing.CompleteEditBooking(dctx, e.UserSessionID, upstream.CompleteEditUnpaid())
 		cancel()
 		if err != nil {
-			return s.editEnded(c, e, err)
+			return h.editEnded(c, e, err)
 		}
 		if !e.Paid && balance.Cents != 0 {
 			e.Summary = append(e.Summary, visit.Change{What: visit.ChangeAtCinema, Amount: balance})
 			notice.Money = append(notice.Money, notify.MoneyLine{What: notify.MoneyAtCinema, Amount: balance})
 		}
-		s.WriteNotice(ctx, notice)
-		return s.finishEdit(c, e)
+		h.Visits.WriteNotice(ctx, notice)
+		return h.finishEdit(c, e)
 	}
-	if balance.Cents > 0 && s.AtCounter(c) {
-		return s.Redirect(c, s.URL(web.RouteEditCounterPay)) // terminal or cash, no provider page
+	if balance.Cents > 0 && h.Kernel.AtCounter(c) {
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditCounterPay)) // terminal or cash, no provider page
 	}
 	if balance.Cents < 0 {
-		if ok, err := s.refundApproval(c, e, balance.Abs()); !ok {
+		if ok, err := h.refundApproval(c, e, balance.Abs()); !ok {
 			return err
 		}
 	}
 	rawNotice, _ := json.Marshal(notice) // plain struct: cannot fail
-	change := s.editChange(c, e, rawNotice)
-	if balance.Cents > 0 && web.DeviceOf(c).Mode == device.Kiosk && s.HasReader(c) {
+	change := h.editChange(c, e, rawNotice)
+	if balance.Cents > 0 && web.DeviceOf(c).Mode == device.Kiosk && h.Visits.HasReader(c) {
 		// A kiosk takes the card on its own reader, never on a web payment page.
-		return s.payOnReader(c, e, change, balance, cmp.Or(s.Cfg.TenderTerminal, "CREDIT"))
+		return h.payOnReader(c, e, change, balance, cmp.Or(h.Visits.Settings.TenderTerminal, "CREDIT"))
 	}
 	if balance.Cents < 0 {
 		// Split over the booking's payments, newest first: one ledger entry per part.
-		return s.startRefund(c, e, change, balance.Abs())
+		return h.startRefund(c, e, change, balance.Abs())
 	}
-	entry, err := s.Settler().StartPayment(ctx, change, balance.Abs())
+	entry, err := h.Visits.Settler.StartPayment(ctx, change, balance.Abs())
 	if err != nil {
 		return err
 	}
 	e.Entry = entry.ID
-	s.SaveEdit(c, e)
+	h.Visits.SaveEdit(c, e)
 
 	// The hold must outlast the visit to the payment page.
-	if _, err := s.Ticketing.ResetOrderExpiry(ctx, e.UserSessionID); err != nil {
-		web.LoggerFrom(ctx, s.Logger).Warn("reset expiry before payment", "err", err)
+	if _, err := h.Kernel.Ticketing.ResetOrderExpiry(ctx, e.UserSessionID); err != nil {
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("reset expiry before payment", "err", err)
 	}
-	next, done, err := s.AdvanceWithin(ctx, entry.ID)
+	next, done, err := h.Visits.AdvanceWithin(ctx, entry.ID)
 	if !done {
 		// The provider is still being asked for the payment, and the step goes on: the
 		// payment may yet be made, so neither "nothing was charged" nor a failed entry.
 		// The status page follows it and leads to the payment page once it is there.
-		return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
 	}
 	entry = next
 	if err != nil || entry.State != ledger.StateRedirected {
 		// Nothing was taken: the provider did not create the payment.
 		if entry.State == ledger.StateCreated {
-			s.Settler().PaymentNotCreated(ctx, entry.ID)
+			h.Visits.Settler.PaymentNotCreated(ctx, entry.ID)
 		}
 		e.Entry = ""
-		s.SaveEdit(c, e)
+		h.Visits.SaveEdit(c, e)
 		if errors.Is(err, upstream.ErrAmountTooSmall) {
 			return &web.Error{Code: web.EInvalid, Heading: l.T("booking.too_small_heading"),
 				Message: l.T("booking.too_small_text", "Minimum", l.Money(cinema.Money{Cents: 50, Currency: entry.Currency}), "Amount", l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})),
-				BackURL: s.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
+				BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
 		}
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("booking.pay_page_unavailable_heading"), Message: l.T("booking.pay_page_unavailable_text"),
-			BackURL: s.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
+			BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
 	}
 	if !web.SafeExternalURL(entry.HostedURL) {
 		return fmt.Errorf("payment provider gave an unusable page address %q", entry.HostedURL)
@@ -153,7 +153,7 @@ func (s *Handler) completeEdit(c echo.Context) error {
 }
 
 // changeSummary says what the edit changes, line by line.
-func changeSummary(lines []view.LineView) []visit.Change {
+func changeSummary(lines []bookingview.LineView) []visit.Change {
 	var out []visit.Change
 	for i := range lines {
 		lv := &lines[i]
@@ -194,39 +194,39 @@ func changeWords(l *i18n.Localizer, items []visit.Change) []string {
 
 // finishEdit ends the edit in this visit and shows the booking, read again from the upstream,
 // with what changed and what was paid or refunded. The audit trail gets the same in English.
-func (s *Handler) finishEdit(c echo.Context, e visit.Edit) error {
+func (h *Handler) finishEdit(c echo.Context, e visit.Edit) error {
 	ctx := c.Request().Context()
-	l, en := web.Loc(c), s.English()
+	l, en := web.Loc(c), h.Kernel.English()
 	shown, audited := changeWords(l, e.Summary), changeWords(en, e.Summary)
 	if e.MovedFrom != nil {
-		ci := s.CinemaByID(ctx, e.CinemaID)
+		ci := h.Visits.CinemaByID(ctx, e.CinemaID)
 		shown = append([]string{moveWords(l, e, ci)}, shown...)
 		audited = append([]string{moveWords(en, e, ci)}, audited...)
 	}
 	if e.Entry != "" {
-		if entry, err := s.Ledger.Get(ctx, e.Entry); err == nil {
+		if entry, err := h.Visits.Ledger.Get(ctx, e.Entry); err == nil {
 			amount := cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}
 			card, cardEn := visit.CardWords(l, entry.CardType, entry.CardMasked), visit.CardWords(en, entry.CardType, entry.CardMasked)
 			if entry.Kind == ledger.KindPayment {
 				shown = append(shown, l.T("booking.paid_by", "Amount", l.Money(amount), "Card", card))
 				audited = append(audited, en.T("booking.paid_by", "Amount", en.Money(amount), "Card", cardEn))
 			} else {
-				parts := mustGroup(ctx, s, entry) // every part, with its card
+				parts := mustGroup(ctx, h, entry) // every part, with its card
 				shown = append(shown, refundSummary(l, parts))
 				audited = append(audited, refundSummary(en, parts))
 			}
 		}
 	}
-	s.ClearEdit(c)
-	s.RecordAudit(c, editAudit(ctx, s, e, audited))
-	s.Sessions.Put(ctx, visit.SessChanges, strings.Join(shown, "\n"))
-	s.RememberMail(ctx, visit.EditNotice(ctx, e, nil, cinema.Money{}, cinema.Money{}).Key)
+	h.Visits.ClearEdit(c)
+	h.Visits.RecordAudit(c, editAudit(ctx, h, e, audited))
+	h.Kernel.Sessions.Put(ctx, visit.SessChanges, strings.Join(shown, "\n"))
+	h.Visits.RememberMail(ctx, visit.EditNotice(ctx, e, nil, cinema.Money{}, cinema.Money{}).Key)
 	if web.IsKiosk(c) {
 		// The kiosk prints the booking's tickets as they are now; Done ends the visit.
-		s.Sessions.Put(ctx, sessKioskPrint, ledger.NewID())
-		return s.Redirect(c, s.URL(web.RouteBookingTickets))
+		h.Kernel.Sessions.Put(ctx, sessKioskPrint, ledger.NewID())
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBookingTickets))
 	}
-	return s.Redirect(c, s.URL(web.RouteBooking))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
 }
 
 // sessKioskPrint marks a kiosk's change just saved: its tickets' page prints them once (the
@@ -238,32 +238,32 @@ const sessKioskPrint = "kiosk.print"
 // answer is made (err is what the handler returns): a visit that holds the entry's booking
 // (Back after the change was saved) goes to the booking page, which shows the outcome; any
 // other browser gets PaymentElsewhere.
-func (s *Handler) entryForVisit(c echo.Context) (entry ledger.Entry, e visit.Edit, ok bool, err error) {
+func (h *Handler) entryForVisit(c echo.Context) (entry ledger.Entry, e visit.Edit, ok bool, err error) {
 	ctx := c.Request().Context()
-	entry, err = s.Ledger.Get(ctx, c.Param("entry"))
+	entry, err = h.Visits.Ledger.Get(ctx, c.Param("entry"))
 	if errors.Is(err, ledger.ErrNotFound) {
-		return entry, e, false, s.PaymentElsewhere(c)
+		return entry, e, false, h.Visits.PaymentElsewhere(c)
 	}
 	if err != nil {
 		return entry, e, false, err
 	}
-	e, has := s.CurrentEdit(c)
-	if has && (e.Entry == entry.ID || s.sameRefund(ctx, entry, e.Entry)) {
+	e, has := h.Visits.CurrentEdit(c)
+	if has && (e.Entry == entry.ID || h.sameRefund(ctx, entry, e.Entry)) {
 		return entry, e, true, nil
 	}
-	if bb, bound := s.BoundBooking(c); bound && bb.CinemaID == entry.CinemaID && bb.Number == entry.BookingNumber {
-		return entry, e, false, s.Redirect(c, s.URL(web.RouteBooking))
+	if bb, bound := h.Visits.BoundBooking(c); bound && bb.CinemaID == entry.CinemaID && bb.Number == entry.BookingNumber {
+		return entry, e, false, h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
 	}
 	// Not this visit's: the token on the way back is the provider's page id, which the payment
 	// page's address shows, so it opens nothing. The payment itself is settled all the same
 	// (the provider's events and the reconciler).
-	return entry, e, false, s.PaymentElsewhere(c)
+	return entry, e, false, h.Visits.PaymentElsewhere(c)
 }
 
 // editPaymentReturn is where the provider sends the customer back. It trusts nothing in its
 // parameters: it reads the ledger entry of this visit and asks the provider.
-func (s *Handler) editPaymentReturn(c echo.Context) error {
-	entry, e, ok, err := s.entryForVisit(c)
+func (h *Handler) editPaymentReturn(c echo.Context) error {
+	entry, e, ok, err := h.entryForVisit(c)
 	if !ok {
 		return err
 	}
@@ -272,24 +272,24 @@ func (s *Handler) editPaymentReturn(c echo.Context) error {
 		// The customer turned back on the provider's page: end that payment so it can no
 		// longer be paid, and keep the edit for another try. A payment made meanwhile
 		// stays paid and is used.
-		if _, err := s.Payments.CancelPayment(ctx, entry.ProviderPaymentID); err != nil {
-			web.LoggerFrom(ctx, s.Logger).Warn("cancel provider payment", "entry", entry.ID, "err", err)
+		if _, err := h.Visits.Payments.CancelPayment(ctx, entry.ProviderPaymentID); err != nil {
+			web.LoggerFrom(ctx, h.Kernel.Logger).Warn("cancel provider payment", "entry", entry.ID, "err", err)
 		}
 	}
 	// Applying the payment to the booking is a money step: never cut off halfway; when the
 	// ticketing system is slow the status page says the change is being processed.
-	entry, _, err = s.AdvanceWithin(ctx, entry.ID)
+	entry, _, err = h.Visits.AdvanceWithin(ctx, entry.ID)
 	if err != nil {
-		web.LoggerFrom(c.Request().Context(), s.Logger).Warn("settle after return", "entry", entry.ID, "err", err)
+		web.LoggerFrom(c.Request().Context(), h.Kernel.Logger).Warn("settle after return", "entry", entry.ID, "err", err)
 	}
-	entry = s.awaitApplying(ctx, entry)
-	return s.afterSettle(c, e, entry)
+	entry = h.awaitApplying(ctx, entry)
+	return h.afterSettle(c, e, entry)
 }
 
 // awaitApplying waits a moment for an entry that another request (the provider's webhook,
 // usually, which arrives with the customer) is applying right now, so the customer sees the
 // result rather than a "finishing" page; after applyWait the status page takes over.
-func (s *Handler) awaitApplying(ctx context.Context, entry ledger.Entry) ledger.Entry {
+func (h *Handler) awaitApplying(ctx context.Context, entry ledger.Entry) ledger.Entry {
 	deadline := time.Now().Add(applyWait)
 	if dl, ok := upstream.ReadDeadline(ctx); ok && dl.Before(deadline) {
 		deadline = dl // the page answers in time; the status page keeps checking
@@ -300,7 +300,7 @@ func (s *Handler) awaitApplying(ctx context.Context, entry ledger.Entry) ledger.
 			return entry
 		case <-time.After(50 * time.Millisecond):
 		}
-		next, err := s.Ledger.Get(ctx, entry.ID)
+		next, err := h.Visits.Ledger.Get(ctx, entry.ID)
 		if err != nil {
 			return entry
 		}
@@ -314,8 +314,8 @@ func (s *Handler) awaitApplying(ctx context.Context, entry ledger.Entry) ledger.
 const applyWait = 3 * time.Second
 
 // editPaymentStatus shows where a payment or refund stands and keeps checking.
-func (s *Handler) editPaymentStatus(c echo.Context) error {
-	entry, e, ok, err := s.entryForVisit(c)
+func (h *Handler) editPaymentStatus(c echo.Context) error {
+	entry, e, ok, err := h.entryForVisit(c)
 	if !ok {
 		return err
 	}
@@ -323,65 +323,65 @@ func (s *Handler) editPaymentStatus(c echo.Context) error {
 	switch {
 	case entry.Kind == ledger.KindRefund:
 		// Every part that is still under way is tried again, each on its own.
-		if err := s.AdvanceGroupWithin(ctx, entry); err != nil {
-			web.LoggerFrom(ctx, s.Logger).Warn("refund not finished yet", "entry", entry.ID, "err", err)
+		if err := h.Visits.AdvanceGroupWithin(ctx, entry); err != nil {
+			web.LoggerFrom(ctx, h.Kernel.Logger).Warn("refund not finished yet", "entry", entry.ID, "err", err)
 		}
-		if next, err := s.Ledger.Get(ctx, entry.ID); err == nil {
-			entry = s.awaitApplying(ctx, next)
+		if next, err := h.Visits.Ledger.Get(ctx, entry.ID); err == nil {
+			entry = h.awaitApplying(ctx, next)
 		}
 	case !entry.State.Terminal(entry.Kind):
-		if next, _, err := s.AdvanceWithin(ctx, entry.ID); err == nil {
+		if next, _, err := h.Visits.AdvanceWithin(ctx, entry.ID); err == nil {
 			entry = next
 		}
 	}
-	return s.afterSettle(c, e, entry)
+	return h.afterSettle(c, e, entry)
 }
 
 // afterSettle sends the person where the entry's state says.
-func (s *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) error {
+func (h *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) error {
 	switch {
 	case entry.State == ledger.StateApplied:
 		if e.UserSessionID == entry.EditSessionID {
-			return s.finishEdit(c, e)
+			return h.finishEdit(c, e)
 		}
-		return s.Redirect(c, s.URL(web.RouteBooking))
-	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && s.EditSaved(c.Request().Context(), entry.EditSessionID):
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
+	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && h.Visits.EditSaved(c.Request().Context(), entry.EditSessionID):
 		// An earlier attempt opened again (Back, its way back from the provider) after another
 		// payment saved the change: not "nothing was charged", and no edit to go back to.
 		if e.UserSessionID == entry.EditSessionID {
-			s.ClearEdit(c)
+			h.Visits.ClearEdit(c)
 		}
-		s.Flash(c, web.Loc(c).T("booking.saved_change"))
-		return s.Redirect(c, s.URL(web.RouteBooking))
+		h.Kernel.Flash(c, web.Loc(c).T("booking.saved_change"))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && entry.ProviderReference != "":
 		// Money was taken and the change did not take it (or it is unclear whether it did):
 		// no "pay again". The edit is let go, so the booking is free again, and the page says
 		// what happened to the money and what to do; Needs attention lists it.
 		if e.UserSessionID == entry.EditSessionID {
-			s.ReleaseEdit(c)
-			s.ClearEdit(c)
+			h.Visits.ReleaseEdit(c)
+			h.Visits.ClearEdit(c)
 		}
-		return s.Render(c, http.StatusOK, web.Loc(c).T("booking.status_title"), view.StatusPage(s.statusView(c.Request().Context(), entry)))
+		return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("booking.status_title"), bookingview.StatusPage(h.statusView(c.Request().Context(), entry)))
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && entry.AtReader():
-		return s.readerFailed(c, e, entry)
+		return h.readerFailed(c, e, entry)
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed:
 		// Declined or cancelled at the provider: nothing taken, the edit is still there.
 		e.Entry = ""
-		s.SaveEdit(c, e)
-		s.Flash(c, web.Loc(c).T("booking.payment_not_completed"))
-		return s.Redirect(c, s.URL(web.RouteEdit))
+		h.Visits.SaveEdit(c, e)
+		h.Kernel.Flash(c, web.Loc(c).T("booking.payment_not_completed"))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
 	}
 	if entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefunded && e.UserSessionID == entry.EditSessionID {
-		s.ClearEdit(c) // the edit is gone and the money is back: the visit may start afresh
+		h.Visits.ClearEdit(c) // the edit is gone and the money is back: the visit may start afresh
 	}
-	v := s.statusViewFor(c, entry)
+	v := h.statusViewFor(c, entry)
 	if entry.AtReader() && entry.Kind == ledger.KindPayment {
-		s.readerStatusView(c, entry, &v)
+		h.readerStatusView(c, entry, &v)
 	}
 	if v.Refresh {
-		s.kioskWaitsFor(c, entry, &v)
+		h.kioskWaitsFor(c, entry, &v)
 	}
-	return s.Render(c, http.StatusOK, web.Loc(c).T("booking.status_title"), view.StatusPage(v))
+	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("booking.status_title"), bookingview.StatusPage(v))
 }
 
 // KioskMoneyPause is the longest a kiosk waits, on the page of a payment or refund still under
@@ -392,10 +392,10 @@ var KioskMoneyPause = 5 * time.Minute
 
 // kioskWaitsFor pauses a kiosk's idle reset while the entry's money is under way, until the
 // pause's end; past it the page stops checking by itself and says the guest may go.
-func (s *Handler) kioskWaitsFor(c echo.Context, entry ledger.Entry, v *view.PaymentStatusView) {
+func (h *Handler) kioskWaitsFor(c echo.Context, entry ledger.Entry, v *bookingview.PaymentStatusView) {
 	until := entry.CreatedAt.Add(KioskMoneyPause)
 	if web.DeviceOf(c).Mode != device.Kiosk || time.Now().Before(until) {
-		web.PauseKioskIdleUntil(c, until) // money in motion: the kiosk does not start over yet
+		web.PauseIdleUntil(c, until) // money in motion: the kiosk does not start over yet
 		return
 	}
 	l := web.Loc(c)
@@ -408,10 +408,10 @@ func (s *Handler) kioskWaitsFor(c echo.Context, entry ledger.Entry, v *view.Paym
 
 // statusView says honestly where the money is (a payment; refunds: refundStatusView), in the
 // language of ctx.
-func (s *Handler) statusView(ctx context.Context, entry ledger.Entry) view.PaymentStatusView {
+func (h *Handler) statusView(ctx context.Context, entry ledger.Entry) bookingview.PaymentStatusView {
 	l := i18n.FromContext(ctx)
 	amount := l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})
-	v := view.PaymentStatusView{Reference: entry.ID[:12], PollURL: s.URL(web.RouteEditStatus, entry.ID), Refresh: true, Kind: components.NoticeInfo}
+	v := bookingview.PaymentStatusView{Reference: entry.ID[:12], PollURL: h.Kernel.URL(web.RouteEditStatus, entry.ID), Refresh: true, Kind: components.NoticeInfo}
 	switch {
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRedirected:
 		v.Heading, v.Body = l.T("booking.status_waiting"), l.T("booking.status_waiting_text", "Amount", amount)
@@ -421,7 +421,7 @@ func (s *Handler) statusView(ctx context.Context, entry ledger.Entry) view.Payme
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefunded:
 		v.Kind, v.Refresh = components.NoticeWarning, false
 		v.Heading, v.Body = l.T("booking.status_reversed"), l.T("booking.status_reversed_text", "Amount", amount)
-		v.NextURL, v.NextLabel = s.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefundRequested:
 		// Never "refunded" before the provider says so: the refund may still be failing.
 		v.Kind = components.NoticeWarning
@@ -429,7 +429,7 @@ func (s *Handler) statusView(ctx context.Context, entry ledger.Entry) view.Payme
 		if entry.LastError != "" {
 			v.Body += " " + l.T("booking.status_provider_retrying")
 		}
-		v.NextURL, v.NextLabel = s.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && entry.AtBoxOffice():
 		v.Kind, v.Refresh = components.NoticeError, false
 		how := l.T("booking.taken_on_terminal", "Reference", entry.ProviderReference)
@@ -437,14 +437,14 @@ func (s *Handler) statusView(ctx context.Context, entry ledger.Entry) view.Payme
 			how = l.T("booking.taken_in_cash")
 		}
 		v.Heading, v.Body = l.T("booking.status_counter_not_applied"), l.T("booking.status_counter_not_applied_text", "Amount", amount, "How", how)
-		v.NextURL, v.NextLabel = s.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed:
 		// Paid, and not known to be on the booking: people settle it (Needs attention).
 		v.Kind, v.Refresh = components.NoticeWarning, false
 		v.Heading, v.Body = l.T("booking.status_paid_unconfirmed"), l.T("booking.status_paid_unconfirmed_text", "Amount", amount)
-		v.NextURL, v.NextLabel = s.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
 	case entry.Kind == ledger.KindRefund:
-		return s.refundStatusView(ctx, entry, []ledger.Entry{entry}, counterForms{}) // statusViewFor gives every part
+		return h.refundStatusView(ctx, entry, []ledger.Entry{entry}, counterForms{}) // statusViewFor gives every part
 	default:
 		v.Heading, v.Body = l.T("booking.status_working"), l.T("booking.status_working_text")
 	}
@@ -458,7 +458,7 @@ func editAudit(ctx context.Context, s *Handler, e visit.Edit, summary []string) 
 	if e.Entry == "" {
 		return a
 	}
-	entry, err := s.Ledger.Get(ctx, e.Entry)
+	entry, err := s.Visits.Ledger.Get(ctx, e.Entry)
 	if err != nil {
 		return a
 	}
@@ -472,7 +472,7 @@ func editAudit(ctx context.Context, s *Handler, e visit.Edit, summary []string) 
 
 // mustGroup is the entry's refund parts (itself alone when they cannot be read).
 func mustGroup(ctx context.Context, s *Handler, e ledger.Entry) []ledger.Entry {
-	if parts, err := s.Ledger.Group(ctx, e); err == nil && len(parts) > 0 {
+	if parts, err := s.Visits.Ledger.Group(ctx, e); err == nil && len(parts) > 0 {
 		return parts
 	}
 	return []ledger.Entry{e}

@@ -22,94 +22,94 @@ import (
 const actionApprovalRefused = audit.ActionApprovalRefused
 
 // editBalance reads what the edit in progress costs now.
-func (s *Handler) editBalance(c echo.Context, e visit.Edit) (cinema.Money, error) {
-	o, err := s.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+func (h *Handler) editBalance(c echo.Context, e visit.Edit) (cinema.Money, error) {
+	o, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
 	if err != nil {
-		return cinema.Money{}, s.editEnded(c, e, err)
+		return cinema.Money{}, h.editEnded(c, e, err)
 	}
 	return o.Total, nil
 }
 
-func (s *Handler) editCounterView(c echo.Context, e visit.Edit, due cinema.Money) pages.CounterPayView {
+func (h *Handler) editCounterView(c echo.Context, e visit.Edit, due cinema.Money) pages.CounterPayView {
 	l := web.Loc(c)
 	v := pages.CounterPayView{What: l.T("staff.counter.edit_what", "Number", e.BookingNumber),
-		Amount: l.Money(due), DueCents: due.Cents, Currency: due.Currency, ActionURL: s.URL(web.RouteEditCounterPay), BackURL: s.URL(web.RouteEdit), BackLabel: l.T("staff.counter.back_to_change"),
+		Amount: l.Money(due), DueCents: due.Cents, Currency: due.Currency, ActionURL: h.Kernel.URL(web.RouteEditCounterPay), BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("staff.counter.back_to_change"),
 		CSRFToken: web.CSRFToken(c)}
-	s.CounterMethods(c, &v)
-	if msg := s.PopFlash(c); msg != "" {
+	h.Visits.CounterMethods(c, &v)
+	if msg := h.Kernel.PopFlash(c); msg != "" {
 		v.Error = msg // why the card reader did not take the last attempt
 	}
 	return v
 }
 
-func (s *Handler) showEditCounterPay(c echo.Context) error {
-	e, err := s.requireChangeableEdit(c)
+func (h *Handler) showEditCounterPay(c echo.Context) error {
+	e, err := h.requireChangeableEdit(c)
 	if err != nil {
 		return err
 	}
-	due, err := s.editBalance(c, e)
+	due, err := h.editBalance(c, e)
 	if err != nil {
 		return err
 	}
 	if due.Cents <= 0 {
-		return s.Redirect(c, s.URL(web.RouteEdit))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
 	}
-	return s.Render(c, http.StatusOK, web.Loc(c).T("staff.counter.title"), pages.CounterPay(s.editCounterView(c, e, due)))
+	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("staff.counter.title"), pages.CounterPay(h.editCounterView(c, e, due)))
 }
 
 // takeEditCounterPay records a payment taken at the counter and completes the edit with it:
 // a ledger entry (with the staff member and the tender) goes straight to paid, and the settler
 // applies it with complete-edit as it does a provider's payment.
-func (s *Handler) takeEditCounterPay(c echo.Context) error {
-	user := s.StaffUser(c) // countersOnly
-	e, err := s.requireChangeableEdit(c)
+func (h *Handler) takeEditCounterPay(c echo.Context) error {
+	user := h.Kernel.StaffUser(c) // CountersOnly
+	e, err := h.requireChangeableEdit(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	due, err := s.editBalance(c, e)
+	due, err := h.editBalance(c, e)
 	if err != nil {
 		return err
 	}
 	if due.Cents <= 0 {
-		return s.Redirect(c, s.URL(web.RouteEdit))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
 	}
-	st := s.Settler()
-	p, problem, err := s.ReadCounterPayment(c, due)
+	st := h.Visits.Settler
+	p, problem, err := h.Visits.ReadCounterPayment(c, due)
 	if err == nil {
-		p, problem, err = s.CheckCounterReference(c, st, p)
+		p, problem, err = h.Visits.CheckCounterReference(c, st, p)
 	}
 	if err != nil {
-		v, status := visit.CounterForm(s.editCounterView(c, e, due), p, problem, err)
-		return s.Render(c, status, web.Loc(c).T("staff.counter.title"), pages.CounterPay(v))
+		v, status := visit.CounterForm(h.editCounterView(c, e, due), p, problem, err)
+		return h.Kernel.Render(c, status, web.Loc(c).T("staff.counter.title"), pages.CounterPay(v))
 	}
-	lines, _ := editLinesIn(web.Loc(c), e, mustOrder(s, c, e))
+	lines, _ := editLinesIn(web.Loc(c), e, mustOrder(h, c, e))
 	e.Summary = changeSummary(lines)
 	notice, _ := json.Marshal(visit.EditNotice(ctx, e, visit.NoticeLines(lines), cinema.Money{}, cinema.Money{}))
 	change := settlement.Change{EditSessionID: e.UserSessionID, CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber,
 		Notice: string(notice), Actor: user, AtBoxOffice: true}
 	if p.Method == "reader" {
-		return s.payOnReader(c, e, change, due, p.Tender)
+		return h.payOnReader(c, e, change, due, p.Tender)
 	}
 	entry, recorded, err := st.RecordCounterPayment(ctx, change, due, settlement.CounterPayment{Method: boxoffice.Tender(p.Method), Tender: p.Tender, Reference: p.Reference, CardType: p.CardType})
-	if problem, ok := s.ReferenceRefusal(c, p, err); ok {
-		v, status := visit.CounterForm(s.editCounterView(c, e, due), p, problem, visit.ErrBadCounterPayment)
-		return s.Render(c, status, web.Loc(c).T("staff.counter.title"), pages.CounterPay(v))
+	if problem, ok := h.Visits.ReferenceRefusal(c, p, err); ok {
+		v, status := visit.CounterForm(h.editCounterView(c, e, due), p, problem, visit.ErrBadCounterPayment)
+		return h.Kernel.Render(c, status, web.Loc(c).T("staff.counter.title"), pages.CounterPay(v))
 	}
 	if err != nil {
 		return err
 	}
 	if recorded {
-		s.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
 			AmountCents: due.Cents, Currency: due.Currency, Detail: fmt.Sprintf("%s, reference %s, for a change to the booking", p.CardType, entry.ProviderReference)})
 	}
 	e.Entry = entry.ID
-	s.SaveEdit(c, e)
+	h.Visits.SaveEdit(c, e)
 	entry, err = st.Advance(ctx, entry.ID)
 	if err != nil {
-		web.LoggerFrom(ctx, s.Logger).Warn("counter payment not applied yet", "entry", entry.ID, "err", err)
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("counter payment not applied yet", "entry", entry.ID, "err", err)
 	}
-	return s.afterSettle(c, e, entry)
+	return h.afterSettle(c, e, entry)
 }
 
 // refundNeedsApproval reports a refund that needs a supervisor's approval: one above
@@ -117,55 +117,57 @@ func (s *Handler) takeEditCounterPay(c echo.Context) error {
 // wherever they are signed in (a counter, an ordinary browser, a kiosk). The role is read from
 // the account for this request. A supervisor's own refund needs none, nor does a customer's of
 // their own view.
-func (s *Handler) refundNeedsApproval(c echo.Context, refund cinema.Money) bool {
-	user, supervisor := s.StaffRole(c)
-	return user != "" && !supervisor && refund.Cents > s.refundApprovalLimit()
+func (h *Handler) refundNeedsApproval(c echo.Context, refund cinema.Money) bool {
+	user, supervisor := h.Kernel.StaffRole(c)
+	return user != "" && !supervisor && refund.Cents > h.refundApprovalLimit()
 }
 
-func (s *Handler) refundApprovalLimit() int64 { return cmp.Or(s.Cfg.RefundApprovalAbove, 5000) }
+func (h *Handler) refundApprovalLimit() int64 {
+	return cmp.Or(h.Visits.Settings.RefundApprovalAbove, 5000)
+}
 
 // refundApproval checks a supervisor's approval of a clerk's refund above the limit, before
 // any money moves. ok=true: go on (no approval needed, or approved and recorded); otherwise the
 // approval page has been rendered (err is what the handler returns). The page is a plain form
 // posting back to complete the edit, so it works without JavaScript on every device.
-func (s *Handler) refundApproval(c echo.Context, e visit.Edit, refund cinema.Money) (ok bool, err error) {
-	if !s.refundNeedsApproval(c, refund) {
+func (h *Handler) refundApproval(c echo.Context, e visit.Edit, refund cinema.Money) (ok bool, err error) {
+	if !h.refundNeedsApproval(c, refund) {
 		return true, nil
 	}
 	l := web.Loc(c)
 	title := l.T("staff.approval.page_title")
-	v := pages.ApprovalView{Amount: l.Money(refund), Limit: l.Money(cinema.Money{Cents: s.refundApprovalLimit(), Currency: refund.Currency}),
-		ActionURL: s.URL(web.RouteEditComplete), BackURL: s.URL(web.RouteEdit), CSRFToken: web.CSRFToken(c),
+	v := pages.ApprovalView{Amount: l.Money(refund), Limit: l.Money(cinema.Money{Cents: h.refundApprovalLimit(), Currency: refund.Currency}),
+		ActionURL: h.Kernel.URL(web.RouteEditComplete), BackURL: h.Kernel.URL(web.RouteEdit), CSRFToken: web.CSRFToken(c),
 		Approver: strings.TrimSpace(c.FormValue("approver")), Reason: strings.TrimSpace(c.FormValue("reason"))}
 	if c.FormValue("approval") == "" {
-		return false, s.Render(c, http.StatusOK, title, pages.Approval(v))
+		return false, h.Kernel.Render(c, http.StatusOK, title, pages.Approval(v))
 	}
 	if v.Reason == "" {
 		v.Error = l.T("staff.approval.reason_missing")
-		return false, s.Render(c, http.StatusUnprocessableEntity, title, pages.Approval(v))
+		return false, h.Kernel.Render(c, http.StatusUnprocessableEntity, title, pages.Approval(v))
 	}
-	sup, aerr := s.ApproveBy(c.Request().Context(), v.Approver, c.FormValue("pin"))
+	sup, aerr := h.Visits.ApproveBy(c.Request().Context(), v.Approver, c.FormValue("pin"))
 	if aerr != nil {
 		why := visit.ApprovalRefusalWhy(aerr)
 		if why == "" {
 			return false, aerr
 		}
 		v.Error = visit.ApprovalRefusal(l, aerr)
-		s.RecordAudit(c, audit.Entry{Action: actionApprovalRefused, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
+		h.Visits.RecordAudit(c, audit.Entry{Action: actionApprovalRefused, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
 			AmountCents: refund.Cents, Currency: refund.Currency, Reason: v.Reason, Detail: fmt.Sprintf("approver typed: %s (%s)", v.Approver, why)})
-		return false, s.Render(c, http.StatusForbidden, title, pages.Approval(v))
+		return false, h.Kernel.Render(c, http.StatusForbidden, title, pages.Approval(v))
 	}
-	s.RecordAudit(c, audit.Entry{Action: audit.ActionApproval, Actor: sup.Username, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
-		AmountCents: refund.Cents, Currency: refund.Currency, Reason: v.Reason, Detail: "refund approved for " + s.StaffUser(c)})
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionApproval, Actor: sup.Username, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
+		AmountCents: refund.Cents, Currency: refund.Currency, Reason: v.Reason, Detail: "refund approved for " + h.Kernel.StaffUser(c)})
 	return true, nil
 }
 
 // mustOrder reads the edit order for the change summary; nil when it cannot be read (the
 // summary then says only that the change is saved). Its tickets carry the visit's names.
 func mustOrder(s *Handler, c echo.Context, e visit.Edit) cinema.Order {
-	o, err := s.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+	o, err := s.Kernel.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
 	if err != nil {
 		return cinema.Order{}
 	}
-	return s.Named(c.Request().Context()).Order(o)
+	return s.Visits.Named(c.Request().Context()).Order(o)
 }

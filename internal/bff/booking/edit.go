@@ -19,35 +19,35 @@ import (
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	view "github.com/cinemabff/cinemabff/views/pages/booking"
+	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // startEdit puts the bound booking into edit state upstream and keeps the edit's
 // userSessionId in the server session only.
-func (s *Handler) startEdit(c echo.Context) error {
-	b, _, err := s.requireBooking(c)
+func (h *Handler) startEdit(c echo.Context) error {
+	b, _, err := h.requireBooking(c)
 	if err != nil {
 		return err
 	}
-	if e, ok := s.CurrentEdit(c); ok && e.BookingNumber == b.Number {
-		return s.Redirect(c, s.URL(web.RouteEdit)) // a double click or a second tab: the same edit
+	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit)) // a double click or a second tab: the same edit
 	}
 	back := web.Loc(c).T("booking.back_to_booking")
-	if err := s.RefuseClosed(c, b.CinemaID, b.Session.Showtime, s.URL(web.RouteBooking), back); err != nil {
+	if err := h.Visits.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.Kernel.URL(web.RouteBooking), back); err != nil {
 		return err
 	}
-	eo, err := s.Ticketing.EditBooking(c.Request().Context(), b.CinemaID, b.ID)
+	eo, err := h.Kernel.Ticketing.EditBooking(c.Request().Context(), b.CinemaID, b.ID)
 	if err != nil {
-		return s.FromUpstream(err, s.URL(web.RouteBooking), back)
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBooking), back)
 	}
-	eo = s.Named(c.Request().Context()).EditOrder(eo) // the lines kept for the change list, in the visit's words
-	s.SaveEdit(c, s.newEdit(b, eo))
-	return s.Redirect(c, s.URL(web.RouteEdit))
+	eo = h.Visits.Named(c.Request().Context()).EditOrder(eo) // the lines kept for the change list, in the visit's words
+	h.Visits.SaveEdit(c, h.newEdit(b, eo))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
 }
 
 // newEdit is what the visit keeps of edit order eo of booking b: its show, its payments (what
 // a refund is planned over) and the tickets booked when it began.
-func (s *Handler) newEdit(b cinema.Booking, eo cinema.EditOrder) visit.Edit {
+func (h *Handler) newEdit(b cinema.Booking, eo cinema.EditOrder) visit.Edit {
 	e := visit.Edit{
 		UserSessionID: eo.UserSessionID,
 		CinemaID:      b.CinemaID,
@@ -59,7 +59,7 @@ func (s *Handler) newEdit(b cinema.Booking, eo cinema.EditOrder) visit.Edit {
 		Paid:          b.LikelyPaid(),
 		FilmTitle:     b.Session.FilmTitle,
 		Showtime:      b.Session.Showtime,
-		Started:       s.Now(),
+		Started:       h.Kernel.Now(),
 		Email:         b.CustomerEmail,
 		OriginalTotal: b.Total.Cents,
 		TotalKnown:    true,
@@ -85,32 +85,32 @@ func (s *Handler) newEdit(b cinema.Booking, eo cinema.EditOrder) visit.Edit {
 }
 
 // requireEdit returns the edit of this visit, or sends the person to their view.
-func (s *Handler) requireEdit(c echo.Context) (visit.Edit, error) {
-	e, ok := s.CurrentEdit(c)
+func (h *Handler) requireEdit(c echo.Context) (visit.Edit, error) {
+	e, ok := h.Visits.CurrentEdit(c)
 	if !ok {
 		l := web.Loc(c)
 		return e, &web.Error{Code: web.ENotFound, Heading: l.T("booking.no_edit_heading"), Message: l.T("booking.no_edit_text"),
-			BackURL: s.URL(web.RouteBooking), BackLabel: l.T("booking.see_booking")}
+			BackURL: h.Kernel.URL(web.RouteBooking), BackLabel: l.T("booking.see_booking")}
 	}
 	return e, nil
 }
 
 // requireChangeableEdit is requireEdit for actions that change the order: refused while its
 // payment or refund is under way (the amount taken must stay the amount applied).
-func (s *Handler) requireChangeableEdit(c echo.Context) (visit.Edit, error) {
-	e, err := s.requireEdit(c)
+func (h *Handler) requireChangeableEdit(c echo.Context) (visit.Edit, error) {
+	e, err := h.requireEdit(c)
 	if err != nil {
 		return e, err
 	}
-	if err := s.refuseClosedEdit(c, e); err != nil {
+	if err := h.refuseClosedEdit(c, e); err != nil {
 		return e, err
 	}
-	entry, err := s.BlockingEntry(c.Request().Context(), e)
+	entry, err := h.Visits.BlockingEntry(c.Request().Context(), e)
 	if err != nil {
 		return e, err
 	}
 	if entry != nil {
-		return e, s.refuseWhilePaying(c, entry)
+		return e, h.refuseWhilePaying(c, entry)
 	}
 	return e, nil
 }
@@ -118,35 +118,35 @@ func (s *Handler) requireChangeableEdit(c echo.Context) (visit.Edit, error) {
 // editEnded handles an edit the upstream no longer knows (expired, cancelled elsewhere): the
 // person gets a clear message and their booking, never a stack trace. While a payment or a
 // refund is under way the status page tells what happens to the money instead.
-func (s *Handler) editEnded(c echo.Context, e visit.Edit, err error) error {
+func (h *Handler) editEnded(c echo.Context, e visit.Edit, err error) error {
 	l := web.Loc(c)
 	if !errors.Is(err, upstream.ErrOrderExpired) && !errors.Is(err, upstream.ErrNotFound) && !errors.Is(err, upstream.ErrOrderClosed) {
-		return s.FromUpstream(err, s.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
-	web.LoggerFrom(c.Request().Context(), s.Logger).Info("edit ended upstream", "err", err)
-	if entry, berr := s.BlockingEntry(c.Request().Context(), e); berr == nil && entry != nil {
-		return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
+	web.LoggerFrom(c.Request().Context(), h.Kernel.Logger).Info("edit ended upstream", "err", err)
+	if entry, berr := h.Visits.BlockingEntry(c.Request().Context(), e); berr == nil && entry != nil {
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
 	}
-	s.ClearEdit(c)
-	if s.EditSaved(c.Request().Context(), e.UserSessionID) {
-		s.Flash(c, l.T("booking.saved_change")) // ended because it was saved (another tab, the provider's webhook)
+	h.Visits.ClearEdit(c)
+	if h.Visits.EditSaved(c.Request().Context(), e.UserSessionID) {
+		h.Kernel.Flash(c, l.T("booking.saved_change")) // ended because it was saved (another tab, the provider's webhook)
 	} else {
-		s.Flash(c, l.T("booking.edit_ended"))
+		h.Kernel.Flash(c, l.T("booking.edit_ended"))
 	}
-	return s.Redirect(c, s.URL(web.RouteBooking))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
 }
 
 // showEdit shows the order as it stands now.
-func (s *Handler) showEdit(c echo.Context) error {
-	e, err := s.requireEdit(c)
+func (h *Handler) showEdit(c echo.Context) error {
+	e, err := h.requireEdit(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	if entry, err := s.BlockingEntry(ctx, e); err != nil {
+	if entry, err := h.Visits.BlockingEntry(ctx, e); err != nil {
 		return err
 	} else if entry != nil {
-		return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
 	}
 	// The order and the ticket types are independent reads: both at once.
 	var (
@@ -156,56 +156,56 @@ func (s *Handler) showEdit(c echo.Context) error {
 	)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() (err error) {
-		o, err = s.Ticketing.GetOrder(gctx, e.UserSessionID)
+		o, err = h.Kernel.Ticketing.GetOrder(gctx, e.UserSessionID)
 		return err
 	})
 	g.Go(func() error {
 		// Without the types the page still shows the order; only adding is not offered.
-		types, typesErr = s.Ticketing.GetTicketTypes(gctx, e.CinemaID, e.SessionID, e.UserSessionID)
+		types, typesErr = h.Kernel.Ticketing.GetTicketTypes(gctx, e.CinemaID, e.SessionID, e.UserSessionID)
 		return nil
 	})
 	if err := g.Wait(); err != nil {
-		return s.editEnded(c, e, err)
+		return h.editEnded(c, e, err)
 	}
 	if typesErr != nil {
-		web.LoggerFrom(ctx, s.Logger).Warn("ticket types not read: adding tickets not offered", "err", typesErr)
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("ticket types not read: adding tickets not offered", "err", typesErr)
 	}
-	v := s.editView(c, e, o, types)
-	if msg := s.PopFlash(c); msg != "" && web.IsHTMX(c) {
+	v := h.editView(c, e, o, types)
+	if msg := h.Kernel.PopFlash(c); msg != "" && web.IsHTMX(c) {
 		v.StepNotice = msg
 	} else if msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
 	l := web.Loc(c)
-	if reason := s.editClosed(c, e); reason != "" && v.Notice == nil {
+	if reason := h.editClosed(c, e); reason != "" && v.Notice == nil {
 		v.Notice = &components.Notice{Kind: components.NoticeError, Heading: l.T("booking.closed_heading"), Body: l.T("booking.closed_edit", "Reason", reason)}
 	}
-	return s.Render(c, http.StatusOK, l.T("booking.edit_page_title"), view.Edit(v))
+	return h.Kernel.Render(c, http.StatusOK, l.T("booking.edit_page_title"), bookingview.Edit(v))
 }
 
 // editView is the edit page of order o; types are the session's ticket types (none: adding
 // tickets is not offered).
-func (s *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types []cinema.TicketType) view.EditView {
+func (h *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types []cinema.TicketType) bookingview.EditView {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	named := s.Named(ctx)
+	named := h.Visits.Named(ctx)
 	o, types = named.Order(o), named.TicketTypes(e.CinemaID, types)
-	ci := s.CinemaByID(ctx, e.CinemaID)
-	v := view.EditView{
+	ci := h.Visits.CinemaByID(ctx, e.CinemaID)
+	v := bookingview.EditView{
 		BookingNumber: fmt.Sprint(e.BookingNumber),
 		FilmTitle:     e.FilmTitle,
 		Showtime:      words.Showtime(l, e.Showtime, ci),
 		Fees:          words.Signed(l, o.BookingFee),
 		CSRFToken:     web.CSRFToken(c),
-		AddURL:        s.URL(web.RouteEditAdd),
-		RemoveURL:     s.URL(web.RouteEditRemove),
-		ExtendURL:     s.URL(web.RouteEditExtend),
-		SeatsURL:      s.URL(web.RouteEditSeats),
-		CancelURL:     s.URL(web.RouteEditCancel),
-		CompleteURL:   s.URL(web.RouteEditComplete),
-		ExpiredURL:    s.URL(web.RouteEditExpired),
-		NowISO:        s.Now().UTC().Format(time.RFC3339),
-		Counter:       s.AtCounter(c),
+		AddURL:        h.Kernel.URL(web.RouteEditAdd),
+		RemoveURL:     h.Kernel.URL(web.RouteEditRemove),
+		ExtendURL:     h.Kernel.URL(web.RouteEditExtend),
+		SeatsURL:      h.Kernel.URL(web.RouteEditSeats),
+		CancelURL:     h.Kernel.URL(web.RouteEditCancel),
+		CompleteURL:   h.Kernel.URL(web.RouteEditComplete),
+		ExpiredURL:    h.Kernel.URL(web.RouteEditExpired),
+		NowISO:        h.Kernel.Now().UTC().Format(time.RFC3339),
+		Counter:       h.Kernel.AtCounter(c),
 	}
 	if !o.Expires.IsZero() {
 		v.ExpiresISO = o.Expires.UTC().Format(time.RFC3339)
@@ -223,7 +223,7 @@ func (s *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types [
 	v.Lines, v.HasChanges = editLinesIn(l, e, o)
 	for i := range v.Lines {
 		if v.Lines[i].State == "kept" || v.Lines[i].State == lineMoved || v.Lines[i].State == "added" {
-			v.Lines[i].RemoveURL = s.URL(web.RouteEditRemove)
+			v.Lines[i].RemoveURL = h.Kernel.URL(web.RouteEditRemove)
 		}
 	}
 	balance := o.Total
@@ -294,8 +294,8 @@ func (s *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types [
 
 // addTickets adds tickets of one simple type (no seat selection: the contract forbids
 // SelectedSeats in edit state).
-func (s *Handler) addTickets(c echo.Context) error {
-	e, err := s.requireChangeableEdit(c)
+func (h *Handler) addTickets(c echo.Context) error {
+	e, err := h.requireChangeableEdit(c)
 	if err != nil {
 		return err
 	}
@@ -303,8 +303,8 @@ func (s *Handler) addTickets(c echo.Context) error {
 	qty, qerr := strconv.Atoi(strings.TrimSpace(c.FormValue("qty")))
 	l := web.Loc(c)
 	if code == "" || qerr != nil || qty < 1 || qty > 10 {
-		s.Flash(c, l.T("booking.add_invalid"))
-		return s.Redirect(c, s.URL(web.RouteEdit))
+		h.Kernel.Flash(c, l.T("booking.add_invalid"))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
 	}
 	ctx := c.Request().Context()
 	// The ticket types and the order as it stands (where the party sits) are independent
@@ -315,17 +315,17 @@ func (s *Handler) addTickets(c echo.Context) error {
 	)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() (err error) {
-		types, err = s.Ticketing.GetTicketTypes(gctx, e.CinemaID, e.SessionID, e.UserSessionID)
+		types, err = h.Kernel.Ticketing.GetTicketTypes(gctx, e.CinemaID, e.SessionID, e.UserSessionID)
 		return err
 	})
 	g.Go(func() (err error) {
-		before, err = s.Ticketing.GetOrder(gctx, e.UserSessionID)
+		before, err = h.Kernel.Ticketing.GetOrder(gctx, e.UserSessionID)
 		return err
 	})
 	if err := g.Wait(); err != nil {
-		return s.editEnded(c, e, err)
+		return h.editEnded(c, e, err)
 	}
-	types = s.Named(ctx).TicketTypes(e.CinemaID, types) // the flash names the type
+	types = h.Visits.Named(ctx).TicketTypes(e.CinemaID, types) // the flash names the type
 	var chosen *cinema.TicketType
 	for i := range types {
 		if types[i].Code == code && types[i].Simple() {
@@ -333,64 +333,64 @@ func (s *Handler) addTickets(c echo.Context) error {
 		}
 	}
 	if chosen == nil {
-		s.Flash(c, l.T("booking.add_type_refused"))
-		return s.Redirect(c, s.URL(web.RouteEdit))
+		h.Kernel.Flash(c, l.T("booking.add_type_refused"))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
 	}
 	mode := upstream.BookingModeSale
 	if !e.Paid {
 		mode = upstream.BookingModeReservation
 	}
 	// Seat hoarding (holds.go): the seats this visit may hold, before the upstream is asked.
-	if done, err := s.RefuseVisitSeats(c, visit.SeatStepEditAdd, qty, &before, s.URL(web.RouteEdit)); done {
+	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepEditAdd, qty, &before, h.Kernel.URL(web.RouteEdit)); done {
 		return err
 	}
-	after, err := s.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID,
+	after, err := h.Kernel.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID,
 		Tickets: []upstream.TicketRequest{{TypeCode: code, Qty: qty}}, BookingMode: mode})
 	switch {
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
-		s.Flash(c, l.T("booking.add_no_seats"))
+		h.Kernel.Flash(c, l.T("booking.add_no_seats"))
 	case err != nil:
-		return s.editEnded(c, e, err)
-	case s.seatWithParty(ctx, e, before, after):
-		s.Flash(c, l.T("booking.added_beside", "Qty", qty, "Type", chosen.Description))
+		return h.editEnded(c, e, err)
+	case h.seatWithParty(ctx, e, before, after):
+		h.Kernel.Flash(c, l.T("booking.added_beside", "Qty", qty, "Type", chosen.Description))
 	default:
-		s.Flash(c, l.T("booking.added", "Qty", qty, "Type", chosen.Description))
+		h.Kernel.Flash(c, l.T("booking.added", "Qty", qty, "Type", chosen.Description))
 	}
-	return s.Redirect(c, s.URL(web.RouteEdit))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
 }
 
 // removeTicket removes one ticket (a booked one becomes "removed"; an added one disappears).
-func (s *Handler) removeTicket(c echo.Context) error {
-	e, err := s.requireChangeableEdit(c)
+func (h *Handler) removeTicket(c echo.Context) error {
+	e, err := h.requireChangeableEdit(c)
 	if err != nil {
 		return err
 	}
 	l := web.Loc(c)
 	id := strings.TrimSpace(c.FormValue("ticket"))
 	if id == "" || len(id) > 32 {
-		s.Flash(c, l.T("booking.remove_which"))
-		return s.Redirect(c, s.URL(web.RouteEdit))
+		h.Kernel.Flash(c, l.T("booking.remove_which"))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
 	}
 	// A booking needs a ticket: the last one is not removed (a booking without tickets cannot
 	// be shown, and cancelling a whole booking is the box office's job).
-	o, err := s.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+	o, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
 	if err != nil {
-		return s.editEnded(c, e, err)
+		return h.editEnded(c, e, err)
 	}
 	if removesEveryTicket(e, o, id) {
-		s.Flash(c, l.T("booking.last_ticket"))
-		return s.Redirect(c, s.URL(web.RouteEdit))
+		h.Kernel.Flash(c, l.T("booking.last_ticket"))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
 	}
-	_, err = s.Ticketing.RemoveTickets(c.Request().Context(), upstream.RemoveTicketsRequest{UserSessionID: e.UserSessionID, SessionID: e.SessionID, TicketIDs: []string{id}})
+	_, err = h.Kernel.Ticketing.RemoveTickets(c.Request().Context(), upstream.RemoveTicketsRequest{UserSessionID: e.UserSessionID, SessionID: e.SessionID, TicketIDs: []string{id}})
 	switch {
 	case errors.Is(err, upstream.ErrInvalidRequest):
-		s.Flash(c, l.T("booking.remove_refused"))
+		h.Kernel.Flash(c, l.T("booking.remove_refused"))
 	case err != nil:
-		return s.editEnded(c, e, err)
+		return h.editEnded(c, e, err)
 	default:
-		s.Flash(c, l.T("booking.removed"))
+		h.Kernel.Flash(c, l.T("booking.removed"))
 	}
-	return s.Redirect(c, s.URL(web.RouteEdit))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
 }
 
 // removesEveryTicket reports whether removing ticket id (with its package) would leave the
@@ -412,76 +412,76 @@ func removesEveryTicket(e visit.Edit, o cinema.Order, id string) bool {
 }
 
 // extendEdit gives the edit its full hold time again.
-func (s *Handler) extendEdit(c echo.Context) error {
-	e, err := s.requireEdit(c)
+func (h *Handler) extendEdit(c echo.Context) error {
+	e, err := h.requireEdit(c)
 	if err != nil {
 		return err
 	}
-	if err := s.refuseClosedEdit(c, e); err != nil {
+	if err := h.refuseClosedEdit(c, e); err != nil {
 		return err
 	}
-	if _, err := s.Ticketing.ResetOrderExpiry(c.Request().Context(), e.UserSessionID); err != nil {
-		return s.editEnded(c, e, err)
+	if _, err := h.Kernel.Ticketing.ResetOrderExpiry(c.Request().Context(), e.UserSessionID); err != nil {
+		return h.editEnded(c, e, err)
 	}
-	s.Flash(c, web.Loc(c).T("booking.more_time_given"))
-	return s.Redirect(c, s.URL(web.RouteEdit))
+	h.Kernel.Flash(c, web.Loc(c).T("booking.more_time_given"))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
 }
 
 // confirmCancelEdit asks before discarding the changes.
-func (s *Handler) confirmCancelEdit(c echo.Context) error {
-	e, err := s.requireEdit(c)
+func (h *Handler) confirmCancelEdit(c echo.Context) error {
+	e, err := h.requireEdit(c)
 	if err != nil {
 		return err
 	}
-	return s.Render(c, http.StatusOK, web.Loc(c).T("booking.cancel_changes"), view.CancelConfirm(view.CancelView{
-		BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: s.URL(web.RouteEditCancel), BackURL: s.URL(web.RouteEdit), CSRFToken: web.CSRFToken(c),
-		Counter: s.AtCounter(c)}))
+	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("booking.cancel_changes"), bookingview.CancelConfirm(bookingview.CancelView{
+		BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: h.Kernel.URL(web.RouteEditCancel), BackURL: h.Kernel.URL(web.RouteEdit), CSRFToken: web.CSRFToken(c),
+		Counter: h.Kernel.AtCounter(c)}))
 }
 
 // cancelEdit cancels the edit upstream: the original booking comes back unchanged.
-func (s *Handler) cancelEdit(c echo.Context) error {
-	e, err := s.requireEdit(c)
+func (h *Handler) cancelEdit(c echo.Context) error {
+	e, err := h.requireEdit(c)
 	if err != nil {
-		return s.Redirect(c, s.URL(web.RouteBooking)) // already gone: the booking is as it was
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking)) // already gone: the booking is as it was
 	}
-	if entry, err := s.BlockingEntry(c.Request().Context(), e); err != nil {
+	if entry, err := h.Visits.BlockingEntry(c.Request().Context(), e); err != nil {
 		return err
 	} else if entry != nil {
-		return s.refuseWhilePaying(c, entry)
+		return h.refuseWhilePaying(c, entry)
 	}
-	err = s.Ticketing.CancelOrder(c.Request().Context(), e.UserSessionID)
+	err = h.Kernel.Ticketing.CancelOrder(c.Request().Context(), e.UserSessionID)
 	if err != nil && !errors.Is(err, upstream.ErrOrderExpired) && !errors.Is(err, upstream.ErrNotFound) {
-		return s.FromUpstream(err, s.URL(web.RouteEdit), web.Loc(c).T("booking.back_to_changes"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteEdit), web.Loc(c).T("booking.back_to_changes"))
 	}
-	s.ClearEdit(c)
-	s.RecordAudit(c, audit.Entry{Action: audit.ActionEditCancel, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber})
-	s.Flash(c, web.Loc(c).T("booking.cancelled"))
-	return s.Redirect(c, s.URL(web.RouteBooking))
+	h.Visits.ClearEdit(c)
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionEditCancel, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber})
+	h.Kernel.Flash(c, web.Loc(c).T("booking.cancelled"))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
 }
 
 // editExpired is where the countdown sends the browser when time runs out. It is a GET, so it
 // changes nothing upstream: it only forgets the edit in this visit when the upstream says the
 // order is gone (an expired order releases itself).
-func (s *Handler) editExpired(c echo.Context) error {
-	e, ok := s.CurrentEdit(c)
+func (h *Handler) editExpired(c echo.Context) error {
+	e, ok := h.Visits.CurrentEdit(c)
 	if !ok {
 		// The edit already ended in this visit (saved, cancelled or run out): an old page's
 		// countdown says nothing about it.
-		s.Flash(c, web.Loc(c).T("booking.no_edit_any_more"))
-		return s.Redirect(c, s.URL(web.RouteBooking))
+		h.Kernel.Flash(c, web.Loc(c).T("booking.no_edit_any_more"))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
 	}
-	if entry, err := s.BlockingEntry(c.Request().Context(), e); err == nil && entry != nil {
-		return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
+	if entry, err := h.Visits.BlockingEntry(c.Request().Context(), e); err == nil && entry != nil {
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
 	}
-	_, err := s.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+	_, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
 	if err == nil || !(errors.Is(err, upstream.ErrOrderExpired) || errors.Is(err, upstream.ErrNotFound)) {
-		return s.Redirect(c, s.URL(web.RouteEdit)) // still alive (more time in another tab), or unknown: show it
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit)) // still alive (more time in another tab), or unknown: show it
 	}
-	s.ClearEdit(c)
-	if s.EditSaved(c.Request().Context(), e.UserSessionID) {
-		s.Flash(c, web.Loc(c).T("booking.saved_change"))
-		return s.Redirect(c, s.URL(web.RouteBooking))
+	h.Visits.ClearEdit(c)
+	if h.Visits.EditSaved(c.Request().Context(), e.UserSessionID) {
+		h.Kernel.Flash(c, web.Loc(c).T("booking.saved_change"))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
 	}
-	s.Flash(c, web.Loc(c).T("booking.edit_expired"))
-	return s.Redirect(c, s.URL(web.RouteBooking))
+	h.Kernel.Flash(c, web.Loc(c).T("booking.edit_expired"))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
 }

@@ -15,23 +15,24 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/keypad"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	view "github.com/cinemabff/cinemabff/views/pages/booking"
+	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // Without the cinemas the form cannot be filled in: that is the ticketing system's failure,
 // never the person's, so it comes back as an error to show instead of the form.
-func (s *Handler) findView(c echo.Context) (view.FindView, error) {
-	v := view.FindView{ActionURL: s.URL(web.RouteFindBooking), CSRFToken: web.CSRFToken(c), Staff: s.StaffMember(c) != ""}
-	list, err := s.Cinemas(c.Request().Context())
+func (h *Handler) findView(c echo.Context) (bookingview.FindView, error) {
+	v := bookingview.FindView{ActionURL: h.Kernel.URL(web.RouteFindBooking), CSRFToken: web.CSRFToken(c), Staff: h.Kernel.StaffMember(c) != ""}
+	list, err := h.Visits.Cinemas(c.Request().Context())
 	if err != nil {
-		return v, s.FromUpstream(err, s.URL(web.RouteFindBooking), web.Loc(c).T("booking.try_again"))
+		return v, h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), web.Loc(c).T("booking.try_again"))
 	}
 	for _, ci := range list {
-		v.Cinemas = append(v.Cinemas, view.Option{Value: ci.ID, Label: ci.Name})
+		v.Cinemas = append(v.Cinemas, bookingview.Option{Value: ci.ID, Label: ci.Name})
 	}
 	if web.IsKiosk(c) {
 		// A kiosk stands in one cinema, set when it was enrolled (the first one for a kiosk
@@ -45,29 +46,29 @@ func (s *Handler) findView(c echo.Context) (view.FindView, error) {
 }
 
 // findTitle is the look-up's page title: staff find a booking, a customer theirs.
-func (s *Handler) findTitle(c echo.Context) string {
-	if s.StaffUser(c) != "" {
+func (h *Handler) findTitle(c echo.Context) string {
+	if h.Kernel.StaffUser(c) != "" {
 		return web.Loc(c).T("booking.find_title_staff")
 	}
 	return web.Loc(c).T("booking.find_title")
 }
 
 // showFindBooking shows the look-up form.
-func (s *Handler) showFindBooking(c echo.Context) error {
-	v, err := s.findView(c)
+func (h *Handler) showFindBooking(c echo.Context) error {
+	v, err := h.findView(c)
 	if err != nil {
 		return err
 	}
-	if msg := s.PopFlash(c); msg != "" {
+	if msg := h.Kernel.PopFlash(c); msg != "" {
 		v.Error = msg
 	}
-	if msg := s.PopFlashSuccess(c); msg != "" {
+	if msg := h.Kernel.PopFlashSuccess(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
 	}
-	if msg := s.Sessions.PopString(c.Request().Context(), web.SessStaffPINWarning); msg != "" {
+	if msg := h.Kernel.Sessions.PopString(c.Request().Context(), web.SessStaffPINWarning); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeWarning, Heading: msg}
 	}
-	return s.Render(c, http.StatusOK, s.findTitle(c), view.Find(v))
+	return h.Kernel.Render(c, http.StatusOK, h.findTitle(c), bookingview.Find(v))
 }
 
 // findBooking checks the booking number and e-mail against the upstream and binds the visit
@@ -75,8 +76,8 @@ func (s *Handler) showFindBooking(c echo.Context) error {
 // same field. Failed attempts are limited per client and per booking number and client
 // (limits.go): a booking number is never locked for everybody, and a failure the upstream
 // caused (an outage) does not count.
-func (s *Handler) findBooking(c echo.Context) error {
-	v, err := s.findView(c)
+func (h *Handler) findBooking(c echo.Context) error {
+	v, err := h.findView(c)
 	if err != nil {
 		return err
 	}
@@ -89,11 +90,11 @@ func (s *Handler) findBooking(c echo.Context) error {
 	l := web.Loc(c)
 	if key := c.FormValue("key"); key != "" && v.Kiosk {
 		// A key of an on-screen keypad: the form comes back with it typed, nothing is looked up.
-		v.Number, v.Email = web.ApplyKey(v.Number, v.Email, key)
-		return s.Render(c, http.StatusOK, s.findTitle(c), view.Find(v))
+		v.Number, v.Email = keypad.ApplyKey(v.Number, v.Email, key)
+		return h.Kernel.Render(c, http.StatusOK, h.findTitle(c), bookingview.Find(v))
 	}
 	client := ratelimit.Limit{Key: "find:client:" + web.ClientKey(c), Rule: visit.FindPerClient}
-	if user := s.StaffUser(c); v.Staff && user != "" {
+	if user := h.Kernel.StaffUser(c); v.Staff && user != "" {
 		client.Key = "find:staff:" + user // a counter's staff share one address; each has an allowance
 	}
 	how := "by number"
@@ -108,13 +109,13 @@ func (s *Handler) findBooking(c echo.Context) error {
 		// Staff look up by a ticket's code; so does a kiosk, where the printed ticket in the
 		// guest's hand is the proof (as for collecting), as long as it is a ticket of the
 		// booking as it is now.
-		got, msg := s.readTicketCode(l, v.Staff || v.Kiosk, field)
+		got, msg := h.readTicketCode(l, v.Staff || v.Kiosk, field)
 		if msg != "" {
 			if v.Kiosk {
 				v.ScanError = msg
 				v.Number, v.Email = keptTyped(v.Number), keptTyped(v.Email)
 			}
-			return s.findRefused(c, v, msg, client)
+			return h.findRefused(c, v, msg, client)
 		}
 		code = &got
 		v.CinemaID, how = got.CinemaID, "by ticket code"
@@ -133,27 +134,27 @@ func (s *Handler) findBooking(c echo.Context) error {
 		if v.Staff {
 			msg = l.T("booking.find_incomplete_staff")
 		}
-		return s.findRefused(c, v, msg, client)
+		return h.findRefused(c, v, msg, client)
 	}
 	// Both limits at once: a refused attempt uses up neither, and the wait named is the one
 	// after which this person's look-up is allowed, so it only counts down.
 	limits := []ratelimit.Limit{client,
 		{Key: fmt.Sprintf("find:booking:%s:%d:%s", v.CinemaID, number, client.Key), Rule: visit.FindPerBookingClient}}
-	ok, wait, err := ratelimit.TakeAll(ctx, s.Limits, limits...)
+	ok, wait, err := ratelimit.TakeAll(ctx, h.Kernel.Limits, limits...)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return s.tooMany(c, v, wait.Seconds())
+		return h.tooMany(c, v, wait.Seconds())
 	}
-	b, err := s.ReadBooking(ctx, v.CinemaID, number)
+	b, err := h.Visits.ReadBooking(ctx, v.CinemaID, number)
 	found := err == nil && (v.Staff || strings.EqualFold(strings.TrimSpace(b.CustomerEmail), addr.Address))
 	if err == nil && code != nil && !v.Staff {
 		found = code.CurrentIn(b) // a ticket given back, moved or re-seated is no proof any more
 	}
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !found:
-		s.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how + ": not found"})
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how + ": not found"})
 		// One neutral answer for every wrong detail: it never says which part was wrong, so
 		// the form cannot be used to learn booking numbers or e-mail addresses.
 		v.Error = l.T("booking.find_not_found")
@@ -164,39 +165,39 @@ func (s *Handler) findBooking(c echo.Context) error {
 			// The code is genuine (signed): say plainly that this ticket no longer counts.
 			v.Error, v.ScanError, v.Number, v.Email = "", l.T("booking.find_code_not_current"), "", keptTyped(v.Email)
 		}
-		return s.Render(c, http.StatusNotFound, s.findTitle(c), view.Find(v))
+		return h.Kernel.Render(c, http.StatusNotFound, h.findTitle(c), bookingview.Find(v))
 	case err != nil:
 		// The ticketing system failed, not the person: the attempt does not count.
-		if gerr := ratelimit.GiveAll(ctx, s.Limits, limits...); gerr != nil {
-			web.LoggerFrom(ctx, s.Logger).Warn("give back look-up attempt", "err", gerr)
+		if gerr := ratelimit.GiveAll(ctx, h.Kernel.Limits, limits...); gerr != nil {
+			web.LoggerFrom(ctx, h.Kernel.Logger).Warn("give back look-up attempt", "err", gerr)
 		}
-		return s.FromUpstream(err, s.URL(web.RouteFindBooking), l.T("booking.try_again"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), l.T("booking.try_again"))
 	}
-	if err := ratelimit.GiveAll(ctx, s.Limits, limits...); err != nil {
-		web.LoggerFrom(ctx, s.Logger).Warn("give back look-up attempt", "err", err)
+	if err := ratelimit.GiveAll(ctx, h.Kernel.Limits, limits...); err != nil {
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("give back look-up attempt", "err", err)
 	}
-	s.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how})
-	if err := s.BindBooking(c, visit.Bound{CinemaID: v.CinemaID, Number: number}); err != nil {
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how})
+	if err := h.Visits.BindBooking(c, visit.Bound{CinemaID: v.CinemaID, Number: number}); err != nil {
 		return err
 	}
-	s.RememberCustomer(c, b.CustomerName)
-	return s.Redirect(c, s.URL(web.RouteBooking))
+	h.Visits.RememberCustomer(c, b.CustomerName)
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
 }
 
 // findRefused answers a look-up that never reached the ticketing system (a malformed number,
 // an unreadable ticket code). It counts against the client: the form is no way around the limit.
-func (s *Handler) findRefused(c echo.Context, v view.FindView, msg string, client ratelimit.Limit) error {
-	ok, wait, err := s.Limits.Take(c.Request().Context(), client.Key, client.Rule)
+func (h *Handler) findRefused(c echo.Context, v bookingview.FindView, msg string, client ratelimit.Limit) error {
+	ok, wait, err := h.Kernel.Limits.Take(c.Request().Context(), client.Key, client.Rule)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return s.tooMany(c, v, wait.Seconds())
+		return h.tooMany(c, v, wait.Seconds())
 	}
 	if v.ScanError == "" {
 		v.Error = msg // a kiosk's scan says it beside the scan field
 	}
-	return s.Render(c, http.StatusUnprocessableEntity, s.findTitle(c), view.Find(v))
+	return h.Kernel.Render(c, http.StatusUnprocessableEntity, h.findTitle(c), bookingview.Find(v))
 }
 
 // keptTyped is what a kiosk's look-up form shows again of a field after a scan: what the
@@ -217,14 +218,14 @@ func isTicketCode(field string) bool {
 // readTicketCode checks a scanned ticket code. It returns the code, or what to tell the person
 // (in l's language): only staff look up by code (a customer's own code is no proof of the
 // e-mail address), and a forged or unreadable code says so plainly.
-func (s *Handler) readTicketCode(l *i18n.Localizer, staffLookUp bool, field string) (tickets.Code, string) {
+func (h *Handler) readTicketCode(l *i18n.Localizer, staffLookUp bool, field string) (tickets.Code, string) {
 	if !staffLookUp {
 		return tickets.Code{}, l.T("booking.find_code_not_for_customers")
 	}
-	if s.Mail == nil || s.Mail.Signer == nil {
+	if h.Visits.Mail == nil || h.Visits.Mail.Signer == nil {
 		return tickets.Code{}, l.T("booking.find_code_unchecked")
 	}
-	code, err := s.Mail.Signer.Parse(field)
+	code, err := h.Visits.Mail.Signer.Parse(field)
 	switch {
 	case errors.Is(err, tickets.ErrForged):
 		return tickets.Code{}, l.T("booking.find_code_forged")
@@ -234,24 +235,24 @@ func (s *Handler) readTicketCode(l *i18n.Localizer, staffLookUp bool, field stri
 	return code, ""
 }
 
-func (s *Handler) tooMany(c echo.Context, v view.FindView, seconds float64) error {
+func (h *Handler) tooMany(c echo.Context, v bookingview.FindView, seconds float64) error {
 	c.Response().Header().Set("Retry-After", strconv.Itoa(words.WholeSeconds(seconds)))
 	l := web.Loc(c)
 	v.Error = l.T("booking.find_too_many", "Wait", words.Wait(l, seconds))
-	return s.Render(c, http.StatusTooManyRequests, s.findTitle(c), view.Find(v))
+	return h.Kernel.Render(c, http.StatusTooManyRequests, h.findTitle(c), bookingview.Find(v))
 }
 
 // forgetBooking unbinds the booking from this visit (a shared computer, the kiosk). An edit in
 // progress is cancelled upstream, so its added seats do not stay held for nobody.
-func (s *Handler) forgetBooking(c echo.Context) error {
+func (h *Handler) forgetBooking(c echo.Context) error {
 	ctx := c.Request().Context()
-	s.ReleaseEdit(c)
-	s.Sessions.Remove(ctx, visit.SessBookingCinema)
-	s.Sessions.Remove(ctx, visit.SessBookingName)
-	s.Sessions.Remove(ctx, visit.SessBookingNumber)
-	s.ClearEdit(c)
-	if err := s.RenewSession(c); err != nil {
+	h.Visits.ReleaseEdit(c)
+	h.Kernel.Sessions.Remove(ctx, visit.SessBookingCinema)
+	h.Kernel.Sessions.Remove(ctx, visit.SessBookingName)
+	h.Kernel.Sessions.Remove(ctx, visit.SessBookingNumber)
+	h.Visits.ClearEdit(c)
+	if err := h.Kernel.RenewSession(c); err != nil {
 		return err
 	}
-	return s.Redirect(c, s.URL(web.RouteHome))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteHome))
 }

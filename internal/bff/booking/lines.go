@@ -8,7 +8,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/refunds"
-	view "github.com/cinemabff/cinemabff/views/pages/booking"
+	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // editPayWith says, in l's language, how the balance is settled: paid by card on the next
@@ -59,8 +59,8 @@ func counterPayWith(l *i18n.Localizer, e visit.Edit, balance cinema.Money, custo
 // editSteppers is a − n + row per ticket type that can be added: how many of the type the
 // booking has, and the ticket − removes (the newest of the type; none when it is the
 // booking's last ticket, which cannot be removed).
-func editSteppers(l *i18n.Localizer, o cinema.Order, types []cinema.TicketType) []view.StepperView {
-	var out []view.StepperView
+func editSteppers(l *i18n.Localizer, o cinema.Order, types []cinema.TicketType) []bookingview.StepperView {
+	var out []bookingview.StepperView
 	active := 0
 	for _, t := range o.Tickets() {
 		if !(t.StateKnown && t.State == cinema.LineRemoved) {
@@ -71,7 +71,7 @@ func editSteppers(l *i18n.Localizer, o cinema.Order, types []cinema.TicketType) 
 		if !tt.Simple() {
 			continue
 		}
-		st := view.StepperView{Type: tt.Code, Name: tt.Description, Price: l.Money(tt.Price)}
+		st := bookingview.StepperView{Type: tt.Code, Name: tt.Description, Price: l.Money(tt.Price)}
 		for _, t := range o.Tickets() {
 			if t.TypeCode != tt.Code || (t.StateKnown && t.State == cinema.LineRemoved) {
 				continue
@@ -91,7 +91,7 @@ func editSteppers(l *i18n.Localizer, o cinema.Order, types []cinema.TicketType) 
 // seats' words in English (editLinesIn: in a visitor's language). The contract's ticketing
 // order does not say which tickets were booked before; when the upstream does not say either,
 // the state is derived from the tickets the edit started with.
-func editLines(e visit.Edit, o cinema.Order) (lines []view.LineView, changed bool) {
+func editLines(e visit.Edit, o cinema.Order) (lines []bookingview.LineView, changed bool) {
 	original := map[string]visit.OriginLine{}
 	for _, ol := range e.Original {
 		original[ol.ID] = ol
@@ -130,7 +130,7 @@ func editLines(e visit.Edit, o cinema.Order) (lines []view.LineView, changed boo
 
 // editLinesIn is editLines in l's language: the words the edit page shows and the change's
 // message and records keep (Seat and From in l's words too).
-func editLinesIn(l *i18n.Localizer, e visit.Edit, o cinema.Order) ([]view.LineView, bool) {
+func editLinesIn(l *i18n.Localizer, e visit.Edit, o cinema.Order) ([]bookingview.LineView, bool) {
 	lines, changed := editLines(e, o)
 	for i := range lines {
 		lv := &lines[i]
@@ -157,16 +157,16 @@ func editLinesIn(l *i18n.Localizer, e visit.Edit, o cinema.Order) ([]view.LineVi
 // booked: only its seat changed).
 const lineMoved = "moved"
 
-func lineView(state cinema.LineState, id, desc string, seat words.SeatName, price cinema.Money) view.LineView {
-	return view.LineView{State: state.String(), Description: desc, Seat: seat.Key(), SeatRow: seat.Row, SeatLabel: seat.Seat,
+func lineView(state cinema.LineState, id, desc string, seat words.SeatName, price cinema.Money) bookingview.LineView {
+	return bookingview.LineView{State: state.String(), Description: desc, Seat: seat.Key(), SeatRow: seat.Row, SeatLabel: seat.Seat,
 		Amount: price, TicketID: id}
 }
 
 // lineSeat and lineFrom are a line's seat and a moved line's seat before the change.
-func lineSeat(lv *view.LineView) words.SeatName {
+func lineSeat(lv *bookingview.LineView) words.SeatName {
 	return words.SeatName{Row: lv.SeatRow, Seat: lv.SeatLabel, Text: lv.Seat}
 }
 
-func lineFrom(lv *view.LineView) words.SeatName {
+func lineFrom(lv *bookingview.LineView) words.SeatName {
 	return words.SeatName{Row: lv.FromRow, Seat: lv.FromLabel, Text: lv.From}
 }

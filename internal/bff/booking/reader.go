@@ -12,7 +12,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/views/components"
-	view "github.com/cinemabff/cinemabff/views/pages/booking"
+	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // Paying a change on the device's card reader (the box office, the kiosk): the exact amount
@@ -21,61 +21,61 @@ import (
 // open with the reason.
 
 // payOnReader starts the change's card-present payment on this device's reader and shows it.
-func (s *Handler) payOnReader(c echo.Context, e visit.Edit, change settlement.Change, due cinema.Money, tender string) error {
+func (h *Handler) payOnReader(c echo.Context, e visit.Edit, change settlement.Change, due cinema.Money, tender string) error {
 	ctx := c.Request().Context()
-	st := s.Settler()
+	st := h.Visits.Settler
 	entry, err := st.StartReaderPayment(ctx, change, due, web.DeviceOf(c).ReaderID, tender)
 	if err != nil {
 		return err
 	}
 	e.Entry = entry.ID
-	s.SaveEdit(c, e)
+	h.Visits.SaveEdit(c, e)
 	// Handing the payment to the reader is a money step: never cut off halfway.
-	entry, _, err = s.AdvanceWithin(ctx, entry.ID)
+	entry, _, err = h.Visits.AdvanceWithin(ctx, entry.ID)
 	if err != nil && entry.State == ledger.StateFailed {
-		s.Flash(c, visit.ReaderRefusal(web.Loc(c), err))
-		return s.Redirect(c, s.readerBack(c))
+		h.Kernel.Flash(c, visit.ReaderRefusal(web.Loc(c), err))
+		return h.Kernel.Redirect(c, h.readerBack(c))
 	}
 	if err != nil {
-		web.LoggerFrom(ctx, s.Logger).Warn("card reader payment not started at once", "entry", entry.ID, "err", err)
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card reader payment not started at once", "entry", entry.ID, "err", err)
 	}
-	return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
 }
 
 // cancelOnReader is Cancel on the reader's page: the reader stops asking, nothing is taken,
 // and the change stays open for cash or another try. A card presented at the same moment
 // makes it paid (the status says so).
-func (s *Handler) cancelOnReader(c echo.Context) error {
-	entry, e, ok, err := s.entryForVisit(c)
+func (h *Handler) cancelOnReader(c echo.Context) error {
+	entry, e, ok, err := h.entryForVisit(c)
 	if !ok {
 		return err
 	}
 	ctx := c.Request().Context()
-	dctx, cancel := s.Detached(ctx)
-	entry, err = s.Settler().CancelAtReader(dctx, entry.ID)
+	dctx, cancel := h.Visits.Detached(ctx)
+	entry, err = h.Visits.Settler.CancelAtReader(dctx, entry.ID)
 	cancel()
 	if errors.Is(err, settlement.ErrNotAtReader) {
-		return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
 	}
 	if err != nil {
-		return s.FromUpstream(err, s.URL(web.RouteEditStatus, entry.ID), web.Loc(c).T("booking.see_status"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteEditStatus, entry.ID), web.Loc(c).T("booking.see_status"))
 	}
 	if entry.State == ledger.StateFailed {
-		s.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: entry.CinemaID, BookingNumber: entry.BookingNumber,
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: entry.CinemaID, BookingNumber: entry.BookingNumber,
 			AmountCents: 0, Currency: entry.Currency, Detail: "card reader payment cancelled, nothing taken"})
 	}
-	return s.afterSettle(c, e, entry)
+	return h.afterSettle(c, e, entry)
 }
 
 // readerStatusView says where a card-reader payment stands: the reader asking for the card
 // (with Cancel), or the change being saved once it is paid.
-func (s *Handler) readerStatusView(c echo.Context, entry ledger.Entry, v *view.PaymentStatusView) {
+func (h *Handler) readerStatusView(c echo.Context, entry ledger.Entry, v *bookingview.PaymentStatusView) {
 	l := web.Loc(c)
 	amount := l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})
 	switch entry.State {
 	case ledger.StateCreated, ledger.StateRedirected:
 		v.Heading, v.Body = l.T("booking.reader_waiting", "Amount", amount), l.T("booking.reader_waiting_text", "Amount", amount)
-		v.CancelURL, v.CancelLabel, v.CSRFToken = s.URL(web.RouteEditReaderCancel, entry.ID), l.T("booking.reader_cancel"), web.CSRFToken(c)
+		v.CancelURL, v.CancelLabel, v.CSRFToken = h.Kernel.URL(web.RouteEditReaderCancel, entry.ID), l.T("booking.reader_cancel"), web.CSRFToken(c)
 		v.Reader = true
 	case ledger.StatePaid, ledger.StateApplying:
 		v.Kind = components.NoticeSuccess
@@ -86,19 +86,19 @@ func (s *Handler) readerStatusView(c echo.Context, entry ledger.Entry, v *view.P
 // readerFailed is the answer when the reader did not take the payment (declined, stopped,
 // nobody there): the change is still open; the counter's payment page, or the change at a
 // kiosk, says why.
-func (s *Handler) readerFailed(c echo.Context, e visit.Edit, entry ledger.Entry) error {
+func (h *Handler) readerFailed(c echo.Context, e visit.Edit, entry ledger.Entry) error {
 	msg := visit.ReaderOutcome(web.Loc(c), entry)
 	e.Entry = ""
-	s.SaveEdit(c, e)
-	s.Flash(c, msg)
-	return s.Redirect(c, s.readerBack(c))
+	h.Visits.SaveEdit(c, e)
+	h.Kernel.Flash(c, msg)
+	return h.Kernel.Redirect(c, h.readerBack(c))
 }
 
 // readerBack is where a card payment that took nothing sends the person, to try again: the
 // counter's payment page, or the change (a kiosk).
-func (s *Handler) readerBack(c echo.Context) string {
-	if s.AtCounter(c) {
-		return s.URL(web.RouteEditCounterPay)
+func (h *Handler) readerBack(c echo.Context) string {
+	if h.Kernel.AtCounter(c) {
+		return h.Kernel.URL(web.RouteEditCounterPay)
 	}
-	return s.URL(web.RouteEdit)
+	return h.Kernel.URL(web.RouteEdit)
 }

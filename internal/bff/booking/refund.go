@@ -17,7 +17,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/views/components"
-	view "github.com/cinemabff/cinemabff/views/pages/booking"
+	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // Refunds across several payments. A negative balance goes back over the booking's external
@@ -31,40 +31,40 @@ import (
 // startRefund plans the refund of amount over the booking's payments, one ledger entry per
 // part (settlement.StartRefund), and makes them. A repeated press finds the same parts and
 // never refunds twice.
-func (s *Handler) startRefund(c echo.Context, e visit.Edit, change settlement.Change, amount cinema.Money) error {
+func (h *Handler) startRefund(c echo.Context, e visit.Edit, change settlement.Change, amount cinema.Money) error {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	b, err := s.Ticketing.GetSingleBooking(ctx, e.CinemaID, e.BookingNumber)
+	b, err := h.Kernel.Ticketing.GetSingleBooking(ctx, e.CinemaID, e.BookingNumber)
 	if err != nil {
-		return s.FromUpstream(err, s.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
-	group, err := s.Settler().StartRefund(ctx, change, amount, b)
+	group, err := h.Visits.Settler.StartRefund(ctx, change, amount, b)
 	if errors.Is(err, settlement.ErrRefundAtBoxOffice) {
 		return &web.Error{Code: web.EConflict, Heading: l.T("booking.refund_at_box_office_heading"), Message: l.T("booking.refund_at_box_office_text"),
-			BackURL: s.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
+			BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
 	}
 	if errors.Is(err, settlement.ErrRefundNotPlanned) {
 		return &web.Error{Code: web.EConflict, Heading: l.T("booking.refund_impossible_heading"), Message: l.T("booking.refund_impossible_text"),
-			BackURL: s.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
+			BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
 	}
 	if err != nil {
 		return err
 	}
 	lead := group[0]
 	e.Entry = lead.ID
-	s.SaveEdit(c, e)
+	h.Visits.SaveEdit(c, e)
 	// A money step: never cut off halfway; a slow one goes on and the status page follows it.
-	if err := s.AdvanceGroupWithin(ctx, lead); err != nil {
-		web.LoggerFrom(ctx, s.Logger).Warn("refund not finished at once", "entry", lead.ID, "err", err)
+	if err := h.Visits.AdvanceGroupWithin(ctx, lead); err != nil {
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("refund not finished at once", "entry", lead.ID, "err", err)
 	}
-	if lead, err = s.Ledger.Get(ctx, lead.ID); err != nil {
+	if lead, err = h.Visits.Ledger.Get(ctx, lead.ID); err != nil {
 		return err
 	}
-	lead = s.awaitApplying(ctx, lead) // a provider event may be completing it right now
+	lead = h.awaitApplying(ctx, lead) // a provider event may be completing it right now
 	if lead.State == ledger.StateApplied {
-		return s.finishEdit(c, e)
+		return h.finishEdit(c, e)
 	}
-	return s.Redirect(c, s.URL(web.RouteEditStatus, lead.ID))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, lead.ID))
 }
 
 // refundCard names where a part goes back: "VISA ************4242", "PAYPAL", or the box
@@ -108,24 +108,24 @@ type counterForms struct {
 }
 
 // counterFormsFor are the status page's forms for this visit.
-func (s *Handler) counterFormsFor(c echo.Context) counterForms {
-	return counterForms{atCounter: s.AtCounter(c), csrf: web.CSRFToken(c)}
+func (h *Handler) counterFormsFor(c echo.Context) counterForms {
+	return counterForms{atCounter: h.Kernel.AtCounter(c), csrf: web.CSRFToken(c)}
 }
 
 // refundStatusView says where each part of a refund stands, in the language of ctx. It never
 // says the money is back while a part is still under way or failing. A part that falls on money
 // taken at the box office waits for the clerk to hand it back; at a counter (forms) each such
 // part has its button.
-func (s *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts []ledger.Entry, forms counterForms) view.PaymentStatusView {
+func (h *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts []ledger.Entry, forms counterForms) bookingview.PaymentStatusView {
 	l := i18n.FromContext(ctx)
 	total := l.Money(settlement.PartsTotal(parts))
-	v := view.PaymentStatusView{Reference: lead.ID[:12], PollURL: s.URL(web.RouteEditStatus, lead.ID), Refresh: true, Kind: components.NoticeInfo,
+	v := bookingview.PaymentStatusView{Reference: lead.ID[:12], PollURL: h.Kernel.URL(web.RouteEditStatus, lead.ID), Refresh: true, Kind: components.NoticeInfo,
 		CSRFToken: forms.csrf}
 	var sent, pending, notSent, applied, atBoxOffice int
 	var handBack cinema.Money // the parts waiting to be handed back at the counter
 	retrying := false
 	for _, p := range parts {
-		pv := view.RefundPartView{Text: refundPartText(l, p)}
+		pv := bookingview.RefundPartView{Text: refundPartText(l, p)}
 		switch {
 		case settlement.PartSent(p):
 			sent++
@@ -140,7 +140,7 @@ func (s *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts
 			pv.State, pv.Status = "box-office", l.T("booking.refund_part_at_box_office")
 			if forms.atCounter {
 				amount := l.Money(cinema.Money{Cents: p.AmountCents, Currency: p.Currency})
-				pv.GiveBackURL, pv.GiveBackLabel = s.URL(web.RouteEditGiveBack, p.ID), l.T("booking.give_back_terminal", "Amount", amount)
+				pv.GiveBackURL, pv.GiveBackLabel = h.Kernel.URL(web.RouteEditGiveBack, p.ID), l.T("booking.give_back_terminal", "Amount", amount)
 				if p.CardType == "Cash" {
 					pv.GiveBackLabel = l.T("booking.give_back_cash", "Amount", amount)
 				}
@@ -166,7 +166,7 @@ func (s *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts
 	case applied == len(parts):
 		v.Refresh = false
 		v.Heading, v.Body = l.T("booking.refund_done"), l.T("booking.refund_done_text", "Amount", total)
-		v.NextURL, v.NextLabel = s.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
 	case failed && pending == 0 && sent > 0:
 		v.Kind, v.Refresh = components.NoticeWarning, false
 		v.Heading = l.T("booking.refund_sent_check")
@@ -174,11 +174,11 @@ func (s *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts
 			v.Heading = l.T("booking.refund_part_sent_check")
 		}
 		v.Body = l.T("booking.refund_sent_check_text")
-		v.NextURL, v.NextLabel = s.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
 	case failed && pending == 0:
 		v.Kind, v.Refresh = components.NoticeWarning, false
 		v.Heading, v.Body = l.T("booking.refund_nothing"), l.T("booking.refund_nothing_text")
-		v.NextURL, v.NextLabel = s.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
 	case failed:
 		v.Kind = components.NoticeWarning
 		v.Heading, v.Body = l.T("booking.refund_part_failed"), l.T("booking.refund_part_failed_text", "Amount", total)
@@ -207,77 +207,77 @@ func (s *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts
 }
 
 // statusViewFor is statusView with the parts of a refund, and the counter's forms.
-func (s *Handler) statusViewFor(c echo.Context, entry ledger.Entry) view.PaymentStatusView {
+func (h *Handler) statusViewFor(c echo.Context, entry ledger.Entry) bookingview.PaymentStatusView {
 	ctx := c.Request().Context()
 	if entry.Kind != ledger.KindRefund {
-		return s.statusView(ctx, entry)
+		return h.statusView(ctx, entry)
 	}
-	parts, err := s.Ledger.Group(ctx, entry)
+	parts, err := h.Visits.Ledger.Group(ctx, entry)
 	if err != nil {
 		parts = []ledger.Entry{entry}
 	}
-	return s.refundStatusView(ctx, entry, parts, s.counterFormsFor(c))
+	return h.refundStatusView(ctx, entry, parts, h.counterFormsFor(c))
 }
 
 // giveBackAtCounter is the clerk's word that a part of the refund falling on money taken at
 // the box office was handed back (cash from the till, or a refund on the card terminal): the
 // part is refunded, and once every part is, the change is completed with all of them.
-func (s *Handler) giveBackAtCounter(c echo.Context) error {
-	user := s.StaffUser(c) // countersOnly
-	part, e, ok, err := s.entryForVisit(c)
+func (h *Handler) giveBackAtCounter(c echo.Context) error {
+	user := h.Kernel.StaffUser(c) // CountersOnly
+	part, e, ok, err := h.entryForVisit(c)
 	if !ok {
 		return err
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	status := s.URL(web.RouteEditStatus, cmp.Or(e.Entry, part.ID))
+	status := h.Kernel.URL(web.RouteEditStatus, cmp.Or(e.Entry, part.ID))
 	// A money step: renewing the edit and recording the hand-back are not cut off halfway.
-	dctx, cancel := s.Detached(ctx)
-	got, err := s.Settler().GiveBackAtBoxOffice(dctx, part.ID, user)
+	dctx, cancel := h.Visits.Detached(ctx)
+	got, err := h.Visits.Settler.GiveBackAtBoxOffice(dctx, part.ID, user)
 	cancel()
 	switch {
 	case errors.Is(err, settlement.ErrNotAtBoxOffice):
 		return &web.Error{Code: web.EConflict, Heading: l.T("booking.give_back_not_here_heading"), Message: l.T("booking.give_back_not_here"),
 			BackURL: status, BackLabel: l.T("booking.see_status"), Err: err}
 	case err != nil:
-		return s.FromUpstream(err, status, l.T("booking.see_status"))
+		return h.Kernel.FromUpstream(err, status, l.T("booking.see_status"))
 	}
 	if got.State == ledger.StateRefunded {
-		s.RecordAudit(c, audit.Entry{Action: audit.ActionRefund, CinemaID: got.CinemaID, BookingNumber: got.BookingNumber,
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionRefund, CinemaID: got.CinemaID, BookingNumber: got.BookingNumber,
 			AmountCents: -got.AmountCents, Currency: got.Currency, Detail: fmt.Sprintf("handed back at the counter (%s), refund part %d", got.CardType, got.RefundPart)})
 	}
-	if err := s.AdvanceGroupWithin(ctx, got); err != nil {
-		web.LoggerFrom(ctx, s.Logger).Warn("refund not finished yet", "entry", got.ID, "err", err)
+	if err := h.Visits.AdvanceGroupWithin(ctx, got); err != nil {
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("refund not finished yet", "entry", got.ID, "err", err)
 	}
-	return s.Redirect(c, status)
+	return h.Kernel.Redirect(c, status)
 }
 
 // sameRefund reports whether a and the entry with id b are parts of one refund.
-func (s *Handler) sameRefund(ctx context.Context, a ledger.Entry, b string) bool {
+func (h *Handler) sameRefund(ctx context.Context, a ledger.Entry, b string) bool {
 	if a.RefundGroup == "" || b == "" {
 		return false
 	}
-	other, err := s.Ledger.Get(ctx, b)
+	other, err := h.Visits.Ledger.Get(ctx, b)
 	return err == nil && other.RefundGroup == a.RefundGroup
 }
 
 // refundUnderWayNotice tells the booking page, while this visit's change of the booking has a
 // refund under way, where each part of it stands; nil when there is none.
-func (s *Handler) refundUnderWayNotice(c echo.Context, number int64) *components.Notice {
-	e, ok := s.CurrentEdit(c)
-	if !ok || e.BookingNumber != number || s.Ledger == nil {
+func (h *Handler) refundUnderWayNotice(c echo.Context, number int64) *components.Notice {
+	e, ok := h.Visits.CurrentEdit(c)
+	if !ok || e.BookingNumber != number || h.Visits.Ledger == nil {
 		return nil
 	}
 	ctx := c.Request().Context()
-	entry, err := s.BlockingEntry(ctx, e)
+	entry, err := h.Visits.BlockingEntry(ctx, e)
 	if err != nil || entry == nil || entry.Kind != ledger.KindRefund {
 		return nil
 	}
-	parts, err := s.Ledger.Group(ctx, *entry)
+	parts, err := h.Visits.Ledger.Group(ctx, *entry)
 	if err != nil {
 		return nil
 	}
-	v := s.refundStatusView(ctx, *entry, parts, counterForms{})
+	v := h.refundStatusView(ctx, *entry, parts, counterForms{})
 	var each []string
 	for _, p := range v.Parts {
 		each = append(each, p.Text+": "+p.Status)

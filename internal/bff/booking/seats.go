@@ -14,7 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/seatrules"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	view "github.com/cinemabff/cinemabff/views/pages/booking"
+	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // editSeatTickets returns the order's tickets that keep or get a seat (not removed ones).
@@ -36,29 +36,29 @@ func editSeatTickets(e visit.Edit, o cinema.Order) []cinema.OrderTicket {
 }
 
 // showEditSeats shows the seat chooser with the order's seats ticked.
-func (s *Handler) showEditSeats(c echo.Context) error {
+func (h *Handler) showEditSeats(c echo.Context) error {
 	var notice *components.Notice
-	if msg := s.PopFlash(c); msg != "" {
+	if msg := h.Kernel.PopFlash(c); msg != "" {
 		notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg} // e.g. the seats chosen at a new show
 	}
-	return s.renderEditSeats(c, http.StatusOK, notice, nil)
+	return h.renderEditSeats(c, http.StatusOK, notice, nil)
 }
 
-func (s *Handler) renderEditSeats(c echo.Context, status int, notice *components.Notice, chosen []cinema.SeatPosition) error {
-	e, err := s.requireEdit(c)
+func (h *Handler) renderEditSeats(c echo.Context, status int, notice *components.Notice, chosen []cinema.SeatPosition) error {
+	e, err := h.requireEdit(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	o, snap, err, planErr := s.OrderAndPlan(ctx, e.UserSessionID, e.CinemaID, e.SessionID)
+	o, snap, err, planErr := h.Visits.OrderAndPlan(ctx, e.UserSessionID, e.CinemaID, e.SessionID)
 	if err != nil {
-		return s.editEnded(c, e, err)
+		return h.editEnded(c, e, err)
 	}
 	if planErr != nil {
-		return s.FromUpstream(planErr, s.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+		return h.Kernel.FromUpstream(planErr, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
-	plan := s.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
+	plan := h.Visits.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	tickets := editSeatTickets(e, o)
 	var yours []cinema.SeatPosition
 	for _, t := range tickets {
@@ -69,21 +69,21 @@ func (s *Handler) renderEditSeats(c echo.Context, status int, notice *components
 	if chosen == nil {
 		chosen = yours
 	}
-	v := view.SeatsView{Counter: s.AtCounter(c), BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: s.URL(web.RouteEditSeats), BackURL: s.URL(web.RouteEdit),
+	v := bookingview.SeatsView{Counter: h.Kernel.AtCounter(c), BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: h.Kernel.URL(web.RouteEditSeats), BackURL: h.Kernel.URL(web.RouteEdit),
 		CSRFToken: web.CSRFToken(c), Count: len(tickets), Notice: notice,
 		Map: components.BuildSeatMap(plan, components.SeatMapOptions{Max: len(tickets), Yours: yours, YoursSelectable: true,
-			Chosen: chosen, Kiosk: web.IsKiosk(c), Label: l.T("booking.seat_map_label"), AsOf: s.SeatsAsOf(ctx, e.CinemaID, snap.AsOf),
+			Chosen: chosen, Kiosk: web.IsKiosk(c), Label: l.T("booking.seat_map_label"), AsOf: h.Visits.SeatsAsOf(ctx, e.CinemaID, snap.AsOf),
 			Prices: words.SeatPrices(l, tickets)})}
 	if e.MovedFrom != nil {
-		v.Show = joinShow(e.FilmTitle, words.Showtime(l, e.Showtime, s.CinemaByID(ctx, e.CinemaID)), e.Screen)
+		v.Show = joinShow(e.FilmTitle, words.Showtime(l, e.Showtime, h.Visits.CinemaByID(ctx, e.CinemaID)), e.Screen)
 	}
 	defer v.Map.Release() // the page is written before this returns
-	return s.Render(c, status, l.T("booking.seats_page_title"), view.Seats(v))
+	return h.Kernel.Render(c, status, l.T("booking.seats_page_title"), bookingview.Seats(v))
 }
 
 // setEditSeats moves the order's tickets to the chosen seats (SetSelectedSeats).
-func (s *Handler) setEditSeats(c echo.Context) error {
-	e, err := s.requireChangeableEdit(c)
+func (h *Handler) setEditSeats(c echo.Context) error {
+	e, err := h.requireChangeableEdit(c)
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (s *Handler) setEditSeats(c echo.Context) error {
 	form, err := c.FormParams()
 	if err != nil {
 		return &web.Error{Code: web.EInvalid, Heading: l.T("booking.seats_unreadable_heading"), Message: l.T("booking.seats_unreadable_text"),
-			BackURL: s.URL(web.RouteEditSeats), BackLabel: l.T("booking.seats_page_title")}
+			BackURL: h.Kernel.URL(web.RouteEditSeats), BackLabel: l.T("booking.seats_page_title")}
 	}
 	// The map's checkboxes and the list alternative's selects submit the same field; empty
 	// selects and a seat given twice count once.
@@ -107,30 +107,30 @@ func (s *Handler) setEditSeats(c echo.Context) error {
 			chosenPos = append(chosenPos, p)
 		}
 	}
-	o, err := s.Ticketing.GetOrder(ctx, e.UserSessionID)
+	o, err := h.Kernel.Ticketing.GetOrder(ctx, e.UserSessionID)
 	if err != nil {
-		return s.editEnded(c, e, err)
+		return h.editEnded(c, e, err)
 	}
 	tickets := editSeatTickets(e, o)
 	want := len(tickets)
 	if len(chosen) != want {
-		return s.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError,
+		return h.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError,
 			Heading: l.N("booking.seats_count_wrong", want), Body: l.T("booking.seats_count_chosen", "Count", len(chosen))}, chosenPos)
 	}
 	// The plan gives the chosen seats' areas (layout only): the upstream decides below whether
 	// they are free.
-	snap, err := s.SeatPlans.Plan(ctx, e.CinemaID, e.SessionID)
+	snap, err := h.Visits.SeatPlans.Plan(ctx, e.CinemaID, e.SessionID)
 	if err != nil {
-		return s.FromUpstream(err, s.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
-	plan := s.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
+	plan := h.Visits.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	var seats []upstream.SelectedSeat
 	var planSeats []cinema.Seat
 	for v := range chosen {
 		pos, ok := components.ParseSeatValue(v)
 		seat, found := plan.Seat(pos)
 		if !ok || !found {
-			return s.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("booking.seats_from_map")}, nil)
+			return h.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("booking.seats_from_map")}, nil)
 		}
 		seats = append(seats, upstream.SelectedSeat{AreaCategoryCode: seat.AreaCategoryCode, Position: pos})
 		planSeats = append(planSeats, seat)
@@ -147,14 +147,14 @@ func (s *Handler) setEditSeats(c echo.Context) error {
 		}
 	}
 	if unchanged {
-		return s.Redirect(c, s.URL(web.RouteEdit))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
 	}
 	// Seats of another seating area: refused here with the rule, naming the tickets' area
 	// (the ticketing system answers only "invalid request"). When a ticket's area is not
 	// known, the ticketing system decides.
 	if len(cats) == len(tickets) {
 		if msg := words.AreaProblem(l, plan, cats, planSeats); msg != "" {
-			return s.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError,
+			return h.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError,
 				Heading: l.T("booking.seats_same_area"), Body: msg}, chosenPos)
 		}
 	}
@@ -167,19 +167,19 @@ func (s *Handler) setEditSeats(c echo.Context) error {
 		}
 	}
 	if notice := words.SeatRuleNotice(l, seatrules.Check(plan, seatrules.Choice{Party: party, Chosen: chosenPos})); notice != nil {
-		return s.renderEditSeats(c, http.StatusUnprocessableEntity, notice, chosenPos)
+		return h.renderEditSeats(c, http.StatusUnprocessableEntity, notice, chosenPos)
 	}
-	_, err = s.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats})
-	s.SeatPlans.Invalidate(e.CinemaID, e.SessionID) // seats changed or refused: the next map reads them again
+	_, err = h.Kernel.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats})
+	h.Visits.SeatPlans.Invalidate(e.CinemaID, e.SessionID) // seats changed or refused: the next map reads them again
 	switch {
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
-		return s.renderEditSeats(c, http.StatusConflict, web.SeatsTakenNotice, nil)
+		return h.renderEditSeats(c, http.StatusConflict, web.SeatsTakenNotice, nil)
 	case errors.Is(err, upstream.ErrInvalidRequest):
-		return s.renderEditSeats(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("booking.seats_refused_heading"),
+		return h.renderEditSeats(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("booking.seats_refused_heading"),
 			Body: l.T("booking.seats_refused_text")}, nil)
 	case err != nil:
-		return s.editEnded(c, e, err)
+		return h.editEnded(c, e, err)
 	}
-	s.Flash(c, l.T("booking.seats_changed"))
-	return s.Redirect(c, s.URL(web.RouteEdit))
+	h.Kernel.Flash(c, l.T("booking.seats_changed"))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
 }

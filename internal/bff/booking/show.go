@@ -15,36 +15,36 @@ import (
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	view "github.com/cinemabff/cinemabff/views/pages/booking"
+	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // requireBooking returns the booking bound to this visit, read fresh from the upstream.
 // Each of also runs beside the booking's own follow-up reads (bookings.Reader.Read).
-func (s *Handler) requireBooking(c echo.Context, also ...func(context.Context, cinema.Booking)) (cinema.Booking, visit.Bound, error) {
+func (h *Handler) requireBooking(c echo.Context, also ...func(context.Context, cinema.Booking)) (cinema.Booking, visit.Bound, error) {
 	l := web.Loc(c)
-	bb, ok := s.BoundBooking(c)
+	bb, ok := h.Visits.BoundBooking(c)
 	if !ok {
 		return cinema.Booking{}, bb, &web.Error{Code: web.ENotFound, Heading: l.T("booking.find_first"),
-			Message: l.T("booking.find_first_text"), BackURL: s.URL(web.RouteFindBooking), BackLabel: l.T("booking.find_title")}
+			Message: l.T("booking.find_first_text"), BackURL: h.Kernel.URL(web.RouteFindBooking), BackLabel: l.T("booking.find_title")}
 	}
-	b, err := s.ReadBooking(c.Request().Context(), bb.CinemaID, bb.Number, also...)
+	b, err := h.Visits.ReadBooking(c.Request().Context(), bb.CinemaID, bb.Number, also...)
 	if err != nil {
-		return cinema.Booking{}, bb, s.FromUpstream(err, s.URL(web.RouteFindBooking), l.T("booking.find_title"))
+		return cinema.Booking{}, bb, h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), l.T("booking.find_title"))
 	}
 	return b, bb, nil
 }
 
 // showBooking is the booking page.
-func (s *Handler) showBooking(c echo.Context) error {
+func (h *Handler) showBooking(c echo.Context) error {
 	var types sessionTypes // read beside the seat plan, not after it
-	b, _, err := s.requireBooking(c, types.reader(s))
+	b, _, err := h.requireBooking(c, types.reader(h))
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	ci := s.CinemaByID(ctx, b.CinemaID)
-	v := view.BookingView{
+	ci := h.Visits.CinemaByID(ctx, b.CinemaID)
+	v := bookingview.BookingView{
 		Number:    fmt.Sprint(b.Number),
 		FilmTitle: b.Session.FilmTitle,
 		Showtime:  words.Showtime(l, b.Session.Showtime, ci),
@@ -53,41 +53,41 @@ func (s *Handler) showBooking(c echo.Context) error {
 		Total:     l.Money(b.Total),
 		Paid:      b.LikelyPaid(),
 		CSRFToken: web.CSRFToken(c),
-		EndURL:    s.URL(web.RouteBookingForget),
+		EndURL:    h.Kernel.URL(web.RouteBookingForget),
 	}
 	for _, t := range b.Tickets {
-		v.Tickets = append(v.Tickets, view.TicketRow{Description: t.Description, Seat: words.Seat(l, t.Seat), Price: l.Money(t.Price), Package: t.InPackage()})
+		v.Tickets = append(v.Tickets, bookingview.TicketRow{Description: t.Description, Seat: words.Seat(l, t.Seat), Price: l.Money(t.Price), Package: t.InPackage()})
 	}
 	for _, cc := range b.Concessions {
 		// The booking gives the unit price: the line shows quantity × unit price and its total.
-		v.Concessions = append(v.Concessions, view.TicketRow{Description: cc.Description,
+		v.Concessions = append(v.Concessions, bookingview.TicketRow{Description: cc.Description,
 			Detail: fmt.Sprintf("%d × %s", cc.Quantity, l.Money(cc.Price)), Price: l.Money(concessionTotal(cc))})
 	}
 	for _, p := range b.Payments {
 		v.Payments = append(v.Payments, paymentText(l, p))
 	}
-	if msg := s.PopFlash(c); msg != "" {
+	if msg := h.Kernel.PopFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
 	if v.Notice == nil {
-		v.Notice = s.refundUnderWayNotice(c, b.Number) // a refund of this visit's change, part by part
+		v.Notice = h.refundUnderWayNotice(c, b.Number) // a refund of this visit's change, part by part
 	}
-	if raw := s.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
+	if raw := h.Kernel.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
 		v.Changes = strings.Split(raw, "\n")
-		if key := s.Sessions.PopString(ctx, visit.SessMailKey); s.AtCounter(c) {
-			v.MailLine = s.CounterMailLine(ctx, key)
+		if key := h.Kernel.Sessions.PopString(ctx, visit.SessMailKey); h.Kernel.AtCounter(c) {
+			v.MailLine = h.Visits.CounterMailLine(ctx, key)
 		} else {
-			v.MailLine = s.MailLine(ctx, key)
+			v.MailLine = h.Visits.MailLine(ctx, key)
 		}
 	}
-	v.Actions = append(v.Actions, s.editAction(c, b, &types), s.showtimeAction(c, b, &types), s.swapAction(c, b))
-	window, open := s.ChangeWindow(c, b.CinemaID, b.Session.Showtime)
+	v.Actions = append(v.Actions, h.editAction(c, b, &types), h.showtimeAction(c, b, &types), h.swapAction(c, b))
+	window, open := h.Visits.ChangeWindow(c, b.CinemaID, b.Session.Showtime)
 	v.ChangeWindow, v.TicketsOpen = changeWindowLine(window, open, v.Actions)
 	title := l.T("booking.show_title", "Number", v.Number)
-	if s.AtCounter(c) {
+	if h.Kernel.AtCounter(c) {
 		// The box office: who booked beside what can be done; the tickets are in the print view.
 		v.Counter, v.CustomerName, v.CustomerEmail = true, b.CustomerName, b.CustomerEmail
-		v.PrintURL, v.FindURL = s.URL(web.RouteBookingTickets), s.URL(web.RouteFindBooking)
+		v.PrintURL, v.FindURL = h.Kernel.URL(web.RouteBookingTickets), h.Kernel.URL(web.RouteFindBooking)
 		for i := range v.Actions {
 			if v.Actions[i].Enabled {
 				v.Actions[i].Primary = true
@@ -98,34 +98,34 @@ func (s *Handler) showBooking(c echo.Context) error {
 			title = l.T("booking.counter.show_title", "Number", v.Number, "Name", b.CustomerName)
 		}
 	} else {
-		v.TicketCards = s.TicketsView(ctx, b, s.URL(web.RouteBookingTickets))
+		v.TicketCards = h.Visits.TicketsView(ctx, b, h.Kernel.URL(web.RouteBookingTickets))
 		if !web.IsKiosk(c) {
-			v.CalendarURL = s.URL(web.RouteBookingCalendar)
+			v.CalendarURL = h.Kernel.URL(web.RouteBookingCalendar)
 		}
 	}
-	return s.Render(c, http.StatusOK, title, view.Show(v))
+	return h.Kernel.Render(c, http.StatusOK, title, bookingview.Show(v))
 }
 
 // showBookingTickets is the print view of the booking's tickets.
-func (s *Handler) showBookingTickets(c echo.Context) error {
-	b, _, err := s.requireBooking(c)
+func (h *Handler) showBookingTickets(c echo.Context) error {
+	b, _, err := h.requireBooking(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	v := view.PrintView{Number: fmt.Sprint(b.Number), Tickets: s.TicketsView(ctx, b, ""), BackURL: s.URL(web.RouteBooking),
-		Counter: s.AtCounter(c)}
+	v := bookingview.PrintView{Number: fmt.Sprint(b.Number), Tickets: h.Visits.TicketsView(ctx, b, ""), BackURL: h.Kernel.URL(web.RouteBooking),
+		Counter: h.Kernel.AtCounter(c)}
 	v.Tickets.Staff = v.Counter
 	if web.IsKiosk(c) {
-		v.Kiosk, v.DoneURL, v.CSRFToken = true, s.URL(web.RouteVisitReset), web.CSRFToken(c)
-		if key := s.Sessions.PopString(ctx, sessKioskPrint); key != "" {
+		v.Kiosk, v.DoneURL, v.CSRFToken = true, h.Kernel.URL(web.RouteVisitReset), web.CSRFToken(c)
+		if key := h.Kernel.Sessions.PopString(ctx, sessKioskPrint); key != "" {
 			v.AutoPrint = key
-			if raw := s.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
+			if raw := h.Kernel.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
 				v.Changes = strings.Split(raw, "\n")
 			}
 		}
 	}
-	return s.Render(c, http.StatusOK, web.Loc(c).T("booking.print_title", "Number", v.Number), view.Print(v))
+	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("booking.print_title", "Number", v.Number), bookingview.Print(v))
 }
 
 // changeWindowLine is what the booking page says about the cut-off, from the change window's
@@ -133,7 +133,7 @@ func (s *Handler) showBookingTickets(c echo.Context) error {
 // offered; once closed, why, said once here, with the actions it closes pointing to these
 // words instead of repeating them. closed is whether the cut-off has passed: the show is near
 // or under way.
-func changeWindowLine(text string, open bool, actions []view.Action) (line string, closed bool) {
+func changeWindowLine(text string, open bool, actions []bookingview.Action) (line string, closed bool) {
 	if !open {
 		for i := range actions {
 			if !actions[i].Enabled && actions[i].Reason == text {
@@ -151,55 +151,55 @@ func changeWindowLine(text string, open bool, actions []view.Action) (line strin
 }
 
 // editAction is "Change this booking", or why it cannot be done online.
-func (s *Handler) editAction(c echo.Context, b cinema.Booking, types *sessionTypes) view.Action {
+func (h *Handler) editAction(c echo.Context, b cinema.Booking, types *sessionTypes) bookingview.Action {
 	l := web.Loc(c)
-	a := view.Action{Label: l.T("booking.action_edit"), TestID: "action-edit", Shortcut: "e"}
-	if e, ok := s.CurrentEdit(c); ok && e.BookingNumber == b.Number {
-		a.Label, a.URL, a.Enabled = l.T("booking.action_edit_continue"), s.URL(web.RouteEdit), true
+	a := bookingview.Action{Label: l.T("booking.action_edit"), TestID: "action-edit", Shortcut: "e"}
+	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
+		a.Label, a.URL, a.Enabled = l.T("booking.action_edit_continue"), h.Kernel.URL(web.RouteEdit), true
 		return a
 	}
-	if reason := s.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
+	if reason := h.Visits.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
 		a.Reason = reason
 		return a
 	}
-	if reason := s.editUnavailableReason(c.Request().Context(), b, types); reason != "" {
+	if reason := h.editUnavailableReason(c.Request().Context(), b, types); reason != "" {
 		a.Reason = reason
 		return a
 	}
-	a.URL, a.Method, a.Enabled = s.URL(web.RouteEditStart), "post", true
+	a.URL, a.Method, a.Enabled = h.Kernel.URL(web.RouteEditStart), "post", true
 	return a
 }
 
 // showtimeAction is "Change showtime" (move the booking to another show), or why it cannot
 // be done online. It is an edit, so the edit's rules apply.
-func (s *Handler) showtimeAction(c echo.Context, b cinema.Booking, types *sessionTypes) view.Action {
+func (h *Handler) showtimeAction(c echo.Context, b cinema.Booking, types *sessionTypes) bookingview.Action {
 	l := web.Loc(c)
-	a := view.Action{Label: l.T("showtime.action"), TestID: "action-showtime", Shortcut: "t"}
-	if e, ok := s.CurrentEdit(c); ok && e.BookingNumber == b.Number {
+	a := bookingview.Action{Label: l.T("showtime.action"), TestID: "action-showtime", Shortcut: "t"}
+	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
 		a.Reason = l.T("showtime.action_during_edit")
 		return a
 	}
-	if reason := s.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
+	if reason := h.Visits.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
 		a.Reason = reason
 		return a
 	}
-	if reason := s.editUnavailableReason(c.Request().Context(), b, types); reason != "" {
+	if reason := h.editUnavailableReason(c.Request().Context(), b, types); reason != "" {
 		a.Reason = reason
 		return a
 	}
-	a.URL, a.Enabled = s.URL(web.RouteShowtimes), true
+	a.URL, a.Enabled = h.Kernel.URL(web.RouteShowtimes), true
 	return a
 }
 
 // swapAction is "Change seats" (seat swap of a paid booking), or why it cannot be done.
-func (s *Handler) swapAction(c echo.Context, b cinema.Booking) view.Action {
+func (h *Handler) swapAction(c echo.Context, b cinema.Booking) bookingview.Action {
 	l := web.Loc(c)
-	a := view.Action{Label: l.T("booking.change_seats"), TestID: "action-swap", Shortcut: "s"}
-	if e, ok := s.CurrentEdit(c); ok && e.BookingNumber == b.Number {
+	a := bookingview.Action{Label: l.T("booking.change_seats"), TestID: "action-swap", Shortcut: "s"}
+	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
 		a.Reason = l.T("booking.action_swap_during_edit")
 		return a
 	}
-	if reason := s.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
+	if reason := h.Visits.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
 		a.Reason = reason
 		return a
 	}
@@ -207,7 +207,7 @@ func (s *Handler) swapAction(c echo.Context, b cinema.Booking) view.Action {
 		a.Reason = reason
 		return a
 	}
-	a.URL, a.Enabled = s.URL(web.RouteSwapShow, b.CinemaID, b.Number), true
+	a.URL, a.Enabled = h.Kernel.URL(web.RouteSwapShow, b.CinemaID, b.Number), true
 	return a
 }
 
@@ -215,7 +215,7 @@ func (s *Handler) swapAction(c echo.Context, b cinema.Booking) view.Action {
 // before asking the upstream (which has the last word).
 //
 // types are the session's ticket types when already read (nil or unread: read here).
-func (s *Handler) editUnavailableReason(ctx context.Context, b cinema.Booking, known *sessionTypes) string {
+func (h *Handler) editUnavailableReason(ctx context.Context, b cinema.Booking, known *sessionTypes) string {
 	if b.BeingEdited {
 		return web.EditRestrictionText(i18n.FromContext(ctx), "already_in_edit")
 	}
@@ -228,7 +228,7 @@ func (s *Handler) editUnavailableReason(ctx context.Context, b cinema.Booking, k
 	if known != nil && known.read {
 		types, err = known.types, known.err
 	} else {
-		types, err = s.SessionTicketTypes(ctx, b.CinemaID, b.Session.ID)
+		types, err = h.Visits.SessionTicketTypes(ctx, b.CinemaID, b.Session.ID)
 	}
 	if err != nil {
 		return "" // the upstream will refuse with the reason if it applies
@@ -309,7 +309,7 @@ type sessionTypes struct {
 func (st *sessionTypes) reader(s *Handler) func(context.Context, cinema.Booking) {
 	return func(ctx context.Context, b cinema.Booking) {
 		if id := b.SessionID(); id != "" {
-			st.types, st.err = s.SessionTicketTypes(ctx, b.CinemaID, id)
+			st.types, st.err = s.Visits.SessionTicketTypes(ctx, b.CinemaID, id)
 			st.read = true
 		}
 	}
@@ -318,9 +318,9 @@ func (st *sessionTypes) reader(s *Handler) func(context.Context, cinema.Booking)
 // refuseClosedEdit is refuseClosed for the edit in progress: the way on is cancelling it,
 // which still works and restores the booking as it was.
 // A move to another showtime respects both shows' cut-offs.
-func (s *Handler) refuseClosedEdit(c echo.Context, e visit.Edit) error {
+func (h *Handler) refuseClosedEdit(c echo.Context, e visit.Edit) error {
 	for _, at := range e.Showtimes() {
-		if err := s.RefuseClosed(c, e.CinemaID, at, s.URL(web.RouteEditCancel), web.Loc(c).T("booking.cancel_this_change")); err != nil {
+		if err := h.Visits.RefuseClosed(c, e.CinemaID, at, h.Kernel.URL(web.RouteEditCancel), web.Loc(c).T("booking.cancel_this_change")); err != nil {
 			return err
 		}
 	}
@@ -329,9 +329,9 @@ func (s *Handler) refuseClosedEdit(c echo.Context, e visit.Edit) error {
 
 // editClosed is why the edit can no longer be completed (a cut-off of one of its shows has
 // passed), or "".
-func (s *Handler) editClosed(c echo.Context, e visit.Edit) string {
+func (h *Handler) editClosed(c echo.Context, e visit.Edit) string {
 	for _, at := range e.Showtimes() {
-		if reason := s.ChangesClosed(c, e.CinemaID, at); reason != "" {
+		if reason := h.Visits.ChangesClosed(c, e.CinemaID, at); reason != "" {
 			return reason
 		}
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	view "github.com/cinemabff/cinemabff/views/pages/booking"
+	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // Changing the showtime moves a booking to another show of the same cinema inside one edit
@@ -37,76 +37,76 @@ const typeChoicePrefix = "type."
 
 // showShowtimes lists the other showtimes of the booking's film (or, with all=1, every show
 // of its cinema), with what the change costs this party and how many seats are free.
-func (s *Handler) showShowtimes(c echo.Context) error {
-	b, _, err := s.requireShowtimeChange(c)
+func (h *Handler) showShowtimes(c echo.Context) error {
+	b, _, err := h.requireShowtimeChange(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
 	allFilms := c.QueryParam("all") == "1"
-	shows, err := s.otherShows(c, b, allFilms)
+	shows, err := h.otherShows(c, b, allFilms)
 	if err != nil {
-		return s.FromUpstream(err, s.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
 	}
-	prices := s.showPrices(ctx, b, shows)
-	ci := s.CinemaByID(ctx, b.CinemaID)
-	v := view.ShowtimesView{
+	prices := h.showPrices(ctx, b, shows)
+	ci := h.Visits.CinemaByID(ctx, b.CinemaID)
+	v := bookingview.ShowtimesView{
 		BookingNumber: fmt.Sprint(b.Number),
 		FilmTitle:     b.Session.FilmTitle,
 		CurrentShow:   joinShow(b.Session.FilmTitle, words.Showtime(l, b.Session.Showtime, ci), b.Session.ScreenName),
 		Party:         partyWords(b),
 		AllFilms:      allFilms,
-		ActionURL:     s.URL(web.RouteShowtimes),
-		SameFilmURL:   s.URL(web.RouteShowtimes),
-		OtherFilmsURL: s.URL(web.RouteShowtimes) + "?all=1",
-		BackURL:       s.URL(web.RouteBooking),
+		ActionURL:     h.Kernel.URL(web.RouteShowtimes),
+		SameFilmURL:   h.Kernel.URL(web.RouteShowtimes),
+		OtherFilmsURL: h.Kernel.URL(web.RouteShowtimes) + "?all=1",
+		BackURL:       h.Kernel.URL(web.RouteBooking),
 		CSRFToken:     web.CSRFToken(c),
-		Counter:       s.AtCounter(c),
+		Counter:       h.Kernel.AtCounter(c),
 	}
-	if msg := s.PopFlash(c); msg != "" {
+	if msg := h.Kernel.PopFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
 	// Shows are grouped by the evening they belong to, a show after midnight with the evening
 	// before, as What's on lists them.
-	today, _ := cinema.Evening(s.Now(), ci.Location())
-	var day *view.ShowtimeDay
+	today, _ := cinema.Evening(h.Kernel.Now(), ci.Location())
+	var day *bookingview.ShowtimeDay
 	shortcut := 0
 	for _, sh := range shows {
 		evening, _ := cinema.Evening(sh.Showtime, ci.Location())
 		label := l.Day(evening, today, ci.Location(), i18n.DayLong)
 		if day == nil || day.Label != label {
-			v.Days = append(v.Days, view.ShowtimeDay{Label: label})
+			v.Days = append(v.Days, bookingview.ShowtimeDay{Label: label})
 			day = &v.Days[len(v.Days)-1]
 		}
-		row := s.showtimeRow(l, b, sh, prices[sh.SessionID], ci)
+		row := h.showtimeRow(l, b, sh, prices[sh.SessionID], ci)
 		if row.Enabled && v.Counter && shortcut < 9 {
 			shortcut++
 			row.Shortcut = fmt.Sprint(shortcut)
 		}
 		day.Rows = append(day.Rows, row)
 	}
-	return s.Render(c, http.StatusOK, l.T("showtime.page_title", "Number", v.BookingNumber), view.Showtimes(v))
+	return h.Kernel.Render(c, http.StatusOK, l.T("showtime.page_title", "Number", v.BookingNumber), bookingview.Showtimes(v))
 }
 
 // requireShowtimeChange is the bound booking when its showtime may be changed now: before its
 // change cut-off, with no change of it open in this visit, and within the edit's restrictions.
 // Otherwise the error says why in words (a replayed form included).
-func (s *Handler) requireShowtimeChange(c echo.Context) (cinema.Booking, visit.Bound, error) {
-	b, bb, err := s.requireBooking(c)
+func (h *Handler) requireShowtimeChange(c echo.Context) (cinema.Booking, visit.Bound, error) {
+	b, bb, err := h.requireBooking(c)
 	if err != nil {
 		return b, bb, err
 	}
 	l := web.Loc(c)
-	back, backLabel := s.URL(web.RouteBooking), l.T("booking.back_to_booking")
-	if e, ok := s.CurrentEdit(c); ok && e.BookingNumber == b.Number {
+	back, backLabel := h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking")
+	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
 		return b, bb, &web.Error{Code: web.EConflict, Heading: l.T("showtime.change_open_heading"), Message: l.T("showtime.change_open_text"),
-			BackURL: s.URL(web.RouteEdit), BackLabel: l.T("booking.action_edit_continue")}
+			BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.action_edit_continue")}
 	}
-	if err := s.RefuseClosed(c, b.CinemaID, b.Session.Showtime, back, backLabel); err != nil {
+	if err := h.Visits.RefuseClosed(c, b.CinemaID, b.Session.Showtime, back, backLabel); err != nil {
 		return b, bb, err
 	}
-	if reason := s.editUnavailableReason(c.Request().Context(), b, nil); reason != "" {
+	if reason := h.editUnavailableReason(c.Request().Context(), b, nil); reason != "" {
 		return b, bb, &web.Error{Code: web.EConflict, Heading: l.T("showtime.not_online_heading"), Message: reason, BackURL: back, BackLabel: backLabel}
 	}
 	return b, bb, nil
@@ -115,8 +115,8 @@ func (s *Handler) requireShowtimeChange(c echo.Context) (cinema.Booking, visit.B
 // otherShows are the shows a booking may move to: of its cinema, on sale, starting within
 // showtimeDays, before their own change cut-off, and of the booking's film unless allFilms.
 // The booking's own show is among them (marked on the page, not offered).
-func (s *Handler) otherShows(c echo.Context, b cinema.Booking, allFilms bool) ([]cinema.Session, error) {
-	listing, err := s.Listings.Listing(c.Request().Context(), b.CinemaID) // shared by every visitor
+func (h *Handler) otherShows(c echo.Context, b cinema.Booking, allFilms bool) ([]cinema.Session, error) {
+	listing, err := h.Visits.Listings.Listing(c.Request().Context(), b.CinemaID) // shared by every visitor
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func (s *Handler) otherShows(c echo.Context, b cinema.Booking, allFilms bool) ([
 			film = sh.FilmID
 		}
 	}
-	now := s.Now()
+	now := h.Kernel.Now()
 	until := now.Add(showtimeDays * 24 * time.Hour)
 	var out []cinema.Session
 	for _, sh := range list {
@@ -139,7 +139,7 @@ func (s *Handler) otherShows(c echo.Context, b cinema.Booking, allFilms bool) ([
 			continue
 		case !allFilms && film == "" && sh.FilmTitle != b.Session.FilmTitle:
 			continue
-		case s.ChangesClosed(c, b.CinemaID, sh.Showtime) != "":
+		case h.Visits.ChangesClosed(c, b.CinemaID, sh.Showtime) != "":
 			continue // too close to its start to move to
 		}
 		out = append(out, sh)
@@ -158,7 +158,7 @@ type showPrice struct {
 // showPrices reads the ticket types of every show (a few at a time) and prices the party's
 // tickets there. A show whose types cannot be read has no known price: its difference is
 // shown on the next step.
-func (s *Handler) showPrices(ctx context.Context, b cinema.Booking, shows []cinema.Session) map[string]showPrice {
+func (h *Handler) showPrices(ctx context.Context, b cinema.Booking, shows []cinema.Session) map[string]showPrice {
 	out := make(map[string]showPrice, len(shows))
 	results := make([]showPrice, len(shows))
 	g, gctx := errgroup.WithContext(ctx)
@@ -168,9 +168,9 @@ func (s *Handler) showPrices(ctx context.Context, b cinema.Booking, shows []cine
 			continue
 		}
 		g.Go(func() error {
-			types, err := s.SessionTicketTypes(gctx, b.CinemaID, sh.SessionID)
+			types, err := h.Visits.SessionTicketTypes(gctx, b.CinemaID, sh.SessionID)
 			if err == nil {
-				results[i] = priceParty(b, s.Named(gctx).TicketTypes(b.CinemaID, types))
+				results[i] = priceParty(b, h.Visits.Named(gctx).TicketTypes(b.CinemaID, types))
 			}
 			return nil
 		})
@@ -209,10 +209,10 @@ func priceParty(b cinema.Booking, types []cinema.TicketType) showPrice {
 }
 
 // showtimeRow is one show on the page.
-func (s *Handler) showtimeRow(l *i18n.Localizer, b cinema.Booking, sh cinema.Session, p showPrice, ci cinema.Cinema) view.ShowtimeRow {
+func (h *Handler) showtimeRow(l *i18n.Localizer, b cinema.Booking, sh cinema.Session, p showPrice, ci cinema.Cinema) bookingview.ShowtimeRow {
 	zone := ci.Location()
 	evening, _ := cinema.Evening(sh.Showtime, zone)
-	row := view.ShowtimeRow{
+	row := bookingview.ShowtimeRow{
 		SessionID: sh.SessionID,
 		Time:      words.ShowClock(l, sh.Showtime, zone, evening),
 		DateTime:  sh.Showtime.In(zone).Format(time.RFC3339),
@@ -250,64 +250,64 @@ func (s *Handler) showtimeRow(l *i18n.Localizer, b cinema.Booking, sh cinema.Ses
 // removes the old tickets, and sends the person to the new show's seat map with the seats the
 // ticketing system chose. If the ticketing system refuses, the edit is cancelled and the
 // booking is as it was.
-func (s *Handler) chooseShowtime(c echo.Context) error {
-	if e, ok := s.CurrentEdit(c); ok && e.MovedFrom != nil && e.SessionID == upstream.SplitSessionID(e.CinemaID, strings.TrimSpace(c.FormValue("session"))) {
-		return s.Redirect(c, s.URL(web.RouteEdit)) // a double click or a second tab: the same move
+func (h *Handler) chooseShowtime(c echo.Context) error {
+	if e, ok := h.Visits.CurrentEdit(c); ok && e.MovedFrom != nil && e.SessionID == upstream.SplitSessionID(e.CinemaID, strings.TrimSpace(c.FormValue("session"))) {
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit)) // a double click or a second tab: the same move
 	}
-	b, _, err := s.requireShowtimeChange(c)
+	b, _, err := h.requireShowtimeChange(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	back := s.URL(web.RouteShowtimes)
+	back := h.Kernel.URL(web.RouteShowtimes)
 	backLabel := l.T("showtime.back_to_list")
-	target, err := s.findShow(c, b, strings.TrimSpace(c.FormValue("session")))
+	target, err := h.findShow(c, b, strings.TrimSpace(c.FormValue("session")))
 	if err != nil {
 		return err
 	}
-	if err := s.RefuseClosed(c, b.CinemaID, target.Showtime, back, backLabel); err != nil {
+	if err := h.Visits.RefuseClosed(c, b.CinemaID, target.Showtime, back, backLabel); err != nil {
 		return err
 	}
-	types, err := s.SessionTicketTypes(ctx, b.CinemaID, target.SessionID)
+	types, err := h.Visits.SessionTicketTypes(ctx, b.CinemaID, target.SessionID)
 	if err != nil {
-		return s.FromUpstream(err, back, backLabel)
+		return h.Kernel.FromUpstream(err, back, backLabel)
 	}
-	types = s.Named(ctx).TicketTypes(b.CinemaID, types)
+	types = h.Visits.Named(ctx).TicketTypes(b.CinemaID, types)
 	form, _ := c.FormParams()
 	picked, complete := partyTypes(b, types, form)
 	if !complete {
-		return s.renderTypeChoice(c, b, target, types, form)
+		return h.renderTypeChoice(c, b, target, types, form)
 	}
-	if done, err := s.RefuseVisitSeats(c, visit.SeatStepEditAdd, len(b.Tickets), nil, back); done {
+	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepEditAdd, len(b.Tickets), nil, back); done {
 		return err
 	}
-	e, err := s.moveShow(c, b, target, picked)
+	e, err := h.moveShow(c, b, target, picked)
 	if err != nil {
 		return err
 	}
-	s.SaveEdit(c, e)
-	s.Flash(c, l.T("showtime.seats_chosen"))
-	return s.Redirect(c, s.URL(web.RouteEditSeats))
+	h.Visits.SaveEdit(c, e)
+	h.Kernel.Flash(c, l.T("showtime.seats_chosen"))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditSeats))
 }
 
 // findShow is the show the form names, among the booking's cinema's shows on sale (another
 // cinema's session is not found there).
-func (s *Handler) findShow(c echo.Context, b cinema.Booking, id string) (cinema.Session, error) {
+func (h *Handler) findShow(c echo.Context, b cinema.Booking, id string) (cinema.Session, error) {
 	l := web.Loc(c)
 	notFound := &web.Error{Code: web.ENotFound, Heading: l.T("showtime.show_not_found"), Message: l.T("showtime.show_not_found_text"),
-		BackURL: s.URL(web.RouteShowtimes), BackLabel: l.T("showtime.back_to_list")}
+		BackURL: h.Kernel.URL(web.RouteShowtimes), BackLabel: l.T("showtime.back_to_list")}
 	if id == "" || len(id) > 41 || id == b.Session.ID {
 		return cinema.Session{}, notFound
 	}
 	id = upstream.SplitSessionID(b.CinemaID, id)
-	listing, err := s.Listings.Listing(c.Request().Context(), b.CinemaID) // shared by every visitor
+	listing, err := h.Visits.Listings.Listing(c.Request().Context(), b.CinemaID) // shared by every visitor
 	if err != nil {
-		return cinema.Session{}, s.FromUpstream(err, s.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+		return cinema.Session{}, h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
 	}
 	list := listing.Sessions
 	for _, sh := range list {
-		if sh.SessionID == id && sh.OnSale && sh.Showtime.After(s.Now()) {
+		if sh.SessionID == id && sh.OnSale && sh.Showtime.After(h.Kernel.Now()) {
 			return sh, nil
 		}
 	}
@@ -349,26 +349,26 @@ func partyTypes(b cinema.Booking, types []cinema.TicketType, form map[string][]s
 
 // renderTypeChoice asks for another ticket type for each of the party's types the new show
 // does not sell.
-func (s *Handler) renderTypeChoice(c echo.Context, b cinema.Booking, target cinema.Session, types []cinema.TicketType, form map[string][]string) error {
+func (h *Handler) renderTypeChoice(c echo.Context, b cinema.Booking, target cinema.Session, types []cinema.TicketType, form map[string][]string) error {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	ci := s.CinemaByID(ctx, b.CinemaID)
+	ci := h.Visits.CinemaByID(ctx, b.CinemaID)
 	sold := map[string]bool{}
-	var options []view.TypeOption
+	var options []bookingview.TypeOption
 	for _, t := range types {
 		if t.Simple() {
 			sold[t.Code] = true
-			options = append(options, view.TypeOption{Code: t.Code, Label: t.Description + " · " + l.Money(t.Price)})
+			options = append(options, bookingview.TypeOption{Code: t.Code, Label: t.Description + " · " + l.Money(t.Price)})
 		}
 	}
-	v := view.TypeChoiceView{
+	v := bookingview.TypeChoiceView{
 		BookingNumber: fmt.Sprint(b.Number),
 		NewShow:       joinShow(target.FilmTitle, words.Showtime(l, target.Showtime, ci), target.ScreenName),
 		SessionID:     target.SessionID,
-		ActionURL:     s.URL(web.RouteShowtimes),
-		BackURL:       s.URL(web.RouteShowtimes),
+		ActionURL:     h.Kernel.URL(web.RouteShowtimes),
+		BackURL:       h.Kernel.URL(web.RouteShowtimes),
 		CSRFToken:     web.CSRFToken(c),
-		Counter:       s.AtCounter(c),
+		Counter:       h.Kernel.AtCounter(c),
 	}
 	seen := map[string]bool{}
 	for _, t := range b.Tickets {
@@ -376,7 +376,7 @@ func (s *Handler) renderTypeChoice(c echo.Context, b cinema.Booking, target cine
 			continue
 		}
 		seen[t.TypeCode] = true
-		q := view.TypeQuestion{Field: typeChoicePrefix + t.TypeCode, Name: t.Description, Options: options}
+		q := bookingview.TypeQuestion{Field: typeChoicePrefix + t.TypeCode, Name: t.Description, Options: options}
 		if vs := form[q.Field]; len(vs) > 0 && vs[0] != "" {
 			q.Error = l.T("showtime.type_pick_again")
 		}
@@ -387,25 +387,25 @@ func (s *Handler) renderTypeChoice(c echo.Context, b cinema.Booking, target cine
 		status = http.StatusConflict
 		v.NoOptions = true
 	}
-	return s.Render(c, status, l.T("showtime.types_title"), view.TypeChoice(v))
+	return h.Kernel.Render(c, status, l.T("showtime.types_title"), bookingview.TypeChoice(v))
 }
 
 // moveShow starts the edit that moves booking b to show target with the picked types. On a
 // refusal the edit is cancelled again, so the booking stays as it was, and the error says so.
-func (s *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Session, picked map[string]string) (visit.Edit, error) {
+func (h *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Session, picked map[string]string) (visit.Edit, error) {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	log := web.LoggerFrom(ctx, s.Logger)
-	back, backLabel := s.URL(web.RouteShowtimes), l.T("showtime.back_to_list")
-	eo, err := s.Ticketing.EditBooking(ctx, b.CinemaID, b.ID)
+	log := web.LoggerFrom(ctx, h.Kernel.Logger)
+	back, backLabel := h.Kernel.URL(web.RouteShowtimes), l.T("showtime.back_to_list")
+	eo, err := h.Kernel.Ticketing.EditBooking(ctx, b.CinemaID, b.ID)
 	if err != nil {
-		return visit.Edit{}, s.FromUpstream(err, s.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+		return visit.Edit{}, h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
 	}
-	eo = s.Named(ctx).EditOrder(eo)
+	eo = h.Visits.Named(ctx).EditOrder(eo)
 	undo := func(step string, cause error) error {
 		// The edit must not stay open: cancelling restores the booking. It runs even when
 		// the person's request has gone.
-		if cerr := s.Ticketing.CancelOrder(upstream.Detach(ctx), eo.UserSessionID); cerr != nil &&
+		if cerr := h.Kernel.Ticketing.CancelOrder(upstream.Detach(ctx), eo.UserSessionID); cerr != nil &&
 			!errors.Is(cerr, upstream.ErrOrderExpired) && !errors.Is(cerr, upstream.ErrNotFound) {
 			log.Error("showtime change: edit not cancelled after a refusal", "step", step, "err", cerr)
 		}
@@ -415,12 +415,12 @@ func (s *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Sessi
 			return &web.Error{Code: web.EConflict, Heading: l.T("showtime.no_seats_heading"), Message: l.N("showtime.no_seats_text", len(b.Tickets)),
 				BackURL: back, BackLabel: backLabel}
 		case errors.Is(cause, upstream.ErrUnavailable) || upstream.TimedOut(cause) || errors.Is(cause, upstream.ErrCircuitOpen):
-			return s.FromUpstream(cause, s.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+			return h.Kernel.FromUpstream(cause, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
 		}
 		// Any other answer is the ticketing system's "no": it decides whether a booking may
 		// move between shows.
 		return &web.Error{Code: web.EConflict, Heading: l.T("showtime.refused_heading"), Message: l.T("showtime.refused_text"),
-			BackURL: s.URL(web.RouteBooking), BackLabel: l.T("booking.back_to_booking")}
+			BackURL: h.Kernel.URL(web.RouteBooking), BackLabel: l.T("booking.back_to_booking")}
 	}
 	count := map[string]int{}
 	var order []string
@@ -439,12 +439,12 @@ func (s *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Sessi
 	if !b.LikelyPaid() {
 		mode = upstream.BookingModeReservation
 	}
-	if _, err := s.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: eo.UserSessionID, CinemaID: b.CinemaID,
+	if _, err := h.Kernel.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: eo.UserSessionID, CinemaID: b.CinemaID,
 		SessionID: target.SessionID, Tickets: reqs, BookingMode: mode}); err != nil {
 		return visit.Edit{}, undo("add", err)
 	}
 	// The booking as it was is what the edit began with; from now on its show is the new one.
-	e := s.newEdit(b, eo)
+	e := h.newEdit(b, eo)
 	e.SessionID, e.FilmTitle, e.Showtime, e.Screen = target.SessionID, target.FilmTitle, target.Showtime, target.ScreenName
 	e.MovedFrom = &visit.Show{SessionID: b.Session.ID, FilmTitle: b.Session.FilmTitle, Showtime: b.Session.Showtime, Screen: b.Session.ScreenName}
 	old := make([]string, 0, len(e.Original))
@@ -452,11 +452,11 @@ func (s *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Sessi
 		old = append(old, ol.ID)
 	}
 	if len(old) > 0 {
-		if _, err := s.Ticketing.RemoveTickets(ctx, upstream.RemoveTicketsRequest{UserSessionID: eo.UserSessionID, SessionID: b.Session.ID, TicketIDs: old}); err != nil {
+		if _, err := h.Kernel.Ticketing.RemoveTickets(ctx, upstream.RemoveTicketsRequest{UserSessionID: eo.UserSessionID, SessionID: b.Session.ID, TicketIDs: old}); err != nil {
 			return visit.Edit{}, undo("remove", err)
 		}
 	}
-	s.SeatPlans.Invalidate(b.CinemaID, target.SessionID) // the new show's map shows the seats just held
+	h.Visits.SeatPlans.Invalidate(b.CinemaID, target.SessionID) // the new show's map shows the seats just held
 	return e, nil
 }
 

@@ -116,7 +116,7 @@ func TestShowtimeMoveAtTheSamePrice(t *testing.T) {
 	}
 	// The .ics of the message is the new show, in the cinema's zone, as an update of the event
 	// the booking page served before; the page now serves the same.
-	b, err := h.Srv.Ticketing.GetSingleBooking(context.Background(), "0001", bfftest.BkPaid1)
+	b, err := h.Srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", bfftest.BkPaid1)
 	if err != nil {
 		t.Fatal(err)
 	}

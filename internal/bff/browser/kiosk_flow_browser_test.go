@@ -33,7 +33,7 @@ func countPrints() chromedp.Action[chromedp.Void] {
 // upstream for the collection (no route configured).
 func TestBrowserKioskCollectByScan(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
-	b, err := h.Srv.ReadBooking(context.Background(), "0001", 100002)
+	b, err := h.Srv.Visits.ReadBooking(context.Background(), "0001", 100002)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,9 +31,9 @@ func addBrowserBookingBinder(h *bfftest.Harness) {
 			return err
 		}
 		ctx := c.Request().Context()
-		h.Srv.Sessions.Put(ctx, "booking.cinema", c.QueryParam("cinema"))
-		h.Srv.Sessions.Put(ctx, "booking.number", n)
-		return c.Redirect(http.StatusSeeOther, h.Srv.URL(web.RouteSwapShow, c.QueryParam("cinema"), n))
+		h.Srv.Kernel.Sessions.Put(ctx, "booking.cinema", c.QueryParam("cinema"))
+		h.Srv.Kernel.Sessions.Put(ctx, "booking.number", n)
+		return c.Redirect(http.StatusSeeOther, h.Srv.Kernel.URL(web.RouteSwapShow, c.QueryParam("cinema"), n))
 	})
 }
 

@@ -18,19 +18,19 @@ import (
 	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	co "github.com/cinemabff/cinemabff/views/pages/checkout"
+	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
 // whatsOnDays is how many days (today included) the listing offers.
 const whatsOnDays = 4
 
 // showWhatsOn lists the films and sessions of a cinema on one day.
-func (s *Handler) showWhatsOn(c echo.Context) error {
+func (h *Handler) showWhatsOn(c echo.Context) error {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	cinemas, err := s.Cinemas(ctx)
+	cinemas, err := h.Visits.Cinemas(ctx)
 	if err != nil {
-		return s.FromUpstream(err, s.URL(web.RouteHome), l.T("checkout.back_to_start"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
 	}
 	if len(cinemas) == 0 {
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("checkout.whatson_no_cinema_heading"), Message: l.T("checkout.whatson_no_cinema")}
@@ -57,7 +57,7 @@ func (s *Handler) showWhatsOn(c echo.Context) error {
 	}
 	tz := cin.Location()
 	// Until the night ends, today is the evening whose late shows are still to come.
-	today, _ := cinema.Evening(s.Now(), tz)
+	today, _ := cinema.Evening(h.Kernel.Now(), tz)
 	day := today
 	if d := c.QueryParam("day"); d != "" {
 		parsed, err := time.ParseInLocation("2006-01-02", d, tz)
@@ -67,45 +67,45 @@ func (s *Handler) showWhatsOn(c echo.Context) error {
 			day = parsed
 		}
 	}
-	if msg := s.PopFlash(c); msg != "" && notice == nil {
+	if msg := h.Kernel.PopFlash(c); msg != "" && notice == nil {
 		notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg} // e.g. a cancelled purchase
 	}
 	// The cinema's listing is shared by every visitor and every day (internal/listings): no
 	// read of the ticketing system per view.
-	listing, err := s.Listings.Listing(ctx, cin.ID)
+	listing, err := h.Visits.Listings.Listing(ctx, cin.ID)
 	if err != nil {
-		return s.FromUpstream(err, s.URL(web.RouteHome), l.T("checkout.back_to_start"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
 	}
 	sessions, films := listing.Day(day.Format("2006-01-02")), listing.Films
-	v := co.WhatsOnView{ActionURL: s.URL(web.RouteWhatsOn), CinemaName: cin.Name, DayLabel: l.Day(day, today, tz, i18n.DayShort), Notice: notice}
+	v := checkoutview.WhatsOnView{ActionURL: h.Kernel.URL(web.RouteWhatsOn), CinemaName: cin.Name, DayLabel: l.Day(day, today, tz, i18n.DayShort), Notice: notice}
 	if listing.Outdated() {
 		v.AsOf = &components.Notice{Kind: components.NoticeWarning, Heading: l.T("checkout.whatson_as_of", "Time", l.Time(listing.AsOf, tz, i18n.Clock)),
 			Body: l.T("checkout.whatson_as_of_text")}
 	}
 	for _, x := range cinemas {
 		if !fixed {
-			v.Cinemas = append(v.Cinemas, co.Option{Value: x.ID, Label: x.Name, Selected: x.ID == cin.ID})
+			v.Cinemas = append(v.Cinemas, checkoutview.Option{Value: x.ID, Label: x.Name, Selected: x.ID == cin.ID})
 		}
 	}
-	v.Counter = s.AtCounter(c)
+	v.Counter = h.Kernel.AtCounter(c)
 	for i := 0; i < whatsOnDays; i++ {
 		d := today.AddDate(0, 0, i)
 		q := url.Values{"cinema": {cin.ID}, "day": {d.Format("2006-01-02")}}
-		v.Days = append(v.Days, co.Option{Label: l.Day(d, today, tz, i18n.DayShort), URL: s.URL(web.RouteWhatsOn) + "?" + q.Encode(), Selected: d.Equal(day)})
+		v.Days = append(v.Days, checkoutview.Option{Label: l.Day(d, today, tz, i18n.DayShort), URL: h.Kernel.URL(web.RouteWhatsOn) + "?" + q.Encode(), Selected: d.Equal(day)})
 	}
-	byFilm := map[string]*co.FilmSessions{}
+	byFilm := map[string]*checkoutview.FilmSessions{}
 	var order []string
 	// sessions are in show-time order (the listing keeps them so) and shared: not sorted here
 	for _, se := range sessions {
-		if se.Showtime.Before(s.Now()) || !se.OnSale {
+		if se.Showtime.Before(h.Kernel.Now()) || !se.OnSale {
 			continue // started already, or the cinema does not sell it online
 		}
 		f := byFilm[se.FilmID]
 		if f == nil {
-			f = &co.FilmSessions{Title: se.FilmTitle}
+			f = &checkoutview.FilmSessions{Title: se.FilmTitle}
 			for _, fl := range films {
 				if fl.ID == se.FilmID {
-					f.Title, f.Rating, f.Synopsis = fl.Title, ratingWords(l, s.Named(ctx), se.CinemaID, fl.Rating), fl.Synopsis
+					f.Title, f.Rating, f.Synopsis = fl.Title, ratingWords(l, h.Visits.Named(ctx), se.CinemaID, fl.Rating), fl.Synopsis
 					if fl.RunTime > 0 {
 						f.RunTime = l.T("checkout.run_time", "Minutes", int(fl.RunTime.Minutes()))
 					}
@@ -114,10 +114,10 @@ func (s *Handler) showWhatsOn(c echo.Context) error {
 			byFilm[se.FilmID] = f
 			order = append(order, se.FilmID)
 		}
-		f.Sessions = append(f.Sessions, co.SessionLink{
+		f.Sessions = append(f.Sessions, checkoutview.SessionLink{
 			Time: words.ShowClock(l, se.Showtime, tz, day), DateTime: se.Showtime.UTC().Format(time.RFC3339),
 			Screen: se.ScreenName, Available: l.N("checkout.seats_free", se.SeatsAvailable),
-			URL: s.URL(web.RouteBuySession, cin.ID, se.SessionID), SoldOut: se.SeatsAvailable <= 0,
+			URL: h.Kernel.URL(web.RouteBuySession, cin.ID, se.SessionID), SoldOut: se.SeatsAvailable <= 0,
 		})
 	}
 	key := 0
@@ -131,31 +131,31 @@ func (s *Handler) showWhatsOn(c echo.Context) error {
 		}
 		v.Films = append(v.Films, f)
 	}
-	return s.Render(c, http.StatusOK, l.T("checkout.whatson_title"), co.WhatsOn(v))
+	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.whatson_title"), checkoutview.WhatsOn(v))
 }
 
 // findSession looks a session of a cinema up by its id.
-func (s *Handler) findSession(c echo.Context, cinemaID, sessionID string) (cinema.Session, error) {
+func (h *Handler) findSession(c echo.Context, cinemaID, sessionID string) (cinema.Session, error) {
 	l := web.Loc(c)
 	notFound := &web.Error{Code: web.ENotFound, Heading: l.T("checkout.showing_not_found"), Message: l.T("checkout.showing_not_found_text"),
-		BackURL: s.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
+		BackURL: h.Kernel.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
 	if cinemaID == "" || sessionID == "" || len(cinemaID) > 20 || len(sessionID) > 41 {
 		return cinema.Session{}, notFound
 	}
 	sessionID = upstream.SplitSessionID(cinemaID, sessionID) // "1001" or the listing's "0001-1001"
 	// From the shared listing (internal/listings): no read of the ticketing system per view.
-	se, err := s.Listings.FindSession(c.Request().Context(), cinemaID, sessionID)
+	se, err := h.Visits.Listings.FindSession(c.Request().Context(), cinemaID, sessionID)
 	if errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrInvalidRequest) {
 		return cinema.Session{}, notFound
 	}
 	if err != nil {
-		return cinema.Session{}, s.FromUpstream(err, s.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
+		return cinema.Session{}, h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
 	if se.SessionID != sessionID {
 		return cinema.Session{}, notFound
 	}
-	if se.Showtime.Before(s.Now()) {
-		return se, &web.Error{Code: web.EGone, Heading: l.T("checkout.showing_started"), Message: l.T("checkout.showing_started_text"), BackURL: s.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
+	if se.Showtime.Before(h.Kernel.Now()) {
+		return se, &web.Error{Code: web.EGone, Heading: l.T("checkout.showing_started"), Message: l.T("checkout.showing_started_text"), BackURL: h.Kernel.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
 	}
 	return se, nil
 }
@@ -193,27 +193,27 @@ func places(t cinema.TicketType) int {
 }
 
 // showTickets is the first step: ticket types with prices and quantities.
-func (s *Handler) showTickets(c echo.Context) error {
-	return s.renderTickets(c, http.StatusOK, nil, nil, nil)
+func (h *Handler) showTickets(c echo.Context) error {
+	return h.renderTickets(c, http.StatusOK, nil, nil, nil)
 }
 
-func (s *Handler) renderTickets(c echo.Context, status int, notice *components.Notice, typed map[string]string, invalid map[string]bool) error {
+func (h *Handler) renderTickets(c echo.Context, status int, notice *components.Notice, typed map[string]string, invalid map[string]bool) error {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	se, err := s.findSession(c, c.Param("cinema"), c.Param("session"))
+	se, err := h.findSession(c, c.Param("cinema"), c.Param("session"))
 	if err != nil {
 		return err
 	}
-	types, err := s.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)
+	types, err := h.Visits.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)
 	if err != nil {
-		return s.FromUpstream(err, s.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
-	types = s.Named(ctx).TicketTypes(se.CinemaID, types)
-	v := co.TicketsView{Session: s.sessionHeader(ctx, se.CinemaID, se.FilmTitle, se.Showtime, se.ScreenName),
-		ActionURL: s.URL(web.RouteBuySession, se.CinemaID, se.SessionID), BackURL: s.URL(web.RouteWhatsOn) + "?" + url.Values{"cinema": {se.CinemaID}}.Encode(),
-		CSRFToken: web.CSRFToken(c), Notice: notice, MaxTotal: s.SeatsPerOrder(c), Counter: s.AtCounter(c)}
+	types = h.Visits.Named(ctx).TicketTypes(se.CinemaID, types)
+	v := checkoutview.TicketsView{Session: h.sessionHeader(ctx, se.CinemaID, se.FilmTitle, se.Showtime, se.ScreenName),
+		ActionURL: h.Kernel.URL(web.RouteBuySession, se.CinemaID, se.SessionID), BackURL: h.Kernel.URL(web.RouteWhatsOn) + "?" + url.Values{"cinema": {se.CinemaID}}.Encode(),
+		CSRFToken: web.CSRFToken(c), Notice: notice, MaxTotal: h.Visits.SeatsPerOrder(c), Counter: h.Kernel.AtCounter(c)}
 	for _, t := range buyableTypes(types, se) {
-		row := co.TicketTypeRow{Code: t.Code, Description: t.Description, Price: l.Money(t.Price), PriceCents: t.Price.Cents,
+		row := checkoutview.TicketTypeRow{Code: t.Code, Description: t.Description, Price: l.Money(t.Price), PriceCents: t.Price.Cents,
 			Currency: t.Price.Currency, Qty: "0", Invalid: invalid[t.Code]}
 		switch {
 		case t.IsPackage || t.PackageSize > 1:
@@ -234,11 +234,11 @@ func (s *Handler) renderTickets(c echo.Context, status int, notice *components.N
 	if v.Counter {
 		title = l.T("checkout.counter.tickets_title")
 	}
-	return s.Render(c, status, title, co.Tickets(v))
+	return h.Kernel.Render(c, status, title, checkoutview.Tickets(v))
 }
 
 // ticketsTotal is the running total of the counts typed so far, in words.
-func ticketsTotal(l *i18n.Localizer, v co.TicketsView) string {
+func ticketsTotal(l *i18n.Localizer, v checkoutview.TicketsView) string {
 	n, sum := 0, cinema.Money{}
 	for _, t := range v.Types {
 		q, err := strconv.Atoi(strings.TrimSpace(t.Qty))
@@ -257,16 +257,16 @@ func ticketsTotal(l *i18n.Localizer, v co.TicketsView) string {
 // chooseTickets starts the order with the chosen tickets; the upstream picks the best seats
 // together, moved when they break the cinema's seating rules (seatByTheRules), which the next
 // step shows and lets the person change.
-func (s *Handler) chooseTickets(c echo.Context) error {
+func (h *Handler) chooseTickets(c echo.Context) error {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	se, err := s.findSession(c, c.Param("cinema"), c.Param("session"))
+	se, err := h.findSession(c, c.Param("cinema"), c.Param("session"))
 	if err != nil {
 		return err
 	}
-	types, err := s.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)
+	types, err := h.Visits.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)
 	if err != nil {
-		return s.FromUpstream(err, s.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
 	typed, invalid := map[string]string{}, map[string]bool{}
 	var req []upstream.TicketRequest
@@ -289,58 +289,58 @@ func (s *Handler) chooseTickets(c echo.Context) error {
 	}
 	switch {
 	case bad:
-		return s.renderTickets(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.tickets_check_numbers"),
+		return h.renderTickets(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.tickets_check_numbers"),
 			Body: l.T("checkout.tickets_whole_number", "Max", visit.MaxTicketsPerOrder)}, typed, invalid)
 	case total == 0:
-		return s.renderTickets(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.tickets_at_least_one")}, typed, invalid)
-	case total > s.SeatsPerOrder(c):
-		return s.renderTickets(c, http.StatusUnprocessableEntity, s.TooManySeatsNotice(c, total), typed, invalid)
+		return h.renderTickets(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.tickets_at_least_one")}, typed, invalid)
+	case total > h.Visits.SeatsPerOrder(c):
+		return h.renderTickets(c, http.StatusUnprocessableEntity, h.Visits.TooManySeatsNotice(c, total), typed, invalid)
 	}
 	// Seat hoarding (holds.go): with what else the visit holds, before the upstream is asked.
-	if done, err := s.RefuseVisitSeats(c, visit.SeatStepTickets, total, nil, s.URL(web.RouteBuySession, se.CinemaID, se.SessionID)); done {
+	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepTickets, total, nil, h.Kernel.URL(web.RouteBuySession, se.CinemaID, se.SessionID)); done {
 		return err
 	}
-	prev, hadPrev := s.CurrentBuy(c)
+	prev, hadPrev := h.Visits.CurrentBuy(c)
 	if hadPrev {
-		if rec, err := s.checkout().store.Active(ctx, prev.UserSessionID); err == nil {
+		if rec, err := h.checkout().store.Active(ctx, prev.UserSessionID); err == nil {
 			return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"),
 				Message: l.T("checkout.payment_started_earlier"),
-				BackURL: s.URL(web.RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
+				BackURL: h.Kernel.URL(web.RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
 		}
 	}
 	usid := upstream.NewUserSessionID()
 	// The open orders of this client address (holds.go), the visit's earlier one not counted.
-	if done, err := s.OpenPurchaseHold(c, usid, total, prev.UserSessionID, s.URL(web.RouteBuySession, se.CinemaID, se.SessionID)); done {
+	if done, err := h.Visits.OpenPurchaseHold(c, usid, total, prev.UserSessionID, h.Kernel.URL(web.RouteBuySession, se.CinemaID, se.SessionID)); done {
 		return err
 	}
 	if hadPrev {
 		// One open order per visit: the earlier choice is released before the new one is made.
-		if err := s.ReleaseReplacedOrder(c, prev); err != nil {
-			s.DropHold(ctx, usid)
+		if err := h.Visits.ReleaseReplacedOrder(c, prev); err != nil {
+			h.Visits.DropHold(ctx, usid)
 			return err
 		}
 	}
-	o, err := s.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, Tickets: req})
+	o, err := h.Kernel.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, Tickets: req})
 	if err != nil {
-		s.DropHold(ctx, usid) // nothing is held
+		h.Visits.DropHold(ctx, usid) // nothing is held
 	}
 	switch {
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
-		return s.renderTickets(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.not_enough_seats"),
+		return h.renderTickets(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.not_enough_seats"),
 			Body: l.T("checkout.not_enough_seats_text")}, typed, invalid)
 	case err != nil:
-		return s.FromUpstream(err, s.URL(web.RouteBuySession, se.CinemaID, se.SessionID), l.T("checkout.back_to_tickets"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBuySession, se.CinemaID, se.SessionID), l.T("checkout.back_to_tickets"))
 	}
-	s.HoldStarted(ctx, usid, o)
-	s.seatByTheRules(ctx, se.CinemaID, se.SessionID, usid, o)
+	h.Visits.HoldStarted(ctx, usid, o)
+	h.seatByTheRules(ctx, se.CinemaID, se.SessionID, usid, o)
 	v := visit.Buy{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, FilmTitle: se.FilmTitle, Showtime: se.Showtime,
-		Screen: se.ScreenName, Places: total, Name: prev.Name, Email: prev.Email, Started: s.Now()}
-	s.SaveBuy(c, v)
+		Screen: se.ScreenName, Places: total, Name: prev.Name, Email: prev.Email, Started: h.Kernel.Now()}
+	h.Visits.SaveBuy(c, v)
 	// An order is now bound to this visit: a privilege change, so a new session token.
-	if err := s.RenewSession(c); err != nil {
+	if err := h.Kernel.RenewSession(c); err != nil {
 		return err
 	}
-	return s.Redirect(c, s.URL(web.RouteBuySeats))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySeats))
 }
 
 // ratingWords is a film's rating in words: as the operator's catalog words it ("FSK 12: ab

@@ -14,16 +14,16 @@ import (
 // must be among the visit's purchases (BuyRefs, set when it started the payment or came back
 // with the payment's token) and the purchase completed, so nobody reads another person's
 // booking by guessing a reference or a booking number.
-func (s *Handler) showBuyCalendar(c echo.Context) error {
+func (h *Handler) showBuyCalendar(c echo.Context) error {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
 	ref := c.Param("ref")
 	notFound := &web.Error{Code: web.ENotFound, Heading: l.T("checkout.payment_link_invalid"), Message: l.T("checkout.payment_link_invalid_text"),
-		BackURL: s.URL(web.RouteHome), BackLabel: l.T("checkout.back_to_start")}
-	if len(ref) != 32 || !slices.Contains(s.BuyRefs(c), ref) {
+		BackURL: h.Kernel.URL(web.RouteHome), BackLabel: l.T("checkout.back_to_start")}
+	if len(ref) != 32 || !slices.Contains(h.Visits.BuyRefs(c), ref) {
 		return notFound
 	}
-	rec, err := s.checkout().store.Get(ctx, ref)
+	rec, err := h.checkout().store.Get(ctx, ref)
 	if errors.Is(err, purchases.ErrNotFound) {
 		return notFound
 	}
@@ -33,9 +33,9 @@ func (s *Handler) showBuyCalendar(c echo.Context) error {
 	if rec.State != purchases.StateCompleted || rec.BookingNumber == 0 {
 		return notFound
 	}
-	b, err := s.ReadBooking(ctx, rec.CinemaID, rec.BookingNumber)
+	b, err := h.Visits.ReadBooking(ctx, rec.CinemaID, rec.BookingNumber)
 	if err != nil {
-		return s.FromUpstream(err, s.URL(web.RouteBuyReturn, rec.ID), l.T("checkout.back_to_start"))
+		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBuyReturn, rec.ID), l.T("checkout.back_to_start"))
 	}
-	return s.ServeCalendar(c, b)
+	return h.Visits.ServeCalendar(c, b)
 }

@@ -10,22 +10,29 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	purchases "github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/labstack/echo/v4"
 )
 
-// Handler serves the purchase flow over what a visit holds.
+// Handler serves the purchase flow: the kernel renders and routes, the visits hold the
+// purchase in progress.
 type Handler struct {
-	*visit.Visits
+	Kernel *web.Kernel
+	Visits *visit.Visits
 	// PaymentMethod is sent as ExternalPaymentInfo.PaymentMethod for redirect payments.
 	PaymentMethod string
-	state         *checkoutState // nil without a database or a ticketing client
+	// CountersOnly guards the sale at the counter: staff signed in on an enrolled counter
+	// (built by the staff flow, handed in by the root).
+	CountersOnly echo.MiddlewareFunc
+	state        *checkoutState // nil without a database or a ticketing client
 }
 
 // New builds the flow; the payment records, the poller and the watcher exist only with a
 // database and a ticketing client.
-func New(v *visit.Visits, paymentMethod string) *Handler {
-	h := &Handler{Visits: v, PaymentMethod: paymentMethod}
-	if v.Purchases != nil && v.Ticketing != nil {
+func New(k *web.Kernel, v *visit.Visits, paymentMethod string) *Handler {
+	h := &Handler{Kernel: k, Visits: v, PaymentMethod: paymentMethod}
+	if v.Purchases != nil && k.Ticketing != nil {
 		h.state = h.newCheckoutState()
 	}
 	return h
@@ -33,24 +40,24 @@ func New(v *visit.Visits, paymentMethod string) *Handler {
 
 // Watcher is the watcher of unconfirmed orders (Needs attention checks an order with it); nil
 // without a database.
-func (s *Handler) Watcher() *purchases.Watcher {
-	if s.state == nil {
+func (h *Handler) Watcher() *purchases.Watcher {
+	if h.state == nil {
 		return nil
 	}
-	return s.state.watcher
+	return h.state.watcher
 }
 
 // ResumeWatchers picks up, after a restart, the unconfirmed orders a replica was watching.
-func (s *Handler) ResumeWatchers(ctx context.Context) (int, error) {
-	if s.state == nil {
+func (h *Handler) ResumeWatchers(ctx context.Context) (int, error) {
+	if h.state == nil {
 		return 0, nil
 	}
-	return s.state.watcher.Resume(ctx)
+	return h.state.watcher.Resume(ctx)
 }
 
 // StartWatchers checks unconfirmed orders in the background until ctx ends.
-func (s *Handler) StartWatchers(ctx context.Context, every time.Duration) {
-	if s.state != nil {
-		s.state.watcher.Start(ctx, every)
+func (h *Handler) StartWatchers(ctx context.Context, every time.Duration) {
+	if h.state != nil {
+		h.state.watcher.Start(ctx, every)
 	}
 }

@@ -143,7 +143,7 @@ func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
 		t.Fatalf("give-up not recorded: %+v", rec)
 	}
 	// The seats are released: the upstream no longer knows the order.
-	if _, err := h.Srv.Ticketing.GetOrderDetails(context.Background(), rec.UserSessionID); !errors.Is(err, upstream.ErrNotFound) {
+	if _, err := h.Srv.Kernel.Ticketing.GetOrderDetails(context.Background(), rec.UserSessionID); !errors.Is(err, upstream.ErrNotFound) {
 		t.Fatalf("order still upstream after the give-up: %v", err)
 	}
 	deadline := time.Now().Add(2 * time.Second)
@@ -174,9 +174,9 @@ func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
 		t.Fatalf("given-up message %q:\n%s", m.Subject, m.Text)
 	}
 	// What is said about the money is the operator's text, word for word.
-	h.Srv.Cfg.FailedOrderPolicy = "Payments for orders we could not complete are paid back within 5 working days; the box office can help."
+	h.Srv.Visits.Settings.FailedOrderPolicy = "Payments for orders we could not complete are paid back within 5 working days; the box office can help."
 	_, body = h.Get(ret)
-	if got := strings.TrimSpace(h.Doc(body).Find(`[data-testid="failed-policy"]`).Text()); got != h.Srv.Cfg.FailedOrderPolicy {
+	if got := strings.TrimSpace(h.Doc(body).Find(`[data-testid="failed-policy"]`).Text()); got != h.Srv.Visits.Settings.FailedOrderPolicy {
 		t.Fatalf("policy shown %q", got)
 	}
 	// A poll of the page after the give-up sends it to the outcome.
@@ -199,8 +199,8 @@ func TestCheckoutWatchersSurviveARestart(t *testing.T) {
 	bg, stop := context.WithCancel(context.Background())
 	t.Cleanup(stop)
 	s := h.Srv
-	again, err := bff.New(bff.Deps{Config: s.Cfg, Logger: s.Logger, DB: s.DB, SessionStore: h.Store, Device: s.Devices, Assets: s.Assets,
-		Ticketing: s.Ticketing, Payments: s.Payments, Storage: s.Storage, Now: s.Now, Background: bg, Mail: h.MailDeps})
+	again, err := bff.New(bff.Deps{Config: s.Config, Logger: s.Kernel.Logger, DB: s.DB, SessionStore: h.Store, Device: s.Kernel.Devices, Assets: s.Kernel.Assets,
+		Ticketing: s.Kernel.Ticketing, Payments: s.Visits.Payments, Storage: s.Storage, Now: s.Kernel.Now, Background: bg, Mail: h.MailDeps})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,13 +25,13 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	co "github.com/cinemabff/cinemabff/views/pages/checkout"
+	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
 // snapshotOf is what the purchase's record keeps of order o: its tickets named in the visit's
 // language, as the confirmation and its e-mail show them.
-func (s *Handler) snapshotOf(ctx context.Context, v visit.Buy, o cinema.Order, paid *purchases.SnapshotPaid) string {
-	o = s.Named(ctx).Order(o)
+func (h *Handler) snapshotOf(ctx context.Context, v visit.Buy, o cinema.Order, paid *purchases.SnapshotPaid) string {
+	o = h.Visits.Named(ctx).Order(o)
 	sn := purchases.Snapshot{CinemaID: v.CinemaID, FilmTitle: v.FilmTitle, Showtime: v.Showtime, Screen: v.Screen, Lang: visit.NoticeLang(ctx),
 		Fees: o.BookingFee.Cents, Total: o.Total.Cents, Currency: o.Total.Currency, Paid: paid}
 	for _, t := range o.Tickets() {
@@ -44,57 +44,57 @@ func (s *Handler) snapshotOf(ctx context.Context, v visit.Buy, o cinema.Order, p
 // startBuyPayment starts the redirect payment: the record first, then the upstream start, then
 // the browser goes to the provider. A second press (double click, refresh, back, another tab)
 // finds the payment under way and goes to the same provider page; it never starts another.
-func (s *Handler) startBuyPayment(c echo.Context) error {
-	v, err := s.requireBuy(c)
+func (h *Handler) startBuyPayment(c echo.Context) error {
+	v, err := h.requireBuy(c)
 	if err != nil {
 		return err
 	}
-	if s.AtCounter(c) {
-		return s.Redirect(c, s.URL(web.RouteBuyCounterPay)) // terminal or cash; name and e-mail optional
+	if h.Kernel.AtCounter(c) {
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyCounterPay)) // terminal or cash; name and e-mail optional
 	}
-	onReader := web.IsKiosk(c) && s.HasReader(c) // the tickets print here: no name or e-mail needed
+	onReader := web.IsKiosk(c) && h.Visits.HasReader(c) // the tickets print here: no name or e-mail needed
 	if !onReader && (v.Name == "" || v.Email == "") {
-		return s.Redirect(c, s.URL(web.RouteBuyDetails))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyDetails))
 	}
 	ctx := c.Request().Context()
-	st := s.checkout()
-	if rec, busy := s.BuyPaymentUnderWay(c, v); busy {
-		return s.continueOnReader(c, rec)
+	st := h.checkout()
+	if rec, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
+		return h.continueOnReader(c, rec)
 	}
 	if web.IsKiosk(c) && !onReader {
 		// A kiosk never sends its guest to a web payment page.
 		l := web.Loc(c)
-		return s.renderBuySummary(c, http.StatusServiceUnavailable, &components.Notice{Kind: components.NoticeError,
+		return h.renderBuySummary(c, http.StatusServiceUnavailable, &components.Notice{Kind: components.NoticeError,
 			Heading: l.T("checkout.kiosk_no_reader"), Body: l.T("checkout.kiosk_no_reader_text")}, summaryForm{})
 	}
-	o, err := s.Ticketing.GetOrder(ctx, v.UserSessionID)
+	o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
-		return s.buyEnded(c, v, err)
+		return h.buyEnded(c, v, err)
 	}
 	toPay := o.ToPay()
 	if onReader && toPay.Cents > 0 {
-		return s.payBuyOnReader(c, v, o, toPay, cmp.Or(s.Cfg.TenderTerminal, "CREDIT"), "")
+		return h.payBuyOnReader(c, v, o, toPay, cmp.Or(h.Visits.Settings.TenderTerminal, "CREDIT"), "")
 	}
 	rec, err := st.store.Create(ctx, purchases.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
-		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: toPay.Cents, Currency: toPay.Currency, Summary: s.snapshotOf(ctx, v, o, nil)})
+		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: toPay.Cents, Currency: toPay.Currency, Summary: h.snapshotOf(ctx, v, o, nil)})
 	if errors.Is(err, purchases.ErrActiveExists) {
-		return s.continuePayment(c, rec)
+		return h.continuePayment(c, rec)
 	}
 	if err != nil {
 		return err
 	}
-	s.AddBuyRef(c, rec.ID)
+	h.Visits.AddBuyRef(c, rec.ID)
 	if toPay.Cents <= 0 {
-		return s.completeWithoutRedirect(c, v, rec)
+		return h.completeWithoutRedirect(c, v, rec)
 	}
 	// The hold must outlast the visit to the provider's page.
-	if _, err := s.Ticketing.ResetOrderExpiry(ctx, v.UserSessionID); err != nil {
-		web.LoggerFrom(ctx, s.Logger).Warn("reset expiry before payment", "err", err)
+	if _, err := h.Kernel.Ticketing.ResetOrderExpiry(ctx, v.UserSessionID); err != nil {
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("reset expiry before payment", "err", err)
 	}
-	dctx, cancel := s.Detached(ctx) // the upstream starts taking money: never cut off halfway
+	dctx, cancel := h.Visits.Detached(ctx) // the upstream starts taking money: never cut off halfway
 	defer cancel()
-	redirectURL, err := s.Ticketing.ExternalPaymentStarting(dctx, upstream.ExternalPaymentRequest{
-		UserSessionID: v.UserSessionID, ReturnURL: s.AbsURL(web.RouteBuyReturn, rec.ID), PaymentMethod: s.PaymentMethod,
+	redirectURL, err := h.Kernel.Ticketing.ExternalPaymentStarting(dctx, upstream.ExternalPaymentRequest{
+		UserSessionID: v.UserSessionID, ReturnURL: h.Kernel.AbsURL(web.RouteBuyReturn, rec.ID), PaymentMethod: h.PaymentMethod,
 		InApp: web.IsKiosk(c), CustomerName: v.Name, CustomerEmail: v.Email,
 		GeneratePrintStream: true, // PrintStreamType: the deployment's (-print-stream-type)
 	})
@@ -103,38 +103,38 @@ func (s *Handler) startBuyPayment(c echo.Context) error {
 	}
 	if err != nil {
 		if _, ferr := st.store.MarkStartFailed(ctx, rec.ID, err.Error()); ferr != nil {
-			web.LoggerFrom(ctx, s.Logger).Error("record failed payment start", "err", ferr)
+			web.LoggerFrom(ctx, h.Kernel.Logger).Error("record failed payment start", "err", ferr)
 		}
 		if errors.Is(err, upstream.ErrOrderExpired) || errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrOrderClosed) {
-			return s.buyEnded(c, v, err)
+			return h.buyEnded(c, v, err)
 		}
-		web.LoggerFrom(ctx, s.Logger).Warn("external payment not started", "err", err)
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("external payment not started", "err", err)
 		l := web.Loc(c)
-		return s.renderBuySummary(c, http.StatusServiceUnavailable, &components.Notice{Kind: components.NoticeError,
+		return h.renderBuySummary(c, http.StatusServiceUnavailable, &components.Notice{Kind: components.NoticeError,
 			Heading: l.T("checkout.payment_page_failed"), Body: l.T("checkout.payment_page_failed_text")}, summaryForm{})
 	}
 	// The expected token is known only from the upstream: read it now, before the browser
 	// leaves, so the return can be checked against our own record.
 	token := ""
-	if d, err := s.Ticketing.GetOrderDetails(ctx, v.UserSessionID); err == nil && d.WebPayment != nil {
+	if d, err := h.Kernel.Ticketing.GetOrderDetails(ctx, v.UserSessionID); err == nil && d.WebPayment != nil {
 		token = d.WebPayment.Token
 	}
 	if _, err := st.store.MarkAwaiting(ctx, rec.ID, redirectURL, token); err != nil {
 		return err
 	}
 	st.poller.Forget(v.UserSessionID) // what it knew was about an earlier attempt
-	s.watchInBackground(rec)          // checked until known, even if the customer never comes back
+	h.watchInBackground(rec)          // checked until known, even if the customer never comes back
 	return c.Redirect(http.StatusSeeOther, redirectURL)
 }
 
 // continuePayment sends a repeated "Pay" to the payment already under way.
-func (s *Handler) continuePayment(c echo.Context, rec purchases.Record) error {
+func (h *Handler) continuePayment(c echo.Context, rec purchases.Record) error {
 	ctx := c.Request().Context()
-	s.AddBuyRef(c, rec.ID)
+	h.Visits.AddBuyRef(c, rec.ID)
 	// A start still being made by the first click: wait for it briefly.
 	for i := 0; i < 50 && rec.State == purchases.StateStarting; i++ {
 		time.Sleep(100 * time.Millisecond)
-		next, err := s.checkout().store.Get(ctx, rec.ID)
+		next, err := h.checkout().store.Get(ctx, rec.ID)
 		if err != nil {
 			return err
 		}
@@ -146,30 +146,30 @@ func (s *Handler) continuePayment(c echo.Context, rec purchases.Record) error {
 	case rec.State == purchases.StateStarting:
 		l := web.Loc(c)
 		return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_starting"), Message: l.T("checkout.payment_starting_text") + " " + l.T("checkout.not_charged_twice"),
-			BackURL: s.URL(web.RouteBuySummary), BackLabel: l.T("checkout.back_to_order")}
+			BackURL: h.Kernel.URL(web.RouteBuySummary), BackLabel: l.T("checkout.back_to_order")}
 	}
-	return s.Redirect(c, s.URL(web.RouteBuySummary))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 }
 
 // completeWithoutRedirect books an order that gift cards or points paid in full.
-func (s *Handler) completeWithoutRedirect(c echo.Context, v visit.Buy, rec purchases.Record) error {
+func (h *Handler) completeWithoutRedirect(c echo.Context, v visit.Buy, rec purchases.Record) error {
 	ctx := c.Request().Context()
-	dctx, cancel := s.Detached(ctx) // the booking is made: never cut off halfway (budget.go)
+	dctx, cancel := h.Visits.Detached(ctx) // the booking is made: never cut off halfway (visit/moneystep.go)
 	defer cancel()
-	d, err := s.Ticketing.CompleteOrder(dctx, upstream.CompleteOrderRequest{UserSessionID: v.UserSessionID, CustomerName: v.Name, CustomerEmail: v.Email,
+	d, err := h.Kernel.Ticketing.CompleteOrder(dctx, upstream.CompleteOrderRequest{UserSessionID: v.UserSessionID, CustomerName: v.Name, CustomerEmail: v.Email,
 		BookingMode: upstream.BookingModeSale, PerformPayment: true, GeneratePrintStream: true, ReturnPrintStream: true})
 	if err != nil || !d.Completed {
-		_, _ = s.checkout().store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("complete order: ", err))
+		_, _ = h.checkout().store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("complete order: ", err))
 		if err == nil {
 			l := web.Loc(c)
 			err = &web.Error{Code: web.EUnavailable, Heading: l.T("checkout.complete_failed"), Message: l.T("checkout.complete_failed_text")}
 		}
-		return s.buyEnded(c, v, err)
+		return h.buyEnded(c, v, err)
 	}
-	if _, err := s.checkout().store.MarkCompleted(ctx, rec.ID, d.BookingNumber); err != nil {
+	if _, err := h.checkout().store.MarkCompleted(ctx, rec.ID, d.BookingNumber); err != nil {
 		return err
 	}
-	return s.Redirect(c, s.URL(web.RouteBuyReturn, rec.ID))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
 }
 
 // buyPaymentReturn is the ReturnUrl and the page that shows where the payment stands. A GET
@@ -177,19 +177,19 @@ func (s *Handler) completeWithoutRedirect(c echo.Context, v visit.Buy, rec purch
 // token on the way back is in the provider's page address, so holding it proves nothing), a
 // token must match the one recorded for it, and the outcome is read from the upstream.
 // Another browser gets PaymentElsewhere, which names nothing and changes nothing.
-func (s *Handler) buyPaymentReturn(c echo.Context) error {
+func (h *Handler) buyPaymentReturn(c echo.Context) error {
 	ctx := c.Request().Context()
-	st := s.checkout()
+	st := h.checkout()
 	ref, token := c.Param("ref"), c.QueryParam("token")
 	l := web.Loc(c)
 	denied := &web.Error{Code: web.EForbidden, Heading: l.T("checkout.payment_link_invalid"), Message: l.T("checkout.payment_link_invalid_text"),
-		BackURL: s.URL(web.RouteHome), BackLabel: l.T("checkout.back_to_start")}
-	if len(ref) != 32 || len(token) > 512 || !slices.Contains(s.BuyRefs(c), ref) {
-		return s.PaymentElsewhere(c)
+		BackURL: h.Kernel.URL(web.RouteHome), BackLabel: l.T("checkout.back_to_start")}
+	if len(ref) != 32 || len(token) > 512 || !slices.Contains(h.Visits.BuyRefs(c), ref) {
+		return h.Visits.PaymentElsewhere(c)
 	}
 	rec, err := st.store.Get(ctx, ref)
 	if errors.Is(err, purchases.ErrNotFound) {
-		return s.PaymentElsewhere(c)
+		return h.Visits.PaymentElsewhere(c)
 	}
 	if err != nil {
 		return err
@@ -203,11 +203,11 @@ func (s *Handler) buyPaymentReturn(c echo.Context) error {
 				ok = subtle.ConstantTimeCompare([]byte(r.Details.WebPayment.Token), []byte(token)) == 1
 			} else if errors.Is(r.Err, upstream.ErrUnavailable) {
 				// Slow or down: the token cannot be checked yet, which does not make it wrong.
-				return s.FromUpstream(r.Err, s.URL(web.RouteHome), l.T("checkout.back_to_start"))
+				return h.Kernel.FromUpstream(r.Err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
 			}
 		}
 		if !ok {
-			web.LoggerFrom(ctx, s.Logger).Warn("payment return with a token that does not match", "ref", ref)
+			web.LoggerFrom(ctx, h.Kernel.Logger).Warn("payment return with a token that does not match", "ref", ref)
 			return denied
 		}
 	}
@@ -216,50 +216,50 @@ func (s *Handler) buyPaymentReturn(c echo.Context) error {
 			rec = next
 		}
 	}
-	self := s.URL(web.RouteBuyReturn, rec.ID)
+	self := h.Kernel.URL(web.RouteBuyReturn, rec.ID)
 	if token != "" {
 		self += "?" + url.Values{"token": {token}}.Encode()
 	}
 	switch rec.State {
 	case purchases.StateCompleted:
 		if web.IsHTMX(c) {
-			return s.Redirect(c, self) // the whole page changes to the confirmation
+			return h.Kernel.Redirect(c, self) // the whole page changes to the confirmation
 		}
-		return s.showBuyConfirmation(c, rec)
+		return h.showBuyConfirmation(c, rec)
 	case purchases.StateDeclined, purchases.StateCancelled, purchases.StateStartFailed:
-		return s.buyPaymentEnded(c, rec)
+		return h.buyPaymentEnded(c, rec)
 	case purchases.StateGivenUp:
 		if web.IsHTMX(c) {
-			return s.Redirect(c, self)
+			return h.Kernel.Redirect(c, self)
 		}
-		return s.showBuyFailed(c, rec, purchases.Result{}, self)
+		return h.showBuyFailed(c, rec, purchases.Result{}, self)
 	case purchases.StateStarting:
-		return s.Redirect(c, s.URL(web.RouteBuySummary))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 	}
 	r := st.poller.Get(ctx, rec.UserSessionID)
-	if web.IsHTMX(c) && !r.Details.Completed && c.QueryParam(co.PollShownParam) == paymentShown(r) {
+	if web.IsHTMX(c) && !r.Details.Completed && c.QueryParam(checkoutview.PollShownParam) == paymentShown(r) {
 		// The page already shows this answer: wait (about one poll interval) for the next
 		// read of the order, so a completion shows as soon as it is read.
 		r = st.poller.Next(ctx, rec.UserSessionID, purchases.PollInterval+250*time.Millisecond)
 	}
-	if next, final := s.applyDetails(ctx, rec, r); final {
+	if next, final := h.applyDetails(ctx, rec, r); final {
 		if web.IsHTMX(c) {
-			return s.Redirect(c, self)
+			return h.Kernel.Redirect(c, self)
 		}
 		if next.State == purchases.StateCompleted {
-			return s.showBuyConfirmation(c, next)
+			return h.showBuyConfirmation(c, next)
 		}
-		return s.buyPaymentEnded(c, next)
+		return h.buyPaymentEnded(c, next)
 	}
-	elapsed := s.Now().Sub(rec.Returned)
+	elapsed := h.Kernel.Now().Sub(rec.Returned)
 	if elapsed >= GiveUpAfter {
-		s.watchInBackground(rec)
+		h.watchInBackground(rec)
 		if web.IsHTMX(c) {
-			return s.Redirect(c, self)
+			return h.Kernel.Redirect(c, self)
 		}
-		return s.showBuyFailed(c, rec, r, self)
+		return h.showBuyFailed(c, rec, r, self)
 	}
-	v := co.ConfirmingView{Heading: l.T("checkout.confirming_waiting"), Body: l.T("checkout.confirming_waiting_text"),
+	v := checkoutview.ConfirmingView{Heading: l.T("checkout.confirming_waiting"), Body: l.T("checkout.confirming_waiting_text"),
 		Elapsed: int(elapsed / time.Second), Max: int(GiveUpAfter / time.Second), Reference: rec.Reference()}
 	shown := paymentShown(r)
 	switch shown {
@@ -269,17 +269,17 @@ func (s *Handler) buyPaymentReturn(c echo.Context) error {
 		v.Body = l.T("checkout.confirming_checking_text")
 	}
 	// The poller says which words the page shows; new words go out only when they change.
-	q := url.Values{co.PollShownParam: {shown}}
+	q := url.Values{checkoutview.PollShownParam: {shown}}
 	if token != "" {
 		q.Set("token", token)
 	}
-	v.PollURL = s.URL(web.RouteBuyReturn, rec.ID) + "?" + q.Encode()
+	v.PollURL = h.Kernel.URL(web.RouteBuyReturn, rec.ID) + "?" + q.Encode()
 	if web.IsHTMX(c) {
-		return s.Fragment(c, http.StatusOK, co.ConfirmingPoll(v, c.QueryParam(co.PollShownParam) != shown))
+		return h.Kernel.Fragment(c, http.StatusOK, checkoutview.ConfirmingPoll(v, c.QueryParam(checkoutview.PollShownParam) != shown))
 	}
 	// A payment is in progress: the kiosk does not start over until this page gives up waiting.
-	web.PauseKioskIdleUntil(c, rec.Returned.Add(GiveUpAfter))
-	return s.Render(c, http.StatusOK, l.T("checkout.confirming_title"), co.Confirming(v))
+	web.PauseIdleUntil(c, rec.Returned.Add(GiveUpAfter))
+	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.confirming_title"), checkoutview.Confirming(v))
 }
 
 // paymentShown names what the waiting page says for r: "waiting", "paid" (completing) or
@@ -296,41 +296,41 @@ func paymentShown(r purchases.Result) string {
 
 // buyPaymentEnded: declined or cancelled at the provider (or never started). The visit that
 // bought goes back to its summary with the same seats while the hold lives.
-func (s *Handler) buyPaymentEnded(c echo.Context, rec purchases.Record) error {
+func (h *Handler) buyPaymentEnded(c echo.Context, rec purchases.Record) error {
 	l := web.Loc(c)
 	msg := l.T("checkout.payment_declined")
 	if rec.State == purchases.StateCancelled {
 		msg = l.T("checkout.payment_cancelled")
 	}
-	if v, ok := s.CurrentBuy(c); ok && v.UserSessionID == rec.UserSessionID {
-		s.Sessions.Put(c.Request().Context(), visit.SessBuyNotice, msg+" "+l.T("checkout.payment_ended_still_held"))
-		return s.Redirect(c, s.URL(web.RouteBuySummary))
+	if v, ok := h.Visits.CurrentBuy(c); ok && v.UserSessionID == rec.UserSessionID {
+		h.Kernel.Sessions.Put(c.Request().Context(), visit.SessBuyNotice, msg+" "+l.T("checkout.payment_ended_still_held"))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 	}
 	if web.IsHTMX(c) {
-		return s.Redirect(c, s.URL(web.RouteBuyReturn, rec.ID))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
 	}
-	return s.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), co.Ended(co.EndedView{Heading: l.T("checkout.payment_not_completed"),
-		Body: msg + " " + l.T("checkout.payment_ended_released"), NextURL: s.URL(web.RouteWhatsOn), Label: l.T("checkout.see_whatson")}))
+	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), checkoutview.Ended(checkoutview.EndedView{Heading: l.T("checkout.payment_not_completed"),
+		Body: msg + " " + l.T("checkout.payment_ended_released"), NextURL: h.Kernel.URL(web.RouteWhatsOn), Label: l.T("checkout.see_whatson")}))
 }
 
 // showBuyFailed is the failed-order path. It says only what is true now: while the order is
 // still being checked, that we have no confirmation yet, keep checking, and that this page
 // shows the outcome; once given up, that the order was cancelled and, about the money, only the
 // operator's policy text. (Completed orders show the confirmation instead.)
-func (s *Handler) showBuyFailed(c echo.Context, rec purchases.Record, r purchases.Result, self string) error {
+func (h *Handler) showBuyFailed(c echo.Context, rec purchases.Record, r purchases.Result, self string) error {
 	l := web.Loc(c)
-	cin := s.CinemaByID(c.Request().Context(), rec.CinemaID)
-	v := co.FailedView{Reference: rec.Reference(), CheckURL: self, HomeURL: s.URL(web.RouteHome),
+	cin := h.Visits.CinemaByID(c.Request().Context(), rec.CinemaID)
+	v := checkoutview.FailedView{Reference: rec.Reference(), CheckURL: self, HomeURL: h.Kernel.URL(web.RouteHome),
 		Amount: l.Money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency})}
 	if rec.State == purchases.StateGivenUp {
-		v.GivenUp, v.Policy = true, s.failedOrderPolicyIn(l)
-		v.Outcome = l.T("checkout.failed_waited", "Window", l.Duration(s.OrderWatchFor()))
+		v.GivenUp, v.Policy = true, h.failedOrderPolicyIn(l)
+		v.Outcome = l.T("checkout.failed_waited", "Window", l.Duration(h.Visits.OrderWatchFor()))
 		if rec.OrderCancelled {
 			v.Outcome += " " + l.T("checkout.failed_order_cancelled")
 		} else {
 			v.Outcome += " " + l.T("checkout.failed_no_booking")
 		}
-		return s.Render(c, http.StatusOK, l.T("checkout.failed_page_title"), co.Failed(v))
+		return h.Kernel.Render(c, http.StatusOK, l.T("checkout.failed_page_title"), checkoutview.Failed(v))
 	}
 	v.PaymentState = l.T("checkout.unconfirmed_no_word")
 	if r.Err == nil && r.Details.WebPayment != nil {
@@ -341,13 +341,13 @@ func (s *Handler) showBuyFailed(c echo.Context, rec purchases.Record, r purchase
 			v.PaymentState = l.T("checkout.unconfirmed_pending")
 		}
 	}
-	v.CheckingUntil = l.Time(s.watchDeadline(rec), cin.Location(), i18n.DateTimeShort)
-	return s.Render(c, http.StatusOK, l.T("checkout.unconfirmed_page_title"), co.Failed(v))
+	v.CheckingUntil = l.Time(h.watchDeadline(rec), cin.Location(), i18n.DateTimeShort)
+	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.unconfirmed_page_title"), checkoutview.Failed(v))
 }
 
 // showBuyConfirmation shows the booking from the upstream's order details and the snapshot
 // taken when the payment started.
-func (s *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) error {
+func (h *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) error {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
 	var sn purchases.Snapshot
@@ -355,53 +355,53 @@ func (s *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) erro
 	money := func(cents int64, cur string) string {
 		return l.Money(cinema.Money{Cents: cents, Currency: cur})
 	}
-	v := co.ConfirmationView{BookingNumber: fmt.Sprint(rec.BookingNumber), Session: s.sessionHeader(ctx, rec.CinemaID, sn.FilmTitle, sn.Showtime, sn.Screen),
+	v := checkoutview.ConfirmationView{BookingNumber: fmt.Sprint(rec.BookingNumber), Session: h.sessionHeader(ctx, rec.CinemaID, sn.FilmTitle, sn.Showtime, sn.Screen),
 		CustomerName: rec.CustomerName, CustomerEmail: rec.CustomerEmail, Fees: money(sn.Fees, sn.Currency), Total: money(sn.Total, sn.Currency),
-		Kiosk: web.IsKiosk(c), Counter: s.AtCounter(c), Reference: rec.Reference(), HomeURL: s.URL(web.RouteHome), WhatsOnURL: s.URL(web.RouteWhatsOn)}
+		Kiosk: web.IsKiosk(c), Counter: h.Kernel.AtCounter(c), Reference: rec.Reference(), HomeURL: h.Kernel.URL(web.RouteHome), WhatsOnURL: h.Kernel.URL(web.RouteWhatsOn)}
 	if !v.Kiosk && !v.Counter {
-		v.CalendarURL = s.URL(web.RouteBuyCalendar, rec.ID)
+		v.CalendarURL = h.Kernel.URL(web.RouteBuyCalendar, rec.ID)
 	}
 	for _, t := range sn.Tickets {
-		v.Tickets = append(v.Tickets, co.Line{Description: t.Description, Seat: t.Seat, Amount: money(t.Cents, sn.Currency)})
+		v.Tickets = append(v.Tickets, checkoutview.Line{Description: t.Description, Seat: t.Seat, Amount: money(t.Cents, sn.Currency)})
 	}
-	v.DoneURL, v.CSRFToken = s.URL(web.RouteVisitReset), web.CSRFToken(c)
-	paidHere := s.paidAtDevice(ctx, l, rec, sn, &v)
-	r := s.checkout().poller.Get(ctx, rec.UserSessionID)
+	v.DoneURL, v.CSRFToken = h.Kernel.URL(web.RouteVisitReset), web.CSRFToken(c)
+	paidHere := h.paidAtDevice(ctx, l, rec, sn, &v)
+	r := h.checkout().poller.Get(ctx, rec.UserSessionID)
 	if r.Err == nil && r.Details.Completed {
 		d := r.Details
 		if wp := d.WebPayment; wp != nil && wp.Amount.Cents > 0 && !paidHere {
-			v.Payments = append(v.Payments, co.Line{Description: l.T("checkout.card_payment"), Seat: visit.CardWords(l, wp.CardType, wp.CardNumberMasked), Amount: l.Money(wp.Amount)})
+			v.Payments = append(v.Payments, checkoutview.Line{Description: l.T("checkout.card_payment"), Seat: visit.CardWords(l, wp.CardType, wp.CardNumberMasked), Amount: l.Money(wp.Amount)})
 		}
 		for _, a := range d.AdditionalPayments {
-			v.Payments = append(v.Payments, co.Line{Description: additionalLabel(l, a.CardType), Seat: a.MaskedCardNumber, Amount: l.Money(a.Amount)})
+			v.Payments = append(v.Payments, checkoutview.Line{Description: additionalLabel(l, a.CardType), Seat: a.MaskedCardNumber, Amount: l.Money(a.Amount)})
 		}
 	} else if r.Err != nil {
-		web.LoggerFrom(ctx, s.Logger).Warn("order details for the confirmation", "ref", rec.ID, "err", r.Err)
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("order details for the confirmation", "ref", rec.ID, "err", r.Err)
 	}
-	if b, err := s.ReadBooking(ctx, rec.CinemaID, rec.BookingNumber); err == nil {
-		v.TicketCards = s.TicketsView(ctx, b, "")
+	if b, err := h.Visits.ReadBooking(ctx, rec.CinemaID, rec.BookingNumber); err == nil {
+		v.TicketCards = h.Visits.TicketsView(ctx, b, "")
 		v.TicketCards.Staff = v.Counter
 	} else {
-		web.LoggerFrom(ctx, s.Logger).Warn("booking for the confirmation's tickets", "ref", rec.ID, "booking", rec.BookingNumber, "err", err)
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("booking for the confirmation's tickets", "ref", rec.ID, "booking", rec.BookingNumber, "err", err)
 	}
 	if v.Counter {
-		v.MailLine = s.CounterMailLine(ctx, "purchase:"+rec.ID)
+		v.MailLine = h.Visits.CounterMailLine(ctx, "purchase:"+rec.ID)
 	} else {
-		v.MailLine = s.MailLine(ctx, "purchase:"+rec.ID)
+		v.MailLine = h.Visits.MailLine(ctx, "purchase:"+rec.ID)
 	}
-	if b, ok := s.CurrentBuy(c); ok && b.UserSessionID == rec.UserSessionID {
-		s.ClearBuy(c) // bought: the next visit to "what's on" starts afresh
-		s.Sessions.Put(c.Request().Context(), visit.SessBuyDone, rec.ID)
+	if b, ok := h.Visits.CurrentBuy(c); ok && b.UserSessionID == rec.UserSessionID {
+		h.Visits.ClearBuy(c) // bought: the next visit to "what's on" starts afresh
+		h.Kernel.Sessions.Put(c.Request().Context(), visit.SessBuyDone, rec.ID)
 	}
-	return s.Render(c, http.StatusOK, l.T("checkout.confirmation_page_title", "Number", v.BookingNumber), co.Confirmation(v))
+	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.confirmation_page_title", "Number", v.BookingNumber), checkoutview.Confirmation(v))
 }
 
 // paidAtDevice adds to v what was taken at the counter or on a card reader (our own records:
 // the purchase's snapshot, the ledger) and reports whether anything was.
-func (s *Handler) paidAtDevice(ctx context.Context, l *i18n.Localizer, rec purchases.Record, sn purchases.Snapshot, v *co.ConfirmationView) bool {
+func (h *Handler) paidAtDevice(ctx context.Context, l *i18n.Localizer, rec purchases.Record, sn purchases.Snapshot, v *checkoutview.ConfirmationView) bool {
 	money := func(cents int64) string { return l.Money(cinema.Money{Cents: cents, Currency: rec.Currency}) }
 	if p := sn.Paid; p != nil && rec.AmountCents > 0 {
-		line := co.Line{Description: capitalized(visit.CardWords(l, p.Tender, "")), Amount: money(rec.AmountCents)}
+		line := checkoutview.Line{Description: capitalized(visit.CardWords(l, p.Tender, "")), Amount: money(rec.AmountCents)}
 		if p.Tender == "terminal" {
 			line.Seat = p.Reference
 		}
@@ -411,18 +411,18 @@ func (s *Handler) paidAtDevice(ctx context.Context, l *i18n.Localizer, rec purch
 		}
 		return true
 	}
-	if s.Ledger == nil {
+	if h.Visits.Ledger == nil {
 		return false
 	}
-	entries, err := s.Ledger.ForEdit(ctx, rec.UserSessionID)
+	entries, err := h.Visits.Ledger.ForEdit(ctx, rec.UserSessionID)
 	if err != nil {
-		web.LoggerFrom(ctx, s.Logger).Warn("card-reader payment for the confirmation", "ref", rec.ID, "err", err)
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card-reader payment for the confirmation", "ref", rec.ID, "err", err)
 		return false
 	}
 	found := false
 	for _, e := range entries {
 		if e.Kind == ledger.KindSale && e.State == ledger.StateApplied {
-			v.Payments = append(v.Payments, co.Line{Description: l.T("checkout.card_on_reader"), Seat: visit.CardWords(l, e.CardType, e.CardMasked), Amount: money(e.AmountCents)})
+			v.Payments = append(v.Payments, checkoutview.Line{Description: l.T("checkout.card_on_reader"), Seat: visit.CardWords(l, e.CardType, e.CardMasked), Amount: money(e.AmountCents)})
 			found = true
 		}
 	}

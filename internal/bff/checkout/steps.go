@@ -20,11 +20,12 @@ import (
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/keypad"
 	"github.com/cinemabff/cinemabff/internal/seatrules"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	co "github.com/cinemabff/cinemabff/views/pages/checkout"
+	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
 // seatWords is how a seat is written for people: "Row F, seat 12", "Reihe F, Platz 12".
@@ -36,28 +37,28 @@ func seatWords(l *i18n.Localizer, r *cinema.SeatRef) string {
 }
 
 // showBuySeats shows the seat map with the order's seats ticked.
-func (s *Handler) showBuySeats(c echo.Context) error {
-	return s.renderBuySeats(c, http.StatusOK, nil, nil)
+func (h *Handler) showBuySeats(c echo.Context) error {
+	return h.renderBuySeats(c, http.StatusOK, nil, nil)
 }
 
-func (s *Handler) renderBuySeats(c echo.Context, status int, notice *components.Notice, chosen []cinema.SeatPosition) error {
-	v, err := s.requireBuy(c)
+func (h *Handler) renderBuySeats(c echo.Context, status int, notice *components.Notice, chosen []cinema.SeatPosition) error {
+	v, err := h.requireBuy(c)
 	if err != nil {
 		return err
 	}
-	if _, busy := s.BuyPaymentUnderWay(c, v); busy {
-		return s.Redirect(c, s.URL(web.RouteBuySummary))
+	if _, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	o, snap, err, planErr := s.OrderAndPlan(ctx, v.UserSessionID, v.CinemaID, v.SessionID)
+	o, snap, err, planErr := h.Visits.OrderAndPlan(ctx, v.UserSessionID, v.CinemaID, v.SessionID)
 	if err != nil {
-		return s.buyEnded(c, v, err)
+		return h.buyEnded(c, v, err)
 	}
 	if planErr != nil {
-		return s.FromUpstream(planErr, s.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
+		return h.Kernel.FromUpstream(planErr, h.Kernel.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
 	}
-	plan := s.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
+	plan := h.Visits.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	var yours []cinema.SeatPosition
 	var cats []string
 	for _, t := range o.Tickets() {
@@ -76,20 +77,20 @@ func (s *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 		count = v.Places
 	}
 	m := components.BuildSeatMap(plan, components.SeatMapOptions{ID: "buy-seats", Max: count, Yours: yours, YoursSelectable: true,
-		Chosen: chosen, AreaCategories: cats, Kiosk: web.IsKiosk(c), AsOf: s.SeatsAsOf(ctx, v.CinemaID, snap.AsOf),
+		Chosen: chosen, AreaCategories: cats, Kiosk: web.IsKiosk(c), AsOf: h.Visits.SeatsAsOf(ctx, v.CinemaID, snap.AsOf),
 		Prices: words.SeatPrices(l, o.Tickets())})
 	defer m.Release() // the page is written before this returns
-	view := co.SeatsView{Session: s.buyHeader(ctx, v), ActionURL: s.URL(web.RouteBuySeats), BackURL: s.URL(web.RouteBuySession, v.CinemaID, v.SessionID),
-		CSRFToken: web.CSRFToken(c), Count: count, Map: m, Notice: notice, Countdown: s.buyCountdown(c, v, o), Counter: s.AtCounter(c)}
+	view := checkoutview.SeatsView{Session: h.buyHeader(ctx, v), ActionURL: h.Kernel.URL(web.RouteBuySeats), BackURL: h.Kernel.URL(web.RouteBuySession, v.CinemaID, v.SessionID),
+		CSRFToken: web.CSRFToken(c), Count: count, Map: m, Notice: notice, Countdown: h.buyCountdown(c, v, o), Counter: h.Kernel.AtCounter(c)}
 	if o.Total.Cents > 0 {
 		view.Total = l.T("checkout.total_amount", "Amount", l.Money(o.Total))
 	}
-	return s.Render(c, status, l.T("checkout.seats_title"), co.Seats(view))
+	return h.Kernel.Render(c, status, l.T("checkout.seats_title"), checkoutview.Seats(view))
 }
 
 // chooseBuySeats moves the order's tickets to the chosen seats (SetSelectedSeats).
-func (s *Handler) chooseBuySeats(c echo.Context) error {
-	v, err := s.requireBuy(c)
+func (h *Handler) chooseBuySeats(c echo.Context) error {
+	v, err := h.requireBuy(c)
 	if err != nil {
 		return err
 	}
@@ -97,15 +98,15 @@ func (s *Handler) chooseBuySeats(c echo.Context) error {
 	l := web.Loc(c)
 	form, err := c.FormParams()
 	if err != nil {
-		return s.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_unreadable"), Body: l.T("checkout.seats_choose_again")}, nil)
+		return h.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_unreadable"), Body: l.T("checkout.seats_choose_again")}, nil)
 	}
 	chosen, err := components.SeatValues(form["seat"])
 	if err != nil {
-		return s.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_from_map")}, nil)
+		return h.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_from_map")}, nil)
 	}
-	o, err := s.Ticketing.GetOrder(ctx, v.UserSessionID)
+	o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
-		return s.buyEnded(c, v, err)
+		return h.buyEnded(c, v, err)
 	}
 	current := map[cinema.SeatPosition]bool{}
 	for _, t := range o.Tickets() {
@@ -118,10 +119,10 @@ func (s *Handler) chooseBuySeats(c echo.Context) error {
 		want = v.Places
 	}
 	if len(chosen) != want {
-		return s.renderBuySeats(c, http.StatusUnprocessableEntity, words.SeatCountNotice(web.Loc(c), len(chosen), want), chosen)
+		return h.renderBuySeats(c, http.StatusUnprocessableEntity, words.SeatCountNotice(web.Loc(c), len(chosen), want), chosen)
 	}
 	// Seat hoarding (holds.go): an order is never given more seats than a visit may hold.
-	if done, err := s.RefuseVisitSeats(c, visit.SeatStepBuySeats, want, nil, s.URL(web.RouteBuySummary)); done {
+	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepBuySeats, want, nil, h.Kernel.URL(web.RouteBuySummary)); done {
 		return err
 	}
 	same := true
@@ -131,68 +132,68 @@ func (s *Handler) chooseBuySeats(c echo.Context) error {
 	if !same {
 		// The plan gives the chosen seats' areas (layout only): the upstream decides below
 		// whether they are free.
-		snap, err := s.SeatPlans.Plan(ctx, v.CinemaID, v.SessionID)
+		snap, err := h.Visits.SeatPlans.Plan(ctx, v.CinemaID, v.SessionID)
 		if err != nil {
-			return s.FromUpstream(err, s.URL(web.RouteBuySeats), l.T("checkout.seats_title"))
+			return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBuySeats), l.T("checkout.seats_title"))
 		}
-		plan := s.Named(ctx).SeatPlan(snap.Plan)
+		plan := h.Visits.Named(ctx).SeatPlan(snap.Plan)
 		var seats []upstream.SelectedSeat
 		for _, p := range chosen {
 			seat, found := plan.Seat(p)
 			if !found {
-				return s.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_from_map")}, nil)
+				return h.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_from_map")}, nil)
 			}
 			seats = append(seats, upstream.SelectedSeat{AreaCategoryCode: seat.AreaCategoryCode, Position: p})
 		}
 		// The cinema's own seating rules, which the upstream does not know: the order's seats
 		// now are given up for the chosen ones.
 		if notice := words.SeatRuleNotice(l, seatrules.Check(plan, seatrules.Choice{Party: slices.Collect(maps.Keys(current)), Chosen: chosen})); notice != nil {
-			return s.renderBuySeats(c, http.StatusUnprocessableEntity, notice, chosen)
+			return h.renderBuySeats(c, http.StatusUnprocessableEntity, notice, chosen)
 		}
-		_, err = s.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID, Seats: seats})
-		s.SeatPlans.Invalidate(v.CinemaID, v.SessionID) // seats changed or refused: the next map reads them again
+		_, err = h.Kernel.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID, Seats: seats})
+		h.Visits.SeatPlans.Invalidate(v.CinemaID, v.SessionID) // seats changed or refused: the next map reads them again
 		switch {
 		case errors.Is(err, upstream.ErrSeatsUnavailable):
-			return s.renderBuySeats(c, http.StatusConflict, web.SeatsTakenNotice, nil)
+			return h.renderBuySeats(c, http.StatusConflict, web.SeatsTakenNotice, nil)
 		case errors.Is(err, upstream.ErrInvalidRequest):
-			return s.renderBuySeats(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_unsuitable"),
+			return h.renderBuySeats(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_unsuitable"),
 				Body: l.T("checkout.seats_unsuitable_text")}, nil)
 		case err != nil:
-			return s.buyEnded(c, v, err)
+			return h.buyEnded(c, v, err)
 		}
 	}
-	if (v.Name == "" || v.Email == "") && !(web.IsKiosk(c) && s.HasReader(c)) {
-		return s.Redirect(c, s.URL(web.RouteBuyDetails)) // a kiosk prints the tickets: no details needed
+	if (v.Name == "" || v.Email == "") && !(web.IsKiosk(c) && h.Visits.HasReader(c)) {
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyDetails)) // a kiosk prints the tickets: no details needed
 	}
-	s.Flash(c, l.T("checkout.seats_saved"))
-	return s.Redirect(c, s.URL(web.RouteBuySummary))
+	h.Kernel.Flash(c, l.T("checkout.seats_saved"))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 }
 
 // showBuyDetails asks for the name and e-mail address.
-func (s *Handler) showBuyDetails(c echo.Context) error {
-	v, err := s.requireBuy(c)
+func (h *Handler) showBuyDetails(c echo.Context) error {
+	v, err := h.requireBuy(c)
 	if err != nil {
 		return err
 	}
-	return s.renderBuyDetails(c, http.StatusOK, v, co.DetailsView{Name: v.Name, Email: v.Email})
+	return h.renderBuyDetails(c, http.StatusOK, v, checkoutview.DetailsView{Name: v.Name, Email: v.Email})
 }
 
-func (s *Handler) renderBuyDetails(c echo.Context, status int, v visit.Buy, d co.DetailsView) error {
-	o, err := s.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
+func (h *Handler) renderBuyDetails(c echo.Context, status int, v visit.Buy, d checkoutview.DetailsView) error {
+	o, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
 	if err != nil {
-		return s.buyEnded(c, v, err)
+		return h.buyEnded(c, v, err)
 	}
-	d.Session, d.ActionURL, d.BackURL, d.CSRFToken = s.buyHeader(c.Request().Context(), v), s.URL(web.RouteBuyDetails), s.URL(web.RouteBuySeats), web.CSRFToken(c)
-	d.Countdown = s.buyCountdown(c, v, o)
-	d.Counter = s.AtCounter(c)
-	if d.Kiosk = web.IsKiosk(c) && s.HasReader(c); d.Kiosk {
-		d.BackURL = s.URL(web.RouteBuySummary)
+	d.Session, d.ActionURL, d.BackURL, d.CSRFToken = h.buyHeader(c.Request().Context(), v), h.Kernel.URL(web.RouteBuyDetails), h.Kernel.URL(web.RouteBuySeats), web.CSRFToken(c)
+	d.Countdown = h.buyCountdown(c, v, o)
+	d.Counter = h.Kernel.AtCounter(c)
+	if d.Kiosk = web.IsKiosk(c) && h.Visits.HasReader(c); d.Kiosk {
+		d.BackURL = h.Kernel.URL(web.RouteBuySummary)
 	}
 	title := web.Loc(c).T("checkout.details_title")
 	if d.Counter {
 		title = web.Loc(c).T("checkout.counter.details_title")
 	}
-	return s.Render(c, status, title, co.Details(d))
+	return h.Kernel.Render(c, status, title, checkoutview.Details(d))
 }
 
 // validEmail accepts a plain address (no display name), with a dot in the domain.
@@ -209,19 +210,19 @@ func validEmail(e string) bool {
 }
 
 // saveBuyDetails keeps the name and e-mail in the visit.
-func (s *Handler) saveBuyDetails(c echo.Context) error {
-	v, err := s.requireBuy(c)
+func (h *Handler) saveBuyDetails(c echo.Context) error {
+	v, err := h.requireBuy(c)
 	if err != nil {
 		return err
 	}
-	if web.IsKiosk(c) && s.HasReader(c) {
-		return s.saveKioskDetails(c, v)
+	if web.IsKiosk(c) && h.Visits.HasReader(c) {
+		return h.saveKioskDetails(c, v)
 	}
 	name := strings.Join(strings.Fields(c.FormValue("name")), " ")
 	email := strings.TrimSpace(c.FormValue("email"))
-	d := co.DetailsView{Name: name, Email: email}
+	d := checkoutview.DetailsView{Name: name, Email: email}
 	l := web.Loc(c)
-	counter := s.AtCounter(c) // a walk-in customer at the box office need not give either
+	counter := h.Kernel.AtCounter(c) // a walk-in customer at the box office need not give either
 	if name == "" && !counter {
 		d.NameError = l.T("checkout.details_name_missing")
 	} else if utf8.RuneCountInString(name) > 100 {
@@ -233,30 +234,30 @@ func (s *Handler) saveBuyDetails(c echo.Context) error {
 		d.EmailError = l.T("checkout.details_email_invalid")
 	}
 	if d.NameError != "" || d.EmailError != "" {
-		return s.renderBuyDetails(c, http.StatusUnprocessableEntity, v, d)
+		return h.renderBuyDetails(c, http.StatusUnprocessableEntity, v, d)
 	}
 	v.Name, v.Email = name, email
-	s.SaveBuy(c, v)
-	return s.Redirect(c, s.URL(web.RouteBuySummary))
+	h.Visits.SaveBuy(c, v)
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 }
 
 // saveKioskDetails is the kiosk's e-mail form: a key of the on-screen keyboard types (the page
 // comes back with it), Skip keeps no address, and an address given must be one.
-func (s *Handler) saveKioskDetails(c echo.Context, v visit.Buy) error {
+func (h *Handler) saveKioskDetails(c echo.Context, v visit.Buy) error {
 	email := strings.TrimSpace(c.FormValue("email"))
 	if key := c.FormValue("key"); key != "" {
-		_, email = web.ApplyKey("", email, key)
-		return s.renderBuyDetails(c, http.StatusOK, v, co.DetailsView{Email: email})
+		_, email = keypad.ApplyKey("", email, key)
+		return h.renderBuyDetails(c, http.StatusOK, v, checkoutview.DetailsView{Email: email})
 	}
 	if c.FormValue("skip") != "" {
 		email = ""
 	}
 	if email != "" && !validEmail(email) {
-		return s.renderBuyDetails(c, http.StatusUnprocessableEntity, v, co.DetailsView{Email: email, EmailError: web.Loc(c).T("checkout.details_email_invalid")})
+		return h.renderBuyDetails(c, http.StatusUnprocessableEntity, v, checkoutview.DetailsView{Email: email, EmailError: web.Loc(c).T("checkout.details_email_invalid")})
 	}
 	v.Email = email
-	s.SaveBuy(c, v)
-	return s.Redirect(c, s.URL(web.RouteBuySummary))
+	h.Visits.SaveBuy(c, v)
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 }
 
 // summaryForm is what the gift card and loyalty forms had typed, with their errors.
@@ -266,51 +267,51 @@ type summaryForm struct {
 }
 
 // showBuySummary is the last step: the order, what it costs, other payments and "Pay".
-func (s *Handler) showBuySummary(c echo.Context) error {
+func (h *Handler) showBuySummary(c echo.Context) error {
 	var notice *components.Notice
-	if msg := s.Sessions.PopString(c.Request().Context(), visit.SessBuyNotice); msg != "" {
+	if msg := h.Kernel.Sessions.PopString(c.Request().Context(), visit.SessBuyNotice); msg != "" {
 		notice = &components.Notice{Kind: components.NoticeWarning, Heading: web.Loc(c).T("checkout.payment_not_completed"), Body: msg}
-	} else if msg := s.PopFlash(c); msg != "" {
+	} else if msg := h.Kernel.PopFlash(c); msg != "" {
 		notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
 	}
-	return s.renderBuySummary(c, http.StatusOK, notice, summaryForm{})
+	return h.renderBuySummary(c, http.StatusOK, notice, summaryForm{})
 }
 
-func (s *Handler) renderBuySummary(c echo.Context, status int, notice *components.Notice, f summaryForm) error {
-	v, err := s.requireBuy(c)
+func (h *Handler) renderBuySummary(c echo.Context, status int, notice *components.Notice, f summaryForm) error {
+	v, err := h.requireBuy(c)
 	if err != nil {
 		return err
 	}
-	onReader := web.IsKiosk(c) && s.HasReader(c)
-	if (v.Name == "" || v.Email == "") && !s.AtCounter(c) && !onReader {
-		return s.Redirect(c, s.URL(web.RouteBuyDetails))
+	onReader := web.IsKiosk(c) && h.Visits.HasReader(c)
+	if (v.Name == "" || v.Email == "") && !h.Kernel.AtCounter(c) && !onReader {
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyDetails))
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	o, err := s.Ticketing.GetOrder(ctx, v.UserSessionID)
+	o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
-		return s.buyEnded(c, v, err)
+		return h.buyEnded(c, v, err)
 	}
-	o = s.Named(ctx).Order(o) // tickets in the visitor's words
-	cin := s.CinemaByID(ctx, v.CinemaID)
+	o = h.Visits.Named(ctx).Order(o) // tickets in the visitor's words
+	cin := h.Visits.CinemaByID(ctx, v.CinemaID)
 	money := l.Money
-	view := co.SummaryView{Session: s.buyHeader(ctx, v), CustomerName: v.Name, CustomerEmail: v.Email, Notice: notice,
-		Countdown: s.buyCountdown(c, v, o), CSRFToken: web.CSRFToken(c), PayURL: s.URL(web.RouteBuyPay), GiftCardURL: s.URL(web.RouteBuyGiftCard),
-		LoyaltyURL: s.URL(web.RouteBuyLoyalty), SeatsURL: s.URL(web.RouteBuySeats), DetailsURL: s.URL(web.RouteBuyDetails), CancelURL: s.URL(web.RouteBuyCancel),
+	view := checkoutview.SummaryView{Session: h.buyHeader(ctx, v), CustomerName: v.Name, CustomerEmail: v.Email, Notice: notice,
+		Countdown: h.buyCountdown(c, v, o), CSRFToken: web.CSRFToken(c), PayURL: h.Kernel.URL(web.RouteBuyPay), GiftCardURL: h.Kernel.URL(web.RouteBuyGiftCard),
+		LoyaltyURL: h.Kernel.URL(web.RouteBuyLoyalty), SeatsURL: h.Kernel.URL(web.RouteBuySeats), DetailsURL: h.Kernel.URL(web.RouteBuyDetails), CancelURL: h.Kernel.URL(web.RouteBuyCancel),
 		GiftCard: f.GiftCard, GiftCardError: f.GiftCardError, Loyalty: f.Loyalty, LoyaltyError: f.LoyaltyError}
 	sub := cinema.Money{Currency: o.Total.Currency}
 	for _, t := range o.Tickets() {
-		view.Tickets = append(view.Tickets, co.Line{Description: t.Description, Seat: seatWords(l, t.Seat), Amount: money(t.FinalPrice)})
+		view.Tickets = append(view.Tickets, checkoutview.Line{Description: t.Description, Seat: seatWords(l, t.Seat), Amount: money(t.FinalPrice)})
 		sub = sub.Add(t.FinalPrice)
 	}
 	view.Subtotal, view.Fees, view.Total = money(sub), money(o.BookingFee), money(o.Total)
 	for _, a := range o.AppliedPayments {
-		view.Applied = append(view.Applied, co.Line{Description: appliedLabel(l, a.Kind, a.MaskedCardNumber), Amount: money(a.Amount)})
+		view.Applied = append(view.Applied, checkoutview.Line{Description: appliedLabel(l, a.Kind, a.MaskedCardNumber), Amount: money(a.Amount)})
 	}
 	toPay := o.ToPay()
 	view.ToPay, view.NothingToPay = money(toPay), toPay.Cents <= 0
 	view.PayLabel = l.T("checkout.pay_securely", "Amount", money(toPay))
-	if view.Counter = s.AtCounter(c); view.Counter {
+	if view.Counter = h.Kernel.AtCounter(c); view.Counter {
 		view.PayLabel = l.T("booking.counter.complete_pay", "Amount", money(toPay))
 	}
 	view.Kiosk = web.IsKiosk(c)
@@ -328,10 +329,10 @@ func (s *Handler) renderBuySummary(c echo.Context, status int, notice *component
 			view.Notice = &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.kiosk_no_reader"), Body: l.T("checkout.kiosk_no_reader_text")}
 		}
 	}
-	if rec, busy := s.BuyPaymentUnderWay(c, v); busy {
-		view.UnderwayURL, view.StatusURL = rec.RedirectURL, s.URL(web.RouteBuyReturn, rec.ID)
-		if e, ok := s.saleUnderWay(c, v.UserSessionID); ok {
-			view.StatusURL = s.URL(web.RouteBuyReader, e.ID)
+	if rec, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
+		view.UnderwayURL, view.StatusURL = rec.RedirectURL, h.Kernel.URL(web.RouteBuyReturn, rec.ID)
+		if e, ok := h.saleUnderWay(c, v.UserSessionID); ok {
+			view.StatusURL = h.Kernel.URL(web.RouteBuyReader, e.ID)
 		}
 		view.UnderwayStat = l.T("checkout.underway_started", "Amount", money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency}),
 			"Time", l.Time(rec.Created, cin.Location(), i18n.Clock))
@@ -339,7 +340,7 @@ func (s *Handler) renderBuySummary(c echo.Context, status int, notice *component
 			view.UnderwayURL = view.StatusURL
 		}
 	}
-	return s.Render(c, status, l.T("checkout.summary_title"), co.Summary(view))
+	return h.Kernel.Render(c, status, l.T("checkout.summary_title"), checkoutview.Summary(view))
 }
 
 // whoWords says whom the tickets are for and where they go, when the buyer did not give both a
@@ -405,7 +406,7 @@ var (
 		refused: "checkout.gift_card_refused", used: "checkout.gift_card_used",
 		typed: func(f *summaryForm, card, msg string) { f.GiftCard, f.GiftCardError = card, msg },
 		apply: func(s *Handler, ctx context.Context, id, card, pin string) (upstream.AppliedPaymentResult, error) {
-			return s.Ticketing.ApplyGiftCard(ctx, id, card, pin, nil)
+			return s.Kernel.Ticketing.ApplyGiftCard(ctx, id, card, pin, nil)
 		}}
 	// Loyalty points are spent only with the member's PIN: the ticketing system checks it, and
 	// the card number alone spends nothing.
@@ -414,21 +415,21 @@ var (
 		refused: "checkout.loyalty_refused", used: "checkout.loyalty_used",
 		typed: func(f *summaryForm, card, msg string) { f.Loyalty, f.LoyaltyError = card, msg },
 		apply: func(s *Handler, ctx context.Context, id, card, pin string) (upstream.AppliedPaymentResult, error) {
-			return s.Ticketing.ApplyLoyaltyPointsPayment(ctx, id, card, pin, nil)
+			return s.Kernel.Ticketing.ApplyLoyaltyPointsPayment(ctx, id, card, pin, nil)
 		}}
 )
 
 // applyGiftCard pays part of the order with a gift card (before the redirect payment).
-func (s *Handler) applyGiftCard(c echo.Context) error { return s.applyStoredValue(c, giftCard) }
+func (h *Handler) applyGiftCard(c echo.Context) error { return h.applyStoredValue(c, giftCard) }
 
 // applyLoyalty pays part of the order with loyalty points.
-func (s *Handler) applyLoyalty(c echo.Context) error { return s.applyStoredValue(c, loyaltyCard) }
+func (h *Handler) applyLoyalty(c echo.Context) error { return h.applyStoredValue(c, loyaltyCard) }
 
 // applyStoredValue pays part of the order with a card's number and PIN. Every refusal reads
 // the same (a wrong number, a wrong PIN, an empty card), refusals are limited per card number,
 // client and visit (storedvalue.go), and the balance shows only after the right PIN.
-func (s *Handler) applyStoredValue(c echo.Context, sv storedValueCard) error {
-	v, err := s.requireBuy(c)
+func (h *Handler) applyStoredValue(c echo.Context, sv storedValueCard) error {
+	v, err := h.requireBuy(c)
 	if err != nil {
 		return err
 	}
@@ -438,7 +439,7 @@ func (s *Handler) applyStoredValue(c echo.Context, sv storedValueCard) error {
 	var f summaryForm
 	refuse := func(status int, msg string) error {
 		sv.typed(&f, typed, msg)
-		return s.renderBuySummary(c, status, nil, f)
+		return h.renderBuySummary(c, status, nil, f)
 	}
 	if !allDigits(card, sv.minDigits, 19) {
 		return refuse(http.StatusUnprocessableEntity, l.T(sv.numberInvalid, "Min", sv.minDigits, "Max", 19))
@@ -446,109 +447,109 @@ func (s *Handler) applyStoredValue(c echo.Context, sv storedValueCard) error {
 	if !allDigits(pin, 3, 8) {
 		return refuse(http.StatusUnprocessableEntity, l.T(sv.pinInvalid))
 	}
-	r, err := s.tryStoredValue(c, sv.kind, card, func(ctx context.Context) (upstream.AppliedPaymentResult, error) {
-		return sv.apply(s, ctx, v.UserSessionID, card, pin)
+	r, err := h.tryStoredValue(c, sv.kind, card, func(ctx context.Context) (upstream.AppliedPaymentResult, error) {
+		return sv.apply(h, ctx, v.UserSessionID, card, pin)
 	})
 	switch {
 	case err != nil:
 		return err
 	case r.Wait > 0:
 		sv.typed(&f, typed, tooManyCardAttempts(l, r.Wait))
-		return s.storedValueTooMany(c, r.Wait, f)
+		return h.storedValueTooMany(c, r.Wait, f)
 	case r.Failed != nil:
-		return s.buyEnded(c, v, r.Failed)
+		return h.buyEnded(c, v, r.Failed)
 	case r.Refused:
 		return refuse(http.StatusUnprocessableEntity, l.T(sv.refused))
 	}
-	s.Flash(c, l.T(sv.used, "Applied", l.Money(r.Applied.Applied), "ToPay", l.Money(r.Applied.ToPay)))
-	return s.Redirect(c, s.URL(web.RouteBuySummary))
+	h.Kernel.Flash(c, l.T(sv.used, "Applied", l.Money(r.Applied.Applied), "ToPay", l.Money(r.Applied.ToPay)))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 }
 
 // extendBuyHold gives the order a fresh lifetime and returns to the page it came from.
-func (s *Handler) extendBuyHold(c echo.Context) error {
-	v, err := s.requireBuy(c)
+func (h *Handler) extendBuyHold(c echo.Context) error {
+	v, err := h.requireBuy(c)
 	if err != nil {
 		return err
 	}
-	reset, err := s.Ticketing.ResetOrderExpiry(c.Request().Context(), v.UserSessionID)
+	reset, err := h.Kernel.Ticketing.ResetOrderExpiry(c.Request().Context(), v.UserSessionID)
 	if err != nil {
-		return s.buyEnded(c, v, err)
+		return h.buyEnded(c, v, err)
 	}
-	s.HoldExtended(c.Request().Context(), v.UserSessionID, reset) // it counts as long as it holds (holds.go)
-	s.Flash(c, web.Loc(c).T("checkout.held_longer"))
-	back := s.URL(web.RouteBuySummary)
+	h.Visits.HoldExtended(c.Request().Context(), v.UserSessionID, reset) // it counts as long as it holds (holds.go)
+	h.Kernel.Flash(c, web.Loc(c).T("checkout.held_longer"))
+	back := h.Kernel.URL(web.RouteBuySummary)
 	if ref, err := url.Parse(c.Request().Referer()); err == nil {
 		for _, r := range []string{web.RouteBuySeats, web.RouteBuyDetails} {
-			if ref.Path == s.URL(r) {
+			if ref.Path == h.Kernel.URL(r) {
 				back = ref.Path
 			}
 		}
 	}
-	return s.Redirect(c, back)
+	return h.Kernel.Redirect(c, back)
 }
 
 // confirmCancelBuy asks before the purchase is cancelled and says what cancelling does.
-func (s *Handler) confirmCancelBuy(c echo.Context) error {
-	v, err := s.requireBuy(c)
+func (h *Handler) confirmCancelBuy(c echo.Context) error {
+	v, err := h.requireBuy(c)
 	if err != nil {
 		return err
 	}
 	l := web.Loc(c)
-	if rec, busy := s.BuyPaymentUnderWay(c, v); busy {
-		return s.cancelRefusedWhilePaying(l, rec)
+	if rec, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
+		return h.cancelRefusedWhilePaying(l, rec)
 	}
 	ctx := c.Request().Context()
-	view := co.CancelView{Session: s.buyHeader(ctx, v), ActionURL: s.URL(web.RouteBuyCancel), BackURL: s.URL(web.RouteBuySummary), CSRFToken: web.CSRFToken(c)}
-	if o, err := s.Ticketing.GetOrder(ctx, v.UserSessionID); err == nil {
-		o = s.Named(ctx).Order(o)
+	view := checkoutview.CancelView{Session: h.buyHeader(ctx, v), ActionURL: h.Kernel.URL(web.RouteBuyCancel), BackURL: h.Kernel.URL(web.RouteBuySummary), CSRFToken: web.CSRFToken(c)}
+	if o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID); err == nil {
+		o = h.Visits.Named(ctx).Order(o)
 		for _, t := range o.Tickets() {
-			view.Tickets = append(view.Tickets, co.Line{Description: t.Description, Seat: seatWords(l, t.Seat), Amount: l.Money(t.FinalPrice)})
+			view.Tickets = append(view.Tickets, checkoutview.Line{Description: t.Description, Seat: seatWords(l, t.Seat), Amount: l.Money(t.FinalPrice)})
 		}
 	}
-	return s.Render(c, http.StatusOK, l.T("checkout.cancel_title"), co.CancelConfirm(view))
+	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.cancel_title"), checkoutview.CancelConfirm(view))
 }
 
-func (s *Handler) cancelRefusedWhilePaying(l *i18n.Localizer, rec purchases.Record) error {
+func (h *Handler) cancelRefusedWhilePaying(l *i18n.Localizer, rec purchases.Record) error {
 	return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"),
 		Message: l.T("checkout.cancel_refused_paying"),
-		BackURL: s.URL(web.RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
+		BackURL: h.Kernel.URL(web.RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
 }
 
 // cancelBuy releases the seats and ends the purchase, once confirmed (confirm=yes; a form
 // without it, say an old page, gets the question first). The next page says it was done.
-func (s *Handler) cancelBuy(c echo.Context) error {
-	v, err := s.requireBuy(c)
+func (h *Handler) cancelBuy(c echo.Context) error {
+	v, err := h.requireBuy(c)
 	if err != nil {
 		return err
 	}
 	if c.FormValue("confirm") != "yes" {
-		return s.confirmCancelBuy(c)
+		return h.confirmCancelBuy(c)
 	}
-	if rec, busy := s.BuyPaymentUnderWay(c, v); busy {
-		return s.cancelRefusedWhilePaying(web.Loc(c), rec)
+	if rec, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
+		return h.cancelRefusedWhilePaying(web.Loc(c), rec)
 	}
-	err = s.Ticketing.CancelOrder(c.Request().Context(), v.UserSessionID)
+	err = h.Kernel.Ticketing.CancelOrder(c.Request().Context(), v.UserSessionID)
 	if err != nil && !errors.Is(err, upstream.ErrNotFound) && !errors.Is(err, upstream.ErrOrderExpired) {
-		return s.buyEnded(c, v, err)
+		return h.buyEnded(c, v, err)
 	}
-	s.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonCancelled)
-	s.ClearBuy(c)
-	s.Flash(c, web.Loc(c).T("checkout.cancelled"))
-	return s.Redirect(c, s.URL(web.RouteWhatsOn)+"?"+url.Values{"cinema": {v.CinemaID}}.Encode())
+	h.Visits.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonCancelled)
+	h.Visits.ClearBuy(c)
+	h.Kernel.Flash(c, web.Loc(c).T("checkout.cancelled"))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteWhatsOn)+"?"+url.Values{"cinema": {v.CinemaID}}.Encode())
 }
 
 // buyExpired is where the countdown sends the browser when the hold ends.
-func (s *Handler) buyExpired(c echo.Context) error {
-	v, err := s.requireBuy(c)
+func (h *Handler) buyExpired(c echo.Context) error {
+	v, err := h.requireBuy(c)
 	if err != nil {
 		return err
 	}
-	o, err := s.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
-	if err == nil && o.Expires.After(s.Now()) {
-		return s.Redirect(c, s.URL(web.RouteBuySummary)) // more time was given meanwhile
+	o, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
+	if err == nil && o.Expires.After(h.Kernel.Now()) {
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary)) // more time was given meanwhile
 	}
 	if err == nil {
 		err = upstream.ErrOrderExpired
 	}
-	return s.buyEnded(c, v, err)
+	return h.buyEnded(c, v, err)
 }

@@ -34,13 +34,13 @@ const (
 
 // storedValueLimits are the limits an attempt with card counts against. A visit without a
 // session token yet counts against its client alone.
-func (s *Handler) storedValueLimits(c echo.Context, kind storedValueKind, card string) []ratelimit.Limit {
+func (h *Handler) storedValueLimits(c echo.Context, kind storedValueKind, card string) []ratelimit.Limit {
 	prefix := "storedvalue:" + string(kind) + ":"
 	limits := []ratelimit.Limit{
 		{Key: prefix + "card:" + limitKeyHash(card), Rule: storedValuePerCard},
 		{Key: prefix + "client:" + web.ClientKey(c), Rule: storedValuePerClient},
 	}
-	if tok := s.Sessions.Token(c.Request().Context()); tok != "" {
+	if tok := h.Kernel.Sessions.Token(c.Request().Context()); tok != "" {
 		limits = append(limits, ratelimit.Limit{Key: prefix + "visit:" + limitKeyHash(tok), Rule: storedValuePerVisit})
 	}
 	return limits
@@ -61,11 +61,11 @@ type storedValueResult struct {
 }
 
 // tryStoredValue pays with a card within its limits. The error is the limit store's.
-func (s *Handler) tryStoredValue(c echo.Context, kind storedValueKind, card string,
+func (h *Handler) tryStoredValue(c echo.Context, kind storedValueKind, card string,
 	apply func(context.Context) (upstream.AppliedPaymentResult, error)) (storedValueResult, error) {
 	ctx := c.Request().Context()
-	limits := s.storedValueLimits(c, kind, card)
-	ok, wait, err := ratelimit.TakeAll(ctx, s.Limits, limits...)
+	limits := h.storedValueLimits(c, kind, card)
+	ok, wait, err := ratelimit.TakeAll(ctx, h.Kernel.Limits, limits...)
 	if err != nil {
 		return storedValueResult{}, fmt.Errorf("take %s attempt: %w", kind, err)
 	}
@@ -75,7 +75,7 @@ func (s *Handler) tryStoredValue(c echo.Context, kind storedValueKind, card stri
 	res, err := apply(ctx)
 	switch {
 	case err == nil:
-		s.giveBackStoredValue(ctx, kind, limits)
+		h.giveBackStoredValue(ctx, kind, limits)
 		return storedValueResult{Applied: res}, nil
 	case cardRefused(err):
 		return storedValueResult{Refused: true}, nil // counts
@@ -83,14 +83,14 @@ func (s *Handler) tryStoredValue(c echo.Context, kind storedValueKind, card stri
 	// The order ended or the ticketing system failed: not the card's fault. Unless the person
 	// left before the answer (the card may have been taken; they can look at the order).
 	if ctx.Err() == nil {
-		s.giveBackStoredValue(ctx, kind, limits)
+		h.giveBackStoredValue(ctx, kind, limits)
 	}
 	return storedValueResult{Failed: err}, nil
 }
 
-func (s *Handler) giveBackStoredValue(ctx context.Context, kind storedValueKind, limits []ratelimit.Limit) {
-	if err := ratelimit.GiveAll(ctx, s.Limits, limits...); err != nil {
-		web.LoggerFrom(ctx, s.Logger).Warn("give back stored value attempt", "kind", string(kind), "err", err)
+func (h *Handler) giveBackStoredValue(ctx context.Context, kind storedValueKind, limits []ratelimit.Limit) {
+	if err := ratelimit.GiveAll(ctx, h.Kernel.Limits, limits...); err != nil {
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("give back stored value attempt", "kind", string(kind), "err", err)
 	}
 }
 
@@ -113,9 +113,9 @@ func orderEnded(err error) bool {
 
 // storedValueTooMany answers an attempt refused by a limit: 429 with Retry-After, and the
 // summary with f's message. The message is the same for every card number, known or not.
-func (s *Handler) storedValueTooMany(c echo.Context, wait time.Duration, f summaryForm) error {
+func (h *Handler) storedValueTooMany(c echo.Context, wait time.Duration, f summaryForm) error {
 	c.Response().Header().Set("Retry-After", strconv.Itoa(words.WholeSeconds(wait.Seconds())))
-	return s.renderBuySummary(c, http.StatusTooManyRequests, nil, f)
+	return h.renderBuySummary(c, http.StatusTooManyRequests, nil, f)
 }
 
 // tooManyCardAttempts is the message of a refused attempt, in l's language.

@@ -17,9 +17,9 @@ import (
 // it on.
 func limitClock(t *testing.T, h *bfftest.Harness) func(time.Duration) {
 	t.Helper()
-	st, ok := h.Srv.Limits.(interface{ SetClock(func() time.Time) })
+	st, ok := h.Srv.Kernel.Limits.(interface{ SetClock(func() time.Time) })
 	if !ok {
-		t.Fatalf("the limit store %T has no clock to set", h.Srv.Limits)
+		t.Fatalf("the limit store %T has no clock to set", h.Srv.Kernel.Limits)
 	}
 	var now atomic.Int64
 	now.Store(time.Now().UnixNano())

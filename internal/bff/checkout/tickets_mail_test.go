@@ -35,7 +35,7 @@ func TestPurchaseShowsQRCodesAndWritesAnEmail(t *testing.T) {
 	body := h.WaitForConfirmation(h.ActAtProvider(h.PressPay(), "pay"), 5*time.Second)
 	doc := h.Doc(body)
 	number := strings.TrimSpace(doc.Find(`[data-testid="booking-number"]`).Text())
-	b, err := h.Srv.Ticketing.GetSingleBooking(context.Background(), "0001", mustInt(t, number))
+	b, err := h.Srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", mustInt(t, number))
 	if err != nil {
 		t.Fatal(err)
 	}

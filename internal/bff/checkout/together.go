@@ -15,7 +15,7 @@ import (
 // side by side that do neither (seatrules.BestTogether). The seat step shows the order's
 // seats either way, so a plan that cannot be read or seats the upstream refuses leave its
 // pick as it is: the person can still change it there.
-func (s *Handler) seatByTheRules(ctx context.Context, cinemaID, sessionID, userSessionID string, o cinema.Order) {
+func (h *Handler) seatByTheRules(ctx context.Context, cinemaID, sessionID, userSessionID string, o cinema.Order) {
 	var picked []cinema.SeatPosition
 	for _, t := range o.Tickets() {
 		if t.Seat == nil || !t.Seat.Placed {
@@ -26,7 +26,7 @@ func (s *Handler) seatByTheRules(ctx context.Context, cinemaID, sessionID, userS
 	if len(picked) == 0 {
 		return
 	}
-	snap, err := s.SeatPlans.Plan(ctx, cinemaID, sessionID)
+	snap, err := h.Visits.SeatPlans.Plan(ctx, cinemaID, sessionID)
 	if err != nil {
 		return
 	}
@@ -39,9 +39,9 @@ func (s *Handler) seatByTheRules(ctx context.Context, cinemaID, sessionID, userS
 		seat, _ := snap.Plan.Seat(p) // BestTogether answers seats of the plan only
 		seats[i] = upstream.SelectedSeat{AreaCategoryCode: seat.AreaCategoryCode, Position: p}
 	}
-	_, err = s.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: userSessionID, CinemaID: cinemaID, SessionID: sessionID, Seats: seats})
-	s.SeatPlans.Invalidate(cinemaID, sessionID) // seats changed or refused: the next map reads them again
+	_, err = h.Kernel.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: userSessionID, CinemaID: cinemaID, SessionID: sessionID, Seats: seats})
+	h.Visits.SeatPlans.Invalidate(cinemaID, sessionID) // seats changed or refused: the next map reads them again
 	if err != nil {
-		web.LoggerFrom(ctx, s.Logger).Info("seats picked by the upstream kept: better seats refused", "err", err)
+		web.LoggerFrom(ctx, h.Kernel.Logger).Info("seats picked by the upstream kept: better seats refused", "err", err)
 	}
 }

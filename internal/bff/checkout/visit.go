@@ -15,70 +15,70 @@ import (
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
-	co "github.com/cinemabff/cinemabff/views/pages/checkout"
+	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
 // requireBuy returns the visit's purchase or a clear page saying there is none.
-func (s *Handler) requireBuy(c echo.Context) (visit.Buy, error) {
-	v, ok := s.CurrentBuy(c)
+func (h *Handler) requireBuy(c echo.Context) (visit.Buy, error) {
+	v, ok := h.Visits.CurrentBuy(c)
 	if !ok {
-		if err := s.BoughtAlready(c); err != nil {
+		if err := h.Visits.BoughtAlready(c); err != nil {
 			return v, err
 		}
 		l := web.Loc(c)
 		return v, &web.Error{Code: web.EGone, Heading: l.T("checkout.no_selection"), Message: l.T("checkout.no_selection_text"),
-			BackURL: s.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
+			BackURL: h.Kernel.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
 	}
 	return v, nil
 }
 
 // buyEnded explains an upstream error on the visit's order; an order that is gone (expired,
 // cancelled) also ends the purchase in this visit.
-func (s *Handler) buyEnded(c echo.Context, v visit.Buy, err error) error {
-	back := s.URL(web.RouteBuySession, v.CinemaID, v.SessionID)
+func (h *Handler) buyEnded(c echo.Context, v visit.Buy, err error) error {
+	back := h.Kernel.URL(web.RouteBuySession, v.CinemaID, v.SessionID)
 	l := web.Loc(c)
 	switch {
 	case errors.Is(err, upstream.ErrOrderExpired), errors.Is(err, upstream.ErrNotFound):
-		if rec, lerr := s.checkout().store.Latest(c.Request().Context(), v.UserSessionID); lerr == nil && rec.State == purchases.StateGivenUp {
+		if rec, lerr := h.checkout().store.Latest(c.Request().Context(), v.UserSessionID); lerr == nil && rec.State == purchases.StateGivenUp {
 			// Not "nothing was charged": the order was given up after its payment; its page says
 			// what is known and the operator's policy.
-			s.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonGivenUp)
-			s.ClearBuy(c)
-			return s.Redirect(c, s.URL(web.RouteBuyReturn, rec.ID))
+			h.Visits.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonGivenUp)
+			h.Visits.ClearBuy(c)
+			return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
 		}
-		s.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonExpired) // it holds nothing any more
-		s.ClearBuy(c)
+		h.Visits.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonExpired) // it holds nothing any more
+		h.Visits.ClearBuy(c)
 		return &web.Error{Code: web.EGone, Heading: l.T("checkout.time_ran_out"), Message: l.T("checkout.time_ran_out_text"),
 			BackURL: back, BackLabel: l.T("checkout.choose_tickets_again"), Err: err}
 	case errors.Is(err, upstream.ErrOrderClosed):
 		return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"), Message: l.T("checkout.order_closed"),
-			BackURL: s.URL(web.RouteBuySummary), BackLabel: l.T("checkout.see_order"), Err: err}
+			BackURL: h.Kernel.URL(web.RouteBuySummary), BackLabel: l.T("checkout.see_order"), Err: err}
 	}
-	return s.FromUpstream(err, back, l.T("checkout.back_to_tickets"))
+	return h.Kernel.FromUpstream(err, back, l.T("checkout.back_to_tickets"))
 }
 
 // sessionHeader names the showing, its time in the cinema's own time zone and in the
 // request's language.
-func (s *Handler) sessionHeader(ctx context.Context, cinemaID, film string, at time.Time, screen string) co.SessionHeader {
-	cin := s.CinemaByID(ctx, cinemaID)
-	h := co.SessionHeader{FilmTitle: film, Screen: screen, Cinema: cin.Name}
-	h.Showtime = words.Showtime(i18n.FromContext(ctx), at, cin) // "" when not known
-	return h
+func (h *Handler) sessionHeader(ctx context.Context, cinemaID, film string, at time.Time, screen string) checkoutview.SessionHeader {
+	cin := h.Visits.CinemaByID(ctx, cinemaID)
+	hd := checkoutview.SessionHeader{FilmTitle: film, Screen: screen, Cinema: cin.Name}
+	hd.Showtime = words.Showtime(i18n.FromContext(ctx), at, cin) // "" when not known
+	return hd
 }
 
-func (s *Handler) buyHeader(ctx context.Context, v visit.Buy) co.SessionHeader {
-	return s.sessionHeader(ctx, v.CinemaID, v.FilmTitle, v.Showtime, v.Screen)
+func (h *Handler) buyHeader(ctx context.Context, v visit.Buy) checkoutview.SessionHeader {
+	return h.sessionHeader(ctx, v.CinemaID, v.FilmTitle, v.Showtime, v.Screen)
 }
 
 // buyCountdown is the hold countdown of the order.
-func (s *Handler) buyCountdown(c echo.Context, v visit.Buy, o cinema.Order) co.CountdownView {
-	cin := s.CinemaByID(c.Request().Context(), v.CinemaID)
-	return co.CountdownView{
+func (h *Handler) buyCountdown(c echo.Context, v visit.Buy, o cinema.Order) checkoutview.CountdownView {
+	cin := h.Visits.CinemaByID(c.Request().Context(), v.CinemaID)
+	return checkoutview.CountdownView{
 		ExpiresISO:   o.Expires.UTC().Format(time.RFC3339),
 		ExpiresLocal: web.Loc(c).Time(o.Expires, cin.Location(), i18n.Clock),
-		NowISO:       s.Now().UTC().Format(time.RFC3339),
-		ExtendURL:    s.URL(web.RouteBuyExtend),
-		ExpiredURL:   s.URL(web.RouteBuyExpired),
+		NowISO:       h.Kernel.Now().UTC().Format(time.RFC3339),
+		ExtendURL:    h.Kernel.URL(web.RouteBuyExtend),
+		ExpiredURL:   h.Kernel.URL(web.RouteBuyExpired),
 		CSRFToken:    web.CSRFToken(c),
 	}
 }
@@ -108,19 +108,19 @@ type checkoutState struct {
 }
 
 // newCheckoutState builds it once, in New.
-func (s *Handler) newCheckoutState() *checkoutState {
-	opts := []purchases.PollerOption{purchases.WithBackoff(func(age time.Duration) time.Duration { return Backoff(age) }), purchases.WithClock(s.Now)}
-	if s.Ticketing != nil {
-		opts = append(opts, purchases.WithHealth(s.Ticketing))
+func (h *Handler) newCheckoutState() *checkoutState {
+	opts := []purchases.PollerOption{purchases.WithBackoff(func(age time.Duration) time.Duration { return Backoff(age) }), purchases.WithClock(h.Kernel.Now)}
+	if h.Kernel.Ticketing != nil {
+		opts = append(opts, purchases.WithHealth(h.Kernel.Ticketing))
 	}
 	st := &checkoutState{
-		store: s.Purchases,
+		store: h.Visits.Purchases,
 		poller: purchases.NewPoller(func(ctx context.Context, id string) (cinema.OrderDetails, error) {
-			return s.Ticketing.GetOrderDetails(ctx, id)
+			return h.Kernel.Ticketing.GetOrderDetails(ctx, id)
 		}, opts...),
 	}
-	st.watcher = s.newOrderWatcher(st.store, st.poller)
+	st.watcher = h.newOrderWatcher(st.store, st.poller)
 	return st
 }
 
-func (s *Handler) checkout() *checkoutState { return s.state }
+func (h *Handler) checkout() *checkoutState { return h.state }

@@ -22,37 +22,37 @@ const DefaultFailedOrderPolicy = "If money was taken for this order, please cont
 
 // failedOrderPolicyIn is the policy for a page in l's language: the operator's words as they
 // are, or the default in that language.
-func (s *Handler) failedOrderPolicyIn(l *i18n.Localizer) string {
-	if s.Cfg.FailedOrderPolicy != "" {
-		return s.Cfg.FailedOrderPolicy
+func (h *Handler) failedOrderPolicyIn(l *i18n.Localizer) string {
+	if h.Visits.Settings.FailedOrderPolicy != "" {
+		return h.Visits.Settings.FailedOrderPolicy
 	}
 	return l.T("checkout.failed_policy_default")
 }
 
 // newOrderWatcher builds the purchase flow's watcher over its store and poller. A completed
 // order's hold ends here, not in internal/checkout, which knows nothing of holds.
-func (s *Handler) newOrderWatcher(st *purchases.Store, p *purchases.Poller) *purchases.Watcher {
+func (h *Handler) newOrderWatcher(st *purchases.Store, p *purchases.Poller) *purchases.Watcher {
 	return &purchases.Watcher{
-		Store: st, Poller: p, Ticketing: s.Ticketing, Background: s.Background, Now: s.Now,
-		Logger:   func(ctx context.Context) *slog.Logger { return web.LoggerFrom(ctx, s.Logger) },
-		WatchFor: s.OrderWatchFor(),
+		Store: st, Poller: p, Ticketing: h.Kernel.Ticketing, Background: h.Kernel.Background, Now: h.Kernel.Now,
+		Logger:   func(ctx context.Context) *slog.Logger { return web.LoggerFrom(ctx, h.Kernel.Logger) },
+		WatchFor: h.Visits.OrderWatchFor(),
 		Every:    WatchEvery,
-		Describe: func(d time.Duration) string { return s.English().Duration(d) }, // the records are in English
+		Describe: func(d time.Duration) string { return h.Kernel.English().Duration(d) }, // the records are in English
 		OnCompleted: func(ctx context.Context, rec purchases.Record) {
-			s.EndHold(ctx, rec.UserSessionID) // booked: the order no longer holds seats
+			h.Visits.EndHold(ctx, rec.UserSessionID) // booked: the order no longer holds seats
 		},
 	}
 }
 
 // watchDeadline is when the record's order is given up.
-func (s *Handler) watchDeadline(rec purchases.Record) time.Time {
-	return s.checkout().watcher.Deadline(rec)
+func (h *Handler) watchDeadline(rec purchases.Record) time.Time {
+	return h.checkout().watcher.Deadline(rec)
 }
 
 // watchInBackground keeps checking the order's unconfirmed payment (purchases.Watcher.Watch).
-func (s *Handler) watchInBackground(rec purchases.Record) { s.checkout().watcher.Watch(rec) }
+func (h *Handler) watchInBackground(rec purchases.Record) { h.checkout().watcher.Watch(rec) }
 
 // applyDetails records what the upstream said about the payment (purchases.Watcher.Apply).
-func (s *Handler) applyDetails(ctx context.Context, rec purchases.Record, r purchases.Result) (purchases.Record, bool) {
-	return s.checkout().watcher.Apply(ctx, rec, r)
+func (h *Handler) applyDetails(ctx context.Context, rec purchases.Record, r purchases.Result) (purchases.Record, bool) {
+	return h.checkout().watcher.Apply(ctx, rec, r)
 }

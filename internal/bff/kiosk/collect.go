@@ -17,6 +17,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/keypad"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -67,7 +68,7 @@ func (h *Handler) requireCollectDevice(c echo.Context) error {
 func (h *Handler) collectView(c echo.Context) (kioskview.CollectView, error) {
 	v := kioskview.CollectView{ActionURL: h.url(web.RouteKioskCollect), CSRFToken: web.CSRFToken(c), Staff: h.Site.StaffMember(c) != "",
 		Keypad: web.DeviceOf(c).Mode == device.Kiosk}
-	list, err := h.Site.Cinemas(c.Request().Context())
+	list, err := h.Visits.Cinemas(c.Request().Context())
 	if err != nil {
 		return v, h.Site.FromUpstream(err, h.url(web.RouteKioskCollect), web.Loc(c).T("kiosk.try_again"))
 	}
@@ -111,7 +112,7 @@ func (h *Handler) collectTickets(c echo.Context) error {
 	if key := c.FormValue("key"); key != "" {
 		// A key of an on-screen keypad: the form comes back with it typed, nothing is looked up.
 		v.CinemaID = strings.TrimSpace(c.FormValue("cinema"))
-		v.Number, v.Email = web.ApplyKey(c.FormValue("number"), c.FormValue("email"), key)
+		v.Number, v.Email = keypad.ApplyKey(c.FormValue("number"), c.FormValue("email"), key)
 		return h.Site.Render(c, http.StatusOK, web.Loc(c).T("kiosk.collect_heading"), kioskview.Collect(v))
 	}
 	var cinemaID string
@@ -220,7 +221,7 @@ func (h *Handler) collectByCode(c echo.Context, v *kioskview.CollectView, raw st
 		return "", 0, err
 	}
 	rb, err := h.Bookings.Read(ctx, code.CinemaID, code.BookingNumber)
-	b := h.Site.Named(ctx).Booking(rb.Booking)
+	b := h.Visits.Named(ctx).Booking(rb.Booking)
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest):
 		v.ScanError = l.T("kiosk.scan_not_found")
@@ -237,7 +238,7 @@ func (h *Handler) collectByCode(c echo.Context, v *kioskview.CollectView, raw st
 		// Signed by us, but the ticket was removed, moved to another show or given another
 		// seat since: it stands for nothing now, and prints nothing.
 		web.LoggerFrom(ctx, h.Logger).Info("kiosk: ticket code no longer current", "booking", code.BookingNumber, "line", code.Line)
-		h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: code.CinemaID, BookingNumber: code.BookingNumber,
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: code.CinemaID, BookingNumber: code.BookingNumber,
 			Detail: fmt.Sprintf("collect: ticket code of line %d no longer current, refused", code.Line)})
 		v.ScanError = l.T("kiosk.scan_changed")
 		return "", 0, nil
@@ -246,7 +247,7 @@ func (h *Handler) collectByCode(c echo.Context, v *kioskview.CollectView, raw st
 		v.ScanError = msg
 		return "", 0, nil
 	}
-	h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: code.CinemaID, BookingNumber: code.BookingNumber, Detail: "collect: by ticket code"})
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: code.CinemaID, BookingNumber: code.BookingNumber, Detail: "collect: by ticket code"})
 	return code.CinemaID, code.BookingNumber, nil
 }
 
@@ -283,11 +284,11 @@ func (h *Handler) collectByDetails(c echo.Context, v *kioskview.CollectView) (st
 		return "", 0, nil
 	}
 	rb, err := h.Bookings.Read(ctx, v.CinemaID, number)
-	b := h.Site.Named(ctx).Booking(rb.Booking)
+	b := h.Visits.Named(ctx).Booking(rb.Booking)
 	found := err == nil && (v.Staff || strings.EqualFold(strings.TrimSpace(b.CustomerEmail), addr.Address))
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !found:
-		h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: "collect: not found"})
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: "collect: not found"})
 		v.Error = l.T("kiosk.not_found")
 		return "", 0, nil
 	case err != nil:
@@ -304,7 +305,7 @@ func (h *Handler) collectByDetails(c echo.Context, v *kioskview.CollectView) (st
 		v.Error = msg
 		return "", 0, nil
 	}
-	h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: "collect: by number"})
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: "collect: by number"})
 	return v.CinemaID, number, nil
 }
 
@@ -394,7 +395,7 @@ func (h *Handler) finishCollection(c echo.Context, cv collectVisit, again bool) 
 	if again {
 		detail = "tickets printed again"
 	}
-	h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionCollect, CinemaID: cv.CinemaID, BookingNumber: cv.Number, Detail: detail})
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionCollect, CinemaID: cv.CinemaID, BookingNumber: cv.Number, Detail: detail})
 	collectInSession.Remove(ctx, h.Sessions)
 	collectedInSession.Put(ctx, h.Sessions, collectedVisit{CinemaID: cv.CinemaID, Number: cv.Number, ID: tc.ID, Again: again})
 	return web.Redirect(c, h.url(web.RouteKioskCollected))
@@ -411,7 +412,7 @@ func (h *Handler) showCollectAgain(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	cin := h.Site.CinemaByID(ctx, cv.CinemaID)
+	cin := h.Visits.CinemaByID(ctx, cv.CinemaID)
 	v := kioskview.AgainView{Number: strconv.FormatInt(cv.Number, 10), ConfirmURL: h.url(web.RouteKioskCollectAgain),
 		CancelURL: h.collectDoneURL(c), CSRFToken: web.CSRFToken(c)}
 	where := h.collectedWhere(c, l, cv)
@@ -492,7 +493,7 @@ func (h *Handler) showCollected(c echo.Context) error {
 	if err != nil {
 		return h.Site.FromUpstream(err, h.url(web.RouteKioskCollect), l.T("kiosk.back"))
 	}
-	b := h.Site.Named(ctx).Booking(rb.Booking)
+	b := h.Visits.Named(ctx).Booking(rb.Booking)
 	if msg := h.unpaidHere(c, b); msg != "" {
 		return &web.Error{Code: web.EConflict, Heading: l.T("kiosk.unpaid_heading"), Message: msg,
 			BackURL: h.url(web.RouteKioskCollect), BackLabel: l.T("kiosk.back")}
@@ -502,7 +503,7 @@ func (h *Handler) showCollected(c echo.Context) error {
 	if cv.ID != "" {
 		key += "-" + cv.ID
 	}
-	v := kioskview.CollectedView{Number: number, Tickets: h.Site.TicketsView(ctx, b, ""), PrintKey: key, Again: cv.Again,
+	v := kioskview.CollectedView{Number: number, Tickets: h.Visits.TicketsView(ctx, b, ""), PrintKey: key, Again: cv.Again,
 		DoneURL: h.collectDoneURL(c), CSRFToken: web.CSRFToken(c)}
 	return h.Site.Render(c, http.StatusOK, l.T("kiosk.collected_title", "Number", number), kioskview.Collected(v))
 }

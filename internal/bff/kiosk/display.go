@@ -45,7 +45,7 @@ func (h *Handler) setDisplay(c echo.Context) error {
 		return web.Redirect(c, back)
 	}
 	ctx := c.Request().Context()
-	d, _ := web.KioskDisplayInSession.Get(ctx, h.Sessions)
+	d, _ := displayInSession.Get(ctx, h.Sessions)
 	switch c.FormValue("toggle") {
 	case "large":
 		d.LargeText = !d.LargeText
@@ -54,7 +54,7 @@ func (h *Handler) setDisplay(c echo.Context) error {
 	default: // nothing to switch: the page as it was
 		return web.Redirect(c, back)
 	}
-	web.KioskDisplayInSession.Put(ctx, h.Sessions, d)
+	displayInSession.Put(ctx, h.Sessions, d)
 	h.Sessions.Put(ctx, sessBegun, true) // a guest who touched a control has begun a visit
 	return web.Redirect(c, back)
 }

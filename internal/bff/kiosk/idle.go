@@ -47,12 +47,12 @@ func (h *Handler) showIdle(c echo.Context) error {
 	now := h.Now()
 	t := idleToken{Token: hex.EncodeToString(b), Issued: now}
 	idleInSession.Put(c.Request().Context(), h.Sessions, t)
-	web.PauseKioskIdle(c) // the page is its own countdown
+	web.PauseIdle(c) // the page is its own countdown
 	v := kioskview.IdleView{
 		ContinueURL: back,
 		ExpiredURL:  h.url(web.RouteKioskIdleExpired) + "?" + url.Values{"token": {t.Token}}.Encode(),
-		Seconds:     int(web.KioskIdleWarning / time.Second),
-		ExpiresISO:  now.Add(web.KioskIdleWarning).UTC().Format(time.RFC3339),
+		Seconds:     int(idleWarning / time.Second),
+		ExpiresISO:  now.Add(idleWarning).UTC().Format(time.RFC3339),
 		NowISO:      now.UTC().Format(time.RFC3339),
 		ResetURL:    h.Links.VisitReset,
 		CSRFToken:   web.CSRFToken(c),
@@ -80,10 +80,10 @@ func (h *Handler) idleExpired(c echo.Context) error {
 	switch {
 	case !web.IsKiosk(c), t.Token == "", len(got) != len(t.Token), subtle.ConstantTimeCompare([]byte(got), []byte(t.Token)) != 1:
 		return web.Redirect(c, home) // the visit already ended, or this is not its warning
-	case now.Before(t.Issued.Add(web.KioskIdleWarning - 2*time.Second)), now.After(t.Issued.Add(web.KioskIdleWarning + 10*time.Minute)):
+	case now.Before(t.Issued.Add(idleWarning - 2*time.Second)), now.After(t.Issued.Add(idleWarning + 10*time.Minute)):
 		return web.Redirect(c, home)
 	}
-	if err := h.Site.EndVisit(c); err != nil {
+	if err := h.Visits.EndVisit(c); err != nil {
 		return err
 	}
 	return web.Redirect(c, home)

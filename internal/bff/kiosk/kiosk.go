@@ -1,8 +1,8 @@
 // Package kiosk is the lobby kiosk's own flow: its start screen, the idle warning that ends an
 // abandoned visit, and collecting (printing) booked tickets at a kiosk or the box office. It is
 // a flow package (docs/architecture.md, "A flow package"): a Handler with the interfaces it
-// uses, among them a Site (ending a visit, the page frame, staff identity) that the visits
-// (internal/bff/visit) satisfy.
+// uses, among them a Site (the page frame, staff identity) that the kernel satisfies and
+// Visits (ending a visit) that the visits (internal/bff/visit) satisfy.
 package kiosk
 
 import (
@@ -65,24 +65,13 @@ type Limits struct {
 	PerBookingClient ratelimit.Rule // failed look-ups of one booking number by one client
 }
 
-// Site is what the flow needs from the web layer that is not in the kernel yet (rendering,
-// ending the visit, the page's idle timer, staff identity, the cinema list). The root
-// implements it with thin adapters; each method moves to web or visit as those packages grow.
+// Site is what the flow needs from the kernel: rendering, error pages, the header's flash
+// and language links, and who is signed in (*web.Kernel).
 type Site interface {
 	// Render writes a full page in the site's frame.
 	Render(c echo.Context, status int, title string, body templ.Component) error
 	// FromUpstream turns an upstream error into a web.Error with words a person can act on.
 	FromUpstream(err error, backURL, backLabel string) error
-	// CinemaByID is the cinema (its time zone), from the cinema cache.
-	CinemaByID(ctx context.Context, id string) cinema.Cinema
-	// RecordAudit records what the visit did.
-	RecordAudit(c echo.Context, e audit.Entry)
-	// TicketsView is the booking's tickets as the booking page shows them.
-	TicketsView(ctx context.Context, b cinema.Booking, printURL string) components.TicketsView
-	// Named names tickets as the operator's catalog does, in ctx's language.
-	Named(ctx context.Context) names.Namer
-	// Cinemas are the cinemas to collect at, from the cinema cache.
-	Cinemas(ctx context.Context) ([]cinema.Cinema, error)
 	// PopFlash takes the visit's one-time message ("" when none).
 	PopFlash(c echo.Context) string
 	// LanguageLinks are the header's language switch for this page.
@@ -93,8 +82,23 @@ type Site interface {
 	StaffMember(c echo.Context) string
 	// HasSession reports whether this browser has a visit (a server session) to end.
 	HasSession(c echo.Context) bool
+}
+
+// Visits is what the flow needs from the visit: the cinemas, the operator's names, the audit
+// trail, the tickets as the booking page shows them, and ending the visit (*visit.Visits).
+type Visits interface {
+	// TicketsView is the booking's tickets as the booking page shows them.
+	TicketsView(ctx context.Context, b cinema.Booking, printURL string) components.TicketsView
 	// EndVisit releases what the visit holds upstream and destroys it.
 	EndVisit(c echo.Context) error
+	// CinemaByID is the cinema (its time zone), from the shared listing.
+	CinemaByID(ctx context.Context, id string) cinema.Cinema
+	// Cinemas are the cinemas to collect at, from the shared listing.
+	Cinemas(ctx context.Context) ([]cinema.Cinema, error)
+	// Named names tickets as the operator's catalog does, in ctx's language.
+	Named(ctx context.Context) names.Namer
+	// RecordAudit records what the visit did.
+	RecordAudit(c echo.Context, e audit.Entry)
 }
 
 // Links are the pages of other flows the kiosk's pages lead to.
@@ -111,6 +115,7 @@ type Links struct {
 // (nil unless the operator configured the upstream's collection route: nothing is sent).
 type Handler struct {
 	Site        Site
+	Visits      Visits
 	Sessions    *scs.SessionManager
 	Logger      *slog.Logger
 	Now         func() time.Time
@@ -121,6 +126,8 @@ type Handler struct {
 	Limits      Limits
 	Links       Links
 	SiteName    string // the cinema's name on the attract screen
+	// Idle is how long a kiosk page waits without a touch before it warns and starts over.
+	Idle time.Duration
 }
 
 // Routes registers the flow's handlers. The start screen has no route of its own: it is the

@@ -23,7 +23,7 @@ func TestKioskPrintsOnlyCurrentPaidTickets(t *testing.T) {
 	h := bfftest.KioskHarness(t, bfftest.HarnessOpts{})
 	ctx := context.Background()
 	before := bfftest.TicketCodes(t, h, bfftest.BkPaid4)
-	b, err := h.Srv.ReadBooking(ctx, "0001", bfftest.BkPaid4)
+	b, err := h.Srv.Visits.ReadBooking(ctx, "0001", bfftest.BkPaid4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestKioskPrintsOnlyCurrentPaidTickets(t *testing.T) {
 		t.Fatalf("removing the Child ticket: %s", doc.Find("main").Text())
 	}
 	// Another ticket moves to a free seat of its area.
-	plan, err := h.Srv.Ticketing.GetSeatPlan(ctx, "0001", swapped.SessionID)
+	plan, err := h.Srv.Kernel.Ticketing.GetSeatPlan(ctx, "0001", swapped.SessionID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestKioskPrintsOnlyCurrentPaidTickets(t *testing.T) {
 	if to == nil {
 		t.Fatal("no free seat to swap to")
 	}
-	if err := h.Srv.Ticketing.SwapSeats(ctx, "0001", b.ID, []upstream.SeatSwap{{TicketSequenceNumber: swapped.Seq, NewSeat: to.Position}}); err != nil {
+	if err := h.Srv.Kernel.Ticketing.SwapSeats(ctx, "0001", b.ID, []upstream.SeatSwap{{TicketSequenceNumber: swapped.Seq, NewSeat: to.Position}}); err != nil {
 		t.Fatal(err)
 	}
 	h.Post("/visit/reset", "/", nil) // the guest leaves; the next one holds up old codes

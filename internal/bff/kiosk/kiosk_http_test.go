@@ -30,7 +30,7 @@ func TestKioskStartScreen(t *testing.T) {
 	// No visit runs: the attract screen, with the cinema's name and "Touch to start", and
 	// nothing to reset.
 	attract := h.Page("/", http.StatusOK)
-	if got := strings.Join(strings.Fields(attract.Find(`[data-testid="kiosk-touch-to-start"]`).Text()), " "); !strings.Contains(got, "Touch to start") || !strings.Contains(got, h.Srv.Cfg.SiteName) {
+	if got := strings.Join(strings.Fields(attract.Find(`[data-testid="kiosk-touch-to-start"]`).Text()), " "); !strings.Contains(got, "Touch to start") || !strings.Contains(got, h.Srv.Kernel.Cfg.SiteName) {
 		t.Errorf("attract screen says %q", got)
 	}
 	if got := attract.Find(`[data-testid="kiosk-attract"] form`).AttrOr("action", ""); got != "/kiosk/begin" {
@@ -170,7 +170,7 @@ func testKioskCollectTwice(t *testing.T, db func(t *testing.T) bfftest.HarnessOp
 // collection marks the booking once.
 func TestKioskCollectWhenOnlyTheUpstreamKnew(t *testing.T) {
 	h := bfftest.KioskHarness(t, bfftest.HarnessOpts{MarkCollected: true})
-	if _, err := h.Srv.Ticketing.MarkBookingCollected(context.Background(), "0001", 100002); err != nil {
+	if _, err := h.Srv.Kernel.Ticketing.MarkBookingCollected(context.Background(), "0001", 100002); err != nil {
 		t.Fatal(err)
 	}
 	resp, body := h.Collect("100002", "paid2@example.com")
@@ -191,14 +191,14 @@ func TestKioskCollectWhenOnlyTheUpstreamKnew(t *testing.T) {
 // site records the collection itself; the upstream hears nothing (no route configured).
 func TestKioskCollectByScannedCode(t *testing.T) {
 	h := bfftest.KioskHarness(t, bfftest.HarnessOpts{})
-	b, err := h.Srv.ReadBooking(context.Background(), "0001", 100002)
+	b, err := h.Srv.Visits.ReadBooking(context.Background(), "0001", 100002)
 	if err != nil {
 		t.Fatal(err)
 	}
 	valid := bfftest.SignedTicketCode(t, h)
 	otherKey, _ := tickets.NewSigner([]byte("not the server's ticket key at all"))
 	foreign, _ := otherKey.Payload(tickets.Code{CinemaID: "0001", BookingID: b.ID, BookingNumber: 100002, Line: 1})
-	stale, _ := h.Srv.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: "WBOTHER1", BookingNumber: 100002, Line: 1})
+	stale, _ := h.Srv.Visits.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: "WBOTHER1", BookingNumber: 100002, Line: 1})
 	for _, tc := range []struct {
 		name, code string
 		ok         bool

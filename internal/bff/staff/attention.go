@@ -30,17 +30,17 @@ import (
 
 // attention returns the list's store and lister, or an error page (in l's words) when there is
 // no database.
-func (s *Handler) attention(l *i18n.Localizer) (*attention.Store, attention.Lister, error) {
-	if s.Attention == nil {
+func (h *Handler) attention(l *i18n.Localizer) (*attention.Store, attention.Lister, error) {
+	if h.Attention == nil {
 		return nil, attention.Lister{}, &web.Error{Code: web.EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_database")}
 	}
-	st := s.Attention
-	lister := attention.Lister{Ledger: s.Ledger, Actions: st, Now: s.Now, StuckAfter: s.attentionAfter(), MinAttempts: attentionMinAttempts}
-	if s.Watcher != nil {
-		lister.Checkouts = s.Purchases
+	st := h.Attention
+	lister := attention.Lister{Ledger: h.Visits.Ledger, Actions: st, Now: h.Kernel.Now, StuckAfter: h.attentionAfter(), MinAttempts: attentionMinAttempts}
+	if h.Watcher != nil {
+		lister.Checkouts = h.Visits.Purchases
 	}
-	if s.Mail != nil {
-		lister.Mail = s.Mail.Outbox
+	if h.Visits.Mail != nil {
+		lister.Mail = h.Visits.Mail.Outbox
 	}
 	return st, lister, nil
 }
@@ -50,18 +50,18 @@ type typedNote struct{ note, err string }
 
 func attentionKey(kind attention.Kind, ref string) string { return string(kind) + "-" + ref }
 
-func (s *Handler) showAttention(c echo.Context) error {
+func (h *Handler) showAttention(c echo.Context) error {
 	var notice *components.Notice
-	if msg := s.PopFlash(c); msg != "" {
+	if msg := h.Kernel.PopFlash(c); msg != "" {
 		notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
-	return s.renderAttention(c, http.StatusOK, notice, nil)
+	return h.renderAttention(c, http.StatusOK, notice, nil)
 }
 
-func (s *Handler) renderAttention(c echo.Context, status int, notice *components.Notice, typed map[string]typedNote) error {
+func (h *Handler) renderAttention(c echo.Context, status int, notice *components.Notice, typed map[string]typedNote) error {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	_, lister, err := s.attention(l)
+	_, lister, err := h.attention(l)
 	if err != nil {
 		return err
 	}
@@ -69,19 +69,19 @@ func (s *Handler) renderAttention(c echo.Context, status int, notice *components
 	if err != nil {
 		return err
 	}
-	_, supervisor := s.StaffRole(c)
-	v := pages.AttentionView{Notice: notice, CSRFToken: web.CSRFToken(c), StuckAfter: l.Duration(s.attentionAfter())}
-	now := s.Now()
+	_, supervisor := h.Kernel.StaffRole(c)
+	v := pages.AttentionView{Notice: notice, CSRFToken: web.CSRFToken(c), StuckAfter: l.Duration(h.attentionAfter())}
+	now := h.Kernel.Now()
 	for _, it := range items {
-		zone := s.CinemaByID(ctx, it.CinemaID).Location()
+		zone := h.Visits.CinemaByID(ctx, it.CinemaID).Location()
 		key := attentionKey(it.Kind, it.Ref)
 		row := pages.AttentionItem{Key: key, Kind: string(it.Kind), Ref: it.Ref, Reference: it.Reference,
 			Amount:   l.Money(cinema.Money{Cents: it.AmountCents, Currency: it.Currency}),
 			Age:      ageWords(l, now.Sub(it.Since)),
 			SinceISO: it.Since.UTC().Format(time.RFC3339), Since: l.Time(it.Since, zone, i18n.DateTimeShort),
-			RetryURL:   s.URL(web.RouteStaffAttentionRetry, it.Kind, it.Ref),
-			ResolveURL: s.URL(web.RouteStaffAttentionResolve, it.Kind, it.Ref)}
-		s.describeItem(l, &row, it, zone)
+			RetryURL:   h.Kernel.URL(web.RouteStaffAttentionRetry, it.Kind, it.Ref),
+			ResolveURL: h.Kernel.URL(web.RouteStaffAttentionResolve, it.Kind, it.Ref)}
+		h.describeItem(l, &row, it, zone)
 		row.NeedsApproval = it.Kind.Money() && !supervisor
 		if a := it.Last; a != nil {
 			row.LastAction = l.T("staff.attention.last_action", "Action", actionWords(l, a.Action), "Staff", a.Staff,
@@ -98,11 +98,11 @@ func (s *Handler) renderAttention(c echo.Context, status int, notice *components
 		}
 		v.Items = append(v.Items, row)
 	}
-	return s.Render(c, status, l.T("staff.attention.title"), pages.Attention(v))
+	return h.Kernel.Render(c, status, l.T("staff.attention.title"), pages.Attention(v))
 }
 
 // describeItem says what the item is, in l's words for staff; times in the cinema's zone.
-func (s *Handler) describeItem(l *i18n.Localizer, row *pages.AttentionItem, it attention.Item, zone *time.Location) {
+func (h *Handler) describeItem(l *i18n.Localizer, row *pages.AttentionItem, it attention.Item, zone *time.Location) {
 	at := func(t time.Time) string { return l.Time(t, zone, i18n.DateTimeShort) }
 	switch {
 	case it.Checkout != nil:
@@ -119,7 +119,7 @@ func (s *Handler) describeItem(l *i18n.Localizer, row *pages.AttentionItem, it a
 		} else {
 			row.Details = append(row.Details, l.T("staff.attention.started_back", "Time", at(r.Created), "Back", at(r.Returned)))
 		}
-		row.Details = append(row.Details, l.T("staff.attention.watched_until", "Time", at(s.Watcher.Deadline(*r))))
+		row.Details = append(row.Details, l.T("staff.attention.watched_until", "Time", at(h.Watcher.Deadline(*r))))
 	case it.Entry != nil:
 		e := it.Entry
 		review := it.Reason == attention.ReasonReview
@@ -204,14 +204,14 @@ func ageWords(l *i18n.Localizer, d time.Duration) string {
 
 // attentionItem reads the :kind/:ref of an action and finds the item; ok=false (with a flash
 // and a redirect done) when it is not on the list any more.
-func (s *Handler) attentionItem(c echo.Context) (it attention.Item, ok bool, err error) {
+func (h *Handler) attentionItem(c echo.Context) (it attention.Item, ok bool, err error) {
 	l := web.Loc(c)
 	kind, ref := attention.Kind(c.Param("kind")), c.Param("ref")
 	if !kind.Valid() || ref == "" || len(ref) > 64 {
 		return it, false, &web.Error{Code: web.ENotFound, Heading: l.T("staff.attention.no_such_heading"), Message: l.T("staff.attention.no_such_text"),
-			BackURL: s.URL(web.RouteStaffAttention), BackLabel: l.T("staff.attention.title")}
+			BackURL: h.Kernel.URL(web.RouteStaffAttention), BackLabel: l.T("staff.attention.title")}
 	}
-	st, lister, err := s.attention(l)
+	st, lister, err := h.attention(l)
 	if err != nil {
 		return it, false, err
 	}
@@ -223,15 +223,15 @@ func (s *Handler) attentionItem(c echo.Context) (it attention.Item, ok bool, err
 	if a, resolved, _ := st.Resolution(c.Request().Context(), kind, ref); resolved {
 		msg = l.T("staff.attention.gone_resolved", "Staff", a.Staff)
 	}
-	s.Flash(c, msg)
-	return it, false, s.Redirect(c, s.URL(web.RouteStaffAttention))
+	h.Kernel.Flash(c, msg)
+	return it, false, h.Kernel.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
 }
 
 // retryAttention is Retry: check a stuck order now, or advance a ledger entry with the
 // settler. What came of it is recorded with the staff member's username and shown.
-func (s *Handler) retryAttention(c echo.Context) error {
-	user := s.StaffUser(c) // staffOnly
-	it, ok, err := s.attentionItem(c)
+func (h *Handler) retryAttention(c echo.Context) error {
+	user := h.Kernel.StaffUser(c) // StaffOnly
+	it, ok, err := h.attentionItem(c)
 	if !ok || err != nil {
 		return err
 	}
@@ -253,66 +253,66 @@ func (s *Handler) retryAttention(c echo.Context) error {
 			}
 			return in.T(id, args...)
 		}
-		outcome, shown = say(s.English()), say(l)
+		outcome, shown = say(h.Kernel.English()), say(l)
 	}
 	switch {
 	case it.Checkout != nil:
-		if s.Watcher == nil || s.Ticketing == nil {
+		if h.Watcher == nil || h.Kernel.Ticketing == nil {
 			return &web.Error{Code: web.EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_ticketing")}
 		}
-		_, id, kv := s.checkOrderNow(ctx, *it.Checkout)
+		_, id, kv := h.checkOrderNow(ctx, *it.Checkout)
 		msg(id, kv...)
 	case it.Entry != nil:
 		if it.Entry.State.Terminal(it.Entry.Kind) {
 			msg("staff.attention.outcome_ended", "State", it.Entry.State)
 			break
 		}
-		if s.Payments == nil || s.Ticketing == nil {
+		if h.Visits.Payments == nil || h.Kernel.Ticketing == nil {
 			return &web.Error{Code: web.EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_payments")}
 		}
-		e, aerr := s.Settler().Advance(ctx, it.Ref)
+		e, aerr := h.Visits.Settler.Advance(ctx, it.Ref)
 		if aerr != nil {
 			msg("staff.attention.outcome_failed_again", "State", e.State, "Error", aerr.Error())
 		} else {
 			msg("staff.attention.outcome_now", "State", e.State)
 		}
 	case it.Mail != nil:
-		if _, rerr := s.Mail.Outbox.Retry(ctx, it.Ref); rerr != nil {
+		if _, rerr := h.Visits.Mail.Outbox.Retry(ctx, it.Ref); rerr != nil {
 			msg("staff.attention.outcome_not_queued", "Error", rerr.Error())
 			break
 		}
-		if _, derr := s.Mail.DeliverOnce(ctx); derr != nil {
+		if _, derr := h.Visits.Mail.DeliverOnce(ctx); derr != nil {
 			msg("staff.attention.outcome_delivery_failed", "Error", derr.Error())
-		} else if m, gerr := s.Mail.Outbox.Get(ctx, it.Ref); gerr == nil && m.State == mail.StateSent {
+		} else if m, gerr := h.Visits.Mail.Outbox.Get(ctx, it.Ref); gerr == nil && m.State == mail.StateSent {
 			msg("staff.attention.outcome_sent")
 		} else {
 			msg("staff.attention.outcome_queued")
 		}
 	}
-	st, _, _ := s.attention(l)
+	st, _, _ := h.attention(l)
 	if _, err := st.Record(ctx, attention.Action{Kind: it.Kind, Ref: it.Ref, Action: attention.ActionRetry, Note: outcome, Staff: user}); err != nil {
 		return err
 	}
-	web.LoggerFrom(ctx, s.Logger).Info("needs attention: retry", "staff", user, "kind", it.Kind, "ref", it.Ref, "outcome", outcome)
-	s.RecordAudit(c, attentionAudit(audit.ActionAttentionRetry, it, outcome))
-	s.Flash(c, it.Reference+": "+shown)
-	return s.Redirect(c, s.URL(web.RouteStaffAttention))
+	web.LoggerFrom(ctx, h.Kernel.Logger).Info("needs attention: retry", "staff", user, "kind", it.Kind, "ref", it.Ref, "outcome", outcome)
+	h.Visits.RecordAudit(c, attentionAudit(audit.ActionAttentionRetry, it, outcome))
+	h.Kernel.Flash(c, it.Reference+": "+shown)
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
 }
 
 // resolveAttention is Mark resolved: a note is required; the item leaves the list. An item
 // about money (a payment, a refund, an order that may have been paid) is resolved by a
 // supervisor, or by a clerk with a supervisor's username and approval PIN typed in the form.
-func (s *Handler) resolveAttention(c echo.Context) error {
-	user, supervisor := s.StaffRole(c) // staffOnly
+func (h *Handler) resolveAttention(c echo.Context) error {
+	user, supervisor := h.Kernel.StaffRole(c) // StaffOnly
 	note := strings.TrimSpace(c.FormValue("note"))
-	it, ok, err := s.attentionItem(c)
+	it, ok, err := h.attentionItem(c)
 	if !ok || err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
 	refuse := func(status int, msg string) error {
-		return s.renderAttention(c, status,
+		return h.renderAttention(c, status,
 			&components.Notice{Kind: components.NoticeError, Heading: l.T("staff.attention.not_resolved", "Reference", it.Reference), Body: msg},
 			map[string]typedNote{attentionKey(it.Kind, it.Ref): {note: note, err: msg}})
 	}
@@ -324,13 +324,13 @@ func (s *Handler) resolveAttention(c echo.Context) error {
 				return refuse(http.StatusUnprocessableEntity, l.T("staff.attention.note_required"))
 			}
 			approver := strings.TrimSpace(c.FormValue("approver"))
-			sup, aerr := s.ApproveBy(ctx, approver, c.FormValue("pin"))
+			sup, aerr := h.Visits.ApproveBy(ctx, approver, c.FormValue("pin"))
 			if aerr != nil {
 				why := visit.ApprovalRefusalWhy(aerr)
 				if why == "" {
 					return aerr
 				}
-				s.RecordAudit(c, audit.Entry{Action: audit.ActionApprovalRefused, Reason: note,
+				h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionApprovalRefused, Reason: note,
 					Detail: fmt.Sprintf("resolving %s %s; approver typed: %s (%s)", it.Kind, it.Reference, approver, why)})
 				msg := l.T("staff.attention.approval_needed")
 				if approver != "" {
@@ -339,11 +339,11 @@ func (s *Handler) resolveAttention(c echo.Context) error {
 				return refuse(http.StatusForbidden, msg)
 			}
 			approvedBy = sup.Username
-			s.RecordAudit(c, audit.Entry{Action: audit.ActionApproval, Actor: sup.Username, Reason: note,
+			h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionApproval, Actor: sup.Username, Reason: note,
 				Detail: fmt.Sprintf("resolving %s %s approved for %s", it.Kind, it.Reference, user)})
 		}
 	}
-	st, _, _ := s.attention(l)
+	st, _, _ := h.attention(l)
 	a, err := st.Record(ctx, attention.Action{Kind: it.Kind, Ref: it.Ref, Action: attention.ActionResolve, Note: note, Staff: user, ApprovedBy: approvedBy})
 	switch {
 	case errors.Is(err, attention.ErrNoteRequired):
@@ -351,15 +351,15 @@ func (s *Handler) resolveAttention(c echo.Context) error {
 	case errors.Is(err, attention.ErrNoteTooLong):
 		return refuse(http.StatusUnprocessableEntity, l.T("staff.attention.note_too_long", "Max", attention.MaxNote))
 	case errors.Is(err, attention.ErrAlreadyResolved):
-		s.Flash(c, l.T("staff.attention.already_resolved", "Reference", it.Reference, "Staff", a.Staff))
-		return s.Redirect(c, s.URL(web.RouteStaffAttention))
+		h.Kernel.Flash(c, l.T("staff.attention.already_resolved", "Reference", it.Reference, "Staff", a.Staff))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
 	case err != nil:
 		return err
 	}
-	web.LoggerFrom(ctx, s.Logger).Info("needs attention: resolved", "staff", user, "kind", it.Kind, "ref", it.Ref)
-	s.RecordAudit(c, attentionAudit(audit.ActionAttentionSolved, it, note))
-	s.Flash(c, l.T("staff.attention.resolved", "Reference", it.Reference))
-	return s.Redirect(c, s.URL(web.RouteStaffAttention))
+	web.LoggerFrom(ctx, h.Kernel.Logger).Info("needs attention: resolved", "staff", user, "kind", it.Kind, "ref", it.Ref)
+	h.Visits.RecordAudit(c, attentionAudit(audit.ActionAttentionSolved, it, note))
+	h.Kernel.Flash(c, l.T("staff.attention.resolved", "Reference", it.Reference))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
 }
 
 // attentionAudit is the audit row of a Needs-attention action on it.
@@ -384,8 +384,8 @@ var (
 // checkOrderNow is staff's "Retry" on a stuck or given-up order (purchases.Watcher.CheckNow).
 // It returns the record afterwards and what was found: a message id and its arguments, which
 // the caller writes in the records' English and in the staff member's language.
-func (s *Handler) checkOrderNow(ctx context.Context, rec purchases.Record) (purchases.Record, string, []any) {
-	c := s.Watcher.CheckNow(ctx, rec)
+func (h *Handler) checkOrderNow(ctx context.Context, rec purchases.Record) (purchases.Record, string, []any) {
+	c := h.Watcher.CheckNow(ctx, rec)
 	switch c.Found {
 	case purchases.FoundCompleted:
 		return c.Record, "checkout.check_completed", []any{"Number", c.Record.BookingNumber}
@@ -403,7 +403,7 @@ func (s *Handler) checkOrderNow(ctx context.Context, rec purchases.Record) (purc
 		}
 		return c.Record, "checkout.check_unreachable", []any{"Error", c.Err.Error()}
 	}
-	return c.Record, "checkout.check_watching", []any{"Until", c.Until.In(s.CinemaByID(ctx, rec.CinemaID).Location())}
+	return c.Record, "checkout.check_watching", []any{"Until", c.Until.In(h.Visits.CinemaByID(ctx, rec.CinemaID).Location())}
 }
 
 // DefaultAttentionAfter is how long an unconfirmed order waits before it is listed, unless the
@@ -412,9 +412,9 @@ const DefaultAttentionAfter = 10 * time.Minute
 
 // attentionAfter is how long an order whose redirect payment is still unconfirmed waits before
 // it is on the list (Config.AttentionAfter).
-func (s *Handler) attentionAfter() time.Duration {
-	if s.Cfg.AttentionAfter > 0 {
-		return s.Cfg.AttentionAfter
+func (h *Handler) attentionAfter() time.Duration {
+	if h.Visits.Settings.AttentionAfter > 0 {
+		return h.Visits.Settings.AttentionAfter
 	}
 	return DefaultAttentionAfter
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/views/pages"
@@ -20,8 +21,8 @@ import (
 func (h *Handler) showAudit(c echo.Context) error {
 	l := web.Loc(c)
 	ctx := c.Request().Context()
-	zone := h.DefaultLocation(ctx)
-	v := pages.AuditView{ActionURL: h.URL(web.RouteStaffAudit), Actor: strings.TrimSpace(c.QueryParam("actor")),
+	zone := h.Visits.DefaultLocation(ctx)
+	v := pages.AuditView{ActionURL: h.Kernel.URL(web.RouteStaffAudit), Actor: strings.TrimSpace(c.QueryParam("actor")),
 		Booking: strings.TrimSpace(c.QueryParam("booking")), Day: strings.TrimSpace(c.QueryParam("day"))}
 	f := audit.Filter{Actor: v.Actor, Limit: 501}
 	if v.Booking != "" {
@@ -45,9 +46,9 @@ func (h *Handler) showAudit(c echo.Context) error {
 			q.Set(k, val)
 		}
 	}
-	v.CSVURL = h.URL(web.RouteStaffAudit) + "?" + q.Encode()
+	v.CSVURL = h.Kernel.URL(web.RouteStaffAudit) + "?" + q.Encode()
 	if v.Error != "" {
-		return h.Render(c, http.StatusUnprocessableEntity, l.T("staff.audit.title"), pages.Audit(v))
+		return h.Kernel.Render(c, http.StatusUnprocessableEntity, l.T("staff.audit.title"), pages.Audit(v))
 	}
 	if c.QueryParam("format") == "csv" {
 		f.Limit = 100000
@@ -70,7 +71,7 @@ func (h *Handler) showAudit(c echo.Context) error {
 	}
 	for _, r := range rows {
 		// Reason and detail are stored as they were written: data, not translated.
-		row := pages.AuditRow{When: web.WhenWithSeconds(l, r.At, zone), WhenISO: r.At.UTC().Format(time.RFC3339), Actor: r.Actor,
+		row := pages.AuditRow{When: words.WhenWithSeconds(l, r.At, zone), WhenISO: r.At.UTC().Format(time.RFC3339), Actor: r.Actor,
 			Device: r.Device, ActionCode: r.Action, Action: auditActionWords(l, r.Action), Reason: r.Reason, Detail: r.Detail}
 		if r.BookingNumber != 0 {
 			row.Booking = strconv.FormatInt(r.BookingNumber, 10)
@@ -80,7 +81,7 @@ func (h *Handler) showAudit(c echo.Context) error {
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	return h.Render(c, http.StatusOK, l.T("staff.audit.title"), pages.Audit(v))
+	return h.Kernel.Render(c, http.StatusOK, l.T("staff.audit.title"), pages.Audit(v))
 }
 
 // auditActionWords is an audit action in l's words (the stored code for one it does not know).

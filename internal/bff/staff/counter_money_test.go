@@ -77,7 +77,7 @@ func TestCounterMoneyGoesBackTheWayItCame(t *testing.T) {
 		!strings.Contains(doc.Find("main").Text(), "already recorded for another payment") {
 		t.Fatalf("a terminal reference used twice: %d %s", resp.StatusCode, doc.Find("main").Text())
 	}
-	b, err := h.Srv.Ticketing.GetSingleBooking(context.Background(), "0001", 100017)
+	b, err := h.Srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", 100017)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ func TestCounterEditPaidByCardTerminal(t *testing.T) {
 	if len(es) != 1 || es[0].State != ledger.StateApplied || es[0].Actor != bfftest.TestSupervisor || es[0].Tender != "CREDIT" || es[0].ProviderReference != "TID-7781-0042" {
 		t.Fatalf("ledger: %+v", es)
 	}
-	b, err := h.Srv.Ticketing.GetSingleBooking(context.Background(), "0001", 100002)
+	b, err := h.Srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", 100002)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestCounterEditPaidByCardTerminal(t *testing.T) {
 // in, and the approval is in the audit trail. Other devices: approval_test.go.
 func TestCounterRefundAboveTheLimitNeedsASupervisor(t *testing.T) {
 	h := bfftest.CounterHarness(t)
-	h.Srv.Cfg.RefundApprovalAbove = 500 // 5,00: removing an adult ticket refunds more
+	h.Srv.Visits.Settings.RefundApprovalAbove = 500 // 5,00: removing an adult ticket refunds more
 	h.SignInAs("carl", "clerk horse battery")
 	h.CounterFind("100003")
 	doc := h.StartEdit(t)

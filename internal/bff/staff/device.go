@@ -48,32 +48,32 @@ func modeLabel(l *i18n.Localizer, m device.Mode) string {
 
 // deviceLanguages are the default languages a terminal can have: the site's default first,
 // then each of the site's languages, named in its own language.
-func (s *Handler) deviceLanguages(l *i18n.Localizer) []pages.DeviceLanguage {
-	out := []pages.DeviceLanguage{s.deviceLanguage(l, "")}
+func (h *Handler) deviceLanguages(l *i18n.Localizer) []pages.DeviceLanguage {
+	out := []pages.DeviceLanguage{h.deviceLanguage(l, "")}
 	for _, t := range i18n.Languages {
-		out = append(out, s.deviceLanguage(l, t.String()))
+		out = append(out, h.deviceLanguage(l, t.String()))
 	}
 	return out
 }
 
 // deviceLanguage names an enrolment's default language code: a site language in its own
 // language ("Deutsch"); "" (or a language the site no longer speaks) as the site's default.
-func (s *Handler) deviceLanguage(l *i18n.Localizer, code string) pages.DeviceLanguage {
-	if t, ok := s.Langs.Parse(code); ok && code != "" {
-		return pages.DeviceLanguage{Value: t.String(), Label: s.Langs.For(t).T("language.name"), Lang: t.String()}
+func (h *Handler) deviceLanguage(l *i18n.Localizer, code string) pages.DeviceLanguage {
+	if t, ok := h.Kernel.Langs.Parse(code); ok && code != "" {
+		return pages.DeviceLanguage{Value: t.String(), Label: h.Kernel.Langs.For(t).T("language.name"), Lang: t.String()}
 	}
-	fallback := s.Langs.Fallback()
-	return pages.DeviceLanguage{Value: "", Label: l.T("kiosk.device_language_site", "Language", s.Langs.For(fallback).T("language.name"))}
+	fallback := h.Kernel.Langs.Fallback()
+	return pages.DeviceLanguage{Value: "", Label: l.T("kiosk.device_language_site", "Language", h.Kernel.Langs.For(fallback).T("language.name"))}
 }
 
 // chosenDeviceLanguage reads the language field of a form: "" (the site's default) or a site
 // language's code; ok is false for anything else.
-func (s *Handler) chosenDeviceLanguage(c echo.Context) (code string, ok bool) {
+func (h *Handler) chosenDeviceLanguage(c echo.Context) (code string, ok bool) {
 	raw := c.FormValue("language")
 	if raw == "" {
 		return "", true
 	}
-	t, ok := s.Langs.Parse(raw)
+	t, ok := h.Kernel.Langs.Parse(raw)
 	if !ok {
 		return "", false
 	}
@@ -87,37 +87,37 @@ func invalidDeviceLanguage(l *i18n.Localizer, back string) error {
 		BackURL: back, BackLabel: l.T("kiosk.back")}
 }
 
-func (s *Handler) deviceView(c echo.Context) pages.DeviceView {
+func (h *Handler) deviceView(c echo.Context) pages.DeviceView {
 	dev := web.DeviceOf(c)
 	l := web.Loc(c)
 	v := pages.DeviceView{
 		Current:   modeLabel(l, dev.Mode),
 		Mode:      string(dev.Mode),
 		Name:      dev.Name,
-		Language:  s.deviceLanguage(l, dev.Language),
+		Language:  h.deviceLanguage(l, dev.Language),
 		Reader:    dev.ReaderID,
 		DeviceID:  dev.ID,
 		CSRFToken: web.CSRFToken(c),
 	}
 	if dev.CinemaID != "" {
-		v.Cinema = s.CinemaByID(c.Request().Context(), dev.CinemaID).Name
+		v.Cinema = h.Visits.CinemaByID(c.Request().Context(), dev.CinemaID).Name
 	}
-	user, sup := s.StaffRole(c)
+	user, sup := h.Kernel.StaffRole(c)
 	if !sup {
 		if user != "" {
-			v.StaffName = s.StaffMember(c)
+			v.StaffName = h.Kernel.StaffMember(c)
 		}
-		v.SignInURL = s.SignInURL(s.URL(web.RouteDevice))
+		v.SignInURL = h.Kernel.SignInURL(h.Kernel.URL(web.RouteDevice))
 		return v
 	}
 	v.CanChange = true
-	v.ActionURL = s.URL(web.RouteDevice)
-	v.DevicesURL = s.URL(web.RouteStaffDevices)
+	v.ActionURL = h.Kernel.URL(web.RouteDevice)
+	v.DevicesURL = h.Kernel.URL(web.RouteStaffDevices)
 	v.NameValue = dev.Name
 	v.Chosen = string(dev.Mode)
-	v.Languages = s.deviceLanguages(l)
+	v.Languages = h.deviceLanguages(l)
 	v.LangValue = v.Language.Value
-	s.deviceChoices(c, &v)
+	h.deviceChoices(c, &v)
 	v.Modes = []pages.DeviceMode{
 		{Value: string(device.Customer), Label: modeLabel(l, device.Customer), Description: l.T("kiosk.device_mode_customer_text")},
 		{Value: string(device.Counter), Label: modeLabel(l, device.Counter), Description: l.T("kiosk.device_mode_counter_text")},
@@ -128,94 +128,94 @@ func (s *Handler) deviceView(c echo.Context) pages.DeviceView {
 
 // showDevice shows what this terminal is; a supervisor can change it here, anybody else is
 // asked to sign in as one.
-func (s *Handler) showDevice(c echo.Context) error {
-	v := s.deviceView(c)
+func (h *Handler) showDevice(c echo.Context) error {
+	v := h.deviceView(c)
 	v.Saved = c.QueryParam("saved") == "1" && v.CanChange
-	return s.Render(c, http.StatusOK, web.Loc(c).T("kiosk.device_title"), pages.Device(v))
+	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("kiosk.device_title"), pages.Device(v))
 }
 
 // saveDevice enrols this browser as a counter or kiosk with its name and default language
 // (replacing its current enrolment), or takes it out of that mode. Supervisors only: anybody
 // else is refused and nothing changes.
-func (s *Handler) saveDevice(c echo.Context) error {
-	sup := s.StaffUser(c) // supervisorsOnly
+func (h *Handler) saveDevice(c echo.Context) error {
+	sup := h.Kernel.StaffUser(c) // SupervisorsOnly
 	l := web.Loc(c)
 	mode := device.Mode(c.FormValue("mode"))
 	if !mode.Valid() {
-		return &web.Error{Code: web.EInvalid, Heading: l.T("kiosk.device_mode_invalid_heading"), Message: l.T("kiosk.device_mode_invalid"), BackURL: s.URL(web.RouteDevice), BackLabel: l.T("kiosk.back")}
+		return &web.Error{Code: web.EInvalid, Heading: l.T("kiosk.device_mode_invalid_heading"), Message: l.T("kiosk.device_mode_invalid"), BackURL: h.Kernel.URL(web.RouteDevice), BackLabel: l.T("kiosk.back")}
 	}
-	if s.Enrolments == nil {
-		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.device_enrol_no_database"), BackURL: s.URL(web.RouteDevice), BackLabel: l.T("kiosk.back")}
+	if h.Kernel.Enrolments == nil {
+		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.device_enrol_no_database"), BackURL: h.Kernel.URL(web.RouteDevice), BackLabel: l.T("kiosk.back")}
 	}
 	ctx := c.Request().Context()
 	info := web.DeviceOf(c)
 	if mode == device.Customer {
 		if info.Enrolment != 0 {
-			e, err := s.Enrolments.Revoke(ctx, info.Enrolment, sup)
+			e, err := h.Kernel.Enrolments.Revoke(ctx, info.Enrolment, sup)
 			switch {
 			case err == nil:
-				s.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
+				h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
 			case !errors.Is(err, device.ErrAlreadyRevoked) && !errors.Is(err, device.ErrNotFound):
 				return err
 			}
 		}
 		info.Enrolment, info.Mode, info.Name, info.Language, info.ReaderID, info.CinemaID = 0, device.Customer, "", "", "", ""
 	} else {
-		lang, ok := s.chosenDeviceLanguage(c)
+		lang, ok := h.chosenDeviceLanguage(c)
 		if !ok {
-			return invalidDeviceLanguage(l, s.URL(web.RouteDevice))
+			return invalidDeviceLanguage(l, h.Kernel.URL(web.RouteDevice))
 		}
 		again := func(set func(v *pages.DeviceView)) error {
-			v := s.deviceView(c)
+			v := h.deviceView(c)
 			v.Chosen, v.NameValue, v.LangValue = string(mode), c.FormValue("name"), lang
 			v.ReaderValue, v.ReaderCode, v.CinemaValue = c.FormValue("reader"), c.FormValue("reader_code"), c.FormValue("cinema")
 			set(&v)
-			return s.Render(c, http.StatusUnprocessableEntity, l.T("kiosk.device_title"), pages.Device(v))
+			return h.Kernel.Render(c, http.StatusUnprocessableEntity, l.T("kiosk.device_title"), pages.Device(v))
 		}
 		name, err := device.CleanName(c.FormValue("name"))
 		if err != nil {
 			return again(func(v *pages.DeviceView) { v.NameError = l.T("kiosk.device_name_invalid", "Max", device.MaxNameLength) })
 		}
-		cinemaID, ok := s.chosenCinema(c)
+		cinemaID, ok := h.chosenCinema(c)
 		if !ok {
 			return again(func(v *pages.DeviceView) { v.CinemaError = l.T("kiosk.device_cinema_invalid") })
 		}
-		readerID, problem, err := s.chosenReader(c, name)
+		readerID, problem, err := h.chosenReader(c, name)
 		if err != nil {
 			return err
 		}
 		if problem != "" {
 			return again(func(v *pages.DeviceView) { v.ReaderError = problem })
 		}
-		e, replaced, err := s.Enrolments.Enrol(ctx, device.Spec{DeviceID: info.ID, Name: name, Mode: mode, Language: lang,
+		e, replaced, err := h.Kernel.Enrolments.Enrol(ctx, device.Spec{DeviceID: info.ID, Name: name, Mode: mode, Language: lang,
 			ReaderID: readerID, CinemaID: cinemaID, By: sup})
 		if err != nil {
 			return err
 		}
 		for _, r := range replaced {
-			s.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(r)})
+			h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(r)})
 		}
 		info.Enrolment, info.Mode, info.Name, info.Language, info.ReaderID, info.CinemaID = e.ID, e.Mode, e.Name, e.Language, e.ReaderID, e.CinemaID
 		c.Set(web.DeviceKey, info) // the audit row is made on the device as enrolled now
-		s.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: enrolmentDetail(e)})
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: enrolmentDetail(e)})
 	}
 	c.Set(web.DeviceKey, info) // the rest of this request sees the new mode
-	if err := s.Devices.Write(c.Response(), c.Request(), info); err != nil {
+	if err := h.Kernel.Devices.Write(c.Response(), c.Request(), info); err != nil {
 		return err
 	}
 	// The privilege of the visit changes with the mode: new session token.
-	if err := s.RenewSession(c); err != nil {
+	if err := h.Kernel.RenewSession(c); err != nil {
 		return err
 	}
-	return s.Redirect(c, s.URL(web.RouteDevice)+"?saved=1")
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteDevice)+"?saved=1")
 }
 
 // staffLocation is the time zone staff read times in: the first cinema's (UTC without one).
-func (s *Handler) staffLocation(ctx context.Context) *time.Location {
-	if s.Ticketing == nil {
+func (h *Handler) staffLocation(ctx context.Context) *time.Location {
+	if h.Kernel.Ticketing == nil {
 		return time.UTC
 	}
-	list, err := s.Cinemas(ctx)
+	list, err := h.Visits.Cinemas(ctx)
 	if err != nil || len(list) == 0 {
 		return time.UTC
 	}
@@ -224,12 +224,12 @@ func (s *Handler) staffLocation(ctx context.Context) *time.Location {
 
 // deviceChoices fills the set-up form's cinemas and card readers, with this terminal's as the
 // choices made (a new terminal: the first cinema; in test mode a new simulated reader).
-func (s *Handler) deviceChoices(c echo.Context, v *pages.DeviceView) {
+func (h *Handler) deviceChoices(c echo.Context, v *pages.DeviceView) {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
 	dev := web.DeviceOf(c)
-	if s.Ticketing != nil {
-		if list, err := s.Cinemas(ctx); err == nil {
+	if h.Kernel.Ticketing != nil {
+		if list, err := h.Visits.Cinemas(ctx); err == nil {
 			for _, ci := range list {
 				v.Cinemas = append(v.Cinemas, pages.DeviceOption{Value: ci.ID, Label: ci.Name})
 			}
@@ -239,7 +239,7 @@ func (s *Handler) deviceChoices(c echo.Context, v *pages.DeviceView) {
 			}
 		}
 	}
-	if s.Readers == nil {
+	if h.Visits.Readers == nil {
 		return
 	}
 	v.CardReaders = true
@@ -247,7 +247,7 @@ func (s *Handler) deviceChoices(c echo.Context, v *pages.DeviceView) {
 	if v.ReaderValue == "" {
 		v.ReaderValue = pages.ReaderNone
 	}
-	if s.Readers.Mode() == "test" {
+	if h.Visits.Readers.Mode() == "test" {
 		v.ReaderCode = simulatedReaderCode
 		if dev.ReaderID == "" {
 			v.ReaderValue = pages.ReaderNew
@@ -255,9 +255,9 @@ func (s *Handler) deviceChoices(c echo.Context, v *pages.DeviceView) {
 	}
 	rctx, cancel := context.WithTimeout(ctx, readerListTimeout)
 	defer cancel()
-	readers, err := s.Readers.ListReaders(rctx)
+	readers, err := h.Visits.Readers.ListReaders(rctx)
 	if err != nil {
-		web.LoggerFrom(ctx, s.Logger).Warn("card readers not listed", "err", err)
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card readers not listed", "err", err)
 		v.ReaderNote = l.T("kiosk.device_reader_unlisted")
 		return
 	}
@@ -277,12 +277,12 @@ const simulatedReaderCode = "simulated-wpe"
 const readerListTimeout = 5 * time.Second
 
 // chosenCinema reads the cinema field: "" (any) or one of the cinemas.
-func (s *Handler) chosenCinema(c echo.Context) (string, bool) {
+func (h *Handler) chosenCinema(c echo.Context) (string, bool) {
 	id := strings.TrimSpace(c.FormValue("cinema"))
-	if id == "" || s.Ticketing == nil {
-		return "", id == "" || s.Ticketing == nil
+	if id == "" || h.Kernel.Ticketing == nil {
+		return "", id == "" || h.Kernel.Ticketing == nil
 	}
-	list, err := s.Cinemas(c.Request().Context())
+	list, err := h.Visits.Cinemas(c.Request().Context())
 	if err != nil {
 		return "", false
 	}
@@ -297,9 +297,9 @@ func (s *Handler) chosenCinema(c echo.Context) (string, bool) {
 // chosenReader reads the card reader field: none, one of the account's readers, or a new one
 // registered at the provider with the code the reader shows (labelled with the terminal's
 // name, at the site's location). problem says in words what was wrong with the choice.
-func (s *Handler) chosenReader(c echo.Context, name string) (readerID, problem string, err error) {
+func (h *Handler) chosenReader(c echo.Context, name string) (readerID, problem string, err error) {
 	choice := strings.TrimSpace(c.FormValue("reader"))
-	if s.Readers == nil || choice == "" || choice == pages.ReaderNone {
+	if h.Visits.Readers == nil || choice == "" || choice == pages.ReaderNone {
 		return "", "", nil
 	}
 	ctx := c.Request().Context()
@@ -309,23 +309,23 @@ func (s *Handler) chosenReader(c echo.Context, name string) (readerID, problem s
 		if code == "" {
 			return "", l.T("kiosk.device_reader_code_missing"), nil
 		}
-		loc, err := s.Cfg.ReaderLocation, error(nil)
+		loc, err := h.Visits.Settings.ReaderLocation, error(nil)
 		if loc == "" {
-			loc, err = s.Readers.EnsureLocation(ctx, s.Cfg.SiteName, cmp.Or(s.Cfg.ReaderCountry, "DE"))
+			loc, err = h.Visits.Readers.EnsureLocation(ctx, h.Kernel.Cfg.SiteName, cmp.Or(h.Visits.Settings.ReaderCountry, "DE"))
 		}
 		if err == nil {
 			var r upstream.Reader
-			if r, err = s.Readers.RegisterReader(ctx, code, name, loc); err == nil {
+			if r, err = h.Visits.Readers.RegisterReader(ctx, code, name, loc); err == nil {
 				return r.ID, "", nil
 			}
 		}
-		web.LoggerFrom(ctx, s.Logger).Warn("card reader not registered", "err", err)
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card reader not registered", "err", err)
 		if errors.Is(err, upstream.ErrUnavailable) {
 			return "", l.T("kiosk.device_reader_unreachable"), nil
 		}
 		return "", l.T("kiosk.device_reader_refused"), nil
 	}
-	readers, err := s.Readers.ListReaders(ctx)
+	readers, err := h.Visits.Readers.ListReaders(ctx)
 	if err != nil {
 		return "", l.T("kiosk.device_reader_unreachable"), nil
 	}

@@ -31,7 +31,7 @@ func (h *Handler) showDevices(c echo.Context) error {
 		return err
 	}
 	v := pages.DevicesView{CSRFToken: web.CSRFToken(c), DeviceURL: h.Links.Device, Languages: h.deviceLanguages(l)}
-	if msg := h.PopFlash(c); msg != "" {
+	if msg := h.Kernel.PopFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
 	}
 	zone := h.staffLocation(ctx)
@@ -44,26 +44,26 @@ func (h *Handler) showDevices(c echo.Context) error {
 			Language: h.deviceLanguage(l, e.Language), EnrolledBy: e.EnrolledBy, DeviceID: e.DeviceID, Live: e.Live(), ThisDevice: e.DeviceID == this.ID}
 		row.EnrolledAt, row.EnrolledAtISO = at(e.EnrolledAt)
 		if e.Live() {
-			row.RevokeURL = h.URL(web.RouteStaffDeviceRevoke, e.ID)
-			row.LanguageURL = h.URL(web.RouteStaffDeviceLanguage, e.ID)
+			row.RevokeURL = h.Kernel.URL(web.RouteStaffDeviceRevoke, e.ID)
+			row.LanguageURL = h.Kernel.URL(web.RouteStaffDeviceLanguage, e.ID)
 		} else {
 			row.RevokedAt, row.RevokedAtISO = at(e.RevokedAt)
 			row.RevokedBy = e.RevokedBy
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	return h.Render(c, http.StatusOK, l.T("kiosk.devices_title"), pages.Devices(v))
+	return h.Kernel.Render(c, http.StatusOK, l.T("kiosk.devices_title"), pages.Devices(v))
 }
 
 // noSuchDevice is the answer for an enrolment id that names none.
 func (h *Handler) noSuchDevice(l *i18n.Localizer) error {
 	return &web.Error{Code: web.ENotFound, Heading: l.T("kiosk.devices_not_found_heading"), Message: l.T("kiosk.devices_not_found"),
-		BackURL: h.URL(web.RouteStaffDevices), BackLabel: l.T("kiosk.devices_back")}
+		BackURL: h.Kernel.URL(web.RouteStaffDevices), BackLabel: l.T("kiosk.devices_back")}
 }
 
 // revokeDevice ends an enrolment: its browser is a customer device from its next request on.
 func (h *Handler) revokeDevice(c echo.Context) error {
-	sup := h.StaffUser(c) // a supervisor: the route's guard
+	sup := h.Kernel.StaffUser(c) // a supervisor: the route's guard
 	l := web.Loc(c)
 	if h.Terminals == nil {
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.devices_revoke_no_database")}
@@ -77,17 +77,17 @@ func (h *Handler) revokeDevice(c echo.Context) error {
 	case errors.Is(err, device.ErrNotFound):
 		return h.noSuchDevice(l)
 	case errors.Is(err, device.ErrAlreadyRevoked):
-		h.Flash(c, l.T("kiosk.devices_already_revoked", "Name", e.Name, "By", e.RevokedBy))
+		h.Kernel.Flash(c, l.T("kiosk.devices_already_revoked", "Name", e.Name, "By", e.RevokedBy))
 	case err != nil:
 		return err
 	case e.Mode == device.Counter:
-		h.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
-		h.Flash(c, l.T("kiosk.devices_revoked_counter", "Name", e.Name))
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
+		h.Kernel.Flash(c, l.T("kiosk.devices_revoked_counter", "Name", e.Name))
 	default:
-		h.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
-		h.Flash(c, l.T("kiosk.devices_revoked_kiosk", "Name", e.Name))
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
+		h.Kernel.Flash(c, l.T("kiosk.devices_revoked_kiosk", "Name", e.Name))
 	}
-	return web.Redirect(c, h.URL(web.RouteStaffDevices))
+	return web.Redirect(c, h.Kernel.URL(web.RouteStaffDevices))
 }
 
 // setDeviceLanguage changes the default language of a live enrolment: the kiosk greets its
@@ -104,19 +104,19 @@ func (h *Handler) setDeviceLanguage(c echo.Context) error {
 	}
 	lang, ok := h.chosenDeviceLanguage(c)
 	if !ok {
-		return invalidDeviceLanguage(l, h.URL(web.RouteStaffDevices))
+		return invalidDeviceLanguage(l, h.Kernel.URL(web.RouteStaffDevices))
 	}
 	e, err := h.Terminals.SetLanguage(c.Request().Context(), id, lang)
 	switch {
 	case errors.Is(err, device.ErrNotFound):
 		return h.noSuchDevice(l)
 	case errors.Is(err, device.ErrAlreadyRevoked):
-		h.Flash(c, l.T("kiosk.devices_already_revoked", "Name", e.Name, "By", e.RevokedBy))
+		h.Kernel.Flash(c, l.T("kiosk.devices_already_revoked", "Name", e.Name, "By", e.RevokedBy))
 	case err != nil:
 		return err
 	default:
-		h.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: "default language changed: " + enrolmentDetail(e)})
-		h.Flash(c, l.T("kiosk.devices_language_saved", "Name", e.Name, "Language", h.deviceLanguage(l, e.Language).Label))
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: "default language changed: " + enrolmentDetail(e)})
+		h.Kernel.Flash(c, l.T("kiosk.devices_language_saved", "Name", e.Name, "Language", h.deviceLanguage(l, e.Language).Label))
 	}
-	return web.Redirect(c, h.URL(web.RouteStaffDevices))
+	return web.Redirect(c, h.Kernel.URL(web.RouteStaffDevices))
 }

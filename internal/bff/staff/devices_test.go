@@ -282,7 +282,7 @@ func TestReplayedOrForgedDeviceCookieIsCustomer(t *testing.T) {
 
 	// Signed with the server's key (as if the key had leaked) but for another device.
 	rec := httptest.NewRecorder()
-	if err := h.Srv.Devices.Write(rec, httptest.NewRequest("GET", "/", nil), device.Info{ID: "someone-else", Enrolment: live.ID, Mode: device.Kiosk}); err != nil {
+	if err := h.Srv.Kernel.Devices.Write(rec, httptest.NewRequest("GET", "/", nil), device.Info{ID: "someone-else", Enrolment: live.ID, Mode: device.Kiosk}); err != nil {
 		t.Fatal(err)
 	}
 	forged := rec.Result().Cookies()[0].Value

@@ -29,8 +29,8 @@ const (
 // A success gives its attempt back.
 var SignInPerClient = ratelimit.Rule{Burst: 10, Every: 30 * time.Second}
 
-func (s *Handler) signInView(c echo.Context) pages.SignInView {
-	v := pages.SignInView{ActionURL: s.URL(web.RouteStaffSignIn), CSRFToken: web.CSRFToken(c)}
+func (h *Handler) signInView(c echo.Context) pages.SignInView {
+	v := pages.SignInView{ActionURL: h.Kernel.URL(web.RouteStaffSignIn), CSRFToken: web.CSRFToken(c)}
 	if n, ok := web.LocalLink(c.QueryParam("next")); ok {
 		v.Next = n
 	}
@@ -40,10 +40,10 @@ func (s *Handler) signInView(c echo.Context) pages.SignInView {
 	return v
 }
 
-func (s *Handler) showSignIn(c echo.Context) error {
-	v := s.signInView(c)
-	v.Notice = s.PopFlash(c)
-	return s.Render(c, http.StatusOK, web.Loc(c).T("staff.signin.title"), pages.SignIn(v))
+func (h *Handler) showSignIn(c echo.Context) error {
+	v := h.signInView(c)
+	v.Notice = h.Kernel.PopFlash(c)
+	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("staff.signin.title"), pages.SignIn(v))
 }
 
 // signIn checks the account. Failures count per account and client (5 lock the account for
@@ -51,66 +51,66 @@ func (s *Handler) showSignIn(c echo.Context) error {
 // limits); a success clears both for this client. A sign-in is a privilege change, so the
 // session token is renewed. A supervisor whose approval PIN is shorter than new PINs must be
 // (or of unknown length) is asked for a new one.
-func (s *Handler) signIn(c echo.Context) error {
+func (h *Handler) signIn(c echo.Context) error {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
 	title := l.T("staff.signin.title")
-	v := s.signInView(c)
+	v := h.signInView(c)
 	v.Username = strings.TrimSpace(c.FormValue("username"))
 	if len(v.Username) > staffacct.MaxUsernameLength {
 		v.Username = v.Username[:staffacct.MaxUsernameLength]
 	}
-	if s.Staff == nil {
+	if h.Visits.Staff == nil {
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("staff.signin.unavailable_heading"), Message: l.T("staff.signin.unavailable_text")}
 	}
 	client := ratelimit.Limit{Key: "signin:client:" + web.ClientKey(c), Rule: SignInPerClient}
-	ok, wait, err := ratelimit.TakeAll(ctx, s.Limits, client)
+	ok, wait, err := ratelimit.TakeAll(ctx, h.Kernel.Limits, client)
 	if err != nil {
 		return err
 	}
 	if !ok {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(words.WholeSeconds(wait.Seconds())))
 		v.Error = l.T("staff.signin.too_many", "Wait", l.N("common.seconds", words.WholeSeconds(wait.Seconds())))
-		return s.Render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
+		return h.Kernel.Render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
 	}
-	a, err := s.Staff.Authenticate(ctx, v.Username, c.FormValue("password"), web.ClientKey(c))
+	a, err := h.Visits.Staff.Authenticate(ctx, v.Username, c.FormValue("password"), web.ClientKey(c))
 	var locked *staffacct.LockedError
 	switch {
 	case errors.As(err, &locked):
-		s.RecordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "account locked"})
+		h.Visits.RecordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "account locked"})
 		wait := time.Until(locked.Until)
 		c.Response().Header().Set("Retry-After", strconv.Itoa(words.WholeSeconds(wait.Seconds())))
 		v.Error = l.T("staff.signin.locked", "Wait", l.N("common.minutes", wholeMinutes(wait)))
-		return s.Render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
+		return h.Kernel.Render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
 	case errors.Is(err, staffacct.ErrBadCredentials):
-		s.RecordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "wrong username or password"})
+		h.Visits.RecordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "wrong username or password"})
 		v.Error = l.T("staff.signin.wrong")
-		return s.Render(c, http.StatusUnauthorized, title, pages.SignIn(v))
+		return h.Kernel.Render(c, http.StatusUnauthorized, title, pages.SignIn(v))
 	case err != nil:
-		_ = ratelimit.GiveAll(ctx, s.Limits, client)
+		_ = ratelimit.GiveAll(ctx, h.Kernel.Limits, client)
 		return err
 	}
-	if err := ratelimit.GiveAll(ctx, s.Limits, client); err != nil {
-		web.LoggerFrom(ctx, s.Logger).Warn("give back sign-in attempt", "err", err)
+	if err := ratelimit.GiveAll(ctx, h.Kernel.Limits, client); err != nil {
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("give back sign-in attempt", "err", err)
 	}
-	if err := s.RenewSession(c); err != nil {
+	if err := h.Kernel.RenewSession(c); err != nil {
 		return err
 	}
-	s.Sessions.Put(ctx, web.SessStaffUser, a.Username)
-	s.Sessions.Put(ctx, web.SessStaffName, a.Name)
-	s.Sessions.Put(ctx, web.SessStaffEpoch, a.SessionEpoch)
-	s.Sessions.Put(ctx, web.SessStaffSeen, time.Now().UnixMilli())
-	c.Set(web.CtxStaffAccount, a)
-	s.RecordAudit(c, audit.Entry{Actor: a.Username, Action: audit.ActionSignIn, Detail: a.Role.Label()})
-	web.LoggerFrom(ctx, s.Logger).Info("staff signed in", "user", a.Username, "role", a.Role)
+	h.Kernel.Sessions.Put(ctx, web.SessStaffUser, a.Username)
+	h.Kernel.Sessions.Put(ctx, web.SessStaffName, a.Name)
+	h.Kernel.Sessions.Put(ctx, web.SessStaffEpoch, a.SessionEpoch)
+	h.Kernel.Sessions.Put(ctx, web.SessStaffSeen, time.Now().UnixMilli())
+	c.Set(web.CtxStaffAccount, signedIn(a))
+	h.Visits.RecordAudit(c, audit.Entry{Actor: a.Username, Action: audit.ActionSignIn, Detail: a.Role.Label()})
+	web.LoggerFrom(ctx, h.Kernel.Logger).Info("staff signed in", "user", a.Username, "role", a.Role)
 	if msg := shortPINWarning(l, a); msg != "" {
-		web.LoggerFrom(ctx, s.Logger).Warn("supervisor's approval PIN is short or of unknown length", "user", a.Username, "digits", a.PINLength)
-		s.Sessions.Put(ctx, web.SessStaffPINWarning, msg) // shown as a warning on the look-up page, wherever next= leads first
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("supervisor's approval PIN is short or of unknown length", "user", a.Username, "digits", a.PINLength)
+		h.Kernel.Sessions.Put(ctx, web.SessStaffPINWarning, msg) // shown as a warning on the look-up page, wherever next= leads first
 	}
 	if v.Next != "" {
-		return s.Redirect(c, v.Next)
+		return h.Kernel.Redirect(c, v.Next)
 	}
-	return s.Redirect(c, s.URL(web.RouteFindBooking))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteFindBooking))
 }
 
 // shortPINWarning asks a supervisor with a PIN shorter than new PINs must be, or of unknown
@@ -139,32 +139,32 @@ func wholeMinutes(d time.Duration) int {
 }
 
 // signOut ends the visit: the staff sign-in and anything found or started through it.
-func (s *Handler) signOut(c echo.Context) error {
-	if user := s.StaffUser(c); user != "" {
-		s.RecordAudit(c, audit.Entry{Actor: user, Action: audit.ActionSignOut})
-		web.LoggerFrom(c.Request().Context(), s.Logger).Info("staff signed out", "user", user)
+func (h *Handler) signOut(c echo.Context) error {
+	if user := h.Kernel.StaffUser(c); user != "" {
+		h.Visits.RecordAudit(c, audit.Entry{Actor: user, Action: audit.ActionSignOut})
+		web.LoggerFrom(c.Request().Context(), h.Kernel.Logger).Info("staff signed out", "user", user)
 	}
-	if err := s.EndVisit(c); err != nil { // releases the orders held for the customer served
+	if err := h.Visits.EndVisit(c); err != nil { // releases the orders held for the customer served
 		return err
 	}
-	return s.Redirect(c, s.URL(web.RouteHome))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteHome))
 }
 
 // nextCustomer ends the customer's part of the visit: the edit order is released (cancelled
 // upstream, the original booking stays), a purchase order in progress too, and everything the
 // visit kept for the customer is forgotten (ForgetCustomer); the staff member stays signed in.
-func (s *Handler) nextCustomer(c echo.Context) error {
-	bb, _ := s.BoundBooking(c)
-	if entry := s.ReleaseEdit(c); entry != nil {
-		s.Flash(c, web.Loc(c).T("staff.counter.next_busy"))
-		return s.Redirect(c, s.URL(web.RouteEditStatus, entry.ID))
+func (h *Handler) nextCustomer(c echo.Context) error {
+	bb, _ := h.Visits.BoundBooking(c)
+	if entry := h.Visits.ReleaseEdit(c); entry != nil {
+		h.Kernel.Flash(c, web.Loc(c).T("staff.counter.next_busy"))
+		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
 	}
-	s.ReleaseBuy(c)
-	s.ForgetCustomer(c) // the last purchase's pages, its .ics, a collection: nothing stays
-	if err := s.RenewSession(c); err != nil {
+	h.Visits.ReleaseBuy(c)
+	h.Visits.ForgetCustomer(c) // the last purchase's pages, its .ics, a collection: nothing stays
+	if err := h.Kernel.RenewSession(c); err != nil {
 		return err
 	}
-	s.RecordAudit(c, audit.Entry{Action: audit.ActionNextCustomer, CinemaID: bb.CinemaID, BookingNumber: bb.Number})
-	s.FlashSuccess(c, web.Loc(c).T("staff.counter.next_ready"))
-	return s.Redirect(c, s.URL(web.RouteFindBooking))
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionNextCustomer, CinemaID: bb.CinemaID, BookingNumber: bb.Number})
+	h.Kernel.FlashSuccess(c, web.Loc(c).T("staff.counter.next_ready"))
+	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteFindBooking))
 }

@@ -2,14 +2,16 @@
 // customer at the counter, this device's mode (/device), and the supervisors' back office (the
 // staff accounts, the enrolled terminals and the audit trail). It is a flow package
 // (docs/architecture.md): a Handler over the visits and the stores it uses, with its routes and
-// their guards. Who is signed in, the guards themselves and the audit trail are the kernel's
-// (internal/bff/web): every flow uses them.
+// their guards, and the staff's part of the page frame (Chrome). The route guards are here
+// (guards.go); the root hands the counter's guard to the booking and checkout flows. Who is
+// signed in and the audit trail are the kernel's (internal/bff/web): every flow uses them.
 package staff
 
 import (
 	"context"
 
 	purchases "github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/views/layouts"
 
 	"github.com/labstack/echo/v4"
 
@@ -58,7 +60,8 @@ type Guards struct {
 // the guard refuses everybody then) and Terminals (nil without SQL: the terminals page says
 // so).
 type Handler struct {
-	*visit.Visits
+	Kernel    *web.Kernel
+	Visits    *visit.Visits
 	Accounts  Accounts
 	Terminals Enrolments
 	Trail     Trail
@@ -68,6 +71,8 @@ type Handler struct {
 	// checkout flow's watcher of unconfirmed orders, which Retry asks (nil without one).
 	Attention *attention.Store
 	Watcher   *purchases.Watcher
+	// CustomerStrip says whom a counter serves, for the frame of its pages (nil: none).
+	CustomerStrip func(c echo.Context) *layouts.CustomerStrip
 }
 
 // Routes registers the back office's handlers, each behind its guards.
@@ -85,12 +90,12 @@ func (h *Handler) Routes(route web.Register) {
 	route("GET", web.RouteStaffSignIn, h.showSignIn)
 	route("POST", web.RouteStaffSignIn, h.signIn)
 	route("POST", web.RouteStaffSignOut, h.signOut)
-	staffOnly := h.StaffOnly()
+	staffOnly := StaffOnly(h.Kernel)
 	route("GET", web.RouteStaffAttention, h.showAttention, staffOnly)
 	route("POST", web.RouteStaffAttentionRetry, h.retryAttention, staffOnly)
 	route("POST", web.RouteStaffAttentionResolve, h.resolveAttention, staffOnly)
 	route("POST", web.RouteNextCustomer, h.nextCustomer, staffOnly)
 
 	route("GET", web.RouteDevice, h.showDevice)
-	route("POST", web.RouteDevice, h.saveDevice, h.SupervisorsOnly(h.URL(web.RouteDevice)))
+	route("POST", web.RouteDevice, h.saveDevice, SupervisorsOnly(h.Kernel, h.Kernel.URL(web.RouteDevice)))
 }

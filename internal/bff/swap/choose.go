@@ -21,7 +21,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	page "github.com/cinemabff/cinemabff/views/pages/swap"
+	swapview "github.com/cinemabff/cinemabff/views/pages/swap"
 )
 
 // picked is what the person ticked: the tickets that move (sequence numbers) and the new
@@ -40,7 +40,7 @@ func (h *Handler) showSwap(c echo.Context) error {
 	}
 	rb, err := h.Bookings.Read(c.Request().Context(), bb.CinemaID, bb.Number)
 	if err != nil {
-		return h.Site.FromUpstream(err, h.Links.Booking, h.backLabel(c))
+		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
 	return h.render(c, http.StatusOK, rb.Booking, rb.Plan, picked{}, nil)
 }
@@ -57,10 +57,10 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 	ctx := c.Request().Context()
 	rb, err := h.Bookings.Read(ctx, bb.CinemaID, bb.Number)
 	if err != nil {
-		return h.Site.FromUpstream(err, h.Links.Booking, h.backLabel(c))
+		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
 	b := rb.Booking
-	if err := h.Site.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.Links.Booking, h.backLabel(c)); err != nil {
+	if err := h.Visits.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.Links.Booking, h.backLabel(c)); err != nil {
 		return err
 	}
 	if visits.SwapUnavailableReason(l, b) != "" {
@@ -73,15 +73,15 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 	}
 	plan, err := h.freshPlan(ctx, b, rb.Plan)
 	if err != nil {
-		return h.Site.FromUpstream(err, h.Links.Booking, h.backLabel(c))
+		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
-	named := h.Site.Named(ctx) // the moves keep the tickets' and areas' names in the visitor's words
+	named := h.Visits.Named(ctx) // the moves keep the tickets' and areas' names in the visitor's words
 	namedPlan := named.SeatPlan(*plan)
 	choice, moves, problem := planMoves(l, named.Booking(b), namedPlan, form["ticket"], form["seat"])
 	if problem != nil {
 		return h.renderWithPlan(c, http.StatusUnprocessableEntity, b, plan, choice, problem)
 	}
-	ci := h.Site.CinemaByID(ctx, b.CinemaID)
+	ci := h.Visits.CinemaByID(ctx, b.CinemaID)
 	h.save(c, visits.SessSwapPending, visit{CinemaID: b.CinemaID, Number: b.Number, BookingID: b.ID, Header: h.header(c, b), Moves: moves,
 		Showtime: b.Session.Showtime, TimeZone: ci.TimeZone, Email: b.CustomerEmail, Lang: l.Lang()})
 	return web.Redirect(c, h.url(web.RouteSwapConfirm, b.CinemaID, b.Number))
@@ -120,7 +120,7 @@ func planMoves(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticket
 		for _, m := range b.PackageMates(t.Seq) {
 			if !choice.Seqs[m.Seq] {
 				return choice, nil, problemNotice(l.T("swap.problem.partial_package.heading"),
-					web.SwapRestrictionText(l, upstream.SwapPartialPackage)+" "+l.T("swap.problem.partial_package.body"))
+					words.SwapRestriction(l, upstream.SwapPartialPackage)+" "+l.T("swap.problem.partial_package.body"))
 			}
 		}
 	}
@@ -219,9 +219,9 @@ func comparePos(a, b cinema.SeatPosition) int {
 }
 
 // header is the booking's header for the swap pages, in the request's language.
-func (h *Handler) header(c echo.Context, b cinema.Booking) page.Header {
-	ci := h.Site.CinemaByID(c.Request().Context(), b.CinemaID)
-	hd := page.Header{BookingNumber: strconv.FormatInt(b.Number, 10), FilmTitle: b.Session.FilmTitle, Screen: b.Session.ScreenName}
+func (h *Handler) header(c echo.Context, b cinema.Booking) swapview.Header {
+	ci := h.Visits.CinemaByID(c.Request().Context(), b.CinemaID)
+	hd := swapview.Header{BookingNumber: strconv.FormatInt(b.Number, 10), FilmTitle: b.Session.FilmTitle, Screen: b.Session.ScreenName}
 	hd.Showtime = words.Showtime(web.Loc(c), b.Session.Showtime, ci)
 	return hd
 }
@@ -235,7 +235,7 @@ func (h *Handler) render(c echo.Context, status int, b cinema.Booking, plan *cin
 	}
 	plan, err := h.freshPlan(c.Request().Context(), b, plan)
 	if err != nil {
-		return h.Site.FromUpstream(err, h.Links.Booking, h.backLabel(c))
+		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
 	return h.renderWithPlan(c, status, b, plan, choice, notice)
 }
@@ -260,7 +260,7 @@ func (h *Handler) RenderPage(c echo.Context, status int, b cinema.Booking, plan 
 
 // renderWithPlan renders the swap page with plan as it is.
 func (h *Handler) renderWithPlan(c echo.Context, status int, b cinema.Booking, plan *cinema.SeatPlan, choice picked, notice *components.Notice) error {
-	named := h.Site.Named(c.Request().Context()) // tickets and areas in the visitor's words
+	named := h.Visits.Named(c.Request().Context()) // tickets and areas in the visitor's words
 	b = named.Booking(b)
 	if plan != nil {
 		p := named.SeatPlan(*plan)
@@ -268,17 +268,17 @@ func (h *Handler) renderWithPlan(c echo.Context, status int, b cinema.Booking, p
 	}
 	v := h.chooseView(c, b, plan, choice, notice)
 	defer v.Map.Release() // the page is written before this returns
-	return h.Site.Render(c, status, web.Loc(c).T("swap.title"), page.Choose(v))
+	return h.Site.Render(c, status, web.Loc(c).T("swap.title"), swapview.Choose(v))
 }
 
 // chooseView builds the swap page's view model (no upstream calls: the benchmark
 // measures it).
-func (h *Handler) chooseView(c echo.Context, b cinema.Booking, plan *cinema.SeatPlan, choice picked, notice *components.Notice) page.ChooseView {
+func (h *Handler) chooseView(c echo.Context, b cinema.Booking, plan *cinema.SeatPlan, choice picked, notice *components.Notice) swapview.ChooseView {
 	l := web.Loc(c)
-	v := page.ChooseView{Header: h.header(c, b), Counter: h.Site.AtCounter(c), Notice: notice, BackURL: h.Links.Booking, BackLabel: h.backLabel(c),
+	v := swapview.ChooseView{Header: h.header(c, b), Counter: h.Site.AtCounter(c), Notice: notice, BackURL: h.Links.Booking, BackLabel: h.backLabel(c),
 		ActionURL: h.url(web.RouteSwapShow, b.CinemaID, b.Number), CSRFToken: web.CSRFToken(c), Reason: visits.SwapUnavailableReason(l, b)}
 	if v.Reason == "" {
-		v.Reason = h.Site.ChangesClosed(c, b.CinemaID, b.Session.Showtime)
+		v.Reason = h.Visits.ChangesClosed(c, b.CinemaID, b.Session.Showtime)
 	}
 	if v.Reason != "" || plan == nil {
 		return v
@@ -333,8 +333,8 @@ func (h *Handler) chooseView(c echo.Context, b cinema.Booking, plan *cinema.Seat
 // units lists what can move: each ticket alone, the tickets of a package together. Before
 // the person has said (ticked is nil: the page's first showing) every ticket moves, the
 // usual wish; the form shown again keeps what was ticked.
-func units(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticked map[int]bool) []page.TicketUnit {
-	var out []page.TicketUnit
+func units(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticked map[int]bool) []swapview.TicketUnit {
+	var out []swapview.TicketUnit
 	done := map[int]bool{}
 	for _, t := range b.Tickets {
 		if !t.Placed() || done[t.Seq] {
@@ -351,7 +351,7 @@ func units(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticked map
 			}
 			checked = checked && (ticked == nil || ticked[m.Seq])
 		}
-		u := page.TicketUnit{Value: strings.Join(seqs, "+"), Checked: checked, Seats: len(mates), TestID: "ticket-" + strings.Join(seqs, "-")}
+		u := swapview.TicketUnit{Value: strings.Join(seqs, "+"), Checked: checked, Seats: len(mates), TestID: "ticket-" + strings.Join(seqs, "-")}
 		cat := plan.AreaCategoryName(t.Seat.AreaCategoryCode)
 		if len(mates) > 1 {
 			u.Package = true

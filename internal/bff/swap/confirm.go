@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	visits "github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 
 	"github.com/labstack/echo/v4"
 
@@ -15,7 +16,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	page "github.com/cinemabff/cinemabff/views/pages/swap"
+	swapview "github.com/cinemabff/cinemabff/views/pages/swap"
 )
 
 // showSwapConfirm shows the checked moves and asks for the go-ahead. Nothing is fetched: the
@@ -30,12 +31,12 @@ func (h *Handler) showSwapConfirm(c echo.Context) error {
 		return c.Redirect(http.StatusSeeOther, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number))
 	}
 	l := web.Loc(c)
-	cv := page.ConfirmView{Header: v.header(l), ActionURL: h.url(web.RouteSwapConfirm, bb.CinemaID, bb.Number),
+	cv := swapview.ConfirmView{Header: v.header(l), ActionURL: h.url(web.RouteSwapConfirm, bb.CinemaID, bb.Number),
 		ChangeURL: h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), CSRFToken: web.CSRFToken(c)}
 	for _, m := range v.Moves {
-		cv.Moves = append(cv.Moves, page.Move{Ticket: m.Ticket, From: m.fromText(l), To: m.toText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq)})
+		cv.Moves = append(cv.Moves, swapview.Move{Ticket: m.Ticket, From: m.fromText(l), To: m.toText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq)})
 	}
-	return h.Site.Render(c, http.StatusOK, l.T("swap.confirm_title"), page.Confirm(cv))
+	return h.Site.Render(c, http.StatusOK, l.T("swap.confirm_title"), swapview.Confirm(cv))
 }
 
 // confirmSwap sends all moves in one SwapSeats call. A refusal only the ticketing system can
@@ -51,7 +52,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 		return web.Redirect(c, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number))
 	}
 	l := web.Loc(c)
-	if err := h.Site.RefuseClosed(c, v.CinemaID, v.Showtime, h.Links.Booking, h.backLabel(c)); err != nil {
+	if err := h.Visits.RefuseClosed(c, v.CinemaID, v.Showtime, h.Links.Booking, h.backLabel(c)); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
@@ -59,8 +60,8 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	for i, m := range v.Moves {
 		swaps[i] = upstream.SeatSwap{TicketSequenceNumber: m.Seq, NewSeat: m.To}
 	}
-	// The swap changes the booking: never cut off halfway (budget.go).
-	dctx, cancel := h.Site.Detached(ctx)
+	// The swap changes the booking: never cut off halfway (visit/moneystep.go).
+	dctx, cancel := h.Visits.Detached(ctx)
 	err = h.Ticketing.SwapSeats(dctx, v.CinemaID, v.BookingID, swaps)
 	cancel()
 	if r, refused := upstream.SwapRefusal(err); refused || errors.Is(err, upstream.ErrSeatsUnavailable) {
@@ -71,7 +72,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 		}
 		rb, berr := h.Bookings.Read(ctx, bb.CinemaID, bb.Number)
 		if berr != nil {
-			return h.Site.FromUpstream(err, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
+			return h.fromUpstream(err, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
 		}
 		choice := picked{Seqs: map[int]bool{}}
 		for _, m := range v.Moves {
@@ -79,21 +80,21 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 			choice.Seats = append(choice.Seats, m.To)
 		}
 		return h.render(c, http.StatusConflict, rb.Booking, rb.Plan, choice, &components.Notice{Kind: components.NoticeError,
-			Heading: l.T("swap.not_changed"), Body: web.SwapRestrictionText(l, r)})
+			Heading: l.T("swap.not_changed"), Body: words.SwapRestriction(l, r)})
 	}
 	if err != nil {
-		return h.Site.FromUpstream(err, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
+		return h.fromUpstream(err, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
 	}
 	h.Sessions.Remove(ctx, visits.SessSwapPending)
 	n := changeNotice(ctx, v)
-	h.Site.WriteNotice(ctx, n)
+	h.Visits.WriteNotice(ctx, n)
 	var moved []string
 	for _, m := range v.Moves {
 		moved = append(moved, m.From+" → "+m.ToText)
 	}
-	h.Site.RecordAudit(c, audit.Entry{Action: audit.ActionSwap, CinemaID: v.CinemaID, BookingNumber: v.Number, Detail: strings.Join(moved, "; ")})
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionSwap, CinemaID: v.CinemaID, BookingNumber: v.Number, Detail: strings.Join(moved, "; ")})
 	v.MailKey = n.Key
-	h.Site.RememberMail(ctx, n.Key)
+	h.Visits.RememberMail(ctx, n.Key)
 	h.save(c, visits.SessSwapDone, v)
 	return web.Redirect(c, h.url(web.RouteSwapDone, bb.CinemaID, bb.Number))
 }
@@ -113,17 +114,17 @@ func (h *Handler) showSwapDone(c echo.Context) error {
 	ctx := c.Request().Context()
 	pb, err := h.Placed.Read(ctx, bb.CinemaID, bb.Number)
 	if err != nil {
-		return h.Site.FromUpstream(err, h.Links.Booking, h.backLabel(c))
+		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
 	}
-	b := h.Site.Named(ctx).Booking(pb.Booking)
-	dv := page.DoneView{Header: h.header(c, b), BackURL: h.Links.Booking, BackLabel: h.backLabel(c),
-		Tickets: h.Site.TicketsView(ctx, b, h.Links.BookingTickets), MailLine: h.Site.MailLine(ctx, v.MailKey)}
+	b := h.Visits.Named(ctx).Booking(pb.Booking)
+	dv := swapview.DoneView{Header: h.header(c, b), BackURL: h.Links.Booking, BackLabel: h.backLabel(c),
+		Tickets: h.Visits.TicketsView(ctx, b, h.Links.BookingTickets), MailLine: h.Visits.MailLine(ctx, v.MailKey)}
 	for _, m := range v.Moves {
-		mv := page.Move{Ticket: m.Ticket, From: m.fromText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq), To: l.T("swap.new_seat_unknown")}
+		mv := swapview.Move{Ticket: m.Ticket, From: m.fromText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq), To: l.T("swap.new_seat_unknown")}
 		if t, ok := b.Ticket(m.Seq); ok && t.Seat != nil {
 			mv.To = tickets.SeatWords(l, t.Seat.RowLabel, t.Seat.Label)
 		}
 		dv.Moves = append(dv.Moves, mv)
 	}
-	return h.Site.Render(c, http.StatusOK, l.T("swap.done_title"), page.Done(dv))
+	return h.Site.Render(c, http.StatusOK, l.T("swap.done_title"), swapview.Done(dv))
 }

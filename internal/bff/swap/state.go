@@ -15,27 +15,27 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/notify"
 	"github.com/cinemabff/cinemabff/internal/tickets"
-	page "github.com/cinemabff/cinemabff/views/pages/swap"
+	swapview "github.com/cinemabff/cinemabff/views/pages/swap"
 )
 
 // visit is a swap checked by the BFF (pending) or made (done), kept only in the server
 // session.
 type visit struct {
-	CinemaID  string      `json:"cinema"`
-	Number    int64       `json:"number"`
-	BookingID string      `json:"bookingId"`
-	Header    page.Header `json:"header"`
-	Moves     []move      `json:"moves"`
-	Showtime  time.Time   `json:"showtime,omitzero"` // for the change cut-off; zero: not known
-	TimeZone  string      `json:"tz,omitempty"`      // the cinema's, to write Showtime in the page's language
-	Email     string      `json:"email,omitempty"`   // where the message about the swap goes
-	Lang      string      `json:"lang,omitempty"`    // the language the swap was asked for in ("en", "de")
-	MailKey   string      `json:"mail,omitempty"`    // outbox key of that message, once written
+	CinemaID  string          `json:"cinema"`
+	Number    int64           `json:"number"`
+	BookingID string          `json:"bookingId"`
+	Header    swapview.Header `json:"header"`
+	Moves     []move          `json:"moves"`
+	Showtime  time.Time       `json:"showtime,omitzero"` // for the change cut-off; zero: not known
+	TimeZone  string          `json:"tz,omitempty"`      // the cinema's, to write Showtime in the page's language
+	Email     string          `json:"email,omitempty"`   // where the message about the swap goes
+	Lang      string          `json:"lang,omitempty"`    // the language the swap was asked for in ("en", "de")
+	MailKey   string          `json:"mail,omitempty"`    // outbox key of that message, once written
 }
 
 // header is the booking's header in l's language: the showtime is written again (the visit
 // keeps the moment, the page may be in another language by now).
-func (v visit) header(l *i18n.Localizer) page.Header {
+func (v visit) header(l *i18n.Localizer) swapview.Header {
 	h := v.Header
 	if !v.Showtime.IsZero() && v.TimeZone != "" {
 		h.Showtime = words.Showtime(l, v.Showtime, cinema.Cinema{TimeZone: v.TimeZone})
@@ -84,7 +84,7 @@ type boundBooking struct {
 // binds it after the number + e-mail look-up).
 func (h *Handler) access(c echo.Context) (boundBooking, error) {
 	number, err := strconv.ParseInt(c.Param("number"), 10, 64)
-	b, ok := h.Site.BoundBooking(c)
+	b, ok := h.Visits.BoundBooking(c)
 	bb := boundBooking{CinemaID: b.CinemaID, Number: b.Number}
 	if err != nil || !ok || bb.CinemaID != c.Param("cinema") || bb.Number != number {
 		l := web.Loc(c)

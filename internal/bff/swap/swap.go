@@ -16,6 +16,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/audit"
 	visits "github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/bookings"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/names"
@@ -40,8 +41,8 @@ type Bookings interface {
 	Read(ctx context.Context, cinemaID string, number int64, also ...func(context.Context, cinema.Booking)) (bookings.Booking, error)
 }
 
-// Site is what the flow needs from the kernel and the visit (rendering, the visit's bound
-// booking, the change cut-off, notices and audit): *visit.Visits satisfies it.
+// Site is what the flow needs from the kernel: rendering, error pages and who is signed in
+// (*web.Kernel).
 type Site interface {
 	// Render writes a full page in the site's frame.
 	Render(c echo.Context, status int, title string, body templ.Component) error
@@ -49,18 +50,14 @@ type Site interface {
 	FromUpstream(err error, backURL, backLabel string) error
 	// AtCounter reports a signed-in staff member on a box-office counter: staff words.
 	AtCounter(c echo.Context) bool
+}
+
+// Visits is what the flow needs from the visit: its bound booking, the change cut-off, the
+// cinemas, the operator's names, detached steps, the audit trail, the change notices and the
+// tickets as the booking page shows them (*visit.Visits).
+type Visits interface {
 	// BoundBooking is the booking the visit opened with its number and e-mail.
 	BoundBooking(c echo.Context) (visits.Bound, bool)
-	// ChangesClosed says why the booking can no longer be changed, "" while it can.
-	ChangesClosed(c echo.Context, cinemaID string, showtime time.Time) string
-	// RefuseClosed is the error page of a change asked for after the cut-off, nil before.
-	RefuseClosed(c echo.Context, cinemaID string, showtime time.Time, backURL, backLabel string) error
-	// Detached is the context of a step that changes state upstream: not cut off halfway.
-	Detached(ctx context.Context) (context.Context, context.CancelFunc)
-	// CinemaByID is the cinema (its time zone), from the cinema cache.
-	CinemaByID(ctx context.Context, id string) cinema.Cinema
-	// RecordAudit records what the visit did.
-	RecordAudit(c echo.Context, e audit.Entry)
 	// WriteNotice writes the change notice and its e-mail.
 	WriteNotice(ctx context.Context, n notify.Notice)
 	// RememberMail keeps the outbox key of the message about the last change for the
@@ -70,8 +67,18 @@ type Site interface {
 	MailLine(ctx context.Context, key string) string
 	// TicketsView is the booking's tickets as the booking page shows them.
 	TicketsView(ctx context.Context, b cinema.Booking, printURL string) components.TicketsView
+	// ChangesClosed says why the booking can no longer be changed, "" while it can.
+	ChangesClosed(c echo.Context, cinemaID string, showtime time.Time) string
+	// RefuseClosed is the error page of a change asked for after the cut-off, nil before.
+	RefuseClosed(c echo.Context, cinemaID string, showtime time.Time, backURL, backLabel string) error
+	// CinemaByID is the cinema (its time zone), from the shared listing.
+	CinemaByID(ctx context.Context, id string) cinema.Cinema
 	// Named names tickets and areas as the operator's catalog does, in ctx's language.
 	Named(ctx context.Context) names.Namer
+	// Detached is the context of a step that changes state upstream: not cut off halfway.
+	Detached(ctx context.Context) (context.Context, context.CancelFunc)
+	// RecordAudit records what the visit did.
+	RecordAudit(c echo.Context, e audit.Entry)
 }
 
 // Links are the pages of other flows the swap pages send the person back to.
@@ -84,6 +91,7 @@ type Links struct {
 // Handler serves the swap flow. Every field is required.
 type Handler struct {
 	Site      Site
+	Visits    Visits
 	Sessions  *scs.SessionManager
 	Logger    *slog.Logger
 	Ticketing Ticketing
@@ -106,4 +114,14 @@ func (h *Handler) Routes(route web.Register) {
 // url builds the path of one of the flow's routes.
 func (h *Handler) url(name string, params ...any) string {
 	return web.Paths.Path(h.Logger, name, params...)
+}
+
+// fromUpstream is Site.FromUpstream with the swap's own refusals: the ticketing system says
+// why these seats cannot be swapped, in words the person can act on.
+func (h *Handler) fromUpstream(err error, backURL, backLabel string) error {
+	if r, ok := upstream.SwapRefusal(err); ok && !upstream.TimedOut(err) {
+		return &web.Error{Code: web.EConflict, HeadingID: web.Msg("ui.swap_refused.heading"), MessageID: words.SwapRestrictionID(r),
+			Err: err, BackURL: backURL, BackLabel: backLabel}
+	}
+	return h.Site.FromUpstream(err, backURL, backLabel)
 }

@@ -24,7 +24,7 @@ func TestSwapPageBudget(t *testing.T) {
 	h := bfftest.SwapHarness(t, 100001)
 	ctx := context.Background()
 	// The booking as the page reads it: its tickets placed on the seat plan.
-	rb, err := h.Srv.Bookings.Read(ctx, "0001", 100001)
+	rb, err := h.Srv.Visits.Bookings.Read(ctx, "0001", 100001)
 	if err != nil || rb.Plan == nil {
 		t.Fatalf("booking and plan: %v", err)
 	}
@@ -35,11 +35,11 @@ func TestSwapPageBudget(t *testing.T) {
 	render := func() *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
 		req := httptest.NewRequest(http.MethodGet, bfftest.SwapPath(100001, ""), nil)
-		sctx, err := h.Srv.Sessions.Load(req.Context(), "") // the page frame reads the visit's session
+		sctx, err := h.Srv.Kernel.Sessions.Load(req.Context(), "") // the page frame reads the visit's session
 		if err != nil {
 			t.Fatal(err)
 		}
-		sctx = i18n.NewContext(sctx, h.Srv.Langs.For(language.German))
+		sctx = i18n.NewContext(sctx, h.Srv.Kernel.Langs.For(language.German))
 		c := h.Srv.Echo.NewContext(req.WithContext(sctx), rec)
 		if err := h.Srv.SwapFlow.RenderPage(c, http.StatusOK, b, &plan); err != nil {
 			t.Fatal(err)

@@ -15,10 +15,10 @@ import (
 
 func TestSwapRouteNames(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{})
-	if got := h.Srv.URL(web.RouteSwapShow, "0001", int64(100001)); got != "/bookings/0001/100001/seats" {
+	if got := h.Srv.Kernel.URL(web.RouteSwapShow, "0001", int64(100001)); got != "/bookings/0001/100001/seats" {
 		t.Fatalf("swap entry URL %q", got)
 	}
-	if h.Srv.URL(web.RouteSwapConfirm, "0001", 1) != "/bookings/0001/1/seats/confirm" || h.Srv.URL(web.RouteSwapDone, "0001", 1) != "/bookings/0001/1/seats/done" {
+	if h.Srv.Kernel.URL(web.RouteSwapConfirm, "0001", 1) != "/bookings/0001/1/seats/confirm" || h.Srv.Kernel.URL(web.RouteSwapDone, "0001", 1) != "/bookings/0001/1/seats/done" {
 		t.Fatal("confirm/done URLs")
 	}
 }
@@ -255,7 +255,7 @@ func TestSwapSeatTakenMeanwhile(t *testing.T) {
 	}
 	token := h.CSRFToken(bfftest.SwapPath(100001, "/confirm"))
 	// Someone else holds F3 now.
-	_, err := h.Srv.Ticketing.AddTickets(context.Background(), upstream.AddTicketsRequest{
+	_, err := h.Srv.Kernel.Ticketing.AddTickets(context.Background(), upstream.AddTicketsRequest{
 		UserSessionID: upstream.NewUserSessionID(), CinemaID: "0001", SessionID: "1113",
 		Tickets: []upstream.TicketRequest{{TypeCode: "0001"}},
 		Seats:   []upstream.SelectedSeat{{AreaCategoryCode: "0000000001", Position: cinema.SeatPosition{AreaNumber: 1, RowIndex: 5, ColumnIndex: 2}}},

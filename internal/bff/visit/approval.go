@@ -13,11 +13,11 @@ import (
 
 // ApproveBy checks a supervisor's username and PIN; wrong PINs count against the PIN, never
 // against the supervisor's sign-in (internal/staff).
-func (s *Visits) ApproveBy(ctx context.Context, username, pin string) (staff.Account, error) {
-	if s.Staff == nil {
+func (v *Visits) ApproveBy(ctx context.Context, username, pin string) (staff.Account, error) {
+	if v.Staff == nil {
 		return staff.Account{}, staff.ErrBadCredentials
 	}
-	return s.Staff.Approve(ctx, username, pin)
+	return v.Staff.Approve(ctx, username, pin)
 }
 
 // ApprovalRefusal says that an approval was refused, in l's words: the same for an unknown

@@ -28,22 +28,22 @@ type Bound struct {
 	Number   int64
 }
 
-func (s *Visits) BoundBooking(c echo.Context) (Bound, bool) {
+func (v *Visits) BoundBooking(c echo.Context) (Bound, bool) {
 	ctx := c.Request().Context()
-	b := Bound{CinemaID: s.Sessions.GetString(ctx, SessBookingCinema), Number: s.Sessions.GetInt64(ctx, SessBookingNumber)}
+	b := Bound{CinemaID: v.Kernel.Sessions.GetString(ctx, SessBookingCinema), Number: v.Kernel.Sessions.GetInt64(ctx, SessBookingNumber)}
 	return b, b.CinemaID != "" && b.Number != 0
 }
 
 // BindBooking binds the visit to a booking; this is a privilege change, so the session token
 // is renewed.
-func (s *Visits) BindBooking(c echo.Context, b Bound) error {
+func (v *Visits) BindBooking(c echo.Context, b Bound) error {
 	ctx := c.Request().Context()
-	if cur, ok := s.BoundBooking(c); ok && cur != b {
-		s.ClearEdit(c) // an edit of another booking does not carry over
+	if cur, ok := v.BoundBooking(c); ok && cur != b {
+		v.ClearEdit(c) // an edit of another booking does not carry over
 	}
-	s.Sessions.Put(ctx, SessBookingCinema, b.CinemaID)
-	s.Sessions.Put(ctx, SessBookingNumber, b.Number)
-	return s.RenewSession(c)
+	v.Kernel.Sessions.Put(ctx, SessBookingCinema, b.CinemaID)
+	v.Kernel.Sessions.Put(ctx, SessBookingNumber, b.Number)
+	return v.Kernel.RenewSession(c)
 }
 
 // Edit is the edit in progress, kept only in the server session: the upstream's
@@ -124,37 +124,37 @@ func (ol OriginLine) SeatName() words.SeatName {
 // editInSession is the visit's edit in progress.
 var editInSession = web.SessionValue[Edit]{Key: SessEdit}
 
-func (s *Visits) CurrentEdit(c echo.Context) (Edit, bool) {
-	e, ok := editInSession.Get(c.Request().Context(), s.Sessions)
+func (v *Visits) CurrentEdit(c echo.Context) (Edit, bool) {
+	e, ok := editInSession.Get(c.Request().Context(), v.Kernel.Sessions)
 	if !ok || e.UserSessionID == "" {
 		return Edit{}, false
 	}
 	return e, true
 }
 
-func (s *Visits) SaveEdit(c echo.Context, e Edit) {
-	editInSession.Put(c.Request().Context(), s.Sessions, e)
+func (v *Visits) SaveEdit(c echo.Context, e Edit) {
+	editInSession.Put(c.Request().Context(), v.Kernel.Sessions, e)
 }
 
-func (s *Visits) ClearEdit(c echo.Context) {
-	editInSession.Remove(c.Request().Context(), s.Sessions)
+func (v *Visits) ClearEdit(c echo.Context) {
+	editInSession.Remove(c.Request().Context(), v.Kernel.Sessions)
 }
 
 // ReadBooking reads a booking completed from the listing and the seat plan
 // (internal/bookings): the real API's answer alone has seat labels only. The seat plan comes
 // from s.SeatPlans: it only places the tickets (layout), so a cached one does. Its tickets carry
 // the cinema's names in ctx's language (Named).
-func (s *Visits) ReadBooking(ctx context.Context, cinemaID string, number int64, also ...func(context.Context, cinema.Booking)) (cinema.Booking, error) {
-	b, err := s.PlacedBookings.Read(ctx, cinemaID, number, also...)
-	return s.Named(ctx).Booking(b.Booking), err
+func (v *Visits) ReadBooking(ctx context.Context, cinemaID string, number int64, also ...func(context.Context, cinema.Booking)) (cinema.Booking, error) {
+	b, err := v.PlacedBookings.Read(ctx, cinemaID, number, also...)
+	return v.Named(ctx).Booking(b.Booking), err
 }
 
 // SeatsAsOf is the time of a map's seat states, in the cinema's time zone and ctx's
 // language, for the page to say how current the map is. To the minute: the page does not
 // read the states again, and the seats are checked anew when the person continues.
-func (s *Visits) SeatsAsOf(ctx context.Context, cinemaID string, at time.Time) string {
+func (v *Visits) SeatsAsOf(ctx context.Context, cinemaID string, at time.Time) string {
 	if at.IsZero() {
 		return ""
 	}
-	return i18n.FromContext(ctx).Time(at, s.CinemaByID(ctx, cinemaID).Location(), i18n.Clock)
+	return i18n.FromContext(ctx).Time(at, v.CinemaByID(ctx, cinemaID).Location(), i18n.Clock)
 }

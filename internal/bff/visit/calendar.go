@@ -18,28 +18,28 @@ import (
 // carry the same event: the UID of the booking and, as SEQUENCE, the number of changes made to
 // it through this service (internal/changes, written with each change's message). A change
 // therefore sends an update with a higher SEQUENCE; a cancelled edit writes no change.
-func (s *Visits) BookingCalendar(ctx context.Context, l *i18n.Localizer, b cinema.Booking) ([]byte, error) {
+func (v *Visits) BookingCalendar(ctx context.Context, l *i18n.Localizer, b cinema.Booking) ([]byte, error) {
 	seq := 0
-	if s.Mail != nil && s.Mail.Changes != nil {
-		n, err := s.Mail.Changes.Count(ctx, b.CinemaID, b.Number)
+	if v.Mail != nil && v.Mail.Changes != nil {
+		n, err := v.Mail.Changes.Count(ctx, b.CinemaID, b.Number)
 		if err != nil {
 			return nil, err
 		}
 		seq = n
 	}
 	domain := ""
-	if s.Cfg.PublicURL != nil {
-		domain = s.Cfg.PublicURL.Hostname()
+	if v.Kernel.Cfg.PublicURL != nil {
+		domain = v.Kernel.Cfg.PublicURL.Hostname()
 	}
-	ev := calendar.ForBooking(l, calendar.Booking{Booking: b, Cinema: s.CinemaByID(ctx, b.CinemaID), RunTime: s.runTime(ctx, b),
-		Sequence: seq, Domain: domain, Stamp: s.Now()})
+	ev := calendar.ForBooking(l, calendar.Booking{Booking: b, Cinema: v.CinemaByID(ctx, b.CinemaID), RunTime: v.runTime(ctx, b),
+		Sequence: seq, Domain: domain, Stamp: v.Kernel.Now()})
 	return calendar.Write(ev), nil
 }
 
 // ServeCalendar answers with the booking's calendar file as a download, in the request's
 // language. The caller has checked that this visit may read the booking.
-func (s *Visits) ServeCalendar(c echo.Context, b cinema.Booking) error {
-	ics, err := s.BookingCalendar(c.Request().Context(), web.Loc(c), b)
+func (v *Visits) ServeCalendar(c echo.Context, b cinema.Booking) error {
+	ics, err := v.BookingCalendar(c.Request().Context(), web.Loc(c), b)
 	if err != nil {
 		return err
 	}
@@ -51,16 +51,16 @@ func (s *Visits) ServeCalendar(c echo.Context, b cinema.Booking) error {
 
 // runTime is the running time of the booking's film from the cinema's listing; 0 (the
 // calendar's default) when the listing does not have it.
-func (s *Visits) runTime(ctx context.Context, b cinema.Booking) time.Duration {
+func (v *Visits) runTime(ctx context.Context, b cinema.Booking) time.Duration {
 	id := b.SessionID()
-	if s.Listings == nil || id == "" {
+	if v.Listings == nil || id == "" {
 		return 0
 	}
-	sess, err := s.Listings.FindSession(ctx, b.CinemaID, id) // the shared listing
+	sess, err := v.Listings.FindSession(ctx, b.CinemaID, id) // the shared listing
 	if err != nil || sess.FilmID == "" {
 		return 0
 	}
-	listing, err := s.Listings.Listing(ctx, b.CinemaID)
+	listing, err := v.Listings.Listing(ctx, b.CinemaID)
 	if err != nil {
 		return 0
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/boxoffice"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
@@ -45,19 +46,19 @@ var ErrConfirmCash = errors.New("cash payment: show the change due first")
 // an amount and without confirm=1 answers ErrConfirmCash with the change due, so the clerk
 // sees it before the payment is recorded (the script shows it live and confirms at once). No
 // amount given means the exact amount.
-func (s *Visits) ReadCounterPayment(c echo.Context, due cinema.Money) (CounterPayment, string, error) {
+func (v *Visits) ReadCounterPayment(c echo.Context, due cinema.Money) (CounterPayment, string, error) {
 	l := web.Loc(c)
 	p := CounterPayment{Method: c.FormValue("method"), Reference: strings.TrimSpace(c.FormValue("reference")),
 		Given: strings.TrimSpace(c.FormValue("given"))}
 	switch p.Method {
 	case "reader":
-		if !s.HasReader(c) {
+		if !v.HasReader(c) {
 			return p, l.T("staff.counter.no_reader"), ErrBadCounterPayment
 		}
 		p.Given, p.Reference = "", ""
-		p.Tender, p.CardType = cmp.Or(s.Cfg.TenderTerminal, "CREDIT"), "Card reader"
+		p.Tender, p.CardType = cmp.Or(v.Settings.TenderTerminal, "CREDIT"), "Card reader"
 	case "terminal":
-		if _, supervisor := s.StaffRole(c); !supervisor {
+		if _, supervisor := v.Kernel.StaffRole(c); !supervisor {
 			// A typed reference is checked by nobody but the person typing it: a fallback for a
 			// standalone terminal, kept for supervisors.
 			return p, l.T("staff.counter.terminal_supervisors"), ErrBadCounterPayment
@@ -71,7 +72,7 @@ func (s *Visits) ReadCounterPayment(c echo.Context, due cinema.Money) (CounterPa
 			p.Field = "reference"
 			return p, l.T("staff.counter.reference_too_long", "Max", 64), ErrBadCounterPayment
 		}
-		p.Tender, p.CardType = cmp.Or(s.Cfg.TenderTerminal, "CREDIT"), "Card terminal"
+		p.Tender, p.CardType = cmp.Or(v.Settings.TenderTerminal, "CREDIT"), "Card terminal"
 	case "cash":
 		if p.Given != "" {
 			cents, ok := ParseCashAmount(p.Given)
@@ -88,7 +89,7 @@ func (s *Visits) ReadCounterPayment(c echo.Context, due cinema.Money) (CounterPa
 				return p, "", ErrConfirmCash
 			}
 		}
-		p.Reference, p.Tender, p.CardType = "CASH-"+strings.ToUpper(ledger.NewID()[:10]), cmp.Or(s.Cfg.TenderCash, "CASH"), "Cash"
+		p.Reference, p.Tender, p.CardType = "CASH-"+strings.ToUpper(ledger.NewID()[:10]), cmp.Or(v.Settings.TenderCash, "CASH"), "Cash"
 	default:
 		return p, l.T("staff.counter.method_missing"), ErrBadCounterPayment
 	}
@@ -98,7 +99,7 @@ func (s *Visits) ReadCounterPayment(c echo.Context, due cinema.Money) (CounterPa
 // CheckCounterReference refuses, in words next to the field, a card-terminal reference that
 // the online payment provider knows as one of its payments (a refund "to it" would move
 // another customer's money). Cash has a reference of ours: nothing to check.
-func (s *Visits) CheckCounterReference(c echo.Context, st *settlement.Settler, p CounterPayment) (CounterPayment, string, error) {
+func (v *Visits) CheckCounterReference(c echo.Context, st *settlement.Settler, p CounterPayment) (CounterPayment, string, error) {
 	if p.Method != "terminal" {
 		return p, "", nil
 	}
@@ -112,28 +113,28 @@ func (s *Visits) CheckCounterReference(c echo.Context, st *settlement.Settler, p
 // ReferenceRefusal says, for the error of recording a counter payment, why its reference was
 // refused (ok false: the error is not about the reference): one recorded for another payment
 // already, with when.
-func (s *Visits) ReferenceRefusal(c echo.Context, p CounterPayment, err error) (problem string, ok bool) {
+func (v *Visits) ReferenceRefusal(c echo.Context, p CounterPayment, err error) (problem string, ok bool) {
 	var used *boxoffice.UsedError
 	if !errors.As(err, &used) {
 		return "", false
 	}
 	l := web.Loc(c)
-	web.LoggerFrom(c.Request().Context(), s.Logger).Warn("counter reference refused: recorded for another payment", "reference", p.Reference, "earlier", used.Earlier.Owner)
+	web.LoggerFrom(c.Request().Context(), v.Kernel.Logger).Warn("counter reference refused: recorded for another payment", "reference", p.Reference, "earlier", used.Earlier.Owner)
 	ctx := c.Request().Context()
-	zone := s.CinemaByID(ctx, used.Earlier.CinemaID).Location()
-	return l.T("staff.counter.reference_used", "When", web.WhenWithSeconds(l, used.Earlier.At, zone)), true
+	zone := v.CinemaByID(ctx, used.Earlier.CinemaID).Location()
+	return l.T("staff.counter.reference_used", "When", words.WhenWithSeconds(l, used.Earlier.At, zone)), true
 }
 
 // HasReader reports whether this device takes cards on its own card reader.
-func (s *Visits) HasReader(c echo.Context) bool {
-	return s.Readers != nil && web.DeviceOf(c).ReaderID != ""
+func (v *Visits) HasReader(c echo.Context) bool {
+	return v.Readers != nil && web.DeviceOf(c).ReaderID != ""
 }
 
 // CounterMethods sets what the counter's payment page offers: the device's card reader, and a
 // standalone terminal's typed reference for supervisors.
-func (s *Visits) CounterMethods(c echo.Context, v *pages.CounterPayView) {
-	_, supervisor := s.StaffRole(c)
-	v.Reader, v.Terminal = s.HasReader(c), supervisor
+func (v *Visits) CounterMethods(c echo.Context, view *pages.CounterPayView) {
+	_, supervisor := v.Kernel.StaffRole(c)
+	view.Reader, view.Terminal = v.HasReader(c), supervisor
 }
 
 // ParseCashAmount reads an amount of money as a clerk types it: "20", "20.5", "20,50",

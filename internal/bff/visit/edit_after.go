@@ -14,11 +14,11 @@ import (
 // EditSaved reports whether the edit was completed with money that moved: one of its ledger
 // entries was applied to the booking. Back on the edit's pages after that, nothing may say
 // that nothing was charged or changed.
-func (s *Visits) EditSaved(ctx context.Context, editSessionID string) bool {
-	if editSessionID == "" || s.Ledger == nil {
+func (v *Visits) EditSaved(ctx context.Context, editSessionID string) bool {
+	if editSessionID == "" || v.Ledger == nil {
 		return false
 	}
-	entries, err := s.Ledger.ForEdit(ctx, editSessionID)
+	entries, err := v.Ledger.ForEdit(ctx, editSessionID)
 	if err != nil {
 		return false
 	}

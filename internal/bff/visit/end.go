@@ -19,20 +19,20 @@ import (
 // countdown runs out), "Start over" and "Done". The visit's open order is cancelled upstream,
 // which releases its seats, the server session is destroyed, and the start screen comes back.
 // The device cookie stays.
-func (s *Visits) ResetVisit(c echo.Context) error {
-	if err := s.EndVisit(c); err != nil {
+func (v *Visits) ResetVisit(c echo.Context) error {
+	if err := v.EndVisit(c); err != nil {
 		return err
 	}
-	return s.Redirect(c, s.URL(web.RouteHome))
+	return v.Kernel.Redirect(c, v.Kernel.URL(web.RouteHome))
 }
 
 // EndVisit releases what the visit holds upstream and destroys it. An order whose payment is
 // under way is left alone: the payment's watcher finishes it whether anybody waits or not.
 // Cancelling is best effort: an order the upstream cannot cancel now releases its seats when its
 // hold expires, and the next guest must not inherit this visit either way.
-func (s *Visits) EndVisit(c echo.Context) error {
-	s.ReleaseOpenOrders(c)
-	if err := s.Sessions.Destroy(c.Request().Context()); err != nil {
+func (v *Visits) EndVisit(c echo.Context) error {
+	v.ReleaseOpenOrders(c)
+	if err := v.Kernel.Sessions.Destroy(c.Request().Context()); err != nil {
 		return fmt.Errorf("end visit: %w", err)
 	}
 	return nil
@@ -42,61 +42,61 @@ func (s *Visits) EndVisit(c echo.Context) error {
 // purchase order and the edit order, unless a payment of theirs is under way (its watcher or
 // the reconciler finishes it whether anybody waits or not). Used wherever a visit lets go of
 // what it holds: the kiosk's reset, forgetting a booking, signing out, the next customer.
-func (s *Visits) ReleaseOpenOrders(c echo.Context) {
-	s.ReleaseBuy(c)
-	s.ReleaseEdit(c)
+func (v *Visits) ReleaseOpenOrders(c echo.Context) {
+	v.ReleaseBuy(c)
+	v.ReleaseEdit(c)
 }
 
 // ReleaseBuy cancels the visit's purchase order unless its payment is under way.
-func (s *Visits) ReleaseBuy(c echo.Context) {
-	if s.Ticketing == nil {
+func (v *Visits) ReleaseBuy(c echo.Context) {
+	if v.Kernel.Ticketing == nil {
 		return
 	}
-	v, ok := s.CurrentBuy(c)
+	buy, ok := v.CurrentBuy(c)
 	if !ok {
 		return
 	}
-	if rec, busy := s.BuyPaymentUnderWay(c, v); busy {
-		web.LoggerFrom(c.Request().Context(), s.Logger).Info("visit let go of a purchase with a payment under way: order kept", "ref", rec.ID)
+	if rec, busy := v.BuyPaymentUnderWay(c, buy); busy {
+		web.LoggerFrom(c.Request().Context(), v.Kernel.Logger).Info("visit let go of a purchase with a payment under way: order kept", "ref", rec.ID)
 		return
 	}
-	s.CancelAbandoned(c.Request().Context(), "purchase", v.UserSessionID)
+	v.CancelAbandoned(c.Request().Context(), "purchase", buy.UserSessionID)
 }
 
 // ReleaseEdit cancels the visit's edit order (the original booking stays as it was) unless a
 // payment or refund of the change is under way; that entry is returned (nil when none), so a
 // caller that must not let go of it (the next customer at the counter) can say so.
-func (s *Visits) ReleaseEdit(c echo.Context) *ledger.Entry {
-	if s.Ticketing == nil {
+func (v *Visits) ReleaseEdit(c echo.Context) *ledger.Entry {
+	if v.Kernel.Ticketing == nil {
 		return nil
 	}
-	e, ok := s.CurrentEdit(c)
+	e, ok := v.CurrentEdit(c)
 	if !ok {
 		return nil
 	}
 	ctx := c.Request().Context()
-	log := web.LoggerFrom(ctx, s.Logger)
-	entry, err := s.BlockingEntry(ctx, e)
+	log := web.LoggerFrom(ctx, v.Kernel.Logger)
+	entry, err := v.BlockingEntry(ctx, e)
 	switch {
 	case err != nil:
 		log.Warn("visit let go of an edit whose payment state is unknown: edit order kept", "booking", e.BookingNumber, "err", err)
 	case entry != nil:
 		log.Info("visit let go of an edit with a payment under way: edit order kept", "booking", e.BookingNumber, "entry", entry.ID)
 	default:
-		s.CancelAbandoned(ctx, "edit", e.UserSessionID)
+		v.CancelAbandoned(ctx, "edit", e.UserSessionID)
 	}
 	return entry
 }
 
 // CancelAbandoned cancels an order nobody will finish; an order already gone is fine.
-func (s *Visits) CancelAbandoned(ctx context.Context, what, userSessionID string) {
-	err := s.Ticketing.CancelOrder(ctx, userSessionID)
+func (v *Visits) CancelAbandoned(ctx context.Context, what, userSessionID string) {
+	err := v.Kernel.Ticketing.CancelOrder(ctx, userSessionID)
 	switch {
 	case err == nil:
-		web.LoggerFrom(ctx, s.Logger).Info("abandoned order cancelled", "what", what)
+		web.LoggerFrom(ctx, v.Kernel.Logger).Info("abandoned order cancelled", "what", what)
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrOrderExpired):
 	default:
-		web.LoggerFrom(ctx, s.Logger).Warn("abandoned order not cancelled: its seats are released when its hold expires", "what", what, "err", err)
+		web.LoggerFrom(ctx, v.Kernel.Logger).Warn("abandoned order not cancelled: its seats are released when its hold expires", "what", what, "err", err)
 	}
 }
 
@@ -111,11 +111,11 @@ var staffKeys = map[string]bool{
 // keeps for them (the booking, an edit, a purchase and its pages, a collection, notices) is
 // every key but the staff member's own, so a value a flow adds later is forgotten too. Orders
 // it held upstream are let go first (ReleaseOpenOrders).
-func (s *Visits) ForgetCustomer(c echo.Context) {
+func (v *Visits) ForgetCustomer(c echo.Context) {
 	ctx := c.Request().Context()
-	for _, k := range s.Sessions.Keys(ctx) {
+	for _, k := range v.Kernel.Sessions.Keys(ctx) {
 		if !staffKeys[k] {
-			s.Sessions.Remove(ctx, k)
+			v.Kernel.Sessions.Remove(ctx, k)
 		}
 	}
 }
@@ -125,8 +125,8 @@ func (s *Visits) ForgetCustomer(c echo.Context) {
 // next customer at a counter. The provider's ids are in the payment page's address and are no
 // secret, so holding one proves nothing: the page names nothing of the booking, changes
 // nothing, and tells the owner where to look.
-func (s *Visits) PaymentElsewhere(c echo.Context) error {
+func (v *Visits) PaymentElsewhere(c echo.Context) error {
 	l := web.Loc(c)
 	return &web.Error{Code: web.ENotFound, Heading: l.T("common.payment_elsewhere_heading"), Message: l.T("common.payment_elsewhere_text"),
-		BackURL: s.URL(web.RouteFindBooking), BackLabel: l.T("common.find_booking")}
+		BackURL: v.Kernel.URL(web.RouteFindBooking), BackLabel: l.T("common.find_booking")}
 }

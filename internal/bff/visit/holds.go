@@ -45,45 +45,45 @@ const (
 	defaultMaxOrdersPerClient = 3
 )
 
-func (s *Visits) MaxSeatsPerVisit() int {
-	if s.Cfg.MaxSeatsPerVisit > 0 {
-		return s.Cfg.MaxSeatsPerVisit
+func (v *Visits) MaxSeatsPerVisit() int {
+	if v.Settings.MaxSeatsPerVisit > 0 {
+		return v.Settings.MaxSeatsPerVisit
 	}
 	return defaultMaxSeatsPerVisit
 }
 
-func (s *Visits) MaxOrdersPerClient() int {
-	if s.Cfg.MaxOrdersPerClient > 0 {
-		return s.Cfg.MaxOrdersPerClient
+func (v *Visits) MaxOrdersPerClient() int {
+	if v.Settings.MaxOrdersPerClient > 0 {
+		return v.Settings.MaxOrdersPerClient
 	}
 	return defaultMaxOrdersPerClient
 }
 
-func (s *Visits) HoldLifetime() time.Duration {
-	if s.Cfg.HoldLifetime > 0 {
-		return s.Cfg.HoldLifetime
+func (v *Visits) HoldLifetime() time.Duration {
+	if v.Settings.HoldLifetime > 0 {
+		return v.Settings.HoldLifetime
 	}
 	return holds.DefaultLifetime
 }
 
 // HoldKeeper does the open-order bookkeeping (internal/holds); without a database it does
 // nothing. Built on each use, like the store it wraps, so it always follows s.Cfg.
-func (s *Visits) HoldKeeper() *holds.Keeper {
-	k := &holds.Keeper{Orders: s.Ticketing, Now: s.Now, Lifetime: s.HoldLifetime(), MaxOrdersPerClient: s.MaxOrdersPerClient(),
-		Logger:  func(ctx context.Context) *slog.Logger { return web.LoggerFrom(ctx, s.Logger) },
-		Payment: s.HoldPayment}
-	if s.Holds != nil {
-		k.Store = s.Holds
+func (v *Visits) HoldKeeper() *holds.Keeper {
+	k := &holds.Keeper{Orders: v.Kernel.Ticketing, Now: v.Kernel.Now, Lifetime: v.HoldLifetime(), MaxOrdersPerClient: v.MaxOrdersPerClient(),
+		Logger:  func(ctx context.Context) *slog.Logger { return web.LoggerFrom(ctx, v.Kernel.Logger) },
+		Payment: v.HoldPayment}
+	if v.Holds != nil {
+		k.Store = v.Holds
 	}
 	return k
 }
 
 // HoldPayment tells the keeper what the payment records say about an order.
-func (s *Visits) HoldPayment(ctx context.Context, usid string) holds.Payment {
-	if s.Purchases == nil {
+func (v *Visits) HoldPayment(ctx context.Context, usid string) holds.Payment {
+	if v.Purchases == nil {
 		return holds.PaymentUnknown
 	}
-	rec, err := s.Purchases.Latest(ctx, usid)
+	rec, err := v.Purchases.Latest(ctx, usid)
 	switch {
 	case err != nil:
 		return holds.PaymentUnknown
@@ -98,32 +98,32 @@ func (s *Visits) HoldPayment(ctx context.Context, usid string) holds.Payment {
 }
 
 // HoldExempt reports whether the limits do not apply: signed-in staff.
-func (s *Visits) HoldExempt(c echo.Context) bool { return s.StaffMember(c) != "" }
+func (v *Visits) HoldExempt(c echo.Context) bool { return v.Kernel.StaffMember(c) != "" }
 
 // EndHold marks the purchase order's hold ended: it completed, was cancelled, expired or was
 // given up. Safe to call for any order, more than once, and without a database; it never fails
 // the request (a hold not ended stops counting at its expiry anyway).
-func (s *Visits) EndHold(ctx context.Context, userSessionID string) {
-	s.EndHoldFor(ctx, userSessionID, holds.ReasonEnded)
+func (v *Visits) EndHold(ctx context.Context, userSessionID string) {
+	v.EndHoldFor(ctx, userSessionID, holds.ReasonEnded)
 }
 
-func (s *Visits) EndHoldFor(ctx context.Context, userSessionID, reason string) {
-	s.HoldKeeper().End(ctx, userSessionID, reason)
+func (v *Visits) EndHoldFor(ctx context.Context, userSessionID, reason string) {
+	v.HoldKeeper().End(ctx, userSessionID, reason)
 }
 
 // HoldExtended follows ResetOrderExpiry (holds.Keeper.Extended).
-func (s *Visits) HoldExtended(ctx context.Context, userSessionID string, r upstream.ExpiryReset) {
-	s.HoldKeeper().Extended(ctx, userSessionID, r)
+func (v *Visits) HoldExtended(ctx context.Context, userSessionID string, r upstream.ExpiryReset) {
+	v.HoldKeeper().Extended(ctx, userSessionID, r)
 }
 
 // DropHold forgets the hold of an order the upstream did not create.
-func (s *Visits) DropHold(ctx context.Context, userSessionID string) {
-	s.HoldKeeper().Drop(ctx, userSessionID)
+func (v *Visits) DropHold(ctx context.Context, userSessionID string) {
+	v.HoldKeeper().Drop(ctx, userSessionID)
 }
 
 // HoldStarted records what the upstream said about the order it just created.
-func (s *Visits) HoldStarted(ctx context.Context, userSessionID string, o cinema.Order) {
-	s.HoldKeeper().Started(ctx, userSessionID, o)
+func (v *Visits) HoldStarted(ctx context.Context, userSessionID string, o cinema.Order) {
+	v.HoldKeeper().Started(ctx, userSessionID, o)
 }
 
 // OrderGone reports an upstream answer meaning the order holds no seats any more.
@@ -132,21 +132,21 @@ func OrderGone(err error) bool { return holds.OrderGone(err) }
 // ReleaseReplacedOrder cancels the visit's earlier purchase order before a new one is made: a
 // visit has one open order. An order that cannot be cancelled (the ticketing system is not
 // answering) stops the new purchase, so it is never left holding seats unseen.
-func (s *Visits) ReleaseReplacedOrder(c echo.Context, prev Buy) error {
+func (v *Visits) ReleaseReplacedOrder(c echo.Context, prev Buy) error {
 	ctx := c.Request().Context()
-	err := s.Ticketing.CancelOrder(ctx, prev.UserSessionID)
+	err := v.Kernel.Ticketing.CancelOrder(ctx, prev.UserSessionID)
 	switch {
 	case err == nil:
-		s.EndHoldFor(ctx, prev.UserSessionID, holds.ReasonReplaced)
+		v.EndHoldFor(ctx, prev.UserSessionID, holds.ReasonReplaced)
 	case OrderGone(err):
-		s.EndHoldFor(ctx, prev.UserSessionID, holds.ReasonExpired)
+		v.EndHoldFor(ctx, prev.UserSessionID, holds.ReasonExpired)
 	case errors.Is(err, upstream.ErrOrderClosed):
 		// Booked (or paying, which the caller refused before): it holds no seats for us to release.
-		s.EndHoldFor(ctx, prev.UserSessionID, holds.ReasonEnded)
+		v.EndHoldFor(ctx, prev.UserSessionID, holds.ReasonEnded)
 	default:
-		web.LoggerFrom(ctx, s.Logger).Warn("cancel replaced order", "err", err)
+		web.LoggerFrom(ctx, v.Kernel.Logger).Warn("cancel replaced order", "err", err)
 		l := web.Loc(c)
-		e := s.FromUpstream(err, s.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
+		e := v.Kernel.FromUpstream(err, v.Kernel.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
 		var ae *web.Error
 		if errors.As(e, &ae) && ae.Code == web.EUnavailable {
 			ae.Heading = l.T("checkout.replaced_not_released")
@@ -184,16 +184,16 @@ func AddedSeats(e Edit, o cinema.Order) int {
 
 // Holding reads what the visit holds. editOrder is the edit's order when the caller has just
 // read it (nil: read here when there is an edit). Orders the upstream no longer has count 0.
-func (s *Visits) Holding(c echo.Context, editOrder *cinema.Order) Holding {
+func (v *Visits) Holding(c echo.Context, editOrder *cinema.Order) Holding {
 	ctx := c.Request().Context()
 	var h Holding
-	if v, ok := s.CurrentBuy(c); ok {
-		h.purchase, h.buyUSID = v.Places, v.UserSessionID
+	if buy, ok := v.CurrentBuy(c); ok {
+		h.purchase, h.buyUSID = buy.Places, buy.UserSessionID
 	}
-	if e, ok := s.CurrentEdit(c); ok {
+	if e, ok := v.CurrentEdit(c); ok {
 		h.hasEdit = true
 		if editOrder == nil {
-			if o, err := s.Ticketing.GetOrder(ctx, e.UserSessionID); err == nil {
+			if o, err := v.Kernel.Ticketing.GetOrder(ctx, e.UserSessionID); err == nil {
 				editOrder = &o
 			}
 		}
@@ -206,10 +206,10 @@ func (s *Visits) Holding(c echo.Context, editOrder *cinema.Order) Holding {
 
 // PurchaseAlive reports whether the visit's purchase order still holds seats upstream (asked
 // only when it would make the difference).
-func (s *Visits) PurchaseAlive(c echo.Context, usid string) bool {
+func (v *Visits) PurchaseAlive(c echo.Context, usid string) bool {
 	ctx := c.Request().Context()
-	if _, err := s.Ticketing.GetOrder(ctx, usid); OrderGone(err) {
-		s.EndHoldFor(ctx, usid, holds.ReasonExpired)
+	if _, err := v.Kernel.Ticketing.GetOrder(ctx, usid); OrderGone(err) {
+		v.EndHoldFor(ctx, usid, holds.ReasonExpired)
 		return false
 	}
 	return true
@@ -217,19 +217,19 @@ func (s *Visits) PurchaseAlive(c echo.Context, usid string) bool {
 
 // SeatsPerOrder is the most seats one purchase may have: MaxTicketsPerOrder, and for a
 // customer no more than a visit may hold.
-func (s *Visits) SeatsPerOrder(c echo.Context) int {
-	if s.HoldExempt(c) {
+func (v *Visits) SeatsPerOrder(c echo.Context) int {
+	if v.HoldExempt(c) {
 		return MaxTicketsPerOrder
 	}
-	return min(MaxTicketsPerOrder, s.MaxSeatsPerVisit())
+	return min(MaxTicketsPerOrder, v.MaxSeatsPerVisit())
 }
 
 // TooManySeatsNotice is the ticket step's answer to more seats than one purchase may have:
 // the form comes back with what was typed, so choosing fewer is one step.
-func (s *Visits) TooManySeatsNotice(c echo.Context, seats int) *components.Notice {
+func (v *Visits) TooManySeatsNotice(c echo.Context, seats int) *components.Notice {
 	l := web.Loc(c)
-	n := s.SeatsPerOrder(c)
-	if s.HoldExempt(c) || n == MaxTicketsPerOrder && s.MaxSeatsPerVisit() > MaxTicketsPerOrder {
+	n := v.SeatsPerOrder(c)
+	if v.HoldExempt(c) || n == MaxTicketsPerOrder && v.MaxSeatsPerVisit() > MaxTicketsPerOrder {
 		return &components.Notice{Kind: components.NoticeError, Heading: l.N("checkout.limit_per_booking", n),
 			Body: l.T("checkout.limit_split_group", "Chosen", seats)}
 	}
@@ -251,12 +251,12 @@ const (
 // seats is what the step asks for: the new purchase's seats (tickets), the purchase order's
 // seats (buy seats) or the tickets to add (edit). When it is too many, it renders the page that
 // says so and what to do, and done is true (err is the rendering's). editOrder: see holding.
-func (s *Visits) RefuseVisitSeats(c echo.Context, step SeatStep, seats int, editOrder *cinema.Order, back string) (done bool, err error) {
-	if s.HoldExempt(c) {
+func (v *Visits) RefuseVisitSeats(c echo.Context, step SeatStep, seats int, editOrder *cinema.Order, back string) (done bool, err error) {
+	if v.HoldExempt(c) {
 		return false, nil
 	}
-	limit := s.MaxSeatsPerVisit()
-	h := s.Holding(c, editOrder)
+	limit := v.MaxSeatsPerVisit()
+	h := v.Holding(c, editOrder)
 	total := 0
 	switch step {
 	case SeatStepTickets, SeatStepBuySeats:
@@ -267,68 +267,68 @@ func (s *Visits) RefuseVisitSeats(c echo.Context, step SeatStep, seats int, edit
 	if total <= limit {
 		return false, nil
 	}
-	if step == SeatStepEditAdd && h.purchase > 0 && !s.PurchaseAlive(c, h.buyUSID) {
+	if step == SeatStepEditAdd && h.purchase > 0 && !v.PurchaseAlive(c, h.buyUSID) {
 		h.purchase = 0 // the purchase ran out: it holds nothing
 		if total = h.editAdded + seats; total <= limit {
 			return false, nil
 		}
 	}
-	return true, s.RenderSeatLimit(c, step, seats, h, back)
+	return true, v.RenderSeatLimit(c, step, seats, h, back)
 }
 
 // RenderSeatLimit is the page of a visit that would hold too many seats.
-func (s *Visits) RenderSeatLimit(c echo.Context, step SeatStep, seats int, h Holding, back string) error {
+func (v *Visits) RenderSeatLimit(c echo.Context, step SeatStep, seats int, h Holding, back string) error {
 	l := web.Loc(c)
-	limit := s.MaxSeatsPerVisit()
-	v := pages.HoldLimitView{Limit: "seats", Heading: l.N("checkout.limit_at_a_time", limit)}
+	limit := v.MaxSeatsPerVisit()
+	view := pages.HoldLimitView{Limit: "seats", Heading: l.N("checkout.limit_at_a_time", limit)}
 	atMost := l.T("checkout.limit_hold_at_most", "Limit", l.N("common.seats", limit))
 	switch step {
 	case SeatStepTickets:
-		v.Message = atMost + " " + l.T("checkout.limit_asked_for", "Asked", l.N("common.seats", seats))
+		view.Message = atMost + " " + l.T("checkout.limit_asked_for", "Asked", l.N("common.seats", seats))
 	case SeatStepBuySeats:
-		v.Message = atMost + " " + l.T("checkout.limit_order_has", "Asked", l.N("common.seats", seats))
+		view.Message = atMost + " " + l.T("checkout.limit_order_has", "Asked", l.N("common.seats", seats))
 	case SeatStepEditAdd:
-		v.Message = atMost + " " + l.T("checkout.limit_asked_to_add", "Asked", l.N("common.tickets", seats))
+		view.Message = atMost + " " + l.T("checkout.limit_asked_to_add", "Asked", l.N("common.tickets", seats))
 	}
 	if step != SeatStepEditAdd {
 		h.purchase = 0 // the purchase order is what was asked about, not something held besides
 	}
 	switch {
 	case h.purchase > 0 && h.editAdded > 0:
-		v.Holding = l.T("checkout.limit_holding_both", "Purchase", l.N("common.seats", h.purchase), "Added", l.N("common.seats", h.editAdded))
+		view.Holding = l.T("checkout.limit_holding_both", "Purchase", l.N("common.seats", h.purchase), "Added", l.N("common.seats", h.editAdded))
 	case h.purchase > 0:
-		v.Holding = l.T("checkout.limit_holding_purchase", "Purchase", l.N("common.seats", h.purchase))
+		view.Holding = l.T("checkout.limit_holding_purchase", "Purchase", l.N("common.seats", h.purchase))
 	case h.editAdded > 0:
-		v.Holding = l.T("checkout.limit_holding_edit", "Added", l.N("common.seats", h.editAdded))
+		view.Holding = l.T("checkout.limit_holding_edit", "Added", l.N("common.seats", h.editAdded))
 	}
-	v.Advice = l.T("checkout.limit_advice") + " " + l.T("checkout.limit_larger_group")
+	view.Advice = l.T("checkout.limit_advice") + " " + l.T("checkout.limit_larger_group")
 	if step == SeatStepBuySeats {
-		v.Advice = l.T("checkout.limit_advice_cancel") + " " + l.T("checkout.limit_larger_group")
+		view.Advice = l.T("checkout.limit_advice_cancel") + " " + l.T("checkout.limit_larger_group")
 	}
 	if back != "" {
 		label := l.T("checkout.limit_choose_fewer_link")
 		if step == SeatStepBuySeats {
 			label = l.T("checkout.back_to_order")
 		}
-		v.Links = append(v.Links, pages.HoldLimitLink{Label: label, URL: back, TestID: "hold-limit-back"})
+		view.Links = append(view.Links, pages.HoldLimitLink{Label: label, URL: back, TestID: "hold-limit-back"})
 	}
-	v.Links = append(v.Links, s.HeldOrderLinks(l, h)...)
-	web.LoggerFrom(c.Request().Context(), s.Logger).Info("seat limit reached", "asked", seats, "purchase", h.purchase, "edit_added", h.editAdded, "max", limit)
-	return s.Render(c, http.StatusConflict, v.Heading, pages.HoldLimit(v))
+	view.Links = append(view.Links, v.HeldOrderLinks(l, h)...)
+	web.LoggerFrom(c.Request().Context(), v.Kernel.Logger).Info("seat limit reached", "asked", seats, "purchase", h.purchase, "edit_added", h.editAdded, "max", limit)
+	return v.Kernel.Render(c, http.StatusConflict, view.Heading, pages.HoldLimit(view))
 }
 
 // HeldOrderLinks lead to what the visit holds: its order and how to cancel it, its change.
-func (s *Visits) HeldOrderLinks(l *i18n.Localizer, h Holding) []pages.HoldLimitLink {
+func (v *Visits) HeldOrderLinks(l *i18n.Localizer, h Holding) []pages.HoldLimitLink {
 	var links []pages.HoldLimitLink
 	if h.buyUSID != "" {
 		links = append(links,
-			pages.HoldLimitLink{Label: l.T("checkout.see_order"), URL: s.URL(web.RouteBuySummary), TestID: "hold-limit-order"},
-			pages.HoldLimitLink{Label: l.T("checkout.cancel_order"), URL: s.URL(web.RouteBuyCancel), TestID: "hold-limit-cancel"})
+			pages.HoldLimitLink{Label: l.T("checkout.see_order"), URL: v.Kernel.URL(web.RouteBuySummary), TestID: "hold-limit-order"},
+			pages.HoldLimitLink{Label: l.T("checkout.cancel_order"), URL: v.Kernel.URL(web.RouteBuyCancel), TestID: "hold-limit-cancel"})
 	}
 	if h.hasEdit {
 		links = append(links,
-			pages.HoldLimitLink{Label: l.T("checkout.see_edit"), URL: s.URL(web.RouteEdit), TestID: "hold-limit-edit"},
-			pages.HoldLimitLink{Label: l.T("checkout.cancel_edit"), URL: s.URL(web.RouteEditCancel), TestID: "hold-limit-edit-cancel"})
+			pages.HoldLimitLink{Label: l.T("checkout.see_edit"), URL: v.Kernel.URL(web.RouteEdit), TestID: "hold-limit-edit"},
+			pages.HoldLimitLink{Label: l.T("checkout.cancel_edit"), URL: v.Kernel.URL(web.RouteEditCancel), TestID: "hold-limit-edit-cancel"})
 	}
 	return links
 }
@@ -337,17 +337,17 @@ func (s *Visits) HeldOrderLinks(l *i18n.Localizer, h Holding) []pages.HoldLimitL
 // is asked for it, and refuses it when the client already has MaxOrdersPerClient open orders
 // (the visit's own order being replaced, replaces, not counted): then it renders the page that
 // says so and done is true. Staff are exempt and not recorded.
-func (s *Visits) OpenPurchaseHold(c echo.Context, usid string, seats int, replaces, back string) (done bool, err error) {
-	if s.Holds == nil || s.HoldExempt(c) {
+func (v *Visits) OpenPurchaseHold(c echo.Context, usid string, seats int, replaces, back string) (done bool, err error) {
+	if v.Holds == nil || v.HoldExempt(c) {
 		return false, nil
 	}
-	k := s.HoldKeeper()
+	k := v.HoldKeeper()
 	key := HoldClientKey(c)
 	err = k.Open(c.Request().Context(), key, usid, seats, replaces)
 	var le *holds.LimitError
 	switch {
 	case errors.As(err, &le):
-		return true, s.RenderOrderLimit(c, k, key, le, back)
+		return true, v.RenderOrderLimit(c, k, key, le, back)
 	case err != nil:
 		return true, err
 	}
@@ -365,10 +365,10 @@ func HoldClientKey(c echo.Context) string {
 }
 
 // RenderOrderLimit is the page of a client with too many open orders.
-func (s *Visits) RenderOrderLimit(c echo.Context, k *holds.Keeper, key string, le *holds.LimitError, back string) error {
+func (v *Visits) RenderOrderLimit(c echo.Context, k *holds.Keeper, key string, le *holds.LimitError, back string) error {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	v := pages.HoldLimitView{Limit: "orders", Heading: l.T("checkout.order_limit"),
+	view := pages.HoldLimitView{Limit: "orders", Heading: l.T("checkout.order_limit"),
 		Message: l.T("checkout.order_limit_text", "Orders", l.N("checkout.orders_count", le.Open), "Limit", le.Limit),
 		Advice:  l.T("checkout.order_limit_advice")}
 	if open, err := k.OpenFor(ctx, key); err == nil && len(open) > 0 {
@@ -378,16 +378,16 @@ func (s *Visits) RenderOrderLimit(c echo.Context, k *holds.Keeper, key string, l
 				first = h.Expires
 			}
 		}
-		wait := max(first.Sub(s.Now()), time.Minute)
+		wait := max(first.Sub(v.Kernel.Now()), time.Minute)
 		c.Response().Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())))
-		v.Holding = l.T("checkout.order_limit_release", "Minutes", l.N("common.minutes", int((wait+time.Minute-1)/time.Minute)))
+		view.Holding = l.T("checkout.order_limit_release", "Minutes", l.N("common.minutes", int((wait+time.Minute-1)/time.Minute)))
 	}
 	if back != "" {
-		v.Links = append(v.Links, pages.HoldLimitLink{Label: l.T("checkout.back_to_tickets"), URL: back, TestID: "hold-limit-back"})
+		view.Links = append(view.Links, pages.HoldLimitLink{Label: l.T("checkout.back_to_tickets"), URL: back, TestID: "hold-limit-back"})
 	}
-	h := s.Holding(c, nil)
-	v.Links = append(v.Links, s.HeldOrderLinks(l, h)...)
-	v.Links = append(v.Links, pages.HoldLimitLink{Label: l.T("checkout.see_whatson"), URL: s.URL(web.RouteWhatsOn), TestID: "hold-limit-whatson"})
-	web.LoggerFrom(ctx, s.Logger).Info("open order limit reached", "open", le.Open, "max", le.Limit)
-	return s.Render(c, http.StatusTooManyRequests, v.Heading, pages.HoldLimit(v))
+	h := v.Holding(c, nil)
+	view.Links = append(view.Links, v.HeldOrderLinks(l, h)...)
+	view.Links = append(view.Links, pages.HoldLimitLink{Label: l.T("checkout.see_whatson"), URL: v.Kernel.URL(web.RouteWhatsOn), TestID: "hold-limit-whatson"})
+	web.LoggerFrom(ctx, v.Kernel.Logger).Info("open order limit reached", "open", le.Open, "max", le.Limit)
+	return v.Kernel.Render(c, http.StatusTooManyRequests, view.Heading, pages.HoldLimit(view))
 }

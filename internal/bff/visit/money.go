@@ -12,8 +12,8 @@ import (
 // refund that has started and not ended, or a refund paid out that the booking never took
 // (staff must look at it). While there is one the edit can no longer be changed, cancelled or
 // completed again here; the entry's status page says where it stands. nil when there is none.
-func (s *Visits) BlockingEntry(ctx context.Context, e Edit) (*ledger.Entry, error) {
-	entries, err := s.Ledger.ForEdit(ctx, e.UserSessionID)
+func (v *Visits) BlockingEntry(ctx context.Context, e Edit) (*ledger.Entry, error) {
+	entries, err := v.Ledger.ForEdit(ctx, e.UserSessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +27,7 @@ func (s *Visits) BlockingEntry(ctx context.Context, e Edit) (*ledger.Entry, erro
 }
 
 // paymentUnderWay returns the order's starting or awaiting payment record, if any.
-func (s *Visits) BuyPaymentUnderWay(c echo.Context, v Buy) (checkout.Record, bool) {
-	rec, err := s.Purchases.Active(c.Request().Context(), v.UserSessionID)
+func (v *Visits) BuyPaymentUnderWay(c echo.Context, buy Buy) (checkout.Record, bool) {
+	rec, err := v.Purchases.Active(c.Request().Context(), buy.UserSessionID)
 	return rec, err == nil
 }

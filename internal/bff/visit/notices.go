@@ -12,31 +12,31 @@ import (
 	"github.com/cinemabff/cinemabff/internal/notify"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/views/components"
-	"github.com/cinemabff/cinemabff/views/pages/booking"
+	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // WriteNotice records a notice in its own transaction (a swap, an edit without money).
-func (s *Visits) WriteNotice(ctx context.Context, n notify.Notice) {
-	if s.Mail == nil {
+func (v *Visits) WriteNotice(ctx context.Context, n notify.Notice) {
+	if v.Mail == nil {
 		return
 	}
-	if err := s.Mail.Write(ctx, n); err != nil {
+	if err := v.Mail.Write(ctx, n); err != nil {
 		// The change itself is done upstream; the page shows it and says no message was written.
-		web.LoggerFrom(ctx, s.Logger).Error("customer message not written", "kind", n.Kind, "booking", n.BookingNumber, "err", err)
+		web.LoggerFrom(ctx, v.Kernel.Logger).Error("customer message not written", "kind", n.Kind, "booking", n.BookingNumber, "err", err)
 	}
 }
 
 // MailLine says where the message with the given key stands, in words for the page (in the
 // request's language): only what the outbox shows ("" when there is no such message).
-func (s *Visits) MailLine(ctx context.Context, key string) string {
-	return s.mailLine(ctx, key, false)
+func (v *Visits) MailLine(ctx context.Context, key string) string {
+	return v.mailLine(ctx, key, false)
 }
 
-func (s *Visits) mailLine(ctx context.Context, key string, staff bool) string {
-	if s.Mail == nil || key == "" {
+func (v *Visits) mailLine(ctx context.Context, key string, staff bool) string {
+	if v.Mail == nil || key == "" {
 		return ""
 	}
-	m, err := s.Mail.Outbox.ByKey(ctx, key)
+	m, err := v.Mail.Outbox.ByKey(ctx, key)
 	if err != nil {
 		return ""
 	}
@@ -61,22 +61,22 @@ func (s *Visits) mailLine(ctx context.Context, key string, staff bool) string {
 }
 
 // CounterMailLine is MailLine in the box office's words: the customer's e-mail, not "your".
-func (s *Visits) CounterMailLine(ctx context.Context, key string) string {
-	return s.mailLine(ctx, key, true)
+func (v *Visits) CounterMailLine(ctx context.Context, key string) string {
+	return v.mailLine(ctx, key, true)
 }
 
 // TicketsView makes the booking's tickets with their QR codes, and the tickets its recorded
 // changes replaced, in the request's language.
-func (s *Visits) TicketsView(ctx context.Context, b cinema.Booking, printURL string) components.TicketsView {
-	v := components.TicketsView{PrintURL: printURL}
-	if s.Mail == nil {
-		return v
+func (v *Visits) TicketsView(ctx context.Context, b cinema.Booking, printURL string) components.TicketsView {
+	view := components.TicketsView{PrintURL: printURL}
+	if v.Mail == nil {
+		return view
 	}
 	l := i18n.FromContext(ctx)
-	cin := s.CinemaByID(ctx, b.CinemaID)
+	cin := v.CinemaByID(ctx, b.CinemaID)
 	loc := cin.Location()
-	log := web.LoggerFrom(ctx, s.Logger)
-	cards, err := tickets.Cards(b, s.Mail.Signer, loc, cin.Locale)
+	log := web.LoggerFrom(ctx, v.Kernel.Logger)
+	cards, err := tickets.Cards(b, v.Mail.Signer, loc, cin.Locale)
 	if err != nil {
 		log.Warn("tickets without codes", "booking", b.Number, "err", err)
 	}
@@ -86,7 +86,7 @@ func (s *Visits) TicketsView(ctx context.Context, b cinema.Booking, printURL str
 	for _, c := range cards {
 		seats := []string{c.SeatText}
 		for _, t := range i18n.Languages {
-			seats = append(seats, tickets.SeatWords(s.Langs.For(t), c.Row, c.Seat))
+			seats = append(seats, tickets.SeatWords(v.Kernel.Langs.For(t), c.Row, c.Seat))
 		}
 		for _, st := range seats {
 			current[changes.Key(0, st)], current[changes.Key(c.Line, st)] = true, true
@@ -101,9 +101,9 @@ func (s *Visits) TicketsView(ctx context.Context, b cinema.Booking, printURL str
 		} else {
 			log.Warn("ticket QR code", "booking", b.Number, "line", c.Line, "err", err)
 		}
-		v.Cards = append(v.Cards, card)
+		view.Cards = append(view.Cards, card)
 	}
-	all, err := s.Mail.Changes.ForBooking(ctx, b.CinemaID, b.Number)
+	all, err := v.Mail.Changes.ForBooking(ctx, b.CinemaID, b.Number)
 	if err != nil {
 		log.Warn("booking changes", "booking", b.Number, "err", err)
 	}
@@ -113,9 +113,9 @@ func (s *Visits) TicketsView(ctx context.Context, b cinema.Booking, printURL str
 		if r.By == changes.KindSwap {
 			by = l.T("notice.replaced_by_swap", "When", when)
 		}
-		v.Replaced = append(v.Replaced, components.ReplacedTicket{Description: r.Description, Seat: r.Seat, When: by})
+		view.Replaced = append(view.Replaced, components.ReplacedTicket{Description: r.Description, Seat: r.Seat, When: by})
 	}
-	return v
+	return view
 }
 
 // EditNotice is what an edit will tell the customer, written with its ledger entries (or at
@@ -157,7 +157,7 @@ func maskEmail(l *i18n.Localizer, addr string) string {
 }
 
 // NoticeLines says what an edit changes, for its message.
-func NoticeLines(lines []booking.LineView) []notify.Line {
+func NoticeLines(lines []bookingview.LineView) []notify.Line {
 	var out []notify.Line
 	for _, l := range lines {
 		n := notify.Line{Description: l.Description, Seat: l.Seat}
@@ -178,6 +178,6 @@ func NoticeLines(lines []booking.LineView) []notify.Line {
 
 // RememberMail keeps the outbox key of the message about the visit's last change, for the
 // booking page to say where that message stands.
-func (s *Visits) RememberMail(ctx context.Context, key string) {
-	s.Sessions.Put(ctx, SessMailKey, key)
+func (v *Visits) RememberMail(ctx context.Context, key string) {
+	v.Kernel.Sessions.Put(ctx, SessMailKey, key)
 }

@@ -37,31 +37,31 @@ var (
 	buyRefsInSession = web.SessionValue[[]string]{Key: SessBuyRefs}
 )
 
-func (s *Visits) CurrentBuy(c echo.Context) (Buy, bool) {
-	v, ok := buyInSession.Get(c.Request().Context(), s.Sessions)
-	if !ok || v.UserSessionID == "" {
+func (v *Visits) CurrentBuy(c echo.Context) (Buy, bool) {
+	buy, ok := buyInSession.Get(c.Request().Context(), v.Kernel.Sessions)
+	if !ok || buy.UserSessionID == "" {
 		return Buy{}, false
 	}
-	return v, true
+	return buy, true
 }
 
-func (s *Visits) SaveBuy(c echo.Context, v Buy) {
-	buyInSession.Put(c.Request().Context(), s.Sessions, v)
-	s.Sessions.Remove(c.Request().Context(), SessBuyDone) // a new purchase: the last one is no longer "this step"
+func (v *Visits) SaveBuy(c echo.Context, buy Buy) {
+	buyInSession.Put(c.Request().Context(), v.Kernel.Sessions, buy)
+	v.Kernel.Sessions.Remove(c.Request().Context(), SessBuyDone) // a new purchase: the last one is no longer "this step"
 }
 
-func (s *Visits) ClearBuy(c echo.Context) {
-	buyInSession.Remove(c.Request().Context(), s.Sessions)
+func (v *Visits) ClearBuy(c echo.Context) {
+	buyInSession.Remove(c.Request().Context(), v.Kernel.Sessions)
 }
 
 // BuyRefs are the payment records this visit started or proved (by the token) it may see.
-func (s *Visits) BuyRefs(c echo.Context) []string {
-	refs, _ := buyRefsInSession.Get(c.Request().Context(), s.Sessions)
+func (v *Visits) BuyRefs(c echo.Context) []string {
+	refs, _ := buyRefsInSession.Get(c.Request().Context(), v.Kernel.Sessions)
 	return refs
 }
 
-func (s *Visits) AddBuyRef(c echo.Context, ref string) {
-	refs := s.BuyRefs(c)
+func (v *Visits) AddBuyRef(c echo.Context, ref string) {
+	refs := v.BuyRefs(c)
 	if slices.Contains(refs, ref) {
 		return
 	}
@@ -69,7 +69,7 @@ func (s *Visits) AddBuyRef(c echo.Context, ref string) {
 	if len(refs) > 10 {
 		refs = refs[len(refs)-10:]
 	}
-	buyRefsInSession.Put(c.Request().Context(), s.Sessions, refs)
+	buyRefsInSession.Put(c.Request().Context(), v.Kernel.Sessions, refs)
 }
 
 // MaxTicketsPerOrder bounds one purchase (the upstream takes at most 40 places per call).

@@ -16,8 +16,8 @@ import (
 const SessBookingName = "booking.name"
 
 // RememberCustomer keeps the bound booking's name for the counter's customer strip.
-func (s *Visits) RememberCustomer(c echo.Context, name string) {
-	s.Sessions.Put(c.Request().Context(), SessBookingName, name)
+func (v *Visits) RememberCustomer(c echo.Context, name string) {
+	v.Kernel.Sessions.Put(c.Request().Context(), SessBookingName, name)
 }
 
 // stripDueWait bounds the read of the amount due for the strip: the page itself matters more.
@@ -26,19 +26,19 @@ const stripDueWait = 2 * time.Second
 // CustomerStrip is whom this counter serves, for the frame of every page of that customer: the
 // walk-in's purchase under way (or just confirmed), or the booking found and its change. nil
 // when the counter serves nobody.
-func (s *Visits) CustomerStrip(c echo.Context) *layouts.CustomerStrip {
+func (v *Visits) CustomerStrip(c echo.Context) *layouts.CustomerStrip {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	if v, ok := s.CurrentBuy(c); ok {
-		st := &layouts.CustomerStrip{Who: v.Name, What: l.N("staff.counter.sale_what", v.Places, "Film", v.FilmTitle)}
+	if buy, ok := v.CurrentBuy(c); ok {
+		st := &layouts.CustomerStrip{Who: buy.Name, What: l.N("staff.counter.sale_what", buy.Places, "Film", buy.FilmTitle)}
 		if st.Who == "" {
 			st.Who = l.T("layout.strip_walk_in")
 		}
-		s.stripDue(ctx, l, v.UserSessionID, st, func(o cinema.Order) cinema.Money { return o.ToPay() })
+		v.stripDue(ctx, l, buy.UserSessionID, st, func(o cinema.Order) cinema.Money { return o.ToPay() })
 		return st
 	}
-	if ref := s.Sessions.GetString(ctx, SessBuyDone); ref != "" && s.Purchases != nil {
-		if rec, err := s.Purchases.Get(ctx, ref); err == nil && rec.BookingNumber != 0 {
+	if ref := v.Kernel.Sessions.GetString(ctx, SessBuyDone); ref != "" && v.Purchases != nil {
+		if rec, err := v.Purchases.Get(ctx, ref); err == nil && rec.BookingNumber != 0 {
 			st := &layouts.CustomerStrip{Who: rec.CustomerName, What: l.T("layout.strip_booking", "Number", rec.BookingNumber), Due: l.T("layout.strip_paid")}
 			if st.Who == "" {
 				st.Who = l.T("layout.strip_walk_in")
@@ -46,26 +46,26 @@ func (s *Visits) CustomerStrip(c echo.Context) *layouts.CustomerStrip {
 			return st
 		}
 	}
-	b, ok := s.BoundBooking(c)
+	b, ok := v.BoundBooking(c)
 	if !ok {
 		return nil
 	}
-	st := &layouts.CustomerStrip{Who: s.Sessions.GetString(ctx, SessBookingName), What: l.T("layout.strip_booking", "Number", b.Number)}
-	if e, ok := s.CurrentEdit(c); ok && e.BookingNumber == b.Number {
-		s.stripDue(ctx, l, e.UserSessionID, st, func(o cinema.Order) cinema.Money { return o.Total })
+	st := &layouts.CustomerStrip{Who: v.Kernel.Sessions.GetString(ctx, SessBookingName), What: l.T("layout.strip_booking", "Number", b.Number)}
+	if e, ok := v.CurrentEdit(c); ok && e.BookingNumber == b.Number {
+		v.stripDue(ctx, l, e.UserSessionID, st, func(o cinema.Order) cinema.Money { return o.Total })
 	}
 	return st
 }
 
 // stripDue reads what the order costs now (due of o) into st; a slow or failed read leaves
 // the strip without it.
-func (s *Visits) stripDue(ctx context.Context, l *i18n.Localizer, orderSessionID string, st *layouts.CustomerStrip, due func(cinema.Order) cinema.Money) {
-	if s.Ticketing == nil {
+func (v *Visits) stripDue(ctx context.Context, l *i18n.Localizer, orderSessionID string, st *layouts.CustomerStrip, due func(cinema.Order) cinema.Money) {
+	if v.Kernel.Ticketing == nil {
 		return
 	}
 	rctx, cancel := context.WithTimeout(ctx, stripDueWait)
 	defer cancel()
-	o, err := s.Ticketing.GetOrder(rctx, orderSessionID)
+	o, err := v.Kernel.Ticketing.GetOrder(rctx, orderSessionID)
 	if err != nil {
 		return
 	}

@@ -1,7 +1,7 @@
 package visit
 
 import (
-	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -20,7 +20,7 @@ const (
 // The booking page shows this instead of the "Change seats" link.
 func SwapUnavailableReason(l *i18n.Localizer, b cinema.Booking) string {
 	for _, r := range b.SwapRestrictions() {
-		return web.SwapRestrictionText(l, upstream.SwapRestriction(r))
+		return words.SwapRestriction(l, upstream.SwapRestriction(r))
 	}
 	if b.BeingEdited {
 		return l.T("swap.reason.being_edited")

@@ -1,15 +1,11 @@
 package web
 
 import (
-	"context"
-	"fmt"
 	"net/url"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -18,96 +14,12 @@ import (
 // so that a page answers within about two seconds even when the upstream hangs: a slow page
 // says so (slowUpstream) and nothing was changed. Steps
 // that change state upstream or move money are never cut off by it: they run detached from
-// the request with their own, longer deadline (moneyStep), and when the page cannot wait for
+// the request with their own, longer deadline (visit.Visits.MoneyStep), and when the page cannot wait for
 // them it says the change is being processed.
 const (
-	DefaultReadBudget       = 1500 * time.Millisecond
-	DefaultMoneyStepTimeout = 45 * time.Second // above every call timeout of a step (complete-edit: 20 s)
-	slowRetryAfter          = 5                // seconds, on a slow or unreachable upstream
-	// MinMoneyWait is how long a page waits for a money step even when its reads used up
-	// the budget: a well upstream answers in far less, so the page usually shows the result.
-	MinMoneyWait = 300 * time.Millisecond
+	DefaultReadBudget = 1500 * time.Millisecond
+	slowRetryAfter    = 5 // seconds, on a slow or unreachable upstream
 )
-
-// MoneyStep runs a step that changes state upstream or moves money (complete-edit, a
-// payment, a refund, a seat swap, completing an order) detached from the request: a closed
-// tab, a server that answers the page, or the page's read budget never cut it off halfway.
-// It has its own deadline (MoneyStepTimeout). key names what the step moves on (the ledger
-// entry): a call while a step of the same key is running joins it rather than start another
-// (the status page polls every 2 s while a slow step goes on). The page waits for the step
-// until its read budget ends; done is false when it is still running then, and the step goes
-// on in the background (a ledger entry it leaves unfinished is the reconciler's: settle.go),
-// counted in s.steps so that shutdown waits for it (Wait).
-func (s *Kernel) MoneyStep(ctx context.Context, key string, step func(ctx context.Context) (any, error)) (v any, done bool, err error) {
-	wait := s.Cfg.ReadBudget
-	if dl, ok := upstream.ReadDeadline(ctx); ok {
-		wait = time.Until(dl)
-	}
-	result := s.moneySteps.DoChan(key, func() (any, error) {
-		if s.steps.add() {
-			defer s.steps.done()
-		}
-		mctx, cancel := s.Detached(ctx)
-		defer cancel()
-		return step(mctx)
-	})
-	t := time.NewTimer(max(wait, MinMoneyWait))
-	defer t.Stop()
-	select {
-	case r := <-result:
-		return r.Val, true, r.Err
-	case <-t.C:
-		LoggerFrom(ctx, s.Logger).Warn("money step goes on after the page answered", "step", key, "waited", wait)
-		return nil, false, nil
-	}
-}
-
-// stepTracker counts the money steps running in the background. Once wait has begun no step
-// is counted any more: shutdown waits for the HTTP server first, so none starts then.
-type stepTracker struct {
-	mu      sync.Mutex
-	waiting bool
-	wg      sync.WaitGroup
-}
-
-func (t *stepTracker) add() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.waiting {
-		return false
-	}
-	t.wg.Add(1)
-	return true
-}
-
-func (t *stepTracker) done() { t.wg.Done() }
-
-func (t *stepTracker) wait(ctx context.Context) error {
-	t.mu.Lock()
-	t.waiting = true
-	t.mu.Unlock()
-	finished := make(chan struct{})
-	go func() {
-		t.wg.Wait()
-		close(finished)
-	}()
-	select {
-	case <-finished:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// Wait waits until the money steps still running in the background end, or ctx does. Call it
-// after the HTTP server has shut down (no request starts another); a step it does not wait
-// for leaves its ledger entry to the reconciler of the next start.
-func (s *Kernel) Wait(ctx context.Context) error {
-	if err := s.steps.wait(ctx); err != nil {
-		return fmt.Errorf("money steps still running: %w", err)
-	}
-	return nil
-}
 
 // SlowUpstream is the page of a ticketing system that did not answer in time. A read that
 // timed out changed nothing, and the page says so; a change that timed out may have been made,
@@ -145,62 +57,3 @@ func RetryURL(c echo.Context) string {
 	}
 	return p
 }
-
-// AdvanceWithin moves a ledger entry on as a money step (settle.go) and returns where it
-// stands when the page must answer: the settler's result (done), or, while the step goes on
-// in the background (not done), the entry as the ledger has it now. That entry may still
-// change under the step: a page must not conclude from it (a payment still "created" may yet
-// be made); the status page tells the truth, and the reconciler finishes what the step leaves.
-func (s *Kernel) AdvanceWithin(ctx context.Context, id string) (entry ledger.Entry, done bool, err error) {
-	v, done, err := s.MoneyStep(ctx, "entry:"+id, func(ctx context.Context) (any, error) {
-		return s.Settler().Advance(ctx, id)
-	})
-	if done {
-		entry, _ = v.(ledger.Entry)
-		return entry, true, err
-	}
-	entry, err = s.Ledger.Get(ctx, id)
-	return entry, false, err
-}
-
-// AdvanceGroupWithin is advanceWithin for every part of a refund; the group's step is keyed
-// by its lead entry.
-func (s *Kernel) AdvanceGroupWithin(ctx context.Context, lead ledger.Entry) error {
-	_, _, err := s.MoneyStep(ctx, "group:"+lead.ID, func(ctx context.Context) (any, error) {
-		return s.Settler().AdvanceGroup(ctx, lead)
-	})
-	return err
-}
-
-// Detached is the context of a step that changes state upstream and that the page waits for
-// to the end (a seat swap, completing an order, the unpaid complete-edit): not cut off by the
-// read budget, a closed tab or a server that has answered, only by its own deadline.
-func (s *Kernel) Detached(ctx context.Context) (context.Context, context.CancelFunc) {
-	timeout := s.Cfg.MoneyStepTimeout
-	if timeout <= 0 {
-		timeout = DefaultMoneyStepTimeout
-	}
-	return context.WithTimeout(upstream.Detach(ctx), timeout)
-}
-
-// StartReconciler finishes, in the background, every payment or refund that a request could
-// not finish (a crash, a failed upstream call): at once, then every interval, until ctx ends.
-func (s *Kernel) StartReconciler(ctx context.Context, every time.Duration) {
-	if s.Ledger == nil || s.Payments == nil || s.Ticketing == nil {
-		return
-	}
-	go func() {
-		st := s.Settler()
-		for {
-			st.Reconcile(ctx)
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(every):
-			}
-		}
-	}()
-}
-
-// Reconcile runs one reconciliation pass now (tests, admin).
-func (s *Kernel) Reconcile(ctx context.Context) int { return s.Settler().Reconcile(ctx) }

@@ -11,56 +11,42 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
-	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/etag"
 	"github.com/cinemabff/cinemabff/views/layouts"
 )
 
-// Chrome builds the page frame's view model for this request.
-func (s *Kernel) Chrome(c echo.Context, title string) layouts.Chrome {
+// ChromeHook adds an audience's part to the page frame: a signed-in staff member's
+// navigation, a kiosk's own navigation and idle timer. The kernel calls every hook registered
+// in Kernel.ChromeHooks, in order, after the part every visitor gets; it knows no audience.
+type ChromeHook func(c echo.Context, ch *layouts.Chrome)
+
+// Chrome builds the page frame's view model for this request: the part every visitor gets,
+// then each audience's (ChromeHooks).
+func (k *Kernel) Chrome(c echo.Context, title string) layouts.Chrome {
 	dev := DeviceOf(c)
 	l := Loc(c)
 	ch := layouts.Chrome{
 		Lang:      l.Lang(),
-		Languages: s.LanguageLinks(c),
+		Languages: k.LanguageLinks(c),
 		Title:     title,
-		SiteName:  s.Cfg.SiteName,
+		SiteName:  k.Cfg.SiteName,
 		Mode:      string(dev.Mode),
 		CSRFToken: CSRFToken(c),
-		CSSPath:   s.Assets.Path("css/app.css"),
-		HTMXPath:  s.Assets.Path("vendor/htmx-2.0.11.min.js"),
-		JSPath:    s.Assets.Path("js/app.js"),
-		IconPath:  s.Assets.Path("img/favicon.svg"),
-		HomeURL:   s.URL(RouteHome),
+		CSSPath:   k.Assets.Path("css/app.css"),
+		HTMXPath:  k.Assets.Path("vendor/htmx-2.0.11.min.js"),
+		JSPath:    k.Assets.Path("js/app.js"),
+		IconPath:  k.Assets.Path("img/favicon.svg"),
+		HomeURL:   k.URL(RouteHome),
 	}
 	current := c.Path()
-	findLabel := l.T("nav.my_booking")
-	if s.AtCounter(c) {
-		findLabel = l.T("nav.counter_bookings") // staff find anyone's booking
-	}
 	for _, n := range []struct{ label, route string }{
 		{l.T("nav.whats_on"), RouteWhatsOn},
-		{findLabel, RouteFindBooking},
+		{l.T("nav.my_booking"), RouteFindBooking},
 	} {
-		ch.Nav = append(ch.Nav, layouts.Link{Label: n.label, URL: s.URL(n.route), Current: current == Paths[n.route]})
+		ch.Nav = append(ch.Nav, layouts.Link{Label: n.label, URL: k.URL(n.route), Current: current == Paths[n.route]})
 	}
-	if name := s.StaffMember(c); name != "" {
-		ch.StaffName, ch.SignOutURL = name, s.URL(RouteStaffSignOut)
-		ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.needs_attention"), URL: s.URL(RouteStaffAttention), Current: current == Paths[RouteStaffAttention]})
-		if s.IsSupervisor(c) {
-			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.audit"), URL: s.URL(RouteStaffAudit), Current: current == Paths[RouteStaffAudit]})
-			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.terminals"), URL: s.URL(RouteStaffDevices), Current: current == Paths[RouteStaffDevices]})
-			ch.Nav = append(ch.Nav, layouts.Link{Label: l.T("nav.staff_accounts"), URL: s.URL(RouteStaffAccounts), Current: current == Paths[RouteStaffAccounts]})
-		}
-		if dev.Mode == device.Counter {
-			ch.NextCustomerURL = s.URL(RouteNextCustomer)
-			if s.CustomerStrip != nil {
-				ch.Customer = s.CustomerStrip(c)
-			}
-		}
-	}
-	if dev.Mode == device.Kiosk {
-		s.KioskChrome(c, &ch) // kiosk_chrome.go: its own nav, the idle timer, the refresh without JavaScript
+	for _, hook := range k.ChromeHooks {
+		hook(c, &ch)
 	}
 	return ch
 }
@@ -70,9 +56,9 @@ func (s *Kernel) Chrome(c echo.Context, title string) layouts.Chrome {
 // buffer first and written in one go with its Content-Length: the compressor (compress.go) then
 // sees the whole body at once instead of a flush per templ buffer, and a page that fails to
 // render has sent nothing yet, so the error page can still answer.
-func (s *Kernel) Render(c echo.Context, status int, title string, body templ.Component) error {
+func (k *Kernel) Render(c echo.Context, status int, title string, body templ.Component) error {
 	if IsHTMX(c) {
-		return s.Fragment(c, status, body)
+		return k.Fragment(c, status, body)
 	}
 	h := c.Response().Header()
 	h.Add("Vary", "HX-Request")
@@ -80,7 +66,7 @@ func (s *Kernel) Render(c echo.Context, status int, title string, body templ.Com
 	buf := getPageBuffer()
 	defer putPageBuffer(buf)
 	ctx := c.Request().Context()
-	if err := layouts.Base(s.Chrome(c, title)).Render(templ.WithChildren(ctx, body), buf); err != nil {
+	if err := layouts.Base(k.Chrome(c, title)).Render(templ.WithChildren(ctx, body), buf); err != nil {
 		return fmt.Errorf("render page: %w", err)
 	}
 	return writeBody(c, status, buf.Bytes())
@@ -91,7 +77,7 @@ func (s *Kernel) Render(c echo.Context, status int, title string, body templ.Com
 // revalidation only (no-cache instead of the site's no-store); when it has not changed the
 // browser's If-None-Match gets a 304 without the body (http.ServeContent answers it).
 // Fragments are rendered into a pooled buffer first, like pages.
-func (s *Kernel) Fragment(c echo.Context, status int, body templ.Component) error {
+func (k *Kernel) Fragment(c echo.Context, status int, body templ.Component) error {
 	h := c.Response().Header()
 	h.Add("Vary", "HX-Request")
 	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
@@ -140,4 +126,36 @@ func putPageBuffer(b *bytes.Buffer) {
 
 // Redirect sends the browser on after a POST (Post/Redirect/Get). For htmx requests it uses
 // HX-Redirect so the whole page changes, not a fragment.
-func (s *Kernel) Redirect(c echo.Context, to string) error { return Redirect(c, to) }
+func (k *Kernel) Redirect(c echo.Context, to string) error { return Redirect(c, to) }
+
+// Context keys of a page that must not start over by itself while it shows (an unattended
+// device's idle reset): a payment in progress, or a page that is its own countdown.
+const (
+	ctxIdlePaused      = "idle_paused"
+	ctxIdlePausedUntil = "idle_paused_until" // a time.Time: when a payment's pause ends
+)
+
+// PauseIdle keeps the page from starting over while it shows: for a page that is its own
+// countdown (the idle warning).
+func PauseIdle(c echo.Context) { c.Set(ctxIdlePaused, true) }
+
+// PauseIdleUntil pauses the idle reset of a payment's page while the payment runs, until its
+// own deadline at the latest: then the device starts over as after any idle time, and from
+// then on the page does not pause it. The payment itself is settled without the page (the
+// provider's events, the reconciler), so an unattended device never keeps a guest's booking on
+// screen for the next one.
+func PauseIdleUntil(c echo.Context, until time.Time) {
+	if !time.Now().Before(until) {
+		return
+	}
+	c.Set(ctxIdlePaused, true)
+	c.Set(ctxIdlePausedUntil, until)
+}
+
+// IdlePaused reports whether this page pauses the idle reset, and until when (zero: for as
+// long as it shows).
+func IdlePaused(c echo.Context) (paused bool, until time.Time) {
+	paused, _ = c.Get(ctxIdlePaused).(bool)
+	until, _ = c.Get(ctxIdlePausedUntil).(time.Time)
+	return paused, until
+}

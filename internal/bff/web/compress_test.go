@@ -61,8 +61,8 @@ func TestGzipWhatAndWhen(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	png := append([]byte("\x89PNG\r\n\x1a\n"), bytes.Repeat([]byte{0}, 4096)...)
 	h.Srv.Echo.GET("/test/png", func(c echo.Context) error { return c.Blob(http.StatusOK, "image/png", png) })
-	css := h.Srv.Assets.Path("css/app.css")
-	js := h.Srv.Assets.Path("vendor/htmx-2.0.11.min.js")
+	css := h.Srv.Kernel.Assets.Path("css/app.css")
+	js := h.Srv.Kernel.Assets.Path("vendor/htmx-2.0.11.min.js")
 	gz := http.Header{"Accept-Encoding": {"gzip"}}
 	cases := []struct {
 		name     string

@@ -59,14 +59,14 @@ func CSRFKeys(pairs []keys.Pair) [][]byte {
 }
 
 // csrf protects every unsafe method (see above). Every failure is one clear 403.
-func (s *Kernel) csrf() echo.MiddlewareFunc {
+func (k *Kernel) csrf() echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			r := c.Request()
 			if IsInfraPath(r.URL.Path) {
 				return next(c)
 			}
-			c.Set(CSRFKey, func() string { return s.NewCSRFToken(c) })
+			c.Set(CSRFKey, func() string { return k.NewCSRFToken(c) })
 			switch r.Method {
 			case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace:
 				return next(c)
@@ -76,10 +76,10 @@ func (s *Kernel) csrf() echo.MiddlewareFunc {
 				return next(c)
 			case "": // no Fetch Metadata: the token decides
 			default:
-				return s.refuseCSRF(c, errors.New("sec-fetch-site "+site))
+				return k.refuseCSRF(c, errors.New("sec-fetch-site "+site))
 			}
-			if err := s.checkCSRFToken(c); err != nil {
-				return s.refuseCSRF(c, err)
+			if err := k.checkCSRFToken(c); err != nil {
+				return k.refuseCSRF(c, err)
 			}
 			return next(c)
 		}
@@ -88,16 +88,16 @@ func (s *Kernel) csrf() echo.MiddlewareFunc {
 
 // refuseCSRF is the 403 page; its words are written by ErrorView in the request's language,
 // and its way back is the default, to the start.
-func (s *Kernel) refuseCSRF(c echo.Context, err error) error {
-	LoggerFrom(c.Request().Context(), s.Logger).Warn("csrf refused", "err", err,
+func (k *Kernel) refuseCSRF(c echo.Context, err error) error {
+	LoggerFrom(c.Request().Context(), k.Logger).Warn("csrf refused", "err", err,
 		"sec_fetch_site", c.Request().Header.Get("Sec-Fetch-Site"))
 	return &Error{Code: EForbidden, HeadingID: Msg("ui.error.csrf.heading"), MessageID: Msg("ui.error.csrf.message"), Err: err}
 }
 
 // checkCSRFToken accepts the request when the X-CSRF-Token header or the _csrf form field holds
 // a token of this visit's secret.
-func (s *Kernel) checkCSRFToken(c echo.Context) error {
-	secrets := s.csrfSecrets(c)
+func (k *Kernel) checkCSRFToken(c echo.Context) error {
+	secrets := k.csrfSecrets(c)
 	sent := false
 	for _, tok := range []string{c.Request().Header.Get(echo.HeaderXCSRFToken), c.FormValue("_csrf")} {
 		if tok == "" {
@@ -116,17 +116,17 @@ func (s *Kernel) checkCSRFToken(c echo.Context) error {
 
 // csrfSecrets are the secrets a token of this request's visit is made from: the one in its
 // session, or else the ones derived from its device id (one per key, the newest first).
-func (s *Kernel) csrfSecrets(c echo.Context) [][]byte {
-	if b, err := hex.DecodeString(s.Sessions.GetString(c.Request().Context(), SessCSRF)); err == nil && len(b) == csrfSecretSize {
+func (k *Kernel) csrfSecrets(c echo.Context) [][]byte {
+	if b, err := hex.DecodeString(k.Sessions.GetString(c.Request().Context(), SessCSRF)); err == nil && len(b) == csrfSecretSize {
 		return [][]byte{b}
 	}
 	id := DeviceOf(c).ID
 	if id == "" {
 		return nil
 	}
-	out := make([][]byte, 0, len(s.CSRFKeys))
-	for _, k := range s.CSRFKeys {
-		m := hmac.New(sha256.New, k)
+	out := make([][]byte, 0, len(k.CSRFKeys))
+	for _, key := range k.CSRFKeys {
+		m := hmac.New(sha256.New, key)
 		m.Write([]byte("csrf device\x00" + id))
 		out = append(out, m.Sum(nil))
 	}
@@ -134,8 +134,8 @@ func (s *Kernel) csrfSecrets(c echo.Context) [][]byte {
 }
 
 // NewCSRFToken is the visit's token, for a form or htmx's header.
-func (s *Kernel) NewCSRFToken(c echo.Context) string {
-	secrets := s.csrfSecrets(c)
+func (k *Kernel) NewCSRFToken(c echo.Context) string {
+	secrets := k.csrfSecrets(c)
 	if len(secrets) == 0 {
 		return ""
 	}
@@ -143,10 +143,10 @@ func (s *Kernel) NewCSRFToken(c echo.Context) string {
 }
 
 // NewCSRFSecret gives the visit a new secret in its session (at renewal: renewSession).
-func (s *Kernel) NewCSRFSecret(c echo.Context) {
+func (k *Kernel) NewCSRFSecret(c echo.Context) {
 	b := make([]byte, csrfSecretSize)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails on supported platforms
-	s.Sessions.Put(c.Request().Context(), SessCSRF, hex.EncodeToString(b))
+	k.Sessions.Put(c.Request().Context(), SessCSRF, hex.EncodeToString(b))
 }
 
 // validCSRFToken reports whether tok is the token of one of secrets (in constant time for

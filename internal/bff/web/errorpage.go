@@ -9,30 +9,30 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
-	"github.com/cinemabff/cinemabff/views/pages"
+	"github.com/cinemabff/cinemabff/views/layouts"
 )
 
 // HandleError is the one place errors become pages. Application errors are shown as they are;
 // anything else is logged with a reference (the request id) and shown as a friendly page
 // quoting it. An htmx request gets a fragment retargeted to the page's error region.
-func (s *Kernel) HandleError(err error, c echo.Context) {
+func (k *Kernel) HandleError(err error, c echo.Context) {
 	if c.Response().Committed {
-		LoggerFrom(c.Request().Context(), s.Logger).Error("error after response started", "err", err)
+		LoggerFrom(c.Request().Context(), k.Logger).Error("error after response started", "err", err)
 		return
 	}
 	if i18n.FromContext(c.Request().Context()) == nil {
 		// The error came before chooseLanguage ran (a middleware refused the request).
 		r := c.Request()
-		c.SetRequest(r.WithContext(i18n.NewContext(r.Context(), s.Langs.For(s.Langs.Match(r.Header.Get("Accept-Language"))))))
+		c.SetRequest(r.WithContext(i18n.NewContext(r.Context(), k.Langs.For(k.Langs.Match(r.Header.Get("Accept-Language"))))))
 	}
 	if upstream.TimedOut(err) {
 		var ae *Error
 		if !errors.As(err, &ae) {
 			// A handler that passed the upstream's error on as it is: still the slow page.
-			err = SlowUpstream(err, s.URL(RouteHome), Loc(c).T("ui.back_to_start"))
+			err = SlowUpstream(err, k.URL(RouteHome), Loc(c).T("ui.back_to_start"))
 		}
 	}
-	v := s.ErrorView(err, c)
+	v := k.ErrorView(err, c)
 	if v.Status == http.StatusTooManyRequests || v.Status == http.StatusServiceUnavailable {
 		var ae *Error
 		if errors.As(err, &ae) {
@@ -48,8 +48,8 @@ func (s *Kernel) HandleError(err error, c echo.Context) {
 	if IsHTMX(c) {
 		c.Response().Header().Set("HX-Retarget", "#htmx-error")
 		c.Response().Header().Set("HX-Reswap", "innerHTML")
-		if rerr := s.Render(c, v.Status, v.Heading, pages.ErrorBody(v)); rerr != nil {
-			LoggerFrom(c.Request().Context(), s.Logger).Error("render error fragment", "err", rerr)
+		if rerr := k.Render(c, v.Status, v.Heading, layouts.ErrorBody(v)); rerr != nil {
+			LoggerFrom(c.Request().Context(), k.Logger).Error("render error fragment", "err", rerr)
 		}
 		return
 	}
@@ -57,15 +57,15 @@ func (s *Kernel) HandleError(err error, c echo.Context) {
 		_ = c.NoContent(v.Status)
 		return
 	}
-	if rerr := s.Render(c, v.Status, v.Heading, pages.Error(v)); rerr != nil {
-		LoggerFrom(c.Request().Context(), s.Logger).Error("render error page", "err", rerr)
+	if rerr := k.Render(c, v.Status, v.Heading, layouts.Error(v)); rerr != nil {
+		LoggerFrom(c.Request().Context(), k.Logger).Error("render error page", "err", rerr)
 	}
 }
 
-func (s *Kernel) ErrorView(err error, c echo.Context) pages.ErrorView {
-	log := LoggerFrom(c.Request().Context(), s.Logger)
+func (k *Kernel) ErrorView(err error, c echo.Context) layouts.ErrorView {
+	log := LoggerFrom(c.Request().Context(), k.Logger)
 	l := Loc(c)
-	home, toStart := s.URL(RouteHome), l.T("ui.back_to_start")
+	home, toStart := k.URL(RouteHome), l.T("ui.back_to_start")
 	var ae *Error
 	if errors.As(err, &ae) && ae.Code != EInternal {
 		switch {
@@ -76,7 +76,7 @@ func (s *Kernel) ErrorView(err error, c echo.Context) pages.ErrorView {
 		case ae.Err != nil:
 			log.Info("request refused", "code", ae.Code, "err", ae.Err)
 		}
-		v := pages.ErrorView{Status: StatusOf(ae.Code), Heading: ae.Heading, Message: ae.Message, BackURL: ae.BackURL, BackLabel: ae.BackLabel}
+		v := layouts.ErrorView{Status: StatusOf(ae.Code), Heading: ae.Heading, Message: ae.Message, BackURL: ae.BackURL, BackLabel: ae.BackLabel}
 		if ae.Code == EUnavailable {
 			v.RetryURL = RetryURL(c) // the same page, when trying again is a GET
 		}
@@ -100,7 +100,7 @@ func (s *Kernel) ErrorView(err error, c echo.Context) pages.ErrorView {
 	}
 	var he *echo.HTTPError
 	if errors.As(err, &he) && he.Code < 500 {
-		v := pages.ErrorView{Status: he.Code, BackURL: home, BackLabel: toStart}
+		v := layouts.ErrorView{Status: he.Code, BackURL: home, BackLabel: toStart}
 		switch he.Code {
 		case http.StatusNotFound:
 			v.Heading, v.Message = l.T("ui.error.page_not_found.heading"), l.T("ui.error.page_not_found.message")
@@ -117,7 +117,7 @@ func (s *Kernel) ErrorView(err error, c echo.Context) pages.ErrorView {
 	}
 	ref, _ := c.Get(ctxRequestID).(string)
 	log.Error("unexpected error", "err", err, "reference", ref, "method", c.Request().Method, "path", c.Request().URL.Path)
-	return pages.ErrorView{
+	return layouts.ErrorView{
 		Status:    http.StatusInternalServerError,
 		Heading:   l.T("ui.error.internal.heading"),
 		Message:   l.T("ui.error.internal.message"),

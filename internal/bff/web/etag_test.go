@@ -76,7 +76,7 @@ func TestETagFragments(t *testing.T) {
 // either tag sent back gives a 304.
 func TestETagStaticThroughTheSite(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{})
-	css := h.Srv.Assets.Path("css/app.css")
+	css := h.Srv.Kernel.Assets.Path("css/app.css")
 	resp, _ := h.Do("GET", css, nil, http.Header{"Accept-Encoding": {"identity"}})
 	plain := resp.Header.Get("ETag")
 	resp, _ = h.Do("GET", css, nil, http.Header{"Accept-Encoding": {"gzip"}})

@@ -1,150 +1,95 @@
 package web
 
 import (
-	"errors"
-	"fmt"
-	"net/http"
+	"context"
 	"net/url"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/device"
-	"github.com/cinemabff/cinemabff/internal/staff"
 )
 
 // Who is signed in on this request, in one place: the staff member's username and name, the
-// account checkStaffSignIn confirmed, the role read from the account, and whether the browser
-// is an enrolled counter. The refusals below are the pages the route guards (guards.go) answer
-// with; no handler checks staff by hand.
+// account the sign-in check (SignInCheck) confirmed, the role read from the account, and whether the browser
+// is an enrolled counter. The route guards that refuse on it are the staff flow's
+// (internal/bff/staff: guards.go); no handler checks staff by hand.
 
 // StaffUser is the signed-in staff member's username ("" when none).
-func (s *Kernel) StaffUser(c echo.Context) string { return s.SignInValue(c, SessStaffUser) }
+func (k *Kernel) StaffUser(c echo.Context) string { return k.SignInValue(c, SessStaffUser) }
 
 // StaffMember returns the signed-in staff member's name ("" when none).
-func (s *Kernel) StaffMember(c echo.Context) string { return s.SignInValue(c, SessStaffName) }
+func (k *Kernel) StaffMember(c echo.Context) string { return k.SignInValue(c, SessStaffName) }
 
 // SignInValue reads one value of the staff sign-in from the visit's session: "" for a request
 // that never reached the session middleware (an error page for it).
-func (s *Kernel) SignInValue(c echo.Context, key string) string {
+func (k *Kernel) SignInValue(c echo.Context, key string) string {
 	if loaded, _ := c.Get(CtxSessionLoaded).(bool); !loaded {
 		return ""
 	}
-	return s.Sessions.GetString(c.Request().Context(), key)
+	return k.Sessions.GetString(c.Request().Context(), key)
+}
+
+// StaffAccount is what the kernel knows of a staff member's account to check a sign-in.
+type StaffAccount struct {
+	Username     string
+	Name         string
+	Supervisor   bool // the account's role, whether enabled or not
+	Disabled     bool
+	SessionEpoch int64 // written into a sign-in; a sign-in with another epoch has been ended
+}
+
+// IsSupervisor reports whether a is an enabled supervisor.
+func (a StaffAccount) IsSupervisor() bool { return a.Supervisor && !a.Disabled }
+
+// StaffAccounts reads the accounts sign-ins are checked against (internal/staff, adapted by
+// the staff flow); found is false for an account that does not exist.
+type StaffAccounts interface {
+	StaffAccount(ctx context.Context, username string) (a StaffAccount, found bool, err error)
 }
 
 // SignedInStaff returns the signed-in staff member's account as checked at the start of this
 // request (enabled, session epoch current, not idle).
-func (s *Kernel) SignedInStaff(c echo.Context) (staff.Account, bool) {
-	a, ok := c.Get(CtxStaffAccount).(staff.Account)
+func (k *Kernel) SignedInStaff(c echo.Context) (StaffAccount, bool) {
+	a, ok := c.Get(CtxStaffAccount).(StaffAccount)
 	return a, ok
 }
 
 // StaffRole returns the signed-in staff member's username and whether the account is an
 // enabled supervisor now. The role is read from the account (internal/staff), not from the
 // session, so a supervisor demoted or disabled since signing in is refused at once: the
-// account checkStaffSignIn read for this request, or else the account read here.
-func (s *Kernel) StaffRole(c echo.Context) (username string, supervisor bool) {
-	username = s.StaffUser(c)
-	if username == "" || s.Staff == nil {
+// account the sign-in check read for this request, or else the account read here.
+func (k *Kernel) StaffRole(c echo.Context) (username string, supervisor bool) {
+	username = k.StaffUser(c)
+	if username == "" || k.StaffAccounts == nil {
 		return username, false
 	}
-	if a, ok := s.SignedInStaff(c); ok && a.Username == username {
+	if a, ok := k.SignedInStaff(c); ok && a.Username == username {
 		return username, a.IsSupervisor()
 	}
 	ctx := c.Request().Context()
-	a, err := s.Staff.Get(ctx, username)
+	a, found, err := k.StaffAccounts.StaffAccount(ctx, username)
 	if err != nil {
-		if !errors.Is(err, staff.ErrNotFound) {
-			LoggerFrom(ctx, s.Logger).Error("staff account not readable: not treated as a supervisor", "user", username, "err", err)
-		}
+		LoggerFrom(ctx, k.Logger).Error("staff account not readable: not treated as a supervisor", "user", username, "err", err)
 		return username, false
 	}
-	return username, a.IsSupervisor()
+	return username, found && a.IsSupervisor()
 }
 
 // IsSupervisor reports whether an enabled supervisor is signed in.
-func (s *Kernel) IsSupervisor(c echo.Context) bool {
-	_, sup := s.StaffRole(c)
+func (k *Kernel) IsSupervisor(c echo.Context) bool {
+	_, sup := k.StaffRole(c)
 	return sup
 }
 
 // AtCounter reports a signed-in staff member on a box-office device.
-func (s *Kernel) AtCounter(c echo.Context) bool {
-	return s.StaffUser(c) != "" && DeviceOf(c).Mode == device.Counter
-}
-
-// RequireStaff lets signed-in staff through (nil); anyone else gets a 403 page that leads to
-// the sign-in.
-func (s *Kernel) RequireStaff(c echo.Context) error {
-	if s.StaffUser(c) != "" {
-		return nil
-	}
-	l := Loc(c)
-	return &Error{Code: EForbidden, Heading: l.T("staff.staff_only_heading"),
-		Message: l.T("staff.staff_only_text"),
-		BackURL: s.URL(RouteStaffSignIn), BackLabel: l.T("staff.signin.title")}
-}
-
-// RequireSupervisor lets a signed-in supervisor through (nil); anyone else gets the page that
-// says only a supervisor may do this and leads to sign-in (coming back to next afterwards).
-func (s *Kernel) RequireSupervisor(c echo.Context, next string) error {
-	user, sup := s.StaffRole(c)
-	if sup {
-		return nil
-	}
-	l := Loc(c)
-	msg := l.T("kiosk.supervisor_only")
-	if user != "" {
-		msg = l.T("kiosk.supervisor_only_staff", "Name", s.StaffMember(c))
-	}
-	return &Error{Code: EForbidden, Heading: l.T("kiosk.supervisor_only_heading"), Message: msg,
-		BackURL: s.SignInURL(next), BackLabel: l.T("kiosk.supervisor_sign_in")}
-}
-
-// AccountsSupervisor lets a signed-in supervisor through (nil); anyone else gets the page that
-// says only supervisors manage accounts and leads to sign-in.
-func (s *Kernel) AccountsSupervisor(c echo.Context) error {
-	a, ok := s.SignedInStaff(c)
-	if ok && a.IsSupervisor() {
-		return nil
-	}
-	l := Loc(c)
-	msg := l.T("staff.accounts.supervisors_only")
-	if ok {
-		msg = l.T("staff.accounts.not_supervisor", "Name", a.Name)
-	}
-	return &Error{Code: EForbidden, Heading: l.T("staff.supervisors_only"), Message: msg,
-		BackURL: s.SignInURL(s.URL(RouteStaffAccounts)), BackLabel: l.T("staff.accounts.sign_in_supervisor")}
-}
-
-// RequireCounter lets staff at an enrolled counter through (nil); anyone else gets a 403 page.
-func (s *Kernel) RequireCounter(c echo.Context) error {
-	if s.AtCounter(c) {
-		return nil
-	}
-	l := Loc(c)
-	return &Error{Code: EForbidden, Heading: l.T("staff.counter.only_heading"),
-		Message: l.T("staff.counter.only_text"),
-		BackURL: s.URL(RouteHome), BackLabel: l.T("staff.back_to_start")}
-}
-
-// AuditSupervisor refuses the audit trail to staff who are not supervisors (the route's
-// guard, after staffOnly).
-func (s *Kernel) AuditSupervisor(c echo.Context) error {
-	if s.IsSupervisor(c) {
-		return nil
-	}
-	l := Loc(c)
-	return &Error{Code: EForbidden, Heading: l.T("staff.supervisors_only"), Message: l.T("staff.audit.supervisors_only"),
-		BackURL: s.URL(RouteFindBooking), BackLabel: l.T("staff.audit.back_to_box_office")}
+func (k *Kernel) AtCounter(c echo.Context) bool {
+	return k.StaffUser(c) != "" && DeviceOf(c).Mode == device.Counter
 }
 
 // SignInURL is the staff sign-in page that comes back to next after signing in (next is
 // dropped unless it is an address on this site: localLink).
-func (s *Kernel) SignInURL(next string) string {
-	u := s.URL(RouteStaffSignIn)
+func (k *Kernel) SignInURL(next string) string {
+	u := k.URL(RouteStaffSignIn)
 	if n, ok := LocalLink(next); ok {
 		u += "?next=" + url.QueryEscape(n)
 	}
@@ -160,81 +105,6 @@ const (
 	// SessStaffPINWarning asks a supervisor with a short PIN for a new one (shortPINWarning).
 	SessStaffPINWarning = "staff.pin_warning"
 
-	// CtxStaffAccount holds the staff.Account checked for this request (checkStaffSignIn).
+	// CtxStaffAccount holds the StaffAccount checked for this request (Kernel.SignInCheck).
 	CtxStaffAccount = "staff_account"
 )
-
-// DefaultStaffIdle ends a staff sign-in after this long without a request.
-const DefaultStaffIdle = 15 * time.Minute
-
-func (s *Kernel) staffIdle() time.Duration {
-	if s.Cfg.StaffIdle > 0 {
-		return s.Cfg.StaffIdle
-	}
-	return DefaultStaffIdle
-}
-
-// checkStaffSignIn checks a staff sign-in on every request of the visit: it ends after
-// StaffIdle without a request (the visit's own idle timeout is longer), when a supervisor ended
-// the account's sessions (session epoch), and when the account was disabled or deleted. The
-// account is read from the database each time, so this holds on every replica and with every
-// session store. An ended sign-in ends the whole visit, as signing out does: a booking found by
-// number alone must not stay with the browser.
-func (s *Kernel) checkStaffSignIn(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		if loaded, _ := c.Get(CtxSessionLoaded).(bool); !loaded || s.Staff == nil {
-			return next(c)
-		}
-		ctx := c.Request().Context()
-		user := s.Sessions.GetString(ctx, SessStaffUser)
-		if user == "" {
-			return next(c)
-		}
-		now := time.Now() // wall clock, like the visit's own idle timeout
-		idle := s.staffIdle()
-		seen := time.UnixMilli(s.Sessions.GetInt64(ctx, SessStaffSeen))
-		l := Loc(c)
-		why, notice := "", "" // why: for the log and the audit trail; notice: for the person
-		var a staff.Account
-		if now.Sub(seen) > idle {
-			why = fmt.Sprintf("after %s without activity", s.English().Duration(idle))
-			notice = l.T("staff.signin.ended_idle", "Duration", l.Duration(idle))
-		} else {
-			var err error
-			a, err = s.Staff.Get(ctx, user)
-			switch {
-			case errors.Is(err, staff.ErrNotFound), err == nil && a.Disabled:
-				why, notice = "because the account is no longer active", l.T("staff.signin.ended_inactive")
-			case err != nil:
-				return fmt.Errorf("check staff sign-in: %w", err)
-			case a.SessionEpoch != s.Sessions.GetInt64(ctx, SessStaffEpoch):
-				why, notice = "because a supervisor ended it", l.T("staff.signin.ended_by_supervisor")
-			}
-		}
-		if why == "" {
-			c.Set(CtxStaffAccount, a)
-			if now.Sub(seen) > idle/15 { // a write at most every minute (default idle)
-				s.Sessions.Put(ctx, SessStaffSeen, now.UnixMilli())
-			}
-			if s.Sessions.GetString(ctx, SessStaffName) != a.Name {
-				s.Sessions.Put(ctx, SessStaffName, a.Name)
-			}
-			return next(c)
-		}
-		LoggerFrom(ctx, s.Logger).Info("staff sign-in ended", "user", user, "why", why)
-		s.RecordAudit(c, audit.Entry{Actor: user, Action: audit.ActionSignOut, Detail: "sign-in ended " + why})
-		if err := s.Sessions.Destroy(ctx); err != nil {
-			return fmt.Errorf("end staff sign-in: %w", err)
-		}
-		p := c.Request().URL.Path
-		if p == Paths[RouteStaffSignIn] || p == Paths[RouteStaffSignOut] {
-			return next(c) // signing in again, or out anyway
-		}
-		s.Flash(c, notice)
-		back := ""
-		if c.Request().Method == http.MethodGet {
-			back = c.Request().URL.RequestURI()
-		}
-		return s.Redirect(c, s.SignInURL(back))
-	}
-}

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"crypto/rand"
-	"github.com/cinemabff/cinemabff/views/layouts"
 	"log/slog"
 	"net"
 	"net/url"
@@ -13,27 +12,16 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
-	"golang.org/x/sync/singleflight"
 
-	"github.com/cinemabff/cinemabff/internal/audit"
-	"github.com/cinemabff/cinemabff/internal/bookings"
-	"github.com/cinemabff/cinemabff/internal/boxoffice"
-	"github.com/cinemabff/cinemabff/internal/changewindow"
-	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
-	"github.com/cinemabff/cinemabff/internal/ledger"
-	"github.com/cinemabff/cinemabff/internal/listings"
-	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
-	"github.com/cinemabff/cinemabff/internal/seatplans"
-	"github.com/cinemabff/cinemabff/internal/settlement"
-	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/static"
 )
 
-// Config is the part of the service configuration the web layer needs.
+// Config is the part of the service configuration the kernel needs; the flows' settings are
+// the root's (bff.Config), handed to each flow.
 type Config struct {
 	SiteName        string
 	PublicURL       *url.URL // absolute; https turns on Secure cookies, __Host- names and HSTS
@@ -44,43 +32,8 @@ type Config struct {
 	// whose hosted page we redirect to after a POST.
 	FormActionOrigins []string
 	BodyLimit         string // e.g. "64K"
-	KioskIdle         time.Duration
-	// ChangeWindow is until when bookings may be changed (internal/changewindow); nil means
-	// changewindow.Default(): 30 minutes before the show.
-	ChangeWindow *changewindow.Policy
-	// OrderWatchFor is how long a redirect payment's order that never completes is checked
-	// before it is given up (cancelled upstream); 0 means 24 hours.
-	OrderWatchFor time.Duration
-	// FailedOrderPolicy is the operator's words on what happens to money taken for an order
-	// that was given up, shown as they are; "" means the catalog's default words.
-	FailedOrderPolicy string
-	// AttentionAfter is how long an order whose redirect payment is still unconfirmed waits
-	// before it is listed for staff under Needs attention; 0 means 10 minutes.
-	AttentionAfter time.Duration
-	// StaffIdle ends a staff sign-in after this long without a request (0 means 15 minutes);
-	// PasswordHashing are the argon2id parameters of staff passwords and PINs (zero: defaults).
-	StaffIdle       time.Duration
-	PasswordHashing staff.Params
-	// Seat hoarding limits (internal/bff/visit; signed-in staff are exempt): the seats one visit
-	// may hold (0 means 10), the open purchase orders of one client address across replicas (0
-	// means 3), and how long an order whose end is never seen counts (0 means 20 minutes).
-	MaxSeatsPerVisit   int
-	MaxOrdersPerClient int
-	HoldLifetime       time.Duration
-	// MarkCollectedUpstream: the operator configured the upstream's operation that marks tickets
-	// collected (-collection-path), so the kiosk calls it after printing. False (the default):
-	// collections are recorded by the site alone (tickets.Collections) and nothing is sent.
-	MarkCollectedUpstream bool
-	// Box office: the tender categories of payments taken at the counter ("" means "CREDIT"
-	// for the card terminal and "CASH"), and the refund amount in cents above which a clerk's
-	// refund, on any device, needs a supervisor's approval (0 means 5000: 50,00).
-	TenderTerminal string
-	TenderCash     string
-	// ReaderLocation is the provider's location new card readers are registered at; "": one
-	// named after the site, made in ReaderCountry ("" means DE).
-	ReaderLocation      string
-	ReaderCountry       string
-	RefundApprovalAbove int64
+	// StaffIdle ends a staff sign-in after this long without a request (0 means 15 minutes).
+	StaffIdle time.Duration
 	// ReadBudget is how long the ticketing reads of one request may take in all, from its
 	// arrival (0 means 1.5 s), so a page answers within about 2 s (budget.go); it is also how
 	// long a page waits for a money step when its request has no read deadline.
@@ -88,9 +41,6 @@ type Config struct {
 	// money, detached from the request (0 means 45 s). The root's New resolves both once.
 	ReadBudget       time.Duration
 	MoneyStepTimeout time.Duration
-	// ListingTTL is how long a cinema's listing is shared before it is read again (0 means
-	// 30 s; internal/listings).
-	ListingTTL time.Duration
 	// MetricsToken, when set, opens /metrics on the site to "Authorization: Bearer <token>";
 	// when empty /metrics on the site answers 404 (the metrics listener serves MetricsHandler).
 	MetricsToken string
@@ -100,128 +50,75 @@ type Config struct {
 func (c Config) Secure() bool { return c.PublicURL != nil && c.PublicURL.Scheme == "https" }
 
 // Kernel is what every flow is built on: the configuration, the visit's session, the site's
-// languages and assets, the clock, who is signed in, the ticketing reads every page shares,
-// rendering and the page chrome, the error page, the middleware chain, the route table, the
-// audit trail and the budget of money steps. It knows no flow: a flow embeds it.
+// languages and assets, the clock, who is signed in, the ticketing client and the read budget,
+// rendering and the page chrome (with each audience's hook), the error page, the middleware
+// chain, the route table and the audit trail. It knows no flow: a flow holds it as a named
+// field, or takes the part it uses through an interface of its own.
 type Kernel struct {
 	Cfg      Config
 	Logger   *slog.Logger
 	Sessions *scs.SessionManager
 	Langs    *i18n.Catalog
-	// Names is the operator's catalog of the cinema's names (ticket types, areas, offers,
-	// ratings) in each language; nil names nothing: names are shown as the upstream sends them.
-	Names  *names.Catalog
-	Assets *static.Assets
-	Now    func() time.Time
+	Assets   *static.Assets
+	Now      func() time.Time
 	// Background bounds background work started by requests (money steps); it ends at shutdown.
 	Background context.Context
 
-	Devices    *device.Store      // the device cookie
-	Enrolments *device.Enrolments // counter and kiosk enrolments; nil without a database
-	Staff      *staff.Store       // staff accounts; nil without a database
-	Audit      *audit.Store       // the audit trail; nil without a database
-	Limits     ratelimit.Store    // rate limits shared by every replica
-	Ledger     *ledger.Store      // read by the money-step budget; nil without a database
-	// BoxOffice is the register of money taken at the box office; nil without a database.
-	BoxOffice *boxoffice.Register
-	// Payments is the payment provider edit payments and refunds go through, PaymentsTender
-	// their tender category upstream; Settler builds the settlement over them.
-	Payments       upstream.Payments
-	PaymentsTender string
-	// Readers are the provider's card readers of counters and kiosks; nil: none (cards are
-	// then not taken at the box office on a reader). Sales are the purchase records a sale on
-	// a reader completes.
-	Readers upstream.CardReaders
-	Sales   settlement.Sales
-	// CustomerStrip says whom a counter serves, for the frame of its pages (nil: none).
-	CustomerStrip func(c echo.Context) *layouts.CustomerStrip
+	Devices       *device.Store      // the device cookie
+	Enrolments    *device.Enrolments // counter and kiosk enrolments; nil without a database
+	StaffAccounts StaffAccounts      // the staff accounts sign-ins are checked against; nil without a database
+	Limits        ratelimit.Store    // rate limits shared by every replica
+	// ChromeHooks add each audience's part to the page frame (chrome.go), in order.
+	ChromeHooks []ChromeHook
+	// SignInCheck checks a staff sign-in on every request, last in the middleware chain (the
+	// staff flow's CheckSignIn); nil checks none. Set it before Use.
+	SignInCheck echo.MiddlewareFunc
 
 	Ticketing *upstream.Client
-	SeatPlans *seatplans.Cache // seat plans for showing maps (never for deciding a write)
-	// Listings are the cinemas and each cinema's sessions and films, shared by every visitor
-	// (internal/listings); nil without a ticketing client.
-	Listings       *listings.Cache
-	Bookings       bookings.Reader
-	PlacedBookings bookings.Reader // bookings with seat plans from SeatPlans: ReadBooking
-	ChangePolicy   changewindow.Policy
 
 	// Registry takes the HTTP metrics; CSRFKeys make the CSRF secrets of visits without one in
 	// their session (csrf.go), newest first: replicas must share them.
 	Registry *prometheus.Registry
 	CSRFKeys [][]byte
 
-	metrics     *httpMetrics
-	cinemaCache cinemaCache
-	ticketTypes ticketTypesCache
-	// moneySteps joins a money step to the one of the same ledger entry already running;
-	// steps counts those running in the background, for Wait (budget.go).
-	moneySteps singleflight.Group
-	steps      stepTracker
+	metrics *httpMetrics
 }
 
 // URL builds the path of a named route, filling its :params in order and escaping them.
 // An unknown name is a programming error caught by the route tests; it yields "/".
-func (s *Kernel) URL(name string, params ...any) string { return Paths.Path(s.Logger, name, params...) }
+func (k *Kernel) URL(name string, params ...any) string { return Paths.Path(k.Logger, name, params...) }
 
 // AbsURL is URL() made absolute with the configured public base URL (for ReturnUrl and links
 // that leave the site).
-func (s *Kernel) AbsURL(name string, params ...any) string {
-	return strings.TrimSuffix(s.Cfg.PublicURL.String(), "/") + s.URL(name, params...)
+func (k *Kernel) AbsURL(name string, params ...any) string {
+	return strings.TrimSuffix(k.Cfg.PublicURL.String(), "/") + k.URL(name, params...)
 }
 
 // Use finishes the kernel and puts it in front of e: the error page, the HTTP metrics and the
 // middleware chain. Call it once, before any route is added.
-func (s *Kernel) Use(e *echo.Echo) error {
-	if len(s.CSRFKeys) == 0 {
-		k := make([]byte, 32)
-		_, _ = rand.Read(k) // crypto/rand.Read never fails on supported platforms
-		s.CSRFKeys = [][]byte{k}
+func (k *Kernel) Use(e *echo.Echo) error {
+	if len(k.CSRFKeys) == 0 {
+		key := make([]byte, 32)
+		_, _ = rand.Read(key) // crypto/rand.Read never fails on supported platforms
+		k.CSRFKeys = [][]byte{key}
 	}
-	if s.Registry == nil {
-		s.Registry = prometheus.NewRegistry()
+	if k.Registry == nil {
+		k.Registry = prometheus.NewRegistry()
 	}
-	m, err := newHTTPMetrics(s.Registry)
+	m, err := newHTTPMetrics(k.Registry)
 	if err != nil {
 		return err
 	}
-	s.metrics = m
-	s.ticketTypes.reads.Budget = upstream.ReadDeadline
-	if s.Ticketing != nil {
-		s.ticketTypes.reads.Health = s.Ticketing
-	}
-	e.HTTPErrorHandler = s.HandleError
-	s.useMiddleware(e)
+	k.metrics = m
+	e.HTTPErrorHandler = k.HandleError
+	k.useMiddleware(e)
 	return nil
 }
 
-// Settler is the settlement of edit payments and refunds over the server's dependencies as
-// they are now (tests replace some of them after New).
-func (s *Kernel) Settler() *settlement.Settler {
-	return settlement.New(settlement.Deps{Ticketing: s.Ticketing, Payments: s.Payments, Ledger: s.Ledger, BoxOffice: s.BoxOffice, Readers: s.Readers, Sales: s.Sales, SaleTicketing: saleTicketing(s.Ticketing), Logger: s.Logger,
-		LoggerFrom: func(ctx context.Context) *slog.Logger { return LoggerFrom(ctx, nil) }, Now: s.Now,
-		ReturnURL: func(id string) string { return s.AbsURL(RouteEditReturn, id) }, Tender: s.PaymentsTender, Words: s.Langs.For(s.Langs.Fallback())})
-}
-
-// OrderWatchFor is how long an unconfirmed order is checked before it is given up.
-func (s *Kernel) OrderWatchFor() time.Duration {
-	if s.Cfg.OrderWatchFor > 0 {
-		return s.Cfg.OrderWatchFor
-	}
-	return checkout.DefaultWatchFor
-}
-
 // HasSession reports whether this browser has a server session (a visit with something in it).
-func (s *Kernel) HasSession(c echo.Context) bool {
+func (k *Kernel) HasSession(c echo.Context) bool {
 	if loaded, _ := c.Get(CtxSessionLoaded).(bool); !loaded {
 		return false
 	}
-	return s.Sessions.Token(c.Request().Context()) != ""
-}
-
-// saleTicketing is the ticketing client as the settlement of sales needs it (nil without one).
-func saleTicketing(t *upstream.Client) settlement.SaleTicketing {
-	if t == nil {
-		return nil
-	}
-	return t
+	return k.Sessions.Token(c.Request().Context()) != ""
 }

@@ -22,8 +22,8 @@ const (
 	langCookieLife = 365 * 24 * time.Hour
 )
 
-func (s *Kernel) langCookie() string {
-	if s.Cfg.Secure() {
+func (k *Kernel) langCookie() string {
+	if k.Cfg.Secure() {
 		return "__Host-" + LangCookieName
 	}
 	return LangCookieName
@@ -32,19 +32,19 @@ func (s *Kernel) langCookie() string {
 // chooseLanguage puts the request's localizer into its context. A GET with ?lang=xx remembers
 // the choice and redirects to the same address without it, so the choice is one plain link
 // that works without JavaScript and the address people share carries no language.
-func (s *Kernel) chooseLanguage(next echo.HandlerFunc) echo.HandlerFunc {
+func (k *Kernel) chooseLanguage(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
 		if IsInfraPath(r.URL.Path) {
 			return next(c)
 		}
 		if code := r.URL.Query().Get(langParam); code != "" && r.Method == http.MethodGet {
-			if tag, ok := s.Langs.Parse(code); ok {
-				s.RememberLanguage(c, tag)
+			if tag, ok := k.Langs.Parse(code); ok {
+				k.RememberLanguage(c, tag)
 				return c.Redirect(http.StatusSeeOther, withoutLang(r.URL))
 			}
 		}
-		l := s.Langs.For(s.RequestLanguage(c))
+		l := k.Langs.For(k.RequestLanguage(c))
 		c.SetRequest(r.WithContext(i18n.NewContext(r.Context(), l)))
 		h := c.Response().Header()
 		h.Add("Vary", "Accept-Language")
@@ -67,41 +67,41 @@ func withoutLang(u *url.URL) string {
 }
 
 // RequestLanguage is the language of this request (see the order above).
-func (s *Kernel) RequestLanguage(c echo.Context) language.Tag {
+func (k *Kernel) RequestLanguage(c echo.Context) language.Tag {
 	if IsKiosk(c) {
-		if tag, ok := s.Langs.Parse(s.Sessions.GetString(c.Request().Context(), SessLang)); ok {
+		if tag, ok := k.Langs.Parse(k.Sessions.GetString(c.Request().Context(), SessLang)); ok {
 			return tag
 		}
-		if tag, ok := s.Langs.Parse(DeviceOf(c).Language); ok {
+		if tag, ok := k.Langs.Parse(DeviceOf(c).Language); ok {
 			return tag
 		}
-		return s.Langs.Fallback()
+		return k.Langs.Fallback()
 	}
-	if ck, err := c.Cookie(s.langCookie()); err == nil {
-		if tag, ok := s.Langs.Parse(ck.Value); ok {
+	if ck, err := c.Cookie(k.langCookie()); err == nil {
+		if tag, ok := k.Langs.Parse(ck.Value); ok {
 			return tag
 		}
 	}
-	if tag, ok := s.Langs.Parse(DeviceOf(c).Language); ok {
+	if tag, ok := k.Langs.Parse(DeviceOf(c).Language); ok {
 		return tag // an enrolled counter's default
 	}
-	return s.Langs.Match(c.Request().Header.Get("Accept-Language"))
+	return k.Langs.Match(c.Request().Header.Get("Accept-Language"))
 }
 
 // RememberLanguage keeps a person's choice: in a cookie, or on a kiosk in the visit.
-func (s *Kernel) RememberLanguage(c echo.Context, tag language.Tag) {
+func (k *Kernel) RememberLanguage(c echo.Context, tag language.Tag) {
 	if IsKiosk(c) {
-		s.Sessions.Put(c.Request().Context(), SessLang, tag.String())
+		k.Sessions.Put(c.Request().Context(), SessLang, tag.String())
 		return
 	}
-	c.SetCookie(&http.Cookie{Name: s.langCookie(), Value: tag.String(), Path: "/", MaxAge: int(langCookieLife.Seconds()),
-		HttpOnly: true, Secure: s.Cfg.Secure(), SameSite: http.SameSiteLaxMode})
+	c.SetCookie(&http.Cookie{Name: k.langCookie(), Value: tag.String(), Path: "/", MaxAge: int(langCookieLife.Seconds()),
+		HttpOnly: true, Secure: k.Cfg.Secure(), SameSite: http.SameSiteLaxMode})
 }
 
 // LanguageLinks are the header's language switch: one plain link per language to this page
 // (a GET whose address is on this site) or to the home page, each named in its own language.
-func (s *Kernel) LanguageLinks(c echo.Context) []layouts.LangLink {
-	here, q := s.URL(RouteHome), url.Values{}
+func (k *Kernel) LanguageLinks(c echo.Context) []layouts.LangLink {
+	here, q := k.URL(RouteHome), url.Values{}
 	if r := c.Request(); r.Method == http.MethodGet && !IsHTMX(c) {
 		if p, ok := LocalLink(r.URL.EscapedPath()); ok { // selflink.go: never the decoded path
 			here, q = p, r.URL.Query()
@@ -111,11 +111,11 @@ func (s *Kernel) LanguageLinks(c echo.Context) []layouts.LangLink {
 	var out []layouts.LangLink
 	for _, t := range i18n.Languages {
 		q.Set(langParam, t.String())
-		out = append(out, layouts.LangLink{Lang: t.String(), Name: s.Langs.For(t).T("language.name"), URL: here + "?" + q.Encode(), Current: t == current})
+		out = append(out, layouts.LangLink{Lang: t.String(), Name: k.Langs.For(t).T("language.name"), URL: here + "?" + q.Encode(), Current: t == current})
 	}
 	return out
 }
 
 // English writes the records (the audit trail, ledger notes, logs) from the same messages a
 // person reads in their own language: in English, whatever the request's language.
-func (s *Kernel) English() *i18n.Localizer { return s.Langs.For(language.English) }
+func (k *Kernel) English() *i18n.Localizer { return k.Langs.For(language.English) }

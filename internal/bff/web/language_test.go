@@ -84,7 +84,7 @@ func TestCounterDefaultLanguage(t *testing.T) {
 // tickets with each language's plurals.
 func TestSeatCountNoticeInBothLanguages(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{})
-	en, de := h.Srv.Langs.ForCode("en"), h.Srv.Langs.ForCode("de")
+	en, de := h.Srv.Kernel.Langs.ForCode("en"), h.Srv.Kernel.Langs.ForCode("de")
 	for _, tc := range []struct {
 		got, want string
 	}{

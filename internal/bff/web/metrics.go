@@ -52,18 +52,18 @@ func methodLabel(method string) string {
 
 // MetricsHandler serves the metrics without asking who calls: for a listener of their own
 // (-metrics-addr) that only the operators' scraper reaches.
-func (s *Kernel) MetricsHandler() http.Handler {
-	return promhttp.HandlerFor(s.Registry, promhttp.HandlerOpts{})
+func (k *Kernel) MetricsHandler() http.Handler {
+	return promhttp.HandlerFor(k.Registry, promhttp.HandlerOpts{})
 }
 
 // MetricsOnSite is /metrics on the public listener: it answers only a caller that sends
 // "Authorization: Bearer <Config.MetricsToken>", and is not there (404) when no token is set.
-func (s *Kernel) MetricsOnSite() echo.HandlerFunc {
-	if s.Cfg.MetricsToken == "" {
+func (k *Kernel) MetricsOnSite() echo.HandlerFunc {
+	if k.Cfg.MetricsToken == "" {
 		return func(echo.Context) error { return echo.ErrNotFound }
 	}
 	// Compared as hashes, so neither the token's content nor its length shows in the timing.
-	want := sha256.Sum256([]byte(s.Cfg.MetricsToken))
+	want := sha256.Sum256([]byte(k.Cfg.MetricsToken))
 	auth := middleware.KeyAuthWithConfig(middleware.KeyAuthConfig{
 		KeyLookup:  "header:" + echo.HeaderAuthorization,
 		AuthScheme: "Bearer", // matched in any case
@@ -77,5 +77,5 @@ func (s *Kernel) MetricsOnSite() echo.HandlerFunc {
 			return echo.NewHTTPError(http.StatusUnauthorized)
 		},
 	})
-	return auth(echo.WrapHandler(s.MetricsHandler()))
+	return auth(echo.WrapHandler(k.MetricsHandler()))
 }

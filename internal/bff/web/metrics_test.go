@@ -99,7 +99,7 @@ type series struct {
 
 func requestSeries(t *testing.T, h *bfftest.Harness) []series {
 	t.Helper()
-	families, err := h.Srv.Registry.Gather()
+	families, err := h.Srv.Kernel.Registry.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,32 +26,34 @@ const (
 	CtxSessionLoaded = "session_loaded"
 )
 
-func (s *Kernel) useMiddleware(e *echo.Echo) {
+func (k *Kernel) useMiddleware(e *echo.Echo) {
 	e.Pre(dropTrailingSlash)
-	e.Use(s.requestID) // also starts the read budget, counted from the request's arrival
+	e.Use(k.requestID) // also starts the read budget, counted from the request's arrival
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		DisablePrintStack: true,
 		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
-			LoggerFrom(c.Request().Context(), s.Logger).Error("panic recovered", "err", err, "stack", string(stack))
+			LoggerFrom(c.Request().Context(), k.Logger).Error("panic recovered", "err", err, "stack", string(stack))
 			return err
 		},
 	}))
-	e.Use(s.observe)
-	e.Use(s.securityHeaders)
-	e.Use(s.loadSession)
-	e.Use(s.loadDevice)
-	e.Use(s.chooseLanguage) // language.go: after the device, as a kiosk has its own
+	e.Use(k.observe)
+	e.Use(k.securityHeaders)
+	e.Use(k.loadSession)
+	e.Use(k.loadDevice)
+	e.Use(k.chooseLanguage) // language.go: after the device, as a kiosk has its own
 	// The body limit comes before anything reads the body (CSRF reads the form).
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
-		Limit: s.Cfg.BodyLimit,
+		Limit: k.Cfg.BodyLimit,
 		// The provider's events may be larger: the webhook reads its body within its own limit
 		// (maxWebhookBytes). c.Path is the route matched, not an address the client wrote.
 		Skipper: func(c echo.Context) bool { return c.Path() == Paths[RoutePaymentWebhook] },
 	}))
 	// csrf.go: the token is checked against the visit as the request found it, before an
 	// ended staff sign-in destroys the session (the sign-in form posted then must pass).
-	e.Use(s.csrf())
-	e.Use(s.checkStaffSignIn) // idle timeout, ended sessions, disabled accounts (staff.go)
+	e.Use(k.csrf())
+	if k.SignInCheck != nil {
+		e.Use(k.SignInCheck) // idle timeout, ended sessions, disabled accounts
+	}
 }
 
 // dropTrailingSlash redirects /path/ to /path for good. The address is built from the escaped
@@ -79,8 +81,8 @@ var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{8,64}$`)
 // read deadline of the request (budget.go), except on the infrastructure paths: a value the
 // upstream client honours for reads, not a cancellation, so the session store and the
 // database still finish their work after the reads ran out of time.
-func (s *Kernel) requestID(next echo.HandlerFunc) echo.HandlerFunc {
-	budget := s.Cfg.ReadBudget // resolved in New
+func (k *Kernel) requestID(next echo.HandlerFunc) echo.HandlerFunc {
+	budget := k.Cfg.ReadBudget // resolved in New
 	return func(c echo.Context) error {
 		id := c.Request().Header.Get(echo.HeaderXRequestID)
 		if !requestIDPattern.MatchString(id) {
@@ -90,7 +92,7 @@ func (s *Kernel) requestID(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		c.Set(ctxRequestID, id)
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
-		l := s.Logger.With("request_id", id)
+		l := k.Logger.With("request_id", id)
 		ctx := WithLogger(c.Request().Context(), l)
 		ctx = WithRequestID(ctx, id)
 		if !IsInfraPath(c.Request().URL.Path) {
@@ -102,11 +104,11 @@ func (s *Kernel) requestID(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // observe records metrics and writes one access log line per request.
-func (s *Kernel) observe(next echo.HandlerFunc) echo.HandlerFunc {
+func (k *Kernel) observe(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
-		s.metrics.inFlight.Inc()
-		defer s.metrics.inFlight.Dec()
+		k.metrics.inFlight.Inc()
+		defer k.metrics.inFlight.Dec()
 		err := next(c)
 		if err != nil {
 			c.Error(err) // render now, so the status below is the one the person got
@@ -119,10 +121,10 @@ func (s *Kernel) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		d := time.Since(start)
 		// Labels are bounded: the route's pattern (never the raw path) and a known method.
 		method := methodLabel(c.Request().Method)
-		s.metrics.requests.WithLabelValues(method, route, fmt.Sprint(status)).Inc()
-		s.metrics.duration.WithLabelValues(method, route).Observe(d.Seconds())
+		k.metrics.requests.WithLabelValues(method, route, fmt.Sprint(status)).Inc()
+		k.metrics.duration.WithLabelValues(method, route).Observe(d.Seconds())
 		if route != Paths[RouteMetrics] && route != Paths[RouteLivez] && route != Paths[RouteReadyz] {
-			LoggerFrom(c.Request().Context(), s.Logger).Info("request",
+			LoggerFrom(c.Request().Context(), k.Logger).Info("request",
 				"method", c.Request().Method, "route", route, "status", status,
 				"duration_ms", float64(d.Microseconds())/1000, "ip", c.RealIP())
 		}
@@ -131,9 +133,9 @@ func (s *Kernel) observe(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // securityHeaders sets a strict CSP with a per-request nonce and the other baseline headers.
-func (s *Kernel) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+func (k *Kernel) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	formAction := "'self'"
-	for _, o := range s.Cfg.FormActionOrigins {
+	for _, o := range k.Cfg.FormActionOrigins {
 		formAction += " " + o
 	}
 	return func(c echo.Context) error {
@@ -150,7 +152,7 @@ func (s *Kernel) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()")
-		if s.Cfg.Secure() {
+		if k.Cfg.Secure() {
 			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
 		}
 		if !strings.HasPrefix(c.Request().URL.Path, "/static/") {
@@ -162,16 +164,16 @@ func (s *Kernel) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // loadDevice reads the device cookie; a new device gets one (customer mode) on its first page.
-func (s *Kernel) loadDevice(next echo.HandlerFunc) echo.HandlerFunc {
+func (k *Kernel) loadDevice(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if IsInfraPath(c.Request().URL.Path) {
 			return next(c)
 		}
-		info, ok := s.Devices.Read(c.Request())
-		info, stale := s.ResolveDevice(c, info) // the mode comes from the enrolment row (device.go)
+		info, ok := k.Devices.Read(c.Request())
+		info, stale := k.ResolveDevice(c, info) // the mode comes from the enrolment row (device.go)
 		c.Set(DeviceKey, info)
 		if !ok || stale {
-			if err := s.Devices.Write(c.Response(), c.Request(), info); err != nil {
+			if err := k.Devices.Write(c.Response(), c.Request(), info); err != nil {
 				return fmt.Errorf("issue device cookie: %w", err)
 			}
 		}
@@ -195,22 +197,22 @@ func IsHTMX(c echo.Context) bool {
 // enrolment that is revoked, unknown or another device's is a customer device, and stale says
 // the cookie should be rewritten without it. When the row cannot be read the device is a
 // customer for this request (the cookie is kept: the next request may read it).
-func (s *Kernel) ResolveDevice(c echo.Context, info device.Info) (device.Info, bool) {
+func (k *Kernel) ResolveDevice(c echo.Context, info device.Info) (device.Info, bool) {
 	info.Mode, info.Name, info.Language, info.ReaderID, info.CinemaID = device.Customer, "", "", "", ""
 	if info.Enrolment == 0 {
 		return info, false
 	}
-	if s.Enrolments == nil {
+	if k.Enrolments == nil {
 		return info, false
 	}
 	ctx := c.Request().Context()
-	e, ok, err := s.Enrolments.Live(ctx, info.Enrolment, info.ID)
+	e, ok, err := k.Enrolments.Live(ctx, info.Enrolment, info.ID)
 	if err != nil {
-		LoggerFrom(ctx, s.Logger).Error("device enrolment not readable: customer mode for this request", "enrolment", info.Enrolment, "err", err)
+		LoggerFrom(ctx, k.Logger).Error("device enrolment not readable: customer mode for this request", "enrolment", info.Enrolment, "err", err)
 		return info, false
 	}
 	if !ok {
-		LoggerFrom(ctx, s.Logger).Info("device enrolment not live: customer mode", "enrolment", info.Enrolment, "device", info.ID)
+		LoggerFrom(ctx, k.Logger).Info("device enrolment not live: customer mode", "enrolment", info.Enrolment, "device", info.ID)
 		info.Enrolment = 0
 		return info, true
 	}

@@ -49,15 +49,15 @@ func BenchmarkSessionLoad(b *testing.B) {
 	s.Echo.GET("/bench", func(c echo.Context) error { return c.NoContent(http.StatusNoContent) })
 
 	// A visit as the booking page sees it.
-	ctx, err := s.Sessions.Load(context.Background(), "")
+	ctx, err := s.Kernel.Sessions.Load(context.Background(), "")
 	if err != nil {
 		b.Fatal(err)
 	}
-	s.Sessions.Put(ctx, visit.SessBookingCinema, "1113")
-	s.Sessions.Put(ctx, visit.SessBookingNumber, int64(12345678))
-	s.Sessions.Put(ctx, visit.SessBuyRefs, `["3f1c2a9e0b7d4c58a6e1f2d3c4b5a697"]`)
-	s.Sessions.Put(ctx, web.SessTouched, time.Now().Unix())
-	token, _, err := s.Sessions.Commit(ctx)
+	s.Kernel.Sessions.Put(ctx, visit.SessBookingCinema, "1113")
+	s.Kernel.Sessions.Put(ctx, visit.SessBookingNumber, int64(12345678))
+	s.Kernel.Sessions.Put(ctx, visit.SessBuyRefs, `["3f1c2a9e0b7d4c58a6e1f2d3c4b5a697"]`)
+	s.Kernel.Sessions.Put(ctx, web.SessTouched, time.Now().Unix())
+	token, _, err := s.Kernel.Sessions.Commit(ctx)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func EditRestrictionID(r upstream.EditRestriction) string {
 // act on. Unknown errors stay internal (logged, shown with a reference). backLabel is shown as
 // it is: callers write it in the request's language. The heading and message are named by
 // catalog id and written in the language of the page that shows the error (ErrorView).
-func (s *Kernel) FromUpstream(err error, backURL, backLabel string) error {
+func (k *Kernel) FromUpstream(err error, backURL, backLabel string) error {
 	if err == nil {
 		return nil
 	}
@@ -52,10 +52,6 @@ func (s *Kernel) FromUpstream(err error, backURL, backLabel string) error {
 	e := &Error{Err: err, BackURL: backURL, BackLabel: backLabel}
 	if r, ok := upstream.EditRefusal(err); ok {
 		e.Code, e.HeadingID, e.MessageID = EConflict, Msg("ui.edit_refused.heading"), EditRestrictionID(r)
-		return e
-	}
-	if r, ok := upstream.SwapRefusal(err); ok {
-		e.Code, e.HeadingID, e.MessageID = EConflict, Msg("ui.swap_refused.heading"), SwapRestrictionID(r)
 		return e
 	}
 	switch {

@@ -48,12 +48,12 @@ func NewSessionManager(store scs.Store, cfg Config) *scs.SessionManager {
 // keep a copy of the values as loaded and compare; a GET that changes nothing writes nothing.
 // An active visit refreshes its idle deadline at most every IdleTimeout/4 (a write, but not on
 // every GET: see TestBookingPageGETsDoNotWriteSessionStore).
-func (s *Kernel) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
+func (k *Kernel) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if IsInfraPath(c.Request().URL.Path) {
 			return next(c)
 		}
-		sm := s.Sessions
+		sm := k.Sessions
 		token := ""
 		if ck, err := c.Cookie(sm.Cookie.Name); err == nil {
 			token = ck.Value
@@ -66,7 +66,7 @@ func (s *Kernel) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 		c.Set(CtxSessionLoaded, true)
 		loaded := sessionState{token: sm.Token(ctx)}
 		if loaded.token != "" {
-			loaded.values = s.snapshot(ctx)
+			loaded.values = k.snapshot(ctx)
 			last := time.Unix(sm.GetInt64(ctx, SessTouched), 0)
 			if time.Since(last) > sm.IdleTimeout/4 {
 				sm.Put(ctx, SessTouched, time.Now().Unix())
@@ -77,7 +77,7 @@ func (s *Kernel) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 		commit := func() {
 			if !done {
 				done = true
-				commitErr = s.commitSession(c, loaded)
+				commitErr = k.commitSession(c, loaded)
 			}
 		}
 		c.Response().Before(commit)
@@ -89,7 +89,7 @@ func (s *Kernel) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 			return commitErr
 		}
 		if commitErr != nil {
-			LoggerFrom(c.Request().Context(), s.Logger).Error("commit session", "err", commitErr)
+			LoggerFrom(c.Request().Context(), k.Logger).Error("commit session", "err", commitErr)
 		}
 		return err
 	}
@@ -109,24 +109,24 @@ type gobbed string
 // snapshot copies the session's values. The values the site stores are strings and numbers,
 // which are copied as they are and compared with ==: no encoding on the hot path. Anything
 // else is kept encoded, as scs would store it.
-func (s *Kernel) snapshot(ctx context.Context) map[string]any {
-	keys := s.Sessions.Keys(ctx)
+func (k *Kernel) snapshot(ctx context.Context) map[string]any {
+	keys := k.Sessions.Keys(ctx)
 	if len(keys) == 0 {
 		return nil
 	}
 	out := make(map[string]any, len(keys))
-	for _, k := range keys {
-		out[k] = s.snapshotValue(s.Sessions.Get(ctx, k))
+	for _, key := range keys {
+		out[key] = k.snapshotValue(k.Sessions.Get(ctx, key))
 	}
 	return out
 }
 
-func (s *Kernel) snapshotValue(v any) any {
+func (k *Kernel) snapshotValue(v any) any {
 	switch v.(type) {
 	case nil, string, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64:
 		return v
 	}
-	b, err := s.Sessions.Codec.Encode(time.Time{}, map[string]any{"v": v})
+	b, err := k.Sessions.Codec.Encode(time.Time{}, map[string]any{"v": v})
 	if err != nil {
 		// Unencodable values would fail the commit anyway; a fresh value never compares equal,
 		// so the commit happens and the error surfaces.
@@ -136,25 +136,25 @@ func (s *Kernel) snapshotValue(v any) any {
 }
 
 // changedSince reports whether the session's values differ from the snapshot taken at load.
-func (s *Kernel) changedSince(ctx context.Context, loaded map[string]any) bool {
-	keys := s.Sessions.Keys(ctx)
+func (k *Kernel) changedSince(ctx context.Context, loaded map[string]any) bool {
+	keys := k.Sessions.Keys(ctx)
 	if len(keys) != len(loaded) {
 		return true
 	}
-	for _, k := range keys {
-		was, ok := loaded[k]
+	for _, key := range keys {
+		was, ok := loaded[key]
 		if !ok {
 			return true
 		}
-		if s.snapshotValue(s.Sessions.Get(ctx, k)) != was {
+		if k.snapshotValue(k.Sessions.Get(ctx, key)) != was {
 			return true
 		}
 	}
 	return false
 }
 
-func (s *Kernel) commitSession(c echo.Context, loaded sessionState) error {
-	sm := s.Sessions
+func (k *Kernel) commitSession(c echo.Context, loaded sessionState) error {
+	sm := k.Sessions
 	ctx := c.Request().Context()
 	switch sm.Status(ctx) {
 	case scs.Destroyed:
@@ -166,7 +166,7 @@ func (s *Kernel) commitSession(c echo.Context, loaded sessionState) error {
 	if len(sm.Keys(ctx)) == 0 && loaded.token == "" {
 		return nil // a new, empty visit: nothing worth storing yet
 	}
-	if sm.Token(ctx) == loaded.token && !s.changedSince(ctx, loaded.values) {
+	if sm.Token(ctx) == loaded.token && !k.changedSince(ctx, loaded.values) {
 		return nil
 	}
 	if sm.GetInt64(ctx, SessTouched) == 0 {
@@ -183,11 +183,11 @@ func (s *Kernel) commitSession(c echo.Context, loaded sessionState) error {
 // RenewSession gives the visit a new session token, keeping its data, and a new CSRF secret
 // (csrf.go). Call it on every change of privilege: a booking bound to the visit, a staff
 // sign-in or sign-out; and answer with a redirect, so the next page carries the new token.
-func (s *Kernel) RenewSession(c echo.Context) error {
-	if err := s.Sessions.RenewToken(c.Request().Context()); err != nil {
+func (k *Kernel) RenewSession(c echo.Context) error {
+	if err := k.Sessions.RenewToken(c.Request().Context()); err != nil {
 		return fmt.Errorf("renew session token: %w", err)
 	}
-	s.NewCSRFSecret(c)
+	k.NewCSRFSecret(c)
 	return nil
 }
 
@@ -195,12 +195,12 @@ func (s *Kernel) RenewSession(c echo.Context) error {
 const SessFlash = "flash"
 
 // Flash keeps a one-line message for the next page the visit sees.
-func (s *Kernel) Flash(c echo.Context, msg string) {
-	s.Sessions.Put(c.Request().Context(), SessFlash, msg)
+func (k *Kernel) Flash(c echo.Context, msg string) {
+	k.Sessions.Put(c.Request().Context(), SessFlash, msg)
 }
 
-func (s *Kernel) PopFlash(c echo.Context) string {
-	return s.Sessions.PopString(c.Request().Context(), SessFlash)
+func (k *Kernel) PopFlash(c echo.Context) string {
+	return k.Sessions.PopString(c.Request().Context(), SessFlash)
 }
 
 // SessFlashSuccess holds a one-shot confirmation for the next page ("Ready for the next
@@ -208,11 +208,11 @@ func (s *Kernel) PopFlash(c echo.Context) string {
 const SessFlashSuccess = "flash_success"
 
 // FlashSuccess keeps a one-line confirmation for the next page the visit sees.
-func (s *Kernel) FlashSuccess(c echo.Context, msg string) {
-	s.Sessions.Put(c.Request().Context(), SessFlashSuccess, msg)
+func (k *Kernel) FlashSuccess(c echo.Context, msg string) {
+	k.Sessions.Put(c.Request().Context(), SessFlashSuccess, msg)
 }
 
 // PopFlashSuccess takes the confirmation kept by FlashSuccess ("" when none).
-func (s *Kernel) PopFlashSuccess(c echo.Context) string {
-	return s.Sessions.PopString(c.Request().Context(), SessFlashSuccess)
+func (k *Kernel) PopFlashSuccess(c echo.Context) string {
+	return k.Sessions.PopString(c.Request().Context(), SessFlashSuccess)
 }

@@ -1,4 +1,6 @@
-package web
+// Package keypad types the keys of the on-screen keypads of the kiosk's forms into the fields
+// they edit.
+package keypad
 
 import (
 	"strings"

@@ -1,16 +1,16 @@
-package web_test
+package keypad_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/keypad"
 )
 
 // TestApplyKey: each key types into its own field; Back and Clear edit; characters a field does
 // not take, keys of no field and keys past the field's length change nothing.
 func TestApplyKey(t *testing.T) {
-	long := strings.Repeat("9", web.MaxNumberLen)
+	long := strings.Repeat("9", keypad.MaxNumberLen)
 	for _, tc := range []struct {
 		name, number, email, key string
 		wantNumber, wantEmail    string
@@ -34,10 +34,10 @@ func TestApplyKey(t *testing.T) {
 		{"ending .com", "", "bo@mail", "email:.com", "", "bo@mail.com"},
 		{"an ending the keyboard has not", "", "x@y", "email:.org", "", "x@y"},
 		{"an ending in the number", "1", "", "number:.de", "1", ""},
-		{"an ending past the length", "", strings.Repeat("a", web.MaxEmailLen-2), "email:.com", "", strings.Repeat("a", web.MaxEmailLen-2)},
+		{"an ending past the length", "", strings.Repeat("a", keypad.MaxEmailLen-2), "email:.com", "", strings.Repeat("a", keypad.MaxEmailLen-2)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			n, e := web.ApplyKey(tc.number, tc.email, tc.key)
+			n, e := keypad.ApplyKey(tc.number, tc.email, tc.key)
 			if n != tc.wantNumber || e != tc.wantEmail {
 				t.Errorf("applyKey(%q, %q, %q) = %q, %q; want %q, %q", tc.number, tc.email, tc.key, n, e, tc.wantNumber, tc.wantEmail)
 			}

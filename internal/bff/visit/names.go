@@ -1,4 +1,4 @@
-package web
+package visit
 
 import (
 	"context"
@@ -8,15 +8,15 @@ import (
 )
 
 // Named is how flows show the cinema's own names (ticket types, areas, offers, ratings): the
-// operator's catalog (Kernel.Names) in the language ctx carries (the request's, or the one an
+// operator's catalog (Visits.Names) in the language ctx carries (the request's, or the one an
 // e-mail is written in), amounts in offers written in its locale; a name the catalog lacks stays
 // as the ticketing system sent it, and so does every name when ctx carries no language. Flows
-// name what they read from the ticketing system with it (s.Named(ctx).Booking(b),
+// name what they read from the ticketing system with it (v.Named(ctx).Booking(b),
 // .TicketTypes, .SeatPlan, .Order, .EditOrder, .Rating) before building views.
-func (s *Kernel) Named(ctx context.Context) names.Namer {
+func (v *Visits) Named(ctx context.Context) names.Namer {
 	l := i18n.FromContext(ctx)
 	if l == nil {
 		return names.Namer{}
 	}
-	return names.Namer{Catalog: s.Names, Lang: l.Lang(), Money: l.Money}
+	return names.Namer{Catalog: v.Names, Lang: l.Lang(), Money: l.Money}
 }

@@ -1,4 +1,4 @@
-package web
+package visit
 
 import (
 	"context"
@@ -12,15 +12,15 @@ import (
 // not kept. Each error is returned for the caller to word (the order's ends the flow, the
 // plan's is an outage). When the order cannot be read the page does not wait for the plan
 // (a shared read of it carries on for others: seatplans).
-func (k *Kernel) OrderAndPlan(ctx context.Context, userSessionID, cinemaID, sessionID string) (o cinema.Order, snap seatplans.Snapshot, orderErr, planErr error) {
+func (v *Visits) OrderAndPlan(ctx context.Context, userSessionID, cinemaID, sessionID string) (o cinema.Order, snap seatplans.Snapshot, orderErr, planErr error) {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		snap, planErr = k.SeatPlans.Plan(pctx, cinemaID, sessionID)
+		snap, planErr = v.SeatPlans.Plan(pctx, cinemaID, sessionID)
 	}()
-	o, orderErr = k.Ticketing.GetOrder(ctx, userSessionID)
+	o, orderErr = v.Kernel.Ticketing.GetOrder(ctx, userSessionID)
 	if orderErr != nil {
 		cancel()
 	}

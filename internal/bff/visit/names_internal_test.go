@@ -1,4 +1,4 @@
-package web
+package visit
 
 import (
 	"context"
@@ -30,18 +30,18 @@ func TestNamedInTheContextsLanguage(t *testing.T) {
 		SuggestedDeals: []cinema.Deal{{ID: "UP", Description: "Upgrade for 4,00 €"}}}
 	tests := []struct {
 		name         string
-		k            *Kernel
+		v            *Visits
 		ctx          context.Context
 		ticket, deal string
 	}{
-		{"German", &Kernel{Names: cat}, de, "Erwachsene", "Upgrade für 4,00\u00a0€"},
-		{"English: the amount in English", &Kernel{Names: cat}, en, "Adult", "Upgrade for €4.00"},
-		{"no catalog", &Kernel{}, de, "Adult", "Upgrade for 4,00 €"},
-		{"no language", &Kernel{Names: cat}, context.Background(), "Adult", "Upgrade for 4,00 €"},
+		{"German", &Visits{Names: cat}, de, "Erwachsene", "Upgrade für 4,00\u00a0€"},
+		{"English: the amount in English", &Visits{Names: cat}, en, "Adult", "Upgrade for €4.00"},
+		{"no catalog", &Visits{}, de, "Adult", "Upgrade for 4,00 €"},
+		{"no language", &Visits{Names: cat}, context.Background(), "Adult", "Upgrade for 4,00 €"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := tt.k.Named(tt.ctx).Order(order)
+			o := tt.v.Named(tt.ctx).Order(order)
 			if got := o.Sessions[0].Tickets[0].Description; got != tt.ticket {
 				t.Errorf("ticket %q, want %q", got, tt.ticket)
 			}

@@ -1,0 +1,43 @@
+package staff
+
+import (
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/views/layouts"
+)
+
+// Chrome is the staff's part of the page frame, registered with the kernel as a chrome hook:
+// at a counter the booking link finds anyone's booking; a signed-in staff member gets their
+// name, sign-out, Needs attention and, for a supervisor, the back office; at a counter also
+// the next customer and whom the counter serves.
+func (h *Handler) Chrome(c echo.Context, ch *layouts.Chrome) {
+	k, l, current := h.Kernel, web.Loc(c), c.Path()
+	if k.AtCounter(c) {
+		for i := range ch.Nav {
+			if ch.Nav[i].URL == k.URL(web.RouteFindBooking) {
+				ch.Nav[i].Label = l.T("nav.counter_bookings") // staff find anyone's booking
+			}
+		}
+	}
+	name := k.StaffMember(c)
+	if name == "" {
+		return
+	}
+	link := func(label, route string) layouts.Link {
+		return layouts.Link{Label: label, URL: k.URL(route), Current: current == web.Paths[route]}
+	}
+	ch.StaffName, ch.SignOutURL = name, k.URL(web.RouteStaffSignOut)
+	ch.Nav = append(ch.Nav, link(l.T("nav.needs_attention"), web.RouteStaffAttention))
+	if k.IsSupervisor(c) {
+		ch.Nav = append(ch.Nav, link(l.T("nav.audit"), web.RouteStaffAudit),
+			link(l.T("nav.terminals"), web.RouteStaffDevices), link(l.T("nav.staff_accounts"), web.RouteStaffAccounts))
+	}
+	if web.DeviceOf(c).Mode == device.Counter {
+		ch.NextCustomerURL = k.URL(web.RouteNextCustomer)
+		if h.CustomerStrip != nil {
+			ch.Customer = h.CustomerStrip(c)
+		}
+	}
+}

@@ -1,0 +1,53 @@
+package visit
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/cinemabff/cinemabff/internal/cinema"
+)
+
+// errNoTicketing is the answer of a read that needs the ticketing system on a site without one.
+var errNoTicketing = errors.New("no ticketing system")
+
+// Cinemas returns the cinemas from the shared listing (internal/listings: one read at a time,
+// a stale list rather than none on an upstream failure); none without a ticketing system.
+func (v *Visits) Cinemas(ctx context.Context) ([]cinema.Cinema, error) {
+	if v.Listings == nil {
+		return nil, errNoTicketing
+	}
+	return v.Listings.Cinemas(ctx)
+}
+
+// CinemaByID finds one cinema; an unknown id yields a UTC cinema with only its id.
+func (v *Visits) CinemaByID(ctx context.Context, id string) cinema.Cinema {
+	list, err := v.Cinemas(ctx)
+	if err == nil {
+		for _, c := range list {
+			if c.ID == id {
+				return c
+			}
+		}
+	}
+	return cinema.Cinema{ID: id, Name: id}
+}
+
+// DefaultLocation is the time zone days are read in where no cinema is at hand (the audit
+// trail, the sandbox's mailbox): the first cinema's.
+func (v *Visits) DefaultLocation(ctx context.Context) *time.Location {
+	if list, err := v.Cinemas(ctx); err == nil && len(list) > 0 {
+		return list[0].Location()
+	}
+	return time.Local
+}
+
+// SessionTicketTypes are a session's ticket types as sold outside an order, shared by every
+// visitor for the listing's interval (listings.TicketTypes); none without a ticketing system.
+// Within an order (an edit, a purchase) call the upstream with its userSessionId instead.
+func (v *Visits) SessionTicketTypes(ctx context.Context, cinemaID, sessionID string) ([]cinema.TicketType, error) {
+	if v.TicketTypes == nil {
+		return nil, errNoTicketing
+	}
+	return v.TicketTypes.Session(ctx, cinemaID, sessionID)
+}

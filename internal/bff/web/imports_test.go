@@ -1,0 +1,124 @@
+package web
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The import rules of internal/bff (docs/architecture.md, "Which way imports point"), checked
+// on the source so that a new import that breaks them fails here, not in a review.
+
+const module = "github.com/cinemabff/cinemabff"
+
+// bffDir is internal/bff, one folder up from this package.
+const bffDir = ".."
+
+// flows are the flow packages under internal/bff: none imports another, nor the root.
+var flows = []string{"booking", "checkout", "kiosk", "staff", "swap"}
+
+// notInKernel are the domain packages whose rules and stores belong below the flows, not in
+// the kernel.
+var notInKernel = []string{"ledger", "settlement", "staff", "checkout", "bookings", "changewindow",
+	"listings", "seatplans", "names"}
+
+// importsOf returns the packages the non-test Go files of dir import.
+func importsOf(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, im := range file.Imports {
+			p, err := strconv.Unquote(im.Path.Value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s: no imports found: is the path right?", dir)
+	}
+	return out
+}
+
+func TestKernelImportsNoFlowDomainOrPage(t *testing.T) {
+	for _, p := range importsOf(t, ".") {
+		switch {
+		case strings.HasPrefix(p, module+"/views/pages"):
+			t.Errorf("the kernel imports %s: pages are the flows'", p)
+		case strings.HasPrefix(p, module+"/internal/bff"):
+			t.Errorf("the kernel imports %s: it knows no package above it", p)
+		}
+		for _, d := range notInKernel {
+			if p == module+"/internal/"+d {
+				t.Errorf("the kernel imports %s: its rules and stores are the flows' or the visits'", p)
+			}
+		}
+	}
+}
+
+func TestFlowsImportNoOtherFlowNorTheRoot(t *testing.T) {
+	for _, flow := range flows {
+		for _, p := range importsOf(t, filepath.Join(bffDir, flow)) {
+			if p == module+"/internal/bff" {
+				t.Errorf("%s imports the root package", flow)
+			}
+			for _, other := range flows {
+				if other != flow && p == module+"/internal/bff/"+other {
+					t.Errorf("%s imports the flow %s: what two flows share goes to visit or words", flow, other)
+				}
+			}
+		}
+	}
+	// What the flows share imports no flow either.
+	for _, shared := range []string{"visit", "words"} {
+		for _, p := range importsOf(t, filepath.Join(bffDir, shared)) {
+			if p == module+"/internal/bff" || slices.Contains(flows, strings.TrimPrefix(p, module+"/internal/bff/")) {
+				t.Errorf("%s imports %s", shared, p)
+			}
+		}
+	}
+}
+
+func TestKernelFilesNameNoAudience(t *testing.T) {
+	n := 0
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		n++
+		name := strings.ToLower(d.Name())
+		for _, audience := range []string{"kiosk", "staff", "counter", "swap"} {
+			if strings.Contains(name, audience) {
+				t.Errorf("%s names %s: the kernel knows no audience; it belongs to that flow", path, audience)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat("kernel.go"); err != nil || n < 10 {
+		t.Fatalf("walked %d entries: is this the kernel's folder? (%v)", n, err)
+	}
+}
