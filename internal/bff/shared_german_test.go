@@ -84,9 +84,9 @@ func TestUpstreamErrorsInGerman(t *testing.T) {
 		err              error
 		heading, message string
 	}{
-		{h.Srv.Kernel.FromUpstream(upstream.ErrOrderExpired, "/", "Zurück"), "Die Zeit ist abgelaufen", "wurden freigegeben"},
-		{h.Srv.Kernel.FromUpstream(upstream.ErrSeatsUnavailable, "/", "Zurück"), "Diese Plätze wurden gerade vergeben", "Bitte wählen Sie andere."},
-		{h.Srv.Kernel.FromUpstream(upstream.ErrUnavailable, "/", "Zurück"), "Das Kassensystem des Kinos ist gerade nicht erreichbar", "Es wurde nichts geändert."},
+		{h.Srv.Visits.FromUpstream(upstream.ErrOrderExpired, "/", "Zurück"), "Die Zeit ist abgelaufen", "wurden freigegeben"},
+		{h.Srv.Visits.FromUpstream(upstream.ErrSeatsUnavailable, "/", "Zurück"), "Diese Plätze wurden gerade vergeben", "Bitte wählen Sie andere."},
+		{h.Srv.Visits.FromUpstream(upstream.ErrUnavailable, "/", "Zurück"), "Das Kassensystem des Kinos ist gerade nicht erreichbar", "Es wurde nichts geändert."},
 		{web.SlowUpstream(context.DeadlineExceeded, "/", "Zurück"), "Das Kassensystem des Kinos antwortet gerade langsam", "nicht rechtzeitig geantwortet"},
 		{&web.Error{Code: web.ETooMany}, "Zu viele Anfragen", "Bitte warten Sie einen Moment"},
 	} {

@@ -14,11 +14,12 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
-	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
+
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
+	"github.com/cinemabff/cinemabff/internal/webtest"
 )
 
 // entries lists every ledger entry. (SQLite has one connection: the id rows are read and

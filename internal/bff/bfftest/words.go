@@ -5,9 +5,10 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
-	"github.com/cinemabff/cinemabff/internal/i18n"
 	"golang.org/x/text/language"
+
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/webtest"
 )
 
 // germanMoney is an amount the way German writes it: "13,25 €" (a no-break space before the

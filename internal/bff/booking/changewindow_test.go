@@ -13,12 +13,11 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	"github.com/cinemabff/cinemabff/internal/bff/web"
-	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/internal/webtest"
 )
 
 func berlinClock(t *testing.T, at time.Time) string {
@@ -232,7 +231,7 @@ func TestCutoffWords(t *testing.T) {
 
 func TestSessionStartedRefusalInWords(t *testing.T) {
 	want := "This showing has already started, so the booking can no longer be changed."
-	if got := web.EditRestrictionText(bfftest.EnglishLocalizer(t), upstream.EditSessionStarted); got != want {
+	if got := words.EditRestriction(bfftest.EnglishLocalizer(t), upstream.EditSessionStarted); got != want {
 		t.Errorf("edit: %q", got)
 	}
 	if got := words.SwapRestriction(bfftest.EnglishLocalizer(t), upstream.SwapSessionStarted); got != want {

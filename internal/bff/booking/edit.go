@@ -38,7 +38,7 @@ func (h *Handler) startEdit(c echo.Context) error {
 	}
 	eo, err := h.Kernel.Ticketing.EditBooking(c.Request().Context(), b.CinemaID, b.ID)
 	if err != nil {
-		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBooking), back)
+		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBooking), back)
 	}
 	eo = h.Visits.Named(c.Request().Context()).EditOrder(eo) // the lines kept for the change list, in the visit's words
 	h.Visits.SaveEdit(c, h.newEdit(b, eo))
@@ -121,7 +121,7 @@ func (h *Handler) requireChangeableEdit(c echo.Context) (visit.Edit, error) {
 func (h *Handler) editEnded(c echo.Context, e visit.Edit, err error) error {
 	l := web.Loc(c)
 	if !errors.Is(err, upstream.ErrOrderExpired) && !errors.Is(err, upstream.ErrNotFound) && !errors.Is(err, upstream.ErrOrderClosed) {
-		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
 	web.LoggerFrom(c.Request().Context(), h.Kernel.Logger).Info("edit ended upstream", "err", err)
 	if entry, berr := h.Visits.BlockingEntry(c.Request().Context(), e); berr == nil && entry != nil {
@@ -451,7 +451,7 @@ func (h *Handler) cancelEdit(c echo.Context) error {
 	}
 	err = h.Kernel.Ticketing.CancelOrder(c.Request().Context(), e.UserSessionID)
 	if err != nil && !errors.Is(err, upstream.ErrOrderExpired) && !errors.Is(err, upstream.ErrNotFound) {
-		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteEdit), web.Loc(c).T("booking.back_to_changes"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteEdit), web.Loc(c).T("booking.back_to_changes"))
 	}
 	h.Visits.ClearEdit(c)
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionEditCancel, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber})

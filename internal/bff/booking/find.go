@@ -29,7 +29,7 @@ func (h *Handler) findView(c echo.Context) (bookingview.FindView, error) {
 	v := bookingview.FindView{ActionURL: h.Kernel.URL(web.RouteFindBooking), CSRFToken: web.CSRFToken(c), Staff: h.Kernel.StaffMember(c) != ""}
 	list, err := h.Visits.Cinemas(c.Request().Context())
 	if err != nil {
-		return v, h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), web.Loc(c).T("booking.try_again"))
+		return v, h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), web.Loc(c).T("booking.try_again"))
 	}
 	for _, ci := range list {
 		v.Cinemas = append(v.Cinemas, bookingview.Option{Value: ci.ID, Label: ci.Name})
@@ -171,7 +171,7 @@ func (h *Handler) findBooking(c echo.Context) error {
 		if gerr := ratelimit.GiveAll(ctx, h.Kernel.Limits, limits...); gerr != nil {
 			web.LoggerFrom(ctx, h.Kernel.Logger).Warn("give back look-up attempt", "err", gerr)
 		}
-		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), l.T("booking.try_again"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), l.T("booking.try_again"))
 	}
 	if err := ratelimit.GiveAll(ctx, h.Kernel.Limits, limits...); err != nil {
 		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("give back look-up attempt", "err", err)

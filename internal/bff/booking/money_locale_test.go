@@ -3,9 +3,9 @@ package booking
 import (
 	"testing"
 
-	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/webtest"
 )
 
 // TestMoneyLinesFollowTheLanguage: the booking page's payment and refund lines are written in

@@ -58,7 +58,7 @@ func (h *Handler) cancelOnReader(c echo.Context) error {
 		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
 	}
 	if err != nil {
-		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteEditStatus, entry.ID), web.Loc(c).T("booking.see_status"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteEditStatus, entry.ID), web.Loc(c).T("booking.see_status"))
 	}
 	if entry.State == ledger.StateFailed {
 		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: entry.CinemaID, BookingNumber: entry.BookingNumber,

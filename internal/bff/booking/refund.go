@@ -36,7 +36,7 @@ func (h *Handler) startRefund(c echo.Context, e visit.Edit, change settlement.Ch
 	l := web.Loc(c)
 	b, err := h.Kernel.Ticketing.GetSingleBooking(ctx, e.CinemaID, e.BookingNumber)
 	if err != nil {
-		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
 	group, err := h.Visits.Settler.StartRefund(ctx, change, amount, b)
 	if errors.Is(err, settlement.ErrRefundAtBoxOffice) {
@@ -240,7 +240,7 @@ func (h *Handler) giveBackAtCounter(c echo.Context) error {
 		return &web.Error{Code: web.EConflict, Heading: l.T("booking.give_back_not_here_heading"), Message: l.T("booking.give_back_not_here"),
 			BackURL: status, BackLabel: l.T("booking.see_status"), Err: err}
 	case err != nil:
-		return h.Kernel.FromUpstream(err, status, l.T("booking.see_status"))
+		return h.Visits.FromUpstream(err, status, l.T("booking.see_status"))
 	}
 	if got.State == ledger.StateRefunded {
 		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionRefund, CinemaID: got.CinemaID, BookingNumber: got.BookingNumber,

@@ -56,7 +56,7 @@ func (h *Handler) renderEditSeats(c echo.Context, status int, notice *components
 		return h.editEnded(c, e, err)
 	}
 	if planErr != nil {
-		return h.Kernel.FromUpstream(planErr, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+		return h.Visits.FromUpstream(planErr, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
 	plan := h.Visits.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	tickets := editSeatTickets(e, o)
@@ -121,7 +121,7 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 	// they are free.
 	snap, err := h.Visits.SeatPlans.Plan(ctx, e.CinemaID, e.SessionID)
 	if err != nil {
-		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
 	}
 	plan := h.Visits.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	var seats []upstream.SelectedSeat
@@ -173,7 +173,7 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 	h.Visits.SeatPlans.Invalidate(e.CinemaID, e.SessionID) // seats changed or refused: the next map reads them again
 	switch {
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
-		return h.renderEditSeats(c, http.StatusConflict, web.SeatsTakenNotice, nil)
+		return h.renderEditSeats(c, http.StatusConflict, visit.SeatsTakenNotice, nil)
 	case errors.Is(err, upstream.ErrInvalidRequest):
 		return h.renderEditSeats(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("booking.seats_refused_heading"),
 			Body: l.T("booking.seats_refused_text")}, nil)

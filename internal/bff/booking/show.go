@@ -29,7 +29,7 @@ func (h *Handler) requireBooking(c echo.Context, also ...func(context.Context, c
 	}
 	b, err := h.Visits.ReadBooking(c.Request().Context(), bb.CinemaID, bb.Number, also...)
 	if err != nil {
-		return cinema.Booking{}, bb, h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), l.T("booking.find_title"))
+		return cinema.Booking{}, bb, h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), l.T("booking.find_title"))
 	}
 	return b, bb, nil
 }
@@ -217,10 +217,10 @@ func (h *Handler) swapAction(c echo.Context, b cinema.Booking) bookingview.Actio
 // types are the session's ticket types when already read (nil or unread: read here).
 func (h *Handler) editUnavailableReason(ctx context.Context, b cinema.Booking, known *sessionTypes) string {
 	if b.BeingEdited {
-		return web.EditRestrictionText(i18n.FromContext(ctx), "already_in_edit")
+		return words.EditRestriction(i18n.FromContext(ctx), "already_in_edit")
 	}
 	for _, r := range b.EditRestrictions() {
-		return web.EditRestrictionText(i18n.FromContext(ctx), upstream.EditRestriction(r))
+		return words.EditRestriction(i18n.FromContext(ctx), upstream.EditRestriction(r))
 	}
 	// Loyalty, voucher and partner tickets are known only from the session's ticket types.
 	var types []cinema.TicketType
@@ -238,13 +238,13 @@ func (h *Handler) editUnavailableReason(ctx context.Context, b cinema.Booking, k
 		switch {
 		case tt == nil:
 		case tt.IsLoyalty:
-			return web.EditRestrictionText(i18n.FromContext(ctx), "loyalty_ticket")
+			return words.EditRestriction(i18n.FromContext(ctx), "loyalty_ticket")
 		case tt.IsVoucher:
-			return web.EditRestrictionText(i18n.FromContext(ctx), "voucher_ticket")
+			return words.EditRestriction(i18n.FromContext(ctx), "voucher_ticket")
 		case tt.IsThirdParty:
-			return web.EditRestrictionText(i18n.FromContext(ctx), "third_party_member_ticket")
+			return words.EditRestriction(i18n.FromContext(ctx), "third_party_member_ticket")
 		case tt.IsPackage:
-			return web.EditRestrictionText(i18n.FromContext(ctx), "package_ticket")
+			return words.EditRestriction(i18n.FromContext(ctx), "package_ticket")
 		}
 	}
 	return ""

@@ -47,7 +47,7 @@ func (h *Handler) showShowtimes(c echo.Context) error {
 	allFilms := c.QueryParam("all") == "1"
 	shows, err := h.otherShows(c, b, allFilms)
 	if err != nil {
-		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
 	}
 	prices := h.showPrices(ctx, b, shows)
 	ci := h.Visits.CinemaByID(ctx, b.CinemaID)
@@ -271,7 +271,7 @@ func (h *Handler) chooseShowtime(c echo.Context) error {
 	}
 	types, err := h.Visits.SessionTicketTypes(ctx, b.CinemaID, target.SessionID)
 	if err != nil {
-		return h.Kernel.FromUpstream(err, back, backLabel)
+		return h.Visits.FromUpstream(err, back, backLabel)
 	}
 	types = h.Visits.Named(ctx).TicketTypes(b.CinemaID, types)
 	form, _ := c.FormParams()
@@ -303,7 +303,7 @@ func (h *Handler) findShow(c echo.Context, b cinema.Booking, id string) (cinema.
 	id = upstream.SplitSessionID(b.CinemaID, id)
 	listing, err := h.Visits.Listings.Listing(c.Request().Context(), b.CinemaID) // shared by every visitor
 	if err != nil {
-		return cinema.Session{}, h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+		return cinema.Session{}, h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
 	}
 	list := listing.Sessions
 	for _, sh := range list {
@@ -399,7 +399,7 @@ func (h *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Sessi
 	back, backLabel := h.Kernel.URL(web.RouteShowtimes), l.T("showtime.back_to_list")
 	eo, err := h.Kernel.Ticketing.EditBooking(ctx, b.CinemaID, b.ID)
 	if err != nil {
-		return visit.Edit{}, h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+		return visit.Edit{}, h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
 	}
 	eo = h.Visits.Named(ctx).EditOrder(eo)
 	undo := func(step string, cause error) error {
@@ -415,7 +415,7 @@ func (h *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Sessi
 			return &web.Error{Code: web.EConflict, Heading: l.T("showtime.no_seats_heading"), Message: l.N("showtime.no_seats_text", len(b.Tickets)),
 				BackURL: back, BackLabel: backLabel}
 		case errors.Is(cause, upstream.ErrUnavailable) || upstream.TimedOut(cause) || errors.Is(cause, upstream.ErrCircuitOpen):
-			return h.Kernel.FromUpstream(cause, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+			return h.Visits.FromUpstream(cause, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
 		}
 		// Any other answer is the ticketing system's "no": it decides whether a booking may
 		// move between shows.

@@ -30,7 +30,7 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 	l := web.Loc(c)
 	cinemas, err := h.Visits.Cinemas(ctx)
 	if err != nil {
-		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
 	}
 	if len(cinemas) == 0 {
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("checkout.whatson_no_cinema_heading"), Message: l.T("checkout.whatson_no_cinema")}
@@ -74,7 +74,7 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 	// read of the ticketing system per view.
 	listing, err := h.Visits.Listings.Listing(ctx, cin.ID)
 	if err != nil {
-		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
 	}
 	sessions, films := listing.Day(day.Format("2006-01-02")), listing.Films
 	v := checkoutview.WhatsOnView{ActionURL: h.Kernel.URL(web.RouteWhatsOn), CinemaName: cin.Name, DayLabel: l.Day(day, today, tz, i18n.DayShort), Notice: notice}
@@ -149,7 +149,7 @@ func (h *Handler) findSession(c echo.Context, cinemaID, sessionID string) (cinem
 		return cinema.Session{}, notFound
 	}
 	if err != nil {
-		return cinema.Session{}, h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
+		return cinema.Session{}, h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
 	if se.SessionID != sessionID {
 		return cinema.Session{}, notFound
@@ -206,7 +206,7 @@ func (h *Handler) renderTickets(c echo.Context, status int, notice *components.N
 	}
 	types, err := h.Visits.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)
 	if err != nil {
-		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
 	types = h.Visits.Named(ctx).TicketTypes(se.CinemaID, types)
 	v := checkoutview.TicketsView{Session: h.sessionHeader(ctx, se.CinemaID, se.FilmTitle, se.Showtime, se.ScreenName),
@@ -266,7 +266,7 @@ func (h *Handler) chooseTickets(c echo.Context) error {
 	}
 	types, err := h.Visits.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)
 	if err != nil {
-		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
 	}
 	typed, invalid := map[string]string{}, map[string]bool{}
 	var req []upstream.TicketRequest
@@ -329,7 +329,7 @@ func (h *Handler) chooseTickets(c echo.Context) error {
 		return h.renderTickets(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.not_enough_seats"),
 			Body: l.T("checkout.not_enough_seats_text")}, typed, invalid)
 	case err != nil:
-		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBuySession, se.CinemaID, se.SessionID), l.T("checkout.back_to_tickets"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBuySession, se.CinemaID, se.SessionID), l.T("checkout.back_to_tickets"))
 	}
 	h.Visits.HoldStarted(ctx, usid, o)
 	h.seatByTheRules(ctx, se.CinemaID, se.SessionID, usid, o)

@@ -35,7 +35,7 @@ func (h *Handler) showBuyCalendar(c echo.Context) error {
 	}
 	b, err := h.Visits.ReadBooking(ctx, rec.CinemaID, rec.BookingNumber)
 	if err != nil {
-		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBuyReturn, rec.ID), l.T("checkout.back_to_start"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBuyReturn, rec.ID), l.T("checkout.back_to_start"))
 	}
 	return h.Visits.ServeCalendar(c, b)
 }

@@ -203,7 +203,7 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 				ok = subtle.ConstantTimeCompare([]byte(r.Details.WebPayment.Token), []byte(token)) == 1
 			} else if errors.Is(r.Err, upstream.ErrUnavailable) {
 				// Slow or down: the token cannot be checked yet, which does not make it wrong.
-				return h.Kernel.FromUpstream(r.Err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
+				return h.Visits.FromUpstream(r.Err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
 			}
 		}
 		if !ok {

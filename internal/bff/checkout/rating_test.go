@@ -3,8 +3,8 @@ package checkout
 import (
 	"testing"
 
-	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
 	"github.com/cinemabff/cinemabff/internal/names"
+	"github.com/cinemabff/cinemabff/internal/webtest"
 )
 
 // TestRatingWords: a rating is said in words or not at all, never "Rated 0".

@@ -112,7 +112,7 @@ func (h *Handler) cancelBuyReader(c echo.Context) error {
 	moved, err := h.Visits.Settler.CancelAtReader(dctx, entry.ID)
 	cancel()
 	if err != nil && !errors.Is(err, settlement.ErrNotAtReader) {
-		return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBuyReader, entry.ID), web.Loc(c).T("booking.see_status"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBuyReader, entry.ID), web.Loc(c).T("booking.see_status"))
 	}
 	if moved.ID != "" {
 		entry = moved

@@ -56,7 +56,7 @@ func (h *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 		return h.buyEnded(c, v, err)
 	}
 	if planErr != nil {
-		return h.Kernel.FromUpstream(planErr, h.Kernel.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
+		return h.Visits.FromUpstream(planErr, h.Kernel.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
 	}
 	plan := h.Visits.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	var yours []cinema.SeatPosition
@@ -134,7 +134,7 @@ func (h *Handler) chooseBuySeats(c echo.Context) error {
 		// whether they are free.
 		snap, err := h.Visits.SeatPlans.Plan(ctx, v.CinemaID, v.SessionID)
 		if err != nil {
-			return h.Kernel.FromUpstream(err, h.Kernel.URL(web.RouteBuySeats), l.T("checkout.seats_title"))
+			return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBuySeats), l.T("checkout.seats_title"))
 		}
 		plan := h.Visits.Named(ctx).SeatPlan(snap.Plan)
 		var seats []upstream.SelectedSeat
@@ -154,7 +154,7 @@ func (h *Handler) chooseBuySeats(c echo.Context) error {
 		h.Visits.SeatPlans.Invalidate(v.CinemaID, v.SessionID) // seats changed or refused: the next map reads them again
 		switch {
 		case errors.Is(err, upstream.ErrSeatsUnavailable):
-			return h.renderBuySeats(c, http.StatusConflict, web.SeatsTakenNotice, nil)
+			return h.renderBuySeats(c, http.StatusConflict, visit.SeatsTakenNotice, nil)
 		case errors.Is(err, upstream.ErrInvalidRequest):
 			return h.renderBuySeats(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_unsuitable"),
 				Body: l.T("checkout.seats_unsuitable_text")}, nil)

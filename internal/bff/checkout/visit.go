@@ -54,7 +54,7 @@ func (h *Handler) buyEnded(c echo.Context, v visit.Buy, err error) error {
 		return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"), Message: l.T("checkout.order_closed"),
 			BackURL: h.Kernel.URL(web.RouteBuySummary), BackLabel: l.T("checkout.see_order"), Err: err}
 	}
-	return h.Kernel.FromUpstream(err, back, l.T("checkout.back_to_tickets"))
+	return h.Visits.FromUpstream(err, back, l.T("checkout.back_to_tickets"))
 }
 
 // sessionHeader names the showing, its time in the cinema's own time zone and in the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/selflink"
 	"github.com/cinemabff/cinemabff/views/layouts"
 )
 
@@ -73,17 +74,17 @@ var displayInSession = web.SessionValue[display]{Key: "kiosk.display"}
 func backURL(c echo.Context) string {
 	r := c.Request()
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
-		if p, ok := web.RequestLink(r.URL); ok {
+		if p, ok := selflink.FromRequest(r.URL); ok {
 			return p
 		}
-		return web.HomePath
+		return selflink.Home
 	}
 	if ref, err := url.Parse(r.Referer()); err == nil && ref.Host == r.Host {
-		if p, ok := web.RequestLink(ref); ok {
+		if p, ok := selflink.FromRequest(ref); ok {
 			return p
 		}
 	}
-	return web.HomePath
+	return selflink.Home
 }
 
 // idleWarning is how long the idle warning counts down before the visit ends: at least

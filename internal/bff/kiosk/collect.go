@@ -70,7 +70,7 @@ func (h *Handler) collectView(c echo.Context) (kioskview.CollectView, error) {
 		Keypad: web.DeviceOf(c).Mode == device.Kiosk}
 	list, err := h.Visits.Cinemas(c.Request().Context())
 	if err != nil {
-		return v, h.Site.FromUpstream(err, h.url(web.RouteKioskCollect), web.Loc(c).T("kiosk.try_again"))
+		return v, h.Visits.FromUpstream(err, h.url(web.RouteKioskCollect), web.Loc(c).T("kiosk.try_again"))
 	}
 	for _, ci := range list {
 		v.Cinemas = append(v.Cinemas, kioskview.Option{Value: ci.ID, Label: ci.Name})
@@ -227,7 +227,7 @@ func (h *Handler) collectByCode(c echo.Context, v *kioskview.CollectView, raw st
 		v.ScanError = l.T("kiosk.scan_not_found")
 		return "", 0, nil
 	case err != nil:
-		return "", 0, h.Site.FromUpstream(err, h.url(web.RouteKioskCollect), l.T("kiosk.try_again"))
+		return "", 0, h.Visits.FromUpstream(err, h.url(web.RouteKioskCollect), l.T("kiosk.try_again"))
 	}
 	if code.BookingID != "" && b.ID != "" && code.BookingID != b.ID {
 		// The number now belongs to another booking: this code is not for it.
@@ -296,7 +296,7 @@ func (h *Handler) collectByDetails(c echo.Context, v *kioskview.CollectView) (st
 		if gerr := ratelimit.GiveAll(ctx, h.Limits.Store, limits...); gerr != nil {
 			web.LoggerFrom(ctx, h.Logger).Warn("give back look-up attempt", "err", gerr)
 		}
-		return "", 0, h.Site.FromUpstream(err, h.url(web.RouteKioskCollect), l.T("kiosk.try_again"))
+		return "", 0, h.Visits.FromUpstream(err, h.url(web.RouteKioskCollect), l.T("kiosk.try_again"))
 	}
 	if err := ratelimit.GiveAll(ctx, h.Limits.Store, limits...); err != nil {
 		web.LoggerFrom(ctx, h.Logger).Warn("give back look-up attempt", "err", err)
@@ -491,7 +491,7 @@ func (h *Handler) showCollected(c echo.Context) error {
 	l := web.Loc(c)
 	rb, err := h.Bookings.Read(ctx, cv.CinemaID, cv.Number)
 	if err != nil {
-		return h.Site.FromUpstream(err, h.url(web.RouteKioskCollect), l.T("kiosk.back"))
+		return h.Visits.FromUpstream(err, h.url(web.RouteKioskCollect), l.T("kiosk.back"))
 	}
 	b := h.Visits.Named(ctx).Booking(rb.Booking)
 	if msg := h.unpaidHere(c, b); msg != "" {

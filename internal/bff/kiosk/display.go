@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/selflink"
 	kioskview "github.com/cinemabff/cinemabff/views/pages/kiosk"
 )
 
@@ -40,7 +41,7 @@ func (h *Handler) begin(c echo.Context) error {
 // page the guest was on. The choice is kept in the visit's session, so it lasts until the
 // visit ends and the next guest starts with the kiosk's usual look.
 func (h *Handler) setDisplay(c echo.Context) error {
-	back := web.SelfLink(c.FormValue("back"))
+	back := selflink.OrHome(c.FormValue("back"))
 	if !web.IsKiosk(c) {
 		return web.Redirect(c, back)
 	}

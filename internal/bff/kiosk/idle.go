@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/selflink"
 	kioskview "github.com/cinemabff/cinemabff/views/pages/kiosk"
 )
 
@@ -33,7 +34,7 @@ var idleInSession = web.SessionValue[idleToken]{Key: sessIdle}
 // refresh goes to the expired URL, which ends the visit. The token it issues is kept in the
 // visit's server session, like a CSRF token: issuing it changes nothing the visitor has.
 func (h *Handler) showIdle(c echo.Context) error {
-	back := web.SelfLink(c.QueryParam("back"))
+	back := selflink.OrHome(c.QueryParam("back"))
 	switch {
 	case !web.IsKiosk(c):
 		return web.Redirect(c, back)

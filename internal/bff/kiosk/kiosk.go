@@ -70,8 +70,6 @@ type Limits struct {
 type Site interface {
 	// Render writes a full page in the site's frame.
 	Render(c echo.Context, status int, title string, body templ.Component) error
-	// FromUpstream turns an upstream error into a web.Error with words a person can act on.
-	FromUpstream(err error, backURL, backLabel string) error
 	// PopFlash takes the visit's one-time message ("" when none).
 	PopFlash(c echo.Context) string
 	// LanguageLinks are the header's language switch for this page.
@@ -87,6 +85,8 @@ type Site interface {
 // Visits is what the flow needs from the visit: the cinemas, the operator's names, the audit
 // trail, the tickets as the booking page shows them, and ending the visit (*visit.Visits).
 type Visits interface {
+	// FromUpstream turns an upstream error into a web.Error with words a person can act on.
+	FromUpstream(err error, backURL, backLabel string) error
 	// TicketsView is the booking's tickets as the booking page shows them.
 	TicketsView(ctx context.Context, b cinema.Booking, printURL string) components.TicketsView
 	// EndVisit releases what the visit holds upstream and destroys it.

@@ -8,8 +8,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
-	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
 	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/webtest"
 )
 
 // TestCollectedWhere: where the tickets were printed before, said from where they are

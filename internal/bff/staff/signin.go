@@ -14,6 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
+	"github.com/cinemabff/cinemabff/internal/selflink"
 	staffacct "github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
@@ -31,10 +32,10 @@ var SignInPerClient = ratelimit.Rule{Burst: 10, Every: 30 * time.Second}
 
 func (h *Handler) signInView(c echo.Context) pages.SignInView {
 	v := pages.SignInView{ActionURL: h.Kernel.URL(web.RouteStaffSignIn), CSRFToken: web.CSRFToken(c)}
-	if n, ok := web.LocalLink(c.QueryParam("next")); ok {
+	if n, ok := selflink.Local(c.QueryParam("next")); ok {
 		v.Next = n
 	}
-	if n, ok := web.LocalLink(c.FormValue("next")); ok && c.Request().Method == http.MethodPost {
+	if n, ok := selflink.Local(c.FormValue("next")); ok && c.Request().Method == http.MethodPost {
 		v.Next = n
 	}
 	return v

@@ -15,11 +15,11 @@ import (
 	"github.com/cinemabff/cinemabff/internal/attention"
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
-	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/internal/webtest"
 )
 
 // with is form with more values.

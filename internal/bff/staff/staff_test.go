@@ -5,8 +5,8 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
-	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
 	staffacct "github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/webtest"
 )
 
 func TestPathsNameEveryRoute(t *testing.T) {

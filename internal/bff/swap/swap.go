@@ -46,8 +46,6 @@ type Bookings interface {
 type Site interface {
 	// Render writes a full page in the site's frame.
 	Render(c echo.Context, status int, title string, body templ.Component) error
-	// FromUpstream turns an upstream error into a web.Error with words a person can act on.
-	FromUpstream(err error, backURL, backLabel string) error
 	// AtCounter reports a signed-in staff member on a box-office counter: staff words.
 	AtCounter(c echo.Context) bool
 }
@@ -56,6 +54,8 @@ type Site interface {
 // cinemas, the operator's names, detached steps, the audit trail, the change notices and the
 // tickets as the booking page shows them (*visit.Visits).
 type Visits interface {
+	// FromUpstream turns an upstream error into a web.Error with words a person can act on.
+	FromUpstream(err error, backURL, backLabel string) error
 	// BoundBooking is the booking the visit opened with its number and e-mail.
 	BoundBooking(c echo.Context) (visits.Bound, bool)
 	// WriteNotice writes the change notice and its e-mail.
@@ -123,5 +123,5 @@ func (h *Handler) fromUpstream(err error, backURL, backLabel string) error {
 		return &web.Error{Code: web.EConflict, HeadingID: web.Msg("ui.swap_refused.heading"), MessageID: words.SwapRestrictionID(r),
 			Err: err, BackURL: backURL, BackLabel: backLabel}
 	}
-	return h.Site.FromUpstream(err, backURL, backLabel)
+	return h.Visits.FromUpstream(err, backURL, backLabel)
 }

@@ -6,8 +6,8 @@ import (
 
 	visits "github.com/cinemabff/cinemabff/internal/bff/visit"
 
-	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/webtest"
 )
 
 func TestSwapUnavailableReason(t *testing.T) {

@@ -146,7 +146,7 @@ func (v *Visits) ReleaseReplacedOrder(c echo.Context, prev Buy) error {
 	default:
 		web.LoggerFrom(ctx, v.Kernel.Logger).Warn("cancel replaced order", "err", err)
 		l := web.Loc(c)
-		e := v.Kernel.FromUpstream(err, v.Kernel.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
+		e := v.FromUpstream(err, v.Kernel.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
 		var ae *web.Error
 		if errors.As(e, &ae) && ae.Code == web.EUnavailable {
 			ae.Heading = l.T("checkout.replaced_not_released")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/selflink"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -51,7 +52,7 @@ func RetryURL(c echo.Context) string {
 		}
 		u = cur
 	}
-	p, ok := RequestLink(u)
+	p, ok := selflink.FromRequest(u)
 	if !ok {
 		return "" // never an address elsewhere
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/selflink"
 )
 
 // Who is signed in on this request, in one place: the staff member's username and name, the
@@ -90,7 +91,7 @@ func (k *Kernel) AtCounter(c echo.Context) bool {
 // dropped unless it is an address on this site: localLink).
 func (k *Kernel) SignInURL(next string) string {
 	u := k.URL(RouteStaffSignIn)
-	if n, ok := LocalLink(next); ok {
+	if n, ok := selflink.Local(next); ok {
 		u += "?next=" + url.QueryEscape(n)
 	}
 	return u

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/selflink"
 	"github.com/cinemabff/cinemabff/views/layouts"
 )
 
@@ -53,17 +54,17 @@ func (k *Kernel) chooseLanguage(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// withoutLang is the request's own address on this site without ?lang= (selflink.go: built
+// withoutLang is the request's own address on this site without ?lang= (package selflink: built
 // from the escaped path), or the home page.
 func withoutLang(u *url.URL) string {
 	q := u.Query()
 	q.Del(langParam)
 	to := *u
 	to.RawQuery = q.Encode()
-	if p, ok := RequestLink(&to); ok {
+	if p, ok := selflink.FromRequest(&to); ok {
 		return p
 	}
-	return HomePath
+	return selflink.Home
 }
 
 // RequestLanguage is the language of this request (see the order above).
@@ -103,7 +104,7 @@ func (k *Kernel) RememberLanguage(c echo.Context, tag language.Tag) {
 func (k *Kernel) LanguageLinks(c echo.Context) []layouts.LangLink {
 	here, q := k.URL(RouteHome), url.Values{}
 	if r := c.Request(); r.Method == http.MethodGet && !IsHTMX(c) {
-		if p, ok := LocalLink(r.URL.EscapedPath()); ok { // selflink.go: never the decoded path
+		if p, ok := selflink.Local(r.URL.EscapedPath()); ok { // never the decoded path (package selflink)
 			here, q = p, r.URL.Query()
 		}
 	}

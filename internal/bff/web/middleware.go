@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/selflink"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -57,7 +58,7 @@ func (k *Kernel) useMiddleware(e *echo.Echo) {
 }
 
 // dropTrailingSlash redirects /path/ to /path for good. The address is built from the escaped
-// path (selflink.go): /films/a%20b/ keeps its escapes, and /%2Fevil.example/ goes to the home
+// path (package selflink): /films/a%20b/ keeps its escapes, and /%2Fevil.example/ goes to the home
 // page, never to //evil.example.
 func dropTrailingSlash(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
@@ -70,7 +71,7 @@ func dropTrailingSlash(next echo.HandlerFunc) echo.HandlerFunc {
 		if u.RawQuery != "" {
 			ref += "?" + u.RawQuery
 		}
-		return c.Redirect(http.StatusMovedPermanently, SelfLink(ref))
+		return c.Redirect(http.StatusMovedPermanently, selflink.OrHome(ref))
 	}
 }
 
@@ -94,7 +95,7 @@ func (k *Kernel) requestID(next echo.HandlerFunc) echo.HandlerFunc {
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
 		l := k.Logger.With("request_id", id)
 		ctx := WithLogger(c.Request().Context(), l)
-		ctx = WithRequestID(ctx, id)
+		ctx = upstream.WithRequestID(ctx, id) // the ticketing client sends it on as X-Request-ID
 		if !IsInfraPath(c.Request().URL.Path) {
 			ctx = upstream.WithReadDeadline(ctx, time.Now().Add(budget))
 		}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
+	"github.com/cinemabff/cinemabff/internal/webtest"
 )
 
 // TestSelfLinkLanguageSwitchStaysOnSite: the language switch redirects to the same page on the

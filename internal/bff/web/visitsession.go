@@ -8,6 +8,8 @@ import (
 
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/sessioncodec"
 )
 
 // Session keys. The visit's server-side state lives under these names only.
@@ -19,7 +21,7 @@ const (
 func NewSessionManager(store scs.Store, cfg Config) *scs.SessionManager {
 	sm := scs.New()
 	sm.Store = store
-	sm.Codec = newSessionCodec() // sessioncodec.go: gob, with recently decoded sessions kept
+	sm.Codec = sessioncodec.New() // gob, with recently decoded sessions kept
 	sm.IdleTimeout = cfg.SessionIdle
 	if sm.IdleTimeout == 0 {
 		sm.IdleTimeout = 30 * time.Minute

@@ -1,4 +1,7 @@
-package web
+// Package selflink builds every address that points back into the site from something a
+// request brought (its own path, next=, back=, a Referer, HX-Current-URL), and refuses any that
+// a browser could take for another host.
+package selflink
 
 import (
 	"net/url"
@@ -11,19 +14,19 @@ import (
 // It works on the escaped form of the path, as the browser sent it: the decoded path of
 // /%2Fevil.example is //evil.example, which a browser takes for another host.
 
-// HomePath is where a refused address leads instead: the home page.
-const HomePath = "/"
+// Home is where a refused address leads instead: the home page.
+const Home = "/"
 
-// MaxSelfLink bounds an address taken from a request (a long one is refused, not cut).
-const MaxSelfLink = 2048
+// MaxLen bounds an address taken from a request (a long one is refused, not cut).
+const MaxLen = 2048
 
-// LocalLink returns ref (an escaped path with an optional query, e.g. "/films/a%20b?x=1") as
+// Local returns ref (an escaped path with an optional query, e.g. "/films/a%20b?x=1") as
 // an address on this site, or false. It refuses anything that names a scheme, a host or a
 // user, that does not start with exactly one "/" followed by a character that is neither "/"
 // nor "\" (also once decoded: "/%2F" and "/%5C" are refused), and anything with control
 // characters. A path's escapes are kept as they are; a fragment is dropped.
-func LocalLink(ref string) (string, bool) {
-	if ref == "" || len(ref) > MaxSelfLink || !oneLeadingSlash(ref) {
+func Local(ref string) (string, bool) {
+	if ref == "" || len(ref) > MaxLen || !oneLeadingSlash(ref) {
 		return "", false
 	}
 	u, err := url.Parse(ref) // refuses raw control characters
@@ -37,28 +40,28 @@ func LocalLink(ref string) (string, bool) {
 	out := u.RequestURI() // the escaped path (RawPath when it encodes Path) and the query
 	// Escaping can make it longer than an address taken from a request may be: refuse it, or
 	// the address made here would be refused when it comes back.
-	if !oneLeadingSlash(out) || len(out) > MaxSelfLink {
+	if !oneLeadingSlash(out) || len(out) > MaxLen {
 		return "", false
 	}
 	return out, true
 }
 
-// SelfLink is LocalLink(ref), or the home page when ref is refused.
-func SelfLink(ref string) string {
-	if out, ok := LocalLink(ref); ok {
+// OrHome is Local(ref), or the home page when ref is refused.
+func OrHome(ref string) string {
+	if out, ok := Local(ref); ok {
 		return out
 	}
-	return HomePath
+	return Home
 }
 
-// RequestLink is the address of u (a request's own URL, or one a header names) on this site:
+// FromRequest is the address of u (a request's own URL, or one a header names) on this site:
 // its escaped path and query, never its decoded path. ok is false when it is refused.
-func RequestLink(u *url.URL) (string, bool) {
+func FromRequest(u *url.URL) (string, bool) {
 	ref := u.EscapedPath()
 	if u.RawQuery != "" {
 		ref += "?" + u.RawQuery
 	}
-	return LocalLink(ref)
+	return Local(ref)
 }
 
 // escapeQuery percent-encodes every byte of a raw query that RFC 3986 does not allow there

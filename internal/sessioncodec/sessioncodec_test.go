@@ -1,4 +1,4 @@
-package web
+package sessioncodec
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 )
 
 func TestSessionCodecHandsOutCopies(t *testing.T) {
-	c := newSessionCodec()
+	c := New()
 	deadline := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
 	b, err := c.Encode(deadline, map[string]any{"touched": int64(7), "lang": "de", "begun": true})
 	if err != nil {
@@ -29,7 +29,7 @@ func TestSessionCodecHandsOutCopies(t *testing.T) {
 }
 
 func TestSessionCodecSkipsValuesWithoutCopy(t *testing.T) {
-	c := newSessionCodec()
+	c := New()
 	b, err := c.Encode(time.Now(), map[string]any{"list": []string{"a"}})
 	if err != nil {
 		t.Fatal(err)

@@ -1,11 +1,11 @@
-package web
+package selflink
 
 import (
 	"net/url"
 	"strings"
 	"testing"
 
-	"github.com/cinemabff/cinemabff/internal/bff/web/webtest"
+	"github.com/cinemabff/cinemabff/internal/webtest"
 )
 
 // TestSelfLink: addresses on the site pass with their escapes as they are; anything a browser
@@ -48,16 +48,16 @@ func TestSelfLink(t *testing.T) {
 		{"/%", ""},
 		{"/" + strings.Repeat("a", 3000), ""},
 	} {
-		got, ok := LocalLink(tc.in)
+		got, ok := Local(tc.in)
 		if got != tc.want || ok != (tc.want != "") {
-			t.Errorf("LocalLink(%q) = %q %v, want %q", tc.in, got, ok, tc.want)
+			t.Errorf("Local(%q) = %q %v, want %q", tc.in, got, ok, tc.want)
 		}
 		want := tc.want
 		if want == "" {
 			want = "/"
 		}
-		if got := SelfLink(tc.in); got != want {
-			t.Errorf("SelfLink(%q) = %q, want %q", tc.in, got, want)
+		if got := OrHome(tc.in); got != want {
+			t.Errorf("OrHome(%q) = %q, want %q", tc.in, got, want)
 		}
 	}
 }
@@ -70,19 +70,19 @@ func FuzzSelfLink(f *testing.F) {
 	}
 	base, _ := url.Parse("https://cinema.example/somewhere/page")
 	f.Fuzz(func(t *testing.T, in string) {
-		out := SelfLink(in)
+		out := OrHome(in)
 		if !webtest.OnSite(out) || strings.ContainsAny(out, "\\\t\r\n") {
-			t.Fatalf("SelfLink(%q) = %q: not on the site", in, out)
+			t.Fatalf("OrHome(%q) = %q: not on the site", in, out)
 		}
 		u, err := url.Parse(out)
 		if err != nil {
-			t.Fatalf("SelfLink(%q) = %q: %v", in, out, err)
+			t.Fatalf("OrHome(%q) = %q: %v", in, out, err)
 		}
 		if r := base.ResolveReference(u); r.Host != base.Host || r.Scheme != base.Scheme {
-			t.Fatalf("SelfLink(%q) = %q resolves to %s", in, out, r)
+			t.Fatalf("OrHome(%q) = %q resolves to %s", in, out, r)
 		}
-		if again := SelfLink(out); again != out {
-			t.Fatalf("SelfLink(%q) = %q, then %q", in, out, again)
+		if again := OrHome(out); again != out {
+			t.Fatalf("OrHome(%q) = %q, then %q", in, out, again)
 		}
 	})
 }

@@ -1,4 +1,6 @@
-package web
+// Package sessioncodec is the visit sessions' codec: scs's gob, with recently decoded sessions
+// kept so that a returning visitor's unchanged session is not decoded again on every page.
+package sessioncodec
 
 import (
 	"maps"
@@ -8,14 +10,14 @@ import (
 	"github.com/alexedwards/scs/v2"
 )
 
-// sessionCodec is scs's gob codec that remembers what it decoded. A returning visitor sends the
+// Codec is scs's gob codec that remembers what it decoded. A returning visitor sends the
 // same session on every page until something in it changes, and gob decoding builds its decoder
 // anew for each session (its types included), a good part of a page's time. The same bytes
 // always decode to the same deadline and values, so a session seen recently is handed out as a
 // fresh copy of its map instead. Only sessions whose values are all plain (strings, numbers,
 // booleans: what the site stores) are remembered, so no two requests ever share a value that
 // could be changed in place. Encoding is gob's, unchanged: sessions stay readable both ways.
-type sessionCodec struct {
+type Codec struct {
 	scs.GobCodec
 
 	mu   sync.Mutex
@@ -34,10 +36,11 @@ const maxDecodedSessions = 2048
 // maxDecodedSize: larger sessions are not remembered (their bytes are the map's key).
 const maxDecodedSize = 8 << 10
 
-func newSessionCodec() *sessionCodec { return &sessionCodec{seen: map[string]decodedSession{}} }
+// New returns a codec that remembers no session yet.
+func New() *Codec { return &Codec{seen: map[string]decodedSession{}} }
 
 // Decode converts the stored bytes into the session's deadline and values.
-func (c *sessionCodec) Decode(b []byte) (time.Time, map[string]any, error) {
+func (c *Codec) Decode(b []byte) (time.Time, map[string]any, error) {
 	c.mu.Lock()
 	d, ok := c.seen[string(b)]
 	c.mu.Unlock()
