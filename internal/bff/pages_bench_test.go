@@ -12,7 +12,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
-	co "github.com/cinemabff/cinemabff/views/pages/checkout"
+	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
 // BenchmarkPages puts an Echo hello handler and our pages side by side in one run: each page
@@ -201,7 +201,7 @@ func benchReturnPoll(v *benchVisitor) (string, http.Header) {
 	if !ok {
 		v.T.Fatalf("the return page does not poll: %s", landing)
 	}
-	// The page's own poll names what it shows (co.PollShownParam) and is held until the order's next
+	// The page's own poll names what it shows (checkoutview.PollShownParam) and is held until the order's next
 	// read (TestBenchConfirmationDelay measures that); without it the poll is answered at once
 	// from the poller's last read, which is the server's work per poll.
 	u, err := url.Parse(poll)
@@ -209,7 +209,7 @@ func benchReturnPoll(v *benchVisitor) (string, http.Header) {
 		v.T.Fatal(err)
 	}
 	q := u.Query()
-	q.Del(co.PollShownParam)
+	q.Del(checkoutview.PollShownParam)
 	u.RawQuery = q.Encode()
 	// A slow run must not reach the point where the site gives the payment up.
 	old := checkoutflow.GiveUpAfter

@@ -18,7 +18,7 @@ type WebhookVerifier interface {
 	ParseWebhook(payload []byte, signature string) (upstream.PaymentEvent, error)
 }
 
-// maxWebhookBytes bounds an event body. Ours are a few kilobytes, but Stripe's events carry the
+// MaxWebhookBytes bounds an event body. Ours are a few kilobytes, but Stripe's events carry the
 // whole object and can be far larger than the site's body limit (Config.BodyLimit, 64 KB),
 // which does not apply to this route.
 const MaxWebhookBytes = 1 << 20

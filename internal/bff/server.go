@@ -286,7 +286,7 @@ func (s *Server) route(method, name string, h echo.HandlerFunc, m ...echo.Middle
 	s.Echo.Add(method, p, h, m...).Name = name + "." + method
 }
 
-// ipExtractor trusts X-Forwarded-For only from the configured proxies.
+// IpExtractor trusts X-Forwarded-For only from the configured proxies.
 func IpExtractor(trusted []*net.IPNet) echo.IPExtractor {
 	if len(trusted) == 0 {
 		return echo.ExtractIPDirect()

@@ -22,7 +22,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/webtest"
 )
 
-// entries lists every ledger entry. (SQLite has one connection: the id rows are read and
+// Entries lists every ledger entry. (SQLite has one connection: the id rows are read and
 // closed before the per-edit queries.)
 func Entries(t *testing.T, h *Harness) ([]ledger.Entry, bool) {
 	t.Helper()
@@ -76,7 +76,7 @@ var BookingEmails = map[int]string{
 	BkPremium: "paid5@example.com",
 }
 
-// find looks a booking up and returns the booking page.
+// Find looks a booking up and returns the booking page.
 func (h *Harness) Find(number int) *goquery.Document {
 	h.T.Helper()
 	resp, body := h.Post("/booking", "/booking", url.Values{"cinema": {"0001"}, "number": {fmt.Sprint(number)}, "email": {BookingEmails[number]}})
@@ -86,7 +86,7 @@ func (h *Harness) Find(number int) *goquery.Document {
 	return h.Page("/booking/current", http.StatusOK)
 }
 
-// page GETs a page and checks its status.
+// Page GETs a page and checks its status.
 func (h *Harness) Page(path string, want int) *goquery.Document {
 	h.T.Helper()
 	resp, body := h.Get(path)
@@ -96,7 +96,7 @@ func (h *Harness) Page(path string, want int) *goquery.Document {
 	return h.Doc(body)
 }
 
-// submit POSTs a form scraped from tokenPage and follows redirects within the site to the
+// Submit POSTs a form scraped from tokenPage and follows redirects within the site to the
 // final page; it returns that page and its status.
 func (h *Harness) Submit(path, tokenPage string, form url.Values) (*http.Response, *goquery.Document) {
 	h.T.Helper()
@@ -104,7 +104,7 @@ func (h *Harness) Submit(path, tokenPage string, form url.Values) (*http.Respons
 	return h.Follow(resp, body)
 }
 
-// follow follows 303/302 redirects (also to the payment provider) and returns the last answer.
+// Follow follows 303/302 redirects (also to the payment provider) and returns the last answer.
 func (h *Harness) Follow(resp *http.Response, body string) (*http.Response, *goquery.Document) {
 	h.T.Helper()
 	for i := 0; i < 10 && (resp.StatusCode == http.StatusSeeOther || resp.StatusCode == http.StatusFound); i++ {
@@ -117,7 +117,7 @@ func (h *Harness) Follow(resp *http.Response, body string) (*http.Response, *goq
 	return resp, h.Doc(body)
 }
 
-// getURL GETs an absolute URL (our site or the provider's page) with the visit's cookies.
+// GetURL GETs an absolute URL (our site or the provider's page) with the visit's cookies.
 func (h *Harness) GetURL(u string) (*http.Response, string) {
 	h.T.Helper()
 	resp, err := h.Client.Get(u)
@@ -129,7 +129,7 @@ func (h *Harness) GetURL(u string) (*http.Response, string) {
 	return resp, string(b)
 }
 
-// startEdit starts an edit from the booking page and returns the edit page.
+// StartEdit starts an edit from the booking page and returns the edit page.
 func (h *Harness) StartEdit(t testing.TB) *goquery.Document {
 	t.Helper()
 	resp, doc := h.Submit("/booking/edit/start", "/booking/current", nil)
@@ -139,7 +139,7 @@ func (h *Harness) StartEdit(t testing.TB) *goquery.Document {
 	return doc
 }
 
-// payAtProvider answers the provider's hosted page at hostedURL with action (pay, decline,
+// PayAtProvider answers the provider's hosted page at hostedURL with action (pay, decline,
 // cancel) and follows the way back to our site.
 func (h *Harness) PayAtProvider(t *testing.T, hostedURL, action string) (*http.Response, *goquery.Document) {
 	t.Helper()
@@ -182,7 +182,7 @@ func Text(doc *goquery.Document, testid string) string {
 	return strings.TrimSpace(doc.Find(`[data-testid="` + testid + `"]`).First().Text())
 }
 
-// containsAmount reports whether text has prefix followed by the amount of cents euros, in
+// ContainsAmount reports whether text has prefix followed by the amount of cents euros, in
 // English or German ("Paid: €13.25", "Paid: 13,25 €"): e-mails are written in the language of
 // their booking, pages in the visitor's.
 func ContainsAmount(t testing.TB, text, prefix string, cents int64) bool {
@@ -199,7 +199,7 @@ func MustFault(h *Harness, f sandbox.Fault) {
 	}
 }
 
-// inGerman fails unless the page says it is German.
+// InGerman fails unless the page says it is German.
 func InGerman(t *testing.T, doc *goquery.Document, what string) {
 	t.Helper()
 	if lang, _ := doc.Find("html").Attr("lang"); lang != "de" {
@@ -207,7 +207,7 @@ func InGerman(t *testing.T, doc *goquery.Document, what string) {
 	}
 }
 
-// wantContains fails unless the selection's text (white space folded) contains every want.
+// WantContains fails unless the selection's text (white space folded) contains every want.
 func WantContains(t *testing.T, doc *goquery.Document, sel string, want ...string) {
 	t.Helper()
 	got := Squash(doc.Find(sel).Text())
@@ -226,7 +226,7 @@ const (
 	ApprovalPayRef = "pi_seed100003" // the provider payment a refund of 100003 goes back to
 )
 
-// removeOneTicket looks the approval booking up by number (staff), starts an edit, removes one
+// RemoveOneTicket looks the approval booking up by number (staff), starts an edit, removes one
 // ticket and returns the refund the edit page shows.
 func (h *Harness) RemoveOneTicket() string {
 	h.T.Helper()
@@ -237,7 +237,7 @@ func (h *Harness) RemoveOneTicket() string {
 	return Text(doc, "balance")
 }
 
-// freshBrowser is another browser on the same site: no cookies of this visit.
+// FreshBrowser is another browser on the same site: no cookies of this visit.
 func (h *Harness) FreshBrowser() *Harness {
 	jar, _ := cookiejar.New(nil)
 	b := *h
@@ -245,7 +245,7 @@ func (h *Harness) FreshBrowser() *Harness {
 	return &b
 }
 
-// moveTo chooses show session on the showtimes page and keeps the seats the ticketing system
+// MoveTo chooses show session on the showtimes page and keeps the seats the ticketing system
 // chose there; it returns the change page.
 func (h *Harness) MoveTo(t *testing.T, session string) *goquery.Document {
 	t.Helper()
@@ -267,7 +267,7 @@ func (h *Harness) MoveTo(t *testing.T, session string) *goquery.Document {
 	return doc
 }
 
-// seatStates reads the seats of a session's plan by label ("F11") from the ticketing system.
+// SeatsByLabel reads the seats of a session's plan by label ("F11") from the ticketing system.
 func (h *Harness) SeatsByLabel(t *testing.T, session string) map[string]cinema.SeatAvailability {
 	t.Helper()
 	plan, err := h.Srv.Kernel.Ticketing.GetSeatPlan(context.Background(), "0001", session)
@@ -285,7 +285,7 @@ func (h *Harness) SeatsByLabel(t *testing.T, session string) map[string]cinema.S
 	return out
 }
 
-// bookedSeats are the session and seats of the booking's tickets, read from the ticketing
+// BookedSeats are the session and seats of the booking's tickets, read from the ticketing
 // system.
 func (h *Harness) BookedSeats(t *testing.T, number int64) (session string, seats []string) {
 	t.Helper()
@@ -302,7 +302,7 @@ func (h *Harness) BookedSeats(t *testing.T, number int64) (session string, seats
 	return session, seats
 }
 
-// orderSeats reads the edit's order: the seats its live (not removed) tickets hold now.
+// OrderSeats reads the edit's order: the seats its live (not removed) tickets hold now.
 func (h *Harness) OrderSeats(t *testing.T) (session string, seats []string) {
 	t.Helper()
 	doc := h.Page("/booking/edit", http.StatusOK)
@@ -327,7 +327,7 @@ const (
 
 var CutoffEmails = map[int]string{BkSoon: "soon@example.com", BkStarted: "started@example.com", BkPaid1: "paid1@example.com", BkPaid2: "paid2@example.com"}
 
-// findCutoff looks a booking of the cut-off tests up and returns its page.
+// FindCutoff looks a booking of the cut-off tests up and returns its page.
 func (h *Harness) FindCutoff(number int) *goquery.Document {
 	h.T.Helper()
 	resp, body := h.Post("/booking", "/booking", url.Values{"cinema": {"0001"}, "number": {fmt.Sprint(number)}, "email": {CutoffEmails[number]}})
@@ -337,7 +337,7 @@ func (h *Harness) FindCutoff(number int) *goquery.Document {
 	return h.Page("/booking/current", http.StatusOK)
 }
 
-// showtimeOf is a session's start as the ticketing system lists it.
+// ShowtimeOf is a session's start as the ticketing system lists it.
 func (h *Harness) ShowtimeOf(sessionID string) time.Time {
 	h.T.Helper()
 	s, err := h.Srv.Kernel.Ticketing.FindSession(context.Background(), "0001", sessionID)
@@ -357,11 +357,12 @@ func SignInStaff(t *testing.T, h *Harness) {
 	}
 }
 
-// icsEvent reads the VEVENT of a calendar file: each property by name, with its parameters
-// ("TZID=Europe/Berlin") and its value. Lines are unfolded first; every physical line must end
-// in CRLF and hold at most 75 octets.
+// IcsProp is one property of a calendar file's VEVENT: its parameters ("TZID=Europe/Berlin")
+// and its value.
 type IcsProp struct{ Params, Value string }
 
+// IcsEvent reads the VEVENT of a calendar file, each property by name. Lines are unfolded first;
+// every physical line must end in CRLF and hold at most 75 octets.
 func IcsEvent(t *testing.T, data []byte) map[string]IcsProp {
 	t.Helper()
 	s := string(data)
@@ -405,7 +406,7 @@ func IcsEvent(t *testing.T, data []byte) map[string]IcsProp {
 	return out
 }
 
-// getCalendar downloads a calendar file and checks that it is one.
+// GetCalendar downloads a calendar file and checks that it is one.
 func (h *Harness) GetCalendar(t *testing.T, path string, number int64) map[string]IcsProp {
 	t.Helper()
 	resp, body := h.Get(path)
@@ -422,7 +423,7 @@ func (h *Harness) GetCalendar(t *testing.T, path string, number int64) map[strin
 	return IcsEvent(t, []byte(body))
 }
 
-// mailCalendar is the .ics a message carries.
+// MailCalendar is the .ics a message carries.
 func MailCalendar(t *testing.T, m mail.StoredMessage, number int64) map[string]IcsProp {
 	t.Helper()
 	if len(m.Attachments) != 1 {
@@ -445,7 +446,7 @@ func Sequence(t *testing.T, ev map[string]IcsProp) int {
 	return n
 }
 
-// wantShow checks that the event starts at the booking's show, in the cinema's zone, and lasts
+// WantShow checks that the event starts at the booking's show, in the cinema's zone, and lasts
 // the film's running time.
 func (h *Harness) WantShow(t *testing.T, ev map[string]IcsProp, b cinema.Booking) {
 	t.Helper()
@@ -483,7 +484,7 @@ func (h *Harness) WantShow(t *testing.T, ev map[string]IcsProp, b cinema.Booking
 	}
 }
 
-// startPaidEdit adds a ticket to bkPaid2 and returns the provider's checkout page of the
+// StartPaidEdit adds a ticket to bkPaid2 and returns the provider's checkout page of the
 // difference.
 func StartPaidEdit(t *testing.T, h *Harness) string {
 	t.Helper()

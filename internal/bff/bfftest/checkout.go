@@ -30,7 +30,7 @@ func MustLoc(t *testing.T, name string) *time.Location {
 	return loc
 }
 
-// absDo sends a request to an absolute URL (the provider's page) with the harness's client.
+// AbsDo sends a request to an absolute URL (the provider's page) with the harness's client.
 func (h *Harness) AbsDo(method, u string, form url.Values) (*http.Response, string) {
 	h.T.Helper()
 	var body io.Reader
@@ -53,7 +53,7 @@ func (h *Harness) AbsDo(method, u string, form url.Values) (*http.Response, stri
 	return resp, string(b)
 }
 
-// local turns an absolute URL of our site into a path with query.
+// Local turns an absolute URL of our site into a path with query.
 func (h *Harness) Local(u string) string {
 	h.T.Helper()
 	p, err := url.Parse(u)
@@ -75,7 +75,7 @@ func ExpectRedirect(t testing.TB, resp *http.Response, body, to string) string {
 	return loc
 }
 
-// chooseTickets walks tickets → seats → details and lands on the summary.
+// BuyUpToSummary walks tickets → seats → details and lands on the summary.
 func (h *Harness) BuyUpToSummary(session string, qty url.Values) {
 	t := h.T
 	t.Helper()
@@ -88,7 +88,7 @@ func (h *Harness) BuyUpToSummary(session string, qty url.Values) {
 	ExpectRedirect(t, resp, body, "/checkout")
 }
 
-// checkedSeats are the seats ticked on the seat page.
+// CheckedSeats are the seats ticked on the seat page.
 func (h *Harness) CheckedSeats() url.Values {
 	h.T.Helper()
 	_, body := h.Get("/checkout/seats")
@@ -103,7 +103,7 @@ func (h *Harness) CheckedSeats() url.Values {
 	return form
 }
 
-// pay presses Pay and returns the provider's page.
+// PressPay presses Pay and returns the provider's page.
 func (h *Harness) PressPay() string {
 	h.T.Helper()
 	resp, body := h.Post("/checkout/pay", "/booking", nil)
@@ -111,7 +111,7 @@ func (h *Harness) PressPay() string {
 	return loc
 }
 
-// actAtProvider presses a button on the provider's page and returns our return URL (a path).
+// ActAtProvider presses a button on the provider's page and returns our return URL (a path).
 func (h *Harness) ActAtProvider(hosted, action string) string {
 	h.T.Helper()
 	if resp, body := h.AbsDo("GET", hosted, nil); resp.StatusCode != http.StatusOK {
@@ -125,7 +125,7 @@ func (h *Harness) ActAtProvider(hosted, action string) string {
 	return h.Local(loc)
 }
 
-// waitForConfirmation follows the return page until it shows the confirmation.
+// WaitForConfirmation follows the return page until it shows the confirmation.
 func (h *Harness) WaitForConfirmation(returnPath string, within time.Duration) string {
 	h.T.Helper()
 	deadline := time.Now().Add(within)
@@ -148,7 +148,7 @@ func Url1Adult() map[string][]string { return map[string][]string{"qty-0001": {"
 
 func Squash(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// recordOf returns the payment record behind a return path (/checkout/payments/<id>?token=…).
+// RecordOf returns the payment record behind a return path (/checkout/payments/<id>?token=…).
 func (h *Harness) RecordOf(ret string) checkout.Record {
 	h.T.Helper()
 	parts := strings.Split(strings.Split(ret, "?")[0], "/")
@@ -159,7 +159,7 @@ func (h *Harness) RecordOf(ret string) checkout.Record {
 	return rec
 }
 
-// waitForState waits for the record's state (background work).
+// WaitForState waits for the record's state (background work).
 func (h *Harness) WaitForState(id string, want checkout.State, within time.Duration) checkout.Record {
 	h.T.Helper()
 	deadline := time.Now().Add(within)
@@ -197,14 +197,14 @@ const (
 	CardTooMany     = "Too many failed attempts. Please try again in 15 minutes."
 )
 
-// cardAnswer is the summary page's answer to a card typed into one of its forms.
+// CardAnswer is the summary page's answer to a card typed into one of its forms.
 type CardAnswer struct {
 	Status     int
 	Message    string // the form's error
 	RetryAfter string
 }
 
-// useCard submits the gift card (giftCardPath) or loyalty (loyaltyPath) form; header is added
+// UseCard submits the gift card (giftCardPath) or loyalty (loyaltyPath) form; header is added
 // to the request (a language).
 func (h *Harness) UseCard(path, card, pin string, header http.Header) CardAnswer {
 	h.T.Helper()
@@ -214,13 +214,13 @@ func (h *Harness) UseCard(path, card, pin string, header http.Header) CardAnswer
 	return CardAnswer{Status: resp.StatusCode, Message: Text(h.Doc(body), testid), RetryAfter: resp.Header.Get("Retry-After")}
 }
 
-// appliedPayments counts the gift card and loyalty payments on the order's summary.
+// AppliedPayments counts the gift card and loyalty payments on the order's summary.
 func (h *Harness) AppliedPayments() int {
 	h.T.Helper()
 	return h.Page("/checkout", http.StatusOK).Find(`[data-testid="applied"]`).Length()
 }
 
-// pageCodes decodes every ticket QR code a page shows (from its SVG markup) and checks its
+// PageCodes decodes every ticket QR code a page shows (from its SVG markup) and checks its
 // signature with the server's key.
 func (h *Harness) PageCodes(doc *goquery.Document) []tickets.Code {
 	h.T.Helper()
@@ -247,7 +247,7 @@ func (h *Harness) PageCodes(doc *goquery.Document) []tickets.Code {
 	return out
 }
 
-// deliveredMail delivers the outbox and returns the stored messages of a kind, newest first.
+// DeliveredMail delivers the outbox and returns the stored messages of a kind, newest first.
 func (h *Harness) DeliveredMail(kind string) []mail.StoredMessage {
 	h.T.Helper()
 	if _, err := h.Srv.DeliverMail(context.Background()); err != nil {
@@ -271,7 +271,7 @@ func (h *Harness) DeliveredMail(kind string) []mail.StoredMessage {
 	return out
 }
 
-// oneMail delivers the outbox and returns the one message of a kind.
+// OneMail delivers the outbox and returns the one message of a kind.
 func (h *Harness) OneMail(kind string) mail.StoredMessage {
 	h.T.Helper()
 	msgs := h.DeliveredMail(kind)
@@ -284,7 +284,7 @@ func (h *Harness) OneMail(kind string) mail.StoredMessage {
 // Seat hoarding: a visit holds at most 10 seats, a client address has at most 3
 // open orders, and a person who hits a limit is told what to do.
 
-// forwardedFor marks every request as coming from addr (the harness trusts loopback as a
+// ForwardedFor marks every request as coming from addr (the harness trusts loopback as a
 // proxy: holdHarness).
 type ForwardedFor struct {
 	Addr string
@@ -297,14 +297,14 @@ func (f ForwardedFor) RoundTrip(r *http.Request) (*http.Response, error) {
 	return f.Next.RoundTrip(r)
 }
 
-// holdHarness is a sandbox harness whose server believes X-Forwarded-For from the test client.
+// HoldHarness is a sandbox harness whose server believes X-Forwarded-For from the test client.
 func HoldHarness(t *testing.T, o HarnessOpts) *Harness {
 	_, loopback, _ := net.ParseCIDR("127.0.0.0/8")
 	o.Sandbox, o.TrustedProxies = true, []*net.IPNet{loopback}
 	return NewHarness(t, o)
 }
 
-// visitor is a new person at the site: their own visit (cookie jar) from client address addr.
+// Visitor is a new person at the site: their own visit (cookie jar) from client address addr.
 func (h *Harness) Visitor(addr string) *Harness {
 	v := *h
 	jar, _ := cookiejar.New(nil)
@@ -312,13 +312,13 @@ func (h *Harness) Visitor(addr string) *Harness {
 	return &v
 }
 
-// chooseQty posts the ticket step of session 1113.
+// ChooseQty posts the ticket step of session 1113.
 func (h *Harness) ChooseQty(qty url.Values) (*http.Response, string) {
 	h.T.Helper()
 	return h.Post("/whats-on/0001/1113", "/whats-on/0001/1113", qty)
 }
 
-// openOrders lists the open orders recorded for a client address.
+// OpenOrders lists the open orders recorded for a client address.
 func (h *Harness) OpenOrders(t *testing.T, addr string) []holds.Hold {
 	t.Helper()
 	got, err := holds.New(h.DB.SQL, nil).OpenFor(context.Background(), holds.ClientKey(addr))
@@ -328,7 +328,7 @@ func (h *Harness) OpenOrders(t *testing.T, addr string) []holds.Hold {
 	return got
 }
 
-// freeSeats counts the seats of session 1113 that can be chosen now.
+// FreeSeats counts the seats of session 1113 that can be chosen now.
 func (h *Harness) FreeSeats(t *testing.T) int {
 	t.Helper()
 	plan, err := h.Srv.Kernel.Ticketing.GetSeatPlan(context.Background(), "0001", "1113")
@@ -348,7 +348,7 @@ func (h *Harness) FreeSeats(t *testing.T) int {
 	return n
 }
 
-// buyAfterSeats goes from the seat step to the summary (seats as offered, details).
+// BuyAfterSeats goes from the seat step to the summary (seats as offered, details).
 func (h *Harness) BuyAfterSeats() {
 	h.T.Helper()
 	resp, body := h.Post("/checkout/seats", "/checkout/seats", h.CheckedSeats())

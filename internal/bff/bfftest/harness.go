@@ -40,7 +40,7 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// countingStore counts writes to the session store; it keeps the context-aware methods of the
+// CountingStore counts writes to the session store; it keeps the context-aware methods of the
 // store it wraps (the Redis store has only those working).
 type CountingStore struct {
 	scs.Store
@@ -126,7 +126,7 @@ type Harness struct {
 	DropAfter *atomic.Int32
 }
 
-// newHarness starts the real server on a random port with the given stores.
+// NewHarness starts the real server on a random port with the given stores.
 func NewHarness(t testing.TB, o HarnessOpts) *Harness {
 	t.Helper()
 	ctx := context.Background()
@@ -247,7 +247,7 @@ const (
 
 func PtrTo[T any](v T) *T { return &v }
 
-// startSandbox runs the sandbox ticketing API and payment provider on their own port, as a
+// StartSandbox runs the sandbox ticketing API and payment provider on their own port, as a
 // real upstream would be, and points the server's clients at them.
 func (h *Harness) StartSandbox(d *bff.Deps, o HarnessOpts) {
 	t := h.T
@@ -299,7 +299,7 @@ func (h *Harness) StartSandbox(d *bff.Deps, o HarnessOpts) {
 	h.SB, h.Prov, h.UpstreamURL = sb, prov, srv.URL
 }
 
-// dropping serves next, except that while dropAfter is set an API write (POST /v1/...) is
+// Dropping serves next, except that while dropAfter is set an API write (POST /v1/...) is
 // processed in full and then the connection is closed without the answer.
 func (h *Harness) Dropping(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -319,7 +319,7 @@ func (h *Harness) Dropping(next http.Handler) http.Handler {
 	})
 }
 
-// startGolden points the server at an upstream written from upstream-notes (internal/goldenapi)
+// StartGolden points the server at an upstream written from upstream-notes (internal/goldenapi)
 // instead of our sandbox.
 func (h *Harness) StartGolden(d *bff.Deps, o HarnessOpts) {
 	t := h.T
@@ -346,7 +346,7 @@ func (h *Harness) StartGolden(d *bff.Deps, o HarnessOpts) {
 	h.UpstreamURL = srv.URL
 }
 
-// do sends a request and returns the response with its body read.
+// Do sends a request and returns the response with its body read.
 func (h *Harness) Do(method, path string, form url.Values, header http.Header) (*http.Response, string) {
 	h.T.Helper()
 	var body io.Reader
@@ -377,7 +377,7 @@ func (h *Harness) Do(method, path string, form url.Values, header http.Header) (
 
 func (h *Harness) Get(path string) (*http.Response, string) { return h.Do("GET", path, nil, nil) }
 
-// csrfToken scrapes the CSRF token from a page's form.
+// CSRFToken scrapes the CSRF token from a page's form.
 func (h *Harness) CSRFToken(path string) string {
 	h.T.Helper()
 	_, body := h.Get(path)
@@ -389,7 +389,7 @@ func (h *Harness) CSRFToken(path string) string {
 	return tok
 }
 
-// post submits a form with the CSRF token scraped from tokenPage.
+// Post submits a form with the CSRF token scraped from tokenPage.
 func (h *Harness) Post(path, tokenPage string, form url.Values) (*http.Response, string) {
 	h.T.Helper()
 	if form == nil {
@@ -429,7 +429,7 @@ func DocFrom(t testing.TB, r *http.Response) *goquery.Document {
 	return d
 }
 
-// addSessionProbe adds routes that write, read and renew a session value.
+// AddSessionProbe adds routes that write, read and renew a session value.
 func AddSessionProbe(h *Harness) {
 	h.Srv.Echo.POST("/test/put", func(c echo.Context) error {
 		h.Srv.Kernel.Sessions.Put(c.Request().Context(), "probe", c.FormValue("v"))

@@ -14,7 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/views/components"
 )
 
-// kioskHarness is a server with the sandbox and a client enrolled as a lobby kiosk the way a
+// KioskHarness is a server with the sandbox and a client enrolled as a lobby kiosk the way a
 // supervisor does it (device_helpers_test.go); nobody is signed in afterwards.
 func KioskHarness(t *testing.T, o HarnessOpts) *Harness {
 	t.Helper()
@@ -24,13 +24,13 @@ func KioskHarness(t *testing.T, o HarnessOpts) *Harness {
 	return h
 }
 
-// collect submits the collect form by number and e-mail.
+// Collect submits the collect form by number and e-mail.
 func (h *Harness) Collect(number, email string) (*http.Response, string) {
 	h.T.Helper()
 	return h.Post("/kiosk/collect", "/kiosk/collect", url.Values{"cinema": {"0001"}, "number": {number}, "email": {email}})
 }
 
-// heldSeats are the seats of the visit's purchase, from its seat page.
+// HeldSeats are the seats of the visit's purchase, from its seat page.
 func (h *Harness) HeldSeats() []cinema.SeatPosition {
 	h.T.Helper()
 	var out []cinema.SeatPosition
@@ -44,7 +44,7 @@ func (h *Harness) HeldSeats() []cinema.SeatPosition {
 	return out
 }
 
-// seatStates reads the seats' availability from the upstream's seat plan.
+// SeatStates reads the seats' availability from the upstream's seat plan.
 func (h *Harness) SeatStates(session string, seats []cinema.SeatPosition) []cinema.SeatAvailability {
 	h.T.Helper()
 	plan, err := h.Srv.Kernel.Ticketing.GetSeatPlan(context.Background(), "0001", session)
@@ -62,13 +62,13 @@ func (h *Harness) SeatStates(session string, seats []cinema.SeatPosition) []cine
 	return out
 }
 
-// signedTicketCode is the signed code of 100002's first ticket, as its QR code carries it.
+// SignedTicketCode is the signed code of 100002's first ticket, as its QR code carries it.
 func SignedTicketCode(t *testing.T, h *Harness) string {
 	t.Helper()
 	return TicketCodes(t, h, 100002)[0]
 }
 
-// ticketCodes are the codes on the booking's tickets as they are now, in booking order.
+// TicketCodes are the codes on the booking's tickets as they are now, in booking order.
 func TicketCodes(t *testing.T, h *Harness, number int64) []string {
 	t.Helper()
 	b, err := h.Srv.Visits.ReadBooking(context.Background(), "0001", number)
@@ -86,7 +86,7 @@ func TicketCodes(t *testing.T, h *Harness, number int64) []string {
 	return out
 }
 
-// keysOf are the keys that type s into field.
+// KeysOf are the keys that type s into field.
 func KeysOf(field, s string) []string {
 	var out []string
 	for _, r := range s {
@@ -95,7 +95,7 @@ func KeysOf(field, s string) []string {
 	return out
 }
 
-// collectRefused posts a collection and checks that it printed nothing and said want.
+// CollectRefused posts a collection and checks that it printed nothing and said want.
 func (h *Harness) CollectRefused(t *testing.T, form url.Values, want string) {
 	t.Helper()
 	resp, body := h.Post("/kiosk/collect", "/kiosk/collect", form)
@@ -108,10 +108,10 @@ func (h *Harness) CollectRefused(t *testing.T, form url.Values, want string) {
 	}
 }
 
-// acceptEnglish is a browser that asks for English: a kiosk does not listen to it.
+// AcceptEnglish is a browser that asks for English: a kiosk does not listen to it.
 var AcceptEnglish = http.Header{"Accept-Language": {"en-GB,en;q=0.9"}}
 
-// startScreen GETs the kiosk's start screen as a browser that asks for English.
+// StartScreen GETs the kiosk's start screen as a browser that asks for English.
 func (h *Harness) StartScreen() *goquery.Document {
 	h.T.Helper()
 	resp, body := h.Do("GET", "/", nil, AcceptEnglish)

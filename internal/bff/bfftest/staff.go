@@ -21,7 +21,7 @@ import (
 
 const TestSupervisorPIN = "246810"
 
-// counterHarness is a server with a supervisor (with a PIN) and a clerk, and this client's
+// CounterHarness is a server with a supervisor (with a PIN) and a clerk, and this client's
 // browser enrolled as a box-office counter by the supervisor.
 func CounterHarness(t *testing.T) *Harness {
 	t.Helper()
@@ -35,7 +35,7 @@ func CounterHarness(t *testing.T) *Harness {
 	return h
 }
 
-// counterFind looks a booking up by its number alone (staff).
+// CounterFind looks a booking up by its number alone (staff).
 func (h *Harness) CounterFind(number string) {
 	h.T.Helper()
 	resp, body := h.Post("/booking", "/booking", url.Values{"cinema": {"0001"}, "number": {number}})
@@ -53,7 +53,7 @@ func AuditRows(t *testing.T, h *Harness, f audit.Filter) []audit.Entry {
 	return rows
 }
 
-// buyUpToDetails walks tickets and seats and lands on the details step.
+// BuyUpToDetails walks tickets and seats and lands on the details step.
 func (h *Harness) BuyUpToDetails(session string, qty url.Values) {
 	h.T.Helper()
 	page := "/whats-on/0001/" + session
@@ -63,14 +63,14 @@ func (h *Harness) BuyUpToDetails(session string, qty url.Values) {
 	ExpectRedirect(h.T, resp, body, "/checkout/details")
 }
 
-// staffUser is the name of the staff member the server sees signed in on this client ("" for none).
+// StaffUser is the name of the staff member the server sees signed in on this client ("" for none).
 func (h *Harness) StaffUser() string {
 	h.T.Helper()
 	_, body := h.Get("/booking")
 	return strings.TrimPrefix(strings.TrimSpace(h.Doc(body).Find(`[data-testid="staff-badge"] span`).First().Text()), "Staff: ")
 }
 
-// counterAddAdult starts a change of the booking found at the counter, adds one ticket of the
+// CounterAddAdult starts a change of the booking found at the counter, adds one ticket of the
 // first type, and opens the counter payment page; it returns the amount to pay.
 func (h *Harness) CounterAddAdult(t *testing.T) string {
 	t.Helper()
@@ -84,7 +84,7 @@ func (h *Harness) CounterAddAdult(t *testing.T) string {
 	return toPay
 }
 
-// enrolWithReader enrols this browser as mode with a new simulated card reader (the provider's
+// EnrolWithReader enrols this browser as mode with a new simulated card reader (the provider's
 // test mode), as a supervisor does on /device; whoever was signed in is signed out.
 func (h *Harness) EnrolWithReader(mode device.Mode) {
 	h.T.Helper()
@@ -97,7 +97,7 @@ func (h *Harness) EnrolWithReader(mode device.Mode) {
 	h.SignOutStaff()
 }
 
-// readerAsking is the sandbox's reader with a payment in progress, and that action.
+// ReaderAsking is the sandbox's reader with a payment in progress, and that action.
 func (h *Harness) ReaderAsking(t *testing.T) (payprovider.TerminalReader, payprovider.ReaderAction) {
 	t.Helper()
 	for _, r := range h.Prov.Readers() {
@@ -109,7 +109,7 @@ func (h *Harness) ReaderAsking(t *testing.T) (payprovider.TerminalReader, paypro
 	return payprovider.TerminalReader{}, payprovider.ReaderAction{}
 }
 
-// followStatus GETs the status page until it sends the browser elsewhere, and returns where.
+// FollowStatus GETs the status page until it sends the browser elsewhere, and returns where.
 func (h *Harness) FollowStatus(t *testing.T, status string) string {
 	t.Helper()
 	for range 50 {
@@ -123,10 +123,10 @@ func (h *Harness) FollowStatus(t *testing.T, status string) string {
 	return ""
 }
 
-// centsText writes cents as the English pages do, without the currency: 2650 → "26.50".
+// CentsText writes cents as the English pages do, without the currency: 2650 → "26.50".
 func CentsText(cents int64) string { return fmt.Sprintf("%d.%02d", cents/100, cents%100) }
 
-// signInStaff signs a new browser in as a staff member.
+// SignInStaff signs a new browser in as a staff member.
 func (h *Harness) SignInStaff(username, name string) {
 	h.T.Helper()
 	if err := h.Srv.Visits.Staff.Put(context.Background(), username, name, "correct horse battery"); err != nil {
@@ -139,7 +139,7 @@ func (h *Harness) SignInStaff(username, name string) {
 	}
 }
 
-// addApprover makes the supervisor who approves a clerk's resolve of an item about money.
+// AddApprover makes the supervisor who approves a clerk's resolve of an item about money.
 func (h *Harness) AddApprover() url.Values {
 	h.T.Helper()
 	if err := h.Srv.Visits.Staff.Save(context.Background(), staff.NewAccount{Username: TestSupervisor, Name: TestSupervisorName,
@@ -149,10 +149,10 @@ func (h *Harness) AddApprover() url.Values {
 	return url.Values{"approver": {TestSupervisor}, "pin": {TestSupervisorPIN}}
 }
 
-// germanBrowser is the Accept-Language of a browser set to German.
+// GermanBrowser is the Accept-Language of a browser set to German.
 var GermanBrowser = http.Header{"Accept-Language": {"de-DE,de;q=0.9,en;q=0.5"}}
 
-// germanPage GETs path as a German browser and checks it is a German page.
+// GermanPage GETs path as a German browser and checks it is a German page.
 func (h *Harness) GermanPage(path string) *goquery.Document {
 	h.T.Helper()
 	resp, body := h.Do("GET", path, nil, GermanBrowser)
@@ -166,7 +166,7 @@ func (h *Harness) GermanPage(path string) *goquery.Document {
 	return doc
 }
 
-// germanPost submits a form as a German browser, with the CSRF token of tokenPage.
+// GermanPost submits a form as a German browser, with the CSRF token of tokenPage.
 func (h *Harness) GermanPost(path, tokenPage string, form url.Values) (*http.Response, *goquery.Document) {
 	h.T.Helper()
 	if form == nil {
@@ -177,20 +177,20 @@ func (h *Harness) GermanPost(path, tokenPage string, form url.Values) (*http.Res
 	return resp, h.Doc(body)
 }
 
-// testPasswordHashing keeps argon2id cheap in tests (the race detector slows it down a lot);
+// TestPasswordHashing keeps argon2id cheap in tests (the race detector slows it down a lot);
 // the harness gives it to every server.
 var TestPasswordHashing = staff.Params{Memory: 64, Time: 1, Threads: 1}
 
 const TestPassword = "correct horse battery"
 
-// loopbackProxies trusts X-Forwarded-For from the test client, so a test speaks as several
+// LoopbackProxies trusts X-Forwarded-For from the test client, so a test speaks as several
 // client addresses.
 func LoopbackProxies() []*net.IPNet {
 	_, n, _ := net.ParseCIDR("127.0.0.0/8")
 	return []*net.IPNet{n}
 }
 
-// browser is another browser on the same site: its own cookies, the same server.
+// Browser is another browser on the same site: its own cookies, the same server.
 func (h *Harness) Browser() *Harness {
 	other := *h
 	jar, _ := cookiejar.New(nil)
@@ -198,14 +198,14 @@ func (h *Harness) Browser() *Harness {
 	return &other
 }
 
-// postFrom submits a form as the client at ip (X-Forwarded-For through a trusted proxy).
+// PostFrom submits a form as the client at ip (X-Forwarded-For through a trusted proxy).
 func (h *Harness) PostFrom(ip, path, tokenPage string, form url.Values) (*http.Response, string) {
 	h.T.Helper()
 	form.Set("_csrf", h.CSRFToken(tokenPage))
 	return h.Do("POST", path, form, http.Header{"X-Forwarded-For": {ip}})
 }
 
-// saveAccount creates an account with testPassword.
+// SaveAccount creates an account with testPassword.
 func (h *Harness) SaveAccount(username, name string, role staff.Role, pin string) {
 	h.T.Helper()
 	if err := h.Srv.Visits.Staff.Save(context.Background(), staff.NewAccount{Username: username, Name: name, Password: TestPassword, Role: role, PIN: pin}); err != nil {
@@ -213,7 +213,7 @@ func (h *Harness) SaveAccount(username, name string, role staff.Role, pin string
 	}
 }
 
-// signIn signs this browser in and checks it worked.
+// SignIn signs this browser in and checks it worked.
 func (h *Harness) SignIn(username string) {
 	h.T.Helper()
 	resp, body := h.Post("/staff/sign-in", "/staff/sign-in", url.Values{"username": {username}, "password": {TestPassword}})
@@ -222,7 +222,7 @@ func (h *Harness) SignIn(username string) {
 	}
 }
 
-// auditActions lists the audit trail's rows as "actor action detail", oldest first.
+// AuditActions lists the audit trail's rows as "actor action detail", oldest first.
 func (h *Harness) AuditActions() []string {
 	h.T.Helper()
 	list, err := audit.New(h.DB.SQL).List(context.Background(), audit.Filter{})
@@ -237,7 +237,7 @@ func (h *Harness) AuditActions() []string {
 	return out
 }
 
-// addOldSupervisor stores a supervisor as an earlier version did: bcrypt hashes of the password
+// AddOldSupervisor stores a supervisor as an earlier version did: bcrypt hashes of the password
 // and of a PIN of any length (which was not recorded).
 func (h *Harness) AddOldSupervisor(username, name, pin string) {
 	h.T.Helper()
@@ -261,7 +261,7 @@ const (
 	TestSupervisorPassword = "supervisor horse battery"
 )
 
-// addSupervisor creates (or replaces) a supervisor account directly in the store.
+// AddSupervisor creates (or replaces) a supervisor account directly in the store.
 func (h *Harness) AddSupervisor(username, name, password string) {
 	h.T.Helper()
 	if err := h.Srv.Visits.Staff.Save(context.Background(), staff.NewAccount{Username: username, Name: name, Password: password, Role: staff.Supervisor}); err != nil {
@@ -269,7 +269,7 @@ func (h *Harness) AddSupervisor(username, name, password string) {
 	}
 }
 
-// addClerk creates (or replaces) a clerk account directly in the store.
+// AddClerk creates (or replaces) a clerk account directly in the store.
 func (h *Harness) AddClerk(username, name, password string) {
 	h.T.Helper()
 	if err := h.Srv.Visits.Staff.Save(context.Background(), staff.NewAccount{Username: username, Name: name, Password: password, Role: staff.Clerk}); err != nil {
@@ -277,7 +277,7 @@ func (h *Harness) AddClerk(username, name, password string) {
 	}
 }
 
-// signInAs signs this client (its cookie jar: device cookie kept) in as username.
+// SignInAs signs this client (its cookie jar: device cookie kept) in as username.
 func (h *Harness) SignInAs(username, password string) {
 	h.T.Helper()
 	resp, body := h.Post("/staff/sign-in", "/staff/sign-in", url.Values{"username": {username}, "password": {password}})
@@ -286,14 +286,14 @@ func (h *Harness) SignInAs(username, password string) {
 	}
 }
 
-// signInSupervisor creates the test supervisor and signs this client in as them.
+// SignInSupervisor creates the test supervisor and signs this client in as them.
 func (h *Harness) SignInSupervisor() {
 	h.T.Helper()
 	h.AddSupervisor(TestSupervisor, TestSupervisorName, TestSupervisorPassword)
 	h.SignInAs(TestSupervisor, TestSupervisorPassword)
 }
 
-// signOutStaff ends the staff sign-in of this client.
+// SignOutStaff ends the staff sign-in of this client.
 func (h *Harness) SignOutStaff() {
 	h.T.Helper()
 	resp, body := h.Post("/staff/sign-out", "/staff/sign-in", nil)
@@ -302,10 +302,10 @@ func (h *Harness) SignOutStaff() {
 	}
 }
 
-// modeLabels are the English names of the terminal modes, as /device shows them.
+// ModeLabels are the English names of the terminal modes, as /device shows them.
 var ModeLabels = map[device.Mode]string{device.Customer: "Customer", device.Counter: "Box-office counter", device.Kiosk: "Lobby kiosk"}
 
-// enrol makes this client's browser a device of mode the way a person does: a supervisor signs
+// Enrol makes this client's browser a device of mode the way a person does: a supervisor signs
 // in, chooses the mode on /device (naming the terminal) and signs out again. device.Customer
 // takes the browser out of its mode. Whoever was signed in before is signed out afterwards.
 func (h *Harness) Enrol(mode device.Mode) {
@@ -313,7 +313,7 @@ func (h *Harness) Enrol(mode device.Mode) {
 	h.EnrolIn(mode, "")
 }
 
-// enrolIn is enrol with a default language for the terminal ("" for the site's).
+// EnrolIn is enrol with a default language for the terminal ("" for the site's).
 func (h *Harness) EnrolIn(mode device.Mode, language string) {
 	h.T.Helper()
 	h.SignInSupervisor()
@@ -333,7 +333,7 @@ func (h *Harness) EnrolIn(mode device.Mode, language string) {
 	}
 }
 
-// enrolmentsOf returns every enrolment, live ones first.
+// EnrolmentsOf returns every enrolment, live ones first.
 func (h *Harness) EnrolmentsOf() []device.Enrolment {
 	h.T.Helper()
 	list, err := h.Srv.Kernel.Enrolments.List(context.Background(), 0)
@@ -343,7 +343,7 @@ func (h *Harness) EnrolmentsOf() []device.Enrolment {
 	return list
 }
 
-// auditOf returns the audit rows of action, newest first.
+// AuditOf returns the audit rows of action, newest first.
 func (h *Harness) AuditOf(action string) []audit.Entry {
 	h.T.Helper()
 	all, err := audit.New(h.DB.SQL).List(context.Background(), audit.Filter{})
@@ -359,7 +359,7 @@ func (h *Harness) AuditOf(action string) []audit.Entry {
 	return out
 }
 
-// withDeviceCookie GETs path in a browser that has nothing but the given device cookie.
+// WithDeviceCookie GETs path in a browser that has nothing but the given device cookie.
 func (h *Harness) WithDeviceCookie(path, value string) (*http.Response, *goquery.Document) {
 	h.T.Helper()
 	jar, _ := cookiejar.New(nil)

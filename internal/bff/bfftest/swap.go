@@ -12,7 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// addBookingBinder adds a test-only route that binds the visit to a booking under the server
+// AddBookingBinder adds a test-only route that binds the visit to a booking under the server
 // session keys the booking flow sets after a successful look-up ("booking.cinema" string,
 // "booking.number" int64), so the swap flow is tested without depending on that flow.
 func AddBookingBinder(h *Harness) {
@@ -28,7 +28,7 @@ func AddBookingBinder(h *Harness) {
 	})
 }
 
-// swapHarness starts the server with the sandbox and binds the visit to booking number of
+// SwapHarness starts the server with the sandbox and binds the visit to booking number of
 // cinema 0001.
 func SwapHarness(t *testing.T, number int64) *Harness {
 	t.Helper()
@@ -50,19 +50,19 @@ func SwapPath(number int64, tail string) string {
 	return "/bookings/0001/" + strconv.FormatInt(number, 10) + "/seats" + tail
 }
 
-// seat is the form value of a seat: area, row index, column index.
+// Seat is the form value of a seat: area, row index, column index.
 func Seat(area, row, col int) string {
 	return strconv.Itoa(area) + "-" + strconv.Itoa(row) + "-" + strconv.Itoa(col)
 }
 
-// reviewSwap posts a choice from the swap page.
+// ReviewSwap posts a choice from the swap page.
 func (h *Harness) ReviewSwap(number int64, tickets []string, seats []string) (*http.Response, *goquery.Document) {
 	h.T.Helper()
 	resp, body := h.Post(SwapPath(number, ""), SwapPath(number, ""), url.Values{"ticket": tickets, "seat": seats})
 	return resp, h.Doc(body)
 }
 
-// swapThrough reviews a choice, confirms it and returns the result page.
+// SwapThrough reviews a choice, confirms it and returns the result page.
 func SwapThrough(t *testing.T, h *Harness, number int64, tickets, seats []string) *goquery.Document {
 	t.Helper()
 	resp, doc := h.ReviewSwap(number, tickets, seats)
@@ -84,7 +84,7 @@ func SwapThrough(t *testing.T, h *Harness, number int64, tickets, seats []string
 	return h.Doc(body)
 }
 
-// moves reads the old and new seat of each ticket on a moves table, keyed by data-testid.
+// Moves reads the old and new seat of each ticket on a moves table, keyed by data-testid.
 func Moves(doc *goquery.Document) map[string][2]string {
 	out := map[string][2]string{}
 	doc.Find(`[data-testid="moves"] tbody tr`).Each(func(_ int, tr *goquery.Selection) {

@@ -11,11 +11,11 @@ import (
 	"github.com/cinemabff/cinemabff/internal/webtest"
 )
 
-// germanMoney is an amount the way German writes it: "13,25 €" (a no-break space before the
+// GermanMoney is an amount the way German writes it: "13,25 €" (a no-break space before the
 // sign); the German page tests of every area hold their amounts to it.
 var GermanMoney = regexp.MustCompile(`^-?\d{1,3}(\.\d{3})*,\d{2}\x{00a0}€$`)
 
-// acceptLanguage sends every request of a client with an Accept-Language header (none when
+// AcceptLanguage sends every request of a client with an Accept-Language header (none when
 // *lang is empty): a browser set to that language.
 type AcceptLanguage struct {
 	Lang *string
@@ -30,7 +30,7 @@ func (a AcceptLanguage) RoundTrip(r *http.Request) (*http.Response, error) {
 	return a.Next.RoundTrip(r)
 }
 
-// speaking makes the harness's browser ask for lang ("de", "en;q=0.9"; "" for no header)
+// Speaking makes the harness's browser ask for lang ("de", "en;q=0.9"; "" for no header)
 // from now on; the returned function changes it.
 func (h *Harness) Speaking(lang string) func(string) {
 	l := lang
@@ -38,7 +38,7 @@ func (h *Harness) Speaking(lang string) func(string) {
 	return func(next string) { l = next }
 }
 
-// followOnSite follows redirects from resp (at most 5) and fails the test at one that leaves
+// FollowOnSite follows redirects from resp (at most 5) and fails the test at one that leaves
 // the site.
 func (h *Harness) FollowOnSite(t *testing.T, resp *http.Response) {
 	t.Helper()
@@ -54,7 +54,7 @@ func (h *Harness) FollowOnSite(t *testing.T, resp *http.Response) {
 	}
 }
 
-// localizer is the catalogs' localizer of a language, for tests that call helpers directly.
+// Localizer is the catalogs' localizer of a language, for tests that call helpers directly.
 func Localizer(t testing.TB, tag language.Tag) *i18n.Localizer {
 	t.Helper()
 	c, err := i18n.Load(language.English)
@@ -64,5 +64,5 @@ func Localizer(t testing.TB, tag language.Tag) *i18n.Localizer {
 	return c.For(tag)
 }
 
-// englishLocalizer is localizer(t, language.English).
+// EnglishLocalizer is localizer(t, language.English).
 func EnglishLocalizer(t testing.TB) *i18n.Localizer { return Localizer(t, language.English) }

@@ -211,7 +211,7 @@ func (h *Handler) finishEdit(c echo.Context, e visit.Edit) error {
 				shown = append(shown, l.T("booking.paid_by", "Amount", l.Money(amount), "Card", card))
 				audited = append(audited, en.T("booking.paid_by", "Amount", en.Money(amount), "Card", cardEn))
 			} else {
-				parts := mustGroup(ctx, h, entry) // every part, with its card
+				parts := h.refundParts(ctx, entry) // every part, with its card
 				shown = append(shown, refundSummary(l, parts))
 				audited = append(audited, refundSummary(en, parts))
 			}
@@ -465,14 +465,14 @@ func editAudit(ctx context.Context, s *Handler, e visit.Edit, summary []string) 
 	a.AmountCents, a.Currency = entry.AmountCents, entry.Currency
 	if entry.Kind == ledger.KindRefund {
 		a.Action = audit.ActionRefund
-		a.AmountCents = -settlement.PartsTotal(mustGroup(ctx, s, entry)).Cents
+		a.AmountCents = -settlement.PartsTotal(s.refundParts(ctx, entry)).Cents
 	}
 	return a
 }
 
-// mustGroup is the entry's refund parts (itself alone when they cannot be read).
-func mustGroup(ctx context.Context, s *Handler, e ledger.Entry) []ledger.Entry {
-	if parts, err := s.Visits.Ledger.Group(ctx, e); err == nil && len(parts) > 0 {
+// refundParts is the entry's refund parts (itself alone when they cannot be read).
+func (h *Handler) refundParts(ctx context.Context, e ledger.Entry) []ledger.Entry {
+	if parts, err := h.Visits.Ledger.Group(ctx, e); err == nil && len(parts) > 0 {
 		return parts
 	}
 	return []ledger.Entry{e}

@@ -83,7 +83,7 @@ func (h *Handler) takeEditCounterPay(c echo.Context) error {
 		v, status := visit.CounterForm(h.editCounterView(c, e, due), p, problem, err)
 		return h.Kernel.Render(c, status, web.Loc(c).T("staff.counter.title"), pages.CounterPay(v))
 	}
-	lines, _ := editLinesIn(web.Loc(c), e, mustOrder(h, c, e))
+	lines, _ := editLinesIn(web.Loc(c), e, h.orderForSummary(c, e))
 	e.Summary = changeSummary(lines)
 	notice, _ := json.Marshal(visit.EditNotice(ctx, e, visit.NoticeLines(lines), cinema.Money{}, cinema.Money{}))
 	change := settlement.Change{EditSessionID: e.UserSessionID, CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber,
@@ -162,12 +162,12 @@ func (h *Handler) refundApproval(c echo.Context, e visit.Edit, refund cinema.Mon
 	return true, nil
 }
 
-// mustOrder reads the edit order for the change summary; nil when it cannot be read (the
-// summary then says only that the change is saved). Its tickets carry the visit's names.
-func mustOrder(s *Handler, c echo.Context, e visit.Edit) cinema.Order {
-	o, err := s.Kernel.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+// orderForSummary reads the edit order for the change summary; an empty order when it cannot be
+// read (the summary then says only that the change is saved). Its tickets carry the visit's names.
+func (h *Handler) orderForSummary(c echo.Context, e visit.Edit) cinema.Order {
+	o, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
 	if err != nil {
 		return cinema.Order{}
 	}
-	return s.Visits.Named(c.Request().Context()).Order(o)
+	return h.Visits.Named(c.Request().Context()).Order(o)
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/checkout"
-	co "github.com/cinemabff/cinemabff/views/pages/checkout"
+	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
 // TestBenchConfirmationDelay measures the delay from the upstream marking an order completed
@@ -66,7 +66,7 @@ func TestBenchConfirmationDelay(t *testing.T) {
 				}
 				next := pollURL(page)
 				for {
-					time.Sleep(co.PollPause)
+					time.Sleep(checkoutview.PollPause)
 					resp, frag := h.Do("GET", next, nil, http.Header{"Hx-Request": {"true"}})
 					if to := resp.Header.Get("HX-Redirect"); to != "" {
 						_, body := h.Get(h.Local(to))

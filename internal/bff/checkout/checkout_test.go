@@ -17,7 +17,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
-	co "github.com/cinemabff/cinemabff/views/pages/checkout"
+	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
 func TestWhatsOnListsSessions(t *testing.T) {
@@ -200,7 +200,7 @@ func TestBuySlowCompletionStillConfirms(t *testing.T) {
 	ret := h.ActAtProvider(h.PressPay(), "pay")
 	resp, body := h.Get(ret)
 	doc := h.Doc(body)
-	poller := doc.Find(`[hx-get][hx-trigger="` + co.PollTrigger + `"]`)
+	poller := doc.Find(`[hx-get][hx-trigger="` + checkoutview.PollTrigger + `"]`)
 	if resp.StatusCode != http.StatusOK || doc.Find(`[role="status"] [data-testid="status-heading"]`).Length() != 1 || poller.Length() != 1 || !strings.Contains(body, `http-equiv="refresh"`) {
 		t.Fatalf("no polling confirming page: %s", body)
 	}

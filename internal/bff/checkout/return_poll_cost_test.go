@@ -11,12 +11,12 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
 	"github.com/cinemabff/cinemabff/internal/checkout"
-	co "github.com/cinemabff/cinemabff/views/pages/checkout"
+	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
 // waitingVisitors pays n orders at the provider (never completed) and returns each visitor with
 // the GET of its return page's poll as htmx sends it, answered at once (without what the page
-// shows: co.PollShownParam, as cmd/loadtest polls).
+// shows: checkoutview.PollShownParam, as cmd/loadtest polls).
 func waitingVisitors(t *testing.T, h *bfftest.Harness, n int) ([]*bfftest.Harness, []string) {
 	t.Helper()
 	old := checkoutflow.GiveUpAfter
@@ -37,7 +37,7 @@ func waitingVisitors(t *testing.T, h *bfftest.Harness, n int) ([]*bfftest.Harnes
 			t.Fatal(err)
 		}
 		q := u.Query()
-		q.Del(co.PollShownParam)
+		q.Del(checkoutview.PollShownParam)
 		u.RawQuery = q.Encode()
 		visitors[i], polls[i] = v, u.String()
 	}

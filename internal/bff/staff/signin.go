@@ -26,7 +26,7 @@ const (
 
 )
 
-// SignInPerClient: failed staff sign-ins from one client address, shared by every replica.
+// SignInPerClient limits failed staff sign-ins from one client address, shared by every replica.
 // A success gives its attempt back.
 var SignInPerClient = ratelimit.Rule{Burst: 10, Every: 30 * time.Second}
 

@@ -22,7 +22,7 @@ const (
 	SessMailKey       = "booking.mail" // outbox key of the message about the last change
 )
 
-// boundBooking is the booking this visit proved it may see (number + e-mail).
+// Bound is the booking this visit proved it may see (number + e-mail).
 type Bound struct {
 	CinemaID string
 	Number   int64

@@ -238,7 +238,7 @@ func (v *Visits) TooManySeatsNotice(c echo.Context, seats int) *components.Notic
 			l.T("checkout.limit_choose_fewer") + " " + l.T("checkout.limit_larger_group")}
 }
 
-// Where a seat limit is checked: it decides the words and the ways on.
+// SeatStep is where a seat limit is checked: it decides the words and the ways on.
 type SeatStep int
 
 const (

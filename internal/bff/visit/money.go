@@ -26,7 +26,7 @@ func (v *Visits) BlockingEntry(ctx context.Context, e Edit) (*ledger.Entry, erro
 	return nil, nil
 }
 
-// paymentUnderWay returns the order's starting or awaiting payment record, if any.
+// BuyPaymentUnderWay returns the order's starting or awaiting payment record, if any.
 func (v *Visits) BuyPaymentUnderWay(c echo.Context, buy Buy) (checkout.Record, bool) {
 	rec, err := v.Purchases.Active(c.Request().Context(), buy.UserSessionID)
 	return rec, err == nil
