@@ -73,9 +73,8 @@ type Client struct {
 	t       *transport
 	details flight.Group[cinema.OrderDetails]
 
-	mu       sync.RWMutex
-	cinemas  map[string]cinemaFacts // learnt from ListCinemas
-	listings map[string]listing     // FindSession's session listings by cinema
+	mu      sync.RWMutex
+	cinemas map[string]cinemaFacts // learnt from ListCinemas
 }
 
 // New returns a client of the ticketing API at baseURL (the {base_url} of the
@@ -96,7 +95,7 @@ func New(baseURL, token string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{base: u, token: token, cfg: cfg, t: t, cinemas: map[string]cinemaFacts{}, listings: map[string]listing{}}
+	c := &Client{base: u, token: token, cfg: cfg, t: t, cinemas: map[string]cinemaFacts{}}
 	c.details.Health, c.details.Budget = c, ReadDeadline
 	return c, nil
 }

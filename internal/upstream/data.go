@@ -118,39 +118,16 @@ func (c *Client) listSessions(ctx context.Context, cinemaID, day string) (out []
 	return out, fs, filmsErr, nil
 }
 
-// listingTTL is how long FindSession trusts a cinema's session listing: a
-// booking page needs the film, time and screen of its session, which change
-// far more rarely than that.
-const listingTTL = time.Minute
-
-type listing struct {
-	at       time.Time
-	sessions []cinema.Session
-}
-
-// FindSession returns one session of a cinema by either form of its id
-// ("1001" or "0001-1001"), with its film title. It reads the cinema's
-// listing, kept for a minute; a session not in a kept listing is looked up
-// in a fresh one.
+// FindSession returns one session of a cinema by either form of its id ("1001" or
+// "0001-1001"), with its film title, from a fresh read of the cinema's listing. The client keeps
+// nothing: the site reads sessions through the shared listing cache (internal/listings), which
+// holds the one copy and its clock.
 func (c *Client) FindSession(ctx context.Context, cinemaID, sessionID string) (cinema.Session, error) {
 	want := SplitSessionID(cinemaID, sessionID)
-	c.mu.RLock()
-	kept, ok := c.listings[cinemaID]
-	c.mu.RUnlock()
-	if ok && time.Since(kept.at) < listingTTL {
-		for _, s := range kept.sessions {
-			if s.SessionID == want || s.ID == sessionID {
-				return s, nil
-			}
-		}
-	}
 	list, err := c.ListSessions(ctx, cinemaID, "")
 	if err != nil {
 		return cinema.Session{}, err
 	}
-	c.mu.Lock()
-	c.listings[cinemaID] = listing{at: time.Now(), sessions: list}
-	c.mu.Unlock()
 	for _, s := range list {
 		if s.SessionID == want || s.ID == sessionID {
 			return s, nil
