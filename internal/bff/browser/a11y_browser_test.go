@@ -13,6 +13,7 @@ import (
 // TestBrowserPagesAccessibility runs axe-core (WCAG 2.2 A/AA) on the main pages of the booking
 // and purchase flows; serious and critical violations fail the test.
 func TestBrowserPagesAccessibility(t *testing.T) {
+	t.Parallel()
 	src := axeSource(t)
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	p := browsertest.NewPage(t, browsertest.Options{})

@@ -53,6 +53,7 @@ func measureAction(t *testing.T, p *browsertest.Page, sel string) actionBox {
 // as the page opens, before anything scrolls; on the phone the header is at most 96 px tall.
 // Each page's first screen is saved to /tmp/actions-shots/<page>-<size>.png.
 func TestBrowserPrimaryActionInReach(t *testing.T) {
+	t.Parallel()
 	if err := os.MkdirAll(actionShots, 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -26,6 +26,7 @@ func browserFind(p *browsertest.Page, base string, number string, email string) 
 // TestBrowserEditPayDifference: find the booking, add a ticket, pay the difference on the
 // provider's page, see the updated booking.
 func TestBrowserEditPayDifference(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	p := browsertest.NewPage(t, browsertest.Options{})
 	browserFind(p, h.TS.URL, "100002", "paid2@example.com")
@@ -61,6 +62,7 @@ func TestBrowserEditPayDifference(t *testing.T) {
 
 // TestBrowserEditRefund: remove a ticket and get the difference back.
 func TestBrowserEditRefund(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	p := browsertest.NewPage(t, browsertest.Options{Width: 390, Height: 844, Mobile: true})
 	browserFind(p, h.TS.URL, "100003", "paid3@example.com")
@@ -88,6 +90,7 @@ func TestBrowserEditRefund(t *testing.T) {
 // TestBrowserEditWithoutJavaScript: the edit page works with scripts disabled: add, remove,
 // more time, the expiry time visible, complete.
 func TestBrowserEditWithoutJavaScript(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	p := browsertest.NewPage(t, browsertest.Options{NoJavaScript: true})
 	browserFind(p, h.TS.URL, "100004", "paid4@example.com")

@@ -15,6 +15,7 @@ import (
 // TestBrowserCountdownWarns: with little time left the countdown warns (role=alert) and tells
 // screen readers the time once, through its polite live region, and "More time" is at hand.
 func TestBrowserCountdownWarns(t *testing.T) {
+	t.Parallel()
 	// The sandbox's clock runs 9 minutes behind: an edit started now expires in about a minute.
 	clock := sandbox.NewManualClock(time.Now().Add(-9 * time.Minute))
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, Clock: clock})

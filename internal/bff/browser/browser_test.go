@@ -13,6 +13,7 @@ import (
 // TestBrowserHome opens the home page in Chromium: no console errors (CSP violations show up
 // there), no request to any other host, and a screenshot for a person to look at.
 func TestBrowserHome(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{})
 	for _, tc := range []struct {
 		name string

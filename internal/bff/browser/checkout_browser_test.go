@@ -35,6 +35,7 @@ func browserBuyToProvider(t *testing.T, h *bfftest.Harness, p *browsertest.Page,
 }
 
 func TestBrowserBuyTwoTicketsAndPay(t *testing.T) {
+	t.Parallel()
 	// The connector completes the paid order only when told (completionDelay -1): with a
 	// fixed delay a slow return would find the order complete and show the confirmation at
 	// once, with no waiting page to see.

@@ -34,6 +34,7 @@ type counterKey struct {
 // 100002 shows the customer's name and e-mail and its actions without scrolling, and every key
 // a counter page advertises does what it says, from the look-up to the payment and Next customer.
 func TestBrowserCounterKeys(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	h.AddClerk("carl", "Carl Clerk", "clerk horse battery")
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1280, Height: 800, Timeout: 90 * time.Second})
@@ -331,6 +332,7 @@ func pressKey(key string) chromedp.Action[chromedp.Void] {
 // TestBrowserCounterSaleKeys: on the counter's ticket step of a sale, Esc goes back to the
 // programme and Enter (no field focused) goes on to the seats with the tickets typed.
 func TestBrowserCounterSaleKeys(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	h.AddClerk("carl", "Carl Clerk", "clerk horse battery")
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1280, Height: 800})

@@ -18,6 +18,7 @@ import (
 // releases the seat, the arrow keys move to a free one, Space takes it and c saves the seats.
 // The booking is 100002 (F14, F15); the seat moved is F14.
 func TestBrowserCounterSeatMapByKeys(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	h.AddClerk("carl", "Carl Clerk", "clerk horse battery")
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1280, Height: 800, Timeout: 90 * time.Second})

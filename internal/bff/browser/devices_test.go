@@ -15,6 +15,7 @@ import (
 // counter through the pages (sign in on /device, choose, name, save, sign out), and revokes it
 // on /staff/devices; the screenshots show the pages.
 func TestBrowserEnrolWithoutJavaScript(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	p := browsertest.NewPage(t, browsertest.Options{NoJavaScript: true})
 	p.Do(chromedp.Navigate(h.TS.URL+"/device"), chromedp.WaitVisible(`[data-testid="device-signin"]`))

@@ -44,6 +44,7 @@ func TestBrowserKioskIdleReset(t *testing.T) {
 // "Deutsch" on the start screen and the kiosk speaks German for the visit; Start over brings
 // back the kiosk's own language (here the site's, English) for the next guest.
 func TestBrowserKioskLanguageWithoutJavaScript(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920, NoJavaScript: true})
 	browserEnrol(t, p, h, device.Kiosk)
@@ -73,6 +74,7 @@ func TestBrowserKioskLanguageWithoutJavaScript(t *testing.T) {
 // the seats do not take the tap), which then opens with seats of at least 48 px that do; Fit
 // goes back to the overview.
 func TestBrowserKioskPicksTheAreaFirst(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
 	browserEnrol(t, p, h, device.Kiosk)

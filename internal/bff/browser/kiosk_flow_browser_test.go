@@ -32,6 +32,7 @@ func countPrints() chromedp.Action[chromedp.Void] {
 // for. Done is the main action (Print again the secondary one) and starts over; nothing is sent
 // upstream for the collection (no route configured).
 func TestBrowserKioskCollectByScan(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	b, err := h.Srv.Visits.ReadBooking(context.Background(), "0001", 100002)
 	if err != nil {
@@ -99,6 +100,7 @@ func TestBrowserKioskCollectByScan(t *testing.T) {
 // are typed on the on-screen keypads, with JavaScript (keys type in place, no page load) and
 // without it (each key is a submit button), and Collect tickets shows 100002's tickets.
 func TestBrowserKioskCollectByKeypads(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		noJS   bool

@@ -153,6 +153,7 @@ func saveKioskShot(t *testing.T, p *browsertest.Page, name string) {
 // each screen's primary action is on screen without scrolling; ticket counts change with + and
 // −; the same holds with larger text and high contrast switched on.
 func TestBrowserKioskLayout(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920, Touch: true})
 	browserEnrol(t, p, h, device.Kiosk)
@@ -210,6 +211,7 @@ func TestBrowserKioskLayout(t *testing.T) {
 // TestBrowserKioskCollectLayout: the collect and collected screens of an enrolled kiosk at
 // 1080×1920 with touch keep the same rules (width, text, targets, primary action in view).
 func TestBrowserKioskCollectLayout(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	code := bfftest.SignedTicketCode(t, h)
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920, Touch: true})

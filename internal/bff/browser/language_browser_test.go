@@ -14,6 +14,7 @@ import (
 // German gets German pages; the header's "English" link switches the site to English, and the
 // choice sticks for the rest of the visit although the browser still asks for German.
 func TestBrowserLanguageSwitchWithoutJavaScript(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	p := browsertest.NewPage(t, browsertest.Options{Width: 390, Height: 844, Mobile: true, NoJavaScript: true})
 	if _, err := chromedp.Call(p.Ctx, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": "de-DE,de;q=0.9"}}); err != nil {

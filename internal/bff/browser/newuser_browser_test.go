@@ -38,6 +38,7 @@ func evalInt(t *testing.T, p *browsertest.Page, script string) int {
 // page opens), and follows the ticks; with as many new seats as tickets, a tap on another
 // seat moves the one chosen last.
 func TestBrowserSwapCounterFollowsTickedTickets(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	addBrowserBookingBinder(h)
 	p := browsertest.NewPage(t, browsertest.Options{})
@@ -80,6 +81,7 @@ func TestBrowserSwapCounterFollowsTickedTickets(t *testing.T) {
 // On the purchase's seat map a tap on another free seat with as many seats as tickets moves
 // the seat chosen last there and says so (no warning, no refusal: nothing is wrong).
 func TestBrowserBuySeatMapStopsAtTheTickets(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	p := browsertest.NewPage(t, browsertest.Options{})
 	p.Do(chromedp.Navigate(h.TS.URL+"/whats-on/0001/1113"), chromedp.WaitVisible(`[data-testid="tickets-form"]`),

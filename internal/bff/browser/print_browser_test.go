@@ -24,6 +24,7 @@ var pdfPage = regexp.MustCompile(`/Type\s*/Page[^s]`)
 // headless Chromium on A4 and on an 80 mm roll: one ticket per block, each block on its own
 // page, nothing cut off at the sides.
 func TestBrowserPrintTickets(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	addBrowserBookingBinder(h)
 	p := browsertest.NewPage(t, browsertest.Options{})

@@ -18,6 +18,7 @@ import (
 // reader (the page never leaves the site), and the page moves on by itself to the
 // confirmation, which prints the tickets with Done as its main action.
 func TestBrowserKioskBuysOnTheReader(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920, Touch: true})
 	browserEnrol(t, p, h, device.Kiosk) // a new simulated reader: the form's default in test mode
@@ -51,6 +52,7 @@ func TestBrowserKioskBuysOnTheReader(t *testing.T) {
 // payment button says "Take payment by card"; Enter sends the amount to the reader, and the
 // page moves on by itself to the booking once the card is approved, no reload pressed.
 func TestBrowserCounterTakesTheCardOnTheReader(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	h.AddClerk("carl", "Carl Clerk", "clerk horse battery")
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1280, Height: 800, Timeout: 90 * time.Second})

@@ -122,6 +122,7 @@ var (
 // equal the tickets, a tap on a free seat answers with its row, number and price, and the row
 // letters and the screen stay in view while the zoomed map is panned.
 func TestBrowserSeatMapOnAPhone(t *testing.T) {
+	t.Parallel()
 	shots := "/tmp/seatmap-shots"
 	if err := os.MkdirAll(shots, 0o755); err != nil {
 		t.Fatal(err)

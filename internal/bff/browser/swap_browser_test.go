@@ -103,6 +103,7 @@ func sanitizeName(s string) string { return strings.NewReplacer("/", "-", " ", "
 // TestBrowserSwapSeatWithKeyboard: find the swap page, tick a ticket and a new seat, review
 // and confirm, using only Tab, the arrow keys, Space and Enter.
 func TestBrowserSwapSeatWithKeyboard(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	addBrowserBookingBinder(h)
 	p := browsertest.NewPage(t, browsertest.Options{})
@@ -189,6 +190,7 @@ func runAxe(t *testing.T, p *browsertest.Page, src string) []axeViolation {
 // TestBrowserSwapMapAccessibility runs axe-core on the seat map page in customer and kiosk
 // mode (and on a phone) and saves screenshots of each.
 func TestBrowserSwapMapAccessibility(t *testing.T) {
+	t.Parallel()
 	src := axeSource(t)
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	addBrowserBookingBinder(h)
@@ -254,6 +256,7 @@ func TestBrowserSwapMapAccessibility(t *testing.T) {
 // TestBrowserSwapInGerman: the live count and the limit hint the script writes come from the
 // page, in its language: a person who chose German reads them in German as they tick.
 func TestBrowserSwapInGerman(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	addBrowserBookingBinder(h)
 	p := browsertest.NewPage(t, browsertest.Options{Width: 390, Height: 844, Mobile: true})

@@ -14,6 +14,7 @@ import (
 // running total that follows the + buttons, and the "choose at least one ticket" problem goes
 // away as soon as a ticket is chosen.
 func TestBrowserTicketStepTotalAndProblemClears(t *testing.T) {
+	t.Parallel()
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	p := browsertest.NewPage(t, browsertest.Options{Width: 390, Height: 844, Mobile: true})
 	p.Do(chromedp.Navigate(h.TS.URL+"/whats-on/0001/1113"), chromedp.WaitVisible(`[data-testid="tickets-form"]`))
