@@ -12,7 +12,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
-	checkoutpages "github.com/cinemabff/cinemabff/views/pages/checkout"
+	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
 )
 
 // visitor is one browser: its own cookies and its own address (sent as X-Forwarded-For, which
@@ -280,7 +280,7 @@ func answeredAtOnce(poll string) string {
 		return poll
 	}
 	q := u.Query()
-	q.Del(checkoutpages.PollShownParam)
+	q.Del(checkoutview.PollShownParam)
 	u.RawQuery = q.Encode()
 	return u.String()
 }

@@ -25,37 +25,42 @@ import (
 // Config is the whole service configuration: every setting has a flag and an environment
 // variable (flag wins), and a default that works on a fresh machine.
 type Config struct {
-	Addr            string        // listen address
-	MetricsAddr     string        // listen address of a listener serving only /metrics; empty: none
-	MetricsToken    string        // bearer token opening /metrics on Addr; empty: /metrics there is 404. Never logged
-	PublicURL       string        // how browsers reach the site; builds ReturnUrl and cookie security
-	UpstreamURL     string        // ticketing API base URL; empty: the embedded sandbox
-	UpstreamToken   string        // connectapitoken value
-	PaymentsURL     string        // payment provider API base URL; empty: the embedded sandbox's
-	PaymentsKey     string        // payment provider secret key (Stripe sk_test_… / sk_live_…); never logged
-	PaymentsWebhook string        // payment provider webhook signing secret (whsec_…)
-	PaymentsTender  string        // paymentTenderCategory of the provider's payments in complete-edit
-	PaymentMethod   string        // ExternalPaymentInfo.PaymentMethod for redirect payments
-	DatabaseURL     string        // sqlite:PATH or postgres://...
-	SessionStore    string        // sqlite, postgres or redis; empty: the database's kind
-	RedisURL        string        // for SessionStore=redis
-	CookieKeys      string        // comma-separated 128-hex-char secrets, newest first; empty: generated
-	DataDir         string        // where the SQLite file and generated keys live
-	LogLevel        string        // debug, info, warn, error
-	LogFormat       string        // text, json, auto (text on a terminal)
-	TrustedProxies  string        // comma-separated CIDRs whose X-Forwarded-For is believed
-	SessionIdle     time.Duration // visit idle timeout
-	SessionLifetime time.Duration // visit absolute lifetime
-	ShutdownTimeout time.Duration // how long in-flight requests get on SIGTERM
-	SiteName        string        // shown in the header
-	KioskIdle       time.Duration // kiosk returns to the start after this long without touch
-	ListingTTL      time.Duration // how long a cinema's listing (sessions, films) is shared before it is read again
-	ChangeCutoff    time.Duration // customers' changes close this long before the show
-	ChangeCutoffBy  string        // per-cinema cut-offs, e.g. "0001=2h,0002=45m"
-	SandboxDelay    time.Duration // embedded sandbox: how long the connector takes to complete a paid order
-	SandboxStay     bool          // embedded sandbox: edits refuse tickets of another session (no showtime change)
-	BookingStatuses string        // upstream bookingStatus numbers, e.g. "0=kept,1=added,2=removed"
-	PaymentStatuses string        // upstream PaymentStatus letters, e.g. "P=pending,Y=paid,..."
+	Addr            string // listen address
+	MetricsAddr     string // listen address of a listener serving only /metrics; empty: none
+	MetricsToken    string // bearer token opening /metrics on Addr; empty: /metrics there is 404. Never logged
+	PublicURL       string // how browsers reach the site; builds ReturnUrl and cookie security
+	UpstreamURL     string // ticketing API base URL; empty: the embedded sandbox
+	UpstreamToken   string // connectapitoken value
+	PaymentsURL     string // payment provider API base URL; empty: the embedded sandbox's
+	PaymentsKey     string // payment provider secret key (Stripe sk_test_… / sk_live_…); never logged
+	PaymentsWebhook string // payment provider webhook signing secret (whsec_…)
+	PaymentsTender  string // paymentTenderCategory of the provider's payments in complete-edit
+	PaymentMethod   string // ExternalPaymentInfo.PaymentMethod for redirect payments
+	DatabaseURL     string // sqlite:PATH or postgres://...
+	SessionStore    string // sqlite, postgres or redis; empty: the database's kind
+	RedisURL        string // for SessionStore=redis
+	CookieKeys      string // comma-separated 128-hex-char secrets, newest first; empty: generated
+	DataDir         string // where the SQLite file and generated keys live
+	// Wallet passes: Apple's pass type certificate, its key and Apple's WWDR intermediate (PEM
+	// files), the pass type and team ids; Google's issuer id, class and service-account key file.
+	// Unset: test identities generated into DataDir, and the start banner says so.
+	ApplePassTypeID, AppleTeamID, ApplePassCert, ApplePassKey, AppleWWDRCert string
+	GoogleIssuerID, GoogleClassID, GoogleServiceAccount                      string
+	LogLevel                                                                 string        // debug, info, warn, error
+	LogFormat                                                                string        // text, json, auto (text on a terminal)
+	TrustedProxies                                                           string        // comma-separated CIDRs whose X-Forwarded-For is believed
+	SessionIdle                                                              time.Duration // visit idle timeout
+	SessionLifetime                                                          time.Duration // visit absolute lifetime
+	ShutdownTimeout                                                          time.Duration // how long in-flight requests get on SIGTERM
+	SiteName                                                                 string        // shown in the header
+	KioskIdle                                                                time.Duration // kiosk returns to the start after this long without touch
+	ListingTTL                                                               time.Duration // how long a cinema's listing (sessions, films) is shared before it is read again
+	ChangeCutoff                                                             time.Duration // customers' changes close this long before the show
+	ChangeCutoffBy                                                           string        // per-cinema cut-offs, e.g. "0001=2h,0002=45m"
+	SandboxDelay                                                             time.Duration // embedded sandbox: how long the connector takes to complete a paid order
+	SandboxStay                                                              bool          // embedded sandbox: edits refuse tickets of another session (no showtime change)
+	BookingStatuses                                                          string        // upstream bookingStatus numbers, e.g. "0=kept,1=added,2=removed"
+	PaymentStatuses                                                          string        // upstream PaymentStatus letters, e.g. "P=pending,Y=paid,..."
 
 	// Customer e-mail.
 	SMTPURL  string // smtp://user:pass@host:587 (STARTTLS) or smtps://…; empty: .eml files in MailDir
@@ -139,6 +144,14 @@ func (c *Config) settings() []setting {
 		{name: "redis-url", help: "Redis URL for session-store=redis", str: &c.RedisURL, def: "redis://127.0.0.1:6379/0"},
 		{name: "cookie-keys", help: "comma-separated cookie secrets (128 hex chars each), newest first (default: generated into <data-dir>)", str: &c.CookieKeys},
 		{name: "data-dir", help: "folder for the SQLite database and generated keys", str: &c.DataDir, def: "data"},
+		{name: "apple-pass-type-id", help: "Apple Wallet pass type identifier (pass.com.example.tickets); with -apple-pass-cert", str: &c.ApplePassTypeID},
+		{name: "apple-team-id", help: "Apple developer team id of the pass type", str: &c.AppleTeamID},
+		{name: "apple-pass-cert", help: "PEM file of the pass type certificate (default: a generated TEST identity in <data-dir>)", str: &c.ApplePassCert},
+		{name: "apple-pass-key", help: "PEM file of the pass type certificate's private key (unencrypted)", str: &c.ApplePassKey},
+		{name: "apple-wwdr-cert", help: "PEM file of Apple's WWDR intermediate certificate that issued the pass type certificate", str: &c.AppleWWDRCert},
+		{name: "google-wallet-issuer-id", help: "Google Wallet issuer id (default: a test issuer)", str: &c.GoogleIssuerID},
+		{name: "google-wallet-class-id", help: "suffix of the Google Wallet event ticket class the tickets use", str: &c.GoogleClassID, def: "cinema-tickets"},
+		{name: "google-wallet-service-account", help: "JSON key file of the Google service account that signs save links (default: a generated TEST key in <data-dir>)", str: &c.GoogleServiceAccount},
 		{name: "smtp-url", help: "customer e-mail relay: smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465 (default: write .eml files into -mail-dir)", str: &c.SMTPURL},
 		{name: "mail-from", help: "From address of customer e-mail", str: &c.MailFrom, def: "Cinema tickets <tickets@cinema.example>"},
 		{name: "mail-dir", help: "folder for .eml files when no -smtp-url is set (default <data-dir>/mail)", str: &c.MailDir},

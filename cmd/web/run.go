@@ -25,6 +25,8 @@ import (
 	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/internal/storage"
 	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/internal/wallet/applepass"
+	"github.com/cinemabff/cinemabff/internal/wallet/googlepass"
 	"github.com/cinemabff/cinemabff/static"
 )
 
@@ -123,6 +125,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err != nil {
 		return err
 	}
+	walletDeps, err := newWalletDeps(cfg, cookieKeys, time.Now(), stdout, logger)
+	if err != nil {
+		return err
+	}
 	langs, err := cfg.languages()
 	if err != nil {
 		return err
@@ -178,6 +184,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		PaymentsTender: cfg.PaymentsTender,
 		Webhooks:       payments,
 		Mail:           mailDeps,
+		Wallet:         walletDeps,
 		Background:     ctx,
 		Limits:         limits,
 	})
@@ -454,5 +461,50 @@ func newMailDeps(cfg Config, cookieKeys []keys.Pair, sandbox bool, stdout io.Wri
 		where += " (listed at /sandbox/mail)"
 	}
 	fmt.Fprintln(stdout, where)
+	return d, nil
+}
+
+// newWalletDeps sets up the wallet passes. The operator's Apple identity and Google key are
+// loaded when set (a missing, garbled or expired one stops the start with the reason); unset,
+// labelled test identities are generated into the data folder so a fresh machine shows the
+// whole feature, and the start banner says the passes are test passes. A certificate that
+// expires within 30 days is a warning on start.
+func newWalletDeps(cfg Config, cookieKeys []keys.Pair, now time.Time, stdout io.Writer, logger *slog.Logger) (bff.WalletDeps, error) {
+	d := bff.WalletDeps{LinkKey: keys.Derive(cookieKeys[0], "wallet-links"), Organization: cfg.SiteName}
+	var err error
+	if cfg.ApplePassCert != "" {
+		d.Apple, err = applepass.LoadIdentityFiles(cfg.ApplePassCert, cfg.ApplePassKey, cfg.AppleWWDRCert, cfg.ApplePassTypeID, cfg.AppleTeamID, now)
+		if err != nil {
+			return d, fmt.Errorf("apple wallet passes (-apple-pass-cert): %w", err)
+		}
+	} else {
+		if d.Apple, _, err = applepass.GenerateTestIdentity(cfg.DataDir, now); err != nil {
+			return d, fmt.Errorf("apple wallet test identity: %w", err)
+		}
+		fmt.Fprintf(stdout, "wallet passes are TEST passes (signed by a generated test identity in %s, which Wallet on a real phone refuses); set -apple-pass-cert and -google-wallet-service-account for real ones\n", cfg.DataDir)
+	}
+	if d.Apple.ExpiresWithin(now, 30*24*time.Hour) {
+		msg := fmt.Sprintf("the Apple pass certificate expires on %s: renew it (passes already issued are signed again on their next fetch)", d.Apple.NotAfter().Format("2 January 2006"))
+		fmt.Fprintln(stdout, "WARNING: "+msg)
+		logger.Warn(msg)
+	}
+	d.Google = googlepass.Issuer{ID: cfg.GoogleIssuerID, ClassID: cfg.GoogleClassID}
+	if cfg.GoogleServiceAccount != "" {
+		data, err := os.ReadFile(cfg.GoogleServiceAccount)
+		if err != nil {
+			return d, fmt.Errorf("google wallet (-google-wallet-service-account): %w", err)
+		}
+		if d.GoogleKey, err = googlepass.ParseServiceAccount(data); err != nil {
+			return d, fmt.Errorf("google wallet (-google-wallet-service-account): %w", err)
+		}
+	} else if d.GoogleKey, err = googlepass.GenerateTestServiceAccount(cfg.DataDir); err != nil {
+		return d, fmt.Errorf("google wallet test key: %w", err)
+	}
+	if d.Google.ID == "" {
+		d.Google.ID = "3388000000000000000" // a test issuer: Google refuses its links, as it should
+	}
+	if origin := cfg.PublicURL; origin != "" {
+		d.Google.Origins = []string{origin}
+	}
 	return d, nil
 }

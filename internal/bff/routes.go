@@ -19,6 +19,7 @@ func (s *Server) registerRoutes() {
 	s.bookingFlow.Routes(s.route)
 	s.checkoutFlow.Routes(s.route)
 	s.SwapFlow.Routes(s.route)
+	s.walletFlow.Routes(s.route)
 	s.registerMailboxRoutes()
 	s.kioskFlow.Routes(s.route)
 	s.staffFlow.Routes(s.route)

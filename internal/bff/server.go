@@ -14,7 +14,10 @@ import (
 	"time"
 
 	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
+	"github.com/cinemabff/cinemabff/internal/bff/wallet"
 	"github.com/cinemabff/cinemabff/internal/settlement"
+
+	"golang.org/x/text/language"
 
 	"github.com/cinemabff/cinemabff/internal/attention"
 	"github.com/cinemabff/cinemabff/internal/audit"
@@ -32,7 +35,6 @@ import (
 	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/payevents"
 	"github.com/cinemabff/cinemabff/internal/storage"
-	"golang.org/x/text/language"
 
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
@@ -100,6 +102,8 @@ type Deps struct {
 	// Names is the operator's catalog of the cinema's names in each language (internal/names);
 	// nil shows every name as the ticketing system sends it.
 	Names *names.Catalog
+	// Wallet configures the passes for the phone's wallet.
+	Wallet WalletDeps
 	// CSRFKeys make the CSRF secrets of visits without one in their session (CSRFKeys of the
 	// cookie keys; csrf.go), newest first. Replicas must share them; nil: a random key of
 	// this process.
@@ -125,6 +129,7 @@ type Server struct {
 
 	bookingFlow  *booking.Handler      // finding, showing and changing a booking (internal/bff/booking)
 	SwapFlow     *swap.Handler         // the seat swap flow (internal/bff/swap)
+	walletFlow   *wallet.Handler       // the wallet passes of a booking (internal/bff/wallet)
 	kioskFlow    *kiosk.Handler        // the kiosk: start screen, idle reset, collecting tickets (internal/bff/kiosk)
 	staffFlow    *staffpages.Handler   // the back office: accounts, terminals, audit trail (internal/bff/staff)
 	checkoutFlow *checkoutflow.Handler // buying tickets (internal/bff/checkout)
@@ -259,13 +264,16 @@ func New(d Deps) (*Server, error) {
 		return nil, err
 	}
 	s.bookingFlow = &booking.Handler{Kernel: k, Visits: v, CountersOnly: staffpages.CountersOnly(k)}
+	var err error
+	if s.walletFlow, s.bookingFlow.WalletLinks, err = s.newWalletFlow(d.Wallet); err != nil {
+		return nil, err
+	}
 	s.SwapFlow = s.newSwapFlow()
 	s.kioskFlow = s.newKioskFlow()
 	s.staffFlow = s.newStaffFlow()
 	// The frame's audiences: the staff's part first, so that a kiosk keeps a supervisor's links.
 	k.ChromeHooks = append(k.ChromeHooks, s.staffFlow.Chrome, s.kioskFlow.Chrome)
 	s.registerRoutes()
-	var err error
 	if s.handler, err = web.Compressed(e); err != nil {
 		return nil, err
 	}

@@ -19,12 +19,15 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/alexedwards/scs/v2"
+	"github.com/labstack/echo/v4"
+
 	"github.com/cinemabff/cinemabff/internal/bff"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
@@ -36,8 +39,9 @@ import (
 	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
 	"github.com/cinemabff/cinemabff/internal/storage"
 	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/internal/wallet/applepass"
+	"github.com/cinemabff/cinemabff/internal/wallet/googlepass"
 	"github.com/cinemabff/cinemabff/static"
-	"github.com/labstack/echo/v4"
 )
 
 // CountingStore counts writes to the session store; it keeps the context-aware methods of the
@@ -197,6 +201,7 @@ func NewHarness(t testing.TB, o HarnessOpts) *Harness {
 		deps.Mail.Transport, deps.Mail.Dir, deps.Mail.ShowMailbox = mail.NewDir(h.MailDir), h.MailDir, true
 	}
 	h.MailDeps = deps.Mail
+	deps.Wallet = WalletDeps(t, o.Keys[0])
 	if o.Sandbox {
 		h.StartSandbox(&deps, o)
 	}
@@ -445,3 +450,45 @@ func AddSessionProbe(h *Harness) {
 		return c.String(http.StatusOK, "renewed")
 	})
 }
+
+// walletIdentities are the test binary's wallet signing identities, made once: an RSA key takes
+// a while, and every harness signs with the same ones.
+var walletIdentities struct {
+	once   sync.Once
+	apple  applepass.Identity
+	google googlepass.ServiceAccount
+	err    error
+}
+
+// WalletDeps are the wallet passes of a harness: links signed with a key derived from k, the
+// test binary's Apple test identity and Google test key, and a test issuer.
+func WalletDeps(t testing.TB, k keys.Pair) bff.WalletDeps {
+	t.Helper()
+	apple, google := WalletIdentities(t)
+	return bff.WalletDeps{LinkKey: keys.Derive(k, "wallet-links"), Apple: apple, GoogleKey: google,
+		Google: googlepass.Issuer{ID: TestGoogleIssuer, ClassID: "cinema-tickets", Origins: []string{"http://127.0.0.1"}}}
+}
+
+// WalletIdentities are the test binary's Apple test identity and Google test key.
+func WalletIdentities(t testing.TB) (applepass.Identity, googlepass.ServiceAccount) {
+	t.Helper()
+	walletIdentities.once.Do(func() {
+		dir, err := os.MkdirTemp("", "bfftest-wallet-")
+		if err != nil {
+			walletIdentities.err = err
+			return
+		}
+		if walletIdentities.apple, _, err = applepass.GenerateTestIdentity(dir, time.Now()); err != nil {
+			walletIdentities.err = err
+			return
+		}
+		walletIdentities.google, walletIdentities.err = googlepass.GenerateTestServiceAccount(dir)
+	})
+	if walletIdentities.err != nil {
+		t.Fatalf("wallet test identities: %v", walletIdentities.err)
+	}
+	return walletIdentities.apple, walletIdentities.google
+}
+
+// TestGoogleIssuer is the harness's Google Wallet issuer id.
+const TestGoogleIssuer = "3388000000012345678"

@@ -19,4 +19,7 @@ type Handler struct {
 	// CountersOnly guards the counter's payments and refunds: staff signed in on an enrolled
 	// counter (built by the staff flow, handed in by the root).
 	CountersOnly echo.MiddlewareFunc
+	// WalletLinks are a booking's Add to Apple Wallet and Add to Google Wallet links ("" for
+	// none); nil offers none.
+	WalletLinks func(cinemaID string, number int64) (apple, google string)
 }

@@ -62,7 +62,7 @@ func (h *Handler) completeEdit(c echo.Context) error {
 		}
 		e.Entry = entry.ID
 		h.Visits.SaveEdit(c, e)
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
 	}
 	if err := h.refuseClosedEdit(c, e); err != nil { // money already in motion above goes on
 		return err
@@ -95,7 +95,7 @@ func (h *Handler) completeEdit(c echo.Context) error {
 		return h.finishEdit(c, e)
 	}
 	if balance.Cents > 0 && h.Kernel.AtCounter(c) {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditCounterPay)) // terminal or cash, no provider page
+		return web.Redirect(c, h.Kernel.URL(web.RouteEditCounterPay)) // terminal or cash, no provider page
 	}
 	if balance.Cents < 0 {
 		if ok, err := h.refundApproval(c, e, balance.Abs()); !ok {
@@ -128,7 +128,7 @@ func (h *Handler) completeEdit(c echo.Context) error {
 		// The provider is still being asked for the payment, and the step goes on: the
 		// payment may yet be made, so neither "nothing was charged" nor a failed entry.
 		// The status page follows it and leads to the payment page once it is there.
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
 	}
 	entry = next
 	if err != nil || entry.State != ledger.StateRedirected {
@@ -224,9 +224,9 @@ func (h *Handler) finishEdit(c echo.Context, e visit.Edit) error {
 	if web.IsKiosk(c) {
 		// The kiosk prints the booking's tickets as they are now; Done ends the visit.
 		h.Kernel.Sessions.Put(ctx, sessKioskPrint, ledger.NewID())
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBookingTickets))
+		return web.Redirect(c, h.Kernel.URL(web.RouteBookingTickets))
 	}
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
+	return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
 }
 
 // sessKioskPrint marks a kiosk's change just saved: its tickets' page prints them once (the
@@ -252,7 +252,7 @@ func (h *Handler) entryForVisit(c echo.Context) (entry ledger.Entry, e visit.Edi
 		return entry, e, true, nil
 	}
 	if bb, bound := h.Visits.BoundBooking(c); bound && bb.CinemaID == entry.CinemaID && bb.Number == entry.BookingNumber {
-		return entry, e, false, h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
+		return entry, e, false, web.Redirect(c, h.Kernel.URL(web.RouteBooking))
 	}
 	// Not this visit's: the token on the way back is the provider's page id, which the payment
 	// page's address shows, so it opens nothing. The payment itself is settled all the same
@@ -344,7 +344,7 @@ func (h *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) 
 		if e.UserSessionID == entry.EditSessionID {
 			return h.finishEdit(c, e)
 		}
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
+		return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && h.Visits.EditSaved(c.Request().Context(), entry.EditSessionID):
 		// An earlier attempt opened again (Back, its way back from the provider) after another
 		// payment saved the change: not "nothing was charged", and no edit to go back to.
@@ -352,7 +352,7 @@ func (h *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) 
 			h.Visits.ClearEdit(c)
 		}
 		h.Kernel.Flash(c, web.Loc(c).T("booking.saved_change"))
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
+		return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && entry.ProviderReference != "":
 		// Money was taken and the change did not take it (or it is unclear whether it did):
 		// no "pay again". The edit is let go, so the booking is free again, and the page says
@@ -369,7 +369,7 @@ func (h *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) 
 		e.Entry = ""
 		h.Visits.SaveEdit(c, e)
 		h.Kernel.Flash(c, web.Loc(c).T("booking.payment_not_completed"))
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
 	}
 	if entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefunded && e.UserSessionID == entry.EditSessionID {
 		h.Visits.ClearEdit(c) // the edit is gone and the money is back: the visit may start afresh

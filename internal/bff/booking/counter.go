@@ -52,7 +52,7 @@ func (h *Handler) showEditCounterPay(c echo.Context) error {
 		return err
 	}
 	if due.Cents <= 0 {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
 	}
 	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("staff.counter.title"), pages.CounterPay(h.editCounterView(c, e, due)))
 }
@@ -72,7 +72,7 @@ func (h *Handler) takeEditCounterPay(c echo.Context) error {
 		return err
 	}
 	if due.Cents <= 0 {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
 	}
 	st := h.Visits.Settler
 	p, problem, err := h.Visits.ReadCounterPayment(c, due)

@@ -30,7 +30,7 @@ func (h *Handler) startEdit(c echo.Context) error {
 		return err
 	}
 	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit)) // a double click or a second tab: the same edit
+		return web.Redirect(c, h.Kernel.URL(web.RouteEdit)) // a double click or a second tab: the same edit
 	}
 	back := web.Loc(c).T("booking.back_to_booking")
 	if err := h.Visits.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.Kernel.URL(web.RouteBooking), back); err != nil {
@@ -42,7 +42,7 @@ func (h *Handler) startEdit(c echo.Context) error {
 	}
 	eo = h.Visits.Named(c.Request().Context()).EditOrder(eo) // the lines kept for the change list, in the visit's words
 	h.Visits.SaveEdit(c, h.newEdit(b, eo))
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
+	return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
 }
 
 // newEdit is what the visit keeps of edit order eo of booking b: its show, its payments (what
@@ -125,7 +125,7 @@ func (h *Handler) editEnded(c echo.Context, e visit.Edit, err error) error {
 	}
 	web.LoggerFrom(c.Request().Context(), h.Kernel.Logger).Info("edit ended upstream", "err", err)
 	if entry, berr := h.Visits.BlockingEntry(c.Request().Context(), e); berr == nil && entry != nil {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
 	}
 	h.Visits.ClearEdit(c)
 	if h.Visits.EditSaved(c.Request().Context(), e.UserSessionID) {
@@ -133,7 +133,7 @@ func (h *Handler) editEnded(c echo.Context, e visit.Edit, err error) error {
 	} else {
 		h.Kernel.Flash(c, l.T("booking.edit_ended"))
 	}
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
+	return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
 }
 
 // showEdit shows the order as it stands now.
@@ -146,7 +146,7 @@ func (h *Handler) showEdit(c echo.Context) error {
 	if entry, err := h.Visits.BlockingEntry(ctx, e); err != nil {
 		return err
 	} else if entry != nil {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
 	}
 	// The order and the ticket types are independent reads: both at once.
 	var (
@@ -304,7 +304,7 @@ func (h *Handler) addTickets(c echo.Context) error {
 	l := web.Loc(c)
 	if code == "" || qerr != nil || qty < 1 || qty > 10 {
 		h.Kernel.Flash(c, l.T("booking.add_invalid"))
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
 	}
 	ctx := c.Request().Context()
 	// The ticket types and the order as it stands (where the party sits) are independent
@@ -334,7 +334,7 @@ func (h *Handler) addTickets(c echo.Context) error {
 	}
 	if chosen == nil {
 		h.Kernel.Flash(c, l.T("booking.add_type_refused"))
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
 	}
 	mode := upstream.BookingModeSale
 	if !e.Paid {
@@ -356,7 +356,7 @@ func (h *Handler) addTickets(c echo.Context) error {
 	default:
 		h.Kernel.Flash(c, l.T("booking.added", "Qty", qty, "Type", chosen.Description))
 	}
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
+	return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
 }
 
 // removeTicket removes one ticket (a booked one becomes "removed"; an added one disappears).
@@ -369,7 +369,7 @@ func (h *Handler) removeTicket(c echo.Context) error {
 	id := strings.TrimSpace(c.FormValue("ticket"))
 	if id == "" || len(id) > 32 {
 		h.Kernel.Flash(c, l.T("booking.remove_which"))
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
 	}
 	// A booking needs a ticket: the last one is not removed (a booking without tickets cannot
 	// be shown, and cancelling a whole booking is the box office's job).
@@ -379,7 +379,7 @@ func (h *Handler) removeTicket(c echo.Context) error {
 	}
 	if removesEveryTicket(e, o, id) {
 		h.Kernel.Flash(c, l.T("booking.last_ticket"))
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
 	}
 	_, err = h.Kernel.Ticketing.RemoveTickets(c.Request().Context(), upstream.RemoveTicketsRequest{UserSessionID: e.UserSessionID, SessionID: e.SessionID, TicketIDs: []string{id}})
 	switch {
@@ -390,7 +390,7 @@ func (h *Handler) removeTicket(c echo.Context) error {
 	default:
 		h.Kernel.Flash(c, l.T("booking.removed"))
 	}
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
+	return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
 }
 
 // removesEveryTicket reports whether removing ticket id (with its package) would leave the
@@ -424,7 +424,7 @@ func (h *Handler) extendEdit(c echo.Context) error {
 		return h.editEnded(c, e, err)
 	}
 	h.Kernel.Flash(c, web.Loc(c).T("booking.more_time_given"))
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
+	return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
 }
 
 // confirmCancelEdit asks before discarding the changes.
@@ -442,7 +442,7 @@ func (h *Handler) confirmCancelEdit(c echo.Context) error {
 func (h *Handler) cancelEdit(c echo.Context) error {
 	e, err := h.requireEdit(c)
 	if err != nil {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking)) // already gone: the booking is as it was
+		return web.Redirect(c, h.Kernel.URL(web.RouteBooking)) // already gone: the booking is as it was
 	}
 	if entry, err := h.Visits.BlockingEntry(c.Request().Context(), e); err != nil {
 		return err
@@ -456,7 +456,7 @@ func (h *Handler) cancelEdit(c echo.Context) error {
 	h.Visits.ClearEdit(c)
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionEditCancel, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber})
 	h.Kernel.Flash(c, web.Loc(c).T("booking.cancelled"))
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
+	return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
 }
 
 // editExpired is where the countdown sends the browser when time runs out. It is a GET, so it
@@ -468,20 +468,20 @@ func (h *Handler) editExpired(c echo.Context) error {
 		// The edit already ended in this visit (saved, cancelled or run out): an old page's
 		// countdown says nothing about it.
 		h.Kernel.Flash(c, web.Loc(c).T("booking.no_edit_any_more"))
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
+		return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
 	}
 	if entry, err := h.Visits.BlockingEntry(c.Request().Context(), e); err == nil && entry != nil {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
 	}
 	_, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
 	if err == nil || !(errors.Is(err, upstream.ErrOrderExpired) || errors.Is(err, upstream.ErrNotFound)) {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit)) // still alive (more time in another tab), or unknown: show it
+		return web.Redirect(c, h.Kernel.URL(web.RouteEdit)) // still alive (more time in another tab), or unknown: show it
 	}
 	h.Visits.ClearEdit(c)
 	if h.Visits.EditSaved(c.Request().Context(), e.UserSessionID) {
 		h.Kernel.Flash(c, web.Loc(c).T("booking.saved_change"))
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
+		return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
 	}
 	h.Kernel.Flash(c, web.Loc(c).T("booking.edit_expired"))
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
+	return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
 }

@@ -181,7 +181,7 @@ func (h *Handler) findBooking(c echo.Context) error {
 		return err
 	}
 	h.Visits.RememberCustomer(c, b.CustomerName)
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBooking))
+	return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
 }
 
 // findRefused answers a look-up that never reached the ticketing system (a malformed number,
@@ -254,5 +254,5 @@ func (h *Handler) forgetBooking(c echo.Context) error {
 	if err := h.Kernel.RenewSession(c); err != nil {
 		return err
 	}
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteHome))
+	return web.Redirect(c, h.Kernel.URL(web.RouteHome))
 }

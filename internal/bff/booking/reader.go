@@ -34,12 +34,12 @@ func (h *Handler) payOnReader(c echo.Context, e visit.Edit, change settlement.Ch
 	entry, _, err = h.Visits.AdvanceWithin(ctx, entry.ID)
 	if err != nil && entry.State == ledger.StateFailed {
 		h.Kernel.Flash(c, visit.ReaderRefusal(web.Loc(c), err))
-		return h.Kernel.Redirect(c, h.readerBack(c))
+		return web.Redirect(c, h.readerBack(c))
 	}
 	if err != nil {
 		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card reader payment not started at once", "entry", entry.ID, "err", err)
 	}
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+	return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
 }
 
 // cancelOnReader is Cancel on the reader's page: the reader stops asking, nothing is taken,
@@ -55,7 +55,7 @@ func (h *Handler) cancelOnReader(c echo.Context) error {
 	entry, err = h.Visits.Settler.CancelAtReader(dctx, entry.ID)
 	cancel()
 	if errors.Is(err, settlement.ErrNotAtReader) {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
 	}
 	if err != nil {
 		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteEditStatus, entry.ID), web.Loc(c).T("booking.see_status"))
@@ -91,7 +91,7 @@ func (h *Handler) readerFailed(c echo.Context, e visit.Edit, entry ledger.Entry)
 	e.Entry = ""
 	h.Visits.SaveEdit(c, e)
 	h.Kernel.Flash(c, msg)
-	return h.Kernel.Redirect(c, h.readerBack(c))
+	return web.Redirect(c, h.readerBack(c))
 }
 
 // readerBack is where a card payment that took nothing sends the person, to try again: the

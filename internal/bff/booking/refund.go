@@ -64,7 +64,7 @@ func (h *Handler) startRefund(c echo.Context, e visit.Edit, change settlement.Ch
 	if lead.State == ledger.StateApplied {
 		return h.finishEdit(c, e)
 	}
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, lead.ID))
+	return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, lead.ID))
 }
 
 // refundCard names where a part goes back: "VISA ************4242", "PAYPAL", or the box
@@ -249,7 +249,7 @@ func (h *Handler) giveBackAtCounter(c echo.Context) error {
 	if err := h.Visits.AdvanceGroupWithin(ctx, got); err != nil {
 		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("refund not finished yet", "entry", got.ID, "err", err)
 	}
-	return h.Kernel.Redirect(c, status)
+	return web.Redirect(c, status)
 }
 
 // sameRefund reports whether a and the entry with id b are parts of one refund.

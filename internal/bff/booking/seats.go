@@ -147,7 +147,7 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 		}
 	}
 	if unchanged {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
 	}
 	// Seats of another seating area: refused here with the rule, naming the tickets' area
 	// (the ticketing system answers only "invalid request"). When a ticket's area is not
@@ -181,5 +181,5 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 		return h.editEnded(c, e, err)
 	}
 	h.Kernel.Flash(c, l.T("booking.seats_changed"))
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit))
+	return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
 }

@@ -101,6 +101,9 @@ func (h *Handler) showBooking(c echo.Context) error {
 		v.TicketCards = h.Visits.TicketsView(ctx, b, h.Kernel.URL(web.RouteBookingTickets))
 		if !web.IsKiosk(c) {
 			v.CalendarURL = h.Kernel.URL(web.RouteBookingCalendar)
+			if h.WalletLinks != nil {
+				v.AppleWalletURL, v.GoogleWalletURL = h.WalletLinks(b.CinemaID, b.Number)
+			}
 		}
 	}
 	return h.Kernel.Render(c, http.StatusOK, title, bookingview.Show(v))

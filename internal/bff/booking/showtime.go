@@ -252,7 +252,7 @@ func (h *Handler) showtimeRow(l *i18n.Localizer, b cinema.Booking, sh cinema.Ses
 // booking is as it was.
 func (h *Handler) chooseShowtime(c echo.Context) error {
 	if e, ok := h.Visits.CurrentEdit(c); ok && e.MovedFrom != nil && e.SessionID == upstream.SplitSessionID(e.CinemaID, strings.TrimSpace(c.FormValue("session"))) {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEdit)) // a double click or a second tab: the same move
+		return web.Redirect(c, h.Kernel.URL(web.RouteEdit)) // a double click or a second tab: the same move
 	}
 	b, _, err := h.requireShowtimeChange(c)
 	if err != nil {
@@ -288,7 +288,7 @@ func (h *Handler) chooseShowtime(c echo.Context) error {
 	}
 	h.Visits.SaveEdit(c, e)
 	h.Kernel.Flash(c, l.T("showtime.seats_chosen"))
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditSeats))
+	return web.Redirect(c, h.Kernel.URL(web.RouteEditSeats))
 }
 
 // findShow is the show the form names, among the booking's cinema's shows on sale (another

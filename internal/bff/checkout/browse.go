@@ -340,7 +340,7 @@ func (h *Handler) chooseTickets(c echo.Context) error {
 	if err := h.Kernel.RenewSession(c); err != nil {
 		return err
 	}
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySeats))
+	return web.Redirect(c, h.Kernel.URL(web.RouteBuySeats))
 }
 
 // ratingWords is a film's rating in words: as the operator's catalog words it ("FSK 12: ab

@@ -53,7 +53,7 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	if rec, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+		return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
 	}
 	o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
@@ -85,7 +85,7 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 	rec, err := st.store.Create(ctx, purchases.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
 		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: due.Cents, Currency: due.Currency, Summary: h.snapshotOf(ctx, v, o, counterPaid(p))})
 	if errors.Is(err, purchases.ErrActiveExists) {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+		return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
 	}
 	if err != nil {
 		return err
@@ -119,7 +119,7 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 	}
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionSale, CinemaID: v.CinemaID, BookingNumber: d.BookingNumber, AmountCents: due.Cents,
 		Currency: due.Currency, Detail: fmt.Sprintf("%d tickets, %s, reference %s, sold by %s", v.Places, p.CardType, p.Reference, user)})
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+	return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
 }
 
 // counterPaid is what the confirmation says about a payment taken at the counter.

@@ -50,11 +50,11 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 		return err
 	}
 	if h.Kernel.AtCounter(c) {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyCounterPay)) // terminal or cash; name and e-mail optional
+		return web.Redirect(c, h.Kernel.URL(web.RouteBuyCounterPay)) // terminal or cash; name and e-mail optional
 	}
 	onReader := web.IsKiosk(c) && h.Visits.HasReader(c) // the tickets print here: no name or e-mail needed
 	if !onReader && (v.Name == "" || v.Email == "") {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyDetails))
+		return web.Redirect(c, h.Kernel.URL(web.RouteBuyDetails))
 	}
 	ctx := c.Request().Context()
 	st := h.checkout()
@@ -148,7 +148,7 @@ func (h *Handler) continuePayment(c echo.Context, rec purchases.Record) error {
 		return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_starting"), Message: l.T("checkout.payment_starting_text") + " " + l.T("checkout.not_charged_twice"),
 			BackURL: h.Kernel.URL(web.RouteBuySummary), BackLabel: l.T("checkout.back_to_order")}
 	}
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+	return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 }
 
 // completeWithoutRedirect books an order that gift cards or points paid in full.
@@ -169,7 +169,7 @@ func (h *Handler) completeWithoutRedirect(c echo.Context, v visit.Buy, rec purch
 	if _, err := h.checkout().store.MarkCompleted(ctx, rec.ID, d.BookingNumber); err != nil {
 		return err
 	}
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+	return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
 }
 
 // buyPaymentReturn is the ReturnUrl and the page that shows where the payment stands. A GET
@@ -223,18 +223,18 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 	switch rec.State {
 	case purchases.StateCompleted:
 		if web.IsHTMX(c) {
-			return h.Kernel.Redirect(c, self) // the whole page changes to the confirmation
+			return web.Redirect(c, self) // the whole page changes to the confirmation
 		}
 		return h.showBuyConfirmation(c, rec)
 	case purchases.StateDeclined, purchases.StateCancelled, purchases.StateStartFailed:
 		return h.buyPaymentEnded(c, rec)
 	case purchases.StateGivenUp:
 		if web.IsHTMX(c) {
-			return h.Kernel.Redirect(c, self)
+			return web.Redirect(c, self)
 		}
 		return h.showBuyFailed(c, rec, purchases.Result{}, self)
 	case purchases.StateStarting:
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+		return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 	}
 	r := st.poller.Get(ctx, rec.UserSessionID)
 	if web.IsHTMX(c) && !r.Details.Completed && c.QueryParam(checkoutview.PollShownParam) == paymentShown(r) {
@@ -244,7 +244,7 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 	}
 	if next, final := h.applyDetails(ctx, rec, r); final {
 		if web.IsHTMX(c) {
-			return h.Kernel.Redirect(c, self)
+			return web.Redirect(c, self)
 		}
 		if next.State == purchases.StateCompleted {
 			return h.showBuyConfirmation(c, next)
@@ -255,7 +255,7 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 	if elapsed >= GiveUpAfter {
 		h.watchInBackground(rec)
 		if web.IsHTMX(c) {
-			return h.Kernel.Redirect(c, self)
+			return web.Redirect(c, self)
 		}
 		return h.showBuyFailed(c, rec, r, self)
 	}
@@ -304,10 +304,10 @@ func (h *Handler) buyPaymentEnded(c echo.Context, rec purchases.Record) error {
 	}
 	if v, ok := h.Visits.CurrentBuy(c); ok && v.UserSessionID == rec.UserSessionID {
 		h.Kernel.Sessions.Put(c.Request().Context(), visit.SessBuyNotice, msg+" "+l.T("checkout.payment_ended_still_held"))
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+		return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 	}
 	if web.IsHTMX(c) {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+		return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
 	}
 	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), checkoutview.Ended(checkoutview.EndedView{Heading: l.T("checkout.payment_not_completed"),
 		Body: msg + " " + l.T("checkout.payment_ended_released"), NextURL: h.Kernel.URL(web.RouteWhatsOn), Label: l.T("checkout.see_whatson")}))

@@ -58,7 +58,7 @@ func (h *Handler) payBuyOnReader(c echo.Context, v visit.Buy, o cinema.Order, du
 	if err != nil {
 		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card reader payment not started at once", "entry", entry.ID, "err", err)
 	}
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReader, entry.ID))
+	return web.Redirect(c, h.Kernel.URL(web.RouteBuyReader, entry.ID))
 }
 
 // continueOnReader sends a second press of Pay to the reader payment already under way (or to
@@ -66,7 +66,7 @@ func (h *Handler) payBuyOnReader(c echo.Context, v visit.Buy, o cinema.Order, du
 func (h *Handler) continueOnReader(c echo.Context, rec purchases.Record) error {
 	h.Visits.AddBuyRef(c, rec.ID)
 	if e, ok := h.saleUnderWay(c, rec.UserSessionID); ok {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReader, e.ID))
+		return web.Redirect(c, h.Kernel.URL(web.RouteBuyReader, e.ID))
 	}
 	return h.continuePayment(c, rec)
 }
@@ -136,7 +136,7 @@ func (h *Handler) readerAnswer(c echo.Context, entry ledger.Entry, rec purchases
 				return err
 			}
 		}
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+		return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
 	case ledger.StateFailed:
 		if rec.State.Active() {
 			_, _ = st.store.MarkStartFailed(ctx, rec.ID, "card reader: "+entry.LastError)
@@ -198,8 +198,8 @@ func (h *Handler) saleOfVisit(c echo.Context) (ledger.Entry, purchases.Record, e
 func (h *Handler) backToPay(c echo.Context, msg string) error {
 	if h.Kernel.AtCounter(c) {
 		h.Kernel.Flash(c, msg)
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyCounterPay))
+		return web.Redirect(c, h.Kernel.URL(web.RouteBuyCounterPay))
 	}
 	h.Kernel.Sessions.Put(c.Request().Context(), visit.SessBuyNotice, msg)
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+	return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 }

@@ -47,7 +47,7 @@ func (h *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 		return err
 	}
 	if _, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+		return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
@@ -163,10 +163,10 @@ func (h *Handler) chooseBuySeats(c echo.Context) error {
 		}
 	}
 	if (v.Name == "" || v.Email == "") && !(web.IsKiosk(c) && h.Visits.HasReader(c)) {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyDetails)) // a kiosk prints the tickets: no details needed
+		return web.Redirect(c, h.Kernel.URL(web.RouteBuyDetails)) // a kiosk prints the tickets: no details needed
 	}
 	h.Kernel.Flash(c, l.T("checkout.seats_saved"))
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+	return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 }
 
 // showBuyDetails asks for the name and e-mail address.
@@ -238,7 +238,7 @@ func (h *Handler) saveBuyDetails(c echo.Context) error {
 	}
 	v.Name, v.Email = name, email
 	h.Visits.SaveBuy(c, v)
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+	return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 }
 
 // saveKioskDetails is the kiosk's e-mail form: a key of the on-screen keyboard types (the page
@@ -257,7 +257,7 @@ func (h *Handler) saveKioskDetails(c echo.Context, v visit.Buy) error {
 	}
 	v.Email = email
 	h.Visits.SaveBuy(c, v)
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+	return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 }
 
 // summaryForm is what the gift card and loyalty forms had typed, with their errors.
@@ -284,7 +284,7 @@ func (h *Handler) renderBuySummary(c echo.Context, status int, notice *component
 	}
 	onReader := web.IsKiosk(c) && h.Visits.HasReader(c)
 	if (v.Name == "" || v.Email == "") && !h.Kernel.AtCounter(c) && !onReader {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyDetails))
+		return web.Redirect(c, h.Kernel.URL(web.RouteBuyDetails))
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
@@ -462,7 +462,7 @@ func (h *Handler) applyStoredValue(c echo.Context, sv storedValueCard) error {
 		return refuse(http.StatusUnprocessableEntity, l.T(sv.refused))
 	}
 	h.Kernel.Flash(c, l.T(sv.used, "Applied", l.Money(r.Applied.Applied), "ToPay", l.Money(r.Applied.ToPay)))
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+	return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 }
 
 // extendBuyHold gives the order a fresh lifetime and returns to the page it came from.
@@ -485,7 +485,7 @@ func (h *Handler) extendBuyHold(c echo.Context) error {
 			}
 		}
 	}
-	return h.Kernel.Redirect(c, back)
+	return web.Redirect(c, back)
 }
 
 // confirmCancelBuy asks before the purchase is cancelled and says what cancelling does.
@@ -535,7 +535,7 @@ func (h *Handler) cancelBuy(c echo.Context) error {
 	h.Visits.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonCancelled)
 	h.Visits.ClearBuy(c)
 	h.Kernel.Flash(c, web.Loc(c).T("checkout.cancelled"))
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteWhatsOn)+"?"+url.Values{"cinema": {v.CinemaID}}.Encode())
+	return web.Redirect(c, h.Kernel.URL(web.RouteWhatsOn)+"?"+url.Values{"cinema": {v.CinemaID}}.Encode())
 }
 
 // buyExpired is where the countdown sends the browser when the hold ends.
@@ -546,7 +546,7 @@ func (h *Handler) buyExpired(c echo.Context) error {
 	}
 	o, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
 	if err == nil && o.Expires.After(h.Kernel.Now()) {
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuySummary)) // more time was given meanwhile
+		return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary)) // more time was given meanwhile
 	}
 	if err == nil {
 		err = upstream.ErrOrderExpired

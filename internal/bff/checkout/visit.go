@@ -44,7 +44,7 @@ func (h *Handler) buyEnded(c echo.Context, v visit.Buy, err error) error {
 			// what is known and the operator's policy.
 			h.Visits.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonGivenUp)
 			h.Visits.ClearBuy(c)
-			return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+			return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
 		}
 		h.Visits.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonExpired) // it holds nothing any more
 		h.Visits.ClearBuy(c)

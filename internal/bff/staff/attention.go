@@ -224,7 +224,7 @@ func (h *Handler) attentionItem(c echo.Context) (it attention.Item, ok bool, err
 		msg = l.T("staff.attention.gone_resolved", "Staff", a.Staff)
 	}
 	h.Kernel.Flash(c, msg)
-	return it, false, h.Kernel.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
+	return it, false, web.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
 }
 
 // retryAttention is Retry: check a stuck order now, or advance a ledger entry with the
@@ -296,7 +296,7 @@ func (h *Handler) retryAttention(c echo.Context) error {
 	web.LoggerFrom(ctx, h.Kernel.Logger).Info("needs attention: retry", "staff", user, "kind", it.Kind, "ref", it.Ref, "outcome", outcome)
 	h.Visits.RecordAudit(c, attentionAudit(audit.ActionAttentionRetry, it, outcome))
 	h.Kernel.Flash(c, it.Reference+": "+shown)
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
+	return web.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
 }
 
 // resolveAttention is Mark resolved: a note is required; the item leaves the list. An item
@@ -352,14 +352,14 @@ func (h *Handler) resolveAttention(c echo.Context) error {
 		return refuse(http.StatusUnprocessableEntity, l.T("staff.attention.note_too_long", "Max", attention.MaxNote))
 	case errors.Is(err, attention.ErrAlreadyResolved):
 		h.Kernel.Flash(c, l.T("staff.attention.already_resolved", "Reference", it.Reference, "Staff", a.Staff))
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
+		return web.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
 	case err != nil:
 		return err
 	}
 	web.LoggerFrom(ctx, h.Kernel.Logger).Info("needs attention: resolved", "staff", user, "kind", it.Kind, "ref", it.Ref)
 	h.Visits.RecordAudit(c, attentionAudit(audit.ActionAttentionSolved, it, note))
 	h.Kernel.Flash(c, l.T("staff.attention.resolved", "Reference", it.Reference))
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
+	return web.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
 }
 
 // attentionAudit is the audit row of a Needs-attention action on it.

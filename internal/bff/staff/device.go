@@ -207,7 +207,7 @@ func (h *Handler) saveDevice(c echo.Context) error {
 	if err := h.Kernel.RenewSession(c); err != nil {
 		return err
 	}
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteDevice)+"?saved=1")
+	return web.Redirect(c, h.Kernel.URL(web.RouteDevice)+"?saved=1")
 }
 
 // staffLocation is the time zone staff read times in: the first cinema's (UTC without one).

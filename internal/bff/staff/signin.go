@@ -109,9 +109,9 @@ func (h *Handler) signIn(c echo.Context) error {
 		h.Kernel.Sessions.Put(ctx, web.SessStaffPINWarning, msg) // shown as a warning on the look-up page, wherever next= leads first
 	}
 	if v.Next != "" {
-		return h.Kernel.Redirect(c, v.Next)
+		return web.Redirect(c, v.Next)
 	}
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteFindBooking))
+	return web.Redirect(c, h.Kernel.URL(web.RouteFindBooking))
 }
 
 // shortPINWarning asks a supervisor with a PIN shorter than new PINs must be, or of unknown
@@ -148,7 +148,7 @@ func (h *Handler) signOut(c echo.Context) error {
 	if err := h.Visits.EndVisit(c); err != nil { // releases the orders held for the customer served
 		return err
 	}
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteHome))
+	return web.Redirect(c, h.Kernel.URL(web.RouteHome))
 }
 
 // nextCustomer ends the customer's part of the visit: the edit order is released (cancelled
@@ -158,7 +158,7 @@ func (h *Handler) nextCustomer(c echo.Context) error {
 	bb, _ := h.Visits.BoundBooking(c)
 	if entry := h.Visits.ReleaseEdit(c); entry != nil {
 		h.Kernel.Flash(c, web.Loc(c).T("staff.counter.next_busy"))
-		return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
 	}
 	h.Visits.ReleaseBuy(c)
 	h.Visits.ForgetCustomer(c) // the last purchase's pages, its .ics, a collection: nothing stays
@@ -167,5 +167,5 @@ func (h *Handler) nextCustomer(c echo.Context) error {
 	}
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionNextCustomer, CinemaID: bb.CinemaID, BookingNumber: bb.Number})
 	h.Kernel.FlashSuccess(c, web.Loc(c).T("staff.counter.next_ready"))
-	return h.Kernel.Redirect(c, h.Kernel.URL(web.RouteFindBooking))
+	return web.Redirect(c, h.Kernel.URL(web.RouteFindBooking))
 }

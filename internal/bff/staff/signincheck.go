@@ -88,7 +88,7 @@ func CheckSignIn(k *web.Kernel, v *visit.Visits) echo.MiddlewareFunc {
 			if c.Request().Method == http.MethodGet {
 				back = c.Request().URL.RequestURI()
 			}
-			return k.Redirect(c, k.SignInURL(back))
+			return web.Redirect(c, k.SignInURL(back))
 		}
 	}
 }

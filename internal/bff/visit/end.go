@@ -23,7 +23,7 @@ func (v *Visits) ResetVisit(c echo.Context) error {
 	if err := v.EndVisit(c); err != nil {
 		return err
 	}
-	return v.Kernel.Redirect(c, v.Kernel.URL(web.RouteHome))
+	return web.Redirect(c, v.Kernel.URL(web.RouteHome))
 }
 
 // EndVisit releases what the visit holds upstream and destroys it. An order whose payment is

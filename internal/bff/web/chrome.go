@@ -124,10 +124,6 @@ func putPageBuffer(b *bytes.Buffer) {
 	pagePool.Put(b)
 }
 
-// Redirect sends the browser on after a POST (Post/Redirect/Get). For htmx requests it uses
-// HX-Redirect so the whole page changes, not a fragment.
-func (k *Kernel) Redirect(c echo.Context, to string) error { return Redirect(c, to) }
-
 // Context keys of a page that must not start over by itself while it shows (an unattended
 // device's idle reset): a payment in progress, or a page that is its own countdown.
 const (

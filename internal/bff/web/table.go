@@ -36,6 +36,12 @@ const (
 	RouteShowtimes = "edit.showtimes"
 )
 
+// A booking's wallet passes, reached by a signed token of the booking.
+const (
+	RouteWalletApple  = "wallet.apple"
+	RouteWalletGoogle = "wallet.google"
+)
+
 // The calendar event (.ics) of a booking: the bound booking's, and a purchase's this visit
 // completed (checked against the visit's purchases, never by the booking number alone).
 const (
@@ -133,6 +139,8 @@ var Paths = Routes{
 	RouteBookingForget:           "/booking/forget",
 	RouteBookingTickets:          "/booking/tickets",
 	RouteBookingCalendar:         "/booking/calendar.ics",
+	RouteWalletApple:             "/wallet/:token/booking.pkpass",
+	RouteWalletGoogle:            "/wallet/:token/google",
 	RouteEdit:                    "/booking/edit",
 	RouteEditStart:               "/booking/edit/start",
 	RouteEditAdd:                 "/booking/edit/tickets",

@@ -83,6 +83,9 @@ type BookingView struct {
 	// CalendarURL downloads the booking's calendar event (.ics); "" shows no link (kiosk,
 	// counter).
 	CalendarURL string
+	// AppleWalletURL and GoogleWalletURL add the booking's tickets to the phone's wallet; ""
+	// shows no link (kiosk, counter, or no wallet passes set up).
+	AppleWalletURL, GoogleWalletURL string
 
 	// TicketsOpen shows the ticket cards open, right after the show, instead of folded: the
 	// show is near (changes are closed), so the codes are what the page is for now.

@@ -1,0 +1,123 @@
+// Package wallet serves a booking's passes for the phone's wallet: the Apple Wallet pass
+// (.pkpass) and the Add to Google Wallet link. Both are reached by a link that carries a signed
+// token of the booking (internal/wallet/walletlink), so a confirmation e-mail's links work on
+// whatever phone reads the mail, without the visit that made the booking, and give that
+// booking's passes and nothing else. What they show is the booking as it is now.
+package wallet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+	passes "github.com/cinemabff/cinemabff/internal/wallet"
+	"github.com/cinemabff/cinemabff/internal/wallet/walletlink"
+)
+
+// Passes makes a booking's passes from the booking as the ticketing system has it now.
+type Passes interface {
+	// ApplePass is the booking's signed .pkpass and when it last changed.
+	ApplePass(ctx context.Context, cinemaID string, number int64) (pkpass []byte, modified time.Time, err error)
+	// GoogleSaveURL is the booking's Add to Google Wallet link, in lang.
+	GoogleSaveURL(ctx context.Context, cinemaID string, number int64, lang string) (string, error)
+}
+
+// Site is what the flow needs from the kernel and the visit.
+type Site interface {
+	// FromUpstream turns an error of the ticketing system into an error page in words.
+	FromUpstream(err error, backURL, backLabel string) error
+}
+
+// Handler serves the wallet links.
+type Handler struct {
+	Site   Site
+	Links  *walletlink.Signer
+	Passes Passes
+	Home   string // where a person goes back to from an error page
+	Logger *slog.Logger
+}
+
+// Routes mounts the flow.
+func (h *Handler) Routes(route web.Register) {
+	route(http.MethodGet, web.RouteWalletApple, h.applePass)
+	route(http.MethodGet, web.RouteWalletGoogle, h.googleLink)
+}
+
+// URLs are a booking's wallet links, for the booking page and the e-mails ("", "" when the
+// booking cannot carry a token).
+func URLs(k interface {
+	URL(name string, params ...any) string
+}, links *walletlink.Signer, cinemaID string, number int64) (apple, google string) {
+	if links == nil {
+		return "", ""
+	}
+	tok, err := links.Token(cinemaID, number)
+	if err != nil {
+		return "", ""
+	}
+	return k.URL(web.RouteWalletApple, tok), k.URL(web.RouteWalletGoogle, tok)
+}
+
+// errLinkNotValid is the page of a wallet link that this site did not make (mistyped, cut off
+// by a mail program, or made up): it says so, and never whether such a booking exists.
+var errLinkNotValid = &web.Error{Code: web.ENotFound, HeadingID: web.Msg("wallet.link_not_valid.heading"),
+	MessageID: web.Msg("wallet.link_not_valid.message")}
+
+func (h *Handler) booking(c echo.Context) (cinemaID string, number int64, err error) {
+	if h.Links == nil {
+		err = errors.New("wallet: no wallet passes are set up")
+	} else {
+		cinemaID, number, err = h.Links.Parse(c.Param("token"))
+	}
+	if err != nil {
+		e := *errLinkNotValid
+		e.Err, e.BackURL = err, h.Home
+		return "", 0, &e
+	}
+	return cinemaID, number, nil
+}
+
+// applePass answers the booking's .pkpass, which Safari hands to Wallet.
+func (h *Handler) applePass(c echo.Context) error {
+	cinemaID, number, err := h.booking(c)
+	if err != nil {
+		return err
+	}
+	pkpass, modified, err := h.Passes.ApplePass(c.Request().Context(), cinemaID, number)
+	if err != nil {
+		return h.passError(c, err)
+	}
+	hd := c.Response().Header()
+	hd.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="booking-%d.pkpass"`, number))
+	hd.Set("Cache-Control", "no-store") // the pass follows the booking: never an old copy
+	if !modified.IsZero() {
+		hd.Set("Last-Modified", modified.UTC().Format(http.TimeFormat))
+	}
+	return c.Blob(http.StatusOK, "application/vnd.apple.pkpass", pkpass)
+}
+
+// googleLink sends the phone on to Google's page that adds the booking's tickets.
+func (h *Handler) googleLink(c echo.Context) error {
+	cinemaID, number, err := h.booking(c)
+	if err != nil {
+		return err
+	}
+	to, err := h.Passes.GoogleSaveURL(c.Request().Context(), cinemaID, number, web.Loc(c).Lang())
+	if err != nil {
+		return h.passError(c, err)
+	}
+	return c.Redirect(http.StatusSeeOther, to)
+}
+
+func (h *Handler) passError(c echo.Context, err error) error {
+	if errors.Is(err, passes.ErrNoTickets) {
+		return &web.Error{Code: web.EGone, Err: err, BackURL: h.Home, HeadingID: web.Msg("wallet.no_tickets.heading"), MessageID: web.Msg("wallet.no_tickets.message")}
+	}
+	return h.Site.FromUpstream(err, h.Home, web.Loc(c).T("wallet.back"))
+}
