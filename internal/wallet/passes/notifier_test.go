@@ -15,6 +15,8 @@ import (
 	"github.com/cinemabff/cinemabff/internal/wallet/passes"
 )
 
+var _ passes.Pusher = (*apns.Client)(nil)
+
 // pushStandIn is the APNs Recorder over unencrypted HTTP/2 and a client speaking to it.
 func pushStandIn(t *testing.T) (*apns.Recorder, *apns.Client) {
 	t.Helper()
