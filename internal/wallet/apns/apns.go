@@ -73,7 +73,10 @@ type Client struct {
 	MaxAttempts int
 	// Backoff is the wait before the first retry, doubled each time with jitter; 0 means 500ms.
 	Backoff time.Duration
-	// HTTPClient replaces the client built from Endpoint and Auth.
+	// TLSConfig is the TLS configuration to start from (nil: the system's roots); tests give
+	// their stand-in's root here. CertificateAuth adds its certificate to a copy.
+	TLSConfig *tls.Config
+	// HTTPClient replaces the client built from Endpoint, TLSConfig and Auth.
 	HTTPClient *http.Client
 
 	once   sync.Once
@@ -90,10 +93,14 @@ func (c *Client) init() {
 		c.client = c.HTTPClient
 		return
 	}
+	tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12}
+	if c.TLSConfig != nil {
+		tlsConfig = c.TLSConfig.Clone()
+	}
 	t := &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
-		ForceAttemptHTTP2:   true,
-		TLSClientConfig:     &tls.Config{MinVersion: tls.VersionTLS12},
+		ForceAttemptHTTP2:   true, // a custom TLS config would otherwise leave the transport on HTTP/1.1
+		TLSClientConfig:     tlsConfig,
 		TLSHandshakeTimeout: 10 * time.Second,
 		IdleConnTimeout:     5 * time.Minute, // APNs wants connections kept open between pushes
 	}

@@ -1,12 +1,15 @@
 package apns_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/tls"
 	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
@@ -228,6 +231,93 @@ func TestParseKey(t *testing.T) {
 	} {
 		if _, err := apns.ParseKey(in); err == nil {
 			t.Errorf("%s: ParseKey succeeded", name)
+		}
+	}
+}
+
+// TestPushWithCertificate: over TLS the client speaks HTTP/2 and presents the pass type's
+// certificate instead of a bearer token.
+func TestPushWithCertificate(t *testing.T) {
+	rec := apns.NewRecorder()
+	peers := make(chan *x509.Certificate, 1)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.TLS != nil && len(r.TLS.PeerCertificates) > 0 {
+			peers <- r.TLS.PeerCertificates[0]
+		}
+		rec.ServeHTTP(w, r)
+	}))
+	srv.EnableHTTP2 = true
+	srv.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert}
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	cert := selfSigned(t)
+	roots := x509.NewCertPool()
+	roots.AddCert(srv.Certificate())
+	c := &apns.Client{Endpoint: srv.URL, Topic: topic, TLSConfig: &tls.Config{RootCAs: roots},
+		Auth: &apns.CertificateAuth{Certificate: cert}}
+	if err := c.Push(context.Background(), device); err != nil {
+		t.Fatal(err)
+	}
+	got := rec.PushesFor(device)
+	if len(got) != 1 || got[0].ProtoMajor != 2 || got[0].Header.Get("Authorization") != "" {
+		t.Fatalf("pushes %+v", got)
+	}
+	select {
+	case peer := <-peers:
+		if !bytes.Equal(peer.Raw, cert.Certificate[0]) {
+			t.Fatal("the stand-in saw another client certificate")
+		}
+	default:
+		t.Fatal("the stand-in saw no client certificate")
+	}
+}
+
+func selfSigned(t *testing.T) tls.Certificate {
+	t.Helper()
+	key := newKey(t)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "Pass Type ID: " + topic},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
+}
+
+// flaky fails its first n round trips as a broken connection would.
+type flaky struct {
+	n, calls int
+	next     http.RoundTripper
+}
+
+func (f *flaky) RoundTrip(r *http.Request) (*http.Response, error) {
+	f.calls++
+	if f.calls <= f.n {
+		return nil, errors.New("connection reset by peer")
+	}
+	return f.next.RoundTrip(r)
+}
+
+// TestPushRetriesNetworkErrors: a broken connection is retried; when it stays broken the
+// error comes back after MaxAttempts tries.
+func TestPushRetriesNetworkErrors(t *testing.T) {
+	for _, tc := range []struct {
+		failures, wantCalls int
+		wantErr             bool
+	}{{2, 3, false}, {5, 3, true}} {
+		rec := apns.NewRecorder()
+		srv := httptest.NewServer(rec)
+		f := &flaky{n: tc.failures, next: http.DefaultTransport}
+		c := &apns.Client{Endpoint: srv.URL, Topic: topic, MaxAttempts: 3, Backoff: time.Millisecond,
+			HTTPClient: &http.Client{Transport: f}}
+		err := c.Push(context.Background(), device)
+		srv.Close()
+		if (err != nil) != tc.wantErr || f.calls != tc.wantCalls {
+			t.Errorf("%d failures: Push = %v after %d calls; want error %v after %d", tc.failures, err, f.calls, tc.wantErr, tc.wantCalls)
+		}
+		if want := map[bool]int{false: 1, true: 0}[tc.wantErr]; len(rec.Pushes()) != want {
+			t.Errorf("%d failures: %d pushes delivered, want %d", tc.failures, len(rec.Pushes()), want)
 		}
 	}
 }
