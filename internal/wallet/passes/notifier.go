@@ -27,7 +27,8 @@ type Notifier struct {
 
 // Changed is called after every confirmed change of the booking. Each failure is logged and
 // all of them are returned joined; a device APNs calls unregistered (410) is unregistered and
-// is not an error.
+// is not an error. While APNs is failing the retries take seconds, so call it off the request
+// path, with a context that outlives the request.
 func (n *Notifier) Changed(ctx context.Context, cinemaID string, number int64) error {
 	now := time.Now
 	if n.Now != nil {

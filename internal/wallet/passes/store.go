@@ -118,8 +118,11 @@ func (s *Store) Ensure(ctx context.Context, passType, cinemaID string, number in
 	if err != nil {
 		return Issued{}, fmt.Errorf("read pass of %s/%d: %w", cinemaID, number, err)
 	}
-	if err := tx.Commit(); err != nil {
-		return Issued{}, fmt.Errorf("issue pass for %s/%d: %w", cinemaID, number, err)
+	// An existing pass leaves the transaction to roll back, so asking again spends no tag.
+	if n == 1 {
+		if err := tx.Commit(); err != nil {
+			return Issued{}, fmt.Errorf("issue pass for %s/%d: %w", cinemaID, number, err)
+		}
 	}
 	return Issued{Pass: p, Token: s.Token(p.PassType, p.Serial), Created: n == 1}, nil
 }
