@@ -46,21 +46,23 @@ type Config struct {
 	// Unset: test identities generated into DataDir, and the start banner says so.
 	ApplePassTypeID, AppleTeamID, ApplePassCert, ApplePassKey, AppleWWDRCert string
 	GoogleIssuerID, GoogleClassID, GoogleServiceAccount                      string
-	LogLevel                                                                 string        // debug, info, warn, error
-	LogFormat                                                                string        // text, json, auto (text on a terminal)
-	TrustedProxies                                                           string        // comma-separated CIDRs whose X-Forwarded-For is believed
-	SessionIdle                                                              time.Duration // visit idle timeout
-	SessionLifetime                                                          time.Duration // visit absolute lifetime
-	ShutdownTimeout                                                          time.Duration // how long in-flight requests get on SIGTERM
-	SiteName                                                                 string        // shown in the header
-	KioskIdle                                                                time.Duration // kiosk returns to the start after this long without touch
-	ListingTTL                                                               time.Duration // how long a cinema's listing (sessions, films) is shared before it is read again
-	ChangeCutoff                                                             time.Duration // customers' changes close this long before the show
-	ChangeCutoffBy                                                           string        // per-cinema cut-offs, e.g. "0001=2h,0002=45m"
-	SandboxDelay                                                             time.Duration // embedded sandbox: how long the connector takes to complete a paid order
-	SandboxStay                                                              bool          // embedded sandbox: edits refuse tickets of another session (no showtime change)
-	BookingStatuses                                                          string        // upstream bookingStatus numbers, e.g. "0=kept,1=added,2=removed"
-	PaymentStatuses                                                          string        // upstream PaymentStatus letters, e.g. "P=pending,Y=paid,..."
+	// APNs: the .p8 token key and its id; the endpoint (Apple\'s production one by default).
+	APNsKey, APNsKeyID, APNsEndpoint string
+	LogLevel                         string        // debug, info, warn, error
+	LogFormat                        string        // text, json, auto (text on a terminal)
+	TrustedProxies                   string        // comma-separated CIDRs whose X-Forwarded-For is believed
+	SessionIdle                      time.Duration // visit idle timeout
+	SessionLifetime                  time.Duration // visit absolute lifetime
+	ShutdownTimeout                  time.Duration // how long in-flight requests get on SIGTERM
+	SiteName                         string        // shown in the header
+	KioskIdle                        time.Duration // kiosk returns to the start after this long without touch
+	ListingTTL                       time.Duration // how long a cinema's listing (sessions, films) is shared before it is read again
+	ChangeCutoff                     time.Duration // customers' changes close this long before the show
+	ChangeCutoffBy                   string        // per-cinema cut-offs, e.g. "0001=2h,0002=45m"
+	SandboxDelay                     time.Duration // embedded sandbox: how long the connector takes to complete a paid order
+	SandboxStay                      bool          // embedded sandbox: edits refuse tickets of another session (no showtime change)
+	BookingStatuses                  string        // upstream bookingStatus numbers, e.g. "0=kept,1=added,2=removed"
+	PaymentStatuses                  string        // upstream PaymentStatus letters, e.g. "P=pending,Y=paid,..."
 
 	// Customer e-mail.
 	SMTPURL  string // smtp://user:pass@host:587 (STARTTLS) or smtps://…; empty: .eml files in MailDir
@@ -149,6 +151,9 @@ func (c *Config) settings() []setting {
 		{name: "apple-pass-cert", help: "PEM file of the pass type certificate (default: a generated TEST identity in <data-dir>)", str: &c.ApplePassCert},
 		{name: "apple-pass-key", help: "PEM file of the pass type certificate's private key (unencrypted)", str: &c.ApplePassKey},
 		{name: "apple-wwdr-cert", help: "PEM file of Apple's WWDR intermediate certificate that issued the pass type certificate", str: &c.AppleWWDRCert},
+		{name: "apns-key", help: "APNs auth key (.p8 file) that tells phones a pass changed (default: changes are logged; phones see them when Wallet next asks)", str: &c.APNsKey},
+		{name: "apns-key-id", help: "id of the APNs auth key", str: &c.APNsKeyID},
+		{name: "apns-endpoint", help: "APNs endpoint", str: &c.APNsEndpoint, def: "https://api.push.apple.com"},
 		{name: "google-wallet-issuer-id", help: "Google Wallet issuer id (default: a test issuer)", str: &c.GoogleIssuerID},
 		{name: "google-wallet-class-id", help: "suffix of the Google Wallet event ticket class the tickets use", str: &c.GoogleClassID, def: "cinema-tickets"},
 		{name: "google-wallet-service-account", help: "JSON key file of the Google service account that signs save links (default: a generated TEST key in <data-dir>)", str: &c.GoogleServiceAccount},

@@ -25,6 +25,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/internal/storage"
 	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/internal/wallet/apns"
 	"github.com/cinemabff/cinemabff/internal/wallet/applepass"
 	"github.com/cinemabff/cinemabff/internal/wallet/googlepass"
 	"github.com/cinemabff/cinemabff/static"
@@ -470,7 +471,8 @@ func newMailDeps(cfg Config, cookieKeys []keys.Pair, sandbox bool, stdout io.Wri
 // whole feature, and the start banner says the passes are test passes. A certificate that
 // expires within 30 days is a warning on start.
 func newWalletDeps(cfg Config, cookieKeys []keys.Pair, now time.Time, stdout io.Writer, logger *slog.Logger) (bff.WalletDeps, error) {
-	d := bff.WalletDeps{LinkKey: keys.Derive(cookieKeys[0], "wallet-links"), Organization: cfg.SiteName}
+	d := bff.WalletDeps{LinkKey: keys.Derive(cookieKeys[0], "wallet-links"), TokenKey: keys.Derive(cookieKeys[0], "wallet-pass-tokens"),
+		Organization: cfg.SiteName}
 	var err error
 	if cfg.ApplePassCert != "" {
 		d.Apple, err = applepass.LoadIdentityFiles(cfg.ApplePassCert, cfg.ApplePassKey, cfg.AppleWWDRCert, cfg.ApplePassTypeID, cfg.AppleTeamID, now)
@@ -487,6 +489,18 @@ func newWalletDeps(cfg Config, cookieKeys []keys.Pair, now time.Time, stdout io.
 		msg := fmt.Sprintf("the Apple pass certificate expires on %s: renew it (passes already issued are signed again on their next fetch)", d.Apple.NotAfter().Format("2 January 2006"))
 		fmt.Fprintln(stdout, "WARNING: "+msg)
 		logger.Warn(msg)
+	}
+	if cfg.APNsKey != "" {
+		pem, err := os.ReadFile(cfg.APNsKey)
+		if err != nil {
+			return d, fmt.Errorf("apns (-apns-key): %w", err)
+		}
+		key, err := apns.ParseKey(pem)
+		if err != nil {
+			return d, fmt.Errorf("apns (-apns-key): %w", err)
+		}
+		d.Pusher = &apns.Client{Endpoint: cfg.APNsEndpoint, Topic: d.Apple.PassTypeID,
+			Auth: &apns.TokenAuth{KeyID: cfg.APNsKeyID, TeamID: d.Apple.TeamID, Key: key}}
 	}
 	d.Google = googlepass.Issuer{ID: cfg.GoogleIssuerID, ClassID: cfg.GoogleClassID}
 	if cfg.GoogleServiceAccount != "" {

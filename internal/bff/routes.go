@@ -1,6 +1,8 @@
 package bff
 
 import (
+	"net/http"
+
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 )
 
@@ -20,6 +22,9 @@ func (s *Server) registerRoutes() {
 	s.checkoutFlow.Routes(s.route)
 	s.SwapFlow.Routes(s.route)
 	s.walletFlow.Routes(s.route)
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {
+		s.route(m, web.RouteWalletService, s.serveWalletService)
+	}
 	s.registerMailboxRoutes()
 	s.kioskFlow.Routes(s.route)
 	s.staffFlow.Routes(s.route)

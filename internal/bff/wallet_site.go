@@ -1,14 +1,24 @@
 package bff
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
 
-	"github.com/cinemabff/cinemabff/internal/bff/wallet"
+	"github.com/labstack/echo/v4"
+
+	walletflow "github.com/cinemabff/cinemabff/internal/bff/wallet"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
-	passes "github.com/cinemabff/cinemabff/internal/wallet"
+	"github.com/cinemabff/cinemabff/internal/storage"
+	wallet "github.com/cinemabff/cinemabff/internal/wallet"
 	"github.com/cinemabff/cinemabff/internal/wallet/applepass"
 	"github.com/cinemabff/cinemabff/internal/wallet/googlepass"
+	"github.com/cinemabff/cinemabff/internal/wallet/passes"
 	"github.com/cinemabff/cinemabff/internal/wallet/walletlink"
+	"github.com/cinemabff/cinemabff/internal/wallet/webservice"
 )
 
 // WalletDeps configure the passes for the phone's wallet. Without a LinkKey the site offers
@@ -21,6 +31,12 @@ type WalletDeps struct {
 	Apple        applepass.Identity
 	Google       googlepass.Issuer
 	GoogleKey    googlepass.ServiceAccount
+	// TokenKey makes each Apple pass's authenticationToken (at least 32 bytes; replicas share
+	// it). With a database, passes carry the PassKit web service's address and follow changes.
+	TokenKey []byte
+	// Pusher tells a phone that a pass changed (APNs); nil: the change is only logged, and
+	// phones see it when Wallet next asks.
+	Pusher passes.Pusher
 }
 
 // walletColors are the operator's colours on a pass: the site's indigo, white type.
@@ -31,8 +47,8 @@ var walletColors = applepass.Colors{
 }
 
 // newWalletFlow builds the wallet flow and the booking page's wallet links.
-func (s *Server) newWalletFlow(d WalletDeps) (*wallet.Handler, func(cinemaID string, number int64) (string, string), error) {
-	h := &wallet.Handler{Site: s.Visits, Home: s.Kernel.URL(web.RouteHome), Logger: s.Kernel.Logger}
+func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handler, func(cinemaID string, number int64) (string, string), error) {
+	h := &walletflow.Handler{Site: s.Visits, Home: s.Kernel.URL(web.RouteHome), Logger: s.Kernel.Logger}
 	if d.LinkKey == nil || s.Visits.Mail == nil || s.Visits.Mail.Signer == nil {
 		return h, nil, nil // no ticket codes, no passes: the tickets' codes are what a pass carries
 	}
@@ -45,9 +61,47 @@ func (s *Server) newWalletFlow(d WalletDeps) (*wallet.Handler, func(cinemaID str
 		org = s.Kernel.Cfg.SiteName
 	}
 	h.Links = links
-	h.Passes = &passes.Service{Bookings: s.Visits, Cinemas: s.Visits, Codes: s.Visits.Mail.Signer, Organization: org,
+	svc := &wallet.Service{Bookings: s.Visits, Cinemas: s.Visits, Codes: s.Visits.Mail.Signer, Organization: org,
 		Colors: walletColors, Apple: d.Apple, Google: d.Google, GoogleKey: d.GoogleKey, Now: s.Kernel.Now}
+	h.Passes = svc
+	if db != nil && len(d.TokenKey) > 0 {
+		store, err := passes.NewStore(db.SQL, d.TokenKey)
+		if err != nil {
+			return nil, nil, fmt.Errorf("bff: wallet passes: %w", err)
+		}
+		svc.Passes, svc.WebServiceURL = store, s.Kernel.AbsURL(web.RouteWalletService)
+		svc.WebServiceURL = strings.TrimSuffix(strings.TrimSuffix(svc.WebServiceURL, "*"), "/")
+		s.walletService = webservice.New(store, svc, s.Kernel.Logger)
+		n := &passes.Notifier{Store: store, Pusher: d.Pusher, Logger: s.Kernel.Logger, Now: s.Kernel.Now}
+		if n.Pusher == nil {
+			n.Pusher = logPusher{s.Kernel.Logger}
+		}
+		bg := s.Kernel.Background
+		s.Visits.Mail.BookingChanged = func(cinemaID string, number int64) {
+			ctx, cancel := context.WithTimeout(bg, 2*time.Minute)
+			defer cancel()
+			_ = n.Changed(ctx, cinemaID, number) // logged there; a phone also asks again when opened
+		}
+	}
 	return h, func(cinemaID string, number int64) (string, string) {
-		return wallet.URLs(s.Kernel, links, cinemaID, number)
+		return walletflow.URLs(s.Kernel, links, cinemaID, number)
 	}, nil
+}
+
+// serveWalletService hands Apple's PassKit web service the request, without the /passkit prefix
+// its routes are written without; 404 where passes are not set up.
+func (s *Server) serveWalletService(c echo.Context) error {
+	if s.walletService == nil {
+		return echo.ErrNotFound
+	}
+	http.StripPrefix("/passkit", s.walletService).ServeHTTP(c.Response(), c.Request())
+	return nil
+}
+
+// logPusher stands in for APNs where none is set up: the push a phone would get is logged.
+type logPusher struct{ log *slog.Logger }
+
+func (p logPusher) Push(_ context.Context, deviceToken string) error {
+	p.log.Info("wallet pass changed; no APNs set up, so the phone hears of it when Wallet next asks", "device_token_prefix", deviceToken[:min(8, len(deviceToken))])
+	return nil
 }

@@ -31,6 +31,10 @@ type Mailer struct {
 	// ShowMailbox opens that page (the embedded sandbox only).
 	Dir         string
 	ShowMailbox bool
+	// BookingChanged hears of every change of a booking this service confirmed (an edit, a seat
+	// swap, a move to another show: each writes its notice here), shortly after it is written,
+	// so the booking's wallet passes follow it. nil: nobody listens.
+	BookingChanged func(cinemaID string, number int64)
 
 	db     *sql.DB
 	now    func() time.Time
@@ -101,11 +105,25 @@ func (m *Mailer) Write(ctx context.Context, n Notice) error {
 	if m == nil {
 		return nil
 	}
-	if _, err := WriteAlone(ctx, m.db, n, m.now()); err != nil {
+	inserted, err := WriteAlone(ctx, m.db, n, m.now())
+	if err != nil {
 		return err
 	}
 	m.Kick()
+	if inserted {
+		m.changed(n)
+	}
 	return nil
+}
+
+// changed tells BookingChanged of a notice that tells of a change, after its transaction has
+// had time to commit. A change whose transaction then rolls back only makes the passes be read
+// again: they are built from the booking as it is.
+func (m *Mailer) changed(n Notice) {
+	if m.BookingChanged == nil || (n.Kind != KindEdit && n.Kind != KindSwap) {
+		return
+	}
+	time.AfterFunc(50*time.Millisecond, func() { m.BookingChanged(n.CinemaID, n.BookingNumber) })
 }
 
 // LedgerHook writes, in the ledger's own transaction, the message a money step's end asks for:
@@ -138,10 +156,14 @@ func (m *Mailer) LedgerHook(ctx context.Context, tx *sql.Tx, moved []ledger.Entr
 	default:
 		return nil
 	}
-	if _, err := Write(ctx, tx, n, m.now()); err != nil {
+	inserted, err := Write(ctx, tx, n, m.now())
+	if err != nil {
 		return err
 	}
 	m.Kick()
+	if inserted {
+		m.changed(n)
+	}
 	return nil
 }
 

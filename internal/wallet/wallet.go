@@ -14,6 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/wallet/applepass"
 	"github.com/cinemabff/cinemabff/internal/wallet/googlepass"
+	"github.com/cinemabff/cinemabff/internal/wallet/passes"
 )
 
 // ErrNoTickets is returned for a booking with no ticket left to show.
@@ -40,6 +41,11 @@ type Service struct {
 	Google       googlepass.Issuer
 	GoogleKey    googlepass.ServiceAccount
 	Now          func() time.Time
+	// Passes keeps each booking's Apple pass (its serial, its token, when it last changed);
+	// WebServiceURL is where Wallet asks for the pass again after a change ("": a pass that
+	// never updates, and no Passes needed).
+	Passes        *passes.Store
+	WebServiceURL string
 }
 
 func (s *Service) read(ctx context.Context, cinemaID string, number int64) (cinema.Booking, cinema.Cinema, []tickets.Card, error) {
@@ -62,12 +68,34 @@ func (s *Service) read(ctx context.Context, cinemaID string, number int64) (cine
 // screen, every seat and the booking number, with the first ticket's signed code as its QR
 // code. It returns when it was made as its modification time.
 func (s *Service) ApplePass(ctx context.Context, cinemaID string, number int64) ([]byte, time.Time, error) {
+	serial, token, modified := fmt.Sprintf("%s-%d", cinemaID, number), "", s.now()
+	if s.Passes != nil && s.WebServiceURL != "" {
+		issued, err := s.Passes.Ensure(ctx, s.Apple.PassTypeID, cinemaID, number)
+		if err != nil {
+			return nil, time.Time{}, fmt.Errorf("wallet: pass of booking %d: %w", number, err)
+		}
+		serial, token, modified = issued.Serial, issued.Token, issued.UpdatedAt
+	}
+	return s.applePass(ctx, cinemaID, number, serial, token, modified)
+}
+
+// LatestPass is the pass Wallet asks for after a change: the booking's pass as it is now, signed
+// again (so a pass issued before a certificate was renewed carries the new one).
+func (s *Service) LatestPass(ctx context.Context, passType, serial string) ([]byte, time.Time, error) {
+	p, err := s.Passes.Lookup(ctx, passType, serial)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	return s.applePass(ctx, p.CinemaID, p.BookingNumber, p.Serial, s.Passes.Token(passType, serial), p.UpdatedAt)
+}
+
+func (s *Service) applePass(ctx context.Context, cinemaID string, number int64, serial, token string, modified time.Time) ([]byte, time.Time, error) {
 	b, c, cards, err := s.read(ctx, cinemaID, number)
 	if err != nil {
 		return nil, time.Time{}, err
 	}
 	p := applepass.Pass{
-		SerialNumber:     fmt.Sprintf("%s-%d", cinemaID, number),
+		SerialNumber:     serial,
 		Description:      fmt.Sprintf("%s: %s", s.Organization, b.Session.FilmTitle),
 		OrganizationName: s.Organization,
 		Colors:           s.Colors,
@@ -80,6 +108,9 @@ func (s *Service) ApplePass(ctx context.Context, cinemaID string, number int64) 
 		BarcodeMessage:   cards[0].Payload,
 		BarcodeAltText:   cards[0].SeatText,
 	}
+	if token != "" {
+		p.WebServiceURL, p.AuthenticationToken = s.WebServiceURL, token
+	}
 	for _, card := range cards {
 		if card.Row != "" {
 			p.Seats = append(p.Seats, applepass.Seat{Row: card.Row, Number: card.Seat})
@@ -89,7 +120,7 @@ func (s *Service) ApplePass(ctx context.Context, cinemaID string, number int64) 
 	if err != nil {
 		return nil, time.Time{}, fmt.Errorf("wallet: pass of booking %d: %w", number, err)
 	}
-	return out, s.now(), nil
+	return out, modified, nil
 }
 
 // GoogleSaveURL is the booking's Add to Google Wallet link: one event ticket object per ticket.

@@ -9,6 +9,9 @@ package bfftest
 import (
 	"cmp"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"io"
 	"log/slog"
 	"net"
@@ -39,6 +42,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
 	"github.com/cinemabff/cinemabff/internal/storage"
 	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/internal/wallet/apns"
 	"github.com/cinemabff/cinemabff/internal/wallet/applepass"
 	"github.com/cinemabff/cinemabff/internal/wallet/googlepass"
 	"github.com/cinemabff/cinemabff/static"
@@ -128,6 +132,8 @@ type Harness struct {
 	// dropAfter makes the payment provider process the next n API writes and then drop the
 	// connection without an answer (the request happened; the caller cannot know).
 	DropAfter *atomic.Int32
+	// Pushes records what APNs was asked to push (a stand-in speaking HTTP/2, as APNs does).
+	Pushes *apns.Recorder
 }
 
 // NewHarness starts the real server on a random port with the given stores.
@@ -202,6 +208,8 @@ func NewHarness(t testing.TB, o HarnessOpts) *Harness {
 	}
 	h.MailDeps = deps.Mail
 	deps.Wallet = WalletDeps(t, o.Keys[0])
+	deps.Wallet.TokenKey = keys.Derive(o.Keys[0], "wallet-pass-tokens")
+	h.Pushes, deps.Wallet.Pusher = apnsStandIn(t)
 	if o.Sandbox {
 		h.StartSandbox(&deps, o)
 	}
@@ -492,3 +500,21 @@ func WalletIdentities(t testing.TB) (applepass.Identity, googlepass.ServiceAccou
 
 // TestGoogleIssuer is the harness's Google Wallet issuer id.
 const TestGoogleIssuer = "3388000000012345678"
+
+// apnsStandIn is an APNs stand-in on a local port (unencrypted HTTP/2) and a push client that
+// speaks to it with a token of a fresh key.
+func apnsStandIn(t testing.TB) (*apns.Recorder, *apns.Client) {
+	t.Helper()
+	rec := apns.NewRecorder()
+	srv := httptest.NewUnstartedServer(rec)
+	srv.Config.Protocols = new(http.Protocols)
+	srv.Config.Protocols.SetUnencryptedHTTP2(true)
+	srv.Start()
+	t.Cleanup(srv.Close)
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec, &apns.Client{Endpoint: srv.URL, Topic: applepass.TestPassTypeID, MaxAttempts: 2,
+		Auth: &apns.TokenAuth{KeyID: "TESTKEY123", TeamID: applepass.TestTeamID, Key: key}}
+}

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/golang-jwt/jwt/v5"
 
@@ -146,5 +147,108 @@ func TestWalletLinkForAnotherBookingShowsNothing(t *testing.T) {
 	// The page says the link does not work, and nothing of the booking it names.
 	if main := h.Doc(body).Find("main").Text(); resp.StatusCode != http.StatusNotFound || !strings.Contains(main, "This wallet link does not work") || strings.Contains(main, "100004") {
 		t.Fatalf("a forged link: %d %s", resp.StatusCode, h.Doc(body).Find("main").Text())
+	}
+}
+
+// passOf fetches the booking's pass through its wallet link and reads its pass.json.
+func passOf(t *testing.T, h *bfftest.Harness, link string) (serial, passType, ws, token string, seats []string) {
+	t.Helper()
+	resp, body := h.Browser().Get(link)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("pass: %d %.200s", resp.StatusCode, body)
+	}
+	return readPass(t, []byte(body))
+}
+
+func readPass(t *testing.T, body []byte) (serial, passType, ws, token string, seats []string) {
+	t.Helper()
+	var p struct {
+		SerialNumber, PassTypeIdentifier, WebServiceURL, AuthenticationToken string
+		EventTicket                                                          map[string][]struct{ Value string }
+	}
+	if err := json.Unmarshal(unzip(t, body)["pass.json"], &p); err != nil {
+		t.Fatal(err)
+	}
+	for _, fs := range p.EventTicket {
+		for _, f := range fs {
+			if strings.Contains(f.Value, "Seat") {
+				seats = append(seats, f.Value)
+			}
+		}
+	}
+	return p.SerialNumber, p.PassTypeIdentifier, p.WebServiceURL, p.AuthenticationToken, seats
+}
+
+// call speaks to the PassKit web service as Wallet on a phone does.
+func call(t *testing.T, method, url, token, body string, header map[string]string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "ApplePass "+token)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, b
+}
+
+func TestPassFollowsASeatSwapAndThePhoneIsTold(t *testing.T) {
+	h := bfftest.SwapHarness(t, bfftest.BkPaid2)
+	link, _ := h.Find(bfftest.BkPaid2).Find(`[data-testid="add-to-apple-wallet"]`).Attr("href")
+	serial, passType, ws, token, seats := passOf(t, h, link)
+	if ws == "" || len(token) < 16 || !strings.HasPrefix(ws, h.TS.URL) {
+		t.Fatalf("pass has webServiceURL %q and a token of %d characters", ws, len(token))
+	}
+	const device, pushToken = "device-of-paid2", "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+	reg := ws + "/v1/devices/" + device + "/registrations/" + passType + "/" + serial
+	if resp, b := call(t, "POST", reg, token+"x", `{"pushToken":"`+pushToken+`"}`, nil); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("a wrong token registers: %d %s", resp.StatusCode, b)
+	}
+	if resp, b := call(t, "POST", reg, token, `{"pushToken":"`+pushToken+`"}`, nil); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("register: %d %s", resp.StatusCode, b)
+	}
+	passURL := ws + "/v1/passes/" + passType + "/" + serial
+	resp, _ := call(t, "GET", passURL, token, "", nil)
+	before := resp.Header.Get("Last-Modified")
+	if resp.StatusCode != http.StatusOK || before == "" {
+		t.Fatalf("latest pass: %d, Last-Modified %q", resp.StatusCode, before)
+	}
+	if resp, _ := call(t, "GET", passURL, token, "", map[string]string{"If-Modified-Since": before}); resp.StatusCode != http.StatusNotModified {
+		t.Fatalf("an unchanged pass: %d, want 304", resp.StatusCode)
+	}
+	time.Sleep(1100 * time.Millisecond) // Last-Modified has whole seconds
+
+	bfftest.SwapThrough(t, h, bfftest.BkPaid2, []string{"1", "2"}, []string{bfftest.Seat(1, 5, 3), bfftest.Seat(1, 5, 4)}) // F4, F5
+
+	deadline := time.Now().Add(10 * time.Second)
+	for len(h.Pushes.PushesFor(pushToken)) == 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := len(h.Pushes.PushesFor(pushToken)); n != 1 {
+		t.Fatalf("the push stand-in got %d pushes for the device, want 1", n)
+	}
+	resp, b := call(t, "GET", ws+"/v1/devices/"+device+"/registrations/"+passType, "", "", nil)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), serial) {
+		t.Fatalf("updated serials: %d %s", resp.StatusCode, b)
+	}
+	resp, b = call(t, "GET", passURL, token, "", map[string]string{"If-Modified-Since": before})
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("the changed pass with the old If-Modified-Since: %d, want 200", resp.StatusCode)
+	}
+	if after := resp.Header.Get("Last-Modified"); after == before {
+		t.Errorf("Last-Modified stayed %q", after)
+	}
+	_, _, _, _, now := readPass(t, b)
+	if shown := strings.Join(now, "\n"); !strings.Contains(shown, "Row F · Seat 4") || strings.Contains(shown, "Seat 14") || slices.Equal(now, seats) {
+		t.Errorf("the pass shows %q after the swap (before: %q)", now, seats)
 	}
 }

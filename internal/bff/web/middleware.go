@@ -185,7 +185,8 @@ func (k *Kernel) loadDevice(next echo.HandlerFunc) echo.HandlerFunc {
 // IsInfraPath marks paths that need neither sessions, device cookies nor CSRF.
 func IsInfraPath(p string) bool {
 	return strings.HasPrefix(p, "/static/") || p == Paths[RouteMetrics] || p == Paths[RouteLivez] || p == Paths[RouteReadyz] ||
-		p == Paths[RoutePaymentWebhook] // signed by the provider, not sent by a browser
+		p == Paths[RoutePaymentWebhook] || // signed by the provider, not sent by a browser
+		strings.HasPrefix(p, "/passkit/") // phones' Wallet, with the pass's own token
 }
 
 // IsHTMX reports whether the request comes from htmx (and wants a fragment).

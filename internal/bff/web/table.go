@@ -38,8 +38,9 @@ const (
 
 // A booking's wallet passes, reached by a signed token of the booking.
 const (
-	RouteWalletApple  = "wallet.apple"
-	RouteWalletGoogle = "wallet.google"
+	RouteWalletApple   = "wallet.apple"
+	RouteWalletGoogle  = "wallet.google"
+	RouteWalletService = "wallet.service" // Apple's PassKit web service, which phones call
 )
 
 // The calendar event (.ics) of a booking: the bound booking's, and a purchase's this visit
@@ -141,6 +142,7 @@ var Paths = Routes{
 	RouteBookingCalendar:         "/booking/calendar.ics",
 	RouteWalletApple:             "/wallet/:token/booking.pkpass",
 	RouteWalletGoogle:            "/wallet/:token/google",
+	RouteWalletService:           "/passkit/*",
 	RouteEdit:                    "/booking/edit",
 	RouteEditStart:               "/booking/edit/start",
 	RouteEditAdd:                 "/booking/edit/tickets",
