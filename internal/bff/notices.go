@@ -47,7 +47,14 @@ func (s *Server) setUpMail(d MailDeps, db *storage.DB) error {
 			return s.Visits.ReadBooking(ctx, cinemaID, number)
 		}
 		comp := &notify.Composer{Booking: read, Cinema: s.Visits.CinemaByID, Signer: m.Signer, Catalog: s.Kernel.Langs, SiteName: s.Kernel.Cfg.SiteName,
-			FindURL: s.Kernel.AbsURL(web.RouteFindBooking), Calendar: s.Visits.BookingCalendar}
+			FindURL: s.Kernel.AbsURL(web.RouteFindBooking), Calendar: s.Visits.BookingCalendar,
+			// The wallet flow is built after the mail: its links are read when a message is written.
+			WalletLinks: func(cinemaID string, number int64) (string, string) {
+				if s.walletMailLinks == nil {
+					return "", ""
+				}
+				return s.walletMailLinks(cinemaID, number)
+			}}
 		m.Sender = &mail.Sender{Outbox: m.Outbox, Compose: comp.Compose, Transport: d.Transport, From: d.From,
 			Logger: s.Kernel.Logger.With("component", "mail"), Backoff: d.Backoff}
 	}

@@ -127,14 +127,15 @@ type Server struct {
 	webhooks       WebhookVerifier
 	inbox          *payevents.Inbox
 
-	bookingFlow   *booking.Handler      // finding, showing and changing a booking (internal/bff/booking)
-	SwapFlow      *swap.Handler         // the seat swap flow (internal/bff/swap)
-	walletService http.Handler          // Apple's PassKit web service (nil: no passes that update)
-	walletFlow    *wallet.Handler       // the wallet passes of a booking (internal/bff/wallet)
-	kioskFlow     *kiosk.Handler        // the kiosk: start screen, idle reset, collecting tickets (internal/bff/kiosk)
-	staffFlow     *staffpages.Handler   // the back office: accounts, terminals, audit trail (internal/bff/staff)
-	checkoutFlow  *checkoutflow.Handler // buying tickets (internal/bff/checkout)
-	Watcher       *checkout.Watcher     // the checkout flow's watcher of unconfirmed orders; nil without a database
+	bookingFlow     *booking.Handler                                           // finding, showing and changing a booking (internal/bff/booking)
+	SwapFlow        *swap.Handler                                              // the seat swap flow (internal/bff/swap)
+	walletMailLinks func(cinemaID string, number int64) (apple, google string) // absolute, for e-mail
+	walletService   http.Handler                                               // Apple's PassKit web service (nil: no passes that update)
+	walletFlow      *wallet.Handler                                            // the wallet passes of a booking (internal/bff/wallet)
+	kioskFlow       *kiosk.Handler                                             // the kiosk: start screen, idle reset, collecting tickets (internal/bff/kiosk)
+	staffFlow       *staffpages.Handler                                        // the back office: accounts, terminals, audit trail (internal/bff/staff)
+	checkoutFlow    *checkoutflow.Handler                                      // buying tickets (internal/bff/checkout)
+	Watcher         *checkout.Watcher                                          // the checkout flow's watcher of unconfirmed orders; nil without a database
 }
 
 // New builds the server and its routes.

@@ -61,6 +61,13 @@ func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handle
 		org = s.Kernel.Cfg.SiteName
 	}
 	h.Links = links
+	s.walletMailLinks = func(cinemaID string, number int64) (string, string) {
+		tok, err := links.Token(cinemaID, number)
+		if err != nil {
+			return "", ""
+		}
+		return s.Kernel.AbsURL(web.RouteWalletApple, tok), s.Kernel.AbsURL(web.RouteWalletGoogle, tok)
+	}
 	svc := &wallet.Service{Bookings: s.Visits, Cinemas: s.Visits, Codes: s.Visits.Mail.Signer, Organization: org,
 		Colors: walletColors, Apple: d.Apple, Google: d.Google, GoogleKey: d.GoogleKey, Now: s.Kernel.Now}
 	h.Passes = svc

@@ -36,6 +36,10 @@ type Composer struct {
 	// Calendar makes the booking's calendar file (.ics) in l's language; every confirmation
 	// (purchase, late purchase, edit, swap) carries it as an attachment. nil: none.
 	Calendar func(ctx context.Context, l *i18n.Localizer, b cinema.Booking) ([]byte, error)
+	// WalletLinks are the booking's Add to Apple Wallet and Add to Google Wallet addresses
+	// (absolute; each carries a token good for that booking's passes only); every confirmation
+	// offers them. nil or "": none.
+	WalletLinks func(cinemaID string, number int64) (apple, google string)
 }
 
 // Confirms reports whether a message of this kind confirms the booking as it stands, and so
@@ -198,6 +202,10 @@ func (c *Composer) view(l *i18n.Localizer, n Notice, b *cinema.Booking, cin cine
 			v.Tickets = append(v.Tickets, mailview.Ticket{Card: t})
 		}
 		v.LinkURL, v.LinkText = c.FindURL, l.T("mail.see_online", "Number", fmt.Sprint(b.Number))
+		if c.WalletLinks != nil && n.Kind.Confirms() && len(cards) > 0 {
+			v.AppleWalletURL, v.GoogleWalletURL = c.WalletLinks(b.CinemaID, b.Number)
+			v.AppleWalletText, v.GoogleWalletText = l.T("wallet.add_apple"), l.T("wallet.add_google")
+		}
 	}
 	return v, nil
 }
@@ -362,6 +370,15 @@ func Text(l *i18n.Localizer, v mailview.MessageView) string {
 		for _, r := range v.Replaced {
 			line("- " + r)
 		}
+		line("")
+	}
+	if v.AppleWalletURL != "" {
+		line(v.AppleWalletText + ": " + v.AppleWalletURL)
+	}
+	if v.GoogleWalletURL != "" {
+		line(v.GoogleWalletText + ": " + v.GoogleWalletURL)
+	}
+	if v.AppleWalletURL != "" || v.GoogleWalletURL != "" {
 		line("")
 	}
 	if v.LinkURL != "" {

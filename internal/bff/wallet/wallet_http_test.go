@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -250,5 +251,29 @@ func TestPassFollowsASeatSwapAndThePhoneIsTold(t *testing.T) {
 	_, _, _, _, now := readPass(t, b)
 	if shown := strings.Join(now, "\n"); !strings.Contains(shown, "Row F · Seat 4") || strings.Contains(shown, "Seat 14") || slices.Equal(now, seats) {
 		t.Errorf("the pass shows %q after the swap (before: %q)", now, seats)
+	}
+}
+
+func TestConfirmationMailOffersTheWalletPassesOnAnyPhone(t *testing.T) {
+	h := bfftest.SwapHarness(t, bfftest.BkPaid2)
+	bfftest.SwapThrough(t, h, bfftest.BkPaid2, []string{"1", "2"}, []string{bfftest.Seat(1, 5, 3), bfftest.Seat(1, 5, 4)}) // F4, F5
+	m := h.OneMail("swap")
+	doc := h.Doc(m.HTML)
+	apple, ok := doc.Find(`[data-testid="mail-apple-wallet"]`).Attr("href")
+	if !ok || !strings.Contains(m.Text, apple) {
+		t.Fatalf("the swap's e-mail offers no Add to Apple Wallet (HTML link %q; text:\n%s)", apple, m.Text)
+	}
+	if _, ok := doc.Find(`[data-testid="mail-google-wallet"]`).Attr("href"); !ok {
+		t.Error("the swap's e-mail offers no Add to Google Wallet")
+	}
+	u, err := url.Parse(apple)
+	if err != nil || u.Host == "" || u.Hostname() != "127.0.0.1" {
+		t.Fatalf("the mail's link is not an absolute address of the site: %q", apple)
+	}
+	path := u.Path
+	// Another phone, without the visit that made the change, gets the booking as it is now.
+	_, _, _, _, seats := passOf(t, h, path)
+	if shown := strings.Join(seats, "\n"); !strings.Contains(shown, "Row F · Seat 4") || strings.Contains(shown, "Seat 14") {
+		t.Errorf("the mail's pass shows %q", seats)
 	}
 }
