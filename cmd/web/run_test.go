@@ -143,6 +143,9 @@ func TestParseConfig(t *testing.T) {
 func TestRunServesOnEmbeddedDefaults(t *testing.T) {
 	dir := t.TempDir()
 	base, printed, stop := startRun(t, "-addr", "127.0.0.1:0", "-data-dir", dir, "-log-format", "json")
+	if !strings.Contains(printed, "wallet passes are TEST passes") {
+		t.Errorf("the start banner does not say the wallet passes are test passes:\n%s", printed)
+	}
 	// No SMTP server configured: the banner says where customer e-mail goes.
 	if want := "written as an .eml file into " + filepath.Join(dir, "mail"); !strings.Contains(printed, want) || !strings.Contains(printed, "/sandbox/mail") {
 		t.Fatalf("the start banner does not say %q:\n%s", want, printed)
