@@ -194,7 +194,7 @@ func TestRegistrationsFollowChanges(t *testing.T) {
 		if tokens, err := s.Touch(ctx, "0001", 100003, time.Now()); err != nil || len(tokens) != 0 {
 			t.Fatalf("Touch of a voided pass = %v, %v", tokens, err)
 		}
-		tag = expect("voided pass touched", tag)
+		expect("voided pass touched", tag)
 		if _, err := s.Void(ctx, passType, "no-such-serial"); !errors.Is(err, passes.ErrUnknownPass) {
 			t.Fatalf("Void of an unknown pass = %v", err)
 		}
