@@ -2,9 +2,11 @@ package bff
 
 import (
 	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
-	"github.com/labstack/echo/v4"
 )
 
 // livez answers while the process can serve HTTP at all.
@@ -25,7 +27,12 @@ func (s *Server) readyz(c echo.Context) error {
 			return c.String(http.StatusServiceUnavailable, "upstream: "+err.Error()+"\n")
 		}
 	}
-	return c.String(http.StatusOK, "ready\n")
+	body := "ready\n"
+	// Still ready, and said where operators look: passes stop being issued when it ends.
+	if end := s.walletCertEnds; !end.IsZero() && s.Kernel.Now().Add(30*24*time.Hour).After(end) {
+		body += "wallet: the Apple pass certificate expires on " + end.UTC().Format("2006-01-02") + "; renew it\n"
+	}
+	return c.String(http.StatusOK, body)
 }
 
 func (s *Server) staticHandler() echo.HandlerFunc {

@@ -130,6 +130,7 @@ type Server struct {
 	bookingFlow     *booking.Handler                                           // finding, showing and changing a booking (internal/bff/booking)
 	SwapFlow        *swap.Handler                                              // the seat swap flow (internal/bff/swap)
 	walletMailLinks func(cinemaID string, number int64) (apple, google string) // absolute, for e-mail
+	walletCertEnds  time.Time                                                  // when the Apple pass certificate (or its WWDR) ends; /readyz warns 30 days before
 	walletService   http.Handler                                               // Apple's PassKit web service (nil: no passes that update)
 	walletFlow      *wallet.Handler                                            // the wallet passes of a booking (internal/bff/wallet)
 	kioskFlow       *kiosk.Handler                                             // the kiosk: start screen, idle reset, collecting tickets (internal/bff/kiosk)

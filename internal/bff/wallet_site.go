@@ -49,6 +49,9 @@ var walletColors = applepass.Colors{
 // newWalletFlow builds the wallet flow and the booking page's wallet links.
 func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handler, func(cinemaID string, number int64) (string, string), error) {
 	h := &walletflow.Handler{Site: s.Visits, Home: s.Kernel.URL(web.RouteHome), Logger: s.Kernel.Logger}
+	if d.Apple.Certificate != nil {
+		s.walletCertEnds = d.Apple.NotAfter()
+	}
 	if d.LinkKey == nil || s.Visits.Mail == nil || s.Visits.Mail.Signer == nil {
 		return h, nil, nil // no ticket codes, no passes: the tickets' codes are what a pass carries
 	}
