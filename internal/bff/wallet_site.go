@@ -48,7 +48,7 @@ var walletColors = applepass.Colors{
 
 // newWalletFlow builds the wallet flow and the booking page's wallet links.
 func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handler, func(cinemaID string, number int64) (string, string), error) {
-	h := &walletflow.Handler{Site: s.Visits, Home: s.Kernel.URL(web.RouteHome), Logger: s.Kernel.Logger}
+	h := &walletflow.Handler{Site: s.Visits, Home: s.Kernel.URL(web.RouteHome)}
 	if d.Apple.Certificate != nil {
 		s.walletCertEnds = d.Apple.NotAfter()
 	}
@@ -65,11 +65,7 @@ func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handle
 	}
 	h.Links = links
 	s.walletMailLinks = func(cinemaID string, number int64) (string, string) {
-		tok, err := links.Token(cinemaID, number)
-		if err != nil {
-			return "", ""
-		}
-		return s.Kernel.AbsURL(web.RouteWalletApple, tok), s.Kernel.AbsURL(web.RouteWalletGoogle, tok)
+		return walletflow.URLs(s.Kernel.AbsURL, links, cinemaID, number)
 	}
 	svc := &wallet.Service{Bookings: s.Visits, Cinemas: s.Visits, Codes: s.Visits.Mail.Signer, Organization: org,
 		Colors: walletColors, Apple: d.Apple, Google: d.Google, GoogleKey: d.GoogleKey, Now: s.Kernel.Now}
@@ -79,8 +75,7 @@ func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handle
 		if err != nil {
 			return nil, nil, fmt.Errorf("bff: wallet passes: %w", err)
 		}
-		svc.Passes, svc.WebServiceURL = store, s.Kernel.AbsURL(web.RouteWalletService)
-		svc.WebServiceURL = strings.TrimSuffix(strings.TrimSuffix(svc.WebServiceURL, "*"), "/")
+		svc.Passes, svc.WebServiceURL = store, strings.TrimSuffix(s.Kernel.AbsURL(web.RouteWalletService), "/*")
 		s.walletService = webservice.New(store, svc, s.Kernel.Logger)
 		n := &passes.Notifier{Store: store, Pusher: d.Pusher, Logger: s.Kernel.Logger, Now: s.Kernel.Now}
 		if n.Pusher == nil {
@@ -94,17 +89,18 @@ func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handle
 		}
 	}
 	return h, func(cinemaID string, number int64) (string, string) {
-		return walletflow.URLs(s.Kernel, links, cinemaID, number)
+		return walletflow.URLs(s.Kernel.URL, links, cinemaID, number)
 	}, nil
 }
 
-// serveWalletService hands Apple's PassKit web service the request, without the /passkit prefix
-// its routes are written without; 404 where passes are not set up.
+// serveWalletService hands Apple's PassKit web service the request, without the route's prefix
+// (its routes are written without it); 404 where passes are not set up.
 func (s *Server) serveWalletService(c echo.Context) error {
 	if s.walletService == nil {
 		return echo.ErrNotFound
 	}
-	http.StripPrefix("/passkit", s.walletService).ServeHTTP(c.Response(), c.Request())
+	prefix := strings.TrimSuffix(web.Paths[web.RouteWalletService], "/*")
+	http.StripPrefix(prefix, s.walletService).ServeHTTP(c.Response(), c.Request())
 	return nil
 }
 

@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"time"
 
@@ -40,7 +39,6 @@ type Handler struct {
 	Links  *walletlink.Signer
 	Passes Passes
 	Home   string // where a person goes back to from an error page
-	Logger *slog.Logger
 }
 
 // Routes mounts the flow.
@@ -49,11 +47,9 @@ func (h *Handler) Routes(route web.Register) {
 	route(http.MethodGet, web.RouteWalletGoogle, h.googleLink)
 }
 
-// URLs are a booking's wallet links, for the booking page and the e-mails ("", "" when the
-// booking cannot carry a token).
-func URLs(k interface {
-	URL(name string, params ...any) string
-}, links *walletlink.Signer, cinemaID string, number int64) (apple, google string) {
+// URLs are a booking's wallet links built by url (the kernel's URL for the booking page, AbsURL
+// for the e-mails); "", "" when the booking cannot carry a token.
+func URLs(url func(name string, params ...any) string, links *walletlink.Signer, cinemaID string, number int64) (apple, google string) {
 	if links == nil {
 		return "", ""
 	}
@@ -61,7 +57,7 @@ func URLs(k interface {
 	if err != nil {
 		return "", ""
 	}
-	return k.URL(web.RouteWalletApple, tok), k.URL(web.RouteWalletGoogle, tok)
+	return url(web.RouteWalletApple, tok), url(web.RouteWalletGoogle, tok)
 }
 
 // errLinkNotValid is the page of a wallet link that this site did not make (mistyped, cut off

@@ -68,7 +68,7 @@ func newHandler(t *testing.T, p Passes) *Handler {
 func TestApplePassIsServedForItsBookingOnly(t *testing.T) {
 	p := &fakePasses{}
 	h := newHandler(t, p)
-	apple, google := URLs(urls{}, h.Links, "0001", 100002)
+	apple, google := URLs(urls{}.URL, h.Links, "0001", 100002)
 	if !strings.HasPrefix(apple, "/wallet/") || !strings.HasSuffix(apple, "/booking.pkpass") || !strings.HasSuffix(google, "/google") {
 		t.Fatalf("links %q %q", apple, google)
 	}
@@ -97,7 +97,7 @@ func TestApplePassIsServedForItsBookingOnly(t *testing.T) {
 func TestWalletLinkThatWasNotMadeHereShowsNothing(t *testing.T) {
 	p := &fakePasses{}
 	h := newHandler(t, p)
-	apple, _ := URLs(urls{}, h.Links, "0001", 100002)
+	apple, _ := URLs(urls{}.URL, h.Links, "0001", 100002)
 	for _, path := range []string{
 		strings.Replace(apple, "0001.100002", "0001.100004", 1), // another booking, same signature
 		"/wallet/0001.100002.aaaaaaaaaaaaaaaaaaaaaaaaaa/booking.pkpass",
@@ -123,7 +123,7 @@ func TestWalletPassErrorsInWords(t *testing.T) {
 		"ticketing is down": {errors.New("upstream: unavailable"), web.EUnavailable},
 	} {
 		h := newHandler(t, &fakePasses{err: tc.err})
-		apple, _ := URLs(urls{}, h.Links, "0001", 100002)
+		apple, _ := URLs(urls{}.URL, h.Links, "0001", 100002)
 		_, err := serve(t, h, apple)
 		var we *web.Error
 		if !errors.As(err, &we) || we.Code != tc.code {

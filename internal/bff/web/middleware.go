@@ -186,7 +186,7 @@ func (k *Kernel) loadDevice(next echo.HandlerFunc) echo.HandlerFunc {
 func IsInfraPath(p string) bool {
 	return strings.HasPrefix(p, "/static/") || p == Paths[RouteMetrics] || p == Paths[RouteLivez] || p == Paths[RouteReadyz] ||
 		p == Paths[RoutePaymentWebhook] || // signed by the provider, not sent by a browser
-		strings.HasPrefix(p, "/passkit/") // phones' Wallet, with the pass's own token
+		strings.HasPrefix(p, strings.TrimSuffix(Paths[RouteWalletService], "*")) // phones' Wallet, with the pass's own token
 }
 
 // IsHTMX reports whether the request comes from htmx (and wants a fragment).
