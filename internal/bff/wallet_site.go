@@ -37,6 +37,9 @@ type WalletDeps struct {
 	// Pusher tells a phone that a pass changed (APNs); nil: the change is only logged, and
 	// phones see it when Wallet next asks.
 	Pusher passes.Pusher
+	// GoogleAPI patches the Google Wallet objects handed out after their booking changes (the
+	// Google Wallet API); nil: saved objects keep what they were saved with.
+	GoogleAPI wallet.ObjectPatcher
 }
 
 // walletColors are the operator's colours on a pass: the site's indigo, white type.
@@ -77,15 +80,20 @@ func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handle
 		}
 		svc.Passes, svc.WebServiceURL = store, strings.TrimSuffix(s.Kernel.AbsURL(web.RouteWalletService), "/*")
 		s.walletService = webservice.New(store, svc, s.Kernel.Logger)
-		n := &passes.Notifier{Store: store, Pusher: d.Pusher, Logger: s.Kernel.Logger, Now: s.Kernel.Now}
-		if n.Pusher == nil {
-			n.Pusher = logPusher{s.Kernel.Logger}
+		svc.Notifier = &passes.Notifier{Store: store, Pusher: d.Pusher, Logger: s.Kernel.Logger, Now: s.Kernel.Now}
+		if svc.Notifier.Pusher == nil {
+			svc.Notifier.Pusher = logPusher{s.Kernel.Logger}
 		}
-		bg := s.Kernel.Background
+		svc.GoogleAPI = d.GoogleAPI
+		bg, log := s.Kernel.Background, s.Kernel.Logger
 		s.Visits.Mail.BookingChanged = func(cinemaID string, number int64) {
 			ctx, cancel := context.WithTimeout(bg, 2*time.Minute)
 			defer cancel()
-			_ = n.Changed(ctx, cinemaID, number) // logged there; a phone also asks again when opened
+			// A phone also asks again when the pass is opened; a Google object keeps its old
+			// seat until the next change patches it.
+			if err := svc.Changed(ctx, cinemaID, number); err != nil {
+				log.Error("wallet passes not all updated after a change", "cinema", cinemaID, "booking", number, "err", err)
+			}
 		}
 	}
 	return h, func(cinemaID string, number int64) (string, string) {

@@ -14,6 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/wallet/applepass"
 	"github.com/cinemabff/cinemabff/internal/wallet/googlepass"
+	"github.com/cinemabff/cinemabff/internal/wallet/googlewallet"
 	"github.com/cinemabff/cinemabff/internal/wallet/passes"
 )
 
@@ -46,6 +47,16 @@ type Service struct {
 	// never updates, and no Passes needed).
 	Passes        *passes.Store
 	WebServiceURL string
+	// Notifier tells the phones holding a booking's Apple pass that it changed (nil: they see
+	// it when Wallet next asks); GoogleAPI patches the Google objects handed out (nil: the
+	// objects keep what they were saved with). Both need Passes.
+	Notifier  *passes.Notifier
+	GoogleAPI ObjectPatcher
+}
+
+// ObjectPatcher patches Google Wallet objects (a *googlewallet.Client).
+type ObjectPatcher interface {
+	Patch(ctx context.Context, o *googlepass.Object) error
 }
 
 func (s *Service) read(ctx context.Context, cinemaID string, number int64) (cinema.Booking, cinema.Cinema, []tickets.Card, error) {
@@ -86,7 +97,41 @@ func (s *Service) LatestPass(ctx context.Context, passType, serial string) ([]by
 	if err != nil {
 		return nil, time.Time{}, err
 	}
+	if p.Voided {
+		return s.voidedPass(ctx, p)
+	}
 	return s.applePass(ctx, p.CinemaID, p.BookingNumber, p.Serial, s.Passes.Token(passType, serial), p.UpdatedAt)
+}
+
+// voidedPass is the pass of a booking with no ticket left: Wallet shows it as void, and its
+// code is no ticket's, so no door lets it in.
+func (s *Service) voidedPass(ctx context.Context, p passes.Pass) ([]byte, time.Time, error) {
+	b, err := s.Bookings.ReadBooking(ctx, p.CinemaID, p.BookingNumber)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	c := s.Cinemas.CinemaByID(ctx, p.CinemaID)
+	out, err := applepass.Sign(s.Apple, applepass.Pass{
+		SerialNumber:        p.Serial,
+		Description:         fmt.Sprintf("%s: %s", s.Organization, b.Session.FilmTitle),
+		OrganizationName:    s.Organization,
+		Colors:              s.Colors,
+		FilmTitle:           b.Session.FilmTitle,
+		ShowStart:           b.Session.Showtime,
+		TimeZone:            c.Location(),
+		Venue:               c.Name,
+		Screen:              b.Session.ScreenName,
+		BookingNumber:       fmt.Sprint(p.BookingNumber),
+		BarcodeMessage:      fmt.Sprintf("CANCELLED %d", p.BookingNumber),
+		BarcodeAltText:      "Cancelled",
+		WebServiceURL:       s.WebServiceURL,
+		AuthenticationToken: s.Passes.Token(p.PassType, p.Serial),
+		Voided:              true,
+	}, nil)
+	if err != nil {
+		return nil, time.Time{}, fmt.Errorf("wallet: voided pass of booking %d: %w", p.BookingNumber, err)
+	}
+	return out, p.UpdatedAt, nil
 }
 
 func (s *Service) applePass(ctx context.Context, cinemaID string, number int64, serial, token string, modified time.Time) ([]byte, time.Time, error) {
@@ -123,12 +168,34 @@ func (s *Service) applePass(ctx context.Context, cinemaID string, number int64, 
 	return out, modified, nil
 }
 
-// GoogleSaveURL is the booking's Add to Google Wallet link: one event ticket object per ticket.
+// GoogleSaveURL is the booking's Add to Google Wallet link: one event ticket object per
+// ticket. With Passes, the objects are noted, so that a change can patch them.
 func (s *Service) GoogleSaveURL(ctx context.Context, cinemaID string, number int64, lang string) (string, error) {
 	b, _, cards, err := s.read(ctx, cinemaID, number)
 	if err != nil {
 		return "", err
 	}
+	ts := googleTickets(cinemaID, number, b, cards)
+	if s.Passes != nil {
+		issued := make([]passes.GoogleObject, 0, len(cards))
+		for i, t := range ts {
+			id, err := s.Google.ObjectID(t.Serial)
+			if err != nil {
+				return "", err
+			}
+			issued = append(issued, passes.GoogleObject{ID: id, Line: cards[i].Line})
+		}
+		if err := s.Passes.IssueGoogleObjects(ctx, cinemaID, number, issued); err != nil {
+			return "", fmt.Errorf("wallet: google objects of booking %d: %w", number, err)
+		}
+	}
+	return s.Google.SaveURL(s.GoogleKey, ts, lang, s.now())
+}
+
+// googleTickets are the booking's tickets as Google objects show them, in the cards' order.
+// A ticket's serial is its line in the booking, which a seat swap keeps: the moved ticket's
+// object is patched, not replaced.
+func googleTickets(cinemaID string, number int64, b cinema.Booking, cards []tickets.Card) []googlepass.Ticket {
 	ts := make([]googlepass.Ticket, 0, len(cards))
 	for _, card := range cards {
 		ts = append(ts, googlepass.Ticket{
@@ -136,7 +203,76 @@ func (s *Service) GoogleSaveURL(ctx context.Context, cinemaID string, number int
 			Barcode: card.Payload, Booking: fmt.Sprint(number), Start: b.Session.Showtime, Active: true,
 		})
 	}
-	return s.Google.SaveURL(s.GoogleKey, ts, lang, s.now())
+	return ts
+}
+
+// Changed keeps the booking's passes true after a confirmed change: the Apple pass is marked
+// updated and its phones are told (voided when no ticket is left), and each Google object
+// handed out is patched to its ticket as it is now, or made inactive when its ticket is gone.
+// Every failure is returned, joined; what did not fail is done.
+func (s *Service) Changed(ctx context.Context, cinemaID string, number int64) error {
+	if s.Passes == nil {
+		return nil
+	}
+	b, _, cards, err := s.read(ctx, cinemaID, number)
+	gone := errors.Is(err, ErrNoTickets)
+	if err != nil && !gone {
+		return fmt.Errorf("wallet: booking %d changed: %w", number, err)
+	}
+	var errs []error
+	if s.Notifier != nil {
+		if gone {
+			errs = append(errs, s.voidApple(ctx, cinemaID, number))
+		} else {
+			errs = append(errs, s.Notifier.Changed(ctx, cinemaID, number))
+		}
+	}
+	if s.GoogleAPI != nil {
+		errs = append(errs, s.patchGoogle(ctx, cinemaID, number, b, cards))
+	}
+	return errors.Join(errs...)
+}
+
+func (s *Service) voidApple(ctx context.Context, cinemaID string, number int64) error {
+	p, err := s.Passes.PassOf(ctx, s.Apple.PassTypeID, cinemaID, number)
+	if errors.Is(err, passes.ErrUnknownPass) {
+		return nil // never added to a wallet
+	}
+	if err != nil {
+		return err
+	}
+	return s.Notifier.Voided(ctx, p.PassType, p.Serial)
+}
+
+func (s *Service) patchGoogle(ctx context.Context, cinemaID string, number int64, b cinema.Booking, cards []tickets.Card) error {
+	issued, err := s.Passes.ActiveGoogleObjects(ctx, cinemaID, number)
+	if err != nil || len(issued) == 0 {
+		return err
+	}
+	now := map[int]googlepass.Ticket{}
+	for i, t := range googleTickets(cinemaID, number, b, cards) {
+		now[cards[i].Line] = t
+	}
+	var errs []error
+	for _, o := range issued {
+		t, kept := now[o.Line]
+		patch := &googlepass.Object{Id: o.ID, State: googlepass.StateInactive}
+		if kept {
+			if patch, err = s.Google.ObjectOf(t, "en"); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+		}
+		err := s.GoogleAPI.Patch(ctx, patch)
+		if err != nil && !errors.Is(err, googlewallet.ErrNotSaved) {
+			errs = append(errs, err)
+			continue
+		}
+		if !kept {
+			errs = append(errs, s.Passes.DeactivateGoogleObject(ctx, o.ID))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 func (s *Service) now() time.Time {

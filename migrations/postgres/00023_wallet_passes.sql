@@ -1,5 +1,5 @@
 -- +goose Up
--- Apple Wallet passes that follow their booking (issue 39) and the devices registered for them
+-- Apple Wallet passes that follow their booking and the devices registered for them
 -- through the PassKit web service. The pass's authentication token is derived from a secret the
 -- database never sees; only its SHA-256 is kept, so a copy of the database cannot register
 -- devices or fetch passes.

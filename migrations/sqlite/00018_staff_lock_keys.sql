@@ -1,5 +1,5 @@
 -- +goose Up
--- Lock-outs that cannot be turned against staff (issue 25). Failed sign-ins count per typed
+-- Lock-outs that cannot be turned against staff. Failed sign-ins count per typed
 -- username and client (its IPv4 address or IPv6 /64), so no client locks an account for
 -- anybody else; wrong approval PINs count per supervisor, from every client together (the PIN
 -- is the secret guessed), apart from the supervisor's sign-in. Each lock of a key lasts twice

@@ -45,6 +45,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/wallet/apns"
 	"github.com/cinemabff/cinemabff/internal/wallet/applepass"
 	"github.com/cinemabff/cinemabff/internal/wallet/googlepass"
+	"github.com/cinemabff/cinemabff/internal/wallet/googlewallet"
 	"github.com/cinemabff/cinemabff/static"
 )
 
@@ -134,6 +135,8 @@ type Harness struct {
 	DropAfter *atomic.Int32
 	// Pushes records what APNs was asked to push (a stand-in speaking HTTP/2, as APNs does).
 	Pushes *apns.Recorder
+	// Google records what the Google Wallet API was asked (a stand-in, with its token endpoint).
+	Google *googlewallet.Recorder
 }
 
 // NewHarness starts the real server on a random port with the given stores.
@@ -210,6 +213,7 @@ func NewHarness(t testing.TB, o HarnessOpts) *Harness {
 	deps.Wallet = WalletDeps(t, o.Keys[0])
 	deps.Wallet.TokenKey = keys.Derive(o.Keys[0], "wallet-pass-tokens")
 	h.Pushes, deps.Wallet.Pusher = apnsStandIn(t)
+	h.Google, deps.Wallet.GoogleAPI = googleStandIn(t, deps.Wallet.GoogleKey)
 	if o.Sandbox {
 		h.StartSandbox(&deps, o)
 	}
@@ -486,6 +490,7 @@ func WalletIdentities(t testing.TB) (applepass.Identity, googlepass.ServiceAccou
 			walletIdentities.err = err
 			return
 		}
+		defer os.RemoveAll(dir) // what the files hold is read by then
 		if walletIdentities.apple, _, err = applepass.GenerateTestIdentity(dir, time.Now()); err != nil {
 			walletIdentities.err = err
 			return
@@ -500,6 +505,20 @@ func WalletIdentities(t testing.TB) (applepass.Identity, googlepass.ServiceAccou
 
 // TestGoogleIssuer is the harness's Google Wallet issuer id.
 const TestGoogleIssuer = "3388000000012345678"
+
+// googleStandIn is a Google Wallet API stand-in on a local port that hands tokens only to sa,
+// and a client of it.
+func googleStandIn(t testing.TB, sa googlepass.ServiceAccount) (*googlewallet.Recorder, *googlewallet.Client) {
+	t.Helper()
+	rec := googlewallet.NewRecorder(&sa.Key.PublicKey)
+	srv := httptest.NewServer(rec)
+	t.Cleanup(srv.Close)
+	c, err := googlewallet.New(context.Background(), googlewallet.Options{BaseURL: srv.URL, TokenURL: srv.URL + "/token", Account: sa, Backoff: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec, c
+}
 
 // apnsStandIn is an APNs stand-in on a local port (unencrypted HTTP/2) and a push client that
 // speaks to it with a token of a fresh key.

@@ -6,6 +6,7 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -226,6 +227,11 @@ func TestPassFollowsASeatSwapAndThePhoneIsTold(t *testing.T) {
 	if resp, _ := call(t, "GET", passURL, token, "", map[string]string{"If-Modified-Since": before}); resp.StatusCode != http.StatusNotModified {
 		t.Fatalf("an unchanged pass: %d, want 304", resp.StatusCode)
 	}
+	// The same person saves the tickets to Google Wallet too.
+	googleLink, _ := h.Find(bfftest.BkPaid2).Find(`[data-testid="add-to-google-wallet"]`).Attr("href")
+	if resp, body := h.Browser().Get(googleLink); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("google link: %d %.200s", resp.StatusCode, body)
+	}
 	time.Sleep(1100 * time.Millisecond) // Last-Modified has whole seconds
 
 	bfftest.SwapThrough(t, h, bfftest.BkPaid2, []string{"1", "2"}, []string{bfftest.Seat(1, 5, 3), bfftest.Seat(1, 5, 4)}) // F4, F5
@@ -251,6 +257,21 @@ func TestPassFollowsASeatSwapAndThePhoneIsTold(t *testing.T) {
 	_, _, _, _, now := readPass(t, b)
 	if shown := strings.Join(now, "\n"); !strings.Contains(shown, "Row F · Seat 4") || strings.Contains(shown, "Seat 14") || slices.Equal(now, seats) {
 		t.Errorf("the pass shows %q after the swap (before: %q)", now, seats)
+	}
+
+	// Google Wallet was asked to patch the moved ticket's object: the new seat, its new code.
+	codes := bfftest.TicketCodes(t, h, bfftest.BkPaid2)
+	for line, seat := range map[int]string{1: "4", 2: "5"} {
+		id := fmt.Sprintf("%s.0001-%d-%d", bfftest.TestGoogleIssuer, bfftest.BkPaid2, line)
+		patches := h.Google.Patches(id)
+		if len(patches) != 1 {
+			t.Fatalf("the Google stand-in got %d patches of %s, want 1 (calls: %+v)", len(patches), id, h.Google.Calls())
+		}
+		o := patches[0]
+		if o.State != "ACTIVE" || o.SeatInfo == nil || o.SeatInfo.Seat.DefaultValue.Value != seat || o.SeatInfo.Row.DefaultValue.Value != "F" ||
+			o.Barcode == nil || o.Barcode.Value != codes[line-1] {
+			t.Errorf("the patch of %s: state %s, seat %+v, barcode %+v (codes now %q)", id, o.State, o.SeatInfo, o.Barcode, codes)
+		}
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+	walletobjects "google.golang.org/api/walletobjects/v1"
 )
 
 // ErrBadKey is returned for a service-account key that cannot sign: missing, not JSON, without
@@ -35,6 +36,10 @@ const saveBase = "https://pay.google.com/gp/v/save/"
 type ServiceAccount struct {
 	Email string
 	Key   *rsa.PrivateKey
+	// PEM is the private key as the file holds it, for the OAuth token exchange of API calls;
+	// TokenURI is where that exchange goes ("" in the file: Google's).
+	PEM      []byte
+	TokenURI string
 }
 
 // serviceAccountFile is the JSON key file as Google's console downloads it.
@@ -42,6 +47,7 @@ type serviceAccountFile struct {
 	Type        string `json:"type"`
 	ClientEmail string `json:"client_email"`
 	PrivateKey  string `json:"private_key"`
+	TokenURI    string `json:"token_uri,omitempty"`
 }
 
 // ParseServiceAccount reads a service-account key file's JSON.
@@ -57,7 +63,7 @@ func ParseServiceAccount(data []byte) (ServiceAccount, error) {
 	if err != nil {
 		return ServiceAccount{}, fmt.Errorf("%w: private_key: %w", ErrBadKey, err)
 	}
-	return ServiceAccount{Email: f.ClientEmail, Key: key}, nil
+	return ServiceAccount{Email: f.ClientEmail, Key: key, PEM: []byte(f.PrivateKey), TokenURI: f.TokenURI}, nil
 }
 
 // GenerateTestServiceAccount returns the test service account kept in dir (made on the first call), for
@@ -78,10 +84,11 @@ func GenerateTestServiceAccount(dir string) (ServiceAccount, error) {
 	if err != nil {
 		return ServiceAccount{}, fmt.Errorf("googlepass: encode test key: %w", err)
 	}
+	keyPEM := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
 	data, err := json.MarshalIndent(serviceAccountFile{
 		Type:        "service_account",
 		ClientEmail: "test-passes@cinemabff-test.invalid",
-		PrivateKey:  string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})),
+		PrivateKey:  string(keyPEM),
 	}, "", "  ")
 	if err != nil {
 		return ServiceAccount{}, err
@@ -92,7 +99,7 @@ func GenerateTestServiceAccount(dir string) (ServiceAccount, error) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		return ServiceAccount{}, fmt.Errorf("googlepass: write test key: %w", err)
 	}
-	return ServiceAccount{Email: "test-passes@cinemabff-test.invalid", Key: key}, nil
+	return ServiceAccount{Email: "test-passes@cinemabff-test.invalid", Key: key, PEM: keyPEM}, nil
 }
 
 // Ticket is one ticket of a booking as its wallet object shows it.
@@ -116,102 +123,71 @@ type Issuer struct {
 	Origins []string
 }
 
-// Object is the event ticket object of one ticket, as the Google Wallet API writes it.
-type Object struct {
-	ID                string         `json:"id"`
-	ClassID           string         `json:"classId"`
-	State             string         `json:"state"`
-	TicketNumber      string         `json:"ticketNumber,omitempty"`
-	ReservationInfo   *reservation   `json:"reservationInfo,omitempty"`
-	SeatInfo          *seatInfo      `json:"seatInfo,omitempty"`
-	Barcode           barcode        `json:"barcode"`
-	ValidTimeInterval *timeInterval  `json:"validTimeInterval,omitempty"`
-	TextModulesData   []textModule   `json:"textModulesData,omitempty"`
-	LinksModuleData   map[string]any `json:"linksModuleData,omitempty"`
-}
+// Object is the event ticket object of one ticket, in the Google Wallet API's own type: the
+// save link's JWT carries it and the API patches it, so both speak the same JSON.
+type Object = walletobjects.EventTicketObject
 
-type reservation struct {
-	ConfirmationCode string `json:"confirmationCode"`
-}
+// States of an object.
+const (
+	StateActive   = "ACTIVE"
+	StateInactive = "INACTIVE"
+)
 
-type localized struct {
-	DefaultValue struct {
-		Language string `json:"language"`
-		Value    string `json:"value"`
-	} `json:"defaultValue"`
-}
-
-func words(lang, s string) *localized {
+func words(lang, s string) *walletobjects.LocalizedString {
 	if s == "" {
 		return nil
 	}
-	var l localized
-	l.DefaultValue.Language, l.DefaultValue.Value = lang, s
-	return &l
-}
-
-type seatInfo struct {
-	Seat    *localized `json:"seat,omitempty"`
-	Row     *localized `json:"row,omitempty"`
-	Section *localized `json:"section,omitempty"`
-}
-
-type barcode struct {
-	Type  string `json:"type"`
-	Value string `json:"value"`
-}
-
-type dateTime struct {
-	Date string `json:"date"`
-}
-
-type timeInterval struct {
-	Start dateTime `json:"start"`
-	End   dateTime `json:"end"`
-}
-
-type textModule struct {
-	Header string `json:"header"`
-	Body   string `json:"body"`
-	ID     string `json:"id"`
+	return &walletobjects.LocalizedString{DefaultValue: &walletobjects.TranslatedString{Language: lang, Value: s}}
 }
 
 // idPart is what Google accepts after the issuer id: letters, digits, '.', '_' and '-'.
 var idPart = regexp.MustCompile(`^[A-Za-z0-9._-]{1,200}$`)
 
+// ObjectID is the id of the object of the ticket with that serial.
+func (is Issuer) ObjectID(serial string) (string, error) {
+	if !idPart.MatchString(serial) || !idPart.MatchString(is.ClassID) || is.ID == "" {
+		return "", fmt.Errorf("%w: id %q.%q", ErrBadTicket, is.ID, serial)
+	}
+	return is.ID + "." + serial, nil
+}
+
 // ObjectOf is the event ticket object of t under the issuer.
-func (is Issuer) ObjectOf(t Ticket, lang string) (Object, error) {
-	if !idPart.MatchString(t.Serial) || !idPart.MatchString(is.ClassID) || is.ID == "" {
-		return Object{}, fmt.Errorf("%w: id %q.%q", ErrBadTicket, is.ID, t.Serial)
+func (is Issuer) ObjectOf(t Ticket, lang string) (*Object, error) {
+	id, err := is.ObjectID(t.Serial)
+	if err != nil {
+		return nil, err
 	}
 	if t.Barcode == "" {
-		return Object{}, fmt.Errorf("%w: %s has no barcode", ErrBadTicket, t.Serial)
+		return nil, fmt.Errorf("%w: %s has no barcode", ErrBadTicket, t.Serial)
 	}
-	o := Object{
-		ID:           is.ID + "." + t.Serial,
-		ClassID:      is.ID + "." + is.ClassID,
-		State:        "ACTIVE",
+	o := &Object{
+		Id:           id,
+		ClassId:      is.ID + "." + is.ClassID,
+		State:        StateActive,
 		TicketNumber: t.Serial,
-		Barcode:      barcode{Type: "QR_CODE", Value: t.Barcode},
+		Barcode:      &walletobjects.Barcode{Type: "QR_CODE", Value: t.Barcode},
 	}
 	if !t.Active {
-		o.State = "INACTIVE"
+		o.State = StateInactive
 	}
 	if t.Booking != "" {
-		o.ReservationInfo = &reservation{ConfirmationCode: t.Booking}
+		o.ReservationInfo = &walletobjects.EventReservationInfo{ConfirmationCode: t.Booking}
 	}
 	if t.Seat != "" || t.Row != "" || t.Area != "" {
-		o.SeatInfo = &seatInfo{Seat: words(lang, t.Seat), Row: words(lang, t.Row), Section: words(lang, t.Area)}
+		o.SeatInfo = &walletobjects.EventSeat{Seat: words(lang, t.Seat), Row: words(lang, t.Row), Section: words(lang, t.Area)}
 	}
 	if !t.Start.IsZero() {
 		end := t.End
 		if end.IsZero() {
 			end = t.Start.Add(3 * time.Hour)
 		}
-		o.ValidTimeInterval = &timeInterval{Start: dateTime{t.Start.Format(time.RFC3339)}, End: dateTime{end.Format(time.RFC3339)}}
+		o.ValidTimeInterval = &walletobjects.TimeInterval{
+			Start: &walletobjects.DateTime{Date: t.Start.Format(time.RFC3339)},
+			End:   &walletobjects.DateTime{Date: end.Format(time.RFC3339)},
+		}
 	}
 	if t.Film != "" {
-		o.TextModulesData = []textModule{{Header: "Film", Body: t.Film, ID: "film"}}
+		o.TextModulesData = []*walletobjects.TextModuleData{{Header: "Film", Body: t.Film, Id: "film"}}
 	}
 	return o, nil
 }
@@ -222,7 +198,7 @@ func (is Issuer) SaveURL(sa ServiceAccount, tickets []Ticket, lang string, now t
 	if sa.Key == nil || sa.Email == "" {
 		return "", ErrBadKey
 	}
-	objects := make([]Object, 0, len(tickets))
+	objects := make([]*Object, 0, len(tickets))
 	for _, t := range tickets {
 		o, err := is.ObjectOf(t, lang)
 		if err != nil {

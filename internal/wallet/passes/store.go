@@ -344,3 +344,12 @@ func (s *Store) change(ctx context.Context, what string, at time.Time, update, t
 	}
 	return out, nil
 }
+
+// PassOf is the booking's pass of that type, or ErrUnknownPass when none was issued.
+func (s *Store) PassOf(ctx context.Context, passType, cinemaID string, number int64) (Pass, error) {
+	p, err := scanPass(s.db.QueryRowContext(ctx, selectPass+` WHERE cinema_id = $1 AND booking_number = $2 AND pass_type_id = $3`, cinemaID, number, passType))
+	if err != nil && !errors.Is(err, ErrUnknownPass) {
+		return p, fmt.Errorf("pass of %s/%d: %w", cinemaID, number, err)
+	}
+	return p, err
+}
