@@ -36,7 +36,7 @@ require (
 	golang.org/x/sync v0.25.0
 	golang.org/x/term v0.48.0
 	golang.org/x/text v0.44.0
-	google.golang.org/api v0.312.0
+	google.golang.org/api v0.314.0
 	modernc.org/sqlite v1.62.0
 )
 

@@ -46,23 +46,29 @@ type Config struct {
 	// Unset: test identities generated into DataDir, and the start banner says so.
 	ApplePassTypeID, AppleTeamID, ApplePassCert, ApplePassKey, AppleWWDRCert string
 	GoogleIssuerID, GoogleClassID, GoogleServiceAccount                      string
+	// The Google Wallet API and the OAuth token URL its calls authenticate at ("": Google's;
+	// the embedded sandbox's stand-in on embedded defaults).
+	GoogleWalletAPI, GoogleWalletTokenURL string
 	// APNs: the .p8 token key and its id; the endpoint (Apple\'s production one by default).
 	APNsKey, APNsKeyID, APNsEndpoint string
-	LogLevel                         string        // debug, info, warn, error
-	LogFormat                        string        // text, json, auto (text on a terminal)
-	TrustedProxies                   string        // comma-separated CIDRs whose X-Forwarded-For is believed
-	SessionIdle                      time.Duration // visit idle timeout
-	SessionLifetime                  time.Duration // visit absolute lifetime
-	ShutdownTimeout                  time.Duration // how long in-flight requests get on SIGTERM
-	SiteName                         string        // shown in the header
-	KioskIdle                        time.Duration // kiosk returns to the start after this long without touch
-	ListingTTL                       time.Duration // how long a cinema's listing (sessions, films) is shared before it is read again
-	ChangeCutoff                     time.Duration // customers' changes close this long before the show
-	ChangeCutoffBy                   string        // per-cinema cut-offs, e.g. "0001=2h,0002=45m"
-	SandboxDelay                     time.Duration // embedded sandbox: how long the connector takes to complete a paid order
-	SandboxStay                      bool          // embedded sandbox: edits refuse tickets of another session (no showtime change)
-	BookingStatuses                  string        // upstream bookingStatus numbers, e.g. "0=kept,1=added,2=removed"
-	PaymentStatuses                  string        // upstream PaymentStatus letters, e.g. "P=pending,Y=paid,..."
+	// sandboxAPNs is the embedded sandbox's APNs stand-in, which gets the pushes when no
+	// -apns-key is set.
+	sandboxAPNs     string
+	LogLevel        string        // debug, info, warn, error
+	LogFormat       string        // text, json, auto (text on a terminal)
+	TrustedProxies  string        // comma-separated CIDRs whose X-Forwarded-For is believed
+	SessionIdle     time.Duration // visit idle timeout
+	SessionLifetime time.Duration // visit absolute lifetime
+	ShutdownTimeout time.Duration // how long in-flight requests get on SIGTERM
+	SiteName        string        // shown in the header
+	KioskIdle       time.Duration // kiosk returns to the start after this long without touch
+	ListingTTL      time.Duration // how long a cinema's listing (sessions, films) is shared before it is read again
+	ChangeCutoff    time.Duration // customers' changes close this long before the show
+	ChangeCutoffBy  string        // per-cinema cut-offs, e.g. "0001=2h,0002=45m"
+	SandboxDelay    time.Duration // embedded sandbox: how long the connector takes to complete a paid order
+	SandboxStay     bool          // embedded sandbox: edits refuse tickets of another session (no showtime change)
+	BookingStatuses string        // upstream bookingStatus numbers, e.g. "0=kept,1=added,2=removed"
+	PaymentStatuses string        // upstream PaymentStatus letters, e.g. "P=pending,Y=paid,..."
 
 	// Customer e-mail.
 	SMTPURL  string // smtp://user:pass@host:587 (STARTTLS) or smtps://…; empty: .eml files in MailDir
@@ -157,6 +163,8 @@ func (c *Config) settings() []setting {
 		{name: "google-wallet-issuer-id", help: "Google Wallet issuer id (default: a test issuer)", str: &c.GoogleIssuerID},
 		{name: "google-wallet-class-id", help: "suffix of the Google Wallet event ticket class the tickets use", str: &c.GoogleClassID, def: "cinema-tickets"},
 		{name: "google-wallet-service-account", help: "JSON key file of the Google service account that signs save links (default: a generated TEST key in <data-dir>)", str: &c.GoogleServiceAccount},
+		{name: "google-wallet-api", help: "base URL of the Google Wallet API, through which saved tickets are patched after a change (default: Google's with -google-wallet-service-account; the embedded sandbox's stand-in on embedded defaults)", str: &c.GoogleWalletAPI},
+		{name: "google-wallet-token-url", help: "OAuth token URL of the service account's API calls (default: the key file's token_uri, else Google's)", str: &c.GoogleWalletTokenURL},
 		{name: "smtp-url", help: "customer e-mail relay: smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465 (default: write .eml files into -mail-dir)", str: &c.SMTPURL},
 		{name: "mail-from", help: "From address of customer e-mail", str: &c.MailFrom, def: "Cinema tickets <tickets@cinema.example>"},
 		{name: "mail-dir", help: "folder for .eml files when no -smtp-url is set (default <data-dir>/mail)", str: &c.MailDir},

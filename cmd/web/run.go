@@ -22,12 +22,14 @@ import (
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/keys"
 	"github.com/cinemabff/cinemabff/internal/mail"
+	"github.com/cinemabff/cinemabff/internal/sandbox/walletstandin"
 	"github.com/cinemabff/cinemabff/internal/staff"
 	"github.com/cinemabff/cinemabff/internal/storage"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/internal/wallet/apns"
 	"github.com/cinemabff/cinemabff/internal/wallet/applepass"
 	"github.com/cinemabff/cinemabff/internal/wallet/googlepass"
+	"github.com/cinemabff/cinemabff/internal/wallet/googlewallet"
 	"github.com/cinemabff/cinemabff/static"
 )
 
@@ -85,7 +87,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 
 	// The embedded sandbox stands in for the ticketing API and the payment provider unless real
 	// ones are configured.
-	var sandboxMount http.Handler
+	var sandboxMount, sandboxWallet http.Handler
 	embedded := cfg.UpstreamURL == "" // startEmbeddedSandbox points cfg at the sandbox
 	if embedded {
 		sb, err := startEmbeddedSandbox(ctx, &cfg, logger, stdout)
@@ -93,7 +95,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			return err
 		}
 		defer sb.Close()
-		sandboxMount = sb.browserHandler
+		sandboxMount, sandboxWallet = sb.browserHandler, sb.walletPage
 	} else if cfg.PaymentsURL == "" {
 		// A real ticketing API but no payment provider configured: the stand-in provider.
 		pp, err := startEmbeddedPayments(&cfg, logger)
@@ -126,7 +128,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err != nil {
 		return err
 	}
-	walletDeps, err := newWalletDeps(cfg, cookieKeys, time.Now(), stdout, logger)
+	walletDeps, err := newWalletDeps(ctx, cfg, cookieKeys, time.Now(), stdout, logger)
 	if err != nil {
 		return err
 	}
@@ -211,6 +213,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if sandboxMount != nil {
 		// The sandbox provider's hosted page must be reachable wherever the site is.
 		mux.Handle(sandboxPayPrefix+"/", http.StripPrefix(sandboxPayPrefix, sandboxMount))
+	}
+	if sandboxWallet != nil {
+		mux.Handle(sandboxWalletPath, sandboxWallet)
 	}
 	return serve(ctx, cfg, mux, site.MetricsHandler(), site.Wait, logger, stdout)
 }
@@ -470,7 +475,7 @@ func newMailDeps(cfg Config, cookieKeys []keys.Pair, sandbox bool, stdout io.Wri
 // labelled test identities are generated into the data folder so a fresh machine shows the
 // whole feature, and the start banner says the passes are test passes. A certificate that
 // expires within 30 days is a warning on start.
-func newWalletDeps(cfg Config, cookieKeys []keys.Pair, now time.Time, stdout io.Writer, logger *slog.Logger) (bff.WalletDeps, error) {
+func newWalletDeps(ctx context.Context, cfg Config, cookieKeys []keys.Pair, now time.Time, stdout io.Writer, logger *slog.Logger) (bff.WalletDeps, error) {
 	d := bff.WalletDeps{LinkKey: keys.Derive(cookieKeys[0], "wallet-links"), TokenKey: keys.Derive(cookieKeys[0], "wallet-pass-tokens"),
 		Organization: cfg.SiteName}
 	var err error
@@ -501,6 +506,13 @@ func newWalletDeps(cfg Config, cookieKeys []keys.Pair, now time.Time, stdout io.
 		}
 		d.Pusher = &apns.Client{Endpoint: cfg.APNsEndpoint, Topic: d.Apple.PassTypeID,
 			Auth: &apns.TokenAuth{KeyID: cfg.APNsKeyID, TeamID: d.Apple.TeamID, Key: key}}
+	} else if cfg.sandboxAPNs != "" {
+		key, err := walletstandin.TestAPNsKey(cfg.DataDir)
+		if err != nil {
+			return d, err
+		}
+		d.Pusher = &apns.Client{Endpoint: cfg.sandboxAPNs, Topic: d.Apple.PassTypeID,
+			Auth: &apns.TokenAuth{KeyID: "SANDBOXKEY", TeamID: d.Apple.TeamID, Key: key}}
 	}
 	d.Google = googlepass.Issuer{ID: cfg.GoogleIssuerID, ClassID: cfg.GoogleClassID}
 	if cfg.GoogleServiceAccount != "" {
@@ -519,6 +531,17 @@ func newWalletDeps(cfg Config, cookieKeys []keys.Pair, now time.Time, stdout io.
 	}
 	if origin := cfg.PublicURL; origin != "" {
 		d.Google.Origins = []string{origin}
+	}
+	// Saved tickets are patched after a change where an API will take the key: Google's with
+	// the operator's key, the sandbox's stand-in (or one named) with any.
+	if cfg.GoogleServiceAccount != "" || cfg.GoogleWalletAPI != "" {
+		c, err := googlewallet.New(ctx, googlewallet.Options{BaseURL: cfg.GoogleWalletAPI, TokenURL: cfg.GoogleWalletTokenURL, Account: d.GoogleKey})
+		if err != nil {
+			return d, fmt.Errorf("google wallet api (-google-wallet-api): %w", err)
+		}
+		d.GoogleAPI = c
+	} else {
+		logger.Info("google wallet: saved tickets are not patched after a change (test key; set -google-wallet-service-account)")
 	}
 	return d, nil
 }

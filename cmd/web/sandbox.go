@@ -9,10 +9,12 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
+	"github.com/cinemabff/cinemabff/internal/sandbox/walletstandin"
 )
 
 // sandboxPayPrefix is where the embedded sandbox's payment pages are served on the site's own
@@ -25,8 +27,14 @@ func runSandbox(ctx context.Context, args []string, stdout io.Writer) error {
 
 type embeddedSandbox struct {
 	browserHandler http.Handler
-	close          func()
+	// walletPage shows the pushes and Google Wallet API calls the stand-ins recorded (nil
+	// where the sandbox does not stand in for them).
+	walletPage http.Handler
+	close      func()
 }
+
+// sandboxWalletPath is where the site shows what the wallet stand-ins recorded.
+const sandboxWalletPath = "/sandbox/wallet"
 
 func (e *embeddedSandbox) Close() { e.close() }
 
@@ -107,8 +115,15 @@ func startEmbeddedSandbox(ctx context.Context, cfg *Config, logger *slog.Logger,
 		ln.Close()
 		return nil, fmt.Errorf("embedded sandbox: %w", err)
 	}
+	wallet, err := walletstandin.Start()
+	if err != nil {
+		ln.Close()
+		sb.Close()
+		return nil, err
+	}
 	mux := http.NewServeMux()
 	mux.Handle("/pay/", http.StripPrefix("/pay", provider.Handler()))
+	mux.Handle(walletstandin.GooglePath, http.StripPrefix(strings.TrimSuffix(walletstandin.GooglePath, "/"), wallet.Google))
 	mux.Handle("/", sb.Handler())
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
@@ -120,17 +135,28 @@ func startEmbeddedSandbox(ctx context.Context, cfg *Config, logger *slog.Logger,
 	if cfg.PaymentsURL == "" {
 		cfg.PaymentsURL = base + "/pay"
 	}
+	// Wallet updates go to the stand-ins unless the operator named real services.
+	if cfg.GoogleWalletAPI == "" {
+		cfg.GoogleWalletAPI = base + walletstandin.GooglePath
+		if cfg.GoogleWalletTokenURL == "" {
+			cfg.GoogleWalletTokenURL = base + walletstandin.GooglePath + "token"
+		}
+	}
+	cfg.sandboxAPNs = wallet.APNsURL
 	logger.Info("embedded sandbox started", "upstream_url", base, "payments_url", cfg.PaymentsURL, "edits_stay_in_session", cfg.SandboxStay)
 	fmt.Fprintln(stdout, "Embedded sandbox: ready-made bookings to try (find them under \"My booking\"):")
 	sandbox.PrintBookings(stdout, world)
+	fmt.Fprintf(stdout, "Wallet updates (APNs pushes, Google Wallet API calls) go to stand-ins; see %s%s\n", strings.TrimSuffix(cfg.PublicURL, "/"), sandboxWalletPath)
 	return &embeddedSandbox{
 		browserHandler: provider.Handler(),
+		walletPage:     wallet.Page(),
 		close: func() {
 			sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			defer cancel()
 			_ = srv.Shutdown(sctx)
 			sb.Close()
 			provider.Close()
+			wallet.Close()
 		},
 	}, nil
 }

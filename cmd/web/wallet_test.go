@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -45,7 +46,7 @@ func TestWalletCertificateProblemsStopTheStartInWords(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = newWalletDeps(cfg, testCookieKeys(t), tc.at, io.Discard, discardLogger())
+			_, err = newWalletDeps(context.Background(), cfg, testCookieKeys(t), tc.at, io.Discard, discardLogger())
 			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), "-apple-pass-cert") {
 				t.Fatalf("start: %v, want %v naming -apple-pass-cert", err, tc.want)
 			}
@@ -62,7 +63,7 @@ func TestWalletCertificateProblemsStopTheStartInWords(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out strings.Builder
-		if _, err := newWalletDeps(cfg, testCookieKeys(t), id.NotAfter().Add(-10*24*time.Hour), &out, discardLogger()); err != nil {
+		if _, err := newWalletDeps(context.Background(), cfg, testCookieKeys(t), id.NotAfter().Add(-10*24*time.Hour), &out, discardLogger()); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(out.String(), "WARNING: the Apple pass certificate expires on") {
