@@ -271,6 +271,7 @@ func New(d Deps) (*Server, error) {
 	if s.walletFlow, s.bookingFlow.WalletLinks, err = s.newWalletFlow(d.Wallet, d.Storage); err != nil {
 		return nil, err
 	}
+	s.checkoutFlow.WalletLinks = s.bookingFlow.WalletLinks
 	s.SwapFlow = s.newSwapFlow()
 	s.kioskFlow = s.newKioskFlow()
 	s.staffFlow = s.newStaffFlow()

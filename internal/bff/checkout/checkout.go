@@ -25,7 +25,10 @@ type Handler struct {
 	// CountersOnly guards the sale at the counter: staff signed in on an enrolled counter
 	// (built by the staff flow, handed in by the root).
 	CountersOnly echo.MiddlewareFunc
-	state        *checkoutState // nil without a database or a ticketing client
+	// WalletLinks are a booking's Add to Apple Wallet and Add to Google Wallet links (nil: the
+	// confirmation offers none; built by the wallet flow, handed in by the root).
+	WalletLinks func(cinemaID string, number int64) (apple, google string)
+	state       *checkoutState // nil without a database or a ticketing client
 }
 
 // New builds the flow; the payment records, the poller and the watcher exist only with a

@@ -360,6 +360,9 @@ func (h *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) erro
 		Kiosk: web.IsKiosk(c), Counter: h.Kernel.AtCounter(c), Reference: rec.Reference(), HomeURL: h.Kernel.URL(web.RouteHome), WhatsOnURL: h.Kernel.URL(web.RouteWhatsOn)}
 	if !v.Kiosk && !v.Counter {
 		v.CalendarURL = h.Kernel.URL(web.RouteBuyCalendar, rec.ID)
+		if h.WalletLinks != nil && rec.BookingNumber != 0 {
+			v.AppleWalletURL, v.GoogleWalletURL = h.WalletLinks(rec.CinemaID, rec.BookingNumber)
+		}
 	}
 	for _, t := range sn.Tickets {
 		v.Tickets = append(v.Tickets, checkoutview.Line{Description: t.Description, Seat: t.Seat, Amount: money(t.Cents, sn.Currency)})

@@ -298,3 +298,26 @@ func TestConfirmationMailOffersTheWalletPassesOnAnyPhone(t *testing.T) {
 		t.Errorf("the mail's pass shows %q", seats)
 	}
 }
+
+func TestPurchaseConfirmationOffersTheWalletPasses(t *testing.T) {
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+	h.BuyUpToSummary("1113", bfftest.TwoAdults())
+	ret := h.ActAtProvider(h.PressPay(), "pay")
+	doc := h.Doc(h.WaitForConfirmation(ret, 5*time.Second))
+	number := strings.TrimSpace(doc.Find(`[data-testid="booking-number"]`).Text())
+	apple, ok := doc.Find(`[data-testid="confirmation-actions"] [data-testid="add-to-apple-wallet"]`).Attr("href")
+	if !ok || !strings.Contains(apple, "."+number+".") {
+		t.Fatalf("the confirmation of booking %s offers Add to Apple Wallet %q", number, apple)
+	}
+	if google, ok := doc.Find(`[data-testid="add-to-google-wallet"]`).Attr("href"); !ok || !strings.HasSuffix(google, "/google") {
+		t.Fatalf("the confirmation offers Add to Google Wallet %q", google)
+	}
+	_, _, _, _, seats := passOf(t, h, apple)
+	if len(seats) == 0 {
+		t.Fatal("the new booking's pass shows no seat")
+	}
+	m := h.OneMail("purchase")
+	if mailed, ok := h.Doc(m.HTML).Find(`[data-testid="mail-apple-wallet"]`).Attr("href"); !ok || !strings.HasSuffix(mailed, apple) {
+		t.Errorf("the purchase e-mail's Add to Apple Wallet is %q, the page's %q", mailed, apple)
+	}
+}

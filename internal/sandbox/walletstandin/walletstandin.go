@@ -144,15 +144,22 @@ var page = template.Must(template.New("wallet").Parse(`<!doctype html>
 body { font: 16px/1.5 system-ui, sans-serif; margin: 1rem auto; max-width: 60rem; padding: 0 1rem; color: #1f2937; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid #d1d5db; vertical-align: top; }
+td { overflow-wrap: anywhere; }
 td.status { font-variant-numeric: tabular-nums; }
 .empty { color: #4b5563; }
+@media (max-width: 40rem) {
+  thead { position: absolute; left: -9999px; }
+  tr { display: block; padding: .5rem 0; border-bottom: 1px solid #d1d5db; }
+  td { display: block; border: 0; padding: .1rem 0; }
+  td::before { content: attr(data-label) ": "; font-weight: 600; }
+}
 </style></head>
 <body>
 <h1>Sandbox: wallet updates</h1>
 <p>What the stand-ins for Apple's push service (APNs) and the Google Wallet API were asked after bookings changed, newest first. A real deployment sends these to Apple and Google.</p>
 {{if .}}<table>
 <thead><tr><th scope="col">When (UTC)</th><th scope="col">To</th><th scope="col">What</th><th scope="col">Details</th><th scope="col">Answer</th></tr></thead>
-<tbody>{{range .}}<tr><td>{{.At.UTC.Format "2006-01-02 15:04:05"}}</td><td>{{.To}}</td><td>{{.What}}</td><td>{{.Detail}}</td><td class="status">{{.Status}}</td></tr>
+<tbody>{{range .}}<tr><td data-label="When (UTC)">{{.At.UTC.Format "2006-01-02 15:04:05"}}</td><td data-label="To">{{.To}}</td><td data-label="What">{{.What}}</td><td data-label="Details">{{.Detail}}</td><td data-label="Answer" class="status">{{.Status}}</td></tr>
 {{end}}</tbody></table>
 {{else}}<p class="empty">Nothing yet. Add a booking's ticket to a wallet, then change the booking (swap a seat, say).</p>{{end}}
 </body></html>

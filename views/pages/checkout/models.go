@@ -231,6 +231,8 @@ type ConfirmationView struct {
 	// CalendarURL downloads the booking's calendar event (.ics); "" shows no link (kiosk,
 	// counter).
 	CalendarURL string
+	// AppleWalletURL and GoogleWalletURL add the tickets to the phone's wallet; "" shows none.
+	AppleWalletURL, GoogleWalletURL string
 }
 
 // FailedView is the failed-order path: no confirmation in time. While the order is still being
