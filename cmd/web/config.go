@@ -20,6 +20,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/upstream"
+	"github.com/cinemabff/cinemabff/internal/wallet/applepass"
 )
 
 // Config is the whole service configuration: every setting has a flag and an environment
@@ -49,6 +50,8 @@ type Config struct {
 	// The Google Wallet API and the OAuth token URL its calls authenticate at ("": Google's;
 	// the embedded sandbox's stand-in on embedded defaults).
 	GoogleWalletAPI, GoogleWalletTokenURL string
+	// WalletLocations is where each cinema is (CINEMA=LAT:LONG,...), for the passes.
+	WalletLocations string
 	// APNs: the .p8 token key and its id; the endpoint (Apple\'s production one by default).
 	APNsKey, APNsKeyID, APNsEndpoint string
 	// sandboxAPNs is the embedded sandbox's APNs stand-in, which gets the pushes when no
@@ -164,6 +167,7 @@ func (c *Config) settings() []setting {
 		{name: "google-wallet-class-id", help: "suffix of the Google Wallet event ticket class the tickets use", str: &c.GoogleClassID, def: "cinema-tickets"},
 		{name: "google-wallet-service-account", help: "JSON key file of the Google service account that signs save links (default: a generated TEST key in <data-dir>)", str: &c.GoogleServiceAccount},
 		{name: "google-wallet-api", help: "base URL of the Google Wallet API, through which saved tickets are patched after a change (default: Google's with -google-wallet-service-account; the embedded sandbox's stand-in on embedded defaults)", str: &c.GoogleWalletAPI},
+		{name: "wallet-cinema-locations", help: "where each cinema is, so its passes show on the lock screen nearby: CINEMA=LATITUDE:LONGITUDE comma-separated, e.g. 0001=52.5219:13.4132 (default: none; the embedded sandbox's cinemas on embedded defaults)", str: &c.WalletLocations},
 		{name: "google-wallet-token-url", help: "OAuth token URL of the service account's API calls (default: the key file's token_uri, else Google's)", str: &c.GoogleWalletTokenURL},
 		{name: "smtp-url", help: "customer e-mail relay: smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465 (default: write .eml files into -mail-dir)", str: &c.SMTPURL},
 		{name: "mail-from", help: "From address of customer e-mail", str: &c.MailFrom, def: "Cinema tickets <tickets@cinema.example>"},
@@ -333,6 +337,9 @@ func (c *Config) complete() error {
 	}
 	if _, err := c.proxies(); err != nil {
 		return err
+	}
+	if _, err := applepass.ParseLocations(c.WalletLocations); err != nil {
+		return fmt.Errorf("-wallet-cinema-locations / $%s: %w", envName("wallet-cinema-locations"), err)
 	}
 	if _, err := c.changeWindow(); err != nil {
 		return err

@@ -479,6 +479,9 @@ func newWalletDeps(ctx context.Context, cfg Config, cookieKeys []keys.Pair, now 
 	d := bff.WalletDeps{LinkKey: keys.Derive(cookieKeys[0], "wallet-links"), TokenKey: keys.Derive(cookieKeys[0], "wallet-pass-tokens"),
 		Organization: cfg.SiteName}
 	var err error
+	if d.Locations, err = applepass.ParseLocations(cfg.WalletLocations); err != nil {
+		return d, err // checked when the configuration was read
+	}
 	if cfg.ApplePassCert != "" {
 		d.Apple, err = applepass.LoadIdentityFiles(cfg.ApplePassCert, cfg.ApplePassKey, cfg.AppleWWDRCert, cfg.ApplePassTypeID, cfg.AppleTeamID, now)
 		if err != nil {

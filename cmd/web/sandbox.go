@@ -33,6 +33,9 @@ type embeddedSandbox struct {
 	close      func()
 }
 
+// sandboxCinemaLocations place the sandbox's cinemas (Berlin and London) for their passes.
+const sandboxCinemaLocations = "0001=52.5219:13.4132,0002=51.5136:-0.1365"
+
 // sandboxWalletPath is where the site shows what the wallet stand-ins recorded.
 const sandboxWalletPath = "/sandbox/wallet"
 
@@ -143,6 +146,9 @@ func startEmbeddedSandbox(ctx context.Context, cfg *Config, logger *slog.Logger,
 		}
 	}
 	cfg.sandboxAPNs = wallet.APNsURL
+	if cfg.WalletLocations == "" {
+		cfg.WalletLocations = sandboxCinemaLocations
+	}
 	logger.Info("embedded sandbox started", "upstream_url", base, "payments_url", cfg.PaymentsURL, "edits_stay_in_session", cfg.SandboxStay)
 	fmt.Fprintln(stdout, "Embedded sandbox: ready-made bookings to try (find them under \"My booking\"):")
 	sandbox.PrintBookings(stdout, world)

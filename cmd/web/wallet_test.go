@@ -86,3 +86,19 @@ func testCookieKeys(t *testing.T) []keys.Pair {
 	}
 	return pairs
 }
+
+// TestWalletLocationsSetting: -wallet-cinema-locations is read from the flag or its variable,
+// and a wrong one stops the start naming the setting.
+func TestWalletLocationsSetting(t *testing.T) {
+	env := map[string]string{"CINEMA_WALLET_CINEMA_LOCATIONS": "0001=52.5219:13.4132"}
+	c, err := parseConfig(nil, func(k string) string { return env[k] }, io.Discard)
+	if err != nil || c.WalletLocations != "0001=52.5219:13.4132" {
+		t.Fatalf("from the environment: %q %v", c.WalletLocations, err)
+	}
+	for _, bad := range []string{"0001=52.5219", "0001=95:13"} {
+		_, err := parseConfig([]string{"-wallet-cinema-locations", bad}, func(string) string { return "" }, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "-wallet-cinema-locations") || !strings.Contains(err.Error(), "CINEMA_WALLET_CINEMA_LOCATIONS") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}

@@ -28,9 +28,11 @@ type WalletDeps struct {
 	LinkKey []byte
 	// Organization is the operator's name on a pass; "" means the site's name.
 	Organization string
-	Apple        applepass.Identity
-	Google       googlepass.Issuer
-	GoogleKey    googlepass.ServiceAccount
+	// Locations is where each cinema is: a pass shows on the lock screen near it.
+	Locations map[string]applepass.Location
+	Apple     applepass.Identity
+	Google    googlepass.Issuer
+	GoogleKey googlepass.ServiceAccount
 	// TokenKey makes each Apple pass's authenticationToken (at least 32 bytes; replicas share
 	// it). With a database, passes carry the PassKit web service's address and follow changes.
 	TokenKey []byte
@@ -71,7 +73,7 @@ func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handle
 		return walletflow.URLs(s.Kernel.AbsURL, links, cinemaID, number)
 	}
 	svc := &wallet.Service{Bookings: s.Visits, Cinemas: s.Visits, Codes: s.Visits.Mail.Signer, Organization: org,
-		Colors: walletColors, Apple: d.Apple, Google: d.Google, GoogleKey: d.GoogleKey, Now: s.Kernel.Now}
+		Colors: walletColors, Locations: d.Locations, Apple: d.Apple, Google: d.Google, GoogleKey: d.GoogleKey, Now: s.Kernel.Now}
 	h.Passes = svc
 	if db != nil && len(d.TokenKey) > 0 {
 		store, err := passes.NewStore(db.SQL, d.TokenKey)

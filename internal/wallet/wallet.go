@@ -38,10 +38,13 @@ type Service struct {
 	Codes        *tickets.Signer // signs each ticket's code, as its QR carries it
 	Organization string          // the operator's name on the pass
 	Colors       applepass.Colors
-	Apple        applepass.Identity
-	Google       googlepass.Issuer
-	GoogleKey    googlepass.ServiceAccount
-	Now          func() time.Time
+	// Locations is where each cinema is, by id: Wallet shows the pass on the lock screen near
+	// it. A cinema not named has none.
+	Locations map[string]applepass.Location
+	Apple     applepass.Identity
+	Google    googlepass.Issuer
+	GoogleKey googlepass.ServiceAccount
+	Now       func() time.Time
 	// Passes keeps each booking's Apple pass (its serial, its token, when it last changed);
 	// WebServiceURL is where Wallet asks for the pass again after a change ("": a pass that
 	// never updates, and no Passes needed).
@@ -105,40 +108,25 @@ func (s *Service) LatestPass(ctx context.Context, passType, serial string) ([]by
 
 // voidedPass is the pass of a booking with no ticket left: Wallet shows it as void, and its
 // code is no ticket's, so no door lets it in.
-func (s *Service) voidedPass(ctx context.Context, p passes.Pass) ([]byte, time.Time, error) {
-	b, err := s.Bookings.ReadBooking(ctx, p.CinemaID, p.BookingNumber)
+func (s *Service) voidedPass(ctx context.Context, v passes.Pass) ([]byte, time.Time, error) {
+	b, err := s.Bookings.ReadBooking(ctx, v.CinemaID, v.BookingNumber)
 	if err != nil {
 		return nil, time.Time{}, err
 	}
-	c := s.Cinemas.CinemaByID(ctx, p.CinemaID)
-	out, err := applepass.Sign(s.Apple, applepass.Pass{
-		SerialNumber:        p.Serial,
-		Description:         fmt.Sprintf("%s: %s", s.Organization, b.Session.FilmTitle),
-		OrganizationName:    s.Organization,
-		Colors:              s.Colors,
-		FilmTitle:           b.Session.FilmTitle,
-		ShowStart:           b.Session.Showtime,
-		TimeZone:            c.Location(),
-		Venue:               c.Name,
-		Screen:              b.Session.ScreenName,
-		BookingNumber:       fmt.Sprint(p.BookingNumber),
-		BarcodeMessage:      fmt.Sprintf("CANCELLED %d", p.BookingNumber),
-		BarcodeAltText:      "Cancelled",
-		WebServiceURL:       s.WebServiceURL,
-		AuthenticationToken: s.Passes.Token(p.PassType, p.Serial),
-		Voided:              true,
-	}, nil)
+	p := s.passOf(b, s.Cinemas.CinemaByID(ctx, v.CinemaID), v.CinemaID, v.BookingNumber, v.Serial, s.Passes.Token(v.PassType, v.Serial))
+	p.BarcodeMessage, p.BarcodeAltText, p.Voided = fmt.Sprintf("CANCELLED %d", v.BookingNumber), "Cancelled", true
+	p.Locations = nil // nothing to bring up on the lock screen at the door
+	out, err := applepass.Sign(s.Apple, p, nil)
 	if err != nil {
-		return nil, time.Time{}, fmt.Errorf("wallet: voided pass of booking %d: %w", p.BookingNumber, err)
+		return nil, time.Time{}, fmt.Errorf("wallet: voided pass of booking %d: %w", v.BookingNumber, err)
 	}
-	return out, p.UpdatedAt, nil
+	return out, v.UpdatedAt, nil
 }
 
-func (s *Service) applePass(ctx context.Context, cinemaID string, number int64, serial, token string, modified time.Time) ([]byte, time.Time, error) {
-	b, c, cards, err := s.read(ctx, cinemaID, number)
-	if err != nil {
-		return nil, time.Time{}, err
-	}
+// passOf is what every pass of the booking shows: the film, the show in the cinema's zone, the
+// screen and the booking number, where the cinema is, and the web service's address with the
+// pass's token ("": a pass that never updates).
+func (s *Service) passOf(b cinema.Booking, c cinema.Cinema, cinemaID string, number int64, serial, token string) applepass.Pass {
 	p := applepass.Pass{
 		SerialNumber:     serial,
 		Description:      fmt.Sprintf("%s: %s", s.Organization, b.Session.FilmTitle),
@@ -150,12 +138,24 @@ func (s *Service) applePass(ctx context.Context, cinemaID string, number int64, 
 		Venue:            c.Name,
 		Screen:           b.Session.ScreenName,
 		BookingNumber:    fmt.Sprint(number),
-		BarcodeMessage:   cards[0].Payload,
-		BarcodeAltText:   cards[0].SeatText,
 	}
 	if token != "" {
 		p.WebServiceURL, p.AuthenticationToken = s.WebServiceURL, token
 	}
+	if at, ok := s.Locations[cinemaID]; ok {
+		at.RelevantText = fmt.Sprintf("%s at %s", b.Session.FilmTitle, c.Name)
+		p.Locations = []applepass.Location{at}
+	}
+	return p
+}
+
+func (s *Service) applePass(ctx context.Context, cinemaID string, number int64, serial, token string, modified time.Time) ([]byte, time.Time, error) {
+	b, c, cards, err := s.read(ctx, cinemaID, number)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	p := s.passOf(b, c, cinemaID, number, serial, token)
+	p.BarcodeMessage, p.BarcodeAltText = cards[0].Payload, cards[0].SeatText
 	for _, card := range cards {
 		if card.Row != "" {
 			p.Seats = append(p.Seats, applepass.Seat{Row: card.Row, Number: card.Seat})

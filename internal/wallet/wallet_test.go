@@ -131,8 +131,31 @@ func newService(t *testing.T) (*Service, *booking, *patcher, *pusher) {
 	svc := &Service{Bookings: bk, Cinemas: cinemas{}, Codes: signer, Organization: "Elbe Lichtspiele", Apple: apple,
 		Google: googlepass.Issuer{ID: "3388", ClassID: "cinema-tickets"}, GoogleKey: google, Passes: store,
 		WebServiceURL: "https://tickets.example/passkit", GoogleAPI: p,
-		Notifier: &passes.Notifier{Store: store, Pusher: pu, Logger: slog.New(slog.DiscardHandler)}}
+		Locations: map[string]applepass.Location{"0001": {Latitude: 52.5219, Longitude: 13.4132}},
+		Notifier:  &passes.Notifier{Store: store, Pusher: pu, Logger: slog.New(slog.DiscardHandler)}}
 	return svc, bk, p, pu
+}
+
+func TestThePassIsRelevantAtTheCinema(t *testing.T) {
+	svc, _, _, _ := newService(t)
+	out, _, err := svc.ApplePass(context.Background(), "0001", 100002)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p struct {
+		Locations []struct {
+			Latitude, Longitude float64
+			RelevantText        string
+		}
+		RelevantDate string
+	}
+	if err := json.Unmarshal(fileOf(t, out, "pass.json"), &p); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Locations) != 1 || p.Locations[0].Latitude != 52.5219 || p.Locations[0].Longitude != 13.4132 ||
+		p.Locations[0].RelevantText != "Otters of the Elbe at Elbe Lichtspiele" || p.RelevantDate != "2026-11-29T21:30:00+01:00" {
+		t.Fatalf("pass.json locations %+v, relevantDate %q", p.Locations, p.RelevantDate)
+	}
 }
 
 func TestARemovedTicketsGoogleObjectIsMadeInactiveOnce(t *testing.T) {

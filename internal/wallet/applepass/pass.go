@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -254,4 +256,34 @@ func (p Pass) JSON(id Identity) ([]byte, error) {
 		return nil, fmt.Errorf("encode pass.json: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// ParseLocations reads where each cinema is, as the operator writes it: CINEMA=LAT:LONG,
+// comma-separated ("0001=52.5219:13.4132,0002=51.5136:-0.1365"). Empty is none.
+func ParseLocations(s string) (map[string]Location, error) {
+	out := map[string]Location{}
+	for _, entry := range strings.Split(s, ",") {
+		entry = strings.TrimSpace(entry)
+		if entry == "" {
+			continue
+		}
+		id, at, ok := strings.Cut(entry, "=")
+		lat, long, ok2 := strings.Cut(at, ":")
+		if !ok || !ok2 || strings.TrimSpace(id) == "" {
+			return nil, fmt.Errorf("cinema location %q: want CINEMA=LATITUDE:LONGITUDE, e.g. 0001=52.5219:13.4132", entry)
+		}
+		var l Location
+		var err1, err2 error
+		l.Latitude, err1 = strconv.ParseFloat(strings.TrimSpace(lat), 64)
+		l.Longitude, err2 = strconv.ParseFloat(strings.TrimSpace(long), 64)
+		if err1 != nil || err2 != nil || math.Abs(l.Latitude) > 90 || math.Abs(l.Longitude) > 180 {
+			return nil, fmt.Errorf("cinema location %q: latitude -90 to 90 and longitude -180 to 180, in degrees", entry)
+		}
+		id = strings.TrimSpace(id)
+		if _, dup := out[id]; dup {
+			return nil, fmt.Errorf("cinema location: cinema %s is named twice", id)
+		}
+		out[id] = l
+	}
+	return out, nil
 }
