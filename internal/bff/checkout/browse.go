@@ -24,6 +24,21 @@ import (
 // whatsOnDays is how many days (today included) the listing offers.
 const whatsOnDays = 4
 
+// firstDayWithShows is the day What's on opens at: today, or, once today's last show has
+// begun (in the small hours the evening before is still "today"), the first of the days it
+// offers with a show still to come on sale.
+func firstDayWithShows(sessionsOn func(day string) []cinema.Session, today, now time.Time) time.Time {
+	for i := range whatsOnDays {
+		d := today.AddDate(0, 0, i)
+		for _, se := range sessionsOn(d.Format("2006-01-02")) {
+			if !se.Showtime.Before(now) && se.OnSale {
+				return d
+			}
+		}
+	}
+	return today
+}
+
 // showWhatsOn lists the films and sessions of a cinema on one day.
 func (h *Handler) showWhatsOn(c echo.Context) error {
 	ctx := c.Request().Context()
@@ -75,6 +90,9 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 	listing, err := h.Visits.Listings.Listing(ctx, cin.ID)
 	if err != nil {
 		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
+	}
+	if c.QueryParam("day") == "" {
+		day = firstDayWithShows(listing.Day, today, h.Kernel.Now())
 	}
 	sessions, films := listing.Day(day.Format("2006-01-02")), listing.Films
 	v := checkoutview.WhatsOnView{ActionURL: h.Kernel.URL(web.RouteWhatsOn), CinemaName: cin.Name, DayLabel: l.Day(day, today, tz, i18n.DayShort), Notice: notice}
