@@ -14,6 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/storage"
 	wallet "github.com/cinemabff/cinemabff/internal/wallet"
+	"github.com/cinemabff/cinemabff/internal/wallet/apns"
 	"github.com/cinemabff/cinemabff/internal/wallet/applepass"
 	"github.com/cinemabff/cinemabff/internal/wallet/googlepass"
 	"github.com/cinemabff/cinemabff/internal/wallet/passes"
@@ -118,6 +119,6 @@ func (s *Server) serveWalletService(c echo.Context) error {
 type logPusher struct{ log *slog.Logger }
 
 func (p logPusher) Push(_ context.Context, deviceToken string) error {
-	p.log.Info("wallet pass changed; no APNs set up, so the phone hears of it when Wallet next asks", "device_token_prefix", deviceToken[:min(8, len(deviceToken))])
+	p.log.Info("wallet pass changed; no APNs set up, so the phone hears of it when Wallet next asks", "device_token", apns.ShortToken(deviceToken))
 	return nil
 }

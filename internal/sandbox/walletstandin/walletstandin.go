@@ -101,7 +101,7 @@ func (s *StandIns) Page() http.Handler {
 		}
 		var es []entry
 		for _, p := range s.APNs.Attempts() {
-			es = append(es, entry{At: p.At, To: "APNs", What: "push to device " + abbreviate(p.Token),
+			es = append(es, entry{At: p.At, To: "APNs", What: "push to device " + apns.ShortToken(p.Token),
 				Detail: fmt.Sprintf("topic %s, HTTP/%d", p.Topic, p.ProtoMajor), Status: p.Status})
 		}
 		for _, c := range s.Google.Calls() {
@@ -128,13 +128,6 @@ func fromLoopback(r *http.Request) bool {
 	}
 	addr, err := netip.ParseAddr(host)
 	return err == nil && addr.Unmap().IsLoopback()
-}
-
-func abbreviate(token string) string {
-	if len(token) <= 8 {
-		return token
-	}
-	return token[:8] + "…"
 }
 
 var page = template.Must(template.New("wallet").Parse(`<!doctype html>

@@ -151,12 +151,12 @@ func (c *Client) Push(ctx context.Context, deviceToken string) error {
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return fmt.Errorf("apns: push to %s: %w (after: %v)", abbreviate(deviceToken), ctx.Err(), last)
+			return fmt.Errorf("apns: push to %s: %w (after: %v)", ShortToken(deviceToken), ctx.Err(), last)
 		case <-t.C:
 		}
 		wait *= 2
 	}
-	return fmt.Errorf("apns: push to %s: %w", abbreviate(deviceToken), last)
+	return fmt.Errorf("apns: push to %s: %w", ShortToken(deviceToken), last)
 }
 
 // send makes one attempt; retry says whether another might succeed.
@@ -211,8 +211,9 @@ func isHex(s string) bool {
 	return true
 }
 
-// abbreviate keeps device tokens out of logs whole: they address a person's phone.
-func abbreviate(token string) string {
+// ShortToken is the start of a device token, for logs and pages: a whole token addresses a
+// person's phone, and the start is enough to tell devices apart.
+func ShortToken(token string) string {
 	if len(token) <= 8 {
 		return token
 	}

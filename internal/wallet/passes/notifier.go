@@ -59,18 +59,18 @@ func (n *Notifier) push(ctx context.Context, tokens []string, about ...any) erro
 		err := n.Pusher.Push(ctx, tok)
 		switch {
 		case err == nil:
-			log.Info("wallet pass update pushed", "device_token", abbreviate(tok))
+			log.Info("wallet pass update pushed", "device_token", apns.ShortToken(tok))
 		case errors.Is(err, apns.ErrUnregistered):
 			// The phone removed the pass or the app; pushing again would only earn more 410s.
 			removed, ferr := n.Store.ForgetPushToken(ctx, tok)
 			if ferr != nil {
-				log.Error("unregistered device not forgotten", "device_token", abbreviate(tok), "err", ferr)
+				log.Error("unregistered device not forgotten", "device_token", apns.ShortToken(tok), "err", ferr)
 				errs = append(errs, ferr)
 				continue
 			}
-			log.Info("device unregistered after APNs 410", "device_token", abbreviate(tok), "registrations", removed)
+			log.Info("device unregistered after APNs 410", "device_token", apns.ShortToken(tok), "registrations", removed)
 		default:
-			log.Error("wallet pass update not pushed", "device_token", abbreviate(tok), "err", err)
+			log.Error("wallet pass update not pushed", "device_token", apns.ShortToken(tok), "err", err)
 			errs = append(errs, err)
 		}
 	}
@@ -82,12 +82,4 @@ func (n *Notifier) logger() *slog.Logger {
 		return slog.Default()
 	}
 	return n.Logger
-}
-
-// abbreviate keeps device tokens out of logs whole: they address a person's phone.
-func abbreviate(token string) string {
-	if len(token) <= 8 {
-		return token
-	}
-	return token[:8] + "…"
 }
