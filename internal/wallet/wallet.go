@@ -214,41 +214,41 @@ func (s *Service) Changed(ctx context.Context, cinemaID string, number int64) er
 	if s.Passes == nil {
 		return nil
 	}
+	// Most bookings never reach a wallet: the store is asked before the ticketing system.
+	apple, err := s.Passes.PassOf(ctx, s.Apple.PassTypeID, cinemaID, number)
+	if err != nil && !errors.Is(err, passes.ErrUnknownPass) {
+		return fmt.Errorf("wallet: booking %d changed: %w", number, err)
+	}
+	tellApple := err == nil && !apple.Voided && s.Notifier != nil
+	var issued []passes.GoogleObject
+	if s.GoogleAPI != nil {
+		if issued, err = s.Passes.ActiveGoogleObjects(ctx, cinemaID, number); err != nil {
+			return fmt.Errorf("wallet: booking %d changed: %w", number, err)
+		}
+	}
+	if !tellApple && len(issued) == 0 {
+		return nil
+	}
 	b, _, cards, err := s.read(ctx, cinemaID, number)
 	gone := errors.Is(err, ErrNoTickets)
 	if err != nil && !gone {
 		return fmt.Errorf("wallet: booking %d changed: %w", number, err)
 	}
 	var errs []error
-	if s.Notifier != nil {
-		if gone {
-			errs = append(errs, s.voidApple(ctx, cinemaID, number))
-		} else {
-			errs = append(errs, s.Notifier.Changed(ctx, cinemaID, number))
-		}
+	switch {
+	case tellApple && gone:
+		errs = append(errs, s.Notifier.Voided(ctx, apple.PassType, apple.Serial))
+	case tellApple:
+		errs = append(errs, s.Notifier.Changed(ctx, cinemaID, number))
 	}
-	if s.GoogleAPI != nil {
-		errs = append(errs, s.patchGoogle(ctx, cinemaID, number, b, cards))
+	if len(issued) > 0 {
+		errs = append(errs, s.patchGoogle(ctx, issued, cinemaID, number, b, cards))
 	}
 	return errors.Join(errs...)
 }
 
-func (s *Service) voidApple(ctx context.Context, cinemaID string, number int64) error {
-	p, err := s.Passes.PassOf(ctx, s.Apple.PassTypeID, cinemaID, number)
-	if errors.Is(err, passes.ErrUnknownPass) {
-		return nil // never added to a wallet
-	}
-	if err != nil {
-		return err
-	}
-	return s.Notifier.Voided(ctx, p.PassType, p.Serial)
-}
-
-func (s *Service) patchGoogle(ctx context.Context, cinemaID string, number int64, b cinema.Booking, cards []tickets.Card) error {
-	issued, err := s.Passes.ActiveGoogleObjects(ctx, cinemaID, number)
-	if err != nil || len(issued) == 0 {
-		return err
-	}
+// patchGoogle patches each issued object to its ticket in cards, or makes it inactive.
+func (s *Service) patchGoogle(ctx context.Context, issued []passes.GoogleObject, cinemaID string, number int64, b cinema.Booking, cards []tickets.Card) error {
 	now := map[int]googlepass.Ticket{}
 	for i, t := range googleTickets(cinemaID, number, b, cards) {
 		now[cards[i].Line] = t
@@ -258,6 +258,7 @@ func (s *Service) patchGoogle(ctx context.Context, cinemaID string, number int64
 		t, kept := now[o.Line]
 		patch := &googlepass.Object{Id: o.ID, State: googlepass.StateInactive}
 		if kept {
+			var err error
 			if patch, err = s.Google.ObjectOf(t, "en"); err != nil {
 				errs = append(errs, err)
 				continue

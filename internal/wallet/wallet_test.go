@@ -24,13 +24,15 @@ import (
 
 // booking is the ticketing system's booking, as the test changes it.
 type booking struct {
-	mu sync.Mutex
-	b  cinema.Booking
+	mu    sync.Mutex
+	b     cinema.Booking
+	reads int
 }
 
 func (f *booking) ReadBooking(_ context.Context, _ string, _ int64, _ ...func(context.Context, cinema.Booking)) (cinema.Booking, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.reads++
 	return f.b, nil
 }
 
@@ -155,6 +157,29 @@ func TestThePassIsRelevantAtTheCinema(t *testing.T) {
 	if len(p.Locations) != 1 || p.Locations[0].Latitude != 52.5219 || p.Locations[0].Longitude != 13.4132 ||
 		p.Locations[0].RelevantText != "Otters of the Elbe at Elbe Lichtspiele" || p.RelevantDate != "2026-11-29T21:30:00+01:00" {
 		t.Fatalf("pass.json locations %+v, relevantDate %q", p.Locations, p.RelevantDate)
+	}
+}
+
+func TestAChangeOfABookingInNoWalletAsksNothingOfTheTicketingSystem(t *testing.T) {
+	ctx := context.Background()
+	svc, bk, p, pu := newService(t)
+	bk.keep(1)
+	if err := svc.Changed(ctx, "0001", 100002); err != nil {
+		t.Fatal(err)
+	}
+	if bk.reads != 0 || len(p.take()) != 0 || len(pu.tokens) != 0 {
+		t.Fatalf("a booking never added to a wallet: %d reads, patches or pushes made", bk.reads)
+	}
+	// Once its tickets are in Google Wallet, a change reads the booking to patch them.
+	if _, err := svc.GoogleSaveURL(ctx, "0001", 100002, "en"); err != nil {
+		t.Fatal(err)
+	}
+	bk.reads = 0
+	if err := svc.Changed(ctx, "0001", 100002); err != nil {
+		t.Fatal(err)
+	}
+	if bk.reads != 1 || len(p.take()) != 1 { // the one ticket left, saved and patched
+		t.Fatalf("after saving to Google: %d reads of the booking", bk.reads)
 	}
 }
 
