@@ -525,15 +525,15 @@ func googleStandIn(t testing.TB, sa googlepass.ServiceAccount) (*googlewallet.Re
 func apnsStandIn(t testing.TB) (*apns.Recorder, *apns.Client) {
 	t.Helper()
 	rec := apns.NewRecorder()
-	srv := httptest.NewUnstartedServer(rec)
-	srv.Config.Protocols = new(http.Protocols)
-	srv.Config.Protocols.SetUnencryptedHTTP2(true)
-	srv.Start()
-	t.Cleanup(srv.Close)
+	url, stop, err := rec.Serve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rec, &apns.Client{Endpoint: srv.URL, Topic: applepass.TestPassTypeID, MaxAttempts: 2,
+	return rec, &apns.Client{Endpoint: url, Topic: applepass.TestPassTypeID, MaxAttempts: 2,
 		Auth: &apns.TokenAuth{KeyID: "TESTKEY123", TeamID: applepass.TestTeamID, Key: key}}
 }

@@ -31,8 +31,8 @@ type StandIns struct {
 	APNs   *apns.Recorder
 	Google *googlewallet.Recorder
 	// APNsURL is the APNs stand-in's address (an apns.Client's Endpoint).
-	APNsURL string
-	srv     *http.Server
+	APNsURL  string
+	stopAPNs func()
 }
 
 // GooglePath is where Google should be mounted on the sandbox's own server; the API's base
@@ -42,19 +42,16 @@ const GooglePath = "/google-wallet/"
 // Start starts the APNs stand-in on a loopback port. Mount Google (a handler) under
 // GooglePath with http.StripPrefix(strings.TrimSuffix(GooglePath, "/"), s.Google).
 func Start() (*StandIns, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("apns stand-in: %w", err)
+	s := &StandIns{APNs: apns.NewRecorder(), Google: googlewallet.NewRecorder(nil)}
+	var err error
+	if s.APNsURL, s.stopAPNs, err = s.APNs.Serve(); err != nil {
+		return nil, err
 	}
-	s := &StandIns{APNs: apns.NewRecorder(), Google: googlewallet.NewRecorder(nil), APNsURL: "http://" + ln.Addr().String()}
-	s.srv = &http.Server{Handler: s.APNs, ReadHeaderTimeout: 5 * time.Second, Protocols: new(http.Protocols)}
-	s.srv.Protocols.SetUnencryptedHTTP2(true) // APNs speaks only HTTP/2
-	go func() { _ = s.srv.Serve(ln) }()
 	return s, nil
 }
 
 // Close stops the APNs stand-in.
-func (s *StandIns) Close() { _ = s.srv.Close() }
+func (s *StandIns) Close() { s.stopAPNs() }
 
 // TestAPNsKey is the APNs auth key kept in dir (made on the first call), for the sandbox's
 // pushes: the stand-in takes any key, and Apple would refuse this one, as it should.

@@ -33,12 +33,12 @@ const (
 func standIn(t *testing.T) (*apns.Recorder, string) {
 	t.Helper()
 	rec := apns.NewRecorder()
-	srv := httptest.NewUnstartedServer(rec)
-	srv.Config.Protocols = new(http.Protocols)
-	srv.Config.Protocols.SetUnencryptedHTTP2(true)
-	srv.Start()
-	t.Cleanup(srv.Close)
-	return rec, srv.URL
+	url, stop, err := rec.Serve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	return rec, url
 }
 
 func newKey(t *testing.T) *ecdsa.PrivateKey {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -36,6 +37,19 @@ type Recorder struct {
 type failure struct {
 	status int
 	reason string
+}
+
+// Serve serves rec on a new loopback port over unencrypted HTTP/2, as a Client with an
+// http:// Endpoint speaks it. It returns that endpoint and the function that stops serving.
+func (rec *Recorder) Serve() (endpoint string, stop func(), err error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, fmt.Errorf("apns stand-in: %w", err)
+	}
+	srv := &http.Server{Handler: rec, ReadHeaderTimeout: 5 * time.Second, Protocols: new(http.Protocols)}
+	srv.Protocols.SetUnencryptedHTTP2(true) // APNs speaks only HTTP/2
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String(), func() { _ = srv.Close() }, nil
 }
 
 // NewRecorder is an empty Recorder that accepts every push.

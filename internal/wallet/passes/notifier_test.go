@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"slices"
 	"testing"
 	"time"
@@ -21,12 +19,12 @@ var _ passes.Pusher = (*apns.Client)(nil)
 func pushStandIn(t *testing.T) (*apns.Recorder, *apns.Client) {
 	t.Helper()
 	rec := apns.NewRecorder()
-	srv := httptest.NewUnstartedServer(rec)
-	srv.Config.Protocols = new(http.Protocols)
-	srv.Config.Protocols.SetUnencryptedHTTP2(true)
-	srv.Start()
-	t.Cleanup(srv.Close)
-	return rec, &apns.Client{Endpoint: srv.URL, Topic: passType, MaxAttempts: 2, Backoff: time.Millisecond}
+	url, stop, err := rec.Serve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	return rec, &apns.Client{Endpoint: url, Topic: passType, MaxAttempts: 2, Backoff: time.Millisecond}
 }
 
 // TestNotifierChanged: after a booking change the device's updated serials include the pass
