@@ -121,16 +121,23 @@ func badBody(w http.ResponseWriter, err error) {
 	http.Error(w, "request body is not the expected JSON", http.StatusBadRequest)
 }
 
+// registration reads a registration's path (device, pass type, serial number) and checks the
+// pass's token; on false it has answered 400 or 401.
+func (s *Service) registration(w http.ResponseWriter, r *http.Request) (device, passType, serial string, ok bool) {
+	passType, serial, ok = passPath(r)
+	device = r.PathValue("deviceLibraryIdentifier")
+	if !ok || !identifier(device) {
+		http.Error(w, "bad device, pass type or serial number", http.StatusBadRequest)
+		return "", "", "", false
+	}
+	return device, passType, serial, s.authorized(w, r, passType, serial)
+}
+
 // RegisterDevice registers a device for a pass's updates: 201 when new, 200 when it already
 // was (its push token updated), 401 for a wrong token, 400 for a bad body.
 func (s *Service) RegisterDevice(w http.ResponseWriter, r *http.Request) {
-	passType, serial, ok := passPath(r)
-	device := r.PathValue("deviceLibraryIdentifier")
-	if !ok || !identifier(device) {
-		http.Error(w, "bad device, pass type or serial number", http.StatusBadRequest)
-		return
-	}
-	if !s.authorized(w, r, passType, serial) {
+	device, passType, serial, ok := s.registration(w, r)
+	if !ok {
 		return
 	}
 	var body struct {
@@ -169,13 +176,8 @@ func pushToken(t string) bool {
 // UnregisterDevice stops a device's updates for a pass: 200 (also when it was not registered),
 // 401 for a wrong token.
 func (s *Service) UnregisterDevice(w http.ResponseWriter, r *http.Request) {
-	passType, serial, ok := passPath(r)
-	device := r.PathValue("deviceLibraryIdentifier")
-	if !ok || !identifier(device) {
-		http.Error(w, "bad device, pass type or serial number", http.StatusBadRequest)
-		return
-	}
-	if !s.authorized(w, r, passType, serial) {
+	device, passType, serial, ok := s.registration(w, r)
+	if !ok {
 		return
 	}
 	if err := s.registry.Unregister(r.Context(), device, passType, serial); err != nil {
