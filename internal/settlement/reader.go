@@ -66,7 +66,7 @@ func (st *Settler) startAtReader(ctx context.Context, e ledger.Entry) (ledger.En
 	}
 	if st.now().Sub(e.CreatedAt) > readerStartWait {
 		// Left by a crash or a lost request: nobody is waiting at the reader any more.
-		return st.endAtReader(ctx, e, "not handed to the reader in time", nil)
+		return st.endAtReader(ctx, e, whyNotHanded, nil)
 	}
 	words := st.words
 	if l := i18n.FromContext(ctx); l != nil {
@@ -91,12 +91,40 @@ func (st *Settler) startAtReader(ctx context.Context, e ledger.Entry) (ledger.En
 				st.log(ctx).Warn("cancel the card-present payment the reader did not take", "payment", p.ID, "err", cerr)
 			}
 		}
-		return st.endAtReader(ctx, e, "the reader did not take the payment: "+err.Error(), err)
+		return st.endAtReader(ctx, e, notTakenWhy(err), err)
 	}
-	e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateRedirected, "card reader asking for the card", func(x *ledger.Entry) {
+	moved, err := st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateRedirected, "card reader asking for the card", func(x *ledger.Entry) {
 		x.ProviderPaymentID = p.ID
 	})
-	return e, err == nil, err
+	if errors.Is(err, ledger.ErrStateChanged) {
+		// Stopped while it was being handed over: the reader must not ask for it.
+		st.withdrawFromReader(ctx, e, p.ID)
+	}
+	return moved, err == nil, err
+}
+
+// withdrawFromReader takes back a payment handed to the reader for an entry that was ended
+// meanwhile: the reader stops asking and the payment is cancelled; a card paid in that instant
+// is given straight back to itself, and the entry notes it.
+func (st *Settler) withdrawFromReader(ctx context.Context, e ledger.Entry, paymentID string) {
+	e.ProviderPaymentID = paymentID
+	st.stopReader(ctx, e)
+	p, err := st.payments.CancelPayment(ctx, paymentID)
+	if err != nil || p.Status != cinema.PaymentPaid {
+		if err != nil {
+			st.log(ctx).Error("card-present payment of an ended entry not cancelled", "entry", e.ID, "payment", paymentID, "err", err)
+		}
+		return
+	}
+	_, err = st.payments.Refund(ctx, paymentID, p.Amount.Cents, "withdrawn:"+e.ID)
+	note := "a card paid " + paymentID + " as the payment was stopped: refunded to it"
+	if err != nil {
+		note = "a card paid " + paymentID + " as the payment was stopped; its refund failed (" + err.Error() + "): give it back by hand"
+	}
+	st.log(ctx).Error("card paid for an ended reader payment", "entry", e.ID, "payment", paymentID, "note", note)
+	if nerr := st.ledger.Note(ctx, e.ID, note); nerr != nil {
+		st.log(ctx).Error("ledger note", "entry", e.ID, "err", nerr)
+	}
 }
 
 // endAtReader ends a card-reader payment that took nothing; cause (when not nil) is returned
@@ -133,24 +161,49 @@ func (st *Settler) followReader(ctx context.Context, e ledger.Entry) (ledger.Ent
 	if err != nil {
 		return e, false, fmt.Errorf("read card reader: %w", err)
 	}
-	a := r.Action
-	why := ""
+	why := st.readerGaveUp(ctx, e, r.Action)
+	if why == "" {
+		return e, false, nil // the reader is asking for the card
+	}
+	moved, done, err := st.giveUpAtReader(ctx, e, why)
+	if errors.Is(err, ErrReaderReading) {
+		return e, false, nil // a card is being read: its answer decides
+	}
+	return moved, done, err
+}
+
+// readerGaveUp says why the reader no longer asks for e's payment ("" while it asks): the
+// card declined, the customer's Cancel on the reader, another payment on the reader, the reader
+// reset, or nobody there within readerWait (the reader is then stopped here).
+func (st *Settler) readerGaveUp(ctx context.Context, e ledger.Entry, a upstream.ReaderAction) string {
+	if why := actionFailedWhy(e, a); why != "" {
+		return why
+	}
 	switch {
-	case a.PaymentID == e.ProviderPaymentID && a.State == upstream.ReaderFailed:
-		why = "declined or stopped at the reader: " + cmp.Or(a.FailureMessage, a.FailureCode, "no reason given")
 	case a.PaymentID != e.ProviderPaymentID && a.State != upstream.ReaderIdle:
-		why = "the reader moved on to another payment"
+		return whyMovedOn
 	case a.State == upstream.ReaderIdle:
-		why = "the reader is not asking for this payment"
+		return whyIdle
 	case st.now().Sub(e.CreatedAt) >= readerWait:
 		if _, cerr := st.readers.CancelReaderAction(ctx, e.ReaderID); cerr != nil {
 			st.log(ctx).Warn("stop the card reader", "reader", e.ReaderID, "err", cerr)
 		}
-		why = "nobody presented a card in time"
-	default:
-		return e, false, nil // the reader is asking for the card
+		return whyNobody
 	}
-	return st.giveUpAtReader(ctx, e, why)
+	return ""
+}
+
+// actionFailedWhy says why the reader's action for e's payment failed: the customer's Cancel
+// on the reader, or the card declined; "" when the action is another's or did not fail.
+func actionFailedWhy(e ledger.Entry, a upstream.ReaderAction) string {
+	if a.PaymentID != e.ProviderPaymentID || a.State != upstream.ReaderFailed {
+		return ""
+	}
+	reason := cmp.Or(a.FailureMessage, a.FailureCode, "no reason given")
+	if a.Cancelled {
+		return whyCustomerCancelled + reason
+	}
+	return whyDeclined + reason
 }
 
 // paymentOutcome moves a card-reader payment the provider has decided: paid (the same amount,
@@ -168,24 +221,44 @@ func (st *Settler) paymentOutcome(ctx context.Context, e ledger.Entry, p upstrea
 		})
 		return e, true, err
 	case p.Status.Failed():
+		why := st.providerEndedWhy(ctx, e, p)
 		e, err := st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateRedirected}, ledger.StateFailed, "provider says "+p.Status.String(), func(x *ledger.Entry) {
-			x.LastError = "card-present payment " + p.Status.String()
+			x.LastError = why
 		})
 		return e, true, err
 	}
 	return e, false, nil
 }
 
+// providerEndedWhy says why the provider ended a card-reader payment: when it was cancelled
+// after the reader's own outcome (the reader page's step and the provider's event race for
+// it), the reader still says which (declined, cancelled on the reader).
+func (st *Settler) providerEndedWhy(ctx context.Context, e ledger.Entry, p upstream.Payment) string {
+	why := whyProviderEnded + p.Status.String()
+	if st.readers == nil {
+		return why
+	}
+	if r, err := st.readers.GetReader(ctx, e.ReaderID); err == nil {
+		why = cmp.Or(actionFailedWhy(e, r.Action), why)
+	}
+	return why
+}
+
 // giveUpAtReader cancels the payment at the provider and ends the entry, nothing taken; a
-// payment made at the last moment is taken as paid instead.
+// payment made at the last moment is taken as paid instead. A payment the provider would not
+// cancel and has not decided (a card being read at that moment) is left as it is:
+// ErrReaderReading, and the reader's answer decides.
 func (st *Settler) giveUpAtReader(ctx context.Context, e ledger.Entry, why string) (ledger.Entry, bool, error) {
 	p, err := st.payments.CancelPayment(ctx, e.ProviderPaymentID)
 	if err != nil {
 		return e, false, fmt.Errorf("cancel card-present payment: %w", err)
 	}
-	if p.Status == cinema.PaymentPaid {
+	switch {
+	case p.Status == cinema.PaymentPaid:
 		moved, _, err := st.paymentOutcome(ctx, e, p)
 		return moved, err == nil, err
+	case !p.Status.Failed():
+		return e, false, ErrReaderReading
 	}
 	e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateRedirected}, ledger.StateFailed, why, func(x *ledger.Entry) {
 		x.LastError = why
@@ -194,10 +267,31 @@ func (st *Settler) giveUpAtReader(ctx context.Context, e ledger.Entry, why strin
 }
 
 // CancelAtReader stops a card-reader payment under way (the clerk's or the guest's Cancel):
-// the reader stops asking, the payment is cancelled at the provider and the entry ends,
-// nothing taken; a card presented at the same moment makes it paid instead (the entry says
-// which). An entry already decided is returned as it is.
+// StopAtReader with StopCancelled.
 func (st *Settler) CancelAtReader(ctx context.Context, id string) (ledger.Entry, error) {
+	return st.StopAtReader(ctx, id, StopCancelled)
+}
+
+// StopReason says why a card-reader payment is stopped here; the ledger keeps it.
+type StopReason string
+
+const (
+	// StopCancelled: Cancel on the device's page.
+	StopCancelled StopReason = "cancelled at the reader"
+	// StopOrderChanged: the order changed while the reader asked for the amount before.
+	StopOrderChanged StopReason = "cancelled at the reader: the order changed"
+	// StopGivenUp: the device let go of the order (Start over, the idle reset, the end of the
+	// visit, the next customer).
+	StopGivenUp StopReason = "cancelled at the reader: the order was given up"
+)
+
+// StopAtReader stops a card-reader payment under way: the reader stops asking, the payment is
+// cancelled at the provider and the entry ends, nothing taken, with why. While the reader is
+// reading a card the provider cannot cancel it: its answer is awaited (readerAnswerWait), and a
+// card paid at that moment makes the entry paid instead (the entry says which). An entry
+// already decided is returned as it is; one still undecided when the wait ends comes back with
+// ErrReaderReading.
+func (st *Settler) StopAtReader(ctx context.Context, id string, why StopReason) (ledger.Entry, error) {
 	e, err := st.ledger.Get(ctx, id)
 	if err != nil {
 		return e, err
@@ -207,22 +301,74 @@ func (st *Settler) CancelAtReader(ctx context.Context, id string) (ledger.Entry,
 	}
 	switch e.State {
 	case ledger.StateCreated:
-		e, _, err = st.endAtReader(ctx, e, "cancelled before the reader asked for the card", nil)
+		e, _, err = st.endAtReader(ctx, e, whyCancelledEarly, nil)
+		if errors.Is(err, ledger.ErrStateChanged) {
+			return st.StopAtReader(ctx, id, why) // handed to the reader meanwhile
+		}
 		return e, err
 	case ledger.StateRedirected:
 	default:
 		return e, nil
 	}
-	if st.readers != nil {
-		if r, err := st.readers.GetReader(ctx, e.ReaderID); err == nil && r.Action.PaymentID == e.ProviderPaymentID && r.Action.State == upstream.ReaderInProgress {
-			if _, err := st.readers.CancelReaderAction(ctx, e.ReaderID); err != nil {
-				st.log(ctx).Warn("stop the card reader", "reader", e.ReaderID, "err", err)
-			}
-		}
-	}
-	e, _, err = st.giveUpAtReader(ctx, e, "cancelled at the reader")
+	st.stopReader(ctx, e)
+	e, err = st.awaitGiveUp(ctx, e, string(why))
 	if errors.Is(err, ledger.ErrStateChanged) {
 		return st.ledger.Get(ctx, id)
 	}
 	return e, err
+}
+
+// stopReader ends the reader's action when it is asking for e's payment.
+func (st *Settler) stopReader(ctx context.Context, e ledger.Entry) {
+	if st.readers == nil {
+		return
+	}
+	r, err := st.readers.GetReader(ctx, e.ReaderID)
+	if err != nil || r.Action.PaymentID != e.ProviderPaymentID || r.Action.State != upstream.ReaderInProgress {
+		return
+	}
+	if _, err := st.readers.CancelReaderAction(ctx, e.ReaderID); err != nil {
+		// Busy reading a card: cancelling the payment below waits for its answer.
+		st.log(ctx).Warn("stop the card reader", "reader", e.ReaderID, "err", err)
+	}
+}
+
+// awaitGiveUp is giveUpAtReader, asked again every readerAnswerPoll while the reader reads a
+// card, for at most readerAnswerWait.
+func (st *Settler) awaitGiveUp(ctx context.Context, e ledger.Entry, why string) (ledger.Entry, error) {
+	deadline := time.Now().Add(st.answerWait)
+	for {
+		moved, _, err := st.giveUpAtReader(ctx, e, why)
+		if !errors.Is(err, ErrReaderReading) || !time.Now().Before(deadline) {
+			return moved, err
+		}
+		select {
+		case <-ctx.Done():
+			return e, fmt.Errorf("wait for the card reader's answer: %w", ctx.Err())
+		case <-time.After(readerAnswerPoll):
+		}
+	}
+}
+
+// AbandonAtReader stops the card-reader payment of an order the device lets go of (Start over,
+// the idle reset, the end of the visit, the next customer), as StopAtReader with StopGivenUp.
+// A card paid at that moment is given back at once, since nobody is left to take what it paid
+// for: the entry is reversed, and says so (SaleGivenUp). An entry already being applied (its
+// booking being made) is left to finish, and returned as it is.
+func (st *Settler) AbandonAtReader(ctx context.Context, id string) (ledger.Entry, error) {
+	e, err := st.StopAtReader(ctx, id, StopGivenUp)
+	if err != nil || e.State != ledger.StatePaid {
+		return e, err
+	}
+	_, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StatePaid}, ledger.StateRefundRequested,
+		"order given up at the device as the card paid: reversing payment", func(x *ledger.Entry) {
+			x.LastError = whyGivenUpPaid
+		})
+	switch {
+	case err == nil:
+		st.log(ctx).Warn("card paid as its order was given up: reversing", "entry", e.ID, "payment", e.ProviderPaymentID)
+	case !errors.Is(err, ledger.ErrStateChanged):
+		return e, err
+	}
+	return st.Advance(ctx, id) // the reversal, or whatever another worker moved it to
 }

@@ -111,8 +111,12 @@ func (st *Settler) applySale(ctx context.Context, e ledger.Entry) (ledger.Entry,
 	}
 	// The order cannot take it (expired, refused): the money goes back to the card.
 	st.logger.Warn("sale paid on the reader could not be completed: refunding", "entry", e.ID, "err", cerr)
+	why := cerr.Error()
+	if ue := (*upstream.Error)(nil); errors.As(cerr, &ue) && ue.ExtendedResultCode == upstream.ExtAmountMismatch {
+		why = whyOrderChanged + why // a gift card or points applied, or tickets changed, after the reader asked
+	}
 	e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, ledger.StateRefundRequested, "order refused the sale: reversing payment", func(x *ledger.Entry) {
-		x.LastError = cerr.Error()
+		x.LastError = why
 	})
 	return e, err == nil, err
 }

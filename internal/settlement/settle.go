@@ -29,8 +29,9 @@ func paidAsEntered(p upstream.Payment, e ledger.Entry) error {
 // staleApplying is how long an "applying" claim may stand before it is taken for a crash.
 const staleApplying = time.Minute
 
-// Advance takes the entry as far as it can go now and returns it. It is safe to call from
-// several requests and the reconciler at once: every move is a compare-and-set.
+// Advance takes the entry as far as it can go now and returns it, also with an error (as the
+// failed step left it). It is safe to call from several requests and the reconciler at once:
+// every move is a compare-and-set.
 func (st *Settler) Advance(ctx context.Context, id string) (ledger.Entry, error) {
 	var e ledger.Entry
 	var err error
@@ -44,16 +45,29 @@ func (st *Settler) Advance(ctx context.Context, id string) (ledger.Entry, error)
 			continue
 		}
 		if err != nil {
-			if nerr := st.ledger.Note(ctx, id, err.Error()); nerr != nil {
-				st.logger.Error("ledger note", "entry", id, "err", nerr)
-			}
-			return e, err
+			return st.noteFailedStep(ctx, e, err)
 		}
 		if !moved {
 			return next, nil
 		}
 	}
 	return st.ledger.Get(ctx, id)
+}
+
+// noteFailedStep returns the entry as a failed step left it, with the step's error, which the
+// ledger notes on an entry still under way (an ended one keeps the reason it ended with: a
+// reader that refused the payment ends it).
+func (st *Settler) noteFailedStep(ctx context.Context, e ledger.Entry, err error) (ledger.Entry, error) {
+	if now, gerr := st.ledger.Get(ctx, e.ID); gerr == nil {
+		e = now
+	}
+	if e.State.Terminal(e.Kind) {
+		return e, err
+	}
+	if nerr := st.ledger.Note(ctx, e.ID, err.Error()); nerr != nil {
+		st.logger.Error("ledger note", "entry", e.ID, "err", nerr)
+	}
+	return e, err
 }
 
 // step makes one move; moved=false means the entry waits (for the customer, the provider, or

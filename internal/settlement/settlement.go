@@ -47,6 +47,9 @@ type Deps struct {
 	Now        func() time.Time            // time.Now when nil
 	ReturnURL  func(entryID string) string // where the provider sends the customer back
 	Tender     string                      // paymentTenderCategory of the provider's payments
+	// ReaderAnswerWait bounds how long stopping a card-reader payment waits for a reader that
+	// is reading a card (0: 30 s).
+	ReaderAnswerWait time.Duration
 	// Words is the site's fallback language, for a step no request asked for (the payment's
 	// description on the provider's page); a request's own language comes with its ctx.
 	Words *i18n.Localizer
@@ -71,17 +74,21 @@ type Settler struct {
 	returnURL     func(entryID string) string
 	tender        string
 	words         *i18n.Localizer
+	answerWait    time.Duration
 }
 
 // New returns a Settler over d.
 func New(d Deps) *Settler {
 	st := &Settler{ticketing: d.Ticketing, payments: d.Payments, ledger: d.Ledger, boxOffice: d.BoxOffice, readers: d.Readers, sales: d.Sales, saleTicketing: d.SaleTicketing, logger: d.Logger, loggerFrom: d.LoggerFrom,
-		now: d.Now, returnURL: d.ReturnURL, tender: d.Tender, words: d.Words}
+		now: d.Now, returnURL: d.ReturnURL, tender: d.Tender, words: d.Words, answerWait: d.ReaderAnswerWait}
 	if st.logger == nil {
 		st.logger = slog.Default()
 	}
 	if st.now == nil {
 		st.now = time.Now
+	}
+	if st.answerWait <= 0 {
+		st.answerWait = readerAnswerWait
 	}
 	return st
 }

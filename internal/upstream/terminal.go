@@ -68,6 +68,9 @@ type ReaderAction struct {
 	AmountCents    int64  // that payment's amount, when the provider said
 	FailureCode    string // the provider's code ("card_declined"), when failed
 	FailureMessage string
+	// Cancelled: the action failed because the customer cancelled it on the reader, not
+	// because the card was declined.
+	Cancelled bool
 }
 
 var (
@@ -207,7 +210,8 @@ func readerOf(r *stripe.TerminalReader) Reader {
 		out.Location = r.Location.ID
 	}
 	if a := r.Action; a != nil {
-		out.Action = ReaderAction{State: ReaderActionState(a.Status), FailureCode: a.FailureCode, FailureMessage: a.FailureMessage}
+		out.Action = ReaderAction{State: ReaderActionState(a.Status), FailureCode: a.FailureCode, FailureMessage: a.FailureMessage,
+			Cancelled: a.Status == stripe.TerminalReaderActionStatusFailed && strings.Contains(a.FailureCode, "cancel")}
 		if p := a.ProcessPaymentIntent; p != nil && p.PaymentIntent != nil {
 			out.Action.PaymentID, out.Action.AmountCents = p.PaymentIntent.ID, p.PaymentIntent.Amount
 		}

@@ -356,7 +356,7 @@ func (h *Handler) addTickets(c echo.Context) error {
 	default:
 		h.Kernel.Flash(c, l.T("booking.added", "Qty", qty, "Type", chosen.Description))
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+	return h.afterChange(c, e)
 }
 
 // removeTicket removes one ticket (a booked one becomes "removed"; an added one disappears).
@@ -390,7 +390,7 @@ func (h *Handler) removeTicket(c echo.Context) error {
 	default:
 		h.Kernel.Flash(c, l.T("booking.removed"))
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+	return h.afterChange(c, e)
 }
 
 // removesEveryTicket reports whether removing ticket id (with its package) would leave the

@@ -30,6 +30,11 @@ func (h *Handler) payOnReader(c echo.Context, e visit.Edit, change settlement.Ch
 	}
 	e.Entry = entry.ID
 	h.Visits.SaveEdit(c, e)
+	if o, err := h.Kernel.Ticketing.GetOrder(ctx, e.UserSessionID); err == nil && o.Total != due {
+		// The change changed (another tab) since its amount was read: the reader asks for
+		// nothing but the change as it is.
+		return h.stopStaleReader(c, e, o.Total)
+	}
 	// Handing the payment to the reader is a money step: never cut off halfway.
 	entry, _, err = h.Visits.AdvanceWithin(ctx, entry.ID)
 	if err != nil && entry.State == ledger.StateFailed {
@@ -101,4 +106,50 @@ func (h *Handler) readerBack(c echo.Context) string {
 		return h.Kernel.URL(web.RouteEditCounterPay)
 	}
 	return h.Kernel.URL(web.RouteEdit)
+}
+
+// stopStaleReader stops the change's card-reader payment when the change no longer costs
+// what the reader asks for (a ticket added or removed in another tab at that moment), and
+// sends the person to pay the change as it is now. A card paid in that instant is refused by
+// the ticketing system and goes back to the card; the status page says so.
+func (h *Handler) stopStaleReader(c echo.Context, e visit.Edit, now cinema.Money) error {
+	ctx := c.Request().Context()
+	entry, ok := h.readerAsking(c, e)
+	if !ok {
+		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+	}
+	dctx, cancel := h.Visits.Detached(ctx)
+	stopped, err := h.Visits.Settler.StopAtReader(dctx, entry.ID, settlement.StopOrderChanged)
+	cancel()
+	if err != nil || stopped.State != ledger.StateFailed {
+		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+	}
+	e.Entry = ""
+	h.Visits.SaveEdit(c, e)
+	h.Kernel.Flash(c, web.Loc(c).T("checkout.reader_order_changed", "Amount", web.Loc(c).Money(now)))
+	return web.Redirect(c, h.readerBack(c))
+}
+
+// readerAsking is the change's card-reader payment while the reader asks (or is about to).
+func (h *Handler) readerAsking(c echo.Context, e visit.Edit) (ledger.Entry, bool) {
+	entry, err := h.Visits.BlockingEntry(c.Request().Context(), e)
+	if err != nil || entry == nil || !entry.AtReader() || entry.Kind != ledger.KindPayment ||
+		(entry.State != ledger.StateCreated && entry.State != ledger.StateRedirected) {
+		return ledger.Entry{}, false
+	}
+	return *entry, true
+}
+
+// afterChange is where a change to the edit's tickets goes on: the change, unless a card-reader
+// payment of it started in the same instant for another amount, which is then stopped.
+func (h *Handler) afterChange(c echo.Context, e visit.Edit) error {
+	entry, ok := h.readerAsking(c, e)
+	if !ok {
+		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+	}
+	o, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+	if err != nil || o.Total.Cents == entry.AmountCents {
+		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+	}
+	return h.stopStaleReader(c, e, o.Total)
 }

@@ -320,10 +320,8 @@ func (h *Handler) chooseTickets(c echo.Context) error {
 	}
 	prev, hadPrev := h.Visits.CurrentBuy(c)
 	if hadPrev {
-		if rec, err := h.checkout().store.Active(ctx, prev.UserSessionID); err == nil {
-			return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"),
-				Message: l.T("checkout.payment_started_earlier"),
-				BackURL: h.Kernel.URL(web.RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
+		if done, err := h.refuseChangeWhilePaying(c, prev); done {
+			return err
 		}
 	}
 	usid := upstream.NewUserSessionID()

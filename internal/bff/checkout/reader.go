@@ -1,6 +1,7 @@
 package checkout
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -49,6 +50,11 @@ func (h *Handler) payBuyOnReader(c echo.Context, v visit.Buy, o cinema.Order, du
 		_, _ = st.store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("card reader: ", err))
 		return err
 	}
+	if now, changed := h.orderChanged(ctx, v, due); changed {
+		// A gift card, points or seats landed since the amount was read: the reader asks for
+		// nothing but the order as it is.
+		return h.stopChangedSale(c, entry, now)
+	}
 	// Handing the payment to the reader is a money step: never cut off halfway.
 	entry, _, err = h.Visits.AdvanceWithin(ctx, entry.ID)
 	if err != nil && entry.State == ledger.StateFailed {
@@ -61,28 +67,89 @@ func (h *Handler) payBuyOnReader(c echo.Context, v visit.Buy, o cinema.Order, du
 	return web.Redirect(c, h.Kernel.URL(web.RouteBuyReader, entry.ID))
 }
 
+// orderChanged reads the order again and reports whether what it leaves to pay is no longer
+// due (and what it is now). An order that cannot be read is taken as unchanged: the ticketing
+// system refuses a payment of another amount, and the card gets it back.
+func (h *Handler) orderChanged(ctx context.Context, v visit.Buy, due cinema.Money) (cinema.Money, bool) {
+	o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID)
+	if err != nil {
+		return due, false
+	}
+	now := o.ToPay()
+	return now, now != due
+}
+
+// stopChangedSale stops the card-reader payment of an order that changed after its amount was
+// read, and sends the buyer back to pay the order as it is now.
+func (h *Handler) stopChangedSale(c echo.Context, entry ledger.Entry, now cinema.Money) error {
+	ctx := c.Request().Context()
+	dctx, cancel := h.Visits.Detached(ctx)
+	stopped, err := h.Visits.Settler.StopAtReader(dctx, entry.ID, settlement.StopOrderChanged)
+	cancel()
+	if err != nil && !errors.Is(err, settlement.ErrNotAtReader) {
+		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBuyReader, entry.ID), web.Loc(c).T("booking.see_status"))
+	}
+	if stopped.State != ledger.StateFailed {
+		return web.Redirect(c, h.Kernel.URL(web.RouteBuyReader, entry.ID)) // a card paid all the same: its page says what follows
+	}
+	h.endPurchaseRecord(ctx, entry.EditSessionID, "card reader: "+stopped.LastError)
+	return h.backToPay(c, web.Loc(c).T("checkout.reader_order_changed", "Amount", web.Loc(c).Money(now)))
+}
+
+// endPurchaseRecord ends the order's purchase record a stopped card-reader payment left active.
+func (h *Handler) endPurchaseRecord(ctx context.Context, orderSessionID, why string) {
+	if rec, err := h.checkout().store.Active(ctx, orderSessionID); err == nil {
+		_, _ = h.checkout().store.MarkStartFailed(ctx, rec.ID, why)
+	}
+}
+
+// refuseChangeWhilePaying refuses a change to the order (its tickets, seats, a gift card,
+// points) while a payment of it is under way: the amount being taken must stay the order's.
+// A card reader's payment is named, with the way to cancel it first. done is false when no
+// payment is under way.
+func (h *Handler) refuseChangeWhilePaying(c echo.Context, v visit.Buy) (done bool, err error) {
+	rec, busy := h.Visits.BuyPaymentUnderWay(c, v)
+	if !busy {
+		return false, nil
+	}
+	l := web.Loc(c)
+	if e, ok := h.Visits.ReaderSaleUnderWay(c.Request().Context(), v.UserSessionID); ok {
+		amount := l.Money(cinema.Money{Cents: e.AmountCents, Currency: e.Currency})
+		return true, &web.Error{Code: web.EConflict, Heading: l.T("checkout.reader_change_refused"), Message: l.T("checkout.reader_change_refused_text", "Amount", amount),
+			BackURL: h.Kernel.URL(web.RouteBuyReader, e.ID), BackLabel: l.T("checkout.see_card_payment")}
+	}
+	return true, &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"), Message: l.T("checkout.change_refused_paying"),
+		BackURL: h.Kernel.URL(web.RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
+}
+
+// stopStaleSale is the other half of refuseChangeWhilePaying, for a payment started in the
+// instant between that check and the change: the reader's payment, now of an amount the order
+// no longer has, is stopped, and the buyer is told to pay the new amount. A card paid in that
+// instant is refused by the ticketing system and goes back to the card (its page says so).
+func (h *Handler) stopStaleSale(c echo.Context, v visit.Buy) (string, bool) {
+	ctx := c.Request().Context()
+	e, ok := h.Visits.ReaderSaleUnderWay(ctx, v.UserSessionID)
+	if !ok || (e.State != ledger.StateCreated && e.State != ledger.StateRedirected) {
+		return "", false
+	}
+	dctx, cancel := h.Visits.Detached(ctx)
+	stopped, err := h.Visits.Settler.StopAtReader(dctx, e.ID, settlement.StopOrderChanged)
+	cancel()
+	if err != nil || stopped.State != ledger.StateFailed {
+		return h.Kernel.URL(web.RouteBuyReader, e.ID), true
+	}
+	h.endPurchaseRecord(ctx, v.UserSessionID, "card reader: "+stopped.LastError)
+	return "", true
+}
+
 // continueOnReader sends a second press of Pay to the reader payment already under way (or to
 // the payment of another kind the order has).
 func (h *Handler) continueOnReader(c echo.Context, rec purchases.Record) error {
 	h.Visits.AddBuyRef(c, rec.ID)
-	if e, ok := h.saleUnderWay(c, rec.UserSessionID); ok {
+	if e, ok := h.Visits.ReaderSaleUnderWay(c.Request().Context(), rec.UserSessionID); ok {
 		return web.Redirect(c, h.Kernel.URL(web.RouteBuyReader, e.ID))
 	}
 	return h.continuePayment(c, rec)
-}
-
-// saleUnderWay is the order's card-reader payment not decided yet, if any.
-func (h *Handler) saleUnderWay(c echo.Context, orderSessionID string) (ledger.Entry, bool) {
-	entries, err := h.Visits.Ledger.ForEdit(c.Request().Context(), orderSessionID)
-	if err != nil {
-		return ledger.Entry{}, false
-	}
-	for _, e := range entries {
-		if e.Kind == ledger.KindSale && !e.State.Terminal(e.Kind) {
-			return e, true
-		}
-	}
-	return ledger.Entry{}, false
 }
 
 // showBuyReader follows the purchase's payment on the reader: the reader asking, then the
@@ -143,16 +210,15 @@ func (h *Handler) readerAnswer(c echo.Context, entry ledger.Entry, rec purchases
 		}
 		return h.backToPay(c, visit.ReaderOutcome(l, entry))
 	case ledger.StateRefundRequested, ledger.StateRefunded:
-		// Paid, but the order could not take it (its hold ended): the card gets it back.
+		// Paid, but the order could not take it (its hold ended, it changed): the card gets it back.
 		if rec.State.Active() {
 			_, _ = st.store.MarkStartFailed(ctx, rec.ID, "order refused the card-reader payment: "+entry.LastError)
 		}
 		if b, ok := h.Visits.CurrentBuy(c); ok && b.UserSessionID == rec.UserSessionID {
 			h.Visits.ClearBuy(c)
 		}
-		amount := l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})
 		return h.Kernel.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), checkoutview.Ended(checkoutview.EndedView{Heading: l.T("checkout.reader_not_booked"),
-			Body: l.T("checkout.reader_not_booked_text", "Amount", amount), NextURL: h.Kernel.URL(web.RouteWhatsOn), Label: l.T("checkout.see_whatson")}))
+			Body: visit.SaleReversalWords(l, entry), NextURL: h.Kernel.URL(web.RouteWhatsOn), Label: l.T("checkout.see_whatson")}))
 	}
 	amount := l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})
 	v := checkoutview.ReaderView{State: string(entry.State), Amount: amount, PollURL: h.Kernel.URL(web.RouteBuyReader, entry.ID), Counter: h.Kernel.AtCounter(c)}

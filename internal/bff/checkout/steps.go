@@ -88,10 +88,14 @@ func (h *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 	return h.Kernel.Render(c, status, l.T("checkout.seats_title"), checkoutview.Seats(view))
 }
 
-// chooseBuySeats moves the order's tickets to the chosen seats (SetSelectedSeats).
+// chooseBuySeats moves the order's tickets to the chosen seats (SetSelectedSeats); never while
+// the order's payment is under way.
 func (h *Handler) chooseBuySeats(c echo.Context) error {
 	v, err := h.requireBuy(c)
 	if err != nil {
+		return err
+	}
+	if done, err := h.refuseChangeWhilePaying(c, v); done {
 		return err
 	}
 	ctx := c.Request().Context()
@@ -125,48 +129,67 @@ func (h *Handler) chooseBuySeats(c echo.Context) error {
 	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepBuySeats, want, nil, h.Kernel.URL(web.RouteBuySummary)); done {
 		return err
 	}
-	same := true
-	for _, p := range chosen {
-		same = same && current[p]
-	}
-	if !same {
-		// The plan gives the chosen seats' areas (layout only): the upstream decides below
-		// whether they are free.
-		snap, err := h.Visits.SeatPlans.Plan(ctx, v.CinemaID, v.SessionID)
-		if err != nil {
-			return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBuySeats), l.T("checkout.seats_title"))
-		}
-		plan := h.Visits.Named(ctx).SeatPlan(snap.Plan)
-		var seats []upstream.SelectedSeat
-		for _, p := range chosen {
-			seat, found := plan.Seat(p)
-			if !found {
-				return h.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_from_map")}, nil)
-			}
-			seats = append(seats, upstream.SelectedSeat{AreaCategoryCode: seat.AreaCategoryCode, Position: p})
-		}
-		// The cinema's own seating rules, which the upstream does not know: the order's seats
-		// now are given up for the chosen ones.
-		if notice := words.SeatRuleNotice(l, seatrules.Check(plan, seatrules.Choice{Party: slices.Collect(maps.Keys(current)), Chosen: chosen})); notice != nil {
-			return h.renderBuySeats(c, http.StatusUnprocessableEntity, notice, chosen)
-		}
-		_, err = h.Kernel.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID, Seats: seats})
-		h.Visits.SeatPlans.Invalidate(v.CinemaID, v.SessionID) // seats changed or refused: the next map reads them again
-		switch {
-		case errors.Is(err, upstream.ErrSeatsUnavailable):
-			return h.renderBuySeats(c, http.StatusConflict, visit.SeatsTakenNotice, nil)
-		case errors.Is(err, upstream.ErrInvalidRequest):
-			return h.renderBuySeats(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_unsuitable"),
-				Body: l.T("checkout.seats_unsuitable_text")}, nil)
-		case err != nil:
-			return h.buyEnded(c, v, err)
-		}
+	if done, err := h.moveBuySeats(c, v, current, chosen); done {
+		return err
 	}
 	if (v.Name == "" || v.Email == "") && !(web.IsKiosk(c) && h.Visits.HasReader(c)) {
 		return web.Redirect(c, h.Kernel.URL(web.RouteBuyDetails)) // a kiosk prints the tickets: no details needed
 	}
 	h.Kernel.Flash(c, l.T("checkout.seats_saved"))
 	return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+}
+
+// moveBuySeats gives the order the chosen seats when they are not its seats now (current):
+// the seating rules first, then the ticketing system. done is true when the answer is given
+// (a refusal, or a card payment stopped in that instant).
+func (h *Handler) moveBuySeats(c echo.Context, v visit.Buy, current map[cinema.SeatPosition]bool, chosen []cinema.SeatPosition) (done bool, err error) {
+	same := true
+	for _, p := range chosen {
+		same = same && current[p]
+	}
+	if same {
+		return false, nil
+	}
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	// The plan gives the chosen seats' areas (layout only): the upstream decides below
+	// whether they are free.
+	snap, err := h.Visits.SeatPlans.Plan(ctx, v.CinemaID, v.SessionID)
+	if err != nil {
+		return true, h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBuySeats), l.T("checkout.seats_title"))
+	}
+	plan := h.Visits.Named(ctx).SeatPlan(snap.Plan)
+	var seats []upstream.SelectedSeat
+	for _, p := range chosen {
+		seat, found := plan.Seat(p)
+		if !found {
+			return true, h.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_from_map")}, nil)
+		}
+		seats = append(seats, upstream.SelectedSeat{AreaCategoryCode: seat.AreaCategoryCode, Position: p})
+	}
+	// The cinema's own seating rules, which the upstream does not know: the order's seats
+	// now are given up for the chosen ones.
+	if notice := words.SeatRuleNotice(l, seatrules.Check(plan, seatrules.Choice{Party: slices.Collect(maps.Keys(current)), Chosen: chosen})); notice != nil {
+		return true, h.renderBuySeats(c, http.StatusUnprocessableEntity, notice, chosen)
+	}
+	_, err = h.Kernel.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID, Seats: seats})
+	h.Visits.SeatPlans.Invalidate(v.CinemaID, v.SessionID) // seats changed or refused: the next map reads them again
+	switch {
+	case errors.Is(err, upstream.ErrSeatsUnavailable):
+		return true, h.renderBuySeats(c, http.StatusConflict, visit.SeatsTakenNotice, nil)
+	case errors.Is(err, upstream.ErrInvalidRequest):
+		return true, h.renderBuySeats(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_unsuitable"),
+			Body: l.T("checkout.seats_unsuitable_text")}, nil)
+	case err != nil:
+		return true, h.buyEnded(c, v, err)
+	}
+	switch readerURL, stopped := h.stopStaleSale(c, v); {
+	case readerURL != "":
+		return true, web.Redirect(c, readerURL) // a card paid in that instant: its page says what follows
+	case stopped:
+		h.Kernel.Sessions.Put(ctx, visit.SessBuyNotice, l.T("checkout.reader_stopped_for_change"))
+	}
+	return false, nil
 }
 
 // showBuyDetails asks for the name and e-mail address.
@@ -331,7 +354,7 @@ func (h *Handler) renderBuySummary(c echo.Context, status int, notice *component
 	}
 	if rec, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
 		view.UnderwayURL, view.StatusURL = rec.RedirectURL, h.Kernel.URL(web.RouteBuyReturn, rec.ID)
-		if e, ok := h.saleUnderWay(c, v.UserSessionID); ok {
+		if e, ok := h.Visits.ReaderSaleUnderWay(ctx, v.UserSessionID); ok {
 			view.StatusURL = h.Kernel.URL(web.RouteBuyReader, e.ID)
 		}
 		view.UnderwayStat = l.T("checkout.underway_started", "Amount", money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency}),
@@ -433,6 +456,9 @@ func (h *Handler) applyStoredValue(c echo.Context, sv storedValueCard) error {
 	if err != nil {
 		return err
 	}
+	if done, err := h.refuseChangeWhilePaying(c, v); done {
+		return err // the amount being taken must stay the order's
+	}
 	l := web.Loc(c)
 	typed := c.FormValue("card")
 	card, pin := digitsOnly(typed), strings.TrimSpace(c.FormValue("pin"))
@@ -461,7 +487,14 @@ func (h *Handler) applyStoredValue(c echo.Context, sv storedValueCard) error {
 	case r.Refused:
 		return refuse(http.StatusUnprocessableEntity, l.T(sv.refused))
 	}
-	h.Kernel.Flash(c, l.T(sv.used, "Applied", l.Money(r.Applied.Applied), "ToPay", l.Money(r.Applied.ToPay)))
+	msg := l.T(sv.used, "Applied", l.Money(r.Applied.Applied), "ToPay", l.Money(r.Applied.ToPay))
+	switch readerURL, stopped := h.stopStaleSale(c, v); {
+	case readerURL != "":
+		return web.Redirect(c, readerURL) // a card paid in that instant: its page says what follows
+	case stopped:
+		msg += " " + l.T("checkout.reader_stopped_for_change")
+	}
+	h.Kernel.Flash(c, msg)
 	return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
 }
 

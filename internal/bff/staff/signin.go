@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/i18n"
@@ -151,21 +152,29 @@ func (h *Handler) signOut(c echo.Context) error {
 	return web.Redirect(c, h.Kernel.URL(web.RouteHome))
 }
 
-// nextCustomer ends the customer's part of the visit: the edit order is released (cancelled
-// upstream, the original booking stays), a purchase order in progress too, and everything the
-// visit kept for the customer is forgotten (ForgetCustomer); the staff member stays signed in.
+// nextCustomer ends the customer's part of the visit: a card-reader payment still asking is
+// stopped (a card paid at that moment goes back to it, and the clerk is told), the edit order
+// is released (cancelled upstream, the original booking stays), a purchase order in progress
+// too, and everything the visit kept for the customer is forgotten (ForgetCustomer); the staff
+// member stays signed in. A payment or refund of the change still under way keeps the customer.
 func (h *Handler) nextCustomer(c echo.Context) error {
 	bb, _ := h.Visits.BoundBooking(c)
-	if entry := h.Visits.ReleaseEdit(c); entry != nil {
-		h.Kernel.Flash(c, web.Loc(c).T("staff.counter.next_busy"))
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+	l := web.Loc(c)
+	edit := h.Visits.ReleaseEdit(c)
+	if edit.Busy != nil {
+		h.Kernel.Flash(c, strings.TrimSpace(visit.LetGoNotice(l, edit)+" "+l.T("staff.counter.next_busy")))
+		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, edit.Busy.ID))
 	}
-	h.Visits.ReleaseBuy(c)
+	buy := h.Visits.ReleaseBuy(c)
+	notice := visit.LetGoNotice(l, edit, buy)
 	h.Visits.ForgetCustomer(c) // the last purchase's pages, its .ics, a collection: nothing stays
 	if err := h.Kernel.RenewSession(c); err != nil {
 		return err
 	}
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionNextCustomer, CinemaID: bb.CinemaID, BookingNumber: bb.Number})
-	h.Kernel.FlashSuccess(c, web.Loc(c).T("staff.counter.next_ready"))
+	h.Kernel.FlashSuccess(c, l.T("staff.counter.next_ready"))
+	if notice != "" {
+		h.Kernel.Flash(c, notice)
+	}
 	return web.Redirect(c, h.Kernel.URL(web.RouteFindBooking))
 }

@@ -247,6 +247,34 @@ func (p *Provider) PresentPaymentMethod(readerID, cardNumber string) error {
 	return fmt.Errorf("%w: %s", ErrNoReaderAction, aerr.Message)
 }
 
+// CustomerCancelledCode is the failure_code of an action the customer cancelled on the
+// reader's screen (CancelOnReader).
+const CustomerCancelledCode = "customer_canceled"
+
+// CancelOnReader is the customer pressing Cancel on the screen of a reader whose
+// process_payment_intent action is in progress: the action fails with CustomerCancelledCode,
+// nothing is charged, the intent stays requires_payment_method (for another try), and
+// terminal.reader.action_failed is sent. Errors: ErrReaderNotFound, ErrReaderOffline,
+// ErrNoReaderAction.
+func (p *Provider) CancelOnReader(readerID string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := p.readers[readerID]
+	switch {
+	case r == nil:
+		return ErrReaderNotFound
+	case r.Status == ReaderOffline:
+		return ErrReaderOffline
+	case !r.busy():
+		return ErrNoReaderAction
+	}
+	a := r.Action
+	a.Status, a.FailureCode, a.FailureMessage = ActionFailed, CustomerCancelledCode, "The customer canceled the payment on the reader."
+	r.LastSeenAt = p.now()
+	p.queueEventLocked(EventTerminalReaderActionFailed, r.ID, p.readerJSONLocked(r, nil), nil, nil)
+	return nil
+}
+
 // Errors of the readers, as Stripe words them.
 
 func readerOffline() *apiError {
