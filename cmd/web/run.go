@@ -211,11 +211,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	mux := http.NewServeMux()
 	mux.Handle("/", site)
 	if sandboxMount != nil {
-		// The sandbox provider's hosted page must be reachable wherever the site is.
-		mux.Handle(sandboxPayPrefix+"/", http.StripPrefix(sandboxPayPrefix, sandboxMount))
+		// The stand-in provider's hosted page and reader tap form pay without a key: for a
+		// browser on this machine only.
+		mux.Handle(sandboxPayPrefix+"/", bff.LoopbackOnly(http.StripPrefix(sandboxPayPrefix, sandboxMount), proxies))
 	}
 	if sandboxWallet != nil {
-		mux.Handle(sandboxWalletPath, sandboxWallet)
+		mux.Handle(sandboxWalletPath, bff.LoopbackOnly(sandboxWallet, proxies))
 	}
 	return serve(ctx, cfg, mux, site.MetricsHandler(), site.Wait, logger, stdout)
 }

@@ -284,3 +284,68 @@ func TestRunAgainstAnotherUpstream(t *testing.T) {
 	}
 	stop()
 }
+
+// getFrom GETs url with the headers given (a proxy's forwarding headers) and returns the status.
+func getFrom(t *testing.T, url string, headers map[string]string) int {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// TestStandInPagesOnlyOnThisMachine: on embedded defaults the stand-in payment pages (the
+// hosted page's home, the reader tap form) and the wallet stand-ins' page answer a browser on
+// this machine and 404 to a client a proxy forwards for (a trusted one, or one on this
+// machine the site does not trust); with a real provider (-payments-url) they are not there.
+func TestStandInPagesOnlyOnThisMachine(t *testing.T) {
+	phone := map[string]string{"X-Forwarded-For": "203.0.113.7"}
+	t.Run("embedded defaults behind a trusted proxy", func(t *testing.T) {
+		base, _, stop := startRun(t, "-addr", "127.0.0.1:0", "-data-dir", t.TempDir(), "-log-format", "json", "-trusted-proxies", "127.0.0.1/32")
+		defer stop()
+		for _, path := range []string{"/sandbox/pay/terminal", "/sandbox/wallet"} {
+			if code := getFrom(t, base+path, nil); code != http.StatusOK {
+				t.Errorf("GET %s from this machine: %d, want 200", path, code)
+			}
+			if code := getFrom(t, base+path, phone); code != http.StatusNotFound {
+				t.Errorf("GET %s through the trusted proxy for a phone: %d, want 404", path, code)
+			}
+		}
+	})
+	t.Run("embedded defaults behind a proxy it does not trust", func(t *testing.T) {
+		base, _, stop := startRun(t, "-addr", "127.0.0.1:0", "-data-dir", t.TempDir(), "-log-format", "json")
+		defer stop()
+		for _, path := range []string{"/sandbox/pay/terminal", "/sandbox/wallet"} {
+			if code := getFrom(t, base+path, phone); code != http.StatusNotFound {
+				t.Errorf("GET %s forwarded for a phone: %d, want 404", path, code)
+			}
+		}
+	})
+	t.Run("a real provider", func(t *testing.T) {
+		provider := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			t.Errorf("the site called the provider at start: %s %s", r.Method, r.URL.Path)
+			http.NotFound(w, r)
+		}))
+		defer provider.Close()
+		base, printed, stop := startRun(t, "-addr", "127.0.0.1:0", "-data-dir", t.TempDir(), "-log-format", "json",
+			"-payments-url", provider.URL, "-payments-key", "sk_live_realprovider")
+		defer stop()
+		if strings.Contains(printed, "/sandbox/wallet") {
+			t.Errorf("the banner offers the wallet stand-ins' page with a real provider:\n%s", printed)
+		}
+		for _, path := range []string{"/sandbox/pay/terminal", "/sandbox/pay/v1/terminal/readers", "/sandbox/wallet"} {
+			if code := getFrom(t, base+path, nil); code != http.StatusNotFound {
+				t.Errorf("GET %s with a real provider: %d, want 404", path, code)
+			}
+		}
+	})
+}

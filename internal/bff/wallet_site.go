@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,6 +13,8 @@ import (
 
 	walletflow "github.com/cinemabff/cinemabff/internal/bff/wallet"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
+	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/storage"
 	wallet "github.com/cinemabff/cinemabff/internal/wallet"
 	"github.com/cinemabff/cinemabff/internal/wallet/apns"
@@ -105,14 +108,46 @@ func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handle
 }
 
 // serveWalletService hands Apple's PassKit web service the request, without the route's prefix
-// (its routes are written without it); 404 where passes are not set up.
+// (its routes are written without it); 404 where passes are not set up. A device's log post
+// is taken only within the log's limits.
 func (s *Server) serveWalletService(c echo.Context) error {
 	if s.walletService == nil {
 		return echo.ErrNotFound
 	}
 	prefix := strings.TrimSuffix(web.Paths[web.RouteWalletService], "/*")
-	http.StripPrefix(prefix, s.walletService).ServeHTTP(c.Response(), c.Request())
+	r := c.Request()
+	if r.Method == http.MethodPost && strings.TrimPrefix(r.URL.Path, prefix) == webservice.RouteLog {
+		if ok, err := s.passLogAllowed(c); !ok {
+			return err
+		}
+	}
+	http.StripPrefix(prefix, s.walletService).ServeHTTP(c.Response(), r)
 	return nil
+}
+
+// Wallet posts its logs about our passes without any token, so anybody can post there. Each
+// client may post a few, and the site as a whole takes a bounded number, counted in the limit
+// store every replica shares: the log cannot be flooded from one address nor from many.
+var (
+	passLogPerClient = ratelimit.Rule{Burst: 5, Every: time.Minute}
+	passLogSite      = ratelimit.Rule{Burst: 20, Every: 5 * time.Second}
+)
+
+// passLogAllowed takes one log post from the client's and the site's allowances; past either
+// it has answered 429 with Retry-After (nothing logged: a flood must not write a line per
+// refusal either).
+func (s *Server) passLogAllowed(c echo.Context) (bool, error) {
+	ok, wait, err := ratelimit.TakeAll(c.Request().Context(), s.Kernel.Limits,
+		ratelimit.Limit{Key: "passkit-log:client:" + web.ClientKey(c), Rule: passLogPerClient},
+		ratelimit.Limit{Key: "passkit-log:site", Rule: passLogSite})
+	if err != nil {
+		return false, fmt.Errorf("passkit log limit: %w", err)
+	}
+	if !ok {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(words.WholeSeconds(wait.Seconds())))
+		return false, c.String(http.StatusTooManyRequests, "too many log posts; try again later")
+	}
+	return true, nil
 }
 
 // logPusher stands in for APNs where none is set up: the push a phone would get is logged.
