@@ -52,6 +52,8 @@ type Config struct {
 	GoogleWalletAPI, GoogleWalletTokenURL string
 	// WalletLocations is where each cinema is (CINEMA=LAT:LONG,...), for the passes.
 	WalletLocations string
+	// WalletLinkValidFor is how long after the show a booking's wallet links work.
+	WalletLinkValidFor time.Duration
 	// APNs: the .p8 token key and its id; the endpoint (Apple\'s production one by default).
 	APNsKey, APNsKeyID, APNsEndpoint string
 	// sandboxAPNs is the embedded sandbox's APNs stand-in, which gets the pushes when no
@@ -175,6 +177,7 @@ func (c *Config) settings() []setting {
 		{name: "log-level", help: "debug, info, warn or error", str: &c.LogLevel, def: "info"},
 		{name: "log-format", help: "text, json or auto", str: &c.LogFormat, def: "auto"},
 		{name: "trusted-proxies", help: "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is trusted", str: &c.TrustedProxies},
+		{name: "wallet-link-valid-for", help: "a booking's Add to Apple Wallet and Add to Google Wallet links work until this long after its show (passes already in a wallet keep updating)", dur: &c.WalletLinkValidFor, def: "168h"},
 		{name: "session-idle", help: "a visit ends after this long without activity", dur: &c.SessionIdle, def: "30m"},
 		{name: "session-lifetime", help: "a visit ends at the latest after this long", dur: &c.SessionLifetime, def: "12h"},
 		{name: "shutdown-timeout", help: "how long in-flight requests may finish on shutdown", dur: &c.ShutdownTimeout, def: "15s"},
@@ -338,8 +341,8 @@ func (c *Config) complete() error {
 	if _, err := c.proxies(); err != nil {
 		return err
 	}
-	if _, err := applepass.ParseLocations(c.WalletLocations); err != nil {
-		return fmt.Errorf("-wallet-cinema-locations / $%s: %w", envName("wallet-cinema-locations"), err)
+	if err := c.checkWalletSettings(); err != nil {
+		return err
 	}
 	if _, err := c.changeWindow(); err != nil {
 		return err
@@ -408,6 +411,17 @@ func (c *Config) changeWindow() (changewindow.Policy, error) {
 		return changewindow.Policy{}, fmt.Errorf("-change-cutoff / $%s: %w", envName("change-cutoff"), err)
 	}
 	return p, nil
+}
+
+// checkWalletSettings checks the wallet passes' settings that need no file.
+func (c *Config) checkWalletSettings() error {
+	if _, err := applepass.ParseLocations(c.WalletLocations); err != nil {
+		return fmt.Errorf("-wallet-cinema-locations / $%s: %w", envName("wallet-cinema-locations"), err)
+	}
+	if c.WalletLinkValidFor < time.Hour {
+		return fmt.Errorf("-wallet-link-valid-for / $%s %v: give at least 1h (the default is 168h, a week after the show)", envName("wallet-link-valid-for"), c.WalletLinkValidFor)
+	}
+	return nil
 }
 
 // proxies parses TrustedProxies.

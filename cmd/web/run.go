@@ -478,7 +478,7 @@ func newMailDeps(cfg Config, cookieKeys []keys.Pair, sandbox bool, stdout io.Wri
 // expires within 30 days is a warning on start.
 func newWalletDeps(ctx context.Context, cfg Config, cookieKeys []keys.Pair, now time.Time, stdout io.Writer, logger *slog.Logger) (bff.WalletDeps, error) {
 	d := bff.WalletDeps{LinkKey: keys.Derive(cookieKeys[0], "wallet-links"), TokenKey: keys.Derive(cookieKeys[0], "wallet-pass-tokens"),
-		Organization: cfg.SiteName}
+		Organization: cfg.SiteName, LinkValidFor: cfg.WalletLinkValidFor}
 	var err error
 	if d.Locations, err = applepass.ParseLocations(cfg.WalletLocations); err != nil {
 		return d, err // checked when the configuration was read

@@ -51,6 +51,17 @@ func TestParseConfig(t *testing.T) {
 		{"idle longer than lifetime", []string{"-session-idle", "2h", "-session-lifetime", "1h"}, nil, "idle not longer"},
 		{"stray argument", []string{"serve"}, nil, "unexpected argument"},
 		{"bad booking status map", []string{"-booking-status-map", "1=maybe"}, nil, "booking status mapping"},
+		{"wallet links work a week after the show by default", nil, func(t *testing.T, c Config) {
+			if c.WalletLinkValidFor != 7*24*time.Hour {
+				t.Fatalf("wallet links valid for %v", c.WalletLinkValidFor)
+			}
+		}, ""},
+		{"wallet links for two days", []string{"-wallet-link-valid-for", "48h"}, func(t *testing.T, c Config) {
+			if c.WalletLinkValidFor != 48*time.Hour {
+				t.Fatalf("wallet links valid for %v", c.WalletLinkValidFor)
+			}
+		}, ""},
+		{"wallet links for less than an hour", []string{"-wallet-link-valid-for", "10m"}, nil, "-wallet-link-valid-for"},
 		{"bad payment status map", []string{"-payment-status-map", "Y"}, nil, "payment status mapping"},
 		{"headers from flags replace the environment's", []string{"-upstream-header", "Connect-Region-Code: EU", "-upstream-header", "X-Tenant: a"}, func(t *testing.T, c Config) {
 			if strings.Join(c.UpstreamHeaders, "|") != "Connect-Region-Code: EU|X-Tenant: a" {

@@ -1,6 +1,7 @@
 package bff
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -30,6 +31,9 @@ import (
 type WalletDeps struct {
 	// LinkKey signs the tokens of the wallet links (at least 16 bytes; replicas share it).
 	LinkKey []byte
+	// LinkValidFor is how long after its show a booking's wallet links work (0: a week,
+	// wallet.DefaultLinkValidFor); a cancelled booking's stop at once.
+	LinkValidFor time.Duration
 	// Organization is the operator's name on a pass; "" means the site's name.
 	Organization string
 	// Locations is where each cinema is: a pass shows on the lock screen near it.
@@ -73,11 +77,13 @@ func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handle
 		org = s.Kernel.Cfg.SiteName
 	}
 	h.Links = links
+	s.bookingFlow.WalletLinkValidFor = cmp.Or(d.LinkValidFor, wallet.DefaultLinkValidFor)
 	s.walletMailLinks = func(cinemaID string, number int64) (string, string) {
 		return walletflow.URLs(s.Kernel.AbsURL, links, cinemaID, number)
 	}
 	svc := &wallet.Service{Bookings: s.Visits, Cinemas: s.Visits, Codes: s.Visits.Mail.Signer, Organization: org,
-		Colors: walletColors, Locations: d.Locations, Apple: d.Apple, Google: d.Google, GoogleKey: d.GoogleKey, Now: s.Kernel.Now}
+		Colors: walletColors, Locations: d.Locations, Apple: d.Apple, Google: d.Google, GoogleKey: d.GoogleKey, Now: s.Kernel.Now,
+		LinkValidFor: d.LinkValidFor}
 	h.Passes = svc
 	if db != nil && len(d.TokenKey) > 0 {
 		store, err := passes.NewStore(db.SQL, d.TokenKey)
