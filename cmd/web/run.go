@@ -211,8 +211,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	mux := http.NewServeMux()
 	mux.Handle("/", site)
 	if sandboxMount != nil {
-		// The stand-in provider's hosted page and reader tap form pay without a key: for a
-		// browser on this machine only.
+		// The stand-in's hosted page and reader tap form pay without a key: this machine only.
 		mux.Handle(sandboxPayPrefix+"/", bff.LoopbackOnly(http.StripPrefix(sandboxPayPrefix, sandboxMount), proxies))
 	}
 	if sandboxWallet != nil {
