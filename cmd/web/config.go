@@ -52,6 +52,8 @@ type Config struct {
 	GoogleWalletAPI, GoogleWalletTokenURL string
 	// WalletLocations is where each cinema is (CINEMA=LAT:LONG,...), for the passes.
 	WalletLocations string
+	// WalletLinkValidFor is how long after the show a booking's wallet links work.
+	WalletLinkValidFor time.Duration
 	// APNs: the .p8 token key and its id; the endpoint (Apple\'s production one by default).
 	APNsKey, APNsKeyID, APNsEndpoint string
 	// sandboxAPNs is the embedded sandbox's APNs stand-in, which gets the pushes when no
@@ -138,7 +140,7 @@ type setting struct {
 }
 
 func (c *Config) settings() []setting {
-	return []setting{
+	settings := []setting{
 		{name: "addr", help: "listen address", str: &c.Addr, def: "localhost:8080"},
 		{name: "metrics-addr", help: "listen address of a separate listener serving only /metrics, e.g. 127.0.0.1:9090 (default: none)", str: &c.MetricsAddr},
 		{name: "metrics-token", help: "bearer token that opens /metrics on the site's own listener (default: none, and /metrics there answers 404)", str: &c.MetricsToken},
@@ -155,20 +157,6 @@ func (c *Config) settings() []setting {
 		{name: "redis-url", help: "Redis URL for session-store=redis", str: &c.RedisURL, def: "redis://127.0.0.1:6379/0"},
 		{name: "cookie-keys", help: "comma-separated cookie secrets (128 hex chars each), newest first (default: generated into <data-dir>)", str: &c.CookieKeys},
 		{name: "data-dir", help: "folder for the SQLite database and generated keys", str: &c.DataDir, def: "data"},
-		{name: "apple-pass-type-id", help: "Apple Wallet pass type identifier (pass.com.example.tickets); with -apple-pass-cert", str: &c.ApplePassTypeID},
-		{name: "apple-team-id", help: "Apple developer team id of the pass type", str: &c.AppleTeamID},
-		{name: "apple-pass-cert", help: "PEM file of the pass type certificate (default: a generated TEST identity in <data-dir>)", str: &c.ApplePassCert},
-		{name: "apple-pass-key", help: "PEM file of the pass type certificate's private key (unencrypted)", str: &c.ApplePassKey},
-		{name: "apple-wwdr-cert", help: "PEM file of Apple's WWDR intermediate certificate that issued the pass type certificate", str: &c.AppleWWDRCert},
-		{name: "apns-key", help: "APNs auth key (.p8 file) that tells phones a pass changed (default: changes are logged; phones see them when Wallet next asks)", str: &c.APNsKey},
-		{name: "apns-key-id", help: "id of the APNs auth key", str: &c.APNsKeyID},
-		{name: "apns-endpoint", help: "APNs endpoint", str: &c.APNsEndpoint, def: "https://api.push.apple.com"},
-		{name: "google-wallet-issuer-id", help: "Google Wallet issuer id (default: a test issuer)", str: &c.GoogleIssuerID},
-		{name: "google-wallet-class-id", help: "suffix of the Google Wallet event ticket class the tickets use", str: &c.GoogleClassID, def: "cinema-tickets"},
-		{name: "google-wallet-service-account", help: "JSON key file of the Google service account that signs save links (default: a generated TEST key in <data-dir>)", str: &c.GoogleServiceAccount},
-		{name: "google-wallet-api", help: "base URL of the Google Wallet API, through which saved tickets are patched after a change (default: Google's with -google-wallet-service-account; the embedded sandbox's stand-in on embedded defaults)", str: &c.GoogleWalletAPI},
-		{name: "wallet-cinema-locations", help: "where each cinema is, so its passes show on the lock screen nearby: CINEMA=LATITUDE:LONGITUDE comma-separated, e.g. 0001=52.5219:13.4132 (default: none; the embedded sandbox's cinemas on embedded defaults)", str: &c.WalletLocations},
-		{name: "google-wallet-token-url", help: "OAuth token URL of the service account's API calls (default: the key file's token_uri, else Google's)", str: &c.GoogleWalletTokenURL},
 		{name: "smtp-url", help: "customer e-mail relay: smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465 (default: write .eml files into -mail-dir)", str: &c.SMTPURL},
 		{name: "mail-from", help: "From address of customer e-mail", str: &c.MailFrom, def: "Cinema tickets <tickets@cinema.example>"},
 		{name: "mail-dir", help: "folder for .eml files when no -smtp-url is set (default <data-dir>/mail)", str: &c.MailDir},
@@ -215,6 +203,28 @@ func (c *Config) settings() []setting {
 		{name: "argon2-threads", help: "argon2id lanes per staff password or PIN hash", num: &c.Argon2Threads, def: "2"},
 		{name: "sandbox-completion-delay", help: "embedded sandbox: delay before a paid redirect order completes (negative: never)", dur: &c.SandboxDelay, def: "1s"},
 		{name: "sandbox-edits-stay-in-session", help: "embedded sandbox: refuse tickets of another session while editing a booking, like a ticketing API without showtime changes", on: &c.SandboxStay, def: "false"},
+	}
+	return append(settings, c.walletSettings()...)
+}
+
+// walletSettings are the settings of the passes for the phone's wallet.
+func (c *Config) walletSettings() []setting {
+	return []setting{
+		{name: "apple-pass-type-id", help: "Apple Wallet pass type identifier (pass.com.example.tickets); with -apple-pass-cert", str: &c.ApplePassTypeID},
+		{name: "apple-team-id", help: "Apple developer team id of the pass type", str: &c.AppleTeamID},
+		{name: "apple-pass-cert", help: "PEM file of the pass type certificate (default: a generated TEST identity in <data-dir>)", str: &c.ApplePassCert},
+		{name: "apple-pass-key", help: "PEM file of the pass type certificate's private key (unencrypted)", str: &c.ApplePassKey},
+		{name: "apple-wwdr-cert", help: "PEM file of Apple's WWDR intermediate certificate that issued the pass type certificate", str: &c.AppleWWDRCert},
+		{name: "apns-key", help: "APNs auth key (.p8 file) that tells phones a pass changed (default: changes are logged; phones see them when Wallet next asks)", str: &c.APNsKey},
+		{name: "apns-key-id", help: "id of the APNs auth key", str: &c.APNsKeyID},
+		{name: "apns-endpoint", help: "APNs endpoint", str: &c.APNsEndpoint, def: "https://api.push.apple.com"},
+		{name: "google-wallet-issuer-id", help: "Google Wallet issuer id (default: a test issuer)", str: &c.GoogleIssuerID},
+		{name: "google-wallet-class-id", help: "suffix of the Google Wallet event ticket class the tickets use", str: &c.GoogleClassID, def: "cinema-tickets"},
+		{name: "google-wallet-service-account", help: "JSON key file of the Google service account that signs save links (default: a generated TEST key in <data-dir>)", str: &c.GoogleServiceAccount},
+		{name: "google-wallet-api", help: "base URL of the Google Wallet API, through which saved tickets are patched after a change (default: Google's with -google-wallet-service-account; the embedded sandbox's stand-in on embedded defaults)", str: &c.GoogleWalletAPI},
+		{name: "wallet-cinema-locations", help: "where each cinema is, so its passes show on the lock screen nearby: CINEMA=LATITUDE:LONGITUDE comma-separated, e.g. 0001=52.5219:13.4132 (default: none; the embedded sandbox's cinemas on embedded defaults)", str: &c.WalletLocations},
+		{name: "google-wallet-token-url", help: "OAuth token URL of the service account's API calls (default: the key file's token_uri, else Google's)", str: &c.GoogleWalletTokenURL},
+		{name: "wallet-link-valid-for", help: "a booking's Add to Apple Wallet and Add to Google Wallet links work until this long after its show (passes already in a wallet keep updating)", dur: &c.WalletLinkValidFor, def: "168h"},
 	}
 }
 
@@ -338,8 +348,8 @@ func (c *Config) complete() error {
 	if _, err := c.proxies(); err != nil {
 		return err
 	}
-	if _, err := applepass.ParseLocations(c.WalletLocations); err != nil {
-		return fmt.Errorf("-wallet-cinema-locations / $%s: %w", envName("wallet-cinema-locations"), err)
+	if err := c.checkWalletSettings(); err != nil {
+		return err
 	}
 	if _, err := c.changeWindow(); err != nil {
 		return err
@@ -408,6 +418,17 @@ func (c *Config) changeWindow() (changewindow.Policy, error) {
 		return changewindow.Policy{}, fmt.Errorf("-change-cutoff / $%s: %w", envName("change-cutoff"), err)
 	}
 	return p, nil
+}
+
+// checkWalletSettings checks the wallet passes' settings that need no file.
+func (c *Config) checkWalletSettings() error {
+	if _, err := applepass.ParseLocations(c.WalletLocations); err != nil {
+		return fmt.Errorf("-wallet-cinema-locations / $%s: %w", envName("wallet-cinema-locations"), err)
+	}
+	if c.WalletLinkValidFor < time.Hour {
+		return fmt.Errorf("-wallet-link-valid-for / $%s %v: give at least 1h (the default is 168h, a week after the show)", envName("wallet-link-valid-for"), c.WalletLinkValidFor)
+	}
+	return nil
 }
 
 // proxies parses TrustedProxies.

@@ -211,11 +211,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	mux := http.NewServeMux()
 	mux.Handle("/", site)
 	if sandboxMount != nil {
-		// The sandbox provider's hosted page must be reachable wherever the site is.
-		mux.Handle(sandboxPayPrefix+"/", http.StripPrefix(sandboxPayPrefix, sandboxMount))
+		// The stand-in's hosted page and reader tap form pay without a key: this machine only.
+		mux.Handle(sandboxPayPrefix+"/", bff.LoopbackOnly(http.StripPrefix(sandboxPayPrefix, sandboxMount), proxies))
 	}
 	if sandboxWallet != nil {
-		mux.Handle(sandboxWalletPath, sandboxWallet)
+		mux.Handle(sandboxWalletPath, bff.LoopbackOnly(sandboxWallet, proxies))
 	}
 	return serve(ctx, cfg, mux, site.MetricsHandler(), site.Wait, logger, stdout)
 }
@@ -477,7 +477,7 @@ func newMailDeps(cfg Config, cookieKeys []keys.Pair, sandbox bool, stdout io.Wri
 // expires within 30 days is a warning on start.
 func newWalletDeps(ctx context.Context, cfg Config, cookieKeys []keys.Pair, now time.Time, stdout io.Writer, logger *slog.Logger) (bff.WalletDeps, error) {
 	d := bff.WalletDeps{LinkKey: keys.Derive(cookieKeys[0], "wallet-links"), TokenKey: keys.Derive(cookieKeys[0], "wallet-pass-tokens"),
-		Organization: cfg.SiteName}
+		Organization: cfg.SiteName, LinkValidFor: cfg.WalletLinkValidFor}
 	var err error
 	if d.Locations, err = applepass.ParseLocations(cfg.WalletLocations); err != nil {
 		return d, err // checked when the configuration was read

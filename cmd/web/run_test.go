@@ -51,6 +51,17 @@ func TestParseConfig(t *testing.T) {
 		{"idle longer than lifetime", []string{"-session-idle", "2h", "-session-lifetime", "1h"}, nil, "idle not longer"},
 		{"stray argument", []string{"serve"}, nil, "unexpected argument"},
 		{"bad booking status map", []string{"-booking-status-map", "1=maybe"}, nil, "booking status mapping"},
+		{"wallet links work a week after the show by default", nil, func(t *testing.T, c Config) {
+			if c.WalletLinkValidFor != 7*24*time.Hour {
+				t.Fatalf("wallet links valid for %v", c.WalletLinkValidFor)
+			}
+		}, ""},
+		{"wallet links for two days", []string{"-wallet-link-valid-for", "48h"}, func(t *testing.T, c Config) {
+			if c.WalletLinkValidFor != 48*time.Hour {
+				t.Fatalf("wallet links valid for %v", c.WalletLinkValidFor)
+			}
+		}, ""},
+		{"wallet links for less than an hour", []string{"-wallet-link-valid-for", "10m"}, nil, "-wallet-link-valid-for"},
 		{"bad payment status map", []string{"-payment-status-map", "Y"}, nil, "payment status mapping"},
 		{"headers from flags replace the environment's", []string{"-upstream-header", "Connect-Region-Code: EU", "-upstream-header", "X-Tenant: a"}, func(t *testing.T, c Config) {
 			if strings.Join(c.UpstreamHeaders, "|") != "Connect-Region-Code: EU|X-Tenant: a" {
@@ -283,4 +294,69 @@ func TestRunAgainstAnotherUpstream(t *testing.T) {
 		t.Fatalf("find page: %d\n%s", resp.StatusCode, b)
 	}
 	stop()
+}
+
+// getFrom GETs url with the headers given (a proxy's forwarding headers) and returns the status.
+func getFrom(t *testing.T, url string, headers map[string]string) int {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// TestStandInPagesOnlyOnThisMachine: on embedded defaults the stand-in payment pages (the
+// hosted page's home, the reader tap form) and the wallet stand-ins' page answer a browser on
+// this machine and 404 to a client a proxy forwards for (a trusted one, or one on this
+// machine the site does not trust); with a real provider (-payments-url) they are not there.
+func TestStandInPagesOnlyOnThisMachine(t *testing.T) {
+	phone := map[string]string{"X-Forwarded-For": "203.0.113.7"}
+	t.Run("embedded defaults behind a trusted proxy", func(t *testing.T) {
+		base, _, stop := startRun(t, "-addr", "127.0.0.1:0", "-data-dir", t.TempDir(), "-log-format", "json", "-trusted-proxies", "127.0.0.1/32")
+		defer stop()
+		for _, path := range []string{"/sandbox/pay/terminal", "/sandbox/wallet"} {
+			if code := getFrom(t, base+path, nil); code != http.StatusOK {
+				t.Errorf("GET %s from this machine: %d, want 200", path, code)
+			}
+			if code := getFrom(t, base+path, phone); code != http.StatusNotFound {
+				t.Errorf("GET %s through the trusted proxy for a phone: %d, want 404", path, code)
+			}
+		}
+	})
+	t.Run("embedded defaults behind a proxy it does not trust", func(t *testing.T) {
+		base, _, stop := startRun(t, "-addr", "127.0.0.1:0", "-data-dir", t.TempDir(), "-log-format", "json")
+		defer stop()
+		for _, path := range []string{"/sandbox/pay/terminal", "/sandbox/wallet"} {
+			if code := getFrom(t, base+path, phone); code != http.StatusNotFound {
+				t.Errorf("GET %s forwarded for a phone: %d, want 404", path, code)
+			}
+		}
+	})
+	t.Run("a real provider", func(t *testing.T) {
+		provider := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			t.Errorf("the site called the provider at start: %s %s", r.Method, r.URL.Path)
+			http.NotFound(w, r)
+		}))
+		defer provider.Close()
+		base, printed, stop := startRun(t, "-addr", "127.0.0.1:0", "-data-dir", t.TempDir(), "-log-format", "json",
+			"-payments-url", provider.URL, "-payments-key", "sk_live_realprovider")
+		defer stop()
+		if strings.Contains(printed, "/sandbox/wallet") {
+			t.Errorf("the banner offers the wallet stand-ins' page with a real provider:\n%s", printed)
+		}
+		for _, path := range []string{"/sandbox/pay/terminal", "/sandbox/pay/v1/terminal/readers", "/sandbox/wallet"} {
+			if code := getFrom(t, base+path, nil); code != http.StatusNotFound {
+				t.Errorf("GET %s with a real provider: %d, want 404", path, code)
+			}
+		}
+	})
 }

@@ -18,7 +18,8 @@ import (
 )
 
 // sandboxPayPrefix is where the embedded sandbox's payment pages are served on the site's own
-// listener, so a phone or a kiosk that reaches the site also reaches the "provider".
+// listener when the stand-in takes the site's payments, to a browser on the machine the site
+// runs on only (bff.LoopbackOnly): they pay without any key.
 const sandboxPayPrefix = "/sandbox/pay"
 
 func runSandbox(ctx context.Context, args []string, stdout io.Writer) error {
@@ -26,6 +27,9 @@ func runSandbox(ctx context.Context, args []string, stdout io.Writer) error {
 }
 
 type embeddedSandbox struct {
+	// browserHandler is the stand-in provider's pages and API for the site's listener; nil
+	// when a real provider (-payments-url) takes the site's payments: the stand-in is then
+	// not the site's, and its pages are only on its own loopback port.
 	browserHandler http.Handler
 	// walletPage shows the pushes and Google Wallet API calls the stand-ins recorded (nil
 	// where the sandbox does not stand in for them).
@@ -52,7 +56,7 @@ func startEmbeddedPayments(cfg *Config, logger *slog.Logger) (*embeddedSandbox, 
 	}
 	// The bookings of the other ticketing API were paid elsewhere: refunds against their
 	// payments are adopted, so an edit with a refund can be tried end to end.
-	provider := payprovider.New(providerOptions(cfg, logger, true))
+	provider := payprovider.New(providerOptions(cfg, cfg.PublicURL+sandboxPayPrefix, logger, true))
 	srv := &http.Server{Handler: http.StripPrefix("/pay", provider.Handler()), ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
@@ -73,10 +77,11 @@ func startEmbeddedPayments(cfg *Config, logger *slog.Logger) (*embeddedSandbox, 
 	}, nil
 }
 
-// providerOptions configures the stand-in Stripe: the site's own key, and its webhook events
-// signed with a secret made for this run and sent to the site's own webhook route.
-func providerOptions(cfg *Config, logger *slog.Logger, adopt bool) payprovider.Options {
-	o := payprovider.Options{PublicURL: cfg.PublicURL + sandboxPayPrefix, APIKey: cfg.PaymentsKey,
+// providerOptions configures the stand-in Stripe: the site's own key, its pages at publicURL,
+// and its webhook events signed with a secret made for this run and sent to the site's own
+// webhook route.
+func providerOptions(cfg *Config, publicURL string, logger *slog.Logger, adopt bool) payprovider.Options {
+	o := payprovider.Options{PublicURL: publicURL, APIKey: cfg.PaymentsKey,
 		AdoptUnknownPayments: adopt, Logger: logger.With("component", "sandbox-stripe")}
 	if cfg.PaymentsURL != "" {
 		// A real provider takes the site's payments; this one serves only the sandbox's own
@@ -104,7 +109,14 @@ func startEmbeddedSandbox(ctx context.Context, cfg *Config, logger *slog.Logger,
 		return nil, fmt.Errorf("embedded sandbox listen: %w", err)
 	}
 	base := "http://" + ln.Addr().String()
-	provider := payprovider.New(providerOptions(cfg, logger, false))
+	// The stand-in's pages are the site's only when it takes the site's payments; with a real
+	// provider, the sandbox's own purchases pay on its loopback port.
+	standIn := cfg.PaymentsURL == ""
+	payPages := base + "/pay"
+	if standIn {
+		payPages = cfg.PublicURL + sandboxPayPrefix
+	}
+	provider := payprovider.New(providerOptions(cfg, payPages, logger, false))
 	world := sandbox.DefaultWorld(time.Now())
 	sb, err := sandbox.New(sandbox.Options{
 		World:              world,
@@ -152,10 +164,7 @@ func startEmbeddedSandbox(ctx context.Context, cfg *Config, logger *slog.Logger,
 	logger.Info("embedded sandbox started", "upstream_url", base, "payments_url", cfg.PaymentsURL, "edits_stay_in_session", cfg.SandboxStay)
 	fmt.Fprintln(stdout, "Embedded sandbox: ready-made bookings to try (find them under \"My booking\"):")
 	sandbox.PrintBookings(stdout, world)
-	fmt.Fprintf(stdout, "Wallet updates (APNs pushes, Google Wallet API calls) go to stand-ins; see %s%s\n", strings.TrimSuffix(cfg.PublicURL, "/"), sandboxWalletPath)
-	return &embeddedSandbox{
-		browserHandler: provider.Handler(),
-		walletPage:     wallet.Page(),
+	out := &embeddedSandbox{
 		close: func() {
 			sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			defer cancel()
@@ -164,5 +173,11 @@ func startEmbeddedSandbox(ctx context.Context, cfg *Config, logger *slog.Logger,
 			provider.Close()
 			wallet.Close()
 		},
-	}, nil
+	}
+	if standIn {
+		out.browserHandler, out.walletPage = provider.Handler(), wallet.Page()
+		fmt.Fprintf(stdout, "Wallet updates (APNs pushes, Google Wallet API calls) go to stand-ins; see %s%s (in a browser on this machine)\n",
+			strings.TrimSuffix(cfg.PublicURL, "/"), sandboxWalletPath)
+	}
+	return out, nil
 }

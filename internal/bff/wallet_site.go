@@ -1,10 +1,12 @@
 package bff
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,6 +14,8 @@ import (
 
 	walletflow "github.com/cinemabff/cinemabff/internal/bff/wallet"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
+	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/storage"
 	wallet "github.com/cinemabff/cinemabff/internal/wallet"
 	"github.com/cinemabff/cinemabff/internal/wallet/apns"
@@ -27,6 +31,9 @@ import (
 type WalletDeps struct {
 	// LinkKey signs the tokens of the wallet links (at least 16 bytes; replicas share it).
 	LinkKey []byte
+	// LinkValidFor is how long after its show a booking's wallet links work (0: a week,
+	// wallet.DefaultLinkValidFor); a cancelled booking's stop at once.
+	LinkValidFor time.Duration
 	// Organization is the operator's name on a pass; "" means the site's name.
 	Organization string
 	// Locations is where each cinema is: a pass shows on the lock screen near it.
@@ -70,11 +77,13 @@ func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handle
 		org = s.Kernel.Cfg.SiteName
 	}
 	h.Links = links
+	s.bookingFlow.WalletLinkValidFor = cmp.Or(d.LinkValidFor, wallet.DefaultLinkValidFor)
 	s.walletMailLinks = func(cinemaID string, number int64) (string, string) {
 		return walletflow.URLs(s.Kernel.AbsURL, links, cinemaID, number)
 	}
 	svc := &wallet.Service{Bookings: s.Visits, Cinemas: s.Visits, Codes: s.Visits.Mail.Signer, Organization: org,
-		Colors: walletColors, Locations: d.Locations, Apple: d.Apple, Google: d.Google, GoogleKey: d.GoogleKey, Now: s.Kernel.Now}
+		Colors: walletColors, Locations: d.Locations, Apple: d.Apple, Google: d.Google, GoogleKey: d.GoogleKey, Now: s.Kernel.Now,
+		LinkValidFor: d.LinkValidFor}
 	h.Passes = svc
 	if db != nil && len(d.TokenKey) > 0 {
 		store, err := passes.NewStore(db.SQL, d.TokenKey)
@@ -105,14 +114,46 @@ func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handle
 }
 
 // serveWalletService hands Apple's PassKit web service the request, without the route's prefix
-// (its routes are written without it); 404 where passes are not set up.
+// (its routes are written without it); 404 where passes are not set up. A device's log post
+// is taken only within the log's limits.
 func (s *Server) serveWalletService(c echo.Context) error {
 	if s.walletService == nil {
 		return echo.ErrNotFound
 	}
 	prefix := strings.TrimSuffix(web.Paths[web.RouteWalletService], "/*")
-	http.StripPrefix(prefix, s.walletService).ServeHTTP(c.Response(), c.Request())
+	r := c.Request()
+	if r.Method == http.MethodPost && strings.TrimPrefix(r.URL.Path, prefix) == webservice.RouteLog {
+		if ok, err := s.passLogAllowed(c); !ok {
+			return err
+		}
+	}
+	http.StripPrefix(prefix, s.walletService).ServeHTTP(c.Response(), r)
 	return nil
+}
+
+// Wallet posts its logs about our passes without any token, so anybody can post there. Each
+// client may post a few, and the site as a whole takes a bounded number, counted in the limit
+// store every replica shares: the log cannot be flooded from one address nor from many.
+var (
+	passLogPerClient = ratelimit.Rule{Burst: 5, Every: time.Minute}
+	passLogSite      = ratelimit.Rule{Burst: 20, Every: 5 * time.Second}
+)
+
+// passLogAllowed takes one log post from the client's and the site's allowances; past either
+// it has answered 429 with Retry-After (nothing logged: a flood must not write a line per
+// refusal either).
+func (s *Server) passLogAllowed(c echo.Context) (bool, error) {
+	ok, wait, err := ratelimit.TakeAll(c.Request().Context(), s.Kernel.Limits,
+		ratelimit.Limit{Key: "passkit-log:client:" + web.ClientKey(c), Rule: passLogPerClient},
+		ratelimit.Limit{Key: "passkit-log:site", Rule: passLogSite})
+	if err != nil {
+		return false, fmt.Errorf("passkit log limit: %w", err)
+	}
+	if !ok {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(words.WholeSeconds(wait.Seconds())))
+		return false, c.String(http.StatusTooManyRequests, "too many log posts; try again later")
+	}
+	return true, nil
 }
 
 // logPusher stands in for APNs where none is set up: the push a phone would get is logged.

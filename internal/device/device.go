@@ -43,6 +43,9 @@ type Info struct {
 	Language  string // the enrolment's default language code ("de"); "" for the site's
 	ReaderID  string // the enrolment's card reader; "" for none
 	CinemaID  string // the cinema the enrolment stands in; "" for any
+	// ReaderMove: the enrolment's card reader was taken for another terminal (ReaderID is ""
+	// then); zero otherwise.
+	ReaderMove ReaderMove
 }
 
 // Store reads and writes the device cookie.

@@ -26,7 +26,22 @@ type Enrolment struct {
 	EnrolledAt time.Time
 	RevokedAt  time.Time // zero: live
 	RevokedBy  string
+	// ReaderMove is the card reader this enrolment had until another terminal was enrolled
+	// with it; zero when none was taken away.
+	ReaderMove ReaderMove
 }
+
+// ReaderMove says that a card reader was taken from an enrolment for another terminal: a
+// reader takes payments for one terminal at a time.
+type ReaderMove struct {
+	ReaderID string    // the reader the enrolment had
+	To       string    // the name of the terminal that has it now
+	At       time.Time // when
+	By       string    // the supervisor who enrolled that terminal
+}
+
+// Moved reports whether the enrolment's reader was taken for another terminal.
+func (m ReaderMove) Moved() bool { return m.ReaderID != "" }
 
 // Live reports whether the enrolment still gives its device its mode.
 func (e Enrolment) Live() bool { return e.RevokedAt.IsZero() }
@@ -131,55 +146,110 @@ type Spec struct {
 	By       string // the supervisor
 }
 
+// Enrolled is what Enrol did: the new enrolment, the device's enrolments it replaced (revoked)
+// and the other terminals' enrolments its card reader was taken from.
+type Enrolled struct {
+	Enrolment
+	Replaced   []Enrolment
+	ReaderFrom []Enrolment // as they were, with the reader, before it moved
+}
+
 // Enrol makes sp.DeviceID a counter or kiosk named sp.Name, with the default language (""
 // for the site's), its card reader and its cinema, enrolled by the supervisor sp.By. Live
 // enrolments of the same device are revoked in the same transaction (a device has at most
-// one) and returned as replaced.
-func (s *Enrolments) Enrol(ctx context.Context, sp Spec) (e Enrolment, replaced []Enrolment, err error) {
-	deviceID, mode, by := sp.DeviceID, sp.Mode, sp.By
+// one) and returned as replaced. A card reader serves one terminal at a time: a live
+// enrolment of another device with sp.ReaderID loses it in the same transaction (it keeps a
+// ReaderMove saying where it went).
+func (s *Enrolments) Enrol(ctx context.Context, sp Spec) (Enrolled, error) {
+	e, err := sp.enrolment(s.now())
+	if err != nil {
+		return Enrolled{}, err
+	}
+	out, err := s.enrolOnce(ctx, e)
+	if err != nil && e.ReaderID != "" {
+		// Another terminal was enrolled with the same reader at the same moment (the unique
+		// index refused this one): once more, taking the reader from it.
+		out, err = s.enrolOnce(ctx, e)
+	}
+	if err != nil {
+		return Enrolled{}, err
+	}
+	for _, r := range append(append([]Enrolment(nil), out.Replaced...), out.ReaderFrom...) {
+		s.forget(r.ID)
+	}
+	return out, nil
+}
+
+// enrolment checks sp and makes the enrolment it asks for, enrolled at now.
+func (sp Spec) enrolment(now time.Time) (Enrolment, error) {
 	name, err := CleanName(sp.Name)
 	if err != nil {
-		return Enrolment{}, nil, err
+		return Enrolment{}, err
 	}
 	language, err := CleanLanguage(sp.Language)
 	if err != nil {
-		return Enrolment{}, nil, err
+		return Enrolment{}, err
 	}
-	if mode != Counter && mode != Kiosk {
-		return Enrolment{}, nil, fmt.Errorf("%w: mode %q (counter or kiosk)", ErrInvalidEnrolment, mode)
+	if sp.Mode != Counter && sp.Mode != Kiosk {
+		return Enrolment{}, fmt.Errorf("%w: mode %q (counter or kiosk)", ErrInvalidEnrolment, sp.Mode)
 	}
-	if strings.TrimSpace(deviceID) == "" || strings.TrimSpace(by) == "" {
-		return Enrolment{}, nil, fmt.Errorf("%w: a device and a supervisor are needed", ErrInvalidEnrolment)
+	if strings.TrimSpace(sp.DeviceID) == "" || strings.TrimSpace(sp.By) == "" {
+		return Enrolment{}, fmt.Errorf("%w: a device and a supervisor are needed", ErrInvalidEnrolment)
 	}
-	now := s.now()
-	e = Enrolment{DeviceID: deviceID, Name: name, Mode: mode, Language: language, ReaderID: strings.TrimSpace(sp.ReaderID),
-		CinemaID: strings.TrimSpace(sp.CinemaID), EnrolledBy: by, EnrolledAt: time.UnixMilli(now.UnixMilli())}
+	return Enrolment{DeviceID: sp.DeviceID, Name: name, Mode: sp.Mode, Language: language, ReaderID: strings.TrimSpace(sp.ReaderID),
+		CinemaID: strings.TrimSpace(sp.CinemaID), EnrolledBy: sp.By, EnrolledAt: time.UnixMilli(now.UnixMilli())}, nil
+}
+
+// enrolOnce stores e in one transaction: the device's live enrolments are revoked, the reader
+// is taken from any other live enrolment, and the new row is written.
+func (s *Enrolments) enrolOnce(ctx context.Context, e Enrolment) (Enrolled, error) {
+	at := e.EnrolledAt.UnixMilli()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return Enrolment{}, nil, fmt.Errorf("device: enrol: %w", err)
+		return Enrolled{}, fmt.Errorf("device: enrol: %w", err)
 	}
 	defer func() { _ = tx.Rollback() }()
-	replaced, err = queryEnrolments(ctx, tx, `WHERE device_id = $1 AND revoked_at = 0`, deviceID)
-	if err != nil {
-		return Enrolment{}, nil, err
+	out := Enrolled{Enrolment: e}
+	if out.Replaced, err = queryEnrolments(ctx, tx, `WHERE device_id = $1 AND revoked_at = 0`, e.DeviceID); err != nil {
+		return Enrolled{}, err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE device_enrolments SET revoked_at = $1, revoked_by = $2 WHERE device_id = $3 AND revoked_at = 0`,
-		now.UnixMilli(), by, deviceID); err != nil {
-		return Enrolment{}, nil, fmt.Errorf("device: revoke the replaced enrolment: %w", err)
+		at, e.EnrolledBy, e.DeviceID); err != nil {
+		return Enrolled{}, fmt.Errorf("device: revoke the replaced enrolment: %w", err)
+	}
+	if out.ReaderFrom, err = takeReader(ctx, tx, e); err != nil {
+		return Enrolled{}, err
 	}
 	if err := tx.QueryRowContext(ctx, `INSERT INTO device_enrolments (device_id, name, mode, language, reader_id, cinema_id, enrolled_by, enrolled_at)
 		VALUES ($1,$2,$3,$4,$5,$6,$7,$8) RETURNING id`,
-		e.DeviceID, e.Name, string(e.Mode), e.Language, e.ReaderID, e.CinemaID, e.EnrolledBy, e.EnrolledAt.UnixMilli()).Scan(&e.ID); err != nil {
-		return Enrolment{}, nil, fmt.Errorf("device: enrol: %w", err)
+		e.DeviceID, e.Name, string(e.Mode), e.Language, e.ReaderID, e.CinemaID, e.EnrolledBy, at).Scan(&out.ID); err != nil {
+		return Enrolled{}, fmt.Errorf("device: enrol: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
-		return Enrolment{}, nil, fmt.Errorf("device: enrol: %w", err)
+		return Enrolled{}, fmt.Errorf("device: enrol: %w", err)
 	}
-	for i := range replaced {
-		replaced[i].RevokedAt, replaced[i].RevokedBy = time.UnixMilli(now.UnixMilli()), by
-		s.forget(replaced[i].ID)
+	for i := range out.Replaced {
+		out.Replaced[i].RevokedAt, out.Replaced[i].RevokedBy = e.EnrolledAt, e.EnrolledBy
 	}
-	return e, replaced, nil
+	return out, nil
+}
+
+// takeReader takes e's card reader from every other live enrolment that has it, noting where
+// it went, and returns those enrolments as they were.
+func takeReader(ctx context.Context, tx *sql.Tx, e Enrolment) ([]Enrolment, error) {
+	if e.ReaderID == "" {
+		return nil, nil
+	}
+	from, err := queryEnrolments(ctx, tx, `WHERE reader_id = $1 AND revoked_at = 0`, e.ReaderID)
+	if err != nil || len(from) == 0 {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE device_enrolments SET reader_id = '', reader_moved_id = $1, reader_moved_to = $2,
+		reader_moved_at = $3, reader_moved_by = $4 WHERE reader_id = $1 AND revoked_at = 0`,
+		e.ReaderID, e.Name, e.EnrolledAt.UnixMilli(), e.EnrolledBy); err != nil {
+		return nil, fmt.Errorf("device: take card reader %s from another terminal: %w", e.ReaderID, err)
+	}
+	return from, nil
 }
 
 // Revoke ends enrolment id, by the supervisor by. It returns the enrolment as it is now;
@@ -316,7 +386,8 @@ type querier interface {
 }
 
 func queryEnrolments(ctx context.Context, q querier, where string, args ...any) ([]Enrolment, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, device_id, name, mode, language, reader_id, cinema_id, enrolled_by, enrolled_at, revoked_at, revoked_by FROM device_enrolments `+where, args...)
+	rows, err := q.QueryContext(ctx, `SELECT id, device_id, name, mode, language, reader_id, cinema_id, enrolled_by, enrolled_at, revoked_at, revoked_by,
+		reader_moved_id, reader_moved_to, reader_moved_at, reader_moved_by FROM device_enrolments `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("device: read enrolments: %w", err)
 	}
@@ -325,13 +396,17 @@ func queryEnrolments(ctx context.Context, q querier, where string, args ...any) 
 	for rows.Next() {
 		var e Enrolment
 		var mode string
-		var enrolledAt, revokedAt int64
-		if err := rows.Scan(&e.ID, &e.DeviceID, &e.Name, &mode, &e.Language, &e.ReaderID, &e.CinemaID, &e.EnrolledBy, &enrolledAt, &revokedAt, &e.RevokedBy); err != nil {
+		var enrolledAt, revokedAt, movedAt int64
+		if err := rows.Scan(&e.ID, &e.DeviceID, &e.Name, &mode, &e.Language, &e.ReaderID, &e.CinemaID, &e.EnrolledBy, &enrolledAt, &revokedAt, &e.RevokedBy,
+			&e.ReaderMove.ReaderID, &e.ReaderMove.To, &movedAt, &e.ReaderMove.By); err != nil {
 			return nil, fmt.Errorf("device: read enrolments: %w", err)
 		}
 		e.Mode, e.EnrolledAt = Mode(mode), time.UnixMilli(enrolledAt)
 		if revokedAt > 0 {
 			e.RevokedAt = time.UnixMilli(revokedAt)
+		}
+		if movedAt > 0 {
+			e.ReaderMove.At = time.UnixMilli(movedAt)
 		}
 		out = append(out, e)
 	}

@@ -52,7 +52,7 @@ func TestEnrolments(t *testing.T) {
 				{"language with markup", "dev-a", "Counter 2", "sue", device.Counter, "<de>"},
 				{"language too long", "dev-a", "Counter 2", "sue", device.Counter, "de-" + strings.Repeat("x", device.MaxLanguageLength)},
 			} {
-				if _, _, err := st.Enrol(ctx, device.Spec{DeviceID: tc.device, Name: tc.enrolName, Mode: tc.mode, Language: tc.language, By: tc.by}); !errors.Is(err, device.ErrInvalidEnrolment) {
+				if _, err := st.Enrol(ctx, device.Spec{DeviceID: tc.device, Name: tc.enrolName, Mode: tc.mode, Language: tc.language, By: tc.by}); !errors.Is(err, device.ErrInvalidEnrolment) {
 					t.Errorf("%s: Enrol = %v, want ErrInvalidEnrolment", tc.name, err)
 				}
 			}
@@ -60,9 +60,10 @@ func TestEnrolments(t *testing.T) {
 				t.Fatalf("refused enrolments were stored: %v %v", list, err)
 			}
 
-			counter, replaced, err := st.Enrol(ctx, device.Spec{DeviceID: "dev-a", Name: "  Counter \t 2 ", Mode: device.Counter, Language: "", By: "sue"})
-			if err != nil || len(replaced) != 0 {
-				t.Fatalf("Enrol: %v, replaced %v", err, replaced)
+			enrolled, err := st.Enrol(ctx, device.Spec{DeviceID: "dev-a", Name: "  Counter \t 2 ", Mode: device.Counter, Language: "", By: "sue"})
+			counter := enrolled.Enrolment
+			if err != nil || len(enrolled.Replaced) != 0 {
+				t.Fatalf("Enrol: %v, replaced %v", err, enrolled.Replaced)
 			}
 			if counter.ID <= 0 || counter.Name != "Counter 2" || counter.Mode != device.Counter || counter.EnrolledBy != "sue" ||
 				!counter.EnrolledAt.Equal(clock.Now()) || !counter.Live() {
@@ -87,8 +88,9 @@ func TestEnrolments(t *testing.T) {
 
 			// Enrolling the same device again replaces the enrolment.
 			clock.Advance(time.Minute)
-			kiosk, replaced, err := st.Enrol(ctx, device.Spec{DeviceID: "dev-a", Name: "Lobby left", Mode: device.Kiosk, Language: " de ", By: "tom",
+			enrolled, err = st.Enrol(ctx, device.Spec{DeviceID: "dev-a", Name: "Lobby left", Mode: device.Kiosk, Language: " de ", By: "tom",
 				ReaderID: " tmr_1 ", CinemaID: "0001"})
+			kiosk, replaced := enrolled.Enrolment, enrolled.Replaced
 			if err != nil || len(replaced) != 1 || replaced[0].ID != counter.ID || replaced[0].RevokedBy != "tom" {
 				t.Fatalf("re-enrol: %+v %v %v", kiosk, replaced, err)
 			}
@@ -98,7 +100,8 @@ func TestEnrolments(t *testing.T) {
 			if e, ok, _ := st.Live(ctx, kiosk.ID, "dev-a"); !ok || e.Mode != device.Kiosk || e.Name != "Lobby left" || e.Language != "de" || e.ReaderID != "tmr_1" || e.CinemaID != "0001" {
 				t.Fatalf("new enrolment: %+v %v", e, ok)
 			}
-			other, _, err := st.Enrol(ctx, device.Spec{DeviceID: "dev-b", Name: "Counter 1", Mode: device.Counter, Language: "", By: "sue"})
+			enrolled, err = st.Enrol(ctx, device.Spec{DeviceID: "dev-b", Name: "Counter 1", Mode: device.Counter, Language: "", By: "sue"})
+			other := enrolled.Enrolment
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,7 +167,7 @@ func TestEnrolmentCache(t *testing.T) {
 			clock := &manualClock{t: time.Now()}
 			a := device.NewEnrolments(db.SQL, device.EnrolmentsOptions{Now: clock.Now})
 			b := device.NewEnrolments(db.SQL, device.EnrolmentsOptions{Now: clock.Now})
-			e, _, err := b.Enrol(ctx, device.Spec{DeviceID: "dev-a", Name: "Counter 2", Mode: device.Counter, Language: "", By: "sue"})
+			e, err := b.Enrol(ctx, device.Spec{DeviceID: "dev-a", Name: "Counter 2", Mode: device.Counter, Language: "", By: "sue"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -188,7 +191,7 @@ func TestEnrolmentCache(t *testing.T) {
 
 			// No cache: every call reads the row.
 			nc := device.NewEnrolments(db.SQL, device.EnrolmentsOptions{Now: clock.Now, CacheFor: -1})
-			e2, _, err := nc.Enrol(ctx, device.Spec{DeviceID: "dev-b", Name: "Kiosk 1", Mode: device.Kiosk, Language: "", By: "sue"})
+			e2, err := nc.Enrol(ctx, device.Spec{DeviceID: "dev-b", Name: "Kiosk 1", Mode: device.Kiosk, Language: "", By: "sue"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -18,8 +18,27 @@ import (
 	"github.com/cinemabff/cinemabff/internal/wallet/passes"
 )
 
-// ErrNoTickets is returned for a booking with no ticket left to show.
+// ErrNoTickets is returned for a booking with no ticket left to show: it was cancelled.
 var ErrNoTickets = errors.New("wallet: the booking has no ticket")
+
+// ErrLinkExpired is what a LinkExpiredError is (errors.Is).
+var ErrLinkExpired = errors.New("wallet: the wallet link has expired")
+
+// DefaultLinkValidFor is how long after its show a booking's wallet links work by default.
+const DefaultLinkValidFor = 7 * 24 * time.Hour
+
+// LinkExpiredError says that a booking's wallet links no longer work: its show was longer ago
+// than Service.LinkValidFor. Until is when they stopped, Zone the cinema's time zone.
+type LinkExpiredError struct {
+	Until time.Time
+	Zone  *time.Location
+}
+
+func (e *LinkExpiredError) Error() string {
+	return fmt.Sprintf("wallet: the wallet link expired at %s", e.Until.UTC().Format(time.RFC3339))
+}
+
+func (e *LinkExpiredError) Unwrap() error { return ErrLinkExpired }
 
 // Bookings reads a booking as it is now.
 type Bookings interface {
@@ -55,6 +74,9 @@ type Service struct {
 	// objects keep what they were saved with). Both need Passes.
 	Notifier  *passes.Notifier
 	GoogleAPI ObjectPatcher
+	// LinkValidFor is how long after the show a booking's wallet links (ApplePass,
+	// GoogleSaveURL) work; 0: DefaultLinkValidFor. A pass already in a wallet keeps updating.
+	LinkValidFor time.Duration
 }
 
 // ObjectPatcher patches Google Wallet objects (a *googlewallet.Client).
@@ -81,7 +103,13 @@ func (s *Service) read(ctx context.Context, cinemaID string, number int64) (cine
 // ApplePass is the booking's signed .pkpass: the film, the show time in the cinema's zone, the
 // screen, every seat and the booking number, with the first ticket's signed code as its QR
 // code. It returns when it was made as its modification time.
+// It answers a LinkExpiredError after the link's time and ErrNoTickets for a cancelled booking
+// (whose passes are then voided), and issues no pass for either.
 func (s *Service) ApplePass(ctx context.Context, cinemaID string, number int64) ([]byte, time.Time, error) {
+	b, c, cards, err := s.readForLink(ctx, cinemaID, number)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
 	serial, token, modified := fmt.Sprintf("%s-%d", cinemaID, number), "", s.now()
 	if s.Passes != nil && s.WebServiceURL != "" {
 		issued, err := s.Passes.Ensure(ctx, s.Apple.PassTypeID, cinemaID, number)
@@ -90,7 +118,29 @@ func (s *Service) ApplePass(ctx context.Context, cinemaID string, number int64) 
 		}
 		serial, token, modified = issued.Serial, issued.Token, issued.UpdatedAt
 	}
-	return s.applePass(ctx, cinemaID, number, serial, token, modified)
+	return s.signPass(b, c, cards, cinemaID, number, serial, token, modified)
+}
+
+// readForLink reads the booking for one of its wallet links: a cancelled booking (no ticket
+// left) has its passes voided and answers ErrNoTickets; a show longer ago than LinkValidFor
+// answers a LinkExpiredError.
+func (s *Service) readForLink(ctx context.Context, cinemaID string, number int64) (cinema.Booking, cinema.Cinema, []tickets.Card, error) {
+	b, c, cards, err := s.read(ctx, cinemaID, number)
+	if errors.Is(err, ErrNoTickets) {
+		// Cancelled where no change of ours saw it: the passes already in wallets say so too.
+		return b, c, nil, errors.Join(err, s.Changed(ctx, cinemaID, number))
+	}
+	if err != nil {
+		return b, c, nil, err
+	}
+	validFor := s.LinkValidFor
+	if validFor <= 0 {
+		validFor = DefaultLinkValidFor
+	}
+	if until := b.Session.Showtime.Add(validFor); !b.Session.Showtime.IsZero() && !s.now().Before(until) {
+		return b, c, nil, &LinkExpiredError{Until: until, Zone: c.Location()}
+	}
+	return b, c, cards, nil
 }
 
 // LatestPass is the pass Wallet asks for after a change: the booking's pass as it is now, signed
@@ -103,7 +153,28 @@ func (s *Service) LatestPass(ctx context.Context, passType, serial string) ([]by
 	if p.Voided {
 		return s.voidedPass(ctx, p)
 	}
-	return s.applePass(ctx, p.CinemaID, p.BookingNumber, p.Serial, s.Passes.Token(passType, serial), p.UpdatedAt)
+	out, modified, err := s.applePass(ctx, p.CinemaID, p.BookingNumber, p.Serial, s.Passes.Token(passType, serial), p.UpdatedAt)
+	if !errors.Is(err, ErrNoTickets) {
+		return out, modified, err
+	}
+	// The booking was cancelled where no change of ours saw it: Wallet is given the pass as
+	// void (and the other devices holding it are told), as after a cancellation seen here.
+	if err := s.void(ctx, passType, serial); err != nil {
+		return nil, time.Time{}, err
+	}
+	if p, err = s.Passes.Lookup(ctx, passType, serial); err != nil {
+		return nil, time.Time{}, err
+	}
+	return s.voidedPass(ctx, p)
+}
+
+// void marks a pass void and tells its devices (only marks it without a Notifier).
+func (s *Service) void(ctx context.Context, passType, serial string) error {
+	if s.Notifier != nil {
+		return s.Notifier.Voided(ctx, passType, serial)
+	}
+	_, err := s.Passes.Void(ctx, passType, serial)
+	return err
 }
 
 // voidedPass is the pass of a booking with no ticket left: Wallet shows it as void, and its
@@ -154,6 +225,11 @@ func (s *Service) applePass(ctx context.Context, cinemaID string, number int64, 
 	if err != nil {
 		return nil, time.Time{}, err
 	}
+	return s.signPass(b, c, cards, cinemaID, number, serial, token, modified)
+}
+
+// signPass is the booking's pass with its tickets' seats and the first one's code, signed.
+func (s *Service) signPass(b cinema.Booking, c cinema.Cinema, cards []tickets.Card, cinemaID string, number int64, serial, token string, modified time.Time) ([]byte, time.Time, error) {
 	p := s.passOf(b, c, cinemaID, number, serial, token)
 	p.BarcodeMessage, p.BarcodeAltText = cards[0].Payload, cards[0].SeatText
 	for _, card := range cards {
@@ -169,9 +245,10 @@ func (s *Service) applePass(ctx context.Context, cinemaID string, number int64, 
 }
 
 // GoogleSaveURL is the booking's Add to Google Wallet link: one event ticket object per
-// ticket. With Passes, the objects are noted, so that a change can patch them.
+// ticket. With Passes, the objects are noted, so that a change can patch them. Like ApplePass
+// it answers a LinkExpiredError or ErrNoTickets.
 func (s *Service) GoogleSaveURL(ctx context.Context, cinemaID string, number int64, lang string) (string, error) {
-	b, _, cards, err := s.read(ctx, cinemaID, number)
+	b, _, cards, err := s.readForLink(ctx, cinemaID, number)
 	if err != nil {
 		return "", err
 	}

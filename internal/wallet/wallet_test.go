@@ -134,7 +134,8 @@ func newService(t *testing.T) (*Service, *booking, *patcher, *pusher) {
 		Google: googlepass.Issuer{ID: "3388", ClassID: "cinema-tickets"}, GoogleKey: google, Passes: store,
 		WebServiceURL: "https://tickets.example/passkit", GoogleAPI: p,
 		Locations: map[string]applepass.Location{"0001": {Latitude: 52.5219, Longitude: 13.4132}},
-		Notifier:  &passes.Notifier{Store: store, Pusher: pu, Logger: slog.New(slog.DiscardHandler)}}
+		Notifier:  &passes.Notifier{Store: store, Pusher: pu, Logger: slog.New(slog.DiscardHandler)},
+		Now:       func() time.Time { return time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC) }} // the day before the show
 	return svc, bk, p, pu
 }
 

@@ -5,6 +5,8 @@
 package booking
 
 import (
+	"time"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
@@ -20,6 +22,8 @@ type Handler struct {
 	// counter (built by the staff flow, handed in by the root).
 	CountersOnly echo.MiddlewareFunc
 	// WalletLinks are a booking's Add to Apple Wallet and Add to Google Wallet links ("" for
-	// none); nil offers none.
-	WalletLinks func(cinemaID string, number int64) (apple, google string)
+	// none); nil offers none. They work until WalletLinkValidFor after the show: the page
+	// offers them no longer than that.
+	WalletLinks        func(cinemaID string, number int64) (apple, google string)
+	WalletLinkValidFor time.Duration
 }

@@ -27,6 +27,24 @@ import (
 	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
+// payAtKiosk takes a kiosk's payment of balance on its own card reader, never on a web payment
+// page; a kiosk whose reader was moved to another terminal says so and takes nothing. done is
+// false where the kiosk has no part (not a kiosk, nothing to pay, no reader ever).
+func (h *Handler) payAtKiosk(c echo.Context, e visit.Edit, change settlement.Change, balance cinema.Money) (done bool, err error) {
+	if balance.Cents <= 0 || web.DeviceOf(c).Mode != device.Kiosk {
+		return false, nil
+	}
+	if h.Visits.HasReader(c) {
+		return true, h.payOnReader(c, e, change, balance, cmp.Or(h.Visits.Settings.TenderTerminal, "CREDIT"))
+	}
+	if moved := h.Visits.ReaderMoved(c); moved != "" {
+		l := web.Loc(c)
+		return true, &web.Error{Code: web.EUnavailable, Heading: l.T("checkout.kiosk_no_reader"), Message: moved + " " + l.T("checkout.kiosk_reader_moved_text"),
+			BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes")}
+	}
+	return false, nil
+}
+
 // editChange is the edit e as settlement knows it, with its notice and the staff member doing
 // it; at an enrolled counter money taken at the box office can be handed back there.
 func (h *Handler) editChange(c echo.Context, e visit.Edit, notice []byte) settlement.Change {
@@ -104,9 +122,8 @@ func (h *Handler) completeEdit(c echo.Context) error {
 	}
 	rawNotice, _ := json.Marshal(notice) // plain struct: cannot fail
 	change := h.editChange(c, e, rawNotice)
-	if balance.Cents > 0 && web.DeviceOf(c).Mode == device.Kiosk && h.Visits.HasReader(c) {
-		// A kiosk takes the card on its own reader, never on a web payment page.
-		return h.payOnReader(c, e, change, balance, cmp.Or(h.Visits.Settings.TenderTerminal, "CREDIT"))
+	if done, err := h.payAtKiosk(c, e, change, balance); done {
+		return err
 	}
 	if balance.Cents < 0 {
 		// Split over the booking's payments, newest first: one ledger entry per part.

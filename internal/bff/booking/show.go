@@ -101,12 +101,19 @@ func (h *Handler) showBooking(c echo.Context) error {
 		v.TicketCards = h.Visits.TicketsView(ctx, b, h.Kernel.URL(web.RouteBookingTickets))
 		if !web.IsKiosk(c) {
 			v.CalendarURL = h.Kernel.URL(web.RouteBookingCalendar)
-			if h.WalletLinks != nil {
+			if h.walletLinksWork(b) {
 				v.AppleWalletURL, v.GoogleWalletURL = h.WalletLinks(b.CinemaID, b.Number)
 			}
 		}
 	}
 	return h.Kernel.Render(c, http.StatusOK, title, bookingview.Show(v))
+}
+
+// walletLinksWork reports whether the booking's wallet links still give its passes: until
+// WalletLinkValidFor after the show (a show time not known: always).
+func (h *Handler) walletLinksWork(b cinema.Booking) bool {
+	show := b.Session.Showtime
+	return h.WalletLinks != nil && (show.IsZero() || h.Kernel.Now().Before(show.Add(h.WalletLinkValidFor)))
 }
 
 // showBookingTickets is the print view of the booking's tickets.

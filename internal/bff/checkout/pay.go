@@ -41,6 +41,18 @@ func (h *Handler) snapshotOf(ctx context.Context, v visit.Buy, o cinema.Order, p
 	return string(b)
 }
 
+// kioskWithoutReader answers Pay at a kiosk that has no card reader: a kiosk never sends its
+// guest to a web payment page. One whose reader was moved to another terminal says where.
+func (h *Handler) kioskWithoutReader(c echo.Context) error {
+	l := web.Loc(c)
+	body := l.T("checkout.kiosk_no_reader_text")
+	if moved := h.Visits.ReaderMoved(c); moved != "" {
+		body = moved + " " + l.T("checkout.kiosk_reader_moved_text")
+	}
+	return h.renderBuySummary(c, http.StatusServiceUnavailable, &components.Notice{Kind: components.NoticeError,
+		Heading: l.T("checkout.kiosk_no_reader"), Body: body}, summaryForm{})
+}
+
 // startBuyPayment starts the redirect payment: the record first, then the upstream start, then
 // the browser goes to the provider. A second press (double click, refresh, back, another tab)
 // finds the payment under way and goes to the same provider page; it never starts another.
@@ -62,10 +74,7 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 		return h.continueOnReader(c, rec)
 	}
 	if web.IsKiosk(c) && !onReader {
-		// A kiosk never sends its guest to a web payment page.
-		l := web.Loc(c)
-		return h.renderBuySummary(c, http.StatusServiceUnavailable, &components.Notice{Kind: components.NoticeError,
-			Heading: l.T("checkout.kiosk_no_reader"), Body: l.T("checkout.kiosk_no_reader_text")}, summaryForm{})
+		return h.kioskWithoutReader(c)
 	}
 	o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {

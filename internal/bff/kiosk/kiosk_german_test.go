@@ -227,7 +227,7 @@ func TestDevicesLanguageInGerman(t *testing.T) {
 	if got := row.Find("time").Text(); !germanDate.MatchString(got) {
 		t.Errorf("enrolled at %q, not a German date", got)
 	}
-	if got := d.Find("th").Map(func(_ int, th *goquery.Selection) string { return th.Text() }); strings.Join(got, "|") != "Name|Modus|Standardsprache|Registriert|Status" {
+	if got := d.Find("th").Map(func(_ int, th *goquery.Selection) string { return th.Text() }); strings.Join(got, "|") != "Name|Modus|Standardsprache|Kartenleser|Registriert|Status" {
 		t.Errorf("columns %v", got)
 	}
 

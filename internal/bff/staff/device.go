@@ -98,6 +98,8 @@ func (h *Handler) deviceView(c echo.Context) pages.DeviceView {
 		Reader:    dev.ReaderID,
 		DeviceID:  dev.ID,
 		CSRFToken: web.CSRFToken(c),
+
+		ReaderMoved: h.Visits.ReaderMoved(c),
 	}
 	if dev.CinemaID != "" {
 		v.Cinema = h.Visits.CinemaByID(c.Request().Context(), dev.CinemaID).Name
@@ -131,6 +133,9 @@ func (h *Handler) deviceView(c echo.Context) pages.DeviceView {
 func (h *Handler) showDevice(c echo.Context) error {
 	v := h.deviceView(c)
 	v.Saved = c.QueryParam("saved") == "1" && v.CanChange
+	if v.Saved {
+		v.SavedNote = h.Kernel.PopFlash(c)
+	}
 	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("kiosk.device_title"), pages.Device(v))
 }
 
@@ -147,57 +152,19 @@ func (h *Handler) saveDevice(c echo.Context) error {
 	if h.Kernel.Enrolments == nil {
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.device_enrol_no_database"), BackURL: h.Kernel.URL(web.RouteDevice), BackLabel: l.T("kiosk.back")}
 	}
-	ctx := c.Request().Context()
 	info := web.DeviceOf(c)
 	if mode == device.Customer {
-		if info.Enrolment != 0 {
-			e, err := h.Kernel.Enrolments.Revoke(ctx, info.Enrolment, sup)
-			switch {
-			case err == nil:
-				h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
-			case !errors.Is(err, device.ErrAlreadyRevoked) && !errors.Is(err, device.ErrNotFound):
-				return err
-			}
+		if err := h.leaveMode(c, info, sup); err != nil {
+			return err
 		}
 		info.Enrolment, info.Mode, info.Name, info.Language, info.ReaderID, info.CinemaID = 0, device.Customer, "", "", "", ""
+		info.ReaderMove = device.ReaderMove{}
 	} else {
-		lang, ok := h.chosenDeviceLanguage(c)
-		if !ok {
-			return invalidDeviceLanguage(l, h.Kernel.URL(web.RouteDevice))
-		}
-		again := func(set func(v *pages.DeviceView)) error {
-			v := h.deviceView(c)
-			v.Chosen, v.NameValue, v.LangValue = string(mode), c.FormValue("name"), lang
-			v.ReaderValue, v.ReaderCode, v.CinemaValue = c.FormValue("reader"), c.FormValue("reader_code"), c.FormValue("cinema")
-			set(&v)
-			return h.Kernel.Render(c, http.StatusUnprocessableEntity, l.T("kiosk.device_title"), pages.Device(v))
-		}
-		name, err := device.CleanName(c.FormValue("name"))
-		if err != nil {
-			return again(func(v *pages.DeviceView) { v.NameError = l.T("kiosk.device_name_invalid", "Max", device.MaxNameLength) })
-		}
-		cinemaID, ok := h.chosenCinema(c)
-		if !ok {
-			return again(func(v *pages.DeviceView) { v.CinemaError = l.T("kiosk.device_cinema_invalid") })
-		}
-		readerID, problem, err := h.chosenReader(c, name)
-		if err != nil {
+		var answered bool
+		var err error
+		if info, answered, err = h.enrolHere(c, info, mode, sup); answered || err != nil {
 			return err
 		}
-		if problem != "" {
-			return again(func(v *pages.DeviceView) { v.ReaderError = problem })
-		}
-		e, replaced, err := h.Kernel.Enrolments.Enrol(ctx, device.Spec{DeviceID: info.ID, Name: name, Mode: mode, Language: lang,
-			ReaderID: readerID, CinemaID: cinemaID, By: sup})
-		if err != nil {
-			return err
-		}
-		for _, r := range replaced {
-			h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(r)})
-		}
-		info.Enrolment, info.Mode, info.Name, info.Language, info.ReaderID, info.CinemaID = e.ID, e.Mode, e.Name, e.Language, e.ReaderID, e.CinemaID
-		c.Set(web.DeviceKey, info) // the audit row is made on the device as enrolled now
-		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: enrolmentDetail(e)})
 	}
 	c.Set(web.DeviceKey, info) // the rest of this request sees the new mode
 	if err := h.Kernel.Devices.Write(c.Response(), c.Request(), info); err != nil {
@@ -208,6 +175,82 @@ func (h *Handler) saveDevice(c echo.Context) error {
 		return err
 	}
 	return web.Redirect(c, h.Kernel.URL(web.RouteDevice)+"?saved=1")
+}
+
+// leaveMode revokes this device's enrolment, if it has a live one (audited).
+func (h *Handler) leaveMode(c echo.Context, info device.Info, sup string) error {
+	if info.Enrolment == 0 {
+		return nil
+	}
+	e, err := h.Kernel.Enrolments.Revoke(c.Request().Context(), info.Enrolment, sup)
+	switch {
+	case err == nil:
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
+	case !errors.Is(err, device.ErrAlreadyRevoked) && !errors.Is(err, device.ErrNotFound):
+		return err
+	}
+	return nil
+}
+
+// enrolHere enrols this device as mode with the form's name, language, cinema and card reader,
+// and returns it as enrolled now. A form with a problem is answered with the page again, the
+// problem next to its field (answered true, nothing changed).
+func (h *Handler) enrolHere(c echo.Context, info device.Info, mode device.Mode, sup string) (device.Info, bool, error) {
+	l := web.Loc(c)
+	lang, ok := h.chosenDeviceLanguage(c)
+	if !ok {
+		return info, false, invalidDeviceLanguage(l, h.Kernel.URL(web.RouteDevice))
+	}
+	again := func(set func(v *pages.DeviceView)) (device.Info, bool, error) {
+		v := h.deviceView(c)
+		v.Chosen, v.NameValue, v.LangValue = string(mode), c.FormValue("name"), lang
+		v.ReaderValue, v.ReaderCode, v.CinemaValue = c.FormValue("reader"), c.FormValue("reader_code"), c.FormValue("cinema")
+		set(&v)
+		return info, true, h.Kernel.Render(c, http.StatusUnprocessableEntity, l.T("kiosk.device_title"), pages.Device(v))
+	}
+	name, err := device.CleanName(c.FormValue("name"))
+	if err != nil {
+		return again(func(v *pages.DeviceView) { v.NameError = l.T("kiosk.device_name_invalid", "Max", device.MaxNameLength) })
+	}
+	cinemaID, ok := h.chosenCinema(c)
+	if !ok {
+		return again(func(v *pages.DeviceView) { v.CinemaError = l.T("kiosk.device_cinema_invalid") })
+	}
+	readerID, problem, err := h.chosenReader(c, name)
+	if err != nil {
+		return info, false, err
+	}
+	if problem != "" {
+		return again(func(v *pages.DeviceView) { v.ReaderError = problem })
+	}
+	e, err := h.Kernel.Enrolments.Enrol(c.Request().Context(), device.Spec{DeviceID: info.ID, Name: name, Mode: mode, Language: lang,
+		ReaderID: readerID, CinemaID: cinemaID, By: sup})
+	if err != nil {
+		return info, false, err
+	}
+	for _, r := range e.Replaced {
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(r)})
+	}
+	info.Enrolment, info.Mode, info.Name, info.Language, info.ReaderID, info.CinemaID = e.ID, e.Mode, e.Name, e.Language, e.ReaderID, e.CinemaID
+	info.ReaderMove = device.ReaderMove{}
+	c.Set(web.DeviceKey, info) // the audit rows are made on the device as enrolled now
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: enrolmentDetail(e.Enrolment)})
+	h.readerMovedHere(c, e)
+	return info, false, nil
+}
+
+// readerMovedHere audits the card reader taken from other terminals for this one and keeps a
+// line saying so for the page after the save.
+func (h *Handler) readerMovedHere(c echo.Context, e device.Enrolled) {
+	var from []string
+	for _, r := range e.ReaderFrom {
+		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol,
+			Detail: fmt.Sprintf("card reader %s moved from %q (enrolment %d) to %q (enrolment %d)", e.ReaderID, r.Name, r.ID, e.Name, e.ID)})
+		from = append(from, "“"+r.Name+"”")
+	}
+	if len(from) > 0 {
+		h.Kernel.Flash(c, web.Loc(c).T("kiosk.device_reader_moved_here", "Reader", e.ReaderID, "From", strings.Join(from, ", ")))
+	}
 }
 
 // staffLocation is the time zone staff read times in: the first cinema's (UTC without one).
@@ -261,13 +304,38 @@ func (h *Handler) deviceChoices(c echo.Context, v *pages.DeviceView) {
 		v.ReaderNote = l.T("kiosk.device_reader_unlisted")
 		return
 	}
+	usedBy := h.readersInUse(ctx, dev.ID)
 	for _, r := range readers {
 		label := l.T("kiosk.device_reader_option", "Label", cmp.Or(r.Label, r.ID), "ID", r.ID)
 		if !r.Online {
 			label += " " + l.T("kiosk.device_reader_offline")
 		}
-		v.Readers = append(v.Readers, pages.DeviceOption{Value: r.ID, Label: label})
+		o := pages.DeviceOption{Value: r.ID, Label: label}
+		if name, ok := usedBy[r.ID]; ok {
+			o.Note = l.T("kiosk.device_reader_used_by", "Name", name)
+		}
+		v.Readers = append(v.Readers, o)
 	}
+}
+
+// readersInUse maps each card reader a live enrolment of another device has to that
+// terminal's name (none when the enrolments cannot be read: the note is a courtesy).
+func (h *Handler) readersInUse(ctx context.Context, deviceID string) map[string]string {
+	out := map[string]string{}
+	if h.Terminals == nil {
+		return out
+	}
+	list, err := h.Terminals.List(ctx, 0)
+	if err != nil {
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("enrolments not listed for the card readers in use", "err", err)
+		return out
+	}
+	for _, e := range list {
+		if e.Live() && e.ReaderID != "" && e.DeviceID != deviceID {
+			out[e.ReaderID] = e.Name
+		}
+	}
+	return out
 }
 
 // simulatedReaderCode registers a simulated reader in the provider's test mode.

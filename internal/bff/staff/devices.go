@@ -1,6 +1,8 @@
 package staff
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -12,6 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
@@ -39,6 +42,7 @@ func (h *Handler) showDevices(c echo.Context) error {
 		return l.Time(t, zone, i18n.DateTimeLong), t.UTC().Format(time.RFC3339)
 	}
 	this := web.DeviceOf(c)
+	readers := h.readerStates(c, &v)
 	for _, e := range list {
 		row := pages.DeviceRow{ID: strconv.FormatInt(e.ID, 10), Name: e.Name, Mode: modeLabel(l, e.Mode), ModeValue: string(e.Mode),
 			Language: h.deviceLanguage(l, e.Language), EnrolledBy: e.EnrolledBy, DeviceID: e.DeviceID, Live: e.Live(), ThisDevice: e.DeviceID == this.ID}
@@ -46,6 +50,7 @@ func (h *Handler) showDevices(c echo.Context) error {
 		if e.Live() {
 			row.RevokeURL = h.Kernel.URL(web.RouteStaffDeviceRevoke, e.ID)
 			row.LanguageURL = h.Kernel.URL(web.RouteStaffDeviceLanguage, e.ID)
+			row.Reader = h.rowReader(l, e, readers, zone)
 		} else {
 			row.RevokedAt, row.RevokedAtISO = at(e.RevokedAt)
 			row.RevokedBy = e.RevokedBy
@@ -53,6 +58,67 @@ func (h *Handler) showDevices(c echo.Context) error {
 		v.Rows = append(v.Rows, row)
 	}
 	return h.Kernel.Render(c, http.StatusOK, l.T("kiosk.devices_title"), pages.Devices(v))
+}
+
+// readerStates reads the provider's card readers for the list, keyed by id (nil, with a note on
+// the page, when the list cannot be read: the terminals are listed all the same).
+func (h *Handler) readerStates(c echo.Context, v *pages.DevicesView) map[string]upstream.Reader {
+	if h.Visits.Readers == nil {
+		return nil
+	}
+	v.CardReaders = true
+	ctx, cancel := context.WithTimeout(c.Request().Context(), readerListTimeout)
+	defer cancel()
+	list, err := h.Visits.Readers.ListReaders(ctx)
+	if err != nil {
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card readers not listed for the terminals page", "err", err)
+		v.ReaderNote = web.Loc(c).T("kiosk.devices_readers_unlisted")
+		return nil
+	}
+	out := make(map[string]upstream.Reader, len(list))
+	for _, r := range list {
+		out[r.ID] = r
+	}
+	return out
+}
+
+// rowReader is a live enrolment's card reader with its state from the provider's list (read
+// is nil when the list could not be read), or where its reader went.
+func (h *Handler) rowReader(l *i18n.Localizer, e device.Enrolment, read map[string]upstream.Reader, zone *time.Location) pages.DeviceReader {
+	if e.ReaderID == "" {
+		if !e.ReaderMove.Moved() {
+			return pages.DeviceReader{}
+		}
+		m := e.ReaderMove
+		return pages.DeviceReader{Moved: l.T("kiosk.device_reader_moved", "Reader", m.ReaderID, "To", m.To, "By", m.By,
+			"When", l.Time(m.At, zone, i18n.DateTimeLong))}
+	}
+	out := pages.DeviceReader{ID: e.ReaderID, Label: e.ReaderID}
+	if read == nil {
+		return out
+	}
+	r, ok := read[e.ReaderID]
+	switch {
+	case !ok:
+		out.State = "unknown"
+	case !r.Online:
+		out.State = "offline"
+	case r.Action.State == upstream.ReaderInProgress:
+		out.State = "busy"
+	default:
+		out.State = "online"
+	}
+	out.Label = cmp.Or(r.Label, e.ReaderID)
+	out.StateLabel = l.T(readerStateWords[out.State])
+	return out
+}
+
+// readerStateWords are the words of each state of a terminal's card reader.
+var readerStateWords = map[string]string{
+	"online":  "kiosk.devices_reader_online",
+	"offline": "kiosk.devices_reader_offline",
+	"busy":    "kiosk.devices_reader_busy",
+	"unknown": "kiosk.devices_reader_unknown",
 }
 
 // noSuchDevice is the answer for an enrolment id that names none.

@@ -53,6 +53,9 @@ func (v *Visits) ReadCounterPayment(c echo.Context, due cinema.Money) (CounterPa
 	switch p.Method {
 	case "reader":
 		if !v.HasReader(c) {
+			if v.ReaderMoved(c) != "" { // the page says where it went (CounterMethods)
+				return p, l.T("staff.counter.reader_moved_refused"), ErrBadCounterPayment
+			}
 			return p, l.T("staff.counter.no_reader"), ErrBadCounterPayment
 		}
 		p.Given, p.Reference = "", ""
@@ -135,6 +138,7 @@ func (v *Visits) HasReader(c echo.Context) bool {
 func (v *Visits) CounterMethods(c echo.Context, view *pages.CounterPayView) {
 	_, supervisor := v.Kernel.StaffRole(c)
 	view.Reader, view.Terminal = v.HasReader(c), supervisor
+	view.ReaderMoved = v.ReaderMoved(c)
 }
 
 // ParseCashAmount reads an amount of money as a clerk types it: "20", "20.5", "20,50",

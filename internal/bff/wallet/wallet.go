@@ -2,7 +2,9 @@
 // (.pkpass) and the Add to Google Wallet link. Both are reached by a link that carries a signed
 // token of the booking (internal/wallet/walletlink), so a confirmation e-mail's links work on
 // whatever phone reads the mail, without the visit that made the booking, and give that
-// booking's passes and nothing else. What they show is the booking as it is now.
+// booking's passes and nothing else. What they show is the booking as it is now. They work
+// until a while after the show (WalletDeps.LinkValidFor) and stop when the booking is
+// cancelled; either way the page says so in words.
 package wallet
 
 import (
@@ -15,6 +17,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/upstream"
 	passes "github.com/cinemabff/cinemabff/internal/wallet"
 	"github.com/cinemabff/cinemabff/internal/wallet/walletlink"
 )
@@ -87,7 +91,7 @@ func (h *Handler) applePass(c echo.Context) error {
 	}
 	pkpass, modified, err := h.Passes.ApplePass(c.Request().Context(), cinemaID, number)
 	if err != nil {
-		return h.passError(c, err)
+		return h.passError(c, number, err)
 	}
 	hd := c.Response().Header()
 	hd.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="booking-%d.pkpass"`, number))
@@ -106,14 +110,28 @@ func (h *Handler) googleLink(c echo.Context) error {
 	}
 	to, err := h.Passes.GoogleSaveURL(c.Request().Context(), cinemaID, number, web.Loc(c).Lang())
 	if err != nil {
-		return h.passError(c, err)
+		return h.passError(c, number, err)
 	}
 	return c.Redirect(http.StatusSeeOther, to)
 }
 
-func (h *Handler) passError(c echo.Context, err error) error {
-	if errors.Is(err, passes.ErrNoTickets) {
-		return &web.Error{Code: web.EGone, Err: err, BackURL: h.Home, HeadingID: web.Msg("wallet.no_tickets.heading"), MessageID: web.Msg("wallet.no_tickets.message")}
+// passError says in words why a link gives no pass: the booking was cancelled or the ticketing
+// system no longer has it (the link is withdrawn), the link's time is over, or what the
+// ticketing system said.
+func (h *Handler) passError(c echo.Context, number int64, err error) error {
+	l := web.Loc(c)
+	gone := func(heading, message string, args ...any) error {
+		return &web.Error{Code: web.EGone, Err: err, BackURL: h.Home, BackLabel: l.T("wallet.back"),
+			Heading: l.T(heading), Message: l.T(message, append([]any{"Number", number}, args...)...)}
 	}
-	return h.Site.FromUpstream(err, h.Home, web.Loc(c).T("wallet.back"))
+	var expired *passes.LinkExpiredError
+	switch {
+	case errors.Is(err, passes.ErrNoTickets):
+		return gone("wallet.cancelled.heading", "wallet.cancelled.message")
+	case errors.Is(err, upstream.ErrNotFound):
+		return gone("wallet.unknown.heading", "wallet.unknown.message")
+	case errors.As(err, &expired):
+		return gone("wallet.expired.heading", "wallet.expired.message", "Until", l.Time(expired.Until, expired.Zone, i18n.DateTimeLong))
+	}
+	return h.Site.FromUpstream(err, h.Home, l.T("wallet.back"))
 }

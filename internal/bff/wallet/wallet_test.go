@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/upstream"
 	passes "github.com/cinemabff/cinemabff/internal/wallet"
 	"github.com/cinemabff/cinemabff/internal/wallet/walletlink"
 )
@@ -121,6 +122,8 @@ func TestWalletPassErrorsInWords(t *testing.T) {
 	}{
 		"no tickets left":   {passes.ErrNoTickets, web.EGone},
 		"ticketing is down": {errors.New("upstream: unavailable"), web.EUnavailable},
+		"booking unknown":   {fmt.Errorf("read booking: %w", upstream.ErrNotFound), web.EGone},
+		"link expired":      {&passes.LinkExpiredError{Until: time.Date(2026, 12, 6, 20, 30, 0, 0, time.UTC), Zone: time.UTC}, web.EGone},
 	} {
 		h := newHandler(t, &fakePasses{err: tc.err})
 		apple, _ := URLs(urls{}.URL, h.Links, "0001", 100002)

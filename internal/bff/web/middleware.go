@@ -201,6 +201,7 @@ func IsHTMX(c echo.Context) bool {
 // customer for this request (the cookie is kept: the next request may read it).
 func (k *Kernel) ResolveDevice(c echo.Context, info device.Info) (device.Info, bool) {
 	info.Mode, info.Name, info.Language, info.ReaderID, info.CinemaID = device.Customer, "", "", "", ""
+	info.ReaderMove = device.ReaderMove{}
 	if info.Enrolment == 0 {
 		return info, false
 	}
@@ -219,5 +220,6 @@ func (k *Kernel) ResolveDevice(c echo.Context, info device.Info) (device.Info, b
 		return info, true
 	}
 	info.Mode, info.Name, info.Language, info.ReaderID, info.CinemaID = e.Mode, e.Name, e.Language, e.ReaderID, e.CinemaID
+	info.ReaderMove = e.ReaderMove
 	return info, false
 }

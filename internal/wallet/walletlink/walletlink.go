@@ -3,7 +3,10 @@
 // without the visit that made the booking. It is the booking's cinema and number with an
 // HMAC-SHA256 over them, so it can be neither guessed nor moved to another booking; the same
 // booking always gets the same token, so a link in an older e-mail keeps working, and what it
-// serves is the booking as it is now (a removed ticket's pass is not among them).
+// serves is the booking as it is now (a removed ticket's pass is not among them). How long a
+// link works (until a while after the show, not after a cancellation) is decided where it is
+// served, from the booking as it is then (internal/wallet, LinkValidFor), so a token carries no
+// time of its own.
 package walletlink
 
 import (

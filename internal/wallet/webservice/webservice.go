@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/cinemabff/cinemabff/internal/wallet/passes"
 )
@@ -28,12 +29,14 @@ const (
 // PkpassType is the media type of a pass.
 const PkpassType = "application/vnd.apple.pkpass"
 
-// Body limits: a registration is one short token; logs are a few lines from one device.
+// Body limits: a registration is one short token; logs are a few lines from one device (the
+// endpoint takes no token, so what one post can put into the log is small; how many posts are
+// taken is the mounting site's limit).
 const (
 	maxRegistrationBody = 4 << 10
-	maxLogBody          = 64 << 10
-	maxLogLines         = 50
-	maxLogLine          = 1000
+	maxLogBody          = 8 << 10
+	maxLogLines         = 10
+	maxLogLine          = 500
 	maxIdentifier       = 256
 )
 
@@ -259,7 +262,8 @@ func (s *Service) LatestPass(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// DeviceLog takes the messages Wallet sends about problems with our passes and logs them.
+// DeviceLog takes the messages Wallet sends about problems with our passes and logs them: one
+// log record per post, with at most maxLogLines messages of at most maxLogLine bytes each.
 func (s *Service) DeviceLog(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Logs []string `json:"logs"`
@@ -268,15 +272,25 @@ func (s *Service) DeviceLog(w http.ResponseWriter, r *http.Request) {
 		badBody(w, err)
 		return
 	}
-	for i, line := range body.Logs {
-		if i == maxLogLines {
-			s.log.WarnContext(r.Context(), "passkit device log truncated", "lines", len(body.Logs))
-			break
-		}
-		if len(line) > maxLogLine {
-			line = line[:maxLogLine] + "…"
-		}
-		s.log.WarnContext(r.Context(), "passkit device log", "message", line)
+	if len(body.Logs) > 0 {
+		s.log.WarnContext(r.Context(), "passkit device log", "messages", logLines(body.Logs), "lines", len(body.Logs))
 	}
 	w.WriteHeader(http.StatusOK)
+}
+
+// logLines is at most maxLogLines of a device's messages, each cut at maxLogLine bytes (on a
+// character boundary).
+func logLines(logs []string) []string {
+	out := make([]string, 0, min(len(logs), maxLogLines))
+	for _, line := range logs[:min(len(logs), maxLogLines)] {
+		if len(line) > maxLogLine {
+			cut := maxLogLine
+			for cut > 0 && !utf8.RuneStart(line[cut]) {
+				cut--
+			}
+			line = line[:cut] + "…"
+		}
+		out = append(out, line)
+	}
+	return out
 }
