@@ -1,0 +1,32 @@
+package ledger
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Naming returns the entries that name the provider payment ref, as the payment taken (a
+// reader's card-present payment, an online payment's session), as the reference reported to
+// the ticketing system, or as the payment a refund went back to; oldest first.
+func (s *Store) Naming(ctx context.Context, ref string) ([]Entry, error) {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return nil, nil
+	}
+	return s.query(ctx, `SELECT `+columns+` FROM ledger_entries
+		WHERE provider_payment_id = $1 OR provider_reference = $1 ORDER BY created_at, id`, ref)
+}
+
+// SoldOnReader reports whether the booking was made by a sale this site took on a card
+// reader (a walk-in at the counter, a guest at the kiosk): its order was completed with the
+// cinema's own payment, not through the online payment provider.
+func (s *Store) SoldOnReader(ctx context.Context, cinemaID string, number int64) (bool, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM ledger_entries
+		WHERE kind = 'sale' AND state = 'applied' AND cinema_id = $1 AND booking_number = $2`, cinemaID, number).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("ledger: sales of %s/%d: %w", cinemaID, number, err)
+	}
+	return n > 0, nil
+}
