@@ -2,9 +2,23 @@ package ledger
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 )
+
+// ByKey returns the entry with idempotency key, or ErrNotFound.
+func (s *Store) ByKey(ctx context.Context, key string) (Entry, error) {
+	e, err := scanOne(s.db.QueryRowContext(ctx, `SELECT `+columns+` FROM ledger_entries WHERE idempotency_key = $1`, key))
+	if errors.Is(err, sql.ErrNoRows) {
+		return e, ErrNotFound
+	}
+	if err != nil {
+		return e, fmt.Errorf("ledger: entry by key: %w", err)
+	}
+	return e, nil
+}
 
 // Naming returns the entries that name the provider payment ref, as the payment taken (a
 // reader's card-present payment, an online payment's session), as the reference reported to
