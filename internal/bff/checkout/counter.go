@@ -71,7 +71,7 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 	if err == nil && h.Visits.BoxOffice != nil && due.Cents > 0 {
 		// The reference is the sale's alone; pressing again for this order finds it recorded.
 		_, rerr := h.Visits.BoxOffice.Record(ctx, boxoffice.Payment{Reference: p.Reference, Tender: boxoffice.Tender(p.Method), AmountCents: due.Cents,
-			Currency: due.Currency, CinemaID: v.CinemaID, Owner: "sale:" + v.UserSessionID, Actor: user})
+			Currency: due.Currency, CinemaID: v.CinemaID, Owner: boxoffice.SaleOwner(v.UserSessionID), Actor: user})
 		if refusal, ok := h.Visits.ReferenceRefusal(c, p, rerr); ok {
 			p.Field, problem, err = "reference", refusal, visit.ErrBadCounterPayment
 		} else if rerr != nil {
