@@ -28,6 +28,14 @@ func (h *Handler) requireBooking(c echo.Context, also ...func(context.Context, c
 		return cinema.Booking{}, bb, &web.Error{Code: web.ENotFound, Heading: l.T("booking.find_first"),
 			Message: l.T("booking.find_first_text"), BackURL: h.Kernel.URL(web.RouteFindBooking), BackLabel: l.T("booking.find_title")}
 	}
+	if dev := web.DeviceOf(c); !dev.Serves(bb.CinemaID) {
+		// A booking of another cinema than this counter's or kiosk's is not changed, paid for
+		// or printed here, however it came to the visit.
+		ctx := c.Request().Context()
+		return cinema.Booking{}, bb, &web.Error{Code: web.EConflict, Heading: l.T("ui.other_cinema.heading"),
+			Message: words.OtherCinema(l, h.Visits.CinemaByID(ctx, bb.CinemaID).Name, h.Visits.CinemaByID(ctx, dev.CinemaID).Name, h.Kernel.StaffUser(c) != ""),
+			BackURL: h.Kernel.URL(web.RouteFindBooking), BackLabel: l.T("booking.find_title")}
+	}
 	b, err := h.Visits.ReadBooking(c.Request().Context(), bb.CinemaID, bb.Number, also...)
 	if err != nil {
 		return cinema.Booking{}, bb, h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), l.T("booking.find_title"))
