@@ -88,3 +88,32 @@ func TestCounterReferenceIsCheckedWithTheProvider(t *testing.T) {
 		t.Fatalf("the payment recorded: %+v, want one applied under %s", es, mine)
 	}
 }
+
+// TestCounterSaleReferenceIsCheckedWithTheProvider: selling at the counter, another booking's
+// online charge and another booking's card-present payment as the terminal reference are
+// refused in words; no booking is made and nothing is recorded in the box office's register.
+func TestCounterSaleReferenceIsCheckedWithTheProvider(t *testing.T) {
+	h := bfftest.CounterHarness(t)
+	h.SignInAs(bfftest.TestSupervisor, bfftest.TestSupervisorPassword)
+	h.BuyUpToDetails("1113", bfftest.TwoAdults())
+	resp, body := h.Post("/checkout/details", "/checkout/details", url.Values{"name": {""}, "email": {""}})
+	bfftest.ExpectRedirect(t, resp, body, "/checkout")
+	resp, body = h.Post("/checkout/pay", "/checkout", nil)
+	bfftest.ExpectRedirect(t, resp, body, "/checkout/counter-payment")
+	due, _ := strconv.ParseInt(h.Page("/checkout/counter-payment", http.StatusOK).Find(`[data-due-cents]`).AttrOr("data-due-cents", ""), 10, 64)
+	online, _ := h.Prov.PaymentIntent("pi_seed100001")
+	_, tapped := tapOnStandaloneReader(t, h, due, map[string]string{"booking": upstream.BookingRef("0001", 100003)})
+	for ref, want := range map[string]string{online.LatestChargeID: "reference of a payment made online", tapped: "already belongs to another booking"} {
+		resp, body := h.Post("/checkout/counter-payment", "/checkout/counter-payment", url.Values{"method": {"terminal"}, "reference": {ref}})
+		if said := bfftest.Squash(bfftest.Text(h.Doc(body), "reference-error")); resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(said, want) {
+			t.Errorf("%s as the sale's terminal reference: %d %q, want %q", ref, resp.StatusCode, said, want)
+		}
+	}
+	if n := h.SB.Calls("CompleteOrder"); n != 0 {
+		t.Fatalf("the order was completed %d times with a refused reference", n)
+	}
+	var n int
+	if err := h.DB.SQL.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM box_office_payments`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("the box office's register holds %d payments (%v)", n, err)
+	}
+}
