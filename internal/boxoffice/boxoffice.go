@@ -37,7 +37,7 @@ type Payment struct {
 	CinemaID      string
 	BookingNumber int64 // 0 while a sale's booking is not known yet
 	// Owner is what the payment pays for, and makes recording it again harmless: the ledger
-	// entry's idempotency key of an edit's payment, or "sale:<order>" of a sale.
+	// entry's idempotency key of an edit's payment, or SaleOwner of a sale.
 	Owner string
 	Actor string // the staff member who took it
 	At    time.Time
@@ -127,6 +127,25 @@ func (r *Register) SetBooking(ctx context.Context, reference, cinemaID string, n
 		return fmt.Errorf("set the booking of box office payment: %w", err)
 	}
 	return nil
+}
+
+// SaleOwner is the Owner of the payment of a sale at the box office: the order (its user
+// session) that the payment completes with CompleteOrder.
+func SaleOwner(orderSessionID string) string { return salePrefix + orderSessionID }
+
+const salePrefix = "sale:"
+
+// SoldHere reports whether the booking was made by a sale the box office took (cash or a card
+// terminal): its order was completed with the cinema's own payment, not through the online
+// payment provider.
+func (r *Register) SoldHere(ctx context.Context, cinemaID string, number int64) (bool, error) {
+	var n int
+	err := r.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM box_office_payments
+		WHERE cinema_id = $1 AND booking_number = $2 AND owner LIKE $3`, cinemaID, number, salePrefix+"%").Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("box office sales of %s/%d: %w", cinemaID, number, err)
+	}
+	return n > 0, nil
 }
 
 // ForBooking lists the booking's payments taken at the box office, oldest first.

@@ -20,9 +20,10 @@ import (
 // a card-terminal payment on the terminal), and the clerk confirms it (GiveBackAtBoxOffice).
 
 var (
-	// ErrProviderReference: a terminal reference that the online payment provider knows as a
-	// payment of its own. A refund later sent "to that reference" would move the money of
-	// whoever made that payment, so it is refused at entry.
+	// ErrProviderReference: a terminal reference that names a payment of the payment provider
+	// which is not this counter's card payment of the amount taken (ReferenceError says why). A
+	// refund later sent "to that reference" would move the money of whoever made that payment,
+	// so it is refused at entry.
 	ErrProviderReference = errors.New("settlement: the reference is a payment of the online payment provider")
 	// ErrRefundAtBoxOffice: part of the refund falls on money taken at the box office, which
 	// only the box office can give back; nothing was written.
@@ -39,23 +40,130 @@ type CounterPayment struct {
 	CardType  string
 }
 
-// CheckCounterReference refuses a card-terminal reference the online payment provider knows
-// as one of its payments (ErrProviderReference). A provider that cannot be asked right now
-// does not stop the counter: the box office's own register still refuses a reused reference,
-// and a refund never goes to a box office payment through the provider.
-func (st *Settler) CheckCounterReference(ctx context.Context, reference string) error {
+// CheckCounterReference checks a card terminal's typed reference for use (the money to
+// record now) and returns the reference to record. A reference that names a payment of the
+// payment provider (a charge ch_… or a payment intent pi_…, as a card receipt prints it) is
+// accepted only when the provider says it is a card-present payment (a card held to a reader
+// or terminal) that was paid, is not refunded, is of the amount taken, and belongs to no other
+// booking (neither by what it was taken for nor in the ledger): it is then recorded under its
+// payment intent, so the charge and the intent cannot be recorded twice. Such a reference the
+// provider cannot be asked about now is refused too. Any other reference the provider knows as
+// one of its payments is refused; one it does not know is the terminal's own, and a provider
+// that cannot be asked does not stop the counter (the register still refuses a reused one).
+// A refusal is a *ReferenceError (errors.Is ErrProviderReference).
+func (st *Settler) CheckCounterReference(ctx context.Context, reference string, use ReferenceUse) (string, error) {
+	reference = strings.TrimSpace(reference)
 	if st.payments == nil {
-		return nil
+		return reference, nil
 	}
-	p, err := st.payments.GetPayment(ctx, strings.TrimSpace(reference))
+	if !NamesProviderPayment(reference) {
+		return reference, st.checkTerminalReference(ctx, reference)
+	}
+	p, err := st.payments.GetPayment(ctx, reference)
+	if err != nil {
+		problem := RefUnchecked
+		if errors.Is(err, upstream.ErrNotFound) {
+			problem = RefUnknown
+		}
+		st.log(ctx).Warn("counter reference refused: the provider's payment could not be read", "reference", reference, "err", err)
+		return reference, &ReferenceError{Problem: problem, Reference: reference}
+	}
+	problem, err := st.providerPaymentProblem(ctx, p, use)
+	if err != nil {
+		return reference, err
+	}
+	if problem != "" {
+		st.log(ctx).Warn("counter reference refused", "reference", reference, "payment", p.ID, "problem", problem)
+		return reference, &ReferenceError{Problem: problem, Reference: reference, Amount: p.Amount}
+	}
+	return p.ID, nil
+}
+
+// checkTerminalReference refuses a reference of the terminal's own that the provider knows as
+// one of its payments (an online payment's session).
+func (st *Settler) checkTerminalReference(ctx context.Context, reference string) error {
+	p, err := st.payments.GetPayment(ctx, reference)
 	switch {
 	case err == nil && p.ID != "":
 		st.log(ctx).Warn("counter reference refused: it is a payment of the online provider", "reference", reference)
-		return ErrProviderReference
+		return &ReferenceError{Problem: RefOnline, Reference: reference}
 	case err != nil && !errors.Is(err, upstream.ErrNotFound):
 		st.log(ctx).Warn("counter reference not checked with the payment provider", "reference", reference, "err", err)
 	}
 	return nil
+}
+
+// providerPaymentProblem is why provider payment p cannot be recorded for use ("" when it can).
+func (st *Settler) providerPaymentProblem(ctx context.Context, p upstream.Payment, use ReferenceUse) (ReferenceProblem, error) {
+	switch {
+	case !p.CardPresent:
+		return RefOnline, nil
+	case p.Status != cinema.PaymentPaid || p.Refunded.Cents > 0:
+		return RefNotPaid, nil
+	case p.Amount.Cents != use.Amount.Cents || !strings.EqualFold(p.Amount.Currency, use.Amount.Currency):
+		return RefAmount, nil
+	case p.Booking != "" && (use.BookingNumber == 0 || p.Booking != upstream.BookingRef(use.CinemaID, use.BookingNumber)):
+		return RefTaken, nil
+	}
+	if st.ledger == nil {
+		return "", nil
+	}
+	entries, err := st.ledger.Naming(ctx, p.ID)
+	if err != nil {
+		return "", fmt.Errorf("look the provider payment up in the ledger: %w", err)
+	}
+	for _, e := range entries {
+		if use.EditSessionID == "" || e.IdempotencyKey != counterKey(use.EditSessionID, use.Amount.Cents) {
+			return RefTaken, nil // another payment of ours already stands for it
+		}
+	}
+	return "", nil
+}
+
+// NamesProviderPayment reports whether a typed reference names a payment of the payment
+// provider: a charge (ch_…) or a payment intent (pi_…), in any case.
+func NamesProviderPayment(reference string) bool {
+	r := strings.ToLower(strings.TrimSpace(reference))
+	return strings.HasPrefix(r, "ch_") || strings.HasPrefix(r, "pi_")
+}
+
+// ReferenceUse is what a typed counter reference is to record: the amount taken now, and the
+// booking and edit of a change (both zero for a sale, whose booking does not exist yet).
+type ReferenceUse struct {
+	Amount        cinema.Money
+	CinemaID      string
+	BookingNumber int64
+	EditSessionID string
+}
+
+// ReferenceProblem says why a counter reference was refused.
+type ReferenceProblem string
+
+const (
+	RefOnline    ReferenceProblem = "online"    // a payment the provider took online, not on a card reader or terminal
+	RefUnknown   ReferenceProblem = "unknown"   // names a provider payment the provider does not have
+	RefUnchecked ReferenceProblem = "unchecked" // names a provider payment, and the provider could not be asked now
+	RefNotPaid   ReferenceProblem = "not_paid"  // the provider's payment was not paid, or was refunded
+	RefAmount    ReferenceProblem = "amount"    // the provider's payment is of another amount or currency
+	RefTaken     ReferenceProblem = "taken"     // the provider's payment belongs to another booking or payment
+)
+
+// ReferenceError is a refused counter reference: errors.Is ErrProviderReference.
+type ReferenceError struct {
+	Problem   ReferenceProblem
+	Reference string
+	Amount    cinema.Money // the provider's payment's amount, when it was read
+}
+
+func (e *ReferenceError) Error() string {
+	return fmt.Sprintf("%v: %s (%s)", ErrProviderReference, e.Reference, e.Problem)
+}
+
+func (e *ReferenceError) Unwrap() error { return ErrProviderReference }
+
+// counterKey is the ledger idempotency key of an edit's payment of cents taken at the counter.
+func counterKey(editSessionID string, cents int64) string {
+	return fmt.Sprintf("edit-counter:%s:%d", editSessionID, cents)
 }
 
 // RecordCounterPayment writes the edit's payment taken at the counter by c.Actor: its
@@ -64,7 +172,7 @@ func (st *Settler) CheckCounterReference(ctx context.Context, reference string) 
 // with complete-edit as it does a provider's payment. recorded says this call took it (a
 // repeated press finds the entry already paid), so the caller audits the money once.
 func (st *Settler) RecordCounterPayment(ctx context.Context, c Change, amount cinema.Money, p CounterPayment) (e ledger.Entry, recorded bool, err error) {
-	en := c.entry(ledger.KindPayment, fmt.Sprintf("edit-counter:%s:%d", c.EditSessionID, amount.Cents), amount)
+	en := c.entry(ledger.KindPayment, counterKey(c.EditSessionID, amount.Cents), amount)
 	en.Tender, en.ByHand = p.Tender, true
 	if st.boxOffice != nil {
 		if _, err := st.boxOffice.Record(ctx, boxoffice.Payment{Reference: p.Reference, Tender: p.Method, AmountCents: amount.Cents,

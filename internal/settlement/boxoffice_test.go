@@ -105,11 +105,12 @@ func TestCounterReferences(t *testing.T) {
 	for name, w := range worlds(t) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
-			if err := w.st.CheckCounterReference(ctx, " pi_seed3 "); !errors.Is(err, settlement.ErrProviderReference) {
+			use := settlement.ReferenceUse{Amount: eur(1325), CinemaID: "0001", BookingNumber: 100017, EditSessionID: "e1"}
+			if _, err := w.st.CheckCounterReference(ctx, " pi_seed3 ", use); !errors.Is(err, settlement.ErrProviderReference) {
 				t.Errorf("another booking's provider payment as a terminal reference: %v, want ErrProviderReference", err)
 			}
-			if err := w.st.CheckCounterReference(ctx, "TERM-0001"); err != nil {
-				t.Errorf("a terminal's own reference: %v", err)
+			if ref, err := w.st.CheckCounterReference(ctx, " TERM-0001 ", use); err != nil || ref != "TERM-0001" {
+				t.Errorf("a terminal's own reference: %q %v", ref, err)
 			}
 			term := settlement.CounterPayment{Method: boxoffice.TenderTerminal, Tender: "CREDIT", Reference: "TERM-0001", CardType: "Card terminal"}
 			first, recorded, err := w.st.RecordCounterPayment(ctx, clerk, eur(1325), term)

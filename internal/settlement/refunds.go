@@ -23,8 +23,24 @@ import (
 // compare-and-set, so two parts finishing at the same moment call it once.
 
 // ErrRefundNotPlanned wraps the reason a refund could not be planned over the booking's
-// payments (refunds.ErrInvalidAmount, refunds.ErrExceedsPayments): nothing was written.
+// payments (refunds.ErrInvalidAmount, refunds.ErrExceedsPayments): no money moved, and the
+// refund is written for staff review (RefundNotPlannedError).
 var ErrRefundNotPlanned = errors.New("refund cannot be planned")
+
+// RefundNotPlannedError is a refund no payment of the booking can take through the provider
+// (the provider does not know them, they were taken for another booking or already given
+// back): nothing moved, and Review is the refund's ledger entry, failed for staff review, so it
+// is listed under Needs attention. errors.Is ErrRefundNotPlanned and the planner's reason.
+type RefundNotPlannedError struct {
+	Review ledger.Entry
+	Cause  error
+}
+
+func (e *RefundNotPlannedError) Error() string {
+	return fmt.Sprintf("%v (entry %s): %v", ErrRefundNotPlanned, e.Review.ID, e.Cause)
+}
+
+func (e *RefundNotPlannedError) Unwrap() []error { return []error{ErrRefundNotPlanned, e.Cause} }
 
 // StartRefund plans the refund of amount over the booking's payments (b is the booking as the
 // ticketing API has it now) and writes one ledger entry per part; it returns the parts, the
@@ -55,13 +71,22 @@ func (st *Settler) StartRefund(ctx context.Context, c Change, amount cinema.Mone
 		if skipped && errors.Is(err, refunds.ErrExceedsPayments) {
 			return nil, fmt.Errorf("%w: %w", ErrRefundAtBoxOffice, err)
 		}
-		return nil, fmt.Errorf("%w: %w", ErrRefundNotPlanned, err)
+		if lead, lerr := st.ledger.ByKey(ctx, key+":part1"); lerr == nil {
+			// Another press wrote this refund a moment ago and the provider is giving it back
+			// now, which is why the payments hold less: the same parts.
+			return st.ledger.Group(ctx, lead)
+		}
+		review, rerr := st.refundForReview(ctx, c, amount, len(payments), err)
+		if rerr != nil {
+			return nil, rerr
+		}
+		return nil, &RefundNotPlannedError{Review: review, Cause: err}
 	}
 	tmpl := c.entry(ledger.KindRefund, key, amount)
 	parts := make([]ledger.Entry, len(plan))
 	for i, p := range plan {
 		en := tmpl
-		en.IdempotencyKey = fmt.Sprintf("%s:part%d", tmpl.IdempotencyKey, i+1)
+		en.IdempotencyKey = fmt.Sprintf("%s:part%d", key, i+1)
 		en.AmountCents = p.AmountCents
 		en.ProviderPaymentID = p.Payment.Reference
 		en.CardMasked, en.CardType = p.Payment.CardMasked, p.Payment.CardType
@@ -76,6 +101,29 @@ func (st *Settler) StartRefund(ctx context.Context, c Change, amount cinema.Mone
 		return nil, fmt.Errorf("write the refund's parts: %w", err)
 	}
 	return group, nil
+}
+
+// refundForReview writes the refund of amount that the booking's payments cannot take (usable
+// of them the provider knows as this booking's; cause is why the plan failed) as a ledger entry failed for staff
+// review: nothing moved, and Needs attention lists it with why until a supervisor resolves
+// it. Pressing again finds the same entry.
+func (st *Settler) refundForReview(ctx context.Context, c Change, amount cinema.Money, usable int, cause error) (ledger.Entry, error) {
+	en := c.entry(ledger.KindRefund, fmt.Sprintf("edit-refund-review:%s:%d", c.EditSessionID, amount.Cents), amount)
+	e, created, err := st.ledger.Create(ctx, en)
+	if err != nil {
+		return e, fmt.Errorf("write the refund for staff review: %w", err)
+	}
+	if !created || e.State != ledger.StateCreated {
+		return e, nil
+	}
+	why := fmt.Sprintf("the payment provider cannot give back %d.%02d %s on this booking's payments (%d of them it knows as this booking's: %v); nothing was refunded and the change was not completed",
+		amount.Cents/100, amount.Cents%100, amount.Currency, usable, cause)
+	e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "refund cannot be made through the payment provider: staff review",
+		func(x *ledger.Entry) { x.LastError = why })
+	if err != nil {
+		return e, fmt.Errorf("mark the refund for staff review: %w", err)
+	}
+	return e, nil
 }
 
 // boxOfficeSource is how a box office payment is given back: its tender category upstream and

@@ -163,6 +163,22 @@ func (st *Settler) resolveStaleSale(ctx context.Context, e ledger.Entry) (ledger
 	return e, err == nil, err
 }
 
+// SoldAtBoxOffice reports whether this site sold the booking at its box office or a kiosk: a
+// sale on a card reader (the ledger) or in cash or on a card terminal (the box office's
+// register). Such a booking was completed with the cinema's own payment (CompleteOrder), and
+// the ticketing system changes only bookings paid through an external payment provider.
+func (st *Settler) SoldAtBoxOffice(ctx context.Context, cinemaID string, number int64) (bool, error) {
+	if st.ledger != nil {
+		if sold, err := st.ledger.SoldOnReader(ctx, cinemaID, number); err != nil || sold {
+			return sold, err
+		}
+	}
+	if st.boxOffice == nil {
+		return false, nil
+	}
+	return st.boxOffice.SoldHere(ctx, cinemaID, number)
+}
+
 // saleWait bounds how long a reconciler retries the completion of a paid sale before the
 // money goes back: the order's hold is gone by then.
 const saleWait = 30 * time.Minute

@@ -17,8 +17,9 @@ type Payments interface {
 	// CreatePayment opens a payment on the provider's hosted page; a repeat
 	// with the same idempotency key returns the same payment.
 	CreatePayment(ctx context.Context, r PaymentRequest) (Payment, error)
-	// GetPayment reads a payment by the id CreatePayment returned, or by a
-	// booking payment's provider reference.
+	// GetPayment reads a payment by the id CreatePayment returned, by a
+	// booking payment's provider reference, or by the id of one of its charges
+	// (what a card receipt names).
 	GetPayment(ctx context.Context, id string) (Payment, error)
 	// CancelPayment ends a payment that was not paid, so it can no longer be;
 	// it returns the payment as it stands (paid, if it was paid meanwhile).
@@ -61,6 +62,9 @@ type Payment struct {
 	// Booking is the booking the payment was taken for as its request's Metadata said
 	// ("booking": "<cinema>/<number>"); "" when it says none (a payment another system made).
 	Booking string
+	// CardPresent: the money was taken from a card held to a card reader or terminal (not
+	// typed on a web page).
+	CardPresent bool
 }
 
 // BookingRef is the Metadata value that names a booking, as Payment.Booking reads it back.

@@ -158,9 +158,13 @@ func (s *StripePayments) CreatePayment(ctx context.Context, r PaymentRequest) (P
 	return sessionPayment(cs), nil
 }
 
-// GetPayment reads a payment: a Checkout Session (cs_…) or a payment intent
-// (pi_…, the reference of a booking's payment).
+// GetPayment reads a payment: a Checkout Session (cs_…), a payment intent
+// (pi_…, the reference of a booking's payment), or a charge (ch_…, what a
+// receipt names), read as the payment intent it belongs to.
 func (s *StripePayments) GetPayment(ctx context.Context, id string) (Payment, error) {
+	if strings.HasPrefix(id, "ch_") {
+		return s.chargeIntent(ctx, id)
+	}
 	if strings.HasPrefix(id, "pi_") {
 		pi, err := s.intent(ctx, id)
 		if err != nil {
@@ -177,6 +181,23 @@ func (s *StripePayments) GetPayment(ctx context.Context, id string) (Payment, er
 		return Payment{}, stripeError(OpGetPayment, err)
 	}
 	return sessionPayment(cs), nil
+}
+
+// chargeIntent reads the payment intent of charge id. A charge made without an
+// intent (the old Charges API) is no payment this site takes: not found.
+func (s *StripePayments) chargeIntent(ctx context.Context, id string) (Payment, error) {
+	ch, err := s.sc.V1Charges.Retrieve(ctx, id, &stripe.ChargeRetrieveParams{})
+	if err != nil {
+		return Payment{}, stripeError(OpGetPayment, err)
+	}
+	if ch.PaymentIntent == nil || ch.PaymentIntent.ID == "" {
+		return Payment{}, &Error{Op: OpGetPayment, Kind: ErrNotFound, Description: "the charge " + id + " belongs to no payment intent"}
+	}
+	pi, err := s.intent(ctx, ch.PaymentIntent.ID)
+	if err != nil {
+		return Payment{}, err
+	}
+	return intentPayment(pi), nil
 }
 
 func (s *StripePayments) intent(ctx context.Context, id string) (*stripe.PaymentIntent, error) {
@@ -301,6 +322,7 @@ func cardAndRefunds(p *Payment, ch *stripe.Charge) {
 			brand, last4 = string(d.Card.Brand), d.Card.Last4
 		case d.CardPresent != nil: // a card on a reader
 			brand, last4 = string(d.CardPresent.Brand), d.CardPresent.Last4
+			p.CardPresent = true
 		}
 		p.CardType = strings.ToUpper(brand)
 		if last4 != "" {

@@ -47,7 +47,7 @@ const stripeMockVersion = "v0.203.0"
 
 func TestStripeRequestsAreAcceptedByStripeMock(t *testing.T) {
 	base := stripeMockURL(t)
-	exerciseStripeAdapter(t, base, "sk_test_123", "pi_123")
+	exerciseStripeAdapter(t, base, "sk_test_123", "pi_123", "")
 	// A parameter Stripe does not know is refused, so the test above can fail.
 	sc := stripe.NewClient("sk_test_123", stripe.WithBackends(stripe.NewBackendsWithConfig(&stripe.BackendConfig{URL: stripe.String(base), MaxNetworkRetries: stripe.Int64(0),
 		LeveledLogger: &stripe.LeveledLogger{Level: stripe.LevelNull}})))
@@ -66,12 +66,13 @@ func TestStripeAdapterAgainstTheSandbox(t *testing.T) {
 	pi := prov.SeedPaid("", 2650, "EUR", "************4242", "VISA")
 	srv := httptest.NewServer(http.StripPrefix("/pay", prov.Handler()))
 	defer srv.Close()
-	exerciseStripeAdapter(t, srv.URL+"/pay", "sk_test_sandbox", pi.ID)
+	exerciseStripeAdapter(t, srv.URL+"/pay", "sk_test_sandbox", pi.ID, pi.LatestChargeID)
 }
 
 // exerciseStripeAdapter makes every call of the adapter once; refundable is a paid payment
-// intent at the provider.
-func exerciseStripeAdapter(t *testing.T, base, key, refundable string) {
+// intent at the provider, charge its charge ("": a provider that makes up its answers, whose
+// charges belong to no intent).
+func exerciseStripeAdapter(t *testing.T, base, key, refundable, charge string) {
 	t.Helper()
 	s, err := NewStripePayments(StripeOptions{BaseURL: base, SecretKey: key, Retries: stripe.Int64(0)})
 	if err != nil {
@@ -91,6 +92,14 @@ func exerciseStripeAdapter(t *testing.T, base, key, refundable string) {
 	}
 	if got, err := s.GetPayment(ctx, refundable); err != nil || got.ProviderReference == "" {
 		t.Errorf("retrieve payment intent: %+v %v", got, err)
+	}
+	if charge == "" {
+		// stripe-mock's charge names no intent: the read is accepted, and found to be no payment.
+		if got, err := s.GetPayment(ctx, "ch_123"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("retrieve a charge without an intent: %+v %v, want ErrNotFound", got, err)
+		}
+	} else if got, err := s.GetPayment(ctx, charge); err != nil || got.ID != refundable || got.CardPresent || got.Status != cinema.PaymentPaid {
+		t.Errorf("retrieve the payment by its charge: %+v %v, want the intent %s, paid online", got, err, refundable)
 	}
 	if _, err := s.CancelPayment(ctx, p.ID); err != nil {
 		t.Errorf("expire checkout session: %v", err)
@@ -257,7 +266,8 @@ func exerciseReaders(t *testing.T, base, key string, stateful bool, tap func(rea
 			t.Fatal(err)
 		}
 		paid, err := s.GetPayment(ctx, p.ID)
-		if err != nil || paid.Status != cinema.PaymentPaid || paid.Amount.Cents != 1325 || paid.CardType != "VISA" || !strings.HasSuffix(paid.CardNumberMasked, "4242") {
+		if err != nil || paid.Status != cinema.PaymentPaid || paid.Amount.Cents != 1325 || paid.CardType != "VISA" || !strings.HasSuffix(paid.CardNumberMasked, "4242") ||
+			!paid.CardPresent || paid.Booking != "0001/100002" {
 			t.Errorf("the card-present payment after the tap: %+v %v", paid, err)
 		}
 		p2, err := s.StartReaderPayment(ctx, ReaderPaymentRequest{ReaderID: r.ID, AmountCents: 500, Currency: "EUR", IdempotencyKey: "le_r2"})

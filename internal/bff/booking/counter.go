@@ -77,7 +77,8 @@ func (h *Handler) takeEditCounterPay(c echo.Context) error {
 	st := h.Visits.Settler
 	p, problem, err := h.Visits.ReadCounterPayment(c, due)
 	if err == nil {
-		p, problem, err = h.Visits.CheckCounterReference(c, st, p)
+		p, problem, err = h.Visits.CheckCounterReference(c, st, p, settlement.ReferenceUse{Amount: due, CinemaID: e.CinemaID,
+			BookingNumber: e.BookingNumber, EditSessionID: e.UserSessionID})
 	}
 	if err != nil {
 		v, status := visit.CounterForm(h.editCounterView(c, e, due), p, problem, err)

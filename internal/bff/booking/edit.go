@@ -36,13 +36,28 @@ func (h *Handler) startEdit(c echo.Context) error {
 	if err := h.Visits.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.Kernel.URL(web.RouteBooking), back); err != nil {
 		return err
 	}
+	if err := h.refuseBoxOfficeSale(c, b); err != nil {
+		return err
+	}
 	eo, err := h.Kernel.Ticketing.EditBooking(c.Request().Context(), b.CinemaID, b.ID)
 	if err != nil {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBooking), back)
+		return h.Visits.FromUpstreamFor(h.Kernel.StaffUser(c) != "", err, h.Kernel.URL(web.RouteBooking), back)
 	}
 	eo = h.Visits.Named(c.Request().Context()).EditOrder(eo) // the lines kept for the change list, in the visit's words
 	h.Visits.SaveEdit(c, h.newEdit(b, eo))
 	return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+}
+
+// refuseBoxOfficeSale refuses, in words for the person asking, a change of a booking this site
+// sold at its box office or a kiosk, before the ticketing system is asked: it changes only
+// bookings paid through an external payment provider (a replayed form, an old tab).
+func (h *Handler) refuseBoxOfficeSale(c echo.Context, b cinema.Booking) error {
+	if !h.soldAtBoxOffice(c.Request().Context(), b) {
+		return nil
+	}
+	l := web.Loc(c)
+	return &web.Error{Code: web.EConflict, Heading: l.T("ui.edit_refused.heading"), Message: words.BoxOfficeSale(l, h.Kernel.StaffUser(c) != ""),
+		BackURL: h.Kernel.URL(web.RouteBooking), BackLabel: l.T("booking.back_to_booking")}
 }
 
 // newEdit is what the visit keeps of edit order eo of booking b: its show, its payments (what

@@ -121,6 +121,9 @@ func (h *Handler) findBooking(c echo.Context) error {
 		v.CinemaID, how = got.CinemaID, "by ticket code"
 		v.Number = strconv.FormatInt(got.BookingNumber, 10)
 	}
+	if dev := web.DeviceOf(c); v.CinemaID != "" && !dev.Serves(v.CinemaID) {
+		return h.refuseOtherCinema(c, v, code != nil)
+	}
 	number, err := strconv.ParseInt(v.Number, 10, 64)
 	addr, mailErr := mail.ParseAddress(v.Email)
 	if addr == nil {
@@ -196,6 +199,28 @@ func (h *Handler) findRefused(c echo.Context, v bookingview.FindView, msg string
 	}
 	if v.ScanError == "" {
 		v.Error = msg // a kiosk's scan says it beside the scan field
+	}
+	return h.Kernel.Render(c, http.StatusUnprocessableEntity, h.findTitle(c), bookingview.Find(v))
+}
+
+// refuseOtherCinema answers a look-up, at a counter or kiosk that stands in one cinema, of a
+// booking or ticket code of another (v.CinemaID): in words, before the booking is read, so
+// nothing of it can be changed, paid for or printed here. It is no guess (the code is signed,
+// the cinema chosen), so it counts against no limit.
+func (h *Handler) refuseOtherCinema(c echo.Context, v bookingview.FindView, scanned bool) error {
+	ctx := c.Request().Context()
+	here := web.DeviceOf(c).CinemaID
+	there := v.CinemaID
+	msg := words.OtherCinema(web.Loc(c), h.Visits.CinemaByID(ctx, there).Name, h.Visits.CinemaByID(ctx, here).Name, v.Staff)
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: there, Detail: "refused: a booking of another cinema than this terminal's " + here})
+	if v.Kiosk {
+		v.CinemaID = here
+		v.Number, v.Email = keptTyped(v.Number), keptTyped(v.Email)
+	}
+	if v.Kiosk && scanned {
+		v.ScanError, v.Number = msg, ""
+	} else {
+		v.Error = msg
 	}
 	return h.Kernel.Render(c, http.StatusUnprocessableEntity, h.findTitle(c), bookingview.Find(v))
 }

@@ -43,9 +43,9 @@ func (h *Handler) startRefund(c echo.Context, e visit.Edit, change settlement.Ch
 		return &web.Error{Code: web.EConflict, Heading: l.T("booking.refund_at_box_office_heading"), Message: l.T("booking.refund_at_box_office_text"),
 			BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
 	}
-	if errors.Is(err, settlement.ErrRefundNotPlanned) {
-		return &web.Error{Code: web.EConflict, Heading: l.T("booking.refund_impossible_heading"), Message: l.T("booking.refund_impossible_text"),
-			BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
+	var notPlanned *settlement.RefundNotPlannedError
+	if errors.As(err, &notPlanned) {
+		return h.refundForReview(c, notPlanned, amount)
 	}
 	if err != nil {
 		return err
@@ -65,6 +65,20 @@ func (h *Handler) startRefund(c echo.Context, e visit.Edit, change settlement.Ch
 		return h.finishEdit(c, e)
 	}
 	return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, lead.ID))
+}
+
+// refundForReview says that the refund cannot be made through the payment provider: nothing
+// was refunded, the booking is as it was, and the refund waits under Needs attention (its
+// reference named). A clerk reads what to do at the counter; a customer what happens next.
+func (h *Handler) refundForReview(c echo.Context, e *settlement.RefundNotPlannedError, amount cinema.Money) error {
+	l := web.Loc(c)
+	ref := e.Review.ID[:min(12, len(e.Review.ID))]
+	text := l.T("booking.refund_review_text", "Amount", l.Money(amount), "Reference", ref)
+	if h.Kernel.StaffUser(c) != "" {
+		text = l.T("booking.counter.refund_review_text", "Amount", l.Money(amount), "Reference", ref)
+	}
+	return &web.Error{Code: web.EConflict, Heading: l.T("booking.refund_review_heading"), Message: text,
+		BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: e}
 }
 
 // refundCard names where a part goes back: "VISA ************4242", "PAYPAL", or the box

@@ -2,6 +2,7 @@ package booking
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -27,6 +28,14 @@ func (h *Handler) requireBooking(c echo.Context, also ...func(context.Context, c
 		return cinema.Booking{}, bb, &web.Error{Code: web.ENotFound, Heading: l.T("booking.find_first"),
 			Message: l.T("booking.find_first_text"), BackURL: h.Kernel.URL(web.RouteFindBooking), BackLabel: l.T("booking.find_title")}
 	}
+	if dev := web.DeviceOf(c); !dev.Serves(bb.CinemaID) {
+		// A booking of another cinema than this counter's or kiosk's is not changed, paid for
+		// or printed here, however it came to the visit.
+		ctx := c.Request().Context()
+		return cinema.Booking{}, bb, &web.Error{Code: web.EConflict, Heading: l.T("ui.other_cinema.heading"),
+			Message: words.OtherCinema(l, h.Visits.CinemaByID(ctx, bb.CinemaID).Name, h.Visits.CinemaByID(ctx, dev.CinemaID).Name, h.Kernel.StaffUser(c) != ""),
+			BackURL: h.Kernel.URL(web.RouteFindBooking), BackLabel: l.T("booking.find_title")}
+	}
 	b, err := h.Visits.ReadBooking(c.Request().Context(), bb.CinemaID, bb.Number, also...)
 	if err != nil {
 		return cinema.Booking{}, bb, h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), l.T("booking.find_title"))
@@ -36,8 +45,8 @@ func (h *Handler) requireBooking(c echo.Context, also ...func(context.Context, c
 
 // showBooking is the booking page.
 func (h *Handler) showBooking(c echo.Context) error {
-	var types sessionTypes // read beside the seat plan, not after it
-	b, _, err := h.requireBooking(c, types.reader(h))
+	var facts bookingFacts // read beside the seat plan, not after it
+	b, _, err := h.requireBooking(c, facts.reader(h))
 	if err != nil {
 		return err
 	}
@@ -80,7 +89,8 @@ func (h *Handler) showBooking(c echo.Context) error {
 			v.MailLine = h.Visits.MailLine(ctx, key)
 		}
 	}
-	v.Actions = append(v.Actions, h.editAction(c, b, &types), h.showtimeAction(c, b, &types), h.swapAction(c, b))
+	v.Actions = append(v.Actions, h.editAction(c, b, &facts), h.showtimeAction(c, b, &facts), h.swapAction(c, b))
+	v.BoxOfficeSale = h.boxOfficeSaleLine(c, &facts, v.Actions)
 	window, open := h.Visits.ChangeWindow(c, b.CinemaID, b.Session.Showtime)
 	v.ChangeWindow, v.TicketsOpen = changeWindowLine(window, open, v.Actions)
 	title := l.T("booking.show_title", "Number", v.Number)
@@ -161,7 +171,7 @@ func changeWindowLine(text string, open bool, actions []bookingview.Action) (lin
 }
 
 // editAction is "Change this booking", or why it cannot be done online.
-func (h *Handler) editAction(c echo.Context, b cinema.Booking, types *sessionTypes) bookingview.Action {
+func (h *Handler) editAction(c echo.Context, b cinema.Booking, facts *bookingFacts) bookingview.Action {
 	l := web.Loc(c)
 	a := bookingview.Action{Label: l.T("booking.action_edit"), TestID: "action-edit", Shortcut: "e"}
 	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
@@ -172,7 +182,7 @@ func (h *Handler) editAction(c echo.Context, b cinema.Booking, types *sessionTyp
 		a.Reason = reason
 		return a
 	}
-	if reason := h.editUnavailableReason(c.Request().Context(), b, types); reason != "" {
+	if reason := h.editUnavailableReason(c, b, facts); reason != "" {
 		a.Reason = reason
 		return a
 	}
@@ -182,7 +192,7 @@ func (h *Handler) editAction(c echo.Context, b cinema.Booking, types *sessionTyp
 
 // showtimeAction is "Change showtime" (move the booking to another show), or why it cannot
 // be done online. It is an edit, so the edit's rules apply.
-func (h *Handler) showtimeAction(c echo.Context, b cinema.Booking, types *sessionTypes) bookingview.Action {
+func (h *Handler) showtimeAction(c echo.Context, b cinema.Booking, facts *bookingFacts) bookingview.Action {
 	l := web.Loc(c)
 	a := bookingview.Action{Label: l.T("showtime.action"), TestID: "action-showtime", Shortcut: "t"}
 	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
@@ -193,7 +203,7 @@ func (h *Handler) showtimeAction(c echo.Context, b cinema.Booking, types *sessio
 		a.Reason = reason
 		return a
 	}
-	if reason := h.editUnavailableReason(c.Request().Context(), b, types); reason != "" {
+	if reason := h.editUnavailableReason(c, b, facts); reason != "" {
 		a.Reason = reason
 		return a
 	}
@@ -222,42 +232,77 @@ func (h *Handler) swapAction(c echo.Context, b cinema.Booking) bookingview.Actio
 }
 
 // editUnavailableReason says why a booking cannot be edited online, from what we can see
-// before asking the upstream (which has the last word).
+// before asking the upstream (which has the last word), in words for the person asking: staff
+// are never sent to the box office.
 //
-// types are the session's ticket types when already read (nil or unread: read here).
-func (h *Handler) editUnavailableReason(ctx context.Context, b cinema.Booking, known *sessionTypes) string {
+// facts are the booking's facts when already read (nil or unread: read here).
+func (h *Handler) editUnavailableReason(c echo.Context, b cinema.Booking, facts *bookingFacts) string {
+	ctx := c.Request().Context()
+	l, staff := i18n.FromContext(ctx), h.Kernel.StaffUser(c) != ""
 	if b.BeingEdited {
-		return words.EditRestriction(i18n.FromContext(ctx), "already_in_edit")
+		return words.EditRestrictionFor(l, upstream.EditAlreadyInEdit, staff)
+	}
+	if facts == nil || !facts.read {
+		facts = &bookingFacts{}
+		facts.reader(h)(ctx, b)
+	}
+	if facts.sold {
+		return words.BoxOfficeSale(l, staff)
 	}
 	for _, r := range b.EditRestrictions() {
-		return words.EditRestriction(i18n.FromContext(ctx), upstream.EditRestriction(r))
+		return words.EditRestrictionFor(l, upstream.EditRestriction(r), staff)
 	}
-	// Loyalty, voucher and partner tickets are known only from the session's ticket types.
-	var types []cinema.TicketType
-	var err error
-	if known != nil && known.read {
-		types, err = known.types, known.err
-	} else {
-		types, err = h.Visits.SessionTicketTypes(ctx, b.CinemaID, b.Session.ID)
-	}
-	if err != nil {
+	if facts.typesErr != nil {
 		return "" // the upstream will refuse with the reason if it applies
 	}
+	if r := ticketTypeRestriction(b, facts.types); r != "" {
+		return words.EditRestrictionFor(l, r, staff)
+	}
+	return ""
+}
+
+// ticketTypeRestriction is the edit restriction that one of b's tickets breaks by its type (a
+// loyalty, voucher, partner or package ticket), known only from the session's ticket types;
+// "" for none.
+func ticketTypeRestriction(b cinema.Booking, types []cinema.TicketType) upstream.EditRestriction {
 	for _, t := range b.Tickets {
 		tt := typeWithCode(types, t.TypeCode)
 		switch {
 		case tt == nil:
 		case tt.IsLoyalty:
-			return words.EditRestriction(i18n.FromContext(ctx), "loyalty_ticket")
+			return upstream.EditLoyaltyTicket
 		case tt.IsVoucher:
-			return words.EditRestriction(i18n.FromContext(ctx), "voucher_ticket")
+			return upstream.EditVoucherTicket
 		case tt.IsThirdParty:
-			return words.EditRestriction(i18n.FromContext(ctx), "third_party_member_ticket")
+			return upstream.EditThirdPartyMemberTicket
 		case tt.IsPackage:
-			return words.EditRestriction(i18n.FromContext(ctx), "package_ticket")
+			return upstream.EditPackageTicket
 		}
 	}
 	return ""
+}
+
+// boxOfficeSaleLine is what the booking page says up front of a booking this site sold at its
+// box office or a kiosk: that its tickets and its show cannot be changed nor anything refunded
+// here, and that its seats can still be changed when they can. The actions it closes point to
+// these words instead of repeating them. "" for any other booking.
+func (h *Handler) boxOfficeSaleLine(c echo.Context, facts *bookingFacts, actions []bookingview.Action) string {
+	if !facts.sold {
+		return ""
+	}
+	l, staff := web.Loc(c), h.Kernel.StaffUser(c) != ""
+	why := words.BoxOfficeSale(l, staff)
+	line := why
+	for i := range actions {
+		a := &actions[i]
+		if !a.Enabled && a.Reason == why {
+			a.Reason, a.DescribedBy = "", "box-office-sale"
+		}
+		if a.Enabled && a.TestID == "action-swap" {
+			line += " " + words.BoxOfficeSaleSeats(l, staff)
+		}
+	}
+	return line
 }
 
 // typeWithCode is the last of types with the code (as a map by code would keep), or nil. A
@@ -308,22 +353,43 @@ func bookingFees(b cinema.Booking) cinema.Money {
 	return cinema.Money{Cents: rest.Cents, Currency: b.Total.Currency}
 }
 
-// sessionTypes are a booking's session ticket types, read alongside the booking's other reads.
-type sessionTypes struct {
-	types []cinema.TicketType
-	err   error
-	read  bool
+// bookingFacts are what the booking's actions depend on beyond the booking record, read
+// alongside the booking's other reads: the ticket types of its session, and whether this site
+// sold it at its box office or a kiosk.
+type bookingFacts struct {
+	types    []cinema.TicketType
+	typesErr error
+	sold     bool
+	read     bool
 }
 
-// reader reads the ticket types of the booking's session into st (bookings.Reader.Read's also).
-func (st *sessionTypes) reader(s *Handler) func(context.Context, cinema.Booking) {
+// reader reads the facts of the booking into f (bookings.Reader.Read's also).
+func (f *bookingFacts) reader(s *Handler) func(context.Context, cinema.Booking) {
 	return func(ctx context.Context, b cinema.Booking) {
 		if id := b.SessionID(); id != "" {
-			st.types, st.err = s.Visits.SessionTicketTypes(ctx, b.CinemaID, id)
-			st.read = true
+			f.types, f.typesErr = s.Visits.SessionTicketTypes(ctx, b.CinemaID, id)
+		} else {
+			f.typesErr = errNoSession
 		}
+		f.sold, f.read = s.soldAtBoxOffice(ctx, b), true
 	}
 }
+
+// soldAtBoxOffice reports whether this site sold b at its box office or a kiosk. A failed
+// look-up is logged and counts as not sold here: the upstream then decides.
+func (h *Handler) soldAtBoxOffice(ctx context.Context, b cinema.Booking) bool {
+	if h.Visits.Settler == nil {
+		return false
+	}
+	sold, err := h.Visits.Settler.SoldAtBoxOffice(ctx, b.CinemaID, b.Number)
+	if err != nil {
+		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("not known whether the box office sold the booking", "booking", b.Number, "err", err)
+	}
+	return sold && err == nil
+}
+
+// errNoSession: the booking names no session, so its ticket types are not known.
+var errNoSession = errors.New("the booking names no session")
 
 // refuseClosedEdit is refuseClosed for the edit in progress: the way on is cancelling it,
 // which still works and restores the booking as it was.

@@ -106,7 +106,7 @@ func (h *Handler) requireShowtimeChange(c echo.Context) (cinema.Booking, visit.B
 	if err := h.Visits.RefuseClosed(c, b.CinemaID, b.Session.Showtime, back, backLabel); err != nil {
 		return b, bb, err
 	}
-	if reason := h.editUnavailableReason(c.Request().Context(), b, nil); reason != "" {
+	if reason := h.editUnavailableReason(c, b, nil); reason != "" {
 		return b, bb, &web.Error{Code: web.EConflict, Heading: l.T("showtime.not_online_heading"), Message: reason, BackURL: back, BackLabel: backLabel}
 	}
 	return b, bb, nil
@@ -399,7 +399,7 @@ func (h *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Sessi
 	back, backLabel := h.Kernel.URL(web.RouteShowtimes), l.T("showtime.back_to_list")
 	eo, err := h.Kernel.Ticketing.EditBooking(ctx, b.CinemaID, b.ID)
 	if err != nil {
-		return visit.Edit{}, h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+		return visit.Edit{}, h.Visits.FromUpstreamFor(h.Kernel.StaffUser(c) != "", err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
 	}
 	eo = h.Visits.Named(ctx).EditOrder(eo)
 	undo := func(step string, cause error) error {

@@ -14,6 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/boxoffice"
 	purchases "github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
@@ -65,12 +66,12 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 		return h.payBuyOnReader(c, v, o, due, p.Tender, user)
 	}
 	if err == nil {
-		p, problem, err = h.Visits.CheckCounterReference(c, h.Visits.Settler, p)
+		p, problem, err = h.Visits.CheckCounterReference(c, h.Visits.Settler, p, settlement.ReferenceUse{Amount: due, CinemaID: v.CinemaID})
 	}
 	if err == nil && h.Visits.BoxOffice != nil && due.Cents > 0 {
 		// The reference is the sale's alone; pressing again for this order finds it recorded.
 		_, rerr := h.Visits.BoxOffice.Record(ctx, boxoffice.Payment{Reference: p.Reference, Tender: boxoffice.Tender(p.Method), AmountCents: due.Cents,
-			Currency: due.Currency, CinemaID: v.CinemaID, Owner: "sale:" + v.UserSessionID, Actor: user})
+			Currency: due.Currency, CinemaID: v.CinemaID, Owner: boxoffice.SaleOwner(v.UserSessionID), Actor: user})
 		if refusal, ok := h.Visits.ReferenceRefusal(c, p, rerr); ok {
 			p.Field, problem, err = "reference", refusal, visit.ErrBadCounterPayment
 		} else if rerr != nil {

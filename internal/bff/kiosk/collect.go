@@ -220,6 +220,10 @@ func (h *Handler) collectByCode(c echo.Context, v *kioskview.CollectView, raw st
 		v.ScanError, err = h.countCollectFailure(c, unreadable)
 		return "", 0, err
 	}
+	if msg := h.otherCinema(c, code.CinemaID); msg != "" {
+		v.ScanError = msg
+		return "", 0, nil
+	}
 	rb, err := h.Bookings.Read(ctx, code.CinemaID, code.BookingNumber)
 	b := h.Visits.Named(ctx).Booking(rb.Booking)
 	switch {
@@ -272,6 +276,10 @@ func (h *Handler) collectByDetails(c echo.Context, v *kioskview.CollectView) (st
 		v.Error, err = h.countCollectFailure(c, l.T("kiosk.details_invalid"))
 		return "", 0, err
 	}
+	if msg := h.otherCinema(c, v.CinemaID); msg != "" {
+		v.Error, v.CinemaID = msg, web.DeviceOf(c).CinemaID
+		return "", 0, nil
+	}
 	client := h.collectClientLimit(c)
 	limits := []ratelimit.Limit{client,
 		{Key: fmt.Sprintf("find:booking:%s:%d:%s", v.CinemaID, number, client.Key), Rule: h.Limits.PerBookingClient}}
@@ -307,6 +315,19 @@ func (h *Handler) collectByDetails(c echo.Context, v *kioskview.CollectView) (st
 	}
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: "collect: by number"})
 	return v.CinemaID, number, nil
+}
+
+// otherCinema is why a counter or kiosk that stands in one cinema prints nothing of a booking
+// or ticket of cinema there (in words for staff or for a guest, and in the audit trail), or ""
+// when it serves that cinema. It is said before the booking is read.
+func (h *Handler) otherCinema(c echo.Context, there string) string {
+	dev := web.DeviceOf(c)
+	if dev.Serves(there) {
+		return ""
+	}
+	ctx := c.Request().Context()
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: there, Detail: "collect: refused, a booking of another cinema than this terminal's " + dev.CinemaID})
+	return words.OtherCinema(web.Loc(c), h.Visits.CinemaByID(ctx, there).Name, h.Visits.CinemaByID(ctx, dev.CinemaID).Name, h.Site.StaffUser(c) != "")
 }
 
 // unpaidHere is why a kiosk prints nothing for b: a reservation not paid yet (its tickets are

@@ -14,6 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/boxoffice"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/views/pages"
@@ -99,18 +100,45 @@ func (v *Visits) ReadCounterPayment(c echo.Context, due cinema.Money) (CounterPa
 	return p, "", nil
 }
 
-// CheckCounterReference refuses, in words next to the field, a card-terminal reference that
-// the online payment provider knows as one of its payments (a refund "to it" would move
-// another customer's money). Cash has a reference of ours: nothing to check.
-func (v *Visits) CheckCounterReference(c echo.Context, st *settlement.Settler, p CounterPayment) (CounterPayment, string, error) {
+// CheckCounterReference checks a card terminal's typed reference with the payment provider
+// for use (settlement.CheckCounterReference): a payment of the provider is accepted only as
+// this counter's card payment of the amount taken, and is then recorded under its payment
+// intent. A refusal is said in words next to the field. Cash has a reference of ours: nothing
+// to check.
+func (v *Visits) CheckCounterReference(c echo.Context, st *settlement.Settler, p CounterPayment, use settlement.ReferenceUse) (CounterPayment, string, error) {
 	if p.Method != "terminal" {
 		return p, "", nil
 	}
-	if err := st.CheckCounterReference(c.Request().Context(), p.Reference); err != nil {
+	ref, err := st.CheckCounterReference(c.Request().Context(), p.Reference, use)
+	var refused *settlement.ReferenceError
+	if errors.As(err, &refused) {
 		p.Field = "reference"
-		return p, web.Loc(c).T("staff.counter.reference_is_online"), ErrBadCounterPayment
+		return p, referenceProblemWords(web.Loc(c), refused, use.Amount), ErrBadCounterPayment
 	}
+	if err != nil {
+		return p, "", err
+	}
+	p.Reference = ref
 	return p, "", nil
+}
+
+// referenceProblemWords says why a terminal reference was refused, in l's language, with what
+// to do instead.
+func referenceProblemWords(l *i18n.Localizer, e *settlement.ReferenceError, due cinema.Money) string {
+	switch e.Problem {
+	case settlement.RefUnknown:
+		return l.T("staff.counter.reference_unknown", "Reference", e.Reference)
+	case settlement.RefUnchecked:
+		return l.T("staff.counter.reference_unchecked")
+	case settlement.RefNotPaid:
+		return l.T("staff.counter.reference_not_paid")
+	case settlement.RefAmount:
+		return l.T("staff.counter.reference_amount", "Paid", l.Money(e.Amount), "Due", l.Money(due))
+	case settlement.RefTaken:
+		return l.T("staff.counter.reference_taken")
+	default:
+		return l.T("staff.counter.reference_is_online")
+	}
 }
 
 // ReferenceRefusal says, for the error of recording a counter payment, why its reference was

@@ -14,6 +14,12 @@ import (
 // it is: callers write it in the request's language. The heading and message are named by
 // catalog id and written in the language of the page that shows the error (ErrorView).
 func (v *Visits) FromUpstream(err error, backURL, backLabel string) error {
+	return v.FromUpstreamFor(false, err, backURL, backLabel)
+}
+
+// FromUpstreamFor is FromUpstream for staff (staff true) or a customer: an edit refusal is
+// said in words for the one or the other (staff are never sent to the box office).
+func (v *Visits) FromUpstreamFor(staff bool, err error, backURL, backLabel string) error {
 	if err == nil {
 		return nil
 	}
@@ -22,7 +28,7 @@ func (v *Visits) FromUpstream(err error, backURL, backLabel string) error {
 	}
 	e := &web.Error{Err: err, BackURL: backURL, BackLabel: backLabel}
 	if r, ok := upstream.EditRefusal(err); ok {
-		e.Code, e.HeadingID, e.MessageID = web.EConflict, web.Msg("ui.edit_refused.heading"), words.EditRestrictionID(r)
+		e.Code, e.HeadingID, e.MessageID = web.EConflict, web.Msg("ui.edit_refused.heading"), words.EditRestrictionIDFor(r, staff)
 		return e
 	}
 	switch {

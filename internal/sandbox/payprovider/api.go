@@ -106,6 +106,7 @@ type execFunc func(c *apiCall, eff *effects) (any, *apiError)
 //	POST /v1/payment_intents
 //	GET  /v1/payment_intents/{id}
 //	POST /v1/payment_intents/{id}/cancel
+//	GET  /v1/charges/{id}
 //	POST /v1/refunds
 //	GET  /v1/refunds/{id}
 //	POST /v1/terminal/locations, GET /v1/terminal/locations, GET /v1/terminal/locations/{id}
@@ -124,6 +125,7 @@ func (p *Provider) Handler() http.Handler {
 	mux.Handle("POST /v1/payment_intents", p.endpoint(OpPaymentIntentsCreate, p.createIntent))
 	mux.Handle("GET /v1/payment_intents/{id}", p.endpoint(OpPaymentIntentsRetrieve, p.retrieveIntent))
 	mux.Handle("POST /v1/payment_intents/{id}/cancel", p.endpoint(OpPaymentIntentsCancel, p.cancelIntent))
+	mux.Handle("GET /v1/charges/{id}", p.endpoint(OpChargesRetrieve, p.retrieveCharge))
 	mux.Handle("POST /v1/refunds", p.endpoint(OpRefundsCreate, p.createRefund))
 	mux.Handle("GET /v1/refunds/{id}", p.endpoint(OpRefundsRetrieve, p.retrieveRefund))
 	mux.Handle("GET /v1/refunds", p.endpoint(OpRefundsList, p.listRefunds))
@@ -380,6 +382,19 @@ func (p *Provider) retrieveIntent(c *apiCall, _ *effects) (any, *apiError) {
 		return nil, noSuch("payment_intent", c.id, "id")
 	}
 	return p.intentJSONLocked(pi, exp), nil
+}
+
+// retrieveCharge is GET /v1/charges/{id}: the charge, its payment_intent by id (no
+// expand[]: the sandbox lets nothing of a charge be expanded).
+func (p *Provider) retrieveCharge(c *apiCall, _ *effects) (any, *apiError) {
+	if _, err := expandParams(c.form, nil); err != nil {
+		return nil, err
+	}
+	ch := p.charges[c.id]
+	if ch == nil {
+		return nil, noSuch("charge", c.id, "id")
+	}
+	return p.chargeJSONLocked(ch), nil
 }
 
 func (p *Provider) createRefund(c *apiCall, eff *effects) (any, *apiError) {

@@ -573,6 +573,7 @@ const (
 	OpCheckoutSessionsRetrieve = "checkout.sessions.retrieve"
 	OpCheckoutSessionsExpire   = "checkout.sessions.expire"
 	OpPaymentIntentsRetrieve   = "payment_intents.retrieve"
+	OpChargesRetrieve          = "charges.retrieve"
 	OpRefundsCreate            = "refunds.create"
 	OpRefundsRetrieve          = "refunds.retrieve"
 	OpRefundsList              = "refunds.list"

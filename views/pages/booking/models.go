@@ -68,12 +68,16 @@ type BookingView struct {
 	// ChangeWindow is until when changes are possible ("Changes possible until 19:30, …") or
 	// why they are closed; "" to say nothing.
 	ChangeWindow string
-	Notice       *components.Notice
-	Changes      []string // what the last completed change did, in words
-	MailLine     string   // where the e-mail about the last change stands; "" when none
-	TicketCards  components.TicketsView
-	CSRFToken    string
-	EndURL       string // forget this booking on this device
+	// BoxOfficeSale is what a booking sold at the box office or a kiosk cannot have here and
+	// what it still can ("" for any other booking): said once, before the actions, which point
+	// to it (DescribedBy "box-office-sale").
+	BoxOfficeSale string
+	Notice        *components.Notice
+	Changes       []string // what the last completed change did, in words
+	MailLine      string   // where the e-mail about the last change stands; "" when none
+	TicketCards   components.TicketsView
+	CSRFToken     string
+	EndURL        string // forget this booking on this device
 	// Counter: the box office's two-pane page, with the customer, a print link and no cards.
 	Counter       bool
 	CustomerName  string
