@@ -22,9 +22,17 @@ const (
 	checkSecret = "tenant-secret-9b2c" // an extra header's value: never printed
 )
 
-// startCheckSandbox serves the sandbox ticketing API on a test server, as `web sandbox` does:
-// the listener is wrapped so the sandbox checks the token header's raw lower-case name.
+// startCheckSandbox serves the sandbox ticketing API on a test server, as `web sandbox` does.
 func startCheckSandbox(t *testing.T) (string, *sandbox.World) {
+	t.Helper()
+	url, world, _ := startSandboxServer(t)
+	return url, world
+}
+
+// startSandboxServer serves the sandbox as `web sandbox` does: the ticketing API at the root
+// (the listener is wrapped so the sandbox checks the token header's raw lower-case name), the
+// payment provider under /pay and its Stripe API at /v1/ too (for stripe-go).
+func startSandboxServer(t *testing.T) (string, *sandbox.World, *sandbox.Server) {
 	t.Helper()
 	mux := http.NewServeMux()
 	srv := httptest.NewUnstartedServer(mux)
@@ -40,8 +48,9 @@ func startCheckSandbox(t *testing.T) (string, *sandbox.World) {
 	}
 	t.Cleanup(sb.Close)
 	mux.Handle("/pay/", http.StripPrefix("/pay", prov.Handler()))
+	mux.Handle("/v1/", prov.Handler())
 	mux.Handle("/", sb.Handler())
-	return srv.URL, world
+	return srv.URL, world, sb
 }
 
 // checkRun runs `web check-upstream args...` in-process with an empty environment.
