@@ -8,7 +8,6 @@ import (
 	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
 
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
-	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/internal/notify"
@@ -47,7 +46,7 @@ func (s *Server) setUpMail(d MailDeps, db *storage.DB) error {
 			return s.Visits.ReadBooking(ctx, cinemaID, number)
 		}
 		comp := &notify.Composer{Booking: read, Cinema: s.Visits.CinemaByID, Signer: m.Signer, Catalog: s.Kernel.Langs, SiteName: s.Kernel.Cfg.SiteName,
-			FindURL: s.Kernel.AbsURL(web.RouteFindBooking), Calendar: s.Visits.BookingCalendar,
+			Calendar: s.Visits.BookingCalendar,
 			// The wallet flow is built after the mail: its links are read when a message is written.
 			WalletLinks: func(cinemaID string, number int64) (string, string) {
 				if s.walletMailLinks == nil {
@@ -55,6 +54,7 @@ func (s *Server) setUpMail(d MailDeps, db *storage.DB) error {
 				}
 				return s.walletMailLinks(cinemaID, number)
 			}}
+		s.afterRoutes(func() { comp.FindURL = s.Kernel.AbsURL("booking.find") })
 		m.Sender = &mail.Sender{Outbox: m.Outbox, Compose: comp.Compose, Transport: d.Transport, From: d.From,
 			Logger: s.Kernel.Logger.With("component", "mail"), Backoff: d.Backoff}
 	}

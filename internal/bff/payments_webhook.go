@@ -10,7 +10,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
-// web.RoutePaymentWebhook is where the payment provider posts its events. It is signed by the
+// "payments.webhook" is where the payment provider posts its events. It is signed by the
 // provider, not by a browser: no session, no device cookie, no CSRF token.
 
 // WebhookVerifier checks a provider event's signature and reads it (upstream.StripePayments).

@@ -112,13 +112,15 @@ type Deps struct {
 
 // Server is the BFF's HTTP handler: the kernel, the visits, and every flow mounted on them.
 type Server struct {
-	Kernel   *web.Kernel
-	Visits   *visit.Visits
-	Config   Config // the flows' settings are handed over from it
-	DB       Pinger
-	Echo     *echo.Echo
-	handler  http.Handler // echo wrapped in compression (web/compress.go)
-	Upstream ReadyChecker
+	// linkWhenRouted set the addresses that parts built before the routes hold (afterRoutes).
+	linkWhenRouted []func()
+	Kernel         *web.Kernel
+	Visits         *visit.Visits
+	Config         Config // the flows' settings are handed over from it
+	DB             Pinger
+	Echo           *echo.Echo
+	handler        http.Handler // echo wrapped in compression (web/compress.go)
+	Upstream       ReadyChecker
 
 	Storage        *storage.DB
 	attentionStore *attention.Store     // Needs attention's actions; nil without a database
@@ -278,6 +280,9 @@ func New(d Deps) (*Server, error) {
 	// The frame's audiences: the staff's part first, so that a kiosk keeps a supervisor's links.
 	k.ChromeHooks = append(k.ChromeHooks, s.staffFlow.Chrome, s.kioskFlow.Chrome)
 	s.registerRoutes()
+	for _, f := range s.linkWhenRouted {
+		f()
+	}
 	if s.handler, err = web.Compressed(e); err != nil {
 		return nil, err
 	}
@@ -287,16 +292,9 @@ func New(d Deps) (*Server, error) {
 // ServeHTTP makes the server an http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
-// route registers a handler under a named path.
-func (s *Server) route(method, name string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
-	p, ok := web.Paths[name]
-	if !ok {
-		// A programming error, caught by the route table test; never reached by a request.
-		s.Kernel.Logger.Error("route has no path", "name", name)
-		return
-	}
-	s.Echo.Add(method, p, h, m...).Name = name + "." + method
-}
+// afterRoutes runs f once every route is registered: for a part built before the routes that
+// holds one of their addresses.
+func (s *Server) afterRoutes(f func()) { s.linkWhenRouted = append(s.linkWhenRouted, f) }
 
 // IpExtractor trusts X-Forwarded-For only from the configured proxies.
 func IpExtractor(trusted []*net.IPNet) echo.IPExtractor {

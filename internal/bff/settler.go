@@ -17,7 +17,7 @@ func newSettler(k *web.Kernel, v *visit.Visits, sales settlement.Sales, tender s
 	return settlement.New(settlement.Deps{Ticketing: k.Ticketing, Payments: v.Payments, Ledger: v.Ledger, BoxOffice: v.BoxOffice,
 		Readers: v.Readers, Sales: sales, SaleTicketing: saleTicketing(k.Ticketing), Logger: k.Logger,
 		LoggerFrom: func(ctx context.Context) *slog.Logger { return web.LoggerFrom(ctx, nil) }, Now: k.Now,
-		ReturnURL: func(id string) string { return k.AbsURL(web.RouteEditReturn, id) }, Tender: tender,
+		ReturnURL: func(id string) string { return k.AbsURL("edit.return", id) }, Tender: tender,
 		Words: k.Langs.For(k.Langs.Fallback())})
 }
 

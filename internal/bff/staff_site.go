@@ -14,10 +14,9 @@ func (s *Server) newStaffFlow() *staffpages.Handler {
 		Visits:    s.Visits,
 		Attention: s.attentionStore,
 		Watcher:   s.Watcher,
-		Links:     staffpages.Links{Device: s.Kernel.URL(web.RouteDevice)},
 		Guards: staffpages.Guards{
 			Accounts: []echo.MiddlewareFunc{web.Guard(func(c echo.Context) error { return staffpages.AccountsSupervisor(s.Kernel, c) })},
-			Devices:  []echo.MiddlewareFunc{staffpages.SupervisorsOnly(s.Kernel, s.Kernel.URL(web.RouteStaffDevices))},
+			Devices:  []echo.MiddlewareFunc{staffpages.SupervisorsOnly(s.Kernel, "staff.devices")},
 			Audit:    []echo.MiddlewareFunc{staffpages.StaffOnly(s.Kernel), web.Guard(func(c echo.Context) error { return staffpages.AuditSupervisor(s.Kernel, c) })},
 		},
 	}

@@ -61,7 +61,8 @@ var walletColors = applepass.Colors{
 
 // newWalletFlow builds the wallet flow and the booking page's wallet links.
 func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handler, func(cinemaID string, number int64) (string, string), error) {
-	h := &walletflow.Handler{Site: s.Visits, Home: s.Kernel.URL(web.RouteHome)}
+	h := &walletflow.Handler{Site: s.Visits}
+	s.afterRoutes(func() { h.Home = s.Kernel.URL("home") })
 	if d.Apple.Certificate != nil {
 		s.walletCertEnds = d.Apple.NotAfter()
 	}
@@ -90,7 +91,8 @@ func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handle
 		if err != nil {
 			return nil, nil, fmt.Errorf("bff: wallet passes: %w", err)
 		}
-		svc.Passes, svc.WebServiceURL = store, strings.TrimSuffix(s.Kernel.AbsURL(web.RouteWalletService), "/*")
+		svc.Passes = store
+		s.afterRoutes(func() { svc.WebServiceURL = strings.TrimSuffix(s.Kernel.AbsURL("wallet.service"), "/*") })
 		s.walletService = webservice.New(store, svc, s.Kernel.Logger)
 		svc.Notifier = &passes.Notifier{Store: store, Pusher: d.Pusher, Logger: s.Kernel.Logger, Now: s.Kernel.Now}
 		if svc.Notifier.Pusher == nil {
@@ -120,7 +122,7 @@ func (s *Server) serveWalletService(c echo.Context) error {
 	if s.walletService == nil {
 		return echo.ErrNotFound
 	}
-	prefix := strings.TrimSuffix(web.Paths[web.RouteWalletService], "/*")
+	prefix := strings.TrimSuffix(s.Kernel.Path("wallet.service"), "/*")
 	r := c.Request()
 	if r.Method == http.MethodPost && strings.TrimPrefix(r.URL.Path, prefix) == webservice.RouteLog {
 		if ok, err := s.passLogAllowed(c); !ok {

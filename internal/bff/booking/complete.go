@@ -40,7 +40,7 @@ func (h *Handler) payAtKiosk(c echo.Context, e visit.Edit, change settlement.Cha
 	if moved := h.Visits.ReaderMoved(c); moved != "" {
 		l := web.Loc(c)
 		return true, &web.Error{Code: web.EUnavailable, Heading: l.T("checkout.kiosk_no_reader"), Message: moved + " " + l.T("checkout.kiosk_reader_moved_text"),
-			BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes")}
+			BackURL: h.Kernel.URL("edit.show"), BackLabel: l.T("booking.back_to_changes")}
 	}
 	return false, nil
 }
@@ -56,7 +56,7 @@ func (h *Handler) editChange(c echo.Context, e visit.Edit, notice []byte) settle
 func (h *Handler) refuseWhilePaying(c echo.Context, entry *ledger.Entry) error {
 	l := web.Loc(c)
 	return &web.Error{Code: web.EConflict, Heading: l.T("booking.paying_heading"), Message: l.T("booking.paying_text"),
-		BackURL: h.Kernel.URL(web.RouteEditStatus, entry.ID), BackLabel: l.T("booking.see_status")}
+		BackURL: h.Kernel.URL("edit.status", entry.ID), BackLabel: l.T("booking.see_status")}
 }
 
 // completeEdit finishes the edit: with nothing to pay, by taking a payment on the provider's
@@ -80,7 +80,7 @@ func (h *Handler) completeEdit(c echo.Context) error {
 		}
 		e.Entry = entry.ID
 		h.Visits.SaveEdit(c, e)
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Kernel.URL("edit.status", entry.ID))
 	}
 	if err := h.refuseClosedEdit(c, e); err != nil { // money already in motion above goes on
 		return err
@@ -113,7 +113,7 @@ func (h *Handler) completeEdit(c echo.Context) error {
 		return h.finishEdit(c, e)
 	}
 	if balance.Cents > 0 && h.Kernel.AtCounter(c) {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditCounterPay)) // terminal or cash, no provider page
+		return web.Redirect(c, h.Kernel.URL("edit.counterpay")) // terminal or cash, no provider page
 	}
 	if balance.Cents < 0 {
 		if ok, err := h.refundApproval(c, e, balance.Abs()); !ok {
@@ -145,7 +145,7 @@ func (h *Handler) completeEdit(c echo.Context) error {
 		// The provider is still being asked for the payment, and the step goes on: the
 		// payment may yet be made, so neither "nothing was charged" nor a failed entry.
 		// The status page follows it and leads to the payment page once it is there.
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Kernel.URL("edit.status", entry.ID))
 	}
 	entry = next
 	if err != nil || entry.State != ledger.StateRedirected {
@@ -158,10 +158,10 @@ func (h *Handler) completeEdit(c echo.Context) error {
 		if errors.Is(err, upstream.ErrAmountTooSmall) {
 			return &web.Error{Code: web.EInvalid, Heading: l.T("booking.too_small_heading"),
 				Message: l.T("booking.too_small_text", "Minimum", l.Money(cinema.Money{Cents: 50, Currency: entry.Currency}), "Amount", l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})),
-				BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
+				BackURL: h.Kernel.URL("edit.show"), BackLabel: l.T("booking.back_to_changes"), Err: err}
 		}
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("booking.pay_page_unavailable_heading"), Message: l.T("booking.pay_page_unavailable_text"),
-			BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
+			BackURL: h.Kernel.URL("edit.show"), BackLabel: l.T("booking.back_to_changes"), Err: err}
 	}
 	if !web.SafeExternalURL(entry.HostedURL) {
 		return fmt.Errorf("payment provider gave an unusable page address %q", entry.HostedURL)
@@ -241,9 +241,9 @@ func (h *Handler) finishEdit(c echo.Context, e visit.Edit) error {
 	if web.IsKiosk(c) {
 		// The kiosk prints the booking's tickets as they are now; Done ends the visit.
 		h.Kernel.Sessions.Put(ctx, sessKioskPrint, ledger.NewID())
-		return web.Redirect(c, h.Kernel.URL(web.RouteBookingTickets))
+		return web.Redirect(c, h.Kernel.URL("booking.tickets"))
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
+	return web.Redirect(c, h.Kernel.URL("booking.show"))
 }
 
 // sessKioskPrint marks a kiosk's change just saved: its tickets' page prints them once (the
@@ -269,7 +269,7 @@ func (h *Handler) entryForVisit(c echo.Context) (entry ledger.Entry, e visit.Edi
 		return entry, e, true, nil
 	}
 	if bb, bound := h.Visits.BoundBooking(c); bound && bb.CinemaID == entry.CinemaID && bb.Number == entry.BookingNumber {
-		return entry, e, false, web.Redirect(c, h.Kernel.URL(web.RouteBooking))
+		return entry, e, false, web.Redirect(c, h.Kernel.URL("booking.show"))
 	}
 	// Not this visit's: the token on the way back is the provider's page id, which the payment
 	// page's address shows, so it opens nothing. The payment itself is settled all the same
@@ -361,7 +361,7 @@ func (h *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) 
 		if e.UserSessionID == entry.EditSessionID {
 			return h.finishEdit(c, e)
 		}
-		return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
+		return web.Redirect(c, h.Kernel.URL("booking.show"))
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && h.Visits.EditSaved(c.Request().Context(), entry.EditSessionID):
 		// An earlier attempt opened again (Back, its way back from the provider) after another
 		// payment saved the change: not "nothing was charged", and no edit to go back to.
@@ -369,7 +369,7 @@ func (h *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) 
 			h.Visits.ClearEdit(c)
 		}
 		h.Kernel.Flash(c, web.Loc(c).T("booking.saved_change"))
-		return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
+		return web.Redirect(c, h.Kernel.URL("booking.show"))
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && entry.ProviderReference != "":
 		// Money was taken and the change did not take it (or it is unclear whether it did):
 		// no "pay again". The edit is let go, so the booking is free again, and the page says
@@ -386,7 +386,7 @@ func (h *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) 
 		e.Entry = ""
 		h.Visits.SaveEdit(c, e)
 		h.Kernel.Flash(c, web.Loc(c).T("booking.payment_not_completed"))
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Kernel.URL("edit.show"))
 	}
 	if entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefunded && e.UserSessionID == entry.EditSessionID {
 		h.Visits.ClearEdit(c) // the edit is gone and the money is back: the visit may start afresh
@@ -428,7 +428,7 @@ func (h *Handler) kioskWaitsFor(c echo.Context, entry ledger.Entry, v *bookingvi
 func (h *Handler) statusView(ctx context.Context, entry ledger.Entry) bookingview.PaymentStatusView {
 	l := i18n.FromContext(ctx)
 	amount := l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})
-	v := bookingview.PaymentStatusView{Reference: entry.ID[:12], PollURL: h.Kernel.URL(web.RouteEditStatus, entry.ID), Refresh: true, Kind: components.NoticeInfo}
+	v := bookingview.PaymentStatusView{Reference: entry.ID[:12], PollURL: h.Kernel.URL("edit.status", entry.ID), Refresh: true, Kind: components.NoticeInfo}
 	switch {
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRedirected:
 		v.Heading, v.Body = l.T("booking.status_waiting"), l.T("booking.status_waiting_text", "Amount", amount)
@@ -438,7 +438,7 @@ func (h *Handler) statusView(ctx context.Context, entry ledger.Entry) bookingvie
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefunded:
 		v.Kind, v.Refresh = components.NoticeWarning, false
 		v.Heading, v.Body = l.T("booking.status_reversed"), l.T("booking.status_reversed_text", "Amount", amount)
-		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Kernel.URL("booking.show"), l.T("booking.see_booking")
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefundRequested:
 		// Never "refunded" before the provider says so: the refund may still be failing.
 		v.Kind = components.NoticeWarning
@@ -446,7 +446,7 @@ func (h *Handler) statusView(ctx context.Context, entry ledger.Entry) bookingvie
 		if entry.LastError != "" {
 			v.Body += " " + l.T("booking.status_provider_retrying")
 		}
-		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Kernel.URL("booking.show"), l.T("booking.see_booking")
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && entry.AtBoxOffice():
 		v.Kind, v.Refresh = components.NoticeError, false
 		how := l.T("booking.taken_on_terminal", "Reference", entry.ProviderReference)
@@ -454,12 +454,12 @@ func (h *Handler) statusView(ctx context.Context, entry ledger.Entry) bookingvie
 			how = l.T("booking.taken_in_cash")
 		}
 		v.Heading, v.Body = l.T("booking.status_counter_not_applied"), l.T("booking.status_counter_not_applied_text", "Amount", amount, "How", how)
-		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Kernel.URL("booking.show"), l.T("booking.see_booking")
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed:
 		// Paid, and not known to be on the booking: people settle it (Needs attention).
 		v.Kind, v.Refresh = components.NoticeWarning, false
 		v.Heading, v.Body = l.T("booking.status_paid_unconfirmed"), l.T("booking.status_paid_unconfirmed_text", "Amount", amount)
-		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Kernel.URL("booking.show"), l.T("booking.see_booking")
 	case entry.Kind == ledger.KindRefund:
 		return h.refundStatusView(ctx, entry, []ledger.Entry{entry}, counterForms{}) // statusViewFor gives every part
 	default:

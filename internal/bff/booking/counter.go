@@ -33,7 +33,7 @@ func (h *Handler) editBalance(c echo.Context, e visit.Edit) (cinema.Money, error
 func (h *Handler) editCounterView(c echo.Context, e visit.Edit, due cinema.Money) pages.CounterPayView {
 	l := web.Loc(c)
 	v := pages.CounterPayView{What: l.T("staff.counter.edit_what", "Number", e.BookingNumber),
-		Amount: l.Money(due), DueCents: due.Cents, Currency: due.Currency, ActionURL: h.Kernel.URL(web.RouteEditCounterPay), BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("staff.counter.back_to_change"),
+		Amount: l.Money(due), DueCents: due.Cents, Currency: due.Currency, ActionURL: h.Kernel.URL("edit.counterpay"), BackURL: h.Kernel.URL("edit.show"), BackLabel: l.T("staff.counter.back_to_change"),
 		CSRFToken: web.CSRFToken(c)}
 	h.Visits.CounterMethods(c, &v)
 	if msg := h.Kernel.PopFlash(c); msg != "" {
@@ -52,7 +52,7 @@ func (h *Handler) showEditCounterPay(c echo.Context) error {
 		return err
 	}
 	if due.Cents <= 0 {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Kernel.URL("edit.show"))
 	}
 	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("staff.counter.title"), pages.CounterPay(h.editCounterView(c, e, due)))
 }
@@ -72,7 +72,7 @@ func (h *Handler) takeEditCounterPay(c echo.Context) error {
 		return err
 	}
 	if due.Cents <= 0 {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Kernel.URL("edit.show"))
 	}
 	st := h.Visits.Settler
 	p, problem, err := h.Visits.ReadCounterPayment(c, due)
@@ -138,7 +138,7 @@ func (h *Handler) refundApproval(c echo.Context, e visit.Edit, refund cinema.Mon
 	l := web.Loc(c)
 	title := l.T("staff.approval.page_title")
 	v := pages.ApprovalView{Amount: l.Money(refund), Limit: l.Money(cinema.Money{Cents: h.refundApprovalLimit(), Currency: refund.Currency}),
-		ActionURL: h.Kernel.URL(web.RouteEditComplete), BackURL: h.Kernel.URL(web.RouteEdit), CSRFToken: web.CSRFToken(c),
+		ActionURL: h.Kernel.URL("edit.complete"), BackURL: h.Kernel.URL("edit.show"), CSRFToken: web.CSRFToken(c),
 		Approver: strings.TrimSpace(c.FormValue("approver")), Reason: strings.TrimSpace(c.FormValue("reason"))}
 	if c.FormValue("approval") == "" {
 		return false, h.Kernel.Render(c, http.StatusOK, title, pages.Approval(v))

@@ -30,10 +30,10 @@ func (h *Handler) startEdit(c echo.Context) error {
 		return err
 	}
 	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit)) // a double click or a second tab: the same edit
+		return web.Redirect(c, h.Kernel.URL("edit.show")) // a double click or a second tab: the same edit
 	}
 	back := web.Loc(c).T("booking.back_to_booking")
-	if err := h.Visits.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.Kernel.URL(web.RouteBooking), back); err != nil {
+	if err := h.Visits.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.Kernel.URL("booking.show"), back); err != nil {
 		return err
 	}
 	if err := h.refuseBoxOfficeSale(c, b); err != nil {
@@ -41,11 +41,11 @@ func (h *Handler) startEdit(c echo.Context) error {
 	}
 	eo, err := h.Kernel.Ticketing.EditBooking(c.Request().Context(), b.CinemaID, b.ID)
 	if err != nil {
-		return h.Visits.FromUpstreamFor(h.Kernel.StaffUser(c) != "", err, h.Kernel.URL(web.RouteBooking), back)
+		return h.Visits.FromUpstreamFor(h.Kernel.StaffUser(c) != "", err, h.Kernel.URL("booking.show"), back)
 	}
 	eo = h.Visits.Named(c.Request().Context()).EditOrder(eo) // the lines kept for the change list, in the visit's words
 	h.Visits.SaveEdit(c, h.newEdit(b, eo))
-	return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+	return web.Redirect(c, h.Kernel.URL("edit.show"))
 }
 
 // refuseBoxOfficeSale refuses, in words for the person asking, a change of a booking this site
@@ -57,7 +57,7 @@ func (h *Handler) refuseBoxOfficeSale(c echo.Context, b cinema.Booking) error {
 	}
 	l := web.Loc(c)
 	return &web.Error{Code: web.EConflict, Heading: l.T("ui.edit_refused.heading"), Message: words.BoxOfficeSale(l, h.Kernel.StaffUser(c) != ""),
-		BackURL: h.Kernel.URL(web.RouteBooking), BackLabel: l.T("booking.back_to_booking")}
+		BackURL: h.Kernel.URL("booking.show"), BackLabel: l.T("booking.back_to_booking")}
 }
 
 // newEdit is what the visit keeps of edit order eo of booking b: its show, its payments (what
@@ -105,7 +105,7 @@ func (h *Handler) requireEdit(c echo.Context) (visit.Edit, error) {
 	if !ok {
 		l := web.Loc(c)
 		return e, &web.Error{Code: web.ENotFound, Heading: l.T("booking.no_edit_heading"), Message: l.T("booking.no_edit_text"),
-			BackURL: h.Kernel.URL(web.RouteBooking), BackLabel: l.T("booking.see_booking")}
+			BackURL: h.Kernel.URL("booking.show"), BackLabel: l.T("booking.see_booking")}
 	}
 	return e, nil
 }
@@ -136,11 +136,11 @@ func (h *Handler) requireChangeableEdit(c echo.Context) (visit.Edit, error) {
 func (h *Handler) editEnded(c echo.Context, e visit.Edit, err error) error {
 	l := web.Loc(c)
 	if !errors.Is(err, upstream.ErrOrderExpired) && !errors.Is(err, upstream.ErrNotFound) && !errors.Is(err, upstream.ErrOrderClosed) {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL("edit.show"), l.T("booking.back_to_changes"))
 	}
 	web.LoggerFrom(c.Request().Context(), h.Kernel.Logger).Info("edit ended upstream", "err", err)
 	if entry, berr := h.Visits.BlockingEntry(c.Request().Context(), e); berr == nil && entry != nil {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Kernel.URL("edit.status", entry.ID))
 	}
 	h.Visits.ClearEdit(c)
 	if h.Visits.EditSaved(c.Request().Context(), e.UserSessionID) {
@@ -148,7 +148,7 @@ func (h *Handler) editEnded(c echo.Context, e visit.Edit, err error) error {
 	} else {
 		h.Kernel.Flash(c, l.T("booking.edit_ended"))
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
+	return web.Redirect(c, h.Kernel.URL("booking.show"))
 }
 
 // showEdit shows the order as it stands now.
@@ -161,7 +161,7 @@ func (h *Handler) showEdit(c echo.Context) error {
 	if entry, err := h.Visits.BlockingEntry(ctx, e); err != nil {
 		return err
 	} else if entry != nil {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Kernel.URL("edit.status", entry.ID))
 	}
 	// The order and the ticket types are independent reads: both at once.
 	var (
@@ -212,13 +212,13 @@ func (h *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types [
 		Showtime:      words.Showtime(l, e.Showtime, ci),
 		Fees:          words.Signed(l, o.BookingFee),
 		CSRFToken:     web.CSRFToken(c),
-		AddURL:        h.Kernel.URL(web.RouteEditAdd),
-		RemoveURL:     h.Kernel.URL(web.RouteEditRemove),
-		ExtendURL:     h.Kernel.URL(web.RouteEditExtend),
-		SeatsURL:      h.Kernel.URL(web.RouteEditSeats),
-		CancelURL:     h.Kernel.URL(web.RouteEditCancel),
-		CompleteURL:   h.Kernel.URL(web.RouteEditComplete),
-		ExpiredURL:    h.Kernel.URL(web.RouteEditExpired),
+		AddURL:        h.Kernel.URL("edit.add"),
+		RemoveURL:     h.Kernel.URL("edit.remove"),
+		ExtendURL:     h.Kernel.URL("edit.extend"),
+		SeatsURL:      h.Kernel.URL("edit.seats"),
+		CancelURL:     h.Kernel.URL("edit.cancel"),
+		CompleteURL:   h.Kernel.URL("edit.complete"),
+		ExpiredURL:    h.Kernel.URL("edit.expired"),
 		NowISO:        h.Kernel.Now().UTC().Format(time.RFC3339),
 		Counter:       h.Kernel.AtCounter(c),
 	}
@@ -238,7 +238,7 @@ func (h *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types [
 	v.Lines, v.HasChanges = editLinesIn(l, e, o)
 	for i := range v.Lines {
 		if v.Lines[i].State == "kept" || v.Lines[i].State == lineMoved || v.Lines[i].State == "added" {
-			v.Lines[i].RemoveURL = h.Kernel.URL(web.RouteEditRemove)
+			v.Lines[i].RemoveURL = h.Kernel.URL("edit.remove")
 		}
 	}
 	balance := o.Total
@@ -319,7 +319,7 @@ func (h *Handler) addTickets(c echo.Context) error {
 	l := web.Loc(c)
 	if code == "" || qerr != nil || qty < 1 || qty > 10 {
 		h.Kernel.Flash(c, l.T("booking.add_invalid"))
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Kernel.URL("edit.show"))
 	}
 	ctx := c.Request().Context()
 	// The ticket types and the order as it stands (where the party sits) are independent
@@ -349,14 +349,14 @@ func (h *Handler) addTickets(c echo.Context) error {
 	}
 	if chosen == nil {
 		h.Kernel.Flash(c, l.T("booking.add_type_refused"))
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Kernel.URL("edit.show"))
 	}
 	mode := upstream.BookingModeSale
 	if !e.Paid {
 		mode = upstream.BookingModeReservation
 	}
 	// Seat hoarding (holds.go): the seats this visit may hold, before the upstream is asked.
-	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepEditAdd, qty, &before, h.Kernel.URL(web.RouteEdit)); done {
+	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepEditAdd, qty, &before, h.Kernel.URL("edit.show")); done {
 		return err
 	}
 	after, err := h.Kernel.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID,
@@ -384,7 +384,7 @@ func (h *Handler) removeTicket(c echo.Context) error {
 	id := strings.TrimSpace(c.FormValue("ticket"))
 	if id == "" || len(id) > 32 {
 		h.Kernel.Flash(c, l.T("booking.remove_which"))
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Kernel.URL("edit.show"))
 	}
 	// A booking needs a ticket: the last one is not removed (a booking without tickets cannot
 	// be shown, and cancelling a whole booking is the box office's job).
@@ -394,7 +394,7 @@ func (h *Handler) removeTicket(c echo.Context) error {
 	}
 	if removesEveryTicket(e, o, id) {
 		h.Kernel.Flash(c, l.T("booking.last_ticket"))
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Kernel.URL("edit.show"))
 	}
 	_, err = h.Kernel.Ticketing.RemoveTickets(c.Request().Context(), upstream.RemoveTicketsRequest{UserSessionID: e.UserSessionID, SessionID: e.SessionID, TicketIDs: []string{id}})
 	switch {
@@ -439,7 +439,7 @@ func (h *Handler) extendEdit(c echo.Context) error {
 		return h.editEnded(c, e, err)
 	}
 	h.Kernel.Flash(c, web.Loc(c).T("booking.more_time_given"))
-	return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+	return web.Redirect(c, h.Kernel.URL("edit.show"))
 }
 
 // confirmCancelEdit asks before discarding the changes.
@@ -449,7 +449,7 @@ func (h *Handler) confirmCancelEdit(c echo.Context) error {
 		return err
 	}
 	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("booking.cancel_changes"), bookingview.CancelConfirm(bookingview.CancelView{
-		BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: h.Kernel.URL(web.RouteEditCancel), BackURL: h.Kernel.URL(web.RouteEdit), CSRFToken: web.CSRFToken(c),
+		BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: h.Kernel.URL("edit.cancel"), BackURL: h.Kernel.URL("edit.show"), CSRFToken: web.CSRFToken(c),
 		Counter: h.Kernel.AtCounter(c)}))
 }
 
@@ -457,7 +457,7 @@ func (h *Handler) confirmCancelEdit(c echo.Context) error {
 func (h *Handler) cancelEdit(c echo.Context) error {
 	e, err := h.requireEdit(c)
 	if err != nil {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBooking)) // already gone: the booking is as it was
+		return web.Redirect(c, h.Kernel.URL("booking.show")) // already gone: the booking is as it was
 	}
 	if entry, err := h.Visits.BlockingEntry(c.Request().Context(), e); err != nil {
 		return err
@@ -466,12 +466,12 @@ func (h *Handler) cancelEdit(c echo.Context) error {
 	}
 	err = h.Kernel.Ticketing.CancelOrder(c.Request().Context(), e.UserSessionID)
 	if err != nil && !errors.Is(err, upstream.ErrOrderExpired) && !errors.Is(err, upstream.ErrNotFound) {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteEdit), web.Loc(c).T("booking.back_to_changes"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL("edit.show"), web.Loc(c).T("booking.back_to_changes"))
 	}
 	h.Visits.ClearEdit(c)
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionEditCancel, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber})
 	h.Kernel.Flash(c, web.Loc(c).T("booking.cancelled"))
-	return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
+	return web.Redirect(c, h.Kernel.URL("booking.show"))
 }
 
 // editExpired is where the countdown sends the browser when time runs out. It is a GET, so it
@@ -483,20 +483,20 @@ func (h *Handler) editExpired(c echo.Context) error {
 		// The edit already ended in this visit (saved, cancelled or run out): an old page's
 		// countdown says nothing about it.
 		h.Kernel.Flash(c, web.Loc(c).T("booking.no_edit_any_more"))
-		return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
+		return web.Redirect(c, h.Kernel.URL("booking.show"))
 	}
 	if entry, err := h.Visits.BlockingEntry(c.Request().Context(), e); err == nil && entry != nil {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Kernel.URL("edit.status", entry.ID))
 	}
 	_, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
 	if err == nil || !(errors.Is(err, upstream.ErrOrderExpired) || errors.Is(err, upstream.ErrNotFound)) {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit)) // still alive (more time in another tab), or unknown: show it
+		return web.Redirect(c, h.Kernel.URL("edit.show")) // still alive (more time in another tab), or unknown: show it
 	}
 	h.Visits.ClearEdit(c)
 	if h.Visits.EditSaved(c.Request().Context(), e.UserSessionID) {
 		h.Kernel.Flash(c, web.Loc(c).T("booking.saved_change"))
-		return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
+		return web.Redirect(c, h.Kernel.URL("booking.show"))
 	}
 	h.Kernel.Flash(c, web.Loc(c).T("booking.edit_expired"))
-	return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
+	return web.Redirect(c, h.Kernel.URL("booking.show"))
 }

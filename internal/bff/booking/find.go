@@ -26,10 +26,10 @@ import (
 // Without the cinemas the form cannot be filled in: that is the ticketing system's failure,
 // never the person's, so it comes back as an error to show instead of the form.
 func (h *Handler) findView(c echo.Context) (bookingview.FindView, error) {
-	v := bookingview.FindView{ActionURL: h.Kernel.URL(web.RouteFindBooking), CSRFToken: web.CSRFToken(c), Staff: h.Kernel.StaffMember(c) != ""}
+	v := bookingview.FindView{ActionURL: h.Kernel.URL("booking.find"), CSRFToken: web.CSRFToken(c), Staff: h.Kernel.StaffMember(c) != ""}
 	list, err := h.Visits.Cinemas(c.Request().Context())
 	if err != nil {
-		return v, h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), web.Loc(c).T("booking.try_again"))
+		return v, h.Visits.FromUpstream(err, h.Kernel.URL("booking.find"), web.Loc(c).T("booking.try_again"))
 	}
 	for _, ci := range list {
 		v.Cinemas = append(v.Cinemas, bookingview.Option{Value: ci.ID, Label: ci.Name})
@@ -174,7 +174,7 @@ func (h *Handler) findBooking(c echo.Context) error {
 		if gerr := ratelimit.GiveAll(ctx, h.Kernel.Limits, limits...); gerr != nil {
 			web.LoggerFrom(ctx, h.Kernel.Logger).Warn("give back look-up attempt", "err", gerr)
 		}
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), l.T("booking.try_again"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL("booking.find"), l.T("booking.try_again"))
 	}
 	if err := ratelimit.GiveAll(ctx, h.Kernel.Limits, limits...); err != nil {
 		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("give back look-up attempt", "err", err)
@@ -184,7 +184,7 @@ func (h *Handler) findBooking(c echo.Context) error {
 		return err
 	}
 	h.Visits.RememberCustomer(c, b.CustomerName)
-	return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
+	return web.Redirect(c, h.Kernel.URL("booking.show"))
 }
 
 // findRefused answers a look-up that never reached the ticketing system (a malformed number,
@@ -279,5 +279,5 @@ func (h *Handler) forgetBooking(c echo.Context) error {
 	if err := h.Kernel.RenewSession(c); err != nil {
 		return err
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteHome))
+	return web.Redirect(c, h.Kernel.URL("home"))
 }

@@ -44,7 +44,7 @@ func (h *Handler) payOnReader(c echo.Context, e visit.Edit, change settlement.Ch
 	if err != nil {
 		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card reader payment not started at once", "entry", entry.ID, "err", err)
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+	return web.Redirect(c, h.Kernel.URL("edit.status", entry.ID))
 }
 
 // cancelOnReader is Cancel on the reader's page: the reader stops asking, nothing is taken,
@@ -60,10 +60,10 @@ func (h *Handler) cancelOnReader(c echo.Context) error {
 	entry, err = h.Visits.Settler.CancelAtReader(dctx, entry.ID)
 	cancel()
 	if errors.Is(err, settlement.ErrNotAtReader) {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Kernel.URL("edit.status", entry.ID))
 	}
 	if err != nil {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteEditStatus, entry.ID), web.Loc(c).T("booking.see_status"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL("edit.status", entry.ID), web.Loc(c).T("booking.see_status"))
 	}
 	if entry.State == ledger.StateFailed {
 		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: entry.CinemaID, BookingNumber: entry.BookingNumber,
@@ -80,7 +80,7 @@ func (h *Handler) readerStatusView(c echo.Context, entry ledger.Entry, v *bookin
 	switch entry.State {
 	case ledger.StateCreated, ledger.StateRedirected:
 		v.Heading, v.Body = l.T("booking.reader_waiting", "Amount", amount), l.T("booking.reader_waiting_text", "Amount", amount)
-		v.CancelURL, v.CancelLabel, v.CSRFToken = h.Kernel.URL(web.RouteEditReaderCancel, entry.ID), l.T("booking.reader_cancel"), web.CSRFToken(c)
+		v.CancelURL, v.CancelLabel, v.CSRFToken = h.Kernel.URL("edit.readercancel", entry.ID), l.T("booking.reader_cancel"), web.CSRFToken(c)
 		v.Reader = true
 	case ledger.StatePaid, ledger.StateApplying:
 		v.Kind = components.NoticeSuccess
@@ -103,9 +103,9 @@ func (h *Handler) readerFailed(c echo.Context, e visit.Edit, entry ledger.Entry)
 // counter's payment page, or the change (a kiosk).
 func (h *Handler) readerBack(c echo.Context) string {
 	if h.Kernel.AtCounter(c) {
-		return h.Kernel.URL(web.RouteEditCounterPay)
+		return h.Kernel.URL("edit.counterpay")
 	}
-	return h.Kernel.URL(web.RouteEdit)
+	return h.Kernel.URL("edit.show")
 }
 
 // stopStaleReader stops the change's card-reader payment when the change no longer costs
@@ -116,13 +116,13 @@ func (h *Handler) stopStaleReader(c echo.Context, e visit.Edit, now cinema.Money
 	ctx := c.Request().Context()
 	entry, ok := h.readerAsking(c, e)
 	if !ok {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Kernel.URL("edit.show"))
 	}
 	dctx, cancel := h.Visits.Detached(ctx)
 	stopped, err := h.Visits.Settler.StopAtReader(dctx, entry.ID, settlement.StopOrderChanged)
 	cancel()
 	if err != nil || stopped.State != ledger.StateFailed {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Kernel.URL("edit.status", entry.ID))
 	}
 	e.Entry = ""
 	h.Visits.SaveEdit(c, e)
@@ -145,11 +145,11 @@ func (h *Handler) readerAsking(c echo.Context, e visit.Edit) (ledger.Entry, bool
 func (h *Handler) afterChange(c echo.Context, e visit.Edit) error {
 	entry, ok := h.readerAsking(c, e)
 	if !ok {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Kernel.URL("edit.show"))
 	}
 	o, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
 	if err != nil || o.Total.Cents == entry.AmountCents {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Kernel.URL("edit.status", entry.ID))
 	}
 	return h.stopStaleReader(c, e, o.Total)
 }

@@ -36,12 +36,12 @@ func (h *Handler) startRefund(c echo.Context, e visit.Edit, change settlement.Ch
 	l := web.Loc(c)
 	b, err := h.Kernel.Ticketing.GetSingleBooking(ctx, e.CinemaID, e.BookingNumber)
 	if err != nil {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL("edit.show"), l.T("booking.back_to_changes"))
 	}
 	group, err := h.Visits.Settler.StartRefund(ctx, change, amount, b)
 	if errors.Is(err, settlement.ErrRefundAtBoxOffice) {
 		return &web.Error{Code: web.EConflict, Heading: l.T("booking.refund_at_box_office_heading"), Message: l.T("booking.refund_at_box_office_text"),
-			BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
+			BackURL: h.Kernel.URL("edit.show"), BackLabel: l.T("booking.back_to_changes"), Err: err}
 	}
 	var notPlanned *settlement.RefundNotPlannedError
 	if errors.As(err, &notPlanned) {
@@ -64,7 +64,7 @@ func (h *Handler) startRefund(c echo.Context, e visit.Edit, change settlement.Ch
 	if lead.State == ledger.StateApplied {
 		return h.finishEdit(c, e)
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, lead.ID))
+	return web.Redirect(c, h.Kernel.URL("edit.status", lead.ID))
 }
 
 // refundForReview says that the refund cannot be made through the payment provider: nothing
@@ -78,7 +78,7 @@ func (h *Handler) refundForReview(c echo.Context, e *settlement.RefundNotPlanned
 		text = l.T("booking.counter.refund_review_text", "Amount", l.Money(amount), "Reference", ref)
 	}
 	return &web.Error{Code: web.EConflict, Heading: l.T("booking.refund_review_heading"), Message: text,
-		BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: e}
+		BackURL: h.Kernel.URL("edit.show"), BackLabel: l.T("booking.back_to_changes"), Err: e}
 }
 
 // refundCard names where a part goes back: "VISA ************4242", "PAYPAL", or the box
@@ -133,7 +133,7 @@ func (h *Handler) counterFormsFor(c echo.Context) counterForms {
 func (h *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts []ledger.Entry, forms counterForms) bookingview.PaymentStatusView {
 	l := i18n.FromContext(ctx)
 	total := l.Money(settlement.PartsTotal(parts))
-	v := bookingview.PaymentStatusView{Reference: lead.ID[:12], PollURL: h.Kernel.URL(web.RouteEditStatus, lead.ID), Refresh: true, Kind: components.NoticeInfo,
+	v := bookingview.PaymentStatusView{Reference: lead.ID[:12], PollURL: h.Kernel.URL("edit.status", lead.ID), Refresh: true, Kind: components.NoticeInfo,
 		CSRFToken: forms.csrf}
 	var sent, pending, notSent, applied, atBoxOffice int
 	var handBack cinema.Money // the parts waiting to be handed back at the counter
@@ -154,7 +154,7 @@ func (h *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts
 			pv.State, pv.Status = "box-office", l.T("booking.refund_part_at_box_office")
 			if forms.atCounter {
 				amount := l.Money(cinema.Money{Cents: p.AmountCents, Currency: p.Currency})
-				pv.GiveBackURL, pv.GiveBackLabel = h.Kernel.URL(web.RouteEditGiveBack, p.ID), l.T("booking.give_back_terminal", "Amount", amount)
+				pv.GiveBackURL, pv.GiveBackLabel = h.Kernel.URL("edit.giveback", p.ID), l.T("booking.give_back_terminal", "Amount", amount)
 				if p.CardType == "Cash" {
 					pv.GiveBackLabel = l.T("booking.give_back_cash", "Amount", amount)
 				}
@@ -180,7 +180,7 @@ func (h *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts
 	case applied == len(parts):
 		v.Refresh = false
 		v.Heading, v.Body = l.T("booking.refund_done"), l.T("booking.refund_done_text", "Amount", total)
-		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Kernel.URL("booking.show"), l.T("booking.see_booking")
 	case failed && pending == 0 && sent > 0:
 		v.Kind, v.Refresh = components.NoticeWarning, false
 		v.Heading = l.T("booking.refund_sent_check")
@@ -188,11 +188,11 @@ func (h *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts
 			v.Heading = l.T("booking.refund_part_sent_check")
 		}
 		v.Body = l.T("booking.refund_sent_check_text")
-		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Kernel.URL("booking.show"), l.T("booking.see_booking")
 	case failed && pending == 0:
 		v.Kind, v.Refresh = components.NoticeWarning, false
 		v.Heading, v.Body = l.T("booking.refund_nothing"), l.T("booking.refund_nothing_text")
-		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Kernel.URL("booking.show"), l.T("booking.see_booking")
 	case failed:
 		v.Kind = components.NoticeWarning
 		v.Heading, v.Body = l.T("booking.refund_part_failed"), l.T("booking.refund_part_failed_text", "Amount", total)
@@ -244,7 +244,7 @@ func (h *Handler) giveBackAtCounter(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	status := h.Kernel.URL(web.RouteEditStatus, cmp.Or(e.Entry, part.ID))
+	status := h.Kernel.URL("edit.status", cmp.Or(e.Entry, part.ID))
 	// A money step: renewing the edit and recording the hand-back are not cut off halfway.
 	dctx, cancel := h.Visits.Detached(ctx)
 	got, err := h.Visits.Settler.GiveBackAtBoxOffice(dctx, part.ID, user)

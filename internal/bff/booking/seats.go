@@ -56,7 +56,7 @@ func (h *Handler) renderEditSeats(c echo.Context, status int, notice *components
 		return h.editEnded(c, e, err)
 	}
 	if planErr != nil {
-		return h.Visits.FromUpstream(planErr, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+		return h.Visits.FromUpstream(planErr, h.Kernel.URL("edit.show"), l.T("booking.back_to_changes"))
 	}
 	plan := h.Visits.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	tickets := editSeatTickets(e, o)
@@ -69,7 +69,7 @@ func (h *Handler) renderEditSeats(c echo.Context, status int, notice *components
 	if chosen == nil {
 		chosen = yours
 	}
-	v := bookingview.SeatsView{Counter: h.Kernel.AtCounter(c), BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: h.Kernel.URL(web.RouteEditSeats), BackURL: h.Kernel.URL(web.RouteEdit),
+	v := bookingview.SeatsView{Counter: h.Kernel.AtCounter(c), BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: h.Kernel.URL("edit.seats"), BackURL: h.Kernel.URL("edit.show"),
 		CSRFToken: web.CSRFToken(c), Count: len(tickets), Notice: notice,
 		Map: components.BuildSeatMap(plan, components.SeatMapOptions{Max: len(tickets), Yours: yours, YoursSelectable: true,
 			Chosen: chosen, Kiosk: web.IsKiosk(c), Label: l.T("booking.seat_map_label"), AsOf: h.Visits.SeatsAsOf(ctx, e.CinemaID, snap.AsOf),
@@ -92,7 +92,7 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 	form, err := c.FormParams()
 	if err != nil {
 		return &web.Error{Code: web.EInvalid, Heading: l.T("booking.seats_unreadable_heading"), Message: l.T("booking.seats_unreadable_text"),
-			BackURL: h.Kernel.URL(web.RouteEditSeats), BackLabel: l.T("booking.seats_page_title")}
+			BackURL: h.Kernel.URL("edit.seats"), BackLabel: l.T("booking.seats_page_title")}
 	}
 	// The map's checkboxes and the list alternative's selects submit the same field; empty
 	// selects and a seat given twice count once.
@@ -121,7 +121,7 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 	// they are free.
 	snap, err := h.Visits.SeatPlans.Plan(ctx, e.CinemaID, e.SessionID)
 	if err != nil {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL("edit.show"), l.T("booking.back_to_changes"))
 	}
 	plan := h.Visits.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	var seats []upstream.SelectedSeat
@@ -147,7 +147,7 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 		}
 	}
 	if unchanged {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Kernel.URL("edit.show"))
 	}
 	// Seats of another seating area: refused here with the rule, naming the tickets' area
 	// (the ticketing system answers only "invalid request"). When a ticket's area is not
@@ -181,5 +181,5 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 		return h.editEnded(c, e, err)
 	}
 	h.Kernel.Flash(c, l.T("booking.seats_changed"))
-	return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+	return web.Redirect(c, h.Kernel.URL("edit.show"))
 }

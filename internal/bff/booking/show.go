@@ -26,7 +26,7 @@ func (h *Handler) requireBooking(c echo.Context, also ...func(context.Context, c
 	bb, ok := h.Visits.BoundBooking(c)
 	if !ok {
 		return cinema.Booking{}, bb, &web.Error{Code: web.ENotFound, Heading: l.T("booking.find_first"),
-			Message: l.T("booking.find_first_text"), BackURL: h.Kernel.URL(web.RouteFindBooking), BackLabel: l.T("booking.find_title")}
+			Message: l.T("booking.find_first_text"), BackURL: h.Kernel.URL("booking.find"), BackLabel: l.T("booking.find_title")}
 	}
 	if dev := web.DeviceOf(c); !dev.Serves(bb.CinemaID) {
 		// A booking of another cinema than this counter's or kiosk's is not changed, paid for
@@ -34,11 +34,11 @@ func (h *Handler) requireBooking(c echo.Context, also ...func(context.Context, c
 		ctx := c.Request().Context()
 		return cinema.Booking{}, bb, &web.Error{Code: web.EConflict, Heading: l.T("ui.other_cinema.heading"),
 			Message: words.OtherCinema(l, h.Visits.CinemaByID(ctx, bb.CinemaID).Name, h.Visits.CinemaByID(ctx, dev.CinemaID).Name, h.Kernel.StaffUser(c) != ""),
-			BackURL: h.Kernel.URL(web.RouteFindBooking), BackLabel: l.T("booking.find_title")}
+			BackURL: h.Kernel.URL("booking.find"), BackLabel: l.T("booking.find_title")}
 	}
 	b, err := h.Visits.ReadBooking(c.Request().Context(), bb.CinemaID, bb.Number, also...)
 	if err != nil {
-		return cinema.Booking{}, bb, h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), l.T("booking.find_title"))
+		return cinema.Booking{}, bb, h.Visits.FromUpstream(err, h.Kernel.URL("booking.find"), l.T("booking.find_title"))
 	}
 	return b, bb, nil
 }
@@ -62,7 +62,7 @@ func (h *Handler) showBooking(c echo.Context) error {
 		Total:     l.Money(b.Total),
 		Paid:      b.LikelyPaid(),
 		CSRFToken: web.CSRFToken(c),
-		EndURL:    h.Kernel.URL(web.RouteBookingForget),
+		EndURL:    h.Kernel.URL("booking.forget"),
 	}
 	for _, t := range b.Tickets {
 		v.Tickets = append(v.Tickets, bookingview.TicketRow{Description: t.Description, Seat: words.Seat(l, t.Seat), Price: l.Money(t.Price), Package: t.InPackage()})
@@ -97,7 +97,7 @@ func (h *Handler) showBooking(c echo.Context) error {
 	if h.Kernel.AtCounter(c) {
 		// The box office: who booked beside what can be done; the tickets are in the print view.
 		v.Counter, v.CustomerName, v.CustomerEmail = true, b.CustomerName, b.CustomerEmail
-		v.PrintURL, v.FindURL = h.Kernel.URL(web.RouteBookingTickets), h.Kernel.URL(web.RouteFindBooking)
+		v.PrintURL, v.FindURL = h.Kernel.URL("booking.tickets"), h.Kernel.URL("booking.find")
 		for i := range v.Actions {
 			if v.Actions[i].Enabled {
 				v.Actions[i].Primary = true
@@ -108,9 +108,9 @@ func (h *Handler) showBooking(c echo.Context) error {
 			title = l.T("booking.counter.show_title", "Number", v.Number, "Name", b.CustomerName)
 		}
 	} else {
-		v.TicketCards = h.Visits.TicketsView(ctx, b, h.Kernel.URL(web.RouteBookingTickets))
+		v.TicketCards = h.Visits.TicketsView(ctx, b, h.Kernel.URL("booking.tickets"))
 		if !web.IsKiosk(c) {
-			v.CalendarURL = h.Kernel.URL(web.RouteBookingCalendar)
+			v.CalendarURL = h.Kernel.URL("booking.calendar")
 			if h.walletLinksWork(b) {
 				v.AppleWalletURL, v.GoogleWalletURL = h.WalletLinks(b.CinemaID, b.Number)
 			}
@@ -133,11 +133,11 @@ func (h *Handler) showBookingTickets(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	v := bookingview.PrintView{Number: fmt.Sprint(b.Number), Tickets: h.Visits.TicketsView(ctx, b, ""), BackURL: h.Kernel.URL(web.RouteBooking),
+	v := bookingview.PrintView{Number: fmt.Sprint(b.Number), Tickets: h.Visits.TicketsView(ctx, b, ""), BackURL: h.Kernel.URL("booking.show"),
 		Counter: h.Kernel.AtCounter(c)}
 	v.Tickets.Staff = v.Counter
 	if web.IsKiosk(c) {
-		v.Kiosk, v.DoneURL, v.CSRFToken = true, h.Kernel.URL(web.RouteVisitReset), web.CSRFToken(c)
+		v.Kiosk, v.DoneURL, v.CSRFToken = true, h.Kernel.URL("visit.reset"), web.CSRFToken(c)
 		if key := h.Kernel.Sessions.PopString(ctx, sessKioskPrint); key != "" {
 			v.AutoPrint = key
 			if raw := h.Kernel.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
@@ -175,7 +175,7 @@ func (h *Handler) editAction(c echo.Context, b cinema.Booking, facts *bookingFac
 	l := web.Loc(c)
 	a := bookingview.Action{Label: l.T("booking.action_edit"), TestID: "action-edit", Shortcut: "e"}
 	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
-		a.Label, a.URL, a.Enabled = l.T("booking.action_edit_continue"), h.Kernel.URL(web.RouteEdit), true
+		a.Label, a.URL, a.Enabled = l.T("booking.action_edit_continue"), h.Kernel.URL("edit.show"), true
 		return a
 	}
 	if reason := h.Visits.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
@@ -186,7 +186,7 @@ func (h *Handler) editAction(c echo.Context, b cinema.Booking, facts *bookingFac
 		a.Reason = reason
 		return a
 	}
-	a.URL, a.Method, a.Enabled = h.Kernel.URL(web.RouteEditStart), "post", true
+	a.URL, a.Method, a.Enabled = h.Kernel.URL("edit.start"), "post", true
 	return a
 }
 
@@ -207,7 +207,7 @@ func (h *Handler) showtimeAction(c echo.Context, b cinema.Booking, facts *bookin
 		a.Reason = reason
 		return a
 	}
-	a.URL, a.Enabled = h.Kernel.URL(web.RouteShowtimes), true
+	a.URL, a.Enabled = h.Kernel.URL("edit.showtimes"), true
 	return a
 }
 
@@ -227,7 +227,7 @@ func (h *Handler) swapAction(c echo.Context, b cinema.Booking) bookingview.Actio
 		a.Reason = reason
 		return a
 	}
-	a.URL, a.Enabled = h.Kernel.URL(web.RouteSwapShow, b.CinemaID, b.Number), true
+	a.URL, a.Enabled = h.Kernel.URL("swap.show", b.CinemaID, b.Number), true
 	return a
 }
 
@@ -396,7 +396,7 @@ var errNoSession = errors.New("the booking names no session")
 // A move to another showtime respects both shows' cut-offs.
 func (h *Handler) refuseClosedEdit(c echo.Context, e visit.Edit) error {
 	for _, at := range e.Showtimes() {
-		if err := h.Visits.RefuseClosed(c, e.CinemaID, at, h.Kernel.URL(web.RouteEditCancel), web.Loc(c).T("booking.cancel_this_change")); err != nil {
+		if err := h.Visits.RefuseClosed(c, e.CinemaID, at, h.Kernel.URL("edit.cancel"), web.Loc(c).T("booking.cancel_this_change")); err != nil {
 			return err
 		}
 	}

@@ -47,7 +47,7 @@ func (h *Handler) showShowtimes(c echo.Context) error {
 	allFilms := c.QueryParam("all") == "1"
 	shows, err := h.otherShows(c, b, allFilms)
 	if err != nil {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL("booking.show"), l.T("booking.back_to_booking"))
 	}
 	prices := h.showPrices(ctx, b, shows)
 	ci := h.Visits.CinemaByID(ctx, b.CinemaID)
@@ -57,10 +57,10 @@ func (h *Handler) showShowtimes(c echo.Context) error {
 		CurrentShow:   joinShow(b.Session.FilmTitle, words.Showtime(l, b.Session.Showtime, ci), b.Session.ScreenName),
 		Party:         partyWords(b),
 		AllFilms:      allFilms,
-		ActionURL:     h.Kernel.URL(web.RouteShowtimes),
-		SameFilmURL:   h.Kernel.URL(web.RouteShowtimes),
-		OtherFilmsURL: h.Kernel.URL(web.RouteShowtimes) + "?all=1",
-		BackURL:       h.Kernel.URL(web.RouteBooking),
+		ActionURL:     h.Kernel.URL("edit.showtimes"),
+		SameFilmURL:   h.Kernel.URL("edit.showtimes"),
+		OtherFilmsURL: h.Kernel.URL("edit.showtimes") + "?all=1",
+		BackURL:       h.Kernel.URL("booking.show"),
 		CSRFToken:     web.CSRFToken(c),
 		Counter:       h.Kernel.AtCounter(c),
 	}
@@ -98,10 +98,10 @@ func (h *Handler) requireShowtimeChange(c echo.Context) (cinema.Booking, visit.B
 		return b, bb, err
 	}
 	l := web.Loc(c)
-	back, backLabel := h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking")
+	back, backLabel := h.Kernel.URL("booking.show"), l.T("booking.back_to_booking")
 	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
 		return b, bb, &web.Error{Code: web.EConflict, Heading: l.T("showtime.change_open_heading"), Message: l.T("showtime.change_open_text"),
-			BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.action_edit_continue")}
+			BackURL: h.Kernel.URL("edit.show"), BackLabel: l.T("booking.action_edit_continue")}
 	}
 	if err := h.Visits.RefuseClosed(c, b.CinemaID, b.Session.Showtime, back, backLabel); err != nil {
 		return b, bb, err
@@ -252,7 +252,7 @@ func (h *Handler) showtimeRow(l *i18n.Localizer, b cinema.Booking, sh cinema.Ses
 // booking is as it was.
 func (h *Handler) chooseShowtime(c echo.Context) error {
 	if e, ok := h.Visits.CurrentEdit(c); ok && e.MovedFrom != nil && e.SessionID == upstream.SplitSessionID(e.CinemaID, strings.TrimSpace(c.FormValue("session"))) {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit)) // a double click or a second tab: the same move
+		return web.Redirect(c, h.Kernel.URL("edit.show")) // a double click or a second tab: the same move
 	}
 	b, _, err := h.requireShowtimeChange(c)
 	if err != nil {
@@ -260,7 +260,7 @@ func (h *Handler) chooseShowtime(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	back := h.Kernel.URL(web.RouteShowtimes)
+	back := h.Kernel.URL("edit.showtimes")
 	backLabel := l.T("showtime.back_to_list")
 	target, err := h.findShow(c, b, strings.TrimSpace(c.FormValue("session")))
 	if err != nil {
@@ -288,7 +288,7 @@ func (h *Handler) chooseShowtime(c echo.Context) error {
 	}
 	h.Visits.SaveEdit(c, e)
 	h.Kernel.Flash(c, l.T("showtime.seats_chosen"))
-	return web.Redirect(c, h.Kernel.URL(web.RouteEditSeats))
+	return web.Redirect(c, h.Kernel.URL("edit.seats"))
 }
 
 // findShow is the show the form names, among the booking's cinema's shows on sale (another
@@ -296,14 +296,14 @@ func (h *Handler) chooseShowtime(c echo.Context) error {
 func (h *Handler) findShow(c echo.Context, b cinema.Booking, id string) (cinema.Session, error) {
 	l := web.Loc(c)
 	notFound := &web.Error{Code: web.ENotFound, Heading: l.T("showtime.show_not_found"), Message: l.T("showtime.show_not_found_text"),
-		BackURL: h.Kernel.URL(web.RouteShowtimes), BackLabel: l.T("showtime.back_to_list")}
+		BackURL: h.Kernel.URL("edit.showtimes"), BackLabel: l.T("showtime.back_to_list")}
 	if id == "" || len(id) > 41 || id == b.Session.ID {
 		return cinema.Session{}, notFound
 	}
 	id = upstream.SplitSessionID(b.CinemaID, id)
 	listing, err := h.Visits.Listings.Listing(c.Request().Context(), b.CinemaID) // shared by every visitor
 	if err != nil {
-		return cinema.Session{}, h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+		return cinema.Session{}, h.Visits.FromUpstream(err, h.Kernel.URL("booking.show"), l.T("booking.back_to_booking"))
 	}
 	list := listing.Sessions
 	for _, sh := range list {
@@ -365,8 +365,8 @@ func (h *Handler) renderTypeChoice(c echo.Context, b cinema.Booking, target cine
 		BookingNumber: fmt.Sprint(b.Number),
 		NewShow:       joinShow(target.FilmTitle, words.Showtime(l, target.Showtime, ci), target.ScreenName),
 		SessionID:     target.SessionID,
-		ActionURL:     h.Kernel.URL(web.RouteShowtimes),
-		BackURL:       h.Kernel.URL(web.RouteShowtimes),
+		ActionURL:     h.Kernel.URL("edit.showtimes"),
+		BackURL:       h.Kernel.URL("edit.showtimes"),
 		CSRFToken:     web.CSRFToken(c),
 		Counter:       h.Kernel.AtCounter(c),
 	}
@@ -396,10 +396,10 @@ func (h *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Sessi
 	ctx := c.Request().Context()
 	l := web.Loc(c)
 	log := web.LoggerFrom(ctx, h.Kernel.Logger)
-	back, backLabel := h.Kernel.URL(web.RouteShowtimes), l.T("showtime.back_to_list")
+	back, backLabel := h.Kernel.URL("edit.showtimes"), l.T("showtime.back_to_list")
 	eo, err := h.Kernel.Ticketing.EditBooking(ctx, b.CinemaID, b.ID)
 	if err != nil {
-		return visit.Edit{}, h.Visits.FromUpstreamFor(h.Kernel.StaffUser(c) != "", err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+		return visit.Edit{}, h.Visits.FromUpstreamFor(h.Kernel.StaffUser(c) != "", err, h.Kernel.URL("booking.show"), l.T("booking.back_to_booking"))
 	}
 	eo = h.Visits.Named(ctx).EditOrder(eo)
 	undo := func(step string, cause error) error {
@@ -415,12 +415,12 @@ func (h *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Sessi
 			return &web.Error{Code: web.EConflict, Heading: l.T("showtime.no_seats_heading"), Message: l.N("showtime.no_seats_text", len(b.Tickets)),
 				BackURL: back, BackLabel: backLabel}
 		case errors.Is(cause, upstream.ErrUnavailable) || upstream.TimedOut(cause) || errors.Is(cause, upstream.ErrCircuitOpen):
-			return h.Visits.FromUpstream(cause, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+			return h.Visits.FromUpstream(cause, h.Kernel.URL("booking.show"), l.T("booking.back_to_booking"))
 		}
 		// Any other answer is the ticketing system's "no": it decides whether a booking may
 		// move between shows.
 		return &web.Error{Code: web.EConflict, Heading: l.T("showtime.refused_heading"), Message: l.T("showtime.refused_text"),
-			BackURL: h.Kernel.URL(web.RouteBooking), BackLabel: l.T("booking.back_to_booking")}
+			BackURL: h.Kernel.URL("booking.show"), BackLabel: l.T("booking.back_to_booking")}
 	}
 	count := map[string]int{}
 	var order []string

@@ -45,7 +45,7 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 	l := web.Loc(c)
 	cinemas, err := h.Visits.Cinemas(ctx)
 	if err != nil {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL("home"), l.T("checkout.back_to_start"))
 	}
 	if len(cinemas) == 0 {
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("checkout.whatson_no_cinema_heading"), Message: l.T("checkout.whatson_no_cinema")}
@@ -89,13 +89,13 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 	// read of the ticketing system per view.
 	listing, err := h.Visits.Listings.Listing(ctx, cin.ID)
 	if err != nil {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL("home"), l.T("checkout.back_to_start"))
 	}
 	if c.QueryParam("day") == "" {
 		day = firstDayWithShows(listing.Day, today, h.Kernel.Now())
 	}
 	sessions, films := listing.Day(day.Format("2006-01-02")), listing.Films
-	v := checkoutview.WhatsOnView{ActionURL: h.Kernel.URL(web.RouteWhatsOn), CinemaName: cin.Name, DayLabel: l.Day(day, today, tz, i18n.DayShort), Notice: notice}
+	v := checkoutview.WhatsOnView{ActionURL: h.Kernel.URL("whatson"), CinemaName: cin.Name, DayLabel: l.Day(day, today, tz, i18n.DayShort), Notice: notice}
 	if listing.Outdated() {
 		v.AsOf = &components.Notice{Kind: components.NoticeWarning, Heading: l.T("checkout.whatson_as_of", "Time", l.Time(listing.AsOf, tz, i18n.Clock)),
 			Body: l.T("checkout.whatson_as_of_text")}
@@ -109,7 +109,7 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 	for i := 0; i < whatsOnDays; i++ {
 		d := today.AddDate(0, 0, i)
 		q := url.Values{"cinema": {cin.ID}, "day": {d.Format("2006-01-02")}}
-		v.Days = append(v.Days, checkoutview.Option{Label: l.Day(d, today, tz, i18n.DayShort), URL: h.Kernel.URL(web.RouteWhatsOn) + "?" + q.Encode(), Selected: d.Equal(day)})
+		v.Days = append(v.Days, checkoutview.Option{Label: l.Day(d, today, tz, i18n.DayShort), URL: h.Kernel.URL("whatson") + "?" + q.Encode(), Selected: d.Equal(day)})
 	}
 	byFilm := map[string]*checkoutview.FilmSessions{}
 	var order []string
@@ -135,7 +135,7 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 		f.Sessions = append(f.Sessions, checkoutview.SessionLink{
 			Time: words.ShowClock(l, se.Showtime, tz, day), DateTime: se.Showtime.UTC().Format(time.RFC3339),
 			Screen: se.ScreenName, Available: l.N("checkout.seats_free", se.SeatsAvailable),
-			URL: h.Kernel.URL(web.RouteBuySession, cin.ID, se.SessionID), SoldOut: se.SeatsAvailable <= 0,
+			URL: h.Kernel.URL("buy.session", cin.ID, se.SessionID), SoldOut: se.SeatsAvailable <= 0,
 		})
 	}
 	key := 0
@@ -156,7 +156,7 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 func (h *Handler) findSession(c echo.Context, cinemaID, sessionID string) (cinema.Session, error) {
 	l := web.Loc(c)
 	notFound := &web.Error{Code: web.ENotFound, Heading: l.T("checkout.showing_not_found"), Message: l.T("checkout.showing_not_found_text"),
-		BackURL: h.Kernel.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
+		BackURL: h.Kernel.URL("whatson"), BackLabel: l.T("checkout.see_whatson")}
 	if cinemaID == "" || sessionID == "" || len(cinemaID) > 20 || len(sessionID) > 41 {
 		return cinema.Session{}, notFound
 	}
@@ -167,13 +167,13 @@ func (h *Handler) findSession(c echo.Context, cinemaID, sessionID string) (cinem
 		return cinema.Session{}, notFound
 	}
 	if err != nil {
-		return cinema.Session{}, h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
+		return cinema.Session{}, h.Visits.FromUpstream(err, h.Kernel.URL("whatson"), l.T("checkout.see_whatson"))
 	}
 	if se.SessionID != sessionID {
 		return cinema.Session{}, notFound
 	}
 	if se.Showtime.Before(h.Kernel.Now()) {
-		return se, &web.Error{Code: web.EGone, Heading: l.T("checkout.showing_started"), Message: l.T("checkout.showing_started_text"), BackURL: h.Kernel.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
+		return se, &web.Error{Code: web.EGone, Heading: l.T("checkout.showing_started"), Message: l.T("checkout.showing_started_text"), BackURL: h.Kernel.URL("whatson"), BackLabel: l.T("checkout.see_whatson")}
 	}
 	return se, nil
 }
@@ -224,11 +224,11 @@ func (h *Handler) renderTickets(c echo.Context, status int, notice *components.N
 	}
 	types, err := h.Visits.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)
 	if err != nil {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL("whatson"), l.T("checkout.see_whatson"))
 	}
 	types = h.Visits.Named(ctx).TicketTypes(se.CinemaID, types)
 	v := checkoutview.TicketsView{Session: h.sessionHeader(ctx, se.CinemaID, se.FilmTitle, se.Showtime, se.ScreenName),
-		ActionURL: h.Kernel.URL(web.RouteBuySession, se.CinemaID, se.SessionID), BackURL: h.Kernel.URL(web.RouteWhatsOn) + "?" + url.Values{"cinema": {se.CinemaID}}.Encode(),
+		ActionURL: h.Kernel.URL("buy.session", se.CinemaID, se.SessionID), BackURL: h.Kernel.URL("whatson") + "?" + url.Values{"cinema": {se.CinemaID}}.Encode(),
 		CSRFToken: web.CSRFToken(c), Notice: notice, MaxTotal: h.Visits.SeatsPerOrder(c), Counter: h.Kernel.AtCounter(c)}
 	for _, t := range buyableTypes(types, se) {
 		row := checkoutview.TicketTypeRow{Code: t.Code, Description: t.Description, Price: l.Money(t.Price), PriceCents: t.Price.Cents,
@@ -284,7 +284,7 @@ func (h *Handler) chooseTickets(c echo.Context) error {
 	}
 	types, err := h.Visits.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)
 	if err != nil {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL("whatson"), l.T("checkout.see_whatson"))
 	}
 	typed, invalid := map[string]string{}, map[string]bool{}
 	var req []upstream.TicketRequest
@@ -315,7 +315,7 @@ func (h *Handler) chooseTickets(c echo.Context) error {
 		return h.renderTickets(c, http.StatusUnprocessableEntity, h.Visits.TooManySeatsNotice(c, total), typed, invalid)
 	}
 	// Seat hoarding (holds.go): with what else the visit holds, before the upstream is asked.
-	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepTickets, total, nil, h.Kernel.URL(web.RouteBuySession, se.CinemaID, se.SessionID)); done {
+	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepTickets, total, nil, h.Kernel.URL("buy.session", se.CinemaID, se.SessionID)); done {
 		return err
 	}
 	prev, hadPrev := h.Visits.CurrentBuy(c)
@@ -326,7 +326,7 @@ func (h *Handler) chooseTickets(c echo.Context) error {
 	}
 	usid := upstream.NewUserSessionID()
 	// The open orders of this client address (holds.go), the visit's earlier one not counted.
-	if done, err := h.Visits.OpenPurchaseHold(c, usid, total, prev.UserSessionID, h.Kernel.URL(web.RouteBuySession, se.CinemaID, se.SessionID)); done {
+	if done, err := h.Visits.OpenPurchaseHold(c, usid, total, prev.UserSessionID, h.Kernel.URL("buy.session", se.CinemaID, se.SessionID)); done {
 		return err
 	}
 	if hadPrev {
@@ -345,7 +345,7 @@ func (h *Handler) chooseTickets(c echo.Context) error {
 		return h.renderTickets(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.not_enough_seats"),
 			Body: l.T("checkout.not_enough_seats_text")}, typed, invalid)
 	case err != nil:
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBuySession, se.CinemaID, se.SessionID), l.T("checkout.back_to_tickets"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL("buy.session", se.CinemaID, se.SessionID), l.T("checkout.back_to_tickets"))
 	}
 	h.Visits.HoldStarted(ctx, usid, o)
 	h.seatByTheRules(ctx, se.CinemaID, se.SessionID, usid, o)
@@ -356,7 +356,7 @@ func (h *Handler) chooseTickets(c echo.Context) error {
 	if err := h.Kernel.RenewSession(c); err != nil {
 		return err
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteBuySeats))
+	return web.Redirect(c, h.Kernel.URL("buy.seats"))
 }
 
 // ratingWords is a film's rating in words: as the operator's catalog words it ("FSK 12: ab

@@ -22,7 +22,7 @@ import (
 func (h *Handler) buyCounterView(c echo.Context, v visit.Buy, due cinema.Money) pages.CounterPayView {
 	l := web.Loc(c)
 	cv := pages.CounterPayView{What: l.N("staff.counter.sale_what", v.Places, "Film", v.FilmTitle),
-		Amount: l.Money(due), DueCents: due.Cents, Currency: due.Currency, ActionURL: h.Kernel.URL(web.RouteBuyCounterPay), BackURL: h.Kernel.URL(web.RouteBuySummary), BackLabel: l.T("staff.counter.back_to_order"),
+		Amount: l.Money(due), DueCents: due.Cents, Currency: due.Currency, ActionURL: h.Kernel.URL("buy.counterpay"), BackURL: h.Kernel.URL("buy.summary"), BackLabel: l.T("staff.counter.back_to_order"),
 		CSRFToken: web.CSRFToken(c)}
 	h.Visits.CounterMethods(c, &cv)
 	if msg := h.Kernel.PopFlash(c); msg != "" {
@@ -54,7 +54,7 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	if rec, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+		return web.Redirect(c, h.Kernel.URL("buy.return", rec.ID))
 	}
 	o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
@@ -86,7 +86,7 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 	rec, err := st.store.Create(ctx, purchases.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
 		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: due.Cents, Currency: due.Currency, Summary: h.snapshotOf(ctx, v, o, counterPaid(p))})
 	if errors.Is(err, purchases.ErrActiveExists) {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+		return web.Redirect(c, h.Kernel.URL("buy.return", rec.ID))
 	}
 	if err != nil {
 		return err
@@ -120,7 +120,7 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 	}
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionSale, CinemaID: v.CinemaID, BookingNumber: d.BookingNumber, AmountCents: due.Cents,
 		Currency: due.Currency, Detail: fmt.Sprintf("%d tickets, %s, reference %s, sold by %s", v.Places, p.CardType, p.Reference, user)})
-	return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+	return web.Redirect(c, h.Kernel.URL("buy.return", rec.ID))
 }
 
 // counterPaid is what the confirmation says about a payment taken at the counter.

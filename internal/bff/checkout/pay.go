@@ -62,11 +62,11 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 		return err
 	}
 	if h.Kernel.AtCounter(c) {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyCounterPay)) // terminal or cash; name and e-mail optional
+		return web.Redirect(c, h.Kernel.URL("buy.counterpay")) // terminal or cash; name and e-mail optional
 	}
 	onReader := web.IsKiosk(c) && h.Visits.HasReader(c) // the tickets print here: no name or e-mail needed
 	if !onReader && (v.Name == "" || v.Email == "") {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyDetails))
+		return web.Redirect(c, h.Kernel.URL("buy.details"))
 	}
 	ctx := c.Request().Context()
 	st := h.checkout()
@@ -103,7 +103,7 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 	dctx, cancel := h.Visits.Detached(ctx) // the upstream starts taking money: never cut off halfway
 	defer cancel()
 	redirectURL, err := h.Kernel.Ticketing.ExternalPaymentStarting(dctx, upstream.ExternalPaymentRequest{
-		UserSessionID: v.UserSessionID, ReturnURL: h.Kernel.AbsURL(web.RouteBuyReturn, rec.ID), PaymentMethod: h.PaymentMethod,
+		UserSessionID: v.UserSessionID, ReturnURL: h.Kernel.AbsURL("buy.return", rec.ID), PaymentMethod: h.PaymentMethod,
 		InApp: web.IsKiosk(c), CustomerName: v.Name, CustomerEmail: v.Email,
 		GeneratePrintStream: true, // PrintStreamType: the deployment's (-print-stream-type)
 	})
@@ -155,9 +155,9 @@ func (h *Handler) continuePayment(c echo.Context, rec purchases.Record) error {
 	case rec.State == purchases.StateStarting:
 		l := web.Loc(c)
 		return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_starting"), Message: l.T("checkout.payment_starting_text") + " " + l.T("checkout.not_charged_twice"),
-			BackURL: h.Kernel.URL(web.RouteBuySummary), BackLabel: l.T("checkout.back_to_order")}
+			BackURL: h.Kernel.URL("buy.summary"), BackLabel: l.T("checkout.back_to_order")}
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+	return web.Redirect(c, h.Kernel.URL("buy.summary"))
 }
 
 // completeWithoutRedirect books an order that gift cards or points paid in full.
@@ -178,7 +178,7 @@ func (h *Handler) completeWithoutRedirect(c echo.Context, v visit.Buy, rec purch
 	if _, err := h.checkout().store.MarkCompleted(ctx, rec.ID, d.BookingNumber); err != nil {
 		return err
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+	return web.Redirect(c, h.Kernel.URL("buy.return", rec.ID))
 }
 
 // buyPaymentReturn is the ReturnUrl and the page that shows where the payment stands. A GET
@@ -192,7 +192,7 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 	ref, token := c.Param("ref"), c.QueryParam("token")
 	l := web.Loc(c)
 	denied := &web.Error{Code: web.EForbidden, Heading: l.T("checkout.payment_link_invalid"), Message: l.T("checkout.payment_link_invalid_text"),
-		BackURL: h.Kernel.URL(web.RouteHome), BackLabel: l.T("checkout.back_to_start")}
+		BackURL: h.Kernel.URL("home"), BackLabel: l.T("checkout.back_to_start")}
 	if len(ref) != 32 || len(token) > 512 || !slices.Contains(h.Visits.BuyRefs(c), ref) {
 		return h.Visits.PaymentElsewhere(c)
 	}
@@ -212,7 +212,7 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 				ok = subtle.ConstantTimeCompare([]byte(r.Details.WebPayment.Token), []byte(token)) == 1
 			} else if errors.Is(r.Err, upstream.ErrUnavailable) {
 				// Slow or down: the token cannot be checked yet, which does not make it wrong.
-				return h.Visits.FromUpstream(r.Err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
+				return h.Visits.FromUpstream(r.Err, h.Kernel.URL("home"), l.T("checkout.back_to_start"))
 			}
 		}
 		if !ok {
@@ -225,7 +225,7 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 			rec = next
 		}
 	}
-	self := h.Kernel.URL(web.RouteBuyReturn, rec.ID)
+	self := h.Kernel.URL("buy.return", rec.ID)
 	if token != "" {
 		self += "?" + url.Values{"token": {token}}.Encode()
 	}
@@ -243,7 +243,7 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 		}
 		return h.showBuyFailed(c, rec, purchases.Result{}, self)
 	case purchases.StateStarting:
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+		return web.Redirect(c, h.Kernel.URL("buy.summary"))
 	}
 	r := st.poller.Get(ctx, rec.UserSessionID)
 	if web.IsHTMX(c) && !r.Details.Completed && c.QueryParam(checkoutview.PollShownParam) == paymentShown(r) {
@@ -282,7 +282,7 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 	if token != "" {
 		q.Set("token", token)
 	}
-	v.PollURL = h.Kernel.URL(web.RouteBuyReturn, rec.ID) + "?" + q.Encode()
+	v.PollURL = h.Kernel.URL("buy.return", rec.ID) + "?" + q.Encode()
 	if web.IsHTMX(c) {
 		return h.Kernel.Fragment(c, http.StatusOK, checkoutview.ConfirmingPoll(v, c.QueryParam(checkoutview.PollShownParam) != shown))
 	}
@@ -313,13 +313,13 @@ func (h *Handler) buyPaymentEnded(c echo.Context, rec purchases.Record) error {
 	}
 	if v, ok := h.Visits.CurrentBuy(c); ok && v.UserSessionID == rec.UserSessionID {
 		h.Kernel.Sessions.Put(c.Request().Context(), visit.SessBuyNotice, msg+" "+l.T("checkout.payment_ended_still_held"))
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+		return web.Redirect(c, h.Kernel.URL("buy.summary"))
 	}
 	if web.IsHTMX(c) {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+		return web.Redirect(c, h.Kernel.URL("buy.return", rec.ID))
 	}
 	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), checkoutview.Ended(checkoutview.EndedView{Heading: l.T("checkout.payment_not_completed"),
-		Body: msg + " " + l.T("checkout.payment_ended_released"), NextURL: h.Kernel.URL(web.RouteWhatsOn), Label: l.T("checkout.see_whatson")}))
+		Body: msg + " " + l.T("checkout.payment_ended_released"), NextURL: h.Kernel.URL("whatson"), Label: l.T("checkout.see_whatson")}))
 }
 
 // showBuyFailed is the failed-order path. It says only what is true now: while the order is
@@ -329,7 +329,7 @@ func (h *Handler) buyPaymentEnded(c echo.Context, rec purchases.Record) error {
 func (h *Handler) showBuyFailed(c echo.Context, rec purchases.Record, r purchases.Result, self string) error {
 	l := web.Loc(c)
 	cin := h.Visits.CinemaByID(c.Request().Context(), rec.CinemaID)
-	v := checkoutview.FailedView{Reference: rec.Reference(), CheckURL: self, HomeURL: h.Kernel.URL(web.RouteHome),
+	v := checkoutview.FailedView{Reference: rec.Reference(), CheckURL: self, HomeURL: h.Kernel.URL("home"),
 		Amount: l.Money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency})}
 	if rec.State == purchases.StateGivenUp {
 		v.GivenUp, v.Policy = true, h.failedOrderPolicyIn(l)
@@ -366,9 +366,9 @@ func (h *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) erro
 	}
 	v := checkoutview.ConfirmationView{BookingNumber: fmt.Sprint(rec.BookingNumber), Session: h.sessionHeader(ctx, rec.CinemaID, sn.FilmTitle, sn.Showtime, sn.Screen),
 		CustomerName: rec.CustomerName, CustomerEmail: rec.CustomerEmail, Fees: money(sn.Fees, sn.Currency), Total: money(sn.Total, sn.Currency),
-		Kiosk: web.IsKiosk(c), Counter: h.Kernel.AtCounter(c), Reference: rec.Reference(), HomeURL: h.Kernel.URL(web.RouteHome), WhatsOnURL: h.Kernel.URL(web.RouteWhatsOn)}
+		Kiosk: web.IsKiosk(c), Counter: h.Kernel.AtCounter(c), Reference: rec.Reference(), HomeURL: h.Kernel.URL("home"), WhatsOnURL: h.Kernel.URL("whatson")}
 	if !v.Kiosk && !v.Counter {
-		v.CalendarURL = h.Kernel.URL(web.RouteBuyCalendar, rec.ID)
+		v.CalendarURL = h.Kernel.URL("buy.calendar", rec.ID)
 		if h.WalletLinks != nil && rec.BookingNumber != 0 {
 			v.AppleWalletURL, v.GoogleWalletURL = h.WalletLinks(rec.CinemaID, rec.BookingNumber)
 		}
@@ -376,7 +376,7 @@ func (h *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) erro
 	for _, t := range sn.Tickets {
 		v.Tickets = append(v.Tickets, checkoutview.Line{Description: t.Description, Seat: t.Seat, Amount: money(t.Cents, sn.Currency)})
 	}
-	v.DoneURL, v.CSRFToken = h.Kernel.URL(web.RouteVisitReset), web.CSRFToken(c)
+	v.DoneURL, v.CSRFToken = h.Kernel.URL("visit.reset"), web.CSRFToken(c)
 	paidHere := h.paidAtDevice(ctx, l, rec, sn, &v)
 	r := h.checkout().poller.Get(ctx, rec.UserSessionID)
 	if r.Err == nil && r.Details.Completed {

@@ -64,7 +64,7 @@ func (h *Handler) payBuyOnReader(c echo.Context, v visit.Buy, o cinema.Order, du
 	if err != nil {
 		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card reader payment not started at once", "entry", entry.ID, "err", err)
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteBuyReader, entry.ID))
+	return web.Redirect(c, h.Kernel.URL("buy.reader", entry.ID))
 }
 
 // orderChanged reads the order again and reports whether what it leaves to pay is no longer
@@ -87,10 +87,10 @@ func (h *Handler) stopChangedSale(c echo.Context, entry ledger.Entry, now cinema
 	stopped, err := h.Visits.Settler.StopAtReader(dctx, entry.ID, settlement.StopOrderChanged)
 	cancel()
 	if err != nil && !errors.Is(err, settlement.ErrNotAtReader) {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBuyReader, entry.ID), web.Loc(c).T("booking.see_status"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL("buy.reader", entry.ID), web.Loc(c).T("booking.see_status"))
 	}
 	if stopped.State != ledger.StateFailed {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyReader, entry.ID)) // a card paid all the same: its page says what follows
+		return web.Redirect(c, h.Kernel.URL("buy.reader", entry.ID)) // a card paid all the same: its page says what follows
 	}
 	h.endPurchaseRecord(ctx, entry.EditSessionID, "card reader: "+stopped.LastError)
 	return h.backToPay(c, web.Loc(c).T("checkout.reader_order_changed", "Amount", web.Loc(c).Money(now)))
@@ -116,10 +116,10 @@ func (h *Handler) refuseChangeWhilePaying(c echo.Context, v visit.Buy) (done boo
 	if e, ok := h.Visits.ReaderSaleUnderWay(c.Request().Context(), v.UserSessionID); ok {
 		amount := l.Money(cinema.Money{Cents: e.AmountCents, Currency: e.Currency})
 		return true, &web.Error{Code: web.EConflict, Heading: l.T("checkout.reader_change_refused"), Message: l.T("checkout.reader_change_refused_text", "Amount", amount),
-			BackURL: h.Kernel.URL(web.RouteBuyReader, e.ID), BackLabel: l.T("checkout.see_card_payment")}
+			BackURL: h.Kernel.URL("buy.reader", e.ID), BackLabel: l.T("checkout.see_card_payment")}
 	}
 	return true, &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"), Message: l.T("checkout.change_refused_paying"),
-		BackURL: h.Kernel.URL(web.RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
+		BackURL: h.Kernel.URL("buy.return", rec.ID), BackLabel: l.T("checkout.see_payment")}
 }
 
 // stopStaleSale is the other half of refuseChangeWhilePaying, for a payment started in the
@@ -136,7 +136,7 @@ func (h *Handler) stopStaleSale(c echo.Context, v visit.Buy) (string, bool) {
 	stopped, err := h.Visits.Settler.StopAtReader(dctx, e.ID, settlement.StopOrderChanged)
 	cancel()
 	if err != nil || stopped.State != ledger.StateFailed {
-		return h.Kernel.URL(web.RouteBuyReader, e.ID), true
+		return h.Kernel.URL("buy.reader", e.ID), true
 	}
 	h.endPurchaseRecord(ctx, v.UserSessionID, "card reader: "+stopped.LastError)
 	return "", true
@@ -147,7 +147,7 @@ func (h *Handler) stopStaleSale(c echo.Context, v visit.Buy) (string, bool) {
 func (h *Handler) continueOnReader(c echo.Context, rec purchases.Record) error {
 	h.Visits.AddBuyRef(c, rec.ID)
 	if e, ok := h.Visits.ReaderSaleUnderWay(c.Request().Context(), rec.UserSessionID); ok {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyReader, e.ID))
+		return web.Redirect(c, h.Kernel.URL("buy.reader", e.ID))
 	}
 	return h.continuePayment(c, rec)
 }
@@ -179,7 +179,7 @@ func (h *Handler) cancelBuyReader(c echo.Context) error {
 	moved, err := h.Visits.Settler.CancelAtReader(dctx, entry.ID)
 	cancel()
 	if err != nil && !errors.Is(err, settlement.ErrNotAtReader) {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBuyReader, entry.ID), web.Loc(c).T("booking.see_status"))
+		return h.Visits.FromUpstream(err, h.Kernel.URL("buy.reader", entry.ID), web.Loc(c).T("booking.see_status"))
 	}
 	if moved.ID != "" {
 		entry = moved
@@ -203,7 +203,7 @@ func (h *Handler) readerAnswer(c echo.Context, entry ledger.Entry, rec purchases
 				return err
 			}
 		}
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+		return web.Redirect(c, h.Kernel.URL("buy.return", rec.ID))
 	case ledger.StateFailed:
 		if rec.State.Active() {
 			_, _ = st.store.MarkStartFailed(ctx, rec.ID, "card reader: "+entry.LastError)
@@ -218,15 +218,15 @@ func (h *Handler) readerAnswer(c echo.Context, entry ledger.Entry, rec purchases
 			h.Visits.ClearBuy(c)
 		}
 		return h.Kernel.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), checkoutview.Ended(checkoutview.EndedView{Heading: l.T("checkout.reader_not_booked"),
-			Body: visit.SaleReversalWords(l, entry), NextURL: h.Kernel.URL(web.RouteWhatsOn), Label: l.T("checkout.see_whatson")}))
+			Body: visit.SaleReversalWords(l, entry), NextURL: h.Kernel.URL("whatson"), Label: l.T("checkout.see_whatson")}))
 	}
 	amount := l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})
-	v := checkoutview.ReaderView{State: string(entry.State), Amount: amount, PollURL: h.Kernel.URL(web.RouteBuyReader, entry.ID), Counter: h.Kernel.AtCounter(c)}
+	v := checkoutview.ReaderView{State: string(entry.State), Amount: amount, PollURL: h.Kernel.URL("buy.reader", entry.ID), Counter: h.Kernel.AtCounter(c)}
 	switch entry.State {
 	case ledger.StateCreated, ledger.StateRedirected:
 		v.Kind, v.Waiting = components.NoticeInfo, true
 		v.Heading, v.Body = l.T("booking.reader_waiting", "Amount", amount), l.T("booking.reader_waiting_text", "Amount", amount)
-		v.CancelURL, v.CSRFToken = h.Kernel.URL(web.RouteBuyReaderCancel, entry.ID), web.CSRFToken(c)
+		v.CancelURL, v.CSRFToken = h.Kernel.URL("buy.readercancel", entry.ID), web.CSRFToken(c)
 	default: // paid, the order being completed
 		v.Kind = components.NoticeSuccess
 		v.Heading, v.Body = l.T("checkout.reader_paid", "Amount", amount), l.T("checkout.reader_paid_text")
@@ -264,8 +264,8 @@ func (h *Handler) saleOfVisit(c echo.Context) (ledger.Entry, purchases.Record, e
 func (h *Handler) backToPay(c echo.Context, msg string) error {
 	if h.Kernel.AtCounter(c) {
 		h.Kernel.Flash(c, msg)
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyCounterPay))
+		return web.Redirect(c, h.Kernel.URL("buy.counterpay"))
 	}
 	h.Kernel.Sessions.Put(c.Request().Context(), visit.SessBuyNotice, msg)
-	return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+	return web.Redirect(c, h.Kernel.URL("buy.summary"))
 }

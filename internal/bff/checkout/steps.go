@@ -47,7 +47,7 @@ func (h *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 		return err
 	}
 	if _, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+		return web.Redirect(c, h.Kernel.URL("buy.summary"))
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
@@ -56,7 +56,7 @@ func (h *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 		return h.buyEnded(c, v, err)
 	}
 	if planErr != nil {
-		return h.Visits.FromUpstream(planErr, h.Kernel.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
+		return h.Visits.FromUpstream(planErr, h.Kernel.URL("buy.summary"), l.T("checkout.back_to_order"))
 	}
 	plan := h.Visits.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	var yours []cinema.SeatPosition
@@ -80,7 +80,7 @@ func (h *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 		Chosen: chosen, AreaCategories: cats, Kiosk: web.IsKiosk(c), AsOf: h.Visits.SeatsAsOf(ctx, v.CinemaID, snap.AsOf),
 		Prices: words.SeatPrices(l, o.Tickets())})
 	defer m.Release() // the page is written before this returns
-	view := checkoutview.SeatsView{Session: h.buyHeader(ctx, v), ActionURL: h.Kernel.URL(web.RouteBuySeats), BackURL: h.Kernel.URL(web.RouteBuySession, v.CinemaID, v.SessionID),
+	view := checkoutview.SeatsView{Session: h.buyHeader(ctx, v), ActionURL: h.Kernel.URL("buy.seats"), BackURL: h.Kernel.URL("buy.session", v.CinemaID, v.SessionID),
 		CSRFToken: web.CSRFToken(c), Count: count, Map: m, Notice: notice, Countdown: h.buyCountdown(c, v, o), Counter: h.Kernel.AtCounter(c)}
 	if o.Total.Cents > 0 {
 		view.Total = l.T("checkout.total_amount", "Amount", l.Money(o.Total))
@@ -126,17 +126,17 @@ func (h *Handler) chooseBuySeats(c echo.Context) error {
 		return h.renderBuySeats(c, http.StatusUnprocessableEntity, words.SeatCountNotice(web.Loc(c), len(chosen), want), chosen)
 	}
 	// Seat hoarding (holds.go): an order is never given more seats than a visit may hold.
-	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepBuySeats, want, nil, h.Kernel.URL(web.RouteBuySummary)); done {
+	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepBuySeats, want, nil, h.Kernel.URL("buy.summary")); done {
 		return err
 	}
 	if done, err := h.moveBuySeats(c, v, current, chosen); done {
 		return err
 	}
 	if (v.Name == "" || v.Email == "") && !(web.IsKiosk(c) && h.Visits.HasReader(c)) {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyDetails)) // a kiosk prints the tickets: no details needed
+		return web.Redirect(c, h.Kernel.URL("buy.details")) // a kiosk prints the tickets: no details needed
 	}
 	h.Kernel.Flash(c, l.T("checkout.seats_saved"))
-	return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+	return web.Redirect(c, h.Kernel.URL("buy.summary"))
 }
 
 // moveBuySeats gives the order the chosen seats when they are not its seats now (current):
@@ -156,7 +156,7 @@ func (h *Handler) moveBuySeats(c echo.Context, v visit.Buy, current map[cinema.S
 	// whether they are free.
 	snap, err := h.Visits.SeatPlans.Plan(ctx, v.CinemaID, v.SessionID)
 	if err != nil {
-		return true, h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBuySeats), l.T("checkout.seats_title"))
+		return true, h.Visits.FromUpstream(err, h.Kernel.URL("buy.seats"), l.T("checkout.seats_title"))
 	}
 	plan := h.Visits.Named(ctx).SeatPlan(snap.Plan)
 	var seats []upstream.SelectedSeat
@@ -206,11 +206,11 @@ func (h *Handler) renderBuyDetails(c echo.Context, status int, v visit.Buy, d ch
 	if err != nil {
 		return h.buyEnded(c, v, err)
 	}
-	d.Session, d.ActionURL, d.BackURL, d.CSRFToken = h.buyHeader(c.Request().Context(), v), h.Kernel.URL(web.RouteBuyDetails), h.Kernel.URL(web.RouteBuySeats), web.CSRFToken(c)
+	d.Session, d.ActionURL, d.BackURL, d.CSRFToken = h.buyHeader(c.Request().Context(), v), h.Kernel.URL("buy.details"), h.Kernel.URL("buy.seats"), web.CSRFToken(c)
 	d.Countdown = h.buyCountdown(c, v, o)
 	d.Counter = h.Kernel.AtCounter(c)
 	if d.Kiosk = web.IsKiosk(c) && h.Visits.HasReader(c); d.Kiosk {
-		d.BackURL = h.Kernel.URL(web.RouteBuySummary)
+		d.BackURL = h.Kernel.URL("buy.summary")
 	}
 	title := web.Loc(c).T("checkout.details_title")
 	if d.Counter {
@@ -261,7 +261,7 @@ func (h *Handler) saveBuyDetails(c echo.Context) error {
 	}
 	v.Name, v.Email = name, email
 	h.Visits.SaveBuy(c, v)
-	return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+	return web.Redirect(c, h.Kernel.URL("buy.summary"))
 }
 
 // saveKioskDetails is the kiosk's e-mail form: a key of the on-screen keyboard types (the page
@@ -280,7 +280,7 @@ func (h *Handler) saveKioskDetails(c echo.Context, v visit.Buy) error {
 	}
 	v.Email = email
 	h.Visits.SaveBuy(c, v)
-	return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+	return web.Redirect(c, h.Kernel.URL("buy.summary"))
 }
 
 // summaryForm is what the gift card and loyalty forms had typed, with their errors.
@@ -307,7 +307,7 @@ func (h *Handler) renderBuySummary(c echo.Context, status int, notice *component
 	}
 	onReader := web.IsKiosk(c) && h.Visits.HasReader(c)
 	if (v.Name == "" || v.Email == "") && !h.Kernel.AtCounter(c) && !onReader {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyDetails))
+		return web.Redirect(c, h.Kernel.URL("buy.details"))
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
@@ -319,8 +319,8 @@ func (h *Handler) renderBuySummary(c echo.Context, status int, notice *component
 	cin := h.Visits.CinemaByID(ctx, v.CinemaID)
 	money := l.Money
 	view := checkoutview.SummaryView{Session: h.buyHeader(ctx, v), CustomerName: v.Name, CustomerEmail: v.Email, Notice: notice,
-		Countdown: h.buyCountdown(c, v, o), CSRFToken: web.CSRFToken(c), PayURL: h.Kernel.URL(web.RouteBuyPay), GiftCardURL: h.Kernel.URL(web.RouteBuyGiftCard),
-		LoyaltyURL: h.Kernel.URL(web.RouteBuyLoyalty), SeatsURL: h.Kernel.URL(web.RouteBuySeats), DetailsURL: h.Kernel.URL(web.RouteBuyDetails), CancelURL: h.Kernel.URL(web.RouteBuyCancel),
+		Countdown: h.buyCountdown(c, v, o), CSRFToken: web.CSRFToken(c), PayURL: h.Kernel.URL("buy.pay"), GiftCardURL: h.Kernel.URL("buy.giftcard"),
+		LoyaltyURL: h.Kernel.URL("buy.loyalty"), SeatsURL: h.Kernel.URL("buy.seats"), DetailsURL: h.Kernel.URL("buy.details"), CancelURL: h.Kernel.URL("buy.cancel"),
 		GiftCard: f.GiftCard, GiftCardError: f.GiftCardError, Loyalty: f.Loyalty, LoyaltyError: f.LoyaltyError}
 	sub := cinema.Money{Currency: o.Total.Currency}
 	for _, t := range o.Tickets() {
@@ -353,9 +353,9 @@ func (h *Handler) renderBuySummary(c echo.Context, status int, notice *component
 		}
 	}
 	if rec, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
-		view.UnderwayURL, view.StatusURL = rec.RedirectURL, h.Kernel.URL(web.RouteBuyReturn, rec.ID)
+		view.UnderwayURL, view.StatusURL = rec.RedirectURL, h.Kernel.URL("buy.return", rec.ID)
 		if e, ok := h.Visits.ReaderSaleUnderWay(ctx, v.UserSessionID); ok {
-			view.StatusURL = h.Kernel.URL(web.RouteBuyReader, e.ID)
+			view.StatusURL = h.Kernel.URL("buy.reader", e.ID)
 		}
 		view.UnderwayStat = l.T("checkout.underway_started", "Amount", money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency}),
 			"Time", l.Time(rec.Created, cin.Location(), i18n.Clock))
@@ -495,7 +495,7 @@ func (h *Handler) applyStoredValue(c echo.Context, sv storedValueCard) error {
 		msg += " " + l.T("checkout.reader_stopped_for_change")
 	}
 	h.Kernel.Flash(c, msg)
-	return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+	return web.Redirect(c, h.Kernel.URL("buy.summary"))
 }
 
 // extendBuyHold gives the order a fresh lifetime and returns to the page it came from.
@@ -510,9 +510,9 @@ func (h *Handler) extendBuyHold(c echo.Context) error {
 	}
 	h.Visits.HoldExtended(c.Request().Context(), v.UserSessionID, reset) // it counts as long as it holds (holds.go)
 	h.Kernel.Flash(c, web.Loc(c).T("checkout.held_longer"))
-	back := h.Kernel.URL(web.RouteBuySummary)
+	back := h.Kernel.URL("buy.summary")
 	if ref, err := url.Parse(c.Request().Referer()); err == nil {
-		for _, r := range []string{web.RouteBuySeats, web.RouteBuyDetails} {
+		for _, r := range []string{"buy.seats", "buy.details"} {
 			if ref.Path == h.Kernel.URL(r) {
 				back = ref.Path
 			}
@@ -532,7 +532,7 @@ func (h *Handler) confirmCancelBuy(c echo.Context) error {
 		return h.cancelRefusedWhilePaying(l, rec)
 	}
 	ctx := c.Request().Context()
-	view := checkoutview.CancelView{Session: h.buyHeader(ctx, v), ActionURL: h.Kernel.URL(web.RouteBuyCancel), BackURL: h.Kernel.URL(web.RouteBuySummary), CSRFToken: web.CSRFToken(c)}
+	view := checkoutview.CancelView{Session: h.buyHeader(ctx, v), ActionURL: h.Kernel.URL("buy.cancel"), BackURL: h.Kernel.URL("buy.summary"), CSRFToken: web.CSRFToken(c)}
 	if o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID); err == nil {
 		o = h.Visits.Named(ctx).Order(o)
 		for _, t := range o.Tickets() {
@@ -545,7 +545,7 @@ func (h *Handler) confirmCancelBuy(c echo.Context) error {
 func (h *Handler) cancelRefusedWhilePaying(l *i18n.Localizer, rec purchases.Record) error {
 	return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"),
 		Message: l.T("checkout.cancel_refused_paying"),
-		BackURL: h.Kernel.URL(web.RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
+		BackURL: h.Kernel.URL("buy.return", rec.ID), BackLabel: l.T("checkout.see_payment")}
 }
 
 // cancelBuy releases the seats and ends the purchase, once confirmed (confirm=yes; a form
@@ -568,7 +568,7 @@ func (h *Handler) cancelBuy(c echo.Context) error {
 	h.Visits.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonCancelled)
 	h.Visits.ClearBuy(c)
 	h.Kernel.Flash(c, web.Loc(c).T("checkout.cancelled"))
-	return web.Redirect(c, h.Kernel.URL(web.RouteWhatsOn)+"?"+url.Values{"cinema": {v.CinemaID}}.Encode())
+	return web.Redirect(c, h.Kernel.URL("whatson")+"?"+url.Values{"cinema": {v.CinemaID}}.Encode())
 }
 
 // buyExpired is where the countdown sends the browser when the hold ends.
@@ -579,7 +579,7 @@ func (h *Handler) buyExpired(c echo.Context) error {
 	}
 	o, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
 	if err == nil && o.Expires.After(h.Kernel.Now()) {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary)) // more time was given meanwhile
+		return web.Redirect(c, h.Kernel.URL("buy.summary")) // more time was given meanwhile
 	}
 	if err == nil {
 		err = upstream.ErrOrderExpired

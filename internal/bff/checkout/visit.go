@@ -27,7 +27,7 @@ func (h *Handler) requireBuy(c echo.Context) (visit.Buy, error) {
 		}
 		l := web.Loc(c)
 		return v, &web.Error{Code: web.EGone, Heading: l.T("checkout.no_selection"), Message: l.T("checkout.no_selection_text"),
-			BackURL: h.Kernel.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
+			BackURL: h.Kernel.URL("whatson"), BackLabel: l.T("checkout.see_whatson")}
 	}
 	return v, nil
 }
@@ -35,7 +35,7 @@ func (h *Handler) requireBuy(c echo.Context) (visit.Buy, error) {
 // buyEnded explains an upstream error on the visit's order; an order that is gone (expired,
 // cancelled) also ends the purchase in this visit.
 func (h *Handler) buyEnded(c echo.Context, v visit.Buy, err error) error {
-	back := h.Kernel.URL(web.RouteBuySession, v.CinemaID, v.SessionID)
+	back := h.Kernel.URL("buy.session", v.CinemaID, v.SessionID)
 	l := web.Loc(c)
 	switch {
 	case errors.Is(err, upstream.ErrOrderExpired), errors.Is(err, upstream.ErrNotFound):
@@ -44,7 +44,7 @@ func (h *Handler) buyEnded(c echo.Context, v visit.Buy, err error) error {
 			// what is known and the operator's policy.
 			h.Visits.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonGivenUp)
 			h.Visits.ClearBuy(c)
-			return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+			return web.Redirect(c, h.Kernel.URL("buy.return", rec.ID))
 		}
 		h.Visits.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonExpired) // it holds nothing any more
 		h.Visits.ClearBuy(c)
@@ -52,7 +52,7 @@ func (h *Handler) buyEnded(c echo.Context, v visit.Buy, err error) error {
 			BackURL: back, BackLabel: l.T("checkout.choose_tickets_again"), Err: err}
 	case errors.Is(err, upstream.ErrOrderClosed):
 		return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"), Message: l.T("checkout.order_closed"),
-			BackURL: h.Kernel.URL(web.RouteBuySummary), BackLabel: l.T("checkout.see_order"), Err: err}
+			BackURL: h.Kernel.URL("buy.summary"), BackLabel: l.T("checkout.see_order"), Err: err}
 	}
 	return h.Visits.FromUpstream(err, back, l.T("checkout.back_to_tickets"))
 }
@@ -77,8 +77,8 @@ func (h *Handler) buyCountdown(c echo.Context, v visit.Buy, o cinema.Order) chec
 		ExpiresISO:   o.Expires.UTC().Format(time.RFC3339),
 		ExpiresLocal: web.Loc(c).Time(o.Expires, cin.Location(), i18n.Clock),
 		NowISO:       h.Kernel.Now().UTC().Format(time.RFC3339),
-		ExtendURL:    h.Kernel.URL(web.RouteBuyExtend),
-		ExpiredURL:   h.Kernel.URL(web.RouteBuyExpired),
+		ExtendURL:    h.Kernel.URL("buy.extend"),
+		ExpiredURL:   h.Kernel.URL("buy.expired"),
 		CSRFToken:    web.CSRFToken(c),
 	}
 }

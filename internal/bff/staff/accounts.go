@@ -31,7 +31,7 @@ func (h *Handler) showAccounts(c echo.Context) error {
 	for _, a := range list {
 		r := pages.StaffAccountRow{Username: a.Username, Name: a.Name, Role: roleWords(l, a.Role), Supervisor: a.Role == staffacct.Supervisor,
 			HasPIN: a.HasPIN, State: l.T("staff.accounts.state_active"), StateClass: "badge-kept", Failures: a.Failures, You: a.Username == me.Username,
-			EndSessionsURL: h.Kernel.URL(web.RouteStaffAccountEndSessions, a.Username)}
+			EndSessionsURL: h.Kernel.URL("staff.accounts.endsessions", a.Username)}
 		switch {
 		case a.Disabled:
 			r.State, r.StateClass = l.T("staff.accounts.state_disabled"), "badge-removed"
@@ -40,7 +40,7 @@ func (h *Handler) showAccounts(c echo.Context) error {
 			r.LockedUntil, r.LockedUntilISO = l.Time(a.LockedUntil, zone, i18n.Clock), a.LockedUntil.UTC().Format(time.RFC3339)
 		}
 		if !a.LockedUntil.IsZero() || a.Failures > 0 {
-			r.UnlockURL = h.Kernel.URL(web.RouteStaffAccountUnlock, a.Username)
+			r.UnlockURL = h.Kernel.URL("staff.accounts.unlock", a.Username)
 		}
 		v.Rows = append(v.Rows, r)
 	}
@@ -70,7 +70,7 @@ func (h *Handler) endSessions(c echo.Context) error {
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionSessionsEnded, Detail: "account " + a.Username})
 	web.LoggerFrom(ctx, h.Kernel.Logger).Info("staff sessions ended", "account", a.Username, "by", h.Kernel.StaffUser(c))
 	h.Kernel.Flash(c, web.Loc(c).T("staff.accounts.sessions_ended", "Name", a.Name))
-	return web.Redirect(c, h.Kernel.URL(web.RouteStaffAccounts))
+	return web.Redirect(c, h.Kernel.URL("staff.accounts"))
 }
 
 // unlockAccount lifts every lock of the account (its sign-in from every client, and its PIN)
@@ -86,7 +86,7 @@ func (h *Handler) unlockAccount(c echo.Context) error {
 	}
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionAccountUnlock, Detail: "account " + a.Username})
 	h.Kernel.Flash(c, web.Loc(c).T("staff.accounts.unlocked", "Name", a.Name))
-	return web.Redirect(c, h.Kernel.URL(web.RouteStaffAccounts))
+	return web.Redirect(c, h.Kernel.URL("staff.accounts"))
 }
 
 func (h *Handler) accountFromPath(c echo.Context) (staffacct.Account, error) {
@@ -94,7 +94,7 @@ func (h *Handler) accountFromPath(c echo.Context) (staffacct.Account, error) {
 	if errors.Is(err, staffacct.ErrNotFound) {
 		l := web.Loc(c)
 		return staffacct.Account{}, &web.Error{Code: web.ENotFound, Heading: l.T("staff.accounts.no_such_heading"), Message: l.T("staff.accounts.no_such_text"),
-			BackURL: h.Kernel.URL(web.RouteStaffAccounts), BackLabel: l.T("staff.accounts.back")}
+			BackURL: h.Kernel.URL("staff.accounts"), BackLabel: l.T("staff.accounts.back")}
 	}
 	return a, err
 }

@@ -79,8 +79,8 @@ func (h *Handler) renderAttention(c echo.Context, status int, notice *components
 			Amount:   l.Money(cinema.Money{Cents: it.AmountCents, Currency: it.Currency}),
 			Age:      ageWords(l, now.Sub(it.Since)),
 			SinceISO: it.Since.UTC().Format(time.RFC3339), Since: l.Time(it.Since, zone, i18n.DateTimeShort),
-			RetryURL:   h.Kernel.URL(web.RouteStaffAttentionRetry, it.Kind, it.Ref),
-			ResolveURL: h.Kernel.URL(web.RouteStaffAttentionResolve, it.Kind, it.Ref)}
+			RetryURL:   h.Kernel.URL("staff.attention.retry", it.Kind, it.Ref),
+			ResolveURL: h.Kernel.URL("staff.attention.resolve", it.Kind, it.Ref)}
 		h.describeItem(l, &row, it, zone)
 		row.NeedsApproval = it.Kind.Money() && !supervisor
 		if a := it.Last; a != nil {
@@ -209,7 +209,7 @@ func (h *Handler) attentionItem(c echo.Context) (it attention.Item, ok bool, err
 	kind, ref := attention.Kind(c.Param("kind")), c.Param("ref")
 	if !kind.Valid() || ref == "" || len(ref) > 64 {
 		return it, false, &web.Error{Code: web.ENotFound, Heading: l.T("staff.attention.no_such_heading"), Message: l.T("staff.attention.no_such_text"),
-			BackURL: h.Kernel.URL(web.RouteStaffAttention), BackLabel: l.T("staff.attention.title")}
+			BackURL: h.Kernel.URL("staff.attention"), BackLabel: l.T("staff.attention.title")}
 	}
 	st, lister, err := h.attention(l)
 	if err != nil {
@@ -224,7 +224,7 @@ func (h *Handler) attentionItem(c echo.Context) (it attention.Item, ok bool, err
 		msg = l.T("staff.attention.gone_resolved", "Staff", a.Staff)
 	}
 	h.Kernel.Flash(c, msg)
-	return it, false, web.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
+	return it, false, web.Redirect(c, h.Kernel.URL("staff.attention"))
 }
 
 // retryAttention is Retry: check a stuck order now, or advance a ledger entry with the
@@ -296,7 +296,7 @@ func (h *Handler) retryAttention(c echo.Context) error {
 	web.LoggerFrom(ctx, h.Kernel.Logger).Info("needs attention: retry", "staff", user, "kind", it.Kind, "ref", it.Ref, "outcome", outcome)
 	h.Visits.RecordAudit(c, attentionAudit(audit.ActionAttentionRetry, it, outcome))
 	h.Kernel.Flash(c, it.Reference+": "+shown)
-	return web.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
+	return web.Redirect(c, h.Kernel.URL("staff.attention"))
 }
 
 // resolveAttention is Mark resolved: a note is required; the item leaves the list. An item
@@ -352,14 +352,14 @@ func (h *Handler) resolveAttention(c echo.Context) error {
 		return refuse(http.StatusUnprocessableEntity, l.T("staff.attention.note_too_long", "Max", attention.MaxNote))
 	case errors.Is(err, attention.ErrAlreadyResolved):
 		h.Kernel.Flash(c, l.T("staff.attention.already_resolved", "Reference", it.Reference, "Staff", a.Staff))
-		return web.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
+		return web.Redirect(c, h.Kernel.URL("staff.attention"))
 	case err != nil:
 		return err
 	}
 	web.LoggerFrom(ctx, h.Kernel.Logger).Info("needs attention: resolved", "staff", user, "kind", it.Kind, "ref", it.Ref)
 	h.Visits.RecordAudit(c, attentionAudit(audit.ActionAttentionSolved, it, note))
 	h.Kernel.Flash(c, l.T("staff.attention.resolved", "Reference", it.Reference))
-	return web.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
+	return web.Redirect(c, h.Kernel.URL("staff.attention"))
 }
 
 // attentionAudit is the audit row of a Needs-attention action on it.

@@ -109,12 +109,12 @@ func (h *Handler) deviceView(c echo.Context) pages.DeviceView {
 		if user != "" {
 			v.StaffName = h.Kernel.StaffMember(c)
 		}
-		v.SignInURL = h.Kernel.SignInURL(h.Kernel.URL(web.RouteDevice))
+		v.SignInURL = h.Kernel.SignInURL(h.Kernel.URL("device"))
 		return v
 	}
 	v.CanChange = true
-	v.ActionURL = h.Kernel.URL(web.RouteDevice)
-	v.DevicesURL = h.Kernel.URL(web.RouteStaffDevices)
+	v.ActionURL = h.Kernel.URL("device")
+	v.DevicesURL = h.Kernel.URL("staff.devices")
 	v.NameValue = dev.Name
 	v.Chosen = string(dev.Mode)
 	v.Languages = h.deviceLanguages(l)
@@ -147,10 +147,10 @@ func (h *Handler) saveDevice(c echo.Context) error {
 	l := web.Loc(c)
 	mode := device.Mode(c.FormValue("mode"))
 	if !mode.Valid() {
-		return &web.Error{Code: web.EInvalid, Heading: l.T("kiosk.device_mode_invalid_heading"), Message: l.T("kiosk.device_mode_invalid"), BackURL: h.Kernel.URL(web.RouteDevice), BackLabel: l.T("kiosk.back")}
+		return &web.Error{Code: web.EInvalid, Heading: l.T("kiosk.device_mode_invalid_heading"), Message: l.T("kiosk.device_mode_invalid"), BackURL: h.Kernel.URL("device"), BackLabel: l.T("kiosk.back")}
 	}
 	if h.Kernel.Enrolments == nil {
-		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.device_enrol_no_database"), BackURL: h.Kernel.URL(web.RouteDevice), BackLabel: l.T("kiosk.back")}
+		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.device_enrol_no_database"), BackURL: h.Kernel.URL("device"), BackLabel: l.T("kiosk.back")}
 	}
 	info := web.DeviceOf(c)
 	if mode == device.Customer {
@@ -174,7 +174,7 @@ func (h *Handler) saveDevice(c echo.Context) error {
 	if err := h.Kernel.RenewSession(c); err != nil {
 		return err
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteDevice)+"?saved=1")
+	return web.Redirect(c, h.Kernel.URL("device")+"?saved=1")
 }
 
 // leaveMode revokes this device's enrolment, if it has a live one (audited).
@@ -199,7 +199,7 @@ func (h *Handler) enrolHere(c echo.Context, info device.Info, mode device.Mode, 
 	l := web.Loc(c)
 	lang, ok := h.chosenDeviceLanguage(c)
 	if !ok {
-		return info, false, invalidDeviceLanguage(l, h.Kernel.URL(web.RouteDevice))
+		return info, false, invalidDeviceLanguage(l, h.Kernel.URL("device"))
 	}
 	again := func(set func(v *pages.DeviceView)) (device.Info, bool, error) {
 		v := h.deviceView(c)

@@ -33,7 +33,7 @@ func (h *Handler) showDevices(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := pages.DevicesView{CSRFToken: web.CSRFToken(c), DeviceURL: h.Links.Device, Languages: h.deviceLanguages(l)}
+	v := pages.DevicesView{CSRFToken: web.CSRFToken(c), DeviceURL: h.Kernel.URL("device"), Languages: h.deviceLanguages(l)}
 	if msg := h.Kernel.PopFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
 	}
@@ -48,8 +48,8 @@ func (h *Handler) showDevices(c echo.Context) error {
 			Language: h.deviceLanguage(l, e.Language), EnrolledBy: e.EnrolledBy, DeviceID: e.DeviceID, Live: e.Live(), ThisDevice: e.DeviceID == this.ID}
 		row.EnrolledAt, row.EnrolledAtISO = at(e.EnrolledAt)
 		if e.Live() {
-			row.RevokeURL = h.Kernel.URL(web.RouteStaffDeviceRevoke, e.ID)
-			row.LanguageURL = h.Kernel.URL(web.RouteStaffDeviceLanguage, e.ID)
+			row.RevokeURL = h.Kernel.URL("staff.devices.revoke", e.ID)
+			row.LanguageURL = h.Kernel.URL("staff.devices.language", e.ID)
 			row.Reader = h.rowReader(l, e, readers, zone)
 		} else {
 			row.RevokedAt, row.RevokedAtISO = at(e.RevokedAt)
@@ -124,7 +124,7 @@ var readerStateWords = map[string]string{
 // noSuchDevice is the answer for an enrolment id that names none.
 func (h *Handler) noSuchDevice(l *i18n.Localizer) error {
 	return &web.Error{Code: web.ENotFound, Heading: l.T("kiosk.devices_not_found_heading"), Message: l.T("kiosk.devices_not_found"),
-		BackURL: h.Kernel.URL(web.RouteStaffDevices), BackLabel: l.T("kiosk.devices_back")}
+		BackURL: h.Kernel.URL("staff.devices"), BackLabel: l.T("kiosk.devices_back")}
 }
 
 // revokeDevice ends an enrolment: its browser is a customer device from its next request on.
@@ -153,7 +153,7 @@ func (h *Handler) revokeDevice(c echo.Context) error {
 		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
 		h.Kernel.Flash(c, l.T("kiosk.devices_revoked_kiosk", "Name", e.Name))
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteStaffDevices))
+	return web.Redirect(c, h.Kernel.URL("staff.devices"))
 }
 
 // setDeviceLanguage changes the default language of a live enrolment: the kiosk greets its
@@ -170,7 +170,7 @@ func (h *Handler) setDeviceLanguage(c echo.Context) error {
 	}
 	lang, ok := h.chosenDeviceLanguage(c)
 	if !ok {
-		return invalidDeviceLanguage(l, h.Kernel.URL(web.RouteStaffDevices))
+		return invalidDeviceLanguage(l, h.Kernel.URL("staff.devices"))
 	}
 	e, err := h.Terminals.SetLanguage(c.Request().Context(), id, lang)
 	switch {
@@ -184,5 +184,5 @@ func (h *Handler) setDeviceLanguage(c echo.Context) error {
 		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: "default language changed: " + enrolmentDetail(e)})
 		h.Kernel.Flash(c, l.T("kiosk.devices_language_saved", "Name", e.Name, "Language", h.deviceLanguage(l, e.Language).Label))
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteStaffDevices))
+	return web.Redirect(c, h.Kernel.URL("staff.devices"))
 }

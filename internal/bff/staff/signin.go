@@ -32,7 +32,7 @@ const (
 var SignInPerClient = ratelimit.Rule{Burst: 10, Every: 30 * time.Second}
 
 func (h *Handler) signInView(c echo.Context) pages.SignInView {
-	v := pages.SignInView{ActionURL: h.Kernel.URL(web.RouteStaffSignIn), CSRFToken: web.CSRFToken(c)}
+	v := pages.SignInView{ActionURL: h.Kernel.URL("staff.signin"), CSRFToken: web.CSRFToken(c)}
 	if n, ok := selflink.Local(c.QueryParam("next")); ok {
 		v.Next = n
 	}
@@ -112,7 +112,7 @@ func (h *Handler) signIn(c echo.Context) error {
 	if v.Next != "" {
 		return web.Redirect(c, v.Next)
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteFindBooking))
+	return web.Redirect(c, h.Kernel.URL("booking.find"))
 }
 
 // shortPINWarning asks a supervisor with a PIN shorter than new PINs must be, or of unknown
@@ -149,7 +149,7 @@ func (h *Handler) signOut(c echo.Context) error {
 	if err := h.Visits.EndVisit(c); err != nil { // releases the orders held for the customer served
 		return err
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteHome))
+	return web.Redirect(c, h.Kernel.URL("home"))
 }
 
 // nextCustomer ends the customer's part of the visit: a card-reader payment still asking is
@@ -163,7 +163,7 @@ func (h *Handler) nextCustomer(c echo.Context) error {
 	edit := h.Visits.ReleaseEdit(c)
 	if edit.Busy != nil {
 		h.Kernel.Flash(c, strings.TrimSpace(visit.LetGoNotice(l, edit)+" "+l.T("staff.counter.next_busy")))
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, edit.Busy.ID))
+		return web.Redirect(c, h.Kernel.URL("edit.status", edit.Busy.ID))
 	}
 	buy := h.Visits.ReleaseBuy(c)
 	notice := visit.LetGoNotice(l, edit, buy)
@@ -176,5 +176,5 @@ func (h *Handler) nextCustomer(c echo.Context) error {
 	if notice != "" {
 		h.Kernel.Flash(c, notice)
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteFindBooking))
+	return web.Redirect(c, h.Kernel.URL("booking.find"))
 }

@@ -43,11 +43,6 @@ type Trail interface {
 	List(ctx context.Context, f audit.Filter) ([]audit.Entry, error)
 }
 
-// Links are the pages of other flows the back office leads to.
-type Links struct {
-	Device string // this device's own setting (/device)
-}
-
 // Guards are who may reach the pages, decided by the root where the routes are registered
 // (docs/architecture.md, "Who may reach a route").
 type Guards struct {
@@ -65,7 +60,6 @@ type Handler struct {
 	Accounts  Accounts
 	Terminals Enrolments
 	Trail     Trail
-	Links     Links
 	Guards    Guards
 	// Needs attention: the staff's actions on its items (nil without a database) and the
 	// checkout flow's watcher of unconfirmed orders, which Retry asks (nil without one).
@@ -76,26 +70,26 @@ type Handler struct {
 }
 
 // Routes registers the back office's handlers, each behind its guards.
-func (h *Handler) Routes(route web.Register) {
-	route("GET", web.RouteStaffAccounts, h.showAccounts, h.Guards.Accounts...)
-	route("POST", web.RouteStaffAccountEndSessions, h.endSessions, h.Guards.Accounts...)
-	route("POST", web.RouteStaffAccountUnlock, h.unlockAccount, h.Guards.Accounts...)
+func (h *Handler) Routes(r web.Router) {
+	r.GET("/staff/accounts", h.showAccounts, "staff.accounts", h.Guards.Accounts...)
+	r.POST("/staff/accounts/:username/end-sessions", h.endSessions, "staff.accounts.endsessions", h.Guards.Accounts...)
+	r.POST("/staff/accounts/:username/unlock", h.unlockAccount, "staff.accounts.unlock", h.Guards.Accounts...)
 
-	route("GET", web.RouteStaffDevices, h.showDevices, h.Guards.Devices...)
-	route("POST", web.RouteStaffDeviceRevoke, h.revokeDevice, h.Guards.Devices...)
-	route("POST", web.RouteStaffDeviceLanguage, h.setDeviceLanguage, h.Guards.Devices...)
+	r.GET("/staff/devices", h.showDevices, "staff.devices", h.Guards.Devices...)
+	r.POST("/staff/devices/:id/revoke", h.revokeDevice, "staff.devices.revoke", h.Guards.Devices...)
+	r.POST("/staff/devices/:id/language", h.setDeviceLanguage, "staff.devices.language", h.Guards.Devices...)
 
-	route("GET", web.RouteStaffAudit, h.showAudit, h.Guards.Audit...)
+	r.GET("/staff/audit", h.showAudit, "staff.audit", h.Guards.Audit...)
 
-	route("GET", web.RouteStaffSignIn, h.showSignIn)
-	route("POST", web.RouteStaffSignIn, h.signIn)
-	route("POST", web.RouteStaffSignOut, h.signOut)
+	r.GET("/staff/sign-in", h.showSignIn, "staff.signin")
+	r.POST("/staff/sign-in", h.signIn, "staff.signin")
+	r.POST("/staff/sign-out", h.signOut, "staff.signout")
 	staffOnly := StaffOnly(h.Kernel)
-	route("GET", web.RouteStaffAttention, h.showAttention, staffOnly)
-	route("POST", web.RouteStaffAttentionRetry, h.retryAttention, staffOnly)
-	route("POST", web.RouteStaffAttentionResolve, h.resolveAttention, staffOnly)
-	route("POST", web.RouteNextCustomer, h.nextCustomer, staffOnly)
+	r.GET("/staff/attention", h.showAttention, "staff.attention", staffOnly)
+	r.POST("/staff/attention/:kind/:ref/retry", h.retryAttention, "staff.attention.retry", staffOnly)
+	r.POST("/staff/attention/:kind/:ref/resolve", h.resolveAttention, "staff.attention.resolve", staffOnly)
+	r.POST("/staff/next-customer", h.nextCustomer, "staff.next", staffOnly)
 
-	route("GET", web.RouteDevice, h.showDevice)
-	route("POST", web.RouteDevice, h.saveDevice, SupervisorsOnly(h.Kernel, h.Kernel.URL(web.RouteDevice)))
+	r.GET("/device", h.showDevice, "device")
+	r.POST("/device", h.saveDevice, "device", SupervisorsOnly(h.Kernel, "device"))
 }

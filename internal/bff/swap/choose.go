@@ -40,7 +40,7 @@ func (h *Handler) showSwap(c echo.Context) error {
 	}
 	rb, err := h.Bookings.Read(c.Request().Context(), bb.CinemaID, bb.Number)
 	if err != nil {
-		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
+		return h.fromUpstream(err, h.url("booking.show"), h.backLabel(c))
 	}
 	return h.render(c, http.StatusOK, rb.Booking, rb.Plan, picked{}, nil)
 }
@@ -57,10 +57,10 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 	ctx := c.Request().Context()
 	rb, err := h.Bookings.Read(ctx, bb.CinemaID, bb.Number)
 	if err != nil {
-		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
+		return h.fromUpstream(err, h.url("booking.show"), h.backLabel(c))
 	}
 	b := rb.Booking
-	if err := h.Visits.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.Links.Booking, h.backLabel(c)); err != nil {
+	if err := h.Visits.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.url("booking.show"), h.backLabel(c)); err != nil {
 		return err
 	}
 	if visits.SwapUnavailableReason(l, b) != "" {
@@ -69,11 +69,11 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 	form, err := c.FormParams()
 	if err != nil {
 		return &web.Error{Code: web.EInvalid, Heading: l.T("ui.error.invalid.heading"), Message: l.T("swap.problem.unreadable"),
-			BackURL: h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), BackLabel: l.T("swap.choose_seats_link")}
+			BackURL: h.url("swap.show", bb.CinemaID, bb.Number), BackLabel: l.T("swap.choose_seats_link")}
 	}
 	plan, err := h.freshPlan(ctx, b, rb.Plan)
 	if err != nil {
-		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
+		return h.fromUpstream(err, h.url("booking.show"), h.backLabel(c))
 	}
 	named := h.Visits.Named(ctx) // the moves keep the tickets' and areas' names in the visitor's words
 	namedPlan := named.SeatPlan(*plan)
@@ -84,7 +84,7 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 	ci := h.Visits.CinemaByID(ctx, b.CinemaID)
 	h.save(c, visits.SessSwapPending, visit{CinemaID: b.CinemaID, Number: b.Number, BookingID: b.ID, Header: h.header(c, b), Moves: moves,
 		Showtime: b.Session.Showtime, TimeZone: ci.TimeZone, Email: b.CustomerEmail, Lang: l.Lang()})
-	return web.Redirect(c, h.url(web.RouteSwapConfirm, b.CinemaID, b.Number))
+	return web.Redirect(c, h.url("swap.confirm", b.CinemaID, b.Number))
 }
 
 func problemNotice(heading, body string) *components.Notice {
@@ -235,7 +235,7 @@ func (h *Handler) render(c echo.Context, status int, b cinema.Booking, plan *cin
 	}
 	plan, err := h.freshPlan(c.Request().Context(), b, plan)
 	if err != nil {
-		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
+		return h.fromUpstream(err, h.url("booking.show"), h.backLabel(c))
 	}
 	return h.renderWithPlan(c, status, b, plan, choice, notice)
 }
@@ -275,8 +275,8 @@ func (h *Handler) renderWithPlan(c echo.Context, status int, b cinema.Booking, p
 // measures it).
 func (h *Handler) chooseView(c echo.Context, b cinema.Booking, plan *cinema.SeatPlan, choice picked, notice *components.Notice) swapview.ChooseView {
 	l := web.Loc(c)
-	v := swapview.ChooseView{Header: h.header(c, b), Counter: h.Site.AtCounter(c), Notice: notice, BackURL: h.Links.Booking, BackLabel: h.backLabel(c),
-		ActionURL: h.url(web.RouteSwapShow, b.CinemaID, b.Number), CSRFToken: web.CSRFToken(c), Reason: visits.SwapUnavailableReason(l, b)}
+	v := swapview.ChooseView{Header: h.header(c, b), Counter: h.Site.AtCounter(c), Notice: notice, BackURL: h.url("booking.show"), BackLabel: h.backLabel(c),
+		ActionURL: h.url("swap.show", b.CinemaID, b.Number), CSRFToken: web.CSRFToken(c), Reason: visits.SwapUnavailableReason(l, b)}
 	if v.Reason == "" {
 		v.Reason = h.Visits.ChangesClosed(c, b.CinemaID, b.Session.Showtime)
 	}

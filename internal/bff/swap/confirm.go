@@ -28,11 +28,11 @@ func (h *Handler) showSwapConfirm(c echo.Context) error {
 	}
 	v, ok := h.load(c, visits.SessSwapPending, bb)
 	if !ok {
-		return c.Redirect(http.StatusSeeOther, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number))
+		return c.Redirect(http.StatusSeeOther, h.url("swap.show", bb.CinemaID, bb.Number))
 	}
 	l := web.Loc(c)
-	cv := swapview.ConfirmView{Header: v.header(l), ActionURL: h.url(web.RouteSwapConfirm, bb.CinemaID, bb.Number),
-		ChangeURL: h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), CSRFToken: web.CSRFToken(c)}
+	cv := swapview.ConfirmView{Header: v.header(l), ActionURL: h.url("swap.confirm", bb.CinemaID, bb.Number),
+		ChangeURL: h.url("swap.show", bb.CinemaID, bb.Number), CSRFToken: web.CSRFToken(c)}
 	for _, m := range v.Moves {
 		cv.Moves = append(cv.Moves, swapview.Move{Ticket: m.Ticket, From: m.fromText(l), To: m.toText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq)})
 	}
@@ -49,10 +49,10 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	}
 	v, ok := h.load(c, visits.SessSwapPending, bb)
 	if !ok {
-		return web.Redirect(c, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number))
+		return web.Redirect(c, h.url("swap.show", bb.CinemaID, bb.Number))
 	}
 	l := web.Loc(c)
-	if err := h.Visits.RefuseClosed(c, v.CinemaID, v.Showtime, h.Links.Booking, h.backLabel(c)); err != nil {
+	if err := h.Visits.RefuseClosed(c, v.CinemaID, v.Showtime, h.url("booking.show"), h.backLabel(c)); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
@@ -72,7 +72,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 		}
 		rb, berr := h.Bookings.Read(ctx, bb.CinemaID, bb.Number)
 		if berr != nil {
-			return h.fromUpstream(err, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
+			return h.fromUpstream(err, h.url("swap.show", bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
 		}
 		choice := picked{Seqs: map[int]bool{}}
 		for _, m := range v.Moves {
@@ -83,7 +83,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 			Heading: l.T("swap.not_changed"), Body: words.SwapRestriction(l, r)})
 	}
 	if err != nil {
-		return h.fromUpstream(err, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
+		return h.fromUpstream(err, h.url("swap.show", bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
 	}
 	h.Sessions.Remove(ctx, visits.SessSwapPending)
 	n := changeNotice(ctx, v)
@@ -96,7 +96,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	v.MailKey = n.Key
 	h.Visits.RememberMail(ctx, n.Key)
 	h.save(c, visits.SessSwapDone, v)
-	return web.Redirect(c, h.url(web.RouteSwapDone, bb.CinemaID, bb.Number))
+	return web.Redirect(c, h.url("swap.done", bb.CinemaID, bb.Number))
 }
 
 // showSwapDone shows old and new seats side by side; the new ones are read back from the
@@ -108,17 +108,17 @@ func (h *Handler) showSwapDone(c echo.Context) error {
 	}
 	v, ok := h.load(c, visits.SessSwapDone, bb)
 	if !ok {
-		return c.Redirect(http.StatusSeeOther, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number))
+		return c.Redirect(http.StatusSeeOther, h.url("swap.show", bb.CinemaID, bb.Number))
 	}
 	l := web.Loc(c)
 	ctx := c.Request().Context()
 	pb, err := h.Placed.Read(ctx, bb.CinemaID, bb.Number)
 	if err != nil {
-		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
+		return h.fromUpstream(err, h.url("booking.show"), h.backLabel(c))
 	}
 	b := h.Visits.Named(ctx).Booking(pb.Booking)
-	dv := swapview.DoneView{Header: h.header(c, b), BackURL: h.Links.Booking, BackLabel: h.backLabel(c),
-		Tickets: h.Visits.TicketsView(ctx, b, h.Links.BookingTickets), MailLine: h.Visits.MailLine(ctx, v.MailKey)}
+	dv := swapview.DoneView{Header: h.header(c, b), BackURL: h.url("booking.show"), BackLabel: h.backLabel(c),
+		Tickets: h.Visits.TicketsView(ctx, b, h.url("booking.tickets")), MailLine: h.Visits.MailLine(ctx, v.MailKey)}
 	for _, m := range v.Moves {
 		mv := swapview.Move{Ticket: m.Ticket, From: m.fromText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq), To: l.T("swap.new_seat_unknown")}
 		if t, ok := b.Ticket(m.Seq); ok && t.Seat != nil {

@@ -89,7 +89,7 @@ func (h *Handler) access(c echo.Context) (boundBooking, error) {
 	if err != nil || !ok || bb.CinemaID != c.Param("cinema") || bb.Number != number {
 		l := web.Loc(c)
 		return boundBooking{}, &web.Error{Code: web.EForbidden, Heading: l.T("swap.not_opened.heading"), Message: l.T("swap.not_opened.message"),
-			BackURL: h.Links.FindBooking, BackLabel: l.T("swap.not_opened.find")}
+			BackURL: h.url("booking.find"), BackLabel: l.T("swap.not_opened.find")}
 	}
 	return bb, nil
 }

@@ -19,5 +19,5 @@ func (v *Visits) BoughtAlready(c echo.Context) error {
 	}
 	l := web.Loc(c)
 	return &web.Error{Code: web.EGone, Heading: l.T("checkout.bought_already"), Message: l.T("checkout.bought_already_text"),
-		BackURL: v.Kernel.URL(web.RouteBuyReturn, ref), BackLabel: l.T("checkout.see_confirmation")}
+		BackURL: v.Kernel.URL("buy.return", ref), BackLabel: l.T("checkout.see_confirmation")}
 }

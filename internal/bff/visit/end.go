@@ -23,7 +23,7 @@ func (v *Visits) ResetVisit(c echo.Context) error {
 	if err := v.EndVisit(c); err != nil {
 		return err
 	}
-	return web.Redirect(c, v.Kernel.URL(web.RouteHome))
+	return web.Redirect(c, v.Kernel.URL("home"))
 }
 
 // EndVisit releases what the visit holds upstream and destroys it. A card-reader payment of
@@ -250,5 +250,5 @@ func (v *Visits) ForgetCustomer(c echo.Context) {
 func (v *Visits) PaymentElsewhere(c echo.Context) error {
 	l := web.Loc(c)
 	return &web.Error{Code: web.ENotFound, Heading: l.T("common.payment_elsewhere_heading"), Message: l.T("common.payment_elsewhere_text"),
-		BackURL: v.Kernel.URL(web.RouteFindBooking), BackLabel: l.T("common.find_booking")}
+		BackURL: v.Kernel.URL("booking.find"), BackLabel: l.T("common.find_booking")}
 }

@@ -146,7 +146,7 @@ func (v *Visits) ReleaseReplacedOrder(c echo.Context, prev Buy) error {
 	default:
 		web.LoggerFrom(ctx, v.Kernel.Logger).Warn("cancel replaced order", "err", err)
 		l := web.Loc(c)
-		e := v.FromUpstream(err, v.Kernel.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
+		e := v.FromUpstream(err, v.Kernel.URL("buy.summary"), l.T("checkout.back_to_order"))
 		var ae *web.Error
 		if errors.As(e, &ae) && ae.Code == web.EUnavailable {
 			ae.Heading = l.T("checkout.replaced_not_released")
@@ -322,13 +322,13 @@ func (v *Visits) HeldOrderLinks(l *i18n.Localizer, h Holding) []pages.HoldLimitL
 	var links []pages.HoldLimitLink
 	if h.buyUSID != "" {
 		links = append(links,
-			pages.HoldLimitLink{Label: l.T("checkout.see_order"), URL: v.Kernel.URL(web.RouteBuySummary), TestID: "hold-limit-order"},
-			pages.HoldLimitLink{Label: l.T("checkout.cancel_order"), URL: v.Kernel.URL(web.RouteBuyCancel), TestID: "hold-limit-cancel"})
+			pages.HoldLimitLink{Label: l.T("checkout.see_order"), URL: v.Kernel.URL("buy.summary"), TestID: "hold-limit-order"},
+			pages.HoldLimitLink{Label: l.T("checkout.cancel_order"), URL: v.Kernel.URL("buy.cancel"), TestID: "hold-limit-cancel"})
 	}
 	if h.hasEdit {
 		links = append(links,
-			pages.HoldLimitLink{Label: l.T("checkout.see_edit"), URL: v.Kernel.URL(web.RouteEdit), TestID: "hold-limit-edit"},
-			pages.HoldLimitLink{Label: l.T("checkout.cancel_edit"), URL: v.Kernel.URL(web.RouteEditCancel), TestID: "hold-limit-edit-cancel"})
+			pages.HoldLimitLink{Label: l.T("checkout.see_edit"), URL: v.Kernel.URL("edit.show"), TestID: "hold-limit-edit"},
+			pages.HoldLimitLink{Label: l.T("checkout.cancel_edit"), URL: v.Kernel.URL("edit.cancel"), TestID: "hold-limit-edit-cancel"})
 	}
 	return links
 }
@@ -387,7 +387,7 @@ func (v *Visits) RenderOrderLimit(c echo.Context, k *holds.Keeper, key string, l
 	}
 	h := v.Holding(c, nil)
 	view.Links = append(view.Links, v.HeldOrderLinks(l, h)...)
-	view.Links = append(view.Links, pages.HoldLimitLink{Label: l.T("checkout.see_whatson"), URL: v.Kernel.URL(web.RouteWhatsOn), TestID: "hold-limit-whatson"})
+	view.Links = append(view.Links, pages.HoldLimitLink{Label: l.T("checkout.see_whatson"), URL: v.Kernel.URL("whatson"), TestID: "hold-limit-whatson"})
 	web.LoggerFrom(ctx, v.Kernel.Logger).Info("open order limit reached", "open", le.Open, "max", le.Limit)
 	return v.Kernel.Render(c, http.StatusTooManyRequests, view.Heading, pages.HoldLimit(view))
 }

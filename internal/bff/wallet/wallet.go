@@ -46,9 +46,9 @@ type Handler struct {
 }
 
 // Routes mounts the flow.
-func (h *Handler) Routes(route web.Register) {
-	route(http.MethodGet, web.RouteWalletApple, h.applePass)
-	route(http.MethodGet, web.RouteWalletGoogle, h.googleLink)
+func (h *Handler) Routes(r web.Router) {
+	r.GET("/wallet/:token/booking.pkpass", h.applePass, "wallet.apple")
+	r.GET("/wallet/:token/google", h.googleLink, "wallet.google")
 }
 
 // URLs are a booking's wallet links built by url (the kernel's URL for the booking page, AbsURL
@@ -61,7 +61,7 @@ func URLs(url func(name string, params ...any) string, links *walletlink.Signer,
 	if err != nil {
 		return "", ""
 	}
-	return url(web.RouteWalletApple, tok), url(web.RouteWalletGoogle, tok)
+	return url("wallet.apple", tok), url("wallet.google", tok)
 }
 
 // errLinkNotValid is the page of a wallet link that this site did not make (mistyped, cut off

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -39,19 +40,27 @@ func (fakeSite) FromUpstream(err error, backURL, backLabel string) error {
 	return &web.Error{Code: web.EUnavailable, Err: err, BackURL: backURL, BackLabel: backLabel}
 }
 
-type urls struct{}
+// kernel has the flow's routes registered on an Echo of its own (routed): the URLs the flow
+// builds are the ones it serves.
+type kernel struct {
+	k *web.Kernel
+	e *echo.Echo
+}
 
-func (urls) URL(name string, params ...any) string { p, _ := web.Paths.URL(name, params...); return p }
+func routed(h *Handler) kernel {
+	k := kernel{k: &web.Kernel{Logger: slog.New(slog.DiscardHandler)}, e: echo.New()}
+	h.Routes(k.k.Router(k.e))
+	return k
+}
+
+func (k kernel) URL(name string, params ...any) string { return k.k.URL(name, params...) }
 
 // serve answers one GET through the flow's routes; err is what the handler returned.
 func serve(t *testing.T, h *Handler, path string) (*httptest.ResponseRecorder, error) {
 	t.Helper()
-	e := echo.New()
+	e := routed(h).e
 	var got error
 	e.HTTPErrorHandler = func(err error, c echo.Context) { got = err; _ = c.NoContent(599) }
-	h.Routes(func(method, name string, hf echo.HandlerFunc, m ...echo.MiddlewareFunc) {
-		e.Add(method, web.Paths[name], hf, m...)
-	})
 	rec := httptest.NewRecorder()
 	e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
 	return rec, got
@@ -69,7 +78,7 @@ func newHandler(t *testing.T, p Passes) *Handler {
 func TestApplePassIsServedForItsBookingOnly(t *testing.T) {
 	p := &fakePasses{}
 	h := newHandler(t, p)
-	apple, google := URLs(urls{}.URL, h.Links, "0001", 100002)
+	apple, google := URLs(routed(h).URL, h.Links, "0001", 100002)
 	if !strings.HasPrefix(apple, "/wallet/") || !strings.HasSuffix(apple, "/booking.pkpass") || !strings.HasSuffix(google, "/google") {
 		t.Fatalf("links %q %q", apple, google)
 	}
@@ -98,7 +107,7 @@ func TestApplePassIsServedForItsBookingOnly(t *testing.T) {
 func TestWalletLinkThatWasNotMadeHereShowsNothing(t *testing.T) {
 	p := &fakePasses{}
 	h := newHandler(t, p)
-	apple, _ := URLs(urls{}.URL, h.Links, "0001", 100002)
+	apple, _ := URLs(routed(h).URL, h.Links, "0001", 100002)
 	for _, path := range []string{
 		strings.Replace(apple, "0001.100002", "0001.100004", 1), // another booking, same signature
 		"/wallet/0001.100002.aaaaaaaaaaaaaaaaaaaaaaaaaa/booking.pkpass",
@@ -126,7 +135,7 @@ func TestWalletPassErrorsInWords(t *testing.T) {
 		"link expired":      {&passes.LinkExpiredError{Until: time.Date(2026, 12, 6, 20, 30, 0, 0, time.UTC), Zone: time.UTC}, web.EGone},
 	} {
 		h := newHandler(t, &fakePasses{err: tc.err})
-		apple, _ := URLs(urls{}.URL, h.Links, "0001", 100002)
+		apple, _ := URLs(routed(h).URL, h.Links, "0001", 100002)
 		_, err := serve(t, h, apple)
 		var we *web.Error
 		if !errors.As(err, &we) || we.Code != tc.code {

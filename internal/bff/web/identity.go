@@ -90,7 +90,7 @@ func (k *Kernel) AtCounter(c echo.Context) bool {
 // SignInURL is the staff sign-in page that comes back to next after signing in (next is
 // dropped unless it is an address on this site: localLink).
 func (k *Kernel) SignInURL(next string) string {
-	u := k.URL(RouteStaffSignIn)
+	u := k.URL("staff.signin")
 	if n, ok := selflink.Local(next); ok {
 		u += "?next=" + url.QueryEscape(n)
 	}
