@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -331,7 +331,7 @@ func TestSlowUpstreamReturnPage(t *testing.T) {
 	ret := h.ActAtProvider(h.PressPay(), "pay")
 	bfftest.MustFault(h, tenSeconds)
 	t.Cleanup(h.SB.Faults().Clear)
-	time.Sleep(checkout.PollInterval) // the poller's last read is too old to be shown again
+	time.Sleep(purchases.PollInterval) // the poller's last read is too old to be shown again
 
 	for _, tt := range []struct {
 		name   string
@@ -367,7 +367,7 @@ func TestSlowUpstreamReturnTokenNotYetKnown(t *testing.T) {
 	ret := h.ActAtProvider(hosted, "pay")
 	bfftest.MustFault(h, sandbox.Fault{Operation: "GetOrderDetails", Latency: sandbox.Duration(10 * time.Second)})
 	t.Cleanup(h.SB.Faults().Clear)
-	time.Sleep(checkout.PollInterval) // nothing recent about the order: the check reads it
+	time.Sleep(purchases.PollInterval) // nothing recent about the order: the check reads it
 
 	start := time.Now()
 	resp, body := h.Get(ret)

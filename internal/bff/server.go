@@ -29,7 +29,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bookings"
 	"github.com/cinemabff/cinemabff/internal/boxoffice"
-	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/names"
@@ -138,7 +138,7 @@ type Server struct {
 	kioskFlow       *kiosk.Handler                                             // the kiosk: start screen, idle reset, collecting tickets (internal/bff/kiosk)
 	staffFlow       *staffpages.Handler                                        // the back office: accounts, terminals, audit trail (internal/bff/staff)
 	checkoutFlow    *checkoutflow.Handler                                      // buying tickets (internal/bff/checkout)
-	Watcher         *checkout.Watcher                                          // the checkout flow's watcher of unconfirmed orders; nil without a database
+	Watcher         *purchases.Watcher                                          // the checkout flow's watcher of unconfirmed orders; nil without a database
 }
 
 // New builds the server and its routes.
@@ -239,7 +239,7 @@ func New(d Deps) (*Server, error) {
 		k.Enrolments = device.NewEnrolments(d.Storage.SQL, device.EnrolmentsOptions{})
 		v.Audit = audit.New(d.Storage.SQL)
 		v.Holds = holds.New(d.Storage.SQL, func() time.Time { return k.Now() })
-		v.Purchases = checkout.NewStore(d.Storage.SQL, k.Now)
+		v.Purchases = purchases.NewStore(d.Storage.SQL, k.Now)
 		sales = v.Purchases
 		s.inbox = payevents.New(d.Storage.SQL)
 		s.Collections = tickets.NewCollections(d.Storage.SQL)
@@ -313,14 +313,14 @@ type discard struct{}
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 // ResumeCheckoutWatchers keeps checking, in the background, every redirect payment whose
-// outcome is not known (checkout.Watcher.Resume); call at start-up, after the migrations. It
+// outcome is not known (purchases.Watcher.Resume); call at start-up, after the migrations. It
 // returns how many it looked at. Without a database or a ticketing client it does nothing.
 func (s *Server) ResumeCheckoutWatchers(ctx context.Context) (int, error) {
 	return s.checkoutFlow.ResumeWatchers(ctx)
 }
 
 // StartCheckoutWatchers resumes the watchers now and then every interval until ctx ends
-// (checkout.Watcher.Start).
+// (purchases.Watcher.Start).
 func (s *Server) StartCheckoutWatchers(ctx context.Context, every time.Duration) {
 	s.checkoutFlow.StartWatchers(ctx, every)
 }

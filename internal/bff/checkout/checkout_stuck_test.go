@@ -14,7 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff"
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
-	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
@@ -70,14 +70,14 @@ func TestBuyNeverConfirmedInTimeThenLateCompletion(t *testing.T) {
 		t.Fatalf("failed page while checking: %s", body)
 	}
 	rec := h.RecordOf(ret)
-	if rec.State != checkout.StateAwaiting || !h.Srv.Watcher.Poller.Watching(rec.UserSessionID) {
+	if rec.State != purchases.StateAwaiting || !h.Srv.Watcher.Poller.Watching(rec.UserSessionID) {
 		t.Fatalf("not being checked in the background: %s", rec.State)
 	}
 	// The connector completes late; nobody looks; the server records it.
 	if !h.SB.CompleteAwaiting(rec.UserSessionID) {
 		t.Fatal("sandbox did not complete the held-back order")
 	}
-	rec = h.WaitForState(rec.ID, checkout.StateCompleted, 5*time.Second)
+	rec = h.WaitForState(rec.ID, purchases.StateCompleted, 5*time.Second)
 	// Opened again later, the same address shows the confirmation to the visit that paid; in
 	// another browser it names nothing and sends the owner to the booking look-up.
 	resp, body = h.Get(ret)
@@ -121,7 +121,7 @@ func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
 	h.BuyUpToSummary("1113", bfftest.TwoAdults())
 	ret := h.ActAtProvider(h.PressPay(), "pay")
 	rec := h.RecordOf(ret)
-	if rec.State != checkout.StateAwaiting || !h.Srv.Watcher.Poller.Watching(rec.UserSessionID) {
+	if rec.State != purchases.StateAwaiting || !h.Srv.Watcher.Poller.Watching(rec.UserSessionID) {
 		t.Fatalf("an unconfirmed payment is not watched from its start: %s", rec.State)
 	}
 	// Just before the end of the window nothing is given up.
@@ -130,11 +130,11 @@ func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
 	if n := h.SB.Calls("CancelOrder"); n != 0 {
 		t.Fatalf("cancelled %d times before the window ended", n)
 	}
-	if rec = h.RecordOf(ret); rec.State != checkout.StateAwaiting {
+	if rec = h.RecordOf(ret); rec.State != purchases.StateAwaiting {
 		t.Fatalf("given up early: %s", rec.State)
 	}
 	clock.Advance(2 * time.Minute)
-	rec = h.WaitForState(rec.ID, checkout.StateGivenUp, 5*time.Second)
+	rec = h.WaitForState(rec.ID, purchases.StateGivenUp, 5*time.Second)
 	if n := h.SB.Calls("CancelOrder"); n != 1 {
 		t.Fatalf("CancelOrder called %d times, want 1", n)
 	}
@@ -211,7 +211,7 @@ func TestCheckoutWatchersSurviveARestart(t *testing.T) {
 	if !h.SB.CompleteAwaiting(rec.UserSessionID) {
 		t.Fatal("sandbox did not complete the order")
 	}
-	rec = h.WaitForState(rec.ID, checkout.StateCompleted, 5*time.Second)
+	rec = h.WaitForState(rec.ID, purchases.StateCompleted, 5*time.Second)
 	if rec.BookingNumber == 0 {
 		t.Fatalf("completed without a booking number: %+v", rec)
 	}

@@ -10,7 +10,7 @@ package staff
 import (
 	"context"
 
-	purchases "github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/views/layouts"
 
 	"github.com/labstack/echo/v4"

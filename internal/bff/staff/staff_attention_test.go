@@ -15,7 +15,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/attention"
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
-	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -117,7 +117,7 @@ func TestStuckOrderNeedsAttention(t *testing.T) {
 	}
 	_, doc = h.Submit("/staff/attention/checkout/"+stuck.ID+"/retry", "/staff/attention", nil)
 	done, _ := h.Srv.Visits.Purchases.Get(ctx, stuck.ID)
-	if done.State != checkout.StateCompleted || !strings.Contains(doc.Find(`[data-testid="notice-info"]`).Text(), fmt.Sprintf("booking %d", done.BookingNumber)) ||
+	if done.State != purchases.StateCompleted || !strings.Contains(doc.Find(`[data-testid="notice-info"]`).Text(), fmt.Sprintf("booking %d", done.BookingNumber)) ||
 		attentionRow(doc, attention.KindCheckout, stuck.ID).Length() != 0 {
 		t.Fatalf("retry of a completed order: %s, %s", done.State, doc.Find("main").Text())
 	}

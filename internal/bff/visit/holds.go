@@ -12,7 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
-	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/holds"
@@ -87,9 +87,9 @@ func (v *Visits) HoldPayment(ctx context.Context, usid string) holds.Payment {
 	switch {
 	case err != nil:
 		return holds.PaymentUnknown
-	case rec.State == checkout.StateCompleted:
+	case rec.State == purchases.StateCompleted:
 		return holds.PaymentCompleted
-	case rec.State == checkout.StateGivenUp:
+	case rec.State == purchases.StateGivenUp:
 		return holds.PaymentGivenUp
 	case rec.State.Active():
 		return holds.PaymentUnderWay

@@ -3,7 +3,7 @@ package visit
 import (
 	"context"
 
-	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/labstack/echo/v4"
 )
@@ -27,7 +27,7 @@ func (v *Visits) BlockingEntry(ctx context.Context, e Edit) (*ledger.Entry, erro
 }
 
 // BuyPaymentUnderWay returns the order's starting or awaiting payment record, if any.
-func (v *Visits) BuyPaymentUnderWay(c echo.Context, buy Buy) (checkout.Record, bool) {
+func (v *Visits) BuyPaymentUnderWay(c echo.Context, buy Buy) (purchases.Record, bool) {
 	rec, err := v.Purchases.Active(c.Request().Context(), buy.UserSessionID)
 	return rec, err == nil
 }

@@ -3,7 +3,7 @@ package visit
 import (
 	"time"
 
-	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 )
 
 // Settings are the operator's settings the flows share through the visits (bff.Config says
@@ -29,5 +29,5 @@ func (v *Visits) OrderWatchFor() time.Duration {
 	if v.Settings.OrderWatchFor > 0 {
 		return v.Settings.OrderWatchFor
 	}
-	return checkout.DefaultWatchFor
+	return purchases.DefaultWatchFor
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bookings"
 	"github.com/cinemabff/cinemabff/internal/boxoffice"
 	"github.com/cinemabff/cinemabff/internal/changewindow"
-	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/listings"
@@ -29,7 +29,7 @@ type Visits struct {
 	Settings Settings
 	// Purchases are the purchase flow's payment records; Holds the open orders per client.
 	// Both nil without a database.
-	Purchases *checkout.Store
+	Purchases *purchases.Store
 	Holds     *holds.Store
 	// Mail sends the customers' messages and signs ticket codes; nil without a database.
 	Mail *notify.Mailer

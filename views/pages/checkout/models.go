@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/views/components"
 )
 
@@ -17,12 +17,12 @@ const PollPause = 100 * time.Millisecond
 
 // PollTrigger is the htmx trigger of that poll. The page asks again as soon as an answer has
 // arrived (load, after PollPause), and the server holds a question whose answer the page
-// already shows until its next read of the order (every checkout.PollInterval, whatever the
+// already shows until its next read of the order (every purchases.PollInterval, whatever the
 // number of open pages). So a page always has a question waiting when the order is read, and
 // learns of a completion at that read, not one poll later. The "every" is the fallback for an
 // answer that never came (a network error swaps nothing, so no new load fires).
 var PollTrigger = "load delay:" + strconv.Itoa(int(PollPause/time.Millisecond)) + "ms, every " +
-	strconv.Itoa(int((checkout.PollInterval+time.Second)/time.Second)) + "s"
+	strconv.Itoa(int((purchases.PollInterval+time.Second)/time.Second)) + "s"
 
 // PollShownParam is the query parameter of that poll naming the answer the page shows (the
 // server holds a poll whose answer the page already shows; without it, it answers at once).

@@ -1,4 +1,4 @@
-package checkout
+package purchases
 
 import (
 	"context"

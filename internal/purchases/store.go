@@ -2,7 +2,7 @@
 // payment the BFF starts (so a return from the provider can be checked against it and a
 // double click never starts a second payment) and the coalescing poller of the upstream's
 // order details.
-package checkout
+package purchases
 
 import (
 	"context"
