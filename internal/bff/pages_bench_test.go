@@ -12,7 +12,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
-	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
+	"github.com/cinemabff/cinemabff/views/pages/checkoutview"
 )
 
 // BenchmarkPages puts an Echo hello handler and our pages side by side in one run: each page

@@ -11,7 +11,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
 	"github.com/cinemabff/cinemabff/internal/purchases"
-	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
+	"github.com/cinemabff/cinemabff/views/pages/checkoutview"
 )
 
 // waitingVisitors pays n orders at the provider (never completed) and returns each visitor with

@@ -25,7 +25,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/layouts"
-	kioskview "github.com/cinemabff/cinemabff/views/pages/kiosk"
+	"github.com/cinemabff/cinemabff/views/pages/kioskview"
 )
 
 // Server-session keys of the kiosk.

@@ -21,7 +21,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	swapview "github.com/cinemabff/cinemabff/views/pages/swap"
+	"github.com/cinemabff/cinemabff/views/pages/swapview"
 )
 
 // picked is what the person ticked: the tickets that move (sequence numbers) and the new

@@ -16,7 +16,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	swapview "github.com/cinemabff/cinemabff/views/pages/swap"
+	"github.com/cinemabff/cinemabff/views/pages/swapview"
 )
 
 // showSwapConfirm shows the checked moves and asks for the go-ahead. Nothing is fetched: the
