@@ -46,7 +46,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/listings"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/seatplans"
-	"github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/static"
@@ -234,7 +234,7 @@ func New(d Deps) (*Server, error) {
 	if d.Storage != nil {
 		v.Ledger = ledger.New(d.Storage.SQL)
 		v.BoxOffice = boxoffice.New(d.Storage.SQL)
-		v.Staff = staff.New(d.Storage.SQL).WithParams(d.Config.PasswordHashing)
+		v.Staff = staffaccounts.New(d.Storage.SQL).WithParams(d.Config.PasswordHashing)
 		k.StaffAccounts = staffpages.SignIns{Store: v.Staff}
 		k.Enrolments = device.NewEnrolments(d.Storage.SQL, device.EnrolmentsOptions{})
 		v.Audit = audit.New(d.Storage.SQL)

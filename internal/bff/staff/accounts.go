@@ -10,7 +10,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/i18n"
-	staffacct "github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
@@ -29,7 +29,7 @@ func (h *Handler) showAccounts(c echo.Context) error {
 	}
 	l, zone := web.Loc(c), h.staffLocation(ctx)
 	for _, a := range list {
-		r := pages.StaffAccountRow{Username: a.Username, Name: a.Name, Role: roleWords(l, a.Role), Supervisor: a.Role == staffacct.Supervisor,
+		r := pages.StaffAccountRow{Username: a.Username, Name: a.Name, Role: roleWords(l, a.Role), Supervisor: a.Role == staffaccounts.Supervisor,
 			HasPIN: a.HasPIN, State: l.T("staff.accounts.state_active"), StateClass: "badge-kept", Failures: a.Failures, You: a.Username == me.Username,
 			EndSessionsURL: h.Kernel.URL("staff.accounts.endsessions", a.Username)}
 		switch {
@@ -47,10 +47,10 @@ func (h *Handler) showAccounts(c echo.Context) error {
 	return h.Kernel.Render(c, http.StatusOK, l.T("staff.accounts.title"), pages.StaffAccounts(v))
 }
 
-// roleWords is a staff role's name in l's words (staffacct.Role.Label is the English one the
+// roleWords is a staff role's name in l's words (staffaccounts.Role.Label is the English one the
 // command line and the audit trail use).
-func roleWords(l *i18n.Localizer, r staffacct.Role) string {
-	if r == staffacct.Supervisor {
+func roleWords(l *i18n.Localizer, r staffaccounts.Role) string {
+	if r == staffaccounts.Supervisor {
 		return l.T("staff.role.supervisor")
 	}
 	return l.T("staff.role.clerk")
@@ -89,11 +89,11 @@ func (h *Handler) unlockAccount(c echo.Context) error {
 	return web.Redirect(c, h.Kernel.URL("staff.accounts"))
 }
 
-func (h *Handler) accountFromPath(c echo.Context) (staffacct.Account, error) {
+func (h *Handler) accountFromPath(c echo.Context) (staffaccounts.Account, error) {
 	a, err := h.Accounts.Get(c.Request().Context(), c.Param("username"))
-	if errors.Is(err, staffacct.ErrNotFound) {
+	if errors.Is(err, staffaccounts.ErrNotFound) {
 		l := web.Loc(c)
-		return staffacct.Account{}, &web.Error{Code: web.ENotFound, Heading: l.T("staff.accounts.no_such_heading"), Message: l.T("staff.accounts.no_such_text"),
+		return staffaccounts.Account{}, &web.Error{Code: web.ENotFound, Heading: l.T("staff.accounts.no_such_heading"), Message: l.T("staff.accounts.no_such_text"),
 			BackURL: h.Kernel.URL("staff.accounts"), BackLabel: l.T("staff.accounts.back")}
 	}
 	return a, err

@@ -16,7 +16,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/selflink"
-	staffacct "github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
 
@@ -59,8 +59,8 @@ func (h *Handler) signIn(c echo.Context) error {
 	title := l.T("staff.signin.title")
 	v := h.signInView(c)
 	v.Username = strings.TrimSpace(c.FormValue("username"))
-	if len(v.Username) > staffacct.MaxUsernameLength {
-		v.Username = v.Username[:staffacct.MaxUsernameLength]
+	if len(v.Username) > staffaccounts.MaxUsernameLength {
+		v.Username = v.Username[:staffaccounts.MaxUsernameLength]
 	}
 	if h.Visits.Staff == nil {
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("staff.signin.unavailable_heading"), Message: l.T("staff.signin.unavailable_text")}
@@ -76,7 +76,7 @@ func (h *Handler) signIn(c echo.Context) error {
 		return h.Kernel.Render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
 	}
 	a, err := h.Visits.Staff.Authenticate(ctx, v.Username, c.FormValue("password"), web.ClientKey(c))
-	var locked *staffacct.LockedError
+	var locked *staffaccounts.LockedError
 	switch {
 	case errors.As(err, &locked):
 		h.Visits.RecordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "account locked"})
@@ -84,7 +84,7 @@ func (h *Handler) signIn(c echo.Context) error {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(words.WholeSeconds(wait.Seconds())))
 		v.Error = l.T("staff.signin.locked", "Wait", l.N("common.minutes", wholeMinutes(wait)))
 		return h.Kernel.Render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
-	case errors.Is(err, staffacct.ErrBadCredentials):
+	case errors.Is(err, staffaccounts.ErrBadCredentials):
 		h.Visits.RecordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "wrong username or password"})
 		v.Error = l.T("staff.signin.wrong")
 		return h.Kernel.Render(c, http.StatusUnauthorized, title, pages.SignIn(v))
@@ -117,19 +117,19 @@ func (h *Handler) signIn(c echo.Context) error {
 
 // shortPINWarning asks a supervisor with a PIN shorter than new PINs must be, or of unknown
 // length (set before lengths were recorded, not used since), to set a new one ("" otherwise).
-func shortPINWarning(l *i18n.Localizer, a staffacct.Account) string {
+func shortPINWarning(l *i18n.Localizer, a staffaccounts.Account) string {
 	switch {
 	case !a.IsSupervisor() || !a.ShortPIN():
 		return ""
 	case a.PINLength == 0:
-		return l.T("staff.signin.pin_unknown", "Min", staffacct.MinPINLength, "Max", staffacct.MaxPINLength)
+		return l.T("staff.signin.pin_unknown", "Min", staffaccounts.MinPINLength, "Max", staffaccounts.MaxPINLength)
 	}
-	return l.T("staff.signin.pin_short", "Digits", a.PINLength, "Min", staffacct.MinPINLength, "Max", staffacct.MaxPINLength)
+	return l.T("staff.signin.pin_short", "Digits", a.PINLength, "Min", staffaccounts.MinPINLength, "Max", staffaccounts.MaxPINLength)
 }
 
 // typedUsername is the actor of a failed sign-in: what was typed, or a placeholder.
 func typedUsername(u string) string {
-	if u = staffacct.Normalize(u); u != "" {
+	if u = staffaccounts.Normalize(u); u != "" {
 		return u
 	}
 	return "(no username)"

@@ -20,13 +20,13 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
-	staffacct "github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 )
 
 // Accounts are the staff accounts (internal/staff).
 type Accounts interface {
-	Get(ctx context.Context, username string) (staffacct.Account, error)
-	List(ctx context.Context) ([]staffacct.Account, error)
+	Get(ctx context.Context, username string) (staffaccounts.Account, error)
+	List(ctx context.Context) ([]staffaccounts.Account, error)
 	Unlock(ctx context.Context, username string) error
 	EndSessions(ctx context.Context, username string) (int64, error)
 }

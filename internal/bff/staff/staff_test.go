@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
-	staffacct "github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 	"github.com/cinemabff/cinemabff/internal/webtest"
 )
 
@@ -28,7 +28,7 @@ func TestAuditActionWords(t *testing.T) {
 
 func TestRoleWords(t *testing.T) {
 	l := webtest.English(t)
-	if roleWords(l, staffacct.Supervisor) == roleWords(l, staffacct.Clerk) {
+	if roleWords(l, staffaccounts.Supervisor) == roleWords(l, staffaccounts.Clerk) {
 		t.Error("supervisor and clerk have the same words")
 	}
 }

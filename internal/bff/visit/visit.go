@@ -17,7 +17,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/notify"
 	"github.com/cinemabff/cinemabff/internal/seatplans"
 	"github.com/cinemabff/cinemabff/internal/settlement"
-	"github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"golang.org/x/sync/singleflight"
 )
@@ -59,7 +59,7 @@ type Visits struct {
 	Audit *audit.Store
 	// Staff are the staff accounts (a supervisor's approval checks a PIN); nil without a
 	// database.
-	Staff *staff.Store
+	Staff *staffaccounts.Store
 	// BoxOffice is the register of money taken at the box office; nil without a database.
 	BoxOffice *boxoffice.Register
 

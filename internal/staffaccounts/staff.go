@@ -3,7 +3,7 @@
 // after repeated failures (lock.go), and the session epoch that ends every sign-in of an account.
 //
 // Everything lives in the database, so every replica agrees on it.
-package staff
+package staffaccounts
 
 import (
 	"context"

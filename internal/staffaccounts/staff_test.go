@@ -1,4 +1,4 @@
-package staff_test
+package staffaccounts_test
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 	"github.com/cinemabff/cinemabff/internal/testenv"
 )
 
@@ -22,7 +22,7 @@ const (
 )
 
 // cheap keeps the tests fast (the race detector slows argon2 down a lot).
-var cheap = staff.Params{Memory: 64, Time: 1, Threads: 1}
+var cheap = staffaccounts.Params{Memory: 64, Time: 1, Threads: 1}
 
 // stores returns a store on SQLite and on PostgreSQL, with a clock the test moves.
 func stores(t *testing.T) map[string]*storeAndClock {
@@ -30,7 +30,7 @@ func stores(t *testing.T) map[string]*storeAndClock {
 	out := map[string]*storeAndClock{}
 	for name, db := range testenv.MigratedDatabases(t) {
 		sc := &storeAndClock{now: time.UnixMilli(time.Now().UnixMilli())}
-		sc.Store = staff.New(db.SQL).WithParams(cheap)
+		sc.Store = staffaccounts.New(db.SQL).WithParams(cheap)
 		sc.SetClock(func() time.Time { return sc.now })
 		sc.exec = func(q string, args ...any) {
 			if _, err := db.SQL.Exec(q, args...); err != nil {
@@ -50,7 +50,7 @@ func stores(t *testing.T) map[string]*storeAndClock {
 }
 
 type storeAndClock struct {
-	*staff.Store
+	*staffaccounts.Store
 	now  time.Time
 	exec func(string, ...any)
 	hash func(string) string
@@ -60,19 +60,19 @@ func TestAccounts(t *testing.T) {
 	ctx := context.Background()
 	for name, st := range stores(t) {
 		t.Run(name, func(t *testing.T) {
-			invalid := []staff.NewAccount{
+			invalid := []staffaccounts.NewAccount{
 				{Username: "anna", Name: "Anna", Password: "short"},
 				{Username: "", Name: "Anna", Password: "correct horse battery"},
 				{Username: "an na", Name: "Anna", Password: "correct horse battery"},
 				{Username: "anna", Name: " ", Password: "correct horse battery"},
 				{Username: "anna", Name: "Anna", Password: "correct horse battery", Role: "boss"},
 				{Username: "anna", Name: "Anna", Password: "correct horse battery", PIN: "1234"}, // a clerk with a PIN
-				{Username: "anna", Name: "Anna", Password: "correct horse battery", Role: staff.Supervisor, PIN: "12a4"},
-				{Username: "anna", Name: "Anna", Password: "correct horse battery", Role: staff.Supervisor, PIN: "123"},
-				{Username: "anna", Name: "Anna", Password: "correct horse battery", Role: staff.Supervisor, PIN: "123456789"},
+				{Username: "anna", Name: "Anna", Password: "correct horse battery", Role: staffaccounts.Supervisor, PIN: "12a4"},
+				{Username: "anna", Name: "Anna", Password: "correct horse battery", Role: staffaccounts.Supervisor, PIN: "123"},
+				{Username: "anna", Name: "Anna", Password: "correct horse battery", Role: staffaccounts.Supervisor, PIN: "123456789"},
 			}
 			for _, a := range invalid {
-				if err := st.Save(ctx, a); !errors.Is(err, staff.ErrInvalid) {
+				if err := st.Save(ctx, a); !errors.Is(err, staffaccounts.ErrInvalid) {
 					t.Errorf("Save(%+v) = %v, want ErrInvalid", a, err)
 				}
 			}
@@ -93,10 +93,10 @@ func TestAccounts(t *testing.T) {
 			}
 			for _, tc := range cases {
 				a, err := st.Authenticate(ctx, tc.user, tc.pass, here)
-				if tc.ok != (err == nil) || (!tc.ok && !errors.Is(err, staff.ErrBadCredentials)) {
+				if tc.ok != (err == nil) || (!tc.ok && !errors.Is(err, staffaccounts.ErrBadCredentials)) {
 					t.Errorf("Authenticate(%q, %q) = %+v, %v", tc.user, tc.pass, a, err)
 				}
-				if tc.ok && (a.Name != "Anna Box" || a.Role != staff.Clerk || a.IsSupervisor()) {
+				if tc.ok && (a.Name != "Anna Box" || a.Role != staffaccounts.Clerk || a.IsSupervisor()) {
 					t.Errorf("account %+v", a)
 				}
 			}
@@ -104,14 +104,14 @@ func TestAccounts(t *testing.T) {
 			if err := st.Put(ctx, "anna", "Anna Box", "a brand new password"); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", here); !errors.Is(err, staff.ErrBadCredentials) {
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", here); !errors.Is(err, staffaccounts.ErrBadCredentials) {
 				t.Fatal("old password still works")
 			}
 			// A disabled account cannot sign in; saving it again enables it.
 			if ok, err := st.Disable(ctx, "anna"); !ok || err != nil {
 				t.Fatalf("Disable = %v, %v", ok, err)
 			}
-			if _, err := st.Authenticate(ctx, "anna", "a brand new password", here); !errors.Is(err, staff.ErrBadCredentials) {
+			if _, err := st.Authenticate(ctx, "anna", "a brand new password", here); !errors.Is(err, staffaccounts.ErrBadCredentials) {
 				t.Fatalf("disabled account signs in: %v", err)
 			}
 			if err := st.Put(ctx, "anna", "Anna Box", "a brand new password"); err != nil {
@@ -135,7 +135,7 @@ func TestOldHashesAreUpgraded(t *testing.T) {
 				t.Fatal(err)
 			}
 			st.exec(`INSERT INTO staff_accounts (username, name, password_hash, created_at) VALUES ('old', 'Old Timer', $1, 0)`, string(b))
-			if _, err := st.Authenticate(ctx, "old", "wrong password!!", here); !errors.Is(err, staff.ErrBadCredentials) {
+			if _, err := st.Authenticate(ctx, "old", "wrong password!!", here); !errors.Is(err, staffaccounts.ErrBadCredentials) {
 				t.Fatalf("wrong password against bcrypt: %v", err)
 			}
 			if st.hash("old") != string(b) {
@@ -152,7 +152,7 @@ func TestOldHashesAreUpgraded(t *testing.T) {
 				t.Fatalf("upgraded hash: %v, replaced again: %v", err, st.hash("old") != upgraded)
 			}
 			// New parameters: the hash follows at the next sign-in.
-			st.WithParams(staff.Params{Memory: 128, Time: 2, Threads: 1})
+			st.WithParams(staffaccounts.Params{Memory: 128, Time: 2, Threads: 1})
 			if _, err := st.Authenticate(ctx, "old", "correct horse battery", here); err != nil {
 				t.Fatal(err)
 			}
@@ -184,22 +184,22 @@ func TestLockout(t *testing.T) {
 				return err
 			}
 			// 4 failures, a success: the count starts over.
-			if err := fail("anna", 4); !errors.Is(err, staff.ErrBadCredentials) {
+			if err := fail("anna", 4); !errors.Is(err, staffaccounts.ErrBadCredentials) {
 				t.Fatal(err)
 			}
 			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", here); err != nil {
 				t.Fatalf("4 failures locked: %v", err)
 			}
-			if err := fail("anna", 4); !errors.Is(err, staff.ErrBadCredentials) {
+			if err := fail("anna", 4); !errors.Is(err, staffaccounts.ErrBadCredentials) {
 				t.Fatal(err)
 			}
 			// The fifth locks, and says until when.
 			err := fail("anna", 1)
-			var locked *staff.LockedError
-			if !errors.As(err, &locked) || !errors.Is(err, staff.ErrLocked) || !locked.Until.Equal(st.now.Add(staff.LockFor)) {
+			var locked *staffaccounts.LockedError
+			if !errors.As(err, &locked) || !errors.Is(err, staffaccounts.ErrLocked) || !locked.Until.Equal(st.now.Add(staffaccounts.LockFor)) {
 				t.Fatalf("5th failure: %v, want locked for 15 minutes", err)
 			}
-			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", here); !errors.Is(err, staff.ErrLocked) {
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", here); !errors.Is(err, staffaccounts.ErrLocked) {
 				t.Fatalf("right password while locked: %v", err)
 			}
 			if a, err := st.Get(ctx, "anna"); err != nil || a.LockedUntil.IsZero() {
@@ -209,8 +209,8 @@ func TestLockout(t *testing.T) {
 			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", there); err != nil {
 				t.Fatalf("another client while %s is locked: %v", here, err)
 			}
-			st.now = st.now.Add(staff.LockFor - time.Second)
-			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", here); !errors.Is(err, staff.ErrLocked) {
+			st.now = st.now.Add(staffaccounts.LockFor - time.Second)
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", here); !errors.Is(err, staffaccounts.ErrLocked) {
 				t.Fatalf("lock ended early: %v", err)
 			}
 			st.now = st.now.Add(time.Second)
@@ -218,15 +218,15 @@ func TestLockout(t *testing.T) {
 				t.Fatalf("after 15 minutes: %v", err)
 			}
 			// Unknown names lock the same way.
-			if err := fail("nobody", 5); !errors.Is(err, staff.ErrLocked) {
+			if err := fail("nobody", 5); !errors.Is(err, staffaccounts.ErrLocked) {
 				t.Fatalf("unknown username after 5 failures: %v", err)
 			}
 			// Failures spread over more than 15 minutes are forgotten.
 			for range 6 {
-				if err := fail("anna", 1); !errors.Is(err, staff.ErrBadCredentials) || errors.Is(err, staff.ErrLocked) {
+				if err := fail("anna", 1); !errors.Is(err, staffaccounts.ErrBadCredentials) || errors.Is(err, staffaccounts.ErrLocked) {
 					t.Fatalf("spread failures: %v", err)
 				}
-				st.now = st.now.Add(staff.LockFor + time.Second)
+				st.now = st.now.Add(staffaccounts.LockFor + time.Second)
 			}
 			// Unlock lifts a lock.
 			_ = fail("anna", 5)
@@ -253,38 +253,38 @@ func TestLockDoubles(t *testing.T) {
 			lockedFor := func(what string) time.Duration {
 				t.Helper()
 				_, err := st.Authenticate(ctx, "anna", "wrong password!!", here)
-				var locked *staff.LockedError
+				var locked *staffaccounts.LockedError
 				if !errors.As(err, &locked) {
 					t.Fatalf("%s: %v, want locked", what, err)
 				}
 				return locked.Until.Sub(st.now)
 			}
-			for range staff.MaxFailures - 1 {
+			for range staffaccounts.MaxFailures - 1 {
 				_, _ = st.Authenticate(ctx, "anna", "wrong password!!", here)
 			}
-			want := staff.LockFor
+			want := staffaccounts.LockFor
 			for i := range 9 {
 				if got := lockedFor(fmt.Sprintf("lock %d", i+1)); got != want {
 					t.Fatalf("lock %d lasts %v, want %v", i+1, got, want)
 				}
 				st.now = st.now.Add(want)
-				want = min(2*want, staff.MaxLockFor)
+				want = min(2*want, staffaccounts.MaxLockFor)
 			}
 			// A success forgets the strikes.
 			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", here); err != nil {
 				t.Fatal(err)
 			}
-			for i := range staff.MaxFailures - 1 {
-				if _, err := st.Authenticate(ctx, "anna", "wrong password!!", here); !errors.Is(err, staff.ErrBadCredentials) {
+			for i := range staffaccounts.MaxFailures - 1 {
+				if _, err := st.Authenticate(ctx, "anna", "wrong password!!", here); !errors.Is(err, staffaccounts.ErrBadCredentials) {
 					t.Fatalf("failure %d after a success: %v", i+1, err)
 				}
 			}
-			if got := lockedFor("first lock after a success"); got != staff.LockFor {
+			if got := lockedFor("first lock after a success"); got != staffaccounts.LockFor {
 				t.Fatalf("first lock after a success lasts %v", got)
 			}
 			// So does a day without a lock.
-			st.now = st.now.Add(staff.LockFor + staff.StrikeMemory + time.Second)
-			if _, err := st.Authenticate(ctx, "anna", "wrong password!!", here); !errors.Is(err, staff.ErrBadCredentials) {
+			st.now = st.now.Add(staffaccounts.LockFor + staffaccounts.StrikeMemory + time.Second)
+			if _, err := st.Authenticate(ctx, "anna", "wrong password!!", here); !errors.Is(err, staffaccounts.ErrBadCredentials) {
 				t.Fatalf("a day after the last lock: %v", err)
 			}
 		})
@@ -308,18 +308,18 @@ func TestParallelGuessesStopAtTheLimit(t *testing.T) {
 					_, err := st.Authenticate(ctx, "anna", "wrong password!!", here)
 					mu.Lock()
 					defer mu.Unlock()
-					if errors.Is(err, staff.ErrBadCredentials) {
+					if errors.Is(err, staffaccounts.ErrBadCredentials) {
 						wrong++
-					} else if !errors.Is(err, staff.ErrLocked) {
+					} else if !errors.Is(err, staffaccounts.ErrLocked) {
 						t.Error(err)
 					}
 				})
 			}
 			wg.Wait()
-			if wrong > staff.MaxFailures-1 {
-				t.Fatalf("%d guesses answered 'wrong password', want at most %d", wrong, staff.MaxFailures-1)
+			if wrong > staffaccounts.MaxFailures-1 {
+				t.Fatalf("%d guesses answered 'wrong password', want at most %d", wrong, staffaccounts.MaxFailures-1)
 			}
-			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", here); !errors.Is(err, staff.ErrLocked) {
+			if _, err := st.Authenticate(ctx, "anna", "correct horse battery", here); !errors.Is(err, staffaccounts.ErrLocked) {
 				t.Fatalf("not locked after 20 parallel guesses: %v", err)
 			}
 		})
@@ -339,8 +339,8 @@ func TestApprove(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			must(st.Save(ctx, staff.NewAccount{Username: "sue", Name: "Sue Visor", Password: "correct horse battery", Role: staff.Supervisor, PIN: "246810"}))
-			must(st.Save(ctx, staff.NewAccount{Username: "nopin", Name: "No Pin", Password: "correct horse battery", Role: staff.Supervisor}))
+			must(st.Save(ctx, staffaccounts.NewAccount{Username: "sue", Name: "Sue Visor", Password: "correct horse battery", Role: staffaccounts.Supervisor, PIN: "246810"}))
+			must(st.Save(ctx, staffaccounts.NewAccount{Username: "nopin", Name: "No Pin", Password: "correct horse battery", Role: staffaccounts.Supervisor}))
 			must(st.Put(ctx, "anna", "Anna Box", "correct horse battery"))
 			a, err := st.Approve(ctx, "Sue", "246810")
 			if err != nil || !a.IsSupervisor() || a.Name != "Sue Visor" || !a.HasPIN {
@@ -350,11 +350,11 @@ func TestApprove(t *testing.T) {
 				user, pin string
 				want      error
 			}{
-				{"sue", "111111", staff.ErrBadCredentials},
-				{"sue", "correct horse battery", staff.ErrBadCredentials}, // the password is not the PIN
-				{"nopin", "1234", staff.ErrBadCredentials},
-				{"anna", "1234", staff.ErrNotSupervisor},
-				{"nobody", "1234", staff.ErrBadCredentials},
+				{"sue", "111111", staffaccounts.ErrBadCredentials},
+				{"sue", "correct horse battery", staffaccounts.ErrBadCredentials}, // the password is not the PIN
+				{"nopin", "1234", staffaccounts.ErrBadCredentials},
+				{"anna", "1234", staffaccounts.ErrNotSupervisor},
+				{"nobody", "1234", staffaccounts.ErrBadCredentials},
 			}
 			for _, tc := range cases {
 				if _, err := st.Approve(ctx, tc.user, tc.pin); !errors.Is(err, tc.want) {
@@ -362,23 +362,23 @@ func TestApprove(t *testing.T) {
 				}
 			}
 			// Re-saving without a PIN keeps it; as a clerk it is dropped.
-			must(st.Save(ctx, staff.NewAccount{Username: "sue", Name: "Sue Visor", Password: "correct horse battery", Role: staff.Supervisor}))
+			must(st.Save(ctx, staffaccounts.NewAccount{Username: "sue", Name: "Sue Visor", Password: "correct horse battery", Role: staffaccounts.Supervisor}))
 			if _, err := st.Approve(ctx, "sue", "246810"); err != nil {
 				t.Fatalf("PIN lost when re-saved without one: %v", err)
 			}
 			// Wrong PINs lock the PIN, not the sign-in; wrong passwords do not count against the PIN.
-			for range staff.MaxFailures - 1 {
+			for range staffaccounts.MaxFailures - 1 {
 				_, _ = st.Authenticate(ctx, "sue", "wrong password!!", here)
 			}
-			for i := range staff.MaxFailures - 1 {
-				if _, err := st.Approve(ctx, "sue", "000000"); !errors.Is(err, staff.ErrBadCredentials) {
+			for i := range staffaccounts.MaxFailures - 1 {
+				if _, err := st.Approve(ctx, "sue", "000000"); !errors.Is(err, staffaccounts.ErrBadCredentials) {
 					t.Fatalf("wrong PIN %d: %v", i+1, err)
 				}
 			}
-			if _, err := st.Approve(ctx, "sue", "000000"); !errors.Is(err, staff.ErrLocked) {
+			if _, err := st.Approve(ctx, "sue", "000000"); !errors.Is(err, staffaccounts.ErrLocked) {
 				t.Fatalf("5th wrong PIN: %v", err)
 			}
-			if _, err := st.Approve(ctx, "sue", "246810"); !errors.Is(err, staff.ErrLocked) {
+			if _, err := st.Approve(ctx, "sue", "246810"); !errors.Is(err, staffaccounts.ErrLocked) {
 				t.Fatalf("right PIN while the PIN is locked: %v", err)
 			}
 			for range 20 {
@@ -397,16 +397,16 @@ func TestApprove(t *testing.T) {
 			// A clerk's name at approval: refused, counted like any name (the lock does not tell
 			// clerks from supervisors or unknown names), and the clerk's sign-in is untouched.
 			must(st.Unlock(ctx, "anna")) // forgets the attempt of the table above
-			for i := range staff.MaxFailures - 1 {
-				if _, err := st.Approve(ctx, "anna", "123456"); !errors.Is(err, staff.ErrNotSupervisor) {
+			for i := range staffaccounts.MaxFailures - 1 {
+				if _, err := st.Approve(ctx, "anna", "123456"); !errors.Is(err, staffaccounts.ErrNotSupervisor) {
 					t.Fatalf("clerk's name, attempt %d: %v", i+1, err)
 				}
 			}
 			for _, user := range []string{"anna", "nobody"} {
-				for range staff.MaxFailures - 1 {
+				for range staffaccounts.MaxFailures - 1 {
 					_, _ = st.Approve(ctx, user, "123456")
 				}
-				if _, err := st.Approve(ctx, user, "123456"); !errors.Is(err, staff.ErrLocked) {
+				if _, err := st.Approve(ctx, user, "123456"); !errors.Is(err, staffaccounts.ErrLocked) {
 					t.Fatalf("%s at approval after many attempts: %v", user, err)
 				}
 			}
@@ -420,11 +420,11 @@ func TestApprove(t *testing.T) {
 			if _, err := st.Disable(ctx, "sue"); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := st.Approve(ctx, "sue", "246810"); !errors.Is(err, staff.ErrBadCredentials) {
+			if _, err := st.Approve(ctx, "sue", "246810"); !errors.Is(err, staffaccounts.ErrBadCredentials) {
 				t.Fatalf("disabled supervisor approves: %v", err)
 			}
-			must(st.Save(ctx, staff.NewAccount{Username: "sue", Name: "Sue Visor", Password: "correct horse battery", Role: staff.Clerk}))
-			must(st.Save(ctx, staff.NewAccount{Username: "sue", Name: "Sue Visor", Password: "correct horse battery", Role: staff.Supervisor}))
+			must(st.Save(ctx, staffaccounts.NewAccount{Username: "sue", Name: "Sue Visor", Password: "correct horse battery", Role: staffaccounts.Clerk}))
+			must(st.Save(ctx, staffaccounts.NewAccount{Username: "sue", Name: "Sue Visor", Password: "correct horse battery", Role: staffaccounts.Supervisor}))
 			if a, _ := st.Get(ctx, "sue"); a.HasPIN {
 				t.Fatal("a PIN survived the demotion to clerk")
 			}
@@ -437,7 +437,7 @@ func TestEndSessionsAndList(t *testing.T) {
 	ctx := context.Background()
 	for name, st := range stores(t) {
 		t.Run(name, func(t *testing.T) {
-			if err := st.Save(ctx, staff.NewAccount{Username: "sue", Name: "Sue Visor", Password: "correct horse battery", Role: staff.Supervisor, PIN: "246810"}); err != nil {
+			if err := st.Save(ctx, staffaccounts.NewAccount{Username: "sue", Name: "Sue Visor", Password: "correct horse battery", Role: staffaccounts.Supervisor, PIN: "246810"}); err != nil {
 				t.Fatal(err)
 			}
 			if err := st.Put(ctx, "anna", "Anna Box", "correct horse battery"); err != nil {
@@ -451,17 +451,17 @@ func TestEndSessionsAndList(t *testing.T) {
 			if err != nil || epoch != a.SessionEpoch+1 {
 				t.Fatalf("EndSessions = %d, %v (was %d)", epoch, err, a.SessionEpoch)
 			}
-			if _, err := st.EndSessions(ctx, "nobody"); !errors.Is(err, staff.ErrNotFound) {
+			if _, err := st.EndSessions(ctx, "nobody"); !errors.Is(err, staffaccounts.ErrNotFound) {
 				t.Fatalf("EndSessions(nobody) = %v", err)
 			}
-			for range staff.MaxFailures {
+			for range staffaccounts.MaxFailures {
 				_, _ = st.Authenticate(ctx, "anna", "wrong password!!", here)
 			}
 			list, err := st.List(ctx)
 			if err != nil || len(list) != 2 {
 				t.Fatalf("List = %+v, %v", list, err)
 			}
-			if list[0].Username != "anna" || list[0].LockedUntil.IsZero() || list[0].SessionEpoch != epoch || list[0].Role != staff.Clerk {
+			if list[0].Username != "anna" || list[0].LockedUntil.IsZero() || list[0].SessionEpoch != epoch || list[0].Role != staffaccounts.Clerk {
 				t.Errorf("anna: %+v", list[0])
 			}
 			if list[1].Username != "sue" || !list[1].IsSupervisor() || !list[1].HasPIN || !list[1].LockedUntil.IsZero() {
@@ -498,8 +498,8 @@ func TestPINLength(t *testing.T) {
 			}{
 				{"1234", false}, {"12345", false}, {"123456", true}, {"1234567", true}, {"12345678", true}, {"123456789", false}, {"12a456", false},
 			} {
-				err := st.Save(ctx, staff.NewAccount{Username: "sue", Name: "Sue Visor", Password: "correct horse battery", Role: staff.Supervisor, PIN: tc.pin})
-				if tc.ok != (err == nil) || (!tc.ok && !errors.Is(err, staff.ErrInvalid)) {
+				err := st.Save(ctx, staffaccounts.NewAccount{Username: "sue", Name: "Sue Visor", Password: "correct horse battery", Role: staffaccounts.Supervisor, PIN: tc.pin})
+				if tc.ok != (err == nil) || (!tc.ok && !errors.Is(err, staffaccounts.ErrInvalid)) {
 					t.Errorf("new PIN %q: %v", tc.pin, err)
 					continue
 				}
@@ -552,15 +552,15 @@ func TestSaveWithGivenHashes(t *testing.T) {
 			pwHash := st.hash("source")
 			cases := []struct {
 				name    string
-				account staff.NewAccount
+				account staffaccounts.NewAccount
 				wantErr error
 			}{
-				{"clerk with a given password hash", staff.NewAccount{Username: "given", Name: "Given", PasswordHash: pwHash}, nil},
-				{"supervisor with given password and PIN hashes", staff.NewAccount{Username: "givensup", Name: "Given Sup", Role: staff.Supervisor,
+				{"clerk with a given password hash", staffaccounts.NewAccount{Username: "given", Name: "Given", PasswordHash: pwHash}, nil},
+				{"supervisor with given password and PIN hashes", staffaccounts.NewAccount{Username: "givensup", Name: "Given Sup", Role: staffaccounts.Supervisor,
 					PasswordHash: pwHash, PIN: "246810", PINHash: pwHash}, nil},
-				{"not a hash", staff.NewAccount{Username: "bad1", Name: "Bad", PasswordHash: "correct horse battery"}, staff.ErrInvalid},
-				{"bcrypt is not taken as given", staff.NewAccount{Username: "bad2", Name: "Bad", PasswordHash: string(bcryptHash)}, staff.ErrInvalid},
-				{"clerk with a PIN hash", staff.NewAccount{Username: "bad3", Name: "Bad", PasswordHash: pwHash, PINHash: pwHash}, staff.ErrInvalid},
+				{"not a hash", staffaccounts.NewAccount{Username: "bad1", Name: "Bad", PasswordHash: "correct horse battery"}, staffaccounts.ErrInvalid},
+				{"bcrypt is not taken as given", staffaccounts.NewAccount{Username: "bad2", Name: "Bad", PasswordHash: string(bcryptHash)}, staffaccounts.ErrInvalid},
+				{"clerk with a PIN hash", staffaccounts.NewAccount{Username: "bad3", Name: "Bad", PasswordHash: pwHash, PINHash: pwHash}, staffaccounts.ErrInvalid},
 			}
 			for _, tc := range cases {
 				err := st.Save(ctx, tc.account)
@@ -568,7 +568,7 @@ func TestSaveWithGivenHashes(t *testing.T) {
 					t.Fatalf("%s: Save = %v, want %v", tc.name, err, tc.wantErr)
 				}
 				if tc.wantErr != nil {
-					if _, err := st.Get(ctx, tc.account.Username); !errors.Is(err, staff.ErrNotFound) {
+					if _, err := st.Get(ctx, tc.account.Username); !errors.Is(err, staffaccounts.ErrNotFound) {
 						t.Errorf("%s: refused account stored anyway (%v)", tc.name, err)
 					}
 					continue
