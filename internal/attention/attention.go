@@ -17,9 +17,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/mail"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 )
 
 // Kind says where an item comes from.
@@ -264,11 +264,11 @@ type Item struct {
 	AmountCents int64
 	Currency    string
 	CinemaID    string
-	Since       time.Time        // the payment's or entry's creation: the item's age counts from here
+	Since       time.Time         // the payment's or entry's creation: the item's age counts from here
 	Checkout    *purchases.Record // set for KindCheckout
-	Entry       *ledger.Entry    // set for KindLedger
-	Mail        *mail.Message    // set for KindMail
-	Last        *Action          // the last action taken on it, if any
+	Entry       *ledger.Entry     // set for KindLedger
+	Mail        *mail.Message     // set for KindMail
+	Last        *Action           // the last action taken on it, if any
 }
 
 // Lister builds the list.

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/attention"
-	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/testenv"
 )
 

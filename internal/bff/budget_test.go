@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )

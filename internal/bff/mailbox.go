@@ -9,7 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	staffpages "github.com/cinemabff/cinemabff/internal/bff/staff"
+	"github.com/cinemabff/cinemabff/internal/bff/staff"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/i18n"
@@ -32,7 +32,7 @@ func (s *Server) mailboxReader(c echo.Context) error {
 	if addr, err := netip.ParseAddr(c.RealIP()); err == nil && addr.Unmap().IsLoopback() {
 		return nil
 	}
-	return staffpages.RequireStaff(s.Kernel, c)
+	return staff.RequireStaff(s.Kernel, c)
 }
 
 // mailboxDir is the folder the pages show, or an error when there is no mailbox.

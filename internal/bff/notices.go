@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
+	"github.com/cinemabff/cinemabff/internal/bff/checkout"
 
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/cinema"
@@ -37,7 +37,7 @@ type MailDeps struct {
 
 func (s *Server) setUpMail(d MailDeps, db *storage.DB) error {
 	m, err := notify.NewMailer(db.SQL, s.Kernel.Now, notify.MailerOptions{TicketKey: d.TicketKey, Dir: d.Dir, ShowMailbox: d.ShowMailbox, Logger: s.Kernel.Logger,
-		Order: notify.OrderWords{GiveUpAfter: checkoutflow.GiveUpAfter, WatchFor: s.Visits.OrderWatchFor(), Policy: s.Visits.Settings.FailedOrderPolicy}})
+		Order: notify.OrderWords{GiveUpAfter: checkout.GiveUpAfter, WatchFor: s.Visits.OrderWatchFor(), Policy: s.Visits.Settings.FailedOrderPolicy}})
 	if err != nil {
 		return fmt.Errorf("bff: %w", err)
 	}

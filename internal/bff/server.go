@@ -13,8 +13,8 @@ import (
 	"net/http"
 	"time"
 
-	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
-	"github.com/cinemabff/cinemabff/internal/bff/wallet"
+	"github.com/cinemabff/cinemabff/internal/bff/checkout"
+	"github.com/cinemabff/cinemabff/internal/bff/walletflow"
 	"github.com/cinemabff/cinemabff/internal/settlement"
 
 	"golang.org/x/text/language"
@@ -23,17 +23,17 @@ import (
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/booking"
 	"github.com/cinemabff/cinemabff/internal/bff/kiosk"
-	staffpages "github.com/cinemabff/cinemabff/internal/bff/staff"
+	"github.com/cinemabff/cinemabff/internal/bff/staff"
 	"github.com/cinemabff/cinemabff/internal/bff/swap"
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bookings"
 	"github.com/cinemabff/cinemabff/internal/boxoffice"
-	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/payevents"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/storage"
 
 	"github.com/alexedwards/scs/v2"
@@ -134,11 +134,11 @@ type Server struct {
 	walletMailLinks func(cinemaID string, number int64) (apple, google string) // absolute, for e-mail
 	walletCertEnds  time.Time                                                  // when the Apple pass certificate (or its WWDR) ends; /readyz warns 30 days before
 	walletService   http.Handler                                               // Apple's PassKit web service (nil: no passes that update)
-	walletFlow      *wallet.Handler                                            // the wallet passes of a booking (internal/bff/wallet)
+	walletFlow      *walletflow.Handler                                        // the wallet passes of a booking (internal/bff/walletflow)
 	kioskFlow       *kiosk.Handler                                             // the kiosk: start screen, idle reset, collecting tickets (internal/bff/kiosk)
-	staffFlow       *staffpages.Handler                                        // the back office: accounts, terminals, audit trail (internal/bff/staff)
-	checkoutFlow    *checkoutflow.Handler                                      // buying tickets (internal/bff/checkout)
-	Watcher         *purchases.Watcher                                          // the checkout flow's watcher of unconfirmed orders; nil without a database
+	staffFlow       *staff.Handler                                             // the back office: accounts, terminals, audit trail (internal/bff/staff)
+	checkoutFlow    *checkout.Handler                                          // buying tickets (internal/bff/checkout)
+	Watcher         *purchases.Watcher                                         // the checkout flow's watcher of unconfirmed orders; nil without a database
 }
 
 // New builds the server and its routes.
@@ -235,7 +235,7 @@ func New(d Deps) (*Server, error) {
 		v.Ledger = ledger.New(d.Storage.SQL)
 		v.BoxOffice = boxoffice.New(d.Storage.SQL)
 		v.Staff = staffaccounts.New(d.Storage.SQL).WithParams(d.Config.PasswordHashing)
-		k.StaffAccounts = staffpages.SignIns{Store: v.Staff}
+		k.StaffAccounts = staff.SignIns{Store: v.Staff}
 		k.Enrolments = device.NewEnrolments(d.Storage.SQL, device.EnrolmentsOptions{})
 		v.Audit = audit.New(d.Storage.SQL)
 		v.Holds = holds.New(d.Storage.SQL, func() time.Time { return k.Now() })
@@ -249,8 +249,8 @@ func New(d Deps) (*Server, error) {
 	if k.Limits == nil {
 		k.Limits = defaultLimits(d.Storage)
 	}
-	s.checkoutFlow = checkoutflow.New(k, v, s.PaymentMethod)
-	s.checkoutFlow.CountersOnly = staffpages.CountersOnly(k)
+	s.checkoutFlow = checkout.New(k, v, s.PaymentMethod)
+	s.checkoutFlow.CountersOnly = staff.CountersOnly(k)
 	s.Watcher = s.checkoutFlow.Watcher()
 	if d.Storage != nil && d.Ticketing != nil {
 		if err := s.setUpMail(d.Mail, d.Storage); err != nil {
@@ -264,11 +264,11 @@ func New(d Deps) (*Server, error) {
 	e.Logger.SetOutput(discard{})
 	e.IPExtractor = IpExtractor(d.Config.TrustedProxies)
 	s.Echo = e
-	k.SignInCheck = staffpages.CheckSignIn(k, v)
+	k.SignInCheck = staff.CheckSignIn(k, v)
 	if err := k.Use(e); err != nil {
 		return nil, err
 	}
-	s.bookingFlow = &booking.Handler{Kernel: k, Visits: v, CountersOnly: staffpages.CountersOnly(k)}
+	s.bookingFlow = &booking.Handler{Kernel: k, Visits: v, CountersOnly: staff.CountersOnly(k)}
 	var err error
 	if s.walletFlow, s.bookingFlow.WalletLinks, err = s.newWalletFlow(d.Wallet, d.Storage); err != nil {
 		return nil, err

@@ -3,21 +3,21 @@ package bff
 import (
 	"github.com/labstack/echo/v4"
 
-	staffpages "github.com/cinemabff/cinemabff/internal/bff/staff"
+	"github.com/cinemabff/cinemabff/internal/bff/staff"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 )
 
 // newStaffFlow builds the staff pages on s's stores and guards.
-func (s *Server) newStaffFlow() *staffpages.Handler {
-	h := &staffpages.Handler{
+func (s *Server) newStaffFlow() *staff.Handler {
+	h := &staff.Handler{
 		Kernel:    s.Kernel,
 		Visits:    s.Visits,
 		Attention: s.attentionStore,
 		Watcher:   s.Watcher,
-		Guards: staffpages.Guards{
-			Accounts: []echo.MiddlewareFunc{web.Guard(func(c echo.Context) error { return staffpages.AccountsSupervisor(s.Kernel, c) })},
-			Devices:  []echo.MiddlewareFunc{staffpages.SupervisorsOnly(s.Kernel, "staff.devices")},
-			Audit:    []echo.MiddlewareFunc{staffpages.StaffOnly(s.Kernel), web.Guard(func(c echo.Context) error { return staffpages.AuditSupervisor(s.Kernel, c) })},
+		Guards: staff.Guards{
+			Accounts: []echo.MiddlewareFunc{web.Guard(func(c echo.Context) error { return staff.AccountsSupervisor(s.Kernel, c) })},
+			Devices:  []echo.MiddlewareFunc{staff.SupervisorsOnly(s.Kernel, "staff.devices")},
+			Audit:    []echo.MiddlewareFunc{staff.StaffOnly(s.Kernel), web.Guard(func(c echo.Context) error { return staff.AuditSupervisor(s.Kernel, c) })},
 		},
 	}
 	// Optional stores stay nil interfaces when absent (no typed nil pointers).

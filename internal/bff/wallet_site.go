@@ -12,12 +12,12 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	walletflow "github.com/cinemabff/cinemabff/internal/bff/wallet"
+	"github.com/cinemabff/cinemabff/internal/bff/walletflow"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/storage"
-	wallet "github.com/cinemabff/cinemabff/internal/wallet"
+	"github.com/cinemabff/cinemabff/internal/wallet"
 	"github.com/cinemabff/cinemabff/internal/wallet/apns"
 	"github.com/cinemabff/cinemabff/internal/wallet/applepass"
 	"github.com/cinemabff/cinemabff/internal/wallet/googlepass"

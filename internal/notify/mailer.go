@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/changes"
-	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/mail"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 )
 

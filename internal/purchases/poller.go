@@ -23,7 +23,7 @@ type Result struct {
 }
 
 // PollInterval is how often the return page asks about its payment (its htmx poll,
-// views/pages/checkout) and so how often the upstream is asked about an order while someone
+// views/pages/checkoutview) and so how often the upstream is asked about an order while someone
 // waits for it: one shared constant, so the two cannot drift apart (a 1 s read against a 2 s
 // page poll read the order twice per poll).
 const PollInterval = 2 * time.Second

@@ -1,6 +1,8 @@
 package booking
 
-import "github.com/cinemabff/cinemabff/internal/bff/web"
+import (
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+)
 
 // Routes registers the booking flow's handlers: finding and showing a booking, changing it,
 // paying or refunding the difference (by the provider, or at the counter), the change's status.

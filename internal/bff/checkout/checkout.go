@@ -2,7 +2,7 @@
 // details, gift cards and loyalty points, paying by redirect to the payment provider and the
 // landing page that waits for the order to complete (or takes the failed-order path), and the
 // sale at the counter. The purchase's records, the poller and the watcher of unconfirmed
-// orders are the domain package internal/checkout, imported here as purchases.
+// orders are the domain package internal/purchases.
 package checkout
 
 import (

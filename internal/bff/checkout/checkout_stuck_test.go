@@ -13,7 +13,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff"
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
+	"github.com/cinemabff/cinemabff/internal/bff/checkout"
 	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/upstream"
@@ -38,10 +38,10 @@ func checkNoPromises(t *testing.T, what, text string) {
 // visit, the same address then shows the confirmation to the visit that paid (never to another
 // browser) and the booking can be found as usual.
 func TestBuyNeverConfirmedInTimeThenLateCompletion(t *testing.T) {
-	old, oldEvery := checkoutflow.GiveUpAfter, checkoutflow.WatchEvery
-	checkoutflow.GiveUpAfter = time.Second
-	checkoutflow.WatchEvery = func(time.Duration) time.Duration { return 50 * time.Millisecond }
-	t.Cleanup(func() { checkoutflow.GiveUpAfter, checkoutflow.WatchEvery = old, oldEvery })
+	old, oldEvery := checkout.GiveUpAfter, checkout.WatchEvery
+	checkout.GiveUpAfter = time.Second
+	checkout.WatchEvery = func(time.Duration) time.Duration { return 50 * time.Millisecond }
+	t.Cleanup(func() { checkout.GiveUpAfter, checkout.WatchEvery = old, oldEvery })
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, CompletionDelay: -1}) // the connector never completes by itself
 	h.BuyUpToSummary("1113", bfftest.TwoAdults())
 	ret := h.ActAtProvider(h.PressPay(), "pay")
@@ -113,9 +113,9 @@ func TestBuyNeverConfirmedInTimeThenLateCompletion(t *testing.T) {
 // recorded with when and why, and the return page shows the outcome with the operator's
 // policy text and nothing else about the money.
 func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
-	oldEvery := checkoutflow.WatchEvery
-	checkoutflow.WatchEvery = func(time.Duration) time.Duration { return 20 * time.Millisecond }
-	t.Cleanup(func() { checkoutflow.WatchEvery = oldEvery })
+	oldEvery := checkout.WatchEvery
+	checkout.WatchEvery = func(time.Duration) time.Duration { return 20 * time.Millisecond }
+	t.Cleanup(func() { checkout.WatchEvery = oldEvery })
 	clock := sandbox.NewManualClock(time.Now())
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, CompletionDelay: -1, Now: clock.Now})
 	h.BuyUpToSummary("1113", bfftest.TwoAdults())
@@ -163,14 +163,14 @@ func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
 	doc := h.Doc(body)
 	failed := doc.Find(`[data-testid="failed-order"]`)
 	if failed.Length() != 1 || !strings.Contains(doc.Find("h1").Text(), "not completed") ||
-		strings.TrimSpace(doc.Find(`[data-testid="failed-policy"]`).Text()) != checkoutflow.DefaultFailedOrderPolicy ||
+		strings.TrimSpace(doc.Find(`[data-testid="failed-policy"]`).Text()) != checkout.DefaultFailedOrderPolicy ||
 		!strings.Contains(failed.Text(), "seats were released") || doc.Find(`[data-testid="check-again"]`).Length() != 0 {
 		t.Fatalf("given-up page: %s", body)
 	}
 	checkNoPromises(t, "the given-up page", failed.Text())
 	// The customer is told by e-mail: what happened, and the operator's words on the money.
 	m := h.OneMail("order_given_up")
-	if !strings.Contains(m.Text, checkoutflow.DefaultFailedOrderPolicy) || !strings.Contains(m.Text, "cancelled upstream") || !strings.Contains(m.Subject, rec.Reference()) {
+	if !strings.Contains(m.Text, checkout.DefaultFailedOrderPolicy) || !strings.Contains(m.Text, "cancelled upstream") || !strings.Contains(m.Subject, rec.Reference()) {
 		t.Fatalf("given-up message %q:\n%s", m.Subject, m.Text)
 	}
 	// What is said about the money is the operator's text, word for word.
@@ -188,9 +188,9 @@ func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
 // TestCheckoutWatchersSurviveARestart: a second server on the same database (a restart) picks
 // up the unconfirmed payment and records its late completion.
 func TestCheckoutWatchersSurviveARestart(t *testing.T) {
-	oldEvery := checkoutflow.WatchEvery
-	checkoutflow.WatchEvery = func(time.Duration) time.Duration { return time.Hour } // the first server's watcher sleeps
-	t.Cleanup(func() { checkoutflow.WatchEvery = oldEvery })
+	oldEvery := checkout.WatchEvery
+	checkout.WatchEvery = func(time.Duration) time.Duration { return time.Hour } // the first server's watcher sleeps
+	t.Cleanup(func() { checkout.WatchEvery = oldEvery })
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, CompletionDelay: -1})
 	h.BuyUpToSummary("1113", bfftest.TwoAdults())
 	ret := h.ActAtProvider(h.PressPay(), "pay")

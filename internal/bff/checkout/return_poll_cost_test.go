@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
+	"github.com/cinemabff/cinemabff/internal/bff/checkout"
 	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/views/pages/checkoutview"
 )
@@ -19,9 +19,9 @@ import (
 // shows: checkoutview.PollShownParam, as cmd/loadtest polls).
 func waitingVisitors(t *testing.T, h *bfftest.Harness, n int) ([]*bfftest.Harness, []string) {
 	t.Helper()
-	old := checkoutflow.GiveUpAfter
-	checkoutflow.GiveUpAfter = time.Hour // a slow run must not reach the failed-order page
-	t.Cleanup(func() { checkoutflow.GiveUpAfter = old })
+	old := checkout.GiveUpAfter
+	checkout.GiveUpAfter = time.Hour // a slow run must not reach the failed-order page
+	t.Cleanup(func() { checkout.GiveUpAfter = old })
 	sessions := []string{"1111", "1112", "1113", "1121", "1122", "1123"}
 	visitors, polls := make([]*bfftest.Harness, n), make([]string, n)
 	for i := range n {

@@ -1,6 +1,8 @@
 package checkout
 
-import "github.com/cinemabff/cinemabff/internal/bff/web"
+import (
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+)
 
 // Routes registers the purchase flow's handlers: what's on, tickets, seats, details, the
 // summary with gift cards and loyalty points, paying by redirect (or at the counter) and the

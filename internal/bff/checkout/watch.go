@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
-	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 )
 
 // Stuck orders are resolved, not forgotten: purchases.Watcher keeps checking an unconfirmed
@@ -30,7 +30,7 @@ func (h *Handler) failedOrderPolicyIn(l *i18n.Localizer) string {
 }
 
 // newOrderWatcher builds the purchase flow's watcher over its store and poller. A completed
-// order's hold ends here, not in internal/checkout, which knows nothing of holds.
+// order's hold ends here, not in internal/purchases, which knows nothing of holds.
 func (h *Handler) newOrderWatcher(st *purchases.Store, p *purchases.Poller) *purchases.Watcher {
 	return &purchases.Watcher{
 		Store: st, Poller: p, Ticketing: h.Kernel.Ticketing, Background: h.Kernel.Background, Now: h.Kernel.Now,

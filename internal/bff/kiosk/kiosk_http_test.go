@@ -14,7 +14,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	bookingflow "github.com/cinemabff/cinemabff/internal/bff/booking"
+	"github.com/cinemabff/cinemabff/internal/bff/booking"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
@@ -505,16 +505,16 @@ func TestKioskMoneyPagePausesUntilTheDeadline(t *testing.T) {
 	doc := h.Page(status, http.StatusOK)
 	body := doc.Find("body")
 	pausedFor, _ := strconv.Atoi(body.AttrOr("data-idle-paused-for", ""))
-	if _, paused := body.Attr("data-idle-paused"); !paused || pausedFor <= 0 || pausedFor > int(bookingflow.KioskMoneyPause/time.Second) {
-		t.Fatalf("payment page: paused %v for %ds, want at most %v", paused, pausedFor, bookingflow.KioskMoneyPause)
+	if _, paused := body.Attr("data-idle-paused"); !paused || pausedFor <= 0 || pausedFor > int(booking.KioskMoneyPause/time.Second) {
+		t.Fatalf("payment page: paused %v for %ds, want at most %v", paused, pausedFor, booking.KioskMoneyPause)
 	}
 	if noscriptRefresh(doc) != "" {
 		t.Error("the payment page has the idle meta refresh while it pauses")
 	}
 
-	old := bookingflow.KioskMoneyPause
-	bookingflow.KioskMoneyPause = 0 // the deadline has passed
-	t.Cleanup(func() { bookingflow.KioskMoneyPause = old })
+	old := booking.KioskMoneyPause
+	booking.KioskMoneyPause = 0 // the deadline has passed
+	t.Cleanup(func() { booking.KioskMoneyPause = old })
 	doc = h.Page(status, http.StatusOK)
 	body = doc.Find("body")
 	if _, paused := body.Attr("data-idle-paused"); paused || body.AttrOr("data-idle-reset", "") != "60" {

@@ -49,7 +49,7 @@ func (h *Handler) showSignIn(c echo.Context) error {
 }
 
 // signIn checks the account. Failures count per account and client (5 lock the account for
-// that client only, longer at each further failure: internal/staff) and per client (shared
+// that client only, longer at each further failure: internal/staffaccounts) and per client (shared
 // limits); a success clears both for this client. A sign-in is a privilege change, so the
 // session token is renewed. A supervisor whose approval PIN is shorter than new PINs must be
 // (or of unknown length) is asked for a new one.

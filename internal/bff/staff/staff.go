@@ -23,7 +23,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 )
 
-// Accounts are the staff accounts (internal/staff).
+// Accounts are the staff accounts (internal/staffaccounts).
 type Accounts interface {
 	Get(ctx context.Context, username string) (staffaccounts.Account, error)
 	List(ctx context.Context) ([]staffaccounts.Account, error)

@@ -14,9 +14,9 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/attention"
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
-	"github.com/cinemabff/cinemabff/internal/purchases"
+	"github.com/cinemabff/cinemabff/internal/bff/checkout"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/internal/webtest"
@@ -43,9 +43,9 @@ func attentionRow(doc *goquery.Document, kind attention.Kind, ref string) *goque
 // /staff/attention for signed-in staff, never for a customer; Retry checks it now and is
 // recorded; Mark resolved needs a note and then removes it, recorded with the staff username.
 func TestStuckOrderNeedsAttention(t *testing.T) {
-	oldEvery := checkoutflow.WatchEvery
-	checkoutflow.WatchEvery = func(time.Duration) time.Duration { return time.Hour } // Retry, not the watcher, finds the completion
-	t.Cleanup(func() { checkoutflow.WatchEvery = oldEvery })
+	oldEvery := checkout.WatchEvery
+	checkout.WatchEvery = func(time.Duration) time.Duration { return time.Hour } // Retry, not the watcher, finds the completion
+	t.Cleanup(func() { checkout.WatchEvery = oldEvery })
 	clock := sandbox.NewManualClock(time.Now())
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, CompletionDelay: -1, Now: clock.Now})
 	ctx := context.Background()
@@ -247,9 +247,9 @@ func TestLedgerEntriesNeedAttention(t *testing.T) {
 // payment never completes is listed one minute after its payment started, not before, and the
 // page says which value applies.
 func TestAttentionAfterIsASetting(t *testing.T) {
-	oldEvery := checkoutflow.WatchEvery
-	checkoutflow.WatchEvery = func(time.Duration) time.Duration { return time.Hour } // the list, not the watcher, is under test
-	t.Cleanup(func() { checkoutflow.WatchEvery = oldEvery })
+	oldEvery := checkout.WatchEvery
+	checkout.WatchEvery = func(time.Duration) time.Duration { return time.Hour } // the list, not the watcher, is under test
+	t.Cleanup(func() { checkout.WatchEvery = oldEvery })
 	clock := sandbox.NewManualClock(time.Now())
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, CompletionDelay: -1, Now: clock.Now, AttentionAfter: time.Minute})
 	h.BuyUpToSummary("1113", bfftest.TwoAdults())

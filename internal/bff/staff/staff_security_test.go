@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	staffpages "github.com/cinemabff/cinemabff/internal/bff/staff"
+	"github.com/cinemabff/cinemabff/internal/bff/staff"
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/staffaccounts"
@@ -120,7 +120,7 @@ func TestStaffSignInCannotLockOthersOut(t *testing.T) {
 func TestStaffSignInPerClientLimit(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, TrustedProxies: bfftest.LoopbackProxies()})
 	h.SaveAccount("anna", "Anna Box", staffaccounts.Clerk, "")
-	for i := range staffpages.SignInPerClient.Burst {
+	for i := range staff.SignInPerClient.Burst {
 		resp, _ := h.PostFrom("198.51.100.7", "/staff/sign-in", "/staff/sign-in", url.Values{"username": {fmt.Sprintf("guess%d", i)}, "password": {"wrong password"}})
 		if resp.StatusCode != http.StatusUnauthorized {
 			t.Fatalf("failure %d: %d", i+1, resp.StatusCode)
@@ -141,7 +141,7 @@ func TestStaffSignInPerClientLimit(t *testing.T) {
 func TestStaffSignInLimitPerIPv6Prefix(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, TrustedProxies: bfftest.LoopbackProxies()})
 	h.SaveAccount("anna", "Anna Box", staffaccounts.Clerk, "")
-	for i := range staffpages.SignInPerClient.Burst {
+	for i := range staff.SignInPerClient.Burst {
 		ip := fmt.Sprintf("2001:db8:1:2::%x", i+1)
 		if resp, _ := h.PostFrom(ip, "/staff/sign-in", "/staff/sign-in", url.Values{"username": {fmt.Sprintf("guess%d", i)}, "password": {"wrong password"}}); resp.StatusCode != http.StatusUnauthorized {
 			t.Fatalf("failure %d from %s: %d", i+1, ip, resp.StatusCode)

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	visits "github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
 
 	"github.com/labstack/echo/v4"
 
@@ -63,7 +63,7 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 	if err := h.Visits.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.url("booking.show"), h.backLabel(c)); err != nil {
 		return err
 	}
-	if visits.SwapUnavailableReason(l, b) != "" {
+	if visit.SwapUnavailableReason(l, b) != "" {
 		return h.render(c, http.StatusConflict, b, nil, picked{}, nil)
 	}
 	form, err := c.FormParams()
@@ -82,7 +82,7 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 		return h.renderWithPlan(c, http.StatusUnprocessableEntity, b, plan, choice, problem)
 	}
 	ci := h.Visits.CinemaByID(ctx, b.CinemaID)
-	h.save(c, visits.SessSwapPending, visit{CinemaID: b.CinemaID, Number: b.Number, BookingID: b.ID, Header: h.header(c, b), Moves: moves,
+	h.save(c, visit.SessSwapPending, swapState{CinemaID: b.CinemaID, Number: b.Number, BookingID: b.ID, Header: h.header(c, b), Moves: moves,
 		Showtime: b.Session.Showtime, TimeZone: ci.TimeZone, Email: b.CustomerEmail, Lang: l.Lang()})
 	return web.Redirect(c, h.url("swap.confirm", b.CinemaID, b.Number))
 }
@@ -230,7 +230,7 @@ func (h *Handler) header(c echo.Context, b cinema.Booking) swapview.Header {
 // otherwise the tickets and the map with a fresh seat plan (plan, when the booking's own read
 // just fetched it to place the tickets).
 func (h *Handler) render(c echo.Context, status int, b cinema.Booking, plan *cinema.SeatPlan, choice picked, notice *components.Notice) error {
-	if visits.SwapUnavailableReason(web.Loc(c), b) != "" {
+	if visit.SwapUnavailableReason(web.Loc(c), b) != "" {
 		return h.renderWithPlan(c, status, b, nil, choice, notice)
 	}
 	plan, err := h.freshPlan(c.Request().Context(), b, plan)
@@ -276,7 +276,7 @@ func (h *Handler) renderWithPlan(c echo.Context, status int, b cinema.Booking, p
 func (h *Handler) chooseView(c echo.Context, b cinema.Booking, plan *cinema.SeatPlan, choice picked, notice *components.Notice) swapview.ChooseView {
 	l := web.Loc(c)
 	v := swapview.ChooseView{Header: h.header(c, b), Counter: h.Site.AtCounter(c), Notice: notice, BackURL: h.url("booking.show"), BackLabel: h.backLabel(c),
-		ActionURL: h.url("swap.show", b.CinemaID, b.Number), CSRFToken: web.CSRFToken(c), Reason: visits.SwapUnavailableReason(l, b)}
+		ActionURL: h.url("swap.show", b.CinemaID, b.Number), CSRFToken: web.CSRFToken(c), Reason: visit.SwapUnavailableReason(l, b)}
 	if v.Reason == "" {
 		v.Reason = h.Visits.ChangesClosed(c, b.CinemaID, b.Session.Showtime)
 	}

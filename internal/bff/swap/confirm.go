@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	visits "github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 
 	"github.com/labstack/echo/v4"
@@ -26,7 +26,7 @@ func (h *Handler) showSwapConfirm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v, ok := h.load(c, visits.SessSwapPending, bb)
+	v, ok := h.load(c, visit.SessSwapPending, bb)
 	if !ok {
 		return c.Redirect(http.StatusSeeOther, h.url("swap.show", bb.CinemaID, bb.Number))
 	}
@@ -47,7 +47,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v, ok := h.load(c, visits.SessSwapPending, bb)
+	v, ok := h.load(c, visit.SessSwapPending, bb)
 	if !ok {
 		return web.Redirect(c, h.url("swap.show", bb.CinemaID, bb.Number))
 	}
@@ -65,7 +65,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	err = h.Ticketing.SwapSeats(dctx, v.CinemaID, v.BookingID, swaps)
 	cancel()
 	if r, refused := upstream.SwapRefusal(err); refused || errors.Is(err, upstream.ErrSeatsUnavailable) {
-		h.Sessions.Remove(ctx, visits.SessSwapPending)
+		h.Sessions.Remove(ctx, visit.SessSwapPending)
 		web.LoggerFrom(ctx, h.Logger).Info("swap refused", "booking", v.Number, "reason", r, "err", err)
 		if r == "" {
 			r = upstream.SwapSeatUnavailable
@@ -85,7 +85,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	if err != nil {
 		return h.fromUpstream(err, h.url("swap.show", bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
 	}
-	h.Sessions.Remove(ctx, visits.SessSwapPending)
+	h.Sessions.Remove(ctx, visit.SessSwapPending)
 	n := changeNotice(ctx, v)
 	h.Visits.WriteNotice(ctx, n)
 	var moved []string
@@ -95,7 +95,7 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionSwap, CinemaID: v.CinemaID, BookingNumber: v.Number, Detail: strings.Join(moved, "; ")})
 	v.MailKey = n.Key
 	h.Visits.RememberMail(ctx, n.Key)
-	h.save(c, visits.SessSwapDone, v)
+	h.save(c, visit.SessSwapDone, v)
 	return web.Redirect(c, h.url("swap.done", bb.CinemaID, bb.Number))
 }
 
@@ -106,7 +106,7 @@ func (h *Handler) showSwapDone(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v, ok := h.load(c, visits.SessSwapDone, bb)
+	v, ok := h.load(c, visit.SessSwapDone, bb)
 	if !ok {
 		return c.Redirect(http.StatusSeeOther, h.url("swap.show", bb.CinemaID, bb.Number))
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
-	visits "github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/bookings"
@@ -59,7 +59,7 @@ type Visits interface {
 	// FromUpstream turns an upstream error into a web.Error with words a person can act on.
 	FromUpstream(err error, backURL, backLabel string) error
 	// BoundBooking is the booking the visit opened with its number and e-mail.
-	BoundBooking(c echo.Context) (visits.Bound, bool)
+	BoundBooking(c echo.Context) (visit.Bound, bool)
 	// WriteNotice writes the change notice and its e-mail.
 	WriteNotice(ctx context.Context, n notify.Notice)
 	// RememberMail keeps the outbox key of the message about the last change for the

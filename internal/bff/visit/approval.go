@@ -12,7 +12,7 @@ import (
 // about money): the supervisor's username and approval PIN, typed at the clerk's terminal.
 
 // ApproveBy checks a supervisor's username and PIN; wrong PINs count against the PIN, never
-// against the supervisor's sign-in (internal/staff).
+// against the supervisor's sign-in (internal/staffaccounts).
 func (v *Visits) ApproveBy(ctx context.Context, username, pin string) (staffaccounts.Account, error) {
 	if v.Staff == nil {
 		return staffaccounts.Account{}, staffaccounts.ErrBadCredentials

@@ -3,8 +3,8 @@ package visit
 import (
 	"context"
 
-	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/labstack/echo/v4"
 )
 

@@ -2,7 +2,9 @@
 // the idle warning for browsers without JavaScript.
 package kioskview
 
-import "github.com/cinemabff/cinemabff/views/components"
+import (
+	"github.com/cinemabff/cinemabff/views/components"
+)
 
 // StartView is the kiosk's start screen: three large choices, nothing that leaves the kiosk,
 // and the languages to choose from.

@@ -2,7 +2,9 @@
 // and the result read back from the ticketing system.
 package swapview
 
-import "github.com/cinemabff/cinemabff/views/components"
+import (
+	"github.com/cinemabff/cinemabff/views/components"
+)
 
 // Header is what every swap page says about the booking.
 type Header struct {

@@ -5,7 +5,7 @@
 // booking's passes and nothing else. What they show is the booking as it is now. They work
 // until a while after the show (WalletDeps.LinkValidFor) and stop when the booking is
 // cancelled; either way the page says so in words.
-package wallet
+package walletflow
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
-	passes "github.com/cinemabff/cinemabff/internal/wallet"
+	"github.com/cinemabff/cinemabff/internal/wallet"
 	"github.com/cinemabff/cinemabff/internal/wallet/walletlink"
 )
 
@@ -124,9 +124,9 @@ func (h *Handler) passError(c echo.Context, number int64, err error) error {
 		return &web.Error{Code: web.EGone, Err: err, BackURL: h.Home, BackLabel: l.T("wallet.back"),
 			Heading: l.T(heading), Message: l.T(message, append([]any{"Number", number}, args...)...)}
 	}
-	var expired *passes.LinkExpiredError
+	var expired *wallet.LinkExpiredError
 	switch {
-	case errors.Is(err, passes.ErrNoTickets):
+	case errors.Is(err, wallet.ErrNoTickets):
 		return gone("wallet.cancelled.heading", "wallet.cancelled.message")
 	case errors.Is(err, upstream.ErrNotFound):
 		return gone("wallet.unknown.heading", "wallet.unknown.message")

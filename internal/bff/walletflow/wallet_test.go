@@ -1,4 +1,4 @@
-package wallet
+package walletflow
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/upstream"
-	passes "github.com/cinemabff/cinemabff/internal/wallet"
+	"github.com/cinemabff/cinemabff/internal/wallet"
 	"github.com/cinemabff/cinemabff/internal/wallet/walletlink"
 )
 
@@ -129,10 +129,10 @@ func TestWalletPassErrorsInWords(t *testing.T) {
 		err  error
 		code web.Code
 	}{
-		"no tickets left":   {passes.ErrNoTickets, web.EGone},
+		"no tickets left":   {wallet.ErrNoTickets, web.EGone},
 		"ticketing is down": {errors.New("upstream: unavailable"), web.EUnavailable},
 		"booking unknown":   {fmt.Errorf("read booking: %w", upstream.ErrNotFound), web.EGone},
-		"link expired":      {&passes.LinkExpiredError{Until: time.Date(2026, 12, 6, 20, 30, 0, 0, time.UTC), Zone: time.UTC}, web.EGone},
+		"link expired":      {&wallet.LinkExpiredError{Until: time.Date(2026, 12, 6, 20, 30, 0, 0, time.UTC), Zone: time.UTC}, web.EGone},
 	} {
 		h := newHandler(t, &fakePasses{err: tc.err})
 		apple, _ := URLs(routed(h).URL, h.Links, "0001", 100002)

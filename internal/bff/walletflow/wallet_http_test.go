@@ -1,4 +1,4 @@
-package wallet_test
+package walletflow_test
 
 import (
 	"archive/zip"
