@@ -268,7 +268,7 @@ func New(d Deps) (*Server, error) {
 	if err := k.Use(e); err != nil {
 		return nil, err
 	}
-	s.bookingFlow = &booking.Handler{Kernel: k, Visits: v, CountersOnly: staff.CountersOnly(k)}
+	s.bookingFlow = s.newBookingFlow()
 	var err error
 	if s.walletFlow, s.bookingFlow.WalletLinks, err = s.newWalletFlow(d.Wallet, d.Storage); err != nil {
 		return nil, err
