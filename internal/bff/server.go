@@ -249,8 +249,7 @@ func New(d Deps) (*Server, error) {
 	if k.Limits == nil {
 		k.Limits = defaultLimits(d.Storage)
 	}
-	s.checkoutFlow = checkout.New(k, v, s.PaymentMethod)
-	s.checkoutFlow.CountersOnly = staff.CountersOnly(k)
+	s.checkoutFlow = s.newCheckoutFlow()
 	s.Watcher = s.checkoutFlow.Watcher()
 	if d.Storage != nil && d.Ticketing != nil {
 		if err := s.setUpMail(d.Mail, d.Storage); err != nil {
