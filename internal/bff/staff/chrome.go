@@ -13,7 +13,7 @@ import (
 // name, sign-out, Needs attention and, for a supervisor, the back office; at a counter also
 // the next customer and whom the counter serves.
 func (h *Handler) Chrome(c echo.Context, ch *layouts.Chrome) {
-	k, l, current := h.Kernel, web.Loc(c), c.Path()
+	k, l, current := h.Site, web.Loc(c), c.Path()
 	if k.AtCounter(c) {
 		for i := range ch.Nav {
 			if ch.Nav[i].URL == k.URL("booking.find") {
