@@ -21,7 +21,7 @@ func (s *Server) newBookingFlow() *booking.Handler {
 		Mail:         v.Mail,
 		Payments:     v.Payments,
 		SeatPlans:    v.SeatPlans,
-		Settings:     v.Settings,
+		Settings:     &v.Settings,
 		Settler:      v.Settler,
 		CountersOnly: staff.CountersOnly(k),
 	}

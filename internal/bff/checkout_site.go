@@ -23,7 +23,7 @@ func (s *Server) newCheckoutFlow() *checkout.Handler {
 		Listings:      v.Listings,
 		Purchases:     v.Purchases,
 		SeatPlans:     v.SeatPlans,
-		Settings:      v.Settings,
+		Settings:      &v.Settings,
 		Settler:       v.Settler,
 		PaymentMethod: s.PaymentMethod,
 		CountersOnly:  staff.CountersOnly(k),

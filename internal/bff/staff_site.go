@@ -27,7 +27,7 @@ func (s *Server) newStaffFlow() *staff.Handler {
 		Payments:   v.Payments,
 		Purchases:  v.Purchases,
 		Readers:    v.Readers,
-		Settings:   v.Settings,
+		Settings:   &v.Settings,
 		Settler:    v.Settler,
 		Staff:      v.Staff,
 		Attention:  s.attentionStore,

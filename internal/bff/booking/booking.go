@@ -105,7 +105,7 @@ type Handler struct {
 	Mail      *notify.Mailer
 	Payments  upstream.Payments
 	SeatPlans *seatplans.Cache
-	Settings  visit.Settings
+	Settings  *visit.Settings
 	Settler   *settlement.Settler
 	// CountersOnly guards the counter's payments and refunds: staff signed in on an enrolled
 	// counter (built by the staff flow, handed in by the root).

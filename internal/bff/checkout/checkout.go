@@ -106,7 +106,7 @@ type Handler struct {
 	Listings   *listings.Cache
 	Purchases  *purchases.Store
 	SeatPlans  *seatplans.Cache
-	Settings   visit.Settings
+	Settings   *visit.Settings
 	Settler    *settlement.Settler
 	// PaymentMethod is sent as ExternalPaymentInfo.PaymentMethod for redirect payments.
 	PaymentMethod string

@@ -120,7 +120,7 @@ type Handler struct {
 	Payments   upstream.Payments
 	Purchases  *purchases.Store
 	Readers    upstream.CardReaders
-	Settings   visit.Settings
+	Settings   *visit.Settings
 	Settler    *settlement.Settler
 	Staff      *staffaccounts.Store
 	Accounts   Accounts
