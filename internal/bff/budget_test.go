@@ -266,7 +266,7 @@ func TestBudgetSeatMapReadsRunConcurrently(t *testing.T) {
 	before := h.SB.Calls("SeatPlan")
 	best := time.Hour
 	for range 3 { // the best of three, so one stall of a shared machine does not decide
-		h.Srv.Visits.SeatPlans.Invalidate("0001", b.SessionID()) // not kept: read with the order
+		h.Srv.SeatPlans.Invalidate("0001", b.SessionID()) // not kept: read with the order
 		start := time.Now()
 		doc := h.Page("/booking/edit/seats", http.StatusOK)
 		best = min(best, time.Since(start))
@@ -392,7 +392,7 @@ func TestSeatMapPageDoesNotWaitForThePlanOfAFailedOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.Srv.Visits.SeatPlans.Invalidate("0001", b.SessionID())
+	h.Srv.SeatPlans.Invalidate("0001", b.SessionID())
 	bfftest.MustFault(h, sandbox.Fault{Operation: "SeatPlan", Latency: sandbox.Duration(3 * time.Second)})
 	bfftest.MustFault(h, sandbox.Fault{Operation: "GetOrder", HTTPStatus: http.StatusInternalServerError})
 	t.Cleanup(h.SB.Faults().Clear)

@@ -13,7 +13,7 @@ func (s *Server) newKioskFlow() *kiosk.Handler {
 		Sessions: s.Kernel.Sessions,
 		Logger:   s.Kernel.Logger,
 		Now:      s.Kernel.Now,
-		Bookings: s.Visits.PlacedBookings,
+		Bookings: s.PlacedBookings,
 		SiteName: s.Kernel.Cfg.SiteName,
 		Idle:     s.Config.KioskIdle,
 		Limits:   kiosk.Limits{Store: s.Kernel.Limits, PerClient: visit.FindPerClient, PerBookingClient: visit.FindPerBookingClient},
@@ -27,8 +27,8 @@ func (s *Server) newKioskFlow() *kiosk.Handler {
 	if s.Config.MarkCollectedUpstream && s.Kernel.Ticketing != nil {
 		h.Ticketing = s.Kernel.Ticketing
 	}
-	if s.Visits.Mail != nil && s.Visits.Mail.Signer != nil {
-		h.Codes = s.Visits.Mail.Signer
+	if s.Mail != nil && s.Mail.Signer != nil {
+		h.Codes = s.Mail.Signer
 	}
 	return h
 }

@@ -37,10 +37,10 @@ func (s *Server) mailboxReader(c echo.Context) error {
 
 // mailboxDir is the folder the pages show, or an error when there is no mailbox.
 func (s *Server) mailboxDir(l *i18n.Localizer) (string, error) {
-	if s.Visits.Mail == nil || !s.Visits.Mail.ShowMailbox || s.Visits.Mail.Dir == "" {
+	if s.Mail == nil || !s.Mail.ShowMailbox || s.Mail.Dir == "" {
 		return "", &web.Error{Code: web.ENotFound, Heading: l.T("staff.mailbox.none_heading"), Message: l.T("staff.mailbox.none_text"), BackURL: s.Kernel.URL("home"), BackLabel: l.T("staff.back_to_start")}
 	}
-	return s.Visits.Mail.Dir, nil
+	return s.Mail.Dir, nil
 }
 
 func (s *Server) showMailbox(c echo.Context) error {

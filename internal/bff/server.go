@@ -15,7 +15,6 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/checkout"
 	"github.com/cinemabff/cinemabff/internal/bff/walletflow"
-	"github.com/cinemabff/cinemabff/internal/settlement"
 
 	"golang.org/x/text/language"
 
@@ -116,11 +115,14 @@ type Server struct {
 	linkWhenRouted []func()
 	Kernel         *web.Kernel
 	Visits         *visit.Visits
-	Config         Config // the flows' settings are handed over from it
-	DB             Pinger
-	Echo           *echo.Echo
-	handler        http.Handler // echo wrapped in compression (web/compress.go)
-	Upstream       ReadyChecker
+	// Deps are the stores and shared reads the visits and the flows are built on (the domain
+	// stores nil without a database); tests read what was stored through them.
+	visit.Deps
+	Config   Config // the flows' settings are handed over from it
+	DB       Pinger
+	Echo     *echo.Echo
+	handler  http.Handler // echo wrapped in compression (web/compress.go)
+	Upstream ReadyChecker
 
 	Storage        *storage.DB
 	attentionStore *attention.Store     // Needs attention's actions; nil without a database
@@ -141,10 +143,47 @@ type Server struct {
 	Watcher         *purchases.Watcher                                         // the checkout flow's watcher of unconfirmed orders; nil without a database
 }
 
-// New builds the server and its routes.
+// New builds the server and its routes: the kernel, the stores and shared reads, the one
+// settlement, the mail, the visits, then the flows, each on what it uses.
 func New(d Deps) (*Server, error) {
+	d, err := d.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	k := newKernel(d)
+	s := &Server{Kernel: k, Config: d.Config, DB: d.DB, Storage: d.Storage, PaymentMethod: cmp.Or(d.PaymentMethod, "SANDBOXPAY"),
+		webhooks: d.Webhooks}
+	s.Deps = s.newStores(d)
+	s.Settler = newSettler(k, s.Deps, cmp.Or(d.PaymentsTender, "CREDITCARD"))
+	if k.Limits == nil {
+		k.Limits = defaultLimits(d.Storage)
+	}
+	if d.Storage != nil && d.Ticketing != nil {
+		if err := s.setUpMail(d.Mail, d.Storage); err != nil {
+			return nil, err
+		}
+	}
+	s.Visits = visit.New(s.Deps)
+	if err := s.newEcho(d.Config.TrustedProxies); err != nil {
+		return nil, err
+	}
+	if err := s.newFlows(d.Wallet); err != nil {
+		return nil, err
+	}
+	s.registerRoutes()
+	for _, f := range s.linkWhenRouted {
+		f()
+	}
+	if s.handler, err = web.Compressed(s.Echo); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// withDefaults fills in what the caller left out.
+func (d Deps) withDefaults() (Deps, error) {
 	if d.Config.PublicURL == nil {
-		return nil, fmt.Errorf("bff: public URL is required")
+		return d, fmt.Errorf("bff: public URL is required")
 	}
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
@@ -152,29 +191,34 @@ func New(d Deps) (*Server, error) {
 	if d.Registry == nil {
 		d.Registry = prometheus.NewRegistry()
 	}
-	if d.Config.SiteName == "" {
-		d.Config.SiteName = "Cinema"
-	}
-	if d.Config.BodyLimit == "" {
-		d.Config.BodyLimit = "64K"
-	}
-	if d.Config.KioskIdle == 0 {
-		d.Config.KioskIdle = 60 * time.Second
-	}
+	d.Config.SiteName = cmp.Or(d.Config.SiteName, "Cinema")
+	d.Config.BodyLimit = cmp.Or(d.Config.BodyLimit, "64K")
+	d.Config.KioskIdle = cmp.Or(d.Config.KioskIdle, 60*time.Second)
 	if d.Config.ReadBudget <= 0 {
 		d.Config.ReadBudget = web.DefaultReadBudget
 	}
 	if d.Config.MoneyStepTimeout <= 0 {
 		d.Config.MoneyStepTimeout = visit.DefaultMoneyStepTimeout
 	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Background == nil {
+		d.Background = context.Background()
+	}
 	if d.Languages == nil {
 		langs, err := i18n.Load(language.English)
 		if err != nil {
-			return nil, fmt.Errorf("bff: %w", err)
+			return d, fmt.Errorf("bff: %w", err)
 		}
 		d.Languages = langs
 	}
-	k := &web.Kernel{
+	return d, nil
+}
+
+// newKernel builds the kernel the flows are built on.
+func newKernel(d Deps) *web.Kernel {
+	return &web.Kernel{
 		Cfg:        d.Config.kernelConfig(),
 		Logger:     d.Logger,
 		Sessions:   web.NewSessionManager(d.SessionStore, d.Config.kernelConfig()),
@@ -188,104 +232,83 @@ func New(d Deps) (*Server, error) {
 		Registry:   d.Registry,
 		CSRFKeys:   d.CSRFKeys,
 	}
-	v := &visit.Visits{Kernel: k, Settings: d.Config.visitSettings(), ChangePolicy: changewindow.Default(), Names: d.Names,
-		Bookings: bookings.Reader{Source: d.Ticketing, Logger: d.Logger},
-		Payments: d.Payments, Readers: readersOf(d.Payments)}
-	s := &Server{
-		Kernel:        k,
-		Visits:        v,
-		Config:        d.Config,
-		DB:            d.DB,
-		Storage:       d.Storage,
-		PaymentMethod: cmp.Or(d.PaymentMethod, "SANDBOXPAY"),
-		webhooks:      d.Webhooks,
-	}
-	if k.Now == nil {
-		k.Now = time.Now
-	}
+}
+
+// newStores builds the shared reads of the ticketing system and the domain stores over the
+// database (each nil without its source), and the kernel's record of staff and terminals.
+func (s *Server) newStores(d Deps) visit.Deps {
+	k := s.Kernel
+	settings := d.Config.visitSettings()
+	p := visit.Deps{Kernel: k, Settings: &settings, ChangePolicy: changewindow.Default(), Names: d.Names,
+		Bookings: bookings.Reader{Source: d.Ticketing, Logger: d.Logger}, Payments: d.Payments, Readers: readersOf(d.Payments)}
 	if d.Config.ChangeWindow != nil {
-		v.ChangePolicy = *d.Config.ChangeWindow
+		p.ChangePolicy = *d.Config.ChangeWindow
 	}
-	if k.Background == nil {
-		k.Background = context.Background()
-	}
+	p.PlacedBookings = p.Bookings
 	if d.Ticketing != nil {
 		s.Upstream = d.Ticketing
-		// Shared reads: none waits on a read begun before the ticketing system answered well
-		// again, so the page after a slow spell works at once.
-		v.SeatPlans = seatplans.New(d.Ticketing, seatplans.Options{TTL: seatStatesTTL, ServeStaleFor: seatStatesServedStale, Health: d.Ticketing})
-		v.Listings = listings.New(d.Ticketing, listings.Options{TTL: d.Config.ListingTTL, Logger: d.Logger, Health: d.Ticketing,
-			Now: func() time.Time { return k.Now() }})
-		// Ticket types age by the wall clock: a clock that stands still (a test's) must not keep
-		// them past the interval.
-		v.TicketTypes = listings.NewTicketTypes(d.Ticketing, d.Config.ListingTTL, time.Now, d.Ticketing)
-		// Booking pages find their session's film, time and screen in the shared listing.
-		v.Bookings = bookings.Reader{Source: listedSessionSource{Source: d.Ticketing, listings: v.Listings}, Logger: d.Logger}
-		// ReadBooking places tickets on the cached plan (layout only, the plan is not
-		// returned); the swap pages, which show the plan's seat states to choose from, keep
-		// reading it from the upstream through Bookings.
-		v.PlacedBookings = bookings.Reader{Source: cachedPlanSource{Source: v.Bookings.Source, plans: v.SeatPlans}, Logger: d.Logger}
-	} else {
-		v.PlacedBookings = v.Bookings
+		s.sharedReads(&p, d)
 	}
-	var (
-		sales settlement.Sales // the purchase records a sale on a reader completes
-	)
 	if d.Storage != nil {
-		v.Ledger = ledger.New(d.Storage.SQL)
-		v.BoxOffice = boxoffice.New(d.Storage.SQL)
-		v.Staff = staffaccounts.New(d.Storage.SQL).WithParams(d.Config.PasswordHashing)
-		k.StaffAccounts = staff.SignIns{Store: v.Staff}
-		k.Enrolments = device.NewEnrolments(d.Storage.SQL, device.EnrolmentsOptions{})
-		v.Audit = audit.New(d.Storage.SQL)
-		v.Holds = holds.New(d.Storage.SQL, func() time.Time { return k.Now() })
-		v.Purchases = purchases.NewStore(d.Storage.SQL, k.Now)
-		sales = v.Purchases
-		s.inbox = payevents.New(d.Storage.SQL)
-		s.Collections = tickets.NewCollections(d.Storage.SQL)
-		s.attentionStore = attention.New(d.Storage.SQL, func() time.Time { return k.Now() })
+		db := d.Storage.SQL
+		now := func() time.Time { return k.Now() }
+		p.Ledger, p.BoxOffice, p.Audit = ledger.New(db), boxoffice.New(db), audit.New(db)
+		p.Staff = staffaccounts.New(db).WithParams(d.Config.PasswordHashing)
+		p.Holds, p.Purchases = holds.New(db, now), purchases.NewStore(db, k.Now)
+		k.StaffAccounts = staff.SignIns{Store: p.Staff}
+		k.Enrolments = device.NewEnrolments(db, device.EnrolmentsOptions{})
+		s.inbox, s.Collections, s.attentionStore = payevents.New(db), tickets.NewCollections(db), attention.New(db, now)
 	}
-	v.Settler = newSettler(k, v, sales, cmp.Or(d.PaymentsTender, "CREDITCARD"))
-	if k.Limits == nil {
-		k.Limits = defaultLimits(d.Storage)
-	}
-	s.checkoutFlow = s.newCheckoutFlow()
-	s.Watcher = s.checkoutFlow.Watcher()
-	if d.Storage != nil && d.Ticketing != nil {
-		if err := s.setUpMail(d.Mail, d.Storage); err != nil {
-			return nil, err
-		}
-	}
+	return p
+}
 
+// sharedReads are the reads of the ticketing system every visitor shares. None waits on a read
+// begun before the ticketing system answered well again, so the page after a slow spell works
+// at once.
+func (s *Server) sharedReads(p *visit.Deps, d Deps) {
+	k := s.Kernel
+	p.SeatPlans = seatplans.New(d.Ticketing, seatplans.Options{TTL: seatStatesTTL, ServeStaleFor: seatStatesServedStale, Health: d.Ticketing})
+	p.Listings = listings.New(d.Ticketing, listings.Options{TTL: d.Config.ListingTTL, Logger: d.Logger, Health: d.Ticketing,
+		Now: func() time.Time { return k.Now() }})
+	// Ticket types age by the wall clock: a clock that stands still (a test's) must not keep
+	// them past the interval.
+	p.TicketTypes = listings.NewTicketTypes(d.Ticketing, d.Config.ListingTTL, time.Now, d.Ticketing)
+	// Booking pages find their session's film, time and screen in the shared listing.
+	p.Bookings = bookings.Reader{Source: listedSessionSource{Source: d.Ticketing, listings: p.Listings}, Logger: d.Logger}
+	// ReadBooking places tickets on the cached plan (layout only, the plan is not returned);
+	// the swap pages, which show the plan's seat states to choose from, keep reading it from
+	// the upstream through Bookings.
+	p.PlacedBookings = bookings.Reader{Source: cachedPlanSource{Source: p.Bookings.Source, plans: p.SeatPlans}, Logger: d.Logger}
+}
+
+// newEcho builds the Echo the routes are registered on, behind the kernel's middleware.
+func (s *Server) newEcho(trusted []*net.IPNet) error {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
 	e.Logger.SetOutput(discard{})
-	e.IPExtractor = IpExtractor(d.Config.TrustedProxies)
+	e.IPExtractor = IpExtractor(trusted)
 	s.Echo = e
-	k.SignInCheck = staff.CheckSignIn(k, v)
-	if err := k.Use(e); err != nil {
-		return nil, err
-	}
+	s.Kernel.SignInCheck = staff.CheckSignIn(s.Kernel, s.Visits)
+	return s.Kernel.Use(e)
+}
+
+// newFlows builds every flow on what it uses, and each audience's part of the page frame.
+func (s *Server) newFlows(w WalletDeps) error {
+	s.checkoutFlow = s.newCheckoutFlow()
+	s.Watcher = s.checkoutFlow.Watcher()
 	s.bookingFlow = s.newBookingFlow()
 	var err error
-	if s.walletFlow, s.bookingFlow.WalletLinks, err = s.newWalletFlow(d.Wallet, d.Storage); err != nil {
-		return nil, err
+	if s.walletFlow, s.bookingFlow.WalletLinks, err = s.newWalletFlow(w, s.Storage); err != nil {
+		return err
 	}
 	s.checkoutFlow.WalletLinks = s.bookingFlow.WalletLinks
 	s.SwapFlow = s.newSwapFlow()
 	s.kioskFlow = s.newKioskFlow()
 	s.staffFlow = s.newStaffFlow()
 	// The frame's audiences: the staff's part first, so that a kiosk keeps a supervisor's links.
-	k.ChromeHooks = append(k.ChromeHooks, s.staffFlow.Chrome, s.kioskFlow.Chrome)
-	s.registerRoutes()
-	for _, f := range s.linkWhenRouted {
-		f()
-	}
-	if s.handler, err = web.Compressed(e); err != nil {
-		return nil, err
-	}
-	return s, nil
+	s.Kernel.ChromeHooks = append(s.Kernel.ChromeHooks, s.staffFlow.Chrome, s.kioskFlow.Chrome)
+	return nil
 }
 
 // ServeHTTP makes the server an http.Handler.

@@ -22,14 +22,14 @@ func (s *Server) newStaffFlow() *staff.Handler {
 		Now:        k.Now,
 		Sessions:   k.Sessions,
 		Ticketing:  k.Ticketing,
-		Ledger:     v.Ledger,
-		Mail:       v.Mail,
-		Payments:   v.Payments,
-		Purchases:  v.Purchases,
-		Readers:    v.Readers,
-		Settings:   &v.Settings,
-		Settler:    v.Settler,
-		Staff:      v.Staff,
+		Ledger:     s.Ledger,
+		Mail:       s.Mail,
+		Payments:   s.Payments,
+		Purchases:  s.Purchases,
+		Readers:    s.Readers,
+		Settings:   s.Settings,
+		Settler:    s.Settler,
+		Staff:      s.Staff,
 		Attention:  s.attentionStore,
 		Watcher:    s.Watcher,
 		Guards: staff.Guards{
@@ -41,17 +41,17 @@ func (s *Server) newStaffFlow() *staff.Handler {
 		},
 	}
 	// Optional stores stay nil interfaces when absent (no typed nil pointers).
-	if s.Visits.Staff != nil {
-		h.Accounts = s.Visits.Staff
+	if s.Staff != nil {
+		h.Accounts = s.Staff
 	}
 	if s.Kernel.Enrolments != nil {
 		h.Terminals = s.Kernel.Enrolments
 	}
-	if s.Visits.Purchases != nil {
+	if s.Purchases != nil {
 		h.CustomerStrip = s.Visits.CustomerStrip // whom a counter serves: read from the visit's records
 	}
-	if s.Visits.Audit != nil {
-		h.Trail = s.Visits.Audit
+	if s.Audit != nil {
+		h.Trail = s.Audit
 	}
 	return h
 }

@@ -12,8 +12,8 @@ func (s *Server) newSwapFlow() *swap.Handler {
 		Sessions:  s.Kernel.Sessions,
 		Logger:    s.Kernel.Logger,
 		Ticketing: s.Kernel.Ticketing,
-		SeatPlans: s.Visits.SeatPlans,
-		Bookings:  s.Visits.Bookings,
-		Placed:    s.Visits.PlacedBookings,
+		SeatPlans: s.SeatPlans,
+		Bookings:  s.Bookings,
+		Placed:    s.PlacedBookings,
 	}
 }

@@ -66,7 +66,7 @@ func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handle
 	if d.Apple.Certificate != nil {
 		s.walletCertEnds = d.Apple.NotAfter()
 	}
-	if d.LinkKey == nil || s.Visits.Mail == nil || s.Visits.Mail.Signer == nil {
+	if d.LinkKey == nil || s.Mail == nil || s.Mail.Signer == nil {
 		return h, nil, nil // no ticket codes, no passes: the tickets' codes are what a pass carries
 	}
 	links, err := walletlink.NewSigner(d.LinkKey)
@@ -82,7 +82,7 @@ func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handle
 	s.walletMailLinks = func(cinemaID string, number int64) (string, string) {
 		return walletflow.URLs(s.Kernel.AbsURL, links, cinemaID, number)
 	}
-	svc := &wallet.Service{Bookings: s.Visits, Cinemas: s.Visits, Codes: s.Visits.Mail.Signer, Organization: org,
+	svc := &wallet.Service{Bookings: s.Visits, Cinemas: s.Visits, Codes: s.Mail.Signer, Organization: org,
 		Colors: walletColors, Locations: d.Locations, Apple: d.Apple, Google: d.Google, GoogleKey: d.GoogleKey, Now: s.Kernel.Now,
 		LinkValidFor: d.LinkValidFor}
 	h.Passes = svc
@@ -100,7 +100,7 @@ func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handle
 		}
 		svc.GoogleAPI = d.GoogleAPI
 		bg, log := s.Kernel.Background, s.Kernel.Logger
-		s.Visits.Mail.BookingChanged = func(cinemaID string, number int64) {
+		s.Mail.BookingChanged = func(cinemaID string, number int64) {
 			ctx, cancel := context.WithTimeout(bg, 2*time.Minute)
 			defer cancel()
 			// A phone also asks again when the pass is opened; a Google object keeps its old

@@ -152,7 +152,7 @@ func Squash(s string) string { return strings.Join(strings.Fields(s), " ") }
 func (h *Harness) RecordOf(ret string) purchases.Record {
 	h.T.Helper()
 	parts := strings.Split(strings.Split(ret, "?")[0], "/")
-	rec, err := h.Srv.Visits.Purchases.Get(context.Background(), parts[len(parts)-1])
+	rec, err := h.Srv.Purchases.Get(context.Background(), parts[len(parts)-1])
 	if err != nil {
 		h.T.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func (h *Harness) WaitForState(id string, want purchases.State, within time.Dura
 	h.T.Helper()
 	deadline := time.Now().Add(within)
 	for {
-		rec, err := h.Srv.Visits.Purchases.Get(context.Background(), id)
+		rec, err := h.Srv.Purchases.Get(context.Background(), id)
 		if err != nil {
 			h.T.Fatal(err)
 		}

@@ -26,12 +26,12 @@ func approvalHarness(t *testing.T, mode device.Mode) *bfftest.Harness {
 	if mode != device.Customer {
 		h.Enrol(mode)
 	}
-	if err := h.Srv.Visits.Staff.Save(context.Background(), staffaccounts.NewAccount{Username: bfftest.TestSupervisor, Name: bfftest.TestSupervisorName,
+	if err := h.Srv.Staff.Save(context.Background(), staffaccounts.NewAccount{Username: bfftest.TestSupervisor, Name: bfftest.TestSupervisorName,
 		Password: bfftest.TestSupervisorPassword, Role: staffaccounts.Supervisor, PIN: bfftest.TestSupervisorPIN}); err != nil {
 		t.Fatal(err)
 	}
 	h.AddClerk("carl", "Carl Clerk", "clerk horse battery")
-	h.Srv.Visits.Settings.RefundApprovalAbove = bfftest.ApprovalLimit
+	h.Srv.Settings.RefundApprovalAbove = bfftest.ApprovalLimit
 	return h
 }
 

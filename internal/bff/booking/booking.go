@@ -27,7 +27,6 @@ import (
 	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	"github.com/cinemabff/cinemabff/views/pages"
 )
 
 // Site is what the flow needs from the kernel: addresses, rendering, the visit's flash and
@@ -62,7 +61,7 @@ type Visits interface {
 	Cinemas(ctx context.Context) ([]cinema.Cinema, error)
 	ClearEdit(c echo.Context)
 	CounterMailLine(ctx context.Context, key string) string
-	CounterMethods(c echo.Context, view *pages.CounterPayView)
+	CounterMethods(c echo.Context, view *components.CounterPayView)
 	CurrentEdit(c echo.Context) (visit.Edit, bool)
 	Detached(ctx context.Context) (context.Context, context.CancelFunc)
 	EditSaved(ctx context.Context, editSessionID string) bool

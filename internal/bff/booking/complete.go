@@ -94,7 +94,7 @@ func (h *Handler) completeEdit(c echo.Context) error {
 	lines, _ := editLinesIn(l, e, o) // the message and the change record name seats in the visitor's words
 	e.Summary = changeSummary(lines)
 	balance := o.Total
-	notice := visit.EditNotice(ctx, e, visit.NoticeLines(lines), cinema.Money{}, cinema.Money{})
+	notice := visit.EditNotice(ctx, e, noticeLines(lines), cinema.Money{}, cinema.Money{})
 
 	if !e.Paid || balance.Cents == 0 {
 		// No money moves, but the booking changes: the page waits for the answer rather

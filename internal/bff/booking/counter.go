@@ -15,7 +15,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/boxoffice"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/settlement"
-	"github.com/cinemabff/cinemabff/views/pages"
+	"github.com/cinemabff/cinemabff/views/components"
 )
 
 // actionApprovalRefused is the audit action of a refused refund approval.
@@ -30,9 +30,9 @@ func (h *Handler) editBalance(c echo.Context, e visit.Edit) (cinema.Money, error
 	return o.Total, nil
 }
 
-func (h *Handler) editCounterView(c echo.Context, e visit.Edit, due cinema.Money) pages.CounterPayView {
+func (h *Handler) editCounterView(c echo.Context, e visit.Edit, due cinema.Money) components.CounterPayView {
 	l := web.Loc(c)
-	v := pages.CounterPayView{What: l.T("staff.counter.edit_what", "Number", e.BookingNumber),
+	v := components.CounterPayView{What: l.T("staff.counter.edit_what", "Number", e.BookingNumber),
 		Amount: l.Money(due), DueCents: due.Cents, Currency: due.Currency, ActionURL: h.Site.URL("edit.counterpay"), BackURL: h.Site.URL("edit.show"), BackLabel: l.T("staff.counter.back_to_change"),
 		CSRFToken: web.CSRFToken(c)}
 	h.Visits.CounterMethods(c, &v)
@@ -54,7 +54,7 @@ func (h *Handler) showEditCounterPay(c echo.Context) error {
 	if due.Cents <= 0 {
 		return web.Redirect(c, h.Site.URL("edit.show"))
 	}
-	return h.Site.Render(c, http.StatusOK, web.Loc(c).T("staff.counter.title"), pages.CounterPay(h.editCounterView(c, e, due)))
+	return h.Site.Render(c, http.StatusOK, web.Loc(c).T("staff.counter.title"), components.CounterPay(h.editCounterView(c, e, due)))
 }
 
 // takeEditCounterPay records a payment taken at the counter and completes the edit with it:
@@ -82,11 +82,11 @@ func (h *Handler) takeEditCounterPay(c echo.Context) error {
 	}
 	if err != nil {
 		v, status := visit.CounterForm(h.editCounterView(c, e, due), p, problem, err)
-		return h.Site.Render(c, status, web.Loc(c).T("staff.counter.title"), pages.CounterPay(v))
+		return h.Site.Render(c, status, web.Loc(c).T("staff.counter.title"), components.CounterPay(v))
 	}
 	lines, _ := editLinesIn(web.Loc(c), e, h.orderForSummary(c, e))
 	e.Summary = changeSummary(lines)
-	notice, _ := json.Marshal(visit.EditNotice(ctx, e, visit.NoticeLines(lines), cinema.Money{}, cinema.Money{}))
+	notice, _ := json.Marshal(visit.EditNotice(ctx, e, noticeLines(lines), cinema.Money{}, cinema.Money{}))
 	change := settlement.Change{EditSessionID: e.UserSessionID, CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber,
 		Notice: string(notice), Actor: user, AtBoxOffice: true}
 	if p.Method == "reader" {
@@ -95,7 +95,7 @@ func (h *Handler) takeEditCounterPay(c echo.Context) error {
 	entry, recorded, err := st.RecordCounterPayment(ctx, change, due, settlement.CounterPayment{Method: boxoffice.Tender(p.Method), Tender: p.Tender, Reference: p.Reference, CardType: p.CardType})
 	if problem, ok := h.Visits.ReferenceRefusal(c, p, err); ok {
 		v, status := visit.CounterForm(h.editCounterView(c, e, due), p, problem, visit.ErrBadCounterPayment)
-		return h.Site.Render(c, status, web.Loc(c).T("staff.counter.title"), pages.CounterPay(v))
+		return h.Site.Render(c, status, web.Loc(c).T("staff.counter.title"), components.CounterPay(v))
 	}
 	if err != nil {
 		return err
@@ -137,15 +137,15 @@ func (h *Handler) refundApproval(c echo.Context, e visit.Edit, refund cinema.Mon
 	}
 	l := web.Loc(c)
 	title := l.T("staff.approval.page_title")
-	v := pages.ApprovalView{Amount: l.Money(refund), Limit: l.Money(cinema.Money{Cents: h.refundApprovalLimit(), Currency: refund.Currency}),
+	v := components.ApprovalView{Amount: l.Money(refund), Limit: l.Money(cinema.Money{Cents: h.refundApprovalLimit(), Currency: refund.Currency}),
 		ActionURL: h.Site.URL("edit.complete"), BackURL: h.Site.URL("edit.show"), CSRFToken: web.CSRFToken(c),
 		Approver: strings.TrimSpace(c.FormValue("approver")), Reason: strings.TrimSpace(c.FormValue("reason"))}
 	if c.FormValue("approval") == "" {
-		return false, h.Site.Render(c, http.StatusOK, title, pages.Approval(v))
+		return false, h.Site.Render(c, http.StatusOK, title, components.Approval(v))
 	}
 	if v.Reason == "" {
 		v.Error = l.T("staff.approval.reason_missing")
-		return false, h.Site.Render(c, http.StatusUnprocessableEntity, title, pages.Approval(v))
+		return false, h.Site.Render(c, http.StatusUnprocessableEntity, title, components.Approval(v))
 	}
 	sup, aerr := h.Visits.ApproveBy(c.Request().Context(), v.Approver, c.FormValue("pin"))
 	if aerr != nil {
@@ -156,7 +156,7 @@ func (h *Handler) refundApproval(c echo.Context, e visit.Edit, refund cinema.Mon
 		v.Error = visit.ApprovalRefusal(l, aerr)
 		h.Visits.RecordAudit(c, audit.Entry{Action: actionApprovalRefused, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
 			AmountCents: refund.Cents, Currency: refund.Currency, Reason: v.Reason, Detail: fmt.Sprintf("approver typed: %s (%s)", v.Approver, why)})
-		return false, h.Site.Render(c, http.StatusForbidden, title, pages.Approval(v))
+		return false, h.Site.Render(c, http.StatusForbidden, title, components.Approval(v))
 	}
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionApproval, Actor: sup.Username, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber,
 		AmountCents: refund.Cents, Currency: refund.Currency, Reason: v.Reason, Detail: "refund approved for " + h.Site.StaffUser(c)})

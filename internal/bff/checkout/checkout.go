@@ -26,7 +26,6 @@ import (
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	"github.com/cinemabff/cinemabff/views/pages"
 	"github.com/labstack/echo/v4"
 )
 
@@ -58,7 +57,7 @@ type Visits interface {
 	Cinemas(ctx context.Context) ([]cinema.Cinema, error)
 	ClearBuy(c echo.Context)
 	CounterMailLine(ctx context.Context, key string) string
-	CounterMethods(c echo.Context, view *pages.CounterPayView)
+	CounterMethods(c echo.Context, view *components.CounterPayView)
 	CurrentBuy(c echo.Context) (visit.Buy, bool)
 	Detached(ctx context.Context) (context.Context, context.CancelFunc)
 	DropHold(ctx context.Context, userSessionID string)
@@ -72,7 +71,6 @@ type Visits interface {
 	Named(ctx context.Context) names.Namer
 	OpenPurchaseHold(c echo.Context, usid string, seats int, replaces string, back string) (done bool, err error)
 	OrderAndPlan(ctx context.Context, userSessionID string, cinemaID string, sessionID string) (o cinema.Order, snap seatplans.Snapshot, orderErr error, planErr error)
-	OrderWatchFor() time.Duration
 	PaymentElsewhere(c echo.Context) error
 	ReadBooking(ctx context.Context, cinemaID string, number int64, also ...func(context.Context, cinema.Booking)) (cinema.Booking, error)
 	ReadCounterPayment(c echo.Context, due cinema.Money) (visit.CounterPayment, string, error)

@@ -174,9 +174,9 @@ func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
 		t.Fatalf("given-up message %q:\n%s", m.Subject, m.Text)
 	}
 	// What is said about the money is the operator's text, word for word.
-	h.Srv.Visits.Settings.FailedOrderPolicy = "Payments for orders we could not complete are paid back within 5 working days; the box office can help."
+	h.Srv.Settings.FailedOrderPolicy = "Payments for orders we could not complete are paid back within 5 working days; the box office can help."
 	_, body = h.Get(ret)
-	if got := strings.TrimSpace(h.Doc(body).Find(`[data-testid="failed-policy"]`).Text()); got != h.Srv.Visits.Settings.FailedOrderPolicy {
+	if got := strings.TrimSpace(h.Doc(body).Find(`[data-testid="failed-policy"]`).Text()); got != h.Srv.Settings.FailedOrderPolicy {
 		t.Fatalf("policy shown %q", got)
 	}
 	// A poll of the page after the give-up sends it to the outcome.
@@ -200,7 +200,7 @@ func TestCheckoutWatchersSurviveARestart(t *testing.T) {
 	t.Cleanup(stop)
 	s := h.Srv
 	again, err := bff.New(bff.Deps{Config: s.Config, Logger: s.Kernel.Logger, DB: s.DB, SessionStore: h.Store, Device: s.Kernel.Devices, Assets: s.Kernel.Assets,
-		Ticketing: s.Kernel.Ticketing, Payments: s.Visits.Payments, Storage: s.Storage, Now: s.Kernel.Now, Background: bg, Mail: h.MailDeps})
+		Ticketing: s.Kernel.Ticketing, Payments: s.Payments, Storage: s.Storage, Now: s.Kernel.Now, Background: bg, Mail: h.MailDeps})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,12 +16,12 @@ import (
 	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/internal/upstream"
-	"github.com/cinemabff/cinemabff/views/pages"
+	"github.com/cinemabff/cinemabff/views/components"
 )
 
-func (h *Handler) buyCounterView(c echo.Context, v visit.Buy, due cinema.Money) pages.CounterPayView {
+func (h *Handler) buyCounterView(c echo.Context, v visit.Buy, due cinema.Money) components.CounterPayView {
 	l := web.Loc(c)
-	cv := pages.CounterPayView{What: l.N("staff.counter.sale_what", v.Places, "Film", v.FilmTitle),
+	cv := components.CounterPayView{What: l.N("staff.counter.sale_what", v.Places, "Film", v.FilmTitle),
 		Amount: l.Money(due), DueCents: due.Cents, Currency: due.Currency, ActionURL: h.Site.URL("buy.counterpay"), BackURL: h.Site.URL("buy.summary"), BackLabel: l.T("staff.counter.back_to_order"),
 		CSRFToken: web.CSRFToken(c)}
 	h.Visits.CounterMethods(c, &cv)
@@ -40,7 +40,7 @@ func (h *Handler) showBuyCounterPay(c echo.Context) error {
 	if err != nil {
 		return h.buyEnded(c, v, err)
 	}
-	return h.Site.Render(c, http.StatusOK, web.Loc(c).T("staff.counter.title"), pages.CounterPay(h.buyCounterView(c, v, o.ToPay())))
+	return h.Site.Render(c, http.StatusOK, web.Loc(c).T("staff.counter.title"), components.CounterPay(h.buyCounterView(c, v, o.ToPay())))
 }
 
 // takeBuyCounterPay completes a counter sale: the order is completed with the payment taken
@@ -80,7 +80,7 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 	}
 	if err != nil {
 		cv, status := visit.CounterForm(h.buyCounterView(c, v, due), p, problem, err)
-		return h.Site.Render(c, status, web.Loc(c).T("staff.counter.title"), pages.CounterPay(cv))
+		return h.Site.Render(c, status, web.Loc(c).T("staff.counter.title"), components.CounterPay(cv))
 	}
 	st := h.checkout()
 	rec, err := st.store.Create(ctx, purchases.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
@@ -107,7 +107,7 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 		cv.Method, cv.Reference, cv.Given = p.Method, p.Reference, p.Given
 		cv.Error, cv.Failed = web.Loc(c).T("staff.counter.sale_failed"), true
 		web.LoggerFrom(ctx, h.Logger).Warn("counter sale not completed", "err", err)
-		return h.Site.Render(c, http.StatusServiceUnavailable, web.Loc(c).T("staff.counter.title"), pages.CounterPay(cv))
+		return h.Site.Render(c, http.StatusServiceUnavailable, web.Loc(c).T("staff.counter.title"), components.CounterPay(cv))
 	}
 	if _, err := st.store.MarkCompleted(ctx, rec.ID, d.BookingNumber); err != nil {
 		return err

@@ -333,7 +333,7 @@ func (h *Handler) showBuyFailed(c echo.Context, rec purchases.Record, r purchase
 		Amount: l.Money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency})}
 	if rec.State == purchases.StateGivenUp {
 		v.GivenUp, v.Policy = true, h.failedOrderPolicyIn(l)
-		v.Outcome = l.T("checkout.failed_waited", "Window", l.Duration(h.Visits.OrderWatchFor()))
+		v.Outcome = l.T("checkout.failed_waited", "Window", l.Duration(h.Settings.WatchOrdersFor()))
 		if rec.OrderCancelled {
 			v.Outcome += " " + l.T("checkout.failed_order_cancelled")
 		} else {

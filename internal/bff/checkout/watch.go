@@ -35,7 +35,7 @@ func (h *Handler) newOrderWatcher(st *purchases.Store, p *purchases.Poller) *pur
 	return &purchases.Watcher{
 		Store: st, Poller: p, Ticketing: h.Ticketing, Background: h.Background, Now: h.Now,
 		Logger:   func(ctx context.Context) *slog.Logger { return web.LoggerFrom(ctx, h.Logger) },
-		WatchFor: h.Visits.OrderWatchFor(),
+		WatchFor: h.Settings.WatchOrdersFor(),
 		Every:    WatchEvery,
 		Describe: func(d time.Duration) string { return h.Site.English().Duration(d) }, // the records are in English
 		OnCompleted: func(ctx context.Context, rec purchases.Record) {

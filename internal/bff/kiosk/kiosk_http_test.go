@@ -198,7 +198,7 @@ func TestKioskCollectByScannedCode(t *testing.T) {
 	valid := bfftest.SignedTicketCode(t, h)
 	otherKey, _ := tickets.NewSigner([]byte("not the server's ticket key at all"))
 	foreign, _ := otherKey.Payload(tickets.Code{CinemaID: "0001", BookingID: b.ID, BookingNumber: 100002, Line: 1})
-	stale, _ := h.Srv.Visits.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: "WBOTHER1", BookingNumber: 100002, Line: 1})
+	stale, _ := h.Srv.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: "WBOTHER1", BookingNumber: 100002, Line: 1})
 	for _, tc := range []struct {
 		name, code string
 		ok         bool

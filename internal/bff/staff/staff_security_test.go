@@ -244,7 +244,7 @@ func TestSupervisorEndsAllSessions(t *testing.T) {
 		t.Fatalf("audit rows: %q", rows)
 	}
 	// A disabled account's sign-in ends too.
-	if _, err := h.Srv.Visits.Staff.Disable(context.Background(), "anna"); err != nil {
+	if _, err := h.Srv.Staff.Disable(context.Background(), "anna"); err != nil {
 		t.Fatal(err)
 	}
 	if resp, _ := h.Get("/booking"); resp.StatusCode != http.StatusSeeOther {
@@ -351,7 +351,7 @@ func TestLookUpOutageDoesNotCount(t *testing.T) {
 // to use the number and e-mail. Staff look-ups are in the audit trail.
 func TestStaffFindsByScannedTicketCode(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
-	code, err := h.Srv.Visits.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: "BK0186A2", BookingNumber: 100002, Line: 1, Seat: "F-7"})
+	code, err := h.Srv.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: "BK0186A2", BookingNumber: 100002, Line: 1, Seat: "F-7"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -411,7 +411,7 @@ func TestNewPINsHaveSixToEightDigits(t *testing.T) {
 	}{
 		{"1234", false}, {"12345", false}, {"123456", true}, {"1234567", true}, {"12345678", true}, {"123456789", false},
 	} {
-		err := h.Srv.Visits.Staff.Save(context.Background(), staffaccounts.NewAccount{Username: "sue", Name: "Sue Visor", Password: bfftest.TestPassword, Role: staffaccounts.Supervisor, PIN: tc.pin})
+		err := h.Srv.Staff.Save(context.Background(), staffaccounts.NewAccount{Username: "sue", Name: "Sue Visor", Password: bfftest.TestPassword, Role: staffaccounts.Supervisor, PIN: tc.pin})
 		if tc.ok != (err == nil) || (!tc.ok && !errors.Is(err, staffaccounts.ErrInvalid)) {
 			t.Errorf("new PIN %q: %v, want accepted=%v", tc.pin, err, tc.ok)
 		}
@@ -424,7 +424,7 @@ func TestNewPINsHaveSixToEightDigits(t *testing.T) {
 // nothing.
 func TestOldShortPINStillApprovesWithAWarning(t *testing.T) {
 	h := bfftest.CounterHarness(t)
-	h.Srv.Visits.Settings.RefundApprovalAbove = 500
+	h.Srv.Settings.RefundApprovalAbove = 500
 	h.AddOldSupervisor("olga", "Olga Old", "2468")
 	warning := func(who, password string) string {
 		t.Helper()

@@ -14,10 +14,10 @@ import (
 // ApproveBy checks a supervisor's username and PIN; wrong PINs count against the PIN, never
 // against the supervisor's sign-in (internal/staffaccounts).
 func (v *Visits) ApproveBy(ctx context.Context, username, pin string) (staffaccounts.Account, error) {
-	if v.Staff == nil {
+	if v.staff == nil {
 		return staffaccounts.Account{}, staffaccounts.ErrBadCredentials
 	}
-	return v.Staff.Approve(ctx, username, pin)
+	return v.staff.Approve(ctx, username, pin)
 }
 
 // ApprovalRefusal says that an approval was refused, in l's words: the same for an unknown

@@ -13,7 +13,7 @@ import (
 // (staff must look at it). While there is one the edit can no longer be changed, cancelled or
 // completed again here; the entry's status page says where it stands. nil when there is none.
 func (v *Visits) BlockingEntry(ctx context.Context, e Edit) (*ledger.Entry, error) {
-	entries, err := v.Ledger.ForEdit(ctx, e.UserSessionID)
+	entries, err := v.ledger.ForEdit(ctx, e.UserSessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -28,6 +28,6 @@ func (v *Visits) BlockingEntry(ctx context.Context, e Edit) (*ledger.Entry, erro
 
 // BuyPaymentUnderWay returns the order's starting or awaiting payment record, if any.
 func (v *Visits) BuyPaymentUnderWay(c echo.Context, buy Buy) (purchases.Record, bool) {
-	rec, err := v.Purchases.Active(c.Request().Context(), buy.UserSessionID)
+	rec, err := v.purchases.Active(c.Request().Context(), buy.UserSessionID)
 	return rec, err == nil
 }
