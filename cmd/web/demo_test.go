@@ -8,13 +8,13 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 	"github.com/cinemabff/cinemabff/internal/storage"
 )
 
 // demoStore is a staff store on a fresh SQLite database hashing with the default parameters
 // (64 MiB per hash), as `go run ./cmd/web` does.
-func demoStore(tb testing.TB) *staff.Store {
+func demoStore(tb testing.TB) *staffaccounts.Store {
 	tb.Helper()
 	ctx := context.Background()
 	db, err := storage.Open(ctx, "sqlite:"+filepath.Join(tb.TempDir(), "cinema.db"))
@@ -25,7 +25,7 @@ func demoStore(tb testing.TB) *staff.Store {
 	if _, err := db.Migrate(ctx, slog.New(slog.DiscardHandler)); err != nil {
 		tb.Fatal(err)
 	}
-	return staff.New(db.SQL).WithParams(staff.DefaultParams)
+	return staffaccounts.New(db.SQL).WithParams(staffaccounts.DefaultParams)
 }
 
 // TestDemoHashesMatchThePublishedSecrets: the precomputed hashes of the demo accounts are
@@ -63,9 +63,9 @@ func TestDemoSeedingDoesNotHash(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	if limit := uint64(staff.DefaultParams.Memory) << 10 / 4; allocated > limit {
+	if limit := uint64(staffaccounts.DefaultParams.Memory) << 10 / 4; allocated > limit {
 		t.Fatalf("seeding the demo accounts allocated %d MiB (one argon2id hash is %d MiB): it hashes at start",
-			allocated>>20, staff.DefaultParams.Memory>>10)
+			allocated>>20, staffaccounts.DefaultParams.Memory>>10)
 	}
 }
 

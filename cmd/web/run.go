@@ -23,7 +23,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/keys"
 	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/internal/sandbox/walletstandin"
-	"github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 	"github.com/cinemabff/cinemabff/internal/storage"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/internal/wallet/apns"
@@ -109,7 +109,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	// The demo staff accounts (demoStaffUser) exist only in demo mode: the embedded sandbox on
 	// the default SQLite file. In any other database a leftover one is disabled (staff.go).
 	passwordHashing, _ := cfg.passwordHashing() // checked by parseConfig
-	if err := applyDemoAccounts(ctx, staff.New(db.SQL).WithParams(passwordHashing), demoMode(cfg, embedded), logger, stdout); err != nil {
+	if err := applyDemoAccounts(ctx, staffaccounts.New(db.SQL).WithParams(passwordHashing), demoMode(cfg, embedded), logger, stdout); err != nil {
 		return err
 	}
 	limits, closeLimits, err := newLimitStore(ctx, cfg, db)

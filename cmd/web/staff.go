@@ -16,7 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
-	"github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 	"github.com/cinemabff/cinemabff/internal/storage"
 )
 
@@ -33,7 +33,7 @@ func runStaff(ctx context.Context, args []string, getenv func(string) string, st
 	cfg, err := parseConfigWith(args, getenv, stdout, func(fs *flag.FlagSet) {
 		fs.StringVar(&username, "username", "", "staff: account name (required)")
 		fs.StringVar(&name, "name", "", "staff: the person's name (required)")
-		fs.StringVar(&role, "role", string(staff.Clerk), "staff: clerk or supervisor")
+		fs.StringVar(&role, "role", string(staffaccounts.Clerk), "staff: clerk or supervisor")
 		fs.BoolVar(&askPIN, "pin", false, "staff: read a supervisor's approval PIN (6-8 digits) from the next line of standard input")
 		fs.BoolVar(&pinFromEnv, "pin-from-env", false, "staff: take a supervisor's approval PIN from $CINEMA_STAFF_PIN")
 	})
@@ -43,11 +43,11 @@ func runStaff(ctx context.Context, args []string, getenv func(string) string, st
 	if username == "" || name == "" {
 		return errors.New("staff: -username and -name are required")
 	}
-	r := staff.Role(role)
+	r := staffaccounts.Role(role)
 	if !r.Valid() {
 		return fmt.Errorf("staff: -role %q: want clerk or supervisor", role)
 	}
-	if (askPIN || pinFromEnv) && r != staff.Supervisor {
+	if (askPIN || pinFromEnv) && r != staffaccounts.Supervisor {
 		return errors.New("staff: only supervisors have a PIN (add -role supervisor)")
 	}
 	in := bufio.NewReader(stdin)
@@ -77,15 +77,15 @@ func runStaff(ctx context.Context, args []string, getenv func(string) string, st
 	if _, err := db.Migrate(ctx, slog.New(slog.DiscardHandler)); err != nil {
 		return err
 	}
-	st := staff.New(db.SQL).WithParams(params)
-	if err := st.Save(ctx, staff.NewAccount{Username: username, Name: name, Password: password, Role: r, PIN: pin}); err != nil {
+	st := staffaccounts.New(db.SQL).WithParams(params)
+	if err := st.Save(ctx, staffaccounts.NewAccount{Username: username, Name: name, Password: password, Role: r, PIN: pin}); err != nil {
 		return err
 	}
 	// A changed password must not leave a sign-in made with the old one.
 	if _, err := st.EndSessions(ctx, username); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "staff account %q saved (%s)\n", staff.Normalize(username), r.Label())
+	fmt.Fprintf(stdout, "staff account %q saved (%s)\n", staffaccounts.Normalize(username), r.Label())
 	return nil
 }
 
@@ -106,12 +106,12 @@ func readSecret(in *bufio.Reader, stdin io.Reader, stdout io.Writer, prompt stri
 
 // passwordHashing is the argon2id parameters of -argon2-memory (MiB), -argon2-time and
 // -argon2-threads.
-func (c *Config) passwordHashing() (staff.Params, error) {
+func (c *Config) passwordHashing() (staffaccounts.Params, error) {
 	if c.Argon2Memory < 1 || c.Argon2Memory > 4096 || c.Argon2Time < 1 || c.Argon2Time > 100 || c.Argon2Threads < 1 || c.Argon2Threads > 255 {
-		return staff.Params{}, fmt.Errorf("argon2-memory %d MiB (1-4096), argon2-time %d (1-100), argon2-threads %d (1-255): out of range",
+		return staffaccounts.Params{}, fmt.Errorf("argon2-memory %d MiB (1-4096), argon2-time %d (1-100), argon2-threads %d (1-255): out of range",
 			c.Argon2Memory, c.Argon2Time, c.Argon2Threads)
 	}
-	p := staff.Params{Memory: uint32(c.Argon2Memory) * 1024, Time: uint32(c.Argon2Time), Threads: uint8(c.Argon2Threads)}
+	p := staffaccounts.Params{Memory: uint32(c.Argon2Memory) * 1024, Time: uint32(c.Argon2Time), Threads: uint8(c.Argon2Threads)}
 	return p, p.Validate()
 }
 
@@ -132,7 +132,7 @@ const (
 	demoSupervisorPassword = "supervisor-demo-2026"
 	demoSupervisorPIN      = "246810"
 
-	// Their argon2id hashes (staff.DefaultParams), made once: hashing the three secrets at
+	// Their argon2id hashes (staffaccounts.DefaultParams), made once: hashing the three secrets at
 	// every start took about 130 ms. The salts are fixed, which costs nothing here: the
 	// secrets are published. TestDemoHashesMatchThePublishedSecrets checks each pair.
 	demoStaffPasswordHash      = "$argon2id$v=19$m=65536,t=3,p=2$1jJfNpEhWabABOc9zKoviw$moBJvmVeP4rmWctjYYYR1+ynvvCWRnPDdA5CRyzcQ+k"
@@ -154,11 +154,11 @@ func defaultDatabaseURL(dataDir string) string {
 // applyDemoAccounts creates the demo clerk and supervisor in demo mode and prints them. In any
 // other mode it disables a demo account that still has its published password (a database
 // first used for a demo, then configured), with a warning in the log.
-func applyDemoAccounts(ctx context.Context, st *staff.Store, demo bool, logger *slog.Logger, stdout io.Writer) error {
-	accounts := []staff.NewAccount{
-		{Username: demoStaffUser, Name: "Demo box office", Password: demoStaffPassword, Role: staff.Clerk,
+func applyDemoAccounts(ctx context.Context, st *staffaccounts.Store, demo bool, logger *slog.Logger, stdout io.Writer) error {
+	accounts := []staffaccounts.NewAccount{
+		{Username: demoStaffUser, Name: "Demo box office", Password: demoStaffPassword, Role: staffaccounts.Clerk,
 			PasswordHash: demoStaffPasswordHash},
-		{Username: demoSupervisorUser, Name: "Demo supervisor", Password: demoSupervisorPassword, Role: staff.Supervisor,
+		{Username: demoSupervisorUser, Name: "Demo supervisor", Password: demoSupervisorPassword, Role: staffaccounts.Supervisor,
 			PasswordHash: demoSupervisorPasswordHash, PIN: demoSupervisorPIN, PINHash: demoSupervisorPINHash},
 	}
 	if demo {

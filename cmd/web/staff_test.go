@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
-	"github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 	"github.com/cinemabff/cinemabff/internal/storage"
 	"github.com/cinemabff/cinemabff/internal/testenv"
 )
@@ -63,7 +63,7 @@ func TestDemoAccountsOnlyInDemoMode(t *testing.T) {
 			t.Fatal(err)
 		}
 		// What earlier versions wrote into any database the embedded sandbox ran with.
-		if err := staff.New(db.SQL).Put(ctx, demoStaffUser, "Demo box office", demoStaffPassword); err != nil {
+		if err := staffaccounts.New(db.SQL).Put(ctx, demoStaffUser, "Demo box office", demoStaffPassword); err != nil {
 			t.Fatal(err)
 		}
 		args := append([]string{"-addr", "127.0.0.1:0", "-data-dir", t.TempDir(), "-log-format", "json", "-database-url", pg}, cheapHashing...)
@@ -81,11 +81,11 @@ func TestDemoAccountsOnlyInDemoMode(t *testing.T) {
 		if got := signInAt(t, base, demoSupervisorUser, demoSupervisorPassword); got != http.StatusUnauthorized {
 			t.Fatalf("supervisor demo account on PostgreSQL: %d, want 401", got)
 		}
-		st := staff.New(db.SQL)
+		st := staffaccounts.New(db.SQL)
 		if a, err := st.Get(ctx, demoStaffUser); err != nil || !a.Disabled {
 			t.Fatalf("the demo row: %+v %v, want disabled", a, err)
 		}
-		if _, err := st.Get(ctx, demoSupervisorUser); err != staff.ErrNotFound {
+		if _, err := st.Get(ctx, demoSupervisorUser); err != staffaccounts.ErrNotFound {
 			t.Fatalf("a demo supervisor was created in PostgreSQL: %v", err)
 		}
 	})
@@ -163,14 +163,14 @@ func TestStaffCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	st := staff.New(db.SQL)
+	st := staffaccounts.New(db.SQL)
 	cases := []struct {
 		user, pin string
 		err       error
 	}{
 		{"anna", "246802", nil},
 		{"bob", "1357911", nil},
-		{"carl", "123456", staff.ErrNotSupervisor},
+		{"carl", "123456", staffaccounts.ErrNotSupervisor},
 	}
 	for _, tc := range cases {
 		if _, err := st.Approve(ctx, tc.user, tc.pin); err != tc.err {

@@ -17,9 +17,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/mail"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 )
 
 // Kind says where an item comes from.
@@ -264,16 +264,16 @@ type Item struct {
 	AmountCents int64
 	Currency    string
 	CinemaID    string
-	Since       time.Time        // the payment's or entry's creation: the item's age counts from here
-	Checkout    *checkout.Record // set for KindCheckout
-	Entry       *ledger.Entry    // set for KindLedger
-	Mail        *mail.Message    // set for KindMail
-	Last        *Action          // the last action taken on it, if any
+	Since       time.Time         // the payment's or entry's creation: the item's age counts from here
+	Checkout    *purchases.Record // set for KindCheckout
+	Entry       *ledger.Entry     // set for KindLedger
+	Mail        *mail.Message     // set for KindMail
+	Last        *Action           // the last action taken on it, if any
 }
 
 // Lister builds the list.
 type Lister struct {
-	Checkouts *checkout.Store
+	Checkouts *purchases.Store
 	Ledger    *ledger.Store // nil: no ledger items
 	Mail      *mail.Outbox  // nil: no e-mail items
 	Actions   *Store
@@ -317,7 +317,7 @@ func (l Lister) List(ctx context.Context) ([]Item, error) {
 			r := &recs[i]
 			it := Item{Kind: KindCheckout, Ref: r.ID, Reference: r.Reference(), Reason: ReasonStuckOrder, AmountCents: r.AmountCents,
 				Currency: r.Currency, CinemaID: r.CinemaID, Since: r.Created, Checkout: r}
-			if r.State == checkout.StateGivenUp {
+			if r.State == purchases.StateGivenUp {
 				it.Reason = ReasonGivenUp
 			}
 			items = append(items, it)

@@ -10,13 +10,13 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/attention"
-	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/testenv"
 )
 
 type env struct {
-	checkouts *checkout.Store
+	checkouts *purchases.Store
 	ledger    *ledger.Store
 	actions   *attention.Store
 	lister    attention.Lister
@@ -29,7 +29,7 @@ func envs(t *testing.T) map[string]*env {
 	for name, db := range testenv.MigratedDatabases(t) {
 		e := &env{now: time.Now().Add(-2 * time.Hour).Truncate(time.Millisecond)}
 		clock := func() time.Time { return e.now }
-		e.checkouts = checkout.NewStore(db.SQL, clock)
+		e.checkouts = purchases.NewStore(db.SQL, clock)
 		e.ledger = ledger.New(db.SQL)
 		e.actions = attention.New(db.SQL, clock)
 		e.lister = attention.Lister{Checkouts: e.checkouts, Ledger: e.ledger, Actions: e.actions, Now: clock, StuckAfter: 10 * time.Minute, MinAttempts: 3}
@@ -38,9 +38,9 @@ func envs(t *testing.T) map[string]*env {
 	return out
 }
 
-func (e *env) awaiting(t *testing.T, order string, cents int64) checkout.Record {
+func (e *env) awaiting(t *testing.T, order string, cents int64) purchases.Record {
 	t.Helper()
-	r, err := e.checkouts.Create(context.Background(), checkout.Record{UserSessionID: order, CinemaID: "0001", SessionID: "1113",
+	r, err := e.checkouts.Create(context.Background(), purchases.Record{UserSessionID: order, CinemaID: "0001", SessionID: "1113",
 		CustomerName: "Ada", CustomerEmail: "ada@example.com", AmountCents: cents, Currency: "EUR"})
 	if err != nil {
 		t.Fatal(err)

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
@@ -266,7 +266,7 @@ func TestBudgetSeatMapReadsRunConcurrently(t *testing.T) {
 	before := h.SB.Calls("SeatPlan")
 	best := time.Hour
 	for range 3 { // the best of three, so one stall of a shared machine does not decide
-		h.Srv.Visits.SeatPlans.Invalidate("0001", b.SessionID()) // not kept: read with the order
+		h.Srv.SeatPlans.Invalidate("0001", b.SessionID()) // not kept: read with the order
 		start := time.Now()
 		doc := h.Page("/booking/edit/seats", http.StatusOK)
 		best = min(best, time.Since(start))
@@ -331,7 +331,7 @@ func TestSlowUpstreamReturnPage(t *testing.T) {
 	ret := h.ActAtProvider(h.PressPay(), "pay")
 	bfftest.MustFault(h, tenSeconds)
 	t.Cleanup(h.SB.Faults().Clear)
-	time.Sleep(checkout.PollInterval) // the poller's last read is too old to be shown again
+	time.Sleep(purchases.PollInterval) // the poller's last read is too old to be shown again
 
 	for _, tt := range []struct {
 		name   string
@@ -367,7 +367,7 @@ func TestSlowUpstreamReturnTokenNotYetKnown(t *testing.T) {
 	ret := h.ActAtProvider(hosted, "pay")
 	bfftest.MustFault(h, sandbox.Fault{Operation: "GetOrderDetails", Latency: sandbox.Duration(10 * time.Second)})
 	t.Cleanup(h.SB.Faults().Clear)
-	time.Sleep(checkout.PollInterval) // nothing recent about the order: the check reads it
+	time.Sleep(purchases.PollInterval) // nothing recent about the order: the check reads it
 
 	start := time.Now()
 	resp, body := h.Get(ret)
@@ -392,7 +392,7 @@ func TestSeatMapPageDoesNotWaitForThePlanOfAFailedOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.Srv.Visits.SeatPlans.Invalidate("0001", b.SessionID())
+	h.Srv.SeatPlans.Invalidate("0001", b.SessionID())
 	bfftest.MustFault(h, sandbox.Fault{Operation: "SeatPlan", Latency: sandbox.Duration(3 * time.Second)})
 	bfftest.MustFault(h, sandbox.Fault{Operation: "GetOrder", HTTPStatus: http.StatusInternalServerError})
 	t.Cleanup(h.SB.Faults().Clear)

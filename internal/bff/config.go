@@ -8,7 +8,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/changewindow"
-	"github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 )
 
 // Config is the service's configuration as the site needs it: the kernel's part (web.Config,
@@ -39,7 +39,7 @@ type Config struct {
 	// StaffIdle ends a staff sign-in after this long without a request (0 means 15 minutes);
 	// PasswordHashing are the argon2id parameters of staff passwords and PINs (zero: defaults).
 	StaffIdle       time.Duration
-	PasswordHashing staff.Params
+	PasswordHashing staffaccounts.Params
 	// Seat hoarding limits (internal/bff/visit; signed-in staff are exempt): the seats one visit
 	// may hold (0 means 10), the open purchase orders of one client address across replicas (0
 	// means 3), and how long an order whose end is never seen counts (0 means 20 minutes).

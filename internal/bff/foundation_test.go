@@ -10,7 +10,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/keys"
 	"github.com/cinemabff/cinemabff/internal/storage"
@@ -322,19 +321,6 @@ func TestHomeTellsWhatToDo(t *testing.T) {
 	resp, _ := h.Get(css)
 	if resp.StatusCode != http.StatusOK || !strings.Contains(resp.Header.Get("Cache-Control"), "immutable") {
 		t.Fatalf("stylesheet %s: %d %q", css, resp.StatusCode, resp.Header.Get("Cache-Control"))
-	}
-}
-
-func TestRouteTableIsComplete(t *testing.T) {
-	h := bfftest.NewHarness(t, bfftest.HarnessOpts{})
-	registered := map[string]bool{}
-	for _, r := range h.Srv.Echo.Routes() {
-		registered[r.Path] = true
-	}
-	for name, p := range web.Paths {
-		if !registered[p] {
-			t.Errorf("route %s (%s) has a path but no handler", name, p)
-		}
 	}
 }
 

@@ -35,6 +35,8 @@ func (s *Server) readyz(c echo.Context) error {
 	return c.String(http.StatusOK, body)
 }
 
-func (s *Server) staticHandler() echo.HandlerFunc {
-	return echo.WrapHandler(s.Kernel.Assets)
+// serveStatic serves the embedded assets (CSS, scripts, images) under their hashed names.
+func (s *Server) serveStatic(c echo.Context) error {
+	s.Kernel.Assets.ServeHTTP(c.Response(), c.Request())
+	return nil
 }

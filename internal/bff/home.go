@@ -15,8 +15,8 @@ func (s *Server) home(c echo.Context) error {
 		return s.kioskFlow.Start(c) // internal/bff/kiosk: three large choices
 	}
 	v := pages.HomeView{
-		FindBookingURL: s.Kernel.URL(web.RouteFindBooking),
-		WhatsOnURL:     s.Kernel.URL(web.RouteWhatsOn),
+		FindBookingURL: s.Kernel.URL("booking.find"),
+		WhatsOnURL:     s.Kernel.URL("whatson"),
 		Counter:        s.Kernel.AtCounter(c),
 	}
 	return s.Kernel.Render(c, http.StatusOK, web.Loc(c).T("home.page_title"), pages.Home(v))

@@ -3,7 +3,6 @@ package bff
 import (
 	"github.com/cinemabff/cinemabff/internal/bff/kiosk"
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
-	"github.com/cinemabff/cinemabff/internal/bff/web"
 )
 
 // newKioskFlow builds the kiosk's handler on s's clients and stores.
@@ -14,17 +13,10 @@ func (s *Server) newKioskFlow() *kiosk.Handler {
 		Sessions: s.Kernel.Sessions,
 		Logger:   s.Kernel.Logger,
 		Now:      s.Kernel.Now,
-		Bookings: s.Visits.PlacedBookings,
+		Bookings: s.PlacedBookings,
 		SiteName: s.Kernel.Cfg.SiteName,
 		Idle:     s.Config.KioskIdle,
 		Limits:   kiosk.Limits{Store: s.Kernel.Limits, PerClient: visit.FindPerClient, PerBookingClient: visit.FindPerBookingClient},
-		Links: kiosk.Links{
-			Home:         s.Kernel.URL(web.RouteHome),
-			Buy:          s.Kernel.URL(web.RouteWhatsOn),
-			FindBooking:  s.Kernel.URL(web.RouteFindBooking),
-			VisitReset:   s.Kernel.URL(web.RouteVisitReset),
-			NextCustomer: s.Kernel.URL(web.RouteNextCustomer),
-		},
 	}
 	// Optional stores stay nil interfaces when absent (no typed nil pointers).
 	if s.Collections != nil {
@@ -35,8 +27,8 @@ func (s *Server) newKioskFlow() *kiosk.Handler {
 	if s.Config.MarkCollectedUpstream && s.Kernel.Ticketing != nil {
 		h.Ticketing = s.Kernel.Ticketing
 	}
-	if s.Visits.Mail != nil && s.Visits.Mail.Signer != nil {
-		h.Codes = s.Visits.Mail.Signer
+	if s.Mail != nil && s.Mail.Signer != nil {
+		h.Codes = s.Mail.Signer
 	}
 	return h
 }

@@ -42,7 +42,7 @@ func TestCustomerMailOverSMTPTwoReplicasAndAnOutage(t *testing.T) {
 	t.Cleanup(func() { db2.Close() })
 	s := h.Srv
 	replica2, err := bff.New(bff.Deps{Config: s.Config, Logger: s.Kernel.Logger, DB: db2, SessionStore: h.Store, Device: s.Kernel.Devices, Assets: s.Kernel.Assets,
-		Ticketing: s.Kernel.Ticketing, Payments: s.Visits.Payments, Storage: db2, Now: s.Kernel.Now, Background: context.Background(), Mail: h.MailDeps})
+		Ticketing: s.Kernel.Ticketing, Payments: s.Payments, Storage: db2, Now: s.Kernel.Now, Background: context.Background(), Mail: h.MailDeps})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestCustomerMailOverSMTPTwoReplicasAndAnOutage(t *testing.T) {
 		time.Sleep(15 * time.Millisecond)
 	}
 	pending := 0
-	msgs, err := h.Srv.Visits.Mail.Outbox.Recent(context.Background(), 10)
+	msgs, err := h.Srv.Mail.Outbox.Recent(context.Background(), 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestCustomerMailOverSMTPTwoReplicasAndAnOutage(t *testing.T) {
 	if !strings.Contains(subjects, number) || !strings.Contains(subjects, "100004") {
 		t.Fatalf("subjects %q do not name booking %s and 100004", subjects, number)
 	}
-	for _, m := range must(h.Srv.Visits.Mail.Outbox.Recent(context.Background(), 10)) {
+	for _, m := range must(h.Srv.Mail.Outbox.Recent(context.Background(), 10)) {
 		if m.State != mail.StateSent {
 			t.Fatalf("message %s is %s after delivery", m.Kind, m.State)
 		}
@@ -149,7 +149,7 @@ func TestUndeliverableMailNeedsAttention(t *testing.T) {
 	if _, err := h.Srv.DeliverMail(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	msgs := must(h.Srv.Visits.Mail.Outbox.Undeliverable(context.Background(), 10))
+	msgs := must(h.Srv.Mail.Outbox.Undeliverable(context.Background(), 10))
 	if len(msgs) != 1 || !strings.Contains(msgs[0].LastError, "550") {
 		t.Fatalf("undeliverable: %+v", msgs)
 	}
@@ -178,7 +178,7 @@ func TestUndeliverableMailNeedsAttention(t *testing.T) {
 	if n := len(relay.Messages()); n != 1 {
 		t.Fatalf("%d messages at the relay after Retry", n)
 	}
-	if m := must(h.Srv.Visits.Mail.Outbox.Get(context.Background(), msgs[0].ID)); m.State != mail.StateSent {
+	if m := must(h.Srv.Mail.Outbox.Get(context.Background(), msgs[0].ID)); m.State != mail.StateSent {
 		t.Fatalf("after Retry the message is %s", m.State)
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	staffpages "github.com/cinemabff/cinemabff/internal/bff/staff"
+	"github.com/cinemabff/cinemabff/internal/bff/staff"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/i18n"
@@ -17,11 +17,11 @@ import (
 	"github.com/cinemabff/cinemabff/views/pages"
 )
 
-func (s *Server) registerMailboxRoutes() {
+func (s *Server) registerMailboxRoutes(r web.Router) {
 	guard := web.Guard(s.mailboxReader)
-	s.route("GET", web.RouteMailbox, s.showMailbox, guard)
-	s.route("GET", web.RouteMailMessage, s.showMailMessage, guard)
-	s.route("GET", web.RouteMailHTML, s.showMailHTML, guard)
+	r.GET("/sandbox/mail", s.showMailbox, "sandbox.mailbox", guard)
+	r.GET("/sandbox/mail/:name", s.showMailMessage, "sandbox.mail", guard)
+	r.GET("/sandbox/mail/:name/html", s.showMailHTML, "sandbox.mail.html", guard)
 }
 
 // mailboxReader lets through who may read the sandbox's mailbox, which holds every customer's
@@ -32,15 +32,15 @@ func (s *Server) mailboxReader(c echo.Context) error {
 	if addr, err := netip.ParseAddr(c.RealIP()); err == nil && addr.Unmap().IsLoopback() {
 		return nil
 	}
-	return staffpages.RequireStaff(s.Kernel, c)
+	return staff.RequireStaff(s.Kernel, c)
 }
 
 // mailboxDir is the folder the pages show, or an error when there is no mailbox.
 func (s *Server) mailboxDir(l *i18n.Localizer) (string, error) {
-	if s.Visits.Mail == nil || !s.Visits.Mail.ShowMailbox || s.Visits.Mail.Dir == "" {
-		return "", &web.Error{Code: web.ENotFound, Heading: l.T("staff.mailbox.none_heading"), Message: l.T("staff.mailbox.none_text"), BackURL: s.Kernel.URL(web.RouteHome), BackLabel: l.T("staff.back_to_start")}
+	if s.Mail == nil || !s.Mail.ShowMailbox || s.Mail.Dir == "" {
+		return "", &web.Error{Code: web.ENotFound, Heading: l.T("staff.mailbox.none_heading"), Message: l.T("staff.mailbox.none_text"), BackURL: s.Kernel.URL("home"), BackLabel: l.T("staff.back_to_start")}
 	}
-	return s.Visits.Mail.Dir, nil
+	return s.Mail.Dir, nil
 }
 
 func (s *Server) showMailbox(c echo.Context) error {
@@ -56,7 +56,7 @@ func (s *Server) showMailbox(c echo.Context) error {
 	zone := s.Visits.DefaultLocation(c.Request().Context())
 	v := pages.MailboxView{Dir: dir}
 	for _, m := range list {
-		v.Messages = append(v.Messages, pages.MailboxItem{URL: s.Kernel.URL(web.RouteMailMessage, m.Name), Subject: m.Subject, To: m.To,
+		v.Messages = append(v.Messages, pages.MailboxItem{URL: s.Kernel.URL("sandbox.mail", m.Name), Subject: m.Subject, To: m.To,
 			Date: words.WhenWithSeconds(l, m.Date, zone), Kind: m.Kind})
 	}
 	return s.Kernel.Render(c, http.StatusOK, l.T("staff.mailbox.page_title"), pages.Mailbox(v))
@@ -71,7 +71,7 @@ func (s *Server) storedMail(c echo.Context) (mail.StoredMessage, error) {
 	}
 	m, err := mail.ReadStored(dir, c.Param("name"))
 	if errors.Is(err, mail.ErrBadName) || errors.Is(err, mail.ErrNotFound) {
-		return m, &web.Error{Code: web.ENotFound, Heading: l.T("staff.mailbox.no_such_heading"), Message: l.T("staff.mailbox.no_such_text"), BackURL: s.Kernel.URL(web.RouteMailbox), BackLabel: l.T("staff.mailbox.all"), Err: err}
+		return m, &web.Error{Code: web.ENotFound, Heading: l.T("staff.mailbox.no_such_heading"), Message: l.T("staff.mailbox.no_such_text"), BackURL: s.Kernel.URL("sandbox.mailbox"), BackLabel: l.T("staff.mailbox.all"), Err: err}
 	}
 	return m, err
 }
@@ -83,7 +83,7 @@ func (s *Server) showMailMessage(c echo.Context) error {
 	}
 	zone := s.Visits.DefaultLocation(c.Request().Context())
 	v := pages.MailView{Subject: m.Subject, To: m.To, From: m.From, Date: web.Loc(c).Time(m.Date, zone, i18n.DateTimeLong), Text: m.Text,
-		HTMLURL: s.Kernel.URL(web.RouteMailHTML, m.Name), Images: len(m.Inline), BackURL: s.Kernel.URL(web.RouteMailbox)}
+		HTMLURL: s.Kernel.URL("sandbox.mail.html", m.Name), Images: len(m.Inline), BackURL: s.Kernel.URL("sandbox.mailbox")}
 	return s.Kernel.Render(c, http.StatusOK, m.Subject, pages.MailMessage(v))
 }
 

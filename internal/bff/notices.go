@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"time"
 
-	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
+	"github.com/cinemabff/cinemabff/internal/bff/checkout"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
-	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/internal/notify"
@@ -38,16 +38,21 @@ type MailDeps struct {
 
 func (s *Server) setUpMail(d MailDeps, db *storage.DB) error {
 	m, err := notify.NewMailer(db.SQL, s.Kernel.Now, notify.MailerOptions{TicketKey: d.TicketKey, Dir: d.Dir, ShowMailbox: d.ShowMailbox, Logger: s.Kernel.Logger,
-		Order: notify.OrderWords{GiveUpAfter: checkoutflow.GiveUpAfter, WatchFor: s.Visits.OrderWatchFor(), Policy: s.Visits.Settings.FailedOrderPolicy}})
+		Order: notify.OrderWords{GiveUpAfter: checkout.GiveUpAfter, WatchFor: s.Settings.WatchOrdersFor(), Policy: s.Settings.FailedOrderPolicy}})
 	if err != nil {
 		return fmt.Errorf("bff: %w", err)
 	}
 	if d.Transport != nil {
+		// The visits are built after the mail (they send it): they are asked when a message is
+		// written.
 		read := func(ctx context.Context, cinemaID string, number int64) (cinema.Booking, error) {
 			return s.Visits.ReadBooking(ctx, cinemaID, number)
 		}
-		comp := &notify.Composer{Booking: read, Cinema: s.Visits.CinemaByID, Signer: m.Signer, Catalog: s.Kernel.Langs, SiteName: s.Kernel.Cfg.SiteName,
-			FindURL: s.Kernel.AbsURL(web.RouteFindBooking), Calendar: s.Visits.BookingCalendar,
+		cinemaOf := func(ctx context.Context, id string) cinema.Cinema { return s.Visits.CinemaByID(ctx, id) }
+		comp := &notify.Composer{Booking: read, Cinema: cinemaOf, Signer: m.Signer, Catalog: s.Kernel.Langs, SiteName: s.Kernel.Cfg.SiteName,
+			Calendar: func(ctx context.Context, l *i18n.Localizer, b cinema.Booking) ([]byte, error) {
+				return s.Visits.BookingCalendar(ctx, l, b)
+			},
 			// The wallet flow is built after the mail: its links are read when a message is written.
 			WalletLinks: func(cinemaID string, number int64) (string, string) {
 				if s.walletMailLinks == nil {
@@ -55,27 +60,28 @@ func (s *Server) setUpMail(d MailDeps, db *storage.DB) error {
 				}
 				return s.walletMailLinks(cinemaID, number)
 			}}
+		s.afterRoutes(func() { comp.FindURL = s.Kernel.AbsURL("booking.find") })
 		m.Sender = &mail.Sender{Outbox: m.Outbox, Compose: comp.Compose, Transport: d.Transport, From: d.From,
 			Logger: s.Kernel.Logger.With("component", "mail"), Backoff: d.Backoff}
 	}
-	s.Visits.Mail = m
-	s.Visits.Ledger.OnTransition(m.LedgerHook)
-	s.Visits.Purchases.OnChange(m.CheckoutHook(visit.NoticeLang))
+	s.Mail = m
+	s.Ledger.OnTransition(m.LedgerHook)
+	s.Purchases.OnChange(m.CheckoutHook(visit.NoticeLang))
 	return nil
 }
 
 // StartMailSender delivers the outbox until ctx ends (no-op without a transport).
 func (s *Server) StartMailSender(ctx context.Context, every time.Duration) {
-	if s.Visits.Mail == nil || s.Visits.Mail.Sender == nil {
+	if s.Mail == nil || s.Mail.Sender == nil {
 		return
 	}
-	go s.Visits.Mail.Sender.Run(ctx, every)
+	go s.Mail.Sender.Run(ctx, every)
 }
 
 // DeliverMail delivers what is due now (tests, and the `web` start-up).
 func (s *Server) DeliverMail(ctx context.Context) (int, error) {
-	if s.Visits.Mail == nil || s.Visits.Mail.Sender == nil {
+	if s.Mail == nil || s.Mail.Sender == nil {
 		return 0, nil
 	}
-	return s.Visits.Mail.Sender.RunOnce(ctx)
+	return s.Mail.Sender.RunOnce(ctx)
 }

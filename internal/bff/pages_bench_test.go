@@ -11,8 +11,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
-	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
+	"github.com/cinemabff/cinemabff/internal/bff/checkout"
+	"github.com/cinemabff/cinemabff/views/pages/checkoutview"
 )
 
 // BenchmarkPages puts an Echo hello handler and our pages side by side in one run: each page
@@ -212,8 +212,8 @@ func benchReturnPoll(v *benchVisitor) (string, http.Header) {
 	q.Del(checkoutview.PollShownParam)
 	u.RawQuery = q.Encode()
 	// A slow run must not reach the point where the site gives the payment up.
-	old := checkoutflow.GiveUpAfter
-	checkoutflow.GiveUpAfter = time.Hour
-	v.T.Cleanup(func() { checkoutflow.GiveUpAfter = old })
+	old := checkout.GiveUpAfter
+	checkout.GiveUpAfter = time.Hour
+	v.T.Cleanup(func() { checkout.GiveUpAfter = old })
 	return u.String(), http.Header{"Hx-Request": {"true"}}
 }

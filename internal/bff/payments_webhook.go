@@ -10,7 +10,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
-// web.RoutePaymentWebhook is where the payment provider posts its events. It is signed by the
+// "payments.webhook" is where the payment provider posts its events. It is signed by the
 // provider, not by a browser: no session, no device cookie, no CSRF token.
 
 // WebhookVerifier checks a provider event's signature and reads it (upstream.StripePayments).
@@ -53,7 +53,7 @@ func (s *Server) paymentWebhook(c echo.Context) error {
 		log.Info("payment webhook seen before", "event", ev.ID, "type", ev.Type)
 		return c.String(http.StatusOK, "already handled\n")
 	}
-	if err := s.Visits.Settler.ActOnPaymentEvent(ctx, ev); err != nil {
+	if err := s.Settler.ActOnPaymentEvent(ctx, ev); err != nil {
 		log.Warn("payment webhook not acted on; the provider will deliver it again", "event", ev.ID, "type", ev.Type, "err", err)
 		if rerr := s.inbox.Release(ctx, ev.ID); rerr != nil {
 			log.Error("payment webhook release", "event", ev.ID, "err", rerr)

@@ -2,30 +2,29 @@ package bff
 
 import (
 	"net/http"
-
-	"github.com/cinemabff/cinemabff/internal/bff/web"
 )
 
 // registerRoutes wires every handler. Flows add their routes here, each in its own block.
 func (s *Server) registerRoutes() {
-	s.route("GET", web.RouteHome, s.home)
-	s.route("POST", web.RouteVisitReset, s.Visits.ResetVisit)
+	r := s.Kernel.Router(s.Echo)
+	r.GET("/", s.home, "home")
+	r.POST("/visit/reset", s.Visits.ResetVisit, "visit.reset")
 
-	s.route("GET", web.RouteLivez, s.livez)
-	s.route("GET", web.RouteReadyz, s.readyz)
-	s.route("GET", web.RouteMetrics, s.Kernel.MetricsOnSite()) // 404 without -metrics-token (metrics.go)
-	s.Echo.GET("/static/*", s.staticHandler())
-	s.Echo.HEAD("/static/*", s.staticHandler())
-	s.route("POST", web.RoutePaymentWebhook, s.paymentWebhook)
+	r.GET("/livez", s.livez, "livez")
+	r.GET("/readyz", s.readyz, "readyz")
+	r.GET("/metrics", s.Kernel.MetricsOnSite(), "metrics") // 404 without -metrics-token (metrics.go)
+	r.GET("/static/*", s.serveStatic, "static")
+	r.Add(http.MethodHead, "/static/*", s.serveStatic, "static")
+	r.POST("/payments/webhook", s.paymentWebhook, "payments.webhook")
 
-	s.bookingFlow.Routes(s.route)
-	s.checkoutFlow.Routes(s.route)
-	s.SwapFlow.Routes(s.route)
-	s.walletFlow.Routes(s.route)
+	s.bookingFlow.Routes(r)
+	s.checkoutFlow.Routes(r)
+	s.SwapFlow.Routes(r)
+	s.walletFlow.Routes(r)
 	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {
-		s.route(m, web.RouteWalletService, s.serveWalletService)
+		r.Add(m, "/passkit/*", s.serveWalletService, "wallet.service")
 	}
-	s.registerMailboxRoutes()
-	s.kioskFlow.Routes(s.route)
-	s.staffFlow.Routes(s.route)
+	s.registerMailboxRoutes(r)
+	s.kioskFlow.Routes(r)
+	s.staffFlow.Routes(r)
 }

@@ -13,9 +13,8 @@ import (
 	"net/http"
 	"time"
 
-	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
-	"github.com/cinemabff/cinemabff/internal/bff/wallet"
-	"github.com/cinemabff/cinemabff/internal/settlement"
+	"github.com/cinemabff/cinemabff/internal/bff/checkout"
+	"github.com/cinemabff/cinemabff/internal/bff/walletflow"
 
 	"golang.org/x/text/language"
 
@@ -23,17 +22,17 @@ import (
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/booking"
 	"github.com/cinemabff/cinemabff/internal/bff/kiosk"
-	staffpages "github.com/cinemabff/cinemabff/internal/bff/staff"
+	"github.com/cinemabff/cinemabff/internal/bff/staff"
 	"github.com/cinemabff/cinemabff/internal/bff/swap"
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bookings"
 	"github.com/cinemabff/cinemabff/internal/boxoffice"
-	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/payevents"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/storage"
 
 	"github.com/alexedwards/scs/v2"
@@ -46,7 +45,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/listings"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/seatplans"
-	"github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/static"
@@ -112,8 +111,13 @@ type Deps struct {
 
 // Server is the BFF's HTTP handler: the kernel, the visits, and every flow mounted on them.
 type Server struct {
-	Kernel   *web.Kernel
-	Visits   *visit.Visits
+	// linkWhenRouted set the addresses that parts built before the routes hold (afterRoutes).
+	linkWhenRouted []func()
+	Kernel         *web.Kernel
+	Visits         *visit.Visits
+	// Deps are the stores and shared reads the visits and the flows are built on (the domain
+	// stores nil without a database); tests read what was stored through them.
+	visit.Deps
 	Config   Config // the flows' settings are handed over from it
 	DB       Pinger
 	Echo     *echo.Echo
@@ -132,17 +136,54 @@ type Server struct {
 	walletMailLinks func(cinemaID string, number int64) (apple, google string) // absolute, for e-mail
 	walletCertEnds  time.Time                                                  // when the Apple pass certificate (or its WWDR) ends; /readyz warns 30 days before
 	walletService   http.Handler                                               // Apple's PassKit web service (nil: no passes that update)
-	walletFlow      *wallet.Handler                                            // the wallet passes of a booking (internal/bff/wallet)
+	walletFlow      *walletflow.Handler                                        // the wallet passes of a booking (internal/bff/walletflow)
 	kioskFlow       *kiosk.Handler                                             // the kiosk: start screen, idle reset, collecting tickets (internal/bff/kiosk)
-	staffFlow       *staffpages.Handler                                        // the back office: accounts, terminals, audit trail (internal/bff/staff)
-	checkoutFlow    *checkoutflow.Handler                                      // buying tickets (internal/bff/checkout)
-	Watcher         *checkout.Watcher                                          // the checkout flow's watcher of unconfirmed orders; nil without a database
+	staffFlow       *staff.Handler                                             // the back office: accounts, terminals, audit trail (internal/bff/staff)
+	checkoutFlow    *checkout.Handler                                          // buying tickets (internal/bff/checkout)
+	Watcher         *purchases.Watcher                                         // the checkout flow's watcher of unconfirmed orders; nil without a database
 }
 
-// New builds the server and its routes.
+// New builds the server and its routes: the kernel, the stores and shared reads, the one
+// settlement, the mail, the visits, then the flows, each on what it uses.
 func New(d Deps) (*Server, error) {
+	d, err := d.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	k := newKernel(d)
+	s := &Server{Kernel: k, Config: d.Config, DB: d.DB, Storage: d.Storage, PaymentMethod: cmp.Or(d.PaymentMethod, "SANDBOXPAY"),
+		webhooks: d.Webhooks}
+	s.Deps = s.newStores(d)
+	s.Settler = newSettler(k, s.Deps, cmp.Or(d.PaymentsTender, "CREDITCARD"))
+	if k.Limits == nil {
+		k.Limits = defaultLimits(d.Storage)
+	}
+	if d.Storage != nil && d.Ticketing != nil {
+		if err := s.setUpMail(d.Mail, d.Storage); err != nil {
+			return nil, err
+		}
+	}
+	s.Visits = visit.New(s.Deps)
+	if err := s.newEcho(d.Config.TrustedProxies); err != nil {
+		return nil, err
+	}
+	if err := s.newFlows(d.Wallet); err != nil {
+		return nil, err
+	}
+	s.registerRoutes()
+	for _, f := range s.linkWhenRouted {
+		f()
+	}
+	if s.handler, err = web.Compressed(s.Echo); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// withDefaults fills in what the caller left out.
+func (d Deps) withDefaults() (Deps, error) {
 	if d.Config.PublicURL == nil {
-		return nil, fmt.Errorf("bff: public URL is required")
+		return d, fmt.Errorf("bff: public URL is required")
 	}
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
@@ -150,29 +191,34 @@ func New(d Deps) (*Server, error) {
 	if d.Registry == nil {
 		d.Registry = prometheus.NewRegistry()
 	}
-	if d.Config.SiteName == "" {
-		d.Config.SiteName = "Cinema"
-	}
-	if d.Config.BodyLimit == "" {
-		d.Config.BodyLimit = "64K"
-	}
-	if d.Config.KioskIdle == 0 {
-		d.Config.KioskIdle = 60 * time.Second
-	}
+	d.Config.SiteName = cmp.Or(d.Config.SiteName, "Cinema")
+	d.Config.BodyLimit = cmp.Or(d.Config.BodyLimit, "64K")
+	d.Config.KioskIdle = cmp.Or(d.Config.KioskIdle, 60*time.Second)
 	if d.Config.ReadBudget <= 0 {
 		d.Config.ReadBudget = web.DefaultReadBudget
 	}
 	if d.Config.MoneyStepTimeout <= 0 {
 		d.Config.MoneyStepTimeout = visit.DefaultMoneyStepTimeout
 	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Background == nil {
+		d.Background = context.Background()
+	}
 	if d.Languages == nil {
 		langs, err := i18n.Load(language.English)
 		if err != nil {
-			return nil, fmt.Errorf("bff: %w", err)
+			return d, fmt.Errorf("bff: %w", err)
 		}
 		d.Languages = langs
 	}
-	k := &web.Kernel{
+	return d, nil
+}
+
+// newKernel builds the kernel the flows are built on.
+func newKernel(d Deps) *web.Kernel {
+	return &web.Kernel{
 		Cfg:        d.Config.kernelConfig(),
 		Logger:     d.Logger,
 		Sessions:   web.NewSessionManager(d.SessionStore, d.Config.kernelConfig()),
@@ -186,117 +232,91 @@ func New(d Deps) (*Server, error) {
 		Registry:   d.Registry,
 		CSRFKeys:   d.CSRFKeys,
 	}
-	v := &visit.Visits{Kernel: k, Settings: d.Config.visitSettings(), ChangePolicy: changewindow.Default(), Names: d.Names,
-		Bookings: bookings.Reader{Source: d.Ticketing, Logger: d.Logger},
-		Payments: d.Payments, Readers: readersOf(d.Payments)}
-	s := &Server{
-		Kernel:        k,
-		Visits:        v,
-		Config:        d.Config,
-		DB:            d.DB,
-		Storage:       d.Storage,
-		PaymentMethod: cmp.Or(d.PaymentMethod, "SANDBOXPAY"),
-		webhooks:      d.Webhooks,
-	}
-	if k.Now == nil {
-		k.Now = time.Now
-	}
+}
+
+// newStores builds the shared reads of the ticketing system and the domain stores over the
+// database (each nil without its source), and the kernel's record of staff and terminals.
+func (s *Server) newStores(d Deps) visit.Deps {
+	k := s.Kernel
+	settings := d.Config.visitSettings()
+	p := visit.Deps{Kernel: k, Settings: &settings, ChangePolicy: changewindow.Default(), Names: d.Names,
+		Bookings: bookings.Reader{Source: d.Ticketing, Logger: d.Logger}, Payments: d.Payments, Readers: readersOf(d.Payments)}
 	if d.Config.ChangeWindow != nil {
-		v.ChangePolicy = *d.Config.ChangeWindow
+		p.ChangePolicy = *d.Config.ChangeWindow
 	}
-	if k.Background == nil {
-		k.Background = context.Background()
-	}
+	p.PlacedBookings = p.Bookings
 	if d.Ticketing != nil {
 		s.Upstream = d.Ticketing
-		// Shared reads: none waits on a read begun before the ticketing system answered well
-		// again, so the page after a slow spell works at once.
-		v.SeatPlans = seatplans.New(d.Ticketing, seatplans.Options{TTL: seatStatesTTL, ServeStaleFor: seatStatesServedStale, Health: d.Ticketing})
-		v.Listings = listings.New(d.Ticketing, listings.Options{TTL: d.Config.ListingTTL, Logger: d.Logger, Health: d.Ticketing,
-			Now: func() time.Time { return k.Now() }})
-		// Ticket types age by the wall clock: a clock that stands still (a test's) must not keep
-		// them past the interval.
-		v.TicketTypes = listings.NewTicketTypes(d.Ticketing, d.Config.ListingTTL, time.Now, d.Ticketing)
-		// Booking pages find their session's film, time and screen in the shared listing.
-		v.Bookings = bookings.Reader{Source: listedSessionSource{Source: d.Ticketing, listings: v.Listings}, Logger: d.Logger}
-		// ReadBooking places tickets on the cached plan (layout only, the plan is not
-		// returned); the swap pages, which show the plan's seat states to choose from, keep
-		// reading it from the upstream through Bookings.
-		v.PlacedBookings = bookings.Reader{Source: cachedPlanSource{Source: v.Bookings.Source, plans: v.SeatPlans}, Logger: d.Logger}
-	} else {
-		v.PlacedBookings = v.Bookings
+		s.sharedReads(&p, d)
 	}
-	var (
-		sales settlement.Sales // the purchase records a sale on a reader completes
-	)
 	if d.Storage != nil {
-		v.Ledger = ledger.New(d.Storage.SQL)
-		v.BoxOffice = boxoffice.New(d.Storage.SQL)
-		v.Staff = staff.New(d.Storage.SQL).WithParams(d.Config.PasswordHashing)
-		k.StaffAccounts = staffpages.SignIns{Store: v.Staff}
-		k.Enrolments = device.NewEnrolments(d.Storage.SQL, device.EnrolmentsOptions{})
-		v.Audit = audit.New(d.Storage.SQL)
-		v.Holds = holds.New(d.Storage.SQL, func() time.Time { return k.Now() })
-		v.Purchases = checkout.NewStore(d.Storage.SQL, k.Now)
-		sales = v.Purchases
-		s.inbox = payevents.New(d.Storage.SQL)
-		s.Collections = tickets.NewCollections(d.Storage.SQL)
-		s.attentionStore = attention.New(d.Storage.SQL, func() time.Time { return k.Now() })
+		db := d.Storage.SQL
+		now := func() time.Time { return k.Now() }
+		p.Ledger, p.BoxOffice, p.Audit = ledger.New(db), boxoffice.New(db), audit.New(db)
+		p.Staff = staffaccounts.New(db).WithParams(d.Config.PasswordHashing)
+		p.Holds, p.Purchases = holds.New(db, now), purchases.NewStore(db, k.Now)
+		k.StaffAccounts = staff.SignIns{Store: p.Staff}
+		k.Enrolments = device.NewEnrolments(db, device.EnrolmentsOptions{})
+		s.inbox, s.Collections, s.attentionStore = payevents.New(db), tickets.NewCollections(db), attention.New(db, now)
 	}
-	v.Settler = newSettler(k, v, sales, cmp.Or(d.PaymentsTender, "CREDITCARD"))
-	if k.Limits == nil {
-		k.Limits = defaultLimits(d.Storage)
-	}
-	s.checkoutFlow = checkoutflow.New(k, v, s.PaymentMethod)
-	s.checkoutFlow.CountersOnly = staffpages.CountersOnly(k)
-	s.Watcher = s.checkoutFlow.Watcher()
-	if d.Storage != nil && d.Ticketing != nil {
-		if err := s.setUpMail(d.Mail, d.Storage); err != nil {
-			return nil, err
-		}
-	}
+	return p
+}
 
+// sharedReads are the reads of the ticketing system every visitor shares. None waits on a read
+// begun before the ticketing system answered well again, so the page after a slow spell works
+// at once.
+func (s *Server) sharedReads(p *visit.Deps, d Deps) {
+	k := s.Kernel
+	p.SeatPlans = seatplans.New(d.Ticketing, seatplans.Options{TTL: seatStatesTTL, ServeStaleFor: seatStatesServedStale, Health: d.Ticketing})
+	p.Listings = listings.New(d.Ticketing, listings.Options{TTL: d.Config.ListingTTL, Logger: d.Logger, Health: d.Ticketing,
+		Now: func() time.Time { return k.Now() }})
+	// Ticket types age by the wall clock: a clock that stands still (a test's) must not keep
+	// them past the interval.
+	p.TicketTypes = listings.NewTicketTypes(d.Ticketing, d.Config.ListingTTL, time.Now, d.Ticketing)
+	// Booking pages find their session's film, time and screen in the shared listing.
+	p.Bookings = bookings.Reader{Source: listedSessionSource{Source: d.Ticketing, listings: p.Listings}, Logger: d.Logger}
+	// ReadBooking places tickets on the cached plan (layout only, the plan is not returned);
+	// the swap pages, which show the plan's seat states to choose from, keep reading it from
+	// the upstream through Bookings.
+	p.PlacedBookings = bookings.Reader{Source: cachedPlanSource{Source: p.Bookings.Source, plans: p.SeatPlans}, Logger: d.Logger}
+}
+
+// newEcho builds the Echo the routes are registered on, behind the kernel's middleware.
+func (s *Server) newEcho(trusted []*net.IPNet) error {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
 	e.Logger.SetOutput(discard{})
-	e.IPExtractor = IpExtractor(d.Config.TrustedProxies)
+	e.IPExtractor = IpExtractor(trusted)
 	s.Echo = e
-	k.SignInCheck = staffpages.CheckSignIn(k, v)
-	if err := k.Use(e); err != nil {
-		return nil, err
-	}
-	s.bookingFlow = &booking.Handler{Kernel: k, Visits: v, CountersOnly: staffpages.CountersOnly(k)}
+	s.Kernel.SignInCheck = staff.CheckSignIn(s.Kernel, s.Visits)
+	return s.Kernel.Use(e)
+}
+
+// newFlows builds every flow on what it uses, and each audience's part of the page frame.
+func (s *Server) newFlows(w WalletDeps) error {
+	s.checkoutFlow = s.newCheckoutFlow()
+	s.Watcher = s.checkoutFlow.Watcher()
+	s.bookingFlow = s.newBookingFlow()
 	var err error
-	if s.walletFlow, s.bookingFlow.WalletLinks, err = s.newWalletFlow(d.Wallet, d.Storage); err != nil {
-		return nil, err
+	if s.walletFlow, s.bookingFlow.WalletLinks, err = s.newWalletFlow(w, s.Storage); err != nil {
+		return err
 	}
 	s.checkoutFlow.WalletLinks = s.bookingFlow.WalletLinks
 	s.SwapFlow = s.newSwapFlow()
 	s.kioskFlow = s.newKioskFlow()
 	s.staffFlow = s.newStaffFlow()
 	// The frame's audiences: the staff's part first, so that a kiosk keeps a supervisor's links.
-	k.ChromeHooks = append(k.ChromeHooks, s.staffFlow.Chrome, s.kioskFlow.Chrome)
-	s.registerRoutes()
-	if s.handler, err = web.Compressed(e); err != nil {
-		return nil, err
-	}
-	return s, nil
+	s.Kernel.ChromeHooks = append(s.Kernel.ChromeHooks, s.staffFlow.Chrome, s.kioskFlow.Chrome)
+	return nil
 }
 
 // ServeHTTP makes the server an http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
-// route registers a handler under a named path.
-func (s *Server) route(method, name string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
-	p, ok := web.Paths[name]
-	if !ok {
-		// A programming error, caught by the route table test; never reached by a request.
-		s.Kernel.Logger.Error("route has no path", "name", name)
-		return
-	}
-	s.Echo.Add(method, p, h, m...).Name = name + "." + method
-}
+// afterRoutes runs f once every route is registered: for a part built before the routes that
+// holds one of their addresses.
+func (s *Server) afterRoutes(f func()) { s.linkWhenRouted = append(s.linkWhenRouted, f) }
 
 // IpExtractor trusts X-Forwarded-For only from the configured proxies.
 func IpExtractor(trusted []*net.IPNet) echo.IPExtractor {
@@ -315,14 +335,14 @@ type discard struct{}
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 // ResumeCheckoutWatchers keeps checking, in the background, every redirect payment whose
-// outcome is not known (checkout.Watcher.Resume); call at start-up, after the migrations. It
+// outcome is not known (purchases.Watcher.Resume); call at start-up, after the migrations. It
 // returns how many it looked at. Without a database or a ticketing client it does nothing.
 func (s *Server) ResumeCheckoutWatchers(ctx context.Context) (int, error) {
 	return s.checkoutFlow.ResumeWatchers(ctx)
 }
 
 // StartCheckoutWatchers resumes the watchers now and then every interval until ctx ends
-// (checkout.Watcher.Start).
+// (purchases.Watcher.Start).
 func (s *Server) StartCheckoutWatchers(ctx context.Context, every time.Duration) {
 	s.checkoutFlow.StartWatchers(ctx, every)
 }

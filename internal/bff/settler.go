@@ -13,11 +13,15 @@ import (
 // newSettler builds the one settlement of edit payments, refunds and sales on a reader that
 // every flow moving money, the payment webhook and the reconciler share. tender is the
 // provider's payments' tender category upstream.
-func newSettler(k *web.Kernel, v *visit.Visits, sales settlement.Sales, tender string) *settlement.Settler {
-	return settlement.New(settlement.Deps{Ticketing: k.Ticketing, Payments: v.Payments, Ledger: v.Ledger, BoxOffice: v.BoxOffice,
-		Readers: v.Readers, Sales: sales, SaleTicketing: saleTicketing(k.Ticketing), Logger: k.Logger,
+func newSettler(k *web.Kernel, p visit.Deps, tender string) *settlement.Settler {
+	var sales settlement.Sales // the purchase records a sale on a reader completes
+	if p.Purchases != nil {
+		sales = p.Purchases
+	}
+	return settlement.New(settlement.Deps{Ticketing: k.Ticketing, Payments: p.Payments, Ledger: p.Ledger, BoxOffice: p.BoxOffice,
+		Readers: p.Readers, Sales: sales, SaleTicketing: saleTicketing(k.Ticketing), Logger: k.Logger,
 		LoggerFrom: func(ctx context.Context) *slog.Logger { return web.LoggerFrom(ctx, nil) }, Now: k.Now,
-		ReturnURL: func(id string) string { return k.AbsURL(web.RouteEditReturn, id) }, Tender: tender,
+		ReturnURL: func(id string) string { return k.AbsURL("edit.return", id) }, Tender: tender,
 		Words: k.Langs.For(k.Langs.Fallback())})
 }
 

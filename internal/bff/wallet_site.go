@@ -12,12 +12,12 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	walletflow "github.com/cinemabff/cinemabff/internal/bff/wallet"
+	"github.com/cinemabff/cinemabff/internal/bff/walletflow"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/storage"
-	wallet "github.com/cinemabff/cinemabff/internal/wallet"
+	"github.com/cinemabff/cinemabff/internal/wallet"
 	"github.com/cinemabff/cinemabff/internal/wallet/apns"
 	"github.com/cinemabff/cinemabff/internal/wallet/applepass"
 	"github.com/cinemabff/cinemabff/internal/wallet/googlepass"
@@ -61,11 +61,12 @@ var walletColors = applepass.Colors{
 
 // newWalletFlow builds the wallet flow and the booking page's wallet links.
 func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handler, func(cinemaID string, number int64) (string, string), error) {
-	h := &walletflow.Handler{Site: s.Visits, Home: s.Kernel.URL(web.RouteHome)}
+	h := &walletflow.Handler{Site: s.Visits}
+	s.afterRoutes(func() { h.Home = s.Kernel.URL("home") })
 	if d.Apple.Certificate != nil {
 		s.walletCertEnds = d.Apple.NotAfter()
 	}
-	if d.LinkKey == nil || s.Visits.Mail == nil || s.Visits.Mail.Signer == nil {
+	if d.LinkKey == nil || s.Mail == nil || s.Mail.Signer == nil {
 		return h, nil, nil // no ticket codes, no passes: the tickets' codes are what a pass carries
 	}
 	links, err := walletlink.NewSigner(d.LinkKey)
@@ -81,7 +82,7 @@ func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handle
 	s.walletMailLinks = func(cinemaID string, number int64) (string, string) {
 		return walletflow.URLs(s.Kernel.AbsURL, links, cinemaID, number)
 	}
-	svc := &wallet.Service{Bookings: s.Visits, Cinemas: s.Visits, Codes: s.Visits.Mail.Signer, Organization: org,
+	svc := &wallet.Service{Bookings: s.Visits, Cinemas: s.Visits, Codes: s.Mail.Signer, Organization: org,
 		Colors: walletColors, Locations: d.Locations, Apple: d.Apple, Google: d.Google, GoogleKey: d.GoogleKey, Now: s.Kernel.Now,
 		LinkValidFor: d.LinkValidFor}
 	h.Passes = svc
@@ -90,7 +91,8 @@ func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handle
 		if err != nil {
 			return nil, nil, fmt.Errorf("bff: wallet passes: %w", err)
 		}
-		svc.Passes, svc.WebServiceURL = store, strings.TrimSuffix(s.Kernel.AbsURL(web.RouteWalletService), "/*")
+		svc.Passes = store
+		s.afterRoutes(func() { svc.WebServiceURL = strings.TrimSuffix(s.Kernel.AbsURL("wallet.service"), "/*") })
 		s.walletService = webservice.New(store, svc, s.Kernel.Logger)
 		svc.Notifier = &passes.Notifier{Store: store, Pusher: d.Pusher, Logger: s.Kernel.Logger, Now: s.Kernel.Now}
 		if svc.Notifier.Pusher == nil {
@@ -98,7 +100,7 @@ func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handle
 		}
 		svc.GoogleAPI = d.GoogleAPI
 		bg, log := s.Kernel.Background, s.Kernel.Logger
-		s.Visits.Mail.BookingChanged = func(cinemaID string, number int64) {
+		s.Mail.BookingChanged = func(cinemaID string, number int64) {
 			ctx, cancel := context.WithTimeout(bg, 2*time.Minute)
 			defer cancel()
 			// A phone also asks again when the pass is opened; a Google object keeps its old
@@ -120,7 +122,7 @@ func (s *Server) serveWalletService(c echo.Context) error {
 	if s.walletService == nil {
 		return echo.ErrNotFound
 	}
-	prefix := strings.TrimSuffix(web.Paths[web.RouteWalletService], "/*")
+	prefix := strings.TrimSuffix(s.Kernel.Path("wallet.service"), "/*")
 	r := c.Request()
 	if r.Method == http.MethodPost && strings.TrimPrefix(r.URL.Path, prefix) == webservice.RouteLog {
 		if ok, err := s.passLogAllowed(c); !ok {

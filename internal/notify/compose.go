@@ -15,7 +15,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
-	mailview "github.com/cinemabff/cinemabff/views/mail"
+	"github.com/cinemabff/cinemabff/views/mailview"
 )
 
 // Composer turns outbox messages into e-mails with the booking's current tickets, in the

@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/changes"
-	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/mail"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 )
 
@@ -170,12 +170,12 @@ func (m *Mailer) LedgerHook(ctx context.Context, tx *sql.Tx, moved []ledger.Entr
 // CheckoutHook writes, in the payment record's own transaction, the message of a purchase
 // that completed (late, when it came after the landing page gave up) or was given up. lang is
 // the language of a record from before languages were kept.
-func (m *Mailer) CheckoutHook(lang func(ctx context.Context) string) checkout.Hook {
-	return func(ctx context.Context, tx *sql.Tx, before, after checkout.Record) error {
+func (m *Mailer) CheckoutHook(lang func(ctx context.Context) string) purchases.Hook {
+	return func(ctx context.Context, tx *sql.Tx, before, after purchases.Record) error {
 		if after.CustomerEmail == "" {
 			return nil // a counter sale without an e-mail address: the tickets are printed there
 		}
-		var sn checkout.Snapshot
+		var sn purchases.Snapshot
 		_ = json.Unmarshal([]byte(after.Summary), &sn)
 		l := sn.Lang
 		if l == "" {
@@ -188,12 +188,12 @@ func (m *Mailer) CheckoutHook(lang func(ctx context.Context) string) checkout.Ho
 			n.Lines = append(n.Lines, Line{Change: ChangeBought, Description: t.Description, Seat: t.Seat, Amount: cinema.Money{Cents: t.Cents, Currency: sn.Currency}})
 		}
 		switch after.State {
-		case checkout.StateCompleted:
+		case purchases.StateCompleted:
 			n.Kind, n.Key = KindPurchase, "purchase:"+after.ID
-			if before.State == checkout.StateGivenUp || (!after.Returned.IsZero() && after.Completed.Sub(after.Returned) > m.order.GiveUpAfter) {
+			if before.State == purchases.StateGivenUp || (!after.Returned.IsZero() && after.Completed.Sub(after.Returned) > m.order.GiveUpAfter) {
 				n.Kind = KindPurchaseLate
 			}
-		case checkout.StateGivenUp:
+		case purchases.StateGivenUp:
 			n.Kind, n.Key, n.BookingNumber = KindOrderGivenUp, "given-up:"+after.ID, 0
 			n.Policy, n.Waited, n.Outcome = m.order.Policy, m.order.WatchFor, OutcomeNotCancelled
 			if after.OrderCancelled {

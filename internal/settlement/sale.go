@@ -17,7 +17,7 @@ import (
 // that payment. A payment the order cannot take (expired, refused) is given back to the card;
 // an answer lost on the way is found in the order's details before anything is done twice.
 
-// Sales are the purchase records of the orders sold this way (internal/checkout): who buys,
+// Sales are the purchase records of the orders sold this way (internal/purchases): who buys,
 // and where the completed booking is recorded (its confirmation and e-mail follow from it).
 type Sales interface {
 	// Buyer is the name and e-mail the order is completed with ("" for none: a walk-in).

@@ -41,7 +41,7 @@ func Entries(t *testing.T, h *Harness) ([]ledger.Entry, bool) {
 	rows.Close()
 	var out []ledger.Entry
 	for _, id := range ids {
-		es, err := h.Srv.Visits.Ledger.ForEdit(context.Background(), id)
+		es, err := h.Srv.Ledger.ForEdit(context.Background(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -349,7 +349,7 @@ func (h *Harness) ShowtimeOf(sessionID string) time.Time {
 
 func SignInStaff(t *testing.T, h *Harness) {
 	t.Helper()
-	if err := h.Srv.Visits.Staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
+	if err := h.Srv.Staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	if resp, _ := h.Post("/staff/sign-in", "/staff/sign-in", url.Values{"username": {"anna"}, "password": {"correct horse battery"}}); resp.StatusCode != http.StatusSeeOther {

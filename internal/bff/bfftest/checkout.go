@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
-	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/mail"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/tickets/qrread"
 )
@@ -149,10 +149,10 @@ func Url1Adult() map[string][]string { return map[string][]string{"qty-0001": {"
 func Squash(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // RecordOf returns the payment record behind a return path (/checkout/payments/<id>?token=…).
-func (h *Harness) RecordOf(ret string) checkout.Record {
+func (h *Harness) RecordOf(ret string) purchases.Record {
 	h.T.Helper()
 	parts := strings.Split(strings.Split(ret, "?")[0], "/")
-	rec, err := h.Srv.Visits.Purchases.Get(context.Background(), parts[len(parts)-1])
+	rec, err := h.Srv.Purchases.Get(context.Background(), parts[len(parts)-1])
 	if err != nil {
 		h.T.Fatal(err)
 	}
@@ -160,11 +160,11 @@ func (h *Harness) RecordOf(ret string) checkout.Record {
 }
 
 // WaitForState waits for the record's state (background work).
-func (h *Harness) WaitForState(id string, want checkout.State, within time.Duration) checkout.Record {
+func (h *Harness) WaitForState(id string, want purchases.State, within time.Duration) purchases.Record {
 	h.T.Helper()
 	deadline := time.Now().Add(within)
 	for {
-		rec, err := h.Srv.Visits.Purchases.Get(context.Background(), id)
+		rec, err := h.Srv.Purchases.Get(context.Background(), id)
 		if err != nil {
 			h.T.Fatal(err)
 		}

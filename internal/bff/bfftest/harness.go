@@ -116,6 +116,9 @@ type HarnessOpts struct {
 	// (Config.MarkCollectedUpstream, -collection-path); false: the site records collections alone.
 	MarkCollected bool
 	Logger        *slog.Logger // the server's logger (nil: discarded, or stderr with TEST_LOG)
+	// Configure changes the site's settings before the server is built (nil: the defaults
+	// above), e.g. the refund approval limit or the failed-order policy.
+	Configure func(*bff.Config)
 }
 
 type Harness struct {
@@ -203,6 +206,9 @@ func NewHarness(t testing.TB, o HarnessOpts) *Harness {
 	deps.Config.MetricsToken, deps.Config.MaxOrdersPerClient = o.MetricsToken, o.MaxOrdersPerClient
 	deps.Config.AttentionAfter = o.AttentionAfter
 	deps.Config.MarkCollectedUpstream = o.MarkCollected
+	if o.Configure != nil {
+		o.Configure(&deps.Config)
+	}
 	h.MailDir = filepath.Join(t.TempDir(), "mail")
 	deps.Mail = bff.MailDeps{TicketKey: keys.Derive(o.Keys[0], "ticket-codes"), Transport: o.MailTransport, From: "Test Cinemas <tickets@test.example>",
 		Backoff: o.MailBackoff}

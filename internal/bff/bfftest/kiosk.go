@@ -75,7 +75,7 @@ func TicketCodes(t *testing.T, h *Harness, number int64) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cards, err := tickets.Cards(b, h.Srv.Visits.Mail.Signer, nil, "en")
+	cards, err := tickets.Cards(b, h.Srv.Mail.Signer, nil, "en")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
-	"github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -27,8 +27,8 @@ func CounterHarness(t *testing.T) *Harness {
 	t.Helper()
 	h := NewHarness(t, HarnessOpts{Sandbox: true})
 	h.Enrol(device.Counter)
-	if err := h.Srv.Visits.Staff.Save(context.Background(), staff.NewAccount{Username: TestSupervisor, Name: TestSupervisorName,
-		Password: TestSupervisorPassword, Role: staff.Supervisor, PIN: TestSupervisorPIN}); err != nil {
+	if err := h.Srv.Staff.Save(context.Background(), staffaccounts.NewAccount{Username: TestSupervisor, Name: TestSupervisorName,
+		Password: TestSupervisorPassword, Role: staffaccounts.Supervisor, PIN: TestSupervisorPIN}); err != nil {
 		t.Fatal(err)
 	}
 	h.AddClerk("carl", "Carl Clerk", "clerk horse battery")
@@ -129,7 +129,7 @@ func CentsText(cents int64) string { return fmt.Sprintf("%d.%02d", cents/100, ce
 // SignInStaff signs a new browser in as a staff member.
 func (h *Harness) SignInStaff(username, name string) {
 	h.T.Helper()
-	if err := h.Srv.Visits.Staff.Put(context.Background(), username, name, "correct horse battery"); err != nil {
+	if err := h.Srv.Staff.Put(context.Background(), username, name, "correct horse battery"); err != nil {
 		h.T.Fatal(err)
 	}
 	h.Client.Jar, _ = cookiejar.New(nil)
@@ -142,8 +142,8 @@ func (h *Harness) SignInStaff(username, name string) {
 // AddApprover makes the supervisor who approves a clerk's resolve of an item about money.
 func (h *Harness) AddApprover() url.Values {
 	h.T.Helper()
-	if err := h.Srv.Visits.Staff.Save(context.Background(), staff.NewAccount{Username: TestSupervisor, Name: TestSupervisorName,
-		Password: TestSupervisorPassword, Role: staff.Supervisor, PIN: TestSupervisorPIN}); err != nil {
+	if err := h.Srv.Staff.Save(context.Background(), staffaccounts.NewAccount{Username: TestSupervisor, Name: TestSupervisorName,
+		Password: TestSupervisorPassword, Role: staffaccounts.Supervisor, PIN: TestSupervisorPIN}); err != nil {
 		h.T.Fatal(err)
 	}
 	return url.Values{"approver": {TestSupervisor}, "pin": {TestSupervisorPIN}}
@@ -179,7 +179,7 @@ func (h *Harness) GermanPost(path, tokenPage string, form url.Values) (*http.Res
 
 // TestPasswordHashing keeps argon2id cheap in tests (the race detector slows it down a lot);
 // the harness gives it to every server.
-var TestPasswordHashing = staff.Params{Memory: 64, Time: 1, Threads: 1}
+var TestPasswordHashing = staffaccounts.Params{Memory: 64, Time: 1, Threads: 1}
 
 const TestPassword = "correct horse battery"
 
@@ -206,9 +206,9 @@ func (h *Harness) PostFrom(ip, path, tokenPage string, form url.Values) (*http.R
 }
 
 // SaveAccount creates an account with testPassword.
-func (h *Harness) SaveAccount(username, name string, role staff.Role, pin string) {
+func (h *Harness) SaveAccount(username, name string, role staffaccounts.Role, pin string) {
 	h.T.Helper()
-	if err := h.Srv.Visits.Staff.Save(context.Background(), staff.NewAccount{Username: username, Name: name, Password: TestPassword, Role: role, PIN: pin}); err != nil {
+	if err := h.Srv.Staff.Save(context.Background(), staffaccounts.NewAccount{Username: username, Name: name, Password: TestPassword, Role: role, PIN: pin}); err != nil {
 		h.T.Fatal(err)
 	}
 }
@@ -264,7 +264,7 @@ const (
 // AddSupervisor creates (or replaces) a supervisor account directly in the store.
 func (h *Harness) AddSupervisor(username, name, password string) {
 	h.T.Helper()
-	if err := h.Srv.Visits.Staff.Save(context.Background(), staff.NewAccount{Username: username, Name: name, Password: password, Role: staff.Supervisor}); err != nil {
+	if err := h.Srv.Staff.Save(context.Background(), staffaccounts.NewAccount{Username: username, Name: name, Password: password, Role: staffaccounts.Supervisor}); err != nil {
 		h.T.Fatalf("add supervisor %s: %v", username, err)
 	}
 }
@@ -272,7 +272,7 @@ func (h *Harness) AddSupervisor(username, name, password string) {
 // AddClerk creates (or replaces) a clerk account directly in the store.
 func (h *Harness) AddClerk(username, name, password string) {
 	h.T.Helper()
-	if err := h.Srv.Visits.Staff.Save(context.Background(), staff.NewAccount{Username: username, Name: name, Password: password, Role: staff.Clerk}); err != nil {
+	if err := h.Srv.Staff.Save(context.Background(), staffaccounts.NewAccount{Username: username, Name: name, Password: password, Role: staffaccounts.Clerk}); err != nil {
 		h.T.Fatalf("add clerk %s: %v", username, err)
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/ledger"
-	"github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 )
 
 // approvalHarness is a server with the supervisor sue (PIN testSupervisorPIN) and the clerk
@@ -26,12 +26,12 @@ func approvalHarness(t *testing.T, mode device.Mode) *bfftest.Harness {
 	if mode != device.Customer {
 		h.Enrol(mode)
 	}
-	if err := h.Srv.Visits.Staff.Save(context.Background(), staff.NewAccount{Username: bfftest.TestSupervisor, Name: bfftest.TestSupervisorName,
-		Password: bfftest.TestSupervisorPassword, Role: staff.Supervisor, PIN: bfftest.TestSupervisorPIN}); err != nil {
+	if err := h.Srv.Staff.Save(context.Background(), staffaccounts.NewAccount{Username: bfftest.TestSupervisor, Name: bfftest.TestSupervisorName,
+		Password: bfftest.TestSupervisorPassword, Role: staffaccounts.Supervisor, PIN: bfftest.TestSupervisorPIN}); err != nil {
 		t.Fatal(err)
 	}
 	h.AddClerk("carl", "Carl Clerk", "clerk horse battery")
-	h.Srv.Visits.Settings.RefundApprovalAbove = bfftest.ApprovalLimit
+	h.Srv.Settings.RefundApprovalAbove = bfftest.ApprovalLimit
 	return h
 }
 
@@ -171,7 +171,7 @@ func TestApprovalRefusalSaysOnlyRefused(t *testing.T) {
 // supervisor's Unlock lifts that lock too.
 func TestWrongApprovalPINsDoNotLockSignIn(t *testing.T) {
 	h := approvalHarness(t, device.Counter)
-	h.SaveAccount("boss", "The Boss", staff.Supervisor, "135790")
+	h.SaveAccount("boss", "The Boss", staffaccounts.Supervisor, "135790")
 	h.SignInAs("carl", "clerk horse battery")
 	h.RemoveOneTicket()
 	var body string

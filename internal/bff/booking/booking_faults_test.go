@@ -142,7 +142,7 @@ func assertSettled(t *testing.T, h *bfftest.Harness, booking int) {
 			t.Fatalf("refunded, but provider %s refunded %d of %d, %d times on the booking", p.Status, p.RefundedInCents, p.AmountInCents, onBooking)
 		}
 	default:
-		evs, _ := h.Srv.Visits.Ledger.Events(context.Background(), e.ID)
+		evs, _ := h.Srv.Ledger.Events(context.Background(), e.ID)
 		t.Fatalf("entry left in %s (last error %q), events %+v", e.State, e.LastError, evs)
 	}
 	// The customer's status page tells the truth about it.

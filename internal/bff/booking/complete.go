@@ -24,7 +24,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
+	"github.com/cinemabff/cinemabff/views/pages/bookingview"
 )
 
 // payAtKiosk takes a kiosk's payment of balance on its own card reader, never on a web payment
@@ -35,12 +35,12 @@ func (h *Handler) payAtKiosk(c echo.Context, e visit.Edit, change settlement.Cha
 		return false, nil
 	}
 	if h.Visits.HasReader(c) {
-		return true, h.payOnReader(c, e, change, balance, cmp.Or(h.Visits.Settings.TenderTerminal, "CREDIT"))
+		return true, h.payOnReader(c, e, change, balance, cmp.Or(h.Settings.TenderTerminal, "CREDIT"))
 	}
 	if moved := h.Visits.ReaderMoved(c); moved != "" {
 		l := web.Loc(c)
 		return true, &web.Error{Code: web.EUnavailable, Heading: l.T("checkout.kiosk_no_reader"), Message: moved + " " + l.T("checkout.kiosk_reader_moved_text"),
-			BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes")}
+			BackURL: h.Site.URL("edit.show"), BackLabel: l.T("booking.back_to_changes")}
 	}
 	return false, nil
 }
@@ -49,14 +49,14 @@ func (h *Handler) payAtKiosk(c echo.Context, e visit.Edit, change settlement.Cha
 // it; at an enrolled counter money taken at the box office can be handed back there.
 func (h *Handler) editChange(c echo.Context, e visit.Edit, notice []byte) settlement.Change {
 	return settlement.Change{EditSessionID: e.UserSessionID, CinemaID: e.CinemaID, BookingID: e.BookingID, BookingNumber: e.BookingNumber,
-		Notice: string(notice), Actor: h.Kernel.StaffUser(c), AtBoxOffice: h.Kernel.AtCounter(c)}
+		Notice: string(notice), Actor: h.Site.StaffUser(c), AtBoxOffice: h.Site.AtCounter(c)}
 }
 
 // refuseWhilePaying is the answer to a change attempted while money is in motion.
 func (h *Handler) refuseWhilePaying(c echo.Context, entry *ledger.Entry) error {
 	l := web.Loc(c)
 	return &web.Error{Code: web.EConflict, Heading: l.T("booking.paying_heading"), Message: l.T("booking.paying_text"),
-		BackURL: h.Kernel.URL(web.RouteEditStatus, entry.ID), BackLabel: l.T("booking.see_status")}
+		BackURL: h.Site.URL("edit.status", entry.ID), BackLabel: l.T("booking.see_status")}
 }
 
 // completeEdit finishes the edit: with nothing to pay, by taking a payment on the provider's
@@ -80,12 +80,12 @@ func (h *Handler) completeEdit(c echo.Context) error {
 		}
 		e.Entry = entry.ID
 		h.Visits.SaveEdit(c, e)
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Site.URL("edit.status", entry.ID))
 	}
 	if err := h.refuseClosedEdit(c, e); err != nil { // money already in motion above goes on
 		return err
 	}
-	o, err := h.Kernel.Ticketing.GetOrder(ctx, e.UserSessionID)
+	o, err := h.Ticketing.GetOrder(ctx, e.UserSessionID)
 	if err != nil {
 		return h.editEnded(c, e, err)
 	}
@@ -94,13 +94,13 @@ func (h *Handler) completeEdit(c echo.Context) error {
 	lines, _ := editLinesIn(l, e, o) // the message and the change record name seats in the visitor's words
 	e.Summary = changeSummary(lines)
 	balance := o.Total
-	notice := visit.EditNotice(ctx, e, visit.NoticeLines(lines), cinema.Money{}, cinema.Money{})
+	notice := visit.EditNotice(ctx, e, noticeLines(lines), cinema.Money{}, cinema.Money{})
 
 	if !e.Paid || balance.Cents == 0 {
 		// No money moves, but the booking changes: the page waits for the answer rather
 		// than leave the change half-known (visit/moneystep.go).
 		dctx, cancel := h.Visits.Detached(ctx)
-		_, err := h.Kernel.Ticketing.CompleteEditBooking(dctx, e.UserSessionID, upstream.CompleteEditUnpaid())
+		_, err := h.Ticketing.CompleteEditBooking(dctx, e.UserSessionID, upstream.CompleteEditUnpaid())
 		cancel()
 		if err != nil {
 			return h.editEnded(c, e, err)
@@ -112,8 +112,8 @@ func (h *Handler) completeEdit(c echo.Context) error {
 		h.Visits.WriteNotice(ctx, notice)
 		return h.finishEdit(c, e)
 	}
-	if balance.Cents > 0 && h.Kernel.AtCounter(c) {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditCounterPay)) // terminal or cash, no provider page
+	if balance.Cents > 0 && h.Site.AtCounter(c) {
+		return web.Redirect(c, h.Site.URL("edit.counterpay")) // terminal or cash, no provider page
 	}
 	if balance.Cents < 0 {
 		if ok, err := h.refundApproval(c, e, balance.Abs()); !ok {
@@ -129,7 +129,7 @@ func (h *Handler) completeEdit(c echo.Context) error {
 		// Split over the booking's payments, newest first: one ledger entry per part.
 		return h.startRefund(c, e, change, balance.Abs())
 	}
-	entry, err := h.Visits.Settler.StartPayment(ctx, change, balance.Abs())
+	entry, err := h.Settler.StartPayment(ctx, change, balance.Abs())
 	if err != nil {
 		return err
 	}
@@ -137,31 +137,31 @@ func (h *Handler) completeEdit(c echo.Context) error {
 	h.Visits.SaveEdit(c, e)
 
 	// The hold must outlast the visit to the payment page.
-	if _, err := h.Kernel.Ticketing.ResetOrderExpiry(ctx, e.UserSessionID); err != nil {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("reset expiry before payment", "err", err)
+	if _, err := h.Ticketing.ResetOrderExpiry(ctx, e.UserSessionID); err != nil {
+		web.LoggerFrom(ctx, h.Logger).Warn("reset expiry before payment", "err", err)
 	}
 	next, done, err := h.Visits.AdvanceWithin(ctx, entry.ID)
 	if !done {
 		// The provider is still being asked for the payment, and the step goes on: the
 		// payment may yet be made, so neither "nothing was charged" nor a failed entry.
 		// The status page follows it and leads to the payment page once it is there.
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Site.URL("edit.status", entry.ID))
 	}
 	entry = next
 	if err != nil || entry.State != ledger.StateRedirected {
 		// Nothing was taken: the provider did not create the payment.
 		if entry.State == ledger.StateCreated {
-			h.Visits.Settler.PaymentNotCreated(ctx, entry.ID)
+			h.Settler.PaymentNotCreated(ctx, entry.ID)
 		}
 		e.Entry = ""
 		h.Visits.SaveEdit(c, e)
 		if errors.Is(err, upstream.ErrAmountTooSmall) {
 			return &web.Error{Code: web.EInvalid, Heading: l.T("booking.too_small_heading"),
 				Message: l.T("booking.too_small_text", "Minimum", l.Money(cinema.Money{Cents: 50, Currency: entry.Currency}), "Amount", l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})),
-				BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
+				BackURL: h.Site.URL("edit.show"), BackLabel: l.T("booking.back_to_changes"), Err: err}
 		}
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("booking.pay_page_unavailable_heading"), Message: l.T("booking.pay_page_unavailable_text"),
-			BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
+			BackURL: h.Site.URL("edit.show"), BackLabel: l.T("booking.back_to_changes"), Err: err}
 	}
 	if !web.SafeExternalURL(entry.HostedURL) {
 		return fmt.Errorf("payment provider gave an unusable page address %q", entry.HostedURL)
@@ -213,7 +213,7 @@ func changeWords(l *i18n.Localizer, items []visit.Change) []string {
 // with what changed and what was paid or refunded. The audit trail gets the same in English.
 func (h *Handler) finishEdit(c echo.Context, e visit.Edit) error {
 	ctx := c.Request().Context()
-	l, en := web.Loc(c), h.Kernel.English()
+	l, en := web.Loc(c), h.Site.English()
 	shown, audited := changeWords(l, e.Summary), changeWords(en, e.Summary)
 	if e.MovedFrom != nil {
 		ci := h.Visits.CinemaByID(ctx, e.CinemaID)
@@ -221,7 +221,7 @@ func (h *Handler) finishEdit(c echo.Context, e visit.Edit) error {
 		audited = append([]string{moveWords(en, e, ci)}, audited...)
 	}
 	if e.Entry != "" {
-		if entry, err := h.Visits.Ledger.Get(ctx, e.Entry); err == nil {
+		if entry, err := h.Ledger.Get(ctx, e.Entry); err == nil {
 			amount := cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency}
 			card, cardEn := visit.CardWords(l, entry.CardType, entry.CardMasked), visit.CardWords(en, entry.CardType, entry.CardMasked)
 			if entry.Kind == ledger.KindPayment {
@@ -236,14 +236,14 @@ func (h *Handler) finishEdit(c echo.Context, e visit.Edit) error {
 	}
 	h.Visits.ClearEdit(c)
 	h.Visits.RecordAudit(c, editAudit(ctx, h, e, audited))
-	h.Kernel.Sessions.Put(ctx, visit.SessChanges, strings.Join(shown, "\n"))
+	h.Sessions.Put(ctx, visit.SessChanges, strings.Join(shown, "\n"))
 	h.Visits.RememberMail(ctx, visit.EditNotice(ctx, e, nil, cinema.Money{}, cinema.Money{}).Key)
 	if web.IsKiosk(c) {
 		// The kiosk prints the booking's tickets as they are now; Done ends the visit.
-		h.Kernel.Sessions.Put(ctx, sessKioskPrint, ledger.NewID())
-		return web.Redirect(c, h.Kernel.URL(web.RouteBookingTickets))
+		h.Sessions.Put(ctx, sessKioskPrint, ledger.NewID())
+		return web.Redirect(c, h.Site.URL("booking.tickets"))
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
+	return web.Redirect(c, h.Site.URL("booking.show"))
 }
 
 // sessKioskPrint marks a kiosk's change just saved: its tickets' page prints them once (the
@@ -257,7 +257,7 @@ const sessKioskPrint = "kiosk.print"
 // other browser gets PaymentElsewhere.
 func (h *Handler) entryForVisit(c echo.Context) (entry ledger.Entry, e visit.Edit, ok bool, err error) {
 	ctx := c.Request().Context()
-	entry, err = h.Visits.Ledger.Get(ctx, c.Param("entry"))
+	entry, err = h.Ledger.Get(ctx, c.Param("entry"))
 	if errors.Is(err, ledger.ErrNotFound) {
 		return entry, e, false, h.Visits.PaymentElsewhere(c)
 	}
@@ -269,7 +269,7 @@ func (h *Handler) entryForVisit(c echo.Context) (entry ledger.Entry, e visit.Edi
 		return entry, e, true, nil
 	}
 	if bb, bound := h.Visits.BoundBooking(c); bound && bb.CinemaID == entry.CinemaID && bb.Number == entry.BookingNumber {
-		return entry, e, false, web.Redirect(c, h.Kernel.URL(web.RouteBooking))
+		return entry, e, false, web.Redirect(c, h.Site.URL("booking.show"))
 	}
 	// Not this visit's: the token on the way back is the provider's page id, which the payment
 	// page's address shows, so it opens nothing. The payment itself is settled all the same
@@ -289,15 +289,15 @@ func (h *Handler) editPaymentReturn(c echo.Context) error {
 		// The customer turned back on the provider's page: end that payment so it can no
 		// longer be paid, and keep the edit for another try. A payment made meanwhile
 		// stays paid and is used.
-		if _, err := h.Visits.Payments.CancelPayment(ctx, entry.ProviderPaymentID); err != nil {
-			web.LoggerFrom(ctx, h.Kernel.Logger).Warn("cancel provider payment", "entry", entry.ID, "err", err)
+		if _, err := h.Payments.CancelPayment(ctx, entry.ProviderPaymentID); err != nil {
+			web.LoggerFrom(ctx, h.Logger).Warn("cancel provider payment", "entry", entry.ID, "err", err)
 		}
 	}
 	// Applying the payment to the booking is a money step: never cut off halfway; when the
 	// ticketing system is slow the status page says the change is being processed.
 	entry, _, err = h.Visits.AdvanceWithin(ctx, entry.ID)
 	if err != nil {
-		web.LoggerFrom(c.Request().Context(), h.Kernel.Logger).Warn("settle after return", "entry", entry.ID, "err", err)
+		web.LoggerFrom(c.Request().Context(), h.Logger).Warn("settle after return", "entry", entry.ID, "err", err)
 	}
 	entry = h.awaitApplying(ctx, entry)
 	return h.afterSettle(c, e, entry)
@@ -317,7 +317,7 @@ func (h *Handler) awaitApplying(ctx context.Context, entry ledger.Entry) ledger.
 			return entry
 		case <-time.After(50 * time.Millisecond):
 		}
-		next, err := h.Visits.Ledger.Get(ctx, entry.ID)
+		next, err := h.Ledger.Get(ctx, entry.ID)
 		if err != nil {
 			return entry
 		}
@@ -341,9 +341,9 @@ func (h *Handler) editPaymentStatus(c echo.Context) error {
 	case entry.Kind == ledger.KindRefund:
 		// Every part that is still under way is tried again, each on its own.
 		if err := h.Visits.AdvanceGroupWithin(ctx, entry); err != nil {
-			web.LoggerFrom(ctx, h.Kernel.Logger).Warn("refund not finished yet", "entry", entry.ID, "err", err)
+			web.LoggerFrom(ctx, h.Logger).Warn("refund not finished yet", "entry", entry.ID, "err", err)
 		}
-		if next, err := h.Visits.Ledger.Get(ctx, entry.ID); err == nil {
+		if next, err := h.Ledger.Get(ctx, entry.ID); err == nil {
 			entry = h.awaitApplying(ctx, next)
 		}
 	case !entry.State.Terminal(entry.Kind):
@@ -361,15 +361,15 @@ func (h *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) 
 		if e.UserSessionID == entry.EditSessionID {
 			return h.finishEdit(c, e)
 		}
-		return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
+		return web.Redirect(c, h.Site.URL("booking.show"))
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && h.Visits.EditSaved(c.Request().Context(), entry.EditSessionID):
 		// An earlier attempt opened again (Back, its way back from the provider) after another
 		// payment saved the change: not "nothing was charged", and no edit to go back to.
 		if e.UserSessionID == entry.EditSessionID {
 			h.Visits.ClearEdit(c)
 		}
-		h.Kernel.Flash(c, web.Loc(c).T("booking.saved_change"))
-		return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
+		h.Site.Flash(c, web.Loc(c).T("booking.saved_change"))
+		return web.Redirect(c, h.Site.URL("booking.show"))
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && entry.ProviderReference != "":
 		// Money was taken and the change did not take it (or it is unclear whether it did):
 		// no "pay again". The edit is let go, so the booking is free again, and the page says
@@ -378,15 +378,15 @@ func (h *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) 
 			h.Visits.ReleaseEdit(c)
 			h.Visits.ClearEdit(c)
 		}
-		return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("booking.status_title"), bookingview.StatusPage(h.statusView(c.Request().Context(), entry)))
+		return h.Site.Render(c, http.StatusOK, web.Loc(c).T("booking.status_title"), bookingview.StatusPage(h.statusView(c.Request().Context(), entry)))
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && entry.AtReader():
 		return h.readerFailed(c, e, entry)
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed:
 		// Declined or cancelled at the provider: nothing taken, the edit is still there.
 		e.Entry = ""
 		h.Visits.SaveEdit(c, e)
-		h.Kernel.Flash(c, web.Loc(c).T("booking.payment_not_completed"))
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		h.Site.Flash(c, web.Loc(c).T("booking.payment_not_completed"))
+		return web.Redirect(c, h.Site.URL("edit.show"))
 	}
 	if entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefunded && e.UserSessionID == entry.EditSessionID {
 		h.Visits.ClearEdit(c) // the edit is gone and the money is back: the visit may start afresh
@@ -398,7 +398,7 @@ func (h *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) 
 	if v.Refresh {
 		h.kioskWaitsFor(c, entry, &v)
 	}
-	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("booking.status_title"), bookingview.StatusPage(v))
+	return h.Site.Render(c, http.StatusOK, web.Loc(c).T("booking.status_title"), bookingview.StatusPage(v))
 }
 
 // KioskMoneyPause is the longest a kiosk waits, on the page of a payment or refund still under
@@ -428,7 +428,7 @@ func (h *Handler) kioskWaitsFor(c echo.Context, entry ledger.Entry, v *bookingvi
 func (h *Handler) statusView(ctx context.Context, entry ledger.Entry) bookingview.PaymentStatusView {
 	l := i18n.FromContext(ctx)
 	amount := l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})
-	v := bookingview.PaymentStatusView{Reference: entry.ID[:12], PollURL: h.Kernel.URL(web.RouteEditStatus, entry.ID), Refresh: true, Kind: components.NoticeInfo}
+	v := bookingview.PaymentStatusView{Reference: entry.ID[:12], PollURL: h.Site.URL("edit.status", entry.ID), Refresh: true, Kind: components.NoticeInfo}
 	switch {
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRedirected:
 		v.Heading, v.Body = l.T("booking.status_waiting"), l.T("booking.status_waiting_text", "Amount", amount)
@@ -438,7 +438,7 @@ func (h *Handler) statusView(ctx context.Context, entry ledger.Entry) bookingvie
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefunded:
 		v.Kind, v.Refresh = components.NoticeWarning, false
 		v.Heading, v.Body = l.T("booking.status_reversed"), l.T("booking.status_reversed_text", "Amount", amount)
-		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Site.URL("booking.show"), l.T("booking.see_booking")
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefundRequested:
 		// Never "refunded" before the provider says so: the refund may still be failing.
 		v.Kind = components.NoticeWarning
@@ -446,7 +446,7 @@ func (h *Handler) statusView(ctx context.Context, entry ledger.Entry) bookingvie
 		if entry.LastError != "" {
 			v.Body += " " + l.T("booking.status_provider_retrying")
 		}
-		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Site.URL("booking.show"), l.T("booking.see_booking")
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && entry.AtBoxOffice():
 		v.Kind, v.Refresh = components.NoticeError, false
 		how := l.T("booking.taken_on_terminal", "Reference", entry.ProviderReference)
@@ -454,12 +454,12 @@ func (h *Handler) statusView(ctx context.Context, entry ledger.Entry) bookingvie
 			how = l.T("booking.taken_in_cash")
 		}
 		v.Heading, v.Body = l.T("booking.status_counter_not_applied"), l.T("booking.status_counter_not_applied_text", "Amount", amount, "How", how)
-		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Site.URL("booking.show"), l.T("booking.see_booking")
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed:
 		// Paid, and not known to be on the booking: people settle it (Needs attention).
 		v.Kind, v.Refresh = components.NoticeWarning, false
 		v.Heading, v.Body = l.T("booking.status_paid_unconfirmed"), l.T("booking.status_paid_unconfirmed_text", "Amount", amount)
-		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Site.URL("booking.show"), l.T("booking.see_booking")
 	case entry.Kind == ledger.KindRefund:
 		return h.refundStatusView(ctx, entry, []ledger.Entry{entry}, counterForms{}) // statusViewFor gives every part
 	default:
@@ -475,7 +475,7 @@ func editAudit(ctx context.Context, s *Handler, e visit.Edit, summary []string) 
 	if e.Entry == "" {
 		return a
 	}
-	entry, err := s.Visits.Ledger.Get(ctx, e.Entry)
+	entry, err := s.Ledger.Get(ctx, e.Entry)
 	if err != nil {
 		return a
 	}
@@ -489,7 +489,7 @@ func editAudit(ctx context.Context, s *Handler, e visit.Edit, summary []string) 
 
 // refundParts is the entry's refund parts (itself alone when they cannot be read).
 func (h *Handler) refundParts(ctx context.Context, e ledger.Entry) []ledger.Entry {
-	if parts, err := h.Visits.Ledger.Group(ctx, e); err == nil && len(parts) > 0 {
+	if parts, err := h.Ledger.Group(ctx, e); err == nil && len(parts) > 0 {
 		return parts
 	}
 	return []ledger.Entry{e}

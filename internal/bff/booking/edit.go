@@ -19,7 +19,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
+	"github.com/cinemabff/cinemabff/views/pages/bookingview"
 )
 
 // startEdit puts the bound booking into edit state upstream and keeps the edit's
@@ -30,22 +30,22 @@ func (h *Handler) startEdit(c echo.Context) error {
 		return err
 	}
 	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit)) // a double click or a second tab: the same edit
+		return web.Redirect(c, h.Site.URL("edit.show")) // a double click or a second tab: the same edit
 	}
 	back := web.Loc(c).T("booking.back_to_booking")
-	if err := h.Visits.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.Kernel.URL(web.RouteBooking), back); err != nil {
+	if err := h.Visits.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.Site.URL("booking.show"), back); err != nil {
 		return err
 	}
 	if err := h.refuseBoxOfficeSale(c, b); err != nil {
 		return err
 	}
-	eo, err := h.Kernel.Ticketing.EditBooking(c.Request().Context(), b.CinemaID, b.ID)
+	eo, err := h.Ticketing.EditBooking(c.Request().Context(), b.CinemaID, b.ID)
 	if err != nil {
-		return h.Visits.FromUpstreamFor(h.Kernel.StaffUser(c) != "", err, h.Kernel.URL(web.RouteBooking), back)
+		return h.Visits.FromUpstreamFor(h.Site.StaffUser(c) != "", err, h.Site.URL("booking.show"), back)
 	}
 	eo = h.Visits.Named(c.Request().Context()).EditOrder(eo) // the lines kept for the change list, in the visit's words
 	h.Visits.SaveEdit(c, h.newEdit(b, eo))
-	return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+	return web.Redirect(c, h.Site.URL("edit.show"))
 }
 
 // refuseBoxOfficeSale refuses, in words for the person asking, a change of a booking this site
@@ -56,8 +56,8 @@ func (h *Handler) refuseBoxOfficeSale(c echo.Context, b cinema.Booking) error {
 		return nil
 	}
 	l := web.Loc(c)
-	return &web.Error{Code: web.EConflict, Heading: l.T("ui.edit_refused.heading"), Message: words.BoxOfficeSale(l, h.Kernel.StaffUser(c) != ""),
-		BackURL: h.Kernel.URL(web.RouteBooking), BackLabel: l.T("booking.back_to_booking")}
+	return &web.Error{Code: web.EConflict, Heading: l.T("ui.edit_refused.heading"), Message: words.BoxOfficeSale(l, h.Site.StaffUser(c) != ""),
+		BackURL: h.Site.URL("booking.show"), BackLabel: l.T("booking.back_to_booking")}
 }
 
 // newEdit is what the visit keeps of edit order eo of booking b: its show, its payments (what
@@ -74,7 +74,7 @@ func (h *Handler) newEdit(b cinema.Booking, eo cinema.EditOrder) visit.Edit {
 		Paid:          b.LikelyPaid(),
 		FilmTitle:     b.Session.FilmTitle,
 		Showtime:      b.Session.Showtime,
-		Started:       h.Kernel.Now(),
+		Started:       h.Now(),
 		Email:         b.CustomerEmail,
 		OriginalTotal: b.Total.Cents,
 		TotalKnown:    true,
@@ -105,7 +105,7 @@ func (h *Handler) requireEdit(c echo.Context) (visit.Edit, error) {
 	if !ok {
 		l := web.Loc(c)
 		return e, &web.Error{Code: web.ENotFound, Heading: l.T("booking.no_edit_heading"), Message: l.T("booking.no_edit_text"),
-			BackURL: h.Kernel.URL(web.RouteBooking), BackLabel: l.T("booking.see_booking")}
+			BackURL: h.Site.URL("booking.show"), BackLabel: l.T("booking.see_booking")}
 	}
 	return e, nil
 }
@@ -136,19 +136,19 @@ func (h *Handler) requireChangeableEdit(c echo.Context) (visit.Edit, error) {
 func (h *Handler) editEnded(c echo.Context, e visit.Edit, err error) error {
 	l := web.Loc(c)
 	if !errors.Is(err, upstream.ErrOrderExpired) && !errors.Is(err, upstream.ErrNotFound) && !errors.Is(err, upstream.ErrOrderClosed) {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+		return h.Visits.FromUpstream(err, h.Site.URL("edit.show"), l.T("booking.back_to_changes"))
 	}
-	web.LoggerFrom(c.Request().Context(), h.Kernel.Logger).Info("edit ended upstream", "err", err)
+	web.LoggerFrom(c.Request().Context(), h.Logger).Info("edit ended upstream", "err", err)
 	if entry, berr := h.Visits.BlockingEntry(c.Request().Context(), e); berr == nil && entry != nil {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Site.URL("edit.status", entry.ID))
 	}
 	h.Visits.ClearEdit(c)
 	if h.Visits.EditSaved(c.Request().Context(), e.UserSessionID) {
-		h.Kernel.Flash(c, l.T("booking.saved_change")) // ended because it was saved (another tab, the provider's webhook)
+		h.Site.Flash(c, l.T("booking.saved_change")) // ended because it was saved (another tab, the provider's webhook)
 	} else {
-		h.Kernel.Flash(c, l.T("booking.edit_ended"))
+		h.Site.Flash(c, l.T("booking.edit_ended"))
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
+	return web.Redirect(c, h.Site.URL("booking.show"))
 }
 
 // showEdit shows the order as it stands now.
@@ -161,7 +161,7 @@ func (h *Handler) showEdit(c echo.Context) error {
 	if entry, err := h.Visits.BlockingEntry(ctx, e); err != nil {
 		return err
 	} else if entry != nil {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Site.URL("edit.status", entry.ID))
 	}
 	// The order and the ticket types are independent reads: both at once.
 	var (
@@ -171,22 +171,22 @@ func (h *Handler) showEdit(c echo.Context) error {
 	)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() (err error) {
-		o, err = h.Kernel.Ticketing.GetOrder(gctx, e.UserSessionID)
+		o, err = h.Ticketing.GetOrder(gctx, e.UserSessionID)
 		return err
 	})
 	g.Go(func() error {
 		// Without the types the page still shows the order; only adding is not offered.
-		types, typesErr = h.Kernel.Ticketing.GetTicketTypes(gctx, e.CinemaID, e.SessionID, e.UserSessionID)
+		types, typesErr = h.Ticketing.GetTicketTypes(gctx, e.CinemaID, e.SessionID, e.UserSessionID)
 		return nil
 	})
 	if err := g.Wait(); err != nil {
 		return h.editEnded(c, e, err)
 	}
 	if typesErr != nil {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("ticket types not read: adding tickets not offered", "err", typesErr)
+		web.LoggerFrom(ctx, h.Logger).Warn("ticket types not read: adding tickets not offered", "err", typesErr)
 	}
 	v := h.editView(c, e, o, types)
-	if msg := h.Kernel.PopFlash(c); msg != "" && web.IsHTMX(c) {
+	if msg := h.Site.PopFlash(c); msg != "" && web.IsHTMX(c) {
 		v.StepNotice = msg
 	} else if msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
@@ -195,7 +195,7 @@ func (h *Handler) showEdit(c echo.Context) error {
 	if reason := h.editClosed(c, e); reason != "" && v.Notice == nil {
 		v.Notice = &components.Notice{Kind: components.NoticeError, Heading: l.T("booking.closed_heading"), Body: l.T("booking.closed_edit", "Reason", reason)}
 	}
-	return h.Kernel.Render(c, http.StatusOK, l.T("booking.edit_page_title"), bookingview.Edit(v))
+	return h.Site.Render(c, http.StatusOK, l.T("booking.edit_page_title"), bookingview.Edit(v))
 }
 
 // editView is the edit page of order o; types are the session's ticket types (none: adding
@@ -212,15 +212,15 @@ func (h *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types [
 		Showtime:      words.Showtime(l, e.Showtime, ci),
 		Fees:          words.Signed(l, o.BookingFee),
 		CSRFToken:     web.CSRFToken(c),
-		AddURL:        h.Kernel.URL(web.RouteEditAdd),
-		RemoveURL:     h.Kernel.URL(web.RouteEditRemove),
-		ExtendURL:     h.Kernel.URL(web.RouteEditExtend),
-		SeatsURL:      h.Kernel.URL(web.RouteEditSeats),
-		CancelURL:     h.Kernel.URL(web.RouteEditCancel),
-		CompleteURL:   h.Kernel.URL(web.RouteEditComplete),
-		ExpiredURL:    h.Kernel.URL(web.RouteEditExpired),
-		NowISO:        h.Kernel.Now().UTC().Format(time.RFC3339),
-		Counter:       h.Kernel.AtCounter(c),
+		AddURL:        h.Site.URL("edit.add"),
+		RemoveURL:     h.Site.URL("edit.remove"),
+		ExtendURL:     h.Site.URL("edit.extend"),
+		SeatsURL:      h.Site.URL("edit.seats"),
+		CancelURL:     h.Site.URL("edit.cancel"),
+		CompleteURL:   h.Site.URL("edit.complete"),
+		ExpiredURL:    h.Site.URL("edit.expired"),
+		NowISO:        h.Now().UTC().Format(time.RFC3339),
+		Counter:       h.Site.AtCounter(c),
 	}
 	if !o.Expires.IsZero() {
 		v.ExpiresISO = o.Expires.UTC().Format(time.RFC3339)
@@ -238,7 +238,7 @@ func (h *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types [
 	v.Lines, v.HasChanges = editLinesIn(l, e, o)
 	for i := range v.Lines {
 		if v.Lines[i].State == "kept" || v.Lines[i].State == lineMoved || v.Lines[i].State == "added" {
-			v.Lines[i].RemoveURL = h.Kernel.URL(web.RouteEditRemove)
+			v.Lines[i].RemoveURL = h.Site.URL("edit.remove")
 		}
 	}
 	balance := o.Total
@@ -318,8 +318,8 @@ func (h *Handler) addTickets(c echo.Context) error {
 	qty, qerr := strconv.Atoi(strings.TrimSpace(c.FormValue("qty")))
 	l := web.Loc(c)
 	if code == "" || qerr != nil || qty < 1 || qty > 10 {
-		h.Kernel.Flash(c, l.T("booking.add_invalid"))
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		h.Site.Flash(c, l.T("booking.add_invalid"))
+		return web.Redirect(c, h.Site.URL("edit.show"))
 	}
 	ctx := c.Request().Context()
 	// The ticket types and the order as it stands (where the party sits) are independent
@@ -330,11 +330,11 @@ func (h *Handler) addTickets(c echo.Context) error {
 	)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() (err error) {
-		types, err = h.Kernel.Ticketing.GetTicketTypes(gctx, e.CinemaID, e.SessionID, e.UserSessionID)
+		types, err = h.Ticketing.GetTicketTypes(gctx, e.CinemaID, e.SessionID, e.UserSessionID)
 		return err
 	})
 	g.Go(func() (err error) {
-		before, err = h.Kernel.Ticketing.GetOrder(gctx, e.UserSessionID)
+		before, err = h.Ticketing.GetOrder(gctx, e.UserSessionID)
 		return err
 	})
 	if err := g.Wait(); err != nil {
@@ -348,28 +348,28 @@ func (h *Handler) addTickets(c echo.Context) error {
 		}
 	}
 	if chosen == nil {
-		h.Kernel.Flash(c, l.T("booking.add_type_refused"))
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		h.Site.Flash(c, l.T("booking.add_type_refused"))
+		return web.Redirect(c, h.Site.URL("edit.show"))
 	}
 	mode := upstream.BookingModeSale
 	if !e.Paid {
 		mode = upstream.BookingModeReservation
 	}
 	// Seat hoarding (holds.go): the seats this visit may hold, before the upstream is asked.
-	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepEditAdd, qty, &before, h.Kernel.URL(web.RouteEdit)); done {
+	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepEditAdd, qty, &before, h.Site.URL("edit.show")); done {
 		return err
 	}
-	after, err := h.Kernel.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID,
+	after, err := h.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID,
 		Tickets: []upstream.TicketRequest{{TypeCode: code, Qty: qty}}, BookingMode: mode})
 	switch {
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
-		h.Kernel.Flash(c, l.T("booking.add_no_seats"))
+		h.Site.Flash(c, l.T("booking.add_no_seats"))
 	case err != nil:
 		return h.editEnded(c, e, err)
 	case h.seatWithParty(ctx, e, before, after):
-		h.Kernel.Flash(c, l.T("booking.added_beside", "Qty", qty, "Type", chosen.Description))
+		h.Site.Flash(c, l.T("booking.added_beside", "Qty", qty, "Type", chosen.Description))
 	default:
-		h.Kernel.Flash(c, l.T("booking.added", "Qty", qty, "Type", chosen.Description))
+		h.Site.Flash(c, l.T("booking.added", "Qty", qty, "Type", chosen.Description))
 	}
 	return h.afterChange(c, e)
 }
@@ -383,27 +383,27 @@ func (h *Handler) removeTicket(c echo.Context) error {
 	l := web.Loc(c)
 	id := strings.TrimSpace(c.FormValue("ticket"))
 	if id == "" || len(id) > 32 {
-		h.Kernel.Flash(c, l.T("booking.remove_which"))
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		h.Site.Flash(c, l.T("booking.remove_which"))
+		return web.Redirect(c, h.Site.URL("edit.show"))
 	}
 	// A booking needs a ticket: the last one is not removed (a booking without tickets cannot
 	// be shown, and cancelling a whole booking is the box office's job).
-	o, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+	o, err := h.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
 	if err != nil {
 		return h.editEnded(c, e, err)
 	}
 	if removesEveryTicket(e, o, id) {
-		h.Kernel.Flash(c, l.T("booking.last_ticket"))
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		h.Site.Flash(c, l.T("booking.last_ticket"))
+		return web.Redirect(c, h.Site.URL("edit.show"))
 	}
-	_, err = h.Kernel.Ticketing.RemoveTickets(c.Request().Context(), upstream.RemoveTicketsRequest{UserSessionID: e.UserSessionID, SessionID: e.SessionID, TicketIDs: []string{id}})
+	_, err = h.Ticketing.RemoveTickets(c.Request().Context(), upstream.RemoveTicketsRequest{UserSessionID: e.UserSessionID, SessionID: e.SessionID, TicketIDs: []string{id}})
 	switch {
 	case errors.Is(err, upstream.ErrInvalidRequest):
-		h.Kernel.Flash(c, l.T("booking.remove_refused"))
+		h.Site.Flash(c, l.T("booking.remove_refused"))
 	case err != nil:
 		return h.editEnded(c, e, err)
 	default:
-		h.Kernel.Flash(c, l.T("booking.removed"))
+		h.Site.Flash(c, l.T("booking.removed"))
 	}
 	return h.afterChange(c, e)
 }
@@ -435,11 +435,11 @@ func (h *Handler) extendEdit(c echo.Context) error {
 	if err := h.refuseClosedEdit(c, e); err != nil {
 		return err
 	}
-	if _, err := h.Kernel.Ticketing.ResetOrderExpiry(c.Request().Context(), e.UserSessionID); err != nil {
+	if _, err := h.Ticketing.ResetOrderExpiry(c.Request().Context(), e.UserSessionID); err != nil {
 		return h.editEnded(c, e, err)
 	}
-	h.Kernel.Flash(c, web.Loc(c).T("booking.more_time_given"))
-	return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+	h.Site.Flash(c, web.Loc(c).T("booking.more_time_given"))
+	return web.Redirect(c, h.Site.URL("edit.show"))
 }
 
 // confirmCancelEdit asks before discarding the changes.
@@ -448,30 +448,30 @@ func (h *Handler) confirmCancelEdit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("booking.cancel_changes"), bookingview.CancelConfirm(bookingview.CancelView{
-		BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: h.Kernel.URL(web.RouteEditCancel), BackURL: h.Kernel.URL(web.RouteEdit), CSRFToken: web.CSRFToken(c),
-		Counter: h.Kernel.AtCounter(c)}))
+	return h.Site.Render(c, http.StatusOK, web.Loc(c).T("booking.cancel_changes"), bookingview.CancelConfirm(bookingview.CancelView{
+		BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: h.Site.URL("edit.cancel"), BackURL: h.Site.URL("edit.show"), CSRFToken: web.CSRFToken(c),
+		Counter: h.Site.AtCounter(c)}))
 }
 
 // cancelEdit cancels the edit upstream: the original booking comes back unchanged.
 func (h *Handler) cancelEdit(c echo.Context) error {
 	e, err := h.requireEdit(c)
 	if err != nil {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBooking)) // already gone: the booking is as it was
+		return web.Redirect(c, h.Site.URL("booking.show")) // already gone: the booking is as it was
 	}
 	if entry, err := h.Visits.BlockingEntry(c.Request().Context(), e); err != nil {
 		return err
 	} else if entry != nil {
 		return h.refuseWhilePaying(c, entry)
 	}
-	err = h.Kernel.Ticketing.CancelOrder(c.Request().Context(), e.UserSessionID)
+	err = h.Ticketing.CancelOrder(c.Request().Context(), e.UserSessionID)
 	if err != nil && !errors.Is(err, upstream.ErrOrderExpired) && !errors.Is(err, upstream.ErrNotFound) {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteEdit), web.Loc(c).T("booking.back_to_changes"))
+		return h.Visits.FromUpstream(err, h.Site.URL("edit.show"), web.Loc(c).T("booking.back_to_changes"))
 	}
 	h.Visits.ClearEdit(c)
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionEditCancel, CinemaID: e.CinemaID, BookingNumber: e.BookingNumber})
-	h.Kernel.Flash(c, web.Loc(c).T("booking.cancelled"))
-	return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
+	h.Site.Flash(c, web.Loc(c).T("booking.cancelled"))
+	return web.Redirect(c, h.Site.URL("booking.show"))
 }
 
 // editExpired is where the countdown sends the browser when time runs out. It is a GET, so it
@@ -482,21 +482,21 @@ func (h *Handler) editExpired(c echo.Context) error {
 	if !ok {
 		// The edit already ended in this visit (saved, cancelled or run out): an old page's
 		// countdown says nothing about it.
-		h.Kernel.Flash(c, web.Loc(c).T("booking.no_edit_any_more"))
-		return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
+		h.Site.Flash(c, web.Loc(c).T("booking.no_edit_any_more"))
+		return web.Redirect(c, h.Site.URL("booking.show"))
 	}
 	if entry, err := h.Visits.BlockingEntry(c.Request().Context(), e); err == nil && entry != nil {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Site.URL("edit.status", entry.ID))
 	}
-	_, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+	_, err := h.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
 	if err == nil || !(errors.Is(err, upstream.ErrOrderExpired) || errors.Is(err, upstream.ErrNotFound)) {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit)) // still alive (more time in another tab), or unknown: show it
+		return web.Redirect(c, h.Site.URL("edit.show")) // still alive (more time in another tab), or unknown: show it
 	}
 	h.Visits.ClearEdit(c)
 	if h.Visits.EditSaved(c.Request().Context(), e.UserSessionID) {
-		h.Kernel.Flash(c, web.Loc(c).T("booking.saved_change"))
-		return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
+		h.Site.Flash(c, web.Loc(c).T("booking.saved_change"))
+		return web.Redirect(c, h.Site.URL("booking.show"))
 	}
-	h.Kernel.Flash(c, web.Loc(c).T("booking.edit_expired"))
-	return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
+	h.Site.Flash(c, web.Loc(c).T("booking.edit_expired"))
+	return web.Redirect(c, h.Site.URL("booking.show"))
 }

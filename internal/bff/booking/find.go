@@ -20,16 +20,16 @@ import (
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
+	"github.com/cinemabff/cinemabff/views/pages/bookingview"
 )
 
 // Without the cinemas the form cannot be filled in: that is the ticketing system's failure,
 // never the person's, so it comes back as an error to show instead of the form.
 func (h *Handler) findView(c echo.Context) (bookingview.FindView, error) {
-	v := bookingview.FindView{ActionURL: h.Kernel.URL(web.RouteFindBooking), CSRFToken: web.CSRFToken(c), Staff: h.Kernel.StaffMember(c) != ""}
+	v := bookingview.FindView{ActionURL: h.Site.URL("booking.find"), CSRFToken: web.CSRFToken(c), Staff: h.Site.StaffMember(c) != ""}
 	list, err := h.Visits.Cinemas(c.Request().Context())
 	if err != nil {
-		return v, h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), web.Loc(c).T("booking.try_again"))
+		return v, h.Visits.FromUpstream(err, h.Site.URL("booking.find"), web.Loc(c).T("booking.try_again"))
 	}
 	for _, ci := range list {
 		v.Cinemas = append(v.Cinemas, bookingview.Option{Value: ci.ID, Label: ci.Name})
@@ -47,7 +47,7 @@ func (h *Handler) findView(c echo.Context) (bookingview.FindView, error) {
 
 // findTitle is the look-up's page title: staff find a booking, a customer theirs.
 func (h *Handler) findTitle(c echo.Context) string {
-	if h.Kernel.StaffUser(c) != "" {
+	if h.Site.StaffUser(c) != "" {
 		return web.Loc(c).T("booking.find_title_staff")
 	}
 	return web.Loc(c).T("booking.find_title")
@@ -59,16 +59,16 @@ func (h *Handler) showFindBooking(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if msg := h.Kernel.PopFlash(c); msg != "" {
+	if msg := h.Site.PopFlash(c); msg != "" {
 		v.Error = msg
 	}
-	if msg := h.Kernel.PopFlashSuccess(c); msg != "" {
+	if msg := h.Site.PopFlashSuccess(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
 	}
-	if msg := h.Kernel.Sessions.PopString(c.Request().Context(), web.SessStaffPINWarning); msg != "" {
+	if msg := h.Sessions.PopString(c.Request().Context(), web.SessStaffPINWarning); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeWarning, Heading: msg}
 	}
-	return h.Kernel.Render(c, http.StatusOK, h.findTitle(c), bookingview.Find(v))
+	return h.Site.Render(c, http.StatusOK, h.findTitle(c), bookingview.Find(v))
 }
 
 // findBooking checks the booking number and e-mail against the upstream and binds the visit
@@ -91,10 +91,10 @@ func (h *Handler) findBooking(c echo.Context) error {
 	if key := c.FormValue("key"); key != "" && v.Kiosk {
 		// A key of an on-screen keypad: the form comes back with it typed, nothing is looked up.
 		v.Number, v.Email = keypad.ApplyKey(v.Number, v.Email, key)
-		return h.Kernel.Render(c, http.StatusOK, h.findTitle(c), bookingview.Find(v))
+		return h.Site.Render(c, http.StatusOK, h.findTitle(c), bookingview.Find(v))
 	}
 	client := ratelimit.Limit{Key: "find:client:" + web.ClientKey(c), Rule: visit.FindPerClient}
-	if user := h.Kernel.StaffUser(c); v.Staff && user != "" {
+	if user := h.Site.StaffUser(c); v.Staff && user != "" {
 		client.Key = "find:staff:" + user // a counter's staff share one address; each has an allowance
 	}
 	how := "by number"
@@ -143,7 +143,7 @@ func (h *Handler) findBooking(c echo.Context) error {
 	// after which this person's look-up is allowed, so it only counts down.
 	limits := []ratelimit.Limit{client,
 		{Key: fmt.Sprintf("find:booking:%s:%d:%s", v.CinemaID, number, client.Key), Rule: visit.FindPerBookingClient}}
-	ok, wait, err := ratelimit.TakeAll(ctx, h.Kernel.Limits, limits...)
+	ok, wait, err := ratelimit.TakeAll(ctx, h.Limits, limits...)
 	if err != nil {
 		return err
 	}
@@ -168,29 +168,29 @@ func (h *Handler) findBooking(c echo.Context) error {
 			// The code is genuine (signed): say plainly that this ticket no longer counts.
 			v.Error, v.ScanError, v.Number, v.Email = "", l.T("booking.find_code_not_current"), "", keptTyped(v.Email)
 		}
-		return h.Kernel.Render(c, http.StatusNotFound, h.findTitle(c), bookingview.Find(v))
+		return h.Site.Render(c, http.StatusNotFound, h.findTitle(c), bookingview.Find(v))
 	case err != nil:
 		// The ticketing system failed, not the person: the attempt does not count.
-		if gerr := ratelimit.GiveAll(ctx, h.Kernel.Limits, limits...); gerr != nil {
-			web.LoggerFrom(ctx, h.Kernel.Logger).Warn("give back look-up attempt", "err", gerr)
+		if gerr := ratelimit.GiveAll(ctx, h.Limits, limits...); gerr != nil {
+			web.LoggerFrom(ctx, h.Logger).Warn("give back look-up attempt", "err", gerr)
 		}
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), l.T("booking.try_again"))
+		return h.Visits.FromUpstream(err, h.Site.URL("booking.find"), l.T("booking.try_again"))
 	}
-	if err := ratelimit.GiveAll(ctx, h.Kernel.Limits, limits...); err != nil {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("give back look-up attempt", "err", err)
+	if err := ratelimit.GiveAll(ctx, h.Limits, limits...); err != nil {
+		web.LoggerFrom(ctx, h.Logger).Warn("give back look-up attempt", "err", err)
 	}
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how})
 	if err := h.Visits.BindBooking(c, visit.Bound{CinemaID: v.CinemaID, Number: number}); err != nil {
 		return err
 	}
 	h.Visits.RememberCustomer(c, b.CustomerName)
-	return web.Redirect(c, h.Kernel.URL(web.RouteBooking))
+	return web.Redirect(c, h.Site.URL("booking.show"))
 }
 
 // findRefused answers a look-up that never reached the ticketing system (a malformed number,
 // an unreadable ticket code). It counts against the client: the form is no way around the limit.
 func (h *Handler) findRefused(c echo.Context, v bookingview.FindView, msg string, client ratelimit.Limit) error {
-	ok, wait, err := h.Kernel.Limits.Take(c.Request().Context(), client.Key, client.Rule)
+	ok, wait, err := h.Limits.Take(c.Request().Context(), client.Key, client.Rule)
 	if err != nil {
 		return err
 	}
@@ -200,7 +200,7 @@ func (h *Handler) findRefused(c echo.Context, v bookingview.FindView, msg string
 	if v.ScanError == "" {
 		v.Error = msg // a kiosk's scan says it beside the scan field
 	}
-	return h.Kernel.Render(c, http.StatusUnprocessableEntity, h.findTitle(c), bookingview.Find(v))
+	return h.Site.Render(c, http.StatusUnprocessableEntity, h.findTitle(c), bookingview.Find(v))
 }
 
 // refuseOtherCinema answers a look-up, at a counter or kiosk that stands in one cinema, of a
@@ -222,7 +222,7 @@ func (h *Handler) refuseOtherCinema(c echo.Context, v bookingview.FindView, scan
 	} else {
 		v.Error = msg
 	}
-	return h.Kernel.Render(c, http.StatusUnprocessableEntity, h.findTitle(c), bookingview.Find(v))
+	return h.Site.Render(c, http.StatusUnprocessableEntity, h.findTitle(c), bookingview.Find(v))
 }
 
 // keptTyped is what a kiosk's look-up form shows again of a field after a scan: what the
@@ -247,10 +247,10 @@ func (h *Handler) readTicketCode(l *i18n.Localizer, staffLookUp bool, field stri
 	if !staffLookUp {
 		return tickets.Code{}, l.T("booking.find_code_not_for_customers")
 	}
-	if h.Visits.Mail == nil || h.Visits.Mail.Signer == nil {
+	if h.Mail == nil || h.Mail.Signer == nil {
 		return tickets.Code{}, l.T("booking.find_code_unchecked")
 	}
-	code, err := h.Visits.Mail.Signer.Parse(field)
+	code, err := h.Mail.Signer.Parse(field)
 	switch {
 	case errors.Is(err, tickets.ErrForged):
 		return tickets.Code{}, l.T("booking.find_code_forged")
@@ -264,7 +264,7 @@ func (h *Handler) tooMany(c echo.Context, v bookingview.FindView, seconds float6
 	c.Response().Header().Set("Retry-After", strconv.Itoa(words.WholeSeconds(seconds)))
 	l := web.Loc(c)
 	v.Error = l.T("booking.find_too_many", "Wait", words.Wait(l, seconds))
-	return h.Kernel.Render(c, http.StatusTooManyRequests, h.findTitle(c), bookingview.Find(v))
+	return h.Site.Render(c, http.StatusTooManyRequests, h.findTitle(c), bookingview.Find(v))
 }
 
 // forgetBooking unbinds the booking from this visit (a shared computer, the kiosk). An edit in
@@ -272,12 +272,12 @@ func (h *Handler) tooMany(c echo.Context, v bookingview.FindView, seconds float6
 func (h *Handler) forgetBooking(c echo.Context) error {
 	ctx := c.Request().Context()
 	h.Visits.ReleaseEdit(c)
-	h.Kernel.Sessions.Remove(ctx, visit.SessBookingCinema)
-	h.Kernel.Sessions.Remove(ctx, visit.SessBookingName)
-	h.Kernel.Sessions.Remove(ctx, visit.SessBookingNumber)
+	h.Sessions.Remove(ctx, visit.SessBookingCinema)
+	h.Sessions.Remove(ctx, visit.SessBookingName)
+	h.Sessions.Remove(ctx, visit.SessBookingNumber)
 	h.Visits.ClearEdit(c)
-	if err := h.Kernel.RenewSession(c); err != nil {
+	if err := h.Site.RenewSession(c); err != nil {
 		return err
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteHome))
+	return web.Redirect(c, h.Site.URL("home"))
 }

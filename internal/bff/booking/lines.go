@@ -7,8 +7,9 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/notify"
 	"github.com/cinemabff/cinemabff/internal/refunds"
-	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
+	"github.com/cinemabff/cinemabff/views/pages/bookingview"
 )
 
 // editPayWith says, in l's language, how the balance is settled: paid by card on the next
@@ -169,4 +170,24 @@ func lineSeat(lv *bookingview.LineView) words.SeatName {
 
 func lineFrom(lv *bookingview.LineView) words.SeatName {
 	return words.SeatName{Row: lv.FromRow, Seat: lv.FromLabel, Text: lv.From}
+}
+
+// noticeLines says what an edit changes, for its message.
+func noticeLines(lines []bookingview.LineView) []notify.Line {
+	var out []notify.Line
+	for _, l := range lines {
+		n := notify.Line{Description: l.Description, Seat: l.Seat}
+		switch l.State {
+		case "added":
+			n.Change = notify.ChangeAdded
+		case "removed":
+			n.Change = notify.ChangeRemoved
+		case visit.ChangeMoved:
+			n.Change, n.From = notify.ChangeMoved, l.From
+		default:
+			n.Change = notify.ChangeKept
+		}
+		out = append(out, n)
+	}
+	return out
 }

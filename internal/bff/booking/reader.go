@@ -12,7 +12,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/views/components"
-	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
+	"github.com/cinemabff/cinemabff/views/pages/bookingview"
 )
 
 // Paying a change on the device's card reader (the box office, the kiosk): the exact amount
@@ -23,14 +23,14 @@ import (
 // payOnReader starts the change's card-present payment on this device's reader and shows it.
 func (h *Handler) payOnReader(c echo.Context, e visit.Edit, change settlement.Change, due cinema.Money, tender string) error {
 	ctx := c.Request().Context()
-	st := h.Visits.Settler
+	st := h.Settler
 	entry, err := st.StartReaderPayment(ctx, change, due, web.DeviceOf(c).ReaderID, tender)
 	if err != nil {
 		return err
 	}
 	e.Entry = entry.ID
 	h.Visits.SaveEdit(c, e)
-	if o, err := h.Kernel.Ticketing.GetOrder(ctx, e.UserSessionID); err == nil && o.Total != due {
+	if o, err := h.Ticketing.GetOrder(ctx, e.UserSessionID); err == nil && o.Total != due {
 		// The change changed (another tab) since its amount was read: the reader asks for
 		// nothing but the change as it is.
 		return h.stopStaleReader(c, e, o.Total)
@@ -38,13 +38,13 @@ func (h *Handler) payOnReader(c echo.Context, e visit.Edit, change settlement.Ch
 	// Handing the payment to the reader is a money step: never cut off halfway.
 	entry, _, err = h.Visits.AdvanceWithin(ctx, entry.ID)
 	if err != nil && entry.State == ledger.StateFailed {
-		h.Kernel.Flash(c, visit.ReaderRefusal(web.Loc(c), err))
+		h.Site.Flash(c, visit.ReaderRefusal(web.Loc(c), err))
 		return web.Redirect(c, h.readerBack(c))
 	}
 	if err != nil {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card reader payment not started at once", "entry", entry.ID, "err", err)
+		web.LoggerFrom(ctx, h.Logger).Warn("card reader payment not started at once", "entry", entry.ID, "err", err)
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+	return web.Redirect(c, h.Site.URL("edit.status", entry.ID))
 }
 
 // cancelOnReader is Cancel on the reader's page: the reader stops asking, nothing is taken,
@@ -57,13 +57,13 @@ func (h *Handler) cancelOnReader(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	dctx, cancel := h.Visits.Detached(ctx)
-	entry, err = h.Visits.Settler.CancelAtReader(dctx, entry.ID)
+	entry, err = h.Settler.CancelAtReader(dctx, entry.ID)
 	cancel()
 	if errors.Is(err, settlement.ErrNotAtReader) {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Site.URL("edit.status", entry.ID))
 	}
 	if err != nil {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteEditStatus, entry.ID), web.Loc(c).T("booking.see_status"))
+		return h.Visits.FromUpstream(err, h.Site.URL("edit.status", entry.ID), web.Loc(c).T("booking.see_status"))
 	}
 	if entry.State == ledger.StateFailed {
 		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: entry.CinemaID, BookingNumber: entry.BookingNumber,
@@ -80,7 +80,7 @@ func (h *Handler) readerStatusView(c echo.Context, entry ledger.Entry, v *bookin
 	switch entry.State {
 	case ledger.StateCreated, ledger.StateRedirected:
 		v.Heading, v.Body = l.T("booking.reader_waiting", "Amount", amount), l.T("booking.reader_waiting_text", "Amount", amount)
-		v.CancelURL, v.CancelLabel, v.CSRFToken = h.Kernel.URL(web.RouteEditReaderCancel, entry.ID), l.T("booking.reader_cancel"), web.CSRFToken(c)
+		v.CancelURL, v.CancelLabel, v.CSRFToken = h.Site.URL("edit.readercancel", entry.ID), l.T("booking.reader_cancel"), web.CSRFToken(c)
 		v.Reader = true
 	case ledger.StatePaid, ledger.StateApplying:
 		v.Kind = components.NoticeSuccess
@@ -95,17 +95,17 @@ func (h *Handler) readerFailed(c echo.Context, e visit.Edit, entry ledger.Entry)
 	msg := visit.ReaderOutcome(web.Loc(c), entry)
 	e.Entry = ""
 	h.Visits.SaveEdit(c, e)
-	h.Kernel.Flash(c, msg)
+	h.Site.Flash(c, msg)
 	return web.Redirect(c, h.readerBack(c))
 }
 
 // readerBack is where a card payment that took nothing sends the person, to try again: the
 // counter's payment page, or the change (a kiosk).
 func (h *Handler) readerBack(c echo.Context) string {
-	if h.Kernel.AtCounter(c) {
-		return h.Kernel.URL(web.RouteEditCounterPay)
+	if h.Site.AtCounter(c) {
+		return h.Site.URL("edit.counterpay")
 	}
-	return h.Kernel.URL(web.RouteEdit)
+	return h.Site.URL("edit.show")
 }
 
 // stopStaleReader stops the change's card-reader payment when the change no longer costs
@@ -116,17 +116,17 @@ func (h *Handler) stopStaleReader(c echo.Context, e visit.Edit, now cinema.Money
 	ctx := c.Request().Context()
 	entry, ok := h.readerAsking(c, e)
 	if !ok {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Site.URL("edit.show"))
 	}
 	dctx, cancel := h.Visits.Detached(ctx)
-	stopped, err := h.Visits.Settler.StopAtReader(dctx, entry.ID, settlement.StopOrderChanged)
+	stopped, err := h.Settler.StopAtReader(dctx, entry.ID, settlement.StopOrderChanged)
 	cancel()
 	if err != nil || stopped.State != ledger.StateFailed {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Site.URL("edit.status", entry.ID))
 	}
 	e.Entry = ""
 	h.Visits.SaveEdit(c, e)
-	h.Kernel.Flash(c, web.Loc(c).T("checkout.reader_order_changed", "Amount", web.Loc(c).Money(now)))
+	h.Site.Flash(c, web.Loc(c).T("checkout.reader_order_changed", "Amount", web.Loc(c).Money(now)))
 	return web.Redirect(c, h.readerBack(c))
 }
 
@@ -145,11 +145,11 @@ func (h *Handler) readerAsking(c echo.Context, e visit.Edit) (ledger.Entry, bool
 func (h *Handler) afterChange(c echo.Context, e visit.Edit) error {
 	entry, ok := h.readerAsking(c, e)
 	if !ok {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Site.URL("edit.show"))
 	}
-	o, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
+	o, err := h.Ticketing.GetOrder(c.Request().Context(), e.UserSessionID)
 	if err != nil || o.Total.Cents == entry.AmountCents {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, entry.ID))
+		return web.Redirect(c, h.Site.URL("edit.status", entry.ID))
 	}
 	return h.stopStaleReader(c, e, o.Total)
 }

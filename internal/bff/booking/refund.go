@@ -17,7 +17,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/views/components"
-	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
+	"github.com/cinemabff/cinemabff/views/pages/bookingview"
 )
 
 // Refunds across several payments. A negative balance goes back over the booking's external
@@ -34,14 +34,14 @@ import (
 func (h *Handler) startRefund(c echo.Context, e visit.Edit, change settlement.Change, amount cinema.Money) error {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	b, err := h.Kernel.Ticketing.GetSingleBooking(ctx, e.CinemaID, e.BookingNumber)
+	b, err := h.Ticketing.GetSingleBooking(ctx, e.CinemaID, e.BookingNumber)
 	if err != nil {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+		return h.Visits.FromUpstream(err, h.Site.URL("edit.show"), l.T("booking.back_to_changes"))
 	}
-	group, err := h.Visits.Settler.StartRefund(ctx, change, amount, b)
+	group, err := h.Settler.StartRefund(ctx, change, amount, b)
 	if errors.Is(err, settlement.ErrRefundAtBoxOffice) {
 		return &web.Error{Code: web.EConflict, Heading: l.T("booking.refund_at_box_office_heading"), Message: l.T("booking.refund_at_box_office_text"),
-			BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: err}
+			BackURL: h.Site.URL("edit.show"), BackLabel: l.T("booking.back_to_changes"), Err: err}
 	}
 	var notPlanned *settlement.RefundNotPlannedError
 	if errors.As(err, &notPlanned) {
@@ -55,16 +55,16 @@ func (h *Handler) startRefund(c echo.Context, e visit.Edit, change settlement.Ch
 	h.Visits.SaveEdit(c, e)
 	// A money step: never cut off halfway; a slow one goes on and the status page follows it.
 	if err := h.Visits.AdvanceGroupWithin(ctx, lead); err != nil {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("refund not finished at once", "entry", lead.ID, "err", err)
+		web.LoggerFrom(ctx, h.Logger).Warn("refund not finished at once", "entry", lead.ID, "err", err)
 	}
-	if lead, err = h.Visits.Ledger.Get(ctx, lead.ID); err != nil {
+	if lead, err = h.Ledger.Get(ctx, lead.ID); err != nil {
 		return err
 	}
 	lead = h.awaitApplying(ctx, lead) // a provider event may be completing it right now
 	if lead.State == ledger.StateApplied {
 		return h.finishEdit(c, e)
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, lead.ID))
+	return web.Redirect(c, h.Site.URL("edit.status", lead.ID))
 }
 
 // refundForReview says that the refund cannot be made through the payment provider: nothing
@@ -74,11 +74,11 @@ func (h *Handler) refundForReview(c echo.Context, e *settlement.RefundNotPlanned
 	l := web.Loc(c)
 	ref := e.Review.ID[:min(12, len(e.Review.ID))]
 	text := l.T("booking.refund_review_text", "Amount", l.Money(amount), "Reference", ref)
-	if h.Kernel.StaffUser(c) != "" {
+	if h.Site.StaffUser(c) != "" {
 		text = l.T("booking.counter.refund_review_text", "Amount", l.Money(amount), "Reference", ref)
 	}
 	return &web.Error{Code: web.EConflict, Heading: l.T("booking.refund_review_heading"), Message: text,
-		BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.back_to_changes"), Err: e}
+		BackURL: h.Site.URL("edit.show"), BackLabel: l.T("booking.back_to_changes"), Err: e}
 }
 
 // refundCard names where a part goes back: "VISA ************4242", "PAYPAL", or the box
@@ -123,7 +123,7 @@ type counterForms struct {
 
 // counterFormsFor are the status page's forms for this visit.
 func (h *Handler) counterFormsFor(c echo.Context) counterForms {
-	return counterForms{atCounter: h.Kernel.AtCounter(c), csrf: web.CSRFToken(c)}
+	return counterForms{atCounter: h.Site.AtCounter(c), csrf: web.CSRFToken(c)}
 }
 
 // refundStatusView says where each part of a refund stands, in the language of ctx. It never
@@ -133,7 +133,7 @@ func (h *Handler) counterFormsFor(c echo.Context) counterForms {
 func (h *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts []ledger.Entry, forms counterForms) bookingview.PaymentStatusView {
 	l := i18n.FromContext(ctx)
 	total := l.Money(settlement.PartsTotal(parts))
-	v := bookingview.PaymentStatusView{Reference: lead.ID[:12], PollURL: h.Kernel.URL(web.RouteEditStatus, lead.ID), Refresh: true, Kind: components.NoticeInfo,
+	v := bookingview.PaymentStatusView{Reference: lead.ID[:12], PollURL: h.Site.URL("edit.status", lead.ID), Refresh: true, Kind: components.NoticeInfo,
 		CSRFToken: forms.csrf}
 	var sent, pending, notSent, applied, atBoxOffice int
 	var handBack cinema.Money // the parts waiting to be handed back at the counter
@@ -154,7 +154,7 @@ func (h *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts
 			pv.State, pv.Status = "box-office", l.T("booking.refund_part_at_box_office")
 			if forms.atCounter {
 				amount := l.Money(cinema.Money{Cents: p.AmountCents, Currency: p.Currency})
-				pv.GiveBackURL, pv.GiveBackLabel = h.Kernel.URL(web.RouteEditGiveBack, p.ID), l.T("booking.give_back_terminal", "Amount", amount)
+				pv.GiveBackURL, pv.GiveBackLabel = h.Site.URL("edit.giveback", p.ID), l.T("booking.give_back_terminal", "Amount", amount)
 				if p.CardType == "Cash" {
 					pv.GiveBackLabel = l.T("booking.give_back_cash", "Amount", amount)
 				}
@@ -180,7 +180,7 @@ func (h *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts
 	case applied == len(parts):
 		v.Refresh = false
 		v.Heading, v.Body = l.T("booking.refund_done"), l.T("booking.refund_done_text", "Amount", total)
-		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Site.URL("booking.show"), l.T("booking.see_booking")
 	case failed && pending == 0 && sent > 0:
 		v.Kind, v.Refresh = components.NoticeWarning, false
 		v.Heading = l.T("booking.refund_sent_check")
@@ -188,11 +188,11 @@ func (h *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts
 			v.Heading = l.T("booking.refund_part_sent_check")
 		}
 		v.Body = l.T("booking.refund_sent_check_text")
-		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Site.URL("booking.show"), l.T("booking.see_booking")
 	case failed && pending == 0:
 		v.Kind, v.Refresh = components.NoticeWarning, false
 		v.Heading, v.Body = l.T("booking.refund_nothing"), l.T("booking.refund_nothing_text")
-		v.NextURL, v.NextLabel = h.Kernel.URL(web.RouteBooking), l.T("booking.see_booking")
+		v.NextURL, v.NextLabel = h.Site.URL("booking.show"), l.T("booking.see_booking")
 	case failed:
 		v.Kind = components.NoticeWarning
 		v.Heading, v.Body = l.T("booking.refund_part_failed"), l.T("booking.refund_part_failed_text", "Amount", total)
@@ -226,7 +226,7 @@ func (h *Handler) statusViewFor(c echo.Context, entry ledger.Entry) bookingview.
 	if entry.Kind != ledger.KindRefund {
 		return h.statusView(ctx, entry)
 	}
-	parts, err := h.Visits.Ledger.Group(ctx, entry)
+	parts, err := h.Ledger.Group(ctx, entry)
 	if err != nil {
 		parts = []ledger.Entry{entry}
 	}
@@ -237,17 +237,17 @@ func (h *Handler) statusViewFor(c echo.Context, entry ledger.Entry) bookingview.
 // the box office was handed back (cash from the till, or a refund on the card terminal): the
 // part is refunded, and once every part is, the change is completed with all of them.
 func (h *Handler) giveBackAtCounter(c echo.Context) error {
-	user := h.Kernel.StaffUser(c) // CountersOnly
+	user := h.Site.StaffUser(c) // CountersOnly
 	part, e, ok, err := h.entryForVisit(c)
 	if !ok {
 		return err
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	status := h.Kernel.URL(web.RouteEditStatus, cmp.Or(e.Entry, part.ID))
+	status := h.Site.URL("edit.status", cmp.Or(e.Entry, part.ID))
 	// A money step: renewing the edit and recording the hand-back are not cut off halfway.
 	dctx, cancel := h.Visits.Detached(ctx)
-	got, err := h.Visits.Settler.GiveBackAtBoxOffice(dctx, part.ID, user)
+	got, err := h.Settler.GiveBackAtBoxOffice(dctx, part.ID, user)
 	cancel()
 	switch {
 	case errors.Is(err, settlement.ErrNotAtBoxOffice):
@@ -261,7 +261,7 @@ func (h *Handler) giveBackAtCounter(c echo.Context) error {
 			AmountCents: -got.AmountCents, Currency: got.Currency, Detail: fmt.Sprintf("handed back at the counter (%s), refund part %d", got.CardType, got.RefundPart)})
 	}
 	if err := h.Visits.AdvanceGroupWithin(ctx, got); err != nil {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("refund not finished yet", "entry", got.ID, "err", err)
+		web.LoggerFrom(ctx, h.Logger).Warn("refund not finished yet", "entry", got.ID, "err", err)
 	}
 	return web.Redirect(c, status)
 }
@@ -271,7 +271,7 @@ func (h *Handler) sameRefund(ctx context.Context, a ledger.Entry, b string) bool
 	if a.RefundGroup == "" || b == "" {
 		return false
 	}
-	other, err := h.Visits.Ledger.Get(ctx, b)
+	other, err := h.Ledger.Get(ctx, b)
 	return err == nil && other.RefundGroup == a.RefundGroup
 }
 
@@ -279,7 +279,7 @@ func (h *Handler) sameRefund(ctx context.Context, a ledger.Entry, b string) bool
 // refund under way, where each part of it stands; nil when there is none.
 func (h *Handler) refundUnderWayNotice(c echo.Context, number int64) *components.Notice {
 	e, ok := h.Visits.CurrentEdit(c)
-	if !ok || e.BookingNumber != number || h.Visits.Ledger == nil {
+	if !ok || e.BookingNumber != number || h.Ledger == nil {
 		return nil
 	}
 	ctx := c.Request().Context()
@@ -287,7 +287,7 @@ func (h *Handler) refundUnderWayNotice(c echo.Context, number int64) *components
 	if err != nil || entry == nil || entry.Kind != ledger.KindRefund {
 		return nil
 	}
-	parts, err := h.Visits.Ledger.Group(ctx, *entry)
+	parts, err := h.Ledger.Group(ctx, *entry)
 	if err != nil {
 		return nil
 	}

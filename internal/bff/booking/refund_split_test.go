@@ -333,7 +333,7 @@ func TestRefundNothingSentSaysSo(t *testing.T) {
 // TestRefundSplitAtTheCounter: staff at the counter use the same pages and get the same split.
 func TestRefundSplitAtTheCounter(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
-	if err := h.Srv.Visits.Staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
+	if err := h.Srv.Staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	if resp, _ := h.Post("/staff/sign-in", "/staff/sign-in", url.Values{"username": {"anna"}, "password": {"correct horse battery"}}); resp.StatusCode != http.StatusSeeOther {

@@ -1,36 +1,38 @@
 package booking
 
-import "github.com/cinemabff/cinemabff/internal/bff/web"
+import (
+	"github.com/cinemabff/cinemabff/internal/bff/web"
+)
 
 // Routes registers the booking flow's handlers: finding and showing a booking, changing it,
 // paying or refunding the difference (by the provider, or at the counter), the change's status.
-func (h *Handler) Routes(route web.Register) {
-	route("GET", web.RouteFindBooking, h.showFindBooking)
-	route("POST", web.RouteFindBooking, h.findBooking)
-	route("GET", web.RouteBooking, h.showBooking)
-	route("POST", web.RouteBookingForget, h.forgetBooking)
-	route("GET", web.RouteBookingTickets, h.showBookingTickets)
-	route("GET", web.RouteBookingCalendar, h.showBookingCalendar)
+func (h *Handler) Routes(r web.Router) {
+	r.GET("/booking", h.showFindBooking, "booking.find")
+	r.POST("/booking", h.findBooking, "booking.find")
+	r.GET("/booking/current", h.showBooking, "booking.show")
+	r.POST("/booking/forget", h.forgetBooking, "booking.forget")
+	r.GET("/booking/tickets", h.showBookingTickets, "booking.tickets")
+	r.GET("/booking/calendar.ics", h.showBookingCalendar, "booking.calendar")
 
-	route("POST", web.RouteEditStart, h.startEdit)
-	route("GET", web.RouteEdit, h.showEdit)
-	route("POST", web.RouteEditAdd, h.addTickets)
-	route("POST", web.RouteEditRemove, h.removeTicket)
-	route("GET", web.RouteEditSeats, h.showEditSeats)
-	route("POST", web.RouteEditSeats, h.setEditSeats)
-	route("POST", web.RouteEditExtend, h.extendEdit)
-	route("GET", web.RouteEditCancel, h.confirmCancelEdit)
-	route("POST", web.RouteEditCancel, h.cancelEdit)
-	route("POST", web.RouteEditComplete, h.completeEdit)
-	route("GET", web.RouteEditReturn, h.editPaymentReturn)
-	route("GET", web.RouteEditStatus, h.editPaymentStatus)
-	route("POST", web.RouteEditReaderCancel, h.cancelOnReader)
-	route("GET", web.RouteEditExpired, h.editExpired)
-	route("GET", web.RouteShowtimes, h.showShowtimes)
-	route("POST", web.RouteShowtimes, h.chooseShowtime)
+	r.POST("/booking/edit/start", h.startEdit, "edit.start")
+	r.GET("/booking/edit", h.showEdit, "edit.show")
+	r.POST("/booking/edit/tickets", h.addTickets, "edit.add")
+	r.POST("/booking/edit/tickets/remove", h.removeTicket, "edit.remove")
+	r.GET("/booking/edit/seats", h.showEditSeats, "edit.seats")
+	r.POST("/booking/edit/seats", h.setEditSeats, "edit.seats")
+	r.POST("/booking/edit/extend", h.extendEdit, "edit.extend")
+	r.GET("/booking/edit/cancel", h.confirmCancelEdit, "edit.cancel")
+	r.POST("/booking/edit/cancel", h.cancelEdit, "edit.cancel")
+	r.POST("/booking/edit/complete", h.completeEdit, "edit.complete")
+	r.GET("/booking/edit/payment/:entry", h.editPaymentReturn, "edit.return")
+	r.GET("/booking/edit/status/:entry", h.editPaymentStatus, "edit.status")
+	r.POST("/booking/edit/payment/:entry/reader-cancel", h.cancelOnReader, "edit.readercancel")
+	r.GET("/booking/edit/expired", h.editExpired, "edit.expired")
+	r.GET("/booking/showtimes", h.showShowtimes, "edit.showtimes")
+	r.POST("/booking/showtimes", h.chooseShowtime, "edit.showtimes")
 
 	counters := h.CountersOnly
-	route("GET", web.RouteEditCounterPay, h.showEditCounterPay, counters)
-	route("POST", web.RouteEditCounterPay, h.takeEditCounterPay, counters)
-	route("POST", web.RouteEditGiveBack, h.giveBackAtCounter, counters)
+	r.GET("/booking/edit/counter-payment", h.showEditCounterPay, "edit.counterpay", counters)
+	r.POST("/booking/edit/counter-payment", h.takeEditCounterPay, "edit.counterpay", counters)
+	r.POST("/booking/edit/refund/:entry/given-back", h.giveBackAtCounter, "edit.giveback", counters)
 }

@@ -38,7 +38,7 @@ func (h *Handler) seatWithParty(ctx context.Context, e visit.Edit, before, after
 	}
 	// A cached plan (seat states at most seatStatesTTL old): the upstream decides below
 	// whether the seats beside the party are still free.
-	snap, err := h.Visits.SeatPlans.Plan(ctx, e.CinemaID, e.SessionID)
+	snap, err := h.SeatPlans.Plan(ctx, e.CinemaID, e.SessionID)
 	if err != nil {
 		return false
 	}
@@ -50,8 +50,8 @@ func (h *Handler) seatWithParty(ctx context.Context, e visit.Edit, before, after
 	for _, t := range moved {
 		seats = append(seats, upstream.SelectedSeat{AreaCategoryCode: t.Category, Position: t.Position})
 	}
-	if _, err := h.Kernel.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats}); err != nil {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Info("added tickets not moved beside the party", "err", err)
+	if _, err := h.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats}); err != nil {
+		web.LoggerFrom(ctx, h.Logger).Info("added tickets not moved beside the party", "err", err)
 		return false
 	}
 	return true

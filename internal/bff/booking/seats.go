@@ -14,7 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/seatrules"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
+	"github.com/cinemabff/cinemabff/views/pages/bookingview"
 )
 
 // editSeatTickets returns the order's tickets that keep or get a seat (not removed ones).
@@ -38,7 +38,7 @@ func editSeatTickets(e visit.Edit, o cinema.Order) []cinema.OrderTicket {
 // showEditSeats shows the seat chooser with the order's seats ticked.
 func (h *Handler) showEditSeats(c echo.Context) error {
 	var notice *components.Notice
-	if msg := h.Kernel.PopFlash(c); msg != "" {
+	if msg := h.Site.PopFlash(c); msg != "" {
 		notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg} // e.g. the seats chosen at a new show
 	}
 	return h.renderEditSeats(c, http.StatusOK, notice, nil)
@@ -56,7 +56,7 @@ func (h *Handler) renderEditSeats(c echo.Context, status int, notice *components
 		return h.editEnded(c, e, err)
 	}
 	if planErr != nil {
-		return h.Visits.FromUpstream(planErr, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+		return h.Visits.FromUpstream(planErr, h.Site.URL("edit.show"), l.T("booking.back_to_changes"))
 	}
 	plan := h.Visits.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	tickets := editSeatTickets(e, o)
@@ -69,7 +69,7 @@ func (h *Handler) renderEditSeats(c echo.Context, status int, notice *components
 	if chosen == nil {
 		chosen = yours
 	}
-	v := bookingview.SeatsView{Counter: h.Kernel.AtCounter(c), BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: h.Kernel.URL(web.RouteEditSeats), BackURL: h.Kernel.URL(web.RouteEdit),
+	v := bookingview.SeatsView{Counter: h.Site.AtCounter(c), BookingNumber: fmt.Sprint(e.BookingNumber), ActionURL: h.Site.URL("edit.seats"), BackURL: h.Site.URL("edit.show"),
 		CSRFToken: web.CSRFToken(c), Count: len(tickets), Notice: notice,
 		Map: components.BuildSeatMap(plan, components.SeatMapOptions{Max: len(tickets), Yours: yours, YoursSelectable: true,
 			Chosen: chosen, Kiosk: web.IsKiosk(c), Label: l.T("booking.seat_map_label"), AsOf: h.Visits.SeatsAsOf(ctx, e.CinemaID, snap.AsOf),
@@ -78,7 +78,7 @@ func (h *Handler) renderEditSeats(c echo.Context, status int, notice *components
 		v.Show = joinShow(e.FilmTitle, words.Showtime(l, e.Showtime, h.Visits.CinemaByID(ctx, e.CinemaID)), e.Screen)
 	}
 	defer v.Map.Release() // the page is written before this returns
-	return h.Kernel.Render(c, status, l.T("booking.seats_page_title"), bookingview.Seats(v))
+	return h.Site.Render(c, status, l.T("booking.seats_page_title"), bookingview.Seats(v))
 }
 
 // setEditSeats moves the order's tickets to the chosen seats (SetSelectedSeats).
@@ -92,7 +92,7 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 	form, err := c.FormParams()
 	if err != nil {
 		return &web.Error{Code: web.EInvalid, Heading: l.T("booking.seats_unreadable_heading"), Message: l.T("booking.seats_unreadable_text"),
-			BackURL: h.Kernel.URL(web.RouteEditSeats), BackLabel: l.T("booking.seats_page_title")}
+			BackURL: h.Site.URL("edit.seats"), BackLabel: l.T("booking.seats_page_title")}
 	}
 	// The map's checkboxes and the list alternative's selects submit the same field; empty
 	// selects and a seat given twice count once.
@@ -107,7 +107,7 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 			chosenPos = append(chosenPos, p)
 		}
 	}
-	o, err := h.Kernel.Ticketing.GetOrder(ctx, e.UserSessionID)
+	o, err := h.Ticketing.GetOrder(ctx, e.UserSessionID)
 	if err != nil {
 		return h.editEnded(c, e, err)
 	}
@@ -119,9 +119,9 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 	}
 	// The plan gives the chosen seats' areas (layout only): the upstream decides below whether
 	// they are free.
-	snap, err := h.Visits.SeatPlans.Plan(ctx, e.CinemaID, e.SessionID)
+	snap, err := h.SeatPlans.Plan(ctx, e.CinemaID, e.SessionID)
 	if err != nil {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteEdit), l.T("booking.back_to_changes"))
+		return h.Visits.FromUpstream(err, h.Site.URL("edit.show"), l.T("booking.back_to_changes"))
 	}
 	plan := h.Visits.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	var seats []upstream.SelectedSeat
@@ -147,7 +147,7 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 		}
 	}
 	if unchanged {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+		return web.Redirect(c, h.Site.URL("edit.show"))
 	}
 	// Seats of another seating area: refused here with the rule, naming the tickets' area
 	// (the ticketing system answers only "invalid request"). When a ticket's area is not
@@ -169,8 +169,8 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 	if notice := words.SeatRuleNotice(l, seatrules.Check(plan, seatrules.Choice{Party: party, Chosen: chosenPos})); notice != nil {
 		return h.renderEditSeats(c, http.StatusUnprocessableEntity, notice, chosenPos)
 	}
-	_, err = h.Kernel.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats})
-	h.Visits.SeatPlans.Invalidate(e.CinemaID, e.SessionID) // seats changed or refused: the next map reads them again
+	_, err = h.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats})
+	h.SeatPlans.Invalidate(e.CinemaID, e.SessionID) // seats changed or refused: the next map reads them again
 	switch {
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
 		return h.renderEditSeats(c, http.StatusConflict, visit.SeatsTakenNotice, nil)
@@ -180,6 +180,6 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 	case err != nil:
 		return h.editEnded(c, e, err)
 	}
-	h.Kernel.Flash(c, l.T("booking.seats_changed"))
-	return web.Redirect(c, h.Kernel.URL(web.RouteEdit))
+	h.Site.Flash(c, l.T("booking.seats_changed"))
+	return web.Redirect(c, h.Site.URL("edit.show"))
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
+	"github.com/cinemabff/cinemabff/views/pages/bookingview"
 )
 
 // requireBooking returns the booking bound to this visit, read fresh from the upstream.
@@ -26,19 +26,19 @@ func (h *Handler) requireBooking(c echo.Context, also ...func(context.Context, c
 	bb, ok := h.Visits.BoundBooking(c)
 	if !ok {
 		return cinema.Booking{}, bb, &web.Error{Code: web.ENotFound, Heading: l.T("booking.find_first"),
-			Message: l.T("booking.find_first_text"), BackURL: h.Kernel.URL(web.RouteFindBooking), BackLabel: l.T("booking.find_title")}
+			Message: l.T("booking.find_first_text"), BackURL: h.Site.URL("booking.find"), BackLabel: l.T("booking.find_title")}
 	}
 	if dev := web.DeviceOf(c); !dev.Serves(bb.CinemaID) {
 		// A booking of another cinema than this counter's or kiosk's is not changed, paid for
 		// or printed here, however it came to the visit.
 		ctx := c.Request().Context()
 		return cinema.Booking{}, bb, &web.Error{Code: web.EConflict, Heading: l.T("ui.other_cinema.heading"),
-			Message: words.OtherCinema(l, h.Visits.CinemaByID(ctx, bb.CinemaID).Name, h.Visits.CinemaByID(ctx, dev.CinemaID).Name, h.Kernel.StaffUser(c) != ""),
-			BackURL: h.Kernel.URL(web.RouteFindBooking), BackLabel: l.T("booking.find_title")}
+			Message: words.OtherCinema(l, h.Visits.CinemaByID(ctx, bb.CinemaID).Name, h.Visits.CinemaByID(ctx, dev.CinemaID).Name, h.Site.StaffUser(c) != ""),
+			BackURL: h.Site.URL("booking.find"), BackLabel: l.T("booking.find_title")}
 	}
 	b, err := h.Visits.ReadBooking(c.Request().Context(), bb.CinemaID, bb.Number, also...)
 	if err != nil {
-		return cinema.Booking{}, bb, h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteFindBooking), l.T("booking.find_title"))
+		return cinema.Booking{}, bb, h.Visits.FromUpstream(err, h.Site.URL("booking.find"), l.T("booking.find_title"))
 	}
 	return b, bb, nil
 }
@@ -62,7 +62,7 @@ func (h *Handler) showBooking(c echo.Context) error {
 		Total:     l.Money(b.Total),
 		Paid:      b.LikelyPaid(),
 		CSRFToken: web.CSRFToken(c),
-		EndURL:    h.Kernel.URL(web.RouteBookingForget),
+		EndURL:    h.Site.URL("booking.forget"),
 	}
 	for _, t := range b.Tickets {
 		v.Tickets = append(v.Tickets, bookingview.TicketRow{Description: t.Description, Seat: words.Seat(l, t.Seat), Price: l.Money(t.Price), Package: t.InPackage()})
@@ -75,15 +75,15 @@ func (h *Handler) showBooking(c echo.Context) error {
 	for _, p := range b.Payments {
 		v.Payments = append(v.Payments, paymentText(l, p))
 	}
-	if msg := h.Kernel.PopFlash(c); msg != "" {
+	if msg := h.Site.PopFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
 	if v.Notice == nil {
 		v.Notice = h.refundUnderWayNotice(c, b.Number) // a refund of this visit's change, part by part
 	}
-	if raw := h.Kernel.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
+	if raw := h.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
 		v.Changes = strings.Split(raw, "\n")
-		if key := h.Kernel.Sessions.PopString(ctx, visit.SessMailKey); h.Kernel.AtCounter(c) {
+		if key := h.Sessions.PopString(ctx, visit.SessMailKey); h.Site.AtCounter(c) {
 			v.MailLine = h.Visits.CounterMailLine(ctx, key)
 		} else {
 			v.MailLine = h.Visits.MailLine(ctx, key)
@@ -94,10 +94,10 @@ func (h *Handler) showBooking(c echo.Context) error {
 	window, open := h.Visits.ChangeWindow(c, b.CinemaID, b.Session.Showtime)
 	v.ChangeWindow, v.TicketsOpen = changeWindowLine(window, open, v.Actions)
 	title := l.T("booking.show_title", "Number", v.Number)
-	if h.Kernel.AtCounter(c) {
+	if h.Site.AtCounter(c) {
 		// The box office: who booked beside what can be done; the tickets are in the print view.
 		v.Counter, v.CustomerName, v.CustomerEmail = true, b.CustomerName, b.CustomerEmail
-		v.PrintURL, v.FindURL = h.Kernel.URL(web.RouteBookingTickets), h.Kernel.URL(web.RouteFindBooking)
+		v.PrintURL, v.FindURL = h.Site.URL("booking.tickets"), h.Site.URL("booking.find")
 		for i := range v.Actions {
 			if v.Actions[i].Enabled {
 				v.Actions[i].Primary = true
@@ -108,22 +108,22 @@ func (h *Handler) showBooking(c echo.Context) error {
 			title = l.T("booking.counter.show_title", "Number", v.Number, "Name", b.CustomerName)
 		}
 	} else {
-		v.TicketCards = h.Visits.TicketsView(ctx, b, h.Kernel.URL(web.RouteBookingTickets))
+		v.TicketCards = h.Visits.TicketsView(ctx, b, h.Site.URL("booking.tickets"))
 		if !web.IsKiosk(c) {
-			v.CalendarURL = h.Kernel.URL(web.RouteBookingCalendar)
+			v.CalendarURL = h.Site.URL("booking.calendar")
 			if h.walletLinksWork(b) {
 				v.AppleWalletURL, v.GoogleWalletURL = h.WalletLinks(b.CinemaID, b.Number)
 			}
 		}
 	}
-	return h.Kernel.Render(c, http.StatusOK, title, bookingview.Show(v))
+	return h.Site.Render(c, http.StatusOK, title, bookingview.Show(v))
 }
 
 // walletLinksWork reports whether the booking's wallet links still give its passes: until
 // WalletLinkValidFor after the show (a show time not known: always).
 func (h *Handler) walletLinksWork(b cinema.Booking) bool {
 	show := b.Session.Showtime
-	return h.WalletLinks != nil && (show.IsZero() || h.Kernel.Now().Before(show.Add(h.WalletLinkValidFor)))
+	return h.WalletLinks != nil && (show.IsZero() || h.Now().Before(show.Add(h.WalletLinkValidFor)))
 }
 
 // showBookingTickets is the print view of the booking's tickets.
@@ -133,19 +133,19 @@ func (h *Handler) showBookingTickets(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	v := bookingview.PrintView{Number: fmt.Sprint(b.Number), Tickets: h.Visits.TicketsView(ctx, b, ""), BackURL: h.Kernel.URL(web.RouteBooking),
-		Counter: h.Kernel.AtCounter(c)}
+	v := bookingview.PrintView{Number: fmt.Sprint(b.Number), Tickets: h.Visits.TicketsView(ctx, b, ""), BackURL: h.Site.URL("booking.show"),
+		Counter: h.Site.AtCounter(c)}
 	v.Tickets.Staff = v.Counter
 	if web.IsKiosk(c) {
-		v.Kiosk, v.DoneURL, v.CSRFToken = true, h.Kernel.URL(web.RouteVisitReset), web.CSRFToken(c)
-		if key := h.Kernel.Sessions.PopString(ctx, sessKioskPrint); key != "" {
+		v.Kiosk, v.DoneURL, v.CSRFToken = true, h.Site.URL("visit.reset"), web.CSRFToken(c)
+		if key := h.Sessions.PopString(ctx, sessKioskPrint); key != "" {
 			v.AutoPrint = key
-			if raw := h.Kernel.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
+			if raw := h.Sessions.PopString(ctx, visit.SessChanges); raw != "" {
 				v.Changes = strings.Split(raw, "\n")
 			}
 		}
 	}
-	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("booking.print_title", "Number", v.Number), bookingview.Print(v))
+	return h.Site.Render(c, http.StatusOK, web.Loc(c).T("booking.print_title", "Number", v.Number), bookingview.Print(v))
 }
 
 // changeWindowLine is what the booking page says about the cut-off, from the change window's
@@ -175,7 +175,7 @@ func (h *Handler) editAction(c echo.Context, b cinema.Booking, facts *bookingFac
 	l := web.Loc(c)
 	a := bookingview.Action{Label: l.T("booking.action_edit"), TestID: "action-edit", Shortcut: "e"}
 	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
-		a.Label, a.URL, a.Enabled = l.T("booking.action_edit_continue"), h.Kernel.URL(web.RouteEdit), true
+		a.Label, a.URL, a.Enabled = l.T("booking.action_edit_continue"), h.Site.URL("edit.show"), true
 		return a
 	}
 	if reason := h.Visits.ChangesClosed(c, b.CinemaID, b.Session.Showtime); reason != "" {
@@ -186,7 +186,7 @@ func (h *Handler) editAction(c echo.Context, b cinema.Booking, facts *bookingFac
 		a.Reason = reason
 		return a
 	}
-	a.URL, a.Method, a.Enabled = h.Kernel.URL(web.RouteEditStart), "post", true
+	a.URL, a.Method, a.Enabled = h.Site.URL("edit.start"), "post", true
 	return a
 }
 
@@ -207,7 +207,7 @@ func (h *Handler) showtimeAction(c echo.Context, b cinema.Booking, facts *bookin
 		a.Reason = reason
 		return a
 	}
-	a.URL, a.Enabled = h.Kernel.URL(web.RouteShowtimes), true
+	a.URL, a.Enabled = h.Site.URL("edit.showtimes"), true
 	return a
 }
 
@@ -227,7 +227,7 @@ func (h *Handler) swapAction(c echo.Context, b cinema.Booking) bookingview.Actio
 		a.Reason = reason
 		return a
 	}
-	a.URL, a.Enabled = h.Kernel.URL(web.RouteSwapShow, b.CinemaID, b.Number), true
+	a.URL, a.Enabled = h.Site.URL("swap.show", b.CinemaID, b.Number), true
 	return a
 }
 
@@ -238,7 +238,7 @@ func (h *Handler) swapAction(c echo.Context, b cinema.Booking) bookingview.Actio
 // facts are the booking's facts when already read (nil or unread: read here).
 func (h *Handler) editUnavailableReason(c echo.Context, b cinema.Booking, facts *bookingFacts) string {
 	ctx := c.Request().Context()
-	l, staff := i18n.FromContext(ctx), h.Kernel.StaffUser(c) != ""
+	l, staff := i18n.FromContext(ctx), h.Site.StaffUser(c) != ""
 	if b.BeingEdited {
 		return words.EditRestrictionFor(l, upstream.EditAlreadyInEdit, staff)
 	}
@@ -290,7 +290,7 @@ func (h *Handler) boxOfficeSaleLine(c echo.Context, facts *bookingFacts, actions
 	if !facts.sold {
 		return ""
 	}
-	l, staff := web.Loc(c), h.Kernel.StaffUser(c) != ""
+	l, staff := web.Loc(c), h.Site.StaffUser(c) != ""
 	why := words.BoxOfficeSale(l, staff)
 	line := why
 	for i := range actions {
@@ -378,12 +378,12 @@ func (f *bookingFacts) reader(s *Handler) func(context.Context, cinema.Booking) 
 // soldAtBoxOffice reports whether this site sold b at its box office or a kiosk. A failed
 // look-up is logged and counts as not sold here: the upstream then decides.
 func (h *Handler) soldAtBoxOffice(ctx context.Context, b cinema.Booking) bool {
-	if h.Visits.Settler == nil {
+	if h.Settler == nil {
 		return false
 	}
-	sold, err := h.Visits.Settler.SoldAtBoxOffice(ctx, b.CinemaID, b.Number)
+	sold, err := h.Settler.SoldAtBoxOffice(ctx, b.CinemaID, b.Number)
 	if err != nil {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("not known whether the box office sold the booking", "booking", b.Number, "err", err)
+		web.LoggerFrom(ctx, h.Logger).Warn("not known whether the box office sold the booking", "booking", b.Number, "err", err)
 	}
 	return sold && err == nil
 }
@@ -396,7 +396,7 @@ var errNoSession = errors.New("the booking names no session")
 // A move to another showtime respects both shows' cut-offs.
 func (h *Handler) refuseClosedEdit(c echo.Context, e visit.Edit) error {
 	for _, at := range e.Showtimes() {
-		if err := h.Visits.RefuseClosed(c, e.CinemaID, at, h.Kernel.URL(web.RouteEditCancel), web.Loc(c).T("booking.cancel_this_change")); err != nil {
+		if err := h.Visits.RefuseClosed(c, e.CinemaID, at, h.Site.URL("edit.cancel"), web.Loc(c).T("booking.cancel_this_change")); err != nil {
 			return err
 		}
 	}

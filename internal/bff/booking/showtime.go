@@ -19,7 +19,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
+	"github.com/cinemabff/cinemabff/views/pages/bookingview"
 )
 
 // Changing the showtime moves a booking to another show of the same cinema inside one edit
@@ -47,7 +47,7 @@ func (h *Handler) showShowtimes(c echo.Context) error {
 	allFilms := c.QueryParam("all") == "1"
 	shows, err := h.otherShows(c, b, allFilms)
 	if err != nil {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+		return h.Visits.FromUpstream(err, h.Site.URL("booking.show"), l.T("booking.back_to_booking"))
 	}
 	prices := h.showPrices(ctx, b, shows)
 	ci := h.Visits.CinemaByID(ctx, b.CinemaID)
@@ -57,19 +57,19 @@ func (h *Handler) showShowtimes(c echo.Context) error {
 		CurrentShow:   joinShow(b.Session.FilmTitle, words.Showtime(l, b.Session.Showtime, ci), b.Session.ScreenName),
 		Party:         partyWords(b),
 		AllFilms:      allFilms,
-		ActionURL:     h.Kernel.URL(web.RouteShowtimes),
-		SameFilmURL:   h.Kernel.URL(web.RouteShowtimes),
-		OtherFilmsURL: h.Kernel.URL(web.RouteShowtimes) + "?all=1",
-		BackURL:       h.Kernel.URL(web.RouteBooking),
+		ActionURL:     h.Site.URL("edit.showtimes"),
+		SameFilmURL:   h.Site.URL("edit.showtimes"),
+		OtherFilmsURL: h.Site.URL("edit.showtimes") + "?all=1",
+		BackURL:       h.Site.URL("booking.show"),
 		CSRFToken:     web.CSRFToken(c),
-		Counter:       h.Kernel.AtCounter(c),
+		Counter:       h.Site.AtCounter(c),
 	}
-	if msg := h.Kernel.PopFlash(c); msg != "" {
+	if msg := h.Site.PopFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
 	// Shows are grouped by the evening they belong to, a show after midnight with the evening
 	// before, as What's on lists them.
-	today, _ := cinema.Evening(h.Kernel.Now(), ci.Location())
+	today, _ := cinema.Evening(h.Now(), ci.Location())
 	var day *bookingview.ShowtimeDay
 	shortcut := 0
 	for _, sh := range shows {
@@ -86,7 +86,7 @@ func (h *Handler) showShowtimes(c echo.Context) error {
 		}
 		day.Rows = append(day.Rows, row)
 	}
-	return h.Kernel.Render(c, http.StatusOK, l.T("showtime.page_title", "Number", v.BookingNumber), bookingview.Showtimes(v))
+	return h.Site.Render(c, http.StatusOK, l.T("showtime.page_title", "Number", v.BookingNumber), bookingview.Showtimes(v))
 }
 
 // requireShowtimeChange is the bound booking when its showtime may be changed now: before its
@@ -98,10 +98,10 @@ func (h *Handler) requireShowtimeChange(c echo.Context) (cinema.Booking, visit.B
 		return b, bb, err
 	}
 	l := web.Loc(c)
-	back, backLabel := h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking")
+	back, backLabel := h.Site.URL("booking.show"), l.T("booking.back_to_booking")
 	if e, ok := h.Visits.CurrentEdit(c); ok && e.BookingNumber == b.Number {
 		return b, bb, &web.Error{Code: web.EConflict, Heading: l.T("showtime.change_open_heading"), Message: l.T("showtime.change_open_text"),
-			BackURL: h.Kernel.URL(web.RouteEdit), BackLabel: l.T("booking.action_edit_continue")}
+			BackURL: h.Site.URL("edit.show"), BackLabel: l.T("booking.action_edit_continue")}
 	}
 	if err := h.Visits.RefuseClosed(c, b.CinemaID, b.Session.Showtime, back, backLabel); err != nil {
 		return b, bb, err
@@ -116,7 +116,7 @@ func (h *Handler) requireShowtimeChange(c echo.Context) (cinema.Booking, visit.B
 // showtimeDays, before their own change cut-off, and of the booking's film unless allFilms.
 // The booking's own show is among them (marked on the page, not offered).
 func (h *Handler) otherShows(c echo.Context, b cinema.Booking, allFilms bool) ([]cinema.Session, error) {
-	listing, err := h.Visits.Listings.Listing(c.Request().Context(), b.CinemaID) // shared by every visitor
+	listing, err := h.Listings.Listing(c.Request().Context(), b.CinemaID) // shared by every visitor
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func (h *Handler) otherShows(c echo.Context, b cinema.Booking, allFilms bool) ([
 			film = sh.FilmID
 		}
 	}
-	now := h.Kernel.Now()
+	now := h.Now()
 	until := now.Add(showtimeDays * 24 * time.Hour)
 	var out []cinema.Session
 	for _, sh := range list {
@@ -252,7 +252,7 @@ func (h *Handler) showtimeRow(l *i18n.Localizer, b cinema.Booking, sh cinema.Ses
 // booking is as it was.
 func (h *Handler) chooseShowtime(c echo.Context) error {
 	if e, ok := h.Visits.CurrentEdit(c); ok && e.MovedFrom != nil && e.SessionID == upstream.SplitSessionID(e.CinemaID, strings.TrimSpace(c.FormValue("session"))) {
-		return web.Redirect(c, h.Kernel.URL(web.RouteEdit)) // a double click or a second tab: the same move
+		return web.Redirect(c, h.Site.URL("edit.show")) // a double click or a second tab: the same move
 	}
 	b, _, err := h.requireShowtimeChange(c)
 	if err != nil {
@@ -260,7 +260,7 @@ func (h *Handler) chooseShowtime(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	back := h.Kernel.URL(web.RouteShowtimes)
+	back := h.Site.URL("edit.showtimes")
 	backLabel := l.T("showtime.back_to_list")
 	target, err := h.findShow(c, b, strings.TrimSpace(c.FormValue("session")))
 	if err != nil {
@@ -287,8 +287,8 @@ func (h *Handler) chooseShowtime(c echo.Context) error {
 		return err
 	}
 	h.Visits.SaveEdit(c, e)
-	h.Kernel.Flash(c, l.T("showtime.seats_chosen"))
-	return web.Redirect(c, h.Kernel.URL(web.RouteEditSeats))
+	h.Site.Flash(c, l.T("showtime.seats_chosen"))
+	return web.Redirect(c, h.Site.URL("edit.seats"))
 }
 
 // findShow is the show the form names, among the booking's cinema's shows on sale (another
@@ -296,18 +296,18 @@ func (h *Handler) chooseShowtime(c echo.Context) error {
 func (h *Handler) findShow(c echo.Context, b cinema.Booking, id string) (cinema.Session, error) {
 	l := web.Loc(c)
 	notFound := &web.Error{Code: web.ENotFound, Heading: l.T("showtime.show_not_found"), Message: l.T("showtime.show_not_found_text"),
-		BackURL: h.Kernel.URL(web.RouteShowtimes), BackLabel: l.T("showtime.back_to_list")}
+		BackURL: h.Site.URL("edit.showtimes"), BackLabel: l.T("showtime.back_to_list")}
 	if id == "" || len(id) > 41 || id == b.Session.ID {
 		return cinema.Session{}, notFound
 	}
 	id = upstream.SplitSessionID(b.CinemaID, id)
-	listing, err := h.Visits.Listings.Listing(c.Request().Context(), b.CinemaID) // shared by every visitor
+	listing, err := h.Listings.Listing(c.Request().Context(), b.CinemaID) // shared by every visitor
 	if err != nil {
-		return cinema.Session{}, h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+		return cinema.Session{}, h.Visits.FromUpstream(err, h.Site.URL("booking.show"), l.T("booking.back_to_booking"))
 	}
 	list := listing.Sessions
 	for _, sh := range list {
-		if sh.SessionID == id && sh.OnSale && sh.Showtime.After(h.Kernel.Now()) {
+		if sh.SessionID == id && sh.OnSale && sh.Showtime.After(h.Now()) {
 			return sh, nil
 		}
 	}
@@ -365,10 +365,10 @@ func (h *Handler) renderTypeChoice(c echo.Context, b cinema.Booking, target cine
 		BookingNumber: fmt.Sprint(b.Number),
 		NewShow:       joinShow(target.FilmTitle, words.Showtime(l, target.Showtime, ci), target.ScreenName),
 		SessionID:     target.SessionID,
-		ActionURL:     h.Kernel.URL(web.RouteShowtimes),
-		BackURL:       h.Kernel.URL(web.RouteShowtimes),
+		ActionURL:     h.Site.URL("edit.showtimes"),
+		BackURL:       h.Site.URL("edit.showtimes"),
 		CSRFToken:     web.CSRFToken(c),
-		Counter:       h.Kernel.AtCounter(c),
+		Counter:       h.Site.AtCounter(c),
 	}
 	seen := map[string]bool{}
 	for _, t := range b.Tickets {
@@ -387,7 +387,7 @@ func (h *Handler) renderTypeChoice(c echo.Context, b cinema.Booking, target cine
 		status = http.StatusConflict
 		v.NoOptions = true
 	}
-	return h.Kernel.Render(c, status, l.T("showtime.types_title"), bookingview.TypeChoice(v))
+	return h.Site.Render(c, status, l.T("showtime.types_title"), bookingview.TypeChoice(v))
 }
 
 // moveShow starts the edit that moves booking b to show target with the picked types. On a
@@ -395,17 +395,17 @@ func (h *Handler) renderTypeChoice(c echo.Context, b cinema.Booking, target cine
 func (h *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Session, picked map[string]string) (visit.Edit, error) {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	log := web.LoggerFrom(ctx, h.Kernel.Logger)
-	back, backLabel := h.Kernel.URL(web.RouteShowtimes), l.T("showtime.back_to_list")
-	eo, err := h.Kernel.Ticketing.EditBooking(ctx, b.CinemaID, b.ID)
+	log := web.LoggerFrom(ctx, h.Logger)
+	back, backLabel := h.Site.URL("edit.showtimes"), l.T("showtime.back_to_list")
+	eo, err := h.Ticketing.EditBooking(ctx, b.CinemaID, b.ID)
 	if err != nil {
-		return visit.Edit{}, h.Visits.FromUpstreamFor(h.Kernel.StaffUser(c) != "", err, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+		return visit.Edit{}, h.Visits.FromUpstreamFor(h.Site.StaffUser(c) != "", err, h.Site.URL("booking.show"), l.T("booking.back_to_booking"))
 	}
 	eo = h.Visits.Named(ctx).EditOrder(eo)
 	undo := func(step string, cause error) error {
 		// The edit must not stay open: cancelling restores the booking. It runs even when
 		// the person's request has gone.
-		if cerr := h.Kernel.Ticketing.CancelOrder(upstream.Detach(ctx), eo.UserSessionID); cerr != nil &&
+		if cerr := h.Ticketing.CancelOrder(upstream.Detach(ctx), eo.UserSessionID); cerr != nil &&
 			!errors.Is(cerr, upstream.ErrOrderExpired) && !errors.Is(cerr, upstream.ErrNotFound) {
 			log.Error("showtime change: edit not cancelled after a refusal", "step", step, "err", cerr)
 		}
@@ -415,12 +415,12 @@ func (h *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Sessi
 			return &web.Error{Code: web.EConflict, Heading: l.T("showtime.no_seats_heading"), Message: l.N("showtime.no_seats_text", len(b.Tickets)),
 				BackURL: back, BackLabel: backLabel}
 		case errors.Is(cause, upstream.ErrUnavailable) || upstream.TimedOut(cause) || errors.Is(cause, upstream.ErrCircuitOpen):
-			return h.Visits.FromUpstream(cause, h.Kernel.URL(web.RouteBooking), l.T("booking.back_to_booking"))
+			return h.Visits.FromUpstream(cause, h.Site.URL("booking.show"), l.T("booking.back_to_booking"))
 		}
 		// Any other answer is the ticketing system's "no": it decides whether a booking may
 		// move between shows.
 		return &web.Error{Code: web.EConflict, Heading: l.T("showtime.refused_heading"), Message: l.T("showtime.refused_text"),
-			BackURL: h.Kernel.URL(web.RouteBooking), BackLabel: l.T("booking.back_to_booking")}
+			BackURL: h.Site.URL("booking.show"), BackLabel: l.T("booking.back_to_booking")}
 	}
 	count := map[string]int{}
 	var order []string
@@ -439,7 +439,7 @@ func (h *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Sessi
 	if !b.LikelyPaid() {
 		mode = upstream.BookingModeReservation
 	}
-	if _, err := h.Kernel.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: eo.UserSessionID, CinemaID: b.CinemaID,
+	if _, err := h.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: eo.UserSessionID, CinemaID: b.CinemaID,
 		SessionID: target.SessionID, Tickets: reqs, BookingMode: mode}); err != nil {
 		return visit.Edit{}, undo("add", err)
 	}
@@ -452,11 +452,11 @@ func (h *Handler) moveShow(c echo.Context, b cinema.Booking, target cinema.Sessi
 		old = append(old, ol.ID)
 	}
 	if len(old) > 0 {
-		if _, err := h.Kernel.Ticketing.RemoveTickets(ctx, upstream.RemoveTicketsRequest{UserSessionID: eo.UserSessionID, SessionID: b.Session.ID, TicketIDs: old}); err != nil {
+		if _, err := h.Ticketing.RemoveTickets(ctx, upstream.RemoveTicketsRequest{UserSessionID: eo.UserSessionID, SessionID: b.Session.ID, TicketIDs: old}); err != nil {
 			return visit.Edit{}, undo("remove", err)
 		}
 	}
-	h.Visits.SeatPlans.Invalidate(b.CinemaID, target.SessionID) // the new show's map shows the seats just held
+	h.SeatPlans.Invalidate(b.CinemaID, target.SessionID) // the new show's map shows the seats just held
 	return e, nil
 }
 

@@ -8,7 +8,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
+	"github.com/cinemabff/cinemabff/internal/bff/checkout"
 	"github.com/cinemabff/cinemabff/internal/browsertest"
 )
 
@@ -72,9 +72,9 @@ func TestBrowserBuyTwoTicketsAndPay(t *testing.T) {
 }
 
 func TestBrowserBuyFailedOrderPath(t *testing.T) {
-	old := checkoutflow.GiveUpAfter
-	checkoutflow.GiveUpAfter = 3 * time.Second
-	t.Cleanup(func() { checkoutflow.GiveUpAfter = old })
+	old := checkout.GiveUpAfter
+	checkout.GiveUpAfter = 3 * time.Second
+	t.Cleanup(func() { checkout.GiveUpAfter = old })
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, CompletionDelay: -1})
 	p := browsertest.NewPage(t, browsertest.Options{Width: 390, Height: 844, Mobile: true})
 	browserBuyToProvider(t, h, p, "failed")

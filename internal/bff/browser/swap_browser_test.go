@@ -16,7 +16,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/browsertest"
 	"github.com/cinemabff/cinemabff/internal/device"
 )
@@ -33,7 +32,7 @@ func addBrowserBookingBinder(h *bfftest.Harness) {
 		ctx := c.Request().Context()
 		h.Srv.Kernel.Sessions.Put(ctx, "booking.cinema", c.QueryParam("cinema"))
 		h.Srv.Kernel.Sessions.Put(ctx, "booking.number", n)
-		return c.Redirect(http.StatusSeeOther, h.Srv.Kernel.URL(web.RouteSwapShow, c.QueryParam("cinema"), n))
+		return c.Redirect(http.StatusSeeOther, h.Srv.Kernel.URL("swap.show", c.QueryParam("cinema"), n))
 	})
 }
 

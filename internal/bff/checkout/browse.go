@@ -18,7 +18,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
+	"github.com/cinemabff/cinemabff/views/pages/checkoutview"
 )
 
 // whatsOnDays is how many days (today included) the listing offers.
@@ -45,7 +45,7 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 	l := web.Loc(c)
 	cinemas, err := h.Visits.Cinemas(ctx)
 	if err != nil {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
+		return h.Visits.FromUpstream(err, h.Site.URL("home"), l.T("checkout.back_to_start"))
 	}
 	if len(cinemas) == 0 {
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("checkout.whatson_no_cinema_heading"), Message: l.T("checkout.whatson_no_cinema")}
@@ -72,7 +72,7 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 	}
 	tz := cin.Location()
 	// Until the night ends, today is the evening whose late shows are still to come.
-	today, _ := cinema.Evening(h.Kernel.Now(), tz)
+	today, _ := cinema.Evening(h.Now(), tz)
 	day := today
 	if d := c.QueryParam("day"); d != "" {
 		parsed, err := time.ParseInLocation("2006-01-02", d, tz)
@@ -82,20 +82,20 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 			day = parsed
 		}
 	}
-	if msg := h.Kernel.PopFlash(c); msg != "" && notice == nil {
+	if msg := h.Site.PopFlash(c); msg != "" && notice == nil {
 		notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg} // e.g. a cancelled purchase
 	}
 	// The cinema's listing is shared by every visitor and every day (internal/listings): no
 	// read of the ticketing system per view.
-	listing, err := h.Visits.Listings.Listing(ctx, cin.ID)
+	listing, err := h.Listings.Listing(ctx, cin.ID)
 	if err != nil {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
+		return h.Visits.FromUpstream(err, h.Site.URL("home"), l.T("checkout.back_to_start"))
 	}
 	if c.QueryParam("day") == "" {
-		day = firstDayWithShows(listing.Day, today, h.Kernel.Now())
+		day = firstDayWithShows(listing.Day, today, h.Now())
 	}
 	sessions, films := listing.Day(day.Format("2006-01-02")), listing.Films
-	v := checkoutview.WhatsOnView{ActionURL: h.Kernel.URL(web.RouteWhatsOn), CinemaName: cin.Name, DayLabel: l.Day(day, today, tz, i18n.DayShort), Notice: notice}
+	v := checkoutview.WhatsOnView{ActionURL: h.Site.URL("whatson"), CinemaName: cin.Name, DayLabel: l.Day(day, today, tz, i18n.DayShort), Notice: notice}
 	if listing.Outdated() {
 		v.AsOf = &components.Notice{Kind: components.NoticeWarning, Heading: l.T("checkout.whatson_as_of", "Time", l.Time(listing.AsOf, tz, i18n.Clock)),
 			Body: l.T("checkout.whatson_as_of_text")}
@@ -105,17 +105,17 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 			v.Cinemas = append(v.Cinemas, checkoutview.Option{Value: x.ID, Label: x.Name, Selected: x.ID == cin.ID})
 		}
 	}
-	v.Counter = h.Kernel.AtCounter(c)
+	v.Counter = h.Site.AtCounter(c)
 	for i := 0; i < whatsOnDays; i++ {
 		d := today.AddDate(0, 0, i)
 		q := url.Values{"cinema": {cin.ID}, "day": {d.Format("2006-01-02")}}
-		v.Days = append(v.Days, checkoutview.Option{Label: l.Day(d, today, tz, i18n.DayShort), URL: h.Kernel.URL(web.RouteWhatsOn) + "?" + q.Encode(), Selected: d.Equal(day)})
+		v.Days = append(v.Days, checkoutview.Option{Label: l.Day(d, today, tz, i18n.DayShort), URL: h.Site.URL("whatson") + "?" + q.Encode(), Selected: d.Equal(day)})
 	}
 	byFilm := map[string]*checkoutview.FilmSessions{}
 	var order []string
 	// sessions are in show-time order (the listing keeps them so) and shared: not sorted here
 	for _, se := range sessions {
-		if se.Showtime.Before(h.Kernel.Now()) || !se.OnSale {
+		if se.Showtime.Before(h.Now()) || !se.OnSale {
 			continue // started already, or the cinema does not sell it online
 		}
 		f := byFilm[se.FilmID]
@@ -135,7 +135,7 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 		f.Sessions = append(f.Sessions, checkoutview.SessionLink{
 			Time: words.ShowClock(l, se.Showtime, tz, day), DateTime: se.Showtime.UTC().Format(time.RFC3339),
 			Screen: se.ScreenName, Available: l.N("checkout.seats_free", se.SeatsAvailable),
-			URL: h.Kernel.URL(web.RouteBuySession, cin.ID, se.SessionID), SoldOut: se.SeatsAvailable <= 0,
+			URL: h.Site.URL("buy.session", cin.ID, se.SessionID), SoldOut: se.SeatsAvailable <= 0,
 		})
 	}
 	key := 0
@@ -149,31 +149,31 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 		}
 		v.Films = append(v.Films, f)
 	}
-	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.whatson_title"), checkoutview.WhatsOn(v))
+	return h.Site.Render(c, http.StatusOK, l.T("checkout.whatson_title"), checkoutview.WhatsOn(v))
 }
 
 // findSession looks a session of a cinema up by its id.
 func (h *Handler) findSession(c echo.Context, cinemaID, sessionID string) (cinema.Session, error) {
 	l := web.Loc(c)
 	notFound := &web.Error{Code: web.ENotFound, Heading: l.T("checkout.showing_not_found"), Message: l.T("checkout.showing_not_found_text"),
-		BackURL: h.Kernel.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
+		BackURL: h.Site.URL("whatson"), BackLabel: l.T("checkout.see_whatson")}
 	if cinemaID == "" || sessionID == "" || len(cinemaID) > 20 || len(sessionID) > 41 {
 		return cinema.Session{}, notFound
 	}
 	sessionID = upstream.SplitSessionID(cinemaID, sessionID) // "1001" or the listing's "0001-1001"
 	// From the shared listing (internal/listings): no read of the ticketing system per view.
-	se, err := h.Visits.Listings.FindSession(c.Request().Context(), cinemaID, sessionID)
+	se, err := h.Listings.FindSession(c.Request().Context(), cinemaID, sessionID)
 	if errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrInvalidRequest) {
 		return cinema.Session{}, notFound
 	}
 	if err != nil {
-		return cinema.Session{}, h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
+		return cinema.Session{}, h.Visits.FromUpstream(err, h.Site.URL("whatson"), l.T("checkout.see_whatson"))
 	}
 	if se.SessionID != sessionID {
 		return cinema.Session{}, notFound
 	}
-	if se.Showtime.Before(h.Kernel.Now()) {
-		return se, &web.Error{Code: web.EGone, Heading: l.T("checkout.showing_started"), Message: l.T("checkout.showing_started_text"), BackURL: h.Kernel.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
+	if se.Showtime.Before(h.Now()) {
+		return se, &web.Error{Code: web.EGone, Heading: l.T("checkout.showing_started"), Message: l.T("checkout.showing_started_text"), BackURL: h.Site.URL("whatson"), BackLabel: l.T("checkout.see_whatson")}
 	}
 	return se, nil
 }
@@ -224,12 +224,12 @@ func (h *Handler) renderTickets(c echo.Context, status int, notice *components.N
 	}
 	types, err := h.Visits.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)
 	if err != nil {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
+		return h.Visits.FromUpstream(err, h.Site.URL("whatson"), l.T("checkout.see_whatson"))
 	}
 	types = h.Visits.Named(ctx).TicketTypes(se.CinemaID, types)
 	v := checkoutview.TicketsView{Session: h.sessionHeader(ctx, se.CinemaID, se.FilmTitle, se.Showtime, se.ScreenName),
-		ActionURL: h.Kernel.URL(web.RouteBuySession, se.CinemaID, se.SessionID), BackURL: h.Kernel.URL(web.RouteWhatsOn) + "?" + url.Values{"cinema": {se.CinemaID}}.Encode(),
-		CSRFToken: web.CSRFToken(c), Notice: notice, MaxTotal: h.Visits.SeatsPerOrder(c), Counter: h.Kernel.AtCounter(c)}
+		ActionURL: h.Site.URL("buy.session", se.CinemaID, se.SessionID), BackURL: h.Site.URL("whatson") + "?" + url.Values{"cinema": {se.CinemaID}}.Encode(),
+		CSRFToken: web.CSRFToken(c), Notice: notice, MaxTotal: h.Visits.SeatsPerOrder(c), Counter: h.Site.AtCounter(c)}
 	for _, t := range buyableTypes(types, se) {
 		row := checkoutview.TicketTypeRow{Code: t.Code, Description: t.Description, Price: l.Money(t.Price), PriceCents: t.Price.Cents,
 			Currency: t.Price.Currency, Qty: "0", Invalid: invalid[t.Code]}
@@ -252,7 +252,7 @@ func (h *Handler) renderTickets(c echo.Context, status int, notice *components.N
 	if v.Counter {
 		title = l.T("checkout.counter.tickets_title")
 	}
-	return h.Kernel.Render(c, status, title, checkoutview.Tickets(v))
+	return h.Site.Render(c, status, title, checkoutview.Tickets(v))
 }
 
 // ticketsTotal is the running total of the counts typed so far, in words.
@@ -284,7 +284,7 @@ func (h *Handler) chooseTickets(c echo.Context) error {
 	}
 	types, err := h.Visits.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)
 	if err != nil {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteWhatsOn), l.T("checkout.see_whatson"))
+		return h.Visits.FromUpstream(err, h.Site.URL("whatson"), l.T("checkout.see_whatson"))
 	}
 	typed, invalid := map[string]string{}, map[string]bool{}
 	var req []upstream.TicketRequest
@@ -315,7 +315,7 @@ func (h *Handler) chooseTickets(c echo.Context) error {
 		return h.renderTickets(c, http.StatusUnprocessableEntity, h.Visits.TooManySeatsNotice(c, total), typed, invalid)
 	}
 	// Seat hoarding (holds.go): with what else the visit holds, before the upstream is asked.
-	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepTickets, total, nil, h.Kernel.URL(web.RouteBuySession, se.CinemaID, se.SessionID)); done {
+	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepTickets, total, nil, h.Site.URL("buy.session", se.CinemaID, se.SessionID)); done {
 		return err
 	}
 	prev, hadPrev := h.Visits.CurrentBuy(c)
@@ -326,7 +326,7 @@ func (h *Handler) chooseTickets(c echo.Context) error {
 	}
 	usid := upstream.NewUserSessionID()
 	// The open orders of this client address (holds.go), the visit's earlier one not counted.
-	if done, err := h.Visits.OpenPurchaseHold(c, usid, total, prev.UserSessionID, h.Kernel.URL(web.RouteBuySession, se.CinemaID, se.SessionID)); done {
+	if done, err := h.Visits.OpenPurchaseHold(c, usid, total, prev.UserSessionID, h.Site.URL("buy.session", se.CinemaID, se.SessionID)); done {
 		return err
 	}
 	if hadPrev {
@@ -336,7 +336,7 @@ func (h *Handler) chooseTickets(c echo.Context) error {
 			return err
 		}
 	}
-	o, err := h.Kernel.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, Tickets: req})
+	o, err := h.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, Tickets: req})
 	if err != nil {
 		h.Visits.DropHold(ctx, usid) // nothing is held
 	}
@@ -345,18 +345,18 @@ func (h *Handler) chooseTickets(c echo.Context) error {
 		return h.renderTickets(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.not_enough_seats"),
 			Body: l.T("checkout.not_enough_seats_text")}, typed, invalid)
 	case err != nil:
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBuySession, se.CinemaID, se.SessionID), l.T("checkout.back_to_tickets"))
+		return h.Visits.FromUpstream(err, h.Site.URL("buy.session", se.CinemaID, se.SessionID), l.T("checkout.back_to_tickets"))
 	}
 	h.Visits.HoldStarted(ctx, usid, o)
 	h.seatByTheRules(ctx, se.CinemaID, se.SessionID, usid, o)
 	v := visit.Buy{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, FilmTitle: se.FilmTitle, Showtime: se.Showtime,
-		Screen: se.ScreenName, Places: total, Name: prev.Name, Email: prev.Email, Started: h.Kernel.Now()}
+		Screen: se.ScreenName, Places: total, Name: prev.Name, Email: prev.Email, Started: h.Now()}
 	h.Visits.SaveBuy(c, v)
 	// An order is now bound to this visit: a privilege change, so a new session token.
-	if err := h.Kernel.RenewSession(c); err != nil {
+	if err := h.Site.RenewSession(c); err != nil {
 		return err
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteBuySeats))
+	return web.Redirect(c, h.Site.URL("buy.seats"))
 }
 
 // ratingWords is a film's rating in words: as the operator's catalog words it ("FSK 12: ab

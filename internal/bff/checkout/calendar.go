@@ -7,7 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
-	purchases "github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 )
 
 // showBuyCalendar is the calendar event (.ics) of a purchase this visit made: the reference
@@ -19,7 +19,7 @@ func (h *Handler) showBuyCalendar(c echo.Context) error {
 	l := web.Loc(c)
 	ref := c.Param("ref")
 	notFound := &web.Error{Code: web.ENotFound, Heading: l.T("checkout.payment_link_invalid"), Message: l.T("checkout.payment_link_invalid_text"),
-		BackURL: h.Kernel.URL(web.RouteHome), BackLabel: l.T("checkout.back_to_start")}
+		BackURL: h.Site.URL("home"), BackLabel: l.T("checkout.back_to_start")}
 	if len(ref) != 32 || !slices.Contains(h.Visits.BuyRefs(c), ref) {
 		return notFound
 	}
@@ -35,7 +35,7 @@ func (h *Handler) showBuyCalendar(c echo.Context) error {
 	}
 	b, err := h.Visits.ReadBooking(ctx, rec.CinemaID, rec.BookingNumber)
 	if err != nil {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBuyReturn, rec.ID), l.T("checkout.back_to_start"))
+		return h.Visits.FromUpstream(err, h.Site.URL("buy.return", rec.ID), l.T("checkout.back_to_start"))
 	}
 	return h.Visits.ServeCalendar(c, b)
 }

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	"github.com/cinemabff/cinemabff/internal/checkout"
-	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
+	"github.com/cinemabff/cinemabff/internal/purchases"
+	"github.com/cinemabff/cinemabff/views/pages/checkoutview"
 )
 
 // TestBenchConfirmationDelay measures the delay from the upstream marking an order completed
@@ -35,7 +35,7 @@ func TestBenchConfirmationDelay(t *testing.T) {
 	if w, _ := strconv.Atoi(os.Getenv("CHECKOUT_BENCH_WATCHERS")); w > 0 {
 		watchers = w
 	}
-	const pollEvery = checkout.PollInterval // the page's hx-trigger (views/pages/checkout PollTrigger)
+	const pollEvery = purchases.PollInterval // the page's hx-trigger (views/pages/checkoutview PollTrigger)
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	var delays []time.Duration
 	for i := 0; i < n; i++ {

@@ -13,8 +13,8 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff"
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
-	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/bff/checkout"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
@@ -38,10 +38,10 @@ func checkNoPromises(t *testing.T, what, text string) {
 // visit, the same address then shows the confirmation to the visit that paid (never to another
 // browser) and the booking can be found as usual.
 func TestBuyNeverConfirmedInTimeThenLateCompletion(t *testing.T) {
-	old, oldEvery := checkoutflow.GiveUpAfter, checkoutflow.WatchEvery
-	checkoutflow.GiveUpAfter = time.Second
-	checkoutflow.WatchEvery = func(time.Duration) time.Duration { return 50 * time.Millisecond }
-	t.Cleanup(func() { checkoutflow.GiveUpAfter, checkoutflow.WatchEvery = old, oldEvery })
+	old, oldEvery := checkout.GiveUpAfter, checkout.WatchEvery
+	checkout.GiveUpAfter = time.Second
+	checkout.WatchEvery = func(time.Duration) time.Duration { return 50 * time.Millisecond }
+	t.Cleanup(func() { checkout.GiveUpAfter, checkout.WatchEvery = old, oldEvery })
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, CompletionDelay: -1}) // the connector never completes by itself
 	h.BuyUpToSummary("1113", bfftest.TwoAdults())
 	ret := h.ActAtProvider(h.PressPay(), "pay")
@@ -70,14 +70,14 @@ func TestBuyNeverConfirmedInTimeThenLateCompletion(t *testing.T) {
 		t.Fatalf("failed page while checking: %s", body)
 	}
 	rec := h.RecordOf(ret)
-	if rec.State != checkout.StateAwaiting || !h.Srv.Watcher.Poller.Watching(rec.UserSessionID) {
+	if rec.State != purchases.StateAwaiting || !h.Srv.Watcher.Poller.Watching(rec.UserSessionID) {
 		t.Fatalf("not being checked in the background: %s", rec.State)
 	}
 	// The connector completes late; nobody looks; the server records it.
 	if !h.SB.CompleteAwaiting(rec.UserSessionID) {
 		t.Fatal("sandbox did not complete the held-back order")
 	}
-	rec = h.WaitForState(rec.ID, checkout.StateCompleted, 5*time.Second)
+	rec = h.WaitForState(rec.ID, purchases.StateCompleted, 5*time.Second)
 	// Opened again later, the same address shows the confirmation to the visit that paid; in
 	// another browser it names nothing and sends the owner to the booking look-up.
 	resp, body = h.Get(ret)
@@ -113,15 +113,15 @@ func TestBuyNeverConfirmedInTimeThenLateCompletion(t *testing.T) {
 // recorded with when and why, and the return page shows the outcome with the operator's
 // policy text and nothing else about the money.
 func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
-	oldEvery := checkoutflow.WatchEvery
-	checkoutflow.WatchEvery = func(time.Duration) time.Duration { return 20 * time.Millisecond }
-	t.Cleanup(func() { checkoutflow.WatchEvery = oldEvery })
+	oldEvery := checkout.WatchEvery
+	checkout.WatchEvery = func(time.Duration) time.Duration { return 20 * time.Millisecond }
+	t.Cleanup(func() { checkout.WatchEvery = oldEvery })
 	clock := sandbox.NewManualClock(time.Now())
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, CompletionDelay: -1, Now: clock.Now})
 	h.BuyUpToSummary("1113", bfftest.TwoAdults())
 	ret := h.ActAtProvider(h.PressPay(), "pay")
 	rec := h.RecordOf(ret)
-	if rec.State != checkout.StateAwaiting || !h.Srv.Watcher.Poller.Watching(rec.UserSessionID) {
+	if rec.State != purchases.StateAwaiting || !h.Srv.Watcher.Poller.Watching(rec.UserSessionID) {
 		t.Fatalf("an unconfirmed payment is not watched from its start: %s", rec.State)
 	}
 	// Just before the end of the window nothing is given up.
@@ -130,11 +130,11 @@ func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
 	if n := h.SB.Calls("CancelOrder"); n != 0 {
 		t.Fatalf("cancelled %d times before the window ended", n)
 	}
-	if rec = h.RecordOf(ret); rec.State != checkout.StateAwaiting {
+	if rec = h.RecordOf(ret); rec.State != purchases.StateAwaiting {
 		t.Fatalf("given up early: %s", rec.State)
 	}
 	clock.Advance(2 * time.Minute)
-	rec = h.WaitForState(rec.ID, checkout.StateGivenUp, 5*time.Second)
+	rec = h.WaitForState(rec.ID, purchases.StateGivenUp, 5*time.Second)
 	if n := h.SB.Calls("CancelOrder"); n != 1 {
 		t.Fatalf("CancelOrder called %d times, want 1", n)
 	}
@@ -163,20 +163,20 @@ func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
 	doc := h.Doc(body)
 	failed := doc.Find(`[data-testid="failed-order"]`)
 	if failed.Length() != 1 || !strings.Contains(doc.Find("h1").Text(), "not completed") ||
-		strings.TrimSpace(doc.Find(`[data-testid="failed-policy"]`).Text()) != checkoutflow.DefaultFailedOrderPolicy ||
+		strings.TrimSpace(doc.Find(`[data-testid="failed-policy"]`).Text()) != checkout.DefaultFailedOrderPolicy ||
 		!strings.Contains(failed.Text(), "seats were released") || doc.Find(`[data-testid="check-again"]`).Length() != 0 {
 		t.Fatalf("given-up page: %s", body)
 	}
 	checkNoPromises(t, "the given-up page", failed.Text())
 	// The customer is told by e-mail: what happened, and the operator's words on the money.
 	m := h.OneMail("order_given_up")
-	if !strings.Contains(m.Text, checkoutflow.DefaultFailedOrderPolicy) || !strings.Contains(m.Text, "cancelled upstream") || !strings.Contains(m.Subject, rec.Reference()) {
+	if !strings.Contains(m.Text, checkout.DefaultFailedOrderPolicy) || !strings.Contains(m.Text, "cancelled upstream") || !strings.Contains(m.Subject, rec.Reference()) {
 		t.Fatalf("given-up message %q:\n%s", m.Subject, m.Text)
 	}
 	// What is said about the money is the operator's text, word for word.
-	h.Srv.Visits.Settings.FailedOrderPolicy = "Payments for orders we could not complete are paid back within 5 working days; the box office can help."
+	h.Srv.Settings.FailedOrderPolicy = "Payments for orders we could not complete are paid back within 5 working days; the box office can help."
 	_, body = h.Get(ret)
-	if got := strings.TrimSpace(h.Doc(body).Find(`[data-testid="failed-policy"]`).Text()); got != h.Srv.Visits.Settings.FailedOrderPolicy {
+	if got := strings.TrimSpace(h.Doc(body).Find(`[data-testid="failed-policy"]`).Text()); got != h.Srv.Settings.FailedOrderPolicy {
 		t.Fatalf("policy shown %q", got)
 	}
 	// A poll of the page after the give-up sends it to the outcome.
@@ -188,9 +188,9 @@ func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
 // TestCheckoutWatchersSurviveARestart: a second server on the same database (a restart) picks
 // up the unconfirmed payment and records its late completion.
 func TestCheckoutWatchersSurviveARestart(t *testing.T) {
-	oldEvery := checkoutflow.WatchEvery
-	checkoutflow.WatchEvery = func(time.Duration) time.Duration { return time.Hour } // the first server's watcher sleeps
-	t.Cleanup(func() { checkoutflow.WatchEvery = oldEvery })
+	oldEvery := checkout.WatchEvery
+	checkout.WatchEvery = func(time.Duration) time.Duration { return time.Hour } // the first server's watcher sleeps
+	t.Cleanup(func() { checkout.WatchEvery = oldEvery })
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, CompletionDelay: -1})
 	h.BuyUpToSummary("1113", bfftest.TwoAdults())
 	ret := h.ActAtProvider(h.PressPay(), "pay")
@@ -200,7 +200,7 @@ func TestCheckoutWatchersSurviveARestart(t *testing.T) {
 	t.Cleanup(stop)
 	s := h.Srv
 	again, err := bff.New(bff.Deps{Config: s.Config, Logger: s.Kernel.Logger, DB: s.DB, SessionStore: h.Store, Device: s.Kernel.Devices, Assets: s.Kernel.Assets,
-		Ticketing: s.Kernel.Ticketing, Payments: s.Visits.Payments, Storage: s.Storage, Now: s.Kernel.Now, Background: bg, Mail: h.MailDeps})
+		Ticketing: s.Kernel.Ticketing, Payments: s.Payments, Storage: s.Storage, Now: s.Kernel.Now, Background: bg, Mail: h.MailDeps})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func TestCheckoutWatchersSurviveARestart(t *testing.T) {
 	if !h.SB.CompleteAwaiting(rec.UserSessionID) {
 		t.Fatal("sandbox did not complete the order")
 	}
-	rec = h.WaitForState(rec.ID, checkout.StateCompleted, 5*time.Second)
+	rec = h.WaitForState(rec.ID, purchases.StateCompleted, 5*time.Second)
 	if rec.BookingNumber == 0 {
 		t.Fatalf("completed without a booking number: %+v", rec)
 	}

@@ -15,9 +15,9 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
-	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
+	"github.com/cinemabff/cinemabff/views/pages/checkoutview"
 )
 
 func TestWhatsOnListsSessions(t *testing.T) {
@@ -303,10 +303,10 @@ func TestBuyPollersCoalesce(t *testing.T) {
 	}
 	calls := h.SB.Calls("GetOrderDetails") - before
 	// At most one read per poll interval of the page, whatever the number of pages.
-	maxCalls := int64(time.Since(start)/checkout.PollInterval) + 1
+	maxCalls := int64(time.Since(start)/purchases.PollInterval) + 1
 	t.Logf("%d pollers for %v: %d upstream order-details calls", pollers, time.Since(start).Round(time.Millisecond), calls)
 	if calls > maxCalls || calls < 1 {
-		t.Fatalf("%d upstream calls in %v, want at most one per poll interval of %v (%d)", calls, time.Since(start), checkout.PollInterval, maxCalls)
+		t.Fatalf("%d upstream calls in %v, want at most one per poll interval of %v (%d)", calls, time.Since(start), purchases.PollInterval, maxCalls)
 	}
 }
 

@@ -12,20 +12,20 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/boxoffice"
-	purchases "github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/internal/upstream"
-	"github.com/cinemabff/cinemabff/views/pages"
+	"github.com/cinemabff/cinemabff/views/components"
 )
 
-func (h *Handler) buyCounterView(c echo.Context, v visit.Buy, due cinema.Money) pages.CounterPayView {
+func (h *Handler) buyCounterView(c echo.Context, v visit.Buy, due cinema.Money) components.CounterPayView {
 	l := web.Loc(c)
-	cv := pages.CounterPayView{What: l.N("staff.counter.sale_what", v.Places, "Film", v.FilmTitle),
-		Amount: l.Money(due), DueCents: due.Cents, Currency: due.Currency, ActionURL: h.Kernel.URL(web.RouteBuyCounterPay), BackURL: h.Kernel.URL(web.RouteBuySummary), BackLabel: l.T("staff.counter.back_to_order"),
+	cv := components.CounterPayView{What: l.N("staff.counter.sale_what", v.Places, "Film", v.FilmTitle),
+		Amount: l.Money(due), DueCents: due.Cents, Currency: due.Currency, ActionURL: h.Site.URL("buy.counterpay"), BackURL: h.Site.URL("buy.summary"), BackLabel: l.T("staff.counter.back_to_order"),
 		CSRFToken: web.CSRFToken(c)}
 	h.Visits.CounterMethods(c, &cv)
-	if msg := h.Kernel.PopFlash(c); msg != "" {
+	if msg := h.Site.PopFlash(c); msg != "" {
 		cv.Error = msg // why the card reader did not take the last attempt
 	}
 	return cv
@@ -36,27 +36,27 @@ func (h *Handler) showBuyCounterPay(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	o, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
+	o, err := h.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
 	if err != nil {
 		return h.buyEnded(c, v, err)
 	}
-	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("staff.counter.title"), pages.CounterPay(h.buyCounterView(c, v, o.ToPay())))
+	return h.Site.Render(c, http.StatusOK, web.Loc(c).T("staff.counter.title"), components.CounterPay(h.buyCounterView(c, v, o.ToPay())))
 }
 
 // takeBuyCounterPay completes a counter sale: the order is completed with the payment taken
 // at the counter (CompleteOrder's PaymentInfo with the counter's tender), recorded like any
 // purchase, and the confirmation shows the tickets.
 func (h *Handler) takeBuyCounterPay(c echo.Context) error {
-	user := h.Kernel.StaffUser(c) // CountersOnly
+	user := h.Site.StaffUser(c) // CountersOnly
 	v, err := h.requireBuy(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
 	if rec, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+		return web.Redirect(c, h.Site.URL("buy.return", rec.ID))
 	}
-	o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID)
+	o, err := h.Ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
 		return h.buyEnded(c, v, err)
 	}
@@ -66,11 +66,11 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 		return h.payBuyOnReader(c, v, o, due, p.Tender, user)
 	}
 	if err == nil {
-		p, problem, err = h.Visits.CheckCounterReference(c, h.Visits.Settler, p, settlement.ReferenceUse{Amount: due, CinemaID: v.CinemaID})
+		p, problem, err = h.Visits.CheckCounterReference(c, h.Settler, p, settlement.ReferenceUse{Amount: due, CinemaID: v.CinemaID})
 	}
-	if err == nil && h.Visits.BoxOffice != nil && due.Cents > 0 {
+	if err == nil && h.BoxOffice != nil && due.Cents > 0 {
 		// The reference is the sale's alone; pressing again for this order finds it recorded.
-		_, rerr := h.Visits.BoxOffice.Record(ctx, boxoffice.Payment{Reference: p.Reference, Tender: boxoffice.Tender(p.Method), AmountCents: due.Cents,
+		_, rerr := h.BoxOffice.Record(ctx, boxoffice.Payment{Reference: p.Reference, Tender: boxoffice.Tender(p.Method), AmountCents: due.Cents,
 			Currency: due.Currency, CinemaID: v.CinemaID, Owner: boxoffice.SaleOwner(v.UserSessionID), Actor: user})
 		if refusal, ok := h.Visits.ReferenceRefusal(c, p, rerr); ok {
 			p.Field, problem, err = "reference", refusal, visit.ErrBadCounterPayment
@@ -80,13 +80,13 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 	}
 	if err != nil {
 		cv, status := visit.CounterForm(h.buyCounterView(c, v, due), p, problem, err)
-		return h.Kernel.Render(c, status, web.Loc(c).T("staff.counter.title"), pages.CounterPay(cv))
+		return h.Site.Render(c, status, web.Loc(c).T("staff.counter.title"), components.CounterPay(cv))
 	}
 	st := h.checkout()
 	rec, err := st.store.Create(ctx, purchases.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
 		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: due.Cents, Currency: due.Currency, Summary: h.snapshotOf(ctx, v, o, counterPaid(p))})
 	if errors.Is(err, purchases.ErrActiveExists) {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+		return web.Redirect(c, h.Site.URL("buy.return", rec.ID))
 	}
 	if err != nil {
 		return err
@@ -97,7 +97,7 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 	if due.Cents > 0 {
 		req.Payment = &upstream.OrderPayment{AmountCents: due.Cents, TenderCategory: p.Tender, CardNumber: p.Reference, CardType: strings.ToUpper(p.Method)}
 	}
-	d, err := h.Kernel.Ticketing.CompleteOrder(ctx, req)
+	d, err := h.Ticketing.CompleteOrder(ctx, req)
 	if err != nil || !d.Completed {
 		_, _ = st.store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("counter sale: ", err))
 		if err == nil {
@@ -106,21 +106,21 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 		cv := h.buyCounterView(c, v, due)
 		cv.Method, cv.Reference, cv.Given = p.Method, p.Reference, p.Given
 		cv.Error, cv.Failed = web.Loc(c).T("staff.counter.sale_failed"), true
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("counter sale not completed", "err", err)
-		return h.Kernel.Render(c, http.StatusServiceUnavailable, web.Loc(c).T("staff.counter.title"), pages.CounterPay(cv))
+		web.LoggerFrom(ctx, h.Logger).Warn("counter sale not completed", "err", err)
+		return h.Site.Render(c, http.StatusServiceUnavailable, web.Loc(c).T("staff.counter.title"), components.CounterPay(cv))
 	}
 	if _, err := st.store.MarkCompleted(ctx, rec.ID, d.BookingNumber); err != nil {
 		return err
 	}
-	if h.Visits.BoxOffice != nil && due.Cents > 0 {
+	if h.BoxOffice != nil && due.Cents > 0 {
 		// A refund of this booking gives this money back at the box office, never online.
-		if err := h.Visits.BoxOffice.SetBooking(ctx, p.Reference, v.CinemaID, d.BookingNumber); err != nil {
-			web.LoggerFrom(ctx, h.Kernel.Logger).Error("counter sale's payment not tied to its booking", "booking", d.BookingNumber, "err", err)
+		if err := h.BoxOffice.SetBooking(ctx, p.Reference, v.CinemaID, d.BookingNumber); err != nil {
+			web.LoggerFrom(ctx, h.Logger).Error("counter sale's payment not tied to its booking", "booking", d.BookingNumber, "err", err)
 		}
 	}
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionSale, CinemaID: v.CinemaID, BookingNumber: d.BookingNumber, AmountCents: due.Cents,
 		Currency: due.Currency, Detail: fmt.Sprintf("%d tickets, %s, reference %s, sold by %s", v.Places, p.CardType, p.Reference, user)})
-	return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+	return web.Redirect(c, h.Site.URL("buy.return", rec.ID))
 }
 
 // counterPaid is what the confirmation says about a payment taken at the counter.

@@ -19,13 +19,13 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
-	purchases "github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
+	"github.com/cinemabff/cinemabff/views/pages/checkoutview"
 )
 
 // snapshotOf is what the purchase's record keeps of order o: its tickets named in the visit's
@@ -61,12 +61,12 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if h.Kernel.AtCounter(c) {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyCounterPay)) // terminal or cash; name and e-mail optional
+	if h.Site.AtCounter(c) {
+		return web.Redirect(c, h.Site.URL("buy.counterpay")) // terminal or cash; name and e-mail optional
 	}
 	onReader := web.IsKiosk(c) && h.Visits.HasReader(c) // the tickets print here: no name or e-mail needed
 	if !onReader && (v.Name == "" || v.Email == "") {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyDetails))
+		return web.Redirect(c, h.Site.URL("buy.details"))
 	}
 	ctx := c.Request().Context()
 	st := h.checkout()
@@ -76,13 +76,13 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 	if web.IsKiosk(c) && !onReader {
 		return h.kioskWithoutReader(c)
 	}
-	o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID)
+	o, err := h.Ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
 		return h.buyEnded(c, v, err)
 	}
 	toPay := o.ToPay()
 	if onReader && toPay.Cents > 0 {
-		return h.payBuyOnReader(c, v, o, toPay, cmp.Or(h.Visits.Settings.TenderTerminal, "CREDIT"), "")
+		return h.payBuyOnReader(c, v, o, toPay, cmp.Or(h.Settings.TenderTerminal, "CREDIT"), "")
 	}
 	rec, err := st.store.Create(ctx, purchases.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
 		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: toPay.Cents, Currency: toPay.Currency, Summary: h.snapshotOf(ctx, v, o, nil)})
@@ -97,13 +97,13 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 		return h.completeWithoutRedirect(c, v, rec)
 	}
 	// The hold must outlast the visit to the provider's page.
-	if _, err := h.Kernel.Ticketing.ResetOrderExpiry(ctx, v.UserSessionID); err != nil {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("reset expiry before payment", "err", err)
+	if _, err := h.Ticketing.ResetOrderExpiry(ctx, v.UserSessionID); err != nil {
+		web.LoggerFrom(ctx, h.Logger).Warn("reset expiry before payment", "err", err)
 	}
 	dctx, cancel := h.Visits.Detached(ctx) // the upstream starts taking money: never cut off halfway
 	defer cancel()
-	redirectURL, err := h.Kernel.Ticketing.ExternalPaymentStarting(dctx, upstream.ExternalPaymentRequest{
-		UserSessionID: v.UserSessionID, ReturnURL: h.Kernel.AbsURL(web.RouteBuyReturn, rec.ID), PaymentMethod: h.PaymentMethod,
+	redirectURL, err := h.Ticketing.ExternalPaymentStarting(dctx, upstream.ExternalPaymentRequest{
+		UserSessionID: v.UserSessionID, ReturnURL: h.Site.AbsURL("buy.return", rec.ID), PaymentMethod: h.PaymentMethod,
 		InApp: web.IsKiosk(c), CustomerName: v.Name, CustomerEmail: v.Email,
 		GeneratePrintStream: true, // PrintStreamType: the deployment's (-print-stream-type)
 	})
@@ -112,12 +112,12 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 	}
 	if err != nil {
 		if _, ferr := st.store.MarkStartFailed(ctx, rec.ID, err.Error()); ferr != nil {
-			web.LoggerFrom(ctx, h.Kernel.Logger).Error("record failed payment start", "err", ferr)
+			web.LoggerFrom(ctx, h.Logger).Error("record failed payment start", "err", ferr)
 		}
 		if errors.Is(err, upstream.ErrOrderExpired) || errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrOrderClosed) {
 			return h.buyEnded(c, v, err)
 		}
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("external payment not started", "err", err)
+		web.LoggerFrom(ctx, h.Logger).Warn("external payment not started", "err", err)
 		l := web.Loc(c)
 		return h.renderBuySummary(c, http.StatusServiceUnavailable, &components.Notice{Kind: components.NoticeError,
 			Heading: l.T("checkout.payment_page_failed"), Body: l.T("checkout.payment_page_failed_text")}, summaryForm{})
@@ -125,7 +125,7 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 	// The expected token is known only from the upstream: read it now, before the browser
 	// leaves, so the return can be checked against our own record.
 	token := ""
-	if d, err := h.Kernel.Ticketing.GetOrderDetails(ctx, v.UserSessionID); err == nil && d.WebPayment != nil {
+	if d, err := h.Ticketing.GetOrderDetails(ctx, v.UserSessionID); err == nil && d.WebPayment != nil {
 		token = d.WebPayment.Token
 	}
 	if _, err := st.store.MarkAwaiting(ctx, rec.ID, redirectURL, token); err != nil {
@@ -155,9 +155,9 @@ func (h *Handler) continuePayment(c echo.Context, rec purchases.Record) error {
 	case rec.State == purchases.StateStarting:
 		l := web.Loc(c)
 		return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_starting"), Message: l.T("checkout.payment_starting_text") + " " + l.T("checkout.not_charged_twice"),
-			BackURL: h.Kernel.URL(web.RouteBuySummary), BackLabel: l.T("checkout.back_to_order")}
+			BackURL: h.Site.URL("buy.summary"), BackLabel: l.T("checkout.back_to_order")}
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+	return web.Redirect(c, h.Site.URL("buy.summary"))
 }
 
 // completeWithoutRedirect books an order that gift cards or points paid in full.
@@ -165,7 +165,7 @@ func (h *Handler) completeWithoutRedirect(c echo.Context, v visit.Buy, rec purch
 	ctx := c.Request().Context()
 	dctx, cancel := h.Visits.Detached(ctx) // the booking is made: never cut off halfway (visit/moneystep.go)
 	defer cancel()
-	d, err := h.Kernel.Ticketing.CompleteOrder(dctx, upstream.CompleteOrderRequest{UserSessionID: v.UserSessionID, CustomerName: v.Name, CustomerEmail: v.Email,
+	d, err := h.Ticketing.CompleteOrder(dctx, upstream.CompleteOrderRequest{UserSessionID: v.UserSessionID, CustomerName: v.Name, CustomerEmail: v.Email,
 		BookingMode: upstream.BookingModeSale, PerformPayment: true, GeneratePrintStream: true, ReturnPrintStream: true})
 	if err != nil || !d.Completed {
 		_, _ = h.checkout().store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("complete order: ", err))
@@ -178,7 +178,7 @@ func (h *Handler) completeWithoutRedirect(c echo.Context, v visit.Buy, rec purch
 	if _, err := h.checkout().store.MarkCompleted(ctx, rec.ID, d.BookingNumber); err != nil {
 		return err
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+	return web.Redirect(c, h.Site.URL("buy.return", rec.ID))
 }
 
 // buyPaymentReturn is the ReturnUrl and the page that shows where the payment stands. A GET
@@ -192,7 +192,7 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 	ref, token := c.Param("ref"), c.QueryParam("token")
 	l := web.Loc(c)
 	denied := &web.Error{Code: web.EForbidden, Heading: l.T("checkout.payment_link_invalid"), Message: l.T("checkout.payment_link_invalid_text"),
-		BackURL: h.Kernel.URL(web.RouteHome), BackLabel: l.T("checkout.back_to_start")}
+		BackURL: h.Site.URL("home"), BackLabel: l.T("checkout.back_to_start")}
 	if len(ref) != 32 || len(token) > 512 || !slices.Contains(h.Visits.BuyRefs(c), ref) {
 		return h.Visits.PaymentElsewhere(c)
 	}
@@ -212,11 +212,11 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 				ok = subtle.ConstantTimeCompare([]byte(r.Details.WebPayment.Token), []byte(token)) == 1
 			} else if errors.Is(r.Err, upstream.ErrUnavailable) {
 				// Slow or down: the token cannot be checked yet, which does not make it wrong.
-				return h.Visits.FromUpstream(r.Err, h.Kernel.URL(web.RouteHome), l.T("checkout.back_to_start"))
+				return h.Visits.FromUpstream(r.Err, h.Site.URL("home"), l.T("checkout.back_to_start"))
 			}
 		}
 		if !ok {
-			web.LoggerFrom(ctx, h.Kernel.Logger).Warn("payment return with a token that does not match", "ref", ref)
+			web.LoggerFrom(ctx, h.Logger).Warn("payment return with a token that does not match", "ref", ref)
 			return denied
 		}
 	}
@@ -225,7 +225,7 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 			rec = next
 		}
 	}
-	self := h.Kernel.URL(web.RouteBuyReturn, rec.ID)
+	self := h.Site.URL("buy.return", rec.ID)
 	if token != "" {
 		self += "?" + url.Values{"token": {token}}.Encode()
 	}
@@ -243,7 +243,7 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 		}
 		return h.showBuyFailed(c, rec, purchases.Result{}, self)
 	case purchases.StateStarting:
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+		return web.Redirect(c, h.Site.URL("buy.summary"))
 	}
 	r := st.poller.Get(ctx, rec.UserSessionID)
 	if web.IsHTMX(c) && !r.Details.Completed && c.QueryParam(checkoutview.PollShownParam) == paymentShown(r) {
@@ -260,7 +260,7 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 		}
 		return h.buyPaymentEnded(c, next)
 	}
-	elapsed := h.Kernel.Now().Sub(rec.Returned)
+	elapsed := h.Now().Sub(rec.Returned)
 	if elapsed >= GiveUpAfter {
 		h.watchInBackground(rec)
 		if web.IsHTMX(c) {
@@ -282,13 +282,13 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 	if token != "" {
 		q.Set("token", token)
 	}
-	v.PollURL = h.Kernel.URL(web.RouteBuyReturn, rec.ID) + "?" + q.Encode()
+	v.PollURL = h.Site.URL("buy.return", rec.ID) + "?" + q.Encode()
 	if web.IsHTMX(c) {
-		return h.Kernel.Fragment(c, http.StatusOK, checkoutview.ConfirmingPoll(v, c.QueryParam(checkoutview.PollShownParam) != shown))
+		return h.Site.Fragment(c, http.StatusOK, checkoutview.ConfirmingPoll(v, c.QueryParam(checkoutview.PollShownParam) != shown))
 	}
 	// A payment is in progress: the kiosk does not start over until this page gives up waiting.
 	web.PauseIdleUntil(c, rec.Returned.Add(GiveUpAfter))
-	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.confirming_title"), checkoutview.Confirming(v))
+	return h.Site.Render(c, http.StatusOK, l.T("checkout.confirming_title"), checkoutview.Confirming(v))
 }
 
 // paymentShown names what the waiting page says for r: "waiting", "paid" (completing) or
@@ -312,14 +312,14 @@ func (h *Handler) buyPaymentEnded(c echo.Context, rec purchases.Record) error {
 		msg = l.T("checkout.payment_cancelled")
 	}
 	if v, ok := h.Visits.CurrentBuy(c); ok && v.UserSessionID == rec.UserSessionID {
-		h.Kernel.Sessions.Put(c.Request().Context(), visit.SessBuyNotice, msg+" "+l.T("checkout.payment_ended_still_held"))
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+		h.Sessions.Put(c.Request().Context(), visit.SessBuyNotice, msg+" "+l.T("checkout.payment_ended_still_held"))
+		return web.Redirect(c, h.Site.URL("buy.summary"))
 	}
 	if web.IsHTMX(c) {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+		return web.Redirect(c, h.Site.URL("buy.return", rec.ID))
 	}
-	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), checkoutview.Ended(checkoutview.EndedView{Heading: l.T("checkout.payment_not_completed"),
-		Body: msg + " " + l.T("checkout.payment_ended_released"), NextURL: h.Kernel.URL(web.RouteWhatsOn), Label: l.T("checkout.see_whatson")}))
+	return h.Site.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), checkoutview.Ended(checkoutview.EndedView{Heading: l.T("checkout.payment_not_completed"),
+		Body: msg + " " + l.T("checkout.payment_ended_released"), NextURL: h.Site.URL("whatson"), Label: l.T("checkout.see_whatson")}))
 }
 
 // showBuyFailed is the failed-order path. It says only what is true now: while the order is
@@ -329,17 +329,17 @@ func (h *Handler) buyPaymentEnded(c echo.Context, rec purchases.Record) error {
 func (h *Handler) showBuyFailed(c echo.Context, rec purchases.Record, r purchases.Result, self string) error {
 	l := web.Loc(c)
 	cin := h.Visits.CinemaByID(c.Request().Context(), rec.CinemaID)
-	v := checkoutview.FailedView{Reference: rec.Reference(), CheckURL: self, HomeURL: h.Kernel.URL(web.RouteHome),
+	v := checkoutview.FailedView{Reference: rec.Reference(), CheckURL: self, HomeURL: h.Site.URL("home"),
 		Amount: l.Money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency})}
 	if rec.State == purchases.StateGivenUp {
 		v.GivenUp, v.Policy = true, h.failedOrderPolicyIn(l)
-		v.Outcome = l.T("checkout.failed_waited", "Window", l.Duration(h.Visits.OrderWatchFor()))
+		v.Outcome = l.T("checkout.failed_waited", "Window", l.Duration(h.Settings.WatchOrdersFor()))
 		if rec.OrderCancelled {
 			v.Outcome += " " + l.T("checkout.failed_order_cancelled")
 		} else {
 			v.Outcome += " " + l.T("checkout.failed_no_booking")
 		}
-		return h.Kernel.Render(c, http.StatusOK, l.T("checkout.failed_page_title"), checkoutview.Failed(v))
+		return h.Site.Render(c, http.StatusOK, l.T("checkout.failed_page_title"), checkoutview.Failed(v))
 	}
 	v.PaymentState = l.T("checkout.unconfirmed_no_word")
 	if r.Err == nil && r.Details.WebPayment != nil {
@@ -351,7 +351,7 @@ func (h *Handler) showBuyFailed(c echo.Context, rec purchases.Record, r purchase
 		}
 	}
 	v.CheckingUntil = l.Time(h.watchDeadline(rec), cin.Location(), i18n.DateTimeShort)
-	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.unconfirmed_page_title"), checkoutview.Failed(v))
+	return h.Site.Render(c, http.StatusOK, l.T("checkout.unconfirmed_page_title"), checkoutview.Failed(v))
 }
 
 // showBuyConfirmation shows the booking from the upstream's order details and the snapshot
@@ -366,9 +366,9 @@ func (h *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) erro
 	}
 	v := checkoutview.ConfirmationView{BookingNumber: fmt.Sprint(rec.BookingNumber), Session: h.sessionHeader(ctx, rec.CinemaID, sn.FilmTitle, sn.Showtime, sn.Screen),
 		CustomerName: rec.CustomerName, CustomerEmail: rec.CustomerEmail, Fees: money(sn.Fees, sn.Currency), Total: money(sn.Total, sn.Currency),
-		Kiosk: web.IsKiosk(c), Counter: h.Kernel.AtCounter(c), Reference: rec.Reference(), HomeURL: h.Kernel.URL(web.RouteHome), WhatsOnURL: h.Kernel.URL(web.RouteWhatsOn)}
+		Kiosk: web.IsKiosk(c), Counter: h.Site.AtCounter(c), Reference: rec.Reference(), HomeURL: h.Site.URL("home"), WhatsOnURL: h.Site.URL("whatson")}
 	if !v.Kiosk && !v.Counter {
-		v.CalendarURL = h.Kernel.URL(web.RouteBuyCalendar, rec.ID)
+		v.CalendarURL = h.Site.URL("buy.calendar", rec.ID)
 		if h.WalletLinks != nil && rec.BookingNumber != 0 {
 			v.AppleWalletURL, v.GoogleWalletURL = h.WalletLinks(rec.CinemaID, rec.BookingNumber)
 		}
@@ -376,7 +376,7 @@ func (h *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) erro
 	for _, t := range sn.Tickets {
 		v.Tickets = append(v.Tickets, checkoutview.Line{Description: t.Description, Seat: t.Seat, Amount: money(t.Cents, sn.Currency)})
 	}
-	v.DoneURL, v.CSRFToken = h.Kernel.URL(web.RouteVisitReset), web.CSRFToken(c)
+	v.DoneURL, v.CSRFToken = h.Site.URL("visit.reset"), web.CSRFToken(c)
 	paidHere := h.paidAtDevice(ctx, l, rec, sn, &v)
 	r := h.checkout().poller.Get(ctx, rec.UserSessionID)
 	if r.Err == nil && r.Details.Completed {
@@ -388,13 +388,13 @@ func (h *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) erro
 			v.Payments = append(v.Payments, checkoutview.Line{Description: additionalLabel(l, a.CardType), Seat: a.MaskedCardNumber, Amount: l.Money(a.Amount)})
 		}
 	} else if r.Err != nil {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("order details for the confirmation", "ref", rec.ID, "err", r.Err)
+		web.LoggerFrom(ctx, h.Logger).Warn("order details for the confirmation", "ref", rec.ID, "err", r.Err)
 	}
 	if b, err := h.Visits.ReadBooking(ctx, rec.CinemaID, rec.BookingNumber); err == nil {
 		v.TicketCards = h.Visits.TicketsView(ctx, b, "")
 		v.TicketCards.Staff = v.Counter
 	} else {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("booking for the confirmation's tickets", "ref", rec.ID, "booking", rec.BookingNumber, "err", err)
+		web.LoggerFrom(ctx, h.Logger).Warn("booking for the confirmation's tickets", "ref", rec.ID, "booking", rec.BookingNumber, "err", err)
 	}
 	if v.Counter {
 		v.MailLine = h.Visits.CounterMailLine(ctx, "purchase:"+rec.ID)
@@ -403,9 +403,9 @@ func (h *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) erro
 	}
 	if b, ok := h.Visits.CurrentBuy(c); ok && b.UserSessionID == rec.UserSessionID {
 		h.Visits.ClearBuy(c) // bought: the next visit to "what's on" starts afresh
-		h.Kernel.Sessions.Put(c.Request().Context(), visit.SessBuyDone, rec.ID)
+		h.Sessions.Put(c.Request().Context(), visit.SessBuyDone, rec.ID)
 	}
-	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.confirmation_page_title", "Number", v.BookingNumber), checkoutview.Confirmation(v))
+	return h.Site.Render(c, http.StatusOK, l.T("checkout.confirmation_page_title", "Number", v.BookingNumber), checkoutview.Confirmation(v))
 }
 
 // paidAtDevice adds to v what was taken at the counter or on a card reader (our own records:
@@ -423,12 +423,12 @@ func (h *Handler) paidAtDevice(ctx context.Context, l *i18n.Localizer, rec purch
 		}
 		return true
 	}
-	if h.Visits.Ledger == nil {
+	if h.Ledger == nil {
 		return false
 	}
-	entries, err := h.Visits.Ledger.ForEdit(ctx, rec.UserSessionID)
+	entries, err := h.Ledger.ForEdit(ctx, rec.UserSessionID)
 	if err != nil {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card-reader payment for the confirmation", "ref", rec.ID, "err", err)
+		web.LoggerFrom(ctx, h.Logger).Warn("card-reader payment for the confirmation", "ref", rec.ID, "err", err)
 		return false
 	}
 	found := false

@@ -13,12 +13,12 @@ import (
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
-	purchases "github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/settlement"
 	"github.com/cinemabff/cinemabff/views/components"
-	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
+	"github.com/cinemabff/cinemabff/views/pages/checkoutview"
 )
 
 // Paying a purchase on the device's card reader (a walk-in at the counter, a guest at the
@@ -41,10 +41,10 @@ func (h *Handler) payBuyOnReader(c echo.Context, v visit.Buy, o cinema.Order, du
 	}
 	h.Visits.AddBuyRef(c, rec.ID)
 	// The hold must outlast the customer at the reader.
-	if _, err := h.Kernel.Ticketing.ResetOrderExpiry(ctx, v.UserSessionID); err != nil {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("reset expiry before a card-reader payment", "err", err)
+	if _, err := h.Ticketing.ResetOrderExpiry(ctx, v.UserSessionID); err != nil {
+		web.LoggerFrom(ctx, h.Logger).Warn("reset expiry before a card-reader payment", "err", err)
 	}
-	entry, err := h.Visits.Settler.StartReaderSale(ctx, settlement.Sale{OrderSessionID: v.UserSessionID, CinemaID: v.CinemaID, Actor: actor},
+	entry, err := h.Settler.StartReaderSale(ctx, settlement.Sale{OrderSessionID: v.UserSessionID, CinemaID: v.CinemaID, Actor: actor},
 		due, web.DeviceOf(c).ReaderID, tender)
 	if err != nil {
 		_, _ = st.store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("card reader: ", err))
@@ -62,16 +62,16 @@ func (h *Handler) payBuyOnReader(c echo.Context, v visit.Buy, o cinema.Order, du
 		return h.backToPay(c, visit.ReaderRefusal(web.Loc(c), err))
 	}
 	if err != nil {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card reader payment not started at once", "entry", entry.ID, "err", err)
+		web.LoggerFrom(ctx, h.Logger).Warn("card reader payment not started at once", "entry", entry.ID, "err", err)
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteBuyReader, entry.ID))
+	return web.Redirect(c, h.Site.URL("buy.reader", entry.ID))
 }
 
 // orderChanged reads the order again and reports whether what it leaves to pay is no longer
 // due (and what it is now). An order that cannot be read is taken as unchanged: the ticketing
 // system refuses a payment of another amount, and the card gets it back.
 func (h *Handler) orderChanged(ctx context.Context, v visit.Buy, due cinema.Money) (cinema.Money, bool) {
-	o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID)
+	o, err := h.Ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
 		return due, false
 	}
@@ -84,13 +84,13 @@ func (h *Handler) orderChanged(ctx context.Context, v visit.Buy, due cinema.Mone
 func (h *Handler) stopChangedSale(c echo.Context, entry ledger.Entry, now cinema.Money) error {
 	ctx := c.Request().Context()
 	dctx, cancel := h.Visits.Detached(ctx)
-	stopped, err := h.Visits.Settler.StopAtReader(dctx, entry.ID, settlement.StopOrderChanged)
+	stopped, err := h.Settler.StopAtReader(dctx, entry.ID, settlement.StopOrderChanged)
 	cancel()
 	if err != nil && !errors.Is(err, settlement.ErrNotAtReader) {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBuyReader, entry.ID), web.Loc(c).T("booking.see_status"))
+		return h.Visits.FromUpstream(err, h.Site.URL("buy.reader", entry.ID), web.Loc(c).T("booking.see_status"))
 	}
 	if stopped.State != ledger.StateFailed {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyReader, entry.ID)) // a card paid all the same: its page says what follows
+		return web.Redirect(c, h.Site.URL("buy.reader", entry.ID)) // a card paid all the same: its page says what follows
 	}
 	h.endPurchaseRecord(ctx, entry.EditSessionID, "card reader: "+stopped.LastError)
 	return h.backToPay(c, web.Loc(c).T("checkout.reader_order_changed", "Amount", web.Loc(c).Money(now)))
@@ -116,10 +116,10 @@ func (h *Handler) refuseChangeWhilePaying(c echo.Context, v visit.Buy) (done boo
 	if e, ok := h.Visits.ReaderSaleUnderWay(c.Request().Context(), v.UserSessionID); ok {
 		amount := l.Money(cinema.Money{Cents: e.AmountCents, Currency: e.Currency})
 		return true, &web.Error{Code: web.EConflict, Heading: l.T("checkout.reader_change_refused"), Message: l.T("checkout.reader_change_refused_text", "Amount", amount),
-			BackURL: h.Kernel.URL(web.RouteBuyReader, e.ID), BackLabel: l.T("checkout.see_card_payment")}
+			BackURL: h.Site.URL("buy.reader", e.ID), BackLabel: l.T("checkout.see_card_payment")}
 	}
 	return true, &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"), Message: l.T("checkout.change_refused_paying"),
-		BackURL: h.Kernel.URL(web.RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
+		BackURL: h.Site.URL("buy.return", rec.ID), BackLabel: l.T("checkout.see_payment")}
 }
 
 // stopStaleSale is the other half of refuseChangeWhilePaying, for a payment started in the
@@ -133,10 +133,10 @@ func (h *Handler) stopStaleSale(c echo.Context, v visit.Buy) (string, bool) {
 		return "", false
 	}
 	dctx, cancel := h.Visits.Detached(ctx)
-	stopped, err := h.Visits.Settler.StopAtReader(dctx, e.ID, settlement.StopOrderChanged)
+	stopped, err := h.Settler.StopAtReader(dctx, e.ID, settlement.StopOrderChanged)
 	cancel()
 	if err != nil || stopped.State != ledger.StateFailed {
-		return h.Kernel.URL(web.RouteBuyReader, e.ID), true
+		return h.Site.URL("buy.reader", e.ID), true
 	}
 	h.endPurchaseRecord(ctx, v.UserSessionID, "card reader: "+stopped.LastError)
 	return "", true
@@ -147,7 +147,7 @@ func (h *Handler) stopStaleSale(c echo.Context, v visit.Buy) (string, bool) {
 func (h *Handler) continueOnReader(c echo.Context, rec purchases.Record) error {
 	h.Visits.AddBuyRef(c, rec.ID)
 	if e, ok := h.Visits.ReaderSaleUnderWay(c.Request().Context(), rec.UserSessionID); ok {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyReader, e.ID))
+		return web.Redirect(c, h.Site.URL("buy.reader", e.ID))
 	}
 	return h.continuePayment(c, rec)
 }
@@ -176,10 +176,10 @@ func (h *Handler) cancelBuyReader(c echo.Context) error {
 		return err
 	}
 	dctx, cancel := h.Visits.Detached(c.Request().Context())
-	moved, err := h.Visits.Settler.CancelAtReader(dctx, entry.ID)
+	moved, err := h.Settler.CancelAtReader(dctx, entry.ID)
 	cancel()
 	if err != nil && !errors.Is(err, settlement.ErrNotAtReader) {
-		return h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBuyReader, entry.ID), web.Loc(c).T("booking.see_status"))
+		return h.Visits.FromUpstream(err, h.Site.URL("buy.reader", entry.ID), web.Loc(c).T("booking.see_status"))
 	}
 	if moved.ID != "" {
 		entry = moved
@@ -203,7 +203,7 @@ func (h *Handler) readerAnswer(c echo.Context, entry ledger.Entry, rec purchases
 				return err
 			}
 		}
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+		return web.Redirect(c, h.Site.URL("buy.return", rec.ID))
 	case ledger.StateFailed:
 		if rec.State.Active() {
 			_, _ = st.store.MarkStartFailed(ctx, rec.ID, "card reader: "+entry.LastError)
@@ -217,23 +217,23 @@ func (h *Handler) readerAnswer(c echo.Context, entry ledger.Entry, rec purchases
 		if b, ok := h.Visits.CurrentBuy(c); ok && b.UserSessionID == rec.UserSessionID {
 			h.Visits.ClearBuy(c)
 		}
-		return h.Kernel.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), checkoutview.Ended(checkoutview.EndedView{Heading: l.T("checkout.reader_not_booked"),
-			Body: visit.SaleReversalWords(l, entry), NextURL: h.Kernel.URL(web.RouteWhatsOn), Label: l.T("checkout.see_whatson")}))
+		return h.Site.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), checkoutview.Ended(checkoutview.EndedView{Heading: l.T("checkout.reader_not_booked"),
+			Body: visit.SaleReversalWords(l, entry), NextURL: h.Site.URL("whatson"), Label: l.T("checkout.see_whatson")}))
 	}
 	amount := l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})
-	v := checkoutview.ReaderView{State: string(entry.State), Amount: amount, PollURL: h.Kernel.URL(web.RouteBuyReader, entry.ID), Counter: h.Kernel.AtCounter(c)}
+	v := checkoutview.ReaderView{State: string(entry.State), Amount: amount, PollURL: h.Site.URL("buy.reader", entry.ID), Counter: h.Site.AtCounter(c)}
 	switch entry.State {
 	case ledger.StateCreated, ledger.StateRedirected:
 		v.Kind, v.Waiting = components.NoticeInfo, true
 		v.Heading, v.Body = l.T("booking.reader_waiting", "Amount", amount), l.T("booking.reader_waiting_text", "Amount", amount)
-		v.CancelURL, v.CSRFToken = h.Kernel.URL(web.RouteBuyReaderCancel, entry.ID), web.CSRFToken(c)
+		v.CancelURL, v.CSRFToken = h.Site.URL("buy.readercancel", entry.ID), web.CSRFToken(c)
 	default: // paid, the order being completed
 		v.Kind = components.NoticeSuccess
 		v.Heading, v.Body = l.T("checkout.reader_paid", "Amount", amount), l.T("checkout.reader_paid_text")
 	}
 	// Money in motion: the kiosk does not start over while the reader or the booking runs.
 	web.PauseIdleUntil(c, entry.CreatedAt.Add(readerPagePause))
-	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.reader_title"), checkoutview.ReaderPay(v))
+	return h.Site.Render(c, http.StatusOK, l.T("checkout.reader_title"), checkoutview.ReaderPay(v))
 }
 
 // readerPagePause bounds how long a kiosk stays on the page of a reader payment: the reader
@@ -245,10 +245,10 @@ const readerPagePause = 5 * time.Minute
 func (h *Handler) saleOfVisit(c echo.Context) (ledger.Entry, purchases.Record, error) {
 	ctx := c.Request().Context()
 	id := c.Param("entry")
-	if len(id) > 64 || h.Visits.Ledger == nil || h.checkout() == nil {
+	if len(id) > 64 || h.Ledger == nil || h.checkout() == nil {
 		return ledger.Entry{}, purchases.Record{}, h.Visits.PaymentElsewhere(c)
 	}
-	entry, err := h.Visits.Ledger.Get(ctx, id)
+	entry, err := h.Ledger.Get(ctx, id)
 	if err != nil || entry.Kind != ledger.KindSale {
 		return ledger.Entry{}, purchases.Record{}, h.Visits.PaymentElsewhere(c)
 	}
@@ -262,10 +262,10 @@ func (h *Handler) saleOfVisit(c echo.Context) (ledger.Entry, purchases.Record, e
 // backToPay sends the buyer back to pay again with msg: the counter's payment page, or the
 // order's summary (a kiosk).
 func (h *Handler) backToPay(c echo.Context, msg string) error {
-	if h.Kernel.AtCounter(c) {
-		h.Kernel.Flash(c, msg)
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyCounterPay))
+	if h.Site.AtCounter(c) {
+		h.Site.Flash(c, msg)
+		return web.Redirect(c, h.Site.URL("buy.counterpay"))
 	}
-	h.Kernel.Sessions.Put(c.Request().Context(), visit.SessBuyNotice, msg)
-	return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+	h.Sessions.Put(c.Request().Context(), visit.SessBuyNotice, msg)
+	return web.Redirect(c, h.Site.URL("buy.summary"))
 }

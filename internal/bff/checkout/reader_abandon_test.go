@@ -309,7 +309,7 @@ func TestReaderAsksOnlyTheOrderAsItIs(t *testing.T) {
 	bfftest.ExpectRedirect(t, resp, body, "/checkout")
 	tab.apply = func() {
 		ctx := context.Background()
-		paying, err := h.Srv.Visits.Purchases.Pending(ctx, 10, time.Now().Add(time.Minute)) // starting ones too
+		paying, err := h.Srv.Purchases.Pending(ctx, 10, time.Now().Add(time.Minute)) // starting ones too
 		if err != nil || len(paying) != 1 {
 			t.Errorf("the purchase being paid: %+v %v", paying, err)
 			return
@@ -363,7 +363,7 @@ func TestKioskStartOverWhenTheReaderDoesNotAnswer(t *testing.T) {
 		}
 	}
 	sale := saleEntries(t, h)[0]
-	if sale, _ = h.Srv.Visits.Settler.Advance(context.Background(), sale.ID); sale.State != ledger.StateFailed || sale.BookingNumber != 0 {
+	if sale, _ = h.Srv.Settler.Advance(context.Background(), sale.ID); sale.State != ledger.StateFailed || sale.BookingNumber != 0 {
 		t.Fatalf("the payment followed later: %s (%s)", sale.State, sale.LastError)
 	}
 }

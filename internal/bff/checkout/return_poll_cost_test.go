@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
-	"github.com/cinemabff/cinemabff/internal/checkout"
-	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
+	"github.com/cinemabff/cinemabff/internal/bff/checkout"
+	"github.com/cinemabff/cinemabff/internal/purchases"
+	"github.com/cinemabff/cinemabff/views/pages/checkoutview"
 )
 
 // waitingVisitors pays n orders at the provider (never completed) and returns each visitor with
@@ -19,9 +19,9 @@ import (
 // shows: checkoutview.PollShownParam, as cmd/loadtest polls).
 func waitingVisitors(t *testing.T, h *bfftest.Harness, n int) ([]*bfftest.Harness, []string) {
 	t.Helper()
-	old := checkoutflow.GiveUpAfter
-	checkoutflow.GiveUpAfter = time.Hour // a slow run must not reach the failed-order page
-	t.Cleanup(func() { checkoutflow.GiveUpAfter = old })
+	old := checkout.GiveUpAfter
+	checkout.GiveUpAfter = time.Hour // a slow run must not reach the failed-order page
+	t.Cleanup(func() { checkout.GiveUpAfter = old })
 	sessions := []string{"1111", "1112", "1113", "1121", "1122", "1123"}
 	visitors, polls := make([]*bfftest.Harness, n), make([]string, n)
 	for i := range n {
@@ -54,7 +54,7 @@ func TestReturnPollsWriteNothingAndShareReads(t *testing.T) {
 	visitors, polls := waitingVisitors(t, h, orders)
 	writes, calls := h.Store.Commits.Load(), h.SB.Calls("GetOrderDetails")
 	start := time.Now()
-	const window = 2*checkout.PollInterval + checkout.PollInterval/2
+	const window = 2*purchases.PollInterval + purchases.PollInterval/2
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	polled := 0
@@ -76,7 +76,7 @@ func TestReturnPollsWriteNothingAndShareReads(t *testing.T) {
 	wg.Wait()
 	elapsed := time.Since(start)
 	w, c := h.Store.Commits.Load()-writes, h.SB.Calls("GetOrderDetails")-calls
-	intervals := int64(elapsed/checkout.PollInterval) + 1 // the one under way when polling began
+	intervals := int64(elapsed/purchases.PollInterval) + 1 // the one under way when polling began
 	t.Logf("%d orders, %d polls in %v: %d session store writes, %d order-details calls (at most %d)",
 		orders, polled, elapsed.Round(time.Millisecond), w, c, orders*intervals)
 	if w != 0 {
@@ -84,7 +84,7 @@ func TestReturnPollsWriteNothingAndShareReads(t *testing.T) {
 	}
 	if c > orders*intervals {
 		t.Errorf("%d order-details calls for %d orders in %v, want at most one per order per %v interval (%d)",
-			c, orders, elapsed, checkout.PollInterval, orders*intervals)
+			c, orders, elapsed, purchases.PollInterval, orders*intervals)
 	}
 }
 

@@ -173,7 +173,7 @@ func TestSeatRulesSandboxExamples(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	plans := map[string]cinema.SeatPlan{}
 	for _, session := range []string{"1113", "1123"} {
-		snap, err := h.Srv.Visits.SeatPlans.Plan(context.Background(), "0001", session)
+		snap, err := h.Srv.SeatPlans.Plan(context.Background(), "0001", session)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,16 +16,16 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
-	purchases "github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/keypad"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/seatrules"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
+	"github.com/cinemabff/cinemabff/views/pages/checkoutview"
 )
 
 // seatWords is how a seat is written for people: "Row F, seat 12", "Reihe F, Platz 12".
@@ -47,7 +47,7 @@ func (h *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 		return err
 	}
 	if _, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+		return web.Redirect(c, h.Site.URL("buy.summary"))
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
@@ -56,7 +56,7 @@ func (h *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 		return h.buyEnded(c, v, err)
 	}
 	if planErr != nil {
-		return h.Visits.FromUpstream(planErr, h.Kernel.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
+		return h.Visits.FromUpstream(planErr, h.Site.URL("buy.summary"), l.T("checkout.back_to_order"))
 	}
 	plan := h.Visits.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
 	var yours []cinema.SeatPosition
@@ -80,12 +80,12 @@ func (h *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 		Chosen: chosen, AreaCategories: cats, Kiosk: web.IsKiosk(c), AsOf: h.Visits.SeatsAsOf(ctx, v.CinemaID, snap.AsOf),
 		Prices: words.SeatPrices(l, o.Tickets())})
 	defer m.Release() // the page is written before this returns
-	view := checkoutview.SeatsView{Session: h.buyHeader(ctx, v), ActionURL: h.Kernel.URL(web.RouteBuySeats), BackURL: h.Kernel.URL(web.RouteBuySession, v.CinemaID, v.SessionID),
-		CSRFToken: web.CSRFToken(c), Count: count, Map: m, Notice: notice, Countdown: h.buyCountdown(c, v, o), Counter: h.Kernel.AtCounter(c)}
+	view := checkoutview.SeatsView{Session: h.buyHeader(ctx, v), ActionURL: h.Site.URL("buy.seats"), BackURL: h.Site.URL("buy.session", v.CinemaID, v.SessionID),
+		CSRFToken: web.CSRFToken(c), Count: count, Map: m, Notice: notice, Countdown: h.buyCountdown(c, v, o), Counter: h.Site.AtCounter(c)}
 	if o.Total.Cents > 0 {
 		view.Total = l.T("checkout.total_amount", "Amount", l.Money(o.Total))
 	}
-	return h.Kernel.Render(c, status, l.T("checkout.seats_title"), checkoutview.Seats(view))
+	return h.Site.Render(c, status, l.T("checkout.seats_title"), checkoutview.Seats(view))
 }
 
 // chooseBuySeats moves the order's tickets to the chosen seats (SetSelectedSeats); never while
@@ -108,7 +108,7 @@ func (h *Handler) chooseBuySeats(c echo.Context) error {
 	if err != nil {
 		return h.renderBuySeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.seats_from_map")}, nil)
 	}
-	o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID)
+	o, err := h.Ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
 		return h.buyEnded(c, v, err)
 	}
@@ -126,17 +126,17 @@ func (h *Handler) chooseBuySeats(c echo.Context) error {
 		return h.renderBuySeats(c, http.StatusUnprocessableEntity, words.SeatCountNotice(web.Loc(c), len(chosen), want), chosen)
 	}
 	// Seat hoarding (holds.go): an order is never given more seats than a visit may hold.
-	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepBuySeats, want, nil, h.Kernel.URL(web.RouteBuySummary)); done {
+	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepBuySeats, want, nil, h.Site.URL("buy.summary")); done {
 		return err
 	}
 	if done, err := h.moveBuySeats(c, v, current, chosen); done {
 		return err
 	}
 	if (v.Name == "" || v.Email == "") && !(web.IsKiosk(c) && h.Visits.HasReader(c)) {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyDetails)) // a kiosk prints the tickets: no details needed
+		return web.Redirect(c, h.Site.URL("buy.details")) // a kiosk prints the tickets: no details needed
 	}
-	h.Kernel.Flash(c, l.T("checkout.seats_saved"))
-	return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+	h.Site.Flash(c, l.T("checkout.seats_saved"))
+	return web.Redirect(c, h.Site.URL("buy.summary"))
 }
 
 // moveBuySeats gives the order the chosen seats when they are not its seats now (current):
@@ -154,9 +154,9 @@ func (h *Handler) moveBuySeats(c echo.Context, v visit.Buy, current map[cinema.S
 	l := web.Loc(c)
 	// The plan gives the chosen seats' areas (layout only): the upstream decides below
 	// whether they are free.
-	snap, err := h.Visits.SeatPlans.Plan(ctx, v.CinemaID, v.SessionID)
+	snap, err := h.SeatPlans.Plan(ctx, v.CinemaID, v.SessionID)
 	if err != nil {
-		return true, h.Visits.FromUpstream(err, h.Kernel.URL(web.RouteBuySeats), l.T("checkout.seats_title"))
+		return true, h.Visits.FromUpstream(err, h.Site.URL("buy.seats"), l.T("checkout.seats_title"))
 	}
 	plan := h.Visits.Named(ctx).SeatPlan(snap.Plan)
 	var seats []upstream.SelectedSeat
@@ -172,8 +172,8 @@ func (h *Handler) moveBuySeats(c echo.Context, v visit.Buy, current map[cinema.S
 	if notice := words.SeatRuleNotice(l, seatrules.Check(plan, seatrules.Choice{Party: slices.Collect(maps.Keys(current)), Chosen: chosen})); notice != nil {
 		return true, h.renderBuySeats(c, http.StatusUnprocessableEntity, notice, chosen)
 	}
-	_, err = h.Kernel.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID, Seats: seats})
-	h.Visits.SeatPlans.Invalidate(v.CinemaID, v.SessionID) // seats changed or refused: the next map reads them again
+	_, err = h.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID, Seats: seats})
+	h.SeatPlans.Invalidate(v.CinemaID, v.SessionID) // seats changed or refused: the next map reads them again
 	switch {
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
 		return true, h.renderBuySeats(c, http.StatusConflict, visit.SeatsTakenNotice, nil)
@@ -187,7 +187,7 @@ func (h *Handler) moveBuySeats(c echo.Context, v visit.Buy, current map[cinema.S
 	case readerURL != "":
 		return true, web.Redirect(c, readerURL) // a card paid in that instant: its page says what follows
 	case stopped:
-		h.Kernel.Sessions.Put(ctx, visit.SessBuyNotice, l.T("checkout.reader_stopped_for_change"))
+		h.Sessions.Put(ctx, visit.SessBuyNotice, l.T("checkout.reader_stopped_for_change"))
 	}
 	return false, nil
 }
@@ -202,21 +202,21 @@ func (h *Handler) showBuyDetails(c echo.Context) error {
 }
 
 func (h *Handler) renderBuyDetails(c echo.Context, status int, v visit.Buy, d checkoutview.DetailsView) error {
-	o, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
+	o, err := h.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
 	if err != nil {
 		return h.buyEnded(c, v, err)
 	}
-	d.Session, d.ActionURL, d.BackURL, d.CSRFToken = h.buyHeader(c.Request().Context(), v), h.Kernel.URL(web.RouteBuyDetails), h.Kernel.URL(web.RouteBuySeats), web.CSRFToken(c)
+	d.Session, d.ActionURL, d.BackURL, d.CSRFToken = h.buyHeader(c.Request().Context(), v), h.Site.URL("buy.details"), h.Site.URL("buy.seats"), web.CSRFToken(c)
 	d.Countdown = h.buyCountdown(c, v, o)
-	d.Counter = h.Kernel.AtCounter(c)
+	d.Counter = h.Site.AtCounter(c)
 	if d.Kiosk = web.IsKiosk(c) && h.Visits.HasReader(c); d.Kiosk {
-		d.BackURL = h.Kernel.URL(web.RouteBuySummary)
+		d.BackURL = h.Site.URL("buy.summary")
 	}
 	title := web.Loc(c).T("checkout.details_title")
 	if d.Counter {
 		title = web.Loc(c).T("checkout.counter.details_title")
 	}
-	return h.Kernel.Render(c, status, title, checkoutview.Details(d))
+	return h.Site.Render(c, status, title, checkoutview.Details(d))
 }
 
 // validEmail accepts a plain address (no display name), with a dot in the domain.
@@ -245,7 +245,7 @@ func (h *Handler) saveBuyDetails(c echo.Context) error {
 	email := strings.TrimSpace(c.FormValue("email"))
 	d := checkoutview.DetailsView{Name: name, Email: email}
 	l := web.Loc(c)
-	counter := h.Kernel.AtCounter(c) // a walk-in customer at the box office need not give either
+	counter := h.Site.AtCounter(c) // a walk-in customer at the box office need not give either
 	if name == "" && !counter {
 		d.NameError = l.T("checkout.details_name_missing")
 	} else if utf8.RuneCountInString(name) > 100 {
@@ -261,7 +261,7 @@ func (h *Handler) saveBuyDetails(c echo.Context) error {
 	}
 	v.Name, v.Email = name, email
 	h.Visits.SaveBuy(c, v)
-	return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+	return web.Redirect(c, h.Site.URL("buy.summary"))
 }
 
 // saveKioskDetails is the kiosk's e-mail form: a key of the on-screen keyboard types (the page
@@ -280,7 +280,7 @@ func (h *Handler) saveKioskDetails(c echo.Context, v visit.Buy) error {
 	}
 	v.Email = email
 	h.Visits.SaveBuy(c, v)
-	return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+	return web.Redirect(c, h.Site.URL("buy.summary"))
 }
 
 // summaryForm is what the gift card and loyalty forms had typed, with their errors.
@@ -292,9 +292,9 @@ type summaryForm struct {
 // showBuySummary is the last step: the order, what it costs, other payments and "Pay".
 func (h *Handler) showBuySummary(c echo.Context) error {
 	var notice *components.Notice
-	if msg := h.Kernel.Sessions.PopString(c.Request().Context(), visit.SessBuyNotice); msg != "" {
+	if msg := h.Sessions.PopString(c.Request().Context(), visit.SessBuyNotice); msg != "" {
 		notice = &components.Notice{Kind: components.NoticeWarning, Heading: web.Loc(c).T("checkout.payment_not_completed"), Body: msg}
-	} else if msg := h.Kernel.PopFlash(c); msg != "" {
+	} else if msg := h.Site.PopFlash(c); msg != "" {
 		notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
 	}
 	return h.renderBuySummary(c, http.StatusOK, notice, summaryForm{})
@@ -306,12 +306,12 @@ func (h *Handler) renderBuySummary(c echo.Context, status int, notice *component
 		return err
 	}
 	onReader := web.IsKiosk(c) && h.Visits.HasReader(c)
-	if (v.Name == "" || v.Email == "") && !h.Kernel.AtCounter(c) && !onReader {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuyDetails))
+	if (v.Name == "" || v.Email == "") && !h.Site.AtCounter(c) && !onReader {
+		return web.Redirect(c, h.Site.URL("buy.details"))
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID)
+	o, err := h.Ticketing.GetOrder(ctx, v.UserSessionID)
 	if err != nil {
 		return h.buyEnded(c, v, err)
 	}
@@ -319,8 +319,8 @@ func (h *Handler) renderBuySummary(c echo.Context, status int, notice *component
 	cin := h.Visits.CinemaByID(ctx, v.CinemaID)
 	money := l.Money
 	view := checkoutview.SummaryView{Session: h.buyHeader(ctx, v), CustomerName: v.Name, CustomerEmail: v.Email, Notice: notice,
-		Countdown: h.buyCountdown(c, v, o), CSRFToken: web.CSRFToken(c), PayURL: h.Kernel.URL(web.RouteBuyPay), GiftCardURL: h.Kernel.URL(web.RouteBuyGiftCard),
-		LoyaltyURL: h.Kernel.URL(web.RouteBuyLoyalty), SeatsURL: h.Kernel.URL(web.RouteBuySeats), DetailsURL: h.Kernel.URL(web.RouteBuyDetails), CancelURL: h.Kernel.URL(web.RouteBuyCancel),
+		Countdown: h.buyCountdown(c, v, o), CSRFToken: web.CSRFToken(c), PayURL: h.Site.URL("buy.pay"), GiftCardURL: h.Site.URL("buy.giftcard"),
+		LoyaltyURL: h.Site.URL("buy.loyalty"), SeatsURL: h.Site.URL("buy.seats"), DetailsURL: h.Site.URL("buy.details"), CancelURL: h.Site.URL("buy.cancel"),
 		GiftCard: f.GiftCard, GiftCardError: f.GiftCardError, Loyalty: f.Loyalty, LoyaltyError: f.LoyaltyError}
 	sub := cinema.Money{Currency: o.Total.Currency}
 	for _, t := range o.Tickets() {
@@ -334,7 +334,7 @@ func (h *Handler) renderBuySummary(c echo.Context, status int, notice *component
 	toPay := o.ToPay()
 	view.ToPay, view.NothingToPay = money(toPay), toPay.Cents <= 0
 	view.PayLabel = l.T("checkout.pay_securely", "Amount", money(toPay))
-	if view.Counter = h.Kernel.AtCounter(c); view.Counter {
+	if view.Counter = h.Site.AtCounter(c); view.Counter {
 		view.PayLabel = l.T("booking.counter.complete_pay", "Amount", money(toPay))
 	}
 	view.Kiosk = web.IsKiosk(c)
@@ -353,9 +353,9 @@ func (h *Handler) renderBuySummary(c echo.Context, status int, notice *component
 		}
 	}
 	if rec, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
-		view.UnderwayURL, view.StatusURL = rec.RedirectURL, h.Kernel.URL(web.RouteBuyReturn, rec.ID)
+		view.UnderwayURL, view.StatusURL = rec.RedirectURL, h.Site.URL("buy.return", rec.ID)
 		if e, ok := h.Visits.ReaderSaleUnderWay(ctx, v.UserSessionID); ok {
-			view.StatusURL = h.Kernel.URL(web.RouteBuyReader, e.ID)
+			view.StatusURL = h.Site.URL("buy.reader", e.ID)
 		}
 		view.UnderwayStat = l.T("checkout.underway_started", "Amount", money(cinema.Money{Cents: rec.AmountCents, Currency: rec.Currency}),
 			"Time", l.Time(rec.Created, cin.Location(), i18n.Clock))
@@ -363,7 +363,7 @@ func (h *Handler) renderBuySummary(c echo.Context, status int, notice *component
 			view.UnderwayURL = view.StatusURL
 		}
 	}
-	return h.Kernel.Render(c, status, l.T("checkout.summary_title"), checkoutview.Summary(view))
+	return h.Site.Render(c, status, l.T("checkout.summary_title"), checkoutview.Summary(view))
 }
 
 // whoWords says whom the tickets are for and where they go, when the buyer did not give both a
@@ -429,7 +429,7 @@ var (
 		refused: "checkout.gift_card_refused", used: "checkout.gift_card_used",
 		typed: func(f *summaryForm, card, msg string) { f.GiftCard, f.GiftCardError = card, msg },
 		apply: func(s *Handler, ctx context.Context, id, card, pin string) (upstream.AppliedPaymentResult, error) {
-			return s.Kernel.Ticketing.ApplyGiftCard(ctx, id, card, pin, nil)
+			return s.Ticketing.ApplyGiftCard(ctx, id, card, pin, nil)
 		}}
 	// Loyalty points are spent only with the member's PIN: the ticketing system checks it, and
 	// the card number alone spends nothing.
@@ -438,7 +438,7 @@ var (
 		refused: "checkout.loyalty_refused", used: "checkout.loyalty_used",
 		typed: func(f *summaryForm, card, msg string) { f.Loyalty, f.LoyaltyError = card, msg },
 		apply: func(s *Handler, ctx context.Context, id, card, pin string) (upstream.AppliedPaymentResult, error) {
-			return s.Kernel.Ticketing.ApplyLoyaltyPointsPayment(ctx, id, card, pin, nil)
+			return s.Ticketing.ApplyLoyaltyPointsPayment(ctx, id, card, pin, nil)
 		}}
 )
 
@@ -494,8 +494,8 @@ func (h *Handler) applyStoredValue(c echo.Context, sv storedValueCard) error {
 	case stopped:
 		msg += " " + l.T("checkout.reader_stopped_for_change")
 	}
-	h.Kernel.Flash(c, msg)
-	return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary))
+	h.Site.Flash(c, msg)
+	return web.Redirect(c, h.Site.URL("buy.summary"))
 }
 
 // extendBuyHold gives the order a fresh lifetime and returns to the page it came from.
@@ -504,16 +504,16 @@ func (h *Handler) extendBuyHold(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	reset, err := h.Kernel.Ticketing.ResetOrderExpiry(c.Request().Context(), v.UserSessionID)
+	reset, err := h.Ticketing.ResetOrderExpiry(c.Request().Context(), v.UserSessionID)
 	if err != nil {
 		return h.buyEnded(c, v, err)
 	}
 	h.Visits.HoldExtended(c.Request().Context(), v.UserSessionID, reset) // it counts as long as it holds (holds.go)
-	h.Kernel.Flash(c, web.Loc(c).T("checkout.held_longer"))
-	back := h.Kernel.URL(web.RouteBuySummary)
+	h.Site.Flash(c, web.Loc(c).T("checkout.held_longer"))
+	back := h.Site.URL("buy.summary")
 	if ref, err := url.Parse(c.Request().Referer()); err == nil {
-		for _, r := range []string{web.RouteBuySeats, web.RouteBuyDetails} {
-			if ref.Path == h.Kernel.URL(r) {
+		for _, r := range []string{"buy.seats", "buy.details"} {
+			if ref.Path == h.Site.URL(r) {
 				back = ref.Path
 			}
 		}
@@ -532,20 +532,20 @@ func (h *Handler) confirmCancelBuy(c echo.Context) error {
 		return h.cancelRefusedWhilePaying(l, rec)
 	}
 	ctx := c.Request().Context()
-	view := checkoutview.CancelView{Session: h.buyHeader(ctx, v), ActionURL: h.Kernel.URL(web.RouteBuyCancel), BackURL: h.Kernel.URL(web.RouteBuySummary), CSRFToken: web.CSRFToken(c)}
-	if o, err := h.Kernel.Ticketing.GetOrder(ctx, v.UserSessionID); err == nil {
+	view := checkoutview.CancelView{Session: h.buyHeader(ctx, v), ActionURL: h.Site.URL("buy.cancel"), BackURL: h.Site.URL("buy.summary"), CSRFToken: web.CSRFToken(c)}
+	if o, err := h.Ticketing.GetOrder(ctx, v.UserSessionID); err == nil {
 		o = h.Visits.Named(ctx).Order(o)
 		for _, t := range o.Tickets() {
 			view.Tickets = append(view.Tickets, checkoutview.Line{Description: t.Description, Seat: seatWords(l, t.Seat), Amount: l.Money(t.FinalPrice)})
 		}
 	}
-	return h.Kernel.Render(c, http.StatusOK, l.T("checkout.cancel_title"), checkoutview.CancelConfirm(view))
+	return h.Site.Render(c, http.StatusOK, l.T("checkout.cancel_title"), checkoutview.CancelConfirm(view))
 }
 
 func (h *Handler) cancelRefusedWhilePaying(l *i18n.Localizer, rec purchases.Record) error {
 	return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"),
 		Message: l.T("checkout.cancel_refused_paying"),
-		BackURL: h.Kernel.URL(web.RouteBuyReturn, rec.ID), BackLabel: l.T("checkout.see_payment")}
+		BackURL: h.Site.URL("buy.return", rec.ID), BackLabel: l.T("checkout.see_payment")}
 }
 
 // cancelBuy releases the seats and ends the purchase, once confirmed (confirm=yes; a form
@@ -561,14 +561,14 @@ func (h *Handler) cancelBuy(c echo.Context) error {
 	if rec, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
 		return h.cancelRefusedWhilePaying(web.Loc(c), rec)
 	}
-	err = h.Kernel.Ticketing.CancelOrder(c.Request().Context(), v.UserSessionID)
+	err = h.Ticketing.CancelOrder(c.Request().Context(), v.UserSessionID)
 	if err != nil && !errors.Is(err, upstream.ErrNotFound) && !errors.Is(err, upstream.ErrOrderExpired) {
 		return h.buyEnded(c, v, err)
 	}
 	h.Visits.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonCancelled)
 	h.Visits.ClearBuy(c)
-	h.Kernel.Flash(c, web.Loc(c).T("checkout.cancelled"))
-	return web.Redirect(c, h.Kernel.URL(web.RouteWhatsOn)+"?"+url.Values{"cinema": {v.CinemaID}}.Encode())
+	h.Site.Flash(c, web.Loc(c).T("checkout.cancelled"))
+	return web.Redirect(c, h.Site.URL("whatson")+"?"+url.Values{"cinema": {v.CinemaID}}.Encode())
 }
 
 // buyExpired is where the countdown sends the browser when the hold ends.
@@ -577,9 +577,9 @@ func (h *Handler) buyExpired(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	o, err := h.Kernel.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
-	if err == nil && o.Expires.After(h.Kernel.Now()) {
-		return web.Redirect(c, h.Kernel.URL(web.RouteBuySummary)) // more time was given meanwhile
+	o, err := h.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
+	if err == nil && o.Expires.After(h.Now()) {
+		return web.Redirect(c, h.Site.URL("buy.summary")) // more time was given meanwhile
 	}
 	if err == nil {
 		err = upstream.ErrOrderExpired

@@ -40,7 +40,7 @@ func (h *Handler) storedValueLimits(c echo.Context, kind storedValueKind, card s
 		{Key: prefix + "card:" + limitKeyHash(card), Rule: storedValuePerCard},
 		{Key: prefix + "client:" + web.ClientKey(c), Rule: storedValuePerClient},
 	}
-	if tok := h.Kernel.Sessions.Token(c.Request().Context()); tok != "" {
+	if tok := h.Sessions.Token(c.Request().Context()); tok != "" {
 		limits = append(limits, ratelimit.Limit{Key: prefix + "visit:" + limitKeyHash(tok), Rule: storedValuePerVisit})
 	}
 	return limits
@@ -65,7 +65,7 @@ func (h *Handler) tryStoredValue(c echo.Context, kind storedValueKind, card stri
 	apply func(context.Context) (upstream.AppliedPaymentResult, error)) (storedValueResult, error) {
 	ctx := c.Request().Context()
 	limits := h.storedValueLimits(c, kind, card)
-	ok, wait, err := ratelimit.TakeAll(ctx, h.Kernel.Limits, limits...)
+	ok, wait, err := ratelimit.TakeAll(ctx, h.Limits, limits...)
 	if err != nil {
 		return storedValueResult{}, fmt.Errorf("take %s attempt: %w", kind, err)
 	}
@@ -89,8 +89,8 @@ func (h *Handler) tryStoredValue(c echo.Context, kind storedValueKind, card stri
 }
 
 func (h *Handler) giveBackStoredValue(ctx context.Context, kind storedValueKind, limits []ratelimit.Limit) {
-	if err := ratelimit.GiveAll(ctx, h.Kernel.Limits, limits...); err != nil {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("give back stored value attempt", "kind", string(kind), "err", err)
+	if err := ratelimit.GiveAll(ctx, h.Limits, limits...); err != nil {
+		web.LoggerFrom(ctx, h.Logger).Warn("give back stored value attempt", "kind", string(kind), "err", err)
 	}
 }
 

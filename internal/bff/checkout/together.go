@@ -26,7 +26,7 @@ func (h *Handler) seatByTheRules(ctx context.Context, cinemaID, sessionID, userS
 	if len(picked) == 0 {
 		return
 	}
-	snap, err := h.Visits.SeatPlans.Plan(ctx, cinemaID, sessionID)
+	snap, err := h.SeatPlans.Plan(ctx, cinemaID, sessionID)
 	if err != nil {
 		return
 	}
@@ -39,9 +39,9 @@ func (h *Handler) seatByTheRules(ctx context.Context, cinemaID, sessionID, userS
 		seat, _ := snap.Plan.Seat(p) // BestTogether answers seats of the plan only
 		seats[i] = upstream.SelectedSeat{AreaCategoryCode: seat.AreaCategoryCode, Position: p}
 	}
-	_, err = h.Kernel.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: userSessionID, CinemaID: cinemaID, SessionID: sessionID, Seats: seats})
-	h.Visits.SeatPlans.Invalidate(cinemaID, sessionID) // seats changed or refused: the next map reads them again
+	_, err = h.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: userSessionID, CinemaID: cinemaID, SessionID: sessionID, Seats: seats})
+	h.SeatPlans.Invalidate(cinemaID, sessionID) // seats changed or refused: the next map reads them again
 	if err != nil {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Info("seats picked by the upstream kept: better seats refused", "err", err)
+		web.LoggerFrom(ctx, h.Logger).Info("seats picked by the upstream kept: better seats refused", "err", err)
 	}
 }

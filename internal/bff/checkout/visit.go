@@ -10,12 +10,12 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
-	purchases "github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/upstream"
-	checkoutview "github.com/cinemabff/cinemabff/views/pages/checkout"
+	"github.com/cinemabff/cinemabff/views/pages/checkoutview"
 )
 
 // requireBuy returns the visit's purchase or a clear page saying there is none.
@@ -27,7 +27,7 @@ func (h *Handler) requireBuy(c echo.Context) (visit.Buy, error) {
 		}
 		l := web.Loc(c)
 		return v, &web.Error{Code: web.EGone, Heading: l.T("checkout.no_selection"), Message: l.T("checkout.no_selection_text"),
-			BackURL: h.Kernel.URL(web.RouteWhatsOn), BackLabel: l.T("checkout.see_whatson")}
+			BackURL: h.Site.URL("whatson"), BackLabel: l.T("checkout.see_whatson")}
 	}
 	return v, nil
 }
@@ -35,7 +35,7 @@ func (h *Handler) requireBuy(c echo.Context) (visit.Buy, error) {
 // buyEnded explains an upstream error on the visit's order; an order that is gone (expired,
 // cancelled) also ends the purchase in this visit.
 func (h *Handler) buyEnded(c echo.Context, v visit.Buy, err error) error {
-	back := h.Kernel.URL(web.RouteBuySession, v.CinemaID, v.SessionID)
+	back := h.Site.URL("buy.session", v.CinemaID, v.SessionID)
 	l := web.Loc(c)
 	switch {
 	case errors.Is(err, upstream.ErrOrderExpired), errors.Is(err, upstream.ErrNotFound):
@@ -44,7 +44,7 @@ func (h *Handler) buyEnded(c echo.Context, v visit.Buy, err error) error {
 			// what is known and the operator's policy.
 			h.Visits.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonGivenUp)
 			h.Visits.ClearBuy(c)
-			return web.Redirect(c, h.Kernel.URL(web.RouteBuyReturn, rec.ID))
+			return web.Redirect(c, h.Site.URL("buy.return", rec.ID))
 		}
 		h.Visits.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonExpired) // it holds nothing any more
 		h.Visits.ClearBuy(c)
@@ -52,7 +52,7 @@ func (h *Handler) buyEnded(c echo.Context, v visit.Buy, err error) error {
 			BackURL: back, BackLabel: l.T("checkout.choose_tickets_again"), Err: err}
 	case errors.Is(err, upstream.ErrOrderClosed):
 		return &web.Error{Code: web.EConflict, Heading: l.T("checkout.payment_started"), Message: l.T("checkout.order_closed"),
-			BackURL: h.Kernel.URL(web.RouteBuySummary), BackLabel: l.T("checkout.see_order"), Err: err}
+			BackURL: h.Site.URL("buy.summary"), BackLabel: l.T("checkout.see_order"), Err: err}
 	}
 	return h.Visits.FromUpstream(err, back, l.T("checkout.back_to_tickets"))
 }
@@ -76,9 +76,9 @@ func (h *Handler) buyCountdown(c echo.Context, v visit.Buy, o cinema.Order) chec
 	return checkoutview.CountdownView{
 		ExpiresISO:   o.Expires.UTC().Format(time.RFC3339),
 		ExpiresLocal: web.Loc(c).Time(o.Expires, cin.Location(), i18n.Clock),
-		NowISO:       h.Kernel.Now().UTC().Format(time.RFC3339),
-		ExtendURL:    h.Kernel.URL(web.RouteBuyExtend),
-		ExpiredURL:   h.Kernel.URL(web.RouteBuyExpired),
+		NowISO:       h.Now().UTC().Format(time.RFC3339),
+		ExtendURL:    h.Site.URL("buy.extend"),
+		ExpiredURL:   h.Site.URL("buy.expired"),
 		CSRFToken:    web.CSRFToken(c),
 	}
 }
@@ -109,14 +109,14 @@ type checkoutState struct {
 
 // newCheckoutState builds it once, in New.
 func (h *Handler) newCheckoutState() *checkoutState {
-	opts := []purchases.PollerOption{purchases.WithBackoff(func(age time.Duration) time.Duration { return Backoff(age) }), purchases.WithClock(h.Kernel.Now)}
-	if h.Kernel.Ticketing != nil {
-		opts = append(opts, purchases.WithHealth(h.Kernel.Ticketing))
+	opts := []purchases.PollerOption{purchases.WithBackoff(func(age time.Duration) time.Duration { return Backoff(age) }), purchases.WithClock(h.Now)}
+	if h.Ticketing != nil {
+		opts = append(opts, purchases.WithHealth(h.Ticketing))
 	}
 	st := &checkoutState{
-		store: h.Visits.Purchases,
+		store: h.Purchases,
 		poller: purchases.NewPoller(func(ctx context.Context, id string) (cinema.OrderDetails, error) {
-			return h.Kernel.Ticketing.GetOrderDetails(ctx, id)
+			return h.Ticketing.GetOrderDetails(ctx, id)
 		}, opts...),
 	}
 	st.watcher = h.newOrderWatcher(st.store, st.poller)

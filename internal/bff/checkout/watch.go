@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
-	purchases "github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 )
 
 // Stuck orders are resolved, not forgotten: purchases.Watcher keeps checking an unconfirmed
@@ -23,21 +23,21 @@ const DefaultFailedOrderPolicy = "If money was taken for this order, please cont
 // failedOrderPolicyIn is the policy for a page in l's language: the operator's words as they
 // are, or the default in that language.
 func (h *Handler) failedOrderPolicyIn(l *i18n.Localizer) string {
-	if h.Visits.Settings.FailedOrderPolicy != "" {
-		return h.Visits.Settings.FailedOrderPolicy
+	if h.Settings.FailedOrderPolicy != "" {
+		return h.Settings.FailedOrderPolicy
 	}
 	return l.T("checkout.failed_policy_default")
 }
 
 // newOrderWatcher builds the purchase flow's watcher over its store and poller. A completed
-// order's hold ends here, not in internal/checkout, which knows nothing of holds.
+// order's hold ends here, not in internal/purchases, which knows nothing of holds.
 func (h *Handler) newOrderWatcher(st *purchases.Store, p *purchases.Poller) *purchases.Watcher {
 	return &purchases.Watcher{
-		Store: st, Poller: p, Ticketing: h.Kernel.Ticketing, Background: h.Kernel.Background, Now: h.Kernel.Now,
-		Logger:   func(ctx context.Context) *slog.Logger { return web.LoggerFrom(ctx, h.Kernel.Logger) },
-		WatchFor: h.Visits.OrderWatchFor(),
+		Store: st, Poller: p, Ticketing: h.Ticketing, Background: h.Background, Now: h.Now,
+		Logger:   func(ctx context.Context) *slog.Logger { return web.LoggerFrom(ctx, h.Logger) },
+		WatchFor: h.Settings.WatchOrdersFor(),
 		Every:    WatchEvery,
-		Describe: func(d time.Duration) string { return h.Kernel.English().Duration(d) }, // the records are in English
+		Describe: func(d time.Duration) string { return h.Site.English().Duration(d) }, // the records are in English
 		OnCompleted: func(ctx context.Context, rec purchases.Record) {
 			h.Visits.EndHold(ctx, rec.UserSessionID) // booked: the order no longer holds seats
 		},

@@ -24,12 +24,12 @@ func (h *Handler) Chrome(c echo.Context, ch *layouts.Chrome) {
 	current := c.Path()
 	l := web.Loc(c)
 	nav := []layouts.Link{
-		{Label: l.T("kiosk.buy_title"), URL: h.url(web.RouteWhatsOn), Current: current == web.Paths[web.RouteWhatsOn]},
-		{Label: l.T("kiosk.collect_title"), URL: h.url(web.RouteKioskCollect), Current: current == web.Paths[web.RouteKioskCollect]},
-		{Label: l.T("kiosk.change_title"), URL: h.url(web.RouteFindBooking), Current: current == web.Paths[web.RouteFindBooking]},
+		{Label: l.T("kiosk.buy_title"), URL: h.url("whatson"), Current: current == h.Site.Path("whatson")},
+		{Label: l.T("kiosk.collect_title"), URL: h.url("kiosk.collect"), Current: current == h.Site.Path("kiosk.collect")},
+		{Label: l.T("kiosk.change_title"), URL: h.url("booking.find"), Current: current == h.Site.Path("booking.find")},
 	}
 	for _, link := range ch.Nav { // staff links stay (a supervisor at the kiosk)
-		if link.URL != h.url(web.RouteWhatsOn) && link.URL != h.url(web.RouteFindBooking) {
+		if link.URL != h.url("whatson") && link.URL != h.url("booking.find") {
 			nav = append(nav, link)
 		}
 	}
@@ -38,15 +38,15 @@ func (h *Handler) Chrome(c echo.Context, ch *layouts.Chrome) {
 	ch.KioskDisplay = &layouts.KioskDisplay{
 		LargeText:    d.LargeText,
 		HighContrast: d.HighContrast,
-		URL:          h.url(web.RouteKioskDisplay),
+		URL:          h.url("kiosk.display"),
 		Back:         backURL(c),
 	}
-	if current == web.Paths[web.RouteHome] && !h.Site.HasSession(c) {
+	if current == h.Site.Path("home") && !h.Site.HasSession(c) {
 		return
 	}
 	ch.IdleResetSeconds = int(h.Idle / time.Second)
 	ch.IdleWarnSeconds = int(idleWarning / time.Second)
-	ch.ResetURL = h.url(web.RouteVisitReset)
+	ch.ResetURL = h.url("visit.reset")
 	if paused, until := web.IdlePaused(c); paused {
 		ch.IdlePaused = true
 		if !until.IsZero() {
@@ -54,7 +54,7 @@ func (h *Handler) Chrome(c echo.Context, ch *layouts.Chrome) {
 		}
 		return
 	}
-	ch.IdleRefreshURL = h.url(web.RouteKioskIdle) + "?" + url.Values{"back": {backURL(c)}}.Encode()
+	ch.IdleRefreshURL = h.url("kiosk.idle") + "?" + url.Values{"back": {backURL(c)}}.Encode()
 }
 
 // display is how a guest asked the kiosk to show its pages (the accessibility controls on

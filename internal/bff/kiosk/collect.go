@@ -21,7 +21,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
-	kioskview "github.com/cinemabff/cinemabff/views/pages/kiosk"
+	"github.com/cinemabff/cinemabff/views/pages/kioskview"
 )
 
 // Collecting (printing) booked tickets at a kiosk or at the box office.
@@ -62,15 +62,15 @@ func (h *Handler) requireCollectDevice(c echo.Context) error {
 	}
 	l := web.Loc(c)
 	return &web.Error{Code: web.ENotFound, Heading: l.T("kiosk.collect_elsewhere_heading"),
-		Message: l.T("kiosk.collect_elsewhere"), BackURL: h.Links.FindBooking, BackLabel: l.T("kiosk.find_my_booking")}
+		Message: l.T("kiosk.collect_elsewhere"), BackURL: h.url("booking.find"), BackLabel: l.T("kiosk.find_my_booking")}
 }
 
 func (h *Handler) collectView(c echo.Context) (kioskview.CollectView, error) {
-	v := kioskview.CollectView{ActionURL: h.url(web.RouteKioskCollect), CSRFToken: web.CSRFToken(c), Staff: h.Site.StaffMember(c) != "",
+	v := kioskview.CollectView{ActionURL: h.url("kiosk.collect"), CSRFToken: web.CSRFToken(c), Staff: h.Site.StaffMember(c) != "",
 		Keypad: web.DeviceOf(c).Mode == device.Kiosk}
 	list, err := h.Visits.Cinemas(c.Request().Context())
 	if err != nil {
-		return v, h.Visits.FromUpstream(err, h.url(web.RouteKioskCollect), web.Loc(c).T("kiosk.try_again"))
+		return v, h.Visits.FromUpstream(err, h.url("kiosk.collect"), web.Loc(c).T("kiosk.try_again"))
 	}
 	for _, ci := range list {
 		v.Cinemas = append(v.Cinemas, kioskview.Option{Value: ci.ID, Label: ci.Name})
@@ -231,7 +231,7 @@ func (h *Handler) collectByCode(c echo.Context, v *kioskview.CollectView, raw st
 		v.ScanError = l.T("kiosk.scan_not_found")
 		return "", 0, nil
 	case err != nil:
-		return "", 0, h.Visits.FromUpstream(err, h.url(web.RouteKioskCollect), l.T("kiosk.try_again"))
+		return "", 0, h.Visits.FromUpstream(err, h.url("kiosk.collect"), l.T("kiosk.try_again"))
 	}
 	if code.BookingID != "" && b.ID != "" && code.BookingID != b.ID {
 		// The number now belongs to another booking: this code is not for it.
@@ -304,7 +304,7 @@ func (h *Handler) collectByDetails(c echo.Context, v *kioskview.CollectView) (st
 		if gerr := ratelimit.GiveAll(ctx, h.Limits.Store, limits...); gerr != nil {
 			web.LoggerFrom(ctx, h.Logger).Warn("give back look-up attempt", "err", gerr)
 		}
-		return "", 0, h.Visits.FromUpstream(err, h.url(web.RouteKioskCollect), l.T("kiosk.try_again"))
+		return "", 0, h.Visits.FromUpstream(err, h.url("kiosk.collect"), l.T("kiosk.try_again"))
 	}
 	if err := ratelimit.GiveAll(ctx, h.Limits.Store, limits...); err != nil {
 		web.LoggerFrom(ctx, h.Logger).Warn("give back look-up attempt", "err", err)
@@ -353,7 +353,7 @@ func (h *Handler) startCollection(c echo.Context, cinemaID string, number int64)
 		case err == nil:
 			cv.BeforeAt, cv.BeforeDevice, cv.BeforeName, cv.BeforeOurs = earlier.At, earlier.DeviceID, earlier.DeviceName, true
 			h.saveCollectVisit(c, cv)
-			return web.Redirect(c, h.url(web.RouteKioskCollectAgain))
+			return web.Redirect(c, h.url("kiosk.collect.again"))
 		case !errors.Is(err, tickets.ErrNoCollection):
 			return err
 		}
@@ -366,7 +366,7 @@ func (h *Handler) startCollection(c echo.Context, cinemaID string, number int64)
 		// Printed before somewhere we have no record of (the box office's own system): ask.
 		cv.Marked, cv.BeforeAt = true, col.At
 		h.saveCollectVisit(c, cv)
-		return web.Redirect(c, h.url(web.RouteKioskCollectAgain))
+		return web.Redirect(c, h.url("kiosk.collect.again"))
 	}
 	return h.finishCollection(c, cv, false)
 }
@@ -419,7 +419,7 @@ func (h *Handler) finishCollection(c echo.Context, cv collectVisit, again bool) 
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionCollect, CinemaID: cv.CinemaID, BookingNumber: cv.Number, Detail: detail})
 	collectInSession.Remove(ctx, h.Sessions)
 	collectedInSession.Put(ctx, h.Sessions, collectedVisit{CinemaID: cv.CinemaID, Number: cv.Number, ID: tc.ID, Again: again})
-	return web.Redirect(c, h.url(web.RouteKioskCollected))
+	return web.Redirect(c, h.url("kiosk.collected"))
 }
 
 // showCollectAgain asks "print them again?" with when and where they were printed before.
@@ -429,12 +429,12 @@ func (h *Handler) showCollectAgain(c echo.Context) error {
 	}
 	cv, ok := h.currentCollectVisit(c)
 	if !ok {
-		return web.Redirect(c, h.url(web.RouteKioskCollect))
+		return web.Redirect(c, h.url("kiosk.collect"))
 	}
 	ctx := c.Request().Context()
 	l := web.Loc(c)
 	cin := h.Visits.CinemaByID(ctx, cv.CinemaID)
-	v := kioskview.AgainView{Number: strconv.FormatInt(cv.Number, 10), ConfirmURL: h.url(web.RouteKioskCollectAgain),
+	v := kioskview.AgainView{Number: strconv.FormatInt(cv.Number, 10), ConfirmURL: h.url("kiosk.collect.again"),
 		CancelURL: h.collectDoneURL(c), CSRFToken: web.CSRFToken(c)}
 	where := h.collectedWhere(c, l, cv)
 	switch at := cv.BeforeAt; {
@@ -453,9 +453,9 @@ func (h *Handler) showCollectAgain(c echo.Context) error {
 // afresh); at the counter only the customer's part does (Next customer), staff stay signed in.
 func (h *Handler) collectDoneURL(c echo.Context) string {
 	if web.DeviceOf(c).Mode == device.Counter && h.Site.StaffUser(c) != "" {
-		return h.Links.NextCustomer
+		return h.url("staff.next")
 	}
-	return h.Links.VisitReset
+	return h.url("visit.reset")
 }
 
 // collectedWhere says where the tickets were printed before, from our record ("" when only
@@ -488,7 +488,7 @@ func (h *Handler) collectAgain(c echo.Context) error {
 	if !ok {
 		l := web.Loc(c)
 		return &web.Error{Code: web.EGone, Heading: l.T("kiosk.collect_gone_heading"), Message: l.T("kiosk.collect_gone"),
-			BackURL: h.url(web.RouteKioskCollect), BackLabel: l.T("kiosk.collect_title")}
+			BackURL: h.url("kiosk.collect"), BackLabel: l.T("kiosk.collect_title")}
 	}
 	if !cv.Marked {
 		if _, err := h.markCollected(c, cv.CinemaID, cv.Number); err != nil {
@@ -507,17 +507,17 @@ func (h *Handler) showCollected(c echo.Context) error {
 	ctx := c.Request().Context()
 	cv, ok := collectedInSession.Get(ctx, h.Sessions)
 	if !ok || cv.Number == 0 {
-		return web.Redirect(c, h.url(web.RouteKioskCollect))
+		return web.Redirect(c, h.url("kiosk.collect"))
 	}
 	l := web.Loc(c)
 	rb, err := h.Bookings.Read(ctx, cv.CinemaID, cv.Number)
 	if err != nil {
-		return h.Visits.FromUpstream(err, h.url(web.RouteKioskCollect), l.T("kiosk.back"))
+		return h.Visits.FromUpstream(err, h.url("kiosk.collect"), l.T("kiosk.back"))
 	}
 	b := h.Visits.Named(ctx).Booking(rb.Booking)
 	if msg := h.unpaidHere(c, b); msg != "" {
 		return &web.Error{Code: web.EConflict, Heading: l.T("kiosk.unpaid_heading"), Message: msg,
-			BackURL: h.url(web.RouteKioskCollect), BackLabel: l.T("kiosk.back")}
+			BackURL: h.url("kiosk.collect"), BackLabel: l.T("kiosk.back")}
 	}
 	number := strconv.FormatInt(cv.Number, 10)
 	key := number

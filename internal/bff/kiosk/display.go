@@ -7,7 +7,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/selflink"
-	kioskview "github.com/cinemabff/cinemabff/views/pages/kiosk"
+	"github.com/cinemabff/cinemabff/views/pages/kioskview"
 )
 
 // The attract screen and the accessibility controls.
@@ -21,7 +21,7 @@ const sessBegun = "kiosk.begun"
 func (h *Handler) attract(c echo.Context) error {
 	v := kioskview.AttractView{
 		SiteName:  h.SiteName,
-		BeginURL:  h.url(web.RouteKioskBegin),
+		BeginURL:  h.url("kiosk.begin"),
 		CSRFToken: web.CSRFToken(c),
 	}
 	return h.Site.Render(c, http.StatusOK, web.Loc(c).T("kiosk.attract_title"), kioskview.Attract(v))
@@ -31,10 +31,10 @@ func (h *Handler) attract(c echo.Context) error {
 // session is what the idle reset ends, which brings the attract screen back.
 func (h *Handler) begin(c echo.Context) error {
 	if !web.IsKiosk(c) {
-		return web.Redirect(c, h.Links.Home)
+		return web.Redirect(c, h.url("home"))
 	}
 	h.Sessions.Put(c.Request().Context(), sessBegun, true)
-	return web.Redirect(c, h.Links.Home)
+	return web.Redirect(c, h.url("home"))
 }
 
 // setDisplay switches "Larger text" or "High contrast" for this visit and goes back to the

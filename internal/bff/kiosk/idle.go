@@ -13,7 +13,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/selflink"
-	kioskview "github.com/cinemabff/cinemabff/views/pages/kiosk"
+	"github.com/cinemabff/cinemabff/views/pages/kioskview"
 )
 
 // The idle reset: a kiosk's pages count down the idle time (app.js, or a meta refresh to the
@@ -39,7 +39,7 @@ func (h *Handler) showIdle(c echo.Context) error {
 	case !web.IsKiosk(c):
 		return web.Redirect(c, back)
 	case !h.Site.HasSession(c):
-		return web.Redirect(c, h.Links.Home) // no visit to end: the start screen is the rest state
+		return web.Redirect(c, h.url("home")) // no visit to end: the start screen is the rest state
 	}
 	b := make([]byte, 16)
 	if _, err := rand.Read(b); err != nil {
@@ -51,11 +51,11 @@ func (h *Handler) showIdle(c echo.Context) error {
 	web.PauseIdle(c) // the page is its own countdown
 	v := kioskview.IdleView{
 		ContinueURL: back,
-		ExpiredURL:  h.url(web.RouteKioskIdleExpired) + "?" + url.Values{"token": {t.Token}}.Encode(),
+		ExpiredURL:  h.url("kiosk.idle.expired") + "?" + url.Values{"token": {t.Token}}.Encode(),
 		Seconds:     int(idleWarning / time.Second),
 		ExpiresISO:  now.Add(idleWarning).UTC().Format(time.RFC3339),
 		NowISO:      now.UTC().Format(time.RFC3339),
-		ResetURL:    h.Links.VisitReset,
+		ResetURL:    h.url("visit.reset"),
 		CSRFToken:   web.CSRFToken(c),
 	}
 	return h.Site.Render(c, http.StatusOK, web.Loc(c).T("kiosk.idle_title"), kioskview.Idle(v))
@@ -73,7 +73,7 @@ func (h *Handler) showIdle(c echo.Context) error {
 //     releasing the seats of an abandoned order is what the visitor's absence calls for;
 //   - it is honoured only once the countdown has run (not before, not long after).
 func (h *Handler) idleExpired(c echo.Context) error {
-	home := h.Links.Home
+	home := h.url("home")
 	ctx := c.Request().Context()
 	t, _ := idleInSession.Get(ctx, h.Sessions)
 	got := c.QueryParam("token")

@@ -25,7 +25,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/layouts"
-	kioskview "github.com/cinemabff/cinemabff/views/pages/kiosk"
+	"github.com/cinemabff/cinemabff/views/pages/kioskview"
 )
 
 // Server-session keys of the kiosk.
@@ -80,6 +80,9 @@ type Site interface {
 	StaffMember(c echo.Context) string
 	// HasSession reports whether this browser has a visit (a server session) to end.
 	HasSession(c echo.Context) bool
+	// URL builds the path of a named route; Path is its pattern.
+	URL(name string, params ...any) string
+	Path(name string) string
 }
 
 // Visits is what the flow needs from the visit: the cinemas, the operator's names, the audit
@@ -101,15 +104,6 @@ type Visits interface {
 	RecordAudit(c echo.Context, e audit.Entry)
 }
 
-// Links are the pages of other flows the kiosk's pages lead to.
-type Links struct {
-	Home         string // the start screen
-	Buy          string // what's on: buying tickets
-	FindBooking  string // opening a booking to change it
-	VisitReset   string // ending the visit ("Start over", "Done")
-	NextCustomer string // at the counter: ending the customer's part of the visit
-}
-
 // Handler serves the kiosk. Every field is required except Collections (nil without SQL: no
 // record of earlier printings), Codes (nil without a signing key: no scanning) and Ticketing
 // (nil unless the operator configured the upstream's collection route: nothing is sent).
@@ -124,7 +118,6 @@ type Handler struct {
 	Collections Collections
 	Codes       Codes
 	Limits      Limits
-	Links       Links
 	SiteName    string // the cinema's name on the attract screen
 	// Idle is how long a kiosk page waits without a touch before it warns and starts over.
 	Idle time.Duration
@@ -132,22 +125,20 @@ type Handler struct {
 
 // Routes registers the flow's handlers. The start screen has no route of its own: it is the
 // home page of a kiosk (Start).
-func (h *Handler) Routes(route web.Register) {
-	route("GET", web.RouteKioskCollect, h.showCollect)
-	route("POST", web.RouteKioskCollect, h.collectTickets)
-	route("GET", web.RouteKioskCollectAgain, h.showCollectAgain)
-	route("POST", web.RouteKioskCollectAgain, h.collectAgain)
-	route("GET", web.RouteKioskCollected, h.showCollected)
-	route("GET", web.RouteKioskIdle, h.showIdle)
-	route("GET", web.RouteKioskIdleExpired, h.idleExpired)
-	route("POST", web.RouteKioskBegin, h.begin)
-	route("POST", web.RouteKioskDisplay, h.setDisplay)
+func (h *Handler) Routes(r web.Router) {
+	r.GET("/kiosk/collect", h.showCollect, "kiosk.collect")
+	r.POST("/kiosk/collect", h.collectTickets, "kiosk.collect")
+	r.GET("/kiosk/collect/again", h.showCollectAgain, "kiosk.collect.again")
+	r.POST("/kiosk/collect/again", h.collectAgain, "kiosk.collect.again")
+	r.GET("/kiosk/collect/tickets", h.showCollected, "kiosk.collected")
+	r.GET("/kiosk/idle", h.showIdle, "kiosk.idle")
+	r.GET("/kiosk/idle/expired", h.idleExpired, "kiosk.idle.expired")
+	r.POST("/kiosk/begin", h.begin, "kiosk.begin")
+	r.POST("/kiosk/display", h.setDisplay, "kiosk.display")
 }
 
-// url builds the path of one of the flow's routes.
-func (h *Handler) url(name string, params ...any) string {
-	return web.Paths.Path(h.Logger, name, params...)
-}
+// url builds the path of a named route.
+func (h *Handler) url(name string, params ...any) string { return h.Site.URL(name, params...) }
 
 // Start is the kiosk's start screen (the home page of a kiosk), with a large button per
 // language: the guest's choice lasts for the visit (the kernel's language.go keeps it in the
@@ -160,7 +151,7 @@ func (h *Handler) Start(c echo.Context) error {
 	if !h.Site.HasSession(c) {
 		return h.attract(c)
 	}
-	v := kioskview.StartView{BuyURL: h.Links.Buy, CollectURL: h.url(web.RouteKioskCollect), ChangeURL: h.Links.FindBooking}
+	v := kioskview.StartView{BuyURL: h.url("whatson"), CollectURL: h.url("kiosk.collect"), ChangeURL: h.url("booking.find")}
 	if msg := h.Site.PopFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}

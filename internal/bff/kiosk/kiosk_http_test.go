@@ -14,7 +14,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	bookingflow "github.com/cinemabff/cinemabff/internal/bff/booking"
+	"github.com/cinemabff/cinemabff/internal/bff/booking"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
@@ -198,7 +198,7 @@ func TestKioskCollectByScannedCode(t *testing.T) {
 	valid := bfftest.SignedTicketCode(t, h)
 	otherKey, _ := tickets.NewSigner([]byte("not the server's ticket key at all"))
 	foreign, _ := otherKey.Payload(tickets.Code{CinemaID: "0001", BookingID: b.ID, BookingNumber: 100002, Line: 1})
-	stale, _ := h.Srv.Visits.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: "WBOTHER1", BookingNumber: 100002, Line: 1})
+	stale, _ := h.Srv.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: "WBOTHER1", BookingNumber: 100002, Line: 1})
 	for _, tc := range []struct {
 		name, code string
 		ok         bool
@@ -505,16 +505,16 @@ func TestKioskMoneyPagePausesUntilTheDeadline(t *testing.T) {
 	doc := h.Page(status, http.StatusOK)
 	body := doc.Find("body")
 	pausedFor, _ := strconv.Atoi(body.AttrOr("data-idle-paused-for", ""))
-	if _, paused := body.Attr("data-idle-paused"); !paused || pausedFor <= 0 || pausedFor > int(bookingflow.KioskMoneyPause/time.Second) {
-		t.Fatalf("payment page: paused %v for %ds, want at most %v", paused, pausedFor, bookingflow.KioskMoneyPause)
+	if _, paused := body.Attr("data-idle-paused"); !paused || pausedFor <= 0 || pausedFor > int(booking.KioskMoneyPause/time.Second) {
+		t.Fatalf("payment page: paused %v for %ds, want at most %v", paused, pausedFor, booking.KioskMoneyPause)
 	}
 	if noscriptRefresh(doc) != "" {
 		t.Error("the payment page has the idle meta refresh while it pauses")
 	}
 
-	old := bookingflow.KioskMoneyPause
-	bookingflow.KioskMoneyPause = 0 // the deadline has passed
-	t.Cleanup(func() { bookingflow.KioskMoneyPause = old })
+	old := booking.KioskMoneyPause
+	booking.KioskMoneyPause = 0 // the deadline has passed
+	t.Cleanup(func() { booking.KioskMoneyPause = old })
 	doc = h.Page(status, http.StatusOK)
 	body = doc.Find("body")
 	if _, paused := body.Attr("data-idle-paused"); paused || body.AttrOr("data-idle-reset", "") != "60" {

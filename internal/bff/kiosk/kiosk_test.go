@@ -39,11 +39,3 @@ func TestCollectedWhere(t *testing.T) {
 		}
 	}
 }
-
-func TestPathsNameEveryRoute(t *testing.T) {
-	for _, name := range []string{web.RouteKioskCollect, web.RouteKioskCollectAgain, web.RouteKioskCollected, web.RouteKioskIdle, web.RouteKioskIdleExpired} {
-		if _, ok := web.Paths.URL(name); !ok {
-			t.Errorf("route %q has no path", name)
-		}
-	}
-}

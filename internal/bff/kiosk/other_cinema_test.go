@@ -26,7 +26,7 @@ func londonCode(t *testing.T, h *bfftest.Harness) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cards, err := tickets.Cards(b, h.Srv.Visits.Mail.Signer, nil, "en")
+	cards, err := tickets.Cards(b, h.Srv.Mail.Signer, nil, "en")
 	if err != nil || len(cards) == 0 {
 		t.Fatalf("ticket cards of the London booking: %v", err)
 	}

@@ -15,11 +15,11 @@ import (
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
-	purchases "github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/mail"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/views/components"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
@@ -35,12 +35,12 @@ func (h *Handler) attention(l *i18n.Localizer) (*attention.Store, attention.List
 		return nil, attention.Lister{}, &web.Error{Code: web.EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_database")}
 	}
 	st := h.Attention
-	lister := attention.Lister{Ledger: h.Visits.Ledger, Actions: st, Now: h.Kernel.Now, StuckAfter: h.attentionAfter(), MinAttempts: attentionMinAttempts}
+	lister := attention.Lister{Ledger: h.Ledger, Actions: st, Now: h.Now, StuckAfter: h.attentionAfter(), MinAttempts: attentionMinAttempts}
 	if h.Watcher != nil {
-		lister.Checkouts = h.Visits.Purchases
+		lister.Checkouts = h.Purchases
 	}
-	if h.Visits.Mail != nil {
-		lister.Mail = h.Visits.Mail.Outbox
+	if h.Mail != nil {
+		lister.Mail = h.Mail.Outbox
 	}
 	return st, lister, nil
 }
@@ -52,7 +52,7 @@ func attentionKey(kind attention.Kind, ref string) string { return string(kind) 
 
 func (h *Handler) showAttention(c echo.Context) error {
 	var notice *components.Notice
-	if msg := h.Kernel.PopFlash(c); msg != "" {
+	if msg := h.Site.PopFlash(c); msg != "" {
 		notice = &components.Notice{Kind: components.NoticeInfo, Heading: msg}
 	}
 	return h.renderAttention(c, http.StatusOK, notice, nil)
@@ -69,9 +69,9 @@ func (h *Handler) renderAttention(c echo.Context, status int, notice *components
 	if err != nil {
 		return err
 	}
-	_, supervisor := h.Kernel.StaffRole(c)
+	_, supervisor := h.Site.StaffRole(c)
 	v := pages.AttentionView{Notice: notice, CSRFToken: web.CSRFToken(c), StuckAfter: l.Duration(h.attentionAfter())}
-	now := h.Kernel.Now()
+	now := h.Now()
 	for _, it := range items {
 		zone := h.Visits.CinemaByID(ctx, it.CinemaID).Location()
 		key := attentionKey(it.Kind, it.Ref)
@@ -79,8 +79,8 @@ func (h *Handler) renderAttention(c echo.Context, status int, notice *components
 			Amount:   l.Money(cinema.Money{Cents: it.AmountCents, Currency: it.Currency}),
 			Age:      ageWords(l, now.Sub(it.Since)),
 			SinceISO: it.Since.UTC().Format(time.RFC3339), Since: l.Time(it.Since, zone, i18n.DateTimeShort),
-			RetryURL:   h.Kernel.URL(web.RouteStaffAttentionRetry, it.Kind, it.Ref),
-			ResolveURL: h.Kernel.URL(web.RouteStaffAttentionResolve, it.Kind, it.Ref)}
+			RetryURL:   h.Site.URL("staff.attention.retry", it.Kind, it.Ref),
+			ResolveURL: h.Site.URL("staff.attention.resolve", it.Kind, it.Ref)}
 		h.describeItem(l, &row, it, zone)
 		row.NeedsApproval = it.Kind.Money() && !supervisor
 		if a := it.Last; a != nil {
@@ -98,7 +98,7 @@ func (h *Handler) renderAttention(c echo.Context, status int, notice *components
 		}
 		v.Items = append(v.Items, row)
 	}
-	return h.Kernel.Render(c, status, l.T("staff.attention.title"), pages.Attention(v))
+	return h.Site.Render(c, status, l.T("staff.attention.title"), pages.Attention(v))
 }
 
 // describeItem says what the item is, in l's words for staff; times in the cinema's zone.
@@ -209,7 +209,7 @@ func (h *Handler) attentionItem(c echo.Context) (it attention.Item, ok bool, err
 	kind, ref := attention.Kind(c.Param("kind")), c.Param("ref")
 	if !kind.Valid() || ref == "" || len(ref) > 64 {
 		return it, false, &web.Error{Code: web.ENotFound, Heading: l.T("staff.attention.no_such_heading"), Message: l.T("staff.attention.no_such_text"),
-			BackURL: h.Kernel.URL(web.RouteStaffAttention), BackLabel: l.T("staff.attention.title")}
+			BackURL: h.Site.URL("staff.attention"), BackLabel: l.T("staff.attention.title")}
 	}
 	st, lister, err := h.attention(l)
 	if err != nil {
@@ -223,14 +223,14 @@ func (h *Handler) attentionItem(c echo.Context) (it attention.Item, ok bool, err
 	if a, resolved, _ := st.Resolution(c.Request().Context(), kind, ref); resolved {
 		msg = l.T("staff.attention.gone_resolved", "Staff", a.Staff)
 	}
-	h.Kernel.Flash(c, msg)
-	return it, false, web.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
+	h.Site.Flash(c, msg)
+	return it, false, web.Redirect(c, h.Site.URL("staff.attention"))
 }
 
 // retryAttention is Retry: check a stuck order now, or advance a ledger entry with the
 // settler. What came of it is recorded with the staff member's username and shown.
 func (h *Handler) retryAttention(c echo.Context) error {
-	user := h.Kernel.StaffUser(c) // StaffOnly
+	user := h.Site.StaffUser(c) // StaffOnly
 	it, ok, err := h.attentionItem(c)
 	if !ok || err != nil {
 		return err
@@ -253,11 +253,11 @@ func (h *Handler) retryAttention(c echo.Context) error {
 			}
 			return in.T(id, args...)
 		}
-		outcome, shown = say(h.Kernel.English()), say(l)
+		outcome, shown = say(h.Site.English()), say(l)
 	}
 	switch {
 	case it.Checkout != nil:
-		if h.Watcher == nil || h.Kernel.Ticketing == nil {
+		if h.Watcher == nil || h.Ticketing == nil {
 			return &web.Error{Code: web.EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_ticketing")}
 		}
 		_, id, kv := h.checkOrderNow(ctx, *it.Checkout)
@@ -267,23 +267,23 @@ func (h *Handler) retryAttention(c echo.Context) error {
 			msg("staff.attention.outcome_ended", "State", it.Entry.State)
 			break
 		}
-		if h.Visits.Payments == nil || h.Kernel.Ticketing == nil {
+		if h.Payments == nil || h.Ticketing == nil {
 			return &web.Error{Code: web.EUnavailable, Heading: l.T("staff.not_available"), Message: l.T("staff.attention.no_payments")}
 		}
-		e, aerr := h.Visits.Settler.Advance(ctx, it.Ref)
+		e, aerr := h.Settler.Advance(ctx, it.Ref)
 		if aerr != nil {
 			msg("staff.attention.outcome_failed_again", "State", e.State, "Error", aerr.Error())
 		} else {
 			msg("staff.attention.outcome_now", "State", e.State)
 		}
 	case it.Mail != nil:
-		if _, rerr := h.Visits.Mail.Outbox.Retry(ctx, it.Ref); rerr != nil {
+		if _, rerr := h.Mail.Outbox.Retry(ctx, it.Ref); rerr != nil {
 			msg("staff.attention.outcome_not_queued", "Error", rerr.Error())
 			break
 		}
-		if _, derr := h.Visits.Mail.DeliverOnce(ctx); derr != nil {
+		if _, derr := h.Mail.DeliverOnce(ctx); derr != nil {
 			msg("staff.attention.outcome_delivery_failed", "Error", derr.Error())
-		} else if m, gerr := h.Visits.Mail.Outbox.Get(ctx, it.Ref); gerr == nil && m.State == mail.StateSent {
+		} else if m, gerr := h.Mail.Outbox.Get(ctx, it.Ref); gerr == nil && m.State == mail.StateSent {
 			msg("staff.attention.outcome_sent")
 		} else {
 			msg("staff.attention.outcome_queued")
@@ -293,17 +293,17 @@ func (h *Handler) retryAttention(c echo.Context) error {
 	if _, err := st.Record(ctx, attention.Action{Kind: it.Kind, Ref: it.Ref, Action: attention.ActionRetry, Note: outcome, Staff: user}); err != nil {
 		return err
 	}
-	web.LoggerFrom(ctx, h.Kernel.Logger).Info("needs attention: retry", "staff", user, "kind", it.Kind, "ref", it.Ref, "outcome", outcome)
+	web.LoggerFrom(ctx, h.Logger).Info("needs attention: retry", "staff", user, "kind", it.Kind, "ref", it.Ref, "outcome", outcome)
 	h.Visits.RecordAudit(c, attentionAudit(audit.ActionAttentionRetry, it, outcome))
-	h.Kernel.Flash(c, it.Reference+": "+shown)
-	return web.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
+	h.Site.Flash(c, it.Reference+": "+shown)
+	return web.Redirect(c, h.Site.URL("staff.attention"))
 }
 
 // resolveAttention is Mark resolved: a note is required; the item leaves the list. An item
 // about money (a payment, a refund, an order that may have been paid) is resolved by a
 // supervisor, or by a clerk with a supervisor's username and approval PIN typed in the form.
 func (h *Handler) resolveAttention(c echo.Context) error {
-	user, supervisor := h.Kernel.StaffRole(c) // StaffOnly
+	user, supervisor := h.Site.StaffRole(c) // StaffOnly
 	note := strings.TrimSpace(c.FormValue("note"))
 	it, ok, err := h.attentionItem(c)
 	if !ok || err != nil {
@@ -351,15 +351,15 @@ func (h *Handler) resolveAttention(c echo.Context) error {
 	case errors.Is(err, attention.ErrNoteTooLong):
 		return refuse(http.StatusUnprocessableEntity, l.T("staff.attention.note_too_long", "Max", attention.MaxNote))
 	case errors.Is(err, attention.ErrAlreadyResolved):
-		h.Kernel.Flash(c, l.T("staff.attention.already_resolved", "Reference", it.Reference, "Staff", a.Staff))
-		return web.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
+		h.Site.Flash(c, l.T("staff.attention.already_resolved", "Reference", it.Reference, "Staff", a.Staff))
+		return web.Redirect(c, h.Site.URL("staff.attention"))
 	case err != nil:
 		return err
 	}
-	web.LoggerFrom(ctx, h.Kernel.Logger).Info("needs attention: resolved", "staff", user, "kind", it.Kind, "ref", it.Ref)
+	web.LoggerFrom(ctx, h.Logger).Info("needs attention: resolved", "staff", user, "kind", it.Kind, "ref", it.Ref)
 	h.Visits.RecordAudit(c, attentionAudit(audit.ActionAttentionSolved, it, note))
-	h.Kernel.Flash(c, l.T("staff.attention.resolved", "Reference", it.Reference))
-	return web.Redirect(c, h.Kernel.URL(web.RouteStaffAttention))
+	h.Site.Flash(c, l.T("staff.attention.resolved", "Reference", it.Reference))
+	return web.Redirect(c, h.Site.URL("staff.attention"))
 }
 
 // attentionAudit is the audit row of a Needs-attention action on it.
@@ -413,8 +413,8 @@ const DefaultAttentionAfter = 10 * time.Minute
 // attentionAfter is how long an order whose redirect payment is still unconfirmed waits before
 // it is on the list (Config.AttentionAfter).
 func (h *Handler) attentionAfter() time.Duration {
-	if h.Visits.Settings.AttentionAfter > 0 {
-		return h.Visits.Settings.AttentionAfter
+	if h.Settings.AttentionAfter > 0 {
+		return h.Settings.AttentionAfter
 	}
 	return DefaultAttentionAfter
 }

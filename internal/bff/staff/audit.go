@@ -22,7 +22,7 @@ func (h *Handler) showAudit(c echo.Context) error {
 	l := web.Loc(c)
 	ctx := c.Request().Context()
 	zone := h.Visits.DefaultLocation(ctx)
-	v := pages.AuditView{ActionURL: h.Kernel.URL(web.RouteStaffAudit), Actor: strings.TrimSpace(c.QueryParam("actor")),
+	v := pages.AuditView{ActionURL: h.Site.URL("staff.audit"), Actor: strings.TrimSpace(c.QueryParam("actor")),
 		Booking: strings.TrimSpace(c.QueryParam("booking")), Day: strings.TrimSpace(c.QueryParam("day"))}
 	f := audit.Filter{Actor: v.Actor, Limit: 501}
 	if v.Booking != "" {
@@ -46,9 +46,9 @@ func (h *Handler) showAudit(c echo.Context) error {
 			q.Set(k, val)
 		}
 	}
-	v.CSVURL = h.Kernel.URL(web.RouteStaffAudit) + "?" + q.Encode()
+	v.CSVURL = h.Site.URL("staff.audit") + "?" + q.Encode()
 	if v.Error != "" {
-		return h.Kernel.Render(c, http.StatusUnprocessableEntity, l.T("staff.audit.title"), pages.Audit(v))
+		return h.Site.Render(c, http.StatusUnprocessableEntity, l.T("staff.audit.title"), pages.Audit(v))
 	}
 	if c.QueryParam("format") == "csv" {
 		f.Limit = 100000
@@ -81,7 +81,7 @@ func (h *Handler) showAudit(c echo.Context) error {
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	return h.Kernel.Render(c, http.StatusOK, l.T("staff.audit.title"), pages.Audit(v))
+	return h.Site.Render(c, http.StatusOK, l.T("staff.audit.title"), pages.Audit(v))
 }
 
 // auditActionWords is an audit action in l's words (the stored code for one it does not know).

@@ -13,10 +13,10 @@ import (
 // name, sign-out, Needs attention and, for a supervisor, the back office; at a counter also
 // the next customer and whom the counter serves.
 func (h *Handler) Chrome(c echo.Context, ch *layouts.Chrome) {
-	k, l, current := h.Kernel, web.Loc(c), c.Path()
+	k, l, current := h.Site, web.Loc(c), c.Path()
 	if k.AtCounter(c) {
 		for i := range ch.Nav {
-			if ch.Nav[i].URL == k.URL(web.RouteFindBooking) {
+			if ch.Nav[i].URL == k.URL("booking.find") {
 				ch.Nav[i].Label = l.T("nav.counter_bookings") // staff find anyone's booking
 			}
 		}
@@ -26,16 +26,16 @@ func (h *Handler) Chrome(c echo.Context, ch *layouts.Chrome) {
 		return
 	}
 	link := func(label, route string) layouts.Link {
-		return layouts.Link{Label: label, URL: k.URL(route), Current: current == web.Paths[route]}
+		return layouts.Link{Label: label, URL: k.URL(route), Current: current == k.Path(route)}
 	}
-	ch.StaffName, ch.SignOutURL = name, k.URL(web.RouteStaffSignOut)
-	ch.Nav = append(ch.Nav, link(l.T("nav.needs_attention"), web.RouteStaffAttention))
+	ch.StaffName, ch.SignOutURL = name, k.URL("staff.signout")
+	ch.Nav = append(ch.Nav, link(l.T("nav.needs_attention"), "staff.attention"))
 	if k.IsSupervisor(c) {
-		ch.Nav = append(ch.Nav, link(l.T("nav.audit"), web.RouteStaffAudit),
-			link(l.T("nav.terminals"), web.RouteStaffDevices), link(l.T("nav.staff_accounts"), web.RouteStaffAccounts))
+		ch.Nav = append(ch.Nav, link(l.T("nav.audit"), "staff.audit"),
+			link(l.T("nav.terminals"), "staff.devices"), link(l.T("nav.staff_accounts"), "staff.accounts"))
 	}
 	if web.DeviceOf(c).Mode == device.Counter {
-		ch.NextCustomerURL = k.URL(web.RouteNextCustomer)
+		ch.NextCustomerURL = k.URL("staff.next")
 		if h.CustomerStrip != nil {
 			ch.Customer = h.CustomerStrip(c)
 		}

@@ -19,7 +19,7 @@ import (
 func tapOnStandaloneReader(t *testing.T, h *bfftest.Harness, cents int64, metadata map[string]string) (pi, ch string) {
 	t.Helper()
 	reader := h.Prov.SeedReader("", "Standalone terminal")
-	p, err := h.Srv.Visits.Readers.StartReaderPayment(context.Background(), upstream.ReaderPaymentRequest{ReaderID: reader.ID, AmountCents: cents,
+	p, err := h.Srv.Readers.StartReaderPayment(context.Background(), upstream.ReaderPaymentRequest{ReaderID: reader.ID, AmountCents: cents,
 		Currency: "EUR", Metadata: metadata})
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestCounterReferenceIsCheckedWithTheProvider(t *testing.T) {
 	if es, _ := bfftest.Entries(t, h); len(es) != 0 {
 		t.Fatalf("a refused reference was recorded as paid: %+v", es)
 	}
-	if n := h.Srv.Visits.BoxOffice; n != nil {
+	if n := h.Srv.BoxOffice; n != nil {
 		if list, _ := n.ForBooking(context.Background(), "0001", 100017); len(list) != 0 {
 			t.Fatalf("a refused reference is in the box office's register: %+v", list)
 		}

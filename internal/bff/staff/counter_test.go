@@ -99,7 +99,7 @@ func TestCounterEditPaidByCardTerminal(t *testing.T) {
 // in, and the approval is in the audit trail. Other devices: approval_test.go.
 func TestCounterRefundAboveTheLimitNeedsASupervisor(t *testing.T) {
 	h := bfftest.CounterHarness(t)
-	h.Srv.Visits.Settings.RefundApprovalAbove = 500 // 5,00: removing an adult ticket refunds more
+	h.Srv.Settings.RefundApprovalAbove = 500 // 5,00: removing an adult ticket refunds more
 	h.SignInAs("carl", "clerk horse battery")
 	h.CounterFind("100003")
 	doc := h.StartEdit(t)

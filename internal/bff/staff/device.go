@@ -59,11 +59,11 @@ func (h *Handler) deviceLanguages(l *i18n.Localizer) []pages.DeviceLanguage {
 // deviceLanguage names an enrolment's default language code: a site language in its own
 // language ("Deutsch"); "" (or a language the site no longer speaks) as the site's default.
 func (h *Handler) deviceLanguage(l *i18n.Localizer, code string) pages.DeviceLanguage {
-	if t, ok := h.Kernel.Langs.Parse(code); ok && code != "" {
-		return pages.DeviceLanguage{Value: t.String(), Label: h.Kernel.Langs.For(t).T("language.name"), Lang: t.String()}
+	if t, ok := h.Langs.Parse(code); ok && code != "" {
+		return pages.DeviceLanguage{Value: t.String(), Label: h.Langs.For(t).T("language.name"), Lang: t.String()}
 	}
-	fallback := h.Kernel.Langs.Fallback()
-	return pages.DeviceLanguage{Value: "", Label: l.T("kiosk.device_language_site", "Language", h.Kernel.Langs.For(fallback).T("language.name"))}
+	fallback := h.Langs.Fallback()
+	return pages.DeviceLanguage{Value: "", Label: l.T("kiosk.device_language_site", "Language", h.Langs.For(fallback).T("language.name"))}
 }
 
 // chosenDeviceLanguage reads the language field of a form: "" (the site's default) or a site
@@ -73,7 +73,7 @@ func (h *Handler) chosenDeviceLanguage(c echo.Context) (code string, ok bool) {
 	if raw == "" {
 		return "", true
 	}
-	t, ok := h.Kernel.Langs.Parse(raw)
+	t, ok := h.Langs.Parse(raw)
 	if !ok {
 		return "", false
 	}
@@ -104,17 +104,17 @@ func (h *Handler) deviceView(c echo.Context) pages.DeviceView {
 	if dev.CinemaID != "" {
 		v.Cinema = h.Visits.CinemaByID(c.Request().Context(), dev.CinemaID).Name
 	}
-	user, sup := h.Kernel.StaffRole(c)
+	user, sup := h.Site.StaffRole(c)
 	if !sup {
 		if user != "" {
-			v.StaffName = h.Kernel.StaffMember(c)
+			v.StaffName = h.Site.StaffMember(c)
 		}
-		v.SignInURL = h.Kernel.SignInURL(h.Kernel.URL(web.RouteDevice))
+		v.SignInURL = h.Site.SignInURL(h.Site.URL("device"))
 		return v
 	}
 	v.CanChange = true
-	v.ActionURL = h.Kernel.URL(web.RouteDevice)
-	v.DevicesURL = h.Kernel.URL(web.RouteStaffDevices)
+	v.ActionURL = h.Site.URL("device")
+	v.DevicesURL = h.Site.URL("staff.devices")
 	v.NameValue = dev.Name
 	v.Chosen = string(dev.Mode)
 	v.Languages = h.deviceLanguages(l)
@@ -134,23 +134,23 @@ func (h *Handler) showDevice(c echo.Context) error {
 	v := h.deviceView(c)
 	v.Saved = c.QueryParam("saved") == "1" && v.CanChange
 	if v.Saved {
-		v.SavedNote = h.Kernel.PopFlash(c)
+		v.SavedNote = h.Site.PopFlash(c)
 	}
-	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("kiosk.device_title"), pages.Device(v))
+	return h.Site.Render(c, http.StatusOK, web.Loc(c).T("kiosk.device_title"), pages.Device(v))
 }
 
 // saveDevice enrols this browser as a counter or kiosk with its name and default language
 // (replacing its current enrolment), or takes it out of that mode. Supervisors only: anybody
 // else is refused and nothing changes.
 func (h *Handler) saveDevice(c echo.Context) error {
-	sup := h.Kernel.StaffUser(c) // SupervisorsOnly
+	sup := h.Site.StaffUser(c) // SupervisorsOnly
 	l := web.Loc(c)
 	mode := device.Mode(c.FormValue("mode"))
 	if !mode.Valid() {
-		return &web.Error{Code: web.EInvalid, Heading: l.T("kiosk.device_mode_invalid_heading"), Message: l.T("kiosk.device_mode_invalid"), BackURL: h.Kernel.URL(web.RouteDevice), BackLabel: l.T("kiosk.back")}
+		return &web.Error{Code: web.EInvalid, Heading: l.T("kiosk.device_mode_invalid_heading"), Message: l.T("kiosk.device_mode_invalid"), BackURL: h.Site.URL("device"), BackLabel: l.T("kiosk.back")}
 	}
-	if h.Kernel.Enrolments == nil {
-		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.device_enrol_no_database"), BackURL: h.Kernel.URL(web.RouteDevice), BackLabel: l.T("kiosk.back")}
+	if h.Enrolments == nil {
+		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.device_enrol_no_database"), BackURL: h.Site.URL("device"), BackLabel: l.T("kiosk.back")}
 	}
 	info := web.DeviceOf(c)
 	if mode == device.Customer {
@@ -167,14 +167,14 @@ func (h *Handler) saveDevice(c echo.Context) error {
 		}
 	}
 	c.Set(web.DeviceKey, info) // the rest of this request sees the new mode
-	if err := h.Kernel.Devices.Write(c.Response(), c.Request(), info); err != nil {
+	if err := h.Devices.Write(c.Response(), c.Request(), info); err != nil {
 		return err
 	}
 	// The privilege of the visit changes with the mode: new session token.
-	if err := h.Kernel.RenewSession(c); err != nil {
+	if err := h.Site.RenewSession(c); err != nil {
 		return err
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteDevice)+"?saved=1")
+	return web.Redirect(c, h.Site.URL("device")+"?saved=1")
 }
 
 // leaveMode revokes this device's enrolment, if it has a live one (audited).
@@ -182,7 +182,7 @@ func (h *Handler) leaveMode(c echo.Context, info device.Info, sup string) error 
 	if info.Enrolment == 0 {
 		return nil
 	}
-	e, err := h.Kernel.Enrolments.Revoke(c.Request().Context(), info.Enrolment, sup)
+	e, err := h.Enrolments.Revoke(c.Request().Context(), info.Enrolment, sup)
 	switch {
 	case err == nil:
 		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
@@ -199,14 +199,14 @@ func (h *Handler) enrolHere(c echo.Context, info device.Info, mode device.Mode, 
 	l := web.Loc(c)
 	lang, ok := h.chosenDeviceLanguage(c)
 	if !ok {
-		return info, false, invalidDeviceLanguage(l, h.Kernel.URL(web.RouteDevice))
+		return info, false, invalidDeviceLanguage(l, h.Site.URL("device"))
 	}
 	again := func(set func(v *pages.DeviceView)) (device.Info, bool, error) {
 		v := h.deviceView(c)
 		v.Chosen, v.NameValue, v.LangValue = string(mode), c.FormValue("name"), lang
 		v.ReaderValue, v.ReaderCode, v.CinemaValue = c.FormValue("reader"), c.FormValue("reader_code"), c.FormValue("cinema")
 		set(&v)
-		return info, true, h.Kernel.Render(c, http.StatusUnprocessableEntity, l.T("kiosk.device_title"), pages.Device(v))
+		return info, true, h.Site.Render(c, http.StatusUnprocessableEntity, l.T("kiosk.device_title"), pages.Device(v))
 	}
 	name, err := device.CleanName(c.FormValue("name"))
 	if err != nil {
@@ -223,7 +223,7 @@ func (h *Handler) enrolHere(c echo.Context, info device.Info, mode device.Mode, 
 	if problem != "" {
 		return again(func(v *pages.DeviceView) { v.ReaderError = problem })
 	}
-	e, err := h.Kernel.Enrolments.Enrol(c.Request().Context(), device.Spec{DeviceID: info.ID, Name: name, Mode: mode, Language: lang,
+	e, err := h.Enrolments.Enrol(c.Request().Context(), device.Spec{DeviceID: info.ID, Name: name, Mode: mode, Language: lang,
 		ReaderID: readerID, CinemaID: cinemaID, By: sup})
 	if err != nil {
 		return info, false, err
@@ -249,13 +249,13 @@ func (h *Handler) readerMovedHere(c echo.Context, e device.Enrolled) {
 		from = append(from, "“"+r.Name+"”")
 	}
 	if len(from) > 0 {
-		h.Kernel.Flash(c, web.Loc(c).T("kiosk.device_reader_moved_here", "Reader", e.ReaderID, "From", strings.Join(from, ", ")))
+		h.Site.Flash(c, web.Loc(c).T("kiosk.device_reader_moved_here", "Reader", e.ReaderID, "From", strings.Join(from, ", ")))
 	}
 }
 
 // staffLocation is the time zone staff read times in: the first cinema's (UTC without one).
 func (h *Handler) staffLocation(ctx context.Context) *time.Location {
-	if h.Kernel.Ticketing == nil {
+	if h.Ticketing == nil {
 		return time.UTC
 	}
 	list, err := h.Visits.Cinemas(ctx)
@@ -271,7 +271,7 @@ func (h *Handler) deviceChoices(c echo.Context, v *pages.DeviceView) {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
 	dev := web.DeviceOf(c)
-	if h.Kernel.Ticketing != nil {
+	if h.Ticketing != nil {
 		if list, err := h.Visits.Cinemas(ctx); err == nil {
 			for _, ci := range list {
 				v.Cinemas = append(v.Cinemas, pages.DeviceOption{Value: ci.ID, Label: ci.Name})
@@ -282,7 +282,7 @@ func (h *Handler) deviceChoices(c echo.Context, v *pages.DeviceView) {
 			}
 		}
 	}
-	if h.Visits.Readers == nil {
+	if h.Readers == nil {
 		return
 	}
 	v.CardReaders = true
@@ -290,7 +290,7 @@ func (h *Handler) deviceChoices(c echo.Context, v *pages.DeviceView) {
 	if v.ReaderValue == "" {
 		v.ReaderValue = pages.ReaderNone
 	}
-	if h.Visits.Readers.Mode() == "test" {
+	if h.Readers.Mode() == "test" {
 		v.ReaderCode = simulatedReaderCode
 		if dev.ReaderID == "" {
 			v.ReaderValue = pages.ReaderNew
@@ -298,9 +298,9 @@ func (h *Handler) deviceChoices(c echo.Context, v *pages.DeviceView) {
 	}
 	rctx, cancel := context.WithTimeout(ctx, readerListTimeout)
 	defer cancel()
-	readers, err := h.Visits.Readers.ListReaders(rctx)
+	readers, err := h.Readers.ListReaders(rctx)
 	if err != nil {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card readers not listed", "err", err)
+		web.LoggerFrom(ctx, h.Logger).Warn("card readers not listed", "err", err)
 		v.ReaderNote = l.T("kiosk.device_reader_unlisted")
 		return
 	}
@@ -327,7 +327,7 @@ func (h *Handler) readersInUse(ctx context.Context, deviceID string) map[string]
 	}
 	list, err := h.Terminals.List(ctx, 0)
 	if err != nil {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("enrolments not listed for the card readers in use", "err", err)
+		web.LoggerFrom(ctx, h.Logger).Warn("enrolments not listed for the card readers in use", "err", err)
 		return out
 	}
 	for _, e := range list {
@@ -347,8 +347,8 @@ const readerListTimeout = 5 * time.Second
 // chosenCinema reads the cinema field: "" (any) or one of the cinemas.
 func (h *Handler) chosenCinema(c echo.Context) (string, bool) {
 	id := strings.TrimSpace(c.FormValue("cinema"))
-	if id == "" || h.Kernel.Ticketing == nil {
-		return "", id == "" || h.Kernel.Ticketing == nil
+	if id == "" || h.Ticketing == nil {
+		return "", id == "" || h.Ticketing == nil
 	}
 	list, err := h.Visits.Cinemas(c.Request().Context())
 	if err != nil {
@@ -367,7 +367,7 @@ func (h *Handler) chosenCinema(c echo.Context) (string, bool) {
 // name, at the site's location). problem says in words what was wrong with the choice.
 func (h *Handler) chosenReader(c echo.Context, name string) (readerID, problem string, err error) {
 	choice := strings.TrimSpace(c.FormValue("reader"))
-	if h.Visits.Readers == nil || choice == "" || choice == pages.ReaderNone {
+	if h.Readers == nil || choice == "" || choice == pages.ReaderNone {
 		return "", "", nil
 	}
 	ctx := c.Request().Context()
@@ -377,23 +377,23 @@ func (h *Handler) chosenReader(c echo.Context, name string) (readerID, problem s
 		if code == "" {
 			return "", l.T("kiosk.device_reader_code_missing"), nil
 		}
-		loc, err := h.Visits.Settings.ReaderLocation, error(nil)
+		loc, err := h.Settings.ReaderLocation, error(nil)
 		if loc == "" {
-			loc, err = h.Visits.Readers.EnsureLocation(ctx, h.Kernel.Cfg.SiteName, cmp.Or(h.Visits.Settings.ReaderCountry, "DE"))
+			loc, err = h.Readers.EnsureLocation(ctx, h.SiteName, cmp.Or(h.Settings.ReaderCountry, "DE"))
 		}
 		if err == nil {
 			var r upstream.Reader
-			if r, err = h.Visits.Readers.RegisterReader(ctx, code, name, loc); err == nil {
+			if r, err = h.Readers.RegisterReader(ctx, code, name, loc); err == nil {
 				return r.ID, "", nil
 			}
 		}
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card reader not registered", "err", err)
+		web.LoggerFrom(ctx, h.Logger).Warn("card reader not registered", "err", err)
 		if errors.Is(err, upstream.ErrUnavailable) {
 			return "", l.T("kiosk.device_reader_unreachable"), nil
 		}
 		return "", l.T("kiosk.device_reader_refused"), nil
 	}
-	readers, err := h.Visits.Readers.ListReaders(ctx)
+	readers, err := h.Readers.ListReaders(ctx)
 	if err != nil {
 		return "", l.T("kiosk.device_reader_unreachable"), nil
 	}

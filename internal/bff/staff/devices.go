@@ -33,8 +33,8 @@ func (h *Handler) showDevices(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := pages.DevicesView{CSRFToken: web.CSRFToken(c), DeviceURL: h.Links.Device, Languages: h.deviceLanguages(l)}
-	if msg := h.Kernel.PopFlash(c); msg != "" {
+	v := pages.DevicesView{CSRFToken: web.CSRFToken(c), DeviceURL: h.Site.URL("device"), Languages: h.deviceLanguages(l)}
+	if msg := h.Site.PopFlash(c); msg != "" {
 		v.Notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
 	}
 	zone := h.staffLocation(ctx)
@@ -48,8 +48,8 @@ func (h *Handler) showDevices(c echo.Context) error {
 			Language: h.deviceLanguage(l, e.Language), EnrolledBy: e.EnrolledBy, DeviceID: e.DeviceID, Live: e.Live(), ThisDevice: e.DeviceID == this.ID}
 		row.EnrolledAt, row.EnrolledAtISO = at(e.EnrolledAt)
 		if e.Live() {
-			row.RevokeURL = h.Kernel.URL(web.RouteStaffDeviceRevoke, e.ID)
-			row.LanguageURL = h.Kernel.URL(web.RouteStaffDeviceLanguage, e.ID)
+			row.RevokeURL = h.Site.URL("staff.devices.revoke", e.ID)
+			row.LanguageURL = h.Site.URL("staff.devices.language", e.ID)
 			row.Reader = h.rowReader(l, e, readers, zone)
 		} else {
 			row.RevokedAt, row.RevokedAtISO = at(e.RevokedAt)
@@ -57,21 +57,21 @@ func (h *Handler) showDevices(c echo.Context) error {
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	return h.Kernel.Render(c, http.StatusOK, l.T("kiosk.devices_title"), pages.Devices(v))
+	return h.Site.Render(c, http.StatusOK, l.T("kiosk.devices_title"), pages.Devices(v))
 }
 
 // readerStates reads the provider's card readers for the list, keyed by id (nil, with a note on
 // the page, when the list cannot be read: the terminals are listed all the same).
 func (h *Handler) readerStates(c echo.Context, v *pages.DevicesView) map[string]upstream.Reader {
-	if h.Visits.Readers == nil {
+	if h.Readers == nil {
 		return nil
 	}
 	v.CardReaders = true
 	ctx, cancel := context.WithTimeout(c.Request().Context(), readerListTimeout)
 	defer cancel()
-	list, err := h.Visits.Readers.ListReaders(ctx)
+	list, err := h.Readers.ListReaders(ctx)
 	if err != nil {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("card readers not listed for the terminals page", "err", err)
+		web.LoggerFrom(ctx, h.Logger).Warn("card readers not listed for the terminals page", "err", err)
 		v.ReaderNote = web.Loc(c).T("kiosk.devices_readers_unlisted")
 		return nil
 	}
@@ -124,12 +124,12 @@ var readerStateWords = map[string]string{
 // noSuchDevice is the answer for an enrolment id that names none.
 func (h *Handler) noSuchDevice(l *i18n.Localizer) error {
 	return &web.Error{Code: web.ENotFound, Heading: l.T("kiosk.devices_not_found_heading"), Message: l.T("kiosk.devices_not_found"),
-		BackURL: h.Kernel.URL(web.RouteStaffDevices), BackLabel: l.T("kiosk.devices_back")}
+		BackURL: h.Site.URL("staff.devices"), BackLabel: l.T("kiosk.devices_back")}
 }
 
 // revokeDevice ends an enrolment: its browser is a customer device from its next request on.
 func (h *Handler) revokeDevice(c echo.Context) error {
-	sup := h.Kernel.StaffUser(c) // a supervisor: the route's guard
+	sup := h.Site.StaffUser(c) // a supervisor: the route's guard
 	l := web.Loc(c)
 	if h.Terminals == nil {
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("kiosk.not_available"), Message: l.T("kiosk.devices_revoke_no_database")}
@@ -143,17 +143,17 @@ func (h *Handler) revokeDevice(c echo.Context) error {
 	case errors.Is(err, device.ErrNotFound):
 		return h.noSuchDevice(l)
 	case errors.Is(err, device.ErrAlreadyRevoked):
-		h.Kernel.Flash(c, l.T("kiosk.devices_already_revoked", "Name", e.Name, "By", e.RevokedBy))
+		h.Site.Flash(c, l.T("kiosk.devices_already_revoked", "Name", e.Name, "By", e.RevokedBy))
 	case err != nil:
 		return err
 	case e.Mode == device.Counter:
 		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
-		h.Kernel.Flash(c, l.T("kiosk.devices_revoked_counter", "Name", e.Name))
+		h.Site.Flash(c, l.T("kiosk.devices_revoked_counter", "Name", e.Name))
 	default:
 		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceRevoke, Detail: enrolmentDetail(e)})
-		h.Kernel.Flash(c, l.T("kiosk.devices_revoked_kiosk", "Name", e.Name))
+		h.Site.Flash(c, l.T("kiosk.devices_revoked_kiosk", "Name", e.Name))
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteStaffDevices))
+	return web.Redirect(c, h.Site.URL("staff.devices"))
 }
 
 // setDeviceLanguage changes the default language of a live enrolment: the kiosk greets its
@@ -170,19 +170,19 @@ func (h *Handler) setDeviceLanguage(c echo.Context) error {
 	}
 	lang, ok := h.chosenDeviceLanguage(c)
 	if !ok {
-		return invalidDeviceLanguage(l, h.Kernel.URL(web.RouteStaffDevices))
+		return invalidDeviceLanguage(l, h.Site.URL("staff.devices"))
 	}
 	e, err := h.Terminals.SetLanguage(c.Request().Context(), id, lang)
 	switch {
 	case errors.Is(err, device.ErrNotFound):
 		return h.noSuchDevice(l)
 	case errors.Is(err, device.ErrAlreadyRevoked):
-		h.Kernel.Flash(c, l.T("kiosk.devices_already_revoked", "Name", e.Name, "By", e.RevokedBy))
+		h.Site.Flash(c, l.T("kiosk.devices_already_revoked", "Name", e.Name, "By", e.RevokedBy))
 	case err != nil:
 		return err
 	default:
 		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionDeviceEnrol, Detail: "default language changed: " + enrolmentDetail(e)})
-		h.Kernel.Flash(c, l.T("kiosk.devices_language_saved", "Name", e.Name, "Language", h.deviceLanguage(l, e.Language).Label))
+		h.Site.Flash(c, l.T("kiosk.devices_language_saved", "Name", e.Name, "Language", h.deviceLanguage(l, e.Language).Label))
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteStaffDevices))
+	return web.Redirect(c, h.Site.URL("staff.devices"))
 }

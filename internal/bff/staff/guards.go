@@ -19,9 +19,9 @@ func StaffOnly(k *web.Kernel) echo.MiddlewareFunc {
 }
 
 // SupervisorsOnly lets an enabled supervisor through; anybody else is asked to sign in as one
-// and comes back to back afterwards.
+// and comes back afterwards to the route named back.
 func SupervisorsOnly(k *web.Kernel, back string) echo.MiddlewareFunc {
-	return web.Guard(func(c echo.Context) error { return RequireSupervisor(k, c, back) })
+	return web.Guard(func(c echo.Context) error { return RequireSupervisor(k, c, k.URL(back)) })
 }
 
 // CountersOnly lets staff signed in on an enrolled counter through.
@@ -38,7 +38,7 @@ func RequireStaff(k *web.Kernel, c echo.Context) error {
 	l := web.Loc(c)
 	return &web.Error{Code: web.EForbidden, Heading: l.T("staff.staff_only_heading"),
 		Message: l.T("staff.staff_only_text"),
-		BackURL: k.URL(web.RouteStaffSignIn), BackLabel: l.T("staff.signin.title")}
+		BackURL: k.URL("staff.signin"), BackLabel: l.T("staff.signin.title")}
 }
 
 // RequireSupervisor lets a signed-in supervisor through (nil); anyone else gets the page that
@@ -70,7 +70,7 @@ func AccountsSupervisor(k *web.Kernel, c echo.Context) error {
 		msg = l.T("staff.accounts.not_supervisor", "Name", a.Name)
 	}
 	return &web.Error{Code: web.EForbidden, Heading: l.T("staff.supervisors_only"), Message: msg,
-		BackURL: k.SignInURL(k.URL(web.RouteStaffAccounts)), BackLabel: l.T("staff.accounts.sign_in_supervisor")}
+		BackURL: k.SignInURL(k.URL("staff.accounts")), BackLabel: l.T("staff.accounts.sign_in_supervisor")}
 }
 
 // RequireCounter lets staff at an enrolled counter through (nil); anyone else gets a 403 page.
@@ -81,7 +81,7 @@ func RequireCounter(k *web.Kernel, c echo.Context) error {
 	l := web.Loc(c)
 	return &web.Error{Code: web.EForbidden, Heading: l.T("staff.counter.only_heading"),
 		Message: l.T("staff.counter.only_text"),
-		BackURL: k.URL(web.RouteHome), BackLabel: l.T("staff.back_to_start")}
+		BackURL: k.URL("home"), BackLabel: l.T("staff.back_to_start")}
 }
 
 // AuditSupervisor refuses the audit trail to staff who are not supervisors (the route's
@@ -92,5 +92,5 @@ func AuditSupervisor(k *web.Kernel, c echo.Context) error {
 	}
 	l := web.Loc(c)
 	return &web.Error{Code: web.EForbidden, Heading: l.T("staff.supervisors_only"), Message: l.T("staff.audit.supervisors_only"),
-		BackURL: k.URL(web.RouteFindBooking), BackLabel: l.T("staff.audit.back_to_box_office")}
+		BackURL: k.URL("booking.find"), BackLabel: l.T("staff.audit.back_to_box_office")}
 }

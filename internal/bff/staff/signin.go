@@ -16,7 +16,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/selflink"
-	staffacct "github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 	"github.com/cinemabff/cinemabff/views/pages"
 )
 
@@ -32,7 +32,7 @@ const (
 var SignInPerClient = ratelimit.Rule{Burst: 10, Every: 30 * time.Second}
 
 func (h *Handler) signInView(c echo.Context) pages.SignInView {
-	v := pages.SignInView{ActionURL: h.Kernel.URL(web.RouteStaffSignIn), CSRFToken: web.CSRFToken(c)}
+	v := pages.SignInView{ActionURL: h.Site.URL("staff.signin"), CSRFToken: web.CSRFToken(c)}
 	if n, ok := selflink.Local(c.QueryParam("next")); ok {
 		v.Next = n
 	}
@@ -44,12 +44,12 @@ func (h *Handler) signInView(c echo.Context) pages.SignInView {
 
 func (h *Handler) showSignIn(c echo.Context) error {
 	v := h.signInView(c)
-	v.Notice = h.Kernel.PopFlash(c)
-	return h.Kernel.Render(c, http.StatusOK, web.Loc(c).T("staff.signin.title"), pages.SignIn(v))
+	v.Notice = h.Site.PopFlash(c)
+	return h.Site.Render(c, http.StatusOK, web.Loc(c).T("staff.signin.title"), pages.SignIn(v))
 }
 
 // signIn checks the account. Failures count per account and client (5 lock the account for
-// that client only, longer at each further failure: internal/staff) and per client (shared
+// that client only, longer at each further failure: internal/staffaccounts) and per client (shared
 // limits); a success clears both for this client. A sign-in is a privilege change, so the
 // session token is renewed. A supervisor whose approval PIN is shorter than new PINs must be
 // (or of unknown length) is asked for a new one.
@@ -59,77 +59,77 @@ func (h *Handler) signIn(c echo.Context) error {
 	title := l.T("staff.signin.title")
 	v := h.signInView(c)
 	v.Username = strings.TrimSpace(c.FormValue("username"))
-	if len(v.Username) > staffacct.MaxUsernameLength {
-		v.Username = v.Username[:staffacct.MaxUsernameLength]
+	if len(v.Username) > staffaccounts.MaxUsernameLength {
+		v.Username = v.Username[:staffaccounts.MaxUsernameLength]
 	}
-	if h.Visits.Staff == nil {
+	if h.Staff == nil {
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("staff.signin.unavailable_heading"), Message: l.T("staff.signin.unavailable_text")}
 	}
 	client := ratelimit.Limit{Key: "signin:client:" + web.ClientKey(c), Rule: SignInPerClient}
-	ok, wait, err := ratelimit.TakeAll(ctx, h.Kernel.Limits, client)
+	ok, wait, err := ratelimit.TakeAll(ctx, h.Limits, client)
 	if err != nil {
 		return err
 	}
 	if !ok {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(words.WholeSeconds(wait.Seconds())))
 		v.Error = l.T("staff.signin.too_many", "Wait", l.N("common.seconds", words.WholeSeconds(wait.Seconds())))
-		return h.Kernel.Render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
+		return h.Site.Render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
 	}
-	a, err := h.Visits.Staff.Authenticate(ctx, v.Username, c.FormValue("password"), web.ClientKey(c))
-	var locked *staffacct.LockedError
+	a, err := h.Staff.Authenticate(ctx, v.Username, c.FormValue("password"), web.ClientKey(c))
+	var locked *staffaccounts.LockedError
 	switch {
 	case errors.As(err, &locked):
 		h.Visits.RecordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "account locked"})
 		wait := time.Until(locked.Until)
 		c.Response().Header().Set("Retry-After", strconv.Itoa(words.WholeSeconds(wait.Seconds())))
 		v.Error = l.T("staff.signin.locked", "Wait", l.N("common.minutes", wholeMinutes(wait)))
-		return h.Kernel.Render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
-	case errors.Is(err, staffacct.ErrBadCredentials):
+		return h.Site.Render(c, http.StatusTooManyRequests, title, pages.SignIn(v))
+	case errors.Is(err, staffaccounts.ErrBadCredentials):
 		h.Visits.RecordAudit(c, audit.Entry{Actor: typedUsername(v.Username), Action: audit.ActionSignInFailed, Detail: "wrong username or password"})
 		v.Error = l.T("staff.signin.wrong")
-		return h.Kernel.Render(c, http.StatusUnauthorized, title, pages.SignIn(v))
+		return h.Site.Render(c, http.StatusUnauthorized, title, pages.SignIn(v))
 	case err != nil:
-		_ = ratelimit.GiveAll(ctx, h.Kernel.Limits, client)
+		_ = ratelimit.GiveAll(ctx, h.Limits, client)
 		return err
 	}
-	if err := ratelimit.GiveAll(ctx, h.Kernel.Limits, client); err != nil {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("give back sign-in attempt", "err", err)
+	if err := ratelimit.GiveAll(ctx, h.Limits, client); err != nil {
+		web.LoggerFrom(ctx, h.Logger).Warn("give back sign-in attempt", "err", err)
 	}
-	if err := h.Kernel.RenewSession(c); err != nil {
+	if err := h.Site.RenewSession(c); err != nil {
 		return err
 	}
-	h.Kernel.Sessions.Put(ctx, web.SessStaffUser, a.Username)
-	h.Kernel.Sessions.Put(ctx, web.SessStaffName, a.Name)
-	h.Kernel.Sessions.Put(ctx, web.SessStaffEpoch, a.SessionEpoch)
-	h.Kernel.Sessions.Put(ctx, web.SessStaffSeen, time.Now().UnixMilli())
+	h.Sessions.Put(ctx, web.SessStaffUser, a.Username)
+	h.Sessions.Put(ctx, web.SessStaffName, a.Name)
+	h.Sessions.Put(ctx, web.SessStaffEpoch, a.SessionEpoch)
+	h.Sessions.Put(ctx, web.SessStaffSeen, time.Now().UnixMilli())
 	c.Set(web.CtxStaffAccount, signedIn(a))
 	h.Visits.RecordAudit(c, audit.Entry{Actor: a.Username, Action: audit.ActionSignIn, Detail: a.Role.Label()})
-	web.LoggerFrom(ctx, h.Kernel.Logger).Info("staff signed in", "user", a.Username, "role", a.Role)
+	web.LoggerFrom(ctx, h.Logger).Info("staff signed in", "user", a.Username, "role", a.Role)
 	if msg := shortPINWarning(l, a); msg != "" {
-		web.LoggerFrom(ctx, h.Kernel.Logger).Warn("supervisor's approval PIN is short or of unknown length", "user", a.Username, "digits", a.PINLength)
-		h.Kernel.Sessions.Put(ctx, web.SessStaffPINWarning, msg) // shown as a warning on the look-up page, wherever next= leads first
+		web.LoggerFrom(ctx, h.Logger).Warn("supervisor's approval PIN is short or of unknown length", "user", a.Username, "digits", a.PINLength)
+		h.Sessions.Put(ctx, web.SessStaffPINWarning, msg) // shown as a warning on the look-up page, wherever next= leads first
 	}
 	if v.Next != "" {
 		return web.Redirect(c, v.Next)
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteFindBooking))
+	return web.Redirect(c, h.Site.URL("booking.find"))
 }
 
 // shortPINWarning asks a supervisor with a PIN shorter than new PINs must be, or of unknown
 // length (set before lengths were recorded, not used since), to set a new one ("" otherwise).
-func shortPINWarning(l *i18n.Localizer, a staffacct.Account) string {
+func shortPINWarning(l *i18n.Localizer, a staffaccounts.Account) string {
 	switch {
 	case !a.IsSupervisor() || !a.ShortPIN():
 		return ""
 	case a.PINLength == 0:
-		return l.T("staff.signin.pin_unknown", "Min", staffacct.MinPINLength, "Max", staffacct.MaxPINLength)
+		return l.T("staff.signin.pin_unknown", "Min", staffaccounts.MinPINLength, "Max", staffaccounts.MaxPINLength)
 	}
-	return l.T("staff.signin.pin_short", "Digits", a.PINLength, "Min", staffacct.MinPINLength, "Max", staffacct.MaxPINLength)
+	return l.T("staff.signin.pin_short", "Digits", a.PINLength, "Min", staffaccounts.MinPINLength, "Max", staffaccounts.MaxPINLength)
 }
 
 // typedUsername is the actor of a failed sign-in: what was typed, or a placeholder.
 func typedUsername(u string) string {
-	if u = staffacct.Normalize(u); u != "" {
+	if u = staffaccounts.Normalize(u); u != "" {
 		return u
 	}
 	return "(no username)"
@@ -142,14 +142,14 @@ func wholeMinutes(d time.Duration) int {
 
 // signOut ends the visit: the staff sign-in and anything found or started through it.
 func (h *Handler) signOut(c echo.Context) error {
-	if user := h.Kernel.StaffUser(c); user != "" {
+	if user := h.Site.StaffUser(c); user != "" {
 		h.Visits.RecordAudit(c, audit.Entry{Actor: user, Action: audit.ActionSignOut})
-		web.LoggerFrom(c.Request().Context(), h.Kernel.Logger).Info("staff signed out", "user", user)
+		web.LoggerFrom(c.Request().Context(), h.Logger).Info("staff signed out", "user", user)
 	}
 	if err := h.Visits.EndVisit(c); err != nil { // releases the orders held for the customer served
 		return err
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteHome))
+	return web.Redirect(c, h.Site.URL("home"))
 }
 
 // nextCustomer ends the customer's part of the visit: a card-reader payment still asking is
@@ -162,19 +162,19 @@ func (h *Handler) nextCustomer(c echo.Context) error {
 	l := web.Loc(c)
 	edit := h.Visits.ReleaseEdit(c)
 	if edit.Busy != nil {
-		h.Kernel.Flash(c, strings.TrimSpace(visit.LetGoNotice(l, edit)+" "+l.T("staff.counter.next_busy")))
-		return web.Redirect(c, h.Kernel.URL(web.RouteEditStatus, edit.Busy.ID))
+		h.Site.Flash(c, strings.TrimSpace(visit.LetGoNotice(l, edit)+" "+l.T("staff.counter.next_busy")))
+		return web.Redirect(c, h.Site.URL("edit.status", edit.Busy.ID))
 	}
 	buy := h.Visits.ReleaseBuy(c)
 	notice := visit.LetGoNotice(l, edit, buy)
 	h.Visits.ForgetCustomer(c) // the last purchase's pages, its .ics, a collection: nothing stays
-	if err := h.Kernel.RenewSession(c); err != nil {
+	if err := h.Site.RenewSession(c); err != nil {
 		return err
 	}
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionNextCustomer, CinemaID: bb.CinemaID, BookingNumber: bb.Number})
-	h.Kernel.FlashSuccess(c, l.T("staff.counter.next_ready"))
+	h.Site.FlashSuccess(c, l.T("staff.counter.next_ready"))
 	if notice != "" {
-		h.Kernel.Flash(c, notice)
+		h.Site.Flash(c, notice)
 	}
-	return web.Redirect(c, h.Kernel.URL(web.RouteFindBooking))
+	return web.Redirect(c, h.Site.URL("booking.find"))
 }

@@ -80,7 +80,7 @@ func CheckSignIn(k *web.Kernel, v *visit.Visits) echo.MiddlewareFunc {
 				return fmt.Errorf("end staff sign-in: %w", err)
 			}
 			p := c.Request().URL.Path
-			if p == web.Paths[web.RouteStaffSignIn] || p == web.Paths[web.RouteStaffSignOut] {
+			if p == k.Path("staff.signin") || p == k.Path("staff.signout") {
 				return next(c) // signing in again, or out anyway
 			}
 			k.Flash(c, notice)

@@ -9,8 +9,19 @@ package staff
 
 import (
 	"context"
+	"log/slog"
+	"time"
 
-	purchases "github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/a-h/templ"
+	"github.com/alexedwards/scs/v2"
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/notify"
+	"github.com/cinemabff/cinemabff/internal/purchases"
+	"github.com/cinemabff/cinemabff/internal/ratelimit"
+	"github.com/cinemabff/cinemabff/internal/settlement"
+	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/layouts"
 
 	"github.com/labstack/echo/v4"
@@ -20,13 +31,13 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
-	staffacct "github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 )
 
-// Accounts are the staff accounts (internal/staff).
+// Accounts are the staff accounts (internal/staffaccounts).
 type Accounts interface {
-	Get(ctx context.Context, username string) (staffacct.Account, error)
-	List(ctx context.Context) ([]staffacct.Account, error)
+	Get(ctx context.Context, username string) (staffaccounts.Account, error)
+	List(ctx context.Context) ([]staffaccounts.Account, error)
 	Unlock(ctx context.Context, username string) error
 	EndSessions(ctx context.Context, username string) (int64, error)
 }
@@ -43,30 +54,79 @@ type Trail interface {
 	List(ctx context.Context, f audit.Filter) ([]audit.Entry, error)
 }
 
-// Links are the pages of other flows the back office leads to.
-type Links struct {
-	Device string // this device's own setting (/device)
-}
-
 // Guards are who may reach the pages, decided by the root where the routes are registered
 // (docs/architecture.md, "Who may reach a route").
 type Guards struct {
 	Accounts []echo.MiddlewareFunc // a signed-in supervisor (the accounts page's own refusal)
 	Devices  []echo.MiddlewareFunc // an enabled supervisor, back to the terminals afterwards
 	Audit    []echo.MiddlewareFunc // signed-in staff, and a supervisor
+	Staff    []echo.MiddlewareFunc // any signed-in staff member
+	Device   []echo.MiddlewareFunc // saving a device's setting: an enabled supervisor
+}
+
+// Site is what the flow needs from the kernel: addresses, rendering, the visit's flash and
+// who is signed in (*web.Kernel).
+type Site interface {
+	AtCounter(c echo.Context) bool
+	English() *i18n.Localizer
+	Flash(c echo.Context, msg string)
+	FlashSuccess(c echo.Context, msg string)
+	IsSupervisor(c echo.Context) bool
+	Path(name string) string
+	PopFlash(c echo.Context) string
+	Render(c echo.Context, status int, title string, body templ.Component) error
+	RenewSession(c echo.Context) error
+	SignInURL(next string) string
+	SignedInStaff(c echo.Context) (web.StaffAccount, bool)
+	StaffMember(c echo.Context) string
+	StaffRole(c echo.Context) (username string, supervisor bool)
+	StaffUser(c echo.Context) string
+	URL(name string, params ...any) string
+}
+
+// Visits is what the flow needs of the visit: ending it or the customer's part of it, and what
+// the flows share about it (*visit.Visits).
+type Visits interface {
+	ApproveBy(ctx context.Context, username string, pin string) (staffaccounts.Account, error)
+	BoundBooking(c echo.Context) (visit.Bound, bool)
+	CinemaByID(ctx context.Context, id string) cinema.Cinema
+	Cinemas(ctx context.Context) ([]cinema.Cinema, error)
+	DefaultLocation(ctx context.Context) *time.Location
+	EndVisit(c echo.Context) error
+	ForgetCustomer(c echo.Context)
+	ReaderMoved(c echo.Context) string
+	RecordAudit(c echo.Context, e audit.Entry)
+	ReleaseBuy(c echo.Context) visit.LetGo
+	ReleaseEdit(c echo.Context) visit.LetGo
 }
 
 // Handler serves the back office. Every field is required except Accounts (nil without SQL:
 // the guard refuses everybody then) and Terminals (nil without SQL: the terminals page says
 // so).
 type Handler struct {
-	Kernel    *web.Kernel
-	Visits    *visit.Visits
-	Accounts  Accounts
-	Terminals Enrolments
-	Trail     Trail
-	Links     Links
-	Guards    Guards
+	Site       Site
+	Visits     Visits
+	SiteName   string
+	Devices    *device.Store
+	Enrolments *device.Enrolments
+	Langs      *i18n.Catalog
+	Limits     ratelimit.Store
+	Logger     *slog.Logger
+	Now        func() time.Time
+	Sessions   *scs.SessionManager
+	Ticketing  *upstream.Client
+	Ledger     *ledger.Store
+	Mail       *notify.Mailer
+	Payments   upstream.Payments
+	Purchases  *purchases.Store
+	Readers    upstream.CardReaders
+	Settings   *visit.Settings
+	Settler    *settlement.Settler
+	Staff      *staffaccounts.Store
+	Accounts   Accounts
+	Terminals  Enrolments
+	Trail      Trail
+	Guards     Guards
 	// Needs attention: the staff's actions on its items (nil without a database) and the
 	// checkout flow's watcher of unconfirmed orders, which Retry asks (nil without one).
 	Attention *attention.Store
@@ -76,26 +136,26 @@ type Handler struct {
 }
 
 // Routes registers the back office's handlers, each behind its guards.
-func (h *Handler) Routes(route web.Register) {
-	route("GET", web.RouteStaffAccounts, h.showAccounts, h.Guards.Accounts...)
-	route("POST", web.RouteStaffAccountEndSessions, h.endSessions, h.Guards.Accounts...)
-	route("POST", web.RouteStaffAccountUnlock, h.unlockAccount, h.Guards.Accounts...)
+func (h *Handler) Routes(r web.Router) {
+	r.GET("/staff/accounts", h.showAccounts, "staff.accounts", h.Guards.Accounts...)
+	r.POST("/staff/accounts/:username/end-sessions", h.endSessions, "staff.accounts.endsessions", h.Guards.Accounts...)
+	r.POST("/staff/accounts/:username/unlock", h.unlockAccount, "staff.accounts.unlock", h.Guards.Accounts...)
 
-	route("GET", web.RouteStaffDevices, h.showDevices, h.Guards.Devices...)
-	route("POST", web.RouteStaffDeviceRevoke, h.revokeDevice, h.Guards.Devices...)
-	route("POST", web.RouteStaffDeviceLanguage, h.setDeviceLanguage, h.Guards.Devices...)
+	r.GET("/staff/devices", h.showDevices, "staff.devices", h.Guards.Devices...)
+	r.POST("/staff/devices/:id/revoke", h.revokeDevice, "staff.devices.revoke", h.Guards.Devices...)
+	r.POST("/staff/devices/:id/language", h.setDeviceLanguage, "staff.devices.language", h.Guards.Devices...)
 
-	route("GET", web.RouteStaffAudit, h.showAudit, h.Guards.Audit...)
+	r.GET("/staff/audit", h.showAudit, "staff.audit", h.Guards.Audit...)
 
-	route("GET", web.RouteStaffSignIn, h.showSignIn)
-	route("POST", web.RouteStaffSignIn, h.signIn)
-	route("POST", web.RouteStaffSignOut, h.signOut)
-	staffOnly := StaffOnly(h.Kernel)
-	route("GET", web.RouteStaffAttention, h.showAttention, staffOnly)
-	route("POST", web.RouteStaffAttentionRetry, h.retryAttention, staffOnly)
-	route("POST", web.RouteStaffAttentionResolve, h.resolveAttention, staffOnly)
-	route("POST", web.RouteNextCustomer, h.nextCustomer, staffOnly)
+	r.GET("/staff/sign-in", h.showSignIn, "staff.signin")
+	r.POST("/staff/sign-in", h.signIn, "staff.signin")
+	r.POST("/staff/sign-out", h.signOut, "staff.signout")
+	staffOnly := h.Guards.Staff
+	r.GET("/staff/attention", h.showAttention, "staff.attention", staffOnly...)
+	r.POST("/staff/attention/:kind/:ref/retry", h.retryAttention, "staff.attention.retry", staffOnly...)
+	r.POST("/staff/attention/:kind/:ref/resolve", h.resolveAttention, "staff.attention.resolve", staffOnly...)
+	r.POST("/staff/next-customer", h.nextCustomer, "staff.next", staffOnly...)
 
-	route("GET", web.RouteDevice, h.showDevice)
-	route("POST", web.RouteDevice, h.saveDevice, SupervisorsOnly(h.Kernel, h.Kernel.URL(web.RouteDevice)))
+	r.GET("/device", h.showDevice, "device")
+	r.POST("/device", h.saveDevice, "device", h.Guards.Device...)
 }

@@ -14,9 +14,9 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/attention"
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	checkoutflow "github.com/cinemabff/cinemabff/internal/bff/checkout"
-	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/bff/checkout"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/internal/webtest"
@@ -43,9 +43,9 @@ func attentionRow(doc *goquery.Document, kind attention.Kind, ref string) *goque
 // /staff/attention for signed-in staff, never for a customer; Retry checks it now and is
 // recorded; Mark resolved needs a note and then removes it, recorded with the staff username.
 func TestStuckOrderNeedsAttention(t *testing.T) {
-	oldEvery := checkoutflow.WatchEvery
-	checkoutflow.WatchEvery = func(time.Duration) time.Duration { return time.Hour } // Retry, not the watcher, finds the completion
-	t.Cleanup(func() { checkoutflow.WatchEvery = oldEvery })
+	oldEvery := checkout.WatchEvery
+	checkout.WatchEvery = func(time.Duration) time.Duration { return time.Hour } // Retry, not the watcher, finds the completion
+	t.Cleanup(func() { checkout.WatchEvery = oldEvery })
 	clock := sandbox.NewManualClock(time.Now())
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, CompletionDelay: -1, Now: clock.Now})
 	ctx := context.Background()
@@ -116,8 +116,8 @@ func TestStuckOrderNeedsAttention(t *testing.T) {
 		t.Fatal("sandbox did not complete the order")
 	}
 	_, doc = h.Submit("/staff/attention/checkout/"+stuck.ID+"/retry", "/staff/attention", nil)
-	done, _ := h.Srv.Visits.Purchases.Get(ctx, stuck.ID)
-	if done.State != checkout.StateCompleted || !strings.Contains(doc.Find(`[data-testid="notice-info"]`).Text(), fmt.Sprintf("booking %d", done.BookingNumber)) ||
+	done, _ := h.Srv.Purchases.Get(ctx, stuck.ID)
+	if done.State != purchases.StateCompleted || !strings.Contains(doc.Find(`[data-testid="notice-info"]`).Text(), fmt.Sprintf("booking %d", done.BookingNumber)) ||
 		attentionRow(doc, attention.KindCheckout, stuck.ID).Length() != 0 {
 		t.Fatalf("retry of a completed order: %s, %s", done.State, doc.Find("main").Text())
 	}
@@ -182,7 +182,7 @@ func TestLedgerEntriesNeedAttention(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	ctx := context.Background()
 	mk := func(key string, cents int64) ledger.Entry {
-		e, _, err := h.Srv.Visits.Ledger.Create(ctx, ledger.Entry{Kind: ledger.KindRefund, IdempotencyKey: key, AmountCents: cents, Currency: "EUR",
+		e, _, err := h.Srv.Ledger.Create(ctx, ledger.Entry{Kind: ledger.KindRefund, IdempotencyKey: key, AmountCents: cents, Currency: "EUR",
 			CinemaID: "0001", BookingID: "BK1", BookingNumber: 100001, EditSessionID: upstream.NewUserSessionID(), ProviderPaymentID: "pi_" + key})
 		if err != nil {
 			t.Fatal(err)
@@ -190,7 +190,7 @@ func TestLedgerEntriesNeedAttention(t *testing.T) {
 		return e
 	}
 	review := mk("review", 850)
-	if _, err := h.Srv.Visits.Ledger.Transition(ctx, review.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "refund issued, edit not applied: staff review",
+	if _, err := h.Srv.Ledger.Transition(ctx, review.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "refund issued, edit not applied: staff review",
 		func(x *ledger.Entry) {
 			x.RefundID, x.LastError = "re_1", "refund issued but the booking change could not be completed"
 		}); err != nil {
@@ -198,7 +198,7 @@ func TestLedgerEntriesNeedAttention(t *testing.T) {
 	}
 	failing := mk("failing", 475)
 	for range 3 {
-		_ = h.Srv.Visits.Ledger.Note(ctx, failing.ID, "check the edit before refunding: upstream unavailable")
+		_ = h.Srv.Ledger.Note(ctx, failing.ID, "check the edit before refunding: upstream unavailable")
 	}
 	h.SignInStaff("anna", "Anna Box")
 	doc := h.Page("/staff/attention", http.StatusOK)
@@ -216,7 +216,7 @@ func TestLedgerEntriesNeedAttention(t *testing.T) {
 	// Retry advances it: the edit is gone, so nothing is refunded and the entry ends; it then
 	// needs nobody and leaves the list.
 	_, doc = h.Submit("/staff/attention/ledger/"+failing.ID+"/retry", "/staff/attention", nil)
-	after, _ := h.Srv.Visits.Ledger.Get(ctx, failing.ID)
+	after, _ := h.Srv.Ledger.Get(ctx, failing.ID)
 	if after.State != ledger.StateFailed || !strings.Contains(doc.Find(`[data-testid="notice-info"]`).Text(), "now failed") ||
 		attentionRow(doc, attention.KindLedger, failing.ID).Length() != 0 {
 		t.Fatalf("retry: %s, %s", after.State, doc.Find("main").Text())
@@ -247,9 +247,9 @@ func TestLedgerEntriesNeedAttention(t *testing.T) {
 // payment never completes is listed one minute after its payment started, not before, and the
 // page says which value applies.
 func TestAttentionAfterIsASetting(t *testing.T) {
-	oldEvery := checkoutflow.WatchEvery
-	checkoutflow.WatchEvery = func(time.Duration) time.Duration { return time.Hour } // the list, not the watcher, is under test
-	t.Cleanup(func() { checkoutflow.WatchEvery = oldEvery })
+	oldEvery := checkout.WatchEvery
+	checkout.WatchEvery = func(time.Duration) time.Duration { return time.Hour } // the list, not the watcher, is under test
+	t.Cleanup(func() { checkout.WatchEvery = oldEvery })
 	clock := sandbox.NewManualClock(time.Now())
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, CompletionDelay: -1, Now: clock.Now, AttentionAfter: time.Minute})
 	h.BuyUpToSummary("1113", bfftest.TwoAdults())

@@ -104,7 +104,7 @@ func TestStaffPagesInGerman(t *testing.T) {
 
 	// A clerk's refund above the limit: the approval page, with German money (a supervisor's
 	// own refund needs none).
-	h.Srv.Visits.Settings.RefundApprovalAbove = 500
+	h.Srv.Settings.RefundApprovalAbove = 500
 	h.SignOutStaff()
 	h.SignInAs("carl", "clerk horse battery")
 	h.CounterFind("100003")
@@ -154,7 +154,7 @@ func TestAttentionInGerman(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	ctx := context.Background()
 	mk := func(key string, cents int64) ledger.Entry {
-		e, _, err := h.Srv.Visits.Ledger.Create(ctx, ledger.Entry{Kind: ledger.KindRefund, IdempotencyKey: key, AmountCents: cents, Currency: "EUR",
+		e, _, err := h.Srv.Ledger.Create(ctx, ledger.Entry{Kind: ledger.KindRefund, IdempotencyKey: key, AmountCents: cents, Currency: "EUR",
 			CinemaID: "0001", BookingID: "BK1", BookingNumber: 100001, EditSessionID: upstream.NewUserSessionID(), ProviderPaymentID: "pi_" + key})
 		if err != nil {
 			t.Fatal(err)
@@ -162,13 +162,13 @@ func TestAttentionInGerman(t *testing.T) {
 		return e
 	}
 	review := mk("review", 850)
-	if _, err := h.Srv.Visits.Ledger.Transition(ctx, review.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "staff review",
+	if _, err := h.Srv.Ledger.Transition(ctx, review.ID, []ledger.State{ledger.StateCreated}, ledger.StateFailed, "staff review",
 		func(x *ledger.Entry) { x.LastError = "refund issued but the booking change could not be completed" }); err != nil {
 		t.Fatal(err)
 	}
 	failing := mk("failing", 475)
 	for range 3 {
-		_ = h.Srv.Visits.Ledger.Note(ctx, failing.ID, "upstream unavailable")
+		_ = h.Srv.Ledger.Note(ctx, failing.ID, "upstream unavailable")
 	}
 	h.SignInStaff("anna", "Anna Box")
 

@@ -12,7 +12,7 @@ import (
 
 func TestStaffLooksUpByNumberAlone(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
-	if err := h.Srv.Visits.Staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
+	if err := h.Srv.Staff.Put(context.Background(), "anna", "Anna Box", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	// A customer cannot look up by number alone.

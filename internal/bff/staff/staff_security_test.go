@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	staffpages "github.com/cinemabff/cinemabff/internal/bff/staff"
+	"github.com/cinemabff/cinemabff/internal/bff/staff"
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
-	"github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
@@ -36,8 +36,8 @@ func countPrefix(rows []string, prefix string) int {
 // supervisor sees the lock on /staff/accounts and unlocks it.
 func TestStaffSignInLocksPerClient(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, TrustedProxies: bfftest.LoopbackProxies()})
-	h.SaveAccount("anna", "Anna Box", staff.Clerk, "")
-	h.SaveAccount("sue", "Sue Visor", staff.Supervisor, "246810")
+	h.SaveAccount("anna", "Anna Box", staffaccounts.Clerk, "")
+	h.SaveAccount("sue", "Sue Visor", staffaccounts.Supervisor, "246810")
 	wrong := url.Values{"username": {"anna"}, "password": {"wrong password"}}
 	for i := range 4 { // four clients, one failure each: nobody is locked
 		if resp, _ := h.PostFrom(fmt.Sprintf("198.51.100.%d", i+10), "/staff/sign-in", "/staff/sign-in", wrong); resp.StatusCode != http.StatusUnauthorized {
@@ -94,7 +94,7 @@ func TestStaffSignInLocksPerClient(t *testing.T) {
 // from one client do not keep boss out: boss signs in from another client at once.
 func TestStaffSignInCannotLockOthersOut(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, TrustedProxies: bfftest.LoopbackProxies()})
-	h.SaveAccount("boss", "The Boss", staff.Supervisor, bfftest.TestSupervisorPIN)
+	h.SaveAccount("boss", "The Boss", staffaccounts.Supervisor, bfftest.TestSupervisorPIN)
 	attacker := h.Browser()
 	for i := range 20 {
 		resp, _ := attacker.PostFrom("203.0.113.66", "/staff/sign-in", "/staff/sign-in", url.Values{"username": {"boss"}, "password": {fmt.Sprintf("guess number %d", i)}})
@@ -119,8 +119,8 @@ func TestStaffSignInCannotLockOthersOut(t *testing.T) {
 // usernames (no account lock-out involved); another address is not affected.
 func TestStaffSignInPerClientLimit(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, TrustedProxies: bfftest.LoopbackProxies()})
-	h.SaveAccount("anna", "Anna Box", staff.Clerk, "")
-	for i := range staffpages.SignInPerClient.Burst {
+	h.SaveAccount("anna", "Anna Box", staffaccounts.Clerk, "")
+	for i := range staff.SignInPerClient.Burst {
 		resp, _ := h.PostFrom("198.51.100.7", "/staff/sign-in", "/staff/sign-in", url.Values{"username": {fmt.Sprintf("guess%d", i)}, "password": {"wrong password"}})
 		if resp.StatusCode != http.StatusUnauthorized {
 			t.Fatalf("failure %d: %d", i+1, resp.StatusCode)
@@ -140,8 +140,8 @@ func TestStaffSignInPerClientLimit(t *testing.T) {
 // from the same /64 get no new allowance; the next /64 is another client.
 func TestStaffSignInLimitPerIPv6Prefix(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, TrustedProxies: bfftest.LoopbackProxies()})
-	h.SaveAccount("anna", "Anna Box", staff.Clerk, "")
-	for i := range staffpages.SignInPerClient.Burst {
+	h.SaveAccount("anna", "Anna Box", staffaccounts.Clerk, "")
+	for i := range staff.SignInPerClient.Burst {
 		ip := fmt.Sprintf("2001:db8:1:2::%x", i+1)
 		if resp, _ := h.PostFrom(ip, "/staff/sign-in", "/staff/sign-in", url.Values{"username": {fmt.Sprintf("guess%d", i)}, "password": {"wrong password"}}); resp.StatusCode != http.StatusUnauthorized {
 			t.Fatalf("failure %d from %s: %d", i+1, ip, resp.StatusCode)
@@ -160,7 +160,7 @@ func TestStaffSignInLimitPerIPv6Prefix(t *testing.T) {
 func TestStaffIdleTimeout(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	h.Srv.Kernel.Cfg.StaffIdle = 600 * time.Millisecond
-	h.SaveAccount("anna", "Anna Box", staff.Clerk, "")
+	h.SaveAccount("anna", "Anna Box", staffaccounts.Clerk, "")
 	h.SignIn("anna")
 	for range 3 { // activity keeps it alive
 		time.Sleep(250 * time.Millisecond)
@@ -204,8 +204,8 @@ func TestStaffIdleTimeout(t *testing.T) {
 // its next request; clerks cannot see the accounts page.
 func TestSupervisorEndsAllSessions(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
-	h.SaveAccount("anna", "Anna Box", staff.Clerk, "")
-	h.SaveAccount("sue", "Sue Visor", staff.Supervisor, "")
+	h.SaveAccount("anna", "Anna Box", staffaccounts.Clerk, "")
+	h.SaveAccount("sue", "Sue Visor", staffaccounts.Supervisor, "")
 	h.SignIn("anna")
 	second := h.Browser()
 	second.SignIn("anna")
@@ -244,7 +244,7 @@ func TestSupervisorEndsAllSessions(t *testing.T) {
 		t.Fatalf("audit rows: %q", rows)
 	}
 	// A disabled account's sign-in ends too.
-	if _, err := h.Srv.Visits.Staff.Disable(context.Background(), "anna"); err != nil {
+	if _, err := h.Srv.Staff.Disable(context.Background(), "anna"); err != nil {
 		t.Fatal(err)
 	}
 	if resp, _ := h.Get("/booking"); resp.StatusCode != http.StatusSeeOther {
@@ -256,7 +256,7 @@ func TestSupervisorEndsAllSessions(t *testing.T) {
 // no longer carries the sign-in (or anything else), and it is in the audit trail.
 func TestSignOutEndsTheVisit(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
-	h.SaveAccount("anna", "Anna Box", staff.Clerk, "")
+	h.SaveAccount("anna", "Anna Box", staffaccounts.Clerk, "")
 	h.SignIn("anna")
 	h.Find(100005)
 	old := h.Cookie("session")
@@ -351,7 +351,7 @@ func TestLookUpOutageDoesNotCount(t *testing.T) {
 // to use the number and e-mail. Staff look-ups are in the audit trail.
 func TestStaffFindsByScannedTicketCode(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
-	code, err := h.Srv.Visits.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: "BK0186A2", BookingNumber: 100002, Line: 1, Seat: "F-7"})
+	code, err := h.Srv.Mail.Signer.Payload(tickets.Code{CinemaID: "0001", BookingID: "BK0186A2", BookingNumber: 100002, Line: 1, Seat: "F-7"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +367,7 @@ func TestStaffFindsByScannedTicketCode(t *testing.T) {
 	if resp, body := scan(code); resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "That is a ticket code.") {
 		t.Fatalf("customer scans a code: %d %s", resp.StatusCode, body)
 	}
-	h.SaveAccount("anna", "Anna Box", staff.Clerk, "")
+	h.SaveAccount("anna", "Anna Box", staffaccounts.Clerk, "")
 	h.SignIn("anna")
 	doc := h.Page("/booking", http.StatusOK)
 	if in := doc.Find(`input#number`); in.AttrOr("pattern", "") != "" || in.AttrOr("maxlength", "") != "256" {
@@ -411,8 +411,8 @@ func TestNewPINsHaveSixToEightDigits(t *testing.T) {
 	}{
 		{"1234", false}, {"12345", false}, {"123456", true}, {"1234567", true}, {"12345678", true}, {"123456789", false},
 	} {
-		err := h.Srv.Visits.Staff.Save(context.Background(), staff.NewAccount{Username: "sue", Name: "Sue Visor", Password: bfftest.TestPassword, Role: staff.Supervisor, PIN: tc.pin})
-		if tc.ok != (err == nil) || (!tc.ok && !errors.Is(err, staff.ErrInvalid)) {
+		err := h.Srv.Staff.Save(context.Background(), staffaccounts.NewAccount{Username: "sue", Name: "Sue Visor", Password: bfftest.TestPassword, Role: staffaccounts.Supervisor, PIN: tc.pin})
+		if tc.ok != (err == nil) || (!tc.ok && !errors.Is(err, staffaccounts.ErrInvalid)) {
 			t.Errorf("new PIN %q: %v, want accepted=%v", tc.pin, err, tc.ok)
 		}
 	}
@@ -424,7 +424,7 @@ func TestNewPINsHaveSixToEightDigits(t *testing.T) {
 // nothing.
 func TestOldShortPINStillApprovesWithAWarning(t *testing.T) {
 	h := bfftest.CounterHarness(t)
-	h.Srv.Visits.Settings.RefundApprovalAbove = 500
+	h.Srv.Settings.RefundApprovalAbove = 500
 	h.AddOldSupervisor("olga", "Olga Old", "2468")
 	warning := func(who, password string) string {
 		t.Helper()

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	visits "github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
 
 	"github.com/labstack/echo/v4"
 
@@ -21,7 +21,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	swapview "github.com/cinemabff/cinemabff/views/pages/swap"
+	"github.com/cinemabff/cinemabff/views/pages/swapview"
 )
 
 // picked is what the person ticked: the tickets that move (sequence numbers) and the new
@@ -40,7 +40,7 @@ func (h *Handler) showSwap(c echo.Context) error {
 	}
 	rb, err := h.Bookings.Read(c.Request().Context(), bb.CinemaID, bb.Number)
 	if err != nil {
-		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
+		return h.fromUpstream(err, h.url("booking.show"), h.backLabel(c))
 	}
 	return h.render(c, http.StatusOK, rb.Booking, rb.Plan, picked{}, nil)
 }
@@ -57,23 +57,23 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 	ctx := c.Request().Context()
 	rb, err := h.Bookings.Read(ctx, bb.CinemaID, bb.Number)
 	if err != nil {
-		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
+		return h.fromUpstream(err, h.url("booking.show"), h.backLabel(c))
 	}
 	b := rb.Booking
-	if err := h.Visits.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.Links.Booking, h.backLabel(c)); err != nil {
+	if err := h.Visits.RefuseClosed(c, b.CinemaID, b.Session.Showtime, h.url("booking.show"), h.backLabel(c)); err != nil {
 		return err
 	}
-	if visits.SwapUnavailableReason(l, b) != "" {
+	if visit.SwapUnavailableReason(l, b) != "" {
 		return h.render(c, http.StatusConflict, b, nil, picked{}, nil)
 	}
 	form, err := c.FormParams()
 	if err != nil {
 		return &web.Error{Code: web.EInvalid, Heading: l.T("ui.error.invalid.heading"), Message: l.T("swap.problem.unreadable"),
-			BackURL: h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), BackLabel: l.T("swap.choose_seats_link")}
+			BackURL: h.url("swap.show", bb.CinemaID, bb.Number), BackLabel: l.T("swap.choose_seats_link")}
 	}
 	plan, err := h.freshPlan(ctx, b, rb.Plan)
 	if err != nil {
-		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
+		return h.fromUpstream(err, h.url("booking.show"), h.backLabel(c))
 	}
 	named := h.Visits.Named(ctx) // the moves keep the tickets' and areas' names in the visitor's words
 	namedPlan := named.SeatPlan(*plan)
@@ -82,9 +82,9 @@ func (h *Handler) reviewSwap(c echo.Context) error {
 		return h.renderWithPlan(c, http.StatusUnprocessableEntity, b, plan, choice, problem)
 	}
 	ci := h.Visits.CinemaByID(ctx, b.CinemaID)
-	h.save(c, visits.SessSwapPending, visit{CinemaID: b.CinemaID, Number: b.Number, BookingID: b.ID, Header: h.header(c, b), Moves: moves,
+	h.save(c, visit.SessSwapPending, swapState{CinemaID: b.CinemaID, Number: b.Number, BookingID: b.ID, Header: h.header(c, b), Moves: moves,
 		Showtime: b.Session.Showtime, TimeZone: ci.TimeZone, Email: b.CustomerEmail, Lang: l.Lang()})
-	return web.Redirect(c, h.url(web.RouteSwapConfirm, b.CinemaID, b.Number))
+	return web.Redirect(c, h.url("swap.confirm", b.CinemaID, b.Number))
 }
 
 func problemNotice(heading, body string) *components.Notice {
@@ -230,12 +230,12 @@ func (h *Handler) header(c echo.Context, b cinema.Booking) swapview.Header {
 // otherwise the tickets and the map with a fresh seat plan (plan, when the booking's own read
 // just fetched it to place the tickets).
 func (h *Handler) render(c echo.Context, status int, b cinema.Booking, plan *cinema.SeatPlan, choice picked, notice *components.Notice) error {
-	if visits.SwapUnavailableReason(web.Loc(c), b) != "" {
+	if visit.SwapUnavailableReason(web.Loc(c), b) != "" {
 		return h.renderWithPlan(c, status, b, nil, choice, notice)
 	}
 	plan, err := h.freshPlan(c.Request().Context(), b, plan)
 	if err != nil {
-		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
+		return h.fromUpstream(err, h.url("booking.show"), h.backLabel(c))
 	}
 	return h.renderWithPlan(c, status, b, plan, choice, notice)
 }
@@ -275,8 +275,8 @@ func (h *Handler) renderWithPlan(c echo.Context, status int, b cinema.Booking, p
 // measures it).
 func (h *Handler) chooseView(c echo.Context, b cinema.Booking, plan *cinema.SeatPlan, choice picked, notice *components.Notice) swapview.ChooseView {
 	l := web.Loc(c)
-	v := swapview.ChooseView{Header: h.header(c, b), Counter: h.Site.AtCounter(c), Notice: notice, BackURL: h.Links.Booking, BackLabel: h.backLabel(c),
-		ActionURL: h.url(web.RouteSwapShow, b.CinemaID, b.Number), CSRFToken: web.CSRFToken(c), Reason: visits.SwapUnavailableReason(l, b)}
+	v := swapview.ChooseView{Header: h.header(c, b), Counter: h.Site.AtCounter(c), Notice: notice, BackURL: h.url("booking.show"), BackLabel: h.backLabel(c),
+		ActionURL: h.url("swap.show", b.CinemaID, b.Number), CSRFToken: web.CSRFToken(c), Reason: visit.SwapUnavailableReason(l, b)}
 	if v.Reason == "" {
 		v.Reason = h.Visits.ChangesClosed(c, b.CinemaID, b.Session.Showtime)
 	}

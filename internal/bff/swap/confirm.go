@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	visits "github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 
 	"github.com/labstack/echo/v4"
@@ -16,7 +16,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	swapview "github.com/cinemabff/cinemabff/views/pages/swap"
+	"github.com/cinemabff/cinemabff/views/pages/swapview"
 )
 
 // showSwapConfirm shows the checked moves and asks for the go-ahead. Nothing is fetched: the
@@ -26,13 +26,13 @@ func (h *Handler) showSwapConfirm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v, ok := h.load(c, visits.SessSwapPending, bb)
+	v, ok := h.load(c, visit.SessSwapPending, bb)
 	if !ok {
-		return c.Redirect(http.StatusSeeOther, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number))
+		return c.Redirect(http.StatusSeeOther, h.url("swap.show", bb.CinemaID, bb.Number))
 	}
 	l := web.Loc(c)
-	cv := swapview.ConfirmView{Header: v.header(l), ActionURL: h.url(web.RouteSwapConfirm, bb.CinemaID, bb.Number),
-		ChangeURL: h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), CSRFToken: web.CSRFToken(c)}
+	cv := swapview.ConfirmView{Header: v.header(l), ActionURL: h.url("swap.confirm", bb.CinemaID, bb.Number),
+		ChangeURL: h.url("swap.show", bb.CinemaID, bb.Number), CSRFToken: web.CSRFToken(c)}
 	for _, m := range v.Moves {
 		cv.Moves = append(cv.Moves, swapview.Move{Ticket: m.Ticket, From: m.fromText(l), To: m.toText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq)})
 	}
@@ -47,12 +47,12 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v, ok := h.load(c, visits.SessSwapPending, bb)
+	v, ok := h.load(c, visit.SessSwapPending, bb)
 	if !ok {
-		return web.Redirect(c, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number))
+		return web.Redirect(c, h.url("swap.show", bb.CinemaID, bb.Number))
 	}
 	l := web.Loc(c)
-	if err := h.Visits.RefuseClosed(c, v.CinemaID, v.Showtime, h.Links.Booking, h.backLabel(c)); err != nil {
+	if err := h.Visits.RefuseClosed(c, v.CinemaID, v.Showtime, h.url("booking.show"), h.backLabel(c)); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
@@ -65,14 +65,14 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	err = h.Ticketing.SwapSeats(dctx, v.CinemaID, v.BookingID, swaps)
 	cancel()
 	if r, refused := upstream.SwapRefusal(err); refused || errors.Is(err, upstream.ErrSeatsUnavailable) {
-		h.Sessions.Remove(ctx, visits.SessSwapPending)
+		h.Sessions.Remove(ctx, visit.SessSwapPending)
 		web.LoggerFrom(ctx, h.Logger).Info("swap refused", "booking", v.Number, "reason", r, "err", err)
 		if r == "" {
 			r = upstream.SwapSeatUnavailable
 		}
 		rb, berr := h.Bookings.Read(ctx, bb.CinemaID, bb.Number)
 		if berr != nil {
-			return h.fromUpstream(err, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
+			return h.fromUpstream(err, h.url("swap.show", bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
 		}
 		choice := picked{Seqs: map[int]bool{}}
 		for _, m := range v.Moves {
@@ -83,9 +83,9 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 			Heading: l.T("swap.not_changed"), Body: words.SwapRestriction(l, r)})
 	}
 	if err != nil {
-		return h.fromUpstream(err, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
+		return h.fromUpstream(err, h.url("swap.show", bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
 	}
-	h.Sessions.Remove(ctx, visits.SessSwapPending)
+	h.Sessions.Remove(ctx, visit.SessSwapPending)
 	n := changeNotice(ctx, v)
 	h.Visits.WriteNotice(ctx, n)
 	var moved []string
@@ -95,8 +95,8 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionSwap, CinemaID: v.CinemaID, BookingNumber: v.Number, Detail: strings.Join(moved, "; ")})
 	v.MailKey = n.Key
 	h.Visits.RememberMail(ctx, n.Key)
-	h.save(c, visits.SessSwapDone, v)
-	return web.Redirect(c, h.url(web.RouteSwapDone, bb.CinemaID, bb.Number))
+	h.save(c, visit.SessSwapDone, v)
+	return web.Redirect(c, h.url("swap.done", bb.CinemaID, bb.Number))
 }
 
 // showSwapDone shows old and new seats side by side; the new ones are read back from the
@@ -106,19 +106,19 @@ func (h *Handler) showSwapDone(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v, ok := h.load(c, visits.SessSwapDone, bb)
+	v, ok := h.load(c, visit.SessSwapDone, bb)
 	if !ok {
-		return c.Redirect(http.StatusSeeOther, h.url(web.RouteSwapShow, bb.CinemaID, bb.Number))
+		return c.Redirect(http.StatusSeeOther, h.url("swap.show", bb.CinemaID, bb.Number))
 	}
 	l := web.Loc(c)
 	ctx := c.Request().Context()
 	pb, err := h.Placed.Read(ctx, bb.CinemaID, bb.Number)
 	if err != nil {
-		return h.fromUpstream(err, h.Links.Booking, h.backLabel(c))
+		return h.fromUpstream(err, h.url("booking.show"), h.backLabel(c))
 	}
 	b := h.Visits.Named(ctx).Booking(pb.Booking)
-	dv := swapview.DoneView{Header: h.header(c, b), BackURL: h.Links.Booking, BackLabel: h.backLabel(c),
-		Tickets: h.Visits.TicketsView(ctx, b, h.Links.BookingTickets), MailLine: h.Visits.MailLine(ctx, v.MailKey)}
+	dv := swapview.DoneView{Header: h.header(c, b), BackURL: h.url("booking.show"), BackLabel: h.backLabel(c),
+		Tickets: h.Visits.TicketsView(ctx, b, h.url("booking.tickets")), MailLine: h.Visits.MailLine(ctx, v.MailKey)}
 	for _, m := range v.Moves {
 		mv := swapview.Move{Ticket: m.Ticket, From: m.fromText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq), To: l.T("swap.new_seat_unknown")}
 		if t, ok := b.Ticket(m.Seq); ok && t.Seat != nil {

@@ -15,12 +15,12 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/notify"
 	"github.com/cinemabff/cinemabff/internal/tickets"
-	swapview "github.com/cinemabff/cinemabff/views/pages/swap"
+	"github.com/cinemabff/cinemabff/views/pages/swapview"
 )
 
-// visit is a swap checked by the BFF (pending) or made (done), kept only in the server
+// swapState is a swap checked by the BFF (pending) or made (done), kept only in the server
 // session.
-type visit struct {
+type swapState struct {
 	CinemaID  string          `json:"cinema"`
 	Number    int64           `json:"number"`
 	BookingID string          `json:"bookingId"`
@@ -35,7 +35,7 @@ type visit struct {
 
 // header is the booking's header in l's language: the showtime is written again (the visit
 // keeps the moment, the page may be in another language by now).
-func (v visit) header(l *i18n.Localizer) swapview.Header {
+func (v swapState) header(l *i18n.Localizer) swapview.Header {
 	h := v.Header
 	if !v.Showtime.IsZero() && v.TimeZone != "" {
 		h.Showtime = words.Showtime(l, v.Showtime, cinema.Cinema{TimeZone: v.TimeZone})
@@ -89,28 +89,28 @@ func (h *Handler) access(c echo.Context) (boundBooking, error) {
 	if err != nil || !ok || bb.CinemaID != c.Param("cinema") || bb.Number != number {
 		l := web.Loc(c)
 		return boundBooking{}, &web.Error{Code: web.EForbidden, Heading: l.T("swap.not_opened.heading"), Message: l.T("swap.not_opened.message"),
-			BackURL: h.Links.FindBooking, BackLabel: l.T("swap.not_opened.find")}
+			BackURL: h.url("booking.find"), BackLabel: l.T("swap.not_opened.find")}
 	}
 	return bb, nil
 }
 
 // load is the visit kept under key, when it is about the booking bb.
-func (h *Handler) load(c echo.Context, key string, bb boundBooking) (visit, bool) {
-	v, ok := web.SessionValue[visit]{Key: key}.Get(c.Request().Context(), h.Sessions)
+func (h *Handler) load(c echo.Context, key string, bb boundBooking) (swapState, bool) {
+	v, ok := web.SessionValue[swapState]{Key: key}.Get(c.Request().Context(), h.Sessions)
 	if !ok || v.CinemaID != bb.CinemaID || v.Number != bb.Number || len(v.Moves) == 0 {
-		return visit{}, false
+		return swapState{}, false
 	}
 	return v, true
 }
 
 // save keeps v under key in the server session.
-func (h *Handler) save(c echo.Context, key string, v visit) {
-	web.SessionValue[visit]{Key: key}.Put(c.Request().Context(), h.Sessions, v)
+func (h *Handler) save(c echo.Context, key string, v swapState) {
+	web.SessionValue[swapState]{Key: key}.Put(c.Request().Context(), h.Sessions, v)
 }
 
 // changeNotice is what a seat swap tells the customer: old seats and new seats, in the
 // language of the visit behind ctx.
-func changeNotice(ctx context.Context, v visit) notify.Notice {
+func changeNotice(ctx context.Context, v swapState) notify.Notice {
 	lang := ""
 	if l := i18n.FromContext(ctx); l != nil {
 		lang = l.Lang()

@@ -14,7 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
-	visits "github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/bookings"
@@ -48,6 +48,8 @@ type Site interface {
 	Render(c echo.Context, status int, title string, body templ.Component) error
 	// AtCounter reports a signed-in staff member on a box-office counter: staff words.
 	AtCounter(c echo.Context) bool
+	// URL builds the path of a named route.
+	URL(name string, params ...any) string
 }
 
 // Visits is what the flow needs from the visit: its bound booking, the change cut-off, the
@@ -57,7 +59,7 @@ type Visits interface {
 	// FromUpstream turns an upstream error into a web.Error with words a person can act on.
 	FromUpstream(err error, backURL, backLabel string) error
 	// BoundBooking is the booking the visit opened with its number and e-mail.
-	BoundBooking(c echo.Context) (visits.Bound, bool)
+	BoundBooking(c echo.Context) (visit.Bound, bool)
 	// WriteNotice writes the change notice and its e-mail.
 	WriteNotice(ctx context.Context, n notify.Notice)
 	// RememberMail keeps the outbox key of the message about the last change for the
@@ -81,13 +83,6 @@ type Visits interface {
 	RecordAudit(c echo.Context, e audit.Entry)
 }
 
-// Links are the pages of other flows the swap pages send the person back to.
-type Links struct {
-	FindBooking    string // where to open a booking first
-	Booking        string // the opened booking's page
-	BookingTickets string // its printable tickets
-}
-
 // Handler serves the swap flow. Every field is required.
 type Handler struct {
 	Site      Site
@@ -99,22 +94,19 @@ type Handler struct {
 	// Bookings reads a booking with the seat plan when one was read to place its tickets
 	// (fresh availability for the map); Placed places them with a cached plan (the done page).
 	Bookings, Placed Bookings
-	Links            Links
 }
 
 // Routes registers the flow's handlers.
-func (h *Handler) Routes(route web.Register) {
-	route("GET", web.RouteSwapShow, h.showSwap)
-	route("POST", web.RouteSwapShow, h.reviewSwap)
-	route("GET", web.RouteSwapConfirm, h.showSwapConfirm)
-	route("POST", web.RouteSwapConfirm, h.confirmSwap)
-	route("GET", web.RouteSwapDone, h.showSwapDone)
+func (h *Handler) Routes(r web.Router) {
+	r.GET("/bookings/:cinema/:number/seats", h.showSwap, "swap.show")
+	r.POST("/bookings/:cinema/:number/seats", h.reviewSwap, "swap.show")
+	r.GET("/bookings/:cinema/:number/seats/confirm", h.showSwapConfirm, "swap.confirm")
+	r.POST("/bookings/:cinema/:number/seats/confirm", h.confirmSwap, "swap.confirm")
+	r.GET("/bookings/:cinema/:number/seats/done", h.showSwapDone, "swap.done")
 }
 
-// url builds the path of one of the flow's routes.
-func (h *Handler) url(name string, params ...any) string {
-	return web.Paths.Path(h.Logger, name, params...)
-}
+// url builds the path of a named route.
+func (h *Handler) url(name string, params ...any) string { return h.Site.URL(name, params...) }
 
 // fromUpstream is Site.FromUpstream with the swap's own refusals: the ticketing system says
 // why these seats cannot be swapped, in words the person can act on.

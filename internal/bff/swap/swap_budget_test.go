@@ -24,7 +24,7 @@ func TestSwapPageBudget(t *testing.T) {
 	h := bfftest.SwapHarness(t, 100001)
 	ctx := context.Background()
 	// The booking as the page reads it: its tickets placed on the seat plan.
-	rb, err := h.Srv.Visits.Bookings.Read(ctx, "0001", 100001)
+	rb, err := h.Srv.Bookings.Read(ctx, "0001", 100001)
 	if err != nil || rb.Plan == nil {
 		t.Fatalf("booking and plan: %v", err)
 	}

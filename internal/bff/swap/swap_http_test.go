@@ -8,17 +8,16 @@ import (
 	"testing"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
 func TestSwapRouteNames(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{})
-	if got := h.Srv.Kernel.URL(web.RouteSwapShow, "0001", int64(100001)); got != "/bookings/0001/100001/seats" {
+	if got := h.Srv.Kernel.URL("swap.show", "0001", int64(100001)); got != "/bookings/0001/100001/seats" {
 		t.Fatalf("swap entry URL %q", got)
 	}
-	if h.Srv.Kernel.URL(web.RouteSwapConfirm, "0001", 1) != "/bookings/0001/1/seats/confirm" || h.Srv.Kernel.URL(web.RouteSwapDone, "0001", 1) != "/bookings/0001/1/seats/done" {
+	if h.Srv.Kernel.URL("swap.confirm", "0001", 1) != "/bookings/0001/1/seats/confirm" || h.Srv.Kernel.URL("swap.done", "0001", 1) != "/bookings/0001/1/seats/done" {
 		t.Fatal("confirm/done URLs")
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	visits "github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/webtest"
@@ -23,7 +23,7 @@ func TestSwapUnavailableReason(t *testing.T) {
 		{cinema.Booking{Paid: true, BeingEdited: true, Tickets: seated}, "being changed right now"},
 		{cinema.Booking{Paid: true, Tickets: []cinema.BookedTicket{{Seq: 1}}}, "no numbered seats"},
 	} {
-		got := visits.SwapUnavailableReason(webtest.English(t), tc.b)
+		got := visit.SwapUnavailableReason(webtest.English(t), tc.b)
 		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 			t.Errorf("%+v: %q, want %q", tc.b, got, tc.want)
 		}

@@ -11,12 +11,12 @@ import (
 // name another, e.g. the supervisor who approved). Device comes from the request. A row that
 // cannot be written is logged as an error; the action itself has happened.
 func (v *Visits) RecordAudit(c echo.Context, e audit.Entry) {
-	if v.Audit == nil {
+	if v.audit == nil {
 		return
 	}
 	ctx := c.Request().Context()
 	if e.Actor == "" {
-		e.Actor = v.Kernel.StaffUser(c)
+		e.Actor = v.kernel.StaffUser(c)
 	}
 	if e.Actor == "" {
 		return // a customer's own action: not a staff action
@@ -25,10 +25,10 @@ func (v *Visits) RecordAudit(c echo.Context, e audit.Entry) {
 		e.Device = v.DeviceLabel(c)
 	}
 	if e.At.IsZero() {
-		e.At = v.Kernel.Now()
+		e.At = v.kernel.Now()
 	}
-	if err := v.Audit.Record(ctx, e); err != nil {
-		web.LoggerFrom(ctx, v.Kernel.Logger).Error("audit row not written", "action", e.Action, "actor", e.Actor, "err", err)
+	if err := v.audit.Record(ctx, e); err != nil {
+		web.LoggerFrom(ctx, v.kernel.Logger).Error("audit row not written", "action", e.Action, "actor", e.Actor, "err", err)
 	}
 }
 

@@ -30,7 +30,7 @@ type Bound struct {
 
 func (v *Visits) BoundBooking(c echo.Context) (Bound, bool) {
 	ctx := c.Request().Context()
-	b := Bound{CinemaID: v.Kernel.Sessions.GetString(ctx, SessBookingCinema), Number: v.Kernel.Sessions.GetInt64(ctx, SessBookingNumber)}
+	b := Bound{CinemaID: v.kernel.Sessions.GetString(ctx, SessBookingCinema), Number: v.kernel.Sessions.GetInt64(ctx, SessBookingNumber)}
 	return b, b.CinemaID != "" && b.Number != 0
 }
 
@@ -41,9 +41,9 @@ func (v *Visits) BindBooking(c echo.Context, b Bound) error {
 	if cur, ok := v.BoundBooking(c); ok && cur != b {
 		v.ClearEdit(c) // an edit of another booking does not carry over
 	}
-	v.Kernel.Sessions.Put(ctx, SessBookingCinema, b.CinemaID)
-	v.Kernel.Sessions.Put(ctx, SessBookingNumber, b.Number)
-	return v.Kernel.RenewSession(c)
+	v.kernel.Sessions.Put(ctx, SessBookingCinema, b.CinemaID)
+	v.kernel.Sessions.Put(ctx, SessBookingNumber, b.Number)
+	return v.kernel.RenewSession(c)
 }
 
 // Edit is the edit in progress, kept only in the server session: the upstream's
@@ -125,7 +125,7 @@ func (ol OriginLine) SeatName() words.SeatName {
 var editInSession = web.SessionValue[Edit]{Key: SessEdit}
 
 func (v *Visits) CurrentEdit(c echo.Context) (Edit, bool) {
-	e, ok := editInSession.Get(c.Request().Context(), v.Kernel.Sessions)
+	e, ok := editInSession.Get(c.Request().Context(), v.kernel.Sessions)
 	if !ok || e.UserSessionID == "" {
 		return Edit{}, false
 	}
@@ -133,11 +133,11 @@ func (v *Visits) CurrentEdit(c echo.Context) (Edit, bool) {
 }
 
 func (v *Visits) SaveEdit(c echo.Context, e Edit) {
-	editInSession.Put(c.Request().Context(), v.Kernel.Sessions, e)
+	editInSession.Put(c.Request().Context(), v.kernel.Sessions, e)
 }
 
 func (v *Visits) ClearEdit(c echo.Context) {
-	editInSession.Remove(c.Request().Context(), v.Kernel.Sessions)
+	editInSession.Remove(c.Request().Context(), v.kernel.Sessions)
 }
 
 // ReadBooking reads a booking completed from the listing and the seat plan
@@ -145,7 +145,7 @@ func (v *Visits) ClearEdit(c echo.Context) {
 // from s.SeatPlans: it only places the tickets (layout), so a cached one does. Its tickets carry
 // the cinema's names in ctx's language (Named).
 func (v *Visits) ReadBooking(ctx context.Context, cinemaID string, number int64, also ...func(context.Context, cinema.Booking)) (cinema.Booking, error) {
-	b, err := v.PlacedBookings.Read(ctx, cinemaID, number, also...)
+	b, err := v.placed.Read(ctx, cinemaID, number, also...)
 	return v.Named(ctx).Booking(b.Booking), err
 }
 

@@ -13,11 +13,11 @@ const SessBuyDone = "buy.done"
 // after paying, an old tab): the purchase is over and its confirmation is one click away;
 // nothing claims that nothing was charged. nil when this visit has no such purchase.
 func (v *Visits) BoughtAlready(c echo.Context) error {
-	ref := v.Kernel.Sessions.GetString(c.Request().Context(), SessBuyDone)
+	ref := v.kernel.Sessions.GetString(c.Request().Context(), SessBuyDone)
 	if ref == "" {
 		return nil
 	}
 	l := web.Loc(c)
 	return &web.Error{Code: web.EGone, Heading: l.T("checkout.bought_already"), Message: l.T("checkout.bought_already_text"),
-		BackURL: v.Kernel.URL(web.RouteBuyReturn, ref), BackLabel: l.T("checkout.see_confirmation")}
+		BackURL: v.kernel.URL("buy.return", ref), BackLabel: l.T("checkout.see_confirmation")}
 }

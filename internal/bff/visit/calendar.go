@@ -20,19 +20,19 @@ import (
 // therefore sends an update with a higher SEQUENCE; a cancelled edit writes no change.
 func (v *Visits) BookingCalendar(ctx context.Context, l *i18n.Localizer, b cinema.Booking) ([]byte, error) {
 	seq := 0
-	if v.Mail != nil && v.Mail.Changes != nil {
-		n, err := v.Mail.Changes.Count(ctx, b.CinemaID, b.Number)
+	if v.mail != nil && v.mail.Changes != nil {
+		n, err := v.mail.Changes.Count(ctx, b.CinemaID, b.Number)
 		if err != nil {
 			return nil, err
 		}
 		seq = n
 	}
 	domain := ""
-	if v.Kernel.Cfg.PublicURL != nil {
-		domain = v.Kernel.Cfg.PublicURL.Hostname()
+	if v.kernel.Cfg.PublicURL != nil {
+		domain = v.kernel.Cfg.PublicURL.Hostname()
 	}
 	ev := calendar.ForBooking(l, calendar.Booking{Booking: b, Cinema: v.CinemaByID(ctx, b.CinemaID), RunTime: v.runTime(ctx, b),
-		Sequence: seq, Domain: domain, Stamp: v.Kernel.Now()})
+		Sequence: seq, Domain: domain, Stamp: v.kernel.Now()})
 	return calendar.Write(ev), nil
 }
 
@@ -53,14 +53,14 @@ func (v *Visits) ServeCalendar(c echo.Context, b cinema.Booking) error {
 // calendar's default) when the listing does not have it.
 func (v *Visits) runTime(ctx context.Context, b cinema.Booking) time.Duration {
 	id := b.SessionID()
-	if v.Listings == nil || id == "" {
+	if v.listings == nil || id == "" {
 		return 0
 	}
-	sess, err := v.Listings.FindSession(ctx, b.CinemaID, id) // the shared listing
+	sess, err := v.listings.FindSession(ctx, b.CinemaID, id) // the shared listing
 	if err != nil || sess.FilmID == "" {
 		return 0
 	}
-	listing, err := v.Listings.Listing(ctx, b.CinemaID)
+	listing, err := v.listings.Listing(ctx, b.CinemaID)
 	if err != nil {
 		return 0
 	}

@@ -27,8 +27,8 @@ func (v *Visits) ChangeWindow(c echo.Context, cinemaID string, showtime time.Tim
 	l := web.Loc(c)
 	// The box office may change a booking until the show starts: staff signed in at an
 	// enrolled counter, not a staff sign-in on any browser.
-	staff := v.Kernel.AtCounter(c)
-	now := v.Kernel.Now()
+	staff := v.kernel.AtCounter(c)
+	now := v.kernel.Now()
 	zone := v.CinemaByID(c.Request().Context(), cinemaID).Location()
 	at := func(t time.Time) string {
 		if y, m, d := t.In(zone).Date(); !words.SameDay(now.In(zone), y, m, d) {
@@ -36,9 +36,9 @@ func (v *Visits) ChangeWindow(c echo.Context, cinemaID string, showtime time.Tim
 		}
 		return l.T("booking.at_time", "Time", l.Time(t, zone, i18n.Clock))
 	}
-	cutoff := v.ChangePolicy.Cutoff(cinemaID)
-	closes := v.ChangePolicy.Closes(cinemaID, showtime, staff)
-	if v.ChangePolicy.Open(now, cinemaID, showtime, staff) {
+	cutoff := v.changePolicy.Cutoff(cinemaID)
+	closes := v.changePolicy.Closes(cinemaID, showtime, staff)
+	if v.changePolicy.Open(now, cinemaID, showtime, staff) {
 		if staff || cutoff == 0 {
 			return l.T("booking.window_open_until_start", "Time", at(closes)), true
 		}
@@ -69,6 +69,6 @@ func (v *Visits) RefuseClosed(c echo.Context, cinemaID string, showtime time.Tim
 	if reason == "" {
 		return nil
 	}
-	web.LoggerFrom(c.Request().Context(), v.Kernel.Logger).Info("change refused after the cut-off", "path", c.Path(), "cinema", cinemaID, "showtime", showtime)
+	web.LoggerFrom(c.Request().Context(), v.kernel.Logger).Info("change refused after the cut-off", "path", c.Path(), "cinema", cinemaID, "showtime", showtime)
 	return &web.Error{Code: web.EConflict, Heading: web.Loc(c).T("booking.closed_heading"), Message: reason, BackURL: backURL, BackLabel: backLabel}
 }

@@ -14,10 +14,10 @@ var errNoTicketing = errors.New("no ticketing system")
 // Cinemas returns the cinemas from the shared listing (internal/listings: one read at a time,
 // a stale list rather than none on an upstream failure); none without a ticketing system.
 func (v *Visits) Cinemas(ctx context.Context) ([]cinema.Cinema, error) {
-	if v.Listings == nil {
+	if v.listings == nil {
 		return nil, errNoTicketing
 	}
-	return v.Listings.Cinemas(ctx)
+	return v.listings.Cinemas(ctx)
 }
 
 // CinemaByID finds one cinema; an unknown id yields a UTC cinema with only its id.
@@ -46,8 +46,8 @@ func (v *Visits) DefaultLocation(ctx context.Context) *time.Location {
 // visitor for the listing's interval (listings.TicketTypes); none without a ticketing system.
 // Within an order (an edit, a purchase) call the upstream with its userSessionId instead.
 func (v *Visits) SessionTicketTypes(ctx context.Context, cinemaID, sessionID string) ([]cinema.TicketType, error) {
-	if v.TicketTypes == nil {
+	if v.ticketTypes == nil {
 		return nil, errNoTicketing
 	}
-	return v.TicketTypes.Session(ctx, cinemaID, sessionID)
+	return v.ticketTypes.Session(ctx, cinemaID, sessionID)
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/settlement"
-	"github.com/cinemabff/cinemabff/views/pages"
+	"github.com/cinemabff/cinemabff/views/components"
 )
 
 // CounterPayment is what the counter's payment form says.
@@ -60,9 +60,9 @@ func (v *Visits) ReadCounterPayment(c echo.Context, due cinema.Money) (CounterPa
 			return p, l.T("staff.counter.no_reader"), ErrBadCounterPayment
 		}
 		p.Given, p.Reference = "", ""
-		p.Tender, p.CardType = cmp.Or(v.Settings.TenderTerminal, "CREDIT"), "Card reader"
+		p.Tender, p.CardType = cmp.Or(v.settings.TenderTerminal, "CREDIT"), "Card reader"
 	case "terminal":
-		if _, supervisor := v.Kernel.StaffRole(c); !supervisor {
+		if _, supervisor := v.kernel.StaffRole(c); !supervisor {
 			// A typed reference is checked by nobody but the person typing it: a fallback for a
 			// standalone terminal, kept for supervisors.
 			return p, l.T("staff.counter.terminal_supervisors"), ErrBadCounterPayment
@@ -76,7 +76,7 @@ func (v *Visits) ReadCounterPayment(c echo.Context, due cinema.Money) (CounterPa
 			p.Field = "reference"
 			return p, l.T("staff.counter.reference_too_long", "Max", 64), ErrBadCounterPayment
 		}
-		p.Tender, p.CardType = cmp.Or(v.Settings.TenderTerminal, "CREDIT"), "Card terminal"
+		p.Tender, p.CardType = cmp.Or(v.settings.TenderTerminal, "CREDIT"), "Card terminal"
 	case "cash":
 		if p.Given != "" {
 			cents, ok := ParseCashAmount(p.Given)
@@ -93,7 +93,7 @@ func (v *Visits) ReadCounterPayment(c echo.Context, due cinema.Money) (CounterPa
 				return p, "", ErrConfirmCash
 			}
 		}
-		p.Reference, p.Tender, p.CardType = "CASH-"+strings.ToUpper(ledger.NewID()[:10]), cmp.Or(v.Settings.TenderCash, "CASH"), "Cash"
+		p.Reference, p.Tender, p.CardType = "CASH-"+strings.ToUpper(ledger.NewID()[:10]), cmp.Or(v.settings.TenderCash, "CASH"), "Cash"
 	default:
 		return p, l.T("staff.counter.method_missing"), ErrBadCounterPayment
 	}
@@ -150,7 +150,7 @@ func (v *Visits) ReferenceRefusal(c echo.Context, p CounterPayment, err error) (
 		return "", false
 	}
 	l := web.Loc(c)
-	web.LoggerFrom(c.Request().Context(), v.Kernel.Logger).Warn("counter reference refused: recorded for another payment", "reference", p.Reference, "earlier", used.Earlier.Owner)
+	web.LoggerFrom(c.Request().Context(), v.kernel.Logger).Warn("counter reference refused: recorded for another payment", "reference", p.Reference, "earlier", used.Earlier.Owner)
 	ctx := c.Request().Context()
 	zone := v.CinemaByID(ctx, used.Earlier.CinemaID).Location()
 	return l.T("staff.counter.reference_used", "When", words.WhenWithSeconds(l, used.Earlier.At, zone)), true
@@ -158,13 +158,13 @@ func (v *Visits) ReferenceRefusal(c echo.Context, p CounterPayment, err error) (
 
 // HasReader reports whether this device takes cards on its own card reader.
 func (v *Visits) HasReader(c echo.Context) bool {
-	return v.Readers != nil && web.DeviceOf(c).ReaderID != ""
+	return v.readers != nil && web.DeviceOf(c).ReaderID != ""
 }
 
 // CounterMethods sets what the counter's payment page offers: the device's card reader, and a
 // standalone terminal's typed reference for supervisors.
-func (v *Visits) CounterMethods(c echo.Context, view *pages.CounterPayView) {
-	_, supervisor := v.Kernel.StaffRole(c)
+func (v *Visits) CounterMethods(c echo.Context, view *components.CounterPayView) {
+	_, supervisor := v.kernel.StaffRole(c)
 	view.Reader, view.Terminal = v.HasReader(c), supervisor
 	view.ReaderMoved = v.ReaderMoved(c)
 }
@@ -210,7 +210,7 @@ func ParseCashAmount(s string) (cents int64, ok bool) {
 // CounterForm is the payment page again after ReadCounterPayment said no: the problem next to
 // its field (or at the top), or the change due with a button to confirm it, and the status to
 // answer with.
-func CounterForm(v pages.CounterPayView, p CounterPayment, problem string, err error) (pages.CounterPayView, int) {
+func CounterForm(v components.CounterPayView, p CounterPayment, problem string, err error) (components.CounterPayView, int) {
 	v.Method, v.Reference, v.Given, v.Change = p.Method, p.Reference, p.Given, p.Change
 	if errors.Is(err, ErrConfirmCash) {
 		v.ConfirmCash = true

@@ -15,10 +15,10 @@ import (
 // entries was applied to the booking. Back on the edit's pages after that, nothing may say
 // that nothing was charged or changed.
 func (v *Visits) EditSaved(ctx context.Context, editSessionID string) bool {
-	if editSessionID == "" || v.Ledger == nil {
+	if editSessionID == "" || v.ledger == nil {
 		return false
 	}
-	entries, err := v.Ledger.ForEdit(ctx, editSessionID)
+	entries, err := v.ledger.ForEdit(ctx, editSessionID)
 	if err != nil {
 		return false
 	}

@@ -23,7 +23,7 @@ func (v *Visits) ResetVisit(c echo.Context) error {
 	if err := v.EndVisit(c); err != nil {
 		return err
 	}
-	return web.Redirect(c, v.Kernel.URL(web.RouteHome))
+	return web.Redirect(c, v.kernel.URL("home"))
 }
 
 // EndVisit releases what the visit holds upstream and destroys it. A card-reader payment of
@@ -35,11 +35,11 @@ func (v *Visits) ResetVisit(c echo.Context) error {
 // order was let go) is the next page's message.
 func (v *Visits) EndVisit(c echo.Context) error {
 	notice := v.ReleaseOpenOrders(c)
-	if err := v.Kernel.Sessions.Destroy(c.Request().Context()); err != nil {
+	if err := v.kernel.Sessions.Destroy(c.Request().Context()); err != nil {
 		return fmt.Errorf("end visit: %w", err)
 	}
 	if notice != "" {
-		v.Kernel.Flash(c, notice)
+		v.kernel.Flash(c, notice)
 	}
 	return nil
 }
@@ -75,7 +75,7 @@ type LetGo struct {
 // and given back. An order whose payment is under way on the provider's page is left to its
 // watcher.
 func (v *Visits) ReleaseBuy(c echo.Context) LetGo {
-	if v.Kernel.Ticketing == nil {
+	if v.kernel.Ticketing == nil {
 		return LetGo{}
 	}
 	buy, ok := v.CurrentBuy(c)
@@ -83,7 +83,7 @@ func (v *Visits) ReleaseBuy(c echo.Context) LetGo {
 		return LetGo{}
 	}
 	ctx := c.Request().Context()
-	log := web.LoggerFrom(ctx, v.Kernel.Logger)
+	log := web.LoggerFrom(ctx, v.kernel.Logger)
 	paid, err := v.StopReaderSale(ctx, buy.UserSessionID)
 	switch {
 	case err != nil:
@@ -114,7 +114,7 @@ func (v *Visits) StopReaderSale(ctx context.Context, orderSessionID string) (*le
 	}
 	dctx, cancel := v.Detached(ctx) // a money step: never cut off halfway
 	defer cancel()
-	e, err := v.Settler.AbandonAtReader(dctx, e.ID)
+	e, err := v.settler.AbandonAtReader(dctx, e.ID)
 	if err != nil {
 		return nil, fmt.Errorf("stop the card reader: %w", err)
 	}
@@ -129,24 +129,24 @@ func (v *Visits) StopReaderSale(ctx context.Context, orderSessionID string) (*le
 
 // endSaleRecord ends the order's purchase record that a card-reader payment left starting.
 func (v *Visits) endSaleRecord(ctx context.Context, orderSessionID, why string) {
-	if v.Purchases == nil {
+	if v.purchases == nil {
 		return
 	}
-	rec, err := v.Purchases.Active(ctx, orderSessionID)
+	rec, err := v.purchases.Active(ctx, orderSessionID)
 	if err != nil {
 		return
 	}
-	if _, err := v.Purchases.MarkStartFailed(ctx, rec.ID, why); err != nil {
-		web.LoggerFrom(ctx, v.Kernel.Logger).Warn("end the purchase record of a stopped card-reader payment", "ref", rec.ID, "err", err)
+	if _, err := v.purchases.MarkStartFailed(ctx, rec.ID, why); err != nil {
+		web.LoggerFrom(ctx, v.kernel.Logger).Warn("end the purchase record of a stopped card-reader payment", "ref", rec.ID, "err", err)
 	}
 }
 
 // ReaderSaleUnderWay is the order's card-reader payment not decided yet, if any.
 func (v *Visits) ReaderSaleUnderWay(ctx context.Context, orderSessionID string) (ledger.Entry, bool) {
-	if v.Ledger == nil || v.Settler == nil {
+	if v.ledger == nil || v.settler == nil {
 		return ledger.Entry{}, false
 	}
-	entries, err := v.Ledger.ForEdit(ctx, orderSessionID)
+	entries, err := v.ledger.ForEdit(ctx, orderSessionID)
 	if err != nil {
 		return ledger.Entry{}, false
 	}
@@ -164,7 +164,7 @@ func (v *Visits) ReaderSaleUnderWay(ctx context.Context, orderSessionID string) 
 // returned as Busy, so a caller that must not let go of it (the next customer at the counter)
 // can say so.
 func (v *Visits) ReleaseEdit(c echo.Context) LetGo {
-	if v.Kernel.Ticketing == nil {
+	if v.kernel.Ticketing == nil {
 		return LetGo{}
 	}
 	e, ok := v.CurrentEdit(c)
@@ -172,7 +172,7 @@ func (v *Visits) ReleaseEdit(c echo.Context) LetGo {
 		return LetGo{}
 	}
 	ctx := c.Request().Context()
-	log := web.LoggerFrom(ctx, v.Kernel.Logger)
+	log := web.LoggerFrom(ctx, v.kernel.Logger)
 	paid, err := v.stopEditReader(ctx, e)
 	if err != nil {
 		log.Warn("visit let go of an edit whose card reader did not answer: edit order kept", "booking", e.BookingNumber, "err", err)
@@ -200,7 +200,7 @@ func (v *Visits) stopEditReader(ctx context.Context, e Edit) (*ledger.Entry, err
 	}
 	dctx, cancel := v.Detached(ctx)
 	defer cancel()
-	stopped, err := v.Settler.AbandonAtReader(dctx, entry.ID)
+	stopped, err := v.settler.AbandonAtReader(dctx, entry.ID)
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("stop the card reader: %w", err)
@@ -212,13 +212,13 @@ func (v *Visits) stopEditReader(ctx context.Context, e Edit) (*ledger.Entry, err
 
 // CancelAbandoned cancels an order nobody will finish; an order already gone is fine.
 func (v *Visits) CancelAbandoned(ctx context.Context, what, userSessionID string) {
-	err := v.Kernel.Ticketing.CancelOrder(ctx, userSessionID)
+	err := v.kernel.Ticketing.CancelOrder(ctx, userSessionID)
 	switch {
 	case err == nil:
-		web.LoggerFrom(ctx, v.Kernel.Logger).Info("abandoned order cancelled", "what", what)
+		web.LoggerFrom(ctx, v.kernel.Logger).Info("abandoned order cancelled", "what", what)
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrOrderExpired):
 	default:
-		web.LoggerFrom(ctx, v.Kernel.Logger).Warn("abandoned order not cancelled: its seats are released when its hold expires", "what", what, "err", err)
+		web.LoggerFrom(ctx, v.kernel.Logger).Warn("abandoned order not cancelled: its seats are released when its hold expires", "what", what, "err", err)
 	}
 }
 
@@ -235,9 +235,9 @@ var staffKeys = map[string]bool{
 // it held upstream are let go first (ReleaseOpenOrders).
 func (v *Visits) ForgetCustomer(c echo.Context) {
 	ctx := c.Request().Context()
-	for _, k := range v.Kernel.Sessions.Keys(ctx) {
+	for _, k := range v.kernel.Sessions.Keys(ctx) {
 		if !staffKeys[k] {
-			v.Kernel.Sessions.Remove(ctx, k)
+			v.kernel.Sessions.Remove(ctx, k)
 		}
 	}
 }
@@ -250,5 +250,5 @@ func (v *Visits) ForgetCustomer(c echo.Context) {
 func (v *Visits) PaymentElsewhere(c echo.Context) error {
 	l := web.Loc(c)
 	return &web.Error{Code: web.ENotFound, Heading: l.T("common.payment_elsewhere_heading"), Message: l.T("common.payment_elsewhere_text"),
-		BackURL: v.Kernel.URL(web.RouteFindBooking), BackLabel: l.T("common.find_booking")}
+		BackURL: v.kernel.URL("booking.find"), BackLabel: l.T("common.find_booking")}
 }

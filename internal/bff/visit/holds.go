@@ -12,14 +12,13 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
-	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
-	"github.com/cinemabff/cinemabff/views/pages"
 )
 
 // Seat hoarding limits. Without them one visitor could hold most of an auditorium in seconds.
@@ -46,22 +45,22 @@ const (
 )
 
 func (v *Visits) MaxSeatsPerVisit() int {
-	if v.Settings.MaxSeatsPerVisit > 0 {
-		return v.Settings.MaxSeatsPerVisit
+	if v.settings.MaxSeatsPerVisit > 0 {
+		return v.settings.MaxSeatsPerVisit
 	}
 	return defaultMaxSeatsPerVisit
 }
 
 func (v *Visits) MaxOrdersPerClient() int {
-	if v.Settings.MaxOrdersPerClient > 0 {
-		return v.Settings.MaxOrdersPerClient
+	if v.settings.MaxOrdersPerClient > 0 {
+		return v.settings.MaxOrdersPerClient
 	}
 	return defaultMaxOrdersPerClient
 }
 
 func (v *Visits) HoldLifetime() time.Duration {
-	if v.Settings.HoldLifetime > 0 {
-		return v.Settings.HoldLifetime
+	if v.settings.HoldLifetime > 0 {
+		return v.settings.HoldLifetime
 	}
 	return holds.DefaultLifetime
 }
@@ -69,27 +68,27 @@ func (v *Visits) HoldLifetime() time.Duration {
 // HoldKeeper does the open-order bookkeeping (internal/holds); without a database it does
 // nothing. Built on each use, like the store it wraps, so it always follows s.Cfg.
 func (v *Visits) HoldKeeper() *holds.Keeper {
-	k := &holds.Keeper{Orders: v.Kernel.Ticketing, Now: v.Kernel.Now, Lifetime: v.HoldLifetime(), MaxOrdersPerClient: v.MaxOrdersPerClient(),
-		Logger:  func(ctx context.Context) *slog.Logger { return web.LoggerFrom(ctx, v.Kernel.Logger) },
+	k := &holds.Keeper{Orders: v.kernel.Ticketing, Now: v.kernel.Now, Lifetime: v.HoldLifetime(), MaxOrdersPerClient: v.MaxOrdersPerClient(),
+		Logger:  func(ctx context.Context) *slog.Logger { return web.LoggerFrom(ctx, v.kernel.Logger) },
 		Payment: v.HoldPayment}
-	if v.Holds != nil {
-		k.Store = v.Holds
+	if v.holds != nil {
+		k.Store = v.holds
 	}
 	return k
 }
 
 // HoldPayment tells the keeper what the payment records say about an order.
 func (v *Visits) HoldPayment(ctx context.Context, usid string) holds.Payment {
-	if v.Purchases == nil {
+	if v.purchases == nil {
 		return holds.PaymentUnknown
 	}
-	rec, err := v.Purchases.Latest(ctx, usid)
+	rec, err := v.purchases.Latest(ctx, usid)
 	switch {
 	case err != nil:
 		return holds.PaymentUnknown
-	case rec.State == checkout.StateCompleted:
+	case rec.State == purchases.StateCompleted:
 		return holds.PaymentCompleted
-	case rec.State == checkout.StateGivenUp:
+	case rec.State == purchases.StateGivenUp:
 		return holds.PaymentGivenUp
 	case rec.State.Active():
 		return holds.PaymentUnderWay
@@ -98,7 +97,7 @@ func (v *Visits) HoldPayment(ctx context.Context, usid string) holds.Payment {
 }
 
 // HoldExempt reports whether the limits do not apply: signed-in staff.
-func (v *Visits) HoldExempt(c echo.Context) bool { return v.Kernel.StaffMember(c) != "" }
+func (v *Visits) HoldExempt(c echo.Context) bool { return v.kernel.StaffMember(c) != "" }
 
 // EndHold marks the purchase order's hold ended: it completed, was cancelled, expired or was
 // given up. Safe to call for any order, more than once, and without a database; it never fails
@@ -134,7 +133,7 @@ func OrderGone(err error) bool { return holds.OrderGone(err) }
 // answering) stops the new purchase, so it is never left holding seats unseen.
 func (v *Visits) ReleaseReplacedOrder(c echo.Context, prev Buy) error {
 	ctx := c.Request().Context()
-	err := v.Kernel.Ticketing.CancelOrder(ctx, prev.UserSessionID)
+	err := v.kernel.Ticketing.CancelOrder(ctx, prev.UserSessionID)
 	switch {
 	case err == nil:
 		v.EndHoldFor(ctx, prev.UserSessionID, holds.ReasonReplaced)
@@ -144,9 +143,9 @@ func (v *Visits) ReleaseReplacedOrder(c echo.Context, prev Buy) error {
 		// Booked (or paying, which the caller refused before): it holds no seats for us to release.
 		v.EndHoldFor(ctx, prev.UserSessionID, holds.ReasonEnded)
 	default:
-		web.LoggerFrom(ctx, v.Kernel.Logger).Warn("cancel replaced order", "err", err)
+		web.LoggerFrom(ctx, v.kernel.Logger).Warn("cancel replaced order", "err", err)
 		l := web.Loc(c)
-		e := v.FromUpstream(err, v.Kernel.URL(web.RouteBuySummary), l.T("checkout.back_to_order"))
+		e := v.FromUpstream(err, v.kernel.URL("buy.summary"), l.T("checkout.back_to_order"))
 		var ae *web.Error
 		if errors.As(e, &ae) && ae.Code == web.EUnavailable {
 			ae.Heading = l.T("checkout.replaced_not_released")
@@ -193,7 +192,7 @@ func (v *Visits) Holding(c echo.Context, editOrder *cinema.Order) Holding {
 	if e, ok := v.CurrentEdit(c); ok {
 		h.hasEdit = true
 		if editOrder == nil {
-			if o, err := v.Kernel.Ticketing.GetOrder(ctx, e.UserSessionID); err == nil {
+			if o, err := v.kernel.Ticketing.GetOrder(ctx, e.UserSessionID); err == nil {
 				editOrder = &o
 			}
 		}
@@ -208,7 +207,7 @@ func (v *Visits) Holding(c echo.Context, editOrder *cinema.Order) Holding {
 // only when it would make the difference).
 func (v *Visits) PurchaseAlive(c echo.Context, usid string) bool {
 	ctx := c.Request().Context()
-	if _, err := v.Kernel.Ticketing.GetOrder(ctx, usid); OrderGone(err) {
+	if _, err := v.kernel.Ticketing.GetOrder(ctx, usid); OrderGone(err) {
 		v.EndHoldFor(ctx, usid, holds.ReasonExpired)
 		return false
 	}
@@ -280,7 +279,7 @@ func (v *Visits) RefuseVisitSeats(c echo.Context, step SeatStep, seats int, edit
 func (v *Visits) RenderSeatLimit(c echo.Context, step SeatStep, seats int, h Holding, back string) error {
 	l := web.Loc(c)
 	limit := v.MaxSeatsPerVisit()
-	view := pages.HoldLimitView{Limit: "seats", Heading: l.N("checkout.limit_at_a_time", limit)}
+	view := components.HoldLimitView{Limit: "seats", Heading: l.N("checkout.limit_at_a_time", limit)}
 	atMost := l.T("checkout.limit_hold_at_most", "Limit", l.N("common.seats", limit))
 	switch step {
 	case SeatStepTickets:
@@ -310,25 +309,25 @@ func (v *Visits) RenderSeatLimit(c echo.Context, step SeatStep, seats int, h Hol
 		if step == SeatStepBuySeats {
 			label = l.T("checkout.back_to_order")
 		}
-		view.Links = append(view.Links, pages.HoldLimitLink{Label: label, URL: back, TestID: "hold-limit-back"})
+		view.Links = append(view.Links, components.HoldLimitLink{Label: label, URL: back, TestID: "hold-limit-back"})
 	}
 	view.Links = append(view.Links, v.HeldOrderLinks(l, h)...)
-	web.LoggerFrom(c.Request().Context(), v.Kernel.Logger).Info("seat limit reached", "asked", seats, "purchase", h.purchase, "edit_added", h.editAdded, "max", limit)
-	return v.Kernel.Render(c, http.StatusConflict, view.Heading, pages.HoldLimit(view))
+	web.LoggerFrom(c.Request().Context(), v.kernel.Logger).Info("seat limit reached", "asked", seats, "purchase", h.purchase, "edit_added", h.editAdded, "max", limit)
+	return v.kernel.Render(c, http.StatusConflict, view.Heading, components.HoldLimit(view))
 }
 
 // HeldOrderLinks lead to what the visit holds: its order and how to cancel it, its change.
-func (v *Visits) HeldOrderLinks(l *i18n.Localizer, h Holding) []pages.HoldLimitLink {
-	var links []pages.HoldLimitLink
+func (v *Visits) HeldOrderLinks(l *i18n.Localizer, h Holding) []components.HoldLimitLink {
+	var links []components.HoldLimitLink
 	if h.buyUSID != "" {
 		links = append(links,
-			pages.HoldLimitLink{Label: l.T("checkout.see_order"), URL: v.Kernel.URL(web.RouteBuySummary), TestID: "hold-limit-order"},
-			pages.HoldLimitLink{Label: l.T("checkout.cancel_order"), URL: v.Kernel.URL(web.RouteBuyCancel), TestID: "hold-limit-cancel"})
+			components.HoldLimitLink{Label: l.T("checkout.see_order"), URL: v.kernel.URL("buy.summary"), TestID: "hold-limit-order"},
+			components.HoldLimitLink{Label: l.T("checkout.cancel_order"), URL: v.kernel.URL("buy.cancel"), TestID: "hold-limit-cancel"})
 	}
 	if h.hasEdit {
 		links = append(links,
-			pages.HoldLimitLink{Label: l.T("checkout.see_edit"), URL: v.Kernel.URL(web.RouteEdit), TestID: "hold-limit-edit"},
-			pages.HoldLimitLink{Label: l.T("checkout.cancel_edit"), URL: v.Kernel.URL(web.RouteEditCancel), TestID: "hold-limit-edit-cancel"})
+			components.HoldLimitLink{Label: l.T("checkout.see_edit"), URL: v.kernel.URL("edit.show"), TestID: "hold-limit-edit"},
+			components.HoldLimitLink{Label: l.T("checkout.cancel_edit"), URL: v.kernel.URL("edit.cancel"), TestID: "hold-limit-edit-cancel"})
 	}
 	return links
 }
@@ -338,7 +337,7 @@ func (v *Visits) HeldOrderLinks(l *i18n.Localizer, h Holding) []pages.HoldLimitL
 // (the visit's own order being replaced, replaces, not counted): then it renders the page that
 // says so and done is true. Staff are exempt and not recorded.
 func (v *Visits) OpenPurchaseHold(c echo.Context, usid string, seats int, replaces, back string) (done bool, err error) {
-	if v.Holds == nil || v.HoldExempt(c) {
+	if v.holds == nil || v.HoldExempt(c) {
 		return false, nil
 	}
 	k := v.HoldKeeper()
@@ -368,7 +367,7 @@ func HoldClientKey(c echo.Context) string {
 func (v *Visits) RenderOrderLimit(c echo.Context, k *holds.Keeper, key string, le *holds.LimitError, back string) error {
 	ctx := c.Request().Context()
 	l := web.Loc(c)
-	view := pages.HoldLimitView{Limit: "orders", Heading: l.T("checkout.order_limit"),
+	view := components.HoldLimitView{Limit: "orders", Heading: l.T("checkout.order_limit"),
 		Message: l.T("checkout.order_limit_text", "Orders", l.N("checkout.orders_count", le.Open), "Limit", le.Limit),
 		Advice:  l.T("checkout.order_limit_advice")}
 	if open, err := k.OpenFor(ctx, key); err == nil && len(open) > 0 {
@@ -378,16 +377,16 @@ func (v *Visits) RenderOrderLimit(c echo.Context, k *holds.Keeper, key string, l
 				first = h.Expires
 			}
 		}
-		wait := max(first.Sub(v.Kernel.Now()), time.Minute)
+		wait := max(first.Sub(v.kernel.Now()), time.Minute)
 		c.Response().Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())))
 		view.Holding = l.T("checkout.order_limit_release", "Minutes", l.N("common.minutes", int((wait+time.Minute-1)/time.Minute)))
 	}
 	if back != "" {
-		view.Links = append(view.Links, pages.HoldLimitLink{Label: l.T("checkout.back_to_tickets"), URL: back, TestID: "hold-limit-back"})
+		view.Links = append(view.Links, components.HoldLimitLink{Label: l.T("checkout.back_to_tickets"), URL: back, TestID: "hold-limit-back"})
 	}
 	h := v.Holding(c, nil)
 	view.Links = append(view.Links, v.HeldOrderLinks(l, h)...)
-	view.Links = append(view.Links, pages.HoldLimitLink{Label: l.T("checkout.see_whatson"), URL: v.Kernel.URL(web.RouteWhatsOn), TestID: "hold-limit-whatson"})
-	web.LoggerFrom(ctx, v.Kernel.Logger).Info("open order limit reached", "open", le.Open, "max", le.Limit)
-	return v.Kernel.Render(c, http.StatusTooManyRequests, view.Heading, pages.HoldLimit(view))
+	view.Links = append(view.Links, components.HoldLimitLink{Label: l.T("checkout.see_whatson"), URL: v.kernel.URL("whatson"), TestID: "hold-limit-whatson"})
+	web.LoggerFrom(ctx, v.kernel.Logger).Info("open order limit reached", "open", le.Open, "max", le.Limit)
+	return v.kernel.Render(c, http.StatusTooManyRequests, view.Heading, components.HoldLimit(view))
 }

@@ -3,8 +3,8 @@ package visit
 import (
 	"context"
 
-	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/ledger"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/labstack/echo/v4"
 )
 
@@ -13,7 +13,7 @@ import (
 // (staff must look at it). While there is one the edit can no longer be changed, cancelled or
 // completed again here; the entry's status page says where it stands. nil when there is none.
 func (v *Visits) BlockingEntry(ctx context.Context, e Edit) (*ledger.Entry, error) {
-	entries, err := v.Ledger.ForEdit(ctx, e.UserSessionID)
+	entries, err := v.ledger.ForEdit(ctx, e.UserSessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +27,7 @@ func (v *Visits) BlockingEntry(ctx context.Context, e Edit) (*ledger.Entry, erro
 }
 
 // BuyPaymentUnderWay returns the order's starting or awaiting payment record, if any.
-func (v *Visits) BuyPaymentUnderWay(c echo.Context, buy Buy) (checkout.Record, bool) {
-	rec, err := v.Purchases.Active(c.Request().Context(), buy.UserSessionID)
+func (v *Visits) BuyPaymentUnderWay(c echo.Context, buy Buy) (purchases.Record, bool) {
+	rec, err := v.purchases.Active(c.Request().Context(), buy.UserSessionID)
 	return rec, err == nil
 }

@@ -28,7 +28,7 @@ const (
 // on in the background (a ledger entry it leaves unfinished is the reconciler's: settle.go),
 // counted in v.steps so that shutdown waits for it (Wait).
 func (v *Visits) MoneyStep(ctx context.Context, key string, step func(ctx context.Context) (any, error)) (val any, done bool, err error) {
-	wait := v.Kernel.Cfg.ReadBudget
+	wait := v.kernel.Cfg.ReadBudget
 	if dl, ok := upstream.ReadDeadline(ctx); ok {
 		wait = time.Until(dl)
 	}
@@ -46,7 +46,7 @@ func (v *Visits) MoneyStep(ctx context.Context, key string, step func(ctx contex
 	case r := <-result:
 		return r.Val, true, r.Err
 	case <-t.C:
-		web.LoggerFrom(ctx, v.Kernel.Logger).Warn("money step goes on after the page answered", "step", key, "waited", wait)
+		web.LoggerFrom(ctx, v.kernel.Logger).Warn("money step goes on after the page answered", "step", key, "waited", wait)
 		return nil, false, nil
 	}
 }
@@ -102,7 +102,7 @@ func (v *Visits) Wait(ctx context.Context) error {
 // to the end (a seat swap, completing an order, the unpaid complete-edit): not cut off by the
 // read budget, a closed tab or a server that has answered, only by its own deadline.
 func (v *Visits) Detached(ctx context.Context) (context.Context, context.CancelFunc) {
-	timeout := v.Kernel.Cfg.MoneyStepTimeout
+	timeout := v.kernel.Cfg.MoneyStepTimeout
 	if timeout <= 0 {
 		timeout = DefaultMoneyStepTimeout
 	}

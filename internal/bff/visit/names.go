@@ -18,5 +18,5 @@ func (v *Visits) Named(ctx context.Context) names.Namer {
 	if l == nil {
 		return names.Namer{}
 	}
-	return names.Namer{Catalog: v.Names, Lang: l.Lang(), Money: l.Money}
+	return names.Namer{Catalog: v.names, Lang: l.Lang(), Money: l.Money}
 }

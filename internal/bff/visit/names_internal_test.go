@@ -34,10 +34,10 @@ func TestNamedInTheContextsLanguage(t *testing.T) {
 		ctx          context.Context
 		ticket, deal string
 	}{
-		{"German", &Visits{Names: cat}, de, "Erwachsene", "Upgrade für 4,00\u00a0€"},
-		{"English: the amount in English", &Visits{Names: cat}, en, "Adult", "Upgrade for €4.00"},
-		{"no catalog", &Visits{}, de, "Adult", "Upgrade for 4,00 €"},
-		{"no language", &Visits{Names: cat}, context.Background(), "Adult", "Upgrade for 4,00 €"},
+		{"German", New(Deps{Names: cat}), de, "Erwachsene", "Upgrade für 4,00\u00a0€"},
+		{"English: the amount in English", New(Deps{Names: cat}), en, "Adult", "Upgrade for €4.00"},
+		{"no catalog", New(Deps{}), de, "Adult", "Upgrade for 4,00 €"},
+		{"no language", New(Deps{Names: cat}), context.Background(), "Adult", "Upgrade for 4,00 €"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,17 +12,16 @@ import (
 	"github.com/cinemabff/cinemabff/internal/notify"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/views/components"
-	bookingview "github.com/cinemabff/cinemabff/views/pages/booking"
 )
 
 // WriteNotice records a notice in its own transaction (a swap, an edit without money).
 func (v *Visits) WriteNotice(ctx context.Context, n notify.Notice) {
-	if v.Mail == nil {
+	if v.mail == nil {
 		return
 	}
-	if err := v.Mail.Write(ctx, n); err != nil {
+	if err := v.mail.Write(ctx, n); err != nil {
 		// The change itself is done upstream; the page shows it and says no message was written.
-		web.LoggerFrom(ctx, v.Kernel.Logger).Error("customer message not written", "kind", n.Kind, "booking", n.BookingNumber, "err", err)
+		web.LoggerFrom(ctx, v.kernel.Logger).Error("customer message not written", "kind", n.Kind, "booking", n.BookingNumber, "err", err)
 	}
 }
 
@@ -33,10 +32,10 @@ func (v *Visits) MailLine(ctx context.Context, key string) string {
 }
 
 func (v *Visits) mailLine(ctx context.Context, key string, staff bool) string {
-	if v.Mail == nil || key == "" {
+	if v.mail == nil || key == "" {
 		return ""
 	}
-	m, err := v.Mail.Outbox.ByKey(ctx, key)
+	m, err := v.mail.Outbox.ByKey(ctx, key)
 	if err != nil {
 		return ""
 	}
@@ -69,14 +68,14 @@ func (v *Visits) CounterMailLine(ctx context.Context, key string) string {
 // changes replaced, in the request's language.
 func (v *Visits) TicketsView(ctx context.Context, b cinema.Booking, printURL string) components.TicketsView {
 	view := components.TicketsView{PrintURL: printURL}
-	if v.Mail == nil {
+	if v.mail == nil {
 		return view
 	}
 	l := i18n.FromContext(ctx)
 	cin := v.CinemaByID(ctx, b.CinemaID)
 	loc := cin.Location()
-	log := web.LoggerFrom(ctx, v.Kernel.Logger)
-	cards, err := tickets.Cards(b, v.Mail.Signer, loc, cin.Locale)
+	log := web.LoggerFrom(ctx, v.kernel.Logger)
+	cards, err := tickets.Cards(b, v.mail.Signer, loc, cin.Locale)
 	if err != nil {
 		log.Warn("tickets without codes", "booking", b.Number, "err", err)
 	}
@@ -86,7 +85,7 @@ func (v *Visits) TicketsView(ctx context.Context, b cinema.Booking, printURL str
 	for _, c := range cards {
 		seats := []string{c.SeatText}
 		for _, t := range i18n.Languages {
-			seats = append(seats, tickets.SeatWords(v.Kernel.Langs.For(t), c.Row, c.Seat))
+			seats = append(seats, tickets.SeatWords(v.kernel.Langs.For(t), c.Row, c.Seat))
 		}
 		for _, st := range seats {
 			current[changes.Key(0, st)], current[changes.Key(c.Line, st)] = true, true
@@ -103,7 +102,7 @@ func (v *Visits) TicketsView(ctx context.Context, b cinema.Booking, printURL str
 		}
 		view.Cards = append(view.Cards, card)
 	}
-	all, err := v.Mail.Changes.ForBooking(ctx, b.CinemaID, b.Number)
+	all, err := v.mail.Changes.ForBooking(ctx, b.CinemaID, b.Number)
 	if err != nil {
 		log.Warn("booking changes", "booking", b.Number, "err", err)
 	}
@@ -156,28 +155,8 @@ func maskEmail(l *i18n.Localizer, addr string) string {
 	return string(first) + "…" + addr[at:]
 }
 
-// NoticeLines says what an edit changes, for its message.
-func NoticeLines(lines []bookingview.LineView) []notify.Line {
-	var out []notify.Line
-	for _, l := range lines {
-		n := notify.Line{Description: l.Description, Seat: l.Seat}
-		switch l.State {
-		case "added":
-			n.Change = notify.ChangeAdded
-		case "removed":
-			n.Change = notify.ChangeRemoved
-		case ChangeMoved:
-			n.Change, n.From = notify.ChangeMoved, l.From
-		default:
-			n.Change = notify.ChangeKept
-		}
-		out = append(out, n)
-	}
-	return out
-}
-
 // RememberMail keeps the outbox key of the message about the visit's last change, for the
 // booking page to say where that message stands.
 func (v *Visits) RememberMail(ctx context.Context, key string) {
-	v.Kernel.Sessions.Put(ctx, SessMailKey, key)
+	v.kernel.Sessions.Put(ctx, SessMailKey, key)
 }

@@ -18,9 +18,9 @@ func (v *Visits) OrderAndPlan(ctx context.Context, userSessionID, cinemaID, sess
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		snap, planErr = v.SeatPlans.Plan(pctx, cinemaID, sessionID)
+		snap, planErr = v.seatPlans.Plan(pctx, cinemaID, sessionID)
 	}()
-	o, orderErr = v.Kernel.Ticketing.GetOrder(ctx, userSessionID)
+	o, orderErr = v.kernel.Ticketing.GetOrder(ctx, userSessionID)
 	if orderErr != nil {
 		cancel()
 	}

@@ -38,7 +38,7 @@ var (
 )
 
 func (v *Visits) CurrentBuy(c echo.Context) (Buy, bool) {
-	buy, ok := buyInSession.Get(c.Request().Context(), v.Kernel.Sessions)
+	buy, ok := buyInSession.Get(c.Request().Context(), v.kernel.Sessions)
 	if !ok || buy.UserSessionID == "" {
 		return Buy{}, false
 	}
@@ -46,17 +46,17 @@ func (v *Visits) CurrentBuy(c echo.Context) (Buy, bool) {
 }
 
 func (v *Visits) SaveBuy(c echo.Context, buy Buy) {
-	buyInSession.Put(c.Request().Context(), v.Kernel.Sessions, buy)
-	v.Kernel.Sessions.Remove(c.Request().Context(), SessBuyDone) // a new purchase: the last one is no longer "this step"
+	buyInSession.Put(c.Request().Context(), v.kernel.Sessions, buy)
+	v.kernel.Sessions.Remove(c.Request().Context(), SessBuyDone) // a new purchase: the last one is no longer "this step"
 }
 
 func (v *Visits) ClearBuy(c echo.Context) {
-	buyInSession.Remove(c.Request().Context(), v.Kernel.Sessions)
+	buyInSession.Remove(c.Request().Context(), v.kernel.Sessions)
 }
 
 // BuyRefs are the payment records this visit started or proved (by the token) it may see.
 func (v *Visits) BuyRefs(c echo.Context) []string {
-	refs, _ := buyRefsInSession.Get(c.Request().Context(), v.Kernel.Sessions)
+	refs, _ := buyRefsInSession.Get(c.Request().Context(), v.kernel.Sessions)
 	return refs
 }
 
@@ -69,7 +69,7 @@ func (v *Visits) AddBuyRef(c echo.Context, ref string) {
 	if len(refs) > 10 {
 		refs = refs[len(refs)-10:]
 	}
-	buyRefsInSession.Put(c.Request().Context(), v.Kernel.Sessions, refs)
+	buyRefsInSession.Put(c.Request().Context(), v.kernel.Sessions, refs)
 }
 
 // MaxTicketsPerOrder bounds one purchase (the upstream takes at most 40 places per call).

@@ -3,7 +3,7 @@ package visit
 import (
 	"time"
 
-	"github.com/cinemabff/cinemabff/internal/checkout"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 )
 
 // Settings are the operator's settings the flows share through the visits (bff.Config says
@@ -24,10 +24,10 @@ type Settings struct {
 	RefundApprovalAbove int64
 }
 
-// OrderWatchFor is how long an unconfirmed order is checked before it is given up.
-func (v *Visits) OrderWatchFor() time.Duration {
-	if v.Settings.OrderWatchFor > 0 {
-		return v.Settings.OrderWatchFor
+// WatchOrdersFor is how long an unconfirmed order is checked before it is given up.
+func (s Settings) WatchOrdersFor() time.Duration {
+	if s.OrderWatchFor > 0 {
+		return s.OrderWatchFor
 	}
-	return checkout.DefaultWatchFor
+	return purchases.DefaultWatchFor
 }

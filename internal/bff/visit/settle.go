@@ -15,13 +15,13 @@ import (
 // step leaves.
 func (v *Visits) AdvanceWithin(ctx context.Context, id string) (entry ledger.Entry, done bool, err error) {
 	val, done, err := v.MoneyStep(ctx, "entry:"+id, func(ctx context.Context) (any, error) {
-		return v.Settler.Advance(ctx, id)
+		return v.settler.Advance(ctx, id)
 	})
 	if done {
 		entry, _ = val.(ledger.Entry)
 		return entry, true, err
 	}
-	entry, err = v.Ledger.Get(ctx, id)
+	entry, err = v.ledger.Get(ctx, id)
 	return entry, false, err
 }
 
@@ -29,7 +29,7 @@ func (v *Visits) AdvanceWithin(ctx context.Context, id string) (entry ledger.Ent
 // by its lead entry.
 func (v *Visits) AdvanceGroupWithin(ctx context.Context, lead ledger.Entry) error {
 	_, _, err := v.MoneyStep(ctx, "group:"+lead.ID, func(ctx context.Context) (any, error) {
-		return v.Settler.AdvanceGroup(ctx, lead)
+		return v.settler.AdvanceGroup(ctx, lead)
 	})
 	return err
 }
@@ -37,12 +37,12 @@ func (v *Visits) AdvanceGroupWithin(ctx context.Context, lead ledger.Entry) erro
 // StartReconciler finishes, in the background, every payment or refund that a request could
 // not finish (a crash, a failed upstream call): at once, then every interval, until ctx ends.
 func (v *Visits) StartReconciler(ctx context.Context, every time.Duration) {
-	if v.Ledger == nil || v.Payments == nil || v.Kernel.Ticketing == nil {
+	if v.ledger == nil || v.payments == nil || v.kernel.Ticketing == nil {
 		return
 	}
 	go func() {
 		for {
-			v.Settler.Reconcile(ctx)
+			v.settler.Reconcile(ctx)
 			select {
 			case <-ctx.Done():
 				return
@@ -53,4 +53,4 @@ func (v *Visits) StartReconciler(ctx context.Context, every time.Duration) {
 }
 
 // Reconcile runs one reconciliation pass now (tests, admin).
-func (v *Visits) Reconcile(ctx context.Context) int { return v.Settler.Reconcile(ctx) }
+func (v *Visits) Reconcile(ctx context.Context) int { return v.settler.Reconcile(ctx) }

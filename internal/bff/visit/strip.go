@@ -17,7 +17,7 @@ const SessBookingName = "booking.name"
 
 // RememberCustomer keeps the bound booking's name for the counter's customer strip.
 func (v *Visits) RememberCustomer(c echo.Context, name string) {
-	v.Kernel.Sessions.Put(c.Request().Context(), SessBookingName, name)
+	v.kernel.Sessions.Put(c.Request().Context(), SessBookingName, name)
 }
 
 // stripDueWait bounds the read of the amount due for the strip: the page itself matters more.
@@ -37,8 +37,8 @@ func (v *Visits) CustomerStrip(c echo.Context) *layouts.CustomerStrip {
 		v.stripDue(ctx, l, buy.UserSessionID, st, func(o cinema.Order) cinema.Money { return o.ToPay() })
 		return st
 	}
-	if ref := v.Kernel.Sessions.GetString(ctx, SessBuyDone); ref != "" && v.Purchases != nil {
-		if rec, err := v.Purchases.Get(ctx, ref); err == nil && rec.BookingNumber != 0 {
+	if ref := v.kernel.Sessions.GetString(ctx, SessBuyDone); ref != "" && v.purchases != nil {
+		if rec, err := v.purchases.Get(ctx, ref); err == nil && rec.BookingNumber != 0 {
 			st := &layouts.CustomerStrip{Who: rec.CustomerName, What: l.T("layout.strip_booking", "Number", rec.BookingNumber), Due: l.T("layout.strip_paid")}
 			if st.Who == "" {
 				st.Who = l.T("layout.strip_walk_in")
@@ -50,7 +50,7 @@ func (v *Visits) CustomerStrip(c echo.Context) *layouts.CustomerStrip {
 	if !ok {
 		return nil
 	}
-	st := &layouts.CustomerStrip{Who: v.Kernel.Sessions.GetString(ctx, SessBookingName), What: l.T("layout.strip_booking", "Number", b.Number)}
+	st := &layouts.CustomerStrip{Who: v.kernel.Sessions.GetString(ctx, SessBookingName), What: l.T("layout.strip_booking", "Number", b.Number)}
 	if e, ok := v.CurrentEdit(c); ok && e.BookingNumber == b.Number {
 		v.stripDue(ctx, l, e.UserSessionID, st, func(o cinema.Order) cinema.Money { return o.Total })
 	}
@@ -60,12 +60,12 @@ func (v *Visits) CustomerStrip(c echo.Context) *layouts.CustomerStrip {
 // stripDue reads what the order costs now (due of o) into st; a slow or failed read leaves
 // the strip without it.
 func (v *Visits) stripDue(ctx context.Context, l *i18n.Localizer, orderSessionID string, st *layouts.CustomerStrip, due func(cinema.Order) cinema.Money) {
-	if v.Kernel.Ticketing == nil {
+	if v.kernel.Ticketing == nil {
 		return
 	}
 	rctx, cancel := context.WithTimeout(ctx, stripDueWait)
 	defer cancel()
-	o, err := v.Kernel.Ticketing.GetOrder(rctx, orderSessionID)
+	o, err := v.kernel.Ticketing.GetOrder(rctx, orderSessionID)
 	if err != nil {
 		return
 	}

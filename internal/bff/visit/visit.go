@@ -9,35 +9,65 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bookings"
 	"github.com/cinemabff/cinemabff/internal/boxoffice"
 	"github.com/cinemabff/cinemabff/internal/changewindow"
-	"github.com/cinemabff/cinemabff/internal/checkout"
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/listings"
 	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/notify"
+	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/internal/seatplans"
 	"github.com/cinemabff/cinemabff/internal/settlement"
-	"github.com/cinemabff/cinemabff/internal/staff"
+	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"golang.org/x/sync/singleflight"
 )
 
-// Visits reads and changes the visits' server-side state; Kernel is the kernel it works over.
+// Visits reads and changes the visits' server-side state, over the kernel and the stores it
+// is built with (New).
 type Visits struct {
+	kernel       *web.Kernel
+	settings     *Settings
+	purchases    *purchases.Store
+	holds        *holds.Store
+	mail         *notify.Mailer
+	listings     *listings.Cache
+	ticketTypes  *listings.TicketTypes
+	seatPlans    *seatplans.Cache
+	bookings     bookings.Reader
+	placed       bookings.Reader
+	names        *names.Catalog
+	ledger       *ledger.Store
+	settler      *settlement.Settler
+	payments     upstream.Payments
+	readers      upstream.CardReaders
+	audit        *audit.Store
+	staff        *staffaccounts.Store
+	boxOffice    *boxoffice.Register
+	changePolicy changewindow.Policy
+
+	// moneySteps joins a money step to the one of the same key already running; steps counts
+	// those running in the background, for Wait (moneystep.go).
+	moneySteps singleflight.Group
+	steps      stepTracker
+}
+
+// Deps are what the visits work over. The stores are nil where the site has no database, the
+// shared reads nil without a ticketing client.
+type Deps struct {
 	Kernel *web.Kernel
-	// Settings are the operator's settings the flows share (settings.go).
-	Settings Settings
+	// Settings are the operator's settings the flows share (settings.go): one value for the
+	// whole site.
+	Settings *Settings
 	// Purchases are the purchase flow's payment records; Holds the open orders per client.
-	// Both nil without a database.
-	Purchases *checkout.Store
+	Purchases *purchases.Store
 	Holds     *holds.Store
-	// Mail sends the customers' messages and signs ticket codes; nil without a database.
+	// Mail sends the customers' messages and signs ticket codes.
 	Mail *notify.Mailer
 	// Listings are the cinemas and each cinema's sessions and films, shared by every visitor
-	// (internal/listings); nil without a ticketing client.
+	// (internal/listings).
 	Listings *listings.Cache
 	// TicketTypes are each session's ticket types outside an order, SeatPlans the seat plans
-	// for showing maps (never for deciding a write); both nil without a ticketing client.
+	// for showing maps (never for deciding a write).
 	TicketTypes *listings.TicketTypes
 	SeatPlans   *seatplans.Cache
 	// Bookings reads bookings from the ticketing system; PlacedBookings places their tickets
@@ -47,26 +77,29 @@ type Visits struct {
 	// Names is the operator's catalog of the cinema's names (ticket types, areas, offers,
 	// ratings) in each language; nil names nothing: names are shown as the upstream sends them.
 	Names *names.Catalog
-	// Ledger holds the edit payments and refunds (nil without a database); Settler moves them
-	// on (built once by the root over the payment provider, the box office and the ledger);
-	// Payments is the provider, Readers its card readers of counters and kiosks (nil: none,
-	// cards are then not taken on a reader at the box office).
+	// Ledger holds the edit payments and refunds; Settler moves them on (built once by the
+	// root); Payments is the provider, Readers its card readers of counters and kiosks (nil:
+	// none, cards are then not taken on a reader at the box office).
 	Ledger   *ledger.Store
 	Settler  *settlement.Settler
 	Payments upstream.Payments
 	Readers  upstream.CardReaders
-	// Audit is the staff audit trail; nil without a database.
-	Audit *audit.Store
-	// Staff are the staff accounts (a supervisor's approval checks a PIN); nil without a
-	// database.
-	Staff *staff.Store
-	// BoxOffice is the register of money taken at the box office; nil without a database.
+	// Audit is the staff audit trail; Staff the staff accounts (a supervisor's approval checks
+	// a PIN); BoxOffice the register of money taken at the box office.
+	Audit     *audit.Store
+	Staff     *staffaccounts.Store
 	BoxOffice *boxoffice.Register
-
-	// moneySteps joins a money step to the one of the same key already running; steps counts
-	// those running in the background, for Wait (moneystep.go).
-	moneySteps singleflight.Group
-	steps      stepTracker
 	// ChangePolicy is until when bookings may be changed (internal/changewindow).
 	ChangePolicy changewindow.Policy
+}
+
+// New builds the visits over d.
+func New(d Deps) *Visits {
+	if d.Settings == nil {
+		d.Settings = &Settings{}
+	}
+	return &Visits{kernel: d.Kernel, settings: d.Settings, purchases: d.Purchases, holds: d.Holds, mail: d.Mail,
+		listings: d.Listings, ticketTypes: d.TicketTypes, seatPlans: d.SeatPlans, bookings: d.Bookings, placed: d.PlacedBookings,
+		names: d.Names, ledger: d.Ledger, settler: d.Settler, payments: d.Payments, readers: d.Readers, audit: d.Audit,
+		staff: d.Staff, boxOffice: d.BoxOffice, changePolicy: d.ChangePolicy}
 }

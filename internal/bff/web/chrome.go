@@ -36,14 +36,14 @@ func (k *Kernel) Chrome(c echo.Context, title string) layouts.Chrome {
 		HTMXPath:  k.Assets.Path("vendor/htmx-2.0.11.min.js"),
 		JSPath:    k.Assets.Path("js/app.js"),
 		IconPath:  k.Assets.Path("img/favicon.svg"),
-		HomeURL:   k.URL(RouteHome),
+		HomeURL:   k.URL("home"),
 	}
 	current := c.Path()
 	for _, n := range []struct{ label, route string }{
-		{l.T("nav.whats_on"), RouteWhatsOn},
-		{l.T("nav.my_booking"), RouteFindBooking},
+		{l.T("nav.whats_on"), "whatson"},
+		{l.T("nav.my_booking"), "booking.find"},
 	} {
-		ch.Nav = append(ch.Nav, layouts.Link{Label: n.label, URL: k.URL(n.route), Current: current == Paths[n.route]})
+		ch.Nav = append(ch.Nav, layouts.Link{Label: n.label, URL: k.URL(n.route), Current: current == k.Path(n.route)})
 	}
 	for _, hook := range k.ChromeHooks {
 		hook(c, &ch)

@@ -63,7 +63,7 @@ func (k *Kernel) csrf() echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			r := c.Request()
-			if IsInfraPath(r.URL.Path) {
+			if k.isInfraPath(r.URL.Path) {
 				return next(c)
 			}
 			c.Set(CSRFKey, func() string { return k.NewCSRFToken(c) })

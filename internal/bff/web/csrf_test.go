@@ -115,7 +115,7 @@ func TestCSRFAcrossSessionRenewal(t *testing.T) {
 	// posted after the sign-in ended (the account was disabled meanwhile).
 	h.SignIn("anna")
 	form := h.CSRFToken("/staff/sign-in")
-	if _, err := h.Srv.Visits.Staff.Disable(context.Background(), "anna"); err != nil {
+	if _, err := h.Srv.Staff.Disable(context.Background(), "anna"); err != nil {
 		t.Fatal(err)
 	}
 	resp, body := h.Do("POST", "/staff/sign-in", url.Values{"username": {"ben"}, "password": {bfftest.TestPassword}, "_csrf": {form}}, nil)

@@ -29,7 +29,7 @@ func (k *Kernel) HandleError(err error, c echo.Context) {
 		var ae *Error
 		if !errors.As(err, &ae) {
 			// A handler that passed the upstream's error on as it is: still the slow page.
-			err = SlowUpstream(err, k.URL(RouteHome), Loc(c).T("ui.back_to_start"))
+			err = SlowUpstream(err, k.URL("home"), Loc(c).T("ui.back_to_start"))
 		}
 	}
 	v := k.ErrorView(err, c)
@@ -65,7 +65,7 @@ func (k *Kernel) HandleError(err error, c echo.Context) {
 func (k *Kernel) ErrorView(err error, c echo.Context) layouts.ErrorView {
 	log := LoggerFrom(c.Request().Context(), k.Logger)
 	l := Loc(c)
-	home, toStart := k.URL(RouteHome), l.T("ui.back_to_start")
+	home, toStart := k.URL("home"), l.T("ui.back_to_start")
 	var ae *Error
 	if errors.As(err, &ae) && ae.Code != EInternal {
 		switch {

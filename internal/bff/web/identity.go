@@ -42,7 +42,7 @@ type StaffAccount struct {
 // IsSupervisor reports whether a is an enabled supervisor.
 func (a StaffAccount) IsSupervisor() bool { return a.Supervisor && !a.Disabled }
 
-// StaffAccounts reads the accounts sign-ins are checked against (internal/staff, adapted by
+// StaffAccounts reads the accounts sign-ins are checked against (internal/staffaccounts, adapted by
 // the staff flow); found is false for an account that does not exist.
 type StaffAccounts interface {
 	StaffAccount(ctx context.Context, username string) (a StaffAccount, found bool, err error)
@@ -56,7 +56,7 @@ func (k *Kernel) SignedInStaff(c echo.Context) (StaffAccount, bool) {
 }
 
 // StaffRole returns the signed-in staff member's username and whether the account is an
-// enabled supervisor now. The role is read from the account (internal/staff), not from the
+// enabled supervisor now. The role is read from the account (internal/staffaccounts), not from the
 // session, so a supervisor demoted or disabled since signing in is refused at once: the
 // account the sign-in check read for this request, or else the account read here.
 func (k *Kernel) StaffRole(c echo.Context) (username string, supervisor bool) {
@@ -90,7 +90,7 @@ func (k *Kernel) AtCounter(c echo.Context) bool {
 // SignInURL is the staff sign-in page that comes back to next after signing in (next is
 // dropped unless it is an address on this site: localLink).
 func (k *Kernel) SignInURL(next string) string {
-	u := k.URL(RouteStaffSignIn)
+	u := k.URL("staff.signin")
 	if n, ok := selflink.Local(next); ok {
 		u += "?next=" + url.QueryEscape(n)
 	}

@@ -1,8 +1,10 @@
 package web
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -21,11 +23,11 @@ const module = "github.com/cinemabff/cinemabff"
 const bffDir = ".."
 
 // flows are the flow packages under internal/bff: none imports another, nor the root.
-var flows = []string{"booking", "checkout", "kiosk", "staff", "swap"}
+var flows = []string{"booking", "checkout", "kiosk", "staff", "swap", "walletflow"}
 
 // notInKernel are the domain packages whose rules and stores belong below the flows, not in
 // the kernel.
-var notInKernel = []string{"ledger", "settlement", "staff", "checkout", "bookings", "changewindow",
+var notInKernel = []string{"ledger", "settlement", "staffaccounts", "purchases", "bookings", "changewindow",
 	"listings", "seatplans", "names"}
 
 // importsOf returns the packages the non-test Go files of dir import.
@@ -90,11 +92,14 @@ func TestFlowsImportNoOtherFlowNorTheRoot(t *testing.T) {
 			}
 		}
 	}
-	// What the flows share imports no flow either.
+	// What the flows share imports no flow either, nor a flow's page: pages are the flows'.
 	for _, shared := range []string{"visit", "words"} {
 		for _, p := range importsOf(t, filepath.Join(bffDir, shared)) {
 			if p == module+"/internal/bff" || slices.Contains(flows, strings.TrimPrefix(p, module+"/internal/bff/")) {
 				t.Errorf("%s imports %s", shared, p)
+			}
+			if strings.HasPrefix(p, module+"/views/pages") {
+				t.Errorf("%s imports the page view %s: pages are the flows'", shared, p)
 			}
 		}
 	}
@@ -120,5 +125,42 @@ func TestKernelFilesNameNoAudience(t *testing.T) {
 	}
 	if _, err := os.Stat("kernel.go"); err != nil || n < 10 {
 		t.Fatalf("walked %d entries: is this the kernel's folder? (%v)", n, err)
+	}
+}
+
+// TestFlowsNameWhatTheyUse: a flow's Handler holds the things it uses by name, never the
+// kernel or the visits whole.
+func TestFlowsNameWhatTheyUse(t *testing.T) {
+	for _, flow := range flows {
+		files, err := filepath.Glob(filepath.Join(bffDir, flow, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			file, err := parser.ParseFile(token.NewFileSet(), f, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(file, func(n ast.Node) bool {
+				ts, ok := n.(*ast.TypeSpec)
+				if !ok || ts.Name.Name != "Handler" {
+					return true
+				}
+				found = true
+				for _, field := range ts.Type.(*ast.StructType).Fields.List {
+					if typ := types.ExprString(field.Type); typ == "*web.Kernel" || typ == "*visit.Visits" {
+						t.Errorf("%s: Handler holds %s whole", flow, typ)
+					}
+				}
+				return false
+			})
+		}
+		if !found {
+			t.Errorf("%s: no Handler type found", flow)
+		}
 	}
 }

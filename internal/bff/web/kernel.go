@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -82,11 +83,33 @@ type Kernel struct {
 	CSRFKeys [][]byte
 
 	metrics *httpMetrics
+	// routes are the registered routes' paths by name, added every route registered (Router
+	// fills both).
+	routes Routes
+	added  []Route
 }
+
+// Router is what the flows register their routes with on e; the paths it is given are the
+// ones URL builds.
+func (k *Kernel) Router(e *echo.Echo) Router {
+	if k.routes == nil {
+		k.routes = Routes{}
+	}
+	return Router{echo: e, routes: k.routes, log: k.Logger, added: &k.added}
+}
+
+// Registered lists the routes registered through Router, in order.
+func (k *Kernel) Registered() []Route { return slices.Clone(k.added) }
+
+// Path is the path pattern of the route called name ("" for none): for comparing with a
+// request's matched route (echo.Context.Path).
+func (k *Kernel) Path(name string) string { return k.routes[name] }
 
 // URL builds the path of a named route, filling its :params in order and escaping them.
 // An unknown name is a programming error caught by the route tests; it yields "/".
-func (k *Kernel) URL(name string, params ...any) string { return Paths.Path(k.Logger, name, params...) }
+func (k *Kernel) URL(name string, params ...any) string {
+	return k.routes.Path(k.Logger, name, params...)
+}
 
 // AbsURL is URL() made absolute with the configured public base URL (for ReturnUrl and links
 // that leave the site).

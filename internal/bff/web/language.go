@@ -36,7 +36,7 @@ func (k *Kernel) langCookie() string {
 func (k *Kernel) chooseLanguage(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		if IsInfraPath(r.URL.Path) {
+		if k.isInfraPath(r.URL.Path) {
 			return next(c)
 		}
 		if code := r.URL.Query().Get(langParam); code != "" && r.Method == http.MethodGet {
@@ -102,7 +102,7 @@ func (k *Kernel) RememberLanguage(c echo.Context, tag language.Tag) {
 // LanguageLinks are the header's language switch: one plain link per language to this page
 // (a GET whose address is on this site) or to the home page, each named in its own language.
 func (k *Kernel) LanguageLinks(c echo.Context) []layouts.LangLink {
-	here, q := k.URL(RouteHome), url.Values{}
+	here, q := k.URL("home"), url.Values{}
 	if r := c.Request(); r.Method == http.MethodGet && !IsHTMX(c) {
 		if p, ok := selflink.Local(r.URL.EscapedPath()); ok { // never the decoded path (package selflink)
 			here, q = p, r.URL.Query()

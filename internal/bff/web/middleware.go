@@ -47,7 +47,7 @@ func (k *Kernel) useMiddleware(e *echo.Echo) {
 		Limit: k.Cfg.BodyLimit,
 		// The provider's events may be larger: the webhook reads its body within its own limit
 		// (maxWebhookBytes). c.Path is the route matched, not an address the client wrote.
-		Skipper: func(c echo.Context) bool { return c.Path() == Paths[RoutePaymentWebhook] },
+		Skipper: func(c echo.Context) bool { return k.isRoute(c.Path(), "payments.webhook") },
 	}))
 	// csrf.go: the token is checked against the visit as the request found it, before an
 	// ended staff sign-in destroys the session (the sign-in form posted then must pass).
@@ -96,7 +96,7 @@ func (k *Kernel) requestID(next echo.HandlerFunc) echo.HandlerFunc {
 		l := k.Logger.With("request_id", id)
 		ctx := WithLogger(c.Request().Context(), l)
 		ctx = upstream.WithRequestID(ctx, id) // the ticketing client sends it on as X-Request-ID
-		if !IsInfraPath(c.Request().URL.Path) {
+		if !k.isInfraPath(c.Request().URL.Path) {
 			ctx = upstream.WithReadDeadline(ctx, time.Now().Add(budget))
 		}
 		c.SetRequest(c.Request().WithContext(ctx))
@@ -124,7 +124,7 @@ func (k *Kernel) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		method := methodLabel(c.Request().Method)
 		k.metrics.requests.WithLabelValues(method, route, fmt.Sprint(status)).Inc()
 		k.metrics.duration.WithLabelValues(method, route).Observe(d.Seconds())
-		if route != Paths[RouteMetrics] && route != Paths[RouteLivez] && route != Paths[RouteReadyz] {
+		if !k.isRoute(route, "metrics", "livez", "readyz") {
 			LoggerFrom(c.Request().Context(), k.Logger).Info("request",
 				"method", c.Request().Method, "route", route, "status", status,
 				"duration_ms", float64(d.Microseconds())/1000, "ip", c.RealIP())
@@ -167,7 +167,7 @@ func (k *Kernel) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 // loadDevice reads the device cookie; a new device gets one (customer mode) on its first page.
 func (k *Kernel) loadDevice(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if IsInfraPath(c.Request().URL.Path) {
+		if k.isInfraPath(c.Request().URL.Path) {
 			return next(c)
 		}
 		info, ok := k.Devices.Read(c.Request())
@@ -182,11 +182,22 @@ func (k *Kernel) loadDevice(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// IsInfraPath marks paths that need neither sessions, device cookies nor CSRF.
-func IsInfraPath(p string) bool {
-	return strings.HasPrefix(p, "/static/") || p == Paths[RouteMetrics] || p == Paths[RouteLivez] || p == Paths[RouteReadyz] ||
-		p == Paths[RoutePaymentWebhook] || // signed by the provider, not sent by a browser
-		strings.HasPrefix(p, strings.TrimSuffix(Paths[RouteWalletService], "*")) // phones' Wallet, with the pass's own token
+// isInfraPath marks paths that need neither sessions, device cookies nor CSRF.
+func (k *Kernel) isInfraPath(p string) bool {
+	wallet := strings.TrimSuffix(k.Path("wallet.service"), "*")
+	return strings.HasPrefix(p, "/static/") || k.isRoute(p, "metrics", "livez", "readyz") ||
+		k.isRoute(p, "payments.webhook") || // signed by the provider, not sent by a browser
+		wallet != "" && strings.HasPrefix(p, wallet) // phones' Wallet, with the pass's own token
+}
+
+// isRoute reports whether p is the path of one of the named routes.
+func (k *Kernel) isRoute(p string, names ...string) bool {
+	for _, n := range names {
+		if q, ok := k.routes[n]; ok && q == p {
+			return true
+		}
+	}
+	return false
 }
 
 // IsHTMX reports whether the request comes from htmx (and wants a fragment).

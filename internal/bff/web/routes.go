@@ -5,26 +5,17 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"reflect"
+	"runtime"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 )
 
-// Routes is the one table of route names and their path patterns ("/booking/edit/payment/:entry").
-// Every address of the site is built from it by name, never by string concatenation; each flow
-// keeps its part of the table beside its handlers, and the site merges them.
+// Routes maps each route's name to its path pattern ("/booking/edit/payment/:entry"). It is
+// filled as the flows register their routes (Router), each on the line that names its handler;
+// every address of the site is built from it by name, never by string concatenation.
 type Routes map[string]string
-
-// MergeRoutes puts the flows' parts of the table together.
-func MergeRoutes(parts ...map[string]string) Routes {
-	out := Routes{}
-	for _, p := range parts {
-		for k, v := range p {
-			out[k] = v
-		}
-	}
-	return out
-}
 
 // URL builds the path of the route called name, filling its :params in order and escaping
 // them. ok is false for an unknown name (a programming error the route tests catch); the path
@@ -55,9 +46,42 @@ func (r Routes) Path(log *slog.Logger, name string, params ...any) string {
 	return p
 }
 
-// Register adds a handler under a named route of the site's table, behind its guards: what a
-// flow's Routes is given to mount itself with.
-type Register func(method, name string, h echo.HandlerFunc, m ...echo.MiddlewareFunc)
+// Router mounts routes on the site, one line per route: its method, path pattern, handler,
+// name (for building its URL) and guards, so that searching for a URL finds its handler.
+type Router struct {
+	echo   *echo.Echo
+	routes Routes
+	log    *slog.Logger
+	added  *[]Route
+}
+
+// Route is one registered route: what Router.Add was given, the handler by its function's name
+// (for the test that a route's line names its handler).
+type Route struct {
+	Method, Path, Name, Handler string
+}
+
+// GET registers h for GET requests to path, under name, behind guards.
+func (r Router) GET(path string, h echo.HandlerFunc, name string, guards ...echo.MiddlewareFunc) {
+	r.Add(http.MethodGet, path, h, name, guards...)
+}
+
+// POST registers h for POST requests to path, under name, behind guards.
+func (r Router) POST(path string, h echo.HandlerFunc, name string, guards ...echo.MiddlewareFunc) {
+	r.Add(http.MethodPost, path, h, name, guards...)
+}
+
+// Add registers h for method requests to path, under name, behind guards. A name stands for
+// one path: giving it a second one is a programming error, logged, and the route is not added.
+func (r Router) Add(method, path string, h echo.HandlerFunc, name string, guards ...echo.MiddlewareFunc) {
+	if p, ok := r.routes[name]; ok && p != path {
+		r.log.Error("route name used for two paths", "name", name, "path", p, "again", path)
+		return
+	}
+	r.routes[name] = path
+	r.echo.Add(method, path, h, guards...).Name = name + "." + method
+	*r.added = append(*r.added, Route{Method: method, Path: path, Name: name, Handler: runtime.FuncForPC(reflect.ValueOf(h).Pointer()).Name()})
+}
 
 // Redirect sends the browser to to after a form (303 See Other, so a refresh never posts
 // again); an htmx request gets HX-Redirect instead, so htmx loads the whole page. A part of

@@ -11,8 +11,7 @@ import (
 )
 
 func TestRoutesURL(t *testing.T) {
-	r := MergeRoutes(map[string]string{"home": "/", "entry": "/booking/edit/payment/:entry"},
-		map[string]string{"attention": "/staff/attention/:kind/:ref/retry"})
+	r := Routes{"home": "/", "entry": "/booking/edit/payment/:entry", "attention": "/staff/attention/:kind/:ref/retry"}
 	for _, tc := range []struct {
 		name   string
 		params []any

@@ -52,7 +52,7 @@ func NewSessionManager(store scs.Store, cfg Config) *scs.SessionManager {
 // every GET: see TestBookingPageGETsDoNotWriteSessionStore).
 func (k *Kernel) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if IsInfraPath(c.Request().URL.Path) {
+		if k.isInfraPath(c.Request().URL.Path) {
 			return next(c)
 		}
 		sm := k.Sessions

@@ -1,6 +1,8 @@
 package words
 
-import "github.com/cinemabff/cinemabff/internal/i18n"
+import (
+	"github.com/cinemabff/cinemabff/internal/i18n"
+)
 
 // OtherCinema says, in l's language, why a booking or a ticket of the cinema named there is
 // refused at a counter or kiosk that stands in the cinema named here: it is not looked up,
