@@ -44,6 +44,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			return runStaff(ctx, args[1:], getenv, os.Stdin, stdout)
 		case "check-upstream":
 			return runCheckUpstream(ctx, args[1:], getenv, stdout)
+		case "config-doc":
+			return runConfigDoc(stdout)
 		}
 	}
 	cfg, err := parseConfig(args, getenv, stdout)
