@@ -234,30 +234,9 @@ func (k *checker) cinemas(ctx context.Context) ([]cinema.Cinema, error) {
 		if name == "" {
 			name = "(name not sent)"
 		}
-		var zone, currency string
 		p, probed := probe[c.ID]
-		switch sent, warned := k.notes.zoneNotUnderstood(c.ID); {
-		case warned:
-			zone = fmt.Sprintf("time zone %q not understood, using %s", sent, c.TimeZone)
-		case c.TimeZone != fallbackZone:
-			zone = "time zone " + c.TimeZone
-		case probed && p.TimeZone == probeZone:
-			zone = "time zone not sent, using " + c.TimeZone
-		case probed:
-			zone = "time zone " + c.TimeZone
-		default:
-			zone = "time zone " + c.TimeZone + " (sent, or the -time-zone fallback)"
-		}
-		switch {
-		case c.Currency != k.cfg.Currency:
-			currency = "currency " + c.Currency
-		case probed && p.Currency == probeCurrency:
-			currency = "currency not sent, using " + c.Currency
-		case probed:
-			currency = "currency " + c.Currency
-		default:
-			currency = "currency " + c.Currency + " (sent, or the -currency fallback)"
-		}
+		zone := k.zoneWords(c, fallbackZone, p, probed, probeZone)
+		currency := k.currencyWords(c, p, probed, probeCurrency)
 		k.printf("  %s  %s: %s; %s\n", c.ID, name, zone, currency)
 	}
 
@@ -275,6 +254,35 @@ func (k *checker) cinemas(ctx context.Context) ([]cinema.Cinema, error) {
 	}
 	k.problem("cinema %s (-cinema) is not among the cinemas the ticketing API listed (%s)", k.opt.cinema, strings.Join(ids, ", "))
 	return nil, nil
+}
+
+// zoneWords says where the cinema's time zone came from: sent, not understood, or the
+// fallback (p is the cinema as listed with other fallbacks, when probed).
+func (k *checker) zoneWords(c cinema.Cinema, fallbackZone string, p cinema.Cinema, probed bool, probeZone string) string {
+	switch sent, warned := k.notes.zoneNotUnderstood(c.ID); {
+	case warned:
+		return fmt.Sprintf("time zone %q not understood, using %s", sent, c.TimeZone)
+	case c.TimeZone != fallbackZone:
+		return "time zone " + c.TimeZone
+	case probed && p.TimeZone == probeZone:
+		return "time zone not sent, using " + c.TimeZone
+	case probed:
+		return "time zone " + c.TimeZone
+	}
+	return "time zone " + c.TimeZone + " (sent, or the -time-zone fallback)"
+}
+
+// currencyWords says where the cinema's currency came from: sent or the fallback.
+func (k *checker) currencyWords(c cinema.Cinema, p cinema.Cinema, probed bool, probeCurrency string) string {
+	switch {
+	case c.Currency != k.cfg.Currency:
+		return "currency " + c.Currency
+	case probed && p.Currency == probeCurrency:
+		return "currency not sent, using " + c.Currency
+	case probed:
+		return "currency " + c.Currency
+	}
+	return "currency " + c.Currency + " (sent, or the -currency fallback)"
 }
 
 // probeCinemas lists the cinemas with a client whose fallbacks are zone and currency, so a
@@ -585,7 +593,18 @@ func (k *checker) booking(ctx context.Context, c cinema.Cinema) error {
 	if err != nil {
 		return k.fail(err)
 	}
-	loc := c.Location()
+	k.bookingHeader(b)
+	k.bookingEmail(b)
+	if err := k.bookingSession(ctx, c, b); err != nil {
+		return err
+	}
+	k.bookingTickets(b)
+	k.bookingPayments(b)
+	return k.bookingSeats(ctx, c, b)
+}
+
+// bookingHeader prints the booking's id, total and whether it is paid.
+func (k *checker) bookingHeader(b cinema.Booking) {
 	id := b.ID
 	if id == "" {
 		id = "not sent (BookingId): edits and seat changes need it"
@@ -600,7 +619,11 @@ func (k *checker) booking(ctx context.Context, c cinema.Cinema) error {
 	default:
 		k.printf("  paid: no (a reservation)\n")
 	}
+}
 
+// bookingEmail says whether the booking's e-mail is the one given with -email.
+func (k *checker) bookingEmail(b cinema.Booking) {
+	n := k.opt.booking
 	switch {
 	case k.opt.email == "":
 		k.printf("  e-mail: not checked (no -email)\n")
@@ -613,23 +636,29 @@ func (k *checker) booking(ctx context.Context, c cinema.Cinema) error {
 		k.printf("  e-mail: does not match\n")
 		k.problem("the e-mail of booking %d does not match -email: the site would answer \"booking not found\"", n)
 	}
+}
 
+// bookingSession prints the booking's session as the session listing has it.
+func (k *checker) bookingSession(ctx context.Context, c cinema.Cinema, b cinema.Booking) error {
 	sessionID := b.SessionID()
-	switch {
-	case sessionID == "":
+	if sessionID == "" {
 		k.printf("  session: not sent\n")
-	default:
-		s, err := k.client.FindSession(ctx, c.ID, sessionID)
-		switch {
-		case errors.Is(err, upstream.ErrNotFound):
-			k.printf("  session %s: not in the session listing (a past session?): film, time and screen unknown\n", sessionID)
-		case err != nil:
-			return k.fail(err)
-		default:
-			k.printf("  session: %s\n", describeSession(s, loc))
-		}
+		return nil
 	}
+	s, err := k.client.FindSession(ctx, c.ID, sessionID)
+	switch {
+	case errors.Is(err, upstream.ErrNotFound):
+		k.printf("  session %s: not in the session listing (a past session?): film, time and screen unknown\n", sessionID)
+	case err != nil:
+		return k.fail(err)
+	default:
+		k.printf("  session: %s\n", describeSession(s, c.Location()))
+	}
+	return nil
+}
 
+// bookingTickets prints the tickets and the concessions.
+func (k *checker) bookingTickets(b cinema.Booking) {
 	k.printf("  tickets: %d\n", len(b.Tickets))
 	for _, t := range b.Tickets {
 		k.saw(names.TicketType, b.CinemaID, t.TypeCode, t.Description)
@@ -646,6 +675,10 @@ func (k *checker) booking(ctx context.Context, c cinema.Cinema) error {
 	if len(b.Concessions) > 0 {
 		k.printf("  concessions: %d\n", len(b.Concessions))
 	}
+}
+
+// bookingPayments prints the payments with their tender, card and reference.
+func (k *checker) bookingPayments(b cinema.Booking) {
 	k.printf("  payments: %d\n", len(b.Payments))
 	for _, p := range b.Payments {
 		parts := []string{p.Amount.String()}
@@ -659,8 +692,12 @@ func (k *checker) booking(ctx context.Context, c cinema.Cinema) error {
 		}
 		k.printf("    %s\n", strings.Join(parts, ", "))
 	}
+}
 
-	// Place the tickets on the seat plan by their labels, as the site does.
+// bookingSeats places the tickets on the seat plan by their labels, as the site does, and says
+// which it cannot place.
+func (k *checker) bookingSeats(ctx context.Context, c cinema.Cinema, b cinema.Booking) error {
+	n, sessionID := k.opt.booking, b.SessionID()
 	unplaced := 0
 	for _, t := range b.Tickets {
 		if t.Seat != nil && !t.Seat.Placed {
@@ -686,12 +723,12 @@ func (k *checker) booking(ctx context.Context, c cinema.Cinema) error {
 		k.printf("  seats on the plan: all %s placed by their labels\n", count(unplaced, "ticket", "tickets"))
 		return nil
 	}
-	names := make([]string, len(missing))
+	seats := make([]string, len(missing))
 	for i, t := range missing {
-		names[i] = "row " + t.Seat.RowLabel + " seat " + t.Seat.Label
+		seats[i] = "row " + t.Seat.RowLabel + " seat " + t.Seat.Label
 	}
-	k.printf("  seats on the plan: %d of %d not found: %s\n", len(missing), unplaced, strings.Join(names, "; "))
-	k.problem("%d ticket(s) of booking %d could not be placed on the seat plan by their labels (%s): seat changes will not work for them", len(missing), n, names[0])
+	k.printf("  seats on the plan: %d of %d not found: %s\n", len(missing), unplaced, strings.Join(seats, "; "))
+	k.problem("%d ticket(s) of booking %d could not be placed on the seat plan by their labels (%s): seat changes will not work for them", len(missing), n, seats[0])
 	return nil
 }
 

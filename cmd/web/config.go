@@ -300,8 +300,21 @@ func parseConfigWith(args []string, getenv func(string) string, out io.Writer, e
 	return c, c.complete()
 }
 
-// complete fills derived defaults and validates.
+// complete fills derived defaults and validates, one group of settings after another; the
+// first problem stops it, naming the setting.
 func (c *Config) complete() error {
+	c.fillDefaults()
+	for _, check := range []func() error{c.checkSite, c.checkMail, c.checkSessions, c.checkUpstream, c.checkWalletSettings,
+		c.checkWords, c.checkOrders, c.checkStaffSettings} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fillDefaults derives the settings whose defaults depend on others.
+func (c *Config) fillDefaults() {
 	if c.PublicURL == "" {
 		host := c.Addr
 		if strings.HasPrefix(host, ":") {
@@ -309,23 +322,40 @@ func (c *Config) complete() error {
 		}
 		c.PublicURL = "http://" + host
 	}
-	u, err := url.Parse(c.PublicURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("public URL %q must be an absolute http(s) URL", c.PublicURL)
-	}
 	c.PublicURL = strings.TrimSuffix(c.PublicURL, "/")
-	if strings.ContainsAny(c.MetricsToken, " \t\r\n") {
-		return errors.New("metrics-token must not contain spaces (it is sent as \"Authorization: Bearer <token>\")")
-	}
 	if c.DatabaseURL == "" {
 		c.DatabaseURL = "sqlite:" + c.DataDir + string(os.PathSeparator) + "cinema.db"
-	}
-	if _, err := c.refundApprovalCents(); err != nil {
-		return err
 	}
 	if c.MailDir == "" {
 		c.MailDir = filepath.Join(c.DataDir, "mail")
 	}
+	if c.SessionStore == "" {
+		c.SessionStore = "sqlite"
+		if strings.HasPrefix(c.DatabaseURL, "postgres") {
+			c.SessionStore = "postgres"
+		}
+	}
+	c.FailedOrderPolicy = strings.TrimSpace(c.FailedOrderPolicy)
+}
+
+// checkSite checks the site's own address, its metrics token, its proxies and its refund limit.
+func (c *Config) checkSite() error {
+	u, err := url.Parse(c.PublicURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("public URL %q must be an absolute http(s) URL", c.PublicURL)
+	}
+	if strings.ContainsAny(c.MetricsToken, " \t\r\n") {
+		return errors.New("metrics-token must not contain spaces (it is sent as \"Authorization: Bearer <token>\")")
+	}
+	if _, err := c.refundApprovalCents(); err != nil {
+		return err
+	}
+	_, err = c.proxies()
+	return err
+}
+
+// checkMail checks the mail server's URL and the sender.
+func (c *Config) checkMail() error {
 	if c.SMTPURL != "" {
 		if _, err := mail.NewSMTP(c.SMTPURL); err != nil {
 			return err
@@ -334,26 +364,25 @@ func (c *Config) complete() error {
 	if _, err := netmail.ParseAddress(c.MailFrom); err != nil {
 		return fmt.Errorf("mail-from %q: %w", c.MailFrom, err)
 	}
-	if c.SessionStore == "" {
-		c.SessionStore = "sqlite"
-		if strings.HasPrefix(c.DatabaseURL, "postgres") {
-			c.SessionStore = "postgres"
-		}
-	}
+	return nil
+}
+
+// checkSessions checks the session store and how long a visit lasts.
+func (c *Config) checkSessions() error {
 	switch c.SessionStore {
 	case "sqlite", "postgres", "redis":
 	default:
 		return fmt.Errorf("session store %q: want sqlite, postgres or redis", c.SessionStore)
 	}
-	if _, err := c.proxies(); err != nil {
-		return err
+	if c.SessionIdle <= 0 || c.SessionLifetime <= 0 || c.SessionIdle > c.SessionLifetime {
+		return errors.New("session-idle and session-lifetime must be positive, idle not longer than lifetime")
 	}
-	if err := c.checkWalletSettings(); err != nil {
-		return err
-	}
-	if _, err := c.changeWindow(); err != nil {
-		return err
-	}
+	return nil
+}
+
+// checkUpstream checks how the ticketing API is spoken to: its mappings, headers, paths and
+// the collection route.
+func (c *Config) checkUpstream() error {
 	if _, err := upstream.ParseBookingStatusMapping(c.BookingStatuses); err != nil {
 		return err
 	}
@@ -376,6 +405,11 @@ func (c *Config) complete() error {
 			return fmt.Errorf("-collection-path: %w", err)
 		}
 	}
+	return nil
+}
+
+// checkWords checks the languages, the names catalog, the time zone and the change cut-off.
+func (c *Config) checkWords() error {
 	if _, err := c.languages(); err != nil {
 		return err
 	}
@@ -385,24 +419,23 @@ func (c *Config) complete() error {
 	if _, err := time.LoadLocation(c.TimeZone); err != nil {
 		return fmt.Errorf("time zone %q: %w", c.TimeZone, err)
 	}
-	if c.SessionIdle <= 0 || c.SessionLifetime <= 0 || c.SessionIdle > c.SessionLifetime {
-		return errors.New("session-idle and session-lifetime must be positive, idle not longer than lifetime")
-	}
+	_, err := c.changeWindow()
+	return err
+}
+
+// checkOrders checks how long unconfirmed orders are watched and the seat hoarding limits.
+func (c *Config) checkOrders() error {
 	if c.AttentionAfter < time.Minute || c.AttentionAfter > c.OrderWatchFor {
 		return fmt.Errorf("attention-after %v: give at least 1m and at most order-watch-for (the default is 10m)", c.AttentionAfter)
 	}
 	if c.OrderWatchFor < time.Minute {
 		return fmt.Errorf("order-watch-for %v: give at least 1m (the default is 24h)", c.OrderWatchFor)
 	}
-	c.FailedOrderPolicy = strings.TrimSpace(c.FailedOrderPolicy)
 	if c.MaxSeatsPerVisit < 1 || c.MaxOrdersPerClient < 1 {
 		return fmt.Errorf("max-seats-per-visit %d and max-orders-per-client %d: give at least 1 (the defaults are 10 and 3)", c.MaxSeatsPerVisit, c.MaxOrdersPerClient)
 	}
 	if c.HoldLifetime < time.Minute {
 		return fmt.Errorf("hold-lifetime %v: give at least 1m (the default is 20m)", c.HoldLifetime)
-	}
-	if err := c.checkStaffSettings(); err != nil {
-		return err
 	}
 	return nil
 }

@@ -44,6 +44,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			return runStaff(ctx, args[1:], getenv, os.Stdin, stdout)
 		case "check-upstream":
 			return runCheckUpstream(ctx, args[1:], getenv, stdout)
+		case "config-doc":
+			return runConfigDoc(stdout)
 		}
 	}
 	cfg, err := parseConfig(args, getenv, stdout)
@@ -54,148 +56,201 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err != nil {
 		return err
 	}
+	var closers []func()
+	defer func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}()
+	return runSite(ctx, cfg, logger, stdout, func(f func()) { closers = append(closers, f) })
+}
 
+// runSite opens the storage, starts the stand-ins where nothing real is configured, builds the
+// site on them, starts its background work and serves until ctx ends. onClose is told what to
+// close when it returns.
+func runSite(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Writer, onClose func(func())) error {
+	db, err := openStorage(ctx, cfg, logger, onClose)
+	if err != nil {
+		return err
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	// The embedded sandbox stands in for the ticketing API and the payment provider unless real
+	// ones are configured (startStandIns points cfg at them).
+	stand, err := startStandIns(ctx, &cfg, logger, stdout, onClose)
+	if err != nil {
+		return err
+	}
+	deps, err := siteDeps(ctx, cfg, db, stand.embedded, reg, logger, stdout, onClose)
+	if err != nil {
+		return err
+	}
+	site, err := bff.New(deps)
+	if err != nil {
+		return err
+	}
+	startBackground(ctx, site, logger)
+	proxies, _ := cfg.proxies() // checked by parseConfig
+	return serve(ctx, cfg, stand.mount(site, proxies), site.MetricsHandler(), site.Wait, logger, stdout)
+}
+
+// openStorage opens the database and brings its tables up to date.
+func openStorage(ctx context.Context, cfg Config, logger *slog.Logger, onClose func(func())) (*storage.DB, error) {
 	db, err := storage.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer db.Close()
+	onClose(func() { db.Close() })
 	if _, err := db.Migrate(ctx, logger); err != nil {
-		return err
+		return nil, err
 	}
+	return db, nil
+}
 
+// standIns are the embedded sandbox's pages for a browser (its payment page and card reader's
+// tap form, its wallet page), where the site runs on them.
+type standIns struct {
+	embedded    bool // the whole sandbox: ticketing API and payment provider
+	pay, wallet http.Handler
+}
+
+// startStandIns starts the embedded sandbox when no ticketing API is configured, or the
+// stand-in payment provider when only the payment provider is missing.
+func startStandIns(ctx context.Context, cfg *Config, logger *slog.Logger, stdout io.Writer, onClose func(func())) (standIns, error) {
+	switch {
+	case cfg.UpstreamURL == "":
+		sb, err := startEmbeddedSandbox(ctx, cfg, logger, stdout)
+		if err != nil {
+			return standIns{}, err
+		}
+		onClose(sb.Close)
+		return standIns{embedded: true, pay: sb.browserHandler, wallet: sb.walletPage}, nil
+	case cfg.PaymentsURL == "":
+		pp, err := startEmbeddedPayments(cfg, logger)
+		if err != nil {
+			return standIns{}, err
+		}
+		onClose(pp.Close)
+		return standIns{pay: pp.browserHandler}, nil
+	}
+	return standIns{}, nil
+}
+
+// mount serves the site, and beside it the stand-ins' pages: they pay without a key, so they
+// answer a browser on this machine only.
+func (st standIns) mount(site http.Handler, proxies []*net.IPNet) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/", site)
+	if st.pay != nil {
+		mux.Handle(sandboxPayPrefix+"/", bff.LoopbackOnly(http.StripPrefix(sandboxPayPrefix, st.pay), proxies))
+	}
+	if st.wallet != nil {
+		mux.Handle(sandboxWalletPath, bff.LoopbackOnly(st.wallet, proxies))
+	}
+	return mux
+}
+
+// siteDeps gathers what the site is built on: keys, sessions, limits, the upstream clients,
+// mail, wallet passes, languages and names, and the site's settings.
+func siteDeps(ctx context.Context, cfg Config, db *storage.DB, embedded bool, reg *prometheus.Registry, logger *slog.Logger,
+	stdout io.Writer, onClose func(func())) (bff.Deps, error) {
 	cookieKeys, err := loadCookieKeys(cfg, db, logger)
 	if err != nil {
-		return err
+		return bff.Deps{}, err
 	}
 	sessStore, err := storage.NewSessionStore(ctx, storage.SessionStoreKind(cfg.SessionStore), db, cfg.RedisURL)
 	if err != nil {
-		return err
+		return bff.Deps{}, err
 	}
-	defer sessStore.Close()
-
-	assets, err := static.New()
-	if err != nil {
-		return err
-	}
-	publicURL, _ := url.Parse(cfg.PublicURL) // validated by parseConfig
-	proxies, _ := cfg.proxies()
-	changeWindow, _ := cfg.changeWindow() // both checked when the configuration was read
-
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-
-	// The embedded sandbox stands in for the ticketing API and the payment provider unless real
-	// ones are configured.
-	var sandboxMount, sandboxWallet http.Handler
-	embedded := cfg.UpstreamURL == "" // startEmbeddedSandbox points cfg at the sandbox
-	if embedded {
-		sb, err := startEmbeddedSandbox(ctx, &cfg, logger, stdout)
-		if err != nil {
-			return err
-		}
-		defer sb.Close()
-		sandboxMount, sandboxWallet = sb.browserHandler, sb.walletPage
-	} else if cfg.PaymentsURL == "" {
-		// A real ticketing API but no payment provider configured: the stand-in provider.
-		pp, err := startEmbeddedPayments(&cfg, logger)
-		if err != nil {
-			return err
-		}
-		defer pp.Close()
-		sandboxMount = pp.browserHandler
-	}
-
+	onClose(func() { sessStore.Close() })
 	// The demo staff accounts (demoStaffUser) exist only in demo mode: the embedded sandbox on
 	// the default SQLite file. In any other database a leftover one is disabled (staff.go).
 	passwordHashing, _ := cfg.passwordHashing() // checked by parseConfig
 	if err := applyDemoAccounts(ctx, staffaccounts.New(db.SQL).WithParams(passwordHashing), demoMode(cfg, embedded), logger, stdout); err != nil {
-		return err
+		return bff.Deps{}, err
 	}
 	limits, closeLimits, err := newLimitStore(ctx, cfg, db)
 	if err != nil {
-		return err
+		return bff.Deps{}, err
 	}
-	defer closeLimits()
-
+	onClose(func() { _ = closeLimits() })
 	ticketing, payments, err := newUpstreamClients(ctx, cfg, logger, reg)
 	if err != nil {
-		return err
+		return bff.Deps{}, err
 	}
+	d := bff.Deps{Config: siteConfig(cfg), Logger: logger, DB: db, Storage: db, SessionStore: sessStore.Store, Registry: reg,
+		Ticketing: ticketing, Payments: payments, Webhooks: payments, PaymentMethod: cfg.PaymentMethod, PaymentsTender: cfg.PaymentsTender,
+		Background: ctx, Limits: limits, Device: device.NewStore(cookieKeys, secureSite(cfg)), CSRFKeys: web.CSRFKeys(cookieKeys)}
+	return withContent(ctx, d, cfg, cookieKeys, embedded, stdout, logger)
+}
 
-	refundApproval, _ := cfg.refundApprovalCents() // checked when the configuration was read
-	mailDeps, err := newMailDeps(cfg, cookieKeys, embedded, stdout)
-	if err != nil {
-		return err
+// withContent adds to d what the site says and hands out: its languages and names, the mail
+// and the wallet passes.
+func withContent(ctx context.Context, d bff.Deps, cfg Config, cookieKeys []keys.Pair, embedded bool, stdout io.Writer, logger *slog.Logger) (bff.Deps, error) {
+	var err error
+	if d.Assets, err = static.New(); err != nil {
+		return d, err
 	}
-	walletDeps, err := newWalletDeps(ctx, cfg, cookieKeys, time.Now(), stdout, logger)
-	if err != nil {
-		return err
+	if d.Mail, err = newMailDeps(cfg, cookieKeys, embedded, stdout); err != nil {
+		return d, err
 	}
-	langs, err := cfg.languages()
-	if err != nil {
-		return err
+	if d.Wallet, err = newWalletDeps(ctx, cfg, cookieKeys, time.Now(), stdout, logger); err != nil {
+		return d, err
 	}
-	catalog, err := cfg.names(embedded)
-	if err != nil {
-		return err
+	if d.Languages, err = cfg.languages(); err != nil {
+		return d, err
 	}
-	site, err := bff.New(bff.Deps{
-		Languages: langs,
-		Names:     catalog,
-		Config: bff.Config{
-			SiteName:            cfg.SiteName,
-			PublicURL:           publicURL,
-			TrustedProxies:      proxies,
-			SessionIdle:         cfg.SessionIdle,
-			SessionLifetime:     cfg.SessionLifetime,
-			FormActionOrigins:   formActionOrigins(cfg),
-			KioskIdle:           cfg.KioskIdle,
-			ListingTTL:          cfg.ListingTTL,
-			OrderWatchFor:       cfg.OrderWatchFor,
-			FailedOrderPolicy:   cfg.FailedOrderPolicy,
-			AttentionAfter:      cfg.AttentionAfter,
-			TenderTerminal:      cfg.TenderTerminal,
-			ReaderLocation:      cfg.ReaderLocation,
-			ReaderCountry:       cfg.ReaderCountry,
-			TenderCash:          cfg.TenderCash,
-			RefundApprovalAbove: refundApproval,
-			MetricsToken:        cfg.MetricsToken,
-			ChangeWindow:        &changeWindow,
-			StaffIdle:           cfg.StaffIdle,
-			PasswordHashing:     passwordHashing,
+	d.Names, err = cfg.names(embedded)
+	return d, err
+}
 
-			// Seat hoarding limits (internal/bff/visit/holds.go).
-			MaxSeatsPerVisit:   cfg.MaxSeatsPerVisit,
-			MaxOrdersPerClient: cfg.MaxOrdersPerClient,
-			HoldLifetime:       cfg.HoldLifetime,
+// secureSite reports whether the site is served over https (its cookies are then Secure).
+func secureSite(cfg Config) bool {
+	u, _ := url.Parse(cfg.PublicURL) // validated by parseConfig
+	return u.Scheme == "https"
+}
 
-			// The upstream is told of collections only when the operator gave its route.
-			MarkCollectedUpstream: cfg.marksCollectedUpstream(),
-		},
-		Logger:         logger,
-		DB:             db,
-		SessionStore:   sessStore.Store,
-		Device:         device.NewStore(cookieKeys, publicURL.Scheme == "https"),
-		CSRFKeys:       web.CSRFKeys(cookieKeys),
-		Assets:         assets,
-		Registry:       reg,
-		Ticketing:      ticketing,
-		Payments:       payments,
-		Storage:        db,
-		PaymentMethod:  cfg.PaymentMethod,
-		PaymentsTender: cfg.PaymentsTender,
-		Webhooks:       payments,
-		Mail:           mailDeps,
-		Wallet:         walletDeps,
-		Background:     ctx,
-		Limits:         limits,
-	})
-	if err != nil {
-		return err
+// siteConfig is the site's part of the configuration (parseConfig has checked every value).
+func siteConfig(cfg Config) bff.Config {
+	publicURL, _ := url.Parse(cfg.PublicURL)
+	proxies, _ := cfg.proxies()
+	changeWindow, _ := cfg.changeWindow()
+	refundApproval, _ := cfg.refundApprovalCents()
+	passwordHashing, _ := cfg.passwordHashing()
+	return bff.Config{
+		SiteName:            cfg.SiteName,
+		PublicURL:           publicURL,
+		TrustedProxies:      proxies,
+		SessionIdle:         cfg.SessionIdle,
+		SessionLifetime:     cfg.SessionLifetime,
+		FormActionOrigins:   formActionOrigins(cfg),
+		KioskIdle:           cfg.KioskIdle,
+		ListingTTL:          cfg.ListingTTL,
+		OrderWatchFor:       cfg.OrderWatchFor,
+		FailedOrderPolicy:   cfg.FailedOrderPolicy,
+		AttentionAfter:      cfg.AttentionAfter,
+		TenderTerminal:      cfg.TenderTerminal,
+		ReaderLocation:      cfg.ReaderLocation,
+		ReaderCountry:       cfg.ReaderCountry,
+		TenderCash:          cfg.TenderCash,
+		RefundApprovalAbove: refundApproval,
+		MetricsToken:        cfg.MetricsToken,
+		ChangeWindow:        &changeWindow,
+		StaffIdle:           cfg.StaffIdle,
+		PasswordHashing:     passwordHashing,
+		// Seat hoarding limits (internal/bff/visit/holds.go).
+		MaxSeatsPerVisit:   cfg.MaxSeatsPerVisit,
+		MaxOrdersPerClient: cfg.MaxOrdersPerClient,
+		HoldLifetime:       cfg.HoldLifetime,
+		// The upstream is told of collections only when the operator gave its route.
+		MarkCollectedUpstream: cfg.marksCollectedUpstream(),
 	}
+}
 
-	// Finish payments and refunds a request could not finish (crash, failed upstream call).
+// startBackground starts what runs beside the requests: the reconciler of payments and
+// refunds a request could not finish, the watchers of redirect payments whose outcome is not
+// known, and the mail sender.
+func startBackground(ctx context.Context, site *bff.Server, logger *slog.Logger) {
 	site.StartReconciler(ctx, 30*time.Second)
 	// Keep checking redirect payments whose outcome is not known (also those awaiting it when
 	// we stopped) until they complete, end, or are given up after -order-watch-for.
@@ -207,17 +262,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	site.StartCheckoutWatchers(ctx, time.Minute)
 	// Deliver customer e-mail from the outbox (every replica may: each message goes once).
 	site.StartMailSender(ctx, 5*time.Second)
-
-	mux := http.NewServeMux()
-	mux.Handle("/", site)
-	if sandboxMount != nil {
-		// The stand-in's hosted page and reader tap form pay without a key: this machine only.
-		mux.Handle(sandboxPayPrefix+"/", bff.LoopbackOnly(http.StripPrefix(sandboxPayPrefix, sandboxMount), proxies))
-	}
-	if sandboxWallet != nil {
-		mux.Handle(sandboxWalletPath, bff.LoopbackOnly(sandboxWallet, proxies))
-	}
-	return serve(ctx, cfg, mux, site.MetricsHandler(), site.Wait, logger, stdout)
 }
 
 // newUpstreamClients builds the ticketing and payment provider clients. It asks the upstream

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
-	"github.com/cinemabff/cinemabff/internal/sandbox"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -98,7 +98,7 @@ func TestRegularOrderRefusals(t *testing.T) {
 }
 
 func TestOrderExpiry(t *testing.T) {
-	clock := sandbox.NewManualClock(time.Now())
+	clock := testclock.New(time.Now())
 	e := newEnv(t, envOptions{clock: clock})
 	o, seats := e.newOrder(1)
 	if !o.Expires.Equal(clock.Now().Add(10*time.Minute).Truncate(time.Second)) && o.Expires.Sub(clock.Now()) > 10*time.Minute+time.Second {

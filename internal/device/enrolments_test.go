@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,27 +12,15 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/keys"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 	"github.com/cinemabff/cinemabff/internal/testenv"
 )
-
-// manualClock is a clock tests move by hand.
-type manualClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *manualClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *manualClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 func TestEnrolments(t *testing.T) {
 	for name, db := range testenv.MigratedDatabases(t) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
-			clock := &manualClock{t: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)}
+			clock := testclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 			st := device.NewEnrolments(db.SQL, device.EnrolmentsOptions{Now: clock.Now})
 
 			for _, tc := range []struct {
@@ -164,7 +151,7 @@ func TestEnrolmentCache(t *testing.T) {
 	for name, db := range testenv.MigratedDatabases(t) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
-			clock := &manualClock{t: time.Now()}
+			clock := testclock.New(time.Now())
 			a := device.NewEnrolments(db.SQL, device.EnrolmentsOptions{Now: clock.Now})
 			b := device.NewEnrolments(db.SQL, device.EnrolmentsOptions{Now: clock.Now})
 			e, err := b.Enrol(ctx, device.Spec{DeviceID: "dev-a", Name: "Counter 2", Mode: device.Counter, Language: "", By: "sue"})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/storage"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 	"github.com/cinemabff/cinemabff/internal/testenv"
 	"github.com/cinemabff/cinemabff/migrations"
 )
@@ -40,7 +41,7 @@ func TestReaderServesOneTerminal(t *testing.T) {
 	for name, db := range testenv.MigratedDatabases(t) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
-			clock := &manualClock{t: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)}
+			clock := testclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 			st := device.NewEnrolments(db.SQL, device.EnrolmentsOptions{Now: clock.Now})
 			first, err := st.Enrol(ctx, device.Spec{DeviceID: "dev-a", Name: "Counter 1", Mode: device.Counter, ReaderID: "tmr_1", By: "sue"})
 			if err != nil || len(first.ReaderFrom) != 0 {

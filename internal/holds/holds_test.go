@@ -11,40 +11,28 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/holds"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 	"github.com/cinemabff/cinemabff/internal/testenv"
 )
 
-// clock is a settable test clock.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
-func newClock() *clock { return &clock{t: time.Date(2026, 3, 14, 18, 0, 0, 0, time.UTC)} }
+func newClock() *testclock.Clock { return testclock.New(time.Date(2026, 3, 14, 18, 0, 0, 0, time.UTC)) }
 
 // eachDatabase runs f against a migrated SQLite and PostgreSQL database.
-func eachDatabase(t *testing.T, f func(t *testing.T, st *holds.Store, clk *clock)) {
+func eachDatabase(t *testing.T, f func(t *testing.T, st *holds.Store, clk *testclock.Clock)) {
 	for name, db := range testenv.MigratedDatabases(t) {
 		t.Run(name, func(t *testing.T) {
 			clk := newClock()
-			f(t, holds.New(db.SQL, clk.now), clk)
+			f(t, holds.New(db.SQL, clk.Now), clk)
 		})
 	}
 }
 
-func hold(usid, client string, clk *clock) holds.Hold {
-	return holds.Hold{UserSessionID: usid, ClientKey: client, Seats: 2, Expires: clk.now().Add(20 * time.Minute)}
+func hold(usid, client string, clk *testclock.Clock) holds.Hold {
+	return holds.Hold{UserSessionID: usid, ClientKey: client, Seats: 2, Expires: clk.Now().Add(20 * time.Minute)}
 }
 
 func TestOpenCountsPerClient(t *testing.T) {
-	eachDatabase(t, func(t *testing.T, st *holds.Store, clk *clock) {
+	eachDatabase(t, func(t *testing.T, st *holds.Store, clk *testclock.Clock) {
 		ctx := context.Background()
 		a, b := holds.ClientKey("203.0.113.7"), holds.ClientKey("198.51.100.1")
 		for i := range 3 {
@@ -80,7 +68,7 @@ func TestOpenCountsPerClient(t *testing.T) {
 func TestEndFreesTheSlot(t *testing.T) {
 	for _, reason := range []string{holds.ReasonCompleted, holds.ReasonCancelled, holds.ReasonExpired, holds.ReasonGivenUp, ""} {
 		t.Run("reason "+reason, func(t *testing.T) {
-			eachDatabase(t, func(t *testing.T, st *holds.Store, clk *clock) {
+			eachDatabase(t, func(t *testing.T, st *holds.Store, clk *testclock.Clock) {
 				ctx := context.Background()
 				a := holds.ClientKey("203.0.113.7")
 				for i := range 3 {
@@ -103,7 +91,7 @@ func TestEndFreesTheSlot(t *testing.T) {
 				if want == "" {
 					want = holds.ReasonEnded
 				}
-				if err != nil || !found || h.EndReason != want || h.Ended.IsZero() || h.Open(clk.now()) {
+				if err != nil || !found || h.EndReason != want || h.Ended.IsZero() || h.Open(clk.Now()) {
 					t.Fatalf("a1 after end: %+v %v %v (want reason %q)", h, found, err, want)
 				}
 				if err := st.Open(ctx, hold("a3", a, clk), 3, ""); err != nil {
@@ -118,7 +106,7 @@ func TestEndFreesTheSlot(t *testing.T) {
 }
 
 func TestExpiredHoldsStopCounting(t *testing.T) {
-	eachDatabase(t, func(t *testing.T, st *holds.Store, clk *clock) {
+	eachDatabase(t, func(t *testing.T, st *holds.Store, clk *testclock.Clock) {
 		ctx := context.Background()
 		a := holds.ClientKey("203.0.113.7")
 		for i := range 3 {
@@ -127,10 +115,10 @@ func TestExpiredHoldsStopCounting(t *testing.T) {
 			}
 		}
 		// a0 was given more time upstream; the others run out after 20 minutes.
-		if err := st.Extend(ctx, "a0", clk.now().Add(40*time.Minute)); err != nil {
+		if err := st.Extend(ctx, "a0", clk.Now().Add(40*time.Minute)); err != nil {
 			t.Fatal(err)
 		}
-		clk.add(20*time.Minute + time.Second)
+		clk.Advance(20*time.Minute + time.Second)
 		got, err := st.OpenFor(ctx, a)
 		if err != nil || len(got) != 1 || got[0].UserSessionID != "a0" || got[0].Seats != 2 {
 			t.Fatalf("open after 20 minutes: %+v %v, want only a0", got, err)
@@ -144,14 +132,14 @@ func TestExpiredHoldsStopCounting(t *testing.T) {
 		if _, err := st.End(ctx, "a0", holds.ReasonCompleted); err != nil {
 			t.Fatal(err)
 		}
-		if err := st.Extend(ctx, "a0", clk.now().Add(time.Hour)); err != nil {
+		if err := st.Extend(ctx, "a0", clk.Now().Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
 		if h, _, _ := st.Get(ctx, "a0"); h.Ended.IsZero() {
 			t.Fatal("extend reopened an ended hold")
 		}
 		// A day later the rows are gone.
-		clk.add(25 * time.Hour)
+		clk.Advance(25 * time.Hour)
 		if err := st.Open(ctx, hold("b0", holds.ClientKey("198.51.100.1"), clk), 3, ""); err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +153,7 @@ func TestExpiredHoldsStopCounting(t *testing.T) {
 }
 
 func TestForgetAndBadHolds(t *testing.T) {
-	eachDatabase(t, func(t *testing.T, st *holds.Store, clk *clock) {
+	eachDatabase(t, func(t *testing.T, st *holds.Store, clk *testclock.Clock) {
 		ctx := context.Background()
 		a := holds.ClientKey("203.0.113.7")
 		if err := st.Open(ctx, hold("a0", a, clk), 1, ""); err != nil {
@@ -178,9 +166,9 @@ func TestForgetAndBadHolds(t *testing.T) {
 			t.Fatalf("after forgetting the only order: %v", err)
 		}
 		for name, h := range map[string]holds.Hold{
-			"no order":  {ClientKey: a, Expires: clk.now().Add(time.Minute)},
-			"no client": {UserSessionID: "x", Expires: clk.now().Add(time.Minute)},
-			"expired":   {UserSessionID: "x", ClientKey: a, Expires: clk.now()},
+			"no order":  {ClientKey: a, Expires: clk.Now().Add(time.Minute)},
+			"no client": {UserSessionID: "x", Expires: clk.Now().Add(time.Minute)},
+			"expired":   {UserSessionID: "x", ClientKey: a, Expires: clk.Now()},
 		} {
 			if err := st.Open(ctx, h, 0, ""); err == nil {
 				t.Errorf("%s: admitted", name)
@@ -192,7 +180,7 @@ func TestForgetAndBadHolds(t *testing.T) {
 // Concurrent opens of one client (several replicas, several tabs) take turns: exactly the
 // limit is admitted, never more, and never fewer.
 func TestConcurrentOpensNeverPassTheLimit(t *testing.T) {
-	eachDatabase(t, func(t *testing.T, st *holds.Store, clk *clock) {
+	eachDatabase(t, func(t *testing.T, st *holds.Store, clk *testclock.Clock) {
 		ctx := context.Background()
 		for round := range 5 {
 			a := holds.ClientKey(fmt.Sprint("203.0.113.", round))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/holds"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -34,18 +35,18 @@ func (f *fakeOrders) GetOrder(_ context.Context, usid string) (cinema.Order, err
 // upstream no longer has stop counting; one whose payment is under way, and one still alive,
 // keep counting; the alive one's expiry follows the upstream.
 func TestKeeperSettlesOrdersWhoseEndWasNotSeen(t *testing.T) {
-	eachDatabase(t, func(t *testing.T, st *holds.Store, clk *clock) {
+	eachDatabase(t, func(t *testing.T, st *holds.Store, clk *testclock.Clock) {
 		ctx := context.Background()
-		orders := &fakeOrders{alive: map[string]time.Time{"alive": clk.now().Add(5 * time.Minute), "fourth": clk.now().Add(20 * time.Minute)}}
+		orders := &fakeOrders{alive: map[string]time.Time{"alive": clk.Now().Add(5 * time.Minute), "fourth": clk.Now().Add(20 * time.Minute)}}
 		payments := map[string]holds.Payment{"booked": holds.PaymentCompleted, "paying": holds.PaymentUnderWay}
-		k := &holds.Keeper{Store: st, Orders: orders, Now: clk.now, MaxOrdersPerClient: 3,
+		k := &holds.Keeper{Store: st, Orders: orders, Now: clk.Now, MaxOrdersPerClient: 3,
 			Payment: func(_ context.Context, usid string) holds.Payment { return payments[usid] }}
 		key := holds.ClientKey("192.0.2.7")
 		for _, usid := range []string{"booked", "paying", "alive"} {
 			if err := k.Open(ctx, key, usid, 2, ""); err != nil {
 				t.Fatalf("open %s: %v", usid, err)
 			}
-			clk.add(time.Second)
+			clk.Advance(time.Second)
 		}
 		// The fourth: "booked" ended unseen, so it is admitted after settling.
 		if err := k.Open(ctx, key, "fourth", 2, ""); err != nil {
@@ -54,7 +55,7 @@ func TestKeeperSettlesOrdersWhoseEndWasNotSeen(t *testing.T) {
 		if h, _, _ := st.Get(ctx, "booked"); h.EndReason != holds.ReasonCompleted {
 			t.Fatalf("booked order ended as %q", h.EndReason)
 		}
-		if h, _, _ := st.Get(ctx, "alive"); !h.Expires.Equal(clk.now().Add(5*time.Minute - 3*time.Second).Truncate(time.Millisecond)) {
+		if h, _, _ := st.Get(ctx, "alive"); !h.Expires.Equal(clk.Now().Add(5*time.Minute - 3*time.Second).Truncate(time.Millisecond)) {
 			t.Fatalf("alive order's expiry %v not the upstream's", h.Expires)
 		}
 		for _, usid := range orders.asked {
@@ -80,28 +81,28 @@ func TestKeeperSettlesOrdersWhoseEndWasNotSeen(t *testing.T) {
 // TestKeeperBookkeeping: a hold's expiry never runs past the lifetime; ending is idempotent
 // and survives a cancelled request; a dropped hold is gone; without a store nothing happens.
 func TestKeeperBookkeeping(t *testing.T) {
-	eachDatabase(t, func(t *testing.T, st *holds.Store, clk *clock) {
+	eachDatabase(t, func(t *testing.T, st *holds.Store, clk *testclock.Clock) {
 		ctx := context.Background()
-		k := &holds.Keeper{Store: st, Now: clk.now, Lifetime: 10 * time.Minute}
-		if got := k.Until(clk.now().Add(time.Hour)); !got.Equal(clk.now().Add(10 * time.Minute)) {
+		k := &holds.Keeper{Store: st, Now: clk.Now, Lifetime: 10 * time.Minute}
+		if got := k.Until(clk.Now().Add(time.Hour)); !got.Equal(clk.Now().Add(10 * time.Minute)) {
 			t.Fatalf("until beyond the lifetime: %v", got)
 		}
-		if got := k.Until(time.Time{}); !got.Equal(clk.now().Add(10 * time.Minute)) {
+		if got := k.Until(time.Time{}); !got.Equal(clk.Now().Add(10 * time.Minute)) {
 			t.Fatalf("until unknown: %v", got)
 		}
-		if got := k.Until(clk.now().Add(3 * time.Minute)); !got.Equal(clk.now().Add(3 * time.Minute)) {
+		if got := k.Until(clk.Now().Add(3 * time.Minute)); !got.Equal(clk.Now().Add(3 * time.Minute)) {
 			t.Fatalf("until the upstream's expiry: %v", got)
 		}
 		key := holds.ClientKey("192.0.2.8")
 		if err := k.Open(ctx, key, "o1", 1, ""); err != nil {
 			t.Fatal(err)
 		}
-		k.Started(ctx, "o1", cinema.Order{Expires: clk.now().Add(4 * time.Minute)})
-		if h, _, _ := st.Get(ctx, "o1"); !h.Expires.Equal(clk.now().Add(4 * time.Minute)) {
+		k.Started(ctx, "o1", cinema.Order{Expires: clk.Now().Add(4 * time.Minute)})
+		if h, _, _ := st.Get(ctx, "o1"); !h.Expires.Equal(clk.Now().Add(4 * time.Minute)) {
 			t.Fatalf("started: expires %v", h.Expires)
 		}
 		k.Extended(ctx, "o1", upstream.ExpiryReset{})
-		if h, _, _ := st.Get(ctx, "o1"); !h.Expires.Equal(clk.now().Add(10 * time.Minute)) {
+		if h, _, _ := st.Get(ctx, "o1"); !h.Expires.Equal(clk.Now().Add(10 * time.Minute)) {
 			t.Fatalf("extended without the order: expires %v", h.Expires)
 		}
 		cancelled, cancel := context.WithCancel(ctx)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -59,18 +60,6 @@ func (f *fakeSource) set(fn func(f *fakeSource)) {
 	fn(f)
 }
 
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // fakeHealth is a flight.Health whose answers the test sets.
 type fakeHealth struct{ mark, wellFrom atomic.Uint64 }
 
@@ -108,19 +97,19 @@ func TestListing(t *testing.T) {
 	tests := []struct {
 		name string
 		opt  Options
-		run  func(t *testing.T, c *Cache, src *fakeSource, clk *clock)
+		run  func(t *testing.T, c *Cache, src *fakeSource, clk *testclock.Clock)
 	}{
-		{"fresh hit reads once", Options{}, func(t *testing.T, c *Cache, src *fakeSource, clk *clock) {
+		{"fresh hit reads once", Options{}, func(t *testing.T, c *Cache, src *fakeSource, clk *testclock.Clock) {
 			for range 20 {
 				l, err := c.Listing(context.Background(), "0001")
 				if err != nil || len(l.Sessions) != 2 || l.Failing || l.Outdated() {
 					t.Fatalf("listing = %+v, %v", l, err)
 				}
-				clk.add(time.Second)
+				clk.Advance(time.Second)
 			}
 			waitReads(t, c, src, 1)
 		}},
-		{"sessions by show time, day and session and film found", Options{}, func(t *testing.T, c *Cache, src *fakeSource, clk *clock) {
+		{"sessions by show time, day and session and film found", Options{}, func(t *testing.T, c *Cache, src *fakeSource, clk *testclock.Clock) {
 			l, err := c.Listing(context.Background(), "0001")
 			if err != nil {
 				t.Fatal(err)
@@ -142,7 +131,7 @@ func TestListing(t *testing.T) {
 			}
 			waitReads(t, c, src, 1) // the listing is younger than RetryAfter: not read again
 		}},
-		{"single flight: 50 goroutines, one read", Options{}, func(t *testing.T, c *Cache, src *fakeSource, clk *clock) {
+		{"single flight: 50 goroutines, one read", Options{}, func(t *testing.T, c *Cache, src *fakeSource, clk *testclock.Clock) {
 			gate := make(chan struct{})
 			src.set(func(f *fakeSource) { f.gate = gate })
 			var wg sync.WaitGroup
@@ -162,13 +151,13 @@ func TestListing(t *testing.T) {
 			}
 			waitReads(t, c, src, 1)
 		}},
-		{"stale served at once while read again", Options{TTL: 30 * time.Second}, func(t *testing.T, c *Cache, src *fakeSource, clk *clock) {
+		{"stale served at once while read again", Options{TTL: 30 * time.Second}, func(t *testing.T, c *Cache, src *fakeSource, clk *testclock.Clock) {
 			if _, err := c.Listing(context.Background(), "0001"); err != nil {
 				t.Fatal(err)
 			}
 			gate := make(chan struct{})
 			src.set(func(f *fakeSource) { f.gate, f.title = gate, "Nosferatu" })
-			clk.add(40 * time.Second)
+			clk.Advance(40 * time.Second)
 			l, err := c.Listing(context.Background(), "0001") // returns while the read is held
 			if err != nil || l.Sessions[0].FilmTitle != "Metropolis" || !l.AsOf.Equal(start) {
 				t.Fatalf("stale listing = %+v, %v", l, err)
@@ -180,47 +169,47 @@ func TestListing(t *testing.T) {
 				t.Fatalf("refreshed listing = %+v", l)
 			}
 		}},
-		{"failed read keeps the last good with its age", Options{TTL: 30 * time.Second}, func(t *testing.T, c *Cache, src *fakeSource, clk *clock) {
+		{"failed read keeps the last good with its age", Options{TTL: 30 * time.Second}, func(t *testing.T, c *Cache, src *fakeSource, clk *testclock.Clock) {
 			if _, err := c.Listing(context.Background(), "0001"); err != nil {
 				t.Fatal(err)
 			}
 			src.set(func(f *fakeSource) { f.fail = errDown })
-			clk.add(4 * time.Minute) // beyond TTL+StaleFor: read before answering, which fails
+			clk.Advance(4 * time.Minute) // beyond TTL+StaleFor: read before answering, which fails
 			l, err := c.Listing(context.Background(), "0001")
 			if err != nil || !l.Failing || !l.Outdated() || !l.AsOf.Equal(start) || len(l.Sessions) != 2 {
 				t.Fatalf("after a failed read: %+v, %v", l, err)
 			}
-			clk.add(time.Second) // within RetryAfter: no new read
+			clk.Advance(time.Second) // within RetryAfter: no new read
 			if l, err = c.Listing(context.Background(), "0001"); err != nil || !l.Outdated() {
 				t.Fatalf("resting: %+v, %v", l, err)
 			}
 			waitReads(t, c, src, 2)
 			src.set(func(f *fakeSource) { f.fail = nil })
-			clk.add(10 * time.Second)
+			clk.Advance(10 * time.Second)
 			if l, err = c.Listing(context.Background(), "0001"); err != nil || l.Failing || l.Outdated() {
 				t.Fatalf("read again: %+v, %v", l, err)
 			}
 		}},
-		{"a recent listing kept after a failure is not outdated", Options{TTL: 30 * time.Second}, func(t *testing.T, c *Cache, src *fakeSource, clk *clock) {
+		{"a recent listing kept after a failure is not outdated", Options{TTL: 30 * time.Second}, func(t *testing.T, c *Cache, src *fakeSource, clk *testclock.Clock) {
 			_, _ = c.Listing(context.Background(), "0001")
 			src.set(func(f *fakeSource) { f.fail = errDown })
-			clk.add(61 * time.Second)
+			clk.Advance(61 * time.Second)
 			l, err := c.Listing(context.Background(), "0001")
 			if err != nil || !l.Failing || l.Outdated() {
 				t.Fatalf("%+v, %v", l, err)
 			}
 		}},
-		{"the rest after a failed read ends once the system answered another call well", Options{TTL: 30 * time.Second, Health: &fakeHealth{}}, func(t *testing.T, c *Cache, src *fakeSource, clk *clock) {
+		{"the rest after a failed read ends once the system answered another call well", Options{TTL: 30 * time.Second, Health: &fakeHealth{}}, func(t *testing.T, c *Cache, src *fakeSource, clk *testclock.Clock) {
 			h := c.opt.Health.(*fakeHealth)
 			if _, err := c.Listing(context.Background(), "0001"); err != nil {
 				t.Fatal(err)
 			}
 			src.set(func(f *fakeSource) { f.fail = errDown })
-			clk.add(4 * time.Minute) // read before answering, which fails
+			clk.Advance(4 * time.Minute) // read before answering, which fails
 			if l, err := c.Listing(context.Background(), "0001"); err != nil || !l.Failing {
 				t.Fatalf("after a failed read: %+v, %v", l, err)
 			}
-			clk.add(time.Second)
+			clk.Advance(time.Second)
 			if l, err := c.Listing(context.Background(), "0001"); err != nil || !l.Failing {
 				t.Fatalf("resting: %+v, %v", l, err)
 			}
@@ -233,13 +222,13 @@ func TestListing(t *testing.T) {
 			}
 			waitReads(t, c, src, 3)
 		}},
-		{"no listing and a failing read is an error", Options{}, func(t *testing.T, c *Cache, src *fakeSource, clk *clock) {
+		{"no listing and a failing read is an error", Options{}, func(t *testing.T, c *Cache, src *fakeSource, clk *testclock.Clock) {
 			src.set(func(f *fakeSource) { f.fail = errDown })
 			if _, err := c.Listing(context.Background(), "0001"); !errors.Is(err, upstream.ErrUnavailable) {
 				t.Fatalf("err = %v", err)
 			}
 		}},
-		{"a slow read ends at the read deadline", Options{}, func(t *testing.T, c *Cache, src *fakeSource, clk *clock) {
+		{"a slow read ends at the read deadline", Options{}, func(t *testing.T, c *Cache, src *fakeSource, clk *testclock.Clock) {
 			src.set(func(f *fakeSource) { f.gate = make(chan struct{}) })
 			ctx := upstream.WithReadDeadline(context.Background(), time.Now().Add(100*time.Millisecond))
 			began := time.Now()
@@ -248,19 +237,19 @@ func TestListing(t *testing.T) {
 				t.Fatalf("err = %v after %v", err, time.Since(began))
 			}
 		}},
-		{"TTL setting", Options{TTL: 5 * time.Second}, func(t *testing.T, c *Cache, src *fakeSource, clk *clock) {
+		{"TTL setting", Options{TTL: 5 * time.Second}, func(t *testing.T, c *Cache, src *fakeSource, clk *testclock.Clock) {
 			if c.TTL() != 5*time.Second {
 				t.Fatalf("TTL = %v", c.TTL())
 			}
 			_, _ = c.Listing(context.Background(), "0001")
-			clk.add(4 * time.Second)
+			clk.Advance(4 * time.Second)
 			_, _ = c.Listing(context.Background(), "0001")
 			waitReads(t, c, src, 1)
-			clk.add(2 * time.Second) // 6 s: stale, read in the background
+			clk.Advance(2 * time.Second) // 6 s: stale, read in the background
 			_, _ = c.Listing(context.Background(), "0001")
 			waitReads(t, c, src, 2)
 		}},
-		{"an unknown cinema is not found, and not read", Options{}, func(t *testing.T, c *Cache, src *fakeSource, clk *clock) {
+		{"an unknown cinema is not found, and not read", Options{}, func(t *testing.T, c *Cache, src *fakeSource, clk *testclock.Clock) {
 			for range 3 {
 				if _, err := c.Listing(context.Background(), "9999"); !errors.Is(err, upstream.ErrNotFound) {
 					t.Fatalf("err = %v", err)
@@ -270,7 +259,7 @@ func TestListing(t *testing.T) {
 				t.Fatalf("%d reads, %d listings kept", src.reads.Load(), len(c.listings))
 			}
 		}},
-		{"cinemas read once", Options{}, func(t *testing.T, c *Cache, src *fakeSource, clk *clock) {
+		{"cinemas read once", Options{}, func(t *testing.T, c *Cache, src *fakeSource, clk *testclock.Clock) {
 			for range 10 {
 				if l, err := c.Cinemas(context.Background()); err != nil || len(l) != 1 {
 					t.Fatalf("%v %v", l, err)
@@ -284,8 +273,8 @@ func TestListing(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			src := &fakeSource{}
-			clk := &clock{t: start}
-			tt.opt.Now = clk.now
+			clk := testclock.New(start)
+			tt.opt.Now = clk.Now
 			tt.run(t, New(src, tt.opt), src, clk)
 		})
 	}

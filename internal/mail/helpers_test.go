@@ -18,6 +18,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/mail/smtptest"
 	"github.com/cinemabff/cinemabff/internal/storage"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 )
 
 // sqliteDB is a migrated SQLite database of its own, for tests that need no PostgreSQL.
@@ -47,24 +48,8 @@ func relayTransport(t testing.TB, r *smtptest.Relay) *SMTP {
 	return tr
 }
 
-// clock is a test clock that moves only when told.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newClock() *clock { return &clock{t: time.Date(2026, 3, 14, 18, 30, 0, 0, time.UTC)} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
+func newClock() *testclock.Clock {
+	return testclock.New(time.Date(2026, 3, 14, 18, 30, 0, 0, time.UTC))
 }
 
 // testPayload is what the tests' composer reads.

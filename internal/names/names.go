@@ -26,7 +26,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"regexp"
 	"sort"
@@ -100,19 +99,6 @@ type Catalog struct {
 // Load reads and checks the catalog at path.
 func Load(path string) (*Catalog, error) {
 	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("names file: %w", err)
-	}
-	c, err := Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("names file %s: %w", path, err)
-	}
-	return c, nil
-}
-
-// LoadFS is Load from fsys.
-func LoadFS(fsys fs.FS, path string) (*Catalog, error) {
-	data, err := fs.ReadFile(fsys, path)
 	if err != nil {
 		return nil, fmt.Errorf("names file: %w", err)
 	}

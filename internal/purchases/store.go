@@ -1,4 +1,4 @@
-// Package checkout holds the non-HTTP parts of the purchase flow: the record of every redirect
+// Package purchases holds the non-HTTP parts of the purchase flow: the record of every redirect
 // payment the BFF starts (so a return from the provider can be checked against it and a
 // double click never starts a second payment) and the coalescing poller of the upstream's
 // order details.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -47,34 +48,16 @@ func (f *fakeUpstream) cancelCalls() int {
 	return f.cancels
 }
 
-// manualClock is a clock a test moves.
-type manualClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *manualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *manualClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 type watcherEnv struct {
 	w         *Watcher
 	up        *fakeUpstream
-	clock     *manualClock
+	clock     *testclock.Clock
 	completed chan Record
 }
 
 func newWatcherEnv(t *testing.T) *watcherEnv {
 	t.Helper()
-	clock := &manualClock{t: time.UnixMilli(1_700_000_000_000)}
+	clock := testclock.New(time.UnixMilli(1_700_000_000_000))
 	st := newStore(t)
 	st.now = clock.Now
 	up := &fakeUpstream{}

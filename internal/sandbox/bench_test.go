@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 )
 
 // discardWriter is a ResponseWriter that keeps only the status, so a
@@ -33,7 +34,7 @@ type benchEnv struct {
 
 func newBenchEnv(b *testing.B) benchEnv {
 	b.Helper()
-	clock := NewManualClock(testNow)
+	clock := testclock.New(testNow)
 	srv, err := New(Options{Token: testToken, Clock: clock, Payments: payprovider.New(payprovider.Options{PublicURL: "http://127.0.0.1/pay", Now: clock.Now})})
 	if err != nil {
 		b.Fatal(err)
@@ -112,7 +113,7 @@ func BenchmarkGetOrderOverHTTP(b *testing.B) {
 // BenchmarkSeatPlanLargeAuditoriumUncached renders the plan every time, as
 // after every seat change (the cache is dropped before each call).
 func BenchmarkSeatPlanLargeAuditoriumUncached(b *testing.B) {
-	clock := NewManualClock(testNow)
+	clock := testclock.New(testNow)
 	srv, err := New(Options{Token: testToken, Clock: clock, Payments: payprovider.New(payprovider.Options{PublicURL: "http://127.0.0.1/pay", Now: clock.Now})})
 	if err != nil {
 		b.Fatal(err)

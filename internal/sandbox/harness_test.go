@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 )
 
 // testNow is the fixed start of every test world.
@@ -29,7 +30,7 @@ type harness struct {
 	t      *testing.T
 	srv    *Server
 	pay    *payprovider.Provider
-	clock  *ManualClock
+	clock  *testclock.Clock
 	url    string
 	client *http.Client
 }
@@ -42,7 +43,7 @@ func withCompletionDelay(d time.Duration) harnessOption {
 
 func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	t.Helper()
-	clock := NewManualClock(testNow)
+	clock := testclock.New(testNow)
 	h := &harness{t: t, clock: clock}
 	mux := http.NewServeMux()
 	ts := newRawHeaderServer(t, mux)

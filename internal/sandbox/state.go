@@ -574,7 +574,7 @@ func splitPrice(total int64, n int) []int64 {
 }
 
 // sweep expires every live order whose time is up. Expiry is lazy: every
-// request sweeps first, so a test that advances a ManualClock sees released
+// request sweeps first, so a test that advances its clock sees released
 // seats on its next call. s.mu must be held.
 func (s *Server) sweep(now time.Time) {
 	if now.Before(s.nextExpiry) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -51,18 +52,6 @@ func twoSeats(takenFrom int) func(n int) cinema.SeatPlan {
 	}
 }
 
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 func TestConcurrentReadsShareOneUpstreamCall(t *testing.T) {
 	for _, n := range []int{1, 2, 50} {
 		src := &fakeSource{gate: make(chan struct{}), plan: twoSeats(99)}
@@ -98,9 +87,9 @@ func TestConcurrentReadsShareOneUpstreamCall(t *testing.T) {
 }
 
 func TestStatesRefreshAfterTTL(t *testing.T) {
-	clk := &clock{t: time.Date(2026, 3, 1, 20, 31, 5, 0, time.UTC)}
+	clk := testclock.New(time.Date(2026, 3, 1, 20, 31, 5, 0, time.UTC))
 	src := &fakeSource{plan: twoSeats(2)}
-	c := New(src, Options{TTL: 2 * time.Second, Now: clk.now})
+	c := New(src, Options{TTL: 2 * time.Second, Now: clk.Now})
 	ctx := context.Background()
 	cases := []struct {
 		advance   time.Duration
@@ -114,7 +103,7 @@ func TestStatesRefreshAfterTTL(t *testing.T) {
 	}
 	var first Snapshot
 	for i, tc := range cases {
-		clk.add(tc.advance)
+		clk.Advance(tc.advance)
 		snap, err := c.Plan(ctx, "0001", "1113")
 		if err != nil {
 			t.Fatal(err)
@@ -139,7 +128,7 @@ func TestStatesRefreshAfterTTL(t *testing.T) {
 }
 
 func TestChangedLayoutReplacesKeptOne(t *testing.T) {
-	clk := &clock{t: time.Unix(0, 0)}
+	clk := testclock.New(time.Unix(0, 0))
 	src := &fakeSource{plan: func(n int) cinema.SeatPlan {
 		p := twoSeats(99)(n)
 		if n > 1 { // the auditorium was changed: a third seat
@@ -148,11 +137,11 @@ func TestChangedLayoutReplacesKeptOne(t *testing.T) {
 		}
 		return p
 	}}
-	c := New(src, Options{TTL: time.Second, Now: clk.now})
+	c := New(src, Options{TTL: time.Second, Now: clk.Now})
 	if _, err := c.Plan(context.Background(), "0001", "1"); err != nil {
 		t.Fatal(err)
 	}
-	clk.add(time.Second)
+	clk.Advance(time.Second)
 	snap, err := c.Plan(context.Background(), "0001", "1")
 	if err != nil || len(snap.Plan.Areas[0].Rows[0].Seats) != 3 || snap.Plan.Areas[0].Description != "read 2" {
 		t.Fatalf("changed layout not taken: %+v %v", snap.Plan.Areas, err)
@@ -265,15 +254,15 @@ func (s *heldSource) GetSeatPlan(_ context.Context, _, _ string) (cinema.SeatPla
 // session's first read or the refresh of a kept plan.
 func TestInvalidateDuringReadIsNotLost(t *testing.T) {
 	for _, held := range []int{1, 2} {
-		clk := &clock{t: time.Unix(0, 0)}
+		clk := testclock.New(time.Unix(0, 0))
 		src := &heldSource{held: held, release: make(chan struct{})}
-		c := New(src, Options{TTL: time.Second, Now: clk.now})
+		c := New(src, Options{TTL: time.Second, Now: clk.Now})
 		ctx := context.Background()
 		if held == 2 { // a plan is kept, and has grown stale: the held read refreshes it
 			if _, err := c.Plan(ctx, "0001", "1"); err != nil {
 				t.Fatal(err)
 			}
-			clk.add(time.Second)
+			clk.Advance(time.Second)
 		}
 		oldRead := make(chan Snapshot, 1)
 		go func() { snap, _ := c.Plan(ctx, "0001", "1"); oldRead <- snap }()
@@ -303,9 +292,9 @@ func TestInvalidateDuringReadIsNotLost(t *testing.T) {
 // kept plan at once while one background read refreshes it; beyond that, and after
 // Invalidate, they wait for a fresh read.
 func TestStaleServedWhileOneReadRefreshes(t *testing.T) {
-	clk := &clock{t: time.Date(2026, 3, 1, 20, 31, 5, 0, time.UTC)}
+	clk := testclock.New(time.Date(2026, 3, 1, 20, 31, 5, 0, time.UTC))
 	src := &fakeSource{plan: twoSeats(2)}
-	c := New(src, Options{TTL: 2 * time.Second, ServeStaleFor: 3 * time.Second, Now: clk.now})
+	c := New(src, Options{TTL: 2 * time.Second, ServeStaleFor: 3 * time.Second, Now: clk.Now})
 	ctx := context.Background()
 	a2 := func(step string, want cinema.SeatAvailability) {
 		t.Helper()
@@ -321,7 +310,7 @@ func TestStaleServedWhileOneReadRefreshes(t *testing.T) {
 
 	gate := make(chan struct{})
 	src.gate = gate // the refresh is held until the gate opens
-	clk.add(2500 * time.Millisecond)
+	clk.Advance(2500 * time.Millisecond)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -349,12 +338,12 @@ func TestStaleServedWhileOneReadRefreshes(t *testing.T) {
 		t.Fatalf("%d upstream calls after one refresh, want 2 (the stale readers share one)", n)
 	}
 
-	clk.add(6 * time.Second) // beyond TTL + ServeStaleFor: read before answering
+	clk.Advance(6 * time.Second) // beyond TTL + ServeStaleFor: read before answering
 	a2("too old to show", cinema.SeatTaken)
 	if n := src.calls.Load(); n != 3 {
 		t.Errorf("%d upstream calls, want 3: a plan too old is read again before it is shown", n)
 	}
-	clk.add(2500 * time.Millisecond)
+	clk.Advance(2500 * time.Millisecond)
 	c.Invalidate("0001", "1113")
 	a2("invalidated", cinema.SeatTaken)
 	if n := src.calls.Load(); n != 4 {

@@ -1,4 +1,4 @@
-// Package staff keeps the box-office accounts: clerks and supervisors, their password and PIN
+// Package staffaccounts keeps the box-office accounts: clerks and supervisors, their password and PIN
 // hashes (argon2id; bcrypt from earlier versions is upgraded at the next sign-in), the lock-outs
 // after repeated failures (lock.go), and the session epoch that ends every sign-in of an account.
 //

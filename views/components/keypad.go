@@ -10,12 +10,6 @@ type Key struct {
 	Label string // what the key shows (a character; the two edit keys are named by the catalog)
 }
 
-// Field is the form field a key types into ("number", "email").
-func (k Key) Field() string {
-	f, _, _ := strings.Cut(k.Value, ":")
-	return f
-}
-
 // Edit is "back" or "clear" for the edit keys, "" for a character key.
 func (k Key) Edit() string {
 	switch _, what, _ := strings.Cut(k.Value, ":"); what {

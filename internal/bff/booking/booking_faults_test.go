@@ -16,6 +16,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -23,40 +24,40 @@ import (
 type faultPoint struct {
 	name string
 	// arm sets the fault before the customer returns from the provider.
-	arm func(h *bfftest.Harness, clock *sandbox.ManualClock)
+	arm func(h *bfftest.Harness, clock *testclock.Clock)
 	// expire: the edit's hold ends before the reconciler gets to it.
 	expire bool
 }
 
 var faultPoints = []faultPoint{
-	{name: "complete-edit 503 once", arm: func(h *bfftest.Harness, _ *sandbox.ManualClock) {
+	{name: "complete-edit 503 once", arm: func(h *bfftest.Harness, _ *testclock.Clock) {
 		bfftest.MustFault(h, sandbox.Fault{Operation: "CompleteEditBooking", HTTPStatus: 503, Times: 1})
 	}},
-	{name: "complete-edit connection dropped once", arm: func(h *bfftest.Harness, _ *sandbox.ManualClock) {
+	{name: "complete-edit connection dropped once", arm: func(h *bfftest.Harness, _ *testclock.Clock) {
 		bfftest.MustFault(h, sandbox.Fault{Operation: "CompleteEditBooking", Drop: true, Times: 1})
 	}},
-	{name: "complete-edit error code in a 200 body, twice", arm: func(h *bfftest.Harness, _ *sandbox.ManualClock) {
+	{name: "complete-edit error code in a 200 body, twice", arm: func(h *bfftest.Harness, _ *testclock.Clock) {
 		bfftest.MustFault(h, sandbox.Fault{Operation: "CompleteEditBooking", Result: 1, Times: 2})
 	}},
-	{name: "complete-edit down, then the edit expires", expire: true, arm: func(h *bfftest.Harness, _ *sandbox.ManualClock) {
+	{name: "complete-edit down, then the edit expires", expire: true, arm: func(h *bfftest.Harness, _ *testclock.Clock) {
 		bfftest.MustFault(h, sandbox.Fault{Operation: "CompleteEditBooking", HTTPStatus: 503})
 	}},
-	{name: "complete-edit down, edit expires, first refund fails", expire: true, arm: func(h *bfftest.Harness, _ *sandbox.ManualClock) {
+	{name: "complete-edit down, edit expires, first refund fails", expire: true, arm: func(h *bfftest.Harness, _ *testclock.Clock) {
 		bfftest.MustFault(h, sandbox.Fault{Operation: "CompleteEditBooking", HTTPStatus: 503})
 		h.Prov.SetFailNext("refund", 1, 503)
 	}},
-	{name: "complete-edit down, edit expires, the refund's answer is lost", expire: true, arm: func(h *bfftest.Harness, _ *sandbox.ManualClock) {
+	{name: "complete-edit down, edit expires, the refund's answer is lost", expire: true, arm: func(h *bfftest.Harness, _ *testclock.Clock) {
 		bfftest.MustFault(h, sandbox.Fault{Operation: "CompleteEditBooking", HTTPStatus: 503})
 		h.DropAfter.Store(1) // the provider refunds, and the connection drops before the answer
 	}},
-	{name: "provider read fails on return", arm: func(h *bfftest.Harness, _ *sandbox.ManualClock) {
+	{name: "provider read fails on return", arm: func(h *bfftest.Harness, _ *testclock.Clock) {
 		h.Prov.SetFailNext("get", 3, 503)
 	}},
-	{name: "booking read fails while verifying", arm: func(h *bfftest.Harness, _ *sandbox.ManualClock) {
+	{name: "booking read fails while verifying", arm: func(h *bfftest.Harness, _ *testclock.Clock) {
 		bfftest.MustFault(h, sandbox.Fault{Operation: "CompleteEditBooking", HTTPStatus: 503, Times: 1})
 		bfftest.MustFault(h, sandbox.Fault{Operation: "GetSingleBooking", HTTPStatus: 503, Times: 4})
 	}},
-	{name: "no fault", arm: func(*bfftest.Harness, *sandbox.ManualClock) {}},
+	{name: "no fault", arm: func(*bfftest.Harness, *testclock.Clock) {}},
 }
 
 // TestMoneyIsNeverLost pays a positive balance and breaks the world at a random point after
@@ -80,7 +81,7 @@ func TestMoneyIsNeverLost(t *testing.T) {
 		fp := faultPoints[rng.IntN(len(faultPoints))]
 		booking := []int{bfftest.BkPaid1, bfftest.BkPaid2, bfftest.BkPaid4}[rng.IntN(3)]
 		t.Run(fmt.Sprintf("%02d %s", i, fp.name), func(t *testing.T) {
-			clock := sandbox.NewManualClock(time.Now())
+			clock := testclock.New(time.Now())
 			// The faults are outages the breaker would rightly stop for (for 15 s of real
 			// time, which this test does not wait); what is tested here is the ledger.
 			h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, Clock: clock, Now: clock.Now,

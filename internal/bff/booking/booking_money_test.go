@@ -13,6 +13,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 )
 
 // TestTwoTabsStartOnePayment: two "Pay and confirm" presses at the same moment (two tabs, a
@@ -87,7 +88,7 @@ func TestNoChangesWhilePaying(t *testing.T) {
 // TestRefundNotPaidOutForAGoneEdit: a refund that could not be made at once is not paid out
 // later if the edit has expired meanwhile (the customer would keep money and tickets).
 func TestRefundNotPaidOutForAGoneEdit(t *testing.T) {
-	clock := sandbox.NewManualClock(time.Now())
+	clock := testclock.New(time.Now())
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, Clock: clock, Now: clock.Now})
 	h.Find(bfftest.BkPaid3)
 	doc := h.StartEdit(t)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/ledger"
-	"github.com/cinemabff/cinemabff/internal/sandbox"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 )
 
 // findNotFound is the find page's one neutral answer for every wrong detail: it never says
@@ -292,7 +292,7 @@ func TestRefundNegativeBalance(t *testing.T) {
 }
 
 func TestEditExpiresWhileEditing(t *testing.T) {
-	clock := sandbox.NewManualClock(time.Now())
+	clock := testclock.New(time.Now())
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, Clock: clock})
 	h.Find(bfftest.BkPaid4)
 	h.StartEdit(t)

@@ -15,6 +15,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -266,7 +267,7 @@ func splitCents(t *testing.T, s string) int64 {
 // not take is being returned, but the provider keeps failing the refund: the status page says
 // it is being returned, never that it was refunded, until the provider has refunded it.
 func TestStatusNeverSaysRefundedWhileTheRefundFails(t *testing.T) {
-	clock := sandbox.NewManualClock(time.Now())
+	clock := testclock.New(time.Now())
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, Clock: clock, Now: clock.Now,
 		Breaker: &upstream.BreakerSettings{ConsecutiveFailures: 50, OpenTimeout: time.Second}})
 	h.Find(bfftest.BkPaid1)
@@ -305,7 +306,7 @@ func TestStatusNeverSaysRefundedWhileTheRefundFails(t *testing.T) {
 // TestRefundNothingSentSaysSo: a refund that ended before any money went out (the edit expired
 // while the ticketing API was down) says nothing was refunded, not that it was sent.
 func TestRefundNothingSentSaysSo(t *testing.T) {
-	clock := sandbox.NewManualClock(time.Now())
+	clock := testclock.New(time.Now())
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, Clock: clock, Now: clock.Now})
 	removeTwoOfSplit(t, h)
 	bfftest.MustFault(h, sandbox.Fault{Operation: "ResetOrderExpiry", HTTPStatus: 503})

@@ -9,7 +9,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/browsertest"
-	"github.com/cinemabff/cinemabff/internal/sandbox"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 )
 
 // TestBrowserCountdownWarns: with little time left the countdown warns (role=alert) and tells
@@ -17,7 +17,7 @@ import (
 func TestBrowserCountdownWarns(t *testing.T) {
 	t.Parallel()
 	// The sandbox's clock runs 9 minutes behind: an edit started now expires in about a minute.
-	clock := sandbox.NewManualClock(time.Now().Add(-9 * time.Minute))
+	clock := testclock.New(time.Now().Add(-9 * time.Minute))
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, Clock: clock})
 	p := browsertest.NewPage(t, browsertest.Options{})
 	browserFind(p, h.TS.URL, "100001", "paid1@example.com")

@@ -15,7 +15,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/bff/checkout"
 	"github.com/cinemabff/cinemabff/internal/purchases"
-	"github.com/cinemabff/cinemabff/internal/sandbox"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
 
@@ -116,7 +116,7 @@ func TestStuckOrderGivenUpAfterTheWindow(t *testing.T) {
 	oldEvery := checkout.WatchEvery
 	checkout.WatchEvery = func(time.Duration) time.Duration { return 20 * time.Millisecond }
 	t.Cleanup(func() { checkout.WatchEvery = oldEvery })
-	clock := sandbox.NewManualClock(time.Now())
+	clock := testclock.New(time.Now())
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, CompletionDelay: -1, Now: clock.Now})
 	h.BuyUpToSummary("1113", bfftest.TwoAdults())
 	ret := h.ActAtProvider(h.PressPay(), "pay")

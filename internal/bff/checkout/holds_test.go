@@ -13,6 +13,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 )
 
 // holdLimitPage checks that body is the limit page of kind ("seats" or "orders").
@@ -171,7 +172,7 @@ func TestOneOpenOrderPerVisit(t *testing.T) {
 // fourth is refused before the upstream is asked; another address is not affected; an order
 // that is cancelled, completes or runs out frees its slot.
 func TestClientHasAtMostThreeOpenOrders(t *testing.T) {
-	clock := sandbox.NewManualClock(time.Now())
+	clock := testclock.New(time.Now())
 	h := bfftest.HoldHarness(t, bfftest.HarnessOpts{Clock: clock})
 	const addr = "203.0.113.7"
 	var visits []*bfftest.Harness

@@ -10,7 +10,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
-	"github.com/cinemabff/cinemabff/internal/sandbox"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 )
 
 // lateShow is Saal 2's late show on the sandbox's first day, 7 hours after start-up: at 00:08
@@ -27,7 +27,7 @@ func sessionLinkTime(doc *goquery.Document, id string) string {
 // Saturday, not under Saturday; the steps of buying it, the booking page and its tickets give
 // its date with the same night, in German and in English.
 func TestShowAfterMidnightBelongsToTheEveningBefore(t *testing.T) {
-	clock := sandbox.NewManualClock(time.Date(2026, 11, 27, 16, 8, 0, 0, time.UTC)) // Friday, 17:08 in Berlin
+	clock := testclock.New(time.Date(2026, 11, 27, 16, 8, 0, 0, time.UTC)) // Friday, 17:08 in Berlin
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, Clock: clock, Now: clock.Now})
 	h.Speaking("de-DE,de;q=0.9")
 
@@ -105,7 +105,7 @@ func TestShowAfterMidnightBelongsToTheEveningBefore(t *testing.T) {
 // are Friday evening's. What's on opens on that evening ("Heute"), where they are listed
 // marked as the night to Saturday, so they can still be bought.
 func TestWhatsOnAfterMidnightIsStillTonight(t *testing.T) {
-	clock := sandbox.NewManualClock(time.Date(2026, 11, 27, 23, 30, 0, 0, time.UTC)) // Saturday, 00:30 in Berlin
+	clock := testclock.New(time.Date(2026, 11, 27, 23, 30, 0, 0, time.UTC)) // Saturday, 00:30 in Berlin
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, Clock: clock, Now: clock.Now})
 	h.Speaking("de")
 	doc := h.Page("/whats-on?cinema=0001", http.StatusOK)

@@ -14,7 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
-	"github.com/cinemabff/cinemabff/internal/sandbox"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 )
 
 // germanKiosk is a server with the sandbox and a client enrolled as a lobby kiosk whose
@@ -47,7 +47,7 @@ func checkStartScreenIn(t *testing.T, doc *goquery.Document, lang, heading strin
 // link, no JavaScript) switches this visit to English; Start over, and the idle reset without
 // JavaScript, end the visit and with it the choice: the next guest is greeted in German.
 func TestKioskGermanDefaultLanguage(t *testing.T) {
-	clock := sandbox.NewManualClock(time.Date(2026, 11, 23, 9, 14, 0, 0, time.UTC))
+	clock := testclock.New(time.Date(2026, 11, 23, 9, 14, 0, 0, time.UTC))
 	h := germanKiosk(t, bfftest.HarnessOpts{Clock: clock, Now: clock.Now})
 
 	doc := h.StartScreen()
@@ -125,7 +125,7 @@ func TestKioskGermanDefaultLanguage(t *testing.T) {
 // printing again included, with the date and time in German in the cinema's time zone; the idle
 // page counts down in German.
 func TestKioskGermanCollect(t *testing.T) {
-	clock := sandbox.NewManualClock(time.Date(2026, 11, 23, 9, 14, 0, 0, time.UTC)) // 10:14 in Berlin
+	clock := testclock.New(time.Date(2026, 11, 23, 9, 14, 0, 0, time.UTC)) // 10:14 in Berlin
 	h := germanKiosk(t, bfftest.HarnessOpts{Clock: clock, Now: clock.Now})
 
 	doc := h.Page("/kiosk/collect", http.StatusOK)

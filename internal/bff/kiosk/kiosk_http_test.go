@@ -17,8 +17,8 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/booking"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/device"
-	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/storage"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 	"github.com/cinemabff/cinemabff/internal/testenv"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 )
@@ -95,7 +95,7 @@ func TestKioskCollectPrintsAndAsksTheSecondTime(t *testing.T) {
 }
 
 func testKioskCollectTwice(t *testing.T, db func(t *testing.T) bfftest.HarnessOpts) {
-	clock := sandbox.NewManualClock(time.Date(2026, 11, 23, 9, 14, 0, 0, time.UTC)) // 10:14 in Berlin
+	clock := testclock.New(time.Date(2026, 11, 23, 9, 14, 0, 0, time.UTC)) // 10:14 in Berlin
 	o := db(t)
 	o.Clock, o.Now = clock, clock.Now
 	o.MarkCollected = true // the operator configured the upstream's collection route
@@ -249,7 +249,7 @@ func allSeats(states []cinema.SeatAvailability, want cinema.SeatAvailability) bo
 func TestKioskIdleResetReleasesSeats(t *testing.T) {
 	for _, way := range []string{"script", "meta refresh"} {
 		t.Run(way, func(t *testing.T) {
-			clock := sandbox.NewManualClock(time.Now())
+			clock := testclock.New(time.Now())
 			h := bfftest.KioskHarness(t, bfftest.HarnessOpts{Clock: clock, Now: clock.Now})
 			h.BuyUpToSummary("1113", bfftest.TwoAdults())
 			seats := h.HeldSeats()

@@ -17,7 +17,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/checkout"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/purchases"
-	"github.com/cinemabff/cinemabff/internal/sandbox"
+	"github.com/cinemabff/cinemabff/internal/testclock"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/internal/webtest"
 )
@@ -46,7 +46,7 @@ func TestStuckOrderNeedsAttention(t *testing.T) {
 	oldEvery := checkout.WatchEvery
 	checkout.WatchEvery = func(time.Duration) time.Duration { return time.Hour } // Retry, not the watcher, finds the completion
 	t.Cleanup(func() { checkout.WatchEvery = oldEvery })
-	clock := sandbox.NewManualClock(time.Now())
+	clock := testclock.New(time.Now())
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, CompletionDelay: -1, Now: clock.Now})
 	ctx := context.Background()
 	h.BuyUpToSummary("1113", bfftest.TwoAdults())
@@ -250,7 +250,7 @@ func TestAttentionAfterIsASetting(t *testing.T) {
 	oldEvery := checkout.WatchEvery
 	checkout.WatchEvery = func(time.Duration) time.Duration { return time.Hour } // the list, not the watcher, is under test
 	t.Cleanup(func() { checkout.WatchEvery = oldEvery })
-	clock := sandbox.NewManualClock(time.Now())
+	clock := testclock.New(time.Now())
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, CompletionDelay: -1, Now: clock.Now, AttentionAfter: time.Minute})
 	h.BuyUpToSummary("1113", bfftest.TwoAdults())
 	stuck := h.RecordOf(h.ActAtProvider(h.PressPay(), "pay"))

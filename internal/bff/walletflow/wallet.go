@@ -1,4 +1,4 @@
-// Package wallet serves a booking's passes for the phone's wallet: the Apple Wallet pass
+// Package walletflow serves a booking's passes for the phone's wallet: the Apple Wallet pass
 // (.pkpass) and the Add to Google Wallet link. Both are reached by a link that carries a signed
 // token of the booking (internal/wallet/walletlink), so a confirmation e-mail's links work on
 // whatever phone reads the mail, without the visit that made the booking, and give that

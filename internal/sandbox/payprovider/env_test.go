@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cinemabff/cinemabff/internal/testclock"
 	"github.com/stripe/stripe-go/v85"
 )
 
@@ -22,24 +23,6 @@ const (
 )
 
 var testNow = time.Date(2026, 3, 14, 15, 9, 26, 0, time.UTC)
-
-// clock is a settable clock for Options.Now.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
 
 // hook is a webhook receiver that records what it gets and can be told to
 // fail.
@@ -79,7 +62,7 @@ type env struct {
 	srv   *httptest.Server
 	c     *http.Client // does not follow redirects
 	sc    *stripe.Client
-	clock *clock
+	clock *testclock.Clock
 	hook  *hook
 }
 
@@ -92,7 +75,7 @@ func newEnv(t *testing.T, mod ...func(*Options)) *env {
 	t.Helper()
 	srv := httptest.NewUnstartedServer(nil)
 	base := "http://" + srv.Listener.Addr().String()
-	clk := &clock{t: testNow}
+	clk := testclock.New(testNow)
 	opts := Options{PublicURL: base + "/pay/", APIKey: testKey, Now: clk.Now, WebhookURL: base + "/hook",
 		WebhookSecret: testSecret, WebhookBackoff: 5 * time.Millisecond}
 	for _, fn := range mod {

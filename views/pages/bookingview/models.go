@@ -1,4 +1,4 @@
-// Package booking holds the pages of the "manage a booking" flow: find, view, edit, pay or
+// Package bookingview holds the pages of the "manage a booking" flow: find, view, edit, pay or
 // refund the difference.
 package bookingview
 

@@ -1,4 +1,4 @@
-// Package checkout holds the pages of the purchase flow: what's on, tickets, seats, your
+// Package checkoutview holds the pages of the purchase flow: what's on, tickets, seats, your
 // details, the summary with gift card and loyalty payments, the "confirming your payment"
 // page that polls, the confirmation with printable tickets and the failed-order page.
 package checkoutview

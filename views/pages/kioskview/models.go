@@ -1,4 +1,4 @@
-// Package kiosk holds the lobby kiosk's own screens: the start screen, collecting tickets, and
+// Package kioskview holds the lobby kiosk's own screens: the start screen, collecting tickets, and
 // the idle warning for browsers without JavaScript.
 package kioskview
 

@@ -1,4 +1,4 @@
-// Package swap holds the pages of the seat swap flow: choose tickets and new seats, confirm,
+// Package swapview holds the pages of the seat swap flow: choose tickets and new seats, confirm,
 // and the result read back from the ticketing system.
 package swapview
 
