@@ -10,7 +10,9 @@ import (
 // TestPairMoves: each moving ticket gets a new seat of its own area category, tickets and seats
 // both taken in seat order, whatever order they were ticked and chosen in.
 func TestPairMoves(t *testing.T) {
-	pos := func(row, col int) cinema.SeatPosition { return cinema.SeatPosition{AreaNumber: 1, RowIndex: row, ColumnIndex: col} }
+	pos := func(row, col int) cinema.SeatPosition {
+		return cinema.SeatPosition{AreaNumber: 1, RowIndex: row, ColumnIndex: col}
+	}
 	ticket := func(seq int, cat string, row, col int) cinema.BookedTicket {
 		return cinema.BookedTicket{Seq: seq, Seat: &cinema.SeatRef{Position: pos(row, col), AreaCategoryCode: cat, RowLabel: fmt.Sprint(row), Label: fmt.Sprint(col), Placed: true}}
 	}
