@@ -67,69 +67,152 @@ func (h *Handler) completeEdit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	// A double click, a refresh or a second tab finds the payment already under way (in the
-	// ledger, not only in this visit's session, which a parallel request does not see yet).
-	if entry, err := h.Visits.BlockingEntry(ctx, e); err != nil {
+	if under, err := h.moneyUnderWay(c, e); under {
 		return err
-	} else if entry != nil {
-		if entry.Kind == ledger.KindPayment && (entry.State == ledger.StateCreated || entry.State == ledger.StateRedirected) {
-			if next, _, err := h.Visits.AdvanceWithin(ctx, entry.ID); err == nil && next.State == ledger.StateRedirected && web.SafeExternalURL(next.HostedURL) {
-				return c.Redirect(http.StatusSeeOther, next.HostedURL) // the same payment page again
-			}
-		}
-		e.Entry = entry.ID
-		h.Visits.SaveEdit(c, e)
-		return web.Redirect(c, h.Site.URL("edit.status", entry.ID))
 	}
 	if err := h.refuseClosedEdit(c, e); err != nil { // money already in motion above goes on
 		return err
 	}
-	o, err := h.Ticketing.GetOrder(ctx, e.UserSessionID)
+	d, err := h.readCompletion(c, e)
 	if err != nil {
 		return h.editEnded(c, e, err)
 	}
-	o = h.Visits.Named(ctx).Order(o) // the change list and its e-mail name the tickets in the visit's words
-	l := web.Loc(c)
-	lines, _ := editLinesIn(l, e, o) // the message and the change record name seats in the visitor's words
-	e.Summary = changeSummary(lines)
-	balance := o.Total
-	notice := visit.EditNotice(ctx, e, noticeLines(lines), cinema.Money{}, cinema.Money{})
-
-	if !e.Paid || balance.Cents == 0 {
-		// No money moves, but the booking changes: the page waits for the answer rather
-		// than leave the change half-known (visit/moneystep.go).
-		dctx, cancel := h.Visits.Detached(ctx)
-		_, err := h.Ticketing.CompleteEditBooking(dctx, e.UserSessionID, upstream.CompleteEditUnpaid())
-		cancel()
-		if err != nil {
-			return h.editEnded(c, e, err)
-		}
-		if !e.Paid && balance.Cents != 0 {
-			e.Summary = append(e.Summary, visit.Change{What: visit.ChangeAtCinema, Amount: balance})
-			notice.Money = append(notice.Money, notify.MoneyLine{What: notify.MoneyAtCinema, Amount: balance})
-		}
-		h.Visits.WriteNotice(ctx, notice)
-		return h.finishEdit(c, e)
-	}
-	if balance.Cents > 0 && h.Site.AtCounter(c) {
+	switch completionFor(d.edit.Paid, d.balance, h.Site.AtCounter(c)) {
+	case completeWithoutMoney:
+		return h.completeWithoutMoney(c, d)
+	case completeAtCounter:
 		return web.Redirect(c, h.Site.URL("edit.counterpay")) // terminal or cash, no provider page
+	case completeWithRefund:
+		return h.completeWithRefund(c, d)
+	default:
+		return h.completeWithPayment(c, d)
 	}
-	if balance.Cents < 0 {
-		if ok, err := h.refundApproval(c, e, balance.Abs()); !ok {
-			return err
+}
+
+// completion is how an edit is completed: what it needs of money, decided by completionFor.
+type completion int
+
+const (
+	// completeWithoutMoney: nothing was paid before (any difference is settled at the
+	// cinema), or the change costs nothing.
+	completeWithoutMoney completion = iota
+	// completeAtCounter: more to pay, taken at the counter (terminal or cash).
+	completeAtCounter
+	// completeWithRefund: less to pay than was paid; the difference goes back.
+	completeWithRefund
+	// completeWithPayment: more to pay, on a kiosk's card reader or the provider's page.
+	completeWithPayment
+)
+
+// completionFor decides how an edit of a booking (paid before or not) that comes to balance is
+// completed, at a counter or elsewhere.
+func completionFor(paid bool, balance cinema.Money, atCounter bool) completion {
+	switch {
+	case !paid || balance.Cents == 0:
+		return completeWithoutMoney
+	case balance.Cents > 0 && atCounter:
+		return completeAtCounter
+	case balance.Cents < 0:
+		return completeWithRefund
+	}
+	return completeWithPayment
+}
+
+// completing is an edit about to be completed: the edit with its change list, the e-mail
+// that tells of it, and the balance its order comes to.
+type completing struct {
+	edit    visit.Edit
+	notice  notify.Notice
+	balance cinema.Money
+}
+
+// moneyUnderWay finds a payment or refund of the edit already under way (in the ledger, not
+// only in this visit's session, which a parallel request does not see yet) and sends the
+// person on to it: a payment page not yet paid opens again, anything else shows its status.
+// under is false when there is none (err is then nil) and the edit may be completed.
+func (h *Handler) moneyUnderWay(c echo.Context, e visit.Edit) (under bool, err error) {
+	ctx := c.Request().Context()
+	entry, err := h.Visits.BlockingEntry(ctx, e)
+	if err != nil || entry == nil {
+		return err != nil, err
+	}
+	if entry.Kind == ledger.KindPayment && (entry.State == ledger.StateCreated || entry.State == ledger.StateRedirected) {
+		if next, _, err := h.Visits.AdvanceWithin(ctx, entry.ID); err == nil && next.State == ledger.StateRedirected && web.SafeExternalURL(next.HostedURL) {
+			return true, c.Redirect(http.StatusSeeOther, next.HostedURL) // the same payment page again
 		}
 	}
-	rawNotice, _ := json.Marshal(notice) // plain struct: cannot fail
-	change := h.editChange(c, e, rawNotice)
-	if done, err := h.payAtKiosk(c, e, change, balance); done {
+	e.Entry = entry.ID
+	h.Visits.SaveEdit(c, e)
+	return true, web.Redirect(c, h.Site.URL("edit.status", entry.ID))
+}
+
+// readCompletion reads the edit's order as it stands and says what the edit changes: in the
+// edit's change list and in its e-mail, naming the tickets and seats in the visitor's words.
+func (h *Handler) readCompletion(c echo.Context, e visit.Edit) (completing, error) {
+	ctx := c.Request().Context()
+	o, err := h.Ticketing.GetOrder(ctx, e.UserSessionID)
+	if err != nil {
+		return completing{}, err
+	}
+	o = h.Visits.Named(ctx).Order(o)          // the change list and its e-mail name the tickets in the visit's words
+	lines, _ := editLinesIn(web.Loc(c), e, o) // the message and the change record name seats in the visitor's words
+	e.Summary = changeSummary(lines)
+	notice := visit.EditNotice(ctx, e, noticeLines(lines), cinema.Money{}, cinema.Money{})
+	return completing{edit: e, notice: notice, balance: o.Total}, nil
+}
+
+// completeWithoutMoney completes an edit that moves no money: the booking changes all the
+// same, and a difference of a booking not paid before is settled at the cinema.
+func (h *Handler) completeWithoutMoney(c echo.Context, d completing) error {
+	ctx := c.Request().Context()
+	e, notice, balance := d.edit, d.notice, d.balance
+	// No money moves, but the booking changes: the page waits for the answer rather
+	// than leave the change half-known (visit/moneystep.go).
+	dctx, cancel := h.Visits.Detached(ctx)
+	_, err := h.Ticketing.CompleteEditBooking(dctx, e.UserSessionID, upstream.CompleteEditUnpaid())
+	cancel()
+	if err != nil {
+		return h.editEnded(c, e, err)
+	}
+	if !e.Paid && balance.Cents != 0 {
+		e.Summary = append(e.Summary, visit.Change{What: visit.ChangeAtCinema, Amount: balance})
+		notice.Money = append(notice.Money, notify.MoneyLine{What: notify.MoneyAtCinema, Amount: balance})
+	}
+	h.Visits.WriteNotice(ctx, notice)
+	return h.finishEdit(c, e)
+}
+
+// completeWithRefund gives the difference back, once a refund above the limit is approved.
+func (h *Handler) completeWithRefund(c echo.Context, d completing) error {
+	refund := d.balance.Abs()
+	if ok, err := h.refundApproval(c, d.edit, refund); !ok {
 		return err
 	}
-	if balance.Cents < 0 {
-		// Split over the booking's payments, newest first: one ledger entry per part.
-		return h.startRefund(c, e, change, balance.Abs())
+	// Split over the booking's payments, newest first: one ledger entry per part.
+	return h.startRefund(c, d.edit, h.completionChange(c, d), refund)
+}
+
+// completeWithPayment takes the difference: on a kiosk's own card reader, else on the
+// provider's payment page.
+func (h *Handler) completeWithPayment(c echo.Context, d completing) error {
+	change := h.completionChange(c, d)
+	if done, err := h.payAtKiosk(c, d.edit, change, d.balance); done {
+		return err
 	}
-	entry, err := h.Settler.StartPayment(ctx, change, balance.Abs())
+	return h.payOnProviderPage(c, d.edit, change, d.balance)
+}
+
+// completionChange is the edit being completed as settlement knows it, with its e-mail.
+func (h *Handler) completionChange(c echo.Context, d completing) settlement.Change {
+	rawNotice, _ := json.Marshal(d.notice) // plain struct: cannot fail
+	return h.editChange(c, d.edit, rawNotice)
+}
+
+// payOnProviderPage starts the payment of due in the ledger and sends the person to the
+// provider's page for it.
+func (h *Handler) payOnProviderPage(c echo.Context, e visit.Edit, change settlement.Change, due cinema.Money) error {
+	ctx := c.Request().Context()
+	entry, err := h.Settler.StartPayment(ctx, change, due.Abs())
 	if err != nil {
 		return err
 	}
@@ -149,24 +232,30 @@ func (h *Handler) completeEdit(c echo.Context) error {
 	}
 	entry = next
 	if err != nil || entry.State != ledger.StateRedirected {
-		// Nothing was taken: the provider did not create the payment.
-		if entry.State == ledger.StateCreated {
-			h.Settler.PaymentNotCreated(ctx, entry.ID)
-		}
-		e.Entry = ""
-		h.Visits.SaveEdit(c, e)
-		if errors.Is(err, upstream.ErrAmountTooSmall) {
-			return &web.Error{Code: web.EInvalid, Heading: l.T("booking.too_small_heading"),
-				Message: l.T("booking.too_small_text", "Minimum", l.Money(cinema.Money{Cents: 50, Currency: entry.Currency}), "Amount", l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})),
-				BackURL: h.Site.URL("edit.show"), BackLabel: l.T("booking.back_to_changes"), Err: err}
-		}
-		return &web.Error{Code: web.EUnavailable, Heading: l.T("booking.pay_page_unavailable_heading"), Message: l.T("booking.pay_page_unavailable_text"),
-			BackURL: h.Site.URL("edit.show"), BackLabel: l.T("booking.back_to_changes"), Err: err}
+		return h.paymentNotCreated(c, e, entry, err)
 	}
 	if !web.SafeExternalURL(entry.HostedURL) {
 		return fmt.Errorf("payment provider gave an unusable page address %q", entry.HostedURL)
 	}
 	return c.Redirect(http.StatusSeeOther, entry.HostedURL)
+}
+
+// paymentNotCreated answers a payment the provider did not create: nothing was taken, the
+// edit is kept for another try, and the page says why (an amount too small to pay by card).
+func (h *Handler) paymentNotCreated(c echo.Context, e visit.Edit, entry ledger.Entry, err error) error {
+	if entry.State == ledger.StateCreated {
+		h.Settler.PaymentNotCreated(c.Request().Context(), entry.ID)
+	}
+	e.Entry = ""
+	h.Visits.SaveEdit(c, e)
+	l := web.Loc(c)
+	if errors.Is(err, upstream.ErrAmountTooSmall) {
+		return &web.Error{Code: web.EInvalid, Heading: l.T("booking.too_small_heading"),
+			Message: l.T("booking.too_small_text", "Minimum", l.Money(cinema.Money{Cents: 50, Currency: entry.Currency}), "Amount", l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})),
+			BackURL: h.Site.URL("edit.show"), BackLabel: l.T("booking.back_to_changes"), Err: err}
+	}
+	return &web.Error{Code: web.EUnavailable, Heading: l.T("booking.pay_page_unavailable_heading"), Message: l.T("booking.pay_page_unavailable_text"),
+		BackURL: h.Site.URL("edit.show"), BackLabel: l.T("booking.back_to_changes"), Err: err}
 }
 
 // changeSummary says what the edit changes, line by line.
@@ -362,31 +451,8 @@ func (h *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) 
 			return h.finishEdit(c, e)
 		}
 		return web.Redirect(c, h.Site.URL("booking.show"))
-	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && h.Visits.EditSaved(c.Request().Context(), entry.EditSessionID):
-		// An earlier attempt opened again (Back, its way back from the provider) after another
-		// payment saved the change: not "nothing was charged", and no edit to go back to.
-		if e.UserSessionID == entry.EditSessionID {
-			h.Visits.ClearEdit(c)
-		}
-		h.Site.Flash(c, web.Loc(c).T("booking.saved_change"))
-		return web.Redirect(c, h.Site.URL("booking.show"))
-	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && entry.ProviderReference != "":
-		// Money was taken and the change did not take it (or it is unclear whether it did):
-		// no "pay again". The edit is let go, so the booking is free again, and the page says
-		// what happened to the money and what to do; Needs attention lists it.
-		if e.UserSessionID == entry.EditSessionID {
-			h.Visits.ReleaseEdit(c)
-			h.Visits.ClearEdit(c)
-		}
-		return h.Site.Render(c, http.StatusOK, web.Loc(c).T("booking.status_title"), bookingview.StatusPage(h.statusView(c.Request().Context(), entry)))
-	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed && entry.AtReader():
-		return h.readerFailed(c, e, entry)
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateFailed:
-		// Declined or cancelled at the provider: nothing taken, the edit is still there.
-		e.Entry = ""
-		h.Visits.SaveEdit(c, e)
-		h.Site.Flash(c, web.Loc(c).T("booking.payment_not_completed"))
-		return web.Redirect(c, h.Site.URL("edit.show"))
+		return h.afterPaymentFailed(c, e, entry)
 	}
 	if entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefunded && e.UserSessionID == entry.EditSessionID {
 		h.Visits.ClearEdit(c) // the edit is gone and the money is back: the visit may start afresh
@@ -399,6 +465,39 @@ func (h *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) 
 		h.kioskWaitsFor(c, entry, &v)
 	}
 	return h.Site.Render(c, http.StatusOK, web.Loc(c).T("booking.status_title"), bookingview.StatusPage(v))
+}
+
+// afterPaymentFailed sends the person where a failed payment leaves them: to the booking when
+// another payment saved the change, to the status page when money was taken, and back to the
+// edit when nothing was.
+func (h *Handler) afterPaymentFailed(c echo.Context, e visit.Edit, entry ledger.Entry) error {
+	own := e.UserSessionID == entry.EditSessionID
+	switch {
+	case h.Visits.EditSaved(c.Request().Context(), entry.EditSessionID):
+		// An earlier attempt opened again (Back, its way back from the provider) after another
+		// payment saved the change: not "nothing was charged", and no edit to go back to.
+		if own {
+			h.Visits.ClearEdit(c)
+		}
+		h.Site.Flash(c, web.Loc(c).T("booking.saved_change"))
+		return web.Redirect(c, h.Site.URL("booking.show"))
+	case entry.ProviderReference != "":
+		// Money was taken and the change did not take it (or it is unclear whether it did):
+		// no "pay again". The edit is let go, so the booking is free again, and the page says
+		// what happened to the money and what to do; Needs attention lists it.
+		if own {
+			h.Visits.ReleaseEdit(c)
+			h.Visits.ClearEdit(c)
+		}
+		return h.Site.Render(c, http.StatusOK, web.Loc(c).T("booking.status_title"), bookingview.StatusPage(h.statusView(c.Request().Context(), entry)))
+	case entry.AtReader():
+		return h.readerFailed(c, e, entry)
+	}
+	// Declined or cancelled at the provider: nothing taken, the edit is still there.
+	e.Entry = ""
+	h.Visits.SaveEdit(c, e)
+	h.Site.Flash(c, web.Loc(c).T("booking.payment_not_completed"))
+	return web.Redirect(c, h.Site.URL("edit.show"))
 }
 
 // KioskMoneyPause is the longest a kiosk waits, on the page of a payment or refund still under

@@ -205,7 +205,36 @@ func (h *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types [
 	l := web.Loc(c)
 	named := h.Visits.Named(ctx)
 	o, types = named.Order(o), named.TicketTypes(e.CinemaID, types)
-	ci := h.Visits.CinemaByID(ctx, e.CinemaID)
+	v := h.editViewHead(c, e, o)
+	v.Lines, v.HasChanges = editLinesIn(l, e, o)
+	balance := o.Total
+	v.BalanceKind, v.Balance, v.CompleteLabel = completeButton(l, e.Paid, balance, v.Counter)
+	v.PayWith, v.RefundTo = editPayWith(l, e, balance)
+	if v.Counter {
+		v.PayWith = counterPayWith(l, e, balance, v.PayWith)
+	}
+	editTotals(l, e, o, &v)
+	v.Steppers = editSteppers(l, o, types)
+	if e.StartBalance != 0 {
+		// A balance before any change comes from fees re-priced under a newer fee rule. The
+		// note gives no figure of its own: what that re-pricing comes to changes with every
+		// ticket added or removed, and the fee row above already says what the fees now change by.
+		v.FeeNote = l.T("booking.fee_note")
+	}
+	for _, d := range o.SuggestedDeals {
+		if d.Description != "" {
+			v.Deals = append(v.Deals, d.Description)
+		}
+	}
+	lineRemoves(v.Lines, v.Steppers, o, h.Site.URL("edit.remove"))
+	return v
+}
+
+// editViewHead is the edit page's head: the show (and the one it moves from), the page's
+// addresses and the hold's expiry.
+func (h *Handler) editViewHead(c echo.Context, e visit.Edit, o cinema.Order) bookingview.EditView {
+	l := web.Loc(c)
+	ci := h.Visits.CinemaByID(c.Request().Context(), e.CinemaID)
 	v := bookingview.EditView{
 		BookingNumber: fmt.Sprint(e.BookingNumber),
 		FilmTitle:     e.FilmTitle,
@@ -235,76 +264,70 @@ func (h *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types [
 			v.FilmTitle = sess.FilmTitle
 		}
 	}
-	v.Lines, v.HasChanges = editLinesIn(l, e, o)
-	for i := range v.Lines {
-		if v.Lines[i].State == "kept" || v.Lines[i].State == lineMoved || v.Lines[i].State == "added" {
-			v.Lines[i].RemoveURL = h.Site.URL("edit.remove")
-		}
+	return v
+}
+
+// completeButton is what the edit comes to and the words of its Complete button: kind is
+// "pay", "refund" or "none". A booking not paid before settles the difference at the cinema;
+// a counter takes more money itself and gives a paid booking's money back itself.
+func completeButton(l *i18n.Localizer, paid bool, balance cinema.Money, counter bool) (kind, amount, label string) {
+	switch {
+	case balance.Cents > 0 && counter:
+		amount = l.Money(balance)
+		return "pay", amount, l.T("booking.counter.complete_pay", "Amount", amount)
+	case balance.Cents < 0 && counter && paid:
+		amount = l.Money(balance.Neg())
+		return "refund", amount, l.T("booking.counter.complete_refund", "Amount", amount)
+	case balance.Cents > 0 && paid:
+		amount = l.Money(balance)
+		return "pay", amount, l.T("booking.complete_pay", "Amount", amount)
+	case balance.Cents > 0:
+		amount = l.Money(balance)
+		return "pay", amount, l.T("booking.complete_more_at_cinema", "Amount", amount)
+	case balance.Cents < 0 && paid:
+		amount = l.Money(balance.Neg())
+		return "refund", amount, l.T("booking.complete_refund", "Amount", amount)
+	case balance.Cents < 0:
+		amount = l.Money(balance.Neg())
+		return "refund", amount, l.T("booking.complete_less_at_cinema", "Amount", amount)
+	}
+	return "none", l.Money(balance), l.T("booking.complete")
+}
+
+// editTotals adds the booking's total before and after the change, once the total before is
+// known.
+func editTotals(l *i18n.Localizer, e visit.Edit, o cinema.Order, v *bookingview.EditView) {
+	if !e.TotalKnown {
+		return
 	}
 	balance := o.Total
-	switch {
-	case balance.Cents > 0 && v.Counter:
-		v.BalanceKind, v.Balance = "pay", l.Money(balance)
-		v.CompleteLabel = l.T("booking.counter.complete_pay", "Amount", v.Balance)
-	case balance.Cents < 0 && v.Counter && e.Paid:
-		v.BalanceKind, v.Balance = "refund", l.Money(balance.Neg())
-		v.CompleteLabel = l.T("booking.counter.complete_refund", "Amount", v.Balance)
-	case balance.Cents > 0:
-		v.BalanceKind, v.Balance = "pay", l.Money(balance)
-		if e.Paid {
-			v.CompleteLabel = l.T("booking.complete_pay", "Amount", v.Balance)
-		} else {
-			v.CompleteLabel = l.T("booking.complete_more_at_cinema", "Amount", v.Balance)
-		}
-	case balance.Cents < 0:
-		v.BalanceKind, v.Balance = "refund", l.Money(balance.Neg())
-		if e.Paid {
-			v.CompleteLabel = l.T("booking.complete_refund", "Amount", v.Balance)
-		} else {
-			v.CompleteLabel = l.T("booking.complete_less_at_cinema", "Amount", v.Balance)
-		}
-	default:
-		v.BalanceKind, v.Balance, v.CompleteLabel = "none", l.Money(balance), l.T("booking.complete")
-	}
-	v.PayWith, v.RefundTo = editPayWith(l, e, balance)
-	if v.Counter {
-		v.PayWith = counterPayWith(l, e, balance, v.PayWith)
-	}
-	if e.TotalKnown {
-		orig := cinema.Money{Cents: e.OriginalTotal, Currency: balance.Currency}
-		v.Totals = true
-		v.OriginalTotal = l.Money(orig)
-		v.NewTotal = l.Money(cinema.Money{Cents: orig.Cents + balance.Cents, Currency: balance.Currency})
-		v.TicketsChange = words.Signed(l, cinema.Money{Cents: balance.Cents - o.BookingFee.Cents, Currency: balance.Currency})
-	}
-	v.Steppers = editSteppers(l, o, types)
-	if e.StartBalance != 0 {
-		// A balance before any change comes from fees re-priced under a newer fee rule. The
-		// note gives no figure of its own: what that re-pricing comes to changes with every
-		// ticket added or removed, and the fee row above already says what the fees now change by.
-		v.FeeNote = l.T("booking.fee_note")
-	}
-	for _, d := range o.SuggestedDeals {
-		if d.Description != "" {
-			v.Deals = append(v.Deals, d.Description)
-		}
-	}
-	// One way to add or remove a ticket: its type's stepper. A ticket keeps a Remove of its own
-	// only when no stepper counts its type (a package).
+	orig := cinema.Money{Cents: e.OriginalTotal, Currency: balance.Currency}
+	v.Totals = true
+	v.OriginalTotal = l.Money(orig)
+	v.NewTotal = l.Money(cinema.Money{Cents: orig.Cents + balance.Cents, Currency: balance.Currency})
+	v.TicketsChange = words.Signed(l, cinema.Money{Cents: balance.Cents - o.BookingFee.Cents, Currency: balance.Currency})
+}
+
+// lineRemoves gives the lines of order o that can be removed their Remove (removeURL). One way
+// to add or remove a ticket: its type's stepper. A ticket keeps a Remove of its own only when
+// no stepper counts its type (a package).
+func lineRemoves(lines []bookingview.LineView, steppers []bookingview.StepperView, o cinema.Order, removeURL string) {
 	stepped := map[string]bool{}
-	for _, st := range v.Steppers {
+	for _, st := range steppers {
 		stepped[st.Type] = true
 	}
 	steppedTicket := map[string]bool{}
 	for _, t := range o.Tickets() {
 		steppedTicket[t.ID] = stepped[t.TypeCode]
 	}
-	for i := range v.Lines {
-		if steppedTicket[v.Lines[i].TicketID] {
-			v.Lines[i].RemoveURL = ""
+	for i := range lines {
+		switch lines[i].State {
+		case "kept", lineMoved, "added":
+			if !steppedTicket[lines[i].TicketID] {
+				lines[i].RemoveURL = removeURL
+			}
 		}
 	}
-	return v
 }
 
 // addTickets adds tickets of one simple type (no seat selection: the contract forbids

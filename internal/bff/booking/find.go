@@ -14,6 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
+	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/keypad"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
@@ -77,114 +78,179 @@ func (h *Handler) showFindBooking(c echo.Context) error {
 // (limits.go): a booking number is never locked for everybody, and a failure the upstream
 // caused (an outage) does not count.
 func (h *Handler) findBooking(c echo.Context) error {
-	v, err := h.findView(c)
+	v, err := h.readFindForm(c)
 	if err != nil {
 		return err
 	}
-	if !v.Kiosk {
-		v.CinemaID = strings.TrimSpace(c.FormValue("cinema"))
-	}
-	v.Number = strings.TrimSpace(c.FormValue("number"))
-	v.Email = strings.TrimSpace(c.FormValue("email"))
-	ctx := c.Request().Context()
-	l := web.Loc(c)
 	if key := c.FormValue("key"); key != "" && v.Kiosk {
 		// A key of an on-screen keypad: the form comes back with it typed, nothing is looked up.
 		v.Number, v.Email = keypad.ApplyKey(v.Number, v.Email, key)
 		return h.Site.Render(c, http.StatusOK, h.findTitle(c), bookingview.Find(v))
 	}
-	client := ratelimit.Limit{Key: "find:client:" + web.ClientKey(c), Rule: visit.FindPerClient}
-	if user := h.Site.StaffUser(c); v.Staff && user != "" {
-		client.Key = "find:staff:" + user // a counter's staff share one address; each has an allowance
-	}
-	how := "by number"
-	field := v.Number
-	if scanned := strings.TrimSpace(c.FormValue("code")); scanned != "" && v.Kiosk {
-		field = scanned
-	} else if v.Kiosk && isTicketCode(v.Email) {
-		field = v.Email // the guest had touched the address field before holding the ticket up
-	}
-	var code *tickets.Code
-	if isTicketCode(field) {
-		// Staff look up by a ticket's code; so does a kiosk, where the printed ticket in the
-		// guest's hand is the proof (as for collecting), as long as it is a ticket of the
-		// booking as it is now.
-		got, msg := h.readTicketCode(l, v.Staff || v.Kiosk, field)
-		if msg != "" {
-			if v.Kiosk {
-				v.ScanError = msg
-				v.Number, v.Email = keptTyped(v.Number), keptTyped(v.Email)
-			}
-			return h.findRefused(c, v, msg, client)
-		}
-		code = &got
-		v.CinemaID, how = got.CinemaID, "by ticket code"
-		v.Number = strconv.FormatInt(got.BookingNumber, 10)
+	client := h.findClient(c, v)
+	code, refusal := h.lookUpCode(c, &v)
+	if refusal != "" {
+		return h.findRefused(c, v, refusal, client)
 	}
 	if dev := web.DeviceOf(c); v.CinemaID != "" && !dev.Serves(v.CinemaID) {
 		return h.refuseOtherCinema(c, v, code != nil)
 	}
-	number, err := strconv.ParseInt(v.Number, 10, 64)
-	addr, mailErr := mail.ParseAddress(v.Email)
-	if addr == nil {
-		addr = &mail.Address{}
-	}
-	if v.Staff || code != nil {
-		mailErr = nil // staff look up by number alone; a ticket's code is its own proof
-	}
-	if err != nil || number <= 0 || len(v.Number) > 12 || mailErr != nil || v.CinemaID == "" {
-		msg := l.T("booking.find_incomplete")
-		if v.Staff {
-			msg = l.T("booking.find_incomplete_staff")
-		}
-		return h.findRefused(c, v, msg, client)
+	number, email, ok := findDetails(v, code != nil)
+	if !ok {
+		return h.findRefused(c, v, findIncomplete(web.Loc(c), v.Staff), client)
 	}
 	// Both limits at once: a refused attempt uses up neither, and the wait named is the one
 	// after which this person's look-up is allowed, so it only counts down.
 	limits := []ratelimit.Limit{client,
 		{Key: fmt.Sprintf("find:booking:%s:%d:%s", v.CinemaID, number, client.Key), Rule: visit.FindPerBookingClient}}
-	ok, wait, err := ratelimit.TakeAll(ctx, h.Limits, limits...)
+	ok, wait, err := ratelimit.TakeAll(c.Request().Context(), h.Limits, limits...)
 	if err != nil {
 		return err
 	}
 	if !ok {
 		return h.tooMany(c, v, wait.Seconds())
 	}
-	b, err := h.Visits.ReadBooking(ctx, v.CinemaID, number)
-	found := err == nil && (v.Staff || strings.EqualFold(strings.TrimSpace(b.CustomerEmail), addr.Address))
-	if err == nil && code != nil && !v.Staff {
-		found = code.CurrentIn(b) // a ticket given back, moved or re-seated is no proof any more
+	return h.lookUp(c, v, number, email, code, limits)
+}
+
+// readFindForm is the look-up form as sent: a kiosk's cinema is its own, whatever was sent.
+func (h *Handler) readFindForm(c echo.Context) (bookingview.FindView, error) {
+	v, err := h.findView(c)
+	if err != nil {
+		return v, err
 	}
-	switch {
-	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !found:
-		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how + ": not found"})
-		// One neutral answer for every wrong detail: it never says which part was wrong, so
-		// the form cannot be used to learn booking numbers or e-mail addresses.
-		v.Error = l.T("booking.find_not_found")
-		switch {
-		case v.Staff:
-			v.Error = l.T("booking.find_not_found_staff", "Number", v.Number)
-		case code != nil:
-			// The code is genuine (signed): say plainly that this ticket no longer counts.
-			v.Error, v.ScanError, v.Number, v.Email = "", l.T("booking.find_code_not_current"), "", keptTyped(v.Email)
+	if !v.Kiosk {
+		v.CinemaID = strings.TrimSpace(c.FormValue("cinema"))
+	}
+	v.Number = strings.TrimSpace(c.FormValue("number"))
+	v.Email = strings.TrimSpace(c.FormValue("email"))
+	return v, nil
+}
+
+// findClient is the allowance of look-ups the person uses up: the client's, or a signed-in
+// staff member's own.
+func (h *Handler) findClient(c echo.Context, v bookingview.FindView) ratelimit.Limit {
+	client := ratelimit.Limit{Key: "find:client:" + web.ClientKey(c), Rule: visit.FindPerClient}
+	if user := h.Site.StaffUser(c); v.Staff && user != "" {
+		client.Key = "find:staff:" + user // a counter's staff share one address; each has an allowance
+	}
+	return client
+}
+
+// lookUpCode reads the ticket code a look-up was made with and puts its booking into v; code
+// is nil for a look-up by number. refusal says why a code is not accepted ("" when none); a
+// kiosk says it beside the scan field and keeps only what the guest typed.
+func (h *Handler) lookUpCode(c echo.Context, v *bookingview.FindView) (code *tickets.Code, refusal string) {
+	field := v.Number
+	if scanned := strings.TrimSpace(c.FormValue("code")); scanned != "" && v.Kiosk {
+		field = scanned
+	} else if v.Kiosk && isTicketCode(v.Email) {
+		field = v.Email // the guest had touched the address field before holding the ticket up
+	}
+	if !isTicketCode(field) {
+		return nil, ""
+	}
+	// Staff look up by a ticket's code; so does a kiosk, where the printed ticket in the
+	// guest's hand is the proof (as for collecting), as long as it is a ticket of the
+	// booking as it is now.
+	got, msg := h.readTicketCode(web.Loc(c), v.Staff || v.Kiosk, field)
+	if msg != "" {
+		if v.Kiosk {
+			v.ScanError = msg
+			v.Number, v.Email = keptTyped(v.Number), keptTyped(v.Email)
 		}
-		return h.Site.Render(c, http.StatusNotFound, h.findTitle(c), bookingview.Find(v))
+		return nil, msg
+	}
+	v.CinemaID = got.CinemaID
+	v.Number = strconv.FormatInt(got.BookingNumber, 10)
+	return &got, ""
+}
+
+// findDetails reads the booking number and e-mail address of the look-up form; ok is false
+// when they are incomplete or malformed, or no cinema is chosen. Staff look up by number
+// alone; a ticket's code (byCode) is its own proof.
+func findDetails(v bookingview.FindView, byCode bool) (number int64, email string, ok bool) {
+	number, err := strconv.ParseInt(v.Number, 10, 64)
+	addr, mailErr := mail.ParseAddress(v.Email)
+	if addr != nil {
+		email = addr.Address
+	}
+	if v.Staff || byCode {
+		mailErr = nil // staff look up by number alone; a ticket's code is its own proof
+	}
+	ok = err == nil && number > 0 && len(v.Number) <= 12 && mailErr == nil && v.CinemaID != ""
+	return number, email, ok
+}
+
+// findIncomplete says that the look-up form is not filled in well, in the words for staff or
+// for a customer.
+func findIncomplete(l *i18n.Localizer, staff bool) string {
+	if staff {
+		return l.T("booking.find_incomplete_staff")
+	}
+	return l.T("booking.find_incomplete")
+}
+
+// lookUp reads the booking and binds the visit to it when the look-up proves it (limits were
+// taken for the attempt; they are given back unless the look-up failed).
+func (h *Handler) lookUp(c echo.Context, v bookingview.FindView, number int64, email string, code *tickets.Code, limits []ratelimit.Limit) error {
+	ctx := c.Request().Context()
+	how := "by number"
+	if code != nil {
+		how = "by ticket code"
+	}
+	b, err := h.Visits.ReadBooking(ctx, v.CinemaID, number)
+	switch {
+	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !lookUpProves(b, v.Staff, email, code):
+		return h.bookingNotFound(c, v, number, how, code != nil)
 	case err != nil:
 		// The ticketing system failed, not the person: the attempt does not count.
-		if gerr := ratelimit.GiveAll(ctx, h.Limits, limits...); gerr != nil {
-			web.LoggerFrom(ctx, h.Logger).Warn("give back look-up attempt", "err", gerr)
-		}
-		return h.Visits.FromUpstream(err, h.Site.URL("booking.find"), l.T("booking.try_again"))
+		h.giveBackLookUp(c, limits)
+		return h.Visits.FromUpstream(err, h.Site.URL("booking.find"), web.Loc(c).T("booking.try_again"))
 	}
-	if err := ratelimit.GiveAll(ctx, h.Limits, limits...); err != nil {
-		web.LoggerFrom(ctx, h.Logger).Warn("give back look-up attempt", "err", err)
-	}
+	h.giveBackLookUp(c, limits)
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how})
 	if err := h.Visits.BindBooking(c, visit.Bound{CinemaID: v.CinemaID, Number: number}); err != nil {
 		return err
 	}
 	h.Visits.RememberCustomer(c, b.CustomerName)
 	return web.Redirect(c, h.Site.URL("booking.show"))
+}
+
+// lookUpProves reports whether a look-up proves booking b its own: staff need nothing more; a
+// customer the booking's e-mail address; a kiosk a ticket's code that is a ticket of the
+// booking as it is now (one given back, moved or re-seated is no proof any more).
+func lookUpProves(b cinema.Booking, staff bool, email string, code *tickets.Code) bool {
+	if code != nil && !staff {
+		return code.CurrentIn(b)
+	}
+	return staff || strings.EqualFold(strings.TrimSpace(b.CustomerEmail), email)
+}
+
+// bookingNotFound answers a look-up that found no booking, or one it does not prove.
+func (h *Handler) bookingNotFound(c echo.Context, v bookingview.FindView, number int64, how string, byCode bool) error {
+	l := web.Loc(c)
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: how + ": not found"})
+	// One neutral answer for every wrong detail: it never says which part was wrong, so
+	// the form cannot be used to learn booking numbers or e-mail addresses.
+	v.Error = l.T("booking.find_not_found")
+	switch {
+	case v.Staff:
+		v.Error = l.T("booking.find_not_found_staff", "Number", v.Number)
+	case byCode:
+		// The code is genuine (signed): say plainly that this ticket no longer counts.
+		v.Error, v.ScanError, v.Number, v.Email = "", l.T("booking.find_code_not_current"), "", keptTyped(v.Email)
+	}
+	return h.Site.Render(c, http.StatusNotFound, h.findTitle(c), bookingview.Find(v))
+}
+
+// giveBackLookUp gives back the attempt a look-up took: it proved the booking, or the
+// ticketing system failed.
+func (h *Handler) giveBackLookUp(c echo.Context, limits []ratelimit.Limit) {
+	ctx := c.Request().Context()
+	if err := ratelimit.GiveAll(ctx, h.Limits, limits...); err != nil {
+		web.LoggerFrom(ctx, h.Logger).Warn("give back look-up attempt", "err", err)
+	}
 }
 
 // findRefused answers a look-up that never reached the ticketing system (a malformed number,

@@ -132,92 +132,112 @@ func (h *Handler) counterFormsFor(c echo.Context) counterForms {
 // part has its button.
 func (h *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts []ledger.Entry, forms counterForms) bookingview.PaymentStatusView {
 	l := i18n.FromContext(ctx)
-	total := l.Money(settlement.PartsTotal(parts))
 	v := bookingview.PaymentStatusView{Reference: lead.ID[:12], PollURL: h.Site.URL("edit.status", lead.ID), Refresh: true, Kind: components.NoticeInfo,
 		CSRFToken: forms.csrf}
-	var sent, pending, notSent, applied, atBoxOffice int
-	var handBack cinema.Money // the parts waiting to be handed back at the counter
-	retrying := false
+	var tally refundTally
 	for _, p := range parts {
-		pv := bookingview.RefundPartView{Text: refundPartText(l, p)}
-		switch {
-		case settlement.PartSent(p):
-			sent++
-			pv.State, pv.Status = "done", l.T("booking.refund_part_sent")
-		case p.State == ledger.StateFailed:
-			notSent++
-			pv.State, pv.Status = "failed", l.T("booking.refund_part_not_sent")
-		case p.AtBoxOffice() && p.State == ledger.StateCreated:
-			pending++
-			atBoxOffice++
-			handBack = cinema.Money{Cents: handBack.Cents + p.AmountCents, Currency: p.Currency}
-			pv.State, pv.Status = "box-office", l.T("booking.refund_part_at_box_office")
-			if forms.atCounter {
-				amount := l.Money(cinema.Money{Cents: p.AmountCents, Currency: p.Currency})
-				pv.GiveBackURL, pv.GiveBackLabel = h.Site.URL("edit.giveback", p.ID), l.T("booking.give_back_terminal", "Amount", amount)
-				if p.CardType == "Cash" {
-					pv.GiveBackLabel = l.T("booking.give_back_cash", "Amount", amount)
-				}
-			}
-		default:
-			pending++
-			pv.State, pv.Status = "pending", l.T("booking.refund_part_pending")
-			if p.LastError != "" {
-				retrying = true
-				pv.Status = l.T("booking.refund_part_retrying")
-			}
-		}
-		if p.State == ledger.StateApplied {
-			applied++
-		}
-		v.Parts = append(v.Parts, pv)
+		v.Parts = append(v.Parts, h.refundPartView(l, p, forms, &tally))
 	}
-	failed := false
-	for _, p := range parts {
-		failed = failed || p.State == ledger.StateFailed
-	}
+	h.refundOutcome(l, &v, parts, tally, forms.atCounter)
+	return v
+}
+
+// refundTally counts where the parts of a refund stand.
+type refundTally struct {
+	sent, pending, notSent, applied, atBoxOffice int
+	handBack                                     cinema.Money // the parts waiting to be handed back at the counter
+	retrying                                     bool         // a part under way that the provider refused so far
+	failed                                       bool         // a part failed
+}
+
+// refundPartView says where part p of a refund stands, and counts it in tally.
+func (h *Handler) refundPartView(l *i18n.Localizer, p ledger.Entry, forms counterForms, tally *refundTally) bookingview.RefundPartView {
+	pv := bookingview.RefundPartView{Text: refundPartText(l, p)}
 	switch {
-	case applied == len(parts):
+	case settlement.PartSent(p):
+		tally.sent++
+		pv.State, pv.Status = "done", l.T("booking.refund_part_sent")
+	case p.State == ledger.StateFailed:
+		tally.notSent++
+		pv.State, pv.Status = "failed", l.T("booking.refund_part_not_sent")
+	case p.AtBoxOffice() && p.State == ledger.StateCreated:
+		tally.pending++
+		tally.atBoxOffice++
+		tally.handBack = cinema.Money{Cents: tally.handBack.Cents + p.AmountCents, Currency: p.Currency}
+		pv.State, pv.Status = "box-office", l.T("booking.refund_part_at_box_office")
+		if forms.atCounter {
+			amount := l.Money(cinema.Money{Cents: p.AmountCents, Currency: p.Currency})
+			pv.GiveBackURL, pv.GiveBackLabel = h.Site.URL("edit.giveback", p.ID), l.T("booking.give_back_terminal", "Amount", amount)
+			if p.CardType == "Cash" {
+				pv.GiveBackLabel = l.T("booking.give_back_cash", "Amount", amount)
+			}
+		}
+	default:
+		tally.pending++
+		pv.State, pv.Status = "pending", l.T("booking.refund_part_pending")
+		if p.LastError != "" {
+			tally.retrying = true
+			pv.Status = l.T("booking.refund_part_retrying")
+		}
+	}
+	if p.State == ledger.StateApplied {
+		tally.applied++
+	}
+	tally.failed = tally.failed || p.State == ledger.StateFailed
+	return pv
+}
+
+// refundOutcome says where the refund as a whole stands, from its parts' tally.
+func (h *Handler) refundOutcome(l *i18n.Localizer, v *bookingview.PaymentStatusView, parts []ledger.Entry, tally refundTally, atCounter bool) {
+	total := l.Money(settlement.PartsTotal(parts))
+	switch {
+	case tally.applied == len(parts):
 		v.Refresh = false
 		v.Heading, v.Body = l.T("booking.refund_done"), l.T("booking.refund_done_text", "Amount", total)
 		v.NextURL, v.NextLabel = h.Site.URL("booking.show"), l.T("booking.see_booking")
-	case failed && pending == 0 && sent > 0:
+	case tally.failed && tally.pending == 0 && tally.sent > 0:
 		v.Kind, v.Refresh = components.NoticeWarning, false
 		v.Heading = l.T("booking.refund_sent_check")
-		if notSent > 0 {
+		if tally.notSent > 0 {
 			v.Heading = l.T("booking.refund_part_sent_check")
 		}
 		v.Body = l.T("booking.refund_sent_check_text")
 		v.NextURL, v.NextLabel = h.Site.URL("booking.show"), l.T("booking.see_booking")
-	case failed && pending == 0:
+	case tally.failed && tally.pending == 0:
 		v.Kind, v.Refresh = components.NoticeWarning, false
 		v.Heading, v.Body = l.T("booking.refund_nothing"), l.T("booking.refund_nothing_text")
 		v.NextURL, v.NextLabel = h.Site.URL("booking.show"), l.T("booking.see_booking")
-	case failed:
+	case tally.failed:
 		v.Kind = components.NoticeWarning
 		v.Heading, v.Body = l.T("booking.refund_part_failed"), l.T("booking.refund_part_failed_text", "Amount", total)
-	case pending > 0:
-		v.Heading = l.T("booking.refunding", "Amount", total)
-		if len(parts) == 1 {
-			v.Body = l.T("booking.refunding_text", "Amount", total, "Card", refundCard(l, parts[0]))
-		} else {
-			v.Body = l.N("booking.refunding_parts_text", len(parts), "Amount", total, "Sent", sent)
-		}
-		if retrying {
-			v.Body += " " + l.T("booking.refund_provider_retrying")
-		}
-		if atBoxOffice > 0 {
-			v.Body += " " + l.N("booking.refund_hand_back_text", atBoxOffice)
-		}
-		if atBoxOffice > 0 && forms.atCounter {
-			// The clerk's words: what to do with the money, and that the change waits for it.
-			v.Kind = components.NoticeWarning
-			v.Heading, v.Body = l.T("booking.refund_counter_heading", "Amount", l.Money(handBack)), l.N("booking.refund_counter_text", atBoxOffice)
-		}
+	case tally.pending > 0:
+		refundPendingWords(l, v, parts, tally, atCounter)
 	default: // every part sent back, the change being saved
 		v.Heading, v.Body = l.T("booking.refund_sent", "Amount", total), l.T("booking.refund_sent_text")
 	}
-	return v
+}
+
+// refundPendingWords says that a refund is under way: to which card, whether the provider is
+// being asked again, and what waits for the clerk at the box office.
+func refundPendingWords(l *i18n.Localizer, v *bookingview.PaymentStatusView, parts []ledger.Entry, tally refundTally, atCounter bool) {
+	total := l.Money(settlement.PartsTotal(parts))
+	v.Heading = l.T("booking.refunding", "Amount", total)
+	if len(parts) == 1 {
+		v.Body = l.T("booking.refunding_text", "Amount", total, "Card", refundCard(l, parts[0]))
+	} else {
+		v.Body = l.N("booking.refunding_parts_text", len(parts), "Amount", total, "Sent", tally.sent)
+	}
+	if tally.retrying {
+		v.Body += " " + l.T("booking.refund_provider_retrying")
+	}
+	if tally.atBoxOffice > 0 {
+		v.Body += " " + l.N("booking.refund_hand_back_text", tally.atBoxOffice)
+	}
+	if tally.atBoxOffice > 0 && atCounter {
+		// The clerk's words: what to do with the money, and that the change waits for it.
+		v.Kind = components.NoticeWarning
+		v.Heading, v.Body = l.T("booking.refund_counter_heading", "Amount", l.Money(tally.handBack)), l.N("booking.refund_counter_text", tally.atBoxOffice)
+	}
 }
 
 // statusViewFor is statusView with the parts of a refund, and the counter's forms.

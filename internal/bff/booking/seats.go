@@ -11,6 +11,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/seatrules"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
@@ -94,26 +95,13 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 		return &web.Error{Code: web.EInvalid, Heading: l.T("booking.seats_unreadable_heading"), Message: l.T("booking.seats_unreadable_text"),
 			BackURL: h.Site.URL("edit.seats"), BackLabel: l.T("booking.seats_page_title")}
 	}
-	// The map's checkboxes and the list alternative's selects submit the same field; empty
-	// selects and a seat given twice count once.
-	chosen := map[string]bool{}
-	var chosenPos []cinema.SeatPosition
-	for _, v := range form["seat"] {
-		if v == "" || chosen[v] {
-			continue
-		}
-		chosen[v] = true
-		if p, ok := components.ParseSeatValue(v); ok {
-			chosenPos = append(chosenPos, p)
-		}
-	}
+	chosen, chosenPos := chosenSeats(form["seat"])
 	o, err := h.Ticketing.GetOrder(ctx, e.UserSessionID)
 	if err != nil {
 		return h.editEnded(c, e, err)
 	}
 	tickets := editSeatTickets(e, o)
-	want := len(tickets)
-	if len(chosen) != want {
+	if want := len(tickets); len(chosen) != want {
 		return h.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError,
 			Heading: l.N("booking.seats_count_wrong", want), Body: l.T("booking.seats_count_chosen", "Count", len(chosen))}, chosenPos)
 	}
@@ -124,38 +112,78 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 		return h.Visits.FromUpstream(err, h.Site.URL("edit.show"), l.T("booking.back_to_changes"))
 	}
 	plan := h.Visits.Named(ctx).SeatPlan(snap.Plan) // areas in the visitor's words
-	var seats []upstream.SelectedSeat
-	var planSeats []cinema.Seat
+	seats, planSeats, ok := seatsOnPlan(plan, chosen)
+	if !ok {
+		return h.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("booking.seats_from_map")}, nil)
+	}
+	if sameSeats(tickets, chosen) {
+		// The same seats as now: nothing to change, and nothing is said to have changed.
+		return web.Redirect(c, h.Site.URL("edit.show"))
+	}
+	if notice := editSeatsProblem(l, plan, o, tickets, planSeats, chosenPos); notice != nil {
+		return h.renderEditSeats(c, http.StatusUnprocessableEntity, notice, chosenPos)
+	}
+	return h.moveToSeats(c, e, seats)
+}
+
+// chosenSeats are the seats of the form's seat fields: the map's checkboxes and the list
+// alternative's selects submit the same field; empty selects and a seat given twice count
+// once. chosen holds every value sent, positions the ones that read as seats, in form order.
+func chosenSeats(values []string) (chosen map[string]bool, positions []cinema.SeatPosition) {
+	chosen = map[string]bool{}
+	for _, v := range values {
+		if v == "" || chosen[v] {
+			continue
+		}
+		chosen[v] = true
+		if p, ok := components.ParseSeatValue(v); ok {
+			positions = append(positions, p)
+		}
+	}
+	return chosen, positions
+}
+
+// seatsOnPlan finds the chosen seats on the plan, with their areas; ok is false when one is
+// not a seat of it.
+func seatsOnPlan(plan cinema.SeatPlan, chosen map[string]bool) (seats []upstream.SelectedSeat, planSeats []cinema.Seat, ok bool) {
 	for v := range chosen {
 		pos, ok := components.ParseSeatValue(v)
 		seat, found := plan.Seat(pos)
 		if !ok || !found {
-			return h.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("booking.seats_from_map")}, nil)
+			return nil, nil, false
 		}
 		seats = append(seats, upstream.SelectedSeat{AreaCategoryCode: seat.AreaCategoryCode, Position: pos})
 		planSeats = append(planSeats, seat)
 	}
-	// The same seats as now: nothing to change, and nothing is said to have changed.
-	unchanged := true
-	var cats []string
+	return seats, planSeats, true
+}
+
+// sameSeats reports whether the chosen seats are the ones the tickets sit in now.
+func sameSeats(tickets []cinema.OrderTicket, chosen map[string]bool) bool {
 	for _, t := range tickets {
 		if t.Seat == nil || !t.Seat.Placed || !chosen[components.SeatValue(t.Seat.Position)] {
-			unchanged = false
+			return false
 		}
+	}
+	return true
+}
+
+// editSeatsProblem says what is wrong with the chosen seats before the ticketing system is
+// asked (nil when nothing is): seats of another seating area, or a choice against the
+// cinema's own seating rules.
+func editSeatsProblem(l *i18n.Localizer, plan cinema.SeatPlan, o cinema.Order, tickets []cinema.OrderTicket, planSeats []cinema.Seat, chosen []cinema.SeatPosition) *components.Notice {
+	// Seats of another seating area: refused here with the rule, naming the tickets' area
+	// (the ticketing system answers only "invalid request"). When a ticket's area is not
+	// known, the ticketing system decides.
+	var cats []string
+	for _, t := range tickets {
 		if t.Seat != nil && t.Seat.AreaCategoryCode != "" {
 			cats = append(cats, t.Seat.AreaCategoryCode)
 		}
 	}
-	if unchanged {
-		return web.Redirect(c, h.Site.URL("edit.show"))
-	}
-	// Seats of another seating area: refused here with the rule, naming the tickets' area
-	// (the ticketing system answers only "invalid request"). When a ticket's area is not
-	// known, the ticketing system decides.
 	if len(cats) == len(tickets) {
 		if msg := words.AreaProblem(l, plan, cats, planSeats); msg != "" {
-			return h.renderEditSeats(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError,
-				Heading: l.T("booking.seats_same_area"), Body: msg}, chosenPos)
+			return &components.Notice{Kind: components.NoticeError, Heading: l.T("booking.seats_same_area"), Body: msg}
 		}
 	}
 	// The cinema's own seating rules, which the upstream does not know: every seat the order
@@ -166,10 +194,14 @@ func (h *Handler) setEditSeats(c echo.Context) error {
 			party = append(party, t.Seat.Position)
 		}
 	}
-	if notice := words.SeatRuleNotice(l, seatrules.Check(plan, seatrules.Choice{Party: party, Chosen: chosenPos})); notice != nil {
-		return h.renderEditSeats(c, http.StatusUnprocessableEntity, notice, chosenPos)
-	}
-	_, err = h.Ticketing.SetSelectedSeats(ctx, upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats})
+	return words.SeatRuleNotice(l, seatrules.Check(plan, seatrules.Choice{Party: party, Chosen: chosen}))
+}
+
+// moveToSeats asks the ticketing system to move the edit's tickets to seats; seats it refuses
+// are said on the seat page.
+func (h *Handler) moveToSeats(c echo.Context, e visit.Edit, seats []upstream.SelectedSeat) error {
+	l := web.Loc(c)
+	_, err := h.Ticketing.SetSelectedSeats(c.Request().Context(), upstream.SetSelectedSeatsRequest{UserSessionID: e.UserSessionID, CinemaID: e.CinemaID, SessionID: e.SessionID, Seats: seats})
 	h.SeatPlans.Invalidate(e.CinemaID, e.SessionID) // seats changed or refused: the next map reads them again
 	switch {
 	case errors.Is(err, upstream.ErrSeatsUnavailable):

@@ -15,6 +15,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
+	"github.com/cinemabff/cinemabff/internal/listings"
 	"github.com/cinemabff/cinemabff/internal/names"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 	"github.com/cinemabff/cinemabff/views/components"
@@ -51,36 +52,16 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 		return &web.Error{Code: web.EUnavailable, Heading: l.T("checkout.whatson_no_cinema_heading"), Message: l.T("checkout.whatson_no_cinema")}
 	}
 	var notice *components.Notice
-	cin := cinemas[0]
-	here := web.DeviceOf(c).CinemaID // an enrolled counter's or kiosk's own cinema
-	fixed := false
-	for _, x := range cinemas {
-		if here != "" && x.ID == here {
-			cin, fixed = x, web.IsKiosk(c) // a kiosk shows its own cinema only
-		}
-	}
-	if id := c.QueryParam("cinema"); id != "" && !fixed {
-		found := false
-		for _, x := range cinemas {
-			if x.ID == id {
-				cin, found = x, true
-			}
-		}
-		if !found {
-			notice = &components.Notice{Kind: components.NoticeWarning, Heading: l.T("checkout.whatson_unknown_cinema"), Body: l.T("checkout.whatson_here_is", "Cinema", cin.Name)}
-		}
+	cin, fixed, known := whatsOnCinema(cinemas, web.DeviceOf(c).CinemaID, web.IsKiosk(c), c.QueryParam("cinema"))
+	if !known {
+		notice = &components.Notice{Kind: components.NoticeWarning, Heading: l.T("checkout.whatson_unknown_cinema"), Body: l.T("checkout.whatson_here_is", "Cinema", cin.Name)}
 	}
 	tz := cin.Location()
 	// Until the night ends, today is the evening whose late shows are still to come.
 	today, _ := cinema.Evening(h.Now(), tz)
-	day := today
-	if d := c.QueryParam("day"); d != "" {
-		parsed, err := time.ParseInLocation("2006-01-02", d, tz)
-		if err != nil || parsed.Before(today) || !parsed.Before(today.AddDate(0, 0, whatsOnDays)) {
-			notice = &components.Notice{Kind: components.NoticeWarning, Heading: l.T("checkout.whatson_choose_day"), Body: l.T("checkout.whatson_days_sold")}
-		} else {
-			day = parsed
-		}
+	day, ok := whatsOnDay(c.QueryParam("day"), today, tz)
+	if !ok {
+		notice = &components.Notice{Kind: components.NoticeWarning, Heading: l.T("checkout.whatson_choose_day"), Body: l.T("checkout.whatson_days_sold")}
 	}
 	if msg := h.Site.PopFlash(c); msg != "" && notice == nil {
 		notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg} // e.g. a cancelled purchase
@@ -94,8 +75,51 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 	if c.QueryParam("day") == "" {
 		day = firstDayWithShows(listing.Day, today, h.Now())
 	}
-	sessions, films := listing.Day(day.Format("2006-01-02")), listing.Films
-	v := checkoutview.WhatsOnView{ActionURL: h.Site.URL("whatson"), CinemaName: cin.Name, DayLabel: l.Day(day, today, tz, i18n.DayShort), Notice: notice}
+	v := h.whatsOnView(c, cinemas, cin, fixed, listing, today, day)
+	v.Notice = notice
+	return h.Site.Render(c, http.StatusOK, l.T("checkout.whatson_title"), checkoutview.WhatsOn(v))
+}
+
+// whatsOnCinema is the cinema What's on shows: the device's own (here, a counter's or kiosk's)
+// or the first, unless another was asked for. A kiosk shows its own cinema only (fixed). known
+// is false when the cinema asked for is none of them.
+func whatsOnCinema(cinemas []cinema.Cinema, here string, kiosk bool, asked string) (cin cinema.Cinema, fixed, known bool) {
+	cin = cinemas[0]
+	for _, x := range cinemas {
+		if here != "" && x.ID == here {
+			cin, fixed = x, kiosk // a kiosk shows its own cinema only
+		}
+	}
+	if asked == "" || fixed {
+		return cin, fixed, true
+	}
+	for _, x := range cinemas {
+		if x.ID == asked {
+			cin, known = x, true
+		}
+	}
+	return cin, fixed, known
+}
+
+// whatsOnDay is the day asked for ("YYYY-MM-DD" in tz; today when none): one of the days the
+// listing offers, from today. ok is false when it is not, and the day is today.
+func whatsOnDay(asked string, today time.Time, tz *time.Location) (day time.Time, ok bool) {
+	if asked == "" {
+		return today, true
+	}
+	parsed, err := time.ParseInLocation("2006-01-02", asked, tz)
+	if err != nil || parsed.Before(today) || !parsed.Before(today.AddDate(0, 0, whatsOnDays)) {
+		return today, false
+	}
+	return parsed, true
+}
+
+// whatsOnView is the What's on page of cinema cin on day: the cinemas to choose from (none
+// where the cinema is fixed), the days the listing offers, and the films with their shows.
+func (h *Handler) whatsOnView(c echo.Context, cinemas []cinema.Cinema, cin cinema.Cinema, fixed bool, listing listings.Listing, today, day time.Time) checkoutview.WhatsOnView {
+	l := web.Loc(c)
+	tz := cin.Location()
+	v := checkoutview.WhatsOnView{ActionURL: h.Site.URL("whatson"), CinemaName: cin.Name, DayLabel: l.Day(day, today, tz, i18n.DayShort)}
 	if listing.Outdated() {
 		v.AsOf = &components.Notice{Kind: components.NoticeWarning, Heading: l.T("checkout.whatson_as_of", "Time", l.Time(listing.AsOf, tz, i18n.Clock)),
 			Body: l.T("checkout.whatson_as_of_text")}
@@ -111,24 +135,29 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 		q := url.Values{"cinema": {cin.ID}, "day": {d.Format("2006-01-02")}}
 		v.Days = append(v.Days, checkoutview.Option{Label: l.Day(d, today, tz, i18n.DayShort), URL: h.Site.URL("whatson") + "?" + q.Encode(), Selected: d.Equal(day)})
 	}
+	v.Films = h.filmsOn(c, cin, listing, day)
+	if v.Counter {
+		numberKeys(v.Films)
+	}
+	return v
+}
+
+// filmsOn are the films with a show still to come on sale at cin on day, each with its shows,
+// in the order of their first show.
+func (h *Handler) filmsOn(c echo.Context, cin cinema.Cinema, listing listings.Listing, day time.Time) []checkoutview.FilmSessions {
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	tz := cin.Location()
 	byFilm := map[string]*checkoutview.FilmSessions{}
 	var order []string
 	// sessions are in show-time order (the listing keeps them so) and shared: not sorted here
-	for _, se := range sessions {
+	for _, se := range listing.Day(day.Format("2006-01-02")) {
 		if se.Showtime.Before(h.Now()) || !se.OnSale {
 			continue // started already, or the cinema does not sell it online
 		}
 		f := byFilm[se.FilmID]
 		if f == nil {
-			f = &checkoutview.FilmSessions{Title: se.FilmTitle}
-			for _, fl := range films {
-				if fl.ID == se.FilmID {
-					f.Title, f.Rating, f.Synopsis = fl.Title, ratingWords(l, h.Visits.Named(ctx), se.CinemaID, fl.Rating), fl.Synopsis
-					if fl.RunTime > 0 {
-						f.RunTime = l.T("checkout.run_time", "Minutes", int(fl.RunTime.Minutes()))
-					}
-				}
-			}
+			f = filmHeading(l, h.Visits.Named(ctx), se, listing.Films)
 			byFilm[se.FilmID] = f
 			order = append(order, se.FilmID)
 		}
@@ -138,18 +167,40 @@ func (h *Handler) showWhatsOn(c echo.Context) error {
 			URL: h.Site.URL("buy.session", cin.ID, se.SessionID), SoldOut: se.SeatsAvailable <= 0,
 		})
 	}
-	key := 0
+	out := make([]checkoutview.FilmSessions, 0, len(order))
 	for _, id := range order {
-		f := *byFilm[id]
+		out = append(out, *byFilm[id])
+	}
+	return out
+}
+
+// filmHeading is the heading of session se's film: its title, rating, synopsis and run time
+// from the listing's films (the session's own title when the film is not among them).
+func filmHeading(l *i18n.Localizer, named names.Namer, se cinema.Session, films []cinema.Film) *checkoutview.FilmSessions {
+	f := &checkoutview.FilmSessions{Title: se.FilmTitle}
+	for _, fl := range films {
+		if fl.ID == se.FilmID {
+			f.Title, f.Rating, f.Synopsis = fl.Title, ratingWords(l, named, se.CinemaID, fl.Rating), fl.Synopsis
+			if fl.RunTime > 0 {
+				f.RunTime = l.T("checkout.run_time", "Minutes", int(fl.RunTime.Minutes()))
+			}
+		}
+	}
+	return f
+}
+
+// numberKeys gives the first nine showtimes not sold out the counter's number keys, in the
+// order the page lists them.
+func numberKeys(films []checkoutview.FilmSessions) {
+	key := 0
+	for _, f := range films {
 		for i := range f.Sessions {
-			if key < 9 && !f.Sessions[i].SoldOut && v.Counter {
+			if key < 9 && !f.Sessions[i].SoldOut {
 				key++ // the counter's number keys open the first nine showtimes
 				f.Sessions[i].Key = strconv.Itoa(key)
 			}
 		}
-		v.Films = append(v.Films, f)
 	}
-	return h.Site.Render(c, http.StatusOK, l.T("checkout.whatson_title"), checkoutview.WhatsOn(v))
 }
 
 // findSession looks a session of a cinema up by its id.
@@ -286,71 +337,114 @@ func (h *Handler) chooseTickets(c echo.Context) error {
 	if err != nil {
 		return h.Visits.FromUpstream(err, h.Site.URL("whatson"), l.T("checkout.see_whatson"))
 	}
-	typed, invalid := map[string]string{}, map[string]bool{}
-	var req []upstream.TicketRequest
-	total, bad := 0, false
-	for _, t := range buyableTypes(types, se) {
-		raw := strings.TrimSpace(c.FormValue("qty-" + t.Code))
-		typed[t.Code] = raw
-		if raw == "" {
-			continue
-		}
-		n, err := strconv.Atoi(raw)
-		if err != nil || n < 0 || n > visit.MaxTicketsPerOrder {
-			invalid[t.Code], bad = true, true
-			continue
-		}
-		if n > 0 {
-			req = append(req, upstream.TicketRequest{TypeCode: t.Code, Qty: n})
-			total += n * places(t)
-		}
+	q := ticketQuantities(buyableTypes(types, se), func(code string) string { return c.FormValue("qty-" + code) })
+	if notice := h.quantityProblem(c, q); notice != nil {
+		return h.renderTickets(c, http.StatusUnprocessableEntity, notice, q.typed, q.invalid)
 	}
-	switch {
-	case bad:
-		return h.renderTickets(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.tickets_check_numbers"),
-			Body: l.T("checkout.tickets_whole_number", "Max", visit.MaxTicketsPerOrder)}, typed, invalid)
-	case total == 0:
-		return h.renderTickets(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.tickets_at_least_one")}, typed, invalid)
-	case total > h.Visits.SeatsPerOrder(c):
-		return h.renderTickets(c, http.StatusUnprocessableEntity, h.Visits.TooManySeatsNotice(c, total), typed, invalid)
-	}
-	// Seat hoarding (holds.go): with what else the visit holds, before the upstream is asked.
-	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepTickets, total, nil, h.Site.URL("buy.session", se.CinemaID, se.SessionID)); done {
+	back := h.Site.URL("buy.session", se.CinemaID, se.SessionID)
+	usid, prev, done, err := h.makeRoomForOrder(c, q.places, back)
+	if done {
 		return err
 	}
-	prev, hadPrev := h.Visits.CurrentBuy(c)
-	if hadPrev {
-		if done, err := h.refuseChangeWhilePaying(c, prev); done {
-			return err
-		}
-	}
-	usid := upstream.NewUserSessionID()
-	// The open orders of this client address (holds.go), the visit's earlier one not counted.
-	if done, err := h.Visits.OpenPurchaseHold(c, usid, total, prev.UserSessionID, h.Site.URL("buy.session", se.CinemaID, se.SessionID)); done {
-		return err
-	}
-	if hadPrev {
-		// One open order per visit: the earlier choice is released before the new one is made.
-		if err := h.Visits.ReleaseReplacedOrder(c, prev); err != nil {
-			h.Visits.DropHold(ctx, usid)
-			return err
-		}
-	}
-	o, err := h.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, Tickets: req})
+	o, err := h.Ticketing.AddTickets(ctx, upstream.AddTicketsRequest{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, Tickets: q.req})
 	if err != nil {
 		h.Visits.DropHold(ctx, usid) // nothing is held
 	}
 	switch {
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
 		return h.renderTickets(c, http.StatusConflict, &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.not_enough_seats"),
-			Body: l.T("checkout.not_enough_seats_text")}, typed, invalid)
+			Body: l.T("checkout.not_enough_seats_text")}, q.typed, q.invalid)
 	case err != nil:
-		return h.Visits.FromUpstream(err, h.Site.URL("buy.session", se.CinemaID, se.SessionID), l.T("checkout.back_to_tickets"))
+		return h.Visits.FromUpstream(err, back, l.T("checkout.back_to_tickets"))
 	}
+	return h.startBuy(c, se, usid, o, q.places, prev)
+}
+
+// quantities are the counts typed into the tickets form.
+type quantities struct {
+	typed   map[string]string // what was typed, by ticket type (the form shown again keeps it)
+	invalid map[string]bool   // the types whose count is no whole number up to MaxTicketsPerOrder
+	req     []upstream.TicketRequest
+	places  int // the seats the tickets take: a package takes several
+}
+
+// ticketQuantities reads the counts typed for the ticket types (value gives the form's field of
+// a type code); an empty field counts nothing.
+func ticketQuantities(types []cinema.TicketType, value func(code string) string) quantities {
+	q := quantities{typed: map[string]string{}, invalid: map[string]bool{}}
+	for _, t := range types {
+		raw := strings.TrimSpace(value(t.Code))
+		q.typed[t.Code] = raw
+		if raw == "" {
+			continue
+		}
+		n, err := strconv.Atoi(raw)
+		if err != nil || n < 0 || n > visit.MaxTicketsPerOrder {
+			q.invalid[t.Code] = true
+			continue
+		}
+		if n > 0 {
+			q.req = append(q.req, upstream.TicketRequest{TypeCode: t.Code, Qty: n})
+			q.places += n * places(t)
+		}
+	}
+	return q
+}
+
+// quantityProblem says what is wrong with the counts typed (nil when nothing is): a count that
+// is no whole number, no ticket at all, or more seats than one order may hold.
+func (h *Handler) quantityProblem(c echo.Context, q quantities) *components.Notice {
+	l := web.Loc(c)
+	switch {
+	case len(q.invalid) > 0:
+		return &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.tickets_check_numbers"),
+			Body: l.T("checkout.tickets_whole_number", "Max", visit.MaxTicketsPerOrder)}
+	case q.places == 0:
+		return &components.Notice{Kind: components.NoticeError, Heading: l.T("checkout.tickets_at_least_one")}
+	case q.places > h.Visits.SeatsPerOrder(c):
+		return h.Visits.TooManySeatsNotice(c, q.places)
+	}
+	return nil
+}
+
+// makeRoomForOrder checks that the visit may hold seats more and makes room for its new order
+// (usid): the seats the visit and its client address hold stay within their limits, and the
+// visit's earlier order (prev) is released, unless its payment is under way. done is true when
+// the answer is made (err).
+func (h *Handler) makeRoomForOrder(c echo.Context, seats int, back string) (usid string, prev visit.Buy, done bool, err error) {
+	// Seat hoarding (holds.go): with what else the visit holds, before the upstream is asked.
+	if done, err := h.Visits.RefuseVisitSeats(c, visit.SeatStepTickets, seats, nil, back); done {
+		return "", prev, true, err
+	}
+	prev, hadPrev := h.Visits.CurrentBuy(c)
+	if hadPrev {
+		if done, err := h.refuseChangeWhilePaying(c, prev); done {
+			return "", prev, true, err
+		}
+	}
+	usid = upstream.NewUserSessionID()
+	// The open orders of this client address (holds.go), the visit's earlier one not counted.
+	if done, err := h.Visits.OpenPurchaseHold(c, usid, seats, prev.UserSessionID, back); done {
+		return "", prev, true, err
+	}
+	if hadPrev {
+		// One open order per visit: the earlier choice is released before the new one is made.
+		if err := h.Visits.ReleaseReplacedOrder(c, prev); err != nil {
+			h.Visits.DropHold(c.Request().Context(), usid)
+			return "", prev, true, err
+		}
+	}
+	return usid, prev, false, nil
+}
+
+// startBuy binds the new order o (usid) of session se, holding places seats, to the visit,
+// keeping the buyer's details of the visit's earlier order prev, and goes on to the seats.
+func (h *Handler) startBuy(c echo.Context, se cinema.Session, usid string, o cinema.Order, places int, prev visit.Buy) error {
+	ctx := c.Request().Context()
 	h.Visits.HoldStarted(ctx, usid, o)
 	h.seatByTheRules(ctx, se.CinemaID, se.SessionID, usid, o)
 	v := visit.Buy{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, FilmTitle: se.FilmTitle, Showtime: se.Showtime,
-		Screen: se.ScreenName, Places: total, Name: prev.Name, Email: prev.Email, Started: h.Now()}
+		Screen: se.ScreenName, Places: places, Name: prev.Name, Email: prev.Email, Started: h.Now()}
 	h.Visits.SaveBuy(c, v)
 	// An order is now bound to this visit: a privilege change, so a new session token.
 	if err := h.Site.RenewSession(c); err != nil {

@@ -61,26 +61,9 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 		return h.buyEnded(c, v, err)
 	}
 	due := o.ToPay()
-	p, problem, err := h.Visits.ReadCounterPayment(c, due)
-	if err == nil && p.Method == "reader" && due.Cents > 0 {
-		return h.payBuyOnReader(c, v, o, due, p.Tender, user)
-	}
-	if err == nil {
-		p, problem, err = h.Visits.CheckCounterReference(c, h.Settler, p, settlement.ReferenceUse{Amount: due, CinemaID: v.CinemaID})
-	}
-	if err == nil && h.BoxOffice != nil && due.Cents > 0 {
-		// The reference is the sale's alone; pressing again for this order finds it recorded.
-		_, rerr := h.BoxOffice.Record(ctx, boxoffice.Payment{Reference: p.Reference, Tender: boxoffice.Tender(p.Method), AmountCents: due.Cents,
-			Currency: due.Currency, CinemaID: v.CinemaID, Owner: boxoffice.SaleOwner(v.UserSessionID), Actor: user})
-		if refusal, ok := h.Visits.ReferenceRefusal(c, p, rerr); ok {
-			p.Field, problem, err = "reference", refusal, visit.ErrBadCounterPayment
-		} else if rerr != nil {
-			return rerr
-		}
-	}
-	if err != nil {
-		cv, status := visit.CounterForm(h.buyCounterView(c, v, due), p, problem, err)
-		return h.Site.Render(c, status, web.Loc(c).T("staff.counter.title"), components.CounterPay(cv))
+	p, ok, err := h.takeCounterPayment(c, v, o, due, user)
+	if !ok {
+		return err
 	}
 	st := h.checkout()
 	rec, err := st.store.Create(ctx, purchases.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
@@ -92,22 +75,9 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 		return err
 	}
 	h.Visits.AddBuyRef(c, rec.ID)
-	req := upstream.CompleteOrderRequest{UserSessionID: v.UserSessionID, CustomerName: v.Name, CustomerEmail: v.Email,
-		BookingMode: upstream.BookingModeSale, PerformPayment: true, GeneratePrintStream: true, ReturnPrintStream: true}
-	if due.Cents > 0 {
-		req.Payment = &upstream.OrderPayment{AmountCents: due.Cents, TenderCategory: p.Tender, CardNumber: p.Reference, CardType: strings.ToUpper(p.Method)}
-	}
-	d, err := h.Ticketing.CompleteOrder(ctx, req)
+	d, err := h.Ticketing.CompleteOrder(ctx, counterSale(v, due, p))
 	if err != nil || !d.Completed {
-		_, _ = st.store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("counter sale: ", err))
-		if err == nil {
-			err = errors.New("the ticketing system did not confirm the sale")
-		}
-		cv := h.buyCounterView(c, v, due)
-		cv.Method, cv.Reference, cv.Given = p.Method, p.Reference, p.Given
-		cv.Error, cv.Failed = web.Loc(c).T("staff.counter.sale_failed"), true
-		web.LoggerFrom(ctx, h.Logger).Warn("counter sale not completed", "err", err)
-		return h.Site.Render(c, http.StatusServiceUnavailable, web.Loc(c).T("staff.counter.title"), components.CounterPay(cv))
+		return h.counterSaleFailed(c, v, due, p, rec, err)
 	}
 	if _, err := st.store.MarkCompleted(ctx, rec.ID, d.BookingNumber); err != nil {
 		return err
@@ -121,6 +91,60 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionSale, CinemaID: v.CinemaID, BookingNumber: d.BookingNumber, AmountCents: due.Cents,
 		Currency: due.Currency, Detail: fmt.Sprintf("%d tickets, %s, reference %s, sold by %s", v.Places, p.CardType, p.Reference, user)})
 	return web.Redirect(c, h.Site.URL("buy.return", rec.ID))
+}
+
+// takeCounterPayment reads the counter's payment of due for order o, checks its reference and
+// records it at the box office. ok is false when the answer is made (err): the card reader
+// takes the payment, or the form comes back with what is wrong.
+func (h *Handler) takeCounterPayment(c echo.Context, v visit.Buy, o cinema.Order, due cinema.Money, user string) (p visit.CounterPayment, ok bool, err error) {
+	p, problem, err := h.Visits.ReadCounterPayment(c, due)
+	if err == nil && p.Method == "reader" && due.Cents > 0 {
+		return p, false, h.payBuyOnReader(c, v, o, due, p.Tender, user)
+	}
+	if err == nil {
+		p, problem, err = h.Visits.CheckCounterReference(c, h.Settler, p, settlement.ReferenceUse{Amount: due, CinemaID: v.CinemaID})
+	}
+	if err == nil && h.BoxOffice != nil && due.Cents > 0 {
+		// The reference is the sale's alone; pressing again for this order finds it recorded.
+		_, rerr := h.BoxOffice.Record(c.Request().Context(), boxoffice.Payment{Reference: p.Reference, Tender: boxoffice.Tender(p.Method), AmountCents: due.Cents,
+			Currency: due.Currency, CinemaID: v.CinemaID, Owner: boxoffice.SaleOwner(v.UserSessionID), Actor: user})
+		if refusal, ok := h.Visits.ReferenceRefusal(c, p, rerr); ok {
+			p.Field, problem, err = "reference", refusal, visit.ErrBadCounterPayment
+		} else if rerr != nil {
+			return p, false, rerr
+		}
+	}
+	if err != nil {
+		cv, status := visit.CounterForm(h.buyCounterView(c, v, due), p, problem, err)
+		return p, false, h.Site.Render(c, status, web.Loc(c).T("staff.counter.title"), components.CounterPay(cv))
+	}
+	return p, true, nil
+}
+
+// counterSale completes the order of v with the payment p of due taken at the counter
+// (nothing to pay: no payment).
+func counterSale(v visit.Buy, due cinema.Money, p visit.CounterPayment) upstream.CompleteOrderRequest {
+	req := upstream.CompleteOrderRequest{UserSessionID: v.UserSessionID, CustomerName: v.Name, CustomerEmail: v.Email,
+		BookingMode: upstream.BookingModeSale, PerformPayment: true, GeneratePrintStream: true, ReturnPrintStream: true}
+	if due.Cents > 0 {
+		req.Payment = &upstream.OrderPayment{AmountCents: due.Cents, TenderCategory: p.Tender, CardNumber: p.Reference, CardType: strings.ToUpper(p.Method)}
+	}
+	return req
+}
+
+// counterSaleFailed records that the ticketing system did not complete the counter sale rec
+// (err, or no confirmation) and shows the clerk the form again with the payment as taken.
+func (h *Handler) counterSaleFailed(c echo.Context, v visit.Buy, due cinema.Money, p visit.CounterPayment, rec purchases.Record, err error) error {
+	ctx := c.Request().Context()
+	_, _ = h.checkout().store.MarkStartFailed(ctx, rec.ID, fmt.Sprint("counter sale: ", err))
+	if err == nil {
+		err = errors.New("the ticketing system did not confirm the sale")
+	}
+	cv := h.buyCounterView(c, v, due)
+	cv.Method, cv.Reference, cv.Given = p.Method, p.Reference, p.Given
+	cv.Error, cv.Failed = web.Loc(c).T("staff.counter.sale_failed"), true
+	web.LoggerFrom(ctx, h.Logger).Warn("counter sale not completed", "err", err)
+	return h.Site.Render(c, http.StatusServiceUnavailable, web.Loc(c).T("staff.counter.title"), components.CounterPay(cv))
 }
 
 // counterPaid is what the confirmation says about a payment taken at the counter.

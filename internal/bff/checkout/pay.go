@@ -69,7 +69,6 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 		return web.Redirect(c, h.Site.URL("buy.details"))
 	}
 	ctx := c.Request().Context()
-	st := h.checkout()
 	if rec, busy := h.Visits.BuyPaymentUnderWay(c, v); busy {
 		return h.continueOnReader(c, rec)
 	}
@@ -84,7 +83,7 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 	if onReader && toPay.Cents > 0 {
 		return h.payBuyOnReader(c, v, o, toPay, cmp.Or(h.Settings.TenderTerminal, "CREDIT"), "")
 	}
-	rec, err := st.store.Create(ctx, purchases.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
+	rec, err := h.checkout().store.Create(ctx, purchases.Record{UserSessionID: v.UserSessionID, CinemaID: v.CinemaID, SessionID: v.SessionID,
 		CustomerName: v.Name, CustomerEmail: v.Email, AmountCents: toPay.Cents, Currency: toPay.Currency, Summary: h.snapshotOf(ctx, v, o, nil)})
 	if errors.Is(err, purchases.ErrActiveExists) {
 		return h.continuePayment(c, rec)
@@ -96,31 +95,21 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 	if toPay.Cents <= 0 {
 		return h.completeWithoutRedirect(c, v, rec)
 	}
+	return h.payOnProviderPage(c, v, rec)
+}
+
+// payOnProviderPage starts the payment of the purchase rec at the upstream and sends the
+// browser to the provider's page; the payment is watched from then on.
+func (h *Handler) payOnProviderPage(c echo.Context, v visit.Buy, rec purchases.Record) error {
+	ctx := c.Request().Context()
+	st := h.checkout()
 	// The hold must outlast the visit to the provider's page.
 	if _, err := h.Ticketing.ResetOrderExpiry(ctx, v.UserSessionID); err != nil {
 		web.LoggerFrom(ctx, h.Logger).Warn("reset expiry before payment", "err", err)
 	}
-	dctx, cancel := h.Visits.Detached(ctx) // the upstream starts taking money: never cut off halfway
-	defer cancel()
-	redirectURL, err := h.Ticketing.ExternalPaymentStarting(dctx, upstream.ExternalPaymentRequest{
-		UserSessionID: v.UserSessionID, ReturnURL: h.Site.AbsURL("buy.return", rec.ID), PaymentMethod: h.PaymentMethod,
-		InApp: web.IsKiosk(c), CustomerName: v.Name, CustomerEmail: v.Email,
-		GeneratePrintStream: true, // PrintStreamType: the deployment's (-print-stream-type)
-	})
-	if err == nil && !web.SafeExternalURL(redirectURL) {
-		err = fmt.Errorf("unusable PaymentRedirectUrl %q", redirectURL)
-	}
+	redirectURL, err := h.startExternalPayment(c, v, rec)
 	if err != nil {
-		if _, ferr := st.store.MarkStartFailed(ctx, rec.ID, err.Error()); ferr != nil {
-			web.LoggerFrom(ctx, h.Logger).Error("record failed payment start", "err", ferr)
-		}
-		if errors.Is(err, upstream.ErrOrderExpired) || errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrOrderClosed) {
-			return h.buyEnded(c, v, err)
-		}
-		web.LoggerFrom(ctx, h.Logger).Warn("external payment not started", "err", err)
-		l := web.Loc(c)
-		return h.renderBuySummary(c, http.StatusServiceUnavailable, &components.Notice{Kind: components.NoticeError,
-			Heading: l.T("checkout.payment_page_failed"), Body: l.T("checkout.payment_page_failed_text")}, summaryForm{})
+		return h.paymentStartFailed(c, v, rec, err)
 	}
 	// The expected token is known only from the upstream: read it now, before the browser
 	// leaves, so the return can be checked against our own record.
@@ -134,6 +123,38 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 	st.poller.Forget(v.UserSessionID) // what it knew was about an earlier attempt
 	h.watchInBackground(rec)          // checked until known, even if the customer never comes back
 	return c.Redirect(http.StatusSeeOther, redirectURL)
+}
+
+// startExternalPayment asks the upstream to start the payment and returns the provider's page
+// (checked to be one the browser may be sent to).
+func (h *Handler) startExternalPayment(c echo.Context, v visit.Buy, rec purchases.Record) (string, error) {
+	dctx, cancel := h.Visits.Detached(c.Request().Context()) // the upstream starts taking money: never cut off halfway
+	defer cancel()
+	redirectURL, err := h.Ticketing.ExternalPaymentStarting(dctx, upstream.ExternalPaymentRequest{
+		UserSessionID: v.UserSessionID, ReturnURL: h.Site.AbsURL("buy.return", rec.ID), PaymentMethod: h.PaymentMethod,
+		InApp: web.IsKiosk(c), CustomerName: v.Name, CustomerEmail: v.Email,
+		GeneratePrintStream: true, // PrintStreamType: the deployment's (-print-stream-type)
+	})
+	if err == nil && !web.SafeExternalURL(redirectURL) {
+		err = fmt.Errorf("unusable PaymentRedirectUrl %q", redirectURL)
+	}
+	return redirectURL, err
+}
+
+// paymentStartFailed records that the payment of rec did not start and says so: an order the
+// upstream no longer holds has ended, anything else leaves the summary to try again.
+func (h *Handler) paymentStartFailed(c echo.Context, v visit.Buy, rec purchases.Record, err error) error {
+	ctx := c.Request().Context()
+	if _, ferr := h.checkout().store.MarkStartFailed(ctx, rec.ID, err.Error()); ferr != nil {
+		web.LoggerFrom(ctx, h.Logger).Error("record failed payment start", "err", ferr)
+	}
+	if errors.Is(err, upstream.ErrOrderExpired) || errors.Is(err, upstream.ErrNotFound) || errors.Is(err, upstream.ErrOrderClosed) {
+		return h.buyEnded(c, v, err)
+	}
+	web.LoggerFrom(ctx, h.Logger).Warn("external payment not started", "err", err)
+	l := web.Loc(c)
+	return h.renderBuySummary(c, http.StatusServiceUnavailable, &components.Notice{Kind: components.NoticeError,
+		Heading: l.T("checkout.payment_page_failed"), Body: l.T("checkout.payment_page_failed_text")}, summaryForm{})
 }
 
 // continuePayment sends a repeated "Pay" to the payment already under way.
@@ -188,40 +209,12 @@ func (h *Handler) completeWithoutRedirect(c echo.Context, v visit.Buy, rec purch
 // Another browser gets PaymentElsewhere, which names nothing and changes nothing.
 func (h *Handler) buyPaymentReturn(c echo.Context) error {
 	ctx := c.Request().Context()
-	st := h.checkout()
-	ref, token := c.Param("ref"), c.QueryParam("token")
-	l := web.Loc(c)
-	denied := &web.Error{Code: web.EForbidden, Heading: l.T("checkout.payment_link_invalid"), Message: l.T("checkout.payment_link_invalid_text"),
-		BackURL: h.Site.URL("home"), BackLabel: l.T("checkout.back_to_start")}
-	if len(ref) != 32 || len(token) > 512 || !slices.Contains(h.Visits.BuyRefs(c), ref) {
-		return h.Visits.PaymentElsewhere(c)
-	}
-	rec, err := st.store.Get(ctx, ref)
-	if errors.Is(err, purchases.ErrNotFound) {
-		return h.Visits.PaymentElsewhere(c)
-	}
+	rec, token, err := h.returningPurchase(c)
 	if err != nil {
 		return err
 	}
-	if token != "" {
-		ok := rec.TokenMatches(token)
-		if !ok && rec.ExpectedToken == "" && rec.VerifiedToken == "" && rec.State != purchases.StateStarting {
-			// The token could not be read at the start: ask the upstream which it is.
-			r := st.poller.Get(ctx, rec.UserSessionID)
-			if r.Err == nil && r.Details.WebPayment != nil && r.Details.WebPayment.Token != "" {
-				ok = subtle.ConstantTimeCompare([]byte(r.Details.WebPayment.Token), []byte(token)) == 1
-			} else if errors.Is(r.Err, upstream.ErrUnavailable) {
-				// Slow or down: the token cannot be checked yet, which does not make it wrong.
-				return h.Visits.FromUpstream(r.Err, h.Site.URL("home"), l.T("checkout.back_to_start"))
-			}
-		}
-		if !ok {
-			web.LoggerFrom(ctx, h.Logger).Warn("payment return with a token that does not match", "ref", ref)
-			return denied
-		}
-	}
 	if rec.Returned.IsZero() || (token != "" && rec.VerifiedToken == "") {
-		if next, err := st.store.MarkReturned(ctx, rec.ID, token); err == nil {
+		if next, err := h.checkout().store.MarkReturned(ctx, rec.ID, token); err == nil {
 			rec = next
 		}
 	}
@@ -229,36 +222,12 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 	if token != "" {
 		self += "?" + url.Values{"token": {token}}.Encode()
 	}
-	switch rec.State {
-	case purchases.StateCompleted:
-		if web.IsHTMX(c) {
-			return web.Redirect(c, self) // the whole page changes to the confirmation
-		}
-		return h.showBuyConfirmation(c, rec)
-	case purchases.StateDeclined, purchases.StateCancelled, purchases.StateStartFailed:
-		return h.buyPaymentEnded(c, rec)
-	case purchases.StateGivenUp:
-		if web.IsHTMX(c) {
-			return web.Redirect(c, self)
-		}
-		return h.showBuyFailed(c, rec, purchases.Result{}, self)
-	case purchases.StateStarting:
-		return web.Redirect(c, h.Site.URL("buy.summary"))
+	if done, err := h.answerRecorded(c, rec, self); done {
+		return err
 	}
-	r := st.poller.Get(ctx, rec.UserSessionID)
-	if web.IsHTMX(c) && !r.Details.Completed && c.QueryParam(checkoutview.PollShownParam) == paymentShown(r) {
-		// The page already shows this answer: wait (about one poll interval) for the next
-		// read of the order, so a completion shows as soon as it is read.
-		r = st.poller.Next(ctx, rec.UserSessionID, purchases.PollInterval+250*time.Millisecond)
-	}
+	r := h.paymentNow(c, rec)
 	if next, final := h.applyDetails(ctx, rec, r); final {
-		if web.IsHTMX(c) {
-			return web.Redirect(c, self)
-		}
-		if next.State == purchases.StateCompleted {
-			return h.showBuyConfirmation(c, next)
-		}
-		return h.buyPaymentEnded(c, next)
+		return h.answerFinal(c, next, self)
 	}
 	elapsed := h.Now().Sub(rec.Returned)
 	if elapsed >= GiveUpAfter {
@@ -268,6 +237,114 @@ func (h *Handler) buyPaymentReturn(c echo.Context) error {
 		}
 		return h.showBuyFailed(c, rec, r, self)
 	}
+	return h.showConfirming(c, rec, r, token, elapsed)
+}
+
+// returningPurchase is the purchase a return is for, and the token it came back with: only one
+// this visit started, and with a token only the one recorded for it. A return that is not
+// gets the error to answer with.
+func (h *Handler) returningPurchase(c echo.Context) (purchases.Record, string, error) {
+	ctx := c.Request().Context()
+	ref, token := c.Param("ref"), c.QueryParam("token")
+	if len(ref) != 32 || len(token) > 512 || !slices.Contains(h.Visits.BuyRefs(c), ref) {
+		return purchases.Record{}, "", h.Visits.PaymentElsewhere(c)
+	}
+	rec, err := h.checkout().store.Get(ctx, ref)
+	if errors.Is(err, purchases.ErrNotFound) {
+		return purchases.Record{}, "", h.Visits.PaymentElsewhere(c)
+	}
+	if err != nil {
+		return purchases.Record{}, "", err
+	}
+	if token == "" {
+		return rec, "", nil
+	}
+	ok, err := h.returnTokenMatches(c, rec, token)
+	if err != nil {
+		return purchases.Record{}, "", err
+	}
+	if !ok {
+		web.LoggerFrom(ctx, h.Logger).Warn("payment return with a token that does not match", "ref", ref)
+		l := web.Loc(c)
+		return purchases.Record{}, "", &web.Error{Code: web.EForbidden, Heading: l.T("checkout.payment_link_invalid"), Message: l.T("checkout.payment_link_invalid_text"),
+			BackURL: h.Site.URL("home"), BackLabel: l.T("checkout.back_to_start")}
+	}
+	return rec, token, nil
+}
+
+// returnTokenMatches reports whether token is the one of rec's payment: the one recorded, or,
+// when none could be read at the start, the one the upstream names now. err is the answer when
+// the upstream cannot say yet.
+func (h *Handler) returnTokenMatches(c echo.Context, rec purchases.Record, token string) (bool, error) {
+	if rec.TokenMatches(token) {
+		return true, nil
+	}
+	if rec.ExpectedToken != "" || rec.VerifiedToken != "" || rec.State == purchases.StateStarting {
+		return false, nil
+	}
+	// The token could not be read at the start: ask the upstream which it is.
+	r := h.checkout().poller.Get(c.Request().Context(), rec.UserSessionID)
+	if r.Err == nil && r.Details.WebPayment != nil && r.Details.WebPayment.Token != "" {
+		return subtle.ConstantTimeCompare([]byte(r.Details.WebPayment.Token), []byte(token)) == 1, nil
+	}
+	if errors.Is(r.Err, upstream.ErrUnavailable) {
+		// Slow or down: the token cannot be checked yet, which does not make it wrong.
+		return false, h.Visits.FromUpstream(r.Err, h.Site.URL("home"), web.Loc(c).T("checkout.back_to_start"))
+	}
+	return false, nil
+}
+
+// answerRecorded answers a return whose purchase has an outcome on record already (self is
+// the return page's own address); done is false while the payment is still awaited.
+func (h *Handler) answerRecorded(c echo.Context, rec purchases.Record, self string) (done bool, err error) {
+	switch rec.State {
+	case purchases.StateCompleted:
+		if web.IsHTMX(c) {
+			return true, web.Redirect(c, self) // the whole page changes to the confirmation
+		}
+		return true, h.showBuyConfirmation(c, rec)
+	case purchases.StateDeclined, purchases.StateCancelled, purchases.StateStartFailed:
+		return true, h.buyPaymentEnded(c, rec)
+	case purchases.StateGivenUp:
+		if web.IsHTMX(c) {
+			return true, web.Redirect(c, self)
+		}
+		return true, h.showBuyFailed(c, rec, purchases.Result{}, self)
+	case purchases.StateStarting:
+		return true, web.Redirect(c, h.Site.URL("buy.summary"))
+	}
+	return false, nil
+}
+
+// paymentNow reads where rec's payment stands at the upstream.
+func (h *Handler) paymentNow(c echo.Context, rec purchases.Record) purchases.Result {
+	ctx := c.Request().Context()
+	st := h.checkout()
+	r := st.poller.Get(ctx, rec.UserSessionID)
+	if web.IsHTMX(c) && !r.Details.Completed && c.QueryParam(checkoutview.PollShownParam) == paymentShown(r) {
+		// The page already shows this answer: wait (about one poll interval) for the next
+		// read of the order, so a completion shows as soon as it is read.
+		r = st.poller.Next(ctx, rec.UserSessionID, purchases.PollInterval+250*time.Millisecond)
+	}
+	return r
+}
+
+// answerFinal answers a return whose payment just reached its outcome: the confirmation, or
+// the payment's end (a waiting page's poll reloads the whole page, self, to show it).
+func (h *Handler) answerFinal(c echo.Context, rec purchases.Record, self string) error {
+	if web.IsHTMX(c) {
+		return web.Redirect(c, self)
+	}
+	if rec.State == purchases.StateCompleted {
+		return h.showBuyConfirmation(c, rec)
+	}
+	return h.buyPaymentEnded(c, rec)
+}
+
+// showConfirming is the page that waits for the payment of rec, elapsed after the return, and
+// the poll that keeps it up to date (new words only when they change).
+func (h *Handler) showConfirming(c echo.Context, rec purchases.Record, r purchases.Result, token string, elapsed time.Duration) error {
+	l := web.Loc(c)
 	v := checkoutview.ConfirmingView{Heading: l.T("checkout.confirming_waiting"), Body: l.T("checkout.confirming_waiting_text"),
 		Elapsed: int(elapsed / time.Second), Max: int(GiveUpAfter / time.Second), Reference: rec.Reference()}
 	shown := paymentShown(r)

@@ -86,47 +86,32 @@ func (h *Handler) showAudit(c echo.Context) error {
 
 // auditActionWords is an audit action in l's words (the stored code for one it does not know).
 func auditActionWords(l *i18n.Localizer, action string) string {
-	switch action {
-	case audit.ActionSignIn:
-		return l.T("staff.audit.action.sign_in")
-	case audit.ActionSignInFailed:
-		return l.T("staff.audit.action.sign_in_failed")
-	case audit.ActionSignOut:
-		return l.T("staff.audit.action.sign_out")
-	case audit.ActionSessionsEnded:
-		return l.T("staff.audit.action.sessions_ended")
-	case audit.ActionLookup:
-		return l.T("staff.audit.action.look_up")
-	case audit.ActionEdit:
-		return l.T("staff.audit.action.edit")
-	case audit.ActionEditCancel:
-		return l.T("staff.audit.action.edit_cancel")
-	case audit.ActionPayment:
-		return l.T("staff.audit.action.payment")
-	case audit.ActionRefund:
-		return l.T("staff.audit.action.refund")
-	case audit.ActionApproval:
-		return l.T("staff.audit.action.approval")
-	case audit.ActionApprovalRefused:
-		return l.T("staff.audit.action.approval_refused")
-	case audit.ActionSwap:
-		return l.T("staff.audit.action.swap")
-	case audit.ActionSale:
-		return l.T("staff.audit.action.sale")
-	case audit.ActionCollect:
-		return l.T("staff.audit.action.collect")
-	case audit.ActionDeviceEnrol:
-		return l.T("staff.audit.action.device_enrol")
-	case audit.ActionDeviceRevoke:
-		return l.T("staff.audit.action.device_revoke")
-	case audit.ActionAttentionRetry:
-		return l.T("staff.audit.action.attention_retry")
-	case audit.ActionAttentionSolved:
-		return l.T("staff.audit.action.attention_resolve")
-	case audit.ActionNextCustomer:
-		return l.T("staff.audit.action.next_customer")
-	case audit.ActionAccountUnlock:
-		return l.T("staff.audit.action.account_unlock")
+	if id, ok := auditActionMessages[action]; ok {
+		return l.T(id)
 	}
 	return action
+}
+
+// auditActionMessages are the message ids of the audit actions' words.
+var auditActionMessages = map[string]string{
+	audit.ActionSignIn:          "staff.audit.action.sign_in",
+	audit.ActionSignInFailed:    "staff.audit.action.sign_in_failed",
+	audit.ActionSignOut:         "staff.audit.action.sign_out",
+	audit.ActionSessionsEnded:   "staff.audit.action.sessions_ended",
+	audit.ActionLookup:          "staff.audit.action.look_up",
+	audit.ActionEdit:            "staff.audit.action.edit",
+	audit.ActionEditCancel:      "staff.audit.action.edit_cancel",
+	audit.ActionPayment:         "staff.audit.action.payment",
+	audit.ActionRefund:          "staff.audit.action.refund",
+	audit.ActionApproval:        "staff.audit.action.approval",
+	audit.ActionApprovalRefused: "staff.audit.action.approval_refused",
+	audit.ActionSwap:            "staff.audit.action.swap",
+	audit.ActionSale:            "staff.audit.action.sale",
+	audit.ActionCollect:         "staff.audit.action.collect",
+	audit.ActionDeviceEnrol:     "staff.audit.action.device_enrol",
+	audit.ActionDeviceRevoke:    "staff.audit.action.device_revoke",
+	audit.ActionAttentionRetry:  "staff.audit.action.attention_retry",
+	audit.ActionAttentionSolved: "staff.audit.action.attention_resolve",
+	audit.ActionNextCustomer:    "staff.audit.action.next_customer",
+	audit.ActionAccountUnlock:   "staff.audit.action.account_unlock",
 }

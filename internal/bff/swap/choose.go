@@ -99,36 +99,12 @@ func problemNotice(heading, body string) *components.Notice {
 func planMoves(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticketValues, seatValues []string) (picked, []move, *components.Notice) {
 	choice := picked{Seqs: map[int]bool{}}
 	choice.Seats, _ = components.SeatValues(seatValues)
-	var moving []cinema.BookedTicket
-	for _, v := range ticketValues {
-		for _, part := range strings.Split(v, "+") {
-			seq, err := strconv.Atoi(part)
-			t, ok := b.Ticket(seq)
-			if err != nil || !ok || !t.Placed() {
-				return choice, nil, problemNotice(l.T("swap.problem.unknown_ticket.heading"), l.T("swap.problem.unknown_ticket.body"))
-			}
-			if !choice.Seqs[seq] {
-				choice.Seqs[seq] = true
-				moving = append(moving, t)
-			}
-		}
-	}
-	if len(moving) == 0 {
-		return choice, nil, problemNotice(l.T("swap.problem.no_ticket.heading"), l.T("swap.problem.no_ticket.body"))
-	}
-	for _, t := range moving {
-		for _, m := range b.PackageMates(t.Seq) {
-			if !choice.Seqs[m.Seq] {
-				return choice, nil, problemNotice(l.T("swap.problem.partial_package.heading"),
-					words.SwapRestriction(l, upstream.SwapPartialPackage)+" "+l.T("swap.problem.partial_package.body"))
-			}
-		}
-	}
-	notASeat := func() *components.Notice {
-		return problemNotice(l.T("swap.problem.not_a_seat.heading"), l.T("swap.problem.not_a_seat.body"))
+	moving, problem := movingTickets(l, b, ticketValues, choice.Seqs)
+	if problem != nil {
+		return choice, nil, problem
 	}
 	if _, err := components.SeatValues(seatValues); err != nil {
-		return choice, nil, notASeat()
+		return choice, nil, notASeat(l)
 	}
 	if len(choice.Seats) != len(moving) {
 		return choice, nil, problemNotice(l.T("swap.problem.count.heading", "Seats", l.N("swap.new_seats", len(moving))),
@@ -140,39 +116,9 @@ func planMoves(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticket
 			owned[t.Seat.Position] = true
 		}
 	}
-	need := map[string]int{} // area category -> moving moving
-	var cats []string        // the categories of the moving moving, each once, in order
-	for _, t := range moving {
-		if need[t.Seat.AreaCategoryCode] == 0 {
-			cats = append(cats, t.Seat.AreaCategoryCode)
-		}
-		need[t.Seat.AreaCategoryCode]++
-	}
-	seatsByCat := map[string][]cinema.Seat{}
-	for _, p := range choice.Seats {
-		seat, ok := plan.Seat(p)
-		switch {
-		case !ok:
-			return choice, nil, notASeat()
-		case owned[p]:
-			return choice, nil, problemNotice(l.T("swap.problem.yours.heading"),
-				l.T("swap.problem.yours.body", "Seat", tickets.SeatWords(l, seat.RowLabel, seat.Label)))
-		case need[seat.AreaCategoryCode] == 0:
-			return choice, nil, problemNotice(l.T("swap.problem.area.heading"),
-				l.T("swap.problem.area.other_area", "Rule", areaRule(l, plan, cats), "Seat", tickets.SeatWords(l, seat.RowLabel, seat.Label),
-					"Area", plan.AreaCategoryName(seat.AreaCategoryCode)))
-		case !seat.Selectable():
-			return choice, nil, problemNotice(l.T("swap.problem.taken.heading"),
-				l.T("swap.problem.taken.body", "Seat", tickets.SeatWords(l, seat.RowLabel, seat.Label)))
-		}
-		seatsByCat[seat.AreaCategoryCode] = append(seatsByCat[seat.AreaCategoryCode], seat)
-	}
-	for _, cat := range cats {
-		if n := need[cat]; len(seatsByCat[cat]) != n {
-			return choice, nil, problemNotice(l.T("swap.problem.area.heading"),
-				l.T("swap.problem.area.count", "Rule", areaRule(l, plan, cats), "Tickets", l.N("common.tickets", n),
-					"Area", plan.AreaCategoryName(cat), "Seats", l.N("swap.new_seats", len(seatsByCat[cat]))))
-		}
+	seatsByCat, problem := newSeatsByArea(l, plan, choice.Seats, owned, moving)
+	if problem != nil {
+		return choice, nil, problem
 	}
 	// The cinema's own seating rules, which the ticketing system does not know: the tickets
 	// that stay keep their seats, the seats of those that move are free once they have moved.
@@ -185,6 +131,89 @@ func planMoves(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticket
 	if notice := words.SeatRuleNotice(l, seatrules.Check(plan, seatrules.Choice{Party: slices.Collect(maps.Keys(owned)), Keep: keep, Chosen: choice.Seats, Swap: true})); notice != nil {
 		return choice, nil, notice
 	}
+	return choice, pairMoves(moving, seatsByCat), nil
+}
+
+// notASeat says that a seat sent is not a seat of the map.
+func notASeat(l *i18n.Localizer) *components.Notice {
+	return problemNotice(l.T("swap.problem.not_a_seat.heading"), l.T("swap.problem.not_a_seat.body"))
+}
+
+// movingTickets are the booking's tickets the person ticked (a package's value names every
+// ticket of it, "3+4"), each once, marked in seqs. Every ticket must be a placed ticket of b,
+// at least one must be ticked, and a package moves whole.
+func movingTickets(l *i18n.Localizer, b cinema.Booking, ticketValues []string, seqs map[int]bool) ([]cinema.BookedTicket, *components.Notice) {
+	var moving []cinema.BookedTicket
+	for _, v := range ticketValues {
+		for _, part := range strings.Split(v, "+") {
+			seq, err := strconv.Atoi(part)
+			t, ok := b.Ticket(seq)
+			if err != nil || !ok || !t.Placed() {
+				return nil, problemNotice(l.T("swap.problem.unknown_ticket.heading"), l.T("swap.problem.unknown_ticket.body"))
+			}
+			if !seqs[seq] {
+				seqs[seq] = true
+				moving = append(moving, t)
+			}
+		}
+	}
+	if len(moving) == 0 {
+		return nil, problemNotice(l.T("swap.problem.no_ticket.heading"), l.T("swap.problem.no_ticket.body"))
+	}
+	for _, t := range moving {
+		for _, m := range b.PackageMates(t.Seq) {
+			if !seqs[m.Seq] {
+				return nil, problemNotice(l.T("swap.problem.partial_package.heading"),
+					words.SwapRestriction(l, upstream.SwapPartialPackage)+" "+l.T("swap.problem.partial_package.body"))
+			}
+		}
+	}
+	return moving, nil
+}
+
+// newSeatsByArea finds the new seats on the plan, by area category: each must be a seat of the
+// map, not one the booking holds (owned), of an area category a moving ticket has, and free;
+// and each category gets as many new seats as tickets of it move.
+func newSeatsByArea(l *i18n.Localizer, plan cinema.SeatPlan, seats []cinema.SeatPosition, owned map[cinema.SeatPosition]bool, moving []cinema.BookedTicket) (map[string][]cinema.Seat, *components.Notice) {
+	need := map[string]int{} // area category -> moving tickets
+	var cats []string        // the categories of the moving tickets, each once, in order
+	for _, t := range moving {
+		if need[t.Seat.AreaCategoryCode] == 0 {
+			cats = append(cats, t.Seat.AreaCategoryCode)
+		}
+		need[t.Seat.AreaCategoryCode]++
+	}
+	seatsByCat := map[string][]cinema.Seat{}
+	for _, p := range seats {
+		seat, ok := plan.Seat(p)
+		switch {
+		case !ok:
+			return nil, notASeat(l)
+		case owned[p]:
+			return nil, problemNotice(l.T("swap.problem.yours.heading"),
+				l.T("swap.problem.yours.body", "Seat", tickets.SeatWords(l, seat.RowLabel, seat.Label)))
+		case need[seat.AreaCategoryCode] == 0:
+			return nil, problemNotice(l.T("swap.problem.area.heading"),
+				l.T("swap.problem.area.other_area", "Rule", areaRule(l, plan, cats), "Seat", tickets.SeatWords(l, seat.RowLabel, seat.Label),
+					"Area", plan.AreaCategoryName(seat.AreaCategoryCode)))
+		case !seat.Selectable():
+			return nil, problemNotice(l.T("swap.problem.taken.heading"),
+				l.T("swap.problem.taken.body", "Seat", tickets.SeatWords(l, seat.RowLabel, seat.Label)))
+		}
+		seatsByCat[seat.AreaCategoryCode] = append(seatsByCat[seat.AreaCategoryCode], seat)
+	}
+	for _, cat := range cats {
+		if n := need[cat]; len(seatsByCat[cat]) != n {
+			return nil, problemNotice(l.T("swap.problem.area.heading"),
+				l.T("swap.problem.area.count", "Rule", areaRule(l, plan, cats), "Tickets", l.N("common.tickets", n),
+					"Area", plan.AreaCategoryName(cat), "Seats", l.N("swap.new_seats", len(seatsByCat[cat]))))
+		}
+	}
+	return seatsByCat, nil
+}
+
+// pairMoves pairs each moving ticket with a new seat of its area category, both in seat order.
+func pairMoves(moving []cinema.BookedTicket, seatsByCat map[string][]cinema.Seat) []move {
 	slices.SortStableFunc(moving, func(a, b cinema.BookedTicket) int { return comparePos(a.Seat.Position, b.Seat.Position) })
 	for _, ss := range seatsByCat {
 		slices.SortFunc(ss, func(a, b cinema.Seat) int { return comparePos(a.Position, b.Position) })
@@ -198,7 +227,7 @@ func planMoves(l *i18n.Localizer, b cinema.Booking, plan cinema.SeatPlan, ticket
 			From: tickets.SeatKey(t.Seat.RowLabel, t.Seat.Label), To: to.Position, ToText: tickets.SeatKey(to.RowLabel, to.Label),
 			FromRow: t.Seat.RowLabel, FromSeat: t.Seat.Label, ToRow: to.RowLabel, ToSeat: to.Label})
 	}
-	return choice, moves, nil
+	return moves
 }
 
 // areaRule states the seating-area rule of a swap in l's language, naming the areas
