@@ -119,62 +119,62 @@ var seatChars = map[rune]seatShape{
 
 // compileRow adds the places of row ri of area ad; a sofa runs from [ to ] with no gap, and
 // each of its places knows all of them.
-func (def *screenDef) compileRow(ad *areaDef, ri int, r Row) (rowDef, error) {
+func (sc *screenDef) compileRow(ad *areaDef, ri int, r Row) (rowDef, error) {
 	rd := rowDef{name: r.Name}
 	if (r.Name == "") != (strings.Trim(r.Seats, ". ") == "") {
-		return rd, fmt.Errorf("screen %d area %d row %d: a named row needs seats and a cross aisle needs neither", def.number, ad.number, ri)
+		return rd, fmt.Errorf("screen %d area %d row %d: a named row needs seats and a cross aisle needs neither", sc.number, ad.number, ri)
 	}
 	label := 0
 	var sofa []int
 	for ci, ch := range r.Seats {
 		if ch == '.' || ch == ' ' {
 			if len(sofa) > 0 {
-				return rd, fmt.Errorf("screen %d row %s: sofa interrupted by a gap", def.number, r.Name)
+				return rd, fmt.Errorf("screen %d row %s: sofa interrupted by a gap", sc.number, r.Name)
 			}
 			continue
 		}
 		label++
 		shape, ok := seatChars[ch]
 		if !ok {
-			return rd, fmt.Errorf("screen %d row %s column %d: unknown seat character %q (%s)", def.number, r.Name, ci, ch, SeatLegend)
+			return rd, fmt.Errorf("screen %d row %s column %d: unknown seat character %q (%s)", sc.number, r.Name, ci, ch, SeatLegend)
 		}
 		sd := seatDef{pos: seatPos{ad.number, ri, ci}, area: ad, rowName: r.Name, label: strconv.Itoa(label), kind: shape.kind, style: shape.style}
-		idx := len(def.seats)
+		idx := len(sc.seats)
 		if sd.style != styleNormal {
 			ad.hasSofas = true
 			if (sd.style == styleSofaLeft) != (len(sofa) == 0) {
-				return rd, fmt.Errorf("screen %d row %s column %d: sofa must start with [ and end with ]", def.number, r.Name, ci)
+				return rd, fmt.Errorf("screen %d row %s column %d: sofa must start with [ and end with ]", sc.number, r.Name, ci)
 			}
 			sofa = append(sofa, idx)
 		}
-		if err := def.addSeat(ad, sd); err != nil {
+		if err := sc.addSeat(ad, sd); err != nil {
 			return rd, err
 		}
 		rd.seats = append(rd.seats, idx)
 		if sd.style == styleSofaRight {
 			for _, p := range sofa {
-				def.seats[p].group = sofa
+				sc.seats[p].group = sofa
 			}
 			sofa = nil
 		}
 	}
 	if len(sofa) > 0 {
-		return rd, fmt.Errorf("screen %d row %s: sofa not closed with ]", def.number, r.Name)
+		return rd, fmt.Errorf("screen %d row %s: sofa not closed with ]", sc.number, r.Name)
 	}
 	return rd, nil
 }
 
 // addSeat adds a place of area ad, found by its position and by its row name and label
 // (which must be unique in the screen).
-func (def *screenDef) addSeat(ad *areaDef, sd seatDef) error {
-	idx := len(def.seats)
-	def.seats = append(def.seats, sd)
-	def.byPos[sd.pos] = idx
+func (sc *screenDef) addSeat(ad *areaDef, sd seatDef) error {
+	idx := len(sc.seats)
+	sc.seats = append(sc.seats, sd)
+	sc.byPos[sd.pos] = idx
 	key := sd.rowName + sd.label
-	if _, dup := def.byLabel[key]; dup {
-		return fmt.Errorf("screen %d: seat %s appears twice (row names must be unique per screen)", def.number, key)
+	if _, dup := sc.byLabel[key]; dup {
+		return fmt.Errorf("screen %d: seat %s appears twice (row names must be unique per screen)", sc.number, key)
 	}
-	def.byLabel[key] = idx
+	sc.byLabel[key] = idx
 	ad.nSeats++
 	if col := sd.pos.col; col+1 > ad.cols {
 		ad.cols = col + 1
