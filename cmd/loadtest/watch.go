@@ -33,6 +33,47 @@ type watchResult struct {
 // as people arrive) for cfg.Duration, and samples the service's RSS meanwhile.
 func watchReturnPage(ctx context.Context, st *stack, cfg config, log *slog.Logger) (watchResult, error) {
 	var r watchResult
+	targets, err := returnVisitors(ctx, st, cfg, log, &r)
+	if err != nil {
+		return r, err
+	}
+	if r.returning+cfg.Duration > 55*time.Second {
+		log.Warn("the first returns will be given up (after 60 s) before polling ends: shorten -duration", "returning", r.returning.Round(time.Second))
+	}
+	if r.rssStartKB, err = st.rssKB(); err != nil {
+		return r, err
+	}
+	r.rssPeakKB = r.rssStartKB
+	before, err := st.upstreamCalls(ctx)
+	if err != nil {
+		return r, err
+	}
+	cpuBefore, cpuErr := processCPU(st.web.cmd.Process.Pid)
+
+	log.Info("polling", "visitors", len(targets), "every", cfg.PollEvery, "for", cfg.Duration)
+	results := startPolls(ctx, targets, cfg)
+	stopRSS := st.samplePeakRSS(&r.rssPeakKB)
+	for res := range results {
+		r.metrics.Add(res)
+	}
+	stopRSS()
+	r.metrics.Close()
+	if cpuAfter, err := processCPU(st.web.cmd.Process.Pid); err == nil && cpuErr == nil {
+		r.cpu = cpuAfter - cpuBefore
+		log.Info("service CPU while polling", "cpu", r.cpu.Round(time.Millisecond), "polls", r.metrics.Requests,
+			"per_poll", (r.cpu / time.Duration(max(r.metrics.Requests, 1))).Round(time.Microsecond))
+	}
+	after, err := st.upstreamCalls(ctx)
+	if err != nil {
+		return r, err
+	}
+	r.orderDetails = after[orderDetailsOp] - before[orderDetailsOp]
+	return r, nil
+}
+
+// returnVisitors brings every visitor back from the provider to the return page of their
+// paid order and returns what each polls; r gets how long that took.
+func returnVisitors(ctx context.Context, st *stack, cfg config, log *slog.Logger, r *watchResult) ([]target, error) {
 	// Everyone first gets as far as the provider's page, then all pay and return: the service
 	// gives up waiting a minute after a return, so the returns must be close together.
 	log.Info("setting up return page visitors", "visitors", cfg.Visitors)
@@ -49,7 +90,7 @@ func watchReturnPage(ctx context.Context, st *stack, cfg config, log *slog.Logge
 		return nil
 	})
 	if err != nil {
-		return r, err
+		return nil, err
 	}
 	log.Info("paying and returning", "visitors", cfg.Visitors, "after", time.Since(began).Round(time.Second))
 	returned := time.Now()
@@ -63,23 +104,15 @@ func watchReturnPage(ctx context.Context, st *stack, cfg config, log *slog.Logge
 		return nil
 	})
 	if err != nil {
-		return r, err
+		return nil, err
 	}
 	r.setup, r.returning = time.Since(began), time.Since(returned)
-	if r.returning+cfg.Duration > 55*time.Second {
-		log.Warn("the first returns will be given up (after 60 s) before polling ends: shorten -duration", "returning", r.returning.Round(time.Second))
-	}
-	if r.rssStartKB, err = st.rssKB(); err != nil {
-		return r, err
-	}
-	r.rssPeakKB = r.rssStartKB
-	before, err := st.upstreamCalls(ctx)
-	if err != nil {
-		return r, err
-	}
-	cpuBefore, cpuErr := processCPU(st.web.cmd.Process.Pid)
+	return targets, nil
+}
 
-	log.Info("polling", "visitors", len(targets), "every", cfg.PollEvery, "for", cfg.Duration)
+// startPolls has every target polled until cfg.Duration is over; the outcomes arrive on the
+// channel, closed when all polling ends.
+func startPolls(ctx context.Context, targets []target, cfg config) <-chan *vegeta.Result {
 	// One connection per visitor, as browsers keep theirs.
 	client := noRedirectClient(30 * time.Second)
 	client.Transport = &http.Transport{MaxIdleConnsPerHost: len(targets)}
@@ -89,6 +122,13 @@ func watchReturnPage(ctx context.Context, st *stack, cfg config, log *slog.Logge
 	for _, t := range targets {
 		wg.Go(func() { pollUntil(ctx, client, t, cfg.PollEvery, end, results) })
 	}
+	go func() { wg.Wait(); close(results) }()
+	return results
+}
+
+// samplePeakRSS samples the service's RSS every 500 ms into *peak (the highest seen) until
+// the returned stop is called; stop returns once sampling has ended.
+func (st *stack) samplePeakRSS(peak *int64) (stop func()) {
 	stopRSS := make(chan struct{})
 	rssDone := make(chan struct{})
 	go func() {
@@ -101,29 +141,15 @@ func watchReturnPage(ctx context.Context, st *stack, cfg config, log *slog.Logge
 				return
 			case <-tick.C:
 				if kb, err := st.rssKB(); err == nil {
-					r.rssPeakKB = max(r.rssPeakKB, kb)
+					*peak = max(*peak, kb)
 				}
 			}
 		}
 	}()
-	go func() { wg.Wait(); close(results) }()
-	for res := range results {
-		r.metrics.Add(res)
+	return func() {
+		close(stopRSS)
+		<-rssDone
 	}
-	close(stopRSS)
-	<-rssDone
-	r.metrics.Close()
-	if cpuAfter, err := processCPU(st.web.cmd.Process.Pid); err == nil && cpuErr == nil {
-		r.cpu = cpuAfter - cpuBefore
-		log.Info("service CPU while polling", "cpu", r.cpu.Round(time.Millisecond), "polls", r.metrics.Requests,
-			"per_poll", (r.cpu / time.Duration(max(r.metrics.Requests, 1))).Round(time.Microsecond))
-	}
-	after, err := st.upstreamCalls(ctx)
-	if err != nil {
-		return r, err
-	}
-	r.orderDetails = after[orderDetailsOp] - before[orderDetailsOp]
-	return r, nil
 }
 
 // pollUntil GETs the target every interval until end, sending each outcome to out.

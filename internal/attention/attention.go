@@ -105,20 +105,8 @@ func New(db *sql.DB, now func() time.Time) *Store {
 // resolved in the same transaction; resolving an item resolved before writes nothing and
 // returns ErrAlreadyResolved with the earlier resolve.
 func (s *Store) Record(ctx context.Context, a Action) (Action, error) {
-	a.Note = strings.TrimSpace(a.Note)
-	a.Staff = strings.TrimSpace(a.Staff)
-	if !a.Kind.Valid() || a.Ref == "" || a.Staff == "" || (a.Action != ActionRetry && a.Action != ActionResolve) {
-		return a, ErrInvalid
-	}
-	if a.Action == ActionResolve && a.Note == "" {
-		return a, ErrNoteRequired
-	}
-	if utf8.RuneCountInString(a.Note) > MaxNote {
-		return a, ErrNoteTooLong
-	}
-	a.ApprovedBy = strings.TrimSpace(a.ApprovedBy)
-	if a.Action == ActionResolve && a.Kind.Money() && a.ApprovedBy == "" {
-		return a, ErrApprovalRequired
+	if err := a.prepare(); err != nil {
+		return a, err
 	}
 	a.At = s.now()
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -138,23 +126,55 @@ func (s *Store) Record(ctx context.Context, a Action) (Action, error) {
 		return a, fmt.Errorf("attention: record action: %w", err)
 	}
 	if a.Action == ActionResolve {
-		res, err := tx.ExecContext(ctx, `INSERT INTO attention_resolved (kind, ref, action_id, staff_username, resolved_at)
-			VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING`, string(a.Kind), a.Ref, a.ID, a.Staff, a.At.UnixMilli())
-		if err != nil {
-			return a, fmt.Errorf("attention: mark resolved: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			// Another resolve committed between our check and our insert.
-			_ = tx.Rollback()
-			prev, err := resolvedBy(ctx, s.db, a.Kind, a.Ref)
-			if err != nil {
-				return a, fmt.Errorf("attention: resolved concurrently: %w", err)
-			}
-			return prev, ErrAlreadyResolved
+		if prev, err := s.markResolved(ctx, tx, a); err != nil {
+			return prev, err
 		}
 	}
 	if err := tx.Commit(); err != nil {
 		return a, fmt.Errorf("attention: commit: %w", err)
+	}
+	return a, nil
+}
+
+// prepare trims the action's words and refuses one that cannot be recorded: an unknown kind
+// or action, no reference or staff member, a resolve without a note, a note too long, a
+// resolve of an item about money without a supervisor.
+func (a *Action) prepare() error {
+	a.Note = strings.TrimSpace(a.Note)
+	a.Staff = strings.TrimSpace(a.Staff)
+	if !a.Kind.Valid() || a.Ref == "" || a.Staff == "" || (a.Action != ActionRetry && a.Action != ActionResolve) {
+		return ErrInvalid
+	}
+	if a.Action == ActionResolve && a.Note == "" {
+		return ErrNoteRequired
+	}
+	if utf8.RuneCountInString(a.Note) > MaxNote {
+		return ErrNoteTooLong
+	}
+	a.ApprovedBy = strings.TrimSpace(a.ApprovedBy)
+	if a.Action == ActionResolve && a.Kind.Money() && a.ApprovedBy == "" {
+		return ErrApprovalRequired
+	}
+	return nil
+}
+
+// markResolved marks the item of resolve a resolved within tx. When another resolve
+// committed between our check and our insert, it rolls tx back and returns that resolve with
+// ErrAlreadyResolved.
+func (s *Store) markResolved(ctx context.Context, tx *sql.Tx, a Action) (Action, error) {
+	res, err := tx.ExecContext(ctx, `INSERT INTO attention_resolved (kind, ref, action_id, staff_username, resolved_at)
+		VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING`, string(a.Kind), a.Ref, a.ID, a.Staff, a.At.UnixMilli())
+	if err != nil {
+		return a, fmt.Errorf("attention: mark resolved: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		// Another resolve committed between our check and our insert.
+		_ = tx.Rollback()
+		prev, err := resolvedBy(ctx, s.db, a.Kind, a.Ref)
+		if err != nil {
+			return a, fmt.Errorf("attention: resolved concurrently: %w", err)
+		}
+		return prev, ErrAlreadyResolved
 	}
 	return a, nil
 }

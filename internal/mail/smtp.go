@@ -92,46 +92,9 @@ func NewSMTP(rawURL string, opts ...SMTPOption) (*SMTP, error) {
 		return nil, fmt.Errorf("%w: cannot parse it", ErrBadSMTPURL)
 	}
 	s := &SMTP{timeout: 15 * time.Second}
-	switch u.Scheme {
-	case "smtp":
-		s.mode, s.port = startTLSMandatory, 587
-	case "smtps":
-		s.mode, s.port = implicitTLS, 465
-	default:
-		return nil, fmt.Errorf("%w: scheme %q (want smtp or smtps)", ErrBadSMTPURL, u.Scheme)
-	}
-	if u.Opaque != "" || (u.Path != "" && u.Path != "/") || u.Fragment != "" {
-		return nil, fmt.Errorf("%w: want scheme://[user:pass@]host[:port], without a path", ErrBadSMTPURL)
-	}
-	s.host = u.Hostname()
-	if s.host == "" {
-		return nil, fmt.Errorf("%w: no host", ErrBadSMTPURL)
-	}
-	if p := u.Port(); p != "" {
-		port, err := strconv.Atoi(p)
-		if err != nil || port < 1 || port > 65535 {
-			return nil, fmt.Errorf("%w: port %q", ErrBadSMTPURL, p)
-		}
-		s.port = port
-	}
-	if u.User != nil {
-		s.user = u.User.Username()
-		s.password, _ = u.User.Password()
-		if s.user == "" {
-			return nil, fmt.Errorf("%w: a password without a user", ErrBadSMTPURL)
-		}
-	}
-	for key, values := range u.Query() {
-		switch {
-		case key == "starttls" && len(values) == 1 && values[0] == "opportunistic":
-			if s.mode == implicitTLS {
-				return nil, fmt.Errorf("%w: starttls does not apply to smtps", ErrBadSMTPURL)
-			}
-			s.mode = startTLSOpportunistic
-		case key == "starttls":
-			return nil, fmt.Errorf("%w: starttls=%v (the only value is opportunistic)", ErrBadSMTPURL, values)
-		default:
-			return nil, fmt.Errorf("%w: unknown parameter %q (the only one is starttls)", ErrBadSMTPURL, key)
+	for _, read := range []func(*url.URL) error{s.readScheme, s.readAddress, s.readUser, s.readQuery} {
+		if err := read(u); err != nil {
+			return nil, err
 		}
 	}
 	for _, opt := range opts {
@@ -144,6 +107,69 @@ func NewSMTP(rawURL string, opts ...SMTPOption) (*SMTP, error) {
 		s.tlsConfig.ServerName = s.host
 	}
 	return s, nil
+}
+
+// readScheme sets the encryption and the default port of the URL's scheme.
+func (s *SMTP) readScheme(u *url.URL) error {
+	switch u.Scheme {
+	case "smtp":
+		s.mode, s.port = startTLSMandatory, 587
+	case "smtps":
+		s.mode, s.port = implicitTLS, 465
+	default:
+		return fmt.Errorf("%w: scheme %q (want smtp or smtps)", ErrBadSMTPURL, u.Scheme)
+	}
+	return nil
+}
+
+// readAddress reads the host and port; the URL has nothing else but credentials and a query.
+func (s *SMTP) readAddress(u *url.URL) error {
+	if u.Opaque != "" || (u.Path != "" && u.Path != "/") || u.Fragment != "" {
+		return fmt.Errorf("%w: want scheme://[user:pass@]host[:port], without a path", ErrBadSMTPURL)
+	}
+	s.host = u.Hostname()
+	if s.host == "" {
+		return fmt.Errorf("%w: no host", ErrBadSMTPURL)
+	}
+	if p := u.Port(); p != "" {
+		port, err := strconv.Atoi(p)
+		if err != nil || port < 1 || port > 65535 {
+			return fmt.Errorf("%w: port %q", ErrBadSMTPURL, p)
+		}
+		s.port = port
+	}
+	return nil
+}
+
+// readUser reads the credentials of SMTP AUTH, if any: a password needs a user.
+func (s *SMTP) readUser(u *url.URL) error {
+	if u.User == nil {
+		return nil
+	}
+	s.user = u.User.Username()
+	s.password, _ = u.User.Password()
+	if s.user == "" {
+		return fmt.Errorf("%w: a password without a user", ErrBadSMTPURL)
+	}
+	return nil
+}
+
+// readQuery reads the one parameter there is, starttls=opportunistic (not for smtps).
+func (s *SMTP) readQuery(u *url.URL) error {
+	for key, values := range u.Query() {
+		switch {
+		case key == "starttls" && len(values) == 1 && values[0] == "opportunistic":
+			if s.mode == implicitTLS {
+				return fmt.Errorf("%w: starttls does not apply to smtps", ErrBadSMTPURL)
+			}
+			s.mode = startTLSOpportunistic
+		case key == "starttls":
+			return fmt.Errorf("%w: starttls=%v (the only value is opportunistic)", ErrBadSMTPURL, values)
+		default:
+			return fmt.Errorf("%w: unknown parameter %q (the only one is starttls)", ErrBadSMTPURL, key)
+		}
+	}
+	return nil
 }
 
 // Describe says host, port and encryption, never the credentials.

@@ -125,61 +125,100 @@ func (c *Composer) view(l *i18n.Localizer, n Notice, b *cinema.Booking, cin cine
 	loc := cin.Location()
 	v := mailview.MessageView{Lang: l.Lang(), SiteName: c.SiteName,
 		Footer: l.T("mail.footer", "Site", c.SiteName, "Cinema", cin.Name, "To", n.To)}
-	hello := l.T("mail.hello")
-	if n.Name != "" {
-		hello = l.T("mail.hello_name", "Name", n.Name)
+	if err := headWords(&v, l, n, openingOf(l, n, b, loc), loc); err != nil {
+		return v, err
 	}
-	film, showing := n.Film, ""
+	addSections(&v, l, n)
 	if b != nil {
-		film = b.Session.FilmTitle
-		showing = joinWords(b.Session.FilmTitle, when(l, b.Session.Showtime, loc), b.Session.ScreenName)
-	} else if n.Film != "" {
-		showing = joinWords(n.Film, when(l, n.Showtime, loc), n.Screen)
+		if err := c.addTickets(&v, l, n, *b, loc); err != nil {
+			return v, err
+		}
 	}
-	number := fmt.Sprint(n.BookingNumber)
+	return v, nil
+}
+
+// opening is what every kind of message starts from: the greeting, the film and the showing
+// (as the booking stands now when there is one, else as the notice recorded it), the number.
+type opening struct {
+	hello, film, showing, number string
+}
+
+func openingOf(l *i18n.Localizer, n Notice, b *cinema.Booking, loc *time.Location) opening {
+	o := opening{hello: l.T("mail.hello"), film: n.Film, number: fmt.Sprint(n.BookingNumber)}
+	if n.Name != "" {
+		o.hello = l.T("mail.hello_name", "Name", n.Name)
+	}
+	if b != nil {
+		o.film = b.Session.FilmTitle
+		o.showing = joinWords(b.Session.FilmTitle, when(l, b.Session.Showtime, loc), b.Session.ScreenName)
+	} else if n.Film != "" {
+		o.showing = joinWords(n.Film, when(l, n.Showtime, loc), n.Screen)
+	}
+	return o
+}
+
+// headWords sets the subject, the heading and the opening lines of the message's kind; an
+// unknown kind is a permanent error.
+func headWords(v *mailview.MessageView, l *i18n.Localizer, n Notice, o opening, loc *time.Location) error {
 	ticketsBelow := l.T("mail.tickets_below")
 	switch n.Kind {
 	case KindPurchase:
-		v.Subject = l.T("mail.subject_purchase", "Film", film, "Number", number)
-		v.Heading = l.T("mail.heading_purchase", "Number", number)
-		v.Intro = []string{hello, l.T("mail.purchase_thanks") + " " + ticketsBelow, showing}
+		v.Subject = l.T("mail.subject_purchase", "Film", o.film, "Number", o.number)
+		v.Heading = l.T("mail.heading_purchase", "Number", o.number)
+		v.Intro = []string{o.hello, l.T("mail.purchase_thanks") + " " + ticketsBelow, o.showing}
 	case KindPurchaseLate:
-		v.Subject = l.T("mail.subject_purchase_late", "Number", number)
-		v.Heading = l.T("mail.heading_purchase", "Number", number)
-		v.Intro = []string{hello, l.T("mail.purchase_late") + " " + ticketsBelow, showing}
+		v.Subject = l.T("mail.subject_purchase_late", "Number", o.number)
+		v.Heading = l.T("mail.heading_purchase", "Number", o.number)
+		v.Intro = []string{o.hello, l.T("mail.purchase_late") + " " + ticketsBelow, o.showing}
 	case KindOrderGivenUp:
-		v.Subject = l.T("mail.order_given_up", "Reference", n.Reference)
-		v.Heading = v.Subject
-		v.Intro = []string{hello, outcome(l, n)}
-		if showing != "" {
-			v.Intro = append(v.Intro, l.T("mail.order_was_for", "Showing", showing))
-		}
-		policy := n.Policy
-		if policy == "" {
-			policy = l.T("mail.default_policy")
-		}
-		v.Sections = append(v.Sections, mailview.Section{Heading: l.T("mail.about_your_money"), Items: []string{policy}})
+		orderGivenUpWords(v, l, n, o)
 	case KindEdit:
-		v.Subject = l.T("mail.subject_edit", "Number", number)
-		v.Heading = l.T("mail.heading_edit", "Number", number)
-		v.Intro = []string{hello, l.T("mail.edit_intro"), showing}
-		if !n.FromShowtime.IsZero() {
-			// A move to another showtime: the old show and the new one, by name.
-			v.Subject = l.T("mail.subject_moved", "Number", number)
-			from := joinWords(n.FromFilm, when(l, n.FromShowtime, loc), n.FromScreen)
-			v.Intro = []string{hello, l.T("mail.moved_intro"), l.T("mail.moved_from", "Showing", from), l.T("mail.moved_to", "Showing", showing)}
-		}
+		editWords(v, l, n, o, loc)
 	case KindSwap:
-		v.Subject = l.T("mail.subject_swap", "Number", number)
-		v.Heading = l.T("mail.heading_swap", "Number", number)
-		v.Intro = []string{hello, l.T("mail.swap_intro"), showing}
+		v.Subject = l.T("mail.subject_swap", "Number", o.number)
+		v.Heading = l.T("mail.heading_swap", "Number", o.number)
+		v.Intro = []string{o.hello, l.T("mail.swap_intro"), o.showing}
 	case KindRefund:
-		v.Subject = l.T("mail.refund", "Number", number)
+		v.Subject = l.T("mail.refund", "Number", o.number)
 		v.Heading = v.Subject
-		v.Intro = []string{hello, l.T("mail.refund_intro")}
+		v.Intro = []string{o.hello, l.T("mail.refund_intro")}
 	default:
-		return v, fmt.Errorf("notify: unknown message kind %q: %w", n.Kind, mail.ErrPermanent)
+		return fmt.Errorf("notify: unknown message kind %q: %w", n.Kind, mail.ErrPermanent)
 	}
+	return nil
+}
+
+// orderGivenUpWords tells what became of an order given up and what happens to the money.
+func orderGivenUpWords(v *mailview.MessageView, l *i18n.Localizer, n Notice, o opening) {
+	v.Subject = l.T("mail.order_given_up", "Reference", n.Reference)
+	v.Heading = v.Subject
+	v.Intro = []string{o.hello, outcome(l, n)}
+	if o.showing != "" {
+		v.Intro = append(v.Intro, l.T("mail.order_was_for", "Showing", o.showing))
+	}
+	policy := n.Policy
+	if policy == "" {
+		policy = l.T("mail.default_policy")
+	}
+	v.Sections = append(v.Sections, mailview.Section{Heading: l.T("mail.about_your_money"), Items: []string{policy}})
+}
+
+// editWords tells of a changed booking; a move to another showtime names the old show and the
+// new one.
+func editWords(v *mailview.MessageView, l *i18n.Localizer, n Notice, o opening, loc *time.Location) {
+	v.Subject = l.T("mail.subject_edit", "Number", o.number)
+	v.Heading = l.T("mail.heading_edit", "Number", o.number)
+	v.Intro = []string{o.hello, l.T("mail.edit_intro"), o.showing}
+	if !n.FromShowtime.IsZero() {
+		// A move to another showtime: the old show and the new one, by name.
+		v.Subject = l.T("mail.subject_moved", "Number", o.number)
+		from := joinWords(n.FromFilm, when(l, n.FromShowtime, loc), n.FromScreen)
+		v.Intro = []string{o.hello, l.T("mail.moved_intro"), l.T("mail.moved_from", "Showing", from), l.T("mail.moved_to", "Showing", o.showing)}
+	}
+}
+
+// addSections lists what changed (or was bought), the money, and the tickets replaced.
+func addSections(v *mailview.MessageView, l *i18n.Localizer, n Notice) {
 	if items := changeItems(l, n); len(items) > 0 {
 		h := l.T("mail.what_changed")
 		if n.Kind == KindPurchase || n.Kind == KindPurchaseLate {
@@ -193,21 +232,24 @@ func (c *Composer) view(l *i18n.Localizer, n Notice, b *cinema.Booking, cin cine
 	for _, r := range n.Replaced {
 		v.Replaced = append(v.Replaced, joinSpace(r.Description, parens(r.Seat)))
 	}
-	if b != nil {
-		cards, err := tickets.Cards(*b, c.Signer, loc, "")
-		if len(cards) == 0 && err != nil {
-			return v, fmt.Errorf("tickets of booking %d: %w", b.Number, err)
-		}
-		for _, t := range LocalizeCards(cards, *b, l, loc) {
-			v.Tickets = append(v.Tickets, mailview.Ticket{Card: t})
-		}
-		v.LinkURL, v.LinkText = c.FindURL, l.T("mail.see_online", "Number", fmt.Sprint(b.Number))
-		if c.WalletLinks != nil && n.Kind.Confirms() && len(cards) > 0 {
-			v.AppleWalletURL, v.GoogleWalletURL = c.WalletLinks(b.CinemaID, b.Number)
-			v.AppleWalletText, v.GoogleWalletText = l.T("wallet.add_apple"), l.T("wallet.add_google")
-		}
+}
+
+// addTickets adds the booking's tickets as they stand, the link to it online and, to a
+// confirmation with tickets, the wallet links.
+func (c *Composer) addTickets(v *mailview.MessageView, l *i18n.Localizer, n Notice, b cinema.Booking, loc *time.Location) error {
+	cards, err := tickets.Cards(b, c.Signer, loc, "")
+	if len(cards) == 0 && err != nil {
+		return fmt.Errorf("tickets of booking %d: %w", b.Number, err)
 	}
-	return v, nil
+	for _, t := range LocalizeCards(cards, b, l, loc) {
+		v.Tickets = append(v.Tickets, mailview.Ticket{Card: t})
+	}
+	v.LinkURL, v.LinkText = c.FindURL, l.T("mail.see_online", "Number", fmt.Sprint(b.Number))
+	if c.WalletLinks != nil && n.Kind.Confirms() && len(cards) > 0 {
+		v.AppleWalletURL, v.GoogleWalletURL = c.WalletLinks(b.CinemaID, b.Number)
+		v.AppleWalletText, v.GoogleWalletText = l.T("wallet.add_apple"), l.T("wallet.add_google")
+	}
+	return nil
 }
 
 // Outcomes of an order given up (Notice.Outcome); any other text is an older notice's own

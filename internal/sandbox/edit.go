@@ -197,59 +197,88 @@ func (s *Server) handleCompleteEdit(r *http.Request) reply {
 		return errReply(famEdit, &apiError{status: http.StatusBadRequest, result: resInvalidRequest, ext: extEditRefused, reason: "not_in_edit", msg: "the order is not an edit order"})
 	}
 	b := o.edit
-	var pays, refunds []externalPaymentItem
+	pays, refunds := req.items()
+	if e := checkEditMoney(o, now, pays, refunds); e != nil {
+		return errReply(famEdit, e)
+	}
+	s.commitEdit(o, now, pays, refunds)
+	return okReply(completeEditReply{BookingNumber: b.number, BookingID: b.id})
+}
+
+// items are the external payments and the refunds the request gives (either may be absent).
+func (req *completeEditRequest) items() (pays, refunds []externalPaymentItem) {
 	if req.Payments != nil {
 		pays = req.Payments.ExternalPayments
 	}
 	if req.RefundPayments != nil {
 		refunds = req.RefundPayments.ExternalPayments
 	}
+	return pays, refunds
+}
+
+// checkEditMoney checks that the payments and refunds of a complete-edit are what the edit
+// order's balance asks for: none for an unpaid booking or a zero balance, payments adding up
+// to a positive balance, refunds adding up to a negative one.
+func checkEditMoney(o *order, now time.Time, pays, refunds []externalPaymentItem) *apiError {
 	paySum, e := sumItems(pays)
 	if e != nil {
-		return errReply(famEdit, e)
+		return e
 	}
 	refundSum, e := sumItems(refunds)
 	if e != nil {
-		return errReply(famEdit, e)
+		return e
 	}
 	balance := o.values(now).total
-	mismatch := func(msg string) reply {
-		return errReply(famEdit, &apiError{status: http.StatusBadRequest, result: resInvalidRequest, ext: extAmountMismatch, reason: "amount_mismatch", msg: msg})
-	}
 	switch {
-	case !b.paid:
+	case !o.edit.paid:
 		if len(pays) > 0 || len(refunds) > 0 {
-			return errReply(famEdit, editRefusal("unpaid_requires_no_payment", "the booking is unpaid: complete the edit with {} and no payments"))
+			return editRefusal("unpaid_requires_no_payment", "the booking is unpaid: complete the edit with {} and no payments")
 		}
 	case balance > 0:
-		if len(refunds) > 0 {
-			return mismatch(fmt.Sprintf("the balance is %d cents to pay, not a refund", balance))
-		}
-		if len(pays) == 0 {
-			return errReply(famEdit, &apiError{status: http.StatusBadRequest, result: resInvalidRequest, ext: extEditRefused, reason: "payment_required",
-				msg: fmt.Sprintf("the booking is paid and the balance is %d cents: payments.externalPayments are required", balance)})
-		}
-		if paySum != balance {
-			return mismatch(fmt.Sprintf("external payments add up to %d cents, the balance is %d", paySum, balance))
-		}
+		return checkEditPayments(balance, pays, refunds, paySum)
 	case balance < 0:
-		if len(pays) > 0 {
-			return mismatch(fmt.Sprintf("the balance is a refund of %d cents, not a payment", -balance))
-		}
-		if len(refunds) == 0 {
-			return errReply(famEdit, &apiError{status: http.StatusBadRequest, result: resInvalidRequest, ext: extRefundRequired, reason: "refund_required",
-				msg: fmt.Sprintf("the booking is paid: a refund of %d cents is required in refundPayments.externalPayments", -balance)})
-		}
-		if refundSum != -balance {
-			return mismatch(fmt.Sprintf("refunds add up to %d cents, the refund due is %d", refundSum, -balance))
-		}
+		return checkEditRefunds(-balance, pays, refunds, refundSum)
 	default:
 		if len(pays) > 0 || len(refunds) > 0 {
-			return mismatch("the balance is zero: no payments or refunds are expected")
+			return amountMismatch("the balance is zero: no payments or refunds are expected")
 		}
 	}
-	s.commitEdit(o, now, pays, refunds)
-	return okReply(completeEditReply{BookingNumber: b.number, BookingID: b.id})
+	return nil
+}
+
+// checkEditPayments checks the payments of a paid booking's edit with a balance to pay.
+func checkEditPayments(balance int64, pays, refunds []externalPaymentItem, paySum int64) *apiError {
+	if len(refunds) > 0 {
+		return amountMismatch(fmt.Sprintf("the balance is %d cents to pay, not a refund", balance))
+	}
+	if len(pays) == 0 {
+		return &apiError{status: http.StatusBadRequest, result: resInvalidRequest, ext: extEditRefused, reason: "payment_required",
+			msg: fmt.Sprintf("the booking is paid and the balance is %d cents: payments.externalPayments are required", balance)}
+	}
+	if paySum != balance {
+		return amountMismatch(fmt.Sprintf("external payments add up to %d cents, the balance is %d", paySum, balance))
+	}
+	return nil
+}
+
+// checkEditRefunds checks the refunds of a paid booking's edit with a refund due.
+func checkEditRefunds(due int64, pays, refunds []externalPaymentItem, refundSum int64) *apiError {
+	if len(pays) > 0 {
+		return amountMismatch(fmt.Sprintf("the balance is a refund of %d cents, not a payment", due))
+	}
+	if len(refunds) == 0 {
+		return &apiError{status: http.StatusBadRequest, result: resInvalidRequest, ext: extRefundRequired, reason: "refund_required",
+			msg: fmt.Sprintf("the booking is paid: a refund of %d cents is required in refundPayments.externalPayments", due)}
+	}
+	if refundSum != due {
+		return amountMismatch(fmt.Sprintf("refunds add up to %d cents, the refund due is %d", refundSum, due))
+	}
+	return nil
+}
+
+// amountMismatch refuses payments or refunds that do not match the balance.
+func amountMismatch(msg string) *apiError {
+	return &apiError{status: http.StatusBadRequest, result: resInvalidRequest, ext: extAmountMismatch, reason: "amount_mismatch", msg: msg}
 }
 
 // commitEdit writes the edit into the booking: removed tickets go, added

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -324,71 +325,87 @@ func (s *Server) errSeatTaken(ss *session, d *seatDef) *apiError {
 // without seats: the block nearest the middle of a row a little behind the
 // middle of the area, else the best single places. nil when not enough.
 func allocate(ss *session, cat string, n int, skip map[int]bool) []int {
-	type cand struct {
-		seats []int
-		score int
-	}
-	var best *cand
-	var singles []cand
+	al := allocation{ss: ss, n: n, skip: skip}
 	for _, a := range ss.screen.areas {
 		if a.category.Code != cat {
 			continue
 		}
 		pref := (len(a.rows) - 1) * 6 / 10
 		for ri, row := range a.rows {
-			rowScore := ri - pref
-			if rowScore < 0 {
-				rowScore = -rowScore
-			}
-			var run []int
-			flush := func() {
-				for st := 0; st+n <= len(run); st++ {
-					first, last := ss.screen.seats[run[st]].pos.col, ss.screen.seats[run[st+n-1]].pos.col
-					dist := first + last - (a.cols - 1)
-					if dist < 0 {
-						dist = -dist
-					}
-					c := cand{seats: append([]int(nil), run[st:st+n]...), score: rowScore*1000 + dist}
-					if best == nil || c.score < best.score {
-						best = &c
-					}
-				}
-				run = run[:0]
-			}
-			prevCol := -2
-			for _, idx := range row.seats {
-				d := &ss.screen.seats[idx]
-				free := ss.owners[idx] == (owner{}) && d.kind == seatEmpty && !skip[idx]
-				if free {
-					dist := 2*d.pos.col - (a.cols - 1)
-					if dist < 0 {
-						dist = -dist
-					}
-					singles = append(singles, cand{seats: []int{idx}, score: rowScore*1000 + dist})
-				}
-				if !free || d.style != styleNormal || d.pos.col != prevCol+1 {
-					flush()
-				}
-				if free && d.style == styleNormal {
-					run = append(run, idx)
-				}
-				prevCol = d.pos.col
-			}
-			flush()
+			al.scanRow(a, row, abs(ri-pref))
 		}
 	}
-	if best != nil {
-		return best.seats
+	if al.best != nil {
+		return al.best.seats
 	}
-	if len(singles) < n {
+	if len(al.singles) < n {
 		return nil
 	}
-	sort.SliceStable(singles, func(i, j int) bool { return singles[i].score < singles[j].score })
+	sort.SliceStable(al.singles, func(i, j int) bool { return al.singles[i].score < al.singles[j].score })
 	out := make([]int, n)
 	for i := range out {
-		out[i] = singles[i].seats[0]
+		out[i] = al.singles[i].seats[0]
 	}
 	return out
+}
+
+// seatCandidate is places allocate may give, scored: lower is better.
+type seatCandidate struct {
+	seats []int
+	score int
+}
+
+// allocation is what allocate has found so far: the best block of n normal places side by
+// side (the first of equal scores), and every free place on its own for when no block fits.
+type allocation struct {
+	ss      *session
+	n       int
+	skip    map[int]bool
+	best    *seatCandidate
+	singles []seatCandidate
+}
+
+// scanRow offers the free places of a row (rowScore: its distance from the preferred row),
+// cut into runs of adjacent normal places.
+func (al *allocation) scanRow(a *areaDef, row rowDef, rowScore int) {
+	var run []int
+	prevCol := -2
+	for _, idx := range row.seats {
+		d := &al.ss.screen.seats[idx]
+		free := al.ss.owners[idx] == (owner{}) && d.kind == seatEmpty && !al.skip[idx]
+		if free {
+			al.singles = append(al.singles, seatCandidate{seats: []int{idx}, score: rowScore*1000 + abs(2*d.pos.col-(a.cols-1))})
+		}
+		if !free || d.style != styleNormal || d.pos.col != prevCol+1 {
+			al.offerRun(a, run, rowScore)
+			run = run[:0]
+		}
+		if free && d.style == styleNormal {
+			run = append(run, idx)
+		}
+		prevCol = d.pos.col
+	}
+	al.offerRun(a, run, rowScore)
+}
+
+// offerRun offers every block of n places within a run of adjacent free normal places,
+// scored by how far its middle is from the middle of the area.
+func (al *allocation) offerRun(a *areaDef, run []int, rowScore int) {
+	for st := 0; st+al.n <= len(run); st++ {
+		first, last := al.ss.screen.seats[run[st]].pos.col, al.ss.screen.seats[run[st+al.n-1]].pos.col
+		c := seatCandidate{seats: append([]int(nil), run[st:st+al.n]...), score: rowScore*1000 + abs(first+last-(a.cols-1))}
+		if al.best == nil || c.score < al.best.score {
+			al.best = &c
+		}
+	}
+}
+
+// abs is the distance of x from zero.
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 type addTicketsRequest struct {
@@ -441,40 +458,97 @@ func (s *Server) handleAddTickets(r *http.Request) reply {
 	return s.orderReply(o, now, req.ReturnOrder)
 }
 
+// addTickets adds the requested tickets to the order (made on the first call), seated on the
+// places asked for or the best free ones. Nothing changes until all of the request is valid,
+// and the checks run in the order the real service answers them.
 func (s *Server) addTickets(req *addTicketsRequest, now time.Time) (*order, *apiError) {
 	if !validSessionID(req.UserSessionID) {
 		return nil, invalid("UserSessionId must be a new or existing 32 lowercase hex character id")
 	}
 	s.sweep(now)
-	o, exists := s.orders[req.UserSessionID]
-	if s.finished[req.UserSessionID] {
-		return nil, errOrderNotFound
+	o, exists, c, e := s.orderToAddTo(req)
+	if e != nil {
+		return nil, e
 	}
-	c := s.cinemas[req.CinemaID]
+	isEdit := exists && o.edit != nil
+	if e := checkAddMode(req, isEdit); e != nil {
+		return nil, e
+	}
+	ss, e := s.sessionToAddTo(req, c, o, isEdit, now)
+	if e != nil {
+		return nil, e
+	}
+	lines, e := ticketLines(req, c, ss, isEdit)
+	if e != nil {
+		return nil, e
+	}
+	if req.BookingFeeOverride != nil && req.BookingFeeOverride.FeeInCents < 0 {
+		return nil, invalid("BookingFeeOverride.FeeInCents must not be negative")
+	}
+	if len(req.SelectedSeats) > 0 {
+		e = s.placeOnSelected(ss, req.SelectedSeats, lines)
+	} else {
+		e = placeOnBest(ss, lines)
+	}
+	if e != nil {
+		return nil, e
+	}
+	if !exists {
+		o = s.newOrder(req.UserSessionID, c, now)
+	}
+	o.addLines(ss, lines)
+	if req.BookingFeeOverride != nil {
+		fee := req.BookingFeeOverride.FeeInCents
+		o.feeOverride = &fee
+	}
+	o.syncHolds(ss)
+	o.updated = now
+	return o, nil
+}
+
+// orderToAddTo finds the order tickets are added to (exists=false: the call makes it) and
+// the cinema they are for.
+func (s *Server) orderToAddTo(req *addTicketsRequest) (o *order, exists bool, c *cinema, e *apiError) {
+	o, exists = s.orders[req.UserSessionID]
+	if s.finished[req.UserSessionID] {
+		return nil, false, nil, errOrderNotFound
+	}
+	c = s.cinemas[req.CinemaID]
 	if exists {
 		if o.state == orderExpired {
-			return nil, errOrderExpired
+			return nil, false, nil, errOrderExpired
 		}
 		if o.state != orderActive {
-			return nil, errCompleted
+			return nil, false, nil, errCompleted
 		}
 		if req.CinemaID != "" && req.CinemaID != o.cinema.ID {
-			return nil, invalid("order %s belongs to cinema %s", o.id, o.cinema.ID)
+			return nil, false, nil, invalid("order %s belongs to cinema %s", o.id, o.cinema.ID)
 		}
 		c = o.cinema
 	}
 	if c == nil {
-		return nil, invalid("unknown cinema %q", req.CinemaID)
+		return nil, false, nil, invalid("unknown cinema %q", req.CinemaID)
 	}
-	isEdit := exists && o.edit != nil
+	return o, exists, c, nil
+}
+
+// checkAddMode refuses seats chosen while the order is in edit (SetSelectedSeats does that)
+// and a booking mode other than sale or reservation.
+func checkAddMode(req *addTicketsRequest, isEdit bool) *apiError {
 	if isEdit && len(req.SelectedSeats) > 0 {
 		e := *errNotInEdit
 		e.msg = "SelectedSeats must not be supplied to AddTickets while the order is in edit state; use SetSelectedSeats"
-		return nil, &e
+		return &e
 	}
 	if req.BookingMode != nil && *req.BookingMode != 0 && *req.BookingMode != 1 {
-		return nil, invalid("BookingMode must be 0 (sale) or 1 (reservation)")
+		return invalid("BookingMode must be 0 (sale) or 1 (reservation)")
 	}
+	return nil
+}
+
+// sessionToAddTo is the session of the cinema the tickets are for; an edit may add only to
+// a session it may still change.
+func (s *Server) sessionToAddTo(req *addTicketsRequest, c *cinema, o *order, isEdit bool, now time.Time) (*session, *apiError) {
 	sid, err := strconv.Atoi(string(req.SessionID))
 	ss, ok := s.sessions[sid]
 	if err != nil || !ok || ss.cinema != c {
@@ -485,6 +559,20 @@ func (s *Server) addTickets(req *addTicketsRequest, now time.Time) (*order, *api
 			return nil, e
 		}
 	}
+	return ss, nil
+}
+
+// ticketLine is one ticket AddTickets is about to add: its type, its package (0: none), its
+// price and the place it gets (-1 until placed).
+type ticketLine struct {
+	tt         *TicketType
+	pkg        int
+	price, tax int64
+	seat       int
+}
+
+// ticketLines builds the new tickets of the request, a package's places each its own line.
+func ticketLines(req *addTicketsRequest, c *cinema, ss *session, isEdit bool) ([]ticketLine, *apiError) {
 	if len(req.TicketTypes) == 0 {
 		return nil, invalid("TicketTypes is empty")
 	}
@@ -492,14 +580,7 @@ func (s *Server) addTickets(req *addTicketsRequest, now time.Time) (*order, *api
 	for _, code := range ss.screen.categoryCodes() {
 		cats[code] = true
 	}
-	// Build the new ticket lines first; nothing changes until all is valid.
-	type line struct {
-		tt         *TicketType
-		pkg        int
-		price, tax int64
-		seat       int
-	}
-	var lines []line
+	var lines []ticketLine
 	pkg := 0
 	for _, tr := range req.TicketTypes {
 		tt, ok := c.ticketTypes[tr.TicketTypeCode]
@@ -516,80 +597,99 @@ func (s *Server) addTickets(req *addTicketsRequest, now time.Time) (*order, *api
 		if qty < 1 || qty > 20 {
 			return nil, invalid("Qty must be between 1 and 20")
 		}
-		prices, taxes := ss.seatPrices(tt)
-		for q := 0; q < qty; q++ {
-			group := 0
-			if tt.PackageSize > 1 {
-				pkg++
-				group = pkg
-			}
-			for i := 0; i < tt.PackageSize; i++ {
-				lines = append(lines, line{tt: tt, pkg: group, price: prices[i], tax: taxes[i], seat: -1})
-			}
-		}
+		lines = appendTicketLines(lines, ss, tt, qty, &pkg)
 	}
 	if len(lines) > 40 {
 		return nil, invalid("at most 40 tickets per call")
 	}
-	if req.BookingFeeOverride != nil && req.BookingFeeOverride.FeeInCents < 0 {
-		return nil, invalid("BookingFeeOverride.FeeInCents must not be negative")
-	}
-	if len(req.SelectedSeats) > 0 {
-		seats, e := resolveSeats(ss, req.SelectedSeats)
-		if e != nil {
-			return nil, e
+	return lines, nil
+}
+
+// appendTicketLines appends qty tickets of type tt; each package takes the next package
+// number (*pkg) and one line per place.
+func appendTicketLines(lines []ticketLine, ss *session, tt *TicketType, qty int, pkg *int) []ticketLine {
+	prices, taxes := ss.seatPrices(tt)
+	for q := 0; q < qty; q++ {
+		group := 0
+		if tt.PackageSize > 1 {
+			*pkg++
+			group = *pkg
 		}
-		if len(seats) != len(lines) {
-			return nil, invalid("%d seats selected for %d tickets", len(seats), len(lines))
-		}
-		for _, idx := range seats {
-			d := &ss.screen.seats[idx]
-			if !d.sellable() {
-				return nil, errSeatUnsellable(d)
-			}
-			if ss.owners[idx] != (owner{}) {
-				return nil, s.errSeatTaken(ss, d)
-			}
-			placed := false
-			for i := range lines {
-				if lines[i].seat < 0 && lines[i].tt.AreaCategoryCode == d.area.category.Code {
-					lines[i].seat, placed = idx, true
-					break
-				}
-			}
-			if !placed {
-				return nil, invalid("seat %s%s does not match the area category of the ticket types", d.rowName, d.label)
-			}
-		}
-	} else {
-		byCat := map[string][]int{}
-		var catOrder []string
-		for i := range lines {
-			code := lines[i].tt.AreaCategoryCode
-			if _, ok := byCat[code]; !ok {
-				catOrder = append(catOrder, code)
-			}
-			byCat[code] = append(byCat[code], i)
-		}
-		skip := map[int]bool{}
-		for _, code := range catOrder {
-			got := allocate(ss, code, len(byCat[code]), skip)
-			if got == nil {
-				return nil, &apiError{status: http.StatusConflict, result: resSeatsUnavailable, reason: "seat_unavailable", msg: "not enough free seats in area category " + code}
-			}
-			for k, i := range byCat[code] {
-				lines[i].seat = got[k]
-				skip[got[k]] = true
-			}
+		for i := 0; i < tt.PackageSize; i++ {
+			lines = append(lines, ticketLine{tt: tt, pkg: group, price: prices[i], tax: taxes[i], seat: -1})
 		}
 	}
-	if !exists {
-		s.nextHistory++
-		o = &order{id: req.UserSessionID, cinema: c, history: s.nextHistory, created: now, expiry: now.Add(orderLifetime), state: orderActive}
-		s.orders[o.id] = o
-		s.noteExpiry(o.expiry)
-		s.log.Info("order created", "user_session_id", o.id, "cinema", c.ID)
+	return lines
+}
+
+// placeOnSelected seats the lines on the places asked for, each on the first unplaced line
+// of its area category; every place must be sellable and free.
+func (s *Server) placeOnSelected(ss *session, selected []seatRequest, lines []ticketLine) *apiError {
+	seats, e := resolveSeats(ss, selected)
+	if e != nil {
+		return e
 	}
+	if len(seats) != len(lines) {
+		return invalid("%d seats selected for %d tickets", len(seats), len(lines))
+	}
+	for _, idx := range seats {
+		d := &ss.screen.seats[idx]
+		if !d.sellable() {
+			return errSeatUnsellable(d)
+		}
+		if ss.owners[idx] != (owner{}) {
+			return s.errSeatTaken(ss, d)
+		}
+		i := slices.IndexFunc(lines, func(l ticketLine) bool {
+			return l.seat < 0 && l.tt.AreaCategoryCode == d.area.category.Code
+		})
+		if i < 0 {
+			return invalid("seat %s%s does not match the area category of the ticket types", d.rowName, d.label)
+		}
+		lines[i].seat = idx
+	}
+	return nil
+}
+
+// placeOnBest seats the lines on the best free places, the lines of each area category
+// together (in the order the categories first appear).
+func placeOnBest(ss *session, lines []ticketLine) *apiError {
+	byCat := map[string][]int{}
+	var catOrder []string
+	for i := range lines {
+		code := lines[i].tt.AreaCategoryCode
+		if _, ok := byCat[code]; !ok {
+			catOrder = append(catOrder, code)
+		}
+		byCat[code] = append(byCat[code], i)
+	}
+	skip := map[int]bool{}
+	for _, code := range catOrder {
+		got := allocate(ss, code, len(byCat[code]), skip)
+		if got == nil {
+			return &apiError{status: http.StatusConflict, result: resSeatsUnavailable, reason: "seat_unavailable", msg: "not enough free seats in area category " + code}
+		}
+		for k, i := range byCat[code] {
+			lines[i].seat = got[k]
+			skip[got[k]] = true
+		}
+	}
+	return nil
+}
+
+// newOrder starts the order a first AddTickets makes.
+func (s *Server) newOrder(id string, c *cinema, now time.Time) *order {
+	s.nextHistory++
+	o := &order{id: id, cinema: c, history: s.nextHistory, created: now, expiry: now.Add(orderLifetime), state: orderActive}
+	s.orders[o.id] = o
+	s.noteExpiry(o.expiry)
+	s.log.Info("order created", "user_session_id", o.id, "cinema", c.ID)
+	return o
+}
+
+// addLines adds the placed lines as tickets of the order, numbering its tickets and packages
+// on from those it has.
+func (o *order) addLines(ss *session, lines []ticketLine) {
 	groups := map[int]int{}
 	for _, l := range lines {
 		o.nextTicket++
@@ -603,13 +703,6 @@ func (s *Server) addTickets(req *addTicketsRequest, now time.Time) (*order, *api
 		}
 		o.tickets = append(o.tickets, &ticket{id: o.nextTicket, sess: ss, tt: l.tt, seat: l.seat, pkg: g, status: statusAdded, price: l.price, tax: l.tax, origSeat: -1})
 	}
-	if req.BookingFeeOverride != nil {
-		fee := req.BookingFeeOverride.FeeInCents
-		o.feeOverride = &fee
-	}
-	o.syncHolds(ss)
-	o.updated = now
-	return o, nil
 }
 
 // removeTicketsRequest is the SOAP form of RemoveTickets. PackageTicketIds
@@ -705,49 +798,13 @@ func (s *Server) handleSetSelectedSeats(r *http.Request) reply {
 		if len(tickets) == 0 {
 			return errReply(famTicketing, invalid("the order has no tickets for session %d", ss.id))
 		}
-		seats, e := resolveSeats(ss, req.SelectedSeats)
+		seats, e := s.seatsToSet(o, ss, req.SelectedSeats, len(tickets))
 		if e != nil {
 			return errReply(famTicketing, e)
 		}
-		if len(seats) != len(tickets) {
-			return errReply(famTicketing, invalid("%d seats selected for %d tickets", len(seats), len(tickets)))
-		}
-		for _, idx := range seats {
-			d := &ss.screen.seats[idx]
-			switch {
-			case !d.sellable():
-				return errReply(famTicketing, errSeatUnsellable(d))
-			case !o.canTake(ss, idx):
-				return errReply(famTicketing, s.errSeatTaken(ss, d))
-			}
-		}
-		assign := map[*ticket]int{}
-		used := map[int]bool{}
-		wanted := map[int]bool{}
-		for _, idx := range seats {
-			wanted[idx] = true
-		}
-		for _, t := range tickets {
-			if t.seat >= 0 && wanted[t.seat] && !used[t.seat] {
-				assign[t], used[t.seat] = t.seat, true
-			}
-		}
-		for _, idx := range seats {
-			if used[idx] {
-				continue
-			}
-			cat := ss.screen.seats[idx].area.category.Code
-			placed := false
-			for _, t := range tickets {
-				if _, done := assign[t]; !done && t.tt.AreaCategoryCode == cat {
-					assign[t], used[idx], placed = idx, true, true
-					break
-				}
-			}
-			if !placed {
-				d := &ss.screen.seats[idx]
-				return errReply(famTicketing, invalid("seat %s%s does not match the area category of the order's tickets", d.rowName, d.label))
-			}
+		assign, e := assignSeats(ss, tickets, seats)
+		if e != nil {
+			return errReply(famTicketing, e)
 		}
 		for t, idx := range assign {
 			t.seat = idx
@@ -756,6 +813,60 @@ func (s *Server) handleSetSelectedSeats(r *http.Request) reply {
 		o.updated = now
 		return s.orderReply(o, now, req.ReturnOrder)
 	})
+}
+
+// seatsToSet resolves the places asked for: one per ticket, each sellable and free for the
+// order to take.
+func (s *Server) seatsToSet(o *order, ss *session, selected []seatRequest, tickets int) ([]int, *apiError) {
+	seats, e := resolveSeats(ss, selected)
+	if e != nil {
+		return nil, e
+	}
+	if len(seats) != tickets {
+		return nil, invalid("%d seats selected for %d tickets", len(seats), tickets)
+	}
+	for _, idx := range seats {
+		d := &ss.screen.seats[idx]
+		switch {
+		case !d.sellable():
+			return nil, errSeatUnsellable(d)
+		case !o.canTake(ss, idx):
+			return nil, s.errSeatTaken(ss, d)
+		}
+	}
+	return seats, nil
+}
+
+// assignSeats gives each ticket a place: a ticket already on one of them keeps it, the
+// others take the remaining places of their area category in the order given.
+func assignSeats(ss *session, tickets []*ticket, seats []int) (map[*ticket]int, *apiError) {
+	assign := map[*ticket]int{}
+	used := map[int]bool{}
+	wanted := map[int]bool{}
+	for _, idx := range seats {
+		wanted[idx] = true
+	}
+	for _, t := range tickets {
+		if t.seat >= 0 && wanted[t.seat] && !used[t.seat] {
+			assign[t], used[t.seat] = t.seat, true
+		}
+	}
+	for _, idx := range seats {
+		if used[idx] {
+			continue
+		}
+		cat := ss.screen.seats[idx].area.category.Code
+		i := slices.IndexFunc(tickets, func(t *ticket) bool {
+			_, done := assign[t]
+			return !done && t.tt.AreaCategoryCode == cat
+		})
+		if i < 0 {
+			d := &ss.screen.seats[idx]
+			return nil, invalid("seat %s%s does not match the area category of the order's tickets", d.rowName, d.label)
+		}
+		assign[tickets[i]], used[idx] = idx, true
+	}
+	return assign, nil
 }
 
 type userSessionRequest struct {

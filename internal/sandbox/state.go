@@ -448,28 +448,58 @@ func (s *Server) loadCinema(wc Cinema) (*cinema, error) {
 	return c, nil
 }
 
+// loadBooking adds a booking of the world: its tickets on their seats, its concessions and,
+// when paid, the payments that add up to its total.
 func (s *Server) loadBooking(c *cinema, wb Booking) error {
-	ss, ok := s.sessions[wb.SessionID]
-	if !ok || ss.cinema != c {
-		return fmt.Errorf("unknown session %d", wb.SessionID)
-	}
-	if wb.ID == "" || wb.Number <= 0 {
-		return errors.New("number and id are required")
-	}
-	if _, dup := s.bookings[wb.ID]; dup {
-		return fmt.Errorf("booking id %s used twice", wb.ID)
-	}
-	key := bookingKey{c.ID, wb.Number}
-	if _, dup := s.bookingNums[key]; dup {
-		return errors.New("booking number used twice")
+	ss, key, err := s.checkWorldBooking(c, wb)
+	if err != nil {
+		return err
 	}
 	s.nextTrans++
 	b := &booking{number: wb.Number, id: wb.ID, cinema: c, transID: s.nextTrans, customerName: wb.CustomerName,
 		customerEmail: wb.CustomerEmail, created: wb.CreatedAt, paid: wb.Paid, inSeatDelivery: wb.InSeatDelivery}
-	rule := c.feeAt(wb.CreatedAt)
-	seq, pkg := 0, 0
-	for _, wt := range wb.Tickets {
-		tt, ok := c.ticketTypes[wt.TicketTypeCode]
+	if err := b.loadTickets(ss, wb.Tickets, c.feeAt(wb.CreatedAt)); err != nil {
+		return err
+	}
+	if err := b.loadConcessions(c, wb.Concessions); err != nil {
+		return err
+	}
+	if wb.Paid {
+		if err := s.loadPayments(b, wb); err != nil {
+			return err
+		}
+	}
+	s.bookings[b.id] = b
+	s.bookingNums[key] = b
+	return nil
+}
+
+// checkWorldBooking finds the session of a world booking and checks its id and number are
+// there and its own.
+func (s *Server) checkWorldBooking(c *cinema, wb Booking) (*session, bookingKey, error) {
+	ss, ok := s.sessions[wb.SessionID]
+	if !ok || ss.cinema != c {
+		return nil, bookingKey{}, fmt.Errorf("unknown session %d", wb.SessionID)
+	}
+	if wb.ID == "" || wb.Number <= 0 {
+		return nil, bookingKey{}, errors.New("number and id are required")
+	}
+	if _, dup := s.bookings[wb.ID]; dup {
+		return nil, bookingKey{}, fmt.Errorf("booking id %s used twice", wb.ID)
+	}
+	key := bookingKey{c.ID, wb.Number}
+	if _, dup := s.bookingNums[key]; dup {
+		return nil, bookingKey{}, errors.New("booking number used twice")
+	}
+	return ss, key, nil
+}
+
+// loadTickets books the world booking's tickets on their seats; a package takes one place
+// per seat, numbered as one package.
+func (b *booking) loadTickets(ss *session, tickets []BookingTicket, rule FeeRule) error {
+	pkg := 0
+	for _, wt := range tickets {
+		tt, ok := b.cinema.ticketTypes[wt.TicketTypeCode]
 		if !ok {
 			return fmt.Errorf("unknown ticket type %q", wt.TicketTypeCode)
 		}
@@ -483,22 +513,11 @@ func (s *Server) loadBooking(c *cinema, wb Booking) error {
 		}
 		prices, taxes := ss.seatPrices(tt)
 		for i, label := range wt.Seats {
-			idx, ok := ss.screen.byLabel[label]
-			if !ok {
-				return fmt.Errorf("unknown seat %q", label)
+			idx, err := worldSeat(ss, tt, label)
+			if err != nil {
+				return err
 			}
-			sd := &ss.screen.seats[idx]
-			if !sd.sellable() {
-				return fmt.Errorf("seat %s cannot be sold", label)
-			}
-			if sd.area.category.Code != tt.AreaCategoryCode {
-				return fmt.Errorf("seat %s is not in area category %s of ticket type %s", label, tt.AreaCategoryCode, tt.Code)
-			}
-			if ss.owners[idx] != (owner{}) {
-				return fmt.Errorf("seat %s is booked twice", label)
-			}
-			seq++
-			b.tickets = append(b.tickets, &bookedTicket{seq: seq, sess: ss, tt: tt, seat: idx, price: prices[i], tax: taxes[i],
+			b.tickets = append(b.tickets, &bookedTicket{seq: len(b.tickets) + 1, sess: ss, tt: tt, seat: idx, price: prices[i], tax: taxes[i],
 				fee: rule.PerTicketInCents, feeTax: taxIncluded(rule.PerTicketInCents, rule.TaxRatePercent), pkg: group})
 			ss.setOwner(idx, owner{booking: b})
 		}
@@ -506,60 +525,97 @@ func (s *Server) loadBooking(c *cinema, wb Booking) error {
 	if len(b.tickets) == 0 {
 		return errors.New("a booking needs tickets")
 	}
-	for _, wc := range wb.Concessions {
+	return nil
+}
+
+// worldSeat is the place a world booking's ticket of type tt names: a sellable one of the
+// ticket's area category that nobody has yet.
+func worldSeat(ss *session, tt *TicketType, label string) (int, error) {
+	idx, ok := ss.screen.byLabel[label]
+	if !ok {
+		return 0, fmt.Errorf("unknown seat %q", label)
+	}
+	sd := &ss.screen.seats[idx]
+	if !sd.sellable() {
+		return 0, fmt.Errorf("seat %s cannot be sold", label)
+	}
+	if sd.area.category.Code != tt.AreaCategoryCode {
+		return 0, fmt.Errorf("seat %s is not in area category %s of ticket type %s", label, tt.AreaCategoryCode, tt.Code)
+	}
+	if ss.owners[idx] != (owner{}) {
+		return 0, fmt.Errorf("seat %s is booked twice", label)
+	}
+	return idx, nil
+}
+
+// loadConcessions adds the world booking's concessions.
+func (b *booking) loadConcessions(c *cinema, concessions []BookingConcession) error {
+	for _, wc := range concessions {
 		con, ok := c.concessions[wc.ItemID]
 		if !ok || wc.Quantity < 1 {
 			return fmt.Errorf("unknown concession %q or quantity < 1", wc.ItemID)
 		}
 		b.concessions = append(b.concessions, bookedConcession{c: con, qty: wc.Quantity})
 	}
-	if wb.Paid {
-		total, _ := b.totals()
-		pays := wb.Payments
-		switch {
-		case wb.Payment != nil && len(pays) > 0:
-			return errors.New("give a paid booking payment or payments, not both")
-		case wb.Payment != nil:
-			p := *wb.Payment
-			if p.AmountInCents == 0 {
-				p.AmountInCents = total
-			}
-			pays = []BookingPayment{p}
-		case len(pays) == 0:
-			return errors.New("a paid booking needs a payment")
-		}
-		var sum int64
-		for i, p := range pays {
-			if p.AmountInCents <= 0 {
-				return fmt.Errorf("payment %d needs a positive amountInCents", i+1)
-			}
-			sum += p.AmountInCents
-		}
-		if sum != total {
-			return fmt.Errorf("the payments add up to %d cents, the booking's total is %d", sum, total)
-		}
-		for i, p := range pays {
-			rec := paymentRecord{amount: p.AmountInCents, ref: p.ProviderReference, tender: p.TenderCategory, masked: p.CardNumberMasked, cardType: p.CardType, external: p.External}
-			if rec.tender == "" {
-				rec.tender = defaultTender
-			}
-			if p.External {
-				if rec.ref == "" {
-					return errors.New("an external payment needs a providerReference")
-				}
-				s.pay.SeedPaid(rec.ref, rec.amount, c.CurrencyCode, p.CardNumberMasked, p.CardType)
-			} else if rec.ref == "" {
-				rec.ref = fmt.Sprintf("INT%d", b.transID)
-				if i > 0 {
-					rec.ref = fmt.Sprintf("INT%d-%d", b.transID, i+1)
-				}
-			}
-			b.payments = append(b.payments, rec)
-		}
-	}
-	s.bookings[b.id] = b
-	s.bookingNums[key] = b
 	return nil
+}
+
+// loadPayments records the payments of a paid world booking; an external one is seeded at
+// the payment provider as paid, an internal one without a reference gets one.
+func (s *Server) loadPayments(b *booking, wb Booking) error {
+	pays, err := worldPayments(b, wb)
+	if err != nil {
+		return err
+	}
+	for i, p := range pays {
+		rec := paymentRecord{amount: p.AmountInCents, ref: p.ProviderReference, tender: p.TenderCategory, masked: p.CardNumberMasked, cardType: p.CardType, external: p.External}
+		if rec.tender == "" {
+			rec.tender = defaultTender
+		}
+		if p.External {
+			if rec.ref == "" {
+				return errors.New("an external payment needs a providerReference")
+			}
+			s.pay.SeedPaid(rec.ref, rec.amount, b.cinema.CurrencyCode, p.CardNumberMasked, p.CardType)
+		} else if rec.ref == "" {
+			rec.ref = fmt.Sprintf("INT%d", b.transID)
+			if i > 0 {
+				rec.ref = fmt.Sprintf("INT%d-%d", b.transID, i+1)
+			}
+		}
+		b.payments = append(b.payments, rec)
+	}
+	return nil
+}
+
+// worldPayments are the payments of a paid world booking (one, by default of its total, or
+// several), each positive, adding up to its total.
+func worldPayments(b *booking, wb Booking) ([]BookingPayment, error) {
+	total, _ := b.totals()
+	pays := wb.Payments
+	switch {
+	case wb.Payment != nil && len(pays) > 0:
+		return nil, errors.New("give a paid booking payment or payments, not both")
+	case wb.Payment != nil:
+		p := *wb.Payment
+		if p.AmountInCents == 0 {
+			p.AmountInCents = total
+		}
+		pays = []BookingPayment{p}
+	case len(pays) == 0:
+		return nil, errors.New("a paid booking needs a payment")
+	}
+	var sum int64
+	for i, p := range pays {
+		if p.AmountInCents <= 0 {
+			return nil, fmt.Errorf("payment %d needs a positive amountInCents", i+1)
+		}
+		sum += p.AmountInCents
+	}
+	if sum != total {
+		return nil, fmt.Errorf("the payments add up to %d cents, the booking's total is %d", sum, total)
+	}
+	return pays, nil
 }
 
 // splitPrice divides a package price over its seats; the first seat takes

@@ -193,18 +193,10 @@ func smallScreen(number int, name string, rows int, normal, front string) Screen
 	return Screen{Number: number, Name: name, Areas: []Area{{Number: 1, AreaCategoryCode: catStandard, Description: "Stalls", Rows: rs}}}
 }
 
+// berlinCinema is the cinema most journeys use: two screens (one with a premium lounge and
+// sofas), every kind of ticket type, and a ready-made booking for each case (berlinBookings).
 func berlinCinema() Cinema {
 	const rate = 19
-	created := ago(48 * time.Hour)
-	visa := func(n int64) *BookingPayment {
-		return &BookingPayment{External: true, ProviderReference: fmt.Sprintf("pi_seed%06d", n), TenderCategory: "CREDIT", CardNumberMasked: "************4242", CardType: "VISA"}
-	}
-	master := func(n int64) *BookingPayment {
-		return &BookingPayment{External: true, ProviderReference: fmt.Sprintf("pi_seed%06d", n), TenderCategory: "CREDIT", CardNumberMasked: "************5454", CardType: "MASTERCARD"}
-	}
-	tk := func(code string, seats ...string) BookingTicket {
-		return BookingTicket{TicketTypeCode: code, Seats: seats}
-	}
 	return Cinema{
 		ID: "0001", Name: "Lichtspielhaus Mitte", CurrencyCode: "EUR", Locale: "de-DE", TimeZone: "Europe/Berlin",
 		AreaCategories: []AreaCategory{
@@ -238,52 +230,68 @@ func berlinCinema() Cinema {
 			{ItemID: "C003", Description: "Nachos", PriceInCents: 700, TaxInCents: taxIncluded(700, 7)},
 		},
 		SuggestedDeals: defaultDeals("Upgrade to the Premium Lounge for 4,00 €"),
-		Bookings: []Booking{
-			{Number: 100001, ID: "BK0186A1", Case: "paid, simple (2 adults)", SessionID: 1113, CustomerName: "Ada Lovelace", CustomerEmail: "paid1@example.com", CreatedAgo: created, Paid: true,
-				Tickets: []BookingTicket{tk("0001", "F11"), tk("0001", "F12")}, Payment: visa(100001)},
-			{Number: 100002, ID: "BK0186A2", Case: "paid, simple (adult + child)", SessionID: 1113, CustomerName: "Alan Turing", CustomerEmail: "paid2@example.com", CreatedAgo: created, Paid: true,
-				Tickets: []BookingTicket{tk("0001", "F14"), tk("0002", "F15")}, Payment: master(100002)},
-			{Number: 100003, ID: "BK0186A3", Case: "paid, simple (2 adults)", SessionID: 1113, CustomerName: "Katherine Johnson", CustomerEmail: "paid3@example.com", CreatedAgo: created, Paid: true,
-				Tickets: []BookingTicket{tk("0001", "G11"), tk("0001", "G12")}, Payment: visa(100003)},
-			{Number: 100004, ID: "BK0186A4", Case: "paid, simple (adult, senior, child)", SessionID: 1113, CustomerName: "Edsger Dijkstra", CustomerEmail: "paid4@example.com", CreatedAgo: created, Paid: true,
-				Tickets: []BookingTicket{tk("0001", "J10"), tk("0003", "J11"), tk("0002", "J12")}, Payment: visa(100004)},
-			{Number: 100005, ID: "BK0186A5", Case: "paid, simple (1 premium adult)", SessionID: 1113, CustomerName: "Barbara Liskov", CustomerEmail: "paid5@example.com", CreatedAgo: created, Paid: true,
-				Tickets: []BookingTicket{tk("0101", "P10")}, Payment: master(100005)},
-			{Number: 100006, ID: "BK0186A6", Case: "paid, simple (2 adults, small screen)", SessionID: 1123, CustomerName: "John Backus", CustomerEmail: "paid6@example.com", CreatedAgo: created, Paid: true,
-				Tickets: []BookingTicket{tk("0001", "D7"), tk("0001", "D8")}, Payment: visa(100006)},
-			{Number: 100010, ID: "BK0186AA", Case: "unpaid reservation", SessionID: 1113, CustomerName: "Hedy Lamarr", CustomerEmail: "unpaid@example.com", CreatedAgo: created, Paid: false,
-				Tickets: []BookingTicket{tk("0001", "E11"), tk("0001", "E12")}},
-			{Number: 100011, ID: "BK0186AB", Case: "with concessions", SessionID: 1113, CustomerName: "Linus Torvalds", CustomerEmail: "concessions@example.com", CreatedAgo: created, Paid: true,
-				Tickets: []BookingTicket{tk("0001", "D11"), tk("0001", "D12")}, Concessions: []BookingConcession{{ItemID: "C001", Quantity: 2}, {ItemID: "C002", Quantity: 1}}, Payment: visa(100011)},
-			{Number: 100012, ID: "BK0186AC", Case: "with a package ticket (sofa for two)", SessionID: 1113, CustomerName: "Ken Thompson", CustomerEmail: "package@example.com", CreatedAgo: created, Paid: true,
-				Tickets: []BookingTicket{tk("0104", "R5", "R6")}, Payment: visa(100012)},
-			{Number: 100013, ID: "BK0186AD", Case: "with a loyalty recognition ticket", SessionID: 1113, CustomerName: "Ada Lovelace", CustomerEmail: "loyalty@example.com", CreatedAgo: created, Paid: true,
-				Tickets: []BookingTicket{tk("0005", "C11"), tk("0001", "C12")}, Payment: visa(100013)},
-			{Number: 100014, ID: "BK0186AE", Case: "with a voucher ticket", SessionID: 1113, CustomerName: "Dennis Ritchie", CustomerEmail: "voucher@example.com", CreatedAgo: created, Paid: true,
-				Tickets: []BookingTicket{tk("0006", "C14"), tk("0001", "C15")}, Payment: visa(100014)},
-			{Number: 100015, ID: "BK0186AF", Case: "with a third-party member ticket", SessionID: 1113, CustomerName: "Margaret Hamilton", CustomerEmail: "partner@example.com", CreatedAgo: created, Paid: true,
-				Tickets: []BookingTicket{tk("0007", "B11"), tk("0007", "B12")}, Payment: master(100015)},
-			{Number: 100016, ID: "BK0186B0", Case: "paid through the service's own payment processing", SessionID: 1113, CustomerName: "Frances Allen", CustomerEmail: "internal@example.com", CreatedAgo: created, Paid: true,
-				Tickets: []BookingTicket{tk("0001", "H6"), tk("0001", "H7")},
-				Payment: &BookingPayment{External: false, TenderCategory: "CREDIT", CardNumberMasked: "************1881", CardType: "VISA"}},
-			{Number: 100017, ID: "BK0186B1", Case: "with in-seat delivery", SessionID: 1113, CustomerName: "Radia Perlman", CustomerEmail: "inseat@example.com", CreatedAgo: created, Paid: true, InSeatDelivery: true,
-				Tickets: []BookingTicket{tk("0101", "Q10"), tk("0101", "Q11")}, Payment: visa(100017)},
-			{Number: 100018, ID: "BK0186B2", Case: "fee rule changed since purchase (edit shows +0,50 at once)", SessionID: 1113, CustomerName: "Donald Knuth", CustomerEmail: "feechange@example.com", CreatedAgo: ago(30 * 24 * time.Hour), Paid: true,
-				Tickets: []BookingTicket{tk("0001", "L11"), tk("0001", "L12")}, Payment: visa(100018)},
-			{Number: 100019, ID: "BK0186B3", Case: "show starts 20 minutes after start-up: inside the 30-minute change cut-off", SessionID: sessionSoon, CustomerName: "Sophie Wilson", CustomerEmail: "soon@example.com", CreatedAgo: created, Paid: true,
-				Tickets: []BookingTicket{tk("0001", "E7"), tk("0001", "E8")}, Payment: visa(100019)},
-			// Paid in two external payments: two seniors by card, then a child added later and
-			// paid by PayPal (made 20 days ago, at the old fee of 0,50: 2 × 10,00 + 9,00). A
-			// refund larger than the newest payment goes back over both, newest first.
-			{Number: 100020, ID: "BK0186B4", Case: "paid by two external payments (20,00 VISA + 9,00 PAYPAL): refunds split over both", SessionID: 1113, CustomerName: "Annie Easley", CustomerEmail: "split@example.com", CreatedAgo: ago(20 * 24 * time.Hour), Paid: true,
-				Tickets: []BookingTicket{tk("0003", "K11"), tk("0003", "K12"), tk("0002", "K13")},
-				Payments: []BookingPayment{
-					{External: true, ProviderReference: "pi_seed100020a", TenderCategory: "CREDIT", CardNumberMasked: "************4242", CardType: "VISA", AmountInCents: 2000},
-					{External: true, ProviderReference: "pi_seed100020b", TenderCategory: "CREDIT", CardType: "PAYPAL", AmountInCents: 900},
-				}},
-			{Number: 100021, ID: "BK0186B5", Case: "show started 10 minutes before start-up: edit and swap refused session_started", SessionID: sessionStarted, CustomerName: "Jean Sammet", CustomerEmail: "started@example.com", CreatedAgo: created, Paid: true,
-				Tickets: []BookingTicket{tk("0001", "E7"), tk("0001", "E8")}, Payment: master(100021)},
-		},
+		Bookings:       berlinBookings(),
+	}
+}
+
+// berlinBookings are the ready-made bookings of the Berlin cinema, one per case a journey
+// starts from (PrintBookings lists them with their case).
+func berlinBookings() []Booking {
+	created := ago(48 * time.Hour)
+	visa := func(n int64) *BookingPayment {
+		return &BookingPayment{External: true, ProviderReference: fmt.Sprintf("pi_seed%06d", n), TenderCategory: "CREDIT", CardNumberMasked: "************4242", CardType: "VISA"}
+	}
+	master := func(n int64) *BookingPayment {
+		return &BookingPayment{External: true, ProviderReference: fmt.Sprintf("pi_seed%06d", n), TenderCategory: "CREDIT", CardNumberMasked: "************5454", CardType: "MASTERCARD"}
+	}
+	tk := func(code string, seats ...string) BookingTicket {
+		return BookingTicket{TicketTypeCode: code, Seats: seats}
+	}
+	return []Booking{
+		{Number: 100001, ID: "BK0186A1", Case: "paid, simple (2 adults)", SessionID: 1113, CustomerName: "Ada Lovelace", CustomerEmail: "paid1@example.com", CreatedAgo: created, Paid: true,
+			Tickets: []BookingTicket{tk("0001", "F11"), tk("0001", "F12")}, Payment: visa(100001)},
+		{Number: 100002, ID: "BK0186A2", Case: "paid, simple (adult + child)", SessionID: 1113, CustomerName: "Alan Turing", CustomerEmail: "paid2@example.com", CreatedAgo: created, Paid: true,
+			Tickets: []BookingTicket{tk("0001", "F14"), tk("0002", "F15")}, Payment: master(100002)},
+		{Number: 100003, ID: "BK0186A3", Case: "paid, simple (2 adults)", SessionID: 1113, CustomerName: "Katherine Johnson", CustomerEmail: "paid3@example.com", CreatedAgo: created, Paid: true,
+			Tickets: []BookingTicket{tk("0001", "G11"), tk("0001", "G12")}, Payment: visa(100003)},
+		{Number: 100004, ID: "BK0186A4", Case: "paid, simple (adult, senior, child)", SessionID: 1113, CustomerName: "Edsger Dijkstra", CustomerEmail: "paid4@example.com", CreatedAgo: created, Paid: true,
+			Tickets: []BookingTicket{tk("0001", "J10"), tk("0003", "J11"), tk("0002", "J12")}, Payment: visa(100004)},
+		{Number: 100005, ID: "BK0186A5", Case: "paid, simple (1 premium adult)", SessionID: 1113, CustomerName: "Barbara Liskov", CustomerEmail: "paid5@example.com", CreatedAgo: created, Paid: true,
+			Tickets: []BookingTicket{tk("0101", "P10")}, Payment: master(100005)},
+		{Number: 100006, ID: "BK0186A6", Case: "paid, simple (2 adults, small screen)", SessionID: 1123, CustomerName: "John Backus", CustomerEmail: "paid6@example.com", CreatedAgo: created, Paid: true,
+			Tickets: []BookingTicket{tk("0001", "D7"), tk("0001", "D8")}, Payment: visa(100006)},
+		{Number: 100010, ID: "BK0186AA", Case: "unpaid reservation", SessionID: 1113, CustomerName: "Hedy Lamarr", CustomerEmail: "unpaid@example.com", CreatedAgo: created, Paid: false,
+			Tickets: []BookingTicket{tk("0001", "E11"), tk("0001", "E12")}},
+		{Number: 100011, ID: "BK0186AB", Case: "with concessions", SessionID: 1113, CustomerName: "Linus Torvalds", CustomerEmail: "concessions@example.com", CreatedAgo: created, Paid: true,
+			Tickets: []BookingTicket{tk("0001", "D11"), tk("0001", "D12")}, Concessions: []BookingConcession{{ItemID: "C001", Quantity: 2}, {ItemID: "C002", Quantity: 1}}, Payment: visa(100011)},
+		{Number: 100012, ID: "BK0186AC", Case: "with a package ticket (sofa for two)", SessionID: 1113, CustomerName: "Ken Thompson", CustomerEmail: "package@example.com", CreatedAgo: created, Paid: true,
+			Tickets: []BookingTicket{tk("0104", "R5", "R6")}, Payment: visa(100012)},
+		{Number: 100013, ID: "BK0186AD", Case: "with a loyalty recognition ticket", SessionID: 1113, CustomerName: "Ada Lovelace", CustomerEmail: "loyalty@example.com", CreatedAgo: created, Paid: true,
+			Tickets: []BookingTicket{tk("0005", "C11"), tk("0001", "C12")}, Payment: visa(100013)},
+		{Number: 100014, ID: "BK0186AE", Case: "with a voucher ticket", SessionID: 1113, CustomerName: "Dennis Ritchie", CustomerEmail: "voucher@example.com", CreatedAgo: created, Paid: true,
+			Tickets: []BookingTicket{tk("0006", "C14"), tk("0001", "C15")}, Payment: visa(100014)},
+		{Number: 100015, ID: "BK0186AF", Case: "with a third-party member ticket", SessionID: 1113, CustomerName: "Margaret Hamilton", CustomerEmail: "partner@example.com", CreatedAgo: created, Paid: true,
+			Tickets: []BookingTicket{tk("0007", "B11"), tk("0007", "B12")}, Payment: master(100015)},
+		{Number: 100016, ID: "BK0186B0", Case: "paid through the service's own payment processing", SessionID: 1113, CustomerName: "Frances Allen", CustomerEmail: "internal@example.com", CreatedAgo: created, Paid: true,
+			Tickets: []BookingTicket{tk("0001", "H6"), tk("0001", "H7")},
+			Payment: &BookingPayment{External: false, TenderCategory: "CREDIT", CardNumberMasked: "************1881", CardType: "VISA"}},
+		{Number: 100017, ID: "BK0186B1", Case: "with in-seat delivery", SessionID: 1113, CustomerName: "Radia Perlman", CustomerEmail: "inseat@example.com", CreatedAgo: created, Paid: true, InSeatDelivery: true,
+			Tickets: []BookingTicket{tk("0101", "Q10"), tk("0101", "Q11")}, Payment: visa(100017)},
+		{Number: 100018, ID: "BK0186B2", Case: "fee rule changed since purchase (edit shows +0,50 at once)", SessionID: 1113, CustomerName: "Donald Knuth", CustomerEmail: "feechange@example.com", CreatedAgo: ago(30 * 24 * time.Hour), Paid: true,
+			Tickets: []BookingTicket{tk("0001", "L11"), tk("0001", "L12")}, Payment: visa(100018)},
+		{Number: 100019, ID: "BK0186B3", Case: "show starts 20 minutes after start-up: inside the 30-minute change cut-off", SessionID: sessionSoon, CustomerName: "Sophie Wilson", CustomerEmail: "soon@example.com", CreatedAgo: created, Paid: true,
+			Tickets: []BookingTicket{tk("0001", "E7"), tk("0001", "E8")}, Payment: visa(100019)},
+		// Paid in two external payments: two seniors by card, then a child added later and
+		// paid by PayPal (made 20 days ago, at the old fee of 0,50: 2 × 10,00 + 9,00). A
+		// refund larger than the newest payment goes back over both, newest first.
+		{Number: 100020, ID: "BK0186B4", Case: "paid by two external payments (20,00 VISA + 9,00 PAYPAL): refunds split over both", SessionID: 1113, CustomerName: "Annie Easley", CustomerEmail: "split@example.com", CreatedAgo: ago(20 * 24 * time.Hour), Paid: true,
+			Tickets: []BookingTicket{tk("0003", "K11"), tk("0003", "K12"), tk("0002", "K13")},
+			Payments: []BookingPayment{
+				{External: true, ProviderReference: "pi_seed100020a", TenderCategory: "CREDIT", CardNumberMasked: "************4242", CardType: "VISA", AmountInCents: 2000},
+				{External: true, ProviderReference: "pi_seed100020b", TenderCategory: "CREDIT", CardType: "PAYPAL", AmountInCents: 900},
+			}},
+		{Number: 100021, ID: "BK0186B5", Case: "show started 10 minutes before start-up: edit and swap refused session_started", SessionID: sessionStarted, CustomerName: "Jean Sammet", CustomerEmail: "started@example.com", CreatedAgo: created, Paid: true,
+			Tickets: []BookingTicket{tk("0001", "E7"), tk("0001", "E8")}, Payment: master(100021)},
 	}
 }
 

@@ -109,67 +109,95 @@ func BesidePartySeats(plan cinema.SeatPlan, party []cinema.SeatPosition, tickets
 // (the right first), else as many as fit on the right and the rest on the left. Wider blocks
 // are tried first; of equally wide ones, the first on the plan. nil when no block has room.
 func BesideParty(plan cinema.SeatPlan, party []cinema.SeatPosition, cat string, n int) []cinema.SeatPosition {
-	type block struct {
-		area, row, lo, hi int
-		cols              map[int]cinema.Seat
+	blocks := partyBlocks(plan, party, cat)
+	slices.SortStableFunc(blocks, func(x, y partyBlock) int { return (y.hi - y.lo) - (x.hi - x.lo) })
+	for _, b := range blocks {
+		if out := b.beside(n); out != nil {
+			return out
+		}
 	}
+	return nil
+}
+
+// partyBlock is a run of the party's seats side by side in one row: columns lo to hi, with
+// every seat of the row by column.
+type partyBlock struct {
+	area, row, lo, hi int
+	cols              map[int]cinema.Seat
+}
+
+// partyBlocks are the blocks of the party's seats in the areas of category cat, in plan
+// order.
+func partyBlocks(plan cinema.SeatPlan, party []cinema.SeatPosition, cat string) []partyBlock {
 	mine := map[cinema.SeatPosition]bool{}
 	for _, p := range party {
 		mine[p] = true
 	}
-	var blocks []block
+	var blocks []partyBlock
 	for _, a := range plan.Areas {
 		if a.AreaCategoryCode != cat {
 			continue
 		}
 		for ri, r := range a.Rows {
-			cols := map[int]cinema.Seat{}
-			var partyCols []int
-			for _, st := range r.Seats {
-				cols[st.Position.ColumnIndex] = st
-				if mine[st.Position] {
-					partyCols = append(partyCols, st.Position.ColumnIndex)
-				}
-			}
-			slices.Sort(partyCols)
-			for i := 0; i < len(partyCols); {
-				j := i
-				for j+1 < len(partyCols) && partyCols[j+1] == partyCols[j]+1 {
-					j++
-				}
-				blocks = append(blocks, block{area: a.Number, row: ri, lo: partyCols[i], hi: partyCols[j], cols: cols})
-				i = j + 1
-			}
+			blocks = append(blocks, rowBlocks(a.Number, ri, r, mine)...)
 		}
 	}
-	slices.SortStableFunc(blocks, func(x, y block) int { return (y.hi - y.lo) - (x.hi - x.lo) })
-	usable := func(b block, col int) bool {
-		st, ok := b.cols[col]
-		return ok && st.Availability == cinema.SeatFree && st.Kind == cinema.SeatKindNormal && len(st.SofaGroup) == 0
+	return blocks
+}
+
+// rowBlocks cuts the party's seats (mine) of a row into blocks of adjacent columns.
+func rowBlocks(area, ri int, r cinema.Row, mine map[cinema.SeatPosition]bool) []partyBlock {
+	cols := map[int]cinema.Seat{}
+	var partyCols []int
+	for _, st := range r.Seats {
+		cols[st.Position.ColumnIndex] = st
+		if mine[st.Position] {
+			partyCols = append(partyCols, st.Position.ColumnIndex)
+		}
 	}
-	for _, b := range blocks {
-		right, left := 0, 0
-		for right < n && usable(b, b.hi+1+right) {
-			right++
+	slices.Sort(partyCols)
+	var blocks []partyBlock
+	for i := 0; i < len(partyCols); {
+		j := i
+		for j+1 < len(partyCols) && partyCols[j+1] == partyCols[j]+1 {
+			j++
 		}
-		for left < n && usable(b, b.lo-1-left) {
-			left++
-		}
-		if right+left < n {
-			continue
-		}
-		r := min(right, n) // as many as fit on the right, the rest on the left
-		if left >= n && right < n {
-			r = 0
-		}
-		var out []cinema.SeatPosition
-		for i := range r {
-			out = append(out, b.cols[b.hi+1+i].Position)
-		}
-		for i := range n - r {
-			out = append(out, b.cols[b.lo-1-i].Position)
-		}
-		return out
+		blocks = append(blocks, partyBlock{area: area, row: ri, lo: partyCols[i], hi: partyCols[j], cols: cols})
+		i = j + 1
 	}
-	return nil
+	return blocks
+}
+
+// usable reports whether the seat at col is free, ordinary and not a sofa place.
+func (b partyBlock) usable(col int) bool {
+	st, ok := b.cols[col]
+	return ok && st.Availability == cinema.SeatFree && st.Kind == cinema.SeatKindNormal && len(st.SofaGroup) == 0
+}
+
+// beside is n usable seats right beside the block: all on one side when they fit (the right
+// first), else as many as fit on the right and the rest on the left; nil when there is no
+// room.
+func (b partyBlock) beside(n int) []cinema.SeatPosition {
+	right, left := 0, 0
+	for right < n && b.usable(b.hi+1+right) {
+		right++
+	}
+	for left < n && b.usable(b.lo-1-left) {
+		left++
+	}
+	if right+left < n {
+		return nil
+	}
+	r := min(right, n) // as many as fit on the right, the rest on the left
+	if left >= n && right < n {
+		r = 0
+	}
+	var out []cinema.SeatPosition
+	for i := range r {
+		out = append(out, b.cols[b.hi+1+i].Position)
+	}
+	for i := range n - r {
+		out = append(out, b.cols[b.lo-1-i].Position)
+	}
+	return out
 }

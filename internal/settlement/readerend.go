@@ -30,8 +30,8 @@ const (
 	whyDeclinedLegacy = "declined or stopped at the reader: " // entries written before the outcomes were told apart
 )
 
-// ErrReaderReading: the provider would not cancel a card-reader payment and has not decided it:
-// the reader is reading a card, and its answer decides.
+// ErrReaderReading means the provider would not cancel a card-reader payment and has not
+// decided it: the reader is reading a card, and its answer decides.
 var ErrReaderReading = errors.New("settlement: the card reader is reading a card")
 
 // readerAnswerWait bounds how long StopAtReader waits for the answer of a reader that is

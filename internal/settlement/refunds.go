@@ -286,44 +286,19 @@ func (st *Settler) applyRefund(ctx context.Context, e ledger.Entry) (ledger.Entr
 	if err != nil {
 		return e, false, err
 	}
-	var refunded, failed, waiting int
-	for _, p := range parts {
-		switch p.State {
-		case ledger.StateRefunded:
-			refunded++
-		case ledger.StateFailed:
-			failed++
-		case ledger.StateCreated, ledger.StateRefundRequested:
-			waiting++
-		default:
-			// Applying or applied while this part is still refunded: parts move together, so
-			// this is a read between two writes; the next pass sees them settled.
-			return e, false, nil
-		}
-	}
+	waiting, failed, between := tallyParts(parts)
 	switch {
+	case between:
+		// Applying or applied while this part is still refunded: parts move together, so
+		// this is a read between two writes; the next pass sees them settled.
+		return e, false, nil
 	case waiting > 0:
 		return e, false, nil // the other parts are made on their own (and retried by the reconciler)
 	case failed > 0:
-		// A part could not be made: the change cannot be completed with only some of the
-		// refund, and the money of the parts that went out must not be forgotten.
-		var sent []string
-		for _, p := range parts {
-			if p.State == ledger.StateRefunded {
-				sent = append(sent, p.ID)
-			}
-		}
-		st.logger.Error("refund partly issued, another part failed: the edit is not applied, needs staff review", "entry", e.ID, "booking", e.BookingNumber)
-		out, err := st.ledger.TransitionAll(ctx, sent, []ledger.State{ledger.StateRefunded}, ledger.StateFailed, "refund part issued, another part failed: staff review", func(x *ledger.Entry) {
-			x.LastError = "this part was refunded, but another part of the refund could not be made, so the booking change was not completed"
-		})
-		return pick(out, e), err == nil, err
+		return st.refundPartlyIssued(ctx, e, parts)
 	}
 	ids := entryIDs(parts)
-	for _, p := range parts {
-		if p.Attempts == 0 {
-			continue
-		}
+	if slices.ContainsFunc(parts, func(p ledger.Entry) bool { return p.Attempts > 0 }) {
 		// An earlier attempt may have gone through without us hearing the answer.
 		applied, err := st.refundsOnBooking(ctx, parts)
 		if err != nil {
@@ -333,11 +308,50 @@ func (st *Settler) applyRefund(ctx context.Context, e ledger.Entry) (ledger.Entr
 			out, err := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateRefunded}, ledger.StateApplied, "found on the booking", nil)
 			return pick(out, e), err == nil, err
 		}
-		break
 	}
 	if _, err := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateRefunded}, ledger.StateApplying, "calling complete-edit", nil); err != nil {
 		return e, false, err // ErrStateChanged: another worker claimed the refund
 	}
+	return st.completeEditWithRefund(ctx, e, parts, ids)
+}
+
+// tallyParts counts the parts of a refund still to be made (waiting) and those that could not
+// be made (failed); between reports a part already claimed or applied.
+func tallyParts(parts []ledger.Entry) (waiting, failed int, between bool) {
+	for _, p := range parts {
+		switch p.State {
+		case ledger.StateRefunded:
+		case ledger.StateFailed:
+			failed++
+		case ledger.StateCreated, ledger.StateRefundRequested:
+			waiting++
+		default:
+			return waiting, failed, true
+		}
+	}
+	return waiting, failed, false
+}
+
+// refundPartlyIssued ends the parts that went out when another part could not be made: the
+// change cannot be completed with only some of the refund, and the money of the parts that
+// went out must not be forgotten.
+func (st *Settler) refundPartlyIssued(ctx context.Context, e ledger.Entry, parts []ledger.Entry) (ledger.Entry, bool, error) {
+	var sent []string
+	for _, p := range parts {
+		if p.State == ledger.StateRefunded {
+			sent = append(sent, p.ID)
+		}
+	}
+	st.logger.Error("refund partly issued, another part failed: the edit is not applied, needs staff review", "entry", e.ID, "booking", e.BookingNumber)
+	out, err := st.ledger.TransitionAll(ctx, sent, []ledger.State{ledger.StateRefunded}, ledger.StateFailed, "refund part issued, another part failed: staff review", func(x *ledger.Entry) {
+		x.LastError = "this part was refunded, but another part of the refund could not be made, so the booking change was not completed"
+	})
+	return pick(out, e), err == nil, err
+}
+
+// completeEditWithRefund calls complete-edit once with every part of a claimed refund and
+// settles the parts by its answer.
+func (st *Settler) completeEditWithRefund(ctx context.Context, e ledger.Entry, parts []ledger.Entry, ids []string) (ledger.Entry, bool, error) {
 	items := make([]upstream.ExternalPayment, len(parts))
 	for i, p := range parts {
 		items[i] = upstream.ExternalPayment{AmountCents: p.AmountCents, ProviderReference: p.ProviderReference,
@@ -348,7 +362,12 @@ func (st *Settler) applyRefund(ctx context.Context, e ledger.Entry) (ledger.Entr
 		out, err := st.ledger.TransitionAll(ctx, ids, []ledger.State{ledger.StateApplying}, ledger.StateApplied, "complete-edit accepted", nil)
 		return pick(out, e), err == nil, err
 	}
-	// Not applied, or not known: find out from the booking before deciding.
+	return st.refundNotApplied(ctx, e, parts, ids, cerr)
+}
+
+// refundNotApplied settles a claimed refund complete-edit answered with an error (cerr): not
+// applied, or not known, so the booking tells before anything is decided.
+func (st *Settler) refundNotApplied(ctx context.Context, e ledger.Entry, parts []ledger.Entry, ids []string, cerr error) (ledger.Entry, bool, error) {
 	applied, verr := st.refundsOnBooking(ctx, parts)
 	switch {
 	case verr != nil || errors.Is(cerr, upstream.ErrUnavailable):

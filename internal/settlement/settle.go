@@ -71,144 +71,230 @@ func (st *Settler) noteFailedStep(ctx context.Context, e ledger.Entry, err error
 }
 
 // step makes one move; moved=false means the entry waits (for the customer, the provider, or
-// is finished).
+// is finished). The state picks the move (stepFrom); within a state the kind and where the
+// money is taken (a reader, the box office) decide, in the order the moves are listed there.
 func (st *Settler) step(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
-	switch {
-	case e.State.Terminal(e.Kind):
+	if e.State.Terminal(e.Kind) {
 		return e, false, nil
+	}
+	if move, ok := stepFrom[e.State]; ok {
+		return move(st, ctx, e)
+	}
+	return noStep(e)
+}
 
-	case e.Kind != ledger.KindRefund && e.State == ledger.StateCreated && e.AtReader():
+// stepFrom is the ledger's state machine: the move made from each state an entry can wait in.
+// Applied and failed are terminal; refunded is terminal except for a refund (still to apply).
+var stepFrom = map[ledger.State]func(*Settler, context.Context, ledger.Entry) (ledger.Entry, bool, error){
+	ledger.StateCreated:         (*Settler).stepCreated,
+	ledger.StateRedirected:      (*Settler).stepRedirected,
+	ledger.StatePaid:            (*Settler).stepPaid,
+	ledger.StateApplying:        (*Settler).stepApplying,
+	ledger.StateRefundRequested: (*Settler).stepRefundRequested,
+	ledger.StateRefunded:        (*Settler).stepRefunded,
+}
+
+// noStep is the error of an entry no move applies to: a kind in a state it never reaches.
+func noStep(e ledger.Entry) (ledger.Entry, bool, error) {
+	return e, false, fmt.Errorf("ledger entry %s: no step from %s/%s", e.ID, e.Kind, e.State)
+}
+
+// stepCreated starts an entry: a reader payment (or sale) on its reader, a payment at the
+// provider, a refund part at the counter or towards the provider.
+func (st *Settler) stepCreated(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
+	switch {
+	case e.Kind != ledger.KindRefund && e.AtReader():
 		return st.startAtReader(ctx, e)
-
-	case e.Kind != ledger.KindRefund && e.State == ledger.StateRedirected && e.AtReader():
-		return st.followReader(ctx, e)
-
-	case e.Kind == ledger.KindSale && e.State == ledger.StatePaid:
-		return st.applySale(ctx, e)
-
-	case e.Kind == ledger.KindPayment && e.State == ledger.StateCreated:
-		// The provider call may have happened before a crash: the idempotency key makes a
-		// repeat return the same payment. The customer's page is in their language when the
-		// step runs for their request (the reconciler's: the provider chooses).
-		words, locale := st.words, ""
-		if l := i18n.FromContext(ctx); l != nil {
-			words, locale = l, l.Lang()
-		}
-		p, err := st.payments.CreatePayment(ctx, upstream.PaymentRequest{AmountCents: e.AmountCents, Currency: e.Currency,
-			ReturnURL: st.returnURL(e.ID), IdempotencyKey: e.IdempotencyKey, Reference: e.ID,
-			Description: words.T("booking.payment_description", "Number", e.BookingNumber), Locale: locale,
-			Metadata: map[string]string{"booking": upstream.BookingRef(e.CinemaID, e.BookingNumber)}})
-		if err != nil {
-			return e, false, fmt.Errorf("create provider payment: %w", err)
-		}
-		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateRedirected, "provider payment created", func(x *ledger.Entry) {
-			x.ProviderPaymentID, x.HostedURL = p.ID, p.HostedURL
-		})
-		return e, err == nil, err
-
-	case e.Kind == ledger.KindPayment && e.State == ledger.StateRedirected:
-		p, err := st.payments.GetPayment(ctx, e.ProviderPaymentID)
-		if err != nil {
-			return e, false, fmt.Errorf("read provider payment: %w", err)
-		}
-		switch {
-		case p.Status == cinema.PaymentPaid:
-			if err := paidAsEntered(p, e); err != nil {
-				// Never taken as paid: the entry waits, noted, and staff see it (it keeps failing).
-				st.logger.Warn("provider payment differs from its ledger entry", "entry", e.ID, "payment", p.ID, "err", err)
-				return e, false, err
-			}
-			e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateRedirected}, ledger.StatePaid, "provider says paid", func(x *ledger.Entry) {
-				// The provider's own reference for the money (Stripe's payment intent) is what
-				// the ticketing API keeps; the hosted-page id only when there is no other.
-				x.ProviderReference, x.CardMasked, x.CardType = cmp.Or(p.ProviderReference, p.ID), p.CardNumberMasked, p.CardType
-			})
-			return e, err == nil, err
-		case p.Status.Failed():
-			e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateRedirected}, ledger.StateFailed, "provider says "+p.Status.String(), func(x *ledger.Entry) {
-				x.LastError = "payment " + p.Status.String() + " at the provider"
-			})
-			return e, err == nil, err
-		}
-		return e, false, nil // pending or unknown: never taken as paid
-
-	case e.State == ledger.StatePaid && e.Kind == ledger.KindPayment:
-		return st.apply(ctx, e)
-
-	case e.State == ledger.StateRefunded && e.Kind == ledger.KindRefund:
-		// A refund may be one part of several (one per payment it goes back to): complete-edit waits for all.
-		return st.applyRefund(ctx, e)
-
-	case e.State == ledger.StateApplying:
-		if st.now().Sub(e.UpdatedAt) < staleApplying {
-			return e, false, nil // someone is applying it right now
-		}
-		if e.Kind == ledger.KindRefund {
-			return st.resolveStaleRefund(ctx, e) // all parts of the refund were claimed together
-		}
-		if e.Kind == ledger.KindSale {
-			return st.resolveStaleSale(ctx, e)
-		}
-		// A claim left by a crash: the booking itself tells whether complete-edit went through.
-		on, err := st.paymentOnBooking(ctx, e)
-		if err != nil {
-			return e, false, err
-		}
-		switch on {
-		case unclear:
-			return st.unclearOnBooking(ctx, e)
-		case present:
-			e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, ledger.StateApplied, "stale claim resolved: found on the booking", nil)
-		default:
-			e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, ledger.StatePaid, "stale claim resolved", nil)
-		}
-		return e, err == nil, err
-
-	case e.Kind == ledger.KindRefund && e.State == ledger.StateCreated && e.AtBoxOffice():
+	case e.Kind == ledger.KindPayment:
+		return st.createProviderPayment(ctx, e)
+	case e.Kind == ledger.KindRefund && e.AtBoxOffice():
 		// Handed back at the counter, never through the provider: it waits for the clerk
 		// (GiveBackAtBoxOffice), unless another part failed or nobody did it in time.
 		return st.waitAtBoxOffice(ctx, e)
+	case e.Kind == ledger.KindRefund:
+		return st.requestRefund(ctx, e)
+	}
+	return noStep(e)
+}
 
-	case e.Kind == ledger.KindRefund && e.State == ledger.StateCreated:
-		if e, ended, err := st.partMayGoOut(ctx, e, "refunded"); ended || err != nil {
-			return e, ended && err == nil, err
-		}
-		e, err := st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateRefundRequested, "asking the provider for the refund", nil)
-		return e, err == nil, err
+// stepRedirected follows a payment (or sale) under way: on its reader, or on the provider's
+// page the customer was sent to.
+func (st *Settler) stepRedirected(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
+	switch {
+	case e.Kind != ledger.KindRefund && e.AtReader():
+		return st.followReader(ctx, e)
+	case e.Kind == ledger.KindPayment:
+		return st.followProviderPayment(ctx, e)
+	}
+	return noStep(e)
+}
 
-	case e.State == ledger.StateRefundRequested && e.AtBoxOffice():
+// stepPaid applies money the provider took: a sale becomes a booking, a payment completes
+// its edit.
+func (st *Settler) stepPaid(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
+	switch e.Kind {
+	case ledger.KindSale:
+		return st.applySale(ctx, e)
+	case ledger.KindPayment:
+		return st.apply(ctx, e)
+	}
+	return noStep(e)
+}
+
+// stepRefunded applies a refund part the provider paid out.
+func (st *Settler) stepRefunded(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
+	if e.Kind != ledger.KindRefund {
+		return noStep(e)
+	}
+	// A refund may be one part of several (one per payment it goes back to): complete-edit waits for all.
+	return st.applyRefund(ctx, e)
+}
+
+// stepApplying waits for a worker applying the entry, or resolves the claim it left when it
+// has stood too long (a crash).
+func (st *Settler) stepApplying(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
+	if st.now().Sub(e.UpdatedAt) < staleApplying {
+		return e, false, nil // someone is applying it right now
+	}
+	switch e.Kind {
+	case ledger.KindRefund:
+		return st.resolveStaleRefund(ctx, e) // all parts of the refund were claimed together
+	case ledger.KindSale:
+		return st.resolveStaleSale(ctx, e)
+	}
+	return st.resolveStalePayment(ctx, e)
+}
+
+// stepRefundRequested asks the provider for the money back; box office money never goes
+// through it.
+func (st *Settler) stepRefundRequested(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
+	if e.AtBoxOffice() {
 		// Box office money is never refunded through the provider (to whatever reference it
 		// was typed under): people must look at an entry that got here.
 		return e, false, fmt.Errorf("ledger entry %s: box office money is not refunded through the payment provider", e.ID)
+	}
+	return st.refundAtProvider(ctx, e)
+}
 
-	case e.State == ledger.StateRefundRequested:
-		key := e.IdempotencyKey
-		if e.Kind != ledger.KindRefund {
-			key = "reverse:" + e.ID // reversing a payment (or sale) that could not be applied
-		}
-		r, err := st.payments.Refund(ctx, e.ProviderPaymentID, e.AmountCents, key)
-		if e.Kind == ledger.KindRefund && (errors.Is(err, upstream.ErrRefundExceedsRefundable) || errors.Is(err, upstream.ErrPaymentNotPaid) || errors.Is(err, upstream.ErrNotFound)) {
-			// The provider refused outright: no money moved, and retrying cannot help.
-			e, terr := st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateRefundRequested}, ledger.StateFailed, "provider refused the refund", func(x *ledger.Entry) {
-				x.LastError = "the payment provider refused the refund: " + err.Error()
-			})
-			return e, terr == nil, terr
-		}
-		if err != nil {
-			return e, false, fmt.Errorf("provider refund: %w", err)
-		}
-		if !r.Succeeded() {
-			return e, false, fmt.Errorf("provider refund %s is %q", r.ID, r.Status)
-		}
-		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateRefundRequested}, ledger.StateRefunded, "provider refunded", func(x *ledger.Entry) {
-			x.RefundID = r.ID
-			if x.Kind == ledger.KindRefund {
-				x.ProviderReference = r.ID
-			}
+// createProviderPayment creates the provider payment the customer is sent to pay.
+func (st *Settler) createProviderPayment(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
+	// The provider call may have happened before a crash: the idempotency key makes a
+	// repeat return the same payment. The customer's page is in their language when the
+	// step runs for their request (the reconciler's: the provider chooses).
+	words, locale := st.words, ""
+	if l := i18n.FromContext(ctx); l != nil {
+		words, locale = l, l.Lang()
+	}
+	p, err := st.payments.CreatePayment(ctx, upstream.PaymentRequest{AmountCents: e.AmountCents, Currency: e.Currency,
+		ReturnURL: st.returnURL(e.ID), IdempotencyKey: e.IdempotencyKey, Reference: e.ID,
+		Description: words.T("booking.payment_description", "Number", e.BookingNumber), Locale: locale,
+		Metadata: map[string]string{"booking": upstream.BookingRef(e.CinemaID, e.BookingNumber)}})
+	if err != nil {
+		return e, false, fmt.Errorf("create provider payment: %w", err)
+	}
+	e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateRedirected, "provider payment created", func(x *ledger.Entry) {
+		x.ProviderPaymentID, x.HostedURL = p.ID, p.HostedURL
+	})
+	return e, err == nil, err
+}
+
+// followProviderPayment reads the provider payment: paid (as entered) or failed moves the
+// entry; pending or unknown is never taken as paid.
+func (st *Settler) followProviderPayment(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
+	p, err := st.payments.GetPayment(ctx, e.ProviderPaymentID)
+	if err != nil {
+		return e, false, fmt.Errorf("read provider payment: %w", err)
+	}
+	switch {
+	case p.Status == cinema.PaymentPaid:
+		return st.providerPaid(ctx, e, p)
+	case p.Status.Failed():
+		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateRedirected}, ledger.StateFailed, "provider says "+p.Status.String(), func(x *ledger.Entry) {
+			x.LastError = "payment " + p.Status.String() + " at the provider"
 		})
 		return e, err == nil, err
 	}
-	return e, false, fmt.Errorf("ledger entry %s: no step from %s/%s", e.ID, e.Kind, e.State)
+	return e, false, nil // pending or unknown: never taken as paid
+}
+
+// providerPaid takes a paid provider payment as the entry's money when it is what the entry
+// says.
+func (st *Settler) providerPaid(ctx context.Context, e ledger.Entry, p upstream.Payment) (ledger.Entry, bool, error) {
+	if err := paidAsEntered(p, e); err != nil {
+		// Never taken as paid: the entry waits, noted, and staff see it (it keeps failing).
+		st.logger.Warn("provider payment differs from its ledger entry", "entry", e.ID, "payment", p.ID, "err", err)
+		return e, false, err
+	}
+	e, err := st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateRedirected}, ledger.StatePaid, "provider says paid", func(x *ledger.Entry) {
+		// The provider's own reference for the money (Stripe's payment intent) is what
+		// the ticketing API keeps; the hosted-page id only when there is no other.
+		x.ProviderReference, x.CardMasked, x.CardType = cmp.Or(p.ProviderReference, p.ID), p.CardNumberMasked, p.CardType
+	})
+	return e, err == nil, err
+}
+
+// resolveStalePayment ends a claim on a payment left by a crash: the booking itself tells
+// whether complete-edit went through.
+func (st *Settler) resolveStalePayment(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
+	on, err := st.paymentOnBooking(ctx, e)
+	if err != nil {
+		return e, false, err
+	}
+	switch on {
+	case unclear:
+		return st.unclearOnBooking(ctx, e)
+	case present:
+		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, ledger.StateApplied, "stale claim resolved: found on the booking", nil)
+	default:
+		e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateApplying}, ledger.StatePaid, "stale claim resolved", nil)
+	}
+	return e, err == nil, err
+}
+
+// requestRefund moves a refund part towards the provider, unless it may not go out (another
+// part failed).
+func (st *Settler) requestRefund(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
+	if e, ended, err := st.partMayGoOut(ctx, e, "refunded"); ended || err != nil {
+		return e, ended && err == nil, err
+	}
+	e, err := st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateCreated}, ledger.StateRefundRequested, "asking the provider for the refund", nil)
+	return e, err == nil, err
+}
+
+// refundAtProvider asks the provider (idempotently) to pay a refund part out, or to reverse a
+// payment (or sale) that could not be applied.
+func (st *Settler) refundAtProvider(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
+	key := e.IdempotencyKey
+	if e.Kind != ledger.KindRefund {
+		key = "reverse:" + e.ID // reversing a payment (or sale) that could not be applied
+	}
+	r, err := st.payments.Refund(ctx, e.ProviderPaymentID, e.AmountCents, key)
+	if e.Kind == ledger.KindRefund && refusedOutright(err) {
+		// The provider refused outright: no money moved, and retrying cannot help.
+		e, terr := st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateRefundRequested}, ledger.StateFailed, "provider refused the refund", func(x *ledger.Entry) {
+			x.LastError = "the payment provider refused the refund: " + err.Error()
+		})
+		return e, terr == nil, terr
+	}
+	if err != nil {
+		return e, false, fmt.Errorf("provider refund: %w", err)
+	}
+	if !r.Succeeded() {
+		return e, false, fmt.Errorf("provider refund %s is %q", r.ID, r.Status)
+	}
+	e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateRefundRequested}, ledger.StateRefunded, "provider refunded", func(x *ledger.Entry) {
+		x.RefundID = r.ID
+		if x.Kind == ledger.KindRefund {
+			x.ProviderReference = r.ID
+		}
+	})
+	return e, err == nil, err
+}
+
+// refusedOutright reports a provider refund error after which no money moved and retrying
+// cannot help.
+func refusedOutright(err error) bool {
+	return errors.Is(err, upstream.ErrRefundExceedsRefundable) || errors.Is(err, upstream.ErrPaymentNotPaid) || errors.Is(err, upstream.ErrNotFound)
 }
 
 // apply claims a payment entry and calls complete-edit with it. Refunds go through

@@ -158,6 +158,29 @@ func (s *Store) Save(ctx context.Context, a NewAccount) error {
 	if a.Role == "" {
 		a.Role = Clerk
 	}
+	if err := a.check(username, name); err != nil {
+		return err
+	}
+	hash, err := s.hashOrGiven(a.Password, a.PasswordHash)
+	if err != nil {
+		return err
+	}
+	pinHash := ""
+	if a.PIN != "" || a.PINHash != "" {
+		if pinHash, err = s.hashOrGiven(a.PIN, a.PINHash); err != nil {
+			return err
+		}
+	}
+	pinLength := len(a.PIN) // 0 for a given hash of an unknown PIN
+	if err := s.store(ctx, username, name, hash, a.Role, pinHash, pinLength); err != nil {
+		return fmt.Errorf("store staff account: %w", err)
+	}
+	return nil
+}
+
+// check refuses an account that cannot be saved: username (normalized) and name missing or
+// too long, a password out of bounds, an unknown role, a PIN of a clerk or not of digits.
+func (a NewAccount) check(username, name string) error {
 	n := utf8.RuneCountInString(a.Password)
 	switch {
 	case username == "" || len(username) > MaxUsernameLength || strings.ContainsAny(username, " \t\r\n"):
@@ -173,20 +196,14 @@ func (s *Store) Save(ctx context.Context, a NewAccount) error {
 	case a.PIN != "" && !ValidPIN(a.PIN):
 		return fmt.Errorf("%w: a PIN is %d-%d digits", ErrInvalid, MinPINLength, MaxPINLength)
 	}
-	hash, err := s.hashOrGiven(a.Password, a.PasswordHash)
-	if err != nil {
-		return err
-	}
-	pinHash := ""
-	if a.PIN != "" || a.PINHash != "" {
-		if pinHash, err = s.hashOrGiven(a.PIN, a.PINHash); err != nil {
-			return err
-		}
-	}
-	pinLength := len(a.PIN) // 0 for a given hash of an unknown PIN
+	return nil
+}
+
+// store writes the account and lifts its lock-outs in one transaction.
+func (s *Store) store(ctx context.Context, username, name, hash string, role Role, pinHash string, pinLength int) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("store staff account: %w", err)
+		return err
 	}
 	defer tx.Rollback()
 	_, err = tx.ExecContext(ctx, `INSERT INTO staff_accounts (username, name, password_hash, created_at, role, pin_hash, pin_length, disabled)
@@ -195,17 +212,14 @@ func (s *Store) Save(ctx context.Context, a NewAccount) error {
 			pin_hash = CASE WHEN excluded.role <> 'supervisor' THEN '' WHEN excluded.pin_hash = '' THEN staff_accounts.pin_hash ELSE excluded.pin_hash END,
 			pin_length = CASE WHEN excluded.role <> 'supervisor' THEN 0 WHEN excluded.pin_hash = '' THEN staff_accounts.pin_length ELSE excluded.pin_length END,
 			disabled = 0`,
-		username, name, hash, s.now().UnixMilli(), string(a.Role), pinHash, pinLength)
+		username, name, hash, s.now().UnixMilli(), string(role), pinHash, pinLength)
 	if err != nil {
-		return fmt.Errorf("store staff account: %w", err)
+		return err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM staff_locks WHERE username = $1`, username); err != nil {
-		return fmt.Errorf("store staff account: %w", err)
+		return err
 	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store staff account: %w", err)
-	}
-	return nil
+	return tx.Commit()
 }
 
 // hashOrGiven is the stored form of a secret: given (a PHC string made earlier, checked to be a

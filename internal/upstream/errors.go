@@ -269,31 +269,51 @@ func (c codes) ok() bool { return c.Result == 0 && c.ExtendedResultCode == 0 }
 // classify picks the sentinel for a refusal. The extended code is the most
 // precise, then the HTTP status of the camelCase family, then the result code.
 func classify(status int, c codes) error {
-	switch c.ExtendedResultCode {
-	case ExtOrderNotFound, ExtBookingNotFound:
-		return ErrNotFound
-	case ExtOrderExpired:
-		return ErrOrderExpired
-	case ExtNotInEditState:
+	if err := classifyExtended(c); err != nil {
+		return err
+	}
+	if err := classifyStatus(status); err != nil {
+		return err
+	}
+	if err, ok := byResultCode[c.Result]; ok {
+		return err
+	}
+	if status >= 400 {
 		return ErrInvalidRequest
-	case ExtEditRefused, ExtRefundRequired:
-		return ErrEditRefused
-	case ExtAmountMismatch:
+	}
+	return nil
+}
+
+// byExtendedCode is the sentinel of each extended result code (ExtAmountMismatch depends on
+// the family: classifyExtended).
+var byExtendedCode = map[int]error{
+	ExtOrderNotFound:       ErrNotFound,
+	ExtBookingNotFound:     ErrNotFound,
+	ExtOrderExpired:        ErrOrderExpired,
+	ExtNotInEditState:      ErrInvalidRequest,
+	ExtEditRefused:         ErrEditRefused,
+	ExtRefundRequired:      ErrEditRefused,
+	ExtSwapRefused:         ErrSwapRefused,
+	ExtGiftCardRejected:    ErrPaymentDeclined,
+	ExtInsufficientBalance: ErrInsufficientBalance,
+	ExtOrderClosed:         ErrOrderClosed,
+}
+
+// classifyExtended is the sentinel the extended result code names, nil for none.
+func classifyExtended(c codes) error {
+	if c.ExtendedResultCode == ExtAmountMismatch {
 		// The edit family names the rule in reason; on a regular order
 		// (CompleteOrder, ExternalPaymentStarting) it is a request error.
 		if c.Reason != "" {
 			return ErrEditRefused
 		}
 		return ErrInvalidRequest
-	case ExtSwapRefused:
-		return ErrSwapRefused
-	case ExtGiftCardRejected:
-		return ErrPaymentDeclined
-	case ExtInsufficientBalance:
-		return ErrInsufficientBalance
-	case ExtOrderClosed:
-		return ErrOrderClosed
 	}
+	return byExtendedCode[c.ExtendedResultCode]
+}
+
+// classifyStatus is the sentinel an HTTP status of the camelCase family names, nil for none.
+func classifyStatus(status int) error {
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		return ErrUnauthorized
@@ -306,26 +326,29 @@ func classify(status int, c codes) error {
 	case status == http.StatusTooManyRequests || status >= 500:
 		return ErrUnavailable
 	}
-	switch c.Result {
-	case ResultInvalidRequestData, ResultMembershipError, ResultUnpaidBookingsDisallowed,
-		ResultVouchersDisallowed, ResultFailedOrderValueProcess, ResultPrepareOrderForCompleteError:
-		return ErrInvalidRequest
-	case ResultSeatsUnavailable:
-		return ErrSeatsUnavailable
-	case ResultPaymentDeclined:
-		return ErrPaymentDeclined
-	case ResultInsufficientPoints:
-		return ErrInsufficientBalance
-	case ResultMemberNotFound, ResponseSessionNotFound:
-		return ErrNotFound
-	case ResultUnexpectedError, ResultDBError, ResultCinemaConnectError, ResultLoyaltyConnectError,
-		ResultFailedSeatDataRetrieve, ResultPaymentSystemError, ResultPostChargeCommitError:
-		return ErrUnavailable
-	}
-	if status >= 400 {
-		return ErrInvalidRequest
-	}
 	return nil
+}
+
+// byResultCode is the sentinel of each result code.
+var byResultCode = map[int]error{
+	ResultInvalidRequestData:           ErrInvalidRequest,
+	ResultMembershipError:              ErrInvalidRequest,
+	ResultUnpaidBookingsDisallowed:     ErrInvalidRequest,
+	ResultVouchersDisallowed:           ErrInvalidRequest,
+	ResultFailedOrderValueProcess:      ErrInvalidRequest,
+	ResultPrepareOrderForCompleteError: ErrInvalidRequest,
+	ResultSeatsUnavailable:             ErrSeatsUnavailable,
+	ResultPaymentDeclined:              ErrPaymentDeclined,
+	ResultInsufficientPoints:           ErrInsufficientBalance,
+	ResultMemberNotFound:               ErrNotFound,
+	ResponseSessionNotFound:            ErrNotFound,
+	ResultUnexpectedError:              ErrUnavailable,
+	ResultDBError:                      ErrUnavailable,
+	ResultCinemaConnectError:           ErrUnavailable,
+	ResultLoyaltyConnectError:          ErrUnavailable,
+	ResultFailedSeatDataRetrieve:       ErrUnavailable,
+	ResultPaymentSystemError:           ErrUnavailable,
+	ResultPostChargeCommitError:        ErrUnavailable,
 }
 
 // isOutage reports whether err is an outage: transport failure, timeout,

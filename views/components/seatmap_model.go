@@ -361,26 +361,51 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 	if opt.FieldName == "" {
 		opt.FieldName = "seat"
 	}
-	yours := positionSet(opt.Yours)
-	chosen := positionSet(opt.Chosen)
-	allowed := map[string]bool{}
-	for _, c := range opt.AreaCategories {
-		allowed[c] = true
-	}
-	categories := map[string]string{}
-	for _, c := range plan.AreaCategories {
-		categories[c.Code] = c.Description
-	}
-
 	v := SeatMapView{ID: opt.ID, FieldName: opt.FieldName, Max: opt.Max, Label: opt.Label, CountTemplate: opt.CountTemplate,
 		CountTemplateOne: opt.CountTemplateOne, MaxFrom: opt.MaxFrom, CountNone: opt.CountNone, CountNoneOne: opt.CountNoneOne,
 		Kiosk: opt.Kiosk, AsOf: opt.AsOf}
-	// Yours and chosen are one state to the eye: one line of the key says both.
-	present := map[string]bool{SeatStateFree: true, SeatStateSelected: true, SeatStateTaken: true}
-	nChecked, nSeats := 0, 0
+	// Built here, not by a constructor, so that its maps stay on the stack (pages build a map
+	// per request).
+	bld := seatMapBuild{opt: opt, yours: positionSet(opt.Yours), chosen: positionSet(opt.Chosen),
+		allowed: map[string]bool{}, categories: map[string]string{},
+		// Yours and chosen are one state to the eye: one line of the key says both.
+		present: map[string]bool{SeatStateFree: true, SeatStateSelected: true, SeatStateTaken: true}}
+	for _, c := range opt.AreaCategories {
+		bld.allowed[c] = true
+	}
+	for _, c := range plan.AreaCategories {
+		bld.categories[c.Code] = c.Description
+	}
 	// Each area's cells per row, and room for every cell of every row with seats, in one slab.
-	cols := make([]int, len(plan.Areas))
-	n := 0
+	cols, n := planColumns(plan)
+	v.cells = cellSlab(n)
+	free := *v.cells // cut row by row
+	for ai, a := range plan.Areas {
+		v.Columns = max(v.Columns, cols[ai]+2)
+		var av SeatAreaView
+		av, free = bld.area(a, cols[ai], free)
+		v.Areas = append(v.Areas, av)
+	}
+	bld.finish(&v)
+	return v
+}
+
+// seatMapBuild is what building a seat map keeps across its areas: the options and what they
+// name, the states and kinds seen (for the legend), and the seats counted.
+type seatMapBuild struct {
+	opt           SeatMapOptions
+	yours, chosen map[cinema.SeatPosition]bool
+	allowed       map[string]bool   // area categories that may be chosen; empty: all
+	categories    map[string]string // area category code → its description
+	present       map[string]bool   // legend keys the map shows
+	nChecked      int
+	nSeats        int
+}
+
+// planColumns is the cells per row of each area, and the cells of every row with seats
+// together.
+func planColumns(plan cinema.SeatPlan) (cols []int, n int) {
+	cols = make([]int, len(plan.Areas))
 	for i, a := range plan.Areas {
 		cols[i] = areaColumns(a)
 		for _, r := range a.Rows {
@@ -389,76 +414,91 @@ func BuildSeatMap(plan cinema.SeatPlan, opt SeatMapOptions) SeatMapView {
 			}
 		}
 	}
-	v.cells = cellSlab(n)
-	free := *v.cells // cut row by row
-	for ai, a := range plan.Areas {
-		cat := categories[a.AreaCategoryCode]
-		catLower := strings.ToLower(cat)
-		areaAllowed := len(allowed) == 0 || allowed[a.AreaCategoryCode]
-		av := SeatAreaView{Number: a.Number, Name: a.Description, Category: cat, Allowed: areaAllowed, TestID: "seatmap-area-" + strconv.Itoa(a.Number),
-			Price: opt.Prices[a.AreaCategoryCode]}
-		av.Legend = a.Description
-		if cat != "" && !strings.EqualFold(cat, a.Description) {
-			av.Legend += " · " + cat
-		}
-		maxCol := cols[ai] - 1
-		v.Columns = max(v.Columns, maxCol+1+2)
-		for ri, r := range a.Rows {
-			rowID := opt.ID + "-row-" + strconv.Itoa(a.Number) + "-" + strconv.Itoa(ri)
-			if len(r.Seats) == 0 {
-				av.Rows = append(av.Rows, SeatRowView{ID: rowID, Aisle: true, TestID: "seat-aisle"})
-				continue
-			}
-			rv := SeatRowView{ID: rowID, Label: r.Label, Seats: len(r.Seats), TestID: "seat-row-" + strconv.Itoa(a.Number) + "-" + r.Label}
-			rv.Cells, free = free[:maxCol+1:maxCol+1], free[maxCol+1:]
-			for i := range rv.Cells {
-				rv.Cells[i] = SeatCellView{Gap: true}
-			}
-			for _, s := range r.Seats {
-				nSeats++
-				if s.Availability == cinema.SeatFree {
-					rv.Free++
-				}
-				kind := kindOf(s)
-				sv, ok := buildSeat(s, kind, cat, catLower, areaAllowed, yours[s.Position], chosen[s.Position], opt.YoursSelectable)
-				if sv.State == SeatStateYours && opt.YoursCurrent && sv.Fixed {
-					sv.State, sv.cond, sv.Class = SeatStateCurrent, condCurrent, seatClasses[SeatStateCurrent][kind]
-				}
-				if sv.State != SeatStateFree && sv.State != SeatStateSelected && sv.State != SeatStateYours {
-					present[sv.State] = true
-				}
-				if kind != kindPlain {
-					present[legendKey(kind)] = true
-				}
-				if sv.Checked {
-					nChecked++
-				}
-				c := s.Position.ColumnIndex
-				if c >= 0 && c < len(rv.Cells) {
-					rv.Cells[c] = SeatCellView{Seat: sv}
-				}
-				if ok {
-					av.Selectable = true
-				}
-			}
-			av.Rows = append(av.Rows, rv)
-		}
-		v.Areas = append(v.Areas, av)
+	return cols, n
+}
+
+// area is the view of one area, its rows ncols cells wide, cut from the cells free; it returns
+// the cells left.
+func (bld *seatMapBuild) area(a cinema.Area, ncols int, free []SeatCellView) (SeatAreaView, []SeatCellView) {
+	cat := bld.categories[a.AreaCategoryCode]
+	in := seatArea{category: cat, catLower: strings.ToLower(cat), allowed: len(bld.allowed) == 0 || bld.allowed[a.AreaCategoryCode]}
+	av := SeatAreaView{Number: a.Number, Name: a.Description, Category: cat, Allowed: in.allowed, TestID: "seatmap-area-" + strconv.Itoa(a.Number),
+		Price: bld.opt.Prices[a.AreaCategoryCode]}
+	av.Legend = a.Description
+	if cat != "" && !strings.EqualFold(cat, a.Description) {
+		av.Legend += " · " + cat
 	}
+	for ri, r := range a.Rows {
+		rowID := bld.opt.ID + "-row-" + strconv.Itoa(a.Number) + "-" + strconv.Itoa(ri)
+		if len(r.Seats) == 0 {
+			av.Rows = append(av.Rows, SeatRowView{ID: rowID, Aisle: true, TestID: "seat-aisle"})
+			continue
+		}
+		rv := SeatRowView{ID: rowID, Label: r.Label, Seats: len(r.Seats), TestID: "seat-row-" + strconv.Itoa(a.Number) + "-" + r.Label}
+		rv.Cells, free = free[:ncols:ncols], free[ncols:]
+		for i := range rv.Cells {
+			rv.Cells[i] = SeatCellView{Gap: true}
+		}
+		for _, s := range r.Seats {
+			if bld.seat(&rv, s, in) {
+				av.Selectable = true
+			}
+		}
+		av.Rows = append(av.Rows, rv)
+	}
+	return av, free
+}
+
+// seatArea is what a seat's view takes from its area: the category's description (also in
+// lower case, once per area) and whether the area may be chosen.
+type seatArea struct {
+	category, catLower string
+	allowed            bool
+}
+
+// seat puts seat s in its cell of row rv, counting it and noting its state and kind for the
+// legend; it reports whether the seat can be chosen.
+func (bld *seatMapBuild) seat(rv *SeatRowView, s cinema.Seat, in seatArea) bool {
+	bld.nSeats++
+	if s.Availability == cinema.SeatFree {
+		rv.Free++
+	}
+	kind := kindOf(s)
+	sv, ok := buildSeat(s, kind, in.category, in.catLower, in.allowed, bld.yours[s.Position], bld.chosen[s.Position], bld.opt.YoursSelectable)
+	if sv.State == SeatStateYours && bld.opt.YoursCurrent && sv.Fixed {
+		sv.State, sv.cond, sv.Class = SeatStateCurrent, condCurrent, seatClasses[SeatStateCurrent][kind]
+	}
+	if sv.State != SeatStateFree && sv.State != SeatStateSelected && sv.State != SeatStateYours {
+		bld.present[sv.State] = true
+	}
+	if kind != kindPlain {
+		bld.present[legendKey(kind)] = true
+	}
+	if sv.Checked {
+		bld.nChecked++
+	}
+	if c := s.Position.ColumnIndex; c >= 0 && c < len(rv.Cells) {
+		rv.Cells[c] = SeatCellView{Seat: sv}
+	}
+	return ok
+}
+
+// finish sets what the whole map knows once every seat is in: the maximum (every seat when
+// none is given), how many are chosen, the legend, and whether the list is offered.
+func (bld *seatMapBuild) finish(v *SeatMapView) {
 	if v.Max <= 0 {
-		v.Max = nSeats
+		v.Max = bld.nSeats
 	}
-	v.Chosen, v.LimitShown = nChecked, nChecked > v.Max
-	v.Legend = legend(present)
-	if opt.YoursCurrent {
+	v.Chosen, v.LimitShown = bld.nChecked, bld.nChecked > v.Max
+	v.Legend = legend(bld.present)
+	if bld.opt.YoursCurrent {
 		for i := range v.Legend {
 			if v.Legend[i].Key == SeatStateSelected {
 				v.Legend[i].Text = msg("ui.seatmap.legend.new")
 			}
 		}
 	}
-	v.ListView = !opt.NoList && nSeats > 0
-	return v
+	v.ListView = !bld.opt.NoList && bld.nSeats > 0
 }
 
 // countTemplates are the live count's templates, for a maximum of more than one and of one:

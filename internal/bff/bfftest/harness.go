@@ -145,6 +145,33 @@ type Harness struct {
 // NewHarness starts the real server on a random port with the given stores.
 func NewHarness(t testing.TB, o HarnessOpts) *Harness {
 	t.Helper()
+	db, cs := openHarnessStores(t, &o)
+	if o.Keys == nil {
+		k, err := keys.Generate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Keys, _ = keys.Parse(k)
+	}
+	assets, err := static.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.PublicURL == "" {
+		o.PublicURL = "http://127.0.0.1"
+	}
+	h := &Harness{T: t, DropAfter: new(atomic.Int32), DB: db}
+	deps := h.siteDeps(o, db, cs, assets)
+	h.addMail(&deps, o)
+	h.addWallet(&deps, o)
+	h.addUpstreams(&deps, o)
+	h.serve(deps, o, cs)
+	return h
+}
+
+// openHarnessStores opens and migrates the site's database (a fresh SQLite file unless o
+// names one) and its session store, counted.
+func openHarnessStores(t testing.TB, o *HarnessOpts) (*storage.DB, *CountingStore) {
 	ctx := context.Background()
 	if o.DatabaseURL == "" {
 		o.DatabaseURL = "sqlite:" + filepath.Join(t.TempDir(), "test.db")
@@ -165,36 +192,30 @@ func NewHarness(t testing.TB, o HarnessOpts) *Harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	cs := &CountingStore{Store: st.Store}
-	if o.Keys == nil {
-		k, err := keys.Generate()
-		if err != nil {
-			t.Fatal(err)
-		}
-		o.Keys, _ = keys.Parse(k)
-	}
-	assets, err := static.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if o.PublicURL == "" {
-		o.PublicURL = "http://127.0.0.1"
-	}
-	pu, _ := url.Parse(o.PublicURL)
-	logger := slog.New(slog.DiscardHandler)
-	if os.Getenv("TEST_LOG") != "" {
-		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
-	}
+	return db, &CountingStore{Store: st.Store}
+}
+
+// harnessLogger is the server's logger: o's, else stderr with TEST_LOG, else discarded.
+func harnessLogger(o HarnessOpts) *slog.Logger {
 	if o.Logger != nil {
-		logger = o.Logger
+		return o.Logger
 	}
-	h := &Harness{T: t, DropAfter: new(atomic.Int32), DB: db}
+	if os.Getenv("TEST_LOG") != "" {
+		return slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// siteDeps are the server's dependencies before mail, wallet and upstreams: its settings
+// (o's, then Configure), stores, keys and assets; its background work ends with the test.
+func (h *Harness) siteDeps(o HarnessOpts, db *storage.DB, cs *CountingStore, assets *static.Assets) bff.Deps {
+	pu, _ := url.Parse(o.PublicURL)
 	bg, stopBackground := context.WithCancel(context.Background())
-	t.Cleanup(stopBackground) // background watchers end with the test
+	h.T.Cleanup(stopBackground) // background watchers end with the test
 	deps := bff.Deps{
 		Background:   bg,
 		Config:       bff.Config{SiteName: "Test Cinemas", PublicURL: pu, KioskIdle: o.KioskIdle, TrustedProxies: o.TrustedProxies, PasswordHashing: TestPasswordHashing},
-		Logger:       logger,
+		Logger:       harnessLogger(o),
 		DB:           db,
 		Storage:      db,
 		SessionStore: cs,
@@ -209,22 +230,40 @@ func NewHarness(t testing.TB, o HarnessOpts) *Harness {
 	if o.Configure != nil {
 		o.Configure(&deps.Config)
 	}
-	h.MailDir = filepath.Join(t.TempDir(), "mail")
+	return deps
+}
+
+// addMail sends the site's mail through o's transport, else into .eml files in h.MailDir
+// (with the mailbox page shown).
+func (h *Harness) addMail(deps *bff.Deps, o HarnessOpts) {
+	h.MailDir = filepath.Join(h.T.TempDir(), "mail")
 	deps.Mail = bff.MailDeps{TicketKey: keys.Derive(o.Keys[0], "ticket-codes"), Transport: o.MailTransport, From: "Test Cinemas <tickets@test.example>",
 		Backoff: o.MailBackoff}
 	if deps.Mail.Transport == nil {
 		deps.Mail.Transport, deps.Mail.Dir, deps.Mail.ShowMailbox = mail.NewDir(h.MailDir), h.MailDir, true
 	}
 	h.MailDeps = deps.Mail
+}
+
+// addWallet gives the site wallet passes, with stand-ins for APNs and the Google Wallet API
+// that record what they are asked.
+func (h *Harness) addWallet(deps *bff.Deps, o HarnessOpts) {
+	t := h.T
 	deps.Wallet = WalletDeps(t, o.Keys[0])
 	deps.Wallet.TokenKey = keys.Derive(o.Keys[0], "wallet-pass-tokens")
 	h.Pushes, deps.Wallet.Pusher = apnsStandIn(t)
 	h.Google, deps.Wallet.GoogleAPI = googleStandIn(t, deps.Wallet.GoogleKey)
+}
+
+// addUpstreams points the site at its ticketing API and payment provider: the sandbox, the
+// golden upstream, or o.UpstreamURL, with the payments wrapped when o asks.
+func (h *Harness) addUpstreams(deps *bff.Deps, o HarnessOpts) {
+	t := h.T
 	if o.Sandbox {
-		h.StartSandbox(&deps, o)
+		h.StartSandbox(deps, o)
 	}
 	if o.Golden != nil {
-		h.StartGolden(&deps, o)
+		h.StartGolden(deps, o)
 	}
 	if o.UpstreamURL != "" {
 		c, err := upstream.New(o.UpstreamURL, TestToken, upstream.WithTimeout(5*time.Second))
@@ -240,6 +279,12 @@ func NewHarness(t testing.TB, o HarnessOpts) *Harness {
 	if o.WrapPayments != nil {
 		deps.Payments = o.WrapPayments(deps.Payments)
 	}
+}
+
+// serve builds the server and serves it on a random port, with a client that keeps cookies
+// and does not follow redirects.
+func (h *Harness) serve(deps bff.Deps, o HarnessOpts, cs *CountingStore) {
+	t := h.T
 	// The site's own URL is only known once it listens; the public URL must match it so the
 	// payment provider returns here.
 	ts := httptest.NewUnstartedServer(nil)
@@ -259,7 +304,6 @@ func NewHarness(t testing.TB, o HarnessOpts) *Harness {
 	jar, _ := cookiejar.New(nil)
 	client := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	h.Srv, h.TS, h.Store, h.Client = s, ts, cs, client
-	return h
 }
 
 const (

@@ -159,82 +159,105 @@ func (p *Provider) endpoint(op string, exec execFunc) http.Handler {
 		h.Set("Cache-Control", "no-cache, no-store")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Stripe-Version", stripeVersion(r))
-		if e := p.authorize(r); e != nil {
-			if e.status == http.StatusUnauthorized {
-				h.Set("WWW-Authenticate", `Bearer realm="Stripe"`)
-			}
+		c, e := p.admit(op, exec, w, r, reqID)
+		if e != nil {
 			writeAPI(w, e.status, e.body())
 			return
 		}
-		if exec == nil {
-			e := &apiError{status: http.StatusNotFound, Type: typeInvalidRequest, Message: fmt.Sprintf(
-				"Unrecognized request URL (%s: %s). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.", r.Method, r.URL.Path)}
-			writeAPI(w, e.status, e.body())
-			return
-		}
-		if status, ok := p.takeFailure(op); ok {
-			e := injectedError(op, status)
-			writeAPI(w, e.status, e.body())
-			return
-		}
-		if e := readForm(w, r); e != nil {
-			writeAPI(w, e.status, e.body())
-			return
-		}
-		c := &apiCall{form: parseParams(r.Form), id: r.PathValue("id"), reqID: reqID}
-		if r.Method == http.MethodPost {
-			c.idemKey = strings.TrimSpace(r.Header.Get("Idempotency-Key"))
-		}
-		if len(c.idemKey) > 255 {
-			e := invalidParam("", "", "Idempotency-Key must be at most 255 characters long.")
-			writeAPI(w, e.status, e.body())
-			return
-		}
-		if c.idemKey != "" {
-			h.Set("Idempotency-Key", c.idemKey)
-		}
-		fingerprint := r.Form.Encode() // sorted by key: the parameters, not their order
-		ikey := p.apiKey + "\x00" + r.Method + " " + r.URL.Path + "\x00" + c.idemKey
-
-		var eff effects
-		p.mu.Lock()
-		p.sweepLocked()
-		now := p.now()
-		if c.idemKey != "" {
-			if prev := p.idem[ikey]; prev != nil && now.Sub(prev.at) < idempotencyWindow {
-				p.mu.Unlock()
-				if prev.fingerprint != fingerprint {
-					e := &apiError{status: http.StatusBadRequest, Type: typeIdempotency, Message: "Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '" + c.idemKey + "' if you meant to execute a different request."}
-					writeAPI(w, e.status, e.body())
-					return
-				}
-				h.Set("Idempotent-Replayed", "true")
-				h.Set("Original-Request", prev.reqID)
-				writeAPI(w, prev.status, prev.body)
-				return
-			}
-		}
-		res, aerr := exec(c, &eff)
-		status, body := http.StatusOK, []byte(nil)
-		if aerr != nil {
-			status, body = aerr.status, aerr.body()
-		} else {
-			body = marshal(res)
-		}
-		if c.idemKey != "" && (aerr == nil || aerr.executed) {
-			p.idem[ikey] = &idemEntry{fingerprint: fingerprint, status: status, body: body, reqID: reqID, at: now}
-			if len(p.idem)%1024 == 0 {
-				for k, e := range p.idem {
-					if now.Sub(e.at) >= idempotencyWindow {
-						delete(p.idem, k)
-					}
-				}
-			}
-		}
-		p.mu.Unlock()
-		p.apply(eff)
-		writeAPI(w, status, body)
+		p.call(w, r, c, exec)
 	})
+}
+
+// admit turns a request into a call, or answers why it is not one: not authorized, an
+// unknown URL, an injected fault, a form that cannot be read, an Idempotency-Key too long.
+func (p *Provider) admit(op string, exec execFunc, w http.ResponseWriter, r *http.Request, reqID string) (*apiCall, *apiError) {
+	if e := p.authorize(r); e != nil {
+		if e.status == http.StatusUnauthorized {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="Stripe"`)
+		}
+		return nil, e
+	}
+	if exec == nil {
+		return nil, &apiError{status: http.StatusNotFound, Type: typeInvalidRequest, Message: fmt.Sprintf(
+			"Unrecognized request URL (%s: %s). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.", r.Method, r.URL.Path)}
+	}
+	if status, ok := p.takeFailure(op); ok {
+		return nil, injectedError(op, status)
+	}
+	if e := readForm(w, r); e != nil {
+		return nil, e
+	}
+	c := &apiCall{form: parseParams(r.Form), id: r.PathValue("id"), reqID: reqID}
+	if r.Method == http.MethodPost {
+		c.idemKey = strings.TrimSpace(r.Header.Get("Idempotency-Key"))
+	}
+	if len(c.idemKey) > 255 {
+		return nil, invalidParam("", "", "Idempotency-Key must be at most 255 characters long.")
+	}
+	if c.idemKey != "" {
+		w.Header().Set("Idempotency-Key", c.idemKey)
+	}
+	return c, nil
+}
+
+// call runs exec under p.mu and answers; a repeat of an Idempotency-Key within its window
+// gets the first answer instead (the same parameters only), and a call that ran (or was
+// refused after it took effect) is remembered under its key.
+func (p *Provider) call(w http.ResponseWriter, r *http.Request, c *apiCall, exec execFunc) {
+	fingerprint := r.Form.Encode() // sorted by key: the parameters, not their order
+	ikey := p.apiKey + "\x00" + r.Method + " " + r.URL.Path + "\x00" + c.idemKey
+
+	var eff effects
+	p.mu.Lock()
+	p.sweepLocked()
+	now := p.now()
+	if c.idemKey != "" {
+		if prev := p.idem[ikey]; prev != nil && now.Sub(prev.at) < idempotencyWindow {
+			p.mu.Unlock()
+			replay(w, c, prev, fingerprint)
+			return
+		}
+	}
+	res, aerr := exec(c, &eff)
+	status, body := http.StatusOK, []byte(nil)
+	if aerr != nil {
+		status, body = aerr.status, aerr.body()
+	} else {
+		body = marshal(res)
+	}
+	if c.idemKey != "" && (aerr == nil || aerr.executed) {
+		p.rememberLocked(ikey, &idemEntry{fingerprint: fingerprint, status: status, body: body, reqID: c.reqID, at: now}, now)
+	}
+	p.mu.Unlock()
+	p.apply(eff)
+	writeAPI(w, status, body)
+}
+
+// replay answers a repeated Idempotency-Key with the first answer, or refuses it when the
+// parameters differ.
+func replay(w http.ResponseWriter, c *apiCall, prev *idemEntry, fingerprint string) {
+	if prev.fingerprint != fingerprint {
+		e := &apiError{status: http.StatusBadRequest, Type: typeIdempotency, Message: "Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '" + c.idemKey + "' if you meant to execute a different request."}
+		writeAPI(w, e.status, e.body())
+		return
+	}
+	h := w.Header()
+	h.Set("Idempotent-Replayed", "true")
+	h.Set("Original-Request", prev.reqID)
+	writeAPI(w, prev.status, prev.body)
+}
+
+// rememberLocked keeps the answer of an Idempotency-Key; every 1024 keys, those out of their
+// window go.
+func (p *Provider) rememberLocked(ikey string, entry *idemEntry, now time.Time) {
+	p.idem[ikey] = entry
+	if len(p.idem)%1024 == 0 {
+		for k, e := range p.idem {
+			if now.Sub(e.at) >= idempotencyWindow {
+				delete(p.idem, k)
+			}
+		}
+	}
 }
 
 func stripeVersion(r *http.Request) string {

@@ -254,10 +254,38 @@ type refundInput struct {
 // latest charge), updates it and a connector payment on the same intent, and
 // sends charge.refunded. req is the API request, nil from the Go API.
 func (p *Provider) refundLocked(in refundInput, req *apiCall, eff *effects) (*Refund, *apiError) {
-	var ch *Charge
+	ch, e := p.chargeToRefundLocked(in)
+	if e != nil {
+		return nil, e
+	}
+	amount, e := refundAmount(in, ch)
+	if e != nil {
+		return nil, e
+	}
+	prevRefunded, prevFlag := ch.AmountRefunded, ch.Refunded
+	rf := &Refund{
+		ID: newID("re_", 24), PaymentIntentID: ch.PaymentIntentID, ChargeID: ch.ID, Amount: amount, Currency: ch.Currency,
+		Status: RefundSucceeded, Reason: in.reason, Metadata: cloneMap(in.metadata), Created: p.now(), seq: p.nextSeqLocked(),
+	}
+	p.refunds[rf.ID] = rf
+	p.piRefunds[ch.PaymentIntentID] = append(p.piRefunds[ch.PaymentIntentID], rf.ID)
+	ch.AmountRefunded += amount
+	ch.Refunded = ch.AmountRefunded >= ch.Amount
+	p.notePaymentRefundedLocked(ch, eff)
+	prev := map[string]any{"amount_refunded": prevRefunded}
+	if prevFlag != ch.Refunded {
+		prev["refunded"] = prevFlag
+	}
+	p.queueEventLocked(EventChargeRefunded, ch.ID, p.chargeJSONLocked(ch), prev, req)
+	return rf, nil
+}
+
+// chargeToRefundLocked is the charge a refund names: directly (captured, and of the intent
+// if one is named too) or as the latest charge of a succeeded payment intent.
+func (p *Provider) chargeToRefundLocked(in refundInput) (*Charge, *apiError) {
 	switch {
 	case in.charge != "":
-		ch = p.charges[in.charge]
+		ch := p.charges[in.charge]
 		if ch == nil {
 			return nil, noSuchParam("charge", in.charge, "charge")
 		}
@@ -269,14 +297,9 @@ func (p *Provider) refundLocked(in refundInput, req *apiCall, eff *effects) (*Re
 			return nil, &apiError{status: 400, Type: typeInvalidRequest, Param: "charge", executed: true,
 				Message: fmt.Sprintf("The charge %s has not been captured: cancel its PaymentIntent (%s) to release the authorization.", ch.ID, ch.PaymentIntentID)}
 		}
+		return ch, nil
 	case in.paymentIntent != "":
-		pi := p.intents[in.paymentIntent]
-		if pi == nil && p.adopt && strings.HasPrefix(in.paymentIntent, "pi_") && in.amount != nil && *in.amount > 0 {
-			pi = &PaymentIntent{ID: in.paymentIntent, Status: IntentRequiresPaymentMethod, Amount: *in.amount, Currency: "eur",
-				Description: "adopted: taken before this provider started", Metadata: map[string]string{"sandbox_adopted": "true"}, Created: p.now()}
-			p.intents[pi.ID] = pi
-			p.succeedLocked(pi, card{brand: "visa", last4: "4242", funding: "credit"}, "")
-		}
+		pi := p.intentToRefundLocked(in)
 		if pi == nil {
 			return nil, noSuchParam("payment_intent", in.paymentIntent, "payment_intent")
 		}
@@ -284,53 +307,64 @@ func (p *Provider) refundLocked(in refundInput, req *apiCall, eff *effects) (*Re
 			return nil, &apiError{status: 400, Type: typeInvalidRequest, Code: "payment_intent_unexpected_state", Param: "payment_intent", executed: true,
 				Message: fmt.Sprintf("This PaymentIntent (%s) does not have a successful charge to refund.", pi.ID)}
 		}
-		ch = p.charges[pi.LatestChargeID]
-	default:
-		return nil, &apiError{status: 400, Type: typeInvalidRequest, Code: "parameter_missing",
-			Message: "One of the following params should be provided for this request: payment_intent or charge."}
+		return p.charges[pi.LatestChargeID], nil
 	}
+	return nil, &apiError{status: 400, Type: typeInvalidRequest, Code: "parameter_missing",
+		Message: "One of the following params should be provided for this request: payment_intent or charge."}
+}
+
+// intentToRefundLocked is the payment intent a refund names, nil when there is none. A
+// provider that adopts unknown intents takes one it never saw as paid by card (money taken
+// before it started), so that it can be refunded.
+func (p *Provider) intentToRefundLocked(in refundInput) *PaymentIntent {
+	pi := p.intents[in.paymentIntent]
+	if pi == nil && p.adopt && strings.HasPrefix(in.paymentIntent, "pi_") && in.amount != nil && *in.amount > 0 {
+		pi = &PaymentIntent{ID: in.paymentIntent, Status: IntentRequiresPaymentMethod, Amount: *in.amount, Currency: "eur",
+			Description: "adopted: taken before this provider started", Metadata: map[string]string{"sandbox_adopted": "true"}, Created: p.now()}
+		p.intents[pi.ID] = pi
+		p.succeedLocked(pi, card{brand: "visa", last4: "4242", funding: "credit"}, "")
+	}
+	return pi
+}
+
+// refundAmount is what a refund of charge ch gives back: the amount asked for, at most what
+// remains of the charge, or all of that.
+func refundAmount(in refundInput, ch *Charge) (int64, *apiError) {
 	remaining := ch.Amount - ch.AmountRefunded
 	if remaining <= 0 {
-		return nil, &apiError{status: 400, Type: typeInvalidRequest, Code: "charge_already_refunded", executed: true,
+		return 0, &apiError{status: 400, Type: typeInvalidRequest, Code: "charge_already_refunded", executed: true,
 			Message: fmt.Sprintf("Charge %s has already been refunded.", ch.ID)}
 	}
-	amount := remaining
-	if in.amount != nil {
-		amount = *in.amount
-		if amount <= 0 {
-			return nil, invalidParam("amount", "parameter_invalid_integer", "This value must be greater than or equal to 1.")
-		}
-		if amount > remaining {
-			return nil, &apiError{status: 400, Type: typeInvalidRequest, Code: "amount_too_large", Param: "amount", executed: true,
-				Message: fmt.Sprintf("Refund amount (%s) is greater than unrefunded amount on charge (%s)",
-					formatAmount(amount, strings.ToUpper(ch.Currency)), formatAmount(remaining, strings.ToUpper(ch.Currency)))}
-		}
+	if in.amount == nil {
+		return remaining, nil
 	}
-	prevRefunded, prevFlag := ch.AmountRefunded, ch.Refunded
-	rf := &Refund{
-		ID: newID("re_", 24), PaymentIntentID: ch.PaymentIntentID, ChargeID: ch.ID, Amount: amount, Currency: ch.Currency,
-		Status: RefundSucceeded, Reason: in.reason, Metadata: cloneMap(in.metadata), Created: p.now(), seq: p.nextSeqLocked(),
+	amount := *in.amount
+	if amount <= 0 {
+		return 0, invalidParam("amount", "parameter_invalid_integer", "This value must be greater than or equal to 1.")
 	}
-	p.refunds[rf.ID] = rf
-	p.piRefunds[ch.PaymentIntentID] = append(p.piRefunds[ch.PaymentIntentID], rf.ID)
-	ch.AmountRefunded += amount
-	ch.Refunded = ch.AmountRefunded >= ch.Amount
-	if pay := p.payments[ch.PaymentIntentID]; pay != nil {
-		pay.RefundedInCents = ch.AmountRefunded
-		if ch.Refunded {
-			pay.Status = StatusRefunded
-		} else {
-			pay.Status = StatusPartiallyRefunded
-		}
-		pay.UpdatedAt = p.now()
-		eff.notify = append(eff.notify, *pay)
+	if amount > remaining {
+		return 0, &apiError{status: 400, Type: typeInvalidRequest, Code: "amount_too_large", Param: "amount", executed: true,
+			Message: fmt.Sprintf("Refund amount (%s) is greater than unrefunded amount on charge (%s)",
+				formatAmount(amount, strings.ToUpper(ch.Currency)), formatAmount(remaining, strings.ToUpper(ch.Currency)))}
 	}
-	prev := map[string]any{"amount_refunded": prevRefunded}
-	if prevFlag != ch.Refunded {
-		prev["refunded"] = prevFlag
+	return amount, nil
+}
+
+// notePaymentRefundedLocked brings the connector payment on the charge's intent (if any) up
+// to the refunded charge, and tells the connector.
+func (p *Provider) notePaymentRefundedLocked(ch *Charge, eff *effects) {
+	pay := p.payments[ch.PaymentIntentID]
+	if pay == nil {
+		return
 	}
-	p.queueEventLocked(EventChargeRefunded, ch.ID, p.chargeJSONLocked(ch), prev, req)
-	return rf, nil
+	pay.RefundedInCents = ch.AmountRefunded
+	if ch.Refunded {
+		pay.Status = StatusRefunded
+	} else {
+		pay.Status = StatusPartiallyRefunded
+	}
+	pay.UpdatedAt = p.now()
+	eff.notify = append(eff.notify, *pay)
 }
 
 // sweepLocked expires the open sessions whose expires_at has passed and sends

@@ -190,29 +190,14 @@ func truncate(s string, n int) string {
 }
 
 // newSession validates the parameters of POST /v1/checkout/sessions and
-// builds the session.
+// builds the session. The checks run in the order Stripe's answers were taken
+// from: the first wrong parameter is the one named.
 func (p *Provider) newSession(f *fnode, now time.Time) (*CheckoutSession, *apiError) {
 	if err := f.check(sessionCreateParams, ""); err != nil {
 		return nil, err
 	}
-	mode, err := requiredStr(f, "mode", "mode")
-	if err != nil {
+	if err := checkSessionMode(f); err != nil {
 		return nil, err
-	}
-	switch mode {
-	case "payment":
-	case "setup", "subscription":
-		return nil, invalidParam("mode", "", "The sandbox provider supports only mode=payment.")
-	default:
-		return nil, invalidParam("mode", "", "Invalid mode: must be one of payment, setup, or subscription")
-	}
-	if v, ok := f.str("ui_mode"); ok && v != "hosted" {
-		return nil, invalidParam("ui_mode", "", "The sandbox provider supports only ui_mode=hosted.")
-	}
-	for i, e := range f.elems("payment_method_types") {
-		if e.val != "card" {
-			return nil, invalidParam(fmt.Sprintf("payment_method_types[%d]", i), "", "The sandbox provider supports only the payment method type card.")
-		}
 	}
 	items := f.elems("line_items")
 	if len(items) == 0 {
@@ -222,121 +207,217 @@ func (p *Provider) newSession(f *fnode, now time.Time) (*CheckoutSession, *apiEr
 		return nil, invalidParam("line_items", "", "A Checkout Session can have at most 100 line items.")
 	}
 	s := &CheckoutSession{ID: newID("cs_test_", 58), Status: SessionOpen, PaymentStatus: SessionUnpaid, Created: now}
+	if err := s.readLineItems(items); err != nil {
+		return nil, err
+	}
+	if err := s.checkTotal(); err != nil {
+		return nil, err
+	}
+	if err := s.readReturnURLs(f); err != nil {
+		return nil, err
+	}
+	if err := s.readCustomer(f); err != nil {
+		return nil, err
+	}
+	if err := s.readPaymentIntentData(f.child("payment_intent_data")); err != nil {
+		return nil, err
+	}
+	if err := s.readExpiry(f, now); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// checkSessionMode refuses what the sandbox does not do: a mode other than payment, a
+// ui_mode other than hosted, a payment method type other than card.
+func checkSessionMode(f *fnode) *apiError {
+	mode, err := requiredStr(f, "mode", "mode")
+	if err != nil {
+		return err
+	}
+	switch mode {
+	case "payment":
+	case "setup", "subscription":
+		return invalidParam("mode", "", "The sandbox provider supports only mode=payment.")
+	default:
+		return invalidParam("mode", "", "Invalid mode: must be one of payment, setup, or subscription")
+	}
+	if v, ok := f.str("ui_mode"); ok && v != "hosted" {
+		return invalidParam("ui_mode", "", "The sandbox provider supports only ui_mode=hosted.")
+	}
+	for i, e := range f.elems("payment_method_types") {
+		if e.val != "card" {
+			return invalidParam(fmt.Sprintf("payment_method_types[%d]", i), "", "The sandbox provider supports only the payment method type card.")
+		}
+	}
+	return nil
+}
+
+// readLineItems adds the line items (price_data only, all in one currency) and their total.
+func (s *CheckoutSession) readLineItems(items []*fnode) *apiError {
 	for i, it := range items {
 		base := fmt.Sprintf("line_items[%d]", i)
 		if price, ok := it.str("price"); ok {
-			return nil, noSuchParam("price", price, base+"[price]")
+			return noSuchParam("price", price, base+"[price]")
 		}
 		qty, err := boundedInt(it, "quantity", base+"[quantity]", 1, 999999)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		pd := it.child("price_data")
 		if pd == nil {
-			return nil, missingParam(base + "[price_data]")
+			return missingParam(base + "[price_data]")
 		}
-		cur, err := requiredStr(pd, "currency", base+"[price_data][currency]")
-		if err != nil {
-			return nil, err
-		}
-		cur = strings.ToLower(cur)
-		if !validCurrency(strings.ToUpper(cur)) {
-			return nil, invalidParam(base+"[price_data][currency]", "", "Invalid currency: "+cur)
-		}
-		if s.Currency == "" {
-			s.Currency = cur
-		} else if cur != s.Currency {
-			return nil, invalidParam(base+"[price_data][currency]", "", "All line items must use the same currency.")
+		if err := s.readCurrency(pd, base); err != nil {
+			return err
 		}
 		unit, err := boundedInt(pd, "unit_amount", base+"[price_data][unit_amount]", 0, 99999999)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if tb, ok := pd.str("tax_behavior"); ok && tb != "inclusive" && tb != "exclusive" && tb != "unspecified" {
-			return nil, invalidParam(base+"[price_data][tax_behavior]", "", "Invalid tax_behavior: must be one of exclusive, inclusive, or unspecified")
-		}
-		prod := pd.child("product_data")
-		if prod == nil {
-			return nil, missingParam(base + "[price_data][product_data]")
-		}
-		name, err := requiredStr(prod, "name", base+"[price_data][product_data][name]")
+		name, desc, err := priceProduct(pd, base)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		desc, _ := prod.str("description")
 		s.LineItems = append(s.LineItems, LineItem{Name: name, Description: desc, UnitAmount: unit, Quantity: qty})
 		s.AmountTotal += unit * qty
 	}
-	if min := minimumCharge[s.Currency]; s.AmountTotal < max(min, 1) {
-		return nil, &apiError{status: 400, Type: typeInvalidRequest, Code: "amount_too_small", Param: "line_items",
+	return nil
+}
+
+// readCurrency takes the session's currency from the first line item; every other one must
+// use the same.
+func (s *CheckoutSession) readCurrency(pd *fnode, base string) *apiError {
+	cur, err := requiredStr(pd, "currency", base+"[price_data][currency]")
+	if err != nil {
+		return err
+	}
+	cur = strings.ToLower(cur)
+	if !validCurrency(strings.ToUpper(cur)) {
+		return invalidParam(base+"[price_data][currency]", "", "Invalid currency: "+cur)
+	}
+	if s.Currency == "" {
+		s.Currency = cur
+	} else if cur != s.Currency {
+		return invalidParam(base+"[price_data][currency]", "", "All line items must use the same currency.")
+	}
+	return nil
+}
+
+// priceProduct checks a line item's tax behaviour and reads the name and description of its
+// product.
+func priceProduct(pd *fnode, base string) (name, desc string, err *apiError) {
+	if tb, ok := pd.str("tax_behavior"); ok && tb != "inclusive" && tb != "exclusive" && tb != "unspecified" {
+		return "", "", invalidParam(base+"[price_data][tax_behavior]", "", "Invalid tax_behavior: must be one of exclusive, inclusive, or unspecified")
+	}
+	prod := pd.child("product_data")
+	if prod == nil {
+		return "", "", missingParam(base + "[price_data][product_data]")
+	}
+	name, err = requiredStr(prod, "name", base+"[price_data][product_data][name]")
+	if err != nil {
+		return "", "", err
+	}
+	desc, _ = prod.str("description")
+	return name, desc, nil
+}
+
+// checkTotal refuses a total below the currency's minimum charge or above 999,999.99.
+func (s *CheckoutSession) checkTotal() *apiError {
+	if least := max(minimumCharge[s.Currency], 1); s.AmountTotal < least {
+		return &apiError{status: 400, Type: typeInvalidRequest, Code: "amount_too_small", Param: "line_items",
 			Message: fmt.Sprintf("The Checkout Session's total amount due must add up to at least %s %s",
-				formatAmount(max(min, 1), strings.ToUpper(s.Currency)), s.Currency)}
+				formatAmount(least, strings.ToUpper(s.Currency)), s.Currency)}
 	}
 	if s.AmountTotal > 99999999 {
-		return nil, &apiError{status: 400, Type: typeInvalidRequest, Code: "amount_too_large", Param: "line_items",
+		return &apiError{status: 400, Type: typeInvalidRequest, Code: "amount_too_large", Param: "line_items",
 			Message: "The Checkout Session's total amount due must be no more than 999,999.99"}
 	}
+	return nil
+}
+
+// readReturnURLs reads where the customer goes back to: success_url (required) and
+// cancel_url.
+func (s *CheckoutSession) readReturnURLs(f *fnode) *apiError {
+	var err *apiError
 	if s.SuccessURL, err = requiredStr(f, "success_url", "success_url"); err != nil {
-		return nil, err
+		return err
 	}
 	if err := checkURL(withSessionID(s.SuccessURL, "cs"), "success_url"); err != nil {
-		return nil, err
+		return err
 	}
 	if v, ok := f.str("cancel_url"); ok {
 		if v == "" {
-			return nil, emptyParam("cancel_url")
+			return emptyParam("cancel_url")
 		}
 		if err := checkURL(withSessionID(v, "cs"), "cancel_url"); err != nil {
-			return nil, err
+			return err
 		}
 		s.CancelURL = v
 	}
+	return nil
+}
+
+// readCustomer reads the caller's reference, the customer's e-mail and locale, and the
+// session's metadata.
+func (s *CheckoutSession) readCustomer(f *fnode) *apiError {
 	if v, ok := f.str("client_reference_id"); ok {
 		if err := checkLength(v, "client_reference_id", 200); err != nil {
-			return nil, err
+			return err
 		}
 		s.ClientReferenceID = v
 	}
 	if v, ok := f.str("customer_email"); ok && v != "" {
 		if err := checkEmail(v, "customer_email"); err != nil {
-			return nil, err
+			return err
 		}
 		s.CustomerEmail, s.receiptEmail = v, v
 	}
 	s.Locale, _ = f.str("locale")
-	if s.Metadata, err = checkMetadata(f.strMap("metadata"), "metadata"); err != nil {
-		return nil, err
-	}
-	pid := f.child("payment_intent_data")
+	var err *apiError
+	s.Metadata, err = checkMetadata(f.strMap("metadata"), "metadata")
+	return err
+}
+
+// readPaymentIntentData reads what the session's payment intent gets: metadata, a
+// description and the address its receipt goes to.
+func (s *CheckoutSession) readPaymentIntentData(pid *fnode) *apiError {
+	var err *apiError
 	if s.piMetadata, err = checkMetadata(pid.strMap("metadata"), "payment_intent_data[metadata]"); err != nil {
-		return nil, err
+		return err
 	}
 	if v, ok := pid.str("description"); ok {
 		if err := checkLength(v, "payment_intent_data[description]", 1000); err != nil {
-			return nil, err
+			return err
 		}
 		s.piDescription = v
 	}
 	if v, ok := pid.str("receipt_email"); ok && v != "" {
 		if err := checkEmail(v, "payment_intent_data[receipt_email]"); err != nil {
-			return nil, err
+			return err
 		}
 		s.receiptEmail = v
 	}
+	return nil
+}
+
+// readExpiry sets when the session expires: after sessionLifetime, or at expires_at when it
+// is between 30 minutes and 24 hours away.
+func (s *CheckoutSession) readExpiry(f *fnode, now time.Time) *apiError {
 	s.ExpiresAt = now.Add(sessionLifetime)
-	if at, ok, err := f.integer("expires_at", "expires_at"); err != nil {
-		return nil, err
-	} else if ok {
-		t := time.Unix(at, 0)
-		if t.Before(now.Add(minSessionLifetime)) {
-			return nil, invalidParam("expires_at", "", "The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.")
-		}
-		if t.After(now.Add(sessionLifetime)) {
-			return nil, invalidParam("expires_at", "", "The `expires_at` timestamp must be less than 24 hours from Checkout Session creation.")
-		}
-		s.ExpiresAt = t
+	at, ok, err := f.integer("expires_at", "expires_at")
+	if err != nil || !ok {
+		return err
 	}
-	return s, nil
+	t := time.Unix(at, 0)
+	if t.Before(now.Add(minSessionLifetime)) {
+		return invalidParam("expires_at", "", "The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.")
+	}
+	if t.After(now.Add(sessionLifetime)) {
+		return invalidParam("expires_at", "", "The `expires_at` timestamp must be less than 24 hours from Checkout Session creation.")
+	}
+	s.ExpiresAt = t
+	return nil
 }
 
 // refundParams validates the parameters of POST /v1/refunds.

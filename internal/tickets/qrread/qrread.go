@@ -499,90 +499,104 @@ func (c *canvas) fillPath(dark bool, edges []edge, evenOdd bool) {
 // parsePath turns path data made of straight lines (M, L, H, V, Z, absolute
 // or relative) into edges, closing every subpath as filling does.
 func parsePath(d string) ([]edge, error) {
-	var (
-		edges          []edge
-		x, y           float64 // current point
-		sx, sy         float64 // start of the subpath
-		open           bool
-		cmd            byte
-		i              int
-		haveStartPoint bool
-	)
-	lineTo := func(nx, ny float64) {
-		edges = append(edges, edge{x, y, nx, ny})
-		x, y = nx, ny
-	}
-	closePath := func() {
-		if open && (x != sx || y != sy) {
-			lineTo(sx, sy)
-		}
-		x, y = sx, sy
-		open = false
-	}
-	for {
-		i = skipSeparators(d, i)
-		if i >= len(d) {
-			break
-		}
+	var pen pathPen
+	var cmd byte
+	for i := skipSeparators(d, 0); i < len(d); i = skipSeparators(d, i) {
 		if ch := d[i]; isLetter(ch) {
 			cmd = ch
 			i++
 			if cmd == 'Z' || cmd == 'z' {
-				closePath()
+				pen.closePath()
 			}
 			continue
 		}
 		if cmd == 0 {
 			return nil, errors.New("number before the first command")
 		}
-		rel := cmd >= 'a'
-		var ox, oy float64
-		if rel {
-			ox, oy = x, y
+		n, next, err := pen.draw(d, i, cmd)
+		if err != nil {
+			return nil, err
 		}
-		switch cmd {
-		case 'M', 'm':
-			nx, ny, n, err := pair(d, i)
-			if err != nil {
-				return nil, err
-			}
-			i = n
-			closePath()
-			x, y = ox+nx, oy+ny
-			sx, sy = x, y
-			open, haveStartPoint = true, true
-			// Further pairs after a move are lines (SVG 1.1, 8.3.2).
-			cmd = 'L' + (cmd - 'M')
-		case 'L', 'l':
-			nx, ny, n, err := pair(d, i)
-			if err != nil {
-				return nil, err
-			}
-			i = n
-			lineTo(ox+nx, oy+ny)
-		case 'H', 'h':
-			v, n, err := number(d, i)
-			if err != nil {
-				return nil, err
-			}
-			i = n
-			lineTo(ox+v, y)
-		case 'V', 'v':
-			v, n, err := number(d, i)
-			if err != nil {
-				return nil, err
-			}
-			i = n
-			lineTo(x, oy+v)
-		default:
-			return nil, fmt.Errorf("command %q unsupported", cmd)
-		}
-		if !haveStartPoint {
+		i, cmd = n, next
+		if !pen.started {
 			return nil, errors.New("drawing before the first move")
 		}
 	}
-	closePath()
-	return edges, nil
+	pen.closePath()
+	return pen.edges, nil
+}
+
+// pathPen draws the edges of path data: where it is (x, y), where its subpath started
+// (sx, sy), whether that subpath is open, and whether it has moved at all.
+type pathPen struct {
+	edges   []edge
+	x, y    float64
+	sx, sy  float64
+	open    bool
+	started bool
+}
+
+func (p *pathPen) lineTo(nx, ny float64) {
+	p.edges = append(p.edges, edge{p.x, p.y, nx, ny})
+	p.x, p.y = nx, ny
+}
+
+// closePath ends the subpath with a line back to its start (when not there already).
+func (p *pathPen) closePath() {
+	if p.open && (p.x != p.sx || p.y != p.sy) {
+		p.lineTo(p.sx, p.sy)
+	}
+	p.x, p.y = p.sx, p.sy
+	p.open = false
+}
+
+// moveTo closes the subpath and starts another at (nx, ny).
+func (p *pathPen) moveTo(nx, ny float64) {
+	p.closePath()
+	p.x, p.y = nx, ny
+	p.sx, p.sy = nx, ny
+	p.open, p.started = true, true
+}
+
+// draw reads the arguments of one use of command cmd at d[i] and draws them; it returns
+// where reading goes on and the command further arguments belong to.
+func (p *pathPen) draw(d string, i int, cmd byte) (int, byte, error) {
+	var ox, oy float64 // relative commands count from the current point
+	if cmd >= 'a' {
+		ox, oy = p.x, p.y
+	}
+	switch cmd {
+	case 'M', 'm':
+		nx, ny, n, err := pair(d, i)
+		if err != nil {
+			return n, cmd, err
+		}
+		p.moveTo(ox+nx, oy+ny)
+		// Further pairs after a move are lines (SVG 1.1, 8.3.2).
+		return n, 'L' + (cmd - 'M'), nil
+	case 'L', 'l':
+		nx, ny, n, err := pair(d, i)
+		if err != nil {
+			return n, cmd, err
+		}
+		p.lineTo(ox+nx, oy+ny)
+		return n, cmd, nil
+	case 'H', 'h':
+		v, n, err := number(d, i)
+		if err != nil {
+			return n, cmd, err
+		}
+		p.lineTo(ox+v, p.y)
+		return n, cmd, nil
+	case 'V', 'v':
+		v, n, err := number(d, i)
+		if err != nil {
+			return n, cmd, err
+		}
+		p.lineTo(p.x, oy+v)
+		return n, cmd, nil
+	}
+	return i, cmd, fmt.Errorf("command %q unsupported", cmd)
 }
 
 func isLetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
@@ -594,38 +608,55 @@ func skipSeparators(s string, i int) int {
 	return i
 }
 
-// number reads one number starting at s[i] (after separators).
+// number reads one number starting at s[i] (after separators): a sign, digits with a point,
+// and an exponent when digits follow its e.
 func number(s string, i int) (float64, int, error) {
 	i = skipSeparators(s, i)
 	start := i
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	digits := false
-	for i < len(s) && ('0' <= s[i] && s[i] <= '9' || s[i] == '.') {
-		digits = digits || s[i] != '.'
-		i++
-	}
-	if digits && i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		j := i + 1
-		if j < len(s) && (s[j] == '+' || s[j] == '-') {
-			j++
-		}
-		if j < len(s) && '0' <= s[j] && s[j] <= '9' {
-			for j < len(s) && '0' <= s[j] && s[j] <= '9' {
-				j++
-			}
-			i = j
-		}
-	}
+	i, digits := scanMantissa(s, skipSign(s, i))
 	if !digits {
 		return 0, i, fmt.Errorf("want a number at offset %d", start)
 	}
+	i = scanExponent(s, i)
 	f, err := strconv.ParseFloat(s[start:i], 64)
 	if err != nil {
 		return 0, i, fmt.Errorf("number %q at offset %d: %w", s[start:i], start, err)
 	}
 	return f, i, nil
+}
+
+func skipSign(s string, i int) int {
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	return i
+}
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }
+
+// scanMantissa reads digits and points; digits reports whether there was a digit.
+func scanMantissa(s string, i int) (end int, digits bool) {
+	for i < len(s) && (isDigit(s[i]) || s[i] == '.') {
+		digits = digits || s[i] != '.'
+		i++
+	}
+	return i, digits
+}
+
+// scanExponent reads an exponent (e or E, a sign, digits) at s[i]; without digits it is not
+// one and reading stays at i.
+func scanExponent(s string, i int) int {
+	if i >= len(s) || (s[i] != 'e' && s[i] != 'E') {
+		return i
+	}
+	j := skipSign(s, i+1)
+	if j >= len(s) || !isDigit(s[j]) {
+		return i
+	}
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	return j
 }
 
 func pair(s string, i int) (float64, float64, int, error) {
