@@ -333,7 +333,7 @@ func (s *Service) patchGoogle(ctx context.Context, issued []passes.GoogleObject,
 	var errs []error
 	for _, o := range issued {
 		t, kept := now[o.Line]
-		patch := &googlepass.Object{Id: o.ID, State: googlepass.StateInactive}
+		patch := &googlepass.Object{ID: o.ID, State: googlepass.StateInactive}
 		if kept {
 			var err error
 			if patch, err = s.Google.ObjectOf(t, "en"); err != nil {

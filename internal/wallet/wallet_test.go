@@ -67,8 +67,8 @@ func (p *patcher) Patch(_ context.Context, o *googlepass.Object) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.patches = append(p.patches, o)
-	if p.notSaved[o.Id] {
-		return fmt.Errorf("%w: %s", googlewallet.ErrNotSaved, o.Id)
+	if p.notSaved[o.ID] {
+		return fmt.Errorf("%w: %s", googlewallet.ErrNotSaved, o.ID)
 	}
 	return nil
 }
@@ -78,7 +78,7 @@ func (p *patcher) take() map[string]*googlepass.Object {
 	defer p.mu.Unlock()
 	out := map[string]*googlepass.Object{}
 	for _, o := range p.patches {
-		out[o.Id] = o
+		out[o.ID] = o
 	}
 	p.patches = nil
 	return out

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	walletobjects "google.golang.org/api/walletobjects/v1"
-
 	"github.com/cinemabff/cinemabff/internal/wallet/apns"
 	"github.com/cinemabff/cinemabff/internal/wallet/googlepass"
 	"github.com/cinemabff/cinemabff/internal/wallet/googlewallet"
@@ -46,10 +44,10 @@ func TestThePageShowsThePushesAndPatchesTheStandInsGot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seat := func(v string) *walletobjects.LocalizedString {
-		return &walletobjects.LocalizedString{DefaultValue: &walletobjects.TranslatedString{Language: "en", Value: v}}
+	seat := func(v string) *googlepass.LocalizedString {
+		return &googlepass.LocalizedString{DefaultValue: &googlepass.TranslatedString{Language: "en", Value: v}}
 	}
-	if err := g.Patch(context.Background(), &googlepass.Object{Id: "3388.0001-100002-1", State: "ACTIVE", SeatInfo: &walletobjects.EventSeat{Row: seat("F"), Seat: seat("4")}}); err != nil {
+	if err := g.Patch(context.Background(), &googlepass.Object{ID: "3388.0001-100002-1", State: "ACTIVE", SeatInfo: &googlepass.SeatInfo{Row: seat("F"), Seat: seat("4")}}); err != nil {
 		t.Fatalf("patch through the stand-in: %v", err)
 	}
 

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
-	walletobjects "google.golang.org/api/walletobjects/v1"
 )
 
 // ErrBadKey is returned for a service-account key that cannot sign: missing, not JSON, without
@@ -123,21 +122,17 @@ type Issuer struct {
 	Origins []string
 }
 
-// Object is the event ticket object of one ticket, in the Google Wallet API's own type: the
-// save link's JWT carries it and the API patches it, so both speak the same JSON.
-type Object = walletobjects.EventTicketObject
-
 // States of an object.
 const (
 	StateActive   = "ACTIVE"
 	StateInactive = "INACTIVE"
 )
 
-func words(lang, s string) *walletobjects.LocalizedString {
+func words(lang, s string) *LocalizedString {
 	if s == "" {
 		return nil
 	}
-	return &walletobjects.LocalizedString{DefaultValue: &walletobjects.TranslatedString{Language: lang, Value: s}}
+	return &LocalizedString{DefaultValue: &TranslatedString{Language: lang, Value: s}}
 }
 
 // idPart is what Google accepts after the issuer id: letters, digits, '.', '_' and '-'.
@@ -161,33 +156,33 @@ func (is Issuer) ObjectOf(t Ticket, lang string) (*Object, error) {
 		return nil, fmt.Errorf("%w: %s has no barcode", ErrBadTicket, t.Serial)
 	}
 	o := &Object{
-		Id:           id,
-		ClassId:      is.ID + "." + is.ClassID,
+		ID:           id,
+		ClassID:      is.ID + "." + is.ClassID,
 		State:        StateActive,
 		TicketNumber: t.Serial,
-		Barcode:      &walletobjects.Barcode{Type: "QR_CODE", Value: t.Barcode},
+		Barcode:      &Barcode{Type: "QR_CODE", Value: t.Barcode},
 	}
 	if !t.Active {
 		o.State = StateInactive
 	}
 	if t.Booking != "" {
-		o.ReservationInfo = &walletobjects.EventReservationInfo{ConfirmationCode: t.Booking}
+		o.ReservationInfo = &ReservationInfo{ConfirmationCode: t.Booking}
 	}
 	if t.Seat != "" || t.Row != "" || t.Area != "" {
-		o.SeatInfo = &walletobjects.EventSeat{Seat: words(lang, t.Seat), Row: words(lang, t.Row), Section: words(lang, t.Area)}
+		o.SeatInfo = &SeatInfo{Seat: words(lang, t.Seat), Row: words(lang, t.Row), Section: words(lang, t.Area)}
 	}
 	if !t.Start.IsZero() {
 		end := t.End
 		if end.IsZero() {
 			end = t.Start.Add(3 * time.Hour)
 		}
-		o.ValidTimeInterval = &walletobjects.TimeInterval{
-			Start: &walletobjects.DateTime{Date: t.Start.Format(time.RFC3339)},
-			End:   &walletobjects.DateTime{Date: end.Format(time.RFC3339)},
+		o.ValidTimeInterval = &TimeInterval{
+			Start: &DateTime{Date: t.Start.Format(time.RFC3339)},
+			End:   &DateTime{Date: end.Format(time.RFC3339)},
 		}
 	}
 	if t.Film != "" {
-		o.TextModulesData = []*walletobjects.TextModuleData{{Header: "Film", Body: t.Film, Id: "film"}}
+		o.TextModulesData = []*TextModuleData{{Header: "Film", Body: t.Film, ID: "film"}}
 	}
 	return o, nil
 }

@@ -1,9 +1,11 @@
 package googlepass
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -124,5 +126,37 @@ func TestBadKeysAndTickets(t *testing.T) {
 		if _, err := issuer.SaveURL(sa, []Ticket{tk}, "en", time.Now()); !errors.Is(err, ErrBadTicket) {
 			t.Errorf("%s: %v, want ErrBadTicket", name, err)
 		}
+	}
+}
+
+// TestObjectsSpeakGooglesJSON: the objects marshal to the JSON Google's own generated client
+// (google.golang.org/api/walletobjects/v1) made of the same tickets, kept in
+// testdata/objects.golden.json, key for key.
+func TestObjectsSpeakGooglesJSON(t *testing.T) {
+	var objs []*Object
+	for _, tk := range tickets() {
+		o, err := issuer.ObjectOf(tk, "de")
+		if err != nil {
+			t.Fatal(err)
+		}
+		objs = append(objs, o)
+	}
+	ours, err := json.Marshal(objs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden, err := os.ReadFile(filepath.Join("testdata", "objects.golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want any
+	if err := json.Unmarshal(ours, &got); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(golden, &want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("objects as JSON:\n%s\nwant (Google's client):\n%s", ours, golden)
 	}
 }

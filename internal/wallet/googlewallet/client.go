@@ -1,23 +1,24 @@
 // Package googlewallet keeps a booking's Google Wallet event ticket objects true after the
-// booking changes: it patches them through the Google Wallet API (google.golang.org/api's
-// walletobjects), authenticated as the operator's service account by OAuth's JWT grant. Its
+// booking changes: it patches them through the Google Wallet REST API (one PATCH per object),
+// authenticated as the operator's service account by OAuth's JWT grant. Its
 // base URL and token URL are settings, so tests and the sandbox point both at the Recorder, a
 // local stand-in that records what Google would have been asked.
 package googlewallet
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/jwt"
-	"google.golang.org/api/googleapi"
-	"google.golang.org/api/option"
-	walletobjects "google.golang.org/api/walletobjects/v1"
 
 	"github.com/cinemabff/cinemabff/internal/wallet/googlepass"
 )
@@ -44,9 +45,13 @@ type Options struct {
 	Backoff  time.Duration
 }
 
+// issuerScope is the OAuth scope of the Wallet API's issuer calls.
+const issuerScope = "https://www.googleapis.com/auth/wallet_object.issuer"
+
 // Client patches event ticket objects.
 type Client struct {
-	objects  *walletobjects.EventticketobjectService
+	http     *http.Client // adds the OAuth token
+	objects  string       // the object collection's URL, ending in "/"
 	attempts int
 	backoff  time.Duration
 }
@@ -68,16 +73,12 @@ func New(ctx context.Context, o Options) (*Client, error) {
 	grant := &jwt.Config{
 		Email:      o.Account.Email,
 		PrivateKey: o.Account.PEM,
-		Scopes:     []string{walletobjects.WalletObjectIssuerScope},
+		Scopes:     []string{issuerScope},
 		TokenURL:   firstOf(o.TokenURL, o.Account.TokenURI, DefaultTokenURL),
 	}
 	tokens := oauth2.ReuseTokenSource(nil, grant.TokenSource(context.WithValue(ctx, oauth2.HTTPClient, hc)))
 	authed := &http.Client{Timeout: hc.Timeout, Transport: &oauth2.Transport{Source: tokens, Base: hc.Transport}}
-	svc, err := walletobjects.NewService(ctx, option.WithEndpoint(base), option.WithHTTPClient(authed))
-	if err != nil {
-		return nil, fmt.Errorf("googlewallet: %w", err)
-	}
-	c := &Client{objects: svc.Eventticketobject, attempts: o.Attempts, backoff: o.Backoff}
+	c := &Client{http: authed, objects: base + "walletobjects/v1/eventTicketObject/", attempts: o.Attempts, backoff: o.Backoff}
 	if c.attempts <= 0 {
 		c.attempts = 3
 	}
@@ -92,32 +93,80 @@ func New(ctx context.Context, o Options) (*Client, error) {
 func (c *Client) Patch(ctx context.Context, o *googlepass.Object) error {
 	wait := c.backoff
 	for attempt := 1; ; attempt++ {
-		_, err := c.objects.Patch(o.Id, o).Context(ctx).Do()
+		err := c.patchOnce(ctx, o)
 		if err == nil {
 			return nil
 		}
-		var ge *googleapi.Error
-		if errors.As(err, &ge) && ge.Code == http.StatusNotFound {
-			return fmt.Errorf("%w: %s", ErrNotSaved, o.Id)
+		var ae *APIError
+		if errors.As(err, &ae) && ae.Status == http.StatusNotFound {
+			return fmt.Errorf("%w: %s", ErrNotSaved, o.ID)
 		}
 		if attempt >= c.attempts || !retryable(err) || ctx.Err() != nil {
-			return fmt.Errorf("googlewallet: patch %s (attempt %d): %w", o.Id, attempt, err)
+			return fmt.Errorf("googlewallet: patch %s (attempt %d): %w", o.ID, attempt, err)
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("googlewallet: patch %s: %w", o.Id, ctx.Err())
+			return fmt.Errorf("googlewallet: patch %s: %w", o.ID, ctx.Err())
 		case <-time.After(wait):
 		}
 		wait *= 2
 	}
 }
 
+// APIError is Google's answer to a call it refused or failed: its status and message.
+type APIError struct {
+	Status  int
+	Message string
+}
+
+func (e *APIError) Error() string {
+	return fmt.Sprintf("google wallet api: %d %s", e.Status, e.Message)
+}
+
+// patchOnce sends one PATCH of o to its object's URL.
+func (c *Client) patchOnce(ctx context.Context, o *googlepass.Object) error {
+	body, err := json.Marshal(o)
+	if err != nil {
+		return fmt.Errorf("encode object: %w", err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPatch, c.objects+url.PathEscape(o.ID), bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	answer, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	if resp.StatusCode/100 == 2 {
+		return nil
+	}
+	return apiErrorOf(resp.StatusCode, answer)
+}
+
+// apiErrorOf reads Google's error body ({"error": {"code": …, "message": …}}), or keeps the
+// status alone when the body is something else (a proxy's page).
+func apiErrorOf(status int, body []byte) *APIError {
+	var e struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	msg := http.StatusText(status)
+	if json.Unmarshal(body, &e) == nil && e.Error.Message != "" {
+		msg = e.Error.Message
+	}
+	return &APIError{Status: status, Message: msg}
+}
+
 // retryable says whether trying again may help: Google was busy or failing, or not reached.
 // A refusal of the request itself (400, 401, 403) will not change by asking again.
 func retryable(err error) bool {
-	var ge *googleapi.Error
-	if errors.As(err, &ge) {
-		return ge.Code == http.StatusTooManyRequests || ge.Code >= 500
+	var ae *APIError
+	if errors.As(err, &ae) {
+		return ae.Status == http.StatusTooManyRequests || ae.Status >= 500
 	}
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) {

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	walletobjects "google.golang.org/api/walletobjects/v1"
-
 	"github.com/cinemabff/cinemabff/internal/wallet/googlepass"
 )
 
@@ -35,8 +33,8 @@ func standIn(t *testing.T, sa googlepass.ServiceAccount) (*Recorder, *Client) {
 }
 
 func moved() *googlepass.Object {
-	return &googlepass.Object{Id: "3388.0001-100002-1", State: googlepass.StateActive,
-		SeatInfo: &walletobjects.EventSeat{Seat: &walletobjects.LocalizedString{DefaultValue: &walletobjects.TranslatedString{Language: "en", Value: "4"}}}}
+	return &googlepass.Object{ID: "3388.0001-100002-1", State: googlepass.StateActive,
+		SeatInfo: &googlepass.SeatInfo{Seat: &googlepass.LocalizedString{DefaultValue: &googlepass.TranslatedString{Language: "en", Value: "4"}}}}
 }
 
 func TestPatchReachesTheAPIWithAToken(t *testing.T) {

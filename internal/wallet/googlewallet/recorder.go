@@ -105,7 +105,7 @@ func (rec *Recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if err == nil {
 			err = json.Unmarshal(body, &o)
 		}
-		if err != nil || (o.Id != "" && o.Id != id) {
+		if err != nil || (o.ID != "" && o.ID != id) {
 			call.Status = http.StatusBadRequest
 		}
 		call.Object = &o
@@ -127,7 +127,7 @@ func (rec *Recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if answer == nil {
 		answer = &googlepass.Object{}
 	}
-	answer.Id, answer.Kind = id, "walletobjects#eventTicketObject"
+	answer.ID, answer.Kind = id, "walletobjects#eventTicketObject"
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(answer)
 }
@@ -165,7 +165,7 @@ func oauthError(w http.ResponseWriter, code string) {
 	_ = json.NewEncoder(w).Encode(map[string]string{"error": code})
 }
 
-// apiError answers in the shape Google's APIs use, which googleapi.CheckResponse reads.
+// apiError answers in the shape Google's APIs use, which the Client reads.
 func apiError(w http.ResponseWriter, status int, reason, message string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
