@@ -17,17 +17,21 @@ import (
 	"github.com/cinemabff/cinemabff/internal/device"
 )
 
-// tourSize is a screen the site is used on: a phone, a desktop, the lobby kiosk (portrait).
+// tourSize is a screen the site is used on (a phone, a desktop, the lobby kiosk in portrait)
+// and the journeys of the people who use it there: customers on phones and desktops, staff at
+// the counter's desktop, guests at the kiosk. A page is walked on the devices it is used on
+// only: a staff page on a phone or a customer page at the kiosk's size is nobody's view.
 type tourSize struct {
 	Name          string
 	Width, Height int64
 	Touch         bool
+	Walks         []func(*tour)
 }
 
 var tourSizes = []tourSize{
-	{"phone", 390, 844, true},
-	{"desktop", 1280, 800, false},
-	{"kiosk", 1080, 1920, true},
+	{"phone", 390, 844, true, []func(*tour){(*tour).buy, (*tour).booking, (*tour).swap}},
+	{"desktop", 1280, 800, false, []func(*tour){(*tour).buy, (*tour).booking, (*tour).swap, (*tour).staff}},
+	{"kiosk", 1080, 1920, true, []func(*tour){(*tour).kiosk}},
 }
 
 // maxEditHeightOnPhone is how tall the edit page of a two-ticket booking may be on a 390×844
@@ -105,8 +109,8 @@ func (tr *tour) inViewport(sel, what string) {
 	}
 }
 
-// TestBrowserPageTour visits every page of the three jobs, the staff pages and the kiosk at a
-// phone's, a desktop's and the kiosk's size.
+// TestBrowserPageTour visits every page of the three jobs at a phone's and a desktop's size, the
+// staff pages at the counter's desktop and the kiosk's pages at its portrait screen.
 func TestBrowserPageTour(t *testing.T) {
 	src := axeSource(t)
 	dir := filepath.Join(filepath.Dir(browsertest.ArtifactsDir(t)), "docs", "screenshots")
@@ -130,11 +134,9 @@ func TestBrowserPageTour(t *testing.T) {
 			// for and nothing of the waiting page to check.
 			h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, CompletionDelay: -1})
 			tr := &tour{t: t, size: size, axe: src, out: idx, h: h, b: browsertest.NewBrowser(t)}
-			tr.buy()
-			tr.booking()
-			tr.swap()
-			tr.staff()
-			tr.kiosk()
+			for _, walk := range size.Walks {
+				walk(tr)
+			}
 		})
 	}
 }
@@ -274,9 +276,10 @@ func addBrowserBookingBinderOnce(h *bfftest.Harness) {
 // writeTourIndex writes docs/screenshots/README.md: every page and its screenshots.
 func writeTourIndex(t *testing.T, idx *tourIndex) {
 	var b strings.Builder
-	b.WriteString("# Screenshots\n\nWritten by `TestBrowserPageTour` (internal/bff/tour_browser_test.go) whenever it passes: in\n" +
-		"`make test`, or on its own with `go test -race -count=1 -run TestBrowserPageTour ./internal/bff/`.\n" +
-		"Each page at a phone's size (390 × 844), a desktop's (1280 × 800) and the lobby kiosk's\n" +
+	b.WriteString("# Screenshots\n\nWritten by `TestBrowserPageTour` (internal/bff/browser/tour_browser_test.go) whenever it passes: in\n" +
+		"`make test`, or on its own with `go test -race -count=1 -run TestBrowserPageTour ./internal/bff/browser/`.\n" +
+		"Each page on the devices it is used on: the customer's pages at a phone's size (390 × 844) and a\n" +
+		"desktop's (1280 × 800), the staff pages at the counter's desktop, the kiosk's at its screen\n" +
 		"(1080 × 1920, portrait). On each the test asserts that nothing scrolls sideways and that axe-core finds\n" +
 		"no serious or critical issue; on the seat maps, that the primary action is on screen; on the phone,\n" +
 		"that the edit page of a two-ticket booking is at most 1,270 px tall.\n\n" +
