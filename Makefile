@@ -12,8 +12,9 @@ generate:
 
 # test runs every test once, without the race detector: it made the suite eight times as
 # costly in CPU (internal/bff/checkout: 7.7 s of CPU without, 63 s with) on a 2-core machine.
-# Three packages' tests run at once: much of the time is spent waiting (on Chromium, on a slow
-# upstream played out in real time), not computing. Then the tests that measure time on
+# Three packages' tests run at once, and four parallel tests of a package (the default is one
+# per core, two): much of the time is spent waiting (on Chromium, on a kiosk's idle timer, on a
+# slow upstream played out in real time), not computing. Then the tests that measure time on
 # screen (QUIET_TESTS) run alone, as a machine busy with the rest would measure itself; then
 # the packages whose subject is concurrency (RACE_PKGS) run again under the race detector.
 # PostgreSQL, Redis and Chromium are used for real; without them the tests that need them skip
@@ -22,7 +23,7 @@ QUIET_TESTS := ^TestBrowserSeatMapAnswersFastOnASlowPhone$$
 RACE_PKGS := ./internal/flight/ ./internal/ledger/ ./internal/settlement/ ./internal/holds/ \
 	./internal/purchases/ ./internal/ratelimit/ ./internal/upstream/ ./internal/etag/
 test: check-prereqs
-	go test -count=1 -timeout 20m -p 3 -skip '$(QUIET_TESTS)' ./...
+	go test -count=1 -timeout 20m -p 3 -parallel 4 -skip '$(QUIET_TESTS)' ./...
 	go test -count=1 -timeout 5m -run '$(QUIET_TESTS)' ./internal/bff/browser/
 	$(MAKE) --no-print-directory test-race
 

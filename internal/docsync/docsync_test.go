@@ -104,3 +104,34 @@ func TestReadmeFirstScreen(t *testing.T) {
 		t.Error(".ci/run does not run the README's test command, make test")
 	}
 }
+
+// TestTestingPageNamesWhatMakeTestRuns: docs/testing.md names every test the Makefile runs
+// alone (QUIET_TESTS) and every package it runs under the race detector (RACE_PKGS).
+func TestTestingPageNamesWhatMakeTestRuns(t *testing.T) {
+	mk, err := os.ReadFile(filepath.Join(root, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "testing.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet := regexp.MustCompile(`(?m)^QUIET_TESTS := (.*)$`).FindSubmatch(mk)
+	race := regexp.MustCompile(`(?m)^RACE_PKGS := ((?:.*\\\n)*.*)$`).FindSubmatch(mk)
+	if quiet == nil || race == nil {
+		t.Fatal("the Makefile has no QUIET_TESTS or RACE_PKGS line")
+	}
+	var want []string
+	want = append(want, regexp.MustCompile(`Test\w+`).FindAllString(string(quiet[1]), -1)...)
+	for _, pkg := range strings.Fields(strings.ReplaceAll(string(race[1]), `\`, " ")) {
+		want = append(want, strings.Trim(pkg, "./"))
+	}
+	if len(want) < 2 {
+		t.Fatalf("read %v from the Makefile", want)
+	}
+	for _, w := range want {
+		if !strings.Contains(string(doc), "`"+w+"`") {
+			t.Errorf("docs/testing.md does not name `%s`, which make test runs on its own or under the race detector", w)
+		}
+	}
+}
