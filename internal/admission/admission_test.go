@@ -326,3 +326,19 @@ func TestLimitsForTheDay(t *testing.T) {
 		t.Fatalf("limits after the day %+v, want the configured 6", l)
 	}
 }
+
+func TestParseOpenings(t *testing.T) {
+	at := time.Date(2026, 12, 24, 9, 0, 0, 0, time.UTC)
+	o, err := ParseOpenings(" 1011=2026-12-24T10:00:00+01:00, 0002-1012=2026-12-24T09:00:00Z")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.Of("0001", "1011").Equal(at) || !o.Of("0002", "1012").Equal(at) || !o.Of("0001", "1012").IsZero() {
+		t.Fatalf("openings %v", o)
+	}
+	for _, bad := range []string{"1011", "1011=tomorrow", "=2026-12-24T10:00:00Z", "1011=2026-12-24T10:00:00", "1=2026-12-24T10:00:00Z,1=2026-12-24T11:00:00Z"} {
+		if _, err := ParseOpenings(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
