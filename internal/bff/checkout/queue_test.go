@@ -1,6 +1,7 @@
 package checkout_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -11,10 +12,13 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/redis/go-redis/v9"
 
+	"github.com/cinemabff/cinemabff/internal/admission"
 	"github.com/cinemabff/cinemabff/internal/bff"
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/testclock"
+	"github.com/cinemabff/cinemabff/internal/testenv"
 )
 
 const ticketStep = "/whats-on/0001/1113"
@@ -198,4 +202,48 @@ func mustAtoi(t *testing.T, s string) int {
 		t.Fatalf("%q is no number", s)
 	}
 	return n
+}
+
+// TestOneLineForTwoReplicas: two replicas of the site whose lines are in one Redis; 20 new
+// visitors alternate between them: the site's burst of 2 goes straight in (not 2 per replica),
+// every other visitor gets a place, unique across both and in order of arrival, and asking the
+// other replica keeps it.
+func TestOneLineForTwoReplicas(t *testing.T) {
+	clock := testclock.New(time.Now())
+	opts, err := redis.ParseURL(testenv.RedisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := redis.NewClient(opts)
+	prefix := fmt.Sprintf("test:queue:%d:", time.Now().UnixNano())
+	t.Cleanup(func() {
+		if keys, _ := client.Keys(context.Background(), prefix+"*").Result(); len(keys) > 0 {
+			client.Del(context.Background(), keys...)
+		}
+		client.Close()
+	})
+	limits := admission.Limits{PerMinute: 60}
+	replica := func() *bfftest.Harness {
+		return bfftest.HoldHarness(t, bfftest.HarnessOpts{Now: clock.Now, Configure: func(c *bff.Config) { c.AdmitPerMinute = limits.PerMinute },
+			Admission: admission.NewRedis(client, prefix, admission.Options{Limits: limits, Now: clock.Now})})
+	}
+	replicas := []*bfftest.Harness{replica(), replica()}
+	places := map[string]int{}
+	for i := range 20 {
+		addr := fmt.Sprintf("10.5.0.%d", i+1)
+		place, _ := lineAnswer(t, replicas[i%2].Visitor(addr), "visitor "+addr)
+		if want := max(0, i-1); place != want {
+			t.Fatalf("visitor %d through replica %d: place %d, want %d", i, i%2, place, want)
+		}
+		places[addr] = place
+	}
+	for addr, place := range places {
+		if place == 0 {
+			continue
+		}
+		i := mustAtoi(t, strings.TrimPrefix(addr, "10.5.0.")) - 1
+		if got, _ := lineAnswer(t, replicas[(i+1)%2].Visitor(addr), "the other replica"); got != place {
+			t.Fatalf("%s: place %d on one replica, %d on the other", addr, place, got)
+		}
+	}
 }
