@@ -41,6 +41,9 @@ type Status struct {
 	Place int           // in line: 1 is next
 	Wait  time.Duration // in line: the estimated wait (0: unknown, it depends on purchases ending)
 	Opens time.Time     // before opening: when sales open
+	// Let are the waits in line of everyone this call let in (this visitor or those ahead),
+	// each counted once across the replicas: what the metrics count.
+	Let []time.Duration
 }
 
 // Limits are the admission's limits. Zero values mean no limit.
@@ -117,6 +120,8 @@ type Queue interface {
 	SetLimits(ctx context.Context, l Limits, until time.Time) error
 	// Limits are the limits that apply now.
 	Limits(ctx context.Context) (Limits, error)
+	// Totals are the site's line: everyone waiting or before an opening, and the admissions.
+	Totals(ctx context.Context) (Line, error)
 }
 
 // ErrNoVisitor is returned for a visitor with neither a visit nor a client key.

@@ -67,8 +67,8 @@ func TestFirstComeFirstServed(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			clock := testclock.New(start)
 			q := build(Options{Limits: Limits{PerMinute: 6}, Now: clock.Now})
-			if st := enter(t, q, "1011", time.Time{}, visitor(0)); st.State != Admitted {
-				t.Fatalf("first visitor: %+v, want admitted", st)
+			if st := enter(t, q, "1011", time.Time{}, visitor(0)); st.State != Admitted || !slices.Equal(st.Let, []time.Duration{0}) {
+				t.Fatalf("first visitor: %+v, want admitted without a wait", st)
 			}
 			for i := 1; i <= 5; i++ {
 				st := enter(t, q, "1011", time.Time{}, visitor(i))
@@ -86,8 +86,10 @@ func TestFirstComeFirstServed(t *testing.T) {
 			for turn := 1; turn <= 5; turn++ {
 				clock.Advance(10 * time.Second)
 				admitted := 0
+				var let []time.Duration
 				for i := 1; i <= 5; i++ {
 					st := enter(t, q, "1011", time.Time{}, visitor(i))
+					let = append(let, st.Let...)
 					switch {
 					case st.State == Admitted:
 						admitted++
@@ -100,6 +102,9 @@ func TestFirstComeFirstServed(t *testing.T) {
 				}
 				if admitted != turn {
 					t.Fatalf("after %d intervals: %d let in, want %d", turn, admitted, turn)
+				}
+				if want := []time.Duration{time.Duration(turn) * 10 * time.Second}; !slices.Equal(let, want) {
+					t.Fatalf("turn %d: waits of those let in %v, want %v (each counted once)", turn, let, want)
 				}
 			}
 		})
@@ -185,6 +190,10 @@ func TestLeavingAndAbandoning(t *testing.T) {
 			}
 			if want := []Line{{Show: "1011", Waiting: 2, Admitted: 1}}; !slices.Equal(lines, want) {
 				t.Fatalf("lines %+v, want %+v", lines, want)
+			}
+			enter(t, q, "2000", start.Add(time.Hour), visitor(9))
+			if tot, err := q.Totals(context.Background()); err != nil || tot != (Line{Waiting: 2, Early: 1, Admitted: 1}) {
+				t.Fatalf("totals %+v %v", tot, err)
 			}
 			// Visitor 2 stops asking; visitor 3 keeps asking; the purchase of visitor 0 ends.
 			clock.Advance(50 * time.Second)

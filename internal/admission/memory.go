@@ -31,6 +31,7 @@ type entry struct {
 	number        int64     // in line: the order
 	key           float64   // before the opening: the random order at the opening
 	seen          time.Time // when the visitor last asked
+	joined        time.Time // when it was put into line
 	until         time.Time // admitted: when the admission ends at the latest
 }
 
@@ -63,7 +64,7 @@ func (m *Memory) Enter(_ context.Context, show string, opens time.Time, v Visito
 			e.state, e.key = BeforeOpening, shuffleKey()
 			m.early[show] = append(m.early[show], e)
 		} else {
-			m.join(e)
+			m.join(e, now)
 		}
 	}
 	e.seen = now
@@ -73,15 +74,15 @@ func (m *Memory) Enter(_ context.Context, show string, opens time.Time, v Visito
 	if v.Client != "" {
 		e.client, m.byClient[show+"\x00"+v.Client] = v.Client, e.id
 	}
-	m.admit(now, limits)
+	let := m.admit(now, limits)
 	switch e.state {
 	case Admitted:
-		return Status{State: Admitted}, nil
+		return Status{State: Admitted, Let: let}, nil
 	case BeforeOpening:
-		return Status{State: BeforeOpening, Opens: opens}, nil
+		return Status{State: BeforeOpening, Opens: opens, Let: let}, nil
 	}
 	place := slices.Index(m.line, e) + 1
-	return Status{State: InLine, Place: place, Wait: estimate(place, limits)}, nil
+	return Status{State: InLine, Place: place, Wait: estimate(place, limits), Let: let}, nil
 }
 
 // find is the visitor's entry for show (nil: none, or its admission has ended).
@@ -101,9 +102,9 @@ func (m *Memory) find(show string, v Visitor, now time.Time) *entry {
 }
 
 // join puts e at the end of the line.
-func (m *Memory) join(e *entry) {
+func (m *Memory) join(e *entry, now time.Time) {
 	m.seq++
-	e.state, e.number = InLine, m.seq
+	e.state, e.number, e.joined = InLine, m.seq, now
 	m.line = append(m.line, e)
 }
 
@@ -117,14 +118,14 @@ func (m *Memory) open(show string, opens, now time.Time) {
 	slices.SortFunc(early, func(a, b *entry) int { return cmp.Compare(a.key, b.key) })
 	for _, e := range early {
 		if m.entries[e.id] == e {
-			m.join(e)
+			m.join(e, now)
 		}
 	}
 }
 
 // admit lets in from the head of the line what the limits allow; places nobody has asked
-// about for too long are given up on the way.
-func (m *Memory) admit(now time.Time, l Limits) {
+// about for too long are given up on the way. It returns the waits of those it let in.
+func (m *Memory) admit(now time.Time, l Limits) (let []time.Duration) {
 	for len(m.line) > 0 {
 		head := m.line[0]
 		if now.Sub(head.seen) > m.o.Abandoned {
@@ -132,7 +133,7 @@ func (m *Memory) admit(now time.Time, l Limits) {
 			continue
 		}
 		if l.Active > 0 && m.admitted(now) >= l.Active {
-			return
+			return let
 		}
 		if every := l.every(); every > 0 {
 			start := m.tat
@@ -140,14 +141,16 @@ func (m *Memory) admit(now time.Time, l Limits) {
 				start = now
 			}
 			if start.Sub(now) > l.tolerance() {
-				return
+				return let
 			}
 			m.tat = start.Add(every)
 		}
 		m.line = m.line[1:]
 		head.state, head.until = Admitted, now.Add(m.o.Lifetime)
 		m.adm[head.id] = head
+		let = append(let, now.Sub(head.joined))
 	}
+	return let
 }
 
 // admitted counts the admissions that have not ended, dropping the ended ones.
@@ -248,4 +251,19 @@ func (m *Memory) limitsAt(now time.Time) Limits {
 		return m.override.limits
 	}
 	return m.o.Limits
+}
+
+// Totals implements Queue.
+func (m *Memory) Totals(ctx context.Context) (Line, error) {
+	lines, err := m.Lines(ctx)
+	return total(lines), err
+}
+
+// total adds lines up.
+func total(lines []Line) Line {
+	var t Line
+	for _, l := range lines {
+		t.Waiting, t.Early, t.Admitted = t.Waiting+l.Waiting, t.Early+l.Early, t.Admitted+l.Admitted
+	}
+	return t
 }

@@ -30,7 +30,8 @@ func NewRedis(client redis.UniversalClient, prefix string, o Options) *Redis {
 const keep = 24 * time.Hour
 
 // enterScript: ARGV prefix, now, show, visit, client, opens (ms; 0: open), new id, shuffle key,
-// per minute, active, lifetime, abandoned, keep (ms). Returns {state, place, per minute}.
+// per minute, active, lifetime, abandoned, keep (ms). Returns {state, place, per minute, the
+// waits (ms) of those it let in...}.
 var enterScript = redis.NewScript(`
 local p, now, show, visit, client = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5]
 local opens, newid, key = tonumber(ARGV[6]), ARGV[7], ARGV[8]
@@ -47,7 +48,7 @@ if opens <= now then
 	for _, id in ipairs(redis.call('ZRANGE', early, 0, -1)) do
 		if redis.call('EXISTS', p..'e:'..id) == 1 then
 			redis.call('ZADD', line, redis.call('INCR', seq), id)
-			redis.call('HSET', p..'e:'..id, 'state', 'line')
+			redis.call('HSET', p..'e:'..id, 'state', 'line', 'joined', now)
 		end
 	end
 	redis.call('DEL', early)
@@ -75,7 +76,7 @@ if not id then
 		redis.call('PEXPIRE', early, keep)
 		redis.call('SADD', p..'shows', show)
 	else
-		redis.call('HSET', p..'e:'..id, 'show', show, 'state', 'line')
+		redis.call('HSET', p..'e:'..id, 'show', show, 'state', 'line', 'joined', now)
 		redis.call('ZADD', line, redis.call('INCR', seq), id)
 	end
 end
@@ -90,6 +91,7 @@ if perMin > 0 then
 	tol = (math.max(1, math.floor(perMin / 30)) - 1) * every
 end
 local tat = tonumber(redis.call('GET', p..'tat') or '0')
+local let = {}
 while true do
 	local head = redis.call('ZRANGE', line, 0, 0)[1]
 	if not head then break end
@@ -108,13 +110,15 @@ while true do
 		redis.call('ZREM', line, head)
 		redis.call('ZADD', adm, now + life, head)
 		redis.call('HSET', hk, 'state', 'admitted')
+		table.insert(let, now - tonumber(redis.call('HGET', hk, 'joined') or now))
 	end
 end
 if every > 0 and tat > now then redis.call('SET', p..'tat', tat, 'PX', tat - now + 60000) end
 local st = redis.call('HGET', ek, 'state')
-if st == 'admitted' then return {0, 0, perMin} end
-if st == 'early' then return {2, 0, perMin} end
-return {1, redis.call('ZRANK', line, id) + 1, perMin}
+local res = {1, 0, perMin}
+if st == 'admitted' then res[1] = 0 elseif st == 'early' then res[1] = 2 else res[2] = redis.call('ZRANK', line, id) + 1 end
+for _, w in ipairs(let) do table.insert(res, w) end
+return res
 `)
 
 // Enter implements Queue.
@@ -132,14 +136,18 @@ func (r *Redis) Enter(ctx context.Context, show string, opens time.Time, v Visit
 	if err != nil {
 		return Status{}, fmt.Errorf("admission: enter the line of %s: %w", show, err)
 	}
+	var let []time.Duration
+	for _, ms := range res[3:] {
+		let = append(let, time.Duration(ms)*time.Millisecond)
+	}
 	switch State(res[0]) {
 	case Admitted:
-		return Status{State: Admitted}, nil
+		return Status{State: Admitted, Let: let}, nil
 	case BeforeOpening:
-		return Status{State: BeforeOpening, Opens: opens}, nil
+		return Status{State: BeforeOpening, Opens: opens, Let: let}, nil
 	}
 	place := int(res[1])
-	return Status{State: InLine, Place: place, Wait: estimate(place, Limits{PerMinute: int(res[2])})}, nil
+	return Status{State: InLine, Place: place, Wait: estimate(place, Limits{PerMinute: int(res[2])}), Let: let}, nil
 }
 
 // leaveScript: ARGV prefix, show, visit, client.
@@ -259,4 +267,26 @@ func (r *Redis) Limits(ctx context.Context) (Limits, error) {
 	l.PerMinute, _ = strconv.Atoi(perMin)
 	l.Active, _ = strconv.Atoi(active)
 	return l, nil
+}
+
+// Totals implements Queue: counted in Redis, without reading every entry.
+func (r *Redis) Totals(ctx context.Context) (Line, error) {
+	now := strconv.FormatInt(r.o.Now().UnixMilli(), 10)
+	waiting, err := r.client.ZCard(ctx, r.prefix+"line").Result()
+	if err != nil {
+		return Line{}, fmt.Errorf("admission: count the line: %w", err)
+	}
+	admitted, err := r.client.ZCount(ctx, r.prefix+"admitted", now, "+inf").Result()
+	if err != nil {
+		return Line{}, fmt.Errorf("admission: count the admissions: %w", err)
+	}
+	early := map[string]*Line{}
+	if err := r.earlyLines(ctx, early); err != nil {
+		return Line{}, err
+	}
+	t := Line{Waiting: int(waiting), Admitted: int(admitted)}
+	for _, l := range early {
+		t.Early += l.Early
+	}
+	return t, nil
 }

@@ -169,7 +169,11 @@ func New(d Deps) (*Server, error) {
 		}
 	}
 	s.Visits = visit.New(s.Deps)
-	s.admission = admissionLine(d, k.Now)
+	if s.admission = admissionLine(d, k.Now); s.admission != nil {
+		if s.admission, err = measureLine(d.Registry, s.admission); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.newEcho(d.Config.TrustedProxies); err != nil {
 		return nil, err
 	}

@@ -247,3 +247,22 @@ func TestOneLineForTwoReplicas(t *testing.T) {
 		}
 	}
 }
+
+// TestQueueMetrics: /metrics counts the admissions with their waits and shows the line's
+// length.
+func TestQueueMetrics(t *testing.T) {
+	clock := testclock.New(time.Now())
+	h := bfftest.HoldHarness(t, bfftest.HarnessOpts{Now: clock.Now, MetricsToken: "scrape", Configure: func(c *bff.Config) { c.AdmitPerMinute = 60 }})
+	for i := range 5 {
+		lineAnswer(t, h.Visitor(fmt.Sprintf("10.6.0.%d", i+1)), "a visitor")
+	}
+	clock.Advance(time.Second)
+	lineAnswer(t, h.Visitor("10.6.0.3"), "the first in line, a second later")
+	_, body := h.Do("GET", "/metrics", nil, http.Header{"Authorization": {"Bearer scrape"}})
+	for _, want := range []string{"admission_admitted_total 3", "admission_line_waiting 2", "admission_purchases_open 3",
+		"admission_wait_seconds_count 3", "admission_wait_seconds_sum 1", `admission_wait_seconds_bucket{le="1"} 3`} {
+		if !strings.Contains(body, want+"\n") {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+}
