@@ -116,7 +116,7 @@ type Queue interface {
 	// Lines are the lines of every showtime with anyone in them.
 	Lines(ctx context.Context) ([]Line, error)
 	// SetLimits changes the limits until the given time (a supervisor's change for the day);
-	// then the configured ones apply again.
+	// then the configured ones apply again. The new rate starts at once.
 	SetLimits(ctx context.Context, l Limits, until time.Time) error
 	// Limits are the limits that apply now.
 	Limits(ctx context.Context) (Limits, error)

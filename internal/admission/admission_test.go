@@ -322,17 +322,33 @@ func TestReplicasShareOneLine(t *testing.T) {
 // TestLimitsForTheDay: a supervisor's limits apply until the end they were given, then the
 // configured ones again.
 func TestLimitsForTheDay(t *testing.T) {
-	clock := testclock.New(start)
-	q := NewMemory(Options{Limits: Limits{PerMinute: 6}, Now: clock.Now})
-	if err := q.SetLimits(context.Background(), Limits{PerMinute: 120}, start.Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
-	if l, _ := q.Limits(context.Background()); l.PerMinute != 120 {
-		t.Fatalf("limits %+v, want 120 a minute", l)
-	}
-	clock.Advance(time.Hour)
-	if l, _ := q.Limits(context.Background()); l.PerMinute != 6 {
-		t.Fatalf("limits after the day %+v, want the configured 6", l)
+	for name, build := range kinds(t) {
+		t.Run(name, func(t *testing.T) {
+			clock := testclock.New(start)
+			q := build(Options{Limits: Limits{PerMinute: 1}, Now: clock.Now})
+			enter(t, q, "1011", time.Time{}, visitor(0))
+			if st := enter(t, q, "1011", time.Time{}, visitor(1)); st.State != InLine {
+				t.Fatalf("second at 1 a minute: %+v", st)
+			}
+			if err := q.SetLimits(context.Background(), Limits{PerMinute: 120}, start.Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+			if l, _ := q.Limits(context.Background()); l.PerMinute != 120 {
+				t.Fatalf("limits %+v, want 120 a minute", l)
+			}
+			// The new rate applies at once, not after the old one's next admission.
+			if st := enter(t, q, "1011", time.Time{}, visitor(1)); st.State != Admitted {
+				t.Fatalf("at the new rate: %+v, want admitted", st)
+			}
+			clock.Advance(time.Hour)
+			if l, _ := q.Limits(context.Background()); l.PerMinute != 1 {
+				t.Fatalf("limits after the day %+v, want the configured 1", l)
+			}
+			enter(t, q, "1011", time.Time{}, visitor(2))
+			if st := enter(t, q, "1011", time.Time{}, visitor(3)); st.State != InLine {
+				t.Fatalf("after the day, at the configured rate again: %+v, want in line", st)
+			}
+		})
 	}
 }
 

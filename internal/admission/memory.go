@@ -236,6 +236,7 @@ func (m *Memory) SetLimits(_ context.Context, l Limits, until time.Time) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.override = &override{limits: l, until: until}
+	m.tat = time.Time{} // the new rate starts now, not after the old one's next admission
 	return nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -40,8 +39,8 @@ local life, abandoned, keep = tonumber(ARGV[11]), tonumber(ARGV[12]), tonumber(A
 local line, adm, seq, early = p..'line', p..'admitted', p..'seq', p..'early:'..show
 local lim = redis.call('GET', p..'limits')
 if lim then
-	local i = string.find(lim, ':')
-	perMin, active = tonumber(string.sub(lim, 1, i - 1)), tonumber(string.sub(lim, i + 1))
+	local a, b, c = string.match(lim, '^(%d+):(%d+):(%d+)$')
+	if a and tonumber(c) > now then perMin, active = tonumber(a), tonumber(b) end
 end
 redis.call('ZREMRANGEBYSCORE', adm, '-inf', now)
 if opens <= now then
@@ -247,7 +246,13 @@ func (r *Redis) SetLimits(ctx context.Context, l Limits, until time.Time) error 
 	if d <= 0 {
 		return nil
 	}
-	if err := r.client.Set(ctx, r.prefix+"limits", fmt.Sprintf("%d:%d", l.PerMinute, l.Active), d).Err(); err != nil {
+	// The new rate starts now, not after the old one's next admission.
+	_, err := r.client.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Set(ctx, r.prefix+"limits", fmt.Sprintf("%d:%d:%d", l.PerMinute, l.Active, until.UnixMilli()), d+time.Minute)
+		p.Del(ctx, r.prefix+"tat")
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("admission: set the limits: %w", err)
 	}
 	return nil
@@ -262,10 +267,11 @@ func (r *Redis) Limits(ctx context.Context) (Limits, error) {
 	if err != nil {
 		return Limits{}, fmt.Errorf("admission: read the limits: %w", err)
 	}
-	perMin, active, _ := strings.Cut(v, ":")
 	var l Limits
-	l.PerMinute, _ = strconv.Atoi(perMin)
-	l.Active, _ = strconv.Atoi(active)
+	var until int64
+	if _, err := fmt.Sscanf(v, "%d:%d:%d", &l.PerMinute, &l.Active, &until); err != nil || until <= r.o.Now().UnixMilli() {
+		return r.o.Limits, nil
+	}
 	return l, nil
 }
 
