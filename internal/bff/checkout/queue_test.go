@@ -17,6 +17,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/admission"
 	"github.com/cinemabff/cinemabff/internal/bff"
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
+	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/testclock"
 	"github.com/cinemabff/cinemabff/internal/testenv"
 )
@@ -157,8 +158,9 @@ func TestLeavingTheLine(t *testing.T) {
 	}
 }
 
-// TestStaffAreNotQueued: a clerk signed in starts a sale at once while the line is long.
-func TestStaffAreNotQueued(t *testing.T) {
+// TestStaffAndKiosksAreNotQueued: a clerk signed in and a kiosk (no one signed in) start a sale
+// at once while the line is long.
+func TestStaffAndKiosksAreNotQueued(t *testing.T) {
 	clock := testclock.New(time.Now())
 	h := queueHarness(t, clock, func(c *bff.Config) { c.AdmitActive = 1 })
 	for i := range 3 {
@@ -168,6 +170,14 @@ func TestStaffAreNotQueued(t *testing.T) {
 	bfftest.SignInStaff(t, clerk)
 	if place, _ := lineAnswer(t, clerk, "a clerk"); place != 0 {
 		t.Fatalf("a signed-in clerk was queued at place %d", place)
+	}
+	kiosk := h.Visitor("10.3.0.98")
+	kiosk.Enrol(device.Kiosk)
+	if place, _ := lineAnswer(t, kiosk, "a kiosk"); place != 0 {
+		t.Fatalf("a kiosk was queued at place %d", place)
+	}
+	if place, _ := lineAnswer(t, h.Visitor("10.3.0.97"), "a customer after them"); place != 3 {
+		t.Fatalf("a customer after the clerk and the kiosk: place %d, want 3 (they took none)", place)
 	}
 }
 
