@@ -179,21 +179,6 @@ func (r *Redis) Leave(ctx context.Context, show string, v Visitor) error {
 // Lines implements Queue.
 func (r *Redis) Lines(ctx context.Context) ([]Line, error) {
 	now := r.o.Now().UnixMilli()
-	by := map[string]*Line{}
-	add := func(id string, count func(*Line)) error {
-		show, err := r.client.HGet(ctx, r.prefix+"e:"+id, "show").Result()
-		if err == redis.Nil {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("admission: read the lines: %w", err)
-		}
-		if by[show] == nil {
-			by[show] = &Line{Show: show}
-		}
-		count(by[show])
-		return nil
-	}
 	waiting, err := r.client.ZRange(ctx, r.prefix+"line", 0, -1).Result()
 	if err != nil {
 		return nil, fmt.Errorf("admission: read the lines: %w", err)
@@ -202,20 +187,47 @@ func (r *Redis) Lines(ctx context.Context) ([]Line, error) {
 	if err != nil {
 		return nil, fmt.Errorf("admission: read the lines: %w", err)
 	}
-	for _, id := range waiting {
-		if err := add(id, func(l *Line) { l.Waiting++ }); err != nil {
-			return nil, err
+	by := map[string]*Line{}
+	line := func(show string) *Line {
+		if by[show] == nil {
+			by[show] = &Line{Show: show}
 		}
+		return by[show]
 	}
-	for _, id := range admitted {
-		if err := add(id, func(l *Line) { l.Admitted++ }); err != nil {
-			return nil, err
+	shows, err := r.showsOf(ctx, append(waiting, admitted...))
+	if err != nil {
+		return nil, err
+	}
+	for i, show := range shows {
+		switch {
+		case show == "":
+		case i < len(waiting):
+			line(show).Waiting++
+		default:
+			line(show).Admitted++
 		}
 	}
 	if err := r.earlyLines(ctx, by); err != nil {
 		return nil, err
 	}
 	return sortedLines(by), nil
+}
+
+// showsOf are the showtimes of entries, read in one round trip ("": the entry is gone).
+func (r *Redis) showsOf(ctx context.Context, ids []string) ([]string, error) {
+	pipe := r.client.Pipeline()
+	cmds := make([]*redis.StringCmd, len(ids))
+	for i, id := range ids {
+		cmds[i] = pipe.HGet(ctx, r.prefix+"e:"+id, "show")
+	}
+	if _, err := pipe.Exec(ctx); err != nil && err != redis.Nil {
+		return nil, fmt.Errorf("admission: read the lines: %w", err)
+	}
+	shows := make([]string, len(ids))
+	for i, c := range cmds {
+		shows[i], _ = c.Result() // redis.Nil: gone
+	}
+	return shows, nil
 }
 
 // earlyLines counts those waiting for the opening of each showtime.
