@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -273,6 +274,42 @@ func TestQueueMetrics(t *testing.T) {
 		"admission_wait_seconds_count 3", "admission_wait_seconds_sum 1", `admission_wait_seconds_bucket{le="1"} 3`} {
 		if !strings.Contains(body, want+"\n") {
 			t.Errorf("metrics lack %q", want)
+		}
+	}
+}
+
+// TestSalesOpeningOrderThroughTheSite: ten visitors who came before the opening get places at
+// the opening in an order that is not their order of arrival; three who come after it get the
+// places behind all of them, in their order.
+func TestSalesOpeningOrderThroughTheSite(t *testing.T) {
+	clock := testclock.New(time.Now())
+	opens := clock.Now().Add(30 * time.Second)
+	h := queueHarness(t, clock, func(c *bff.Config) {
+		c.SalesOpen, c.AdmitActive = map[string]time.Time{"1113": opens}, 1
+	})
+	var early []*bfftest.Harness
+	for i := range 10 {
+		v := h.Visitor(fmt.Sprintf("10.8.0.%d", i+1))
+		if _, body := v.Get(ticketStep); !strings.Contains(body, `data-testid="opens"`) {
+			t.Fatalf("early visitor %d: no countdown", i)
+		}
+		early = append(early, v)
+	}
+	clock.Set(opens)
+	var places []int
+	for i, v := range early {
+		place, _ := lineAnswer(t, v, fmt.Sprint("early visitor ", i))
+		places = append(places, place)
+	}
+	if slices.IsSorted(places) {
+		t.Fatalf("early visitors placed in their order of arrival: %v", places)
+	}
+	if sorted := slices.Sorted(slices.Values(places)); !slices.Equal(sorted, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}) {
+		t.Fatalf("early visitors' places %v, want 0 (let in) to 9, each once", places)
+	}
+	for i := range 3 {
+		if place, _ := lineAnswer(t, h.Visitor(fmt.Sprintf("10.8.1.%d", i+1)), "a late visitor"); place != 10+i {
+			t.Fatalf("late visitor %d: place %d, want %d", i, place, 10+i)
 		}
 	}
 }
