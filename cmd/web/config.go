@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cinemabff/cinemabff/internal/admission"
 	"github.com/cinemabff/cinemabff/internal/changewindow"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/mail"
@@ -89,6 +90,11 @@ type Config struct {
 	MaxSeatsPerVisit   int           // seats one visit may hold at a time
 	MaxOrdersPerClient int           // open purchase orders per client address, across replicas
 	HoldLifetime       time.Duration // how long an order whose end is never seen counts against its client
+
+	// The admission line in front of the purchase (internal/admission).
+	AdmitPerMinute int    // new purchases let in per minute, the site's; 0: no line
+	AdmitActive    int    // purchases open at once; 0: no limit
+	SalesOpen      string // when showtimes' sales open: SESSION=TIME, comma-separated
 
 	// Staff sign-in (staff.go).
 	StaffIdle     time.Duration // a staff sign-in ends after this long without a request
@@ -197,6 +203,9 @@ func (c *Config) settings() []setting {
 		{name: "max-seats-per-visit", help: "seats one visit may hold at a time: the tickets being bought and those added to a booking change (signed-in staff are exempt)", num: &c.MaxSeatsPerVisit, def: "10"},
 		{name: "max-orders-per-client", help: "open purchase orders one client address may have at a time, counted in the database across replicas (signed-in staff are exempt)", num: &c.MaxOrdersPerClient, def: "3"},
 		{name: "hold-lifetime", help: "how long an open order whose end is never seen counts against its client (at most; its expiry upstream when known)", dur: &c.HoldLifetime, def: "20m"},
+		{name: "admit-per-minute", help: "new purchases let in per minute for the whole site (shared by the replicas through Redis); more visitors than that wait in a fair line (0: no line)", num: &c.AdmitPerMinute, def: "0"},
+		{name: "admit-active", help: "purchases that may be open at once; more visitors than that wait in line until one ends (0: no limit)", num: &c.AdmitActive, def: "0"},
+		{name: "sales-open", help: "when showtimes' sales open: SESSION=TIME comma-separated, e.g. 1011=2026-12-24T10:00:00+01:00 (CINEMA-SESSION for one cinema's); before it a countdown, and those who came before are let in in random order (default: none)", str: &c.SalesOpen},
 		{name: "staff-idle", help: "a staff sign-in ends after this long without a request (the visit's own -session-idle still applies)", dur: &c.StaffIdle, def: "15m"},
 		{name: "argon2-memory", help: "memory in MiB per staff password or PIN hash (argon2id); older hashes are upgraded at the next sign-in", num: &c.Argon2Memory, def: "64"},
 		{name: "argon2-time", help: "argon2id passes per staff password or PIN hash", num: &c.Argon2Time, def: "3"},
@@ -436,6 +445,17 @@ func (c *Config) checkOrders() error {
 	}
 	if c.HoldLifetime < time.Minute {
 		return fmt.Errorf("hold-lifetime %v: give at least 1m (the default is 20m)", c.HoldLifetime)
+	}
+	return c.checkAdmission()
+}
+
+// checkAdmission checks the admission line's limits and the sales openings.
+func (c *Config) checkAdmission() error {
+	if c.AdmitPerMinute < 0 || c.AdmitActive < 0 {
+		return fmt.Errorf("admit-per-minute %d and admit-active %d: give 0 (no limit) or more", c.AdmitPerMinute, c.AdmitActive)
+	}
+	if _, err := admission.ParseOpenings(c.SalesOpen); err != nil {
+		return fmt.Errorf("-sales-open / $%s: %w", envName("sales-open"), err)
 	}
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"golang.org/x/term"
 
+	"github.com/cinemabff/cinemabff/internal/admission"
 	"github.com/cinemabff/cinemabff/internal/bff"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
@@ -169,7 +170,7 @@ func siteDeps(ctx context.Context, cfg Config, db *storage.DB, embedded bool, re
 	if err := applyDemoAccounts(ctx, staffaccounts.New(db.SQL).WithParams(passwordHashing), demoMode(cfg, embedded), logger, stdout); err != nil {
 		return bff.Deps{}, err
 	}
-	limits, closeLimits, err := newLimitStore(ctx, cfg, db)
+	limits, line, closeLimits, err := newLimitStore(ctx, cfg, db)
 	if err != nil {
 		return bff.Deps{}, err
 	}
@@ -180,7 +181,7 @@ func siteDeps(ctx context.Context, cfg Config, db *storage.DB, embedded bool, re
 	}
 	d := bff.Deps{Config: siteConfig(cfg), Logger: logger, DB: db, Storage: db, SessionStore: sessStore.Store, Registry: reg,
 		Ticketing: ticketing, Payments: payments, Webhooks: payments, PaymentMethod: cfg.PaymentMethod, PaymentsTender: cfg.PaymentsTender,
-		Background: ctx, Limits: limits, Device: device.NewStore(cookieKeys, secureSite(cfg)), CSRFKeys: web.CSRFKeys(cookieKeys)}
+		Background: ctx, Limits: limits, Admission: line, Device: device.NewStore(cookieKeys, secureSite(cfg)), CSRFKeys: web.CSRFKeys(cookieKeys)}
 	return withContent(ctx, d, cfg, cookieKeys, embedded, stdout, logger)
 }
 
@@ -217,6 +218,7 @@ func siteConfig(cfg Config) bff.Config {
 	changeWindow, _ := cfg.changeWindow()
 	refundApproval, _ := cfg.refundApprovalCents()
 	passwordHashing, _ := cfg.passwordHashing()
+	salesOpen, _ := admission.ParseOpenings(cfg.SalesOpen)
 	return bff.Config{
 		SiteName:            cfg.SiteName,
 		PublicURL:           publicURL,
@@ -242,6 +244,9 @@ func siteConfig(cfg Config) bff.Config {
 		MaxSeatsPerVisit:   cfg.MaxSeatsPerVisit,
 		MaxOrdersPerClient: cfg.MaxOrdersPerClient,
 		HoldLifetime:       cfg.HoldLifetime,
+		AdmitPerMinute:     cfg.AdmitPerMinute,
+		AdmitActive:        cfg.AdmitActive,
+		SalesOpen:          salesOpen,
 		// The upstream is told of collections only when the operator gave its route.
 		MarkCollectedUpstream: cfg.marksCollectedUpstream(),
 	}

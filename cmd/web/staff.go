@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/term"
 
+	"github.com/cinemabff/cinemabff/internal/admission"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 	"github.com/cinemabff/cinemabff/internal/storage"
@@ -191,22 +192,26 @@ func applyDemoAccounts(ctx context.Context, st *staffaccounts.Store, demo bool, 
 	return nil
 }
 
-// newLimitStore builds the rate limit store shared by every replica: Redis when sessions are
-// there, else the database. The returned close releases a Redis client.
-func newLimitStore(ctx context.Context, cfg Config, db *storage.DB) (ratelimit.Store, func() error, error) {
+// newLimitStore builds the rate limit store and the admission line shared by every replica:
+// in Redis when sessions are there (the line then too), else the limits in the database and
+// no line here (nil: the site keeps it in the process). The returned close releases a Redis
+// client.
+func newLimitStore(ctx context.Context, cfg Config, db *storage.DB) (ratelimit.Store, admission.Queue, func() error, error) {
 	if storage.SessionStoreKind(cfg.SessionStore) != storage.SessionsRedis {
-		return ratelimit.NewSQL(db.SQL), func() error { return nil }, nil
+		return ratelimit.NewSQL(db.SQL), nil, func() error { return nil }, nil
 	}
 	opts, err := redis.ParseURL(cfg.RedisURL)
 	if err != nil {
-		return nil, nil, fmt.Errorf("parse redis URL: %w", err)
+		return nil, nil, nil, fmt.Errorf("parse redis URL: %w", err)
 	}
 	client := redis.NewClient(opts)
 	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	if err := client.Ping(pctx).Err(); err != nil {
 		client.Close()
-		return nil, nil, fmt.Errorf("ping redis: %w", err)
+		return nil, nil, nil, fmt.Errorf("ping redis: %w", err)
 	}
-	return ratelimit.NewRedis(client, "cinemabff:ratelimit:"), client.Close, nil
+	line := admission.NewRedis(client, "cinemabff:admission:", admission.Options{
+		Limits: admission.Limits{PerMinute: cfg.AdmitPerMinute, Active: cfg.AdmitActive}, Lifetime: cfg.HoldLifetime})
+	return ratelimit.NewRedis(client, "cinemabff:ratelimit:"), line, client.Close, nil
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cinemabff/cinemabff/internal/admission"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 	"github.com/cinemabff/cinemabff/internal/storage"
@@ -182,8 +183,8 @@ func TestStaffCommand(t *testing.T) {
 	}
 }
 
-// TestLimitStoreFollowsTheSessionStore: Redis sessions put the rate limits in Redis too, other
-// deployments in the database.
+// TestLimitStoreFollowsTheSessionStore: Redis sessions put the rate limits and the admission
+// line in Redis too, other deployments the limits in the database and the line in the process.
 func TestLimitStoreFollowsTheSessionStore(t *testing.T) {
 	ctx := context.Background()
 	db, err := storage.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "x.db"))
@@ -191,14 +192,17 @@ func TestLimitStoreFollowsTheSessionStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	st, closeStore, err := newLimitStore(ctx, Config{SessionStore: "sqlite"}, db)
-	if _, ok := st.(*ratelimit.SQL); err != nil || !ok {
-		t.Fatalf("sqlite sessions: %T %v", st, err)
+	st, line, closeStore, err := newLimitStore(ctx, Config{SessionStore: "sqlite"}, db)
+	if _, ok := st.(*ratelimit.SQL); err != nil || !ok || line != nil {
+		t.Fatalf("sqlite sessions: %T %T %v", st, line, err)
 	}
 	closeStore()
-	st, closeStore, err = newLimitStore(ctx, Config{SessionStore: "redis", RedisURL: testenv.RedisURL(t)}, db)
+	st, line, closeStore, err = newLimitStore(ctx, Config{SessionStore: "redis", RedisURL: testenv.RedisURL(t)}, db)
 	if _, ok := st.(*ratelimit.Redis); err != nil || !ok {
 		t.Fatalf("redis sessions: %T %v", st, err)
+	}
+	if _, ok := line.(*admission.Redis); !ok {
+		t.Fatalf("redis sessions: the admission line is %T", line)
 	}
 	if ok, _, err := st.Take(ctx, "cmd-web-test", ratelimit.Rule{Burst: 1, Every: time.Millisecond}); !ok || err != nil {
 		t.Fatalf("Take on Redis: %v %v", ok, err)

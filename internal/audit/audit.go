@@ -37,6 +37,7 @@ const (
 	ActionNextCustomer    = "next-customer"
 	ActionApprovalRefused = "approval-refused" // a supervisor refused to approve
 	ActionAccountUnlock   = "account-unlock"   // a supervisor lifted an account's lock-out
+	ActionAdmissionLimits = "admission-limits" // a supervisor changed the admission line's limits for the day
 )
 
 // Entry is one row of the trail.

@@ -27,6 +27,8 @@ func (s *Server) newCheckoutFlow() *checkout.Handler {
 		Settler:       s.Settler,
 		PaymentMethod: s.PaymentMethod,
 		CountersOnly:  staff.CountersOnly(k),
+		Admission:     s.admission,
+		SalesOpen:     s.Config.SalesOpen,
 	}
 	return h.Start()
 }

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/cinemabff/cinemabff/internal/admission"
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/changewindow"
@@ -46,6 +47,12 @@ type Config struct {
 	MaxSeatsPerVisit   int
 	MaxOrdersPerClient int
 	HoldLifetime       time.Duration
+	// The admission line in front of the purchase (internal/admission): new purchases let in
+	// per minute and open at once (0: no limit; both 0: no line), and when showtimes' sales
+	// open. Deps.Admission keeps the line; nil: this process's memory.
+	AdmitPerMinute int
+	AdmitActive    int
+	SalesOpen      admission.Openings
 	// MarkCollectedUpstream: the operator configured the upstream's operation that marks tickets
 	// collected (-collection-path), so the kiosk calls it after printing. False (the default):
 	// collections are recorded by the site alone (tickets.Collections) and nothing is sent.

@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/text/language"
 
+	"github.com/cinemabff/cinemabff/internal/admission"
 	"github.com/cinemabff/cinemabff/internal/attention"
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/booking"
@@ -95,6 +96,9 @@ type Deps struct {
 	// Limits keeps the rate limits (look-ups, staff sign-in), shared by every replica: the
 	// database's or Redis's. nil means the database's (SQL set), else one process's memory.
 	Limits ratelimit.Store
+	// Admission is the line in front of the purchase shared by every replica (Redis); nil: this
+	// process's. Unused when Config asks for no admission limits and no sales openings.
+	Admission admission.Queue
 	// Languages are the site's message catalogs (internal/i18n); nil loads them with English
 	// as the fallback.
 	Languages *i18n.Catalog
@@ -139,6 +143,7 @@ type Server struct {
 	walletFlow      *walletflow.Handler                                        // the wallet passes of a booking (internal/bff/walletflow)
 	kioskFlow       *kiosk.Handler                                             // the kiosk: start screen, idle reset, collecting tickets (internal/bff/kiosk)
 	staffFlow       *staff.Handler                                             // the back office: accounts, terminals, audit trail (internal/bff/staff)
+	admission       admission.Queue                                            // the line in front of the purchase; nil: none
 	checkoutFlow    *checkout.Handler                                          // buying tickets (internal/bff/checkout)
 	Watcher         *purchases.Watcher                                         // the checkout flow's watcher of unconfirmed orders; nil without a database
 }
@@ -164,6 +169,11 @@ func New(d Deps) (*Server, error) {
 		}
 	}
 	s.Visits = visit.New(s.Deps)
+	if s.admission = admissionLine(d, k.Now); s.admission != nil {
+		if s.admission, err = measureLine(d.Registry, s.admission); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.newEcho(d.Config.TrustedProxies); err != nil {
 		return nil, err
 	}
@@ -371,3 +381,16 @@ func (s *Server) Wait(ctx context.Context) error { return s.Visits.Wait(ctx) }
 
 // MetricsHandler serves the site's metrics on the metrics listener.
 func (s *Server) MetricsHandler() http.Handler { return s.Kernel.MetricsHandler() }
+
+// admissionLine is the line in front of the purchase: d's (shared by the replicas), else this
+// process's; nil when the configuration asks for no limits and no sales openings.
+func admissionLine(d Deps, now func() time.Time) admission.Queue {
+	limits := admission.Limits{PerMinute: d.Config.AdmitPerMinute, Active: d.Config.AdmitActive}
+	if !limits.On() && len(d.Config.SalesOpen) == 0 {
+		return nil
+	}
+	if d.Admission != nil {
+		return d.Admission
+	}
+	return admission.NewMemory(admission.Options{Limits: limits, Lifetime: d.Config.HoldLifetime, Now: now})
+}

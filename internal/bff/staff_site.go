@@ -32,12 +32,14 @@ func (s *Server) newStaffFlow() *staff.Handler {
 		Staff:      s.Staff,
 		Attention:  s.attentionStore,
 		Watcher:    s.Watcher,
+		Admission:  s.admission,
 		Guards: staff.Guards{
 			Accounts: []echo.MiddlewareFunc{web.Guard(func(c echo.Context) error { return staff.AccountsSupervisor(s.Kernel, c) })},
 			Devices:  []echo.MiddlewareFunc{staff.SupervisorsOnly(s.Kernel, "staff.devices")},
 			Audit:    []echo.MiddlewareFunc{staff.StaffOnly(s.Kernel), web.Guard(func(c echo.Context) error { return staff.AuditSupervisor(s.Kernel, c) })},
 			Staff:    []echo.MiddlewareFunc{staff.StaffOnly(s.Kernel)},
 			Device:   []echo.MiddlewareFunc{staff.SupervisorsOnly(s.Kernel, "device")},
+			Queue:    []echo.MiddlewareFunc{staff.SupervisorsOnly(s.Kernel, "staff.queue")},
 		},
 	}
 	// Optional stores stay nil interfaces when absent (no typed nil pointers).

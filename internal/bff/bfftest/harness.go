@@ -31,6 +31,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/admission"
 	"github.com/cinemabff/cinemabff/internal/bff"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/device"
@@ -116,6 +117,9 @@ type HarnessOpts struct {
 	// (Config.MarkCollectedUpstream, -collection-path); false: the site records collections alone.
 	MarkCollected bool
 	Logger        *slog.Logger // the server's logger (nil: discarded, or stderr with TEST_LOG)
+	// Admission is the site's admission line (nil: the process's, when Configure asks for one);
+	// two harnesses given lines on one Redis are two replicas of one site.
+	Admission admission.Queue
 	// Configure changes the site's settings before the server is built (nil: the defaults
 	// above), e.g. the refund approval limit or the failed-order policy.
 	Configure func(*bff.Config)
@@ -223,6 +227,7 @@ func (h *Harness) siteDeps(o HarnessOpts, db *storage.DB, cs *CountingStore, ass
 		CSRFKeys:     web.CSRFKeys(o.Keys),
 		Assets:       assets,
 		Now:          o.Now,
+		Admission:    o.Admission,
 	}
 	deps.Config.MetricsToken, deps.Config.MaxOrdersPerClient = o.MetricsToken, o.MaxOrdersPerClient
 	deps.Config.AttentionAfter = o.AttentionAfter

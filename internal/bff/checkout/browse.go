@@ -263,6 +263,13 @@ func places(t cinema.TicketType) int {
 
 // showTickets is the first step: ticket types with prices and quantities.
 func (h *Handler) showTickets(c echo.Context) error {
+	se, err := h.findSession(c, c.Param("cinema"), c.Param("session"))
+	if err != nil {
+		return err
+	}
+	if done, err := h.waitInLine(c, se); done {
+		return err
+	}
 	return h.renderTickets(c, http.StatusOK, nil, nil, nil)
 }
 
@@ -331,6 +338,9 @@ func (h *Handler) chooseTickets(c echo.Context) error {
 	l := web.Loc(c)
 	se, err := h.findSession(c, c.Param("cinema"), c.Param("session"))
 	if err != nil {
+		return err
+	}
+	if done, err := h.waitInLine(c, se); done {
 		return err
 	}
 	types, err := h.Visits.SessionTicketTypes(ctx, se.CinemaID, se.SessionID)

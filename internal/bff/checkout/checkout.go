@@ -12,6 +12,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/alexedwards/scs/v2"
+	"github.com/cinemabff/cinemabff/internal/admission"
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/boxoffice"
@@ -95,17 +96,21 @@ type Handler struct {
 	Visits     Visits
 	Background context.Context
 	Limits     ratelimit.Store
-	Logger     *slog.Logger
-	Now        func() time.Time
-	Sessions   *scs.SessionManager
-	Ticketing  *upstream.Client
-	BoxOffice  *boxoffice.Register
-	Ledger     *ledger.Store
-	Listings   *listings.Cache
-	Purchases  *purchases.Store
-	SeatPlans  *seatplans.Cache
-	Settings   *visit.Settings
-	Settler    *settlement.Settler
+	// Admission is the line in front of the purchase (nil: none, everyone goes straight in);
+	// SalesOpen are the times showtimes' sales open.
+	Admission admission.Queue
+	SalesOpen admission.Openings
+	Logger    *slog.Logger
+	Now       func() time.Time
+	Sessions  *scs.SessionManager
+	Ticketing *upstream.Client
+	BoxOffice *boxoffice.Register
+	Ledger    *ledger.Store
+	Listings  *listings.Cache
+	Purchases *purchases.Store
+	SeatPlans *seatplans.Cache
+	Settings  *visit.Settings
+	Settler   *settlement.Settler
 	// PaymentMethod is sent as ExternalPaymentInfo.PaymentMethod for redirect payments.
 	PaymentMethod string
 	// CountersOnly guards the sale at the counter: staff signed in on an enrolled counter

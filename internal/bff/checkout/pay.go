@@ -479,7 +479,7 @@ func (h *Handler) showBuyConfirmation(c echo.Context, rec purchases.Record) erro
 		v.MailLine = h.Visits.MailLine(ctx, "purchase:"+rec.ID)
 	}
 	if b, ok := h.Visits.CurrentBuy(c); ok && b.UserSessionID == rec.UserSessionID {
-		h.Visits.ClearBuy(c) // bought: the next visit to "what's on" starts afresh
+		h.clearBuy(c, b) // bought: the next visit to "what's on" starts afresh
 		h.Sessions.Put(c.Request().Context(), visit.SessBuyDone, rec.ID)
 	}
 	return h.Site.Render(c, http.StatusOK, l.T("checkout.confirmation_page_title", "Number", v.BookingNumber), checkoutview.Confirmation(v))

@@ -215,7 +215,7 @@ func (h *Handler) readerAnswer(c echo.Context, entry ledger.Entry, rec purchases
 			_, _ = st.store.MarkStartFailed(ctx, rec.ID, "order refused the card-reader payment: "+entry.LastError)
 		}
 		if b, ok := h.Visits.CurrentBuy(c); ok && b.UserSessionID == rec.UserSessionID {
-			h.Visits.ClearBuy(c)
+			h.clearBuy(c, b)
 		}
 		return h.Site.Render(c, http.StatusOK, l.T("checkout.payment_ended_title"), checkoutview.Ended(checkoutview.EndedView{Heading: l.T("checkout.reader_not_booked"),
 			Body: visit.SaleReversalWords(l, entry), NextURL: h.Site.URL("whatson"), Label: l.T("checkout.see_whatson")}))

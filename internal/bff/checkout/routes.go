@@ -11,6 +11,7 @@ func (h *Handler) Routes(r web.Router) {
 	r.GET("/whats-on", h.showWhatsOn, "whatson")
 	r.GET("/whats-on/:cinema/:session", h.showTickets, "buy.session")
 	r.POST("/whats-on/:cinema/:session", h.chooseTickets, "buy.session")
+	r.POST("/whats-on/:cinema/:session/leave", h.leaveLine, "buy.leave")
 	r.GET("/checkout/seats", h.showBuySeats, "buy.seats")
 	r.POST("/checkout/seats", h.chooseBuySeats, "buy.seats")
 	r.GET("/checkout/details", h.showBuyDetails, "buy.details")

@@ -566,7 +566,7 @@ func (h *Handler) cancelBuy(c echo.Context) error {
 		return h.buyEnded(c, v, err)
 	}
 	h.Visits.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonCancelled)
-	h.Visits.ClearBuy(c)
+	h.clearBuy(c, v)
 	h.Site.Flash(c, web.Loc(c).T("checkout.cancelled"))
 	return web.Redirect(c, h.Site.URL("whatson")+"?"+url.Values{"cinema": {v.CinemaID}}.Encode())
 }

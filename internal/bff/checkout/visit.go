@@ -43,11 +43,11 @@ func (h *Handler) buyEnded(c echo.Context, v visit.Buy, err error) error {
 			// Not "nothing was charged": the order was given up after its payment; its page says
 			// what is known and the operator's policy.
 			h.Visits.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonGivenUp)
-			h.Visits.ClearBuy(c)
+			h.clearBuy(c, v)
 			return web.Redirect(c, h.Site.URL("buy.return", rec.ID))
 		}
 		h.Visits.EndHoldFor(c.Request().Context(), v.UserSessionID, holds.ReasonExpired) // it holds nothing any more
-		h.Visits.ClearBuy(c)
+		h.clearBuy(c, v)
 		return &web.Error{Code: web.EGone, Heading: l.T("checkout.time_ran_out"), Message: l.T("checkout.time_ran_out_text"),
 			BackURL: back, BackLabel: l.T("checkout.choose_tickets_again"), Err: err}
 	case errors.Is(err, upstream.ErrOrderClosed):

@@ -114,4 +114,5 @@ var auditActionMessages = map[string]string{
 	audit.ActionAttentionSolved: "staff.audit.action.attention_resolve",
 	audit.ActionNextCustomer:    "staff.audit.action.next_customer",
 	audit.ActionAccountUnlock:   "staff.audit.action.account_unlock",
+	audit.ActionAdmissionLimits: "staff.audit.action.admission_limits",
 }

@@ -17,6 +17,8 @@ var guardedRoutes = map[string]string{
 	"POST /staff/attention/:kind/:ref/retry":      "staff",
 	"POST /staff/attention/:kind/:ref/resolve":    "staff",
 	"POST /staff/next-customer":                   "staff",
+	"GET /staff/queue":                            "staff",
+	"POST /staff/queue":                           "supervisor",
 	"GET /staff/audit":                            "supervisor",
 	"GET /staff/accounts":                         "supervisor",
 	"POST /staff/accounts/:username/end-sessions": "supervisor",

@@ -14,6 +14,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/alexedwards/scs/v2"
+	"github.com/cinemabff/cinemabff/internal/admission"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
@@ -62,6 +63,7 @@ type Guards struct {
 	Audit    []echo.MiddlewareFunc // signed-in staff, and a supervisor
 	Staff    []echo.MiddlewareFunc // any signed-in staff member
 	Device   []echo.MiddlewareFunc // saving a device's setting: an enabled supervisor
+	Queue    []echo.MiddlewareFunc // changing the admission line's limits: an enabled supervisor
 }
 
 // Site is what the flow needs from the kernel: addresses, rendering, the visit's flash and
@@ -131,6 +133,8 @@ type Handler struct {
 	// checkout flow's watcher of unconfirmed orders, which Retry asks (nil without one).
 	Attention *attention.Store
 	Watcher   *purchases.Watcher
+	// Admission is the line in front of the purchase (nil: the site has none).
+	Admission admission.Queue
 	// CustomerStrip says whom a counter serves, for the frame of its pages (nil: none).
 	CustomerStrip func(c echo.Context) *layouts.CustomerStrip
 }
@@ -155,6 +159,8 @@ func (h *Handler) Routes(r web.Router) {
 	r.POST("/staff/attention/:kind/:ref/retry", h.retryAttention, "staff.attention.retry", staffOnly...)
 	r.POST("/staff/attention/:kind/:ref/resolve", h.resolveAttention, "staff.attention.resolve", staffOnly...)
 	r.POST("/staff/next-customer", h.nextCustomer, "staff.next", staffOnly...)
+	r.GET("/staff/queue", h.showQueue, "staff.queue", staffOnly...)
+	r.POST("/staff/queue", h.setQueueLimits, "staff.queue", h.Guards.Queue...)
 
 	r.GET("/device", h.showDevice, "device")
 	r.POST("/device", h.saveDevice, "device", h.Guards.Device...)
