@@ -1131,24 +1131,27 @@
 
   /* ------------------------------------------------------------------
    * 6b. The ticket step's running total: <p data-ticket-total data-total-none data-total-one
-   *     data-total-other> ({n}, {total}) counts the number fields with data-price-cents of
-   *     its form; once a ticket is chosen, a notice about the counts ([data-clear-when-chosen])
-   *     and the fields' invalid marks go away.
+   *     data-total-other data-fee-cents> ({n}, {total}, {fees}) counts the number fields with
+   *     data-price-cents of its form, each ticket with its booking fee (data-fee-cents), so
+   *     the total is the one the next steps show; once a ticket is chosen, a notice about the
+   *     counts ([data-clear-when-chosen]) and the fields' invalid marks go away.
    * ------------------------------------------------------------------ */
   function updateTicketTotal(form) {
     var out = form.querySelector('[data-ticket-total]');
     if (!out) return;
+    var fee = parseInt(out.getAttribute('data-fee-cents') || '0', 10) || 0;
     var n = 0, cents = 0, currency = '';
     each(form, 'input[data-price-cents]', function (f) {
       var q = parseInt(f.value, 10);
       if (isNaN(q) || q <= 0) return;
       n += q;
-      cents += q * (parseInt(f.getAttribute('data-price-cents'), 10) || 0);
+      cents += q * ((parseInt(f.getAttribute('data-price-cents'), 10) || 0) + fee);
       currency = f.getAttribute('data-currency') || currency;
     });
     var text = n === 0 ? out.getAttribute('data-total-none') :
       (out.getAttribute(n === 1 ? 'data-total-one' : 'data-total-other') || '')
-        .replace('{n}', String(n)).replace('{total}', formatMoney(cents, currency || 'EUR'));
+        .replace('{n}', String(n)).replace('{total}', formatMoney(cents, currency || 'EUR'))
+        .replace('{fees}', formatMoney(n * fee, currency || 'EUR'));
     if (text && out.textContent !== text) out.textContent = text;
     if (n > 0) {
       each(doc, '[data-clear-when-chosen]', function (el) { el.hidden = true; });

@@ -98,6 +98,7 @@ type TicketsView struct {
 	// The running total under the choice: its words now, and the templates the script fills
 	// as counts change ({n} tickets, {total} price).
 	TotalText, TotalNone, TotalOne, TotalOther string
+	FeeCents                                   int64 // the booking fee per ticket the total includes (0: none known)
 }
 
 // TicketTypeRow is one ticket type with the quantity typed.
