@@ -113,8 +113,9 @@ func checkKioskFill(t *testing.T, p *browsertest.Page, screen string, wantSteps 
 }
 
 // TestBrowserKioskSaleFillsTheScreen: on an enrolled kiosk at 1080×1920 with touch, in German
-// (the longer words) and in English, the sale's screens (tickets with two Adults chosen, seats,
-// the review) and the collected tickets use the screen: ticket lists, money summaries, the
+// (the longer words) and in English, the screens of a collection (the tickets), a change (the
+// booking, a ticket added) and a sale (tickets with two Adults chosen, seats, the review) use
+// the screen: ticket lists, money summaries, the
 // tickets' fieldset and the ticket cards take at least 90 % of the content width; no word
 // breaks over two lines; nothing is under the sticky action bar with the page scrolled to its
 // end; the step indicator lists only the steps a kiosk shows (no "Your details"); no web-only
@@ -147,6 +148,16 @@ func TestBrowserKioskSaleFillsTheScreen(t *testing.T) {
 				chromedp.KeyEvent(code+"\r"), chromedp.WaitVisible(`[data-testid="ticket-card"]`))
 			checkKioskFill(t, p, shot("collected"), nil)
 			p.Do(chromedp.Click(`[data-testid="collect-done"]`), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
+
+			start()
+			p.Do(chromedp.Click(`[data-testid="kiosk-change"]`), chromedp.WaitVisible("#number"),
+				chromedp.SendKeys("#number", "100002"), chromedp.SendKeys("#email", "paid2@example.com"),
+				chromedp.Click(`[data-testid="find-submit"]`), chromedp.WaitVisible("#booking-title"))
+			checkKioskFill(t, p, shot("booking"), nil)
+			p.Do(chromedp.Click(`[data-testid="action-edit"] button`), chromedp.WaitVisible("#edit-title"),
+				chromedp.Click(`[data-testid="add-form"] [data-testid="add-one"]`), chromedp.WaitVisible(`[data-testid="line-added"]`))
+			checkKioskFill(t, p, shot("change"), nil)
+			p.Do(chromedp.Click(`[data-testid="start-over"] button`), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
 
 			start()
 			p.Do(chromedp.Click(`[data-testid="kiosk-buy"]`), chromedp.WaitVisible(`[data-testid="session-link"]`),
