@@ -401,7 +401,7 @@
    * Counts the chosen seats (ticked seat checkboxes; the list view shows the same ones). With
    * data-max-from the maximum is the sum of data-seats of the ticked boxes
    * in that element (the tickets that move), and follows them. With enough
-   * seats chosen, a tap on another free seat moves the seat chosen most recently there
+   * seats chosen, a tap on another free seat moves the seat chosen longest ago there
    * (data-seat-moved says so in the tap's answer); only more seats than tickets is a warning
    * (data-seat-limit). The server still checks the count. Every text comes from the
    * server, in the page's language: the templates above (the "-one" ones for a maximum, or
@@ -458,16 +458,16 @@
     if (cl.contains('is-unchecked') !== off) cl.toggle('is-unchecked', off);
   }
 
-  /* One box changed: at capacity a newly ticked seat takes the place of the seat ticked most
-   * recently before it (the party moves one seat with one tap, the rest stay). Returns the
-   * box unticked for it, if any. */
+  /* One box changed: at capacity a newly ticked seat takes the place of the seat ticked
+   * longest ago (the seats the service suggested first), so tapping as many new seats as
+   * tickets always ends with exactly those seats. Returns the box unticked for it, if any. */
   function seatChanged(map, box) {
     var order = orderOf(map).filter(function (b) { return b !== box && b.checked; });
     var moved = null;
     if (box.checked) {
       var max = seatMax(map);
       if (max > 0 && order.length >= max && order.length > 0) {
-        moved = order.pop();
+        moved = order.shift();
         moved.checked = false;
         markSeat(moved);
       }
@@ -479,9 +479,33 @@
     return moved;
   }
 
+  /* The parts of a map a tap writes to, found once (a tap never searches the 412 seats of a
+   * large map): its counts (and the copies in the form's sticky bar), its warnings and the
+   * tap's answer. */
+  var mapParts = new WeakMap();
+
+  function partsOf(map) {
+    var parts = mapParts.get(map);
+    if (!parts) {
+      var counts = Array.prototype.slice.call(map.querySelectorAll('[data-seat-count]'));
+      if (map.id) {
+        // The copy in the form's sticky action bar (not a live region: the map's count is).
+        counts = counts.concat(Array.prototype.slice.call(doc.querySelectorAll('[data-seat-count-for="' + map.id + '"]')));
+      }
+      parts = {
+        counts: counts,
+        limits: Array.prototype.slice.call(map.querySelectorAll('[data-seat-limit]')),
+        tapped: map.querySelector('[data-seat-tapped]')
+      };
+      mapParts.set(map, parts);
+    }
+    return parts;
+  }
+
   /* Counts and texts; with all, every seat's look is synced with its box too (on start and
-   * after back/forward, when the browser restored the boxes). Nothing above the map changes
-   * height: the status area keeps its size (CSS). */
+   * after back/forward, when the browser restored the boxes). Otherwise the count is that of
+   * the seats in the order kept by seatChanged, so a tap touches only the seats it changes.
+   * Nothing above the map changes height: the status area keeps its size (CSS). */
   function updateSeatmap(map, all) {
     var max = seatMax(map);
     var limited = max > 0;
@@ -490,27 +514,22 @@
       each(map, '.seat input[type=checkbox]', markSeat);
       chosenOrder.delete(map);
     }
-    var n = map.querySelectorAll('.seat input:checked').length;
+    var n = orderOf(map).filter(function (b) { return b.checked; }).length;
     var text;
     if (limited) {
       text = fill(seatTemplate(map, 'data-seat-count-template', max === 1), n, max);
     } else {
       text = fill(seatTemplate(map, 'data-seat-count-none', n === 1), n, 0);
     }
-    each(map, '[data-seat-count]', function (c) {
+    var parts = partsOf(map);
+    parts.counts.forEach(function (c) {
       if (c.textContent !== text) c.textContent = text;
     });
-    // The copy in the form's sticky action bar (not a live region: the map's count is).
-    if (map.id) {
-      each(doc, '[data-seat-count-for="' + map.id + '"]', function (c) {
-        if (c.textContent !== text) c.textContent = text;
-      });
-    }
     // Only too many seats is a warning (tickets given back in a change, or a swap's tickets
     // unticked): with as many seats as tickets another tap moves a seat.
     var over = limited && n > max;
     var hint = over ? limitText(map, n, max) : '';
-    each(map, '[data-seat-limit]', function (h) {
+    parts.limits.forEach(function (h) {
       if (h.hidden !== !over) h.hidden = !over;
       if (h.textContent !== hint && over) h.textContent = hint;
     });
@@ -803,7 +822,7 @@
   }
 
   function seatTapped(seat, map) {
-    var out = map.querySelector('[data-seat-tapped]');
+    var out = partsOf(map).tapped;
     if (!out) return;
     var text = seatName(seat);
     var box = seat.querySelector('input');
@@ -1112,24 +1131,27 @@
 
   /* ------------------------------------------------------------------
    * 6b. The ticket step's running total: <p data-ticket-total data-total-none data-total-one
-   *     data-total-other> ({n}, {total}) counts the number fields with data-price-cents of
-   *     its form; once a ticket is chosen, a notice about the counts ([data-clear-when-chosen])
-   *     and the fields' invalid marks go away.
+   *     data-total-other data-fee-cents> ({n}, {total}, {fees}) counts the number fields with
+   *     data-price-cents of its form, each ticket with its booking fee (data-fee-cents), so
+   *     the total is the one the next steps show; once a ticket is chosen, a notice about the
+   *     counts ([data-clear-when-chosen]) and the fields' invalid marks go away.
    * ------------------------------------------------------------------ */
   function updateTicketTotal(form) {
     var out = form.querySelector('[data-ticket-total]');
     if (!out) return;
+    var fee = parseInt(out.getAttribute('data-fee-cents') || '0', 10) || 0;
     var n = 0, cents = 0, currency = '';
     each(form, 'input[data-price-cents]', function (f) {
       var q = parseInt(f.value, 10);
       if (isNaN(q) || q <= 0) return;
       n += q;
-      cents += q * (parseInt(f.getAttribute('data-price-cents'), 10) || 0);
+      cents += q * ((parseInt(f.getAttribute('data-price-cents'), 10) || 0) + fee);
       currency = f.getAttribute('data-currency') || currency;
     });
     var text = n === 0 ? out.getAttribute('data-total-none') :
       (out.getAttribute(n === 1 ? 'data-total-one' : 'data-total-other') || '')
-        .replace('{n}', String(n)).replace('{total}', formatMoney(cents, currency || 'EUR'));
+        .replace('{n}', String(n)).replace('{total}', formatMoney(cents, currency || 'EUR'))
+        .replace('{fees}', formatMoney(n * fee, currency || 'EUR'));
     if (text && out.textContent !== text) out.textContent = text;
     if (n > 0) {
       each(doc, '[data-clear-when-chosen]', function (el) { el.hidden = true; });

@@ -198,6 +198,21 @@ func (h *Handler) showEdit(c echo.Context) error {
 	return h.Site.Render(c, http.StatusOK, l.T("booking.edit_page_title"), bookingview.Edit(v))
 }
 
+// dealsShown are the offers the upstream suggests for order o, in words. A kiosk shows none:
+// they are words only, with nothing to tap, and a guest at a kiosk can do nothing with them.
+func dealsShown(o cinema.Order, kiosk bool) []string {
+	if kiosk {
+		return nil
+	}
+	var out []string
+	for _, d := range o.SuggestedDeals {
+		if d.Description != "" {
+			out = append(out, d.Description)
+		}
+	}
+	return out
+}
+
 // editView is the edit page of order o; types are the session's ticket types (none: adding
 // tickets is not offered).
 func (h *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types []cinema.TicketType) bookingview.EditView {
@@ -221,11 +236,7 @@ func (h *Handler) editView(c echo.Context, e visit.Edit, o cinema.Order, types [
 		// ticket added or removed, and the fee row above already says what the fees now change by.
 		v.FeeNote = l.T("booking.fee_note")
 	}
-	for _, d := range o.SuggestedDeals {
-		if d.Description != "" {
-			v.Deals = append(v.Deals, d.Description)
-		}
-	}
+	v.Deals = dealsShown(o, web.IsKiosk(c))
 	lineRemoves(v.Lines, v.Steppers, o, h.Site.URL("edit.remove"))
 	return v
 }

@@ -109,7 +109,10 @@ func (h *Handler) showBooking(c echo.Context) error {
 		}
 	} else {
 		v.TicketCards = h.Visits.TicketsView(ctx, b, h.Site.URL("booking.tickets"))
-		if !web.IsKiosk(c) {
+		if web.IsKiosk(c) {
+			// A kiosk forgets every visit: its guest ends it with Done, never "on this device".
+			v.EndURL, v.EndLabel = h.Site.URL("visit.reset"), l.T("kiosk.done")
+		} else {
 			v.CalendarURL = h.Site.URL("booking.calendar")
 			if h.walletLinksWork(b) {
 				v.AppleWalletURL, v.GoogleWalletURL = h.WalletLinks(b.CinemaID, b.Number)

@@ -117,8 +117,8 @@ func TestBrowserKioskPicksTheAreaFirst(t *testing.T) {
 		t.Fatalf("after picking the area: %+v (want seats ≥ 48 px and the tap choosing nothing; before %+v)", after, s)
 	}
 	p.Screenshot("kiosk-seatmap-area")
-	// Now a tap on a seat in view takes it (with the party complete, the seat chosen last
-	// moves there).
+	// Now a tap on a seat in view takes it (with the party complete, the seat chosen longest
+	// ago moves there).
 	free, err := chromedp.Run(p.Ctx, chromedp.Evaluate[[2]float64](`(() => {
 		const sc = document.querySelector('[data-testid="seatmap"] .seatmap-scroll').getBoundingClientRect();
 		for (const i of document.querySelectorAll('[data-testid="seatmap"] input[name="seat"]:not(:disabled):not(:checked)')) {

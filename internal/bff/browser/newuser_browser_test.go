@@ -102,7 +102,7 @@ func TestBrowserBuySeatMapStopsAtTheTickets(t *testing.T) {
 	}
 	after, _ := chromedp.Run(p.Ctx, chromedp.Evaluate[string](checked))
 	if n := len(strings.Fields(after)); n != 2 || !strings.Contains(after, "1-1-2") || after == before {
-		t.Errorf("after a tap at the limit the seats are %q (before %q): want B's seat in place of the last", after, before)
+		t.Errorf("after a tap at the limit the seats are %q (before %q): want B's seat in place of the first", after, before)
 	}
 	if got := p.Text(`[data-seat-count]`); got != "2 of 2 seats chosen" || evalBool(t, p, hintShown) {
 		t.Errorf("count %q, hint shown %v", got, evalBool(t, p, hintShown))

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
@@ -71,8 +72,9 @@ func slowCPU(rate float64) chromedp.Action[chromedp.Void] {
 	}
 }
 
-// seatSpot brings the seat with the box value into the map's view by scrolling the map only
-// (never the page: a page scroll is not the page moving by itself) and says where it is.
+// seatSpot brings the seat with the box value into the middle of the map's view (the part of
+// it above the sticky action bar) by scrolling the map only (never the page: a page scroll is
+// not the page moving by itself) and says where it is.
 type seatSpot struct {
 	X, Y    float64
 	MapTop  float64 `json:"mapTop"`
@@ -85,8 +87,10 @@ func seatSpotJS(value string) string {
   const seat = box.closest('.seat');
   const sc = document.querySelector('.seatmap-scroll');
   const r = sc.getBoundingClientRect(), q = seat.getBoundingClientRect();
+  const bar = document.querySelector('.seat-actions');
+  const bottom = Math.min(r.bottom, innerHeight, bar ? bar.getBoundingClientRect().top : Infinity);
   sc.scrollLeft += (q.left + q.width / 2) - (r.left + r.width / 2);
-  sc.scrollTop += (q.top + q.height / 2) - (r.top + r.height / 2);
+  sc.scrollTop += (q.top + q.height / 2) - (r.top + bottom) / 2;
   requestAnimationFrame(() => requestAnimationFrame(() => {
     const q = seat.getBoundingClientRect();
     done({X: q.left + q.width / 2, Y: q.top + q.height / 2, mapTop: sc.getBoundingClientRect().top, Checked: box.checked});
@@ -102,107 +106,172 @@ func openSeatStep(p *browsertest.Page, base string) {
 		chromedp.Click(`[data-testid="tickets-form"] button[type=submit]`), chromedp.WaitVisible(`[data-testid="seatmap"]`))
 }
 
-// freeSeatsBeside names free seats of the row of the first chosen seat, nearest it first.
-const freeSeatsBesideJS = `(() => {
-  const chosen = document.querySelector('.seatmap-scroll .seat input:checked');
+// freeSeatsElsewhereJS names free seats in a row other than the party's (taken by the party
+// would be no move), nearest the first chosen seat first.
+const freeSeatsElsewhereJS = `(() => {
+  const chosen = document.querySelector('.seatmap-scroll .seat input:checked').closest('.seat');
   const row = chosen.closest('.seat-row');
-  const at = chosen.closest('.seat').getBoundingClientRect().left;
-  return [...row.querySelectorAll('label.seat:not(.seat-taken):not(.seat-unavailable) input:not(:checked)')]
-    .sort((a, b) => Math.abs(a.closest('.seat').getBoundingClientRect().left - at) - Math.abs(b.closest('.seat').getBoundingClientRect().left - at))
-    .map(b => b.value);
+  const at = chosen.getBoundingClientRect();
+  return [...document.querySelectorAll('.seatmap-scroll label.seat:not(.seat-taken):not(.seat-unavailable) input:not(:checked)')]
+    .filter(b => b.closest('.seat-row') !== row)
+    .map(b => ({value: b.value, q: b.closest('.seat').getBoundingClientRect()}))
+    .sort((a, b) => Math.hypot(a.q.x - at.x, a.q.y - at.y) - Math.hypot(b.q.x - at.x, b.q.y - at.y))
+    .map(s => s.value);
 })()`
 
-// TestBrowserSeatMapStaysStill: on a phone (390×844, touch), choosing, deselecting and choosing
-// seats on the purchase's seat map moves nothing above or in the map (its top by at most 2 px,
-// layout shifts summing to at most 0.01), every chosen seat is the topmost element at its
-// centre (nothing sticky covers it), and with the party complete a tap on a free seat moves
-// the seat chosen last there, saying so, instead of refusing.
+// seatPositionsJS is where every seat of the map is on the screen (value: left,top), and the
+// map's own top: a tap that moves any of them moves the map under the finger.
+const seatPositionsJS = `(() => {
+  const out = {};
+  for (const b of document.querySelectorAll('.seatmap-scroll .seat input')) {
+    const q = b.closest('.seat').getBoundingClientRect();
+    out[b.value] = [q.left, q.top];
+  }
+  out['map'] = [0, document.querySelector('.seatmap-scroll').getBoundingClientRect().top];
+  return out;
+})()`
+
+// coveredSeatsJS lists the chosen seats that are not the topmost element at their centre, on
+// the page as it opened (no page scroll: the map opens on the party): something sticky lies
+// over them, or they are off the screen, and a finger cannot free them.
+const coveredSeatsJS = `(() => {
+  const sc = document.querySelector('.seatmap-scroll');
+  const covered = [];
+  for (const box of sc.querySelectorAll('.seat input:checked')) {
+    const seat = box.closest('.seat');
+    const q = seat.getBoundingClientRect();
+    const top = document.elementFromPoint(q.left + q.width / 2, q.top + q.height / 2);
+    if (!top || !seat.contains(top)) covered.push(box.value + ' at ' + Math.round(q.top) + ' under ' + (top ? (top.closest('[data-testid]') || top).getAttribute('data-testid') || top.className || top.tagName : 'nothing (off the screen)'));
+  }
+  return covered;
+})()`
+
+// TestBrowserSeatMapStaysStill: on a phone (390×844, touch, in English and in German) and on
+// a portrait screen (1080×1920), the purchase's seat step opens with the two seats the service
+// chose, each the topmost element at its centre (nothing sticky covers it); with the party
+// complete, a tap on a free seat replaces the seat chosen longest ago (the suggested ones
+// first) and says so, so two taps on two free seats elsewhere end with exactly those two; a
+// seat unticked and ticked again, then a third new seat, follow the same rule. Before and after
+// every tap the position of every seat of the map is measured: none moves by more than 1 px,
+// and the layout shifts sum to at most 0.01.
 func TestBrowserSeatMapStaysStill(t *testing.T) {
-	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
-	p := browsertest.NewPage(t, browsertest.Options{Width: 390, Height: 844, Mobile: true})
-	openSeatStep(p, h.TS.URL)
+	for _, tc := range []struct {
+		name          string
+		width, height int64
+		mobile        bool
+		lang          string
+	}{
+		{"phone-en", 390, 844, true, "en"},
+		{"phone-de", 390, 844, true, "de"},
+		{"portrait-en", 1080, 1920, false, "en"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+			p := browsertest.NewPage(t, browsertest.Options{Width: tc.width, Height: tc.height, Mobile: tc.mobile, Touch: !tc.mobile})
+			if tc.lang == "de" {
+				if _, err := chromedp.Call(p.Ctx, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": "de-DE,de;q=0.9"}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			openSeatStep(p, h.TS.URL)
+			checkSeatMapStaysStill(t, p, tc.lang, tc.name)
+		})
+	}
+}
+
+// checkSeatMapStaysStill is TestBrowserSeatMapStaysStill on one open seat step.
+func checkSeatMapStaysStill(t *testing.T, p *browsertest.Page, lang, shot string) {
+	t.Helper()
+	var pageLang string
+	browserEval(t, p, `document.documentElement.lang`, &pageLang)
+	if pageLang != lang {
+		t.Fatalf("the seat step is in %q, want %q", pageLang, lang)
+	}
+	var covered []string
+	browserEval(t, p, coveredSeatsJS, &covered)
+	if len(covered) != 0 {
+		saveShot(t, p, browsertest.ArtifactsDir(t), "seatmap-steady-covered-"+shot)
+		t.Errorf("chosen seats on the opened seat step are not the topmost at their centres: %v", covered)
+	}
 	browserEval(t, p, steadyObserveJS, nil)
-	var chosen []string
-	browserEval(t, p, `[...document.querySelectorAll('.seatmap-scroll .seat input:checked')].map(b => b.value)`, &chosen)
-	if len(chosen) != 2 {
-		t.Fatalf("the seat step opened with %d seats chosen, want the 2 the service picked: %v", len(chosen), chosen)
-	}
-	var free []string
-	browserEval(t, p, freeSeatsBesideJS, &free)
-	if len(free) < 2 {
-		t.Fatalf("no free seats beside the party: %v", free)
-	}
-	var firstTop float64
-	tap := func(value string) seatSpot {
-		t.Helper()
-		var s seatSpot
-		browserEval(t, p, seatSpotJS(value), &s)
-		if firstTop == 0 {
-			firstTop = s.MapTop
-		}
-		p.Do(touchAt(s.X, s.Y), chromedp.Sleep(300e6))
-		return s
-	}
 	checked := func() []string {
 		var v []string
 		browserEval(t, p, `[...document.querySelectorAll('.seatmap-scroll .seat input:checked')].map(b => b.value).sort()`, &v)
 		return v
 	}
+	chosen := checked()
+	if len(chosen) != 2 {
+		t.Fatalf("the seat step opened with %d seats chosen, want the 2 the service picked: %v", len(chosen), chosen)
+	}
+	// The order the service chose them in is the page's order.
+	browserEval(t, p, `[...document.querySelectorAll('.seatmap-scroll .seat input:checked')].map(b => b.value)`, &chosen)
+	var free []string
+	browserEval(t, p, freeSeatsElsewhereJS, &free)
+	if len(free) < 3 {
+		t.Fatalf("fewer than three free seats outside the party's row: %v", free)
+	}
+	var movedWords string
+	browserEval(t, p, `document.querySelector('[data-testid="seatmap"]').getAttribute('data-seat-moved').split('{from}')[0].trim()`, &movedWords)
+	if movedWords == "" {
+		t.Fatal("the map has no words for a moved seat (data-seat-moved)")
+	}
 	answer := func() string { return strings.TrimSpace(p.Text(`[data-testid="seat-tapped"]`)) }
+	tap := func(value string) {
+		t.Helper()
+		var s seatSpot
+		browserEval(t, p, seatSpotJS(value), &s)
+		var before, after map[string][2]float64
+		browserEval(t, p, seatPositionsJS, &before)
+		p.Do(touchAt(s.X, s.Y), chromedp.Sleep(300e6))
+		browserEval(t, p, seatPositionsJS, &after)
+		var moved []string
+		for v, b := range before {
+			a := after[v]
+			if d := math.Max(math.Abs(a[0]-b[0]), math.Abs(a[1]-b[1])); d > 1 {
+				moved = append(moved, fmt.Sprintf("%s by %.1f px", v, d))
+			}
+		}
+		if len(moved) != 0 {
+			sort.Strings(moved)
+			t.Errorf("a tap on %s moved %d seats (or the map): %s", value, len(moved), strings.Join(moved[:min(len(moved), 5)], ", "))
+		}
+	}
+	want := func(step string, seats ...string) {
+		t.Helper()
+		if got, w := checked(), slices.Sorted(slices.Values(seats)); !slices.Equal(got, w) {
+			t.Errorf("%s: the seats are %v, want %v", step, got, w)
+		}
+	}
 
-	// 1. The party is complete: a tap on a free seat moves the seat chosen last (the second).
+	// 1. The party is complete: a tap on a free seat replaces the seat chosen longest ago.
 	tap(free[0])
-	if got, want := checked(), slices.Sorted(slices.Values([]string{chosen[0], free[0]})); !slices.Equal(got, want) {
-		t.Errorf("after a tap at capacity the seats are %v, want %v (the last chosen moved)", got, want)
+	want("a first tap at capacity replaces the first suggested seat", chosen[1], free[0])
+	if a := answer(); !strings.Contains(a, movedWords) {
+		t.Errorf("the answer to a tap at capacity %q does not say a seat moved (%q)", a, movedWords)
 	}
-	if a := answer(); !strings.Contains(a, "chosen instead of") {
-		t.Errorf("the answer to a tap at capacity %q does not say a seat moved", a)
-	}
-	// 2. Deselect it, 3. choose another, 4. and at capacity again move one.
-	tap(free[0])
-	if got := checked(); len(got) != 1 {
-		t.Errorf("after deselecting, %d seats are chosen: %v", len(got), got)
-	}
+	// 2. A second new seat replaces the other suggested one: the two taps are the party.
 	tap(free[1])
+	want("two taps on new seats", free[0], free[1])
+	// 3. Untick one, tick it again (no seat replaced), 4. a third new seat replaces the oldest.
 	tap(free[0])
-	if got, want := checked(), slices.Sorted(slices.Values([]string{chosen[0], free[0]})); !slices.Equal(got, want) {
-		t.Errorf("after the fourth tap the seats are %v, want %v", got, want)
-	}
+	want("unticking one", free[1])
+	tap(free[0])
+	want("ticking it again", free[1], free[0])
+	tap(free[2])
+	want("a third new seat", free[0], free[2])
 
-	var look struct {
-		MapTop  float64 `json:"mapTop"`
-		Shift   float64 `json:"shift"`
-		Covered []string
-	}
-	browserEval(t, p, `(() => {
-  const sc = document.querySelector('.seatmap-scroll');
-  const covered = [];
-  for (const box of sc.querySelectorAll('.seat input:checked')) {
-    const seat = box.closest('.seat');
-    const sr = sc.getBoundingClientRect();
-    sc.scrollLeft += (seat.getBoundingClientRect().left - sr.left) - sr.width / 2;
-    const q = seat.getBoundingClientRect();
-    const top = document.elementFromPoint(q.left + q.width / 2, q.top + q.height / 2);
-    if (!top || !seat.contains(top)) covered.push(box.value + ' under ' + (top ? top.className || top.tagName : 'nothing'));
-  }
-  return {mapTop: sc.getBoundingClientRect().top, shift: window.__shift, Covered: covered};
-})()`, &look)
-	saveShot(t, p, browsertest.ArtifactsDir(t), "seatmap-steady")
-	if d := math.Abs(look.MapTop - firstTop); d > 2 {
-		t.Errorf("the map's top moved %.1f px while choosing (from %.1f to %.1f)", d, firstTop, look.MapTop)
-	}
-	if look.Shift > 0.01 {
-		t.Errorf("layout shifts while choosing sum to %.3f, want at most 0.01", look.Shift)
-	}
-	if len(look.Covered) != 0 {
-		t.Errorf("chosen seats are covered at their centres: %v", look.Covered)
+	var shift float64
+	browserEval(t, p, `window.__shift`, &shift)
+	saveShot(t, p, browsertest.ArtifactsDir(t), "seatmap-steady-"+shot)
+	if shift > 0.01 {
+		t.Errorf("layout shifts while choosing sum to %.3f, want at most 0.01", shift)
 	}
 }
 
 // TestBrowserSeatMapAnswersFastOnASlowPhone: the seat step's largest contentful paint is
 // within 1 s on loopback, and with the CPU slowed 4× (a mid-range phone) taps on seats of the
 // 412-seat map are on screen within 200 ms (from the tap's time stamp to the frame that shows
-// it; the 75th percentile of eight taps, as INP is judged). The figures are logged;
+// it; the median of eight taps, as the goal is stated). The figures are logged;
 // BENCHMARKS.md keeps them with the command.
 func TestBrowserSeatMapAnswersFastOnASlowPhone(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
@@ -272,8 +341,8 @@ func TestBrowserSeatMapAnswersFastOnASlowPhone(t *testing.T) {
 	// Headless Chromium reports a frame's presentation to Event Timing only when its software
 	// compositor next draws (the next input, or the hold's clock ticking), so Event Timing's
 	// durations there run to the next tap; the frame with the answer is measured instead.
-	if p75 := frames[(len(frames)*3+3)/4-1]; p75 > 200 {
-		t.Errorf("taps on seats took %.0f ms to the frame showing them at the 75th percentile with the CPU slowed 4×, want at most 200 (all: %.0f)", p75, frames)
+	if median := (frames[(len(frames)-1)/2] + frames[len(frames)/2]) / 2; median > 200 {
+		t.Errorf("taps on seats took a median %.0f ms to the frame showing them with the CPU slowed 4×, want at most 200 (all: %.0f)", median, frames)
 	}
 	if lcp <= 0 || lcp > 1000 {
 		t.Errorf("the seat step's largest contentful paint was at %.0f ms, want at most 1000", lcp)

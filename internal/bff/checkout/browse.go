@@ -303,8 +303,11 @@ func (h *Handler) renderTickets(c echo.Context, status int, notice *components.N
 		v.Types = append(v.Types, row)
 	}
 	v.TotalNone = l.T("checkout.tickets_total_none")
-	v.TotalOne = l.N("checkout.tickets_total", 1, "N", "{n}", "Total", "{total}")
-	v.TotalOther = l.N("checkout.tickets_total", 2, "N", "{n}", "Total", "{total}")
+	fee, feeKnown := h.fees.at(se.CinemaID)
+	v.TotalOne, v.TotalOther = totalTemplates(l, feeKnown)
+	if feeKnown {
+		v.FeeCents = fee.Cents
+	}
 	v.TotalText = ticketsTotal(l, v)
 	title := l.T("checkout.tickets_title")
 	if v.Counter {
@@ -313,7 +316,21 @@ func (h *Handler) renderTickets(c echo.Context, status int, notice *components.N
 	return h.Site.Render(c, status, title, checkoutview.Tickets(v))
 }
 
-// ticketsTotal is the running total of the counts typed so far, in words.
+// totalTemplates are the ticket step's running total for one ticket and for more ({n},
+// {total} and {fees} for the script): with the booking fee per ticket known, the total includes
+// the fees and names them, so it is the total the seat step and the review show; else it
+// says that booking fees come on top.
+func totalTemplates(l *i18n.Localizer, feeKnown bool) (one, other string) {
+	if feeKnown {
+		return l.N("checkout.tickets_total_fees", 1, "N", "{n}", "Total", "{total}", "Fees", "{fees}"),
+			l.N("checkout.tickets_total_fees", 2, "N", "{n}", "Total", "{total}", "Fees", "{fees}")
+	}
+	return l.N("checkout.tickets_total_plus_fees", 1, "N", "{n}", "Total", "{total}"),
+		l.N("checkout.tickets_total_plus_fees", 2, "N", "{n}", "Total", "{total}")
+}
+
+// ticketsTotal is the running total of the counts typed so far, in words, with the fees of
+// those tickets (v.FeeCents each) when the templates name them.
 func ticketsTotal(l *i18n.Localizer, v checkoutview.TicketsView) string {
 	n, sum := 0, cinema.Money{}
 	for _, t := range v.Types {
@@ -322,12 +339,17 @@ func ticketsTotal(l *i18n.Localizer, v checkoutview.TicketsView) string {
 			continue
 		}
 		n += q
-		sum = cinema.NewMoney(sum.Cents+int64(q)*t.PriceCents, t.Currency)
+		sum = cinema.NewMoney(sum.Cents+int64(q)*(t.PriceCents+v.FeeCents), t.Currency)
 	}
 	if n == 0 {
 		return v.TotalNone
 	}
-	return l.N("checkout.tickets_total", n, "N", n, "Total", l.Money(sum))
+	template := v.TotalOther
+	if n == 1 {
+		template = v.TotalOne
+	}
+	fees := cinema.NewMoney(int64(n)*v.FeeCents, sum.Currency)
+	return strings.NewReplacer("{n}", strconv.Itoa(n), "{total}", l.Money(sum), "{fees}", l.Money(fees)).Replace(template)
 }
 
 // chooseTickets starts the order with the chosen tickets; the upstream picks the best seats
@@ -451,6 +473,7 @@ func (h *Handler) makeRoomForOrder(c echo.Context, seats int, back string) (usid
 // keeping the buyer's details of the visit's earlier order prev, and goes on to the seats.
 func (h *Handler) startBuy(c echo.Context, se cinema.Session, usid string, o cinema.Order, places int, prev visit.Buy) error {
 	ctx := c.Request().Context()
+	h.fees.learn(se.CinemaID, &o)
 	h.Visits.HoldStarted(ctx, usid, o)
 	h.seatByTheRules(ctx, se.CinemaID, se.SessionID, usid, o)
 	v := visit.Buy{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, FilmTitle: se.FilmTitle, Showtime: se.Showtime,

@@ -120,6 +120,7 @@ type Handler struct {
 	// confirmation offers none; built by the wallet flow, handed in by the root).
 	WalletLinks func(cinemaID string, number int64) (apple, google string)
 	state       *checkoutState // nil without a database or a ticketing client
+	fees        feeQuotes      // the booking fee per ticket last charged, by cinema
 }
 
 // Start makes the payment records' poller and watcher; they exist only with a database and a

@@ -78,6 +78,7 @@ type BookingView struct {
 	TicketCards   components.TicketsView
 	CSRFToken     string
 	EndURL        string // forget this booking on this device
+	EndLabel      string // the words of EndURL's button when not "forget this booking on this device" (a kiosk's Done)
 	// Counter: the box office's two-pane page, with the customer, a print link and no cards.
 	Counter       bool
 	CustomerName  string

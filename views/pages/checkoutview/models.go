@@ -31,6 +31,10 @@ const PollShownParam = "shown"
 // Steps are the message ids of the purchase's steps, in order.
 var Steps = []string{msg("checkout.tickets"), msg("checkout.step_seats"), msg("checkout.details_title"), msg("checkout.step_pay")}
 
+// optionalStep is the step a kiosk shows only when a guest asks for it (an e-mail address for
+// the tickets): the kiosk's step indicator leaves it out unless it is the current step (CSS).
+var optionalStep = Steps[2]
+
 // msg marks a message id that a view model holds and a component localizes later.
 func msg(id string) string { return id }
 
@@ -98,6 +102,7 @@ type TicketsView struct {
 	// The running total under the choice: its words now, and the templates the script fills
 	// as counts change ({n} tickets, {total} price).
 	TotalText, TotalNone, TotalOne, TotalOther string
+	FeeCents                                   int64 // the booking fee per ticket the total includes (0: none known)
 }
 
 // TicketTypeRow is one ticket type with the quantity typed.
