@@ -21,7 +21,7 @@ generate:
 # loudly (and fail when CI is set).
 QUIET_TESTS := ^TestBrowserSeatMapAnswersFastOnASlowPhone$$
 RACE_PKGS := ./internal/flight/ ./internal/ledger/ ./internal/settlement/ ./internal/holds/ \
-	./internal/purchases/ ./internal/ratelimit/ ./internal/upstream/ ./internal/etag/
+	./internal/purchases/ ./internal/ratelimit/ ./internal/upstream/ ./internal/etag/ ./internal/admission/
 test: check-prereqs
 	go test -count=1 -timeout 20m -p 3 -parallel 4 -skip '$(QUIET_TESTS)' ./...
 	go test -count=1 -timeout 5m -run '$(QUIET_TESTS)' ./internal/bff/browser/
