@@ -175,8 +175,11 @@ func (h *Handler) showEdit(c echo.Context) error {
 		return err
 	})
 	g.Go(func() error {
-		// Without the types the page still shows the order; only adding is not offered.
-		types, typesErr = h.Ticketing.GetTicketTypes(gctx, e.CinemaID, e.SessionID, e.UserSessionID)
+		// Without the types the page still shows the order; only adding is not offered. They
+		// are the session's, shared by every viewer for the listing's interval: an edit offers
+		// only the simple types (editLinesIn keeps those), and adding a ticket asks the
+		// ticketing system within the order itself.
+		types, typesErr = h.Visits.SessionTicketTypes(gctx, e.CinemaID, e.SessionID)
 		return nil
 	})
 	if err := g.Wait(); err != nil {
