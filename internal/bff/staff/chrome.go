@@ -10,7 +10,8 @@ import (
 
 // Chrome is the staff's part of the page frame, registered with the kernel as a chrome hook:
 // at a counter the booking link finds anyone's booking; a signed-in staff member gets their
-// name, sign-out, Needs attention and, for a supervisor, the back office; at a counter also
+// name, sign-out, Needs attention and, for a supervisor, the back office (with the
+// purchase's waiting line); at a counter also
 // the next customer and whom the counter serves.
 func (h *Handler) Chrome(c echo.Context, ch *layouts.Chrome) {
 	k, l, current := h.Site, web.Loc(c), c.Path()
@@ -32,7 +33,8 @@ func (h *Handler) Chrome(c echo.Context, ch *layouts.Chrome) {
 	ch.Nav = append(ch.Nav, link(l.T("nav.needs_attention"), "staff.attention"))
 	if k.IsSupervisor(c) {
 		ch.Nav = append(ch.Nav, link(l.T("nav.audit"), "staff.audit"),
-			link(l.T("nav.terminals"), "staff.devices"), link(l.T("nav.staff_accounts"), "staff.accounts"))
+			link(l.T("nav.terminals"), "staff.devices"), link(l.T("nav.staff_accounts"), "staff.accounts"),
+			link(l.T("nav.waiting_line"), "staff.queue"))
 	}
 	if web.DeviceOf(c).Mode == device.Counter {
 		ch.NextCustomerURL = k.URL("staff.next")

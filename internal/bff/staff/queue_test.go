@@ -41,6 +41,9 @@ func TestStaffSeeTheLineAndASupervisorChangesItsRate(t *testing.T) {
 
 	sup := h.FreshBrowser()
 	sup.SignInSupervisor()
+	if _, body := sup.Get("/staff/attention"); sup.Doc(body).Find(`nav a[href="/staff/queue"]`).Length() == 0 {
+		t.Error("a supervisor's navigation has no link to the waiting line")
+	}
 	if resp, body := sup.Post("/staff/queue", "/staff/queue", url.Values{"per_minute": {"-3"}, "active": {"0"}}); resp.StatusCode != http.StatusUnprocessableEntity {
 		t.Fatalf("negative limits: %d %s", resp.StatusCode, body)
 	}
