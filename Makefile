@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 FUZZTIME ?= 30s
 
-.PHONY: run test test-race test-fast generate fuzz fuzz-long bench bench-wrk lighthouse money check-prereqs deps
+.PHONY: run test test-race test-race-all test-fast generate fuzz fuzz-long bench bench-wrk lighthouse money check-prereqs deps
 
 run:
 	go run ./cmd/web
@@ -16,20 +16,26 @@ generate:
 # per core, two): much of the time is spent waiting (on Chromium, on a kiosk's idle timer, on a
 # slow upstream played out in real time), not computing. Then the tests that measure time on
 # screen (QUIET_TESTS) run alone, as a machine busy with the rest would measure itself; then
-# the packages whose subject is concurrency (RACE_PKGS) run again under the race detector.
+# the packages whose subject is concurrency and that need no database (RACE_PKGS) run again
+# under the race detector.
 # PostgreSQL, Redis and Chromium are used for real; without them the tests that need them skip
 # loudly (and fail when CI is set).
 QUIET_TESTS := ^TestBrowserSeatMapAnswersFastOnASlowPhone$$
-RACE_PKGS := ./internal/flight/ ./internal/ledger/ ./internal/settlement/ ./internal/holds/ \
-	./internal/purchases/ ./internal/ratelimit/ ./internal/upstream/ ./internal/etag/ ./internal/admission/
+RACE_PKGS := ./internal/flight/ ./internal/upstream/ ./internal/etag/
 test: check-prereqs
 	go test -count=1 -timeout 20m -p 3 -parallel 4 -skip '$(QUIET_TESTS)' ./...
 	go test -count=1 -timeout 5m -run '$(QUIET_TESTS)' ./internal/bff/browser/
 	$(MAKE) --no-print-directory test-race
 
-# test-race runs the packages whose subject is concurrency under the race detector.
+# test-race runs the packages whose subject is concurrency and that build without the embedded
+# database under the race detector: the single flights, the upstream client's breaker, limits
+# and retries, the shared ETags. test-race-all runs every test under it (before a release): the
+# embedded SQLite (modernc.org/sqlite, C translated to Go) is costly to build and run with it.
 test-race:
 	go test -race -count=1 -timeout 10m $(RACE_PKGS)
+
+test-race-all:
+	go test -race -count=1 -timeout 30m -p 3 ./...
 
 # test-fast runs every package's tests but the browser tests (no Chromium needed).
 test-fast:
