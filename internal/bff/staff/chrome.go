@@ -1,6 +1,8 @@
 package staff
 
 import (
+	"net/http"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
@@ -18,6 +20,7 @@ func (h *Handler) Chrome(c echo.Context, ch *layouts.Chrome) {
 		for i := range ch.Nav {
 			if ch.Nav[i].URL == k.URL("booking.find") {
 				ch.Nav[i].Label = l.T("nav.counter_bookings") // staff find anyone's booking
+				ch.Nav[i].Shortcut = "/"                      // from any page, to the look-up's field
 			}
 		}
 	}
@@ -36,6 +39,9 @@ func (h *Handler) Chrome(c echo.Context, ch *layouts.Chrome) {
 	}
 	if web.DeviceOf(c).Mode == device.Counter {
 		ch.NextCustomerURL = k.URL("staff.next")
+		if c.Request().Method == http.MethodGet {
+			ch.NextCustomerFrom = c.Request().URL.RequestURI()
+		}
 		if h.CustomerStrip != nil {
 			ch.Customer = h.CustomerStrip(c)
 		}
