@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/views/layouts"
 )
@@ -31,7 +32,7 @@ func (h *Handler) Chrome(c echo.Context, ch *layouts.Chrome) {
 	link := func(label, route string) layouts.Link {
 		return layouts.Link{Label: label, URL: k.URL(route), Current: current == k.Path(route)}
 	}
-	ch.StaffName, ch.SignOutURL = name, k.URL("staff.signout")
+	ch.StaffName, ch.SignOutURL = words.StaffName(l, name), k.URL("staff.signout")
 	ch.Nav = append(ch.Nav, link(l.T("nav.needs_attention"), "staff.attention"))
 	if k.IsSupervisor(c) {
 		ch.Nav = append(ch.Nav, link(l.T("nav.audit"), "staff.audit"),
