@@ -258,7 +258,7 @@ func (s *Service) GoogleSaveURL(ctx context.Context, cinemaID string, number int
 	if err != nil {
 		return "", err
 	}
-	ts := googleTickets(cinemaID, number, b, cards)
+	ts := googleTickets(cinemaID, number, b, cards, s.filmHeader(lang))
 	if s.Passes != nil {
 		issued := make([]passes.GoogleObject, 0, len(cards))
 		for i, t := range ts {
@@ -278,12 +278,12 @@ func (s *Service) GoogleSaveURL(ctx context.Context, cinemaID string, number int
 // googleTickets are the booking's tickets as Google objects show them, in the cards' order.
 // A ticket's serial is its line in the booking, which a seat swap keeps: the moved ticket's
 // object is patched, not replaced.
-func googleTickets(cinemaID string, number int64, b cinema.Booking, cards []tickets.Card) []googlepass.Ticket {
+func googleTickets(cinemaID string, number int64, b cinema.Booking, cards []tickets.Card, filmHeader []googlepass.Translation) []googlepass.Ticket {
 	ts := make([]googlepass.Ticket, 0, len(cards))
 	for _, card := range cards {
 		ts = append(ts, googlepass.Ticket{
 			Serial: fmt.Sprintf("%s-%d-%d", cinemaID, number, card.Line), Film: card.Film, Row: card.Row, Seat: card.Seat,
-			Barcode: card.Payload, Booking: fmt.Sprint(number), Start: b.Session.Showtime, Active: true,
+			Barcode: card.Payload, Booking: fmt.Sprint(number), Start: b.Session.Showtime, Active: true, FilmHeader: filmHeader,
 		})
 	}
 	return ts
@@ -333,7 +333,7 @@ func (s *Service) Changed(ctx context.Context, cinemaID string, number int64) er
 // patchGoogle patches each issued object to its ticket in cards, or makes it inactive.
 func (s *Service) patchGoogle(ctx context.Context, issued []passes.GoogleObject, cinemaID string, number int64, b cinema.Booking, cards []tickets.Card) error {
 	now := map[int]googlepass.Ticket{}
-	for i, t := range googleTickets(cinemaID, number, b, cards) {
+	for i, t := range googleTickets(cinemaID, number, b, cards, s.filmHeader("")) {
 		now[cards[i].Line] = t
 	}
 	var errs []error

@@ -5,6 +5,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/wallet/applepass"
+	"github.com/cinemabff/cinemabff/internal/wallet/googlepass"
 )
 
 // passWords are the pass's words in every language of the site, lang's first (the language
@@ -38,4 +39,20 @@ func passWordsIn(l *i18n.Localizer, p applepass.Pass) applepass.Words {
 		w.SeatTexts = append(w.SeatTexts, l.T("common.seat", "Row", seat.Row, "Seat", seat.Number))
 	}
 	return w
+}
+
+// filmHeader is the Google object's heading of the film in every language of the site, lang's
+// first (nil without Langs: the object's own English).
+func (s *Service) filmHeader(lang string) []googlepass.Translation {
+	if s.Langs == nil {
+		return nil
+	}
+	first := s.Langs.ForCode(lang)
+	out := []googlepass.Translation{{Lang: first.Lang(), Value: first.T("wallet.pass.back_film")}}
+	for _, t := range i18n.Languages {
+		if l := s.Langs.For(t); l.Tag() != first.Tag() {
+			out = append(out, googlepass.Translation{Lang: l.Lang(), Value: l.T("wallet.pass.back_film")})
+		}
+	}
+	return out
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/golang-jwt/jwt/v5"
+
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 )
 
@@ -105,6 +107,26 @@ func TestAPassBoughtInGermanReadsGerman(t *testing.T) {
 	// Without a localization of the phone's language, pass.json's own words: German.
 	if raw := string(files["pass.json"]); !strings.Contains(raw, `"label": "VORSTELLUNG"`) || strings.Contains(raw, "SHOWTIME") {
 		t.Errorf("pass.json of the German purchase is not German: %s", raw)
+	}
+
+	// The Google objects' film heading: German first, English among its translations.
+	google, ok := doc.Find(`[data-testid="add-to-google-wallet"]`).First().Attr("href")
+	if !ok {
+		t.Fatal("the German confirmation offers no Google Wallet link")
+	}
+	resp, _ = h.Get(google)
+	raw, _ := strings.CutPrefix(resp.Header.Get("Location"), "https://pay.google.com/gp/v/save/")
+	_, key := bfftest.WalletIdentities(t)
+	tok, err := jwt.Parse(raw, func(*jwt.Token) (any, error) { return &key.Key.PublicKey, nil }, jwt.WithValidMethods([]string{"RS256"}))
+	if err != nil {
+		t.Fatalf("google link %q: %v", resp.Header.Get("Location"), err)
+	}
+	for _, o := range tok.Claims.(jwt.MapClaims)["payload"].(map[string]any)["eventTicketObjects"].([]any) {
+		module := o.(map[string]any)["textModulesData"].([]any)[0].(map[string]any)
+		header, _ := json.Marshal(module["localizedHeader"])
+		if !strings.Contains(string(header), `"defaultValue":{"language":"de","value":"Film"}`) || !strings.Contains(string(header), `{"language":"en","value":"Film"}`) {
+			t.Errorf("the Google object's film heading is not German with an English translation: %s", header)
+		}
 	}
 
 	setLang("en")
