@@ -17,8 +17,9 @@ import (
 
 // saleKeys is one clerk at a counter (1280×800) driven by key presses only.
 type saleKeys struct {
-	t *testing.T
-	p *browsertest.Page
+	t    *testing.T
+	p    *browsertest.Page
+	lang string // the pages' language, for the screenshots' folder
 }
 
 func (s saleKeys) eval(expr string) string {
@@ -115,7 +116,7 @@ func (s saleKeys) shot(name string) {
 	if err != nil {
 		s.t.Fatalf("screenshot %s: %v", name, err)
 	}
-	dir := filepath.Join(browsertest.ArtifactsDir(s.t), "counter-cash-sale")
+	dir := filepath.Join(browsertest.ArtifactsDir(s.t), "counter-cash-sale", s.lang)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		s.t.Fatal(err)
 	}
@@ -138,12 +139,23 @@ func jsString(s string) string {
 // Esc keeps the sale while y releases it and says so.
 func TestBrowserCounterCashSaleByKeys(t *testing.T) {
 	t.Parallel()
+	for _, tc := range []struct{ lang, released string }{
+		{"en", "Released: 2 tickets for"},
+		{"de", "Freigegeben: 2 Tickets für"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) { counterCashSaleByKeys(t, tc.lang, tc.released) })
+	}
+}
+
+// counterCashSaleByKeys is the sale of TestBrowserCounterCashSaleByKeys on pages in lang;
+// released is how Next customer's notice starts after letting go of an open sale.
+func counterCashSaleByKeys(t *testing.T, lang, released string) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	h.AddClerk("carl", "Carl Clerk", "clerk horse battery")
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1280, Height: 800, Timeout: 120 * time.Second})
 	browserEnrol(t, p, h, device.Counter)
-	s := saleKeys{t: t, p: p}
-	p.Do(chromedp.Navigate(h.TS.URL+"/staff/sign-in"), chromedp.WaitVisible(`#username`))
+	s := saleKeys{t: t, p: p, lang: lang}
+	p.Do(chromedp.Navigate(h.TS.URL+"/staff/sign-in?lang="+lang), chromedp.WaitVisible(`#username`))
 	s.wantFocus("sign-in", "#username")
 	s.typeText("carl")
 	s.press(kb.Tab)
@@ -257,7 +269,7 @@ func TestBrowserCounterCashSaleByKeys(t *testing.T) {
 		t.Errorf("y on the question did not release the sale's order")
 	}
 	s.shot("9-next-released")
-	if got := p.Text(`[data-testid="notice-success"]`); !strings.Contains(got, "Released: 2 tickets for") {
+	if got := p.Text(`[data-testid="notice-success"]`); !strings.Contains(got, released) {
 		t.Errorf("Next customer does not say what it released: %q", got)
 	}
 }
