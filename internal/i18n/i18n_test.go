@@ -260,7 +260,8 @@ func TestAudienceVariants(t *testing.T) {
 			t.Errorf("%s %s for the clerk: %q, want %q", tc.tag, tc.id, got, tc.clerk)
 		}
 	}
-	if c.ForAudience(language.German, "counter") != c.ForAudience(language.German, "counter") || c.ForAudience(language.German, "") != c.For(language.German) {
+	first, again := c.ForAudience(language.German, "counter"), c.ForAudience(language.German, "counter")
+	if first != again || c.ForAudience(language.German, "") != c.For(language.German) {
 		t.Error("audience localizers are not made once per language and audience")
 	}
 }
