@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/cinemabff/cinemabff/internal/admission"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/ratelimit"
 	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 	"github.com/cinemabff/cinemabff/internal/storage"
@@ -157,9 +158,9 @@ func defaultDatabaseURL(dataDir string) string {
 // first used for a demo, then configured), with a warning in the log.
 func applyDemoAccounts(ctx context.Context, st *staffaccounts.Store, demo bool, logger *slog.Logger, stdout io.Writer) error {
 	accounts := []staffaccounts.NewAccount{
-		{Username: demoStaffUser, Name: "Demo box office", Password: demoStaffPassword, Role: staffaccounts.Clerk,
+		{Username: demoStaffUser, Name: words.DemoBoxOffice, Password: demoStaffPassword, Role: staffaccounts.Clerk,
 			PasswordHash: demoStaffPasswordHash},
-		{Username: demoSupervisorUser, Name: "Demo supervisor", Password: demoSupervisorPassword, Role: staffaccounts.Supervisor,
+		{Username: demoSupervisorUser, Name: words.DemoSupervisor, Password: demoSupervisorPassword, Role: staffaccounts.Supervisor,
 			PasswordHash: demoSupervisorPasswordHash, PIN: demoSupervisorPIN, PINHash: demoSupervisorPINHash},
 	}
 	if demo {

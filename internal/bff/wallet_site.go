@@ -82,7 +82,7 @@ func (s *Server) newWalletFlow(d WalletDeps, db *storage.DB) (*walletflow.Handle
 	s.walletMailLinks = func(cinemaID string, number int64) (string, string) {
 		return walletflow.URLs(s.Kernel.AbsURL, links, cinemaID, number)
 	}
-	svc := &wallet.Service{Bookings: s.Visits, Cinemas: s.Visits, Codes: s.Mail.Signer, Organization: org,
+	svc := &wallet.Service{Bookings: s.Visits, Cinemas: s.Visits, Codes: s.Mail.Signer, Organization: org, Langs: s.Kernel.Langs,
 		Colors: walletColors, Locations: d.Locations, Apple: d.Apple, Google: d.Google, GoogleKey: d.GoogleKey, Now: s.Kernel.Now,
 		LinkValidFor: d.LinkValidFor}
 	h.Passes = svc

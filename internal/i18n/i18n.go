@@ -39,8 +39,15 @@ type Catalog struct {
 	tags     []language.Tag // the matcher's, fallback first
 	fallback language.Tag
 
-	mu    sync.Mutex
-	local map[language.Tag]*Localizer
+	mu       sync.Mutex
+	local    map[language.Tag]*Localizer
+	audience map[audienceKey]*Localizer
+}
+
+// audienceKey names a localizer of one language for one audience.
+type audienceKey struct {
+	tag      language.Tag
+	audience string
 }
 
 // Load reads the embedded catalogs. fallback is the language used when a browser asks for
@@ -148,6 +155,29 @@ func (c *Catalog) For(t language.Tag) *Localizer {
 	return l
 }
 
+// ForAudience is For(t) for pages read by one audience ("counter": the box-office clerk, who
+// serves the customer): a message with a variant for it, "<id>@<audience>" in the catalog, is
+// written in the variant's words; every other message as For(t) writes it. The same words
+// serve the customer's own pages and the clerk's without each view choosing between ids.
+func (c *Catalog) ForAudience(t language.Tag, audience string) *Localizer {
+	base := c.For(t)
+	if audience == "" {
+		return base
+	}
+	k := audienceKey{base.tag, audience}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if l, ok := c.audience[k]; ok {
+		return l
+	}
+	if c.audience == nil {
+		c.audience = map[audienceKey]*Localizer{}
+	}
+	l := &Localizer{tag: base.tag, l: base.l, p: base.p, audience: audience}
+	c.audience[k] = l
+	return l
+}
+
 // ForCode is For of a chosen language code; an unknown or empty code gives the fallback.
 func (c *Catalog) ForCode(code string) *Localizer {
 	t, ok := c.Parse(code)
@@ -164,6 +194,8 @@ type Localizer struct {
 	tag language.Tag
 	l   *goi18n.Localizer
 	p   *message.Printer
+	// audience, when set, prefers each message's variant for it (ForAudience).
+	audience string
 
 	// done remembers messages already written, by id, plural count and placeholders (see
 	// doneKey): go-i18n matches the language and runs the message's template on every call,
@@ -284,6 +316,11 @@ func (l *Localizer) localizeNow(id string, count any, kv []any) string {
 			if k, ok := kv[i].(string); ok {
 				data[k] = kv[i+1]
 			}
+		}
+	}
+	if l.audience != "" {
+		if s, err := l.l.Localize(&goi18n.LocalizeConfig{MessageID: id + "@" + l.audience, TemplateData: data, PluralCount: count}); err == nil && s != "" {
+			return s
 		}
 	}
 	s, err := l.l.Localize(&goi18n.LocalizeConfig{MessageID: id, TemplateData: data, PluralCount: count})

@@ -238,3 +238,30 @@ func TestDay(t *testing.T) {
 		})
 	}
 }
+
+// TestAudienceVariants: a counter's localizer writes a message's @counter variant where the
+// catalog has one, in each language, and the message itself elsewhere; the customer's
+// localizer never writes the variant.
+func TestAudienceVariants(t *testing.T) {
+	c := load(t)
+	for _, tc := range []struct {
+		tag             language.Tag
+		id              string
+		customer, clerk string
+	}{
+		{language.German, "checkout.confirmation_title", "Ihre Buchung ist bestätigt", "Die Buchung ist bestätigt"},
+		{language.English, "booking.money_to_refund", "To refund to you", "Refund to the customer"},
+		{language.German, "checkout.continue", "Weiter", "Weiter"},
+	} {
+		if got := c.For(tc.tag).T(tc.id); got != tc.customer {
+			t.Errorf("%s %s for the customer: %q, want %q", tc.tag, tc.id, got, tc.customer)
+		}
+		if got := c.ForAudience(tc.tag, "counter").T(tc.id); got != tc.clerk {
+			t.Errorf("%s %s for the clerk: %q, want %q", tc.tag, tc.id, got, tc.clerk)
+		}
+	}
+	first, again := c.ForAudience(language.German, "counter"), c.ForAudience(language.German, "counter")
+	if first != again || c.ForAudience(language.German, "") != c.For(language.German) {
+		t.Error("audience localizers are not made once per language and audience")
+	}
+}

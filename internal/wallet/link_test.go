@@ -30,7 +30,7 @@ func TestWalletLinksExpireAfterTheShow(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			svc, _, _, _ := newService(t)
 			svc.LinkValidFor, svc.Now = tc.validFor, func() time.Time { return tc.at }
-			_, _, appleErr := svc.ApplePass(ctx, "0001", 100002)
+			_, _, appleErr := svc.ApplePass(ctx, "0001", 100002, "en")
 			_, googleErr := svc.GoogleSaveURL(ctx, "0001", 100002, "en")
 			for what, err := range map[string]error{"apple": appleErr, "google": googleErr} {
 				var expired *LinkExpiredError
@@ -75,7 +75,7 @@ func TestACancelledBookingStopsItsLinksAndVoidsItsPass(t *testing.T) {
 			ctx := context.Background()
 			svc, bk, _, pu := newService(t)
 			svc.Now = func() time.Time { return bk.b.Session.Showtime.Add(-time.Hour) }
-			if _, _, err := svc.ApplePass(ctx, "0001", 100002); err != nil {
+			if _, _, err := svc.ApplePass(ctx, "0001", 100002, "en"); err != nil {
 				t.Fatal(err)
 			}
 			pass, err := svc.Passes.PassOf(ctx, svc.Apple.PassTypeID, "0001", 100002)
@@ -88,7 +88,7 @@ func TestACancelledBookingStopsItsLinksAndVoidsItsPass(t *testing.T) {
 			bk.keep() // cancelled elsewhere
 
 			if first == "the link" {
-				if _, _, err := svc.ApplePass(ctx, "0001", 100002); !errors.Is(err, ErrNoTickets) {
+				if _, _, err := svc.ApplePass(ctx, "0001", 100002, "en"); !errors.Is(err, ErrNoTickets) {
 					t.Fatalf("the Apple link of the cancelled booking: %v", err)
 				}
 				if _, err := svc.GoogleSaveURL(ctx, "0001", 100002, "en"); !errors.Is(err, ErrNoTickets) {

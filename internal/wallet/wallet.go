@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/tickets"
 	"github.com/cinemabff/cinemabff/internal/wallet/applepass"
 	"github.com/cinemabff/cinemabff/internal/wallet/googlepass"
@@ -56,7 +57,9 @@ type Service struct {
 	Cinemas      Cinemas
 	Codes        *tickets.Signer // signs each ticket's code, as its QR carries it
 	Organization string          // the operator's name on the pass
-	Colors       applepass.Colors
+	// Langs writes the pass's words in each of the site's languages (nil: English only).
+	Langs  *i18n.Catalog
+	Colors applepass.Colors
 	// Locations is where each cinema is, by id: Wallet shows the pass on the lock screen near
 	// it. A cinema not named has none.
 	Locations map[string]applepass.Location
@@ -105,7 +108,9 @@ func (s *Service) read(ctx context.Context, cinemaID string, number int64) (cine
 // code. It returns when it was made as its modification time.
 // It answers a LinkExpiredError after the link's time and ErrNoTickets for a cancelled booking
 // (whose passes are then voided), and issues no pass for either.
-func (s *Service) ApplePass(ctx context.Context, cinemaID string, number int64) ([]byte, time.Time, error) {
+// The pass reads in lang (the language of the page it was asked from: the purchase's) where the
+// phone has none of the site's languages, and in the phone's where it has (Words).
+func (s *Service) ApplePass(ctx context.Context, cinemaID string, number int64, lang string) ([]byte, time.Time, error) {
 	b, c, cards, err := s.readForLink(ctx, cinemaID, number)
 	if err != nil {
 		return nil, time.Time{}, err
@@ -118,7 +123,7 @@ func (s *Service) ApplePass(ctx context.Context, cinemaID string, number int64) 
 		}
 		serial, token, modified = issued.Serial, issued.Token, issued.UpdatedAt
 	}
-	return s.signPass(b, c, cards, cinemaID, number, serial, token, modified)
+	return s.signPass(b, c, cards, cinemaID, number, serial, token, modified, lang)
 }
 
 // readForLink reads the booking for one of its wallet links: a cancelled booking (no ticket
@@ -225,11 +230,11 @@ func (s *Service) applePass(ctx context.Context, cinemaID string, number int64, 
 	if err != nil {
 		return nil, time.Time{}, err
 	}
-	return s.signPass(b, c, cards, cinemaID, number, serial, token, modified)
+	return s.signPass(b, c, cards, cinemaID, number, serial, token, modified, "")
 }
 
 // signPass is the booking's pass with its tickets' seats and the first one's code, signed.
-func (s *Service) signPass(b cinema.Booking, c cinema.Cinema, cards []tickets.Card, cinemaID string, number int64, serial, token string, modified time.Time) ([]byte, time.Time, error) {
+func (s *Service) signPass(b cinema.Booking, c cinema.Cinema, cards []tickets.Card, cinemaID string, number int64, serial, token string, modified time.Time, lang string) ([]byte, time.Time, error) {
 	p := s.passOf(b, c, cinemaID, number, serial, token)
 	p.BarcodeMessage, p.BarcodeAltText = cards[0].Payload, cards[0].SeatText
 	for _, card := range cards {
@@ -237,6 +242,7 @@ func (s *Service) signPass(b cinema.Booking, c cinema.Cinema, cards []tickets.Ca
 			p.Seats = append(p.Seats, applepass.Seat{Row: card.Row, Number: card.Seat})
 		}
 	}
+	p.Words = s.passWords(p, lang)
 	out, err := applepass.Sign(s.Apple, p, nil)
 	if err != nil {
 		return nil, time.Time{}, fmt.Errorf("wallet: pass of booking %d: %w", number, err)
@@ -252,7 +258,7 @@ func (s *Service) GoogleSaveURL(ctx context.Context, cinemaID string, number int
 	if err != nil {
 		return "", err
 	}
-	ts := googleTickets(cinemaID, number, b, cards)
+	ts := googleTickets(cinemaID, number, b, cards, s.filmHeader(lang))
 	if s.Passes != nil {
 		issued := make([]passes.GoogleObject, 0, len(cards))
 		for i, t := range ts {
@@ -272,12 +278,12 @@ func (s *Service) GoogleSaveURL(ctx context.Context, cinemaID string, number int
 // googleTickets are the booking's tickets as Google objects show them, in the cards' order.
 // A ticket's serial is its line in the booking, which a seat swap keeps: the moved ticket's
 // object is patched, not replaced.
-func googleTickets(cinemaID string, number int64, b cinema.Booking, cards []tickets.Card) []googlepass.Ticket {
+func googleTickets(cinemaID string, number int64, b cinema.Booking, cards []tickets.Card, filmHeader []googlepass.Translation) []googlepass.Ticket {
 	ts := make([]googlepass.Ticket, 0, len(cards))
 	for _, card := range cards {
 		ts = append(ts, googlepass.Ticket{
 			Serial: fmt.Sprintf("%s-%d-%d", cinemaID, number, card.Line), Film: card.Film, Row: card.Row, Seat: card.Seat,
-			Barcode: card.Payload, Booking: fmt.Sprint(number), Start: b.Session.Showtime, Active: true,
+			Barcode: card.Payload, Booking: fmt.Sprint(number), Start: b.Session.Showtime, Active: true, FilmHeader: filmHeader,
 		})
 	}
 	return ts
@@ -327,7 +333,7 @@ func (s *Service) Changed(ctx context.Context, cinemaID string, number int64) er
 // patchGoogle patches each issued object to its ticket in cards, or makes it inactive.
 func (s *Service) patchGoogle(ctx context.Context, issued []passes.GoogleObject, cinemaID string, number int64, b cinema.Booking, cards []tickets.Card) error {
 	now := map[int]googlepass.Ticket{}
-	for i, t := range googleTickets(cinemaID, number, b, cards) {
+	for i, t := range googleTickets(cinemaID, number, b, cards, s.filmHeader("")) {
 		now[cards[i].Line] = t
 	}
 	var errs []error

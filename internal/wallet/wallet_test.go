@@ -141,7 +141,7 @@ func newService(t *testing.T) (*Service, *booking, *patcher, *pusher) {
 
 func TestThePassIsRelevantAtTheCinema(t *testing.T) {
 	svc, _, _, _ := newService(t)
-	out, _, err := svc.ApplePass(context.Background(), "0001", 100002)
+	out, _, err := svc.ApplePass(context.Background(), "0001", 100002, "en")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ func TestAnObjectNobodySavedIsNoFailure(t *testing.T) {
 func TestABookingWithNoTicketLeftVoidsItsApplePass(t *testing.T) {
 	ctx := context.Background()
 	svc, bk, _, pu := newService(t)
-	if _, _, err := svc.ApplePass(ctx, "0001", 100002); err != nil {
+	if _, _, err := svc.ApplePass(ctx, "0001", 100002, "en"); err != nil {
 		t.Fatal(err)
 	}
 	pass, err := svc.Passes.PassOf(ctx, svc.Apple.PassTypeID, "0001", 100002)

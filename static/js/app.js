@@ -968,13 +968,39 @@
       if (t && t.closest('input, textarea, select, button, a[href], summary, [contenteditable]')) return;
     } else if (key !== 'Escape') {
       var field = t && t.closest('input:not([type=radio]):not([type=checkbox]), textarea, select, [contenteditable]');
-      if (field && !letterActsIn(field, key)) return;
+      if (field && !letterActsIn(field, key) && !slashActsIn(field, key)) return;
     }
     var el = shortcutFor(key);
     if (!el) return;
     event.preventDefault();
     pressShortcut(el);
   });
+
+  /* "/" finds a booking from any counter page, whatever has the focus: in an empty field
+   * (the look-up's own, autofocused for a scanner, or any other) it is the page's key, never a
+   * typed "/"; a field with text in it keeps it. */
+  function slashActsIn(field, key) {
+    return key === '/' && !field.isContentEditable && field.value === '';
+  }
+
+  /* Where the next key belongs on arrival at a counter page: a page's autofocused field, with
+   * a count's content selected (a typed 2 replaces the 0, not "20"); without one, the seat map
+   * takes the focus (its one Tab stop: the seat last ticked), so the arrow keys and Space work
+   * at once and the page's letter keys still act. */
+  function counterFocus() {
+    if (!doc.body.classList.contains('mode-counter')) return;
+    // The browser's own autofocus may come after this script has run: focus it here.
+    var auto = doc.querySelector('main [autofocus]');
+    if (auto && !auto.disabled) {
+      auto.focus();
+      if (auto.matches('input[type=number]')) auto.select();
+      return;
+    }
+    var a = doc.activeElement;
+    if (a && a !== doc.body) return;
+    var seat = doc.querySelector('.seatmap .seat-row input[type=checkbox]:not([tabindex="-1"]):not(:disabled)');
+    if (seat) seat.focus();
+  }
 
   /* A chosen radio's field: <input type="radio" data-shortcut-focus="#reference"> focuses
    * #reference when chosen (by key or pointer); <input data-required-with="#method-terminal">
@@ -1226,6 +1252,7 @@
 
   function ready() {
     init(doc);
+    counterFocus();
     setupIdleReset();
     autoPrint();
   }

@@ -37,6 +37,8 @@ type Chrome struct {
 	KioskDisplay *KioskDisplay
 	// NextCustomerURL ends the customer's part of a counter visit ("" when not at a counter).
 	NextCustomerURL string
+	// NextCustomerFrom is the page Next customer was pressed on: its question goes back there.
+	NextCustomerFrom string
 	// Customer is the counter's customer strip (nil: no customer, or not a counter).
 	Customer *CustomerStrip
 }
@@ -72,6 +74,8 @@ type Link struct {
 	Label   string
 	URL     string
 	Current bool
+	// Shortcut is the counter's key for the link (KeyboardEvent.key), drawn beside its label.
+	Shortcut string
 }
 
 // BodyClass is the class list of <body>.

@@ -186,6 +186,13 @@ func TestBrowserCounterKeys(t *testing.T) {
 		{page: "edit", key: "1", before: func(t *testing.T, p *browsertest.Page) {
 			p.Do(waitFor(`#edit-title`))
 			shot("edit")
+			// The keys 1–6 sit inside their + buttons, clear of the border.
+			if out := eval(`Array.prototype.map.call(document.querySelectorAll('.stepper-button .kbd'), function (k) {
+				var b = k.closest('button').getBoundingClientRect(), r = k.getBoundingClientRect();
+				return r.left - b.left < 3 || b.right - r.right < 3 || r.top < b.top || r.bottom > b.bottom ? k.textContent + ' ' + JSON.stringify(r) + ' in ' + JSON.stringify(b) : '';
+			}).filter(String).join('; ')`); out != "" {
+				t.Errorf("key badges overflow their + buttons: %s", out)
+			}
 			blur(t, p)
 		}, check: func(t *testing.T, p *browsertest.Page) {
 			p.Do(waitFor(`[data-testid="line-added"]`))

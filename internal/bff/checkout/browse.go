@@ -293,7 +293,9 @@ func (h *Handler) renderTickets(c echo.Context, status int, notice *components.N
 			Currency: t.Price.Currency, Qty: "0", Invalid: invalid[t.Code]}
 		switch {
 		case t.IsPackage || t.PackageSize > 1:
-			row.Detail = l.T("checkout.package_of", "Count", places(t))
+			// How many seats it takes, not "package of 2": the operator's name of a package
+			// says it is one ("Paket für zwei"), and the two read as a repeat.
+			row.Detail = l.N("checkout.package_seats", places(t))
 		case t.LongDescription != "":
 			row.Detail = t.LongDescription
 		}

@@ -204,7 +204,7 @@ func TestDevicesLanguageInGerman(t *testing.T) {
 		t.Errorf("language label %q", got)
 	}
 	opts := d.Find(`#device-language option`).Map(func(_ int, o *goquery.Selection) string { return o.AttrOr("value", "") + "=" + o.Text() })
-	if strings.Join(opts, "|") != "=Standard der Website (English)|en=English|de=Deutsch" {
+	if strings.Join(opts, "|") != "=Standard der Website (Englisch)|en=English|de=Deutsch" {
 		t.Errorf("language choices %v", opts)
 	}
 

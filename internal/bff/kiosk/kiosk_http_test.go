@@ -458,7 +458,7 @@ func TestLettingGoOfABookingReleasesTheEdit(t *testing.T) {
 			h.SignInAs("carl", "clerk horse battery")
 			return h
 		}, func(h *bfftest.Harness) {
-			resp, _ := h.Post("/staff/next-customer", "/booking/current", nil)
+			resp, _ := h.Post("/staff/next-customer", "/booking/current", url.Values{"confirm": {"1"}}) // the question answered
 			if resp.StatusCode != http.StatusSeeOther {
 				h.T.Fatalf("next customer: %d", resp.StatusCode)
 			}

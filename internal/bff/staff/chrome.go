@@ -1,9 +1,12 @@
 package staff
 
 import (
+	"net/http"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/web"
+	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/views/layouts"
 )
@@ -19,6 +22,7 @@ func (h *Handler) Chrome(c echo.Context, ch *layouts.Chrome) {
 		for i := range ch.Nav {
 			if ch.Nav[i].URL == k.URL("booking.find") {
 				ch.Nav[i].Label = l.T("nav.counter_bookings") // staff find anyone's booking
+				ch.Nav[i].Shortcut = "/"                      // from any page, to the look-up's field
 			}
 		}
 	}
@@ -29,7 +33,7 @@ func (h *Handler) Chrome(c echo.Context, ch *layouts.Chrome) {
 	link := func(label, route string) layouts.Link {
 		return layouts.Link{Label: label, URL: k.URL(route), Current: current == k.Path(route)}
 	}
-	ch.StaffName, ch.SignOutURL = name, k.URL("staff.signout")
+	ch.StaffName, ch.SignOutURL = words.StaffName(l, name), k.URL("staff.signout")
 	ch.Nav = append(ch.Nav, link(l.T("nav.needs_attention"), "staff.attention"))
 	if k.IsSupervisor(c) {
 		ch.Nav = append(ch.Nav, link(l.T("nav.audit"), "staff.audit"),
@@ -38,6 +42,9 @@ func (h *Handler) Chrome(c echo.Context, ch *layouts.Chrome) {
 	}
 	if web.DeviceOf(c).Mode == device.Counter {
 		ch.NextCustomerURL = k.URL("staff.next")
+		if c.Request().Method == http.MethodGet {
+			ch.NextCustomerFrom = c.Request().URL.RequestURI()
+		}
 		if h.CustomerStrip != nil {
 			ch.Customer = h.CustomerStrip(c)
 		}

@@ -182,7 +182,7 @@ func TestCounterSaleAndNextCustomer(t *testing.T) {
 	// The next customer: a booking looked up and an edit started are released.
 	h.CounterFind("100001")
 	h.StartEdit(t)
-	resp, _ = h.Post("/staff/next-customer", "/booking/edit", nil)
+	resp, _ = h.Post("/staff/next-customer", "/booking/edit", url.Values{"confirm": {"1"}})
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("next customer: %d", resp.StatusCode)
 	}

@@ -62,8 +62,9 @@ func (h *Handler) deviceLanguage(l *i18n.Localizer, code string) pages.DeviceLan
 	if t, ok := h.Langs.Parse(code); ok && code != "" {
 		return pages.DeviceLanguage{Value: t.String(), Label: h.Langs.For(t).T("language.name"), Lang: t.String()}
 	}
+	// The site's language named in the page's ("Englisch" on a German page), as the sentence is.
 	fallback := h.Langs.Fallback()
-	return pages.DeviceLanguage{Value: "", Label: l.T("kiosk.device_language_site", "Language", h.Langs.For(fallback).T("language.name"))}
+	return pages.DeviceLanguage{Value: "", Label: l.T("kiosk.device_language_site", "Language", l.T("language.named."+fallback.String()))}
 }
 
 // chosenDeviceLanguage reads the language field of a form: "" (the site's default) or a site
@@ -95,7 +96,7 @@ func (h *Handler) deviceView(c echo.Context) pages.DeviceView {
 		Mode:      string(dev.Mode),
 		Name:      dev.Name,
 		Language:  h.deviceLanguage(l, dev.Language),
-		Reader:    dev.ReaderID,
+		Reader:    h.readerName(c.Request().Context(), dev.ReaderID),
 		DeviceID:  dev.ID,
 		CSRFToken: web.CSRFToken(c),
 
@@ -316,6 +317,27 @@ func (h *Handler) deviceChoices(c echo.Context, v *pages.DeviceView) {
 		}
 		v.Readers = append(v.Readers, o)
 	}
+}
+
+// readerName is the card reader as its label says ("Counter 1 reader"): its id only where the
+// provider does not answer or the reader has no label.
+func (h *Handler) readerName(ctx context.Context, id string) string {
+	if id == "" || h.Readers == nil {
+		return id
+	}
+	rctx, cancel := context.WithTimeout(ctx, readerListTimeout)
+	defer cancel()
+	readers, err := h.Readers.ListReaders(rctx)
+	if err != nil {
+		web.LoggerFrom(ctx, h.Logger).Warn("card readers not listed for this terminal's reader's name", "err", err)
+		return id
+	}
+	for _, r := range readers {
+		if r.ID == id && r.Label != "" {
+			return r.Label
+		}
+	}
+	return id
 }
 
 // readersInUse maps each card reader a live enrolment of another device has to that

@@ -16,6 +16,7 @@ var guardedRoutes = map[string]string{
 	"GET /staff/attention":                        "staff",
 	"POST /staff/attention/:kind/:ref/retry":      "staff",
 	"POST /staff/attention/:kind/:ref/resolve":    "staff",
+	"GET /staff/next-customer":                    "staff",
 	"POST /staff/next-customer":                   "staff",
 	"GET /staff/queue":                            "staff",
 	"POST /staff/queue":                           "supervisor",

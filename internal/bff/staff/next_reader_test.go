@@ -60,7 +60,7 @@ func TestNextCustomerStopsTheReaderOfASale(t *testing.T) {
 	status := bfftest.ExpectRedirect(t, resp, body, "/checkout/reader/")
 	reader, asked := h.ReaderAsking(t)
 
-	resp, body = h.Post("/staff/next-customer", status, nil)
+	resp, body = h.Post("/staff/next-customer", status, url.Values{"confirm": {"1"}})
 	bfftest.ExpectRedirect(t, resp, body, "/booking")
 	e := readerLetGo(t, h, reader, asked)
 	if e.BookingNumber != 0 {
@@ -98,7 +98,7 @@ func TestNextCustomerStopsTheReaderOfAChange(t *testing.T) {
 	}
 	cancels := h.SB.Calls("CancelOrder")
 
-	resp, body = h.Post("/staff/next-customer", status, nil)
+	resp, body = h.Post("/staff/next-customer", status, url.Values{"confirm": {"1"}})
 	bfftest.ExpectRedirect(t, resp, body, "/booking")
 	readerLetGo(t, h, reader, asked)
 	if n := h.SB.Calls("CancelOrder") - cancels; n != 1 {

@@ -3,6 +3,7 @@ package staff
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -157,7 +158,17 @@ func (h *Handler) signOut(c echo.Context) error {
 // is released (cancelled upstream, the original booking stays), a purchase order in progress
 // too, and everything the visit kept for the customer is forgotten (ForgetCustomer); the staff
 // member stays signed in. A payment or refund of the change still under way keeps the customer.
+// An open sale or change is not let go on one key: without confirm=1 the clerk is asked first
+// (askNextCustomer), and the notice afterwards says what was released.
 func (h *Handler) nextCustomer(c echo.Context) error {
+	open := h.openSale(c)
+	if open != "" && c.FormValue("confirm") != "1" {
+		q := url.Values{}
+		if from, ok := selflink.Local(c.FormValue("from")); ok {
+			q.Set("from", from)
+		}
+		return web.Redirect(c, h.Site.URL("staff.next")+queryOf(q))
+	}
 	bb, _ := h.Visits.BoundBooking(c)
 	l := web.Loc(c)
 	edit := h.Visits.ReleaseEdit(c)
@@ -172,9 +183,50 @@ func (h *Handler) nextCustomer(c echo.Context) error {
 		return err
 	}
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionNextCustomer, CinemaID: bb.CinemaID, BookingNumber: bb.Number})
-	h.Site.FlashSuccess(c, l.T("staff.counter.next_ready"))
+	ready := l.T("staff.counter.next_ready")
+	if open != "" {
+		ready = l.T("staff.counter.next_released", "What", open) + " " + ready
+	}
+	h.Site.FlashSuccess(c, ready)
 	if notice != "" {
 		h.Site.Flash(c, notice)
 	}
 	return web.Redirect(c, h.Site.URL("booking.find"))
+}
+
+// askNextCustomer asks before Next customer releases what the counter still holds open for the
+// customer served; with nothing open there is nothing to ask, and the look-up is next.
+func (h *Handler) askNextCustomer(c echo.Context) error {
+	open := h.openSale(c)
+	if open == "" {
+		return web.Redirect(c, h.Site.URL("booking.find"))
+	}
+	keep, ok := selflink.Local(c.QueryParam("from"))
+	if !ok {
+		keep = h.Site.URL("home")
+	}
+	l := web.Loc(c)
+	v := pages.NextCustomerView{Open: open, ActionURL: h.Site.URL("staff.next"), KeepURL: keep, CSRFToken: web.CSRFToken(c)}
+	return h.Site.Render(c, http.StatusOK, l.T("staff.counter.next_question_title"), pages.NextCustomer(v))
+}
+
+// openSale says what the counter holds open for the customer served (a sale's tickets, or a
+// change of a booking), "" when nothing.
+func (h *Handler) openSale(c echo.Context) string {
+	l := web.Loc(c)
+	if buy, ok := h.Visits.CurrentBuy(c); ok {
+		return l.N("staff.counter.sale_what", buy.Places, "Film", buy.FilmTitle)
+	}
+	if e, ok := h.Visits.CurrentEdit(c); ok {
+		return l.T("staff.counter.next_open_edit", "Number", e.BookingNumber)
+	}
+	return ""
+}
+
+// queryOf is q as a URL's query part ("" when empty).
+func queryOf(q url.Values) string {
+	if len(q) == 0 {
+		return ""
+	}
+	return "?" + q.Encode()
 }

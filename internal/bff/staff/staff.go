@@ -99,6 +99,8 @@ type Visits interface {
 	ReaderMoved(c echo.Context) string
 	RecordAudit(c echo.Context, e audit.Entry)
 	ReleaseBuy(c echo.Context) visit.LetGo
+	CurrentBuy(c echo.Context) (visit.Buy, bool)
+	CurrentEdit(c echo.Context) (visit.Edit, bool)
 	ReleaseEdit(c echo.Context) visit.LetGo
 }
 
@@ -158,6 +160,7 @@ func (h *Handler) Routes(r web.Router) {
 	r.GET("/staff/attention", h.showAttention, "staff.attention", staffOnly...)
 	r.POST("/staff/attention/:kind/:ref/retry", h.retryAttention, "staff.attention.retry", staffOnly...)
 	r.POST("/staff/attention/:kind/:ref/resolve", h.resolveAttention, "staff.attention.resolve", staffOnly...)
+	r.GET("/staff/next-customer", h.askNextCustomer, "staff.next", staffOnly...)
 	r.POST("/staff/next-customer", h.nextCustomer, "staff.next", staffOnly...)
 	r.GET("/staff/queue", h.showQueue, "staff.queue", staffOnly...)
 	r.POST("/staff/queue", h.setQueueLimits, "staff.queue", h.Guards.Queue...)

@@ -25,8 +25,8 @@ import (
 
 // Passes makes a booking's passes from the booking as the ticketing system has it now.
 type Passes interface {
-	// ApplePass is the booking's signed .pkpass and when it last changed.
-	ApplePass(ctx context.Context, cinemaID string, number int64) (pkpass []byte, modified time.Time, err error)
+	// ApplePass is the booking's signed .pkpass (its words in lang first) and when it last changed.
+	ApplePass(ctx context.Context, cinemaID string, number int64, lang string) (pkpass []byte, modified time.Time, err error)
 	// GoogleSaveURL is the booking's Add to Google Wallet link, in lang.
 	GoogleSaveURL(ctx context.Context, cinemaID string, number int64, lang string) (string, error)
 }
@@ -89,7 +89,7 @@ func (h *Handler) applePass(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	pkpass, modified, err := h.Passes.ApplePass(c.Request().Context(), cinemaID, number)
+	pkpass, modified, err := h.Passes.ApplePass(c.Request().Context(), cinemaID, number, web.Loc(c).Lang())
 	if err != nil {
 		return h.passError(c, number, err)
 	}

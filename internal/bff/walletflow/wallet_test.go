@@ -24,7 +24,7 @@ type fakePasses struct {
 	err   error
 }
 
-func (f *fakePasses) ApplePass(_ context.Context, cinemaID string, number int64) ([]byte, time.Time, error) {
+func (f *fakePasses) ApplePass(_ context.Context, cinemaID string, number int64, _ string) ([]byte, time.Time, error) {
 	f.asked = append(f.asked, fmt.Sprint("apple ", cinemaID, " ", number))
 	return []byte("PK\x03\x04pass"), time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC), f.err
 }

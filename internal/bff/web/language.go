@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/text/language"
 
+	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/selflink"
 	"github.com/cinemabff/cinemabff/views/layouts"
@@ -46,6 +47,9 @@ func (k *Kernel) chooseLanguage(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 		}
 		l := k.Langs.For(k.RequestLanguage(c))
+		if DeviceOf(c).Mode == device.Counter {
+			l = k.Langs.ForAudience(l.Tag(), "counter") // the clerk reads the page, not the customer
+		}
 		c.SetRequest(r.WithContext(i18n.NewContext(r.Context(), l)))
 		h := c.Response().Header()
 		h.Add("Vary", "Accept-Language")

@@ -74,6 +74,10 @@ type Pass struct {
 	RelevantDate   time.Time // when the pass is relevant; ShowStart when zero
 	Locations      []Location
 
+	// Words are the pass's words per language, the language it was bought in first (Words);
+	// none: English only, without localizations.
+	Words []Words
+
 	WebServiceURL       string // where Wallet asks for updates; empty for a pass that never updates
 	AuthenticationToken string // at least MinAuthenticationTokenLength characters, with WebServiceURL
 	Voided              bool   // a cancelled ticket
@@ -185,18 +189,13 @@ func (p Pass) JSON(id Identity) ([]byte, error) {
 	if id.PassTypeID == "" || id.TeamID == "" {
 		return nil, ErrMissingIdentifier
 	}
-	layout := p.TimeFormat
-	if layout == "" {
-		layout = DefaultTimeFormat
-	}
-	start := p.ShowStart.In(p.TimeZone)
 	relevant := p.RelevantDate
 	if relevant.IsZero() {
 		relevant = p.ShowStart
 	}
-	seats := make([]string, len(p.Seats))
-	for i, s := range p.Seats {
-		seats[i] = s.String()
+	w := englishWords(p)
+	if len(p.Words) > 0 {
+		w = p.Words[0]
 	}
 	barcode := barcodeJSON{
 		Format:          "PKBarcodeFormatQR",
@@ -204,27 +203,28 @@ func (p Pass) JSON(id Identity) ([]byte, error) {
 		MessageEncoding: "iso-8859-1",
 		AltText:         p.BarcodeAltText,
 	}
+	// The labels, the show time and the seats are words: with Words, each is a key of the
+	// pass's localizations (passStrings) as well as the text of the language bought in.
 	ticket := structureJSON{
-		PrimaryFields: []fieldJSON{{Key: "film", Label: "FILM", Value: p.FilmTitle}},
+		PrimaryFields: []fieldJSON{{Key: "film", Label: w.Film, Value: p.FilmTitle}},
 		SecondaryFields: []fieldJSON{
-			{Key: "start", Label: "SHOWTIME", Value: start.Format(layout)},
-			{Key: "screen", Label: "SCREEN", Value: p.Screen},
+			{Key: "start", Label: w.Showtime, Value: w.Start},
+			{Key: "screen", Label: w.Screen, Value: p.Screen},
 		},
 		AuxiliaryFields: []fieldJSON{
-			{Key: "seats", Label: "SEATS", Value: strings.Join(seats, ", ")},
-			{Key: "booking", Label: "BOOKING", Value: p.BookingNumber},
+			{Key: "seats", Label: w.Seats, Value: strings.Join(w.SeatTexts, ", ")},
+			{Key: "booking", Label: w.Booking, Value: p.BookingNumber},
 		},
 		BackFields: []fieldJSON{
-			{Key: "back-film", Label: "Film", Value: p.FilmTitle},
-			// The zone's abbreviation on the back, for a reader in another zone.
-			{Key: "back-start", Label: "Show time", Value: start.Format(layout + " MST")},
-			{Key: "back-screen", Label: "Screen", Value: p.Screen},
-			{Key: "back-seats", Label: "Seats", Value: strings.Join(seats, "\n")},
-			{Key: "back-booking", Label: "Booking number", Value: p.BookingNumber},
+			{Key: "back-film", Label: w.BackFilm, Value: p.FilmTitle},
+			{Key: "back-start", Label: w.BackShowtime, Value: w.StartWithZone},
+			{Key: "back-screen", Label: w.BackScreen, Value: p.Screen},
+			{Key: "back-seats", Label: w.BackSeats, Value: strings.Join(w.SeatTexts, "\n")},
+			{Key: "back-booking", Label: w.BackBooking, Value: p.BookingNumber},
 		},
 	}
 	if p.Venue != "" {
-		ticket.BackFields = append(ticket.BackFields, fieldJSON{Key: "back-venue", Label: "Cinema", Value: p.Venue})
+		ticket.BackFields = append(ticket.BackFields, fieldJSON{Key: "back-venue", Label: w.Cinema, Value: p.Venue})
 	}
 	doc := passJSON{
 		FormatVersion:       1,

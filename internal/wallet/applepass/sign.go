@@ -55,6 +55,13 @@ func Sign(id Identity, p Pass, images map[string][]byte) ([]byte, error) {
 		return nil, err
 	}
 	files := map[string][]byte{"pass.json": passJSON}
+	localized, err := passStrings(p)
+	if err != nil {
+		return nil, err
+	}
+	for name, data := range localized {
+		files[name] = data
+	}
 	for name, data := range images {
 		if reservedNames[name] || !imageName.MatchString(name) || strings.Contains(name, "..") {
 			return nil, fmt.Errorf("image %q: %w", name, ErrBadImage)

@@ -113,7 +113,13 @@ type Ticket struct {
 	Start   time.Time
 	End     time.Time
 	Active  bool // false: the ticket was removed or moved; Google shows it as no longer valid
+	// FilmHeader is the film's heading in each language, the object's language first (its
+	// default value; Google shows the phone's language where it is among them); none: "Film".
+	FilmHeader []Translation
 }
+
+// Translation is a text in one language.
+type Translation struct{ Lang, Value string }
 
 // Issuer is the operator's Google Wallet issuer with the event ticket class its objects use.
 type Issuer struct {
@@ -182,7 +188,7 @@ func (is Issuer) ObjectOf(t Ticket, lang string) (*Object, error) {
 		}
 	}
 	if t.Film != "" {
-		o.TextModulesData = []*TextModuleData{{Header: "Film", Body: t.Film, ID: "film"}}
+		o.TextModulesData = []*TextModuleData{filmModule(t)}
 	}
 	return o, nil
 }
@@ -214,4 +220,19 @@ func (is Issuer) SaveURL(sa ServiceAccount, tickets []Ticket, lang string, now t
 		return "", fmt.Errorf("googlepass: sign save link: %w", err)
 	}
 	return saveBase + signed, nil
+}
+
+// filmModule is the film's text module, its heading translated (localizedHeader).
+func filmModule(t Ticket) *TextModuleData {
+	m := &TextModuleData{Header: "Film", Body: t.Film, ID: "film"}
+	if len(t.FilmHeader) == 0 {
+		return m
+	}
+	m.Header = t.FilmHeader[0].Value
+	h := &LocalizedString{DefaultValue: &TranslatedString{Language: t.FilmHeader[0].Lang, Value: t.FilmHeader[0].Value}}
+	for _, tr := range t.FilmHeader[1:] {
+		h.TranslatedValues = append(h.TranslatedValues, &TranslatedString{Language: tr.Lang, Value: tr.Value})
+	}
+	m.LocalizedHeader = h
+	return m
 }

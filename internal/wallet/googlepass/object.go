@@ -64,7 +64,8 @@ type DateTime struct {
 
 // TextModuleData is a titled text on the ticket's back.
 type TextModuleData struct {
-	Header string `json:"header,omitempty"`
-	Body   string `json:"body,omitempty"`
-	ID     string `json:"id,omitempty"`
+	Header          string           `json:"header,omitempty"`
+	Body            string           `json:"body,omitempty"`
+	ID              string           `json:"id,omitempty"`
+	LocalizedHeader *LocalizedString `json:"localizedHeader,omitempty"` // Header in the phone's language, where it is among them
 }
