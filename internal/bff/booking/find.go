@@ -202,6 +202,11 @@ func (h *Handler) lookUp(c echo.Context, v bookingview.FindView, number int64, e
 	b, err := h.Visits.ReadBooking(ctx, v.CinemaID, number)
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !lookUpProves(b, v.Staff, email, code):
+		if there := h.bookingElsewhere(c, v, number, email, code); there != "" {
+			h.giveBackLookUp(c, limits) // the booking was proved, only not here
+			v.CinemaID = there
+			return h.refuseOtherCinema(c, v, false)
+		}
 		return h.bookingNotFound(c, v, number, how, code != nil)
 	case err != nil:
 		// The ticketing system failed, not the person: the attempt does not count.
@@ -215,6 +220,18 @@ func (h *Handler) lookUp(c echo.Context, v bookingview.FindView, number int64, e
 	}
 	h.Visits.RememberCustomer(c, b.CustomerName)
 	return web.Redirect(c, h.Site.URL("booking.show"))
+}
+
+// bookingElsewhere is the other cinema whose booking a typed number is (proved as here: by its
+// e-mail, or by staff), when a counter or kiosk that stands in one cinema found nothing in its
+// own; "" otherwise. A scanned code names its cinema and was refused before the look-up.
+func (h *Handler) bookingElsewhere(c echo.Context, v bookingview.FindView, number int64, email string, code *tickets.Code) string {
+	here := web.DeviceOf(c).CinemaID
+	if code != nil || here == "" || v.CinemaID != here {
+		return ""
+	}
+	proves := func(b cinema.Booking) bool { return lookUpProves(b, v.Staff, email, nil) }
+	return h.Visits.BookingElsewhere(c.Request().Context(), here, number, proves)
 }
 
 // lookUpProves reports whether a look-up proves booking b its own: staff need nothing more; a

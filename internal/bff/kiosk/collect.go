@@ -296,6 +296,10 @@ func (h *Handler) collectByDetails(c echo.Context, v *kioskview.CollectView) (st
 	found := err == nil && (v.Staff || strings.EqualFold(strings.TrimSpace(b.CustomerEmail), addr.Address))
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !found:
+		if msg := h.collectElsewhere(c, v, number, addr.Address); msg != "" {
+			v.Error = msg
+			return "", 0, nil
+		}
 		h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: "collect: not found"})
 		v.Error = l.T("kiosk.not_found")
 		return "", 0, nil
@@ -315,6 +319,24 @@ func (h *Handler) collectByDetails(c echo.Context, v *kioskview.CollectView) (st
 	}
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionLookup, CinemaID: v.CinemaID, BookingNumber: number, Detail: "collect: by number"})
 	return v.CinemaID, number, nil
+}
+
+// collectElsewhere is why a counter or kiosk that stands in one cinema, having found nothing
+// of the number in its own, prints nothing of another cinema's booking of that number whose
+// e-mail matches (staff: any): in words naming where it belongs; "" when there is none.
+func (h *Handler) collectElsewhere(c echo.Context, v *kioskview.CollectView, number int64, email string) string {
+	here := web.DeviceOf(c).CinemaID
+	if here == "" || v.CinemaID != here {
+		return ""
+	}
+	proves := func(b cinema.Booking) bool {
+		return v.Staff || strings.EqualFold(strings.TrimSpace(b.CustomerEmail), email)
+	}
+	there := h.Visits.BookingElsewhere(c.Request().Context(), here, number, proves)
+	if there == "" {
+		return ""
+	}
+	return h.otherCinema(c, there)
 }
 
 // otherCinema is why a counter or kiosk that stands in one cinema prints nothing of a booking

@@ -35,7 +35,8 @@ func londonCode(t *testing.T, h *bfftest.Harness) string {
 
 // TestTicketsBelongToTheirCinema: a kiosk and a counter enrolled at the Berlin cinema refuse,
 // in words, a London booking's ticket code and a London booking number asked for by cinema,
-// whether to collect (print) its tickets or to open it for a change; nothing is printed,
+// whether to collect (print) its tickets or to open it for a change, also when the number was
+// typed into the Berlin form (with the London booking's e-mail at the kiosk); nothing is printed,
 // recorded as collected, bound to the visit (so nothing can be changed or paid for) or charged.
 // A counter that stands in no one cinema still serves London.
 func TestTicketsBelongToTheirCinema(t *testing.T) {
@@ -50,12 +51,20 @@ func TestTicketsBelongToTheirCinema(t *testing.T) {
 			return url.Values{"cinema": {london}, "number": {"200001"}, "email": {londonEmail}}
 		}, "collect-error"},
 		{"change my booking by ticket code", "/booking", func(code string) url.Values { return url.Values{"code": {code}} }, ""},
+		// The kiosk's own forms send its cinema: a guest types the London number and e-mail.
+		{"change my booking by number typed", "/booking", func(string) url.Values {
+			return url.Values{"number": {"200001"}, "email": {londonEmail}}
+		}, ""},
+		{"collect by number typed", "/kiosk/collect", func(string) url.Values {
+			return url.Values{"cinema": {"0001"}, "number": {"200001"}, "email": {londonEmail}}
+		}, "collect-error"},
 	}
 	counterAttempts := []attempt{
 		kioskAttempts[0],
 		{"collect by number", "/kiosk/collect", func(string) url.Values { return url.Values{"cinema": {london}, "number": {"200001"}} }, "collect-error"},
 		{"look up by ticket code", "/booking", func(code string) url.Values { return url.Values{"cinema": {"0001"}, "number": {code}} }, ""},
 		{"look up by number", "/booking", func(string) url.Values { return url.Values{"cinema": {london}, "number": {"200001"}} }, ""},
+		{"look up by number typed", "/booking", func(string) url.Values { return url.Values{"cinema": {"0001"}, "number": {"200001"}} }, ""},
 	}
 	devices := []struct {
 		name     string

@@ -33,6 +33,27 @@ func (v *Visits) CinemaByID(ctx context.Context, id string) cinema.Cinema {
 	return cinema.Cinema{ID: id, Name: id}
 }
 
+// BookingElsewhere is the cinema other than here where booking number is one its person
+// proves (proves: their e-mail matches, or they are staff), or "" when there is none or it
+// cannot be read. A counter or kiosk that stands in one cinema asks it only after the look-up
+// there found nothing, so a guest who typed another cinema's booking is told where it
+// belongs instead of "not found"; the attempt has already counted against the look-up limits.
+func (v *Visits) BookingElsewhere(ctx context.Context, here string, number int64, proves func(cinema.Booking) bool) string {
+	list, err := v.Cinemas(ctx)
+	if err != nil {
+		return ""
+	}
+	for _, c := range list {
+		if c.ID == here {
+			continue
+		}
+		if b, err := v.ReadBooking(ctx, c.ID, number); err == nil && proves(b) {
+			return c.ID
+		}
+	}
+	return ""
+}
+
 // DefaultLocation is the time zone days are read in where no cinema is at hand (the audit
 // trail, the sandbox's mailbox): the first cinema's.
 func (v *Visits) DefaultLocation(ctx context.Context) *time.Location {
