@@ -62,7 +62,7 @@ type Visits interface {
 	Cinemas(ctx context.Context) ([]cinema.Cinema, error)
 	ClearEdit(c echo.Context)
 	CounterMailLine(ctx context.Context, key string) string
-	CounterMethods(c echo.Context, view *components.CounterPayView)
+	CounterPay(c echo.Context, view components.CounterPayView, due cinema.Money) components.CounterPayView
 	CurrentEdit(c echo.Context) (visit.Edit, bool)
 	Detached(ctx context.Context) (context.Context, context.CancelFunc)
 	EditSaved(ctx context.Context, editSessionID string) bool

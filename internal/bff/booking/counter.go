@@ -32,14 +32,8 @@ func (h *Handler) editBalance(c echo.Context, e visit.Edit) (cinema.Money, error
 
 func (h *Handler) editCounterView(c echo.Context, e visit.Edit, due cinema.Money) components.CounterPayView {
 	l := web.Loc(c)
-	v := components.CounterPayView{What: l.T("staff.counter.edit_what", "Number", e.BookingNumber),
-		Amount: l.Money(due), DueCents: due.Cents, Currency: due.Currency, ActionURL: h.Site.URL("edit.counterpay"), BackURL: h.Site.URL("edit.show"), BackLabel: l.T("staff.counter.back_to_change"),
-		CSRFToken: web.CSRFToken(c)}
-	h.Visits.CounterMethods(c, &v)
-	if msg := h.Site.PopFlash(c); msg != "" {
-		v.Error = msg // why the card reader did not take the last attempt
-	}
-	return v
+	return h.Visits.CounterPay(c, components.CounterPayView{What: l.T("staff.counter.edit_what", "Number", e.BookingNumber),
+		ActionURL: h.Site.URL("edit.counterpay"), BackURL: h.Site.URL("edit.show"), BackLabel: l.T("staff.counter.back_to_change")}, due)
 }
 
 func (h *Handler) showEditCounterPay(c echo.Context) error {

@@ -58,7 +58,7 @@ type Visits interface {
 	Cinemas(ctx context.Context) ([]cinema.Cinema, error)
 	ClearBuy(c echo.Context)
 	CounterMailLine(ctx context.Context, key string) string
-	CounterMethods(c echo.Context, view *components.CounterPayView)
+	CounterPay(c echo.Context, view components.CounterPayView, due cinema.Money) components.CounterPayView
 	CurrentBuy(c echo.Context) (visit.Buy, bool)
 	Detached(ctx context.Context) (context.Context, context.CancelFunc)
 	DropHold(ctx context.Context, userSessionID string)

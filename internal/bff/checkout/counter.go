@@ -21,14 +21,8 @@ import (
 
 func (h *Handler) buyCounterView(c echo.Context, v visit.Buy, due cinema.Money) components.CounterPayView {
 	l := web.Loc(c)
-	cv := components.CounterPayView{What: l.N("staff.counter.sale_what", v.Places, "Film", v.FilmTitle),
-		Amount: l.Money(due), DueCents: due.Cents, Currency: due.Currency, ActionURL: h.Site.URL("buy.counterpay"), BackURL: h.Site.URL("buy.summary"), BackLabel: l.T("staff.counter.back_to_order"),
-		CSRFToken: web.CSRFToken(c)}
-	h.Visits.CounterMethods(c, &cv)
-	if msg := h.Site.PopFlash(c); msg != "" {
-		cv.Error = msg // why the card reader did not take the last attempt
-	}
-	return cv
+	return h.Visits.CounterPay(c, components.CounterPayView{What: l.N("staff.counter.sale_what", v.Places, "Film", v.FilmTitle),
+		ActionURL: h.Site.URL("buy.counterpay"), BackURL: h.Site.URL("buy.summary"), BackLabel: l.T("staff.counter.back_to_order")}, due)
 }
 
 func (h *Handler) showBuyCounterPay(c echo.Context) error {

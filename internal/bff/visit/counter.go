@@ -161,12 +161,20 @@ func (v *Visits) HasReader(c echo.Context) bool {
 	return v.readers != nil && web.DeviceOf(c).ReaderID != ""
 }
 
-// CounterMethods sets what the counter's payment page offers: the device's card reader, and a
-// standalone terminal's typed reference for supervisors.
-func (v *Visits) CounterMethods(c echo.Context, view *components.CounterPayView) {
+// CounterPay completes the counter's payment page of the amount due, whose flow gave what is
+// paid for and where the form goes: the amount in the page's language, the form's token, what
+// the page offers (the device's card reader, and a standalone terminal's typed reference for
+// supervisors) and why the card reader did not take the last attempt (the flash).
+func (v *Visits) CounterPay(c echo.Context, view components.CounterPayView, due cinema.Money) components.CounterPayView {
+	view.Amount, view.DueCents, view.Currency = web.Loc(c).Money(due), due.Cents, due.Currency
+	view.CSRFToken = web.CSRFToken(c)
 	_, supervisor := v.kernel.StaffRole(c)
 	view.Reader, view.Terminal = v.HasReader(c), supervisor
 	view.ReaderMoved = v.ReaderMoved(c)
+	if msg := v.kernel.PopFlash(c); msg != "" {
+		view.Error = msg
+	}
+	return view
 }
 
 // ParseCashAmount reads an amount of money as a clerk types it: "20", "20.5", "20,50",
