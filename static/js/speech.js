@@ -26,7 +26,7 @@
 
   var last = '';
   var warned = false;
-  var quiet = false; // a key is being answered: live regions it changes are not spoken on top
+  var quiet = false; // a key is down: live regions it changes are not spoken over its answer
   var items = [];
   var at = -1;
 
@@ -145,20 +145,34 @@
   }
 
   /* ---- the seat map: app.js moves between seats; this speaks where the focus lands ---- */
+  /* The seat's own label says row, number, kind and free; a ticked seat adds "chosen". */
   function seatWords(box) {
-    return fill('seat', { seat: nameOf(box), state: word(box.checked ? 'seat-chosen' : 'seat-free') });
+    return box.checked ? fill('seat', { seat: nameOf(box), state: word('seat-chosen') }) : nameOf(box);
+  }
+  /* Rows with free seats as runs: "D to H, K". */
+  function runs(labels) {
+    var out = [];
+    var i = 0;
+    while (i < labels.length) {
+      if (labels[i] === null) { i++; continue; }
+      var j = i;
+      while (j + 1 < labels.length && labels[j + 1] !== null) j++;
+      if (j - i >= 2) out.push(fill('range', { from: labels[i], to: labels[j] }));
+      else for (var k = i; k <= j; k++) out.push(labels[k]);
+      i = j + 1;
+    }
+    return out.join(', ');
   }
   function enterMap(map) {
     var rows = map.querySelectorAll('.seat-row');
-    var free = [];
-    Array.prototype.forEach.call(rows, function (r) {
-      if (r.querySelector('input[type=checkbox]:not(:disabled):not(:checked)')) {
-        free.push(text(r.querySelector('.seat-row-label [aria-hidden]')) || text(r.querySelector('.seat-row-label')));
-      }
+    // one entry per row, in order: its label when it has a free seat, else null (ends a run)
+    var free = Array.prototype.map.call(rows, function (r) {
+      if (!r.querySelector('input[type=checkbox]:not(:disabled):not(:checked)')) return null;
+      return text(r.querySelector('.seat-row-label [aria-hidden]')) || text(r.querySelector('.seat-row-label'));
     });
     var region = map.querySelector('[role=region]');
     var start = map.querySelector('.seat-row input[tabindex="0"]') || map.querySelector('.seat-row input[type=checkbox]:not(:disabled)');
-    var intro = fill('map', { screen: region ? region.getAttribute('aria-label') : '', rows: rows.length, free: free.join(', ') });
+    var intro = fill('map', { screen: region ? region.getAttribute('aria-label') : '', rows: rows.length, free: runs(free) });
     if (start) {
       start.focus();
       intro += ' ' + seatWords(start);
@@ -195,35 +209,46 @@
     Escape: function () { window.history.back(); }
   };
 
+  /* Escape leaves the map; arrows and Enter are app.js's seat keys, answered below by where
+     the focus lands (focusin) and what the seat became (change). */
   function seatKey(event) {
-    var box = event.target;
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      var map = box.closest('.seatmap');
-      var region = map && map.querySelector('[role=region]');
-      if (region) region.focus();
-      say(word('map-left'));
-      return;
-    }
-    // app.js moves the focus (arrows) or ticks the seat (Enter) first; then say where it is.
-    window.setTimeout(function () {
-      var now = doc.activeElement;
-      if (inSeat(now)) say(seatWords(now));
-    }, 0);
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    var map = event.target.closest('.seatmap');
+    var region = map && map.querySelector('[role=region]');
+    if (region) region.focus();
+    say(word('map-left'));
   }
+  doc.addEventListener('focusin', function (event) {
+    if (on() && inSeat(event.target)) say(seatWords(event.target));
+  });
+  doc.addEventListener('change', function (event) {
+    if (on() && inSeat(event.target)) say(seatWords(event.target));
+  });
 
   function enter(event) {
     var el = current();
     if (!el) return;
-    if (el.matches('.seatmap')) { event.preventDefault(); enterMap(el); return; }
+    if (el.matches('.seatmap')) { event.preventDefault(); answered = 'Enter'; enterMap(el); return; }
     if (el.type === 'checkbox' || el.type === 'radio') {
       event.preventDefault();
+      answered = 'Enter';
       el.click();
       say(describe(el));
     }
   }
 
+  /* A key this file answered has no other effect: its keypress (which a synthetic or
+     remapped key may send even after a cancelled keydown) is cancelled too, so an Enter that
+     entered the seat map does not then submit the seat form. */
+  var answered = '';
+  doc.addEventListener('keypress', function (event) {
+    if (answered && event.key === answered) event.preventDefault();
+  }, true);
+  doc.addEventListener('keyup', function () { answered = ''; quiet = false; }, true);
+
   doc.addEventListener('keydown', function (event) {
+    answered = '';
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.key === 'F9') {
       event.preventDefault();
@@ -238,8 +263,11 @@
     }
     if (!on()) return;
     quiet = true;
-    window.setTimeout(function () { quiet = false; }, 0);
-    if (inSeat(event.target) && /^(Arrow|Enter|Escape| )/.test(event.key)) { seatKey(event); return; }
+    if (inSeat(event.target) && /^(Arrow|Enter|Escape| )/.test(event.key)) {
+      answered = event.key;
+      seatKey(event);
+      return;
+    }
     if (event.key === 'Enter') { enter(event); return; }
     var act = actions[event.key];
     if (!act) return;

@@ -193,3 +193,61 @@ func TestBrowserKioskSpeech(t *testing.T) {
 	}
 	p.AssertNoConsoleErrors()
 }
+
+// TestBrowserKioskSpeechSeatMap: on the kiosk's seat step with speech on, the seat map is one
+// item; Enter enters it and says the screen, the row count, the rows with free seats and the
+// seat it starts on; ArrowRight (app.js's seat keys) moves to the next seat and says its row,
+// number and state; Enter takes it and says so; Escape leaves the map.
+func TestBrowserKioskSpeechSeatMap(t *testing.T) {
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
+	browserEnrol(t, p, h, device.Kiosk)
+	p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
+	p.Do(recordSpeech())
+	kioskTouchToStart(p, h.TS.URL)
+	p.Do(chromedp.Click(`[data-testid="kiosk-buy"]`), chromedp.WaitVisible(`[data-testid="session-link"]`),
+		chromedp.Click(`[data-testid="session-link"]`), chromedp.WaitVisible(`[data-testid="tickets-form"]`),
+		chromedp.Click(`[data-testid="qty-plus-0001"]`),
+		chromedp.Click(`[data-testid="tickets-form"] .button-primary`), chromedp.WaitVisible(`[data-testid="seatmap"]`))
+	pickKioskArea(t, p) // the kiosk's two-step plan: the area first (by touch; not yet by keys)
+	press(t, p, kb.F9)
+	item := speakUntil(t, p, "Seat map, ")
+	if !strings.Contains(item.Text, "press Enter to explore it") {
+		t.Errorf("the map as an item said %q", item.Text)
+	}
+	intro := press(t, p, kb.Enter)
+	if !regexp.MustCompile(`^Seat map, \d+ rows; free seats in rows [A-Z].*; the screen is ahead\. .* Row [A-Z]+, seat \d+`).MatchString(intro.Text) {
+		t.Errorf("entering the map said %q", intro.Text)
+	}
+	var first string
+	browserEval(t, p, `document.activeElement.getAttribute('aria-label')`, &first)
+	next := press(t, p, kb.ArrowRight)
+	var now string
+	browserEval(t, p, `document.activeElement.getAttribute('aria-label')`, &now)
+	if now == first || next.Text != now || !regexp.MustCompile(`^Row [A-Z]+, seat \d+, .*free`).MatchString(next.Text) {
+		t.Errorf("ArrowRight from %q said %q, focus on %q", first, next.Text, now)
+	}
+	before := len(spoken(t, p))
+	p.Do(chromedp.KeyEvent(kb.Enter))
+	var confirmed bool
+	for _, u := range spoken(t, p)[before:] { // the seat's state, then maybe the map's own message
+		confirmed = confirmed || u.Text == now+", chosen"
+	}
+	if !confirmed {
+		t.Errorf("Enter on a free seat said %+v, want %q", spoken(t, p)[before:], now+", chosen")
+	}
+	var ticked bool
+	browserEval(t, p, `document.activeElement.checked`, &ticked)
+	if !ticked {
+		t.Error("Enter did not take the seat")
+	}
+	if u := press(t, p, kb.Escape); u.Text != "Left the seat map." {
+		t.Errorf("Escape in the map said %q", u.Text)
+	}
+	var inMap bool
+	browserEval(t, p, `!!document.activeElement.closest('.seat-row')`, &inMap)
+	if inMap {
+		t.Error("Escape left the focus on a seat")
+	}
+	p.AssertNoConsoleErrors()
+}
