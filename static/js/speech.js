@@ -181,14 +181,16 @@
   }
   function inSeat(el) { return el && el.matches && el.matches('.seatmap .seat-row input[type=checkbox]'); }
 
-  function help() {
-    var h1 = doc.querySelector('main h1') || doc.querySelector('h1');
-    say([fill('where', { title: text(h1) }), word('hint'), word('keys')].join(' '));
+  /* What the guest can do here: the page's own hint (data-speech-hint), else the general one. */
+  function hint() {
+    var own = doc.querySelector('main [data-speech-hint]');
+    return (own && own.getAttribute('data-speech-hint')) || word('hint');
   }
-  function announce() {
-    var h1 = doc.querySelector('main h1') || doc.querySelector('h1');
-    say(fill('where', { title: text(h1) }) + ' ' + word('hint'));
+  function where() {
+    return fill('where', { title: text(doc.querySelector('main h1') || doc.querySelector('h1')) });
   }
+  function help() { say([where(), hint(), word('keys')].join(' ')); }
+  function announce() { say(where() + ' ' + hint()); }
   function adjust(key, by, lo, hi, dflt, what) {
     var v = Math.round(Math.max(lo, Math.min(hi, num(key, dflt) + by)) * 100) / 100;
     store.setItem(key, String(v));
@@ -257,7 +259,7 @@
         KEYS.forEach(function (k) { store.removeItem(k); });
       } else {
         store.setItem('speech.on', '1');
-        say(word('on') + ' ' + fill('where', { title: text(doc.querySelector('main h1') || doc.querySelector('h1')) }));
+        say(word('on') + ' ' + where());
       }
       return;
     }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
@@ -127,8 +128,11 @@ func TestBrowserKioskSpeech(t *testing.T) {
 	}
 	// Every page load, while speech is on, says where the guest is and what they can do.
 	p.Do(chromedp.Reload(), chromedp.WaitVisible(`[data-testid="tickets-form"]`))
-	if u := lastSaid(t, p); u.Text != "You are on: "+title+". Arrow down and arrow up move from item to item; Enter chooses; Escape goes back." {
-		t.Errorf("page load said %q", u.Text)
+	if u := lastSaid(t, p); u.Text != "You are on: "+title+". Arrow down to a ticket type; arrow right adds one, arrow left takes one away; then arrow down to Continue to seats and press Enter." {
+		t.Errorf("page load said %q, want the heading and the page's own hint", u.Text)
+	}
+	if u := press(t, p, kb.F1); !strings.HasPrefix(u.Text, "You are on: "+title+". ") || !strings.Contains(u.Text, "Keys: F9, speech on or off.") {
+		t.Errorf("F1 said %q, want where, what and the keys", u.Text)
 	}
 
 	// The Adult stepper: name, state, price each, place.
@@ -250,4 +254,34 @@ func TestBrowserKioskSpeechSeatMap(t *testing.T) {
 		t.Error("Escape left the focus on a seat")
 	}
 	p.AssertNoConsoleErrors()
+}
+
+// TestBrowserKioskSpeechIdleWarning: with speech on and no key pressed, the kiosk's idle
+// warning is spoken when it appears (its seconds ticking are not: that would be one utterance
+// a second).
+func TestBrowserKioskSpeechIdleWarning(t *testing.T) {
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, KioskIdle: 3 * time.Second})
+	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
+	browserEnrol(t, p, h, device.Kiosk)
+	p.Do(recordSpeech())
+	kioskTouchToStart(p, h.TS.URL)
+	press(t, p, kb.F9)
+	p.Do(chromedp.WaitVisible("#idle-warning"))
+	want := strings.TrimSpace(p.Text("#idle-title"))
+	first := p.Text("#idle-seconds")
+	for i := 0; i < 50 && p.Text("#idle-seconds") == first; i++ { // until the countdown has ticked
+		time.Sleep(100 * time.Millisecond)
+	}
+	if p.Text("#idle-seconds") == first {
+		t.Fatal("the idle warning's countdown never ticked")
+	}
+	var warned int
+	for _, u := range spoken(t, p) {
+		if strings.HasPrefix(u.Text, want) {
+			warned++
+		}
+	}
+	if warned != 1 {
+		t.Errorf("the idle warning %q spoken %d times, want once; said %+v", want, warned, spoken(t, p))
+	}
 }
