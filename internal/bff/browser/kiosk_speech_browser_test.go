@@ -3,6 +3,7 @@ package browser_test
 import (
 	"context"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -20,12 +21,15 @@ import (
 // recordSpeech replaces window.speechSynthesis in every document of the page, before the
 // page's scripts run, with a recorder: window.__speech.said holds each utterance (text, lang,
 // rate, volume, when), window.__speech.log the order of speak and cancel calls. It has an
-// English and a German voice, as a kiosk with espeak-ng would.
-func recordSpeech() chromedp.Action[chromedp.Void] {
+// English and a German voice, as a kiosk with espeak-ng would (withVoices), or none; console
+// warnings are kept in window.__speech.warnings.
+func recordSpeech(withVoices bool) chromedp.Action[chromedp.Void] {
 	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `(function () {
-  var rec = window.__speech = { said: [], log: [], cancels: 0 };
-  var voices = [{ name: 'Test English', lang: 'en-GB', localService: true, default: true, voiceURI: 'test-en' },
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `(function (withVoices) {
+  var rec = window.__speech = { said: [], log: [], cancels: 0, warnings: [] };
+  var warn = console.warn;
+  console.warn = function () { rec.warnings.push(Array.prototype.join.call(arguments, ' ')); return warn.apply(console, arguments); };
+  var voices = !withVoices ? [] : [{ name: 'Test English', lang: 'en-GB', localService: true, default: true, voiceURI: 'test-en' },
                 { name: 'Test Deutsch', lang: 'de-DE', localService: true, default: false, voiceURI: 'test-de' }];
   var synth = {
     speaking: false, pending: false, paused: false, onvoiceschanged: null,
@@ -40,7 +44,7 @@ func recordSpeech() chromedp.Action[chromedp.Void] {
   };
   Object.defineProperty(window, 'speechSynthesis', { value: synth, configurable: true });
   window.SpeechSynthesisUtterance = function (text) { this.text = text; this.lang = ''; this.rate = 1; this.volume = 1; this.voice = null; };
-})();`})
+})(` + strconv.FormatBool(withVoices) + `);`})
 		return chromedp.Void{}, err
 	}
 }
@@ -108,7 +112,7 @@ func TestBrowserKioskSpeech(t *testing.T) {
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
 	browserEnrol(t, p, h, device.Kiosk)
 	p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
-	p.Do(recordSpeech())
+	p.Do(recordSpeech(true))
 	kioskTouchToStart(p, h.TS.URL)
 	p.Do(chromedp.Click(`[data-testid="kiosk-buy"]`), chromedp.WaitVisible(`[data-testid="session-link"]`),
 		chromedp.Click(`[data-testid="session-link"]`), chromedp.WaitVisible(`[data-testid="tickets-form"]`))
@@ -207,7 +211,7 @@ func TestBrowserKioskSpeechSeatMap(t *testing.T) {
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
 	browserEnrol(t, p, h, device.Kiosk)
 	p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
-	p.Do(recordSpeech())
+	p.Do(recordSpeech(true))
 	kioskTouchToStart(p, h.TS.URL)
 	p.Do(chromedp.Click(`[data-testid="kiosk-buy"]`), chromedp.WaitVisible(`[data-testid="session-link"]`),
 		chromedp.Click(`[data-testid="session-link"]`), chromedp.WaitVisible(`[data-testid="tickets-form"]`),
@@ -263,7 +267,7 @@ func TestBrowserKioskSpeechIdleWarning(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, KioskIdle: 3 * time.Second})
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
 	browserEnrol(t, p, h, device.Kiosk)
-	p.Do(recordSpeech())
+	p.Do(recordSpeech(true))
 	kioskTouchToStart(p, h.TS.URL)
 	press(t, p, kb.F9)
 	p.Do(chromedp.WaitVisible("#idle-warning"))
@@ -283,5 +287,33 @@ func TestBrowserKioskSpeechIdleWarning(t *testing.T) {
 	}
 	if warned != 1 {
 		t.Errorf("the idle warning %q spoken %d times, want once; said %+v", want, warned, spoken(t, p))
+	}
+}
+
+// TestBrowserKioskSpeechWithoutVoice: a kiosk without a voice for the page's language says
+// nothing (no other language's voice instead), shows nothing new, and warns in the console.
+func TestBrowserKioskSpeechWithoutVoice(t *testing.T) {
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
+	browserEnrol(t, p, h, device.Kiosk)
+	p.Do(recordSpeech(false))
+	kioskTouchToStart(p, h.TS.URL)
+	var before string
+	browserEval(t, p, `document.body.innerText`, &before)
+	p.Do(chromedp.KeyEvent(kb.F9), chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.F2))
+	var got struct {
+		Said     []utterance `json:"said"`
+		Warnings []string    `json:"warnings"`
+		Text     string      `json:"text"`
+	}
+	browserEval(t, p, `({said: window.__speech.said, warnings: window.__speech.warnings, text: document.body.innerText})`, &got)
+	if len(got.Said) != 0 {
+		t.Errorf("without a voice the kiosk spoke %+v", got.Said)
+	}
+	if len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], "no voice for language en") {
+		t.Errorf("console warnings %q, want one about the missing English voice", got.Warnings)
+	}
+	if got.Text != before {
+		t.Errorf("the page changed for the guest: %q, was %q", got.Text, before)
 	}
 }
