@@ -302,7 +302,18 @@
     });
   });
 
+  /* The device page (staff): whether this kiosk's browser has a voice for each language. */
+  function showVoices() {
+    Array.prototype.forEach.call(doc.querySelectorAll('[data-speech-voices] [data-lang]'), function (li) {
+      li.textContent = li.getAttribute(voiceFor(li.getAttribute('data-lang')) ? 'data-yes' : 'data-no');
+    });
+  }
+
   function start() {
+    if (doc.querySelector('[data-speech-voices]')) {
+      showVoices();
+      if (window.speechSynthesis && window.speechSynthesis.addEventListener) window.speechSynthesis.addEventListener('voiceschanged', showVoices);
+    }
     observer.observe(doc.body, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['hidden'] });
     if (on()) announce();
   }

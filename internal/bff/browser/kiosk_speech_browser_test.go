@@ -268,6 +268,10 @@ func TestBrowserKioskSpeechIdleWarning(t *testing.T) {
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
 	browserEnrol(t, p, h, device.Kiosk)
 	p.Do(recordSpeech(true))
+	p.Do(chromedp.Navigate(h.TS.URL+"/device"), chromedp.WaitVisible(`[data-testid="speech-voices"]`))
+	if v := strings.TrimSpace(p.Text(`[data-testid="speech-voices"] [data-lang="de"]`)); !strings.HasPrefix(v, "Deutsch: the kiosk has a voice") {
+		t.Errorf("the device page says %q about German", v)
+	}
 	kioskTouchToStart(p, h.TS.URL)
 	press(t, p, kb.F9)
 	p.Do(chromedp.WaitVisible("#idle-warning"))
@@ -315,5 +319,10 @@ func TestBrowserKioskSpeechWithoutVoice(t *testing.T) {
 	}
 	if got.Text != before {
 		t.Errorf("the page changed for the guest: %q, was %q", got.Text, before)
+	}
+	// Staff see it on the kiosk's device page.
+	p.Do(chromedp.Navigate(h.TS.URL+"/device"), chromedp.WaitVisible(`[data-testid="speech-voices"]`))
+	if v := strings.TrimSpace(p.Text(`[data-testid="speech-voices"] [data-lang="en"]`)); !strings.HasPrefix(v, "English: no voice for speech") {
+		t.Errorf("the device page says %q about English", v)
 	}
 }
