@@ -244,6 +244,19 @@ func TestBrowserKioskSpeechSeatMap(t *testing.T) {
 	if !confirmed {
 		t.Errorf("Enter on a free seat said %+v, want %q", spoken(t, p)[before:], now+", chosen")
 	}
+	// The map's own message about the tap comes a moment later and is spoken too; wait for it
+	// so that it does not arrive after the next key.
+	var tapped string
+	for i := 0; i < 50; i++ {
+		tapped = strings.TrimSpace(p.Text(`[data-testid="seat-tapped"]`))
+		if tapped != "" && lastSaid(t, p).Text == tapped {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if u := lastSaid(t, p); tapped == "" || u.Text != tapped {
+		t.Errorf("the map's message %q was not spoken (last said %q)", tapped, u.Text)
+	}
 	var ticked bool
 	browserEval(t, p, `document.activeElement.checked`, &ticked)
 	if !ticked {
