@@ -12,8 +12,11 @@ type Chrome struct {
 	CSSPath   string     // hashed URL of the stylesheet
 	HTMXPath  string     // hashed URL of the vendored htmx
 	JSPath    string     // hashed URL of our small enhancement script
-	IconPath  string     // hashed URL of the favicon
-	HomeURL   string
+	// SpeechPath is the hashed URL of the kiosk's speech mode (speech.js); it is loaded only
+	// when Speech is set.
+	SpeechPath string
+	IconPath   string // hashed URL of the favicon
+	HomeURL    string
 	// Nav links shown in the header; empty on the kiosk idle screen.
 	Nav []Link
 	// IdleResetSeconds > 0 makes the kiosk warn after that much inactivity, count down
@@ -33,6 +36,10 @@ type Chrome struct {
 	// StaffName is the signed-in staff member ("" when none); SignOutURL ends the sign-in.
 	StaffName  string
 	SignOutURL string
+	// Speech turns on the kiosk's speech mode script (nil when not a kiosk). SpeechEnd: this
+	// page starts a new visit (the attract screen), so the last guest's speech settings go.
+	Speech    bool
+	SpeechEnd bool
 	// KioskDisplay is the kiosk's accessibility controls (nil when not a kiosk).
 	KioskDisplay *KioskDisplay
 	// NextCustomerURL ends the customer's part of a counter visit ("" when not at a counter).

@@ -41,7 +41,9 @@ func (h *Handler) Chrome(c echo.Context, ch *layouts.Chrome) {
 		URL:          h.url("kiosk.display"),
 		Back:         backURL(c),
 	}
+	ch.Speech = true
 	if current == h.Site.Path("home") && !h.Site.HasSession(c) {
+		ch.SpeechEnd = true
 		return
 	}
 	ch.IdleResetSeconds = int(h.Idle / time.Second)

@@ -105,6 +105,9 @@ func (h *Handler) deviceView(c echo.Context) pages.DeviceView {
 	if dev.CinemaID != "" {
 		v.Cinema = h.Visits.CinemaByID(c.Request().Context(), dev.CinemaID).Name
 	}
+	if dev.Mode == device.Kiosk {
+		v.Voices = h.deviceLanguages(l)[1:]
+	}
 	user, sup := h.Site.StaffRole(c)
 	if !sup {
 		if user != "" {

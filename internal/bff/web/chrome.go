@@ -26,17 +26,18 @@ func (k *Kernel) Chrome(c echo.Context, title string) layouts.Chrome {
 	dev := DeviceOf(c)
 	l := Loc(c)
 	ch := layouts.Chrome{
-		Lang:      l.Lang(),
-		Languages: k.LanguageLinks(c),
-		Title:     title,
-		SiteName:  k.Cfg.SiteName,
-		Mode:      string(dev.Mode),
-		CSRFToken: CSRFToken(c),
-		CSSPath:   k.Assets.Path("css/app.css"),
-		HTMXPath:  k.Assets.Path("vendor/htmx-2.0.11.min.js"),
-		JSPath:    k.Assets.Path("js/app.js"),
-		IconPath:  k.Assets.Path("img/favicon.svg"),
-		HomeURL:   k.URL("home"),
+		Lang:       l.Lang(),
+		Languages:  k.LanguageLinks(c),
+		Title:      title,
+		SiteName:   k.Cfg.SiteName,
+		Mode:       string(dev.Mode),
+		CSRFToken:  CSRFToken(c),
+		CSSPath:    k.Assets.Path("css/app.css"),
+		HTMXPath:   k.Assets.Path("vendor/htmx-2.0.11.min.js"),
+		JSPath:     k.Assets.Path("js/app.js"),
+		SpeechPath: k.Assets.Path("js/speech.js"),
+		IconPath:   k.Assets.Path("img/favicon.svg"),
+		HomeURL:    k.URL("home"),
 	}
 	current := c.Path()
 	for _, n := range []struct{ label, route string }{

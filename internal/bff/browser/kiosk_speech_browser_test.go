@@ -1,0 +1,341 @@
+package browser_test
+
+import (
+	"context"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
+	"github.com/cinemabff/cinemabff/internal/browsertest"
+	"github.com/cinemabff/cinemabff/internal/device"
+)
+
+// recordSpeech replaces window.speechSynthesis in every document of the page, before the
+// page's scripts run, with a recorder: window.__speech.said holds each utterance (text, lang,
+// rate, volume, when), window.__speech.log the order of speak and cancel calls. It has an
+// English and a German voice, as a kiosk with espeak-ng would (withVoices), or none; console
+// warnings are kept in window.__speech.warnings.
+func recordSpeech(withVoices bool) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `(function (withVoices) {
+  var rec = window.__speech = { said: [], log: [], cancels: 0, warnings: [] };
+  var warn = console.warn;
+  console.warn = function () { rec.warnings.push(Array.prototype.join.call(arguments, ' ')); return warn.apply(console, arguments); };
+  var voices = !withVoices ? [] : [{ name: 'Test English', lang: 'en-GB', localService: true, default: true, voiceURI: 'test-en' },
+                { name: 'Test Deutsch', lang: 'de-DE', localService: true, default: false, voiceURI: 'test-de' }];
+  var synth = {
+    speaking: false, pending: false, paused: false, onvoiceschanged: null,
+    getVoices: function () { return voices; },
+    cancel: function () { rec.cancels++; rec.log.push('cancel'); },
+    speak: function (u) {
+      rec.log.push('speak');
+      rec.said.push({ text: u.text, lang: u.lang, rate: u.rate, volume: u.volume, at: performance.now(), voice: u.voice && u.voice.lang });
+    },
+    pause: function () {}, resume: function () {},
+    addEventListener: function () {}, removeEventListener: function () {}
+  };
+  Object.defineProperty(window, 'speechSynthesis', { value: synth, configurable: true });
+  window.SpeechSynthesisUtterance = function (text) { this.text = text; this.lang = ''; this.rate = 1; this.volume = 1; this.voice = null; };
+})(` + strconv.FormatBool(withVoices) + `);`})
+		return chromedp.Void{}, err
+	}
+}
+
+// utterance is one recorded speak call.
+type utterance struct {
+	Text   string  `json:"text"`
+	Lang   string  `json:"lang"`
+	Rate   float64 `json:"rate"`
+	Volume float64 `json:"volume"`
+	At     float64 `json:"at"`
+}
+
+func spoken(t *testing.T, p *browsertest.Page) []utterance {
+	t.Helper()
+	var u []utterance
+	browserEval(t, p, `window.__speech.said`, &u)
+	return u
+}
+
+func lastSaid(t *testing.T, p *browsertest.Page) utterance {
+	t.Helper()
+	u := spoken(t, p)
+	if len(u) == 0 {
+		t.Fatal("nothing said")
+	}
+	return u[len(u)-1]
+}
+
+// press presses key and returns what was said after it.
+func press(t *testing.T, p *browsertest.Page, key string) utterance {
+	t.Helper()
+	before := len(spoken(t, p))
+	p.Do(chromedp.KeyEvent(key))
+	u := spoken(t, p)
+	if len(u) <= before {
+		t.Fatalf("nothing said after key %q", key)
+	}
+	return u[len(u)-1]
+}
+
+// speakUntil presses ArrowDown until what is said starts with prefix.
+func speakUntil(t *testing.T, p *browsertest.Page, prefix string) utterance {
+	t.Helper()
+	var said []string
+	for range 25 {
+		u := press(t, p, kb.ArrowDown)
+		if strings.HasPrefix(u.Text, prefix) {
+			return u
+		}
+		said = append(said, u.Text)
+	}
+	t.Fatalf("ArrowDown never reached %q; said %q", prefix, said)
+	return utterance{}
+}
+
+// TestBrowserKioskSpeech: at an enrolled 1080×1920 kiosk, with speechSynthesis replaced by a
+// recorder, speech is off until F9; then the page says where the guest is (its heading) on
+// F9 and on every page load, ArrowDown speaks the Adult stepper's name, count, price and place,
+// ArrowRight adds a ticket and says the new count, F2 repeats, F4 speaks faster from then on,
+// every speak is preceded by a cancel (nothing queued), the German page speaks German with
+// lang de, and Start over ends speech, rate included, for the next guest.
+func TestBrowserKioskSpeech(t *testing.T) {
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
+	browserEnrol(t, p, h, device.Kiosk)
+	p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
+	p.Do(recordSpeech(true))
+	kioskTouchToStart(p, h.TS.URL)
+	p.Do(chromedp.Click(`[data-testid="kiosk-buy"]`), chromedp.WaitVisible(`[data-testid="session-link"]`),
+		chromedp.Click(`[data-testid="session-link"]`), chromedp.WaitVisible(`[data-testid="tickets-form"]`))
+
+	// Off by default: keys say nothing and change nothing.
+	p.Do(chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowRight))
+	if u := spoken(t, p); len(u) != 0 {
+		t.Fatalf("speech off, yet said %+v", u)
+	}
+	if v := p.Text(`[data-testid="ticket-total"]`); !strings.Contains(v, "No tickets") {
+		t.Errorf("with speech off ArrowRight changed the total to %q", v)
+	}
+
+	title := strings.TrimSpace(p.Text(`main h1`))
+	if u := press(t, p, kb.F9); !strings.HasPrefix(u.Text, "Speech on.") || !strings.Contains(u.Text, title) || !strings.HasPrefix(u.Lang, "en") {
+		t.Errorf("F9 said %+v, want speech on and the heading %q in English", u, title)
+	}
+	// Every page load, while speech is on, says where the guest is and what they can do.
+	p.Do(chromedp.Reload(), chromedp.WaitVisible(`[data-testid="tickets-form"]`))
+	if u := lastSaid(t, p); u.Text != "You are on: "+title+". Arrow down to a ticket type; arrow right adds one, arrow left takes one away; then arrow down to Continue to seats and press Enter." {
+		t.Errorf("page load said %q, want the heading and the page's own hint", u.Text)
+	}
+	if u := press(t, p, kb.F1); !strings.HasPrefix(u.Text, "You are on: "+title+". ") || !strings.Contains(u.Text, "Keys: F9, speech on or off.") {
+		t.Errorf("F1 said %q, want where, what and the keys", u.Text)
+	}
+
+	// The Adult stepper: name, state, price each, place.
+	adult := speakUntil(t, p, "Adult")
+	if !regexp.MustCompile(`^Adult, 0 chosen, €\d+\.\d\d each, \d+ of \d+$`).MatchString(adult.Text) {
+		t.Errorf("the stepper said %q, want name, count, price each and place", adult.Text)
+	}
+	if u := press(t, p, kb.ArrowRight); u.Text != "Adult, 1 chosen" {
+		t.Errorf("ArrowRight said %q, want Adult, 1 chosen", u.Text)
+	}
+	var qty string
+	browserEval(t, p, `document.querySelector('[data-testid="qty-0001"]').value`, &qty)
+	if qty != "1" {
+		t.Errorf("ArrowRight left the Adult count at %q, want 1", qty)
+	}
+	if u := press(t, p, kb.F2); u.Text != "Adult, 1 chosen" {
+		t.Errorf("F2 said %q, want the last thing again", u.Text)
+	}
+	slow := lastSaid(t, p).Rate
+	if u := press(t, p, kb.F4); u.Text != "Faster." || u.Rate <= slow {
+		t.Errorf("F4 said %q at rate %v, want Faster. above %v", u.Text, u.Rate, slow)
+	}
+	if u := press(t, p, kb.F2); u.Rate <= slow {
+		t.Errorf("after F4 the next utterance has rate %v, want above %v", u.Rate, slow)
+	}
+	// A new key stops the old speech first: every speak right after a cancel.
+	var log []string
+	browserEval(t, p, `window.__speech.log`, &log)
+	for i, e := range log {
+		if e == "speak" && (i == 0 || log[i-1] != "cancel") {
+			t.Errorf("speak %d not preceded by cancel: %v", i, log)
+			break
+		}
+	}
+
+	// German: the same page speaks German, with lang de, at the guest's rate.
+	p.Do(chromedp.Click(`[data-testid="lang-switch"] a[hreflang="de"]`), chromedp.WaitVisible(`html[lang="de"] [data-testid="tickets-form"]`))
+	de := lastSaid(t, p)
+	if !strings.HasPrefix(de.Text, "Sie sind hier: ") || de.Lang != "de" || de.Rate <= slow {
+		t.Errorf("German page said %+v, want German words, lang de and the faster rate", de)
+	}
+	if u := speakUntil(t, p, "Erwachsen"); !strings.Contains(u.Text, " gewählt, je ") || u.Lang != "de" {
+		t.Errorf("German stepper said %+v", u)
+	}
+
+	// Start over ends the visit: the next guest starts with speech off and the default rate.
+	p.Do(chromedp.Click(`[data-testid="start-over"] button`), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
+	var stored []any
+	browserEval(t, p, `['speech.on', 'speech.rate', 'speech.volume'].map(k => sessionStorage.getItem(k))`, &stored)
+	for i, v := range stored {
+		if v != nil {
+			t.Errorf("after Start over sessionStorage item %d is %v, want none", i, v)
+		}
+	}
+	kioskTouchToStart(p, h.TS.URL)
+	p.Do(chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.F1))
+	if u := spoken(t, p); len(u) != 0 {
+		t.Errorf("the next guest hears %+v without pressing F9", u)
+	}
+	if u := press(t, p, kb.F9); u.Rate != 1 {
+		t.Errorf("the next guest's speech has rate %v, want the default 1", u.Rate)
+	}
+	p.AssertNoConsoleErrors()
+}
+
+// TestBrowserKioskSpeechSeatMap: on the kiosk's seat step with speech on, the seat map is one
+// item; Enter enters it and says the screen, the row count, the rows with free seats and the
+// seat it starts on; ArrowRight (app.js's seat keys) moves to the next seat and says its row,
+// number and state; Enter takes it and says so; Escape leaves the map.
+func TestBrowserKioskSpeechSeatMap(t *testing.T) {
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
+	browserEnrol(t, p, h, device.Kiosk)
+	p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
+	p.Do(recordSpeech(true))
+	kioskTouchToStart(p, h.TS.URL)
+	p.Do(chromedp.Click(`[data-testid="kiosk-buy"]`), chromedp.WaitVisible(`[data-testid="session-link"]`),
+		chromedp.Click(`[data-testid="session-link"]`), chromedp.WaitVisible(`[data-testid="tickets-form"]`),
+		chromedp.Click(`[data-testid="qty-plus-0001"]`),
+		chromedp.Click(`[data-testid="tickets-form"] .button-primary`), chromedp.WaitVisible(`[data-testid="seatmap"]`))
+	pickKioskArea(t, p) // the kiosk's two-step plan: the area first (by touch; not yet by keys)
+	press(t, p, kb.F9)
+	item := speakUntil(t, p, "Seat map, ")
+	if !strings.Contains(item.Text, "press Enter to explore it") {
+		t.Errorf("the map as an item said %q", item.Text)
+	}
+	intro := press(t, p, kb.Enter)
+	if !regexp.MustCompile(`^Seat map, \d+ rows; free seats in rows [A-Z].*; the screen is ahead\. .* Row [A-Z]+, seat \d+`).MatchString(intro.Text) {
+		t.Errorf("entering the map said %q", intro.Text)
+	}
+	var first string
+	browserEval(t, p, `document.activeElement.getAttribute('aria-label')`, &first)
+	next := press(t, p, kb.ArrowRight)
+	var now string
+	browserEval(t, p, `document.activeElement.getAttribute('aria-label')`, &now)
+	if now == first || next.Text != now || !regexp.MustCompile(`^Row [A-Z]+, seat \d+, .*free`).MatchString(next.Text) {
+		t.Errorf("ArrowRight from %q said %q, focus on %q", first, next.Text, now)
+	}
+	before := len(spoken(t, p))
+	p.Do(chromedp.KeyEvent(kb.Enter))
+	var confirmed bool
+	for _, u := range spoken(t, p)[before:] { // the seat's state, then maybe the map's own message
+		confirmed = confirmed || u.Text == now+", chosen"
+	}
+	if !confirmed {
+		t.Errorf("Enter on a free seat said %+v, want %q", spoken(t, p)[before:], now+", chosen")
+	}
+	// The map's own message about the tap comes a moment later and is spoken too; wait for it
+	// so that it does not arrive after the next key.
+	var tapped string
+	for i := 0; i < 50; i++ {
+		tapped = strings.TrimSpace(p.Text(`[data-testid="seat-tapped"]`))
+		if tapped != "" && lastSaid(t, p).Text == tapped {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if u := lastSaid(t, p); tapped == "" || u.Text != tapped {
+		t.Errorf("the map's message %q was not spoken (last said %q)", tapped, u.Text)
+	}
+	var ticked bool
+	browserEval(t, p, `document.activeElement.checked`, &ticked)
+	if !ticked {
+		t.Error("Enter did not take the seat")
+	}
+	if u := press(t, p, kb.Escape); u.Text != "Left the seat map." {
+		t.Errorf("Escape in the map said %q", u.Text)
+	}
+	var inMap bool
+	browserEval(t, p, `!!document.activeElement.closest('.seat-row')`, &inMap)
+	if inMap {
+		t.Error("Escape left the focus on a seat")
+	}
+	p.AssertNoConsoleErrors()
+}
+
+// TestBrowserKioskSpeechIdleWarning: with speech on and no key pressed, the kiosk's idle
+// warning is spoken when it appears (its seconds ticking are not: that would be one utterance
+// a second).
+func TestBrowserKioskSpeechIdleWarning(t *testing.T) {
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, KioskIdle: 3 * time.Second})
+	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
+	browserEnrol(t, p, h, device.Kiosk)
+	p.Do(recordSpeech(true))
+	p.Do(chromedp.Navigate(h.TS.URL+"/device"), chromedp.WaitVisible(`[data-testid="speech-voices"]`))
+	if v := strings.TrimSpace(p.Text(`[data-testid="speech-voices"] [data-lang="de"]`)); !strings.HasPrefix(v, "Deutsch: the kiosk has a voice") {
+		t.Errorf("the device page says %q about German", v)
+	}
+	kioskTouchToStart(p, h.TS.URL)
+	press(t, p, kb.F9)
+	p.Do(chromedp.WaitVisible("#idle-warning"))
+	want := strings.TrimSpace(p.Text("#idle-title"))
+	first := p.Text("#idle-seconds")
+	for i := 0; i < 50 && p.Text("#idle-seconds") == first; i++ { // until the countdown has ticked
+		time.Sleep(100 * time.Millisecond)
+	}
+	if p.Text("#idle-seconds") == first {
+		t.Fatal("the idle warning's countdown never ticked")
+	}
+	var warned int
+	for _, u := range spoken(t, p) {
+		if strings.HasPrefix(u.Text, want) {
+			warned++
+		}
+	}
+	if warned != 1 {
+		t.Errorf("the idle warning %q spoken %d times, want once; said %+v", want, warned, spoken(t, p))
+	}
+}
+
+// TestBrowserKioskSpeechWithoutVoice: a kiosk without a voice for the page's language says
+// nothing (no other language's voice instead), shows nothing new, and warns in the console.
+func TestBrowserKioskSpeechWithoutVoice(t *testing.T) {
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
+	browserEnrol(t, p, h, device.Kiosk)
+	p.Do(recordSpeech(false))
+	kioskTouchToStart(p, h.TS.URL)
+	var before string
+	browserEval(t, p, `document.body.innerText`, &before)
+	p.Do(chromedp.KeyEvent(kb.F9), chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.F2))
+	var got struct {
+		Said     []utterance `json:"said"`
+		Warnings []string    `json:"warnings"`
+		Text     string      `json:"text"`
+	}
+	browserEval(t, p, `({said: window.__speech.said, warnings: window.__speech.warnings, text: document.body.innerText})`, &got)
+	if len(got.Said) != 0 {
+		t.Errorf("without a voice the kiosk spoke %+v", got.Said)
+	}
+	if len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], "no voice for language en") {
+		t.Errorf("console warnings %q, want one about the missing English voice", got.Warnings)
+	}
+	if got.Text != before {
+		t.Errorf("the page changed for the guest: %q, was %q", got.Text, before)
+	}
+	// Staff see it on the kiosk's device page.
+	p.Do(chromedp.Navigate(h.TS.URL+"/device"), chromedp.WaitVisible(`[data-testid="speech-voices"]`))
+	if v := strings.TrimSpace(p.Text(`[data-testid="speech-voices"] [data-lang="en"]`)); !strings.HasPrefix(v, "English: no voice for speech") {
+		t.Errorf("the device page says %q about English", v)
+	}
+}

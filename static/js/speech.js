@@ -1,0 +1,322 @@
+/*
+ * The kiosk's speech mode, for a guest who cannot see the screen: a keypad navigator and
+ * headphones. Loaded on kiosk pages only; off until F9, and nothing changes for sighted use
+ * while it is off. Every word comes from the page (#speech-words, rendered by the server in the
+ * page's language); this file holds none. Speech is the browser's own speechSynthesis with a
+ * voice of the page's language, offline: nothing said leaves the kiosk.
+ *
+ * Keys: F9 on/off; ArrowDown/ArrowUp next/previous item of the main content; ArrowLeft/
+ * ArrowRight change a stepper; Enter activates (enters the seat map); Escape back (leaves the
+ * seat map); F1 help; F2 repeat; F3/F4 slower/faster; F5/F6 quieter/louder. Inside the seat map
+ * the arrows are app.js's seat keys; this file only speaks the seat they land on.
+ *
+ * The setting, rate and volume live in sessionStorage: this visit only. The attract screen
+ * (a new visit) clears them.
+ */
+(function () {
+  'use strict';
+  var doc = document;
+  var store = window.sessionStorage;
+  var KEYS = ['speech.on', 'speech.rate', 'speech.volume'];
+  var words = doc.getElementById('speech-words');
+  if (!words || !store) return;
+  if (words.hasAttribute('data-speech-end')) {
+    KEYS.forEach(function (k) { store.removeItem(k); });
+  }
+
+  var last = '';
+  var warned = false;
+  var quiet = false; // a key is down: live regions it changes are not spoken over its answer
+  var items = [];
+  var at = -1;
+
+  function on() { return store.getItem('speech.on') === '1'; }
+  function num(key, dflt) { var v = parseFloat(store.getItem(key)); return isNaN(v) ? dflt : v; }
+  function word(name) { return words.getAttribute('data-' + name) || ''; }
+  /* A template's {name} parts filled from vals. */
+  function fill(name, vals) {
+    return word(name).replace(/\{(\w+)\}/g, function (m, k) { return k in vals ? String(vals[k]) : m; });
+  }
+  function text(el) { return el ? (el.textContent || '').replace(/\s+/g, ' ').trim() : ''; }
+
+  function voiceFor(lang) {
+    var synth = window.speechSynthesis;
+    if (!synth || !synth.getVoices) return null;
+    var want = lang.toLowerCase();
+    var voices = synth.getVoices() || [];
+    for (var i = 0; i < voices.length; i++) {
+      var v = (voices[i].lang || '').toLowerCase().replace('_', '-');
+      if (v === want || v.split('-')[0] === want.split('-')[0]) return voices[i];
+    }
+    return null;
+  }
+
+  /* Say s now: whatever is being said stops first, nothing queues behind it. */
+  function say(s) {
+    if (!s) return;
+    last = s;
+    var synth = window.speechSynthesis;
+    var lang = doc.documentElement.lang || 'en';
+    var voice = voiceFor(lang);
+    if (!synth || !voice) {
+      if (!warned) {
+        warned = true;
+        console.warn('speech: no voice for language ' + lang + '; the kiosk stays silent');
+      }
+      return;
+    }
+    synth.cancel();
+    var u = new window.SpeechSynthesisUtterance(s);
+    u.lang = lang;
+    u.voice = voice;
+    u.rate = num('speech.rate', 1);
+    u.volume = num('speech.volume', 0.8);
+    synth.speak(u);
+  }
+
+  /* ---- the items of the main content, in page order ---- */
+  function visible(el) {
+    return !el.closest('[hidden]') && !el.disabled && el.getClientRects().length > 0;
+  }
+  function collect() {
+    var main = doc.getElementById('main');
+    if (!main) return [];
+    var sel = 'a[href], button, input:not([type=hidden]), select, textarea, [data-stepper], .seatmap';
+    return Array.prototype.filter.call(main.querySelectorAll(sel), function (el) {
+      if (el.matches('.seatmap')) return true;
+      if (el.closest('.seatmap')) return false;
+      if (!el.matches('[data-stepper]') && el.closest('[data-stepper]')) return false;
+      if (el.matches('[data-stepper]')) return true;
+      return visible(el);
+    });
+  }
+  function nameOf(el) {
+    if (el.hasAttribute('data-speech-name')) return el.getAttribute('data-speech-name');
+    if (el.getAttribute('aria-label')) return el.getAttribute('aria-label');
+    if (el.id) {
+      var l = doc.querySelector('label[for="' + el.id + '"]');
+      if (l) return text(l);
+    }
+    var wrap = el.closest('label');
+    if (wrap) return text(wrap);
+    return text(el) || el.getAttribute('placeholder') || el.value || '';
+  }
+  function stepperInput(el) { return el.querySelector('input'); }
+  function describe(el) {
+    var pos = { pos: at + 1, total: items.length };
+    if (el.matches('[data-stepper]')) {
+      var input = stepperInput(el);
+      return fill('stepper', { name: nameOf(el), count: input ? input.value || '0' : '0', price: el.getAttribute('data-speech-price') || '', pos: pos.pos, total: pos.total });
+    }
+    if (el.matches('.seatmap')) {
+      var region = el.querySelector('[role=region]');
+      return fill('map-item', { screen: region ? region.getAttribute('aria-label') : '', pos: pos.pos, total: pos.total });
+    }
+    var state = '';
+    if (el.type === 'checkbox' || el.type === 'radio') state = word(el.checked ? 'checked' : 'unchecked');
+    else if (el.getAttribute('aria-pressed')) state = word(el.getAttribute('aria-pressed') === 'true' ? 'checked' : 'unchecked');
+    else if (el.getAttribute('aria-current')) state = word('current');
+    if (state) return fill('item-state', { name: nameOf(el), state: state, pos: pos.pos, total: pos.total });
+    return fill('item', { name: nameOf(el), pos: pos.pos, total: pos.total });
+  }
+  function move(by) {
+    items = collect();
+    if (!items.length) { say(word('nothing')); return; }
+    var cur = items.indexOf(items[at]) >= 0 ? at : -1;
+    at = cur < 0 ? (by > 0 ? 0 : items.length - 1) : Math.max(0, Math.min(items.length - 1, cur + by));
+    var el = items[at];
+    var target = el.matches('[data-stepper]') ? stepperInput(el) : el.matches('.seatmap') ? el.querySelector('[role=region]') : el;
+    if (target && target.focus) target.focus();
+    say(describe(el));
+  }
+  function current() { return at >= 0 && items[at] && doc.contains(items[at]) ? items[at] : null; }
+
+  function step(by) {
+    var el = current();
+    if (!el || !el.matches('[data-stepper]')) return;
+    var btn = el.querySelector('[data-step="' + by + '"]');
+    var input = stepperInput(el);
+    if (btn) btn.click();
+    else if (input) {
+      input.value = String(Math.max(0, (parseInt(input.value, 10) || 0) + by));
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+    say(fill('stepper-changed', { name: nameOf(el), count: input ? input.value : '' }));
+  }
+
+  /* ---- the seat map: app.js moves between seats; this speaks where the focus lands ---- */
+  /* The seat's own label says row, number, kind and free; a ticked seat adds "chosen". */
+  function seatWords(box) {
+    return box.checked ? fill('seat', { seat: nameOf(box), state: word('seat-chosen') }) : nameOf(box);
+  }
+  /* Rows with free seats as runs: "D to H, K". */
+  function runs(labels) {
+    var out = [];
+    var i = 0;
+    while (i < labels.length) {
+      if (labels[i] === null) { i++; continue; }
+      var j = i;
+      while (j + 1 < labels.length && labels[j + 1] !== null) j++;
+      if (j - i >= 2) out.push(fill('range', { from: labels[i], to: labels[j] }));
+      else for (var k = i; k <= j; k++) out.push(labels[k]);
+      i = j + 1;
+    }
+    return out.join(', ');
+  }
+  function enterMap(map) {
+    var rows = map.querySelectorAll('.seat-row');
+    // one entry per row, in order: its label when it has a free seat, else null (ends a run)
+    var free = Array.prototype.map.call(rows, function (r) {
+      if (!r.querySelector('input[type=checkbox]:not(:disabled):not(:checked)')) return null;
+      return text(r.querySelector('.seat-row-label [aria-hidden]')) || text(r.querySelector('.seat-row-label'));
+    });
+    var region = map.querySelector('[role=region]');
+    var start = map.querySelector('.seat-row input[tabindex="0"]') || map.querySelector('.seat-row input[type=checkbox]:not(:disabled)');
+    var intro = fill('map', { screen: region ? region.getAttribute('aria-label') : '', rows: rows.length, free: runs(free) });
+    if (start) {
+      start.focus();
+      intro += ' ' + seatWords(start);
+    }
+    say(intro);
+  }
+  function inSeat(el) { return el && el.matches && el.matches('.seatmap .seat-row input[type=checkbox]'); }
+
+  /* What the guest can do here: the page's own hint (data-speech-hint), else the general one. */
+  function hint() {
+    var own = doc.querySelector('main [data-speech-hint]');
+    return (own && own.getAttribute('data-speech-hint')) || word('hint');
+  }
+  function where() {
+    return fill('where', { title: text(doc.querySelector('main h1') || doc.querySelector('h1')) });
+  }
+  function help() { say([where(), hint(), word('keys')].join(' ')); }
+  function announce() { say(where() + ' ' + hint()); }
+  function adjust(key, by, lo, hi, dflt, what) {
+    var v = Math.round(Math.max(lo, Math.min(hi, num(key, dflt) + by)) * 100) / 100;
+    store.setItem(key, String(v));
+    say(word(what));
+  }
+
+  var actions = {
+    F1: help,
+    F2: function () { say(last); },
+    F3: function () { adjust('speech.rate', -0.25, 0.5, 2.5, 1, 'slower'); },
+    F4: function () { adjust('speech.rate', 0.25, 0.5, 2.5, 1, 'faster'); },
+    F5: function () { adjust('speech.volume', -0.2, 0.2, 1, 0.8, 'quieter'); },
+    F6: function () { adjust('speech.volume', 0.2, 0.2, 1, 0.8, 'louder'); },
+    ArrowDown: function () { move(1); },
+    ArrowUp: function () { move(-1); },
+    ArrowRight: function () { step(1); },
+    ArrowLeft: function () { step(-1); },
+    Escape: function () { window.history.back(); }
+  };
+
+  /* Escape leaves the map; arrows and Enter are app.js's seat keys, answered below by where
+     the focus lands (focusin) and what the seat became (change). */
+  function seatKey(event) {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    var map = event.target.closest('.seatmap');
+    var region = map && map.querySelector('[role=region]');
+    if (region) region.focus();
+    say(word('map-left'));
+  }
+  doc.addEventListener('focusin', function (event) {
+    if (on() && inSeat(event.target)) say(seatWords(event.target));
+  });
+  doc.addEventListener('change', function (event) {
+    if (on() && inSeat(event.target)) say(seatWords(event.target));
+  });
+
+  function enter(event) {
+    var el = current();
+    if (!el) return;
+    if (el.matches('.seatmap')) { event.preventDefault(); answered = 'Enter'; enterMap(el); return; }
+    if (el.type === 'checkbox' || el.type === 'radio') {
+      event.preventDefault();
+      answered = 'Enter';
+      el.click();
+      say(describe(el));
+    }
+  }
+
+  /* A key this file answered has no other effect: its keypress (which a synthetic or
+     remapped key may send even after a cancelled keydown) is cancelled too, so an Enter that
+     entered the seat map does not then submit the seat form. */
+  var answered = '';
+  doc.addEventListener('keypress', function (event) {
+    if (answered && event.key === answered) event.preventDefault();
+  }, true);
+  doc.addEventListener('keyup', function () { answered = ''; quiet = false; }, true);
+
+  doc.addEventListener('keydown', function (event) {
+    answered = '';
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === 'F9') {
+      event.preventDefault();
+      if (on()) {
+        say(word('off'));
+        KEYS.forEach(function (k) { store.removeItem(k); });
+      } else {
+        store.setItem('speech.on', '1');
+        say(word('on') + ' ' + where());
+      }
+      return;
+    }
+    if (!on()) return;
+    quiet = true;
+    if (inSeat(event.target) && /^(Arrow|Enter|Escape| )/.test(event.key)) {
+      answered = event.key;
+      seatKey(event);
+      return;
+    }
+    if (event.key === 'Enter') { enter(event); return; }
+    var act = actions[event.key];
+    if (!act) return;
+    event.preventDefault();
+    act();
+  }, true);
+
+  /* ---- what the page itself says: status and alert messages, live regions, idle warning ---- */
+  var LIVE = '[role=status], [role=alert], [aria-live], #idle-warning';
+  var heard = new WeakMap();
+  function regionOf(node) {
+    var el = node.nodeType === 1 ? node : node.parentElement;
+    return el && el.closest ? el.closest(LIVE) : null;
+  }
+  var observer = new MutationObserver(function (records) {
+    if (!on()) return;
+    var done = [];
+    records.forEach(function (r) {
+      var region = regionOf(r.target);
+      if (!region || done.indexOf(region) >= 0) return;
+      done.push(region);
+      if (region.id === 'idle-warning') {
+        // only its appearing is news; its seconds tick every second
+        if (r.attributeName === 'hidden' && !region.hidden) say(text(region));
+        return;
+      }
+      if (quiet || region.closest('[hidden]')) return;
+      var t = text(region);
+      if (t && heard.get(region) !== t) { heard.set(region, t); say(t); }
+    });
+  });
+
+  /* The device page (staff): whether this kiosk's browser has a voice for each language. */
+  function showVoices() {
+    Array.prototype.forEach.call(doc.querySelectorAll('[data-speech-voices] [data-lang]'), function (li) {
+      li.textContent = li.getAttribute(voiceFor(li.getAttribute('data-lang')) ? 'data-yes' : 'data-no');
+    });
+  }
+
+  function start() {
+    if (doc.querySelector('[data-speech-voices]')) {
+      showVoices();
+      if (window.speechSynthesis && window.speechSynthesis.addEventListener) window.speechSynthesis.addEventListener('voiceschanged', showVoices);
+    }
+    observer.observe(doc.body, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['hidden'] });
+    if (on()) announce();
+  }
+  if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', start);
+  else start();
+})();
