@@ -9,6 +9,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 )
 
@@ -43,6 +44,11 @@ func (v *Visits) BindBooking(c echo.Context, b Bound) error {
 	}
 	v.kernel.Sessions.Put(ctx, SessBookingCinema, b.CinemaID)
 	v.kernel.Sessions.Put(ctx, SessBookingNumber, b.Number)
+	if web.DeviceOf(c).Mode == device.Counter {
+		// The counter serves the booking looked up now, not the sale it just finished: the
+		// customer strip names this one.
+		v.kernel.Sessions.Remove(ctx, SessBuyDone)
+	}
 	return v.kernel.RenewSession(c)
 }
 
