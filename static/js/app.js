@@ -977,10 +977,14 @@
   });
 
   /* "/" finds a booking from any counter page, whatever has the focus: in an empty field
-   * (the look-up's own, autofocused for a scanner, or any other) it is the page's key, never a
-   * typed "/"; a field with text in it keeps it. */
+   * (the look-up's own, autofocused for a scanner, or any other), in a field of numbers (a
+   * count, an amount, a booking number typed so far) it is the page's key, never a typed "/".
+   * Text keeps it: a name, an e-mail address, a ticket code a scanner is typing. */
   function slashActsIn(field, key) {
-    return key === '/' && !field.isContentEditable && field.value === '';
+    if (key !== '/' || field.isContentEditable) return false;
+    if (field.value === '') return true;
+    var numeric = field.matches('input[type=number], input[inputmode=numeric], input[inputmode=decimal], [data-shortcut-digits]');
+    return numeric && /^[0-9.,\s]*$/.test(field.value);
   }
 
   /* Where the next key belongs on arrival at a counter page: a page's autofocused field, with

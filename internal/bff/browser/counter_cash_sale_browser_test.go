@@ -234,6 +234,13 @@ func counterCashSaleByKeys(t *testing.T, lang, released string) {
 	if v := s.eval(`document.getElementById('number').value`); v != "" {
 		t.Fatalf("/ typed into the look-up field: %q", v)
 	}
+	// In a field of numbers / is the key too: digits typed so far stay as they are.
+	s.typeText("12")
+	s.press("/")
+	if v := s.eval(`document.getElementById('number').value`); v != "12" {
+		t.Fatalf("/ after 12 in the look-up field left %q, want 12", v)
+	}
+	s.eval(`document.getElementById('number').value = ''`)
 	s.typeText(number)
 	s.press(kb.Enter)
 	p.Do(chromedp.WaitVisible(`[data-testid="counter-booking"]`))
