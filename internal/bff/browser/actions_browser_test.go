@@ -67,6 +67,7 @@ func TestBrowserPrimaryActionInReach(t *testing.T) {
 	}
 	for _, size := range sizes {
 		t.Run(size.name, func(t *testing.T) {
+			t.Parallel()
 			h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 			addBrowserBookingBinder(h)
 			b := browsertest.NewBrowser(t)

@@ -72,6 +72,7 @@ func TestBrowserBuyTwoTicketsAndPay(t *testing.T) {
 }
 
 func TestBrowserBuyFailedOrderPath(t *testing.T) {
+	t.Parallel()
 	old := checkout.GiveUpAfter
 	checkout.GiveUpAfter = 3 * time.Second
 	t.Cleanup(func() { checkout.GiveUpAfter = old })

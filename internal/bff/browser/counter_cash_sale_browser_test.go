@@ -143,7 +143,10 @@ func TestBrowserCounterCashSaleByKeys(t *testing.T) {
 		{"en", "Released: 2 tickets for"},
 		{"de", "Freigegeben: 2 Tickets für"},
 	} {
-		t.Run(tc.lang, func(t *testing.T) { counterCashSaleByKeys(t, tc.lang, tc.released) })
+		t.Run(tc.lang, func(t *testing.T) {
+			t.Parallel()
+			counterCashSaleByKeys(t, tc.lang, tc.released)
+		})
 	}
 }
 

@@ -113,7 +113,8 @@ func checkKioskFill(t *testing.T, p *browsertest.Page, screen string, wantSteps 
 }
 
 // TestBrowserKioskSaleFillsTheScreen: on an enrolled kiosk at 1080×1920 with touch, in German
-// (the longer words) and in English, the screens of a collection (the tickets), a change (the
+// (its longer words are the ones that break or overflow; the English walk found nothing the
+// German did not and cost a minute of the suite's two cores), the screens of a collection (the tickets), a change (the
 // booking, a ticket added) and a sale (tickets with two Adults chosen, seats, the review) use
 // the screen: ticket lists, money summaries, the
 // tickets' fieldset and the ticket cards take at least 90 % of the content width; no word
@@ -121,12 +122,12 @@ func checkKioskFill(t *testing.T, p *browsertest.Page, screen string, wantSteps 
 // end; the step indicator lists only the steps a kiosk shows (no "Your details"); no web-only
 // phrase shows.
 func TestBrowserKioskSaleFillsTheScreen(t *testing.T) {
+	t.Parallel()
 	for _, lang := range []struct {
 		code                string
 		tickets, seats, pay string
 	}{
 		{"de", "Tickets", "Plätze", "Bezahlen"},
-		{"en", "Tickets", "Seats", "Pay"},
 	} {
 		t.Run(lang.code, func(t *testing.T) {
 			h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})

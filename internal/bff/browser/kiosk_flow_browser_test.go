@@ -110,6 +110,7 @@ func TestBrowserKioskCollectByKeypads(t *testing.T) {
 		{"no-javascript", true, "kiosk-keypad-nojs"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 			p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920, NoJavaScript: tc.noJS})
 			browserEnrol(t, p, h, device.Kiosk)

@@ -155,6 +155,7 @@ const coveredSeatsJS = `(() => {
 // every tap the position of every seat of the map is measured: none moves by more than 1 px,
 // and the layout shifts sum to at most 0.01.
 func TestBrowserSeatMapStaysStill(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name          string
 		width, height int64

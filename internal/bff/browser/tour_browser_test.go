@@ -112,6 +112,7 @@ func (tr *tour) inViewport(sel, what string) {
 // TestBrowserPageTour visits every page of the three jobs at a phone's and a desktop's size, the
 // staff pages at the counter's desktop and the kiosk's pages at its portrait screen.
 func TestBrowserPageTour(t *testing.T) {
+	t.Parallel()
 	src := axeSource(t)
 	dir := filepath.Join(filepath.Dir(browsertest.ArtifactsDir(t)), "docs", "screenshots")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
