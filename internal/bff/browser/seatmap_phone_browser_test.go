@@ -171,7 +171,7 @@ func TestBrowserSeatMapOnAPhone(t *testing.T) {
 	for _, size := range sizes {
 		for _, flow := range flows {
 			t.Run(size.name+"/"+flow.name, func(t *testing.T) {
-				t.Parallel() // each with its own server, in a tab of its own
+				t.Parallel()                                                   // each with its own server, in a tab of its own
 				h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true}) // a booking is changed by one visit at a time
 				p := b.NewPage(t, size.opts)
 				flow.open(t, h, p)
