@@ -47,12 +47,19 @@ func (s saleKeys) typeText(text string) {
 	}
 }
 
+// loaded reports whether the page is loaded at a path that is as wanted. A page between two
+// documents (a key's navigation under way) answers with an error: not yet.
+func (s saleKeys) loaded(want func(path string) bool) bool {
+	v, err := chromedp.Run(s.p.Ctx, chromedp.Evaluate[[2]string](`[location.pathname, document.readyState]`))
+	return err == nil && want(v[0]) && v[1] == "complete"
+}
+
 // at waits until the page is at path (and loaded).
 func (s saleKeys) at(path string) {
 	s.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {
-		if s.eval(`location.pathname`) == path && s.eval(`document.readyState`) == "complete" {
+		if s.loaded(func(p string) bool { return p == path }) {
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -65,7 +72,7 @@ func (s saleKeys) atPrefix(prefix string) {
 	s.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {
-		if strings.HasPrefix(s.eval(`location.pathname`), prefix) && s.eval(`document.readyState`) == "complete" {
+		if s.loaded(func(p string) bool { return strings.HasPrefix(p, prefix) }) {
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
