@@ -57,7 +57,7 @@ type Visits interface {
 	ChangeWindow(c echo.Context, cinemaID string, showtime time.Time) (text string, open bool)
 	ChangesClosed(c echo.Context, cinemaID string, showtime time.Time) string
 	CheckCounterReference(c echo.Context, st *settlement.Settler, p visit.CounterPayment, use settlement.ReferenceUse) (visit.CounterPayment, string, error)
-	BookingElsewhere(ctx context.Context, here string, number int64, proves func(cinema.Booking) bool) string
+	BookingElsewhere(ctx context.Context, here string, number int64, staff bool, email string) string
 	CinemaByID(ctx context.Context, id string) cinema.Cinema
 	Cinemas(ctx context.Context) ([]cinema.Cinema, error)
 	ClearEdit(c echo.Context)

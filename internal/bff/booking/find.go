@@ -227,11 +227,10 @@ func (h *Handler) lookUp(c echo.Context, v bookingview.FindView, number int64, e
 // own; "" otherwise. A scanned code names its cinema and was refused before the look-up.
 func (h *Handler) bookingElsewhere(c echo.Context, v bookingview.FindView, number int64, email string, code *tickets.Code) string {
 	here := web.DeviceOf(c).CinemaID
-	if code != nil || here == "" || v.CinemaID != here {
+	if code != nil || v.CinemaID != here {
 		return ""
 	}
-	proves := func(b cinema.Booking) bool { return lookUpProves(b, v.Staff, email, nil) }
-	return h.Visits.BookingElsewhere(c.Request().Context(), here, number, proves)
+	return h.Visits.BookingElsewhere(c.Request().Context(), here, number, v.Staff, email)
 }
 
 // lookUpProves reports whether a look-up proves booking b its own: staff need nothing more; a
@@ -241,7 +240,7 @@ func lookUpProves(b cinema.Booking, staff bool, email string, code *tickets.Code
 	if code != nil && !staff {
 		return code.CurrentIn(b)
 	}
-	return staff || strings.EqualFold(strings.TrimSpace(b.CustomerEmail), email)
+	return visit.Proves(b, staff, email)
 }
 
 // bookingNotFound answers a look-up that found no booking, or one it does not prove.

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
+	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bff/words"
 	"github.com/cinemabff/cinemabff/internal/cinema"
@@ -293,7 +294,7 @@ func (h *Handler) collectByDetails(c echo.Context, v *kioskview.CollectView) (st
 	}
 	rb, err := h.Bookings.Read(ctx, v.CinemaID, number)
 	b := h.Visits.Named(ctx).Booking(rb.Booking)
-	found := err == nil && (v.Staff || strings.EqualFold(strings.TrimSpace(b.CustomerEmail), addr.Address))
+	found := err == nil && visit.Proves(b, v.Staff, addr.Address)
 	switch {
 	case errors.Is(err, upstream.ErrNotFound), errors.Is(err, upstream.ErrInvalidRequest), err == nil && !found:
 		if msg := h.collectElsewhere(c, v, number, addr.Address); msg != "" {
@@ -326,13 +327,10 @@ func (h *Handler) collectByDetails(c echo.Context, v *kioskview.CollectView) (st
 // e-mail matches (staff: any): in words naming where it belongs; "" when there is none.
 func (h *Handler) collectElsewhere(c echo.Context, v *kioskview.CollectView, number int64, email string) string {
 	here := web.DeviceOf(c).CinemaID
-	if here == "" || v.CinemaID != here {
+	if v.CinemaID != here {
 		return ""
 	}
-	proves := func(b cinema.Booking) bool {
-		return v.Staff || strings.EqualFold(strings.TrimSpace(b.CustomerEmail), email)
-	}
-	there := h.Visits.BookingElsewhere(c.Request().Context(), here, number, proves)
+	there := h.Visits.BookingElsewhere(c.Request().Context(), here, number, v.Staff, email)
 	if there == "" {
 		return ""
 	}

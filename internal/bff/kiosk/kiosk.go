@@ -100,7 +100,7 @@ type Visits interface {
 	Cinemas(ctx context.Context) ([]cinema.Cinema, error)
 	// BookingElsewhere is the cinema other than here where the booking number is one the
 	// person proves, or "".
-	BookingElsewhere(ctx context.Context, here string, number int64, proves func(cinema.Booking) bool) string
+	BookingElsewhere(ctx context.Context, here string, number int64, staff bool, email string) string
 	// Named names tickets as the operator's catalog does, in ctx's language.
 	Named(ctx context.Context) names.Namer
 	// RecordAudit records what the visit did.

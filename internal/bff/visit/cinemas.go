@@ -3,6 +3,7 @@ package visit
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
@@ -33,12 +34,21 @@ func (v *Visits) CinemaByID(ctx context.Context, id string) cinema.Cinema {
 	return cinema.Cinema{ID: id, Name: id}
 }
 
-// BookingElsewhere is the cinema other than here where booking number is one its person
-// proves (proves: their e-mail matches, or they are staff), or "" when there is none or it
-// cannot be read. A counter or kiosk that stands in one cinema asks it only after the look-up
-// there found nothing, so a guest who typed another cinema's booking is told where it
-// belongs instead of "not found"; the attempt has already counted against the look-up limits.
-func (v *Visits) BookingElsewhere(ctx context.Context, here string, number int64, proves func(cinema.Booking) bool) string {
+// Proves reports whether a look-up by number proves booking b its person's: staff need
+// nothing more, a customer the booking's e-mail address.
+func Proves(b cinema.Booking, staff bool, email string) bool {
+	return staff || strings.EqualFold(strings.TrimSpace(b.CustomerEmail), email)
+}
+
+// BookingElsewhere is the cinema other than here where booking number is one the person
+// proves (Proves), or "" when there is none, it cannot be read, or the terminal stands in no
+// one cinema (here ""). A counter or kiosk asks it only after the look-up in its own cinema
+// found nothing, so a guest who typed another cinema's booking is told where it belongs
+// instead of "not found"; the attempt has already counted against the look-up limits.
+func (v *Visits) BookingElsewhere(ctx context.Context, here string, number int64, staff bool, email string) string {
+	if here == "" {
+		return ""
+	}
 	list, err := v.Cinemas(ctx)
 	if err != nil {
 		return ""
@@ -47,7 +57,7 @@ func (v *Visits) BookingElsewhere(ctx context.Context, here string, number int64
 		if c.ID == here {
 			continue
 		}
-		if b, err := v.ReadBooking(ctx, c.ID, number); err == nil && proves(b) {
+		if b, err := v.ReadBooking(ctx, c.ID, number); err == nil && Proves(b, staff, email) {
 			return c.ID
 		}
 	}
