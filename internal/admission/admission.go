@@ -127,6 +127,19 @@ type Queue interface {
 // ErrNoVisitor is returned for a visitor with neither a visit nor a client key.
 var ErrNoVisitor = errors.New("admission: a visitor needs a visit id or a client key")
 
+// statusOf is the Status of a visitor in state: in line at place (1 is next), its wait
+// estimated at the limits; before opening, when sales open; let are the waits of those the
+// call let in.
+func statusOf(state State, place int, opens time.Time, l Limits, let []time.Duration) Status {
+	switch state {
+	case Admitted:
+		return Status{State: Admitted, Let: let}
+	case BeforeOpening:
+		return Status{State: BeforeOpening, Opens: opens, Let: let}
+	}
+	return Status{State: InLine, Place: place, Wait: estimate(place, l), Let: let}
+}
+
 // estimate is the wait of place at the limits: the places ahead at the rate (0 without one).
 func estimate(place int, l Limits) time.Duration {
 	return time.Duration(place) * l.every()

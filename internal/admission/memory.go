@@ -75,14 +75,11 @@ func (m *Memory) Enter(_ context.Context, show string, opens time.Time, v Visito
 		e.client, m.byClient[show+"\x00"+v.Client] = v.Client, e.id
 	}
 	let := m.admit(now, limits)
-	switch e.state {
-	case Admitted:
-		return Status{State: Admitted, Let: let}, nil
-	case BeforeOpening:
-		return Status{State: BeforeOpening, Opens: opens, Let: let}, nil
+	place := 0
+	if e.state == InLine {
+		place = slices.Index(m.line, e) + 1 // a scan of the line: only for those in it
 	}
-	place := slices.Index(m.line, e) + 1
-	return Status{State: InLine, Place: place, Wait: estimate(place, limits), Let: let}, nil
+	return statusOf(e.state, place, opens, limits, let), nil
 }
 
 // find is the visitor's entry for show (nil: none, or its admission has ended).

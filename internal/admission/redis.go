@@ -139,14 +139,7 @@ func (r *Redis) Enter(ctx context.Context, show string, opens time.Time, v Visit
 	for _, ms := range res[3:] {
 		let = append(let, time.Duration(ms)*time.Millisecond)
 	}
-	switch State(res[0]) {
-	case Admitted:
-		return Status{State: Admitted, Let: let}, nil
-	case BeforeOpening:
-		return Status{State: BeforeOpening, Opens: opens, Let: let}, nil
-	}
-	place := int(res[1])
-	return Status{State: InLine, Place: place, Wait: estimate(place, Limits{PerMinute: int(res[2])}), Let: let}, nil
+	return statusOf(State(res[0]), int(res[1]), opens, Limits{PerMinute: int(res[2])}, let), nil
 }
 
 // leaveScript: ARGV prefix, show, visit, client.
