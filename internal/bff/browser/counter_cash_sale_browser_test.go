@@ -57,27 +57,24 @@ func (s saleKeys) loaded(want func(path string) bool) bool {
 // at waits until the page is at path (and loaded).
 func (s saleKeys) at(path string) {
 	s.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		if s.loaded(func(p string) bool { return p == path }) {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	s.t.Fatalf("at %s, want %s", s.eval(`location.pathname`), path)
+	s.atWhere(path, func(p string) bool { return p == path })
 }
 
 // atPrefix waits until the page's path starts with prefix.
 func (s saleKeys) atPrefix(prefix string) {
 	s.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		if s.loaded(func(p string) bool { return strings.HasPrefix(p, prefix) }) {
+	s.atWhere(prefix+"…", func(p string) bool { return strings.HasPrefix(p, prefix) })
+}
+
+// atWhere waits up to 15 s until the page is loaded at a path that is as wanted (said in want).
+func (s saleKeys) atWhere(want string, ok func(path string) bool) {
+	s.t.Helper()
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if s.loaded(ok) {
 			return
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
-	s.t.Fatalf("at %s, want %s…", s.eval(`location.pathname`), prefix)
+	s.t.Fatalf("at %s, want %s", s.eval(`location.pathname`), want)
 }
 
 // focused is the focused element as a selector-like string: #id, or the tag.
