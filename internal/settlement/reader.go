@@ -283,6 +283,9 @@ const (
 	// StopGivenUp: the device let go of the order (Start over, the idle reset, the end of the
 	// visit, the next customer).
 	StopGivenUp StopReason = "cancelled at the reader: the order was given up"
+	// StopLeft: the device left the reader's page (Back, a link): the reader asks only while
+	// its page is on screen.
+	StopLeft StopReason = "cancelled at the reader: its page was left"
 )
 
 // StopAtReader stops a card-reader payment under way: the reader stops asking, the payment is
@@ -301,7 +304,11 @@ func (st *Settler) StopAtReader(ctx context.Context, id string, why StopReason) 
 	}
 	switch e.State {
 	case ledger.StateCreated:
-		e, _, err = st.endAtReader(ctx, e, whyCancelledEarly, nil)
+		early := whyCancelledEarly
+		if why == StopLeft {
+			early = string(why) // the person is told why the reader stopped, whenever it was
+		}
+		e, _, err = st.endAtReader(ctx, e, early, nil)
 		if errors.Is(err, ledger.ErrStateChanged) {
 			return st.StopAtReader(ctx, id, why) // handed to the reader meanwhile
 		}

@@ -73,6 +73,8 @@ const (
 	ReaderStopped
 	// ReaderNotStarted: the payment could not be handed to the reader.
 	ReaderNotStarted
+	// ReaderLeft: the device left the reader's page, and the reader stopped asking.
+	ReaderLeft
 )
 
 // readerEnds are the beginnings of the ledger's words and the outcome each tells.
@@ -83,6 +85,7 @@ var readerEnds = []struct {
 	{whyDeclined, ReaderDeclined},
 	{whyDeclinedLegacy, ReaderDeclined},
 	{whyCustomerCancelled, ReaderCancelledOnReader},
+	{string(StopLeft), ReaderLeft}, // before StopCancelled, which begins it
 	{string(StopCancelled), ReaderCancelled},
 	{whyCancelledEarly, ReaderCancelled},
 	{whyMovedOn, ReaderBusy},

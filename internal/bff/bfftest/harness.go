@@ -467,7 +467,17 @@ func (h *Harness) Post(path, tokenPage string, form url.Values) (*http.Response,
 	if form == nil {
 		form = url.Values{}
 	}
-	form.Set("_csrf", h.CSRFToken(tokenPage))
+	return h.PostToken(path, h.CSRFToken(tokenPage), form)
+}
+
+// PostToken submits a form with a CSRF token read before: the form as it stood on a page the
+// visit has since left (reading a page again can change what it shows).
+func (h *Harness) PostToken(path, token string, form url.Values) (*http.Response, string) {
+	h.T.Helper()
+	if form == nil {
+		form = url.Values{}
+	}
+	form.Set("_csrf", token)
 	return h.Do("POST", path, form, nil)
 }
 

@@ -109,6 +109,24 @@ func (h *Harness) ReaderAsking(t *testing.T) (payprovider.TerminalReader, paypro
 	return payprovider.TerminalReader{}, payprovider.ReaderAction{}
 }
 
+// WaitCancelled waits up to 5 s for the provider's payment id to be canceled: a payment the
+// page stopped while it was still being handed to the reader is withdrawn as that hand-over
+// ends, after the page has answered.
+func WaitCancelled(t *testing.T, h *Harness, id string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		p, ok := h.Prov.Get(id)
+		if ok && p.Status == payprovider.StatusCancelled {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("payment %s is %q, not canceled", id, p.Status)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // FollowStatus GETs the status page until it sends the browser elsewhere, and returns where.
 func (h *Harness) FollowStatus(t *testing.T, status string) string {
 	t.Helper()

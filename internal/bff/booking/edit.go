@@ -157,6 +157,9 @@ func (h *Handler) showEdit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if statusURL := h.leaveReader(c, e); statusURL != "" {
+		return web.Redirect(c, statusURL)
+	}
 	ctx := c.Request().Context()
 	if entry, err := h.Visits.BlockingEntry(ctx, e); err != nil {
 		return err

@@ -130,6 +130,29 @@ func (h *Handler) stopStaleReader(c echo.Context, e visit.Edit, now cinema.Money
 	return web.Redirect(c, h.readerBack(c))
 }
 
+// leaveReader stops the change's reader when its page was left for the change or the
+// counter's payment page (Back, a link): a reader asks only while its page is on screen, so a
+// card presented afterwards pays nothing. The flash says so; a card paid in that instant
+// cannot be stopped, and statusURL is then its page.
+func (h *Handler) leaveReader(c echo.Context, e visit.Edit) (statusURL string) {
+	entry, ok := h.readerAsking(c, e)
+	if !ok {
+		return ""
+	}
+	dctx, cancel := h.Visits.Detached(c.Request().Context())
+	stopped, err := h.Settler.StopAtReader(dctx, entry.ID, settlement.StopLeft)
+	cancel()
+	if err != nil || stopped.State != ledger.StateFailed {
+		return h.Site.URL("edit.status", entry.ID)
+	}
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: entry.CinemaID, BookingNumber: entry.BookingNumber,
+		Currency: entry.Currency, Detail: "card reader payment stopped as its page was left, nothing taken"})
+	e.Entry = ""
+	h.Visits.SaveEdit(c, e)
+	h.Site.Flash(c, visit.ReaderOutcome(web.Loc(c), stopped))
+	return ""
+}
+
 // readerAsking is the change's card-reader payment while the reader asks (or is about to).
 func (h *Handler) readerAsking(c echo.Context, e visit.Edit) (ledger.Entry, bool) {
 	entry, err := h.Visits.BlockingEntry(c.Request().Context(), e)

@@ -30,6 +30,12 @@ func (h *Handler) showBuyCounterPay(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	switch left, readerURL := h.leaveReader(c, v); {
+	case readerURL != "":
+		return web.Redirect(c, readerURL)
+	case left != "":
+		h.Site.Flash(c, left)
+	}
 	o, err := h.Ticketing.GetOrder(c.Request().Context(), v.UserSessionID)
 	if err != nil {
 		return h.buyEnded(c, v, err)

@@ -127,19 +127,53 @@ func (h *Handler) refuseChangeWhilePaying(c echo.Context, v visit.Buy) (done boo
 // no longer has, is stopped, and the buyer is told to pay the new amount. A card paid in that
 // instant is refused by the ticketing system and goes back to the card (its page says so).
 func (h *Handler) stopStaleSale(c echo.Context, v visit.Buy) (string, bool) {
-	ctx := c.Request().Context()
-	e, ok := h.Visits.ReaderSaleUnderWay(ctx, v.UserSessionID)
-	if !ok || (e.State != ledger.StateCreated && e.State != ledger.StateRedirected) {
+	e, ok := h.readerAsking(c, v)
+	if !ok {
 		return "", false
 	}
+	_, readerURL := h.stopSale(c, e, settlement.StopOrderChanged)
+	return readerURL, true
+}
+
+// leaveReader stops the reader when its page was left for the order's summary or the
+// counter's payment page (Back, a link): a reader asks only while its page is on screen, so a
+// card presented afterwards pays nothing. It says what became of the payment: notice when the
+// reader stopped asking, readerURL when a card paid (its page says what follows).
+func (h *Handler) leaveReader(c echo.Context, v visit.Buy) (notice, readerURL string) {
+	e, ok := h.Visits.ReaderSaleUnderWay(c.Request().Context(), v.UserSessionID)
+	switch {
+	case !ok:
+		return "", ""
+	case e.State != ledger.StateCreated && e.State != ledger.StateRedirected:
+		return "", h.Site.URL("buy.reader", e.ID) // paid, the booking being made
+	}
+	stopped, readerURL := h.stopSale(c, e, settlement.StopLeft)
+	if readerURL != "" {
+		return "", readerURL
+	}
+	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: e.CinemaID, Currency: e.Currency,
+		Detail: "card reader payment of a sale stopped as its page was left, nothing taken"})
+	return visit.ReaderOutcome(web.Loc(c), stopped), ""
+}
+
+// readerAsking is the order's card-reader payment while the reader asks (or is about to).
+func (h *Handler) readerAsking(c echo.Context, v visit.Buy) (ledger.Entry, bool) {
+	e, ok := h.Visits.ReaderSaleUnderWay(c.Request().Context(), v.UserSessionID)
+	return e, ok && (e.State == ledger.StateCreated || e.State == ledger.StateRedirected)
+}
+
+// stopSale stops the reader's payment e for why and ends the order's purchase record. A card
+// paid in that instant cannot be stopped: readerURL is then its page.
+func (h *Handler) stopSale(c echo.Context, e ledger.Entry, why settlement.StopReason) (stopped ledger.Entry, readerURL string) {
+	ctx := c.Request().Context()
 	dctx, cancel := h.Visits.Detached(ctx)
-	stopped, err := h.Settler.StopAtReader(dctx, e.ID, settlement.StopOrderChanged)
+	stopped, err := h.Settler.StopAtReader(dctx, e.ID, why)
 	cancel()
 	if err != nil || stopped.State != ledger.StateFailed {
-		return h.Site.URL("buy.reader", e.ID), true
+		return stopped, h.Site.URL("buy.reader", e.ID)
 	}
-	h.endPurchaseRecord(ctx, v.UserSessionID, "card reader: "+stopped.LastError)
-	return "", true
+	h.endPurchaseRecord(ctx, e.EditSessionID, "card reader: "+stopped.LastError)
+	return stopped, ""
 }
 
 // continueOnReader sends a second press of Pay to the reader payment already under way (or to

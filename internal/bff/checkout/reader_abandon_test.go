@@ -111,10 +111,10 @@ func saleEntries(t *testing.T, h *bfftest.Harness) []ledger.Entry {
 func TestKioskStartOverStopsTheReader(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	h.EnrolWithReader(device.Kiosk)
-	_, dueA, seatsA := kioskAtReader(t, h, bfftest.TwoAdults())
+	statusA, dueA, seatsA := kioskAtReader(t, h, bfftest.TwoAdults())
 	reader, actionA := h.ReaderAsking(t)
 
-	resp, body := h.Post("/visit/reset", "/checkout", nil)
+	resp, body := h.Post("/visit/reset", statusA, nil) // Start over on the reader's page
 	bfftest.ExpectRedirect(t, resp, body, "/")
 
 	if a := readerActionsAtProvider(t, h)[reader.ID]; a != nil {
@@ -165,7 +165,7 @@ func TestKioskStartOverStopsTheReader(t *testing.T) {
 // refusedWhileReaderAsks checks that a gift card and a change of seats sent while the reader
 // asks for €26.50 are refused in words and change nothing: the reader asks for the same
 // payment, the seats asked for stay free, the order's own seats stay held.
-func refusedWhileReaderAsks(t *testing.T, h *bfftest.Harness, gift url.Values, held []cinema.SeatPosition, asked payprovider.ReaderAction) {
+func refusedWhileReaderAsks(t *testing.T, h *bfftest.Harness, token string, gift url.Values, held []cinema.SeatPosition, asked payprovider.ReaderAction) {
 	t.Helper()
 	other := []cinema.SeatPosition{{AreaNumber: 1, RowIndex: 1, ColumnIndex: 14}, {AreaNumber: 1, RowIndex: 1, ColumnIndex: 15}}
 	for _, change := range []struct {
@@ -175,7 +175,7 @@ func refusedWhileReaderAsks(t *testing.T, h *bfftest.Harness, gift url.Values, h
 		{"a gift card", "/checkout/gift-card", gift},
 		{"other seats", "/checkout/seats", url.Values{"seat": {bfftest.Seat(1, 1, 14), bfftest.Seat(1, 1, 15)}}},
 	} {
-		resp, body := h.Post(change.path, "/checkout", change.form)
+		resp, body := h.PostToken(change.path, token, change.form)
 		main := h.Doc(body).Find("main").Text()
 		if resp.StatusCode != http.StatusConflict || !strings.Contains(main, "Cancel the card payment first") || !strings.Contains(main, "€26.50") {
 			t.Fatalf("%s while the reader asks: %d %s", change.what, resp.StatusCode, main)
@@ -205,7 +205,9 @@ func TestOrderChangesWaitForTheReader(t *testing.T) {
 	status, _, held := kioskAtReader(t, h, bfftest.TwoAdults())
 	reader, first := h.ReaderAsking(t)
 	gift := url.Values{"card": {"6000000000000002"}, "pin": {"2222"}} // €10.00 on it
-	refusedWhileReaderAsks(t, h, gift, held, first)
+	// The forms as they stood before Pay (one token per visit): reading the summary again would
+	// stop the reader, its page having been left.
+	refusedWhileReaderAsks(t, h, h.CSRFToken(status), gift, held, first)
 
 	// Cancel, the gift card (its whole balance is there), Pay again: the reader asks for the rest.
 	resp, body := h.Post(status+"/cancel", status, nil)
@@ -253,12 +255,13 @@ func TestKioskTapAsTheGuestStartsOver(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	h.EnrolWithReader(device.Kiosk)
 	h.Prov.SetWebhookURL("") // the provider's event would take the payment up first
-	kioskAtReader(t, h, bfftest.TwoAdults())
+	status, _, _ := kioskAtReader(t, h, bfftest.TwoAdults())
 	reader, asked := h.ReaderAsking(t)
+	token := h.CSRFToken(status)
 	if err := h.Prov.PresentPaymentMethod(reader.ID, "4242424242424242"); err != nil {
 		t.Fatal(err)
 	}
-	resp, body := h.Post("/visit/reset", "/checkout", nil)
+	resp, body := h.PostToken("/visit/reset", token, nil)
 	bfftest.ExpectRedirect(t, resp, body, "/")
 	main := strings.Join(strings.Fields(h.Page("/", http.StatusOK).Find("main").Text()), " ")
 	if !strings.Contains(main, "A card payment of €26.50 went through as the purchase was given up. No tickets were booked, and the €26.50 goes back to the card it came from.") {
@@ -348,9 +351,10 @@ func TestReaderAsksOnlyTheOrderAsItIs(t *testing.T) {
 func TestKioskStartOverWhenTheReaderDoesNotAnswer(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	h.EnrolWithReader(device.Kiosk)
-	_, _, seats := kioskAtReader(t, h, bfftest.TwoAdults())
+	status, _, seats := kioskAtReader(t, h, bfftest.TwoAdults())
+	token := h.CSRFToken(status)
 	h.DropAfter.Store(10) // the provider stops the reader and cancels the intent; every answer is lost
-	resp, body := h.Post("/visit/reset", "/checkout", nil)
+	resp, body := h.PostToken("/visit/reset", token, nil)
 	bfftest.ExpectRedirect(t, resp, body, "/")
 	h.DropAfter.Store(0)
 	main := strings.Join(strings.Fields(h.Page("/", http.StatusOK).Find("main").Text()), " ")

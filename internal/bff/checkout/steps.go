@@ -293,6 +293,16 @@ type summaryForm struct {
 // showBuySummary is the last step: the order, what it costs, other payments and "Pay".
 func (h *Handler) showBuySummary(c echo.Context) error {
 	var notice *components.Notice
+	left, readerURL := "", ""
+	if v, ok := h.Visits.CurrentBuy(c); ok {
+		left, readerURL = h.leaveReader(c, v)
+	}
+	if readerURL != "" {
+		return web.Redirect(c, readerURL)
+	}
+	if left != "" {
+		h.Sessions.Put(c.Request().Context(), visit.SessBuyNotice, left)
+	}
 	if msg := h.Sessions.PopString(c.Request().Context(), visit.SessBuyNotice); msg != "" {
 		notice = &components.Notice{Kind: components.NoticeWarning, Heading: web.Loc(c).T("checkout.payment_not_completed"), Body: msg}
 	} else if msg := h.Site.PopFlash(c); msg != "" {

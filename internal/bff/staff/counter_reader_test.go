@@ -108,3 +108,35 @@ func TestCounterTakesTheCardOnTheReader(t *testing.T) {
 		t.Fatalf("ledger after the declined card: %+v", es)
 	}
 }
+
+// TestCounterBackFromTheChangesReaderStopsIt: Back from the reader's page of a change, to the
+// counter's payment page or to the change itself, stops the reader and says so; a card tapped
+// afterwards pays nothing, and the change stays open to pay again.
+func TestCounterBackFromTheChangesReaderStopsIt(t *testing.T) {
+	for _, back := range []string{"/booking/edit/counter-payment", "/booking/edit"} {
+		t.Run(back, func(t *testing.T) {
+			h := bfftest.CounterHarness(t)
+			h.EnrolWithReader(device.Counter)
+			h.SignInAs("carl", "clerk horse battery")
+			h.CounterFind("100002")
+			h.CounterAddAdult(t)
+			resp, body := h.Post("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"reader"}})
+			bfftest.ExpectRedirect(t, resp, body, "/booking/edit/status/")
+			reader, asked := h.ReaderAsking(t)
+
+			doc := h.Page(back, http.StatusOK)
+			if main := doc.Find("main").Text(); !strings.Contains(main, "stopped asking because its page was left") {
+				t.Fatalf("%s reached by Back says: %s", back, main)
+			}
+			bfftest.WaitCancelled(t, h, asked.PaymentIntentID)
+			if err := h.Prov.PresentPaymentMethod(reader.ID, "4242424242424242"); err == nil {
+				t.Fatal("a card tapped after Back was taken")
+			}
+			resp, body = h.Post("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"reader"}})
+			bfftest.ExpectRedirect(t, resp, body, "/booking/edit/status/")
+			if _, again := h.ReaderAsking(t); again.PaymentIntentID == asked.PaymentIntentID || again.Amount != 1325 {
+				t.Fatalf("paying again asks the reader %+v", again)
+			}
+		})
+	}
+}

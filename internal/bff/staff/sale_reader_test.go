@@ -219,3 +219,37 @@ func TestKioskChangesABookingFoundByItsTicket(t *testing.T) {
 		t.Fatalf("a web payment was started at the kiosk (%d)", n)
 	}
 }
+
+// TestCounterBackFromTheReaderStopsIt: at the counter's "present your card", the clerk goes
+// Back to the payment page. The reader stops asking, the page says so in the clerk's words, and
+// a card tapped afterwards pays nothing; cash then completes the sale.
+func TestCounterBackFromTheReaderStopsIt(t *testing.T) {
+	h := bfftest.CounterHarness(t)
+	h.EnrolWithReader(device.Counter)
+	h.SignInAs("carl", "clerk horse battery")
+	h.BuyUpToDetails("1113", bfftest.TwoAdults())
+	resp, body := h.Post("/checkout/details", "/checkout/details", url.Values{"name": {""}, "email": {""}})
+	bfftest.ExpectRedirect(t, resp, body, "/checkout")
+	resp, body = h.Post("/checkout/pay", "/checkout", nil)
+	bfftest.ExpectRedirect(t, resp, body, "/checkout/counter-payment")
+	resp, body = h.Post("/checkout/counter-payment", "/checkout/counter-payment", url.Values{"method": {"reader"}})
+	bfftest.ExpectRedirect(t, resp, body, "/checkout/reader/")
+	reader, asked := h.ReaderAsking(t)
+
+	doc := h.Page("/checkout/counter-payment", http.StatusOK) // Back
+	if main := doc.Find("main").Text(); !strings.Contains(main, "stopped asking because its page was left") {
+		t.Fatalf("the payment page reached by Back says: %s", main)
+	}
+	bfftest.WaitCancelled(t, h, asked.PaymentIntentID)
+	if r, _ := h.Prov.Reader(reader.ID); r.Action != nil && r.Action.Status == payprovider.ActionInProgress {
+		t.Fatalf("after Back the reader still asks: %+v", *r.Action)
+	}
+	if err := h.Prov.PresentPaymentMethod(reader.ID, "4242424242424242"); err == nil {
+		t.Fatal("a card tapped after Back was taken")
+	}
+	resp, body = h.Post("/checkout/counter-payment", "/checkout/counter-payment", url.Values{"method": {"cash"}, "given": {"50"}, "confirm": {"1"}})
+	to := bfftest.ExpectRedirect(t, resp, body, "/checkout/payments/")
+	if pays := h.Page(to, http.StatusOK).Find(`[data-testid="payment"]`).Text(); !strings.Contains(pays, "Cash") || strings.Contains(pays, "Card") {
+		t.Fatalf("the sale after Back was paid by %q", pays)
+	}
+}

@@ -40,6 +40,7 @@ var readerEndWords = map[settlement.ReaderEnd]string{
 	settlement.ReaderTimedOut:          "booking.reader_timed_out",
 	settlement.ReaderStopped:           "booking.reader_stopped",
 	settlement.ReaderNotStarted:        "booking.reader_not_started",
+	settlement.ReaderLeft:              "booking.reader_left",
 }
 
 // SaleReversalWords says, in l's words, why a purchase paid on the reader was not booked and
