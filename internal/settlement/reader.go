@@ -27,9 +27,9 @@ var (
 	ErrNotAtReader = errors.New("settlement: not a payment on a card reader")
 )
 
-// readerWait is how long a reader asks for a card before the payment is given up: the
+// ReaderWait is how long a reader asks for a card before the payment is given up: the
 // customer stood at the reader, and a payment started for nobody must not wait there.
-const readerWait = 3 * time.Minute
+const ReaderWait = 3 * time.Minute
 
 // readerStartWait is how long after it was written a card-reader payment may still be handed
 // to the reader: the request that wrote it does so at once.
@@ -145,7 +145,7 @@ func (st *Settler) endAtReader(ctx context.Context, e ledger.Entry, why string, 
 // followReader is the step of a card-reader payment the reader has: paid when the provider
 // says so; ended (the payment cancelled at the provider) when the reader's action failed (a
 // declined card, the customer or the clerk stopped it), when the reader moved on, or when
-// nobody presented a card within readerWait; otherwise it waits.
+// nobody presented a card within ReaderWait; otherwise it waits.
 func (st *Settler) followReader(ctx context.Context, e ledger.Entry) (ledger.Entry, bool, error) {
 	if st.readers == nil {
 		return e, false, ErrNoReaders
@@ -174,7 +174,7 @@ func (st *Settler) followReader(ctx context.Context, e ledger.Entry) (ledger.Ent
 
 // readerGaveUp says why the reader no longer asks for e's payment ("" while it asks): the
 // card declined, the customer's Cancel on the reader, another payment on the reader, the reader
-// reset, or nobody there within readerWait (the reader is then stopped here).
+// reset, or nobody there within ReaderWait (the reader is then stopped here).
 func (st *Settler) readerGaveUp(ctx context.Context, e ledger.Entry, a upstream.ReaderAction) string {
 	if why := actionFailedWhy(e, a); why != "" {
 		return why
@@ -184,7 +184,7 @@ func (st *Settler) readerGaveUp(ctx context.Context, e ledger.Entry, a upstream.
 		return whyMovedOn
 	case a.State == upstream.ReaderIdle:
 		return whyIdle
-	case st.now().Sub(e.CreatedAt) >= readerWait:
+	case st.now().Sub(e.CreatedAt) >= ReaderWait:
 		if _, cerr := st.readers.CancelReaderAction(ctx, e.ReaderID); cerr != nil {
 			st.log(ctx).Warn("stop the card reader", "reader", e.ReaderID, "err", cerr)
 		}

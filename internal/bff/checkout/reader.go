@@ -265,14 +265,23 @@ func (h *Handler) readerAnswer(c echo.Context, entry ledger.Entry, rec purchases
 		v.Kind = components.NoticeSuccess
 		v.Heading, v.Body = l.T("checkout.reader_paid", "Amount", amount), l.T("checkout.reader_paid_text")
 	}
-	// Money in motion: the kiosk does not start over while the reader or the booking runs.
-	web.PauseIdleUntil(c, entry.CreatedAt.Add(readerPagePause))
+	web.PauseIdleUntil(c, readerPauseEnd(entry))
 	return h.Site.Render(c, http.StatusOK, l.T("checkout.reader_title"), checkoutview.ReaderPay(v))
 }
 
-// readerPagePause bounds how long a kiosk stays on the page of a reader payment: the reader
-// gives up asking after three minutes, and the booking is made within seconds of the payment.
+// readerPagePause bounds how long a kiosk stays on the page of a reader payment that was paid:
+// the booking is made within seconds of the payment.
 const readerPagePause = 5 * time.Minute
+
+// readerPauseEnd is how long the kiosk's idle reset waits on the page of a reader payment: while
+// the reader asks, as long as it asks (nobody tapping, it gives up and the page moves on);
+// once a card paid, while the booking is made. Money in motion is never cut off by a reset.
+func readerPauseEnd(e ledger.Entry) time.Time {
+	if e.State == ledger.StateCreated || e.State == ledger.StateRedirected {
+		return e.CreatedAt.Add(settlement.ReaderWait)
+	}
+	return e.CreatedAt.Add(readerPagePause)
+}
 
 // saleOfVisit reads the sale entry of the route and checks that this visit made it: its order's
 // purchase record is one the visit started. Anyone else gets PaymentElsewhere.
