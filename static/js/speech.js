@@ -296,7 +296,9 @@
         if (r.attributeName === 'hidden' && !region.hidden) say(text(region));
         return;
       }
-      if (quiet || region.closest('[hidden]')) return;
+      // The seat map's answer to a tap (what was chosen, and what was freed for it) is news a
+      // key cannot say itself: it is spoken whenever it comes, after the seat's own state.
+      if ((quiet && !region.hasAttribute('data-seat-tapped')) || region.closest('[hidden]')) return;
       var t = text(region);
       if (t && heard.get(region) !== t) { heard.set(region, t); say(t); }
     });

@@ -81,7 +81,7 @@ func (h *Handler) readerStatusView(c echo.Context, entry ledger.Entry, v *bookin
 	case ledger.StateCreated, ledger.StateRedirected:
 		v.Heading, v.Body = l.T("booking.reader_waiting", "Amount", amount), l.T("booking.reader_waiting_text", "Amount", amount)
 		v.CancelURL, v.CancelLabel, v.CSRFToken = h.Site.URL("edit.readercancel", entry.ID), l.T("booking.reader_cancel"), web.CSRFToken(c)
-		v.Reader = true
+		v.Reader, v.Counter = true, h.Site.AtCounter(c)
 	case ledger.StatePaid, ledger.StateApplying:
 		v.Kind = components.NoticeSuccess
 		v.Heading, v.Body = l.T("booking.reader_paid", "Amount", amount, "Card", refundCard(l, entry)), l.T("booking.status_paid_text", "Amount", amount)
@@ -149,7 +149,7 @@ func (h *Handler) leaveReader(c echo.Context, e visit.Edit) (statusURL string) {
 		Currency: entry.Currency, Detail: "card reader payment stopped as its page was left, nothing taken"})
 	e.Entry = ""
 	h.Visits.SaveEdit(c, e)
-	h.Site.Flash(c, visit.ReaderOutcome(web.Loc(c), stopped))
+	h.Site.Flash(c, web.Loc(c).T("booking.reader_left")) // whichever answer reached the ledger first
 	return ""
 }
 

@@ -147,13 +147,15 @@ func (h *Handler) leaveReader(c echo.Context, v visit.Buy) (notice, readerURL st
 	case e.State != ledger.StateCreated && e.State != ledger.StateRedirected:
 		return "", h.Site.URL("buy.reader", e.ID) // paid, the booking being made
 	}
-	stopped, readerURL := h.stopSale(c, e, settlement.StopLeft)
+	_, readerURL = h.stopSale(c, e, settlement.StopLeft)
 	if readerURL != "" {
 		return "", readerURL
 	}
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: e.CinemaID, Currency: e.Currency,
 		Detail: "card reader payment of a sale stopped as its page was left, nothing taken"})
-	return visit.ReaderOutcome(web.Loc(c), stopped), ""
+	// Stopped here because its page was left, whichever answer reached the ledger first (the
+	// provider's cancellation can): the person is told that reason.
+	return web.Loc(c).T("booking.reader_left"), ""
 }
 
 // readerAsking is the order's card-reader payment while the reader asks (or is about to).

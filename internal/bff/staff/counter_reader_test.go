@@ -48,7 +48,7 @@ func TestCounterTakesTheCardOnTheReader(t *testing.T) {
 		}
 	}
 	if doc := h.Page(status, http.StatusOK); !strings.Contains(doc.Find("main").Text(), "Insert, tap or swipe the card on the reader") ||
-		doc.Find(`[data-testid="reader-cancel"]`).Length() != 1 {
+		doc.Find(`[data-testid="reader-cancel"][data-shortcut="Escape"] kbd`).Length() != 1 {
 		t.Fatalf("the reader's page: %s", doc.Find("main").Text())
 	}
 	reader, action := h.ReaderAsking(t)

@@ -203,3 +203,27 @@ func TestCounterSaleAndNextCustomer(t *testing.T) {
 		}
 	}
 }
+
+// TestCounterRefusedChangeAddressesTheClerk: a booking sold at the counter (cash) cannot be
+// changed through the ticketing system; a change forced anyway (a replayed form) is refused in
+// the clerk's words: not "changed online", not "your booking".
+func TestCounterRefusedChangeAddressesTheClerk(t *testing.T) {
+	h := bfftest.CounterHarness(t)
+	h.SignInAs("carl", "clerk horse battery")
+	h.BuyUpToDetails("1113", bfftest.TwoAdults())
+	resp, body := h.Post("/checkout/details", "/checkout/details", url.Values{"name": {""}, "email": {""}})
+	bfftest.ExpectRedirect(t, resp, body, "/checkout")
+	resp, body = h.Post("/checkout/pay", "/checkout", nil)
+	bfftest.ExpectRedirect(t, resp, body, "/checkout/counter-payment")
+	resp, body = h.Post("/checkout/counter-payment", "/checkout/counter-payment", url.Values{"method": {"cash"}})
+	number := strings.TrimSpace(h.Page(bfftest.ExpectRedirect(t, resp, body, "/checkout/payments/"), http.StatusOK).Find(`[data-testid="booking-number"]`).Text())
+	h.CounterFind(number)
+	resp, body = h.Post("/booking/edit/start", "/booking/current", nil)
+	main := bfftest.Squash(h.Doc(body).Find("main").Text())
+	if resp.StatusCode != http.StatusConflict || !strings.Contains(main, "This booking cannot be changed here") || !strings.Contains(main, "Back to the booking") {
+		t.Fatalf("a forced change of booking %s at the counter: %d %s", number, resp.StatusCode, main)
+	}
+	if strings.Contains(main, "changed online") || strings.Contains(main, "your booking") {
+		t.Fatalf("the refusal speaks to a customer: %s", main)
+	}
+}

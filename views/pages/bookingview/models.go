@@ -256,6 +256,7 @@ type PaymentStatusView struct {
 	Reader      bool
 	CancelURL   string
 	CancelLabel string
+	Counter     bool // at a counter: Cancel names its key
 }
 
 // RefundPartView is one part of a refund: "9,00 € back to PAYPAL" and whether it went out.
