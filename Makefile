@@ -48,7 +48,7 @@ deps:
 
 check-prereqs:
 	@command -v go >/dev/null || { echo "Go 1.26+ is required"; exit 1; }
-	@test -x /usr/bin/chromium || echo "NOTE: /usr/bin/chromium missing: browser tests will skip (apt-get install -y chromium)"
+	@test -x /usr/bin/chromium-headless-shell || test -x /usr/bin/chromium || echo "NOTE: Chromium missing: browser tests will skip (apt-get install -y chromium-headless-shell)"
 	@(exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null || echo "NOTE: PostgreSQL not on 127.0.0.1:5432: its tests will skip"
 	@(exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null || echo "NOTE: Redis not on 127.0.0.1:6379: its tests will skip"
 	@(exec 3<>/dev/tcp/127.0.0.1/12111) 2>/dev/null || echo "NOTE: stripe-mock not on 127.0.0.1:12111: the payment adapter's Stripe-mock test will skip (.ci/run installs and starts it)"

@@ -89,7 +89,9 @@ func RedisURL(t testing.TB) string {
 // Chromium returns the path of the browser for chromedp tests.
 func Chromium(t testing.TB) string {
 	t.Helper()
-	for _, p := range []string{os.Getenv("CHROMIUM_PATH"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+	// The headless shell first: the same Blink without the browser around it, it ran the
+	// browser tests in half the time of the full browser on two cores.
+	for _, p := range []string{os.Getenv("CHROMIUM_PATH"), "/usr/bin/chromium-headless-shell", "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
 		if p == "" {
 			continue
 		}
@@ -98,7 +100,7 @@ func Chromium(t testing.TB) string {
 		}
 	}
 	_, err := exec.LookPath("chromium")
-	missing(t, "Chromium (/usr/bin/chromium; apt-get install -y chromium)", err)
+	missing(t, "Chromium (/usr/bin/chromium-headless-shell or /usr/bin/chromium; apt-get install -y chromium-headless-shell)", err)
 	return ""
 }
 
