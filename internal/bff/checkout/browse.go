@@ -305,7 +305,7 @@ func (h *Handler) renderTickets(c echo.Context, status int, notice *components.N
 		v.Types = append(v.Types, row)
 	}
 	v.TotalNone = l.T("checkout.tickets_total_none")
-	fee, feeKnown := h.fees.at(se.CinemaID)
+	fee, feeKnown := h.FeeQuotes.At(c.Request().Context(), se.CinemaID)
 	v.TotalOne, v.TotalOther = totalTemplates(l, feeKnown)
 	if feeKnown {
 		v.FeeCents = fee.Cents
@@ -475,7 +475,7 @@ func (h *Handler) makeRoomForOrder(c echo.Context, seats int, back string) (usid
 // keeping the buyer's details of the visit's earlier order prev, and goes on to the seats.
 func (h *Handler) startBuy(c echo.Context, se cinema.Session, usid string, o cinema.Order, places int, prev visit.Buy) error {
 	ctx := c.Request().Context()
-	h.fees.learn(se.CinemaID, &o)
+	h.learnFee(ctx, se.CinemaID, &o)
 	h.Visits.HoldStarted(ctx, usid, o)
 	h.seatByTheRules(ctx, se.CinemaID, se.SessionID, usid, o)
 	v := visit.Buy{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, FilmTitle: se.FilmTitle, Showtime: se.Showtime,

@@ -17,6 +17,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/boxoffice"
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/feequotes"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/listings"
@@ -119,13 +120,19 @@ type Handler struct {
 	// WalletLinks are a booking's Add to Apple Wallet and Add to Google Wallet links (nil: the
 	// confirmation offers none; built by the wallet flow, handed in by the root).
 	WalletLinks func(cinemaID string, number int64) (apple, google string)
-	state       *checkoutState // nil without a database or a ticketing client
-	fees        feeQuotes      // the booking fee per ticket last charged, by cinema
+	// FeeQuotes is the booking fee per ticket last charged at each cinema, learned from the
+	// orders opened and kept in the database, so the ticket step's total includes the fees on
+	// every replica and after a restart (nil: Start makes one in memory only).
+	FeeQuotes *feequotes.Store
+	state     *checkoutState // nil without a database or a ticketing client
 }
 
 // Start makes the payment records' poller and watcher; they exist only with a database and a
 // ticketing client. Call it once every field is set.
 func (h *Handler) Start() *Handler {
+	if h.FeeQuotes == nil {
+		h.FeeQuotes = feequotes.New(nil, feequotes.Options{Logger: h.Logger})
+	}
 	if h.Purchases != nil && h.Ticketing != nil {
 		h.state = h.newCheckoutState()
 	}

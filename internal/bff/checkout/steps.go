@@ -82,7 +82,7 @@ func (h *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 	defer m.Release() // the page is written before this returns
 	view := checkoutview.SeatsView{Session: h.buyHeader(ctx, v), ActionURL: h.Site.URL("buy.seats"), BackURL: h.Site.URL("buy.session", v.CinemaID, v.SessionID),
 		CSRFToken: web.CSRFToken(c), Count: count, Map: m, Notice: notice, Countdown: h.buyCountdown(c, v, o), Counter: h.Site.AtCounter(c)}
-	h.fees.learn(v.CinemaID, &o)
+	h.learnFee(ctx, v.CinemaID, &o)
 	if o.Total.Cents > 0 {
 		view.Total = l.T("checkout.total_amount", "Amount", l.Money(o.Total))
 	}
