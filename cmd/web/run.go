@@ -23,6 +23,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/keys"
 	"github.com/cinemabff/cinemabff/internal/mail"
+	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/sandbox/walletstandin"
 	"github.com/cinemabff/cinemabff/internal/staffaccounts"
 	"github.com/cinemabff/cinemabff/internal/storage"
@@ -82,6 +83,7 @@ func runSite(ctx context.Context, cfg Config, logger *slog.Logger, stdout io.Wri
 	if err != nil {
 		return err
 	}
+	learnSandboxFees(ctx, db, stand.fees, logger)
 	deps, err := siteDeps(ctx, cfg, db, stand.embedded, reg, logger, stdout, onClose)
 	if err != nil {
 		return err
@@ -113,6 +115,7 @@ func openStorage(ctx context.Context, cfg Config, logger *slog.Logger, onClose f
 type standIns struct {
 	embedded    bool // the whole sandbox: ticketing API and payment provider
 	pay, wallet http.Handler
+	fees        map[string]sandbox.FeeQuote // the whole sandbox's booking fees
 }
 
 // startStandIns starts the embedded sandbox when no ticketing API is configured, or the
@@ -125,7 +128,7 @@ func startStandIns(ctx context.Context, cfg *Config, logger *slog.Logger, stdout
 			return standIns{}, err
 		}
 		onClose(sb.Close)
-		return standIns{embedded: true, pay: sb.browserHandler, wallet: sb.walletPage}, nil
+		return standIns{embedded: true, pay: sb.browserHandler, wallet: sb.walletPage, fees: sb.fees}, nil
 	case cfg.PaymentsURL == "":
 		pp, err := startEmbeddedPayments(cfg, logger)
 		if err != nil {

@@ -175,6 +175,11 @@ func TestRunServesOnEmbeddedDefaults(t *testing.T) {
 	if code, _ := getWith(t, base+"/metrics", ""); code != http.StatusNotFound {
 		t.Fatalf("GET /metrics with no metrics settings: %d, want 404", code)
 	}
+	// The first visitor's ticket step already knows the sandbox's booking fee (75 cents a
+	// ticket at 0001): its total is the one the seat step and the review will show.
+	if code, page := getWith(t, base+"/whats-on/0001/1113", ""); code != http.StatusOK || !strings.Contains(page, `data-fee-cents="75"`) {
+		t.Fatalf("the first ticket step of a fresh site: %d, fee per ticket unknown", code)
+	}
 	stop()
 }
 

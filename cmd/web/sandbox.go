@@ -12,9 +12,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/feequotes"
 	"github.com/cinemabff/cinemabff/internal/sandbox"
 	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
 	"github.com/cinemabff/cinemabff/internal/sandbox/walletstandin"
+	"github.com/cinemabff/cinemabff/internal/storage"
 )
 
 // sandboxPayPrefix is where the embedded sandbox's payment pages are served on the site's own
@@ -34,7 +37,23 @@ type embeddedSandbox struct {
 	// walletPage shows the pushes and Google Wallet API calls the stand-ins recorded (nil
 	// where the sandbox does not stand in for them).
 	walletPage http.Handler
-	close      func()
+	// fees are the sandbox's booking fees per ticket, for the site to know before its first
+	// order (learnSandboxFees).
+	fees  map[string]sandbox.FeeQuote
+	close func()
+}
+
+// learnSandboxFees tells the site's stored fee quotes the embedded sandbox's booking fees, as
+// a first order at each cinema would: the first visitor's ticket step then shows the total
+// with the fees, the total the seat step and the review show.
+func learnSandboxFees(ctx context.Context, db *storage.DB, fees map[string]sandbox.FeeQuote, logger *slog.Logger) {
+	if db == nil || len(fees) == 0 {
+		return
+	}
+	quotes := feequotes.New(db.SQL, feequotes.Options{Logger: logger})
+	for id, f := range fees {
+		quotes.Learn(ctx, id, cinema.NewMoney(f.Cents, f.Currency))
+	}
 }
 
 // sandboxCinemaLocations place the sandbox's cinemas (Berlin and London) for their passes.
@@ -165,6 +184,7 @@ func startEmbeddedSandbox(ctx context.Context, cfg *Config, logger *slog.Logger,
 	fmt.Fprintln(stdout, "Embedded sandbox: ready-made bookings to try (find them under \"My booking\"):")
 	sandbox.PrintBookings(stdout, world)
 	out := &embeddedSandbox{
+		fees: world.FeesPerTicket(time.Now()),
 		close: func() {
 			sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			defer cancel()

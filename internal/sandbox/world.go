@@ -332,3 +332,36 @@ func sessionTime(ss Session, now time.Time, loc *time.Location) (time.Time, erro
 	local := now.In(loc)
 	return time.Date(local.Year(), local.Month(), local.Day()+*ss.Day, clock.Hour(), clock.Minute(), 0, 0, loc), nil
 }
+
+// FeesPerTicket is each cinema's booking fee per ticket at now, in cents, with its currency
+// code: what its first order would quote. The embedded site learns it at its start, as it
+// learns a real ticketing system's fee from its orders, so that even its first visitor's
+// ticket step shows the total with the fees.
+func (w *World) FeesPerTicket(now time.Time) map[string]FeeQuote {
+	out := map[string]FeeQuote{}
+	for _, c := range w.Cinemas {
+		var latest *FeeRule
+		for i := range c.FeeRules {
+			fr := &c.FeeRules[i]
+			from := fr.ValidFrom
+			if fr.ValidFromAgo != nil {
+				from = now.Add(-time.Duration(*fr.ValidFromAgo))
+			}
+			if !from.After(now) && (latest == nil || from.After(latest.ValidFrom)) {
+				copyRule := *fr
+				copyRule.ValidFrom = from
+				latest = &copyRule
+			}
+		}
+		if latest != nil {
+			out[c.ID] = FeeQuote{Cents: latest.PerTicketInCents, Currency: c.CurrencyCode}
+		}
+	}
+	return out
+}
+
+// FeeQuote is a booking fee per ticket.
+type FeeQuote struct {
+	Cents    int64
+	Currency string
+}
