@@ -1,0 +1,274 @@
+package checkout_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cinemabff/cinemabff/internal/bff"
+	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
+	"github.com/cinemabff/cinemabff/internal/testclock"
+	"github.com/cinemabff/cinemabff/views/pages/checkoutview"
+)
+
+// The rush of issue 49's Done-when: 300 new visitors within 5 s at 120 purchases a minute.
+const (
+	rushVisitors  = 300
+	rushPerMinute = 120
+	rushGap       = 16 * time.Millisecond // 300 arrivals in 4.8 s of clock time
+	rushBurst     = rushPerMinute / 30    // the line's burst: two seconds' worth of the rate
+	rushStep      = time.Second           // the clock between two rounds of reloads
+	rushWindow    = 10 * time.Second
+	rushMaxStarts = 24 // per window: the rate's 20 and the burst
+)
+
+// rush is the 300 visitors' purchases of one showtime through the site with a test clock.
+type rush struct {
+	t        *testing.T
+	h        *bfftest.Harness
+	clock    *testclock.Clock
+	start    time.Time
+	visitors []*bfftest.Harness
+	in       []bool          // by arrival: has reached the ticket step and started the purchase
+	order    []int           // arrival numbers in the order the visitors reached the ticket step
+	starts   []time.Duration // clock times (since the first arrival) of the orders started upstream
+}
+
+// TestThreeHundredVisitorsInFiveSeconds: at 120 purchases a minute, 300 new visitors (no
+// JavaScript, each its own client) start a purchase of the same showtime within 5 s of clock
+// time, one every 16 ms. No answer is a 5xx or a 429 (lineAnswer wants 200 throughout); the
+// burst goes straight to the ticket step, every other visitor gets a queue page; a reload and a
+// second tab keep the place and take no second one; once all have come, the places are 1, 2, 3…
+// in order of arrival. Then the clock moves a second at a time with every waiting visitor
+// reloading the queue page: each is let in in its turn (admission order = order of arrival =
+// place order), goes on to the ticket step and chooses a ticket with nothing typed again, and
+// over any 10 s of clock time at most 24 orders start at the ticketing system (counted at the
+// sandbox).
+func TestThreeHundredVisitorsInFiveSeconds(t *testing.T) {
+	clock := testclock.New(time.Now())
+	// Each visitor is its own client, so the limit of open orders per client is never reached.
+	// Showtime 1113's standard area cannot take 300 single adults (its seating rules leave
+	// gaps): every fourth visitor takes a premium seat (rushTicket), so all 300 purchases start.
+	h := queueHarness(t, clock, func(c *bff.Config) { c.AdmitPerMinute = rushPerMinute })
+	if free := h.FreeSeats(t); free < rushVisitors {
+		t.Fatalf("showtime 1113 has %d free seats, fewer than the %d visitors' tickets", free, rushVisitors)
+	}
+	r := &rush{t: t, h: h, clock: clock, start: clock.Now(), in: make([]bool, rushVisitors)}
+	r.arrive()
+	if n := h.SB.Calls("AddTickets"); n != int64(len(r.starts)) {
+		t.Fatalf("%d orders started at the ticketing system, want only the %d visitors let in", n, len(r.starts))
+	}
+	steps := 0
+	for ; slices.Contains(r.in, false); steps++ {
+		if steps > 2*rushVisitors*int(time.Minute/rushStep)/rushPerMinute {
+			t.Fatalf("after %d steps of %v, %d visitors still wait", steps, rushStep, rushVisitors-len(r.order))
+		}
+		r.reloadAll(steps == 0)
+		clock.Advance(rushStep)
+	}
+	if !slices.IsSorted(r.order) || len(r.order) != rushVisitors {
+		t.Fatalf("visitors let in out of their order of arrival (or not all): %v", r.order)
+	}
+	if n := h.SB.Calls("AddTickets"); n != int64(rushVisitors) {
+		t.Fatalf("%d orders started at the ticketing system, want one per visitor: %d", n, rushVisitors)
+	}
+	most, from := r.busiestWindow()
+	t.Logf("%d visitors let in over %v of clock time; at most %d orders started in any %v (from %v)",
+		rushVisitors, r.starts[len(r.starts)-1].Round(time.Second), most, rushWindow, from)
+	if most > rushMaxStarts {
+		t.Fatalf("%d orders started at the ticketing system in the %v from %v, want at most %d", most, rushWindow, from, rushMaxStarts)
+	}
+}
+
+// arrive brings the 300 visitors, one every 16 ms of clock time; every second of it those
+// waiting reload, as in the rounds after. The first (the burst) get the ticket step and choose
+// a ticket at once; everyone else gets a queue page whose place is never below the one before
+// (the line moves by at most one place between two arrivals). Every 10th
+// visitor reloads at once and every 25th opens a second tab as the first loads: the same place.
+func (r *rush) arrive() {
+	t := r.t
+	prev := 0
+	for i := range rushVisitors {
+		if i > 0 {
+			r.clock.Advance(rushGap)
+			if r.since()/rushStep != (r.since()-rushGap)/rushStep {
+				r.reloadAll(false) // those who came before reload as the others arrive
+			}
+		}
+		v := r.h.Visitor(fmt.Sprintf("10.30.%d.%d", i/200, i%200+1))
+		r.visitors = append(r.visitors, v)
+		place, _ := lineAnswer(t, v, fmt.Sprint("visitor ", i))
+		switch {
+		case i < rushBurst && place != 0:
+			t.Fatalf("visitor %d of the burst of %d: place %d, want the ticket step", i, rushBurst, place)
+		case i >= rushBurst && place == 0:
+			t.Fatalf("visitor %d after the burst of %d: the ticket step, want a queue page", i, rushBurst)
+		case i > rushBurst && (place < prev || place > prev+1):
+			t.Fatalf("visitor %d: place %d after visitor %d's %d", i, place, i-1, prev)
+		}
+		prev = place
+		if place == 0 {
+			r.buy(i)
+			continue
+		}
+		if i%10 == 0 {
+			if again, _ := lineAnswer(t, v, "a reload"); again != place {
+				t.Fatalf("visitor %d: place %d, after a reload %d", i, place, again)
+			}
+		}
+		if i%25 == 0 {
+			r.twoTabs(i, place)
+		}
+	}
+}
+
+// linePlace is the place on a queue page.
+var linePlace = regexp.MustCompile(`data-testid="line-place">(\d+)<`)
+
+// twoTabs loads the purchase in two tabs of visitor i's visit at once: both show its place.
+func (r *rush) twoTabs(i, place int) {
+	var wg sync.WaitGroup
+	got := make([]int, 2)
+	for tab := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, body := r.visitors[i].Get(ticketStep)
+			got[tab] = -resp.StatusCode // neither the ticket step nor a place: its status
+			if resp.StatusCode == http.StatusOK {
+				if m := linePlace.FindStringSubmatch(body); m != nil {
+					got[tab] = mustAtoi(r.t, m[1])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if got[0] != place || got[1] != place {
+		r.t.Fatalf("visitor %d at place %d: two tabs show %v", i, place, got)
+	}
+}
+
+// reloadAll is a round of reloads at one clock time: every visitor still waiting, in order of
+// arrival, loads the purchase again. Those let in are the first waiting (nobody behind them
+// goes first), go on to the ticket step and choose a ticket; those still waiting have the
+// places 1, 2, 3… in order of arrival, so the places are unique and nobody took a second one.
+// first names the round right after the arrivals.
+func (r *rush) reloadAll(first bool) {
+	t := r.t
+	waiting := 0
+	for i, v := range r.visitors {
+		if r.in[i] {
+			continue
+		}
+		place, _ := lineAnswer(t, v, fmt.Sprint("visitor ", i))
+		switch {
+		case place == 0 && waiting > 0:
+			t.Fatalf("at %v visitor %d was let in while %d who came before still wait", r.since(), i, waiting)
+		case place == 0:
+			r.buy(i)
+		case place != waiting+1:
+			t.Fatalf("at %v visitor %d: place %d, want %d (the next after those before it still waiting)", r.since(), i, place, waiting+1)
+		default:
+			waiting++
+		}
+	}
+	if first {
+		t.Logf("when all %d had come (%v): %d let in, %d waiting at places 1 to %d in order of arrival",
+			rushVisitors, r.since(), len(r.order), waiting, waiting)
+	}
+}
+
+// rushTicket is visitor i's choice at the ticket step: one adult, every fourth in premium.
+func rushTicket(i int) url.Values {
+	if i%4 == 3 {
+		return url.Values{"qty-0101": {"1"}}
+	}
+	return qty(1, 0)
+}
+
+// buy goes on from the ticket step of visitor i, who was let in: one ticket (rushTicket), nothing
+// else typed; the order starts at the ticketing system and the seat step follows.
+func (r *rush) buy(i int) {
+	before := r.h.SB.Calls("AddTickets")
+	resp, body := r.visitors[i].ChooseQty(rushTicket(i))
+	if resp.StatusCode != http.StatusSeeOther {
+		r.t.Fatalf("visitor %d (the %d-th let in, at %v) choosing a ticket: %d %s (free seats: %d)", i, len(r.order)+1, r.since(),
+			resp.StatusCode, bfftest.Squash(r.visitors[i].Doc(body).Find("main").Text()), r.h.FreeSeats(r.t))
+	}
+	bfftest.ExpectRedirect(r.t, resp, body, "/checkout/seats")
+	if n := r.h.SB.Calls("AddTickets") - before; n != 1 {
+		r.t.Fatalf("visitor %d choosing a ticket started %d orders at the ticketing system, want 1", i, n)
+	}
+	r.in[i], r.order = true, append(r.order, i)
+	r.starts = append(r.starts, r.since())
+}
+
+func (r *rush) since() time.Duration { return r.clock.Now().Sub(r.start) }
+
+// busiestWindow is the most orders started in any rushWindow of clock time and its start.
+func (r *rush) busiestWindow() (most int, from time.Duration) {
+	for i, s := range r.starts {
+		n := 0
+		for _, u := range r.starts[i:] {
+			if u-s < rushWindow {
+				n++
+			}
+		}
+		if n > most {
+			most, from = n, s
+		}
+	}
+	return most, from
+}
+
+// TestThreeHundredVisitorsReloadingByThemselves: the same rush, but each waiting visitor
+// reloads only when the queue page's own refresh (without JavaScript) comes due, 10 s after it
+// was loaded, as a browser without JavaScript does. Since the 300 came within 5 s, their reloads
+// fall into the same 5 s of every 10 s. Every visitor is still let in in order of arrival and
+// goes on to buy, and at most 24 orders start in any 10 s.
+func TestThreeHundredVisitorsReloadingByThemselves(t *testing.T) {
+	clock := testclock.New(time.Now())
+	h := queueHarness(t, clock, func(c *bff.Config) { c.AdmitPerMinute = rushPerMinute })
+	r := &rush{t: t, h: h, clock: clock, start: clock.Now(), in: make([]bool, rushVisitors)}
+	refresh := time.Duration(checkoutview.QueueRefreshSeconds) * time.Second
+	due := make([]time.Duration, rushVisitors) // when each visitor's page reloads itself
+	load := func(i int) {
+		if place, _ := lineAnswer(t, r.visitors[i], fmt.Sprint("visitor ", i)); place == 0 {
+			r.buy(i)
+		}
+		due[i] = r.since() + refresh
+	}
+	for i := range rushVisitors {
+		if i > 0 {
+			clock.Advance(rushGap)
+		}
+		r.visitors = append(r.visitors, h.Visitor(fmt.Sprintf("10.31.%d.%d", i/200, i%200+1)))
+		load(i)
+	}
+	for len(r.order) < rushVisitors {
+		if r.since() > 15*time.Minute {
+			t.Fatalf("after %v, %d visitors still wait", r.since(), rushVisitors-len(r.order))
+		}
+		clock.Advance(rushGap)
+		for i := range r.visitors {
+			if !r.in[i] && r.since() >= due[i] {
+				load(i)
+			}
+		}
+	}
+	if !slices.IsSorted(r.order) {
+		t.Fatalf("visitors let in out of their order of arrival: %v", r.order)
+	}
+	most, from := r.busiestWindow()
+	last := r.starts[len(r.starts)-1]
+	t.Logf("%d visitors let in over %v of clock time (%.0f a minute, the rate is %d); at most %d orders started in any %v (from %v)",
+		rushVisitors, last.Round(time.Second), float64(rushVisitors)/last.Minutes(), rushPerMinute, most, rushWindow, from)
+	if most > rushMaxStarts {
+		t.Fatalf("%d orders started at the ticketing system in the %v from %v, want at most %d", most, rushWindow, from, rushMaxStarts)
+	}
+}
