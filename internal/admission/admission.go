@@ -79,6 +79,11 @@ type Options struct {
 	// Abandoned is how long a place is kept for a visitor who has not asked about it (the
 	// queue page asks every few seconds): longer, and the place is given up.
 	Abandoned time.Duration
+	// Away is how long the head of the line may go without asking before its turn is given
+	// in its absence. A turn is otherwise taken when its visitor asks: a visitor let in while
+	// away starts buying only when it comes back, and such late starts would bunch up at the
+	// ticketing system beyond the rate. The queue page asks at least every 10 s.
+	Away time.Duration
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
 }
@@ -89,6 +94,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Abandoned <= 0 {
 		o.Abandoned = 2 * time.Minute
+	}
+	if o.Away <= 0 {
+		o.Away = 15 * time.Second
 	}
 	if o.Now == nil {
 		o.Now = time.Now

@@ -74,7 +74,7 @@ func (m *Memory) Enter(_ context.Context, show string, opens time.Time, v Visito
 	if v.Client != "" {
 		e.client, m.byClient[show+"\x00"+v.Client] = v.Client, e.id
 	}
-	let := m.admit(now, limits)
+	let := m.admit(now, limits, e)
 	place := 0
 	if e.state == InLine {
 		place = slices.Index(m.line, e) + 1 // a scan of the line: only for those in it
@@ -120,14 +120,18 @@ func (m *Memory) open(show string, opens, now time.Time) {
 	}
 }
 
-// admit lets in from the head of the line what the limits allow; places nobody has asked
-// about for too long are given up on the way. It returns the waits of those it let in.
-func (m *Memory) admit(now time.Time, l Limits) (let []time.Duration) {
+// admit lets in from the head of the line what the limits allow, when the head is the one
+// asking or has been away too long (Options.Away); places nobody has asked about for too long
+// are given up on the way. It returns the waits of those it let in.
+func (m *Memory) admit(now time.Time, l Limits, asking *entry) (let []time.Duration) {
 	for len(m.line) > 0 {
 		head := m.line[0]
 		if now.Sub(head.seen) > m.o.Abandoned {
 			m.drop(head)
 			continue
+		}
+		if head != asking && now.Sub(head.seen) < m.o.Away {
+			return let // its turn is taken when it asks, within a second or two
 		}
 		if l.Active > 0 && m.admitted(now) >= l.Active {
 			return let

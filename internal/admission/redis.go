@@ -29,13 +29,13 @@ func NewRedis(client redis.UniversalClient, prefix string, o Options) *Redis {
 const keep = 24 * time.Hour
 
 // enterScript: ARGV prefix, now, show, visit, client, opens (ms; 0: open), new id, shuffle key,
-// per minute, active, lifetime, abandoned, keep (ms). Returns {state, place, per minute, the
+// per minute, active, lifetime, abandoned, keep, away (ms). Returns {state, place, per minute, the
 // waits (ms) of those it let in...}.
 var enterScript = redis.NewScript(`
 local p, now, show, visit, client = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5]
 local opens, newid, key = tonumber(ARGV[6]), ARGV[7], ARGV[8]
 local perMin, active = tonumber(ARGV[9]), tonumber(ARGV[10])
-local life, abandoned, keep = tonumber(ARGV[11]), tonumber(ARGV[12]), tonumber(ARGV[13])
+local life, abandoned, keep, away = tonumber(ARGV[11]), tonumber(ARGV[12]), tonumber(ARGV[13]), tonumber(ARGV[14])
 local line, adm, seq, early = p..'line', p..'admitted', p..'seq', p..'early:'..show
 local lim = redis.call('GET', p..'limits')
 if lim then
@@ -99,6 +99,8 @@ while true do
 	if seen < 0 or now - seen > abandoned then
 		redis.call('ZREM', line, head)
 		redis.call('DEL', hk)
+	elseif head ~= id and now - seen < away then
+		break
 	else
 		if active > 0 and redis.call('ZCARD', adm) >= active then break end
 		if every > 0 then
@@ -131,7 +133,7 @@ func (r *Redis) Enter(ctx context.Context, show string, opens time.Time, v Visit
 	}
 	res, err := enterScript.Run(ctx, r.client, nil, r.prefix, r.o.Now().UnixMilli(), show, v.Visit, v.Client, opensMS, newID(),
 		strconv.FormatFloat(shuffleKey(), 'f', -1, 64), r.o.Limits.PerMinute, r.o.Limits.Active, r.o.Lifetime.Milliseconds(),
-		r.o.Abandoned.Milliseconds(), keep.Milliseconds()).Int64Slice()
+		r.o.Abandoned.Milliseconds(), keep.Milliseconds(), r.o.Away.Milliseconds()).Int64Slice()
 	if err != nil {
 		return Status{}, fmt.Errorf("admission: enter the line of %s: %w", show, err)
 	}

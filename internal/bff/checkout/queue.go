@@ -90,7 +90,24 @@ func (h *Handler) queueView(c echo.Context, se cinema.Session, st admission.Stat
 		v.Opens = words.Showtime(l, st.Opens, h.Visits.CinemaByID(ctx, se.CinemaID))
 		v.OpensIn = words.Cutoff(l, max(st.Opens.Sub(h.Now()).Round(time.Second), time.Second))
 	}
+	v.Refresh = refreshSeconds(st, h.Now())
 	return v
+}
+
+// refreshSeconds is how soon a visitor's page asks again: about half the time until its
+// turn (or the opening), between 1 and 10 s. A turn is taken only when its visitor asks, and
+// one nobody asks for is not kept for later (that would let more purchases through at once
+// than the rate allows); so the visitor whose turn comes asks just then, and those far back
+// in line do not ask every second. A wait that depends on purchases ending is asked every 5 s.
+func refreshSeconds(st admission.Status, now time.Time) int {
+	until := st.Wait
+	switch {
+	case st.State == admission.BeforeOpening:
+		until = st.Opens.Sub(now)
+	case until <= 0:
+		return 5
+	}
+	return int(min(max(until/2/time.Second, 1), 10))
 }
 
 // leaveLine gives the visitor's place in a showtime's line up.
