@@ -187,7 +187,9 @@
     return (own && own.getAttribute('data-speech-hint')) || word('hint');
   }
   function where() {
-    return fill('where', { title: text(doc.querySelector('main h1') || doc.querySelector('h1')) });
+    var heading = doc.querySelector('main h1') || doc.querySelector('h1') || doc.querySelector('main [aria-labelledby]');
+    if (heading && heading.hasAttribute('aria-labelledby')) heading = doc.getElementById(heading.getAttribute('aria-labelledby'));
+    return fill('where', { title: (heading && text(heading)) || doc.title });
   }
   function help() { say([where(), hint(), word('keys')].join(' ')); }
   function announce() { say(where() + ' ' + hint()); }

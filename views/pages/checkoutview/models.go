@@ -4,9 +4,12 @@
 package checkoutview
 
 import (
+	"context"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/purchases"
 	"github.com/cinemabff/cinemabff/views/components"
 )
@@ -274,4 +277,17 @@ type ReaderView struct {
 	CancelURL string // stops the reader while it asks
 	CSRFToken string
 	Counter   bool // keys shown for the clerk
+}
+
+// speechSummary is what a kiosk in speech mode says on arriving at the confirmation: the film,
+// the time, the screen, the seats and the amount paid, then that the tickets print.
+func speechSummary(ctx context.Context, v ConfirmationView) string {
+	var seats []string
+	for _, t := range v.Tickets {
+		if t.Seat != "" {
+			seats = append(seats, t.Seat)
+		}
+	}
+	return i18n.T(ctx, "speech.summary", "Film", v.Session.FilmTitle, "Time", v.Session.Showtime, "Screen", v.Session.Screen,
+		"Seats", strings.Join(seats, "; "), "Paid", v.Total) + " " + i18n.T(ctx, "kiosk.printing") + " " + i18n.T(ctx, "kiosk.take_tickets")
 }
