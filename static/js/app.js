@@ -606,6 +606,18 @@
     if (map && keyboard && !map.classList.contains('seatmap-keyboard')) map.classList.add('seatmap-keyboard');
   });
 
+  /* A field being typed into is never under the sticky action bar: a tap on its visible half
+     focuses it without scrolling, and the bar would cover what is typed. */
+  doc.addEventListener('focusin', function (event) {
+    var field = event.target;
+    if (!field || !field.matches || !field.matches('input:not([type=checkbox]):not([type=radio]), select, textarea')) return;
+    var bar = doc.querySelector('.action-bar');
+    if (!bar || bar.contains(field)) return;
+    var barTop = bar.getBoundingClientRect().top;
+    var below = field.getBoundingClientRect().bottom - barTop;
+    if (barTop < window.innerHeight && below > -8) window.scrollBy(0, below + 8);
+  });
+
   doc.addEventListener('keydown', function (event) {
     var box = event.target;
     if (!box || !box.matches || !box.matches('.seatmap .seat-row input[type=checkbox]')) return;

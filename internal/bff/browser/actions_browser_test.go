@@ -117,6 +117,26 @@ func TestBrowserPrimaryActionInReach(t *testing.T) {
 			check("buy-seats", `[data-testid="seat-form"] button.button-primary`)
 			p.Do(chromedp.Click(`[data-testid="seat-form"] button.button-primary`), chromedp.WaitVisible(`#name`))
 			check("buy-details", `[data-testid="details-form"] button.button-primary`)
+			// A tap on a field's visible half focuses it without scrolling: the page then
+			// brings the whole field out from under the sticky action bar. A night showing's
+			// German heading runs to four lines; the heading is made that tall here.
+			for _, lang := range []string{"de", "en"} {
+				p.Do(chromedp.Navigate(base+"/checkout/details?lang="+lang), chromedp.WaitVisible(`#email`))
+				for _, field := range []string{"#name", "#email"} {
+					var clear bool
+					browserEval(t, p, `new Promise(done => {
+						document.querySelector('main h1').style.marginBottom = '6rem';
+						window.scrollTo(0, 0);
+						const f = document.querySelector('`+field+`');
+						f.focus({preventScroll: true});
+						requestAnimationFrame(() => requestAnimationFrame(() =>
+							done(f.getBoundingClientRect().bottom <= document.querySelector('.action-bar').getBoundingClientRect().top)));
+					})`, &clear)
+					if !clear {
+						t.Errorf("buy-details (%s) at %s: the focused %s is under the sticky action bar", lang, size.name, field)
+					}
+				}
+			}
 			p.Do(chromedp.SendKeys(`#name`, "Ada Lovelace"), chromedp.SendKeys(`#email`, "ada@example.com"),
 				chromedp.Click(`[data-testid="details-form"] button.button-primary`), chromedp.WaitVisible(`[data-testid="pay"]`))
 			check("buy-summary", `[data-testid="pay"]`)

@@ -67,7 +67,7 @@ func TestTicketStepTotalIsTheTotalOfTheNextSteps(t *testing.T) {
 // from an order is known to a second site over the same database before that one opened any
 // order: the site started again (SQLite) or another replica (PostgreSQL). Its ticket step's
 // total for two Adults includes the fees and names them, and it is the total its seat step and
-// review then show for the same choice (issue 47).
+// review then show for the same choice.
 func TestTicketStepTotalAfterARestartAndOnAnotherReplica(t *testing.T) {
 	cases := []struct {
 		name string
