@@ -63,30 +63,62 @@ func (e *ear) key(k string) string {
 	return ""
 }
 
-// downTo presses ArrowDown until what is said matches re.
+// downTo moves through the screen's items until what is said matches re: down to the last
+// item (which repeats itself), then up to the first.
 func (e *ear) downTo(re string) string {
 	e.t.Helper()
 	m := regexp.MustCompile(re)
 	var said []string
-	for range 40 {
-		u := e.key(kb.ArrowDown)
-		if m.MatchString(u) {
-			return u
+	for _, k := range []string{kb.ArrowDown, kb.ArrowUp} {
+		last := ""
+		for range 40 {
+			u := e.key(k)
+			if m.MatchString(u) {
+				return u
+			}
+			said = append(said, u)
+			if u == last {
+				break // the end of the screen's items
+			}
+			last = u
 		}
-		said = append(said, u)
 	}
-	e.t.Fatalf("ArrowDown never reached %q; said %q", re, said)
+	e.t.Fatalf("the arrows never reached %q; said %q", re, said)
 	return ""
+}
+
+// byEar is what a guest listens for, in one language, on the way through a purchase.
+type byEar struct {
+	lang                                    string
+	language, buy, day, showing, adult      string // regular expressions of the items chosen
+	twoAdults, toSeats, onward, pay, paying string
+	summary                                 string // the confirmation's first words
 }
 
 // TestBrowserKioskBuysByEar: a blind guest at an enrolled kiosk (1080×1920) buys two adult
 // tickets for a named film and showtime with the navigator's keys alone, deciding from what
 // the kiosk says (nothing is read from the screen, nothing clicked): F9 on the attract screen,
-// the day, the showing (its film named), two Adults, the suggested seats, Pay on the reader
-// (the sandbox's tap), and the confirmation says the film, the time, the screen, both seats and
-// the amount paid.
+// the language, the day, the showing (its film named), two Adults, the suggested seats, Pay on
+// the reader (the sandbox's tap), and the confirmation says the film, the time, the screen,
+// both seats and the amount paid, in the guest's language.
 func TestBrowserKioskBuysByEar(t *testing.T) {
 	t.Parallel()
+	for _, c := range []byEar{
+		{lang: "en", language: `^✓ English`, buy: `^Buy tickets`, day: `^Tue 8 Dec`, showing: `^Otters of the Elbe, 20:30`, adult: `^Adult,`,
+			twoAdults: "Adult, 2 chosen", toSeats: `^Continue to seats`, onward: `^Continue`, pay: `^Pay €26\.50`, paying: "You are on: Pay by card",
+			summary: `^You are on: .*You're booked\. Otters of the Elbe, Tuesday 8 December 2026, 20:30, Saal 1\. Your seats: Row [A-Z], seat \d+; Row [A-Z], seat \d+\. Paid: €26\.50\.`},
+		{lang: "de", language: `^Deutsch`, buy: `^Tickets kaufen`, day: `8\. Dez`, showing: `^Otters of the Elbe, 20:30`, adult: `^Erwachsen`,
+			twoAdults: ", 2 gewählt", toSeats: `^Weiter`, onward: `^Weiter`, pay: `^26,50[\x{00a0} ]€ mit Karte bezahlen`, paying: "Sie sind hier: Mit Karte bezahlen",
+			summary: `^Sie sind hier: .*Ihre Buchung ist bestätigt\. Otters of the Elbe, .*8\. Dezember 2026.*20:30.*, Saal 1\. Ihre Plätze: Reihe [A-Z], Platz \d+; Reihe [A-Z], Platz \d+\. Bezahlt: 26,50[\x{00a0} ]€\.`},
+	} {
+		t.Run(c.lang, func(t *testing.T) {
+			t.Parallel()
+			buyByEar(t, c)
+		})
+	}
+}
+
+func buyByEar(t *testing.T, c byEar) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
 	browserEnrol(t, p, h, device.Kiosk)
@@ -102,23 +134,24 @@ func TestBrowserKioskBuysByEar(t *testing.T) {
 	g.key(kb.F9)
 	g.downTo(`(?i)buy`)
 	g.key(kb.Enter)
-	g.downTo(`^Buy tickets`)
-	g.key(kb.Enter)
-	g.downTo(`^Tue 8 Dec`)
-	g.key(kb.Enter)
-	g.downTo(`^Otters of the Elbe, 20:30`)
-	g.key(kb.Enter)
-	g.downTo(`^Adult,`)
-	g.key(kb.ArrowRight)
-	if u := g.key(kb.ArrowRight); u != "Adult, 2 chosen" {
-		t.Fatalf("the second ArrowRight on Adult said %q", u)
+	if g.downTo(c.language); c.lang != "en" {
+		g.key(kb.Enter)
 	}
-	g.downTo(`(?i)continue`)
-	g.key(kb.Enter)
-	g.downTo(`^Continue`)
-	g.key(kb.Enter)
-	g.downTo(`^Pay €26\.50`)
-	if u := g.key(kb.Enter); !strings.HasPrefix(u, "You are on: Pay by card") {
+	for _, step := range []string{c.buy, c.day, c.showing} {
+		g.downTo(step)
+		g.key(kb.Enter)
+	}
+	g.downTo(c.adult)
+	g.key(kb.ArrowRight)
+	if u := g.key(kb.ArrowRight); !strings.HasSuffix(u, c.twoAdults) {
+		t.Fatalf("the second ArrowRight on the adult tickets said %q", u)
+	}
+	for _, step := range []string{c.toSeats, c.onward} {
+		g.downTo(step)
+		g.key(kb.Enter)
+	}
+	g.downTo(c.pay)
+	if u := g.key(kb.Enter); !strings.HasPrefix(u, c.paying) {
 		t.Fatalf("Pay led to a page that says %q", u)
 	}
 	reader := readerAsking(t, h)
@@ -132,8 +165,7 @@ func TestBrowserKioskBuysByEar(t *testing.T) {
 			summary = said[0].Text
 		}
 	}
-	want := regexp.MustCompile(`^You are on: .*You're booked\. Otters of the Elbe, Tuesday 8 December 2026, 20:30, Saal 1\. Your seats: Row [A-Z], seat \d+; Row [A-Z], seat \d+\. Paid: €26\.50\.`)
-	if !want.MatchString(summary) {
+	if !regexp.MustCompile(c.summary).MatchString(summary) {
 		t.Errorf("the confirmation said %q, want the film, the time, the screen, both seats and the amount paid", summary)
 	}
 }
