@@ -230,9 +230,26 @@
     if (on() && inSeat(event.target)) say(seatWords(event.target));
   });
 
+  /* A key of an on-screen keypad types into its field: the field's name and all it now
+     holds are said, character by character, so the guest knows what was typed. */
+  function typed(key) {
+    var pad = key.closest('.kiosk-keypad[data-for]');
+    var input = pad && doc.getElementById(pad.getAttribute('data-for'));
+    if (!input) return '';
+    var value = input.value ? input.value.split('').join(' ') : word('empty');
+    return fill('typed', { field: nameOf(input), value: value });
+  }
+
   function enter(event) {
     var el = current();
     if (!el) return;
+    if (el.matches('[data-key]')) {
+      event.preventDefault();
+      answered = 'Enter';
+      el.click();
+      say(typed(el));
+      return;
+    }
     if (el.matches('.seatmap')) { event.preventDefault(); answered = 'Enter'; enterMap(el); return; }
     if (el.type === 'checkbox' || el.type === 'radio') {
       event.preventDefault();

@@ -2,6 +2,7 @@ package browser_test
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -35,6 +36,7 @@ type ear struct {
 	t     *testing.T
 	p     *browsertest.Page
 	heard []string
+	on    string // what the item the arrows last reached said
 }
 
 // key presses k and returns the first new utterance: on the same page, or the announcement
@@ -53,6 +55,8 @@ func (e *ear) key(k string) string {
 		from := 0
 		if got.Same {
 			from = before
+		} else {
+			e.on = "" // a new page: the arrows start again
 		}
 		if len(got.Said) > from {
 			e.heard = append(e.heard, got.Said[from:]...)
@@ -68,12 +72,16 @@ func (e *ear) key(k string) string {
 func (e *ear) downTo(re string) string {
 	e.t.Helper()
 	m := regexp.MustCompile(re)
+	if m.MatchString(e.on) {
+		return e.on // the item the guest is on already (a key pressed twice)
+	}
 	var said []string
 	for _, k := range []string{kb.ArrowDown, kb.ArrowUp} {
 		last := ""
 		for range 40 {
 			u := e.key(k)
 			if m.MatchString(u) {
+				e.on = u
 				return u
 			}
 			said = append(said, u)
@@ -85,6 +93,62 @@ func (e *ear) downTo(re string) string {
 	}
 	e.t.Fatalf("the arrows never reached %q; said %q", re, said)
 	return ""
+}
+
+// itemPlace reads an item's name and place from what it said: "q, 27 of 61".
+var itemPlace = regexp.MustCompile(`^(.*), (\d+) (?:of|von) (\d+)$`)
+
+// typeOn types text on the on-screen keypad after the field the guest is on (its name was
+// the last item said), by ear: it first listens through the keypad's keys (each says its
+// character and its place) up to the item matching until, then moves to each character's key
+// and presses Enter, and checks the kiosk says the field now holds what was typed so far.
+func (e *ear) typeOn(text, until string) {
+	e.t.Helper()
+	stop := regexp.MustCompile(until)
+	keys := map[string]int{}
+	place := 0
+	for range 80 {
+		u := e.key(kb.ArrowDown)
+		m := itemPlace.FindStringSubmatch(u)
+		if m == nil {
+			e.t.Fatalf("an item that does not say its place: %q", u)
+		}
+		last := place
+		if place = mustInt(e.t, m[2]); stop.MatchString(u) || place == last {
+			break // the next field, or the end of the screen's items
+		}
+		if _, seen := keys[m[1]]; !seen {
+			keys[m[1]] = place
+		}
+	}
+	var sofar []string
+	for _, c := range text {
+		to, ok := keys[string(c)]
+		if !ok {
+			e.t.Fatalf("the keypad has no key %q: %v", c, keys)
+		}
+		k := kb.ArrowDown
+		if to < place {
+			k = kb.ArrowUp
+		}
+		for ; place != to; place += map[string]int{kb.ArrowDown: 1, kb.ArrowUp: -1}[k] {
+			e.key(k)
+		}
+		sofar = append(sofar, string(c))
+		if u := e.key(kb.Enter); !strings.HasSuffix(u, ": "+strings.Join(sofar, " ")) {
+			e.t.Fatalf("after typing %q the kiosk said %q", strings.Join(sofar, ""), u)
+		}
+	}
+	e.on = ""
+}
+
+func mustInt(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // byEar is what a guest listens for, in one language, on the way through a purchase.
@@ -167,5 +231,39 @@ func buyByEar(t *testing.T, c byEar) {
 	}
 	if !regexp.MustCompile(c.summary).MatchString(summary) {
 		t.Errorf("the confirmation said %q, want the film, the time, the screen, both seats and the amount paid", summary)
+	}
+}
+
+// TestBrowserKioskCollectsByEar: a blind guest collects booking 100003 by its number with the
+// navigator's keys alone: the number on the on-screen keypad's digits and the e-mail on its
+// letters, each key confirmed by the field read back, then Collect tickets; the kiosk says the
+// film, the time, the screen and both seats, and that the tickets print.
+func TestBrowserKioskCollectsByEar(t *testing.T) {
+	t.Parallel()
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
+	browserEnrol(t, p, h, device.Kiosk)
+	p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
+	p.Do(recordSpeech(true))
+	p.Do(chromedp.Navigate(h.TS.URL+"/"), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
+	g := &ear{t: t, p: p}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("heard: %q", g.heard)
+		}
+	})
+	g.key(kb.F9)
+	g.downTo(`(?i)start`)
+	g.key(kb.Enter)
+	g.downTo(`^Collect tickets`)
+	g.key(kb.Enter)
+	g.downTo(`^Booking number`)
+	g.typeOn("100003", `^E-mail`)
+	g.typeOn("paid3@example.com", `^Collect tickets`)
+	g.downTo(`^Collect tickets, \d+ of \d+$`)
+	u := g.key(kb.Enter)
+	want := regexp.MustCompile(`^You are on: Your tickets for booking 100003\. Otters of the Elbe, Tuesday 8 December, 20:30, Saal 1\. Your seats: Row G, seat 11; Row G, seat 12\. Your tickets are being printed\.`)
+	if !want.MatchString(u) {
+		t.Errorf("after Collect tickets the kiosk said %q, want the film, the time, the screen and both seats", u)
 	}
 }
