@@ -99,7 +99,14 @@
     }
     var wrap = el.closest('label');
     if (wrap) return text(wrap);
-    return text(el) || el.getAttribute('placeholder') || el.value || '';
+    return ownText(el) || el.getAttribute('placeholder') || el.value || '';
+  }
+  /* An element's words without the key badges (<kbd>) the counter's pages draw in it. */
+  function ownText(el) {
+    if (!el.querySelector('kbd')) return text(el);
+    var copy = el.cloneNode(true);
+    Array.prototype.forEach.call(copy.querySelectorAll('kbd'), function (k) { k.remove(); });
+    return text(copy);
   }
   function stepperInput(el) { return el.querySelector('input'); }
   function describe(el) {
@@ -306,22 +313,33 @@
   var observer = new MutationObserver(function (records) {
     if (!on()) return;
     var done = [];
-    records.forEach(function (r) {
-      var region = regionOf(r.target);
-      if (!region || done.indexOf(region) >= 0) return;
-      done.push(region);
-      if (region.id === 'idle-warning') {
-        // only its appearing is news; its seconds tick every second
-        if (r.attributeName === 'hidden' && !region.hidden) say(text(region));
-        return;
-      }
-      // The seat map's answer to a tap (what was chosen, and what was freed for it) is news a
-      // key cannot say itself: it is spoken whenever it comes, after the seat's own state.
-      if ((quiet && !region.hasAttribute('data-seat-tapped')) || region.closest('[hidden]')) return;
-      var t = text(region);
-      if (t && heard.get(region) !== t) { heard.set(region, t); say(t); }
-    });
+    function each(r, fn) {
+      var own = regionOf(r.target);
+      if (own) fn(own);
+      // A region swapped in whole (htmx replaces the part of the page an action changed) is
+      // news too: its message was never seen before.
+      Array.prototype.forEach.call(r.addedNodes || [], function (n) {
+        if (n.nodeType !== 1) return;
+        if (n.matches(LIVE)) fn(n);
+        Array.prototype.forEach.call(n.querySelectorAll(LIVE), fn);
+      });
+    }
+    records.forEach(function (r) { each(r, function (region) { speakRegion(r, region, done); }); });
   });
+  function speakRegion(r, region, done) {
+    if (done.indexOf(region) >= 0) return;
+    done.push(region);
+    if (region.id === 'idle-warning') {
+      // only its appearing is news; its seconds tick every second
+      if (r.attributeName === 'hidden' && !region.hidden) say(text(region));
+      return;
+    }
+    // The seat map's answer to a tap (what was chosen, and what was freed for it) is news a
+    // key cannot say itself: it is spoken whenever it comes, after the seat's own state.
+    if ((quiet && !region.hasAttribute('data-seat-tapped')) || region.closest('[hidden]')) return;
+    var t = text(region);
+    if (t && heard.get(region) !== t) { heard.set(region, t); say(t); }
+  }
 
   /* The device page (staff): whether this kiosk's browser has a voice for each language. */
   function showVoices() {

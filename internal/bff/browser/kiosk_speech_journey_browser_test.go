@@ -267,3 +267,56 @@ func TestBrowserKioskCollectsByEar(t *testing.T) {
 		t.Errorf("after Collect tickets the kiosk said %q, want the film, the time, the screen and both seats", u)
 	}
 }
+
+// TestBrowserKioskAddsATicketByEar: a blind guest adds an adult ticket to booking 100001 with
+// the navigator's keys alone: the booking found by number and e-mail on the keypads, Change
+// this booking, one more Adult, the difference paid on the reader (the sandbox's tap), and the
+// kiosk says the change is saved.
+func TestBrowserKioskAddsATicketByEar(t *testing.T) {
+	t.Parallel()
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
+	browserEnrol(t, p, h, device.Kiosk)
+	p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
+	p.Do(recordSpeech(true))
+	p.Do(chromedp.Navigate(h.TS.URL+"/"), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
+	g := &ear{t: t, p: p}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("heard: %q", g.heard)
+		}
+	})
+	g.key(kb.F9)
+	g.downTo(`(?i)start`)
+	g.key(kb.Enter)
+	g.downTo(`^Change my booking`)
+	g.key(kb.Enter)
+	g.downTo(`^Booking number`)
+	g.typeOn("100001", `^E-mail`)
+	g.typeOn("paid1@example.com", `^Find booking`)
+	g.downTo(`^Find booking, \d+ of \d+$`)
+	g.key(kb.Enter)
+	g.downTo(`^Change this booking, `)
+	g.key(kb.Enter)
+	g.downTo(`Add one Adult ticket`)
+	if u := g.key(kb.Enter); !strings.HasPrefix(u, "Added 1 × Adult") {
+		t.Fatalf("adding an Adult said %q", u)
+	}
+	g.downTo(`^Pay €13\.25 and confirm`)
+	g.key(kb.Enter)
+	reader := readerAsking(t, h)
+	if err := h.Prov.PresentPaymentMethod(reader.ID, "4242424242424242"); err != nil {
+		t.Fatal(err)
+	}
+	p.Do(chromedp.WaitVisible(`[data-testid="changes"]`))
+	var said string
+	for deadline := time.Now().Add(5 * time.Second); said == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if u := spoken(t, p); len(u) > 0 {
+			said = u[0].Text
+		}
+	}
+	want := regexp.MustCompile(`^You are on: Tickets for booking 100001\. .*Adult.*€13\.25.* Otters of the Elbe, .*, Saal 1\. Your seats: Row F, seat 11; Row F, seat 12; Row [A-Z], seat \d+\. Your tickets are being printed\.`)
+	if !want.MatchString(said) {
+		t.Errorf("after the change was paid the kiosk said %q, want what changed, what was paid and the three seats", said)
+	}
+}

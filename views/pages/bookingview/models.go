@@ -3,7 +3,11 @@
 package bookingview
 
 import (
+	"context"
+	"strings"
+
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/views/components"
 )
 
@@ -305,4 +309,15 @@ type PrintView struct {
 	CSRFToken string
 	AutoPrint string
 	Changes   []string
+}
+
+// printSpeech is what a kiosk in speech mode says on arriving at a booking's tickets: what
+// changed (after a change), the film, the time, the screen and the seats, and that they print.
+func printSpeech(ctx context.Context, v PrintView) string {
+	parts := append([]string{}, v.Changes...)
+	parts = append(parts, components.TicketsSpeech(ctx, v.Tickets))
+	if len(v.Changes) > 0 {
+		parts = append(parts, i18n.T(ctx, "kiosk.printing"), i18n.T(ctx, "kiosk.take_tickets"))
+	}
+	return strings.Join(parts, " ")
 }

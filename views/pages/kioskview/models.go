@@ -4,7 +4,6 @@ package kioskview
 
 import (
 	"context"
-	"strings"
 
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/views/components"
@@ -91,20 +90,9 @@ type IdleView struct {
 // collectedSummary is what a kiosk in speech mode says on arriving at the collected tickets:
 // the film, the time, the screen and the seats, then that the tickets print.
 func collectedSummary(ctx context.Context, v CollectedView) string {
-	if len(v.Tickets.Cards) == 0 {
-		return ""
-	}
-	first := v.Tickets.Cards[0]
-	var seats []string
-	for _, c := range v.Tickets.Cards {
-		if c.SeatText != "" {
-			seats = append(seats, c.SeatText)
-		}
-	}
 	printing := i18n.T(ctx, "kiosk.printing")
 	if v.Again {
 		printing = i18n.T(ctx, "kiosk.printing_again")
 	}
-	return i18n.T(ctx, "speech.collected", "Film", first.Film, "Time", strings.TrimSpace(first.Date+", "+first.Time), "Screen", first.Screen,
-		"Seats", strings.Join(seats, "; ")) + " " + printing + " " + i18n.T(ctx, "kiosk.take_tickets")
+	return components.TicketsSpeech(ctx, v.Tickets) + " " + printing + " " + i18n.T(ctx, "kiosk.take_tickets")
 }
