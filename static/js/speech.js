@@ -7,7 +7,8 @@
  *
  * Keys: F9 on/off; ArrowDown/ArrowUp next/previous item of the main content; ArrowLeft/
  * ArrowRight change a stepper; Enter activates (enters the seat map); Escape back (leaves the
- * seat map); F1 help; F2 repeat; F3/F4 slower/faster; F5/F6 quieter/louder. Inside the seat map
+ * seat map); F1 help; F2 repeat; F3/F4 slower/faster; F5/F6 quieter/louder; F10 the privacy
+ * curtain (the screen blank but for "Audio guide in use", for as long as speech is on). Inside the seat map
  * the arrows are app.js's seat keys; this file only speaks the seat they land on.
  *
  * The setting, rate and volume live in sessionStorage: this visit only. The attract screen
@@ -17,7 +18,7 @@
   'use strict';
   var doc = document;
   var store = window.sessionStorage;
-  var KEYS = ['speech.on', 'speech.rate', 'speech.volume'];
+  var KEYS = ['speech.on', 'speech.rate', 'speech.volume', 'speech.curtain'];
   var words = doc.getElementById('speech-words');
   if (!words || !store) return;
   if (words.hasAttribute('data-speech-end')) {
@@ -31,6 +32,30 @@
   var at = -1;
 
   function on() { return store.getItem('speech.on') === '1'; }
+
+  /* The privacy curtain: while speech is on, F10 blanks the screen (what the guest buys, their
+     e-mail, stays theirs); keys go on working under it; it lifts with speech or the visit. */
+  var curtain = null;
+  function showCurtain() {
+    var up = on() && store.getItem('speech.curtain') === '1';
+    doc.documentElement.classList.toggle('speech-curtain', up);
+    if (up && !curtain) {
+      curtain = doc.createElement('div');
+      curtain.className = 'speech-curtain-cover';
+      curtain.setAttribute('aria-hidden', 'true');
+      curtain.setAttribute('data-testid', 'speech-curtain');
+      curtain.textContent = word('curtain');
+      doc.body.appendChild(curtain);
+    }
+    if (curtain) curtain.hidden = !up;
+  }
+  function toggleCurtain() {
+    var up = store.getItem('speech.curtain') !== '1';
+    if (up) store.setItem('speech.curtain', '1');
+    else store.removeItem('speech.curtain');
+    showCurtain();
+    say(word(up ? 'curtain-on' : 'curtain-off'));
+  }
   function num(key, dflt) { var v = parseFloat(store.getItem(key)); return isNaN(v) ? dflt : v; }
   function word(name) { return words.getAttribute('data-' + name) || ''; }
   /* A template's {name} parts filled from vals. */
@@ -208,6 +233,7 @@
 
   var actions = {
     F1: help,
+    F10: toggleCurtain,
     F2: function () { say(last); },
     F3: function () { adjust('speech.rate', -0.25, 0.5, 2.5, 1, 'slower'); },
     F4: function () { adjust('speech.rate', 0.25, 0.5, 2.5, 1, 'faster'); },
@@ -283,6 +309,7 @@
       if (on()) {
         say(word('off'));
         KEYS.forEach(function (k) { store.removeItem(k); });
+        showCurtain();
       } else {
         store.setItem('speech.on', '1');
         say(word('on') + ' ' + where());
@@ -354,6 +381,7 @@
       if (window.speechSynthesis && window.speechSynthesis.addEventListener) window.speechSynthesis.addEventListener('voiceschanged', showVoices);
     }
     observer.observe(doc.body, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['hidden'] });
+    showCurtain();
     if (on()) announce();
   }
   if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', start);

@@ -196,10 +196,16 @@ func buyByEar(t *testing.T, c byEar) {
 		}
 	})
 	g.key(kb.F9)
+	if u := g.key(kb.F10); !strings.HasPrefix(u, "Screen hidden.") { // the kiosk's own language until the guest chooses
+		t.Fatalf("F10 said %q", u)
+	}
 	g.downTo(`(?i)buy`)
 	g.key(kb.Enter)
 	if g.downTo(c.language); c.lang != "en" {
 		g.key(kb.Enter)
+	}
+	if !curtainUp(t, p) {
+		t.Fatal("the privacy curtain is not over the screen on the next page")
 	}
 	for _, step := range []string{c.buy, c.day, c.showing} {
 		g.downTo(step)
@@ -232,6 +238,28 @@ func buyByEar(t *testing.T, c byEar) {
 	if !regexp.MustCompile(c.summary).MatchString(summary) {
 		t.Errorf("the confirmation said %q, want the film, the time, the screen, both seats and the amount paid", summary)
 	}
+	if !curtainUp(t, p) {
+		t.Error("the privacy curtain is not over the confirmation")
+	}
+	// Done ends the visit: the next guest finds the screen shown and speech off.
+	g.downTo(`^(Done|Fertig)`)
+	p.Do(chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
+	if curtainUp(t, p) {
+		t.Error("the privacy curtain outlived the visit")
+	}
+	var on string
+	browserEval(t, p, `sessionStorage.getItem('speech.on') || ''`, &on)
+	if on != "" {
+		t.Error("speech is still on for the next guest")
+	}
+}
+
+// curtainUp reports whether the privacy curtain covers the middle of the screen.
+func curtainUp(t *testing.T, p *browsertest.Page) bool {
+	t.Helper()
+	var up bool
+	browserEval(t, p, `(() => { const el = document.elementFromPoint(innerWidth / 2, innerHeight / 2); return !!el && el.matches('[data-testid="speech-curtain"]'); })()`, &up)
+	return up
 }
 
 // TestBrowserKioskCollectsByEar: a blind guest collects booking 100003 by its number with the
@@ -253,6 +281,7 @@ func TestBrowserKioskCollectsByEar(t *testing.T) {
 		}
 	})
 	g.key(kb.F9)
+	g.key(kb.F10) // the privacy curtain: the booking's details stay the guest's
 	g.downTo(`(?i)start`)
 	g.key(kb.Enter)
 	g.downTo(`^Collect tickets`)
@@ -265,6 +294,9 @@ func TestBrowserKioskCollectsByEar(t *testing.T) {
 	want := regexp.MustCompile(`^You are on: Your tickets for booking 100003\. Otters of the Elbe, Tuesday 8 December, 20:30, Saal 1\. Your seats: Row G, seat 11; Row G, seat 12\. Your tickets are being printed\.`)
 	if !want.MatchString(u) {
 		t.Errorf("after Collect tickets the kiosk said %q, want the film, the time, the screen and both seats", u)
+	}
+	if !curtainUp(t, p) {
+		t.Error("the privacy curtain is not over the collected tickets")
 	}
 }
 
@@ -287,6 +319,7 @@ func TestBrowserKioskAddsATicketByEar(t *testing.T) {
 		}
 	})
 	g.key(kb.F9)
+	g.key(kb.F10) // the privacy curtain: the booking's details stay the guest's
 	g.downTo(`(?i)start`)
 	g.key(kb.Enter)
 	g.downTo(`^Change my booking`)
