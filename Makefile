@@ -20,7 +20,7 @@ generate:
 # under the race detector.
 # PostgreSQL, Redis and Chromium are used for real; without them the tests that need them skip
 # loudly (and fail when CI is set).
-QUIET_TESTS := ^TestBrowserSeatMapAnswersFastOnASlowPhone$$
+QUIET_TESTS := ^(TestBrowserSeatMapAnswersFastOnASlowPhone|TestBrowserKioskSpeechAnswersEveryKeyFast)$$
 RACE_PKGS := ./internal/flight/ ./internal/upstream/ ./internal/etag/
 test: check-prereqs
 	go test -count=1 -timeout 20m -p 3 -parallel 4 -skip '$(QUIET_TESTS)' ./...

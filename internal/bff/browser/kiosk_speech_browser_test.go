@@ -26,7 +26,9 @@ import (
 func recordSpeech(withVoices bool) chromedp.Action[chromedp.Void] {
 	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
 		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `(function (withVoices) {
-  var rec = window.__speech = { said: [], log: [], cancels: 0, warnings: [] };
+  var rec = window.__speech = { said: [], log: [], cancels: 0, warnings: [], keys: [] };
+  // When each key went down, before any of the page's own listeners (window, capture phase).
+  window.addEventListener('keydown', function (e) { rec.keys.push({ key: e.key, at: performance.now() }); }, true);
   var warn = console.warn;
   console.warn = function () { rec.warnings.push(Array.prototype.join.call(arguments, ' ')); return warn.apply(console, arguments); };
   var voices = !withVoices ? [] : [{ name: 'Test English', lang: 'en-GB', localService: true, default: true, voiceURI: 'test-en' },
