@@ -161,7 +161,14 @@
     if (target && target.focus) target.focus();
     say(describe(el));
   }
-  function current() { return at >= 0 && items[at] && doc.contains(items[at]) ? items[at] : null; }
+  /* The item the guest is on; when the part of the page that held it was swapped in again
+     (htmx), the item at the same place of the new part. */
+  function current() {
+    if (at < 0) return null;
+    if (items[at] && doc.contains(items[at])) return items[at];
+    items = collect();
+    return items[at] || null;
+  }
 
   function step(by) {
     var el = current();
@@ -224,7 +231,14 @@
     return fill('where', { title: (heading && text(heading)) || doc.title });
   }
   function help() { say([where(), hint(), word('keys')].join(' ')); }
-  function announce() { say(where() + ' ' + hint()); }
+  /* The page's own messages at its arrival (an error after a form was sent, what a step did):
+     said with where the guest is, before what they can do. */
+  function notices() {
+    return Array.prototype.map.call(doc.querySelectorAll('main .notice[role=alert], main .notice[role=status]'), function (n) {
+      return n.closest('[hidden]') ? '' : text(n);
+    }).filter(Boolean).join(' ');
+  }
+  function announce() { say([where(), notices(), hint()].filter(Boolean).join(' ')); }
   function adjust(key, by, lo, hi, dflt, what) {
     var v = Math.round(Math.max(lo, Math.min(hi, num(key, dflt) + by)) * 100) / 100;
     store.setItem(key, String(v));
@@ -289,6 +303,13 @@
       answered = 'Enter';
       el.click();
       say(describe(el));
+      return;
+    }
+    if (el.matches('button, a[href], input[type=submit]')) {
+      // The item itself, even when the focus was lost with a part of the page swapped in again.
+      event.preventDefault();
+      answered = 'Enter';
+      el.click();
     }
   }
 
