@@ -412,3 +412,24 @@ func answerTime(t *testing.T, p *browsertest.Page, k string) float64 {
 	t.Fatalf("key %q: nothing said", k)
 	return 0
 }
+
+// TestBrowserKioskSpeaksTheMessageAPageArrivesWith: Continue without a ticket brings the ticket
+// step back with its error; with speech on, the page's arrival says where the guest is and the
+// error, before what they can do.
+func TestBrowserKioskSpeaksTheMessageAPageArrivesWith(t *testing.T) {
+	t.Parallel()
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
+	browserEnrol(t, p, h, device.Kiosk)
+	p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
+	p.Do(recordSpeech(true))
+	kioskTouchToStart(p, h.TS.URL)
+	p.Do(chromedp.Click(`[data-testid="kiosk-buy"]`), chromedp.WaitVisible(`[data-testid="session-link"]`),
+		chromedp.Click(`[data-testid="session-link"]`), chromedp.WaitVisible(`[data-testid="tickets-form"]`))
+	g := &ear{t: t, p: p}
+	g.key(kb.F9)
+	g.downTo(`^Continue to seats`)
+	if u := g.key(kb.Enter); !regexp.MustCompile(`^You are on: [^.]+\. .*Please choose at least one ticket.* Arrow down to a ticket type`).MatchString(u) {
+		t.Errorf("the ticket step sent back without a ticket said %q, want where, the error, then what to do", u)
+	}
+}
