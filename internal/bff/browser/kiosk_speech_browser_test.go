@@ -310,6 +310,28 @@ func TestBrowserKioskSpeechIdleWarning(t *testing.T) {
 	if warned != 1 {
 		t.Errorf("the idle warning %q spoken %d times, want once; said %+v", want, warned, spoken(t, p))
 	}
+	if n, _ := strconv.Atoi(strings.TrimSpace(first)); n < 19 {
+		t.Errorf("the idle warning came %q seconds before the reset, want at least 20", first)
+	}
+	// Any key extends the visit: the warning goes, and the visit is still there after its
+	// countdown would have ended it.
+	p.Do(chromedp.KeyEvent(kb.ArrowDown), chromedp.WaitNotVisible("#idle-warning"))
+	if !visibleFor(t, p, `[data-testid="kiosk-start"]`, 2*time.Second) {
+		t.Error("a key did not extend the visit")
+	}
+}
+
+// visibleFor reports whether sel stays visible for d.
+func visibleFor(t *testing.T, p *browsertest.Page, sel string, d time.Duration) bool {
+	t.Helper()
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+		var ok bool
+		browserEval(t, p, `(() => { const el = document.querySelector('`+sel+`'); return !!el && el.getClientRects().length > 0; })()`, &ok)
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // TestBrowserKioskSpeechWithoutVoice: a kiosk without a voice for the page's language says
