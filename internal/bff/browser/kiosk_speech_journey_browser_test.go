@@ -263,94 +263,128 @@ func curtainUp(t *testing.T, p *browsertest.Page) bool {
 }
 
 // TestBrowserKioskCollectsByEar: a blind guest collects booking 100003 by its number with the
-// navigator's keys alone: the number on the on-screen keypad's digits and the e-mail on its
-// letters, each key confirmed by the field read back, then Collect tickets; the kiosk says the
-// film, the time, the screen and both seats, and that the tickets print.
+// navigator's keys alone, under the privacy curtain, in English and in German: the number on
+// the on-screen keypad's digits and the e-mail on its letters, each key confirmed by the field
+// read back, then Collect tickets; the kiosk says the film, the time, the screen and both
+// seats, and that the tickets print.
 func TestBrowserKioskCollectsByEar(t *testing.T) {
 	t.Parallel()
-	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
-	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
-	browserEnrol(t, p, h, device.Kiosk)
-	p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
-	p.Do(recordSpeech(true))
-	p.Do(chromedp.Navigate(h.TS.URL+"/"), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
-	g := &ear{t: t, p: p}
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("heard: %q", g.heard)
-		}
-	})
-	g.key(kb.F9)
-	g.key(kb.F10) // the privacy curtain: the booking's details stay the guest's
-	g.downTo(`(?i)start`)
-	g.key(kb.Enter)
-	g.downTo(`^Collect tickets`)
-	g.key(kb.Enter)
-	g.downTo(`^Booking number`)
-	g.typeOn("100003", `^E-mail`)
-	g.typeOn("paid3@example.com", `^Collect tickets`)
-	g.downTo(`^Collect tickets, \d+ of \d+$`)
-	u := g.key(kb.Enter)
-	want := regexp.MustCompile(`^You are on: Your tickets for booking 100003\. Otters of the Elbe, Tuesday 8 December, 20:30, Saal 1\. Your seats: Row G, seat 11; Row G, seat 12\. Your tickets are being printed\.`)
-	if !want.MatchString(u) {
-		t.Errorf("after Collect tickets the kiosk said %q, want the film, the time, the screen and both seats", u)
-	}
-	if !curtainUp(t, p) {
-		t.Error("the privacy curtain is not over the collected tickets")
+	for _, c := range []struct {
+		lang, language, collect, number, email, submit, said string
+	}{
+		{"en", `^✓ English`, `^Collect tickets`, `^Booking number`, `^E-mail`, `^Collect tickets, \d+ of \d+$`,
+			`^You are on: Your tickets for booking 100003\. Otters of the Elbe, Tuesday 8 December, 20:30, Saal 1\. Your seats: Row G, seat 11; Row G, seat 12\. Your tickets are being printed\.`},
+		{"de", `^Deutsch`, `^Tickets abholen`, `^Buchungsnummer`, `^E-Mail`, `^Tickets abholen, \d+ von \d+$`,
+			`^Sie sind hier: Ihre Tickets für Buchung 100003\. Otters of the Elbe, Dienstag, 8\. Dezember, 20:30( Uhr)?, Saal 1\. Ihre Plätze: Reihe G, Platz 11; Reihe G, Platz 12\. Ihre Tickets werden gedruckt\.`},
+	} {
+		t.Run(c.lang, func(t *testing.T) {
+			t.Parallel()
+			h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+			p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
+			browserEnrol(t, p, h, device.Kiosk)
+			p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
+			p.Do(recordSpeech(true))
+			p.Do(chromedp.Navigate(h.TS.URL+"/"), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
+			g := &ear{t: t, p: p}
+			t.Cleanup(func() {
+				if t.Failed() {
+					t.Logf("heard: %q", g.heard)
+				}
+			})
+			g.key(kb.F9)
+			g.key(kb.F10) // the privacy curtain: the booking's details stay the guest's
+			g.downTo(`(?i)start`)
+			g.key(kb.Enter)
+			if g.downTo(c.language); c.lang != "en" {
+				g.key(kb.Enter)
+			}
+			g.downTo(c.collect)
+			g.key(kb.Enter)
+			g.downTo(c.number)
+			g.typeOn("100003", c.email)
+			g.typeOn("paid3@example.com", c.submit)
+			g.downTo(c.submit)
+			if u := g.key(kb.Enter); !regexp.MustCompile(c.said).MatchString(u) {
+				t.Errorf("after collecting the kiosk said %q, want the film, the time, the screen and both seats", u)
+			}
+			if !curtainUp(t, p) {
+				t.Error("the privacy curtain is not over the collected tickets")
+			}
+		})
 	}
 }
 
 // TestBrowserKioskAddsATicketByEar: a blind guest adds an adult ticket to booking 100001 with
-// the navigator's keys alone: the booking found by number and e-mail on the keypads, Change
-// this booking, one more Adult, the difference paid on the reader (the sandbox's tap), and the
-// kiosk says the change is saved.
+// the navigator's keys alone, under the privacy curtain, in English and in German: the booking
+// found by number and e-mail on the keypads, Change this booking, one more Adult, the
+// difference paid on the reader (the sandbox's tap); the kiosk says what changed, what was
+// paid and the three seats.
 func TestBrowserKioskAddsATicketByEar(t *testing.T) {
 	t.Parallel()
-	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
-	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
-	browserEnrol(t, p, h, device.Kiosk)
-	p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
-	p.Do(recordSpeech(true))
-	p.Do(chromedp.Navigate(h.TS.URL+"/"), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
-	g := &ear{t: t, p: p}
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("heard: %q", g.heard)
-		}
-	})
-	g.key(kb.F9)
-	g.key(kb.F10) // the privacy curtain: the booking's details stay the guest's
-	g.downTo(`(?i)start`)
-	g.key(kb.Enter)
-	g.downTo(`^Change my booking`)
-	g.key(kb.Enter)
-	g.downTo(`^Booking number`)
-	g.typeOn("100001", `^E-mail`)
-	g.typeOn("paid1@example.com", `^Find booking`)
-	g.downTo(`^Find booking, \d+ of \d+$`)
-	g.key(kb.Enter)
-	g.downTo(`^Change this booking, `)
-	g.key(kb.Enter)
-	g.downTo(`Add one Adult ticket`)
-	if u := g.key(kb.Enter); !strings.HasPrefix(u, "Added 1 × Adult") {
-		t.Fatalf("adding an Adult said %q", u)
-	}
-	g.downTo(`^Pay €13\.25 and confirm`)
-	g.key(kb.Enter)
-	reader := readerAsking(t, h)
-	if err := h.Prov.PresentPaymentMethod(reader.ID, "4242424242424242"); err != nil {
-		t.Fatal(err)
-	}
-	p.Do(chromedp.WaitVisible(`[data-testid="changes"]`))
-	var said string
-	for deadline := time.Now().Add(5 * time.Second); said == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if u := spoken(t, p); len(u) > 0 {
-			said = u[0].Text
-		}
-	}
-	want := regexp.MustCompile(`^You are on: Tickets for booking 100001\. .*Adult.*€13\.25.* Otters of the Elbe, .*, Saal 1\. Your seats: Row F, seat 11; Row F, seat 12; Row [A-Z], seat \d+\. Your tickets are being printed\.`)
-	if !want.MatchString(said) {
-		t.Errorf("after the change was paid the kiosk said %q, want what changed, what was paid and the three seats", said)
+	for _, c := range []struct {
+		lang, language, change, number, email, find, edit, add, added, pay, said string
+	}{
+		{"en", `^✓ English`, `^Change my booking`, `^Booking number`, `^E-mail`, `^Find booking, \d+ of \d+$`, `^Change this booking, `,
+			`Add one Adult ticket`, "Added 1 × Adult", `^Pay €13\.25 and confirm`,
+			`^You are on: Tickets for booking 100001\. .*Adult.*€13\.25.* Otters of the Elbe, .*, Saal 1\. Your seats: Row F, seat 11; Row F, seat 12; Row [A-Z], seat \d+\. Your tickets are being printed\.`},
+		{"de", `^Deutsch`, `^Meine Buchung ändern`, `^Buchungsnummer`, `^E-Mail`, `^Buchung finden, \d+ von \d+$`, `^Diese Buchung ändern, `,
+			`Ein Ticket Erwachsen\S* hinzufügen`, "1 × Erwachsen", `^13,25[\x{00a0} ]€ bezahlen und bestätigen`,
+			`^Sie sind hier: Tickets für Buchung 100001\. .*Erwachsen.*13,25[\x{00a0} ]€.* Otters of the Elbe, .*, Saal 1\. Ihre Plätze: Reihe F, Platz 11; Reihe F, Platz 12; Reihe [A-Z], Platz \d+\. Ihre Tickets werden gedruckt\.`},
+	} {
+		t.Run(c.lang, func(t *testing.T) {
+			t.Parallel()
+			h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+			p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
+			browserEnrol(t, p, h, device.Kiosk)
+			p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
+			p.Do(recordSpeech(true))
+			p.Do(chromedp.Navigate(h.TS.URL+"/"), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
+			g := &ear{t: t, p: p}
+			t.Cleanup(func() {
+				if t.Failed() {
+					t.Logf("heard: %q", g.heard)
+				}
+			})
+			g.key(kb.F9)
+			g.key(kb.F10) // the privacy curtain: the booking's details stay the guest's
+			g.downTo(`(?i)start`)
+			g.key(kb.Enter)
+			if g.downTo(c.language); c.lang != "en" {
+				g.key(kb.Enter)
+			}
+			g.downTo(c.change)
+			g.key(kb.Enter)
+			g.downTo(c.number)
+			g.typeOn("100001", c.email)
+			g.typeOn("paid1@example.com", c.find)
+			g.downTo(c.find)
+			g.key(kb.Enter)
+			g.downTo(c.edit)
+			g.key(kb.Enter)
+			g.downTo(c.add)
+			if u := g.key(kb.Enter); !strings.Contains(u, c.added) {
+				t.Fatalf("adding an Adult said %q", u)
+			}
+			g.downTo(c.pay)
+			g.key(kb.Enter)
+			reader := readerAsking(t, h)
+			if err := h.Prov.PresentPaymentMethod(reader.ID, "4242424242424242"); err != nil {
+				t.Fatal(err)
+			}
+			p.Do(chromedp.WaitVisible(`[data-testid="changes"]`))
+			var said string
+			for deadline := time.Now().Add(5 * time.Second); said == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+				if u := spoken(t, p); len(u) > 0 {
+					said = u[0].Text
+				}
+			}
+			if !regexp.MustCompile(c.said).MatchString(said) {
+				t.Errorf("after the change was paid the kiosk said %q, want what changed, what was paid and the three seats", said)
+			}
+			if !curtainUp(t, p) {
+				t.Error("the privacy curtain is not over the tickets")
+			}
+		})
 	}
 }
 
