@@ -38,8 +38,10 @@ func (h *Handler) editCounterView(c echo.Context, e visit.Edit, due cinema.Money
 
 func (h *Handler) showEditCounterPay(c echo.Context) error {
 	if e, ok := h.Visits.CurrentEdit(c); ok {
-		if statusURL := h.leaveReader(c, e); statusURL != "" {
-			return web.Redirect(c, statusURL)
+		if entry, asking := h.readerAsking(c, e); asking {
+			if statusURL := h.leaveReader(c, e, entry); statusURL != "" {
+				return web.Redirect(c, statusURL)
+			}
 		}
 	}
 	e, err := h.requireChangeableEdit(c)

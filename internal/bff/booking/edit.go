@@ -157,13 +157,17 @@ func (h *Handler) showEdit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if statusURL := h.leaveReader(c, e); statusURL != "" {
-		return web.Redirect(c, statusURL)
-	}
 	ctx := c.Request().Context()
-	if entry, err := h.Visits.BlockingEntry(ctx, e); err != nil {
+	entry, err := h.Visits.BlockingEntry(ctx, e)
+	switch {
+	case err != nil:
 		return err
-	} else if entry != nil {
+	case askingAtReader(entry):
+		// Back from the reader's page: the reader stops asking, and the change shows again.
+		if statusURL := h.leaveReader(c, e, *entry); statusURL != "" {
+			return web.Redirect(c, statusURL)
+		}
+	case entry != nil:
 		return web.Redirect(c, h.Site.URL("edit.status", entry.ID))
 	}
 	// The order and the ticket types are independent reads: both at once.

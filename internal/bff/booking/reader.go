@@ -113,54 +113,59 @@ func (h *Handler) readerBack(c echo.Context) string {
 // sends the person to pay the change as it is now. A card paid in that instant is refused by
 // the ticketing system and goes back to the card; the status page says so.
 func (h *Handler) stopStaleReader(c echo.Context, e visit.Edit, now cinema.Money) error {
-	ctx := c.Request().Context()
 	entry, ok := h.readerAsking(c, e)
 	if !ok {
 		return web.Redirect(c, h.Site.URL("edit.show"))
 	}
-	dctx, cancel := h.Visits.Detached(ctx)
-	stopped, err := h.Settler.StopAtReader(dctx, entry.ID, settlement.StopOrderChanged)
-	cancel()
-	if err != nil || stopped.State != ledger.StateFailed {
+	if !h.stopEditReader(c, e, entry, settlement.StopOrderChanged) {
 		return web.Redirect(c, h.Site.URL("edit.status", entry.ID))
 	}
-	e.Entry = ""
-	h.Visits.SaveEdit(c, e)
 	h.Site.Flash(c, web.Loc(c).T("checkout.reader_order_changed", "Amount", web.Loc(c).Money(now)))
 	return web.Redirect(c, h.readerBack(c))
 }
 
-// leaveReader stops the change's reader when its page was left for the change or the
-// counter's payment page (Back, a link): a reader asks only while its page is on screen, so a
-// card presented afterwards pays nothing. The flash says so; a card paid in that instant
-// cannot be stopped, and statusURL is then its page.
-func (h *Handler) leaveReader(c echo.Context, e visit.Edit) (statusURL string) {
-	entry, ok := h.readerAsking(c, e)
-	if !ok {
-		return ""
-	}
-	dctx, cancel := h.Visits.Detached(c.Request().Context())
-	stopped, err := h.Settler.StopAtReader(dctx, entry.ID, settlement.StopLeft)
-	cancel()
-	if err != nil || stopped.State != ledger.StateFailed {
+// leaveReader stops the change's reader, asking for entry, when its page was left for the
+// change or the counter's payment page (Back, a link): a reader asks only while its page is on
+// screen, so a card presented afterwards pays nothing. The flash says so; a card paid in that
+// instant cannot be stopped, and statusURL is then its page.
+func (h *Handler) leaveReader(c echo.Context, e visit.Edit, entry ledger.Entry) (statusURL string) {
+	if !h.stopEditReader(c, e, entry, settlement.StopLeft) {
 		return h.Site.URL("edit.status", entry.ID)
 	}
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: entry.CinemaID, BookingNumber: entry.BookingNumber,
 		Currency: entry.Currency, Detail: "card reader payment stopped as its page was left, nothing taken"})
-	e.Entry = ""
-	h.Visits.SaveEdit(c, e)
 	h.Site.Flash(c, web.Loc(c).T("booking.reader_left")) // whichever answer reached the ledger first
 	return ""
+}
+
+// stopEditReader stops the change's card-reader payment entry for why and lets the change go
+// on without it; false when it could not be stopped (a card paid in that instant).
+func (h *Handler) stopEditReader(c echo.Context, e visit.Edit, entry ledger.Entry, why settlement.StopReason) bool {
+	dctx, cancel := h.Visits.Detached(c.Request().Context())
+	stopped, err := h.Settler.StopAtReader(dctx, entry.ID, why)
+	cancel()
+	if err != nil || stopped.State != ledger.StateFailed {
+		return false
+	}
+	e.Entry = ""
+	h.Visits.SaveEdit(c, e)
+	return true
 }
 
 // readerAsking is the change's card-reader payment while the reader asks (or is about to).
 func (h *Handler) readerAsking(c echo.Context, e visit.Edit) (ledger.Entry, bool) {
 	entry, err := h.Visits.BlockingEntry(c.Request().Context(), e)
-	if err != nil || entry == nil || !entry.AtReader() || entry.Kind != ledger.KindPayment ||
-		(entry.State != ledger.StateCreated && entry.State != ledger.StateRedirected) {
+	if err != nil || !askingAtReader(entry) {
 		return ledger.Entry{}, false
 	}
 	return *entry, true
+}
+
+// askingAtReader reports whether entry is a card-reader payment the reader asks for (or is
+// about to).
+func askingAtReader(entry *ledger.Entry) bool {
+	return entry != nil && entry.AtReader() && entry.Kind == ledger.KindPayment &&
+		(entry.State == ledger.StateCreated || entry.State == ledger.StateRedirected)
 }
 
 // afterChange is where a change to the edit's tickets goes on: the change, unless a card-reader

@@ -131,8 +131,7 @@ func (h *Handler) stopStaleSale(c echo.Context, v visit.Buy) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	_, readerURL := h.stopSale(c, e, settlement.StopOrderChanged)
-	return readerURL, true
+	return h.stopSale(c, e, settlement.StopOrderChanged), true
 }
 
 // leaveReader stops the reader when its page was left for the order's summary or the
@@ -147,8 +146,7 @@ func (h *Handler) leaveReader(c echo.Context, v visit.Buy) (notice, readerURL st
 	case e.State != ledger.StateCreated && e.State != ledger.StateRedirected:
 		return "", h.Site.URL("buy.reader", e.ID) // paid, the booking being made
 	}
-	_, readerURL = h.stopSale(c, e, settlement.StopLeft)
-	if readerURL != "" {
+	if readerURL = h.stopSale(c, e, settlement.StopLeft); readerURL != "" {
 		return "", readerURL
 	}
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionPayment, CinemaID: e.CinemaID, Currency: e.Currency,
@@ -165,17 +163,17 @@ func (h *Handler) readerAsking(c echo.Context, v visit.Buy) (ledger.Entry, bool)
 }
 
 // stopSale stops the reader's payment e for why and ends the order's purchase record. A card
-// paid in that instant cannot be stopped: readerURL is then its page.
-func (h *Handler) stopSale(c echo.Context, e ledger.Entry, why settlement.StopReason) (stopped ledger.Entry, readerURL string) {
+// paid in that instant cannot be stopped: readerURL is then its page ("" when stopped).
+func (h *Handler) stopSale(c echo.Context, e ledger.Entry, why settlement.StopReason) (readerURL string) {
 	ctx := c.Request().Context()
 	dctx, cancel := h.Visits.Detached(ctx)
 	stopped, err := h.Settler.StopAtReader(dctx, e.ID, why)
 	cancel()
 	if err != nil || stopped.State != ledger.StateFailed {
-		return stopped, h.Site.URL("buy.reader", e.ID)
+		return h.Site.URL("buy.reader", e.ID)
 	}
 	h.endPurchaseRecord(ctx, e.EditSessionID, "card reader: "+stopped.LastError)
-	return stopped, ""
+	return ""
 }
 
 // continueOnReader sends a second press of Pay to the reader payment already under way (or to

@@ -300,13 +300,14 @@ func (h *Handler) showBuySummary(c echo.Context) error {
 	if readerURL != "" {
 		return web.Redirect(c, readerURL)
 	}
+	msg := h.Sessions.PopString(c.Request().Context(), visit.SessBuyNotice)
 	if left != "" {
-		h.Sessions.Put(c.Request().Context(), visit.SessBuyNotice, left)
+		msg = left // the reader just stopped: that is what became of the payment
 	}
-	if msg := h.Sessions.PopString(c.Request().Context(), visit.SessBuyNotice); msg != "" {
+	if msg != "" {
 		notice = &components.Notice{Kind: components.NoticeWarning, Heading: web.Loc(c).T("checkout.payment_not_completed"), Body: msg}
-	} else if msg := h.Site.PopFlash(c); msg != "" {
-		notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
+	} else if flash := h.Site.PopFlash(c); flash != "" {
+		notice = &components.Notice{Kind: components.NoticeSuccess, Heading: flash}
 	}
 	return h.renderBuySummary(c, http.StatusOK, notice, summaryForm{})
 }
