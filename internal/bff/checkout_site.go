@@ -1,11 +1,8 @@
 package bff
 
 import (
-	"database/sql"
-
 	"github.com/cinemabff/cinemabff/internal/bff/checkout"
 	"github.com/cinemabff/cinemabff/internal/bff/staff"
-	"github.com/cinemabff/cinemabff/internal/feequotes"
 )
 
 // newCheckoutFlow builds the purchase flow's handler on s's clients and stores, with its
@@ -32,17 +29,7 @@ func (s *Server) newCheckoutFlow() *checkout.Handler {
 		CountersOnly:  staff.CountersOnly(k),
 		Admission:     s.admission,
 		SalesOpen:     s.Config.SalesOpen,
-		FeeQuotes:     s.newFeeQuotes(),
+		FeeQuotes:     s.feeQuotes,
 	}
 	return h.Start()
-}
-
-// newFeeQuotes keeps the booking fees learned from orders in the database, where every replica
-// and the next start read them; without a database, in this process's memory.
-func (s *Server) newFeeQuotes() *feequotes.Store {
-	var db *sql.DB
-	if s.Storage != nil {
-		db = s.Storage.SQL
-	}
-	return feequotes.New(db, feequotes.Options{Logger: s.Kernel.Logger})
 }

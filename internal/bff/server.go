@@ -29,6 +29,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/bookings"
 	"github.com/cinemabff/cinemabff/internal/boxoffice"
+	"github.com/cinemabff/cinemabff/internal/feequotes"
 	"github.com/cinemabff/cinemabff/internal/holds"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/names"
@@ -134,6 +135,7 @@ type Server struct {
 	PaymentMethod  string
 	webhooks       WebhookVerifier
 	inbox          *payevents.Inbox
+	feeQuotes      *feequotes.Store // the booking fees learned from orders; nil without a database (the purchase flow keeps them in memory)
 
 	bookingFlow     *booking.Handler                                           // finding, showing and changing a booking (internal/bff/booking)
 	SwapFlow        *swap.Handler                                              // the seat swap flow (internal/bff/swap)
@@ -268,6 +270,7 @@ func (s *Server) newStores(d Deps) visit.Deps {
 		k.StaffAccounts = staff.SignIns{Store: p.Staff}
 		k.Enrolments = device.NewEnrolments(db, device.EnrolmentsOptions{})
 		s.inbox, s.Collections, s.attentionStore = payevents.New(db), tickets.NewCollections(db), attention.New(db, now)
+		s.feeQuotes = feequotes.New(db, feequotes.Options{Logger: k.Logger})
 	}
 	return p
 }
