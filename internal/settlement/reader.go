@@ -304,11 +304,8 @@ func (st *Settler) StopAtReader(ctx context.Context, id string, why StopReason) 
 	}
 	switch e.State {
 	case ledger.StateCreated:
-		early := whyCancelledEarly
-		if why == StopLeft {
-			early = string(why) // the person is told why the reader stopped, whenever it was
-		}
-		e, _, err = st.endAtReader(ctx, e, early, nil)
+		// The reason first, so that it is what the person is told (ReaderEndOf), whenever it was.
+		e, _, err = st.endAtReader(ctx, e, string(why)+" ("+whyCancelledEarly+")", nil)
 		if errors.Is(err, ledger.ErrStateChanged) {
 			return st.StopAtReader(ctx, id, why) // handed to the reader meanwhile
 		}
