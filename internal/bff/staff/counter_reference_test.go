@@ -80,9 +80,16 @@ func TestCounterReferenceIsCheckedWithTheProvider(t *testing.T) {
 
 	mine, mineCharge := tapOnStandaloneReader(t, h, due, nil)
 	resp, body := h.Post("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"terminal"}, "reference": {mineCharge}})
-	to := bfftest.ExpectRedirect(t, resp, body, "/booking/")
+	// On a busy machine the change is still being saved when the request ends: the answer is
+	// its status page, or a redirect to it, which the clerk's browser follows to the booking.
+	to := ""
+	if resp.StatusCode == http.StatusOK {
+		to = h.Doc(body).Find(`[data-testid="payment-status"] [hx-get]`).AttrOr("hx-get", "")
+	} else {
+		to = bfftest.ExpectRedirect(t, resp, body, "/booking/")
+	}
 	if strings.HasPrefix(to, "/booking/edit/status/") {
-		to = h.FollowStatus(t, to) // a busy machine: the change is still being saved
+		to = h.FollowStatus(t, to)
 	}
 	doc := h.Page(to, http.StatusOK)
 	if !strings.Contains(doc.Find(`[data-testid="changes"]`).Text(), "card (box office terminal)") {
