@@ -111,11 +111,7 @@ func speakUntil(t *testing.T, p *browsertest.Page, prefix string) utterance {
 // lang de, and Start over ends speech, rate included, for the next guest.
 func TestBrowserKioskSpeech(t *testing.T) {
 	t.Parallel()
-	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
-	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
-	browserEnrol(t, p, h, device.Kiosk)
-	p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
-	p.Do(recordSpeech(true))
+	h, p := speakingKiosk(t)
 	kioskTouchToStart(p, h.TS.URL)
 	p.Do(chromedp.Click(`[data-testid="kiosk-buy"]`), chromedp.WaitVisible(`[data-testid="session-link"]`),
 		chromedp.Click(`[data-testid="session-link"]`), chromedp.WaitVisible(`[data-testid="tickets-form"]`))
@@ -211,11 +207,7 @@ func TestBrowserKioskSpeech(t *testing.T) {
 // number and state; Enter takes it and says so; Escape leaves the map.
 func TestBrowserKioskSpeechSeatMap(t *testing.T) {
 	t.Parallel()
-	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
-	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
-	browserEnrol(t, p, h, device.Kiosk)
-	p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
-	p.Do(recordSpeech(true))
+	h, p := speakingKiosk(t)
 	kioskTouchToStart(p, h.TS.URL)
 	p.Do(chromedp.Click(`[data-testid="kiosk-buy"]`), chromedp.WaitVisible(`[data-testid="session-link"]`),
 		chromedp.Click(`[data-testid="session-link"]`), chromedp.WaitVisible(`[data-testid="tickets-form"]`),

@@ -95,6 +95,45 @@ func (e *ear) downTo(re string) string {
 	return ""
 }
 
+// speakingKiosk is an enrolled kiosk at 1080×1920 with touch, its speech recorded (with an
+// English and a German voice).
+func speakingKiosk(t *testing.T) (*bfftest.Harness, *browsertest.Page) {
+	t.Helper()
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
+	browserEnrol(t, p, h, device.Kiosk)
+	p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
+	p.Do(recordSpeech(true))
+	return h, p
+}
+
+// listen is a guest listening at page p; a failing test logs all it heard.
+func listen(t *testing.T, p *browsertest.Page) *ear {
+	g := &ear{t: t, p: p}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("heard: %q", g.heard)
+		}
+	})
+	return g
+}
+
+// begin starts a visit from the attract screen: F9 (speech), F10 (the privacy curtain, in the
+// kiosk's own language until the guest chooses), Start, and the language the guest hears
+// language in (choose: it is not the kiosk's own, so Enter takes it).
+func (e *ear) begin(language string, choose bool) {
+	e.t.Helper()
+	e.key(kb.F9)
+	if u := e.key(kb.F10); !strings.HasPrefix(u, "Screen hidden.") {
+		e.t.Fatalf("F10 said %q", u)
+	}
+	e.downTo(`(?i)start`)
+	e.key(kb.Enter)
+	if e.downTo(language); choose {
+		e.key(kb.Enter)
+	}
+}
+
 // itemPlace reads an item's name and place from what it said: "q, 27 of 61".
 var itemPlace = regexp.MustCompile(`^(.*), (\d+) (?:of|von) (\d+)$`)
 
@@ -197,27 +236,10 @@ func TestBrowserKioskBuysByEar(t *testing.T) {
 }
 
 func buyByEar(t *testing.T, c byEar) {
-	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
-	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
-	browserEnrol(t, p, h, device.Kiosk)
-	p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
-	p.Do(recordSpeech(true))
+	h, p := speakingKiosk(t)
 	p.Do(chromedp.Navigate(h.TS.URL+"/"), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
-	g := &ear{t: t, p: p}
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("heard: %q", g.heard)
-		}
-	})
-	g.key(kb.F9)
-	if u := g.key(kb.F10); !strings.HasPrefix(u, "Screen hidden.") { // the kiosk's own language until the guest chooses
-		t.Fatalf("F10 said %q", u)
-	}
-	g.downTo(`(?i)buy`)
-	g.key(kb.Enter)
-	if g.downTo(c.language); c.lang != "en" {
-		g.key(kb.Enter)
-	}
+	g := listen(t, p)
+	g.begin(c.language, c.lang != "en")
 	if !curtainUp(t, p) {
 		t.Fatal("the privacy curtain is not over the screen on the next page")
 	}
@@ -293,25 +315,10 @@ func TestBrowserKioskCollectsByEar(t *testing.T) {
 	} {
 		t.Run(c.lang, func(t *testing.T) {
 			t.Parallel()
-			h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
-			p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
-			browserEnrol(t, p, h, device.Kiosk)
-			p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
-			p.Do(recordSpeech(true))
+			h, p := speakingKiosk(t)
 			p.Do(chromedp.Navigate(h.TS.URL+"/"), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
-			g := &ear{t: t, p: p}
-			t.Cleanup(func() {
-				if t.Failed() {
-					t.Logf("heard: %q", g.heard)
-				}
-			})
-			g.key(kb.F9)
-			g.key(kb.F10) // the privacy curtain: the booking's details stay the guest's
-			g.downTo(`(?i)start`)
-			g.key(kb.Enter)
-			if g.downTo(c.language); c.lang != "en" {
-				g.key(kb.Enter)
-			}
+			g := listen(t, p)
+			g.begin(c.language, c.lang != "en")
 			g.downTo(c.collect)
 			g.key(kb.Enter)
 			g.downTo(c.number)
@@ -347,25 +354,10 @@ func TestBrowserKioskAddsATicketByEar(t *testing.T) {
 	} {
 		t.Run(c.lang, func(t *testing.T) {
 			t.Parallel()
-			h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
-			p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
-			browserEnrol(t, p, h, device.Kiosk)
-			p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
-			p.Do(recordSpeech(true))
+			h, p := speakingKiosk(t)
 			p.Do(chromedp.Navigate(h.TS.URL+"/"), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
-			g := &ear{t: t, p: p}
-			t.Cleanup(func() {
-				if t.Failed() {
-					t.Logf("heard: %q", g.heard)
-				}
-			})
-			g.key(kb.F9)
-			g.key(kb.F10) // the privacy curtain: the booking's details stay the guest's
-			g.downTo(`(?i)start`)
-			g.key(kb.Enter)
-			if g.downTo(c.language); c.lang != "en" {
-				g.key(kb.Enter)
-			}
+			g := listen(t, p)
+			g.begin(c.language, c.lang != "en")
 			g.downTo(c.change)
 			g.key(kb.Enter)
 			g.downTo(c.number)
@@ -408,15 +400,11 @@ func TestBrowserKioskAddsATicketByEar(t *testing.T) {
 // being said before it. The best of up to three rounds counts: a machine busy with other work
 // slows the browser, not the page. Run alone (QUIET_TESTS in the Makefile).
 func TestBrowserKioskSpeechAnswersEveryKeyFast(t *testing.T) {
-	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
-	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
-	browserEnrol(t, p, h, device.Kiosk)
-	p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
-	p.Do(recordSpeech(true))
+	h, p := speakingKiosk(t)
 	kioskTouchToStart(p, h.TS.URL)
 	p.Do(chromedp.Click(`[data-testid="kiosk-buy"]`), chromedp.WaitVisible(`[data-testid="session-link"]`),
 		chromedp.Click(`[data-testid="session-link"]`), chromedp.WaitVisible(`[data-testid="tickets-form"]`))
-	g := &ear{t: t, p: p}
+	g := listen(t, p)
 	g.key(kb.F9)
 	p.Do(slowCPU(4))
 	defer p.Do(slowCPU(1))
@@ -466,15 +454,11 @@ func answerTime(t *testing.T, p *browsertest.Page, k string) float64 {
 // error, before what they can do.
 func TestBrowserKioskSpeaksTheMessageAPageArrivesWith(t *testing.T) {
 	t.Parallel()
-	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
-	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
-	browserEnrol(t, p, h, device.Kiosk)
-	p.Do(chromedp.EmulateViewport(1080, 1920, chromedp.EmulateTouch))
-	p.Do(recordSpeech(true))
+	h, p := speakingKiosk(t)
 	kioskTouchToStart(p, h.TS.URL)
 	p.Do(chromedp.Click(`[data-testid="kiosk-buy"]`), chromedp.WaitVisible(`[data-testid="session-link"]`),
 		chromedp.Click(`[data-testid="session-link"]`), chromedp.WaitVisible(`[data-testid="tickets-form"]`))
-	g := &ear{t: t, p: p}
+	g := listen(t, p)
 	g.key(kb.F9)
 	g.downTo(`^Continue to seats`)
 	if u := g.key(kb.Enter); !regexp.MustCompile(`^You are on: [^.]+\. .*Please choose at least one ticket.* Arrow down to a ticket type`).MatchString(u) {
