@@ -103,6 +103,12 @@ func (e Entry) AtBoxOffice() bool { return e.ByHand }
 // AtReader reports whether the entry is a card-present payment on the provider's card reader.
 func (e Entry) AtReader() bool { return e.ReaderID != "" }
 
+// ReaderAsking reports whether the card reader asks for the entry's payment, or is about to
+// (written, not yet handed over): what stopping the reader is for.
+func (e Entry) ReaderAsking() bool {
+	return e.AtReader() && (e.State == StateCreated || e.State == StateRedirected)
+}
+
 func boolInt(b bool) int {
 	if b {
 		return 1

@@ -510,7 +510,7 @@ var KioskMoneyPause = 5 * time.Minute
 // pause's end; past it the page stops checking by itself and says the guest may go.
 func (h *Handler) kioskWaitsFor(c echo.Context, entry ledger.Entry, v *bookingview.PaymentStatusView) {
 	until := entry.CreatedAt.Add(KioskMoneyPause)
-	if entry.AtReader() && (entry.State == ledger.StateCreated || entry.State == ledger.StateRedirected) {
+	if entry.ReaderAsking() {
 		until = entry.CreatedAt.Add(settlement.ReaderWait) // the reader asks no longer than that
 	}
 	if web.DeviceOf(c).Mode != device.Kiosk || time.Now().Before(until) {

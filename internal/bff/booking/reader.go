@@ -164,8 +164,7 @@ func (h *Handler) readerAsking(c echo.Context, e visit.Edit) (ledger.Entry, bool
 // askingAtReader reports whether entry is a card-reader payment the reader asks for (or is
 // about to).
 func askingAtReader(entry *ledger.Entry) bool {
-	return entry != nil && entry.AtReader() && entry.Kind == ledger.KindPayment &&
-		(entry.State == ledger.StateCreated || entry.State == ledger.StateRedirected)
+	return entry != nil && entry.Kind == ledger.KindPayment && entry.ReaderAsking()
 }
 
 // afterChange is where a change to the edit's tickets goes on: the change, unless a card-reader

@@ -143,7 +143,7 @@ func (h *Handler) leaveReader(c echo.Context, v visit.Buy) (notice, readerURL st
 	switch {
 	case !ok:
 		return "", ""
-	case e.State != ledger.StateCreated && e.State != ledger.StateRedirected:
+	case !e.ReaderAsking():
 		return "", h.Site.URL("buy.reader", e.ID) // paid, the booking being made
 	}
 	if readerURL = h.stopSale(c, e, settlement.StopLeft); readerURL != "" {
@@ -159,7 +159,7 @@ func (h *Handler) leaveReader(c echo.Context, v visit.Buy) (notice, readerURL st
 // readerAsking is the order's card-reader payment while the reader asks (or is about to).
 func (h *Handler) readerAsking(c echo.Context, v visit.Buy) (ledger.Entry, bool) {
 	e, ok := h.Visits.ReaderSaleUnderWay(c.Request().Context(), v.UserSessionID)
-	return e, ok && (e.State == ledger.StateCreated || e.State == ledger.StateRedirected)
+	return e, ok && e.ReaderAsking()
 }
 
 // stopSale stops the reader's payment e for why and ends the order's purchase record. A card
@@ -277,7 +277,7 @@ const readerPagePause = 5 * time.Minute
 // the reader asks, as long as it asks (nobody tapping, it gives up and the page moves on);
 // once a card paid, while the booking is made. Money in motion is never cut off by a reset.
 func readerPauseEnd(e ledger.Entry) time.Time {
-	if e.State == ledger.StateCreated || e.State == ledger.StateRedirected {
+	if e.ReaderAsking() {
 		return e.CreatedAt.Add(settlement.ReaderWait)
 	}
 	return e.CreatedAt.Add(readerPagePause)

@@ -194,8 +194,7 @@ func (v *Visits) ReleaseEdit(c echo.Context) LetGo {
 // returns the entry when a card paid at that moment (given back, or being saved).
 func (v *Visits) stopEditReader(ctx context.Context, e Edit) (*ledger.Entry, error) {
 	entry, err := v.BlockingEntry(ctx, e)
-	if err != nil || entry == nil || !entry.AtReader() || entry.Kind == ledger.KindRefund ||
-		(entry.State != ledger.StateCreated && entry.State != ledger.StateRedirected) {
+	if err != nil || entry == nil || entry.Kind == ledger.KindRefund || !entry.ReaderAsking() {
 		return nil, nil
 	}
 	dctx, cancel := v.Detached(ctx)
