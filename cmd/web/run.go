@@ -223,12 +223,16 @@ func siteConfig(cfg Config) bff.Config {
 	passwordHashing, _ := cfg.passwordHashing()
 	salesOpen, _ := admission.ParseOpenings(cfg.SalesOpen)
 	return bff.Config{
-		SiteName:            cfg.SiteName,
-		PublicURL:           publicURL,
-		TrustedProxies:      proxies,
-		SessionIdle:         cfg.SessionIdle,
-		SessionLifetime:     cfg.SessionLifetime,
-		FormActionOrigins:   formActionOrigins(cfg),
+		Config: web.Config{
+			SiteName:          cfg.SiteName,
+			PublicURL:         publicURL,
+			TrustedProxies:    proxies,
+			SessionIdle:       cfg.SessionIdle,
+			SessionLifetime:   cfg.SessionLifetime,
+			FormActionOrigins: formActionOrigins(cfg),
+			MetricsToken:      cfg.MetricsToken,
+			StaffIdle:         cfg.StaffIdle,
+		},
 		KioskIdle:           cfg.KioskIdle,
 		ListingTTL:          cfg.ListingTTL,
 		OrderWatchFor:       cfg.OrderWatchFor,
@@ -239,9 +243,7 @@ func siteConfig(cfg Config) bff.Config {
 		ReaderCountry:       cfg.ReaderCountry,
 		TenderCash:          cfg.TenderCash,
 		RefundApprovalAbove: refundApproval,
-		MetricsToken:        cfg.MetricsToken,
 		ChangeWindow:        &changeWindow,
-		StaffIdle:           cfg.StaffIdle,
 		PasswordHashing:     passwordHashing,
 		// Seat hoarding limits (internal/bff/visit/holds.go).
 		MaxSeatsPerVisit:   cfg.MaxSeatsPerVisit,

@@ -1,8 +1,6 @@
 package bff
 
 import (
-	"net"
-	"net/url"
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/admission"
@@ -13,18 +11,11 @@ import (
 )
 
 // Config is the service's configuration as the site needs it: the kernel's part (web.Config,
-// built by kernelConfig) and the flows' settings, which New hands to the flow that uses them.
+// embedded, so its fields are written once) and the flows' settings, which New hands to the
+// flow that uses them.
 type Config struct {
-	SiteName        string
-	PublicURL       *url.URL // absolute; https turns on Secure cookies, __Host- names and HSTS
-	TrustedProxies  []*net.IPNet
-	SessionIdle     time.Duration // a visit ends after this long without activity
-	SessionLifetime time.Duration // and at the latest after this long
-	// FormActionOrigins are origins (besides 'self') forms may lead to, e.g. the payment provider
-	// whose hosted page we redirect to after a POST.
-	FormActionOrigins []string
-	BodyLimit         string // e.g. "64K"
-	KioskIdle         time.Duration
+	web.Config
+	KioskIdle time.Duration
 	// ChangeWindow is until when bookings may be changed (internal/changewindow); nil means
 	// changewindow.Default(): 30 minutes before the show.
 	ChangeWindow *changewindow.Policy
@@ -37,9 +28,7 @@ type Config struct {
 	// AttentionAfter is how long an order whose redirect payment is still unconfirmed waits
 	// before it is listed for staff under Needs attention; 0 means 10 minutes.
 	AttentionAfter time.Duration
-	// StaffIdle ends a staff sign-in after this long without a request (0 means 15 minutes);
 	// PasswordHashing are the argon2id parameters of staff passwords and PINs (zero: defaults).
-	StaffIdle       time.Duration
 	PasswordHashing staffaccounts.Params
 	// Seat hoarding limits (internal/bff/visit; signed-in staff are exempt): the seats one visit
 	// may hold (0 means 10), the open purchase orders of one client address across replicas (0
@@ -67,27 +56,9 @@ type Config struct {
 	ReaderLocation      string
 	ReaderCountry       string
 	RefundApprovalAbove int64
-	// ReadBudget is how long the ticketing reads of one request may take in all, from its
-	// arrival (0 means 1.5 s), so a page answers within about 2 s (web/budget.go); it is also how
-	// long a page waits for a money step when its request has no read deadline.
-	// MoneyStepTimeout is the own deadline of a step that changes state upstream or moves
-	// money, detached from the request (0 means 45 s). The root's New resolves both once.
-	ReadBudget       time.Duration
-	MoneyStepTimeout time.Duration
 	// ListingTTL is how long a cinema's listing is shared before it is read again (0 means
 	// 30 s; internal/listings).
 	ListingTTL time.Duration
-	// MetricsToken, when set, opens /metrics on the site to "Authorization: Bearer <token>";
-	// when empty /metrics on the site answers 404 (the metrics listener serves MetricsHandler).
-	MetricsToken string
-}
-
-// kernelConfig is the kernel's part of c.
-func (c Config) kernelConfig() web.Config {
-	return web.Config{SiteName: c.SiteName, PublicURL: c.PublicURL, TrustedProxies: c.TrustedProxies,
-		SessionIdle: c.SessionIdle, SessionLifetime: c.SessionLifetime, FormActionOrigins: c.FormActionOrigins,
-		BodyLimit: c.BodyLimit, StaffIdle: c.StaffIdle, ReadBudget: c.ReadBudget, MoneyStepTimeout: c.MoneyStepTimeout,
-		MetricsToken: c.MetricsToken}
 }
 
 // visitSettings are the settings of c that the visits share with every flow.

@@ -14,6 +14,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/bff"
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/bff/web"
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/upstream"
 )
@@ -32,7 +33,7 @@ func newBareServer(t *testing.T, cfg bff.Config) *bff.Server {
 // TestMoneyStepWaitsForTheConfiguredBudget: without a read deadline in its context, a page
 // waits for a money step as long as the configured ReadBudget (not the default 1.5 s).
 func TestMoneyStepWaitsForTheConfiguredBudget(t *testing.T) {
-	s := newBareServer(t, bff.Config{ReadBudget: 100 * time.Millisecond})
+	s := newBareServer(t, bff.Config{Config: web.Config{ReadBudget: 100 * time.Millisecond}})
 	release := make(chan struct{})
 	defer close(release)
 	start := time.Now()
@@ -148,7 +149,7 @@ func TestStatusPollsJoinTheRunningStep(t *testing.T) {
 // TestWaitWaitsForMoneySteps: Wait returns once the steps running in the background end, and
 // gives up with ctx.
 func TestWaitWaitsForMoneySteps(t *testing.T) {
-	s := newBareServer(t, bff.Config{ReadBudget: 10 * time.Millisecond})
+	s := newBareServer(t, bff.Config{Config: web.Config{ReadBudget: 10 * time.Millisecond}})
 	release := make(chan struct{})
 	ended := make(chan struct{})
 	if _, done, _ := s.Visits.MoneyStep(context.Background(), "entry:1", func(context.Context) (any, error) {

@@ -231,9 +231,9 @@ func (d Deps) withDefaults() (Deps, error) {
 // newKernel builds the kernel the flows are built on.
 func newKernel(d Deps) *web.Kernel {
 	return &web.Kernel{
-		Cfg:        d.Config.kernelConfig(),
+		Cfg:        d.Config.Config,
 		Logger:     d.Logger,
-		Sessions:   web.NewSessionManager(d.SessionStore, d.Config.kernelConfig()),
+		Sessions:   web.NewSessionManager(d.SessionStore, d.Config.Config),
 		Langs:      d.Languages,
 		Assets:     d.Assets,
 		Now:        d.Now,

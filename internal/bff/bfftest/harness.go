@@ -217,8 +217,9 @@ func (h *Harness) siteDeps(o HarnessOpts, db *storage.DB, cs *CountingStore, ass
 	bg, stopBackground := context.WithCancel(context.Background())
 	h.T.Cleanup(stopBackground) // background watchers end with the test
 	deps := bff.Deps{
-		Background:   bg,
-		Config:       bff.Config{SiteName: "Test Cinemas", PublicURL: pu, KioskIdle: o.KioskIdle, TrustedProxies: o.TrustedProxies, PasswordHashing: TestPasswordHashing},
+		Background: bg,
+		Config: bff.Config{Config: web.Config{SiteName: "Test Cinemas", PublicURL: pu, TrustedProxies: o.TrustedProxies},
+			KioskIdle: o.KioskIdle, PasswordHashing: TestPasswordHashing},
 		Logger:       harnessLogger(o),
 		DB:           db,
 		Storage:      db,

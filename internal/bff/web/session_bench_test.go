@@ -41,7 +41,7 @@ func BenchmarkSessionLoad(b *testing.B) {
 	}
 	store := &bfftest.CountingStore{Store: memstore.NewWithCleanupInterval(0)}
 	devices := device.NewStore(pairs, false)
-	s, err := bff.New(bff.Deps{Config: bff.Config{PublicURL: &url.URL{Scheme: "http", Host: "example.test"}},
+	s, err := bff.New(bff.Deps{Config: bff.Config{Config: web.Config{PublicURL: &url.URL{Scheme: "http", Host: "example.test"}}},
 		SessionStore: store, Device: devices, Assets: assets})
 	if err != nil {
 		b.Fatal(err)
