@@ -20,6 +20,7 @@ import (
 	"github.com/cinemabff/cinemabff/internal/ledger"
 	"github.com/cinemabff/cinemabff/internal/mail"
 	"github.com/cinemabff/cinemabff/internal/purchases"
+	"github.com/cinemabff/cinemabff/internal/sqlrows"
 )
 
 // Kind says where an item comes from.
@@ -190,7 +191,7 @@ func resolvedBy(ctx context.Context, db queryRower, kind Kind, ref string) (Acti
 	return scanAction(row)
 }
 
-func scanAction(row interface{ Scan(...any) error }) (Action, error) {
+func scanAction(row sqlrows.Scanner) (Action, error) {
 	var a Action
 	var kind, action string
 	var at int64
@@ -220,16 +221,11 @@ func (s *Store) Actions(ctx context.Context, kind Kind, ref string) ([]Action, e
 	if err != nil {
 		return nil, fmt.Errorf("attention: list actions: %w", err)
 	}
-	defer rows.Close()
-	var out []Action
-	for rows.Next() {
-		a, err := scanAction(rows)
-		if err != nil {
-			return nil, fmt.Errorf("attention: read action: %w", err)
-		}
-		out = append(out, a)
+	out, err := sqlrows.Collect(rows, scanAction)
+	if err != nil {
+		return nil, fmt.Errorf("attention: read action: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // state returns, for the given refs of one kind, which are resolved and the last action on

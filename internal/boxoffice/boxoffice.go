@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/cinemabff/cinemabff/internal/sqlrows"
 )
 
 // Tender is how the box office took the money.
@@ -155,21 +157,14 @@ func (r *Register) ForBooking(ctx context.Context, cinemaID string, number int64
 	if err != nil {
 		return nil, fmt.Errorf("list box office payments of %s/%d: %w", cinemaID, number, err)
 	}
-	defer rows.Close()
-	var out []Payment
-	for rows.Next() {
-		p, err := scan(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list box office payments of %s/%d: %w", cinemaID, number, err)
-		}
-		out = append(out, p)
+	out, err := sqlrows.Collect(rows, scan)
+	if err != nil {
+		return nil, fmt.Errorf("list box office payments of %s/%d: %w", cinemaID, number, err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
-type scanner interface{ Scan(dest ...any) error }
-
-func scan(s scanner) (Payment, error) {
+func scan(s sqlrows.Scanner) (Payment, error) {
 	var p Payment
 	var tender string
 	var at int64

@@ -14,6 +14,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/cinemabff/cinemabff/internal/sqlrows"
 )
 
 // Why an order stopped holding seats (the end_reason column).
@@ -80,20 +82,6 @@ func New(db *sql.DB, now func() time.Time) *Store {
 // keepFor is how long a row stays after it stopped counting (for looking into a complaint).
 const keepFor = 24 * time.Hour
 
-func millis(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixMilli()
-}
-
-func fromMillis(ms int64) time.Time {
-	if ms == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(ms)
-}
-
 // Open records h (Created is set to now) and admits it when the client, with h, holds at most
 // limit open orders, not counting the order h replaces (replaces may be ""). When the limit is
 // reached, nothing is recorded and a *LimitError is returned. limit <= 0 admits everything.
@@ -119,14 +107,14 @@ func (s *Store) Open(ctx context.Context, h Hold, limit int, replaces string) er
 	}
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO open_order_clients (client_key, touched_at) VALUES ($1, $2)
-		ON CONFLICT (client_key) DO UPDATE SET touched_at = $2`, h.ClientKey, millis(now)); err != nil {
+		ON CONFLICT (client_key) DO UPDATE SET touched_at = $2`, h.ClientKey, sqlrows.Millis(now)); err != nil {
 		return fmt.Errorf("holds: take the client's turn: %w", err)
 	}
 	if limit > 0 {
 		var n int
 		err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM open_orders
 			WHERE client_key = $1 AND ended_at = 0 AND expires_at > $2 AND user_session_id <> $3 AND user_session_id <> $4`,
-			h.ClientKey, millis(now), h.UserSessionID, replaces).Scan(&n)
+			h.ClientKey, sqlrows.Millis(now), h.UserSessionID, replaces).Scan(&n)
 		if err != nil {
 			return fmt.Errorf("holds: count open orders: %w", err)
 		}
@@ -137,7 +125,7 @@ func (s *Store) Open(ctx context.Context, h Hold, limit int, replaces string) er
 	_, err = tx.ExecContext(ctx, `INSERT INTO open_orders (user_session_id, client_key, seats, created_at, expires_at, ended_at, end_reason)
 		VALUES ($1, $2, $3, $4, $5, 0, '')
 		ON CONFLICT (user_session_id) DO UPDATE SET client_key = $2, seats = $3, created_at = $4, expires_at = $5, ended_at = 0, end_reason = ''`,
-		h.UserSessionID, h.ClientKey, h.Seats, millis(now), millis(h.Expires))
+		h.UserSessionID, h.ClientKey, h.Seats, sqlrows.Millis(now), sqlrows.Millis(h.Expires))
 	if err != nil {
 		return fmt.Errorf("holds: record %s: %w", h.UserSessionID, err)
 	}
@@ -149,7 +137,7 @@ func (s *Store) Open(ctx context.Context, h Hold, limit int, replaces string) er
 
 // prune deletes rows that stopped counting a day ago: they are of no more use.
 func (s *Store) prune(ctx context.Context, now time.Time) error {
-	cut := millis(now.Add(-keepFor))
+	cut := sqlrows.Millis(now.Add(-keepFor))
 	if _, err := s.db.ExecContext(ctx, `DELETE FROM open_orders WHERE expires_at < $1 OR (ended_at <> 0 AND ended_at < $1)`, cut); err != nil {
 		return fmt.Errorf("holds: prune: %w", err)
 	}
@@ -171,7 +159,7 @@ func (s *Store) Forget(ctx context.Context, userSessionID string) error {
 // stay ended.
 func (s *Store) Extend(ctx context.Context, userSessionID string, expires time.Time) error {
 	_, err := s.db.ExecContext(ctx, `UPDATE open_orders SET expires_at = $2 WHERE user_session_id = $1 AND ended_at = 0`,
-		userSessionID, millis(expires))
+		userSessionID, sqlrows.Millis(expires))
 	if err != nil {
 		return fmt.Errorf("holds: extend %s: %w", userSessionID, err)
 	}
@@ -185,7 +173,7 @@ func (s *Store) End(ctx context.Context, userSessionID, reason string) (ended bo
 		reason = ReasonEnded
 	}
 	res, err := s.db.ExecContext(ctx, `UPDATE open_orders SET ended_at = $2, end_reason = $3 WHERE user_session_id = $1 AND ended_at = 0`,
-		userSessionID, millis(s.now()), reason)
+		userSessionID, sqlrows.Millis(s.now()), reason)
 	if err != nil {
 		return false, fmt.Errorf("holds: end %s: %w", userSessionID, err)
 	}
@@ -197,20 +185,11 @@ func (s *Store) End(ctx context.Context, userSessionID, reason string) (ended bo
 func (s *Store) OpenFor(ctx context.Context, clientKey string) ([]Hold, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT user_session_id, client_key, seats, created_at, expires_at, ended_at, end_reason
 		FROM open_orders WHERE client_key = $1 AND ended_at = 0 AND expires_at > $2 ORDER BY created_at, user_session_id`,
-		clientKey, millis(s.now()))
+		clientKey, sqlrows.Millis(s.now()))
 	if err != nil {
 		return nil, fmt.Errorf("holds: list open orders: %w", err)
 	}
-	defer rows.Close()
-	var out []Hold
-	for rows.Next() {
-		h, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, h)
-	}
-	return out, rows.Err()
+	return sqlrows.Collect(rows, scan)
 }
 
 // Get reads the hold of one order (ended or not); found is false when there is none.
@@ -226,12 +205,12 @@ func (s *Store) Get(ctx context.Context, userSessionID string) (h Hold, found bo
 	return h, true, nil
 }
 
-func scan(row interface{ Scan(...any) error }) (Hold, error) {
+func scan(row sqlrows.Scanner) (Hold, error) {
 	var h Hold
 	var created, expires, ended int64
 	if err := row.Scan(&h.UserSessionID, &h.ClientKey, &h.Seats, &created, &expires, &ended, &h.EndReason); err != nil {
 		return h, err
 	}
-	h.Created, h.Expires, h.Ended = fromMillis(created), fromMillis(expires), fromMillis(ended)
+	h.Created, h.Expires, h.Ended = sqlrows.Time(created), sqlrows.Time(expires), sqlrows.Time(ended)
 	return h, nil
 }

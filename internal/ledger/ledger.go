@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/cinemabff/cinemabff/internal/sqlrows"
 )
 
 // Kind says which way the money goes.
@@ -440,21 +442,10 @@ func (s *Store) query(ctx context.Context, q string, args ...any) ([]Entry, erro
 	if err != nil {
 		return nil, fmt.Errorf("ledger query: %w", err)
 	}
-	defer rows.Close()
-	var out []Entry
-	for rows.Next() {
-		e, err := scanOne(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return sqlrows.Collect(rows, scanOne)
 }
 
-type scanner interface{ Scan(dest ...any) error }
-
-func scanOne(r scanner) (Entry, error) {
+func scanOne(r sqlrows.Scanner) (Entry, error) {
 	var e Entry
 	var created, updated, byHand int64
 	err := r.Scan(&e.ID, &e.Kind, &e.State, &e.IdempotencyKey, &e.AmountCents, &e.Currency, &e.CinemaID, &e.BookingID,

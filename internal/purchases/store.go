@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/cinemabff/cinemabff/internal/sqlrows"
 )
 
 // State is where a redirect payment stands.
@@ -136,21 +138,7 @@ const columns = `id, user_session_id, cinema_id, session_id, customer_name, cust
 	currency, redirect_url, expected_token, verified_token, booking_number, summary, last_error,
 	created_at, returned_at, completed_at, updated_at, given_up_at, give_up_reason, order_cancelled`
 
-func millis(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixMilli()
-}
-
-func fromMillis(ms int64) time.Time {
-	if ms == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(ms)
-}
-
-func scan(row interface{ Scan(...any) error }) (Record, error) {
+func scan(row sqlrows.Scanner) (Record, error) {
 	var r Record
 	var state string
 	var created, returned, completed, updated, givenUp, cancelled int64
@@ -164,8 +152,8 @@ func scan(row interface{ Scan(...any) error }) (Record, error) {
 		return r, fmt.Errorf("checkout: read record: %w", err)
 	}
 	r.State = State(state)
-	r.Created, r.Returned, r.Completed, r.Updated = fromMillis(created), fromMillis(returned), fromMillis(completed), fromMillis(updated)
-	r.GivenUp, r.OrderCancelled = fromMillis(givenUp), cancelled != 0
+	r.Created, r.Returned, r.Completed, r.Updated = sqlrows.Time(created), sqlrows.Time(returned), sqlrows.Time(completed), sqlrows.Time(updated)
+	r.GivenUp, r.OrderCancelled = sqlrows.Time(givenUp), cancelled != 0
 	return r, nil
 }
 
@@ -182,7 +170,7 @@ func (s *Store) Create(ctx context.Context, r Record) (Record, error) {
 		ON CONFLICT DO NOTHING`,
 		r.ID, r.UserSessionID, r.CinemaID, r.SessionID, r.CustomerName, r.CustomerEmail, string(r.State), r.AmountCents,
 		r.Currency, r.RedirectURL, r.ExpectedToken, r.VerifiedToken, r.BookingNumber, r.Summary, r.LastError,
-		millis(r.Created), millis(r.Returned), millis(r.Completed), millis(r.Updated), int64(0), "", 0)
+		sqlrows.Millis(r.Created), sqlrows.Millis(r.Returned), sqlrows.Millis(r.Completed), sqlrows.Millis(r.Updated), int64(0), "", 0)
 	if err != nil {
 		return r, fmt.Errorf("checkout: create record: %w", err)
 	}
@@ -246,7 +234,7 @@ func (s *Store) Latest(ctx context.Context, userSessionID string) (Record, error
 func (s *Store) Pending(ctx context.Context, limit int, startedBefore ...time.Time) ([]Record, error) {
 	cut := int64(0)
 	if len(startedBefore) > 0 {
-		cut = millis(startedBefore[0])
+		cut = sqlrows.Millis(startedBefore[0])
 	}
 	return s.list(ctx, `SELECT `+columns+` FROM checkout_payments WHERE state = 'awaiting' OR (state = 'starting' AND created_at < $2)
 		ORDER BY created_at LIMIT $1`, limit, cut)
@@ -257,7 +245,7 @@ func (s *Store) Pending(ctx context.Context, limit int, startedBefore ...time.Ti
 func (s *Store) NeedingAttention(ctx context.Context, stuckBefore time.Time, limit int) ([]Record, error) {
 	return s.list(ctx, `SELECT `+columns+` FROM checkout_payments
 		WHERE (state IN ('starting', 'awaiting') AND created_at < $2) OR state = 'given_up'
-		ORDER BY created_at LIMIT $1`, limit, millis(stuckBefore))
+		ORDER BY created_at LIMIT $1`, limit, sqlrows.Millis(stuckBefore))
 }
 
 func (s *Store) list(ctx context.Context, q string, args ...any) ([]Record, error) {
@@ -265,16 +253,7 @@ func (s *Store) list(ctx context.Context, q string, args ...any) ([]Record, erro
 	if err != nil {
 		return nil, fmt.Errorf("checkout: list records: %w", err)
 	}
-	defer rows.Close()
-	var out []Record
-	for rows.Next() {
-		r, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return sqlrows.Collect(rows, scan)
 }
 
 // update runs a compare-and-set UPDATE: only records in one of the from states change. The

@@ -1,0 +1,76 @@
+package sqlrows_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/cinemabff/cinemabff/internal/sqlrows"
+	"github.com/cinemabff/cinemabff/internal/storage"
+)
+
+func TestCollect(t *testing.T) {
+	ctx := context.Background()
+	db, err := storage.Open(ctx, "sqlite://"+t.TempDir()+"/rows.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.SQL.ExecContext(ctx, `CREATE TABLE n (v INTEGER); INSERT INTO n VALUES (1), (2), (3)`); err != nil {
+		t.Fatal(err)
+	}
+	bad := errors.New("row 2 is bad")
+	tests := []struct {
+		name    string
+		scan    func(sqlrows.Scanner) (int, error)
+		want    []int
+		wantErr error
+	}{
+		{"every row", func(r sqlrows.Scanner) (v int, err error) { return v, r.Scan(&v) }, []int{1, 2, 3}, nil},
+		{"a bad row stops", func(r sqlrows.Scanner) (int, error) {
+			var v int
+			if err := r.Scan(&v); err != nil || v == 2 {
+				return 0, bad
+			}
+			return v, nil
+		}, nil, bad},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rows, err := db.SQL.QueryContext(ctx, `SELECT v FROM n ORDER BY v`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := sqlrows.Collect(rows, tt.scan)
+			if !errors.Is(err, tt.wantErr) || len(got) != len(tt.want) {
+				t.Fatalf("Collect = %v, %v; want %v, %v", got, err, tt.want, tt.wantErr)
+			}
+			for i := range got {
+				if got[i] != tt.want[i] {
+					t.Fatalf("Collect = %v, want %v", got, tt.want)
+				}
+			}
+		})
+	}
+}
+
+func TestMillisKeepNoMoment(t *testing.T) {
+	at := time.UnixMilli(1_796_000_000_123)
+	tests := []struct {
+		name string
+		in   time.Time
+		ms   int64
+	}{
+		{"no moment", time.Time{}, 0},
+		{"a moment", at, 1_796_000_000_123},
+	}
+	for _, tt := range tests {
+		if got := sqlrows.Millis(tt.in); got != tt.ms {
+			t.Errorf("%s: Millis = %d, want %d", tt.name, got, tt.ms)
+		}
+		if got := sqlrows.Time(tt.ms); !got.Equal(tt.in) {
+			t.Errorf("%s: Time(%d) = %v, want %v", tt.name, tt.ms, got, tt.in)
+		}
+	}
+}
