@@ -700,7 +700,7 @@ func SeatMap(v SeatMapView) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = seatCells(v.FieldName, r.Cells, words).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = sharedSeatCells(v.FieldName, r.Cells, words).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
