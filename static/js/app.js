@@ -778,8 +778,10 @@
       zoomButtons(map, parseFloat(map.getAttribute('data-zoom') || '1') || 1);
     });
     // Picking the area: a tap on the overview zooms there, seats at a comfortable size.
+    // Only a pointer's tap picks the area: a click with no pointer behind it (detail 0: a
+    // seat's key, Enter or the audio guide's) takes or frees that seat at any zoom.
     scroller.addEventListener('click', function (event) {
-      if (!map.hasAttribute('data-pick-area')) return;
+      if (!map.hasAttribute('data-pick-area') || event.detail === 0) return;
       event.preventDefault();
       var r = scroller.getBoundingClientRect();
       var size = seatSize(map) || 24;
