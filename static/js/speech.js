@@ -203,7 +203,8 @@
     return out.join(', ');
   }
   function enterMap(map) {
-    var rows = map.querySelectorAll('.seat-row');
+    // the rows of seats (a cross aisle is a row of the layout, not one a guest can sit in)
+    var rows = map.querySelectorAll('.seat-row[role=group]');
     // one entry per row, in order: its label when it has a free seat, else null (ends a run)
     var free = Array.prototype.map.call(rows, function (r) {
       if (!r.querySelector('input[type=checkbox]:not(:disabled):not(:checked)')) return null;
@@ -235,7 +236,17 @@
      said with where the guest is, before what they can do. */
   function notices() {
     return Array.prototype.map.call(doc.querySelectorAll('main .notice[role=alert], main .notice[role=status]'), function (n) {
-      return n.closest('[hidden]') ? '' : text(n);
+      return n.closest('[hidden]') ? '' : sentences(n);
+    }).filter(Boolean).join(' ');
+  }
+  /* A message as sentences: its paragraphs in order, each ended by a full stop when it has
+     none (its heading has none), and nothing that is only drawn (aria-hidden, its icon). */
+  function sentences(el) {
+    var parts = el.querySelectorAll('p');
+    if (!parts.length) return text(el);
+    return Array.prototype.map.call(parts, function (p) {
+      var t = p.closest('[aria-hidden="true"]') ? '' : text(p);
+      return t && !/[.!?:;…]$/.test(t) ? t + '.' : t;
     }).filter(Boolean).join(' ');
   }
   function announce() { say([where(), notices(), hint()].filter(Boolean).join(' ')); }

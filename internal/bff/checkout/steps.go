@@ -76,8 +76,12 @@ func (h *Handler) renderBuySeats(c echo.Context, status int, notice *components.
 	if count == 0 {
 		count = v.Places
 	}
+	label := "" // the map's own name, for a showing whose screen is not known
+	if v.Screen != "" {
+		label = l.T("checkout.seat_map_label", "Screen", v.Screen)
+	}
 	m := components.BuildSeatMap(plan, components.SeatMapOptions{ID: "buy-seats", Max: count, Yours: yours, YoursSelectable: true,
-		Chosen: chosen, AreaCategories: cats, Kiosk: web.IsKiosk(c), AsOf: h.Visits.SeatsAsOf(ctx, v.CinemaID, snap.AsOf),
+		Chosen: chosen, AreaCategories: cats, Kiosk: web.IsKiosk(c), Label: label, AsOf: h.Visits.SeatsAsOf(ctx, v.CinemaID, snap.AsOf),
 		Prices: words.SeatPrices(l, o.Tickets())})
 	defer m.Release() // the page is written before this returns
 	view := checkoutview.SeatsView{Session: h.buyHeader(ctx, v), ActionURL: h.Site.URL("buy.seats"), BackURL: h.Site.URL("buy.session", v.CinemaID, v.SessionID),
