@@ -161,6 +161,23 @@ func TestBrowserKioskSpeech(t *testing.T) {
 	if u := press(t, p, kb.F2); u.Rate <= slow {
 		t.Errorf("after F4 the next utterance has rate %v, want above %v", u.Rate, slow)
 	}
+	// F3 slower, F5 quieter, F6 louder: each said at its new setting, and the next utterance
+	// keeps it.
+	fast, loud := lastSaid(t, p).Rate, lastSaid(t, p).Volume
+	if u := press(t, p, kb.F3); u.Text != "Slower." || u.Rate >= fast {
+		t.Errorf("F3 said %q at rate %v, want Slower. below %v", u.Text, u.Rate, fast)
+	}
+	if u := press(t, p, kb.F5); u.Text != "Quieter." || u.Volume >= loud {
+		t.Errorf("F5 said %q at volume %v, want Quieter. below %v", u.Text, u.Volume, loud)
+	}
+	quiet := lastSaid(t, p).Volume
+	if u := press(t, p, kb.F2); u.Volume != quiet {
+		t.Errorf("after F5 the next utterance has volume %v, want %v", u.Volume, quiet)
+	}
+	if u := press(t, p, kb.F6); u.Text != "Louder." || u.Volume <= quiet {
+		t.Errorf("F6 said %q at volume %v, want Louder. above %v", u.Text, u.Volume, quiet)
+	}
+	press(t, p, kb.F4) // back to the faster rate the German page is checked at
 	// A new key stops the old speech first: every speak right after a cancel.
 	var log []string
 	browserEval(t, p, `window.__speech.log`, &log)
@@ -195,8 +212,8 @@ func TestBrowserKioskSpeech(t *testing.T) {
 	if u := spoken(t, p); len(u) != 0 {
 		t.Errorf("the next guest hears %+v without pressing F9", u)
 	}
-	if u := press(t, p, kb.F9); u.Rate != 1 {
-		t.Errorf("the next guest's speech has rate %v, want the default 1", u.Rate)
+	if u := press(t, p, kb.F9); u.Rate != 1 || u.Volume != 0.8 {
+		t.Errorf("the next guest's speech has rate %v and volume %v, want the defaults 1 and 0.8", u.Rate, u.Volume)
 	}
 	p.AssertNoConsoleErrors()
 }
