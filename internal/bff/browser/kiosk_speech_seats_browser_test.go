@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
 
@@ -45,14 +44,7 @@ func TestBrowserKioskSeatMapByEar(t *testing.T) {
 }
 
 func seatMapByEar(t *testing.T, c seatsByEar) {
-	h, p := speakingKiosk(t)
-	p.Do(chromedp.Navigate(h.TS.URL+"/"), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
-	g := listen(t, p)
-	g.begin(c.language, c.lang != "en")
-	for _, step := range []string{c.buy, onTheDay(h, c.day), `^Otters of the Elbe, 20:30`} {
-		g.downTo(step)
-		g.key(kb.Enter)
-	}
+	_, _, g := toTheTicketsByEar(t, c.language, c.lang != "en", c.buy, c.day)
 	g.downTo(c.adult)
 	if u := g.key(kb.ArrowRight); !strings.HasSuffix(u, c.oneAdult) {
 		t.Fatalf("ArrowRight on the adult tickets said %q", u)
