@@ -63,6 +63,30 @@
     return word(name).replace(/\{(\w+)\}/g, function (m, k) { return k in vals ? String(vals[k]) : m; });
   }
   function text(el) { return el ? (el.textContent || '').replace(/\s+/g, ' ').trim() : ''; }
+  /* A message as it is read: its blocks (paragraphs, list items, headings…) as sentences, each
+     ended by a full stop when it has none (a heading has none), without what is only drawn
+     (aria-hidden: icons) or hidden, and without its buttons (they are items of their own). */
+  var BLOCK = /^(P|DIV|LI|H[1-6]|DD|DT|TR|UL|OL|DL|SECTION|HEADER|FOOTER|FIELDSET|LEGEND|BLOCKQUOTE|FIGCAPTION)$/;
+  function spokenText(el) {
+    var parts = [];
+    var cur = '';
+    function flush() {
+      var t = cur.replace(/\s+/g, ' ').trim();
+      cur = '';
+      if (t) parts.push(/[.!?:;…]$/.test(t) ? t : t + '.');
+    }
+    function walk(n) {
+      if (n.nodeType === 3) { cur += n.nodeValue; return; }
+      if (n.nodeType !== 1 || n.hidden || n.getAttribute('aria-hidden') === 'true' || /^(BUTTON|KBD|SCRIPT|STYLE|TEMPLATE)$/.test(n.tagName)) return;
+      var block = BLOCK.test(n.tagName);
+      if (block) flush();
+      for (var c = n.firstChild; c; c = c.nextSibling) walk(c);
+      if (block) flush();
+    }
+    if (el) walk(el);
+    flush();
+    return parts.join(' ');
+  }
 
   function voiceFor(lang) {
     var synth = window.speechSynthesis;
@@ -78,6 +102,9 @@
 
   /* Say s now: whatever is being said stops first, nothing queues behind it. */
   function say(s) {
+    // Marks drawn for the eye (a tick, a cross, the delete key's arrow) are not words, and a
+    // title's own question mark needs no full stop after it.
+    s = (s || '').replace(/[✓✔✕✗⌫]\s*/g, '').replace(/([!?.…])\.(\s|$)/g, '$1$2').trim();
     if (!s) return;
     last = s;
     var synth = window.speechSynthesis;
@@ -106,8 +133,11 @@
   function collect() {
     var main = doc.getElementById('main');
     if (!main) return [];
-    var sel = 'a[href], button, input:not([type=hidden]), select, textarea, [data-stepper], .seatmap';
+    var sel = 'a[href], button, input:not([type=hidden]), select, textarea, [data-stepper], .seatmap, details > summary';
     return Array.prototype.filter.call(main.querySelectorAll(sel), function (el) {
+      // A closed section offers only its heading (Enter opens it), as it shows only that.
+      var shut = el.closest('details:not([open])');
+      if (shut && !(el.matches('summary') && el.parentElement === shut)) return false;
       if (el.matches('.seatmap')) return true;
       if (el.closest('.seatmap')) return false;
       if (!el.matches('[data-stepper]') && el.closest('[data-stepper]')) return false;
@@ -148,6 +178,7 @@
     if (el.type === 'checkbox' || el.type === 'radio') state = word(el.checked ? 'checked' : 'unchecked');
     else if (el.getAttribute('aria-pressed')) state = word(el.getAttribute('aria-pressed') === 'true' ? 'checked' : 'unchecked');
     else if (el.getAttribute('aria-current')) state = word('current');
+    else if (el.matches('summary')) state = word(el.parentElement.open ? 'open' : 'closed');
     if (state) return fill('item-state', { name: nameOf(el), state: state, pos: pos.pos, total: pos.total });
     return fill('item', { name: nameOf(el), pos: pos.pos, total: pos.total });
   }
@@ -214,7 +245,9 @@
     var start = map.querySelector('.seat-row input[tabindex="0"]') || map.querySelector('.seat-row input[type=checkbox]:not(:disabled)');
     var intro = fill('map', { screen: region ? region.getAttribute('aria-label') : '', rows: rows.length, free: runs(free) });
     if (start) {
+      entering = true; // the introduction says the seat; its focus says nothing of its own
       start.focus();
+      entering = false;
       intro += ' ' + seatWords(start);
     }
     say(intro);
@@ -236,17 +269,7 @@
      said with where the guest is, before what they can do. */
   function notices() {
     return Array.prototype.map.call(doc.querySelectorAll('main .notice[role=alert], main .notice[role=status]'), function (n) {
-      return n.closest('[hidden]') ? '' : sentences(n);
-    }).filter(Boolean).join(' ');
-  }
-  /* A message as sentences: its paragraphs in order, each ended by a full stop when it has
-     none (its heading has none), and nothing that is only drawn (aria-hidden, its icon). */
-  function sentences(el) {
-    var parts = el.querySelectorAll('p');
-    if (!parts.length) return text(el);
-    return Array.prototype.map.call(parts, function (p) {
-      var t = p.closest('[aria-hidden="true"]') ? '' : text(p);
-      return t && !/[.!?:;…]$/.test(t) ? t + '.' : t;
+      return n.closest('[hidden]') ? '' : spokenText(n);
     }).filter(Boolean).join(' ');
   }
   function announce() { say([where(), notices(), hint()].filter(Boolean).join(' ')); }
@@ -268,12 +291,32 @@
     ArrowUp: function () { move(-1); },
     ArrowRight: function () { step(1); },
     ArrowLeft: function () { step(-1); },
-    Escape: function () { window.history.back(); }
+    // Back one step, but never past the start screen: behind it is the visit before (or
+    // nothing, and a browser's error page no key leads out of).
+    Escape: function () {
+      if (doc.querySelector('[data-speech-start]')) { say(word('at-start')); return; }
+      window.history.back();
+    }
   };
 
   /* Escape leaves the map; arrows and Enter are app.js's seat keys, answered below by where
      the focus lands (focusin) and what the seat became (change). */
+  var arrowFrom = null; // the seat an arrow key leaves, until the focus lands
+  var entering = false;
   function seatKey(event) {
+    if (/^Arrow/.test(event.key)) {
+      var from = event.target;
+      arrowFrom = from;
+      // app.js moves the focus after this (its own keydown): a key that moved nothing is at
+      // the map's edge, and says so rather than nothing.
+      // (A key pressed before this runs has its own from, which this leaves alone.)
+      window.setTimeout(function () {
+        if (arrowFrom !== from) return;
+        arrowFrom = null;
+        if (doc.activeElement === from) say(word('edge') + ' ' + seatWords(from));
+      }, 0);
+      return;
+    }
     if (event.key !== 'Escape') return;
     event.preventDefault();
     var map = event.target.closest('.seatmap');
@@ -282,8 +325,24 @@
     say(word('map-left'));
   }
   doc.addEventListener('focusin', function (event) {
-    if (on() && inSeat(event.target)) say(seatWords(event.target));
+    if (!on() || entering || !inSeat(event.target)) return;
+    var from = arrowFrom;
+    arrowFrom = null;
+    say(seatWords(event.target) + passed(from, event.target));
   });
+  /* The seats of a row an arrow went past without landing (taken, not available), each by
+     its name without the row: " Passed: seat 11, standard, taken; seat 12, standard, taken." */
+  function passed(from, to) {
+    var row = to.closest('.seat-row');
+    if (!from || from.closest('.seat-row') !== row) return '';
+    var all = Array.prototype.slice.call(row.querySelectorAll('input[type=checkbox]'));
+    var a = all.indexOf(from);
+    var b = all.indexOf(to);
+    var between = all.slice(Math.min(a, b) + 1, Math.max(a, b));
+    if (a > b) between.reverse();
+    var names = between.map(function (box) { return nameOf(box).replace(/^[^,]*,\s*/, ''); });
+    return names.length ? ' ' + fill('passed', { seats: names.join('; ') }) : '';
+  }
   doc.addEventListener('change', function (event) {
     if (on() && inSeat(event.target)) say(seatWords(event.target));
   });
@@ -310,6 +369,13 @@
     }
     if (el.matches('.seatmap')) { event.preventDefault(); answered = 'Enter'; enterMap(el); return; }
     if (el.type === 'checkbox' || el.type === 'radio') {
+      event.preventDefault();
+      answered = 'Enter';
+      el.click();
+      say(describe(el));
+      return;
+    }
+    if (el.matches('summary')) {
       event.preventDefault();
       answered = 'Enter';
       el.click();
@@ -364,7 +430,18 @@
 
   /* ---- what the page itself says: status and alert messages, live regions, idle warning ---- */
   var LIVE = '[role=status], [role=alert], [aria-live], #idle-warning';
+  // What each region last said, by its id or test id where it has one: a part of the page
+  // swapped in again (a page's own refresh every second) is a new element with the same
+  // message, and only a changed message is news.
   var heard = new WeakMap();
+  var heardByName = {};
+  function heardBefore(region, t) {
+    var name = region.id || region.getAttribute('data-testid');
+    var was = name ? heardByName[name] : heard.get(region);
+    if (name) heardByName[name] = t;
+    else heard.set(region, t);
+    return was === t;
+  }
   function regionOf(node) {
     var el = node.nodeType === 1 ? node : node.parentElement;
     return el && el.closest ? el.closest(LIVE) : null;
@@ -377,10 +454,14 @@
       if (own) fn(own);
       // A region swapped in whole (htmx replaces the part of the page an action changed) is
       // news too: its message was never seen before.
+      // Only its outermost regions: a region inside another is said with it.
       Array.prototype.forEach.call(r.addedNodes || [], function (n) {
         if (n.nodeType !== 1) return;
-        if (n.matches(LIVE)) fn(n);
-        Array.prototype.forEach.call(n.querySelectorAll(LIVE), fn);
+        if (n.matches(LIVE)) { fn(n); return; }
+        Array.prototype.forEach.call(n.querySelectorAll(LIVE), function (region) {
+          var outer = region.parentElement && region.parentElement.closest(LIVE);
+          if (!outer || !n.contains(outer)) fn(region);
+        });
       });
     }
     records.forEach(function (r) { each(r, function (region) { speakRegion(r, region, done); }); });
@@ -390,14 +471,14 @@
     done.push(region);
     if (region.id === 'idle-warning') {
       // only its appearing is news; its seconds tick every second
-      if (r.attributeName === 'hidden' && !region.hidden) say(text(region));
+      if (r.attributeName === 'hidden' && !region.hidden) say(spokenText(region) + ' ' + word('idle-key'));
       return;
     }
     // The seat map's answer to a tap (what was chosen, and what was freed for it) is news a
     // key cannot say itself: it is spoken whenever it comes, after the seat's own state.
     if ((quiet && !region.hasAttribute('data-seat-tapped')) || region.closest('[hidden]')) return;
-    var t = text(region);
-    if (t && heard.get(region) !== t) { heard.set(region, t); say(t); }
+    var t = spokenText(region);
+    if (t && !heardBefore(region, t)) say(t);
   }
 
   /* The device page (staff): whether this kiosk's browser has a voice for each language. */

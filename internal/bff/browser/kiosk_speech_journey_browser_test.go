@@ -209,6 +209,7 @@ type byEar struct {
 	lang                                    string
 	language, buy, day, adult               string // regular expressions of the items chosen
 	twoAdults, toSeats, onward, pay, paying string
+	section, inSection                      string // the closed gift card section as an item; a field inside it
 	summary                                 string // the confirmation's first words
 }
 
@@ -221,12 +222,14 @@ type byEar struct {
 func TestBrowserKioskBuysByEar(t *testing.T) {
 	t.Parallel()
 	for _, c := range []byEar{
-		{lang: "en", language: `^✓ English`, buy: `^Buy tickets`, day: `^(Tomorrow|{EN_SHORT}),`, adult: `^Adult,`,
+		{lang: "en", language: `^English, current page`, buy: `^Buy tickets`, day: `^(Tomorrow|{EN_SHORT}),`, adult: `^Adult,`,
 			twoAdults: "Adult, 2 chosen", toSeats: `^Continue to seats`, onward: `^Continue`, pay: `^Pay €26\.50`, paying: "You are on: Pay by card",
-			summary: `^You are on: .*You're booked\. Otters of the Elbe, {EN_LONGY}, 20:30, Saal 1\. Your seats: Row [A-Z], seat \d+; Row [A-Z], seat \d+\. Paid: €26\.50\.`},
+			section: `^Pay part with a gift card or loyalty points, closed, \d+ of \d+$`, inSection: "Gift card number",
+			summary: `^You are on: .*You're booked\. Otters of the Elbe, {EN_LONGY}, 20:30, Saal 1\. Your seats: Row [A-Z], seat \d+; Row [A-Z], seat \d+\. Paid: €26\.50\. Booking number: (\d )+\d\.`},
 		{lang: "de", language: `^Deutsch`, buy: `^Tickets kaufen`, day: `^(Morgen|\S+ {D}\. \S+),`, adult: `^Erwachsen`,
 			twoAdults: ", 2 gewählt", toSeats: `^Weiter`, onward: `^Weiter`, pay: `^26,50[\x{00a0} ]€ mit Karte bezahlen`, paying: "Sie sind hier: Mit Karte bezahlen",
-			summary: `^Sie sind hier: .*Ihre Buchung ist bestätigt\. Otters of the Elbe, \S+, {D}\. \S+ {Y}, 20:30 Uhr, Saal 1\. Ihre Plätze: Reihe [A-Z], Platz \d+; Reihe [A-Z], Platz \d+\. Bezahlt: 26,50[\x{00a0} ]€\.`},
+			section: `^Teilweise mit Geschenkkarte oder Bonuspunkten bezahlen, geschlossen, \d+ von \d+$`, inSection: "Nummer der Geschenkkarte",
+			summary: `^Sie sind hier: .*Ihre Buchung ist bestätigt\. Otters of the Elbe, \S+, {D}\. \S+ {Y}, 20:30 Uhr, Saal 1\. Ihre Plätze: Reihe [A-Z], Platz \d+; Reihe [A-Z], Platz \d+\. Bezahlt: 26,50[\x{00a0} ]€\. Buchungsnummer: (\d )+\d\.`},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
 			t.Parallel()
@@ -265,9 +268,23 @@ func buyByEar(t *testing.T, c byEar) {
 		g.downTo(step)
 		g.key(kb.Enter)
 	}
+	// The gift card section is closed: one item (Enter would open it), none of its fields.
+	from := len(g.heard)
+	g.downTo(c.section)
 	g.downTo(c.pay)
+	for _, u := range g.heard[from:] {
+		if strings.HasPrefix(u, c.inSection) {
+			t.Errorf("a field of the closed gift card section was an item: %q", u)
+		}
+	}
 	if u := g.key(kb.Enter); !strings.HasPrefix(u, c.paying) {
 		t.Fatalf("Pay led to a page that says %q", u)
+	}
+	// The reader's page asks again every second; it is said once, not again at each refresh.
+	said := len(spoken(t, p))
+	time.Sleep(2500 * time.Millisecond)
+	if again := spoken(t, p)[said:]; len(again) > 1 {
+		t.Errorf("the card reader's page, left alone, said %d things: %+v", len(again), again)
 	}
 	reader := readerAsking(t, h)
 	if err := h.Prov.PresentPaymentMethod(reader.ID, "4242424242424242"); err != nil {
@@ -317,7 +334,7 @@ func TestBrowserKioskCollectsByEar(t *testing.T) {
 	for _, c := range []struct {
 		lang, language, collect, number, email, submit, said string
 	}{
-		{"en", `^✓ English`, `^Collect tickets`, `^Booking number`, `^E-mail`, `^Collect tickets, \d+ of \d+$`,
+		{"en", `^English, current page`, `^Collect tickets`, `^Booking number`, `^E-mail`, `^Collect tickets, \d+ of \d+$`,
 			`^You are on: Your tickets for booking 100003\. Otters of the Elbe, {EN_LONG}, 20:30, Saal 1\. Your seats: Row G, seat 11; Row G, seat 12\. Your tickets are being printed\.`},
 		{"de", `^Deutsch`, `^Tickets abholen`, `^Buchungsnummer`, `^E-Mail`, `^Tickets abholen, \d+ von \d+$`,
 			`^Sie sind hier: Ihre Tickets für Buchung 100003\. Otters of the Elbe, \S+, {D}\. \S+, 20:30( Uhr)?, Saal 1\. Ihre Plätze: Reihe G, Platz 11; Reihe G, Platz 12\. Ihre Tickets werden gedruckt\.`},
@@ -354,7 +371,7 @@ func TestBrowserKioskAddsATicketByEar(t *testing.T) {
 	for _, c := range []struct {
 		lang, language, change, number, email, find, edit, add, added, pay, said string
 	}{
-		{"en", `^✓ English`, `^Change my booking`, `^Booking number`, `^E-mail`, `^Find booking, \d+ of \d+$`, `^Change this booking, `,
+		{"en", `^English, current page`, `^Change my booking`, `^Booking number`, `^E-mail`, `^Find booking, \d+ of \d+$`, `^Change this booking, `,
 			`Add one Adult ticket`, "Added 1 × Adult", `^Pay €13\.25 and confirm`,
 			`^You are on: Tickets for booking 100001\. .*Adult.*€13\.25.* Otters of the Elbe, .*, Saal 1\. Your seats: Row F, seat 11; Row F, seat 12; Row [A-Z], seat \d+\. Your tickets are being printed\.`},
 		{"de", `^Deutsch`, `^Meine Buchung ändern`, `^Buchungsnummer`, `^E-Mail`, `^Buchung finden, \d+ von \d+$`, `^Diese Buchung ändern, `,

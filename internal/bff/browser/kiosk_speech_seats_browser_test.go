@@ -13,6 +13,7 @@ type seatsByEar struct {
 	lang, language, buy, day, adult, oneAdult, toSeats, onward string
 	mapItem, mapIntro                                          string // the map as an item; what entering it says
 	seat                                                       string // a seat's words: row, number, state
+	passed, edge                                               string // seats an arrow went past; an arrow that moved nothing
 	free, chosen                                               string // a seat's state
 	refusal                                                    string // the seat step sent back: the rule and a better seat
 }
@@ -25,15 +26,15 @@ type seatsByEar struct {
 func TestBrowserKioskSeatMapByEar(t *testing.T) {
 	t.Parallel()
 	for _, c := range []seatsByEar{
-		{lang: "en", language: `^✓ English`, buy: `^Buy tickets`, day: `^(Tomorrow|{EN_SHORT}),`, adult: `^Adult,`, oneAdult: "Adult, 1 chosen",
+		{lang: "en", language: `^English, current page`, buy: `^Buy tickets`, day: `^(Tomorrow|{EN_SHORT}),`, adult: `^Adult,`, oneAdult: "Adult, 1 chosen",
 			toSeats: `^Continue to seats`, onward: `^Continue`, mapItem: `press Enter to explore it`,
 			mapIntro: `^Seat map of Saal 1, 18 rows; free seats in rows A to N[;,]`, seat: `^Row ([A-Z]), seat (\d+), [^,]+, (free|taken|not available|chosen)`,
-			free: "free", chosen: "chosen",
+			free: "free", chosen: "chosen", passed: ` Passed: seat \d+, [^;]+(; seat \d+, [^;]+)*\.$`, edge: "No seat further that way. ",
 			refusal: `Please don’t leave a single seat empty\. .*Seat ([A-Z])2 would leave seat ([A-Z])1 empty on its own\. .*Choose ([A-Z]\d+[^.]*) instead`},
 		{lang: "de", language: `^Deutsch`, buy: `^Tickets kaufen`, day: `^(Morgen|\S+ {D}\. \S+),`, adult: `^Erwachsen`, oneAdult: ", 1 gewählt",
 			toSeats: `^Weiter`, onward: `^Weiter`, mapItem: `Eingabe zum Erkunden`,
 			mapIntro: `^Sitzplan von Saal 1, 18 Reihen; freie Plätze in den Reihen A bis N[;,]`, seat: `^Reihe ([A-Z]), Platz (\d+), [^,]+, (frei|belegt|nicht verfügbar|gewählt)`,
-			free: "frei", chosen: "gewählt",
+			free: "frei", chosen: "gewählt", passed: ` Übersprungen: Platz \d+, [^;]+(; Platz \d+, [^;]+)*\.$`, edge: "In dieser Richtung kein Platz mehr. ",
 			refusal: `Bitte lassen Sie keinen einzelnen Platz frei\. .*Mit Platz ([A-Z])2 bliebe Platz ([A-Z])1 allein frei\. .*Wählen Sie stattdessen ([A-Z]\d+[^.]*)\.`},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
@@ -53,17 +54,30 @@ func seatMapByEar(t *testing.T, c seatsByEar) {
 	g.key(kb.Enter)
 
 	g.downTo(c.mapItem)
-	if u := g.key(kb.Enter); !regexp.MustCompile(c.mapIntro).MatchString(u) {
-		t.Fatalf("entering the seat map said %q, want the screen, the rows and where the seats are free", u)
+	intro := g.key(kb.Enter)
+	if !regexp.MustCompile(c.mapIntro).MatchString(intro) {
+		t.Fatalf("entering the seat map said %q, want the screen, the rows and where the seats are free", intro)
 	}
-	seat := regexp.MustCompile(c.seat)
+	seat, passed := regexp.MustCompile(c.seat), regexp.MustCompile(c.passed)
+	// The introduction ends with the seat the guest starts on.
+	starts := regexp.MustCompile(`(?:Row|Reihe) ([A-Z]), (?:seat|Platz) (\d+)`).FindAllStringSubmatch(intro, -1)
+	if len(starts) == 0 {
+		t.Fatalf("entering the seat map said %q, want the seat the guest starts on at its end", intro)
+	}
+	lastRow, lastNumber := starts[len(starts)-1][1], starts[len(starts)-1][2]
 	at := func(k string) (row, number, said string) {
 		t.Helper()
 		u := g.key(k)
-		m := seat.FindStringSubmatch(u)
+		m := seat.FindStringSubmatch(strings.TrimPrefix(u, c.edge))
 		if m == nil {
 			t.Fatalf("%s in the seat map said %q, want a seat's row, number and state", k, u)
 		}
+		// An arrow along a row that lands beyond the next number went past seats that cannot
+		// be had: it names them.
+		if skipped := m[1] == lastRow && abs(mustInt(t, m[2])-mustInt(t, lastNumber)) > 1; skipped != passed.MatchString(u) {
+			t.Errorf("%s from seat %s%s to %s%s said %q: seats passed named %v, want %v", k, lastRow, lastNumber, m[1], m[2], u, !skipped, skipped)
+		}
+		lastRow, lastNumber = m[1], m[2]
 		return m[1], m[2], u
 	}
 	// To the first seat of a row whose first two seats are free, seat by seat and row by row.
@@ -74,6 +88,9 @@ func seatMapByEar(t *testing.T, c seatsByEar) {
 			if row, number, said = at(kb.ArrowLeft); number == last {
 				t.Fatalf("ArrowLeft stopped at %q, not a row's first seat", said)
 			}
+		}
+		if _, n, u := at(kb.ArrowLeft); n != "1" || !strings.HasPrefix(u, c.edge) {
+			t.Fatalf("ArrowLeft at the first seat of the row said %q, want that no seat is further, and the seat again", u)
 		}
 		_, _, second := at(kb.ArrowRight)
 		if strings.HasSuffix(said, c.free) && strings.HasSuffix(second, c.free) {
@@ -97,4 +114,11 @@ func seatMapByEar(t *testing.T, c seatsByEar) {
 	if m[1] != row || m[2] != row {
 		t.Errorf("the refusal names rows %s and %s, the guest chose in row %s: %q", m[1], m[2], row, u)
 	}
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

@@ -280,7 +280,8 @@ type ReaderView struct {
 }
 
 // speechSummary is what a kiosk in speech mode says on arriving at the confirmation: the film,
-// the time, the screen, the seats and the amount paid, then that the tickets print.
+// the time, the screen, the seats, the amount paid and the booking number (digit by digit, as
+// it is typed at the kiosk to collect or change), then that the tickets print.
 func speechSummary(ctx context.Context, v ConfirmationView) string {
 	var seats []string
 	for _, t := range v.Tickets {
@@ -289,5 +290,6 @@ func speechSummary(ctx context.Context, v ConfirmationView) string {
 		}
 	}
 	return i18n.T(ctx, "speech.summary", "Film", v.Session.FilmTitle, "Time", v.Session.Showtime, "Screen", v.Session.Screen,
-		"Seats", strings.Join(seats, "; "), "Paid", v.Total) + " " + i18n.T(ctx, "kiosk.printing") + " " + i18n.T(ctx, "kiosk.take_tickets")
+		"Seats", strings.Join(seats, "; "), "Paid", v.Total, "Number", strings.Join(strings.Split(v.BookingNumber, ""), " ")) +
+		" " + i18n.T(ctx, "kiosk.printing") + " " + i18n.T(ctx, "kiosk.take_tickets")
 }

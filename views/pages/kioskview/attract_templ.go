@@ -33,14 +33,14 @@ func Attract(v AttractView) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"kiosk-attract\" aria-labelledby=\"attract-title\" data-testid=\"kiosk-attract\" data-speech-hint=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"kiosk-attract\" aria-labelledby=\"attract-title\" data-testid=\"kiosk-attract\" data-speech-start data-speech-hint=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var2 string
 		templ_7745c5c3_Var2, templ_7745c5c3_Err = templruntime.NewAttributeExpression(i18n.T(ctx, "speech.hint_attract")).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/kioskview/attract.templ`, Line: 11, Col: 145}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/kioskview/attract.templ`, Line: 11, Col: 163}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var2)
 		if templ_7745c5c3_Err != nil {
