@@ -134,7 +134,11 @@
     var main = doc.getElementById('main');
     if (!main) return [];
     var sel = 'a[href], button, input:not([type=hidden]), select, textarea, [data-stepper], .seatmap, details > summary';
-    return Array.prototype.filter.call(main.querySelectorAll(sel), function (el) {
+    // The page's items, then the header's Start over (the way out of a visit), last.
+    var found = Array.prototype.slice.call(main.querySelectorAll(sel));
+    var over = doc.querySelector('[data-testid="start-over"] button');
+    if (over) found.push(over);
+    return found.filter(function (el) {
       // A closed section offers only its heading (Enter opens it), as it shows only that.
       var shut = el.closest('details:not([open])');
       if (shut && !(el.matches('summary') && el.parentElement === shut)) return false;

@@ -199,7 +199,11 @@ func TestBrowserKioskSpeech(t *testing.T) {
 	}
 
 	// Start over ends the visit: the next guest starts with speech off and the default rate.
-	p.Do(chromedp.Click(`[data-testid="start-over"] button`), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
+	// It is the screen's last item, after the page's own.
+	if u := speakUntil(t, p, "Neu beginnen"); !regexp.MustCompile(`^Neu beginnen, (\d+) von (\d+)$`).MatchString(u.Text) {
+		t.Errorf("Start over as an item said %q", u.Text)
+	}
+	p.Do(chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
 	var stored []any
 	browserEval(t, p, `['speech.on', 'speech.rate', 'speech.volume'].map(k => sessionStorage.getItem(k))`, &stored)
 	for i, v := range stored {

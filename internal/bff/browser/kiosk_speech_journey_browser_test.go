@@ -67,6 +67,27 @@ func (e *ear) key(k string) string {
 	return ""
 }
 
+// settle listens until the kiosk has said nothing new for 300 ms (a page's own answer to a
+// key, such as the seat map's to a seat taken, comes a moment after the key's) and keeps
+// what it heard.
+func (e *ear) settle() {
+	e.t.Helper()
+	var n int
+	browserEval(e.t, e.p, `window.__speech.said.length`, &n)
+	quietSince := time.Now()
+	for deadline := time.Now().Add(10 * time.Second); time.Since(quietSince) < 300*time.Millisecond; time.Sleep(30 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			e.t.Fatalf("the kiosk never fell silent; heard so far %q", e.heard)
+		}
+		var said []string
+		browserEval(e.t, e.p, `window.__speech.said.map(function (u) { return u.text; })`, &said)
+		if len(said) > n {
+			e.heard = append(e.heard, said[n:]...)
+			n, quietSince = len(said), time.Now()
+		}
+	}
+}
+
 // downTo moves through the screen's items until what is said matches re: down to the last
 // item (which repeats itself), then up to the first.
 func (e *ear) downTo(re string) string {
@@ -210,6 +231,7 @@ type byEar struct {
 	language, buy, day, adult               string // regular expressions of the items chosen
 	twoAdults, toSeats, onward, pay, paying string
 	section, inSection                      string // the closed gift card section as an item; a field inside it
+	order                                   string // what the last step says on arriving
 	summary                                 string // the confirmation's first words
 }
 
@@ -225,10 +247,12 @@ func TestBrowserKioskBuysByEar(t *testing.T) {
 		{lang: "en", language: `^English, current page`, buy: `^Buy tickets`, day: `^(Tomorrow|{EN_SHORT}),`, adult: `^Adult,`,
 			twoAdults: "Adult, 2 chosen", toSeats: `^Continue to seats`, onward: `^Continue`, pay: `^Pay €26\.50`, paying: "You are on: Pay by card",
 			section: `^Pay part with a gift card or loyalty points, closed, \d+ of \d+$`, inSection: "Gift card number",
+			order:   `^You are on: Check and pay\. .*Otters of the Elbe, .*20:30, Saal 1\. Your seats: Row [A-Z], seat \d+; Row [A-Z], seat \d+\. To pay: €26\.50\. Arrow down to Pay`,
 			summary: `^You are on: .*You're booked\. Otters of the Elbe, {EN_LONGY}, 20:30, Saal 1\. Your seats: Row [A-Z], seat \d+; Row [A-Z], seat \d+\. Paid: €26\.50\. Booking number: (\d )+\d\.`},
 		{lang: "de", language: `^Deutsch`, buy: `^Tickets kaufen`, day: `^(Morgen|\S+ {D}\. \S+),`, adult: `^Erwachsen`,
 			twoAdults: ", 2 gewählt", toSeats: `^Weiter`, onward: `^Weiter`, pay: `^26,50[\x{00a0} ]€ mit Karte bezahlen`, paying: "Sie sind hier: Mit Karte bezahlen",
 			section: `^Teilweise mit Geschenkkarte oder Bonuspunkten bezahlen, geschlossen, \d+ von \d+$`, inSection: "Nummer der Geschenkkarte",
+			order:   `^Sie sind hier: .+\. Otters of the Elbe, .*20:30.*, Saal 1\. Ihre Plätze: Reihe [A-Z], Platz \d+; Reihe [A-Z], Platz \d+\. Zu zahlen: 26,50[\x{00a0} ]€\. Pfeil nach unten zu Bezahlen`,
 			summary: `^Sie sind hier: .*Ihre Buchung ist bestätigt\. Otters of the Elbe, \S+, {D}\. \S+ {Y}, 20:30 Uhr, Saal 1\. Ihre Plätze: Reihe [A-Z], Platz \d+; Reihe [A-Z], Platz \d+\. Bezahlt: 26,50[\x{00a0} ]€\. Buchungsnummer: (\d )+\d\.`},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
@@ -267,6 +291,10 @@ func buyByEar(t *testing.T, c byEar) {
 	for _, step := range []string{c.toSeats, c.onward} {
 		g.downTo(step)
 		g.key(kb.Enter)
+	}
+	// The last step says what is bought and what is to pay before anything else.
+	if u := g.heard[len(g.heard)-1]; !regexp.MustCompile(c.order).MatchString(u) {
+		t.Errorf("the last step said %q, want the film, the time, the screen, both seats and what is to pay", u)
 	}
 	// The gift card section is closed: one item (Enter would open it), none of its fields.
 	from := len(g.heard)

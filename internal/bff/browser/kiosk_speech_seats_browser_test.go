@@ -104,6 +104,7 @@ func seatMapByEar(t *testing.T, c seatsByEar) {
 	if u := g.key(kb.Enter); !strings.Contains(u, c.chosen) {
 		t.Fatalf("Enter on seat %s2 said %q, want it chosen", row, u)
 	}
+	g.settle() // the map's own answer: the seat chosen instead of the one suggested
 	g.key(kb.Escape)
 	g.downTo(c.onward)
 	u := g.key(kb.Enter)

@@ -279,17 +279,29 @@ type ReaderView struct {
 	Counter   bool // keys shown for the clerk
 }
 
-// speechSummary is what a kiosk in speech mode says on arriving at the confirmation: the film,
-// the time, the screen, the seats, the amount paid and the booking number (digit by digit, as
-// it is typed at the kiosk to collect or change), then that the tickets print.
-func speechSummary(ctx context.Context, v ConfirmationView) string {
+// spokenSeats lists the lines' seats for the kiosk's speech: "Row G, seat 13; Row G, seat 14".
+func spokenSeats(lines []Line) string {
 	var seats []string
-	for _, t := range v.Tickets {
+	for _, t := range lines {
 		if t.Seat != "" {
 			seats = append(seats, t.Seat)
 		}
 	}
+	return strings.Join(seats, "; ")
+}
+
+// speechOrder is what a kiosk in speech mode says on arriving at the last step, before the
+// guest pays: the film, the time, the screen, the seats and what is to pay, then how to go on.
+func speechOrder(ctx context.Context, v SummaryView) string {
+	return i18n.T(ctx, "speech.order", "Film", v.Session.FilmTitle, "Time", v.Session.Showtime, "Screen", v.Session.Screen,
+		"Seats", spokenSeats(v.Tickets), "ToPay", v.ToPay) + " " + i18n.T(ctx, "speech.hint_order")
+}
+
+// speechSummary is what a kiosk in speech mode says on arriving at the confirmation: the film,
+// the time, the screen, the seats, the amount paid and the booking number (digit by digit, as
+// it is typed at the kiosk to collect or change), then that the tickets print.
+func speechSummary(ctx context.Context, v ConfirmationView) string {
 	return i18n.T(ctx, "speech.summary", "Film", v.Session.FilmTitle, "Time", v.Session.Showtime, "Screen", v.Session.Screen,
-		"Seats", strings.Join(seats, "; "), "Paid", v.Total, "Number", strings.Join(strings.Split(v.BookingNumber, ""), " ")) +
+		"Seats", spokenSeats(v.Tickets), "Paid", v.Total, "Number", strings.Join(strings.Split(v.BookingNumber, ""), " ")) +
 		" " + i18n.T(ctx, "kiosk.printing") + " " + i18n.T(ctx, "kiosk.take_tickets")
 }
