@@ -236,8 +236,18 @@ func TestPassFollowsASeatSwapAndThePhoneIsTold(t *testing.T) {
 
 	bfftest.SwapThrough(t, h, bfftest.BkPaid2, []string{"1", "2"}, []string{bfftest.Seat(1, 5, 3), bfftest.Seat(1, 5, 4)}) // F4, F5
 
+	// The phones are told first and the Google objects patched after, both after the swap's
+	// answer: wait for the last of them.
+	patched := func() bool {
+		for line := 1; line <= 2; line++ {
+			if len(h.Google.Patches(fmt.Sprintf("%s.0001-%d-%d", bfftest.TestGoogleIssuer, bfftest.BkPaid2, line))) == 0 {
+				return false
+			}
+		}
+		return true
+	}
 	deadline := time.Now().Add(10 * time.Second)
-	for len(h.Pushes.PushesFor(pushToken)) == 0 && time.Now().Before(deadline) {
+	for (len(h.Pushes.PushesFor(pushToken)) == 0 || !patched()) && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	if n := len(h.Pushes.PushesFor(pushToken)); n != 1 {
