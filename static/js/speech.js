@@ -295,10 +295,11 @@
     ArrowUp: function () { move(-1); },
     ArrowRight: function () { step(1); },
     ArrowLeft: function () { step(-1); },
-    // Back one step, but never past the start screen: behind it is the visit before (or
-    // nothing, and a browser's error page no key leads out of).
+    // Back one step, but never past the start of the visit (the attract screen, the choice
+    // of what to do): behind it is the visit before, or a browser's error page no key leads
+    // out of.
     Escape: function () {
-      if (doc.querySelector('[data-speech-start]')) { say(word('at-start')); return; }
+      if (doc.querySelector('[data-speech-start]')) { say(word('at-start') + ' ' + hint()); return; }
       window.history.back();
     }
   };
@@ -345,7 +346,7 @@
     var between = all.slice(Math.min(a, b) + 1, Math.max(a, b));
     if (a > b) between.reverse();
     var names = between.map(function (box) { return nameOf(box).replace(/^[^,]*,\s*/, ''); });
-    return names.length ? ' ' + fill('passed', { seats: names.join('; ') }) : '';
+    return names.length ? '. ' + fill('passed', { seats: names.join('; ') }) : '';
   }
   doc.addEventListener('change', function (event) {
     if (on() && inSeat(event.target)) say(seatWords(event.target));
@@ -383,6 +384,8 @@
       event.preventDefault();
       answered = 'Enter';
       el.click();
+      items = collect(); // its fields come or go with it
+      at = items.indexOf(el);
       say(describe(el));
       return;
     }
@@ -478,6 +481,9 @@
       if (r.attributeName === 'hidden' && !region.hidden) say(spokenText(region) + ' ' + word('idle-key'));
       return;
     }
+    // The seats' hold counts down every minute for screen readers; here it would cut into
+    // whatever is being said, each minute: its warning near the end (an alert) speaks instead.
+    if (region.matches('.countdown-sr')) return;
     // The seat map's answer to a tap (what was chosen, and what was freed for it) is news a
     // key cannot say itself: it is spoken whenever it comes, after the seat's own state.
     if ((quiet && !region.hasAttribute('data-seat-tapped')) || region.closest('[hidden]')) return;
@@ -499,6 +505,9 @@
     }
     observer.observe(doc.body, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['hidden'] });
     showCurtain();
+    // The messages the page arrives with are said with it (announce): the same message swapped
+    // in again by the page's own refresh is not news.
+    Array.prototype.forEach.call(doc.querySelectorAll(LIVE), function (region) { heardBefore(region, spokenText(region)); });
     if (on()) announce();
   }
   if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', start);

@@ -305,14 +305,18 @@ func buyByEar(t *testing.T, c byEar) {
 			t.Errorf("a field of the closed gift card section was an item: %q", u)
 		}
 	}
-	if u := g.key(kb.Enter); !strings.HasPrefix(u, c.paying) {
-		t.Fatalf("Pay led to a page that says %q", u)
+	arrival := g.key(kb.Enter)
+	if !strings.HasPrefix(arrival, c.paying) {
+		t.Fatalf("Pay led to a page that says %q", arrival)
 	}
-	// The reader's page asks again every second; it is said once, not again at each refresh.
+	// The reader's page asks again every second: what it arrived with is said once, not
+	// again at a refresh.
 	said := len(spoken(t, p))
 	time.Sleep(2500 * time.Millisecond)
-	if again := spoken(t, p)[said:]; len(again) > 1 {
-		t.Errorf("the card reader's page, left alone, said %d things: %+v", len(again), again)
+	for _, u := range spoken(t, p)[said:] {
+		if strings.Contains(arrival, strings.TrimSuffix(u.Text, ".")) {
+			t.Errorf("the card reader's page, left alone, said again %q", u.Text)
+		}
 	}
 	reader := readerAsking(t, h)
 	if err := h.Prov.PresentPaymentMethod(reader.ID, "4242424242424242"); err != nil {

@@ -29,12 +29,12 @@ func TestBrowserKioskSeatMapByEar(t *testing.T) {
 		{lang: "en", language: `^English, current page`, buy: `^Buy tickets`, day: `^(Tomorrow|{EN_SHORT}),`, adult: `^Adult,`, oneAdult: "Adult, 1 chosen",
 			toSeats: `^Continue to seats`, onward: `^Continue`, mapItem: `press Enter to explore it`,
 			mapIntro: `^Seat map of Saal 1, 18 rows; free seats in rows A to N[;,]`, seat: `^Row ([A-Z]), seat (\d+), [^,]+, (free|taken|not available|chosen)`,
-			free: "free", chosen: "chosen", passed: ` Passed: seat \d+, [^;]+(; seat \d+, [^;]+)*\.$`, edge: "No seat further that way. ",
+			free: "free", chosen: "chosen", passed: `\. Passed: seat \d+, [^;]+(; seat \d+, [^;]+)*\.$`, edge: "No seat further that way. ",
 			refusal: `Please don’t leave a single seat empty\. .*Seat ([A-Z])2 would leave seat ([A-Z])1 empty on its own\. .*Choose ([A-Z]\d+[^.]*) instead`},
 		{lang: "de", language: `^Deutsch`, buy: `^Tickets kaufen`, day: `^(Morgen|\S+ {D}\. \S+),`, adult: `^Erwachsen`, oneAdult: ", 1 gewählt",
 			toSeats: `^Weiter`, onward: `^Weiter`, mapItem: `Eingabe zum Erkunden`,
 			mapIntro: `^Sitzplan von Saal 1, 18 Reihen; freie Plätze in den Reihen A bis N[;,]`, seat: `^Reihe ([A-Z]), Platz (\d+), [^,]+, (frei|belegt|nicht verfügbar|gewählt)`,
-			free: "frei", chosen: "gewählt", passed: ` Übersprungen: Platz \d+, [^;]+(; Platz \d+, [^;]+)*\.$`, edge: "In dieser Richtung kein Platz mehr. ",
+			free: "frei", chosen: "gewählt", passed: `\. Übersprungen: Platz \d+, [^;]+(; Platz \d+, [^;]+)*\.$`, edge: "In dieser Richtung kein Platz mehr. ",
 			refusal: `Bitte lassen Sie keinen einzelnen Platz frei\. .*Mit Platz ([A-Z])2 bliebe Platz ([A-Z])1 allein frei\. .*Wählen Sie stattdessen ([A-Z]\d+[^.]*)\.`},
 	} {
 		t.Run(c.lang, func(t *testing.T) {

@@ -34,7 +34,7 @@ func Start(v StartView) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"kiosk-start stack\" aria-labelledby=\"home-title\" data-testid=\"kiosk-start\"><h1 id=\"home-title\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"kiosk-start stack\" aria-labelledby=\"home-title\" data-testid=\"kiosk-start\" data-speech-start><h1 id=\"home-title\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
