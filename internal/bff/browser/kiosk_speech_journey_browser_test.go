@@ -1,6 +1,7 @@
 package browser_test
 
 import (
+	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -44,14 +45,14 @@ type ear struct {
 func (e *ear) key(k string) string {
 	e.t.Helper()
 	var before int
-	browserEval(e.t, e.p, `(window.__mark = 1, window.__speech.said.length)`, &before)
+	e.read(`(window.__mark = 1, window.__speech.said.length)`, &before)
 	e.p.Do(chromedp.KeyEvent(k))
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(30 * time.Millisecond) {
 		var got struct {
 			Same bool     `json:"same"`
 			Said []string `json:"said"`
 		}
-		browserEval(e.t, e.p, `({same: window.__mark === 1, said: (window.__speech ? window.__speech.said : []).map(function (u) { return u.text; })})`, &got)
+		e.read(`({same: window.__mark === 1, said: (window.__speech ? window.__speech.said : []).map(function (u) { return u.text; })})`, &got)
 		from := 0
 		if got.Same {
 			from = before
@@ -67,21 +68,54 @@ func (e *ear) key(k string) string {
 	return ""
 }
 
+// read evaluates js into v. A key that leads to another page may leave the browser between
+// two documents for a moment (the page asked goes away under the question, or the next has
+// no script context or speech record yet), which is not the kiosk's failure: read asks again
+// until the next document answers, up to 10 s. Any other error ends the test.
+func (e *ear) read(js string, v any) {
+	e.t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(30 * time.Millisecond) {
+		raw, err := chromedp.Run(e.p.Ctx, chromedp.Evaluate[[]byte](js))
+		switch {
+		case err == nil:
+			if err := json.Unmarshal(raw, v); err != nil {
+				e.t.Fatalf("decode %s: %v", raw, err)
+			}
+			return
+		case !betweenDocuments(err):
+			e.t.Fatalf("evaluate: %v", err)
+		case time.Now().After(deadline):
+			e.t.Fatalf("the page never answered: %v; heard so far %q", err, e.heard)
+		}
+	}
+}
+
+// betweenDocuments is true of the errors DevTools gives for a question asked while one
+// document is replaced by the next.
+func betweenDocuments(err error) bool {
+	msg := err.Error()
+	for _, s := range []string{"Inspected target navigated or closed", "Execution context was destroyed", "Cannot find context with specified id", "Cannot read properties of undefined"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // settle listens until the kiosk has said nothing new for 300 ms (a page's own answer to a
 // key, such as the seat map's to a seat taken, comes a moment after the key's) and keeps
 // what it heard.
 func (e *ear) settle() {
 	e.t.Helper()
 	var n int
-	browserEval(e.t, e.p, `window.__speech.said.length`, &n)
+	e.read(`window.__speech.said.length`, &n)
 	quietSince := time.Now()
 	for deadline := time.Now().Add(10 * time.Second); time.Since(quietSince) < 300*time.Millisecond; time.Sleep(30 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			e.t.Fatalf("the kiosk never fell silent; heard so far %q", e.heard)
 		}
 		var said []string
-		browserEval(e.t, e.p, `window.__speech.said.map(function (u) { return u.text; })`, &said)
-		if len(said) > n {
+		if e.read(`window.__speech.said.map(function (u) { return u.text; })`, &said); len(said) > n {
 			e.heard = append(e.heard, said[n:]...)
 			n, quietSince = len(said), time.Now()
 		}
