@@ -164,3 +164,39 @@ func TestFlowsNameWhatTheyUse(t *testing.T) {
 		}
 	}
 }
+
+// A package imported under another name is a package that should have had that name: no
+// file of the module (but templ's generated ones, which alias by design) renames one of ours.
+func TestNoOwnPackageImportedUnderAnAlias(t *testing.T) {
+	root := filepath.Join(bffDir, "..", "..")
+	fset := token.NewFileSet()
+	seen := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules"):
+			return filepath.SkipDir
+		case d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_templ.go"):
+			return nil
+		}
+		file, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		seen++
+		for _, im := range file.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			if im.Name != nil && im.Name.Name != "_" && (p == module || strings.HasPrefix(p, module+"/")) {
+				t.Errorf("%s imports %s as %s", path, p, im.Name.Name)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen < 100 {
+		t.Fatalf("only %d Go files found under %s: is the path right?", seen, root)
+	}
+}
