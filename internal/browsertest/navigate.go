@@ -40,3 +40,31 @@ func Navigate(url string) chromedp.Action[chromedp.Void] {
 		}
 	}
 }
+
+// Shown waits until the first element matching the CSS selector sel is in the document and
+// drawn (not display:none or visibility:hidden, and of some size). It asks the page itself,
+// where chromedp.WaitVisible follows the frames and documents chromedp has been told about:
+// after a load event chromedp missed (see Navigate), that record can stay behind the page for
+// good and WaitVisible waits for the test's deadline with the element on screen.
+func Shown(sel string) chromedp.Action[chromedp.Void] {
+	js := fmt.Sprintf(`(() => {
+		const el = document.querySelector(%q);
+		if (!el) return false;
+		const s = getComputedStyle(el), r = el.getBoundingClientRect();
+		return s.display !== 'none' && s.visibility !== 'hidden' && (r.width > 0 || r.height > 0);
+	})()`, sel)
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		for {
+			// Between two documents the question fails; the next document is asked again.
+			shown, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js))
+			if err == nil && shown {
+				return chromedp.Void{}, nil
+			}
+			select {
+			case <-ctx.Done():
+				return chromedp.Void{}, fmt.Errorf("wait for %s to be shown: %w (last answer: %v, %v)", sel, ctx.Err(), shown, err)
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+}

@@ -146,23 +146,23 @@ func TestBrowserPageTour(t *testing.T) {
 func (tr *tour) buy() {
 	base := tr.h.TS.URL
 	tr.page(browsertest.Options{})
-	tr.p.Do(browsertest.Navigate(base+"/"), chromedp.WaitVisible("#home-title"))
+	tr.p.Do(browsertest.Navigate(base+"/"), browsertest.Shown("#home-title"))
 	tr.check("home", "Start page")
-	tr.p.Do(browsertest.Navigate(base+"/whats-on"), chromedp.WaitVisible("#whatson-title"))
+	tr.p.Do(browsertest.Navigate(base+"/whats-on"), browsertest.Shown("#whatson-title"))
 	tr.check("whats-on", "What's on: films and show times")
-	tr.p.Do(browsertest.Navigate(base+"/whats-on/0001/1113"), chromedp.WaitVisible(`[data-testid="tickets-form"]`),
+	tr.p.Do(browsertest.Navigate(base+"/whats-on/0001/1113"), browsertest.Shown(`[data-testid="tickets-form"]`),
 		chromedp.SetValue(`#qty-0001`, "2"))
 	tr.check("buy-tickets", "Buying: choose tickets")
-	tr.p.Do(chromedp.Click(`[data-testid="tickets-form"] button[type=submit]`), chromedp.WaitVisible(`[data-testid="seatmap"]`))
+	tr.p.Do(chromedp.Click(`[data-testid="tickets-form"] button[type=submit]`), browsertest.Shown(`[data-testid="seatmap"]`))
 	tr.check("buy-seats", "Buying: the seat map")
 	tr.inViewport(`[data-testid="seat-form"] button.button-primary`, "buy seat map's primary action")
-	tr.p.Do(chromedp.Click(`[data-testid="seat-form"] button.button-primary`), chromedp.WaitVisible(`#name`),
+	tr.p.Do(chromedp.Click(`[data-testid="seat-form"] button.button-primary`), browsertest.Shown(`#name`),
 		chromedp.SendKeys(`#name`, "Ada Lovelace"), chromedp.SendKeys(`#email`, "ada@example.com"))
 	tr.check("buy-details", "Buying: name and e-mail")
-	tr.p.Do(chromedp.Click(`[data-testid="details-form"] button.button-primary`), chromedp.WaitVisible(`[data-testid="pay"]`))
+	tr.p.Do(chromedp.Click(`[data-testid="details-form"] button.button-primary`), browsertest.Shown(`[data-testid="pay"]`))
 	tr.check("buy-summary", "Buying: summary before paying")
-	tr.p.Do(chromedp.Click(`[data-testid="pay"]`), chromedp.WaitVisible(`button[value="pay"]`),
-		chromedp.Click(`button[value="pay"]`), chromedp.WaitVisible(`[data-testid="poller"]`))
+	tr.p.Do(chromedp.Click(`[data-testid="pay"]`), browsertest.Shown(`button[value="pay"]`),
+		chromedp.Click(`button[value="pay"]`), browsertest.Shown(`[data-testid="poller"]`))
 	tr.check("buy-return", "Back from the payment provider: waiting for the cinema")
 	// Only now does the connector complete the order (the harness holds completions back): the
 	// page learns of it at its next poll and shows the confirmation.
@@ -173,7 +173,7 @@ func (tr *tour) buy() {
 	if !tr.h.SB.CompleteAwaiting(tr.h.RecordOf(ret).UserSessionID) {
 		tr.t.Fatalf("the sandbox did not complete the paid order of %s", ret)
 	}
-	tr.p.Do(chromedp.WaitVisible(`[data-testid="booking-number"]`))
+	tr.p.Do(browsertest.Shown(`[data-testid="booking-number"]`))
 	tr.check("buy-confirmation", "Buying: the confirmation with the tickets")
 }
 
@@ -181,14 +181,14 @@ func (tr *tour) buy() {
 func (tr *tour) booking() {
 	base := tr.h.TS.URL
 	tr.page(browsertest.Options{})
-	tr.p.Do(browsertest.Navigate(base+"/booking"), chromedp.WaitVisible("#number"))
+	tr.p.Do(browsertest.Navigate(base+"/booking"), browsertest.Shown("#number"))
 	tr.check("find-booking", "Find a booking: number and e-mail")
 	browserFind(tr.p, base, "100002", "paid2@example.com")
 	tr.check("booking", "A booking: tickets, payments, what can be done")
-	tr.p.Do(browsertest.Navigate(base+"/booking/tickets"), chromedp.WaitVisible(`[data-testid="ticket-card"]`))
+	tr.p.Do(browsertest.Navigate(base+"/booking/tickets"), browsertest.Shown(`[data-testid="ticket-card"]`))
 	tr.check("booking-tickets", "Tickets laid out for printing")
-	tr.p.Do(browsertest.Navigate(base+"/booking/current"), chromedp.WaitVisible("#booking-title"),
-		chromedp.Click(`[data-testid="action-edit"] button`), chromedp.WaitVisible("#edit-title"))
+	tr.p.Do(browsertest.Navigate(base+"/booking/current"), browsertest.Shown("#booking-title"),
+		chromedp.Click(`[data-testid="action-edit"] button`), browsertest.Shown("#edit-title"))
 	tr.check("edit", "Changing a booking: tickets, the cost, the actions")
 	if tr.size.Name == "phone" {
 		h, err := chromedp.Run(tr.p.Ctx, chromedp.Evaluate[float64](`document.documentElement.scrollHeight`))
@@ -196,25 +196,25 @@ func (tr *tour) booking() {
 			tr.t.Errorf("the two-ticket edit page is %v px tall on a phone, want at most %d (%v)", h, maxEditHeightOnPhone, err)
 		}
 	}
-	tr.p.Do(browsertest.Navigate(base+"/booking/edit/seats"), chromedp.WaitVisible(`[data-testid="seatmap"]`))
+	tr.p.Do(browsertest.Navigate(base+"/booking/edit/seats"), browsertest.Shown(`[data-testid="seatmap"]`))
 	tr.check("edit-seats", "Changing a booking: the seat map")
 	tr.inViewport(`[data-testid="seat-form"] button.button-primary`, "edit seat map's primary action")
-	tr.p.Do(browsertest.Navigate(base+"/booking/edit/cancel"), chromedp.WaitVisible(`[data-testid="cancel-confirm"]`))
+	tr.p.Do(browsertest.Navigate(base+"/booking/edit/cancel"), browsertest.Shown(`[data-testid="cancel-confirm"]`))
 	tr.check("edit-cancel", "Changing a booking: cancel the changes?")
-	tr.p.Do(chromedp.Click(`[data-testid="cancel-confirm"]`), chromedp.WaitVisible("#booking-title"))
+	tr.p.Do(chromedp.Click(`[data-testid="cancel-confirm"]`), browsertest.Shown("#booking-title"))
 	// Another showtime: the list, the new show's seats, the change from the old show to the new.
-	tr.p.Do(chromedp.Click(`[data-testid="action-showtime"] a`), chromedp.WaitVisible(`[data-testid="showtime"]`))
+	tr.p.Do(chromedp.Click(`[data-testid="action-showtime"] a`), browsertest.Shown(`[data-testid="showtime"]`))
 	tr.check("showtimes", "Changing the showtime: the film's other shows and what each costs")
 	tr.inViewport(`[data-testid="showtime"] [data-testid="choose"]`, "first show's Choose")
-	tr.p.Do(chromedp.Click(`[data-testid="showtime"][data-session="1312"] [data-testid="choose"]`), chromedp.WaitVisible(`[data-testid="seats-show"]`))
+	tr.p.Do(chromedp.Click(`[data-testid="showtime"][data-session="1312"] [data-testid="choose"]`), browsertest.Shown(`[data-testid="seats-show"]`))
 	tr.check("showtime-seats", "Changing the showtime: seats at the new show")
 	tr.inViewport(`[data-testid="seat-form"] button.button-primary`, "new show's seat map primary action")
-	tr.p.Do(chromedp.Click(`[data-testid="seat-form"] button.button-primary`), chromedp.WaitVisible(`[data-testid="move-shows"]`))
+	tr.p.Do(chromedp.Click(`[data-testid="seat-form"] button.button-primary`), browsertest.Shown(`[data-testid="move-shows"]`))
 	tr.check("showtime-change", "Changing the showtime: the old show, the new show and the difference")
 	tr.inViewport(`[data-testid="complete"]`, "showtime change's confirmation")
-	tr.p.Do(browsertest.Navigate(base+"/booking/edit/cancel"), chromedp.WaitVisible(`[data-testid="cancel-confirm"]`),
-		chromedp.Click(`[data-testid="cancel-confirm"]`), chromedp.WaitVisible("#booking-title"))
-	tr.p.Do(browsertest.Navigate(base+"/no/such/page"), chromedp.WaitVisible("#error-title"))
+	tr.p.Do(browsertest.Navigate(base+"/booking/edit/cancel"), browsertest.Shown(`[data-testid="cancel-confirm"]`),
+		chromedp.Click(`[data-testid="cancel-confirm"]`), browsertest.Shown("#booking-title"))
+	tr.p.Do(browsertest.Navigate(base+"/no/such/page"), browsertest.Shown("#error-title"))
 	tr.check("not-found", "A page that does not exist")
 }
 
@@ -222,7 +222,7 @@ func (tr *tour) booking() {
 func (tr *tour) swap() {
 	addBrowserBookingBinderOnce(tr.h)
 	tr.page(browsertest.Options{})
-	tr.p.Do(browsertest.Navigate(tr.h.TS.URL+"/test/bind-booking?cinema=0001&number=100001"), chromedp.WaitVisible(`[data-testid="seatmap"]`))
+	tr.p.Do(browsertest.Navigate(tr.h.TS.URL+"/test/bind-booking?cinema=0001&number=100001"), browsertest.Shown(`[data-testid="seatmap"]`))
 	tr.check("swap-seats", "Swapping seats: the seat map")
 	tr.inViewport(`[data-testid="swap-form"] button[type="submit"]`, "swap seat map's primary action")
 }
@@ -232,10 +232,10 @@ func (tr *tour) staff() {
 	base := tr.h.TS.URL
 	tr.page(browsertest.Options{})
 	tr.h.AddSupervisor(bfftest.TestSupervisor, bfftest.TestSupervisorName, bfftest.TestSupervisorPassword) // creates or replaces
-	tr.p.Do(browsertest.Navigate(base+"/staff/sign-in"), chromedp.WaitVisible(`#username`))
+	tr.p.Do(browsertest.Navigate(base+"/staff/sign-in"), browsertest.Shown(`#username`))
 	tr.check("staff-sign-in", "Staff sign-in")
 	tr.p.Do(chromedp.SendKeys(`#username`, bfftest.TestSupervisor), chromedp.SendKeys(`#password`, bfftest.TestSupervisorPassword),
-		chromedp.Submit(`#password`), chromedp.WaitVisible(`[data-testid="staff-badge"]`))
+		chromedp.Submit(`#password`), browsertest.Shown(`[data-testid="staff-badge"]`))
 	for _, pg := range []struct{ path, name, about string }{
 		{"/device", "device", "This device: customer, counter or kiosk (supervisors)"},
 		{"/staff/attention", "staff-attention", "Needs attention"},
@@ -243,7 +243,7 @@ func (tr *tour) staff() {
 		{"/staff/devices", "staff-devices", "Enrolled terminals"},
 		{"/staff/accounts", "staff-accounts", "Staff accounts"},
 	} {
-		tr.p.Do(browsertest.Navigate(base+pg.path), chromedp.WaitVisible("h1"))
+		tr.p.Do(browsertest.Navigate(base+pg.path), browsertest.Shown("h1"))
 		tr.check(pg.name, pg.about)
 	}
 }
@@ -253,16 +253,16 @@ func (tr *tour) kiosk() {
 	base := tr.h.TS.URL
 	tr.page(browsertest.Options{})
 	browserEnrol(tr.t, tr.p, tr.h, device.Kiosk)
-	tr.p.Do(browsertest.Navigate(base+"/"), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
+	tr.p.Do(browsertest.Navigate(base+"/"), browsertest.Shown(`[data-testid="kiosk-attract"]`))
 	tr.check("kiosk-attract", "Kiosk: the attract screen while no visit runs")
-	tr.p.Do(chromedp.Click(`[data-testid="kiosk-touch-to-start"]`), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
+	tr.p.Do(chromedp.Click(`[data-testid="kiosk-touch-to-start"]`), browsertest.Shown(`[data-testid="kiosk-start"]`))
 	tr.check("kiosk-start", "Kiosk: start screen")
-	tr.p.Do(browsertest.Navigate(base+"/kiosk/collect"), chromedp.WaitVisible("#collect-title"))
+	tr.p.Do(browsertest.Navigate(base+"/kiosk/collect"), browsertest.Shown("#collect-title"))
 	tr.check("kiosk-collect", "Kiosk: collect tickets")
 	// The idle warning page of a visit (a booking found), as a kiosk without JavaScript is
 	// sent there; its refresh is inside <noscript>.
 	browserFind(tr.p, base, "100001", "paid1@example.com")
-	tr.p.Do(browsertest.Navigate(base+"/kiosk/idle?back=%2F"), chromedp.WaitVisible(`[data-testid="kiosk-idle"]`))
+	tr.p.Do(browsertest.Navigate(base+"/kiosk/idle?back=%2F"), browsertest.Shown(`[data-testid="kiosk-idle"]`))
 	tr.check("kiosk-idle", "Kiosk: are you still there? (the idle warning without JavaScript)")
 }
 
