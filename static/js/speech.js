@@ -498,7 +498,33 @@
     });
   }
 
+  /* The attract screen (a kiosk at rest) tells the service which of the site's languages this
+     kiosk has a voice for, so that a silent one is in the operator's log, not only on the
+     device page. A browser lists its voices a moment after the page loads, or never when it
+     has none: the answer goes when they are listed, else after 3 s, and again if it changes. */
+  function reportVoices(el) {
+    var token = el.querySelector('input[name="_csrf"]');
+    var sent = '';
+    function send() {
+      var body = new URLSearchParams();
+      if (token) body.append('_csrf', token.value);
+      (el.getAttribute('data-speech-languages') || '').split(' ').forEach(function (lang) {
+        if (lang) body.append(voiceFor(lang) ? 'has' : 'missing', lang);
+      });
+      var answer = body.toString();
+      if (answer === sent || !window.fetch) return;
+      sent = answer;
+      window.fetch(el.getAttribute('data-speech-report'), { method: 'POST', body: body, credentials: 'same-origin' }).catch(function () {});
+    }
+    var synth = window.speechSynthesis;
+    if (synth && synth.addEventListener) synth.addEventListener('voiceschanged', send);
+    if (synth && synth.getVoices && synth.getVoices().length) send();
+    else setTimeout(send, 3000);
+  }
+
   function start() {
+    var report = doc.querySelector('[data-speech-report]');
+    if (report) reportVoices(report);
     if (doc.querySelector('[data-speech-voices]')) {
       showVoices();
       if (window.speechSynthesis && window.speechSynthesis.addEventListener) window.speechSynthesis.addEventListener('voiceschanged', showVoices);

@@ -351,10 +351,21 @@ func visibleFor(t *testing.T, p *browsertest.Page, sel string, d time.Duration) 
 // nothing (no other language's voice instead), shows nothing new, and warns in the console.
 func TestBrowserKioskSpeechWithoutVoice(t *testing.T) {
 	t.Parallel()
-	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+	logs := &bfftest.Log{}
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, Logger: logs.Logger()})
 	p := browsertest.NewPage(t, browsertest.Options{Width: 1080, Height: 1920})
 	browserEnrol(t, p, h, device.Kiosk)
 	p.Do(recordSpeech(false))
+	// At rest, the kiosk tells the service which languages it cannot speak: the operator reads
+	// it in the service's log.
+	p.Do(chromedp.Navigate(h.TS.URL+"/"), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
+	const warning = "kiosk: no voice for these languages"
+	for deadline := time.Now().Add(10 * time.Second); len(logs.Lines(warning)) == 0 && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if lines := logs.Lines(warning); len(lines) != 1 || !strings.Contains(lines[0], `missing="[de en]"`) || !strings.Contains(lines[0], `name="Browser kiosk"`) {
+		t.Errorf("the service's log has %q, want one warning naming the kiosk, English and German", lines)
+	}
 	kioskTouchToStart(p, h.TS.URL)
 	var before string
 	browserEval(t, p, `document.body.innerText`, &before)

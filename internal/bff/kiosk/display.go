@@ -23,6 +23,8 @@ func (h *Handler) attract(c echo.Context) error {
 		SiteName:  h.SiteName,
 		BeginURL:  h.url("kiosk.begin"),
 		CSRFToken: web.CSRFToken(c),
+		VoicesURL: h.url("kiosk.voices"),
+		Languages: h.languages(c),
 	}
 	return h.Site.Render(c, http.StatusOK, web.Loc(c).T("kiosk.attract_title"), kioskview.Attract(v))
 }

@@ -124,6 +124,8 @@ type Handler struct {
 	SiteName    string // the cinema's name on the attract screen
 	// Idle is how long a kiosk page waits without a touch before it warns and starts over.
 	Idle time.Duration
+
+	voices voiceReports // the last answer of each kiosk about its voices
 }
 
 // Routes registers the flow's handlers. The start screen has no route of its own: it is the
@@ -138,6 +140,7 @@ func (h *Handler) Routes(r web.Router) {
 	r.GET("/kiosk/idle/expired", h.idleExpired, "kiosk.idle.expired")
 	r.POST("/kiosk/begin", h.begin, "kiosk.begin")
 	r.POST("/kiosk/display", h.setDisplay, "kiosk.display")
+	r.POST("/kiosk/voices", h.reportVoices, "kiosk.voices")
 }
 
 // url builds the path of a named route.

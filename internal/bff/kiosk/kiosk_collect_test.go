@@ -1,9 +1,7 @@
 package kiosk_test
 
 import (
-	"bytes"
 	"context"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -40,24 +38,6 @@ func (p *pathCounter) containing(part string) int {
 	return n
 }
 
-// lockedBuffer is a log sink tests read while the server writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestKioskCollectUpstreamOnlyWhenConfigured: a collection by the scanned code is recorded by the
 // site (tickets.Collections, with the kiosk) either way. Without the upstream's collection route
 // configured (the default: the real ticketing API has no such operation) no request for it
@@ -73,11 +53,11 @@ func TestKioskCollectUpstreamOnlyWhenConfigured(t *testing.T) {
 		{"configured", true, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			logs := &lockedBuffer{}
+			logs := &bfftest.Log{}
 			counter := &pathCounter{paths: map[string]int{}}
 			h := bfftest.KioskHarness(t, bfftest.HarnessOpts{
 				MarkCollected: tc.configured,
-				Logger:        slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+				Logger:        logs.Logger(),
 				UpstreamTransport: func(next http.RoundTripper) http.RoundTripper {
 					counter.next = next
 					return counter

@@ -1,7 +1,6 @@
 package walletflow_test
 
 import (
-	"bytes"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -13,25 +12,6 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 )
-
-// lockedBuffer is a log the server writes from many requests at once.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-// count is how many lines of the log contain s.
-func (b *lockedBuffer) count(s string) int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return strings.Count(b.buf.String(), s)
-}
 
 // logPost is a PassKit log post of about size bytes, as a phone sends it.
 func logPost(size int) string {
@@ -94,28 +74,28 @@ func flood(t *testing.T, url string, n int, body string, from func(i int) string
 // nothing to the log, and neither do 200 small posts from 200 addresses (the site's own
 // allowance, shared by every replica through the limit store).
 func TestPassKitLogCannotBeFlooded(t *testing.T) {
-	logs := &lockedBuffer{}
+	logs := &bfftest.Log{}
 	h := bfftest.HoldHarness(t, bfftest.HarnessOpts{Logger: slog.New(slog.NewJSONHandler(logs, nil))})
 	url := h.TS.URL + "/passkit/v1/log"
 	const line = `"msg":"passkit device log"`
 
 	resp, b := call(t, "POST", url, "", `{"logs":["Could not fetch pass","second message"]}`, map[string]string{"X-Forwarded-For": "198.51.100.1"})
-	if resp.StatusCode != http.StatusOK || logs.count(line) != 1 || logs.count("Could not fetch pass") != 1 || logs.count("second message") != 1 {
-		t.Fatalf("a phone's log post: %d %s; log:\n%s", resp.StatusCode, b, logs.buf.String())
+	if resp.StatusCode != http.StatusOK || logs.Count(line) != 1 || logs.Count("Could not fetch pass") != 1 || logs.Count("second message") != 1 {
+		t.Fatalf("a phone's log post: %d %s; log:\n%s", resp.StatusCode, b, logs.String())
 	}
 
 	// 64 KB as the site's own body limit counts it (64K: a larger post never reaches a handler).
 	taken, statuses := flood(t, url, 200, logPost(64000), func(int) string { return "198.51.100.2" })
-	if taken == 200 || logs.count(line) > 6 {
-		t.Fatalf("200 posts of 64 KB from one phone: %d taken (%v), %d log records", taken, statuses, logs.count(line))
+	if taken == 200 || logs.Count(line) > 6 {
+		t.Fatalf("200 posts of 64 KB from one phone: %d taken (%v), %d log records", taken, statuses, logs.Count(line))
 	}
 	if statuses[http.StatusTooManyRequests] == 0 {
 		t.Errorf("no post was refused as too many: %v", statuses)
 	}
 
-	before := logs.count(line)
+	before := logs.Count(line)
 	taken, statuses = flood(t, url, 200, `{"logs":["small"]}`, func(i int) string { return fmt.Sprintf("203.0.113.%d", i+1) })
-	if added := logs.count(line) - before; taken == 200 || added > 25 {
+	if added := logs.Count(line) - before; taken == 200 || added > 25 {
 		t.Fatalf("200 small posts from 200 addresses: %d taken (%v), %d log records", taken, statuses, added)
 	}
 }

@@ -25,6 +25,10 @@ type AttractView struct {
 	SiteName  string
 	BeginURL  string
 	CSRFToken string
+	// VoicesURL is where the screen tells the service which of Languages the kiosk has a
+	// voice for (speech.js), so that a missing one is in the service's log.
+	VoicesURL string
+	Languages []string
 }
 
 // LangChoice is one language on the start screen: a plain link that switches this visit to it.
