@@ -12,7 +12,7 @@
  * the arrows are app.js's seat keys; this file only speaks the seat they land on.
  *
  * The setting, rate and volume live in sessionStorage: this visit only. The attract screen
- * (a new visit) clears them.
+ * (a new visit) clears the tab's session storage.
  */
 (function () {
   'use strict';
@@ -21,8 +21,10 @@
   var KEYS = ['speech.on', 'speech.rate', 'speech.volume', 'speech.curtain'];
   var words = doc.getElementById('speech-words');
   if (!words || !store) return;
+  // The end of a visit leaves nothing of the guest in this tab for the next: the speech
+  // settings, and which bookings' tickets were printed (app.js) go with the visit.
   if (words.hasAttribute('data-speech-end')) {
-    KEYS.forEach(function (k) { store.removeItem(k); });
+    store.clear();
   }
 
   var last = '';
@@ -104,7 +106,7 @@
   function say(s) {
     // Marks drawn for the eye (a tick, a cross, the delete key's arrow) are not words, and a
     // title's own question mark needs no full stop after it.
-    s = (s || '').replace(/[✓✔✕✗⌫]\s*/g, '').replace(/([!?.…])\.(\s|$)/g, '$1$2').trim();
+    s = (s || '').replace(/[✓✔✕✗⌫]\s*/g, '').replace(/([!?.…])\.(\s|$)/g, '$1$2').replace(/([^\s.])\.,(\s)/g, '$1,$2').trim();
     if (!s) return;
     last = s;
     var synth = window.speechSynthesis;
@@ -160,12 +162,24 @@
     if (wrap) return text(wrap);
     return ownText(el) || el.getAttribute('placeholder') || el.value || '';
   }
-  /* An element's words without the key badges (<kbd>) the counter's pages draw in it. */
+  /* An element's words without the key badges (<kbd>) the counter's pages draw in it. A
+     control drawn as lines of their own (a choice's name above its description) says each
+     line as a sentence, where the eye sees them apart. */
   function ownText(el) {
-    if (!el.querySelector('kbd')) return text(el);
     var copy = el.cloneNode(true);
     Array.prototype.forEach.call(copy.querySelectorAll('kbd'), function (k) { k.remove(); });
-    return text(copy);
+    return lines(copy) || text(copy);
+  }
+  function lines(el) {
+    var parts = [];
+    for (var n = el.firstChild; n; n = n.nextSibling) {
+      if (n.nodeType === 3 && n.nodeValue.trim()) return ''; // words of its own: one phrase
+      if (n.nodeType !== 1 || n.getAttribute('aria-hidden') === 'true') continue;
+      var t = text(n);
+      if (t) parts.push(t);
+    }
+    if (parts.length < 2) return '';
+    return parts.map(function (t) { return /[.!?:;…]$/.test(t) ? t : t + '.'; }).join(' ');
   }
   function stepperInput(el) { return el.querySelector('input'); }
   function describe(el) {

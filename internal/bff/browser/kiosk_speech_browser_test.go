@@ -416,7 +416,7 @@ func TestBrowserKioskEscapeStopsAtTheStart(t *testing.T) {
 	}
 	stays("attract screen", "This is the start of the visit: there is no step back. Arrow down to Start, then press Enter.")
 	// The choice of what to do is the visit's first page: behind it is the attract screen.
-	speakUntil(t, p, "Test Cinemas Touch to start")
+	speakUntil(t, p, "Test Cinemas. Touch to start.")
 	p.Do(chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
 	stays("start screen", "This is the start of the visit: there is no step back. Arrow down and arrow up")
 }

@@ -3,6 +3,7 @@ package browser_test
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -369,16 +370,21 @@ func buyByEar(t *testing.T, c byEar) {
 	if !curtainUp(t, p) {
 		t.Error("the privacy curtain is not over the confirmation")
 	}
-	// Done ends the visit: the next guest finds the screen shown and speech off.
+	// Done ends the visit: the next guest finds the screen shown, speech off, and nothing of
+	// this guest in the tab (the tickets printed are remembered only for this visit).
+	var kept []string
+	browserEval(t, p, `Object.keys(sessionStorage)`, &kept)
+	if !slices.ContainsFunc(kept, func(k string) bool { return strings.HasPrefix(k, "printed:") }) {
+		t.Errorf("the confirmation kept %q in the tab, want which tickets were printed", kept)
+	}
 	g.downTo(`^(Done|Fertig)`)
 	p.Do(chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
 	if curtainUp(t, p) {
 		t.Error("the privacy curtain outlived the visit")
 	}
-	var on string
-	browserEval(t, p, `sessionStorage.getItem('speech.on') || ''`, &on)
-	if on != "" {
-		t.Error("speech is still on for the next guest")
+	browserEval(t, p, `Object.keys(sessionStorage)`, &kept)
+	if len(kept) != 0 {
+		t.Errorf("the next guest's tab holds %q of the guest before (speech on, tickets printed)", kept)
 	}
 }
 
