@@ -277,7 +277,9 @@ func TestBrowserSwapInGerman(t *testing.T) {
 		t.Errorf("one ticket, one seat: count %q", got)
 	}
 	// One seat for one ticket: nothing is wrong, so no warning; the tap answers
-	// in German with the seat and that it is chosen.
+	// in German with the seat and that it is chosen (written just after the click's own
+	// handlers have run).
+	waitFor(t, p, `document.querySelector('[data-testid="seat-tapped"]').textContent !== ''`)
 	if evalBool(t, p, `!document.querySelector('[data-seat-limit]').hidden`) {
 		t.Errorf("a warning with as many seats as tickets: %q", p.Text(`[data-seat-limit]`))
 	}
