@@ -21,6 +21,7 @@ type pageResult struct {
 	rounds    int              // upstream round trips an unloaded view waits for now (probe ÷ latency)
 	needs     int              // round trips it cannot do without (page.needs)
 	calls     map[string]int64 // upstream calls during the attack, per operation
+	callTime  time.Duration    // the mean upstream call during the attack, as the service timed it (0: not known)
 	counted   bool             // calls were counted (the sandbox is known)
 	cinemas   int              // cinemas whose listings the views read (page.cinemas)
 	pollOrder int              // return page: orders watched
@@ -85,12 +86,21 @@ func measurePage(ctx context.Context, st *stack, cfg config, name string, p page
 	if err != nil {
 		return r, err
 	}
+	timedBefore, err := st.upstreamTimed(ctx)
+	if err != nil {
+		return r, err
+	}
 	log.Info("attacking", "page", name, "rate", cfg.Rate, "duration", cfg.Duration, "visitors", len(targets))
 	r.metrics = attack(targets, cfg.Rate, cfg.Duration, name)
 	after, err := st.upstreamCalls(ctx)
 	if err != nil {
 		return r, err
 	}
+	timedAfter, err := st.upstreamTimed(ctx)
+	if err != nil {
+		return r, err
+	}
+	r.callTime = timedAfter.since(timedBefore)
 	r.calls = map[string]int64{}
 	for op, n := range after {
 		if d := n - before[op]; d > 0 {

@@ -57,6 +57,7 @@ func printPages(w io.Writer, cfg config, results []pageResult) {
 			r.name, r.pollOrder, r.metrics.Requests, cfg.Duration, r.calls[orderDetailsOp], orderDetailsOp,
 			float64(r.calls[orderDetailsOp])/float64(r.pollOrder)/intervals, cfg.PollEvery)
 	}
+	printTimed(w, results)
 	fmt.Fprintln(w, "\nupstream needs: the page's chain of dependent upstream calls × latency (independent reads count once; cmd/loadtest/pages.go)")
 	fmt.Fprintln(w, "unloaded: median of 11 views one at a time before the attack; rounds: that ÷ latency, rounded down (what the code waits for now)")
 }
@@ -183,4 +184,26 @@ func byOperation(calls map[string]int64, views uint64) string {
 		parts = append(parts, fmt.Sprintf("%s %.2f", op, float64(calls[op])/float64(views)))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// printTimed writes the pages' times against the upstream as the service timed it: its mean
+// upstream call during each attack × the calls the page needs, for the pages whose views
+// wait for the upstream (at least one call in two views). What is left of the p50 is what
+// the page adds of its own. Nothing when no attack was timed (-target).
+func printTimed(w io.Writer, results []pageResult) {
+	if !slices.ContainsFunc(results, func(r pageResult) bool { return r.callTime > 0 }) {
+		return
+	}
+	fmt.Fprintln(w, "\nagainst the upstream as the service timed it (its mean upstream call in the attack × the calls the page needs):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "page\tmean call\tupstream took\tp50/took\tp99/took\tp50 − took\t")
+	for _, r := range results {
+		if r.callTime <= 0 || r.needs == 0 || (r.counted && perView(r.calls, r.metrics.Requests) < 0.5) {
+			continue // no upstream call, or most views answered from a cache: nothing waited
+		}
+		took := time.Duration(r.needs) * r.callTime
+		fmt.Fprintf(tw, "%s\t%v\t%v\t%s\t%s\t%v\t\n", r.name, ms(r.callTime), ms(took),
+			ratio(r.metrics.Latencies.P50, took), ratio(r.metrics.Latencies.P99, took), ms(r.metrics.Latencies.P50-took))
+	}
+	_ = tw.Flush()
 }

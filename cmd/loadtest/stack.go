@@ -35,6 +35,9 @@ type stack struct {
 	web       *proc
 	sandbox   *proc
 	logs      string
+	// metricsToken opens the service's /metrics (upstreamtime.go); "" for a site this tool
+	// did not start.
+	metricsToken string
 }
 
 // startStack builds the service and starts the sandbox (with the latency) and the service
@@ -51,7 +54,7 @@ func startStack(ctx context.Context, cfg config, work string, log *slog.Logger) 
 	if err != nil {
 		return nil, err
 	}
-	st := &stack{site: "http://127.0.0.1:" + strconv.Itoa(sitePort), logs: work}
+	st := &stack{site: "http://127.0.0.1:" + strconv.Itoa(sitePort), logs: work, metricsToken: newMetricsToken()}
 
 	sbArgs := []string{"sandbox", "-addr", "127.0.0.1:0", "-completion-delay", "never",
 		"-webhook-url", st.site + "/payments/webhook", "-webhook-secret", payprovider.DefaultWebhookSecret}
@@ -68,7 +71,7 @@ func startStack(ctx context.Context, cfg config, work string, log *slog.Logger) 
 		"-payments-url", st.upstream + "/pay", "-payments-webhook-secret", payprovider.DefaultWebhookSecret,
 		"-data-dir", filepath.Join(work, "data"), "-log-level", "warn", "-log-format", "text",
 		// Each visitor's address comes in X-Forwarded-For (visitor.go), as through a proxy.
-		"-trusted-proxies", "127.0.0.1/32"}
+		"-trusted-proxies", "127.0.0.1/32", "-metrics-token", st.metricsToken}
 	st.web, _, err = startProcess(ctx, bin, webArgs, filepath.Join(work, "web.log"), regexp.MustCompile(`listening on (http://\S+)`))
 	if err != nil {
 		st.stop()

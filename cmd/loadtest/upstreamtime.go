@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The upstream as the service timed it. The ratios divide by the latency set at the sandbox
+// (20 ms), but a call takes longer than that: the sandbox's work after its timer, the timer's
+// overshoot and the loopback both ways. The service's own histogram of its upstream calls
+// (upstream_request_duration_seconds, on /metrics) says how long the calls of an attack took
+// from where the service waits for them, so that what the page adds of its own can be told
+// from what the upstream took.
+
+// durationMetric is the service's histogram of upstream calls.
+const durationMetric = "upstream_request_duration_seconds"
+
+// upstreamTime is the sum and the count of the service's upstream calls so far.
+type upstreamTime struct {
+	seconds float64
+	calls   int64
+}
+
+// since is the mean call between before and t (0 without calls).
+func (t upstreamTime) since(before upstreamTime) time.Duration {
+	n := t.calls - before.calls
+	if n <= 0 {
+		return 0
+	}
+	return time.Duration((t.seconds - before.seconds) / float64(n) * float64(time.Second))
+}
+
+// newMetricsToken is the bearer token the stack's service opens /metrics to.
+func newMetricsToken() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return "loadtest-" + hex.EncodeToString(b)
+}
+
+// upstreamTimed reads the service's upstream histogram; zero when the tool cannot read it (a
+// site it did not start: -target).
+func (st *stack) upstreamTimed(ctx context.Context) (upstreamTime, error) {
+	if st.metricsToken == "" {
+		return upstreamTime{}, nil
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, st.site+"/metrics", nil)
+	if err != nil {
+		return upstreamTime{}, err
+	}
+	req.Header.Set("Authorization", "Bearer "+st.metricsToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return upstreamTime{}, fmt.Errorf("the service's metrics: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return upstreamTime{}, fmt.Errorf("the service's metrics: status %d", resp.StatusCode)
+	}
+	return parseUpstreamTime(resp.Body)
+}
+
+// parseUpstreamTime adds up the histogram's _sum and _count over every operation and outcome
+// in a Prometheus text exposition.
+func parseUpstreamTime(r io.Reader) (upstreamTime, error) {
+	var t upstreamTime
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		line := sc.Text()
+		name, value, ok := sample(line)
+		if !ok {
+			continue
+		}
+		switch name {
+		case durationMetric + "_sum":
+			v, err := strconv.ParseFloat(value, 64)
+			if err != nil {
+				return t, fmt.Errorf("metrics line %q: %w", line, err)
+			}
+			t.seconds += v
+		case durationMetric + "_count":
+			v, err := strconv.ParseFloat(value, 64) // the text format writes counts as floats too
+			if err != nil {
+				return t, fmt.Errorf("metrics line %q: %w", line, err)
+			}
+			t.calls += int64(v)
+		}
+	}
+	return t, sc.Err()
+}
+
+// sample splits a sample line into the metric's name and its value; comments and blank lines
+// are not samples.
+func sample(line string) (name, value string, ok bool) {
+	if line == "" || strings.HasPrefix(line, "#") {
+		return "", "", false
+	}
+	end := strings.IndexAny(line, "{ ")
+	sp := strings.LastIndexByte(line, ' ')
+	if end < 0 || sp < end {
+		return "", "", false
+	}
+	return line[:end], line[sp+1:], true
+}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+func TestParseUpstreamTime(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       upstreamTime
+		wantErr    bool
+	}{
+		{"none yet", "# HELP go_goroutines x\ngo_goroutines 12\n", upstreamTime{}, false},
+		{"every operation and outcome added", `# HELP upstream_request_duration_seconds Duration
+# TYPE upstream_request_duration_seconds histogram
+upstream_request_duration_seconds_bucket{operation="GetOrder",outcome="ok",le="0.025"} 90
+upstream_request_duration_seconds_sum{operation="GetOrder",outcome="ok"} 2.1
+upstream_request_duration_seconds_count{operation="GetOrder",outcome="ok"} 100
+upstream_request_duration_seconds_sum{operation="GetSeatPlan",outcome="ok"} 0.5
+upstream_request_duration_seconds_count{operation="GetSeatPlan",outcome="ok"} 20
+upstream_requests_total{operation="GetOrder",outcome="ok"} 100
+`, upstreamTime{seconds: 2.6, calls: 120}, false},
+		{"a value that is no number", "upstream_request_duration_seconds_sum{operation=\"GetOrder\"} x\n", upstreamTime{}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parseUpstreamTime(strings.NewReader(tc.text))
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("error %v, want one: %v", err, tc.wantErr)
+			}
+			if !tc.wantErr && (got.calls != tc.want.calls || got.seconds < tc.want.seconds-1e-9 || got.seconds > tc.want.seconds+1e-9) {
+				t.Fatalf("got %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestMeanCallBetweenTwoReadings(t *testing.T) {
+	before := upstreamTime{seconds: 1, calls: 50}
+	after := upstreamTime{seconds: 1 + 0.0214*1000, calls: 1050}
+	if got := after.since(before); got < 21399*time.Microsecond || got > 21401*time.Microsecond {
+		t.Fatalf("mean call %v, want 21.4ms", got)
+	}
+	if got := before.since(before); got != 0 {
+		t.Fatalf("no calls: mean %v, want 0", got)
+	}
+}
+
+func TestReportTellsThePagesOwnTimeFromTheUpstreams(t *testing.T) {
+	m := vegeta.Metrics{Requests: 100}
+	m.Latencies.P50, m.Latencies.P99 = 22*time.Millisecond, 30*time.Millisecond
+	timed := pageResult{name: "seatmap", needs: 1, callTime: 21 * time.Millisecond, metrics: m, counted: true, calls: map[string]int64{"GetOrder": 100}}
+	cached := pageResult{name: "film", needs: 1, callTime: 21 * time.Millisecond, metrics: m, counted: true, calls: map[string]int64{"Films": 1}}
+	var b strings.Builder
+	printTimed(&b, []pageResult{timed, {name: "whats-on", needs: 0, callTime: 21 * time.Millisecond, metrics: m}, cached})
+	out := b.String()
+	if !strings.Contains(out, "as the service timed it") || !strings.Contains(out, "1.05×") || !strings.Contains(out, "1.43×") || !strings.Contains(out, "1ms") {
+		t.Fatalf("the section says:\n%s", out)
+	}
+	if strings.Contains(out, "whats-on") || strings.Contains(out, "film") {
+		t.Errorf("a page that needs no upstream call, or answers from a cache, has a row:\n%s", out)
+	}
+	b.Reset()
+	printTimed(&b, []pageResult{{name: "seatmap", needs: 1, metrics: m}})
+	if b.Len() != 0 {
+		t.Errorf("without the service's timings (-target) the section is written:\n%s", b.String())
+	}
+}
