@@ -420,3 +420,36 @@ func TestBrowserKioskEscapeStopsAtTheStart(t *testing.T) {
 	p.Do(chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
 	stays("start screen", "This is the start of the visit: there is no step back. Arrow down and arrow up")
 }
+
+// TestBrowserKioskSpeaksThePrintAgainQuestion: tickets collected before bring the question
+// whether to print them again; by ear it is what the screen says on arrival and with F1, not
+// only its heading.
+func TestBrowserKioskSpeaksThePrintAgainQuestion(t *testing.T) {
+	t.Parallel()
+	h, p := speakingKiosk(t)
+	collect := func() {
+		p.Do(chromedp.Navigate(h.TS.URL+"/kiosk/collect"), chromedp.WaitVisible("#collect-number"),
+			chromedp.SetValue("#collect-number", "100003"), chromedp.SetValue("#collect-email", "paid3@example.com"),
+			chromedp.Click(`[data-testid="collect-submit"]`))
+	}
+	collect()
+	p.Do(chromedp.WaitVisible(`[data-testid="collected"]`))
+	collect()
+	p.Do(chromedp.WaitVisible(`[data-testid="collect-again"]`))
+	press(t, p, kb.F9)
+	const question = "These tickets were printed"
+	if u := press(t, p, kb.F1); !strings.Contains(u.Text, question) || !strings.Contains(u.Text, "Print them again?") {
+		t.Errorf("F1 on the print-again screen said %q, want its question", u.Text)
+	}
+	// Arriving with speech on says it too.
+	p.Do(chromedp.Reload(), chromedp.WaitVisible(`[data-testid="collect-again"]`))
+	var first string
+	for deadline := time.Now().Add(5 * time.Second); first == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if said := spoken(t, p); len(said) > 0 {
+			first = said[0].Text
+		}
+	}
+	if !strings.Contains(first, question) {
+		t.Errorf("arriving at the print-again screen said %q, want its question", first)
+	}
+}
