@@ -129,8 +129,10 @@
   }
 
   /* ---- the items of the main content, in page order ---- */
+  /* An item the guest can reach: shown, enabled, and not hidden from assistive technology (a
+     form's default button, there for the scanner's Enter, is drawn 1 px and aria-hidden). */
   function visible(el) {
-    return !el.closest('[hidden]') && !el.disabled && el.getClientRects().length > 0;
+    return !el.closest('[hidden]') && !el.closest('[aria-hidden="true"]') && !el.disabled && el.getClientRects().length > 0;
   }
   function collect() {
     var main = doc.getElementById('main');

@@ -134,7 +134,7 @@ func TestBrowserKioskSpeech(t *testing.T) {
 	if u := lastSaid(t, p); u.Text != "You are on: "+title+". Arrow down to a ticket type; arrow right adds one, arrow left takes one away; then arrow down to Continue to seats and press Enter." {
 		t.Errorf("page load said %q, want the heading and the page's own hint", u.Text)
 	}
-	if u := press(t, p, kb.F1); !strings.HasPrefix(u.Text, "You are on: "+title+". ") || !strings.Contains(u.Text, "Keys: F9, speech on or off.") {
+	if u := press(t, p, kb.F1); !strings.HasPrefix(u.Text, "You are on: "+title+". ") || !strings.Contains(u.Text, "Keys: F9, speech on or off.") || !strings.Contains(u.Text, "F10, hide or show the screen.") {
 		t.Errorf("F1 said %q, want where, what and the keys", u.Text)
 	}
 
@@ -414,7 +414,7 @@ func TestBrowserKioskEscapeStopsAtTheStart(t *testing.T) {
 			t.Errorf("Escape on the %s went from %s to %s", screen, before, after)
 		}
 	}
-	stays("attract screen", "This is the start of the visit: there is no step back. Arrow down to Start, then press Enter.")
+	stays("attract screen", "This is the start of the visit: there is no step back. Arrow down, then press Enter to start.")
 	// The choice of what to do is the visit's first page: behind it is the attract screen.
 	speakUntil(t, p, "Test Cinemas. Touch to start.")
 	p.Do(chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
@@ -449,7 +449,7 @@ func TestBrowserKioskSpeaksThePrintAgainQuestion(t *testing.T) {
 			first = said[0].Text
 		}
 	}
-	if !strings.Contains(first, question) {
-		t.Errorf("arriving at the print-again screen said %q, want its question", first)
+	if !strings.Contains(first, question) || !strings.Contains(first, "Booking 100003. Tickets printed again are the same tickets") {
+		t.Errorf("arriving at the print-again screen said %q, want its question and what a reprint is", first)
 	}
 }
