@@ -374,7 +374,13 @@
     var pad = key.closest('.kiosk-keypad[data-for]');
     var input = pad && doc.getElementById(pad.getAttribute('data-for'));
     if (!input) return '';
-    var value = input.value ? input.value.split('').join(' ') : word('empty');
+    // A symbol is read back by its key's name ("at sign"), as the key itself is said.
+    var named = {};
+    Array.prototype.forEach.call(pad.querySelectorAll('[data-key][aria-label]'), function (k) {
+      var ch = k.getAttribute('data-key').split(':').slice(1).join(':');
+      if (ch.length === 1) named[ch] = k.getAttribute('aria-label');
+    });
+    var value = input.value ? input.value.split('').map(function (ch) { return named[ch] || ch; }).join(' ') : word('empty');
     return fill('typed', { field: nameOf(input), value: value });
   }
 

@@ -10,6 +10,26 @@ type Key struct {
 	Label string // what the key shows (a character; the two edit keys are named by the catalog)
 }
 
+// symbolNames are the catalog's names of the keys that show a symbol, not a letter or digit:
+// a voice may skip a bare "@" or "." (the kiosk's audio guide, a screen reader), so the key
+// is named in words, and its character is read back by that name.
+var symbolNames = map[string]string{"@": "kiosk.key_at", ".": "kiosk.key_dot", "-": "kiosk.key_hyphen", "_": "kiosk.key_underscore"}
+
+// SpokenName is the catalog key naming the key in words ("" when its label says it), and the
+// symbol it names (".de" is "dot" then "de").
+func (k Key) SpokenName() (id, rest string) {
+	if k.Label == "" {
+		return "", ""
+	}
+	if id, ok := symbolNames[k.Label]; ok {
+		return id, ""
+	}
+	if id, ok := symbolNames[k.Label[:1]]; ok { // the keys' labels are ASCII
+		return id, k.Label[1:]
+	}
+	return "", ""
+}
+
 // Edit is "back" or "clear" for the edit keys, "" for a character key.
 func (k Key) Edit() string {
 	switch _, what, _ := strings.Cut(k.Value, ":"); what {

@@ -193,14 +193,21 @@ func (e *ear) begin(language string, choose bool) {
 // itemPlace reads an item's name and place from what it said: "q, 27 of 61".
 var itemPlace = regexp.MustCompile(`^(.*), (\d+) (?:of|von) (\d+)$`)
 
+// spokenSymbols are the characters a guest knows by the words the kiosk names their keys
+// with, in English and German (a voice may skip a bare "@").
+var spokenSymbols = map[string]string{"at sign": "@", "At-Zeichen": "@", "dot": ".", "Punkt": ".",
+	"hyphen": "-", "Bindestrich": "-", "underscore": "_", "Unterstrich": "_"}
+
 // typeOn types text on the on-screen keypad after the field the guest is on (its name was
 // the last item said), by ear: it first listens through the keypad's keys (each says its
-// character and its place) up to the item matching until, then moves to each character's key
-// and presses Enter, and checks the kiosk says the field now holds what was typed so far.
+// character, or a symbol's name, and its place) up to the item matching until, then moves to
+// each character's key and presses Enter, and checks the kiosk says the field now holds what
+// was typed so far, each character as its key was named.
 func (e *ear) typeOn(text, until string) {
 	e.t.Helper()
 	stop := regexp.MustCompile(until)
 	keys := map[string]int{}
+	names := map[string]string{} // a character -> its key's name as said
 	place := 0
 	for range 80 {
 		u := e.key(kb.ArrowDown)
@@ -212,8 +219,15 @@ func (e *ear) typeOn(text, until string) {
 		if place = mustInt(e.t, m[2]); stop.MatchString(u) || place == last {
 			break // the next field, or the end of the screen's items
 		}
-		if _, seen := keys[m[1]]; !seen {
-			keys[m[1]] = place
+		if len(m[1]) == 1 && strings.Contains("@.-_", m[1]) {
+			e.t.Errorf("a key is said as the bare symbol %q, which a voice may skip", m[1])
+		}
+		ch := m[1]
+		if c, ok := spokenSymbols[ch]; ok {
+			ch = c
+		}
+		if _, seen := keys[ch]; !seen {
+			keys[ch], names[ch] = place, m[1]
 		}
 	}
 	var sofar []string
@@ -229,9 +243,9 @@ func (e *ear) typeOn(text, until string) {
 		for ; place != to; place += map[string]int{kb.ArrowDown: 1, kb.ArrowUp: -1}[k] {
 			e.key(k)
 		}
-		sofar = append(sofar, string(c))
+		sofar = append(sofar, names[string(c)])
 		if u := e.key(kb.Enter); !strings.HasSuffix(u, ": "+strings.Join(sofar, " ")) {
-			e.t.Fatalf("after typing %q the kiosk said %q", strings.Join(sofar, ""), u)
+			e.t.Fatalf("after typing %q the kiosk said %q", strings.Join(sofar, " "), u)
 		}
 	}
 	e.on = ""
