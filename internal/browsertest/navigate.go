@@ -47,22 +47,26 @@ func Navigate(url string) chromedp.Action[chromedp.Void] {
 // after a load event chromedp missed (see Navigate), that record can stay behind the page for
 // good and WaitVisible waits for the test's deadline with the element on screen.
 func Shown(sel string) chromedp.Action[chromedp.Void] {
-	js := fmt.Sprintf(`(() => {
+	return Until(fmt.Sprintf(`(() => {
 		const el = document.querySelector(%q);
 		if (!el) return false;
 		const s = getComputedStyle(el), r = el.getBoundingClientRect();
 		return s.display !== 'none' && s.visibility !== 'hidden' && (r.width > 0 || r.height > 0);
-	})()`, sel)
+	})()`, sel))
+}
+
+// Until asks the page every 50 ms whether the script condition cond is true, until it is or
+// the context ends. Between two documents the question fails; the next document is asked.
+func Until(cond string) chromedp.Action[chromedp.Void] {
 	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
 		for {
-			// Between two documents the question fails; the next document is asked again.
-			shown, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js))
-			if err == nil && shown {
+			ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](cond))
+			if err == nil && ok {
 				return chromedp.Void{}, nil
 			}
 			select {
 			case <-ctx.Done():
-				return chromedp.Void{}, fmt.Errorf("wait for %s to be shown: %w (last answer: %v, %v)", sel, ctx.Err(), shown, err)
+				return chromedp.Void{}, fmt.Errorf("wait for %s: %w (last answer: %v, %v)", cond, ctx.Err(), ok, err)
 			case <-time.After(50 * time.Millisecond):
 			}
 		}

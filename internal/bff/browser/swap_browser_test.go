@@ -1,6 +1,7 @@
 package browser_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -86,15 +87,12 @@ func arrowTo(t *testing.T, p *browsertest.Page, sel string, limit int) {
 // lose the page after a navigation started by a key press.)
 func waitFor(t *testing.T, p *browsertest.Page, cond string) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		if ok, err := chromedp.Run(p.Ctx, chromedp.Evaluate[bool](cond)); err == nil && ok {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(p.Ctx, 15*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, browsertest.Until(cond)); err != nil {
+		p.Screenshot("failure-wait-" + sanitizeName(t.Name()))
+		t.Fatalf("timed out waiting for %s: %v", cond, err)
 	}
-	p.Screenshot("failure-wait-" + sanitizeName(t.Name()))
-	t.Fatalf("timed out waiting for %s", cond)
 }
 
 func sanitizeName(s string) string { return strings.NewReplacer("/", "-", " ", "-").Replace(s) }
