@@ -168,9 +168,12 @@
      control drawn as lines of their own (a choice's name above its description) says each
      line as a sentence, where the eye sees them apart. */
   function ownText(el) {
-    var copy = el.cloneNode(true);
-    Array.prototype.forEach.call(copy.querySelectorAll('kbd'), function (k) { k.remove(); });
-    return lines(copy) || text(copy);
+    var src = el;
+    if (el.querySelector('kbd')) {
+      src = el.cloneNode(true);
+      Array.prototype.forEach.call(src.querySelectorAll('kbd'), function (k) { k.remove(); });
+    }
+    return lines(src) || text(src);
   }
   function lines(el) {
     var parts = [];
@@ -181,7 +184,8 @@
       if (t) parts.push(t);
     }
     if (parts.length < 2) return '';
-    return parts.map(function (t) { return /[.!?:;…]$/.test(t) ? t : t + '.'; }).join(' ');
+    // Each line but the last ends as a sentence; the last is ended by what follows the name.
+    return parts.map(function (t, i) { return i === parts.length - 1 || /[.!?:;…]$/.test(t) ? t : t + '.'; }).join(' ');
   }
   function stepperInput(el) { return el.querySelector('input'); }
   function describe(el) {
