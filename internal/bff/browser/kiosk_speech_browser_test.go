@@ -67,6 +67,18 @@ func spoken(t *testing.T, p *browsertest.Page) []utterance {
 	return u
 }
 
+// arrivalSaid is the first thing the page said since it loaded, waiting up to 5 s for it
+// ("" when nothing was said): a page's announcement on arrival.
+func arrivalSaid(t *testing.T, p *browsertest.Page) string {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if said := spoken(t, p); len(said) > 0 {
+			return said[0].Text
+		}
+	}
+	return ""
+}
+
 func lastSaid(t *testing.T, p *browsertest.Page) utterance {
 	t.Helper()
 	u := spoken(t, p)
@@ -443,12 +455,7 @@ func TestBrowserKioskSpeaksThePrintAgainQuestion(t *testing.T) {
 	}
 	// Arriving with speech on says it too.
 	p.Do(chromedp.Reload(), chromedp.WaitVisible(`[data-testid="collect-again"]`))
-	var first string
-	for deadline := time.Now().Add(5 * time.Second); first == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if said := spoken(t, p); len(said) > 0 {
-			first = said[0].Text
-		}
-	}
+	first := arrivalSaid(t, p)
 	if !strings.Contains(first, question) || !strings.Contains(first, "Booking 100003. Tickets printed again are the same tickets") {
 		t.Errorf("arriving at the print-again screen said %q, want its question and what a reprint is", first)
 	}

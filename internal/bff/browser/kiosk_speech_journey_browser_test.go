@@ -372,12 +372,7 @@ func buyByEar(t *testing.T, c byEar) {
 		t.Fatal(err)
 	}
 	p.Do(chromedp.WaitVisible(`[data-testid="kiosk-done"]`))
-	var summary string
-	for deadline := time.Now().Add(5 * time.Second); summary == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if said := spoken(t, p); len(said) > 0 {
-			summary = said[0].Text
-		}
-	}
+	summary := arrivalSaid(t, p)
 	if !regexp.MustCompile(onTheDay(h, c.summary)).MatchString(summary) {
 		t.Errorf("the confirmation said %q, want the film, the time, the screen, both seats and the amount paid", summary)
 	}

@@ -87,10 +87,8 @@ func TestKioskCollectUpstreamOnlyWhenConfigured(t *testing.T) {
 			if err != nil || latest.DeviceID == "" || latest.At.IsZero() {
 				t.Errorf("the record says neither when nor which kiosk: %+v %v", latest, err)
 			}
-			for _, line := range strings.Split(logs.String(), "\n") {
-				if strings.Contains(line, "level=WARN") || strings.Contains(line, "level=ERROR") {
-					t.Errorf("logged: %s", line)
-				}
+			for _, line := range append(logs.Lines("level=WARN"), logs.Lines("level=ERROR")...) {
+				t.Errorf("logged: %s", line)
 			}
 		})
 	}
