@@ -1,7 +1,10 @@
 package components
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -9,22 +12,24 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/cinemabff/cinemabff/internal/cinema"
+	"github.com/cinemabff/cinemabff/internal/gzjoin"
 )
 
 // TestRowKeyHoldsEverySeatField: a row is written again from its kept copy only when every
-// field the seats are written from is the same; a field added to the views without being
-// added to appendKey would show one viewer's seats to another.
+// field the row and its seats are written from is the same; a field added to the views
+// without being added to keyOfRow or appendKey would show one viewer's seats to another.
 func TestRowKeyHoldsEverySeatField(t *testing.T) {
 	for _, c := range []struct {
 		typ    reflect.Type
 		fields int
 	}{
+		{reflect.TypeOf(SeatRowView{}), 7},
 		{reflect.TypeOf(SeatCellView{}), 2},
 		{reflect.TypeOf(SeatView{}), 13},
 		{reflect.TypeOf(cinema.SeatPosition{}), 3},
 	} {
 		if n := c.typ.NumField(); n != c.fields {
-			t.Errorf("%s has %d fields, appendKey writes %d: add the new ones to SeatCellView.appendKey and count them here", c.typ, n, c.fields)
+			t.Errorf("%s has %d fields, appendKey writes %d: add the new ones to keyOfRow or SeatCellView.appendKey and count them here", c.typ, n, c.fields)
 		}
 	}
 }
@@ -74,6 +79,54 @@ func TestSharedRowsFollowTheSeats(t *testing.T) {
 			_, checked := in.Attr("checked")
 			if wantChecked := len(tt.opt.Chosen) > 0; checked != wantChecked {
 				t.Errorf("seat B1 checked = %v, want %v", checked, wantChecked)
+			}
+		})
+	}
+}
+
+// TestJoinedSeatMapIsTheSeatMap: a seat map written into a gzjoin page (runs of rows as kept
+// parts, the rows with the viewer's own seats in the page) unpacks to the seat map as written
+// without it, for viewers with no seat, one seat and seats in two rows; the rows with no own
+// seat are joined in as parts.
+func TestJoinedSeatMapIsTheSeatMap(t *testing.T) {
+	plan := largePlan()
+	ctx := inLanguage(t, language.English)
+	for _, c := range []struct {
+		name   string
+		chosen []cinema.SeatPosition
+	}{
+		{"no seat chosen", nil},
+		{"one seat", []cinema.SeatPosition{pos(1, 1, 0)}},
+		{"seats in two rows", []cinema.SeatPosition{pos(1, 1, 3), pos(1, 5, 8)}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := BuildSeatMap(plan, SeatMapOptions{Max: 2, Chosen: c.chosen})
+			doc, want := renderDocIn(t, ctx, v)
+			if n := doc.Find(`input[name="seat"][checked]`).Length(); n != len(c.chosen) {
+				t.Fatalf("%d seats chosen on the map, want %d", n, len(c.chosen))
+			}
+			var page gzjoin.Page
+			var buf bytes.Buffer
+			if err := SeatMap(v).Render(gzjoin.With(ctx, &page), &buf); err != nil {
+				t.Fatal(err)
+			}
+			if !page.Joined() || buf.Len() >= len(want)/2 {
+				t.Fatalf("the rows were not joined as parts (%d of %d bytes written into the page)", buf.Len(), len(want))
+			}
+			var gz bytes.Buffer
+			if err := page.Gzip(&gz, buf.Bytes()); err != nil {
+				t.Fatal(err)
+			}
+			zr, err := gzip.NewReader(&gz)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(zr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != want {
+				t.Errorf("the joined seat map differs from the seat map (%d and %d bytes)", len(got), len(want))
 			}
 		})
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/etag"
+	"github.com/cinemabff/cinemabff/internal/gzjoin"
 	"github.com/cinemabff/cinemabff/views/layouts"
 )
 
@@ -67,10 +68,30 @@ func (k *Kernel) Render(c echo.Context, status int, title string, body templ.Com
 	buf := getPageBuffer()
 	defer putPageBuffer(buf)
 	ctx := c.Request().Context()
+	var shared gzjoin.Page
+	if acceptsGzip(c.Request()) {
+		ctx = gzjoin.With(ctx, &shared)
+	}
 	if err := layouts.Base(k.Chrome(c, title)).Render(templ.WithChildren(ctx, body), buf); err != nil {
 		return fmt.Errorf("render page: %w", err)
 	}
+	if shared.Joined() {
+		return writeJoined(c, status, &shared, buf.Bytes())
+	}
 	return writeBody(c, status, buf.Bytes())
+}
+
+// writeJoined sends a page that holds shared parts (a seat map's rows) gzipped by gzjoin,
+// which copies each part's compressed bytes instead of compressing it again. Compressed
+// wraps the site and passes an answer that already has a Content-Encoding through.
+func writeJoined(c echo.Context, status int, shared *gzjoin.Page, page []byte) error {
+	gz := getPageBuffer()
+	defer putPageBuffer(gz)
+	if err := shared.Gzip(gz, page); err != nil {
+		return fmt.Errorf("render page: %w", err)
+	}
+	c.Response().Header().Set(echo.HeaderContentEncoding, "gzip")
+	return writeBody(c, status, gz.Bytes())
 }
 
 // Fragment writes an htmx fragment. A fragment answering a GET with 200 (a poller asking

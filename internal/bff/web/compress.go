@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/klauspost/compress/gzhttp"
@@ -41,6 +42,30 @@ func Compressed(h http.Handler) (http.Handler, error) {
 		return nil, fmt.Errorf("compression: %w", err)
 	}
 	return etag.StripEncodingSuffixes(wrap(h)), nil
+}
+
+// acceptsGzip reports whether the request's Accept-Encoding takes gzip (not with a q of 0).
+// A HEAD request gets no body to compress.
+func acceptsGzip(r *http.Request) bool {
+	if r.Method == http.MethodHead {
+		return false
+	}
+	for _, field := range r.Header.Values("Accept-Encoding") {
+		for _, coding := range strings.Split(field, ",") {
+			name, params, _ := strings.Cut(coding, ";")
+			name = strings.ToLower(strings.TrimSpace(name))
+			if name != "gzip" && name != "x-gzip" {
+				continue
+			}
+			q, found := strings.CutPrefix(strings.ReplaceAll(params, " ", ""), "q=")
+			if !found {
+				return true
+			}
+			v, err := strconv.ParseFloat(q, 64)
+			return err == nil && v > 0
+		}
+	}
+	return false
 }
 
 // compressible reports whether a response of this Content-Type is worth compressing: text,

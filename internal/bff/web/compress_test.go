@@ -3,11 +3,13 @@ package web_test
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
@@ -54,6 +56,32 @@ func TestGzipSeatMapPage(t *testing.T) {
 	if len(body) > 15<<10 {
 		t.Errorf("gzipped seat map page is %d bytes", len(body))
 	}
+	// The rows are joined in compressed (gzjoin): the page a browser unpacks shows the same
+	// seats as the page sent as it is, and no marker of a joined part is left in either.
+	if got, want := seatInputs(h, html), seatInputs(h, plain); got != want {
+		t.Errorf("the gzipped page's seats differ from the plain page's:\n got %.300s\nwant %.300s", got, want)
+	}
+	for name, page := range map[string]string{"gzipped": html, "plain": plain} {
+		if strings.ContainsRune(page, 0) {
+			t.Errorf("the %s page holds a NUL byte (a part's marker)", name)
+		}
+	}
+	for _, refused := range []string{"gzip;q=0", "identity"} {
+		resp, body := h.Do("GET", "/checkout/seats", nil, http.Header{"Accept-Encoding": {refused}})
+		if ce := resp.Header.Get("Content-Encoding"); ce != "" || strings.ContainsRune(body, 0) || seatInputs(h, body) != seatInputs(h, plain) {
+			t.Errorf("Accept-Encoding %q: Content-Encoding %q and a page unlike the plain one", refused, ce)
+		}
+	}
+}
+
+// seatInputs lists the seat map's inputs of a page: value, name and whether chosen.
+func seatInputs(h *bfftest.Harness, page string) string {
+	var b strings.Builder
+	h.Doc(page).Find(`[data-testid="seatmap"] input[name="seat"]`).Each(func(_ int, s *goquery.Selection) {
+		_, checked := s.Attr("checked")
+		fmt.Fprintf(&b, "%s %s %v|", s.AttrOr("value", ""), s.AttrOr("aria-label", ""), checked)
+	})
+	return b.String()
 }
 
 // TestGzipWhatAndWhen: what is compressed and what is left alone.
