@@ -134,9 +134,10 @@ var (
 
 // Store is the ledger on a database/sql handle (SQLite or PostgreSQL: the SQL is common).
 type Store struct {
-	db    *sql.DB
-	now   func() time.Time
-	moved Hook
+	db      *sql.DB
+	now     func() time.Time
+	moved   Hook
+	forEdit *sqlrows.Prepared // asked on every view of a change
 }
 
 // Hook is called inside the transaction of every state change, with the entries as they are
@@ -149,7 +150,10 @@ type Hook func(ctx context.Context, tx *sql.Tx, moved []Entry) error
 func (s *Store) OnTransition(h Hook) { s.moved = h }
 
 // New returns a ledger on db.
-func New(db *sql.DB) *Store { return &Store{db: db, now: time.Now} }
+func New(db *sql.DB) *Store {
+	return &Store{db: db, now: time.Now,
+		forEdit: sqlrows.Prepare(db, `SELECT `+columns+` FROM ledger_entries WHERE edit_session_id = $1 ORDER BY created_at DESC, id`)}
+}
 
 // NewID returns a random identifier (also used for idempotency keys).
 func NewID() string {
@@ -381,7 +385,11 @@ func (s *Store) Note(ctx context.Context, id string, errText string) error {
 
 // ForEdit returns the entries of an edit, newest first.
 func (s *Store) ForEdit(ctx context.Context, editSessionID string) ([]Entry, error) {
-	return s.query(ctx, `SELECT `+columns+` FROM ledger_entries WHERE edit_session_id = $1 ORDER BY created_at DESC, id`, editSessionID)
+	rows, err := s.forEdit.Query(ctx, editSessionID)
+	if err != nil {
+		return nil, fmt.Errorf("ledger query: %w", err)
+	}
+	return sqlrows.Collect(rows, scanOne)
 }
 
 // AppliedLike counts the other applied entries of e's kind on e's booking with e's provider

@@ -3,7 +3,10 @@
 package sqlrows
 
 import (
+	"context"
 	"database/sql"
+	"fmt"
+	"sync"
 	"time"
 )
 
@@ -39,4 +42,39 @@ func Time(ms int64) time.Time {
 		return time.Time{}
 	}
 	return time.UnixMilli(ms)
+}
+
+// Prepared is a query prepared on its first use and kept: a query asked on every page view
+// is parsed once, not on each (SQLite parses a query text anew every time it is given one). A
+// preparation that fails is tried again on the next use.
+type Prepared struct {
+	db    *sql.DB
+	query string
+	mu    sync.Mutex
+	stmt  *sql.Stmt
+}
+
+// Prepare returns query on db, to be prepared on its first use.
+func Prepare(db *sql.DB, query string) *Prepared { return &Prepared{db: db, query: query} }
+
+// Query runs the prepared query with args.
+func (p *Prepared) Query(ctx context.Context, args ...any) (*sql.Rows, error) {
+	stmt, err := p.statement(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return stmt.QueryContext(ctx, args...)
+}
+
+func (p *Prepared) statement(ctx context.Context) (*sql.Stmt, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stmt == nil {
+		stmt, err := p.db.PrepareContext(ctx, p.query)
+		if err != nil {
+			return nil, fmt.Errorf("prepare: %w", err)
+		}
+		p.stmt = stmt
+	}
+	return p.stmt, nil
 }

@@ -74,3 +74,31 @@ func TestMillisKeepNoMoment(t *testing.T) {
 		}
 	}
 }
+
+// TestPreparedIsTriedAgainAfterAFailure: a query that cannot be prepared yet (its table is
+// not there) fails, and the next use prepares it anew; once prepared it answers every use.
+func TestPreparedIsTriedAgainAfterAFailure(t *testing.T) {
+	ctx := context.Background()
+	db, err := storage.Open(ctx, "sqlite://"+t.TempDir()+"/prepared.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	q := sqlrows.Prepare(db.SQL, `SELECT v FROM later WHERE v >= $1 ORDER BY v`)
+	if _, err := q.Query(ctx, 1); err == nil {
+		t.Fatal("a query of a missing table was prepared")
+	}
+	if _, err := db.SQL.ExecContext(ctx, `CREATE TABLE later (v INTEGER); INSERT INTO later VALUES (1), (2), (3)`); err != nil {
+		t.Fatal(err)
+	}
+	for _, from := range []int{2, 1, 3} {
+		rows, err := q.Query(ctx, from)
+		if err != nil {
+			t.Fatalf("from %d: %v", from, err)
+		}
+		got, err := sqlrows.Collect(rows, func(r sqlrows.Scanner) (v int, err error) { return v, r.Scan(&v) })
+		if err != nil || len(got) != 4-from || got[0] != from {
+			t.Errorf("from %d: %v, %v", from, got, err)
+		}
+	}
+}
