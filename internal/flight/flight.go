@@ -1,10 +1,10 @@
 // Package flight shares one read per key among the callers that ask at the same time, as
 // golang.org/x/sync/singleflight does, with one difference that matters after an outage: a
 // caller joins a read under way only while that read can still help it. A read that began
-// before a later call to the same upstream answered well was slowed by a spell that is over,
-// and a read older than what the caller can still wait for (its deadline, or its read budget)
-// will not answer in time for it; the caller starts a fresh read instead, which the callers
-// after it join. The old read runs on for those already waiting on it. While the upstream has
+// before a later call to the same upstream answered well, and has run longer than a healthy
+// read takes (SpellRead), was slowed by a spell that is over, and a read older than what the
+// caller can still wait for (its deadline, or its read budget) will not answer in time for
+// it; the caller starts a fresh read instead, which the callers after it join. The old read runs on for those already waiting on it. While the upstream has
 // not answered well, at most two reads of a key run at once: the spell's load stays bounded.
 package flight
 
@@ -49,6 +49,14 @@ type reads[T any] struct {
 	latest  *call[T]
 	running int
 }
+
+// SpellRead is how long a read must have run before a good answer to a call begun after it
+// makes it a spell's read. A healthy read takes well under a second (one or two calls), and
+// while it runs, later calls answer well all the time at a rush: a listing is two calls one
+// after the other, and the read's own first call is one of them. Without the wait every such
+// answer would start a fresh read, and a page viewed a thousand times a second would read its
+// shared listing or seat plan several times over.
+const SpellRead = time.Second
 
 // maxSlowReads is how many reads of one key may run while the upstream has not answered well
 // since they began: a caller that cannot wait for the latest starts another only below it, so
@@ -109,7 +117,7 @@ func (g *Group[T]) Do(ctx context.Context, key string, fn func() (T, error)) (T,
 
 // joinable reports whether the read c under way (one of running) may answer a caller with ctx.
 func (g *Group[T]) joinable(ctx context.Context, c *call[T], running int, now time.Time) bool {
-	if g.Health != nil && g.Health.AnsweredSince(c.mark) {
+	if g.Health != nil && now.Sub(c.began) >= SpellRead && g.Health.AnsweredSince(c.mark) {
 		return false // the upstream has answered well since this read began: it is a spell's read
 	}
 	end, bounded := ctx.Deadline()

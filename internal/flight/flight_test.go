@@ -19,6 +19,15 @@ type health struct {
 func (h *health) Mark() uint64                   { return h.mark.Load() }
 func (h *health) AnsweredSince(mark uint64) bool { return h.wellFrom.Load() > mark }
 
+// skewed is a clock that runs with the real one, ahead by what the test adds: real deadlines
+// and budgets still count, and a read can be made older than SpellRead without waiting.
+type skewed struct{ ahead atomic.Int64 }
+
+func (c *skewed) now() time.Time { return time.Now().Add(time.Duration(c.ahead.Load())) }
+
+// age makes every read under way older by d.
+func (c *skewed) age(d time.Duration) { c.ahead.Add(int64(d)) }
+
 type budgetKey struct{}
 
 func withBudget(ctx context.Context, t time.Time) context.Context {
@@ -30,32 +39,42 @@ func budget(ctx context.Context) (time.Time, bool) {
 	return t, ok
 }
 
+// answeredWell: a call begun after every read under way has answered well.
+func answeredWell(h *health) {
+	h.mark.Add(1)
+	h.wellFrom.Store(h.mark.Load())
+}
+
 func TestJoinOrStartAfresh(t *testing.T) {
 	tests := []struct {
 		name string
 		// between runs after the first read began and before the second caller asks.
-		between  func(h *health)
+		between  func(h *health, clk *skewed)
 		ctx      func() context.Context
 		wantRead int32 // reads started for the two callers
 	}{
-		{"a read under way is shared", func(*health) {}, context.Background, 1},
-		{"a later call answered well: a fresh read", func(h *health) { h.mark.Add(1); h.wellFrom.Store(h.mark.Load()) }, context.Background, 2},
-		{"a later call began but has not answered: shared", func(h *health) { h.mark.Add(1) }, context.Background, 1},
-		{"the read is older than the caller's read budget: a fresh read", func(*health) {},
+		{"a read under way is shared", func(*health, *skewed) {}, context.Background, 1},
+		{"a later call answered well, the read has run a healthy read's time: a fresh read", func(h *health, clk *skewed) {
+			clk.age(flight.SpellRead)
+			answeredWell(h)
+		}, context.Background, 2},
+		{"a later call answered well while the read is young (at a rush, at once): shared", func(h *health, _ *skewed) { answeredWell(h) }, context.Background, 1},
+		{"a later call began but has not answered: shared", func(h *health, clk *skewed) { clk.age(flight.SpellRead); h.mark.Add(1) }, context.Background, 1},
+		{"the read is older than the caller's read budget: a fresh read", func(*health, *skewed) {},
 			func() context.Context { return withBudget(context.Background(), time.Now().Add(20*time.Millisecond)) }, 2},
-		{"the read is older than the caller's deadline: a fresh read", func(*health) {},
+		{"the read is older than the caller's deadline: a fresh read", func(*health, *skewed) {},
 			func() context.Context {
 				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 				t.Cleanup(cancel)
 				return ctx
 			}, 2},
-		{"the caller can wait longer than the read has run: shared", func(*health) {},
+		{"the caller can wait longer than the read has run: shared", func(*health, *skewed) {},
 			func() context.Context { return withBudget(context.Background(), time.Now().Add(time.Hour)) }, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := &health{}
-			g := &flight.Group[int]{Health: h, Budget: budget}
+			h, clk := &health{}, &skewed{}
+			g := &flight.Group[int]{Health: h, Budget: budget, Now: clk.now}
 			var reads atomic.Int32
 			release := make(chan struct{})
 			read := func() (int, error) {
@@ -65,7 +84,7 @@ func TestJoinOrStartAfresh(t *testing.T) {
 			}
 			first := g.DoChan(context.Background(), "k", read)
 			time.Sleep(50 * time.Millisecond) // the first read has run 50 ms
-			tt.between(h)
+			tt.between(h, clk)
 			second := g.DoChan(tt.ctx(), "k", read)
 			time.Sleep(10 * time.Millisecond)
 			close(release)
@@ -86,12 +105,12 @@ func TestJoinOrStartAfresh(t *testing.T) {
 // TestLaterCallersJoinTheFreshRead: once a caller started afresh, the callers after it share
 // that read, not the old one, and the old one's callers still get its answer.
 func TestLaterCallersJoinTheFreshRead(t *testing.T) {
-	h := &health{}
-	g := &flight.Group[string]{Health: h}
+	h, clk := &health{}, &skewed{}
+	g := &flight.Group[string]{Health: h, Now: clk.now}
 	oldDone := make(chan struct{})
 	old := g.DoChan(context.Background(), "k", func() (string, error) { <-oldDone; return "old", nil })
-	h.mark.Add(1)
-	h.wellFrom.Store(1)
+	clk.age(flight.SpellRead)
+	answeredWell(h)
 	var fresh atomic.Int32
 	read := func() (string, error) { fresh.Add(1); time.Sleep(30 * time.Millisecond); return "fresh", nil }
 	a, b := g.DoChan(context.Background(), "k", read), g.DoChan(context.Background(), "k", read)
@@ -123,8 +142,8 @@ func TestDoEndsWithTheCallerAndAPanicIsAnError(t *testing.T) {
 // start another only while fewer than two run; then they join the newest, so a slow upstream
 // is not flooded (until it answers well again: then a caller reads afresh).
 func TestASlowUpstreamGetsAtMostTwoReadsOfAKey(t *testing.T) {
-	h := &health{}
-	g := &flight.Group[int]{Health: h, Budget: budget}
+	h, clk := &health{}, &skewed{}
+	g := &flight.Group[int]{Health: h, Budget: budget, Now: clk.now}
 	var reads atomic.Int32
 	release := make(chan struct{})
 	read := func() (int, error) { n := reads.Add(1); <-release; return int(n), nil }
@@ -137,6 +156,7 @@ func TestASlowUpstreamGetsAtMostTwoReadsOfAKey(t *testing.T) {
 	if n := reads.Load(); n != 2 {
 		t.Errorf("%d reads for four callers who could not wait, want 2", n)
 	}
+	clk.age(flight.SpellRead)
 	h.mark.Add(10)
 	h.wellFrom.Store(h.mark.Load())
 	chans = append(chans, g.DoChan(short(), "k", read))
