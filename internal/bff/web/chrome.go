@@ -69,21 +69,23 @@ func (k *Kernel) Render(c echo.Context, status int, title string, body templ.Com
 	defer putPageBuffer(buf)
 	ctx := c.Request().Context()
 	var shared gzjoin.Page
-	if acceptsGzip(c.Request()) {
+	gz := acceptsGzip(c.Request())
+	if gz {
 		ctx = gzjoin.With(ctx, &shared)
 	}
 	if err := layouts.Base(k.Chrome(c, title)).Render(templ.WithChildren(ctx, body), buf); err != nil {
 		return fmt.Errorf("render page: %w", err)
 	}
-	if shared.Joined() {
+	if shared.Joined() || gz && buf.Len() >= compressMinSize {
 		return writeJoined(c, status, &shared, buf.Bytes())
 	}
 	return writeBody(c, status, buf.Bytes())
 }
 
-// writeJoined sends a page that holds shared parts (a seat map's rows) gzipped by gzjoin,
-// which copies each part's compressed bytes instead of compressing it again. Compressed
-// wraps the site and passes an answer that already has a Content-Encoding through.
+// writeJoined sends a page gzipped by gzjoin, which copies the compressed bytes of the parts
+// it holds (a seat map's rows) instead of compressing them again, whole and with its length
+// in one write: Compressed's streaming writes cost a system call each. Compressed wraps the
+// site and passes an answer that already has a Content-Encoding through.
 func writeJoined(c echo.Context, status int, shared *gzjoin.Page, page []byte) error {
 	gz := getPageBuffer()
 	defer putPageBuffer(gz)

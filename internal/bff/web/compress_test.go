@@ -74,6 +74,24 @@ func TestGzipSeatMapPage(t *testing.T) {
 	}
 }
 
+// TestGzippedPageGoesOutWhole: a page is compressed whole and sent with its length, in one
+// write, not streamed in pieces by the compressing wrapper.
+func TestGzippedPageGoesOutWhole(t *testing.T) {
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
+	for _, path := range []string{"/booking", "/whats-on"} {
+		resp, body := h.Do("GET", path, nil, http.Header{"Accept-Encoding": {"gzip"}})
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Encoding") != "gzip" {
+			t.Fatalf("%s: status %d, Content-Encoding %q", path, resp.StatusCode, resp.Header.Get("Content-Encoding"))
+		}
+		if resp.ContentLength != int64(len(body)) {
+			t.Errorf("%s: Content-Length %d for %d bytes of gzip", path, resp.ContentLength, len(body))
+		}
+		if page := gunzip(t, body); !strings.Contains(page, "</html>") {
+			t.Errorf("%s: the gzipped page is not whole: %.200q", path, page[max(0, len(page)-200):])
+		}
+	}
+}
+
 // seatInputs lists the seat map's inputs of a page: value, name and whether chosen.
 func seatInputs(h *bfftest.Harness, page string) string {
 	var b strings.Builder
