@@ -2,16 +2,18 @@
 // golang.org/x/sync/singleflight does, with one difference that matters after an outage: a
 // caller joins a read under way only while that read can still help it. A read that began
 // before a later call to the same upstream answered well, and has run longer than a healthy
-// read takes (SpellRead), was slowed by a spell that is over, and a read older than what the
+// read takes (spellAfter), was slowed by a spell that is over, and a read older than what the
 // caller can still wait for (its deadline, or its read budget) will not answer in time for
-// it; the caller starts a fresh read instead, which the callers after it join. The old read runs on for those already waiting on it. While the upstream has
-// not answered well, at most two reads of a key run at once: the spell's load stays bounded.
+// it; the caller starts a fresh read instead, which the callers after it join. The old read
+// runs on for those already waiting on it. While the upstream has not answered well, at most
+// two reads of a key run at once: the spell's load stays bounded.
 package flight
 
 import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -42,6 +44,9 @@ type Group[T any] struct {
 
 	mu   sync.Mutex
 	keys map[string]*reads[T]
+	// usual is how long a good read takes here: a moving mean of the reads that answered
+	// well, in nanoseconds (0 before the first).
+	usual atomic.Int64
 }
 
 // reads are a key's reads under way: the latest, which callers may join, and how many run.
@@ -50,13 +55,40 @@ type reads[T any] struct {
 	running int
 }
 
-// SpellRead is how long a read must have run before a good answer to a call begun after it
-// makes it a spell's read. A healthy read takes well under a second (one or two calls), and
-// while it runs, later calls answer well all the time at a rush: a listing is two calls one
-// after the other, and the read's own first call is one of them. Without the wait every such
-// answer would start a fresh read, and a page viewed a thousand times a second would read its
-// shared listing or seat plan several times over.
-const SpellRead = time.Second
+// A read is a spell's read when a call begun after it has answered well and the read has run
+// longer than a healthy read takes: four times as long as the group's good reads usually take,
+// at least MinSpellRead and at most SpellRead (SpellRead too before any read has answered).
+// While a healthy read runs, later calls answer well all the time at a rush: a listing is two
+// calls one after the other, and the read's own first call is one of them. Without the wait
+// every such answer would start a fresh read, and a page viewed a thousand times a second
+// would read its shared listing or seat plan several times over.
+const (
+	SpellRead    = time.Second
+	MinSpellRead = 50 * time.Millisecond
+)
+
+// spellAfter is how long a read must have run before it can be a spell's read.
+func (g *Group[T]) spellAfter() time.Duration {
+	usual := time.Duration(g.usual.Load())
+	if usual == 0 {
+		return SpellRead
+	}
+	return min(max(4*usual, MinSpellRead), SpellRead)
+}
+
+// learn adds a good read's time to the group's usual time (a mean over about the last eight).
+func (g *Group[T]) learn(took time.Duration) {
+	for {
+		old := g.usual.Load()
+		next := int64(took)
+		if old != 0 {
+			next = old + (int64(took)-old)/8
+		}
+		if g.usual.CompareAndSwap(old, max(next, 1)) {
+			return
+		}
+	}
+}
 
 // maxSlowReads is how many reads of one key may run while the upstream has not answered well
 // since they began: a caller that cannot wait for the latest starts another only below it, so
@@ -117,7 +149,7 @@ func (g *Group[T]) Do(ctx context.Context, key string, fn func() (T, error)) (T,
 
 // joinable reports whether the read c under way (one of running) may answer a caller with ctx.
 func (g *Group[T]) joinable(ctx context.Context, c *call[T], running int, now time.Time) bool {
-	if g.Health != nil && now.Sub(c.began) >= SpellRead && g.Health.AnsweredSince(c.mark) {
+	if g.Health != nil && now.Sub(c.began) >= g.spellAfter() && g.Health.AnsweredSince(c.mark) {
 		return false // the upstream has answered well since this read began: it is a spell's read
 	}
 	end, bounded := ctx.Deadline()
@@ -161,6 +193,9 @@ func (g *Group[T]) run(key string, r *reads[T], c *call[T], fn func() (T, error)
 	}()
 	v, err := fn()
 	c.res = Result[T]{Val: v, Err: err}
+	if err == nil {
+		g.learn(g.now().Sub(c.began))
+	}
 }
 
 func (g *Group[T]) now() time.Time {

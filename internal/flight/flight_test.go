@@ -169,3 +169,52 @@ func TestASlowUpstreamGetsAtMostTwoReadsOfAKey(t *testing.T) {
 		<-ch
 	}
 }
+
+// TestAReadIsASpellsReadOnceItRunsLongerThanUsual: once the group's reads have answered, a read
+// under way is left for a fresh one (after a later call answered well) from four times their
+// usual time, at least MinSpellRead: a stuck read is not waited on for a whole SpellRead, and
+// a read of the usual time is shared.
+func TestAReadIsASpellsReadOnceItRunsLongerThanUsual(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		usual    time.Duration // how long the earlier reads took
+		age      time.Duration // how long the read under way has run when the next caller asks
+		wantRead int32
+	}{
+		{"usual reads of 20 ms, the read has run 60 ms: shared", 20 * time.Millisecond, 60 * time.Millisecond, 1},
+		{"usual reads of 20 ms, the read has run 100 ms: a fresh read", 20 * time.Millisecond, 100 * time.Millisecond, 2},
+		{"usual reads of 1 ms, the read has run 30 ms: shared (MinSpellRead)", time.Millisecond, 30 * time.Millisecond, 1},
+		{"usual reads of 1 ms, the read has run MinSpellRead: a fresh read", time.Millisecond, flight.MinSpellRead, 2},
+		{"usual reads of 2 s, the read has run SpellRead: a fresh read", 2 * time.Second, flight.SpellRead, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, clk := &health{}, &skewed{}
+			g := &flight.Group[int]{Health: h, Now: clk.now}
+			for range 3 { // earlier good reads, each taking tc.usual on the group's clock
+				if _, err := g.Do(context.Background(), "k", func() (int, error) { clk.age(tc.usual); return 0, nil }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var reads atomic.Int32
+			release := make(chan struct{})
+			read := func() (int, error) { n := reads.Add(1); <-release; return int(n), nil }
+			first := g.DoChan(context.Background(), "k", read)
+			for reads.Load() == 0 {
+				time.Sleep(time.Millisecond)
+			}
+			clk.age(tc.age)
+			answeredWell(h)
+			second := g.DoChan(context.Background(), "k", read)
+			for want := tc.wantRead; reads.Load() < want; {
+				time.Sleep(time.Millisecond)
+			}
+			time.Sleep(10 * time.Millisecond)
+			close(release)
+			<-first
+			<-second
+			if got := reads.Load(); got != tc.wantRead {
+				t.Errorf("%d reads, want %d", got, tc.wantRead)
+			}
+		})
+	}
+}
