@@ -38,9 +38,6 @@ type Part struct {
 // NewPart keeps plain as a part; plain must not change afterwards.
 func NewPart(plain []byte) *Part { return &Part{plain: plain} }
 
-// Plain is the part's text.
-func (p *Part) Plain() []byte { return p.plain }
-
 // partLevel: a part is compressed once for many pages, so it can take the default level's time
 // for its smaller output.
 const partLevel = flate.DefaultCompression
