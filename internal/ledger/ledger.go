@@ -385,11 +385,7 @@ func (s *Store) Note(ctx context.Context, id string, errText string) error {
 
 // ForEdit returns the entries of an edit, newest first.
 func (s *Store) ForEdit(ctx context.Context, editSessionID string) ([]Entry, error) {
-	rows, err := s.forEdit.Query(ctx, editSessionID)
-	if err != nil {
-		return nil, fmt.Errorf("ledger query: %w", err)
-	}
-	return sqlrows.Collect(rows, scanOne)
+	return collect(s.forEdit.Query(ctx, editSessionID))
 }
 
 // AppliedLike counts the other applied entries of e's kind on e's booking with e's provider
@@ -446,7 +442,11 @@ func (s *Store) Events(ctx context.Context, id string) ([]Event, error) {
 }
 
 func (s *Store) query(ctx context.Context, q string, args ...any) ([]Entry, error) {
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	return collect(s.db.QueryContext(ctx, q, args...))
+}
+
+// collect reads the entries of a query's rows, or says the query failed.
+func collect(rows *sql.Rows, err error) ([]Entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ledger query: %w", err)
 	}
