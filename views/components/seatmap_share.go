@@ -50,8 +50,7 @@ type rowKey struct {
 func keyOfRow(field string, r *SeatRowView, words *seatWords, buf *[]byte) rowKey {
 	b := append((*buf)[:0], field...)
 	for _, str := range [...]string{r.ID, r.Label, r.TestID} {
-		b = binary.AppendUvarint(b, uint64(len(str)))
-		b = append(b, str...)
+		b = appendString(b, str)
 	}
 	b = binary.AppendUvarint(b, uint64(r.Free))
 	b = binary.AppendUvarint(b, uint64(r.Seats))
@@ -72,11 +71,16 @@ func (c *SeatCellView) appendKey(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(s.Pos.RowIndex))
 	b = binary.AppendUvarint(b, uint64(s.Pos.ColumnIndex))
 	for _, str := range [...]string{s.Row, s.Label, s.Category, s.State, s.Class, s.category} {
-		b = binary.AppendUvarint(b, uint64(len(str)))
-		b = append(b, str...)
+		b = appendString(b, str)
 	}
 	b = binary.AppendUvarint(b, uint64(s.sofaSize))
 	return append(b, flag(c.Gap), flag(s.Checked), flag(s.Disabled), flag(s.Fixed), byte(s.kind), byte(s.cond))
+}
+
+// appendString appends str with its length before it, so that no two different fields write
+// the same bytes.
+func appendString(b []byte, str string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(str))), str...)
 }
 
 func flag(v bool) byte {
