@@ -149,7 +149,8 @@ func (g *Group[T]) Do(ctx context.Context, key string, fn func() (T, error)) (T,
 
 // joinable reports whether the read c under way (one of running) may answer a caller with ctx.
 func (g *Group[T]) joinable(ctx context.Context, c *call[T], running int, now time.Time) bool {
-	if g.Health != nil && now.Sub(c.began) >= g.spellAfter() && g.Health.AnsweredSince(c.mark) {
+	ran, healthy := now.Sub(c.began), g.spellAfter()
+	if g.Health != nil && ran >= healthy && g.Health.AnsweredSince(c.mark) {
 		return false // the upstream has answered well since this read began: it is a spell's read
 	}
 	end, bounded := ctx.Deadline()
@@ -159,8 +160,11 @@ func (g *Group[T]) joinable(ctx context.Context, c *call[T], running int, now ti
 		}
 	}
 	// A read that has run longer than the caller can still wait is stuck, as far as the
-	// caller can tell: waiting on it could only end at the caller's deadline.
-	return !bounded || now.Sub(c.began) <= end.Sub(now) || running >= maxSlowReads
+	// caller can tell: waiting on it could only end at the caller's deadline. So is one that
+	// has run longer than a healthy read takes, though nothing has answered well since (the
+	// first caller after a spell): it was slowed by the spell, and how much longer it runs has
+	// nothing to do with how long it has run.
+	return !bounded || ran <= end.Sub(now) && ran < healthy || running >= maxSlowReads
 }
 
 // Forget makes the next caller of key start a fresh read, whatever the read under way (its

@@ -68,6 +68,9 @@ func TestJoinOrStartAfresh(t *testing.T) {
 				t.Cleanup(cancel)
 				return ctx
 			}, 2},
+		{"the read has run longer than a healthy read, nothing answered since, the caller has a budget: a fresh read",
+			func(_ *health, clk *skewed) { clk.age(flight.SpellRead) },
+			func() context.Context { return withBudget(context.Background(), time.Now().Add(time.Hour)) }, 2},
 		{"the caller can wait longer than the read has run: shared", func(*health, *skewed) {},
 			func() context.Context { return withBudget(context.Background(), time.Now().Add(time.Hour)) }, 1},
 	}
