@@ -162,6 +162,11 @@ type axeViolation struct {
 // returns the WCAG 2.2 A/AA violations.
 func runAxe(t *testing.T, p *browsertest.Page, src string) []axeViolation {
 	t.Helper()
+	// A selector shown is not a page parsed: Chrome shows a long page (the seat map) while it
+	// still parses the rest, and axe on the half would miss what comes later (a label's for).
+	if _, err := chromedp.Run(p.Ctx, browsertest.Until(`document.readyState === "complete"`)); err != nil {
+		t.Fatalf("wait for the page to load: %v", err)
+	}
 	if _, err := chromedp.Run(p.Ctx, chromedp.Evaluate[[]byte](src+";true")); err != nil {
 		t.Fatalf("load axe-core: %v", err)
 	}
