@@ -68,12 +68,18 @@ func Key(reference string) string { return strings.ToLower(strings.TrimSpace(ref
 
 // Register is the box office's payments on a database (SQLite or PostgreSQL, migrated).
 type Register struct {
-	db  *sql.DB
-	now func() time.Time
+	db   *sql.DB
+	now  func() time.Time
+	sold *sqlrows.Prepared // asked on every view of a booking
 }
 
 // New returns the register on db.
-func New(db *sql.DB) *Register { return &Register{db: db, now: time.Now} }
+func New(db *sql.DB) *Register {
+	// The owner's prefix is written into the query, not bound: SQLite prepares a statement
+	// again at every run when a bound value is a LIKE pattern (the plan may depend on it).
+	return &Register{db: db, now: time.Now, sold: sqlrows.Prepare(db, `SELECT COUNT(*) FROM box_office_payments
+		WHERE cinema_id = $1 AND booking_number = $2 AND owner LIKE '`+salePrefix+`%'`)}
+}
 
 const columns = `reference, tender, amount_cents, currency, cinema_id, booking_number, owner, actor, created_at`
 
@@ -142,9 +148,7 @@ const salePrefix = "sale:"
 // payment provider.
 func (r *Register) SoldHere(ctx context.Context, cinemaID string, number int64) (bool, error) {
 	var n int
-	err := r.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM box_office_payments
-		WHERE cinema_id = $1 AND booking_number = $2 AND owner LIKE $3`, cinemaID, number, salePrefix+"%").Scan(&n)
-	if err != nil {
+	if err := r.sold.Row(ctx, []any{cinemaID, number}, &n); err != nil {
 		return false, fmt.Errorf("box office sales of %s/%d: %w", cinemaID, number, err)
 	}
 	return n > 0, nil

@@ -116,3 +116,37 @@ func TestForBooking(t *testing.T) {
 		})
 	}
 }
+
+// TestSoldHere: a booking is sold here when a sale's payment was taken for it; a payment for a
+// change to a booking does not make it one.
+func TestSoldHere(t *testing.T) {
+	at := time.Date(2026, 12, 7, 18, 0, 0, 0, time.UTC)
+	sale := boxoffice.Payment{Reference: "CASH-1", Tender: boxoffice.TenderCash, AmountCents: 2650, Currency: "EUR",
+		CinemaID: "0001", BookingNumber: 100010, Owner: boxoffice.SaleOwner("order-1"), Actor: "anna", At: at}
+	change := withRef(withOwner(sale, "edit-counter:b:1325"), "CASH-2")
+	change.BookingNumber = 100011
+	tests := []struct {
+		cinema string
+		number int64
+		want   bool
+	}{
+		{"0001", 100010, true},  // the sale's booking
+		{"0001", 100011, false}, // a change paid at the counter
+		{"0001", 100012, false}, // nothing taken for it
+		{"0002", 100010, false}, // the same number at another cinema
+	}
+	for dialect, db := range testenv.MigratedDatabases(t) {
+		r := boxoffice.New(db.SQL)
+		ctx := context.Background()
+		for _, p := range []boxoffice.Payment{sale, change} {
+			if _, err := r.Record(ctx, p); err != nil {
+				t.Fatalf("%s: record %s: %v", dialect, p.Reference, err)
+			}
+		}
+		for _, tt := range tests {
+			if got, err := r.SoldHere(ctx, tt.cinema, tt.number); err != nil || got != tt.want {
+				t.Errorf("%s: SoldHere(%s, %d) = %v, %v; want %v", dialect, tt.cinema, tt.number, got, err, tt.want)
+			}
+		}
+	}
+}

@@ -10,8 +10,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"sync"
 	"time"
+
+	"github.com/cinemabff/cinemabff/internal/sqlrows"
 )
 
 // Kind says what changed a booking.
@@ -68,33 +69,19 @@ func Record(ctx context.Context, tx Execer, c Change) error {
 
 // Store reads recorded changes.
 type Store struct {
-	db *sql.DB
-	// forBooking is ForBooking's query, prepared on its first use (every booking page runs it);
-	// nil when it could not be prepared, and the query is then run as it is.
-	prepare    sync.Once
-	forBooking *sql.Stmt
+	db         *sql.DB
+	forBooking *sqlrows.Prepared // every booking page asks it
 }
 
-// New returns a store on db.
-func New(db *sql.DB) *Store { return &Store{db: db} }
-
-const forBookingQuery = `SELECT id, kind, replaced, created_at FROM booking_changes
-		WHERE cinema_id = $1 AND booking_number = $2 ORDER BY created_at, id`
+// New returns the store on db.
+func New(db *sql.DB) *Store {
+	return &Store{db: db, forBooking: sqlrows.Prepare(db, `SELECT id, kind, replaced, created_at FROM booking_changes
+		WHERE cinema_id = $1 AND booking_number = $2 ORDER BY created_at, id`)}
+}
 
 // ForBooking lists the booking's changes, oldest first.
 func (s *Store) ForBooking(ctx context.Context, cinemaID string, number int64) ([]Change, error) {
-	s.prepare.Do(func() {
-		if st, err := s.db.PrepareContext(context.Background(), forBookingQuery); err == nil {
-			s.forBooking = st
-		}
-	})
-	var rows *sql.Rows
-	var err error
-	if s.forBooking != nil {
-		rows, err = s.forBooking.QueryContext(ctx, cinemaID, number)
-	} else {
-		rows, err = s.db.QueryContext(ctx, forBookingQuery, cinemaID, number)
-	}
+	rows, err := s.forBooking.Query(ctx, cinemaID, number)
 	if err != nil {
 		return nil, fmt.Errorf("changes: list for booking %d: %w", number, err)
 	}

@@ -138,6 +138,7 @@ type Store struct {
 	now     func() time.Time
 	moved   Hook
 	forEdit *sqlrows.Prepared // asked on every view of a change
+	sales   *sqlrows.Prepared // asked on every view of a booking
 }
 
 // Hook is called inside the transaction of every state change, with the entries as they are
@@ -152,7 +153,9 @@ func (s *Store) OnTransition(h Hook) { s.moved = h }
 // New returns a ledger on db.
 func New(db *sql.DB) *Store {
 	return &Store{db: db, now: time.Now,
-		forEdit: sqlrows.Prepare(db, `SELECT `+columns+` FROM ledger_entries WHERE edit_session_id = $1 ORDER BY created_at DESC, id`)}
+		forEdit: sqlrows.Prepare(db, `SELECT `+columns+` FROM ledger_entries WHERE edit_session_id = $1 ORDER BY created_at DESC, id`),
+		sales: sqlrows.Prepare(db, `SELECT COUNT(*) FROM ledger_entries
+			WHERE kind = 'sale' AND state = 'applied' AND cinema_id = $1 AND booking_number = $2`)}
 }
 
 // NewID returns a random identifier (also used for idempotency keys).

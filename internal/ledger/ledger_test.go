@@ -94,3 +94,43 @@ func TestTransitionIsCompareAndSet(t *testing.T) {
 		})
 	}
 }
+
+// TestSoldOnReader: a booking was sold on a reader when its sale was applied; a sale not
+// applied yet, a payment for a change and another cinema's booking of that number were not.
+func TestSoldOnReader(t *testing.T) {
+	sale := func(key string, number int64, cinema string) ledger.Entry {
+		e := entry(key)
+		e.Kind, e.BookingNumber, e.CinemaID, e.EditSessionID = ledger.KindSale, number, cinema, ""
+		return e
+	}
+	tests := []struct {
+		cinema string
+		number int64
+		want   bool
+	}{
+		{"0001", 100020, true},  // applied sale
+		{"0001", 100021, false}, // a sale still being paid
+		{"0001", 100001, false}, // the change's payment (entry's booking)
+		{"0002", 100020, false}, // another cinema
+	}
+	for name, st := range stores(t) {
+		ctx := context.Background()
+		applied, _, err := st.Create(ctx, sale("s1", 100020, "0001"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Transition(ctx, applied.ID, []ledger.State{ledger.StateCreated}, ledger.StateApplied, "", nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range []ledger.Entry{sale("s2", 100021, "0001"), entry("p1")} {
+			if _, _, err := st.Create(ctx, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, tt := range tests {
+			if got, err := st.SoldOnReader(ctx, tt.cinema, tt.number); err != nil || got != tt.want {
+				t.Errorf("%s: SoldOnReader(%s, %d) = %v, %v; want %v", name, tt.cinema, tt.number, got, err, tt.want)
+			}
+		}
+	}
+}

@@ -37,9 +37,7 @@ func (s *Store) Naming(ctx context.Context, ref string) ([]Entry, error) {
 // cinema's own payment, not through the online payment provider.
 func (s *Store) SoldOnReader(ctx context.Context, cinemaID string, number int64) (bool, error) {
 	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM ledger_entries
-		WHERE kind = 'sale' AND state = 'applied' AND cinema_id = $1 AND booking_number = $2`, cinemaID, number).Scan(&n)
-	if err != nil {
+	if err := s.sales.Row(ctx, []any{cinemaID, number}, &n); err != nil {
 		return false, fmt.Errorf("ledger: sales of %s/%d: %w", cinemaID, number, err)
 	}
 	return n > 0, nil

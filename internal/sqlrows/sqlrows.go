@@ -66,6 +66,16 @@ func (p *Prepared) Query(ctx context.Context, args ...any) (*sql.Rows, error) {
 	return stmt.QueryContext(ctx, args...)
 }
 
+// Row runs the prepared query with args and scans its first row into dest (sql.ErrNoRows when
+// it has none).
+func (p *Prepared) Row(ctx context.Context, args []any, dest ...any) error {
+	stmt, err := p.statement(ctx)
+	if err != nil {
+		return err
+	}
+	return stmt.QueryRowContext(ctx, args...).Scan(dest...)
+}
+
 func (p *Prepared) statement(ctx context.Context) (*sql.Stmt, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -2,6 +2,7 @@ package sqlrows_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"testing"
 	"time"
@@ -99,6 +100,34 @@ func TestPreparedIsTriedAgainAfterAFailure(t *testing.T) {
 		got, err := sqlrows.Collect(rows, func(r sqlrows.Scanner) (v int, err error) { return v, r.Scan(&v) })
 		if err != nil || len(got) != 4-from || got[0] != from {
 			t.Errorf("from %d: %v, %v", from, got, err)
+		}
+	}
+}
+
+func TestPreparedRow(t *testing.T) {
+	ctx := context.Background()
+	db, err := storage.Open(ctx, "sqlite://"+t.TempDir()+"/row.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	q := sqlrows.Prepare(db.SQL, `SELECT v FROM n WHERE v = $1`)
+	var v int
+	if err := q.Row(ctx, []any{1}, &v); err == nil {
+		t.Fatal("a row of a missing table was read")
+	}
+	if _, err := db.SQL.ExecContext(ctx, `CREATE TABLE n (v INTEGER); INSERT INTO n VALUES (1), (2)`); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		arg     int
+		want    int
+		wantErr error
+	}{{2, 2, nil}, {1, 1, nil}, {3, 0, sql.ErrNoRows}}
+	for _, tt := range tests {
+		v = 0
+		if err := q.Row(ctx, []any{tt.arg}, &v); !errors.Is(err, tt.wantErr) || v != tt.want {
+			t.Errorf("v = %d: got %d, %v; want %d, %v", tt.arg, v, err, tt.want, tt.wantErr)
 		}
 	}
 }
