@@ -148,7 +148,7 @@ const salePrefix = "sale:"
 // payment provider.
 func (r *Register) SoldHere(ctx context.Context, cinemaID string, number int64) (bool, error) {
 	var n int
-	if err := r.sold.Row(ctx, []any{cinemaID, number}, &n); err != nil {
+	if err := r.sold.QueryRow(ctx, cinemaID, number).Scan(&n); err != nil {
 		return false, fmt.Errorf("box office sales of %s/%d: %w", cinemaID, number, err)
 	}
 	return n > 0, nil

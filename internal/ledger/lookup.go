@@ -37,7 +37,7 @@ func (s *Store) Naming(ctx context.Context, ref string) ([]Entry, error) {
 // cinema's own payment, not through the online payment provider.
 func (s *Store) SoldOnReader(ctx context.Context, cinemaID string, number int64) (bool, error) {
 	var n int
-	if err := s.sales.Row(ctx, []any{cinemaID, number}, &n); err != nil {
+	if err := s.sales.QueryRow(ctx, cinemaID, number).Scan(&n); err != nil {
 		return false, fmt.Errorf("ledger: sales of %s/%d: %w", cinemaID, number, err)
 	}
 	return n > 0, nil

@@ -12,7 +12,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -121,9 +120,8 @@ type Store struct {
 
 	// The reads a waiting order repeats (the return page's poll, the background check) run as
 	// statements prepared once: parsing the SQL again cost more than running it.
-	stmtMu sync.Mutex
-	stmts  map[string]*sql.Stmt
-	reads  atomic.Int64 // records read by Get and Active (tests count them)
+	get, active *sqlrows.Prepared
+	reads       atomic.Int64 // records read by Get and Active (tests count them)
 }
 
 // NewStore returns a store on db. now may be nil (time.Now).
@@ -131,7 +129,7 @@ func NewStore(db *sql.DB, now func() time.Time) *Store {
 	if now == nil {
 		now = time.Now
 	}
-	return &Store{db: db, now: now}
+	return &Store{db: db, now: now, get: sqlrows.Prepare(db, getQuery), active: sqlrows.Prepare(db, activeQuery)}
 }
 
 const columns = `id, user_session_id, cinema_id, session_id, customer_name, customer_email, state, amount_cents,
@@ -190,36 +188,20 @@ const (
 		WHERE user_session_id = $1 AND state IN ('starting', 'awaiting') ORDER BY created_at DESC LIMIT 1`
 )
 
-// queryRow runs one of the store's frequent reads as a prepared statement (prepared on first
-// use, kept for the store's life; database/sql prepares it again on each new connection). If
-// it cannot be prepared the query runs as plain SQL, which reports the error.
-func (s *Store) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+// read counts a read of a record (tests count them) and runs it.
+func (s *Store) read(ctx context.Context, q *sqlrows.Prepared, arg string) *sql.Row {
 	s.reads.Add(1)
-	s.stmtMu.Lock()
-	st := s.stmts[q]
-	if st == nil {
-		var err error
-		if st, err = s.db.PrepareContext(ctx, q); err != nil {
-			s.stmtMu.Unlock()
-			return s.db.QueryRowContext(ctx, q, args...)
-		}
-		if s.stmts == nil {
-			s.stmts = map[string]*sql.Stmt{}
-		}
-		s.stmts[q] = st
-	}
-	s.stmtMu.Unlock()
-	return st.QueryRowContext(ctx, args...)
+	return q.QueryRow(ctx, arg)
 }
 
 // Get reads one record.
 func (s *Store) Get(ctx context.Context, id string) (Record, error) {
-	return scan(s.queryRow(ctx, getQuery, id))
+	return scan(s.read(ctx, s.get, id))
 }
 
 // Active returns the order's starting or awaiting record.
 func (s *Store) Active(ctx context.Context, userSessionID string) (Record, error) {
-	return scan(s.queryRow(ctx, activeQuery, userSessionID))
+	return scan(s.read(ctx, s.active, userSessionID))
 }
 
 // Latest returns the order's newest record of any state.

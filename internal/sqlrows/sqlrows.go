@@ -66,14 +66,14 @@ func (p *Prepared) Query(ctx context.Context, args ...any) (*sql.Rows, error) {
 	return stmt.QueryContext(ctx, args...)
 }
 
-// Row runs the prepared query with args and scans its first row into dest (sql.ErrNoRows when
-// it has none).
-func (p *Prepared) Row(ctx context.Context, args []any, dest ...any) error {
+// QueryRow runs the prepared query with args for one row. When the query cannot be prepared it
+// runs as it is, and the row carries the database's own error.
+func (p *Prepared) QueryRow(ctx context.Context, args ...any) *sql.Row {
 	stmt, err := p.statement(ctx)
 	if err != nil {
-		return err
+		return p.db.QueryRowContext(ctx, p.query, args...)
 	}
-	return stmt.QueryRowContext(ctx, args...).Scan(dest...)
+	return stmt.QueryRowContext(ctx, args...)
 }
 
 func (p *Prepared) statement(ctx context.Context) (*sql.Stmt, error) {

@@ -113,7 +113,7 @@ func TestPreparedRow(t *testing.T) {
 	t.Cleanup(func() { db.Close() })
 	q := sqlrows.Prepare(db.SQL, `SELECT v FROM n WHERE v = $1`)
 	var v int
-	if err := q.Row(ctx, []any{1}, &v); err == nil {
+	if err := q.QueryRow(ctx, 1).Scan(&v); err == nil {
 		t.Fatal("a row of a missing table was read")
 	}
 	if _, err := db.SQL.ExecContext(ctx, `CREATE TABLE n (v INTEGER); INSERT INTO n VALUES (1), (2)`); err != nil {
@@ -126,7 +126,7 @@ func TestPreparedRow(t *testing.T) {
 	}{{2, 2, nil}, {1, 1, nil}, {3, 0, sql.ErrNoRows}}
 	for _, tt := range tests {
 		v = 0
-		if err := q.Row(ctx, []any{tt.arg}, &v); !errors.Is(err, tt.wantErr) || v != tt.want {
+		if err := q.QueryRow(ctx, tt.arg).Scan(&v); !errors.Is(err, tt.wantErr) || v != tt.want {
 			t.Errorf("v = %d: got %d, %v; want %d, %v", tt.arg, v, err, tt.want, tt.wantErr)
 		}
 	}
