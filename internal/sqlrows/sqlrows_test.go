@@ -13,11 +13,7 @@ import (
 
 func TestCollect(t *testing.T) {
 	ctx := context.Background()
-	db, err := storage.Open(ctx, "sqlite://"+t.TempDir()+"/rows.db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := openSQLite(t)
 	if _, err := db.SQL.ExecContext(ctx, `CREATE TABLE n (v INTEGER); INSERT INTO n VALUES (1), (2), (3)`); err != nil {
 		t.Fatal(err)
 	}
@@ -80,11 +76,7 @@ func TestMillisKeepNoMoment(t *testing.T) {
 // not there) fails, and the next use prepares it anew; once prepared it answers every use.
 func TestPreparedIsTriedAgainAfterAFailure(t *testing.T) {
 	ctx := context.Background()
-	db, err := storage.Open(ctx, "sqlite://"+t.TempDir()+"/prepared.db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := openSQLite(t)
 	q := sqlrows.Prepare(db.SQL, `SELECT v FROM later WHERE v >= $1 ORDER BY v`)
 	if _, err := q.Query(ctx, 1); err == nil {
 		t.Fatal("a query of a missing table was prepared")
@@ -106,11 +98,7 @@ func TestPreparedIsTriedAgainAfterAFailure(t *testing.T) {
 
 func TestPreparedRow(t *testing.T) {
 	ctx := context.Background()
-	db, err := storage.Open(ctx, "sqlite://"+t.TempDir()+"/row.db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := openSQLite(t)
 	q := sqlrows.Prepare(db.SQL, `SELECT v FROM n WHERE v = $1`)
 	var v int
 	if err := q.QueryRow(ctx, 1).Scan(&v); err == nil {
@@ -130,4 +118,15 @@ func TestPreparedRow(t *testing.T) {
 			t.Errorf("v = %d: got %d, %v; want %d, %v", tt.arg, v, err, tt.want, tt.wantErr)
 		}
 	}
+}
+
+// openSQLite opens an empty SQLite database of the test's own, closed when the test ends.
+func openSQLite(t *testing.T) *storage.DB {
+	t.Helper()
+	db, err := storage.Open(context.Background(), "sqlite://"+t.TempDir()+"/test.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
