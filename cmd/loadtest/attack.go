@@ -22,6 +22,8 @@ type pageResult struct {
 	needs     int              // round trips it cannot do without (page.needs)
 	calls     map[string]int64 // upstream calls during the attack, per operation
 	callTime  time.Duration    // the mean upstream call during the attack, as the service timed it (0: not known)
+	slow      float64          // the share of those calls over slowOver
+	slowOver  time.Duration    // 1.25 × the latency, at the service's histogram's next bound (0: not known)
 	counted   bool             // calls were counted (the sandbox is known)
 	cinemas   int              // cinemas whose listings the views read (page.cinemas)
 	pollOrder int              // return page: orders watched
@@ -102,6 +104,7 @@ func measurePage(ctx context.Context, st *stack, cfg config, name string, p page
 		return r, err
 	}
 	r.callTime = timedAfter.since(timedBefore)
+	r.slow, r.slowOver = timedAfter.slowShare(timedBefore, cfg.Latency*5/4)
 	r.calls = map[string]int64{}
 	for op, n := range after {
 		if d := n - before[op]; d > 0 {

@@ -194,16 +194,27 @@ func printTimed(w io.Writer, results []pageResult) {
 	if !slices.ContainsFunc(results, func(r pageResult) bool { return r.callTime > 0 }) {
 		return
 	}
-	fmt.Fprintln(w, "\nagainst the upstream as the service timed it (its mean upstream call in the attack × the calls the page needs):")
+	fmt.Fprintln(w, "\nagainst the upstream as the service timed it (its mean upstream call in the attack × the calls the page needs;")
+	fmt.Fprintln(w, "slow calls: the share of its calls over 1.25× the latency, at its histogram's next bound; over 1 %, no page")
+	fmt.Fprintln(w, "that waits for a call can have its p99 within 1.25×):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "page\tmean call\tupstream took\tp50/took\tp99/took\tp50 − took\t")
+	fmt.Fprintln(tw, "page\tmean call\tupstream took\tp50/took\tp99/took\tp50 − took\tslow calls\t")
 	for _, r := range results {
 		if r.callTime <= 0 || r.needs == 0 || (r.counted && perView(r.calls, r.metrics.Requests) < 0.5) {
 			continue // no upstream call, or most views answered from a cache: nothing waited
 		}
 		took := time.Duration(r.needs) * r.callTime
-		fmt.Fprintf(tw, "%s\t%v\t%v\t%s\t%s\t%v\t\n", r.name, ms(r.callTime), ms(took),
-			ratio(r.metrics.Latencies.P50, took), ratio(r.metrics.Latencies.P99, took), ms(r.metrics.Latencies.P50-took))
+		fmt.Fprintf(tw, "%s\t%v\t%v\t%s\t%s\t%v\t%s\t\n", r.name, ms(r.callTime), ms(took),
+			ratio(r.metrics.Latencies.P50, took), ratio(r.metrics.Latencies.P99, took), ms(r.metrics.Latencies.P50-took), slowCalls(r))
 	}
 	_ = tw.Flush()
+}
+
+// slowCalls is the share of the attack's upstream calls over 1.25× the latency ("?" when the
+// histogram has no bound at or above it).
+func slowCalls(r pageResult) string {
+	if r.slowOver <= 0 {
+		return "?"
+	}
+	return fmt.Sprintf("%.1f %% > %v", 100*r.slow, ms(r.slowOver))
 }

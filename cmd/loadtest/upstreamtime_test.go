@@ -1,6 +1,8 @@
 package main
 
 import (
+	"maps"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -18,23 +20,49 @@ func TestParseUpstreamTime(t *testing.T) {
 		{"every operation and outcome added", `# HELP upstream_request_duration_seconds Duration
 # TYPE upstream_request_duration_seconds histogram
 upstream_request_duration_seconds_bucket{operation="GetOrder",outcome="ok",le="0.025"} 90
+upstream_request_duration_seconds_bucket{operation="GetOrder",outcome="ok",le="+Inf"} 100
 upstream_request_duration_seconds_sum{operation="GetOrder",outcome="ok"} 2.1
+upstream_request_duration_seconds_bucket{operation="GetSeatPlan",outcome="ok",le="0.025"} 20
 upstream_request_duration_seconds_count{operation="GetOrder",outcome="ok"} 100
 upstream_request_duration_seconds_sum{operation="GetSeatPlan",outcome="ok"} 0.5
 upstream_request_duration_seconds_count{operation="GetSeatPlan",outcome="ok"} 20
 upstream_requests_total{operation="GetOrder",outcome="ok"} 100
-`, upstreamTime{seconds: 2.6, calls: 120}, false},
+`, upstreamTime{seconds: 2.6, calls: 120, within: map[float64]int64{0.025: 110, math.Inf(1): 100}}, false},
 		{"a value that is no number", "upstream_request_duration_seconds_sum{operation=\"GetOrder\"} x\n", upstreamTime{}, true},
+		{"a bucket without its bound", "upstream_request_duration_seconds_bucket{operation=\"GetOrder\"} 3\n", upstreamTime{}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := parseUpstreamTime(strings.NewReader(tc.text))
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("error %v, want one: %v", err, tc.wantErr)
 			}
-			if !tc.wantErr && (got.calls != tc.want.calls || got.seconds < tc.want.seconds-1e-9 || got.seconds > tc.want.seconds+1e-9) {
+			if !tc.wantErr && (got.calls != tc.want.calls || got.seconds < tc.want.seconds-1e-9 || got.seconds > tc.want.seconds+1e-9 ||
+				!maps.Equal(got.within, tc.want.within) && len(tc.want.within) > 0) {
 				t.Fatalf("got %+v, want %+v", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestSlowShareIsReadAtTheNextBound(t *testing.T) {
+	before := upstreamTime{calls: 100, within: map[float64]int64{0.01: 0, 0.025: 95, 0.05: 100, math.Inf(1): 100}}
+	after := upstreamTime{calls: 1100, within: map[float64]int64{0.01: 0, 0.025: 1045, 0.05: 1099, math.Inf(1): 1100}}
+	for _, tc := range []struct {
+		limit     time.Duration
+		wantShare float64
+		wantBound time.Duration
+	}{
+		{25 * time.Millisecond, 0.05, 25 * time.Millisecond},  // 1.25 × 20 ms: a bound of its own
+		{30 * time.Millisecond, 0.001, 50 * time.Millisecond}, // between bounds: the next one up
+		{time.Minute, 0, 0}, // above every finite bound: only +Inf, which says nothing
+	} {
+		share, bound := after.slowShare(before, tc.limit)
+		if bound != tc.wantBound || math.Abs(share-tc.wantShare) > 1e-9 {
+			t.Errorf("over %v: %v over %v, want %v over %v", tc.limit, share, bound, tc.wantShare, tc.wantBound)
+		}
+	}
+	if share, bound := before.slowShare(before, 25*time.Millisecond); share != 0 || bound != 0 {
+		t.Errorf("no calls: %v over %v", share, bound)
 	}
 }
 
@@ -52,12 +80,14 @@ func TestMeanCallBetweenTwoReadings(t *testing.T) {
 func TestReportTellsThePagesOwnTimeFromTheUpstreams(t *testing.T) {
 	m := vegeta.Metrics{Requests: 100}
 	m.Latencies.P50, m.Latencies.P99 = 22*time.Millisecond, 30*time.Millisecond
-	timed := pageResult{name: "seatmap", needs: 1, callTime: 21 * time.Millisecond, metrics: m, counted: true, calls: map[string]int64{"GetOrder": 100}}
+	timed := pageResult{name: "seatmap", needs: 1, callTime: 21 * time.Millisecond, metrics: m, counted: true, calls: map[string]int64{"GetOrder": 100},
+		slow: 0.053, slowOver: 25 * time.Millisecond}
 	cached := pageResult{name: "film", needs: 1, callTime: 21 * time.Millisecond, metrics: m, counted: true, calls: map[string]int64{"Films": 1}}
 	var b strings.Builder
 	printTimed(&b, []pageResult{timed, {name: "whats-on", needs: 0, callTime: 21 * time.Millisecond, metrics: m}, cached})
 	out := b.String()
-	if !strings.Contains(out, "as the service timed it") || !strings.Contains(out, "1.05×") || !strings.Contains(out, "1.43×") || !strings.Contains(out, "1ms") {
+	if !strings.Contains(out, "as the service timed it") || !strings.Contains(out, "1.05×") || !strings.Contains(out, "1.43×") || !strings.Contains(out, "1ms") ||
+		!strings.Contains(out, "5.3 % > 25ms") {
 		t.Fatalf("the section says:\n%s", out)
 	}
 	if strings.Contains(out, "whats-on") || strings.Contains(out, "film") {
