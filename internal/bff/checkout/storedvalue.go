@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -140,3 +141,100 @@ var (
 	// storedValuePerVisit: refused attempts of one visit (a client whose address changes).
 	storedValuePerVisit = ratelimit.Rule{Burst: 10, Every: 3 * time.Minute}
 )
+
+func digitsOnly(s string) string {
+	return strings.NewReplacer(" ", "", "-", "").Replace(strings.TrimSpace(s))
+}
+
+func allDigits(s string, minLen, maxLen int) bool {
+	if len(s) < minLen || len(s) > maxLen {
+		return false
+	}
+	return strings.Trim(s, "0123456789") == ""
+}
+
+// storedValueCard is what differs between paying with a gift card and with loyalty points:
+// the number's length, the words, where the form's message goes, and the ticketing operation.
+type storedValueCard struct {
+	kind                      storedValueKind
+	minDigits                 int
+	numberInvalid, pinInvalid string // message ids
+	refused, used             string // message ids
+	typed                     func(f *summaryForm, card, msg string)
+	apply                     func(s *Handler, ctx context.Context, userSessionID, card, pin string) (upstream.AppliedPaymentResult, error)
+}
+
+var (
+	giftCard = storedValueCard{kind: giftCardKind, minDigits: 12,
+		numberInvalid: "checkout.gift_card_number_invalid", pinInvalid: "checkout.gift_card_pin_invalid",
+		refused: "checkout.gift_card_refused", used: "checkout.gift_card_used",
+		typed: func(f *summaryForm, card, msg string) { f.GiftCard, f.GiftCardError = card, msg },
+		apply: func(s *Handler, ctx context.Context, id, card, pin string) (upstream.AppliedPaymentResult, error) {
+			return s.Ticketing.ApplyGiftCard(ctx, id, card, pin, nil)
+		}}
+	// Loyalty points are spent only with the member's PIN: the ticketing system checks it, and
+	// the card number alone spends nothing.
+	loyaltyCard = storedValueCard{kind: loyaltyKind, minDigits: 8,
+		numberInvalid: "checkout.loyalty_number_invalid", pinInvalid: "checkout.loyalty_pin_invalid",
+		refused: "checkout.loyalty_refused", used: "checkout.loyalty_used",
+		typed: func(f *summaryForm, card, msg string) { f.Loyalty, f.LoyaltyError = card, msg },
+		apply: func(s *Handler, ctx context.Context, id, card, pin string) (upstream.AppliedPaymentResult, error) {
+			return s.Ticketing.ApplyLoyaltyPointsPayment(ctx, id, card, pin, nil)
+		}}
+)
+
+// applyGiftCard pays part of the order with a gift card (before the redirect payment).
+func (h *Handler) applyGiftCard(c echo.Context) error { return h.applyStoredValue(c, giftCard) }
+
+// applyLoyalty pays part of the order with loyalty points.
+func (h *Handler) applyLoyalty(c echo.Context) error { return h.applyStoredValue(c, loyaltyCard) }
+
+// applyStoredValue pays part of the order with a card's number and PIN. Every refusal reads
+// the same (a wrong number, a wrong PIN, an empty card), refusals are limited per card number,
+// client and visit (storedvalue.go), and the balance shows only after the right PIN.
+func (h *Handler) applyStoredValue(c echo.Context, sv storedValueCard) error {
+	v, err := h.requireBuy(c)
+	if err != nil {
+		return err
+	}
+	if done, err := h.refuseChangeWhilePaying(c, v); done {
+		return err // the amount being taken must stay the order's
+	}
+	l := web.Loc(c)
+	typed := c.FormValue("card")
+	card, pin := digitsOnly(typed), strings.TrimSpace(c.FormValue("pin"))
+	var f summaryForm
+	refuse := func(status int, msg string) error {
+		sv.typed(&f, typed, msg)
+		return h.renderBuySummary(c, status, nil, f)
+	}
+	if !allDigits(card, sv.minDigits, 19) {
+		return refuse(http.StatusUnprocessableEntity, l.T(sv.numberInvalid, "Min", sv.minDigits, "Max", 19))
+	}
+	if !allDigits(pin, 3, 8) {
+		return refuse(http.StatusUnprocessableEntity, l.T(sv.pinInvalid))
+	}
+	r, err := h.tryStoredValue(c, sv.kind, card, func(ctx context.Context) (upstream.AppliedPaymentResult, error) {
+		return sv.apply(h, ctx, v.UserSessionID, card, pin)
+	})
+	switch {
+	case err != nil:
+		return err
+	case r.Wait > 0:
+		sv.typed(&f, typed, tooManyCardAttempts(l, r.Wait))
+		return h.storedValueTooMany(c, r.Wait, f)
+	case r.Failed != nil:
+		return h.buyEnded(c, v, r.Failed)
+	case r.Refused:
+		return refuse(http.StatusUnprocessableEntity, l.T(sv.refused))
+	}
+	msg := l.T(sv.used, "Applied", l.Money(r.Applied.Applied), "ToPay", l.Money(r.Applied.ToPay))
+	switch readerURL, stopped := h.stopStaleSale(c, v); {
+	case readerURL != "":
+		return web.Redirect(c, readerURL) // a card paid in that instant: its page says what follows
+	case stopped:
+		msg += " " + l.T("checkout.reader_stopped_for_change")
+	}
+	h.Site.Flash(c, msg)
+	return web.Redirect(c, h.Site.URL("buy.summary"))
+}
