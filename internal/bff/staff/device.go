@@ -136,7 +136,12 @@ func (h *Handler) deviceView(c echo.Context) pages.DeviceView {
 // asked to sign in as one.
 func (h *Handler) showDevice(c echo.Context) error {
 	v := h.deviceView(c)
-	v.Saved = c.QueryParam("saved") == "1" && v.CanChange
+	saved := c.QueryParam("saved")
+	v.SignedOut = saved == savedKiosk && web.IsKiosk(c) && !v.CanChange
+	v.Saved = saved == "1" && v.CanChange || v.SignedOut
+	if v.SignedOut {
+		v.KioskURL = h.Site.URL("home")
+	}
 	if v.Saved {
 		v.SavedNote = h.Site.PopFlash(c)
 	}
@@ -145,7 +150,7 @@ func (h *Handler) showDevice(c echo.Context) error {
 
 // saveDevice enrols this browser as a counter or kiosk with its name and default language
 // (replacing its current enrolment), or takes it out of that mode. Supervisors only: anybody
-// else is refused and nothing changes.
+// else is refused and nothing changes. A new kiosk is left with nobody signed in.
 func (h *Handler) saveDevice(c echo.Context) error {
 	sup := h.Site.StaffUser(c) // SupervisorsOnly
 	l := web.Loc(c)
@@ -174,12 +179,33 @@ func (h *Handler) saveDevice(c echo.Context) error {
 	if err := h.Devices.Write(c.Response(), c.Request(), info); err != nil {
 		return err
 	}
+	if info.Mode == device.Kiosk {
+		return h.leaveToKiosk(c, sup)
+	}
 	// The privilege of the visit changes with the mode: new session token.
 	if err := h.Site.RenewSession(c); err != nil {
 		return err
 	}
 	return web.Redirect(c, h.Site.URL("device")+"?saved=1")
 }
+
+// leaveToKiosk ends the supervisor's sign-in on a terminal just made a lobby kiosk. A kiosk is
+// unattended: its first guest must not find a supervisor signed in, nor keep that sign-in alive
+// by using the kiosk until its idle reset. The saved page says so, with what the save moved.
+func (h *Handler) leaveToKiosk(c echo.Context, sup string) error {
+	note := h.Site.PopFlash(c) // a card reader moved here: kept across the visit's end
+	h.Visits.RecordAudit(c, audit.Entry{Actor: sup, Action: audit.ActionSignOut, Detail: "sign-in ended because this terminal became a lobby kiosk"})
+	if err := h.Visits.EndVisit(c); err != nil {
+		return err
+	}
+	if note != "" {
+		h.Site.Flash(c, note)
+	}
+	return web.Redirect(c, h.Site.URL("device")+"?saved="+savedKiosk)
+}
+
+// savedKiosk is the saved page's query value after a kiosk's enrolment (the supervisor signed out).
+const savedKiosk = "kiosk"
 
 // leaveMode revokes this device's enrolment, if it has a live one (audited).
 func (h *Handler) leaveMode(c echo.Context, info device.Info, sup string) error {

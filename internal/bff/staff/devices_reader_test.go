@@ -66,8 +66,8 @@ func TestSecondTerminalTakesTheReader(t *testing.T) {
 		t.Fatalf("the set-up page's note on the counter's reader: %q", note)
 	}
 	resp, body := sup.Post("/device", "/device", url.Values{"mode": {"kiosk"}, "name": {"Kiosk 2"}, "reader": {readerID}, "cinema": {"0001"}})
-	bfftest.ExpectRedirect(t, resp, body, "/device?saved=1")
-	if saved := sup.Page("/device?saved=1", http.StatusOK).Find(`[data-testid="device-saved-note"]`).Text(); !strings.Contains(saved, "moved here from “Reader counter”") {
+	bfftest.ExpectRedirect(t, resp, body, "/device?saved=kiosk") // a kiosk: the supervisor is signed out
+	if saved := sup.Page("/device?saved=kiosk", http.StatusOK).Find(`[data-testid="device-saved-note"]`).Text(); !strings.Contains(saved, "moved here from “Reader counter”") {
 		t.Fatalf("the saved page does not say the reader moved: %q", saved)
 	}
 	live := 0
@@ -93,7 +93,8 @@ func TestSecondTerminalTakesTheReader(t *testing.T) {
 	resp, body = third.Post("/device", "/device", url.Values{"mode": {"counter"}, "name": {"Counter 3"}, "reader": {offline.ID}})
 	bfftest.ExpectRedirect(t, resp, body, "/device?saved=1")
 
-	rows := readerRows(t, sup.Page("/staff/devices", http.StatusOK))
+	// The kiosk signed its supervisor out; the third terminal's supervisor is still signed in.
+	rows := readerRows(t, third.Page("/staff/devices", http.StatusOK))
 	for name, want := range map[string]struct{ reader, state, says string }{
 		"Kiosk 2":        {readerID, "online", "Online, ready"},
 		"Counter 3":      {offline.ID, "offline", "Offline"},

@@ -156,10 +156,22 @@ func TestSupervisorEnrolsACounter(t *testing.T) {
 	}
 	h.Client.Jar = counterJar
 
-	// Enrolling again replaces the enrolment.
+	// Enrolling again replaces the enrolment. A kiosk is unattended: the supervisor's sign-in
+	// ends with its enrolment, and the terminal shows the kiosk's first screen.
 	h.SignInSupervisor()
 	resp, body = h.Post("/device", "/device", url.Values{"mode": {"kiosk"}, "name": {"Lobby 1"}})
-	bfftest.ExpectRedirect(t, resp, body, "/device?saved=1")
+	bfftest.ExpectRedirect(t, resp, body, "/device?saved=kiosk")
+	d = h.Page("/device?saved=kiosk", http.StatusOK)
+	if d.Find(`[data-testid="staff-badge"]`).Length() != 0 || d.Find(`[data-testid="device-form"]`).Length() != 0 {
+		t.Fatal("the supervisor is still signed in on the new kiosk")
+	}
+	if !strings.Contains(d.Find(`[data-testid="notice-success"]`).Text(), "You have been signed out") ||
+		d.Find(`[data-testid="device-kiosk-start"]`).AttrOr("href", "") != "/" {
+		t.Fatalf("the saved page does not say so: %q", d.Find("main").Text())
+	}
+	if outs := h.AuditOf(audit.ActionSignOut); len(outs) == 0 || outs[0].Actor != bfftest.TestSupervisor || !strings.Contains(outs[0].Detail, "lobby kiosk") {
+		t.Fatalf("sign-out audit rows %+v", outs)
+	}
 	list = h.EnrolmentsOf()
 	if len(list) != 2 || list[0].Name != "Lobby 1" || list[0].Mode != device.Kiosk || !list[0].Live() ||
 		list[1].ID != counter.ID || list[1].Live() || list[1].RevokedBy != bfftest.TestSupervisor {
@@ -168,7 +180,8 @@ func TestSupervisorEnrolsACounter(t *testing.T) {
 	if got := deviceMode(h.Page("/device", http.StatusOK)); got != "Lobby kiosk" {
 		t.Fatalf("mode %q", got)
 	}
-	// And Customer ends it.
+	// And Customer ends it, chosen by a supervisor who signs in at the kiosk.
+	h.SignInSupervisor()
 	resp, body = h.Post("/device", "/device", url.Values{"mode": {"customer"}})
 	bfftest.ExpectRedirect(t, resp, body, "/device?saved=1")
 	if got := deviceMode(h.Page("/device", http.StatusOK)); got != "Customer" {
