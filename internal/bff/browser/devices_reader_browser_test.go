@@ -24,7 +24,7 @@ func TestBrowserTerminalsShowTheirReaders(t *testing.T) {
 	kiosk := h.FreshBrowser()
 	kiosk.SignInSupervisor()
 	resp, body := kiosk.Post("/device", "/device", url.Values{"mode": {"kiosk"}, "name": {"Kiosk 2"}, "reader": {readerID}, "cinema": {"0001"}})
-	bfftest.ExpectRedirect(t, resp, body, "/device?saved=1")
+	bfftest.ExpectRedirect(t, resp, body, "/device?saved=kiosk") // a kiosk: the supervisor is signed out
 
 	p := browsertest.NewPage(t, browsertest.Options{})
 	p.Do(
