@@ -193,12 +193,12 @@ func (h *Handler) saveDevice(c echo.Context) error {
 // unattended: its first guest must not find a supervisor signed in, nor keep that sign-in alive
 // by using the kiosk until its idle reset. The saved page says so, with what the save moved.
 func (h *Handler) leaveToKiosk(c echo.Context, sup string) error {
-	note := h.Site.PopFlash(c) // a card reader moved here: kept across the visit's end
-	h.Visits.RecordAudit(c, audit.Entry{Actor: sup, Action: audit.ActionSignOut, Detail: "sign-in ended because this terminal became a lobby kiosk"})
-	if err := h.Visits.EndVisit(c); err != nil {
+	moved := h.Site.PopFlash(c) // a card reader moved here: kept across the visit's end
+	if err := h.endSignIn(c, sup, "sign-in ended because this terminal became a lobby kiosk"); err != nil {
 		return err
 	}
-	if note != "" {
+	// The end of the visit may have flashed the orders it released: both lines are kept.
+	if note := strings.TrimSpace(h.Site.PopFlash(c) + " " + moved); note != "" {
 		h.Site.Flash(c, note)
 	}
 	return web.Redirect(c, h.Site.URL("device")+"?saved="+savedKiosk)

@@ -143,14 +143,21 @@ func wholeMinutes(d time.Duration) int {
 
 // signOut ends the visit: the staff sign-in and anything found or started through it.
 func (h *Handler) signOut(c echo.Context) error {
-	if user := h.Site.StaffUser(c); user != "" {
-		h.Visits.RecordAudit(c, audit.Entry{Actor: user, Action: audit.ActionSignOut})
-		web.LoggerFrom(c.Request().Context(), h.Logger).Info("staff signed out", "user", user)
-	}
-	if err := h.Visits.EndVisit(c); err != nil { // releases the orders held for the customer served
+	if err := h.endSignIn(c, h.Site.StaffUser(c), ""); err != nil {
 		return err
 	}
 	return web.Redirect(c, h.Site.URL("home"))
+}
+
+// endSignIn ends the visit of user ("" when nobody is signed in), audited as a sign-out with
+// why ("" when the person chose it). Ending the visit releases the orders held for the customer
+// served, and its notice of them is the visit's next flash.
+func (h *Handler) endSignIn(c echo.Context, user, why string) error {
+	if user != "" {
+		h.Visits.RecordAudit(c, audit.Entry{Actor: user, Action: audit.ActionSignOut, Detail: why})
+		web.LoggerFrom(c.Request().Context(), h.Logger).Info("staff signed out", "user", user, "why", why)
+	}
+	return h.Visits.EndVisit(c)
 }
 
 // nextCustomer ends the customer's part of the visit: a card-reader payment still asking is
