@@ -270,7 +270,7 @@ func (p *Page) AssertNoConsoleErrors() {
 }
 
 // dumpFailure saves what the page shows as a step fails: a screenshot and the page's address
-// and HTML (artifacts/failure-<test>.png and .html). A step that failed because the page's
+// and HTML (artifacts/failure-<test>.jpg and .html). A step that failed because the page's
 // deadline passed has left p.Ctx done; the tab itself lives until the test's cleanup, so the
 // dump runs under a short deadline of its own. It returns where the dump went, for the message.
 func (p *Page) dumpFailure() string {
@@ -290,7 +290,9 @@ func (p *Page) dumpFailure() string {
 	return fmt.Sprintf("page at %s; screenshot %s, HTML %s", page[0], shot, path)
 }
 
-// Screenshot saves a full-page PNG under artifacts/ at the repository root.
+// Screenshot saves the full page as a JPEG under artifacts/ at the repository root. A JPEG,
+// not a PNG: Chromium's PNG encoding of the browser tests' full pages cost about a tenth of
+// their CPU (docs/testing.md).
 func (p *Page) Screenshot(name string) string {
 	p.t.Helper()
 	return p.screenshot(p.Ctx, name)
@@ -298,14 +300,14 @@ func (p *Page) Screenshot(name string) string {
 
 func (p *Page) screenshot(ctx context.Context, name string) string {
 	p.t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // quality 100 means PNG
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(85))
 	if err != nil {
 		p.t.Logf("screenshot %s: %v", name, err)
 		return ""
 	}
 	dir := ArtifactsDir(p.t)
-	path := filepath.Join(dir, name+".png")
-	if err := os.WriteFile(path, png, 0o644); err != nil {
+	path := filepath.Join(dir, name+".jpg")
+	if err := os.WriteFile(path, shot, 0o644); err != nil {
 		p.t.Logf("write screenshot: %v", err)
 	}
 	return path
