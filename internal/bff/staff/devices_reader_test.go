@@ -10,7 +10,9 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
+	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/device"
+	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
 )
 
 // readerRows maps each live terminal's name on /staff/devices to its card reader cell.
@@ -150,5 +152,52 @@ func TestKioskSaysItsReaderMoved(t *testing.T) {
 	}
 	if r, _ := kiosk.Prov.Reader(readerID); r.Action != nil {
 		t.Fatalf("the reader was asked: %+v", r.Action)
+	}
+}
+
+// TestKioskEnrolmentKeepsBothNotices: a supervisor turns a counter into a lobby kiosk while a
+// walk-in's tickets are on the counter's card reader, and the provider does not answer the
+// request to stop it; the kiosk takes the card reader of another terminal. Ending the sign-in
+// gives the purchase up (its seats free) and says the reader did not answer; the saved page
+// says that beside the reader's move, neither notice in place of the other.
+func TestKioskEnrolmentKeepsBothNotices(t *testing.T) {
+	first := bfftest.CounterHarness(t)
+	first.EnrolWithReader(device.Counter)
+	taken := first.Prov.Readers()[0].ID
+	h := first.FreshBrowser()
+	h.EnrolWithReader(device.Counter)
+
+	h.SignInSupervisor()
+	h.BuyUpToDetails("1113", bfftest.TwoAdults())
+	seats := h.HeldSeats()
+	resp, body := h.Post("/checkout/details", "/checkout/details", url.Values{"name": {""}, "email": {""}})
+	bfftest.ExpectRedirect(t, resp, body, "/checkout")
+	resp, body = h.Post("/checkout/pay", "/checkout", nil)
+	bfftest.ExpectRedirect(t, resp, body, "/checkout/counter-payment")
+	resp, body = h.Post("/checkout/counter-payment", "/checkout/counter-payment", url.Values{"method": {"reader"}})
+	bfftest.ExpectRedirect(t, resp, body, "/checkout/reader/")
+	if reader, _ := h.ReaderAsking(t); reader.ID == taken {
+		t.Fatalf("the sale is on the reader the kiosk is to take (%s)", taken)
+	}
+
+	stops := []string{payprovider.OpTerminalReadersCancelAction, payprovider.OpPaymentIntentsCancel}
+	for _, op := range stops {
+		h.Prov.SetFailNext(op, 20, http.StatusServiceUnavailable)
+	}
+	resp, body = h.Post("/device", "/device", url.Values{"mode": {"kiosk"}, "name": {"Kiosk 2"}, "reader": {taken}, "cinema": {"0001"}})
+	for _, op := range stops {
+		h.Prov.SetFailNext(op, 0, 0)
+	}
+	bfftest.ExpectRedirect(t, resp, body, "/device?saved=kiosk")
+	saved := strings.Join(strings.Fields(h.Page("/device?saved=kiosk", http.StatusOK).Find(`[data-testid="device-saved-note"]`).Text()), " ")
+	for _, want := range []string{"moved here from “Reader counter”", "The card reader did not answer when the purchase was given up."} {
+		if !strings.Contains(saved, want) {
+			t.Errorf("the saved page's notice lacks %q: %q", want, saved)
+		}
+	}
+	for i, st := range h.SeatStates("1113", seats) {
+		if st != cinema.SeatFree {
+			t.Errorf("seat %+v of the given-up purchase is %v, want free", seats[i], st)
+		}
 	}
 }
