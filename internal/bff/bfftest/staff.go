@@ -84,6 +84,19 @@ func (h *Harness) CounterAddAdult(t *testing.T) string {
 	return toPay
 }
 
+// WalkInToReader takes a walk-in's purchase at the counter from its details page (no name or
+// e-mail) through the summary's Pay to the card reader as the way to pay; it returns the
+// reader's status page.
+func (h *Harness) WalkInToReader(t *testing.T) string {
+	t.Helper()
+	resp, body := h.Post("/checkout/details", "/checkout/details", url.Values{"name": {""}, "email": {""}})
+	ExpectRedirect(t, resp, body, "/checkout")
+	resp, body = h.Post("/checkout/pay", "/checkout", nil)
+	ExpectRedirect(t, resp, body, "/checkout/counter-payment")
+	resp, body = h.Post("/checkout/counter-payment", "/checkout/counter-payment", url.Values{"method": {"reader"}})
+	return ExpectRedirect(t, resp, body, "/checkout/reader/")
+}
+
 // EnrolWithReader enrols this browser as mode with a new simulated card reader (the provider's
 // test mode), as a supervisor does on /device; whoever was signed in is signed out.
 func (h *Harness) EnrolWithReader(mode device.Mode) {

@@ -170,12 +170,7 @@ func TestKioskEnrolmentKeepsBothNotices(t *testing.T) {
 	h.SignInSupervisor()
 	h.BuyUpToDetails("1113", bfftest.TwoAdults())
 	seats := h.HeldSeats()
-	resp, body := h.Post("/checkout/details", "/checkout/details", url.Values{"name": {""}, "email": {""}})
-	bfftest.ExpectRedirect(t, resp, body, "/checkout")
-	resp, body = h.Post("/checkout/pay", "/checkout", nil)
-	bfftest.ExpectRedirect(t, resp, body, "/checkout/counter-payment")
-	resp, body = h.Post("/checkout/counter-payment", "/checkout/counter-payment", url.Values{"method": {"reader"}})
-	bfftest.ExpectRedirect(t, resp, body, "/checkout/reader/")
+	h.WalkInToReader(t)
 	if reader, _ := h.ReaderAsking(t); reader.ID == taken {
 		t.Fatalf("the sale is on the reader the kiosk is to take (%s)", taken)
 	}
@@ -184,7 +179,7 @@ func TestKioskEnrolmentKeepsBothNotices(t *testing.T) {
 	for _, op := range stops {
 		h.Prov.SetFailNext(op, 20, http.StatusServiceUnavailable)
 	}
-	resp, body = h.Post("/device", "/device", url.Values{"mode": {"kiosk"}, "name": {"Kiosk 2"}, "reader": {taken}, "cinema": {"0001"}})
+	resp, body := h.Post("/device", "/device", url.Values{"mode": {"kiosk"}, "name": {"Kiosk 2"}, "reader": {taken}, "cinema": {"0001"}})
 	for _, op := range stops {
 		h.Prov.SetFailNext(op, 0, 0)
 	}

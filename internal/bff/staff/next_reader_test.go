@@ -52,15 +52,10 @@ func TestNextCustomerStopsTheReaderOfASale(t *testing.T) {
 	h.SignInAs("carl", "clerk horse battery")
 	h.BuyUpToDetails("1113", bfftest.TwoAdults())
 	seats := h.HeldSeats()
-	resp, body := h.Post("/checkout/details", "/checkout/details", url.Values{"name": {""}, "email": {""}})
-	bfftest.ExpectRedirect(t, resp, body, "/checkout")
-	resp, body = h.Post("/checkout/pay", "/checkout", nil)
-	bfftest.ExpectRedirect(t, resp, body, "/checkout/counter-payment")
-	resp, body = h.Post("/checkout/counter-payment", "/checkout/counter-payment", url.Values{"method": {"reader"}})
-	status := bfftest.ExpectRedirect(t, resp, body, "/checkout/reader/")
+	status := h.WalkInToReader(t)
 	reader, asked := h.ReaderAsking(t)
 
-	resp, body = h.Post("/staff/next-customer", status, url.Values{"confirm": {"1"}})
+	resp, body := h.Post("/staff/next-customer", status, url.Values{"confirm": {"1"}})
 	bfftest.ExpectRedirect(t, resp, body, "/booking")
 	e := readerLetGo(t, h, reader, asked)
 	if e.BookingNumber != 0 {

@@ -228,12 +228,7 @@ func TestCounterBackFromTheReaderStopsIt(t *testing.T) {
 	h.EnrolWithReader(device.Counter)
 	h.SignInAs("carl", "clerk horse battery")
 	h.BuyUpToDetails("1113", bfftest.TwoAdults())
-	resp, body := h.Post("/checkout/details", "/checkout/details", url.Values{"name": {""}, "email": {""}})
-	bfftest.ExpectRedirect(t, resp, body, "/checkout")
-	resp, body = h.Post("/checkout/pay", "/checkout", nil)
-	bfftest.ExpectRedirect(t, resp, body, "/checkout/counter-payment")
-	resp, body = h.Post("/checkout/counter-payment", "/checkout/counter-payment", url.Values{"method": {"reader"}})
-	bfftest.ExpectRedirect(t, resp, body, "/checkout/reader/")
+	h.WalkInToReader(t)
 	reader, asked := h.ReaderAsking(t)
 
 	doc := h.Page("/checkout/counter-payment", http.StatusOK) // Back
@@ -247,7 +242,7 @@ func TestCounterBackFromTheReaderStopsIt(t *testing.T) {
 	if err := h.Prov.PresentPaymentMethod(reader.ID, "4242424242424242"); err == nil {
 		t.Fatal("a card tapped after Back was taken")
 	}
-	resp, body = h.Post("/checkout/counter-payment", "/checkout/counter-payment", url.Values{"method": {"cash"}, "given": {"50"}, "confirm": {"1"}})
+	resp, body := h.Post("/checkout/counter-payment", "/checkout/counter-payment", url.Values{"method": {"cash"}, "given": {"50"}, "confirm": {"1"}})
 	to := bfftest.ExpectRedirect(t, resp, body, "/checkout/payments/")
 	if pays := h.Page(to, http.StatusOK).Find(`[data-testid="payment"]`).Text(); !strings.Contains(pays, "Cash") || strings.Contains(pays, "Card") {
 		t.Fatalf("the sale after Back was paid by %q", pays)
