@@ -13,7 +13,8 @@
 //	go run ./cmd/loadtest -pages whats-on,film # the listing pages (What's on, a film's session)
 //	go run ./cmd/loadtest -target http://lb:8080 -sandbox-url http://sandbox:9090
 //	                                           # a running site (replica, load balancer); upstream
-//	                                           # counts only with the sandbox's URL
+//	                                           # counts only with the sandbox's URL, the upstream
+//	                                           # as the service timed it with -metrics-token
 package main
 
 import (
@@ -56,6 +57,9 @@ type config struct {
 	// starting a stack; SandboxURL its sandbox, for the upstream call counts and latency.
 	Target     string
 	SandboxURL string
+	// MetricsToken opens the target's /metrics (its -metrics-token), for the upstream as the
+	// service timed it; the tool makes its own for a stack it starts.
+	MetricsToken string
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
@@ -75,6 +79,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.BoolVar(&c.KeepWorkDir, "keep", false, "keep the work directory (binaries, logs, database)")
 	fs.StringVar(&c.Target, "target", "", "measure the site running at this base URL (a replica, a load balancer) instead of starting a stack; it must trust X-Forwarded-For from this host and use the sandbox's default world")
 	fs.StringVar(&c.SandboxURL, "sandbox-url", "", "with -target: the base URL of the site's sandbox ticketing API, to count upstream calls and set -latency/-slow there (its faults are cleared at the end; without it no upstream figures are given)")
+	fs.StringVar(&c.MetricsToken, "metrics-token", "", "with -target: the site's -metrics-token, to read its /metrics for the upstream as the service timed it (behind a load balancer /metrics answers for one replica: give one replica as -target)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -93,6 +98,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	c.Target, c.SandboxURL = strings.TrimSuffix(c.Target, "/"), strings.TrimSuffix(c.SandboxURL, "/")
 	if c.SandboxURL != "" && c.Target == "" {
 		return c, errors.New("-sandbox-url goes with -target (without it the tool starts its own sandbox)")
+	}
+	if c.MetricsToken != "" && c.Target == "" {
+		return c, errors.New("-metrics-token goes with -target (a stack the tool starts gets a token of its own)")
 	}
 	if c.Target != "" && c.SandboxURL == "" && c.Slow > 0 {
 		return c, errors.New("-slow needs the sandbox: give -sandbox-url with -target")

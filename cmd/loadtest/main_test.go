@@ -20,7 +20,8 @@ func TestParseFlagsChecksPageNames(t *testing.T) {
 	}
 }
 
-// -target measures a running site; -sandbox-url only goes with it, and -slow needs it.
+// -target measures a running site; -sandbox-url and -metrics-token only go with it, and -slow
+// needs the sandbox's URL.
 func TestParseFlagsTarget(t *testing.T) {
 	tests := []struct {
 		args    []string
@@ -30,6 +31,8 @@ func TestParseFlagsTarget(t *testing.T) {
 		{[]string{"-target", "http://lb", "-sandbox-url", "http://sb/"}, ""},
 		{[]string{"-sandbox-url", "http://sb"}, "-sandbox-url goes with -target"},
 		{[]string{"-target", "http://lb", "-slow", "10s"}, "-slow needs the sandbox"},
+		{[]string{"-target", "http://replica1", "-sandbox-url", "http://sb", "-metrics-token", "t0k"}, ""},
+		{[]string{"-metrics-token", "t0k"}, "-metrics-token goes with -target"},
 	}
 	for _, tt := range tests {
 		cfg, err := parseFlags(tt.args, io.Discard)

@@ -35,8 +35,8 @@ type stack struct {
 	web       *proc
 	sandbox   *proc
 	logs      string
-	// metricsToken opens the service's /metrics (upstreamtime.go); "" for a site this tool
-	// did not start.
+	// metricsToken opens the service's /metrics (upstreamtime.go); for a site this tool did
+	// not start, -metrics-token ("": not read).
 	metricsToken string
 }
 
@@ -84,7 +84,7 @@ func startStack(ctx context.Context, cfg config, work string, log *slog.Logger) 
 // useStack is a site already running (-target), with its sandbox when -sandbox-url names it:
 // -latency is then set there as on a stack of our own.
 func useStack(ctx context.Context, cfg config, log *slog.Logger) (*stack, error) {
-	st := &stack{site: cfg.Target, upstream: cfg.SandboxURL, external: true}
+	st := &stack{site: cfg.Target, upstream: cfg.SandboxURL, external: true, metricsToken: cfg.MetricsToken}
 	if st.upstream != "" {
 		if _, err := st.upstreamCalls(ctx); err != nil {
 			return nil, fmt.Errorf("-sandbox-url: %w", err)

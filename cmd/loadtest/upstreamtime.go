@@ -69,7 +69,7 @@ func newMetricsToken() string {
 }
 
 // upstreamTimed reads the service's upstream histogram; zero when the tool cannot read it (a
-// site it did not start: -target).
+// site it did not start, -target, without -metrics-token).
 func (st *stack) upstreamTimed(ctx context.Context) (upstreamTime, error) {
 	if st.metricsToken == "" {
 		return upstreamTime{}, nil

@@ -1,8 +1,14 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
 	"maps"
 	"math"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -97,5 +103,40 @@ func TestReportTellsThePagesOwnTimeFromTheUpstreams(t *testing.T) {
 	printTimed(&b, []pageResult{{name: "seatmap", needs: 1, metrics: m}})
 	if b.Len() != 0 {
 		t.Errorf("without the service's timings (-target) the section is written:\n%s", b.String())
+	}
+}
+
+// A site the tool did not start has its /metrics read with -metrics-token, and not without.
+func TestTargetMetricsAreReadWithTheGivenToken(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/metrics" || r.Header.Get("Authorization") != "Bearer t0k" {
+			http.Error(w, "no", http.StatusUnauthorized)
+			return
+		}
+		fmt.Fprintln(w, `upstream_request_duration_seconds_sum{operation="GetOrder",outcome="ok"} 0.42`)
+		fmt.Fprintln(w, `upstream_request_duration_seconds_count{operation="GetOrder",outcome="ok"} 20`)
+	}))
+	t.Cleanup(site.Close)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for _, tc := range []struct {
+		token string
+		calls int64
+	}{{"t0k", 20}, {"", 0}} {
+		args := []string{"-target", site.URL}
+		if tc.token != "" {
+			args = append(args, "-metrics-token", tc.token)
+		}
+		cfg, err := parseFlags(args, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := useStack(context.Background(), cfg, log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := st.upstreamTimed(context.Background())
+		if err != nil || got.calls != tc.calls {
+			t.Errorf("token %q: %+v, %v; want %d calls", tc.token, got, err, tc.calls)
+		}
 	}
 }
