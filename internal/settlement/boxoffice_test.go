@@ -1,6 +1,7 @@
 package settlement_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"strings"
@@ -17,11 +18,16 @@ import (
 
 func eur(c int64) cinema.Money { return cinema.Money{Cents: c, Currency: "EUR"} }
 
-// provider is an upstream.Payments that knows some payments and records refunds.
+// provider is an upstream.Payments that knows some payments and records refunds. A refund
+// made while answer is set has that status (the test changes it later in made); every
+// request for a refund is counted in asked, by idempotency key.
 type provider struct {
 	mu       sync.Mutex
 	known    map[string]upstream.Payment
 	refunded map[string]int64
+	answer   string
+	made     map[string]*upstream.Refund
+	asked    map[string]int
 }
 
 func (p *provider) CreatePayment(context.Context, upstream.PaymentRequest) (upstream.Payment, error) {
@@ -42,8 +48,23 @@ func (p *provider) CancelPayment(ctx context.Context, id string) (upstream.Payme
 func (p *provider) Refund(_ context.Context, id string, cents int64, key string) (upstream.Refund, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.asked[key]++
+	if r, ok := p.made["re_"+key]; ok {
+		return *r, nil // the provider's idempotent replay: the first answer, as it was
+	}
 	p.refunded[id] += cents
-	return upstream.Refund{ID: "re_" + key, PaymentID: id, Amount: cents, Status: "succeeded"}, nil
+	r := upstream.Refund{ID: "re_" + key, PaymentID: id, Amount: cents, Status: cmp.Or(p.answer, "succeeded")}
+	p.made[r.ID] = &r
+	return r, nil
+}
+
+func (p *provider) GetRefund(_ context.Context, id string) (upstream.Refund, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if r, ok := p.made[id]; ok {
+		return *r, nil
+	}
+	return upstream.Refund{}, &upstream.Error{Op: upstream.OpGetRefund, Kind: upstream.ErrNotFound}
 }
 
 func paid(id, booking string, cents int64) upstream.Payment {
@@ -85,7 +106,7 @@ func worlds(t *testing.T) map[string]world {
 	out := map[string]world{}
 	for name, db := range testenv.MigratedDatabases(t) {
 		w := world{ledger: ledger.New(db.SQL), register: boxoffice.New(db.SQL), ticketing: &ticketing{},
-			provider: &provider{refunded: map[string]int64{}, known: map[string]upstream.Payment{
+			provider: &provider{refunded: map[string]int64{}, made: map[string]*upstream.Refund{}, asked: map[string]int{}, known: map[string]upstream.Payment{
 				"pi_own":     paid("pi_own", "0001/100017", 2650),
 				"pi_seed3":   paid("pi_seed3", "", 2650),
 				"pi_other17": paid("pi_other17", "0001/100003", 1325),

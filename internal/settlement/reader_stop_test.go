@@ -58,6 +58,10 @@ func (c *counter) Refund(_ context.Context, id string, cents int64, key string) 
 	return upstream.Refund{ID: "re_" + key, PaymentID: id, Amount: cents, Status: "succeeded"}, nil
 }
 
+func (c *counter) GetRefund(_ context.Context, id string) (upstream.Refund, error) {
+	return upstream.Refund{ID: id, Status: "succeeded"}, nil
+}
+
 func (c *counter) Mode() string                                           { return "test" }
 func (c *counter) ListReaders(context.Context) ([]upstream.Reader, error) { return nil, nil }
 func (c *counter) RegisterReader(context.Context, string, string, string) (upstream.Reader, error) {

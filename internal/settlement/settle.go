@@ -268,7 +268,7 @@ func (st *Settler) refundAtProvider(ctx context.Context, e ledger.Entry) (ledger
 	if e.Kind != ledger.KindRefund {
 		key = "reverse:" + e.ID // reversing a payment (or sale) that could not be applied
 	}
-	r, err := st.payments.Refund(ctx, e.ProviderPaymentID, e.AmountCents, key)
+	r, err := st.providerRefund(ctx, e, key)
 	if e.Kind == ledger.KindRefund && refusedOutright(err) {
 		// The provider refused outright: no money moved, and retrying cannot help.
 		e, terr := st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateRefundRequested}, ledger.StateFailed, "provider refused the refund", func(x *ledger.Entry) {
@@ -279,14 +279,54 @@ func (st *Settler) refundAtProvider(ctx context.Context, e ledger.Entry) (ledger
 	if err != nil {
 		return e, false, fmt.Errorf("provider refund: %w", err)
 	}
-	if !r.Succeeded() {
+	switch {
+	case r.Failed() && e.Kind == ledger.KindRefund:
+		return st.refundFailed(ctx, e, r)
+	case r.Failed():
+		// A payment that could not be applied and could not be given back: it stays for
+		// people to see (needs attention), noted with the provider's answer.
 		return e, false, fmt.Errorf("provider refund %s is %q", r.ID, r.Status)
+	case !r.Succeeded():
+		return st.refundPending(ctx, e, r)
 	}
 	e, err = st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateRefundRequested}, ledger.StateRefunded, "provider refunded", func(x *ledger.Entry) {
 		x.RefundID = r.ID
 		if x.Kind == ledger.KindRefund {
 			x.ProviderReference = r.ID
 		}
+	})
+	return e, err == nil, err
+}
+
+// providerRefund asks the provider for the entry's refund, or reads the one it asked for
+// before: the provider keeps an idempotency key for a day only, and a refund still pending
+// after that would be made a second time if it were asked for again.
+func (st *Settler) providerRefund(ctx context.Context, e ledger.Entry, key string) (upstream.Refund, error) {
+	if e.RefundID != "" {
+		return st.payments.GetRefund(ctx, e.RefundID)
+	}
+	return st.payments.Refund(ctx, e.ProviderPaymentID, e.AmountCents, key)
+}
+
+// refundPending keeps the entry waiting on a refund the provider accepted and has not paid
+// out yet (a balance too low to cover it, a card network slow to answer), its id kept: the
+// provider's refund event, the status page or the reconciler reads it again. The money is on
+// its way back, so nothing may ask for it again.
+func (st *Settler) refundPending(ctx context.Context, e ledger.Entry, r upstream.Refund) (ledger.Entry, bool, error) {
+	if e.RefundID == r.ID {
+		return e, false, nil
+	}
+	e, err := st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateRefundRequested}, ledger.StateRefundRequested,
+		"provider refund pending", func(x *ledger.Entry) { x.RefundID = r.ID })
+	return e, false, err
+}
+
+// refundFailed ends the entry of a refund the provider gave up (no money went back); people
+// must look at it.
+func (st *Settler) refundFailed(ctx context.Context, e ledger.Entry, r upstream.Refund) (ledger.Entry, bool, error) {
+	e, err := st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateRefundRequested}, ledger.StateFailed, "provider refund failed", func(x *ledger.Entry) {
+		x.LastError = fmt.Sprintf("the payment provider's refund %s %s: no money went back", r.ID, r.Status)
+		x.RefundID = "" // nothing was sent (PartSent)
 	})
 	return e, err == nil, err
 }

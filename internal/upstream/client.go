@@ -44,6 +44,7 @@ const (
 	OpGetPayment                = "GetPayment"
 	OpCancelPayment             = "CancelPayment"
 	OpRefund                    = "Refund"
+	OpGetRefund                 = "GetRefund"
 	OpListReaders               = "ListReaders"
 	OpRegisterReader            = "RegisterReader"
 	OpEnsureLocation            = "EnsureLocation"

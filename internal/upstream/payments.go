@@ -27,6 +27,10 @@ type Payments interface {
 	// Refund refunds amountCents of a paid payment; a repeat with the same
 	// key returns the first refund.
 	Refund(ctx context.Context, paymentID string, amountCents int64, idempotencyKey string) (Refund, error)
+	// GetRefund reads a refund by the id Refund returned, as it stands now: a repeat of
+	// Refund returns the first answer, so a refund the provider accepted as pending is
+	// followed here until it succeeds or fails.
+	GetRefund(ctx context.Context, id string) (Refund, error)
 }
 
 // PaymentRequest asks the provider for a payment the customer completes on
@@ -91,3 +95,6 @@ type Refund struct {
 
 // Succeeded reports whether the provider says the refund went through.
 func (r Refund) Succeeded() bool { return r.Status == "succeeded" }
+
+// Failed reports whether the provider gave the refund up: no money went back.
+func (r Refund) Failed() bool { return r.Status == "failed" || r.Status == "canceled" }

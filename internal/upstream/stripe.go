@@ -255,7 +255,24 @@ func (s *StripePayments) Refund(ctx context.Context, paymentID string, amountCen
 	if err != nil {
 		return Refund{}, stripeError(OpRefund, err)
 	}
-	return Refund{ID: rf.ID, PaymentID: intentID, Amount: rf.Amount, Status: string(rf.Status), CreatedAt: time.Unix(rf.Created, 0).UTC()}, nil
+	return refundOf(rf, intentID), nil
+}
+
+// GetRefund reads a refund as it stands now.
+func (s *StripePayments) GetRefund(ctx context.Context, id string) (Refund, error) {
+	rf, err := s.sc.V1Refunds.Retrieve(ctx, id, nil)
+	if err != nil {
+		return Refund{}, stripeError(OpGetRefund, err)
+	}
+	intentID := ""
+	if rf.PaymentIntent != nil {
+		intentID = rf.PaymentIntent.ID
+	}
+	return refundOf(rf, intentID), nil
+}
+
+func refundOf(rf *stripe.Refund, intentID string) Refund {
+	return Refund{ID: rf.ID, PaymentID: intentID, Amount: rf.Amount, Status: string(rf.Status), CreatedAt: time.Unix(rf.Created, 0).UTC()}
 }
 
 // sessionPayment converts a Checkout Session (with its intent expanded when read).

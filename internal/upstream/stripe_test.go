@@ -111,6 +111,9 @@ func exerciseStripeAdapter(t *testing.T, base, key, refundable, charge string) {
 	if !strings.HasPrefix(rf.ID, "re_") || rf.PaymentID != refundable {
 		t.Errorf("refund %+v", rf)
 	}
+	if got, err := s.GetRefund(ctx, rf.ID); err != nil || got.ID != rf.ID || got.Status == "" {
+		t.Errorf("retrieve the refund: %+v %v", got, err)
+	}
 }
 
 func TestStripeSessionPayment(t *testing.T) {
