@@ -75,16 +75,21 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 		return err
 	}
 	h.Visits.AddBuyRef(c, rec.ID)
-	d, err := h.Ticketing.CompleteOrder(ctx, counterSale(v, due, p))
+	// The money is in the till: the sale is never cut off halfway by the clerk's browser
+	// giving up (a second press, a closed tab), nor its record (visit/moneystep.go).
+	dctx, cancel := h.Visits.Detached(ctx)
+	defer cancel()
+	c.SetRequest(c.Request().WithContext(dctx)) // its audit entry and failure record too
+	d, err := h.Ticketing.CompleteOrder(dctx, counterSale(v, due, p))
 	if err != nil || !d.Completed {
 		return h.counterSaleFailed(c, v, due, p, rec, err)
 	}
-	if _, err := st.store.MarkCompleted(ctx, rec.ID, d.BookingNumber); err != nil {
+	if _, err := st.store.MarkCompleted(dctx, rec.ID, d.BookingNumber); err != nil {
 		return err
 	}
 	if h.BoxOffice != nil && due.Cents > 0 {
 		// A refund of this booking gives this money back at the box office, never online.
-		if err := h.BoxOffice.SetBooking(ctx, p.Reference, v.CinemaID, d.BookingNumber); err != nil {
+		if err := h.BoxOffice.SetBooking(dctx, p.Reference, v.CinemaID, d.BookingNumber); err != nil {
 			web.LoggerFrom(ctx, h.Logger).Error("counter sale's payment not tied to its booking", "booking", d.BookingNumber, "err", err)
 		}
 	}
