@@ -451,8 +451,8 @@ func (c *Config) checkOrders() error {
 
 // checkAdmission checks the admission line's limits and the sales openings.
 func (c *Config) checkAdmission() error {
-	if c.AdmitPerMinute < 0 || c.AdmitActive < 0 {
-		return fmt.Errorf("admit-per-minute %d and admit-active %d: give 0 (no limit) or more", c.AdmitPerMinute, c.AdmitActive)
+	if c.AdmitPerMinute < 0 || c.AdmitActive < 0 || c.AdmitPerMinute > admission.MaxPerMinute {
+		return fmt.Errorf("admit-per-minute %d and admit-active %d: give 0 (no limit) or more, at most %d a minute", c.AdmitPerMinute, c.AdmitActive, admission.MaxPerMinute)
 	}
 	if _, err := admission.ParseOpenings(c.SalesOpen); err != nil {
 		return fmt.Errorf("-sales-open / $%s: %w", envName("sales-open"), err)

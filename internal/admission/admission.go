@@ -46,6 +46,10 @@ type Status struct {
 	Let []time.Duration
 }
 
+// MaxPerMinute is the highest rate a line keeps: the Redis line counts the interval between
+// admissions in whole milliseconds (6,000 a minute: one every 10 ms).
+const MaxPerMinute = 6000
+
 // Limits are the admission's limits. Zero values mean no limit.
 type Limits struct {
 	PerMinute int // new purchases per minute, the site's

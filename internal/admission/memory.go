@@ -33,6 +33,10 @@ type entry struct {
 	seen          time.Time // when the visitor last asked
 	joined        time.Time // when it was put into line
 	until         time.Time // admitted: when the admission ends at the latest
+	// claimed: the visitor has asked since it was let in. One let in while away holds its
+	// admission only as long as its place would have been kept (Options.Abandoned): a visitor
+	// who closed the tab near the head holds no purchase's room for a whole lifetime.
+	claimed bool
 }
 
 type override struct {
@@ -68,6 +72,9 @@ func (m *Memory) Enter(_ context.Context, show string, opens time.Time, v Visito
 		}
 	}
 	e.seen = now
+	if e.state == Admitted && !e.claimed {
+		e.claimed, e.until = true, now.Add(m.o.Lifetime)
+	}
 	if v.Visit != "" {
 		e.visit, m.byVisit[show+"\x00"+v.Visit] = v.Visit, e.id
 	}
@@ -147,7 +154,10 @@ func (m *Memory) admit(now time.Time, l Limits, asking *entry) (let []time.Durat
 			m.tat = start.Add(every)
 		}
 		m.line = m.line[1:]
-		head.state, head.until = Admitted, now.Add(m.o.Lifetime)
+		head.state, head.claimed, head.until = Admitted, head == asking, now.Add(m.o.Lifetime)
+		if !head.claimed {
+			head.until = head.seen.Add(m.o.Abandoned)
+		}
 		m.adm[head.id] = head
 		let = append(let, now.Sub(head.joined))
 	}

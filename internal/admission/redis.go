@@ -17,18 +17,42 @@ type Redis struct {
 	client redis.UniversalClient
 	prefix string
 	o      Options
+	// ownClock: the line's time is Redis's (no Options.Now given), so replicas whose clocks
+	// differ still keep one rate and one set of expiries.
+	ownClock bool
 }
 
-// NewRedis returns the line kept in client under prefix.
+// NewRedis returns the line kept in client under prefix. Without Options.Now its time is the
+// Redis server's own.
 func NewRedis(client redis.UniversalClient, prefix string, o Options) *Redis {
-	return &Redis{client: client, prefix: prefix, o: o.withDefaults()}
+	return &Redis{client: client, prefix: prefix, o: o.withDefaults(), ownClock: o.Now == nil}
+}
+
+// nowMS is the time the scripts are given: 0 asks them for Redis's own.
+func (r *Redis) nowMS() int64 {
+	if r.ownClock {
+		return 0
+	}
+	return r.o.Now().UnixMilli()
+}
+
+// now is the line's time: Redis's own, or the given clock's.
+func (r *Redis) now(ctx context.Context) (time.Time, error) {
+	if !r.ownClock {
+		return r.o.Now(), nil
+	}
+	t, err := r.client.Time(ctx).Result()
+	if err != nil {
+		return time.Time{}, fmt.Errorf("admission: read the line's clock: %w", err)
+	}
+	return t, nil
 }
 
 // keep is how long a visitor's keys live without being asked about: past any admission and
 // any place nobody asks about.
 const keep = 24 * time.Hour
 
-// enterScript: ARGV prefix, now, show, visit, client, opens (ms; 0: open), new id, shuffle key,
+// enterScript: ARGV prefix, now (ms; 0: Redis's own time), show, visit, client, opens (ms; 0: open), new id, shuffle key,
 // per minute, active, lifetime, abandoned, keep, away (ms). Returns {state, place, per minute, the
 // waits (ms) of those it let in...}.
 var enterScript = redis.NewScript(`
@@ -36,6 +60,10 @@ local p, now, show, visit, client = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4]
 local opens, newid, key = tonumber(ARGV[6]), ARGV[7], ARGV[8]
 local perMin, active = tonumber(ARGV[9]), tonumber(ARGV[10])
 local life, abandoned, keep, away = tonumber(ARGV[11]), tonumber(ARGV[12]), tonumber(ARGV[13]), tonumber(ARGV[14])
+if now == 0 then
+	local t = redis.call('TIME')
+	now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
 local line, adm, seq, early = p..'line', p..'admitted', p..'seq', p..'early:'..show
 local lim = redis.call('GET', p..'limits')
 if lim then
@@ -80,6 +108,10 @@ if not id then
 	end
 end
 local ek = p..'e:'..id
+if redis.call('HGET', ek, 'state') == 'admitted' and redis.call('HGET', ek, 'claimed') == '0' then
+	redis.call('ZADD', adm, now + life, id)
+	redis.call('HSET', ek, 'claimed', '1')
+end
 redis.call('HSET', ek, 'seen', now, 'visit', visit, 'client', client)
 redis.call('PEXPIRE', ek, keep)
 if visit ~= '' then redis.call('SET', vk, id, 'PX', keep) end
@@ -109,8 +141,13 @@ while true do
 			tat = start + every
 		end
 		redis.call('ZREM', line, head)
-		redis.call('ZADD', adm, now + life, head)
-		redis.call('HSET', hk, 'state', 'admitted')
+		if head == id then
+			redis.call('ZADD', adm, now + life, head)
+			redis.call('HSET', hk, 'state', 'admitted', 'claimed', '1')
+		else
+			redis.call('ZADD', adm, seen + abandoned, head)
+			redis.call('HSET', hk, 'state', 'admitted', 'claimed', '0')
+		end
 		table.insert(let, now - tonumber(redis.call('HGET', hk, 'joined') or now))
 	end
 end
@@ -131,7 +168,7 @@ func (r *Redis) Enter(ctx context.Context, show string, opens time.Time, v Visit
 	if !opens.IsZero() {
 		opensMS = opens.UnixMilli()
 	}
-	res, err := enterScript.Run(ctx, r.client, nil, r.prefix, r.o.Now().UnixMilli(), show, v.Visit, v.Client, opensMS, newID(),
+	res, err := enterScript.Run(ctx, r.client, nil, r.prefix, r.nowMS(), show, v.Visit, v.Client, opensMS, newID(),
 		strconv.FormatFloat(shuffleKey(), 'f', -1, 64), r.o.Limits.PerMinute, r.o.Limits.Active, r.o.Lifetime.Milliseconds(),
 		r.o.Abandoned.Milliseconds(), keep.Milliseconds(), r.o.Away.Milliseconds()).Int64Slice()
 	if err != nil {
@@ -173,7 +210,11 @@ func (r *Redis) Leave(ctx context.Context, show string, v Visitor) error {
 
 // Lines implements Queue.
 func (r *Redis) Lines(ctx context.Context) ([]Line, error) {
-	now := r.o.Now().UnixMilli()
+	t, err := r.now(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now := t.UnixMilli()
 	waiting, err := r.client.ZRange(ctx, r.prefix+"line", 0, -1).Result()
 	if err != nil {
 		return nil, fmt.Errorf("admission: read the lines: %w", err)
@@ -274,9 +315,13 @@ func (r *Redis) Limits(ctx context.Context) (Limits, error) {
 	if err != nil {
 		return Limits{}, fmt.Errorf("admission: read the limits: %w", err)
 	}
+	now, err := r.now(ctx)
+	if err != nil {
+		return Limits{}, err
+	}
 	var l Limits
 	var until int64
-	if _, err := fmt.Sscanf(v, "%d:%d:%d", &l.PerMinute, &l.Active, &until); err != nil || until <= r.o.Now().UnixMilli() {
+	if _, err := fmt.Sscanf(v, "%d:%d:%d", &l.PerMinute, &l.Active, &until); err != nil || until <= now.UnixMilli() {
 		return r.o.Limits, nil
 	}
 	return l, nil
@@ -284,7 +329,11 @@ func (r *Redis) Limits(ctx context.Context) (Limits, error) {
 
 // Totals implements Queue: counted in Redis, without reading every entry.
 func (r *Redis) Totals(ctx context.Context) (Line, error) {
-	now := strconv.FormatInt(r.o.Now().UnixMilli(), 10)
+	at, err := r.now(ctx)
+	if err != nil {
+		return Line{}, err
+	}
+	now := strconv.FormatInt(at.UnixMilli(), 10)
 	waiting, err := r.client.ZCard(ctx, r.prefix+"line").Result()
 	if err != nil {
 		return Line{}, fmt.Errorf("admission: count the line: %w", err)

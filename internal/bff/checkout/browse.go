@@ -481,6 +481,9 @@ func (h *Handler) startBuy(c echo.Context, se cinema.Session, usid string, o cin
 	v := visit.Buy{UserSessionID: usid, CinemaID: se.CinemaID, SessionID: se.SessionID, FilmTitle: se.FilmTitle, Showtime: se.Showtime,
 		Screen: se.ScreenName, Places: places, Name: prev.Name, Email: prev.Email, Started: h.Now()}
 	h.Visits.SaveBuy(c, v)
+	if prev.SessionID != "" && lineShow(prev.CinemaID, prev.SessionID) != lineShow(se.CinemaID, se.SessionID) {
+		h.endAdmission(c, prev) // the replaced purchase's room in its showtime's line
+	}
 	// An order is now bound to this visit: a privilege change, so a new session token.
 	if err := h.Site.RenewSession(c); err != nil {
 		return err

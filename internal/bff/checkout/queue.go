@@ -116,7 +116,9 @@ func (h *Handler) leaveLine(c echo.Context) error {
 	if h.Admission != nil && cinemaID != "" && len(cinemaID) <= 20 && len(sessionID) <= 41 {
 		show := lineShow(cinemaID, upstream.SplitSessionID(cinemaID, sessionID))
 		if err := h.Admission.Leave(c.Request().Context(), show, h.lineVisitor(c, false)); err != nil {
-			return err
+			// The line does not answer: the place is given up all the same once nobody asks
+			// about it (Options.Abandoned), so the visitor's leaving still holds.
+			web.LoggerFrom(c.Request().Context(), h.Logger).Warn("admission place not given up: it lapses", "session", sessionID, "err", err)
 		}
 	}
 	h.Site.Flash(c, web.Loc(c).T("checkout.line_left"))
@@ -127,6 +129,12 @@ func (h *Handler) leaveLine(c echo.Context) error {
 // admission: the next purchase waits its turn again.
 func (h *Handler) clearBuy(c echo.Context, v visit.Buy) {
 	h.Visits.ClearBuy(c)
+	h.endAdmission(c, v)
+}
+
+// endAdmission ends the admission of the visit's purchase v (it ended, or another showtime's
+// replaced it), so its room goes to the next in line.
+func (h *Handler) endAdmission(c echo.Context, v visit.Buy) {
 	if h.Admission == nil {
 		return
 	}

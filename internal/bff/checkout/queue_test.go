@@ -313,3 +313,23 @@ func TestSalesOpeningOrderThroughTheSite(t *testing.T) {
 		}
 	}
 }
+
+// TestAnotherShowtimesPurchaseEndsTheFirstsAdmission: a visitor let in for one showtime who
+// starts a purchase for another (the first order released) gives the first admission's room
+// up at once, not a hold lifetime later: the next visitor goes in.
+func TestAnotherShowtimesPurchaseEndsTheFirstsAdmission(t *testing.T) {
+	clock := testclock.New(time.Now())
+	h := queueHarness(t, clock, func(c *bff.Config) { c.AdmitActive = 2 })
+	first := h.Visitor("10.2.1.1")
+	if place, _ := lineAnswer(t, first, "the first visitor"); place != 0 {
+		t.Fatalf("the first visitor: place %d, want the ticket step", place)
+	}
+	resp, body := first.ChooseQty(qty(1, 0))
+	bfftest.ExpectRedirect(t, resp, body, "/checkout/seats")
+	other := "/whats-on/0001/1112"
+	resp, body = first.Post(other, other, qty(1, 0))
+	bfftest.ExpectRedirect(t, resp, body, "/checkout/seats")
+	if place, _ := lineAnswer(t, h.Visitor("10.2.1.2"), "the next visitor"); place != 0 {
+		t.Fatalf("the next visitor while the first holds one purchase: place %d, want the ticket step", place)
+	}
+}

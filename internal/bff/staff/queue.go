@@ -33,24 +33,43 @@ func (h *Handler) renderQueue(c echo.Context, status int, notice *components.Not
 		v.Notice = &components.Notice{Kind: components.NoticeSuccess, Heading: msg}
 	}
 	if h.Admission != nil {
-		lines, err := h.Admission.Lines(ctx)
-		if err != nil {
-			return err
-		}
-		for _, line := range lines {
-			v.Rows = append(v.Rows, pages.QueueRow{Show: line.Show, Waiting: line.Waiting, Early: line.Early, Admitted: line.Admitted})
-		}
-		limits, err := h.Admission.Limits(ctx)
-		if err != nil {
-			return err
-		}
-		v.PerMinute, v.Active = limits.PerMinute, limits.Active
-		if h.Site.IsSupervisor(c) {
-			v.Supervisor, v.ActionURL, v.CSRFToken = true, h.Site.URL("staff.queue"), web.CSRFToken(c)
-			v.Until = l.Time(h.endOfDay(c), h.staffLocation(ctx), i18n.DateTimeLong)
+		if err := h.readLines(c, &v); err != nil {
+			// Redis down: the purchase lets everyone in meanwhile (checkout's waitInLine), and
+			// the staff are told so rather than shown an error page.
+			web.LoggerFrom(ctx, h.Logger).Warn("admission line unreadable", "err", err)
+			v.Rows, v.Unavailable = nil, true
+			if notice == nil || notice.Body != "" {
+				v.Notice = &components.Notice{Kind: components.NoticeError, Heading: l.T("staff.queue.unavailable")}
+			}
+			v.Notice.Body = l.T("staff.queue.unavailable_text")
+			status = max(status, http.StatusServiceUnavailable)
 		}
 	}
 	return h.Site.Render(c, status, l.T("staff.queue.title"), pages.Queue(v))
+}
+
+// readLines fills v with every showtime's line and the limits that apply, and the form to
+// change them for a supervisor.
+func (h *Handler) readLines(c echo.Context, v *pages.QueueView) error {
+	ctx := c.Request().Context()
+	lines, err := h.Admission.Lines(ctx)
+	if err != nil {
+		return err
+	}
+	for _, line := range lines {
+		v.Rows = append(v.Rows, pages.QueueRow{Show: line.Show, Waiting: line.Waiting, Early: line.Early, Admitted: line.Admitted})
+	}
+	limits, err := h.Admission.Limits(ctx)
+	if err != nil {
+		return err
+	}
+	v.PerMinute, v.Active = limits.PerMinute, limits.Active
+	if h.Site.IsSupervisor(c) {
+		v.Supervisor, v.ActionURL, v.CSRFToken = true, h.Site.URL("staff.queue"), web.CSRFToken(c)
+		v.Until = web.Loc(c).Time(h.endOfDay(c), h.staffLocation(ctx), i18n.DateTimeLong)
+		v.MaxPerMinute = admission.MaxPerMinute
+	}
+	return nil
 }
 
 // endOfDay is the next midnight where the cinemas are: when a supervisor's limits end.
@@ -68,12 +87,14 @@ func (h *Handler) setQueueLimits(c echo.Context) error {
 	}
 	perMinute, err1 := strconv.Atoi(strings.TrimSpace(c.FormValue("per_minute")))
 	active, err2 := strconv.Atoi(strings.TrimSpace(c.FormValue("active")))
-	if err1 != nil || err2 != nil || perMinute < 0 || active < 0 {
-		return h.renderQueue(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError, Heading: l.T("staff.queue.bad_limits")})
+	if err1 != nil || err2 != nil || perMinute < 0 || active < 0 || perMinute > admission.MaxPerMinute {
+		return h.renderQueue(c, http.StatusUnprocessableEntity, &components.Notice{Kind: components.NoticeError,
+			Heading: l.T("staff.queue.bad_limits", "Max", admission.MaxPerMinute)})
 	}
 	limits := admission.Limits{PerMinute: perMinute, Active: active}
 	if err := h.Admission.SetLimits(c.Request().Context(), limits, h.endOfDay(c)); err != nil {
-		return err
+		web.LoggerFrom(c.Request().Context(), h.Logger).Warn("admission limits not saved", "err", err)
+		return h.renderQueue(c, http.StatusServiceUnavailable, &components.Notice{Kind: components.NoticeError, Heading: l.T("staff.queue.not_saved")})
 	}
 	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionAdmissionLimits, Detail: fmt.Sprintf("per minute %d, open at once %d", perMinute, active)})
 	h.Site.Flash(c, l.T("staff.queue.saved"))

@@ -1,0 +1,92 @@
+package admission
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/cinemabff/cinemabff/internal/testclock"
+	"github.com/cinemabff/cinemabff/internal/testenv"
+)
+
+// TestAdmissionInAbsenceLapsesUnclaimed: a visitor let in while away (it stopped asking, the
+// tab closed near the head) holds its purchase's room only as long as its place would have
+// been kept; one that comes back claims it for the whole lifetime.
+func TestAdmissionInAbsenceLapsesUnclaimed(t *testing.T) {
+	for _, back := range []bool{false, true} {
+		for name, build := range kinds(t) {
+			t.Run(fmt.Sprintf("%s/comes-back=%v", name, back), func(t *testing.T) {
+				clock := testclock.New(start)
+				q := build(Options{Limits: Limits{Active: 1}, Now: clock.Now})
+				if st := enter(t, q, "1011", time.Time{}, visitor(0)); st.State != Admitted {
+					t.Fatalf("first visitor: %+v", st)
+				}
+				if st := enter(t, q, "1011", time.Time{}, visitor(1)); st.State != InLine || st.Place != 1 {
+					t.Fatalf("second visitor: %+v", st)
+				}
+				if err := q.Leave(context.Background(), "1011", visitor(0)); err != nil { // the purchase ended
+					t.Fatal(err)
+				}
+				clock.Advance(20 * time.Second) // the second stopped asking: its turn comes in its absence
+				if st := enter(t, q, "1011", time.Time{}, visitor(2)); st.State != InLine || st.Place != 1 {
+					t.Fatalf("third visitor after the second was let in in its absence: %+v, want first in line", st)
+				}
+				if back {
+					clock.Advance(time.Minute)
+					if st := enter(t, q, "1011", time.Time{}, visitor(1)); st.State != Admitted {
+						t.Fatalf("the second coming back: %+v, want admitted", st)
+					}
+				}
+				var st Status
+				for !clock.Now().After(start.Add(2*time.Minute + 5*time.Second)) {
+					clock.Advance(5 * time.Second)
+					st = enter(t, q, "1011", time.Time{}, visitor(2))
+				}
+				if want := map[bool]State{false: Admitted, true: InLine}[back]; st.State != want {
+					t.Fatalf("the third, asking on, 2 minutes after the second was last seen: %+v, want state %d", st, want)
+				}
+			})
+		}
+	}
+}
+
+// TestRedisKeepsTheLinesTimeByItsOwnClock: without a clock given, the line's time is Redis's
+// own, so replicas whose clocks differ keep one rate and one set of expiries: an admission
+// ends a lifetime after Redis's now, and the counts read Redis's time too.
+func TestRedisKeepsTheLinesTimeByItsOwnClock(t *testing.T) {
+	opts, err := redis.ParseURL(testenv.RedisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := redis.NewClient(opts)
+	prefix := fmt.Sprintf("test:admission:%s:%d:", t.Name(), time.Now().UnixNano())
+	t.Cleanup(func() {
+		if keys, _ := c.Keys(context.Background(), prefix+"*").Result(); len(keys) > 0 {
+			c.Del(context.Background(), keys...)
+		}
+		c.Close()
+	})
+	ctx := context.Background()
+	q := NewRedis(c, prefix, Options{Limits: Limits{PerMinute: 6}, Lifetime: time.Hour})
+	if st := enter(t, q, "1011", time.Time{}, visitor(0)); st.State != Admitted {
+		t.Fatalf("first visitor: %+v", st)
+	}
+	if st := enter(t, q, "1011", time.Time{}, visitor(1)); st.State != InLine || st.Place != 1 {
+		t.Fatalf("second visitor: %+v, want first in line (the rate's next turn is 10 s away)", st)
+	}
+	now, err := c.Time(ctx).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	adm, err := c.ZRangeWithScores(ctx, prefix+"admitted", 0, -1).Result()
+	if err != nil || len(adm) != 1 || math.Abs(adm[0].Score-float64(now.Add(time.Hour).UnixMilli())) > 5000 {
+		t.Fatalf("admissions %+v %v: want one ending an hour after Redis's now (%d)", adm, err, now.Add(time.Hour).UnixMilli())
+	}
+	if tot, err := q.Totals(ctx); err != nil || tot != (Line{Waiting: 1, Admitted: 1}) {
+		t.Fatalf("totals %+v %v", tot, err)
+	}
+}
