@@ -8,7 +8,7 @@ import (
 // newBookingFlow builds the booking flow's handler on s's clients and stores.
 func (s *Server) newBookingFlow() *booking.Handler {
 	k, v := s.Kernel, s.Visits
-	return &booking.Handler{
+	h := &booking.Handler{
 		Site:         k,
 		Visits:       v,
 		Limits:       k.Limits,
@@ -25,4 +25,8 @@ func (s *Server) newBookingFlow() *booking.Handler {
 		Settler:      s.Settler,
 		CountersOnly: staff.CountersOnly(k),
 	}
+	if s.attentionStore != nil {
+		h.Reviews = s.attentionStore // a nil *attention.Store in the interface would not be nil
+	}
+	return h
 }

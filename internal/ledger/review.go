@@ -17,3 +17,13 @@ func (s *Store) NeedingReview(ctx context.Context, minAttempts int) ([]Entry, er
 				AND last_error <> '' AND attempts >= $1)
 		ORDER BY created_at, id`, minAttempts)
 }
+
+// RefundsSentNotApplied are a booking's refunds that went out while the change they belonged
+// to was not completed (failed, with the provider's refund or the box office's hand-back
+// recorded): until people have settled them, the booking's money does not match the booking,
+// and another change could give the same money back a second time.
+func (s *Store) RefundsSentNotApplied(ctx context.Context, cinemaID string, number int64) ([]Entry, error) {
+	return s.query(ctx, `SELECT `+columns+` FROM ledger_entries
+		WHERE cinema_id = $1 AND booking_number = $2 AND kind = 'refund' AND state = 'failed' AND refund_id <> ''
+		ORDER BY created_at, id`, cinemaID, number)
+}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
+	"github.com/cinemabff/cinemabff/internal/attention"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/i18n"
 	"github.com/cinemabff/cinemabff/internal/ledger"
@@ -92,6 +93,11 @@ type Visits interface {
 }
 
 // Handler serves the booking flow: each field is a thing it uses, built by the root.
+// Reviews tells whether staff have resolved an item of Needs attention.
+type Reviews interface {
+	Resolution(ctx context.Context, kind attention.Kind, ref string) (attention.Action, bool, error)
+}
+
 type Handler struct {
 	Site      Site
 	Visits    Visits
@@ -107,6 +113,9 @@ type Handler struct {
 	SeatPlans *seatplans.Cache
 	Settings  *visit.Settings
 	Settler   *settlement.Settler
+	// Reviews are staff's resolutions on Needs attention: a booking with a refund sent but
+	// not applied is not changed again until it is resolved (nil: not checked).
+	Reviews Reviews
 	// CountersOnly guards the counter's payments and refunds: staff signed in on an enrolled
 	// counter (built by the staff flow, handed in by the root).
 	CountersOnly echo.MiddlewareFunc

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/cinemabff/cinemabff/internal/attention"
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
 	"github.com/cinemabff/cinemabff/internal/bff/web"
@@ -39,6 +40,9 @@ func (h *Handler) startEdit(c echo.Context) error {
 	if err := h.refuseBoxOfficeSale(c, b); err != nil {
 		return err
 	}
+	if err := h.refuseRefundUnderReview(c, b); err != nil {
+		return err
+	}
 	eo, err := h.Ticketing.EditBooking(c.Request().Context(), b.CinemaID, b.ID)
 	if err != nil {
 		return h.Visits.FromUpstreamFor(h.Site.StaffUser(c) != "", err, h.Site.URL("booking.show"), back)
@@ -58,6 +62,36 @@ func (h *Handler) refuseBoxOfficeSale(c echo.Context, b cinema.Booking) error {
 	l := web.Loc(c)
 	return &web.Error{Code: web.EConflict, Heading: l.T("ui.edit_refused.heading"), Message: words.BoxOfficeSale(l, h.Site.StaffUser(c) != ""),
 		BackURL: h.Site.URL("booking.show"), BackLabel: l.T("booking.back_to_booking")}
+}
+
+// refuseRefundUnderReview refuses a change of a booking one of whose refunds went out while
+// its change was not completed, until staff have marked it resolved on Needs attention: the
+// booking still holds what that refund paid back for, and a new change would pay it again.
+func (h *Handler) refuseRefundUnderReview(c echo.Context, b cinema.Booking) error {
+	ctx := c.Request().Context()
+	if h.Ledger == nil || h.Reviews == nil {
+		return nil
+	}
+	sent, err := h.Ledger.RefundsSentNotApplied(ctx, b.CinemaID, b.Number)
+	if err != nil {
+		return err
+	}
+	for _, e := range sent {
+		_, resolved, err := h.Reviews.Resolution(ctx, attention.KindLedger, e.ID)
+		if err != nil {
+			return err
+		}
+		if !resolved {
+			l := web.Loc(c)
+			msg := l.T("booking.refund_under_review")
+			if h.Site.StaffUser(c) != "" {
+				msg = l.T("booking.refund_under_review_staff", "Reference", e.ID[:min(12, len(e.ID))])
+			}
+			return &web.Error{Code: web.EConflict, Heading: l.T("ui.edit_refused.heading"), Message: msg,
+				BackURL: h.Site.URL("booking.show"), BackLabel: l.T("booking.back_to_booking")}
+		}
+	}
+	return nil
 }
 
 // newEdit is what the visit keeps of edit order eo of booking b: its show, its payments (what
