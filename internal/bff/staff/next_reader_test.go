@@ -107,3 +107,45 @@ func TestNextCustomerStopsTheReaderOfAChange(t *testing.T) {
 		t.Fatal("the booking is still bound after Next customer")
 	}
 }
+
+// TestNextCustomerLetsAChangeGoWhenTheReaderDoesNotAnswer: the reader asks for a change's
+// €13.25 and the provider does not answer the request to stop it when the clerk presses Next
+// customer. The change is let go all the same (its edit order cancelled, so a card tapped
+// later cannot pay it for the next person), the booking keeps its tickets, and the clerk is
+// told the reader did not answer.
+func TestNextCustomerLetsAChangeGoWhenTheReaderDoesNotAnswer(t *testing.T) {
+	h := bfftest.CounterHarness(t)
+	h.EnrolWithReader(device.Counter)
+	h.SignInAs("carl", "clerk horse battery")
+	before, err := h.Srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", bfftest.BkPaid2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.CounterFind("100002")
+	h.CounterAddAdult(t)
+	resp, body := h.Post("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"reader"}})
+	status := bfftest.ExpectRedirect(t, resp, body, "/booking/edit/status/")
+	h.ReaderAsking(t)
+	cancels := h.SB.Calls("CancelOrder")
+
+	stops := []string{payprovider.OpTerminalReadersCancelAction, payprovider.OpPaymentIntentsCancel}
+	for _, op := range stops {
+		h.Prov.SetFailNext(op, 20, http.StatusServiceUnavailable)
+	}
+	resp, body = h.Post("/staff/next-customer", status, url.Values{"confirm": {"1"}})
+	for _, op := range stops {
+		h.Prov.SetFailNext(op, 0, 0)
+	}
+	bfftest.ExpectRedirect(t, resp, body, "/booking")
+	if n := h.SB.Calls("CancelOrder") - cancels; n != 1 {
+		t.Fatalf("the edit order was cancelled %d times, want once", n)
+	}
+	page := strings.Join(strings.Fields(h.Page("/booking", http.StatusOK).Find("main").Text()), " ")
+	if !strings.Contains(page, "The card reader did not answer when the change was given up") {
+		t.Fatalf("after Next customer: %s", page)
+	}
+	after, err := h.Srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", bfftest.BkPaid2)
+	if err != nil || len(after.Tickets) != len(before.Tickets) || after.Total != before.Total {
+		t.Fatalf("booking 100002 after Next customer: %d tickets, %v (before: %d, %v) %v", len(after.Tickets), after.Total, len(before.Tickets), before.Total, err)
+	}
+}

@@ -66,6 +66,8 @@ type LetGo struct {
 	// card read past the wait); its order was cancelled all the same, so a payment that
 	// arrives later cannot book it and goes back to the card.
 	Unanswered bool
+	// Change: what was let go is an edit order (the notice speaks of a change, not a purchase).
+	Change bool
 }
 
 // ReleaseBuy cancels the visit's purchase order upstream, which frees its seats and whatever
@@ -175,8 +177,12 @@ func (v *Visits) ReleaseEdit(c echo.Context) LetGo {
 	log := web.LoggerFrom(ctx, v.kernel.Logger)
 	paid, err := v.stopEditReader(ctx, e)
 	if err != nil {
-		log.Warn("visit let go of an edit whose card reader did not answer: edit order kept", "booking", e.BookingNumber, "err", err)
-		return LetGo{}
+		// The reader may still take a card, and the next person's tap must not pay this
+		// change: its edit order is cancelled, so a payment that arrives later cannot be
+		// applied and goes back to the card (the settler reverses it).
+		log.Warn("visit let go of an edit whose card reader did not answer: edit order cancelled", "booking", e.BookingNumber, "err", err)
+		v.CancelAbandoned(ctx, "edit", e.UserSessionID)
+		return LetGo{Unanswered: true, Change: true}
 	}
 	entry, err := v.BlockingEntry(ctx, e)
 	switch {

@@ -61,7 +61,10 @@ func SaleReversalWords(l *i18n.Localizer, entry ledger.Entry) string {
 func LetGoNotice(l *i18n.Localizer, gone ...LetGo) string {
 	var out []string
 	for _, g := range gone {
-		if g.Unanswered {
+		switch {
+		case g.Unanswered && g.Change:
+			out = append(out, l.T("booking.reader_unanswered"))
+		case g.Unanswered:
 			out = append(out, l.T("checkout.reader_unanswered"))
 		}
 		e := g.Paid
