@@ -96,6 +96,11 @@ func (st *Settler) applySale(ctx context.Context, e ledger.Entry) (ledger.Entry,
 		return st.saleApplied(ctx, e, d.BookingNumber, "complete-order accepted")
 	}
 	if cerr == nil {
+		// An answer that names no booking: the order's details say whether it completed,
+		// before any money goes back to the card.
+		if moved, done, err := st.saleFoundCompleted(ctx, e, ledger.StateApplying); done || err != nil {
+			return moved, done, err
+		}
 		cerr = errors.New("the ticketing system did not confirm the sale")
 	}
 	if errors.Is(cerr, upstream.ErrUnavailable) {

@@ -17,6 +17,7 @@ type orders struct {
 	completes int   // CompleteOrder calls that completed
 	calls     int
 	done      bool // the order is completed upstream
+	noNumber  bool // CompleteOrder completes the order but its answer names no booking
 	got       upstream.CompleteOrderRequest
 }
 
@@ -28,6 +29,9 @@ func (o *orders) CompleteOrder(_ context.Context, r upstream.CompleteOrderReques
 	}
 	o.completes++
 	o.done = true
+	if o.noNumber {
+		return cinema.OrderDetails{Completed: true}, nil
+	}
 	return cinema.OrderDetails{Completed: true, BookingNumber: 100099}, nil
 }
 
@@ -55,6 +59,7 @@ func TestSaleOnTheReader(t *testing.T) {
 		name          string
 		answer        error
 		doneMeanwhile bool // the lost answer's order completed all the same
+		noNumber      bool // the answer names no booking, the order's details do
 		want          ledger.State
 		wantCompletes int
 		wantRefund    int64
@@ -62,11 +67,12 @@ func TestSaleOnTheReader(t *testing.T) {
 		{name: "completed", want: ledger.StateApplied, wantCompletes: 1},
 		{name: "answer lost, order completed", answer: upstream.ErrUnavailable, doneMeanwhile: true, want: ledger.StateApplied},
 		{name: "order expired", answer: upstream.ErrOrderExpired, want: ledger.StateRefunded, wantRefund: 2650},
+		{name: "answered without a booking number", noNumber: true, want: ledger.StateApplied, wantCompletes: 1},
 	} {
 		for name, w := range worlds(t) {
 			t.Run(tc.name+"/"+name, func(t *testing.T) {
 				ctx := context.Background()
-				o, b := &orders{answer: tc.answer}, &buyers{completed: map[string]int64{}}
+				o, b := &orders{answer: tc.answer, noNumber: tc.noNumber}, &buyers{completed: map[string]int64{}}
 				w.provider.known["pi_sale"] = paid("pi_sale", "", 2650)
 				st := settlement.New(settlement.Deps{Ledger: w.ledger, Payments: w.provider, Ticketing: w.ticketing, Sales: b, SaleTicketing: o})
 				e, _, err := w.ledger.Create(ctx, ledger.Entry{Kind: ledger.KindSale, IdempotencyKey: "sale-" + tc.name, AmountCents: 2650, Currency: "EUR",
