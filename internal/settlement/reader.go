@@ -110,20 +110,39 @@ func (st *Settler) withdrawFromReader(ctx context.Context, e ledger.Entry, payme
 	e.ProviderPaymentID = paymentID
 	st.stopReader(ctx, e)
 	p, err := st.payments.CancelPayment(ctx, paymentID)
-	if err != nil || p.Status != cinema.PaymentPaid {
-		if err != nil {
-			st.log(ctx).Error("card-present payment of an ended entry not cancelled", "entry", e.ID, "payment", paymentID, "err", err)
-		}
+	switch {
+	case err != nil:
+		st.forReview(ctx, e, "the card payment "+paymentID+" of a stopped reader payment could not be cancelled ("+err.Error()+"): check at the provider whether a card paid it")
+		return
+	case p.Status == cinema.PaymentCancelled:
+		return
+	case p.Status != cinema.PaymentPaid:
+		// A card was being read: its answer comes after this entry ended, and nothing
+		// follows an ended entry, so people must.
+		st.forReview(ctx, e, "a card was being read as the payment "+paymentID+" was stopped: check at the provider whether it paid, and give it back if so")
 		return
 	}
-	_, err = st.payments.Refund(ctx, paymentID, p.Amount.Cents, "withdrawn:"+e.ID)
-	note := "a card paid " + paymentID + " as the payment was stopped: refunded to it"
-	if err != nil {
-		note = "a card paid " + paymentID + " as the payment was stopped; its refund failed (" + err.Error() + "): give it back by hand"
+	if _, err := st.payments.Refund(ctx, paymentID, p.Amount.Cents, "withdrawn:"+e.ID); err != nil {
+		st.forReview(ctx, e, "a card paid "+paymentID+" as the payment was stopped; its refund failed ("+err.Error()+"): give it back by hand")
+		return
 	}
+	note := "a card paid " + paymentID + " as the payment was stopped: refunded to it"
 	st.log(ctx).Error("card paid for an ended reader payment", "entry", e.ID, "payment", paymentID, "note", note)
 	if nerr := st.ledger.Note(ctx, e.ID, note); nerr != nil {
 		st.log(ctx).Error("ledger note", "entry", e.ID, "err", nerr)
+	}
+}
+
+// forReview puts an ended entry on staff's Needs attention with why (its payment recorded):
+// money may have moved after it ended, which nothing else follows.
+func (st *Settler) forReview(ctx context.Context, e ledger.Entry, why string) {
+	st.log(ctx).Error("ended reader payment needs staff review", "entry", e.ID, "payment", e.ProviderPaymentID, "why", why)
+	_, err := st.ledger.Transition(ctx, e.ID, []ledger.State{ledger.StateFailed}, ledger.StateFailed, "card payment after the entry ended: staff review", func(x *ledger.Entry) {
+		x.ProviderPaymentID, x.LastError = e.ProviderPaymentID, why
+	})
+	if err != nil {
+		st.log(ctx).Error("ledger entry not marked for staff review", "entry", e.ID, "err", err)
+		_ = st.ledger.Note(ctx, e.ID, why)
 	}
 }
 

@@ -3,6 +3,7 @@ package settlement_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -246,6 +247,11 @@ func TestPaymentStoppedWhileHandedToTheReader(t *testing.T) {
 				Sales: &buyers{completed: map[string]int64{}}, SaleTicketing: &orders{}})
 			e := readerSale(t, w, st, "handed", true)
 			c.cancels = []cinema.PaymentStatus{cinema.PaymentCancelled}
+			defer func() {
+				if review, _ := w.ledger.NeedingReview(ctx, 3); len(review) != 0 {
+					t.Errorf("a payment cancelled with nothing taken is on Needs attention: %+v", review)
+				}
+			}()
 			c.onStart = func() {
 				if got, err := st.StopAtReader(ctx, e.ID, settlement.StopGivenUp); err != nil || got.State != ledger.StateFailed {
 					t.Errorf("stopped before the reader asked: %s %v", got.State, err)
@@ -258,5 +264,43 @@ func TestPaymentStoppedWhileHandedToTheReader(t *testing.T) {
 				t.Fatalf("entry %s; the reader %+v, the payment %v, stopped %d times", got.State, c.action, c.status, c.stopped)
 			}
 		})
+	}
+}
+
+// TestCardReadAsThePaymentWasStoppedIsReviewed: the payment handed to the reader was stopped
+// in that instant, and the provider's cancel finds a card being read (or cannot cancel it): the
+// entry has ended, so nothing would follow the card's answer; it goes on staff's Needs
+// attention with its payment. A card that paid in that instant is given straight back.
+func TestCardReadAsThePaymentWasStoppedIsReviewed(t *testing.T) {
+	for _, tc := range []struct {
+		found      cinema.PaymentStatus
+		wantReview bool
+		wantRefund int64
+	}{
+		{cinema.PaymentPending, true, 0},
+		{cinema.PaymentPaid, false, 2650},
+	} {
+		for name, w := range worlds(t) {
+			t.Run(fmt.Sprint(tc.found)+"/"+name, func(t *testing.T) {
+				ctx := context.Background()
+				c := newCounter()
+				st := settlement.New(settlement.Deps{Ledger: w.ledger, Payments: c, Readers: c, Ticketing: w.ticketing,
+					Sales: &buyers{completed: map[string]int64{}}, SaleTicketing: &orders{}})
+				e := readerSale(t, w, st, "read", true)
+				c.cancels = []cinema.PaymentStatus{tc.found}
+				c.onStart = func() { _, _ = st.StopAtReader(ctx, e.ID, settlement.StopGivenUp) }
+				if got, _ := st.Advance(ctx, e.ID); got.State != ledger.StateFailed {
+					t.Fatalf("the stopped entry: %s", got.State)
+				}
+				review, err := w.ledger.NeedingReview(ctx, 3)
+				if err != nil {
+					t.Fatal(err)
+				}
+				onList := len(review) == 1 && review[0].ID == e.ID && review[0].ProviderPaymentID == "pi_r"
+				if onList != tc.wantReview || c.refunded["pi_r"] != tc.wantRefund {
+					t.Fatalf("Needs attention %+v (want the entry with its payment: %v), refunded %d (want %d)", review, tc.wantReview, c.refunded["pi_r"], tc.wantRefund)
+				}
+			})
+		}
 	}
 }
