@@ -90,3 +90,40 @@ func TestRedisKeepsTheLinesTimeByItsOwnClock(t *testing.T) {
 		t.Fatalf("totals %+v %v", tot, err)
 	}
 }
+
+// TestWithoutARateTheHeadGoesInAtOnce: with purchases open at once as the only limit, a room
+// that comes free goes to the head of the line whoever asks next (not only when the head
+// itself asks); and when a supervisor lifts the limits, the whole line goes in at once rather
+// than one by one as each head asks.
+func TestWithoutARateTheHeadGoesInAtOnce(t *testing.T) {
+	for name, build := range kinds(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			clock := testclock.New(start)
+			q := build(Options{Limits: Limits{Active: 1}, Now: clock.Now})
+			for i := range 4 {
+				enter(t, q, "1011", time.Time{}, visitor(i))
+			}
+			if err := q.Leave(ctx, "1011", visitor(0)); err != nil { // the purchase ended
+				t.Fatal(err)
+			}
+			clock.Advance(time.Second)
+			st := enter(t, q, "1011", time.Time{}, visitor(3))
+			if st.State != InLine || st.Place != 2 || len(st.Let) != 1 {
+				t.Fatalf("the third in line asking after a room came free: %+v, want place 2, the head let in", st)
+			}
+			if st := enter(t, q, "1011", time.Time{}, visitor(1)); st.State != Admitted {
+				t.Fatalf("the head, let in while another asked: %+v", st)
+			}
+			if err := q.SetLimits(ctx, Limits{}, start.Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+			if st := enter(t, q, "1011", time.Time{}, visitor(9)); st.State != Admitted {
+				t.Fatalf("a newcomer after the limits were lifted: %+v, want let in with the line", st)
+			}
+			if tot, err := q.Totals(ctx); err != nil || tot.Waiting != 0 {
+				t.Fatalf("the line after the limits were lifted: %+v %v, want nobody waiting", tot, err)
+			}
+		})
+	}
+}

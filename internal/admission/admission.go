@@ -84,9 +84,9 @@ type Options struct {
 	// queue page asks every few seconds): longer, and the place is given up.
 	Abandoned time.Duration
 	// Away is how long the head of the line may go without asking before its turn is given
-	// in its absence. A turn is otherwise taken when its visitor asks: a visitor let in while
-	// away starts buying only when it comes back, and such late starts would bunch up at the
-	// ticketing system beyond the rate. The queue page asks at least every 10 s.
+	// in its absence. At a rate a turn is otherwise taken when its visitor asks: a visitor let
+	// in while away starts buying only when it comes back, and such late starts would bunch up
+	// at the ticketing system beyond the rate. The queue page asks at least every 10 s.
 	Away time.Duration
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time

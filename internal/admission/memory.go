@@ -127,9 +127,13 @@ func (m *Memory) open(show string, opens, now time.Time) {
 	}
 }
 
-// admit lets in from the head of the line what the limits allow, when the head is the one
-// asking or has been away too long (Options.Away); places nobody has asked about for too long
-// are given up on the way. It returns the waits of those it let in.
+// admit lets in from the head of the line what the limits allow. At a rate the head is let in
+// when it is the one asking or has been away too long (Options.Away): one let in while it is
+// not there starts buying only when it asks, and such late starts would bunch up beyond the
+// rate. Without a rate (purchases open at once only, or no limits left) a room that comes free
+// goes to the head at once, whoever asks, and a line whose limits were lifted goes in whole.
+// Places nobody has asked about for too long are given up on the way. It returns the waits of
+// those it let in.
 func (m *Memory) admit(now time.Time, l Limits, asking *entry) (let []time.Duration) {
 	for len(m.line) > 0 {
 		head := m.line[0]
@@ -137,8 +141,8 @@ func (m *Memory) admit(now time.Time, l Limits, asking *entry) (let []time.Durat
 			m.drop(head)
 			continue
 		}
-		if head != asking && now.Sub(head.seen) < m.o.Away {
-			return let // its turn is taken when it asks, within a second or two
+		if head != asking && now.Sub(head.seen) < m.o.Away && l.every() > 0 {
+			return let // at a rate, its turn is taken when it asks, within a second or two
 		}
 		if l.Active > 0 && m.admitted(now) >= l.Active {
 			return let

@@ -131,7 +131,7 @@ while true do
 	if seen < 0 or now - seen > abandoned then
 		redis.call('ZREM', line, head)
 		redis.call('DEL', hk)
-	elseif head ~= id and now - seen < away then
+	elseif head ~= id and now - seen < away and every > 0 then
 		break
 	else
 		if active > 0 and redis.call('ZCARD', adm) >= active then break end
