@@ -23,6 +23,7 @@ func (s *Server) newBookingFlow() *booking.Handler {
 		SeatPlans:    s.SeatPlans,
 		Settings:     s.Settings,
 		Settler:      s.Settler,
+		SalesOpen:    s.Config.SalesOpen,
 		CountersOnly: staff.CountersOnly(k),
 	}
 	if s.attentionStore != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 
+	"github.com/cinemabff/cinemabff/internal/admission"
 	"github.com/cinemabff/cinemabff/internal/attention"
 	"github.com/cinemabff/cinemabff/internal/audit"
 	"github.com/cinemabff/cinemabff/internal/bff/visit"
@@ -113,6 +114,9 @@ type Handler struct {
 	SeatPlans *seatplans.Cache
 	Settings  *visit.Settings
 	Settler   *settlement.Settler
+	// SalesOpen are the times showtimes' sales open (-sales-open): before it a customer
+	// cannot move a booking to that showtime, as they cannot buy for it.
+	SalesOpen admission.Openings
 	// Reviews are staff's resolutions on Needs attention: a booking with a refund sent but
 	// not applied is not changed again until it is resolved (nil: not checked).
 	Reviews Reviews

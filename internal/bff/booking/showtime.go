@@ -141,6 +141,8 @@ func (h *Handler) otherShows(c echo.Context, b cinema.Booking, allFilms bool) ([
 			continue
 		case h.Visits.ChangesClosed(c, b.CinemaID, sh.Showtime) != "":
 			continue // too close to its start to move to
+		case h.salesNotOpen(c, b.CinemaID, sh.SessionID):
+			continue
 		}
 		out = append(out, sh)
 	}
@@ -308,10 +310,25 @@ func (h *Handler) findShow(c echo.Context, b cinema.Booking, id string) (cinema.
 	list := listing.Sessions
 	for _, sh := range list {
 		if sh.SessionID == id && sh.OnSale && sh.Showtime.After(h.Now()) {
+			if h.salesNotOpen(c, b.CinemaID, sh.SessionID) {
+				return cinema.Session{}, &web.Error{Code: web.EConflict, Heading: l.T("showtime.not_open_yet"), Message: l.T("showtime.not_open_yet_text"),
+					BackURL: h.Site.URL("edit.showtimes"), BackLabel: l.T("showtime.back_to_list")}
+			}
 			return sh, nil
 		}
 	}
 	return cinema.Session{}, notFound
+}
+
+// salesNotOpen reports a showtime whose ticket sales open later (-sales-open) for a web
+// customer: they cannot move a booking to it before then, as they cannot buy for it (staff at
+// the counter and kiosks are not held back, as with a purchase).
+func (h *Handler) salesNotOpen(c echo.Context, cinemaID, sessionID string) bool {
+	if len(h.SalesOpen) == 0 || h.Site.StaffUser(c) != "" || web.IsKiosk(c) {
+		return false
+	}
+	opens := h.SalesOpen.Of(cinemaID, sessionID)
+	return !opens.IsZero() && h.Now().Before(opens)
 }
 
 // partyTypes maps each of the party's ticket types to the type added for the new show: the

@@ -7,9 +7,12 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/cinemabff/cinemabff/internal/admission"
+	"github.com/cinemabff/cinemabff/internal/bff"
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/ledger"
@@ -293,5 +296,26 @@ func TestShowtimeMoveToAShowWithoutTheType(t *testing.T) {
 	added := doc.Find(`[data-testid="line-added"] .ticket-name`).Text()
 	if added != "Adult" || bfftest.Text(doc, "balance") != "€2.50" {
 		t.Fatalf("change page: added %q, balance %q (an Adult at €14.00 for an Adult Premium at €16.50)", added, bfftest.Text(doc, "balance"))
+	}
+}
+
+// TestShowtimeNotYetOnSaleIsNoMove: a show whose ticket sales open later (-sales-open) is not
+// offered to move booking 100001 to, and a form naming it (an old tab) is refused in words:
+// a customer cannot reach a release's seats through a change before its sales open.
+func TestShowtimeNotYetOnSaleIsNoMove(t *testing.T) {
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true, Configure: func(c *bff.Config) {
+		c.SalesOpen = admission.Openings{"0001-" + showSamePrice: time.Now().Add(time.Hour)}
+	}})
+	h.Find(bfftest.BkPaid1)
+	rows := showtimeRows(h.Page("/booking/showtimes", http.StatusOK))
+	if _, ok := rows[showSamePrice]; ok {
+		t.Fatalf("show %s offered before its sales open", showSamePrice)
+	}
+	if _, ok := rows[showDearer]; !ok {
+		t.Fatalf("show %s, on sale, not offered", showDearer)
+	}
+	resp, doc := h.Submit("/booking/showtimes", "/booking/showtimes", url.Values{"session": {showSamePrice}})
+	if resp.StatusCode != http.StatusConflict || !strings.Contains(doc.Find("main").Text(), "have not opened yet") {
+		t.Fatalf("moving to show %s before its sales open: %d %s", showSamePrice, resp.StatusCode, bfftest.Squash(doc.Find("main").Text()))
 	}
 }
