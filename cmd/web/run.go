@@ -177,6 +177,11 @@ func siteDeps(ctx context.Context, cfg Config, db *storage.DB, embedded bool, re
 	if err != nil {
 		return bff.Deps{}, err
 	}
+	if line == nil && db.Dialect == storage.Postgres && (cfg.AdmitPerMinute > 0 || cfg.AdmitActive > 0 || cfg.SalesOpen != "") {
+		// A shared database is how replicas run; the line is shared only through Redis.
+		logger.Warn("the admission line is kept in this process: with several replicas each keeps its own line and lets in at the configured rate; set -session-store=redis to share one line",
+			"admit_per_minute", cfg.AdmitPerMinute, "admit_active", cfg.AdmitActive)
+	}
 	onClose(func() { _ = closeLimits() })
 	ticketing, payments, err := newUpstreamClients(ctx, cfg, logger, reg)
 	if err != nil {

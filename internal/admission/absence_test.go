@@ -127,3 +127,34 @@ func TestWithoutARateTheHeadGoesInAtOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestEarlyArrivalsAreKeptUntilTheOpening: the Redis list of those who came before a showtime's
+// opening lives until the opening is past, however far away it is: it held a day only, so
+// with an opening two days off the early arrivals would have been lost, and their countdown
+// stuck.
+func TestEarlyArrivalsAreKeptUntilTheOpening(t *testing.T) {
+	opts, err := redis.ParseURL(testenv.RedisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := redis.NewClient(opts)
+	prefix := fmt.Sprintf("test:admission:%s:%d:", t.Name(), time.Now().UnixNano())
+	t.Cleanup(func() {
+		if keys, _ := c.Keys(context.Background(), prefix+"*").Result(); len(keys) > 0 {
+			c.Del(context.Background(), keys...)
+		}
+		c.Close()
+	})
+	clock := testclock.New(start)
+	q := NewRedis(c, prefix, Options{Limits: Limits{PerMinute: 60}, Now: clock.Now})
+	opens := start.Add(48 * time.Hour)
+	for i := range 2 {
+		if st := enter(t, q, "1011", opens, visitor(i)); st.State != BeforeOpening {
+			t.Fatalf("visitor %d two days before the opening: %+v", i, st)
+		}
+	}
+	ttl, err := c.PTTL(context.Background(), prefix+"early:1011").Result()
+	if err != nil || ttl < 48*time.Hour {
+		t.Fatalf("the early arrivals are kept %v (%v), want past the opening two days away", ttl, err)
+	}
+}

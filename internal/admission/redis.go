@@ -100,7 +100,6 @@ if not id then
 	if opens > now then
 		redis.call('HSET', p..'e:'..id, 'show', show, 'state', 'early')
 		redis.call('ZADD', early, key, id)
-		redis.call('PEXPIRE', early, keep)
 		redis.call('SADD', p..'shows', show)
 	else
 		redis.call('HSET', p..'e:'..id, 'show', show, 'state', 'line', 'joined', now)
@@ -108,6 +107,10 @@ if not id then
 	end
 end
 local ek = p..'e:'..id
+if opens > now and redis.call('HGET', ek, 'state') == 'early' then
+	-- Those waiting for the opening keep the list of early arrivals until it is past.
+	redis.call('PEXPIRE', early, opens - now + keep)
+end
 if redis.call('HGET', ek, 'state') == 'admitted' and redis.call('HGET', ek, 'claimed') == '0' then
 	redis.call('ZADD', adm, now + life, id)
 	redis.call('HSET', ek, 'claimed', '1')
