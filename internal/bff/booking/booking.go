@@ -93,12 +93,12 @@ type Visits interface {
 	WriteNotice(ctx context.Context, n notify.Notice)
 }
 
-// Handler serves the booking flow: each field is a thing it uses, built by the root.
 // Reviews tells whether staff have resolved an item of Needs attention.
 type Reviews interface {
 	Resolution(ctx context.Context, kind attention.Kind, ref string) (attention.Action, bool, error)
 }
 
+// Handler serves the booking flow: each field is a thing it uses, built by the root.
 type Handler struct {
 	Site      Site
 	Visits    Visits
