@@ -7,10 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/cinemabff/cinemabff/internal/testclock"
-	"github.com/cinemabff/cinemabff/internal/testenv"
 )
 
 // TestAdmissionInAbsenceLapsesUnclaimed: a visitor let in while away (it stopped asking, the
@@ -58,18 +55,8 @@ func TestAdmissionInAbsenceLapsesUnclaimed(t *testing.T) {
 // own, so replicas whose clocks differ keep one rate and one set of expiries: an admission
 // ends a lifetime after Redis's now, and the counts read Redis's time too.
 func TestRedisKeepsTheLinesTimeByItsOwnClock(t *testing.T) {
-	opts, err := redis.ParseURL(testenv.RedisURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := redis.NewClient(opts)
 	prefix := fmt.Sprintf("test:admission:%s:%d:", t.Name(), time.Now().UnixNano())
-	t.Cleanup(func() {
-		if keys, _ := c.Keys(context.Background(), prefix+"*").Result(); len(keys) > 0 {
-			c.Del(context.Background(), keys...)
-		}
-		c.Close()
-	})
+	c := redisClient(t, prefix)
 	ctx := context.Background()
 	q := NewRedis(c, prefix, Options{Limits: Limits{PerMinute: 6}, Lifetime: time.Hour})
 	if st := enter(t, q, "1011", time.Time{}, visitor(0)); st.State != Admitted {
@@ -133,18 +120,8 @@ func TestWithoutARateTheHeadGoesInAtOnce(t *testing.T) {
 // with an opening two days off the early arrivals would have been lost, and their countdown
 // stuck.
 func TestEarlyArrivalsAreKeptUntilTheOpening(t *testing.T) {
-	opts, err := redis.ParseURL(testenv.RedisURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := redis.NewClient(opts)
 	prefix := fmt.Sprintf("test:admission:%s:%d:", t.Name(), time.Now().UnixNano())
-	t.Cleanup(func() {
-		if keys, _ := c.Keys(context.Background(), prefix+"*").Result(); len(keys) > 0 {
-			c.Del(context.Background(), keys...)
-		}
-		c.Close()
-	})
+	c := redisClient(t, prefix)
 	clock := testclock.New(start)
 	q := NewRedis(c, prefix, Options{Limits: Limits{PerMinute: 60}, Now: clock.Now})
 	opens := start.Add(48 * time.Hour)

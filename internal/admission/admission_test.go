@@ -29,20 +29,25 @@ func kinds(t *testing.T) map[string]func(o Options) Queue {
 func redisKind(t *testing.T) func(o Options) Queue {
 	prefix := fmt.Sprintf("test:admission:%s:%d:", t.Name(), time.Now().UnixNano())
 	return func(o Options) Queue {
-		opts, err := redis.ParseURL(testenv.RedisURL(t))
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := redis.NewClient(opts)
-		t.Cleanup(func() {
-			keys, _ := c.Keys(context.Background(), prefix+"*").Result()
-			if len(keys) > 0 {
-				c.Del(context.Background(), keys...)
-			}
-			c.Close()
-		})
-		return NewRedis(c, prefix, o)
+		return NewRedis(redisClient(t, prefix), prefix, o)
 	}
+}
+
+// redisClient is a client of the test Redis whose keys under prefix are deleted at the end.
+func redisClient(t *testing.T, prefix string) *redis.Client {
+	t.Helper()
+	opts, err := redis.ParseURL(testenv.RedisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := redis.NewClient(opts)
+	t.Cleanup(func() {
+		if keys, _ := c.Keys(context.Background(), prefix+"*").Result(); len(keys) > 0 {
+			c.Del(context.Background(), keys...)
+		}
+		c.Close()
+	})
+	return c
 }
 
 func visitor(i int) Visitor {

@@ -89,12 +89,19 @@ func (h *Harness) CounterAddAdult(t *testing.T) string {
 // reader's status page.
 func (h *Harness) WalkInToReader(t *testing.T) string {
 	t.Helper()
+	h.WalkInToCounterPayment(t)
+	resp, body := h.Post("/checkout/counter-payment", "/checkout/counter-payment", url.Values{"method": {"reader"}})
+	return ExpectRedirect(t, resp, body, "/checkout/reader/")
+}
+
+// WalkInToCounterPayment takes a walk-in's counter purchase from its details (no name, no
+// e-mail) to the counter's payment page.
+func (h *Harness) WalkInToCounterPayment(t *testing.T) {
+	t.Helper()
 	resp, body := h.Post("/checkout/details", "/checkout/details", url.Values{"name": {""}, "email": {""}})
 	ExpectRedirect(t, resp, body, "/checkout")
 	resp, body = h.Post("/checkout/pay", "/checkout", nil)
 	ExpectRedirect(t, resp, body, "/checkout/counter-payment")
-	resp, body = h.Post("/checkout/counter-payment", "/checkout/counter-payment", url.Values{"method": {"reader"}})
-	return ExpectRedirect(t, resp, body, "/checkout/reader/")
 }
 
 // EnrolWithReader enrols this browser as mode with a new simulated card reader (the provider's

@@ -44,10 +44,7 @@ func TestCounterSaleOutlivesTheClerksBrowser(t *testing.T) {
 	h.AddClerk("carl", "Carl Clerk", "clerk horse battery")
 	h.SignInAs("carl", "clerk horse battery")
 	h.BuyUpToDetails("1113", bfftest.TwoAdults())
-	resp, body := h.Post("/checkout/details", "/checkout/details", url.Values{"name": {""}, "email": {""}})
-	bfftest.ExpectRedirect(t, resp, body, "/checkout")
-	resp, body = h.Post("/checkout/pay", "/checkout", nil)
-	bfftest.ExpectRedirect(t, resp, body, "/checkout/counter-payment")
+	h.WalkInToCounterPayment(t)
 
 	form := url.Values{"method": {"cash"}, "_csrf": {h.CSRFToken("/checkout/counter-payment")}}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -71,12 +71,12 @@ func TestNextCustomerStopsTheReaderOfASale(t *testing.T) {
 	}
 }
 
-// TestNextCustomerStopsTheReaderOfAChange: the reader asks for a change's €13.25 when the clerk
-// presses Next customer. The reader stops asking, its payment is cancelled, the change is let
-// go (the booking keeps its tickets), and Next customer goes on instead of waiting for a
-// payment nobody will make.
-func TestNextCustomerStopsTheReaderOfAChange(t *testing.T) {
-	h := bfftest.CounterHarness(t)
+// changeOnReader is a clerk at a counter with a card reader who adds an adult to booking
+// 100002 and sends the difference to the reader: the harness, the booking before, and the
+// change's status page.
+func changeOnReader(t *testing.T) (h *bfftest.Harness, before cinema.Booking, status string) {
+	t.Helper()
+	h = bfftest.CounterHarness(t)
 	h.EnrolWithReader(device.Counter)
 	h.SignInAs("carl", "clerk horse battery")
 	before, err := h.Srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", bfftest.BkPaid2)
@@ -86,14 +86,22 @@ func TestNextCustomerStopsTheReaderOfAChange(t *testing.T) {
 	h.CounterFind("100002")
 	h.CounterAddAdult(t)
 	resp, body := h.Post("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"reader"}})
-	status := bfftest.ExpectRedirect(t, resp, body, "/booking/edit/status/")
+	return h, before, bfftest.ExpectRedirect(t, resp, body, "/booking/edit/status/")
+}
+
+// TestNextCustomerStopsTheReaderOfAChange: the reader asks for a change's €13.25 when the clerk
+// presses Next customer. The reader stops asking, its payment is cancelled, the change is let
+// go (the booking keeps its tickets), and Next customer goes on instead of waiting for a
+// payment nobody will make.
+func TestNextCustomerStopsTheReaderOfAChange(t *testing.T) {
+	h, before, status := changeOnReader(t)
 	reader, asked := h.ReaderAsking(t)
 	if asked.Amount != 1325 {
 		t.Fatalf("the reader asks for %d", asked.Amount)
 	}
 	cancels := h.SB.Calls("CancelOrder")
 
-	resp, body = h.Post("/staff/next-customer", status, url.Values{"confirm": {"1"}})
+	resp, body := h.Post("/staff/next-customer", status, url.Values{"confirm": {"1"}})
 	bfftest.ExpectRedirect(t, resp, body, "/booking")
 	readerLetGo(t, h, reader, asked)
 	if n := h.SB.Calls("CancelOrder") - cancels; n != 1 {
@@ -114,17 +122,7 @@ func TestNextCustomerStopsTheReaderOfAChange(t *testing.T) {
 // later cannot pay it for the next person), the booking keeps its tickets, and the clerk is
 // told the reader did not answer.
 func TestNextCustomerLetsAChangeGoWhenTheReaderDoesNotAnswer(t *testing.T) {
-	h := bfftest.CounterHarness(t)
-	h.EnrolWithReader(device.Counter)
-	h.SignInAs("carl", "clerk horse battery")
-	before, err := h.Srv.Kernel.Ticketing.GetSingleBooking(context.Background(), "0001", bfftest.BkPaid2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.CounterFind("100002")
-	h.CounterAddAdult(t)
-	resp, body := h.Post("/booking/edit/counter-payment", "/booking/edit/counter-payment", url.Values{"method": {"reader"}})
-	status := bfftest.ExpectRedirect(t, resp, body, "/booking/edit/status/")
+	h, before, status := changeOnReader(t)
 	h.ReaderAsking(t)
 	cancels := h.SB.Calls("CancelOrder")
 
@@ -132,7 +130,7 @@ func TestNextCustomerLetsAChangeGoWhenTheReaderDoesNotAnswer(t *testing.T) {
 	for _, op := range stops {
 		h.Prov.SetFailNext(op, 20, http.StatusServiceUnavailable)
 	}
-	resp, body = h.Post("/staff/next-customer", status, url.Values{"confirm": {"1"}})
+	resp, body := h.Post("/staff/next-customer", status, url.Values{"confirm": {"1"}})
 	for _, op := range stops {
 		h.Prov.SetFailNext(op, 0, 0)
 	}
