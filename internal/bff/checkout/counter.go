@@ -81,6 +81,13 @@ func (h *Handler) takeBuyCounterPay(c echo.Context) error {
 	defer cancel()
 	c.SetRequest(c.Request().WithContext(dctx)) // its audit entry and failure record too
 	d, err := h.Ticketing.CompleteOrder(dctx, counterSale(v, due, p))
+	if errors.Is(err, upstream.ErrUnavailable) {
+		// The answer was lost (a timeout, an outage): the order says whether the sale was
+		// made before the clerk is told it failed, with the money taken.
+		if od, derr := h.Ticketing.GetOrderDetails(dctx, v.UserSessionID); derr == nil && od.Completed && od.BookingNumber != 0 {
+			d, err = od, nil
+		}
+	}
 	if err != nil || !d.Completed {
 		return h.counterSaleFailed(c, v, due, p, rec, err)
 	}

@@ -2,6 +2,7 @@ package staff_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -69,5 +70,39 @@ func TestCounterSaleOutlivesTheClerksBrowser(t *testing.T) {
 			t.Fatalf("the sale was not completed after the browser gave up: audit %+v, CompleteOrder calls %d", rows, h.SB.Calls("CompleteOrder"))
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// loseSaleAnswer is an upstream transport that lets the sale's completion through to the
+// ticketing system and loses its answer on the way back.
+type loseSaleAnswer struct{ next http.RoundTripper }
+
+func (s loseSaleAnswer) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := s.next.RoundTrip(r)
+	if err == nil && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/order/payment") {
+		resp.Body.Close()
+		return nil, io.ErrUnexpectedEOF
+	}
+	return resp, err
+}
+
+// TestCounterSaleWhoseAnswerIsLostIsFoundMade: the ticketing system completes a cash sale but
+// its answer is lost on the way back: the order tells the sale was made, so the clerk gets the
+// confirmation with its booking number, not a "sale failed" that asks for the money again.
+func TestCounterSaleWhoseAnswerIsLostIsFoundMade(t *testing.T) {
+	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true,
+		UpstreamTransport: func(next http.RoundTripper) http.RoundTripper { return loseSaleAnswer{next} }})
+	h.Enrol(device.Counter)
+	h.AddClerk("carl", "Carl Clerk", "clerk horse battery")
+	h.SignInAs("carl", "clerk horse battery")
+	h.BuyUpToDetails("1113", bfftest.TwoAdults())
+	h.WalkInToCounterPayment(t)
+	resp, body := h.Post("/checkout/counter-payment", "/checkout/counter-payment", url.Values{"method": {"cash"}})
+	confirmation := bfftest.ExpectRedirect(t, resp, body, "/checkout/payments/")
+	if number := strings.TrimSpace(h.Page(confirmation, http.StatusOK).Find(`[data-testid="booking-number"]`).Text()); number == "" {
+		t.Fatal("the confirmation names no booking")
+	}
+	if rows := bfftest.AuditRows(t, h, audit.Filter{Actor: "carl"}); len(rows) == 0 || rows[0].Action != audit.ActionSale || rows[0].BookingNumber == 0 {
+		t.Fatalf("audit: %+v", rows)
 	}
 }
