@@ -18,6 +18,17 @@ func kioskTouchToStart(p *browsertest.Page, base string) {
 		chromedp.Click(`[data-testid="kiosk-touch-to-start"]`), chromedp.WaitVisible(`[data-testid="kiosk-start"]`))
 }
 
+// scanFieldFocused waits until the collection's scan field has the focus. The scanner is a
+// keyboard that types into whatever has it, and the field gets it from the page's autofocus,
+// which a busy browser gives a moment after the field shows: a code typed before that goes
+// nowhere.
+func scanFieldFocused(t *testing.T, p *browsertest.Page) {
+	t.Helper()
+	if _, err := chromedp.Run(p.Ctx, chromedp.Poll[bool](`document.activeElement !== null && document.activeElement.id === "collect-code"`)); err != nil {
+		t.Fatalf("the scan field never got the focus: %v", err)
+	}
+}
+
 // TestBrowserKioskIdleReset: a kiosk left alone warns ("touch to continue"), then ends the visit
 // and returns to the start; it stays a kiosk.
 func TestBrowserKioskIdleReset(t *testing.T) {

@@ -145,8 +145,9 @@ func TestBrowserKioskSaleFillsTheScreen(t *testing.T) {
 
 			p.Do(chromedp.Navigate(h.TS.URL+"/"), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
 			start()
-			p.Do(chromedp.Click(`[data-testid="kiosk-collect"]`), chromedp.WaitVisible("#collect-code"),
-				chromedp.KeyEvent(code+"\r"), chromedp.WaitVisible(`[data-testid="ticket-card"]`))
+			p.Do(chromedp.Click(`[data-testid="kiosk-collect"]`), chromedp.WaitVisible("#collect-code"))
+			scanFieldFocused(t, p)
+			p.Do(chromedp.KeyEvent(code+"\r"), chromedp.WaitVisible(`[data-testid="ticket-card"]`))
 			checkKioskFill(t, p, shot("collected"), nil)
 			p.Do(chromedp.Click(`[data-testid="collect-done"]`), chromedp.WaitVisible(`[data-testid="kiosk-attract"]`))
 

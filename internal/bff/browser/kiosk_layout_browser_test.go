@@ -220,6 +220,7 @@ func TestBrowserKioskCollectLayout(t *testing.T) {
 	kioskTouchToStart(p, h.TS.URL)
 	p.Do(chromedp.Click(`[data-testid="kiosk-collect"]`), chromedp.WaitVisible("#collect-code"))
 	checkKioskLayout(t, p, "collect", `main > section`, `main form .button-primary`)
+	scanFieldFocused(t, p)
 	p.Do(chromedp.KeyEvent(code+"\r"), chromedp.WaitVisible(`[data-testid="collected"]`), chromedp.WaitVisible(`[data-testid="ticket-card"]`))
 	checkKioskLayout(t, p, "collected", `[data-testid="collected"]`, `[data-testid="collected"] .button-primary`)
 	p.AssertNoConsoleErrors()
