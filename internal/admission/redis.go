@@ -107,11 +107,12 @@ if not id then
 	end
 end
 local ek = p..'e:'..id
-if opens > now and redis.call('HGET', ek, 'state') == 'early' then
+local state = redis.call('HGET', ek, 'state')
+if opens > now and state == 'early' then
 	-- Those waiting for the opening keep the list of early arrivals until it is past.
 	redis.call('PEXPIRE', early, opens - now + keep)
 end
-if redis.call('HGET', ek, 'state') == 'admitted' and redis.call('HGET', ek, 'claimed') == '0' then
+if state == 'admitted' and redis.call('HGET', ek, 'claimed') == '0' then
 	redis.call('ZADD', adm, now + life, id)
 	redis.call('HSET', ek, 'claimed', '1')
 end

@@ -352,11 +352,7 @@ func (l Lister) List(ctx context.Context) ([]Item, error) {
 		items := make([]Item, 0, len(entries))
 		for i := range entries {
 			e := &entries[i]
-			ref := e.ID
-			if len(ref) > 12 {
-				ref = ref[:12]
-			}
-			it := Item{Kind: KindLedger, Ref: e.ID, Reference: ref, Reason: ReasonKeepsFailing, AmountCents: e.AmountCents,
+			it := Item{Kind: KindLedger, Ref: e.ID, Reference: e.ShortID(), Reason: ReasonKeepsFailing, AmountCents: e.AmountCents,
 				Currency: e.Currency, CinemaID: e.CinemaID, Since: e.CreatedAt, Entry: e}
 			if e.State == ledger.StateFailed {
 				it.Reason = ReasonReview

@@ -98,6 +98,10 @@ type Entry struct {
 	UpdatedAt time.Time
 }
 
+// ShortID is the entry's reference as people are shown it (Needs attention, a status page, a
+// refusal): the first 12 characters of its id.
+func (e Entry) ShortID() string { return e.ID[:min(12, len(e.ID))] }
+
 // AtBoxOffice reports whether the entry's money is taken or given back by hand at the box
 // office (cash, a standalone terminal), not through the payment provider.
 func (e Entry) AtBoxOffice() bool { return e.ByHand }

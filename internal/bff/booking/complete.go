@@ -530,7 +530,7 @@ func (h *Handler) kioskWaitsFor(c echo.Context, entry ledger.Entry, v *bookingvi
 func (h *Handler) statusView(ctx context.Context, entry ledger.Entry) bookingview.PaymentStatusView {
 	l := i18n.FromContext(ctx)
 	amount := l.Money(cinema.Money{Cents: entry.AmountCents, Currency: entry.Currency})
-	v := bookingview.PaymentStatusView{Reference: entry.ID[:12], PollURL: h.Site.URL("edit.status", entry.ID), Refresh: true, Kind: components.NoticeInfo}
+	v := bookingview.PaymentStatusView{Reference: entry.ShortID(), PollURL: h.Site.URL("edit.status", entry.ID), Refresh: true, Kind: components.NoticeInfo}
 	switch {
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRedirected:
 		v.Heading, v.Body = l.T("booking.status_waiting"), l.T("booking.status_waiting_text", "Amount", amount)

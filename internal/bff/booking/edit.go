@@ -85,7 +85,7 @@ func (h *Handler) refuseRefundUnderReview(c echo.Context, b cinema.Booking) erro
 			l := web.Loc(c)
 			msg := l.T("booking.refund_under_review")
 			if h.Site.StaffUser(c) != "" {
-				msg = l.T("booking.refund_under_review_staff", "Reference", e.ID[:min(12, len(e.ID))])
+				msg = l.T("booking.refund_under_review_staff", "Reference", e.ShortID())
 			}
 			return &web.Error{Code: web.EConflict, Heading: l.T("ui.edit_refused.heading"), Message: msg,
 				BackURL: h.Site.URL("booking.show"), BackLabel: l.T("booking.back_to_booking")}

@@ -72,7 +72,7 @@ func (h *Handler) startRefund(c echo.Context, e visit.Edit, change settlement.Ch
 // reference named). A clerk reads what to do at the counter; a customer what happens next.
 func (h *Handler) refundForReview(c echo.Context, e *settlement.RefundNotPlannedError, amount cinema.Money) error {
 	l := web.Loc(c)
-	ref := e.Review.ID[:min(12, len(e.Review.ID))]
+	ref := e.Review.ShortID()
 	text := l.T("booking.refund_review_text", "Amount", l.Money(amount), "Reference", ref)
 	if h.Site.StaffUser(c) != "" {
 		text = l.T("booking.counter.refund_review_text", "Amount", l.Money(amount), "Reference", ref)
@@ -132,7 +132,7 @@ func (h *Handler) counterFormsFor(c echo.Context) counterForms {
 // part has its button.
 func (h *Handler) refundStatusView(ctx context.Context, lead ledger.Entry, parts []ledger.Entry, forms counterForms) bookingview.PaymentStatusView {
 	l := i18n.FromContext(ctx)
-	v := bookingview.PaymentStatusView{Reference: lead.ID[:12], PollURL: h.Site.URL("edit.status", lead.ID), Refresh: true, Kind: components.NoticeInfo,
+	v := bookingview.PaymentStatusView{Reference: lead.ShortID(), PollURL: h.Site.URL("edit.status", lead.ID), Refresh: true, Kind: components.NoticeInfo,
 		CSRFToken: forms.csrf}
 	var tally refundTally
 	for _, p := range parts {

@@ -37,11 +37,12 @@ func (h *Handler) renderQueue(c echo.Context, status int, notice *components.Not
 			// Redis down: the purchase lets everyone in meanwhile (checkout's waitInLine), and
 			// the staff are told so rather than shown an error page.
 			web.LoggerFrom(ctx, h.Logger).Warn("admission line unreadable", "err", err)
-			v.Rows, v.Unavailable = nil, true
-			if notice == nil || notice.Body != "" {
-				v.Notice = &components.Notice{Kind: components.NoticeError, Heading: l.T("staff.queue.unavailable")}
+			heading := l.T("staff.queue.unavailable")
+			if notice != nil {
+				heading = notice.Heading // what the request came to (the limits not saved), and why
 			}
-			v.Notice.Body = l.T("staff.queue.unavailable_text")
+			v.Rows, v.Unavailable = nil, true
+			v.Notice = &components.Notice{Kind: components.NoticeError, Heading: heading, Body: l.T("staff.queue.unavailable_text")}
 			status = max(status, http.StatusServiceUnavailable)
 		}
 	}
