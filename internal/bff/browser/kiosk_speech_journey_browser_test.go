@@ -14,6 +14,7 @@ import (
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
 	"github.com/cinemabff/cinemabff/internal/browsertest"
+	"github.com/cinemabff/cinemabff/internal/cinema"
 	"github.com/cinemabff/cinemabff/internal/device"
 	"github.com/cinemabff/cinemabff/internal/sandbox/payprovider"
 )
@@ -260,9 +261,11 @@ func mustInt(t *testing.T, s string) int {
 	return n
 }
 
-// onTheDay fills in what a guest knows of showing 1113's day ({EN_SHORT} "Tue 8 Dec",
-// {EN_LONG} "Tuesday 8 December", {EN_LONGY} with the year, {D} the day of the month, {Y} the
-// year): the sandbox's showings are days from now, so the day's words depend on the date.
+// onTheDay fills in what a guest knows of showing 1113's day ({EN_LONG} "Tuesday 8 December",
+// {EN_LONGY} with the year, {D} the day of the month, {Y} the year) and the listing's item
+// that names its day ({EN_DAY}, {DE_DAY}). The sandbox's showings are calendar days from now,
+// so the words depend on the date; in the small hours the cinema's today is still the evening
+// before (cinema.Evening), and the sandbox's "tomorrow" is then two evenings on.
 func onTheDay(h *bfftest.Harness, re string) string {
 	h.T.Helper()
 	berlin, err := time.LoadLocation("Europe/Berlin")
@@ -270,7 +273,16 @@ func onTheDay(h *bfftest.Harness, re string) string {
 		h.T.Fatal(err)
 	}
 	at := h.ShowtimeOf("1113").In(berlin)
-	return strings.NewReplacer("{EN_SHORT}", at.Format("Mon 2 Jan"), "{EN_LONGY}", at.Format("Monday 2 January 2006"),
+	enDay, deDay := at.Format("Mon 2 Jan"), `\S+ `+strconv.Itoa(at.Day())+`\. \S+`
+	today, _ := cinema.Evening(time.Now(), berlin)
+	switch evening, _ := cinema.Evening(at, berlin); {
+	case evening.Equal(today):
+		enDay, deDay = "Today", "Heute"
+	case evening.Equal(today.AddDate(0, 0, 1)):
+		enDay, deDay = "Tomorrow", "Morgen"
+	}
+	return strings.NewReplacer("{EN_DAY}", enDay, "{DE_DAY}", deDay,
+		"{EN_LONGY}", at.Format("Monday 2 January 2006"),
 		"{EN_LONG}", at.Format("Monday 2 January"), "{D}", strconv.Itoa(at.Day()), "{Y}", strconv.Itoa(at.Year())).Replace(re)
 }
 
@@ -293,12 +305,12 @@ type byEar struct {
 func TestBrowserKioskBuysByEar(t *testing.T) {
 	t.Parallel()
 	for _, c := range []byEar{
-		{lang: "en", language: `^English, current page`, buy: `^Buy tickets`, day: `^(Tomorrow|{EN_SHORT}),`, adult: `^Adult,`,
+		{lang: "en", language: `^English, current page`, buy: `^Buy tickets`, day: `^{EN_DAY},`, adult: `^Adult,`,
 			twoAdults: "Adult, 2 chosen", toSeats: `^Continue to seats`, onward: `^Continue`, pay: `^Pay €26\.50`, paying: "You are on: Pay by card",
 			section: `^Pay part with a gift card or loyalty points, closed, \d+ of \d+$`, inSection: "Gift card number",
 			order:   `^You are on: Check and pay\. .*Otters of the Elbe, .*20:30, Saal 1\. Your seats: Row [A-Z], seat \d+; Row [A-Z], seat \d+\. To pay: €26\.50\. Arrow down to Pay`,
 			summary: `^You are on: .*You're booked\. Otters of the Elbe, {EN_LONGY}, 20:30, Saal 1\. Your seats: Row [A-Z], seat \d+; Row [A-Z], seat \d+\. Paid: €26\.50\. Booking number: (\d )+\d\.`},
-		{lang: "de", language: `^Deutsch`, buy: `^Tickets kaufen`, day: `^(Morgen|\S+ {D}\. \S+),`, adult: `^Erwachsen`,
+		{lang: "de", language: `^Deutsch`, buy: `^Tickets kaufen`, day: `^{DE_DAY},`, adult: `^Erwachsen`,
 			twoAdults: ", 2 gewählt", toSeats: `^Weiter`, onward: `^Weiter`, pay: `^26,50[\x{00a0} ]€ mit Karte bezahlen`, paying: "Sie sind hier: Mit Karte bezahlen",
 			section: `^Teilweise mit Geschenkkarte oder Bonuspunkten bezahlen, geschlossen, \d+ von \d+$`, inSection: "Nummer der Geschenkkarte",
 			order:   `^Sie sind hier: .+\. Otters of the Elbe, .*20:30.*, Saal 1\. Ihre Plätze: Reihe [A-Z], Platz \d+; Reihe [A-Z], Platz \d+\. Zu zahlen: 26,50[\x{00a0} ]€\. Pfeil nach unten zu Bezahlen`,

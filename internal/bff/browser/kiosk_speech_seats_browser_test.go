@@ -26,12 +26,12 @@ type seatsByEar struct {
 func TestBrowserKioskSeatMapByEar(t *testing.T) {
 	t.Parallel()
 	for _, c := range []seatsByEar{
-		{lang: "en", language: `^English, current page`, buy: `^Buy tickets`, day: `^(Tomorrow|{EN_SHORT}),`, adult: `^Adult,`, oneAdult: "Adult, 1 chosen",
+		{lang: "en", language: `^English, current page`, buy: `^Buy tickets`, day: `^{EN_DAY},`, adult: `^Adult,`, oneAdult: "Adult, 1 chosen",
 			toSeats: `^Continue to seats`, onward: `^Continue`, mapItem: `press Enter to explore it`,
 			mapIntro: `^Seat map of Saal 1, 18 rows; free seats in rows A to N[;,]`, seat: `^Row ([A-Z]), seat (\d+), [^,]+, (free|taken|not available|chosen)`,
 			free: "free", chosen: "chosen", passed: `\. Passed: seat \d+, [^;]+(; seat \d+, [^;]+)*\.$`, edge: "No seat further that way. ",
 			refusal: `Please don’t leave a single seat empty\. .*Seat ([A-Z])2 would leave seat ([A-Z])1 empty on its own\. .*Choose ([A-Z]\d+[^.]*) instead`},
-		{lang: "de", language: `^Deutsch`, buy: `^Tickets kaufen`, day: `^(Morgen|\S+ {D}\. \S+),`, adult: `^Erwachsen`, oneAdult: ", 1 gewählt",
+		{lang: "de", language: `^Deutsch`, buy: `^Tickets kaufen`, day: `^{DE_DAY},`, adult: `^Erwachsen`, oneAdult: ", 1 gewählt",
 			toSeats: `^Weiter`, onward: `^Weiter`, mapItem: `Eingabe zum Erkunden`,
 			mapIntro: `^Sitzplan von Saal 1, 18 Reihen; freie Plätze in den Reihen A bis N[;,]`, seat: `^Reihe ([A-Z]), Platz (\d+), [^,]+, (frei|belegt|nicht verfügbar|gewählt)`,
 			free: "frei", chosen: "gewählt", passed: `\. Übersprungen: Platz \d+, [^;]+(; Platz \d+, [^;]+)*\.$`, edge: "In dieser Richtung kein Platz mehr. ",
