@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -184,9 +186,27 @@ func (e *Error) Error() string {
 	}
 	if e.Err != nil {
 		b.WriteString(": ")
-		b.WriteString(e.Err.Error())
+		b.WriteString(causeText(e.Err))
 	}
 	return b.String()
+}
+
+// causeText is the cause's words without the address of the request. Go's client names the
+// URL of a call that failed in transport, and an order's paths carry its userSessionId, which
+// stays on the server: an error's text goes to logs, to the ledger and to the page of Needs
+// attention. The operation's name already says which call it was.
+func causeText(err error) string {
+	text := err.Error()
+	var ue *url.Error
+	if !errors.As(err, &ue) || ue.URL == "" {
+		return text
+	}
+	shown := "…"
+	if u, perr := url.Parse(ue.URL); perr == nil && u.Host != "" {
+		shown = u.Scheme + "://" + u.Host + "/…"
+	}
+	text = strings.ReplaceAll(text, strconv.Quote(ue.URL), strconv.Quote(shown))
+	return strings.ReplaceAll(text, ue.URL, shown)
 }
 
 // Unwrap returns the cause.
