@@ -69,19 +69,35 @@ func SwapThrough(t *testing.T, h *Harness, number int64, tickets, seats []string
 	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != SwapPath(number, "/confirm") {
 		t.Fatalf("review: status %d, location %q, notice %q", resp.StatusCode, resp.Header.Get("Location"), doc.Find(".notice").Text())
 	}
-	resp, body := h.Get(SwapPath(number, "/confirm"))
-	if resp.StatusCode != http.StatusOK || h.Doc(body).Find(`[data-testid="confirm-form"]`).Length() != 1 {
-		t.Fatalf("confirm page: status %d", resp.StatusCode)
-	}
-	resp, _ = h.Post(SwapPath(number, "/confirm"), SwapPath(number, "/confirm"), nil)
+	resp, _ = h.ConfirmSwap(number)
 	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != SwapPath(number, "/done") {
 		t.Fatalf("confirm: status %d, location %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
-	resp, body = h.Get(SwapPath(number, "/done"))
+	resp, body := h.Get(SwapPath(number, "/done"))
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("done page: status %d", resp.StatusCode)
 	}
 	return h.Doc(body)
+}
+
+// ConfirmSwap opens booking number's confirm page and presses its button, as a browser sends
+// the form: its CSRF token and the moves it shows.
+func (h *Harness) ConfirmSwap(number int64) (*http.Response, string) {
+	h.T.Helper()
+	return h.Do("POST", SwapPath(number, "/confirm"), h.SwapConfirmForm(number), nil)
+}
+
+// SwapConfirmForm is what the confirm page of booking number's pending swap sends when its
+// button is pressed.
+func (h *Harness) SwapConfirmForm(number int64) url.Values {
+	h.T.Helper()
+	resp, body := h.Get(SwapPath(number, "/confirm"))
+	form := h.Doc(body).Find(`[data-testid="confirm-form"]`)
+	if resp.StatusCode != http.StatusOK || form.Length() != 1 {
+		h.T.Fatalf("confirm page: status %d", resp.StatusCode)
+	}
+	return url.Values{"_csrf": {form.Find(`input[name="_csrf"]`).AttrOr("value", "")},
+		"moves": {form.Find(`input[name="moves"]`).AttrOr("value", "")}}
 }
 
 // Moves reads the old and new seat of each ticket on a moves table, keyed by data-testid.

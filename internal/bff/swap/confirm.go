@@ -1,6 +1,7 @@
 package swap
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -30,13 +31,18 @@ func (h *Handler) showSwapConfirm(c echo.Context) error {
 	if !ok {
 		return c.Redirect(http.StatusSeeOther, h.url("swap.show", bb.CinemaID, bb.Number))
 	}
+	return h.renderConfirm(c, http.StatusOK, bb, v, nil)
+}
+
+// renderConfirm writes the confirm page of the pending moves v, with notice above them.
+func (h *Handler) renderConfirm(c echo.Context, status int, bb boundBooking, v swapState, notice *components.Notice) error {
 	l := web.Loc(c)
 	cv := swapview.ConfirmView{Header: v.header(l), ActionURL: h.url("swap.confirm", bb.CinemaID, bb.Number),
-		ChangeURL: h.url("swap.show", bb.CinemaID, bb.Number), CSRFToken: web.CSRFToken(c)}
+		ChangeURL: h.url("swap.show", bb.CinemaID, bb.Number), CSRFToken: web.CSRFToken(c), Shown: v.shown(), Notice: notice}
 	for _, m := range v.Moves {
 		cv.Moves = append(cv.Moves, swapview.Move{Ticket: m.Ticket, From: m.fromText(l), To: m.toText(l), Package: m.Package, TestID: "move-" + strconv.Itoa(m.Seq)})
 	}
-	return h.Site.Render(c, http.StatusOK, l.T("swap.confirm_title"), swapview.Confirm(cv))
+	return h.Site.Render(c, status, l.T("swap.confirm_title"), swapview.Confirm(cv))
 }
 
 // confirmSwap sends all moves in one SwapSeats call. A refusal only the ticketing system can
@@ -51,52 +57,86 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	if !ok {
 		return web.Redirect(c, h.url("swap.show", bb.CinemaID, bb.Number))
 	}
-	l := web.Loc(c)
 	if err := h.Visits.RefuseClosed(c, v.CinemaID, v.Showtime, h.url("booking.show"), h.backLabel(c)); err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	swaps := make([]upstream.SeatSwap, len(v.Moves))
-	for i, m := range v.Moves {
-		swaps[i] = upstream.SeatSwap{TicketSequenceNumber: m.Seq, NewSeat: m.To}
+	l := web.Loc(c)
+	if c.FormValue("moves") != v.shown() {
+		// Other seats were chosen in another window after this page was shown: the person
+		// sees those before anything is sent.
+		return h.renderConfirm(c, http.StatusConflict, bb, v, &components.Notice{Kind: components.NoticeWarning,
+			Heading: l.T("swap.changed_elsewhere"), Body: l.T("swap.changed_elsewhere_text")})
 	}
-	// The swap changes the booking: never cut off halfway (visit/moneystep.go).
-	dctx, cancel := h.Visits.Detached(ctx)
-	err = h.Ticketing.SwapSeats(dctx, v.CinemaID, v.BookingID, swaps)
-	cancel()
+	mailKey, done, err := h.swapOnce(c, v)
+	if !done {
+		return web.SlowUpstream(errSwapStillRunning, h.url("booking.show"), h.backLabel(c))
+	}
 	if r, refused := upstream.SwapRefusal(err); refused || errors.Is(err, upstream.ErrSeatsUnavailable) {
-		h.Sessions.Remove(ctx, visit.SessSwapPending)
-		web.LoggerFrom(ctx, h.Logger).Info("swap refused", "booking", v.Number, "reason", r, "err", err)
-		if r == "" {
-			r = upstream.SwapSeatUnavailable
-		}
-		rb, berr := h.Bookings.Read(ctx, bb.CinemaID, bb.Number)
-		if berr != nil {
-			return h.fromUpstream(err, h.url("swap.show", bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
-		}
-		choice := picked{Seqs: map[int]bool{}}
-		for _, m := range v.Moves {
-			choice.Seqs[m.Seq] = true
-			choice.Seats = append(choice.Seats, m.To)
-		}
-		return h.render(c, http.StatusConflict, rb.Booking, rb.Plan, choice, &components.Notice{Kind: components.NoticeError,
-			Heading: l.T("swap.not_changed"), Body: words.SwapRestriction(l, r)})
+		return h.refusedAtConfirm(c, bb, v, r, err)
 	}
 	if err != nil {
 		return h.fromUpstream(err, h.url("swap.show", bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
 	}
+	ctx := c.Request().Context()
 	h.Sessions.Remove(ctx, visit.SessSwapPending)
-	n := changeNotice(ctx, v)
-	h.Visits.WriteNotice(ctx, n)
-	var moved []string
-	for _, m := range v.Moves {
-		moved = append(moved, m.From+" → "+m.ToText)
-	}
-	h.Visits.RecordAudit(c, audit.Entry{Action: audit.ActionSwap, CinemaID: v.CinemaID, BookingNumber: v.Number, Detail: strings.Join(moved, "; ")})
-	v.MailKey = n.Key
-	h.Visits.RememberMail(ctx, n.Key)
+	v.MailKey = mailKey
+	h.Visits.RememberMail(ctx, mailKey)
 	h.save(c, visit.SessSwapDone, v)
 	return web.Redirect(c, h.url("swap.done", bb.CinemaID, bb.Number))
+}
+
+// errSwapStillRunning: the swap went on past the page's wait; its outcome shows on the booking.
+var errSwapStillRunning = errors.New("seat swap still running when the page answered")
+
+// swapOnce sends the moves of v in one SwapSeats call and, once they are made, writes the
+// change's notice and its audit row. The step goes on without the request (MoneyStep): a tab
+// closed while it runs never leaves a swap made without its e-mail or its record, and a second
+// press while it runs joins it instead of sending the moves again. mailKey names the notice;
+// done is false when the step was still running as the page's wait ended.
+func (h *Handler) swapOnce(c echo.Context, v swapState) (mailKey string, done bool, err error) {
+	swaps := make([]upstream.SeatSwap, len(v.Moves))
+	moved := make([]string, len(v.Moves))
+	for i, m := range v.Moves {
+		swaps[i] = upstream.SeatSwap{TicketSequenceNumber: m.Seq, NewSeat: m.To}
+		moved[i] = m.From + " → " + m.ToText
+	}
+	row, record := h.Visits.AuditEntry(c, audit.Entry{Action: audit.ActionSwap, CinemaID: v.CinemaID, BookingNumber: v.Number, Detail: strings.Join(moved, "; ")})
+	val, done, err := h.Visits.MoneyStep(c.Request().Context(), "swap:"+v.CinemaID+":"+v.BookingID, func(ctx context.Context) (any, error) {
+		if err := h.Ticketing.SwapSeats(ctx, v.CinemaID, v.BookingID, swaps); err != nil {
+			return "", err
+		}
+		n := changeNotice(ctx, v)
+		h.Visits.WriteNotice(ctx, n)
+		if record {
+			h.Visits.WriteAudit(ctx, row)
+		}
+		return n.Key, nil
+	})
+	mailKey, _ = val.(string)
+	return mailKey, done, err
+}
+
+// refusedAtConfirm shows the map again, read afresh, with the person's choices and the
+// ticketing system's reason (r; a seat taken when none is given) for not making the moves.
+func (h *Handler) refusedAtConfirm(c echo.Context, bb boundBooking, v swapState, r upstream.SwapRestriction, err error) error {
+	ctx := c.Request().Context()
+	l := web.Loc(c)
+	h.Sessions.Remove(ctx, visit.SessSwapPending)
+	web.LoggerFrom(ctx, h.Logger).Info("swap refused", "booking", v.Number, "reason", r, "err", err)
+	if r == "" {
+		r = upstream.SwapSeatUnavailable
+	}
+	rb, berr := h.Bookings.Read(ctx, bb.CinemaID, bb.Number)
+	if berr != nil {
+		return h.fromUpstream(err, h.url("swap.show", bb.CinemaID, bb.Number), l.T("swap.choose_again_link"))
+	}
+	choice := picked{Seqs: map[int]bool{}}
+	for _, m := range v.Moves {
+		choice.Seqs[m.Seq] = true
+		choice.Seats = append(choice.Seats, m.To)
+	}
+	return h.render(c, http.StatusConflict, rb.Booking, rb.Plan, choice, &components.Notice{Kind: components.NoticeError,
+		Heading: l.T("swap.not_changed"), Body: words.SwapRestriction(l, r)})
 }
 
 // showSwapDone shows old and new seats side by side; the new ones are read back from the

@@ -2,7 +2,9 @@ package swap
 
 import (
 	"context"
+	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -56,6 +58,15 @@ type move struct {
 	FromSeat string              `json:"fromSeat,omitempty"`
 	ToRow    string              `json:"toRow,omitempty"`
 	ToSeat   string              `json:"toSeat,omitempty"`
+}
+
+// shown names the moves of v: each ticket and the seat it goes to, in order.
+func (v swapState) shown() string {
+	parts := make([]string, len(v.Moves))
+	for i, m := range v.Moves {
+		parts[i] = fmt.Sprintf("%d:%d-%d-%d", m.Seq, m.To.AreaNumber, m.To.RowIndex, m.To.ColumnIndex)
+	}
+	return strings.Join(parts, ",")
 }
 
 // fromText is the old seat in l's language.

@@ -77,10 +77,13 @@ type Visits interface {
 	CinemaByID(ctx context.Context, id string) cinema.Cinema
 	// Named names tickets and areas as the operator's catalog does, in ctx's language.
 	Named(ctx context.Context) names.Namer
-	// Detached is the context of a step that changes state upstream: not cut off halfway.
-	Detached(ctx context.Context) (context.Context, context.CancelFunc)
-	// RecordAudit records what the visit did.
-	RecordAudit(c echo.Context, e audit.Entry)
+	// MoneyStep runs a step that changes the booking without the request: never cut off
+	// halfway, and a second call of the same key while it runs joins it.
+	MoneyStep(ctx context.Context, key string, step func(ctx context.Context) (any, error)) (val any, done bool, err error)
+	// AuditEntry is what the visit did as an audit row; ok is false when none is kept.
+	AuditEntry(c echo.Context, e audit.Entry) (row audit.Entry, ok bool)
+	// WriteAudit writes an audit row made by AuditEntry.
+	WriteAudit(ctx context.Context, e audit.Entry)
 }
 
 // Handler serves the swap flow. Every field is required.

@@ -234,7 +234,7 @@ func TestSwapInSeatDeliveryRefusedByTicketing(t *testing.T) {
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("review status %d", resp.StatusCode)
 	}
-	resp, body := h.Post(bfftest.SwapPath(100017, "/confirm"), bfftest.SwapPath(100017, "/confirm"), nil)
+	resp, body := h.ConfirmSwap(100017)
 	if resp.StatusCode != http.StatusConflict {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
@@ -252,7 +252,6 @@ func TestSwapSeatTakenMeanwhile(t *testing.T) {
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("review status %d", resp.StatusCode)
 	}
-	token := h.CSRFToken(bfftest.SwapPath(100001, "/confirm"))
 	// Someone else holds F3 now.
 	_, err := h.Srv.Kernel.Ticketing.AddTickets(context.Background(), upstream.AddTicketsRequest{
 		UserSessionID: upstream.NewUserSessionID(), CinemaID: "0001", SessionID: "1113",
@@ -262,7 +261,7 @@ func TestSwapSeatTakenMeanwhile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, body := h.Do("POST", bfftest.SwapPath(100001, "/confirm"), url.Values{"_csrf": {token}}, nil)
+	resp, body := h.ConfirmSwap(100001)
 	if resp.StatusCode != http.StatusConflict {
 		t.Fatalf("status %d", resp.StatusCode)
 	}

@@ -1,6 +1,8 @@
 package visit
 
 import (
+	"context"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/cinemabff/cinemabff/internal/audit"
@@ -11,15 +13,23 @@ import (
 // name another, e.g. the supervisor who approved). Device comes from the request. A row that
 // cannot be written is logged as an error; the action itself has happened.
 func (v *Visits) RecordAudit(c echo.Context, e audit.Entry) {
-	if v.audit == nil {
-		return
+	if e, ok := v.AuditEntry(c, e); ok {
+		v.WriteAudit(c.Request().Context(), e)
 	}
-	ctx := c.Request().Context()
+}
+
+// AuditEntry is e with who did it, on which device and when, taken from the request; ok is
+// false when there is nothing to record (no trail, or a customer's own action). A step that
+// goes on without the request (MoneyStep) writes it with WriteAudit.
+func (v *Visits) AuditEntry(c echo.Context, e audit.Entry) (audit.Entry, bool) {
+	if v.audit == nil {
+		return e, false
+	}
 	if e.Actor == "" {
 		e.Actor = v.kernel.StaffUser(c)
 	}
 	if e.Actor == "" {
-		return // a customer's own action: not a staff action
+		return e, false // a customer's own action: not a staff action
 	}
 	if e.Device == "" {
 		e.Device = v.DeviceLabel(c)
@@ -27,6 +37,11 @@ func (v *Visits) RecordAudit(c echo.Context, e audit.Entry) {
 	if e.At.IsZero() {
 		e.At = v.kernel.Now()
 	}
+	return e, true
+}
+
+// WriteAudit writes an entry made by AuditEntry.
+func (v *Visits) WriteAudit(ctx context.Context, e audit.Entry) {
 	if err := v.audit.Record(ctx, e); err != nil {
 		web.LoggerFrom(ctx, v.kernel.Logger).Error("audit row not written", "action", e.Action, "actor", e.Actor, "err", err)
 	}

@@ -56,6 +56,10 @@ type ConfirmView struct {
 	ActionURL string
 	ChangeURL string
 	CSRFToken string
+	// Shown names the moves on this page; the go-ahead carries it back, so that moves
+	// chosen meanwhile in another window are shown before they are made.
+	Shown  string
+	Notice *components.Notice
 }
 
 // DoneView shows the result, read back from the ticketing system after the swap.
