@@ -99,17 +99,21 @@ func (h *Handler) startBuyPayment(c echo.Context) error {
 }
 
 // payOnProviderPage starts the payment of the purchase rec at the upstream and sends the
-// browser to the provider's page; the payment is watched from then on.
+// browser to the provider's page; the payment is watched from then on. The start, the read of
+// its token and its record are one step that the browser giving up (a second press, a closed
+// tab) does not cut off: a start left unrecorded would hold the purchase as "starting" and
+// refuse every later press.
 func (h *Handler) payOnProviderPage(c echo.Context, v visit.Buy, rec purchases.Record) error {
-	ctx := c.Request().Context()
+	ctx, cancel := h.Visits.Detached(c.Request().Context())
+	defer cancel()
 	st := h.checkout()
 	// The hold must outlast the visit to the provider's page.
 	if _, err := h.Ticketing.ResetOrderExpiry(ctx, v.UserSessionID); err != nil {
 		web.LoggerFrom(ctx, h.Logger).Warn("reset expiry before payment", "err", err)
 	}
-	redirectURL, err := h.startExternalPayment(c, v, rec)
+	redirectURL, err := h.startExternalPayment(ctx, c, v, rec)
 	if err != nil {
-		return h.paymentStartFailed(c, v, rec, err)
+		return h.paymentStartFailed(ctx, c, v, rec, err)
 	}
 	// The expected token is known only from the upstream: read it now, before the browser
 	// leaves, so the return can be checked against our own record.
@@ -126,11 +130,10 @@ func (h *Handler) payOnProviderPage(c echo.Context, v visit.Buy, rec purchases.R
 }
 
 // startExternalPayment asks the upstream to start the payment and returns the provider's page
-// (checked to be one the browser may be sent to).
-func (h *Handler) startExternalPayment(c echo.Context, v visit.Buy, rec purchases.Record) (string, error) {
-	dctx, cancel := h.Visits.Detached(c.Request().Context()) // the upstream starts taking money: never cut off halfway
-	defer cancel()
-	redirectURL, err := h.Ticketing.ExternalPaymentStarting(dctx, upstream.ExternalPaymentRequest{
+// (checked to be one the browser may be sent to). ctx is detached: the upstream starts taking
+// money, never cut off halfway.
+func (h *Handler) startExternalPayment(ctx context.Context, c echo.Context, v visit.Buy, rec purchases.Record) (string, error) {
+	redirectURL, err := h.Ticketing.ExternalPaymentStarting(ctx, upstream.ExternalPaymentRequest{
 		UserSessionID: v.UserSessionID, ReturnURL: h.Site.AbsURL("buy.return", rec.ID), PaymentMethod: h.PaymentMethod,
 		InApp: web.IsKiosk(c), CustomerName: v.Name, CustomerEmail: v.Email,
 		GeneratePrintStream: true, // PrintStreamType: the deployment's (-print-stream-type)
@@ -141,10 +144,10 @@ func (h *Handler) startExternalPayment(c echo.Context, v visit.Buy, rec purchase
 	return redirectURL, err
 }
 
-// paymentStartFailed records that the payment of rec did not start and says so: an order the
-// upstream no longer holds has ended, anything else leaves the summary to try again.
-func (h *Handler) paymentStartFailed(c echo.Context, v visit.Buy, rec purchases.Record, err error) error {
-	ctx := c.Request().Context()
+// paymentStartFailed records (on ctx, the start's own) that the payment of rec did not start
+// and says so: an order the upstream no longer holds has ended, anything else leaves the
+// summary to try again.
+func (h *Handler) paymentStartFailed(ctx context.Context, c echo.Context, v visit.Buy, rec purchases.Record, err error) error {
 	if _, ferr := h.checkout().store.MarkStartFailed(ctx, rec.ID, err.Error()); ferr != nil {
 		web.LoggerFrom(ctx, h.Logger).Error("record failed payment start", "err", ferr)
 	}
