@@ -40,7 +40,11 @@ func (v *Visits) BoundBooking(c echo.Context) (Bound, bool) {
 func (v *Visits) BindBooking(c echo.Context, b Bound) error {
 	ctx := c.Request().Context()
 	if cur, ok := v.BoundBooking(c); ok && cur != b {
-		v.ClearEdit(c) // an edit of another booking does not carry over
+		// An edit of another booking does not carry over, and its order is let go at the
+		// ticketing system (a payment under way keeps it: ReleaseEdit); a forgotten edit order
+		// would hold its seats and refuse the next change of that booking until it expired.
+		v.ReleaseEdit(c)
+		v.ClearEdit(c)
 	}
 	v.kernel.Sessions.Put(ctx, SessBookingCinema, b.CinemaID)
 	v.kernel.Sessions.Put(ctx, SessBookingNumber, b.Number)
