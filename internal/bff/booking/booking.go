@@ -67,6 +67,7 @@ type Visits interface {
 	CounterPay(c echo.Context, view components.CounterPayView, due cinema.Money) components.CounterPayView
 	CurrentEdit(c echo.Context) (visit.Edit, bool)
 	Detached(ctx context.Context) (context.Context, context.CancelFunc)
+	MoneyStep(ctx context.Context, key string, step func(ctx context.Context) (any, error)) (val any, done bool, err error)
 	EditSaved(ctx context.Context, editSessionID string) bool
 	FromUpstream(err error, backURL string, backLabel string) error
 	FromUpstreamFor(staff bool, err error, backURL string, backLabel string) error

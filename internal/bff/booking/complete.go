@@ -162,25 +162,33 @@ func (h *Handler) readCompletion(c echo.Context, e visit.Edit) (completing, erro
 }
 
 // completeWithoutMoney completes an edit that moves no money: the booking changes all the
-// same, and a difference of a booking not paid before is settled at the cinema.
+// same, and a difference of a booking not paid before is settled at the cinema. The completion
+// and its message are one step without the request (MoneyStep): a closed tab never leaves a
+// saved change without its message, and a second press while it runs joins it.
 func (h *Handler) completeWithoutMoney(c echo.Context, d completing) error {
-	ctx := c.Request().Context()
 	e, notice, balance := d.edit, d.notice, d.balance
-	// No money moves, but the booking changes: the page waits for the answer rather
-	// than leave the change half-known (visit/moneystep.go).
-	dctx, cancel := h.Visits.Detached(ctx)
-	_, err := h.Ticketing.CompleteEditBooking(dctx, e.UserSessionID, upstream.CompleteEditUnpaid())
-	cancel()
-	if err != nil {
-		return h.editEnded(c, e, err)
-	}
 	if !e.Paid && balance.Cents != 0 {
 		e.Summary = append(e.Summary, visit.Change{What: visit.ChangeAtCinema, Amount: balance})
 		notice.Money = append(notice.Money, notify.MoneyLine{What: notify.MoneyAtCinema, Amount: balance})
 	}
-	h.Visits.WriteNotice(ctx, notice)
+	_, done, err := h.Visits.MoneyStep(c.Request().Context(), "complete-edit:"+e.UserSessionID, func(ctx context.Context) (any, error) {
+		if _, err := h.Ticketing.CompleteEditBooking(ctx, e.UserSessionID, upstream.CompleteEditUnpaid()); err != nil {
+			return nil, err
+		}
+		h.Visits.WriteNotice(ctx, notice)
+		return nil, nil
+	})
+	if !done {
+		return web.SlowUpstream(errStillSaving, h.Site.URL("booking.show"), web.Loc(c).T("booking.back_to_booking"))
+	}
+	if err != nil {
+		return h.editEnded(c, e, err)
+	}
 	return h.finishEdit(c, e)
 }
+
+// errStillSaving: the completion went on past the page's wait; the booking shows its outcome.
+var errStillSaving = errors.New("edit completion still running when the page answered")
 
 // completeWithRefund gives the difference back, once a refund above the limit is approved.
 func (h *Handler) completeWithRefund(c echo.Context, d completing) error {

@@ -117,10 +117,14 @@ func (v *Visits) TicketsView(ctx context.Context, b cinema.Booking, printURL str
 	return view
 }
 
+// EditNoticeKey is the outbox key of the message about the edit with that userSessionId: one
+// message per edit, however often its completion is asked for.
+func EditNoticeKey(editSessionID string) string { return "edit:" + editSessionID }
+
 // EditNotice is what an edit will tell the customer, written with its ledger entries (or at
 // once when no money moves), in the language of the visit behind ctx.
 func EditNotice(ctx context.Context, e Edit, lines []notify.Line, oldTotal, newTotal cinema.Money) notify.Notice {
-	n := notify.Notice{Kind: notify.KindEdit, Key: "edit:" + e.UserSessionID, To: e.Email, Lang: NoticeLang(ctx), CinemaID: e.CinemaID,
+	n := notify.Notice{Kind: notify.KindEdit, Key: EditNoticeKey(e.UserSessionID), To: e.Email, Lang: NoticeLang(ctx), CinemaID: e.CinemaID,
 		BookingNumber: e.BookingNumber, Film: e.FilmTitle, Showtime: e.Showtime, Screen: e.Screen, Lines: lines, OldTotal: oldTotal, NewTotal: newTotal}
 	if e.MovedFrom != nil {
 		n.FromFilm, n.FromShowtime, n.FromScreen = e.MovedFrom.FilmTitle, e.MovedFrom.Showtime, e.MovedFrom.Screen
