@@ -3,6 +3,7 @@ package upstream
 import (
 	"context"
 	"errors"
+	"net"
 	"time"
 )
 
@@ -40,6 +41,20 @@ func ReadDeadline(ctx context.Context) (time.Time, bool) {
 func TimedOut(err error) bool {
 	var e *Error
 	return errors.As(err, &e) && errors.Is(e.Err, context.DeadlineExceeded)
+}
+
+// MayHaveChanged reports whether a failed call may have changed something upstream all the
+// same: a write whose request may have reached the upstream before it failed (the connection
+// lost after it was sent, a timeout, an HTTP 5xx from the upstream or a proxy in front of it).
+// A read, a call the circuit breaker refused, a connection never made and an answer with a
+// code in its body changed nothing.
+func MayHaveChanged(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) || e.Read || !e.Outage || errors.Is(e.Err, ErrCircuitOpen) {
+		return false
+	}
+	var op *net.OpError
+	return !errors.As(e.Err, &op) || op.Op != "dial"
 }
 
 // SafeCall reports whether err comes from a read: a call that changes

@@ -52,3 +52,57 @@ func TestTransportErrorsDoNotNameTheOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestMayHaveChanged: which failed calls may have changed something upstream, so that a
+// person is never told "nothing was changed" about a write that may have been made.
+func TestMayHaveChanged(t *testing.T) {
+	refused := func(w http.ResponseWriter, r *http.Request) {}
+	cases := []struct {
+		name    string
+		handler http.HandlerFunc // nil: no server listens
+		call    func(*Client) error
+		want    bool
+	}{
+		{"a write whose connection closed after it was sent", func(w http.ResponseWriter, r *http.Request) {
+			conn, _, _ := w.(http.Hijacker).Hijack()
+			conn.Close()
+		}, func(c *Client) error { return c.CancelOrder(context.Background(), NewUserSessionID()) }, true},
+		{"a write answered by a 502", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusBadGateway) },
+			func(c *Client) error { return c.CancelOrder(context.Background(), NewUserSessionID()) }, true},
+		{"a write answered with a code in its body", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"Result":2,"ExtendedResultCode":0,"ErrorDescription":"database"}`))
+		}, func(c *Client) error { return c.CancelOrder(context.Background(), NewUserSessionID()) }, false},
+		{"a read whose connection closed", func(w http.ResponseWriter, r *http.Request) {
+			conn, _, _ := w.(http.Hijacker).Hijack()
+			conn.Close()
+		}, func(c *Client) error {
+			_, err := c.GetOrderDetails(context.Background(), NewUserSessionID())
+			return err
+		}, false},
+		{"a write to an upstream nobody listens on", nil,
+			func(c *Client) error { return c.CancelOrder(context.Background(), NewUserSessionID()) }, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t)
+			h := tc.handler
+			if h == nil {
+				h = refused
+				f.srv.Close() // a connection is never made
+			}
+			f.handle("POST /RESTTicketing.svc/order/cancel", h)
+			f.handle("GET /RESTTicketing.svc/order/details", h)
+			err := tc.call(f.client())
+			if err == nil {
+				t.Fatal("the call did not fail")
+			}
+			if got := MayHaveChanged(err); got != tc.want {
+				t.Errorf("MayHaveChanged(%v) = %v, want %v", err, got, tc.want)
+			}
+		})
+	}
+	if MayHaveChanged(nil) {
+		t.Error("MayHaveChanged(nil)")
+	}
+}

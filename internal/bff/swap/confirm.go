@@ -102,7 +102,13 @@ func (h *Handler) swapOnce(c echo.Context, v swapState) (mailKey string, done bo
 	}
 	row, record := h.Visits.AuditEntry(c, audit.Entry{Action: audit.ActionSwap, CinemaID: v.CinemaID, BookingNumber: v.Number, Detail: strings.Join(moved, "; ")})
 	val, done, err := h.Visits.MoneyStep(c.Request().Context(), "swap:"+v.CinemaID+":"+v.BookingID, func(ctx context.Context) (any, error) {
-		if err := h.Ticketing.SwapSeats(ctx, v.CinemaID, v.BookingID, swaps); err != nil {
+		err := h.Ticketing.SwapSeats(ctx, v.CinemaID, v.BookingID, swaps)
+		if upstream.MayHaveChanged(err) && h.movesMade(ctx, v) {
+			// The answer was lost after the ticketing system made the moves: the booking says so.
+			web.LoggerFrom(ctx, h.Logger).Warn("seat swap's answer lost; the booking shows the moves made", "booking", v.Number, "err", err)
+			err = nil
+		}
+		if err != nil {
 			return "", err
 		}
 		n := changeNotice(ctx, v)
@@ -114,6 +120,21 @@ func (h *Handler) swapOnce(c echo.Context, v swapState) (mailKey string, done bo
 	})
 	mailKey, _ = val.(string)
 	return mailKey, done, err
+}
+
+// movesMade reports whether the booking, read again, has every ticket of v on its new seat.
+func (h *Handler) movesMade(ctx context.Context, v swapState) bool {
+	rb, err := h.Placed.Read(ctx, v.CinemaID, v.Number)
+	if err != nil {
+		return false
+	}
+	for _, m := range v.Moves {
+		t, ok := rb.Booking.Ticket(m.Seq)
+		if !ok || t.Seat == nil || t.Seat.RowLabel != m.ToRow || t.Seat.Label != m.ToSeat {
+			return false
+		}
+	}
+	return true
 }
 
 // refusedAtConfirm shows the map again, read afresh, with the person's choices and the

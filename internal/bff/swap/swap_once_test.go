@@ -2,6 +2,7 @@ package swap_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -110,5 +111,60 @@ func TestSwapPressedTwiceSwapsOnce(t *testing.T) {
 	}
 	if msgs := h.DeliveredMail("swap"); len(msgs) != 1 {
 		t.Errorf("%d swap e-mails, want 1", len(msgs))
+	}
+}
+
+// loseSwapAnswer passes the seat swap to the ticketing system and loses its answer on the way
+// back (made: the swap reached it); with made false the connection is lost before it is sent.
+type loseSwapAnswer struct {
+	next http.RoundTripper
+	made bool
+}
+
+func (l loseSwapAnswer) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/swap-seats") {
+		return l.next.RoundTrip(r)
+	}
+	if l.made {
+		if resp, err := l.next.RoundTrip(r); err == nil {
+			resp.Body.Close()
+		}
+	}
+	return nil, io.ErrUnexpectedEOF
+}
+
+// TestSwapWhoseAnswerIsLost: the connection to the ticketing system is lost while the swap is
+// sent. When the booking, read again, has the new seats, the swap is shown made, with its
+// e-mail; when it does not, the person is told that it cannot be known yet, never that nothing
+// was changed.
+func TestSwapWhoseAnswerIsLost(t *testing.T) {
+	for _, made := range []bool{true, false} {
+		t.Run(map[bool]string{true: "made", false: "not made"}[made], func(t *testing.T) {
+			h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true,
+				UpstreamTransport: func(next http.RoundTripper) http.RoundTripper { return loseSwapAnswer{next: next, made: made} }})
+			bfftest.AddBookingBinder(h)
+			bfftest.BindBooking(h, 100001)
+			if resp, _ := h.ReviewSwap(100001, []string{"1"}, []string{bfftest.Seat(1, 5, 2)}); resp.StatusCode != http.StatusSeeOther {
+				t.Fatalf("review: %d", resp.StatusCode)
+			}
+			resp, body := h.ConfirmSwap(100001)
+			if !made {
+				msg := bfftest.Text(h.Doc(body), "error-message")
+				if resp.StatusCode != http.StatusServiceUnavailable || strings.Contains(msg, "Nothing was changed") || !strings.Contains(msg, "cannot tell yet") {
+					t.Fatalf("status %d, message %q", resp.StatusCode, msg)
+				}
+				return
+			}
+			if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != bfftest.SwapPath(100001, "/done") {
+				t.Fatalf("status %d, location %q: %s", resp.StatusCode, resp.Header.Get("Location"), bfftest.Text(h.Doc(body), "error-message"))
+			}
+			_, done := h.Get(bfftest.SwapPath(100001, "/done"))
+			if got := bfftest.Moves(h.Doc(done))["move-1"]; got != [2]string{"Row F, seat 11", "Row F, seat 3"} {
+				t.Errorf("done page shows %v", got)
+			}
+			if msgs := h.DeliveredMail("swap"); len(msgs) != 1 {
+				t.Errorf("%d swap e-mails, want 1", len(msgs))
+			}
+		})
 	}
 }

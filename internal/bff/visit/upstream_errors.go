@@ -36,6 +36,11 @@ func (v *Visits) FromUpstreamFor(staff bool, err error, backURL, backLabel strin
 		// A refused token or a reply we cannot read is the cinema's problem, never the
 		// person's: they see that the system cannot be reached; staff read why in the log.
 		e.Code, e.HeadingID, e.MessageID = web.EUnavailable, web.Msg("ui.error.unavailable.heading"), web.Msg("ui.error.unavailable.message")
+		if upstream.MayHaveChanged(err) {
+			// The request may have been made before the answer was lost: never say that
+			// nothing was changed.
+			e.MessageID = web.Msg("ui.error.unavailable.change_unknown")
+		}
 	case errors.Is(err, upstream.ErrOrderExpired):
 		e.Code, e.HeadingID, e.MessageID = web.EGone, web.Msg("ui.error.gone.heading"), web.Msg("ui.error.order_expired.message")
 	case errors.Is(err, upstream.ErrSeatsUnavailable):
