@@ -353,9 +353,13 @@ func cutByReadBudget(ctx context.Context) bool {
 
 func newError(op string, status int, cs codes) *Error {
 	kind := classify(status, cs)
-	if cs.Result == ResultUnexpectedError && cs.ExtendedResultCode == 0 && status < 300 && seatOps[op] {
+	switch {
+	case cs.Result == ResultUnexpectedError && cs.ExtendedResultCode == 0 && status < 300 && seatOps[op]:
 		// The real service's answer to a seat someone else took.
 		kind = ErrSeatsUnavailable
+	case op == OpSwapSeats && cs.Result == ResultUnpaidBookingsDisallowed && kind != ErrSwapRefused:
+		// The real service's code for the first swap restriction: said as that restriction.
+		kind, cs.Reason = ErrSwapRefused, string(SwapUnpaidBooking)
 	}
 	return &Error{
 		Op: op, HTTPStatus: status, Result: cs.Result, ExtendedResultCode: cs.ExtendedResultCode,

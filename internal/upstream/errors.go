@@ -386,7 +386,7 @@ func readBudgetCut(err error) bool {
 
 // seatOps are the operations on which the real service answers a seat taken
 // by someone else with the generic "unexpected error" (Result 1).
-var seatOps = map[string]bool{OpSetSelectedSeats: true, OpAddTickets: true}
+var seatOps = map[string]bool{OpSetSelectedSeats: true, OpAddTickets: true, OpSwapSeats: true}
 
 // outcome is the metric label of an error.
 func outcome(err error) string {

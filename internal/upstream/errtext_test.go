@@ -106,3 +106,29 @@ func TestMayHaveChanged(t *testing.T) {
 		t.Error("MayHaveChanged(nil)")
 	}
 }
+
+// TestSwapAnswersOfTheRealService: the real service's generic answers to a seat swap are read
+// as what they mean for the person: Result 1 (its answer to a seat someone else took) as seats
+// unavailable, Result 15 (UnpaidBookingsDisallowed) as the swap's unpaid-booking restriction;
+// the same codes on other operations keep their meaning.
+func TestSwapAnswersOfTheRealService(t *testing.T) {
+	cases := []struct {
+		op     string
+		result int
+		kind   error
+		reason SwapRestriction
+	}{
+		{OpSwapSeats, ResultUnexpectedError, ErrSeatsUnavailable, ""},
+		{OpSwapSeats, ResultUnpaidBookingsDisallowed, ErrSwapRefused, SwapUnpaidBooking},
+		{OpSwapSeats, ResultDBError, ErrUnavailable, ""},
+		{OpCompleteOrder, ResultUnexpectedError, ErrUnavailable, ""},
+		{OpAddTickets, ResultUnpaidBookingsDisallowed, ErrInvalidRequest, ""},
+	}
+	for _, tc := range cases {
+		err := newError(tc.op, http.StatusOK, codes{Result: tc.result})
+		r, _ := SwapRefusal(err)
+		if !errors.Is(err, tc.kind) || r != tc.reason {
+			t.Errorf("%s, Result %d: %v (reason %q), want %v (reason %q)", tc.op, tc.result, err, r, tc.kind, tc.reason)
+		}
+	}
+}
