@@ -382,13 +382,8 @@ func (h *Handler) editPaymentReturn(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if c.QueryParam("cancelled") == "1" && entry.Kind == ledger.KindPayment && entry.State == ledger.StateRedirected {
-		// The customer turned back on the provider's page: end that payment so it can no
-		// longer be paid, and keep the edit for another try. A payment made meanwhile
-		// stays paid and is used.
-		if _, err := h.Payments.CancelPayment(ctx, entry.ProviderPaymentID); err != nil {
-			web.LoggerFrom(ctx, h.Logger).Warn("cancel provider payment", "entry", entry.ID, "err", err)
-		}
+	if c.QueryParam("cancelled") == "1" {
+		h.endProviderPayment(ctx, entry) // the customer turned back on the provider's page
 	}
 	// Applying the payment to the booking is a money step: never cut off halfway; when the
 	// ticketing system is slow the status page says the change is being processed.
@@ -421,6 +416,36 @@ func (h *Handler) awaitApplying(ctx context.Context, entry ledger.Entry) ledger.
 		entry = next
 	}
 	return entry
+}
+
+// endProviderPayment ends a payment on the provider's page that the customer turned back
+// from, so that it can no longer be paid; the edit is kept for another try or to be cancelled.
+// A payment made meanwhile stays paid and is used.
+func (h *Handler) endProviderPayment(ctx context.Context, entry ledger.Entry) {
+	if entry.Kind != ledger.KindPayment || entry.State != ledger.StateRedirected || entry.AtReader() {
+		return
+	}
+	dctx, cancel := h.Visits.Detached(ctx)
+	defer cancel()
+	if _, err := h.Payments.CancelPayment(dctx, entry.ProviderPaymentID); err != nil {
+		web.LoggerFrom(ctx, h.Logger).Warn("cancel provider payment", "entry", entry.ID, "err", err)
+	}
+}
+
+// stopProviderPayment is the status page's "Stop this payment", for a person who left the
+// provider's page another way than its own back link (the browser's Back): as that link does,
+// the payment ends, and the change is theirs again to pay or to cancel.
+func (h *Handler) stopProviderPayment(c echo.Context) error {
+	entry, e, ok, err := h.entryForVisit(c)
+	if !ok {
+		return err
+	}
+	ctx := c.Request().Context()
+	h.endProviderPayment(ctx, entry)
+	if next, _, err := h.Visits.AdvanceWithin(ctx, entry.ID); err == nil {
+		entry = next
+	}
+	return h.afterSettle(c, e, entry)
 }
 
 // applyWait bounds awaitApplying: complete-edit answers in well under a second when the
@@ -466,6 +491,9 @@ func (h *Handler) afterSettle(c echo.Context, e visit.Edit, entry ledger.Entry) 
 		h.Visits.ClearEdit(c) // the edit is gone and the money is back: the visit may start afresh
 	}
 	v := h.statusViewFor(c, entry)
+	if v.StopURL != "" {
+		v.CSRFToken = web.CSRFToken(c)
+	}
 	if entry.AtReader() && entry.Kind == ledger.KindPayment {
 		h.readerStatusView(c, entry, &v)
 	}
@@ -543,6 +571,9 @@ func (h *Handler) statusView(ctx context.Context, entry ledger.Entry) bookingvie
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRedirected:
 		v.Heading, v.Body = l.T("booking.status_waiting"), l.T("booking.status_waiting_text", "Amount", amount)
 		v.NextURL, v.NextLabel = entry.HostedURL, l.T("booking.status_back_to_payment")
+		if !entry.AtReader() {
+			v.StopURL = h.Site.URL("edit.stoppay", entry.ID)
+		}
 	case entry.Kind == ledger.KindPayment && (entry.State == ledger.StatePaid || entry.State == ledger.StateApplying):
 		v.Heading, v.Body = l.T("booking.status_paid"), l.T("booking.status_paid_text", "Amount", amount)
 	case entry.Kind == ledger.KindPayment && entry.State == ledger.StateRefunded:

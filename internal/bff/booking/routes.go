@@ -26,6 +26,7 @@ func (h *Handler) Routes(r web.Router) {
 	r.POST("/booking/edit/complete", h.completeEdit, "edit.complete")
 	r.GET("/booking/edit/payment/:entry", h.editPaymentReturn, "edit.return")
 	r.GET("/booking/edit/status/:entry", h.editPaymentStatus, "edit.status")
+	r.POST("/booking/edit/payment/:entry/stop", h.stopProviderPayment, "edit.stoppay")
 	r.POST("/booking/edit/payment/:entry/reader-cancel", h.cancelOnReader, "edit.readercancel")
 	r.GET("/booking/edit/expired", h.editExpired, "edit.expired")
 	r.GET("/booking/showtimes", h.showShowtimes, "edit.showtimes")

@@ -261,6 +261,9 @@ type PaymentStatusView struct {
 	CancelURL   string
 	CancelLabel string
 	Counter     bool // at a counter: Cancel names its key
+	// StopURL ends a payment waiting on the provider's page that the person left by the
+	// browser's Back: the change is theirs again to pay or to cancel.
+	StopURL string
 }
 
 // RefundPartView is one part of a refund: "9,00 € back to PAYPAL" and whether it went out.
