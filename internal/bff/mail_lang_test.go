@@ -107,15 +107,8 @@ func TestPaidEditMailInGerman(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	h.Speaking("de")
 	h.Find(bfftest.BkPaid2)
-	doc := h.StartEdit(t)
-	typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
-	h.Submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
-	resp, body := h.Post("/booking/edit/complete", "/booking/edit", nil)
-	hosted := resp.Header.Get("Location")
-	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(hosted, h.UpstreamURL+"/pay/checkout/") {
-		t.Fatalf("complete did not send to the provider: %d %q %s", resp.StatusCode, hosted, body)
-	}
-	h.PayAtProvider(t, hosted, "pay")
+	h.AddOneTicket(t)
+	h.PayAtProvider(t, h.CompleteToProvider(t), "pay")
 	m := h.OneMail("edit")
 	mustContain(t, "the subject", m.Subject, editMailWords["de"].subject)
 	mustContain(t, "the text part", m.Text, []string{"Zahlung:", "Bezahlt: ", "\u00a0€", "Hinzugefügt: "})

@@ -129,6 +129,45 @@ func (h *Harness) GetURL(u string) (*http.Response, string) {
 	return resp, string(b)
 }
 
+// AddOneTicket starts a change of the visit's booking and adds one ticket of the first type the
+// edit page offers; it returns the edit page after it.
+func (h *Harness) AddOneTicket(t testing.TB) *goquery.Document {
+	t.Helper()
+	doc := h.StartEdit(t)
+	typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
+	_, doc = h.Submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
+	return doc
+}
+
+// CompleteToProvider presses Complete on a change with more to pay and returns the provider's
+// page it is sent to.
+func (h *Harness) CompleteToProvider(t testing.TB) string {
+	t.Helper()
+	resp, body := h.Post("/booking/edit/complete", "/booking/edit", nil)
+	hosted := resp.Header.Get("Location")
+	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(hosted, h.UpstreamURL+"/pay/checkout/") {
+		t.Fatalf("complete did not send to the provider: %d %q %s", resp.StatusCode, hosted, body)
+	}
+	return hosted
+}
+
+// PostGivenUp sends a form from a browser that gives the request up when ctx ends (a second
+// press, a closed tab). It returns the answer's status, or 0 when the browser gave up first.
+func (h *Harness) PostGivenUp(ctx context.Context, path string, form url.Values) int {
+	h.T.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.TS.URL+path, strings.NewReader(form.Encode()))
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := h.Client.Do(req)
+	if err != nil {
+		return 0
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
 // StartEdit starts an edit from the booking page and returns the edit page.
 func (h *Harness) StartEdit(t testing.TB) *goquery.Document {
 	t.Helper()

@@ -19,9 +19,7 @@ import (
 func TestCompletePressedTwiceSavesOnceAndSaysSo(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	h.Find(bfftest.BkUnpaid)
-	doc := h.StartEdit(t)
-	typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
-	h.Submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
+	h.AddOneTicket(t)
 	bfftest.MustFault(h, sandbox.Fault{Operation: "CompleteEditBooking", Latency: sandbox.Duration(300 * time.Millisecond)})
 	form := url.Values{"_csrf": {h.CSRFToken("/booking/edit")}}
 

@@ -2,7 +2,6 @@ package booking_test
 
 import (
 	"net/http"
-	"net/url"
 	"testing"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
@@ -15,9 +14,7 @@ import (
 func TestLookingUpAnotherBookingLetsTheEditGo(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	h.Find(bfftest.BkPaid1)
-	doc := h.StartEdit(t)
-	typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
-	h.Submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
+	h.AddOneTicket(t)
 	cancels := h.SB.Calls("CancelOrder")
 
 	h.Find(bfftest.BkPaid2)

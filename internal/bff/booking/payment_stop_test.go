@@ -1,7 +1,6 @@
 package booking_test
 
 import (
-	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -16,18 +15,12 @@ import (
 func TestBackFromThePaymentPageCanStopIt(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true})
 	h.Find(bfftest.BkPaid2)
-	doc := h.StartEdit(t)
-	typ := doc.Find(`[data-testid="stepper"] input[name="type"]`).First().AttrOr("value", "")
-	h.Submit("/booking/edit/tickets", "/booking/edit", url.Values{"type": {typ}, "qty": {"1"}})
-	resp, body := h.Post("/booking/edit/complete", "/booking/edit", nil)
-	hosted := resp.Header.Get("Location")
-	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(hosted, h.UpstreamURL+"/pay/checkout/") {
-		t.Fatalf("complete did not send to the provider: %d %q %s", resp.StatusCode, hosted, body)
-	}
+	h.AddOneTicket(t)
+	hosted := h.CompleteToProvider(t)
 
 	// Back: the change's page shows where its payment stands.
-	resp, body = h.Get("/booking/edit")
-	_, doc = h.Follow(resp, body)
+	resp, body := h.Get("/booking/edit")
+	_, doc := h.Follow(resp, body)
 	form := doc.Find(`[data-testid="payment-stop-form"]`)
 	if form.Length() != 1 {
 		t.Fatalf("no way to stop the payment on the status page: %s", bfftest.Squash(doc.Find("main").Text()))

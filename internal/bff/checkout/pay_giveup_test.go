@@ -41,14 +41,8 @@ func TestPaymentStartOutlivesTheBrowser(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	tr.giveUp = cancel
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.TS.URL+"/checkout/pay", strings.NewReader(form.Encode()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	if resp, err := h.Client.Do(req); err == nil {
-		resp.Body.Close()
-		t.Fatalf("the browser did not give up: %d", resp.StatusCode)
+	if status := h.PostGivenUp(ctx, "/checkout/pay", form); status != 0 {
+		t.Fatalf("the browser did not give up: %d", status)
 	}
 	tr.giveUp = nil
 

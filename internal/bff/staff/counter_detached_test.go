@@ -51,14 +51,8 @@ func TestCounterSaleOutlivesTheClerksBrowser(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	tr.giveUp = cancel
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.TS.URL+"/checkout/counter-payment", strings.NewReader(form.Encode()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	if resp, err := h.Client.Do(req); err == nil {
-		resp.Body.Close()
-		t.Fatalf("the browser did not give up: %d", resp.StatusCode)
+	if status := h.PostGivenUp(ctx, "/checkout/counter-payment", form); status != 0 {
+		t.Fatalf("the browser did not give up: %d", status)
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {

@@ -82,15 +82,7 @@ func TestSwapPressedTwiceSwapsOnce(t *testing.T) {
 	firstDone := make(chan struct{})
 	go func() {
 		defer close(firstDone)
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.TS.URL+bfftest.SwapPath(100001, "/confirm"), strings.NewReader(form.Encode()))
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		if resp, err := h.Client.Do(req); err == nil {
-			resp.Body.Close()
-		}
+		h.PostGivenUp(ctx, bfftest.SwapPath(100001, "/confirm"), form)
 	}()
 	select {
 	case <-tr.arrived:
