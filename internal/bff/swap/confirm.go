@@ -69,6 +69,9 @@ func (h *Handler) confirmSwap(c echo.Context) error {
 	}
 	mailKey, done, err := h.swapOnce(c, v)
 	if !done {
+		// The moves go on being made: they are not offered for confirming again, and the
+		// booking shows them once made.
+		h.Sessions.Remove(c.Request().Context(), visit.SessSwapPending)
 		return web.SlowUpstream(errSwapStillRunning, h.url("booking.show"), h.backLabel(c))
 	}
 	if r, refused := upstream.SwapRefusal(err); refused || errors.Is(err, upstream.ErrSeatsUnavailable) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
+	"github.com/cinemabff/cinemabff/internal/sandbox"
 )
 
 // TestSwapConfirmShowsMovesChosenInAnotherWindow: the confirm page shows one choice (F3), then
@@ -158,5 +159,34 @@ func TestSwapWhoseAnswerIsLost(t *testing.T) {
 				t.Errorf("%d swap e-mails, want 1", len(msgs))
 			}
 		})
+	}
+}
+
+// TestSwapSlowerThanThePageIsNotOfferedAgain: the ticketing system takes longer over the swap
+// than the page waits. The page says the outcome is not known yet; the moves are not offered
+// for confirming again (a second go-ahead would send them twice), and once made the booking has
+// the new seat.
+func TestSwapSlowerThanThePageIsNotOfferedAgain(t *testing.T) {
+	h := bfftest.SwapHarness(t, 100001)
+	if resp, _ := h.ReviewSwap(100001, []string{"1"}, []string{bfftest.Seat(1, 5, 2)}); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("review: %d", resp.StatusCode)
+	}
+	bfftest.MustFault(h, sandbox.Fault{Operation: "SwapSeats", Latency: sandbox.Duration(2500 * time.Millisecond), Times: 1})
+	resp, body := h.ConfirmSwap(100001)
+	if msg := bfftest.Text(h.Doc(body), "error-message"); resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(msg, "cannot tell yet") {
+		t.Fatalf("status %d, message %q", resp.StatusCode, msg)
+	}
+	if resp, _ := h.Get(bfftest.SwapPath(100001, "/confirm")); resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("the moves under way are offered for confirming again: status %d", resp.StatusCode)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for bfftest.BookingSeats(t, h, 100001)[1] != "F3" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the swap was not made: %v", bfftest.BookingSeats(t, h, 100001))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if n := h.SB.Calls("SwapSeats"); n != 1 {
+		t.Errorf("%d SwapSeats calls", n)
 	}
 }
