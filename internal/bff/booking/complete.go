@@ -332,7 +332,7 @@ func (h *Handler) finishEdit(c echo.Context, e visit.Edit) error {
 	h.Visits.ClearEdit(c)
 	h.Visits.RecordAudit(c, editAudit(ctx, h, e, audited))
 	h.Sessions.Put(ctx, visit.SessChanges, strings.Join(shown, "\n"))
-	h.Visits.RememberMail(ctx, visit.EditNotice(ctx, e, nil, cinema.Money{}, cinema.Money{}).Key)
+	h.Visits.RememberMail(ctx, visit.EditNoticeKey(e.UserSessionID))
 	if web.IsKiosk(c) {
 		// The kiosk prints the booking's tickets as they are now; Done ends the visit.
 		h.Sessions.Put(ctx, sessKioskPrint, ledger.NewID())
