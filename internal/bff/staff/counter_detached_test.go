@@ -2,7 +2,6 @@ package staff_test
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -67,25 +66,14 @@ func TestCounterSaleOutlivesTheClerksBrowser(t *testing.T) {
 	}
 }
 
-// loseSaleAnswer is an upstream transport that lets the sale's completion through to the
-// ticketing system and loses its answer on the way back.
-type loseSaleAnswer struct{ next http.RoundTripper }
-
-func (s loseSaleAnswer) RoundTrip(r *http.Request) (*http.Response, error) {
-	resp, err := s.next.RoundTrip(r)
-	if err == nil && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/order/payment") {
-		resp.Body.Close()
-		return nil, io.ErrUnexpectedEOF
-	}
-	return resp, err
-}
-
 // TestCounterSaleWhoseAnswerIsLostIsFoundMade: the ticketing system completes a cash sale but
 // its answer is lost on the way back: the order tells the sale was made, so the clerk gets the
 // confirmation with its booking number, not a "sale failed" that asks for the money again.
 func TestCounterSaleWhoseAnswerIsLostIsFoundMade(t *testing.T) {
 	h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true,
-		UpstreamTransport: func(next http.RoundTripper) http.RoundTripper { return loseSaleAnswer{next} }})
+		UpstreamTransport: func(next http.RoundTripper) http.RoundTripper {
+			return bfftest.LoseAnswer{Next: next, Suffix: "/order/payment", Sent: true}
+		}})
 	h.Enrol(device.Counter)
 	h.AddClerk("carl", "Carl Clerk", "clerk horse battery")
 	h.SignInAs("carl", "clerk horse battery")

@@ -2,7 +2,6 @@ package swap_test
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -107,25 +106,6 @@ func TestSwapPressedTwiceSwapsOnce(t *testing.T) {
 	}
 }
 
-// loseSwapAnswer passes the seat swap to the ticketing system and loses its answer on the way
-// back (made: the swap reached it); with made false the connection is lost before it is sent.
-type loseSwapAnswer struct {
-	next http.RoundTripper
-	made bool
-}
-
-func (l loseSwapAnswer) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/swap-seats") {
-		return l.next.RoundTrip(r)
-	}
-	if l.made {
-		if resp, err := l.next.RoundTrip(r); err == nil {
-			resp.Body.Close()
-		}
-	}
-	return nil, io.ErrUnexpectedEOF
-}
-
 // TestSwapWhoseAnswerIsLost: the connection to the ticketing system is lost while the swap is
 // sent. When the booking, read again, has the new seats, the swap is shown made, with its
 // e-mail; when it does not, the person is told that it cannot be known yet, never that nothing
@@ -134,7 +114,9 @@ func TestSwapWhoseAnswerIsLost(t *testing.T) {
 	for _, made := range []bool{true, false} {
 		t.Run(map[bool]string{true: "made", false: "not made"}[made], func(t *testing.T) {
 			h := bfftest.NewHarness(t, bfftest.HarnessOpts{Sandbox: true,
-				UpstreamTransport: func(next http.RoundTripper) http.RoundTripper { return loseSwapAnswer{next: next, made: made} }})
+				UpstreamTransport: func(next http.RoundTripper) http.RoundTripper {
+					return bfftest.LoseAnswer{Next: next, Suffix: "/swap-seats", Sent: made}
+				}})
 			bfftest.AddBookingBinder(h)
 			bfftest.BindBooking(h, 100001)
 			if resp, _ := h.ReviewSwap(100001, []string{"1"}, []string{bfftest.Seat(1, 5, 2)}); resp.StatusCode != http.StatusSeeOther {
