@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cinemabff/cinemabff/internal/bff/bfftest"
+	"github.com/cinemabff/cinemabff/internal/ledger"
 )
 
 // TestBackFromThePaymentPageCanStopIt: a person sent to the provider's page for a change's
@@ -43,7 +44,7 @@ func TestBackFromThePaymentPageCanStopIt(t *testing.T) {
 	}
 	es, _ := bfftest.Entries(t, h)
 	for _, e := range es {
-		if e.State == "paid" || e.State == "applied" {
+		if e.State == ledger.StatePaid || e.State == ledger.StateApplied {
 			t.Errorf("a ledger entry was paid: %+v", e)
 		}
 	}
